@@ -1,0 +1,83 @@
+// Typed errors with a stable code, a user-facing message, a fix hint and the exit code they map to.
+
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  provider: 3,
+  turnLimit: 4,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface KeelErrorOptions {
+  hint?: string;
+  cause?: unknown;
+}
+
+export class KeelError extends Error {
+  readonly code: string;
+  readonly exitCode: ExitCode;
+  readonly hint?: string;
+
+  constructor(code: string, exitCode: ExitCode, message: string, options: KeelErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'KeelError';
+    this.code = code;
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad command-line usage. */
+export class UsageError extends KeelError {
+  constructor(message: string, options?: KeelErrorOptions) {
+    super('usage', ExitCode.usage, message, options);
+  }
+}
+
+/** A config file or value is wrong; the message names the file, line and key. */
+export class ConfigError extends KeelError {
+  constructor(message: string, options?: KeelErrorOptions) {
+    super('config', ExitCode.usage, message, options);
+  }
+}
+
+/** A plan file is malformed; the message names the file and line. */
+export class PlanError extends KeelError {
+  constructor(message: string, options?: KeelErrorOptions) {
+    super('plan', ExitCode.usage, message, options);
+  }
+}
+
+/** The provider cannot be reached or rejected the credentials. */
+export class ProviderUnavailableError extends KeelError {
+  constructor(code: 'provider_unreachable' | 'credentials_rejected', message: string, options?: KeelErrorOptions) {
+    super(code, ExitCode.provider, message, options);
+  }
+}
+
+/** The chosen model cannot be used as asked (not found, no tool support). */
+export class ModelUnsupportedError extends KeelError {
+  constructor(code: 'model_not_found' | 'model_without_tools', message: string, options?: KeelErrorOptions) {
+    super(code, ExitCode.usage, message, options);
+  }
+}
+
+/** Any other provider failure (bad response, server error). */
+export class ProviderError extends KeelError {
+  constructor(message: string, options?: KeelErrorOptions) {
+    super('provider_error', ExitCode.failed, message, options);
+  }
+}
+
+/** A recorded cassette is missing, malformed, exhausted or no longer matches the run. */
+export class CassetteError extends KeelError {
+  constructor(code: 'cassette_invalid' | 'cassette_mismatch', message: string, options?: KeelErrorOptions) {
+    super(code, code === 'cassette_invalid' ? ExitCode.usage : ExitCode.failed, message, options);
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
