@@ -1,4 +1,4 @@
-// The one config schema (zod): keys, types and defaults. Unknown keys are errors.
+// The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
 
 export const providerNames = ['ollama', 'openai-compatible', 'replay'] as const;
@@ -6,68 +6,93 @@ export type ProviderName = (typeof providerNames)[number];
 
 const positiveInt = z.number().int().positive();
 
+// Descriptions double as the comments of the starter config file (`keel config init`).
 export const configSchema = z
   .object({
     provider: z
       .object({
-        type: z.enum(providerNames).default('ollama'),
+        type: z.enum(providerNames).default('ollama').describe('which provider to use'),
         ollama: z
           .object({
-            model: z.string().min(1).default('qwen3'),
-            base_url: z.string().min(1).default('http://localhost:11434'),
+            model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
+            base_url: z
+              .string()
+              .min(1)
+              .default('http://localhost:11434')
+              .describe('address of the Ollama server'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('a local or remote Ollama server'),
         'openai-compatible': z
           .object({
-            model: z.string().min(1).default('gpt-4o-mini'),
-            base_url: z.string().min(1).default('https://api.openai.com/v1'),
-            api_key: z.string().optional(),
+            model: z.string().min(1).default('gpt-4o-mini').describe('model name as the server expects it'),
+            base_url: z
+              .string()
+              .min(1)
+              .default('https://api.openai.com/v1')
+              .describe('base URL of the API (ending in /v1 for most servers)'),
+            api_key: z.string().optional().describe('API key; prefer the OPENAI_API_KEY variable'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('any server speaking the OpenAI chat completions API'),
         replay: z
           .object({
-            cassette: z.string().optional(),
+            cassette: z.string().optional().describe('recorded session to play back'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('plays back a recorded session, for tests and demos'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('where the model runs'),
     agent: z
       .object({
-        max_turns: positiveInt.default(100),
-        timeout_seconds: positiveInt.default(600),
+        max_turns: positiveInt.default(100).describe('stop after this many model turns'),
+        timeout_seconds: positiveInt.default(600).describe('stop a run after this many seconds'),
         conversation: z
           .object({
-            max_tokens: positiveInt.default(100_000),
-            min_retain_turns: positiveInt.default(5),
-            prune_threshold: z.number().gt(0).lte(1).default(0.8),
+            max_tokens: positiveInt.default(100_000).describe('token budget for the conversation'),
+            min_retain_turns: positiveInt.default(5).describe('recent turns never pruned'),
+            prune_threshold: z
+              .number()
+              .gt(0)
+              .lte(1)
+              .default(0.8)
+              .describe('prune when this share of max_tokens is used'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('conversation history and pruning'),
         tools: z
           .object({
-            max_output_size: positiveInt.default(1_048_576),
-            max_file_read_size: positiveInt.default(10_485_760),
+            max_output_size: positiveInt.default(1_048_576).describe('bytes of tool output the model reads'),
+            max_file_read_size: positiveInt
+              .default(10_485_760)
+              .describe('largest file read_file opens, in bytes'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('limits on tool results'),
         terminal: z
           .object({
             default_mode: z
               .enum(['interactive', 'restricted_autonomous', 'full_autonomous'])
-              .default('restricted_autonomous'),
-            timeout_seconds: positiveInt.default(30),
-            max_stdout_bytes: positiveInt.default(10_485_760),
-            max_stderr_bytes: positiveInt.default(1_048_576),
+              .default('restricted_autonomous')
+              .describe('how shell commands are approved'),
+            timeout_seconds: positiveInt.default(30).describe('kill a shell command after this many seconds'),
+            max_stdout_bytes: positiveInt.default(10_485_760).describe('stdout kept per command, in bytes'),
+            max_stderr_bytes: positiveInt.default(1_048_576).describe('stderr kept per command, in bytes'),
           })
           .strict()
-          .prefault({}),
+          .prefault({})
+          .describe('shell command execution'),
       })
       .strict()
-      .prefault({}),
+      .prefault({})
+      .describe('the agent loop'),
   })
   .strict();
 

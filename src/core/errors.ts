@@ -52,7 +52,11 @@ export class PlanError extends KeelError {
 
 /** The provider cannot be reached or rejected the credentials. */
 export class ProviderUnavailableError extends KeelError {
-  constructor(code: 'provider_unreachable' | 'credentials_rejected', message: string, options?: KeelErrorOptions) {
+  constructor(
+    code: 'provider_unreachable' | 'credentials_rejected',
+    message: string,
+    options?: KeelErrorOptions,
+  ) {
     super(code, ExitCode.provider, message, options);
   }
 }

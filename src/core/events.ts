@@ -1,7 +1,6 @@
 // The one typed event stream: everything the agent does is an event; renderers, JSON output,
-// session store and audit subscribe. Each event serialises to one JSON line.
-import type { Usage } from './messages.js';
-
+// session store and audit subscribe. Each event serialises to one JSON line (field names in snake_case,
+// as `--output stream-json` prints them).
 export type RunEndReason = 'done' | 'turn-limit' | 'interrupted' | 'failed';
 
 export type AgentEvent =
@@ -24,17 +23,17 @@ export type AgentEvent =
       truncated: boolean;
       metadata: Record<string, string | number | boolean>;
     }
-  | { type: 'usage'; turn: number; usage: Usage }
+  | { type: 'usage'; turn: number; input_tokens: number; output_tokens: number }
   | { type: 'warning'; message: string }
   | { type: 'error'; code: string; message: string; hint?: string }
-  | { type: 'turn_end'; turn: number; toolCalls: number }
+  | { type: 'turn_end'; turn: number; tool_calls: number }
   | {
       type: 'run_end';
       reason: RunEndReason;
       answer: string;
       turns: number;
-      toolCalls: number;
-      usage: Usage;
+      tool_calls: number;
+      usage: { input_tokens: number; output_tokens: number };
     };
 
 export type EventSink = (event: AgentEvent) => void;

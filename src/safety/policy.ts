@@ -1,6 +1,10 @@
-// Execution policy: decide(tool call) -> allow | ask | deny, with a reason.
-// (Interface; implementation to follow.)
+// Execution policy: decide(tool call) -> allow | ask | deny, with a reason, from the mode, the tool's
+// safety level and (for execute_command) the parsed command.
 import type { SafetyLevel } from '../tools/tool.js';
+import { analyzeCommand } from './command-analysis.js';
+import { findDenied } from './command-denylist.js';
+import { restrictedReason } from './restricted-check.js';
+import type { Workspace } from './workspace.js';
 
 export type ExecutionMode = 'interactive' | 'restricted_autonomous' | 'full_autonomous';
 
@@ -19,4 +23,68 @@ export interface PolicyRequest {
 export interface Policy {
   readonly mode: ExecutionMode;
   decide(request: PolicyRequest): Promise<PolicyDecision>;
+}
+
+export interface PolicyOptions {
+  mode: ExecutionMode;
+  workspace: Workspace;
+}
+
+/** The tool whose argument is a shell command, analysed rather than judged by safety level. */
+export const COMMAND_TOOL = 'execute_command';
+
+const ALLOW_ANY_HINT = 're-run with --allow-dangerous to allow any command except the denylist';
+
+const allow = (reason: string): PolicyDecision => ({ decision: 'allow', reason });
+const ask = (reason: string): PolicyDecision => ({ decision: 'ask', reason });
+const deny = (reason: string): PolicyDecision => ({ decision: 'deny', reason });
+const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+
+function commandOf(args: unknown): string | undefined {
+  if (typeof args !== 'object' || args === null || !('command' in args)) return undefined;
+  return typeof args.command === 'string' ? args.command : undefined;
+}
+
+async function decideCommand(command: string, options: PolicyOptions): Promise<PolicyDecision> {
+  const analysis = await analyzeCommand(command);
+  const shown = `\`${shorten(command)}\``;
+  const denied = await findDenied(analysis);
+  if (denied) return deny(`${shown} is refused in every mode: ${denied}`);
+  if (analysis.issues.some((i) => i.kind === 'parse_error')) {
+    return deny(`${shown} does not parse as a bash command; fix the syntax`);
+  }
+  if (options.mode === 'full_autonomous') {
+    if (analysis.issues.some((i) => i.kind === 'control_character')) {
+      return deny(`${shown} contains control characters, so what runs may differ from what is shown`);
+    }
+    const hidden = analysis.commands.find((c) => c.nonLiteral.includes(0));
+    if (hidden) {
+      return deny(
+        `\`${shorten(hidden.text)}\`: the program name comes from an expansion, so it cannot be checked`,
+      );
+    }
+    return allow('full autonomous mode allows any command outside the denylist');
+  }
+  const refused = await restrictedReason(analysis, options.workspace);
+  if (!refused) return allow('read-only command in the allowlist');
+  if (options.mode === 'restricted_autonomous') return deny(`${refused}; ${ALLOW_ANY_HINT}`);
+  return ask(refused);
+}
+
+/** The policy for a run: restricted_autonomous, full_autonomous (--allow-dangerous) or interactive (chat). */
+export function createPolicy(options: PolicyOptions): Policy {
+  return {
+    mode: options.mode,
+    async decide(request: PolicyRequest): Promise<PolicyDecision> {
+      if (request.tool === COMMAND_TOOL) {
+        const command = commandOf(request.args);
+        if (command === undefined) return deny(`${COMMAND_TOOL} needs a "command" string`);
+        return decideCommand(command, options);
+      }
+      if (request.safety === 'safe') return allow(`${request.tool} is read-only`);
+      if (options.mode !== 'interactive') return allow(`${options.mode} mode allows ${request.tool}`);
+      if (request.safety === 'dangerous') return ask(`${request.tool} can destroy data`);
+      return allow(`${request.tool} changes files inside the workspace`);
+    },
+  };
 }

@@ -1,5 +1,8 @@
 // The workspace path jail: every path a tool touches resolves inside the workspace root,
-// after following symlinks. (Interface; implementation to follow.)
+// after following symlinks of every existing component.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { ExitCode, KeelError, UsageError } from '../core/errors.js';
 
 export interface Workspace {
   /** Absolute, symlink-free path of the workspace root. */
@@ -12,4 +15,100 @@ export interface Workspace {
   resolve(path: string): Promise<string>;
   /** The path relative to the root, for display ("." for the root itself). */
   relative(absolute: string): string;
+}
+
+/** A path that leads outside the workspace (or cannot be checked). Names the path, never file content. */
+export class PathEscapeError extends KeelError {
+  readonly requestedPath: string;
+
+  constructor(requested: string, root: string, detail?: string) {
+    const why = detail ? ` (${detail})` : '';
+    super(
+      'path_escape',
+      ExitCode.failed,
+      `path ${JSON.stringify(requested)} is outside the workspace ${root}${why}; use a path inside the workspace`,
+    );
+    this.name = 'PathEscapeError';
+    this.requestedPath = requested;
+  }
+}
+
+/** True when `candidate` is `root` or below it. path.relative, not startsWith: /a/work2 is not in /a/work. */
+export function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error ? String(error.code) : undefined;
+}
+
+/**
+ * realpath of the deepest existing ancestor, with the missing rest re-appended. A component that
+ * exists as a link but cannot be resolved (dangling) is refused: writing through it would land
+ * wherever the link points.
+ */
+async function realpathDeepest(target: string, fail: (detail: string) => never): Promise<string> {
+  const missing: string[] = [];
+  let current = target;
+  for (;;) {
+    try {
+      const real = await fs.realpath(current);
+      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ELOOP') fail('symbolic link loop');
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') fail(`cannot check path: ${code ?? 'unknown error'}`);
+      const isDangling = await fs.lstat(current).then(
+        (stat) => stat.isSymbolicLink(),
+        () => false,
+      );
+      if (isDangling) fail('dangling symbolic link');
+      const parent = path.dirname(current);
+      if (parent === current) return target;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+class JailedWorkspace implements Workspace {
+  constructor(readonly root: string) {}
+
+  async resolve(requested: string): Promise<string> {
+    const fail = (detail?: string): never => {
+      throw new PathEscapeError(requested, this.root, detail);
+    };
+    if (requested === '') fail('empty path');
+    if (requested.includes('\0')) fail('NUL byte in path');
+    if (requested.startsWith('~')) fail('home-relative paths are not expanded');
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(requested)) fail('URLs are not paths');
+    const target = path.resolve(this.root, requested);
+    const real = await realpathDeepest(target, fail);
+    if (!isInside(this.root, real)) fail();
+    return real;
+  }
+
+  relative(absolute: string): string {
+    return path.relative(this.root, absolute) || '.';
+  }
+}
+
+/** Opens the workspace at `root` (its realpath). Throws UsageError when root is not a directory. */
+export async function openWorkspace(root: string): Promise<Workspace> {
+  let real: string;
+  try {
+    real = await fs.realpath(root);
+  } catch {
+    throw new UsageError(`workspace ${root} does not exist`, {
+      hint: 'run keel inside an existing project directory or pass an existing --workspace',
+    });
+  }
+  const stat = await fs.stat(real);
+  if (!stat.isDirectory()) {
+    throw new UsageError(`workspace ${root} is not a directory`, {
+      hint: 'pass a directory as the workspace',
+    });
+  }
+  return new JailedWorkspace(real);
 }

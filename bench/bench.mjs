@@ -1,0 +1,117 @@
+// npm run bench: Keel's start-up time, time from launch to the first model request, whole-task time,
+// request sizes and peak memory for a scripted 3-step task against the scripted model server (medians).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const keel = join(root, 'dist/keel.js');
+const runs = Number(process.env.BENCH_RUNS ?? 7);
+const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+// The scripted model server is TypeScript test support; bundle it for this script.
+const serverModule = join(await mkdtemp(join(tmpdir(), 'keel-bench-')), 'model-server.mjs');
+await build({
+  entryPoints: [join(root, 'test/support/model-server.ts')],
+  outfile: serverModule,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'warning',
+});
+const { startModelServer } = await import(serverModule);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+function spawnTimed(args, options = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const command = timeBin ? timeBin : process.execPath;
+    const argv = timeBin ? ['-f', 'KEEL_BENCH_MAXRSS=%M', process.execPath, keel, ...args] : [keel, ...args];
+    const started = performance.now();
+    const startedAt = Date.now();
+    const child = spawn(command, argv, {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const rss = /KEEL_BENCH_MAXRSS=(\d+)/.exec(stderr)?.[1];
+      resolvePromise({
+        code,
+        ms: performance.now() - started,
+        startedAt,
+        maxRssKb: rss ? Number(rss) : undefined,
+        stderr,
+      });
+    });
+  });
+}
+
+const versionTimes = [];
+for (let i = 0; i < runs; i++) versionTimes.push((await spawnTimed(['--version'])).ms);
+
+const script = () => [
+  { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] },
+  { toolCalls: [{ name: 'write_file', args: { path: 'NOTES_UPPER.txt', content: 'BUY MILK\nCALL BOB\n' } }] },
+  { text: 'done' },
+];
+
+const firstRequest = [];
+const whole = [];
+const rss = [];
+let firstKb = 0;
+let totalKb = 0;
+for (let i = 0; i < runs; i++) {
+  const ws = await mkdtemp(join(tmpdir(), 'keel-bench-ws-'));
+  await writeFile(join(ws, 'notes.txt'), 'buy milk\ncall bob\n');
+  const server = await startModelServer({ script: script() });
+  try {
+    const r = await spawnTimed(
+      [
+        'run',
+        '--provider',
+        'ollama',
+        '--base-url',
+        server.ollamaUrl,
+        '--cwd',
+        ws,
+        '--prompt',
+        'Read notes.txt and write NOTES_UPPER.txt with its text in upper case.',
+      ],
+      { cwd: ws },
+    );
+    if (r.code !== 0 || (await readFile(join(ws, 'NOTES_UPPER.txt'), 'utf8')) === '')
+      throw new Error(`bench run failed (exit ${r.code}): ${r.stderr}`);
+    firstRequest.push(server.requests[0].receivedAt - r.startedAt);
+    whole.push(r.ms);
+    if (r.maxRssKb) rss.push(r.maxRssKb / 1024);
+    firstKb = Buffer.byteLength(server.requests[0].rawBody) / 1000;
+    totalKb = server.requests.reduce((sum, q) => sum + Buffer.byteLength(q.rawBody), 0) / 1000;
+  } finally {
+    await server.close();
+    await rm(ws, { recursive: true, force: true });
+  }
+}
+await rm(join(serverModule, '..'), { recursive: true, force: true });
+
+const rows = [
+  ['--version', `${(median(versionTimes) / 1000).toFixed(3)} s`, ''],
+  ['launch → first model request', `${(median(firstRequest) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
+  ['whole 3-step task', `${(median(whole) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
+  ['first request body', `${firstKb.toFixed(1)} KB`, 'target < 8 KB'],
+  ['all requests of the task', `${totalKb.toFixed(1)} KB`, ''],
+  ['peak RSS', rss.length ? `${median(rss).toFixed(0)} MiB` : 'n/a (no /usr/bin/time)', 'target < 100 MiB'],
+];
+process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);
+for (const [name, value, target] of rows)
+  process.stdout.write(`  ${name.padEnd(30)} ${value.padStart(12)}   ${target}\n`);

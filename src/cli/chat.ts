@@ -1,0 +1,55 @@
+// `keel chat`: a line-based REPL; every line is a user turn of one conversation. `exit` or Ctrl-D quits.
+import { ExitCode } from '../core/errors.js';
+import { LineReader } from '../ui/line-reader.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { setupAgent } from './setup.js';
+
+export interface ChatOptions extends GlobalOptions {
+  allowDangerous?: boolean;
+}
+
+export async function chatCommand(options: ChatOptions): Promise<number> {
+  const interactive = Boolean(process.stdin.isTTY);
+  const reader = new LineReader(process.stdin, process.stderr, interactive);
+  let running: AbortController | undefined;
+  const interrupt = () => {
+    if (running) running.abort();
+    else reader.close();
+  };
+  reader.onInterrupt(interrupt);
+  process.on('SIGINT', interrupt);
+  try {
+    const agent = await setupAgent(options, {
+      mode: () => (options.allowDangerous ? 'full_autonomous' : 'interactive'),
+      streamText: options.output === 'text',
+      approve: async (request) => {
+        const answer = await reader.read(`allow ${request.name}: ${request.summary}? [y/N] `);
+        return answer !== null && /^y(es)?$/i.test(answer.trim());
+      },
+    });
+    if (interactive) {
+      process.stderr.write(
+        `keel chat · ${agent.model.provider}/${agent.model.modelId} · ${agent.workspace.root}\n`,
+      );
+      process.stderr.write('type exit or press Ctrl-D to quit\n');
+    }
+    for (;;) {
+      const line = await reader.read('› ');
+      if (line === null) break;
+      const text = line.trim();
+      if (!text) continue;
+      if (text === 'exit' || text === 'quit') break;
+      agent.conversation.push({ role: 'user', content: text });
+      running = new AbortController();
+      await agent.run(running.signal);
+      running = undefined;
+    }
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+  } finally {
+    process.off('SIGINT', interrupt);
+    reader.close();
+  }
+}

@@ -1,0 +1,103 @@
+// Keel's entry point: parses arguments with commander and hands each subcommand to a lazily loaded module,
+// so `keel --version` and `--help` load almost nothing.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { reportFailure } from './report.js';
+
+declare const KEEL_VERSION: string;
+const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
+
+export interface GlobalOptions {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  cwd?: string;
+  maxTurns?: number;
+  output: 'text' | 'json' | 'stream-json';
+  config?: string;
+  debug?: boolean;
+  record?: string;
+  cassette?: string;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer.');
+  return n;
+}
+
+function buildProgram(): Command {
+  const program = new Command('keel')
+    .description('Keel: an autonomous AI coding agent for the terminal.')
+    .version(version, '-V, --version', 'print the version')
+    .exitOverride()
+    .showSuggestionAfterError()
+    .option('--provider <name>', 'provider: ollama, openai-compatible, replay')
+    .option('--model <name>', 'model of the chosen provider')
+    .option('--base-url <url>', "override the chosen provider's endpoint")
+    .option('--cwd <dir>', 'workspace directory (default: the current directory)')
+    .option('--max-turns <n>', 'stop after this many model turns (default 100)', positiveInt)
+    .addOption(
+      new Option('--output <format>', 'output format')
+        .choices(['text', 'json', 'stream-json'])
+        .default('text'),
+    )
+    .option('--config <file>', 'config file to use instead of the user config')
+    .option('--record <file>', 'save every model response of the run to a cassette')
+    .option('--cassette <file>', 'cassette to replay with --provider replay')
+    .option('--debug', 'show stack traces and internal details');
+
+  program
+    .command('run')
+    .description('work autonomously toward a goal, then print the final answer')
+    .option('-p, --prompt <text>', 'the goal, as text (or pipe it on stdin)')
+    .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
+    .option('--allow-dangerous', 'allow any shell command except the denylist (full-autonomous mode)')
+    .action(async (options, command: Command) => {
+      const { runCommand } = await import('./run.js');
+      process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
+    .command('chat')
+    .description('talk with the agent, one line per turn (exit or Ctrl-D quits)')
+    .option('--allow-dangerous', 'allow any shell command except the denylist without asking')
+    .action(async (options, command: Command) => {
+      const { chatCommand } = await import('./chat.js');
+      process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  const config = program.command('config').description('show or create configuration');
+  config
+    .command('show')
+    .description('print the merged configuration and where each value came from')
+    .action(async (_options, command: Command) => {
+      const { configShowCommand } = await import('./config-command.js');
+      process.exitCode = await configShowCommand(command.optsWithGlobals<GlobalOptions>());
+    });
+  config
+    .command('init')
+    .description('write a commented starter config file')
+    .option('--project', 'write .keel.yaml in the workspace instead of the user config')
+    .option('--force', 'overwrite an existing file')
+    .action(async (options, command: Command) => {
+      const { configInitCommand } = await import('./config-command.js');
+      process.exitCode = await configInitCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other parse problem is a usage error (exit 2).
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = reportFailure(error, { debug: argv.includes('--debug') });
+  }
+}
+
+await main(process.argv);

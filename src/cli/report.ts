@@ -1,0 +1,24 @@
+// Turns a failure that escaped a command into one clear message and its exit code. Stack traces only with --debug.
+import { ExitCode, KeelError } from '../core/errors.js';
+
+export function formatError(error: KeelError): string {
+  return `error: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`;
+}
+
+export function reportFailure(error: unknown, options: { debug?: boolean; json?: boolean }): number {
+  if (error instanceof KeelError) {
+    if (options.json) {
+      process.stdout.write(
+        `${JSON.stringify({ type: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) })}\n`,
+      );
+    }
+    process.stderr.write(formatError(error));
+    if (options.debug && error.stack) process.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: internal error: ${message}\n`);
+  if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  else process.stderr.write('  hint: run again with --debug for details, and report it if it persists\n');
+  return ExitCode.failed;
+}

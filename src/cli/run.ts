@@ -1,0 +1,62 @@
+// `keel run`: one autonomous run toward a goal given as --prompt, --plan or on stdin.
+import { resolve } from 'node:path';
+import { ExitCode, UsageError } from '../core/errors.js';
+import { loadPlan } from '../plan/parse.js';
+import { planToPrompt } from '../plan/prompt.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { interruptSignal, setupAgent } from './setup.js';
+
+export interface RunOptions extends GlobalOptions {
+  prompt?: string;
+  plan?: string;
+  allowDangerous?: boolean;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function goalText(options: RunOptions): Promise<string> {
+  if (options.prompt !== undefined && options.plan !== undefined) {
+    throw new UsageError('give either --prompt or --plan, not both');
+  }
+  if (options.plan !== undefined) return planToPrompt(await loadPlan(resolve(options.plan)));
+  const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
+  if (!text.trim()) {
+    throw new UsageError('no goal given', {
+      hint: 'use keel run --prompt "<text>", keel run --plan <file>, or pipe the goal on stdin',
+    });
+  }
+  return text;
+}
+
+export async function runCommand(options: RunOptions): Promise<number> {
+  const json = options.output !== 'text';
+  try {
+    const goal = await goalText(options);
+    const agent = await setupAgent(options, {
+      mode: (loaded) =>
+        options.allowDangerous ? 'full_autonomous' : loaded.config.agent.terminal.default_mode,
+      streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
+    });
+    agent.conversation.push({ role: 'user', content: goal });
+    const interrupt = interruptSignal();
+    const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
+    switch (result.reason) {
+      case 'done':
+        return ExitCode.ok;
+      case 'turn-limit':
+        return ExitCode.turnLimit;
+      case 'interrupted':
+        return ExitCode.interrupted;
+      case 'failed':
+        if (options.debug && result.error?.stack) process.stderr.write(`${result.error.stack}\n`);
+        return result.error?.exitCode ?? ExitCode.failed;
+    }
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json });
+  }
+}

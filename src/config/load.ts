@@ -1,0 +1,95 @@
+// Loads the config: defaults < user file < project file < environment < flags, remembering each value's source.
+import { isAbsolute, resolve } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { readConfigFile } from './file.js';
+import { configLeaves } from './keys.js';
+import type { ConfigLayer } from './layer.js';
+import { type ConfigFlags, envLayer, envProvider, flagLayer, flagProvider } from './overrides.js';
+import { projectConfigPath, userConfigPath } from './paths.js';
+import { configSchema, type KeelConfig, type ProviderName } from './schema.js';
+
+export type { ConfigFlags } from './overrides.js';
+
+export interface LoadedConfig {
+  /** Validated, defaults filled. */
+  config: KeelConfig;
+  /**
+   * Dotted key -> where its value came from, for every leaf key: "default", "user file /x/config.yaml:3",
+   * "config file /x.yaml:2" (from --config), "project file /w/.keel.yaml:5", "env KEEL_MODEL", "flag --model".
+   */
+  sources: Record<string, string>;
+  /** Config files that were read (those that exist). */
+  files: string[];
+}
+
+export interface LoadConfigOptions {
+  workspace: string;
+  /** From `--config <file>`: replaces the user file and must exist. Relative paths resolve against the workspace. */
+  configFile?: string;
+  env: NodeJS.ProcessEnv;
+  flags: ConfigFlags;
+}
+
+function defaultLayer(): ConfigLayer {
+  return new Map(configLeaves().map((leaf) => [leaf.key, { value: leaf.defaultValue, source: 'default' }]));
+}
+
+function setPath(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let current = root;
+  for (const segment of path.slice(0, -1)) {
+    current[segment] ??= {};
+    current = current[segment] as Record<string, unknown>;
+  }
+  current[path.at(-1)!] = value;
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const { workspace, env, flags } = options;
+  const userFile = options.configFile
+    ? isAbsolute(options.configFile)
+      ? options.configFile
+      : resolve(workspace, options.configFile)
+    : userConfigPath(env);
+  const projectFile = projectConfigPath(workspace);
+
+  const user = await readConfigFile(userFile, {
+    label: options.configFile ? 'config file' : 'user file',
+    required: options.configFile !== undefined,
+  });
+  // `--config .keel.yaml` names the project file itself; reading it twice would only blur the sources.
+  const project =
+    resolve(projectFile) === resolve(userFile)
+      ? undefined
+      : await readConfigFile(projectFile, { label: 'project file', required: false });
+  const fileLayers = [user, project].filter((layer): layer is ConfigLayer => layer !== undefined);
+
+  const defaults = defaultLayer();
+  let selected = defaults.get('provider.type')!.value as ProviderName;
+  for (const layer of fileLayers) selected = (layer.get('provider.type')?.value as ProviderName) ?? selected;
+  selected = flagProvider(flags) ?? envProvider(env) ?? selected;
+
+  const merged = defaults;
+  for (const layer of [...fileLayers, envLayer(env, selected), flagLayer(flags, selected)]) {
+    for (const [key, entry] of layer) merged.set(key, entry);
+  }
+
+  const raw: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  for (const leaf of configLeaves()) {
+    const entry = merged.get(leaf.key)!;
+    sources[leaf.key] = entry.source;
+    if (entry.value !== undefined) setPath(raw, leaf.path, entry.value);
+  }
+  // Each layer was checked on its own, so this only fails if the schema and the layers disagree.
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(
+      `the merged config is invalid: ${result.error.issues[0]?.message ?? 'unknown problem'}`,
+      {
+        hint: 'run `keel config show` to see where each value came from',
+      },
+    );
+  }
+  const files = [user && userFile, project && projectFile].filter((file): file is string => Boolean(file));
+  return { config: result.data, sources, files };
+}

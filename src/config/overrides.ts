@@ -1,0 +1,109 @@
+// The environment and command-line layers: which variables and flags set which config keys.
+import { ConfigError } from '../core/errors.js';
+import { type ConfigLayer, checkedEntry, findLeaf } from './layer.js';
+import { type ProviderName, providerNames } from './schema.js';
+
+export interface ConfigFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  maxTurns?: number;
+  cassette?: string;
+}
+
+const ollamaDefaultPort = '11434';
+
+/** Variables that set one fixed key. KEEL_MODEL is separate: it follows the selected provider. */
+const envKeys: ReadonlyArray<readonly [variable: string, key: string]> = [
+  ['KEEL_PROVIDER', 'provider.type'],
+  ['OLLAMA_HOST', 'provider.ollama.base_url'],
+  ['OLLAMA_MODEL', 'provider.ollama.model'],
+  ['OPENAI_BASE_URL', 'provider.openai-compatible.base_url'],
+  ['OPENAI_API_KEY', 'provider.openai-compatible.api_key'],
+];
+
+function unknownProvider(name: string, origin: string): ConfigError {
+  return new ConfigError(`unknown provider "${name}" in ${origin}`, {
+    hint: `valid providers: ${providerNames.join(', ')}`,
+  });
+}
+
+function asProvider(name: string | undefined, origin: string): ProviderName | undefined {
+  if (name === undefined) return undefined;
+  if ((providerNames as readonly string[]).includes(name)) return name as ProviderName;
+  throw unknownProvider(name, origin);
+}
+
+/** Empty variables count as unset, as shells make `FOO= keel` easy to type by accident. */
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+export function envProvider(env: NodeJS.ProcessEnv): ProviderName | undefined {
+  return asProvider(envValue(env, 'KEEL_PROVIDER'), 'KEEL_PROVIDER');
+}
+
+export function flagProvider(flags: ConfigFlags): ProviderName | undefined {
+  return asProvider(flags.provider, '--provider');
+}
+
+/** Ollama's own convention: OLLAMA_HOST may be `host`, `host:port` or a URL; http and port 11434 by default. */
+export function normaliseOllamaHost(value: string): string {
+  const trimmed = value.trim().replace(/\/+$/, '');
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed);
+  let url = hasScheme ? trimmed : `http://${trimmed}`;
+  if (!hasScheme && !/:\d+(\/|$)/.test(trimmed)) {
+    const slash = url.indexOf('/', 'http://'.length);
+    url =
+      slash === -1
+        ? `${url}:${ollamaDefaultPort}`
+        : `${url.slice(0, slash)}:${ollamaDefaultPort}${url.slice(slash)}`;
+  }
+  if (!URL.canParse(url)) {
+    throw new ConfigError(`OLLAMA_HOST is not a valid address: "${value}"`, {
+      hint: 'use host:port or a URL, e.g. OLLAMA_HOST=localhost:11434',
+    });
+  }
+  return url;
+}
+
+/** The environment layer; `selected` is the provider finally chosen, which KEEL_MODEL applies to. */
+export function envLayer(env: NodeJS.ProcessEnv, selected: ProviderName): ConfigLayer {
+  const layer: ConfigLayer = new Map();
+  for (const [variable, key] of envKeys) {
+    const raw = envValue(env, variable);
+    if (raw === undefined) continue;
+    if (variable === 'KEEL_PROVIDER') asProvider(raw, variable);
+    const value = variable === 'OLLAMA_HOST' ? normaliseOllamaHost(raw) : raw;
+    layer.set(key, checkedEntry(key, value, variable, `env ${variable}`));
+  }
+  // A globally exported KEEL_MODEL must not break providers without a model (replay), so it is skipped there.
+  const model = envValue(env, 'KEEL_MODEL');
+  const modelKey = `provider.${selected}.model`;
+  if (model !== undefined && findLeaf(modelKey)) {
+    layer.set(modelKey, checkedEntry(modelKey, model, 'KEEL_MODEL', 'env KEEL_MODEL'));
+  }
+  return layer;
+}
+
+/** The flag layer; --model and --base-url apply to the provider finally chosen. */
+export function flagLayer(flags: ConfigFlags, selected: ProviderName): ConfigLayer {
+  const layer: ConfigLayer = new Map();
+  const set = (key: string, value: unknown, flag: string) => {
+    if (value === undefined) return;
+    if (!findLeaf(key)) {
+      throw new ConfigError(`${flag} does not apply to the ${selected} provider`, {
+        hint: `remove ${flag}, or choose another provider with --provider`,
+      });
+    }
+    layer.set(key, checkedEntry(key, value, flag, `flag ${flag}`));
+  };
+  if (flags.provider !== undefined)
+    set('provider.type', asProvider(flags.provider, '--provider'), '--provider');
+  set(`provider.${selected}.model`, flags.model, '--model');
+  set(`provider.${selected}.base_url`, flags.baseUrl, '--base-url');
+  set('agent.max_turns', flags.maxTurns, '--max-turns');
+  set('provider.replay.cassette', flags.cassette, '--cassette');
+  return layer;
+}

@@ -1,0 +1,18 @@
+// Where config files live: the user file under XDG_CONFIG_HOME and the project file in the workspace.
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export const projectConfigName = '.keel.yaml';
+
+/** `$XDG_CONFIG_HOME/keel/config.yaml`, defaulting to `~/.config/keel/config.yaml`. */
+export function userConfigPath(env: NodeJS.ProcessEnv): string {
+  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
+  return join(base, 'keel', 'config.yaml');
+}
+
+/** `<workspace>/.keel.yaml`. */
+export function projectConfigPath(workspace: string): string {
+  return join(workspace, projectConfigName);
+}

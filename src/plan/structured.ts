@@ -1,0 +1,178 @@
+// JSON and YAML plan files: one zod schema for both, with errors pointing at the file and line.
+import { isMap } from 'yaml';
+import { z } from 'zod';
+import { keyLineOf, lineOf, parseYamlSource, type YamlSource } from '../config/yaml-source.js';
+import { PlanError } from '../core/errors.js';
+import type { Plan, PlanContextEntry } from './plan.js';
+
+const text = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const textMap = z.record(z.string(), text);
+const stringList = z.array(z.string());
+
+const planFileSchema = z
+  .object({
+    goal: z.string().trim().min(1),
+    title: z.string().optional(),
+    name: z.string().optional(),
+    context: z.union([textMap, z.array(z.union([z.string(), textMap])), z.string()]).optional(),
+    instructions: stringList.optional(),
+    steps: stringList.optional(),
+  })
+  .strict();
+
+const validKeys = 'goal, title (or name), context, instructions (or steps)';
+
+/** What each key must be, as the error says it. */
+const expectations: Record<string, { must: string; hint: string }> = {
+  goal: {
+    must: 'must be a non-empty string',
+    hint: 'write the goal as one line of text: `goal: Add a --json flag`',
+  },
+  title: { must: 'must be a string', hint: 'write the title as one line of text' },
+  context: {
+    must: 'must be a mapping of names to text, a list, or text',
+    hint: 'e.g. `context: { repository: /path/to/repo }`',
+  },
+  instructions: {
+    must: 'must be a list of strings',
+    hint: 'write one string per step, e.g. `- Run the tests`; quote steps that contain ": "',
+  },
+};
+
+function where(file: string, line: number | undefined): string {
+  return line === undefined ? file : `${file} line ${line}`;
+}
+
+/** True when `prefix` fails to parse for a reason other than stopping early. */
+function failsBeforeEnd(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return false;
+  } catch (error) {
+    const position = /at position (\d+)/.exec((error as Error).message);
+    return position ? Number(position[1]) < prefix.length : !/Unexpected end/.test((error as Error).message);
+  }
+}
+
+/** The offset of a JSON syntax error: from the message, or (Node 20 omits it for unexpected tokens) by search. */
+function jsonErrorOffset(message: string, body: string): number {
+  const position = /at position (\d+)/.exec(message);
+  if (position) return Number(position[1]);
+  if (/Unexpected end/.test(message)) return body.length;
+  // Every prefix shorter than the bad character parses or merely ends early, so the first that fails is found
+  // by bisection.
+  let low = 1;
+  let high = body.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsBeforeEnd(body.slice(0, middle))) high = middle;
+    else low = middle + 1;
+  }
+  return low - 1;
+}
+
+function jsonSyntaxError(error: Error, body: string, file: string): PlanError {
+  const offset = jsonErrorOffset(error.message, body);
+  const before = body.slice(0, offset).split('\n');
+  const line = before.length;
+  const column = (before.at(-1)?.length ?? 0) + 1;
+  const reason = error.message
+    .replace(/ in JSON at position \d+[\s\S]*$/, '')
+    .replace(/, (\.\.\.)?"[\s\S]*$/, '');
+  return new PlanError(`${file} line ${line}, column ${column}: invalid JSON: ${reason}`, {
+    hint: 'check for a missing or extra comma, quote or bracket near that point',
+  });
+}
+
+function toContext(value: z.infer<typeof planFileSchema>['context']): PlanContextEntry[] {
+  if (value === undefined) return [];
+  if (typeof value === 'string') return value.trim() ? [{ value: value.trim() }] : [];
+  const items = Array.isArray(value) ? value : [value];
+  return items.flatMap((item) =>
+    typeof item === 'string'
+      ? [{ value: item }]
+      : Object.entries(item).map(([key, text]) => ({ key, value: text })),
+  );
+}
+
+function validate(raw: Record<string, unknown>, file: string, source: YamlSource | undefined): Plan {
+  const keyLine = (key: string) => (source ? lineOf(source, [], key) : undefined);
+  if (raw.goal === undefined) {
+    throw new PlanError(`${file}: no goal: add a \`goal:\` key`, {
+      hint: 'e.g. `goal: Add a --json flag to the CLI`',
+    });
+  }
+  for (const [a, b] of [
+    ['instructions', 'steps'],
+    ['title', 'name'],
+  ] as const) {
+    if (raw[a] !== undefined && raw[b] !== undefined) {
+      throw new PlanError(`${where(file, keyLine(b))}: use either \`${a}\` or \`${b}\`, not both`, {
+        hint: `\`${b}\` is another name for \`${a}\``,
+      });
+    }
+  }
+  const result = planFileSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const path = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
+    if (issue.code === 'unrecognized_keys') {
+      const key = issue.keys[0] ?? '';
+      throw new PlanError(`${where(file, keyLine(key))}: unknown key \`${key}\``, {
+        hint: `plan keys: ${validKeys}`,
+      });
+    }
+    const key = String(path[0]);
+    const canonical = key === 'steps' ? 'instructions' : key === 'name' ? 'title' : key;
+    const expected = expectations[canonical] ?? { must: 'is not valid', hint: issue.message };
+    const at = source ? (lineOf(source, path) ?? keyLineOf(source, path)) : undefined;
+    throw new PlanError(`${where(file, at)}: \`${key}\` ${expected.must}`, { hint: expected.hint });
+  }
+  const plan = result.data;
+  const title = (plan.title ?? plan.name)?.trim();
+  return {
+    ...(title ? { title } : {}),
+    goal: plan.goal,
+    context: toContext(plan.context),
+    instructions: (plan.instructions ?? plan.steps ?? []).map((step) => step.trim()).filter(Boolean),
+    file,
+  };
+}
+
+/** Drops top-level `key:` entries with no value, so an empty `context:` means "no context". */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, child]) => child !== null));
+}
+
+function notAMapping(file: string, line: number | undefined): PlanError {
+  return new PlanError(`${where(file, line)}: a plan must be a mapping with a \`goal\` key`, {
+    hint: `plan keys: ${validKeys}`,
+  });
+}
+
+export function parseJsonPlan(body: string, file: string): Plan {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    throw jsonSyntaxError(error as Error, body, file);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw notAMapping(file, 1);
+  // JSON is YAML, so the YAML parser supplies the line numbers for errors after parsing.
+  const source = parseYamlSource(body);
+  return validate(withoutNulls(value as Record<string, unknown>), file, source.syntax ? undefined : source);
+}
+
+export function parseYamlPlan(body: string, file: string): Plan {
+  const source = parseYamlSource(body);
+  if (source.syntax) {
+    const { line, column, reason } = source.syntax;
+    throw new PlanError(`${file} line ${line}, column ${column}: YAML syntax error: ${reason}`, {
+      hint: 'indent with spaces and quote text that contains ": " or "#"',
+    });
+  }
+  const contents = source.document.contents;
+  if (contents === null) return validate({}, file, source);
+  if (!isMap(contents)) throw notAMapping(file, lineOf(source, []));
+  return validate(withoutNulls(source.document.toJS() as Record<string, unknown>), file, source);
+}

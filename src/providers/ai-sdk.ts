@@ -1,0 +1,173 @@
+// Adapts an AI SDK LanguageModelV3 to Keel's Model: calls doStream directly (no `ai` runtime) and maps both ways.
+import { randomUUID } from 'node:crypto';
+import type {
+  JSONObject,
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FinishReason,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3ToolResultPart,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+import type { Message } from '../core/messages.js';
+import { abortError, classifyProviderError, type ProviderErrorContext } from './errors.js';
+import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from './model.js';
+
+export interface AiSdkModelOptions {
+  /** Provider name as the user selects it. */
+  provider: string;
+  errors: ProviderErrorContext;
+  /** Per-request provider options (e.g. Ollama's num_ctx sized for this prompt). */
+  providerOptions?: (request: ModelRequest) => SharedV3ProviderOptions | undefined;
+}
+
+export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): Model {
+  return {
+    provider: options.provider,
+    modelId: model.modelId,
+    stream: (request) => streamEvents(model, options, request),
+  };
+}
+
+async function* streamEvents(
+  model: LanguageModelV3,
+  options: AiSdkModelOptions,
+  request: ModelRequest,
+): AsyncGenerator<ModelEvent> {
+  const { signal } = request;
+  if (signal.aborted) throw abortError(signal);
+  const call: LanguageModelV3CallOptions = {
+    prompt: toPrompt(request.messages),
+    tools: request.tools.length > 0 ? request.tools.map(toFunctionTool) : undefined,
+    abortSignal: signal,
+    providerOptions: options.providerOptions?.(request),
+  };
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
+  try {
+    reader = (await model.doStream(call)).stream.getReader();
+  } catch (error) {
+    throw classifyProviderError(error, options.errors, signal);
+  }
+  let done = false;
+  let sawToolCall = false;
+  try {
+    while (true) {
+      let part: LanguageModelV3StreamPart;
+      try {
+        const next = await reader.read();
+        if (next.done) break;
+        part = next.value;
+        // Parts already buffered when the signal fired must not be passed on as if the call went on.
+        if (signal.aborted) throw abortError(signal);
+      } catch (error) {
+        throw classifyProviderError(error, options.errors, signal);
+      }
+      switch (part.type) {
+        case 'text-delta':
+          if (part.delta !== '') yield { type: 'text', delta: part.delta };
+          break;
+        case 'reasoning-delta':
+          if (part.delta !== '') yield { type: 'reasoning', delta: part.delta };
+          break;
+        case 'tool-call':
+          sawToolCall = true;
+          yield {
+            type: 'tool-call',
+            call: { id: part.toolCallId || `call_${randomUUID()}`, name: part.toolName, input: part.input },
+          };
+          break;
+        case 'finish':
+          yield {
+            type: 'usage',
+            usage: {
+              inputTokens: part.usage.inputTokens.total ?? 0,
+              outputTokens: part.usage.outputTokens.total ?? 0,
+            },
+          };
+          yield { type: 'finish', reason: toFinishReason(part.finishReason, sawToolCall) };
+          break;
+        case 'error':
+          throw classifyProviderError(part.error, options.errors, signal);
+        default:
+          // start/end markers, tool-input fragments (we take the assembled tool-call), metadata, raw chunks.
+          break;
+      }
+    }
+    done = true;
+  } finally {
+    // Stopping early (the consumer broke out, or we threw) must close the HTTP response, not leak it. After an
+    // abort fetch has already torn it down, and cancelling would only surface the abort as an unhandled rejection.
+    if (!done && !signal.aborted) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+function toFinishReason(reason: LanguageModelV3FinishReason, sawToolCall: boolean): FinishReason {
+  // Some servers say "stop" even after emitting tool calls; the calls are what matter.
+  if (sawToolCall && reason.unified === 'stop') return 'tool-calls';
+  return reason.unified;
+}
+
+/** Keel messages → the AI SDK prompt. Consecutive tool messages become one tool message with several results. */
+export function toPrompt(messages: Message[]): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Prompt = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        prompt.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        break;
+      case 'assistant':
+        prompt.push(toAssistant(message));
+        break;
+      case 'tool': {
+        const part: LanguageModelV3ToolResultPart = {
+          type: 'tool-result',
+          toolCallId: message.toolCallId,
+          toolName: message.toolName,
+          output: { type: message.isError ? 'error-text' : 'text', value: message.content },
+        };
+        const last = prompt.at(-1);
+        if (last?.role === 'tool') last.content.push(part);
+        else prompt.push({ role: 'tool', content: [part] });
+        break;
+      }
+    }
+  }
+  return prompt;
+}
+
+function toAssistant(message: Extract<Message, { role: 'assistant' }>): LanguageModelV3Message {
+  const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
+  // Reasoning is not sent back: models do not need their old thoughts and it costs prompt tokens.
+  if (message.content !== '') content.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls ?? []) {
+    content.push({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName: call.name,
+      input: parseInput(call.input),
+    });
+  }
+  if (content.length === 0) content.push({ type: 'text', text: '' });
+  return { role: 'assistant', content };
+}
+
+/** The model's argument text as an object; providers re-serialise it. Invalid JSON becomes {} (the executor already reported it). */
+function parseInput(input: string): JSONObject {
+  try {
+    const value: unknown = JSON.parse(input);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JSONObject) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function toFunctionTool(tool: ToolSpec): LanguageModelV3FunctionTool {
+  return { type: 'function', name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}

@@ -1,0 +1,77 @@
+// Cassettes: recorded model responses on disk (JSON, zod-checked on read) and the request fingerprint that guards replay.
+//
+// The fingerprint is chosen to notice that a run diverged without breaking on harmless differences:
+//  - `messages`: how many messages the request carried (a skipped or extra turn changes it);
+//  - `toolResults`: for the tool messages after the last assistant message, each tool's name and whether it
+//    succeeded, in order (what the model is reacting to).
+// Message text, the system prompt and the tools offered are left out, so rewording a prompt or adding a tool
+// keeps cassettes valid; replay separately refuses a recorded tool call whose tool this run does not offer.
+import { rename, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Message } from '../core/messages.js';
+import type { ModelEvent } from './model.js';
+
+const fingerprintSchema = z.object({
+  messages: z.number().int().nonnegative(),
+  toolResults: z.array(z.object({ name: z.string(), ok: z.boolean() })),
+});
+export type RequestFingerprint = z.infer<typeof fingerprintSchema>;
+
+const modelEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), delta: z.string() }),
+  z.object({ type: z.literal('reasoning'), delta: z.string() }),
+  z.object({
+    type: z.literal('tool-call'),
+    call: z.object({ id: z.string(), name: z.string(), input: z.string() }),
+  }),
+  z.object({
+    type: z.literal('usage'),
+    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+  }),
+  z.object({
+    type: z.literal('finish'),
+    reason: z.enum(['stop', 'tool-calls', 'length', 'content-filter', 'error', 'other']),
+  }),
+]);
+
+export const cassetteSchema = z.object({
+  version: z.literal(1),
+  provider: z.string(),
+  model: z.string(),
+  interactions: z.array(z.object({ request: fingerprintSchema, events: z.array(modelEventSchema) })),
+});
+export type Cassette = z.infer<typeof cassetteSchema>;
+export type Interaction = Cassette['interactions'][number];
+
+// The schema must describe exactly Keel's ModelEvent; this fails to compile if the two drift apart.
+const _eventsMatch: [ModelEvent, z.infer<typeof modelEventSchema>] = [
+  {} as z.infer<typeof modelEventSchema>,
+  {} as ModelEvent,
+];
+void _eventsMatch;
+
+export function fingerprint(messages: Message[]): RequestFingerprint {
+  let lastAssistant = -1;
+  messages.forEach((message, index) => {
+    if (message.role === 'assistant') lastAssistant = index;
+  });
+  const toolResults = messages
+    .slice(lastAssistant + 1)
+    .flatMap((message) =>
+      message.role === 'tool' ? [{ name: message.toolName, ok: !message.isError }] : [],
+    );
+  return { messages: messages.length, toolResults };
+}
+
+/** "read_file (ok), write_file (failed)", or "no tool results". */
+export function describeToolResults(results: RequestFingerprint['toolResults']): string {
+  if (results.length === 0) return 'no tool results';
+  return results.map((result) => `${result.name} (${result.ok ? 'ok' : 'failed'})`).join(', ');
+}
+
+/** Writes the cassette atomically (temp file + rename) so a crash leaves the previous complete version. */
+export async function writeCassette(file: string, cassette: Cassette): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(cassette, null, 2)}\n`, 'utf8');
+  await rename(temp, file);
+}

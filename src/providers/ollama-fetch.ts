@@ -1,0 +1,83 @@
+// Wire fixes for Ollama that ollama-ai-provider-v2 lacks, applied as a fetch wrapper around /api/chat.
+//  - Requests: tool results carry only `tool_call_id`; newer Ollama matches them to calls by `tool_name`, so fill it in.
+//  - Responses: a mid-stream `{"error":...}` line fails the provider's schema and is silently dropped (with a
+//    console.warn), so the answer would just stop. Raise it as an error instead, and pass on only well-formed lines.
+
+interface OllamaMessage {
+  role: string;
+  tool_call_id?: string;
+  tool_name?: string;
+  tool_calls?: { id?: string; function: { name: string } }[];
+}
+
+/** An `{"error":...}` line inside a 200 NDJSON stream: the server's message, classified as a provider error. */
+export class OllamaStreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OllamaStreamError';
+  }
+}
+
+export const ollamaFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, withToolNames(init));
+  if (!response.ok || !response.body) return response;
+  return new Response(response.body.pipeThrough(checkLines()), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+};
+
+function withToolNames(init: RequestInit | undefined): RequestInit | undefined {
+  if (typeof init?.body !== 'string') return init;
+  let body: { messages?: OllamaMessage[] };
+  try {
+    body = JSON.parse(init.body) as { messages?: OllamaMessage[] };
+  } catch {
+    return init;
+  }
+  const names = new Map<string, string>();
+  for (const message of body.messages ?? []) {
+    for (const call of message.tool_calls ?? []) if (call.id) names.set(call.id, call.function.name);
+    if (message.role === 'tool' && message.tool_call_id && !message.tool_name) {
+      const name = names.get(message.tool_call_id);
+      if (name) message.tool_name = name;
+    }
+  }
+  return { ...init, body: JSON.stringify(body) };
+}
+
+/** Re-frames the NDJSON body line by line (each complete line is passed on at once: streaming is kept). */
+function checkLines(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let buffer = '';
+  const emit = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
+    const trimmed = line.trim();
+    if (trimmed === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      return; // a garbled line: dropping it here beats the provider printing a warning
+    }
+    if (typeof value === 'object' && value !== null && 'error' in value && !('done' in value)) {
+      const error = (value as { error: unknown }).error;
+      const message = typeof error === 'string' ? error : JSON.stringify(error);
+      controller.error(new OllamaStreamError(message));
+      return;
+    }
+    controller.enqueue(encoder.encode(`${trimmed}\n`));
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      buffer += decoder.decode(chunk, { stream: true });
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) emit(line, controller);
+    },
+    flush(controller) {
+      emit(buffer + decoder.decode(), controller);
+    },
+  });
+}

@@ -1,0 +1,44 @@
+// Recording: wraps any model, passes its events through as they stream and saves each complete response to a cassette.
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { CassetteError } from '../core/errors.js';
+import { type Cassette, fingerprint, writeCassette } from './cassette.js';
+import type { Model, ModelEvent, ModelRequest } from './model.js';
+
+export function recordingModel(inner: Model, file: string): Model {
+  const cassette: Cassette = { version: 1, provider: inner.provider, model: inner.modelId, interactions: [] };
+  // Responses are sequential in a run, but chaining the writes keeps the file in order even if they are not.
+  let saved: Promise<void> = Promise.resolve();
+
+  async function save(snapshot: Cassette): Promise<void> {
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      await writeCassette(file, snapshot);
+    } catch (error) {
+      throw new CassetteError(
+        'cassette_invalid',
+        `cannot write cassette ${file}: ${(error as Error).message}`,
+        {
+          hint: 'pass --record a path in a writable directory',
+          cause: error,
+        },
+      );
+    }
+  }
+
+  async function* stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const requestPrint = fingerprint(request.messages);
+    const events: ModelEvent[] = [];
+    for await (const event of inner.stream(request)) {
+      events.push(event);
+      yield event;
+    }
+    // Only complete responses are kept: a failed or abandoned one would not replay as the same run.
+    cassette.interactions.push({ request: requestPrint, events });
+    const snapshot = structuredClone(cassette);
+    saved = saved.catch(() => {}).then(() => save(snapshot));
+    await saved;
+  }
+
+  return { provider: inner.provider, modelId: inner.modelId, stream };
+}

@@ -1,0 +1,374 @@
+// Shell command analysis: parses a bash command with tree-sitter into simple commands (argv with quotes
+// removed) and flags every construct whose effect is not plain literal words.
+import type { Node } from 'web-tree-sitter';
+import { bashParser } from './bash-parser.js';
+
+export type IssueKind =
+  | 'command_substitution'
+  | 'process_substitution'
+  | 'parameter_expansion'
+  | 'arithmetic_expansion'
+  | 'brace_expansion'
+  | 'heredoc'
+  | 'subshell'
+  | 'group'
+  | 'function'
+  | 'control_flow'
+  | 'test_expression'
+  | 'assignment'
+  | 'background'
+  | 'control_character'
+  | 'parse_error'
+  | 'unsupported_syntax';
+
+export interface CommandIssue {
+  kind: IssueKind;
+  /** The source text of the construct (shortened). */
+  text: string;
+}
+
+export interface Redirect {
+  /** `>`, `>>`, `<`, `&>`, `>&`, `>|`, ... */
+  operator: string;
+  /** The file descriptor written before the operator (`2` in `2>x`), if any. */
+  fd?: string;
+  target: string;
+  literal: boolean;
+}
+
+export interface SimpleCommand {
+  /** Words with quotes and escapes removed; a non-literal part keeps its source text (`$HOME`). */
+  argv: string[];
+  /** True when every word is fully literal. */
+  literal: boolean;
+  /** Indexes into argv of words that are not fully literal (expansions, substitutions). */
+  nonLiteral: number[];
+  /** Indexes into argv of words with unquoted glob characters (`*`, `?`, `[`). */
+  globs: number[];
+  /** Redirections applying to this command, including those of an enclosing group. */
+  redirects: Redirect[];
+  /** Leading `VAR=value` words. */
+  assignments: string[];
+  text: string;
+}
+
+export interface CommandAnalysis {
+  source: string;
+  /** Every simple command, including those inside substitutions, groups and functions. */
+  commands: SimpleCommand[];
+  issues: CommandIssue[];
+  /** Functions the command defines; `recursive` when the body calls the function itself (fork bombs). */
+  functions: { name: string; recursive: boolean }[];
+}
+
+interface WordValue {
+  value: string;
+  literal: boolean;
+  /** The word's unquoted characters, with quoted and escaped characters replaced by `_`. */
+  shape: string;
+}
+
+const OPERATORS = new Set([';', '&&', '||', '|', '|&', '&', '\n']);
+const CONTROL_FLOW = new Set([
+  'if_statement',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+]);
+const ANSI_C_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+};
+
+const short = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+
+function decodeAnsiC(body: string): string {
+  return body.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
+    (_m, e: string) => {
+      if (/^[xuU]/.test(e)) return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
+      if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
+      if (e.startsWith('c') && e.length === 2) return String.fromCharCode(e.charCodeAt(1) & 0x1f);
+      return ANSI_C_ESCAPES[e] ?? (`\\'"?`.includes(e) ? e : `\\${e}`);
+    },
+  );
+}
+
+class Analyzer {
+  readonly commands: SimpleCommand[] = [];
+  readonly issues: CommandIssue[] = [];
+  readonly functions: { name: string; recursive: boolean }[] = [];
+  private readonly openFunctions: { name: string; recursive: boolean }[] = [];
+
+  private issue(kind: IssueKind, node: Node): void {
+    this.issues.push({ kind, text: short(node.text) });
+  }
+
+  statement(node: Node, redirects: Redirect[]): void {
+    switch (node.type) {
+      case 'program':
+      case 'list':
+      case 'pipeline':
+        for (const child of node.children) {
+          if (child.isNamed) this.statement(child, redirects);
+          else if (child.type === '&') this.issue('background', node);
+          else if (!OPERATORS.has(child.type)) this.issue('parse_error', child);
+        }
+        return;
+      case 'command':
+        this.command(node, redirects);
+        return;
+      case 'declaration_command':
+      case 'unset_command':
+        this.command(node, redirects);
+        return;
+      case 'redirected_statement': {
+        const body = node.childForFieldName('body');
+        const own = node.namedChildren.filter((c) => body === null || c.id !== body.id);
+        const all = [...redirects, ...own.flatMap((r) => this.redirect(r))];
+        if (body) this.statement(body, all);
+        else {
+          const text = node.text;
+          this.commands.push({
+            argv: [],
+            literal: true,
+            nonLiteral: [],
+            globs: [],
+            redirects: all,
+            assignments: [],
+            text,
+          });
+        }
+        return;
+      }
+      case 'function_definition': {
+        this.issue('function', node);
+        const fn = { name: node.childForFieldName('name')?.text ?? '', recursive: false };
+        this.functions.push(fn);
+        this.openFunctions.push(fn);
+        for (const child of node.namedChildren) if (child.type !== 'word') this.statement(child, redirects);
+        this.openFunctions.pop();
+        return;
+      }
+      case 'subshell':
+      case 'compound_statement':
+        this.issue(node.type === 'subshell' ? 'subshell' : 'group', node);
+        this.descend(node, redirects);
+        return;
+      case 'negated_command':
+      case 'do_group':
+      case 'elif_clause':
+      case 'else_clause':
+      case 'case_item':
+        this.descend(node, redirects);
+        return;
+      case 'variable_assignment':
+      case 'variable_assignments':
+        this.issue('assignment', node);
+        this.scanWords(node);
+        return;
+      case 'test_command':
+        this.issue('test_expression', node);
+        this.scanWords(node);
+        return;
+      case 'comment':
+        return;
+      case 'ERROR':
+        this.issue('parse_error', node);
+        this.scanWords(node);
+        return;
+      default:
+        if (CONTROL_FLOW.has(node.type)) {
+          this.issue('control_flow', node);
+          this.descend(node, redirects);
+          return;
+        }
+        // A word in statement position (a for-loop's list, a case value): still look inside it.
+        this.word(node);
+    }
+  }
+
+  private descend(node: Node, redirects: Redirect[]): void {
+    for (const child of node.children) {
+      if (child.isNamed) this.statement(child, redirects);
+      else if (child.type === '&') this.issue('background', node);
+    }
+  }
+
+  /** Finds substitutions anywhere below a node whose words are not otherwise evaluated. */
+  private scanWords(node: Node): void {
+    for (const child of node.namedChildren) {
+      if (child.type === 'command_substitution' || child.type === 'process_substitution') this.word(child);
+      else this.scanWords(child);
+    }
+  }
+
+  private command(node: Node, redirects: Redirect[]): void {
+    const argv: string[] = [];
+    const globs: number[] = [];
+    const nonLiteral: number[] = [];
+    const assignments: string[] = [];
+    const own: Redirect[] = [];
+    // `export`/`local`/`unset` keywords are anonymous tokens; they are the program name.
+    if (node.type !== 'command') argv.push(node.children[0]?.text ?? '');
+    for (const child of node.children) {
+      if (!child.isNamed) continue;
+      if (child.type === 'variable_assignment' && node.type === 'command') {
+        this.issue('assignment', child);
+        assignments.push(this.word(child).value);
+        continue;
+      }
+      if (child.type.endsWith('_redirect')) {
+        own.push(...this.redirect(child));
+        continue;
+      }
+      const target = child.type === 'command_name' ? (child.namedChildren[0] ?? child) : child;
+      const word = this.word(target);
+      if (/[*?[]/.test(word.shape)) globs.push(argv.length);
+      if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(word.shape)) this.issue('brace_expansion', child);
+      if (!word.literal) nonLiteral.push(argv.length);
+      argv.push(word.value);
+    }
+    const program = argv[0];
+    for (const fn of this.openFunctions) if (fn.name === program) fn.recursive = true;
+    const literal = nonLiteral.length === 0;
+    this.commands.push({
+      argv,
+      literal,
+      nonLiteral,
+      globs,
+      redirects: [...redirects, ...own],
+      assignments,
+      text: node.text,
+    });
+  }
+
+  private redirect(node: Node): Redirect[] {
+    if (node.type === 'heredoc_redirect' || node.type === 'herestring_redirect') {
+      this.issue('heredoc', node);
+      this.scanWords(node);
+      return [];
+    }
+    if (node.type !== 'file_redirect') {
+      this.issue('unsupported_syntax', node);
+      return [];
+    }
+    let fd: string | undefined;
+    let operator = '';
+    const targets: WordValue[] = [];
+    for (const child of node.children) {
+      if (child.type === 'file_descriptor') fd = child.text;
+      else if (!child.isNamed) operator += child.text;
+      else targets.push(this.word(child));
+    }
+    const target = targets.map((t) => t.value).join(' ');
+    return [{ operator, fd, target, literal: targets.every((t) => t.literal) }];
+  }
+
+  word(node: Node): WordValue {
+    const text = node.text;
+    switch (node.type) {
+      case 'word': {
+        const value = text.replace(/\\(\n|.)/gs, (_m, c: string) => (c === '\n' ? '' : c));
+        return { value, literal: true, shape: text.replace(/\\(\n|.)/gs, '_') };
+      }
+      case 'number':
+      case 'variable_name':
+        return { value: text, literal: true, shape: text };
+      case 'raw_string':
+        return { value: text.slice(1, -1), literal: true, shape: '_' };
+      case 'ansi_c_string': {
+        const value = decodeAnsiC(text.slice(2, -1));
+        return { value, literal: true, shape: '_' };
+      }
+      case 'string':
+      case 'translated_string':
+      case 'concatenation':
+      case 'variable_assignment': {
+        const quoted = node.type !== 'concatenation' && node.type !== 'variable_assignment';
+        let value = '';
+        let shape = '';
+        let literal = true;
+        for (const child of node.children) {
+          if (child.type === 'string_content') {
+            value += child.text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+          } else if (!child.isNamed) {
+            if (!quoted) value += child.text;
+          } else {
+            const part = this.word(child);
+            value += part.value;
+            if (!quoted) shape += part.shape;
+            literal &&= part.literal;
+          }
+        }
+        return { value, literal, shape: quoted ? '_' : shape };
+      }
+      case 'simple_expansion':
+      case 'expansion':
+        this.issue('parameter_expansion', node);
+        this.scanWords(node);
+        return { value: text, literal: false, shape: '_' };
+      case 'command_substitution':
+      case 'process_substitution':
+        this.issue(node.type, node);
+        this.descend(node, []);
+        return { value: text, literal: false, shape: '_' };
+      case 'arithmetic_expansion':
+        this.issue('arithmetic_expansion', node);
+        this.scanWords(node);
+        return { value: text, literal: false, shape: '_' };
+      case 'brace_expression':
+        this.issue('brace_expansion', node);
+        return { value: text, literal: false, shape: '_' };
+      default:
+        this.issue('unsupported_syntax', node);
+        this.scanWords(node);
+        return { value: text, literal: false, shape: '_' };
+    }
+  }
+}
+
+/** Any C0 control character other than tab and newline, or DEL. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Parses `source` as bash and lists its simple commands and every non-literal construct. */
+export async function analyzeCommand(source: string): Promise<CommandAnalysis> {
+  const parser = await bashParser();
+  const tree = parser.parse(source);
+  const analyzer = new Analyzer();
+  if (!tree) {
+    analyzer.issues.push({ kind: 'parse_error', text: short(source) });
+  } else {
+    try {
+      if (tree.rootNode.hasError) analyzer.issues.push({ kind: 'parse_error', text: short(source) });
+      analyzer.statement(tree.rootNode, []);
+    } finally {
+      tree.delete();
+    }
+  }
+  // CR and other control characters make what is shown differ from what runs.
+  const decoded = analyzer.commands.flatMap((c) => c.argv).join(' ');
+  if (hasControlCharacter(source) || hasControlCharacter(decoded)) {
+    analyzer.issues.push({ kind: 'control_character', text: short(JSON.stringify(source)) });
+  }
+  return {
+    source,
+    commands: analyzer.commands,
+    issues: analyzer.issues,
+    functions: analyzer.functions,
+  };
+}

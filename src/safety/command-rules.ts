@@ -1,0 +1,128 @@
+// Command policy as data: the restricted-mode allowlist (per-program flag rules) and the denylist tables.
+
+/** A table lookup that ignores inherited keys (`constructor`, `__proto__` are not programs we know). */
+export function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+export interface AllowedProgram {
+  /** Whether non-flag arguments name files (and so must stay inside the workspace). */
+  pathArgs: boolean;
+  /** Flags that make the program write, delete or run other programs. */
+  deniedFlags?: readonly string[];
+}
+
+/** Read-only programs restricted_autonomous runs without asking. */
+export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
+  ls: { pathArgs: true },
+  cat: { pathArgs: true },
+  head: { pathArgs: true },
+  tail: { pathArgs: true },
+  grep: { pathArgs: true },
+  find: {
+    pathArgs: true,
+    deniedFlags: ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fls', '-fprint', '-fprint0', '-fprintf'],
+  },
+  echo: { pathArgs: false },
+  pwd: { pathArgs: false },
+  which: { pathArgs: false },
+  type: { pathArgs: false },
+};
+
+/** Redirection targets that are never writes to the workspace. */
+export const HARMLESS_REDIRECT_TARGETS: readonly string[] = ['/dev/null'];
+
+/** Programs that run another command given as their arguments: unwrapped before denylist matching. */
+export interface Wrapper {
+  /** Options that take a separate value (`-n 5`). */
+  valueFlags: readonly string[];
+  /** Positional arguments before the wrapped command (timeout's duration). */
+  positionals: number;
+  /** Leading VAR=value words are skipped (env). */
+  assignments?: boolean;
+}
+
+export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
+  env: {
+    valueFlags: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'],
+    positionals: 0,
+    assignments: true,
+  },
+  timeout: { valueFlags: ['-s', '--signal', '-k', '--kill-after'], positionals: 1 },
+  nice: { valueFlags: ['-n', '--adjustment'], positionals: 0 },
+  ionice: { valueFlags: ['-c', '-n', '-p', '--class', '--classdata'], positionals: 0 },
+  nohup: { valueFlags: [], positionals: 0 },
+  setsid: { valueFlags: [], positionals: 0 },
+  stdbuf: { valueFlags: ['-i', '-o', '-e'], positionals: 0 },
+  command: { valueFlags: [], positionals: 0 },
+  builtin: { valueFlags: [], positionals: 0 },
+  time: { valueFlags: ['-f', '-o'], positionals: 0 },
+  busybox: { valueFlags: [], positionals: 0 },
+  xargs: {
+    valueFlags: [
+      '-I',
+      '-i',
+      '-n',
+      '-P',
+      '-d',
+      '-L',
+      '-l',
+      '-s',
+      '-a',
+      '-E',
+      '-e',
+      '--arg-file',
+      '--delimiter',
+    ],
+    positionals: 0,
+  },
+};
+
+/** Shells whose `-c SCRIPT` is parsed and checked like the command itself. */
+export const SHELLS: readonly string[] = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish'];
+
+/** Programs denied in every mode, with why. */
+export const DENIED_PROGRAMS: Readonly<Record<string, string>> = {
+  sudo: 'privilege escalation',
+  su: 'privilege escalation',
+  doas: 'privilege escalation',
+  pkexec: 'privilege escalation',
+  eval: 'eval runs text as a command',
+  exec: 'exec replaces the shell',
+  wipefs: 'wipes file system signatures',
+};
+
+/** Program-name prefixes denied in every mode (mkfs, mkfs.ext4, ...). */
+export const DENIED_PROGRAM_PREFIXES: Readonly<Record<string, string>> = {
+  mkfs: 'formats a file system',
+};
+
+/** Download tools; together with a shell in the same command they are download-and-execute. */
+export const DOWNLOADERS: readonly string[] = ['curl', 'wget'];
+
+/** Targets that `rm -r` must never receive (after normalising `//`, `/./`, `$HOME`, `${HOME}`, `~`). */
+export const RM_PROTECTED: readonly string[] = [
+  '/',
+  '~',
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/home',
+  '/lib',
+  '/lib64',
+  '/opt',
+  '/proc',
+  '/root',
+  '/sbin',
+  '/srv',
+  '/sys',
+  '/usr',
+  '/var',
+];
+
+/** `dd if=` sources that overwrite a disk with zeros or noise. */
+export const DD_WIPE_SOURCES: readonly string[] = ['/dev/zero', '/dev/random', '/dev/urandom'];
+
+/** chmod modes that make everything writable by everyone. */
+export const CHMOD_OPEN_MODES: readonly string[] = ['777', '0777', 'a+rwx', 'ugo+rwx', 'o+w', 'a+w'];

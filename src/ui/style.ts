@@ -1,0 +1,33 @@
+// Minimal ANSI styling for the terminal renderer; off when the stream is not a TTY or NO_COLOR is set.
+
+export interface Style {
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  bold(text: string): string;
+}
+
+const wrap = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
+
+export function createStyle(enabled: boolean): Style {
+  if (!enabled) {
+    const same = (text: string) => text;
+    return { dim: same, red: same, green: same, yellow: same, cyan: same, bold: same };
+  }
+  return {
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+    bold: wrap(1, 22),
+  };
+}
+
+export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR) return true;
+  return Boolean(stream.isTTY);
+}

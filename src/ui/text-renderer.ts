@@ -1,0 +1,113 @@
+// Renders the event stream for people: the answer on stdout, tool activity and notes on stderr.
+import type { AgentEvent, EventSink } from '../core/events.js';
+import type { Style } from './style.js';
+
+export interface TextRendererOptions {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  style: Style;
+  /** Write text to stdout as it arrives (a terminal, or the chat REPL). Otherwise only the final answer goes to stdout. */
+  streamText: boolean;
+  showReasoning: boolean;
+}
+
+/** One short line of a tool call's arguments: `path=src/a.ts content=<120 bytes>`. */
+export function summariseArgs(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return typeof args === 'string' ? clip(args, 80) : '';
+  return Object.entries(args as Record<string, unknown>)
+    .map(([key, value]) => {
+      if (typeof value === 'string')
+        return value.length > 80 || value.includes('\n')
+          ? `${key}=<${value.length} chars>`
+          : `${key}=${value}`;
+      return `${key}=${clip(JSON.stringify(value) ?? '', 40)}`;
+    })
+    .join(' ');
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function createTextRenderer(options: TextRendererOptions): EventSink {
+  const { stdout, stderr, style } = options;
+  let turnText = '';
+  let atLineStart = true;
+  let reasoningOpen = false;
+
+  const closeReasoning = () => {
+    if (reasoningOpen) stderr.write('\n');
+    reasoningOpen = false;
+  };
+  const endStreamedLine = () => {
+    if (options.streamText && !atLineStart) stdout.write('\n');
+    atLineStart = true;
+  };
+
+  return (event: AgentEvent) => {
+    switch (event.type) {
+      case 'turn_start':
+        turnText = '';
+        break;
+      case 'reasoning_delta':
+        if (!options.showReasoning) break;
+        reasoningOpen = true;
+        stderr.write(style.dim(event.delta));
+        break;
+      case 'text_delta':
+        closeReasoning();
+        turnText += event.delta;
+        if (options.streamText && event.delta) {
+          stdout.write(event.delta);
+          atLineStart = event.delta.endsWith('\n');
+        }
+        break;
+      case 'tool_call':
+        closeReasoning();
+        endStreamedLine();
+        if (!options.streamText && turnText.trim()) stderr.write(`${style.dim(turnText.trim())}\n`);
+        turnText = '';
+        stderr.write(
+          `${style.cyan('●')} ${style.bold(event.name)} ${style.dim(summariseArgs(event.args))}\n`,
+        );
+        break;
+      case 'approval_requested':
+        stderr.write(`${style.yellow('?')} ${event.name} needs approval: ${event.reason}\n`);
+        break;
+      case 'tool_result':
+        if (event.success) stderr.write(`  ${style.green('✓')} ${style.dim(event.display)}\n`);
+        else stderr.write(`  ${style.red('✗')} ${event.error ?? event.display}\n`);
+        break;
+      case 'turn_end':
+        closeReasoning();
+        if (event.tool_calls === 0) {
+          if (options.streamText) endStreamedLine();
+          else if (turnText.trim()) stdout.write(`${turnText.trim()}\n`);
+        } else endStreamedLine();
+        break;
+      case 'warning':
+        stderr.write(`${style.yellow('warning:')} ${event.message}\n`);
+        break;
+      case 'error':
+        closeReasoning();
+        endStreamedLine();
+        stderr.write(`${style.red('error:')} ${event.message}\n`);
+        if (event.hint) stderr.write(`  ${style.dim(`hint: ${event.hint}`)}\n`);
+        break;
+      case 'run_end':
+        closeReasoning();
+        endStreamedLine();
+        if (event.reason === 'turn-limit') {
+          stderr.write(
+            `${style.red('error:')} stopped after ${event.turns} turns without a final answer (the turn limit)\n  ${style.dim('hint: raise it with --max-turns or agent.max_turns, or narrow the task')}\n`,
+          );
+        } else if (event.reason === 'interrupted') {
+          stderr.write(`${style.yellow('interrupted')}\n`);
+        }
+        break;
+      default:
+        break;
+    }
+  };
+}

@@ -1,0 +1,85 @@
+// The starter file round-trips through the loader and is never clobbered; `config show` masks secrets.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { configLeaves } from '../../src/config/keys.js';
+import { loadConfig } from '../../src/config/load.js';
+import { configSchema } from '../../src/config/schema.js';
+import { formatConfig } from '../../src/config/show.js';
+import { starterConfig, writeStarterConfig } from '../../src/config/starter.js';
+import { ConfigError } from '../../src/core/errors.js';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'keel-starter-'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('starter config', () => {
+  test('lists every key with a comment', () => {
+    const text = starterConfig();
+    for (const leaf of configLeaves()) {
+      const name = leaf.path.at(-1)!;
+      expect(text, leaf.key).toMatch(new RegExp(`^ *(# )?${name}:.*  # \\S`, 'm'));
+    }
+  });
+
+  test('loads cleanly and yields exactly the defaults, each sourced from the file', async () => {
+    const file = join(root, 'xdg', 'keel', 'config.yaml');
+    await writeStarterConfig(file, {});
+    const loaded = await loadConfig({
+      workspace: root,
+      env: { XDG_CONFIG_HOME: join(root, 'xdg') },
+      flags: {},
+    });
+    expect(loaded.files).toEqual([file]);
+    expect(loaded.config).toEqual(configSchema.parse({}));
+    expect(loaded.sources['agent.terminal.default_mode']).toMatch(new RegExp(`^user file ${file}:\\d+$`));
+    // Keys without defaults stay commented out, so they remain unset.
+    expect(loaded.sources['provider.openai-compatible.api_key']).toBe('default');
+  });
+
+  test('refuses to overwrite an existing file unless forced', async () => {
+    const file = join(root, 'config.yaml');
+    await writeFile(file, 'agent:\n  max_turns: 7\n');
+    const error = await writeStarterConfig(file, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe(`config file already exists: ${file}`);
+    expect((error as ConfigError).hint).toContain('--force');
+    expect(await readFile(file, 'utf8')).toBe('agent:\n  max_turns: 7\n');
+
+    await writeStarterConfig(file, { force: true });
+    expect(await readFile(file, 'utf8')).toBe(starterConfig());
+  });
+});
+
+describe('formatConfig', () => {
+  test('prints each value with its source and masks secrets', async () => {
+    const secret = 'sk-do-not-print-me';
+    await writeFile(join(root, '.keel.yaml'), 'agent:\n  max_turns: 9\n');
+    const loaded = await loadConfig({
+      workspace: root,
+      env: { HOME: join(root, 'home'), OPENAI_API_KEY: secret },
+      flags: { model: 'llama3' },
+    });
+    const text = formatConfig(loaded);
+    expect(text).not.toContain(secret);
+    expect(text).toMatch(/^ {4}api_key: \*{8} +# env OPENAI_API_KEY$/m);
+    expect(text).toMatch(/^ {4}model: llama3 +# flag --model$/m);
+    expect(text).toMatch(new RegExp(`^  max_turns: 9 +# project file ${join(root, '.keel.yaml')}:2$`, 'm'));
+    expect(text).toMatch(/^ {4}cassette: \(not set\) +# default$/m);
+    expect(text).toMatch(/^agent:$/m);
+  });
+
+  test('a secret from a file is masked too', async () => {
+    await writeFile(join(root, '.keel.yaml'), 'provider:\n  openai-compatible:\n    api_key: file-secret\n');
+    const loaded = await loadConfig({ workspace: root, env: { HOME: join(root, 'home') }, flags: {} });
+    expect(loaded.config.provider['openai-compatible'].api_key).toBe('file-secret');
+    expect(formatConfig(loaded)).not.toContain('file-secret');
+  });
+});

@@ -1,0 +1,559 @@
+// End to end: the built keel binary against the scripted model server over loopback, in temp workspaces.
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeWorkspace, runKeel } from '../support/cli.js';
+import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+
+const servers: ModelServer[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function server(script: ScriptStep[]): Promise<ModelServer> {
+  const s = await startModelServer({ script });
+  servers.push(s);
+  return s;
+}
+
+async function workspace(files: Record<string, string>): Promise<string> {
+  const dir = await makeWorkspace(files);
+  dirs.push(dir);
+  return dir;
+}
+
+const todoFiles = {
+  'src/main.ts': 'export function main() {\n  // TODO: handle errors\n  return 1;\n}\n',
+  'src/util.py': 'def f():\n    # TODO: speed this up\n    pass\n',
+  'README.md': '# Demo\n',
+};
+
+const todoScript: ScriptStep[] = [
+  {
+    text: 'Let me look at the files.',
+    toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true } }],
+  },
+  {
+    toolCalls: [
+      { name: 'read_file', args: { path: 'src/main.ts' } },
+      { name: 'read_file', args: { path: 'src/util.py' } },
+    ],
+  },
+  {
+    toolCalls: [
+      {
+        name: 'write_file',
+        args: {
+          path: 'tasks.md',
+          content: '# Tasks\n\n- src/main.ts:2 handle errors\n- src/util.py:2 speed this up\n',
+        },
+      },
+    ],
+  },
+  { text: 'I found 2 TODO comments and wrote tasks.md.', usage: { input: 300, output: 20 } },
+];
+
+function toolMessages(body: unknown): string[] {
+  const messages = (body as { messages: { role: string; content: unknown }[] }).messages;
+  return messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+
+describe.each([
+  ['ollama', (s: ModelServer) => s.ollamaUrl],
+  ['openai-compatible', (s: ModelServer) => s.openaiUrl],
+])('keel run against %s', (provider, baseUrl) => {
+  it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
+    const s = await server(todoScript);
+    const ws = await workspace(todoFiles);
+    const r = await runKeel([
+      'run',
+      '--provider',
+      provider,
+      '--base-url',
+      baseUrl(s),
+      '--model',
+      'test-model',
+      '--cwd',
+      ws,
+      '--prompt',
+      'Find all TODO comments and create tasks.md',
+    ]);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('I found 2 TODO comments and wrote tasks.md.');
+    expect(await readFile(join(ws, 'tasks.md'), 'utf8')).toContain('speed this up');
+    expect(r.stderr).toContain('list_files');
+    expect(r.stderr).toContain('write_file');
+    expect(s.requests).toHaveLength(4);
+    // Both parallel calls were answered, with the real file contents.
+    const third = toolMessages(s.requests[2]!.body);
+    expect(third.some((c) => c.includes('handle errors'))).toBe(true);
+    expect(third.some((c) => c.includes('speed this up'))).toBe(true);
+    // The listing honoured the request and reached the model.
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('src/main.ts');
+    expect(s.requests[0]!.body.model).toBe('test-model');
+  });
+});
+
+describe('keel run safety and limits', () => {
+  it('refuses paths that escape the workspace and never sends the secret to the model', async () => {
+    const ws = await workspace({ 'inside.txt': 'hello\n' });
+    const secretDir = await makeWorkspace({ 'secret.txt': 'TOP-SECRET-CANARY-42\n' });
+    dirs.push(secretDir);
+    await symlink(join(secretDir, 'secret.txt'), join(ws, 'link.txt'));
+    await symlink(secretDir, join(ws, 'linkdir'));
+    const relative = join('..', secretDir.split('/').pop()!, 'secret.txt');
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'read_file', args: { path: relative } },
+          { name: 'read_file', args: { path: join(secretDir, 'secret.txt') } },
+          { name: 'read_file', args: { path: 'link.txt' } },
+          { name: 'read_file', args: { path: 'linkdir/secret.txt' } },
+          { name: 'list_files', args: { path: dirname(secretDir) } },
+          { name: 'execute_command', args: { command: `cat ${join(secretDir, 'secret.txt')}` } },
+        ],
+      },
+      { toolCalls: [{ name: 'read_file', args: { path: 'inside.txt' } }] },
+      { text: 'Could not read the secret.' },
+    ]);
+    const r = await runKeel([
+      'run',
+      '--provider',
+      'ollama',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '--prompt',
+      'read it',
+    ]);
+    expect(r.code).toBe(0);
+    expect(s.requests).toHaveLength(3);
+    for (const request of s.requests) expect(request.rawBody).not.toContain('TOP-SECRET-CANARY-42');
+    const results = toolMessages(s.requests[1]!.body);
+    expect(results).toHaveLength(6);
+    for (const result of results) expect(result).toMatch(/^Error/);
+    expect(r.stdout + r.stderr).not.toContain('TOP-SECRET-CANARY-42');
+    expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('hello');
+  });
+
+  it('answers invalid arguments and unknown tools with error results the model can act on', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'no_such_tool', args: {} },
+          { name: 'read_file', args: { wrong: 1 } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'x']);
+    expect(r.code).toBe(0);
+    const [unknown, invalid] = toolMessages(s.requests[1]!.body);
+    expect(unknown).toMatch(/unknown tool/i);
+    expect(unknown).toContain('read_file');
+    expect(invalid).toMatch(/path/);
+  });
+
+  it('stops at the turn limit with exit code 4', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const again = { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] };
+    const s = await server([again, again, again, again]);
+    const r = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '--max-turns',
+      '2',
+      '--prompt',
+      'loop',
+    ]);
+    expect(r.code).toBe(4);
+    expect(s.requests).toHaveLength(2);
+    expect(r.stderr).toMatch(/turn limit/);
+    expect(r.stderr).toMatch(/--max-turns/);
+  });
+
+  it('exits 3 with a clear message when the provider is unreachable', async () => {
+    const s = await server([]);
+    const url = s.ollamaUrl;
+    await s.close();
+    servers.length = 0;
+    const ws = await workspace({});
+    const r = await runKeel(['run', '--base-url', url, '--cwd', ws, '--prompt', 'hi']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(url.replace(/^http:\/\//, ''));
+    expect(r.stderr).toMatch(/ollama serve/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a model without tool support with a clear message', async () => {
+    const s = await server([
+      { status: 400, errorBody: { error: 'registry.ollama.ai/library/tiny:latest does not support tools' } },
+    ]);
+    const ws = await workspace({});
+    const r = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--model',
+      'tiny',
+      '--cwd',
+      ws,
+      '--prompt',
+      'hi',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/does not support tools/);
+    expect(r.stderr).toMatch(/--model/);
+  });
+
+  it('truncates tool output at agent.tools.max_output_size and tells the model', async () => {
+    const ws = await workspace({
+      'big.txt': `${'x'.repeat(5000)}\n`,
+      '.keel.yaml': 'agent:\n  tools:\n    max_output_size: 1000\n',
+    });
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
+      { text: 'ok' },
+    ]);
+    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'read big.txt']);
+    expect(r.code).toBe(0);
+    const [result] = toolMessages(s.requests[1]!.body);
+    expect(result!.length).toBeLessThan(1300);
+    expect(result).toMatch(/truncated/i);
+  });
+
+  it('refuses commands outside the restricted allowlist and says how to allow them', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
+      { toolCalls: [{ name: 'execute_command', args: { command: 'ls' } }] },
+      { text: 'ok' },
+    ]);
+    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'x']);
+    expect(r.code).toBe(0);
+    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/--allow-dangerous/);
+    expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('a.txt');
+    await expect(readFile(join(ws, 'made.txt'))).rejects.toThrow();
+
+    const s2 = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
+      { text: 'ok' },
+    ]);
+    const r2 = await runKeel([
+      'run',
+      '--base-url',
+      s2.ollamaUrl,
+      '--cwd',
+      ws,
+      '--allow-dangerous',
+      '--prompt',
+      'x',
+    ]);
+    expect(r2.code).toBe(0);
+    expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
+  });
+
+  it('reads the goal from stdin when no --prompt or --plan is given', async () => {
+    const ws = await workspace({});
+    const s = await server([{ text: 'hello back' }]);
+    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws], { input: 'say hello\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('hello back');
+    expect(s.requests[0]!.rawBody).toContain('say hello');
+  });
+
+  it('is a usage error (exit 2) to give no goal at all', async () => {
+    const ws = await workspace({});
+    const r = await runKeel(['run', '--cwd', ws]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--prompt/);
+  });
+});
+
+describe('keel run outputs', () => {
+  it('streams one JSON event per line with --output stream-json', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const s = await server([
+      {
+        text: 'Reading.',
+        toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }],
+        usage: { input: 10, output: 5 },
+      },
+      { text: 'The file says A.', usage: { input: 20, output: 6 } },
+    ]);
+    const r = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '--output',
+      'stream-json',
+      '--prompt',
+      'x',
+    ]);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('run_start');
+    expect(types.at(-1)).toBe('run_end');
+    for (const t of ['turn_start', 'text_delta', 'tool_call', 'tool_result', 'usage', 'turn_end'])
+      expect(types).toContain(t);
+    const call = events.find((e) => e.type === 'tool_call');
+    expect(call).toMatchObject({ name: 'read_file', args: { path: 'a.txt' } });
+    const end = events.at(-1);
+    expect(end).toMatchObject({ reason: 'done', answer: 'The file says A.', turns: 2, tool_calls: 1 });
+    expect(end.usage).toEqual({ input_tokens: 30, output_tokens: 11 });
+  });
+
+  it('prints one JSON object at the end with --output json', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }], usage: { input: 10, output: 5 } },
+      { text: 'A', usage: { input: 20, output: 6 } },
+    ]);
+    const r = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '--output',
+      'json',
+      '--prompt',
+      'x',
+    ]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result).toMatchObject({
+      answer: 'A',
+      reason: 'done',
+      turns: 2,
+      usage: { input_tokens: 30, output_tokens: 11 },
+    });
+    expect(result.tool_calls).toEqual([expect.objectContaining({ name: 'read_file', success: true })]);
+  });
+});
+
+describe('record and replay', () => {
+  it('replays a recorded run offline with the same answer and the same file changes', async () => {
+    const s = await server(todoScript);
+    const ws1 = await workspace(todoFiles);
+    const cassette = join(ws1, '..', `${ws1.split('/').pop()}.cassette.json`);
+    dirs.push(cassette);
+    const recorded = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws1,
+      '--record',
+      cassette,
+      '--prompt',
+      'Find TODOs',
+    ]);
+    expect(recorded.code).toBe(0);
+    await s.close();
+    servers.length = 0;
+
+    const ws2 = await workspace(todoFiles);
+    const replayed = await runKeel([
+      'run',
+      '--provider',
+      'replay',
+      '--cassette',
+      cassette,
+      '--cwd',
+      ws2,
+      '--prompt',
+      'Find TODOs',
+    ]);
+    expect(replayed.stderr).not.toMatch(/error/i);
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toBe(recorded.stdout);
+    expect(await readFile(join(ws2, 'tasks.md'), 'utf8')).toBe(await readFile(join(ws1, 'tasks.md'), 'utf8'));
+  });
+
+  it('fails clearly when the cassette no longer matches the run', async () => {
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'done' },
+    ]);
+    const ws1 = await workspace({ 'a.txt': 'A\n' });
+    const cassette = `${ws1}.cassette.json`;
+    dirs.push(cassette);
+    expect(
+      (await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws1, '--record', cassette, '--prompt', 'x']))
+        .code,
+    ).toBe(0);
+    // In the new workspace the file is missing, so the tool fails where it succeeded when recorded.
+    const ws2 = await workspace({});
+    const r = await runKeel([
+      'run',
+      '--provider',
+      'replay',
+      '--cassette',
+      cassette,
+      '--cwd',
+      ws2,
+      '--prompt',
+      'x',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/cassette/);
+    expect(r.stderr).toMatch(/no longer matches|does not match|diverge/);
+  });
+
+  it('rejects a missing cassette with exit 2', async () => {
+    const ws = await workspace({});
+    const r = await runKeel([
+      'run',
+      '--provider',
+      'replay',
+      '--cassette',
+      join(ws, 'nope.json'),
+      '--cwd',
+      ws,
+      '--prompt',
+      'x',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nope.json');
+  });
+});
+
+describe('plan files', () => {
+  const plans: Record<string, string> = {
+    'plan.yaml':
+      'goal: Write a summary of the notes\ncontext:\n  directory: notes/\ninstructions:\n  - Read notes/a.txt\n  - Write summary.md\n',
+    'plan.json': JSON.stringify({
+      goal: 'Write a summary of the notes',
+      context: { directory: 'notes/' },
+      instructions: ['Read notes/a.txt', 'Write summary.md'],
+    }),
+    'plan.md':
+      '# Task: Notes\n\n## Goal\n\nWrite a summary of the notes\n\n## Context\n\n- Directory: notes/\n\n## Steps\n\n1. Read notes/a.txt\n2. Write summary.md\n',
+  };
+
+  it.each(Object.keys(plans))('runs %s end to end', async (name) => {
+    const ws = await workspace({ 'notes/a.txt': 'alpha beta\n', [name]: plans[name]! });
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: { path: 'notes/a.txt' } }] },
+      { toolCalls: [{ name: 'write_file', args: { path: 'summary.md', content: 'alpha and beta\n' } }] },
+      { text: 'Summary written.' },
+    ]);
+    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--plan', join(ws, name)]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('Summary written.');
+    const first = s.requests[0]!.body.messages as { role: string; content: string }[];
+    const user = first.find((m) => m.role === 'user')!.content;
+    expect(user).toContain('GOAL: Write a summary of the notes');
+    expect(user).toContain('- Directory: notes/');
+    expect(user).toContain('1. Read notes/a.txt');
+    expect(user).toContain('2. Write summary.md');
+    expect(await readFile(join(ws, 'summary.md'), 'utf8')).toBe('alpha and beta\n');
+  });
+
+  it('rejects a plan with a syntax error naming the file and line (exit 2)', async () => {
+    const ws = await workspace({ 'bad.yaml': 'goal: x\ninstructions:\n  - a\n - b: [\n' });
+    const r = await runKeel(['run', '--cwd', ws, '--plan', join(ws, 'bad.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bad.yaml');
+    expect(r.stderr).toMatch(/line \d/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('rejects a plan without a goal (exit 2)', async () => {
+    const ws = await workspace({ 'nogoal.json': '{\n  "instructions": ["a"]\n}\n' });
+    const r = await runKeel(['run', '--cwd', ws, '--plan', join(ws, 'nogoal.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nogoal.json');
+    expect(r.stderr).toMatch(/goal/);
+  });
+
+  it('rejects a missing plan file (exit 2)', async () => {
+    const ws = await workspace({});
+    const r = await runKeel(['run', '--cwd', ws, '--plan', join(ws, 'missing.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('missing.yaml');
+  });
+});
+
+describe('config errors', () => {
+  it('rejects an unknown key naming the file, line and key (exit 2)', async () => {
+    const ws = await workspace({ '.keel.yaml': 'agent:\n  max_turns: 5\n  colour: blue\n' });
+    const r = await runKeel(['run', '--cwd', ws, '--prompt', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.keel.yaml');
+    expect(r.stderr).toMatch(/line 3/);
+    expect(r.stderr).toContain('colour');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('rejects a wrong type (exit 2)', async () => {
+    const ws = await workspace({ '.keel.yaml': 'agent:\n  max_turns: ten\n' });
+    const r = await runKeel(['run', '--cwd', ws, '--prompt', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/max_turns/);
+    expect(r.stderr).toMatch(/line 2/);
+  });
+
+  it('rejects an unknown provider (exit 2)', async () => {
+    const ws = await workspace({});
+    const r = await runKeel(['run', '--cwd', ws, '--provider', 'nope', '--prompt', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/ollama/);
+  });
+
+  it('writes the session file of a user config via config init and loads it back', async () => {
+    const ws = await workspace({});
+    const home = await makeWorkspace({});
+    dirs.push(home);
+    const env = { XDG_CONFIG_HOME: home };
+    const init = await runKeel(['config', 'init', '--cwd', ws], { env });
+    expect(init.code).toBe(0);
+    expect(await readFile(join(home, 'keel', 'config.yaml'), 'utf8')).toMatch(/max_turns/);
+    await writeFile(join(ws, '.keel.yaml'), 'provider:\n  ollama:\n    model: from-project\n');
+    const show = await runKeel(['config', 'show', '--cwd', ws], {
+      env: { ...env, OLLAMA_HOST: 'example.test:1234' },
+    });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/model: from-project.*project/);
+    expect(show.stdout).toMatch(/http:\/\/example\.test:1234.*OLLAMA_HOST/);
+    expect(show.stdout).toMatch(/max_turns: 100.*(user|config\.yaml)/);
+    const again = await runKeel(['config', 'init', '--cwd', ws], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/--force/);
+  });
+});
+
+describe('chat', () => {
+  it('keeps one conversation across lines and quits on exit', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'It says A.' },
+      { text: 'You asked about a.txt.' },
+    ]);
+    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: 'what is in a.txt?\nwhat did I ask?\nexit\nthis line is never sent\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('It says A.');
+    expect(r.stdout).toContain('You asked about a.txt.');
+    expect(s.requests).toHaveLength(3);
+    expect(s.requests[2]!.rawBody).toContain('what is in a.txt?');
+    expect(s.requests[2]!.rawBody).toContain('It says A.');
+  });
+});

@@ -1,0 +1,51 @@
+// End to end: version, help and argument errors of the built binary.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+
+describe('keel cli basics', () => {
+  it('prints the package version with --version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    const r = await runKeel(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
+  it.each([[['--help']], [['run', '--help']], [['chat', '--help']], [['config', 'show', '--help']]])(
+    'prints help for %j',
+    async (args) => {
+      const r = await runKeel(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Usage: keel/);
+    },
+  );
+
+  it('lists the global options in the help', async () => {
+    const r = await runKeel(['--help']);
+    for (const flag of [
+      '--provider',
+      '--model',
+      '--base-url',
+      '--cwd',
+      '--max-turns',
+      '--output',
+      '--config',
+      '--debug',
+    ]) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  it('exits 2 on an unknown option or a bad value', async () => {
+    expect((await runKeel(['run', '--no-such-flag'])).code).toBe(2);
+    expect((await runKeel(['run', '--max-turns', 'abc', '--prompt', 'x'])).code).toBe(2);
+    expect((await runKeel(['run', '--output', 'xml', '--prompt', 'x'])).code).toBe(2);
+    expect((await runKeel(['frobnicate'])).code).toBe(2);
+  });
+
+  it('exits 2 when the workspace does not exist', async () => {
+    const r = await runKeel(['run', '--cwd', '/nonexistent/keel-ws', '--prompt', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('/nonexistent/keel-ws');
+  });
+});

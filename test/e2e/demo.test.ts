@@ -1,0 +1,129 @@
+// The shipped offline demo: examples/demo.cassette.json is a recording of the sample plan run against
+// the scripted model server. This test records the run afresh, checks that the shipped cassette replays
+// with the same result, and runs `npm run demo`'s script. Regenerate the cassette with
+//   KEEL_UPDATE_CASSETTE=1 npx vitest run test/e2e/demo.test.ts
+import { spawnSync } from 'node:child_process';
+import { copyFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { type ScriptStep, startModelServer } from '../support/model-server.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const shippedCassette = join(root, 'examples/demo.cassette.json');
+const plan = join(root, 'examples/plan.yaml');
+
+const todoMd = `# TODO
+
+## lib/format.py
+- [ ] line 2: handle titles longer than 80 characters
+
+## src/app.js
+- [ ] line 5: read books from a file instead of hard-coding them
+
+## src/store.js
+- [ ] line 5: validate the ISBN before storing
+- [ ] line 14: keep a history of removed books
+`;
+
+const demoScript: ScriptStep[] = [
+  {
+    text: "I'll start by listing the project's files.",
+    toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true } }],
+    usage: { input: 1450, output: 28 },
+  },
+  {
+    text: 'Now I will read the three source files.',
+    toolCalls: [
+      { name: 'read_file', args: { path: 'lib/format.py' } },
+      { name: 'read_file', args: { path: 'src/app.js' } },
+      { name: 'read_file', args: { path: 'src/store.js' } },
+    ],
+    usage: { input: 1530, output: 64 },
+  },
+  {
+    text: 'I found four TODO comments. Writing TODO.md.',
+    toolCalls: [{ name: 'write_file', args: { path: 'TODO.md', content: todoMd } }],
+    usage: { input: 1890, output: 150 },
+  },
+  {
+    text: 'Checking with grep that none was missed.',
+    toolCalls: [{ name: 'execute_command', args: { command: 'grep -rn TODO src lib' } }],
+    usage: { input: 2010, output: 30 },
+  },
+  {
+    text: 'Collected 4 TODO comments from 3 files into TODO.md, grouped by file; grep confirms none was missed.',
+    usage: { input: 2150, output: 32 },
+  },
+];
+
+const temps: string[] = [];
+async function sampleCopy(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'keel-demo-test-'));
+  temps.push(dir);
+  await cp(join(root, 'examples/workspace'), dir, { recursive: true });
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+describe('the offline demo', () => {
+  it('records the sample plan against the scripted server, and the shipped cassette replays it the same way', async () => {
+    const server = await startModelServer({ script: demoScript });
+    const recordedIn = await sampleCopy();
+    const cassette = join(recordedIn, '..', `${recordedIn.split('/').pop()}.json`);
+    temps.push(cassette);
+    try {
+      const recorded = await runKeel([
+        'run',
+        '--base-url',
+        server.ollamaUrl,
+        '--model',
+        'qwen3',
+        '--record',
+        cassette,
+        '--plan',
+        plan,
+        '--cwd',
+        recordedIn,
+      ]);
+      expect(recorded.stderr).not.toMatch(/error/i);
+      expect(recorded.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+    expect(await readFile(join(recordedIn, 'TODO.md'), 'utf8')).toBe(todoMd);
+    if (process.env.KEEL_UPDATE_CASSETTE) await copyFile(cassette, shippedCassette);
+
+    const replayedIn = await sampleCopy();
+    const replayed = await runKeel([
+      'run',
+      '--provider',
+      'replay',
+      '--cassette',
+      shippedCassette,
+      '--plan',
+      plan,
+      '--cwd',
+      replayedIn,
+    ]);
+    expect(replayed.stderr).not.toMatch(/error/i);
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toContain('Collected 4 TODO comments');
+    expect(await readFile(join(replayedIn, 'TODO.md'), 'utf8')).toBe(todoMd);
+  });
+
+  it('npm run demo replays the plan in a fresh copy of the sample workspace', () => {
+    const result = spawnSync(process.execPath, [join(root, 'scripts/demo.mjs')], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('- [ ] line 14: keep a history of removed books');
+    const dir = /copy of examples\/workspace at (\S+)/.exec(result.stderr)?.[1];
+    expect(dir).toBeTruthy();
+    temps.push(dir!);
+  });
+});

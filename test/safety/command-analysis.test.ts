@@ -1,0 +1,78 @@
+// Tests for shell command analysis: argv extraction and flags for every non-literal construct.
+import { describe, expect, test } from 'vitest';
+import { analyzeCommand, type IssueKind } from '../../src/safety/command-analysis.js';
+
+const kinds = async (command: string): Promise<IssueKind[]> =>
+  (await analyzeCommand(command)).issues.map((i) => i.kind);
+
+describe('analyzeCommand', () => {
+  test('splits on every operator and removes quotes and escapes', async () => {
+    const analysis = await analyzeCommand(
+      "ls -la; grep -rn 'TO DO' src | head -5 && echo \"a b\" || cat x\\ y |& tail\npwd & which r''m",
+    );
+    expect(analysis.commands.map((c) => c.argv)).toEqual([
+      ['ls', '-la'],
+      ['grep', '-rn', 'TO DO', 'src'],
+      ['head', '-5'],
+      ['echo', 'a b'],
+      ['cat', 'x y'],
+      ['tail'],
+      ['pwd'],
+      ['which', 'rm'],
+    ]);
+    expect(analysis.issues.map((i) => i.kind)).toEqual(['background']);
+  });
+
+  test("decodes $'...' strings", async () => {
+    const analysis = await analyzeCommand("$'\\x72m' -rf x");
+    expect(analysis.commands[0]?.argv).toEqual(['rm', '-rf', 'x']);
+  });
+
+  test('flags substitutions and expansions, and finds commands inside them', async () => {
+    const analysis = await analyzeCommand(`cat $(echo x) \`id\` <(ls) "$HOME" \${X:-y} $((1+2)) {a,b}`);
+    expect(analysis.issues.map((i) => i.kind)).toEqual([
+      'command_substitution',
+      'command_substitution',
+      'process_substitution',
+      'parameter_expansion',
+      'parameter_expansion',
+      'arithmetic_expansion',
+      'brace_expansion',
+    ]);
+    expect(analysis.commands.map((c) => c.argv[0])).toEqual(
+      expect.arrayContaining(['echo', 'id', 'ls', 'cat']),
+    );
+    const cat = analysis.commands.find((c) => c.argv[0] === 'cat');
+    expect(cat?.literal).toBe(false);
+    expect(cat?.nonLiteral).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('records redirections with their targets', async () => {
+    const analysis = await analyzeCommand('echo hi > out.txt 2>/dev/null');
+    expect(analysis.commands[0]?.redirects).toEqual([
+      { operator: '>', target: 'out.txt', literal: true, fd: undefined },
+      { operator: '>', fd: '2', target: '/dev/null', literal: true },
+    ]);
+  });
+
+  test('marks unquoted globs but not quoted ones', async () => {
+    const analysis = await analyzeCommand("ls *.ts '*.md' a\\*b");
+    expect(analysis.commands[0]?.globs).toEqual([1]);
+  });
+
+  test('flags here-docs, subshells, groups, functions, control flow and assignments', async () => {
+    expect(await kinds('cat <<EOF\nhi\nEOF')).toEqual(['heredoc']);
+    expect(await kinds('(ls)')).toEqual(['subshell']);
+    expect(await kinds('{ ls; }')).toEqual(['group']);
+    expect(await kinds('if true; then ls; fi')).toEqual(['control_flow']);
+    expect(await kinds('FOO=1 ls')).toEqual(['assignment']);
+    const bomb = await analyzeCommand(':(){ :|:& };:');
+    expect(bomb.functions).toEqual([{ name: ':', recursive: true }]);
+    expect(bomb.issues.map((i) => i.kind)).toEqual(expect.arrayContaining(['function', 'background']));
+  });
+
+  test('flags parse errors and control characters', async () => {
+    expect(await kinds("echo 'unterminated")).toContain('parse_error');
+    expect(await kinds('ls\r rm x')).toContain('control_character');
+  });
+});

@@ -1,0 +1,76 @@
+// Runs the built keel binary as a child process in a temp HOME, with provider env vars cleared.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+export const keelBin = resolve(import.meta.dirname, '../../dist/keel.js');
+
+export interface KeelRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface KeelRunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+  /** Called with the child once spawned (to send signals). */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+}
+
+const clearedEnv = [
+  'OLLAMA_HOST',
+  'OLLAMA_MODEL',
+  'OPENAI_BASE_URL',
+  'OPENAI_API_KEY',
+  'KEEL_PROVIDER',
+  'KEEL_MODEL',
+];
+
+export async function runKeel(args: string[], options: KeelRunOptions = {}): Promise<KeelRun> {
+  const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    NO_COLOR: '1',
+  };
+  for (const name of clearedEnv) delete env[name];
+  Object.assign(env, options.env ?? {});
+  try {
+    return await new Promise<KeelRun>((resolvePromise, reject) => {
+      const child = spawn(process.execPath, [keelBin, ...args], {
+        cwd: options.cwd ?? home,
+        env,
+        stdio: 'pipe',
+      });
+      options.onSpawn?.(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolvePromise({ code, stdout, stderr });
+      });
+      child.stdin.end(options.input ?? '');
+    });
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** A temp directory holding the given files; returns its path. */
+export async function makeWorkspace(files: Record<string, string> = {}): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'keel-ws-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}

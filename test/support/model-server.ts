@@ -1,0 +1,366 @@
+// A scripted model server on loopback speaking the real Ollama and OpenAI wire formats, for every end-to-end test.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setImmediate as nextTick } from 'node:timers/promises';
+
+export interface ScriptedToolCall {
+  name: string;
+  args: unknown;
+  id?: string;
+}
+export interface ScriptedReply {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: { input: number; output: number };
+  status?: number;
+  errorBody?: unknown; // reply with this HTTP error instead
+  midStreamError?: string; // start streaming, then send an in-stream error
+  delayMs?: number; // wait before answering
+  hang?: boolean; // never answer (until the client aborts / server closes)
+}
+export interface ReceivedRequest {
+  path: string;
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary wire fields from the parsed body.
+  body: any;
+  rawBody: string;
+  receivedAt: number;
+}
+export type ScriptStep = ScriptedReply | ((request: ReceivedRequest) => ScriptedReply);
+export interface ModelServer {
+  url: string; // http://127.0.0.1:PORT
+  ollamaUrl: string; // what to pass as --base-url / OLLAMA_HOST for provider ollama
+  openaiUrl: string; // http://127.0.0.1:PORT/v1 for provider openai-compatible
+  requests: ReceivedRequest[]; // chat requests only, in order
+  close(): Promise<void>;
+}
+
+interface Options {
+  script: ScriptStep[];
+  chunkText?: boolean;
+  splitToolArgs?: boolean;
+  capabilities?: string[];
+}
+
+const defaultUsage = { input: 10, output: 5 };
+
+export async function startModelServer(options: Options): Promise<ModelServer> {
+  const requests: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let step = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: `scripted model server: ${String(error)}` });
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawBody = await readBody(req);
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = `${req.method} ${path}`;
+    if (route === 'GET /api/tags') return sendJson(res, 200, ollamaTags());
+    if (route === 'GET /api/version') return sendJson(res, 200, { version: '0.12.6' });
+    if (route === 'POST /api/show') return sendJson(res, 200, ollamaShow(options.capabilities));
+    if (route === 'GET /v1/models') return sendJson(res, 200, openaiModels());
+    const isOllama = route === 'POST /api/chat';
+    if (!isOllama && route !== 'POST /v1/chat/completions') {
+      return sendJson(res, 404, { error: `scripted model server: no route ${route}` });
+    }
+    const request: ReceivedRequest = {
+      path,
+      method: req.method ?? 'POST',
+      headers: { ...req.headers },
+      body: parseJson(rawBody),
+      rawBody,
+      receivedAt: Date.now(),
+    };
+    requests.push(request);
+    const next = options.script[step];
+    if (next === undefined) {
+      return sendJson(res, 500, { error: `scripted model server: script exhausted after ${step} replies` });
+    }
+    step += 1;
+    const reply = typeof next === 'function' ? next(request) : next;
+    if (reply.hang) return; // the socket stays open until the client aborts or close() destroys it
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply.status !== undefined) return sendError(res, reply, isOllama);
+    const stream = request.body?.stream !== false;
+    const flags = { chunkText: options.chunkText ?? true, splitToolArgs: options.splitToolArgs ?? true };
+    if (isOllama)
+      await (stream ? ollamaStream(res, reply, request, flags) : ollamaWhole(res, reply, request));
+    else
+      await (stream
+        ? openaiStream(res, reply, request, step, flags)
+        : openaiWhole(res, reply, request, step));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    ollamaUrl: url,
+    openaiUrl: `${url}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Flags = { chunkText: boolean; splitToolArgs: boolean };
+
+// ---- Ollama /api/chat ----
+
+async function ollamaStream(
+  res: ServerResponse,
+  reply: ScriptedReply,
+  request: ReceivedRequest,
+  flags: Flags,
+) {
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  const base = () => ({ model: request.body?.model ?? 'unknown', created_at: new Date().toISOString() });
+  const line = async (value: unknown) => {
+    res.write(`${JSON.stringify(value)}\n`);
+    await nextTick();
+  };
+  for (const piece of pieces(reply.reasoning ?? '', flags.chunkText)) {
+    await line({ ...base(), message: { role: 'assistant', content: '', thinking: piece }, done: false });
+  }
+  for (const piece of pieces(reply.text ?? '', flags.chunkText)) {
+    await line({ ...base(), message: { role: 'assistant', content: piece }, done: false });
+  }
+  if (reply.midStreamError !== undefined) {
+    await line({ error: reply.midStreamError });
+    return void res.end();
+  }
+  if (reply.toolCalls?.length) {
+    await line({
+      ...base(),
+      message: { role: 'assistant', content: '', tool_calls: ollamaCalls(reply) },
+      done: false,
+    });
+  }
+  const usage = reply.usage ?? defaultUsage;
+  await line({
+    ...base(),
+    message: { role: 'assistant', content: '' },
+    done: true,
+    done_reason: 'stop',
+    total_duration: 1_000_000,
+    prompt_eval_count: usage.input,
+    eval_count: usage.output,
+  });
+  res.end();
+}
+
+function ollamaWhole(res: ServerResponse, reply: ScriptedReply, request: ReceivedRequest) {
+  const usage = reply.usage ?? defaultUsage;
+  const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? '' };
+  if (reply.reasoning) message.thinking = reply.reasoning;
+  if (reply.toolCalls?.length) message.tool_calls = ollamaCalls(reply);
+  sendJson(res, 200, {
+    model: request.body?.model ?? 'unknown',
+    created_at: new Date().toISOString(),
+    message,
+    done: true,
+    done_reason: 'stop',
+    prompt_eval_count: usage.input,
+    eval_count: usage.output,
+  });
+}
+
+function ollamaCalls(reply: ScriptedReply) {
+  return (reply.toolCalls ?? []).map((call) => ({
+    ...(call.id ? { id: call.id } : {}),
+    function: { name: call.name, arguments: call.args },
+  }));
+}
+
+function ollamaTags() {
+  const details = { format: 'gguf', family: 'qwen3', parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
+  return {
+    models: [
+      {
+        name: 'qwen3:latest',
+        model: 'qwen3:latest',
+        modified_at: '2025-01-01T00:00:00Z',
+        size: 5e9,
+        digest: 'x',
+        details,
+      },
+    ],
+  };
+}
+
+function ollamaShow(capabilities = ['completion', 'tools']) {
+  return {
+    modelfile: '',
+    parameters: '',
+    template: '',
+    details: { family: 'qwen3', parameter_size: '8.2B', quantization_level: 'Q4_K_M' },
+    model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 },
+    capabilities,
+  };
+}
+
+// ---- OpenAI /v1/chat/completions ----
+
+async function openaiStream(
+  res: ServerResponse,
+  reply: ScriptedReply,
+  request: ReceivedRequest,
+  replyNumber: number,
+  flags: Flags,
+) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const id = `chatcmpl-${replyNumber}`;
+  const model = request.body?.model ?? 'unknown';
+  const send = async (value: unknown) => {
+    res.write(`data: ${JSON.stringify(value)}\n\n`);
+    await nextTick();
+  };
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  await send(chunk({ role: 'assistant', content: '' }));
+  for (const piece of pieces(reply.reasoning ?? '', flags.chunkText))
+    await send(chunk({ reasoning_content: piece }));
+  for (const piece of pieces(reply.text ?? '', flags.chunkText)) await send(chunk({ content: piece }));
+  if (reply.midStreamError !== undefined) {
+    await send({ error: { message: reply.midStreamError, type: 'server_error', code: null } });
+    return void res.end();
+  }
+  const calls = reply.toolCalls ?? [];
+  for (const [index, call] of calls.entries()) {
+    const args = JSON.stringify(call.args ?? {});
+    const fragments = flags.splitToolArgs ? splitInto(args, 3) : [args];
+    const first = {
+      index,
+      id: call.id ?? callId(replyNumber, index),
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    };
+    await send(chunk({ tool_calls: [first] }));
+    for (const fragment of fragments)
+      await send(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
+  }
+  await send(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
+  if (request.body?.stream_options?.include_usage) {
+    const usage = reply.usage ?? defaultUsage;
+    await send({
+      id,
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      choices: [],
+      usage: openaiUsage(usage),
+    });
+  }
+  res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+function openaiWhole(
+  res: ServerResponse,
+  reply: ScriptedReply,
+  request: ReceivedRequest,
+  replyNumber: number,
+) {
+  const calls = reply.toolCalls ?? [];
+  const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? null };
+  if (reply.reasoning) message.reasoning_content = reply.reasoning;
+  if (calls.length > 0) {
+    message.tool_calls = calls.map((call, index) => ({
+      id: call.id ?? callId(replyNumber, index),
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+    }));
+  }
+  sendJson(res, 200, {
+    id: `chatcmpl-${replyNumber}`,
+    object: 'chat.completion',
+    created: 1,
+    model: request.body?.model ?? 'unknown',
+    choices: [{ index: 0, message, finish_reason: calls.length > 0 ? 'tool_calls' : 'stop' }],
+    usage: openaiUsage(reply.usage ?? defaultUsage),
+  });
+}
+
+function openaiUsage(usage: { input: number; output: number }) {
+  return {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+  };
+}
+
+function openaiModels() {
+  return { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'scripted' }] };
+}
+
+const callId = (replyNumber: number, index: number) => `call_${replyNumber}_${index}`;
+
+// ---- shared ----
+
+function sendError(res: ServerResponse, reply: ScriptedReply, isOllama: boolean) {
+  const fallback = isOllama
+    ? { error: 'scripted error' }
+    : { error: { message: 'scripted error', type: 'api_error', param: null, code: null } };
+  const body = reply.errorBody ?? fallback;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(reply.status!, {
+    'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+  });
+  res.end(text);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text as a model streams it: a word (with its trailing space) per chunk; a single word is split in two. */
+function pieces(text: string, chunk: boolean): string[] {
+  if (text === '') return [];
+  if (!chunk) return [text];
+  const words = text.match(/\S+\s*|\s+/g) ?? [text];
+  return words.length > 1 || text.length < 2 ? words : splitInto(text, 2);
+}
+
+function splitInto(text: string, parts: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / parts));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out.length > 0 ? out : [text];
+}

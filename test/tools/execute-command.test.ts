@@ -1,0 +1,100 @@
+// Tests for execute_command with real bash: output, exit codes, timeouts, caps, abort and env filtering.
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, test } from 'vitest';
+import { executeCommandTool } from '../../src/tools/execute-command.js';
+import type { ToolLimits, ToolResult } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+let ws: TestWorkspace | undefined;
+
+afterEach(async () => {
+  await ws?.cleanup();
+  ws = undefined;
+});
+
+async function run(
+  args: { command: string; timeout_seconds?: number },
+  options: { limits?: Partial<ToolLimits>; signal?: AbortSignal } = {},
+): Promise<ToolResult> {
+  ws = await makeWorkspace(options);
+  return executeCommandTool.execute(args, ws.ctx);
+}
+
+/** A sleep duration no other process uses, so `ps` finds exactly the sleeps a test started. */
+const uniqueDuration = (): string => `30.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+
+/** Processes whose command line contains the marker (to prove a process group was killed). */
+function processesWith(marker: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes(marker) && !line.includes('ps -eo'));
+}
+
+describe('execute_command', () => {
+  test('captures stdout and stderr, running in the workspace root', async () => {
+    const result = await run({ command: 'pwd; echo oops >&2' });
+    expect(result.success).toBe(true);
+    expect(result.output).toBe(`exit code: 0\nstdout:\n${ws?.root}\nstderr:\noops`);
+    expect(result.metadata.exit_code).toBe(0);
+  });
+
+  test('a non-zero exit is a failure that still shows the output', async () => {
+    const result = await run({ command: 'echo partial; exit 3' });
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('command exited with code 3');
+    expect(result.output).toContain('exit code: 3\nstdout:\npartial');
+  });
+
+  test('a timeout kills the whole process group, background children included', async () => {
+    const duration = uniqueDuration();
+    const result = await run({
+      command: `sleep ${duration} & sleep ${duration}; wait`,
+      timeout_seconds: 0.5,
+    });
+    expect(result.success).toBe(false);
+    expect(result.error).toContain('timed out after 0.5s');
+    expect(processesWith(`sleep ${duration}`)).toEqual([]);
+  });
+
+  test('caps stdout and stderr while reading', async () => {
+    const result = await run(
+      { command: 'head -c 100000 /dev/zero | tr "\\0" a; head -c 5000 /dev/zero | tr "\\0" b >&2' },
+      { limits: { maxStdoutBytes: 1000, maxStderrBytes: 100 } },
+    );
+    expect(result.output).toContain(`${'a'.repeat(1000)}\n[99000 more bytes not shown]`);
+    expect(result.output).toContain(`${'b'.repeat(100)}\n[4900 more bytes not shown]`);
+    expect(result.truncated).toBe(true);
+    expect(result.metadata.stdout_dropped).toBe(99000);
+  });
+
+  test('variables whose names look secret are not passed on', async () => {
+    process.env.KEEL_TEST_API_KEY = 'sk-very-secret';
+    process.env.KEEL_TEST_PLAIN = 'visible';
+    try {
+      const result = await run({ command: 'echo "[$KEEL_TEST_API_KEY][$KEEL_TEST_PLAIN]"; env' });
+      expect(result.output).toContain('[][visible]');
+      expect(result.output).not.toContain('sk-very-secret');
+    } finally {
+      delete process.env.KEEL_TEST_API_KEY;
+      delete process.env.KEEL_TEST_PLAIN;
+    }
+  });
+
+  test('an abort signal stops the command promptly', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const result = await run({ command: 'sleep 30' }, { signal: controller.signal });
+    expect(result.success).toBe(false);
+    expect(result.error).toContain('aborted');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('background children left holding the output are stopped after bash exits', async () => {
+    const duration = uniqueDuration();
+    const result = await run({ command: `sleep ${duration} & echo started` });
+    expect(result.success).toBe(true);
+    expect(result.output).toContain('background processes');
+    expect(result.output).toContain('started');
+    expect(processesWith(`sleep ${duration}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,231 @@
+// Tests for the tool executor and registry: argument errors, policy decisions, approvals, caps and events.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import type { AgentEvent } from '../../src/core/events.js';
+import type { ExecutionMode } from '../../src/safety/policy.js';
+import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
+import { createRegistry, defaultTools } from '../../src/tools/registry.js';
+import { defineTool, ok, type ToolContext } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+let ws: TestWorkspace;
+const registry = createRegistry(defaultTools());
+const call = (name: string, input: string) => ({ id: 'call-1', name, input });
+const types = (events: AgentEvent[]) => events.map((e) => e.type);
+
+async function useMode(mode: ExecutionMode, ctx: Partial<ToolContext> = {}): Promise<void> {
+  await ws.cleanup();
+  ws = await makeWorkspace({ mode });
+  Object.assign(ws.ctx, ctx);
+}
+
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+describe('registry', () => {
+  test('offers the seven tools with compact JSON Schemas', () => {
+    const specs = registry.specs();
+    expect(specs.map((s) => s.name)).toEqual([
+      'list_files',
+      'read_file',
+      'write_file',
+      'create_directory',
+      'delete_path',
+      'diff_files',
+      'execute_command',
+    ]);
+    expect(JSON.stringify(specs).length).toBeLessThan(4096);
+    for (const spec of specs) expect(spec.inputSchema).not.toHaveProperty('$schema');
+    expect(specs.find((s) => s.name === 'list_files')?.inputSchema.required).toBeUndefined();
+    expect(registry.specs()).toBe(specs);
+  });
+
+  test('refuses two tools with one name', () => {
+    const [tool] = defaultTools();
+    expect(() => createRegistry([tool!, tool!])).toThrow(/two tools/);
+  });
+});
+
+describe('executeToolCall', () => {
+  test('runs a tool and emits tool_call then tool_result with a short display', async () => {
+    await ws.write('a.txt', 'secret content\nline 2\n');
+    const result = await executeToolCall(call('read_file', '{"path":"a.txt"}'), 3, registry, ws.ctx);
+    expect(result.success).toBe(true);
+    expect(ws.events).toEqual([
+      { type: 'tool_call', turn: 3, id: 'call-1', name: 'read_file', args: { path: 'a.txt' } },
+      expect.objectContaining({
+        type: 'tool_result',
+        turn: 3,
+        success: true,
+        display: 'read a.txt (2 lines)',
+      }),
+    ]);
+  });
+
+  test('invalid JSON becomes an error result, with the raw text in the tool_call event', async () => {
+    const result = await executeToolCall(call('read_file', '{"path":'), 1, registry, ws.ctx);
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/^arguments are not valid JSON: /);
+    expect(ws.events[0]).toMatchObject({ type: 'tool_call', args: '{"path":' });
+  });
+
+  test('empty arguments are an empty object', async () => {
+    await ws.write('x.txt', '');
+    const result = await executeToolCall(call('list_files', ''), 1, registry, ws.ctx);
+    expect(result.output).toBe('x.txt');
+  });
+
+  test('an unknown tool lists the available ones', async () => {
+    const result = await executeToolCall(call('run_shell', '{}'), 1, registry, ws.ctx);
+    expect(result.error).toBe(
+      'unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, ' +
+        'delete_path, diff_files, execute_command',
+    );
+    expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
+  });
+
+  test('schema violations name the bad fields', async () => {
+    const result = await executeToolCall(
+      call('read_file', '{"file":"a.txt","offset":0}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.error).toContain('invalid arguments for read_file');
+    expect(result.error).toContain('missing required field path (string)');
+    expect(result.error).toContain('offset:');
+    expect(result.error).toContain('(fields: path, offset?, limit?)');
+  });
+
+  test('a policy denial is an error result with the reason', async () => {
+    await useMode('restricted_autonomous');
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"npm test"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.success).toBe(false);
+    expect(result.error).toContain('`npm test` is not allowed in restricted mode');
+    expect(formatForModel(result)).toMatch(/^Error: refused by policy: /);
+  });
+
+  test('ask without an approver is a refusal', async () => {
+    await useMode('interactive');
+    await ws.write('a.txt', 'x');
+    const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    expect(result.error).toContain('cannot ask for approval');
+    expect(await ws.read('a.txt')).toBe('x');
+  });
+
+  test('ask with an approver emits the approval events and follows the answer', async () => {
+    const requests: string[] = [];
+    let answer = false;
+    await useMode('interactive', {
+      approve: async (request) => {
+        requests.push(request.summary);
+        return answer;
+      },
+    });
+    const input = '{"command":"echo hi"}';
+    const declined = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(declined.error).toContain('declined');
+    answer = true;
+    const approved = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      2,
+      registry,
+      ws.ctx,
+    );
+    expect(approved.success).toBe(true);
+    expect(requests).toEqual(['touch f', 'touch f']);
+    expect(types(ws.events)).toEqual([
+      'tool_call',
+      'approval_requested',
+      'approval_answered',
+      'tool_result',
+      'tool_call',
+      'approval_requested',
+      'approval_answered',
+      'tool_result',
+    ]);
+    expect(ws.events[2]).toEqual({ type: 'approval_answered', id: 'call-1', approved: false });
+    const allowed = await executeToolCall(call('execute_command', input), 3, registry, ws.ctx);
+    expect(allowed.success).toBe(true);
+    expect(requests).toHaveLength(2);
+  });
+
+  test('a path escape becomes an error result, not a crash', async () => {
+    const result = await executeToolCall(
+      call('read_file', '{"path":"../../etc/passwd"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.success).toBe(false);
+    expect(result.error).toContain('outside the workspace');
+  });
+
+  test('a thrown exception becomes its message only', async () => {
+    const broken = defineTool({
+      name: 'broken',
+      description: 'Always throws.',
+      schema: z.object({}),
+      safety: 'safe',
+      execute: async () => {
+        throw new Error('disk on fire');
+      },
+    });
+    const result = await executeToolCall(call('broken', '{}'), 1, createRegistry([broken]), ws.ctx);
+    expect(result).toMatchObject({ success: false, error: 'disk on fire', output: '' });
+  });
+
+  test('output over maxOutputSize is truncated with a note and the original size', async () => {
+    const big = defineTool({
+      name: 'big',
+      description: 'Returns a lot.',
+      schema: z.object({}),
+      safety: 'safe',
+      execute: async () => ok('é'.repeat(100)),
+    });
+    ws.ctx.limits = { ...ws.ctx.limits, maxOutputSize: 51 };
+    const result = await executeToolCall(call('big', '{}'), 1, createRegistry([big]), ws.ctx);
+    expect(result.truncated).toBe(true);
+    expect(result.metadata.original_size).toBe(200);
+    expect(result.output).toBe(`${'é'.repeat(25)}\n[output truncated: showing 51 of 200 bytes]`);
+    expect(ws.events.at(-1)).toMatchObject({ type: 'tool_result', truncated: true });
+  });
+
+  test('the tool_result display never carries a whole file', async () => {
+    const content = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
+    await ws.write('a.txt', content);
+    await executeToolCall(call('read_file', '{"path":"a.txt","offset":1}'), 1, registry, ws.ctx);
+    const event = ws.events.at(-1);
+    expect(event?.type === 'tool_result' && event.display).toBe('read a.txt lines 1-50');
+  });
+});
+
+describe('formatForModel', () => {
+  test('success is the output; failure is Error: plus any output', () => {
+    expect(formatForModel(ok('done'))).toBe('done');
+    expect(
+      formatForModel({
+        success: false,
+        output: 'exit code: 1',
+        error: 'boom',
+        truncated: false,
+        metadata: {},
+      }),
+    ).toBe('Error: boom\nexit code: 1');
+  });
+});

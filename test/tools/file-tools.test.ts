@@ -1,0 +1,219 @@
+// Tests for the file tools against real temp workspaces: list, read, write, mkdir, delete, diff.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { PathEscapeError } from '../../src/safety/workspace.js';
+import { createDirectoryTool } from '../../src/tools/create-directory.js';
+import { deletePathTool } from '../../src/tools/delete-path.js';
+import { diffFilesTool } from '../../src/tools/diff-files.js';
+import { listFilesTool, MAX_LIST_ENTRIES } from '../../src/tools/list-files.js';
+import { readFileTool } from '../../src/tools/read-file.js';
+import type { Tool, ToolResult } from '../../src/tools/tool.js';
+import { writeFileTool } from '../../src/tools/write-file.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+let ws: TestWorkspace;
+
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+
+describe('list_files', () => {
+  beforeEach(async () => {
+    await ws.write('.gitignore', 'dist/\n*.log\n');
+    await ws.write('src/a.ts', '');
+    await ws.write('src/b.js', '');
+    await ws.write('src/deep/c.ts', '');
+    await ws.write('src/deep/.gitignore', 'generated.ts\n');
+    await ws.write('src/deep/generated.ts', '');
+    await ws.write('dist/out.js', '');
+    await ws.write('debug.log', '');
+    await ws.write('.git/config', '');
+    await ws.write('README.md', '');
+  });
+
+  test('lists one level with directories marked, skipping .git and ignored entries', async () => {
+    const result = await run(listFilesTool, {});
+    expect(result.output.split('\n')).toEqual(['.gitignore', 'README.md', 'src/']);
+  });
+
+  test('recursive listing honours root and nested .gitignore files', async () => {
+    const result = await run(listFilesTool, { recursive: true });
+    expect(result.output.split('\n')).toEqual([
+      '.gitignore',
+      'README.md',
+      'src/',
+      'src/a.ts',
+      'src/b.js',
+      'src/deep/',
+      'src/deep/.gitignore',
+      'src/deep/c.ts',
+    ]);
+  });
+
+  test('a glob pattern filters entries; paths stay relative to the workspace root', async () => {
+    const result = await run(listFilesTool, { path: 'src', pattern: '*.ts', recursive: true });
+    expect(result.output.split('\n')).toEqual(['src/a.ts', 'src/deep/c.ts']);
+    const none = await run(listFilesTool, { pattern: '*.py', recursive: true });
+    expect(none.output).toContain('matches *.py');
+  });
+
+  test('listing a subdirectory still applies the root .gitignore', async () => {
+    await ws.write('src/trace.log', '');
+    const result = await run(listFilesTool, { path: 'src' });
+    expect(result.output).not.toContain('trace.log');
+  });
+
+  test('the listing is capped with a note', async () => {
+    await Promise.all(
+      Array.from({ length: MAX_LIST_ENTRIES + 5 }, (_, i) => fs.writeFile(path.join(ws.root, `f${i}`), '')),
+    );
+    const result = await run(listFilesTool, {});
+    const lines = result.output.split('\n');
+    expect(lines).toHaveLength(MAX_LIST_ENTRIES + 1);
+    expect(lines.at(-1)).toContain(`stopped at ${MAX_LIST_ENTRIES} entries`);
+    expect(result.metadata.capped).toBe(true);
+  });
+
+  test('a file or an outside path is an error', async () => {
+    expect((await run(listFilesTool, { path: 'README.md' })).success).toBe(false);
+    await expect(run(listFilesTool, { path: '..' })).rejects.toBeInstanceOf(PathEscapeError);
+  });
+});
+
+describe('read_file', () => {
+  test('reads a whole file, with a one-line display', async () => {
+    await ws.write('a.txt', 'one\ntwo\nthree\n');
+    const result = await run(readFileTool, { path: 'a.txt' });
+    expect(result.output).toBe('one\ntwo\nthree\n');
+    expect(result.display).toBe('read a.txt (3 lines)');
+  });
+
+  test('offset and limit select lines', async () => {
+    await ws.write('a.txt', 'one\ntwo\nthree\nfour\n');
+    const result = await run(readFileTool, { path: 'a.txt', offset: 2, limit: 2 });
+    expect(result.output).toBe('[a.txt: lines 2-3 of 4]\ntwo\nthree');
+    expect((await run(readFileTool, { path: 'a.txt', offset: 9 })).error).toContain('past the end');
+  });
+
+  test('refuses binary files', async () => {
+    await ws.write('img.png', Buffer.from([0x89, 0x50, 0x00, 0x01]));
+    await expect(run(readFileTool, { path: 'img.png' })).rejects.toThrow(/binary/);
+  });
+
+  test('refuses files over the read limit, naming the setting', async () => {
+    const small = await makeWorkspace({ limits: { maxFileReadSize: 10 } });
+    try {
+      await small.write('big.txt', 'x'.repeat(11));
+      const tool = readFileTool;
+      await expect(tool.execute(tool.schema.parse({ path: 'big.txt' }), small.ctx)).rejects.toThrow(
+        /max_file_read_size/,
+      );
+    } finally {
+      await small.cleanup();
+    }
+  });
+
+  test('a missing file names the workspace path', async () => {
+    await expect(run(readFileTool, { path: 'src/nope.ts' })).rejects.toThrow(
+      'no such file or directory: src/nope.ts',
+    );
+  });
+});
+
+describe('write_file', () => {
+  test('creates parents, then overwrites, leaving no temp files', async () => {
+    const created = await run(writeFileTool, { path: 'a/b/c.txt', content: 'héllo' });
+    expect(created.output).toBe('created a/b/c.txt (6 bytes)');
+    const overwrote = await run(writeFileTool, { path: 'a/b/c.txt', content: 'bye' });
+    expect(overwrote.output).toBe('overwrote a/b/c.txt (3 bytes)');
+    expect(await ws.read('a/b/c.txt')).toBe('bye');
+    expect(await fs.readdir(path.join(ws.root, 'a', 'b'))).toEqual(['c.txt']);
+  });
+
+  test('keeps the mode of an overwritten file', async () => {
+    await ws.write('run.sh', 'echo 1');
+    await fs.chmod(path.join(ws.root, 'run.sh'), 0o755);
+    await run(writeFileTool, { path: 'run.sh', content: 'echo 2' });
+    expect((await fs.stat(path.join(ws.root, 'run.sh'))).mode & 0o777).toBe(0o755);
+  });
+
+  test('refuses paths outside the workspace and directories', async () => {
+    await expect(run(writeFileTool, { path: '../x.txt', content: 'x' })).rejects.toBeInstanceOf(
+      PathEscapeError,
+    );
+    await fs.mkdir(path.join(ws.root, 'dir'));
+    expect((await run(writeFileTool, { path: 'dir', content: 'x' })).error).toContain('is a directory');
+  });
+});
+
+describe('create_directory', () => {
+  test('creates nested directories and reports an existing one', async () => {
+    expect((await run(createDirectoryTool, { path: 'x/y/z' })).output).toBe('created directory x/y/z');
+    expect((await fs.stat(path.join(ws.root, 'x', 'y', 'z'))).isDirectory()).toBe(true);
+    expect((await run(createDirectoryTool, { path: 'x/y/z' })).output).toBe('x/y/z already exists');
+  });
+
+  test('without recursive, a missing parent is an error', async () => {
+    await expect(run(createDirectoryTool, { path: 'p/q', recursive: false })).rejects.toThrow(/no such file/);
+  });
+});
+
+describe('delete_path', () => {
+  test('deletes a file and an empty directory', async () => {
+    await ws.write('a.txt', 'x');
+    await fs.mkdir(path.join(ws.root, 'empty'));
+    expect((await run(deletePathTool, { path: 'a.txt' })).success).toBe(true);
+    expect((await run(deletePathTool, { path: 'empty' })).success).toBe(true);
+    expect(await fs.readdir(ws.root)).toEqual([]);
+  });
+
+  test('a non-empty directory needs recursive', async () => {
+    await ws.write('d/a.txt', 'x');
+    const refused = await run(deletePathTool, { path: 'd' });
+    expect(refused.error).toContain('recursive: true');
+    expect(await ws.read('d/a.txt')).toBe('x');
+    expect((await run(deletePathTool, { path: 'd', recursive: true })).success).toBe(true);
+  });
+
+  test('refuses to delete the workspace root', async () => {
+    await ws.write('a.txt', 'x');
+    for (const p of ['.', ws.root, 'src/..']) {
+      const result = await run(deletePathTool, { path: p, recursive: true });
+      expect(result.error).toContain('workspace root');
+    }
+    expect(await ws.read('a.txt')).toBe('x');
+  });
+
+  test('deletes a symlink itself, not what it points to', async () => {
+    await fs.mkdir(path.join(ws.base, 'outside'));
+    await fs.writeFile(path.join(ws.base, 'outside', 'keep.txt'), 'keep');
+    await fs.symlink(path.join(ws.base, 'outside', 'keep.txt'), path.join(ws.root, 'link'));
+    expect((await run(deletePathTool, { path: 'link' })).metadata.kind).toBe('symlink');
+    expect(await fs.readFile(path.join(ws.base, 'outside', 'keep.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('diff_files', () => {
+  test('gives a unified diff', async () => {
+    await ws.write('a.txt', 'one\ntwo\nthree\n');
+    await ws.write('b.txt', 'one\n2\nthree\n');
+    const result = await run(diffFilesTool, { path_a: 'a.txt', path_b: 'b.txt' });
+    expect(result.output).toContain('--- a.txt\n+++ b.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three');
+    expect(result.metadata).toMatchObject({ added: 1, removed: 1 });
+  });
+
+  test('says when files are identical', async () => {
+    await ws.write('a.txt', 'same');
+    await ws.write('b.txt', 'same');
+    expect((await run(diffFilesTool, { path_a: 'a.txt', path_b: 'b.txt' })).output).toBe(
+      'files are identical',
+    );
+  });
+});

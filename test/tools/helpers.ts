@@ -1,0 +1,56 @@
+// Test helpers for tools: a real temp workspace and a ToolContext around it.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentEvent } from '../../src/core/events.js';
+import { createPolicy, type ExecutionMode } from '../../src/safety/policy.js';
+import { openWorkspace } from '../../src/safety/workspace.js';
+import type { ToolContext, ToolLimits } from '../../src/tools/tool.js';
+
+export interface TestWorkspace {
+  base: string;
+  root: string;
+  ctx: ToolContext;
+  events: AgentEvent[];
+  write(rel: string, content: string | Buffer): Promise<void>;
+  read(rel: string): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+export const testLimits: ToolLimits = {
+  maxOutputSize: 1_048_576,
+  maxFileReadSize: 1_048_576,
+  commandTimeoutMs: 10_000,
+  maxStdoutBytes: 1_048_576,
+  maxStderrBytes: 1_048_576,
+};
+
+/** A temp dir with a `work` workspace inside it (and room for an `outside` sibling). */
+export async function makeWorkspace(
+  options: { mode?: ExecutionMode; limits?: Partial<ToolLimits>; signal?: AbortSignal } = {},
+): Promise<TestWorkspace> {
+  const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-tools-')));
+  const root = path.join(base, 'work');
+  await fs.mkdir(root);
+  const workspace = await openWorkspace(root);
+  const events: AgentEvent[] = [];
+  const ctx: ToolContext = {
+    workspace,
+    policy: createPolicy({ mode: options.mode ?? 'full_autonomous', workspace }),
+    signal: options.signal ?? new AbortController().signal,
+    emit: (event) => events.push(event),
+    limits: { ...testLimits, ...options.limits },
+  };
+  return {
+    base,
+    root,
+    ctx,
+    events,
+    async write(rel, content) {
+      await fs.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+      await fs.writeFile(path.join(root, rel), content);
+    },
+    read: (rel) => fs.readFile(path.join(root, rel), 'utf8'),
+    cleanup: () => fs.rm(base, { recursive: true, force: true }),
+  };
+}
