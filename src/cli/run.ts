@@ -1,8 +1,6 @@
 // `keel run`: one autonomous run toward a goal given as --prompt, --plan or on stdin.
 import { resolve } from 'node:path';
 import { ExitCode, UsageError } from '../core/errors.js';
-import { loadPlan } from '../plan/parse.js';
-import { planToPrompt } from '../plan/prompt.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure } from './report.js';
 import { interruptSignal, setupAgent } from './setup.js';
@@ -23,7 +21,11 @@ async function goalText(options: RunOptions): Promise<string> {
   if (options.prompt !== undefined && options.plan !== undefined) {
     throw new UsageError('give either --prompt or --plan, not both');
   }
-  if (options.plan !== undefined) return planToPrompt(await loadPlan(resolve(options.plan)));
+  if (options.plan !== undefined) {
+    // Plan parsing (YAML, Markdown) loads only for plan runs.
+    const [{ loadPlan }, { planToPrompt }] = await Promise.all([import('../plan/parse.js'), import('../plan/prompt.js')]);
+    return planToPrompt(await loadPlan(resolve(options.plan)));
+  }
   const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
   if (!text.trim()) {
     throw new UsageError('no goal given', {

@@ -1,7 +1,8 @@
 // Loads the config: defaults < user file < project file < environment < flags, remembering each value's source.
 import { isAbsolute, resolve } from 'node:path';
+import type { ConfigFileOptions } from './file.js';
 import { ConfigError } from '../core/errors.js';
-import { readConfigFile } from './file.js';
+import { existsSync } from 'node:fs';
 import { configLeaves } from './keys.js';
 import type { ConfigLayer } from './layer.js';
 import { type ConfigFlags, envLayer, envProvider, flagLayer, flagProvider } from './overrides.js';
@@ -9,6 +10,13 @@ import { projectConfigPath, userConfigPath } from './paths.js';
 import { configSchema, type KeelConfig, type ProviderName } from './schema.js';
 
 export type { ConfigFlags } from './overrides.js';
+
+/** The YAML parser loads only when a config file exists: most runs have none, and start-up counts. */
+async function readConfigFile(file: string, options: ConfigFileOptions): Promise<ConfigLayer | undefined> {
+  if (!options.required && !existsSync(file)) return undefined;
+  const { readConfigFile: read } = await import('./file.js');
+  return read(file, options);
+}
 
 export interface LoadedConfig {
   /** Validated, defaults filled. */

@@ -102,6 +102,16 @@ function decodeAnsiC(body: string): string {
   );
 }
 
+const EMPTY_COMMAND: SimpleCommand = {
+  argv: [],
+  literal: true,
+  nonLiteral: [],
+  globs: [],
+  redirects: [],
+  assignments: [],
+  text: '',
+};
+
 class Analyzer {
   readonly commands: SimpleCommand[] = [];
   readonly issues: CommandIssue[] = [];
@@ -124,8 +134,6 @@ class Analyzer {
         }
         return;
       case 'command':
-        this.command(node, redirects);
-        return;
       case 'declaration_command':
       case 'unset_command':
         this.command(node, redirects);
@@ -135,18 +143,8 @@ class Analyzer {
         const own = node.namedChildren.filter((c) => body === null || c.id !== body.id);
         const all = [...redirects, ...own.flatMap((r) => this.redirect(r))];
         if (body) this.statement(body, all);
-        else {
-          const text = node.text;
-          this.commands.push({
-            argv: [],
-            literal: true,
-            nonLiteral: [],
-            globs: [],
-            redirects: all,
-            assignments: [],
-            text,
-          });
-        }
+        // A bare `>file` still writes: record it as a command without a program.
+        else this.commands.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
         return;
       }
       case 'function_definition': {

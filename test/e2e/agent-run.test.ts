@@ -261,6 +261,25 @@ describe('keel run safety and limits', () => {
     expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
   });
 
+  it('stops cleanly with exit 130 on Ctrl-C while the model is answering', async () => {
+    const ws = await workspace({});
+    const s = await server([{ hang: true }]);
+    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'wait'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (s.requests.length > 0) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+        child.on('close', () => clearInterval(poll));
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('reads the goal from stdin when no --prompt or --plan is given', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
