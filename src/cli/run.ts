@@ -23,7 +23,10 @@ async function goalText(options: RunOptions): Promise<string> {
   }
   if (options.plan !== undefined) {
     // Plan parsing (YAML, Markdown) loads only for plan runs.
-    const [{ loadPlan }, { planToPrompt }] = await Promise.all([import('../plan/parse.js'), import('../plan/prompt.js')]);
+    const [{ loadPlan }, { planToPrompt }] = await Promise.all([
+      import('../plan/parse.js'),
+      import('../plan/prompt.js'),
+    ]);
     return planToPrompt(await loadPlan(resolve(options.plan)));
   }
   const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());

@@ -1,8 +1,9 @@
 // Loads the config: defaults < user file < project file < environment < flags, remembering each value's source.
-import { isAbsolute, resolve } from 'node:path';
-import type { ConfigFileOptions } from './file.js';
-import { ConfigError } from '../core/errors.js';
+
 import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import type { ConfigFileOptions } from './file.js';
 import { configLeaves } from './keys.js';
 import type { ConfigLayer } from './layer.js';
 import { type ConfigFlags, envLayer, envProvider, flagLayer, flagProvider } from './overrides.js';
