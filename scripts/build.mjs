@@ -1,7 +1,10 @@
-// Bundles the CLI into one ESM file, dist/keel.js. Modules reached through dynamic import() are
+// Builds the CLI: esbuild bundles src/ into dist/keel.cjs; dist/keel.js is the launcher that runs it through a
+// V8 code cache (dist/keel.cache) made here by a warm-up run. Modules reached through dynamic import() are
 // wrapped by esbuild and only evaluated when first used, so start-up stays fast.
-import { chmod, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
@@ -22,27 +25,42 @@ const zodEnglishOnly = {
 };
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+await mkdir('dist', { recursive: true });
+await rm('dist/keel.cache', { force: true });
 
 await build({
   entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/keel.js',
+  outfile: 'dist/keel.cjs',
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   minify: true,
-  plugins: [zodEnglishOnly],
   legalComments: 'none',
+  plugins: [zodEnglishOnly],
   // Packages that locate their own .wasm files next to their code stay in node_modules.
   external: ['web-tree-sitter', '@vscode/tree-sitter-wasm'],
-  define: { KEEL_VERSION: JSON.stringify(pkg.version) },
-  banner: {
-    js: [
-      '#!/usr/bin/env node',
-      "import { createRequire as __keelCreateRequire } from 'node:module';",
-      'const require = __keelCreateRequire(import.meta.url);',
-    ].join('\n'),
-  },
+  define: { KEEL_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__keelModuleUrl' },
+  banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+await copyFile('scripts/launcher.js', 'dist/keel.js');
 await chmod('dist/keel.js', 0o755);
+
+// Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
+// (config, tools, provider) without network; the launcher then saves V8's code cache of everything it compiled.
+const workspace = await mkdtemp(join(tmpdir(), 'keel-build-'));
+spawnSync(
+  process.execPath,
+  ['dist/keel.js', 'run', '--cwd', workspace, '--base-url', 'http://127.0.0.1:9', '--prompt', 'warm-up'],
+  {
+    env: {
+      ...process.env,
+      KEEL_BUILD_CODE_CACHE: 'dist/keel.cache',
+      HOME: workspace,
+      XDG_CONFIG_HOME: workspace,
+    },
+    stdio: 'ignore',
+  },
+);
+await rm(workspace, { recursive: true, force: true });

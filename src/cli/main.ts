@@ -100,4 +100,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
+void main(process.argv);

@@ -10,7 +10,9 @@ async function load(): Promise<TsParser> {
   const require = createRequire(import.meta.url);
   const grammarDir = path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json'));
   const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
-  const { Parser, Language } = await import('web-tree-sitter');
+  // require, not import(): dist/keel.js runs the bundle from V8's code cache, where import() of a package
+  // outside the bundle is not available on Node 20.
+  const { Parser, Language } = require('web-tree-sitter') as typeof import('web-tree-sitter');
   await Parser.init({ locateFile: () => runtimeWasm });
   const bash = await Language.load(path.join(grammarDir, 'wasm', 'tree-sitter-bash.wasm'));
   const parser = new Parser();

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Keel's launcher (copied to dist/keel.js by the build). It runs the bundled CLI, dist/keel.cjs, through V8's
+// code cache (dist/keel.cache, made at build time), so start-up skips parsing and compiling most of the code.
+// Node 20 loses the dynamic-import callback of scripts run from a code cache: the bundle loads packages kept
+// outside it with require(), never import().
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { constants, Script } from 'node:vm';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const file = join(here, 'keel.cjs');
+const cacheFile = join(here, 'keel.cache');
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  // No cache: compile from source, only slower.
+}
+const script = new Script(
+  `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
+  { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+);
+// The build runs one warm-up command with this set, so the cache also holds the functions it compiled.
+const writeCache = process.env.KEEL_BUILD_CODE_CACHE;
+if (writeCache) process.on('exit', () => writeFileSync(writeCache, script.createCachedData()));
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, here);
