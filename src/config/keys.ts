@@ -143,3 +143,22 @@ export function describeValue(value: unknown, secret = false): string {
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+export type OutlineItem =
+  | { kind: 'group'; depth: number; name: string; key: string }
+  | { kind: 'leaf'; depth: number; name: string; leaf: ConfigLeaf };
+
+/** The schema as a YAML outline, in schema order: each mapping opens before its first leaf. */
+export function* configOutline(): Generator<OutlineItem> {
+  let open: string[] = [];
+  for (const leaf of leaves) {
+    const parents = leaf.path.slice(0, -1);
+    let shared = 0;
+    while (shared < open.length && open[shared] === parents[shared]) shared++;
+    for (let depth = shared; depth < parents.length; depth++) {
+      yield { kind: 'group', depth, name: parents[depth]!, key: parents.slice(0, depth + 1).join('.') };
+    }
+    open = parents;
+    yield { kind: 'leaf', depth: parents.length, name: leaf.path.at(-1)!, leaf };
+  }
+}

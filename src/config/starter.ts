@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
-import { type ConfigLeaf, configGroups, configLeaves } from './keys.js';
+import { type ConfigLeaf, configGroups, configOutline } from './keys.js';
 
 const header = [
   '# Keel configuration.',
@@ -22,21 +22,16 @@ function leafComment(leaf: ConfigLeaf): string {
 export function starterConfig(): string {
   const lines = [...header];
   const groups = new Map(configGroups().map((group) => [group.key, group]));
-  let open: string[] = [];
-  for (const leaf of configLeaves()) {
-    const parents = leaf.path.slice(0, -1);
-    let shared = 0;
-    while (shared < open.length && open[shared] === parents[shared]) shared++;
-    for (let depth = shared; depth < parents.length; depth++) {
-      const indent = '  '.repeat(depth);
-      const description = groups.get(parents.slice(0, depth + 1).join('.'))?.description;
-      if (depth === 0) lines.push('');
+  for (const item of configOutline()) {
+    const indent = '  '.repeat(item.depth);
+    if (item.kind === 'group') {
+      const description = groups.get(item.key)?.description;
+      if (item.depth === 0) lines.push('');
       if (description) lines.push(`${indent}# ${description}`);
-      lines.push(`${indent}${parents[depth]}:`);
+      lines.push(`${indent}${item.name}:`);
+      continue;
     }
-    open = parents;
-    const indent = '  '.repeat(parents.length);
-    const name = leaf.path.at(-1)!;
+    const { leaf, name } = item;
     // Keys without a default are shown commented out, so the file still loads as-is.
     const entry =
       leaf.defaultValue === undefined ? `# ${name}:` : `${name}: ${stringify(leaf.defaultValue).trimEnd()}`;

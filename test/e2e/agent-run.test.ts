@@ -575,4 +575,18 @@ describe('chat', () => {
     expect(s.requests[2]!.rawBody).toContain('what is in a.txt?');
     expect(s.requests[2]!.rawBody).toContain('It says A.');
   });
+
+  it('asks before running a command beyond the read-only set, and runs it only when approved', async () => {
+    const ws = await workspace({});
+    const touch = { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] };
+    const s = await server([touch, { text: 'made it' }, touch, { text: 'not made' }]);
+    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: 'make a file\ny\nmake it again\nn\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/touch made\.txt/);
+    expect(toolMessages(s.requests[1]!.body).at(-1)).not.toMatch(/^Error/);
+    expect(toolMessages(s.requests[3]!.body).at(-1)).toMatch(/^Error/);
+    expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
+  });
 });
