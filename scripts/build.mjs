@@ -39,7 +39,8 @@ await build({
   legalComments: 'none',
   plugins: [zodEnglishOnly],
   // Packages that locate their own .wasm files next to their code stay in node_modules.
-  external: ['web-tree-sitter', '@vscode/tree-sitter-wasm'],
+  // @napi-rs/keyring loads a native .node binary, so it stays in node_modules too.
+  external: ['web-tree-sitter', '@vscode/tree-sitter-wasm', '@napi-rs/keyring'],
   define: { KEEL_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__keelModuleUrl' },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',

@@ -99,6 +99,9 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
           case 'tool-call':
             calls.push(event.call);
             break;
+          case 'citation':
+            emit({ type: 'citation', turn, url: event.url, ...(event.title ? { title: event.title } : {}) });
+            break;
           case 'usage':
             state.usage = addUsage(state.usage, event.usage);
             emit({
@@ -109,6 +112,20 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
             });
             break;
           case 'finish':
+            break;
+          case 'retry':
+            // The whole request is sent again: what this attempt streamed would otherwise be doubled.
+            text = '';
+            reasoning = '';
+            calls.length = 0;
+            emit({
+              type: 'retry',
+              turn,
+              attempt: event.attempt,
+              max: event.max,
+              delay_ms: event.delayMs,
+              reason: event.reason,
+            });
             break;
         }
       }

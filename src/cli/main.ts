@@ -31,7 +31,10 @@ function buildProgram(): Command {
     .version(version, '-V, --version', 'print the version')
     .exitOverride()
     .showSuggestionAfterError()
-    .option('--provider <name>', 'provider: ollama, openai-compatible, replay')
+    .option(
+      '--provider <name>',
+      'provider: ollama, openai-compatible, copilot, gemini, openrouter, anthropic, openai, replay',
+    )
     .option('--model <name>', 'model of the chosen provider')
     .option('--base-url <url>', "override the chosen provider's endpoint")
     .option('--cwd <dir>', 'workspace directory (default: the current directory)')
@@ -82,6 +85,36 @@ function buildProgram(): Command {
     .action(async (options, command: Command) => {
       const { configInitCommand } = await import('./config-command.js');
       process.exitCode = await configInitCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  const auth = program.command('auth').description('log in to providers and manage stored credentials');
+  auth
+    .command('login')
+    .description('log in: GitHub device flow for copilot, an API key on stdin for the others')
+    .argument('<provider>', 'copilot, gemini, openrouter, anthropic or openai')
+    .option('--no-store', 'keep the credential in memory for this session only')
+    .action(async (provider: string, options, command: Command) => {
+      const { authLoginCommand } = await import('./auth-command.js');
+      process.exitCode = await authLoginCommand(provider, {
+        ...command.optsWithGlobals<GlobalOptions>(),
+        ...options,
+      });
+    });
+  auth
+    .command('logout')
+    .description('remove the stored credential of a provider')
+    .argument('<provider>', 'copilot, gemini, openrouter, anthropic or openai')
+    .action(async (provider: string, _options, command: Command) => {
+      const { authLogoutCommand } = await import('./auth-command.js');
+      process.exitCode = await authLogoutCommand(provider, command.optsWithGlobals<GlobalOptions>());
+    });
+  auth
+    .command('status')
+    .description('list providers and where their credential comes from (never the value)')
+    .argument('[provider]', 'only this provider')
+    .action(async (provider: string | undefined, _options, command: Command) => {
+      const { authStatusCommand } = await import('./auth-command.js');
+      process.exitCode = await authStatusCommand(provider, command.optsWithGlobals<GlobalOptions>());
     });
   return program;
 }

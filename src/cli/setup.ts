@@ -106,6 +106,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const registry = createRegistry(defaultTools());
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
+    env: process.env,
   });
   const emit = outputSink(options, model, setup.streamText);
   const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {

@@ -1,7 +1,16 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
 
-export const providerNames = ['ollama', 'openai-compatible', 'replay'] as const;
+export const providerNames = [
+  'ollama',
+  'openai-compatible',
+  'copilot',
+  'gemini',
+  'openrouter',
+  'anthropic',
+  'openai',
+  'replay',
+] as const;
 export type ProviderName = (typeof providerNames)[number];
 
 const positiveInt = z.number().int().positive();
@@ -12,6 +21,16 @@ export const configSchema = z
     provider: z
       .object({
         type: z.enum(providerNames).default('ollama').describe('which provider to use'),
+        retries: z
+          .number()
+          .int()
+          .min(0)
+          .max(10)
+          .default(3)
+          .describe('retries of a request after 429, 5xx, a reset or a timeout'),
+        idle_timeout_seconds: positiveInt
+          .default(120)
+          .describe('abort and retry a response stream silent for this long'),
         ollama: z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
@@ -37,6 +56,64 @@ export const configSchema = z
           .strict()
           .prefault({})
           .describe('any server speaking the OpenAI chat completions API'),
+        copilot: z
+          .object({
+            model: z.string().min(1).default('gpt-4.1').describe('Copilot model id'),
+            base_url: z
+              .string()
+              .min(1)
+              .optional()
+              .describe('chat endpoint; default: the one the Copilot token names'),
+            github_url: z
+              .string()
+              .min(1)
+              .default('https://github.com')
+              .describe('GitHub host of the device-flow login'),
+            github_api_url: z
+              .string()
+              .min(1)
+              .default('https://api.github.com')
+              .describe('GitHub API host of the Copilot token exchange'),
+          })
+          .strict()
+          .prefault({})
+          .describe('GitHub Copilot (log in with `keel auth login copilot`)'),
+        gemini: z
+          .object({
+            model: z.string().min(1).default('gemini-2.5-flash').describe('Gemini model id'),
+            base_url: z
+              .string()
+              .min(1)
+              .default('https://generativelanguage.googleapis.com/v1beta')
+              .describe('API root'),
+          })
+          .strict()
+          .prefault({})
+          .describe('Google Gemini API (GEMINI_API_KEY)'),
+        openrouter: z
+          .object({
+            model: z.string().min(1).default('anthropic/claude-sonnet-4').describe('OpenRouter model id'),
+            base_url: z.string().min(1).default('https://openrouter.ai/api/v1').describe('API root'),
+          })
+          .strict()
+          .prefault({})
+          .describe('OpenRouter (OPENROUTER_API_KEY)'),
+        anthropic: z
+          .object({
+            model: z.string().min(1).default('claude-sonnet-4-5').describe('Anthropic model id'),
+            base_url: z.string().min(1).default('https://api.anthropic.com/v1').describe('API root'),
+          })
+          .strict()
+          .prefault({})
+          .describe('Anthropic Messages API (ANTHROPIC_API_KEY)'),
+        openai: z
+          .object({
+            model: z.string().min(1).default('gpt-4.1-mini').describe('OpenAI model id'),
+            base_url: z.string().min(1).default('https://api.openai.com/v1').describe('API root'),
+          })
+          .strict()
+          .prefault({})
+          .describe('OpenAI API (OPENAI_API_KEY)'),
         replay: z
           .object({
             cassette: z.string().optional().describe('recorded session to play back'),

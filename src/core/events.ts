@@ -9,6 +9,7 @@ export type AgentEvent =
   | { type: 'text_delta'; turn: number; delta: string }
   | { type: 'reasoning_delta'; turn: number; delta: string }
   | { type: 'tool_call'; turn: number; id: string; name: string; args: unknown }
+  | { type: 'citation'; turn: number; url: string; title?: string }
   | { type: 'approval_requested'; id: string; name: string; reason: string }
   | { type: 'approval_answered'; id: string; approved: boolean }
   | {
@@ -24,6 +25,8 @@ export type AgentEvent =
       metadata: Record<string, string | number | boolean>;
     }
   | { type: 'usage'; turn: number; input_tokens: number; output_tokens: number }
+  /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
+  | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
   | { type: 'error'; code: string; message: string; hint?: string }
   | { type: 'turn_end'; turn: number; tool_calls: number }

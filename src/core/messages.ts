@@ -5,6 +5,8 @@ export interface ToolCall {
   name: string;
   /** Arguments as the model sent them: a JSON text (possibly invalid; the executor judges). */
   input: string;
+  /** Opaque provider data to send back with this call (Gemini thought signatures, OpenRouter reasoning details). */
+  providerMetadata?: Record<string, Record<string, unknown>>;
 }
 
 export interface Usage {

@@ -22,6 +22,8 @@ export interface AiSdkModelOptions {
   errors: ProviderErrorContext;
   /** Per-request provider options (e.g. Ollama's num_ctx sized for this prompt). */
   providerOptions?: (request: ModelRequest) => SharedV3ProviderOptions | undefined;
+  /** Cap on the answer's length, for APIs that require one (Anthropic's max_tokens). */
+  maxOutputTokens?: number;
 }
 
 export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): Model {
@@ -44,6 +46,7 @@ async function* streamEvents(
     tools: request.tools.length > 0 ? request.tools.map(toFunctionTool) : undefined,
     abortSignal: signal,
     providerOptions: options.providerOptions?.(request),
+    maxOutputTokens: options.maxOutputTokens,
   };
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
   try {
@@ -60,6 +63,7 @@ async function* streamEvents(
         const next = await reader.read();
         if (next.done) break;
         part = next.value;
+        request.onActivity?.();
         // Parts already buffered when the signal fired must not be passed on as if the call went on.
         if (signal.aborted) throw abortError(signal);
       } catch (error) {
@@ -76,8 +80,19 @@ async function* streamEvents(
           sawToolCall = true;
           yield {
             type: 'tool-call',
-            call: { id: part.toolCallId || `call_${randomUUID()}`, name: part.toolName, input: part.input },
+            call: {
+              id: part.toolCallId || `call_${randomUUID()}`,
+              name: part.toolName,
+              input: part.input,
+              // Gemini's thought signature, OpenRouter's reasoning details: sent back with the call next turn.
+              ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+            },
           };
+          break;
+        case 'source':
+          if (part.sourceType === 'url') {
+            yield { type: 'citation', url: part.url, ...(part.title ? { title: part.title } : {}) };
+          }
           break;
         case 'finish':
           yield {
@@ -152,6 +167,7 @@ function toAssistant(message: Extract<Message, { role: 'assistant' }>): Language
       toolCallId: call.id,
       toolName: call.name,
       input: parseInput(call.input),
+      ...(call.providerMetadata ? { providerOptions: call.providerMetadata as SharedV3ProviderOptions } : {}),
     });
   }
   if (content.length === 0) content.push({ type: 'text', text: '' });

@@ -9,7 +9,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Message } from '../core/messages.js';
-import type { ModelEvent } from './model.js';
+import type { ResponseEvent } from './model.js';
 
 const fingerprintSchema = z.object({
   messages: z.number().int().nonnegative(),
@@ -22,8 +22,14 @@ const modelEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reasoning'), delta: z.string() }),
   z.object({
     type: z.literal('tool-call'),
-    call: z.object({ id: z.string(), name: z.string(), input: z.string() }),
+    call: z.object({
+      id: z.string(),
+      name: z.string(),
+      input: z.string(),
+      providerMetadata: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    }),
   }),
+  z.object({ type: z.literal('citation'), url: z.string(), title: z.string().optional() }),
   z.object({
     type: z.literal('usage'),
     usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
@@ -43,10 +49,11 @@ export const cassetteSchema = z.object({
 export type Cassette = z.infer<typeof cassetteSchema>;
 export type Interaction = Cassette['interactions'][number];
 
-// The schema must describe exactly Keel's ModelEvent; this fails to compile if the two drift apart.
-const _eventsMatch: [ModelEvent, z.infer<typeof modelEventSchema>] = [
+// The schema must describe exactly Keel's ResponseEvent (retry events are never recorded); this fails to compile
+// if the two drift apart.
+const _eventsMatch: [ResponseEvent, z.infer<typeof modelEventSchema>] = [
   {} as z.infer<typeof modelEventSchema>,
-  {} as ModelEvent,
+  {} as ResponseEvent,
 ];
 void _eventsMatch;
 

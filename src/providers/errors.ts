@@ -1,7 +1,7 @@
 // Turns what an AI SDK provider throws (network failures, HTTP errors, in-stream errors) into Keel's typed errors.
 import {
   isAbortError,
-  type KeelError,
+  KeelError,
   ModelUnsupportedError,
   ProviderError,
   ProviderUnavailableError,
@@ -17,6 +17,8 @@ export interface ProviderErrorContext {
   modelId: string;
   unreachableHint: string;
   credentialsHint: string;
+  /** The env var holding the key (`GEMINI_API_KEY`); when set, a 401/403 names it and `keel auth login`. */
+  credentialsEnv?: string;
   notFoundHint: string;
   /** Values that must never appear in a message (API keys), in case a server echoes them. */
   secrets?: string[];
@@ -50,6 +52,8 @@ export function classifyProviderError(
 ): Error {
   if (signal?.aborted) return abortError(signal);
   if (isAbortError(error)) return error as Error;
+  // Already classified (e.g. a token exchange failing inside a provider's fetch): keep its code and exit code.
+  if (error instanceof KeelError) return error;
   const network = findNetworkCode(error);
   // The AI SDK reports other transport failures (e.g. a port fetch refuses to use) as "Cannot connect to API: …".
   const transport =
@@ -77,7 +81,11 @@ function classifyHttp(
   if (status === 401 || status === 403) {
     return new ProviderUnavailableError(
       'credentials_rejected',
-      `credentials rejected by ${context.provider} (HTTP ${status})`,
+      `credentials rejected by ${context.provider} (HTTP ${status})${
+        context.credentialsEnv
+          ? `; run \`keel auth login ${context.provider}\` or set ${context.credentialsEnv}`
+          : ''
+      }`,
       { hint: context.credentialsHint, cause },
     );
   }
@@ -117,6 +125,100 @@ function findNetworkCode(error: unknown, depth = 0): string | undefined {
     }
   }
   return findNetworkCode((error as { cause?: unknown }).cause, depth + 1);
+}
+
+/** A failure worth asking again: why (as the user reads it) and the delay the server asked for, if it did. */
+export interface RetryableFailure {
+  reason: string;
+  /** From Retry-After (seconds or HTTP date), retry-after-ms, or Gemini's RetryInfo retryDelay; not capped here. */
+  retryAfterMs?: number;
+}
+
+/** Transport failures that a second try may not hit; refused or unknown hosts fail at once instead. */
+const transientNetworkCodes = new Set([
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether a failed model call (as thrown, classified or not) may succeed if asked again: 408, 429, 5xx, a reset
+ * or timed-out connection. Aborts, credentials (401/403), other 4xx and malformed responses are never retried.
+ */
+export function retryableFailure(error: unknown, now = Date.now()): RetryableFailure | undefined {
+  if (isAbortError(error)) return undefined;
+  const network = findNetworkCode(error);
+  if (network) return transientNetworkCodes.has(network) ? { reason: networkCodes[network]! } : undefined;
+  const http = findHttpError(error);
+  if (!http) return undefined;
+  const status = http.statusCode;
+  if (status !== 408 && status !== 429 && status < 500) return undefined;
+  const reason =
+    status === 429
+      ? 'rate limited (HTTP 429)'
+      : status === 408
+        ? 'request timed out (HTTP 408)'
+        : `server error (HTTP ${status})`;
+  const retryAfterMs = serverDelayMs(http.responseHeaders, http.responseBody, now);
+  return retryAfterMs === undefined ? { reason } : { reason, retryAfterMs };
+}
+
+interface HttpFailure {
+  statusCode: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+}
+
+/** The AI SDK's APICallError (or anything shaped like it) in a cause chain. */
+function findHttpError(error: unknown, depth = 0): HttpFailure | undefined {
+  if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
+  if (statusOf(error) !== undefined) return error as HttpFailure;
+  return findHttpError((error as { cause?: unknown }).cause, depth + 1);
+}
+
+/** The delay a server asked for: `retry-after-ms`, `Retry-After` (seconds or an HTTP date), Gemini's retryDelay. */
+export function serverDelayMs(
+  headers: Record<string, string> | undefined,
+  body: string | undefined,
+  now = Date.now(),
+): number | undefined {
+  const header = (name: string) =>
+    Object.entries(headers ?? {})
+      .find(([key]) => key.toLowerCase() === name)?.[1]
+      ?.trim();
+  const ms = Number.parseFloat(header('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const after = header('retry-after');
+  if (after) {
+    if (/^\d+(\.\d+)?$/.test(after)) return Number(after) * 1000;
+    const date = Date.parse(after);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  return geminiRetryDelayMs(body);
+}
+
+/** `{"error":{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"46s"}]}}` (or in a list). */
+function geminiRetryDelayMs(body: string | undefined): number | undefined {
+  if (!body?.includes('RetryInfo')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const first = Array.isArray(parsed) ? parsed[0] : parsed;
+  const details = (first as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    const info = detail as { '@type'?: unknown; retryDelay?: unknown } | null;
+    if (typeof info?.['@type'] !== 'string' || !info['@type'].endsWith('google.rpc.RetryInfo')) continue;
+    const match =
+      typeof info.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(info.retryDelay.trim()) : null;
+    if (match) return Number(match[1]) * 1000;
+  }
+  return undefined;
 }
 
 function statusOf(error: unknown): number | undefined {

@@ -1,25 +1,65 @@
 // Chooses the model for the configured provider, loading only that provider's code (start-up stays lean).
 import type { KeelConfig } from '../config/schema.js';
 import { CassetteError } from '../core/errors.js';
+import type { HostedProvider } from './hosted.js';
 import type { Model } from './model.js';
+import { retryingModel } from './retry.js';
 
 export interface CreateModelOptions {
   /** Record every response of the chosen model to this cassette file. */
   record?: string;
+  /** Where credentials in environment variables are looked up (passed in, never read globally). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function createModel(
   provider: KeelConfig['provider'],
   options: CreateModelOptions = {},
 ): Promise<Model> {
-  const model = await baseModel(provider);
-  if (!options.record) return model;
-  const { recordingModel } = await import('./record.js');
-  return recordingModel(model, options.record);
+  let model = await baseModel(provider, options.env ?? {});
+  if (options.record) {
+    const { recordingModel } = await import('./record.js');
+    model = recordingModel(model, options.record);
+  }
+  // Retries wrap the recorder, so a cassette holds only the attempts that completed and no retry events.
+  if (provider.type === 'replay') return model;
+  return retryingModel(model, {
+    retries: provider.retries,
+    idleTimeoutMs: provider.idle_timeout_seconds * 1000,
+    baseDelayMs: retryBaseMs(options.env),
+  });
 }
 
-async function baseModel(provider: KeelConfig['provider']): Promise<Model> {
+/** Test hook, not a product setting: KEEL_RETRY_BASE_MS shortens the backoff so fault tests run fast. */
+function retryBaseMs(env: NodeJS.ProcessEnv | undefined): number | undefined {
+  const value = Number(env?.KEEL_RETRY_BASE_MS);
+  return env?.KEEL_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEnv): Promise<Model> {
   switch (provider.type) {
+    case 'gemini': {
+      const { createGeminiModel } = await import('./gemini.js');
+      return createGeminiModel({ ...hostedSettings(provider.gemini), apiKey: await apiKey('gemini', env) });
+    }
+    case 'openrouter': {
+      const { createOpenRouterModel } = await import('./openrouter.js');
+      return createOpenRouterModel({
+        ...hostedSettings(provider.openrouter),
+        apiKey: await apiKey('openrouter', env),
+      });
+    }
+    case 'anthropic': {
+      const { createAnthropicModel } = await import('./anthropic.js');
+      return createAnthropicModel({
+        ...hostedSettings(provider.anthropic),
+        apiKey: await apiKey('anthropic', env),
+      });
+    }
+    case 'openai': {
+      const { createOpenAIModel } = await import('./openai.js');
+      return createOpenAIModel({ ...hostedSettings(provider.openai), apiKey: await apiKey('openai', env) });
+    }
     case 'ollama': {
       const { createOllamaModel } = await import('./ollama.js');
       return createOllamaModel({ model: provider.ollama.model, baseUrl: provider.ollama.base_url });
@@ -33,6 +73,10 @@ async function baseModel(provider: KeelConfig['provider']): Promise<Model> {
         apiKey: settings.api_key,
       });
     }
+    case 'copilot': {
+      const { createCopilotModelFromConfig } = await import('./copilot.js');
+      return createCopilotModelFromConfig(provider.copilot, env);
+    }
     case 'replay': {
       const cassette = provider.replay.cassette;
       if (!cassette) {
@@ -45,4 +89,18 @@ async function baseModel(provider: KeelConfig['provider']): Promise<Model> {
       return replayModel(cassette);
     }
   }
+}
+
+const hostedSettings = (settings: { model: string; base_url: string }) => ({
+  model: settings.model,
+  baseUrl: settings.base_url,
+});
+
+/** A hosted provider's key (env var > keyring > credentials file); none is an error before any request. */
+async function apiKey(provider: HostedProvider, env: NodeJS.ProcessEnv): Promise<string> {
+  const { resolveCredential } = await import('./credentials.js');
+  const key = await resolveCredential(provider, env);
+  if (key) return key;
+  const { missingKey } = await import('./hosted.js');
+  throw missingKey(provider);
 }

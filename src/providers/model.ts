@@ -13,16 +13,32 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   signal: AbortSignal;
+  /**
+   * Called on every chunk the provider receives, including ones that make no event (tool argument fragments,
+   * keep-alives), so the retry wrapper's idle timer sees a stream that is slow but alive.
+   */
+  onActivity?: () => void;
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other';
 
-export type ModelEvent =
+/** What one response streams; cassettes hold exactly these. */
+export type ResponseEvent =
   | { type: 'text'; delta: string }
   | { type: 'reasoning'; delta: string }
   | { type: 'tool-call'; call: ToolCall }
+  /** A source the answer cites (OpenRouter web search annotations). */
+  | { type: 'citation'; url: string; title?: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: FinishReason };
+
+export type ModelEvent =
+  | ResponseEvent
+  /**
+   * The response failed and is asked again after delayMs (attempt of max). Everything this response streamed so
+   * far is void: the consumer discards the partial turn. Only the retry wrapper yields it.
+   */
+  | { type: 'retry'; attempt: number; max: number; delayMs: number; reason: string };
 
 export interface Model {
   /** Provider name as the user selects it (`ollama`, `openai-compatible`, `replay`). */

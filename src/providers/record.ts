@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CassetteError } from '../core/errors.js';
 import { type Cassette, fingerprint, writeCassette } from './cassette.js';
-import type { Model, ModelEvent, ModelRequest } from './model.js';
+import type { Model, ModelEvent, ModelRequest, ResponseEvent } from './model.js';
 
 export function recordingModel(inner: Model, file: string): Model {
   const cassette: Cassette = { version: 1, provider: inner.provider, model: inner.modelId, interactions: [] };
@@ -28,9 +28,10 @@ export function recordingModel(inner: Model, file: string): Model {
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const requestPrint = fingerprint(request.messages);
-    const events: ModelEvent[] = [];
+    const events: ResponseEvent[] = [];
     for await (const event of inner.stream(request)) {
-      events.push(event);
+      // Retries sit outside the recorder, so none reach it; a cassette holds responses only.
+      if (event.type !== 'retry') events.push(event);
       yield event;
     }
     // Only complete responses are kept: a failed or abandoned one would not replay as the same run.

@@ -101,7 +101,7 @@ export async function openWorkspace(root: string): Promise<Workspace> {
     real = await fs.realpath(root);
   } catch {
     throw new UsageError(`workspace ${root} does not exist`, {
-      hint: 'run keel inside an existing project directory or pass an existing --workspace',
+      hint: 'run keel inside an existing project directory or pass an existing directory with --cwd',
     });
   }
   const stat = await fs.stat(real);

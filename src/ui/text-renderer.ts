@@ -25,6 +25,12 @@ export function summariseArgs(args: unknown): string {
     .join(' ');
 }
 
+/** `4 s`, `0.5 s`, `30 s`. */
+function formatDelay(ms: number): string {
+  const seconds = ms / 1000;
+  return `${seconds < 10 ? Number(seconds.toFixed(1)) : Math.round(seconds)} s`;
+}
+
 function clip(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -35,6 +41,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   let turnText = '';
   let atLineStart = true;
   let reasoningOpen = false;
+  let citations: { url: string; title?: string }[] = [];
 
   const closeReasoning = () => {
     if (reasoningOpen) stderr.write('\n');
@@ -49,6 +56,11 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
     switch (event.type) {
       case 'turn_start':
         turnText = '';
+        citations = [];
+        break;
+      case 'citation':
+        if (!citations.some((c) => c.url === event.url))
+          citations.push({ url: event.url, title: event.title });
         break;
       case 'reasoning_delta':
         if (!options.showReasoning) break;
@@ -84,7 +96,17 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         if (event.tool_calls === 0) {
           if (options.streamText) endStreamedLine();
           else if (turnText.trim()) stdout.write(`${turnText.trim()}\n`);
+          if (citations.length > 0) stdout.write(formatSources(citations));
         } else endStreamedLine();
+        break;
+      case 'retry':
+        // Text already streamed to stdout cannot be taken back; end its line so the retried answer starts clean.
+        closeReasoning();
+        endStreamedLine();
+        turnText = '';
+        stderr.write(
+          `${style.yellow(event.reason)}, retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.max})\n`,
+        );
         break;
       case 'warning':
         stderr.write(`${style.yellow('warning:')} ${event.message}\n`);
@@ -110,4 +132,10 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         break;
     }
   };
+}
+
+/** The answer's cited sources, numbered: "Sources:" then "[1] title — url". */
+export function formatSources(citations: { url: string; title?: string }[]): string {
+  const lines = citations.map((c, i) => `[${i + 1}] ${c.title ? `${c.title} — ${c.url}` : c.url}`);
+  return `\nSources:\n${lines.join('\n')}\n`;
 }

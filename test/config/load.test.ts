@@ -181,18 +181,20 @@ describe('environment', () => {
     const error = await loadError();
     expect(error.message).toContain('KEEL_PROVIDER');
     expect(error.message).toContain('"foo"');
-    expect(error.hint).toBe('valid providers: ollama, openai-compatible, replay');
+    expect(error.hint).toBe(
+      'valid providers: ollama, openai-compatible, copilot, gemini, openrouter, anthropic, openai, replay',
+    );
   });
 
   test('an unknown provider from --provider or a file lists the valid ones', async () => {
-    const fromFlag = await loadError({ flags: { provider: 'gemini' } });
-    expect(fromFlag.message).toBe('unknown provider "gemini" in --provider');
+    const fromFlag = await loadError({ flags: { provider: 'gemeni' } });
+    expect(fromFlag.message).toBe('unknown provider "gemeni" in --provider');
     expect(fromFlag.hint).toContain('openai-compatible');
 
-    const file = await writeProject('provider:\n  type: gemini\n');
+    const file = await writeProject('provider:\n  type: gemeni\n');
     const fromFile = await loadError();
     expect(fromFile.message).toBe(
-      `\`provider.type\` in ${file} line 2 must be one of: ollama, openai-compatible, replay, got "gemini"`,
+      `\`provider.type\` in ${file} line 2 must be one of: ollama, openai-compatible, copilot, gemini, openrouter, anthropic, openai, replay, got "gemeni"`,
     );
   });
 

@@ -26,6 +26,11 @@ const clearedEnv = [
   'OLLAMA_MODEL',
   'OPENAI_BASE_URL',
   'OPENAI_API_KEY',
+  'GEMINI_API_KEY',
+  'OPENROUTER_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GITHUB_TOKEN',
+  'COPILOT_MODEL',
   'KEEL_PROVIDER',
   'KEEL_MODEL',
 ];
@@ -37,6 +42,8 @@ export async function runKeel(args: string[], options: KeelRunOptions = {}): Pro
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     NO_COLOR: '1',
+    // Never the developer's real OS keyring.
+    KEEL_KEYRING: 'off',
   };
   for (const name of clearedEnv) delete env[name];
   Object.assign(env, options.env ?? {});

@@ -2,11 +2,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setImmediate as nextTick } from 'node:timers/promises';
+import { anthropicWire } from './wire-anthropic.js';
+import { geminiWire } from './wire-gemini.js';
 
 export interface ScriptedToolCall {
   name: string;
   args: unknown;
   id?: string;
+  signature?: string; // Gemini thoughtSignature on the functionCall part
+  rawArgs?: string; // OpenAI only: send this argument text verbatim instead of JSON of args (malformed JSON)
 }
 export interface ScriptedReply {
   text?: string;
@@ -18,6 +22,11 @@ export interface ScriptedReply {
   midStreamError?: string; // start streaming, then send an in-stream error
   delayMs?: number; // wait before answering
   hang?: boolean; // never answer (until the client aborts / server closes)
+  citations?: { url: string; title?: string }[]; // OpenRouter url_citation annotations (openai route)
+  // Faults (retry tests):
+  headers?: Record<string, string>; // extra response headers (Retry-After, retry-after-ms), on errors and streams
+  reset?: boolean; // stream the reasoning and text, then reset the connection (no finish)
+  stall?: boolean; // stream the reasoning and text, then go silent with the socket open (until the client aborts)
 }
 export interface ReceivedRequest {
   path: string;
@@ -33,6 +42,8 @@ export interface ModelServer {
   url: string; // http://127.0.0.1:PORT
   ollamaUrl: string; // what to pass as --base-url / OLLAMA_HOST for provider ollama
   openaiUrl: string; // http://127.0.0.1:PORT/v1 for provider openai-compatible
+  anthropicUrl: string; // http://127.0.0.1:PORT/v1 (POST /v1/messages)
+  geminiUrl: string; // http://127.0.0.1:PORT/v1beta (POST /v1beta/models/{model}:streamGenerateContent)
   requests: ReceivedRequest[]; // chat requests only, in order
   close(): Promise<void>;
 }
@@ -42,9 +53,27 @@ interface Options {
   chunkText?: boolean;
   splitToolArgs?: boolean;
   capabilities?: string[];
+  /** Speak OpenRouter's dialect on the OpenAI route: `: OPENROUTER PROCESSING` comments, `delta.reasoning`. */
+  openrouter?: boolean;
 }
 
-const defaultUsage = { input: 10, output: 5 };
+/** A further wire format (test/support/wire-*.ts), registered in `wires` below. */
+export interface Wire {
+  matches(method: string, path: string): boolean;
+  /** The error body when a reply scripts a status without an errorBody. */
+  errorBody: unknown;
+  respond(context: WireContext): Promise<void> | void;
+}
+export interface WireContext {
+  res: ServerResponse;
+  reply: ScriptedReply;
+  request: ReceivedRequest;
+  replyNumber: number;
+  flags: Flags;
+}
+const wires: Wire[] = [anthropicWire, geminiWire];
+
+export const defaultUsage = { input: 10, output: 5 };
 
 export async function startModelServer(options: Options): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
@@ -71,7 +100,8 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
     if (route === 'POST /api/show') return sendJson(res, 200, ollamaShow(options.capabilities));
     if (route === 'GET /v1/models') return sendJson(res, 200, openaiModels());
     const isOllama = route === 'POST /api/chat';
-    if (!isOllama && route !== 'POST /v1/chat/completions') {
+    const wire = wires.find((w) => w.matches(req.method ?? '', path));
+    if (!wire && !isOllama && route !== 'POST /v1/chat/completions') {
       return sendJson(res, 404, { error: `scripted model server: no route ${route}` });
     }
     const request: ReceivedRequest = {
@@ -91,9 +121,19 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
     const reply = typeof next === 'function' ? next(request) : next;
     if (reply.hang) return; // the socket stays open until the client aborts or close() destroys it
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    if (reply.status !== undefined) return sendError(res, reply, isOllama);
+    if (reply.status !== undefined)
+      return sendError(
+        res,
+        wire ? { ...reply, errorBody: reply.errorBody ?? wire.errorBody } : reply,
+        isOllama,
+      );
     const stream = request.body?.stream !== false;
-    const flags = { chunkText: options.chunkText ?? true, splitToolArgs: options.splitToolArgs ?? true };
+    const flags = {
+      chunkText: options.chunkText ?? true,
+      splitToolArgs: options.splitToolArgs ?? true,
+      openrouter: options.openrouter ?? false,
+    };
+    if (wire) return wire.respond({ res, reply, request, replyNumber: step, flags });
     if (isOllama)
       await (stream ? ollamaStream(res, reply, request, flags) : ollamaWhole(res, reply, request));
     else
@@ -108,6 +148,8 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
     url,
     ollamaUrl: url,
     openaiUrl: `${url}/v1`,
+    anthropicUrl: `${url}/v1`,
+    geminiUrl: `${url}/v1beta`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
@@ -117,7 +159,7 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
   };
 }
 
-type Flags = { chunkText: boolean; splitToolArgs: boolean };
+export type Flags = { chunkText: boolean; splitToolArgs: boolean; openrouter?: boolean };
 
 // ---- Ollama /api/chat ----
 
@@ -127,7 +169,7 @@ async function ollamaStream(
   request: ReceivedRequest,
   flags: Flags,
 ) {
-  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  res.writeHead(200, { 'content-type': 'application/x-ndjson', ...reply.headers });
   const base = () => ({ model: request.body?.model ?? 'unknown', created_at: new Date().toISOString() });
   const line = async (value: unknown) => {
     res.write(`${JSON.stringify(value)}\n`);
@@ -139,6 +181,7 @@ async function ollamaStream(
   for (const piece of pieces(reply.text ?? '', flags.chunkText)) {
     await line({ ...base(), message: { role: 'assistant', content: piece }, done: false });
   }
+  if (await fault(res, reply)) return;
   if (reply.midStreamError !== undefined) {
     await line({ error: reply.midStreamError });
     return void res.end();
@@ -222,7 +265,7 @@ async function openaiStream(
   replyNumber: number,
   flags: Flags,
 ) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   const id = `chatcmpl-${replyNumber}`;
   const model = request.body?.model ?? 'unknown';
   const send = async (value: unknown) => {
@@ -236,17 +279,29 @@ async function openaiStream(
     model,
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
+  // OpenRouter keeps the connection alive with SSE comments before and while the model works.
+  if (flags.openrouter) res.write(': OPENROUTER PROCESSING\n\n');
   await send(chunk({ role: 'assistant', content: '' }));
+  const reasoningField = flags.openrouter ? 'reasoning' : 'reasoning_content';
   for (const piece of pieces(reply.reasoning ?? '', flags.chunkText))
-    await send(chunk({ reasoning_content: piece }));
+    await send(chunk({ [reasoningField]: piece }));
+  if (flags.openrouter) res.write(': OPENROUTER PROCESSING\n\n');
   for (const piece of pieces(reply.text ?? '', flags.chunkText)) await send(chunk({ content: piece }));
+  if (reply.citations?.length) {
+    const annotations = reply.citations.map((c) => ({
+      type: 'url_citation',
+      url_citation: { ...c, start_index: 0, end_index: 0 },
+    }));
+    await send(chunk({ annotations }));
+  }
+  if (await fault(res, reply)) return;
   if (reply.midStreamError !== undefined) {
     await send({ error: { message: reply.midStreamError, type: 'server_error', code: null } });
     return void res.end();
   }
   const calls = reply.toolCalls ?? [];
   for (const [index, call] of calls.entries()) {
-    const args = JSON.stringify(call.args ?? {});
+    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
     const fragments = flags.splitToolArgs ? splitInto(args, 3) : [args];
     const first = {
       index,
@@ -259,7 +314,8 @@ async function openaiStream(
       await send(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
   }
   await send(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
-  if (request.body?.stream_options?.include_usage) {
+  // OpenRouter always ends with a usage chunk; OpenAI only when asked.
+  if (flags.openrouter || request.body?.stream_options?.include_usage) {
     const usage = reply.usage ?? defaultUsage;
     await send({
       id,
@@ -316,6 +372,17 @@ const callId = (replyNumber: number, index: number) => `call_${replyNumber}_${in
 
 // ---- shared ----
 
+/** Mid-stream faults: true when the reply stops here (the connection reset, or left silent and open). */
+export async function fault(res: ServerResponse, reply: ScriptedReply): Promise<boolean> {
+  if (reply.stall) return true;
+  if (!reply.reset) return false;
+  // Let what was written reach the client first, so the failure really is mid-stream.
+  await new Promise<void>((resolve) => res.write('', () => resolve()));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  res.socket?.resetAndDestroy();
+  return true;
+}
+
 function sendError(res: ServerResponse, reply: ScriptedReply, isOllama: boolean) {
   const fallback = isOllama
     ? { error: 'scripted error' }
@@ -324,6 +391,7 @@ function sendError(res: ServerResponse, reply: ScriptedReply, isOllama: boolean)
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(reply.status!, {
     'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+    ...reply.headers,
   });
   res.end(text);
 }
@@ -351,14 +419,14 @@ function parseJson(text: string): unknown {
 }
 
 /** Text as a model streams it: a word (with its trailing space) per chunk; a single word is split in two. */
-function pieces(text: string, chunk: boolean): string[] {
+export function pieces(text: string, chunk: boolean): string[] {
   if (text === '') return [];
   if (!chunk) return [text];
   const words = text.match(/\S+\s*|\s+/g) ?? [text];
   return words.length > 1 || text.length < 2 ? words : splitInto(text, 2);
 }
 
-function splitInto(text: string, parts: number): string[] {
+export function splitInto(text: string, parts: number): string[] {
   const size = Math.max(1, Math.ceil(text.length / parts));
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));

@@ -1,0 +1,123 @@
+// `keel auth login|logout|status [provider]`: stores, removes and lists provider credentials (never printing them).
+import { ExitCode, isAbortError, UsageError } from '../core/errors.js';
+import {
+  type CredentialProvider,
+  type CredentialSource,
+  CredentialStore,
+  credentialEnvVar,
+  credentialProviders,
+  isCredentialProvider,
+} from '../providers/credentials.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { readSecret } from './secret-input.js';
+import { interruptSignal, loadConfigFor } from './setup.js';
+
+export interface AuthLoginOptions extends GlobalOptions {
+  /** False with --no-store. */
+  store?: boolean;
+}
+
+function asProvider(name: string): CredentialProvider {
+  if (isCredentialProvider(name)) return name;
+  throw new UsageError(`unknown provider "${name}" for keel auth`, {
+    hint: `providers with credentials: ${credentialProviders.join(', ')}`,
+  });
+}
+
+const sourceText: Record<CredentialSource, string> = {
+  env: 'the environment',
+  session: 'memory, for this session only (nothing was stored)',
+  keyring: 'the OS keyring',
+  file: 'the credentials file',
+};
+
+async function withFailures(options: GlobalOptions, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (isAbortError(error)) return ExitCode.interrupted;
+    return reportFailure(error, { debug: options.debug });
+  }
+}
+
+export function authLoginCommand(name: string, options: AuthLoginOptions): Promise<number> {
+  return withFailures(options, async () => {
+    const provider = asProvider(name);
+    const store = new CredentialStore({ env: process.env });
+    const secret = provider === 'copilot' ? await copilotLogin(options) : await apiKeyLogin(provider);
+    const result = await store.store(provider, secret, { noStore: options.store === false });
+    if (result.notice) process.stderr.write(`note: ${result.notice}\n`);
+    process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
+    const envVar = credentialEnvVar[provider];
+    if (process.env[envVar]?.trim()) {
+      process.stderr.write(`note: ${envVar} is set in the environment and takes precedence\n`);
+    }
+    return ExitCode.ok;
+  });
+}
+
+async function apiKeyLogin(provider: CredentialProvider): Promise<string> {
+  const envVar = credentialEnvVar[provider];
+  const secret = await readSecret(`API key for ${provider} (${envVar}): `);
+  if (!secret) {
+    throw new UsageError(`no API key given for ${provider}`, {
+      hint: `paste it at the prompt, or pipe it in: printf %s "$${envVar}" | keel auth login ${provider}`,
+    });
+  }
+  return secret;
+}
+
+async function copilotLogin(options: GlobalOptions): Promise<string> {
+  const { config } = await loadConfigFor(options);
+  const githubUrl = config.provider.copilot.github_url;
+  const { pollAccessToken, requestDeviceCode } = await import('../providers/copilot-login.js');
+  const interrupt = interruptSignal();
+  try {
+    const code = await requestDeviceCode(githubUrl, interrupt.signal);
+    process.stdout.write(
+      `To log in to GitHub Copilot, open ${code.verificationUri} and enter the code ${code.userCode}\n`,
+    );
+    process.stderr.write('waiting for the login to be approved… (Ctrl-C to cancel)\n');
+    return await pollAccessToken(githubUrl, code, interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+export function authLogoutCommand(name: string, options: GlobalOptions): Promise<number> {
+  return withFailures(options, async () => {
+    const provider = asProvider(name);
+    const store = new CredentialStore({ env: process.env });
+    const removed = await store.remove(provider);
+    process.stdout.write(
+      removed.length === 0
+        ? `no stored credential for ${provider}\n`
+        : `removed the ${provider} credential from ${removed.map((s) => sourceText[s]).join(' and ')}\n`,
+    );
+    const envVar = credentialEnvVar[provider];
+    if (process.env[envVar]?.trim()) {
+      process.stderr.write(`note: ${envVar} is still set in the environment and still applies\n`);
+    }
+    return ExitCode.ok;
+  });
+}
+
+export function authStatusCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
+  return withFailures(options, async () => {
+    const only = name === undefined ? undefined : asProvider(name);
+    const store = new CredentialStore({ env: process.env });
+    const rows = (await store.status()).filter((row) => only === undefined || row.provider === only);
+    const width = Math.max(...rows.map((row) => row.provider.length)) + 2;
+    for (const row of rows) {
+      const where =
+        row.source === 'none'
+          ? `none (set ${credentialEnvVar[row.provider]} or run \`keel auth login ${row.provider}\`)`
+          : row.detail
+            ? `${row.source} ${row.detail}`
+            : row.source;
+      process.stdout.write(`${row.provider.padEnd(width)}${where}\n`);
+    }
+    return ExitCode.ok;
+  });
+}

@@ -1,0 +1,224 @@
+// The GitHub Copilot provider: Copilot's OpenAI-compatible chat endpoint, with Keel's own token exchange and refresh.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { z } from 'zod';
+import type { KeelConfig } from '../config/schema.js';
+import { KeelError, ProviderError, ProviderUnavailableError } from '../core/errors.js';
+import { aiSdkModel } from './ai-sdk.js';
+import { CopilotTokenSource, copilotEditorHeaders, copilotLoginHint } from './copilot-token.js';
+import { resolveCredential } from './credentials.js';
+import type { Model } from './model.js';
+
+type CopilotSettings = KeelConfig['provider']['copilot'];
+
+/** Used when neither provider.copilot.base_url nor the token names an endpoint. */
+const defaultApiUrl = 'https://api.githubcopilot.com';
+
+const chatHeaders = {
+  'Copilot-Integration-Id': 'vscode-chat',
+  'Openai-Intent': 'conversation-edits',
+  ...copilotEditorHeaders,
+} as const;
+
+export interface CopilotModelOptions {
+  model: string;
+  githubToken: string;
+  githubApiUrl: string;
+  /** Overrides the chat endpoint the token names (enterprise proxies, tests). */
+  baseUrl?: string;
+}
+
+/** The Copilot model for the config, with the GitHub token from env, keyring or credentials file. */
+export async function createCopilotModelFromConfig(
+  settings: CopilotSettings,
+  env: NodeJS.ProcessEnv,
+): Promise<Model> {
+  const githubToken = await resolveCredential('copilot', env);
+  if (!githubToken) {
+    throw new ProviderUnavailableError('credentials_rejected', 'not logged in to GitHub Copilot', {
+      hint: copilotLoginHint,
+    });
+  }
+  return createCopilotModel({
+    model: settings.model,
+    githubToken,
+    githubApiUrl: settings.github_api_url,
+    baseUrl: settings.base_url,
+  });
+}
+
+export function createCopilotModel(options: CopilotModelOptions): Model {
+  const tokens = new CopilotTokenSource(options.githubToken, { githubApiUrl: options.githubApiUrl });
+  const override = options.baseUrl?.trim().replace(/\/+$/, '');
+  // The SDK needs a base URL up front; the real one (from the token) is swapped in by copilotFetch.
+  const placeholder = 'https://copilot.invalid';
+  const provider = createOpenAICompatible({
+    name: 'copilot',
+    baseURL: override ?? placeholder,
+    includeUsage: true,
+    fetch: copilotFetch(tokens, override === undefined ? placeholder : undefined),
+  });
+  const model = aiSdkModel(provider.chatModel(options.model), {
+    provider: 'copilot',
+    errors: {
+      label: 'GitHub Copilot',
+      provider: 'copilot',
+      baseUrl: override ?? defaultApiUrl,
+      modelId: options.model,
+      unreachableHint: 'check the network, or provider.copilot.base_url',
+      credentialsHint: copilotLoginHint,
+      notFoundHint: 'choose another model with --model (the Copilot model list names them)',
+      credentialsEnv: 'GITHUB_TOKEN',
+      secrets: [options.githubToken],
+    },
+  });
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    async *stream(request) {
+      try {
+        yield* model.stream(request);
+      } catch (error) {
+        throw tokenFailure(error) ?? error;
+      }
+    },
+  };
+}
+
+/** A token exchange failing inside our fetch reaches us wrapped as a chat error; it is the one the user must see. */
+function tokenFailure(error: unknown): KeelError | undefined {
+  let cause = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; cause !== undefined && depth < 8; depth += 1) {
+    if (cause instanceof KeelError) return cause;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A fetch that adds the current Copilot token and headers, points placeholder URLs at the token's endpoint,
+ * and on a 401 exchanges the token once more and retries.
+ */
+function copilotFetch(tokens: CopilotTokenSource, placeholder: string | undefined): typeof fetch {
+  const send = async (
+    input: Parameters<typeof fetch>[0],
+    init: RequestInit | undefined,
+  ): Promise<Response> => {
+    const token = await tokens.get(init?.signal ?? undefined);
+    let url = input instanceof Request ? input.url : String(input);
+    if (placeholder && url.startsWith(placeholder)) {
+      url = (token.apiUrl ?? defaultApiUrl).replace(/\/+$/, '') + url.slice(placeholder.length);
+    }
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(chatHeaders)) headers.set(name, value);
+    headers.set('Authorization', `Bearer ${token.token}`);
+    headers.set('X-Initiator', initiator(init?.body));
+    return fetch(url, { ...init, headers });
+  };
+  return async (input, init) => {
+    const response = await send(input, init);
+    if (response.status !== 401) return response;
+    await response.body?.cancel();
+    tokens.invalidate();
+    return send(input, init);
+  };
+}
+
+/** "agent" for tool-loop turns (they do not count as premium user requests), "user" for the user's own. */
+function initiator(body: unknown): 'user' | 'agent' {
+  if (typeof body !== 'string') return 'user';
+  try {
+    const messages = (JSON.parse(body) as { messages?: { role?: string }[] }).messages ?? [];
+    return messages.some((m) => m.role === 'assistant' || m.role === 'tool') ? 'agent' : 'user';
+  } catch {
+    return 'user';
+  }
+}
+
+export interface CopilotModelInfo {
+  id: string;
+  name: string;
+  vendor?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  toolCalls: boolean;
+  streaming: boolean;
+}
+
+const modelList = z.object({
+  data: z.array(
+    z
+      .object({
+        id: z.string(),
+        name: z.string().optional(),
+        vendor: z.string().optional(),
+        model_picker_enabled: z.boolean().optional(),
+        policy: z.object({ state: z.string().optional() }).loose().optional(),
+        capabilities: z
+          .object({
+            family: z.string().optional(),
+            type: z.string().optional(),
+            limits: z
+              .object({
+                max_context_window_tokens: z.number().optional(),
+                max_prompt_tokens: z.number().optional(),
+                max_output_tokens: z.number().optional(),
+              })
+              .loose()
+              .optional(),
+            supports: z
+              .object({ streaming: z.boolean().optional(), tool_calls: z.boolean().optional() })
+              .loose()
+              .optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  ),
+});
+
+/** Chat models the account may pick: enabled in the picker and by policy, one per family. */
+export async function listCopilotModels(
+  options: Omit<CopilotModelOptions, 'model'> & { signal?: AbortSignal },
+): Promise<CopilotModelInfo[]> {
+  const tokens = new CopilotTokenSource(options.githubToken, { githubApiUrl: options.githubApiUrl });
+  const token = await tokens.get(options.signal);
+  const root = (options.baseUrl ?? token.apiUrl ?? defaultApiUrl).trim().replace(/\/+$/, '');
+  const response = await fetch(`${root}/models`, {
+    headers: { ...chatHeaders, Authorization: `Bearer ${token.token}` },
+    signal: options.signal,
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new ProviderError(`GitHub Copilot answered HTTP ${response.status} at ${root}/models`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = modelList.safeParse(body);
+  if (!parsed.success)
+    throw new ProviderError(`the Copilot model list at ${root}/models has an unexpected shape`);
+  const families = new Set<string>();
+  const models: CopilotModelInfo[] = [];
+  for (const m of parsed.data.data) {
+    if (m.model_picker_enabled !== true) continue;
+    if (m.policy?.state !== undefined && m.policy.state !== 'enabled') continue;
+    if (m.capabilities?.type !== undefined && m.capabilities.type !== 'chat') continue;
+    const family = m.capabilities?.family ?? m.id;
+    if (families.has(family)) continue;
+    families.add(family);
+    const limits = m.capabilities?.limits;
+    models.push({
+      id: m.id,
+      name: m.name ?? m.id,
+      vendor: m.vendor,
+      contextWindow: limits?.max_prompt_tokens ?? limits?.max_context_window_tokens,
+      maxOutputTokens: limits?.max_output_tokens,
+      toolCalls: m.capabilities?.supports?.tool_calls ?? false,
+      streaming: m.capabilities?.supports?.streaming ?? false,
+    });
+  }
+  return models;
+}

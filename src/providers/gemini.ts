@@ -1,0 +1,16 @@
+// The Gemini provider: @ai-sdk/google over generateContent / streamGenerateContent?alt=sse.
+// Tool results go out as functionResponse objects and thought signatures ride back on the tool calls
+// (ToolCall.providerMetadata), both handled by the SDK once ai-sdk.ts passes the metadata through.
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { aiSdkModel } from './ai-sdk.js';
+import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
+import type { Model } from './model.js';
+
+export function createGeminiModel(options: HostedModelOptions): Model {
+  const baseUrl = trimBaseUrl(options.baseUrl);
+  const provider = createGoogleGenerativeAI({ baseURL: baseUrl, apiKey: options.apiKey });
+  return aiSdkModel(provider(options.model), {
+    provider: 'gemini',
+    errors: hostedErrorContext('gemini', options, baseUrl),
+  });
+}

@@ -1,0 +1,52 @@
+// What the hosted API providers (Gemini, OpenRouter, Anthropic, OpenAI) share: key env vars, base URLs, error context.
+import { ProviderUnavailableError } from '../core/errors.js';
+import { credentialEnvVar } from './credentials.js';
+import type { ProviderErrorContext } from './errors.js';
+
+export type HostedProvider = 'gemini' | 'openrouter' | 'anthropic' | 'openai';
+
+/** Everything a hosted provider's factory needs; the key was resolved before (see index.ts). */
+export interface HostedModelOptions {
+  model: string;
+  /** The API root as the provider's SDK takes it (`…/v1`, Gemini's `…/v1beta`). */
+  baseUrl: string;
+  apiKey: string;
+}
+
+const labels: Record<HostedProvider, string> = {
+  gemini: 'Gemini',
+  openrouter: 'OpenRouter',
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+};
+
+/** The error for a hosted provider with no key anywhere: it names the variable to set and the login command. */
+export function missingKey(provider: HostedProvider): ProviderUnavailableError {
+  return new ProviderUnavailableError('credentials_rejected', `no API key for ${provider}`, {
+    hint: `set ${credentialEnvVar[provider]} or run \`keel auth login ${provider}\``,
+  });
+}
+
+export function trimBaseUrl(baseUrl: string): string {
+  return baseUrl.trim().replace(/\/+$/, '');
+}
+
+/** How a hosted provider's failures are worded: its label, its URL, the variable holding its key. */
+export function hostedErrorContext(
+  provider: HostedProvider,
+  options: HostedModelOptions,
+  baseUrl: string,
+): ProviderErrorContext {
+  const envVar = credentialEnvVar[provider];
+  return {
+    label: labels[provider],
+    provider,
+    baseUrl,
+    modelId: options.model,
+    unreachableHint: `check your network and provider.${provider}.base_url / --base-url`,
+    credentialsEnv: envVar,
+    credentialsHint: `check that the key in ${envVar} (or stored by \`keel auth login ${provider}\`) is valid`,
+    notFoundHint: 'choose another model with --model',
+    secrets: [options.apiKey],
+  };
+}

@@ -1,0 +1,20 @@
+// The OpenRouter provider: @openrouter/ai-sdk-provider (reasoning deltas, url citations, in-stream errors, `:` comments).
+import { createOpenRouter } from '@openrouter/ai-sdk-provider';
+import { aiSdkModel } from './ai-sdk.js';
+import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
+import type { Model } from './model.js';
+
+/** App attribution OpenRouter uses for its rankings; not required, but asked of well-behaved clients. */
+export const openRouterHeaders = {
+  'HTTP-Referer': 'https://github.com/keel-agent/keel',
+  'X-Title': 'Keel',
+};
+
+export function createOpenRouterModel(options: HostedModelOptions): Model {
+  const baseUrl = trimBaseUrl(options.baseUrl);
+  const provider = createOpenRouter({ baseURL: baseUrl, apiKey: options.apiKey, headers: openRouterHeaders });
+  return aiSdkModel(provider.chat(options.model), {
+    provider: 'openrouter',
+    errors: hostedErrorContext('openrouter', options, baseUrl),
+  });
+}

@@ -1,0 +1,136 @@
+// End to end: the built keel binary against provider faults — rate limits, server errors, resets, stalls, bad keys.
+import { rm } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeWorkspace, runKeel } from '../support/cli.js';
+import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+
+const servers: ModelServer[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function server(script: ScriptStep[]): Promise<ModelServer> {
+  const s = await startModelServer({ script });
+  servers.push(s);
+  return s;
+}
+
+async function workspace(files: Record<string, string> = {}): Promise<string> {
+  const dir = await makeWorkspace(files);
+  dirs.push(dir);
+  return dir;
+}
+
+/** keel run against the openai-compatible endpoint of s, with the backoff shortened by the test hook. */
+async function run(s: ModelServer, ws: string, extra: string[] = [], env: Record<string, string> = {}) {
+  return runKeel(
+    [
+      'run',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      s.openaiUrl,
+      '--model',
+      'm',
+      '--cwd',
+      ws,
+      ...extra,
+    ],
+    { env: { KEEL_RETRY_BASE_MS: '5', ...env } },
+  );
+}
+
+describe('keel run recovers from provider faults', () => {
+  it('waits out a 429 as Retry-After asks, says so on stderr, and finishes (exit 0)', async () => {
+    const s = await server([{ status: 429, headers: { 'retry-after': '1' } }, { text: 'all good' }]);
+    const ws = await workspace();
+    const r = await run(s, ws, ['--prompt', 'hi']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('all good');
+    expect(r.stderr).toContain('rate limited (HTTP 429), retrying in 1 s (1/3)');
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('retries a reset stream without doubling the streamed text', async () => {
+    const s = await server([{ text: 'The answer is', reset: true }, { text: 'The answer is 42.' }]);
+    const ws = await workspace();
+    const r = await run(s, ws, ['--prompt', 'hi', '--output', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).answer).toBe('The answer is 42.');
+  });
+
+  it('aborts a stalled stream after provider.idle_timeout_seconds and retries it', async () => {
+    const s = await server([{ text: 'hmm', stall: true }, { text: 'back again' }]);
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  idle_timeout_seconds: 1\n' });
+    const r = await run(s, ws, ['--prompt', 'hi']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('back again');
+    expect(r.stderr).toMatch(/no data for 1 s, retrying in [\d.]+ s \(1\/3\)/);
+  });
+
+  it('turns malformed tool-call JSON into an error result the model recovers from', async () => {
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: {}, rawArgs: '{"path": "a.txt"' }] },
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'a.txt says hello' },
+    ]);
+    const ws = await workspace({ 'a.txt': 'hello\n' });
+    const r = await run(s, ws, ['--prompt', 'read a.txt']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('a.txt says hello');
+    const firstResult = (s.requests[1]!.body.messages as { role: string; content: string }[]).find(
+      (m) => m.role === 'tool',
+    );
+    expect(firstResult?.content).toMatch(/json|argument/i);
+    expect(s.requests).toHaveLength(3);
+  });
+});
+
+describe('keel run fails clearly on faults it cannot recover from', () => {
+  it('exits 3 at once on rejected credentials (HTTP 401), naming the fix', async () => {
+    const s = await server([{ status: 401 }, { text: 'must not be asked' }]);
+    const ws = await workspace();
+    const r = await run(s, ws, ['--prompt', 'hi']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('credentials rejected by openai-compatible (HTTP 401)');
+    expect(r.stderr).toContain('OPENAI_API_KEY');
+    expect(r.stderr).not.toContain('retrying');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('exits 1 with the last error once provider.retries are used up', async () => {
+    const s = await server([{ status: 503 }, { status: 503 }, { status: 503 }]);
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  retries: 2\n' });
+    const r = await run(s, ws, ['--prompt', 'hi']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('retrying in');
+    expect(r.stderr).toMatch(/error: .*HTTP 503.*\(after 2 retries\)/);
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('stops at once with exit 130 on Ctrl-C during a backoff', async () => {
+    const s = await server([{ status: 500 }, { text: 'must not be asked' }]);
+    const ws = await workspace();
+    const r = await runKeel(
+      ['run', '--provider', 'openai-compatible', '--base-url', s.openaiUrl, '--cwd', ws, '--prompt', 'hi'],
+      {
+        env: { KEEL_RETRY_BASE_MS: '600000' },
+        onSpawn: (child) => {
+          let stderr = '';
+          const onData = (chunk: Buffer) => {
+            stderr += chunk.toString();
+            if (!stderr.includes('retrying in')) return;
+            child.stderr?.off('data', onData);
+            child.kill('SIGINT');
+          };
+          child.stderr?.on('data', onData);
+        },
+      },
+    );
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted/);
+    expect(s.requests).toHaveLength(1);
+  });
+});

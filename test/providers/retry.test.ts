@@ -1,0 +1,259 @@
+// Retries and idle timeouts: the retry wrapper around the real providers, against faults the scripted server injects.
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Conversation } from '../../src/agent/conversation.js';
+import { runLoop } from '../../src/agent/loop.js';
+import type { AgentEvent } from '../../src/core/events.js';
+import { aiSdkModel } from '../../src/providers/ai-sdk.js';
+import { retryableFailure, serverDelayMs } from '../../src/providers/errors.js';
+import type { Model, ModelEvent } from '../../src/providers/model.js';
+import { createOllamaModel } from '../../src/providers/ollama.js';
+import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
+import { delayFor, type RetryOptions, retryingModel } from '../../src/providers/retry.js';
+import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+import { ask, collect, failure, freePort, request, textOf } from './helpers.js';
+
+const servers: ModelServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function start(script: ScriptStep[]): Promise<ModelServer> {
+  const s = await startModelServer({ script });
+  servers.push(s);
+  return s;
+}
+
+const fast: RetryOptions = { retries: 3, idleTimeoutMs: 10_000, baseDelayMs: 5 };
+const retries = (events: ModelEvent[]) => events.filter((event) => event.type === 'retry');
+
+const providers = [
+  { name: 'ollama', model: (s: ModelServer) => createOllamaModel({ model: 'qwen3', baseUrl: s.ollamaUrl }) },
+  {
+    name: 'openai-compatible',
+    model: (s: ModelServer) => createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: s.openaiUrl }),
+  },
+];
+
+describe.each(providers)('retries over $name', (provider) => {
+  const wrapped = (s: ModelServer, options: Partial<RetryOptions> = {}) =>
+    retryingModel(provider.model(s), { ...fast, ...options });
+
+  it('waits as Retry-After asks after a 429, then succeeds', async () => {
+    const s = await start([{ status: 429, headers: { 'retry-after-ms': '30' } }, { text: 'done' }]);
+    const events = await collect(wrapped(s).stream(request(ask('hi'))));
+    expect(retries(events)).toEqual([
+      { type: 'retry', attempt: 1, max: 3, delayMs: 30, reason: 'rate limited (HTTP 429)' },
+    ]);
+    expect(textOf(events)).toBe('done');
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('retries a 500 with backoff, then succeeds', async () => {
+    const s = await start([{ status: 500 }, { status: 503 }, { text: 'recovered' }]);
+    const events = await collect(wrapped(s).stream(request(ask('hi'))));
+    expect(retries(events).map((e) => e.type === 'retry' && e.reason)).toEqual([
+      'server error (HTTP 500)',
+      'server error (HTTP 503)',
+    ]);
+    expect(textOf(events)).toBe('recovered');
+  });
+
+  it('retries a connection reset mid-stream, after the text already streamed', async () => {
+    const s = await start([{ text: 'Hello wor', reset: true }, { text: 'Hello world.' }]);
+    const events = await collect(wrapped(s).stream(request(ask('hi'))));
+    const retryAt = events.findIndex((event) => event.type === 'retry');
+    expect(retryAt).toBeGreaterThan(0);
+    expect(textOf(events.slice(0, retryAt))).toBe('Hello wor');
+    expect(events[retryAt]).toMatchObject({ reason: expect.stringMatching(/^connection (reset|closed)$/) });
+    expect(textOf(events.slice(retryAt))).toBe('Hello world.');
+  });
+
+  it('aborts a stream silent for longer than the idle timeout and retries it', async () => {
+    const s = await start([{ text: 'thinking', stall: true }, { hang: true }, { text: 'awake' }]);
+    const events = await collect(wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))));
+    expect(retries(events).map((e) => e.type === 'retry' && e.reason)).toEqual([
+      'no data for 0.3 s',
+      'no data for 0.3 s',
+    ]);
+    expect(textOf(events)).toBe('thinkingawake');
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('never retries rejected credentials (HTTP 401)', async () => {
+    const s = await start([{ status: 401 }, { text: 'must not be asked' }]);
+    const error = await failure(wrapped(s), request(ask('hi')));
+    expect(error.code).toBe('credentials_rejected');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('never retries a bad request (HTTP 400)', async () => {
+    const s = await start([{ status: 400 }, { text: 'must not be asked' }]);
+    const error = await failure(wrapped(s), request(ask('hi')));
+    expect(error.code).toBe('provider_error');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('gives up after provider.retries with the last error, saying how often it tried', async () => {
+    const s = await start([
+      { status: 502 },
+      { status: 502 },
+      { status: 502 },
+      { status: 502 },
+      { text: 'late' },
+    ]);
+    const events: ModelEvent[] = [];
+    let thrown: (Error & { code?: string }) | undefined;
+    try {
+      for await (const event of wrapped(s).stream(request(ask('hi')))) events.push(event);
+    } catch (error) {
+      thrown = error as Error & { code?: string };
+    }
+    expect(thrown?.code).toBe('provider_error');
+    expect(thrown?.message).toMatch(/HTTP 502.*\(after 3 retries\)$/);
+    expect(retries(events).map((e) => e.type === 'retry' && `${e.attempt}/${e.max}`)).toEqual([
+      '1/3',
+      '2/3',
+      '3/3',
+    ]);
+    expect(s.requests).toHaveLength(4);
+  });
+
+  it('stops at once when aborted during the backoff', async () => {
+    const s = await start([{ status: 500 }, { text: 'must not be asked' }]);
+    const controller = new AbortController();
+    const model = wrapped(s, { baseDelayMs: 600_000 });
+    let thrown: unknown;
+    try {
+      for await (const event of model.stream(request(ask('hi'), [], controller.signal))) {
+        if (event.type === 'retry') controller.abort();
+      }
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).name).toBe('AbortError');
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('retries in the agent loop', () => {
+  it('discards the partial turn of a reset stream, so the answer is not doubled', async () => {
+    const s = await start([{ text: 'The answer is', reset: true }, { text: 'The answer is 42.' }]);
+    const model = retryingModel(
+      createOpenAICompatibleModel({ model: 'gpt-4o-mini', baseUrl: s.openaiUrl }),
+      fast,
+    );
+    const conversation = new Conversation('system', {
+      maxTokens: 100_000,
+      minRetainTurns: 4,
+      pruneThreshold: 0.8,
+    });
+    conversation.push({ role: 'user', content: 'what is the answer?' });
+    const events: AgentEvent[] = [];
+    const result = await runLoop(conversation, {
+      model,
+      tools: [],
+      runTool: async () => ({ content: '', isError: false }),
+      emit: (event) => events.push(event),
+      workspace: '/tmp',
+      maxTurns: 3,
+      signal: new AbortController().signal,
+    });
+    expect(result.reason).toBe('done');
+    expect(result.answer).toBe('The answer is 42.');
+    expect(conversation.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'The answer is 42.' });
+    expect(events.find((event) => event.type === 'retry')).toMatchObject({
+      type: 'retry',
+      turn: 1,
+      attempt: 1,
+      max: 3,
+    });
+  });
+});
+
+describe('what is retried', () => {
+  it('does not retry a refused connection: the provider is just not running', async () => {
+    const port = await freePort();
+    const inner = createOllamaModel({ model: 'qwen3', baseUrl: `http://127.0.0.1:${port}` });
+    const events: ModelEvent[] = [];
+    let thrown: (Error & { code?: string }) | undefined;
+    try {
+      for await (const event of retryingModel(inner, fast).stream(request(ask('hi')))) events.push(event);
+    } catch (error) {
+      thrown = error as Error & { code?: string };
+    }
+    expect(thrown?.code).toBe('provider_unreachable');
+    expect(events).toEqual([]);
+  });
+
+  it('names the env var and `keel auth login` when credentials are rejected', async () => {
+    const s = await start([{ status: 401 }]);
+    const provider = createOpenAICompatible({ name: 'gemini', baseURL: s.openaiUrl, apiKey: 'k' });
+    const model: Model = aiSdkModel(provider.chatModel('m'), {
+      provider: 'gemini',
+      errors: {
+        label: 'Gemini',
+        provider: 'gemini',
+        baseUrl: s.openaiUrl,
+        modelId: 'm',
+        unreachableHint: '',
+        credentialsHint: 'check GEMINI_API_KEY',
+        credentialsEnv: 'GEMINI_API_KEY',
+        notFoundHint: '',
+      },
+    });
+    const error = await failure(retryingModel(model, fast), request(ask('hi')));
+    expect(error.message).toBe(
+      'credentials rejected by gemini (HTTP 401); run `keel auth login gemini` or set GEMINI_API_KEY',
+    );
+  });
+
+  it('reads Retry-After in seconds and as an HTTP date', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(serverDelayMs({ 'retry-after': '2' }, undefined, now)).toBe(2000);
+    expect(serverDelayMs({ 'Retry-After': 'Wed, 01 Jan 2025 00:00:05 GMT' }, undefined, now)).toBe(5000);
+    expect(serverDelayMs({ 'retry-after-ms': '250', 'retry-after': '9' }, undefined, now)).toBe(250);
+    expect(serverDelayMs({ 'retry-after': 'soon' }, undefined, now)).toBeUndefined();
+  });
+
+  it("reads Gemini's retryDelay from a RetryInfo detail of the error body", () => {
+    const body = JSON.stringify({
+      error: {
+        code: 429,
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [] },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '46s' },
+        ],
+      },
+    });
+    expect(serverDelayMs({}, body)).toBe(46_000);
+    expect(serverDelayMs({}, `[${body}]`)).toBe(46_000);
+  });
+
+  it('caps a server-asked delay at 60 s and says so', () => {
+    const options = { baseDelayMs: 1000, maxDelayMs: 30_000, maxServerDelayMs: 60_000, random: () => 0.5 };
+    expect(delayFor({ reason: 'rate limited (HTTP 429)', retryAfterMs: 300_000 }, 0, options)).toEqual({
+      delayMs: 60_000,
+      reason: 'rate limited (HTTP 429); the server asked to wait 300 s, capped at 60 s',
+    });
+  });
+
+  it('backs off exponentially with ±20% jitter up to the cap', () => {
+    const at = (attempt: number, random: number) =>
+      delayFor({ reason: 'x' }, attempt, {
+        baseDelayMs: 1000,
+        maxDelayMs: 30_000,
+        maxServerDelayMs: 60_000,
+        random: () => random,
+      }).delayMs;
+    expect([at(0, 0.5), at(1, 0.5), at(2, 0.5), at(10, 0.5)]).toEqual([1000, 2000, 4000, 30_000]);
+    expect([at(1, 0), at(1, 0.999_999)]).toEqual([1600, 2400]);
+  });
+
+  it('treats an abort as final, never as a failure to retry', () => {
+    const abort = new Error('aborted');
+    abort.name = 'AbortError';
+    expect(retryableFailure(abort)).toBeUndefined();
+  });
+});
