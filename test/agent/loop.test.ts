@@ -1,0 +1,108 @@
+// The agent loop on its own: every tool call answered, interrupts keep the conversation well-formed,
+// the run timeout and the turn limit end the run with the right reason.
+import { describe, expect, it } from 'vitest';
+import { Conversation } from '../../src/agent/conversation.js';
+import { type LoopOptions, runLoop } from '../../src/agent/loop.js';
+import type { AgentEvent } from '../../src/core/events.js';
+import type { Model, ModelEvent } from '../../src/providers/model.js';
+
+/** A model that answers each request with the next scripted list of events. */
+function scriptedModel(replies: ModelEvent[][], onRequest?: () => Promise<void>): Model {
+  let i = 0;
+  return {
+    provider: 'test',
+    modelId: 'scripted',
+    async *stream() {
+      await onRequest?.();
+      const reply = replies[i++];
+      if (!reply) throw new Error('script exhausted');
+      yield* reply;
+    },
+  };
+}
+
+const call = (id: string, name = 'read_file'): ModelEvent => ({
+  type: 'tool-call',
+  call: { id, name, input: '{}' },
+});
+
+function setup(model: Model, overrides: Partial<LoopOptions> = {}) {
+  const events: AgentEvent[] = [];
+  const conversation = new Conversation('system', {
+    maxTokens: 100_000,
+    minRetainTurns: 5,
+    pruneThreshold: 0.8,
+  });
+  conversation.push({ role: 'user', content: 'goal' });
+  const options: LoopOptions = {
+    model,
+    tools: [],
+    runTool: async (c) => ({ content: `result of ${c.id}`, isError: false }),
+    emit: (e) => events.push(e),
+    workspace: '/ws',
+    maxTurns: 10,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+  return { events, conversation, options };
+}
+
+describe('runLoop', () => {
+  it('answers every tool call of a turn, in order, then returns the final answer', async () => {
+    const { conversation, options, events } = setup(
+      scriptedModel([[call('a'), call('b')], [{ type: 'text', delta: 'done' }]]),
+    );
+    const result = await runLoop(conversation, options);
+    expect(result).toMatchObject({ reason: 'done', answer: 'done', turns: 2, toolCalls: 2 });
+    const tools = conversation.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.content)).toEqual(['result of a', 'result of b']);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'done', tool_calls: 2 });
+  });
+
+  it('on an interrupt between tool calls, answers the rest as interrupted and ends as interrupted', async () => {
+    const controller = new AbortController();
+    const { conversation, options } = setup(scriptedModel([[call('a'), call('b'), call('c')]]), {
+      signal: controller.signal,
+      runTool: async (c) => {
+        if (c.id === 'a') controller.abort();
+        return { content: `result of ${c.id}`, isError: false };
+      },
+    });
+    const result = await runLoop(conversation, options);
+    expect(result.reason).toBe('interrupted');
+    const tools = conversation.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.content)).toEqual([
+      'result of a',
+      'Error: interrupted before this tool ran',
+      'Error: interrupted before this tool ran',
+    ]);
+  });
+
+  it('ends as failed with a clear message when agent.timeout_seconds passes', async () => {
+    const never = () => new Promise<void>(() => {});
+    const { conversation, options } = setup(
+      {
+        provider: 'test',
+        modelId: 'slow',
+        async *stream(request) {
+          await new Promise((_, reject) =>
+            request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+          );
+          await never();
+        },
+      },
+      { timeoutMs: 50 },
+    );
+    const result = await runLoop(conversation, options);
+    expect(result.reason).toBe('failed');
+    expect(result.error?.message).toMatch(/agent\.timeout_seconds/);
+  });
+
+  it('stops at the turn limit', async () => {
+    const { conversation, options } = setup(scriptedModel([[call('a')], [call('b')], [call('c')]]), {
+      maxTurns: 2,
+    });
+    const result = await runLoop(conversation, options);
+    expect(result).toMatchObject({ reason: 'turn-limit', turns: 2, toolCalls: 2 });
+  });
+});
