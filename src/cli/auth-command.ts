@@ -18,7 +18,15 @@ export interface AuthLoginOptions extends GlobalOptions {
   store?: boolean;
 }
 
-function asProvider(name: string): CredentialProvider {
+/** The named provider, or the configured one when none is named. */
+async function asProvider(name: string | undefined, options: GlobalOptions): Promise<CredentialProvider> {
+  if (name === undefined) {
+    const configured = (await loadConfigFor(options)).config.provider.type;
+    if (isCredentialProvider(configured)) return configured;
+    throw new UsageError(`the configured provider ${configured} needs no login`, {
+      hint: `name a provider: keel auth login <${credentialProviders.join('|')}>`,
+    });
+  }
   if (isCredentialProvider(name)) return name;
   throw new UsageError(`unknown provider "${name}" for keel auth`, {
     hint: `providers with credentials: ${credentialProviders.join(', ')}`,
@@ -41,9 +49,9 @@ async function withFailures(options: GlobalOptions, body: () => Promise<number>)
   }
 }
 
-export function authLoginCommand(name: string, options: AuthLoginOptions): Promise<number> {
+export function authLoginCommand(name: string | undefined, options: AuthLoginOptions): Promise<number> {
   return withFailures(options, async () => {
-    const provider = asProvider(name);
+    const provider = await asProvider(name, options);
     const store = new CredentialStore({ env: process.env });
     const secret = provider === 'copilot' ? await copilotLogin(options) : await apiKeyLogin(provider);
     const result = await store.store(provider, secret, { noStore: options.store === false });
@@ -85,9 +93,9 @@ async function copilotLogin(options: GlobalOptions): Promise<string> {
   }
 }
 
-export function authLogoutCommand(name: string, options: GlobalOptions): Promise<number> {
+export function authLogoutCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
   return withFailures(options, async () => {
-    const provider = asProvider(name);
+    const provider = await asProvider(name, options);
     const store = new CredentialStore({ env: process.env });
     const removed = await store.remove(provider);
     process.stdout.write(
@@ -105,7 +113,7 @@ export function authLogoutCommand(name: string, options: GlobalOptions): Promise
 
 export function authStatusCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
   return withFailures(options, async () => {
-    const only = name === undefined ? undefined : asProvider(name);
+    const only = name === undefined ? undefined : await asProvider(name, options);
     const store = new CredentialStore({ env: process.env });
     const rows = (await store.status()).filter((row) => only === undefined || row.provider === only);
     const width = Math.max(...rows.map((row) => row.provider.length)) + 2;

@@ -87,13 +87,22 @@ function buildProgram(): Command {
       process.exitCode = await configInitCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
+  program
+    .command('models')
+    .description("list a provider's models: context window, max output, tools, streaming, price")
+    .argument('[provider]', 'the provider to ask (default: the configured one)')
+    .action(async (provider: string | undefined, _options, command: Command) => {
+      const { modelsCommand } = await import('./models-command.js');
+      process.exitCode = await modelsCommand(provider, command.optsWithGlobals<GlobalOptions>());
+    });
+
   const auth = program.command('auth').description('log in to providers and manage stored credentials');
   auth
     .command('login')
     .description('log in: GitHub device flow for copilot, an API key on stdin for the others')
-    .argument('<provider>', 'copilot, gemini, openrouter, anthropic or openai')
+    .argument('[provider]', 'copilot, gemini, openrouter, anthropic or openai (default: the configured one)')
     .option('--no-store', 'keep the credential in memory for this session only')
-    .action(async (provider: string, options, command: Command) => {
+    .action(async (provider: string | undefined, options, command: Command) => {
       const { authLoginCommand } = await import('./auth-command.js');
       process.exitCode = await authLoginCommand(provider, {
         ...command.optsWithGlobals<GlobalOptions>(),
@@ -103,8 +112,8 @@ function buildProgram(): Command {
   auth
     .command('logout')
     .description('remove the stored credential of a provider')
-    .argument('<provider>', 'copilot, gemini, openrouter, anthropic or openai')
-    .action(async (provider: string, _options, command: Command) => {
+    .argument('[provider]', 'copilot, gemini, openrouter, anthropic or openai (default: the configured one)')
+    .action(async (provider: string | undefined, _options, command: Command) => {
       const { authLogoutCommand } = await import('./auth-command.js');
       process.exitCode = await authLogoutCommand(provider, command.optsWithGlobals<GlobalOptions>());
     });

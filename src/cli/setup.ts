@@ -8,6 +8,7 @@ import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { UsageError } from '../core/errors.js';
 import { type EventSink, fanOut } from '../core/events.js';
 import type { ToolCall } from '../core/messages.js';
+import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import type { Model } from '../providers/model.js';
 import { createPolicy, type ExecutionMode } from '../safety/policy.js';
@@ -109,8 +110,10 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     env: process.env,
   });
   const emit = outputSink(options, model, setup.streamText);
+  // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
+  const budget = promptBudget(model.capabilities);
   const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {
-    maxTokens: config.agent.conversation.max_tokens,
+    maxTokens: Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY),
     minRetainTurns: config.agent.conversation.min_retain_turns,
     pruneThreshold: config.agent.conversation.prune_threshold,
   });

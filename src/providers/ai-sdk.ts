@@ -13,6 +13,7 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import type { Message } from '../core/messages.js';
+import type { ModelCapabilities } from './capabilities.js';
 import { abortError, classifyProviderError, type ProviderErrorContext } from './errors.js';
 import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from './model.js';
 
@@ -24,12 +25,14 @@ export interface AiSdkModelOptions {
   providerOptions?: (request: ModelRequest) => SharedV3ProviderOptions | undefined;
   /** Cap on the answer's length, for APIs that require one (Anthropic's max_tokens). */
   maxOutputTokens?: number;
+  capabilities?: ModelCapabilities;
 }
 
 export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): Model {
   return {
     provider: options.provider,
     modelId: model.modelId,
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     stream: (request) => streamEvents(model, options, request),
   };
 }

@@ -6,6 +6,8 @@ import { KeelError, ProviderError, ProviderUnavailableError } from '../core/erro
 import { aiSdkModel } from './ai-sdk.js';
 import { CopilotTokenSource, copilotEditorHeaders, copilotLoginHint } from './copilot-token.js';
 import { resolveCredential } from './credentials.js';
+import type { ProviderErrorContext } from './errors.js';
+import { fetchJson } from './fetch-json.js';
 import type { Model } from './model.js';
 
 type CopilotSettings = KeelConfig['provider']['copilot'];
@@ -32,18 +34,35 @@ export async function createCopilotModelFromConfig(
   settings: CopilotSettings,
   env: NodeJS.ProcessEnv,
 ): Promise<Model> {
-  const githubToken = await resolveCredential('copilot', env);
-  if (!githubToken) {
-    throw new ProviderUnavailableError('credentials_rejected', 'not logged in to GitHub Copilot', {
-      hint: copilotLoginHint,
-    });
-  }
   return createCopilotModel({
     model: settings.model,
-    githubToken,
+    githubToken: await copilotGithubToken(env),
     githubApiUrl: settings.github_api_url,
     baseUrl: settings.base_url,
   });
+}
+
+/** The GitHub token from env, keyring or credentials file; none is an error before any request. */
+export async function copilotGithubToken(env: NodeJS.ProcessEnv): Promise<string> {
+  const githubToken = await resolveCredential('copilot', env);
+  if (githubToken) return githubToken;
+  throw new ProviderUnavailableError('credentials_rejected', 'not logged in to GitHub Copilot', {
+    hint: copilotLoginHint,
+  });
+}
+
+function copilotErrorContext(baseUrl: string, modelId: string, githubToken: string): ProviderErrorContext {
+  return {
+    label: 'GitHub Copilot',
+    provider: 'copilot',
+    baseUrl,
+    modelId,
+    unreachableHint: 'check the network, or provider.copilot.base_url',
+    credentialsHint: copilotLoginHint,
+    notFoundHint: 'choose another model with --model (the Copilot model list names them)',
+    credentialsEnv: 'GITHUB_TOKEN',
+    secrets: [githubToken],
+  };
 }
 
 export function createCopilotModel(options: CopilotModelOptions): Model {
@@ -59,17 +78,7 @@ export function createCopilotModel(options: CopilotModelOptions): Model {
   });
   const model = aiSdkModel(provider.chatModel(options.model), {
     provider: 'copilot',
-    errors: {
-      label: 'GitHub Copilot',
-      provider: 'copilot',
-      baseUrl: override ?? defaultApiUrl,
-      modelId: options.model,
-      unreachableHint: 'check the network, or provider.copilot.base_url',
-      credentialsHint: copilotLoginHint,
-      notFoundHint: 'choose another model with --model (the Copilot model list names them)',
-      credentialsEnv: 'GITHUB_TOKEN',
-      secrets: [options.githubToken],
-    },
+    errors: copilotErrorContext(override ?? defaultApiUrl, options.model, options.githubToken),
   });
   return {
     provider: model.provider,
@@ -184,19 +193,11 @@ export async function listCopilotModels(
   const tokens = new CopilotTokenSource(options.githubToken, { githubApiUrl: options.githubApiUrl });
   const token = await tokens.get(options.signal);
   const root = (options.baseUrl ?? token.apiUrl ?? defaultApiUrl).trim().replace(/\/+$/, '');
-  const response = await fetch(`${root}/models`, {
+  const body = await fetchJson(`${root}/models`, copilotErrorContext(root, '', options.githubToken), {
     headers: { ...chatHeaders, Authorization: `Bearer ${token.token}` },
     signal: options.signal,
+    endpoint: true,
   });
-  const text = await response.text();
-  if (!response.ok)
-    throw new ProviderError(`GitHub Copilot answered HTTP ${response.status} at ${root}/models`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
   const parsed = modelList.safeParse(body);
   if (!parsed.success)
     throw new ProviderError(`the Copilot model list at ${root}/models has an unexpected shape`);

@@ -44,6 +44,14 @@ export function abortError(signal: AbortSignal): Error {
   return error;
 }
 
+/** The refusal of a model that cannot call tools: from the server's 400, or before any request from /api/show. */
+export function modelWithoutTools(modelId: string, cause?: unknown): ModelUnsupportedError {
+  return new ModelUnsupportedError('model_without_tools', `model "${modelId}" does not support tools`, {
+    hint: 'pick a model with tool support, e.g. --model qwen3',
+    cause,
+  });
+}
+
 /** Classifies any failure of a model call; the result is meant to be thrown. */
 export function classifyProviderError(
   error: unknown,
@@ -89,16 +97,7 @@ function classifyHttp(
       { hint: context.credentialsHint, cause },
     );
   }
-  if (lower.includes('does not support tools')) {
-    return new ModelUnsupportedError(
-      'model_without_tools',
-      `model "${context.modelId}" does not support tools`,
-      {
-        hint: 'pick a model with tool support, e.g. --model qwen3',
-        cause,
-      },
-    );
-  }
+  if (lower.includes('does not support tools')) return modelWithoutTools(context.modelId, cause);
   if ((status === 404 || lower.includes('not found')) && lower.includes('model')) {
     return new ModelUnsupportedError(
       'model_not_found',

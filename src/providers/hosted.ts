@@ -27,6 +27,12 @@ export function missingKey(provider: HostedProvider): ProviderUnavailableError {
   });
 }
 
+/** App attribution OpenRouter uses for its rankings; not required, but asked of well-behaved clients. */
+export const openRouterHeaders = {
+  'HTTP-Referer': 'https://github.com/keel-agent/keel',
+  'X-Title': 'Keel',
+};
+
 export function trimBaseUrl(baseUrl: string): string {
   return baseUrl.trim().replace(/\/+$/, '');
 }

@@ -1,6 +1,7 @@
 // Chooses the model for the configured provider, loading only that provider's code (start-up stays lean).
 import type { KeelConfig } from '../config/schema.js';
 import { CassetteError } from '../core/errors.js';
+import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import type { HostedProvider } from './hosted.js';
 import type { Model } from './model.js';
 import { retryingModel } from './retry.js';
@@ -17,6 +18,9 @@ export async function createModel(
   options: CreateModelOptions = {},
 ): Promise<Model> {
   let model = await baseModel(provider, options.env ?? {});
+  // Providers other than Ollama make no request before the first chat: what Keel knows comes from its table.
+  if (!model.capabilities && provider.type !== 'replay')
+    model = withCapabilities(model, capabilitiesOf(model.modelId));
   if (options.record) {
     const { recordingModel } = await import('./record.js');
     model = recordingModel(model, options.record);
@@ -61,8 +65,22 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
       return createOpenAIModel({ ...hostedSettings(provider.openai), apiKey: await apiKey('openai', env) });
     }
     case 'ollama': {
-      const { createOllamaModel } = await import('./ollama.js');
-      return createOllamaModel({ model: provider.ollama.model, baseUrl: provider.ollama.base_url });
+      const { model } = provider.ollama;
+      const { normalizeOllamaHost, probeOllamaModel } = await import('./ollama-api.js');
+      // /api/show is local and cheap; it runs while the SDK loads. Failing, it leaves the chat request to report.
+      const [{ createOllamaModel }, show] = await Promise.all([
+        import('./ollama.js'),
+        probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model),
+      ]);
+      if (show?.tools === false) {
+        const { modelWithoutTools } = await import('./errors.js');
+        throw modelWithoutTools(model);
+      }
+      return createOllamaModel({
+        model,
+        baseUrl: provider.ollama.base_url,
+        capabilities: show && capabilitiesOf(model, show),
+      });
     }
     case 'openai-compatible': {
       const settings = provider['openai-compatible'];
@@ -89,6 +107,24 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
       return replayModel(cassette);
     }
   }
+}
+
+function withCapabilities(model: Model, capabilities: ModelCapabilities): Model {
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    capabilities,
+    stream: (request) => model.stream(request),
+  };
+}
+
+/** The provider's models with what is known of each: its model list, then Keel's table. Makes network requests. */
+export async function listModels(
+  provider: KeelConfig['provider'],
+  options: { env: NodeJS.ProcessEnv; signal?: AbortSignal },
+): Promise<ModelCapabilities[]> {
+  const { listProviderModels } = await import('./model-lists.js');
+  return listProviderModels(provider, { ...options, apiKey: (name) => apiKey(name, options.env) });
 }
 
 const hostedSettings = (settings: { model: string; base_url: string }) => ({

@@ -1,6 +1,7 @@
 // The one interface the agent loop sees. Providers implement it; record and replay wrap it.
 // No wire format crosses it.
 import type { Message, ToolCall, Usage } from '../core/messages.js';
+import type { ModelCapabilities } from './capabilities.js';
 
 /** A tool as offered to the model: name, description and JSON Schema of its input. */
 export interface ToolSpec {
@@ -44,6 +45,8 @@ export interface Model {
   /** Provider name as the user selects it (`ollama`, `openai-compatible`, `replay`). */
   readonly provider: string;
   readonly modelId: string;
+  /** Context window, output limit, tool support and price as far as known before the first request (no network). */
+  readonly capabilities?: ModelCapabilities;
   /** Streams one model response. Throws KeelError subclasses for failures the user must act on. */
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
 }

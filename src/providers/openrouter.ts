@@ -1,14 +1,10 @@
 // The OpenRouter provider: @openrouter/ai-sdk-provider (reasoning deltas, url citations, in-stream errors, `:` comments).
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import { aiSdkModel } from './ai-sdk.js';
-import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
+import { type HostedModelOptions, hostedErrorContext, openRouterHeaders, trimBaseUrl } from './hosted.js';
 import type { Model } from './model.js';
 
-/** App attribution OpenRouter uses for its rankings; not required, but asked of well-behaved clients. */
-export const openRouterHeaders = {
-  'HTTP-Referer': 'https://github.com/keel-agent/keel',
-  'X-Title': 'Keel',
-};
+export { openRouterHeaders } from './hosted.js';
 
 export function createOpenRouterModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);

@@ -41,5 +41,10 @@ export function recordingModel(inner: Model, file: string): Model {
     await saved;
   }
 
-  return { provider: inner.provider, modelId: inner.modelId, stream };
+  return {
+    provider: inner.provider,
+    modelId: inner.modelId,
+    ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
+    stream,
+  };
 }

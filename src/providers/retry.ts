@@ -40,6 +40,7 @@ export function retryingModel(inner: Model, options: RetryOptions): Model {
   return {
     provider: inner.provider,
     modelId: inner.modelId,
+    ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
     stream: (request) => streamWithRetries(inner, settings, request),
   };
 }

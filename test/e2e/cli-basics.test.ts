@@ -48,4 +48,17 @@ describe('keel cli basics', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('/nonexistent/keel-ws');
   });
+
+  it('keel auth login without a provider logs in to the configured one', async () => {
+    const r = await runKeel(['auth', 'login', '--no-store'], {
+      env: { KEEL_PROVIDER: 'anthropic' },
+      input: 'sk-ant-CANARY-1\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('logged in to anthropic');
+    expect(r.stdout + r.stderr).not.toContain('CANARY');
+    const none = await runKeel(['auth', 'login']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/ollama needs no login/);
+  });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { anthropicWire } from './wire-anthropic.js';
 import { geminiWire } from './wire-gemini.js';
+import { type ModelListOptions, modelListAnswer } from './wire-models.js';
 
 export interface ScriptedToolCall {
   name: string;
@@ -45,15 +46,15 @@ export interface ModelServer {
   anthropicUrl: string; // http://127.0.0.1:PORT/v1 (POST /v1/messages)
   geminiUrl: string; // http://127.0.0.1:PORT/v1beta (POST /v1beta/models/{model}:streamGenerateContent)
   requests: ReceivedRequest[]; // chat requests only, in order
+  routes: string[]; // every request as `METHOD /path`, in order (model lists, /api/show, chat)
   close(): Promise<void>;
 }
 
-interface Options {
+interface Options extends ModelListOptions {
   script: ScriptStep[];
   chunkText?: boolean;
   splitToolArgs?: boolean;
-  capabilities?: string[];
-  /** Speak OpenRouter's dialect on the OpenAI route: `: OPENROUTER PROCESSING` comments, `delta.reasoning`. */
+  /** Speak OpenRouter's dialect on the OpenAI route: `: OPENROUTER PROCESSING` comments, `delta.reasoning`, /models. */
   openrouter?: boolean;
 }
 
@@ -77,6 +78,7 @@ export const defaultUsage = { input: 10, output: 5 };
 
 export async function startModelServer(options: Options): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
+  const routes: string[] = [];
   const sockets = new Set<Socket>();
   let step = 0;
 
@@ -95,10 +97,10 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
     const rawBody = await readBody(req);
     const path = (req.url ?? '/').split('?')[0]!;
     const route = `${req.method} ${path}`;
-    if (route === 'GET /api/tags') return sendJson(res, 200, ollamaTags());
+    routes.push(route);
     if (route === 'GET /api/version') return sendJson(res, 200, { version: '0.12.6' });
-    if (route === 'POST /api/show') return sendJson(res, 200, ollamaShow(options.capabilities));
-    if (route === 'GET /v1/models') return sendJson(res, 200, openaiModels());
+    const list = modelListAnswer(route, req.headers, parseJson(rawBody) as { model?: string }, options);
+    if (list) return sendJson(res, list.status, list.body);
     const isOllama = route === 'POST /api/chat';
     const wire = wires.find((w) => w.matches(req.method ?? '', path));
     if (!wire && !isOllama && route !== 'POST /v1/chat/completions') {
@@ -151,6 +153,7 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
     anthropicUrl: `${url}/v1`,
     geminiUrl: `${url}/v1beta`,
     requests,
+    routes,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -227,33 +230,6 @@ function ollamaCalls(reply: ScriptedReply) {
     ...(call.id ? { id: call.id } : {}),
     function: { name: call.name, arguments: call.args },
   }));
-}
-
-function ollamaTags() {
-  const details = { format: 'gguf', family: 'qwen3', parameter_size: '8.2B', quantization_level: 'Q4_K_M' };
-  return {
-    models: [
-      {
-        name: 'qwen3:latest',
-        model: 'qwen3:latest',
-        modified_at: '2025-01-01T00:00:00Z',
-        size: 5e9,
-        digest: 'x',
-        details,
-      },
-    ],
-  };
-}
-
-function ollamaShow(capabilities = ['completion', 'tools']) {
-  return {
-    modelfile: '',
-    parameters: '',
-    template: '',
-    details: { family: 'qwen3', parameter_size: '8.2B', quantization_level: 'Q4_K_M' },
-    model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 },
-    capabilities,
-  };
 }
 
 // ---- OpenAI /v1/chat/completions ----
@@ -362,10 +338,6 @@ function openaiUsage(usage: { input: number; output: number }) {
     completion_tokens: usage.output,
     total_tokens: usage.input + usage.output,
   };
-}
-
-function openaiModels() {
-  return { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'scripted' }] };
 }
 
 const callId = (replyNumber: number, index: number) => `call_${replyNumber}_${index}`;

@@ -1,0 +1,69 @@
+// `keel models [provider]`: the provider's models with context window, output limit, tools, streaming and price.
+import { type ProviderName, providerNames } from '../config/schema.js';
+import { ExitCode, UsageError } from '../core/errors.js';
+import type { ModelCapabilities } from '../providers/capabilities.js';
+import { listModels } from '../providers/index.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { interruptSignal, loadConfigFor } from './setup.js';
+
+function asProvider(name: string): ProviderName {
+  if ((providerNames as readonly string[]).includes(name)) return name as ProviderName;
+  throw new UsageError(`unknown provider "${name}"`, { hint: `providers: ${providerNames.join(', ')}` });
+}
+
+export async function modelsCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
+  const json = options.output !== 'text';
+  try {
+    const provider = name === undefined ? undefined : asProvider(name);
+    const { config } = await loadConfigFor({ ...options, provider: provider ?? options.provider });
+    const selected = config.provider.type;
+    // Ollama lists `qwen3:latest` for the configured `qwen3`.
+    const configured = selected === 'replay' ? undefined : config.provider[selected].model;
+    const interrupt = interruptSignal();
+    const models = await listModels(config.provider, { env: process.env, signal: interrupt.signal }).finally(
+      () => interrupt.dispose(),
+    );
+    models.sort((a, b) => a.id.localeCompare(b.id));
+    const marked =
+      models.find((m) => m.id === configured) ?? models.find((m) => m.id === `${configured}:latest`);
+    if (json) {
+      const rows = models.map((m) => ({ ...m, configured: m === marked }));
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    } else {
+      process.stdout.write(formatTable(models, marked?.id));
+    }
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json });
+  }
+}
+
+const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');
+const count = (value: number | undefined) => (value === undefined ? '-' : value.toLocaleString('en-US'));
+const usd = (value: number) => `$${value < 0.01 && value > 0 ? value.toPrecision(2) : value.toFixed(2)}`;
+
+/** One row per model; `*` marks the configured one. Price: USD per million input / output tokens. */
+export function formatTable(models: ModelCapabilities[], configured: string | undefined): string {
+  const header = ['MODEL', 'CONTEXT', 'MAX OUT', 'TOOLS', 'STREAM', 'PRICE IN/OUT PER 1M'];
+  const rows = models.map((m) => [
+    `${m.id === configured ? '* ' : '  '}${m.id}`,
+    count(m.contextWindow),
+    count(m.maxOutput),
+    yesNo(m.tools),
+    yesNo(m.streaming),
+    m.price ? `${usd(m.price.inputPerMTok)}/${usd(m.price.outputPerMTok)}` : '-',
+  ]);
+  const all = [['  MODEL', ...header.slice(1)], ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  const lines = all.map((row) =>
+    row
+      .map((cell, i) =>
+        i === 0 || i === row.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!),
+      )
+      .join('  ')
+      .trimEnd(),
+  );
+  if (models.length === 0) lines.push('  (no models)');
+  return `${lines.join('\n')}\n`;
+}

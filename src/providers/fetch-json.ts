@@ -1,0 +1,61 @@
+// GET or POST a provider's JSON endpoint with plain fetch (model lists, /api/show), failures classified like chat's.
+import { ProviderError } from '../core/errors.js';
+import { classifyProviderError, type ProviderErrorContext } from './errors.js';
+
+/** An HTTP error status, shaped like the AI SDK's APICallError so classifyProviderError reads it the same way. */
+class HttpStatusError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly responseBody: string,
+    url: string,
+  ) {
+    super(`HTTP ${statusCode} from ${url}`);
+    this.name = 'HttpStatusError';
+  }
+}
+
+export interface FetchJsonOptions {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** A 404 means a wrong base URL (model lists), not an unknown model. */
+  endpoint?: boolean;
+}
+
+export async function fetchJson(
+  url: string,
+  context: ProviderErrorContext,
+  options: FetchJsonOptions = {},
+): Promise<unknown> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers: {
+        accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    throw classifyProviderError(error, context, options.signal);
+  }
+  if (response.status === 404 && options.endpoint) {
+    throw new ProviderError(`${context.label} has no ${url} (HTTP 404)`, {
+      hint: 'check the base URL (--base-url)',
+    });
+  }
+  if (!response.ok) throw classifyProviderError(new HttpStatusError(response.status, text, url), context);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProviderError(`${context.label} answered ${url} with something other than JSON`, {
+      hint: 'check the base URL (--base-url)',
+    });
+  }
+}

@@ -1,0 +1,53 @@
+// Keel's built-in model table (data): what is known of well-used models when their server does not say.
+// Lookup (exact id, tag, vendor prefix, family prefix) lives in capabilities.ts.
+//
+// Context windows of gpt-5-mini, gpt-4o-mini, qwen3 and llama3 are XZatoma's token table, kept as a floor: Copilot
+// serves gpt-5-mini with a 128k prompt, and Ollama's qwen3 builds differ (32k-40k). Other limits are the vendors'
+// published ones. Prices are USD per million tokens at list price (Gemini 2.5 Pro: prompts up to 200k tokens) as
+// published in 2025; an entry without a price is one we are not sure of. Ollama models run locally: no price.
+
+export interface ModelTableEntry {
+  /** Lower-case id or family (`claude-sonnet-4-5`, `qwen3`). */
+  id: string;
+  contextWindow: number;
+  maxOutput?: number;
+  tools?: boolean;
+  streaming?: boolean;
+  price?: { inputPerMTok: number; outputPerMTok: number };
+}
+
+const usd = (inputPerMTok: number, outputPerMTok: number) => ({ inputPerMTok, outputPerMTok });
+const hosted = { tools: true, streaming: true } as const;
+
+export const modelTable: readonly ModelTableEntry[] = [
+  // OpenAI (also Copilot's and OpenRouter's `openai/…`)
+  { id: 'gpt-5', contextWindow: 400_000, maxOutput: 128_000, ...hosted, price: usd(1.25, 10) },
+  { id: 'gpt-5-mini', contextWindow: 128_000, ...hosted, price: usd(0.25, 2) },
+  { id: 'gpt-4.1', contextWindow: 1_047_576, maxOutput: 32_768, ...hosted, price: usd(2, 8) },
+  { id: 'gpt-4.1-mini', contextWindow: 1_047_576, maxOutput: 32_768, ...hosted, price: usd(0.4, 1.6) },
+  { id: 'gpt-4.1-nano', contextWindow: 1_047_576, maxOutput: 32_768, ...hosted, price: usd(0.1, 0.4) },
+  { id: 'gpt-4o', contextWindow: 128_000, maxOutput: 16_384, ...hosted, price: usd(2.5, 10) },
+  { id: 'gpt-4o-mini', contextWindow: 128_000, maxOutput: 16_384, ...hosted, price: usd(0.15, 0.6) },
+  // Anthropic (also OpenRouter's `anthropic/…`)
+  { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutput: 64_000, ...hosted, price: usd(3, 15) },
+  { id: 'claude-sonnet-4', contextWindow: 200_000, maxOutput: 64_000, ...hosted, price: usd(3, 15) },
+  { id: 'claude-haiku-4-5', contextWindow: 200_000, maxOutput: 64_000, ...hosted, price: usd(1, 5) },
+  { id: 'claude-opus-4-1', contextWindow: 200_000, maxOutput: 32_000, ...hosted, price: usd(15, 75) },
+  { id: 'claude-3-5-haiku', contextWindow: 200_000, maxOutput: 8_192, ...hosted, price: usd(0.8, 4) },
+  // Google Gemini (also OpenRouter's `google/…`)
+  { id: 'gemini-2.5-pro', contextWindow: 1_048_576, maxOutput: 65_536, ...hosted, price: usd(1.25, 10) },
+  { id: 'gemini-2.5-flash', contextWindow: 1_048_576, maxOutput: 65_536, ...hosted, price: usd(0.3, 2.5) },
+  {
+    id: 'gemini-2.5-flash-lite',
+    contextWindow: 1_048_576,
+    maxOutput: 65_536,
+    ...hosted,
+    price: usd(0.1, 0.4),
+  },
+  // Ollama families (tool support here is a hint; /api/show's capabilities decide)
+  { id: 'qwen3', contextWindow: 32_768, tools: true, streaming: true },
+  { id: 'qwen2.5-coder', contextWindow: 32_768, tools: true, streaming: true },
+  { id: 'llama3', contextWindow: 8_192, tools: false, streaming: true },
+  { id: 'llama3.1', contextWindow: 131_072, tools: true, streaming: true },
+  { id: 'llama3.2', contextWindow: 131_072, tools: true, streaming: true },
+];

@@ -1,0 +1,106 @@
+// Ollama's own REST endpoints beside chat: the host form OLLAMA_HOST takes, /api/tags (models) and /api/show
+// (context length, capabilities). Plain fetch: no SDK is needed to read two JSON documents.
+import { z } from 'zod';
+import { capabilitiesOf, type ModelCapabilities, type ServerCapabilities } from './capabilities.js';
+import type { ProviderErrorContext } from './errors.js';
+import { fetchJson } from './fetch-json.js';
+
+const defaultPort = '11434';
+
+/** Normalises an OLLAMA_HOST-style value to `scheme://host:port` (no trailing slash, no `/api`), as the ollama CLI reads it. */
+export function normalizeOllamaHost(value: string): string {
+  let rest = value.trim();
+  let scheme = 'http';
+  let port = defaultPort;
+  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
+  if (schemeMatch) {
+    scheme = schemeMatch[1]!.toLowerCase();
+    rest = rest.slice(schemeMatch[0].length);
+    // Like the ollama CLI: an explicit scheme without a port means that scheme's usual port.
+    port = scheme === 'https' ? '443' : '80';
+  }
+  const slash = rest.indexOf('/');
+  let path = slash === -1 ? '' : rest.slice(slash).replace(/\/+$/, '');
+  if (path === '/api') path = '';
+  let hostPort = slash === -1 ? rest : rest.slice(0, slash);
+  if (hostPort === '' || hostPort.startsWith(':')) hostPort = `127.0.0.1${hostPort}`;
+  const hasPort = /:\d+$/.test(hostPort) && (!hostPort.startsWith('[') || hostPort.includes(']:'));
+  return `${scheme}://${hasPort ? hostPort : `${hostPort}:${port}`}${path}`;
+}
+
+/** How Ollama failures are worded; `root` is normalizeOllamaHost's result. */
+export function ollamaErrorContext(root: string, modelId: string): ProviderErrorContext {
+  return {
+    label: 'Ollama',
+    provider: 'ollama',
+    baseUrl: root,
+    modelId,
+    unreachableHint:
+      'start it with `ollama serve`, set OLLAMA_HOST, or pick another provider with --provider',
+    credentialsHint: 'Ollama itself needs no key; check the proxy in front of it (--base-url / OLLAMA_HOST)',
+    notFoundHint: `ollama pull ${modelId} or choose another with --model`,
+  };
+}
+
+const tagsSchema = z.object({ models: z.array(z.object({ name: z.string() }).loose()) }).loose();
+/** What POST /api/show says of one model, nothing from the table. Throws classified errors (unreachable, not found). */
+export async function readOllamaShow(
+  root: string,
+  modelId: string,
+  signal?: AbortSignal,
+): Promise<ServerCapabilities> {
+  const context = ollamaErrorContext(root, modelId);
+  const body = await fetchJson(`${root}/api/show`, context, {
+    method: 'POST',
+    body: { model: modelId },
+    signal,
+  });
+  // Two fields of a large document, read by hand: a zod schema's first use costs more than the request (start-up path).
+  const { model_info: info, capabilities } = (isObject(body) ? body : {}) as Record<string, unknown>;
+  const architecture = isObject(info) ? info['general.architecture'] : undefined;
+  const contextLength =
+    isObject(info) && typeof architecture === 'string' ? info[`${architecture}.context_length`] : undefined;
+  return {
+    id: modelId,
+    ...(typeof contextLength === 'number' && contextLength > 0 ? { contextWindow: contextLength } : {}),
+    // Older servers have no `capabilities`: tool support is then unknown until the chat request says.
+    ...(Array.isArray(capabilities) ? { tools: capabilities.includes('tools') } : {}),
+    streaming: true,
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Installed models (GET /api/tags), each with what /api/show says of it (table data if that fails). */
+export async function listOllamaModels(root: string, signal?: AbortSignal): Promise<ModelCapabilities[]> {
+  const context = ollamaErrorContext(root, '');
+  const tags = tagsSchema.safeParse(await fetchJson(`${root}/api/tags`, context, { signal, endpoint: true }));
+  const names = tags.success ? tags.data.models.map((m) => m.name) : [];
+  return Promise.all(
+    names.map((name) =>
+      readOllamaShow(root, name, signal).then(
+        (show) => capabilitiesOf(name, show),
+        () => capabilitiesOf(name),
+      ),
+    ),
+  );
+}
+
+/** How long the start-up /api/show may take before the run goes on without it (a remote server that hangs). */
+const probeTimeoutMs = 3000;
+
+/**
+ * /api/show before the first chat request, never failing the run on its own: any failure (unreachable, unknown
+ * model, timeout) gives undefined and the chat request reports it as before.
+ */
+export async function probeOllamaModel(
+  root: string,
+  modelId: string,
+): Promise<ServerCapabilities | undefined> {
+  try {
+    return await readOllamaShow(root, modelId, AbortSignal.timeout(probeTimeoutMs));
+  } catch {
+    return undefined;
+  }
+}

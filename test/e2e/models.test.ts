@@ -1,0 +1,155 @@
+// End to end: `keel models` against each provider's model list, and a run refusing a model /api/show says lacks tools.
+import { rm } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../providers/helpers.js';
+import { makeWorkspace, runKeel } from '../support/cli.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
+import type { OllamaModelSpec } from '../support/wire-models.js';
+
+const servers: ModelServer[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function server(options: Parameters<typeof startModelServer>[0]) {
+  const s = await startModelServer(options);
+  servers.push(s);
+  return s;
+}
+async function workspace() {
+  const dir = await makeWorkspace({});
+  dirs.push(dir);
+  return dir;
+}
+
+const ollamaModels: OllamaModelSpec[] = [
+  {
+    name: 'qwen3:latest',
+    architecture: 'qwen3',
+    contextLength: 40960,
+    capabilities: ['completion', 'tools'],
+  },
+  { name: 'tiny:latest', architecture: 'gemma', contextLength: 8192, capabilities: ['completion'] },
+  { name: 'small:latest', architecture: 'llama', contextLength: 6000, capabilities: ['completion', 'tools'] },
+];
+
+/** The table's rows as cells (split on runs of two or more spaces), the `*` mark kept as its own first cell. */
+const rows = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.trim().split(/\s{2,}/));
+
+describe('keel models', () => {
+  it('ollama (the default provider): every installed model with /api/show data, the configured one marked', async () => {
+    const s = await server({ script: [], ollamaModels });
+    const r = await runKeel(['models', '--base-url', s.ollamaUrl]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [header, ...body] = rows(r.stdout);
+    expect(header).toEqual(['MODEL', 'CONTEXT', 'MAX OUT', 'TOOLS', 'STREAM', 'PRICE IN/OUT PER 1M']);
+    expect(body).toEqual([
+      ['* qwen3:latest', '40,960', '-', 'yes', 'yes', '-'],
+      ['small:latest', '6,000', '-', 'yes', 'yes', '-'],
+      ['tiny:latest', '8,192', '-', 'no', 'yes', '-'],
+    ]);
+  });
+
+  it('openrouter: context, output limit, tools and prices from its /models', async () => {
+    const s = await server({ script: [], openrouter: true });
+    const r = await runKeel(['models', 'openrouter', '--base-url', s.openaiUrl], {
+      env: { OPENROUTER_API_KEY: 'or-key' },
+    });
+    expect(r.code).toBe(0);
+    expect(rows(r.stdout).slice(1)).toEqual([
+      ['* anthropic/claude-sonnet-4', '200,000', '64,000', 'yes', 'yes', '$3.00/$15.00'],
+      ['mistralai/mistral-7b-instruct:free', '32,768', '-', 'no', 'yes', '$0.00/$0.00'],
+    ]);
+  });
+
+  it('gemini --output json: an array with the server’s token limits', async () => {
+    const s = await server({ script: [] });
+    const r = await runKeel(['models', 'gemini', '--base-url', s.geminiUrl, '--output', 'json'], {
+      env: { GEMINI_API_KEY: 'g-key' },
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        id: 'gemini-2.5-flash',
+        contextWindow: 1048576,
+        maxOutput: 65536,
+        tools: true,
+        streaming: true,
+        price: { inputPerMTok: 0.3, outputPerMTok: 2.5 },
+        source: 'server',
+        configured: true,
+      },
+    ]);
+  });
+
+  it('an unknown provider is a usage error (exit 2)', async () => {
+    const r = await runKeel(['models', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown provider "nope"/);
+    expect(r.stderr).toMatch(/openrouter/);
+  });
+
+  it('an unreachable server is exit 3 naming the URL', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const r = await runKeel(['models', '--base-url', url]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`cannot reach Ollama at ${url}`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a missing key is exit 3 with the hint', async () => {
+    const r = await runKeel(['models', 'anthropic']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/no API key for anthropic/);
+    expect(r.stderr).toMatch(/ANTHROPIC_API_KEY|keel auth login anthropic/);
+  });
+});
+
+describe('capabilities in a run', () => {
+  it('refuses an Ollama model whose /api/show lacks "tools" before any chat request (exit 2)', async () => {
+    const s = await server({ script: [{ text: 'never sent' }], ollamaModels });
+    const ws = await workspace();
+    const r = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--model',
+      'tiny',
+      '--cwd',
+      ws,
+      '--prompt',
+      'hi',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('model "tiny" does not support tools');
+    expect(r.stderr).toMatch(/hint: pick a model with tool support/);
+    expect(s.routes).toContain('POST /api/show');
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('caps num_ctx at the model’s context length', async () => {
+    const s = await server({ script: [{ text: 'ok' }], ollamaModels });
+    const ws = await workspace();
+    const r = await runKeel([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--model',
+      'small',
+      '--cwd',
+      ws,
+      '--prompt',
+      'hi',
+    ]);
+    expect(r.code).toBe(0);
+    // Without the cap the smallest num_ctx Keel sends is 8192.
+    expect(s.requests[0]!.body.options.num_ctx).toBe(6000);
+  });
+});
