@@ -2,7 +2,7 @@
 import type { KeelConfig } from '../config/schema.js';
 import { CassetteError } from '../core/errors.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
-import type { HostedProvider } from './hosted.js';
+import type { HostedModelOptions, HostedProvider } from './hosted.js';
 import type { Model } from './model.js';
 import { retryingModel } from './retry.js';
 
@@ -42,27 +42,12 @@ function retryBaseMs(env: NodeJS.ProcessEnv | undefined): number | undefined {
 
 async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEnv): Promise<Model> {
   switch (provider.type) {
-    case 'gemini': {
-      const { createGeminiModel } = await import('./gemini.js');
-      return createGeminiModel({ ...hostedSettings(provider.gemini), apiKey: await apiKey('gemini', env) });
-    }
-    case 'openrouter': {
-      const { createOpenRouterModel } = await import('./openrouter.js');
-      return createOpenRouterModel({
-        ...hostedSettings(provider.openrouter),
-        apiKey: await apiKey('openrouter', env),
-      });
-    }
-    case 'anthropic': {
-      const { createAnthropicModel } = await import('./anthropic.js');
-      return createAnthropicModel({
-        ...hostedSettings(provider.anthropic),
-        apiKey: await apiKey('anthropic', env),
-      });
-    }
+    case 'gemini':
+    case 'openrouter':
+    case 'anthropic':
     case 'openai': {
-      const { createOpenAIModel } = await import('./openai.js');
-      return createOpenAIModel({ ...hostedSettings(provider.openai), apiKey: await apiKey('openai', env) });
+      const create = await hostedFactories[provider.type]();
+      return create({ ...hostedSettings(provider[provider.type]), apiKey: await apiKey(provider.type, env) });
     }
     case 'ollama': {
       const { model } = provider.ollama;
@@ -126,6 +111,14 @@ export async function listModels(
   const { listProviderModels } = await import('./model-lists.js');
   return listProviderModels(provider, { ...options, apiKey: (name) => apiKey(name, options.env) });
 }
+
+/** The API-key providers differ only in their module; each loads when chosen. */
+const hostedFactories: Record<HostedProvider, () => Promise<(options: HostedModelOptions) => Model>> = {
+  gemini: async () => (await import('./gemini.js')).createGeminiModel,
+  openrouter: async () => (await import('./openrouter.js')).createOpenRouterModel,
+  anthropic: async () => (await import('./anthropic.js')).createAnthropicModel,
+  openai: async () => (await import('./openai.js')).createOpenAIModel,
+};
 
 const hostedSettings = (settings: { model: string; base_url: string }) => ({
   model: settings.model,

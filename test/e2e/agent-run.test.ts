@@ -1,71 +1,20 @@
 // End to end: the built keel binary against the scripted model server over loopback, in temp workspaces.
-import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, runKeel } from '../support/cli.js';
-import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { runOllama, runReplay, toolMessages, useE2E } from '../support/e2e.js';
+import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
+import type { ModelServer } from '../support/model-server.js';
 
-const servers: ModelServer[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function server(script: ScriptStep[]): Promise<ModelServer> {
-  const s = await startModelServer({ script });
-  servers.push(s);
-  return s;
-}
-
-async function workspace(files: Record<string, string>): Promise<string> {
-  const dir = await makeWorkspace(files);
-  dirs.push(dir);
-  return dir;
-}
-
-const todoFiles = {
-  'src/main.ts': 'export function main() {\n  // TODO: handle errors\n  return 1;\n}\n',
-  'src/util.py': 'def f():\n    # TODO: speed this up\n    pass\n',
-  'README.md': '# Demo\n',
-};
-
-const todoScript: ScriptStep[] = [
-  {
-    text: 'Let me look at the files.',
-    toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true } }],
-  },
-  {
-    toolCalls: [
-      { name: 'read_file', args: { path: 'src/main.ts' } },
-      { name: 'read_file', args: { path: 'src/util.py' } },
-    ],
-  },
-  {
-    toolCalls: [
-      {
-        name: 'write_file',
-        args: {
-          path: 'tasks.md',
-          content: '# Tasks\n\n- src/main.ts:2 handle errors\n- src/util.py:2 speed this up\n',
-        },
-      },
-    ],
-  },
-  { text: 'I found 2 TODO comments and wrote tasks.md.', usage: { input: 300, output: 20 } },
-];
-
-function toolMessages(body: unknown): string[] {
-  const messages = (body as { messages: { role: string; content: unknown }[] }).messages;
-  return messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
-}
+const { server, workspace, removeLater } = useE2E();
 
 describe.each([
   ['ollama', (s: ModelServer) => s.ollamaUrl],
   ['openai-compatible', (s: ModelServer) => s.openaiUrl],
 ])('keel run against %s', (provider, baseUrl) => {
   it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
-    const s = await server(todoScript);
+    const s = await server(todoScript());
     const ws = await workspace(todoFiles);
     const r = await runKeel([
       'run',
@@ -80,13 +29,7 @@ describe.each([
       '--prompt',
       'Find all TODO comments and create tasks.md',
     ]);
-    expect(r.stderr).not.toMatch(/error/i);
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('I found 2 TODO comments and wrote tasks.md.');
-    expect(await readFile(join(ws, 'tasks.md'), 'utf8')).toContain('speed this up');
-    expect(r.stderr).toContain('list_files');
-    expect(r.stderr).toContain('write_file');
-    expect(s.requests).toHaveLength(4);
+    await expectTodoTaskDone(r, ws, s);
     // Both parallel calls were answered, with the real file contents.
     const third = toolMessages(s.requests[2]!.body);
     expect(third.some((c) => c.includes('handle errors'))).toBe(true);
@@ -100,8 +43,7 @@ describe.each([
 describe('keel run safety and limits', () => {
   it('refuses paths that escape the workspace and never sends the secret to the model', async () => {
     const ws = await workspace({ 'inside.txt': 'hello\n' });
-    const secretDir = await makeWorkspace({ 'secret.txt': 'TOP-SECRET-CANARY-42\n' });
-    dirs.push(secretDir);
+    const secretDir = await workspace({ 'secret.txt': 'TOP-SECRET-CANARY-42\n' });
     await symlink(join(secretDir, 'secret.txt'), join(ws, 'link.txt'));
     await symlink(secretDir, join(ws, 'linkdir'));
     const relative = join('..', secretDir.split('/').pop()!, 'secret.txt');
@@ -151,7 +93,7 @@ describe('keel run safety and limits', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'x']);
+    const r = await runOllama(s, ws, ['--prompt', 'x']);
     expect(r.code).toBe(0);
     const [unknown, invalid] = toolMessages(s.requests[1]!.body);
     expect(unknown).toMatch(/unknown tool/i);
@@ -163,17 +105,7 @@ describe('keel run safety and limits', () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const again = { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] };
     const s = await server([again, again, again, again]);
-    const r = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--cwd',
-      ws,
-      '--max-turns',
-      '2',
-      '--prompt',
-      'loop',
-    ]);
+    const r = await runOllama(s, ws, ['--max-turns', '2', '--prompt', 'loop']);
     expect(r.code).toBe(4);
     expect(s.requests).toHaveLength(2);
     expect(r.stderr).toMatch(/turn limit/);
@@ -184,7 +116,6 @@ describe('keel run safety and limits', () => {
     const s = await server([]);
     const url = s.ollamaUrl;
     await s.close();
-    servers.length = 0;
     const ws = await workspace({});
     const r = await runKeel(['run', '--base-url', url, '--cwd', ws, '--prompt', 'hi']);
     expect(r.code).toBe(3);
@@ -198,17 +129,7 @@ describe('keel run safety and limits', () => {
       { status: 400, errorBody: { error: 'registry.ollama.ai/library/tiny:latest does not support tools' } },
     ]);
     const ws = await workspace({});
-    const r = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--model',
-      'tiny',
-      '--cwd',
-      ws,
-      '--prompt',
-      'hi',
-    ]);
+    const r = await runOllama(s, ws, ['--model', 'tiny', '--prompt', 'hi']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/does not support tools/);
     expect(r.stderr).toMatch(/--model/);
@@ -223,7 +144,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
       { text: 'ok' },
     ]);
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'read big.txt']);
+    const r = await runOllama(s, ws, ['--prompt', 'read big.txt']);
     expect(r.code).toBe(0);
     const [result] = toolMessages(s.requests[1]!.body);
     expect(result!.length).toBeLessThan(1300);
@@ -237,7 +158,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'ls' } }] },
       { text: 'ok' },
     ]);
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'x']);
+    const r = await runOllama(s, ws, ['--prompt', 'x']);
     expect(r.code).toBe(0);
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/--allow-dangerous/);
     expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('a.txt');
@@ -247,16 +168,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'ok' },
     ]);
-    const r2 = await runKeel([
-      'run',
-      '--base-url',
-      s2.ollamaUrl,
-      '--cwd',
-      ws,
-      '--allow-dangerous',
-      '--prompt',
-      'x',
-    ]);
+    const r2 = await runOllama(s2, ws, ['--allow-dangerous', '--prompt', 'x']);
     expect(r2.code).toBe(0);
     expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
   });
@@ -264,7 +176,7 @@ describe('keel run safety and limits', () => {
   it('stops cleanly with exit 130 on Ctrl-C while the model is answering', async () => {
     const ws = await workspace({});
     const s = await server([{ hang: true }]);
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'wait'], {
+    const r = await runOllama(s, ws, ['--prompt', 'wait'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           if (s.requests.length > 0) {
@@ -283,7 +195,7 @@ describe('keel run safety and limits', () => {
   it('reads the goal from stdin when no --prompt or --plan is given', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws], { input: 'say hello\n' });
+    const r = await runOllama(s, ws, [], { input: 'say hello\n' });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('hello back');
     expect(s.requests[0]!.rawBody).toContain('say hello');
@@ -308,17 +220,7 @@ describe('keel run outputs', () => {
       },
       { text: 'The file says A.', usage: { input: 20, output: 6 } },
     ]);
-    const r = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--cwd',
-      ws,
-      '--output',
-      'stream-json',
-      '--prompt',
-      'x',
-    ]);
+    const r = await runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'x']);
     expect(r.code).toBe(0);
     const events = r.stdout
       .trim()
@@ -342,17 +244,7 @@ describe('keel run outputs', () => {
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }], usage: { input: 10, output: 5 } },
       { text: 'A', usage: { input: 20, output: 6 } },
     ]);
-    const r = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--cwd',
-      ws,
-      '--output',
-      'json',
-      '--prompt',
-      'x',
-    ]);
+    const r = await runOllama(s, ws, ['--output', 'json', '--prompt', 'x']);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({
@@ -367,37 +259,16 @@ describe('keel run outputs', () => {
 
 describe('record and replay', () => {
   it('replays a recorded run offline with the same answer and the same file changes', async () => {
-    const s = await server(todoScript);
+    const s = await server(todoScript());
     const ws1 = await workspace(todoFiles);
     const cassette = join(ws1, '..', `${ws1.split('/').pop()}.cassette.json`);
-    dirs.push(cassette);
-    const recorded = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--cwd',
-      ws1,
-      '--record',
-      cassette,
-      '--prompt',
-      'Find TODOs',
-    ]);
+    removeLater(cassette);
+    const recorded = await runOllama(s, ws1, ['--record', cassette, '--prompt', 'Find TODOs']);
     expect(recorded.code).toBe(0);
     await s.close();
-    servers.length = 0;
 
     const ws2 = await workspace(todoFiles);
-    const replayed = await runKeel([
-      'run',
-      '--provider',
-      'replay',
-      '--cassette',
-      cassette,
-      '--cwd',
-      ws2,
-      '--prompt',
-      'Find TODOs',
-    ]);
+    const replayed = await runReplay(cassette, ws2, ['--prompt', 'Find TODOs']);
     expect(replayed.stderr).not.toMatch(/error/i);
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(recorded.stdout);
@@ -411,24 +282,11 @@ describe('record and replay', () => {
     ]);
     const ws1 = await workspace({ 'a.txt': 'A\n' });
     const cassette = `${ws1}.cassette.json`;
-    dirs.push(cassette);
-    expect(
-      (await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws1, '--record', cassette, '--prompt', 'x']))
-        .code,
-    ).toBe(0);
+    removeLater(cassette);
+    expect((await runOllama(s, ws1, ['--record', cassette, '--prompt', 'x'])).code).toBe(0);
     // In the new workspace the file is missing, so the tool fails where it succeeded when recorded.
     const ws2 = await workspace({});
-    const r = await runKeel([
-      'run',
-      '--provider',
-      'replay',
-      '--cassette',
-      cassette,
-      '--cwd',
-      ws2,
-      '--prompt',
-      'x',
-    ]);
+    const r = await runReplay(cassette, ws2, ['--prompt', 'x']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/cassette/);
     expect(r.stderr).toMatch(/no longer matches|does not match|diverge/);
@@ -436,17 +294,7 @@ describe('record and replay', () => {
 
   it('rejects a missing cassette with exit 2', async () => {
     const ws = await workspace({});
-    const r = await runKeel([
-      'run',
-      '--provider',
-      'replay',
-      '--cassette',
-      join(ws, 'nope.json'),
-      '--cwd',
-      ws,
-      '--prompt',
-      'x',
-    ]);
+    const r = await runReplay(join(ws, 'nope.json'), ws, ['--prompt', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope.json');
   });
@@ -472,7 +320,7 @@ describe('plan files', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'summary.md', content: 'alpha and beta\n' } }] },
       { text: 'Summary written.' },
     ]);
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--plan', join(ws, name)]);
+    const r = await runOllama(s, ws, ['--plan', join(ws, name)]);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('Summary written.');
     const first = s.requests[0]!.body.messages as { role: string; content: string }[];
@@ -537,8 +385,7 @@ describe('config errors', () => {
 
   it('writes the session file of a user config via config init and loads it back', async () => {
     const ws = await workspace({});
-    const home = await makeWorkspace({});
-    dirs.push(home);
+    const home = await workspace({});
     const env = { XDG_CONFIG_HOME: home };
     const init = await runKeel(['config', 'init', '--cwd', ws], { env });
     expect(init.code).toBe(0);

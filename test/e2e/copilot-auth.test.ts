@@ -1,31 +1,23 @@
 // End to end: `keel auth` and `keel run --provider copilot` from the built CLI against a scripted GitHub and model server.
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type KeelRun, makeWorkspace, runKeel } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { type KeelRun, runKeel } from '../support/cli.js';
+import { useE2E } from '../support/e2e.js';
 import { type GitHubServerOptions, startGitHubServer } from '../support/github-server.js';
-import { type ScriptStep, startModelServer } from '../support/model-server.js';
+import type { ScriptStep } from '../support/model-server.js';
 
 const canary = 'ghu_CANARY123';
 const apiCanary = 'sk-CANARY-API-456';
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((f) => f()));
-});
+const { server, workspace, track } = useE2E();
 
 /** A home that survives between keel runs (runKeel's own is deleted after each), plus a config naming the fakes. */
 async function setup(github: GitHubServerOptions, script: ScriptStep[] = []) {
-  const chat = await startModelServer({ script });
+  const chat = await server(script);
   const gh = await startGitHubServer({ apiUrl: chat.openaiUrl, ...github });
-  const home = await mkdtemp(join(tmpdir(), 'keel-auth-home-'));
-  const ws = await makeWorkspace({ 'notes.txt': 'alpha\nbeta\n' });
-  cleanup.push(
-    chat.close,
-    gh.close,
-    () => rm(home, { recursive: true, force: true }),
-    () => rm(ws, { recursive: true, force: true }),
-  );
+  track(gh.close);
+  const home = await workspace();
+  const ws = await workspace({ 'notes.txt': 'alpha\nbeta\n' });
   const config = join(home, 'keel.yaml');
   await writeFile(
     config,

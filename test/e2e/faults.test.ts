@@ -1,27 +1,10 @@
 // End to end: the built keel binary against provider faults — rate limits, server errors, resets, stalls, bad keys.
-import { rm } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, runKeel } from '../support/cli.js';
-import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import type { ModelServer } from '../support/model-server.js';
 
-const servers: ModelServer[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function server(script: ScriptStep[]): Promise<ModelServer> {
-  const s = await startModelServer({ script });
-  servers.push(s);
-  return s;
-}
-
-async function workspace(files: Record<string, string> = {}): Promise<string> {
-  const dir = await makeWorkspace(files);
-  dirs.push(dir);
-  return dir;
-}
+const { server, workspace } = useE2E();
 
 /** keel run against the openai-compatible endpoint of s, with the backoff shortened by the test hook. */
 async function run(s: ModelServer, ws: string, extra: string[] = [], env: Record<string, string> = {}) {
@@ -80,10 +63,7 @@ describe('keel run recovers from provider faults', () => {
     const r = await run(s, ws, ['--prompt', 'read a.txt']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('a.txt says hello');
-    const firstResult = (s.requests[1]!.body.messages as { role: string; content: string }[]).find(
-      (m) => m.role === 'tool',
-    );
-    expect(firstResult?.content).toMatch(/json|argument/i);
+    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/json|argument/i);
     expect(s.requests).toHaveLength(3);
   });
 });

@@ -1,36 +1,14 @@
 // End to end: `keel models` against each provider's model list, and a run refusing a model /api/show says lacks tools.
-import { rm } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../providers/helpers.js';
-import { makeWorkspace, runKeel } from '../support/cli.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
-import type { OllamaModelSpec } from '../support/wire-models.js';
+import { runKeel } from '../support/cli.js';
+import { runOllama, useE2E } from '../support/e2e.js';
+import { geminiFlashListed, type OllamaModelSpec, qwen3Spec } from '../support/wire-models.js';
 
-const servers: ModelServer[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-async function server(options: Parameters<typeof startModelServer>[0]) {
-  const s = await startModelServer(options);
-  servers.push(s);
-  return s;
-}
-async function workspace() {
-  const dir = await makeWorkspace({});
-  dirs.push(dir);
-  return dir;
-}
+const { server, workspace } = useE2E();
 
 const ollamaModels: OllamaModelSpec[] = [
-  {
-    name: 'qwen3:latest',
-    architecture: 'qwen3',
-    contextLength: 40960,
-    capabilities: ['completion', 'tools'],
-  },
+  qwen3Spec,
   { name: 'tiny:latest', architecture: 'gemma', contextLength: 8192, capabilities: ['completion'] },
   { name: 'small:latest', architecture: 'llama', contextLength: 6000, capabilities: ['completion', 'tools'] },
 ];
@@ -75,18 +53,7 @@ describe('keel models', () => {
       env: { GEMINI_API_KEY: 'g-key' },
     });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([
-      {
-        id: 'gemini-2.5-flash',
-        contextWindow: 1048576,
-        maxOutput: 65536,
-        tools: true,
-        streaming: true,
-        price: { inputPerMTok: 0.3, outputPerMTok: 2.5 },
-        source: 'server',
-        configured: true,
-      },
-    ]);
+    expect(JSON.parse(r.stdout)).toEqual([{ ...geminiFlashListed, configured: true }]);
   });
 
   it('an unknown provider is a usage error (exit 2)', async () => {
@@ -116,17 +83,7 @@ describe('capabilities in a run', () => {
   it('refuses an Ollama model whose /api/show lacks "tools" before any chat request (exit 2)', async () => {
     const s = await server({ script: [{ text: 'never sent' }], ollamaModels });
     const ws = await workspace();
-    const r = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--model',
-      'tiny',
-      '--cwd',
-      ws,
-      '--prompt',
-      'hi',
-    ]);
+    const r = await runOllama(s, ws, ['--model', 'tiny', '--prompt', 'hi']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('model "tiny" does not support tools');
     expect(r.stderr).toMatch(/hint: pick a model with tool support/);
@@ -137,17 +94,7 @@ describe('capabilities in a run', () => {
   it('caps num_ctx at the model’s context length', async () => {
     const s = await server({ script: [{ text: 'ok' }], ollamaModels });
     const ws = await workspace();
-    const r = await runKeel([
-      'run',
-      '--base-url',
-      s.ollamaUrl,
-      '--model',
-      'small',
-      '--cwd',
-      ws,
-      '--prompt',
-      'hi',
-    ]);
+    const r = await runOllama(s, ws, ['--model', 'small', '--prompt', 'hi']);
     expect(r.code).toBe(0);
     // Without the cap the smallest num_ctx Keel sends is 8192.
     expect(s.requests[0]!.body.options.num_ctx).toBe(6000);

@@ -1,48 +1,12 @@
 // End to end: the same multi-step TODO task from the built CLI against each hosted provider's own wire format.
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeWorkspace, runKeel } from '../support/cli.js';
-import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { useE2E } from '../support/e2e.js';
+import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
+import type { ModelServer, ScriptStep } from '../support/model-server.js';
 
-const servers: ModelServer[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-const todoFiles = {
-  'src/main.ts': 'export function main() {\n  // TODO: handle errors\n  return 1;\n}\n',
-  'src/util.py': 'def f():\n    # TODO: speed this up\n    pass\n',
-  'README.md': '# Demo\n',
-};
-
-const todoScript: ScriptStep[] = [
-  {
-    text: 'Let me look at the files.',
-    reasoning: 'Start with a listing.',
-    toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true }, signature: 'sig-1' }],
-  },
-  {
-    toolCalls: [
-      { name: 'read_file', args: { path: 'src/main.ts' }, signature: 'sig-2' },
-      { name: 'read_file', args: { path: 'src/util.py' } },
-    ],
-  },
-  {
-    toolCalls: [
-      {
-        name: 'write_file',
-        args: {
-          path: 'tasks.md',
-          content: '# Tasks\n\n- src/main.ts:2 handle errors\n- src/util.py:2 speed this up\n',
-        },
-      },
-    ],
-  },
-  { text: 'I found 2 TODO comments and wrote tasks.md.', usage: { input: 300, output: 20 } },
-];
+const { server, workspace } = useE2E();
+const signedTodoScript = todoScript(true);
 
 const key = 'sk-e2e-canary-5521';
 
@@ -54,39 +18,24 @@ interface Case {
   toolResults(body: Record<string, unknown>): string;
 }
 
-const parts = (body: Record<string, unknown>, key: string) => JSON.stringify(body[key] ?? []);
-const cases: Case[] = [
-  {
-    provider: 'gemini',
-    envVar: 'GEMINI_API_KEY',
-    url: (s) => s.geminiUrl,
-    toolResults: (b) => parts(b, 'contents'),
-  },
-  {
-    provider: 'openrouter',
-    envVar: 'OPENROUTER_API_KEY',
-    url: (s) => s.openaiUrl,
-    toolResults: (b) => parts(b, 'messages'),
-  },
-  {
-    provider: 'anthropic',
-    envVar: 'ANTHROPIC_API_KEY',
-    url: (s) => s.anthropicUrl,
-    toolResults: (b) => parts(b, 'messages'),
-  },
-  {
-    provider: 'openai',
-    envVar: 'OPENAI_API_KEY',
-    url: (s) => s.openaiUrl,
-    toolResults: (b) => parts(b, 'messages'),
-  },
-];
+// provider, the variable its key comes from, the server URL it talks to, where a request carries the tool results.
+const cases: Case[] = (
+  [
+    ['gemini', 'GEMINI_API_KEY', 'geminiUrl', 'contents'],
+    ['openrouter', 'OPENROUTER_API_KEY', 'openaiUrl', 'messages'],
+    ['anthropic', 'ANTHROPIC_API_KEY', 'anthropicUrl', 'messages'],
+    ['openai', 'OPENAI_API_KEY', 'openaiUrl', 'messages'],
+  ] as const
+).map(([provider, envVar, urlKey, resultsKey]) => ({
+  provider,
+  envVar,
+  url: (s) => s[urlKey],
+  toolResults: (body) => JSON.stringify(body[resultsKey] ?? []),
+}));
 
 async function setup(c: Case, script: ScriptStep[]) {
-  const s = await startModelServer({ script, openrouter: c.provider === 'openrouter' });
-  servers.push(s);
-  const ws = await makeWorkspace(todoFiles);
-  dirs.push(ws);
+  const s = await server({ script, openrouter: c.provider === 'openrouter' });
+  const ws = await workspace(todoFiles);
   return { s, ws };
 }
 
@@ -98,18 +47,12 @@ const run = (c: Case, s: ModelServer, ws: string, env: Record<string, string>, e
 
 describe.each(cases)('keel run --provider $provider', (c) => {
   it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
-    const { s, ws } = await setup(c, todoScript);
+    const { s, ws } = await setup(c, signedTodoScript);
     const r = await run(c, s, ws, { [c.envVar]: key }, [
       '--prompt',
       'Find all TODO comments and create tasks.md',
     ]);
-    expect(r.stderr).not.toMatch(/error/i);
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('I found 2 TODO comments and wrote tasks.md.');
-    expect(await readFile(join(ws, 'tasks.md'), 'utf8')).toContain('speed this up');
-    expect(r.stderr).toContain('list_files');
-    expect(r.stderr).toContain('write_file');
-    expect(s.requests).toHaveLength(4);
+    await expectTodoTaskDone(r, ws, s);
     // Both parallel calls were answered with the real file contents, and the listing reached the model.
     const third = c.toolResults(s.requests[2]!.body);
     expect(third).toContain('handle errors');
@@ -125,7 +68,7 @@ describe.each(cases)('keel run --provider $provider', (c) => {
   });
 
   it('exits 3 naming the variable to set when no key is configured, without calling the server', async () => {
-    const { s, ws } = await setup(c, todoScript);
+    const { s, ws } = await setup(c, signedTodoScript);
     const r = await run(c, s, ws, {}, ['--prompt', 'hi']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`no API key for ${c.provider}`);

@@ -1,29 +1,23 @@
 // Copilot against a scripted GitHub and model server: device flow, token exchange and refresh, chat headers, models.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCopilotModel, listCopilotModels } from '../../src/providers/copilot.js';
 import { pollAccessToken, requestDeviceCode } from '../../src/providers/copilot-login.js';
 import { CopilotTokenSource, exchangeCopilotToken } from '../../src/providers/copilot-token.js';
 import type { ModelEvent } from '../../src/providers/model.js';
+import { trackedModelServer, useCleanup } from '../support/cleanup.js';
 import { type GitHubServer, type GitHubServerOptions, startGitHubServer } from '../support/github-server.js';
-import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+import type { ModelServer, ScriptStep } from '../support/model-server.js';
 import { ask, collect, failure, request } from './helpers.js';
 
-const closers: (() => Promise<void>)[] = [];
+const track = useCleanup();
 const text = (events: ModelEvent[]) => events.map((e) => (e.type === 'text' ? e.delta : '')).join('');
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
 
 async function github(options: GitHubServerOptions = {}): Promise<GitHubServer> {
   const s = await startGitHubServer(options);
-  closers.push(s.close);
+  track(s.close);
   return s;
 }
-async function models(script: ScriptStep[]): Promise<ModelServer> {
-  const s = await startModelServer({ script });
-  closers.push(s.close);
-  return s;
-}
+const models = (script: ScriptStep[]): Promise<ModelServer> => trackedModelServer(track, script);
 
 describe('device flow', () => {
   it('asks for a code with the Copilot client id, then polls through pending until granted', async () => {

@@ -2,6 +2,7 @@
 import { createServer } from 'node:net';
 import type { Message } from '../../src/core/messages.js';
 import type { Model, ModelEvent, ModelRequest, ToolSpec } from '../../src/providers/model.js';
+import type { ScriptedReply } from '../support/model-server.js';
 
 export const readFileTool: ToolSpec = {
   name: 'read_file',
@@ -52,6 +53,20 @@ export async function failure(
 
 export const textOf = (events: ModelEvent[]) =>
   events.flatMap((event) => (event.type === 'text' ? [event.delta] : [])).join('');
+
+export const reasoningOf = (events: ModelEvent[]) =>
+  events.flatMap((event) => (event.type === 'reasoning' ? [event.delta] : [])).join('');
+
+/** A reply the servers stream in several pieces, with usage. */
+export const greeting: ScriptedReply = { text: 'Hello there, I can help.', usage: { input: 42, output: 7 } };
+
+/** A reply with two parallel calls (read_file src/a.ts, write_file b.txt), ids call_a and call_b. */
+export const twoCalls: ScriptedReply = {
+  toolCalls: [
+    { name: 'read_file', args: { path: 'src/a.ts' }, id: 'call_a' },
+    { name: 'write_file', args: { path: 'b.txt', content: 'x y z' }, id: 'call_b' },
+  ],
+};
 
 /** A port nothing listens on: bind one, then free it. */
 export async function freePort(): Promise<number> {

@@ -1,5 +1,5 @@
 // The hosted providers (Gemini, OpenRouter, Anthropic, OpenAI) against the scripted server speaking each wire format.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { KeelError } from '../../src/core/errors.js';
 import type { Message } from '../../src/core/messages.js';
@@ -11,8 +11,21 @@ import { createModel } from '../../src/providers/index.js';
 import type { Model } from '../../src/providers/model.js';
 import { createOpenAIModel } from '../../src/providers/openai.js';
 import { createOpenRouterModel } from '../../src/providers/openrouter.js';
-import { type ModelServer, type ReceivedRequest, startModelServer } from '../support/model-server.js';
-import { ask, collect, failure, freePort, readFileTool, request, textOf, writeFileTool } from './helpers.js';
+import { useModelServers } from '../support/cleanup.js';
+import type { ModelServer, ModelServerOptions, ReceivedRequest } from '../support/model-server.js';
+import {
+  ask,
+  collect,
+  failure,
+  freePort,
+  greeting,
+  readFileTool,
+  reasoningOf,
+  request,
+  textOf,
+  twoCalls,
+  writeFileTool,
+} from './helpers.js';
 
 const key = 'sk-test-canary-7731';
 
@@ -25,6 +38,13 @@ interface HostedCase {
   authorised(request: ReceivedRequest): boolean;
 }
 
+/** OpenRouter and OpenAI speak chat completions: tool results as tool messages, the key as a bearer token. */
+const chatCompletions = {
+  url: (s: ModelServer) => s.openaiUrl,
+  toolResults: (r: ReceivedRequest) => r.body.messages.filter((m: { role: string }) => m.role === 'tool'),
+  authorised: (r: ReceivedRequest) => r.headers.authorization === `Bearer ${key}`,
+};
+
 const cases: HostedCase[] = [
   {
     name: 'gemini',
@@ -36,13 +56,7 @@ const cases: HostedCase[] = [
       ),
     authorised: (r) => r.headers['x-goog-api-key'] === key,
   },
-  {
-    name: 'openrouter',
-    create: createOpenRouterModel,
-    url: (s) => s.openaiUrl,
-    toolResults: (r) => r.body.messages.filter((m: { role: string }) => m.role === 'tool'),
-    authorised: (r) => r.headers.authorization === `Bearer ${key}`,
-  },
+  { name: 'openrouter', create: createOpenRouterModel, ...chatCompletions },
   {
     name: 'anthropic',
     create: createAnthropicModel,
@@ -53,37 +67,20 @@ const cases: HostedCase[] = [
       ),
     authorised: (r) => r.headers['x-api-key'] === key,
   },
-  {
-    name: 'openai',
-    create: createOpenAIModel,
-    url: (s) => s.openaiUrl,
-    toolResults: (r) => r.body.messages.filter((m: { role: string }) => m.role === 'tool'),
-    authorised: (r) => r.headers.authorization === `Bearer ${key}`,
-  },
+  { name: 'openai', create: createOpenAIModel, ...chatCompletions },
 ];
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function startServer(options: Parameters<typeof startModelServer>[0]): Promise<ModelServer> {
-  server = await startModelServer(options);
-  return server;
-}
+const startServer = useModelServers();
 
 describe.each(cases)('$name provider', (provider) => {
   // OpenRouter's dialect on the OpenAI route; the other providers have routes of their own.
-  const start = (options: Parameters<typeof startModelServer>[0]) =>
+  const start = (options: ModelServerOptions) =>
     startServer({ openrouter: provider.name === 'openrouter', ...options });
   const model = (s: ModelServer) =>
     provider.create({ model: 'test-model', baseUrl: provider.url(s), apiKey: key });
 
   it('streams text in pieces with usage, sending the key the way its API wants it', async () => {
-    const s = await start({
-      script: [{ text: 'Hello there, I can help.', usage: { input: 42, output: 7 } }],
-    });
+    const s = await start({ script: [greeting] });
     const events = await collect(model(s).stream(request(ask('hi'))));
     expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1);
     expect(textOf(events)).toBe('Hello there, I can help.');
@@ -95,7 +92,7 @@ describe.each(cases)('$name provider', (provider) => {
   it('reports reasoning separately from text', async () => {
     const s = await start({ openrouter: true, script: [{ reasoning: 'think about it', text: 'answer' }] });
     const events = await collect(model(s).stream(request(ask('hi'))));
-    const reasoning = events.flatMap((e) => (e.type === 'reasoning' ? [e.delta] : [])).join('');
+    const reasoning = reasoningOf(events);
     // Gemini's thought parts and Anthropic's thinking blocks, OpenRouter's delta.reasoning.
     if (provider.name !== 'openai') expect(reasoning).toBe('think about it');
     expect(textOf(events)).toBe('answer');
@@ -103,15 +100,7 @@ describe.each(cases)('$name provider', (provider) => {
 
   it('assembles two parallel tool calls and answers both in the next request', async () => {
     const s = await start({
-      script: [
-        {
-          toolCalls: [
-            { name: 'read_file', args: { path: 'src/a.ts' }, id: 'call_a' },
-            { name: 'write_file', args: { path: 'b.txt', content: 'x y z' }, id: 'call_b' },
-          ],
-        },
-        { text: 'Done.' },
-      ],
+      script: [twoCalls, { text: 'Done.' }],
     });
     const m = model(s);
     const messages: Message[] = ask('go');

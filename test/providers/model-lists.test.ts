@@ -1,24 +1,18 @@
 // Each provider's model list over loopback HTTP (listModels), the Ollama /api/show probe, and their failures.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { KeelError } from '../../src/core/errors.js';
 import { createModel, listModels } from '../../src/providers/index.js';
 import { readOllamaShow } from '../../src/providers/ollama-api.js';
+import { trackedModelServer, useCleanup } from '../support/cleanup.js';
 import { startGitHubServer } from '../support/github-server.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
-import type { OllamaModelSpec } from '../support/wire-models.js';
+import type { ModelServer } from '../support/model-server.js';
+import { geminiFlashListed, type OllamaModelSpec, qwen3Spec } from '../support/wire-models.js';
 import { freePort } from './helpers.js';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function server(options: { ollamaModels?: OllamaModelSpec[]; openrouter?: boolean } = {}) {
-  const s = await startModelServer({ script: [], ...options });
-  closers.push(s.close);
-  return s;
-}
+const track = useCleanup();
+const server = (options: { ollamaModels?: OllamaModelSpec[]; openrouter?: boolean } = {}) =>
+  trackedModelServer(track, { script: [], ...options });
 
 const providerConfig = (provider: Record<string, unknown>) => configSchema.parse({ provider }).provider;
 const env = {
@@ -36,12 +30,7 @@ const rejection = (promise: Promise<unknown>) =>
 
 describe('ollama', () => {
   const models: OllamaModelSpec[] = [
-    {
-      name: 'qwen3:latest',
-      architecture: 'qwen3',
-      contextLength: 40960,
-      capabilities: ['completion', 'tools'],
-    },
+    qwen3Spec,
     { name: 'gemma:2b', architecture: 'gemma', contextLength: 8192, capabilities: ['completion'] },
     { name: 'old:latest', architecture: 'llama', contextLength: 4096, capabilities: null },
   ];
@@ -136,17 +125,7 @@ describe('hosted providers', () => {
     s = await server();
     const config = providerConfig({ type: 'gemini', gemini: { base_url: s.geminiUrl } });
     const list = await listModels(config, { env: { ...env, GEMINI_API_KEY: 'g-key' } });
-    expect(list).toEqual([
-      expect.objectContaining({
-        id: 'gemini-2.5-flash',
-        contextWindow: 1048576,
-        maxOutput: 65536,
-        tools: true,
-        streaming: true,
-        price: { inputPerMTok: 0.3, outputPerMTok: 2.5 },
-        source: 'server',
-      }),
-    ]);
+    expect(list).toEqual([expect.objectContaining(geminiFlashListed)]);
   });
 
   it('anthropic: ids from /v1/models (x-api-key, anthropic-version) with the table’s limits', async () => {
@@ -195,7 +174,7 @@ describe('hosted providers', () => {
 describe('copilot', () => {
   it('lists the account’s chat models with the prompt budget and tool support', async () => {
     const gh = await startGitHubServer({ githubToken: 'ghu_x' });
-    closers.push(gh.close);
+    track(gh.close);
     const config = providerConfig({ type: 'copilot', copilot: { github_api_url: gh.url } });
     const list = await listModels(config, { env: { ...env, GITHUB_TOKEN: 'ghu_x' } });
     expect(list).toEqual([

@@ -1,12 +1,25 @@
 // Both real providers against the scripted model server over loopback HTTP: streaming, tool calls, usage, errors.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAbortError, KeelError } from '../../src/core/errors.js';
 import type { Message } from '../../src/core/messages.js';
 import type { Model } from '../../src/providers/model.js';
 import { createOllamaModel } from '../../src/providers/ollama.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
-import { ask, collect, failure, freePort, readFileTool, request, textOf, writeFileTool } from './helpers.js';
+import { useModelServers } from '../support/cleanup.js';
+import type { ModelServer } from '../support/model-server.js';
+import {
+  ask,
+  collect,
+  failure,
+  freePort,
+  greeting,
+  readFileTool,
+  reasoningOf,
+  request,
+  textOf,
+  twoCalls,
+  writeFileTool,
+} from './helpers.js';
 
 interface ProviderCase {
   name: string;
@@ -28,22 +41,11 @@ const providers: ProviderCase[] = [
   },
 ];
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(options: Parameters<typeof startModelServer>[0]): Promise<ModelServer> {
-  server = await startModelServer(options);
-  return server;
-}
+const start = useModelServers();
 
 describe.each(providers)('$name provider', (provider) => {
   it('streams text in several pieces and reports usage and finish', async () => {
-    const s = await start({
-      script: [{ text: 'Hello there, I can help.', usage: { input: 42, output: 7 } }],
-    });
+    const s = await start({ script: [greeting] });
     const events = await collect(provider.model(s).stream(request(ask('hi'))));
     const texts = events.filter((event) => event.type === 'text');
     expect(texts.length).toBeGreaterThan(1);
@@ -55,21 +57,14 @@ describe.each(providers)('$name provider', (provider) => {
   it('reports reasoning separately from text', async () => {
     const s = await start({ script: [{ reasoning: 'think about it', text: 'answer' }] });
     const events = await collect(provider.model(s).stream(request(ask('hi'))));
-    const reasoning = events.flatMap((event) => (event.type === 'reasoning' ? [event.delta] : [])).join('');
+    const reasoning = reasoningOf(events);
     expect(reasoning).toBe('think about it');
     expect(textOf(events)).toBe('answer');
   });
 
   it('assembles two parallel tool calls with split arguments', async () => {
     const s = await start({
-      script: [
-        {
-          toolCalls: [
-            { name: 'read_file', args: { path: 'src/a.ts' }, id: 'call_a' },
-            { name: 'write_file', args: { path: 'b.txt', content: 'x y z' }, id: 'call_b' },
-          ],
-        },
-      ],
+      script: [twoCalls],
     });
     const events = await collect(provider.model(s).stream(request(ask('go'), [readFileTool, writeFileTool])));
     const calls = events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));

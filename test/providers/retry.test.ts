@@ -1,6 +1,6 @@
 // Retries and idle timeouts: the retry wrapper around the real providers, against faults the scripted server injects.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
 import { runLoop } from '../../src/agent/loop.js';
 import type { AgentEvent } from '../../src/core/events.js';
@@ -10,19 +10,11 @@ import type { Model, ModelEvent } from '../../src/providers/model.js';
 import { createOllamaModel } from '../../src/providers/ollama.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
 import { delayFor, type RetryOptions, retryingModel } from '../../src/providers/retry.js';
-import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';
+import { useModelServers } from '../support/cleanup.js';
+import type { ModelServer } from '../support/model-server.js';
 import { ask, collect, failure, freePort, request, textOf } from './helpers.js';
 
-const servers: ModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function start(script: ScriptStep[]): Promise<ModelServer> {
-  const s = await startModelServer({ script });
-  servers.push(s);
-  return s;
-}
+const start = useModelServers();
 
 const fast: RetryOptions = { retries: 3, idleTimeoutMs: 10_000, baseDelayMs: 5 };
 const retries = (events: ModelEvent[]) => events.filter((event) => event.type === 'retry');

@@ -1,16 +1,22 @@
 // What each provider puts on the wire: message and tool shapes, Ollama's num_ctx and base URL forms, OpenAI usage opt-in.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import { createOllamaModel, normalizeOllamaHost, ollamaContextSize } from '../../src/providers/ollama.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
-import { type ModelServer, startModelServer } from '../support/model-server.js';
+import { useModelServers } from '../support/cleanup.js';
 import { ask, collect, readFileTool, request, textOf } from './helpers.js';
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = useModelServers();
+
+/** read_file as both wires declare a function tool. */
+const readFileFunction = {
+  type: 'function',
+  function: {
+    name: 'read_file',
+    description: readFileTool.description,
+    parameters: readFileTool.inputSchema,
+  },
+};
 
 /** A conversation that has already made one tool call (with a failed result) and asks again. */
 const afterToolCall = (): Message[] => [
@@ -31,7 +37,7 @@ const afterToolCall = (): Message[] => [
 
 describe('ollama wire format', () => {
   it('sends messages, tools, tool results and a power-of-two num_ctx to /api/chat', async () => {
-    server = await startModelServer({ script: [{ text: 'ok' }] });
+    const server = await start([{ text: 'ok' }]);
     await collect(
       createOllamaModel({ model: 'qwen3', baseUrl: server.ollamaUrl }).stream(request(afterToolCall())),
     );
@@ -40,16 +46,7 @@ describe('ollama wire format', () => {
     expect(sent.body.model).toBe('qwen3');
     expect(sent.body.stream).toBe(true);
     expect(sent.body.options.num_ctx).toBe(8192);
-    expect(sent.body.tools).toEqual([
-      {
-        type: 'function',
-        function: {
-          name: 'read_file',
-          description: readFileTool.description,
-          parameters: readFileTool.inputSchema,
-        },
-      },
-    ]);
+    expect(sent.body.tools).toEqual([readFileFunction]);
     const [, , assistant, tool] = sent.body.messages;
     expect(assistant).toMatchObject({
       role: 'assistant',
@@ -65,7 +62,7 @@ describe('ollama wire format', () => {
   });
 
   it('sends {} for tool-call arguments that were not valid JSON', async () => {
-    server = await startModelServer({ script: [{ text: 'ok' }] });
+    const server = await start([{ text: 'ok' }]);
     const messages: Message[] = [
       ...ask('go'),
       { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', input: '{"path": ' }] },
@@ -80,7 +77,7 @@ describe('ollama wire format', () => {
     (port: string) => `http://127.0.0.1:${port}/`,
     (port: string) => `http://127.0.0.1:${port}/api`,
   ])('accepts the base URL form %#', async (form) => {
-    server = await startModelServer({ script: [{ text: 'reached' }] });
+    const server = await start([{ text: 'reached' }]);
     const port = new URL(server.url).port;
     const events = await collect(
       createOllamaModel({ model: 'qwen3', baseUrl: form(port) }).stream(request(ask('hi'))),
@@ -110,7 +107,7 @@ describe('ollama wire format', () => {
 
 describe('openai-compatible wire format', () => {
   it('sends messages, tools, tool results and asks for usage in the stream', async () => {
-    server = await startModelServer({ script: [{ text: 'ok' }] });
+    const server = await start([{ text: 'ok' }]);
     const model = createOpenAICompatibleModel({
       model: 'gpt-4o-mini',
       baseUrl: `${server.openaiUrl}/`,
@@ -122,14 +119,7 @@ describe('openai-compatible wire format', () => {
     expect(sent.headers.authorization).toBe('Bearer sk-k');
     expect(sent.body.stream).toBe(true);
     expect(sent.body.stream_options).toEqual({ include_usage: true });
-    expect(sent.body.tools[0]).toEqual({
-      type: 'function',
-      function: {
-        name: 'read_file',
-        description: readFileTool.description,
-        parameters: readFileTool.inputSchema,
-      },
-    });
+    expect(sent.body.tools[0]).toEqual(readFileFunction);
     const [, , assistant, tool] = sent.body.messages;
     expect(assistant).toMatchObject({
       role: 'assistant',
@@ -142,7 +132,7 @@ describe('openai-compatible wire format', () => {
   });
 
   it('sends no Authorization header without an API key and no tools when none are offered', async () => {
-    server = await startModelServer({ script: [{ text: 'ok' }] });
+    const server = await start([{ text: 'ok' }]);
     const model = createOpenAICompatibleModel({ model: 'local', baseUrl: server.openaiUrl });
     await collect(model.stream(request(ask('hi'), [])));
     expect(server.requests[0]!.headers.authorization).toBeUndefined();

@@ -1,7 +1,7 @@
 // A scripted GitHub on loopback: the device-flow login, the Copilot token exchange and Copilot's model list.
 // Chat goes to the scripted model server, whose URL the token's `endpoints.api` names.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLoopback, readBody, sendJson } from './http.js';
 
 /** One answer of the access-token poll. */
 export type PollAnswer = 'pending' | 'slow_down' | 'denied' | 'expired' | 'granted';
@@ -84,11 +84,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const githubToken = options.githubToken ?? 'ghu_scripted';
   let poll = 0;
 
-  const server = createServer((req, res) => {
+  const { url, close } = await listenLoopback((req, res) => {
     void handle(req, res).catch((error: unknown) => sendJson(res, 500, { message: String(error) }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
@@ -150,24 +148,6 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     url,
     requests,
     issued,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

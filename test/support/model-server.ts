@@ -1,7 +1,7 @@
 // A scripted model server on loopback speaking the real Ollama and OpenAI wire formats, for every end-to-end test.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextTick } from 'node:timers/promises';
+import { listenLoopback, readBody, sendJson } from './http.js';
 import { anthropicWire } from './wire-anthropic.js';
 import { geminiWire } from './wire-gemini.js';
 import { type ModelListOptions, modelListAnswer } from './wire-models.js';
@@ -50,7 +50,7 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-interface Options extends ModelListOptions {
+export interface ModelServerOptions extends ModelListOptions {
   script: ScriptStep[];
   chunkText?: boolean;
   splitToolArgs?: boolean;
@@ -76,22 +76,10 @@ const wires: Wire[] = [anthropicWire, geminiWire];
 
 export const defaultUsage = { input: 10, output: 5 };
 
-export async function startModelServer(options: Options): Promise<ModelServer> {
+export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
   const routes: string[] = [];
-  const sockets = new Set<Socket>();
   let step = 0;
-
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: `scripted model server: ${String(error)}` });
-      else res.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawBody = await readBody(req);
@@ -144,8 +132,12 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
         : openaiWhole(res, reply, request, step));
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await listenLoopback((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: `scripted model server: ${String(error)}` });
+      else res.destroy();
+    });
+  });
   return {
     url,
     ollamaUrl: url,
@@ -154,11 +146,7 @@ export async function startModelServer(options: Options): Promise<ModelServer> {
     geminiUrl: `${url}/v1beta`,
     requests,
     routes,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -366,20 +354,6 @@ function sendError(res: ServerResponse, reply: ScriptedReply, isOllama: boolean)
     ...reply.headers,
   });
   res.end(text);
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function parseJson(text: string): unknown {

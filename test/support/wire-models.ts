@@ -22,14 +22,25 @@ export interface ModelListOptions {
 type Headers = Record<string, string | string[] | undefined>;
 export type ListAnswer = { status: number; body: unknown } | undefined;
 
-const defaultOllama: OllamaModelSpec[] = [
-  {
-    name: 'qwen3:latest',
-    architecture: 'qwen3',
-    contextLength: 40960,
-    capabilities: ['completion', 'tools'],
-  },
-];
+/** Ollama's default model here, and the first of the lists tests give. */
+export const qwen3Spec: OllamaModelSpec = {
+  name: 'qwen3:latest',
+  architecture: 'qwen3',
+  contextLength: 40960,
+  capabilities: ['completion', 'tools'],
+};
+const defaultOllama: OllamaModelSpec[] = [qwen3Spec];
+
+/** The model Keel lists from geminiModels below (prices from its own table). */
+export const geminiFlashListed = {
+  id: 'gemini-2.5-flash',
+  contextWindow: 1048576,
+  maxOutput: 65536,
+  tools: true,
+  streaming: true,
+  price: { inputPerMTok: 0.3, outputPerMTok: 2.5 },
+  source: 'server',
+};
 
 /** The answer to a model-list route, or undefined when the route is not one. */
 export function modelListAnswer(
