@@ -29,7 +29,7 @@ export const deletePathTool = defineTool({
     const absolute = await target(args.path, ctx);
     const shown = ctx.workspace.relative(absolute);
     if (absolute === ctx.workspace.root) return fail('refusing to delete the workspace root');
-    const stat = await withFsErrors(shown, () => fs.lstat(absolute));
+    const stat = await withFsErrors(shown, () => fs.lstat(absolute), absolute);
     if (stat.isDirectory()) {
       const entries = await withFsErrors(shown, () => fs.readdir(absolute));
       if (entries.length > 0 && !args.recursive) {

@@ -1,5 +1,6 @@
 // Shared file helpers for the tools: readable fs error messages and a checked text-file read.
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 
 const FS_ERRORS: Record<string, string> = {
   ENOENT: 'no such file or directory',
@@ -19,20 +20,63 @@ export function fsErrorMessage(error: unknown, shown: string): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Runs a file operation, rethrowing fs errors with a message that names the workspace path. */
-export async function withFsErrors<T>(shown: string, operation: () => Promise<T>): Promise<T> {
+/**
+ * Runs a file operation, rethrowing fs errors with a message that names the workspace path. Given the absolute
+ * path, a missing file gets the nearest names in its directory ("did you mean src/x.tsx?"), so the model can retry.
+ */
+export async function withFsErrors<T>(
+  shown: string,
+  operation: () => Promise<T>,
+  absolute?: string,
+): Promise<T> {
   try {
     return await operation();
   } catch (error) {
-    throw new Error(fsErrorMessage(error, shown));
+    const message = fsErrorMessage(error, shown);
+    const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
+    const similar = missing && absolute ? await similarNames(absolute) : [];
+    if (similar.length === 0) throw new Error(message);
+    const dir = path.dirname(shown);
+    const names = similar.map((name) => (dir === '.' ? name : path.join(dir, name)));
+    throw new Error(`${message}; did you mean ${names.join(' or ')}?`);
   }
+}
+
+/** Up to three entries beside `absolute` whose name is close to its name (same stem, case, or a small edit). */
+async function similarNames(absolute: string): Promise<string[]> {
+  const wanted = path.basename(absolute).toLowerCase();
+  const stem = (name: string) => name.replace(/\.[^.]*$/, '');
+  const entries = await fs.readdir(path.dirname(absolute)).catch(() => [] as string[]);
+  return entries
+    .map((name) => ({ name, distance: editDistance(wanted, name.toLowerCase()) }))
+    .filter(({ name, distance }) => distance <= 2 || stem(name.toLowerCase()) === stem(wanted))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ name }) => name);
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 const BINARY_SNIFF_BYTES = 8192;
 
 /** Reads a regular text file, refusing directories, files over maxBytes and binaries (NUL in the first 8 KB). */
 export async function readTextFile(absolute: string, shown: string, maxBytes: number): Promise<string> {
-  const stat = await withFsErrors(shown, () => fs.stat(absolute));
+  const stat = await withFsErrors(shown, () => fs.stat(absolute), absolute);
   if (stat.isDirectory()) throw new Error(`${shown} is a directory; use list_files to see its entries`);
   if (!stat.isFile()) throw new Error(`${shown} is not a regular file`);
   if (stat.size > maxBytes) {

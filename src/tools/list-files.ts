@@ -47,7 +47,7 @@ export const listFilesTool = defineTool({
   async execute(args, ctx) {
     const start = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(start);
-    const stat = await withFsErrors(shown, () => fs.stat(start));
+    const stat = await withFsErrors(shown, () => fs.stat(start), start);
     if (!stat.isDirectory()) return fail(`${shown} is not a directory; use read_file to read a file`);
 
     // .gitignore files between the root and the listed directory apply too.

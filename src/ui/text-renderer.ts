@@ -31,6 +31,10 @@ function formatDelay(ms: number): string {
   return `${seconds < 10 ? Number(seconds.toFixed(1)) : Math.round(seconds)} s`;
 }
 
+function indent(text: string): string {
+  return text.replace(/\n/g, '\n    ');
+}
+
 function clip(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -88,8 +92,9 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         stderr.write(`${style.yellow('?')} ${event.name} needs approval: ${event.reason}\n`);
         break;
       case 'tool_result':
-        if (event.success) stderr.write(`  ${style.green('✓')} ${style.dim(event.display)}\n`);
-        else stderr.write(`  ${style.red('✗')} ${event.error ?? event.display}\n`);
+        // Multi-line displays (a diff) stay indented under their tool call.
+        if (event.success) stderr.write(`  ${style.green('✓')} ${style.dim(indent(event.display))}\n`);
+        else stderr.write(`  ${style.red('✗')} ${indent(event.error ?? event.display)}\n`);
         break;
       case 'turn_end':
         closeReasoning();

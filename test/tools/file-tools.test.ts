@@ -125,6 +125,18 @@ describe('read_file', () => {
       'no such file or directory: src/nope.ts',
     );
   });
+
+  test('a missing file suggests the nearest names beside it', async () => {
+    await fs.mkdir(path.join(ws.root, 'lib'), { recursive: true });
+    await fs.writeFile(path.join(ws.root, 'lib/parser.tsx'), 'x');
+    await fs.writeFile(path.join(ws.root, 'lib/unrelated.md'), 'x');
+    await expect(run(readFileTool, { path: 'lib/parser.ts' })).rejects.toThrow(
+      'no such file or directory: lib/parser.ts; did you mean lib/parser.tsx?',
+    );
+    await expect(run(readFileTool, { path: 'lib/zzz.ts' })).rejects.toThrow(
+      /^no such file or directory: lib\/zzz\.ts$/,
+    );
+  });
 });
 
 describe('write_file', () => {
