@@ -83,7 +83,8 @@ async function loadCassette(file: string): Promise<Cassette> {
   } catch (error) {
     throw new CassetteError(
       'cassette_invalid',
-      `cassette ${file} is not valid JSON: ${(error as Error).message}`,
+      // Node's JSON.parse message quotes the file's text; say where instead of echoing what is there.
+      `cassette ${file} is not valid JSON${jsonErrorPosition(text, error)}`,
       {
         ...reRecord,
         cause: error,
@@ -101,4 +102,12 @@ async function loadCassette(file: string): Promise<Cassette> {
     );
   }
   return parsed.data;
+}
+
+/** " (line 3, column 7)" from a JSON.parse error that names a position, else "". */
+function jsonErrorPosition(text: string, error: unknown): string {
+  const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  if (position === undefined) return '';
+  const before = text.slice(0, Number(position)).split('\n');
+  return ` (line ${before.length}, column ${before.at(-1)!.length + 1})`;
 }
