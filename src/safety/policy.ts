@@ -68,7 +68,12 @@ async function decideCommand(command: string, options: PolicyOptions): Promise<P
   const refused = await restrictedReason(analysis, options.workspace);
   if (!refused) return allow('read-only command in the allowlist');
   if (options.mode === 'restricted_autonomous') return deny(`${refused}; ${ALLOW_ANY_HINT}`);
-  return ask(refused);
+  // Chat asks instead of refusing; the reason is worded for the person answering, not for a restricted run.
+  return ask(
+    refused
+      .replace(/ is not allowed in restricted mode \(allowed: [^)]*\)/, ' is not a read-only command')
+      .replace(/restricted mode/g, 'the read-only set'),
+  );
 }
 
 /** The policy for a run: restricted_autonomous, full_autonomous (--allow-dangerous) or interactive (chat). */

@@ -133,6 +133,14 @@ describe('interactive', () => {
     expect(await decide('interactive', 'ls -la')).toMatchObject({ decision: 'allow' });
     expect(await decide('interactive', 'npm test')).toMatchObject({ decision: 'ask' });
   });
+
+  test('the question is worded for the person answering it', async () => {
+    expect(await decide('interactive', 'touch x.txt')).toEqual({
+      decision: 'ask',
+      reason: '`touch x.txt` is not a read-only command',
+    });
+    expect((await decide('interactive', 'echo hi > f')).reason).not.toMatch(/restricted mode/);
+  });
 });
 
 describe('other tools', () => {
