@@ -15,6 +15,17 @@ export type ProviderName = (typeof providerNames)[number];
 
 const positiveInt = z.number().int().positive();
 
+/** An API-key provider's block: its model and API root, each with a default. */
+function hostedProvider(label: string, model: string, baseUrl: string) {
+  return z
+    .object({
+      model: z.string().min(1).default(model).describe(`${label} model id`),
+      base_url: z.string().min(1).default(baseUrl).describe('API root'),
+    })
+    .strict()
+    .prefault({});
+}
+
 // Descriptions double as the comments of the starter config file (`keel config init`).
 export const configSchema = z
   .object({
@@ -78,42 +89,22 @@ export const configSchema = z
           .strict()
           .prefault({})
           .describe('GitHub Copilot (log in with `keel auth login copilot`)'),
-        gemini: z
-          .object({
-            model: z.string().min(1).default('gemini-2.5-flash').describe('Gemini model id'),
-            base_url: z
-              .string()
-              .min(1)
-              .default('https://generativelanguage.googleapis.com/v1beta')
-              .describe('API root'),
-          })
-          .strict()
-          .prefault({})
-          .describe('Google Gemini API (GEMINI_API_KEY)'),
-        openrouter: z
-          .object({
-            model: z.string().min(1).default('anthropic/claude-sonnet-4').describe('OpenRouter model id'),
-            base_url: z.string().min(1).default('https://openrouter.ai/api/v1').describe('API root'),
-          })
-          .strict()
-          .prefault({})
-          .describe('OpenRouter (OPENROUTER_API_KEY)'),
-        anthropic: z
-          .object({
-            model: z.string().min(1).default('claude-sonnet-4-5').describe('Anthropic model id'),
-            base_url: z.string().min(1).default('https://api.anthropic.com/v1').describe('API root'),
-          })
-          .strict()
-          .prefault({})
-          .describe('Anthropic Messages API (ANTHROPIC_API_KEY)'),
-        openai: z
-          .object({
-            model: z.string().min(1).default('gpt-4.1-mini').describe('OpenAI model id'),
-            base_url: z.string().min(1).default('https://api.openai.com/v1').describe('API root'),
-          })
-          .strict()
-          .prefault({})
-          .describe('OpenAI API (OPENAI_API_KEY)'),
+        gemini: hostedProvider(
+          'Gemini',
+          'gemini-2.5-flash',
+          'https://generativelanguage.googleapis.com/v1beta',
+        ).describe('Google Gemini API (GEMINI_API_KEY)'),
+        openrouter: hostedProvider(
+          'OpenRouter',
+          'anthropic/claude-sonnet-4',
+          'https://openrouter.ai/api/v1',
+        ).describe('OpenRouter (OPENROUTER_API_KEY)'),
+        anthropic: hostedProvider('Anthropic', 'claude-sonnet-4-5', 'https://api.anthropic.com/v1').describe(
+          'Anthropic Messages API (ANTHROPIC_API_KEY)',
+        ),
+        openai: hostedProvider('OpenAI', 'gpt-4.1-mini', 'https://api.openai.com/v1').describe(
+          'OpenAI API (OPENAI_API_KEY)',
+        ),
         replay: z
           .object({
             cassette: z.string().optional().describe('recorded session to play back'),
