@@ -16,3 +16,13 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
 export function projectConfigPath(workspace: string): string {
   return join(workspace, projectConfigName);
 }
+
+/**
+ * Keel's state directory: `$XDG_STATE_HOME/keel`, defaulting to `~/.local/state/keel`. Trust records,
+ * saved tool outputs, the audit log and checkpoints live here, never in the workspace.
+ */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_STATE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
+  return join(base, 'keel');
+}
