@@ -1,10 +1,11 @@
 // The agent loop: call the model with the conversation and tools, run every tool call it asks for,
 // append the results, and repeat until a final answer, the turn limit, an interrupt or a failure.
+// Every path ends with exactly one run_end event.
 
-import { isAbortError, KeelError } from '../core/errors.js';
-import type { EventSink, RunEndReason } from '../core/events.js';
+import { ExitCode, isAbortError, KeelError } from '../core/errors.js';
+import { type AgentEvent, messageEvent, type RunEndReason } from '../core/events.js';
 import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
-import type { Model, ToolSpec } from '../providers/model.js';
+import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import type { Conversation } from './conversation.js';
 
 export interface ToolOutcome {
@@ -15,15 +16,20 @@ export interface ToolOutcome {
 
 export interface LoopOptions {
   model: Model;
-  tools: ToolSpec[];
+  /** The tools offered now: asked again every turn, as tools may come and go during a run. */
+  tools: () => ToolSpec[];
   runTool: (call: ToolCall, turn: number, signal: AbortSignal) => Promise<ToolOutcome>;
-  emit: EventSink;
+  emit: (event: AgentEvent) => void;
+  /** Waits until durable event consumers (the session store) have written everything; called before each model call. */
+  flush?: () => Promise<void>;
   workspace: string;
   maxTurns: number;
   /** Fires on Ctrl-C: the run ends as interrupted. */
   signal: AbortSignal;
   /** Whole-run limit (agent.timeout_seconds); the run ends as failed. */
   timeoutMs?: number;
+  /** How often an answer cut off by the output limit is continued (default 3). */
+  maxContinuations?: number;
 }
 
 export interface LoopResult {
@@ -44,12 +50,104 @@ export class RunTimeoutError extends KeelError {
   }
 }
 
+/** The model stopped because of its output limit more often than Keel continues it, or its filter stopped it. */
+export class AnswerCutError extends KeelError {
+  constructor(code: 'output_limit' | 'content_filter', message: string, hint: string) {
+    super(code, ExitCode.failed, message, { hint });
+  }
+}
+
+/** Anything that is not a KeelError (a bug, an unexpected library failure) still ends the run cleanly. */
+function asKeelError(error: unknown): KeelError {
+  if (error instanceof KeelError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new KeelError('internal_error', ExitCode.failed, `internal error: ${message}`, {
+    hint: 'run again with --debug for details, and report it if it persists',
+    cause: error,
+  });
+}
+
+/** The user-role message that asks for the rest of an answer cut off by the output limit. */
+export const CONTINUE_PROMPT =
+  '[Keel: your answer was cut off by the output limit. Continue exactly where it stopped, without repeating anything.]';
+
+interface ModelTurn {
+  text: string;
+  reasoning: string;
+  calls: ToolCall[];
+  finish: FinishReason;
+}
+
+/** Streams one model response, emitting its deltas; a retry discards what the failed attempt streamed. */
+async function streamTurn(
+  conversation: Conversation,
+  options: LoopOptions,
+  turn: number,
+  signal: AbortSignal,
+  addTurnUsage: (usage: Usage) => void,
+): Promise<ModelTurn> {
+  const { emit } = options;
+  const result: ModelTurn = { text: '', reasoning: '', calls: [], finish: 'stop' };
+  for await (const event of options.model.stream({
+    messages: [...conversation.messages],
+    tools: options.tools(),
+    signal,
+  })) {
+    switch (event.type) {
+      case 'text':
+        result.text += event.delta;
+        emit({ type: 'text_delta', turn, delta: event.delta });
+        break;
+      case 'reasoning':
+        result.reasoning += event.delta;
+        emit({ type: 'reasoning_delta', turn, delta: event.delta });
+        break;
+      case 'tool-call':
+        result.calls.push(event.call);
+        break;
+      case 'citation':
+        emit({ type: 'citation', turn, url: event.url, ...(event.title ? { title: event.title } : {}) });
+        break;
+      case 'usage':
+        addTurnUsage(event.usage);
+        emit({
+          type: 'usage',
+          turn,
+          input_tokens: event.usage.inputTokens,
+          output_tokens: event.usage.outputTokens,
+        });
+        break;
+      case 'finish':
+        result.finish = event.reason;
+        break;
+      case 'retry':
+        // The whole request is sent again: what this attempt streamed would otherwise be doubled.
+        result.text = '';
+        result.reasoning = '';
+        result.calls.length = 0;
+        emit({
+          type: 'retry',
+          turn,
+          attempt: event.attempt,
+          max: event.max,
+          delay_ms: event.delayMs,
+          reason: event.reason,
+        });
+        break;
+    }
+  }
+  return result;
+}
+
 /** Runs the loop on a conversation that already ends with the user's message. */
 export async function runLoop(conversation: Conversation, options: LoopOptions): Promise<LoopResult> {
   const { model, emit } = options;
   const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
   const signal = timeout ? AbortSignal.any([options.signal, timeout]) : options.signal;
-  const state = { turns: 0, toolCalls: 0, usage: emptyUsage(), answer: '' };
+  const maxContinuations = options.maxContinuations ?? 3;
+  const state = { turns: 0, toolCalls: 0, usage: emptyUsage(), answer: '', continuations: 0 };
+  /** Text of answers cut off by the output limit, awaiting their continuation. */
+  let partial = '';
   const end = (reason: RunEndReason, error?: KeelError): LoopResult => {
     const result: LoopResult = {
       reason,
@@ -72,63 +170,33 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   };
 
   emit({ type: 'run_start', provider: model.provider, model: model.modelId, workspace: options.workspace });
+  // The conversation's messages become events from here on (the system prompt and user message included).
+  const detach = conversation.report((message) => emit(messageEvent(message)));
   try {
     while (state.turns < options.maxTurns) {
       const turn = ++state.turns;
       emit({ type: 'turn_start', turn });
       const pruned = conversation.pruneIfNeeded();
-      if (pruned) emit({ type: 'warning', message: `conversation pruned to fit the context: ${pruned}` });
-
-      let text = '';
-      let reasoning = '';
-      const calls: ToolCall[] = [];
-      for await (const event of model.stream({
-        messages: [...conversation.messages],
-        tools: options.tools,
-        signal,
-      })) {
-        switch (event.type) {
-          case 'text':
-            text += event.delta;
-            emit({ type: 'text_delta', turn, delta: event.delta });
-            break;
-          case 'reasoning':
-            reasoning += event.delta;
-            emit({ type: 'reasoning_delta', turn, delta: event.delta });
-            break;
-          case 'tool-call':
-            calls.push(event.call);
-            break;
-          case 'citation':
-            emit({ type: 'citation', turn, url: event.url, ...(event.title ? { title: event.title } : {}) });
-            break;
-          case 'usage':
-            state.usage = addUsage(state.usage, event.usage);
-            emit({
-              type: 'usage',
-              turn,
-              input_tokens: event.usage.inputTokens,
-              output_tokens: event.usage.outputTokens,
-            });
-            break;
-          case 'finish':
-            break;
-          case 'retry':
-            // The whole request is sent again: what this attempt streamed would otherwise be doubled.
-            text = '';
-            reasoning = '';
-            calls.length = 0;
-            emit({
-              type: 'retry',
-              turn,
-              attempt: event.attempt,
-              max: event.max,
-              delay_ms: event.delayMs,
-              reason: event.reason,
-            });
-            break;
-        }
+      if (pruned) {
+        emit({
+          type: 'conversation_pruned',
+          turn,
+          summary: pruned.summary,
+          edits: pruned.edits.map((edit) => ({ ...edit, messages: edit.messages.map(messageEvent) })),
+        });
       }
+      // Nothing lost: every message so far is on disk before the model sees it.
+      await options.flush?.();
+
+      const { text, reasoning, calls, finish } = await streamTurn(
+        conversation,
+        options,
+        turn,
+        signal,
+        (u) => {
+          state.usage = addUsage(state.usage, u);
+        },
+      );
       conversation.push({
         role: 'assistant',
         content: text,
@@ -136,11 +204,44 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
         ...(calls.length ? { toolCalls: calls } : {}),
       });
 
+      if (finish === 'content-filter') {
+        state.answer = (partial + text).trim();
+        emit({ type: 'turn_end', turn, tool_calls: 0 });
+        return end(
+          'failed',
+          new AnswerCutError(
+            'content_filter',
+            `${model.provider} stopped the answer with its content filter`,
+            'rephrase the task, or try another model',
+          ),
+        );
+      }
       if (calls.length === 0) {
-        state.answer = text.trim();
+        if (finish === 'length') {
+          // A truncated answer is not a finished task: ask for the rest.
+          partial += text;
+          if (state.continuations >= maxContinuations) {
+            state.answer = partial.trim();
+            emit({ type: 'turn_end', turn, tool_calls: 0 });
+            return end(
+              'failed',
+              new AnswerCutError(
+                'output_limit',
+                `the answer was still cut off by the model's output limit after ${maxContinuations} continuations`,
+                'ask for a shorter answer, or use a model with a larger output limit',
+              ),
+            );
+          }
+          state.continuations++;
+          emit({ type: 'turn_end', turn, tool_calls: 0, continued: true });
+          conversation.push({ role: 'user', content: CONTINUE_PROMPT });
+          continue;
+        }
+        state.answer = (partial + text).trim();
         emit({ type: 'turn_end', turn, tool_calls: 0 });
         return end('done');
       }
+      partial = '';
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
       for (const call of calls) {
         const outcome = signal.aborted
@@ -163,7 +264,10 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
     if (timeout?.aborted && !options.signal.aborted)
       return end('failed', new RunTimeoutError(options.timeoutMs! / 1000));
     if (options.signal.aborted || isAbortError(error)) return end('interrupted');
-    if (error instanceof KeelError) return end('failed', error);
-    throw error;
+    return end('failed', asKeelError(error));
+  } finally {
+    detach();
+    // What the run appended (results of an interrupted turn included) reaches the disk before the caller goes on.
+    await options.flush?.().catch(() => {});
   }
 }

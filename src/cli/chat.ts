@@ -3,7 +3,7 @@ import { ExitCode } from '../core/errors.js';
 import { LineReader } from '../ui/line-reader.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure } from './report.js';
-import { setupAgent } from './setup.js';
+import { exitOnTermination, setupAgent } from './setup.js';
 
 export interface ChatOptions extends GlobalOptions {
   allowDangerous?: boolean;
@@ -13,21 +13,30 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const interactive = Boolean(process.stdin.isTTY);
   const reader = new LineReader(process.stdin, process.stderr, interactive);
   let running: AbortController | undefined;
+  let killAll = () => {};
   const interrupt = () => {
+    if (running?.signal.aborted) {
+      // A second Ctrl-C while the turn is still stopping: kill what runs and leave.
+      killAll();
+      process.exit(130);
+    }
     if (running) running.abort();
     else reader.close();
   };
   reader.onInterrupt(interrupt);
   process.on('SIGINT', interrupt);
+  let offTermination = () => {};
   try {
     const agent = await setupAgent(options, {
       mode: () => (options.allowDangerous ? 'full_autonomous' : 'interactive'),
       streamText: options.output === 'text',
       approve: async (request) => {
-        const answer = await reader.read(`allow ${request.name}: ${request.summary}? [y/N] `);
+        const answer = await reader.read(`allow ${request.tool}: ${request.summary}? [y/N] `);
         return answer !== null && /^y(es)?$/i.test(answer.trim());
       },
     });
+    killAll = () => agent.runner.killAll();
+    offTermination = exitOnTermination(agent.runner);
     if (interactive) {
       process.stderr.write(
         `keel chat · ${agent.model.provider}/${agent.model.modelId} · ${agent.workspace.root}\n`,
@@ -50,6 +59,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
   } finally {
     process.off('SIGINT', interrupt);
+    offTermination();
     reader.close();
   }
 }

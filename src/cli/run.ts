@@ -48,7 +48,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
     });
     agent.conversation.push({ role: 'user', content: goal });
-    const interrupt = interruptSignal();
+    const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
     switch (result.reason) {
       case 'done':

@@ -1,21 +1,27 @@
 // Wires the pieces for run and chat: config, workspace, policy, tools, model, conversation and outputs.
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { stateDir } from '../config/paths.js';
+import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
-import { type EventSink, fanOut } from '../core/events.js';
+import type { AgentEvent } from '../core/events.js';
+import { createEventStream, type EventSink, fanOut } from '../core/events.js';
 import type { ToolCall } from '../core/messages.js';
+import type { Model } from '../core/model.js';
+import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
-import type { Model } from '../providers/model.js';
 import { createPolicy, type ExecutionMode } from '../safety/policy.js';
+import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
+import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
@@ -27,7 +33,9 @@ export interface Agent {
   model: Model;
   registry: ToolRegistry;
   conversation: Conversation;
-  emit: EventSink;
+  emit: (event: AgentEvent) => void;
+  /** Runs every shell command of the agent; killAll stops them when Keel exits on a signal. */
+  runner: CommandRunner;
   /** Runs the loop on the conversation as it stands. */
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
 }
@@ -36,7 +44,12 @@ export interface SetupOptions {
   mode: (loaded: LoadedConfig) => ExecutionMode;
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
-  approve?: ToolContext['approve'];
+  approve?: Approve;
+}
+
+/** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
+export function outputCap(configured: number, budgetTokens: number): number {
+  return Math.min(configured, Math.max(4096, Math.floor(budgetTokens / 8) * 4));
 }
 
 export async function resolveWorkspaceDir(cwd: string | undefined): Promise<string> {
@@ -103,37 +116,52 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const { config } = loaded;
   const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd));
   const mode = setup.mode(loaded);
-  const policy = createPolicy({ mode, workspace });
+  const policy = createPolicy({ mode, workspace, config });
   const registry = createRegistry(defaultTools());
+  const runner = createProcessRunner(commandEnv(process.env));
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
   });
-  const emit = outputSink(options, model, setup.streamText);
+  const events = createEventStream(outputSink(options, model, setup.streamText));
+  const emit = events.emit;
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
+  const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {
-    maxTokens: Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY),
+    maxTokens,
     minRetainTurns: config.agent.conversation.min_retain_turns,
     pruneThreshold: config.agent.conversation.prune_threshold,
   });
-  const limits = {
-    maxOutputSize: config.agent.tools.max_output_size,
+  const limits: ToolLimits = {
+    maxOutputSize: outputCap(config.agent.tools.max_output_size, maxTokens),
     maxFileReadSize: config.agent.tools.max_file_read_size,
     commandTimeoutMs: config.agent.terminal.timeout_seconds * 1000,
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
   };
+  const outputs = join(stateDir(process.env), 'tool-output', `${runStamp()}-${process.pid}`);
+  const saveOutput = createOutputStore(outputs);
   const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
-    const ctx: ToolContext = { workspace, policy, signal, emit, limits, approve: setup.approve };
+    const ctx: ToolContext = {
+      workspace,
+      policy,
+      signal,
+      emit,
+      limits,
+      runner,
+      saveOutput,
+      ...(setup.approve ? { approve: setup.approve } : {}),
+    };
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };
   };
   const loopOptions: Omit<LoopOptions, 'signal'> = {
     model,
-    tools: registry.specs(),
+    tools: () => registry.specs(),
     runTool,
     emit,
+    flush: events.flush,
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
     timeoutMs: config.agent.timeout_seconds * 1000,
@@ -145,17 +173,51 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     registry,
     conversation,
     emit,
+    runner,
     run: (signal) => runLoop(conversation, { ...loopOptions, signal }),
   };
 }
 
-/** Aborts on Ctrl-C; a second Ctrl-C exits at once. */
-export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+/** `20261123-101908`: sorts by time, names a run's saved outputs. */
+function runStamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/**
+ * SIGTERM and SIGHUP (the terminal closed) end Keel at once, killing every running command's process group
+ * first so nothing it started is orphaned. Returns a function that removes the handlers.
+ */
+export function exitOnTermination(runner: CommandRunner): () => void {
+  const handlers = (['SIGTERM', 'SIGHUP'] as const).map((name) => {
+    const handler = () => {
+      runner.killAll();
+      process.exit(128 + (name === 'SIGTERM' ? 15 : 1));
+    };
+    process.on(name, handler);
+    return () => process.off(name, handler);
+  });
+  return () => {
+    for (const off of handlers) off();
+  };
+}
+
+/** Aborts on Ctrl-C; a second Ctrl-C kills running commands' process groups and exits at once. */
+export function interruptSignal(runner?: CommandRunner): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) {
+      runner?.killAll();
+      process.exit(130);
+    }
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+  const offTermination = runner ? exitOnTermination(runner) : () => {};
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSigint);
+      offTermination();
+    },
+  };
 }

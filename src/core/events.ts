@@ -1,16 +1,68 @@
 // The one typed event stream: everything the agent does is an event; renderers, JSON output,
 // session store and audit subscribe. Each event serialises to one JSON line (field names in snake_case,
 // as `--output stream-json` prints them).
+import type { Message } from './messages.js';
+
 export type RunEndReason = 'done' | 'turn-limit' | 'interrupted' | 'failed';
+
+/** A tool call as it appears in a message event (snake_case, like every event field). */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  /** The argument text exactly as the model sent it. */
+  input: string;
+  provider_metadata?: Record<string, Record<string, unknown>>;
+}
+
+/** One pruning step: messages [from, from + count) are replaced by `messages`. */
+export interface PruneEdit<M> {
+  from: number;
+  count: number;
+  messages: M[];
+}
+
+/**
+ * One message appended to the conversation, exactly as the model will read it. A session store rebuilds the
+ * message list from these alone (plus `conversation_pruned`): see `messageFromEvent`.
+ */
+export type MessageEvent =
+  | { type: 'message'; role: 'system'; content: string }
+  | { type: 'message'; role: 'user'; content: string }
+  | {
+      type: 'message';
+      role: 'assistant';
+      content: string;
+      reasoning?: string;
+      tool_calls?: ToolCallRecord[];
+    }
+  | {
+      type: 'message';
+      role: 'tool';
+      tool_call_id: string;
+      tool_name: string;
+      content: string;
+      is_error?: boolean;
+    };
 
 export type AgentEvent =
   | { type: 'run_start'; provider: string; model: string; workspace: string }
+  | MessageEvent
+  /** The conversation was cut to fit the context window: each edit replaced messages [from, from + count). */
+  | { type: 'conversation_pruned'; turn: number; summary: string; edits: PruneEdit<MessageEvent>[] }
   | { type: 'turn_start'; turn: number }
   | { type: 'text_delta'; turn: number; delta: string }
   | { type: 'reasoning_delta'; turn: number; delta: string }
   | { type: 'tool_call'; turn: number; id: string; name: string; args: unknown }
   | { type: 'citation'; turn: number; url: string; title?: string }
-  | { type: 'approval_requested'; id: string; name: string; reason: string }
+  | {
+      type: 'approval_requested';
+      id: string;
+      name: string;
+      reason: string;
+      /** The command, or the diff of a file change, the user is asked about. */
+      command?: string;
+      diff?: string;
+    }
   | { type: 'approval_answered'; id: string; approved: boolean }
   | {
       type: 'tool_result';
@@ -29,7 +81,8 @@ export type AgentEvent =
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
   | { type: 'error'; code: string; message: string; hint?: string }
-  | { type: 'turn_end'; turn: number; tool_calls: number }
+  /** `continued`: the answer was cut off by the output limit and the next turn asks for the rest. */
+  | { type: 'turn_end'; turn: number; tool_calls: number; continued?: boolean }
   | {
       type: 'run_end';
       reason: RunEndReason;
@@ -39,11 +92,129 @@ export type AgentEvent =
       usage: { input_tokens: number; output_tokens: number };
     };
 
-export type EventSink = (event: AgentEvent) => void;
+/** A consumer of events. A durable one (the session store) may return a promise: the write in flight. */
+export type EventSink = (event: AgentEvent) => void | Promise<void>;
 
-/** Fans one event out to several consumers. */
+/** What producers hold: emit never waits; flush waits until every durable consumer has written what it got. */
+export interface EventStream {
+  emit(event: AgentEvent): void;
+  flush(): Promise<void>;
+}
+
+/** Fans each event out to the sinks, tracking the writes of asynchronous ones for `flush`. */
+export function createEventStream(...sinks: EventSink[]): EventStream {
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  return {
+    emit(event) {
+      for (const sink of sinks) {
+        const written = sink(event);
+        if (!written) continue;
+        const tracked: Promise<void> = written.then(
+          () => void pending.delete(tracked),
+          (error: unknown) => {
+            pending.delete(tracked);
+            failure ??= error;
+          },
+        );
+        pending.add(tracked);
+      }
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all(pending);
+      if (failure !== undefined) {
+        const error = failure;
+        failure = undefined;
+        throw error;
+      }
+    },
+  };
+}
+
+/** Fans one event out to several consumers (synchronous ones; see createEventStream for durable ones). */
 export function fanOut(...sinks: EventSink[]): EventSink {
   return (event) => {
-    for (const sink of sinks) sink(event);
+    for (const sink of sinks) void sink(event);
   };
+}
+
+/** The event that records `message` being appended to the conversation. */
+export function messageEvent(message: Message): MessageEvent {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { type: 'message', role: message.role, content: message.content };
+    case 'assistant':
+      return {
+        type: 'message',
+        role: 'assistant',
+        content: message.content,
+        ...(message.reasoning ? { reasoning: message.reasoning } : {}),
+        ...(message.toolCalls?.length
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                name: call.name,
+                input: call.input,
+                ...(call.providerMetadata ? { provider_metadata: call.providerMetadata } : {}),
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return {
+        type: 'message',
+        role: 'tool',
+        tool_call_id: message.toolCallId,
+        tool_name: message.toolName,
+        content: message.content,
+        ...(message.isError ? { is_error: true } : {}),
+      };
+  }
+}
+
+/** The message a `message` event recorded: the inverse of messageEvent. */
+export function messageFromEvent(event: MessageEvent): Message {
+  switch (event.role) {
+    case 'system':
+    case 'user':
+      return { role: event.role, content: event.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: event.content,
+        ...(event.reasoning ? { reasoning: event.reasoning } : {}),
+        ...(event.tool_calls?.length
+          ? {
+              toolCalls: event.tool_calls.map((call) => ({
+                id: call.id,
+                name: call.name,
+                input: call.input,
+                ...(call.provider_metadata ? { providerMetadata: call.provider_metadata } : {}),
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return {
+        role: 'tool',
+        toolCallId: event.tool_call_id,
+        toolName: event.tool_name,
+        content: event.content,
+        ...(event.is_error ? { isError: true } : {}),
+      };
+  }
+}
+
+/** Rebuilds the conversation from a run's events: what a session store does on resume. */
+export function replayConversation(events: Iterable<AgentEvent>): Message[] {
+  const messages: Message[] = [];
+  for (const event of events) {
+    if (event.type === 'message') messages.push(messageFromEvent(event));
+    else if (event.type === 'conversation_pruned') {
+      for (const edit of event.edits)
+        messages.splice(edit.from, edit.count, ...edit.messages.map(messageFromEvent));
+    }
+  }
+  return messages;
 }

@@ -1,20 +1,8 @@
 // What a model can do (context window, output limit, tools, streaming, price), from its server or the built-in table.
+import type { ModelCapabilities } from '../core/model.js';
 import { type ModelTableEntry, modelTable } from './model-table.js';
 
-export interface ModelCapabilities {
-  /** The model id as the provider names it (`qwen3:latest`, `anthropic/claude-sonnet-4`). */
-  id: string;
-  /** Tokens of prompt plus answer the model accepts. */
-  contextWindow?: number;
-  /** Longest answer in tokens. */
-  maxOutput?: number;
-  tools?: boolean;
-  streaming?: boolean;
-  /** USD per million tokens. */
-  price?: { inputPerMTok: number; outputPerMTok: number };
-  /** `server`: the provider said so (gaps may be filled from the table); `table`: Keel's table only; `unknown`: neither. */
-  source: 'server' | 'table' | 'unknown';
-}
+export type { ModelCapabilities };
 
 /** What a server reported about a model; any field may be missing. */
 export type ServerCapabilities = Omit<ModelCapabilities, 'source'>;

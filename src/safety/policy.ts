@@ -1,5 +1,7 @@
 // Execution policy: decide(tool call) -> allow | ask | deny, with a reason, from the mode, the tool's
-// safety level and (for execute_command) the parsed command.
+// safety level, its preview (the paths it reads and writes, the command it runs) and the user's config.
+import type { KeelConfig } from '../config/schema.js';
+import type { ToolPreview } from '../core/approval.js';
 import type { SafetyLevel } from '../tools/tool.js';
 import { analyzeCommand } from './command-analysis.js';
 import { findDenied } from './command-denylist.js';
@@ -18,6 +20,8 @@ export interface PolicyRequest {
   tool: string;
   safety: SafetyLevel;
   args: unknown;
+  /** What the call will do, from the tool's preview: absolute paths it reads and writes, its command. */
+  preview: ToolPreview;
 }
 
 export interface Policy {
@@ -28,6 +32,8 @@ export interface Policy {
 export interface PolicyOptions {
   mode: ExecutionMode;
   workspace: Workspace;
+  /** The user's merged config (rules, protected paths as they arrive); absent in unit tests. */
+  config?: KeelConfig;
 }
 
 /** The tool whose argument is a shell command, analysed rather than judged by safety level. */
@@ -81,8 +87,8 @@ export function createPolicy(options: PolicyOptions): Policy {
   return {
     mode: options.mode,
     async decide(request: PolicyRequest): Promise<PolicyDecision> {
-      if (request.tool === COMMAND_TOOL) {
-        const command = commandOf(request.args);
+      if (request.tool === COMMAND_TOOL || request.preview.command !== undefined) {
+        const command = request.preview.command ?? commandOf(request.args);
         if (command === undefined) return deny(`${COMMAND_TOOL} needs a "command" string`);
         return decideCommand(command, options);
       }

@@ -11,6 +11,10 @@ export const createDirectoryTool = defineTool({
   description: 'Create a directory; with recursive (default) missing parents too.',
   schema,
   safety: 'caution',
+  async preview(args, ctx) {
+    const absolute = await ctx.workspace.resolve(args.path);
+    return { reads: [], writes: [absolute], summary: `create directory ${ctx.workspace.relative(absolute)}` };
+  },
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);

@@ -25,6 +25,15 @@ export const deletePathTool = defineTool({
   description: 'Delete a file or directory; a non-empty directory needs recursive: true.',
   schema,
   safety: 'dangerous',
+  async preview(args, ctx) {
+    const absolute = await target(args.path, ctx);
+    const shown = ctx.workspace.relative(absolute);
+    return {
+      reads: [],
+      writes: [absolute],
+      summary: `delete ${shown}${args.recursive ? ' (recursive)' : ''}`,
+    };
+  },
   async execute(args, ctx) {
     const absolute = await target(args.path, ctx);
     const shown = ctx.workspace.relative(absolute);

@@ -14,6 +14,10 @@ export const diffFilesTool = defineTool({
   description: 'Show a unified diff between two text files.',
   schema,
   safety: 'safe',
+  async preview(args, ctx) {
+    const reads = await Promise.all([args.path_a, args.path_b].map((p) => ctx.workspace.resolve(p)));
+    return { reads, writes: [], summary: `diff ${args.path_a} ${args.path_b}` };
+  },
   async execute(args, ctx) {
     const [a, b] = await Promise.all(
       [args.path_a, args.path_b].map(async (requested) => {

@@ -1,10 +1,12 @@
-// The tool executor: parses and validates a tool call, asks the policy (and the user), runs the tool,
-// caps its output and emits tool_call / tool_result events. Never throws for a tool's failure.
+// The tool executor: parse → validate → preview → policy → approval → run → cap → events, for every tool
+// alike (built-in, MCP, config-defined). Never throws for a tool's failure: it becomes a result the model reads.
 import type { z } from 'zod';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
+import { clip } from '../core/text.js';
+import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
-import { fail, type Tool, type ToolContext, type ToolResult } from './tool.js';
+import { fail, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
 
 type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -35,14 +37,38 @@ function describeIssues(tool: Tool, error: z.ZodError, registry: ToolRegistry): 
   return `invalid arguments for ${tool.name}: ${problems.join('; ')}${fields ? ` (fields: ${fields})` : ''}`;
 }
 
-function approvalSummary(name: string, args: unknown): string {
-  if (typeof args === 'object' && args !== null && 'command' in args && typeof args.command === 'string') {
-    return args.command;
-  }
-  const json = JSON.stringify(args);
-  return `${name} ${json.length > 200 ? `${json.slice(0, 197)}...` : json}`;
+/** What a tool without a preview of its own shows: its name and arguments. */
+function defaultPreview(name: string, args: unknown): ToolPreview {
+  return { reads: [], writes: [], summary: `${name} ${clip(JSON.stringify(args) ?? '', 200)}` };
 }
 
+/** Asks the user about a call the policy would not decide alone; undefined when it may run. */
+async function askApproval(
+  call: ToolCall,
+  tool: Tool,
+  reason: string,
+  preview: ToolPreview,
+  ctx: ToolContext,
+): Promise<ToolResult | undefined> {
+  if (!ctx.approve)
+    return fail(`refused: ${reason}, and this run cannot ask for approval`, { policy: 'deny' });
+  ctx.emit({
+    type: 'approval_requested',
+    id: call.id,
+    name: tool.name,
+    reason,
+    ...(preview.command !== undefined ? { command: preview.command } : {}),
+    ...(preview.diff !== undefined ? { diff: preview.diff } : {}),
+  });
+  const summary = preview.command ?? preview.summary;
+  const approved = await ctx.approve({ id: call.id, tool: tool.name, reason, summary, preview }, ctx.signal);
+  ctx.emit({ type: 'approval_answered', id: call.id, approved });
+  if (ctx.signal.aborted) return fail('interrupted while waiting for approval; the call did not run');
+  if (!approved) return fail(`the user declined this ${tool.name} call (${reason})`, { policy: 'declined' });
+  return undefined;
+}
+
+/** parse → validate → preview → policy → approval → run. */
 async function run(
   call: ToolCall,
   parsed: Parsed,
@@ -58,45 +84,23 @@ async function run(
   const validated = tool.schema.safeParse(parsed.value);
   if (!validated.success) return fail(describeIssues(tool, validated.error, registry));
   const args: unknown = validated.data;
+  const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
 
-  const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args });
+  const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
   if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
   if (decision.decision === 'ask') {
-    if (!ctx.approve) {
-      return fail(`refused: ${decision.reason}, and this run cannot ask for approval`, { policy: 'deny' });
-    }
-    ctx.emit({ type: 'approval_requested', id: call.id, name: tool.name, reason: decision.reason });
-    const summary = approvalSummary(tool.name, args);
-    const approved = await ctx.approve({ id: call.id, name: tool.name, summary, reason: decision.reason });
-    ctx.emit({ type: 'approval_answered', id: call.id, approved });
-    if (!approved)
-      return fail(`the user declined this ${tool.name} call (${decision.reason})`, { policy: 'declined' });
+    const refused = await askApproval(call, tool, decision.reason, preview, ctx);
+    if (refused) return refused;
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
   return tool.execute(args, ctx);
-}
-
-/** Cuts the output to maxBytes (UTF-8), noting the original size. */
-function capOutput(result: ToolResult, maxBytes: number): ToolResult {
-  const size = Buffer.byteLength(result.output);
-  if (size <= maxBytes) return result;
-  const kept = Buffer.from(result.output)
-    .subarray(0, maxBytes)
-    .toString('utf8')
-    .replace(/\uFFFD$/, '');
-  return {
-    ...result,
-    output: `${kept}\n[output truncated: showing ${maxBytes} of ${size} bytes]`,
-    truncated: true,
-    metadata: { ...result.metadata, original_size: size },
-  };
 }
 
 /** A one-line summary for the user: never a file's whole content. */
 function summarize(result: ToolResult): string {
   const text = result.success ? result.output : `Error: ${result.error ?? 'failed'}`;
   const lines = text.split('\n');
-  const first = (lines[0] ?? '').slice(0, 120);
+  const first = clip(lines[0] ?? '', 120);
   return lines.length > 1 ? `${first} (+${lines.length - 1} lines)` : first;
 }
 
@@ -121,7 +125,7 @@ export async function executeToolCall(
   } catch (error) {
     result = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }
-  result = capOutput(result, ctx.limits.maxOutputSize);
+  result = await capOutput(result, call.id, ctx.limits.maxOutputSize, ctx.saveOutput);
   ctx.emit({
     type: 'tool_result',
     turn,

@@ -44,6 +44,10 @@ export const listFilesTool = defineTool({
   description: 'List files in a directory (relative paths, dirs end in /); skips .git and gitignored files.',
   schema,
   safety: 'safe',
+  async preview(args, ctx) {
+    const absolute = await ctx.workspace.resolve(args.path);
+    return { reads: [absolute], writes: [], summary: `list ${ctx.workspace.relative(absolute)}` };
+  },
   async execute(args, ctx) {
     const start = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(start);

@@ -14,6 +14,10 @@ export const readFileTool = defineTool({
   description: 'Read a text file in the workspace, optionally a range of lines.',
   schema,
   safety: 'safe',
+  async preview(args, ctx) {
+    const absolute = await ctx.workspace.resolve(args.path);
+    return { reads: [absolute], writes: [], summary: `read ${ctx.workspace.relative(absolute)}` };
+  },
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);

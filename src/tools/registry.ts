@@ -1,6 +1,7 @@
-// The tool registry: looks tools up by name and offers their specs (JSON Schema) to the model.
+// The tool registry: looks tools up by name and offers their specs (JSON Schema) to the model. Tools can be
+// added and removed while a run goes on (MCP servers, config tools); the loop asks for the specs every turn.
 import { z } from 'zod';
-import type { ToolSpec } from '../providers/model.js';
+import type { ToolSpec } from '../core/model.js';
 import { createDirectoryTool } from './create-directory.js';
 import { deletePathTool } from './delete-path.js';
 import { diffFilesTool } from './diff-files.js';
@@ -13,10 +14,15 @@ import { writeFileTool } from './write-file.js';
 export interface ToolRegistry {
   get(name: string): Tool | undefined;
   list(): Tool[];
+  /** The specs offered to the model now; the same array until a tool is added or removed. */
   specs(): ToolSpec[];
+  add(tool: Tool): void;
+  remove(name: string): boolean;
 }
 
 function toSpec(tool: Tool): ToolSpec {
+  if (tool.jsonSchema)
+    return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
   // io: 'input' keeps fields with defaults optional, as the model may omit them.
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' });
   return { name: tool.name, description: tool.description, inputSchema };
@@ -24,19 +30,26 @@ function toSpec(tool: Tool): ToolSpec {
 
 export function createRegistry(tools: Tool[]): ToolRegistry {
   const byName = new Map<string, Tool>();
-  for (const tool of tools) {
-    if (byName.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
-    byName.set(tool.name, tool);
-  }
   let specs: ToolSpec[] | undefined;
-  return {
+  const registry: ToolRegistry = {
     get: (name) => byName.get(name),
     list: () => [...byName.values()],
     specs: () => {
       specs ??= [...byName.values()].map(toSpec);
       return specs;
     },
+    add(tool) {
+      if (byName.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
+      byName.set(tool.name, tool);
+      specs = undefined;
+    },
+    remove(name) {
+      specs = undefined;
+      return byName.delete(name);
+    },
   };
+  for (const tool of tools) registry.add(tool);
+  return registry;
 }
 
 /** The built-in file and shell tools. */

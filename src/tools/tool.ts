@@ -1,8 +1,13 @@
-// The tool contract: name, model-facing description, zod input schema, safety level, execute(args, ctx).
-import type { z } from 'zod';
-import type { EventSink } from '../core/events.js';
+// The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
+// outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
+import { z } from 'zod';
+import type { Approve, ToolPreview } from '../core/approval.js';
+import type { AgentEvent } from '../core/events.js';
+import type { CommandRunner } from '../core/runner.js';
 import type { Policy } from '../safety/policy.js';
 import type { Workspace } from '../safety/workspace.js';
+
+export type { ToolPreview } from '../core/approval.js';
 
 export type SafetyLevel = 'safe' | 'caution' | 'dangerous';
 
@@ -20,11 +25,11 @@ export interface ToolResult {
 }
 
 export interface ToolLimits {
-  /** Cap on any tool result's output, in bytes (agent.tools.max_output_size). */
+  /** Cap on what the model reads of one result, in bytes: agent.tools.max_output_size or less for small windows. */
   maxOutputSize: number;
   /** Largest file read_file will read, in bytes (agent.tools.max_file_read_size). */
   maxFileReadSize: number;
-  /** execute_command timeout in milliseconds (agent.terminal.timeout_seconds). */
+  /** execute_command timeout in milliseconds (agent.terminal.timeout_seconds); a call may only shorten it. */
   commandTimeoutMs: number;
   maxStdoutBytes: number;
   maxStderrBytes: number;
@@ -34,22 +39,51 @@ export interface ToolContext {
   workspace: Workspace;
   policy: Policy;
   signal: AbortSignal;
-  emit: EventSink;
+  emit: (event: AgentEvent) => void;
   limits: ToolLimits;
+  /** Runs shell commands: the plain process runner, or a sandbox. */
+  runner: CommandRunner;
   /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
-  approve?: (request: { id: string; name: string; summary: string; reason: string }) => Promise<boolean>;
+  approve?: Approve;
+  /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
+  saveOutput?: (callId: string, text: string) => Promise<string>;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
+  /** Validates the arguments; for tools defined by JSON Schema, a zod schema converted from it. */
   schema: S;
+  /** The JSON Schema offered to the model when the tool was defined by one (MCP, config); else made from `schema`. */
+  jsonSchema?: Record<string, unknown>;
   safety: SafetyLevel;
+  /** What a call will do, before it runs: paths, command, diff. Tools without one preview as their name. */
+  preview?(args: z.infer<S>, ctx: ToolContext): Promise<ToolPreview>;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   return tool;
+}
+
+type JsonArgs = Record<string, unknown>;
+
+/**
+ * A tool whose input is described by JSON Schema (MCP servers, tools defined in config). The schema is offered to
+ * the model as given and converted to zod for validation; constructs zod cannot convert (remote $refs, unusual
+ * keywords) fall back to "any object", leaving the finer checks to the tool.
+ */
+export function defineJsonSchemaTool(
+  tool: Omit<Tool<z.ZodType<JsonArgs>>, 'schema' | 'jsonSchema'> & { inputSchema: Record<string, unknown> },
+): Tool<z.ZodType<JsonArgs>> {
+  const { inputSchema, ...rest } = tool;
+  let schema: z.ZodType<JsonArgs>;
+  try {
+    schema = z.fromJSONSchema(inputSchema) as z.ZodType<JsonArgs>;
+  } catch {
+    schema = z.record(z.string(), z.unknown());
+  }
+  return { ...rest, schema, jsonSchema: inputSchema };
 }
 
 export function ok(output: string, metadata: ToolMetadata = {}, display?: string): ToolResult {

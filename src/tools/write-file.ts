@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { fileChangeDiff } from './file-diff.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
@@ -13,6 +14,18 @@ export const writeFileTool = defineTool({
   description: 'Create or overwrite a file with the given content; parent directories are created.',
   schema,
   safety: 'caution',
+  async preview(args, ctx) {
+    const absolute = await ctx.workspace.resolve(args.path);
+    const shown = ctx.workspace.relative(absolute);
+    const before = await fs.readFile(absolute, 'utf8').catch(() => undefined);
+    const lines = args.content.split('\n').length;
+    return {
+      reads: [],
+      writes: [absolute],
+      diff: fileChangeDiff(shown, before, args.content),
+      summary: `write ${shown} (${lines} lines${before === undefined ? ', new file' : ''})`,
+    };
+  },
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);

@@ -46,6 +46,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   let atLineStart = true;
   let reasoningOpen = false;
   let citations: { url: string; title?: string }[] = [];
+  let continuing = false;
 
   const closeReasoning = () => {
     if (reasoningOpen) stderr.write('\n');
@@ -59,8 +60,17 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'turn_start':
-        turnText = '';
-        citations = [];
+        // A continued answer (cut off by the output limit) keeps accumulating into one.
+        if (!continuing) {
+          turnText = '';
+          citations = [];
+        }
+        continuing = false;
+        break;
+      case 'conversation_pruned':
+        stderr.write(
+          `${style.yellow('warning:')} conversation pruned to fit the context: ${event.summary}\n`,
+        );
         break;
       case 'citation':
         if (!citations.some((c) => c.url === event.url))
@@ -98,7 +108,8 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         break;
       case 'turn_end':
         closeReasoning();
-        if (event.tool_calls === 0) {
+        if (event.continued) continuing = true;
+        else if (event.tool_calls === 0) {
           if (options.streamText) endStreamedLine();
           else if (turnText.trim()) stdout.write(`${turnText.trim()}\n`);
           if (citations.length > 0) stdout.write(formatSources(citations));

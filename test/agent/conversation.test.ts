@@ -38,12 +38,16 @@ describe('Conversation', () => {
     c.push({ role: 'user', content: 'the goal' });
     for (let i = 0; i < 6; i++) for (const m of turn(i, 1_500)) c.push(m);
     const before = c.tokenCount;
-    const summary = c.pruneIfNeeded();
-    expect(summary).toMatch(/8 messages with 4 tool calls: list_files, read_file/);
+    const pruning = c.pruneIfNeeded();
+    expect(pruning?.summary).toMatch(/^8 messages with 4 tool calls: list_files, read_file/);
     const roles = c.messages.map((m) => m.role);
-    expect(roles).toEqual(['system', 'user', 'system', 'assistant', 'tool', 'assistant', 'tool']);
+    // The note is a user message: a system message mid-conversation is rejected by Gemini and Anthropic.
+    expect(roles).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(c.messages[1]).toMatchObject({ content: 'the goal' });
-    expect(c.messages[2]!.content).toMatch(/^\[CONTEXT PRUNED: /);
+    expect(c.messages[2]!.content).toMatch(
+      /^\[Keel: to fit the context window, 8 messages with 4 tool calls/,
+    );
+    expect(pruning?.edits[0]).toMatchObject({ from: 2, count: 8, messages: [c.messages[2]] });
     // The kept turns are the newest ones, each call with its result.
     const kept = c.messages
       .filter((m) => m.role === 'tool')
@@ -52,11 +56,41 @@ describe('Conversation', () => {
     expect(c.tokenCount).toBeLessThan(before);
   });
 
-  it('cannot prune below the retained turns', () => {
-    const c = new Conversation('system', { maxTokens: 100, minRetainTurns: 5, pruneThreshold: 0.8 });
+  it('within the retained turns, shortens older tool results when still over budget, never the last turn', () => {
+    const c = new Conversation('system', { maxTokens: 600, minRetainTurns: 5, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 3; i++) for (const m of turn(i, 1_000)) c.push(m);
-    expect(c.pruneIfNeeded()).toBeUndefined();
+    const pruning = c.pruneIfNeeded();
+    expect(pruning?.summary).toBe('2 older tool results shortened');
     expect(c.messages).toHaveLength(8);
+    const results = c.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results[0]).toMatch(/^x{200}\n\[Keel: the rest of this result \(800 characters\) was removed/);
+    expect(results[2]).toBe('x'.repeat(1_000));
+    expect(c.tokenCount).toBeLessThanOrEqual(600);
+  });
+
+  it('keeps the user messages of a pruned chat in the note', () => {
+    const c = new Conversation('system', { maxTokens: 1_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'first request' });
+    for (const m of turn(0, 4_000)) c.push(m);
+    c.push({ role: 'assistant', content: 'done' });
+    c.push({ role: 'user', content: 'now rename it' });
+    for (const m of turn(1, 100)) c.push(m);
+    c.pruneIfNeeded();
+    expect(c.messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool']);
+    expect(c.messages[2]!.content).toContain("The user's messages among them:\n- now rename it");
+  });
+
+  it('reports the messages so far when a listener attaches, then each new one until it detaches', () => {
+    const seen: string[] = [];
+    const c = new Conversation('sys', { maxTokens: 100, minRetainTurns: 1, pruneThreshold: 1 });
+    c.push({ role: 'user', content: 'hi' });
+    const detach = c.report((m) => seen.push(`${m.role}:${m.content}`));
+    c.push({ role: 'assistant', content: 'hello' });
+    detach();
+    c.push({ role: 'user', content: 'again' });
+    expect(seen).toEqual(['system:sys', 'user:hi', 'assistant:hello']);
+    c.report((m) => seen.push(`${m.role}:${m.content}`));
+    expect(seen.at(-1)).toBe('user:again');
   });
 });

@@ -36,7 +36,7 @@ function setup(model: Model, overrides: Partial<LoopOptions> = {}) {
   conversation.push({ role: 'user', content: 'goal' });
   const options: LoopOptions = {
     model,
-    tools: [],
+    tools: () => [],
     runTool: async (c) => ({ content: `result of ${c.id}`, isError: false }),
     emit: (e) => events.push(e),
     workspace: '/ws',

@@ -144,7 +144,7 @@ describe('retries in the agent loop', () => {
     const events: AgentEvent[] = [];
     const result = await runLoop(conversation, {
       model,
-      tools: [],
+      tools: () => [],
       runTool: async () => ({ content: '', isError: false }),
       emit: (event) => events.push(event),
       workspace: '/tmp',

@@ -22,9 +22,15 @@ afterAll(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
+const noPreview = { reads: [], writes: [], summary: '' };
 const policy = (mode: ExecutionMode): Policy => createPolicy({ mode, workspace: ws });
 const decide = (mode: ExecutionMode, command: string) =>
-  policy(mode).decide({ tool: 'execute_command', safety: 'dangerous', args: { command } });
+  policy(mode).decide({
+    tool: 'execute_command',
+    safety: 'dangerous',
+    args: { command },
+    preview: noPreview,
+  });
 
 describe('restricted_autonomous', () => {
   test.each([
@@ -146,14 +152,21 @@ describe('interactive', () => {
 describe('other tools', () => {
   test('safe tools are allowed in every mode', async () => {
     for (const mode of ['interactive', 'restricted_autonomous', 'full_autonomous'] as const) {
-      expect(await policy(mode).decide({ tool: 'read_file', safety: 'safe', args: {} })).toMatchObject({
+      expect(
+        await policy(mode).decide({ tool: 'read_file', safety: 'safe', args: {}, preview: noPreview }),
+      ).toMatchObject({
         decision: 'allow',
       });
     }
   });
 
   test('dangerous tools ask in interactive mode and run in the autonomous modes', async () => {
-    const request = { tool: 'delete_path', safety: 'dangerous' as const, args: { path: 'x' } };
+    const request = {
+      tool: 'delete_path',
+      safety: 'dangerous' as const,
+      args: { path: 'x' },
+      preview: noPreview,
+    };
     expect(await policy('interactive').decide(request)).toMatchObject({ decision: 'ask' });
     expect(await policy('restricted_autonomous').decide(request)).toMatchObject({ decision: 'allow' });
     expect(await policy('full_autonomous').decide(request)).toMatchObject({ decision: 'allow' });
@@ -164,6 +177,7 @@ describe('other tools', () => {
       tool: 'execute_command',
       safety: 'dangerous',
       args: {},
+      preview: noPreview,
     });
     expect(decision.decision).toBe('deny');
   });

@@ -202,7 +202,10 @@ describe('executeToolCall', () => {
     const result = await executeToolCall(call('big', '{}'), 1, createRegistry([big]), ws.ctx);
     expect(result.truncated).toBe(true);
     expect(result.metadata.original_size).toBe(200);
-    expect(result.output).toBe(`${'é'.repeat(25)}\n[output truncated: showing 51 of 200 bytes]`);
+    // 41 bytes of head and 10 of tail, never splitting a two-byte character.
+    expect(result.output).toBe(
+      `${'é'.repeat(20)}\n[... 150 bytes omitted: output truncated to 51 of 200 bytes ...]\n${'é'.repeat(5)}`,
+    );
     expect(ws.events.at(-1)).toMatchObject({ type: 'tool_result', truncated: true });
   });
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events.js';
 import { createPolicy, type ExecutionMode } from '../../src/safety/policy.js';
+import { commandEnv, createProcessRunner } from '../../src/safety/process-runner.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import type { ToolContext, ToolLimits } from '../../src/tools/tool.js';
 
@@ -40,6 +41,7 @@ export async function makeWorkspace(
     signal: options.signal ?? new AbortController().signal,
     emit: (event) => events.push(event),
     limits: { ...testLimits, ...options.limits },
+    runner: createProcessRunner(commandEnv(process.env)),
   };
   return {
     base,

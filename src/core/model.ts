@@ -1,0 +1,66 @@
+// The one interface the agent loop sees: messages and tool specs in, model events out. Providers implement it
+// (src/providers/), record and replay wrap it. No wire format crosses it.
+import type { Message, ToolCall, Usage } from './messages.js';
+
+export interface ModelCapabilities {
+  /** The model id as the provider names it (`qwen3:latest`, `anthropic/claude-sonnet-4`). */
+  id: string;
+  /** Tokens of prompt plus answer the model accepts. */
+  contextWindow?: number;
+  /** Longest answer in tokens. */
+  maxOutput?: number;
+  tools?: boolean;
+  streaming?: boolean;
+  /** USD per million tokens. */
+  price?: { inputPerMTok: number; outputPerMTok: number };
+  /** `server`: the provider said so (gaps may be filled from the table); `table`: Keel's table only; `unknown`: neither. */
+  source: 'server' | 'table' | 'unknown';
+}
+
+/** A tool as offered to the model: name, description and JSON Schema of its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: Message[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  /**
+   * Called on every chunk the provider receives, including ones that make no event (tool argument fragments,
+   * keep-alives), so the retry wrapper's idle timer sees a stream that is slow but alive.
+   */
+  onActivity?: () => void;
+}
+
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other';
+
+/** What one response streams; cassettes hold exactly these. */
+export type ResponseEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'reasoning'; delta: string }
+  | { type: 'tool-call'; call: ToolCall }
+  /** A source the answer cites (OpenRouter web search annotations). */
+  | { type: 'citation'; url: string; title?: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: FinishReason };
+
+export type ModelEvent =
+  | ResponseEvent
+  /**
+   * The response failed and is asked again after delayMs (attempt of max). Everything this response streamed so
+   * far is void: the consumer discards the partial turn. Only the retry wrapper yields it.
+   */
+  | { type: 'retry'; attempt: number; max: number; delayMs: number; reason: string };
+
+export interface Model {
+  /** Provider name as the user selects it (`ollama`, `openai-compatible`, `replay`). */
+  readonly provider: string;
+  readonly modelId: string;
+  /** Context window, output limit, tool support and price as far as known before the first request (no network). */
+  readonly capabilities?: ModelCapabilities;
+  /** Streams one model response. Throws KeelError subclasses for failures the user must act on. */
+  stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+}

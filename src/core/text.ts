@@ -1,0 +1,30 @@
+// Cutting text for display: the one place that shortens a string and marks the cut.
+
+/** `text` cut to at most `max` characters, the last being `…` when anything was cut. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}
+
+/** `text` on one line (runs of white space become one space), cut to `max` characters. */
+export function clipLine(text: string, max: number): string {
+  return clip(text.replace(/\s+/g, ' ').trim(), max);
+}
+
+/** The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, never splitting a character. */
+export function utf8Prefix(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  return Buffer.from(text)
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
+}
+
+/** The longest suffix of `text` whose UTF-8 encoding fits in `maxBytes`, never splitting a character. */
+export function utf8Suffix(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= maxBytes) return text;
+  return bytes
+    .subarray(bytes.length - maxBytes)
+    .toString('utf8')
+    .replace(/^\uFFFD+/, '');
+}
