@@ -110,6 +110,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     env: process.env,
   });
   const emit = outputSink(options, model, setup.streamText);
+  for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {
