@@ -1,4 +1,5 @@
 // `keel auth login|logout|status [provider]`: stores, removes and lists provider credentials (never printing them).
+import type { LoadedConfig } from '../config/load.js';
 import { ExitCode, isAbortError, UsageError } from '../core/errors.js';
 import {
   type CredentialProvider,
@@ -9,7 +10,7 @@ import {
   isCredentialProvider,
 } from '../providers/credentials.js';
 import type { GlobalOptions } from './main.js';
-import { reportFailure } from './report.js';
+import { reportFailure, reportWarnings } from './report.js';
 import { readSecret } from './secret-input.js';
 import { interruptSignal, loadConfigFor } from './setup.js';
 
@@ -18,10 +19,24 @@ export interface AuthLoginOptions extends GlobalOptions {
   store?: boolean;
 }
 
+type ConfigLoader = () => Promise<LoadedConfig>;
+
+/** Loads the config at most once per command, so its warnings are printed once. */
+function configLoader(options: GlobalOptions): ConfigLoader {
+  let loading: Promise<LoadedConfig> | undefined;
+  return () => {
+    loading ??= loadConfigFor(options).then((loaded) => {
+      reportWarnings(loaded.warnings);
+      return loaded;
+    });
+    return loading;
+  };
+}
+
 /** The named provider, or the configured one when none is named. */
-async function asProvider(name: string | undefined, options: GlobalOptions): Promise<CredentialProvider> {
+async function asProvider(name: string | undefined, load: ConfigLoader): Promise<CredentialProvider> {
   if (name === undefined) {
-    const configured = (await loadConfigFor(options)).config.provider.type;
+    const configured = (await load()).config.provider.type;
     if (isCredentialProvider(configured)) return configured;
     throw new UsageError(`the configured provider ${configured} needs no login`, {
       hint: `name a provider: keel auth login <${credentialProviders.join('|')}>`,
@@ -51,9 +66,10 @@ async function withFailures(options: GlobalOptions, body: () => Promise<number>)
 
 export function authLoginCommand(name: string | undefined, options: AuthLoginOptions): Promise<number> {
   return withFailures(options, async () => {
-    const provider = await asProvider(name, options);
+    const load = configLoader(options);
+    const provider = await asProvider(name, load);
     const store = new CredentialStore({ env: process.env });
-    const secret = provider === 'copilot' ? await copilotLogin(options) : await apiKeyLogin(provider);
+    const secret = provider === 'copilot' ? await copilotLogin(load) : await apiKeyLogin(provider);
     const result = await store.store(provider, secret, { noStore: options.store === false });
     if (result.notice) process.stderr.write(`note: ${result.notice}\n`);
     process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
@@ -76,8 +92,8 @@ async function apiKeyLogin(provider: CredentialProvider): Promise<string> {
   return secret;
 }
 
-async function copilotLogin(options: GlobalOptions): Promise<string> {
-  const { config } = await loadConfigFor(options);
+async function copilotLogin(load: ConfigLoader): Promise<string> {
+  const { config } = await load();
   const githubUrl = config.provider.copilot.github_url;
   const { pollAccessToken, requestDeviceCode } = await import('../providers/copilot-login.js');
   const interrupt = interruptSignal();
@@ -95,7 +111,7 @@ async function copilotLogin(options: GlobalOptions): Promise<string> {
 
 export function authLogoutCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
   return withFailures(options, async () => {
-    const provider = await asProvider(name, options);
+    const provider = await asProvider(name, configLoader(options));
     const store = new CredentialStore({ env: process.env });
     const removed = await store.remove(provider);
     process.stdout.write(
@@ -113,7 +129,7 @@ export function authLogoutCommand(name: string | undefined, options: GlobalOptio
 
 export function authStatusCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
   return withFailures(options, async () => {
-    const only = name === undefined ? undefined : await asProvider(name, options);
+    const only = name === undefined ? undefined : await asProvider(name, configLoader(options));
     const store = new CredentialStore({ env: process.env });
     const rows = (await store.status()).filter((row) => only === undefined || row.provider === only);
     const width = Math.max(...rows.map((row) => row.provider.length)) + 2;

@@ -5,12 +5,13 @@ import { formatConfig } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ExitCode } from '../core/errors.js';
 import type { GlobalOptions } from './main.js';
-import { reportFailure } from './report.js';
+import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
 
 export async function configShowCommand(options: GlobalOptions): Promise<number> {
   try {
     const loaded = await loadConfigFor(options);
+    reportWarnings(loaded.warnings);
     process.stdout.write(formatConfig(loaded));
     return ExitCode.ok;
   } catch (error) {

@@ -125,6 +125,18 @@ function buildProgram(): Command {
       const { authStatusCommand } = await import('./auth-command.js');
       process.exitCode = await authStatusCommand(provider, command.optsWithGlobals<GlobalOptions>());
     });
+
+  program
+    .command('trust')
+    .description(
+      'trust the workspace folder: let its .keel.yaml set base URLs, the execution mode and other guarded keys',
+    )
+    .option('--revoke', 'stop trusting the folder')
+    .option('--list', 'list the trusted folders')
+    .action(async (options, command: Command) => {
+      const { trustCommand } = await import('./trust-command.js');
+      process.exitCode = await trustCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
   return program;
 }
 

@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from '../core/errors.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';
 import { listModels } from '../providers/index.js';
 import type { GlobalOptions } from './main.js';
-import { reportFailure } from './report.js';
+import { reportFailure, reportWarnings } from './report.js';
 import { interruptSignal, loadConfigFor } from './setup.js';
 
 function asProvider(name: string): ProviderName {
@@ -16,7 +16,8 @@ export async function modelsCommand(name: string | undefined, options: GlobalOpt
   const json = options.output !== 'text';
   try {
     const provider = name === undefined ? undefined : asProvider(name);
-    const { config } = await loadConfigFor({ ...options, provider: provider ?? options.provider });
+    const { config, warnings } = await loadConfigFor({ ...options, provider: provider ?? options.provider });
+    reportWarnings(warnings);
     const selected = config.provider.type;
     // Ollama lists `qwen3:latest` for the configured `qwen3`.
     const configured = selected === 'replay' ? undefined : config.provider[selected].model;

@@ -1,4 +1,5 @@
 // Turns a failure that escaped a command into one clear message and its exit code. Stack traces only with --debug.
+// Commands without an event stream print config warnings here too.
 import { ExitCode, KeelError } from '../core/errors.js';
 
 export function formatError(error: KeelError): string {
@@ -21,4 +22,9 @@ export function reportFailure(error: unknown, options: { debug?: boolean; json?:
   if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   else process.stderr.write('  hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.failed;
+}
+
+/** Config warnings (an untrusted project file's ignored keys) for commands that have no event stream. */
+export function reportWarnings(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
 }

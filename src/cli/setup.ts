@@ -125,6 +125,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   });
   const events = createEventStream(outputSink(options, model, setup.streamText));
   const emit = events.emit;
+  for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);

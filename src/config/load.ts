@@ -1,4 +1,5 @@
 // Loads the config: defaults < user file < project file < environment < flags, remembering each value's source.
+// A project file in an untrusted folder cannot set the keys of config/trust.ts; those fall back to the user's.
 
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -9,6 +10,8 @@ import type { ConfigLayer } from './layer.js';
 import { type ConfigFlags, envLayer, envProvider, flagLayer, flagProvider } from './overrides.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
 import { configSchema, type KeelConfig, type ProviderName } from './schema.js';
+import { type IgnoredKey, requiresTrust, untrustedWarning } from './trust.js';
+import { trustedBy } from './trusted-folders.js';
 
 export type { ConfigFlags } from './overrides.js';
 
@@ -29,12 +32,17 @@ export interface LoadedConfig {
   sources: Record<string, string>;
   /** Config files that were read (those that exist). */
   files: string[];
+  /** Project-file keys left out because the workspace folder is not trusted (see config/trust.ts). */
+  ignored: IgnoredKey[];
+  /** Ready-worded warnings for the user (at most one today: the ignored keys). */
+  warnings: string[];
 }
 
 export interface LoadConfigOptions {
   workspace: string;
   /** From `--config <file>`: replaces the user file and must exist. Relative paths resolve against the workspace. */
   configFile?: string;
+  /** Also locates the state dir, whose trusted-folders file says whether the workspace is trusted. */
   env: NodeJS.ProcessEnv;
   flags: ConfigFlags;
 }
@@ -50,6 +58,35 @@ function setPath(root: Record<string, unknown>, path: readonly string[], value: 
     current = current[segment] as Record<string, unknown>;
   }
   current[path.at(-1)!] = value;
+}
+
+/**
+ * Leaves out of `project` the keys that need a trusted folder, unless the workspace is trusted (then their
+ * sources say so). A value equal to the one underneath changes nothing, so it is dropped without a word.
+ */
+async function screenProject(
+  project: ConfigLayer,
+  below: ConfigLayer[],
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): Promise<IgnoredKey[]> {
+  const guarded = [...project].filter(([key]) => requiresTrust(key));
+  // The trusted-folders file is read only when it matters, so most runs never touch it.
+  if (guarded.length === 0) return [];
+  const trusted = (await trustedBy(env, workspace)) !== undefined;
+  const ignored: IgnoredKey[] = [];
+  for (const [key, entry] of guarded) {
+    if (trusted) {
+      entry.source = `${entry.source} (trusted folder)`;
+      continue;
+    }
+    project.delete(key);
+    const underneath = below.findLast((layer) => layer.has(key))?.get(key)?.value;
+    if (JSON.stringify(underneath) !== JSON.stringify(entry.value)) {
+      ignored.push({ key, source: entry.source });
+    }
+  }
+  return ignored;
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
@@ -70,9 +107,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     resolve(projectFile) === resolve(userFile)
       ? undefined
       : await readConfigFile(projectFile, { label: 'project file', required: false });
+  const defaults = defaultLayer();
+  const ignored = project
+    ? await screenProject(project, [defaults, ...(user ? [user] : [])], workspace, env)
+    : [];
   const fileLayers = [user, project].filter((layer): layer is ConfigLayer => layer !== undefined);
 
-  const defaults = defaultLayer();
   let selected = defaults.get('provider.type')!.value as ProviderName;
   for (const layer of fileLayers) selected = (layer.get('provider.type')?.value as ProviderName) ?? selected;
   selected = flagProvider(flags) ?? envProvider(env) ?? selected;
@@ -100,5 +140,6 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     );
   }
   const files = [user && userFile, project && projectFile].filter((file): file is string => Boolean(file));
-  return { config: result.data, sources, files };
+  const warnings = ignored.length > 0 ? [untrustedWarning(projectFile, workspace, ignored)] : [];
+  return { config: result.data, sources, files, ignored, warnings };
 }

@@ -1,4 +1,5 @@
 // Renders the merged config as YAML-like text, each value followed by where it came from; secrets are masked.
+// A project value ignored for want of trust is named next to the value used instead.
 import { stringify } from 'yaml';
 import { configOutline } from './keys.js';
 import type { LoadedConfig } from './load.js';
@@ -17,6 +18,12 @@ function renderValue(value: unknown, secret: boolean): string {
   return stringify(value).trimEnd();
 }
 
+function sourceComment(loaded: LoadedConfig, key: string): string | undefined {
+  const source = loaded.sources[key];
+  const ignored = loaded.ignored.find((entry) => entry.key === key);
+  return ignored ? `${source}; ignored: ${ignored.source} is not trusted (keel trust)` : source;
+}
+
 export function formatConfig(loaded: LoadedConfig): string {
   const rows: Array<{ text: string; comment?: string }> = [];
   const files = loaded.files.length > 0 ? loaded.files.join(', ') : 'none';
@@ -28,7 +35,7 @@ export function formatConfig(loaded: LoadedConfig): string {
       continue;
     }
     const value = renderValue(valueAt(loaded.config, item.leaf.path), item.leaf.secret);
-    rows.push({ text: `${indent}${item.name}: ${value}`, comment: loaded.sources[item.leaf.key] });
+    rows.push({ text: `${indent}${item.name}: ${value}`, comment: sourceComment(loaded, item.leaf.key) });
   }
   const width = Math.max(...rows.filter((row) => row.comment).map((row) => row.text.length));
   const lines = rows.map((row) => (row.comment ? `${row.text.padEnd(width)}  # ${row.comment}` : row.text));

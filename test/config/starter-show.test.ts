@@ -1,5 +1,5 @@
 // The starter file round-trips through the loader and is never clobbered; `config show` masks secrets.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -77,7 +77,12 @@ describe('formatConfig', () => {
   });
 
   test('a secret from a file is masked too', async () => {
-    await writeFile(join(root, '.keel.yaml'), 'provider:\n  openai-compatible:\n    api_key: file-secret\n');
+    // The user file: a project file may set an API key only in a trusted folder (test/config/trust.test.ts).
+    await mkdir(join(root, 'home', '.config', 'keel'), { recursive: true });
+    await writeFile(
+      join(root, 'home', '.config', 'keel', 'config.yaml'),
+      'provider:\n  openai-compatible:\n    api_key: file-secret\n',
+    );
     const loaded = await loadConfig({ workspace: root, env: { HOME: join(root, 'home') }, flags: {} });
     expect(loaded.config.provider['openai-compatible'].api_key).toBe('file-secret');
     expect(formatConfig(loaded)).not.toContain('file-secret');

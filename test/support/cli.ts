@@ -41,6 +41,8 @@ export async function runKeel(args: string[], options: KeelRunOptions = {}): Pro
     ...process.env,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
+    // Trusted folders and other state: never the developer's own.
+    XDG_STATE_HOME: join(home, '.local', 'state'),
     NO_COLOR: '1',
     // Never the developer's real OS keyring.
     KEEL_KEYRING: 'off',
