@@ -114,7 +114,9 @@ const devNull = { write: () => true } as unknown as NodeJS.WritableStream;
 export async function setupAgent(options: GlobalOptions, setup: SetupOptions): Promise<Agent> {
   const loaded = await loadConfigFor(options);
   const { config } = loaded;
-  const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd));
+  // Output too large for one tool result is saved here; the model may read it back (read_file), never write.
+  const outputRoot = join(stateDir(process.env), 'tool-output');
+  const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
   const mode = setup.mode(loaded);
   const policy = createPolicy({ mode, workspace, config });
   const registry = createRegistry(defaultTools());
@@ -141,8 +143,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
   };
-  const outputs = join(stateDir(process.env), 'tool-output', `${runStamp()}-${process.pid}`);
-  const saveOutput = createOutputStore(outputs);
+  const saveOutput = createOutputStore(join(outputRoot, `${runStamp()}-${process.pid}`));
   const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
     const ctx: ToolContext = {
       workspace,

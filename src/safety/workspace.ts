@@ -13,6 +13,11 @@ export interface Workspace {
    * Throws PathEscapeError when the path or a link on it leads outside.
    */
   resolve(path: string): Promise<string>;
+  /**
+   * As resolve, for a path that is only read: an absolute path inside one of the workspace's read-only roots
+   * (where Keel saves tool output too large for one result) is allowed too.
+   */
+  resolveForRead(path: string): Promise<string>;
   /** The path relative to the root, for display ("." for the root itself). */
   relative(absolute: string): string;
 }
@@ -73,7 +78,26 @@ async function realpathDeepest(target: string, fail: (detail: string) => never):
 }
 
 class JailedWorkspace implements Workspace {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly readOnlyRoots: readonly string[],
+  ) {}
+
+  async resolveForRead(requested: string): Promise<string> {
+    try {
+      return await this.resolve(requested);
+    } catch (error) {
+      if (!(error instanceof PathEscapeError) || !path.isAbsolute(requested)) throw error;
+      const fail = (): never => {
+        throw error;
+      };
+      const real = await realpathDeepest(path.resolve(requested), fail);
+      for (const root of this.readOnlyRoots) {
+        if (isInside(await realpathDeepest(root, fail), real)) return real;
+      }
+      throw error;
+    }
+  }
 
   async resolve(requested: string): Promise<string> {
     const fail = (detail?: string): never => {
@@ -90,12 +114,16 @@ class JailedWorkspace implements Workspace {
   }
 
   relative(absolute: string): string {
-    return path.relative(this.root, absolute) || '.';
+    // A read-only root's files are shown by their absolute path.
+    return isInside(this.root, absolute) ? path.relative(this.root, absolute) || '.' : absolute;
   }
 }
 
-/** Opens the workspace at `root` (its realpath). Throws UsageError when root is not a directory. */
-export async function openWorkspace(root: string): Promise<Workspace> {
+/**
+ * Opens the workspace at `root` (its realpath). `readOnlyRoots` are directories outside it that may be read
+ * (resolveForRead), never written. Throws UsageError when root is not a directory.
+ */
+export async function openWorkspace(root: string, readOnlyRoots: readonly string[] = []): Promise<Workspace> {
   let real: string;
   try {
     real = await fs.realpath(root);
@@ -110,5 +138,5 @@ export async function openWorkspace(root: string): Promise<Workspace> {
       hint: 'pass a directory as the workspace',
     });
   }
-  return new JailedWorkspace(real);
+  return new JailedWorkspace(real, readOnlyRoots);
 }

@@ -9,29 +9,46 @@ const schema = z.object({
   limit: z.number().int().min(1).max(1e9).optional().describe('max lines'),
 });
 
+/** Bytes kept free for the `[file: lines a-b of n; …]` header. */
+const HEADER_ROOM = 200;
+
+/** The end (exclusive) of the longest run of lines from start, up to wanted, that fits in maxBytes; at least one line. */
+function fittingEnd(lines: string[], start: number, wanted: number, maxBytes: number): number {
+  let bytes = 0;
+  for (let i = start; i < wanted; i++) {
+    bytes += Buffer.byteLength(lines[i]!) + 1;
+    if (bytes > maxBytes) return Math.max(i, start + 1);
+  }
+  return wanted;
+}
+
 export const readFileTool = defineTool({
   name: 'read_file',
   description: 'Read a text file in the workspace, optionally a range of lines.',
   schema,
   safety: 'safe',
   async preview(args, ctx) {
-    const absolute = await ctx.workspace.resolve(args.path);
+    const absolute = await ctx.workspace.resolveForRead(args.path);
     return { reads: [absolute], writes: [], summary: `read ${ctx.workspace.relative(absolute)}` };
   },
   async execute(args, ctx) {
-    const absolute = await ctx.workspace.resolve(args.path);
+    const absolute = await ctx.workspace.resolveForRead(args.path);
     const shown = ctx.workspace.relative(absolute);
     const text = await readTextFile(absolute, shown, ctx.limits.maxFileReadSize);
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
     const total = text === '' ? 0 : lines.length;
-    if (args.offset === undefined && args.limit === undefined) {
+    const whole = args.offset === undefined && args.limit === undefined;
+    if (whole && Buffer.byteLength(text) <= ctx.limits.maxOutputSize) {
       const summary = `read ${shown} (${total} lines)`;
       return ok(text === '' ? '(empty file)' : text, { path: shown, lines: total }, summary);
     }
     const start = (args.offset ?? 1) - 1;
     if (start >= total) return fail(`offset ${start + 1} is past the end of ${shown} (${total} lines)`);
-    const end = Math.min(total, args.limit === undefined ? total : start + args.limit);
-    const header = `[${shown}: lines ${start + 1}-${end} of ${total}]`;
+    const wanted = Math.min(total, args.limit === undefined ? total : start + args.limit);
+    // A range larger than one result may hold is cut at a line boundary, saying where to go on.
+    const end = fittingEnd(lines, start, wanted, ctx.limits.maxOutputSize - HEADER_ROOM);
+    const more = end < wanted ? `; continue with offset ${end + 1}` : '';
+    const header = `[${shown}: lines ${start + 1}-${end} of ${total}${more}]`;
     const body = lines.slice(start, end).join('\n');
     return ok(
       `${header}\n${body}`,

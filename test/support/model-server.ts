@@ -24,6 +24,7 @@ export interface ScriptedReply {
   delayMs?: number; // wait before answering
   hang?: boolean; // never answer (until the client aborts / server closes)
   citations?: { url: string; title?: string }[]; // OpenRouter url_citation annotations (openai route)
+  finish?: 'length' | 'content_filter'; // Ollama and OpenAI: end with this finish reason instead of stop / tool_calls
   // Faults (retry tests):
   headers?: Record<string, string>; // extra response headers (Retry-After, retry-after-ms), on errors and streams
   reset?: boolean; // stream the reasoning and text, then reset the connection (no finish)
@@ -189,7 +190,7 @@ async function ollamaStream(
     ...base(),
     message: { role: 'assistant', content: '' },
     done: true,
-    done_reason: 'stop',
+    done_reason: reply.finish ?? 'stop',
     total_duration: 1_000_000,
     prompt_eval_count: usage.input,
     eval_count: usage.output,
@@ -277,7 +278,7 @@ async function openaiStream(
     for (const fragment of fragments)
       await send(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
   }
-  await send(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
+  await send(chunk({}, reply.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop')));
   // OpenRouter always ends with a usage chunk; OpenAI only when asked.
   if (flags.openrouter || request.body?.stream_options?.include_usage) {
     const usage = reply.usage ?? defaultUsage;

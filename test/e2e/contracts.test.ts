@@ -1,0 +1,196 @@
+// End to end, the loop's contracts through the built CLI: answers cut by the output limit are continued, the
+// content filter fails the run, events alone rebuild the conversation the model received, one large result
+// cannot overflow the context (and stays readable in full), and a double Ctrl-C leaves no process behind.
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type AgentEvent, replayConversation } from '../../src/core/events.js';
+import type { Message } from '../../src/core/messages.js';
+import { runKeel } from '../support/cli.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+
+const { server, workspace } = useE2E();
+
+const events = (stdout: string): AgentEvent[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as AgentEvent);
+
+describe('finish reasons', () => {
+  it('continues an answer cut off by the output limit and prints it whole', async () => {
+    const s = await server([{ text: 'Hello, wor', finish: 'length' }, { text: 'ld!' }]);
+    const ws = await workspace();
+    const r = await runOllama(s, ws, ['--prompt', 'greet']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Hello, world!\n');
+    const second = s.requests[1]!.body.messages as { role: string; content: string }[];
+    expect(second.at(-2)).toMatchObject({ role: 'assistant', content: 'Hello, wor' });
+    expect(second.at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringMatching(/cut off by the output limit/),
+    });
+  });
+
+  it('fails the run when the content filter stops the answer', async () => {
+    const s = await server([{ text: 'partial', finish: 'content_filter' }]);
+    const ws = await workspace();
+    const r = await runKeel([
+      'run',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      s.openaiUrl,
+      '--cwd',
+      ws,
+      '--prompt',
+      'x',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/stopped the answer with its content filter/);
+  });
+});
+
+/** Keel's messages in the OpenAI chat wire format, to compare with what the server received. */
+function asOpenAi(messages: Message[]): unknown[] {
+  return messages.map((m) => {
+    switch (m.role) {
+      case 'assistant':
+        return {
+          role: 'assistant',
+          // The wire sends an empty text beside tool calls as null.
+          content: m.toolCalls && !m.content ? null : m.content,
+          ...(m.toolCalls
+            ? {
+                tool_calls: m.toolCalls.map((c) => ({
+                  id: c.id,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.input },
+                })),
+              }
+            : {}),
+        };
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+      default:
+        return { role: m.role, content: m.content };
+    }
+  });
+}
+
+describe('events carry the conversation', () => {
+  it("a run's stream-json events alone rebuild the exact messages of the model's last request", async () => {
+    const s = await server([
+      { toolCalls: [{ name: 'list_files', args: {} }] },
+      {
+        toolCalls: [
+          { name: 'read_file', args: { path: 'a.txt' } },
+          { name: 'read_file', args: { path: 'missing.txt' } },
+        ],
+      },
+      { toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'copied\n' } }] },
+      { text: 'done' },
+    ]);
+    const ws = await workspace({ 'a.txt': 'alpha\n' });
+    const r = await runKeel([
+      'run',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      s.openaiUrl,
+      '--cwd',
+      ws,
+      '--output',
+      'stream-json',
+      '--prompt',
+      'copy a.txt to b.txt',
+    ]);
+    expect(r.code).toBe(0);
+    const stream = events(r.stdout);
+    expect(stream[0]!.type).toBe('run_start');
+    expect(stream.at(-1)!.type).toBe('run_end');
+    const rebuilt = replayConversation(stream);
+    // The last request holds everything but the final answer, which the rebuilt list ends with.
+    expect(rebuilt.at(-1)).toEqual({ role: 'assistant', content: 'done' });
+    expect(asOpenAi(rebuilt.slice(0, -1))).toEqual(s.requests[3]!.body.messages);
+    expect(rebuilt.find((m) => m.role === 'tool' && m.isError)?.content).toMatch(/^Error: no such file/);
+  });
+});
+
+describe('one tool result cannot overflow the context', () => {
+  it('caps a 5 MB output under a small window, keeps every request in budget, and saves the whole', async () => {
+    const line = (i: number) => `line ${String(i).padStart(7, '0')} ${'x'.repeat(40)}\n`;
+    const big = Array.from({ length: 100_000 }, (_, i) => line(i)).join('');
+    expect(big.length).toBeGreaterThan(5_000_000);
+    const ws = await workspace();
+    await writeFile(join(ws, 'big.txt'), big);
+    await writeFile(
+      join(ws, 'keel.yaml'),
+      'agent:\n  conversation:\n    max_tokens: 8000\n  terminal:\n    default_mode: full_autonomous\n',
+    );
+    let saved = '';
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'cat big.txt' } }] },
+      (request) => {
+        saved = /saved in (\S+):/.exec(toolMessages(request.body)[0]!)?.[1] ?? '';
+        return { toolCalls: [{ name: 'read_file', args: { path: saved, offset: 50_000, limit: 2 } }] };
+      },
+      { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
+      { text: 'read it' },
+    ]);
+    const r = await runOllama(s, ws, ['--config', join(ws, 'keel.yaml'), '--prompt', 'read big.txt']);
+    expect(r.code).toBe(0);
+    expect(saved).toMatch(/tool-output/);
+    // Budget: 8000 tokens at about four characters each.
+    for (const request of s.requests) expect(request.rawBody.length).toBeLessThan(8000 * 4);
+    const [capped] = toolMessages(s.requests[1]!.body);
+    expect(capped).toMatch(/^exit code: 0\nstdout:\nline 0000000/);
+    expect(capped).toMatch(/output truncated to \d+ of 5\d{6} bytes/);
+    expect(capped).toContain('line 0099999');
+    // The saved copy is the whole output (after its two header lines): any line can be read back.
+    const readBack = toolMessages(s.requests[2]!.body).at(-1);
+    expect(readBack).toBe(
+      `[${saved}: lines 50000-50001 of 100002]\n${line(49_997)}${line(49_998)}`.trimEnd(),
+    );
+    // read_file of the big file itself pages instead of overflowing.
+    const paged = toolMessages(s.requests[3]!.body).at(-1);
+    expect(paged).toMatch(/^\[big\.txt: lines 1-\d+ of 100000; continue with offset \d+\]/);
+  });
+});
+
+describe('process safety', () => {
+  const marker = `${1000 + Math.floor(Math.random() * 1000)}.123`;
+  const survivors = () => {
+    try {
+      return execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).trim();
+    } catch {
+      return '';
+    }
+  };
+
+  it.each([
+    ['a double Ctrl-C', ['SIGINT', 'SIGINT'], 130],
+    ['SIGTERM', ['SIGTERM'], 143],
+    ['SIGHUP', ['SIGHUP'], 129],
+  ] as const)('%s kills running commands before Keel exits', async (_name, signals, code) => {
+    const s = await server([
+      // The command ignores SIGTERM, so only Keel's kill of the whole group ends it.
+      { toolCalls: [{ name: 'execute_command', args: { command: `trap '' TERM; sleep ${marker} & wait` } }] },
+      { text: 'never reached' },
+    ]);
+    const ws = await workspace();
+    const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'sleep'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (!survivors()) return;
+          clearInterval(poll);
+          for (const signal of signals) child.kill(signal);
+        }, 50);
+        child.on('close', () => clearInterval(poll));
+      },
+    });
+    expect(r.code).toBe(code);
+    expect(survivors()).toBe('');
+  });
+});
