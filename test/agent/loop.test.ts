@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
 import { type LoopOptions, runLoop } from '../../src/agent/loop.js';
-import type { AgentEvent } from '../../src/core/events.js';
+import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import type { Model, ModelEvent } from '../../src/providers/model.js';
 
 /** A model that answers each request with the next scripted list of events. */
@@ -104,5 +104,84 @@ describe('runLoop', () => {
     });
     const result = await runLoop(conversation, options);
     expect(result).toMatchObject({ reason: 'turn-limit', turns: 2, toolCalls: 2 });
+  });
+
+  it('ends with run_end as failed when something other than a KeelError is thrown', async () => {
+    const { conversation, options, events } = setup(scriptedModel([[call('a')]]), {
+      runTool: async () => {
+        throw new TypeError('cannot read properties of undefined');
+      },
+    });
+    const result = await runLoop(conversation, options);
+    expect(result).toMatchObject({ reason: 'failed', error: { code: 'internal_error' } });
+    expect(events.at(-2)).toMatchObject({
+      type: 'error',
+      message: 'internal error: cannot read properties of undefined',
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'failed' });
+  });
+
+  it('emits every message it appends, after run_start, so events alone rebuild the conversation', async () => {
+    const { conversation, options, events } = setup(
+      scriptedModel([[call('a'), { type: 'text', delta: 'thinking' }], [{ type: 'text', delta: 'done' }]]),
+    );
+    await runLoop(conversation, options);
+    expect(events[0]!.type).toBe('run_start');
+    expect(replayConversation(events)).toEqual(conversation.messages);
+  });
+
+  it('continues an answer cut off by the output limit, and gives up after maxContinuations', async () => {
+    const cut = (delta: string): ModelEvent[] => [
+      { type: 'text', delta },
+      { type: 'finish', reason: 'length' },
+    ];
+    const once = setup(scriptedModel([cut('Hel'), [{ type: 'text', delta: 'lo' }]]));
+    expect(await runLoop(once.conversation, once.options)).toMatchObject({ reason: 'done', answer: 'Hello' });
+    expect(once.events.filter((e) => e.type === 'turn_end')).toEqual([
+      { type: 'turn_end', turn: 1, tool_calls: 0, continued: true },
+      { type: 'turn_end', turn: 2, tool_calls: 0 },
+    ]);
+    const always = setup(scriptedModel([cut('a'), cut('b'), cut('c')]), { maxContinuations: 2 });
+    const result = await runLoop(always.conversation, always.options);
+    expect(result).toMatchObject({ reason: 'failed', answer: 'abc', error: { code: 'output_limit' } });
+  });
+
+  it('fails on a content-filter finish instead of calling it done', async () => {
+    const { conversation, options } = setup(
+      scriptedModel([
+        [
+          { type: 'text', delta: 'par' },
+          { type: 'finish', reason: 'content-filter' },
+        ],
+      ]),
+    );
+    const result = await runLoop(conversation, options);
+    expect(result).toMatchObject({ reason: 'failed', error: { code: 'content_filter' } });
+  });
+
+  it('asks for the tool list every turn and awaits a flush of durable consumers before each model call', async () => {
+    const offered: string[][] = [];
+    const order: string[] = [];
+    let tools = [{ name: 'one', description: '', inputSchema: {} }];
+    const model: Model = {
+      provider: 'test',
+      modelId: 'm',
+      async *stream(request) {
+        order.push('model');
+        offered.push(request.tools.map((t) => t.name));
+        tools = [...tools, { name: 'two', description: '', inputSchema: {} }];
+        yield* offered.length === 1 ? [call('a')] : [{ type: 'text' as const, delta: 'ok' }];
+      },
+    };
+    const { conversation, options } = setup(model, {
+      tools: () => tools,
+      flush: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push('flushed');
+      },
+    });
+    await runLoop(conversation, options);
+    expect(offered).toEqual([['one'], ['one', 'two']]);
+    expect(order.slice(0, 4)).toEqual(['flushed', 'model', 'flushed', 'model']);
   });
 });

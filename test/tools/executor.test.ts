@@ -5,7 +5,7 @@ import type { AgentEvent } from '../../src/core/events.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
 import { createRegistry, defaultTools } from '../../src/tools/registry.js';
-import { defineTool, ok, type ToolContext } from '../../src/tools/tool.js';
+import { defineJsonSchemaTool, defineTool, ok, type ToolContext } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
 let ws: TestWorkspace;
@@ -230,5 +230,85 @@ describe('formatForModel', () => {
         metadata: {},
       }),
     ).toBe('Error: boom\nexit code: 1');
+  });
+});
+
+describe('the tool contract', () => {
+  test('a JSON Schema tool is offered as given and its arguments are validated against it', async () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } },
+      required: ['city'],
+      additionalProperties: false,
+    };
+    const weather = defineJsonSchemaTool({
+      name: 'weather',
+      description: 'Forecast.',
+      inputSchema,
+      safety: 'safe',
+      execute: async (args) => ok(`sunny in ${String(args.city)}`),
+    });
+    const reg = createRegistry([weather]);
+    expect(reg.specs()).toEqual([{ name: 'weather', description: 'Forecast.', inputSchema }]);
+    const bad = await executeToolCall(call('weather', '{"days":0}'), 1, reg, ws.ctx);
+    expect(bad.error).toContain('missing required field city');
+    expect(bad.error).toContain('days:');
+    const good = await executeToolCall(call('weather', '{"city":"Oslo"}'), 1, reg, ws.ctx);
+    expect(good.output).toBe('sunny in Oslo');
+  });
+
+  test('tools added to and removed from the registry change the specs', () => {
+    const reg = createRegistry(defaultTools());
+    const before = reg.specs();
+    const extra = defineTool({
+      name: 'extra',
+      description: 'x',
+      schema: z.object({}),
+      safety: 'safe',
+      execute: async () => ok(''),
+    });
+    reg.add(extra);
+    expect(reg.specs()).not.toBe(before);
+    expect(reg.specs().map((t) => t.name)).toContain('extra');
+    expect(reg.remove('extra')).toBe(true);
+    expect(reg.specs().map((t) => t.name)).not.toContain('extra');
+  });
+
+  test('the policy receives the previewed paths, and the approval the diff and the abort signal', async () => {
+    await ws.write('a.txt', 'old\n');
+    const decided: unknown[] = [];
+    const asked: { diff?: string; signal: AbortSignal }[] = [];
+    ws.ctx.policy = {
+      mode: 'interactive',
+      decide: async (request) => {
+        decided.push(request.preview);
+        return { decision: 'ask', reason: 'overwrites a file' };
+      },
+    };
+    ws.ctx.approve = async (request, signal) => {
+      asked.push({ diff: request.preview?.diff, signal });
+      return false;
+    };
+    await executeToolCall(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 1, registry, ws.ctx);
+    expect(decided).toEqual([
+      expect.objectContaining({ reads: [], writes: [`${ws.root}/a.txt`], summary: 'write a.txt (2 lines)' }),
+    ]);
+    expect(asked[0]?.diff).toContain('-old\n+new');
+    expect(asked[0]?.signal).toBe(ws.ctx.signal);
+    expect(ws.events).toContainEqual(
+      expect.objectContaining({ type: 'approval_requested', diff: asked[0]?.diff }),
+    );
+    expect(await ws.read('a.txt')).toBe('old\n');
+  });
+
+  test('a command cannot raise its timeout above the configured one', async () => {
+    ws.ctx.limits = { ...ws.ctx.limits, commandTimeoutMs: 300 };
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"sleep 5","timeout_seconds":3600}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.error).toBe('command timed out after 0.3s; its process group was killed');
   });
 });
