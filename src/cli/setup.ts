@@ -19,7 +19,7 @@ import { createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
-import { createOutputStore } from '../tools/output-cap.js';
+import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
@@ -144,6 +144,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
   };
   const saveOutput = createOutputStore(join(outputRoot, `${runStamp()}-${process.pid}`));
+  // Saved outputs are kept a week; clearing older ones never delays the run.
+  void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
   const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
     const ctx: ToolContext = {
       workspace,

@@ -41,3 +41,14 @@ export function createOutputStore(dir: string): (callId: string, text: string) =
     return file;
   };
 }
+
+/** Removes the saved outputs of runs older than maxAgeMs (each run has one directory under root). */
+export async function removeOldOutputs(root: string, maxAgeMs: number, now = Date.now()): Promise<void> {
+  const entries = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const dir = path.join(root, entry.name);
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (stat && now - stat.mtimeMs > maxAgeMs) await fs.rm(dir, { recursive: true, force: true });
+  }
+}

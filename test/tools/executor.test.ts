@@ -1,9 +1,12 @@
 // Tests for the tool executor and registry: argument errors, policy decisions, approvals, caps and events.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from '../../src/core/events.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
+import { createOutputStore, removeOldOutputs } from '../../src/tools/output-cap.js';
 import { createRegistry, defaultTools } from '../../src/tools/registry.js';
 import { defineJsonSchemaTool, defineTool, ok, type ToolContext } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -310,5 +313,20 @@ describe('the tool contract', () => {
       ws.ctx,
     );
     expect(result.error).toBe('command timed out after 0.3s; its process group was killed');
+  });
+});
+
+describe('saved outputs', () => {
+  test('are written whole, 0600, and removed once older than the limit', async () => {
+    const root = path.join(ws.base, 'outputs');
+    const save = createOutputStore(path.join(root, 'run-1'));
+    const file = await save('call/1', 'all of it');
+    expect(file).toBe(path.join(root, 'run-1', 'call_1.txt'));
+    expect(await fs.readFile(file, 'utf8')).toBe('all of it');
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    await removeOldOutputs(root, 60_000);
+    expect(await fs.readFile(file, 'utf8')).toBe('all of it');
+    await removeOldOutputs(root, 60_000, Date.now() + 120_000);
+    await expect(fs.stat(path.join(root, 'run-1'))).rejects.toThrow();
   });
 });
