@@ -5,6 +5,7 @@ import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { stateDir } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { type EventSink, fanOut } from '../core/events.js';
 import type { ToolCall } from '../core/messages.js';
@@ -15,6 +16,7 @@ import { createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
+import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { ToolContext } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
@@ -104,7 +106,11 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd));
   const mode = setup.mode(loaded);
   const policy = createPolicy({ mode, workspace });
-  const registry = createRegistry(defaultTools());
+  // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
+  // in the background (it never throws, and touches only journaled temp files of processes that are gone).
+  const state = stateDir(process.env);
+  void cleanStaleTempFiles(state);
+  const registry = createRegistry(defaultTools({ stateDir: state }));
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,

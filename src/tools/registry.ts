@@ -8,7 +8,7 @@ import { executeCommandTool } from './execute-command.js';
 import { listFilesTool } from './list-files.js';
 import { readFileTool } from './read-file.js';
 import type { Tool } from './tool.js';
-import { writeFileTool } from './write-file.js';
+import { createWriteFileTool, type WriteFileOptions } from './write-file.js';
 
 export interface ToolRegistry {
   get(name: string): Tool | undefined;
@@ -39,12 +39,12 @@ export function createRegistry(tools: Tool[]): ToolRegistry {
   };
 }
 
-/** The built-in file and shell tools. */
-export function defaultTools(): Tool[] {
+/** The built-in file and shell tools; `stateDir` lets write_file journal its temp files. */
+export function defaultTools(options: WriteFileOptions = {}): Tool[] {
   return [
     listFilesTool,
     readFileTool,
-    writeFileTool,
+    createWriteFileTool(options),
     createDirectoryTool,
     deletePathTool,
     diffFilesTool,
