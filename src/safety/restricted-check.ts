@@ -56,7 +56,7 @@ async function pathProblem(workspace: Workspace, arg: string): Promise<string | 
   // A file with several names may share its content with one outside; a directory's count is its subdirectories.
   const stat = await fs.stat(real).catch(() => undefined);
   if (stat?.isFile() && stat.nlink > 1) {
-    return `has ${stat.nlink} hard links, so it may be a file outside the workspace; restricted mode reads only files with one link`;
+    return `has ${stat.nlink} hard links, so it may be a file outside the workspace`;
   }
   return undefined;
 }
