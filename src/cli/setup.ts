@@ -21,6 +21,7 @@ import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
+import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
@@ -115,10 +116,14 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const loaded = await loadConfigFor(options);
   const { config } = loaded;
   // Output too large for one tool result is saved here; the model may read it back (read_file), never write.
-  const outputRoot = join(stateDir(process.env), 'tool-output');
+  const state = stateDir(process.env);
+  const outputRoot = join(state, 'tool-output');
   const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
   const mode = setup.mode(loaded);
   const policy = createPolicy({ mode, workspace, config });
+  // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
+  // in the background (it never throws, and touches only journaled temp files of processes that are gone).
+  void cleanStaleTempFiles(state);
   const registry = createRegistry(defaultTools());
   const runner = createProcessRunner(commandEnv(process.env));
   const model = await createModel(config.provider, {
@@ -154,6 +159,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       emit,
       limits,
       runner,
+      stateDir: state,
       saveOutput,
       ...(setup.approve ? { approve: setup.approve } : {}),
     };

@@ -29,6 +29,40 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
   type: { pathArgs: false },
 };
 
+/**
+ * Options that make a program follow the symbolic links it finds while walking directories, so a link inside the
+ * workspace reads what it points at outside. Links named on the command line are checked like any other path,
+ * which is why `grep -r` and `find -H` stay allowed. Listed for programs not yet in the allowlist too, so adding
+ * one there cannot forget its links.
+ */
+export interface LinkFollowing {
+  /** Short option letters refused alone (`-L`) or anywhere in a cluster (`-lLR`); for getopt-style programs. */
+  letters?: string;
+  /** Options refused as a whole word or `--name=value`; long ones also as an abbreviation (`--deref`). */
+  words?: readonly string[];
+  /** What to use instead, for the refusal message. */
+  instead: string;
+}
+
+export const LINK_FOLLOWING: Readonly<Record<string, LinkFollowing>> = {
+  grep: {
+    letters: 'R',
+    words: ['--dereference-recursive'],
+    instead: '`grep -r`, which skips links it finds',
+  },
+  // find takes no option clusters: -L and -follow are whole words (-H follows only the paths named).
+  find: { words: ['-L', '-follow'], instead: '`find` without -L or -follow' },
+  // ls -L reports what each link points at; with -R it lists the directories they lead to.
+  ls: {
+    letters: 'L',
+    words: ['--dereference'],
+    instead: '`ls` without -L (`ls -l` shows where links point)',
+  },
+  tree: { letters: 'l', instead: '`tree` without -l' },
+  du: { letters: 'L', words: ['--dereference'], instead: '`du` without -L' },
+  rg: { letters: 'L', words: ['--follow'], instead: '`rg` without -L or --follow' },
+};
+
 /** Redirection targets that are never writes to the workspace. */
 export const HARMLESS_REDIRECT_TARGETS: readonly string[] = ['/dev/null'];
 

@@ -5,7 +5,13 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { CommandAnalysis, IssueKind, SimpleCommand } from './command-analysis.js';
 import { programName } from './command-denylist.js';
-import { ALLOWED_PROGRAMS, HARMLESS_REDIRECT_TARGETS, lookup } from './command-rules.js';
+import {
+  ALLOWED_PROGRAMS,
+  HARMLESS_REDIRECT_TARGETS,
+  LINK_FOLLOWING,
+  type LinkFollowing,
+  lookup,
+} from './command-rules.js';
 import { PathEscapeError, type Workspace } from './workspace.js';
 
 const ISSUE_WORDS: Record<IssueKind, string> = {
@@ -38,29 +44,51 @@ function pathPart(arg: string): string | undefined {
   return at === -1 ? undefined : arg.slice(at);
 }
 
-async function escapes(workspace: Workspace, arg: string): Promise<boolean> {
+/** Why a path argument may read outside the workspace, or undefined when it stays inside. */
+async function pathProblem(workspace: Workspace, arg: string): Promise<string | undefined> {
+  let real: string;
   try {
-    await workspace.resolve(arg);
-    return false;
+    real = await workspace.resolve(arg);
   } catch (error) {
-    if (error instanceof PathEscapeError) return true;
+    if (error instanceof PathEscapeError) return 'is outside the workspace';
     throw error;
   }
+  // A file with several names may share its content with one outside; a directory's count is its subdirectories.
+  const stat = await fs.stat(real).catch(() => undefined);
+  if (stat?.isFile() && stat.nlink > 1) {
+    return `has ${stat.nlink} hard links, so it may be a file outside the workspace`;
+  }
+  return undefined;
 }
 
 /** A glob stays inside when its fixed directory does and every entry it matches there does. */
-async function globEscapes(workspace: Workspace, glob: string): Promise<boolean> {
+async function globProblem(workspace: Workspace, glob: string): Promise<string | undefined> {
   const parts = glob.split('/');
   const first = parts.findIndex((p) => /[*?[]/.test(p));
-  if (first !== parts.length - 1 || parts.includes('..')) return true;
+  if (first !== parts.length - 1 || parts.includes('..')) return 'is outside the workspace';
   const dir = parts.slice(0, first).join('/') || (glob.startsWith('/') ? '/' : '.');
-  if (await escapes(workspace, dir)) return true;
+  const problem = await pathProblem(workspace, dir);
+  if (problem) return problem;
   const isMatch = picomatch(parts[first] ?? '');
   const entries = await fs.readdir(await workspace.resolve(dir)).catch(() => [] as string[]);
   for (const entry of entries.filter((e) => isMatch(e))) {
-    if (await escapes(workspace, path.join(dir, entry))) return true;
+    const inner = await pathProblem(workspace, path.join(dir, entry));
+    if (inner) return `matches \`${path.join(dir, entry)}\`, which ${inner}`;
   }
-  return false;
+  return undefined;
+}
+
+/** The argument that makes the program follow links it finds (`-R`, `-lLR`, `--deref`, `--follow=x`), if any. */
+export function linkFollowingFlag(argv: readonly string[], rule: LinkFollowing): string | undefined {
+  return argv.slice(1).find((arg) => {
+    if (rule.words?.includes(arg)) return true;
+    if (arg.startsWith('--') && arg.length > 2) {
+      // getopt_long takes any unambiguous abbreviation, with or without `=value`.
+      const name = arg.split('=')[0] ?? arg;
+      return rule.words?.some((word) => word.startsWith('--') && word.startsWith(name)) ?? false;
+    }
+    return /^-[^-]/.test(arg) && [...arg.slice(1)].some((letter) => rule.letters?.includes(letter));
+  });
 }
 
 async function commandReason(command: SimpleCommand, workspace: Workspace): Promise<string | undefined> {
@@ -72,6 +100,11 @@ async function commandReason(command: SimpleCommand, workspace: Workspace): Prom
   }
   const flag = command.argv.find((a) => rule.deniedFlags?.includes(a));
   if (flag) return `\`${program} ${flag}\` can write files or run programs, so restricted mode refuses it`;
+  const links = lookup(LINK_FOLLOWING, program);
+  const follows = links && linkFollowingFlag(command.argv, links);
+  if (links && follows) {
+    return `\`${program} ${follows}\` follows symbolic links it finds, which can lead out of the workspace; use ${links.instead}`;
+  }
   const write = command.redirects.find(
     (r) =>
       !(/^[<>]&$/.test(r.operator) && /^(\d+|-)$/.test(r.target)) &&
@@ -84,10 +117,10 @@ async function commandReason(command: SimpleCommand, workspace: Workspace): Prom
     if (i === 0) continue;
     const candidate = pathPart(arg);
     if (candidate === undefined || candidate === '') continue;
-    const outside = command.globs.includes(i)
-      ? await globEscapes(workspace, candidate)
-      : await escapes(workspace, candidate);
-    if (outside) return `\`${shown}\`: \`${arg}\` is outside the workspace`;
+    const problem = command.globs.includes(i)
+      ? await globProblem(workspace, candidate)
+      : await pathProblem(workspace, candidate);
+    if (problem) return `\`${shown}\`: \`${arg}\` ${problem}`;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // Shared file helpers for the tools: readable fs error messages and a checked text-file read.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { decodeUtf8 } from './utf8.js';
 
 const FS_ERRORS: Record<string, string> = {
   ENOENT: 'no such file or directory',
@@ -74,7 +75,10 @@ function editDistance(a: string, b: string): number {
 
 const BINARY_SNIFF_BYTES = 8192;
 
-/** Reads a regular text file, refusing directories, files over maxBytes and binaries (NUL in the first 8 KB). */
+/**
+ * Reads a regular UTF-8 text file, refusing directories, files over maxBytes, binaries (NUL in the first 8 KB)
+ * and invalid UTF-8 (with the offset and line of the first bad byte).
+ */
 export async function readTextFile(absolute: string, shown: string, maxBytes: number): Promise<string> {
   const stat = await withFsErrors(shown, () => fs.stat(absolute), absolute);
   if (stat.isDirectory()) throw new Error(`${shown} is a directory; use list_files to see its entries`);
@@ -91,5 +95,5 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
       `${shown} looks like a binary file (NUL byte in the first 8 KB); only text files can be read`,
     );
   }
-  return data.toString('utf8');
+  return decodeUtf8(data, shown);
 }

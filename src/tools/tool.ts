@@ -45,6 +45,8 @@ export interface ToolContext {
   runner: CommandRunner;
   /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
   approve?: Approve;
+  /** Keel's state directory (write_file journals its temp files there); absent in some tests. */
+  stateDir?: string;
   /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
   saveOutput?: (callId: string, text: string) => Promise<string>;
 }

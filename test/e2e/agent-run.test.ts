@@ -82,6 +82,28 @@ describe('keel run safety and limits', () => {
     expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('hello');
   });
 
+  it('refuses grep -R, which would follow a link out of the workspace, and never sends the secret', async () => {
+    const ws = await workspace({ 'inside.txt': 'nothing here\n' });
+    const secretDir = await workspace({ 'secret.txt': 'TOP-SECRET-CANARY-43\n' });
+    await symlink(secretDir, join(ws, 'linkdir'));
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'grep -R CANARY .' } }] },
+      { toolCalls: [{ name: 'execute_command', args: { command: 'grep -r CANARY .' } }] },
+      { text: 'No canary inside the workspace.' },
+    ]);
+    const r = await runOllama(s, ws, ['--prompt', 'find the canary']);
+    expect(r.code).toBe(0);
+    expect(s.requests).toHaveLength(3);
+    for (const request of s.requests) expect(request.rawBody).not.toContain('TOP-SECRET-CANARY-43');
+    expect(r.stdout + r.stderr).not.toContain('TOP-SECRET-CANARY-43');
+    const refused = toolMessages(s.requests[1]!.body)[0];
+    expect(refused).toMatch(/^Error/);
+    expect(refused).toContain('`grep -R` follows symbolic links');
+    expect(refused).toContain('use `grep -r`');
+    // grep -r ran (and skipped the link it found), so it is not a refusal.
+    expect(toolMessages(s.requests[2]!.body).at(-1)).not.toMatch(/refused/);
+  });
+
   it('answers invalid arguments and unknown tools with error results the model can act on', async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const s = await server([

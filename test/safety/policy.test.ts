@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LINK_FOLLOWING } from '../../src/safety/command-rules.js';
 import { createPolicy, type ExecutionMode, type Policy } from '../../src/safety/policy.js';
+import { linkFollowingFlag } from '../../src/safety/restricted-check.js';
 import { openWorkspace, type Workspace } from '../../src/safety/workspace.js';
 
 let base: string;
@@ -15,6 +17,13 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'src'), { recursive: true });
   await fs.writeFile(path.join(root, 'src', 'a.ts'), 'a');
   await fs.symlink('/etc', path.join(root, 'etc-link'));
+  // A link out to a secret, found only by walking the workspace; and a hard link to a file outside it.
+  const outside = path.join(base, 'outside');
+  await fs.mkdir(outside);
+  await fs.writeFile(path.join(outside, 'secret.txt'), 'secret');
+  await fs.symlink(outside, path.join(root, 'src', 'out-link'));
+  await fs.link(path.join(outside, 'secret.txt'), path.join(root, 'hardlinked.txt'));
+  await fs.mkdir(path.join(root, 'src', 'sub'));
   ws = await openWorkspace(root);
 });
 
@@ -80,6 +89,89 @@ describe('restricted_autonomous', () => {
     const decision = await decide('restricted_autonomous', 'npm test');
     expect(decision.reason).toContain('`npm test` is not allowed in restricted mode (allowed: ls, cat');
     expect(decision.reason).toContain('--allow-dangerous');
+  });
+});
+
+describe('restricted_autonomous and symbolic links found while walking', () => {
+  test.each([
+    ['grep -R secret .', '`grep -R`'],
+    ['grep -rR secret src', '`grep -rR`'],
+    ['grep --dereference-recursive secret .', '`grep --dereference-recursive`'],
+    ['grep --deref secret .', '`grep --deref`'],
+    ['grep secret . -nR', '`grep -nR`'],
+    ['find -L . -name secret.txt', '`find -L`'],
+    ['find . -follow -name secret.txt', '`find -follow`'],
+    ['ls -LR', '`ls -LR`'],
+    ['ls -RL src', '`ls -RL`'],
+    ['ls -lLR', '`ls -lLR`'],
+    ['ls -R --dereference src', '`ls --dereference`'],
+  ])('refuses %s, naming the option', async (command, named) => {
+    const decision = await decide('restricted_autonomous', command);
+    expect(decision.decision).toBe('deny');
+    expect(decision.reason).toContain(`${named} follows symbolic links`);
+  });
+
+  test('the refusal says what to use instead', async () => {
+    const decision = await decide('restricted_autonomous', 'grep -R secret .');
+    expect(decision.reason).toMatch(
+      /^`grep -R` follows symbolic links it finds, which can lead out of the workspace; use `grep -r`/,
+    );
+  });
+
+  test.each([
+    'grep -r secret .',
+    'grep -rn ";" src',
+    'grep --recursive secret src',
+    'find . -name "*.ts"',
+    'find -H . -name "*.ts"',
+    'ls -la',
+    'ls -lR src',
+  ])('allows %s, which does not follow links it finds', async (command) => {
+    expect(await decide('restricted_autonomous', command)).toMatchObject({ decision: 'allow' });
+  });
+
+  test('a link named on the command line is still checked as a path', async () => {
+    const decision = await decide('restricted_autonomous', 'grep -r secret src/out-link');
+    expect(decision).toMatchObject({ decision: 'deny' });
+    expect(decision.reason).toContain('`src/out-link` is outside the workspace');
+  });
+
+  test.each([
+    ['rg', ['-L', 'x'], '-L'],
+    ['rg', ['-uL', 'x'], '-uL'],
+    ['rg', ['--follow', 'x'], '--follow'],
+    ['rg', ['-n', 'x'], undefined],
+    ['rg', ['--no-follow', 'x'], undefined],
+    ['du', ['-shL', '.'], '-shL'],
+    ['du', ['--dereference=x', '.'], '--dereference=x'],
+    ['du', ['-sh', '.'], undefined],
+    ['tree', ['-al'], '-al'],
+    ['tree', ['-L', '2'], undefined],
+    ['find', ['.', '-name', 'Lx'], undefined],
+  ])('the rule for %s finds the link-following option in %j', (program, args, expected) => {
+    const rule = LINK_FOLLOWING[program];
+    expect(rule).toBeDefined();
+    expect(linkFollowingFlag([program, ...args], rule!)).toBe(expected);
+  });
+});
+
+describe('restricted_autonomous and hard links', () => {
+  test('refuses a file with a second name, which may be a file outside the workspace', async () => {
+    const decision = await decide('restricted_autonomous', 'cat hardlinked.txt');
+    expect(decision.decision).toBe('deny');
+    expect(decision.reason).toContain(
+      '`hardlinked.txt` has 2 hard links, so it may be a file outside the workspace',
+    );
+  });
+
+  test('refuses a glob that matches a hard-linked file', async () => {
+    expect(await decide('restricted_autonomous', 'cat *.txt')).toMatchObject({ decision: 'deny' });
+  });
+
+  test('directories, whose link count is their subdirectories, are not hard links', async () => {
+    expect((await fs.stat(path.join(ws.root, 'src'))).nlink).toBeGreaterThan(1);
+    expect(await decide('restricted_autonomous', 'ls src')).toMatchObject({ decision: 'allow' });
+    expect(await decide('restricted_autonomous', 'cat src/a.ts')).toMatchObject({ decision: 'allow' });
   });
 });
 

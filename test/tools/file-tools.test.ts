@@ -107,6 +107,23 @@ describe('read_file', () => {
     await expect(run(readFileTool, { path: 'img.png' })).rejects.toThrow(/binary/);
   });
 
+  test('refuses invalid UTF-8, naming the offset and line of the first bad byte and what to do', async () => {
+    // "café" in Latin-1 on line 2: 0xE9 at byte offset 12.
+    await ws.write('latin1.txt', Buffer.from('line one\ncaf\xe9\n', 'latin1'));
+    const error = await run(readFileTool, { path: 'latin1.txt' }).then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(error).toContain('latin1.txt is not valid UTF-8: byte 0xE9 at offset 12 (line 2)');
+    expect(error).toContain('`file latin1.txt`');
+    expect(error).toContain('iconv');
+  });
+
+  test('keeps valid multi-byte text and a byte-order mark as they are', async () => {
+    await ws.write('ok.txt', '\ufeffhéllo 𝄞\n');
+    expect((await run(readFileTool, { path: 'ok.txt' })).output).toBe('\ufeffhéllo 𝄞\n');
+  });
+
   test('refuses files over the read limit, naming the setting', async () => {
     const small = await makeWorkspace({ limits: { maxFileReadSize: 10 } });
     try {
@@ -219,6 +236,14 @@ describe('diff_files', () => {
     const result = await run(diffFilesTool, { path_a: 'a.txt', path_b: 'b.txt' });
     expect(result.output).toContain('--- a.txt\n+++ b.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three');
     expect(result.metadata).toMatchObject({ added: 1, removed: 1 });
+  });
+
+  test('refuses a file that is not valid UTF-8 instead of diffing replaced bytes', async () => {
+    await ws.write('a.txt', 'caf\u00e9\n');
+    await ws.write('b.txt', Buffer.from('caf\xe9\n', 'latin1'));
+    await expect(run(diffFilesTool, { path_a: 'a.txt', path_b: 'b.txt' })).rejects.toThrow(
+      'b.txt is not valid UTF-8: byte 0xE9 at offset 3 (line 1)',
+    );
   });
 
   test('says when files are identical', async () => {
