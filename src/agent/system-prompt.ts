@@ -6,9 +6,9 @@ import type { ExecutionMode } from '../safety/policy.js';
 function commandRules(mode: ExecutionMode): string {
   const readOnly = Object.keys(ALLOWED_PROGRAMS).join(', ');
   switch (mode) {
-    case 'restricted_autonomous':
+    case 'restricted':
       return `execute_command runs only read-only commands (${readOnly}) without redirection except to ${HARMLESS_REDIRECT_TARGETS.join(', ')}; use the file tools to change files.`;
-    case 'full_autonomous':
+    case 'full':
       return 'execute_command may run any command except destructive system-wide ones.';
     case 'interactive':
       return `execute_command asks the user before running anything beyond read-only commands (${readOnly}).`;

@@ -28,7 +28,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   let offTermination = () => {};
   try {
     const agent = await setupAgent(options, {
-      mode: () => (options.allowDangerous ? 'full_autonomous' : 'interactive'),
+      mode: () => (options.allowDangerous ? 'full' : 'interactive'),
       streamText: options.output === 'text',
       approve: async (request) => {
         const answer = await reader.read(`allow ${request.tool}: ${request.summary}? [y/N] `);

@@ -44,7 +44,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     const goal = await goalText(options);
     const agent = await setupAgent(options, {
       mode: (loaded) =>
-        options.allowDangerous ? 'full_autonomous' : loaded.config.agent.terminal.default_mode,
+        options.allowDangerous ? 'full' : (loaded.config.agent.terminal.default_mode ?? 'restricted'),
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
     });
     agent.conversation.push({ role: 'user', content: goal });

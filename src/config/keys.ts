@@ -131,6 +131,8 @@ export function describeExpected(schema: z.ZodType): string {
   if (schema instanceof z.ZodEnum) return `one of: ${schema.options.join(', ')}`;
   if (schema instanceof z.ZodBoolean) return 'true or false';
   if (schema instanceof z.ZodObject) return 'a mapping';
+  if (schema instanceof z.ZodArray)
+    return `a list of ${describeExpected(schema.element as z.ZodType).replace(/^an? /, '')}s`;
   return 'a valid value';
 }
 

@@ -14,6 +14,7 @@ export const providerNames = [
 export type ProviderName = (typeof providerNames)[number];
 
 const positiveInt = z.number().int().positive();
+const stringList = z.array(z.string().min(1)).default([]);
 
 /** An API-key provider's block: its model and API root, each with a default. */
 function hostedProvider(label: string, model: string, baseUrl: string) {
@@ -147,9 +148,9 @@ export const configSchema = z
         terminal: z
           .object({
             default_mode: z
-              .enum(['interactive', 'restricted_autonomous', 'full_autonomous'])
-              .default('restricted_autonomous')
-              .describe('how shell commands are approved'),
+              .enum(['interactive', 'restricted', 'full'])
+              .optional()
+              .describe('execution mode of run and chat (default: restricted for run, interactive for chat)'),
             timeout_seconds: positiveInt.default(30).describe('kill a shell command after this many seconds'),
             max_stdout_bytes: positiveInt.default(10_485_760).describe('stdout kept per command, in bytes'),
             max_stderr_bytes: positiveInt.default(1_048_576).describe('stderr kept per command, in bytes'),
@@ -161,6 +162,35 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('the agent loop'),
+    safety: z
+      .object({
+        commands: z
+          .object({
+            allow: stringList.describe('commands that run without asking, e.g. "npm test", "git diff *"'),
+            ask: stringList.describe('commands that always ask first'),
+            deny: stringList.describe('commands that never run, e.g. "git push *"'),
+          })
+          .strict()
+          .prefault({})
+          .describe('rules matched on each parsed command (a trailing * matches further arguments)'),
+        allow_command_execution: z
+          .boolean()
+          .default(true)
+          .describe('false removes the shell tool altogether'),
+        protected_paths: stringList.describe('paths (globs) never written without an explicit approval'),
+        allowed_paths: stringList.describe(
+          'paths outside the workspace that commands may name, e.g. "/tmp/**"',
+        ),
+        sandbox: z
+          .boolean()
+          .optional()
+          .describe('run shell commands under bubblewrap (default: in full mode where it works)'),
+        sandbox_network: z.boolean().default(false).describe('let sandboxed commands use the network'),
+        env_passthrough: stringList.describe('environment variables passed to commands beyond the safe set'),
+      })
+      .strict()
+      .prefault({})
+      .describe('what the agent may do: command rules, protected paths, sandbox'),
   })
   .strict();
 

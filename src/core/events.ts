@@ -75,6 +75,7 @@ export type AgentEvent =
       error?: string;
       truncated: boolean;
       metadata: Record<string, string | number | boolean>;
+      duration_ms: number;
     }
   | { type: 'usage'; turn: number; input_tokens: number; output_tokens: number }
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */

@@ -12,7 +12,7 @@ export interface AllowedProgram {
   deniedFlags?: readonly string[];
 }
 
-/** Read-only programs restricted_autonomous runs without asking. */
+/** Read-only programs restricted runs without asking. */
 export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
   ls: { pathArgs: true },
   cat: { pathArgs: true },

@@ -8,12 +8,14 @@ import { findDenied } from './command-denylist.js';
 import { restrictedReason } from './restricted-check.js';
 import type { Workspace } from './workspace.js';
 
-export type ExecutionMode = 'interactive' | 'restricted_autonomous' | 'full_autonomous';
+export type ExecutionMode = 'interactive' | 'restricted' | 'full';
 
 export interface PolicyDecision {
   decision: 'allow' | 'ask' | 'deny';
   /** Why; for ask and deny this is shown to the user and, on deny, returned to the model. */
   reason: string;
+  /** The call only reads (a safe tool, a command of the read-only set): no checkpoint, runs under --dry-run. */
+  readOnly?: boolean;
 }
 
 export interface PolicyRequest {
@@ -59,7 +61,7 @@ async function decideCommand(command: string, options: PolicyOptions): Promise<P
   if (analysis.issues.some((i) => i.kind === 'parse_error')) {
     return deny(`${shown} does not parse as a bash command; fix the syntax`);
   }
-  if (options.mode === 'full_autonomous') {
+  if (options.mode === 'full') {
     if (analysis.issues.some((i) => i.kind === 'control_character')) {
       return deny(`${shown} contains control characters, so what runs may differ from what is shown`);
     }
@@ -72,8 +74,8 @@ async function decideCommand(command: string, options: PolicyOptions): Promise<P
     return allow('full autonomous mode allows any command outside the denylist');
   }
   const refused = await restrictedReason(analysis, options.workspace);
-  if (!refused) return allow('read-only command in the allowlist');
-  if (options.mode === 'restricted_autonomous') return deny(`${refused}; ${ALLOW_ANY_HINT}`);
+  if (!refused) return { decision: 'allow', reason: 'read-only command in the allowlist', readOnly: true };
+  if (options.mode === 'restricted') return deny(`${refused}; ${ALLOW_ANY_HINT}`);
   // Chat asks instead of refusing; the reason is worded for the person answering, not for a restricted run.
   return ask(
     refused
@@ -82,7 +84,7 @@ async function decideCommand(command: string, options: PolicyOptions): Promise<P
   );
 }
 
-/** The policy for a run: restricted_autonomous, full_autonomous (--allow-dangerous) or interactive (chat). */
+/** The policy for a run: restricted, full (--allow-dangerous) or interactive (chat). */
 export function createPolicy(options: PolicyOptions): Policy {
   return {
     mode: options.mode,
@@ -92,7 +94,8 @@ export function createPolicy(options: PolicyOptions): Policy {
         if (command === undefined) return deny(`${COMMAND_TOOL} needs a "command" string`);
         return decideCommand(command, options);
       }
-      if (request.safety === 'safe') return allow(`${request.tool} is read-only`);
+      if (request.safety === 'safe')
+        return { decision: 'allow', reason: `${request.tool} is read-only`, readOnly: true };
       if (options.mode !== 'interactive') return allow(`${options.mode} mode allows ${request.tool}`);
       if (request.safety === 'dangerous') return ask(`${request.tool} can destroy data`);
       return allow(`${request.tool} changes files inside the workspace`);

@@ -19,7 +19,7 @@ export const executeCommandTool = defineTool({
   schema,
   safety: 'dangerous',
   async preview(args) {
-    return { reads: [], writes: [], command: args.command, summary: `$ ${args.command}` };
+    return { reads: [], writes: [], command: args.command, summary: `run \`${args.command}\`` };
   },
   async execute(args, ctx): Promise<ToolResult> {
     // The model may shorten the timeout, never lengthen it past what the user configured.

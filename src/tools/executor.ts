@@ -6,7 +6,7 @@ import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
-import { fail, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
+import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
 
 type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -68,7 +68,14 @@ async function askApproval(
   return undefined;
 }
 
-/** parse → validate → preview → policy → approval → run. */
+/** What a call that changes things reports under --dry-run: the change it would make, and nothing done. */
+function dryRunResult(preview: ToolPreview): ToolResult {
+  const detail = preview.diff ?? (preview.command !== undefined ? `$ ${preview.command}` : '');
+  const output = `[dry run] would ${preview.summary}; nothing was changed${detail ? `\n${detail}` : ''}`;
+  return { ...ok(output, { dry_run: true }, output), truncated: false };
+}
+
+/** parse → validate → preview → policy → approval → (dry run | checkpoint) → run. */
 async function run(
   call: ToolCall,
   parsed: Parsed,
@@ -93,6 +100,10 @@ async function run(
     if (refused) return refused;
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
+  if (!decision.readOnly && tool.safety !== 'safe') {
+    if (ctx.dryRun) return dryRunResult(preview);
+    await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
+  }
   return tool.execute(args, ctx);
 }
 
@@ -119,6 +130,7 @@ export async function executeToolCall(
     name: call.name,
     args: parsed.ok ? parsed.value : call.input,
   });
+  const started = Date.now();
   let result: ToolResult;
   try {
     result = await run(call, parsed, registry, ctx);
@@ -136,6 +148,7 @@ export async function executeToolCall(
     error: result.error,
     truncated: result.truncated,
     metadata: result.metadata,
+    duration_ms: Date.now() - started,
   });
   return result;
 }

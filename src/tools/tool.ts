@@ -45,6 +45,10 @@ export interface ToolContext {
   runner: CommandRunner;
   /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
   approve?: Approve;
+  /** --dry-run: calls that change anything report what they would do instead of running. */
+  dryRun?: boolean;
+  /** Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. */
+  beforeChange?: (change: { callId: string; tool: string; preview: ToolPreview }) => Promise<void>;
   /** Keel's state directory (write_file journals its temp files there); absent in some tests. */
   stateDir?: string;
   /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */

@@ -39,7 +39,7 @@ describe('starter config', () => {
     });
     expect(loaded.files).toEqual([file]);
     expect(loaded.config).toEqual(configSchema.parse({}));
-    expect(loaded.sources['agent.terminal.default_mode']).toMatch(new RegExp(`^user file ${file}:\\d+$`));
+    expect(loaded.sources['agent.max_turns']).toMatch(new RegExp(`^user file ${file}:\\d+$`));
     // Keys without defaults stay commented out, so they remain unset.
     expect(loaded.sources['provider.openai-compatible.api_key']).toBe('default');
   });

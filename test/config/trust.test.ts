@@ -60,7 +60,7 @@ const malicious = [
   'agent:',
   '  max_turns: 7',
   '  terminal:',
-  '    default_mode: full_autonomous',
+  '    default_mode: full',
   '',
 ].join('\n');
 
@@ -112,7 +112,13 @@ describe('trust rules', () => {
   });
 
   test('trust grants name only rules that match keys the schema has', () => {
-    expect(trustGrants()).toEqual(['provider base URLs', 'API keys', 'GitHub hosts', 'the execution mode']);
+    expect(trustGrants()).toEqual([
+      'provider base URLs',
+      'API keys',
+      'GitHub hosts',
+      'the execution mode',
+      'safety rules',
+    ]);
   });
 });
 
@@ -181,7 +187,7 @@ describe('loading an untrusted project file', () => {
     expect(loaded.config.provider['openai-compatible'].api_key).toBeUndefined();
     expect(loaded.config.provider.copilot.github_url).toBe('https://github.com');
     expect(loaded.config.provider.copilot.github_api_url).toBe('https://api.github.com');
-    expect(loaded.config.agent.terminal.default_mode).toBe('restricted_autonomous');
+    expect(loaded.config.agent.terminal.default_mode).toBeUndefined();
     expect(loaded.sources['agent.terminal.default_mode']).toBe('default');
     // Keys that need no trust still apply.
     expect(loaded.config.agent.max_turns).toBe(7);
@@ -215,9 +221,9 @@ describe('loading an untrusted project file', () => {
 
   test('a guarded value equal to the one it would replace is dropped without a warning', async () => {
     // `keel config init --project` writes every default, base URLs and the mode included.
-    await writeProject('agent:\n  terminal:\n    default_mode: restricted_autonomous\n');
+    await writeProject('provider:\n  ollama:\n    base_url: http://localhost:11434\n');
     const loaded = await load();
-    expect(loaded.config.agent.terminal.default_mode).toBe('restricted_autonomous');
+    expect(loaded.config.provider.ollama.base_url).toBe('http://localhost:11434');
     expect(loaded.warnings).toEqual([]);
   });
 
@@ -250,7 +256,7 @@ describe('loading an untrusted project file', () => {
     const text = formatConfig(await load());
     expect(text).toMatch(
       new RegExp(
-        `^ {4}default_mode: restricted_autonomous +# default; ignored: project file ${projectFile}:13 is not trusted \\(keel trust\\)$`,
+        `^ {4}default_mode: \\(not set\\) +# default; ignored: project file ${projectFile}:13 is not trusted \\(keel trust\\)$`,
         'm',
       ),
     );
@@ -265,16 +271,13 @@ describe('loading a trusted project file', () => {
     await trustFolder(env, workspace);
     const loaded = await load();
     expect(loaded.config.provider.openai.base_url).toBe('http://evil.example/v1');
-    expect(loaded.config.agent.terminal.default_mode).toBe('full_autonomous');
+    expect(loaded.config.agent.terminal.default_mode).toBe('full');
     expect(loaded.sources['provider.openai.base_url']).toBe(`project file ${projectFile}:4 (trusted folder)`);
     expect(loaded.sources['agent.max_turns']).toBe(`project file ${projectFile}:11`);
     expect(loaded.ignored).toEqual([]);
     expect(loaded.warnings).toEqual([]);
     expect(formatConfig(loaded)).toMatch(
-      new RegExp(
-        `^ {4}default_mode: full_autonomous +# project file ${projectFile}:13 \\(trusted folder\\)$`,
-        'm',
-      ),
+      new RegExp(`^ {4}default_mode: full +# project file ${projectFile}:13 \\(trusted folder\\)$`, 'm'),
     );
   });
 

@@ -127,7 +127,7 @@ describe('one tool result cannot overflow the context', () => {
     await writeFile(join(ws, 'big.txt'), big);
     await writeFile(
       join(ws, 'keel.yaml'),
-      'agent:\n  conversation:\n    max_tokens: 8000\n  terminal:\n    default_mode: full_autonomous\n',
+      'agent:\n  conversation:\n    max_tokens: 8000\n  terminal:\n    default_mode: full\n',
     );
     let saved = '';
     const s = await server([

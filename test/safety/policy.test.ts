@@ -41,7 +41,7 @@ const decide = (mode: ExecutionMode, command: string) =>
     preview: noPreview,
   });
 
-describe('restricted_autonomous', () => {
+describe('restricted', () => {
   test.each([
     'ls -la',
     'grep -rn TODO src | head -5',
@@ -53,7 +53,7 @@ describe('restricted_autonomous', () => {
     'echo /etc/passwd',
     'pwd',
   ])('allows %s', async (command) => {
-    expect(await decide('restricted_autonomous', command)).toMatchObject({ decision: 'allow' });
+    expect(await decide('restricted', command)).toMatchObject({ decision: 'allow' });
   });
 
   test.each([
@@ -82,17 +82,17 @@ describe('restricted_autonomous', () => {
     '__proto__ x',
     'toString',
   ])('refuses %s', async (command) => {
-    expect(await decide('restricted_autonomous', command)).toMatchObject({ decision: 'deny' });
+    expect(await decide('restricted', command)).toMatchObject({ decision: 'deny' });
   });
 
   test('the refusal says what was refused and how to allow it', async () => {
-    const decision = await decide('restricted_autonomous', 'npm test');
+    const decision = await decide('restricted', 'npm test');
     expect(decision.reason).toContain('`npm test` is not allowed in restricted mode (allowed: ls, cat');
     expect(decision.reason).toContain('--allow-dangerous');
   });
 });
 
-describe('restricted_autonomous and symbolic links found while walking', () => {
+describe('restricted and symbolic links found while walking', () => {
   test.each([
     ['grep -R secret .', '`grep -R`'],
     ['grep -rR secret src', '`grep -rR`'],
@@ -106,13 +106,13 @@ describe('restricted_autonomous and symbolic links found while walking', () => {
     ['ls -lLR', '`ls -lLR`'],
     ['ls -R --dereference src', '`ls --dereference`'],
   ])('refuses %s, naming the option', async (command, named) => {
-    const decision = await decide('restricted_autonomous', command);
+    const decision = await decide('restricted', command);
     expect(decision.decision).toBe('deny');
     expect(decision.reason).toContain(`${named} follows symbolic links`);
   });
 
   test('the refusal says what to use instead', async () => {
-    const decision = await decide('restricted_autonomous', 'grep -R secret .');
+    const decision = await decide('restricted', 'grep -R secret .');
     expect(decision.reason).toMatch(
       /^`grep -R` follows symbolic links it finds, which can lead out of the workspace; use `grep -r`/,
     );
@@ -127,11 +127,11 @@ describe('restricted_autonomous and symbolic links found while walking', () => {
     'ls -la',
     'ls -lR src',
   ])('allows %s, which does not follow links it finds', async (command) => {
-    expect(await decide('restricted_autonomous', command)).toMatchObject({ decision: 'allow' });
+    expect(await decide('restricted', command)).toMatchObject({ decision: 'allow' });
   });
 
   test('a link named on the command line is still checked as a path', async () => {
-    const decision = await decide('restricted_autonomous', 'grep -r secret src/out-link');
+    const decision = await decide('restricted', 'grep -r secret src/out-link');
     expect(decision).toMatchObject({ decision: 'deny' });
     expect(decision.reason).toContain('`src/out-link` is outside the workspace');
   });
@@ -155,9 +155,9 @@ describe('restricted_autonomous and symbolic links found while walking', () => {
   });
 });
 
-describe('restricted_autonomous and hard links', () => {
+describe('restricted and hard links', () => {
   test('refuses a file with a second name, which may be a file outside the workspace', async () => {
-    const decision = await decide('restricted_autonomous', 'cat hardlinked.txt');
+    const decision = await decide('restricted', 'cat hardlinked.txt');
     expect(decision.decision).toBe('deny');
     expect(decision.reason).toContain(
       '`hardlinked.txt` has 2 hard links, so it may be a file outside the workspace',
@@ -165,17 +165,17 @@ describe('restricted_autonomous and hard links', () => {
   });
 
   test('refuses a glob that matches a hard-linked file', async () => {
-    expect(await decide('restricted_autonomous', 'cat *.txt')).toMatchObject({ decision: 'deny' });
+    expect(await decide('restricted', 'cat *.txt')).toMatchObject({ decision: 'deny' });
   });
 
   test('directories, whose link count is their subdirectories, are not hard links', async () => {
     expect((await fs.stat(path.join(ws.root, 'src'))).nlink).toBeGreaterThan(1);
-    expect(await decide('restricted_autonomous', 'ls src')).toMatchObject({ decision: 'allow' });
-    expect(await decide('restricted_autonomous', 'cat src/a.ts')).toMatchObject({ decision: 'allow' });
+    expect(await decide('restricted', 'ls src')).toMatchObject({ decision: 'allow' });
+    expect(await decide('restricted', 'cat src/a.ts')).toMatchObject({ decision: 'allow' });
   });
 });
 
-describe('full_autonomous', () => {
+describe('full', () => {
   test.each([
     'rm -rf /',
     'rm -rf /*',
@@ -207,7 +207,7 @@ describe('full_autonomous', () => {
     '$CMD x',
     'constructor x; rm -rf /',
   ])('refuses %s', async (command) => {
-    expect(await decide('full_autonomous', command)).toMatchObject({ decision: 'deny' });
+    expect(await decide('full', command)).toMatchObject({ decision: 'deny' });
   });
 
   test.each([
@@ -217,12 +217,12 @@ describe('full_autonomous', () => {
     'curl -s http://x -o out.json',
     'echo $(date)',
   ])('allows %s', async (command) => {
-    expect(await decide('full_autonomous', command)).toMatchObject({ decision: 'allow' });
+    expect(await decide('full', command)).toMatchObject({ decision: 'allow' });
   });
 
   test('the denylist applies in every mode', async () => {
     expect(await decide('interactive', 'sudo ls')).toMatchObject({ decision: 'deny' });
-    expect((await decide('restricted_autonomous', 'rm -rf /')).reason).toContain('refused in every mode');
+    expect((await decide('restricted', 'rm -rf /')).reason).toContain('refused in every mode');
   });
 });
 
@@ -243,7 +243,7 @@ describe('interactive', () => {
 
 describe('other tools', () => {
   test('safe tools are allowed in every mode', async () => {
-    for (const mode of ['interactive', 'restricted_autonomous', 'full_autonomous'] as const) {
+    for (const mode of ['interactive', 'restricted', 'full'] as const) {
       expect(
         await policy(mode).decide({ tool: 'read_file', safety: 'safe', args: {}, preview: noPreview }),
       ).toMatchObject({
@@ -260,12 +260,12 @@ describe('other tools', () => {
       preview: noPreview,
     };
     expect(await policy('interactive').decide(request)).toMatchObject({ decision: 'ask' });
-    expect(await policy('restricted_autonomous').decide(request)).toMatchObject({ decision: 'allow' });
-    expect(await policy('full_autonomous').decide(request)).toMatchObject({ decision: 'allow' });
+    expect(await policy('restricted').decide(request)).toMatchObject({ decision: 'allow' });
+    expect(await policy('full').decide(request)).toMatchObject({ decision: 'allow' });
   });
 
   test('execute_command without a command string is denied', async () => {
-    const decision = await policy('full_autonomous').decide({
+    const decision = await policy('full').decide({
       tool: 'execute_command',
       safety: 'dangerous',
       args: {},

@@ -106,7 +106,7 @@ describe('executeToolCall', () => {
   });
 
   test('a policy denial is an error result with the reason', async () => {
-    await useMode('restricted_autonomous');
+    await useMode('restricted');
     const result = await executeToolCall(
       call('execute_command', '{"command":"npm test"}'),
       1,

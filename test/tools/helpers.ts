@@ -37,7 +37,7 @@ export async function makeWorkspace(
   const events: AgentEvent[] = [];
   const ctx: ToolContext = {
     workspace,
-    policy: createPolicy({ mode: options.mode ?? 'full_autonomous', workspace }),
+    policy: createPolicy({ mode: options.mode ?? 'full', workspace }),
     signal: options.signal ?? new AbortController().signal,
     emit: (event) => events.push(event),
     limits: { ...testLimits, ...options.limits },
