@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { listenLoopback, readBody, sendJson } from './http.js';
 import { anthropicWire } from './wire-anthropic.js';
+import { chatMessagesProblem, ollamaRejection, openaiRejection } from './wire-chat-rules.js';
 import { geminiWire } from './wire-gemini.js';
 import { type ModelListOptions, modelListAnswer } from './wire-models.js';
 
@@ -45,7 +46,9 @@ export interface ModelServer {
   openaiUrl: string; // http://127.0.0.1:PORT/v1 for provider openai-compatible
   anthropicUrl: string; // http://127.0.0.1:PORT/v1 (POST /v1/messages)
   geminiUrl: string; // http://127.0.0.1:PORT/v1beta (POST /v1beta/models/{model}:streamGenerateContent)
-  requests: ReceivedRequest[]; // chat requests only, in order
+  requests: ReceivedRequest[]; // chat requests only, in order (including rejected ones)
+  /** Why requests were refused with HTTP 400 for breaking their wire format's rules, in order. */
+  rejections: string[];
   routes: string[]; // every request as `METHOD /path`, in order (model lists, /api/show, chat)
   close(): Promise<void>;
 }
@@ -63,6 +66,10 @@ export interface Wire {
   matches(method: string, path: string): boolean;
   /** The error body when a reply scripts a status without an errorBody. */
   errorBody: unknown;
+  /** Why the real server would refuse this request body (HTTP 400), or undefined. */
+  problem(body: unknown): string | undefined;
+  /** The provider's HTTP 400 body for such a problem. */
+  rejection(message: string): unknown;
   respond(context: WireContext): Promise<void> | void;
 }
 export interface WireContext {
@@ -79,6 +86,7 @@ export const defaultUsage = { input: 10, output: 5 };
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
   const routes: string[] = [];
+  const rejections: string[] = [];
   let step = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -103,6 +111,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       receivedAt: Date.now(),
     };
     requests.push(request);
+    // A request the real server would refuse is refused here too, before it uses up a scripted reply.
+    const problem = wire
+      ? wire.problem(request.body)
+      : chatMessagesProblem((request.body as { messages?: unknown } | undefined)?.messages);
+    if (problem !== undefined) {
+      rejections.push(problem);
+      const rejection = wire
+        ? wire.rejection(problem)
+        : (isOllama ? ollamaRejection : openaiRejection)(problem);
+      return sendJson(res, 400, rejection);
+    }
     const next = options.script[step];
     if (next === undefined) {
       return sendJson(res, 500, { error: `scripted model server: script exhausted after ${step} replies` });
@@ -145,6 +164,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     anthropicUrl: `${url}/v1`,
     geminiUrl: `${url}/v1beta`,
     requests,
+    rejections,
     routes,
     close,
   };
