@@ -1,64 +1,28 @@
 // End to end: a run long enough to be pruned, through each wire format with its rules checked by the scripted
 // server; the pruning note reaches the model in a form every provider accepts and the run ends normally.
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { useE2E } from '../support/e2e.js';
-import type { ModelServer, ScriptStep } from '../support/model-server.js';
+import { runProvider, useE2E, type WireProvider, wireProviders } from '../support/e2e.js';
+import type { ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
 
-interface Case {
-  provider: string;
-  url: keyof Pick<ModelServer, 'ollamaUrl' | 'openaiUrl' | 'anthropicUrl' | 'geminiUrl'>;
-  envVar?: string;
-  /** The request's conversation (without a top-level system prompt), as JSON text. */
+interface Case extends WireProvider {
+  /** The conversation of a request body: messages, or Gemini contents (whose system prompt is apart). */
   history(body: Record<string, unknown>): unknown[];
-  /** The roles of that conversation, in the format's own words. */
+  /** The roles that conversation may hold, in the format's own words. */
   roles: string[];
 }
 
-const cases: Case[] = [
-  {
-    provider: 'ollama',
-    url: 'ollamaUrl',
-    history: (b) => b.messages as unknown[],
-    roles: ['system', 'user', 'assistant', 'tool'],
-  },
-  {
-    provider: 'openai-compatible',
-    url: 'openaiUrl',
-    history: (b) => b.messages as unknown[],
-    roles: ['system', 'user', 'assistant', 'tool'],
-  },
-  {
-    provider: 'openrouter',
-    url: 'openaiUrl',
-    envVar: 'OPENROUTER_API_KEY',
-    history: (b) => b.messages as unknown[],
-    roles: ['system', 'user', 'assistant', 'tool'],
-  },
-  {
-    provider: 'openai',
-    url: 'openaiUrl',
-    envVar: 'OPENAI_API_KEY',
-    history: (b) => b.messages as unknown[],
-    roles: ['system', 'user', 'assistant', 'tool'],
-  },
-  {
-    provider: 'anthropic',
-    url: 'anthropicUrl',
-    envVar: 'ANTHROPIC_API_KEY',
-    history: (b) => b.messages as unknown[],
-    roles: ['user', 'assistant'],
-  },
-  {
-    provider: 'gemini',
-    url: 'geminiUrl',
-    envVar: 'GEMINI_API_KEY',
-    history: (b) => b.contents as unknown[],
-    roles: ['user', 'model'],
-  },
-];
+const chatRoles = ['system', 'user', 'assistant', 'tool'];
+const cases: Case[] = wireProviders.map((p) =>
+  p.provider === 'gemini'
+    ? { ...p, history: (b) => b.contents as unknown[], roles: ['user', 'model'] }
+    : {
+        ...p,
+        history: (b) => b.messages as unknown[],
+        roles: p.provider === 'anthropic' ? ['user', 'assistant'] : chatRoles,
+      },
+);
 
 // Each file is about 400 tokens against a 1,000-token budget pruned at 80%: reading the second one starts pruning.
 const files = {
@@ -81,10 +45,7 @@ describe.each(cases)('keel run --provider $provider prunes a long run', (c) => {
   it('sends the pruning note as a user-role message the format accepts, and finishes (exit 0)', async () => {
     const s = await server({ script, openrouter: c.provider === 'openrouter' });
     const ws = await workspace({ ...files, '.keel.yaml': config });
-    const r = await runKeel(
-      ['run', '--provider', c.provider, '--base-url', s[c.url], '--model', 'test-model', '--cwd', ws],
-      { env: c.envVar ? { [c.envVar]: 'sk-prune-test' } : {}, input: 'What do the three files hold?' },
-    );
+    const r = await runProvider(c, s, ws, [], { input: 'What do the three files hold?' });
     expect(s.rejections, 'requests refused by the wire rules').toEqual([]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('The three files hold alpha, bravo and charlie.');
