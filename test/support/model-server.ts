@@ -29,6 +29,8 @@ export interface ScriptedReply {
   headers?: Record<string, string>; // extra response headers (Retry-After, retry-after-ms), on errors and streams
   reset?: boolean; // stream the reasoning and text, then reset the connection (no finish)
   stall?: boolean; // stream the reasoning and text, then go silent with the socket open (until the client aborts)
+  truncate?: boolean; // stream the reasoning and text, then end the response cleanly without a finish
+  garbage?: boolean; // stream the reasoning and text, then a line that is not valid JSON, then the rest as usual
 }
 export interface ReceivedRequest {
   path: string;
@@ -192,7 +194,7 @@ async function ollamaStream(
   for (const piece of pieces(reply.text ?? '', flags.chunkText)) {
     await line({ ...base(), message: { role: 'assistant', content: piece }, done: false });
   }
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, '{"model":"qwen3","message":{"role":"assi\n')) return;
   if (reply.midStreamError !== undefined) {
     await line({ error: reply.midStreamError });
     return void res.end();
@@ -278,7 +280,7 @@ async function openaiStream(
     }));
     await send(chunk({ annotations }));
   }
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, 'data: {"id":"chatcmpl-x","choices":[{"delta":{"content":"oo\n\n')) return;
   if (reply.midStreamError !== undefined) {
     await send({ error: { message: reply.midStreamError, type: 'server_error', code: null } });
     return void res.end();
@@ -352,9 +354,20 @@ const callId = (replyNumber: number, index: number) => `call_${replyNumber}_${in
 
 // ---- shared ----
 
-/** Mid-stream faults: true when the reply stops here (the connection reset, or left silent and open). */
-export async function fault(res: ServerResponse, reply: ScriptedReply): Promise<boolean> {
+/**
+ * Mid-stream faults: true when the reply stops here (the connection reset, left silent and open, or ended early).
+ * `garbage` is this wire format's line that its parser rejects, written before the reply goes on as usual.
+ */
+export async function fault(res: ServerResponse, reply: ScriptedReply, garbage: string): Promise<boolean> {
   if (reply.stall) return true;
+  if (reply.truncate) {
+    res.end();
+    return true;
+  }
+  if (reply.garbage) {
+    res.write(garbage);
+    await nextTick();
+  }
   if (!reply.reset) return false;
   // Let what was written reach the client first, so the failure really is mid-stream.
   await new Promise<void>((resolve) => res.write('', () => resolve()));

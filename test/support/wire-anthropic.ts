@@ -112,7 +112,8 @@ async function stream(
       pieces(reply.text, flags.chunkText).map((text) => ({ type: 'text_delta', text })),
     );
   }
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind\n\n'))
+    return;
   if (reply.midStreamError !== undefined) {
     await send('error', { error: { type: 'overloaded_error', message: reply.midStreamError } });
     return void res.end();

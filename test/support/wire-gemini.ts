@@ -98,7 +98,7 @@ async function stream(res: ServerResponse, reply: ScriptedReply, model: string, 
   for (const piece of pieces(reply.reasoning ?? '', chunkText))
     await send(response([{ text: piece, thought: true }], model));
   for (const piece of pieces(reply.text ?? '', chunkText)) await send(response([{ text: piece }], model));
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, 'data: {"candidates":[{"content":\r\n\r\n')) return;
   if (reply.midStreamError !== undefined) {
     await send({ error: { code: 503, message: reply.midStreamError, status: 'UNAVAILABLE' } });
     return void res.end();
