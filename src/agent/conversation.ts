@@ -83,7 +83,8 @@ export class Conversation {
 /** The note the model reads in place of pruned messages, worded as Keel's, not the user's. */
 function pruneNote(pruned: { messages: number; toolCalls: number; toolNames: Set<string> }): string {
   const names = pruned.toolNames.size > 0 ? ` (${[...pruned.toolNames].join(', ')})` : '';
-  return `[Keel: to fit the context window, ${pruned.messages} earlier messages with ${pruned.toolCalls} tool calls${names} were removed. The task is unchanged; re-read files if you need their content.]`;
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `[Keel: to fit the context window, ${count(pruned.messages, 'earlier message')} with ${count(pruned.toolCalls, 'tool call')}${names} ${pruned.messages === 1 ? 'was' : 'were'} removed. The task is unchanged; re-read files if you need their content.]`;
 }
 
 /**

@@ -56,7 +56,7 @@ describe.each(cases)('keel run --provider $provider prunes a long run', (c) => {
     const third = c.history(s.requests[2]!.body);
     const text = JSON.stringify(third);
     expect(text).toContain(notePrefix);
-    expect(text).toContain('1 tool calls (read_file) were removed');
+    expect(text).toContain('2 earlier messages with 1 tool call (read_file) were removed');
     expect(text).not.toContain('alpha alpha');
     expect(text).toContain('bravo bravo');
     const noteAt = third.findIndex((m) => JSON.stringify(m).includes(notePrefix));
@@ -70,7 +70,7 @@ describe.each(cases)('keel run --provider $provider prunes a long run', (c) => {
     // Pruning again folds the first note into a cumulative one.
     const fourth = JSON.stringify(c.history(s.requests[3]!.body));
     expect(fourth.split(notePrefix)).toHaveLength(2);
-    expect(fourth).toContain('2 tool calls (read_file) were removed');
+    expect(fourth).toContain('4 earlier messages with 2 tool calls (read_file) were removed');
     expect(fourth).toContain('charlie charlie');
   });
 });
