@@ -43,6 +43,14 @@ export class Conversation {
   private listener: ((message: Message) => void) | undefined;
   /** Messages [0, reported) have been given to a listener. */
   private reported = 0;
+  /** Everything pruned so far: a later note replaces an earlier one and tells the whole of it. */
+  private readonly pruned = {
+    messages: 0,
+    toolCalls: 0,
+    toolNames: new Set<string>(),
+    requests: [] as string[],
+  };
+  private note: Message | undefined;
 
   constructor(
     system: string,
@@ -104,30 +112,30 @@ export class Conversation {
   private dropOldTurns(): { edit: PruneEdit<Message>; summary: string } | undefined {
     const firstUser = this.items.findIndex((m) => m.role === 'user');
     if (firstUser < 0) return undefined;
-    // Turn boundaries: each assistant message starts a turn; never split a call from its results.
-    const turnStarts: number[] = [];
-    for (let i = firstUser + 1; i < this.items.length; i++) {
-      if (this.items[i]?.role === 'assistant') turnStarts.push(i);
-    }
-    const keepFrom = turnStarts[turnStarts.length - this.limits.minRetainTurns];
-    if (keepFrom === undefined || keepFrom <= firstUser + 1) return undefined;
     const from = firstUser + 1;
+    const starts = safeTurnStarts(this.items, from);
+    const keepFrom = starts[starts.length - this.limits.minRetainTurns];
+    if (keepFrom === undefined || keepFrom <= from) return undefined;
     const pruned = this.items.slice(from, keepFrom);
     const names: string[] = [];
+    let messages = 0;
     for (const m of pruned) {
+      // An earlier note is folded into this one rather than counted as a message.
+      if (m === this.note) continue;
+      messages += 1;
       if (m.role === 'assistant') for (const c of m.toolCalls ?? []) names.push(c.name);
+      // In a chat the removed part may hold the user's later requests: they stay, in the note.
+      if (m.role === 'user') this.pruned.requests.push(clip(m.content, 500));
     }
-    const summary = `${pruned.length} messages with ${names.length} tool calls: ${[...new Set(names)].join(', ') || 'none'}`;
-    // A user-role note: every wire format accepts it here (a system message mid-conversation breaks Gemini
-    // and Anthropic), and the kept part still starts with an assistant turn after a user turn.
-    // In a chat the removed part may hold the user's later requests: they stay, in the note.
-    const requests = pruned.filter((m) => m.role === 'user').map((m) => `\n- ${clip(m.content, 500)}`);
-    const note: Message = {
-      role: 'user',
-      content: `[Keel: to fit the context window, ${summary} were removed from this conversation. The task is unchanged; read files again if you need their content.${requests.length ? ` The user's messages among them:${requests.join('')}` : ''}]`,
-    };
-    this.items.splice(from, pruned.length, note);
-    return { edit: { from, count: pruned.length, messages: [note] }, summary };
+    const summary = `${messages} messages with ${names.length} tool calls: ${[...new Set(names)].join(', ') || 'none'}`;
+    this.pruned.messages += messages;
+    this.pruned.toolCalls += names.length;
+    for (const name of names) this.pruned.toolNames.add(name);
+    // A user-role note where the range was: every provider accepts it there (Gemini rejects a system message
+    // mid-conversation, Anthropic takes none inside `messages`), and it sits between the goal and an assistant turn.
+    this.note = { role: 'user', content: pruneNote(this.pruned) };
+    this.items.splice(from, pruned.length, this.note);
+    return { edit: { from, count: pruned.length, messages: [this.note] }, summary };
   }
 
   /** Step two: tool results before the last turn, largest first, keep only their beginning. */
@@ -159,4 +167,42 @@ export class Conversation {
     }
     return edits;
   }
+}
+
+/** The note the model reads in place of pruned messages, worded as Keel's, not the user's. */
+function pruneNote(pruned: {
+  messages: number;
+  toolCalls: number;
+  toolNames: Set<string>;
+  requests: string[];
+}): string {
+  const names = pruned.toolNames.size > 0 ? ` (${[...pruned.toolNames].join(', ')})` : '';
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const requests = pruned.requests.length
+    ? ` The user's messages among them:${pruned.requests.map((r) => `\n- ${r}`).join('')}`
+    : '';
+  return `[Keel: to fit the context window, ${count(pruned.messages, 'earlier message')} with ${count(pruned.toolCalls, 'tool call')}${names} ${pruned.messages === 1 ? 'was' : 'were'} removed. The task is unchanged; re-read files if you need their content.${requests}]`;
+}
+
+/**
+ * Indexes (from `from`) of assistant messages where the history can be cut: no tool result at or after the index
+ * answers a call made before it, so pruning up to there never separates a tool call from its results.
+ */
+function safeTurnStarts(items: readonly Message[], from: number): number[] {
+  const owner = new Map<string, number>();
+  items.forEach((m, i) => {
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) owner.set(c.id, i);
+  });
+  // earliest[i]: the earliest assistant index answered by a tool result at index >= i.
+  const earliest: number[] = new Array(items.length + 1).fill(Number.POSITIVE_INFINITY);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const m = items[i]!;
+    const at = m.role === 'tool' ? (owner.get(m.toolCallId) ?? i) : Number.POSITIVE_INFINITY;
+    earliest[i] = Math.min(earliest[i + 1]!, at);
+  }
+  const starts: number[] = [];
+  for (let i = from; i < items.length; i++) {
+    if (items[i]?.role === 'assistant' && earliest[i]! >= i) starts.push(i);
+  }
+  return starts;
 }

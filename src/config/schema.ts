@@ -39,10 +39,10 @@ export const configSchema = z
           .min(0)
           .max(10)
           .default(3)
-          .describe('retries of a request after 429, 5xx, a reset or a timeout'),
+          .describe('retries of a request after 429, 5xx, a reset or a broken stream'),
         idle_timeout_seconds: positiveInt
-          .default(120)
-          .describe('abort and retry a response stream silent for this long'),
+          .default(30)
+          .describe('abort a response stream silent for this long; retried once, then the run fails'),
         ollama: z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),

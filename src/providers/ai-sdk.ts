@@ -1,20 +1,23 @@
 // Adapts an AI SDK LanguageModelV3 to Keel's Model: calls doStream directly (no `ai` runtime) and maps both ways.
 import { randomUUID } from 'node:crypto';
-import type {
-  JSONObject,
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3FinishReason,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-  LanguageModelV3StreamPart,
-  LanguageModelV3ToolResultPart,
-  SharedV3ProviderOptions,
+import {
+  InvalidResponseDataError,
+  type JSONObject,
+  JSONParseError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3FunctionTool,
+  type LanguageModelV3Message,
+  type LanguageModelV3Prompt,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3ToolResultPart,
+  type SharedV3ProviderOptions,
+  TypeValidationError,
 } from '@ai-sdk/provider';
 import type { Message } from '../core/messages.js';
 import type { ModelCapabilities } from './capabilities.js';
-import { abortError, classifyProviderError, type ProviderErrorContext } from './errors.js';
+import { abortError, BrokenStreamError, classifyProviderError, type ProviderErrorContext } from './errors.js';
 import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from './model.js';
 
 export interface AiSdkModelOptions {
@@ -58,6 +61,7 @@ async function* streamEvents(
     throw classifyProviderError(error, options.errors, signal);
   }
   let done = false;
+  let finished = false;
   let sawToolCall = false;
   try {
     while (true) {
@@ -98,6 +102,10 @@ async function* streamEvents(
           }
           break;
         case 'finish':
+          // The SDKs report a stream that just stopped as a finish with no reason from the server.
+          if (part.finishReason.raw === undefined && part.finishReason.unified === 'other')
+            throw classifyProviderError(endedEarly(), options.errors, signal);
+          finished = true;
           yield {
             type: 'usage',
             usage: {
@@ -108,12 +116,13 @@ async function* streamEvents(
           yield { type: 'finish', reason: toFinishReason(part.finishReason, sawToolCall) };
           break;
         case 'error':
-          throw classifyProviderError(part.error, options.errors, signal);
+          throw classifyProviderError(brokenStream(part.error) ?? part.error, options.errors, signal);
         default:
           // start/end markers, tool-input fragments (we take the assembled tool-call), metadata, raw chunks.
           break;
       }
     }
+    if (!finished) throw classifyProviderError(endedEarly(), options.errors, signal);
     done = true;
   } finally {
     // Stopping early (the consumer broke out, or we threw) must close the HTTP response, not leak it. After an
@@ -121,6 +130,29 @@ async function* streamEvents(
     if (!done && !signal.aborted) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+const endedEarly = () => new BrokenStreamError('response stream ended before its finish');
+
+/**
+ * An error part that means the stream itself is broken, not that the server reported a failure: data the SDK could
+ * not parse (invalid JSON, a chunk its schema rejects, bad tool-call fragments) or a stream that stopped without a
+ * finish reason. A chunk holding an `error` object is the server's own report and stays what it is.
+ */
+function brokenStream(error: unknown): BrokenStreamError | undefined {
+  if (JSONParseError.isInstance(error))
+    return new BrokenStreamError('unparseable data in the response stream', { cause: error });
+  if (TypeValidationError.isInstance(error)) {
+    const value = error.value;
+    if (typeof value === 'object' && value !== null && 'error' in value) return undefined;
+    return new BrokenStreamError('unparseable data in the response stream', { cause: error });
+  }
+  if (InvalidResponseDataError.isInstance(error)) {
+    return /without a finish reason/i.test(error.message)
+      ? new BrokenStreamError('response stream ended before its finish', { cause: error })
+      : new BrokenStreamError('invalid data in the response stream', { cause: error });
+  }
+  return undefined;
 }
 
 function toFinishReason(reason: LanguageModelV3FinishReason, sawToolCall: boolean): FinishReason {

@@ -44,6 +44,21 @@ export function abortError(signal: AbortSignal): Error {
   return error;
 }
 
+/**
+ * A response stream that broke off before its finish, or carried data the provider's parser rejects: a failure of
+ * the transport or the server like a reset connection, so it is asked again (see retryableFailure).
+ */
+export class BrokenStreamError extends Error {
+  constructor(
+    /** As the user reads it in a retry notice: "response stream ended before its finish". */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = 'BrokenStreamError';
+  }
+}
+
 /** The refusal of a model that cannot call tools: from the server's 400, or before any request from /api/show. */
 export function modelWithoutTools(modelId: string, cause?: unknown): ModelUnsupportedError {
   return new ModelUnsupportedError('model_without_tools', `model "${modelId}" does not support tools`, {
@@ -62,6 +77,11 @@ export function classifyProviderError(
   if (isAbortError(error)) return error as Error;
   // Already classified (e.g. a token exchange failing inside a provider's fetch): keep its code and exit code.
   if (error instanceof KeelError) return error;
+  const broken = findBrokenStream(error);
+  if (broken) {
+    const message = `${context.label} at ${context.baseUrl} sent a broken response: ${broken.reason}`;
+    return new ProviderError(message, { cause: error });
+  }
   const network = findNetworkCode(error);
   // The AI SDK reports other transport failures (e.g. a port fetch refuses to use) as "Cannot connect to API: …".
   const transport =
@@ -144,10 +164,13 @@ const transientNetworkCodes = new Set([
 
 /**
  * Whether a failed model call (as thrown, classified or not) may succeed if asked again: 408, 429, 5xx, a reset
- * or timed-out connection. Aborts, credentials (401/403), other 4xx and malformed responses are never retried.
+ * or timed-out connection, a stream broken off or garbled. Aborts, credentials (401/403), other 4xx and errors
+ * the server reports inside a stream are never retried.
  */
 export function retryableFailure(error: unknown, now = Date.now()): RetryableFailure | undefined {
   if (isAbortError(error)) return undefined;
+  const broken = findBrokenStream(error);
+  if (broken) return { reason: broken.reason };
   const network = findNetworkCode(error);
   if (network) return transientNetworkCodes.has(network) ? { reason: networkCodes[network]! } : undefined;
   const http = findHttpError(error);
@@ -162,6 +185,12 @@ export function retryableFailure(error: unknown, now = Date.now()): RetryableFai
         : `server error (HTTP ${status})`;
   const retryAfterMs = serverDelayMs(http.responseHeaders, http.responseBody, now);
   return retryAfterMs === undefined ? { reason } : { reason, retryAfterMs };
+}
+
+function findBrokenStream(error: unknown, depth = 0): BrokenStreamError | undefined {
+  if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
+  if (error instanceof BrokenStreamError) return error;
+  return findBrokenStream((error as { cause?: unknown }).cause, depth + 1);
 }
 
 interface HttpFailure {

@@ -1,7 +1,10 @@
 // Wire fixes for Ollama that ollama-ai-provider-v2 lacks, applied as a fetch wrapper around /api/chat.
 //  - Requests: tool results carry only `tool_call_id`; newer Ollama matches them to calls by `tool_name`, so fill it in.
 //  - Responses: a mid-stream `{"error":...}` line fails the provider's schema and is silently dropped (with a
-//    console.warn), so the answer would just stop. Raise it as an error instead, and pass on only well-formed lines.
+//    console.warn), so the answer would just stop. Raise it as an error instead; a garbled line likewise breaks the
+//    stream (retried like a reset) rather than losing part of the answer unnoticed. A final `done` line without a
+//    `done_reason` (older servers) gets `stop`, so a finish is told apart from a stream that just ended.
+import { BrokenStreamError } from './errors.js';
 
 interface OllamaMessage {
   role: string;
@@ -52,19 +55,30 @@ function checkLines(): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let buffer = '';
+  let failed = false;
+  const fail = (controller: TransformStreamDefaultController<Uint8Array>, error: Error) => {
+    failed = true;
+    controller.error(error);
+  };
   const emit = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
     const trimmed = line.trim();
-    if (trimmed === '') return;
+    if (trimmed === '' || failed) return;
     let value: unknown;
     try {
       value = JSON.parse(trimmed);
-    } catch {
-      return; // a garbled line: dropping it here beats the provider printing a warning
+    } catch (error) {
+      fail(controller, new BrokenStreamError('unparseable data in the response stream', { cause: error }));
+      return;
     }
     if (typeof value === 'object' && value !== null && 'error' in value && !('done' in value)) {
       const error = (value as { error: unknown }).error;
       const message = typeof error === 'string' ? error : JSON.stringify(error);
-      controller.error(new OllamaStreamError(message));
+      fail(controller, new OllamaStreamError(message));
+      return;
+    }
+    const record = value as { done?: unknown; done_reason?: unknown } | null;
+    if (record?.done === true && record.done_reason === undefined) {
+      controller.enqueue(encoder.encode(`${JSON.stringify({ ...record, done_reason: 'stop' })}\n`));
       return;
     }
     controller.enqueue(encoder.encode(`${trimmed}\n`));

@@ -1,7 +1,9 @@
-// Asks a model again after failures a second try may fix (429, 5xx, resets, a stream gone silent), with backoff.
+// Asks a model again after failures a second try may fix (429, 5xx, resets, broken or silent streams), with backoff.
 //
 // Each attempt runs under its own AbortController chained to the caller's signal, with an idle timer reset on every
 // chunk (ModelRequest.onActivity) and event; when it fires the attempt is aborted and counts as a retryable failure.
+// A stall is asked again once only, whatever `retries` says: a server that went silent twice is unlikely to answer
+// a third time, and each wait costs a whole idle timeout (so a dead provider fails in about two timeouts).
 // Before waiting, the wrapper yields a `retry` event: the consumer drops whatever the failed attempt streamed, since
 // the whole request is sent again. Delays: the server's ask (Retry-After, retry-after-ms, Gemini's retryDelay, capped
 // at maxServerDelayMs) or exponential backoff with ±20% jitter. The CLI sets baseDelayMs from the undocumented test
@@ -14,7 +16,7 @@ import type { Model, ModelEvent, ModelRequest } from './model.js';
 export interface RetryOptions {
   /** Retries after the first attempt (provider.retries); 0 turns retrying off but keeps the idle timeout. */
   retries: number;
-  /** Abort an attempt that receives nothing for this long (provider.idle_timeout_seconds). */
+  /** Abort an attempt that receives nothing for this long (provider.idle_timeout_seconds); retried once at most. */
   idleTimeoutMs: number;
   /** First backoff delay, doubled on each retry. Default 1 s. */
   baseDelayMs?: number;
@@ -27,6 +29,8 @@ export interface RetryOptions {
 }
 
 const defaults = { baseDelayMs: 1000, maxDelayMs: 30_000, maxServerDelayMs: 60_000 };
+/** Retries of an attempt that went silent (see the file comment). */
+const maxStallRetries = 1;
 
 export function retryingModel(inner: Model, options: RetryOptions): Model {
   const settings: Required<RetryOptions> = {
@@ -50,6 +54,7 @@ async function* streamWithRetries(
   options: Required<RetryOptions>,
   request: ModelRequest,
 ): AsyncGenerator<ModelEvent> {
+  let stalls = 0;
   for (let attempt = 0; ; attempt++) {
     const controller = new AbortController();
     let idle = false;
@@ -86,8 +91,11 @@ async function* streamWithRetries(
       clearTimeout(timer);
     }
     if (!failure || attempt >= options.retries) throw exhausted(lastError, attempt);
+    if (idle && ++stalls > maxStallRetries) throw exhausted(lastError, attempt);
     const { delayMs, reason } = delayFor(failure, attempt, options);
-    yield { type: 'retry', attempt: attempt + 1, max: options.retries, delayMs, reason };
+    // A stall's retry is the last one if it stalls again: say so rather than promise `retries` of them.
+    const max = idle ? Math.min(options.retries, attempt + 1) : options.retries;
+    yield { type: 'retry', attempt: attempt + 1, max, delayMs, reason };
     try {
       await sleep(delayMs, undefined, { signal: request.signal });
     } catch {
@@ -117,7 +125,9 @@ export function delayFor(
 function idleError(inner: Model, idleTimeoutMs: number): KeelError {
   return new ProviderError(
     `no data from ${inner.provider} for ${seconds(idleTimeoutMs)}; the response stream stalled`,
-    { hint: 'raise provider.idle_timeout_seconds if the model is slow to start, or check the server' },
+    {
+      hint: 'check the server; raise provider.idle_timeout_seconds if the model is slow to start (a stall is retried once)',
+    },
   );
 }
 

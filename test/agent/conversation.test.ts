@@ -1,5 +1,5 @@
 // Conversation history: token estimate and xzatoma-style pruning that keeps the system prompt, the first user
-// message and the last turns, and never splits a tool call from its results.
+// message and the last turns, never splits a tool call from its results, and leaves a history every provider accepts.
 import { describe, expect, it } from 'vitest';
 import { Conversation, estimateTokens } from '../../src/agent/conversation.js';
 import type { Message } from '../../src/core/messages.js';
@@ -44,8 +44,9 @@ describe('Conversation', () => {
     // The note is a user message: a system message mid-conversation is rejected by Gemini and Anthropic.
     expect(roles).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(c.messages[1]).toMatchObject({ content: 'the goal' });
-    expect(c.messages[2]!.content).toMatch(
-      /^\[Keel: to fit the context window, 8 messages with 4 tool calls/,
+    expect(c.messages[2]!.content).toBe(
+      '[Keel: to fit the context window, 8 earlier messages with 4 tool calls (list_files, read_file) were removed. ' +
+        'The task is unchanged; re-read files if you need their content.]',
     );
     expect(pruning?.edits[0]).toMatchObject({ from: 2, count: 8, messages: [c.messages[2]] });
     // The kept turns are the newest ones, each call with its result.
@@ -93,4 +94,57 @@ describe('Conversation', () => {
     c.report((m) => seen.push(`${m.role}:${m.content}`));
     expect(seen.at(-1)).toBe('user:again');
   });
+
+  it('leaves no system message after the first, no orphan tool result and no two assistants in a row', () => {
+    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    c.push({ role: 'assistant', content: 'Looking around.' });
+    for (let i = 0; i < 4; i++) for (const m of turn(i, 2_000)) c.push(m);
+    expect(c.pruneIfNeeded()).toBeDefined();
+    expectWellFormed(c.messages);
+    expect(c.messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool']);
+  });
+
+  it('keeps a turn whole when its tool results come after a later message', () => {
+    // An assistant message between a call and its result (never produced by the loop, but possible in a replayed
+    // history) must not become a cut point that strands the result.
+    const c = new Conversation('system', { maxTokens: 1_000, minRetainTurns: 1, pruneThreshold: 0.5 });
+    c.push({ role: 'user', content: 'goal' });
+    for (const m of turn(0, 1_500)) c.push(m);
+    c.push({ role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'read_file', input: '{}' }] });
+    c.push({ role: 'assistant', content: 'thinking aloud' });
+    c.push({ role: 'tool', toolCallId: 'a', toolName: 'read_file', content: 'x'.repeat(1_500) });
+    expect(c.pruneIfNeeded()?.summary).toMatch(/^2 messages with 1 tool calls/);
+    expect(c.messages.slice(3).map((m) => m.role)).toEqual(['assistant', 'assistant', 'tool']);
+  });
+
+  it('counts earlier pruning in the note of a later one, without counting the old note', () => {
+    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    for (let i = 0; i < 3; i++) for (const m of turn(i, 2_500)) c.push(m);
+    expect(c.pruneIfNeeded()?.summary).toMatch(/^4 messages with 2 tool calls/);
+    for (let i = 3; i < 5; i++) for (const m of turn(i, 2_500)) c.push(m);
+    expect(c.pruneIfNeeded()?.summary).toMatch(/^4 messages with 2 tool calls/);
+    const notes = c.messages.filter((m) => m.content.startsWith('[Keel:'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.content).toMatch(/8 earlier messages with 4 tool calls \(list_files, read_file\)/);
+    expectWellFormed(c.messages);
+    expect(c.tokenCount).toBe(estimateTokens(c.messages));
+  });
 });
+
+/** The shape every wire format accepts: one leading system message, calls and results paired, no assistant pairs. */
+function expectWellFormed(messages: readonly Message[]) {
+  expect(messages.slice(1).filter((m) => m.role === 'system')).toEqual([]);
+  const open = new Set<string>();
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'tool') {
+      expect(open.has(m.toolCallId), `tool result ${m.toolCallId} without its call`).toBe(true);
+      open.delete(m.toolCallId);
+    } else {
+      expect(open.size, `calls ${[...open].join(', ')} unanswered before message ${i}`).toBe(0);
+      if (m.role === 'assistant') for (const call of m.toolCalls ?? []) open.add(call.id);
+    }
+    if (m.role === 'assistant') expect(messages[i - 1]?.role, `two assistants at ${i}`).not.toBe('assistant');
+  }
+}

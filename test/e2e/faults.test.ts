@@ -1,8 +1,9 @@
-// End to end: the built keel binary against provider faults — rate limits, server errors, resets, stalls, bad keys.
+// End to end: the built keel binary against provider faults — rate limits, server errors, resets, stalls, broken
+// streams in every wire format, bad keys.
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { toolMessages, useE2E } from '../support/e2e.js';
-import type { ModelServer } from '../support/model-server.js';
+import { runProvider, toolMessages, useE2E, wireProviders } from '../support/e2e.js';
+import type { ModelServer, ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
 
@@ -50,7 +51,7 @@ describe('keel run recovers from provider faults', () => {
     const r = await run(s, ws, ['--prompt', 'hi']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('back again');
-    expect(r.stderr).toMatch(/no data for 1 s, retrying in [\d.]+ s \(1\/3\)/);
+    expect(r.stderr).toMatch(/no data for 1 s, retrying in [\d.]+ s \(1\/1\)/);
   });
 
   it('turns malformed tool-call JSON into an error result the model recovers from', async () => {
@@ -68,7 +69,51 @@ describe('keel run recovers from provider faults', () => {
   });
 });
 
+describe.each(wireProviders)('keel run --provider $provider retries a broken stream', (p) => {
+  const serve = (script: ScriptStep[]) => server({ script, openrouter: p.provider === 'openrouter' });
+  const env = { env: { KEEL_RETRY_BASE_MS: '5' } };
+
+  it('asks again when the stream ends before its finish, and answers (exit 0)', async () => {
+    const s = await serve([{ text: 'The answer is', truncate: true }, { text: 'The answer is 42.' }]);
+    const r = await runProvider(p, s, await workspace(), ['--prompt', 'hi'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('The answer is 42.');
+    expect(r.stderr).toContain('response stream ended before its finish, retrying in');
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('asks again when the stream carries a line that does not parse, and answers (exit 0)', async () => {
+    const s = await serve([{ text: 'The answer is', garbage: true }, { text: 'The answer is 42.' }]);
+    const r = await runProvider(p, s, await workspace(), ['--prompt', 'hi'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('The answer is 42.');
+    expect(r.stderr).toContain('unparseable data in the response stream, retrying in');
+  });
+});
+
 describe('keel run fails clearly on faults it cannot recover from', () => {
+  it('exits 1 after one retry of a stalled stream, even with more retries allowed', async () => {
+    const s = await server([{ text: 'hmm', stall: true }, { stall: true }, { text: 'must not be asked' }]);
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  idle_timeout_seconds: 1\n  retries: 5\n' });
+    const r = await run(s, ws, ['--prompt', 'hi']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /error: no data from openai-compatible for 1 s; the response stream stalled \(after 1 retry\)/,
+    );
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('exits 1 naming the broken stream once provider.retries are used up', async () => {
+    const s = await server([{ truncate: true }, { truncate: true }, { text: 'must not be asked' }]);
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  retries: 1\n' });
+    const r = await run(s, ws, ['--prompt', 'hi']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /error: .*sent a broken response: response stream ended before its finish \(after 1 retry\)/,
+    );
+    expect(s.requests).toHaveLength(2);
+  });
+
   it('exits 3 at once on rejected credentials (HTTP 401), naming the fix', async () => {
     const s = await server([{ status: 401 }, { text: 'must not be asked' }]);
     const ws = await workspace();

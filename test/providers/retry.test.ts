@@ -1,17 +1,22 @@
-// Retries and idle timeouts: the retry wrapper around the real providers, against faults the scripted server injects.
+// Retries and idle timeouts: the retry wrapper around the real providers, against faults the scripted server injects
+// (HTTP errors, resets, stalls, streams that end early or carry garbage).
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
 import { runLoop } from '../../src/agent/loop.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { aiSdkModel } from '../../src/providers/ai-sdk.js';
+import { createAnthropicModel } from '../../src/providers/anthropic.js';
 import { retryableFailure, serverDelayMs } from '../../src/providers/errors.js';
+import { createGeminiModel } from '../../src/providers/gemini.js';
 import type { Model, ModelEvent } from '../../src/providers/model.js';
 import { createOllamaModel } from '../../src/providers/ollama.js';
+import { createOpenAIModel } from '../../src/providers/openai.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
+import { createOpenRouterModel } from '../../src/providers/openrouter.js';
 import { delayFor, type RetryOptions, retryingModel } from '../../src/providers/retry.js';
 import { useModelServers } from '../support/cleanup.js';
-import type { ModelServer } from '../support/model-server.js';
+import type { ModelServer, ScriptedReply } from '../support/model-server.js';
 import { ask, collect, failure, freePort, request, textOf } from './helpers.js';
 
 const start = useModelServers();
@@ -61,15 +66,43 @@ describe.each(providers)('retries over $name', (provider) => {
     expect(textOf(events.slice(retryAt))).toBe('Hello world.');
   });
 
-  it('aborts a stream silent for longer than the idle timeout and retries it', async () => {
-    const s = await start([{ text: 'thinking', stall: true }, { hang: true }, { text: 'awake' }]);
+  it('aborts a stream silent for longer than the idle timeout and retries it once', async () => {
+    const s = await start([{ text: 'thinking', stall: true }, { text: 'awake' }]);
     const events = await collect(wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))));
-    expect(retries(events).map((e) => e.type === 'retry' && e.reason)).toEqual([
-      'no data for 0.3 s',
-      'no data for 0.3 s',
-    ]);
+    expect(retries(events)).toMatchObject([{ attempt: 1, max: 1, reason: 'no data for 0.3 s' }]);
     expect(textOf(events)).toBe('thinkingawake');
-    expect(s.requests).toHaveLength(3);
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('fails after a second stall, whatever provider.retries allows', async () => {
+    const s = await start([{ text: 'thinking', stall: true }, { hang: true }, { text: 'must not be asked' }]);
+    const events: ModelEvent[] = [];
+    let thrown: (Error & { code?: string }) | undefined;
+    try {
+      for await (const event of wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))))
+        events.push(event);
+    } catch (error) {
+      thrown = error as Error & { code?: string };
+    }
+    expect(thrown?.message).toMatch(
+      /^no data from \S+ for 0.3 s; the response stream stalled \(after 1 retry\)$/,
+    );
+    expect(retries(events)).toHaveLength(1);
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('still retries a stall after a rate limit used up a retry', async () => {
+    const s = await start([
+      { status: 429, headers: { 'retry-after-ms': '5' } },
+      { stall: true },
+      { text: 'ok' },
+    ]);
+    const events = await collect(wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))));
+    expect(retries(events).map((e) => e.type === 'retry' && `${e.reason} ${e.attempt}/${e.max}`)).toEqual([
+      'rate limited (HTTP 429) 1/3',
+      'no data for 0.3 s 2/2',
+    ]);
+    expect(textOf(events)).toBe('ok');
   });
 
   it('never retries rejected credentials (HTTP 401)', async () => {
@@ -125,6 +158,64 @@ describe.each(providers)('retries over $name', (provider) => {
     }
     expect((thrown as Error).name).toBe('AbortError');
     expect(s.requests).toHaveLength(1);
+  });
+});
+
+// Every wire format, through its real provider: a stream that breaks off or garbles is asked again like a reset.
+const everyProvider = [
+  ...providers,
+  {
+    name: 'openai',
+    model: (s: ModelServer) => createOpenAIModel({ model: 'm', baseUrl: s.openaiUrl, apiKey: 'k' }),
+  },
+  {
+    name: 'openrouter',
+    model: (s: ModelServer) => createOpenRouterModel({ model: 'm', baseUrl: s.openaiUrl, apiKey: 'k' }),
+  },
+  {
+    name: 'anthropic',
+    model: (s: ModelServer) => createAnthropicModel({ model: 'm', baseUrl: s.anthropicUrl, apiKey: 'k' }),
+  },
+  {
+    name: 'gemini',
+    model: (s: ModelServer) => createGeminiModel({ model: 'm', baseUrl: s.geminiUrl, apiKey: 'k' }),
+  },
+];
+
+describe.each(everyProvider)('broken streams over $name', (provider) => {
+  const serve = (script: ScriptedReply[]) => start({ script, openrouter: provider.name === 'openrouter' });
+  const wrapped = (s: ModelServer, options: Partial<RetryOptions> = {}) =>
+    retryingModel(provider.model(s), { ...fast, ...options });
+
+  it('retries a stream that ends before its finish, instead of taking it as the answer', async () => {
+    const s = await serve([{ text: 'The answer', truncate: true }, { text: 'The answer is 42.' }]);
+    const events = await collect(wrapped(s).stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ reason: 'response stream ended before its finish' }]);
+    const retryAt = events.findIndex((event) => event.type === 'retry');
+    expect(textOf(events.slice(retryAt))).toBe('The answer is 42.');
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' });
+  });
+
+  it('retries a stream carrying a line that is not valid JSON', async () => {
+    const s = await serve([{ text: 'Hello', garbage: true }, { text: 'Hello again.' }]);
+    const events = await collect(wrapped(s).stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ reason: 'unparseable data in the response stream' }]);
+    expect(textOf(events.slice(events.findIndex((event) => event.type === 'retry')))).toBe('Hello again.');
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('fails naming the broken stream once the retries are used up', async () => {
+    const s = await serve([
+      { text: 'a', truncate: true },
+      { text: 'b', garbage: true },
+      { text: 'must not be asked' },
+    ]);
+    const error = await failure(wrapped(s, { retries: 1 }), request(ask('hi')));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toMatch(
+      /sent a broken response: unparseable data in the response stream \(after 1 retry\)$/,
+    );
+    expect(s.requests).toHaveLength(2);
   });
 });
 

@@ -4,6 +4,38 @@ import { trackedModelServer, useCleanup } from './cleanup.js';
 import { type KeelRunOptions, makeWorkspace, runKeel } from './cli.js';
 import type { ModelServer, ModelServerOptions, ScriptStep } from './model-server.js';
 
+/** A provider as the CLI selects it, with the scripted server URL it talks to and the variable its key comes from. */
+export interface WireProvider {
+  provider: 'ollama' | 'openai-compatible' | 'openrouter' | 'openai' | 'anthropic' | 'gemini';
+  url: 'ollamaUrl' | 'openaiUrl' | 'anthropicUrl' | 'geminiUrl';
+  envVar?: string;
+}
+
+/** One provider per wire format the scripted server speaks (OpenRouter's dialect and OpenAI's share the chat route). */
+export const wireProviders: WireProvider[] = [
+  { provider: 'ollama', url: 'ollamaUrl' },
+  { provider: 'openai-compatible', url: 'openaiUrl' },
+  { provider: 'openrouter', url: 'openaiUrl', envVar: 'OPENROUTER_API_KEY' },
+  { provider: 'openai', url: 'openaiUrl', envVar: 'OPENAI_API_KEY' },
+  { provider: 'anthropic', url: 'anthropicUrl', envVar: 'ANTHROPIC_API_KEY' },
+  { provider: 'gemini', url: 'geminiUrl', envVar: 'GEMINI_API_KEY' },
+];
+
+/** `keel run --provider p --base-url <its URL on s> --model test-model --cwd ws …args`, with a key when it needs one. */
+export function runProvider(
+  p: WireProvider,
+  s: ModelServer,
+  ws: string,
+  args: string[],
+  options: KeelRunOptions = {},
+) {
+  const env = { ...(p.envVar ? { [p.envVar]: 'sk-scripted-test' } : {}), ...options.env };
+  return runKeel(
+    ['run', '--provider', p.provider, '--base-url', s[p.url], '--model', 'test-model', '--cwd', ws, ...args],
+    { ...options, env },
+  );
+}
+
 /** Call at file level: servers, workspaces and paths from the returned helpers are cleaned up after each test. */
 export function useE2E() {
   const track = useCleanup();

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { listenLoopback, readBody, sendJson } from './http.js';
 import { anthropicWire } from './wire-anthropic.js';
+import { chatMessagesProblem, ollamaRejection, openaiRejection } from './wire-chat-rules.js';
 import { geminiWire } from './wire-gemini.js';
 import { type ModelListOptions, modelListAnswer } from './wire-models.js';
 
@@ -29,6 +30,8 @@ export interface ScriptedReply {
   headers?: Record<string, string>; // extra response headers (Retry-After, retry-after-ms), on errors and streams
   reset?: boolean; // stream the reasoning and text, then reset the connection (no finish)
   stall?: boolean; // stream the reasoning and text, then go silent with the socket open (until the client aborts)
+  truncate?: boolean; // stream the reasoning and text, then end the response cleanly without a finish
+  garbage?: boolean; // stream the reasoning and text, then a line that is not valid JSON, then the rest as usual
 }
 export interface ReceivedRequest {
   path: string;
@@ -46,7 +49,9 @@ export interface ModelServer {
   openaiUrl: string; // http://127.0.0.1:PORT/v1 for provider openai-compatible
   anthropicUrl: string; // http://127.0.0.1:PORT/v1 (POST /v1/messages)
   geminiUrl: string; // http://127.0.0.1:PORT/v1beta (POST /v1beta/models/{model}:streamGenerateContent)
-  requests: ReceivedRequest[]; // chat requests only, in order
+  requests: ReceivedRequest[]; // chat requests only, in order (including rejected ones)
+  /** Why requests were refused with HTTP 400 for breaking their wire format's rules, in order. */
+  rejections: string[];
   routes: string[]; // every request as `METHOD /path`, in order (model lists, /api/show, chat)
   close(): Promise<void>;
 }
@@ -64,6 +69,10 @@ export interface Wire {
   matches(method: string, path: string): boolean;
   /** The error body when a reply scripts a status without an errorBody. */
   errorBody: unknown;
+  /** Why the real server would refuse this request body (HTTP 400), or undefined. */
+  problem(body: unknown): string | undefined;
+  /** The provider's HTTP 400 body for such a problem. */
+  rejection(message: string): unknown;
   respond(context: WireContext): Promise<void> | void;
 }
 export interface WireContext {
@@ -80,6 +89,7 @@ export const defaultUsage = { input: 10, output: 5 };
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
   const routes: string[] = [];
+  const rejections: string[] = [];
   let step = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -104,6 +114,17 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       receivedAt: Date.now(),
     };
     requests.push(request);
+    // A request the real server would refuse is refused here too, before it uses up a scripted reply.
+    const problem = wire
+      ? wire.problem(request.body)
+      : chatMessagesProblem((request.body as { messages?: unknown } | undefined)?.messages);
+    if (problem !== undefined) {
+      rejections.push(problem);
+      const rejection = wire
+        ? wire.rejection(problem)
+        : (isOllama ? ollamaRejection : openaiRejection)(problem);
+      return sendJson(res, 400, rejection);
+    }
     const next = options.script[step];
     if (next === undefined) {
       return sendJson(res, 500, { error: `scripted model server: script exhausted after ${step} replies` });
@@ -146,6 +167,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     anthropicUrl: `${url}/v1`,
     geminiUrl: `${url}/v1beta`,
     requests,
+    rejections,
     routes,
     close,
   };
@@ -173,7 +195,7 @@ async function ollamaStream(
   for (const piece of pieces(reply.text ?? '', flags.chunkText)) {
     await line({ ...base(), message: { role: 'assistant', content: piece }, done: false });
   }
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, '{"model":"qwen3","message":{"role":"assi\n')) return;
   if (reply.midStreamError !== undefined) {
     await line({ error: reply.midStreamError });
     return void res.end();
@@ -259,7 +281,7 @@ async function openaiStream(
     }));
     await send(chunk({ annotations }));
   }
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, 'data: {"id":"chatcmpl-x","choices":[{"delta":{"content":"oo\n\n')) return;
   if (reply.midStreamError !== undefined) {
     await send({ error: { message: reply.midStreamError, type: 'server_error', code: null } });
     return void res.end();
@@ -333,9 +355,20 @@ const callId = (replyNumber: number, index: number) => `call_${replyNumber}_${in
 
 // ---- shared ----
 
-/** Mid-stream faults: true when the reply stops here (the connection reset, or left silent and open). */
-export async function fault(res: ServerResponse, reply: ScriptedReply): Promise<boolean> {
+/**
+ * Mid-stream faults: true when the reply stops here (the connection reset, left silent and open, or ended early).
+ * `garbage` is this wire format's line that its parser rejects, written before the reply goes on as usual.
+ */
+export async function fault(res: ServerResponse, reply: ScriptedReply, garbage: string): Promise<boolean> {
   if (reply.stall) return true;
+  if (reply.truncate) {
+    res.end();
+    return true;
+  }
+  if (reply.garbage) {
+    res.write(garbage);
+    await nextTick();
+  }
   if (!reply.reset) return false;
   // Let what was written reach the client first, so the failure really is mid-stream.
   await new Promise<void>((resolve) => res.write('', () => resolve()));

@@ -6,11 +6,63 @@ import { defaultUsage, fault, pieces, type ScriptedReply, splitInto, type Wire }
 export const anthropicWire: Wire = {
   matches: (method, path) => method === 'POST' && path === '/v1/messages',
   errorBody: { type: 'error', error: { type: 'api_error', message: 'scripted error' } },
+  problem: (body) => messagesProblem((body as { messages?: unknown } | undefined)?.messages),
+  rejection: (message) => ({ type: 'error', error: { type: 'invalid_request_error', message } }),
   respond: ({ res, reply, request, replyNumber, flags }) =>
     request.body?.stream === true
       ? stream(res, reply, String(request.body?.model ?? 'unknown'), replyNumber, flags)
       : whole(res, reply, String(request.body?.model ?? 'unknown'), replyNumber),
 };
+
+interface Block {
+  type?: unknown;
+  id?: unknown;
+  tool_use_id?: unknown;
+}
+
+/**
+ * The Messages API's rules for `messages`: only user and assistant (the system prompt is the top-level `system`),
+ * starting with user and alternating; each tool_use answered by a tool_result, first in the very next user message.
+ */
+export function messagesProblem(messages: unknown): string | undefined {
+  if (messages === undefined) return undefined;
+  if (!Array.isArray(messages)) return 'messages: Input should be a valid list';
+  let expectedResults: string[] = [];
+  for (const [i, m] of (messages as { role?: unknown; content?: unknown }[]).entries()) {
+    const role = m?.role;
+    if (role !== 'user' && role !== 'assistant') {
+      return `messages.${i}.role: Input should be 'user' or 'assistant'${role === 'system' ? '; use the top-level `system` parameter for a system prompt' : ''}`;
+    }
+    if (i === 0 && role !== 'user') return 'messages: first message must use the "user" role';
+    const previous = (messages[i - 1] as { role?: unknown } | undefined)?.role;
+    if (previous === role)
+      return `messages: roles must alternate between "user" and "assistant", but found multiple "${role}" roles in a row`;
+    const blocks: Block[] = Array.isArray(m.content) ? (m.content as Block[]) : [];
+    const results = blocks.filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id));
+    if (role === 'user') {
+      const missing = expectedResults.filter((id) => !results.includes(id));
+      if (missing.length > 0) {
+        return `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+      }
+      const unexpected = results.filter((id) => !expectedResults.includes(id));
+      if (unexpected.length > 0) {
+        return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+      }
+      const firstOther = blocks.findIndex((b) => b.type !== 'tool_result');
+      if (firstOther >= 0 && blocks.slice(firstOther).some((b) => b.type === 'tool_result')) {
+        return `messages.${i}.content: tool_result blocks must come first in the user message content`;
+      }
+      expectedResults = [];
+    } else {
+      if (results.length > 0) return `messages.${i}: tool_result blocks are only allowed in user messages`;
+      expectedResults = blocks.filter((b) => b.type === 'tool_use').map((b) => String(b.id));
+    }
+  }
+  if (expectedResults.length > 0) {
+    return `messages: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${expectedResults.join(', ')}`;
+  }
+  return undefined;
+}
 
 const toolId = (replyNumber: number, index: number) => `toolu_${replyNumber}_${index}`;
 const stopReason = (reply: ScriptedReply) => (reply.toolCalls?.length ? 'tool_use' : 'end_turn');
@@ -60,7 +112,8 @@ async function stream(
       pieces(reply.text, flags.chunkText).map((text) => ({ type: 'text_delta', text })),
     );
   }
-  if (await fault(res, reply)) return;
+  if (await fault(res, reply, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind\n\n'))
+    return;
   if (reply.midStreamError !== undefined) {
     await send('error', { error: { type: 'overloaded_error', message: reply.midStreamError } });
     return void res.end();
