@@ -1,6 +1,8 @@
 // `keel chat`: a line-based REPL; every line is a user turn of one conversation. `exit` or Ctrl-D quits.
 import { ExitCode } from '../core/errors.js';
+import { createApprovalPrompt } from '../ui/approval-prompt.js';
 import { LineReader } from '../ui/line-reader.js';
+import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure } from './report.js';
 import { setupAgent } from './setup.js';
@@ -19,14 +21,21 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   reader.onInterrupt(interrupt);
   process.on('SIGINT', interrupt);
+  // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
+  const approve = createApprovalPrompt({
+    reader,
+    stderr: process.stderr,
+    style: createStyle(colorEnabled(process.stderr, process.env)),
+  });
   try {
     const agent = await setupAgent(options, {
       mode: () => (options.allowDangerous ? 'full_autonomous' : 'interactive'),
       streamText: options.output === 'text',
-      approve: async (request) => {
-        const answer = await reader.read(`allow ${request.name}: ${request.summary}? [y/N] `);
-        return answer !== null && /^y(es)?$/i.test(answer.trim());
-      },
+      approve: (r) =>
+        approve(
+          { id: r.id, tool: r.name, summary: r.summary, reason: r.reason },
+          running?.signal ?? AbortSignal.abort(),
+        ),
     });
     if (interactive) {
       process.stderr.write(

@@ -91,9 +91,6 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
           `${style.cyan('●')} ${style.bold(sanitize(event.name))} ${style.dim(sanitize(summariseArgs(event.args)))}\n`,
         );
         break;
-      case 'approval_requested':
-        stderr.write(`${style.yellow('?')} ${sanitize(event.name)} needs approval: ${sanitize(event.reason)}\n`);
-        break;
       case 'tool_result':
         // Multi-line displays (a diff) stay indented under their tool call.
         if (event.success)

@@ -64,10 +64,20 @@ describe('text renderer output is sanitized', () => {
 
   test('a tool call name and argument summary are escaped; the styling around them is ours', () => {
     const out = render(
-      [{ type: 'tool_call', id: 'c1', turn: 1, name: 'x\x1b[31m', args: { command: 'ls\rrm -rf /' } } as AgentEvent],
+      [
+        {
+          type: 'tool_call',
+          id: 'c1',
+          turn: 1,
+          name: 'x\x1b[31m',
+          args: { command: 'ls\rrm -rf /' },
+        } as AgentEvent,
+      ],
       { color: true },
     );
-    expect(out.stderr).toBe('\x1b[36m●\x1b[39m \x1b[1mx\\x1b[31m\x1b[22m \x1b[2mcommand=ls\\rrm -rf /\x1b[22m\n');
+    expect(out.stderr).toBe(
+      '\x1b[36m●\x1b[39m \x1b[1mx\\x1b[31m\x1b[22m \x1b[2mcommand=ls\\rrm -rf /\x1b[22m\n',
+    );
   });
 
   test('tool result displays and errors are escaped, keeping their line breaks', () => {
