@@ -3,6 +3,7 @@ import { ExitCode } from '../core/errors.js';
 import { createApprovalPrompt } from '../ui/approval-prompt.js';
 import { LineReader } from '../ui/line-reader.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
+import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure } from './report.js';
 import { setupAgent } from './setup.js';
@@ -21,6 +22,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   reader.onInterrupt(interrupt);
   process.on('SIGINT', interrupt);
+  // Nobody reads the answers any more: end the turn and the chat.
+  const stopWatching = onOutputClosed(() => {
+    running?.abort();
+    reader.close();
+  });
   // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
   const approve = createApprovalPrompt({
     reader,
@@ -59,6 +65,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
   } finally {
     process.off('SIGINT', interrupt);
+    stopWatching();
     reader.close();
   }
 }

@@ -19,6 +19,7 @@ import type { ToolContext } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
+import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
 
 export interface Agent {
@@ -149,7 +150,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   };
 }
 
-/** Aborts on Ctrl-C; a second Ctrl-C exits at once. */
+/** Aborts on Ctrl-C or when nobody reads our output any more; a second Ctrl-C exits at once. */
 export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSigint = () => {
@@ -157,5 +158,12 @@ export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+  const stopWatching = onOutputClosed(() => controller.abort());
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSigint);
+      stopWatching();
+    },
+  };
 }
