@@ -73,8 +73,9 @@ describe('a closed stdout', () => {
     );
     expectQuietEnd(r);
     expect(r.stdout.split('\n')[0]).toMatch(/"type":"run_start"/);
-    // The run was stopped, not finished: no second turn, and no command left running.
-    expect(s.requests).toHaveLength(1);
+    // The run was stopped, not finished: no second turn (the first request may not even have been sent when the
+    // write that found the pipe closed was turn_start), and no command left running.
+    expect(s.requests.length).toBeLessThanOrEqual(1);
     expect(processesWith(sleep)).toEqual([]);
   });
 
