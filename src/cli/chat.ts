@@ -1,6 +1,9 @@
 // `keel chat`: a line-based REPL; every line is a user turn of one conversation. `exit` or Ctrl-D quits.
 import { ExitCode } from '../core/errors.js';
+import { createApprovalPrompt } from '../ui/approval-prompt.js';
 import { LineReader } from '../ui/line-reader.js';
+import { colorEnabled, createStyle } from '../ui/style.js';
+import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure } from './report.js';
 import { exitOnTermination, setupAgent } from './setup.js';
@@ -26,14 +29,22 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   reader.onInterrupt(interrupt);
   process.on('SIGINT', interrupt);
   let offTermination = () => {};
+  // Nobody reads the answers any more: end the turn and the chat.
+  const stopWatching = onOutputClosed(() => {
+    running?.abort();
+    reader.close();
+  });
+  // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
+  const approve = createApprovalPrompt({
+    reader,
+    stderr: process.stderr,
+    style: createStyle(colorEnabled(process.stderr, process.env)),
+  });
   try {
     const agent = await setupAgent(options, {
       mode: () => (options.allowDangerous ? 'full' : 'interactive'),
       streamText: options.output === 'text',
-      approve: async (request) => {
-        const answer = await reader.read(`allow ${request.tool}: ${request.summary}? [y/N] `);
-        return answer !== null && /^y(es)?$/i.test(answer.trim());
-      },
+      approve,
     });
     killAll = () => agent.runner.killAll();
     offTermination = exitOnTermination(agent.runner);
@@ -60,6 +71,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   } finally {
     process.off('SIGINT', interrupt);
     offTermination();
+    stopWatching();
     reader.close();
   }
 }

@@ -1,6 +1,7 @@
 // Keel's entry point: parses arguments with commander and hands each subcommand to a lazily loaded module,
 // so `keel --version` and `--help` load almost nothing.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { outputClosed, watchClosedOutput } from './closed-output.js';
 import { reportFailure } from './report.js';
 
 declare const KEEL_VERSION: string;
@@ -141,9 +142,12 @@ function buildProgram(): Command {
 }
 
 async function main(argv: string[]): Promise<void> {
+  watchClosedOutput();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
+    // `keel … | head -1`: the reader had what it wanted, so the pipeline succeeded (0, like other tools).
+    if (outputClosed.aborted) process.exitCode = 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every other parse problem is a usage error (exit 2).

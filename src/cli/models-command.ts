@@ -3,6 +3,7 @@ import { type ProviderName, providerNames } from '../config/schema.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';
 import { listModels } from '../providers/index.js';
+import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { interruptSignal, loadConfigFor } from './setup.js';
@@ -48,7 +49,8 @@ const usd = (value: number) => `$${value < 0.01 && value > 0 ? value.toPrecision
 export function formatTable(models: ModelCapabilities[], configured: string | undefined): string {
   const header = ['MODEL', 'CONTEXT', 'MAX OUT', 'TOOLS', 'STREAM', 'PRICE IN/OUT PER 1M'];
   const rows = models.map((m) => [
-    `${m.id === configured ? '* ' : '  '}${m.id}`,
+    // Model ids come from the provider's server.
+    `${m.id === configured ? '* ' : '  '}${sanitize(m.id)}`,
     count(m.contextWindow),
     count(m.maxOutput),
     yesNo(m.tools),

@@ -1,9 +1,11 @@
 // Turns a failure that escaped a command into one clear message and its exit code. Stack traces only with --debug.
 // Commands without an event stream print config warnings here too.
 import { ExitCode, KeelError } from '../core/errors.js';
+import { sanitize } from '../ui/sanitize.js';
 
+/** Messages can quote a server's or a file's text, so they are printed sanitized. */
 export function formatError(error: KeelError): string {
-  return `error: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`;
+  return sanitize(`error: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`);
 }
 
 export function reportFailure(error: unknown, options: { debug?: boolean; json?: boolean }): number {
@@ -18,7 +20,7 @@ export function reportFailure(error: unknown, options: { debug?: boolean; json?:
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: internal error: ${message}\n`);
+  process.stderr.write(`error: internal error: ${sanitize(message)}\n`);
   if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   else process.stderr.write('  hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.failed;

@@ -26,6 +26,7 @@ import type { ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
+import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
 
 export interface Agent {
@@ -211,7 +212,10 @@ export function exitOnTermination(runner: CommandRunner): () => void {
   };
 }
 
-/** Aborts on Ctrl-C; a second Ctrl-C kills running commands' process groups and exits at once. */
+/**
+ * Aborts on Ctrl-C or when nobody reads our output any more; a second Ctrl-C kills running commands' process
+ * groups and exits at once.
+ */
 export function interruptSignal(runner?: CommandRunner): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSigint = () => {
@@ -223,11 +227,13 @@ export function interruptSignal(runner?: CommandRunner): { signal: AbortSignal; 
   };
   process.on('SIGINT', onSigint);
   const offTermination = runner ? exitOnTermination(runner) : () => {};
+  const stopWatching = onOutputClosed(() => controller.abort());
   return {
     signal: controller.signal,
     dispose: () => {
       process.off('SIGINT', onSigint);
       offTermination();
+      stopWatching();
     },
   };
 }

@@ -38,6 +38,35 @@ export class LineReader {
     });
   }
 
+  /**
+   * Asks an approval question. Only a line typed after the question is shown answers it: lines queued while the
+   * agent worked (meant as the next message, or a "y" typed ahead) and a half-typed line are discarded, so no
+   * earlier keystroke can approve a command the person has not seen. The question is written even when input
+   * is not a terminal. Resolves null when `signal` aborts (Ctrl-C) or at end of input.
+   */
+  ask(prompt: string, signal: AbortSignal): Promise<string | null> {
+    this.queue.length = 0;
+    if (this.closed || signal.aborted) return Promise.resolve(null);
+    if (this.interactive) {
+      // Ctrl-E then Ctrl-U: erase the line being edited (readline's documented way to simulate keys).
+      this.rl.write(null, { ctrl: true, name: 'e' });
+      this.rl.write(null, { ctrl: true, name: 'u' });
+    }
+    const answered = new Promise<string | null>((resolve) => {
+      const answer = (line: string | null) => {
+        signal.removeEventListener('abort', onAbort);
+        if (this.waiting === answer) this.waiting = undefined;
+        resolve(line);
+      };
+      const onAbort = () => answer(null);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting = answer;
+    });
+    // Listening before the question is out: an answer that comes back at once is not queued and lost.
+    this.output.write(prompt);
+    return answered;
+  }
+
   onInterrupt(handler: () => void): void {
     this.rl.on('SIGINT', handler);
   }

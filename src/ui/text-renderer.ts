@@ -1,5 +1,7 @@
 // Renders the event stream for people: the answer on stdout, tool activity and notes on stderr.
+// Everything that came from the model, a tool or a server goes through sanitize() before it is styled and printed.
 import type { AgentEvent, EventSink } from '../core/events.js';
+import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 
 export interface TextRendererOptions {
@@ -79,39 +81,38 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
       case 'reasoning_delta':
         if (!options.showReasoning) break;
         reasoningOpen = true;
-        stderr.write(style.dim(event.delta));
+        stderr.write(style.dim(sanitize(event.delta)));
         break;
       case 'text_delta':
         closeReasoning();
         turnText += event.delta;
         if (options.streamText && event.delta) {
-          stdout.write(event.delta);
-          atLineStart = event.delta.endsWith('\n');
+          const shown = sanitize(event.delta);
+          stdout.write(shown);
+          atLineStart = shown.endsWith('\n');
         }
         break;
       case 'tool_call':
         closeReasoning();
         endStreamedLine();
-        if (!options.streamText && turnText.trim()) stderr.write(`${style.dim(turnText.trim())}\n`);
+        if (!options.streamText && turnText.trim()) stderr.write(`${style.dim(sanitize(turnText.trim()))}\n`);
         turnText = '';
         stderr.write(
-          `${style.cyan('●')} ${style.bold(event.name)} ${style.dim(summariseArgs(event.args))}\n`,
+          `${style.cyan('●')} ${style.bold(sanitize(event.name))} ${style.dim(sanitize(summariseArgs(event.args)))}\n`,
         );
-        break;
-      case 'approval_requested':
-        stderr.write(`${style.yellow('?')} ${event.name} needs approval: ${event.reason}\n`);
         break;
       case 'tool_result':
         // Multi-line displays (a diff) stay indented under their tool call.
-        if (event.success) stderr.write(`  ${style.green('✓')} ${style.dim(indent(event.display))}\n`);
-        else stderr.write(`  ${style.red('✗')} ${indent(event.error ?? event.display)}\n`);
+        if (event.success)
+          stderr.write(`  ${style.green('✓')} ${style.dim(indent(sanitize(event.display)))}\n`);
+        else stderr.write(`  ${style.red('✗')} ${indent(sanitize(event.error ?? event.display))}\n`);
         break;
       case 'turn_end':
         closeReasoning();
         if (event.continued) continuing = true;
         else if (event.tool_calls === 0) {
           if (options.streamText) endStreamedLine();
-          else if (turnText.trim()) stdout.write(`${turnText.trim()}\n`);
+          else if (turnText.trim()) stdout.write(`${sanitize(turnText.trim())}\n`);
           if (citations.length > 0) stdout.write(formatSources(citations));
         } else endStreamedLine();
         break;
@@ -121,17 +122,17 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         endStreamedLine();
         turnText = '';
         stderr.write(
-          `${style.yellow(event.reason)}, retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.max})\n`,
+          `${style.yellow(sanitize(event.reason))}, retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.max})\n`,
         );
         break;
       case 'warning':
-        stderr.write(`${style.yellow('warning:')} ${event.message}\n`);
+        stderr.write(`${style.yellow('warning:')} ${sanitize(event.message)}\n`);
         break;
       case 'error':
         closeReasoning();
         endStreamedLine();
-        stderr.write(`${style.red('error:')} ${event.message}\n`);
-        if (event.hint) stderr.write(`  ${style.dim(`hint: ${event.hint}`)}\n`);
+        stderr.write(`${style.red('error:')} ${sanitize(event.message)}\n`);
+        if (event.hint) stderr.write(`  ${style.dim(`hint: ${sanitize(event.hint)}`)}\n`);
         break;
       case 'run_end':
         closeReasoning();
@@ -153,5 +154,5 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
 /** The answer's cited sources, numbered: "Sources:" then "[1] title — url". */
 export function formatSources(citations: { url: string; title?: string }[]): string {
   const lines = citations.map((c, i) => `[${i + 1}] ${c.title ? `${c.title} — ${c.url}` : c.url}`);
-  return `\nSources:\n${lines.join('\n')}\n`;
+  return sanitize(`\nSources:\n${lines.join('\n')}\n`);
 }

@@ -1,8 +1,8 @@
 // End to end: the built keel binary against the scripted model server over loopback, in temp workspaces.
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
+import { type KeelRunOptions, runKeel } from '../support/cli.js';
 import { runOllama, runReplay, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
@@ -450,7 +450,14 @@ describe('chat', () => {
     const touch = { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] };
     const s = await server([touch, { text: 'made it' }, touch, { text: 'not made' }]);
     const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      input: 'make a file\ny\nmake it again\nn\n',
+      openStdin: true,
+      onSpawn: converse([
+        { send: 'make a file\n' },
+        { until: (o) => questions(o) === 1, send: 'y\n' },
+        { until: (o) => o.stdout.includes('made it'), send: 'make it again\n' },
+        { until: (o) => questions(o) === 2, send: 'n\n' },
+        { until: (o) => o.stdout.includes('not made'), end: true },
+      ]),
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/touch made\.txt/);
@@ -458,4 +465,84 @@ describe('chat', () => {
     expect(toolMessages(s.requests[3]!.body).at(-1)).toMatch(/^Error/);
     expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
   });
+
+  it('never takes a line typed before the approval question as its answer', async () => {
+    const ws = await workspace({});
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
+      { text: 'not made' },
+    ]);
+    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      openStdin: true,
+      onSpawn: converse([
+        // "y" typed ahead while the agent works, before any question was shown.
+        { send: 'make a file\ny\n' },
+        { until: (o) => questions(o) === 1, send: 'n\n' },
+        { until: (o) => o.stdout.includes('not made'), end: true },
+      ]),
+    });
+    expect(r.code).toBe(0);
+    expect(questions(r)).toBe(1);
+    expect(toolMessages(s.requests[1]!.body).at(-1)).toMatch(/declined/);
+    await expect(access(join(ws, 'made.txt'))).rejects.toThrow();
+    // The typed-ahead line was dropped, not sent to the model as a message either.
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it('takes Ctrl-C at an approval question as no and interrupts the turn, then keeps chatting', async () => {
+    const ws = await workspace({});
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
+      { text: 'still here' },
+    ]);
+    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      openStdin: true,
+      onSpawn: converse([
+        { send: 'make a file\n' },
+        { until: (o) => questions(o) === 1, signal: 'SIGINT' },
+        { until: (o) => o.stderr.includes('interrupted'), send: 'are you there?\n' },
+        { until: (o) => o.stdout.includes('still here'), end: true },
+      ]),
+    });
+    expect(r.code).toBe(0);
+    await expect(access(join(ws, 'made.txt'))).rejects.toThrow();
+    // The interrupted turn sent no tool result back; the next message started a new turn.
+    expect(s.requests).toHaveLength(2);
+    expect(s.requests[1]!.rawBody).toContain('are you there?');
+  });
 });
+
+interface ChatStep {
+  /** Wait until the output so far satisfies this; absent: act at once. */
+  until?: (output: { stdout: string; stderr: string }) => boolean;
+  send?: string;
+  signal?: NodeJS.Signals;
+  end?: boolean;
+}
+
+/** Drives `keel chat` like a person at the keyboard: each step waits for the output it names, then acts. */
+function converse(steps: ChatStep[]): KeelRunOptions['onSpawn'] {
+  return (child) => {
+    const output = { stdout: '', stderr: '' };
+    let next = 0;
+    const advance = () => {
+      for (let step = steps[next]; step && (step.until?.(output) ?? true); step = steps[++next]) {
+        if (step.send !== undefined) child.stdin!.write(step.send);
+        if (step.signal) child.kill(step.signal);
+        if (step.end) child.stdin!.end();
+      }
+    };
+    child.stdout!.on('data', (chunk) => {
+      output.stdout += chunk;
+      advance();
+    });
+    child.stderr!.on('data', (chunk) => {
+      output.stderr += chunk;
+      advance();
+    });
+    advance();
+  };
+}
+
+/** How many approval questions the output shows. */
+const questions = (output: { stderr: string }) => output.stderr.split('? [y/N] ').length - 1;

@@ -19,6 +19,8 @@ export interface KeelRunOptions {
   timeoutMs?: number;
   /** Called with the child once spawned (to send signals). */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  /** Leave stdin open (instead of writing `input` and ending it): onSpawn writes to it and ends it. */
+  openStdin?: boolean;
 }
 
 const clearedEnv = [
@@ -67,7 +69,7 @@ export async function runKeel(args: string[], options: KeelRunOptions = {}): Pro
         clearTimeout(timer);
         resolvePromise({ code, stdout, stderr });
       });
-      child.stdin.end(options.input ?? '');
+      if (!options.openStdin) child.stdin.end(options.input ?? '');
     });
   } finally {
     await rm(home, { recursive: true, force: true });

@@ -42,7 +42,10 @@ export interface ReceivedRequest {
   rawBody: string;
   receivedAt: number;
 }
-export type ScriptStep = ScriptedReply | ((request: ReceivedRequest) => ScriptedReply);
+/** A reply, or a function of the request giving one (it may wait for the test, e.g. until a pipe is closed). */
+export type ScriptStep =
+  | ScriptedReply
+  | ((request: ReceivedRequest) => ScriptedReply | Promise<ScriptedReply>);
 export interface ModelServer {
   url: string; // http://127.0.0.1:PORT
   ollamaUrl: string; // what to pass as --base-url / OLLAMA_HOST for provider ollama
@@ -130,7 +133,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return sendJson(res, 500, { error: `scripted model server: script exhausted after ${step} replies` });
     }
     step += 1;
-    const reply = typeof next === 'function' ? next(request) : next;
+    const reply = typeof next === 'function' ? await next(request) : next;
     if (reply.hang) return; // the socket stays open until the client aborts or close() destroys it
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (reply.status !== undefined)

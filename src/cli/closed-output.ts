@@ -1,0 +1,39 @@
+// When the reader of stdout or stderr goes away (`keel run --output stream-json | head -1`), Keel stops its work
+// like an interrupt (running commands are killed) and exits 0 without a word, instead of dying on EPIPE.
+
+// One per process, like the two streams it watches.
+const closed = new AbortController();
+
+/** Aborted once stdout or stderr has been closed by its reader. */
+export const outputClosed: AbortSignal = closed.signal;
+
+/** Installed once at start-up, before any command writes. Other stream errors still fail loudly. */
+export function watchClosedOutput(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      if (closed.signal.aborted) return;
+      // Nobody reads any more, so nothing more is said: not the rest of the events, not "interrupted".
+      for (const each of streams) mute(each);
+      closed.abort();
+    });
+  }
+}
+
+/** Calls handler when output closes (at once if it already has); returns the function that stops listening. */
+export function onOutputClosed(handler: () => void): () => void {
+  if (outputClosed.aborted) {
+    handler();
+    return () => {};
+  }
+  outputClosed.addEventListener('abort', handler, { once: true });
+  return () => outputClosed.removeEventListener('abort', handler);
+}
+
+function mute(stream: NodeJS.WriteStream): void {
+  stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done);
+    return true;
+  }) as NodeJS.WriteStream['write'];
+}

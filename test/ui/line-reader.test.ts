@@ -1,0 +1,76 @@
+// LineReader.ask: an approval question is answered only by a line typed after it was shown.
+import { PassThrough } from 'node:stream';
+import { setImmediate as tick } from 'node:timers/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import { LineReader } from '../../src/ui/line-reader.js';
+
+let reader: LineReader | undefined;
+afterEach(() => reader?.close());
+
+function setup(interactive = false) {
+  const input = new PassThrough();
+  const output = new PassThrough({ encoding: 'utf8' });
+  let written = '';
+  output.on('data', (chunk: string) => (written += chunk));
+  reader = new LineReader(input, output, interactive);
+  return { input, reader, written: () => written };
+}
+
+describe('LineReader.ask', () => {
+  test('ignores a line that arrived before the question and takes the next one', async () => {
+    const { input, reader } = setup();
+    input.write('y\n');
+    await tick();
+    const answer = reader.ask('allow? ', new AbortController().signal);
+    input.write('n\n');
+    expect(await answer).toBe('n');
+  });
+
+  test('on a terminal, ignores a half-typed line from before the question', async () => {
+    const { input, reader } = setup(true);
+    input.write('y');
+    await tick();
+    const answer = reader.ask('allow? ', new AbortController().signal);
+    input.write('n\r');
+    expect(await answer).toBe('n');
+  });
+
+  test('writes the question even when input is not a terminal', async () => {
+    const { input, reader, written } = setup();
+    const answer = reader.ask('allow execute_command: touch x? [y/N] ', new AbortController().signal);
+    input.write('yes\n');
+    expect(await answer).toBe('yes');
+    expect(written()).toBe('allow execute_command: touch x? [y/N] ');
+  });
+
+  test('resolves null when the signal aborts while the question waits, and the next read still works', async () => {
+    const { input, reader } = setup();
+    const controller = new AbortController();
+    const answer = reader.ask('allow? ', controller.signal);
+    controller.abort();
+    expect(await answer).toBeNull();
+    // The aborted question no longer holds the reader: the next line goes to the next read.
+    input.write('next message\n');
+    expect(await reader.read('› ')).toBe('next message');
+  });
+
+  test('resolves null at once for an already aborted signal', async () => {
+    const { reader } = setup();
+    expect(await reader.ask('allow? ', AbortSignal.abort())).toBeNull();
+  });
+
+  test('resolves null at end of input', async () => {
+    const { input, reader } = setup();
+    const answer = reader.ask('allow? ', new AbortController().signal);
+    input.end();
+    expect(await answer).toBeNull();
+  });
+
+  test('read still returns lines queued while nobody was reading', async () => {
+    const { input, reader } = setup();
+    input.write('first\nsecond\n');
+    await tick();
+    expect(await reader.read('› ')).toBe('first');
+    expect(await reader.read('› ')).toBe('second');
+  });
+});

@@ -1,0 +1,106 @@
+// The text renderer writes untrusted text (model, tools, servers) escaped, with Keel's own styling intact.
+import { describe, expect, test } from 'vitest';
+import type { AgentEvent } from '../../src/core/events.js';
+import { createStyle } from '../../src/ui/style.js';
+import { createTextRenderer } from '../../src/ui/text-renderer.js';
+
+/** A stream that records every byte written to it. */
+function sink() {
+  const stream = {
+    text: '',
+    write(chunk: string | Uint8Array) {
+      stream.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return true;
+    },
+  };
+  return stream;
+}
+
+function render(events: AgentEvent[], options: { streamText?: boolean; color?: boolean } = {}) {
+  const stdout = sink();
+  const stderr = sink();
+  const emit = createTextRenderer({
+    stdout: stdout as unknown as NodeJS.WritableStream,
+    stderr: stderr as unknown as NodeJS.WritableStream,
+    style: createStyle(options.color ?? false),
+    streamText: options.streamText ?? true,
+    showReasoning: true,
+  });
+  for (const event of events) emit(event);
+  return { stdout: stdout.text, stderr: stderr.text };
+}
+
+const turnEnd = (toolCalls: number) => ({ type: 'turn_end', turn: 1, tool_calls: toolCalls }) as AgentEvent;
+
+describe('text renderer output is sanitized', () => {
+  test('an ESC at the end of one streamed delta and [2J at the start of the next never form a sequence', () => {
+    const out = render([
+      { type: 'turn_start', turn: 1 } as AgentEvent,
+      { type: 'text_delta', delta: 'hello\x1b' } as AgentEvent,
+      { type: 'text_delta', delta: '[2Jworld\r\n' } as AgentEvent,
+      turnEnd(0),
+    ]);
+    expect(out.stdout).toBe('hello\\x1b[2Jworld\n');
+  });
+
+  test('the final answer printed at the end (no streaming) is escaped', () => {
+    const out = render(
+      [
+        { type: 'turn_start', turn: 1 } as AgentEvent,
+        { type: 'text_delta', delta: 'done\x1b]52;c;ZXZpbA==\x07 \u202eok' } as AgentEvent,
+        turnEnd(0),
+      ],
+      { streamText: false },
+    );
+    expect(out.stdout).toBe('done\\x1b]52;c;ZXZpbA==\\x07 \\u202eok\n');
+  });
+
+  test('reasoning is escaped inside our own dim styling', () => {
+    const out = render([{ type: 'reasoning_delta', delta: 'think\x1b[1A' } as AgentEvent, turnEnd(0)], {
+      color: true,
+    });
+    expect(out.stderr).toBe('\x1b[2mthink\\x1b[1A\x1b[22m\n');
+  });
+
+  test('a tool call name and argument summary are escaped; the styling around them is ours', () => {
+    const out = render(
+      [
+        {
+          type: 'tool_call',
+          id: 'c1',
+          turn: 1,
+          name: 'x\x1b[31m',
+          args: { command: 'ls\rrm -rf /' },
+        } as AgentEvent,
+      ],
+      { color: true },
+    );
+    expect(out.stderr).toBe(
+      '\x1b[36m●\x1b[39m \x1b[1mx\\x1b[31m\x1b[22m \x1b[2mcommand=ls\\rrm -rf /\x1b[22m\n',
+    );
+  });
+
+  test('tool result displays and errors are escaped, keeping their line breaks', () => {
+    const out = render([
+      { type: 'tool_result', id: 'c1', success: true, display: 'line1\x07\nline2\x1b[K' } as AgentEvent,
+      { type: 'tool_result', id: 'c2', success: false, display: '', error: 'bad\x08\x08ok' } as AgentEvent,
+    ]);
+    expect(out.stderr).toBe('  ✓ line1\\x07\n    line2\\x1b[K\n  ✗ bad\\x08\\x08ok\n');
+  });
+
+  test('warnings, errors, hints, retry reasons and cited sources are escaped', () => {
+    const out = render([
+      { type: 'turn_start', turn: 1 } as AgentEvent,
+      { type: 'citation', url: 'https://a.example/\x1b]8;;x\x07', title: 'T\u009b2J' } as AgentEvent,
+      { type: 'text_delta', delta: 'answer\n' } as AgentEvent,
+      turnEnd(0),
+      { type: 'warning', message: 'w\x1b[2J' } as AgentEvent,
+      { type: 'retry', reason: 'HTTP 503\x07', delay_ms: 1000, attempt: 1, max: 3 } as AgentEvent,
+      { type: 'error', code: 'x', message: 'm\r', hint: 'h\x1b' } as AgentEvent,
+    ]);
+    expect(out.stdout).toBe('answer\n\nSources:\n[1] T\\x9b2J — https://a.example/\\x1b]8;;x\\x07\n');
+    expect(out.stderr).toBe(
+      'warning: w\\x1b[2J\nHTTP 503\\x07, retrying in 1 s (1/3)\nerror: m\\r\n  hint: h\\x1b\n',
+    );
+  });
+});
