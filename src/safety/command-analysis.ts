@@ -1,6 +1,7 @@
 // Shell command analysis: parses a bash command with tree-sitter into simple commands (argv with quotes
 // removed) and flags every construct whose effect is not plain literal words.
 import type { Node } from 'web-tree-sitter';
+import { clip } from '../core/text.js';
 import { bashParser } from './bash-parser.js';
 
 export type IssueKind =
@@ -88,7 +89,7 @@ const ANSI_C_ESCAPES: Record<string, string> = {
   v: '\v',
 };
 
-const short = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+const short = (text: string): string => clip(text, 80);
 
 function decodeAnsiC(body: string): string {
   return body.replace(
