@@ -15,6 +15,7 @@ import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
+import { ApprovalMemory } from '../safety/approval-memory.js';
 import { createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
@@ -152,6 +153,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const saveOutput = createOutputStore(join(outputRoot, `${runStamp()}-${process.pid}`));
   // Saved outputs are kept a week; clearing older ones never delays the run.
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
+  // The "always" answers of this session (a chat lasts one setupAgent).
+  const approvals = new ApprovalMemory();
   const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
     const ctx: ToolContext = {
       workspace,
@@ -162,7 +165,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       runner,
       stateDir: state,
       saveOutput,
-      ...(setup.approve ? { approve: setup.approve } : {}),
+      ...(setup.approve ? { approve: setup.approve, approvals } : {}),
     };
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
+import { askApproval } from './approval-step.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
 import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
@@ -42,32 +43,6 @@ function defaultPreview(name: string, args: unknown): ToolPreview {
   return { reads: [], writes: [], summary: `${name} ${clip(JSON.stringify(args) ?? '', 200)}` };
 }
 
-/** Asks the user about a call the policy would not decide alone; undefined when it may run. */
-async function askApproval(
-  call: ToolCall,
-  tool: Tool,
-  reason: string,
-  preview: ToolPreview,
-  ctx: ToolContext,
-): Promise<ToolResult | undefined> {
-  if (!ctx.approve)
-    return fail(`refused: ${reason}, and this run cannot ask for approval`, { policy: 'deny' });
-  ctx.emit({
-    type: 'approval_requested',
-    id: call.id,
-    name: tool.name,
-    reason,
-    ...(preview.command !== undefined ? { command: preview.command } : {}),
-    ...(preview.diff !== undefined ? { diff: preview.diff } : {}),
-  });
-  const summary = preview.command ?? preview.summary;
-  const approved = await ctx.approve({ id: call.id, tool: tool.name, reason, summary, preview }, ctx.signal);
-  ctx.emit({ type: 'approval_answered', id: call.id, approved });
-  if (ctx.signal.aborted) return fail('interrupted while waiting for approval; the call did not run');
-  if (!approved) return fail(`the user declined this ${tool.name} call (${reason})`, { policy: 'declined' });
-  return undefined;
-}
-
 /** What a call that changes things reports under --dry-run: the change it would make, and nothing done. */
 function dryRunResult(preview: ToolPreview): ToolResult {
   const detail = preview.diff ?? (preview.command !== undefined ? `$ ${preview.command}` : '');
@@ -75,7 +50,7 @@ function dryRunResult(preview: ToolPreview): ToolResult {
   return { ...ok(output, { dry_run: true }, output), truncated: false };
 }
 
-/** parse → validate → preview → policy → approval → (dry run | checkpoint) → run. */
+/** parse → validate → preview → policy → approval (an edit goes back to validate) → (dry run | checkpoint) → run. */
 async function run(
   call: ToolCall,
   parsed: Parsed,
@@ -88,23 +63,42 @@ async function run(
     const names = registry.list().map((t) => t.name);
     return fail(`unknown tool "${call.name}"; available tools: ${names.join(', ')}`);
   }
-  const validated = tool.schema.safeParse(parsed.value);
-  if (!validated.success) return fail(describeIssues(tool, validated.error, registry));
-  const args: unknown = validated.data;
-  const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
+  let input = parsed.value;
+  // Set once the user rewrote the call in their editor: the model is told what actually ran.
+  let note: string | undefined;
+  for (;;) {
+    const validated = tool.schema.safeParse(input);
+    if (!validated.success) return withNote(fail(describeIssues(tool, validated.error, registry)), note);
+    const args: unknown = validated.data;
+    const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
 
-  const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
-  if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
-  if (decision.decision === 'ask') {
-    const refused = await askApproval(call, tool, decision.reason, preview, ctx);
-    if (refused) return refused;
+    const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
+    if (decision.decision === 'deny')
+      return withNote(fail(`refused by policy: ${decision.reason}`, { policy: 'deny' }), note);
+    if (decision.decision === 'ask') {
+      const answer = await askApproval(call, tool, decision.reason, args, preview, ctx);
+      if (answer.kind === 'refused') return withNote(answer.result, note);
+      if (answer.kind === 'edited') {
+        // The edited call is a new call: validated, previewed and decided again (it may be refused or asked).
+        input = answer.input;
+        note = answer.note;
+        continue;
+      }
+    }
+    if (ctx.signal.aborted) return fail('aborted before the tool ran');
+    if (!decision.readOnly && tool.safety !== 'safe') {
+      if (ctx.dryRun) return withNote(dryRunResult(preview), note);
+      await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
+    }
+    return withNote(await tool.execute(args, ctx), note);
   }
-  if (ctx.signal.aborted) return fail('aborted before the tool ran');
-  if (!decision.readOnly && tool.safety !== 'safe') {
-    if (ctx.dryRun) return dryRunResult(preview);
-    await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-  }
-  return tool.execute(args, ctx);
+}
+
+/** A result with the note saying the user edited the call, for the model to read first. */
+function withNote(result: ToolResult, note: string | undefined): ToolResult {
+  if (!note) return result;
+  const output = result.output ? `${note}\n${result.output}` : note;
+  return { ...result, output, metadata: { ...result.metadata, edited_by_user: true } };
 }
 
 /** A one-line summary for the user: never a file's whole content. */
