@@ -16,8 +16,10 @@ import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
+import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
+import { createRedactor } from '../safety/redact.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
@@ -132,7 +134,24 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
   });
-  const events = createEventStream(outputSink(options, model, setup.streamText));
+  // Every command and file change, run or refused, is appended to the audit log (read-only tools are not).
+  const audit = createAuditLog({
+    file: auditLogPath(state),
+    cwd: workspace.root,
+    redact: createRedactor(process.env),
+    audited: (name) => {
+      const tool = registry.get(name);
+      return tool !== undefined && tool.safety !== 'safe';
+    },
+    onError: (error) =>
+      queueMicrotask(() =>
+        emit({
+          type: 'warning',
+          message: `audit log not written: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      ),
+  });
+  const events = createEventStream(outputSink(options, model, setup.streamText), audit);
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
