@@ -63,40 +63,32 @@ async function run(
     const names = registry.list().map((t) => t.name);
     return fail(`unknown tool "${call.name}"; available tools: ${names.join(', ')}`);
   }
-  let input = parsed.value;
-  // Set once the user rewrote the call in their editor: the model is told what actually ran.
-  let note: string | undefined;
-  for (;;) {
-    const validated = tool.schema.safeParse(input);
-    if (!validated.success) return withNote(fail(describeIssues(tool, validated.error, registry)), note);
-    const args: unknown = validated.data;
-    const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
+  const validated = tool.schema.safeParse(parsed.value);
+  if (!validated.success) return fail(describeIssues(tool, validated.error, registry));
+  const args: unknown = validated.data;
+  const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
 
-    const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
-    if (decision.decision === 'deny')
-      return withNote(fail(`refused by policy: ${decision.reason}`, { policy: 'deny' }), note);
-    if (decision.decision === 'ask') {
-      const answer = await askApproval(call, tool, decision.reason, args, preview, ctx);
-      if (answer.kind === 'refused') return withNote(answer.result, note);
-      if (answer.kind === 'edited') {
-        // The edited call is a new call: validated, previewed and decided again (it may be refused or asked).
-        input = answer.input;
-        note = answer.note;
-        continue;
-      }
+  const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
+  if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
+  if (decision.decision === 'ask') {
+    const answer = await askApproval(call, tool, decision.reason, args, preview, ctx);
+    if (answer.kind === 'refused') return answer.result;
+    // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).
+    if (answer.kind === 'edited') {
+      return withNote(await run(call, { ok: true, value: answer.input }, registry, ctx), answer.note);
     }
-    if (ctx.signal.aborted) return fail('aborted before the tool ran');
-    if (!decision.readOnly && tool.safety !== 'safe') {
-      if (ctx.dryRun) return withNote(dryRunResult(preview), note);
-      await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-    }
-    return withNote(await tool.execute(args, ctx), note);
   }
+  if (ctx.signal.aborted) return fail('aborted before the tool ran');
+  if (!decision.readOnly && tool.safety !== 'safe') {
+    if (ctx.dryRun) return dryRunResult(preview);
+    await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
+  }
+  return tool.execute(args, ctx);
 }
 
-/** A result with the note saying the user edited the call, for the model to read first. */
-function withNote(result: ToolResult, note: string | undefined): ToolResult {
-  if (!note) return result;
+/** A result with the note saying the user edited the call, for the model to read first (the last edit's only). */
+function withNote(result: ToolResult, note: string): ToolResult {
+  if (result.metadata.edited_by_user) return result;
   const output = result.output ? `${note}\n${result.output}` : note;
   return { ...result, output, metadata: { ...result.metadata, edited_by_user: true } };
 }
