@@ -1,6 +1,7 @@
 // `keel chat`: a line-based REPL; every line is a user turn of one conversation. `exit` or Ctrl-D quits.
 import { ExitCode } from '../core/errors.js';
 import { createApprovalPrompt } from '../ui/approval-prompt.js';
+import { editText } from '../ui/editor.js';
 import { LineReader } from '../ui/line-reader.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { onOutputClosed } from './closed-output.js';
@@ -39,6 +40,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     reader,
     stderr: process.stderr,
     style: createStyle(colorEnabled(process.stderr, process.env)),
+    // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
+    edit: (text, file) => reader.handOver(() => editText(text, { file, env: process.env })),
   });
   try {
     const agent = await setupAgent(options, {

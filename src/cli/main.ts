@@ -128,6 +128,16 @@ function buildProgram(): Command {
     });
 
   program
+    .command('audit')
+    .description('show the audit log: every command and file change, run or refused (secrets redacted)')
+    .option('--tail <n>', 'how many of the last lines to show (default 20)', positiveInt)
+    .option('--json', 'print the lines as a JSON array of objects')
+    .action(async (options, command: Command) => {
+      const { auditCommand } = await import('./audit-command.js');
+      process.exitCode = await auditCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
     .command('trust')
     .description(
       'trust the workspace folder: let its .keel.yaml set base URLs, the execution mode and other guarded keys',

@@ -15,8 +15,11 @@ import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
+import { ApprovalMemory } from '../safety/approval-memory.js';
+import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
+import { createRedactor } from '../safety/redact.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
@@ -131,7 +134,24 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
   });
-  const events = createEventStream(outputSink(options, model, setup.streamText));
+  // Every command and file change, run or refused, is appended to the audit log (read-only tools are not).
+  const audit = createAuditLog({
+    file: auditLogPath(state),
+    cwd: workspace.root,
+    redact: createRedactor(process.env),
+    audited: (name) => {
+      const tool = registry.get(name);
+      return tool !== undefined && tool.safety !== 'safe';
+    },
+    onError: (error) =>
+      queueMicrotask(() =>
+        emit({
+          type: 'warning',
+          message: `audit log not written: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      ),
+  });
+  const events = createEventStream(outputSink(options, model, setup.streamText), audit);
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
@@ -152,6 +172,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const saveOutput = createOutputStore(join(outputRoot, `${runStamp()}-${process.pid}`));
   // Saved outputs are kept a week; clearing older ones never delays the run.
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
+  // The "always" answers of this session (a chat lasts one setupAgent).
+  const approvals = new ApprovalMemory();
   const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
     const ctx: ToolContext = {
       workspace,
@@ -162,7 +184,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       runner,
       stateDir: state,
       saveOutput,
-      ...(setup.approve ? { approve: setup.approve } : {}),
+      ...(setup.approve ? { approve: setup.approve, approvals } : {}),
     };
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };

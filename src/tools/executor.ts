@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
+import { askApproval } from './approval-step.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
 import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
@@ -42,32 +43,6 @@ function defaultPreview(name: string, args: unknown): ToolPreview {
   return { reads: [], writes: [], summary: `${name} ${clip(JSON.stringify(args) ?? '', 200)}` };
 }
 
-/** Asks the user about a call the policy would not decide alone; undefined when it may run. */
-async function askApproval(
-  call: ToolCall,
-  tool: Tool,
-  reason: string,
-  preview: ToolPreview,
-  ctx: ToolContext,
-): Promise<ToolResult | undefined> {
-  if (!ctx.approve)
-    return fail(`refused: ${reason}, and this run cannot ask for approval`, { policy: 'deny' });
-  ctx.emit({
-    type: 'approval_requested',
-    id: call.id,
-    name: tool.name,
-    reason,
-    ...(preview.command !== undefined ? { command: preview.command } : {}),
-    ...(preview.diff !== undefined ? { diff: preview.diff } : {}),
-  });
-  const summary = preview.command ?? preview.summary;
-  const approved = await ctx.approve({ id: call.id, tool: tool.name, reason, summary, preview }, ctx.signal);
-  ctx.emit({ type: 'approval_answered', id: call.id, approved });
-  if (ctx.signal.aborted) return fail('interrupted while waiting for approval; the call did not run');
-  if (!approved) return fail(`the user declined this ${tool.name} call (${reason})`, { policy: 'declined' });
-  return undefined;
-}
-
 /** What a call that changes things reports under --dry-run: the change it would make, and nothing done. */
 function dryRunResult(preview: ToolPreview): ToolResult {
   const detail = preview.diff ?? (preview.command !== undefined ? `$ ${preview.command}` : '');
@@ -75,7 +50,7 @@ function dryRunResult(preview: ToolPreview): ToolResult {
   return { ...ok(output, { dry_run: true }, output), truncated: false };
 }
 
-/** parse → validate → preview → policy → approval → (dry run | checkpoint) → run. */
+/** parse → validate → preview → policy → approval (an edit goes back to validate) → (dry run | checkpoint) → run. */
 async function run(
   call: ToolCall,
   parsed: Parsed,
@@ -96,8 +71,12 @@ async function run(
   const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
   if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
   if (decision.decision === 'ask') {
-    const refused = await askApproval(call, tool, decision.reason, preview, ctx);
-    if (refused) return refused;
+    const answer = await askApproval(call, tool, decision.reason, args, preview, ctx);
+    if (answer.kind === 'refused') return answer.result;
+    // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).
+    if (answer.kind === 'edited') {
+      return withNote(await run(call, { ok: true, value: answer.input }, registry, ctx), answer.note);
+    }
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
   if (!decision.readOnly && tool.safety !== 'safe') {
@@ -105,6 +84,13 @@ async function run(
     await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
   }
   return tool.execute(args, ctx);
+}
+
+/** A result with the note saying the user edited the call, for the model to read first (the last edit's only). */
+function withNote(result: ToolResult, note: string): ToolResult {
+  if (result.metadata.edited_by_user) return result;
+  const output = result.output ? `${note}\n${result.output}` : note;
+  return { ...result, output, metadata: { ...result.metadata, edited_by_user: true } };
 }
 
 /** A one-line summary for the user: never a file's whole content. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Approve, ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -45,6 +46,8 @@ export interface ToolContext {
   runner: CommandRunner;
   /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
   approve?: Approve;
+  /** The session's "always" answers, checked before asking; absent: every "ask" is asked. */
+  approvals?: ApprovalMemory;
   /** --dry-run: calls that change anything report what they would do instead of running. */
   dryRun?: boolean;
   /** Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. */

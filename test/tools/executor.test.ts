@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import type { ApprovalAnswer } from '../../src/core/approval.js';
 import type { AgentEvent } from '../../src/core/events.js';
+import { ApprovalMemory } from '../../src/safety/approval-memory.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../../src/tools/output-cap.js';
@@ -128,7 +130,7 @@ describe('executeToolCall', () => {
 
   test('ask with an approver emits the approval events and follows the answer', async () => {
     const requests: string[] = [];
-    let answer = false;
+    let answer: ApprovalAnswer = { decision: 'deny' };
     await useMode('interactive', {
       approve: async (request) => {
         requests.push(request.summary);
@@ -143,7 +145,7 @@ describe('executeToolCall', () => {
       ws.ctx,
     );
     expect(declined.error).toContain('declined');
-    answer = true;
+    answer = { decision: 'once' };
     const approved = await executeToolCall(
       call('execute_command', '{"command":"touch f"}'),
       2,
@@ -162,10 +164,136 @@ describe('executeToolCall', () => {
       'approval_answered',
       'tool_result',
     ]);
-    expect(ws.events[2]).toEqual({ type: 'approval_answered', id: 'call-1', approved: false });
+    expect(ws.events[2]).toEqual({
+      type: 'approval_answered',
+      id: 'call-1',
+      approved: false,
+      decision: 'deny',
+    });
     const allowed = await executeToolCall(call('execute_command', input), 3, registry, ws.ctx);
     expect(allowed.success).toBe(true);
     expect(requests).toHaveLength(2);
+  });
+
+  test('"always" is remembered for the exact command only; the next identical call is not asked', async () => {
+    const asked: string[] = [];
+    await useMode('interactive', {
+      approvals: new ApprovalMemory(),
+      approve: async (request) => {
+        asked.push(request.summary);
+        return asked.length === 1 ? { decision: 'always' } : { decision: 'deny' };
+      },
+    });
+    const touch = '{"command":"touch f"}';
+    expect((await executeToolCall(call('execute_command', touch), 1, registry, ws.ctx)).success).toBe(true);
+    expect((await executeToolCall(call('execute_command', touch), 2, registry, ws.ctx)).success).toBe(true);
+    const other = '{"command":"touch f; touch g"}';
+    expect((await executeToolCall(call('execute_command', other), 3, registry, ws.ctx)).success).toBe(false);
+    expect(asked).toEqual(['touch f', 'touch f; touch g']);
+    await expect(fs.access(path.join(ws.root, 'g'))).rejects.toThrow();
+  });
+
+  test('"no" with feedback hands the feedback to the model', async () => {
+    await useMode('interactive', {
+      approve: async () => ({ decision: 'deny', feedback: 'use the Makefile instead' }),
+    });
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(formatForModel(result)).toBe(
+      'Error: the user declined this execute_command call: use the Makefile instead',
+    );
+    expect(result.metadata.policy).toBe('declined');
+    expect(ws.events).toContainEqual(
+      expect.objectContaining({
+        type: 'approval_answered',
+        decision: 'deny',
+        feedback: 'use the Makefile instead',
+      }),
+    );
+  });
+
+  test('an edited command goes to the policy again, is asked again, and the model is told what ran', async () => {
+    const asked: string[] = [];
+    const decided: string[] = [];
+    await useMode('interactive');
+    const policy = ws.ctx.policy;
+    ws.ctx.policy = {
+      mode: policy.mode,
+      decide: async (request) => {
+        decided.push(String(request.preview.command));
+        return policy.decide(request);
+      },
+    };
+    ws.ctx.approve = async (request) => {
+      asked.push(request.summary);
+      expect(request.edit).toEqual({ kind: 'command', text: request.summary, file: 'command.sh' });
+      return asked.length === 1 ? { decision: 'edit', edited: 'touch edited.txt' } : { decision: 'once' };
+    };
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(decided).toEqual(['touch f', 'touch edited.txt']);
+    expect(asked).toEqual(['touch f', 'touch edited.txt']);
+    expect(result.success).toBe(true);
+    expect(result.output).toMatch(
+      /^\[the user edited the command before it ran; it ran as: touch edited\.txt\]/,
+    );
+    expect(await ws.read('edited.txt')).toBe('');
+    await expect(fs.access(path.join(ws.root, 'f'))).rejects.toThrow();
+    expect(ws.events).toContainEqual(
+      expect.objectContaining({
+        type: 'approval_answered',
+        decision: 'edit',
+        edited: { command: 'touch edited.txt' },
+      }),
+    );
+  });
+
+  test('an edited command the policy refuses does not run, and the model hears both', async () => {
+    await useMode('interactive', {
+      approve: async () => ({ decision: 'edit', edited: 'rm -rf ~' }),
+    });
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/^refused by policy/);
+    expect(formatForModel(result)).toContain('it ran as: rm -rf ~');
+    await expect(fs.access(path.join(ws.root, 'f'))).rejects.toThrow();
+  });
+
+  test('an edited file content is written instead of the proposed one', async () => {
+    await ws.write('a.txt', 'old\n');
+    ws.ctx.policy = { mode: 'interactive', decide: async () => ({ decision: 'ask', reason: 'overwrites' }) };
+    let asks = 0;
+    ws.ctx.approve = async (request) => {
+      asks++;
+      if (asks === 1) {
+        expect(request.edit).toEqual({ kind: 'content', text: 'proposed\n', file: 'a.txt' });
+        return { decision: 'edit', edited: 'mine\n' };
+      }
+      expect(request.preview?.diff).toContain('+mine');
+      return { decision: 'once' };
+    };
+    const result = await executeToolCall(
+      call('write_file', '{"path":"a.txt","content":"proposed\\n"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.success).toBe(true);
+    expect(result.output).toContain('[the user edited the content before it was written]');
+    expect(await ws.read('a.txt')).toBe('mine\n');
   });
 
   test('a path escape becomes an error result, not a crash', async () => {
@@ -290,7 +418,7 @@ describe('the tool contract', () => {
     };
     ws.ctx.approve = async (request, signal) => {
       asked.push({ diff: request.preview?.diff, signal });
-      return false;
+      return { decision: 'deny' };
     };
     await executeToolCall(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 1, registry, ws.ctx);
     expect(decided).toEqual([
