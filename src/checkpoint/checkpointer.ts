@@ -72,6 +72,9 @@ export function createCheckpointer(
     startRun(id) {
       run = id;
       first = true;
+      // Create the shadow repository while the model thinks, not when the first change waits for it. A failure
+      // here resurfaces, and refuses the call, at the first checkpoint.
+      if (store === s.gitStore) s.git.ensure().catch(() => {});
     },
     async take(change) {
       const meta = {

@@ -52,7 +52,7 @@ const shadowAttributes = '* -text -eol -filter -ident -working-tree-encoding\n';
 
 export interface ShadowGit {
   readonly gitDir: string;
-  /** Creates the shadow repository when missing. Throws GitMissingError when git is not installed. */
+  /** Creates the shadow repository when missing (once, however many callers wait). Throws GitMissingError when git is not installed. */
   ensure(): Promise<void>;
   exists(): Promise<boolean>;
   /** Runs one git command; resolves with its stdout. */
@@ -102,18 +102,26 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
       () => true,
       () => false,
     );
+  const create = async () => {
+    if (await exists()) return;
+    await fs.mkdir(gitDir, { recursive: true });
+    // No template: the system's sample hooks and excludes are not wanted.
+    await run(['init', '--quiet', '--template=']);
+    await fs.appendFile(join(gitDir, 'config'), shadowConfig);
+    await fs.mkdir(join(gitDir, 'info'), { recursive: true });
+    await fs.writeFile(join(gitDir, 'info', 'attributes'), shadowAttributes);
+  };
+  let ready: Promise<void> | undefined;
   return {
     gitDir,
     exists,
     run,
-    async ensure() {
-      if (await exists()) return;
-      await fs.mkdir(gitDir, { recursive: true });
-      // No template: the system's sample hooks and excludes are not wanted.
-      await run(['init', '--quiet', '--template=']);
-      await fs.appendFile(join(gitDir, 'config'), shadowConfig);
-      await fs.mkdir(join(gitDir, 'info'), { recursive: true });
-      await fs.writeFile(join(gitDir, 'info', 'attributes'), shadowAttributes);
+    ensure() {
+      ready ??= create().catch((error: unknown) => {
+        ready = undefined;
+        throw error;
+      });
+      return ready;
     },
   };
 }
