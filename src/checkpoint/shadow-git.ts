@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { ancestorIgnores } from './ancestor-ignores.js';
 
 /** git is not on PATH: checkpoints fall back to copying the files a file tool writes. */
 export class GitMissingError extends Error {
@@ -52,7 +53,10 @@ const shadowAttributes = '* -text -eol -filter -ident -working-tree-encoding\n';
 
 export interface ShadowGit {
   readonly gitDir: string;
-  /** Creates the shadow repository when missing (once, however many callers wait). Throws GitMissingError when git is not installed. */
+  /**
+   * Creates the shadow repository when missing and writes the ignore patterns of .gitignore files above the
+   * workspace (once a process, however many callers wait). Throws GitMissingError when git is not installed.
+   */
   ensure(): Promise<void>;
   exists(): Promise<boolean>;
   /** Runs one git command; resolves with its stdout. */
@@ -103,6 +107,11 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
       () => false,
     );
   const create = async () => {
+    await init();
+    // Refreshed once a process: the .gitignore files above the workspace may have changed since the last run.
+    await fs.writeFile(join(gitDir, 'info', 'exclude'), (await ancestorIgnores(workTree)).join('\n'));
+  };
+  const init = async () => {
     if (await exists()) return;
     await fs.mkdir(gitDir, { recursive: true });
     // No template: the system's sample hooks and excludes are not wanted.

@@ -5,6 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rebasePattern } from '../../src/checkpoint/ancestor-ignores.js';
 import {
   createCheckpointer,
   NO_GIT_WARNING,
@@ -193,6 +194,54 @@ describe('checkpoints in a shadow git repository', () => {
     expect(error).toBeInstanceOf(CheckpointError);
     expect((error as Error).message).toMatch(/^refused: the checkpoint before this write_file call failed/);
     expect((error as Error).message).toContain('nothing was changed');
+  });
+});
+
+describe('a workspace inside a larger git repository', () => {
+  it('honours the .gitignore files above it, up to the repository root', async () => {
+    const repo = await tempDir('keel-cp-repo-');
+    await fs.mkdir(join(repo, '.git'));
+    await fs.writeFile(join(repo, '.gitignore'), 'node_modules/\n/packages/app/dist/\n/other/\n');
+    const root = join(repo, 'packages', 'app');
+    await fs.mkdir(join(root, 'node_modules', 'dep'), { recursive: true });
+    await fs.mkdir(join(root, 'dist'));
+    await fs.writeFile(join(root, 'node_modules', 'dep', 'index.js'), 'dep\n');
+    await fs.writeFile(join(root, 'dist', 'out.js'), 'out\n');
+    await fs.writeFile(join(root, 'src.ts'), 'src\n');
+    const stateDir = await tempDir('keel-cp-state-');
+    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    checkpointer.startRun('run-1');
+    await checkpointer.take({
+      callId: 'c',
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 's' },
+    });
+    await fs.writeFile(join(root, 'dist', 'out.js'), 'rebuilt\n');
+    await fs.writeFile(join(root, 'node_modules', 'dep', 'new.js'), 'installed\n');
+    await fs.writeFile(join(root, 'src.ts'), 'edited\n');
+    const store = await openCheckpointStore({ root, stateDir, env: process.env });
+    const list = await store.list();
+    expect(list[0]?.changed).toEqual([{ status: 'M', path: 'src.ts' }]);
+    await store.restore(undoTarget(list), 'undo-1');
+    expect(await fs.readFile(join(root, 'src.ts'), 'utf8')).toBe('src\n');
+    expect(await fs.readFile(join(root, 'dist', 'out.js'), 'utf8')).toBe('rebuilt\n');
+    expect(await fs.readFile(join(root, 'node_modules', 'dep', 'new.js'), 'utf8')).toBe('installed\n');
+  });
+
+  it('rebases each pattern onto the workspace, or drops it when it cannot apply there', () => {
+    expect(rebasePattern('node_modules/', 'packages/app')).toBe('node_modules/');
+    expect(rebasePattern('*.log', 'packages/app')).toBe('*.log');
+    expect(rebasePattern('**/build', 'packages/app')).toBe('**/build');
+    expect(rebasePattern('!keep.log', 'packages/app')).toBe('!keep.log');
+    expect(rebasePattern('/packages/app/dist/', 'packages/app')).toBe('/dist/');
+    expect(rebasePattern('packages/app/tmp', 'packages/app')).toBe('/tmp');
+    expect(rebasePattern('/other/', 'packages/app')).toBeUndefined();
+    expect(rebasePattern('/packages/application/x', 'packages/app')).toBeUndefined();
+    expect(rebasePattern('# comment', 'packages/app')).toBeUndefined();
+    // A dotfiles repository in the home directory ignores everything; the workspace below still gets checkpoints.
+    expect(rebasePattern('*', 'projects/x')).toBeUndefined();
+    expect(rebasePattern('/*', 'projects/x')).toBeUndefined();
+    expect(rebasePattern('   ', 'packages/app')).toBeUndefined();
   });
 });
 
