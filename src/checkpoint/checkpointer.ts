@@ -68,6 +68,38 @@ export function createCheckpointer(
   let run = '';
   let first = true;
   const relative = (p: string) => (p.startsWith(`${options.root}/`) ? p.slice(options.root.length + 1) : p);
+  // One snapshot at a time: two `git add`s at once would collide on the shadow index's lock.
+  let queue: Promise<unknown> = Promise.resolve();
+  const take = async (change: CheckpointChange): Promise<void> => {
+    const meta = {
+      time: new Date().toISOString(),
+      run,
+      ...(change.turn !== undefined ? { turn: change.turn } : {}),
+      call: change.callId,
+      tool: change.tool,
+      summary: change.preview.summary,
+      paths: change.preview.writes.map(relative),
+      first,
+    };
+    try {
+      try {
+        await store.take(meta, change.preview.writes);
+      } catch (error) {
+        if (!(error instanceof GitMissingError)) throw error;
+        store = s.copyStore;
+        options.warn(NO_GIT_WARNING);
+        await store.take(meta, change.preview.writes);
+      }
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CheckpointError(
+        'checkpoint_failed',
+        `refused: the checkpoint before this ${change.tool} call failed (${why}), so its change could not be undone; nothing was changed`,
+        { cause: error },
+      );
+    }
+    first = false;
+  };
   return {
     startRun(id) {
       run = id;
@@ -76,35 +108,10 @@ export function createCheckpointer(
       // here resurfaces, and refuses the call, at the first checkpoint.
       if (store === s.gitStore) s.git.ensure().catch(() => {});
     },
-    async take(change) {
-      const meta = {
-        time: new Date().toISOString(),
-        run,
-        ...(change.turn !== undefined ? { turn: change.turn } : {}),
-        call: change.callId,
-        tool: change.tool,
-        summary: change.preview.summary,
-        paths: change.preview.writes.map(relative),
-        first,
-      };
-      try {
-        try {
-          await store.take(meta, change.preview.writes);
-        } catch (error) {
-          if (!(error instanceof GitMissingError)) throw error;
-          store = s.copyStore;
-          options.warn(NO_GIT_WARNING);
-          await store.take(meta, change.preview.writes);
-        }
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        throw new CheckpointError(
-          'checkpoint_failed',
-          `refused: the checkpoint before this ${change.tool} call failed (${why}), so its change could not be undone; nothing was changed`,
-          { cause: error },
-        );
-      }
-      first = false;
+    take(change) {
+      const next = queue.then(() => take(change));
+      queue = next.catch(() => {});
+      return next;
     },
   };
 }
