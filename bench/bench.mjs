@@ -1,8 +1,9 @@
 // npm run bench: Keel's start-up time, time from launch to the first model request, whole-task time,
-// request sizes and peak memory for a scripted 3-step task against the scripted model server (medians).
+// request sizes and peak memory for a scripted 3-step task against the scripted model server (medians), and the
+// time of a checkpoint of a 10,000-file workspace after a one-file change.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -12,17 +13,22 @@ const keel = join(root, 'dist/keel.js');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-// The scripted model server is TypeScript test support; bundle it for this script.
-const serverModule = join(await mkdtemp(join(tmpdir(), 'keel-bench-')), 'model-server.mjs');
-await build({
-  entryPoints: [join(root, 'test/support/model-server.ts')],
-  outfile: serverModule,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  logLevel: 'warning',
-});
-const { startModelServer } = await import(serverModule);
+// The scripted model server is TypeScript test support, the checkpointer TypeScript source; bundle them for this script.
+const bundleDir = await mkdtemp(join(tmpdir(), 'keel-bench-'));
+const bundle = async (entry, name) => {
+  const outfile = join(bundleDir, name);
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  return import(outfile);
+};
+const { startModelServer } = await bundle('test/support/model-server.ts', 'model-server.mjs');
+const { createCheckpointer } = await bundle('src/checkpoint/checkpointer.ts', 'checkpointer.mjs');
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -102,7 +108,46 @@ for (let i = 0; i < runs; i++) {
     await rm(ws, { recursive: true, force: true });
   }
 }
-await rm(join(serverModule, '..'), { recursive: true, force: true });
+// A checkpoint of a 10,000-file workspace (100 directories of 100 files) after one file changed: what every
+// mutating tool call pays before it runs.
+const checkpointTimes = [];
+{
+  const ws = await mkdtemp(join(tmpdir(), 'keel-bench-cp-'));
+  const state = await mkdtemp(join(tmpdir(), 'keel-bench-state-'));
+  for (let d = 0; d < 100; d++) {
+    await mkdir(join(ws, `d${d}`));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, f) =>
+        writeFile(join(ws, `d${d}`, `f${f}.ts`), `export const v${f} = ${d};\n`),
+      ),
+    );
+  }
+  const checkpointer = createCheckpointer({
+    root: ws,
+    stateDir: state,
+    env: process.env,
+    warn: (m) => {
+      throw new Error(m);
+    },
+  });
+  checkpointer.startRun('bench');
+  const take = (i) =>
+    checkpointer.take({
+      callId: `c${i}`,
+      tool: 'write_file',
+      preview: { reads: [], writes: [], summary: 'bench' },
+    });
+  await take(0);
+  for (let i = 1; i <= runs; i++) {
+    await writeFile(join(ws, `d${i}`, 'f1.ts'), `export const changed = ${i};\n`);
+    const started = performance.now();
+    await take(i);
+    checkpointTimes.push(performance.now() - started);
+  }
+  await rm(ws, { recursive: true, force: true });
+  await rm(state, { recursive: true, force: true });
+}
+await rm(bundleDir, { recursive: true, force: true });
 
 const rows = [
   ['--version', `${(median(versionTimes) / 1000).toFixed(3)} s`, ''],
@@ -110,6 +155,7 @@ const rows = [
   ['whole 3-step task', `${(median(whole) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
   ['first request body', `${firstKb.toFixed(1)} KB`, 'target < 8 KB'],
   ['all requests of the task', `${totalKb.toFixed(1)} KB`, ''],
+  ['checkpoint, 10k files, 1 edit', `${(median(checkpointTimes) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
   ['peak RSS', rss.length ? `${median(rss).toFixed(0)} MiB` : 'n/a (no /usr/bin/time)', 'target < 100 MiB'],
 ];
 process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);

@@ -11,6 +11,7 @@ import { exitOnTermination, setupAgent } from './setup.js';
 
 export interface ChatOptions extends GlobalOptions {
   allowDangerous?: boolean;
+  dryRun?: boolean;
 }
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -48,6 +49,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       mode: () => (options.allowDangerous ? 'full' : 'interactive'),
       streamText: options.output === 'text',
       approve,
+      dryRun: options.dryRun,
     });
     killAll = () => agent.runner.killAll();
     offTermination = exitOnTermination(agent.runner);

@@ -56,6 +56,7 @@ function buildProgram(): Command {
     .option('-p, --prompt <text>', 'the goal, as text (or pipe it on stdin)')
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .option('--allow-dangerous', 'allow any shell command except the denylist (full-autonomous mode)')
+    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
@@ -65,9 +66,20 @@ function buildProgram(): Command {
     .command('chat')
     .description('talk with the agent, one line per turn (exit or Ctrl-D quits)')
     .option('--allow-dangerous', 'allow any shell command except the denylist without asking')
+    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .action(async (options, command: Command) => {
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
+    .command('undo')
+    .description('restore the workspace to before the last run or chat turn, or to a checkpoint')
+    .argument('[id]', 'a checkpoint id from keel undo --list: go back to before that call')
+    .option('--list', 'list the checkpoints: time, run, tool and files changed, newest first')
+    .action(async (id: string | undefined, options, command: Command) => {
+      const { undoCommand } = await import('./undo-command.js');
+      process.exitCode = await undoCommand(id, { ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   const config = program.command('config').description('show or create configuration');

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
+import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { stateDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
@@ -50,6 +51,8 @@ export interface SetupOptions {
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
   approve?: Approve;
+  /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
+  dryRun?: boolean;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -157,7 +160,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
-  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {
+  const dryRun = setup.dryRun === true;
+  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode, dryRun }), {
     maxTokens,
     minRetainTurns: config.agent.conversation.min_retain_turns,
     pruneThreshold: config.agent.conversation.prune_threshold,
@@ -169,7 +173,18 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
   };
-  const saveOutput = createOutputStore(join(outputRoot, `${runStamp()}-${process.pid}`));
+  const sessionId = `${runStamp()}-${process.pid}`;
+  const saveOutput = createOutputStore(join(outputRoot, sessionId));
+  // Before each call that may change the workspace, a snapshot `keel undo` can go back to.
+  const checkpoints = dryRun
+    ? undefined
+    : createCheckpointer({
+        root: workspace.root,
+        stateDir: state,
+        env: process.env,
+        warn: (message) => emit({ type: 'warning', message }),
+      });
+  let runs = 0;
   // Saved outputs are kept a week; clearing older ones never delays the run.
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
   // The "always" answers of this session (a chat lasts one setupAgent).
@@ -185,6 +200,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       stateDir: state,
       saveOutput,
       ...(setup.approve ? { approve: setup.approve, approvals } : {}),
+      ...(dryRun ? { dryRun } : {}),
+      ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
     };
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };
@@ -207,7 +224,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     conversation,
     emit,
     runner,
-    run: (signal) => runLoop(conversation, { ...loopOptions, signal }),
+    run: (signal) => {
+      // Each run, or each chat turn, is one step `keel undo` can take back.
+      runs += 1;
+      checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
+      return runLoop(conversation, { ...loopOptions, signal });
+    },
   };
 }
 

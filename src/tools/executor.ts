@@ -43,14 +43,20 @@ function defaultPreview(name: string, args: unknown): ToolPreview {
   return { reads: [], writes: [], summary: `${name} ${clip(JSON.stringify(args) ?? '', 200)}` };
 }
 
-/** What a call that changes things reports under --dry-run: the change it would make, and nothing done. */
-function dryRunResult(preview: ToolPreview): ToolResult {
+/**
+ * What a call that changes things reports under --dry-run: the change it would make, and nothing done. Worded so
+ * the model goes on rather than retrying a call that will never apply.
+ */
+function dryRunResult(preview: ToolPreview, askReason?: string): ToolResult {
   const detail = preview.diff ?? (preview.command !== undefined ? `$ ${preview.command}` : '');
-  const output = `[dry run] would ${preview.summary}; nothing was changed${detail ? `\n${detail}` : ''}`;
+  const asked = askReason ? ` (it would first ask the user: ${askReason})` : '';
+  const output = `[dry run] not applied: would ${preview.summary}${asked}. Nothing was changed; continue as if it had been applied, or finish.${detail ? `\n${detail}` : ''}`;
   return { ...ok(output, { dry_run: true }, output), truncated: false };
 }
 
-/** parse → validate → preview → policy → approval (an edit goes back to validate) → (dry run | checkpoint) → run. */
+/**
+ * parse → validate → preview → policy → (dry run | approval (an edit goes back to validate) → checkpoint) → run.
+ */
 async function run(
   call: ToolCall,
   parsed: Parsed,
@@ -70,6 +76,10 @@ async function run(
 
   const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
   if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
+  const mutating = !decision.readOnly && tool.safety !== 'safe';
+  // Nothing will run, so there is nothing to ask about: the result says the question would come.
+  if (mutating && ctx.dryRun)
+    return dryRunResult(preview, decision.decision === 'ask' ? decision.reason : undefined);
   if (decision.decision === 'ask') {
     const answer = await askApproval(call, tool, decision.reason, args, preview, ctx);
     if (answer.kind === 'refused') return answer.result;
@@ -79,10 +89,7 @@ async function run(
     }
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
-  if (!decision.readOnly && tool.safety !== 'safe') {
-    if (ctx.dryRun) return dryRunResult(preview);
-    await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-  }
+  if (mutating) await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
   return tool.execute(args, ctx);
 }
 

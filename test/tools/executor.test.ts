@@ -296,6 +296,60 @@ describe('executeToolCall', () => {
     expect(await ws.read('a.txt')).toBe('mine\n');
   });
 
+  test('a dry run reports a change without asking, checkpointing or making it; reads still run', async () => {
+    const asked: string[] = [];
+    const checkpoints: string[] = [];
+    await useMode('interactive', {
+      dryRun: true,
+      approve: async (request) => {
+        asked.push(request.summary);
+        return { decision: 'once' };
+      },
+      beforeChange: async (change) => {
+        checkpoints.push(change.tool);
+      },
+    });
+    await ws.write('a.txt', 'old\n');
+    const del = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    expect(del.success).toBe(true);
+    expect(del.output).toMatch(
+      /^\[dry run\] not applied: would delete a\.txt \(it would first ask the user: /,
+    );
+    expect(del.output).toContain('continue as if it had been applied, or finish');
+    const write = await executeToolCall(
+      call('write_file', '{"path":"a.txt","content":"new\\n"}'),
+      2,
+      registry,
+      ws.ctx,
+    );
+    expect(write.output).toContain('+new');
+    const read = await executeToolCall(call('read_file', '{"path":"a.txt"}'), 3, registry, ws.ctx);
+    expect(read.output).toContain('old');
+    expect(await ws.read('a.txt')).toBe('old\n');
+    expect(asked).toEqual([]);
+    expect(checkpoints).toEqual([]);
+  });
+
+  test('the checkpoint is taken after approval and before the change; its failure refuses the call', async () => {
+    const order: string[] = [];
+    await useMode('interactive', {
+      approve: async () => {
+        order.push('approve');
+        return { decision: 'once' };
+      },
+      beforeChange: async (change) => {
+        order.push(`checkpoint ${change.preview.summary}`);
+        throw new Error('refused: the checkpoint failed; nothing was changed');
+      },
+    });
+    await ws.write('a.txt', 'x');
+    const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    expect(order).toEqual(['approve', 'checkpoint delete a.txt']);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('refused: the checkpoint failed; nothing was changed');
+    expect(await ws.read('a.txt')).toBe('x');
+  });
+
   test('a path escape becomes an error result, not a crash', async () => {
     const result = await executeToolCall(
       call('read_file', '{"path":"../../etc/passwd"}'),
