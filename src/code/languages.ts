@@ -214,8 +214,9 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     containers: [],
     imports: ['import_spec'],
     importPatterns: [/"([^"]+)"/],
-    identifiers: ['identifier', 'type_identifier', 'package_identifier'],
-    memberIdentifiers: ['field_identifier'],
+    // `calc.ComputeTotal`: another package's names are reached as selector fields.
+    identifiers: ['identifier', 'type_identifier', 'package_identifier', 'field_identifier'],
+    memberIdentifiers: [],
     localBindings: ['parameter_declaration.name', '*expression_list<short_var_declaration', 'var_spec.name'],
     scopes: ['function_declaration', 'method_declaration', 'func_literal'],
     exportRule: 'capitalised',
