@@ -16,7 +16,8 @@ const DYNAMIC_LANGUAGES: Record<string, string> = {
 
 let loaded: Napi | undefined;
 
-function napi(): Napi {
+/** Loads the parsers; throws when the native packages cannot be loaded (so that is not mistaken for a bad file). */
+export function napi(): Napi {
   if (loaded) return loaded;
   // require, not import(): dist/keel.js runs the bundle from V8's code cache, where import() of a package outside
   // the bundle is not available on Node 20. Native code stays in node_modules beside the bundle.

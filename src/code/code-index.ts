@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { napi } from './ast-grep.js';
 import { languageOf } from './languages.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
@@ -91,6 +92,7 @@ function readOrUndefined(file: string): Buffer | undefined {
 function parse(rel: string, data: Buffer): FileTags | undefined {
   const lang = languageOf(rel);
   if (!lang) return undefined;
+  napi();
   try {
     return extractTags(lang, new TextDecoder('utf-8', { fatal: true }).decode(data));
   } catch {
