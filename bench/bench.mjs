@@ -3,7 +3,7 @@
 // time of a checkpoint of a 10,000-file workspace after a one-file change.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -149,6 +149,57 @@ const checkpointTimes = [];
 }
 await rm(bundleDir, { recursive: true, force: true });
 
+// get_codebase_map on a real TypeScript codebase shipped in node_modules: the sources of the AI SDK packages and
+// zod, copied into a temp workspace (a map skips node_modules). Cold: empty cache; warm: every file cached.
+// Bundled inside the repository, so its require() finds @ast-grep in node_modules.
+const codeModule = join(root, 'node_modules/.cache/keel-bench/code.mjs');
+await build({
+  stdin: {
+    contents:
+      "export { loadCodeIndex } from './src/code/code-index.ts'; export { buildRepoMap } from './src/code/repo-map.ts';",
+    resolveDir: root,
+    loader: 'ts',
+  },
+  outfile: codeModule,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  external: ['@ast-grep/*'],
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+const { loadCodeIndex, buildRepoMap } = await import(codeModule);
+const corpus = await mkdtemp(join(tmpdir(), 'keel-bench-corpus-'));
+const sdk = join(root, 'node_modules/@ai-sdk');
+const sources = [
+  ...(await readdir(sdk)).map((name) => [join(sdk, name, 'src'), `ai-sdk-${name}`]),
+  [join(root, 'node_modules/ai/src'), 'ai'],
+  [join(root, 'node_modules/zod/src'), 'zod'],
+].filter(([from]) => existsSync(from));
+for (const [from, to] of sources) await cp(from, join(corpus, to), { recursive: true });
+const mapCache = join(corpus, '..', `${corpus.split('/').pop()}-cache`);
+const mapOnce = async () => {
+  const started = performance.now();
+  const index = await loadCodeIndex(corpus, { cacheDir: mapCache });
+  buildRepoMap(index, 2000, '');
+  return { ms: performance.now() - started, files: index.stats.files, parsed: index.stats.parsed };
+};
+const cold = [];
+const warm = [];
+let mapFiles = 0;
+for (let i = 0; i < Math.min(runs, 3); i++) {
+  await rm(mapCache, { recursive: true, force: true });
+  const r = await mapOnce();
+  cold.push(r.ms);
+  mapFiles = r.files;
+  for (let j = 0; j < 2; j++) warm.push((await mapOnce()).ms);
+}
+await rm(mapCache, { recursive: true, force: true });
+await rm(corpus, { recursive: true, force: true });
+await rm(codeModule, { force: true });
+
 const rows = [
   ['--version', `${(median(versionTimes) / 1000).toFixed(3)} s`, ''],
   ['launch → first model request', `${(median(firstRequest) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
@@ -156,8 +207,10 @@ const rows = [
   ['first request body', `${firstKb.toFixed(1)} KB`, 'target < 8 KB'],
   ['all requests of the task', `${totalKb.toFixed(1)} KB`, ''],
   ['checkpoint, 10k files, 1 edit', `${(median(checkpointTimes) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
+  [`codebase map, cold (${mapFiles} files)`, `${(median(cold) / 1000).toFixed(3)} s`, 'target ≤ 3 s'],
+  ['codebase map, warm (cached)', `${(median(warm) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
   ['peak RSS', rss.length ? `${median(rss).toFixed(0)} MiB` : 'n/a (no /usr/bin/time)', 'target < 100 MiB'],
 ];
 process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);
 for (const [name, value, target] of rows)
-  process.stdout.write(`  ${name.padEnd(30)} ${value.padStart(12)}   ${target}\n`);
+  process.stdout.write(`  ${name.padEnd(36)} ${value.padStart(12)}   ${target}\n`);

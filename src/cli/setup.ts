@@ -6,12 +6,12 @@ import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { stateDir } from '../config/paths.js';
+import { cacheDir, stateDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { createEventStream, type EventSink, fanOut } from '../core/events.js';
-import type { ToolCall } from '../core/messages.js';
+import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
@@ -198,6 +198,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       limits,
       runner,
       stateDir: state,
+      cacheDir: cacheDir(process.env),
+      conversationText: () => conversationText(conversation.messages),
       saveOutput,
       ...(setup.approve ? { approve: setup.approve, approvals } : {}),
       ...(dryRun ? { dryRun } : {}),
@@ -231,6 +233,16 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       return runLoop(conversation, { ...loopOptions, signal });
     },
   };
+}
+
+/** What the user and the model said and the arguments of the model's tool calls: files and names they mention. */
+function conversationText(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'user') parts.push(m.content);
+    if (m.role === 'assistant') parts.push(m.content, ...(m.toolCalls ?? []).map((c) => c.input));
+  }
+  return parts.join('\n');
 }
 
 /** `20261123-101908`: sorts by time, names a run's saved outputs. */

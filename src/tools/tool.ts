@@ -54,6 +54,10 @@ export interface ToolContext {
   beforeChange?: (change: { callId: string; tool: string; preview: ToolPreview }) => Promise<void>;
   /** Keel's state directory (write_file journals its temp files there); absent in some tests. */
   stateDir?: string;
+  /** Keel's cache directory (code intelligence keeps parsed tags there); absent: nothing is cached. */
+  cacheDir?: string;
+  /** The conversation's text so far (user and assistant messages, tool arguments): the repo map favours what it names. */
+  conversationText?: () => string;
   /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
   saveOutput?: (callId: string, text: string) => Promise<string>;
 }

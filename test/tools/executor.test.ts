@@ -35,7 +35,7 @@ afterEach(async () => {
 describe('registry', () => {
   test('offers the seven tools with compact JSON Schemas', () => {
     const specs = registry.specs();
-    expect(specs.map((s) => s.name)).toEqual([
+    expect(specs.map((s) => s.name).slice(0, 7)).toEqual([
       'list_files',
       'read_file',
       'write_file',
@@ -44,7 +44,9 @@ describe('registry', () => {
       'diff_files',
       'execute_command',
     ]);
-    expect(JSON.stringify(specs).length).toBeLessThan(4096);
+    expect(specs.map((s) => s.name)).toEqual(expect.arrayContaining(['get_codebase_map', 'rename_symbol']));
+    // With the system prompt, the first request must stay within 10 KB.
+    expect(JSON.stringify(specs).length).toBeLessThan(7000);
     for (const spec of specs) expect(spec.inputSchema).not.toHaveProperty('$schema');
     expect(specs.find((s) => s.name === 'list_files')?.inputSchema.required).toBeUndefined();
     expect(registry.specs()).toBe(specs);
@@ -87,9 +89,8 @@ describe('executeToolCall', () => {
 
   test('an unknown tool lists the available ones', async () => {
     const result = await executeToolCall(call('run_shell', '{}'), 1, registry, ws.ctx);
-    expect(result.error).toBe(
-      'unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, ' +
-        'delete_path, diff_files, execute_command',
+    expect(result.error).toMatch(
+      /^unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, delete_path, diff_files, execute_command\b/,
     );
     expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
   });
