@@ -2,11 +2,17 @@
 // added and removed while a run goes on (MCP servers, config tools); the loop asks for the specs every turn.
 import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
+import { appendFileTool } from './append-file.js';
+import { copyPathTool } from './copy-path.js';
 import { createDirectoryTool } from './create-directory.js';
 import { deletePathTool } from './delete-path.js';
 import { diffFilesTool } from './diff-files.js';
+import { editFileTool } from './edit-file.js';
 import { executeCommandTool } from './execute-command.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
 import { listFilesTool } from './list-files.js';
+import { movePathTool } from './move-path.js';
 import { readFileTool } from './read-file.js';
 import type { Tool } from './tool.js';
 import { writeFileTool } from './write-file.js';
@@ -62,5 +68,11 @@ export function defaultTools(): Tool[] {
     deletePathTool,
     diffFilesTool,
     executeCommandTool,
+    editFileTool,
+    globTool,
+    grepTool,
+    movePathTool,
+    copyPathTool,
+    appendFileTool,
   ] as Tool[];
 }
