@@ -18,13 +18,13 @@ export function includeMatcher(include: string | undefined): ((relative: string)
   return picomatch(include, { dot: true, basename: !include.replace(/^!/, '').includes('/') });
 }
 
-/** The 0-based lines to print for matches at `hits`, with `context` lines around; runs separated by -1. */
+/** The 0-based lines to print for matches at `hits`, with `context` lines around; with context, runs separated by -1. */
 function withContext(hits: number[], context: number, total: number): number[] {
   const shown: number[] = [];
   let last = -1;
   for (const hit of hits) {
     const from = Math.max(hit - context, last + 1);
-    if (shown.length > 0 && from > last + 1) shown.push(-1);
+    if (context > 0 && shown.length > 0 && from > last + 1) shown.push(-1);
     for (let i = from; i <= Math.min(total - 1, hit + context); i++) shown.push(i);
     last = Math.max(last, Math.min(total - 1, hit + context));
   }

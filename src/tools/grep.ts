@@ -66,14 +66,14 @@ function takeRgLine(results: GrepResults, line: string): void {
   results.line(file, Number(line.slice(nul + 1, i)), text, line[i] === ':');
 }
 
-/** Runs the search with rg; undefined when rg cannot run here. Throws on a failed search (bad regex, …). */
+/** Runs the search with rg; undefined when rg cannot run here, an error for a failed search (bad regex, …). */
 async function grepWithRg(
   rgPath: string | undefined,
   args: GrepArgs,
   target: string,
   results: GrepResults,
   ctx: ToolContext,
-): Promise<{ warning?: string } | undefined> {
+): Promise<{ warning?: string; error?: string } | undefined> {
   try {
     const binary = rgPath ?? (await bundledRgPath());
     const run = await runRipgrep(binary, grepArgv(args, target), {
@@ -83,7 +83,7 @@ async function grepWithRg(
     });
     if (run.code !== 2) return {};
     const first = run.stderr.trim().split('\n').slice(0, 12).join('\n');
-    if (results.empty) throw new Error(`grep failed: ${first}`);
+    if (results.empty) return { error: `grep failed: ${first}` };
     return { warning: `[some paths could not be searched: ${first.split('\n')[0]}]` };
   } catch (error) {
     if (error instanceof RipgrepUnavailableError) return undefined;
@@ -132,6 +132,7 @@ export function createGrepTool(options: { rgPath?: string } = {}) {
         const error = await grepWithJs(args, absolute, results, ctx);
         if (error) return fail(error);
       }
+      if (rg?.error) return fail(rg.error);
       const found = results.render(args.pattern);
       const warning = rg?.warning ? `\n${rg.warning}` : '';
       const where = shown === '.' ? '' : ` in ${shown}`;
