@@ -11,7 +11,7 @@ import { defineTool, fail, ok, type ToolContext } from './tool.js';
 const edit = z.object({
   old_string: z.string(),
   new_string: z.string(),
-  replace_all: z.boolean().optional().describe('replace every match'),
+  replace_all: z.boolean().optional(),
 });
 
 const schema = z
@@ -20,7 +20,7 @@ const schema = z
     old_string: z.string().optional().describe('exact text to replace'),
     new_string: z.string().optional(),
     replace_all: z.boolean().optional().describe('replace every match'),
-    edits: z.array(edit).min(1).optional().describe('several edits, applied in order, all or none'),
+    edits: z.array(edit).optional().describe('several, in order; all or none'),
   })
   .refine((a) => (a.edits === undefined) !== (a.old_string === undefined && a.new_string === undefined), {
     message: 'give old_string and new_string, or edits',

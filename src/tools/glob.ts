@@ -11,7 +11,7 @@ import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('e.g. **/*.ts; relative to path'),
+  pattern: z.string().describe('e.g. **/*.ts; relative to path'),
   path: z.string().optional(),
 });
 
@@ -34,8 +34,8 @@ async function listWithRg(
     const run = await runRipgrep(binary, [...RG_BASE_ARGS, '--files', '--', target], {
       cwd: root,
       signal: ctx.signal,
-      onLine: (line) => {
-        if (line !== '') files.push(path.resolve(root, line));
+      onLine: (data, start, end) => {
+        if (end > start) files.push(path.resolve(root, data.toString('utf8', start, end)));
       },
     });
     if (run.code === 2 && files.length === 0)

@@ -24,12 +24,12 @@ export class GrepResults {
   private readonly fileList: string[] = [];
   private kept = 0;
   private bytes = 0;
-  private full = false;
+  private capped = false;
   private matches = 0;
   private leftOutMatches = 0;
   private leftOutFiles = 0;
-  private lastLeftOut: string | undefined;
   private pendingGap = false;
+  private readonly notes: string[] = [];
   private lastPath: string | undefined;
 
   constructor(
@@ -38,38 +38,52 @@ export class GrepResults {
     private readonly context: number,
   ) {}
 
-  /** A matching (or, with context, a neighbouring) line of `path`. */
+  /** A matching (or, with context, a neighbouring) line of `path`; a file's lines come together, in order. */
   line(path: string, lineNumber: number, text: string, isMatch: boolean): void {
+    const newFile = path !== this.lastPath;
+    this.lastPath = path;
+    if (this.capped) {
+      this.skipped(newFile, isMatch);
+      return;
+    }
     if (isMatch) this.matches += 1;
-    if (!this.full) {
-      const mark = isMatch ? ':' : '-';
-      const formatted = `${path}${mark}${lineNumber}${mark}${clipLine(text)}`;
-      const size = Buffer.byteLength(formatted) + 1;
-      if (this.kept < this.caps.maxLines && this.bytes + size <= this.caps.maxBytes) {
-        this.keep(path, formatted, size);
-        return;
-      }
-      this.full = true;
+    const mark = isMatch ? ':' : '-';
+    const formatted = `${path}${mark}${lineNumber}${mark}${clipLine(text)}`;
+    const size = Buffer.byteLength(formatted) + 1;
+    if (this.kept >= this.caps.maxLines || this.bytes + size > this.caps.maxBytes) {
+      this.capped = true;
+      if (isMatch) this.leftOutMatches += 1;
+      if (newFile) this.leftOutFiles += 1;
+      return;
     }
-    if (isMatch) this.leftOutMatches += 1;
-    // A file's lines arrive together, so a change of path is a new file.
-    if (!this.groups.has(path) && path !== this.lastLeftOut) {
-      this.leftOutFiles += 1;
-      this.lastLeftOut = path;
-    }
-  }
-
-  private keep(path: string, formatted: string, size: number): void {
     let lines = this.groups.get(path);
     if (!lines) {
       lines = [];
       this.groups.set(path, lines);
-    } else if (this.pendingGap && path === this.lastPath) lines.push('--');
+    } else if (this.pendingGap) lines.push('--');
     this.pendingGap = false;
-    this.lastPath = path;
     lines.push(formatted);
     this.kept += 1;
     this.bytes += size;
+  }
+
+  /** Past the cap lines are only counted, so a reader may skip decoding them. */
+  get full(): boolean {
+    return this.capped;
+  }
+
+  /** A line past the cap: whether it starts a file not seen before, and whether it matches. */
+  skipped(newFile: boolean, isMatch: boolean): void {
+    if (isMatch) {
+      this.matches += 1;
+      this.leftOutMatches += 1;
+    }
+    if (newFile) this.leftOutFiles += 1;
+  }
+
+  /** A remark of the search tool about a file, shown after the results (a few at most). */
+  note(text: string): void {
+    if (this.notes.length < 5) this.notes.push(clipLine(text));
   }
 
   /** A break between non-adjacent runs of lines of one file (rg's `--`). */
@@ -87,7 +101,7 @@ export class GrepResults {
   }
 
   get empty(): boolean {
-    return this.matches === 0 && this.fileList.length === 0;
+    return this.matches === 0 && this.fileList.length === 0 && this.notes.length === 0;
   }
 
   /** The text for the model, a one-line summary for the user, and numbers for the metadata. */
@@ -103,8 +117,9 @@ export class GrepResults {
     const files = this.groups.size + this.leftOutFiles;
     const paths = [...this.groups.keys()].sort();
     const blocks = paths.map((p) => this.groups.get(p)!.join('\n'));
-    const out = [blocks.join(this.context > 0 ? '\n--\n' : '\n')];
-    if (this.full) {
+    const out = blocks.length > 0 ? [blocks.join(this.context > 0 ? '\n--\n' : '\n')] : [];
+    out.push(...this.notes);
+    if (this.capped) {
       out.push(
         `[${this.leftOutMatches} more matching lines left out` +
           `${this.leftOutFiles > 0 ? `, in ${files} files in all (${this.leftOutFiles} not shown)` : ''}` +
@@ -112,8 +127,8 @@ export class GrepResults {
       );
     }
     const summary = `${this.matches} matching lines in ${files} files`;
-    if (this.matches === 0) return this.none(pattern);
-    return { output: out.join('\n'), summary, matches: this.matches, files, capped: this.full };
+    if (this.matches === 0 && this.notes.length === 0) return this.none(pattern);
+    return { output: out.join('\n'), summary, matches: this.matches, files, capped: this.capped };
   }
 
   private none(pattern: string) {

@@ -11,7 +11,7 @@ import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('regex'),
+  pattern: z.string().describe('regex'),
   path: z.string().optional(),
   include: z.string().optional().describe('file glob, e.g. *.ts'),
   context: z.number().int().min(0).max(20).optional().describe('lines around matches'),
@@ -32,7 +32,7 @@ export function grepArgv(args: GrepArgs, target: string): string[] {
   if (mode === 'files') argv.push('--files-with-matches');
   else if (mode === 'count') argv.push('--count', '--with-filename', '--null');
   else {
-    argv.push('--line-number', '--with-filename', '--null');
+    argv.push('--line-number', '--with-filename', '--null', '--heading');
     argv.push(`--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
     if (args.context) argv.push(`--context=${args.context}`);
   }
@@ -44,26 +44,58 @@ export function grepArgv(args: GrepArgs, target: string): string[] {
 
 const stripDot = (p: string): string => (p.startsWith('./') ? p.slice(2) : p);
 
-/** Feeds one line of rg's output (in the argv's format) to the results. */
-function takeRgLine(results: GrepResults, line: string): void {
-  if (results.mode === 'files') {
-    if (line !== '') results.file(stripDot(line));
-    return;
-  }
-  const nul = line.indexOf('\0');
-  if (nul === -1) {
-    if (line === '--') results.gap();
-    return;
-  }
-  const file = stripDot(line.slice(0, nul));
-  if (results.mode === 'count') {
-    results.count(file, Number(line.slice(nul + 1)));
-    return;
-  }
-  let i = nul + 1;
-  while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++;
-  const text = line.endsWith('\r') ? line.slice(i + 1, -1) : line.slice(i + 1);
-  results.line(file, Number(line.slice(nul + 1, i)), text, line[i] === ':');
+const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 48 && byte <= 57;
+
+/**
+ * Reads rg's output, a line at a time as bytes. Content comes in --heading form: `path\0` opens a file and runs
+ * straight into its first line, then `N:text` (a match) or `N-text` (context), `--` between runs, an empty line
+ * between files. Paths start with `./` or `/` (see rgTarget), never a digit, so a line starting with a digit is
+ * always a numbered line. Past the cap, lines are only counted, never decoded.
+ */
+function rgLineReader(results: GrepResults): (data: Buffer, start: number, end: number) => void {
+  let file = '';
+  return (data, start, end) => {
+    if (start === end) return;
+    if (results.mode === 'files') {
+      results.file(stripDot(data.toString('utf8', start, end)));
+      return;
+    }
+    let at = start;
+    let newFile = false;
+    if (!isDigit(data[at])) {
+      if (end - at === 2 && data[at] === 45 && data[at + 1] === 45) {
+        results.gap();
+        return;
+      }
+      const nul = data.indexOf(0, at);
+      if (nul === -1 || nul >= end) {
+        // rg's own word on a file ("binary file matches") rather than a line of it.
+        results.note(stripDot(data.toString('utf8', at, end)));
+        return;
+      }
+      newFile = true;
+      if (!results.full) file = stripDot(data.toString('utf8', at, nul));
+      at = nul + 1;
+    }
+    let i = at;
+    while (isDigit(data[i])) i++;
+    if (results.mode === 'count') {
+      results.count(file, Number(data.toString('latin1', at, i)));
+      return;
+    }
+    const isMatch = data[i] === 58;
+    if (results.full) {
+      results.skipped(newFile, isMatch);
+      return;
+    }
+    const textEnd = data[end - 1] === 13 ? end - 1 : end;
+    results.line(
+      file,
+      Number(data.toString('latin1', at, i)),
+      data.toString('utf8', i + 1, textEnd),
+      isMatch,
+    );
+  };
 }
 
 /** Runs the search with rg; undefined when rg cannot run here, an error for a failed search (bad regex, …). */
@@ -79,7 +111,7 @@ async function grepWithRg(
     const run = await runRipgrep(binary, grepArgv(args, target), {
       cwd: ctx.workspace.root,
       signal: ctx.signal,
-      onLine: (line) => takeRgLine(results, line),
+      onLine: rgLineReader(results),
     });
     if (run.code !== 2) return {};
     const first = run.stderr.trim().split('\n').slice(0, 12).join('\n');
@@ -91,11 +123,14 @@ async function grepWithRg(
   }
 }
 
-/** rg's target: "." for the root, else the path relative to it (an absolute one for a read-only root). */
+/**
+ * rg's target: "." for the root, else `./` and the path relative to it (absolute for a read-only root), so every
+ * path rg prints starts with `./` or `/`.
+ */
 function rgTarget(absolute: string, ctx: ToolContext): string {
   const { root } = ctx.workspace;
   if (absolute === root) return '.';
-  return isInside(root, absolute) ? path.relative(root, absolute) : absolute;
+  return isInside(root, absolute) ? `./${path.relative(root, absolute)}` : absolute;
 }
 
 /** The grep tool; `rgPath` overrides the bundled binary (tests point it at one that cannot run). */

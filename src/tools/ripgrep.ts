@@ -1,7 +1,6 @@
 // Runs ripgrep (the binary shipped in @vscode/ripgrep) with an argv array, never a shell, streaming its output
 // line by line; says when the binary cannot run at all, so glob and grep fall back to their JS walk.
 import { spawn } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
 
 /** rg cannot be started here (package for this platform missing, binary not executable): use the JS fallback. */
 export class RipgrepUnavailableError extends Error {
@@ -34,15 +33,15 @@ export interface RgRun {
 }
 
 /**
- * Runs `rg argv` in `cwd`, calling onLine for each output record (ended by `separator`, which is not passed on).
- * Rejects with RipgrepUnavailableError when the binary cannot be started, with an AbortError when aborted.
+ * Runs `rg argv` in `cwd`, calling onLine with each output line as bytes `data[start, end)` (no newline), so a
+ * caller past its cap can count lines without decoding them. Rejects with RipgrepUnavailableError when the binary
+ * cannot be started, with an AbortError when aborted.
  */
 export function runRipgrep(
   rgPath: string,
   argv: readonly string[],
-  options: { cwd: string; signal: AbortSignal; separator?: string; onLine: (line: string) => void },
+  options: { cwd: string; signal: AbortSignal; onLine: (data: Buffer, start: number, end: number) => void },
 ): Promise<RgRun> {
-  const separator = options.separator ?? '\n';
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, argv, {
       cwd: options.cwd,
@@ -50,15 +49,17 @@ export function runRipgrep(
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    const decoder = new StringDecoder('utf8');
-    let rest = '';
+    let rest: Buffer | undefined;
     let stderr = '';
-    const take = (text: string) => {
-      const parts = (rest + text).split(separator);
-      rest = parts.pop() ?? '';
-      for (const part of parts) options.onLine(part);
-    };
-    child.stdout.on('data', (chunk: Buffer) => take(decoder.write(chunk)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const data = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
+        options.onLine(data, start, end);
+        start = end + 1;
+      }
+      rest = start < data.length ? data.subarray(start) : undefined;
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
@@ -67,8 +68,7 @@ export function runRipgrep(
       else reject(error);
     });
     child.on('close', (code) => {
-      take(decoder.end());
-      if (rest !== '') options.onLine(rest);
+      if (rest) options.onLine(rest, 0, rest.length);
       resolve({ code: code ?? 2, stderr });
     });
   });

@@ -21,12 +21,18 @@ async function edit(args: Record<string, unknown>): Promise<ToolResult> {
   return editFileTool.execute(parsed, ws.ctx);
 }
 
-const source = ['function greet(name) {', '  const text = `hi ${name}`;', '  return text;', '}', ''].join('\n');
+const source = ['function greet(name) {', "  const text = 'hi ' + name;", '  return text;', '}', ''].join(
+  '\n',
+);
 
 describe('edit_file', () => {
   test('replaces a unique exact match and reports the change', async () => {
     await ws.write('a.js', source);
-    const result = await edit({ path: 'a.js', old_string: 'return text;', new_string: 'return text.trim();' });
+    const result = await edit({
+      path: 'a.js',
+      old_string: 'return text;',
+      new_string: 'return text.trim();',
+    });
     expect(result.success).toBe(true);
     expect(result.output).toBe('edited a.js (+1 -1): 1 replacement');
     expect(result.display).toContain('-  return text;\n+  return text.trim();');
@@ -35,11 +41,13 @@ describe('edit_file', () => {
 
   test('a miss shows the nearest region with line numbers and leaves the file alone', async () => {
     await ws.write('a.js', source);
-    const result = await edit({ path: 'a.js', old_string: 'const txt = `hello ${name}`;', new_string: 'x' });
+    const result = await edit({ path: 'a.js', old_string: "const txt = 'hello ' + name;", new_string: 'x' });
     expect(result.success).toBe(false);
     expect(result.error).toContain('cannot edit a.js: old_string not found.');
     expect(result.error).toMatch(/Nearest region \(lines 2-2, \d+% similar\):/);
-    expect(result.error).toContain('1| function greet(name) {\n2|   const text = `hi ${name}`;\n3|   return text;');
+    expect(result.error).toContain(
+      "1| function greet(name) {\n2|   const text = 'hi ' + name;\n3|   return text;",
+    );
     expect(await ws.read('a.js')).toBe(source);
   });
 
@@ -59,7 +67,10 @@ describe('edit_file', () => {
   });
 
   test('falls back to a whitespace-tolerant match, re-indents new_string and says it did', async () => {
-    await ws.write('a.py', 'class A:\n    def f(self):\n        return  1\n\n    def g(self):\n        pass\n');
+    await ws.write(
+      'a.py',
+      'class A:\n    def f(self):\n        return  1\n\n    def g(self):\n        pass\n',
+    );
     const result = await edit({
       path: 'a.py',
       old_string: 'def f(self):\n    return 1',
@@ -101,7 +112,11 @@ describe('edit_file', () => {
 
   test('a CRLF file stays CRLF, whichever line endings the model sent', async () => {
     await ws.write('win.txt', 'one\r\ntwo\r\nthree\r\n');
-    const result = await edit({ path: 'win.txt', old_string: 'one\ntwo', new_string: 'one\nTWO\nand a half' });
+    const result = await edit({
+      path: 'win.txt',
+      old_string: 'one\ntwo',
+      new_string: 'one\nTWO\nand a half',
+    });
     expect(result.success).toBe(true);
     expect(await ws.read('win.txt')).toBe('one\r\nTWO\r\nand a half\r\nthree\r\n');
   });
@@ -135,7 +150,12 @@ describe('edit_file', () => {
   test('invalid argument combinations are refused by the schema', () => {
     expect(editFileTool.schema.safeParse({ path: 'a', old_string: 'x' }).success).toBe(false);
     expect(editFileTool.schema.safeParse({ path: 'a' }).success).toBe(false);
-    const both = { path: 'a', old_string: 'x', new_string: 'y', edits: [{ old_string: 'x', new_string: 'y' }] };
+    const both = {
+      path: 'a',
+      old_string: 'x',
+      new_string: 'y',
+      edits: [{ old_string: 'x', new_string: 'y' }],
+    };
     expect(editFileTool.schema.safeParse(both).success).toBe(false);
   });
 

@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 describe('registry', () => {
-  test('offers the seven tools with compact JSON Schemas', () => {
+  test('offers the built-in tools with compact JSON Schemas', () => {
     const specs = registry.specs();
     expect(specs.map((s) => s.name)).toEqual([
       'list_files',
@@ -41,8 +41,15 @@ describe('registry', () => {
       'delete_path',
       'diff_files',
       'execute_command',
+      'edit_file',
+      'glob',
+      'grep',
+      'move_path',
+      'copy_path',
+      'append_file',
     ]);
-    expect(JSON.stringify(specs).length).toBeLessThan(4096);
+    // The whole first request (system prompt and every tool) must stay within 10 KB.
+    expect(JSON.stringify(specs).length).toBeLessThan(6144);
     for (const spec of specs) expect(spec.inputSchema).not.toHaveProperty('$schema');
     expect(specs.find((s) => s.name === 'list_files')?.inputSchema.required).toBeUndefined();
     expect(registry.specs()).toBe(specs);
@@ -87,7 +94,7 @@ describe('executeToolCall', () => {
     const result = await executeToolCall(call('run_shell', '{}'), 1, registry, ws.ctx);
     expect(result.error).toBe(
       'unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, ' +
-        'delete_path, diff_files, execute_command',
+        'delete_path, diff_files, execute_command, edit_file, glob, grep, move_path, copy_path, append_file',
     );
     expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
   });
