@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 describe('registry', () => {
-  test('offers the seven tools with compact JSON Schemas', () => {
+  test('offers the built-in tools with compact JSON Schemas', () => {
     const specs = registry.specs();
     expect(specs.map((s) => s.name).slice(0, 7)).toEqual([
       'list_files',
@@ -43,10 +43,18 @@ describe('registry', () => {
       'delete_path',
       'diff_files',
       'execute_command',
+      'edit_file',
+      'glob',
+      'grep',
+      'move_path',
+      'copy_path',
+      'append_file',
     ]);
-    expect(specs.map((s) => s.name)).toEqual(expect.arrayContaining(['get_codebase_map', 'rename_symbol']));
-    // With the system prompt, the first request must stay within 10 KB.
-    expect(JSON.stringify(specs).length).toBeLessThan(7000);
+    expect(specs.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['edit_file', 'grep', 'get_codebase_map', 'rename_symbol']),
+    );
+    // The whole first request (system prompt and every tool) must stay within 10 KB.
+    expect(JSON.stringify(specs).length).toBeLessThan(9500);
     for (const spec of specs) expect(spec.inputSchema).not.toHaveProperty('$schema');
     expect(specs.find((s) => s.name === 'list_files')?.inputSchema.required).toBeUndefined();
     expect(registry.specs()).toBe(specs);
