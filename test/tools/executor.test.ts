@@ -35,7 +35,7 @@ afterEach(async () => {
 describe('registry', () => {
   test('offers the built-in tools with compact JSON Schemas', () => {
     const specs = registry.specs();
-    expect(specs.map((s) => s.name).slice(0, 7)).toEqual([
+    expect(specs.map((s) => s.name).slice(0, 13)).toEqual([
       'list_files',
       'read_file',
       'write_file',
