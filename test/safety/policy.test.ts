@@ -133,7 +133,7 @@ describe('restricted and symbolic links found while walking', () => {
   test('a link named on the command line is still checked as a path', async () => {
     const decision = await decide('restricted', 'grep -r secret src/out-link');
     expect(decision).toMatchObject({ decision: 'deny' });
-    expect(decision.reason).toContain('`src/out-link` is outside the workspace');
+    expect(decision.reason).toMatch(/`src\/out-link[^`]*` is outside the workspace/);
   });
 
   test.each([
