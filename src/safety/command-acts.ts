@@ -135,7 +135,7 @@ async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<voi
     const text = expandWord(word, scope.shell);
     if (text === undefined) continue;
     if (!(await isPathWord(text, scope.shell))) continue;
-    const target = await targetOf(word, scope.shell);
+    const target = await targetOf(word, scope.shell, scope.add);
     if (target !== 'unknown') checkPath(target, scope.context, scope.add);
   }
 }
@@ -149,7 +149,7 @@ async function destroy(words: readonly Word[], act: Destruction, recursive: bool
 async function write(words: readonly (Word | undefined)[], scope: ActScope): Promise<void> {
   for (const word of words) {
     if (!word) continue;
-    const target = await targetOf(word, scope.shell);
+    const target = await targetOf(word, scope.shell, scope.add);
     if (target !== 'unknown') checkWrite(target, scope.context, scope.add);
   }
 }
@@ -195,6 +195,7 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'chgrp': {
       const words = operandWords(args);
       const targets = hasFlag(args, ['--reference']) ? words : words.slice(1);
+      if (recursive && inv.fromXargs) scope.add('deny', `recursive ${program} of paths read from input (xargs)`);
       if (program === 'chmod' && recursive && words[0] && CHMOD_OPEN_MODES.includes(words[0].text)) {
         scope.add('deny', `chmod -R ${words[0].text} opens every file to everyone`);
       }

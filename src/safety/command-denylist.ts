@@ -170,7 +170,7 @@ class Judge {
       if (operator === '<<' || operator === '<<<') continue;
       // `2>&1`, `>&-`: duplicates a descriptor, names no file.
       if (/[<>]&$/.test(operator) && /^(\d+|-)$/.test(target)) continue;
-      const t = await targetOf({ text: target, literal: redirect.literal, glob: false }, shell);
+      const t = await targetOf({ text: target, literal: redirect.literal, glob: false }, shell, this.add);
       if (t === 'unknown') continue;
       checkPath(t, this.targets, this.add);
       if (operator !== '<') checkWrite(t, this.targets, this.add);

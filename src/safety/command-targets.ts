@@ -46,10 +46,17 @@ export type Add = (tier: 'deny' | 'confirm', reason: string) => void;
 /** A glob matching everything in its directory (`*`, `.*`) stands for the directory itself. */
 const WHOLE_DIRECTORY = /^(\.?\*+|\*\/?|\.\[!.\]\*)$/;
 
-/** The target a word names; 'unknown' when it holds an expansion the checker cannot know. */
-export async function targetOf(word: Word, shell: ShellState): Promise<Target | 'unknown'> {
+/**
+ * The target a word names; 'unknown' when it holds an expansion the checker cannot know. A relative path after a
+ * `cd` to such a place is unknown too, and reported through `add` (the place it names cannot be checked).
+ */
+export async function targetOf(word: Word, shell: ShellState, add?: Add): Promise<Target | 'unknown'> {
   const text = expandWord(word, shell);
   if (text === undefined) return 'unknown';
+  if (shell.cwd === undefined && !/^[/~]/.test(text)) {
+    add?.('deny', `\`${word.text}\` is relative to a directory known only when the command runs (after cd)`);
+    return 'unknown';
+  }
   let named = text;
   if (word.glob) {
     const scan = picomatch.scan(text);

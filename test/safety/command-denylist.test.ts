@@ -70,6 +70,7 @@ const catastrophic = [
   'rm -r -f ~/',
   'rm -fr $HOME',
   'rm -rf "$HOME/"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, not a template
   'rm -rf ${HOME}',
   'rm --recursive --force ~',
   'rm -rf /*',
@@ -118,6 +119,9 @@ const catastrophic = [
   'false || rm -rf ~',
   'ls | rm -rf ~',
   'rm -rf --no-preserve-root /',
+  'find ~ | xargs chmod -R 000',
+  'cd "$(dirname ~/x)" && rm -f .bashrc',
+  'cd $SOMEWHERE && echo x >> .profile',
 ];
 
 const persistence = [
