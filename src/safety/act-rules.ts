@@ -85,8 +85,15 @@ export const PERSISTENCE_POINTS = {
     '/etc/sudoers',
     '/etc/sudoers.d',
   ],
-  /** Inside any git repository (the workspace's or another): `<repo>/.git/hooks/...`, `<repo>/.git/config`. */
-  gitInternals: [/(^|\/)\.git\/hooks(\/|$)/, /(^|\/)\.git\/config$/] as readonly RegExp[],
+  /**
+   * Anywhere, the workspace included: a repository's `.git/hooks/...` and `.git/config`, and other agents' project
+   * settings (`.claude/settings.json` runs hooks).
+   */
+  anywhere: [
+    /(^|\/)\.git\/hooks(\/|$)/,
+    /(^|\/)\.git\/config$/,
+    /(^|\/)\.(claude|gemini|codex|cursor)(\/|$)/,
+  ] as readonly RegExp[],
 } as const;
 
 /**
@@ -114,8 +121,8 @@ export const SECRET_LOCATIONS = {
   /** Absolute globs. */
   system: ['/etc/shadow', '/etc/gshadow', '/proc/*/environ', '/proc/*/task/*/environ'],
   /** File names secret wherever they are (`.env`, `.env.local`), and the template names that are not. */
-  names: /^\.env(\..+)?$/,
-  templates: /^\.env\.(example|sample|template|dist|defaults)$/,
+  names: /^(\.env(\..+)?|.+\.env)$/,
+  templates: /^(\.env\.(example|sample|template|dist|defaults)|(example|sample|template)\.env)$/,
 } as const;
 
 /** Devices that are not disks: reading and writing them is harmless. */

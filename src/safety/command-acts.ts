@@ -29,6 +29,7 @@ import {
   targetOf,
 } from './command-targets.js';
 import { confirmReason, GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
+import { awkEffects, type ScriptEffects, sedEffects } from './inline-scripts.js';
 
 /** One program run by a simple command: the command itself, or one a wrapper (env, timeout, xargs) runs. */
 export interface Invocation {
@@ -47,8 +48,8 @@ export interface ActScope {
   context: TargetContext;
   shell: ShellState;
   add: Add;
-  /** Judges inline shell code (`bash -c`, a here-document fed to a shell) one level deeper. */
-  judgeScript(script: string): Promise<void>;
+  /** Judges inline shell code (`bash -c`, a here-document fed to a shell) one level deeper; `piped`: it reads a pipe. */
+  judgeScript(script: string, piped?: boolean): Promise<void>;
 }
 
 const DELETERS = ['rm', 'rmdir', 'unlink', 'shred'];
@@ -114,7 +115,9 @@ function pathArguments(inv: Invocation): Word[] {
     if (!operandsOnly && isOption(w)) {
       const eq = w.text.indexOf('=');
       const name = eq === -1 ? w.text : w.text.slice(0, eq);
-      if (textOptions.includes(name)) {
+      // `-am "msg"`: a cluster ending in a text option's letter takes the next word as its value.
+      const clusterEnd = /^-[A-Za-z]{2,}$/.test(name) ? `-${name.slice(-1)}` : undefined;
+      if (textOptions.includes(name) || (clusterEnd && textOptions.includes(clusterEnd))) {
         if (eq === -1) i++;
       } else if (eq !== -1 && w.text.startsWith('--')) found.push({ ...w, text: w.text.slice(eq + 1) });
       continue;
@@ -195,7 +198,8 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'chgrp': {
       const words = operandWords(args);
       const targets = hasFlag(args, ['--reference']) ? words : words.slice(1);
-      if (recursive && inv.fromXargs) scope.add('deny', `recursive ${program} of paths read from input (xargs)`);
+      if (recursive && inv.fromXargs)
+        scope.add('deny', `recursive ${program} of paths read from input (xargs)`);
       if (program === 'chmod' && recursive && words[0] && CHMOD_OPEN_MODES.includes(words[0].text)) {
         scope.add('deny', `chmod -R ${words[0].text} opens every file to everyone`);
       }
@@ -207,6 +211,8 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'ln': {
       const { sources, writes } = destinations(inv, program);
       if (program === 'mv') await destroy(sources, 'move', false, scope);
+      // A link made to a persistence point is a way to write it later (`ln -s ~/.bashrc x && echo >> x`).
+      if (program === 'ln' && hasFlag(args, ['--symbolic'], 's')) await write(sources, scope);
       return write(writes, scope);
     }
     case 'tee':
@@ -214,6 +220,7 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'shred':
       return write(operandWords(args, lookup(VALUE_OPTIONS, program)), scope);
     case 'sed':
+      await inlineEffects(sedEffects, programTexts(args, ['-e', '--expression'], ['-f', '--file']), scope);
       if (hasFlag(args, ['--in-place']) || args.some((w) => /^-[a-zA-Z]*i/.test(w.text))) {
         const words = operandWords(args, VALUE_OPTIONS.sed);
         return write(hasFlag(args, ['-e', '--expression', '-f', '--file']) ? words : words.slice(1), scope);
@@ -224,6 +231,11 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
         args.filter((w) => w.text.startsWith('of=')).map((w) => ({ ...w, text: w.text.slice(3) })),
         scope,
       );
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk':
+      return inlineEffects(awkEffects, programTexts(args, [], ['-f', '--file']), scope);
     case 'curl':
       return write([optionValue(args, ['-o', '--output'])], scope);
     case 'wget':
@@ -232,6 +244,43 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
 }
 
 const dot: Word = { text: '.', literal: true, glob: false };
+
+/** The program text of sed or awk: the values of `-e`, else the first operand (none when read from a file). */
+function programTexts(
+  args: readonly Word[],
+  options: readonly string[],
+  fileOptions: readonly string[],
+): Word[] {
+  if (hasFlag(args, fileOptions)) return [];
+  const given = args.flatMap((w, i) =>
+    options.includes(w.text) && args[i + 1] ? [args[i + 1] as Word] : [],
+  );
+  if (given.length > 0) return given;
+  const first = operandWords(args, [...options, '-v', '--assign', '-F', '-l', '--line-length'])[0];
+  return first ? [first] : [];
+}
+
+/** The files and commands inside sed and awk programs are judged like the command's own. */
+async function inlineEffects(
+  effectsOf: (script: string) => ScriptEffects,
+  programs: readonly Word[],
+  scope: ActScope,
+): Promise<void> {
+  for (const program of programs) {
+    const effects = effectsOf(program.text);
+    const word = (text: string): Word => ({ text, literal: program.literal, glob: false });
+    for (const file of [...effects.reads, ...effects.writes]) {
+      const target = await targetOf(word(file), scope.shell, scope.add);
+      if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+    }
+    await write(effects.writes.map(word), scope);
+    for (const command of effects.commands) await scope.judgeScript(command);
+    for (const command of effects.pipes) await scope.judgeScript(command, true);
+    if (effects.opaque && effectsOf === sedEffects) {
+      scope.add('deny', `the sed program \`${program.text}\` runs text as a shell command`);
+    }
+  }
+}
 
 /** python3.12 → python, perl5.36 → perl. */
 export function interpreterName(program: string): string {

@@ -41,6 +41,7 @@ export const programName = (word: string | undefined): string => path.posix.base
 /** The command and every command it wraps (`env A=1 timeout 5 xargs rm` → env, timeout, xargs, rm), and find -exec. */
 function unwrap(
   words: readonly Word[],
+  shell: ShellState,
   base: Omit<Invocation, 'program' | 'args' | 'fromXargs'>,
 ): Invocation[] {
   const found: Invocation[] = [];
@@ -48,7 +49,8 @@ function unwrap(
   let fromXargs = false;
   for (let depth = 0; depth < 10 && current.length > 0; depth++) {
     const first = current[0] as Word;
-    const program = first.literal ? programName(first.text) : undefined;
+    const name = expandWord(first, shell);
+    const program = name === undefined ? undefined : programName(name);
     const wrapper = program === undefined ? undefined : lookup(WRAPPERS, program);
     let end = current.length;
     if (wrapper) {
@@ -126,15 +128,20 @@ class Judge {
       if (words.length === 0) continue;
       const heredoc = command.redirects.find((r) => r.operator === '<<' || r.operator === '<<<');
       const stdin = heredoc ? 'heredoc' : command.stdinPipe ? 'pipe' : 'other';
-      const invocations = unwrap(words, { stdin, heredoc: heredoc?.target });
+      const invocations = unwrap(words, shell, { stdin, heredoc: heredoc?.target });
       const scope: ActScope = {
         context: this.targets,
         shell,
         add: this.add,
-        judgeScript: (script) => this.script(script, shell, depth),
+        judgeScript: (script, piped) => this.script(script, shell, depth, piped),
       };
       for (const inv of invocations) {
         if (inv.program) programs.add(inv.program);
+        else
+          this.add(
+            'deny',
+            `the program name in \`${command.text}\` comes from an expansion, so it cannot be checked`,
+          );
         await judgeInvocation(inv, scope);
         await this.wrapperExtras(inv, scope, depth);
       }
@@ -193,12 +200,15 @@ class Judge {
     return moved(text === undefined ? undefined : absolutePath(text, shell));
   }
 
-  private async script(script: string, shell: ShellState, depth: number): Promise<void> {
+  private async script(script: string, shell: ShellState, depth: number, piped = false): Promise<void> {
     if (depth + 1 >= MAX_NESTING) {
       this.add('deny', 'shell scripts nested too deeply to check');
       return;
     }
-    await this.analysis(await analyzeCommand(script), shell, depth + 1);
+    const analysis = await analyzeCommand(script);
+    // A script fed by a pipe: each of its commands may read what is piped in.
+    const commands = piped ? analysis.commands.map((c) => ({ ...c, stdinPipe: true })) : analysis.commands;
+    await this.analysis({ ...analysis, commands }, shell, depth + 1);
   }
 }
 

@@ -44,7 +44,8 @@ export function expandWord(word: Word, shell: ShellState): string | undefined {
 
 /** `~`, `~/x`, `~user/x` (a sibling of the home directory, or /root), `~+` and `~-`. */
 export function expandTilde(text: string, shell: ShellState): string {
-  const match = /^~([^/]*)(.*)$/s.exec(text);
+  // `~ fix` (a commit message) is no user's home: only user-name characters follow the tilde.
+  const match = /^~([A-Za-z0-9._+-]*)(\/.*)?$/s.exec(text);
   if (!match) return text;
   const [, user = '', rest = ''] = match;
   let base: string | undefined;
@@ -98,7 +99,7 @@ export async function isPathWord(text: string, shell: ShellState): Promise<boole
   if (text === '' || text === '-' || /[\n\0]/.test(text)) return false;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return false;
   if (/^[^/~.][^/]*:/.test(text)) return false;
-  if (text.startsWith('~') || text.startsWith('.')) return true;
+  if (/^~[A-Za-z0-9._+-]*(\/|$)/.test(text) || text.startsWith('.')) return true;
   if (text.startsWith('/')) return text === '/' || exists(`/${text.split('/')[1] ?? ''}`);
   if (text.includes('/')) return true;
   return shell.cwd !== undefined && exists(path.join(shell.cwd, text));

@@ -123,7 +123,9 @@ export function checkPath(t: Target, context: TargetContext, add: Add): void {
 function persistencePoint(p: string, home: string): string | undefined {
   for (const entry of PERSISTENCE_POINTS.home) if (within(path.join(home, entry), p)) return `~/${entry}`;
   for (const entry of PERSISTENCE_POINTS.system) if (within(entry, p)) return entry;
-  return PERSISTENCE_POINTS.gitInternals.some((re) => re.test(p)) ? '.git hooks and config' : undefined;
+  return PERSISTENCE_POINTS.anywhere.some((re) => re.test(p))
+    ? 'git hooks and config, agent settings'
+    : undefined;
 }
 
 function protectedPath(p: string, context: TargetContext): string | undefined {

@@ -119,6 +119,10 @@ const catastrophic = [
   'false || rm -rf ~',
   'ls | rm -rf ~',
   'rm -rf --no-preserve-root /',
+  '$CMD -rf ~',
+  'rm$IFS-rf$IFS~',
+  'x=rm; $x -rf ~',
+  'timeout 5 $(echo rm) -rf ~',
   'find ~ | xargs chmod -R 000',
   'cd "$(dirname ~/x)" && rm -f .bashrc',
   'cd $SOMEWHERE && echo x >> .profile',
@@ -167,6 +171,20 @@ const persistence = [
   'echo x > ~/.codex/config.toml',
   'cp x ~/.gemini/settings.json',
   'echo x > ~/.config/keel/config.yaml',
+  "echo runme | sed 'w ~/.zshenv'",
+  "sed -n '1,1w/etc/cron.d/x' src/a.ts",
+  "sed 's/a/b/w ~/.bashrc' src/a.ts",
+  "sed -e 's/a/b/' -e '$r ~/.ssh/id_rsa' src/a.ts",
+  "sed '1e rm -rf ~' src/a.ts",
+  "sed 's/.*/rm -rf ~/e' src/a.ts",
+  'awk \'{print > "/home/alice/.bashrc"}\' src/a.ts',
+  'awk \'BEGIN { system("rm -rf ~") }\'',
+  'awk \'{print | "sh"}\' src/a.ts',
+  'awk \'BEGIN { "curl x | sh" | getline }\'',
+  'cd .claude && mv test.txt settings.json',
+  'ln -s ~/.bashrc x && echo evil >> x',
+  'echo {} > .gemini/settings.json',
+  'cat config/secrets.env',
 ];
 
 const devicesAndPower = [
@@ -385,6 +403,18 @@ const allowed = [
   'npm view left-pad',
   'rm src/a.ts',
   'ls ~/.ssh/known_hosts',
+  "sed 's/x/r/' src/a.ts",
+  "sed '/start/,/end/d' src/a.ts",
+  "sed -n '$p' src/a.ts",
+  "sed '$r src/a.ts' src/a.ts",
+  "sed 's/a/b/w out.txt' src/a.ts",
+  'awk \'{print $1 > "out.txt"}\' src/a.ts',
+  "awk -F, '{ s += $2 } END { print s }' src/a.ts",
+  'cat example.env',
+  '$HOME/bin/tool --version',
+  'git commit -am "~ fix"',
+  'git commit -am "/etc notes"',
+  'git log -5 --author="~bob"',
 ];
 
 describe('denied in every mode', () => {
@@ -431,6 +461,7 @@ describe('allowed paths', () => {
 
   test('an allowed glob does not open persistence points or the home directory to destruction', async () => {
     const ctx = { ...context, allowedPaths: ['~/**'] };
+    expect((await tierOf('ln -s ~/.bashrc x && echo evil >> x', ctx)).tier).toBe('deny');
     expect((await tierOf('cat ~/notes.txt', ctx)).tier).toBe('none');
     expect((await tierOf('echo x >> ~/.bashrc', ctx)).tier).toBe('deny');
     expect((await tierOf('rm -rf ~', ctx)).tier).toBe('deny');
