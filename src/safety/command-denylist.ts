@@ -3,7 +3,7 @@
 // (command-acts.ts, command-targets.ts). Returns each act that is denied, or that needs confirming even in full mode.
 import path from 'node:path';
 import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rules.js';
-import { type ActScope, type Invocation, judgeInvocation } from './command-acts.js';
+import { judgeInvocation } from './command-acts.js';
 import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './command-analysis.js';
 import {
   absolutePath,
@@ -15,6 +15,7 @@ import {
 } from './command-paths.js';
 import { lookup, WRAPPERS } from './command-rules.js';
 import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './command-targets.js';
+import type { ActScope, Invocation } from './invocation.js';
 import type { Workspace } from './workspace.js';
 
 export interface CommandContext {
