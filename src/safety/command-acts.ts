@@ -9,6 +9,7 @@ import {
   DENIED_PROGRAM_PREFIXES,
   DENIED_PROGRAMS,
   INTERPRETERS,
+  SECRET_LOCATIONS,
   SHELLS,
   TEXT_ARGUMENTS,
 } from './act-rules.js';
@@ -84,7 +85,9 @@ async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<voi
   for (const word of pathArguments(inv)) {
     const text = expandWord(word, scope.shell);
     if (text === undefined) continue;
-    if (!(await isPathWord(text, scope.shell))) continue;
+    // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
+    const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
+    if (!secretName && !(await isPathWord(text, scope.shell))) continue;
     const target = await targetOf(word, scope.shell, scope.add);
     if (target !== 'unknown') checkPath(target, scope.context, scope.add);
   }

@@ -220,6 +220,16 @@ describe('full', () => {
     expect(await decide('full', command)).toMatchObject({ decision: 'allow' });
   });
 
+  test('the confirm tier asks even in full mode', async () => {
+    const decision = await decide('full', 'git push --force');
+    expect(decision.decision).toBe('ask');
+    expect(decision.reason).toContain('`git push` rewrites or deletes history on the remote');
+  });
+
+  test('paths outside the workspace are refused in full mode too', async () => {
+    expect(await decide('full', 'cat /etc/passwd')).toMatchObject({ decision: 'deny' });
+  });
+
   test('the denylist applies in every mode', async () => {
     expect(await decide('interactive', 'sudo ls')).toMatchObject({ decision: 'deny' });
     expect((await decide('restricted', 'rm -rf /')).reason).toContain('refused in every mode');
