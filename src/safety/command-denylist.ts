@@ -92,6 +92,9 @@ function wordsOf(command: SimpleCommand): Word[] {
   }));
 }
 
+/** Programs whose `VAR=value` arguments set variables for what follows. */
+const ASSIGNING_PROGRAMS = ['env', 'sudo', 'export', 'declare', 'typeset', 'local', 'readonly'];
+
 /** `VAR=value` that makes the next program run other code (GIT_SSH_COMMAND, LD_PRELOAD, a pager). */
 function checkAssignment(assignment: string, add: Add): void {
   const eq = assignment.indexOf('=');
@@ -157,12 +160,7 @@ class Judge {
 
   /** env's `VAR=value` and `-S "command"`, export's assignments. */
   private async wrapperExtras(inv: Invocation, scope: ActScope, depth: number): Promise<void> {
-    if (
-      inv.program === 'env' ||
-      inv.program === 'export' ||
-      inv.program === 'declare' ||
-      inv.program === 'sudo'
-    ) {
+    if (ASSIGNING_PROGRAMS.includes(inv.program ?? '')) {
       for (const w of inv.args) if (!w.text.startsWith('-')) checkAssignment(w.text, this.add);
     }
     if (inv.program === 'env') {
