@@ -127,7 +127,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const outputRoot = join(state, 'tool-output');
   const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
   const mode = setup.mode(loaded);
-  const policy = createPolicy({ mode, workspace, config });
+  const policy = createPolicy({ mode, workspace, config, stateDir: state });
   // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);

@@ -1,10 +1,12 @@
 // Execution policy: decide(tool call) -> allow | ask | deny, with a reason, from the mode, the tool's
 // safety level, its preview (the paths it reads and writes, the command it runs) and the user's config.
+import { homedir } from 'node:os';
+import { stateDir } from '../config/paths.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { SafetyLevel } from '../tools/tool.js';
-import { analyzeCommand } from './command-analysis.js';
-import { findDenied } from './command-denylist.js';
+import { analyzeCommand, type CommandAnalysis } from './command-analysis.js';
+import { type CommandContext, judgeCommand } from './command-denylist.js';
 import { restrictedReason } from './restricted-check.js';
 import type { Workspace } from './workspace.js';
 
@@ -36,6 +38,10 @@ export interface PolicyOptions {
   workspace: Workspace;
   /** The user's merged config (rules, protected paths as they arrive); absent in unit tests. */
   config?: KeelConfig;
+  /** The environment commands run in (HOME, the state dir); default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** Keel's state directory; default: from env. */
+  stateDir?: string;
 }
 
 /** The tool whose argument is a shell command, analysed rather than judged by safety level. */
@@ -53,11 +59,37 @@ function commandOf(args: unknown): string | undefined {
   return typeof args.command === 'string' ? args.command : undefined;
 }
 
+function commandContext(options: PolicyOptions): CommandContext {
+  const env = options.env ?? process.env;
+  return {
+    workspace: options.workspace,
+    home: env.HOME || homedir(),
+    env,
+    allowedPaths: options.config?.safety.allowed_paths ?? [],
+    protectedPaths: options.config?.safety.protected_paths ?? [],
+    stateDir: options.stateDir ?? stateDir(env),
+  };
+}
+
 async function decideCommand(command: string, options: PolicyOptions): Promise<PolicyDecision> {
   const analysis = await analyzeCommand(command);
   const shown = `\`${shorten(command)}\``;
-  const denied = await findDenied(analysis);
-  if (denied) return deny(`${shown} is refused in every mode: ${denied}`);
+  const verdicts = await judgeCommand(analysis, commandContext(options));
+  const denied = verdicts.filter((v) => v.tier === 'deny').map((v) => v.reason);
+  if (denied.length > 0) return deny(`${shown} is refused in every mode: ${denied.join('; ')}`);
+  const decision = await decideByMode(command, analysis, options);
+  // The confirm tier asks even in full mode (and so is refused when the run cannot ask).
+  const confirm = verdicts.filter((v) => v.tier === 'confirm').map((v) => v.reason);
+  if (confirm.length === 0 || decision.decision === 'deny') return decision;
+  return ask(`${shown} asks for confirmation in every mode: ${confirm.join('; ')}`);
+}
+
+async function decideByMode(
+  command: string,
+  analysis: CommandAnalysis,
+  options: PolicyOptions,
+): Promise<PolicyDecision> {
+  const shown = `\`${shorten(command)}\``;
   if (analysis.issues.some((i) => i.kind === 'parse_error')) {
     return deny(`${shown} does not parse as a bash command; fix the syntax`);
   }
