@@ -69,6 +69,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
   } finally {
+    // Background commands end with the chat.
+    killAll();
     process.off('SIGINT', interrupt);
     offTermination();
     stopWatching();

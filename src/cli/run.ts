@@ -49,7 +49,11 @@ export async function runCommand(options: RunOptions): Promise<number> {
     });
     agent.conversation.push({ role: 'user', content: goal });
     const interrupt = interruptSignal(agent.runner);
-    const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
+    const result = await agent.run(interrupt.signal).finally(() => {
+      interrupt.dispose();
+      // Background commands end with the run.
+      agent.runner.killAll();
+    });
     switch (result.reason) {
       case 'done':
         return ExitCode.ok;

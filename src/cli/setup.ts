@@ -126,7 +126,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = createRegistry(defaultTools());
-  const runner = createProcessRunner(commandEnv(process.env));
+  const runner = createProcessRunner(commandEnv(process.env, config.safety.env_passthrough));
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,

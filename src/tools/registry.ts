@@ -2,10 +2,12 @@
 // added and removed while a run goes on (MCP servers, config tools); the loop asks for the specs every turn.
 import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
+import { commandOutputTool } from './command-output.js';
 import { createDirectoryTool } from './create-directory.js';
 import { deletePathTool } from './delete-path.js';
 import { diffFilesTool } from './diff-files.js';
 import { executeCommandTool } from './execute-command.js';
+import { killCommandTool } from './kill-command.js';
 import { listFilesTool } from './list-files.js';
 import { readFileTool } from './read-file.js';
 import type { Tool } from './tool.js';
@@ -62,5 +64,7 @@ export function defaultTools(): Tool[] {
     deletePathTool,
     diffFilesTool,
     executeCommandTool,
+    commandOutputTool,
+    killCommandTool,
   ] as Tool[];
 }

@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 describe('registry', () => {
-  test('offers the seven tools with compact JSON Schemas', () => {
+  test('offers the nine tools with compact JSON Schemas', () => {
     const specs = registry.specs();
     expect(specs.map((s) => s.name)).toEqual([
       'list_files',
@@ -41,6 +41,8 @@ describe('registry', () => {
       'delete_path',
       'diff_files',
       'execute_command',
+      'command_output',
+      'kill_command',
     ]);
     expect(JSON.stringify(specs).length).toBeLessThan(4096);
     for (const spec of specs) expect(spec.inputSchema).not.toHaveProperty('$schema');
@@ -87,7 +89,7 @@ describe('executeToolCall', () => {
     const result = await executeToolCall(call('run_shell', '{}'), 1, registry, ws.ctx);
     expect(result.error).toBe(
       'unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, ' +
-        'delete_path, diff_files, execute_command',
+        'delete_path, diff_files, execute_command, command_output, kill_command',
     );
     expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
   });
@@ -312,7 +314,7 @@ describe('the tool contract', () => {
       registry,
       ws.ctx,
     );
-    expect(result.error).toBe('command timed out after 0.3s; its process group was killed');
+    expect(result.error).toBe('command timed out after 0.3s; it and the processes it started were killed');
   });
 });
 
