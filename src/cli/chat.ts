@@ -10,6 +10,8 @@ import { exitOnTermination, setupAgent } from './setup.js';
 
 export interface ChatOptions extends GlobalOptions {
   allowDangerous?: boolean;
+  /** --sandbox / --no-sandbox. */
+  sandbox?: boolean;
 }
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -45,6 +47,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       mode: () => (options.allowDangerous ? 'full' : 'interactive'),
       streamText: options.output === 'text',
       approve,
+      sandbox: options.sandbox,
     });
     killAll = () => agent.runner.killAll();
     offTermination = exitOnTermination(agent.runner);

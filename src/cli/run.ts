@@ -9,6 +9,8 @@ export interface RunOptions extends GlobalOptions {
   prompt?: string;
   plan?: string;
   allowDangerous?: boolean;
+  /** --sandbox / --no-sandbox. */
+  sandbox?: boolean;
 }
 
 async function readStdin(): Promise<string> {
@@ -46,6 +48,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       mode: (loaded) =>
         options.allowDangerous ? 'full' : (loaded.config.agent.terminal.default_mode ?? 'restricted'),
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
+      sandbox: options.sandbox,
     });
     agent.conversation.push({ role: 'user', content: goal });
     const interrupt = interruptSignal(agent.runner);

@@ -36,6 +36,8 @@ export interface PolicyOptions {
   workspace: Workspace;
   /** The user's merged config (rules, protected paths as they arrive); absent in unit tests. */
   config?: KeelConfig;
+  /** Shell commands run in the bubblewrap sandbox (workspace-only writes, no network by default). */
+  sandboxed?: boolean;
 }
 
 /** The tool whose argument is a shell command, analysed rather than judged by safety level. */
