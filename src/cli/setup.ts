@@ -155,7 +155,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
-  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {
+  const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
+  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode, sandbox }), {
     maxTokens,
     minRetainTurns: config.agent.conversation.min_retain_turns,
     pruneThreshold: config.agent.conversation.prune_threshold,

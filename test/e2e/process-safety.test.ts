@@ -110,6 +110,8 @@ describe('the sandbox from the CLI', () => {
       const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'x']);
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain('without a sandbox');
+      // The model is told, so a refused write outside the workspace makes sense to it.
+      expect(JSON.stringify(s.requests[0]!.body)).toContain('Commands run in a sandbox');
       expect(toolMessages(s.requests[1]!.body)[0]).toContain('refused');
       expect(existsSync(join(ws, 'in-workspace.txt'))).toBe(true);
       expect(existsSync(join(outside, 'sub', 'canary'))).toBe(false);
@@ -117,6 +119,7 @@ describe('the sandbox from the CLI', () => {
       const s2 = await server(script());
       const r2 = await runOllama(s2, ws, ['--allow-dangerous', '--no-sandbox', '--prompt', 'x']);
       expect(r2.code).toBe(0);
+      expect(JSON.stringify(s2.requests[0]!.body)).not.toContain('Commands run in a sandbox');
       expect(existsSync(join(outside, 'sub', 'canary'))).toBe(true);
     },
   );
