@@ -34,6 +34,7 @@ export class CommandProcess {
   private readonly child: ChildProcess;
   private readonly match: ProcessMatch;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly reportsLeftovers: boolean;
   private exited = false;
   private stopping = false;
 
@@ -42,6 +43,7 @@ export class CommandProcess {
     options: { cwd: string; env: NodeJS.ProcessEnv; marker: string },
     onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
   ) {
+    this.reportsLeftovers = launch.reportsLeftovers === true;
     // detached: the command leads its own process group, so one kill reaches everything still in it.
     this.child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
@@ -96,7 +98,8 @@ export class CommandProcess {
   sweep(): void {
     if (this.match.group === undefined) return;
     const { killed, survived } = killTree(this.match);
-    this.leftovers.killed += killed;
+    // A launcher that reports its own count has ended those processes already; some may still be dying.
+    if (!this.reportsLeftovers) this.leftovers.killed += killed;
     this.leftovers.survived = survived;
   }
 

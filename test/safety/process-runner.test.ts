@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
 import { commandEnv } from '../../src/safety/command-env.js';
+import { HeadBuffer, TailBuffer } from '../../src/safety/output-buffers.js';
 import { createProcessRunner } from '../../src/safety/process-runner.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
@@ -165,5 +166,24 @@ describe('commandEnv', () => {
       APP_MODE: 'dev',
       APP_LEVEL: '3',
     });
+  });
+});
+
+describe('output buffers', () => {
+  test('a tail buffer keeps the last bytes since the last take, never half a character', () => {
+    const tail = new TailBuffer(5);
+    tail.push(Buffer.from('abc'));
+    tail.push(Buffer.from('dé€f')); // é and € are 2 and 3 bytes: 'abcdé€f' is 10 bytes
+    expect(tail.take()).toEqual({ text: '€f', dropped: 6 });
+    expect(tail.take()).toEqual({ text: '', dropped: 0 });
+    tail.push(Buffer.from('xy'));
+    expect(tail.take()).toEqual({ text: 'xy', dropped: 0 });
+  });
+
+  test('a head buffer keeps the first bytes and counts the rest', () => {
+    const head = new HeadBuffer(4);
+    head.push(Buffer.from('abc'));
+    head.push(Buffer.from('defg'));
+    expect(head.result()).toEqual({ text: 'abcd', dropped: 3 });
   });
 });
