@@ -94,13 +94,14 @@ export class CommandProcess {
     this.later(KILL_GRACE_MS + 1000, () => this.closeOutput());
   }
 
-  /** Kills, at once, everything of this command still alive; counts what it found. */
-  sweep(): void {
-    if (this.match.group === undefined) return;
+  /** Kills, at once, everything of this command still alive; counts what it found and returns how many. */
+  sweep(): number {
+    if (this.match.group === undefined) return 0;
     const { killed, survived } = killTree(this.match);
     // A launcher that reports its own count has ended those processes already; some may still be dying.
     if (!this.reportsLeftovers) this.leftovers.killed += killed;
     this.leftovers.survived = survived;
+    return killed;
   }
 
   private closeOutput(): void {

@@ -63,10 +63,7 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
     running: () => [...background.values()].filter((b) => !b.exited),
     killAll() {
       let killed = 0;
-      for (const proc of live) {
-        proc.sweep();
-        killed += proc.leftovers.killed;
-      }
+      for (const proc of live) killed += proc.sweep();
       live.clear();
       // Anything marked by this run that escaped its command's tracking.
       killed += killTree({ marker: `${runId}-`, prefix: true, since: startedAt }).killed;
