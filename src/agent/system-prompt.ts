@@ -18,13 +18,27 @@ function commandRules(mode: ExecutionMode): string {
 const DRY_RUN =
   'This is a dry run: calls that would change files or run non-read-only commands only report what they would do. Continue as if they had been applied, or finish.';
 
-export function systemPrompt(options: { workspace: string; mode: ExecutionMode; dryRun?: boolean }): string {
+/** Said only when commands run sandboxed, so failed writes outside the workspace make sense to the model. */
+function sandboxRules(sandbox: { network: boolean } | undefined): string[] {
+  if (!sandbox) return [];
+  const network = sandbox.network ? '' : ' and there is no network';
+  return [`Commands run in a sandbox: only the workspace and /tmp are writable${network}.`];
+}
+
+export function systemPrompt(options: {
+  workspace: string;
+  mode: ExecutionMode;
+  /** Commands run in the bubblewrap sandbox. */
+  sandbox?: { network: boolean };
+  dryRun?: boolean;
+}): string {
   return [
     'You are Keel, an autonomous coding agent. You work in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
     commandRules(options.mode),
     ...(options.dryRun ? [DRY_RUN] : []),
+    ...sandboxRules(options.sandbox),
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
   ].join(' ');
 }

@@ -12,6 +12,8 @@ import { exitOnTermination, setupAgent } from './setup.js';
 export interface ChatOptions extends GlobalOptions {
   allowDangerous?: boolean;
   dryRun?: boolean;
+  /** --sandbox / --no-sandbox. */
+  sandbox?: boolean;
 }
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -50,6 +52,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       streamText: options.output === 'text',
       approve,
       dryRun: options.dryRun,
+      sandbox: options.sandbox,
     });
     killAll = () => agent.runner.killAll();
     offTermination = exitOnTermination(agent.runner);
@@ -74,6 +77,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
   } finally {
+    // Background commands end with the chat.
+    killAll();
     process.off('SIGINT', interrupt);
     offTermination();
     stopWatching();

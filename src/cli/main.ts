@@ -57,6 +57,8 @@ function buildProgram(): Command {
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .option('--allow-dangerous', 'allow any shell command except the denylist (full-autonomous mode)')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
@@ -67,6 +69,8 @@ function buildProgram(): Command {
     .description('talk with the agent, one line per turn (exit or Ctrl-D quits)')
     .option('--allow-dangerous', 'allow any shell command except the denylist without asking')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(async (options, command: Command) => {
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });

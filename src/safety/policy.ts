@@ -42,6 +42,8 @@ export interface PolicyOptions {
   env?: NodeJS.ProcessEnv;
   /** Keel's state directory; default: from env. */
   stateDir?: string;
+  /** Shell commands run in the bubblewrap sandbox (workspace-only writes, no network by default). */
+  sandboxed?: boolean;
 }
 
 /** The tool whose argument is a shell command, analysed rather than judged by safety level. */
