@@ -2,7 +2,7 @@
 // writes AGENTS.md; an existing file goes into the prompt and is updated with its diff shown; --dry-run writes
 // nothing. The shipped examples/init.cassette.json replays offline. Regenerate it with
 //   KEEL_UPDATE_CASSETTE=1 npx vitest run test/e2e/init.test.ts
-import { copyFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
