@@ -84,13 +84,13 @@ export async function initCommand(options: InitOptions): Promise<number> {
       // With --output json the run's JSON object owns stdout; the summary goes to stderr.
       const out = json ? process.stderr : process.stdout;
       const diff = existing === undefined ? undefined : fileChangeDiff(AGENTS_FILE, existing, content);
+      if (existing === content) {
+        out.write(`${AGENTS_FILE} is up to date\n`);
+        return ExitCode.ok;
+      }
       if (options.dryRun) {
         out.write(`${diff ?? content.trimEnd()}\n`);
         process.stderr.write(`dry run: ${AGENTS_FILE} not written\n`);
-        return ExitCode.ok;
-      }
-      if (existing === content) {
-        out.write(`${AGENTS_FILE} is up to date\n`);
         return ExitCode.ok;
       }
       await writeFileAtomic(target, content, {

@@ -102,6 +102,14 @@ describe('keel init', () => {
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe('# Old\n');
   });
 
+  it('says the file is up to date when the answer is what it already holds, and leaves it alone', async () => {
+    const s = await e2e.server([{ text: agentsMd }]);
+    const ws = await e2e.workspace({ ...project, 'AGENTS.md': agentsMd });
+    const r = await init(s.ollamaUrl, ws);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('AGENTS.md is up to date\n');
+  });
+
   it('an empty answer fails (exit 1) and leaves the workspace alone', async () => {
     const s = await e2e.server([{ text: '   ' }]);
     const ws = await e2e.workspace(project);
