@@ -77,6 +77,17 @@ function buildProgram(): Command {
     });
 
   program
+    .command('init')
+    .description(
+      'analyse the workspace and write (or update) AGENTS.md, the guidance file coding agents read',
+    )
+    .option('--dry-run', 'print the new file, or the diff of an existing one, without writing it')
+    .action(async (options, command: Command) => {
+      const { initCommand } = await import('./init-command.js');
+      process.exitCode = await initCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
     .command('undo')
     .description('restore the workspace to before the last run or chat turn, or to a checkpoint')
     .argument('[id]', 'a checkpoint id from keel undo --list: go back to before that call')

@@ -29,7 +29,7 @@ import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
-import type { ToolContext, ToolLimits } from '../tools/tool.js';
+import type { Tool, ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
@@ -58,6 +58,12 @@ export interface SetupOptions {
   dryRun?: boolean;
   /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
   sandbox?: boolean;
+  /** The tools offered (default: the built-in ones); keel init offers none. */
+  tools?: Tool[];
+  /** Replaces the coding agent's system prompt (keel init asks for a file's content, not actions). */
+  systemPrompt?: string;
+  /** false: the final answer is not printed (the command does something else with it). */
+  printAnswer?: boolean;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -93,7 +99,12 @@ export async function loadConfigFor(options: GlobalOptions): Promise<LoadedConfi
   });
 }
 
-function outputSink(options: GlobalOptions, model: Model, streamText: boolean): EventSink {
+function outputSink(
+  options: GlobalOptions,
+  model: Model,
+  streamText: boolean,
+  printAnswer: boolean,
+): EventSink {
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
     // Humans still see errors on stderr; stdout carries only the JSON object.
@@ -114,7 +125,7 @@ function outputSink(options: GlobalOptions, model: Model, streamText: boolean): 
   }
   const style = createStyle(colorEnabled(process.stderr, process.env));
   return createTextRenderer({
-    stdout: process.stdout,
+    stdout: printAnswer ? process.stdout : devNull,
     stderr: process.stderr,
     style,
     streamText,
@@ -149,7 +160,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
-  const registry = createRegistry(defaultTools());
+  const registry = createRegistry(setup.tools ?? defaultTools());
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
@@ -171,7 +182,10 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         }),
       ),
   });
-  const events = createEventStream(outputSink(options, model, setup.streamText), audit);
+  const events = createEventStream(
+    outputSink(options, model, setup.streamText, setup.printAnswer !== false),
+    audit,
+  );
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
@@ -180,11 +194,14 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
-  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode, sandbox, dryRun }), {
-    maxTokens,
-    minRetainTurns: config.agent.conversation.min_retain_turns,
-    pruneThreshold: config.agent.conversation.prune_threshold,
-  });
+  const conversation = new Conversation(
+    setup.systemPrompt ?? systemPrompt({ workspace: workspace.root, mode, sandbox, dryRun }),
+    {
+      maxTokens,
+      minRetainTurns: config.agent.conversation.min_retain_turns,
+      pruneThreshold: config.agent.conversation.prune_threshold,
+    },
+  );
   const limits: ToolLimits = {
     maxOutputSize: outputCap(config.agent.tools.max_output_size, maxTokens),
     maxFileReadSize: config.agent.tools.max_file_read_size,

@@ -7,7 +7,7 @@ import ignore, { type Ignore } from 'ignore';
 import { languageOf } from './languages.js';
 
 /** Directories that hold other people's code or generated output, never the project's own. */
-const SKIPPED_DIRS = new Set([
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.git',
   'node_modules',
   'bower_components',

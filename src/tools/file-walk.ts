@@ -39,10 +39,16 @@ export async function scopesAbove(root: string, start: string): Promise<IgnoreSc
 }
 
 /**
- * The regular files under `start` (or `start` itself when it is a file), in name order, skipping .git and
- * ignored entries. Symbolic links are not followed, as ripgrep without -L: they may lead out of the workspace.
+ * The regular files under `start` (or `start` itself when it is a file), in name order, skipping .git, ignored
+ * entries and directories `skipDir` names. Symbolic links are not followed, as ripgrep without -L: they may lead
+ * out of the workspace.
  */
-export async function* walkFiles(root: string, start: string, signal: AbortSignal): AsyncGenerator<string> {
+export async function* walkFiles(
+  root: string,
+  start: string,
+  signal: AbortSignal,
+  skipDir: (name: string) => boolean = () => false,
+): AsyncGenerator<string> {
   const stat = await fs.lstat(start);
   if (stat.isFile()) {
     yield start;
@@ -59,7 +65,7 @@ export async function* walkFiles(root: string, start: string, signal: AbortSigna
       const full = path.join(dir, entry.name);
       const isDir = entry.isDirectory();
       if (!isDir && !entry.isFile()) continue;
-      if (isIgnored(active, full, isDir)) continue;
+      if ((isDir && skipDir(entry.name)) || isIgnored(active, full, isDir)) continue;
       if (isDir) yield* walk(full, active);
       else yield full;
     }

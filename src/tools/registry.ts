@@ -9,12 +9,15 @@ import { copyPathTool } from './copy-path.js';
 import { createBarrelTool } from './create-barrel.js';
 import { createDirectoryTool } from './create-directory.js';
 import { deletePathTool } from './delete-path.js';
+import { detectProjectTypeTool } from './detect-project-type.js';
 import { diffFilesTool } from './diff-files.js';
 import { editFileTool } from './edit-file.js';
 import { executeCommandTool } from './execute-command.js';
+import { extractConventionsTool } from './extract-conventions.js';
 import { findReferencesTool } from './find-references.js';
 import { getCodebaseMapTool } from './get-codebase-map.js';
 import { getImportsExportsTool } from './get-imports-exports.js';
+import { getProjectOverviewTool } from './get-project-overview.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { inspectSymbolTool } from './inspect-symbol.js';
@@ -97,4 +100,9 @@ export function defaultTools(): Tool[] {
     organizeImportsTool,
     createBarrelTool,
   ] as Tool[];
+}
+
+/** The project analyses behind `keel init`: kept out of ordinary runs, whose first request they would only grow. */
+export function projectTools(): Tool[] {
+  return [detectProjectTypeTool, extractConventionsTool, getProjectOverviewTool] as Tool[];
 }

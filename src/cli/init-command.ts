@@ -1,0 +1,114 @@
+// `keel init`: analyses the workspace (project type, conventions, overview), asks the model once for a concise
+// AGENTS.md with no tools offered, and writes it atomically, or updates the existing one after showing the diff.
+import { readFile } from 'node:fs/promises';
+import { cacheDir, stateDir } from '../config/paths.js';
+import { ExitCode, KeelError } from '../core/errors.js';
+import {
+  AGENTS_FILE,
+  agentsFileContent,
+  diffCounts,
+  INIT_SYSTEM_PROMPT,
+  initPrompt,
+} from '../project/agents-md.js';
+import { extractConventions, formatConventions } from '../project/conventions.js';
+import { detectProjectType, formatProjectType } from '../project/detect.js';
+import { formatOverview, projectOverview } from '../project/overview.js';
+import { scanProject } from '../project/scan.js';
+import { writeFileAtomic } from '../tools/atomic-write.js';
+import { fileChangeDiff } from '../tools/file-diff.js';
+import { OVERVIEW_MAP_TOKENS } from '../tools/get-project-overview.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { interruptSignal, setupAgent } from './setup.js';
+
+export interface InitOptions extends GlobalOptions {
+  dryRun?: boolean;
+}
+
+export async function initCommand(options: InitOptions): Promise<number> {
+  const json = options.output !== 'text';
+  try {
+    const agent = await setupAgent(options, {
+      // No tools are offered, so the mode decides nothing; restricted is the safest to name.
+      mode: () => 'restricted',
+      streamText: false,
+      tools: [],
+      systemPrompt: INIT_SYSTEM_PROMPT,
+      printAnswer: false,
+      dryRun: options.dryRun,
+    });
+    const target = await agent.workspace.resolve(AGENTS_FILE);
+    const existing = await readFile(target, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    const interrupt = interruptSignal(agent.runner);
+    try {
+      const { signal } = interrupt;
+      const scan = await scanProject(agent.workspace.root, signal);
+      const analyses = {
+        projectType: formatProjectType(await detectProjectType(scan), scan.truncated),
+        conventions: formatConventions(await extractConventions(scan, { runner: agent.runner, signal })),
+        overview: formatOverview(
+          await projectOverview(scan, {
+            signal,
+            cacheDir: cacheDir(process.env),
+            mapTokens: OVERVIEW_MAP_TOKENS,
+          }),
+        ),
+      };
+      agent.conversation.push({ role: 'user', content: initPrompt(analyses, existing) });
+      const result = await agent.run(signal);
+      switch (result.reason) {
+        case 'done':
+          break;
+        case 'turn-limit':
+          return ExitCode.turnLimit;
+        case 'interrupted':
+          return ExitCode.interrupted;
+        case 'failed':
+          if (options.debug && result.error?.stack) process.stderr.write(`${result.error.stack}\n`);
+          return result.error?.exitCode ?? ExitCode.failed;
+      }
+      const content = agentsFileContent(result.answer);
+      if (content === '') {
+        throw new KeelError(
+          'empty_answer',
+          ExitCode.failed,
+          `the model's answer was empty; ${AGENTS_FILE} not written`,
+          {
+            hint: 'run keel init again, or try another model',
+          },
+        );
+      }
+      // With --output json the run's JSON object owns stdout; the summary goes to stderr.
+      const out = json ? process.stderr : process.stdout;
+      const diff = existing === undefined ? undefined : fileChangeDiff(AGENTS_FILE, existing, content);
+      if (existing === content) {
+        out.write(`${AGENTS_FILE} is up to date\n`);
+        return ExitCode.ok;
+      }
+      if (options.dryRun) {
+        out.write(`${diff ?? content.trimEnd()}\n`);
+        process.stderr.write(`dry run: ${AGENTS_FILE} not written\n`);
+        return ExitCode.ok;
+      }
+      await writeFileAtomic(target, content, {
+        workspace: agent.workspace,
+        signal,
+        stateDir: stateDir(process.env),
+      });
+      if (diff === undefined) {
+        out.write(`wrote ${AGENTS_FILE} (${content.split('\n').length - 1} lines)\n`);
+      } else {
+        const { added, removed } = diffCounts(diff);
+        out.write(`${diff}\nupdated ${AGENTS_FILE} (+${added} -${removed})\n`);
+      }
+      return ExitCode.ok;
+    } finally {
+      interrupt.dispose();
+    }
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json });
+  }
+}

@@ -1,0 +1,134 @@
+// detect_project_type's analysis: languages by file count, package managers, build tools, frameworks, test
+// frameworks and workspaces, from the files present and the dependencies manifests declare.
+import { declares, isManifest, readDependencies } from './dependencies.js';
+import { filesNamed, type ProjectScan, prop } from './scan.js';
+import { DEPENDENCY_SIGNALS, LANGUAGE_BY_EXTENSION, TOOL_FILES, WORKSPACE_FILES } from './signals.js';
+
+/** Something recognised, and the file that says so. */
+export interface Finding {
+  name: string;
+  from: string;
+}
+
+export interface ProjectType {
+  languages: { name: string; files: number }[];
+  packageManagers: Finding[];
+  buildTools: Finding[];
+  frameworks: Finding[];
+  testFrameworks: Finding[];
+  workspaces: Finding[];
+  manifests: string[];
+}
+
+/** Test tools recognised by a file they need, when no manifest names them. */
+const TEST_FILES: readonly { test: RegExp; name: string }[] = [
+  { test: /(^|\/)(pytest\.ini|conftest\.py)$/, name: 'pytest' },
+  { test: /(^|\/)vitest\.config\.[cm]?[jt]s$/, name: 'Vitest' },
+  { test: /(^|\/)jest\.config\.[cm]?[jt]s(on)?$/, name: 'Jest' },
+  { test: /(^|\/)playwright\.config\.[cm]?[jt]s$/, name: 'Playwright' },
+  { test: /_test\.go$/, name: 'go test' },
+  { test: /(^|\/)\.rspec$/, name: 'RSpec' },
+  { test: /(^|\/)phpunit\.xml(\.dist)?$/, name: 'PHPUnit' },
+];
+
+export async function detectProjectType(scan: ProjectScan): Promise<ProjectType> {
+  const counts = new Map<string, number>();
+  for (const file of scan.files) {
+    const ext = /\.([^./]+)$/.exec(file)?.[1]?.toLowerCase();
+    const language = ext === undefined ? undefined : LANGUAGE_BY_EXTENSION[ext];
+    if (language) counts.set(language, (counts.get(language) ?? 0) + 1);
+  }
+  const languages = [...counts]
+    .map(([name, files]) => ({ name, files }))
+    .sort((a, b) => b.files - a.files || a.name.localeCompare(b.name));
+
+  const found = {
+    packageManagers: new Findings(),
+    buildTools: new Findings(),
+    frameworks: new Findings(),
+    testFrameworks: new Findings(),
+    workspaces: new Findings(),
+  };
+  for (const { file, tool, kind } of TOOL_FILES) {
+    for (const at of filesNamed(scan, file)) {
+      (kind === 'package' ? found.packageManagers : found.buildTools).add(tool, at);
+    }
+  }
+  const manifests = scan.files.filter((f) => f.split('/').length <= 3 && isManifest(f));
+  const deps = await readDependencies(scan, manifests);
+  for (const manifest of deps) {
+    for (const signal of DEPENDENCY_SIGNALS) {
+      if (signal.in !== undefined && !manifest.manifest.endsWith(signal.in)) continue;
+      if (!declares(manifest, signal.dep)) continue;
+      const into = { framework: found.frameworks, test: found.testFrameworks, build: found.buildTools }[
+        signal.kind
+      ];
+      into.add(signal.name, manifest.manifest);
+    }
+  }
+  await packageJsonDetails(scan, found);
+  for (const file of scan.files) {
+    for (const { test, name } of TEST_FILES) if (test.test(file)) found.testFrameworks.add(name, file);
+  }
+  if (scan.has('Cargo.toml')) found.testFrameworks.add('cargo test', 'Cargo.toml');
+  const pyproject = (await scan.read('pyproject.toml')) ?? '';
+  if (pyproject.includes('[tool.pytest')) found.testFrameworks.add('pytest', 'pyproject.toml');
+  if (pyproject.includes('[tool.poetry')) found.packageManagers.add('poetry', 'pyproject.toml');
+  if (/^\s*\[workspace\]/m.test((await scan.read('Cargo.toml')) ?? ''))
+    found.workspaces.add('Cargo workspace', 'Cargo.toml');
+  for (const [file, name] of Object.entries(WORKSPACE_FILES))
+    if (scan.has(file)) found.workspaces.add(name, file);
+
+  return {
+    languages,
+    packageManagers: found.packageManagers.list,
+    buildTools: found.buildTools.list,
+    frameworks: found.frameworks.list,
+    testFrameworks: found.testFrameworks.list,
+    workspaces: found.workspaces.list,
+    manifests,
+  };
+}
+
+/** package.json's `packageManager`, `workspaces`, and the plain npm fallback when no lockfile says which. */
+async function packageJsonDetails(
+  scan: ProjectScan,
+  found: { packageManagers: Findings; workspaces: Findings },
+): Promise<void> {
+  const pkg = await scan.readJson('package.json');
+  if (!pkg) return;
+  const declared =
+    typeof pkg.packageManager === 'string' ? /^[a-z]+/.exec(pkg.packageManager)?.[0] : undefined;
+  if (declared) found.packageManagers.add(declared, 'package.json');
+  const workspaces = Array.isArray(pkg.workspaces) ? pkg.workspaces : prop(pkg, 'workspaces', 'packages');
+  if (Array.isArray(workspaces) && workspaces.length > 0)
+    found.workspaces.add(`npm workspaces (${workspaces.join(', ')})`, 'package.json');
+  const lockfiles = ['npm', 'pnpm', 'yarn', 'bun'];
+  if (!found.packageManagers.list.some((f) => lockfiles.includes(f.name)))
+    found.packageManagers.add('npm (no lockfile)', 'package.json');
+}
+
+class Findings {
+  readonly list: Finding[] = [];
+  add(name: string, from: string): void {
+    if (!this.list.some((f) => f.name === name)) this.list.push({ name, from });
+  }
+}
+
+export function formatProjectType(type: ProjectType, truncated: boolean): string {
+  const list = (items: Finding[]) =>
+    items.length === 0 ? 'none found' : items.map((f) => `${f.name} (${f.from})`).join(', ');
+  const languages =
+    type.languages.length === 0
+      ? 'none recognised'
+      : type.languages.map((l) => `${l.name} ${l.files} file${l.files === 1 ? '' : 's'}`).join(', ');
+  return [
+    `languages: ${languages}${truncated ? ' (first files only: the project is large)' : ''}`,
+    `package managers: ${list(type.packageManagers)}`,
+    `build tools: ${list(type.buildTools)}`,
+    `frameworks: ${list(type.frameworks)}`,
+    `test frameworks: ${list(type.testFrameworks)}`,
+    `workspaces: ${list(type.workspaces)}`,
+    `manifests: ${type.manifests.length === 0 ? 'none' : type.manifests.join(', ')}`,
+  ].join('\n');
+}

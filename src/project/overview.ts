@@ -1,0 +1,151 @@
+// get_project_overview's analysis: the README's opening section, the top-level layout with file counts, entry
+// points, and a short repo map (signatures of the most referenced files) as the key modules.
+import { loadCodeIndex } from '../code/code-index.js';
+import { buildRepoMap } from '../code/repo-map.js';
+import { type ProjectScan, prop } from './scan.js';
+
+export interface ProjectOverview {
+  readme?: { file: string; text: string };
+  /** `src/ 120 files`, then the root's own files. */
+  layout: string[];
+  entryPoints: string[];
+  keyModules?: string;
+}
+
+const README = /^readme(\.(md|markdown|rst|txt|adoc))?$/i;
+const MAX_README_LINES = 40;
+const MAX_README_CHARS = 2000;
+
+/** Conventional entry points, by path. */
+const ENTRY_FILES: readonly RegExp[] = [
+  /^(src\/)?(main|index|app|server|cli)\.(ts|tsx|js|mjs|py|go|rs)$/,
+  /^src\/(lib|main)\.rs$/,
+  /^src\/bin\/[^/]+\.rs$/,
+  /^cmd\/[^/]+\/main\.go$/,
+  /^main\.go$/,
+  /^lib\/main\.dart$/,
+  /^bin\/[^/]+$/,
+  /^manage\.py$/,
+  /^[^/]+\/__main__\.py$/,
+  /^src\/[^/]+\/__main__\.py$/,
+  /^src\/main\/java\/.*\/Application\.java$/,
+];
+
+export interface OverviewOptions {
+  signal: AbortSignal;
+  cacheDir?: string;
+  /** Tokens for the key-modules map; 0 leaves it out. */
+  mapTokens: number;
+}
+
+export async function projectOverview(scan: ProjectScan, options: OverviewOptions): Promise<ProjectOverview> {
+  const readmeFile = scan.files.find((f) => !f.includes('/') && README.test(f));
+  const readmeText = readmeFile ? await scan.read(readmeFile) : undefined;
+  return {
+    ...(readmeFile && readmeText !== undefined
+      ? { readme: { file: readmeFile, text: firstSection(readmeText) } }
+      : {}),
+    layout: layout(scan.files),
+    entryPoints: await entryPoints(scan),
+    ...(options.mapTokens > 0 ? await keyModules(scan.root, options) : {}),
+  };
+}
+
+/** The title and text up to the second heading, capped. */
+export function firstSection(text: string): string {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const isHeading = (i: number) =>
+    /^#{1,6}\s/.test(lines[i]!) || (lines[i]!.trim() !== '' && /^(=+|-+)\s*$/.test(lines[i + 1] ?? ''));
+  let end = lines.length;
+  let seen = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (!isHeading(i)) continue;
+    if (seen) {
+      end = i;
+      break;
+    }
+    seen = true;
+  }
+  const joined = lines.slice(0, Math.min(end, MAX_README_LINES)).join('\n').trim();
+  return joined.length > MAX_README_CHARS ? `${joined.slice(0, MAX_README_CHARS)}…` : joined;
+}
+
+function layout(files: readonly string[]): string[] {
+  const dirs = new Map<string, number>();
+  const rootFiles: string[] = [];
+  for (const f of files) {
+    const slash = f.indexOf('/');
+    if (slash < 0) rootFiles.push(f);
+    else dirs.set(f.slice(0, slash), (dirs.get(f.slice(0, slash)) ?? 0) + 1);
+  }
+  const lines = [...dirs]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([dir, n]) => `${dir}/ ${n} file${n === 1 ? '' : 's'}${subdirs(files, dir)}`);
+  if (rootFiles.length > 0)
+    lines.push(
+      `files at the root: ${rootFiles.slice(0, 30).join(', ')}${rootFiles.length > 30 ? ', …' : ''}`,
+    );
+  return lines;
+}
+
+/** ` (a/, b/, …)`: a directory's own subdirectories, the next level of the layout. */
+function subdirs(files: readonly string[], dir: string): string {
+  const names = new Set<string>();
+  for (const f of files) {
+    if (!f.startsWith(`${dir}/`)) continue;
+    const parts = f.slice(dir.length + 1).split('/');
+    if (parts.length > 1) names.add(`${parts[0]}/`);
+  }
+  const list = [...names].sort();
+  if (list.length === 0) return '';
+  return ` (${list.slice(0, 8).join(', ')}${list.length > 8 ? ', …' : ''})`;
+}
+
+async function entryPoints(scan: ProjectScan): Promise<string[]> {
+  const out: string[] = [];
+  const pkg = await scan.readJson('package.json');
+  for (const key of ['main', 'module', 'types']) {
+    const value = pkg?.[key];
+    if (typeof value === 'string') out.push(`${value} (package.json ${key})`);
+  }
+  const bin = pkg?.bin;
+  if (typeof bin === 'string') out.push(`${bin} (package.json bin)`);
+  else if (typeof bin === 'object' && bin !== null)
+    for (const [name, file] of Object.entries(bin)) out.push(`${String(file)} (package.json bin: ${name})`);
+  const exported = prop(pkg, 'exports', '.');
+  if (typeof exported === 'string') out.push(`${exported} (package.json exports)`);
+  const pyproject = (await scan.read('pyproject.toml')) ?? '';
+  const scriptsBlock = /^\[project\.scripts\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
+  for (const m of scriptsBlock.matchAll(/^\s*([\w.-]+)\s*=\s*["']([^"']+)["']/gm))
+    out.push(`${m[2]} (pyproject script: ${m[1]})`);
+  for (const f of scan.files) if (ENTRY_FILES.some((re) => re.test(f))) out.push(f);
+  return [...new Set(out)].slice(0, 20);
+}
+
+/** The repo map at a small budget; a project in no language the map reads, or a parser that fails, has none. */
+async function keyModules(root: string, options: OverviewOptions): Promise<{ keyModules?: string }> {
+  try {
+    const index = await loadCodeIndex(root, {
+      signal: options.signal,
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    });
+    const map = buildRepoMap(index, options.mapTokens, '');
+    return map.total === 0 ? {} : { keyModules: map.text };
+  } catch {
+    options.signal.throwIfAborted();
+    return {};
+  }
+}
+
+export function formatOverview(o: ProjectOverview): string {
+  const parts: string[] = [];
+  parts.push(o.readme ? `${o.readme.file} (opening section):\n${o.readme.text}` : 'README: none found');
+  parts.push(`layout:\n${o.layout.map((l) => `  ${l}`).join('\n') || '  (empty)'}`);
+  parts.push(
+    o.entryPoints.length === 0
+      ? 'entry points: none recognised'
+      : `entry points:\n${o.entryPoints.map((e) => `  ${e}`).join('\n')}`,
+  );
+  if (o.keyModules) parts.push(`key modules (signatures, most referenced first):\n${o.keyModules}`);
+  return parts.join('\n\n');
+}

@@ -1,0 +1,268 @@
+// The project analyses behind keel init (detect_project_type, extract_conventions, get_project_overview) on small
+// real projects in temp dirs: an npm TypeScript project, a Python, a Go and a Flutter one.
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { detectProjectTypeTool } from '../../src/tools/detect-project-type.js';
+import { extractConventionsTool } from '../../src/tools/extract-conventions.js';
+import { getProjectOverviewTool } from '../../src/tools/get-project-overview.js';
+import { projectTools } from '../../src/tools/registry.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+const typescriptProject: Record<string, string> = {
+  'package.json': JSON.stringify({
+    name: 'shop',
+    type: 'module',
+    bin: { shop: 'dist/cli.js' },
+    scripts: { build: 'tsc -p .', test: 'vitest run', lint: 'biome check .' },
+    dependencies: { express: '^4.19.0', react: '^18.0.0' },
+    devDependencies: { vitest: '^2.0.0', '@biomejs/biome': '^2.0.0', typescript: '^5.5.0' },
+  }),
+  'package-lock.json': '{}',
+  'tsconfig.json': '{ "compilerOptions": { "strict": true } }',
+  // JSONC: comments and a URL with `//` inside a string.
+  'biome.json': `{
+  "$schema": "https://biomejs.dev/schemas/2.0.0/schema.json",
+  // formatting
+  "formatter": { "indentStyle": "space", "indentWidth": 2, "lineWidth": 110 },
+  "javascript": { "formatter": { "quoteStyle": "single" } },
+}`,
+  '.gitignore': 'dist/\n',
+  'dist/cli.js': 'ignored();\n',
+  'node_modules/express/index.js': 'module.exports = {};\n',
+  'README.md': '# Shop\n\nA small shop server.\n\n## Install\n\nnpm ci\n',
+  'src/cli.ts': "import { startServer } from './http-server.js';\nstartServer(8080);\n",
+  'src/http-server.ts': 'export function startServer(port: number): void {}\n',
+  'src/order-store.ts': 'export class OrderStore {\n  add(id: string): void {}\n}\n',
+  'src/order-store.test.ts': "import { OrderStore } from './order-store.js';\n",
+  'src/http-server.test.ts': "import { startServer } from './http-server.js';\n",
+};
+
+const pythonProject: Record<string, string> = {
+  'pyproject.toml': `[project]
+name = "inventory"
+dependencies = [
+  "fastapi>=0.110",
+  "SQLAlchemy>=2",
+]
+
+[project.optional-dependencies]
+test = ["pytest>=8"]
+
+[project.scripts]
+inventory = "inventory.cli:main"
+
+[tool.ruff]
+line-length = 100
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+`,
+  'uv.lock': '',
+  'inventory/__init__.py': '',
+  'inventory/stock_level.py': 'def reorder_point(level: int) -> int:\n    return level * 2\n',
+  'inventory/cli.py': 'def main() -> None:\n    pass\n',
+  'tests/test_stock_level.py': 'from inventory.stock_level import reorder_point\n',
+  Makefile: 'test:\n\tpytest\nlint:\n\truff check .\nVERSION := 1\n',
+};
+
+const goProject: Record<string, string> = {
+  'go.mod': `module example.com/relay
+
+go 1.22
+
+require (
+\tgithub.com/gin-gonic/gin v1.10.0
+\tgithub.com/stretchr/testify v1.9.0
+)
+`,
+  'cmd/relay/main.go': 'package main\n\nfunc main() {}\n',
+  'internal/queue/queue.go': 'package queue\n\nfunc Push(x int) {}\n',
+  'internal/queue/queue_test.go': 'package queue\n',
+};
+
+const flutterProject: Record<string, string> = {
+  'pubspec.yaml': `name: weather_app
+environment:
+  sdk: ">=3.0.0 <4.0.0"
+dependencies:
+  flutter:
+    sdk: flutter
+  http: ^1.2.0
+dev_dependencies:
+  flutter_test:
+    sdk: flutter
+  flutter_lints: ^4.0.0
+`,
+  'analysis_options.yaml': 'include: package:flutter_lints/flutter.yaml\n',
+  'lib/main.dart': 'void main() {}\n',
+  'lib/weather_card.dart': 'class WeatherCard {}\n',
+  'test/weather_card_test.dart': "import 'package:weather_app/weather_card.dart';\n",
+};
+
+let ws: TestWorkspace | undefined;
+afterEach(async () => {
+  await ws?.cleanup();
+  ws = undefined;
+});
+
+async function project(files: Record<string, string>): Promise<TestWorkspace> {
+  ws = await makeWorkspace();
+  for (const [rel, content] of Object.entries(files)) await ws.write(rel, content);
+  return ws;
+}
+
+describe('detect_project_type', () => {
+  it('reads an npm TypeScript project: languages by count (gitignored and node_modules skipped), npm, frameworks, vitest', async () => {
+    const w = await project(typescriptProject);
+    const result = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(result.success).toBe(true);
+    expect(result.output).toContain('languages: TypeScript 5 files');
+    expect(result.output).not.toContain('JavaScript');
+    expect(result.output).toContain('package managers: npm (package-lock.json)');
+    expect(result.output).toMatch(/build tools: .*typescript \(tsc\) \(tsconfig\.json\)/);
+    expect(result.output).toMatch(
+      /frameworks: .*React \(package\.json\).*Express \(package\.json\)|frameworks: .*Express.*React/,
+    );
+    expect(result.output).toContain('test frameworks: Vitest (package.json)');
+  });
+
+  it('reads a Python project: pyproject dependencies, uv, FastAPI, pytest', async () => {
+    const w = await project(pythonProject);
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('languages: Python 4 files');
+    expect(output).toContain('uv (uv.lock)');
+    expect(output).toContain('FastAPI (pyproject.toml)');
+    expect(output).toContain('SQLAlchemy (pyproject.toml)');
+    expect(output).toMatch(/test frameworks: pytest \(pyproject\.toml\)/);
+    expect(output).toContain('make (Makefile)');
+  });
+
+  it('reads a Go module: go modules, Gin, testify and go test', async () => {
+    const w = await project(goProject);
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('languages: Go 3 files');
+    expect(output).toContain('go modules (go.mod)');
+    expect(output).toContain('Gin (go.mod)');
+    expect(output).toContain('testify (go.mod)');
+    expect(output).toContain('go test (internal/queue/queue_test.go)');
+  });
+
+  it('reads a Flutter app from pubspec.yaml: pub, Flutter, flutter_test', async () => {
+    const w = await project(flutterProject);
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('languages: Dart 3 files');
+    expect(output).toContain('pub (pubspec.yaml)');
+    expect(output).toContain('frameworks: Flutter (pubspec.yaml)');
+    expect(output).toContain('flutter_test (pubspec.yaml)');
+  });
+
+  it('reports npm workspaces and a path that is not a directory as a failure the model reads', async () => {
+    const w = await project({ 'package.json': JSON.stringify({ workspaces: ['packages/*'] }), 'a.txt': 'x' });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('workspaces: npm workspaces (packages/*) (package.json)');
+    await expect(detectProjectTypeTool.execute({ path: 'a.txt' }, w.ctx)).rejects.toThrow(
+      'a.txt is not a directory',
+    );
+    await expect(detectProjectTypeTool.execute({ path: 'missing' }, w.ctx)).rejects.toThrow(/missing/);
+  });
+});
+
+describe('extract_conventions', () => {
+  it('reads biome settings from JSONC, kebab-case names, tests next to sources and the npm scripts', async () => {
+    const w = await project(typescriptProject);
+    const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'biome (biome.json): indent space, indent width 2, line width 110, quotes single',
+    );
+    expect(output).toMatch(/file naming: kebab-case 4 \(of 5 source files\)/);
+    expect(output).toContain('*.test.*: 2 files, next to the sources (src/ 2)');
+    expect(output).toContain('npm run build: tsc -p .');
+    expect(output).toContain('npm test: vitest run');
+    expect(output).toContain('npm run lint: biome check .');
+    // A temp dir is no git repository: nothing is said about commits.
+    expect(output).not.toContain('commit messages');
+  });
+
+  it('reads ruff from pyproject, snake_case names, tests/ and Makefile targets', async () => {
+    const w = await project(pythonProject);
+    const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('ruff (pyproject.toml): line width 100');
+    expect(output).toMatch(/file naming: snake_case 2/);
+    expect(output).toContain('test_*.py: 1 files, in test directories (tests/ 1)');
+    expect(output).toContain('make test');
+    expect(output).toContain('make lint');
+    expect(output).not.toContain('make VERSION');
+  });
+
+  it('names gofmt for Go and the Dart analyzer and formatter for Flutter', async () => {
+    const go = await project(goProject);
+    expect((await extractConventionsTool.execute({ path: '.' }, go.ctx)).output).toContain('gofmt');
+    expect((await extractConventionsTool.execute({ path: '.' }, go.ctx)).output).toContain(
+      '*_test.go: 1 files, next to the sources (internal/ 1)',
+    );
+    await go.cleanup();
+    const dart = await project(flutterProject);
+    const { output } = await extractConventionsTool.execute({ path: '.' }, dart.ctx);
+    expect(output).toContain('dart analyzer (analysis_options.yaml)');
+    expect(output).toContain('dart format');
+    expect(output).toContain('*_test.dart: 1 files, in test directories (test/ 1)');
+  });
+
+  it('describes the commit style of a git repository', async () => {
+    const w = await project({ 'a.ts': 'export const a = 1;\n' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: w.root });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'feat(core): add a');
+    await w.write('a.ts', 'export const a = 2;\n');
+    git('commit', '-q', '-am', 'fix: keep a');
+    const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'commit messages (last 20): Conventional Commits (type(scope): subject) in 2 of 2',
+    );
+    expect(output).toContain('  fix: keep a');
+  });
+});
+
+describe('get_project_overview', () => {
+  it("gives the README's opening section, the layout, entry points and key modules", async () => {
+    const w = await project(typescriptProject);
+    const { output } = await getProjectOverviewTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('README.md (opening section):\n# Shop\n\nA small shop server.\n\nlayout:');
+    expect(output).not.toContain('npm ci');
+    expect(output).toContain('src/ 5 files');
+    expect(output).not.toMatch(/^ {2}dist\/ /m);
+    expect(output).toContain('dist/cli.js (package.json bin: shop)');
+    expect(output).toMatch(
+      /key modules[^\n]*\n[\s\S]*src\/order-store\.ts:\n\s+\d+│ export class OrderStore/,
+    );
+  });
+
+  it('finds Go, Python and Dart entry points', async () => {
+    const go = await project(goProject);
+    expect((await getProjectOverviewTool.execute({ path: '.' }, go.ctx)).output).toContain(
+      '  cmd/relay/main.go',
+    );
+    await go.cleanup();
+    const py = await project(pythonProject);
+    const pyOut = (await getProjectOverviewTool.execute({ path: '.' }, py.ctx)).output;
+    expect(pyOut).toContain('inventory.cli:main (pyproject script: inventory)');
+    expect(pyOut).toContain('README: none found');
+    await py.cleanup();
+    const dart = await project(flutterProject);
+    expect((await getProjectOverviewTool.execute({ path: '.' }, dart.ctx)).output).toContain(
+      '  lib/main.dart',
+    );
+  });
+});
+
+describe('the project tools', () => {
+  it('are read-only and kept apart from the default tools', async () => {
+    expect(projectTools().map((t) => [t.name, t.safety])).toEqual([
+      ['detect_project_type', 'safe'],
+      ['extract_conventions', 'safe'],
+      ['get_project_overview', 'safe'],
+    ]);
+  });
+});
