@@ -13,6 +13,7 @@ import {
   SHELLS,
   WRAPPERS,
 } from './command-rules.js';
+import type { Workspace } from './workspace.js';
 
 const MAX_NESTING = 3;
 
@@ -158,4 +159,28 @@ export async function findDenied(analysis: CommandAnalysis, depth = 0): Promise<
     SHELLS.find((s) => programs.has(s)) ?? (programs.has('source') || programs.has('.') ? 'source' : '');
   if (downloader && shell) return `downloads with ${downloader} and runs it with ${shell}`;
   return undefined;
+}
+
+/** What judging a command needs to resolve its targets: the workspace, home, environment, paths the user allows. */
+export interface CommandContext {
+  workspace: Workspace;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  allowedPaths: readonly string[];
+  protectedPaths: readonly string[];
+  stateDir: string;
+}
+
+export interface ActVerdict {
+  tier: 'deny' | 'confirm';
+  reason: string;
+}
+
+/** Every act of the command that is denied in every mode (deny) or asked even in full mode (confirm). */
+export async function judgeCommand(
+  analysis: CommandAnalysis,
+  _context: CommandContext,
+): Promise<ActVerdict[]> {
+  const reason = await findDenied(analysis);
+  return reason ? [{ tier: 'deny', reason }] : [];
 }

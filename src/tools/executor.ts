@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
+import type { PolicyDecision } from '../safety/policy.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
 import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
@@ -46,12 +47,14 @@ function defaultPreview(name: string, args: unknown): ToolPreview {
 async function askApproval(
   call: ToolCall,
   tool: Tool,
-  reason: string,
+  { reason, hint }: PolicyDecision,
   preview: ToolPreview,
   ctx: ToolContext,
 ): Promise<ToolResult | undefined> {
-  if (!ctx.approve)
-    return fail(`refused: ${reason}, and this run cannot ask for approval`, { policy: 'deny' });
+  if (!ctx.approve) {
+    const how = hint ? `; to allow it: ${hint}` : '';
+    return fail(`refused: ${reason}, and this run cannot ask for approval${how}`, { policy: 'deny' });
+  }
   ctx.emit({
     type: 'approval_requested',
     id: call.id,
@@ -94,9 +97,12 @@ async function run(
   const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
 
   const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
-  if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
+  if (decision.decision === 'deny') {
+    const how = decision.hint ? `; to allow it: ${decision.hint}` : '';
+    return fail(`refused by policy: ${decision.reason}${how}`, { policy: 'deny' });
+  }
   if (decision.decision === 'ask') {
-    const refused = await askApproval(call, tool, decision.reason, preview, ctx);
+    const refused = await askApproval(call, tool, decision, preview, ctx);
     if (refused) return refused;
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
@@ -104,7 +110,10 @@ async function run(
     if (ctx.dryRun) return dryRunResult(preview);
     await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
   }
-  return tool.execute(args, ctx);
+  const result = await tool.execute(args, ctx);
+  // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
+  ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
+  return result;
 }
 
 /** A one-line summary for the user: never a file's whole content. */

@@ -114,7 +114,10 @@ describe('executeToolCall', () => {
       ws.ctx,
     );
     expect(result.success).toBe(false);
-    expect(result.error).toContain('`npm test` is not allowed in restricted mode');
+    expect(result.error).toContain('`npm test` is not a read-only command');
+    expect(result.error).toContain(
+      'to allow it: add "npm test" to safety.commands.allow, pass --allow "npm test", or use --mode full',
+    );
     expect(formatForModel(result)).toMatch(/^Error: refused by policy: /);
   });
 
@@ -122,7 +125,7 @@ describe('executeToolCall', () => {
     await useMode('interactive');
     await ws.write('a.txt', 'x');
     const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
-    expect(result.error).toContain('cannot ask for approval');
+    expect(result.error).toContain('cannot ask for approval; to allow it: ');
     expect(await ws.read('a.txt')).toBe('x');
   });
 
@@ -285,7 +288,7 @@ describe('the tool contract', () => {
       mode: 'interactive',
       decide: async (request) => {
         decided.push(request.preview);
-        return { decision: 'ask', reason: 'overwrites a file' };
+        return { decision: 'ask', reason: 'overwrites a file', reasons: ['overwrites a file'] };
       },
     };
     ws.ctx.approve = async (request, signal) => {
