@@ -15,7 +15,7 @@ import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
-import { createPolicy, type ExecutionMode } from '../safety/policy.js';
+import { COMMAND_TOOL, checkRules, createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
@@ -44,6 +44,8 @@ export interface Agent {
 
 export interface SetupOptions {
   mode: (loaded: LoadedConfig) => ExecutionMode;
+  /** Allow rules for this run (--allow). */
+  allow?: readonly string[];
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
   approve?: Approve;
@@ -121,11 +123,16 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const outputRoot = join(state, 'tool-output');
   const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
   const mode = setup.mode(loaded);
-  const policy = createPolicy({ mode, workspace, config });
+  const policyOptions = { mode, workspace, config, allow: setup.allow, stateDir: state, env: process.env };
+  await checkRules(policyOptions).catch((error: unknown) => {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  });
+  const policy = createPolicy(policyOptions);
   // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = createRegistry(defaultTools());
+  if (!config.safety.allow_command_execution) registry.remove(COMMAND_TOOL);
   const runner = createProcessRunner(commandEnv(process.env));
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
@@ -137,11 +144,19 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
-  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode }), {
-    maxTokens,
-    minRetainTurns: config.agent.conversation.min_retain_turns,
-    pruneThreshold: config.agent.conversation.prune_threshold,
-  });
+  const conversation = new Conversation(
+    systemPrompt({
+      workspace: workspace.root,
+      mode,
+      commands: config.safety.allow_command_execution,
+      allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
+    }),
+    {
+      maxTokens,
+      minRetainTurns: config.agent.conversation.min_retain_turns,
+      pruneThreshold: config.agent.conversation.prune_threshold,
+    },
+  );
   const limits: ToolLimits = {
     maxOutputSize: outputCap(config.agent.tools.max_output_size, maxTokens),
     maxFileReadSize: config.agent.tools.max_file_read_size,

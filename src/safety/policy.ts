@@ -99,14 +99,17 @@ function ruleHint(rules: string[], mode: ExecutionMode): string {
 function combine(findings: Finding[], mode: ExecutionMode): PolicyDecision {
   if (findings.length === 0) findings.push({ kind: 'unverifiable-command', reason: 'the command is empty' });
   const verdict = findings.map((f) => verdictOf(f.kind, mode)).reduce<Verdict>(stricter, 'allow');
-  const shown = verdict === 'allow' ? findings : findings.filter((f) => verdictOf(f.kind, mode) !== 'allow');
+  // A denylisted act or a deny rule is the whole story: no rule or mode would let the command run anyway.
+  const final = findings.filter((f) => f.kind === 'denied-command' || f.kind === 'user-denied-command');
+  const relevant = final.length > 0 ? final : findings;
+  const shown = verdict === 'allow' ? relevant : relevant.filter((f) => verdictOf(f.kind, mode) !== 'allow');
   const reasons = [...new Set(shown.map((f) => f.reason))];
   const decision: PolicyDecision = { decision: verdict, reason: reasons.join('; '), reasons };
   if (verdict === 'allow') {
     if (findings.every((f) => f.kind === 'read' || f.kind === 'read-only-command')) decision.readOnly = true;
     return decision;
   }
-  const top = findings.filter((f) => verdictOf(f.kind, mode) === verdict);
+  const top = relevant.filter((f) => verdictOf(f.kind, mode) === verdict);
   const rules = top.filter((f) => f.kind === 'other-command').map((f) => f.rule);
   const hints = top.map((f) => {
     if (f.hint !== undefined) return f.hint;
@@ -185,7 +188,8 @@ export function createPolicy(options: PolicyOptions): Policy {
     const syntax = syntaxReason(analysis);
     const parts: Finding[] = [];
     for (const part of analysis.commands) {
-      const text = `\`${shorten(part.text)}\``;
+      // A lone command is shown whole, with its redirections (`cat < src/a.ts`).
+      const text = analysis.commands.length === 1 ? shown : `\`${shorten(part.text)}\``;
       const rule = await ruleFor(await rules, part);
       if (rule?.kind === 'deny') {
         parts.push({
