@@ -84,6 +84,8 @@ interface Finding {
   rule?: string;
 }
 
+const PATH_HINT = 'name only paths inside the workspace (symbolic and hard links included)';
+
 const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
 const quote = (rule: string): string => JSON.stringify(rule);
 
@@ -110,7 +112,8 @@ function combine(findings: Finding[], mode: ExecutionMode): PolicyDecision {
     return decision;
   }
   const top = relevant.filter((f) => verdictOf(f.kind, mode) === verdict);
-  const rules = top.filter((f) => f.kind === 'other-command').map((f) => f.rule);
+  // Parts a rule could allow (syntax no rule matches leaves `rule` unset; path problems carry their own hint).
+  const rules = top.filter((f) => f.kind === 'other-command' && f.hint === undefined).map((f) => f.rule);
   const hints = top.map((f) => {
     if (f.hint !== undefined) return f.hint;
     if (f.kind === 'other-command')
@@ -209,17 +212,24 @@ export function createPolicy(options: PolicyOptions): Policy {
           reason: `${text}: the program name comes from an expansion, so it cannot be checked`,
         });
       } else if (!options.sandboxed && inlineCode(part, analysis)) {
+        const rule = part.literal ? `, or add ${quote(ruleText(part.argv))} to safety.commands.allow` : '';
         parts.push({
           kind: 'inline-code',
           reason: `${text} runs inline ${inlineCode(part, analysis)} code that cannot be checked before it runs`,
+          hint: `write the code to a file in the workspace and run that, or run commands in a sandbox${rule}`,
         });
       } else {
-        const why = syntax ?? (await readOnlyReason(part, workspace));
+        const why = syntax ? { reason: syntax } : await readOnlyReason(part, workspace);
         if (!why) parts.push({ kind: 'read-only-command', reason: `${text} is a read-only command` });
         else if (mode === 'full')
           parts.push({ kind: 'other-command', reason: `full mode runs ${text} (not read-only)` });
+        else if (why.path) parts.push({ kind: 'other-command', reason: why.reason, hint: PATH_HINT });
         else
-          parts.push({ kind: 'other-command', reason: why, rule: syntax ? undefined : ruleText(part.argv) });
+          parts.push({
+            kind: 'other-command',
+            reason: why.reason,
+            rule: syntax ? undefined : ruleText(part.argv),
+          });
       }
     }
     findings.push(...parts);

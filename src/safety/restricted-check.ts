@@ -166,36 +166,45 @@ async function redirectProblem(
   return undefined;
 }
 
+/** Why a command is not read-only; `path` when it is a path (or link) problem, which no command rule should fix. */
+export interface ReadOnlyRefusal {
+  reason: string;
+  path?: boolean;
+}
+
 /** Why one simple command is not in the read-only set (program, flags, redirects, paths), or undefined. */
 export async function readOnlyReason(
   command: SimpleCommand,
   workspace: Workspace,
-): Promise<string | undefined> {
+): Promise<ReadOnlyRefusal | undefined> {
   const program = command.argv[0];
   const shown = command.text.length > 60 ? `${command.text.slice(0, 57)}...` : command.text;
   let rule = lookup(ALLOWED_PROGRAMS, program);
   if (!rule || programName(program) !== program || !command.literal) {
-    return `\`${shown}\` is not a read-only command`;
+    return { reason: `\`${shown}\` is not a read-only command` };
   }
   let name = program ?? '';
   let first = 1;
   if (rule.subcommands) {
     const sub = lookup(rule.subcommands, command.argv[1]);
     if (!sub)
-      return `\`${shown}\` is not a read-only command (read-only: ${name} ${Object.keys(rule.subcommands).join('|')})`;
+      return {
+        reason: `\`${shown}\` is not a read-only command (read-only: ${name} ${Object.keys(rule.subcommands).join('|')})`,
+      };
     rule = sub;
     name = `${name} ${command.argv[1]}`;
     first = 2;
   }
   const flag = flagProblem(command.argv.slice(first - 1), rule, name);
-  if (flag) return flag;
+  if (flag) return { reason: flag };
   const links = lookup(LINK_FOLLOWING, program);
   const follows = links && linkFollowingFlag(command.argv, links);
   if (links && follows) {
-    return `\`${program} ${follows}\` follows symbolic links it finds, which can lead out of the workspace; use ${links.instead}`;
+    const reason = `\`${program} ${follows}\` follows symbolic links it finds, which can lead out of the workspace; use ${links.instead}`;
+    return { reason, path: true };
   }
   const redirect = await redirectProblem(command, workspace, shown);
-  if (redirect) return redirect;
+  if (redirect) return { reason: redirect, path: redirect.includes('`< ') };
   if (!rule.pathArgs) return undefined;
   for (const i of pathIndexes(command.argv, rule, first)) {
     const arg = command.argv[i] ?? '';
@@ -204,11 +213,14 @@ export async function readOnlyReason(
     const problem = command.globs.includes(i)
       ? await globProblem(workspace, candidate)
       : await pathProblem(workspace, candidate);
-    if (problem) return `\`${shown}\`: \`${arg}\` ${problem}`;
+    if (problem) return { reason: `\`${shown}\`: \`${arg}\` ${problem}`, path: true };
     if (rule.noDirectories && !isOption(arg)) {
       const stat = await fs.stat(await workspace.resolve(candidate)).catch(() => undefined);
       if (stat?.isDirectory())
-        return `\`${shown}\`: \`${arg}\` is a directory, whose links ${program} would follow; name files`;
+        return {
+          reason: `\`${shown}\`: \`${arg}\` is a directory, whose links ${program} would follow; name files`,
+          path: true,
+        };
     }
   }
   return undefined;
