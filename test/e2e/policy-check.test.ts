@@ -204,22 +204,30 @@ function expectShape(stdout: string): { decision: Decision; reasons: string[]; h
 }
 
 describe.concurrent('keel policy check --command', () => {
-  it.each(commands)('%j in %s mode: %s', async (command, mode, decision) => {
-    const r = await check(['--command', command, '--mode', mode, '--json']);
-    const out = expectShape(r.stdout);
-    expect({ decision: out.decision, reasons: out.reasons }).toMatchObject({ decision });
-    expect(r.code).toBe(EXIT[decision]);
-    // Whatever is not allowed says how it could be.
-    if (decision !== 'allow') expect(out.hint).toBeTruthy();
-  }, 90_000);
+  it.each(commands)(
+    '%j in %s mode: %s',
+    async (command, mode, decision) => {
+      const r = await check(['--command', command, '--mode', mode, '--json']);
+      const out = expectShape(r.stdout);
+      expect({ decision: out.decision, reasons: out.reasons }).toMatchObject({ decision });
+      expect(r.code).toBe(EXIT[decision]);
+      // Whatever is not allowed says how it could be.
+      if (decision !== 'allow') expect(out.hint).toBeTruthy();
+    },
+    90_000,
+  );
 });
 
 describe.concurrent('keel policy check --path --tool', () => {
-  it.each(files)('%s %s in %s mode: %s', async (tool, path, mode, decision) => {
-    const r = await check(['--tool', tool, '--path', path, '--mode', mode, '--json']);
-    expect(expectShape(r.stdout).decision).toBe(decision);
-    expect(r.code).toBe(EXIT[decision]);
-  }, 90_000);
+  it.each(files)(
+    '%s %s in %s mode: %s',
+    async (tool, path, mode, decision) => {
+      const r = await check(['--tool', tool, '--path', path, '--mode', mode, '--json']);
+      expect(expectShape(r.stdout).decision).toBe(decision);
+      expect(r.code).toBe(EXIT[decision]);
+    },
+    90_000,
+  );
 });
 
 describe('keel policy check output', () => {
