@@ -1,8 +1,10 @@
 // npm run bench: Keel's start-up time, time from launch to the first model request, whole-task time,
-// request sizes and peak memory for a scripted 3-step task against the scripted model server (medians).
+// request sizes and peak memory for a scripted 3-step task against the scripted model server (medians), the
+// time of a checkpoint of a 10,000-file workspace after a one-file change, and Keel's grep tool over a large real
+// tree against rg run directly with the same arguments.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -12,17 +14,22 @@ const keel = join(root, 'dist/keel.js');
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-// The scripted model server is TypeScript test support; bundle it for this script.
-const serverModule = join(await mkdtemp(join(tmpdir(), 'keel-bench-')), 'model-server.mjs');
-await build({
-  entryPoints: [join(root, 'test/support/model-server.ts')],
-  outfile: serverModule,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  logLevel: 'warning',
-});
-const { startModelServer } = await import(serverModule);
+// The scripted model server is TypeScript test support, the checkpointer TypeScript source; bundle them for this script.
+const bundleDir = await mkdtemp(join(tmpdir(), 'keel-bench-'));
+const bundle = async (entry, name) => {
+  const outfile = join(bundleDir, name);
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  return import(outfile);
+};
+const { startModelServer } = await bundle('test/support/model-server.ts', 'model-server.mjs');
+const { createCheckpointer } = await bundle('src/checkpoint/checkpointer.ts', 'checkpointer.mjs');
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -102,16 +109,177 @@ for (let i = 0; i < runs; i++) {
     await rm(ws, { recursive: true, force: true });
   }
 }
-await rm(join(serverModule, '..'), { recursive: true, force: true });
+// A checkpoint of a 10,000-file workspace (100 directories of 100 files) after one file changed: what every
+// mutating tool call pays before it runs.
+const checkpointTimes = [];
+{
+  const ws = await mkdtemp(join(tmpdir(), 'keel-bench-cp-'));
+  const state = await mkdtemp(join(tmpdir(), 'keel-bench-state-'));
+  for (let d = 0; d < 100; d++) {
+    await mkdir(join(ws, `d${d}`));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, f) =>
+        writeFile(join(ws, `d${d}`, `f${f}.ts`), `export const v${f} = ${d};\n`),
+      ),
+    );
+  }
+  const checkpointer = createCheckpointer({
+    root: ws,
+    stateDir: state,
+    env: process.env,
+    warn: (m) => {
+      throw new Error(m);
+    },
+  });
+  checkpointer.startRun('bench');
+  const take = (i) =>
+    checkpointer.take({
+      callId: `c${i}`,
+      tool: 'write_file',
+      preview: { reads: [], writes: [], summary: 'bench' },
+    });
+  await take(0);
+  for (let i = 1; i <= runs; i++) {
+    await writeFile(join(ws, `d${i}`, 'f1.ts'), `export const changed = ${i};\n`);
+    const started = performance.now();
+    await take(i);
+    checkpointTimes.push(performance.now() - started);
+  }
+  await rm(ws, { recursive: true, force: true });
+  await rm(state, { recursive: true, force: true });
+}
+await rm(bundleDir, { recursive: true, force: true });
+
+// get_codebase_map on a real TypeScript codebase shipped in node_modules: the sources of the AI SDK packages and
+// zod, copied into a temp workspace (a map skips node_modules). Cold: empty cache; warm: every file cached.
+// Bundled inside the repository, so its require() finds @ast-grep in node_modules.
+const codeModule = join(root, 'node_modules/.cache/keel-bench/code.mjs');
+await build({
+  stdin: {
+    contents:
+      "export { loadCodeIndex } from './src/code/code-index.ts'; export { buildRepoMap } from './src/code/repo-map.ts';",
+    resolveDir: root,
+    loader: 'ts',
+  },
+  outfile: codeModule,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  external: ['@ast-grep/*'],
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+const { loadCodeIndex, buildRepoMap } = await import(codeModule);
+const corpus = await mkdtemp(join(tmpdir(), 'keel-bench-corpus-'));
+const sdk = join(root, 'node_modules/@ai-sdk');
+const sources = [
+  ...(await readdir(sdk)).map((name) => [join(sdk, name, 'src'), `ai-sdk-${name}`]),
+  [join(root, 'node_modules/ai/src'), 'ai'],
+  [join(root, 'node_modules/zod/src'), 'zod'],
+].filter(([from]) => existsSync(from));
+for (const [from, to] of sources) await cp(from, join(corpus, to), { recursive: true });
+const mapCache = join(corpus, '..', `${corpus.split('/').pop()}-cache`);
+const mapOnce = async () => {
+  const started = performance.now();
+  const index = await loadCodeIndex(corpus, { cacheDir: mapCache });
+  buildRepoMap(index, 2000, '');
+  return { ms: performance.now() - started, files: index.stats.files, parsed: index.stats.parsed };
+};
+const cold = [];
+const warm = [];
+let mapFiles = 0;
+for (let i = 0; i < Math.min(runs, 3); i++) {
+  await rm(mapCache, { recursive: true, force: true });
+  const r = await mapOnce();
+  cold.push(r.ms);
+  mapFiles = r.files;
+  for (let j = 0; j < 2; j++) warm.push((await mapOnce()).ms);
+}
+await rm(mapCache, { recursive: true, force: true });
+await rm(corpus, { recursive: true, force: true });
+await rm(codeModule, { force: true });
+
+// grep: the tool's own code path (bundled from src, run in this process) over this repository's node_modules,
+// against rg spawned directly with the argv the tool builds; runs interleaved so both see the same load and cache.
+const grepHarness = join(root, 'dist', 'bench-grep.mjs');
+await build({
+  stdin: {
+    contents:
+      "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
+      "export { bundledRgPath } from './src/tools/ripgrep.ts';" +
+      "export { openWorkspace } from './src/safety/workspace.ts';",
+    resolveDir: root,
+    loader: 'ts',
+  },
+  outfile: grepHarness,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { createGrepTool, grepArgv, bundledRgPath, openWorkspace } = await import(grepHarness);
+const tree = join(root, 'node_modules');
+const grepTool = createGrepTool();
+const grepCtx = {
+  workspace: await openWorkspace(tree),
+  signal: new AbortController().signal,
+  emit: () => {},
+  limits: { maxOutputSize: 1_048_576, maxFileReadSize: 1_048_576 },
+};
+const rgPath = await bundledRgPath();
+const rgDirect = (args) =>
+  new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(rgPath, grepArgv(args, '.'), { cwd: tree, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', () => resolvePromise(performance.now() - started));
+  });
+const grepRows = [];
+for (const [label, args] of [
+  ['rare identifier', { pattern: 'createTwoFilesPatch' }],
+  ['common word, capped', { pattern: 'function' }],
+]) {
+  const rgTimes = [];
+  const keelTimes = [];
+  let result;
+  for (let i = 0; i <= runs; i++) {
+    const rgMs = await rgDirect(args);
+    const started = performance.now();
+    result = await grepTool.execute(args, grepCtx);
+    // The first round warms the file cache for both.
+    if (i === 0) continue;
+    rgTimes.push(rgMs);
+    keelTimes.push(performance.now() - started);
+  }
+  if (result.metadata.backend !== 'rg')
+    throw new Error(`grep bench ran the ${result.metadata.backend} fallback`);
+  const ratio = median(keelTimes) / median(rgTimes);
+  const what = `grep ${label} (${result.metadata.matches} lines)`;
+  grepRows.push([`${what}: rg`, `${(median(rgTimes) / 1000).toFixed(3)} s`, '']);
+  grepRows.push([
+    `${what}: keel`,
+    `${(median(keelTimes) / 1000).toFixed(3)} s`,
+    `${ratio.toFixed(2)}× rg, target ≤ 1.1×`,
+  ]);
+}
+await rm(grepHarness, { force: true });
 
 const rows = [
   ['--version', `${(median(versionTimes) / 1000).toFixed(3)} s`, ''],
   ['launch → first model request', `${(median(firstRequest) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
   ['whole 3-step task', `${(median(whole) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
-  ['first request body', `${firstKb.toFixed(1)} KB`, 'target < 8 KB'],
+  ['first request body', `${firstKb.toFixed(1)} KB`, 'target ≤ 10 KB'],
   ['all requests of the task', `${totalKb.toFixed(1)} KB`, ''],
+  ['checkpoint, 10k files, 1 edit', `${(median(checkpointTimes) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
+  [`codebase map, cold (${mapFiles} files)`, `${(median(cold) / 1000).toFixed(3)} s`, 'target ≤ 3 s'],
+  ['codebase map, warm (cached)', `${(median(warm) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
   ['peak RSS', rss.length ? `${median(rss).toFixed(0)} MiB` : 'n/a (no /usr/bin/time)', 'target < 100 MiB'],
+  ...grepRows,
 ];
 process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);
 for (const [name, value, target] of rows)
-  process.stdout.write(`  ${name.padEnd(30)} ${value.padStart(12)}   ${target}\n`);
+  process.stdout.write(`  ${name.padEnd(44)} ${value.padStart(12)}   ${target}\n`);

@@ -40,7 +40,8 @@ await build({
   plugins: [zodEnglishOnly],
   // Packages that locate their own .wasm files next to their code stay in node_modules.
   // @napi-rs/keyring loads a native .node binary, so it stays in node_modules too.
-  external: ['web-tree-sitter', '@vscode/tree-sitter-wasm', '@napi-rs/keyring'],
+  // @ast-grep/napi and its language packages load native parsers (.node, .so) from their own directories.
+  external: ['web-tree-sitter', '@vscode/tree-sitter-wasm', '@napi-rs/keyring', '@ast-grep/*'],
   define: { KEEL_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__keelModuleUrl' },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',

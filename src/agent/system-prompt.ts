@@ -9,6 +9,8 @@ export interface SystemPromptOptions {
   commands?: boolean;
   /** The user's allow rules (config and --allow), named so the model knows it may run them. */
   allowRules?: readonly string[];
+  /** --dry-run: changes only report what they would do. */
+  dryRun?: boolean;
 }
 
 /** What execute_command may do in each mode, worded from the same rules data the policy enforces. */
@@ -25,12 +27,16 @@ function commandRules(mode: ExecutionMode, allowRules: readonly string[]): strin
   }
 }
 
+const DRY_RUN =
+  'This is a dry run: calls that would change files or run non-read-only commands only report what they would do. Continue as if they had been applied, or finish.';
+
 export function systemPrompt(options: SystemPromptOptions): string {
   return [
     'You are Keel, an autonomous coding agent. You work in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
     options.commands === false ? '' : commandRules(options.mode, options.allowRules ?? []),
+    ...(options.dryRun ? [DRY_RUN] : []),
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
   ]
     .filter((line) => line !== '')

@@ -1,6 +1,7 @@
 // `keel chat`: a line-based REPL; every line is a user turn of one conversation. `exit` or Ctrl-D quits.
 import { ExitCode } from '../core/errors.js';
 import { createApprovalPrompt } from '../ui/approval-prompt.js';
+import { editText } from '../ui/editor.js';
 import { LineReader } from '../ui/line-reader.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { onOutputClosed } from './closed-output.js';
@@ -9,7 +10,9 @@ import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
 import { exitOnTermination, setupAgent } from './setup.js';
 
-export interface ChatOptions extends GlobalOptions, ModeFlags {}
+export interface ChatOptions extends GlobalOptions, ModeFlags {
+  dryRun?: boolean;
+}
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
   const interactive = Boolean(process.stdin.isTTY);
@@ -38,6 +41,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     reader,
     stderr: process.stderr,
     style: createStyle(colorEnabled(process.stderr, process.env)),
+    // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
+    edit: (text, file) => reader.handOver(() => editText(text, { file, env: process.env })),
   });
   try {
     const agent = await setupAgent(options, {
@@ -45,6 +50,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       allow: options.allow,
       streamText: options.output === 'text',
       approve,
+      dryRun: options.dryRun,
     });
     killAll = () => agent.runner.killAll();
     offTermination = exitOnTermination(agent.runner);

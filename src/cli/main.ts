@@ -59,6 +59,7 @@ function buildProgram(): Command {
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
+    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
@@ -70,9 +71,20 @@ function buildProgram(): Command {
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
+    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .action(async (options, command: Command) => {
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
+    .command('undo')
+    .description('restore the workspace to before the last run or chat turn, or to a checkpoint')
+    .argument('[id]', 'a checkpoint id from keel undo --list: go back to before that call')
+    .option('--list', 'list the checkpoints: time, run, tool and files changed, newest first')
+    .action(async (id: string | undefined, options, command: Command) => {
+      const { undoCommand } = await import('./undo-command.js');
+      process.exitCode = await undoCommand(id, { ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   const config = program.command('config').description('show or create configuration');
@@ -160,6 +172,16 @@ function buildProgram(): Command {
         ...command.optsWithGlobals<GlobalOptions>(),
         ...options,
       });
+    });
+
+  program
+    .command('audit')
+    .description('show the audit log: every command and file change, run or refused (secrets redacted)')
+    .option('--tail <n>', 'how many of the last lines to show (default 20)', positiveInt)
+    .option('--json', 'print the lines as a JSON array of objects')
+    .action(async (options, command: Command) => {
+      const { auditCommand } = await import('./audit-command.js');
+      process.exitCode = await auditCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   program

@@ -1,6 +1,7 @@
 // Turns a failure that escaped a command into one clear message and its exit code. Stack traces only with --debug.
 // Commands without an event stream print config warnings here too.
 import { ExitCode, KeelError } from '../core/errors.js';
+import { jsonLine } from '../ui/json-output.js';
 import { sanitize } from '../ui/sanitize.js';
 
 /** Messages can quote a server's or a file's text, so they are printed sanitized. */
@@ -12,7 +13,12 @@ export function reportFailure(error: unknown, options: { debug?: boolean; json?:
   if (error instanceof KeelError) {
     if (options.json) {
       process.stdout.write(
-        `${JSON.stringify({ type: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) })}\n`,
+        jsonLine({
+          type: 'error',
+          code: error.code,
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        }),
       );
     }
     process.stderr.write(formatError(error));

@@ -9,6 +9,7 @@ import { interruptSignal, setupAgent } from './setup.js';
 export interface RunOptions extends GlobalOptions, ModeFlags {
   prompt?: string;
   plan?: string;
+  dryRun?: boolean;
 }
 
 async function readStdin(): Promise<string> {
@@ -46,6 +47,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
       allow: options.allow,
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
+      dryRun: options.dryRun,
     });
     agent.conversation.push({ role: 'user', content: goal });
     const interrupt = interruptSignal(agent.runner);

@@ -4,19 +4,23 @@ import { join, resolve } from 'node:path';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
+import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { stateDir } from '../config/paths.js';
+import { cacheDir, stateDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { createEventStream, type EventSink, fanOut } from '../core/events.js';
-import type { ToolCall } from '../core/messages.js';
+import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
+import { ApprovalMemory } from '../safety/approval-memory.js';
+import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, checkRules, createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
+import { createRedactor } from '../safety/redact.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
@@ -49,6 +53,8 @@ export interface SetupOptions {
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
   approve?: Approve;
+  /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
+  dryRun?: boolean;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -138,18 +144,37 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
   });
-  const events = createEventStream(outputSink(options, model, setup.streamText));
+  // Every command and file change, run or refused, is appended to the audit log (read-only tools are not).
+  const audit = createAuditLog({
+    file: auditLogPath(state),
+    cwd: workspace.root,
+    redact: createRedactor(process.env),
+    audited: (name) => {
+      const tool = registry.get(name);
+      return tool !== undefined && tool.safety !== 'safe';
+    },
+    onError: (error) =>
+      queueMicrotask(() =>
+        emit({
+          type: 'warning',
+          message: `audit log not written: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      ),
+  });
+  const events = createEventStream(outputSink(options, model, setup.streamText), audit);
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
+  const dryRun = setup.dryRun === true;
   const conversation = new Conversation(
     systemPrompt({
       workspace: workspace.root,
       mode,
       commands: config.safety.allow_command_execution,
       allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
+      dryRun,
     }),
     {
       maxTokens,
@@ -164,9 +189,22 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
   };
-  const saveOutput = createOutputStore(join(outputRoot, `${runStamp()}-${process.pid}`));
+  const sessionId = `${runStamp()}-${process.pid}`;
+  const saveOutput = createOutputStore(join(outputRoot, sessionId));
+  // Before each call that may change the workspace, a snapshot `keel undo` can go back to.
+  const checkpoints = dryRun
+    ? undefined
+    : createCheckpointer({
+        root: workspace.root,
+        stateDir: state,
+        env: process.env,
+        warn: (message) => emit({ type: 'warning', message }),
+      });
+  let runs = 0;
   // Saved outputs are kept a week; clearing older ones never delays the run.
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
+  // The "always" answers of this session (a chat lasts one setupAgent).
+  const approvals = new ApprovalMemory();
   const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
     const ctx: ToolContext = {
       workspace,
@@ -176,8 +214,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       limits,
       runner,
       stateDir: state,
+      cacheDir: cacheDir(process.env),
+      conversationText: () => conversationText(conversation.messages),
       saveOutput,
-      ...(setup.approve ? { approve: setup.approve } : {}),
+      ...(setup.approve ? { approve: setup.approve, approvals } : {}),
+      ...(dryRun ? { dryRun } : {}),
+      ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
     };
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };
@@ -200,8 +242,23 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     conversation,
     emit,
     runner,
-    run: (signal) => runLoop(conversation, { ...loopOptions, signal }),
+    run: (signal) => {
+      // Each run, or each chat turn, is one step `keel undo` can take back.
+      runs += 1;
+      checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
+      return runLoop(conversation, { ...loopOptions, signal });
+    },
   };
+}
+
+/** What the user and the model said and the arguments of the model's tool calls: files and names they mention. */
+function conversationText(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'user') parts.push(m.content);
+    if (m.role === 'assistant') parts.push(m.content, ...(m.toolCalls ?? []).map((c) => c.input));
+  }
+  return parts.join('\n');
 }
 
 /** `20261123-101908`: sorts by time, names a run's saved outputs. */

@@ -1,6 +1,7 @@
 // Walks the config schema: every leaf key with its default and description, the valid keys at each level,
 // and a plain-words description of what a key accepts. Loading, showing and the starter file all read it.
 import { z } from 'zod';
+import { clip } from '../core/text.js';
 import { configSchema } from './schema.js';
 
 export interface ConfigLeaf {
@@ -143,7 +144,7 @@ export function describeValue(value: unknown, secret = false): string {
   if (typeof value === 'object') return 'a mapping';
   if (secret) return `a ${typeof value}`;
   const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return clip(text, 60);
 }
 
 export type OutlineItem =

@@ -26,3 +26,10 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
   return join(base, 'keel');
 }
+
+/** Keel's cache directory: `$XDG_CACHE_HOME/keel`, defaulting to `~/.cache/keel`. Parsed code tags live here. */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
+  return join(base, 'keel');
+}

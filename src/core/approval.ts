@@ -23,7 +23,26 @@ export interface ApprovalRequest {
   /** One line: the command, or the tool and its main argument. */
   summary: string;
   preview?: Partial<ToolPreview>;
+  /** What answering "always" would let run without asking for the rest of the session, in words. */
+  always?: string;
+  /** The argument the user may rewrite in their editor: the command, or the content of a file write. */
+  edit?: {
+    kind: 'command' | 'content';
+    text: string /** A file name for the editor (its syntax). */;
+    file: string;
+  };
 }
 
-/** Asks the user; resolves false when declined, cancelled (signal) or when input ends. */
-export type Approve = (request: ApprovalRequest, signal: AbortSignal) => Promise<boolean>;
+/**
+ * The user's answer. `always` is remembered for the session (ApprovalMemory); `edit` carries the rewritten text
+ * of `request.edit`, which the executor validates and puts to the policy again; `deny` may carry feedback for
+ * the model.
+ */
+export type ApprovalAnswer =
+  | { decision: 'once' }
+  | { decision: 'always' }
+  | { decision: 'edit'; edited: string }
+  | { decision: 'deny'; feedback?: string };
+
+/** Asks the user; answers deny when declined, cancelled (signal) or when input ends. */
+export type Approve = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;

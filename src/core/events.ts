@@ -63,7 +63,17 @@ export type AgentEvent =
       command?: string;
       diff?: string;
     }
-  | { type: 'approval_answered'; id: string; approved: boolean }
+  | {
+      type: 'approval_answered';
+      id: string;
+      /** True for once and always. */
+      approved: boolean;
+      decision: 'once' | 'always' | 'edit' | 'deny';
+      /** What the user told the model when declining. */
+      feedback?: string;
+      /** The call's arguments as the user rewrote them; they go to the policy again before anything runs. */
+      edited?: Record<string, unknown>;
+    }
   | {
       type: 'tool_result';
       turn: number;

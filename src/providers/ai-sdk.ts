@@ -16,9 +16,9 @@ import {
   TypeValidationError,
 } from '@ai-sdk/provider';
 import type { Message } from '../core/messages.js';
+import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from '../core/model.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { abortError, BrokenStreamError, classifyProviderError, type ProviderErrorContext } from './errors.js';
-import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from './model.js';
 
 export interface AiSdkModelOptions {
   /** Provider name as the user selects it. */

@@ -1,8 +1,8 @@
 // The Anthropic provider: @ai-sdk/anthropic over the Messages API (streamed SSE events).
 import { createAnthropic } from '@ai-sdk/anthropic';
+import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
-import type { Model } from './model.js';
 
 /**
  * max_tokens is required by the API. The SDK would otherwise ask for the model's full output limit (64k for

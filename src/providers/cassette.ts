@@ -9,7 +9,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Message } from '../core/messages.js';
-import type { ResponseEvent } from './model.js';
+import type { ResponseEvent } from '../core/model.js';
 
 const fingerprintSchema = z.object({
   messages: z.number().int().nonnegative(),

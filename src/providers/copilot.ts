@@ -3,12 +3,12 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { z } from 'zod';
 import type { KeelConfig } from '../config/schema.js';
 import { KeelError, ProviderError, ProviderUnavailableError } from '../core/errors.js';
+import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { CopilotTokenSource, copilotEditorHeaders, copilotLoginHint } from './copilot-token.js';
 import { resolveCredential } from './credentials.js';
 import type { ProviderErrorContext } from './errors.js';
 import { fetchJson } from './fetch-json.js';
-import type { Model } from './model.js';
 
 type CopilotSettings = KeelConfig['provider']['copilot'];
 

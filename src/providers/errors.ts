@@ -6,6 +6,7 @@ import {
   ProviderError,
   ProviderUnavailableError,
 } from '../core/errors.js';
+import { clip } from '../core/text.js';
 
 /** What the classifier needs to say where a failure happened and how to fix it. */
 export interface ProviderErrorContext {
@@ -291,7 +292,7 @@ function errorField(value: unknown): string | undefined {
 
 function truncate(text: string): string {
   const trimmed = text.trim();
-  return trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed;
+  return clip(trimmed, 501);
 }
 
 function redact(text: string, secrets: string[] = []): string {

@@ -2,9 +2,9 @@
 // Tool results go out as functionResponse objects and thought signatures ride back on the tool calls
 // (ToolCall.providerMetadata), both handled by the SDK once ai-sdk.ts passes the metadata through.
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
-import type { Model } from './model.js';
 
 export function createGeminiModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);

@@ -1,9 +1,9 @@
 // Chooses the model for the configured provider, loading only that provider's code (start-up stays lean).
 import type { KeelConfig } from '../config/schema.js';
 import { CassetteError } from '../core/errors.js';
+import type { Model } from '../core/model.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import type { HostedModelOptions, HostedProvider } from './hosted.js';
-import type { Model } from './model.js';
 import { retryingModel } from './retry.js';
 
 export interface CreateModelOptions {

@@ -1,8 +1,8 @@
 // The Ollama provider: ollama-ai-provider-v2 over the native /api/chat, with a context size fitted to each prompt.
 import { createOllama } from 'ollama-ai-provider-v2';
+import type { Model, ModelRequest } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import type { ModelCapabilities } from './capabilities.js';
-import type { Model, ModelRequest } from './model.js';
 import { normalizeOllamaHost, ollamaErrorContext } from './ollama-api.js';
 import { ollamaFetch } from './ollama-fetch.js';
 

@@ -1,7 +1,7 @@
 // The OpenAI-compatible provider: any Chat Completions server (OpenAI, OpenRouter, vLLM, LM Studio, Ollama /v1).
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
-import type { Model } from './model.js';
 
 export interface OpenAICompatibleModelOptions {
   model: string;

@@ -1,8 +1,8 @@
 // The OpenAI provider: @ai-sdk/openai over Chat Completions (not the Responses API, so proxies speaking chat work too).
 import { createOpenAI } from '@ai-sdk/openai';
+import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
-import type { Model } from './model.js';
 
 export function createOpenAIModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);

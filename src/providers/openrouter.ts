@@ -1,8 +1,8 @@
 // The OpenRouter provider: @openrouter/ai-sdk-provider (reasoning deltas, url citations, in-stream errors, `:` comments).
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
+import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, openRouterHeaders, trimBaseUrl } from './hosted.js';
-import type { Model } from './model.js';
 
 export { openRouterHeaders } from './hosted.js';
 

@@ -2,8 +2,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CassetteError } from '../core/errors.js';
+import type { Model, ModelEvent, ModelRequest, ResponseEvent } from '../core/model.js';
 import { type Cassette, fingerprint, writeCassette } from './cassette.js';
-import type { Model, ModelEvent, ModelRequest, ResponseEvent } from './model.js';
 
 export function recordingModel(inner: Model, file: string): Model {
   const cassette: Cassette = { version: 1, provider: inner.provider, model: inner.modelId, interactions: [] };

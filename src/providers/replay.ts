@@ -1,6 +1,7 @@
 // Replay: serves a recorded cassette as a model, response by response, refusing to continue once the run diverges.
 import { readFile } from 'node:fs/promises';
 import { CassetteError } from '../core/errors.js';
+import type { Model, ModelEvent, ModelRequest } from '../core/model.js';
 import {
   type Cassette,
   cassetteSchema,
@@ -9,7 +10,6 @@ import {
   type RequestFingerprint,
 } from './cassette.js';
 import { abortError } from './errors.js';
-import type { Model, ModelEvent, ModelRequest } from './model.js';
 
 const reRecord = { hint: 're-record it with --record' };
 

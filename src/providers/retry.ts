@@ -10,8 +10,8 @@
 // hook KEEL_RETRY_BASE_MS (see index.ts); nothing else reads it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type KeelError, ProviderError } from '../core/errors.js';
+import type { Model, ModelEvent, ModelRequest } from '../core/model.js';
 import { abortError, type RetryableFailure, retryableFailure } from './errors.js';
-import type { Model, ModelEvent, ModelRequest } from './model.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (provider.retries); 0 turns retrying off but keeps the idle timeout. */

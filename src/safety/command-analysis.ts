@@ -1,6 +1,7 @@
 // Shell command analysis: parses a bash command with tree-sitter into simple commands (argv with quotes
 // removed) and flags every construct whose effect is not plain literal words.
 import type { Node } from 'web-tree-sitter';
+import { clip } from '../core/text.js';
 import { bashParser } from './bash-parser.js';
 
 export type IssueKind =
@@ -28,7 +29,7 @@ export interface CommandIssue {
 }
 
 export interface Redirect {
-  /** `>`, `>>`, `<`, `&>`, `>&`, `>|`, ... */
+  /** `>`, `>>`, `<`, `&>`, `>&`, `>|`, ...; `<<` and `<<<` for here-documents and here-strings (target: the text). */
   operator: string;
   /** The file descriptor written before the operator (`2` in `2>x`), if any. */
   fd?: string;
@@ -50,11 +51,18 @@ export interface SimpleCommand {
   /** Leading `VAR=value` words. */
   assignments: string[];
   text: string;
+  /**
+   * The subshell the command runs in: `''` for the top level, `/1`, `/1/3` for nested subshells, substitutions
+   * and the parts of a pipeline. A `cd` affects later commands of its own scope and of scopes below it.
+   */
+  scope: string;
+  /** True when the command's standard input comes from a pipe (`curl x | sh`: true for sh). */
+  stdinPipe: boolean;
 }
 
 export interface CommandAnalysis {
   source: string;
-  /** Every simple command, including those inside substitutions, groups and functions. */
+  /** Every simple command, including those inside substitutions, groups and functions, in the order they run. */
   commands: SimpleCommand[];
   issues: CommandIssue[];
   /** Functions the command defines; `recursive` when the body calls the function itself (fork bombs). */
@@ -88,7 +96,7 @@ const ANSI_C_ESCAPES: Record<string, string> = {
   v: '\v',
 };
 
-const short = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+const short = (text: string): string => clip(text, 80);
 
 function decodeAnsiC(body: string): string {
   return body.replace(
@@ -110,6 +118,8 @@ const EMPTY_COMMAND: SimpleCommand = {
   redirects: [],
   assignments: [],
   text: '',
+  scope: '',
+  stdinPipe: false,
 };
 
 class Analyzer {
@@ -117,6 +127,25 @@ class Analyzer {
   readonly issues: CommandIssue[] = [];
   readonly functions: { name: string; recursive: boolean }[] = [];
   private readonly openFunctions: { name: string; recursive: boolean }[] = [];
+  private scope = '';
+  private scopes = 0;
+  private stdinPipe = false;
+
+  /** Runs `body` in a new subshell scope (and, for a pipeline part, with stdin from the pipe). */
+  private inScope(body: () => void, stdinPipe = this.stdinPipe): void {
+    const [scope, pipe] = [this.scope, this.stdinPipe];
+    this.scope = `${scope}/${++this.scopes}`;
+    this.stdinPipe = stdinPipe;
+    try {
+      body();
+    } finally {
+      [this.scope, this.stdinPipe] = [scope, pipe];
+    }
+  }
+
+  private push(command: Omit<SimpleCommand, 'scope' | 'stdinPipe'>): void {
+    this.commands.push({ ...command, scope: this.scope, stdinPipe: this.stdinPipe });
+  }
 
   private issue(kind: IssueKind, node: Node): void {
     this.issues.push({ kind, text: short(node.text) });
@@ -124,9 +153,19 @@ class Analyzer {
 
   statement(node: Node, redirects: Redirect[]): void {
     switch (node.type) {
+      case 'pipeline': {
+        // Each part of a pipeline runs in its own subshell; every part after the first reads the pipe.
+        let first = true;
+        for (const child of node.children) {
+          if (child.isNamed) {
+            this.inScope(() => this.statement(child, redirects), this.stdinPipe || !first);
+            first = false;
+          } else if (!OPERATORS.has(child.type)) this.issue('parse_error', child);
+        }
+        return;
+      }
       case 'program':
       case 'list':
-      case 'pipeline':
         for (const child of node.children) {
           if (child.isNamed) this.statement(child, redirects);
           else if (child.type === '&') this.issue('background', node);
@@ -144,7 +183,7 @@ class Analyzer {
         const all = [...redirects, ...own.flatMap((r) => this.redirect(r))];
         if (body) this.statement(body, all);
         // A bare `>file` still writes: record it as a command without a program.
-        else this.commands.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
+        else this.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
         return;
       }
       case 'function_definition': {
@@ -152,14 +191,17 @@ class Analyzer {
         const fn = { name: node.childForFieldName('name')?.text ?? '', recursive: false };
         this.functions.push(fn);
         this.openFunctions.push(fn);
-        for (const child of node.namedChildren) if (child.type !== 'word') this.statement(child, redirects);
+        this.inScope(() => {
+          for (const child of node.namedChildren) if (child.type !== 'word') this.statement(child, redirects);
+        });
         this.openFunctions.pop();
         return;
       }
       case 'subshell':
       case 'compound_statement':
         this.issue(node.type === 'subshell' ? 'subshell' : 'group', node);
-        this.descend(node, redirects);
+        if (node.type === 'subshell') this.inScope(() => this.descend(node, redirects));
+        else this.descend(node, redirects);
         return;
       case 'negated_command':
       case 'do_group':
@@ -169,10 +211,14 @@ class Analyzer {
         this.descend(node, redirects);
         return;
       case 'variable_assignment':
-      case 'variable_assignments':
+      case 'variable_assignments': {
         this.issue('assignment', node);
-        this.scanWords(node);
+        // A bare `GIT_PAGER=x` changes what later commands run: recorded as a command without a program.
+        const parts = node.type === 'variable_assignment' ? [node] : node.namedChildren;
+        const assignments = parts.map((part) => this.word(part).value);
+        this.push({ ...EMPTY_COMMAND, assignments, redirects, text: node.text });
         return;
+      }
       case 'test_command':
         this.issue('test_expression', node);
         this.scanWords(node);
@@ -238,7 +284,7 @@ class Analyzer {
     const program = argv[0];
     for (const fn of this.openFunctions) if (fn.name === program) fn.recursive = true;
     const literal = nonLiteral.length === 0;
-    this.commands.push({
+    this.push({
       argv,
       literal,
       nonLiteral,
@@ -250,10 +296,24 @@ class Analyzer {
   }
 
   private redirect(node: Node): Redirect[] {
-    if (node.type === 'heredoc_redirect' || node.type === 'herestring_redirect') {
+    if (node.type === 'heredoc_redirect') {
       this.issue('heredoc', node);
       this.scanWords(node);
-      return [];
+      const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
+      const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c.type === 'heredoc_start')?.text ?? '');
+      const literal = quoted || (body?.namedChildren.length ?? 0) === 0;
+      return [{ operator: '<<', target: body?.text ?? '', literal }];
+    }
+    if (node.type === 'herestring_redirect') {
+      this.issue('heredoc', node);
+      const words = node.namedChildren.map((c) => this.word(c));
+      return [
+        {
+          operator: '<<<',
+          target: words.map((w) => w.value).join(' '),
+          literal: words.every((w) => w.literal),
+        },
+      ];
     }
     if (node.type !== 'file_redirect') {
       this.issue('unsupported_syntax', node);
@@ -295,7 +355,12 @@ class Analyzer {
         let value = '';
         let shape = '';
         let literal = true;
+        let end = node.startIndex;
         for (const child of node.children) {
+          // Text between two children (a newline inside quotes) is part of the value too.
+          if (quoted && child.startIndex > end)
+            value += text.slice(end - node.startIndex, child.startIndex - node.startIndex);
+          end = child.endIndex;
           if (child.type === 'string_content') {
             value += child.text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
           } else if (!child.isNamed) {
@@ -317,7 +382,7 @@ class Analyzer {
       case 'command_substitution':
       case 'process_substitution':
         this.issue(node.type, node);
-        this.descend(node, []);
+        this.inScope(() => this.descend(node, []), false);
         return { value: text, literal: false, shape: '_' };
       case 'arithmetic_expansion':
         this.issue('arithmetic_expansion', node);

@@ -1,172 +1,30 @@
-// The denylist: catastrophic commands refused in every mode, matched on parsed argv (after unwrapping
-// env/timeout/xargs/... and `bash -c`), never on the raw string.
+// The denylist of acts, in every mode: walks a parsed command in the order it runs, tracking the directory through
+// `cd`, unwraps wrappers (env, timeout, xargs, find -exec, sudo), and judges every invocation and redirection
+// (command-acts.ts, command-targets.ts). Returns each act that is denied, or that needs confirming even in full mode.
 import path from 'node:path';
-import { analyzeCommand, type CommandAnalysis } from './command-analysis.js';
+import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rules.js';
+import { judgeInvocation } from './command-acts.js';
+import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './command-analysis.js';
 import {
-  CHMOD_OPEN_MODES,
-  DD_WIPE_SOURCES,
-  DENIED_PROGRAM_PREFIXES,
-  DENIED_PROGRAMS,
-  DOWNLOADERS,
-  lookup,
-  RM_PROTECTED,
-  SHELLS,
-  WRAPPERS,
-} from './command-rules.js';
+  absolutePath,
+  expandWord,
+  realGlob,
+  resolvePath,
+  type ShellState,
+  type Word,
+} from './command-paths.js';
+import { lookup, WRAPPERS } from './command-rules.js';
+import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './command-targets.js';
+import type { ActScope, Invocation } from './invocation.js';
 import type { Workspace } from './workspace.js';
 
-const MAX_NESTING = 3;
-
-export const programName = (word: string | undefined): string => path.posix.basename(word ?? '');
-
-/** The command and every command it wraps: `env FOO=1 timeout 5 rm x` → [env ..., timeout ..., rm x]. */
-export function unwrap(argv: readonly string[]): string[][] {
-  const chain: string[][] = [[...argv]];
-  let current = [...argv];
-  for (let depth = 0; depth < 10; depth++) {
-    const wrapper = lookup(WRAPPERS, programName(current[0]));
-    if (!wrapper) break;
-    let i = 1;
-    while (i < current.length) {
-      const arg = current[i] ?? '';
-      if (arg === '--') {
-        i++;
-        break;
-      }
-      if (wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) i++;
-      else if (arg.startsWith('-') && arg !== '-') i += wrapper.valueFlags.includes(arg) ? 2 : 1;
-      else break;
-    }
-    current = current.slice(i + wrapper.positionals);
-    if (current.length === 0) break;
-    chain.push(current);
-  }
-  // find -exec CMD ... ; runs CMD.
-  for (const argv of [...chain]) {
-    if (programName(argv[0]) !== 'find') continue;
-    argv.forEach((arg, i) => {
-      if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
-        const end = argv.findIndex((a, j) => j > i && (a === ';' || a === '+'));
-        chain.push(argv.slice(i + 1, end === -1 ? undefined : end));
-      }
-    });
-  }
-  return chain;
-}
-
-interface Flags {
-  letters: Set<string>;
-  long: Set<string>;
-  operands: string[];
-}
-
-function splitFlags(args: readonly string[]): Flags {
-  const flags: Flags = { letters: new Set(), long: new Set(), operands: [] };
-  let options = true;
-  for (const arg of args) {
-    if (options && arg === '--') options = false;
-    else if (options && arg.startsWith('--')) flags.long.add(arg.split('=')[0] ?? arg);
-    else if (options && /^-[A-Za-z]+$/.test(arg)) for (const c of arg.slice(1)) flags.letters.add(c);
-    else flags.operands.push(arg);
-  }
-  return flags;
-}
-
-/** `$HOME/x`, `${HOME}`, `~/` → `~...`; `//a/./b/` → `/a/b`; a trailing `/*` names its directory. */
-function normaliseTarget(target: string): string {
-  let t = target.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, '~');
-  if (/^~[^/]*/.test(t)) t = `~${t.replace(/^~[^/]*/, '')}`;
-  t = path.posix.normalize(t);
-  for (;;) {
-    const next = t.replace(/\/(\*|\.\*)?$/, '') || '/';
-    if (next === t) break;
-    t = next;
-  }
-  return t === '~/' ? '~' : t;
-}
-
-function rmReason(args: readonly string[]): string | undefined {
-  const flags = splitFlags(args);
-  if (flags.long.has('--no-preserve-root')) return 'rm --no-preserve-root';
-  if (!flags.letters.has('r') && !flags.letters.has('R') && !flags.long.has('--recursive')) return undefined;
-  for (const operand of flags.operands) {
-    const t = normaliseTarget(operand);
-    if (RM_PROTECTED.includes(t)) return `recursive rm of ${operand} wipes the system or home directory`;
-    if (t === '.' || t === '*' || t === '..' || t === '.*')
-      return `recursive rm of ${operand} wipes the workspace`;
-    if (t.startsWith('$')) return `recursive rm of ${operand} depends on a variable that may be empty`;
-  }
-  return undefined;
-}
-
-function ddReason(args: readonly string[]): string | undefined {
-  const input = args.find((a) => a.startsWith('if='))?.slice(3);
-  const output = args.find((a) => a.startsWith('of='))?.slice(3);
-  if (output === undefined) return undefined;
-  if (input !== undefined && DD_WIPE_SOURCES.includes(input)) return `dd from ${input} overwrites ${output}`;
-  if (/^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk)/.test(output)) return `dd writes to the disk device ${output}`;
-  return undefined;
-}
-
-function chmodReason(args: readonly string[]): string | undefined {
-  const flags = splitFlags(args);
-  const recursive = flags.letters.has('R') || flags.long.has('--recursive');
-  const open = flags.operands.find((a) => CHMOD_OPEN_MODES.includes(a));
-  return recursive && open ? `chmod -R ${open} opens every file to everyone` : undefined;
-}
-
-/** The `-c` script of `bash -c '...'` / `sh -ec '...'`, if any. */
-function shellScript(args: readonly string[]): string | undefined {
-  const flagIndex = args.findIndex((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a));
-  if (flagIndex === -1) return undefined;
-  return args.slice(flagIndex + 1).find((a) => !a.startsWith('-')) ?? '';
-}
-
-async function argvReason(argv: readonly string[], depth: number): Promise<string | undefined> {
-  const program = programName(argv[0]);
-  const args = argv.slice(1);
-  const denied = lookup(DENIED_PROGRAMS, program);
-  if (denied) return `${program}: ${denied}`;
-  for (const [prefix, why] of Object.entries(DENIED_PROGRAM_PREFIXES)) {
-    if (program.startsWith(prefix)) return `${program}: ${why}`;
-  }
-  if (program === 'rm') return rmReason(args);
-  if (program === 'dd') return ddReason(args);
-  if (program === 'chmod') return chmodReason(args);
-  if (SHELLS.includes(program)) {
-    const script = shellScript(args);
-    if (script === undefined) return undefined;
-    if (depth >= MAX_NESTING) return 'shell scripts nested too deeply to check';
-    return findDenied(await analyzeCommand(script), depth + 1);
-  }
-  return undefined;
-}
-
-/** Why the analysed command is on the denylist, or undefined when it is not. */
-export async function findDenied(analysis: CommandAnalysis, depth = 0): Promise<string | undefined> {
-  const recursive = analysis.functions.find((f) => f.recursive);
-  if (recursive) return `defines a function ${recursive.name} that calls itself (fork bomb)`;
-  const programs = new Set<string>();
-  for (const command of analysis.commands) {
-    for (const argv of unwrap(command.argv)) {
-      programs.add(programName(argv[0]));
-      const reason = await argvReason(argv, depth);
-      if (reason) return reason;
-    }
-  }
-  const downloader = DOWNLOADERS.find((d) => programs.has(d));
-  const shell =
-    SHELLS.find((s) => programs.has(s)) ?? (programs.has('source') || programs.has('.') ? 'source' : '');
-  if (downloader && shell) return `downloads with ${downloader} and runs it with ${shell}`;
-  return undefined;
-}
-
-/** What judging a command needs to resolve its targets: the workspace, home, environment, paths the user allows. */
 export interface CommandContext {
   workspace: Workspace;
   home: string;
   env: NodeJS.ProcessEnv;
+  /** `safety.allowed_paths`: globs of paths outside the workspace that commands may name. */
   allowedPaths: readonly string[];
+  /** `safety.protected_paths`: globs relative to the workspace, written only after a confirmation. */
   protectedPaths: readonly string[];
   stateDir: string;
 }
@@ -176,11 +34,209 @@ export interface ActVerdict {
   reason: string;
 }
 
+/** `bash -c 'bash -c ...'` deeper than this is refused rather than followed. */
+const MAX_NESTING = 3;
+
+export const programName = (word: string | undefined): string => path.posix.basename(word ?? '');
+
+/** The command and every command it wraps (`env A=1 timeout 5 xargs rm` → env, timeout, xargs, rm), and find -exec. */
+function unwrap(
+  words: readonly Word[],
+  shell: ShellState,
+  base: Omit<Invocation, 'program' | 'args' | 'fromXargs'>,
+): Invocation[] {
+  const found: Invocation[] = [];
+  let current = [...words];
+  let fromXargs = false;
+  for (let depth = 0; depth < 10 && current.length > 0; depth++) {
+    const first = current[0] as Word;
+    const name = expandWord(first, shell);
+    const program = name === undefined ? undefined : programName(name);
+    const wrapper = program === undefined ? undefined : lookup(WRAPPERS, program);
+    let end = current.length;
+    if (wrapper) {
+      let i = 1;
+      while (i < current.length) {
+        const arg = current[i]?.text ?? '';
+        if (arg === '--') {
+          i++;
+          break;
+        }
+        if (wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) i++;
+        else if (arg.startsWith('-') && arg !== '-') i += wrapper.valueFlags.includes(arg) ? 2 : 1;
+        else break;
+      }
+      end = Math.min(current.length, i + wrapper.positionals);
+    }
+    found.push({ ...base, program, args: current.slice(1, end), fromXargs });
+    if (program === 'xargs') fromXargs = true;
+    current = current.slice(end);
+  }
+  // find -exec CMD ... ; runs CMD.
+  for (const inv of found.filter((f) => f.program === 'find')) {
+    inv.args.forEach((arg, i) => {
+      if (!/^-(exec|execdir|ok|okdir)$/.test(arg.text)) return;
+      const end = inv.args.findIndex((a, j) => j > i && (a.text === ';' || a.text === '+'));
+      const [cmd, ...args] = inv.args.slice(i + 1, end === -1 ? undefined : end);
+      if (cmd) found.push({ ...base, program: programName(cmd.text), args, fromXargs: false });
+    });
+  }
+  return found;
+}
+
+function wordsOf(command: SimpleCommand): Word[] {
+  return command.argv.map((text, i) => ({
+    text,
+    literal: !command.nonLiteral.includes(i),
+    glob: command.globs.includes(i),
+  }));
+}
+
+/** Programs whose `VAR=value` arguments set variables for what follows. */
+const ASSIGNING_PROGRAMS = ['env', 'sudo', 'export', 'declare', 'typeset', 'local', 'readonly'];
+
+/** `VAR=value` that makes the next program run other code (GIT_SSH_COMMAND, LD_PRELOAD, a pager). */
+function checkAssignment(assignment: string, add: Add): void {
+  const eq = assignment.indexOf('=');
+  if (eq <= 0) return;
+  const [name, value] = [assignment.slice(0, eq), assignment.slice(eq + 1)];
+  if (EXEC_VARIABLES.some((re) => re.test(name)))
+    add('deny', `setting ${name} makes programs run other code`);
+  if (PAGER_VARIABLES.names.test(name) && !PAGER_VARIABLES.harmless.test(value)) {
+    add('deny', `setting ${name}=${value} makes programs run it as a pager`);
+  }
+}
+
+class Judge {
+  constructor(
+    private readonly targets: TargetContext,
+    private readonly add: Add,
+  ) {}
+
+  async analysis(analysis: CommandAnalysis, start: ShellState, depth: number): Promise<void> {
+    const bomb = analysis.functions.find((f) => f.recursive);
+    if (bomb) this.add('deny', `defines a function ${bomb.name} that calls itself (fork bomb)`);
+    const shells = new Map<string, ShellState>([['', start]]);
+    const shellOf = (scope: string): ShellState => {
+      for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {
+        const found = shells.get(s);
+        if (found) return found;
+      }
+    };
+    const programs = new Set<string>();
+    for (const command of analysis.commands) {
+      const shell = shellOf(command.scope);
+      for (const assignment of command.assignments) checkAssignment(assignment, this.add);
+      await this.redirects(command, shell);
+      const words = wordsOf(command);
+      if (words.length === 0) continue;
+      const heredoc = command.redirects.find((r) => r.operator === '<<' || r.operator === '<<<');
+      const stdin = heredoc ? 'heredoc' : command.stdinPipe ? 'pipe' : 'other';
+      const invocations = unwrap(words, shell, { stdin, heredoc: heredoc?.target });
+      const scope: ActScope = {
+        context: this.targets,
+        shell,
+        add: this.add,
+        judgeScript: (script, piped) => this.script(script, shell, depth, piped),
+      };
+      for (const inv of invocations) {
+        if (inv.program) programs.add(inv.program);
+        else
+          this.add(
+            'deny',
+            `the program name in \`${command.text}\` comes from an expansion, so it cannot be checked`,
+          );
+        await judgeInvocation(inv, scope);
+        await this.wrapperExtras(inv, scope, depth);
+      }
+      const next = await this.cd(words, shell);
+      if (next) shells.set(command.scope, next);
+    }
+    const downloader = DOWNLOADERS.find((d) => programs.has(d));
+    const runner =
+      SHELLS.find((s) => programs.has(s)) ?? (programs.has('source') || programs.has('.') ? 'source' : '');
+    if (downloader && runner) this.add('deny', `downloads with ${downloader} and runs it with ${runner}`);
+  }
+
+  /** env's `VAR=value` and `-S "command"`, export's assignments. */
+  private async wrapperExtras(inv: Invocation, scope: ActScope, depth: number): Promise<void> {
+    if (ASSIGNING_PROGRAMS.includes(inv.program ?? '')) {
+      for (const w of inv.args) if (!w.text.startsWith('-')) checkAssignment(w.text, this.add);
+    }
+    if (inv.program === 'env') {
+      const split = inv.args.findIndex((w) => w.text === '-S' || w.text === '--split-string');
+      const script = split === -1 ? undefined : inv.args[split + 1];
+      if (script) await this.script(script.text, scope.shell, depth);
+    }
+  }
+
+  private async redirects(command: SimpleCommand, shell: ShellState): Promise<void> {
+    for (const redirect of command.redirects) {
+      const { operator, target } = redirect;
+      if (operator === '<<' || operator === '<<<') continue;
+      // `2>&1`, `>&-`: duplicates a descriptor, names no file.
+      if (/[<>]&$/.test(operator) && /^(\d+|-)$/.test(target)) continue;
+      const t = await targetOf({ text: target, literal: redirect.literal, glob: false }, shell, this.add);
+      if (t === 'unknown') continue;
+      checkPath(t, this.targets, this.add);
+      if (operator !== '<') checkWrite(t, this.targets, this.add);
+    }
+  }
+
+  /** The shell after `cd` / `pushd`: the physical directory (arguments' `..` is resolved by the kernel). */
+  private async cd(words: readonly Word[], shell: ShellState): Promise<ShellState | undefined> {
+    const [first, arg] = words;
+    if (!first?.literal || !['cd', 'pushd', 'popd'].includes(first.text)) return undefined;
+    const moved = async (cwd: string | undefined): Promise<ShellState> => {
+      const resolved = cwd === undefined ? undefined : await resolvePath(cwd);
+      const real = resolved && 'real' in resolved ? resolved.real : cwd;
+      return { ...shell, cwd: real, oldCwd: shell.cwd };
+    };
+    if (first.text === 'popd') return moved(undefined);
+    if (!arg) return moved(shell.home);
+    if (arg.text === '-' && arg.literal) return moved(shell.oldCwd);
+    const text = expandWord(arg, shell);
+    return moved(text === undefined ? undefined : absolutePath(text, shell));
+  }
+
+  private async script(script: string, shell: ShellState, depth: number, piped = false): Promise<void> {
+    if (depth + 1 >= MAX_NESTING) {
+      this.add('deny', 'shell scripts nested too deeply to check');
+      return;
+    }
+    const analysis = await analyzeCommand(script);
+    // A script fed by a pipe: each of its commands may read what is piped in.
+    const commands = piped ? analysis.commands.map((c) => ({ ...c, stdinPipe: true })) : analysis.commands;
+    await this.analysis({ ...analysis, commands }, shell, depth + 1);
+  }
+}
+
+async function targetContext(context: CommandContext): Promise<TargetContext> {
+  const realHome = await resolvePath(context.home);
+  const home = 'real' in realHome ? realHome.real : context.home;
+  const expand = (glob: string) => (glob.startsWith('~') ? path.join(home, glob.slice(1)) : glob);
+  const state = await resolvePath(context.stateDir);
+  return {
+    root: context.workspace.root,
+    home,
+    stateDir: 'real' in state ? state.real : context.stateDir,
+    allowedPaths: await Promise.all(context.allowedPaths.map((g) => realGlob(g, home))),
+    allowedAsWritten: context.allowedPaths.map(expand),
+    protectedPaths: context.protectedPaths,
+  };
+}
+
 /** Every act of the command that is denied in every mode (deny) or asked even in full mode (confirm). */
 export async function judgeCommand(
   analysis: CommandAnalysis,
-  _context: CommandContext,
+  context: CommandContext,
 ): Promise<ActVerdict[]> {
-  const reason = await findDenied(analysis);
-  return reason ? [{ tier: 'deny', reason }] : [];
+  const verdicts = new Map<string, ActVerdict>();
+  const add: Add = (tier, reason) => {
+    if (!verdicts.has(reason)) verdicts.set(reason, { tier, reason });
+  };
+  const targets = await targetContext(context);
+  const start: ShellState = { home: targets.home, cwd: targets.root, oldCwd: undefined, env: context.env };
+  await new Judge(targets, add).analysis(analysis, start, 0);
+  return [...verdicts.values()];
 }

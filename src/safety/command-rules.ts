@@ -1,4 +1,5 @@
-// Command policy as data: the read-only set (per-program flag rules), inline-code interpreters and the denylist tables.
+// Command policy as data: the read-only set (per-program flag rules), inline-code interpreters and the wrappers
+// unwrapped before judging a command (the denylist's tables are in act-rules.ts).
 
 /** A table lookup that ignores inherited keys (`constructor`, `__proto__` are not programs we know). */
 export function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
@@ -237,6 +238,13 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   builtin: { valueFlags: [], positionals: 0 },
   time: { valueFlags: ['-f', '-o'], positionals: 0 },
   busybox: { valueFlags: [], positionals: 0 },
+  exec: { valueFlags: ['-a'], positionals: 0 },
+  sudo: {
+    valueFlags: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'],
+    positionals: 0,
+    assignments: true,
+  },
+  doas: { valueFlags: ['-u', '-C'], positionals: 0 },
   xargs: {
     valueFlags: [
       '-I',
@@ -256,52 +264,3 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
     positionals: 0,
   },
 };
-
-/** Shells whose `-c SCRIPT` is parsed and checked like the command itself. */
-export const SHELLS: readonly string[] = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish'];
-
-/** Programs denied in every mode, with why. */
-export const DENIED_PROGRAMS: Readonly<Record<string, string>> = {
-  sudo: 'privilege escalation',
-  su: 'privilege escalation',
-  doas: 'privilege escalation',
-  pkexec: 'privilege escalation',
-  eval: 'eval runs text as a command',
-  exec: 'exec replaces the shell',
-  wipefs: 'wipes file system signatures',
-};
-
-/** Program-name prefixes denied in every mode (mkfs, mkfs.ext4, ...). */
-export const DENIED_PROGRAM_PREFIXES: Readonly<Record<string, string>> = {
-  mkfs: 'formats a file system',
-};
-
-/** Download tools; together with a shell in the same command they are download-and-execute. */
-export const DOWNLOADERS: readonly string[] = ['curl', 'wget'];
-
-/** Targets that `rm -r` must never receive (after normalising `//`, `/./`, `$HOME`, `${HOME}`, `~`). */
-export const RM_PROTECTED: readonly string[] = [
-  '/',
-  '~',
-  '/bin',
-  '/boot',
-  '/dev',
-  '/etc',
-  '/home',
-  '/lib',
-  '/lib64',
-  '/opt',
-  '/proc',
-  '/root',
-  '/sbin',
-  '/srv',
-  '/sys',
-  '/usr',
-  '/var',
-];
-
-/** `dd if=` sources that overwrite a disk with zeros or noise. */
-export const DD_WIPE_SOURCES: readonly string[] = ['/dev/zero', '/dev/random', '/dev/urandom'];
-
-/** chmod modes that make everything writable by everyone. */
-export const CHMOD_OPEN_MODES: readonly string[] = ['777', '0777', 'a+rwx', 'ugo+rwx', 'o+w', 'a+w'];

@@ -1,8 +1,11 @@
 // Inline interpreter code: programs given as text (`python3 -c`, `node -e`, `perl -ne`, awk with system(),
 // a here-document fed to an interpreter, `bash -c "$X"`), which the command analyser cannot see through.
+
+import { SHELLS } from './act-rules.js';
 import type { CommandAnalysis, SimpleCommand } from './command-analysis.js';
-import { programName, unwrap } from './command-denylist.js';
-import { AWK_PROGRAMS, INLINE_CODE_FLAGS, lookup, SHELLS } from './command-rules.js';
+import { programName } from './command-denylist.js';
+import { AWK_PROGRAMS, INLINE_CODE_FLAGS, lookup } from './command-rules.js';
+import { unwrap } from './unwrap-argv.js';
 
 /** `-c`, `-ccode`, `--eval=code`, or a short cluster holding the letter (`perl -ne`, `python3 -Bc`). */
 function hasCodeFlag(args: readonly string[], flags: readonly string[]): boolean {

@@ -106,7 +106,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     interactive: 'deny',
     restricted: 'deny',
     full: 'deny',
-    hint: 'no rule allows it; run it yourself if you mean it',
+    hint: 'no rule or mode lets Keel run it (the reason says what would be accepted, if anything)',
   },
   'create-file': {
     label: 'create a new file or directory',

@@ -3,6 +3,7 @@
 
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
+import { stateDir } from '../config/paths.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { SafetyLevel } from '../tools/tool.js';
@@ -59,9 +60,9 @@ export interface PolicyOptions {
   allow?: readonly string[];
   /** Shell commands run inside a sandbox: inline interpreter code is then no reason to ask in full mode. */
   sandboxed?: boolean;
-  /** Keel's state directory, protected from file tools. */
+  /** Keel's state directory, protected from file tools and commands; default: from env. */
   stateDir?: string;
-  /** The environment commands see (HOME, variables the analyser resolves); default: none. */
+  /** The environment commands run in (HOME, the state dir); default: this process's. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -146,15 +147,16 @@ export const checkRules = (options: PolicyOptions): Promise<CommandRule[]> =>
 /** The policy for a run in one mode, with the user's rules and protected paths. */
 export function createPolicy(options: PolicyOptions): Policy {
   const { mode, workspace } = options;
-  const env = options.env ?? {};
+  const env = options.env ?? process.env;
   const home = env.HOME || os.homedir();
+  const state = options.stateDir ?? stateDir(env);
   const rules = checkRules(options);
   // A bad rule fails every command decision (and setup reports it first); never an unhandled rejection.
   rules.catch(() => {});
   const guarded = protectedPaths({
     root: workspace.root,
     home,
-    stateDir: options.stateDir,
+    stateDir: state,
     globs: options.config?.safety.protected_paths ?? [],
   });
   /** Files this run created, which restricted mode lets it delete again. */
@@ -170,7 +172,7 @@ export function createPolicy(options: PolicyOptions): Policy {
       env,
       allowedPaths: options.config?.safety.allowed_paths ?? [],
       protectedPaths: options.config?.safety.protected_paths ?? [],
-      stateDir: options.stateDir ?? '',
+      stateDir: state,
     });
     for (const v of verdicts.filter((v) => v.tier === 'deny')) {
       findings.push({ kind: 'denied-command', reason: `${shown} is refused in every mode: ${v.reason}` });
@@ -212,7 +214,8 @@ export function createPolicy(options: PolicyOptions): Policy {
           reason: `${text}: the program name comes from an expansion, so it cannot be checked`,
         });
       } else if (!options.sandboxed && inlineCode(part, analysis)) {
-        const rule = part.literal ? `, or add ${quote(ruleText(part.argv))} to safety.commands.allow` : '';
+        const rulable = part.literal && analysis.issues.length === 0;
+        const rule = rulable ? `, or add ${quote(ruleText(part.argv))} to safety.commands.allow` : '';
         parts.push({
           kind: 'inline-code',
           reason: `${text} runs inline ${inlineCode(part, analysis)} code that cannot be checked before it runs`,
@@ -236,7 +239,12 @@ export function createPolicy(options: PolicyOptions): Policy {
     const confirms = verdicts.filter((v) => v.tier === 'confirm');
     // A confirm-tier act runs without asking only when the user's allow rules name every part of the command.
     if (confirms.length > 0 && !parts.every((p) => p.kind === 'user-allowed-command')) {
-      for (const v of confirms) findings.push({ kind: 'confirm-command', reason: `${shown}: ${v.reason}` });
+      for (const v of confirms) {
+        findings.push({
+          kind: 'confirm-command',
+          reason: `${shown} asks for confirmation in every mode: ${v.reason}`,
+        });
+      }
     }
     return combine(findings, mode);
   }
@@ -285,7 +293,8 @@ export function createPolicy(options: PolicyOptions): Policy {
           findings.push({ kind: 'delete-other', reason: `${tool} deletes ${what} ${shown}${why}` });
         }
       } else if (operation === 'write' && stat) {
-        findings.push({ kind: 'edit-file', reason: `${tool} changes the existing file ${shown}` });
+        const what = stat.isDirectory() ? 'directory' : 'file';
+        findings.push({ kind: 'edit-file', reason: `${tool} changes the existing ${what} ${shown}` });
       } else {
         findings.push({ kind: 'create-file', reason: `${tool} creates ${shown}` });
       }

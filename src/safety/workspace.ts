@@ -53,7 +53,7 @@ function errorCode(error: unknown): string | undefined {
  * exists as a link but cannot be resolved (dangling) is refused: writing through it would land
  * wherever the link points.
  */
-async function realpathDeepest(target: string, fail: (detail: string) => never): Promise<string> {
+export async function realpathDeepest(target: string, fail: (detail: string) => never): Promise<string> {
   const missing: string[] = [];
   let current = target;
   for (;;) {

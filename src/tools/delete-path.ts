@@ -1,24 +1,11 @@
 // delete_path: deletes a file, a symlink or a directory (recursive required when it is not empty).
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import { isInside } from '../safety/workspace.js';
+import { resolveEntry } from './entry-path.js';
 import { withFsErrors } from './fs-util.js';
-import { defineTool, fail, ok, type ToolContext } from './tool.js';
+import { defineTool, fail, ok } from './tool.js';
 
 const schema = z.object({ path: z.string(), recursive: z.boolean().default(false) });
-
-/** The path to remove: a symlink inside the workspace is removed itself, never the file it points to. */
-async function target(requested: string, ctx: ToolContext): Promise<string> {
-  const { root } = ctx.workspace;
-  const lexical = path.resolve(root, requested);
-  if (lexical !== root && isInside(root, lexical) && !requested.includes('\0')) {
-    const candidate = path.join(await ctx.workspace.resolve(path.dirname(lexical)), path.basename(lexical));
-    const stat = await fs.lstat(candidate).catch(() => undefined);
-    if (stat?.isSymbolicLink()) return candidate;
-  }
-  return ctx.workspace.resolve(requested);
-}
 
 export const deletePathTool = defineTool({
   name: 'delete_path',
@@ -26,7 +13,7 @@ export const deletePathTool = defineTool({
   schema,
   safety: 'dangerous',
   async preview(args, ctx) {
-    const absolute = await target(args.path, ctx);
+    const absolute = await resolveEntry(args.path, ctx);
     const shown = ctx.workspace.relative(absolute);
     return {
       reads: [],
@@ -35,7 +22,7 @@ export const deletePathTool = defineTool({
     };
   },
   async execute(args, ctx) {
-    const absolute = await target(args.path, ctx);
+    const absolute = await resolveEntry(args.path, ctx);
     const shown = ctx.workspace.relative(absolute);
     if (absolute === ctx.workspace.root) return fail('refusing to delete the workspace root');
     const stat = await withFsErrors(shown, () => fs.lstat(absolute), absolute);

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
-import type { PolicyDecision } from '../safety/policy.js';
+import { askApproval } from './approval-step.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
 import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
@@ -43,42 +43,20 @@ function defaultPreview(name: string, args: unknown): ToolPreview {
   return { reads: [], writes: [], summary: `${name} ${clip(JSON.stringify(args) ?? '', 200)}` };
 }
 
-/** Asks the user about a call the policy would not decide alone; undefined when it may run. */
-async function askApproval(
-  call: ToolCall,
-  tool: Tool,
-  { reason, hint }: PolicyDecision,
-  preview: ToolPreview,
-  ctx: ToolContext,
-): Promise<ToolResult | undefined> {
-  if (!ctx.approve) {
-    const how = hint ? `; to allow it: ${hint}` : '';
-    return fail(`refused: ${reason}, and this run cannot ask for approval${how}`, { policy: 'deny' });
-  }
-  ctx.emit({
-    type: 'approval_requested',
-    id: call.id,
-    name: tool.name,
-    reason,
-    ...(preview.command !== undefined ? { command: preview.command } : {}),
-    ...(preview.diff !== undefined ? { diff: preview.diff } : {}),
-  });
-  const summary = preview.command ?? preview.summary;
-  const approved = await ctx.approve({ id: call.id, tool: tool.name, reason, summary, preview }, ctx.signal);
-  ctx.emit({ type: 'approval_answered', id: call.id, approved });
-  if (ctx.signal.aborted) return fail('interrupted while waiting for approval; the call did not run');
-  if (!approved) return fail(`the user declined this ${tool.name} call (${reason})`, { policy: 'declined' });
-  return undefined;
-}
-
-/** What a call that changes things reports under --dry-run: the change it would make, and nothing done. */
-function dryRunResult(preview: ToolPreview): ToolResult {
+/**
+ * What a call that changes things reports under --dry-run: the change it would make, and nothing done. Worded so
+ * the model goes on rather than retrying a call that will never apply.
+ */
+function dryRunResult(preview: ToolPreview, askReason?: string): ToolResult {
   const detail = preview.diff ?? (preview.command !== undefined ? `$ ${preview.command}` : '');
-  const output = `[dry run] would ${preview.summary}; nothing was changed${detail ? `\n${detail}` : ''}`;
+  const asked = askReason ? ` (it would first ask the user: ${askReason})` : '';
+  const output = `[dry run] not applied: would ${preview.summary}${asked}. Nothing was changed; continue as if it had been applied, or finish.${detail ? `\n${detail}` : ''}`;
   return { ...ok(output, { dry_run: true }, output), truncated: false };
 }
 
-/** parse → validate → preview → policy → approval → (dry run | checkpoint) → run. */
+/**
+ * parse → validate → preview → policy → (dry run | approval (an edit goes back to validate) → checkpoint) → run.
+ */
 async function run(
   call: ToolCall,
   parsed: Parsed,
@@ -101,19 +79,31 @@ async function run(
     const how = decision.hint ? `; to allow it: ${decision.hint}` : '';
     return fail(`refused by policy: ${decision.reason}${how}`, { policy: 'deny' });
   }
+  const mutating = !decision.readOnly && tool.safety !== 'safe';
+  // Nothing will run, so there is nothing to ask about: the result says the question would come.
+  if (mutating && ctx.dryRun)
+    return dryRunResult(preview, decision.decision === 'ask' ? decision.reason : undefined);
   if (decision.decision === 'ask') {
-    const refused = await askApproval(call, tool, decision, preview, ctx);
-    if (refused) return refused;
+    const answer = await askApproval(call, tool, decision.reason, args, preview, ctx, decision.hint);
+    if (answer.kind === 'refused') return answer.result;
+    // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).
+    if (answer.kind === 'edited') {
+      return withNote(await run(call, { ok: true, value: answer.input }, registry, ctx), answer.note);
+    }
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
-  if (!decision.readOnly && tool.safety !== 'safe') {
-    if (ctx.dryRun) return dryRunResult(preview);
-    await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-  }
+  if (mutating) await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
   const result = await tool.execute(args, ctx);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
   ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
   return result;
+}
+
+/** A result with the note saying the user edited the call, for the model to read first (the last edit's only). */
+function withNote(result: ToolResult, note: string): ToolResult {
+  if (result.metadata.edited_by_user) return result;
+  const output = result.output ? `${note}\n${result.output}` : note;
+  return { ...result, output, metadata: { ...result.metadata, edited_by_user: true } };
 }
 
 /** A one-line summary for the user: never a file's whole content. */

@@ -86,7 +86,7 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
   if (stat.size > maxBytes) {
     throw new Error(
       `${shown} is ${stat.size} bytes, over the ${maxBytes}-byte read limit (agent.tools.max_file_read_size); ` +
-        'read parts of it with grep or head via execute_command',
+        'search it with the grep tool, or read parts of it with head via execute_command',
     );
   }
   const data = await withFsErrors(shown, () => fs.readFile(absolute));

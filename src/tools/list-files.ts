@@ -2,9 +2,9 @@
 import type { Dirent } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { type IgnoreScope, isIgnored, loadGitignore, scopesAbove } from './file-walk.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
@@ -16,28 +16,6 @@ const schema = z.object({
 
 /** Entries listed at most; a whole-repo listing beyond this costs more tokens than it helps. */
 export const MAX_LIST_ENTRIES = 2000;
-
-interface IgnoreScope {
-  base: string;
-  rules: Ignore;
-}
-
-async function loadGitignore(dir: string): Promise<IgnoreScope | undefined> {
-  const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
-  return text === undefined ? undefined : { base: dir, rules: ignore().add(text) };
-}
-
-/** Deeper .gitignore files override shallower ones, as in git (a nested `!x` re-includes x). */
-function isIgnored(scopes: readonly IgnoreScope[], full: string, isDir: boolean): boolean {
-  let ignored = false;
-  for (const scope of scopes) {
-    const rel = path.relative(scope.base, full).split(path.sep).join('/');
-    const result = scope.rules.test(isDir ? `${rel}/` : rel);
-    if (result.ignored) ignored = true;
-    else if (result.unignored) ignored = false;
-  }
-  return ignored;
-}
 
 export const listFilesTool = defineTool({
   name: 'list_files',
@@ -55,12 +33,7 @@ export const listFilesTool = defineTool({
     if (!stat.isDirectory()) return fail(`${shown} is not a directory; use read_file to read a file`);
 
     // .gitignore files between the root and the listed directory apply too.
-    const scopes: IgnoreScope[] = [];
-    const between = path.relative(ctx.workspace.root, start).split(path.sep).filter(Boolean);
-    for (let i = 0; i < between.length; i++) {
-      const scope = await loadGitignore(path.join(ctx.workspace.root, ...between.slice(0, i)));
-      if (scope) scopes.push(scope);
-    }
+    const scopes = await scopesAbove(ctx.workspace.root, start);
     const pattern = args.pattern;
     const matches = pattern ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') }) : undefined;
     const lines: string[] = [];

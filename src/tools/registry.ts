@@ -2,12 +2,27 @@
 // added and removed while a run goes on (MCP servers, config tools); the loop asks for the specs every turn.
 import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
+import { appendFileTool } from './append-file.js';
+import { buildDependencyGraphTool } from './build-dependency-graph.js';
+import { copyPathTool } from './copy-path.js';
+import { createBarrelTool } from './create-barrel.js';
 import { createDirectoryTool } from './create-directory.js';
 import { deletePathTool } from './delete-path.js';
 import { diffFilesTool } from './diff-files.js';
+import { editFileTool } from './edit-file.js';
 import { executeCommandTool } from './execute-command.js';
+import { findReferencesTool } from './find-references.js';
+import { getCodebaseMapTool } from './get-codebase-map.js';
+import { getImportsExportsTool } from './get-imports-exports.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { inspectSymbolTool } from './inspect-symbol.js';
 import { listFilesTool } from './list-files.js';
+import { movePathTool } from './move-path.js';
+import { organizeImportsTool } from './organize-imports.js';
 import { readFileTool } from './read-file.js';
+import { renameSymbolTool } from './rename-symbol.js';
+import { searchCodeTool } from './search-code.js';
 import type { Tool } from './tool.js';
 import { writeFileTool } from './write-file.js';
 
@@ -62,5 +77,20 @@ export function defaultTools(): Tool[] {
     deletePathTool,
     diffFilesTool,
     executeCommandTool,
+    editFileTool,
+    globTool,
+    grepTool,
+    movePathTool,
+    copyPathTool,
+    appendFileTool,
+    getCodebaseMapTool,
+    searchCodeTool,
+    inspectSymbolTool,
+    getImportsExportsTool,
+    buildDependencyGraphTool,
+    findReferencesTool,
+    renameSymbolTool,
+    organizeImportsTool,
+    createBarrelTool,
   ] as Tool[];
 }

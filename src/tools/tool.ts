@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Approve, ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -45,12 +46,18 @@ export interface ToolContext {
   runner: CommandRunner;
   /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
   approve?: Approve;
+  /** The session's "always" answers, checked before asking; absent: every "ask" is asked. */
+  approvals?: ApprovalMemory;
   /** --dry-run: calls that change anything report what they would do instead of running. */
   dryRun?: boolean;
   /** Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. */
   beforeChange?: (change: { callId: string; tool: string; preview: ToolPreview }) => Promise<void>;
   /** Keel's state directory (write_file journals its temp files there); absent in some tests. */
   stateDir?: string;
+  /** Keel's cache directory (code intelligence keeps parsed tags there); absent: nothing is cached. */
+  cacheDir?: string;
+  /** The conversation's text so far (user and assistant messages, tool arguments): the repo map favours what it names. */
+  conversationText?: () => string;
   /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
   saveOutput?: (callId: string, text: string) => Promise<string>;
 }

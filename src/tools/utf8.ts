@@ -51,7 +51,7 @@ export function decodeUtf8(data: Uint8Array, shown: string): string {
       `${shown} is not valid UTF-8: byte 0x${byte} at offset ${offset} (line ${line}) does not start a valid ` +
         'sequence. It may be in another encoding such as Latin-1 or Windows-1252: check with ' +
         `\`file ${shown}\` and convert with \`iconv -f LATIN1 -t UTF-8\` via execute_command, or read parts ` +
-        'of it with grep or head',
+        'of it with the grep tool',
     );
   }
 }

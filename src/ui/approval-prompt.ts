@@ -1,30 +1,92 @@
-// Asks the person at the terminal whether a tool call the policy flagged may run: shows why and what, then y/N.
-import type { ApprovalRequest, Approve } from '../core/approval.js';
+// Asks the person at the terminal whether a tool call the policy flagged may run: shows why and what, then
+// y (once), a (always, for what the request says "always" covers), e (edit in $EDITOR) or n (no, with feedback).
+import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
+import type { EditResult } from './editor.js';
 import type { LineReader } from './line-reader.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 
-export type { ApprovalRequest, Approve } from '../core/approval.js';
+export type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 
 export interface ApprovalPromptOptions {
   reader: Pick<LineReader, 'ask'>;
   stderr: NodeJS.WritableStream;
   style: Style;
+  /** Opens text in the user's editor (the terminal handed over); absent: no `e` answer. */
+  edit?: (text: string, file: string) => Promise<EditResult>;
 }
 
-/** Yes only on `y` or `yes`; anything else, Ctrl-C (the signal) and end of input are no. */
-export function createApprovalPrompt({ reader, stderr, style }: ApprovalPromptOptions): Approve {
+type Choice = 'y' | 'a' | 'e' | 'n';
+
+/** `y`/`yes`, `a`/`always`, `e`/`edit`, empty or `n`/`no`, `n <feedback>`; undefined for anything else. */
+function parseAnswer(line: string, choices: Choice[]): ApprovalAnswer | 'edit' | undefined {
+  const answer = line.trim();
+  if (/^(y|yes)$/i.test(answer)) return { decision: 'once' };
+  if (choices.includes('a') && /^(a|always)$/i.test(answer)) return { decision: 'always' };
+  if (choices.includes('e') && /^(e|edit)$/i.test(answer)) return 'edit';
+  if (answer === '' || /^(n|no)$/i.test(answer)) return { decision: 'deny' };
+  const feedback = /^(?:no|n)[\s:,.;-]+(\S.*)$/is.exec(answer)?.[1];
+  if (feedback) return { decision: 'deny', feedback };
+  return undefined;
+}
+
+/**
+ * Only an answer typed after the question approves; Ctrl-C (the signal) and end of input are no. An unknown
+ * answer asks again. An edit that changes nothing asks again; an emptied command is no.
+ */
+export function createApprovalPrompt({ reader, stderr, style, edit }: ApprovalPromptOptions): Approve {
   return async (request, signal) => {
     stderr.write(
       `${style.yellow('?')} ${sanitize(request.tool)} needs approval: ${sanitize(request.reason)}\n`,
     );
     const details = formatPreview(request.preview ?? {}, style);
     if (details) stderr.write(details);
-    const question = `allow ${sanitize(request.tool)}: ${sanitize(request.summary)}? [y/N] `;
-    const answer = await reader.ask(question, signal);
-    // No line ended the question: end it, so what follows starts on its own line.
-    if (answer === null) stderr.write('\n');
-    return answer !== null && /^y(es)?$/i.test(answer.trim());
+    const editable = edit && request.edit ? request.edit : undefined;
+    const choices: Choice[] = [
+      'y',
+      ...(request.always ? ['a' as const] : []),
+      ...(editable ? ['e' as const] : []),
+    ];
+    const help = [
+      'y: yes, once',
+      ...(request.always ? [`a: always this session (${sanitize(request.always)})`] : []),
+      ...(editable ? [`e: edit the ${editable.kind} first`] : []),
+      'n: no (n <why> tells the model)',
+    ].join(' · ');
+    stderr.write(`  ${style.dim(help)}\n`);
+    const question = `allow ${sanitize(request.tool)}: ${sanitize(request.summary)}? [${choices.join('/')}/N] `;
+    for (;;) {
+      const line = await reader.ask(question, signal);
+      // No line ended the question: end it, so what follows starts on its own line.
+      if (line === null) {
+        stderr.write('\n');
+        return { decision: 'deny' };
+      }
+      const answer = parseAnswer(line, [...choices, 'n']);
+      if (answer === undefined) {
+        stderr.write(`  answer ${choices.join(', ')} or n\n`);
+        continue;
+      }
+      if (answer !== 'edit') return answer;
+      if (!edit || !editable) continue;
+      const result = await edit(editable.text, editable.file);
+      if (signal.aborted) return { decision: 'deny' };
+      if ('error' in result) {
+        stderr.write(`  ${sanitize(result.error)}\n`);
+        continue;
+      }
+      // Editors end the file with a newline; a command does not need one.
+      const text = editable.kind === 'command' ? result.text.replace(/\s+$/, '') : result.text;
+      if (editable.kind === 'command' && text.trim() === '') {
+        stderr.write('  the edited command is empty: not run\n');
+        return { decision: 'deny' };
+      }
+      if (text === editable.text) {
+        stderr.write(`  the ${editable.kind} is unchanged\n`);
+        continue;
+      }
+      return { decision: 'edit', edited: text };
+    }
   };
 }
 

@@ -1,9 +1,20 @@
 // Machine-readable outputs: `--output json` (one object at the end) and `--output stream-json` (one event per line).
 import type { AgentEvent, EventSink } from '../core/events.js';
 
+/**
+ * One JSON line a terminal may show as is: JSON escapes C0 controls itself; C1 controls and bidi overrides
+ * (which can reorder what a person reads) are escaped too, and still parse to the same string.
+ */
+export function jsonLine(value: unknown): string {
+  return `${JSON.stringify(value).replace(
+    /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )}\n`;
+}
+
 export function createStreamJsonOutput(stdout: NodeJS.WritableStream): EventSink {
   return (event) => {
-    stdout.write(`${JSON.stringify(event)}\n`);
+    stdout.write(jsonLine(event));
   };
 }
 
@@ -40,7 +51,7 @@ export function createJsonOutput(
         break;
       case 'run_end':
         stdout.write(
-          `${JSON.stringify({
+          jsonLine({
             answer: event.answer,
             reason: event.reason,
             turns: event.turns,
@@ -49,7 +60,7 @@ export function createJsonOutput(
             provider: info.provider,
             model: info.model,
             ...(error ? { error } : {}),
-          })}\n`,
+          }),
         );
         calls.length = 0;
         error = undefined;

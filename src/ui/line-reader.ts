@@ -8,7 +8,7 @@ export class LineReader {
   private closed = false;
 
   constructor(
-    input: NodeJS.ReadableStream,
+    private readonly input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
     private readonly interactive: boolean,
   ) {
@@ -65,6 +65,23 @@ export class LineReader {
     // Listening before the question is out: an answer that comes back at once is not queued and lost.
     this.output.write(prompt);
     return answered;
+  }
+
+  /**
+   * Hands the terminal to another program (an editor) while `run` lasts: input is paused, so no keystroke is
+   * read twice, and a terminal leaves raw mode; both are restored afterwards.
+   */
+  async handOver<T>(run: () => Promise<T>): Promise<T> {
+    const tty = this.input as NodeJS.ReadStream;
+    const raw = this.interactive && tty.isTTY && tty.isRaw;
+    this.rl.pause();
+    if (raw) tty.setRawMode(false);
+    try {
+      return await run();
+    } finally {
+      if (raw) tty.setRawMode(true);
+      if (!this.closed) this.rl.resume();
+    }
   }
 
   onInterrupt(handler: () => void): void {

@@ -1,6 +1,7 @@
 // Renders the event stream for people: the answer on stdout, tool activity and notes on stderr.
 // Everything that came from the model, a tool or a server goes through sanitize() before it is styled and printed.
 import type { AgentEvent, EventSink } from '../core/events.js';
+import { clipLine } from '../core/text.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 
@@ -15,14 +16,14 @@ export interface TextRendererOptions {
 
 /** One short line of a tool call's arguments: `path=src/a.ts content=<120 bytes>`. */
 export function summariseArgs(args: unknown): string {
-  if (typeof args !== 'object' || args === null) return typeof args === 'string' ? clip(args, 80) : '';
+  if (typeof args !== 'object' || args === null) return typeof args === 'string' ? clipLine(args, 80) : '';
   return Object.entries(args as Record<string, unknown>)
     .map(([key, value]) => {
       if (typeof value === 'string')
         return value.length > 80 || value.includes('\n')
           ? `${key}=<${value.length} chars>`
           : `${key}=${value}`;
-      return `${key}=${clip(JSON.stringify(value) ?? '', 40)}`;
+      return `${key}=${clipLine(JSON.stringify(value) ?? '', 40)}`;
     })
     .join(' ');
 }
@@ -35,11 +36,6 @@ function formatDelay(ms: number): string {
 
 function indent(text: string): string {
   return text.replace(/\n/g, '\n    ');
-}
-
-function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 export function createTextRenderer(options: TextRendererOptions): EventSink {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
 import { type LoopOptions, runLoop } from '../../src/agent/loop.js';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
-import type { Model, ModelEvent } from '../../src/providers/model.js';
+import type { Model, ModelEvent } from '../../src/core/model.js';
 
 /** A model that answers each request with the next scripted list of events. */
 function scriptedModel(replies: ModelEvent[][], onRequest?: () => Promise<void>): Model {

@@ -2,7 +2,8 @@
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type KeelRunOptions, runKeel } from '../support/cli.js';
+import { converse, questions } from '../support/chat.js';
+import { runKeel } from '../support/cli.js';
 import { runOllama, runReplay, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
@@ -511,38 +512,3 @@ describe('chat', () => {
     expect(s.requests[1]!.rawBody).toContain('are you there?');
   });
 });
-
-interface ChatStep {
-  /** Wait until the output so far satisfies this; absent: act at once. */
-  until?: (output: { stdout: string; stderr: string }) => boolean;
-  send?: string;
-  signal?: NodeJS.Signals;
-  end?: boolean;
-}
-
-/** Drives `keel chat` like a person at the keyboard: each step waits for the output it names, then acts. */
-function converse(steps: ChatStep[]): KeelRunOptions['onSpawn'] {
-  return (child) => {
-    const output = { stdout: '', stderr: '' };
-    let next = 0;
-    const advance = () => {
-      for (let step = steps[next]; step && (step.until?.(output) ?? true); step = steps[++next]) {
-        if (step.send !== undefined) child.stdin!.write(step.send);
-        if (step.signal) child.kill(step.signal);
-        if (step.end) child.stdin!.end();
-      }
-    };
-    child.stdout!.on('data', (chunk) => {
-      output.stdout += chunk;
-      advance();
-    });
-    child.stderr!.on('data', (chunk) => {
-      output.stderr += chunk;
-      advance();
-    });
-    advance();
-  };
-}
-
-/** How many approval questions the output shows. */
-const questions = (output: { stderr: string }) => output.stderr.split('? [y/N] ').length - 1;

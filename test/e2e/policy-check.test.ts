@@ -112,7 +112,7 @@ const commands: [string, Mode, Decision][] = [
   ['perl -e \'system("id")\'', 'full', 'ask'],
   ['awk \'BEGIN { system("id") }\'', 'full', 'ask'],
   ['python3 <<EOF\nprint(1)\nEOF', 'full', 'ask'],
-  ['bash -c "$PAYLOAD"', 'full', 'ask'],
+  ['bash -c "$PAYLOAD"', 'full', 'deny'],
   ['python3 -c "print(1)"', 'restricted', 'deny'],
   ['python3 -c "print(1)"', 'interactive', 'ask'],
   ['python3 build.py', 'full', 'allow'],

@@ -1,9 +1,9 @@
 // Copilot against a scripted GitHub and model server: device flow, token exchange and refresh, chat headers, models.
 import { describe, expect, it } from 'vitest';
+import type { ModelEvent } from '../../src/core/model.js';
 import { createCopilotModel, listCopilotModels } from '../../src/providers/copilot.js';
 import { pollAccessToken, requestDeviceCode } from '../../src/providers/copilot-login.js';
 import { CopilotTokenSource, exchangeCopilotToken } from '../../src/providers/copilot-token.js';
-import type { ModelEvent } from '../../src/providers/model.js';
 import { trackedModelServer, useCleanup } from '../support/cleanup.js';
 import { type GitHubServer, type GitHubServerOptions, startGitHubServer } from '../support/github-server.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';

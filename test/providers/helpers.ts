@@ -1,7 +1,7 @@
 // Shared helpers for provider tests: build requests, drain a model's stream, capture thrown errors.
 import { createServer } from 'node:net';
 import type { Message } from '../../src/core/messages.js';
-import type { Model, ModelEvent, ModelRequest, ToolSpec } from '../../src/providers/model.js';
+import type { Model, ModelEvent, ModelRequest, ToolSpec } from '../../src/core/model.js';
 import type { ScriptedReply } from '../support/model-server.js';
 
 export const readFileTool: ToolSpec = {

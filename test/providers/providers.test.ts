@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAbortError, KeelError } from '../../src/core/errors.js';
 import type { Message } from '../../src/core/messages.js';
-import type { Model } from '../../src/providers/model.js';
+import type { Model } from '../../src/core/model.js';
 import { createOllamaModel } from '../../src/providers/ollama.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
 import { useModelServers } from '../support/cleanup.js';

@@ -2,7 +2,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Model } from '../../src/providers/model.js';
+import type { Model } from '../../src/core/model.js';
 import { createOllamaModel } from '../../src/providers/ollama.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
 import { ask, request } from './helpers.js';

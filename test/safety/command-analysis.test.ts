@@ -23,6 +23,25 @@ describe('analyzeCommand', () => {
     expect(analysis.issues.map((i) => i.kind)).toEqual(['background']);
   });
 
+  test('keeps the newlines of a multi-line double-quoted string', async () => {
+    const analysis = await analyzeCommand('python3 -c "import os\nwhile 1: os.fork()"');
+    expect(analysis.commands[0]?.argv).toEqual(['python3', '-c', 'import os\nwhile 1: os.fork()']);
+  });
+
+  test('records scopes, pipes, here-documents and bare assignments', async () => {
+    const analysis = await analyzeCommand("cd a; (cd b; ls) | sh; GIT_PAGER=x; bash <<'E'\nrm x\nE");
+    expect(analysis.commands.map((c) => [c.argv[0] ?? '', c.scope, c.stdinPipe])).toEqual([
+      ['cd', '', false],
+      ['cd', '/1/2', false],
+      ['ls', '/1/2', false],
+      ['sh', '/3', true],
+      ['', '', false],
+      ['bash', '', false],
+    ]);
+    expect(analysis.commands[4]?.assignments).toEqual(['GIT_PAGER=x']);
+    expect(analysis.commands[5]?.redirects).toEqual([{ operator: '<<', target: 'rm x\n', literal: true }]);
+  });
+
   test("decodes $'...' strings", async () => {
     const analysis = await analyzeCommand("$'\\x72m' -rf x");
     expect(analysis.commands[0]?.argv).toEqual(['rm', '-rf', 'x']);

@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import type { ApprovalAnswer } from '../../src/core/approval.js';
 import type { AgentEvent } from '../../src/core/events.js';
+import { ApprovalMemory } from '../../src/safety/approval-memory.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../../src/tools/output-cap.js';
@@ -31,9 +33,9 @@ afterEach(async () => {
 });
 
 describe('registry', () => {
-  test('offers the seven tools with compact JSON Schemas', () => {
+  test('offers the built-in tools with compact JSON Schemas', () => {
     const specs = registry.specs();
-    expect(specs.map((s) => s.name)).toEqual([
+    expect(specs.map((s) => s.name).slice(0, 13)).toEqual([
       'list_files',
       'read_file',
       'write_file',
@@ -41,8 +43,18 @@ describe('registry', () => {
       'delete_path',
       'diff_files',
       'execute_command',
+      'edit_file',
+      'glob',
+      'grep',
+      'move_path',
+      'copy_path',
+      'append_file',
     ]);
-    expect(JSON.stringify(specs).length).toBeLessThan(4096);
+    expect(specs.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['edit_file', 'grep', 'get_codebase_map', 'rename_symbol']),
+    );
+    // The whole first request (system prompt and every tool) must stay within 10 KB.
+    expect(JSON.stringify(specs).length).toBeLessThan(9500);
     for (const spec of specs) expect(spec.inputSchema).not.toHaveProperty('$schema');
     expect(specs.find((s) => s.name === 'list_files')?.inputSchema.required).toBeUndefined();
     expect(registry.specs()).toBe(specs);
@@ -85,9 +97,8 @@ describe('executeToolCall', () => {
 
   test('an unknown tool lists the available ones', async () => {
     const result = await executeToolCall(call('run_shell', '{}'), 1, registry, ws.ctx);
-    expect(result.error).toBe(
-      'unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, ' +
-        'delete_path, diff_files, execute_command',
+    expect(result.error).toMatch(
+      /^unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, delete_path, diff_files, execute_command\b/,
     );
     expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
   });
@@ -131,7 +142,7 @@ describe('executeToolCall', () => {
 
   test('ask with an approver emits the approval events and follows the answer', async () => {
     const requests: string[] = [];
-    let answer = false;
+    let answer: ApprovalAnswer = { decision: 'deny' };
     await useMode('interactive', {
       approve: async (request) => {
         requests.push(request.summary);
@@ -146,7 +157,7 @@ describe('executeToolCall', () => {
       ws.ctx,
     );
     expect(declined.error).toContain('declined');
-    answer = true;
+    answer = { decision: 'once' };
     const approved = await executeToolCall(
       call('execute_command', '{"command":"touch f"}'),
       2,
@@ -165,10 +176,193 @@ describe('executeToolCall', () => {
       'approval_answered',
       'tool_result',
     ]);
-    expect(ws.events[2]).toEqual({ type: 'approval_answered', id: 'call-1', approved: false });
+    expect(ws.events[2]).toEqual({
+      type: 'approval_answered',
+      id: 'call-1',
+      approved: false,
+      decision: 'deny',
+    });
     const allowed = await executeToolCall(call('execute_command', input), 3, registry, ws.ctx);
     expect(allowed.success).toBe(true);
     expect(requests).toHaveLength(2);
+  });
+
+  test('"always" is remembered for the exact command only; the next identical call is not asked', async () => {
+    const asked: string[] = [];
+    await useMode('interactive', {
+      approvals: new ApprovalMemory(),
+      approve: async (request) => {
+        asked.push(request.summary);
+        return asked.length === 1 ? { decision: 'always' } : { decision: 'deny' };
+      },
+    });
+    const touch = '{"command":"touch f"}';
+    expect((await executeToolCall(call('execute_command', touch), 1, registry, ws.ctx)).success).toBe(true);
+    expect((await executeToolCall(call('execute_command', touch), 2, registry, ws.ctx)).success).toBe(true);
+    const other = '{"command":"touch f; touch g"}';
+    expect((await executeToolCall(call('execute_command', other), 3, registry, ws.ctx)).success).toBe(false);
+    expect(asked).toEqual(['touch f', 'touch f; touch g']);
+    await expect(fs.access(path.join(ws.root, 'g'))).rejects.toThrow();
+  });
+
+  test('"no" with feedback hands the feedback to the model', async () => {
+    await useMode('interactive', {
+      approve: async () => ({ decision: 'deny', feedback: 'use the Makefile instead' }),
+    });
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(formatForModel(result)).toBe(
+      'Error: the user declined this execute_command call: use the Makefile instead',
+    );
+    expect(result.metadata.policy).toBe('declined');
+    expect(ws.events).toContainEqual(
+      expect.objectContaining({
+        type: 'approval_answered',
+        decision: 'deny',
+        feedback: 'use the Makefile instead',
+      }),
+    );
+  });
+
+  test('an edited command goes to the policy again, is asked again, and the model is told what ran', async () => {
+    const asked: string[] = [];
+    const decided: string[] = [];
+    await useMode('interactive');
+    const policy = ws.ctx.policy;
+    ws.ctx.policy = {
+      mode: policy.mode,
+      decide: async (request) => {
+        decided.push(String(request.preview.command));
+        return policy.decide(request);
+      },
+    };
+    ws.ctx.approve = async (request) => {
+      asked.push(request.summary);
+      expect(request.edit).toEqual({ kind: 'command', text: request.summary, file: 'command.sh' });
+      return asked.length === 1 ? { decision: 'edit', edited: 'touch edited.txt' } : { decision: 'once' };
+    };
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(decided).toEqual(['touch f', 'touch edited.txt']);
+    expect(asked).toEqual(['touch f', 'touch edited.txt']);
+    expect(result.success).toBe(true);
+    expect(result.output).toMatch(
+      /^\[the user edited the command before it ran; it ran as: touch edited\.txt\]/,
+    );
+    expect(await ws.read('edited.txt')).toBe('');
+    await expect(fs.access(path.join(ws.root, 'f'))).rejects.toThrow();
+    expect(ws.events).toContainEqual(
+      expect.objectContaining({
+        type: 'approval_answered',
+        decision: 'edit',
+        edited: { command: 'touch edited.txt' },
+      }),
+    );
+  });
+
+  test('an edited command the policy refuses does not run, and the model hears both', async () => {
+    await useMode('interactive', {
+      approve: async () => ({ decision: 'edit', edited: 'rm -rf ~' }),
+    });
+    const result = await executeToolCall(
+      call('execute_command', '{"command":"touch f"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/^refused by policy/);
+    expect(formatForModel(result)).toContain('it ran as: rm -rf ~');
+    await expect(fs.access(path.join(ws.root, 'f'))).rejects.toThrow();
+  });
+
+  test('an edited file content is written instead of the proposed one', async () => {
+    await ws.write('a.txt', 'old\n');
+    ws.ctx.policy = {
+      mode: 'interactive',
+      decide: async () => ({ decision: 'ask', reason: 'overwrites', reasons: ['overwrites'] }),
+    };
+    let asks = 0;
+    ws.ctx.approve = async (request) => {
+      asks++;
+      if (asks === 1) {
+        expect(request.edit).toEqual({ kind: 'content', text: 'proposed\n', file: 'a.txt' });
+        return { decision: 'edit', edited: 'mine\n' };
+      }
+      expect(request.preview?.diff).toContain('+mine');
+      return { decision: 'once' };
+    };
+    const result = await executeToolCall(
+      call('write_file', '{"path":"a.txt","content":"proposed\\n"}'),
+      1,
+      registry,
+      ws.ctx,
+    );
+    expect(result.success).toBe(true);
+    expect(result.output).toContain('[the user edited the content before it was written]');
+    expect(await ws.read('a.txt')).toBe('mine\n');
+  });
+
+  test('a dry run reports a change without asking, checkpointing or making it; reads still run', async () => {
+    const asked: string[] = [];
+    const checkpoints: string[] = [];
+    await useMode('interactive', {
+      dryRun: true,
+      approve: async (request) => {
+        asked.push(request.summary);
+        return { decision: 'once' };
+      },
+      beforeChange: async (change) => {
+        checkpoints.push(change.tool);
+      },
+    });
+    await ws.write('a.txt', 'old\n');
+    const del = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    expect(del.success).toBe(true);
+    expect(del.output).toMatch(
+      /^\[dry run\] not applied: would delete a\.txt \(it would first ask the user: /,
+    );
+    expect(del.output).toContain('continue as if it had been applied, or finish');
+    const write = await executeToolCall(
+      call('write_file', '{"path":"a.txt","content":"new\\n"}'),
+      2,
+      registry,
+      ws.ctx,
+    );
+    expect(write.output).toContain('+new');
+    const read = await executeToolCall(call('read_file', '{"path":"a.txt"}'), 3, registry, ws.ctx);
+    expect(read.output).toContain('old');
+    expect(await ws.read('a.txt')).toBe('old\n');
+    expect(asked).toEqual([]);
+    expect(checkpoints).toEqual([]);
+  });
+
+  test('the checkpoint is taken after approval and before the change; its failure refuses the call', async () => {
+    const order: string[] = [];
+    await useMode('interactive', {
+      approve: async () => {
+        order.push('approve');
+        return { decision: 'once' };
+      },
+      beforeChange: async (change) => {
+        order.push(`checkpoint ${change.preview.summary}`);
+        throw new Error('refused: the checkpoint failed; nothing was changed');
+      },
+    });
+    await ws.write('a.txt', 'x');
+    const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    expect(order).toEqual(['approve', 'checkpoint delete a.txt']);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe('refused: the checkpoint failed; nothing was changed');
+    expect(await ws.read('a.txt')).toBe('x');
   });
 
   test('a path escape becomes an error result, not a crash', async () => {
@@ -293,7 +487,7 @@ describe('the tool contract', () => {
     };
     ws.ctx.approve = async (request, signal) => {
       asked.push({ diff: request.preview?.diff, signal });
-      return false;
+      return { decision: 'deny' };
     };
     await executeToolCall(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 1, registry, ws.ctx);
     expect(decided).toEqual([

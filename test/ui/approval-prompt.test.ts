@@ -1,31 +1,66 @@
-// The approval prompt: what it prints (sanitized, diffs coloured) and which answers approve.
+// The approval prompt: what it prints (sanitized, diffs coloured) and what each answer means.
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ApprovalRequest, createApprovalPrompt } from '../../src/ui/approval-prompt.js';
+import { editText } from '../../src/ui/editor.js';
 import { LineReader } from '../../src/ui/line-reader.js';
 import { createStyle } from '../../src/ui/style.js';
 
 let reader: LineReader | undefined;
-afterEach(() => reader?.close());
+const temps: string[] = [];
+afterEach(async () => {
+  reader?.close();
+  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+});
 
-function setup(color = false) {
+/** How many questions the output shows: each ends `/N] `. */
+const questions = (text: string) => text.split('/N] ').length - 1;
+
+function setup(options: { color?: boolean; editor?: string } = {}) {
   const input = new PassThrough();
   const stderr = new PassThrough({ encoding: 'utf8' });
   let written = '';
   stderr.on('data', (chunk: string) => (written += chunk));
   reader = new LineReader(input, stderr, false);
-  const approve = createApprovalPrompt({ reader, stderr, style: createStyle(color) });
-  /** Answers the question once it has been written. */
-  const answerWith = (line: string | null) => {
+  const { editor } = options;
+  const approve = createApprovalPrompt({
+    reader,
+    stderr,
+    style: createStyle(options.color ?? false),
+    ...(editor
+      ? { edit: (text, file) => editText(text, { file, env: { ...process.env, EDITOR: editor } }) }
+      : {}),
+  });
+  /** Answers each question, once it has been written, with the next line (null: end of input). */
+  const answerWith = (...lines: (string | null)[]) => {
+    let answered = 0;
     const onData = () => {
-      if (!written.includes('[y/N] ')) return;
-      stderr.off('data', onData);
-      if (line === null) input.end();
-      else input.write(`${line}\n`);
+      while (answered < questions(written) && answered < lines.length) {
+        const line = lines[answered++];
+        if (line === null || line === undefined) input.end();
+        else input.write(`${line}\n`);
+      }
+      if (answered >= lines.length) stderr.off('data', onData);
     };
     stderr.on('data', onData);
   };
   return { approve, answerWith, written: () => written };
+}
+
+/** A fake $EDITOR: a script that keeps what it was given in `seen` and saves `replacement`. */
+async function fakeEditor(replacement: string): Promise<{ script: string; seen: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'keel-editor-'));
+  temps.push(dir);
+  const script = join(dir, 'editor.sh');
+  const seen = join(dir, 'seen');
+  const saved = join(dir, 'replacement');
+  await writeFile(saved, replacement);
+  await writeFile(script, `#!/bin/sh\ncp "$1" '${seen}'\ncat '${saved}' > "$1"\n`);
+  await chmod(script, 0o755);
+  return { script, seen };
 }
 
 const request: ApprovalRequest = {
@@ -35,27 +70,97 @@ const request: ApprovalRequest = {
   summary: 'touch a',
 };
 
+const full: ApprovalRequest = {
+  ...request,
+  always: 'this exact command',
+  edit: { kind: 'command', text: 'touch a', file: 'command.sh' },
+};
+
+const signal = () => new AbortController().signal;
+
 describe('approval prompt', () => {
   test.each([
-    ['y', true],
-    ['YES', true],
-    [' yes ', true],
-    ['n', false],
-    ['', false],
-    ['yeah', false],
-  ])('answer %j approves: %s', async (line, expected) => {
-    const { approve, answerWith } = setup();
+    ['y', { decision: 'once' }],
+    ['YES', { decision: 'once' }],
+    [' yes ', { decision: 'once' }],
+    ['a', { decision: 'always' }],
+    ['always', { decision: 'always' }],
+    ['n', { decision: 'deny' }],
+    ['', { decision: 'deny' }],
+    ['n use make instead', { decision: 'deny', feedback: 'use make instead' }],
+    ['no: not in this repo', { decision: 'deny', feedback: 'not in this repo' }],
+  ])('answer %j means %j', async (line, expected) => {
+    const { approve, answerWith } = setup({ editor: 'true' });
     answerWith(line);
-    expect(await approve(request, new AbortController().signal)).toBe(expected);
+    expect(await approve(full, signal())).toEqual(expected);
   });
 
-  test('prints the reason and asks about the summary', async () => {
+  test('an unknown answer asks again', async () => {
     const { approve, answerWith, written } = setup();
+    answerWith('yeah', 'y');
+    expect(await approve(request, signal())).toEqual({ decision: 'once' });
+    expect(questions(written())).toBe(2);
+    expect(written()).toContain('answer y or n\n');
+  });
+
+  test('"a" is no answer when the request cannot be remembered, nor "e" without an editor', async () => {
+    const { approve, answerWith, written } = setup();
+    answerWith('a', 'e', 'n');
+    expect(await approve({ ...request, edit: full.edit }, signal())).toEqual({ decision: 'deny' });
+    expect(questions(written())).toBe(3);
+  });
+
+  test('prints the reason, the choices and what "always" covers, and asks about the summary', async () => {
+    const { approve, answerWith, written } = setup({ editor: 'true' });
     answerWith('n');
-    await approve(request, new AbortController().signal);
+    await approve(full, signal());
     expect(written()).toBe(
-      '? execute_command needs approval: `touch a` is not a read-only command\nallow execute_command: touch a? [y/N] ',
+      '? execute_command needs approval: `touch a` is not a read-only command\n' +
+        '  y: yes, once · a: always this session (this exact command) · e: edit the command first · n: no (n <why> tells the model)\n' +
+        'allow execute_command: touch a? [y/a/e/N] ',
     );
+  });
+
+  test('"e" opens the command in $EDITOR and returns what was saved, without the trailing newline', async () => {
+    const editor = await fakeEditor('touch edited.txt\n');
+    const { approve, answerWith } = setup({ editor: editor.script });
+    answerWith('e');
+    expect(await approve(full, signal())).toEqual({ decision: 'edit', edited: 'touch edited.txt' });
+    expect(await readFile(editor.seen, 'utf8')).toBe('touch a');
+  });
+
+  test('"e" on a file write edits the new content, kept byte for byte', async () => {
+    const editor = await fakeEditor('mine\n');
+    const { approve, answerWith } = setup({ editor: editor.script });
+    answerWith('e');
+    const write: ApprovalRequest = {
+      ...request,
+      tool: 'write_file',
+      summary: 'write a.ts',
+      edit: { kind: 'content', text: 'proposed\n', file: 'a.ts' },
+    };
+    expect(await approve(write, signal())).toEqual({ decision: 'edit', edited: 'mine\n' });
+    expect(await readFile(editor.seen, 'utf8')).toBe('proposed\n');
+  });
+
+  test('an edit that changes nothing, or an editor that fails, asks again', async () => {
+    const same = await fakeEditor('touch a\n');
+    const first = setup({ editor: same.script });
+    first.answerWith('e', 'y');
+    expect(await first.approve(full, signal())).toEqual({ decision: 'once' });
+    expect(first.written()).toContain('the command is unchanged');
+    reader?.close();
+    const failing = setup({ editor: 'false' });
+    failing.answerWith('e', 'n');
+    expect(await failing.approve(full, signal())).toEqual({ decision: 'deny' });
+    expect(failing.written()).toMatch(/the editor \(false\) exited with code 1; nothing was changed/);
+  });
+
+  test('an emptied command is no', async () => {
+    const editor = await fakeEditor('\n');
+    const { approve, answerWith } = setup({ editor: editor.script });
+    answerWith('e');
+    expect(await approve(full, signal())).toEqual({ decision: 'deny' });
   });
 
   test('escapes control characters and bidi overrides in everything it shows', async () => {
@@ -69,37 +174,38 @@ describe('approval prompt', () => {
         summary: 'echo safe\r\u202erm -rf ~',
         preview: { command: 'echo safe\rrm -rf ~\x1b]52;c;eA==\x07' },
       },
-      new AbortController().signal,
+      signal(),
     );
     expect(written()).toBe(
       '? execute_command needs approval: r\\x1b[2K\n' +
         '  $ echo safe\\rrm -rf ~\\x1b]52;c;eA==\\x07\n' +
+        '  y: yes, once · n: no (n <why> tells the model)\n' +
         'allow execute_command: echo safe\\r\\u202erm -rf ~? [y/N] ',
     );
   });
 
-  test('colours a diff by line: + green, - red, @@ cyan', async () => {
-    const { approve, answerWith, written } = setup(true);
+  test('shows a whole diff, coloured by line: + green, - red, @@ cyan', async () => {
+    const { approve, answerWith, written } = setup({ color: true });
     answerWith('y');
+    const diff = ['@@ -1,30 +1,30 @@', ...Array.from({ length: 30 }, (_, i) => `-old ${i}\n+new ${i}`)].join(
+      '\n',
+    );
     await approve(
       {
         id: 'c2',
         tool: 'write_file',
         reason: 'writes a file',
         summary: 'a.txt',
-        preview: { diff: '@@ -1 +1 @@\n-old\x1b[8m\n+new\n same\n', writes: ['a.txt'] },
+        preview: { diff: `${diff}\n-bad\x1b[8m\n same\n`, writes: ['a.txt'] },
       },
-      new AbortController().signal,
+      signal(),
     );
-    expect(written()).toBe(
-      '\x1b[33m?\x1b[39m write_file needs approval: writes a file\n' +
-        '  \x1b[36m@@ -1 +1 @@\x1b[39m\n' +
-        '  \x1b[31m-old\\x1b[8m\x1b[39m\n' +
-        '  \x1b[32m+new\x1b[39m\n' +
-        '   same\n' +
-        '  writes: a.txt\n' +
-        'allow write_file: a.txt? [y/N] ',
-    );
+    const shown = written();
+    expect(shown).toContain('  \x1b[36m@@ -1,30 +1,30 @@\x1b[39m\n');
+    for (let i = 0; i < 30; i++) {
+      expect(shown).toContain(`  \x1b[31m-old ${i}\x1b[39m\n  \x1b[32m+new ${i}\x1b[39m\n`);
+    }
+    expect(shown).toContain('  \x1b[31m-bad\\x1b[8m\x1b[39m\n   same\n  writes: a.txt\n');
   });
 
   test('Ctrl-C (the signal aborting) while the question waits answers no and ends the line', async () => {
@@ -107,13 +213,13 @@ describe('approval prompt', () => {
     const controller = new AbortController();
     const answer = approve(request, controller.signal);
     controller.abort();
-    expect(await answer).toBe(false);
+    expect(await answer).toEqual({ decision: 'deny' });
     expect(written()).toMatch(/\[y\/N\] \n$/);
   });
 
   test('end of input answers no', async () => {
     const { approve, answerWith } = setup();
     answerWith(null);
-    expect(await approve(request, new AbortController().signal)).toBe(false);
+    expect(await approve(request, signal())).toEqual({ decision: 'deny' });
   });
 });

@@ -1,0 +1,117 @@
+// Opens a workspace's checkpoint store (the shadow git repository, or copies where git is missing) and, for a
+// run, takes one checkpoint before each call that may change the workspace.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { ToolPreview } from '../core/approval.js';
+import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoints.js';
+import { copyStore } from './copy-store.js';
+import { gitStore } from './git-store.js';
+import { GitMissingError, shadowGit } from './shadow-git.js';
+
+export const NO_GIT_WARNING =
+  'git was not found: checkpoints cover only file tools (write_file, delete_path, …); changes made by shell commands cannot be undone without git';
+
+export interface StoreOptions {
+  /** The workspace's real path (symlinks resolved). */
+  root: string;
+  stateDir: string;
+  /** Where git is looked up (PATH) and which GIT_* variables to drop. */
+  env: NodeJS.ProcessEnv;
+}
+
+function stores(options: StoreOptions) {
+  const dir = checkpointDir(options.stateDir, options.root);
+  const git = shadowGit(join(dir, 'git'), options.root, options.env);
+  return {
+    git,
+    gitStore: gitStore(git),
+    copyStore: copyStore(join(dir, 'copies'), options.root),
+    copies: join(dir, 'copies'),
+  };
+}
+
+/** The store `keel undo` reads: git's when git runs, unless only copies were ever taken here. */
+export async function openCheckpointStore(options: StoreOptions): Promise<CheckpointStore> {
+  const s = stores(options);
+  try {
+    await s.git.run(['--version']);
+  } catch (error) {
+    if (error instanceof GitMissingError) return s.copyStore;
+    throw error;
+  }
+  const hasCopies = await fs.readdir(s.copies).then(
+    (names) => names.length > 0,
+    () => false,
+  );
+  return hasCopies && !(await s.git.exists()) ? s.copyStore : s.gitStore;
+}
+
+export interface CheckpointChange {
+  callId: string;
+  tool: string;
+  preview: ToolPreview;
+  turn?: number;
+}
+
+export interface Checkpointer {
+  /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
+  startRun(id: string): void;
+  /** Snapshots before a call. Throws CheckpointError, so the call is refused rather than run without a way back. */
+  take(change: CheckpointChange): Promise<void>;
+}
+
+export function createCheckpointer(
+  options: StoreOptions & { warn: (message: string) => void },
+): Checkpointer {
+  const s = stores(options);
+  let store: CheckpointStore = s.gitStore;
+  let run = '';
+  let first = true;
+  const relative = (p: string) => (p.startsWith(`${options.root}/`) ? p.slice(options.root.length + 1) : p);
+  // One snapshot at a time: two `git add`s at once would collide on the shadow index's lock.
+  let queue: Promise<unknown> = Promise.resolve();
+  const take = async (change: CheckpointChange): Promise<void> => {
+    const meta = {
+      time: new Date().toISOString(),
+      run,
+      ...(change.turn !== undefined ? { turn: change.turn } : {}),
+      call: change.callId,
+      tool: change.tool,
+      summary: change.preview.summary,
+      paths: change.preview.writes.map(relative),
+      first,
+    };
+    try {
+      try {
+        await store.take(meta, change.preview.writes);
+      } catch (error) {
+        if (!(error instanceof GitMissingError)) throw error;
+        store = s.copyStore;
+        options.warn(NO_GIT_WARNING);
+        await store.take(meta, change.preview.writes);
+      }
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CheckpointError(
+        'checkpoint_failed',
+        `refused: the checkpoint before this ${change.tool} call failed (${why}), so its change could not be undone; nothing was changed`,
+        { cause: error },
+      );
+    }
+    first = false;
+  };
+  return {
+    startRun(id) {
+      run = id;
+      first = true;
+      // Create the shadow repository while the model thinks, not when the first change waits for it. A failure
+      // here resurfaces, and refuses the call, at the first checkpoint.
+      if (store === s.gitStore) s.git.ensure().catch(() => {});
+    },
+    take(change) {
+      const next = queue.then(() => take(change));
+      queue = next.catch(() => {});
+      return next;
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// Checkpoints: what a snapshot of the workspace records, where a workspace's checkpoints live, which store holds
+// them (a shadow git repository, or file copies where git is missing), and which checkpoint `keel undo` goes to.
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { ExitCode, KeelError } from '../core/errors.js';
+
+/** What a checkpoint records about the call it was taken before. Stored as JSON in the commit message or meta file. */
+export const checkpointMetaSchema = z.object({
+  /** ISO time the checkpoint was taken. */
+  time: z.string(),
+  /** The run (or chat turn) it belongs to; `undo-…` for the checkpoint an undo takes of the state it replaces. */
+  run: z.string(),
+  turn: z.number().int().optional(),
+  call: z.string(),
+  tool: z.string(),
+  summary: z.string(),
+  /** Workspace-relative paths the call said it would write (its preview); a shell command names none. */
+  paths: z.array(z.string()),
+  /** The first checkpoint of its run: restoring it undoes the whole run. */
+  first: z.boolean(),
+});
+export type CheckpointMeta = z.infer<typeof checkpointMetaSchema>;
+
+export interface FileChange {
+  /** As git names it, from the older state to the newer: A created, M modified, D deleted. */
+  status: 'A' | 'M' | 'D';
+  path: string;
+}
+
+export interface Checkpoint extends CheckpointMeta {
+  /** What `keel undo <id>` takes: a short commit hash, or the copy's directory name. */
+  id: string;
+  /**
+   * Files that changed after the checkpoint, up to the next one (or the workspace now, for the newest).
+   * Undefined where the store cannot tell (copies: only the paths of the call are known).
+   */
+  changed?: FileChange[];
+}
+
+export interface RestoreResult {
+  /** The checkpoint of the state just replaced: `keel undo` again (or with this id) goes back to it. */
+  undoId: string;
+  /** What the restore did, from the state replaced to the restored one (A brought back, D removed, M restored). */
+  changes: FileChange[];
+}
+
+/** Where one workspace's checkpoints are kept, and how: shared by the git store and the copy store. */
+export interface CheckpointStore {
+  readonly kind: 'git' | 'copy';
+  /** Snapshots the workspace (git) or the paths a file tool will write (copy). Throws CheckpointError. */
+  take(meta: CheckpointMeta, writes: readonly string[]): Promise<string>;
+  /** Newest first. */
+  list(): Promise<Checkpoint[]>;
+  /** Takes a checkpoint of the current state (run `undoRun`), then puts the workspace back as it was at `target`. */
+  restore(target: Checkpoint, undoRun: string): Promise<RestoreResult>;
+}
+
+export type CheckpointErrorCode =
+  | 'checkpoint_failed'
+  | 'nothing_to_undo'
+  | 'unknown_checkpoint'
+  | 'restore_failed';
+
+export class CheckpointError extends KeelError {
+  constructor(code: CheckpointErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(code, code === 'unknown_checkpoint' ? ExitCode.usage : ExitCode.failed, message, options);
+    this.name = 'CheckpointError';
+  }
+}
+
+/** `my-app-3f2a9c1b04de`: readable, and unique per real path (two checkouts named `app` stay apart). */
+export function workspaceKey(realRoot: string): string {
+  const slug =
+    basename(realRoot)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, 40) || 'root';
+  return `${slug}-${createHash('sha256').update(realRoot).digest('hex').slice(0, 12)}`;
+}
+
+/** `$XDG_STATE_HOME/keel/checkpoints/<workspace-key>`: never inside the workspace. */
+export function checkpointDir(stateDir: string, realRoot: string): string {
+  return join(stateDir, 'checkpoints', workspaceKey(realRoot));
+}
+
+/**
+ * The checkpoint `keel undo [id]` goes back to. Without an id: the first checkpoint of the newest run, so the
+ * whole run is undone (after an undo, the newest run is that undo, so `keel undo` again reverses it).
+ */
+export function undoTarget(checkpoints: readonly Checkpoint[], id?: string): Checkpoint {
+  const newest = checkpoints[0];
+  if (!newest) {
+    throw new CheckpointError('nothing_to_undo', 'nothing to undo: no checkpoints for this workspace', {
+      hint: 'Keel takes a checkpoint before each call that may change files; none has run here yet',
+    });
+  }
+  if (id === undefined) {
+    let target = newest;
+    for (const c of checkpoints) {
+      if (c.run !== newest.run) break;
+      target = c;
+    }
+    return target;
+  }
+  const wanted = id.trim().toLowerCase();
+  const matches = wanted.length >= 4 ? checkpoints.filter((c) => c.id.toLowerCase().startsWith(wanted)) : [];
+  if (matches.length === 1) return matches[0] as Checkpoint;
+  const why =
+    matches.length > 1
+      ? `matches ${matches.length} checkpoints; give more of it`
+      : 'is not a checkpoint of this workspace';
+  throw new CheckpointError('unknown_checkpoint', `checkpoint id "${id}" ${why}`, {
+    hint: 'keel undo --list shows the ids',
+  });
+}

@@ -1,0 +1,91 @@
+// `keel undo [id] [--list]`: puts the workspace back as it was before the last run (or chat turn), or before one
+// checkpoint, from the checkpoints Keel takes before every call that may change files.
+import { realpath } from 'node:fs/promises';
+import { NO_GIT_WARNING, openCheckpointStore } from '../checkpoint/checkpointer.js';
+import { type Checkpoint, type FileChange, undoTarget } from '../checkpoint/checkpoints.js';
+import { stateDir } from '../config/paths.js';
+import { ExitCode } from '../core/errors.js';
+import { sanitize } from '../ui/sanitize.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { resolveWorkspaceDir } from './setup.js';
+
+export interface UndoOptions extends GlobalOptions {
+  list?: boolean;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Local time, to the second: `2026-05-01 10:19:08`. */
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+const changeWord: Record<FileChange['status'], string> = { A: 'created', M: 'modified', D: 'deleted' };
+
+function changedLine(c: Checkpoint, gitMissing: boolean): string {
+  if (c.changed === undefined) {
+    if (c.paths.length > 0) return `paths: ${c.paths.join(', ')}`;
+    return gitMissing && c.tool !== 'undo' ? 'not covered: shell changes cannot be undone without git' : '';
+  }
+  if (c.changed.length === 0) return 'changed after: nothing';
+  const shown = c.changed.slice(0, 8).map((f) => `${f.path} (${changeWord[f.status]})`);
+  const more = c.changed.length > 8 ? `, and ${c.changed.length - 8} more` : '';
+  return `changed after: ${shown.join(', ')}${more}`;
+}
+
+function formatList(root: string, checkpoints: Checkpoint[], gitMissing: boolean): string {
+  const lines = [`checkpoints of ${root}, newest first (keel undo <id> goes back to before that call):`];
+  if (gitMissing) lines.push(`note: ${NO_GIT_WARNING}`);
+  for (const c of checkpoints) {
+    const turn = c.turn !== undefined ? ` turn ${c.turn}` : '';
+    const start = c.first ? '  [start of run]' : '';
+    lines.push(`${c.id}  ${localTime(c.time)}  run ${c.run}${turn}  ${c.tool}: ${c.summary}${start}`);
+    const changed = changedLine(c, gitMissing);
+    if (changed) lines.push(`    ${changed}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `20261123-101908`, as run ids are stamped. */
+function stamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+const restoreWord: Record<FileChange['status'], string> = { A: 'brought back', M: 'restored', D: 'removed' };
+
+export async function undoCommand(id: string | undefined, options: UndoOptions): Promise<number> {
+  try {
+    const root = await realpath(await resolveWorkspaceDir(options.cwd));
+    const store = await openCheckpointStore({ root, stateDir: stateDir(process.env), env: process.env });
+    const checkpoints = await store.list();
+    if (options.list) {
+      if (checkpoints.length === 0) {
+        process.stdout.write(`no checkpoints for ${sanitize(root)}: nothing to undo\n`);
+        return ExitCode.ok;
+      }
+      process.stdout.write(sanitize(formatList(root, checkpoints, store.kind === 'copy')));
+      return ExitCode.ok;
+    }
+    const target = undoTarget(checkpoints, id);
+    const result = await store.restore(target, `undo-${stamp()}-${process.pid}`);
+    const what = id === undefined ? `before run ${target.run}` : `before ${target.tool} (${target.summary})`;
+    const lines = [`restored ${root} to ${what}: checkpoint ${target.id} of ${localTime(target.time)}`];
+    for (const change of result.changes)
+      lines.push(`  ${restoreWord[change.status].padEnd(12)} ${change.path}`);
+    const count = result.changes.length;
+    lines.push(
+      count === 0
+        ? 'nothing differed from that checkpoint; no file was changed'
+        : `${count} file${count === 1 ? '' : 's'} changed`,
+    );
+    if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
+    lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
+    process.stdout.write(sanitize(`${lines.join('\n')}\n`));
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+  }
+}

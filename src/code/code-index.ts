@@ -1,0 +1,148 @@
+// The tags of every source file of a repository, cached by content hash under Keel's cache dir and updated
+// incrementally: a file whose path, mtime and size are unchanged is not even read; one whose hash is unchanged is
+// not parsed again.
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { napi } from './ast-grep.js';
+import { languageOf } from './languages.js';
+import { listSourceFiles } from './source-files.js';
+import { extractTags, type FileTags } from './tags.js';
+
+/** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
+const CACHE_VERSION = 1;
+/** Larger files are generated or minified; their tags would cost more than they tell. */
+const MAX_FILE_BYTES = 1_000_000;
+
+export interface CodeIndex {
+  root: string;
+  /** Workspace-relative path (with `/`) → tags, in path order. */
+  files: Map<string, FileTags>;
+  stats: {
+    files: number;
+    /** Files parsed in this load (new or changed content). */
+    parsed: number;
+    /** Files read and hashed because their mtime or size changed. */
+    hashed: number;
+  };
+}
+
+const manifestEntry = z.object({ mtimeMs: z.number(), size: z.number(), hash: z.string() });
+// Tags are our own output; only the envelope is checked, and a cache that fails the check is rebuilt.
+const cacheSchema = z.object({
+  version: z.literal(CACHE_VERSION),
+  manifest: z.record(z.string(), manifestEntry),
+  tags: z.record(
+    z.string(),
+    z.custom<FileTags>((v) => typeof v === 'object' && v !== null),
+  ),
+});
+type CacheFile = z.infer<typeof cacheSchema>;
+
+/** `<cacheDir>/tags/<hash of the root>.json`: one file per repository. */
+export function cacheFileFor(cacheDir: string, root: string): string {
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 32);
+  return path.join(cacheDir, 'tags', `${id}.json`);
+}
+
+async function readCache(file: string | undefined): Promise<CacheFile> {
+  const empty: CacheFile = { version: CACHE_VERSION, manifest: {}, tags: {} };
+  if (!file) return empty;
+  try {
+    const parsed = cacheSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+    return parsed.success ? parsed.data : empty;
+  } catch {
+    return empty;
+  }
+}
+
+/** Written to a temp file and renamed, so a concurrent reader sees the old cache or the new one. */
+async function writeCache(file: string, cache: CacheFile): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temp, JSON.stringify(cache), { mode: 0o600 });
+    await fs.rename(temp, file);
+  } catch {
+    // A cache that cannot be written only costs the next run a parse.
+    await fs.rm(temp, { force: true });
+  }
+}
+
+const hashOf = (data: Buffer) => createHash('sha1').update(data).digest('hex');
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's tags, or undefined when it is not valid UTF-8 or cannot be parsed. */
+function parse(rel: string, data: Buffer): FileTags | undefined {
+  const lang = languageOf(rel);
+  if (!lang) return undefined;
+  napi();
+  try {
+    return extractTags(lang, new TextDecoder('utf-8', { fatal: true }).decode(data));
+  } catch {
+    return undefined;
+  }
+}
+
+export interface LoadOptions {
+  /** Keel's cache directory; without one nothing is kept between loads. */
+  cacheDir?: string;
+  signal?: AbortSignal;
+}
+
+/** Lists, reads (when changed) and parses (when new) the repository's source files. */
+export async function loadCodeIndex(root: string, options: LoadOptions = {}): Promise<CodeIndex> {
+  const file = options.cacheDir ? cacheFileFor(options.cacheDir, root) : undefined;
+  const cache = await readCache(file);
+  const paths = await listSourceFiles(root, options.signal);
+  const manifest: CacheFile['manifest'] = {};
+  const tags: CacheFile['tags'] = {};
+  const stats = { files: 0, parsed: 0, hashed: 0 };
+  const byPath = new Map<string, FileTags>();
+
+  // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
+  for (const rel of paths) {
+    options.signal?.throwIfAborted();
+    const absolute = path.join(root, rel);
+    const stat = statOrUndefined(absolute);
+    if (!stat || stat.size > MAX_FILE_BYTES) continue;
+    const known = cache.manifest[rel];
+    let hash = known?.hash;
+    if (!known || known.mtimeMs !== stat.mtimeMs || known.size !== stat.size || !cache.tags[known.hash]) {
+      const data = readOrUndefined(absolute);
+      if (!data || data.subarray(0, 8192).includes(0)) continue;
+      stats.hashed += 1;
+      hash = hashOf(data);
+      if (!cache.tags[hash] && !tags[hash]) {
+        const parsed = parse(rel, data);
+        if (!parsed) continue;
+        tags[hash] = parsed;
+        stats.parsed += 1;
+      }
+    }
+    manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash: hash! };
+    tags[hash!] ??= cache.tags[hash!]!;
+    byPath.set(rel, tags[hash!]!);
+  }
+  stats.files = byPath.size;
+
+  const changed = stats.hashed > 0 || Object.keys(cache.manifest).length !== Object.keys(manifest).length;
+  if (file && changed) await writeCache(file, { version: CACHE_VERSION, manifest, tags });
+  return { root, files: byPath, stats };
+}

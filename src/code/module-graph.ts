@@ -1,0 +1,206 @@
+// The module graph: imports resolved to files of the repository (TS/JS relative paths with extensions and index
+// files, Python packages, Dart package:/relative URIs, Go packages by go.mod, Rust crate/super/mod paths, Java
+// packages), and its cycles (Tarjan's strongly connected components).
+import { posix } from 'node:path';
+import type { CodeIndex } from './code-index.js';
+import type { Import } from './tags.js';
+
+const TS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
+
+export interface ModuleGraph {
+  /** File → the repository files it imports. */
+  edges: Map<string, string[]>;
+  /** Modules outside the repository (packages, the standard library) → how many files import them. */
+  external: Map<string, number>;
+  /** Each cycle's files, in import order. */
+  cycles: string[][];
+}
+
+/** Resolves imports against the index's file list; `goModule` is go.mod's module path, if any. */
+export class ImportResolver {
+  private readonly files: Set<string>;
+  private readonly byDir = new Map<string, string[]>();
+
+  constructor(
+    index: CodeIndex,
+    private readonly goModule?: string,
+  ) {
+    this.files = new Set(index.files.keys());
+    for (const file of this.files) {
+      const dir = posix.dirname(file);
+      this.byDir.set(dir, [...(this.byDir.get(dir) ?? []), file]);
+    }
+  }
+
+  private first(candidates: string[]): string[] {
+    const hit = candidates.find((c) => this.files.has(posix.normalize(c)));
+    return hit ? [posix.normalize(hit)] : [];
+  }
+
+  /** The shortest file ending in one of the suffixes (a package path rooted anywhere: src/, lib/). */
+  private bySuffix(suffixes: string[]): string[] {
+    let best: string | undefined;
+    for (const file of this.files) {
+      if (suffixes.some((s) => file === s || file.endsWith(`/${s}`)) && (!best || file.length < best.length))
+        best = file;
+    }
+    return best ? [best] : [];
+  }
+
+  /** The repository files an import of `from` refers to; empty for external modules. */
+  resolve(from: string, imp: Import, language: string): string[] {
+    const dir = posix.dirname(from);
+    const m = imp.module;
+    switch (language) {
+      case 'typescript':
+      case 'tsx':
+      case 'javascript': {
+        if (!m.startsWith('.')) return [];
+        const base = posix.join(dir, m);
+        const stripped = base.replace(/\.(m|c)?jsx?$/, '');
+        return this.first([
+          base,
+          ...TS_EXTENSIONS.map((e) => stripped + e),
+          ...TS_EXTENSIONS.map((e) => `${base}/index${e}`),
+        ]);
+      }
+      case 'python': {
+        const dots = /^\.*/.exec(m)![0].length;
+        const rest = m.slice(dots).split('.').filter(Boolean).join('/');
+        const asModule = (p: string) => [`${p}.py`, `${p}/__init__.py`, `${p}.pyi`];
+        if (dots > 0) {
+          let base = dir;
+          for (let i = 1; i < dots; i++) base = posix.dirname(base);
+          const target = rest ? posix.join(base, rest) : base;
+          const direct = this.first(asModule(target));
+          // `from . import mod` names modules of the package.
+          const named = imp.names.flatMap((n) => this.first(asModule(posix.join(target, n))));
+          return named.length > 0 ? named : direct;
+        }
+        const named = imp.names.flatMap((n) => this.bySuffix(asModule(`${rest}/${n}`)));
+        return named.length > 0 ? named : this.bySuffix(asModule(rest));
+      }
+      case 'dart': {
+        if (m.startsWith('dart:')) return [];
+        const pkg = /^package:[^/]+\/(.+)$/.exec(m);
+        if (pkg) {
+          const local = this.first([`lib/${pkg[1]}`]);
+          return local.length > 0 ? local : this.bySuffix([`lib/${pkg[1]}`]);
+        }
+        return this.first([posix.join(dir, m)]);
+      }
+      case 'go': {
+        if (!this.goModule || !(m === this.goModule || m.startsWith(`${this.goModule}/`))) return [];
+        const pkgDir = m === this.goModule ? '.' : m.slice(this.goModule.length + 1);
+        return (this.byDir.get(pkgDir) ?? []).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
+      }
+      case 'rust': {
+        const parts = m.split('::');
+        const isMod = /^(pub(\([^)]*\))?\s+)?mod\b/.test(imp.text);
+        // A file's own submodules live beside it (lib.rs, main.rs, mod.rs) or in a directory named for it.
+        const own = /(^|\/)(lib|main|mod)\.rs$/.test(from)
+          ? dir
+          : posix.join(dir, posix.basename(from, '.rs'));
+        if (isMod) return this.first([`${own}/${m}.rs`, `${own}/${m}/mod.rs`]);
+        let base: string;
+        if (parts[0] === 'crate') base = this.crateRoot(from);
+        else if (parts[0] === 'super') base = posix.dirname(own);
+        else if (parts[0] === 'self') base = own;
+        else return [];
+        const path = parts.slice(1);
+        // `use crate::a::b::Item`: the longest prefix that is a module file.
+        for (let n = path.length; n > 0; n--) {
+          const p = posix.join(base, ...path.slice(0, n));
+          const hit = this.first([`${p}.rs`, `${p}/mod.rs`]);
+          if (hit.length > 0) return hit;
+        }
+        return [];
+      }
+      case 'java': {
+        const p = m
+          .replace(/\.\*?$/, '')
+          .split('.')
+          .join('/');
+        return this.bySuffix([`${p}.java`]);
+      }
+      default:
+        return [];
+    }
+  }
+
+  private crateRoot(from: string): string {
+    const at = from.lastIndexOf('src/');
+    return at >= 0 ? from.slice(0, at + 3) : 'src';
+  }
+}
+
+/** Tarjan's strongly connected components, iteratively (deep import chains must not overflow the stack). */
+export function findCycles(edges: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let counter = 0;
+  for (const start of edges.keys()) {
+    if (index.has(start)) continue;
+    const work: { node: string; next: number }[] = [{ node: start, next: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work.at(-1)!;
+      const targets = edges.get(frame.node) ?? [];
+      if (frame.next < targets.length) {
+        const to = targets[frame.next++]!;
+        if (!index.has(to)) {
+          index.set(to, counter);
+          low.set(to, counter++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, next: 0 });
+        } else if (onStack.has(to)) {
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work.at(-1);
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        const selfLoop = component.length === 1 && (edges.get(member) ?? []).includes(member);
+        if (component.length > 1 || selfLoop) cycles.push(component.reverse());
+      }
+    }
+  }
+  return cycles;
+}
+
+/** The import graph of the files under `under` (a workspace-relative directory or file; '' for all). */
+export function buildModuleGraph(index: CodeIndex, under: string, goModule?: string): ModuleGraph {
+  const resolver = new ImportResolver(index, goModule);
+  const edges = new Map<string, string[]>();
+  const external = new Map<string, number>();
+  const inScope = (p: string) => under === '' || p === under || p.startsWith(`${under}/`);
+  for (const [file, tags] of index.files) {
+    if (!inScope(file)) continue;
+    const targets = new Set<string>();
+    for (const imp of tags.imports) {
+      const resolved = resolver.resolve(file, imp, tags.language);
+      if (resolved.length === 0 && !/^\.|^(crate|super|self)\b/.test(imp.module)) {
+        external.set(imp.module, (external.get(imp.module) ?? 0) + 1);
+      }
+      for (const target of resolved) targets.add(target);
+    }
+    edges.set(file, [...targets].sort());
+  }
+  return { edges, external, cycles: findCycles(edges) };
+}

@@ -1,0 +1,45 @@
+// A project-wide rename: every reference find_references sees, rewritten; object shorthands keep their key.
+import type { CodeIndex } from './code-index.js';
+import { definitionsOf, findProjectReferences } from './references.js';
+
+export interface RenamedFile {
+  path: string;
+  before: string;
+  after: string;
+  count: number;
+}
+
+export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** The new content of every file that mentions `name`; an error message when the rename cannot be done. */
+export async function planRename(
+  index: CodeIndex,
+  name: string,
+  newName: string,
+  definedIn: string | undefined,
+  signal?: AbortSignal,
+): Promise<RenamedFile[] | string> {
+  if (!IDENTIFIER.test(newName)) return `${newName} is not a valid identifier`;
+  if (newName === name) return 'the new name is the same as the old one';
+  const defs = definitionsOf(index, name, definedIn);
+  if (defs.length === 0)
+    return `no definition of ${name}${definedIn ? ` in ${definedIn}` : ''}; try search_code`;
+  const files = await findProjectReferences(index, name, definedIn, signal);
+  const clash = files.find((f) =>
+    index.files.get(f.path)?.definitions.some((d) => d.name === newName && !d.container),
+  );
+  if (clash) return `${newName} is already defined in ${clash.path}; pick another name`;
+  const renamed: RenamedFile[] = [];
+  for (const file of files) {
+    if (file.occurrences.length === 0) continue;
+    let after = '';
+    let at = 0;
+    for (const o of [...file.occurrences].sort((a, b) => a.start - b.start)) {
+      after += file.source.slice(at, o.start) + (o.shorthand ? `${name}: ${newName}` : newName);
+      at = o.end;
+    }
+    after += file.source.slice(at);
+    renamed.push({ path: file.path, before: file.source, after, count: file.occurrences.length });
+  }
+  return renamed;
+}

@@ -1,0 +1,271 @@
+// A file's tags: its definitions (name, kind, signature, doc comment, place), imports and the names its code uses.
+// Generic over the language tables of languages.ts; definitions and imports come from the tree-sitter tree.
+import { type AstNode, findKinds, parseSource } from './ast-grep.js';
+import type { DefinitionRule, LanguageId, LanguageSpec, SymbolKind } from './languages.js';
+
+export interface Definition {
+  name: string;
+  kind: SymbolKind;
+  /** 1-based lines of the whole definition. */
+  line: number;
+  endLine: number;
+  /** The declaration without its body, on one line. */
+  signature: string;
+  doc?: string;
+  /** The class (struct, impl, mixin…) a method or field belongs to. */
+  container?: string;
+  exported: boolean;
+}
+
+export interface Import {
+  /** As written: './a', 'package:app/b.dart', 'os.path', 'crate::x', 'fmt', 'a.b.C'. */
+  module: string;
+  /** Names taken from it, when the statement lists them. */
+  names: string[];
+  line: number;
+  /** Re-exported (`export … from`, Dart `export`, Rust `pub use`). */
+  reexport: boolean;
+  text: string;
+}
+
+export interface FileTags {
+  language: LanguageId;
+  definitions: Definition[];
+  imports: Import[];
+  /** Names used in code (not in comments or strings), with how often: the edges of the reference graph. */
+  references: Record<string, number>;
+}
+
+const NAME = /^[A-Za-z_$][\w$]*$/;
+const MAX_SIGNATURE = 200;
+const MAX_DOC = 300;
+/** Words that may precede a declaration on its line and belong in its signature. */
+const PREFIX_WORDS = /^[\s\w@]*$/;
+
+function nameOf(node: AstNode, rule: DefinitionRule): string | undefined {
+  const field = node.field(rule.nameField ?? 'name');
+  let text = field?.text();
+  if (text === undefined) {
+    const child = node.children().find((c) => /identifier/.test(c.kind()));
+    text = child?.text();
+  }
+  if (text === undefined) return undefined;
+  // Rust `impl<T> Trait for S<T>` and generic types: the bare name.
+  const bare = text.replace(/<[\s\S]*$/, '').trim();
+  return NAME.test(bare) ? bare : undefined;
+}
+
+function lineStart(source: string, index: number): number {
+  return source.lastIndexOf('\n', index - 1) + 1;
+}
+
+function lineEnd(source: string, index: number): number {
+  const end = source.indexOf('\n', index);
+  return end < 0 ? source.length : end;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_SIGNATURE ? `${flat.slice(0, MAX_SIGNATURE - 1)}…` : flat;
+}
+
+/** The declaration from its line's start (`export`, `pub`, modifiers) to its body, or its first line. */
+function signatureOf(source: string, node: AstNode): string {
+  const start = node.range().start.index;
+  const from = lineStart(source, start);
+  const begin = PREFIX_WORDS.test(source.slice(from, start)) ? from : start;
+  const body = node.field('body');
+  const end = body ? body.range().start.index : lineEnd(source, start);
+  return oneLine(source.slice(begin, Math.max(end, start)).replace(/[\s{:=]*$/, ''));
+}
+
+const DOC_MARKERS = /^\s*(\/\*\*?|\*\/|\*|\/\/[/!]?|#)\s?|\s*\*\/\s*$/g;
+
+/** The comment lines right above the definition (decorators skipped), or a Python docstring. */
+function docOf(source: string, node: AstNode, lang: LanguageSpec): string | undefined {
+  const lines: string[] = [];
+  let at = lineStart(source, node.range().start.index);
+  while (at > 0 && lines.length < 20) {
+    const prevStart = lineStart(source, at - 1);
+    const line = source.slice(prevStart, at - 1);
+    if (/^\s*(@|#\[)/.test(line) && lines.length === 0) {
+      at = prevStart;
+      continue;
+    }
+    if (!lang.docComment.test(line)) break;
+    lines.unshift(line);
+    at = prevStart;
+  }
+  let doc = lines
+    .map((l) => l.replace(DOC_MARKERS, '').trim())
+    .filter(Boolean)
+    .join(' ');
+  if (!doc && lang.id === 'python') {
+    const body = node.field('body');
+    const docstring =
+      body && /^\s*(?:"""|''')([\s\S]*?)(?:"""|''')/.exec(source.slice(body.range().start.index));
+    doc = docstring?.[1]?.trim().replace(/\s+/g, ' ') ?? '';
+  }
+  if (!doc) return undefined;
+  return doc.length > MAX_DOC ? `${doc.slice(0, MAX_DOC - 1)}…` : doc;
+}
+
+interface Found {
+  def: Definition;
+  start: number;
+  end: number;
+  container: boolean;
+  containerOnly: boolean;
+}
+
+function isExported(
+  lang: LanguageSpec,
+  source: string,
+  node: AstNode,
+  name: string,
+  signature: string,
+): boolean {
+  switch (lang.exportRule) {
+    case 'export-keyword': {
+      const start = node.range().start.index;
+      return /\bexport\b/.test(source.slice(lineStart(source, start), start)) || /^export\b/.test(signature);
+    }
+    case 'no-underscore':
+      return !name.startsWith('_');
+    case 'capitalised':
+      return /^[A-Z]/.test(name);
+    case 'pub':
+      return /^pub\b/.test(signature);
+    case 'public':
+      return /\bpublic\b/.test(signature);
+  }
+}
+
+function findDefinitions(lang: LanguageSpec, source: string, root: AstNode): Definition[] {
+  const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
+  const found: Found[] = [];
+  for (const node of findKinds(lang, root, [...rules.keys()])) {
+    const rule = rules.get(node.kind())!;
+    if (rule.parents && !rules.get(node.kind())!.parents!.includes(node.parent()?.kind() ?? '')) continue;
+    const parts = rule.each ? node.children().filter((c) => c.kind() === rule.each) : [node];
+    for (const part of parts) {
+      const name = nameOf(part, rule);
+      if (!name) continue;
+      const range = part.range();
+      const signature = signatureOf(source, part);
+      found.push({
+        def: {
+          name,
+          kind: rule.symbol,
+          line: range.start.line + 1,
+          endLine: node.range().end.line + 1,
+          signature,
+          exported: isExported(lang, source, part, name, signature),
+          ...optional('doc', docOf(source, rule.each ? node : part, lang)),
+        },
+        start: range.start.index,
+        end: node.range().end.index,
+        container: lang.containers.includes(node.kind()),
+        containerOnly: rule.containerOnly === true,
+      });
+    }
+  }
+  return placeInContainers(found);
+}
+
+const LOCAL_KINDS: ReadonlySet<SymbolKind> = new Set(['variable', 'constant', 'field']);
+const BODY_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method']);
+
+/** Methods get their class; variables inside a function body are locals, not definitions. */
+function placeInContainers(found: Found[]): Definition[] {
+  const containers = found.filter((f) => f.container);
+  const bodies = found.filter((f) => BODY_KINDS.has(f.def.kind));
+  const inside = (outer: Found, inner: Found) =>
+    outer !== inner && outer.start <= inner.start && inner.end <= outer.end;
+  const result: Definition[] = [];
+  for (const f of found) {
+    if (f.containerOnly) continue;
+    if (LOCAL_KINDS.has(f.def.kind) && bodies.some((b) => inside(b, f))) continue;
+    let owner: Found | undefined;
+    for (const c of containers) if (inside(c, f) && (!owner || owner.start <= c.start)) owner = c;
+    if (owner) {
+      f.def.container = owner.def.name;
+      if (f.def.kind === 'function') f.def.kind = 'method';
+      if (f.def.kind === 'variable' || f.def.kind === 'constant') f.def.kind = 'field';
+      // A member is public when its class is, unless the language marks members themselves.
+      if (!owner.def.exported) f.def.exported = false;
+    }
+    result.push(f.def);
+  }
+  return result;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+const IMPORT_KEYWORDS = new Set([
+  'import',
+  'export',
+  'from',
+  'as',
+  'type',
+  'typeof',
+  'default',
+  'show',
+  'hide',
+]);
+
+/** The names an import statement takes, as written in the module (aliases dropped). */
+function importedNames(lang: LanguageSpec, text: string, module: string): string[] {
+  let clause = text;
+  if (lang.id === 'python') clause = /\bimport\s+([\s\S]*)$/.exec(text)?.[1] ?? '';
+  else if (lang.id === 'dart') clause = /\bshow\s+([\s\S]*?)(?:\bhide\b|;|$)/.exec(text)?.[1] ?? '';
+  else if (lang.id === 'rust') clause = /\{([\s\S]*)\}/.exec(text)?.[1] ?? module.split('::').pop() ?? '';
+  else if (lang.id === 'go') return [module.split('/').pop() ?? module];
+  else if (lang.id === 'java') return [module.split('.').pop() ?? module];
+  else clause = /^(?:import|export)\s+([\s\S]*?)\s*\bfrom\b/.exec(text)?.[1] ?? '';
+  const words = clause.replace(/\bas\s+[\w$]+/g, '').match(/[A-Za-z_$][\w$]*/g);
+  return [...new Set((words ?? []).filter((w) => !IMPORT_KEYWORDS.has(w)))];
+}
+
+function findImports(lang: LanguageSpec, root: AstNode): Import[] {
+  const imports: Import[] = [];
+  for (const node of findKinds(lang, root, lang.imports)) {
+    const text = node.text();
+    // Rust `mod x { … }` is an inline module, not a file.
+    if (lang.id === 'rust' && node.kind() === 'mod_item' && text.includes('{')) continue;
+    let module: string | undefined;
+    for (const pattern of lang.importPatterns) {
+      module = pattern.exec(text)?.[1];
+      if (module) break;
+    }
+    if (!module) continue;
+    module = module.replace(/::$/, '');
+    const reexport = /^export\b/.test(text) || /^pub\b.*\buse\b/.test(text);
+    const line = node.range().start.line + 1;
+    imports.push({ module, names: importedNames(lang, text, module), line, reexport, text: oneLine(text) });
+  }
+  return imports;
+}
+
+/** The identifiers in code, skipping comments and strings with the language's lexer. */
+function findReferences(lang: LanguageSpec, source: string): Record<string, number> {
+  const counts: Record<string, number> = Object.create(null);
+  for (const match of source.matchAll(lang.lexer)) {
+    const name = match[1];
+    if (name !== undefined) counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return { ...counts };
+}
+
+/** Parses `source` and reads its tags. */
+export function extractTags(lang: LanguageSpec, source: string): FileTags {
+  const root = parseSource(lang, source);
+  return {
+    language: lang.id,
+    definitions: findDefinitions(lang, source, root),
+    imports: findImports(lang, root),
+    references: findReferences(lang, source),
+  };
+}

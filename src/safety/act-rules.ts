@@ -1,0 +1,339 @@
+// The denylist of acts as data: which places are the system, the home directory's persistence points and secrets,
+// which programs power off or format, which git settings and variables run programs. command-acts.ts reads these.
+
+/**
+ * Directories whose recursive delete, chmod, chown or move breaks the system; an ancestor of one (`/usr` of
+ * `/usr/bin`) counts too. The home directory and `/` are added by the checker.
+ */
+export const SYSTEM_DIRECTORIES: readonly string[] = [
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/home',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/media',
+  '/mnt',
+  '/opt',
+  '/proc',
+  '/root',
+  '/run',
+  '/sbin',
+  '/snap',
+  '/srv',
+  '/sys',
+  '/tmp',
+  '/usr',
+  '/var',
+];
+
+/** Places that run code later (at shell start, on a schedule, on a git event, in another agent): never written. */
+export const PERSISTENCE_POINTS = {
+  /** Relative to the home directory; a directory covers everything below it. */
+  home: [
+    '.bashrc',
+    '.bash_profile',
+    '.bash_login',
+    '.bash_logout',
+    '.bash_aliases',
+    '.profile',
+    '.zshrc',
+    '.zshenv',
+    '.zprofile',
+    '.zlogin',
+    '.zlogout',
+    '.kshrc',
+    '.mkshrc',
+    '.pam_environment',
+    '.xprofile',
+    '.xinitrc',
+    '.gitconfig',
+    '.config/git',
+    '.config/fish',
+    '.config/autostart',
+    '.config/systemd',
+    '.config/environment.d',
+    '.claude',
+    '.claude.json',
+    '.codex',
+    '.gemini',
+    '.cursor',
+    '.config/keel',
+  ],
+  /** Absolute. */
+  system: [
+    '/etc/profile',
+    '/etc/profile.d',
+    '/etc/bash.bashrc',
+    '/etc/bashrc',
+    '/etc/zsh',
+    '/etc/environment',
+    '/etc/crontab',
+    '/etc/cron.d',
+    '/etc/cron.hourly',
+    '/etc/cron.daily',
+    '/etc/cron.weekly',
+    '/etc/cron.monthly',
+    '/var/spool/cron',
+    '/etc/systemd',
+    '/etc/init.d',
+    '/etc/rc.local',
+    '/etc/ld.so.preload',
+    '/etc/sudoers',
+    '/etc/sudoers.d',
+  ],
+  /**
+   * Anywhere, the workspace included: a repository's `.git/hooks/...` and `.git/config`, and other agents' project
+   * settings (`.claude/settings.json` runs hooks).
+   */
+  anywhere: [
+    /(^|\/)\.git\/hooks(\/|$)/,
+    /(^|\/)\.git\/config$/,
+    /(^|\/)\.(claude|gemini|codex|cursor)(\/|$)/,
+  ] as readonly RegExp[],
+} as const;
+
+/**
+ * Secret locations: never named by a command, even when an allowed path covers them, unless an allowed path
+ * names them itself (`~/.ssh/known_hosts`, `~/.ssh/**`).
+ */
+export const SECRET_LOCATIONS = {
+  /** Relative to the home directory; a directory covers everything below it. */
+  home: [
+    '.ssh',
+    '.aws',
+    '.gnupg',
+    '.kube',
+    '.azure',
+    '.netrc',
+    '.git-credentials',
+    '.pgpass',
+    '.pypirc',
+    '.npmrc',
+    '.docker/config.json',
+    '.config/gh',
+    '.config/gcloud',
+    '.config/keel/credentials.yaml',
+  ],
+  /** Absolute globs. */
+  system: ['/etc/shadow', '/etc/gshadow', '/proc/*/environ', '/proc/*/task/*/environ'],
+  /** File names secret wherever they are (`.env`, `.env.local`), and the template names that are not. */
+  names: /^(\.env(\..+)?|.+\.env)$/,
+  templates: /^(\.env\.(example|sample|template|dist|defaults)|(example|sample|template)\.env)$/,
+} as const;
+
+/** Devices that are not disks: reading and writing them is harmless. */
+export const HARMLESS_DEVICES: readonly RegExp[] = [
+  /^\/dev\/(null|zero|full|random|urandom|tty|stdin|stdout|stderr)$/,
+  /^\/dev\/fd\/\d+$/,
+  /^\/proc\/self\/fd\/\d+$/,
+];
+
+/** Where a write reaches the kernel or hardware rather than a file: disks, `/proc`, `/sys`. */
+export const DEVICE_ROOTS: readonly string[] = ['/dev', '/proc', '/sys'];
+
+/** Programs refused in every mode whatever their arguments, with why. */
+export const DENIED_PROGRAMS: Readonly<Record<string, string>> = {
+  sudo: 'privilege escalation',
+  su: 'privilege escalation',
+  doas: 'privilege escalation',
+  pkexec: 'privilege escalation',
+  eval: 'eval runs text as a command',
+  exec: 'exec replaces the shell',
+  wipefs: 'wipes file system signatures',
+  mkswap: 'formats a device as swap',
+  shutdown: 'powers the machine off',
+  reboot: 'reboots the machine',
+  poweroff: 'powers the machine off',
+  halt: 'halts the machine',
+  telinit: 'changes the run level',
+  killall5: 'signals every process',
+};
+
+/** Program-name prefixes refused in every mode (mkfs, mkfs.ext4, ...). */
+export const DENIED_PROGRAM_PREFIXES: Readonly<Record<string, string>> = {
+  mkfs: 'formats a file system',
+};
+
+/** Programs refused for some arguments (tested against the arguments joined by spaces): power verbs, crontab. */
+export const DENIED_ARGUMENTS: Readonly<Record<string, { args: RegExp; why: string }>> = {
+  systemctl: {
+    args: /(^|\s)(poweroff|reboot|halt|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|kexec|emergency|rescue|isolate|soft-reboot)(\s|$)/,
+    why: 'powers off, suspends or changes the state of the machine',
+  },
+  loginctl: {
+    args: /(^|\s)(poweroff|reboot|halt|suspend|hibernate|kill-user|terminate-user|kill-session|terminate-session)(\s|$)/,
+    why: 'powers off the machine or ends sessions',
+  },
+  init: { args: /^./, why: 'changes the run level' },
+  crontab: {
+    args: /^(?!(-u \S+ )?-l$)/,
+    why: 'installs or removes scheduled commands (only `crontab -l` is allowed)',
+  },
+};
+
+/** Shells: their `-c` script is parsed and judged like the command itself. */
+export const SHELLS: readonly string[] = [
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'fish',
+  'csh',
+  'tcsh',
+];
+
+/** Interpreters (version suffixes stripped: python3.12 → python) and the options that take inline code. */
+export const INTERPRETERS: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  pypy: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  lua: ['-e'],
+  luajit: ['-e'],
+  Rscript: ['-e'],
+  osascript: ['-e'],
+  pwsh: ['-c', '-Command'],
+};
+
+/** Inline code that forks in a loop: a fork bomb in any language (`perl -e 'fork while 1'`, `os.fork()` in a loop). */
+export const FORK_IN_LOOP = { fork: /\bfork\b/, loop: /\b(while|for|loop|until|repeat)\b|\bdo\b/ } as const;
+
+/** Download tools: together with a shell in the same command line they are download-and-execute. */
+export const DOWNLOADERS: readonly string[] = ['curl', 'wget', 'fetch', 'aria2c'];
+
+/** Git settings whose value is a program git runs (`-c core.pager=...`, `git config alias.x '!...'`). */
+export const GIT_EXEC_SETTINGS: readonly RegExp[] = [
+  /^core\.(pager|sshcommand|fsmonitor|hookspath|editor|askpass|gitproxy|alternaterefscommand)$/i,
+  /^(sequence\.editor|diff\.external|web\.browser|init\.templatedir|uploadpack\.packobjectshook)$/i,
+  /^(diff|difftool|mergetool|merge|filter|browser|man)\..+\.(textconv|command|cmd|driver|clean|smudge|process|path)$/i,
+  /^pager\./i,
+  /^(credential|gpg)(\..+)?\.(helper|program)$/i,
+  /^remote\..+\.(uploadpack|receivepack|vcs)$/i,
+  /^protocol\.(ext\.)?allow$/i,
+  /^include(if\..+)?\.path$/i,
+  /^sendemail\.(smtpserver|tocmd|cccmd)$/i,
+  /^submodule\..+\.update$/i,
+];
+
+/** Git settings that run a program only when their value starts with `!` (aliases). */
+export const GIT_SHELL_ALIAS = /^alias\./i;
+
+/** Variables that make the next program run other code (git's program settings, preloads, shell start-up files). */
+export const EXEC_VARIABLES: readonly RegExp[] = [
+  /^GIT_(SSH|SSH_COMMAND|EDITOR|SEQUENCE_EDITOR|EXTERNAL_DIFF|ASKPASS|PROXY_COMMAND|EXEC_PATH|TEMPLATE_DIR)$/,
+  /^GIT_CONFIG(_PARAMETERS|_COUNT|_KEY_\d+|_VALUE_\d+|_GLOBAL|_SYSTEM)?$/,
+  /^(LD_PRELOAD|LD_AUDIT|BASH_ENV|ENV|PROMPT_COMMAND|PERL5OPT|NODE_OPTIONS|PYTHONSTARTUP)$/,
+];
+
+/** Pager variables run their value too, but these values are plain pagers. */
+export const PAGER_VARIABLES = {
+  names: /^(GIT_PAGER|PAGER|MANPAGER)$/,
+  harmless: /^(cat|less|more|true)?(\s+-\S+)*$/,
+};
+
+/** chmod modes that make everything writable by everyone; recursive, refused anywhere. */
+export const CHMOD_OPEN_MODES: readonly string[] = [
+  '777',
+  '0777',
+  'a+rwx',
+  'ugo+rwx',
+  'o+w',
+  'a+w',
+  '666',
+  '0666',
+];
+
+/** `dd if=` sources that overwrite a target with zeros or noise. */
+export const DD_WIPE_SOURCES: readonly string[] = ['/dev/zero', '/dev/random', '/dev/urandom'];
+
+/** Container runners whose `run`/`create` may break out: `--privileged`, host namespaces, mounting `/`. */
+export const CONTAINER_RUNNERS: readonly string[] = ['docker', 'podman', 'nerdctl'];
+export const CONTAINER_ESCAPE_FLAGS: readonly RegExp[] = [
+  /^--privileged(=true)?$/,
+  /^--(pid|ipc|userns|uts)=host$/,
+  /^--cap-add=(all|sys_admin)$/i,
+  /^--security-opt=.*unconfined/,
+];
+/** Host sockets that give root when mounted into a container. */
+export const CONTAINER_SOCKETS: readonly string[] = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/podman',
+];
+
+/**
+ * Arguments that are text, not paths, per program: `options` take a text value (`git commit -m`), the first
+ * `leading` operands are text (grep's pattern) unless one of `patternOptions` gives the pattern, `none`: no
+ * argument is a path (echo). Everything else that looks like a path is checked as one.
+ */
+export interface TextArguments {
+  options?: readonly string[];
+  leading?: number;
+  patternOptions?: readonly string[];
+  none?: boolean;
+}
+
+const GREP: TextArguments = {
+  options: ['-e', '--regexp'],
+  leading: 1,
+  patternOptions: ['-e', '--regexp', '-f', '--file'],
+};
+const SED: TextArguments = {
+  options: ['-e', '--expression'],
+  leading: 1,
+  patternOptions: ['-e', '--expression', '-f', '--file'],
+};
+const AWK: TextArguments = { options: ['-v', '--assign'], leading: 1, patternOptions: ['-f', '--file'] };
+const NONE: TextArguments = { none: true };
+
+export const TEXT_ARGUMENTS: Readonly<Record<string, TextArguments>> = {
+  echo: NONE,
+  printf: NONE,
+  test: NONE,
+  '[': NONE,
+  expr: NONE,
+  seq: NONE,
+  tr: NONE,
+  true: NONE,
+  false: NONE,
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
+  rg: GREP,
+  ag: GREP,
+  sed: SED,
+  awk: AWK,
+  gawk: AWK,
+  mawk: AWK,
+  jq: { leading: 1, options: ['--arg', '--argjson'] },
+  git: {
+    options: ['-m', '--message', '--grep', '--author', '--committer', '-S', '-G', '--format', '--pretty'],
+  },
+  gh: { options: ['-b', '--body', '-t', '--title', '-m', '--message'] },
+  curl: {
+    options: ['-d', '--data', '--data-raw', '-H', '--header', '-A', '--user-agent', '-u', '--user', '-X'],
+  },
+  find: {
+    options: [
+      '-name',
+      '-iname',
+      '-path',
+      '-ipath',
+      '-regex',
+      '-iregex',
+      '-wholename',
+      '-iwholename',
+      '-printf',
+    ],
+  },
+};

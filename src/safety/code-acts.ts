@@ -1,0 +1,98 @@
+// Shells and interpreters as acts: inline code is judged (a `bash -c` script like the command itself, sed and awk
+// programs for the files and commands inside them), and code read from a pipe or built at run time is refused.
+import { FORK_IN_LOOP, INTERPRETERS, SHELLS } from './act-rules.js';
+import type { Word } from './command-paths.js';
+import { lookup } from './command-rules.js';
+import { checkPath, targetOf } from './command-targets.js';
+import { type ScriptEffects, sedEffects } from './inline-scripts.js';
+import {
+  type ActScope,
+  hasFlag,
+  hasSubstitution,
+  type Invocation,
+  isOption,
+  operandWords,
+  optionValue,
+  write,
+} from './invocation.js';
+
+/** The program text of sed or awk: the values of `-e`, else the first operand (none when read from a file). */
+export function programTexts(
+  args: readonly Word[],
+  options: readonly string[],
+  fileOptions: readonly string[],
+): Word[] {
+  if (hasFlag(args, fileOptions)) return [];
+  const given = args.flatMap((w, i) =>
+    options.includes(w.text) && args[i + 1] ? [args[i + 1] as Word] : [],
+  );
+  if (given.length > 0) return given;
+  const first = operandWords(args, [...options, '-v', '--assign', '-F', '-l', '--line-length'])[0];
+  return first ? [first] : [];
+}
+
+/** The files and commands inside sed and awk programs are judged like the command's own. */
+export async function inlineEffects(
+  effectsOf: (script: string) => ScriptEffects,
+  programs: readonly Word[],
+  scope: ActScope,
+): Promise<void> {
+  for (const program of programs) {
+    const effects = effectsOf(program.text);
+    const word = (text: string): Word => ({ text, literal: program.literal, glob: false });
+    for (const file of [...effects.reads, ...effects.writes]) {
+      const target = await targetOf(word(file), scope.shell, scope.add);
+      if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+    }
+    await write(effects.writes.map(word), scope);
+    for (const command of effects.commands) await scope.judgeScript(command);
+    for (const command of effects.pipes) await scope.judgeScript(command, true);
+    if (effects.opaque && effectsOf === sedEffects) {
+      scope.add('deny', `the sed program \`${program.text}\` runs text as a shell command`);
+    }
+  }
+}
+
+/** python3.12 → python, perl5.36 → perl. */
+export function interpreterName(program: string): string {
+  return program.replace(/[\d.]+$/, '');
+}
+
+function forkBomb(code: string): boolean {
+  return FORK_IN_LOOP.fork.test(code) && FORK_IN_LOOP.loop.test(code);
+}
+
+/** Shells and interpreters: their code is judged, and code they read from a pipe or build at run time refused. */
+export async function codeActs(inv: Invocation, program: string, scope: ActScope): Promise<void> {
+  const { args } = inv;
+  const shell = SHELLS.includes(program);
+  const codeOptions = shell ? [] : lookup(INTERPRETERS, interpreterName(program));
+  if (!shell && !codeOptions && program !== 'source' && program !== '.') return;
+  const flagIndex = shell ? args.findIndex((w) => /^-[A-Za-z]*c[A-Za-z]*$/.test(w.text)) : -1;
+  const code = shell
+    ? flagIndex === -1
+      ? undefined
+      : args.slice(flagIndex + 1).find((w) => !isOption(w))
+    : optionValue(args, codeOptions ?? []);
+  if (code) {
+    if (hasSubstitution(code)) {
+      scope.add('deny', `\`${program}\` runs code built at run time (\`${code.text}\`)`);
+    } else if (forkBomb(code.text)) {
+      scope.add('deny', `\`${program}\` code forks in a loop (a fork bomb)`);
+    } else if (shell) await scope.judgeScript(code.text);
+    return;
+  }
+  const [script] = operandWords(args, ['-m', '-r', '--require', '-I', '-M', '-W', '-X', '-o', '-O']);
+  if (script && hasSubstitution(script)) {
+    scope.add('deny', `\`${program}\` runs the output of a command (\`${script.text}\`)`);
+    return;
+  }
+  const readsStdin = !script || script.text === '-' || script.text === '/dev/stdin';
+  if (!readsStdin || program === 'source' || program === '.') return;
+  if (inv.stdin === 'pipe') {
+    scope.add('deny', `pipes text into \`${program}\`, which runs it as code`);
+  } else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) {
+    if (forkBomb(inv.heredoc)) scope.add('deny', `\`${program}\` code forks in a loop (a fork bomb)`);
+    else if (shell) await scope.judgeScript(inv.heredoc);
+  }
+}

@@ -1,0 +1,79 @@
+// append_file: adds text to the end of a file (created when missing), in the file's line endings.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { fileChangeDiff } from './file-diff.js';
+import { readTextFile, withFsErrors } from './fs-util.js';
+import { takeShape } from './text-shape.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+
+const schema = z.object({ path: z.string(), content: z.string() });
+
+interface PlannedAppend {
+  absolute: string;
+  shown: string;
+  /** The file's text when it could be read as text (undefined: missing, or too large or binary to diff). */
+  before: string | undefined;
+  exists: boolean;
+  /** What is appended: the content in the file's line endings. */
+  added: string;
+}
+
+async function planAppend(args: z.infer<typeof schema>, ctx: ToolContext): Promise<PlannedAppend> {
+  const absolute = await ctx.workspace.resolve(args.path);
+  const shown = ctx.workspace.relative(absolute);
+  const stat = await fs.stat(absolute).catch(() => undefined);
+  const before = stat?.isFile()
+    ? await readTextFile(absolute, shown, ctx.limits.maxFileReadSize).catch(() => undefined)
+    : undefined;
+  const crlf = before !== undefined && takeShape(before).shape.crlf;
+  const lf = args.content.replaceAll('\r\n', '\n');
+  const added = crlf ? lf.replaceAll('\n', '\r\n') : args.content;
+  return { absolute, shown, before, exists: stat !== undefined, added };
+}
+
+export const appendFileTool = defineTool({
+  name: 'append_file',
+  description: 'Append content to the end of a file (created if missing).',
+  schema,
+  safety: 'caution',
+  async preview(args, ctx) {
+    const plan = await planAppend(args, ctx);
+    const from = plan.exists ? plan.before : undefined;
+    const diff =
+      !plan.exists || plan.before !== undefined
+        ? fileChangeDiff(plan.shown, from, (from ?? '') + plan.added)
+        : undefined;
+    const bytes = Buffer.byteLength(plan.added);
+    return {
+      reads: [],
+      writes: [plan.absolute],
+      ...(diff !== undefined ? { diff } : {}),
+      summary: `append ${bytes} bytes to ${plan.shown}${plan.exists ? '' : ' (new file)'}`,
+    };
+  },
+  async execute(args, ctx) {
+    const plan = await planAppend(args, ctx);
+    if (plan.absolute === ctx.workspace.root) return fail('cannot append to the workspace root; name a file');
+    const stat = await fs.stat(plan.absolute).catch(() => undefined);
+    if (stat?.isDirectory()) return fail(`${plan.shown} is a directory; name a file inside it`);
+    const dir = path.dirname(plan.absolute);
+    await withFsErrors(ctx.workspace.relative(dir), () => fs.mkdir(dir, { recursive: true }));
+    await withFsErrors(plan.shown, () => fs.appendFile(plan.absolute, plan.added));
+    const bytes = Buffer.byteLength(plan.added);
+    // The model may expect a new line; say so when the content continued the last one.
+    const joined =
+      plan.before !== undefined &&
+      plan.before !== '' &&
+      !plan.before.endsWith('\n') &&
+      !plan.added.startsWith('\n');
+    const note = joined
+      ? ' (the file did not end with a newline, so the content continues its last line)'
+      : '';
+    return ok(`appended ${bytes} bytes to ${plan.shown}${plan.exists ? '' : ' (new file)'}${note}`, {
+      path: plan.shown,
+      bytes,
+      created: !plan.exists,
+    });
+  },
+});

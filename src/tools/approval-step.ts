@@ -1,0 +1,103 @@
+// The executor's approval step for a call the policy asks about: an "always" remembered this session, or the
+// user's answer (once, always, an edit to put to the policy again, or no with feedback for the model).
+import { basename } from 'node:path';
+import type { ApprovalRequest } from '../core/approval.js';
+import type { ToolCall } from '../core/messages.js';
+import { approvalBinding } from '../safety/approval-memory.js';
+import { fail, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
+
+export type ApprovalOutcome =
+  | { kind: 'run' }
+  | { kind: 'refused'; result: ToolResult }
+  /** The user rewrote the call: `input` goes through validation and the policy again; `note` tells the model. */
+  | { kind: 'edited'; input: Record<string, unknown>; note: string };
+
+interface Editable {
+  field: 'command' | 'content';
+  text: string;
+  file: string;
+}
+
+/** The argument a user may rewrite: the command a call runs, or the content a call writes. */
+function editable(args: unknown, preview: ToolPreview): Editable | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const fields = args as Record<string, unknown>;
+  if (preview.command !== undefined && typeof fields.command === 'string') {
+    return { field: 'command', text: fields.command, file: 'command.sh' };
+  }
+  if (typeof fields.content === 'string') {
+    const file = typeof fields.path === 'string' && basename(fields.path) ? basename(fields.path) : 'content';
+    return { field: 'content', text: fields.content, file };
+  }
+  return undefined;
+}
+
+function editNote(edit: Editable, edited: string): string {
+  return edit.field === 'command'
+    ? `[the user edited the command before it ran; it ran as: ${edited}]`
+    : '[the user edited the content before it was written]';
+}
+
+/** Asks the user about a call the policy would not decide alone, unless an "always" answer already covers it. */
+export async function askApproval(
+  call: ToolCall,
+  tool: Tool,
+  reason: string,
+  args: unknown,
+  preview: ToolPreview,
+  ctx: ToolContext,
+  /** How to allow the call without asking (the policy's hint), for the refusal where nobody can answer. */
+  hint?: string,
+): Promise<ApprovalOutcome> {
+  if (!ctx.approve) {
+    const how = hint ? `; to allow it: ${hint}` : '';
+    const result = fail(`refused: ${reason}, and this run cannot ask for approval${how}`, { policy: 'deny' });
+    return { kind: 'refused', result };
+  }
+  const binding = await approvalBinding(tool.name, preview, (path) => ctx.workspace.relative(path));
+  if (ctx.approvals?.covers(binding)) return { kind: 'run' };
+  const edit = editable(args, preview);
+  ctx.emit({
+    type: 'approval_requested',
+    id: call.id,
+    name: tool.name,
+    reason,
+    ...(preview.command !== undefined ? { command: preview.command } : {}),
+    ...(preview.diff !== undefined ? { diff: preview.diff } : {}),
+  });
+  const request: ApprovalRequest = {
+    id: call.id,
+    tool: tool.name,
+    reason,
+    summary: preview.command ?? preview.summary,
+    preview,
+    ...(ctx.approvals ? { always: binding.scope } : {}),
+    ...(edit ? { edit: { kind: edit.field, text: edit.text, file: edit.file } } : {}),
+  };
+  const answer = await ctx.approve(request, ctx.signal);
+  const edited =
+    answer.decision === 'edit' && edit
+      ? { ...(args as Record<string, unknown>), [edit.field]: answer.edited }
+      : undefined;
+  ctx.emit({
+    type: 'approval_answered',
+    id: call.id,
+    approved: answer.decision === 'once' || answer.decision === 'always',
+    decision: answer.decision,
+    ...(answer.decision === 'deny' && answer.feedback ? { feedback: answer.feedback } : {}),
+    ...(edited ? { edited } : {}),
+  });
+  if (ctx.signal.aborted) {
+    return { kind: 'refused', result: fail('interrupted while waiting for approval; the call did not run') };
+  }
+  if (answer.decision === 'always') ctx.approvals?.remember(binding);
+  if (answer.decision === 'once' || answer.decision === 'always') return { kind: 'run' };
+  if (edited && edit && answer.decision === 'edit') {
+    return { kind: 'edited', input: edited, note: editNote(edit, answer.edited) };
+  }
+  const feedback = answer.decision === 'deny' ? answer.feedback?.trim() : undefined;
+  const error = feedback
+    ? `the user declined this ${tool.name} call: ${feedback}`
+    : `the user declined this ${tool.name} call (${reason})`;
+  return { kind: 'refused', result: fail(error, { policy: 'declined' }) };
+}

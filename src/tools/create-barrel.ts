@@ -1,0 +1,48 @@
+// create_barrel: writes a barrel file (index.ts, or <dir>.dart) exporting a directory's public modules.
+import { promises as fs } from 'node:fs';
+import { z } from 'zod';
+import { planBarrel } from '../code/barrel.js';
+import { codeIndexOf, indexPath } from './code-index-of.js';
+import { fileChangeDiff } from './file-diff.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+import { writeFilesAtomic } from './write-files-atomic.js';
+
+const schema = z.object({ dir: z.string() });
+
+async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
+  const dir = await indexPath(ctx, args.dir);
+  const barrel = planBarrel(await codeIndexOf(ctx), dir);
+  if (typeof barrel === 'string') return barrel;
+  const absolute = await ctx.workspace.resolve(barrel.path);
+  const before = await fs.readFile(absolute, 'utf8').catch(() => undefined);
+  return { ...barrel, absolute, before };
+}
+
+export const createBarrelTool = defineTool({
+  name: 'create_barrel',
+  description: "Write a barrel file (index.ts or <dir>.dart) exporting a directory's public modules.",
+  schema,
+  safety: 'caution',
+  async preview(args, ctx) {
+    const p = await plan(args, ctx);
+    if (typeof p === 'string') return { reads: [], writes: [], summary: `create a barrel in ${args.dir}` };
+    return {
+      reads: [],
+      writes: [p.absolute],
+      diff: fileChangeDiff(p.path, p.before, p.content),
+      summary: `write ${p.path} exporting ${p.modules.length} modules`,
+    };
+  },
+  async execute(args, ctx) {
+    const p = await plan(args, ctx);
+    if (typeof p === 'string') return fail(p);
+    if (p.before === p.content) return ok(`${p.path} is up to date`, { changed: false });
+    await writeFilesAtomic([{ absolute: p.absolute, before: p.before, after: p.content }], ctx);
+    const text = `wrote ${p.path} exporting ${p.modules.join(', ')}`;
+    return ok(
+      text,
+      { changed: true, modules: p.modules.length },
+      fileChangeDiff(p.path, p.before, p.content),
+    );
+  },
+});

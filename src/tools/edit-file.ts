@@ -1,0 +1,111 @@
+// edit_file: replaces exact text in a file (one edit or several, all or none), keeping its line endings,
+// final newline and BOM; a miss is retried ignoring whitespace, and otherwise shows the nearest region.
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
+import { applyEdits, type Edit } from './edit-match.js';
+import { fileChangeDiff } from './file-diff.js';
+import { readTextFile } from './fs-util.js';
+import { putShape, takeShape, toLf } from './text-shape.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+
+const edit = z.object({
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+});
+
+const schema = z
+  .object({
+    path: z.string(),
+    old_string: z.string().optional().describe('exact text to replace'),
+    new_string: z.string().optional(),
+    replace_all: z.boolean().optional().describe('replace every match'),
+    edits: z.array(edit).optional().describe('several, in order; all or none'),
+  })
+  .refine((a) => (a.edits === undefined) !== (a.old_string === undefined && a.new_string === undefined), {
+    message: 'give old_string and new_string, or edits',
+  })
+  .refine((a) => a.edits !== undefined || (a.old_string !== undefined && a.new_string !== undefined), {
+    message: 'old_string and new_string go together',
+  });
+
+type Args = z.infer<typeof schema>;
+
+/** Diffs up to this many lines are shown to the user in full; larger ones as a one-line summary. */
+const MAX_DISPLAY_DIFF_LINES = 40;
+
+interface PlannedEdit {
+  absolute: string;
+  shown: string;
+  before: string;
+  after: string;
+  replacements: number;
+  notes: string[];
+}
+
+/** Reads the file and applies the edits in memory; throws with what the model needs to retry when they do not apply. */
+async function planEdit(args: Args, ctx: ToolContext): Promise<PlannedEdit> {
+  const absolute = await ctx.workspace.resolve(args.path);
+  const shown = ctx.workspace.relative(absolute);
+  const before = await readTextFile(absolute, shown, ctx.limits.maxFileReadSize);
+  const edits: Edit[] = args.edits ?? [
+    { old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all },
+  ];
+  const { body, shape } = takeShape(before);
+  const lf = edits.map((e) => ({ ...e, old_string: toLf(e.old_string), new_string: toLf(e.new_string) }));
+  const result = applyEdits(body, lf);
+  if (!result.ok) throw new Error(`cannot edit ${shown}: ${result.error}`);
+  const after = putShape(result.text, shape);
+  return { absolute, shown, before, after, replacements: result.replacements, notes: result.notes };
+}
+
+function countChanges(diff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) added += 1;
+    else if (line.startsWith('-') && !line.startsWith('---')) removed += 1;
+  }
+  return { added, removed };
+}
+
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description:
+    'Replace old_string with new_string in a file. old_string must match exactly once unless replace_all. ' +
+    'edits: several at once.',
+  schema,
+  safety: 'caution',
+  async preview(args, ctx) {
+    const plan = await planEdit(args, ctx);
+    const diff = fileChangeDiff(plan.shown, plan.before, plan.after);
+    const { added, removed } = countChanges(diff);
+    return {
+      reads: [plan.absolute],
+      writes: [plan.absolute],
+      diff,
+      summary: `edit ${plan.shown} (+${added} -${removed})`,
+    };
+  },
+  async execute(args, ctx) {
+    let plan: PlannedEdit;
+    try {
+      plan = await planEdit(args, ctx);
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+    if (plan.after === plan.before) return ok(`${plan.shown} unchanged: the edit leaves the text as it was`);
+    await writeFileAtomic(plan.absolute, plan.after, ctx);
+    const diff = fileChangeDiff(plan.shown, plan.before, plan.after);
+    const { added, removed } = countChanges(diff);
+    const summary = `edited ${plan.shown} (+${added} -${removed})`;
+    const count = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
+    const output = [`${summary}: ${count}`, ...plan.notes].join('\n');
+    const small = diff.split('\n').length <= MAX_DISPLAY_DIFF_LINES;
+    return ok(
+      output,
+      { path: plan.shown, replacements: plan.replacements, added, removed, tolerant: plan.notes.length > 0 },
+      small ? `${summary}\n${diff}` : summary,
+    );
+  },
+});

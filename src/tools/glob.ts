@@ -1,0 +1,102 @@
+// glob: files whose path matches a glob, newest first, honouring .gitignore; listed by ripgrep (--files), or by
+// the JS walk when the binary cannot run.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { isInside } from '../safety/workspace.js';
+import { walkFiles } from './file-walk.js';
+import { withFsErrors } from './fs-util.js';
+import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+
+const schema = z.object({
+  pattern: z.string().describe('e.g. **/*.ts; relative to path'),
+  path: z.string().optional(),
+});
+
+/** Files listed at most; a note says how many more matched. */
+export const MAX_GLOB_FILES = 200;
+
+const toSlash = (p: string): string => p.split(path.sep).join('/');
+
+/** Every file under `start` as rg sees it (gitignore, hidden, no .git, links not followed); false without rg. */
+async function listWithRg(
+  rgPath: string | undefined,
+  start: string,
+  ctx: ToolContext,
+): Promise<string[] | false> {
+  const { root } = ctx.workspace;
+  const target = start === root ? '.' : isInside(root, start) ? path.relative(root, start) : start;
+  const files: string[] = [];
+  try {
+    const binary = rgPath ?? (await bundledRgPath());
+    const run = await runRipgrep(binary, [...RG_BASE_ARGS, '--files', '--', target], {
+      cwd: root,
+      signal: ctx.signal,
+      onLine: (data, start, end) => {
+        if (end > start) files.push(path.resolve(root, data.toString('utf8', start, end)));
+      },
+    });
+    if (run.code === 2 && files.length === 0)
+      throw new Error(`glob failed: ${run.stderr.trim().split('\n')[0]}`);
+    return files;
+  } catch (error) {
+    if (error instanceof RipgrepUnavailableError) return false;
+    throw error;
+  }
+}
+
+/** The glob tool; `rgPath` overrides the bundled binary (tests point it at one that cannot run). */
+export function createGlobTool(options: { rgPath?: string } = {}) {
+  return defineTool({
+    name: 'glob',
+    description: 'Find files by glob, newest first; skips gitignored.',
+    schema,
+    safety: 'safe',
+    async preview(args, ctx) {
+      const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
+      return {
+        reads: [absolute],
+        writes: [],
+        summary: `glob ${args.pattern} in ${ctx.workspace.relative(absolute)}`,
+      };
+    },
+    async execute(args, ctx) {
+      const start = await ctx.workspace.resolveForRead(args.path ?? '.');
+      const shown = ctx.workspace.relative(start);
+      const stat = await withFsErrors(shown, () => fs.stat(start), start);
+      if (!stat.isDirectory()) return fail(`${shown} is not a directory; glob searches a directory`);
+      const pattern = args.pattern.replace(/^\.\//, '');
+      const matches = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+
+      let backend = 'rg';
+      let files = await listWithRg(options.rgPath, start, ctx);
+      if (files === false) {
+        backend = 'js';
+        files = [];
+        for await (const file of walkFiles(ctx.workspace.root, start, ctx.signal)) files.push(file);
+      }
+      const matched = files.filter((file) => matches(toSlash(path.relative(start, file))));
+      const dated = await Promise.all(
+        matched.map(async (file) => ({
+          file,
+          mtime: (await fs.stat(file).catch(() => undefined))?.mtimeMs ?? 0,
+        })),
+      );
+      // Newest first; equal times by path, so the order is stable.
+      dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+      const lines = dated.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));
+      const leftOut = dated.length - lines.length;
+      if (leftOut > 0) lines.push(`[${leftOut} more files left out; narrow the pattern or path]`);
+      if (dated.length === 0) lines.push(`no files match ${pattern}${shown === '.' ? '' : ` in ${shown}`}`);
+      return ok(
+        lines.join('\n'),
+        { files: dated.length, capped: leftOut > 0, backend },
+        `glob ${pattern}: ${dated.length} files`,
+      );
+    },
+  });
+}
+
+export const globTool = createGlobTool();

@@ -1,0 +1,175 @@
+// What grep gives the model, whichever backend found it: matching lines grouped by file (or file names, or counts),
+// capped in lines and bytes, with a note saying how much was left out.
+
+export type GrepMode = 'content' | 'files' | 'count';
+
+export interface GrepCaps {
+  /** Output lines (matches and context) or files listed. */
+  maxLines: number;
+  maxBytes: number;
+}
+
+/** Longer lines (minified code) are cut: a match's place matters, not the whole line. */
+export const MAX_LINE_CHARS = 400;
+
+function clipLine(text: string): string {
+  return text.length <= MAX_LINE_CHARS
+    ? text
+    : `${text.slice(0, MAX_LINE_CHARS)} [… ${text.length - MAX_LINE_CHARS} more characters]`;
+}
+
+export class GrepResults {
+  private readonly groups = new Map<string, string[]>();
+  private readonly counts: { path: string; count: number }[] = [];
+  private readonly fileList: string[] = [];
+  private kept = 0;
+  private bytes = 0;
+  private capped = false;
+  private matches = 0;
+  private leftOutMatches = 0;
+  private leftOutFiles = 0;
+  private pendingGap = false;
+  private readonly notes: string[] = [];
+  private lastPath: string | undefined;
+
+  constructor(
+    readonly mode: GrepMode,
+    private readonly caps: GrepCaps,
+    private readonly context: number,
+  ) {}
+
+  /** A matching (or, with context, a neighbouring) line of `path`; a file's lines come together, in order. */
+  line(path: string, lineNumber: number, text: string, isMatch: boolean): void {
+    const newFile = path !== this.lastPath;
+    this.lastPath = path;
+    if (this.capped) {
+      this.skipped(newFile, isMatch);
+      return;
+    }
+    if (isMatch) this.matches += 1;
+    const mark = isMatch ? ':' : '-';
+    const formatted = `${path}${mark}${lineNumber}${mark}${clipLine(text)}`;
+    const size = Buffer.byteLength(formatted) + 1;
+    if (this.kept >= this.caps.maxLines || this.bytes + size > this.caps.maxBytes) {
+      this.capped = true;
+      if (isMatch) this.leftOutMatches += 1;
+      if (newFile) this.leftOutFiles += 1;
+      return;
+    }
+    let lines = this.groups.get(path);
+    if (!lines) {
+      lines = [];
+      this.groups.set(path, lines);
+    } else if (this.pendingGap) lines.push('--');
+    this.pendingGap = false;
+    lines.push(formatted);
+    this.kept += 1;
+    this.bytes += size;
+  }
+
+  /** Past the cap lines are only counted, so a reader may skip decoding them. */
+  get full(): boolean {
+    return this.capped;
+  }
+
+  /** A line past the cap: whether it starts a file not seen before, and whether it matches. */
+  skipped(newFile: boolean, isMatch: boolean): void {
+    if (isMatch) {
+      this.matches += 1;
+      this.leftOutMatches += 1;
+    }
+    if (newFile) this.leftOutFiles += 1;
+  }
+
+  /** A remark of the search tool about a file, shown after the results (a few at most). */
+  note(text: string): void {
+    if (this.notes.length < 5) this.notes.push(clipLine(text));
+  }
+
+  /** A break between non-adjacent runs of lines of one file (rg's `--`). */
+  gap(): void {
+    this.pendingGap = true;
+  }
+
+  file(path: string): void {
+    this.fileList.push(path);
+  }
+
+  count(path: string, count: number): void {
+    this.counts.push({ path, count });
+    this.matches += count;
+  }
+
+  get empty(): boolean {
+    return this.matches === 0 && this.fileList.length === 0 && this.notes.length === 0;
+  }
+
+  /** The text for the model, a one-line summary for the user, and numbers for the metadata. */
+  render(pattern: string): {
+    output: string;
+    summary: string;
+    matches: number;
+    files: number;
+    capped: boolean;
+  } {
+    if (this.mode === 'files') return this.renderFiles(pattern);
+    if (this.mode === 'count') return this.renderCounts(pattern);
+    const files = this.groups.size + this.leftOutFiles;
+    const paths = [...this.groups.keys()].sort();
+    const blocks = paths.map((p) => this.groups.get(p)!.join('\n'));
+    const out = blocks.length > 0 ? [blocks.join(this.context > 0 ? '\n--\n' : '\n')] : [];
+    out.push(...this.notes);
+    if (this.capped) {
+      out.push(
+        `[${this.leftOutMatches} more matching lines left out` +
+          `${this.leftOutFiles > 0 ? `, in ${files} files in all (${this.leftOutFiles} not shown)` : ''}` +
+          '; narrow the pattern, path or include]',
+      );
+    }
+    const summary = `${this.matches} matching lines in ${files} files`;
+    if (this.matches === 0 && this.notes.length === 0) return this.none(pattern);
+    return { output: out.join('\n'), summary, matches: this.matches, files, capped: this.capped };
+  }
+
+  private none(pattern: string) {
+    const output = `no matches for ${JSON.stringify(pattern)}`;
+    return { output, summary: output, matches: 0, files: 0, capped: false };
+  }
+
+  /** The first entries that fit the caps, and how many did not. */
+  private fit(lines: string[]): { shown: string[]; leftOut: number } {
+    const shown: string[] = [];
+    let bytes = 0;
+    for (const line of lines) {
+      bytes += Buffer.byteLength(line) + 1;
+      if (shown.length >= this.caps.maxLines || bytes > this.caps.maxBytes) break;
+      shown.push(line);
+    }
+    return { shown, leftOut: lines.length - shown.length };
+  }
+
+  private renderFiles(pattern: string) {
+    if (this.fileList.length === 0) return this.none(pattern);
+    const { shown, leftOut } = this.fit(this.fileList.sort());
+    if (leftOut > 0) shown.push(`[${leftOut} more files left out; narrow the pattern, path or include]`);
+    const files = this.fileList.length;
+    return {
+      output: shown.join('\n'),
+      summary: `${files} files match`,
+      matches: files,
+      files,
+      capped: leftOut > 0,
+    };
+  }
+
+  private renderCounts(pattern: string) {
+    if (this.counts.length === 0) return this.none(pattern);
+    const sorted = this.counts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const { shown, leftOut } = this.fit(sorted.map((c) => `${c.path}:${c.count}`));
+    if (leftOut > 0) shown.push(`[${leftOut} more files left out; narrow the pattern, path or include]`);
+    const files = this.counts.length;
+    const summary = `${this.matches} matching lines in ${files} files`;
+    shown.push(`total: ${summary}`);
+    return { output: shown.join('\n'), summary, matches: this.matches, files, capped: leftOut > 0 };
+  }
+}

@@ -1,0 +1,183 @@
+// grep: searches file contents with a regex on ripgrep (gitignore-aware, symlinks not followed), with a JS
+// fallback when the binary cannot run; matching lines, file names or counts, capped with a note on the rest.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { isInside } from '../safety/workspace.js';
+import { withFsErrors } from './fs-util.js';
+import { grepWithJs } from './grep-fallback.js';
+import { type GrepCaps, type GrepMode, GrepResults, MAX_LINE_CHARS } from './grep-results.js';
+import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+
+const schema = z.object({
+  pattern: z.string().describe('regex'),
+  path: z.string().optional(),
+  include: z.string().optional().describe('file glob, e.g. *.ts'),
+  context: z.number().int().min(0).max(20).optional().describe('lines around matches'),
+  output: z.enum(['content', 'files', 'count']).optional(),
+  case_insensitive: z.boolean().optional(),
+});
+
+export type GrepArgs = z.infer<typeof schema>;
+
+/** Output lines (or files) the model reads at most; past this, a note says how many more there were. */
+export const MAX_GREP_LINES = 200;
+const MAX_GREP_BYTES = 32_000;
+
+/** rg's argv for a search of `target` (relative to the workspace root, where rg runs). */
+export function grepArgv(args: GrepArgs, target: string): string[] {
+  const mode: GrepMode = args.output ?? 'content';
+  const argv = [...RG_BASE_ARGS, args.case_insensitive ? '--ignore-case' : '--case-sensitive'];
+  if (mode === 'files') argv.push('--files-with-matches');
+  else if (mode === 'count') argv.push('--count', '--with-filename', '--null');
+  else {
+    argv.push('--line-number', '--with-filename', '--null', '--heading');
+    argv.push(`--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
+    if (args.context) argv.push(`--context=${args.context}`);
+  }
+  // `=` forms and `--`: text from the model is never read as a flag.
+  if (args.include) argv.push(`--glob=${args.include}`);
+  argv.push(`--regexp=${args.pattern}`, '--', target);
+  return argv;
+}
+
+const stripDot = (p: string): string => (p.startsWith('./') ? p.slice(2) : p);
+
+const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 48 && byte <= 57;
+
+/**
+ * Reads rg's output, a line at a time as bytes. Content comes in --heading form: `path\0` opens a file and runs
+ * straight into its first line, then `N:text` (a match) or `N-text` (context), `--` between runs, an empty line
+ * between files. Paths start with `./` or `/` (see rgTarget), never a digit, so a line starting with a digit is
+ * always a numbered line. Past the cap, lines are only counted, never decoded.
+ */
+function rgLineReader(results: GrepResults): (data: Buffer, start: number, end: number) => void {
+  let file = '';
+  return (data, start, end) => {
+    if (start === end) return;
+    if (results.mode === 'files') {
+      results.file(stripDot(data.toString('utf8', start, end)));
+      return;
+    }
+    let at = start;
+    let newFile = false;
+    if (!isDigit(data[at])) {
+      if (end - at === 2 && data[at] === 45 && data[at + 1] === 45) {
+        results.gap();
+        return;
+      }
+      const nul = data.indexOf(0, at);
+      if (nul === -1 || nul >= end) {
+        // rg's own word on a file ("binary file matches") rather than a line of it.
+        results.note(stripDot(data.toString('utf8', at, end)));
+        return;
+      }
+      newFile = true;
+      if (!results.full) file = stripDot(data.toString('utf8', at, nul));
+      at = nul + 1;
+    }
+    let i = at;
+    while (isDigit(data[i])) i++;
+    if (results.mode === 'count') {
+      results.count(file, Number(data.toString('latin1', at, i)));
+      return;
+    }
+    const isMatch = data[i] === 58;
+    if (results.full) {
+      results.skipped(newFile, isMatch);
+      return;
+    }
+    const textEnd = data[end - 1] === 13 ? end - 1 : end;
+    results.line(
+      file,
+      Number(data.toString('latin1', at, i)),
+      data.toString('utf8', i + 1, textEnd),
+      isMatch,
+    );
+  };
+}
+
+/** Runs the search with rg; undefined when rg cannot run here, an error for a failed search (bad regex, …). */
+async function grepWithRg(
+  rgPath: string | undefined,
+  args: GrepArgs,
+  target: string,
+  results: GrepResults,
+  ctx: ToolContext,
+): Promise<{ warning?: string; error?: string } | undefined> {
+  try {
+    const binary = rgPath ?? (await bundledRgPath());
+    const run = await runRipgrep(binary, grepArgv(args, target), {
+      cwd: ctx.workspace.root,
+      signal: ctx.signal,
+      onLine: rgLineReader(results),
+    });
+    if (run.code !== 2) return {};
+    const first = run.stderr.trim().split('\n').slice(0, 12).join('\n');
+    if (results.empty) return { error: `grep failed: ${first}` };
+    return { warning: `[some paths could not be searched: ${first.split('\n')[0]}]` };
+  } catch (error) {
+    if (error instanceof RipgrepUnavailableError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * rg's target: "." for the root, else `./` and the path relative to it (absolute for a read-only root), so every
+ * path rg prints starts with `./` or `/`.
+ */
+function rgTarget(absolute: string, ctx: ToolContext): string {
+  const { root } = ctx.workspace;
+  if (absolute === root) return '.';
+  return isInside(root, absolute) ? `./${path.relative(root, absolute)}` : absolute;
+}
+
+/** The grep tool; `rgPath` overrides the bundled binary (tests point it at one that cannot run). */
+export function createGrepTool(options: { rgPath?: string } = {}) {
+  return defineTool({
+    name: 'grep',
+    description:
+      'Search file contents by regex (ripgrep; skips gitignored). output: content (default), files or count.',
+    schema,
+    safety: 'safe',
+    async preview(args, ctx) {
+      const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
+      return {
+        reads: [absolute],
+        writes: [],
+        summary: `grep ${JSON.stringify(args.pattern)} in ${ctx.workspace.relative(absolute)}`,
+      };
+    },
+    async execute(args, ctx) {
+      const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
+      const shown = ctx.workspace.relative(absolute);
+      await withFsErrors(shown, () => fs.stat(absolute), absolute);
+      const caps: GrepCaps = {
+        maxLines: MAX_GREP_LINES,
+        maxBytes: Math.max(1024, Math.min(MAX_GREP_BYTES, ctx.limits.maxOutputSize - 512)),
+      };
+      const mode = args.output ?? 'content';
+      let results = new GrepResults(mode, caps, args.context ?? 0);
+      let backend = 'rg';
+      const rg = await grepWithRg(options.rgPath, args, rgTarget(absolute, ctx), results, ctx);
+      if (rg === undefined) {
+        backend = 'js';
+        results = new GrepResults(mode, caps, args.context ?? 0);
+        const error = await grepWithJs(args, absolute, results, ctx);
+        if (error) return fail(error);
+      }
+      if (rg?.error) return fail(rg.error);
+      const found = results.render(args.pattern);
+      const warning = rg?.warning ? `\n${rg.warning}` : '';
+      const where = shown === '.' ? '' : ` in ${shown}`;
+      return ok(
+        found.output + warning,
+        { matches: found.matches, files: found.files, capped: found.capped, backend },
+        `grep ${JSON.stringify(args.pattern)}${where}: ${found.summary}`,
+      );
+    },
+  });
+}
+
+export const grepTool = createGrepTool();

@@ -1,0 +1,48 @@
+// move_path: moves or renames a file, symlink or directory inside the workspace.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { fsErrorMessage, withFsErrors } from './fs-util.js';
+import { defineTool, fail, ok } from './tool.js';
+import { checkTransfer, resolveTransfer } from './transfer.js';
+
+const schema = z.object({
+  source: z.string(),
+  destination: z.string(),
+  overwrite: z.boolean().optional(),
+});
+
+const errorCode = (error: unknown) => (error instanceof Error && 'code' in error ? error.code : undefined);
+
+export const movePathTool = defineTool({
+  name: 'move_path',
+  description: 'Move or rename a file or directory.',
+  schema,
+  safety: 'caution',
+  async preview(args, ctx) {
+    const { source, destination } = await resolveTransfer(args, ctx, false);
+    const shown = `${ctx.workspace.relative(source)} → ${ctx.workspace.relative(destination)}`;
+    return { reads: [source], writes: [source, destination], summary: `move ${shown}` };
+  },
+  async execute(args, ctx) {
+    const transfer = await checkTransfer(args, ctx, false);
+    if (typeof transfer === 'string') return fail(transfer);
+    const { source, destination, shownSource, shownDestination } = transfer;
+    const dir = path.dirname(destination);
+    await withFsErrors(ctx.workspace.relative(dir), () => fs.mkdir(dir, { recursive: true }));
+    try {
+      await fs.rename(source, destination);
+    } catch (error) {
+      if (errorCode(error) !== 'EXDEV') throw new Error(fsErrorMessage(error, shownSource));
+      // Another file system below the workspace (a mount): copy, then remove the original.
+      await fs.cp(source, destination, { recursive: true, verbatimSymlinks: true, force: true });
+      await fs.rm(source, { recursive: true });
+    }
+    const what = transfer.stat.isDirectory() ? 'directory ' : '';
+    const replaced = transfer.replaces ? ' (replaced the existing file)' : '';
+    return ok(`moved ${what}${shownSource} to ${shownDestination}${replaced}`, {
+      source: shownSource,
+      destination: shownDestination,
+    });
+  },
+});

@@ -1,0 +1,300 @@
+// Checkpoint stores on real files with real git (and without it): snapshots, listing, restore, run grouping.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rebasePattern } from '../../src/checkpoint/ancestor-ignores.js';
+import {
+  createCheckpointer,
+  NO_GIT_WARNING,
+  openCheckpointStore,
+} from '../../src/checkpoint/checkpointer.js';
+import { CheckpointError, undoTarget, workspaceKey } from '../../src/checkpoint/checkpoints.js';
+import { useCleanup } from '../support/cleanup.js';
+import { treeSnapshot } from '../support/tree-snapshot.js';
+
+const track = useCleanup();
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  track(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function setup(files: Record<string, string>, env: NodeJS.ProcessEnv = process.env) {
+  const root = await tempDir('keel-cp-ws-');
+  const stateDir = await tempDir('keel-cp-state-');
+  for (const [path, content] of Object.entries(files)) {
+    await fs.mkdir(join(root, path, '..'), { recursive: true });
+    await fs.writeFile(join(root, path), content);
+  }
+  const warnings: string[] = [];
+  const checkpointer = createCheckpointer({ root, stateDir, env, warn: (m) => warnings.push(m) });
+  const store = () => openCheckpointStore({ root, stateDir, env });
+  const take = (tool: string, writes: string[] = [], callId = 'c1') =>
+    checkpointer.take({
+      callId,
+      tool,
+      turn: 1,
+      preview: {
+        reads: [],
+        writes: writes.map((w) => join(root, w)),
+        summary: `${tool} ${writes.join(' ')}`,
+      },
+    });
+  return { root, stateDir, checkpointer, store, take, warnings };
+}
+
+describe('checkpoints in a shadow git repository', () => {
+  it('restores contents, deletions and creations of the last run, leaving ignored files alone', async () => {
+    const t = await setup({
+      'a.txt': 'A\n',
+      'src/b.ts': 'export const b = 1;\n',
+      '.gitignore': '*.log\n',
+      'keep.log': 'old log\n',
+    });
+    const before = await treeSnapshot(t.root);
+    t.checkpointer.startRun('run-1');
+    await t.take('execute_command');
+    await fs.writeFile(join(t.root, 'a.txt'), 'changed\n');
+    await fs.rm(join(t.root, 'src'), { recursive: true });
+    await fs.mkdir(join(t.root, 'new/deep'), { recursive: true });
+    await fs.writeFile(join(t.root, 'new/deep/n.txt'), 'new\n');
+    await t.take('write_file', ['x.txt'], 'c2');
+    await fs.writeFile(join(t.root, 'x.txt'), 'x\n');
+    await fs.writeFile(join(t.root, 'keep.log'), 'new log\n');
+
+    const store = await t.store();
+    expect(store.kind).toBe('git');
+    const list = await store.list();
+    expect(list.map((c) => [c.run, c.tool, c.first])).toEqual([
+      ['run-1', 'write_file', false],
+      ['run-1', 'execute_command', true],
+    ]);
+    expect(list[0]?.paths).toEqual(['x.txt']);
+    expect(list[0]?.changed).toEqual([{ status: 'A', path: 'x.txt' }]);
+    expect(list[1]?.changed).toEqual([
+      { status: 'M', path: 'a.txt' },
+      { status: 'A', path: 'new/deep/n.txt' },
+      { status: 'D', path: 'src/b.ts' },
+    ]);
+
+    const result = await store.restore(undoTarget(list), 'undo-1');
+    expect(result.changes).toContainEqual({ status: 'D', path: 'x.txt' });
+    expect(result.changes).toContainEqual({ status: 'A', path: 'src/b.ts' });
+    // The ignored log keeps what the run wrote: it was never in a checkpoint.
+    expect(await treeSnapshot(t.root)).toEqual({ ...before, 'keep.log': 'file 644 new log\n' });
+  });
+
+  it('can undo an undo: the undo checkpoint is the newest run', async () => {
+    const t = await setup({ 'a.txt': 'one\n' });
+    t.checkpointer.startRun('run-1');
+    await t.take('write_file', ['a.txt']);
+    await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
+    const after = await treeSnapshot(t.root);
+    const store = await t.store();
+    const undo = await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
+    const list = await store.list();
+    expect(list[0]?.id).toBe(undo.undoId);
+    expect(list[0]?.run).toBe('undo-1');
+    await store.restore(undoTarget(list), 'undo-2');
+    expect(await treeSnapshot(t.root)).toEqual(after);
+  });
+
+  it('goes back to one checkpoint by id, and groups checkpoints by run', async () => {
+    const t = await setup({ 'a.txt': '0\n' });
+    t.checkpointer.startRun('run-1');
+    await t.take('write_file', ['a.txt']);
+    await fs.writeFile(join(t.root, 'a.txt'), '1\n');
+    t.checkpointer.startRun('run-2');
+    await t.take('write_file', ['a.txt'], 'c2');
+    await fs.writeFile(join(t.root, 'a.txt'), '2\n');
+    await t.take('write_file', ['a.txt'], 'c3');
+    await fs.writeFile(join(t.root, 'a.txt'), '3\n');
+    const store = await t.store();
+    const list = await store.list();
+    expect(list.map((c) => `${c.run}:${c.call}:${c.first}`)).toEqual([
+      'run-2:c3:false',
+      'run-2:c2:true',
+      'run-1:c1:true',
+    ]);
+    // Without an id: before run-2.
+    expect(undoTarget(list).call).toBe('c2');
+    await store.restore(undoTarget(list, list[0]?.id.slice(0, 6)), 'undo-1');
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('2\n');
+  });
+
+  it('never touches the workspace’s own .git, and its git status stays as it was', async () => {
+    const t = await setup({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: t.root,
+        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      }).toString();
+    git('init', '-q');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    await fs.writeFile(join(t.root, 'a.txt'), 'A edited by the user\n');
+    const status = git('status', '--porcelain');
+    const dotGit = await treeSnapshot(join(t.root, '.git'), { mtimes: true });
+    t.checkpointer.startRun('run-1');
+    await t.take('execute_command');
+    await fs.rm(join(t.root, 'b.txt'));
+    await fs.writeFile(join(t.root, 'c.txt'), 'C\n');
+    const store = await t.store();
+    await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(await treeSnapshot(join(t.root, '.git'), { mtimes: true })).toEqual(dotGit);
+    expect(git('status', '--porcelain')).toBe(status);
+  });
+
+  it('ignores the user’s global git config: hooks and signing never run', async () => {
+    const t0 = await tempDir('keel-cp-home-');
+    const hook = join(t0, 'hooks');
+    await fs.mkdir(hook);
+    await fs.writeFile(join(hook, 'pre-commit'), `#!/bin/sh\ntouch ${join(t0, 'HOOK-RAN')}\n`, {
+      mode: 0o755,
+    });
+    await fs.writeFile(
+      join(t0, 'gitconfig'),
+      `[core]\n\thooksPath = ${hook}\n\tautocrlf = true\n[commit]\n\tgpgsign = true\n`,
+    );
+    const t = await setup(
+      { 'crlf.txt': 'a\r\nb\n' },
+      { ...process.env, GIT_CONFIG_GLOBAL: join(t0, 'gitconfig') },
+    );
+    const before = await treeSnapshot(t.root);
+    t.checkpointer.startRun('run-1');
+    await t.take('execute_command');
+    await fs.writeFile(join(t.root, 'crlf.txt'), 'gone\n');
+    const store = await t.store();
+    await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(await treeSnapshot(t.root)).toEqual(before);
+    await expect(fs.stat(join(t0, 'HOOK-RAN'))).rejects.toThrow();
+  });
+
+  it('keeps its repository outside the workspace, under a readable key', async () => {
+    const t = await setup({ 'a.txt': 'A\n' });
+    t.checkpointer.startRun('run-1');
+    await t.take('execute_command');
+    const key = workspaceKey(t.root);
+    expect(key).toMatch(/^keel-cp-ws-[A-Za-z0-9]+-[0-9a-f]{12}$/);
+    await expect(fs.stat(join(t.stateDir, 'checkpoints', key, 'git', 'HEAD'))).resolves.toBeTruthy();
+    expect(await fs.readdir(t.root)).toEqual(['a.txt']);
+  });
+
+  it('refuses the call with a clear error when the snapshot fails', async () => {
+    const t = await setup({ 'a.txt': 'A\n' });
+    // A file where the state directory should be: the shadow repository cannot be created.
+    await fs.writeFile(join(t.stateDir, 'checkpoints'), 'not a directory');
+    t.checkpointer.startRun('run-1');
+    const error = await t.take('write_file', ['a.txt']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as Error).message).toMatch(/^refused: the checkpoint before this write_file call failed/);
+    expect((error as Error).message).toContain('nothing was changed');
+  });
+});
+
+describe('a workspace inside a larger git repository', () => {
+  it('honours the .gitignore files above it, up to the repository root', async () => {
+    const repo = await tempDir('keel-cp-repo-');
+    await fs.mkdir(join(repo, '.git'));
+    await fs.writeFile(join(repo, '.gitignore'), 'node_modules/\n/packages/app/dist/\n/other/\n');
+    const root = join(repo, 'packages', 'app');
+    await fs.mkdir(join(root, 'node_modules', 'dep'), { recursive: true });
+    await fs.mkdir(join(root, 'dist'));
+    await fs.writeFile(join(root, 'node_modules', 'dep', 'index.js'), 'dep\n');
+    await fs.writeFile(join(root, 'dist', 'out.js'), 'out\n');
+    await fs.writeFile(join(root, 'src.ts'), 'src\n');
+    const stateDir = await tempDir('keel-cp-state-');
+    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    checkpointer.startRun('run-1');
+    await checkpointer.take({
+      callId: 'c',
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 's' },
+    });
+    await fs.writeFile(join(root, 'dist', 'out.js'), 'rebuilt\n');
+    await fs.writeFile(join(root, 'node_modules', 'dep', 'new.js'), 'installed\n');
+    await fs.writeFile(join(root, 'src.ts'), 'edited\n');
+    const store = await openCheckpointStore({ root, stateDir, env: process.env });
+    const list = await store.list();
+    expect(list[0]?.changed).toEqual([{ status: 'M', path: 'src.ts' }]);
+    await store.restore(undoTarget(list), 'undo-1');
+    expect(await fs.readFile(join(root, 'src.ts'), 'utf8')).toBe('src\n');
+    expect(await fs.readFile(join(root, 'dist', 'out.js'), 'utf8')).toBe('rebuilt\n');
+    expect(await fs.readFile(join(root, 'node_modules', 'dep', 'new.js'), 'utf8')).toBe('installed\n');
+  });
+
+  it('rebases each pattern onto the workspace, or drops it when it cannot apply there', () => {
+    expect(rebasePattern('node_modules/', 'packages/app')).toBe('node_modules/');
+    expect(rebasePattern('*.log', 'packages/app')).toBe('*.log');
+    expect(rebasePattern('**/build', 'packages/app')).toBe('**/build');
+    expect(rebasePattern('!keep.log', 'packages/app')).toBe('!keep.log');
+    expect(rebasePattern('/packages/app/dist/', 'packages/app')).toBe('/dist/');
+    expect(rebasePattern('packages/app/tmp', 'packages/app')).toBe('/tmp');
+    expect(rebasePattern('/other/', 'packages/app')).toBeUndefined();
+    expect(rebasePattern('/packages/application/x', 'packages/app')).toBeUndefined();
+    expect(rebasePattern('# comment', 'packages/app')).toBeUndefined();
+    // A dotfiles repository in the home directory ignores everything; the workspace below still gets checkpoints.
+    expect(rebasePattern('*', 'projects/x')).toBeUndefined();
+    expect(rebasePattern('/*', 'projects/x')).toBeUndefined();
+    expect(rebasePattern('   ', 'packages/app')).toBeUndefined();
+  });
+});
+
+describe('undo targets', () => {
+  it('says there is nothing to undo, and names an unknown id', () => {
+    expect(() => undoTarget([])).toThrow(/nothing to undo/);
+    const one = {
+      id: 'abcdef1234',
+      time: new Date().toISOString(),
+      run: 'r',
+      call: 'c',
+      tool: 't',
+      summary: 's',
+      paths: [],
+      first: true,
+    };
+    expect(() => undoTarget([one], '999999')).toThrow(/"999999" is not a checkpoint of this workspace/);
+    expect(() => undoTarget([one], 'ab')).toThrow(/is not a checkpoint/);
+    expect(undoTarget([one], 'ABCDEF').id).toBe('abcdef1234');
+  });
+});
+
+describe('checkpoints without git', () => {
+  const noGit = { ...process.env, PATH: '/nonexistent-keel-test-path' };
+
+  it('copies what file tools write, warns once, and undoes them', async () => {
+    const t = await setup({ 'a.txt': 'A\n', 'dir/b.txt': 'B\n', 'dir/c/d.txt': 'D\n' }, noGit);
+    const before = await treeSnapshot(t.root);
+    t.checkpointer.startRun('run-1');
+    await t.take('write_file', ['a.txt']);
+    await fs.writeFile(join(t.root, 'a.txt'), 'changed\n');
+    await t.take('write_file', ['new.txt'], 'c2');
+    await fs.writeFile(join(t.root, 'new.txt'), 'new\n');
+    await t.take('delete_path', ['dir'], 'c3');
+    await fs.rm(join(t.root, 'dir'), { recursive: true });
+    await t.take('execute_command', [], 'c4');
+    expect(t.warnings).toEqual([NO_GIT_WARNING]);
+
+    const store = await t.store();
+    expect(store.kind).toBe('copy');
+    const list = await store.list();
+    expect(list.map((c) => c.call)).toEqual(['c4', 'c3', 'c2', 'c1']);
+    expect(list[1]?.paths).toEqual(['dir']);
+    const result = await store.restore(undoTarget(list), 'undo-1');
+    expect(result.changes).toEqual([
+      { status: 'M', path: 'a.txt' },
+      { status: 'A', path: 'dir' },
+      { status: 'D', path: 'new.txt' },
+    ]);
+    expect(await treeSnapshot(t.root)).toEqual(before);
+    // And the undo can be undone.
+    await store.restore(undoTarget(await store.list()), 'undo-2');
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('changed\n');
+    await expect(fs.stat(join(t.root, 'dir'))).rejects.toThrow();
+  });
+});

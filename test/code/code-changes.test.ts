@@ -1,0 +1,146 @@
+// Renames across files (TS, Python, Dart), cycles, the tag cache, organize_imports and create_barrel on real files.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { cacheFileFor, loadCodeIndex } from '../../src/code/code-index.js';
+import { buildDependencyGraphTool } from '../../src/tools/build-dependency-graph.js';
+import { createBarrelTool } from '../../src/tools/create-barrel.js';
+import { organizeImportsTool } from '../../src/tools/organize-imports.js';
+import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
+import type { Tool, ToolResult } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { projects, symbolOf } from './fixtures.js';
+
+let ws: TestWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+
+describe.each(['typescript', 'python', 'dart'])('rename_symbol in %s', (lang) => {
+  test('renames the definition and its uses across files, never the comment, string or shadowing parameter', async () => {
+    const project = projects[lang]!;
+    for (const [file, content] of Object.entries(project.files)) await ws.write(file, content);
+    const name = symbolOf(lang);
+    const args = renameSymbolTool.schema.parse({ name, new_name: 'sumPrices' });
+    const preview = await renameSymbolTool.preview!(args, ws.ctx);
+    expect(preview.writes.sort()).toEqual(
+      [project.def, project.user].map((f) => path.join(ws.root, f)).sort(),
+    );
+    expect(preview.diff).toContain(`a/${project.def}`);
+    expect(preview.diff).toContain(`a/${project.user}`);
+    const result = await run(renameSymbolTool, args);
+    expect(result.success).toBe(true);
+    const def = await ws.read(project.def);
+    const user = await ws.read(project.user);
+    expect(def).not.toMatch(new RegExp(`\\b${name}\\b`));
+    expect(def).toContain('sumPrices(');
+    // The comment, the string and the shadowing parameter keep the old name; a text replace would change them.
+    const kept = user.match(new RegExp(`\\b${name}\\b`, 'g')) ?? [];
+    expect(kept.length).toBeGreaterThanOrEqual(4);
+    expect(user).toMatch(/sumPrices\(\[1, 2\]\)/);
+    if (lang === 'typescript') expect(user).toContain(`{ ${name}: sumPrices }`);
+  });
+});
+
+test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
+  await ws.write('a.ts', 'export function one() {}\nexport function two() { one(); }\n');
+  const result = await run(renameSymbolTool, { name: 'one', new_name: 'two' });
+  expect(result.success).toBe(false);
+  expect(result.error).toMatch(/already defined in a\.ts/);
+  expect(await ws.read('a.ts')).toContain('one()');
+});
+
+test('build_dependency_graph reports an import cycle', async () => {
+  await ws.write('src/a.ts', "import { b } from './b.js';\nexport const a = () => b();\n");
+  await ws.write('src/b.ts', "import { c } from './c';\nexport const b = () => c();\n");
+  await ws.write('src/c/index.ts', "import { a } from '../a';\nexport const c = () => a();\n");
+  await ws.write('src/d.ts', "import { a } from './a';\nimport fs from 'node:fs';\nexport const d = a;\n");
+  const result = await run(buildDependencyGraphTool, {});
+  expect(result.metadata.cycles).toBe(1);
+  expect(result.output).toContain('src/a.ts → src/b.ts → src/c/index.ts → src/a.ts');
+  expect(result.output).toContain('external: node:fs (1)');
+});
+
+test('the tag cache parses only new or changed files on the next load', async () => {
+  const cacheDir = path.join(ws.base, 'cache');
+  await ws.write('a.ts', 'export const a = 1;\n');
+  await ws.write('b.py', 'def b():\n    pass\n');
+  const first = await loadCodeIndex(ws.root, { cacheDir });
+  expect(first.stats).toMatchObject({ files: 2, parsed: 2 });
+  const second = await loadCodeIndex(ws.root, { cacheDir });
+  expect(second.stats).toMatchObject({ files: 2, parsed: 0, hashed: 0 });
+  // Touched but unchanged content: hashed again, not parsed.
+  const later = new Date(Date.now() + 5000);
+  await fs.utimes(path.join(ws.root, 'a.ts'), later, later);
+  await ws.write('b.py', 'def b2():\n    pass\n');
+  const third = await loadCodeIndex(ws.root, { cacheDir });
+  expect(third.stats).toMatchObject({ files: 2, parsed: 1, hashed: 2 });
+  expect(third.files.get('b.py')!.definitions.map((d) => d.name)).toEqual(['b2']);
+  const manifest = JSON.parse(await fs.readFile(cacheFileFor(cacheDir, ws.root), 'utf8'));
+  expect(Object.keys(manifest.manifest).sort()).toEqual(['a.ts', 'b.py']);
+});
+
+test('node_modules, build output and gitignored files are not indexed', async () => {
+  await ws.write('.gitignore', 'generated/\n');
+  await ws.write('src/a.ts', 'export const a = 1;\n');
+  await ws.write('node_modules/x/index.js', 'export const x = 1;\n');
+  await ws.write('dist/a.js', 'export const a = 1;\n');
+  await ws.write('generated/g.ts', 'export const g = 1;\n');
+  const index = await loadCodeIndex(ws.root);
+  expect([...index.files.keys()]).toEqual(['src/a.ts']);
+});
+
+test('organize_imports sorts, merges duplicates and drops unused names in TypeScript', async () => {
+  await ws.write(
+    'a.ts',
+    "import { z, y } from './z.js';\nimport fs from 'node:fs';\nimport { unused } from 'lib';\nimport { x } from './z.js';\n\nexport const v = [x, y, fs];\n",
+  );
+  const args = organizeImportsTool.schema.parse({ path: 'a.ts' });
+  const preview = await organizeImportsTool.preview!(args, ws.ctx);
+  expect(preview.diff).toContain("-import { unused } from 'lib';");
+  const result = await run(organizeImportsTool, args);
+  expect(result.success).toBe(true);
+  expect(await ws.read('a.ts')).toBe(
+    "import fs from 'node:fs';\nimport { x, y } from './z.js';\n\nexport const v = [x, y, fs];\n",
+  );
+});
+
+test('organize_imports sorts Dart imports (dart:, package:, relative) and drops an unused prefix', async () => {
+  await ws.write(
+    'lib/a.dart',
+    "import 'b.dart';\nimport 'package:shop/c.dart' as c;\nimport 'dart:math';\nimport 'b.dart';\n\nint f() => max(1, 2);\n",
+  );
+  const result = await run(organizeImportsTool, { path: 'lib/a.dart' });
+  expect(result.success).toBe(true);
+  expect(await ws.read('lib/a.dart')).toBe(
+    "import 'dart:math';\nimport 'b.dart';\n\nint f() => max(1, 2);\n",
+  );
+});
+
+test('create_barrel writes index.ts exporting the public modules of a directory', async () => {
+  await ws.write('src/models/user.ts', 'export interface User { id: string }\n');
+  await ws.write('src/models/order.ts', "import { x } from './user.js';\nexport class Order {}\n");
+  await ws.write('src/models/internal.ts', 'const hidden = 1;\n');
+  await ws.write('src/models/user.test.ts', 'export const t = 1;\n');
+  const args = createBarrelTool.schema.parse({ dir: 'src/models' });
+  const preview = await createBarrelTool.preview!(args, ws.ctx);
+  expect(preview.writes).toEqual([path.join(ws.root, 'src/models/index.ts')]);
+  const result = await run(createBarrelTool, args);
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/models/index.ts')).toBe(
+    "export * from './order.js';\nexport * from './user.js';\n",
+  );
+});
+
+test('create_barrel writes <dir>.dart for a Dart directory', async () => {
+  await ws.write('lib/src/models/user.dart', 'class User {}\n');
+  await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');
+  const result = await run(createBarrelTool, { dir: 'lib/src/models' });
+  expect(result.success).toBe(true);
+  expect(await ws.read('lib/src/models/models.dart')).toBe("export 'user.dart';\n");
+});

@@ -1,0 +1,90 @@
+// The code intelligence tools on small real projects in every language: map, search, inspect, imports, references.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { buildDependencyGraphTool } from '../../src/tools/build-dependency-graph.js';
+import { findReferencesTool } from '../../src/tools/find-references.js';
+import { getCodebaseMapTool } from '../../src/tools/get-codebase-map.js';
+import { getImportsExportsTool } from '../../src/tools/get-imports-exports.js';
+import { inspectSymbolTool } from '../../src/tools/inspect-symbol.js';
+import { searchCodeTool } from '../../src/tools/search-code.js';
+import type { Tool, ToolResult } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { projects, symbolOf } from './fixtures.js';
+
+let ws: TestWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+
+/** Lines of the user file that find_references reports, by language: never the comment, the string or the shadowing parameter. */
+const expectedUserLines: Record<string, number[]> = {
+  typescript: [1, 8, 9],
+  javascript: [1, 8],
+  python: [1, 11],
+  rust: [2, 11],
+  go: [13],
+  java: [12],
+  dart: [9],
+};
+
+describe.each(Object.keys(projects))('%s project', (lang) => {
+  const project = projects[lang]!;
+  const name = symbolOf(lang);
+  beforeEach(async () => {
+    for (const [file, content] of Object.entries(project.files)) await ws.write(file, content);
+  });
+
+  test('get_codebase_map shows the signatures of both files', async () => {
+    const result = await run(getCodebaseMapTool, {});
+    expect(result.success).toBe(true);
+    expect(result.output).toContain(`${project.def}:`);
+    expect(result.output).toContain(`${project.user}:`);
+    expect(result.output).toMatch(new RegExp(`\\d│ .*${name}\\(`));
+    expect(result.output).not.toContain('return');
+  });
+
+  test('search_code finds the function by a fuzzy query', async () => {
+    const query = lang === 'go' ? 'CompTot' : lang === 'python' || lang === 'rust' ? 'comp_tot' : 'cmpTotal';
+    const result = await run(searchCodeTool, { query });
+    expect(result.output.split('\n')[0]).toContain(`${project.def}:`);
+    expect(result.output.split('\n')[0]).toContain(name);
+    const [kind, type] = lang === 'go' ? ['type', 'Cart'] : ['class', lang === 'java' ? 'MathUtil' : 'Cart'];
+    const classes = await run(searchCodeTool, { query: type, kind });
+    expect(classes.output).toMatch(new RegExp(`${kind} ${type}:`));
+  });
+
+  test('inspect_symbol gives the signature, doc comment, place and references', async () => {
+    const result = await run(inspectSymbolTool, { name });
+    expect(result.success).toBe(true);
+    expect(result.output).toContain(`${project.def}:`);
+    expect(result.output).toMatch(/doc: .*adds up the prices/i);
+    expect(result.metadata.references).toBeGreaterThanOrEqual(1);
+  });
+
+  test('get_imports_exports resolves the import to the defining file', async () => {
+    const result = await run(getImportsExportsTool, { path: project.user });
+    expect(result.success).toBe(true);
+    expect(result.output).toContain(`→ ${project.def}`);
+  });
+
+  test('find_references reports code uses only: not comments, strings or a shadowing parameter', async () => {
+    const result = await run(findReferencesTool, { name });
+    const lines = result.output
+      .split('\n')
+      .filter((l) => l.startsWith(`${project.user}:`))
+      .map((l) => Number(l.split(':')[1]));
+    expect(lines).toEqual(expectedUserLines[lang]);
+    expect(result.output).toContain(`${project.def}:`);
+    expect(result.metadata.shadowed).toBeGreaterThanOrEqual(1);
+  });
+
+  test('build_dependency_graph links the user file to the defining file, without cycles', async () => {
+    const result = await run(buildDependencyGraphTool, {});
+    expect(result.output).toContain(`${project.user} → ${project.def}`);
+    expect(result.output).toContain('cycles: none');
+  });
+});

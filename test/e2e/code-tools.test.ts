@@ -1,0 +1,55 @@
+// End to end: the built keel runs get_codebase_map and rename_symbol against the scripted model server.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projects } from '../code/fixtures.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+
+const { server, workspace } = useE2E();
+
+describe('code tools from the built CLI', () => {
+  it('maps the codebase, then renames a symbol across files in TypeScript', async () => {
+    const project = projects.typescript!;
+    const ws = await workspace(project.files);
+    const s = await server([
+      { toolCalls: [{ name: 'get_codebase_map', args: { focus: 'math.ts' } }] },
+      { toolCalls: [{ name: 'rename_symbol', args: { name: 'computeTotal', new_name: 'sumPrices' } }] },
+      { text: 'Renamed.' },
+    ]);
+    const r = await runOllama(s, ws, ['--prompt', 'rename computeTotal to sumPrices']);
+    expect(r.code).toBe(0);
+    const map = toolMessages(s.requests[1]!.body)[0]!;
+    expect(map.split('\n')[0]).toBe('src/math.ts:');
+    expect(map).toContain('export function computeTotal(prices: number[]): number');
+    const renamed = toolMessages(s.requests[2]!.body).at(-1)!;
+    expect(renamed).toContain('renamed computeTotal to sumPrices');
+    expect(await readFile(join(ws, 'src/math.ts'), 'utf8')).toContain('export function sumPrices(');
+    const app = await readFile(join(ws, 'src/app.ts'), 'utf8');
+    expect(app).toContain("import { sumPrices } from './math.js';");
+    expect(app).toContain("const label = 'computeTotal';");
+    expect(app).toContain('return computeTotal + 1;');
+  });
+
+  it('renames a Python function across modules, leaving the shadowing parameter alone', async () => {
+    const project = projects.python!;
+    const ws = await workspace(project.files);
+    const s = await server([
+      {
+        toolCalls: [
+          {
+            name: 'rename_symbol',
+            args: { name: 'compute_total', new_name: 'sum_prices', path: 'pkg/math.py' },
+          },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const r = await runOllama(s, ws, ['--prompt', 'rename compute_total']);
+    expect(r.code).toBe(0);
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('2 files');
+    expect(await readFile(join(ws, 'pkg/math.py'), 'utf8')).toContain('def sum_prices(prices):');
+    const app = await readFile(join(ws, 'pkg/app.py'), 'utf8');
+    expect(app).toContain('from .math import sum_prices');
+    expect(app).toContain('def run(compute_total):');
+  });
+});

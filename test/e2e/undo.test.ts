@@ -1,0 +1,246 @@
+// End to end: checkpoints taken by `keel run` / `keel chat` against the scripted model server, then `keel undo`
+// restoring the real tree byte for byte, inside and outside git repositories; and --dry-run changing nothing.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import type { ScriptStep } from '../support/model-server.js';
+import { treeSnapshot } from '../support/tree-snapshot.js';
+
+const { server, workspace } = useE2E();
+
+const files = {
+  'a.txt': 'original A\n',
+  'b.txt': 'B to delete\n',
+  'dir/c.txt': 'C\n',
+  'dir/sub/d.txt': 'D\n',
+  'e.txt': 'E removed by rm\n',
+  'f.txt': 'F moved by mv\n',
+  'h.txt': 'x marks the spot\n',
+  '.gitignore': 'build/\n',
+  'build/out.js': 'ignored output\n',
+};
+
+/** Every kind of change: file tools (overwrite, create, delete file and directory) and shell commands. */
+const changes: ScriptStep[] = [
+  {
+    toolCalls: [
+      { name: 'write_file', args: { path: 'a.txt', content: 'overwritten\n' } },
+      { name: 'write_file', args: { path: 'new/created.txt', content: 'created\n' } },
+      { name: 'delete_path', args: { path: 'b.txt' } },
+      { name: 'delete_path', args: { path: 'dir', recursive: true } },
+    ],
+  },
+  {
+    toolCalls: [
+      { name: 'execute_command', args: { command: 'rm e.txt' } },
+      { name: 'execute_command', args: { command: 'mv f.txt g.txt' } },
+      { name: 'execute_command', args: { command: 'sed -i s/x/y/ h.txt' } },
+      { name: 'execute_command', args: { command: 'echo made > made.txt' } },
+    ],
+  },
+  { text: 'All changed.' },
+];
+
+/** A state dir kept across the keel runs of one test (runKeel's temp HOME is removed after each run). */
+async function keel() {
+  const state = await workspace();
+  const env = { XDG_STATE_HOME: state };
+  return {
+    state,
+    run: (s: Awaited<ReturnType<typeof server>>, ws: string, args: string[]) =>
+      runOllama(s, ws, args, { env }),
+    undo: (ws: string, ...args: string[]) => runKeel(['undo', '--cwd', ws, ...args], { env }),
+  };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  }).toString();
+}
+
+async function expectChangesMade(ws: string): Promise<void> {
+  expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('overwritten\n');
+  expect(await fs.readFile(join(ws, 'made.txt'), 'utf8')).toBe('made\n');
+  expect(await fs.readFile(join(ws, 'h.txt'), 'utf8')).toBe('y marks the spot\n');
+  await expect(fs.stat(join(ws, 'dir'))).rejects.toThrow();
+  await expect(fs.stat(join(ws, 'f.txt'))).rejects.toThrow();
+}
+
+describe('keel undo', () => {
+  it('restores a plain directory byte for byte after file tools and shell commands', async () => {
+    const ws = await workspace(files);
+    const k = await keel();
+    const before = await treeSnapshot(ws);
+    const r = await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
+    expect(r.code).toBe(0);
+    await expectChangesMade(ws);
+    // The run's build output is ignored: undo leaves it.
+    await fs.writeFile(join(ws, 'build/out.js'), 'rebuilt\n');
+
+    const u = await k.undo(ws);
+    expect(u.stderr).toBe('');
+    expect(u.code).toBe(0);
+    expect(u.stdout).toMatch(/^restored .* to before run \d{8}-\d{6}-\d+: checkpoint [0-9a-f]{10} of /);
+    expect(u.stdout).toMatch(/removed +made\.txt/);
+    expect(u.stdout).toMatch(/brought back +dir\/sub\/d\.txt/);
+    expect(u.stdout).toMatch(/restored +a\.txt/);
+    expect(u.stdout).toContain('to reverse this undo, run keel undo again');
+    expect(await treeSnapshot(ws)).toEqual({ ...before, 'build/out.js': 'file 644 rebuilt\n' });
+  });
+
+  it('restores a git repository without touching its .git: git status is as before the run', async () => {
+    const ws = await workspace(files);
+    git(ws, 'init', '-q');
+    git(ws, 'add', '.');
+    git(ws, 'commit', '-qm', 'init');
+    // The user's own uncommitted work is part of the state to come back to.
+    await fs.writeFile(join(ws, 'a.txt'), 'edited, not committed\n');
+    await fs.writeFile(join(ws, 'untracked.txt'), 'mine\n');
+    const status = git(ws, 'status', '--porcelain');
+    const dotGit = await treeSnapshot(join(ws, '.git'), { mtimes: true });
+    const before = await treeSnapshot(ws, { skip: ['.git'] });
+    const k = await keel();
+    const r = await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
+    expect(r.code).toBe(0);
+    await expect(fs.readFile(join(ws, 'made.txt'), 'utf8')).resolves.toBe('made\n');
+
+    const u = await k.undo(ws);
+    expect(u.code).toBe(0);
+    expect(await treeSnapshot(ws, { skip: ['.git'] })).toEqual(before);
+    expect(await treeSnapshot(join(ws, '.git'), { mtimes: true })).toEqual(dotGit);
+    expect(git(ws, 'status', '--porcelain')).toBe(status);
+  });
+
+  it('lists checkpoints newest first with time, run, tool and files changed', async () => {
+    const ws = await workspace(files);
+    const k = await keel();
+    await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
+    const l = await k.undo(ws, '--list');
+    expect(l.code).toBe(0);
+    const lines = l.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^checkpoints of .*, newest first/);
+    const entries = lines.filter((line) => /^[0-9a-f]{10} {2}/.test(line));
+    expect(entries).toHaveLength(8);
+    expect(entries[0]).toMatch(
+      /^[0-9a-f]{10} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}run \d{8}-\d{6}-\d+ turn 2 {2}execute_command: run `echo made > made.txt`$/,
+    );
+    expect(entries[7]).toMatch(/turn 1 {2}write_file: write a\.txt \(2 lines\) {2}\[start of run\]$/);
+    expect(l.stdout).toContain('changed after: made.txt (created)');
+    expect(l.stdout).toContain('changed after: f.txt (deleted), g.txt (created)');
+    expect(l.stdout).toContain('changed after: dir/c.txt (deleted), dir/sub/d.txt (deleted)');
+  });
+
+  it('goes back to one checkpoint by id: before that call', async () => {
+    const ws = await workspace(files);
+    const k = await keel();
+    await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
+    const l = await k.undo(ws, '--list');
+    const line = l.stdout.split('\n').find((x) => x.includes('sed -i'));
+    const id = line?.slice(0, 10) ?? '';
+    const u = await k.undo(ws, id);
+    expect(u.code).toBe(0);
+    expect(u.stdout).toContain('to before execute_command (run `sed -i s/x/y/ h.txt`)');
+    // Before the sed call: the edit and the later echo are gone, earlier changes stay.
+    expect(await fs.readFile(join(ws, 'h.txt'), 'utf8')).toBe('x marks the spot\n');
+    await expect(fs.stat(join(ws, 'made.txt'))).rejects.toThrow();
+    expect(await fs.readFile(join(ws, 'g.txt'), 'utf8')).toBe('F moved by mv\n');
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('overwritten\n');
+    // And the undo itself is undone by the next keel undo.
+    const again = await k.undo(ws);
+    expect(again.code).toBe(0);
+    await expectChangesMade(ws);
+  });
+
+  it('undoes one chat turn at a time', async () => {
+    const ws = await workspace({ 'a.txt': 'zero\n' });
+    const k = await keel();
+    const s = await server([
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'one\n' } }] },
+      { text: 'wrote one' },
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'two\n' } }] },
+      { text: 'wrote two' },
+    ]);
+    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      env: { XDG_STATE_HOME: k.state },
+      input: 'write one\nwrite two\nexit\n',
+    });
+    expect(r.code).toBe(0);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
+    expect((await k.undo(ws)).code).toBe(0);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+  });
+
+  it('says when there is nothing to undo, and names an unknown id', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const k = await keel();
+    const none = await k.undo(ws);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('error: nothing to undo: no checkpoints for this workspace');
+    expect((await k.undo(ws, '--list')).stdout).toMatch(/^no checkpoints for .*: nothing to undo\n$/);
+    const s = await server([
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'B\n' } }] },
+      { text: 'done' },
+    ]);
+    await k.run(s, ws, ['--prompt', 'edit']);
+    const unknown = await k.undo(ws, 'deadbeef');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('checkpoint id "deadbeef" is not a checkpoint of this workspace');
+    expect(unknown.stderr).toContain('keel undo --list shows the ids');
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('B\n');
+  });
+});
+
+describe('--dry-run', () => {
+  it('changes nothing, runs read-only tools, and tells the model what would have happened', async () => {
+    const ws = await workspace({ 'a.txt': 'original A\n', 'b.txt': 'B\n', 'dir/c.txt': 'C\n' });
+    const before = await treeSnapshot(ws, { mtimes: true });
+    const k = await keel();
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'read_file', args: { path: 'a.txt' } },
+          { name: 'list_files', args: { path: '.' } },
+          { name: 'write_file', args: { path: 'a.txt', content: 'new A\n' } },
+          { name: 'write_file', args: { path: 'n.txt', content: 'N\n' } },
+          { name: 'delete_path', args: { path: 'dir', recursive: true } },
+          { name: 'create_directory', args: { path: 'made' } },
+          { name: 'execute_command', args: { command: 'rm b.txt && echo x > new.txt' } },
+        ],
+      },
+      { text: 'Would have changed things.' },
+    ]);
+    const r = await k.run(s, ws, ['--allow-dangerous', '--dry-run', '--prompt', 'change things']);
+    expect(r.code).toBe(0);
+    expect(await treeSnapshot(ws, { mtimes: true })).toEqual(before);
+    const [read, list, write, create, del, mkdir, command] = toolMessages(s.requests[1]!.body);
+    expect(read).toContain('original A');
+    expect(list).toContain('dir/');
+    for (const result of [write, create, del, mkdir, command]) {
+      expect(result).toMatch(/^\[dry run\] not applied: would /);
+      expect(result).toContain('Nothing was changed; continue as if it had been applied, or finish.');
+    }
+    expect(write).toContain('-original A');
+    expect(write).toContain('+new A');
+    expect(del).toContain('would delete dir (recursive)');
+    expect(command).toContain('$ rm b.txt && echo x > new.txt');
+    expect(s.requests[0]!.rawBody).toContain('This is a dry run');
+    // No checkpoint was taken: there is nothing to undo.
+    await expect(fs.stat(join(k.state, 'keel', 'checkpoints'))).rejects.toThrow();
+  });
+
+  it('runs read-only commands in restricted mode', async () => {
+    const ws = await workspace({ 'a.txt': 'read me\n' });
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'cat a.txt' } }] },
+      { text: 'done' },
+    ]);
+    const r = await runOllama(s, ws, ['--dry-run', '--prompt', 'read']);
+    expect(r.code).toBe(0);
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('read me');
+  });
+});

@@ -1,0 +1,234 @@
+// glob and grep on real files, each run with the bundled ripgrep and with its JS fallback (an rg path that cannot
+// be executed): the same results either way.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createGlobTool, MAX_GLOB_FILES } from '../../src/tools/glob.js';
+import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
+import type { Tool, ToolResult } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+let ws: TestWorkspace;
+
+beforeEach(async () => {
+  ws = await makeWorkspace();
+  await ws.write('.gitignore', 'dist/\n*.log\n');
+  await ws.write(
+    'src/app.ts',
+    'import { helper } from "./util";\n\nexport function main() {\n  return helper(1);\n}\n',
+  );
+  await ws.write(
+    'src/util.ts',
+    'export function helper(n: number) {\n  // TODO: handle zero\n  return n * 2;\n}\n',
+  );
+  await ws.write('src/deep/notes.md', 'Helper notes\nnothing else\n');
+  await ws.write('dist/app.js', 'function helper() {}\n');
+  await ws.write('debug.log', 'helper called\n');
+  await ws.write('.git/HEAD', 'helper\n');
+  await ws.write('.github/workflow.yml', 'name: helper\n');
+});
+
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+
+/** A file that exists but cannot be executed: spawning it fails, so the tools fall back to JS. */
+async function unrunnableRg(): Promise<string> {
+  const fake = path.join(ws.base, 'fake-rg');
+  await fs.writeFile(fake, 'not a program', { mode: 0o644 });
+  return fake;
+}
+
+const backends: [string, () => Promise<string | undefined>][] = [
+  ['rg', async () => undefined],
+  ['js', unrunnableRg],
+];
+
+describe.each(backends)('grep (%s)', (backend, rgPath) => {
+  let grep: Tool;
+  beforeEach(async () => {
+    grep = createGrepTool({ rgPath: await rgPath() }) as Tool;
+  });
+
+  test('content: path:line:text for each match, skipping gitignored files and .git', async () => {
+    const result = await run(grep, { pattern: 'helper' });
+    expect(result.metadata.backend).toBe(backend);
+    expect(result.output.split('\n')).toEqual([
+      '.github/workflow.yml:1:name: helper',
+      'src/app.ts:1:import { helper } from "./util";',
+      'src/app.ts:4:  return helper(1);',
+      'src/util.ts:1:export function helper(n: number) {',
+    ]);
+    expect(result.display).toBe('grep "helper": 4 matching lines in 3 files');
+  });
+
+  test('case_insensitive, include and path narrow the search', async () => {
+    const ci = await run(grep, { pattern: 'HELPER', case_insensitive: true, include: '*.md' });
+    expect(ci.output).toBe('src/deep/notes.md:1:Helper notes');
+    const inSrc = await run(grep, { pattern: 'export', path: 'src', include: 'src/u*.ts' });
+    expect(inSrc.output).toBe('src/util.ts:1:export function helper(n: number) {');
+  });
+
+  test('context lines are marked with - and runs separated by --', async () => {
+    const result = await run(grep, { pattern: 'helper', path: 'src/app.ts', context: 1 });
+    expect(result.output.split('\n')).toEqual([
+      'src/app.ts:1:import { helper } from "./util";',
+      'src/app.ts-2-',
+      'src/app.ts-3-export function main() {',
+      'src/app.ts:4:  return helper(1);',
+      'src/app.ts-5-}',
+    ]);
+    const apart = await run(grep, { pattern: '^(import|})', path: 'src/app.ts', context: 0 });
+    expect(apart.output.split('\n')).toEqual([
+      'src/app.ts:1:import { helper } from "./util";',
+      'src/app.ts:5:}',
+    ]);
+    await ws.write('long.txt', 'match\na\nb\nc\nd\nmatch\n');
+    const gapped = await run(grep, { pattern: 'match', path: 'long.txt', context: 1 });
+    expect(gapped.output.split('\n')).toEqual([
+      'long.txt:1:match',
+      'long.txt-2-a',
+      '--',
+      'long.txt-5-d',
+      'long.txt:6:match',
+    ]);
+  });
+
+  test('files and count outputs', async () => {
+    const files = await run(grep, { pattern: 'helper', output: 'files' });
+    expect(files.output.split('\n')).toEqual(['.github/workflow.yml', 'src/app.ts', 'src/util.ts']);
+    const count = await run(grep, { pattern: 'helper', output: 'count' });
+    expect(count.output.split('\n')).toEqual([
+      '.github/workflow.yml:1',
+      'src/app.ts:2',
+      'src/util.ts:1',
+      'total: 4 matching lines in 3 files',
+    ]);
+  });
+
+  test('no match is a plain answer, not an error', async () => {
+    const result = await run(grep, { pattern: 'no-such-text' });
+    expect(result.success).toBe(true);
+    expect(result.output).toBe('no matches for "no-such-text"');
+  });
+
+  test('results are capped in lines with a note saying how many were left out', async () => {
+    const many = Array.from({ length: MAX_GREP_LINES + 50 }, (_, i) => `hit ${i}`).join('\n');
+    await ws.write('big/a.txt', `${many}\n`);
+    await ws.write('big/b.txt', 'hit\nhit\n');
+    const result = await run(grep, { pattern: '^hit', path: 'big' });
+    const lines = result.output.split('\n');
+    expect(lines).toHaveLength(MAX_GREP_LINES + 1);
+    expect(result.metadata).toMatchObject({ matches: MAX_GREP_LINES + 52, capped: true });
+    // Which file rg reports first varies (it searches in parallel); the numbers add up either way.
+    const note = lines.at(-1)!;
+    expect(note).toMatch(/^\[52 more matching lines left out(, in 2 files in all \(1 not shown\))?; narrow/);
+  });
+
+  test('results are capped in bytes too', async () => {
+    const small = await makeWorkspace({ limits: { maxOutputSize: 2048 } });
+    try {
+      await small.write(
+        'a.txt',
+        `${Array.from({ length: 100 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n')}\n`,
+      );
+      const result = await grep.execute(grep.schema.parse({ pattern: 'line' }), small.ctx);
+      expect(Buffer.byteLength(result.output)).toBeLessThan(2048);
+      expect(result.output).toMatch(
+        /\[\d+ more matching lines left out; narrow the pattern, path or include\]$/,
+      );
+    } finally {
+      await small.cleanup();
+    }
+  });
+
+  test('an invalid regex is an error the model can read', async () => {
+    const result = await run(grep, { pattern: 'a(b' });
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/regex|unclosed|unterminated/i);
+  });
+
+  test('a pattern that looks like a flag is searched for, not obeyed', async () => {
+    await ws.write('flags.txt', 'use --files here\n');
+    const result = await run(grep, { pattern: '--files', include: '--hidden' });
+    expect(result.output).toBe('no matches for "--files"');
+    const found = await run(grep, { pattern: '--files', include: 'flags.txt' });
+    expect(found.output).toBe('flags.txt:1:use --files here');
+  });
+
+  test('does not follow a symlink out of the workspace, and refuses an outside path', async () => {
+    const outside = path.join(ws.base, 'outside');
+    await fs.mkdir(outside);
+    await fs.writeFile(path.join(outside, 'secret.txt'), 'helper secret\n');
+    await fs.symlink(outside, path.join(ws.root, 'linkdir'));
+    await fs.symlink(path.join(outside, 'secret.txt'), path.join(ws.root, 'link.txt'));
+    const result = await run(grep, { pattern: 'secret' });
+    expect(result.output).toBe('no matches for "secret"');
+    await expect(run(grep, { pattern: 'x', path: '../outside' })).rejects.toThrow(/outside the workspace/);
+    await expect(run(grep, { pattern: 'x', path: 'linkdir' })).rejects.toThrow(/outside the workspace/);
+  });
+
+  test('a missing path is an error naming it', async () => {
+    await expect(run(grep, { pattern: 'x', path: 'srcc' })).rejects.toThrow(
+      /no such file or directory: srcc; did you mean src/,
+    );
+  });
+});
+
+describe.each(backends)('glob (%s)', (backend, rgPath) => {
+  let glob: Tool;
+  beforeEach(async () => {
+    glob = createGlobTool({ rgPath: await rgPath() }) as Tool;
+  });
+
+  test('lists matching files newest first, skipping gitignored files and .git', async () => {
+    const at = (rel: string, seconds: number) => fs.utimes(path.join(ws.root, rel), seconds, seconds);
+    await at('src/app.ts', 1_000);
+    await at('src/util.ts', 3_000);
+    await at('src/deep/notes.md', 2_000);
+    const result = await run(glob, { pattern: '**/*' });
+    expect(result.metadata.backend).toBe(backend);
+    const lines = result.output.split('\n');
+    expect(lines.slice(-3)).toEqual(['src/util.ts', 'src/deep/notes.md', 'src/app.ts']);
+    expect(lines).not.toContain('dist/app.js');
+    expect(lines).not.toContain('debug.log');
+    expect(lines.some((l) => l.startsWith('.git/'))).toBe(false);
+    expect(lines).toContain('.github/workflow.yml');
+  });
+
+  test('a pattern without a slash matches names at any depth; with one, paths below path', async () => {
+    const ts = await run(glob, { pattern: '*.ts' });
+    expect(ts.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts']);
+    const deep = await run(glob, { pattern: 'deep/*.md', path: 'src' });
+    expect(deep.output).toBe('src/deep/notes.md');
+    const none = await run(glob, { pattern: '*.py' });
+    expect(none.output).toBe('no files match *.py');
+  });
+
+  test('the list is capped with a note saying how many were left out', async () => {
+    await Promise.all(Array.from({ length: MAX_GLOB_FILES + 7 }, (_, i) => ws.write(`many/f${i}.txt`, '')));
+    const result = await run(glob, { pattern: 'many/*.txt' });
+    const lines = result.output.split('\n');
+    expect(lines).toHaveLength(MAX_GLOB_FILES + 1);
+    expect(lines.at(-1)).toBe('[7 more files left out; narrow the pattern or path]');
+  });
+
+  test('refuses a path outside the workspace', async () => {
+    await expect(run(glob, { pattern: '*', path: '..' })).rejects.toThrow(/outside the workspace/);
+  });
+});
+
+describe('search previews', () => {
+  test('glob and grep are safe and preview what they read', async () => {
+    const grep = createGrepTool();
+    const glob = createGlobTool();
+    expect(grep.safety).toBe('safe');
+    expect(glob.safety).toBe('safe');
+    const preview = await grep.preview!(grep.schema.parse({ pattern: 'x', path: 'src' }), ws.ctx);
+    expect(preview).toMatchObject({ reads: [path.join(ws.root, 'src')], writes: [] });
+    const globbed = await glob.preview!(glob.schema.parse({ pattern: '*' }), ws.ctx);
+    expect(globbed).toMatchObject({ reads: [ws.root], writes: [] });
+  });
+});
