@@ -9,6 +9,8 @@ export interface SystemPromptOptions {
   commands?: boolean;
   /** The user's allow rules (config and --allow), named so the model knows it may run them. */
   allowRules?: readonly string[];
+  /** Commands run in the bubblewrap sandbox. */
+  sandbox?: { network: boolean };
   /** --dry-run: changes only report what they would do. */
   dryRun?: boolean;
 }
@@ -30,6 +32,13 @@ function commandRules(mode: ExecutionMode, allowRules: readonly string[]): strin
 const DRY_RUN =
   'This is a dry run: calls that would change files or run non-read-only commands only report what they would do. Continue as if they had been applied, or finish.';
 
+/** Said only when commands run sandboxed, so failed writes outside the workspace make sense to the model. */
+function sandboxRules(sandbox: { network: boolean } | undefined): string[] {
+  if (!sandbox) return [];
+  const network = sandbox.network ? '' : ' and there is no network';
+  return [`Commands run in a sandbox: only the workspace and /tmp are writable${network}.`];
+}
+
 export function systemPrompt(options: SystemPromptOptions): string {
   return [
     'You are Keel, an autonomous coding agent. You work in the workspace',
@@ -37,6 +46,7 @@ export function systemPrompt(options: SystemPromptOptions): string {
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
     options.commands === false ? '' : commandRules(options.mode, options.allowRules ?? []),
     ...(options.dryRun ? [DRY_RUN] : []),
+    ...sandboxRules(options.sandbox),
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
   ]
     .filter((line) => line !== '')

@@ -12,6 +12,8 @@ import { exitOnTermination, setupAgent } from './setup.js';
 
 export interface ChatOptions extends GlobalOptions, ModeFlags {
   dryRun?: boolean;
+  /** --sandbox / --no-sandbox. */
+  sandbox?: boolean;
 }
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -51,6 +53,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       streamText: options.output === 'text',
       approve,
       dryRun: options.dryRun,
+      sandbox: options.sandbox,
     });
     killAll = () => agent.runner.killAll();
     offTermination = exitOnTermination(agent.runner);
@@ -75,6 +78,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
   } finally {
+    // Background commands end with the chat.
+    killAll();
     process.off('SIGINT', interrupt);
     offTermination();
     stopWatching();

@@ -60,6 +60,8 @@ function buildProgram(): Command {
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
@@ -72,6 +74,8 @@ function buildProgram(): Command {
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(async (options, command: Command) => {
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });

@@ -5,6 +5,7 @@ import type { ToolPreview } from '../core/approval.js';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
 import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
 import { COMMAND_TOOL, checkRules, createPolicy, type PolicyDecision } from '../safety/policy.js';
+import { createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace } from '../safety/workspace.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -108,7 +109,8 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
         maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
         maxStderrBytes: config.agent.terminal.max_stderr_bytes,
       },
-      runner: { run: () => Promise.reject(new Error('keel policy check runs nothing')), killAll: () => {} },
+      // Previews never run commands; the runner is there because the context has one.
+      runner: createProcessRunner({}),
     };
     let decision: PolicyDecision;
     try {

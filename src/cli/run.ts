@@ -10,6 +10,8 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   prompt?: string;
   plan?: string;
   dryRun?: boolean;
+  /** --sandbox / --no-sandbox. */
+  sandbox?: boolean;
 }
 
 async function readStdin(): Promise<string> {
@@ -48,10 +50,15 @@ export async function runCommand(options: RunOptions): Promise<number> {
       allow: options.allow,
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
       dryRun: options.dryRun,
+      sandbox: options.sandbox,
     });
     agent.conversation.push({ role: 'user', content: goal });
     const interrupt = interruptSignal(agent.runner);
-    const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
+    const result = await agent.run(interrupt.signal).finally(() => {
+      interrupt.dispose();
+      // Background commands end with the run.
+      agent.runner.killAll();
+    });
     switch (result.reason) {
       case 'done':
         return ExitCode.ok;

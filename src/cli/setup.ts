@@ -1,12 +1,13 @@
 // Wires the pieces for run and chat: config, workspace, policy, tools, model, conversation and outputs.
 import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { cacheDir, stateDir } from '../config/paths.js';
+import { cacheDir, stateDir, userConfigPath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -19,8 +20,10 @@ import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, checkRules, createPolicy, type ExecutionMode } from '../safety/policy.js';
-import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
+import { commandEnv } from '../safety/process-runner.js';
 import { createRedactor } from '../safety/redact.js';
+import { chooseCommandRunner } from '../safety/sandbox-choice.js';
+import { keelDirectories } from '../safety/sandbox-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
@@ -55,6 +58,8 @@ export interface SetupOptions {
   approve?: Approve;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
   dryRun?: boolean;
+  /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
+  sandbox?: boolean;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -129,7 +134,28 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const outputRoot = join(state, 'tool-output');
   const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
   const mode = setup.mode(loaded);
-  const policyOptions = { mode, workspace, config, allow: setup.allow, stateDir: state, env: process.env };
+  // Commands get an allowlisted environment, and run sandboxed when asked or by full mode's default.
+  const commands = await chooseCommandRunner({
+    mode,
+    requested: setup.sandbox ?? config.safety.sandbox,
+    env: commandEnv(process.env, config.safety.env_passthrough),
+    sandbox: {
+      workspace: workspace.root,
+      home: process.env.HOME || homedir(),
+      keelDirs: keelDirectories(userConfigPath(process.env), state),
+      network: config.safety.sandbox_network,
+    },
+  });
+  const runner = commands.runner;
+  const policyOptions = {
+    mode,
+    workspace,
+    config,
+    allow: setup.allow,
+    stateDir: state,
+    env: process.env,
+    sandboxed: commands.sandboxed,
+  };
   await checkRules(policyOptions).catch((error: unknown) => {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   });
@@ -139,7 +165,6 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   void cleanStaleTempFiles(state);
   const registry = createRegistry(defaultTools());
   if (!config.safety.allow_command_execution) registry.remove(COMMAND_TOOL);
-  const runner = createProcessRunner(commandEnv(process.env));
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
@@ -164,16 +189,19 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const events = createEventStream(outputSink(options, model, setup.streamText), audit);
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
+  if (commands.warning) emit({ type: 'warning', message: commands.warning });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
+  const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
   const conversation = new Conversation(
     systemPrompt({
       workspace: workspace.root,
       mode,
       commands: config.safety.allow_command_execution,
       allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
+      sandbox,
       dryRun,
     }),
     {

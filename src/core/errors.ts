@@ -82,6 +82,13 @@ export class CassetteError extends KeelError {
   }
 }
 
+/** The sandbox was asked for (--sandbox, safety.sandbox: true) but bubblewrap cannot run here. */
+export class SandboxUnavailableError extends KeelError {
+  constructor(message: string, options?: KeelErrorOptions) {
+    super('sandbox_unavailable', ExitCode.usage, message, options);
+  }
+}
+
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }

@@ -12,10 +12,18 @@ export interface CommandRequest {
 }
 
 export interface CapturedOutput {
-  /** The first max bytes, as text. */
+  /** The bytes kept, as text: the first max bytes of a command, the last max bytes of a background read. */
   text: string;
   /** Bytes beyond the cap that were not kept. */
   dropped: number;
+}
+
+/** Processes a command left running (detached, nohup, setsid, daemons) that Keel then looked for and killed. */
+export interface Leftovers {
+  /** How many were found and killed. */
+  killed: number;
+  /** How many were still alive after every attempt (another user's setuid program, say): never claimed stopped. */
+  survived: number;
 }
 
 export interface CommandOutcome {
@@ -24,12 +32,52 @@ export interface CommandOutcome {
   signal: string | null;
   stdout: CapturedOutput;
   stderr: CapturedOutput;
-  /** Why Keel stopped it, if it did: the timeout, an abort, or leftover background processes holding its output. */
-  stopped?: 'timeout' | 'aborted' | 'background';
+  /** Why Keel stopped the command itself, if it did. */
+  stopped?: 'timeout' | 'aborted';
+  leftovers: Leftovers;
+}
+
+/** A background command's output fields are what arrived since the last read. */
+export interface BackgroundRequest {
+  command: string;
+  cwd: string;
+  /** Each stream keeps at most its last this many unread bytes. */
+  maxStdoutBytes: number;
+  maxStderrBytes: number;
+}
+
+export type BackgroundStatus =
+  | { state: 'running' }
+  | {
+      state: 'exited';
+      exitCode: number | null;
+      signal: string | null;
+      killed: boolean;
+      leftovers: Leftovers;
+    };
+
+export interface BackgroundCommand {
+  readonly id: string;
+  readonly command: string;
+  /** Output written since the last read, and the status now. */
+  read(): { stdout: CapturedOutput; stderr: CapturedOutput; status: BackgroundStatus };
+  /** Resolves when the command exits or after `ms`, whichever comes first. */
+  settle(ms: number): Promise<void>;
+  /** Kills it with everything it started; resolves with the final status. */
+  kill(): Promise<BackgroundStatus>;
 }
 
 export interface CommandRunner {
   run(request: CommandRequest): Promise<CommandOutcome>;
-  /** Kills every command still running, with its whole process group, at once (Keel is exiting). */
-  killAll(): void;
+  /** Starts a command in the background; it runs until it exits, is killed, or killAll. */
+  start(request: BackgroundRequest): BackgroundCommand;
+  /** A background command this runner started, by id. */
+  background(id: string): BackgroundCommand | undefined;
+  /** Background commands still running. */
+  running(): BackgroundCommand[];
+  /**
+   * Kills every command still running and everything they started, background ones included, at once and
+   * synchronously (the run ended, or Keel is exiting on a signal). Returns how many processes were killed.
+   */
+  killAll(): number;
 }

@@ -1,122 +1,168 @@
-// The plain command runner: bash in its own process group, a timeout, capped output, and a kill that reaches
-// every process the command started. Tracks live groups so Keel can kill them all when it exits on a signal.
-import { spawn } from 'node:child_process';
-import type { CapturedOutput, CommandOutcome, CommandRequest, CommandRunner } from '../core/runner.js';
+// The command runner: each command in its own process group with a marker in its environment, a timeout,
+// capped output, background commands by id, and a kill that reaches every process a command started. Runs bash
+// directly, or through a launcher (the sandbox). Tracks live commands so Keel can kill them all when it exits.
+import { randomBytes } from 'node:crypto';
+import type {
+  BackgroundCommand,
+  BackgroundRequest,
+  BackgroundStatus,
+  CommandOutcome,
+  CommandRequest,
+  CommandRunner,
+} from '../core/runner.js';
+import { bashLauncher, CommandProcess, type Launcher } from './command-process.js';
+import { HeadBuffer, TailBuffer } from './output-buffers.js';
+import { killTree, startTimeOf } from './process-tree.js';
 
-/** Time between SIGTERM and SIGKILL for the process group. */
-const KILL_GRACE_MS = 2000;
-/** After bash exits, how long background children may keep its output open before they are stopped. */
-const PIPE_GRACE_MS = 250;
+export { commandEnv } from './command-env.js';
 
-/** Keeps the first `max` bytes of a stream and counts the rest, so output never buffers unbounded. */
-class CappedOutput {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  dropped = 0;
+/** Background commands running at once, at most: each holds processes and buffers until killed. */
+export const MAX_BACKGROUND = 8;
 
-  constructor(private readonly max: number) {}
+/** Runs commands with `env` (already reduced to the allowlist by the caller, see commandEnv). */
+export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = bashLauncher): CommandRunner {
+  // Every command's marker starts with this run's random id, so killAll finds them all and nothing else.
+  const runId = randomBytes(6).toString('hex');
+  // Everything a command of this runner starts is younger than Keel itself.
+  const startedAt = startTimeOf(process.pid);
+  let count = 0;
+  const live = new Set<CommandProcess>();
+  const background = new Map<string, Background>();
 
-  push(chunk: Buffer): void {
-    const kept = Math.min(Math.max(0, this.max - this.size), chunk.length);
-    if (kept > 0) this.chunks.push(chunk.subarray(0, kept));
-    this.size += kept;
-    this.dropped += chunk.length - kept;
-  }
+  const spawnCommand = (
+    command: string,
+    cwd: string,
+    onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+  ): CommandProcess => {
+    count += 1;
+    const proc = new CommandProcess(
+      launch(command, cwd),
+      { cwd, env, marker: `${runId}-${count}` },
+      onOutput,
+    );
+    live.add(proc);
+    void proc.ended.then(() => live.delete(proc));
+    return proc;
+  };
 
-  result(): CapturedOutput {
-    return { text: Buffer.concat(this.chunks).toString('utf8'), dropped: this.dropped };
-  }
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-/** Environment variables whose names look like this are not passed to commands. */
-export const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
-
-/** The environment commands get: Keel's own, less anything that looks like a secret. */
-export function commandEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_ENV_NAME.test(name)));
-}
-
-/** Runs commands with `env` (already cleaned of secrets by the caller, see commandEnv). */
-export function createProcessRunner(env: NodeJS.ProcessEnv): CommandRunner {
-  const live = new Set<number>();
   return {
-    killAll() {
-      for (const pid of live) killGroup(pid, 'SIGKILL');
-      live.clear();
+    run: (request) => runCommand(request, spawnCommand),
+    start(request) {
+      const running = [...background.values()].filter((b) => !b.exited);
+      if (running.length >= MAX_BACKGROUND) {
+        throw new Error(
+          `${MAX_BACKGROUND} background commands are already running (${running.map((b) => b.id).join(', ')}); kill one first`,
+        );
+      }
+      const id = `bg${background.size + 1}`;
+      const command = new Background(id, request, spawnCommand);
+      background.set(id, command);
+      return command;
     },
-    run: (request) => runCommand(request, env, live),
+    background: (id) => background.get(id),
+    running: () => [...background.values()].filter((b) => !b.exited),
+    killAll() {
+      let killed = 0;
+      for (const proc of live) killed += proc.sweep();
+      live.clear();
+      // Anything marked by this run that escaped its command's tracking.
+      killed += killTree({ marker: `${runId}-`, prefix: true, since: startedAt }).killed;
+      return killed;
+    },
   };
 }
 
-async function runCommand(
-  request: CommandRequest,
-  env: NodeJS.ProcessEnv,
-  live: Set<number>,
-): Promise<CommandOutcome> {
-  const stdout = new CappedOutput(request.maxStdoutBytes);
-  const stderr = new CappedOutput(request.maxStderrBytes);
-  // detached: the command leads its own process group, so a kill reaches everything it started.
-  const child = spawn('bash', ['-c', request.command], {
-    cwd: request.cwd,
-    detached: true,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const pid = child.pid;
-  if (pid !== undefined) live.add(pid);
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+type SpawnCommand = (
+  command: string,
+  cwd: string,
+  onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+) => CommandProcess;
 
+async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): Promise<CommandOutcome> {
+  const stdout = new HeadBuffer(request.maxStdoutBytes);
+  const stderr = new HeadBuffer(request.maxStderrBytes);
+  const proc = spawnCommand(request.command, request.cwd, (stream, chunk) =>
+    (stream === 'stdout' ? stdout : stderr).push(chunk),
+  );
   let stopped: CommandOutcome['stopped'];
-  const timers: NodeJS.Timeout[] = [];
   const stop = (reason: NonNullable<CommandOutcome['stopped']>): void => {
-    if (stopped || pid === undefined) return;
+    if (stopped) return;
     stopped = reason;
-    killGroup(pid, 'SIGTERM');
-    timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS));
-    // A process that left the group may still hold the pipes; stop waiting for it.
-    timers.push(
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, KILL_GRACE_MS + 1000),
-    );
+    proc.stop();
   };
   const onAbort = (): void => stop('aborted');
   request.signal.addEventListener('abort', onAbort, { once: true });
-  timers.push(setTimeout(() => stop('timeout'), request.timeoutMs));
-
-  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>(
-    (resolve) => {
-      child.once('error', resolve);
-      child.once('exit', () => {
-        timers.push(setTimeout(() => stop('background'), PIPE_GRACE_MS));
-      });
-      child.once('close', (code, signal) => resolve({ code, signal }));
-      if (request.signal.aborted) onAbort();
-    },
-  );
-  for (const timer of timers) clearTimeout(timer);
+  if (request.signal.aborted) onAbort();
+  const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+  const ended = await proc.ended;
+  clearTimeout(timer);
   request.signal.removeEventListener('abort', onAbort);
-  if (pid !== undefined) {
-    // Whatever the command left running in its group (a `cmd &` that closed its output) ends with it.
-    killGroup(pid, 'SIGKILL');
-    live.delete(pid);
-  }
-  if (ended instanceof Error) throw new Error(`could not start bash: ${ended.message}`);
+  if (ended instanceof Error) throw new Error(`could not start the command: ${ended.message}`);
   return {
     exitCode: ended.code,
     signal: ended.signal,
     stdout: stdout.result(),
     stderr: stderr.result(),
+    leftovers: { ...proc.leftovers },
     ...(stopped ? { stopped } : {}),
   };
+}
+
+/** A command running in the background: unread output in bounded buffers, status, kill. */
+class Background implements BackgroundCommand {
+  readonly command: string;
+  exited = false;
+  private status: BackgroundStatus = { state: 'running' };
+  private readonly stdout: TailBuffer;
+  private readonly stderr: TailBuffer;
+  private readonly proc: CommandProcess;
+  private killed = false;
+  private startError: string | undefined;
+
+  constructor(
+    readonly id: string,
+    request: BackgroundRequest,
+    spawnCommand: SpawnCommand,
+  ) {
+    this.command = request.command;
+    this.stdout = new TailBuffer(request.maxStdoutBytes);
+    this.stderr = new TailBuffer(request.maxStderrBytes);
+    this.proc = spawnCommand(request.command, request.cwd, (stream, chunk) =>
+      (stream === 'stdout' ? this.stdout : this.stderr).push(chunk),
+    );
+    void this.proc.ended.then((ended) => {
+      this.exited = true;
+      if (ended instanceof Error) this.startError = ended.message;
+      this.status = {
+        state: 'exited',
+        exitCode: ended instanceof Error ? 127 : ended.code,
+        signal: ended instanceof Error ? null : ended.signal,
+        killed: this.killed,
+        leftovers: { ...this.proc.leftovers },
+      };
+    });
+  }
+
+  read() {
+    const stderr = this.stderr.take();
+    if (this.startError) stderr.text += `could not start: ${this.startError}\n`;
+    this.startError = undefined;
+    return { stdout: this.stdout.take(), stderr, status: this.status };
+  }
+
+  async settle(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.proc.ended, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  async kill(): Promise<BackgroundStatus> {
+    if (!this.exited) {
+      this.killed = true;
+      this.proc.stop();
+    }
+    // The constructor's handler on the same promise, registered first, has set the final status by then.
+    await this.proc.ended;
+    return this.status;
+  }
 }

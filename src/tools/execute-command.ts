@@ -1,8 +1,15 @@
 // execute_command: runs a bash command in the workspace through the context's runner (a plain process group
-// or a sandbox), with the configured timeout and capped output.
+// or a sandbox), with the configured timeout and capped output; or starts it in the background, for
+// command_output and kill_command.
 import { z } from 'zod';
 import { clip } from '../core/text.js';
-import { defineTool, type ToolResult } from './tool.js';
+import { leftoversNote, outputSections, statusText } from './command-text.js';
+import { defineTool, fail, type ToolContext, type ToolResult } from './tool.js';
+
+/** Unread output a background command keeps per stream, at most: the last bytes win. */
+export const BACKGROUND_BUFFER_BYTES = 64 * 1024;
+/** How long starting a background command waits for its first output (or its exit) before returning. */
+const BACKGROUND_FIRST_OUTPUT_MS = 300;
 
 const schema = z.object({
   command: z.string(),
@@ -11,7 +18,34 @@ const schema = z.object({
     .positive()
     .optional()
     .describe('shorter timeout for this command; cannot exceed the configured one'),
+  background: z.boolean().optional().describe('run in the background; returns an id'),
 });
+
+async function startInBackground(command: string, ctx: ToolContext): Promise<ToolResult> {
+  let started: ReturnType<ToolContext['runner']['start']>;
+  try {
+    started = ctx.runner.start({
+      command,
+      cwd: ctx.workspace.root,
+      maxStdoutBytes: Math.min(ctx.limits.maxStdoutBytes, BACKGROUND_BUFFER_BYTES),
+      maxStderrBytes: Math.min(ctx.limits.maxStderrBytes, BACKGROUND_BUFFER_BYTES),
+    });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  await started.settle(BACKGROUND_FIRST_OUTPUT_MS);
+  const { stdout, stderr, status } = started.read();
+  const parts = [`background command ${started.id}: ${statusText(status)}`];
+  if (status.state === 'exited') parts.push(...leftoversNote(status.leftovers));
+  parts.push(...outputSections(stdout, stderr, (n) => `${n} earlier bytes dropped`));
+  return {
+    success: true,
+    output: parts.join('\n'),
+    truncated: false,
+    metadata: { background_id: started.id },
+    display: `$ ${clip(command, 60)} & → ${started.id}`,
+  };
+}
 
 export const executeCommandTool = defineTool({
   name: 'execute_command',
@@ -19,9 +53,11 @@ export const executeCommandTool = defineTool({
   schema,
   safety: 'dangerous',
   async preview(args) {
-    return { reads: [], writes: [], command: args.command, summary: `run \`${args.command}\`` };
+    const how = args.background ? 'start in the background' : 'run';
+    return { reads: [], writes: [], command: args.command, summary: `${how} \`${args.command}\`` };
   },
   async execute(args, ctx): Promise<ToolResult> {
+    if (args.background) return startInBackground(args.command, ctx);
     // The model may shorten the timeout, never lengthen it past what the user configured.
     const timeoutMs = Math.min(ctx.limits.commandTimeoutMs, (args.timeout_seconds ?? Infinity) * 1000);
     const outcome = await ctx.runner.run({
@@ -34,25 +70,23 @@ export const executeCommandTool = defineTool({
     });
     const exitCode = outcome.exitCode ?? -1;
     const parts = [`exit code: ${outcome.signal ? `killed by ${outcome.signal}` : exitCode}`];
-    if (outcome.stopped === 'background')
-      parts.push('[background processes still writing output were stopped]');
-    const shown = (o: { text: string; dropped: number }) => {
-      const text = o.text.replace(/\n$/, '');
-      return o.dropped > 0 ? `${text}\n[${o.dropped} more bytes not shown]` : text;
-    };
-    const out = shown(outcome.stdout);
-    const err = shown(outcome.stderr);
-    if (out) parts.push(`stdout:\n${out}`);
-    if (err) parts.push(`stderr:\n${err}`);
+    // After a timeout or an abort the error says everything was killed; otherwise say what was left behind.
+    if (!outcome.stopped) parts.push(...leftoversNote(outcome.leftovers));
+    else if (outcome.leftovers.survived > 0)
+      parts.push(...leftoversNote({ ...outcome.leftovers, killed: 0 }));
+    parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
     const metadata = {
       exit_code: exitCode,
       stdout_dropped: outcome.stdout.dropped,
       stderr_dropped: outcome.stderr.dropped,
+      ...(outcome.leftovers.killed > 0 ? { leftovers_killed: outcome.leftovers.killed } : {}),
     };
+    // Claimed killed only when nothing survived (the survivors' note is in the output).
+    const killed =
+      outcome.leftovers.survived > 0 ? 'it was killed' : 'it and the processes it started were killed';
     let error: string | undefined;
-    if (outcome.stopped === 'timeout') {
-      error = `command timed out after ${timeoutMs / 1000}s; its process group was killed`;
-    } else if (outcome.stopped === 'aborted') error = 'command aborted; its process group was killed';
+    if (outcome.stopped === 'timeout') error = `command timed out after ${timeoutMs / 1000}s; ${killed}`;
+    else if (outcome.stopped === 'aborted') error = `command aborted; ${killed}`;
     else if (exitCode !== 0) error = `command exited with ${outcome.signal ?? `code ${exitCode}`}`;
     return {
       success: error === undefined,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
 import { appendFileTool } from './append-file.js';
 import { buildDependencyGraphTool } from './build-dependency-graph.js';
+import { commandOutputTool } from './command-output.js';
 import { copyPathTool } from './copy-path.js';
 import { createBarrelTool } from './create-barrel.js';
 import { createDirectoryTool } from './create-directory.js';
@@ -17,6 +18,7 @@ import { getImportsExportsTool } from './get-imports-exports.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { inspectSymbolTool } from './inspect-symbol.js';
+import { killCommandTool } from './kill-command.js';
 import { listFilesTool } from './list-files.js';
 import { movePathTool } from './move-path.js';
 import { organizeImportsTool } from './organize-imports.js';
@@ -77,6 +79,8 @@ export function defaultTools(): Tool[] {
     deletePathTool,
     diffFilesTool,
     executeCommandTool,
+    commandOutputTool,
+    killCommandTool,
     editFileTool,
     globTool,
     grepTool,

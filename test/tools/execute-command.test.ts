@@ -1,4 +1,4 @@
-// Tests for execute_command with real bash: output, exit codes, timeouts, caps, abort and env filtering.
+// Tests for execute_command with real bash: output, exit codes, timeouts, caps, abort and the environment.
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, test } from 'vitest';
 import { executeCommandTool } from '../../src/tools/execute-command.js';
@@ -66,15 +66,23 @@ describe('execute_command', () => {
     expect(result.metadata.stdout_dropped).toBe(99000);
   });
 
-  test('variables whose names look secret are not passed on', async () => {
-    process.env.KEEL_TEST_API_KEY = 'sk-very-secret';
-    process.env.KEEL_TEST_PLAIN = 'visible';
+  test('commands get only the allowlisted environment: API keys and other variables stay in Keel', async () => {
+    process.env.OPENAI_API_KEY = 'sk-very-secret';
+    process.env.MY_SECRET_X = 'hunter2';
+    process.env.AWS_SECRET_ACCESS_KEY = 'aws-secret';
+    process.env.KEEL_TEST_PLAIN = 'not-allowlisted';
     try {
-      const result = await run({ command: 'echo "[$KEEL_TEST_API_KEY][$KEEL_TEST_PLAIN]"; env' });
-      expect(result.output).toContain('[][visible]');
-      expect(result.output).not.toContain('sk-very-secret');
+      const result = await run({ command: 'env' });
+      expect(result.success).toBe(true);
+      for (const value of ['sk-very-secret', 'hunter2', 'aws-secret', 'not-allowlisted']) {
+        expect(result.output).not.toContain(value);
+      }
+      expect(result.output).toContain(`HOME=${process.env.HOME}`);
+      expect(result.output).toContain('PATH=');
     } finally {
-      delete process.env.KEEL_TEST_API_KEY;
+      delete process.env.OPENAI_API_KEY;
+      delete process.env.MY_SECRET_X;
+      delete process.env.AWS_SECRET_ACCESS_KEY;
       delete process.env.KEEL_TEST_PLAIN;
     }
   });
@@ -93,7 +101,7 @@ describe('execute_command', () => {
     const duration = uniqueDuration();
     const result = await run({ command: `sleep ${duration} & echo started` });
     expect(result.success).toBe(true);
-    expect(result.output).toContain('background processes');
+    expect(result.output).toContain('[1 process the command left running in the background was stopped]');
     expect(result.output).toContain('started');
     expect(processesWith(`sleep ${duration}`)).toEqual([]);
   });

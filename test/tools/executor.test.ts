@@ -35,7 +35,7 @@ afterEach(async () => {
 describe('registry', () => {
   test('offers the built-in tools with compact JSON Schemas', () => {
     const specs = registry.specs();
-    expect(specs.map((s) => s.name).slice(0, 13)).toEqual([
+    expect(specs.map((s) => s.name).slice(0, 15)).toEqual([
       'list_files',
       'read_file',
       'write_file',
@@ -43,6 +43,8 @@ describe('registry', () => {
       'delete_path',
       'diff_files',
       'execute_command',
+      'command_output',
+      'kill_command',
       'edit_file',
       'glob',
       'grep',
@@ -509,7 +511,7 @@ describe('the tool contract', () => {
       registry,
       ws.ctx,
     );
-    expect(result.error).toBe('command timed out after 0.3s; its process group was killed');
+    expect(result.error).toBe('command timed out after 0.3s; it and the processes it started were killed');
   });
 });
 

@@ -1,0 +1,73 @@
+// Whether shell commands run in the sandbox: the user's choice (--sandbox / --no-sandbox, safety.sandbox), else
+// the mode's default (full mode is sandboxed where bubblewrap works), and whether bubblewrap works here, probed
+// once and only when the answer matters, so runs that never sandbox never pay for it.
+import { execFile } from 'node:child_process';
+import { SandboxUnavailableError } from '../core/errors.js';
+import type { CommandRunner } from '../core/runner.js';
+import type { ExecutionMode } from './policy.js';
+import { createProcessRunner } from './process-runner.js';
+import { createSandboxRunner, probeArgs, type SandboxOptions } from './sandbox-runner.js';
+
+export const SANDBOX_HINT =
+  'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces ' +
+  '(sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 and later kernel.apparmor_restrict_unprivileged_userns=0), ' +
+  'or run without --sandbox';
+
+/** Why bubblewrap cannot run here, or undefined when it can. */
+export type SandboxProbe = (network: boolean, env: NodeJS.ProcessEnv) => Promise<string | undefined>;
+
+// One probe per process and network setting: its answer does not change while Keel runs.
+const probes = new Map<string, Promise<string | undefined>>();
+
+/** Runs `bwrap` with the sandbox's own isolation on `true`: it works, or the reason it does not. */
+export const probeBubblewrap: SandboxProbe = (network, env) => {
+  const key = `${network}:${env.PATH ?? ''}`;
+  let probe = probes.get(key);
+  if (!probe) {
+    probe = new Promise((resolve) => {
+      execFile('bwrap', probeArgs(network), { env, timeout: 10_000 }, (error, _stdout, stderr) => {
+        if (!error) return resolve(undefined);
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          return resolve('bubblewrap (bwrap) is not installed or not on PATH');
+        }
+        const why = stderr.trim().split('\n')[0] || error.message;
+        resolve(`bubblewrap cannot create its namespaces here (${why})`);
+      });
+    });
+    probes.set(key, probe);
+  }
+  return probe;
+};
+
+export interface RunnerChoice {
+  runner: CommandRunner;
+  sandboxed: boolean;
+  /** Said once when full mode falls back to running unsandboxed. */
+  warning?: string;
+}
+
+export interface RunnerChoiceOptions {
+  mode: ExecutionMode;
+  /** --sandbox (true) / --no-sandbox (false), else safety.sandbox; undefined: the mode decides. */
+  requested: boolean | undefined;
+  /** The environment commands get (commandEnv). */
+  env: NodeJS.ProcessEnv;
+  sandbox: SandboxOptions;
+  probe?: SandboxProbe;
+}
+
+export async function chooseCommandRunner(options: RunnerChoiceOptions): Promise<RunnerChoice> {
+  const plain = (): CommandRunner => createProcessRunner(options.env);
+  const wanted = options.requested ?? (options.mode === 'full' ? 'if-possible' : false);
+  if (wanted === false) return { runner: plain(), sandboxed: false };
+  const broken = await (options.probe ?? probeBubblewrap)(options.sandbox.network, options.env);
+  if (!broken) return { runner: createSandboxRunner(options.env, options.sandbox), sandboxed: true };
+  if (wanted === true) {
+    throw new SandboxUnavailableError(`the sandbox was asked for, but ${broken}`, { hint: SANDBOX_HINT });
+  }
+  return {
+    runner: plain(),
+    sandboxed: false,
+    warning: `full mode runs shell commands without a sandbox: ${broken}; pass --no-sandbox to run unsandboxed without this warning`,
+  };
+}

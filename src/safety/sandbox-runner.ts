@@ -1,0 +1,137 @@
+// The bubblewrap sandbox: shell commands run with the workspace writable, the rest of the filesystem read-only,
+// home secrets and Keel's own files hidden, a private /tmp, no network (unless allowed) and their own PID
+// namespace, which ends everything they started when they exit. A CommandRunner like the plain one: tools
+// cannot tell the difference.
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { CommandRunner } from '../core/runner.js';
+import type { Launcher } from './command-process.js';
+import { createProcessRunner } from './process-runner.js';
+
+/** Directories under HOME hidden behind an empty tmpfs: credentials and keys of common tools. */
+export const HIDDEN_HOME_DIRS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.password-store',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/keel',
+  '.local/share/keyrings',
+  '.local/state/keel',
+];
+
+/** Files under HOME hidden behind an empty file: tokens and passwords of common tools. */
+export const HIDDEN_HOME_FILES: readonly string[] = [
+  '.netrc',
+  '.git-credentials',
+  '.npmrc',
+  '.pypirc',
+  '.pgpass',
+  '.vault-token',
+];
+
+/**
+ * Paths inside the workspace that stay read-only when they exist: a command must not widen Keel's next run
+ * (.keel.yaml, .keel/) or plant code git runs later (hooks, config).
+ */
+export const READ_ONLY_WORKSPACE_PATHS: readonly string[] = [
+  '.keel.yaml',
+  '.keel',
+  '.git/hooks',
+  '.git/config',
+];
+
+/** Namespaces and process rules of every sandboxed command (the probe uses the same). */
+function isolation(network: boolean): string[] {
+  return [
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(network ? [] : ['--unshare-net']),
+    // No TIOCSTI into Keel's terminal; the sandbox ends if Keel dies.
+    '--new-session',
+    '--die-with-parent',
+  ];
+}
+
+/** The filesystem every sandbox starts from: everything read-only, fresh /dev, /proc and /tmp. */
+const BASE_MOUNTS = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+
+export interface SandboxOptions {
+  /** The workspace root: the only writable place besides the private /tmp. */
+  workspace: string;
+  home: string;
+  /** Keel's config and state directories (credentials, trust records, saved outputs): hidden. */
+  keelDirs: string[];
+  network: boolean;
+}
+
+const isInside = (path: string, dir: string): boolean => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith('/'));
+};
+
+/** bwrap's arguments before the program: mounts in order (later ones cover earlier ones), then isolation. */
+export function sandboxArgs(options: SandboxOptions, cwd: string): string[] {
+  const args = [...BASE_MOUNTS];
+  // A HOME under /tmp (tests, throwaway accounts) would vanish under the private /tmp: show it read-only.
+  if (isInside(options.home, '/tmp') && existsSync(options.home))
+    args.push('--ro-bind', options.home, options.home);
+  args.push('--bind', options.workspace, options.workspace);
+  for (const rel of READ_ONLY_WORKSPACE_PATHS) {
+    const path = join(options.workspace, rel);
+    if (existsSync(path)) args.push('--ro-bind', path, path);
+  }
+  const hiddenDirs = [...HIDDEN_HOME_DIRS.map((rel) => join(options.home, rel)), ...options.keelDirs];
+  for (const dir of new Set(hiddenDirs.map((d) => resolve(d)))) {
+    // Never hide the workspace itself (someone working inside ~/.config/keel, say).
+    if (existsSync(dir) && !isInside(options.workspace, dir)) args.push('--tmpfs', dir);
+  }
+  for (const rel of HIDDEN_HOME_FILES) {
+    const file = join(options.home, rel);
+    if (existsSync(file)) args.push('--ro-bind', '/dev/null', file);
+  }
+  args.push(...isolation(options.network), '--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
+  return args;
+}
+
+/**
+ * Runs the command, then counts what it left running in the namespace (everything but bwrap's init and
+ * itself, zombies aside) and reports the count on fd 3 before exiting, which ends them all. The command
+ * itself never sees fd 3, so it cannot forge the count.
+ */
+const WRAPPER = `bash -c "$1" 3>&-; s=$?; n=0
+for p in /proc/[0-9]*; do p=\${p#/proc/}
+  if [ "$p" = 1 ] || [ "$p" = $$ ]; then continue; fi
+  read -r l < /proc/$p/stat 2>/dev/null || continue
+  l=\${l##*) }; [ "\${l%% *}" = Z ] || n=$((n+1))
+done
+echo $n >&3; exit $s`;
+
+export function sandboxLauncher(options: SandboxOptions): Launcher {
+  return (command, cwd) => ({
+    file: 'bwrap',
+    args: [...sandboxArgs(options, cwd), 'bash', '-c', WRAPPER, 'keel-sandbox', command],
+    reportsLeftovers: true,
+  });
+}
+
+/** A runner whose every command, background ones included, runs inside the sandbox. */
+export function createSandboxRunner(env: NodeJS.ProcessEnv, options: SandboxOptions): CommandRunner {
+  return createProcessRunner(env, sandboxLauncher(options));
+}
+
+/** Keel's directories a sandbox hides: the config file's folder and the state directory. */
+export function keelDirectories(configFile: string, state: string): string[] {
+  return [dirname(configFile), state];
+}
+
+/** Arguments of the start-up probe: the same isolation as real commands, running `true`. */
+export function probeArgs(network: boolean): string[] {
+  return [...BASE_MOUNTS, ...isolation(network), 'true'];
+}

@@ -1,0 +1,126 @@
+// End to end: the environment commands get, background commands ending with the run, and the sandbox as the
+// built CLI chooses it (--sandbox, full mode's default, --no-sandbox, bubblewrap missing).
+import { existsSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commandEnv } from '../../src/safety/command-env.js';
+import { probeBubblewrap } from '../../src/safety/sandbox-choice.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { processesWith, uniqueDuration } from '../support/processes.js';
+
+const { server, workspace } = useE2E();
+const unavailable = await probeBubblewrap(false, commandEnv(process.env));
+
+/** A PATH holding bash and the few programs a test command needs, but no bwrap. */
+async function pathWithoutBwrap(): Promise<string> {
+  const bin = await workspace();
+  for (const program of ['bash', 'env', 'touch', 'cat']) {
+    await symlink(join('/usr/bin', program), join(bin, program)).catch(() =>
+      symlink(join('/bin', program), join(bin, program)),
+    );
+  }
+  return bin;
+}
+
+describe('commands end to end', () => {
+  it('get the allowlisted environment plus safety.env_passthrough, never API keys', async () => {
+    const ws = await workspace();
+    const config = join(await workspace(), 'config.yaml');
+    await writeFile(config, 'safety:\n  env_passthrough: [MY_PASS]\n');
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'env' } }] },
+      { text: 'ok' },
+    ]);
+    const r = await runOllama(
+      s,
+      ws,
+      ['--config', config, '--allow-dangerous', '--no-sandbox', '--prompt', 'x'],
+      {
+        env: {
+          OPENAI_API_KEY: 'sk-e2e-secret',
+          MY_SECRET_X: 'hunter2',
+          AWS_SECRET_ACCESS_KEY: 'aws',
+          MY_PASS: 'passed',
+        },
+      },
+    );
+    expect(r.code).toBe(0);
+    const [result] = toolMessages(s.requests[1]!.body);
+    expect(result).toContain('MY_PASS=passed');
+    for (const secret of ['sk-e2e-secret', 'hunter2', 'AWS_SECRET_ACCESS_KEY'])
+      expect(result).not.toContain(secret);
+  });
+
+  it('kills background commands, and what they detached, when the run ends', async () => {
+    const ws = await workspace();
+    const sleep = `sleep ${uniqueDuration()}`;
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'execute_command', args: { command: `setsid ${sleep} & ${sleep}`, background: true } },
+        ],
+      },
+      { toolCalls: [{ name: 'command_output', args: { id: 'bg1' } }] },
+      { text: 'ok' },
+    ]);
+    const r = await runOllama(s, ws, ['--allow-dangerous', '--no-sandbox', '--prompt', 'x']);
+    expect(r.code).toBe(0);
+    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/^background command bg1: running/);
+    expect(toolMessages(s.requests[2]!.body).at(-1)).toMatch(/^bg1: running/);
+    expect(processesWith(sleep)).toEqual([]);
+  });
+});
+
+describe('the sandbox from the CLI', () => {
+  it('--sandbox without bubblewrap exits 2 with the reason and the fix', async () => {
+    const ws = await workspace();
+    const s = await server([{ text: 'never asked' }]);
+    const r = await runOllama(s, ws, ['--sandbox', '--prompt', 'x'], { env: { PATH: '/nonexistent' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: the sandbox was asked for, but bubblewrap (bwrap) is not installed');
+    expect(r.stderr).toContain('hint: install bubblewrap');
+    expect(s.requests).toEqual([]);
+  });
+
+  it('full mode without bubblewrap warns once and runs commands unsandboxed', async () => {
+    const ws = await workspace();
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
+      { text: 'ok' },
+    ]);
+    const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'x'], {
+      env: { PATH: await pathWithoutBwrap() },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr.match(/without a sandbox/g)).toHaveLength(1);
+    expect(existsSync(join(ws, 'made.txt'))).toBe(true);
+  });
+
+  it.skipIf(unavailable !== undefined)(
+    `full mode sandboxes commands by default; --no-sandbox opts out${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    async () => {
+      const ws = await workspace();
+      const outside = await workspace();
+      await mkdir(join(outside, 'sub'));
+      const command = `touch in-workspace.txt; touch ${join(outside, 'sub', 'canary')} || echo refused`;
+      const script = () => [{ toolCalls: [{ name: 'execute_command', args: { command } }] }, { text: 'ok' }];
+
+      const s = await server(script());
+      const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'x']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('without a sandbox');
+      // The model is told, so a refused write outside the workspace makes sense to it.
+      expect(JSON.stringify(s.requests[0]!.body)).toContain('Commands run in a sandbox');
+      expect(toolMessages(s.requests[1]!.body)[0]).toContain('refused');
+      expect(existsSync(join(ws, 'in-workspace.txt'))).toBe(true);
+      expect(existsSync(join(outside, 'sub', 'canary'))).toBe(false);
+
+      const s2 = await server(script());
+      const r2 = await runOllama(s2, ws, ['--allow-dangerous', '--no-sandbox', '--prompt', 'x']);
+      expect(r2.code).toBe(0);
+      expect(JSON.stringify(s2.requests[0]!.body)).not.toContain('Commands run in a sandbox');
+      expect(existsSync(join(outside, 'sub', 'canary'))).toBe(true);
+    },
+  );
+});

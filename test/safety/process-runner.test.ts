@@ -1,0 +1,189 @@
+// Tests for the command runner's process safety with real processes: nothing a command starts outlives its
+// call (setsid, nohup, subshells, double forks, a fan-out), leftovers are reported only when there were some,
+// and killAll ends every command of the run, background ones included.
+import { afterEach, describe, expect, test } from 'vitest';
+import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
+import { commandEnv } from '../../src/safety/command-env.js';
+import { HeadBuffer, TailBuffer } from '../../src/safety/output-buffers.js';
+import { createProcessRunner } from '../../src/safety/process-runner.js';
+import { processesWith, uniqueDuration } from '../support/processes.js';
+
+let runner: CommandRunner;
+
+afterEach(() => {
+  runner?.killAll();
+});
+
+async function run(command: string): Promise<CommandOutcome> {
+  runner = createProcessRunner(commandEnv(process.env));
+  return runner.run({
+    command,
+    cwd: process.cwd(),
+    timeoutMs: 20_000,
+    signal: new AbortController().signal,
+    maxStdoutBytes: 65536,
+    maxStderrBytes: 65536,
+  });
+}
+
+describe('no process outlives its command', () => {
+  const escapes: [string, (sleep: string) => string][] = [
+    ['setsid (leaves the process group) holding the output', (s) => `setsid ${s} & echo started`],
+    ['setsid with its output redirected', (s) => `setsid ${s} >/dev/null 2>&1 & echo started`],
+    ['nohup', (s) => `nohup ${s} >/dev/null 2>&1 & echo started`],
+    ['a backgrounded subshell', (s) => `(${s} &) ; echo started`],
+    [
+      'a double-forked daemon in a new session',
+      (s) => `setsid sh -c '${s} & exit 0' </dev/null >/dev/null 2>&1 & echo started`,
+    ],
+    ['disown', (s) => `${s} >/dev/null 2>&1 & disown; echo started`],
+  ];
+  for (const [name, command] of escapes) {
+    test(`${name}: killed after the call and reported`, async () => {
+      const sleep = `sleep ${uniqueDuration()}`;
+      const outcome = await run(command(sleep));
+      expect(outcome.exitCode).toBe(0);
+      expect(outcome.stdout.text).toBe('started\n');
+      expect(processesWith(sleep)).toEqual([]);
+      expect(outcome.leftovers.killed).toBeGreaterThanOrEqual(1);
+      expect(outcome.leftovers.survived).toBe(0);
+    });
+  }
+
+  test('a bounded fan-out of detached children, each forking again, is killed entirely', async () => {
+    const sleep = `sleep ${uniqueDuration()}`;
+    const outcome = await run(
+      `for i in 1 2 3 4 5 6 7 8; do setsid sh -c '${sleep} & ${sleep} & wait' >/dev/null 2>&1 & done; echo started`,
+    );
+    expect(outcome.stdout.text).toBe('started\n');
+    expect(processesWith(sleep)).toEqual([]);
+    // 8 shells and 16 sleeps, give or take the shells that had not forked yet.
+    expect(outcome.leftovers.killed).toBeGreaterThanOrEqual(8);
+  });
+
+  test('a command that leaves nothing running reports no leftovers', async () => {
+    const outcome = await run('sleep 0.01 & wait; echo done | cat');
+    expect(outcome.stdout.text).toBe('done\n');
+    expect(outcome.leftovers).toEqual({ killed: 0, survived: 0 });
+  });
+
+  test('a timeout kills processes that left the process group too', async () => {
+    const sleep = `sleep ${uniqueDuration()}`;
+    runner = createProcessRunner(commandEnv(process.env));
+    const outcome = await runner.run({
+      command: `setsid ${sleep} & ${sleep}`,
+      cwd: process.cwd(),
+      timeoutMs: 300,
+      signal: new AbortController().signal,
+      maxStdoutBytes: 1024,
+      maxStderrBytes: 1024,
+    });
+    expect(outcome.stopped).toBe('timeout');
+    expect(processesWith(sleep)).toEqual([]);
+  });
+});
+
+describe('background commands', () => {
+  const start = (command: string) =>
+    runner.start({ command, cwd: process.cwd(), maxStdoutBytes: 1000, maxStderrBytes: 1000 });
+
+  test('keep running after start, give new output on each read, and end with kill', async () => {
+    runner = createProcessRunner(commandEnv(process.env));
+    const sleep = `sleep ${uniqueDuration()}`;
+    const command = start(`echo first; read -t 0.2 < /dev/zero; echo second; ${sleep}`);
+    expect(command.id).toBe('bg1');
+    let seen = '';
+    while (!seen.includes('second')) {
+      await command.settle(50);
+      seen += command.read().stdout.text;
+    }
+    expect(seen).toBe('first\nsecond\n');
+    expect(command.read()).toMatchObject({ stdout: { text: '' }, status: { state: 'running' } });
+    expect(processesWith(sleep)).toHaveLength(1);
+    const status = await command.kill();
+    expect(status).toMatchObject({ state: 'exited', killed: true });
+    expect(processesWith(sleep)).toEqual([]);
+    expect(runner.running()).toEqual([]);
+  });
+
+  test('keep only the last bytes of unread output and count the rest', async () => {
+    runner = createProcessRunner(commandEnv(process.env));
+    const command = start('head -c 5000 /dev/zero | tr "\\0" a; echo END');
+    await command.settle(10_000);
+    const { stdout, status } = command.read();
+    expect(status).toMatchObject({ state: 'exited', exitCode: 0 });
+    expect(stdout.text).toBe(`${'a'.repeat(996)}END\n`);
+    expect(stdout.dropped).toBe(4004);
+    expect(command.read().stdout).toEqual({ text: '', dropped: 0 });
+  });
+
+  test('killAll ends background commands and what they detached', async () => {
+    runner = createProcessRunner(commandEnv(process.env));
+    const sleep = `sleep ${uniqueDuration()}`;
+    const command = start(`setsid ${sleep} >/dev/null 2>&1 & nohup ${sleep} >/dev/null 2>&1 & ${sleep}`);
+    while (processesWith(sleep).length < 3) await command.settle(20);
+    expect(runner.killAll()).toBeGreaterThanOrEqual(3);
+    expect(processesWith(sleep)).toEqual([]);
+    await command.settle(10_000);
+    expect(command.read().status.state).toBe('exited');
+  });
+
+  test('a background command that exits leaves nothing behind either', async () => {
+    runner = createProcessRunner(commandEnv(process.env));
+    const sleep = `sleep ${uniqueDuration()}`;
+    const command = start(`setsid ${sleep} >/dev/null 2>&1 & echo bye`);
+    await command.settle(10_000);
+    const { stdout, status } = command.read();
+    expect(stdout.text).toBe('bye\n');
+    expect(status).toMatchObject({ state: 'exited', exitCode: 0, leftovers: { killed: 1, survived: 0 } });
+    expect(processesWith(sleep)).toEqual([]);
+  });
+});
+
+describe('commandEnv', () => {
+  test('keeps the allowlist and the passthrough names, exact or by prefix, and nothing else', () => {
+    const env = commandEnv(
+      {
+        PATH: '/bin',
+        HOME: '/home/u',
+        LC_ALL: 'C',
+        PWD: '/elsewhere',
+        OPENAI_API_KEY: 'sk-1',
+        MY_SECRET_X: 'x',
+        AWS_SECRET_ACCESS_KEY: 'a',
+        DATABASE_URL: 'postgres://u:p@h/db',
+        MY_PASS: 'chosen',
+        APP_MODE: 'dev',
+        APP_LEVEL: '3',
+      },
+      ['MY_PASS', 'APP_*'],
+    );
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/home/u',
+      LC_ALL: 'C',
+      MY_PASS: 'chosen',
+      APP_MODE: 'dev',
+      APP_LEVEL: '3',
+    });
+  });
+});
+
+describe('output buffers', () => {
+  test('a tail buffer keeps the last bytes since the last take, never half a character', () => {
+    const tail = new TailBuffer(5);
+    tail.push(Buffer.from('abc'));
+    tail.push(Buffer.from('dé€f')); // é and € are 2 and 3 bytes: 'abcdé€f' is 10 bytes
+    expect(tail.take()).toEqual({ text: '€f', dropped: 6 });
+    expect(tail.take()).toEqual({ text: '', dropped: 0 });
+    tail.push(Buffer.from('xy'));
+    expect(tail.take()).toEqual({ text: 'xy', dropped: 0 });
+  });
+
+  test('a head buffer keeps the first bytes and counts the rest', () => {
+    const head = new HeadBuffer(4);
+    head.push(Buffer.from('abc'));
+    head.push(Buffer.from('defg'));
+    expect(head.result()).toEqual({ text: 'abcd', dropped: 3 });
+  });
+});

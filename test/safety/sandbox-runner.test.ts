@@ -1,0 +1,206 @@
+// Tests for the bubblewrap sandbox with real bwrap: what a sandboxed command can write, read and reach, and that
+// nothing it starts survives. Skipped, with the reason in the suite name, where bubblewrap cannot run.
+import { existsSync, promises as fs } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
+import { commandEnv } from '../../src/safety/command-env.js';
+import { chooseCommandRunner, probeBubblewrap } from '../../src/safety/sandbox-choice.js';
+import { createSandboxRunner, type SandboxOptions } from '../../src/safety/sandbox-runner.js';
+import { processesWith, uniqueDuration } from '../support/processes.js';
+
+const unavailable = await probeBubblewrap(false, commandEnv(process.env));
+if (unavailable) console.warn(`sandbox tests skipped: ${unavailable}`);
+const suite = unavailable ? `sandboxed commands (skipped: ${unavailable})` : 'sandboxed commands';
+
+let base: string;
+let options: SandboxOptions;
+let runner: CommandRunner | undefined;
+
+beforeAll(async () => {
+  base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-sandbox-')));
+  const home = path.join(base, 'home');
+  await fs.mkdir(path.join(home, '.ssh'), { recursive: true });
+  await fs.writeFile(path.join(home, '.ssh', 'id_test'), 'PRIVATE-KEY-CANARY\n');
+  await fs.mkdir(path.join(home, '.config', 'keel'), { recursive: true });
+  await fs.writeFile(path.join(home, '.config', 'keel', 'credentials.yaml'), 'token: CREDENTIAL-CANARY\n');
+  await fs.writeFile(path.join(home, '.npmrc'), '//registry.npmjs.org/:_authToken=NPM-CANARY\n');
+  await fs.writeFile(path.join(home, 'notes.txt'), 'readable\n');
+  const workspace = path.join(base, 'work');
+  await fs.mkdir(path.join(workspace, '.git', 'hooks'), { recursive: true });
+  await fs.writeFile(path.join(workspace, '.keel.yaml'), 'agent: {}\n');
+  options = { workspace, home, keelDirs: [path.join(home, '.config', 'keel')], network: false };
+});
+
+afterEach(() => {
+  runner?.killAll();
+  runner = undefined;
+});
+
+afterAll(async () => {
+  await fs.rm(base, { recursive: true, force: true });
+});
+
+async function sandboxed(command: string, overrides: Partial<SandboxOptions> = {}): Promise<CommandOutcome> {
+  const env = { ...commandEnv(process.env), HOME: options.home };
+  runner = createSandboxRunner(env, { ...options, ...overrides });
+  return runner.run({
+    command,
+    cwd: options.workspace,
+    timeoutMs: 20_000,
+    signal: new AbortController().signal,
+    maxStdoutBytes: 65536,
+    maxStderrBytes: 65536,
+  });
+}
+
+describe.skipIf(unavailable !== undefined)(suite, () => {
+  test('can write in the workspace but not in HOME, /etc or the rest of the filesystem', async () => {
+    const etcCanary = `/etc/keel-canary-${process.pid}`;
+    const outcome = await sandboxed(
+      `echo made > made.txt && cat made.txt; touch "$HOME/canary" || echo home-refused; touch ${etcCanary} || echo etc-refused; cat "$HOME/notes.txt"`,
+    );
+    expect(outcome.stdout.text).toBe('made\nhome-refused\netc-refused\nreadable\n');
+    expect(await fs.readFile(path.join(options.workspace, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(existsSync(path.join(options.home, 'canary'))).toBe(false);
+    expect(existsSync(etcCanary)).toBe(false);
+  });
+
+  test('cannot read home secrets or Keel credentials: they are hidden', async () => {
+    const outcome = await sandboxed(
+      'cat ~/.ssh/id_test; ls -A ~/.ssh; cat ~/.config/keel/credentials.yaml; cat ~/.npmrc; echo end',
+    );
+    const seen = outcome.stdout.text + outcome.stderr.text;
+    for (const canary of ['PRIVATE-KEY-CANARY', 'CREDENTIAL-CANARY', 'NPM-CANARY']) {
+      expect(seen).not.toContain(canary);
+    }
+    expect(outcome.stdout.text).toBe('end\n');
+  });
+
+  test("cannot change Keel's project config or git hooks inside the workspace", async () => {
+    const outcome = await sandboxed(
+      'echo "agent: {evil: 1}" > .keel.yaml || echo config-refused; touch .git/hooks/pre-commit || echo hooks-refused',
+    );
+    expect(outcome.stdout.text).toBe('config-refused\nhooks-refused\n');
+    expect(await fs.readFile(path.join(options.workspace, '.keel.yaml'), 'utf8')).toBe('agent: {}\n');
+    expect(existsSync(path.join(options.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  test('has a private /tmp', async () => {
+    const name = `keel-private-${process.pid}`;
+    const outcome = await sandboxed(`echo x > /tmp/${name} && cat /tmp/${name}`);
+    expect(outcome.stdout.text).toBe('x\n');
+    expect(existsSync(path.join('/tmp', name))).toBe(false);
+  });
+
+  describe('network', () => {
+    let server: Server;
+    let port: number;
+    beforeAll(async () => {
+      server = createServer((socket) => socket.end('hello from the host\n'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+    const connect = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3 || echo unreachable`;
+
+    test('is off: even a server on the host loopback cannot be reached', async () => {
+      const outcome = await sandboxed(connect());
+      expect(outcome.stdout.text).toBe('unreachable\n');
+    });
+
+    test('is on with sandbox_network', async () => {
+      const outcome = await sandboxed(connect(), { network: true });
+      expect(outcome.stdout.text).toBe('hello from the host\n');
+    });
+  });
+
+  test('ends what a command left running, and says so', async () => {
+    const sleep = `sleep ${uniqueDuration()}`;
+    const outcome = await sandboxed(`setsid ${sleep} >/dev/null 2>&1 & nohup ${sleep} & echo started`);
+    expect(outcome.stdout.text).toBe('started\n');
+    expect(outcome.leftovers).toEqual({ killed: 2, survived: 0 });
+    expect(processesWith(sleep)).toEqual([]);
+  });
+
+  test('a command cannot forge the count of processes it left behind', async () => {
+    const outcome = await sandboxed('echo 99 >&3; echo done');
+    expect(outcome.leftovers).toEqual({ killed: 0, survived: 0 });
+    expect(outcome.stdout.text).toBe('done\n');
+  });
+
+  test('keeps the exit code, and a timeout kills the sandbox', async () => {
+    expect((await sandboxed('exit 7')).exitCode).toBe(7);
+    const sleep = `sleep ${uniqueDuration()}`;
+    const env = commandEnv(process.env);
+    runner = createSandboxRunner(env, options);
+    const outcome = await runner.run({
+      command: `${sleep} & ${sleep}`,
+      cwd: options.workspace,
+      timeoutMs: 300,
+      signal: new AbortController().signal,
+      maxStdoutBytes: 1024,
+      maxStderrBytes: 1024,
+    });
+    expect(outcome.stopped).toBe('timeout');
+    expect(processesWith(sleep)).toEqual([]);
+  });
+
+  test('background commands run sandboxed and are killed with everything they started', async () => {
+    runner = createSandboxRunner(commandEnv(process.env), options);
+    const sleep = `sleep ${uniqueDuration()}`;
+    const command = runner.start({
+      command: `touch /etc/keel-bg-canary 2>/dev/null || echo refused; setsid ${sleep} & ${sleep}`,
+      cwd: options.workspace,
+      maxStdoutBytes: 1024,
+      maxStderrBytes: 1024,
+    });
+    let seen = '';
+    while (!seen.includes('refused')) {
+      await command.settle(50);
+      seen += command.read().stdout.text;
+    }
+    expect(await command.kill()).toMatchObject({ state: 'exited', killed: true });
+    expect(processesWith(sleep)).toEqual([]);
+  });
+
+  test('full mode chooses the sandbox by default; --no-sandbox and other modes do not', async () => {
+    const env = commandEnv(process.env);
+    const choose = (mode: 'full' | 'restricted', requested?: boolean) =>
+      chooseCommandRunner({ mode, requested, env, sandbox: options });
+    expect((await choose('full')).sandboxed).toBe(true);
+    expect((await choose('full', false)).sandboxed).toBe(false);
+    expect((await choose('restricted')).sandboxed).toBe(false);
+    expect((await choose('restricted', true)).sandboxed).toBe(true);
+  });
+});
+
+describe('without bubblewrap', () => {
+  const missing = async () => 'bubblewrap (bwrap) is not installed or not on PATH';
+  const choose = (mode: 'full' | 'interactive', requested?: boolean) =>
+    chooseCommandRunner({ mode, requested, env: commandEnv(process.env), sandbox: options, probe: missing });
+
+  test('an explicit request fails with the reason and the fix, never a pretend sandbox', async () => {
+    await expect(choose('interactive', true)).rejects.toMatchObject({
+      code: 'sandbox_unavailable',
+      exitCode: 2,
+      message: 'the sandbox was asked for, but bubblewrap (bwrap) is not installed or not on PATH',
+      hint: expect.stringContaining('apt-get install bubblewrap'),
+    });
+  });
+
+  test('full mode runs unsandboxed with one warning', async () => {
+    const choice = await choose('full');
+    expect(choice.sandboxed).toBe(false);
+    expect(choice.warning).toContain('without a sandbox: bubblewrap (bwrap) is not installed');
+  });
+
+  test('the probe says bwrap is missing when it is not on PATH', async () => {
+    expect(await probeBubblewrap(false, { PATH: '/nonexistent' })).toBe(
+      'bubblewrap (bwrap) is not installed or not on PATH',
+    );
+  });
+});

@@ -1,0 +1,11 @@
+// Finding real processes in tests: a unique sleep argument marks the ones a test started.
+import { execFileSync } from 'node:child_process';
+
+/** A sleep duration no other process uses, so `ps` finds exactly the sleeps a test started. */
+export const uniqueDuration = (): string => `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+
+/** Live processes whose command line contains `text` (zombies show no arguments, so they never match). */
+export function processesWith(text: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
+}
