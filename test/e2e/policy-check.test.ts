@@ -36,7 +36,7 @@ const commands: [string, Mode, Decision][] = [
   ['grep -rn TODO src | head -5', 'restricted', 'allow'],
   ['git status', 'interactive', 'allow'],
   ['grep -rn ";" src', 'full', 'allow'],
-  // The user's rules (config below: allow npm test, npm run *, ./build.sh; ask npm publish *; deny git push *).
+  // The user's rules (config below: allow npm test, npm run *, ./build.sh; ask make deploy *; deny git push *).
   ['npm test', 'restricted', 'allow'],
   ['npm run build', 'restricted', 'allow'],
   ['./build.sh', 'restricted', 'allow'],
@@ -48,7 +48,8 @@ const commands: [string, Mode, Decision][] = [
   ['FOO=1 npm test', 'restricted', 'deny'],
   ['npm test > ../out.txt', 'restricted', 'deny'],
   ['npm publish', 'full', 'ask'],
-  ['npm publish --tag next', 'restricted', 'ask'],
+  ['make deploy --prod', 'restricted', 'ask'],
+  ['make deploy', 'full', 'ask'],
   ['git push origin main', 'full', 'deny'],
   ['timeout 5 git push', 'full', 'deny'],
   ['bash -c "git push --force"', 'full', 'deny'],
@@ -79,7 +80,7 @@ const commands: [string, Mode, Decision][] = [
   ['/bin/ls', 'restricted', 'deny'],
   ['$CMD src', 'restricted', 'deny'],
   ['$CMD src', 'full', 'deny'],
-  ['$CMD src', 'interactive', 'ask'],
+  ['$CMD src', 'interactive', 'deny'],
   // Read-only programs with flags that write or run programs.
   ['git -c core.pager=evil log', 'restricted', 'deny'],
   ['git log --output=out.txt', 'restricted', 'deny'],
@@ -176,7 +177,7 @@ beforeAll(async () => {
       'safety:',
       '  commands:',
       '    allow: ["npm test", "npm run *", "./build.sh"]',
-      '    ask: ["npm publish *"]',
+      '    ask: ["make deploy *"]',
       '    deny: ["git push *"]',
       '  protected_paths: ["vendor/**"]',
       '',
