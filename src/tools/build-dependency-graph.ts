@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { goModule } from '../code/go-module.js';
 import { buildModuleGraph } from '../code/module-graph.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
-import { defineTool, ok } from './tool.js';
+import { defineTool, ok, readPreview } from './tool.js';
 
 const schema = z.object({ path: z.string().optional().describe('directory or file to limit the graph to') });
 
@@ -12,14 +12,7 @@ export const buildDependencyGraphTool = defineTool({
   description: 'Module dependency graph (file → files it imports), with import cycles reported.',
   schema,
   safety: 'safe',
-  async preview(args, ctx) {
-    const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
-    return {
-      reads: [absolute],
-      writes: [],
-      summary: `dependency graph of ${ctx.workspace.relative(absolute)}`,
-    };
-  },
+  preview: (args, ctx) => readPreview(ctx, args.path ?? '.', (shown) => `dependency graph of ${shown}`),
   async execute(args, ctx) {
     const under = await indexPath(ctx, args.path ?? '.');
     const index = await codeIndexOf(ctx);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { goModule } from '../code/go-module.js';
 import { ImportResolver } from '../code/module-graph.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
-import { defineTool, fail, ok } from './tool.js';
+import { defineTool, fail, ok, readPreview } from './tool.js';
 
 const schema = z.object({ path: z.string() });
 
@@ -12,14 +12,7 @@ export const getImportsExportsTool = defineTool({
   description: "List a source file's imports (resolved to files) and exports.",
   schema,
   safety: 'safe',
-  async preview(args, ctx) {
-    const absolute = await ctx.workspace.resolveForRead(args.path);
-    return {
-      reads: [absolute],
-      writes: [],
-      summary: `imports and exports of ${ctx.workspace.relative(absolute)}`,
-    };
-  },
+  preview: (args, ctx) => readPreview(ctx, args.path, (shown) => `imports and exports of ${shown}`),
   async execute(args, ctx) {
     const file = await indexPath(ctx, args.path);
     const index = await codeIndexOf(ctx);

@@ -8,7 +8,7 @@ import { isInside } from '../safety/workspace.js';
 import { walkFiles } from './file-walk.js';
 import { withFsErrors } from './fs-util.js';
 import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
-import { defineTool, fail, ok, type ToolContext } from './tool.js';
+import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 
 const schema = z.object({
   pattern: z.string().describe('e.g. **/*.ts; relative to path'),
@@ -54,14 +54,7 @@ export function createGlobTool(options: { rgPath?: string } = {}) {
     description: 'Find files by glob, newest first; skips gitignored.',
     schema,
     safety: 'safe',
-    async preview(args, ctx) {
-      const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
-      return {
-        reads: [absolute],
-        writes: [],
-        summary: `glob ${args.pattern} in ${ctx.workspace.relative(absolute)}`,
-      };
-    },
+    preview: (args, ctx) => readPreview(ctx, args.path ?? '.', (shown) => `glob ${args.pattern} in ${shown}`),
     async execute(args, ctx) {
       const start = await ctx.workspace.resolveForRead(args.path ?? '.');
       const shown = ctx.workspace.relative(start);

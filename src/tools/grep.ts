@@ -8,7 +8,7 @@ import { withFsErrors } from './fs-util.js';
 import { grepWithJs } from './grep-fallback.js';
 import { type GrepCaps, type GrepMode, GrepResults, MAX_LINE_CHARS } from './grep-results.js';
 import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
-import { defineTool, fail, ok, type ToolContext } from './tool.js';
+import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 
 const schema = z.object({
   pattern: z.string().describe('regex'),
@@ -141,14 +141,8 @@ export function createGrepTool(options: { rgPath?: string } = {}) {
       'Search file contents by regex (ripgrep; skips gitignored). output: content (default), files or count.',
     schema,
     safety: 'safe',
-    async preview(args, ctx) {
-      const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
-      return {
-        reads: [absolute],
-        writes: [],
-        summary: `grep ${JSON.stringify(args.pattern)} in ${ctx.workspace.relative(absolute)}`,
-      };
-    },
+    preview: (args, ctx) =>
+      readPreview(ctx, args.path ?? '.', (shown) => `grep ${JSON.stringify(args.pattern)} in ${shown}`),
     async execute(args, ctx) {
       const absolute = await ctx.workspace.resolveForRead(args.path ?? '.');
       const shown = ctx.workspace.relative(absolute);

@@ -1,7 +1,7 @@
 // read_file: returns a text file's content, whole or a range of lines.
 import { z } from 'zod';
 import { readTextFile } from './fs-util.js';
-import { defineTool, fail, ok } from './tool.js';
+import { defineTool, fail, ok, readPreview } from './tool.js';
 
 const schema = z.object({
   path: z.string(),
@@ -27,10 +27,7 @@ export const readFileTool = defineTool({
   description: 'Read a text file in the workspace, optionally a range of lines.',
   schema,
   safety: 'safe',
-  async preview(args, ctx) {
-    const absolute = await ctx.workspace.resolveForRead(args.path);
-    return { reads: [absolute], writes: [], summary: `read ${ctx.workspace.relative(absolute)}` };
-  },
+  preview: (args, ctx) => readPreview(ctx, args.path, (shown) => `read ${shown}`),
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolveForRead(args.path);
     const shown = ctx.workspace.relative(absolute);

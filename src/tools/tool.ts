@@ -99,6 +99,16 @@ export function defineJsonSchemaTool(
   return { ...rest, schema, jsonSchema: inputSchema };
 }
 
+/** The preview of a read-only call on one path: what it reads, nothing it writes; `describe` gets the shown path. */
+export async function readPreview(
+  ctx: ToolContext,
+  requested: string,
+  describe: (shown: string) => string,
+): Promise<ToolPreview> {
+  const absolute = await ctx.workspace.resolveForRead(requested);
+  return { reads: [absolute], writes: [], summary: describe(ctx.workspace.relative(absolute)) };
+}
+
 export function ok(output: string, metadata: ToolMetadata = {}, display?: string): ToolResult {
   return { success: true, output, truncated: false, metadata, display };
 }

@@ -106,8 +106,11 @@ describe('the sandbox from the CLI', () => {
       const command = `touch in-workspace.txt; touch ${join(outside, 'sub', 'canary')} || echo refused`;
       const script = () => [{ toolCalls: [{ name: 'execute_command', args: { command } }] }, { text: 'ok' }];
 
+      // The policy lets the outside path through (an allowed path), so only the sandbox stands in the way.
+      const config = join(outside, 'config.yaml');
+      await writeFile(config, `safety:\n  allowed_paths: ["${outside}/**"]\n`);
       const s = await server(script());
-      const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'x']);
+      const r = await runOllama(s, ws, ['--config', config, '--allow-dangerous', '--prompt', 'x']);
       expect(r.code).toBe(0);
       expect(r.stderr).not.toContain('without a sandbox');
       // The model is told, so a refused write outside the workspace makes sense to it.
@@ -117,7 +120,14 @@ describe('the sandbox from the CLI', () => {
       expect(existsSync(join(outside, 'sub', 'canary'))).toBe(false);
 
       const s2 = await server(script());
-      const r2 = await runOllama(s2, ws, ['--allow-dangerous', '--no-sandbox', '--prompt', 'x']);
+      const r2 = await runOllama(s2, ws, [
+        '--config',
+        config,
+        '--allow-dangerous',
+        '--no-sandbox',
+        '--prompt',
+        'x',
+      ]);
       expect(r2.code).toBe(0);
       expect(JSON.stringify(s2.requests[0]!.body)).not.toContain('Commands run in a sandbox');
       expect(existsSync(join(outside, 'sub', 'canary'))).toBe(true);
