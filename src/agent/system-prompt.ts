@@ -1,17 +1,31 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
-import { ALLOWED_PROGRAMS, HARMLESS_REDIRECT_TARGETS } from '../safety/command-rules.js';
-import type { ExecutionMode } from '../safety/policy.js';
+import { HARMLESS_REDIRECT_TARGETS, readOnlyNames } from '../safety/command-rules.js';
+import type { ExecutionMode } from '../safety/modes.js';
+
+export interface SystemPromptOptions {
+  workspace: string;
+  mode: ExecutionMode;
+  /** Whether the shell tool is offered (safety.allow_command_execution). */
+  commands?: boolean;
+  /** The user's allow rules (config and --allow), named so the model knows it may run them. */
+  allowRules?: readonly string[];
+  /** Commands run in the bubblewrap sandbox. */
+  sandbox?: { network: boolean };
+  /** --dry-run: changes only report what they would do. */
+  dryRun?: boolean;
+}
 
 /** What execute_command may do in each mode, worded from the same rules data the policy enforces. */
-function commandRules(mode: ExecutionMode): string {
-  const readOnly = Object.keys(ALLOWED_PROGRAMS).join(', ');
+function commandRules(mode: ExecutionMode, allowRules: readonly string[]): string {
+  const readOnly = readOnlyNames().join(', ');
+  const also = allowRules.length > 0 ? ` (also: ${allowRules.join(', ')})` : '';
   switch (mode) {
     case 'restricted':
-      return `execute_command runs only read-only commands (${readOnly}) without redirection except to ${HARMLESS_REDIRECT_TARGETS.join(', ')}; use the file tools to change files.`;
+      return `execute_command runs only read-only commands${also}: ${readOnly}; no redirection except to ${HARMLESS_REDIRECT_TARGETS.join(', ')} or from a workspace file. Use the file tools to change files; deleting is limited to files you created.`;
     case 'full':
-      return 'execute_command may run any command except destructive system-wide ones.';
+      return `execute_command may run any command inside the workspace except destructive system-wide ones${also}.`;
     case 'interactive':
-      return `execute_command asks the user before running anything beyond read-only commands (${readOnly}).`;
+      return `execute_command asks the user before running anything beyond read-only commands${also}: ${readOnly}. Edits of existing files and deletes are asked too.`;
   }
 }
 
@@ -25,20 +39,16 @@ function sandboxRules(sandbox: { network: boolean } | undefined): string[] {
   return [`Commands run in a sandbox: only the workspace and /tmp are writable${network}.`];
 }
 
-export function systemPrompt(options: {
-  workspace: string;
-  mode: ExecutionMode;
-  /** Commands run in the bubblewrap sandbox. */
-  sandbox?: { network: boolean };
-  dryRun?: boolean;
-}): string {
+export function systemPrompt(options: SystemPromptOptions): string {
   return [
     'You are Keel, an autonomous coding agent. You work in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
-    commandRules(options.mode),
+    options.commands === false ? '' : commandRules(options.mode, options.allowRules ?? []),
     ...(options.dryRun ? [DRY_RUN] : []),
     ...sandboxRules(options.sandbox),
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
-  ].join(' ');
+  ]
+    .filter((line) => line !== '')
+    .join(' ');
 }

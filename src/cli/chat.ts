@@ -6,11 +6,11 @@ import { LineReader } from '../ui/line-reader.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
+import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
 import { exitOnTermination, setupAgent } from './setup.js';
 
-export interface ChatOptions extends GlobalOptions {
-  allowDangerous?: boolean;
+export interface ChatOptions extends GlobalOptions, ModeFlags {
   dryRun?: boolean;
   /** --sandbox / --no-sandbox. */
   sandbox?: boolean;
@@ -48,7 +48,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   });
   try {
     const agent = await setupAgent(options, {
-      mode: () => (options.allowDangerous ? 'full' : 'interactive'),
+      mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'interactive'),
+      allow: options.allow,
       streamText: options.output === 'text',
       approve,
       dryRun: options.dryRun,

@@ -2,6 +2,7 @@
 // so `keel --version` and `--help` load almost nothing.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { outputClosed, watchClosedOutput } from './closed-output.js';
+import { allowOption, modeOption } from './mode-options.js';
 import { reportFailure } from './report.js';
 
 declare const KEEL_VERSION: string;
@@ -55,7 +56,9 @@ function buildProgram(): Command {
     .description('work autonomously toward a goal, then print the final answer')
     .option('-p, --prompt <text>', 'the goal, as text (or pipe it on stdin)')
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
-    .option('--allow-dangerous', 'allow any shell command except the denylist (full-autonomous mode)')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--allow-dangerous', 'the same as --mode full')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
@@ -67,7 +70,9 @@ function buildProgram(): Command {
   program
     .command('chat')
     .description('talk with the agent, one line per turn (exit or Ctrl-D quits)')
-    .option('--allow-dangerous', 'allow any shell command except the denylist without asking')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--allow-dangerous', 'the same as --mode full')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
@@ -152,6 +157,36 @@ function buildProgram(): Command {
     .action(async (provider: string | undefined, _options, command: Command) => {
       const { authStatusCommand } = await import('./auth-command.js');
       process.exitCode = await authStatusCommand(provider, command.optsWithGlobals<GlobalOptions>());
+    });
+
+  const policy = program
+    .command('policy')
+    .description(
+      'show what each execution mode allows, or check what the policy decides for a command or path',
+    );
+  policy
+    .command('show')
+    .description('print the modes table: each kind of action and what each mode does with it')
+    .option('--json', 'print JSON')
+    .action(async (options, command: Command) => {
+      const { policyShowCommand } = await import('./policy-command.js');
+      process.exitCode = await policyShowCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+  policy
+    .command('check')
+    .description('decide a command or a file tool call as the agent would: exit 0 allow, 1 ask, 2 deny')
+    .option('--command <cmd>', 'the shell command to check')
+    .option('--path <path>', 'the path a file tool would touch (with --tool)')
+    .option('--tool <name>', 'the tool for --path: write_file, create_directory, delete_path, read_file, ...')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--json', 'print {"decision": ..., "reasons": [...]}')
+    .action(async (options, command: Command) => {
+      const { policyCheckCommand } = await import('./policy-command.js');
+      process.exitCode = await policyCheckCommand({
+        ...command.optsWithGlobals<GlobalOptions>(),
+        ...options,
+      });
     });
 
   program

@@ -2,13 +2,13 @@
 import { resolve } from 'node:path';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { GlobalOptions } from './main.js';
+import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
 import { interruptSignal, setupAgent } from './setup.js';
 
-export interface RunOptions extends GlobalOptions {
+export interface RunOptions extends GlobalOptions, ModeFlags {
   prompt?: string;
   plan?: string;
-  allowDangerous?: boolean;
   dryRun?: boolean;
   /** --sandbox / --no-sandbox. */
   sandbox?: boolean;
@@ -46,8 +46,8 @@ export async function runCommand(options: RunOptions): Promise<number> {
   try {
     const goal = await goalText(options);
     const agent = await setupAgent(options, {
-      mode: (loaded) =>
-        options.allowDangerous ? 'full' : (loaded.config.agent.terminal.default_mode ?? 'restricted'),
+      mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
+      allow: options.allow,
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
       dryRun: options.dryRun,
       sandbox: options.sandbox,

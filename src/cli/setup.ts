@@ -19,7 +19,7 @@ import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
-import { createPolicy, type ExecutionMode } from '../safety/policy.js';
+import { COMMAND_TOOL, checkRules, createPolicy, type ExecutionMode } from '../safety/policy.js';
 import { commandEnv } from '../safety/process-runner.js';
 import { createRedactor } from '../safety/redact.js';
 import { chooseCommandRunner } from '../safety/sandbox-choice.js';
@@ -51,6 +51,8 @@ export interface Agent {
 
 export interface SetupOptions {
   mode: (loaded: LoadedConfig) => ExecutionMode;
+  /** Allow rules for this run (--allow). */
+  allow?: readonly string[];
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
   approve?: Approve;
@@ -156,11 +158,27 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     },
   });
   const runner = commands.runner;
-  const policy = createPolicy({ mode, workspace, config, stateDir: state, sandboxed: commands.sandboxed });
+  const policyOptions = {
+    mode,
+    workspace,
+    config,
+    allow: setup.allow,
+    stateDir: state,
+    env: process.env,
+    sandboxed: commands.sandboxed,
+  };
+  await checkRules(policyOptions).catch((error: unknown) => {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  });
+  const policy = createPolicy(policyOptions);
   // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = createRegistry(setup.tools ?? defaultTools());
+  // Without command execution the shell tool goes, and with it the tools that follow background commands.
+  if (!config.safety.allow_command_execution) {
+    for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);
+  }
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
@@ -195,7 +213,15 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
   const conversation = new Conversation(
-    setup.systemPrompt ?? systemPrompt({ workspace: workspace.root, mode, sandbox, dryRun }),
+    setup.systemPrompt ??
+      systemPrompt({
+        workspace: workspace.root,
+        mode,
+        commands: config.safety.allow_command_execution,
+        allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
+        sandbox,
+        dryRun,
+      }),
     {
       maxTokens,
       minRetainTurns: config.agent.conversation.min_retain_turns,

@@ -1,5 +1,5 @@
-// Command policy as data: the restricted-mode allowlist (per-program flag rules) and the wrappers unwrapped before
-// judging a command (the denylist's tables are in act-rules.ts).
+// Command policy as data: the read-only set (per-program flag rules), inline-code interpreters and the wrappers
+// unwrapped before judging a command (the denylist's tables are in act-rules.ts).
 
 /** A table lookup that ignores inherited keys (`constructor`, `__proto__` are not programs we know). */
 export function lookup<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
@@ -9,26 +9,169 @@ export function lookup<T>(table: Readonly<Record<string, T>>, key: string | unde
 export interface AllowedProgram {
   /** Whether non-flag arguments name files (and so must stay inside the workspace). */
   pathArgs: boolean;
-  /** Flags that make the program write, delete or run other programs. */
+  /** Options that make the program write, delete or run other programs: whole words, `--name=value`, abbreviations. */
   deniedFlags?: readonly string[];
+  /** Short option letters refused alone or anywhere in a cluster (`sort -no x` writes x). */
+  deniedLetters?: string;
+  /** At most this many operands (`uniq IN OUT` writes OUT). */
+  maxOperands?: number;
+  /** The first operand is a pattern, not a file, unless `-e`/`-f` gave the pattern (grep, rg). */
+  patternFirst?: boolean;
+  /** Programs whose first argument is a subcommand: only these run, each with its own rule; no global options. */
+  subcommands?: Readonly<Record<string, AllowedProgram>>;
+  /** Only these options are accepted (git branch: listing only). */
+  onlyFlags?: readonly string[];
+  /** Options of onlyFlags that take the next word as their value. */
+  valueFlags?: readonly string[];
+  /** Operands are accepted only when one of these options is present (`git branch --list <pattern>`). */
+  operandsNeed?: readonly string[];
+  /** Operands must not be directories: the program reads the files inside them, following their links (diff). */
+  noDirectories?: boolean;
 }
 
-/** Read-only programs restricted runs without asking. */
+/** git options that run programs or write files, refused with every read-only subcommand (Codex's list). */
+const GIT_DENIED = [
+  '-c',
+  '--config-env',
+  '--output',
+  '--exec',
+  '--ext-diff',
+  '--textconv',
+  '--paginate',
+  '--open-files-in-pager',
+];
+const git = (extra: Partial<AllowedProgram> = {}): AllowedProgram => ({
+  pathArgs: true,
+  deniedFlags: GIT_DENIED,
+  ...extra,
+});
+
+/** Read-only programs that run without asking, each with its flag rules (Codex's is_safe_command as data). */
 export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
   ls: { pathArgs: true },
   cat: { pathArgs: true },
   head: { pathArgs: true },
   tail: { pathArgs: true },
-  grep: { pathArgs: true },
+  grep: { pathArgs: true, patternFirst: true },
   find: {
     pathArgs: true,
-    deniedFlags: ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fls', '-fprint', '-fprint0', '-fprintf'],
+    deniedFlags: [
+      '-exec',
+      '-execdir',
+      '-ok',
+      '-okdir',
+      '-delete',
+      '-fls',
+      '-fprint',
+      '-fprint0',
+      '-fprintf',
+      '-files0-from',
+    ],
+  },
+  // --files0-from reads the names of the files to read from a file: names the path check never sees.
+  wc: { pathArgs: true, deniedFlags: ['--files0-from'] },
+  sort: {
+    pathArgs: true,
+    deniedFlags: ['--output', '--compress-program', '--files0-from'],
+    deniedLetters: 'o',
+  },
+  uniq: { pathArgs: true, maxOperands: 1 },
+  cut: { pathArgs: true },
+  diff: { pathArgs: true, noDirectories: true },
+  file: { pathArgs: true, deniedFlags: ['--compile', '--files-from'], deniedLetters: 'Cf' },
+  stat: { pathArgs: true },
+  du: { pathArgs: true, deniedFlags: ['--files0-from'] },
+  // -o writes the listing to a file; -R with -H writes 00Tree.html into every directory.
+  tree: { pathArgs: true, deniedLetters: 'oR' },
+  rg: {
+    pathArgs: true,
+    patternFirst: true,
+    deniedFlags: ['--pre', '--hostname-bin', '--search-zip'],
+    deniedLetters: 'z',
+  },
+  git: {
+    pathArgs: true,
+    subcommands: {
+      status: git(),
+      diff: git(),
+      log: git(),
+      show: git(),
+      'rev-parse': git(),
+      branch: git({
+        onlyFlags: [
+          '--list',
+          '-l',
+          '-a',
+          '--all',
+          '-r',
+          '--remotes',
+          '-v',
+          '-vv',
+          '--verbose',
+          '--show-current',
+          '--contains',
+          '--no-contains',
+          '--merged',
+          '--no-merged',
+          '--points-at',
+          '--sort',
+          '--format',
+          '--color',
+          '--no-color',
+          '--column',
+          '--no-column',
+          '-q',
+          '--quiet',
+        ],
+        valueFlags: [
+          '--contains',
+          '--no-contains',
+          '--merged',
+          '--no-merged',
+          '--points-at',
+          '--sort',
+          '--format',
+        ],
+        operandsNeed: ['--list', '-l'],
+      }),
+    },
   },
   echo: { pathArgs: false },
   pwd: { pathArgs: false },
   which: { pathArgs: false },
   type: { pathArgs: false },
 };
+
+/** The read-only set as shown to people and the model: `git status|diff|...` for programs with subcommands. */
+export function readOnlyNames(): string[] {
+  return Object.entries(ALLOWED_PROGRAMS).map(([name, rule]) =>
+    rule.subcommands ? `${name} ${Object.keys(rule.subcommands).join('|')}` : name,
+  );
+}
+
+/**
+ * Interpreters and the options that take a program as text: code the analyser cannot see through. Full mode
+ * asks about them when commands run without a sandbox. `awk` is judged by its program (system(), pipes).
+ */
+export const INLINE_CODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  python2: ['-c'],
+  python3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  nodejs: ['-e', '--eval', '-p', '--print'],
+  deno: ['eval'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+  lua: ['-e'],
+  Rscript: ['-e'],
+  osascript: ['-e'],
+  pwsh: ['-c', '-Command', '-EncodedCommand'],
+};
+
+/** awk and its variants: a program that calls system() or pipes to or from a command runs programs. */
+export const AWK_PROGRAMS: readonly string[] = ['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk'];
 
 /**
  * Options that make a program follow the symbolic links it finds while walking directories, so a link inside the
@@ -61,6 +204,8 @@ export const LINK_FOLLOWING: Readonly<Record<string, LinkFollowing>> = {
   },
   tree: { letters: 'l', instead: '`tree` without -l' },
   du: { letters: 'L', words: ['--dereference'], instead: '`du` without -L' },
+  // diff -r compares the files inside directories, following the links it finds there.
+  diff: { letters: 'r', words: ['--recursive'], instead: '`diff` of files named one by one, or `git diff`' },
   rg: { letters: 'L', words: ['--follow'], instead: '`rg` without -L or --follow' },
 };
 

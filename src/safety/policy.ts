@@ -1,21 +1,31 @@
-// Execution policy: decide(tool call) -> allow | ask | deny, with a reason, from the mode, the tool's
-// safety level, its preview (the paths it reads and writes, the command it runs) and the user's config.
-import { homedir } from 'node:os';
+// Execution policy: decide(tool call) -> allow | ask | deny, with every reason and how to allow it. Each action
+// is classified into a kind of the modes table (modes.ts); the mode's verdicts combine, deny over ask over allow.
+
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import { stateDir } from '../config/paths.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { SafetyLevel } from '../tools/tool.js';
-import { analyzeCommand, type CommandAnalysis } from './command-analysis.js';
-import { type CommandContext, judgeCommand } from './command-denylist.js';
-import { restrictedReason } from './restricted-check.js';
+import { analyzeCommand } from './command-analysis.js';
+import { judgeCommand } from './command-denylist.js';
+import { inlineCode } from './inline-code.js';
+import { ACTIONS, type ActionKind, type ExecutionMode, stricter, type Verdict, verdictOf } from './modes.js';
+import { protectedPaths } from './protected-paths.js';
+import { readOnlyReason, syntaxReason } from './restricted-check.js';
+import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
 import type { Workspace } from './workspace.js';
 
-export type ExecutionMode = 'interactive' | 'restricted' | 'full';
+export type { ExecutionMode } from './modes.js';
 
 export interface PolicyDecision {
   decision: 'allow' | 'ask' | 'deny';
-  /** Why; for ask and deny this is shown to the user and, on deny, returned to the model. */
+  /** Every reason, joined: shown to the user and, on deny, returned to the model. */
   reason: string;
+  /** Each reason on its own (every part of a compound command, every path a tool writes). */
+  reasons: string[];
+  /** How to let the call run when it is refused or asked where nobody can answer. */
+  hint?: string;
   /** The call only reads (a safe tool, a command of the read-only set): no checkpoint, runs under --dry-run. */
   readOnly?: boolean;
 }
@@ -28,111 +38,290 @@ export interface PolicyRequest {
   preview: ToolPreview;
 }
 
+/** What the policy learns from a call that ran (write_file reports `created`). */
+export interface CallOutcome {
+  success: boolean;
+  metadata: Readonly<Record<string, string | number | boolean>>;
+}
+
 export interface Policy {
   readonly mode: ExecutionMode;
   decide(request: PolicyRequest): Promise<PolicyDecision>;
+  /** Called by the executor after a call ran: tracks the files this run created (restricted may delete those). */
+  record?(request: PolicyRequest, outcome: CallOutcome): void;
 }
 
 export interface PolicyOptions {
   mode: ExecutionMode;
   workspace: Workspace;
-  /** The user's merged config (rules, protected paths as they arrive); absent in unit tests. */
+  /** The user's merged config (rules, protected paths); absent in unit tests. */
   config?: KeelConfig;
+  /** Allow rules for this run only (--allow). */
+  allow?: readonly string[];
+  /** Shell commands run inside a sandbox: inline interpreter code is then no reason to ask in full mode. */
+  sandboxed?: boolean;
+  /** Keel's state directory, protected from file tools and commands; default: from env. */
+  stateDir?: string;
   /** The environment commands run in (HOME, the state dir); default: this process's. */
   env?: NodeJS.ProcessEnv;
-  /** Keel's state directory; default: from env. */
-  stateDir?: string;
-  /** Shell commands run in the bubblewrap sandbox (workspace-only writes, no network by default). */
-  sandboxed?: boolean;
 }
 
 /** The tool whose argument is a shell command, analysed rather than judged by safety level. */
 export const COMMAND_TOOL = 'execute_command';
 
-const ALLOW_ANY_HINT = 're-run with --allow-dangerous to allow any command except the denylist';
+/** What each built-in file tool does to the paths of its preview's writes. */
+export const TOOL_OPERATIONS: Readonly<Record<string, 'write' | 'create' | 'delete'>> = {
+  write_file: 'write',
+  create_directory: 'create',
+  delete_path: 'delete',
+};
 
-const allow = (reason: string): PolicyDecision => ({ decision: 'allow', reason });
-const ask = (reason: string): PolicyDecision => ({ decision: 'ask', reason });
-const deny = (reason: string): PolicyDecision => ({ decision: 'deny', reason });
+/** One classified action: its kind in the modes table, why, and a hint when the table's would not do. */
+interface Finding {
+  kind: ActionKind;
+  reason: string;
+  hint?: string;
+  /** For commands outside the read-only set: the rule that would allow this part. */
+  rule?: string;
+}
+
+const PATH_HINT = 'name only paths inside the workspace (symbolic and hard links included)';
+
 const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
+const quote = (rule: string): string => JSON.stringify(rule);
+
+/** The hint for commands the mode refuses: the rules that would allow them, named exactly. */
+function ruleHint(rules: string[], mode: ExecutionMode): string {
+  const alternative = mode === 'full' ? '' : ', or use --mode full';
+  if (rules.length === 0) return `no rule can allow this syntax; rewrite it as plain commands${alternative}`;
+  const names = rules.map(quote).join(' and ');
+  const flags = rules.map((r) => `--allow ${quote(r)}`).join(' ');
+  return `add ${names} to safety.commands.allow, pass ${flags}${alternative}`;
+}
+
+function combine(findings: Finding[], mode: ExecutionMode): PolicyDecision {
+  if (findings.length === 0) findings.push({ kind: 'unverifiable-command', reason: 'the command is empty' });
+  const verdict = findings.map((f) => verdictOf(f.kind, mode)).reduce<Verdict>(stricter, 'allow');
+  // A denylisted act or a deny rule is the whole story: no rule or mode would let the command run anyway.
+  const final = findings.filter((f) => f.kind === 'denied-command' || f.kind === 'user-denied-command');
+  const relevant = final.length > 0 ? final : findings;
+  const shown = verdict === 'allow' ? relevant : relevant.filter((f) => verdictOf(f.kind, mode) !== 'allow');
+  const reasons = [...new Set(shown.map((f) => f.reason))];
+  const decision: PolicyDecision = { decision: verdict, reason: reasons.join('; '), reasons };
+  if (verdict === 'allow') {
+    if (findings.every((f) => f.kind === 'read' || f.kind === 'read-only-command')) decision.readOnly = true;
+    return decision;
+  }
+  const top = relevant.filter((f) => verdictOf(f.kind, mode) === verdict);
+  // Parts a rule could allow (syntax no rule matches leaves `rule` unset; path problems carry their own hint).
+  const rules = top.filter((f) => f.kind === 'other-command' && f.hint === undefined).map((f) => f.rule);
+  const hints = top.map((f) => {
+    if (f.hint !== undefined) return f.hint;
+    if (f.kind === 'other-command')
+      return ruleHint(rules.includes(undefined) ? [] : (rules as string[]), mode);
+    return ACTIONS[f.kind].hint;
+  });
+  const hint = [...new Set(hints.filter((h) => h !== ''))].join('; ');
+  if (hint) decision.hint = hint;
+  return decision;
+}
 
 function commandOf(args: unknown): string | undefined {
   if (typeof args !== 'object' || args === null || !('command' in args)) return undefined;
   return typeof args.command === 'string' ? args.command : undefined;
 }
 
-function commandContext(options: PolicyOptions): CommandContext {
-  const env = options.env ?? process.env;
+function ruleSources(options: PolicyOptions): RuleSources {
+  const commands = options.config?.safety.commands;
   return {
-    workspace: options.workspace,
-    home: env.HOME || homedir(),
-    env,
-    allowedPaths: options.config?.safety.allowed_paths ?? [],
-    protectedPaths: options.config?.safety.protected_paths ?? [],
-    stateDir: options.stateDir ?? stateDir(env),
+    allow: [...(commands?.allow ?? []), ...(options.allow ?? [])],
+    ask: commands?.ask ?? [],
+    deny: commands?.deny ?? [],
   };
 }
 
-async function decideCommand(command: string, options: PolicyOptions): Promise<PolicyDecision> {
-  const analysis = await analyzeCommand(command);
-  const shown = `\`${shorten(command)}\``;
-  const verdicts = await judgeCommand(analysis, commandContext(options));
-  const denied = verdicts.filter((v) => v.tier === 'deny').map((v) => v.reason);
-  if (denied.length > 0) return deny(`${shown} is refused in every mode: ${denied.join('; ')}`);
-  const decision = await decideByMode(command, analysis, options);
-  // The confirm tier asks even in full mode (and so is refused when the run cannot ask).
-  const confirm = verdicts.filter((v) => v.tier === 'confirm').map((v) => v.reason);
-  if (confirm.length === 0 || decision.decision === 'deny') return decision;
-  return ask(`${shown} asks for confirmation in every mode: ${confirm.join('; ')}`);
-}
+/** Parses the config's and --allow's command rules; throws InvalidRuleError naming a bad one. */
+export const checkRules = (options: PolicyOptions): Promise<CommandRule[]> =>
+  parseRules(ruleSources(options));
 
-async function decideByMode(
-  command: string,
-  analysis: CommandAnalysis,
-  options: PolicyOptions,
-): Promise<PolicyDecision> {
-  const shown = `\`${shorten(command)}\``;
-  if (analysis.issues.some((i) => i.kind === 'parse_error')) {
-    return deny(`${shown} does not parse as a bash command; fix the syntax`);
-  }
-  if (options.mode === 'full') {
-    if (analysis.issues.some((i) => i.kind === 'control_character')) {
-      return deny(`${shown} contains control characters, so what runs may differ from what is shown`);
-    }
-    const hidden = analysis.commands.find((c) => c.nonLiteral.includes(0));
-    if (hidden) {
-      return deny(
-        `\`${shorten(hidden.text)}\`: the program name comes from an expansion, so it cannot be checked`,
-      );
-    }
-    return allow('full autonomous mode allows any command outside the denylist');
-  }
-  const refused = await restrictedReason(analysis, options.workspace);
-  if (!refused) return { decision: 'allow', reason: 'read-only command in the allowlist', readOnly: true };
-  if (options.mode === 'restricted') return deny(`${refused}; ${ALLOW_ANY_HINT}`);
-  // Chat asks instead of refusing; the reason is worded for the person answering, not for a restricted run.
-  return ask(
-    refused
-      .replace(/ is not allowed in restricted mode \(allowed: [^)]*\)/, ' is not a read-only command')
-      .replace(/restricted mode/g, 'the read-only set'),
-  );
-}
-
-/** The policy for a run: restricted, full (--allow-dangerous) or interactive (chat). */
+/** The policy for a run in one mode, with the user's rules and protected paths. */
 export function createPolicy(options: PolicyOptions): Policy {
+  const { mode, workspace } = options;
+  const env = options.env ?? process.env;
+  const home = env.HOME || os.homedir();
+  const state = options.stateDir ?? stateDir(env);
+  const rules = checkRules(options);
+  // A bad rule fails every command decision (and setup reports it first); never an unhandled rejection.
+  rules.catch(() => {});
+  const guarded = protectedPaths({
+    root: workspace.root,
+    home,
+    stateDir: state,
+    globs: options.config?.safety.protected_paths ?? [],
+  });
+  /** Files this run created, which restricted mode lets it delete again. */
+  const created = new Set<string>();
+
+  async function decideCommand(command: string): Promise<PolicyDecision> {
+    const analysis = await analyzeCommand(command);
+    const shown = `\`${shorten(command)}\``;
+    const findings: Finding[] = [];
+    const verdicts = await judgeCommand(analysis, {
+      workspace,
+      home,
+      env,
+      allowedPaths: options.config?.safety.allowed_paths ?? [],
+      protectedPaths: options.config?.safety.protected_paths ?? [],
+      stateDir: state,
+    });
+    for (const v of verdicts.filter((v) => v.tier === 'deny')) {
+      findings.push({ kind: 'denied-command', reason: `${shown} is refused in every mode: ${v.reason}` });
+    }
+    if (analysis.issues.some((i) => i.kind === 'parse_error')) {
+      findings.push({
+        kind: 'denied-command',
+        reason: `${shown} does not parse as a bash command`,
+        hint: 'fix the syntax',
+      });
+    }
+    if (analysis.issues.some((i) => i.kind === 'control_character')) {
+      findings.push({
+        kind: 'unverifiable-command',
+        reason: `${shown} contains control characters, so what runs may differ from what is shown`,
+      });
+    }
+    const syntax = syntaxReason(analysis);
+    const parts: Finding[] = [];
+    for (const part of analysis.commands) {
+      // A lone command is shown whole, with its redirections (`cat < src/a.ts`).
+      const text = analysis.commands.length === 1 ? shown : `\`${shorten(part.text)}\``;
+      const rule = await ruleFor(await rules, part);
+      if (rule?.kind === 'deny') {
+        parts.push({
+          kind: 'user-denied-command',
+          reason: `${text} matches your deny rule ${quote(rule.text)}`,
+        });
+      } else if (rule?.kind === 'ask') {
+        parts.push({ kind: 'user-ask-command', reason: `${text} matches your ask rule ${quote(rule.text)}` });
+      } else if (rule && analysis.issues.length === 0 && (await redirectsInside(part.redirects))) {
+        parts.push({
+          kind: 'user-allowed-command',
+          reason: `${text} matches your allow rule ${quote(rule.text)}`,
+        });
+      } else if (part.nonLiteral.includes(0)) {
+        parts.push({
+          kind: 'unverifiable-command',
+          reason: `${text}: the program name comes from an expansion, so it cannot be checked`,
+        });
+      } else if (!options.sandboxed && inlineCode(part, analysis)) {
+        const rulable = part.literal && analysis.issues.length === 0;
+        const rule = rulable ? `, or add ${quote(ruleText(part.argv))} to safety.commands.allow` : '';
+        parts.push({
+          kind: 'inline-code',
+          reason: `${text} runs inline ${inlineCode(part, analysis)} code that cannot be checked before it runs`,
+          hint: `write the code to a file in the workspace and run that, or run commands in a sandbox${rule}`,
+        });
+      } else {
+        const why = syntax ? { reason: syntax } : await readOnlyReason(part, workspace);
+        if (!why) parts.push({ kind: 'read-only-command', reason: `${text} is a read-only command` });
+        else if (mode === 'full')
+          parts.push({ kind: 'other-command', reason: `full mode runs ${text} (not read-only)` });
+        else if (why.path) parts.push({ kind: 'other-command', reason: why.reason, hint: PATH_HINT });
+        else
+          parts.push({
+            kind: 'other-command',
+            reason: why.reason,
+            rule: syntax ? undefined : ruleText(part.argv),
+          });
+      }
+    }
+    findings.push(...parts);
+    const confirms = verdicts.filter((v) => v.tier === 'confirm');
+    // A confirm-tier act runs without asking only when the user's allow rules name every part of the command.
+    if (confirms.length > 0 && !parts.every((p) => p.kind === 'user-allowed-command')) {
+      for (const v of confirms) {
+        findings.push({
+          kind: 'confirm-command',
+          reason: `${shown} asks for confirmation in every mode: ${v.reason}`,
+        });
+      }
+    }
+    return combine(findings, mode);
+  }
+
+  /** An allowed command may redirect only into the workspace (or /dev/null), never to a protected path. */
+  async function redirectsInside(
+    redirects: readonly { operator: string; target: string; literal: boolean }[],
+  ) {
+    for (const r of redirects) {
+      if (/^[<>]&$/.test(r.operator) && /^(\d+|-)$/.test(r.target)) continue;
+      if (r.target === '/dev/null') continue;
+      if (!r.literal) return false;
+      const absolute = await workspace.resolve(r.target).catch(() => undefined);
+      if (!absolute || (await guarded.reason(absolute))) return false;
+    }
+    return true;
+  }
+
+  async function decideFileTool(request: PolicyRequest): Promise<PolicyDecision> {
+    const { tool, preview } = request;
+    if (preview.writes.length === 0) {
+      if (request.safety === 'safe') return combine([{ kind: 'read', reason: `${tool} is read-only` }], mode);
+      return combine([{ kind: 'other-tool', reason: `${tool} may change things` }], mode);
+    }
+    const findings: Finding[] = [];
+    const operation = TOOL_OPERATIONS[tool] ?? 'write';
+    for (const absolute of preview.writes) {
+      const shown = workspace.relative(absolute);
+      const guard = await guarded.reason(absolute);
+      if (guard) {
+        findings.push({
+          kind: guard.kind === 'protected' ? 'protected-path-write' : 'secret-path-write',
+          reason: `${tool} would change ${shown}, which is protected: ${guard.why}`,
+        });
+      }
+      const stat = await fs.lstat(absolute).catch(() => undefined);
+      if (operation === 'delete') {
+        if (stat && !stat.isDirectory() && created.has(absolute)) {
+          findings.push({
+            kind: 'delete-created-file',
+            reason: `${tool} deletes ${shown}, which this run created`,
+          });
+        } else {
+          const what = stat?.isDirectory() ? 'the directory' : 'the file';
+          const why = stat?.isDirectory() ? '' : ', which this run did not create';
+          findings.push({ kind: 'delete-other', reason: `${tool} deletes ${what} ${shown}${why}` });
+        }
+      } else if (operation === 'write' && stat) {
+        const what = stat.isDirectory() ? 'directory' : 'file';
+        findings.push({ kind: 'edit-file', reason: `${tool} changes the existing ${what} ${shown}` });
+      } else {
+        findings.push({ kind: 'create-file', reason: `${tool} creates ${shown}` });
+      }
+    }
+    return combine(findings, mode);
+  }
+
   return {
-    mode: options.mode,
+    mode,
     async decide(request: PolicyRequest): Promise<PolicyDecision> {
       if (request.tool === COMMAND_TOOL || request.preview.command !== undefined) {
         const command = request.preview.command ?? commandOf(request.args);
-        if (command === undefined) return deny(`${COMMAND_TOOL} needs a "command" string`);
-        return decideCommand(command, options);
+        if (command === undefined) {
+          const reason = `${COMMAND_TOOL} needs a "command" string`;
+          return { decision: 'deny', reason, reasons: [reason] };
+        }
+        return decideCommand(command);
       }
-      if (request.safety === 'safe')
-        return { decision: 'allow', reason: `${request.tool} is read-only`, readOnly: true };
-      if (options.mode !== 'interactive') return allow(`${options.mode} mode allows ${request.tool}`);
-      if (request.safety === 'dangerous') return ask(`${request.tool} can destroy data`);
-      return allow(`${request.tool} changes files inside the workspace`);
+      return decideFileTool(request);
+    },
+    record(request, outcome) {
+      if (!outcome.success) return;
+      const operation = TOOL_OPERATIONS[request.tool];
+      const [absolute] = request.preview.writes;
+      if (absolute === undefined) return;
+      if (operation === 'write' && outcome.metadata.created === true) created.add(absolute);
+      if (operation === 'delete') created.delete(absolute);
     },
   };
 }

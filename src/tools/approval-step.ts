@@ -46,9 +46,12 @@ export async function askApproval(
   args: unknown,
   preview: ToolPreview,
   ctx: ToolContext,
+  /** How to allow the call without asking (the policy's hint), for the refusal where nobody can answer. */
+  hint?: string,
 ): Promise<ApprovalOutcome> {
   if (!ctx.approve) {
-    const result = fail(`refused: ${reason}, and this run cannot ask for approval`, { policy: 'deny' });
+    const how = hint ? `; to allow it: ${hint}` : '';
+    const result = fail(`refused: ${reason}, and this run cannot ask for approval${how}`, { policy: 'deny' });
     return { kind: 'refused', result };
   }
   const binding = await approvalBinding(tool.name, preview, (path) => ctx.workspace.relative(path));

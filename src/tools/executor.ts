@@ -75,13 +75,16 @@ async function run(
   const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
 
   const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
-  if (decision.decision === 'deny') return fail(`refused by policy: ${decision.reason}`, { policy: 'deny' });
+  if (decision.decision === 'deny') {
+    const how = decision.hint ? `; to allow it: ${decision.hint}` : '';
+    return fail(`refused by policy: ${decision.reason}${how}`, { policy: 'deny' });
+  }
   const mutating = !decision.readOnly && tool.safety !== 'safe';
   // Nothing will run, so there is nothing to ask about: the result says the question would come.
   if (mutating && ctx.dryRun)
     return dryRunResult(preview, decision.decision === 'ask' ? decision.reason : undefined);
   if (decision.decision === 'ask') {
-    const answer = await askApproval(call, tool, decision.reason, args, preview, ctx);
+    const answer = await askApproval(call, tool, decision.reason, args, preview, ctx, decision.hint);
     if (answer.kind === 'refused') return answer.result;
     // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).
     if (answer.kind === 'edited') {
@@ -90,7 +93,10 @@ async function run(
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
   if (mutating) await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-  return tool.execute(args, ctx);
+  const result = await tool.execute(args, ctx);
+  // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
+  ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
+  return result;
 }
 
 /** A result with the note saying the user edited the call, for the model to read first (the last edit's only). */

@@ -183,7 +183,7 @@ describe('keel run safety and limits', () => {
     ]);
     const r = await runOllama(s, ws, ['--prompt', 'x']);
     expect(r.code).toBe(0);
-    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/--allow-dangerous/);
+    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/--allow "touch made.txt", or use --mode full/);
     expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('a.txt');
     await expect(readFile(join(ws, 'made.txt'))).rejects.toThrow();
 

@@ -165,7 +165,8 @@ describe('keel undo', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'two\n' } }] },
       { text: 'wrote two' },
     ]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    // Restricted: edits of existing files run without a question (interactive mode would ask before each).
+    const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
       env: { XDG_STATE_HOME: k.state },
       input: 'write one\nwrite two\nexit\n',
     });

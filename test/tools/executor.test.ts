@@ -127,7 +127,10 @@ describe('executeToolCall', () => {
       ws.ctx,
     );
     expect(result.success).toBe(false);
-    expect(result.error).toContain('`npm test` is not allowed in restricted mode');
+    expect(result.error).toContain('`npm test` is not a read-only command');
+    expect(result.error).toContain(
+      'to allow it: add "npm test" to safety.commands.allow, pass --allow "npm test", or use --mode full',
+    );
     expect(formatForModel(result)).toMatch(/^Error: refused by policy: /);
   });
 
@@ -135,7 +138,7 @@ describe('executeToolCall', () => {
     await useMode('interactive');
     await ws.write('a.txt', 'x');
     const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
-    expect(result.error).toContain('cannot ask for approval');
+    expect(result.error).toContain('cannot ask for approval; to allow it: ');
     expect(await ws.read('a.txt')).toBe('x');
   });
 
@@ -285,7 +288,10 @@ describe('executeToolCall', () => {
 
   test('an edited file content is written instead of the proposed one', async () => {
     await ws.write('a.txt', 'old\n');
-    ws.ctx.policy = { mode: 'interactive', decide: async () => ({ decision: 'ask', reason: 'overwrites' }) };
+    ws.ctx.policy = {
+      mode: 'interactive',
+      decide: async () => ({ decision: 'ask', reason: 'overwrites', reasons: ['overwrites'] }),
+    };
     let asks = 0;
     ws.ctx.approve = async (request) => {
       asks++;
@@ -478,7 +484,7 @@ describe('the tool contract', () => {
       mode: 'interactive',
       decide: async (request) => {
         decided.push(request.preview);
-        return { decision: 'ask', reason: 'overwrites a file' };
+        return { decision: 'ask', reason: 'overwrites a file', reasons: ['overwrites a file'] };
       },
     };
     ws.ctx.approve = async (request, signal) => {

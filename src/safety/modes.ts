@@ -1,0 +1,168 @@
+// The modes table, as data: what each execution mode does with each kind of action. The policy reads it,
+// `keel policy show` prints it, the README copies it.
+
+export type ExecutionMode = 'interactive' | 'restricted' | 'full';
+export type Verdict = 'allow' | 'ask' | 'deny';
+
+export const MODES: readonly ExecutionMode[] = ['interactive', 'restricted', 'full'];
+
+export type ActionKind =
+  | 'read'
+  | 'read-only-command'
+  | 'user-allowed-command'
+  | 'user-ask-command'
+  | 'user-denied-command'
+  | 'other-command'
+  | 'unverifiable-command'
+  | 'inline-code'
+  | 'confirm-command'
+  | 'denied-command'
+  | 'create-file'
+  | 'edit-file'
+  | 'delete-created-file'
+  | 'delete-other'
+  | 'protected-path-write'
+  | 'secret-path-write'
+  | 'other-tool';
+
+export interface ActionRow {
+  /** What the action is, for people. */
+  label: string;
+  interactive: Verdict;
+  restricted: Verdict;
+  full: Verdict;
+  /** How to let the action run when it is refused (or asked where nobody can answer). */
+  hint: string;
+}
+
+const RULE_HINT = 'add it to safety.commands.allow or pass --allow "<rule>"';
+
+export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
+  read: {
+    label: 'read or list files (read-only tools)',
+    interactive: 'allow',
+    restricted: 'allow',
+    full: 'allow',
+    hint: '',
+  },
+  'read-only-command': {
+    label: 'read-only command (ls, cat, grep, git status, ...)',
+    interactive: 'allow',
+    restricted: 'allow',
+    full: 'allow',
+    hint: '',
+  },
+  'user-allowed-command': {
+    label: 'command matching safety.commands.allow or --allow',
+    interactive: 'allow',
+    restricted: 'allow',
+    full: 'allow',
+    hint: '',
+  },
+  'user-ask-command': {
+    label: 'command matching safety.commands.ask',
+    interactive: 'ask',
+    restricted: 'ask',
+    full: 'ask',
+    hint: 'approve it in keel chat, or move the rule to safety.commands.allow',
+  },
+  'user-denied-command': {
+    label: 'command matching safety.commands.deny',
+    interactive: 'deny',
+    restricted: 'deny',
+    full: 'deny',
+    hint: 'remove the rule from safety.commands.deny',
+  },
+  'other-command': {
+    label: 'any other command',
+    interactive: 'ask',
+    restricted: 'deny',
+    full: 'allow',
+    hint: `${RULE_HINT}, or use --mode full`,
+  },
+  'unverifiable-command': {
+    label: 'command whose program comes from an expansion, or with control characters',
+    interactive: 'ask',
+    restricted: 'deny',
+    full: 'deny',
+    hint: 'write the program name literally, without control characters',
+  },
+  'inline-code': {
+    label: 'inline interpreter code (python3 -c, node -e, awk system()) without a sandbox',
+    interactive: 'ask',
+    restricted: 'deny',
+    full: 'ask',
+    hint: `write the code to a file in the workspace and run that, run with a sandbox, or ${RULE_HINT}`,
+  },
+  'confirm-command': {
+    label: 'confirm-tier command (git push --force, git reset --hard, npm publish, ...)',
+    interactive: 'ask',
+    restricted: 'deny',
+    full: 'ask',
+    hint: `${RULE_HINT} that matches the whole command`,
+  },
+  'denied-command': {
+    label: 'denylisted act (recursive delete of home or /, sudo, curl | sh, ...)',
+    interactive: 'deny',
+    restricted: 'deny',
+    full: 'deny',
+    hint: 'no rule or mode lets Keel run it (the reason says what would be accepted, if anything)',
+  },
+  'create-file': {
+    label: 'create a new file or directory',
+    interactive: 'allow',
+    restricted: 'allow',
+    full: 'allow',
+    hint: '',
+  },
+  'edit-file': {
+    label: 'edit or overwrite an existing file (the approval shows the diff)',
+    interactive: 'ask',
+    restricted: 'allow',
+    full: 'allow',
+    hint: 'use --mode restricted or --mode full to let edits run without asking',
+  },
+  'delete-created-file': {
+    label: 'delete a file this run created',
+    interactive: 'ask',
+    restricted: 'allow',
+    full: 'allow',
+    hint: 'use --mode restricted or --mode full to let it run without asking',
+  },
+  'delete-other': {
+    label: 'delete a directory, or a file this run did not create',
+    interactive: 'ask',
+    restricted: 'deny',
+    full: 'allow',
+    hint: 'approve it in keel chat (--mode interactive), or use --mode full',
+  },
+  'protected-path-write': {
+    label: 'write .git/, .keel.yaml, .keel/, the state dir or safety.protected_paths',
+    interactive: 'ask',
+    restricted: 'ask',
+    full: 'ask',
+    hint: 'protected paths change only with an explicit approval: approve it in keel chat, or make the change yourself',
+  },
+  'secret-path-write': {
+    label: 'write a secret file (.env, keys, ~/.ssh, ...)',
+    interactive: 'ask',
+    restricted: 'ask',
+    full: 'ask',
+    hint: 'secret files change only with an explicit approval: approve it in keel chat, or make the change yourself',
+  },
+  'other-tool': {
+    label: 'another tool that may change things (no preview of its writes)',
+    interactive: 'ask',
+    restricted: 'allow',
+    full: 'allow',
+    hint: 'use --mode restricted or --mode full to let it run without asking',
+  },
+};
+
+/** The verdict of the modes table for one kind of action. */
+export const verdictOf = (kind: ActionKind, mode: ExecutionMode): Verdict => ACTIONS[kind][mode];
+
+const RANK: Readonly<Record<Verdict, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/** The stricter of two verdicts: deny over ask over allow. */
+export const stricter = (a: Verdict, b: Verdict): Verdict => (RANK[b] > RANK[a] ? b : a);

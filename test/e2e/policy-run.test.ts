@@ -1,0 +1,129 @@
+// End to end: the policy in real runs against the scripted model server: a restricted run refuses a command and a
+// delete (their side effects never happen) and tells the model how to allow them; --allow lets a command through.
+import { access, chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+
+const { server, workspace } = useE2E();
+
+/** A workspace whose build.sh writes a canary file: the command's side effect a refusal must prevent. */
+async function buildWorkspace(): Promise<string> {
+  const ws = await workspace({ 'build.sh': '#!/bin/sh\necho built > canary.txt\n', 'src/a.ts': 'a\n' });
+  await chmod(join(ws, 'build.sh'), 0o755);
+  return ws;
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('keel run and the policy', () => {
+  it('refuses a command outside the read-only set in a restricted run, and says which rule would allow it', async () => {
+    const ws = await buildWorkspace();
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
+      { text: 'could not build' },
+    ]);
+    const r = await runOllama(s, ws, ['--prompt', 'build it']);
+    expect(r.code).toBe(0);
+    expect(await exists(join(ws, 'canary.txt'))).toBe(false);
+    const refused = toolMessages(s.requests[1]!.body)[0];
+    expect(refused).toMatch(/^Error: refused by policy: `\.\/build\.sh` is not a read-only command/);
+    expect(refused).toContain(
+      'to allow it: add "./build.sh" to safety.commands.allow, pass --allow "./build.sh", or use --mode full',
+    );
+  });
+
+  it('runs the command when --allow names it, and only that command', async () => {
+    const ws = await buildWorkspace();
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
+      { toolCalls: [{ name: 'execute_command', args: { command: './build.sh && touch other.txt' } }] },
+      { text: 'built' },
+    ]);
+    const r = await runOllama(s, ws, ['--allow', './build.sh', '--allow', 'true', '--prompt', 'build it']);
+    expect(r.code).toBe(0);
+    expect(await readFile(join(ws, 'canary.txt'), 'utf8')).toBe('built\n');
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('exit code: 0');
+    expect(toolMessages(s.requests[2]!.body).at(-1)).toMatch(/refused by policy: `touch other.txt`/);
+    expect(await exists(join(ws, 'other.txt'))).toBe(false);
+  });
+
+  it('takes allow rules from safety.commands.allow in the config', async () => {
+    const ws = await buildWorkspace();
+    const config = join(ws, '..', `${ws.split('/').pop()}-config.yaml`);
+    await writeFile(config, 'safety:\n  commands:\n    allow: ["./build.sh"]\n');
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
+      { text: 'built' },
+    ]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'build it']);
+    expect(r.code).toBe(0);
+    expect(await readFile(join(ws, 'canary.txt'), 'utf8')).toBe('built\n');
+  });
+
+  it('refuses in a restricted run to delete a directory or a file it did not create, but deletes its own', async () => {
+    const ws = await buildWorkspace();
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'delete_path', args: { path: 'src', recursive: true } },
+          { name: 'delete_path', args: { path: 'build.sh' } },
+          { name: 'write_file', args: { path: 'scratch.txt', content: 'tmp' } },
+        ],
+      },
+      { toolCalls: [{ name: 'delete_path', args: { path: 'scratch.txt' } }] },
+      { text: 'done' },
+    ]);
+    const r = await runOllama(s, ws, ['--prompt', 'clean up']);
+    expect(r.code).toBe(0);
+    expect(await readFile(join(ws, 'src/a.ts'), 'utf8')).toBe('a\n');
+    expect(await exists(join(ws, 'build.sh'))).toBe(true);
+    const [dir, file] = toolMessages(s.requests[1]!.body);
+    expect(dir).toContain('refused by policy: delete_path deletes the directory src');
+    expect(file).toContain('which this run did not create');
+    expect(dir).toContain('--mode full');
+    expect(toolMessages(s.requests[2]!.body).at(-1)).toBe('deleted scratch.txt');
+    expect(await exists(join(ws, 'scratch.txt'))).toBe(false);
+  });
+
+  it('refuses a write to .git/hooks in full mode when nobody can approve it', async () => {
+    const ws = await buildWorkspace();
+    const s = await server([
+      {
+        toolCalls: [{ name: 'write_file', args: { path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' } }],
+      },
+      { text: 'ok' },
+    ]);
+    const r = await runOllama(s, ws, ['--mode', 'full', '--prompt', 'add a hook']);
+    expect(r.code).toBe(0);
+    expect(await exists(join(ws, '.git/hooks/pre-commit'))).toBe(false);
+    const refused = toolMessages(s.requests[1]!.body)[0];
+    expect(refused).toContain('which is protected');
+    expect(refused).toContain('cannot ask for approval; to allow it: ');
+  });
+
+  it('offers no shell tool when safety.allow_command_execution is false', async () => {
+    const ws = await buildWorkspace();
+    const config = join(ws, '..', `${ws.split('/').pop()}-noexec.yaml`);
+    await writeFile(config, 'safety:\n  allow_command_execution: false\n');
+    const s = await server([{ text: 'fine' }]);
+    const r = await runOllama(s, ws, ['--config', config, '--mode', 'full', '--prompt', 'hi']);
+    expect(r.code).toBe(0);
+    const tools = (s.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(tools).toContain('read_file');
+    expect(tools).not.toContain('execute_command');
+    expect(s.requests[0]!.rawBody).not.toContain('execute_command runs');
+  });
+
+  it('refuses --mode with a contradicting --allow-dangerous', async () => {
+    const ws = await buildWorkspace();
+    const s = await server([]);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--allow-dangerous', '--prompt', 'hi']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--allow-dangerous means --mode full');
+  });
+});
