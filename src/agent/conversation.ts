@@ -79,6 +79,17 @@ export class Conversation {
     return this.tokens;
   }
 
+  /**
+   * Takes over a saved conversation (a resumed session) in place of this one, system prompt included, so the
+   * model reads it exactly as before. The messages count as reported: the session file already holds them.
+   */
+  restore(messages: readonly Message[]): void {
+    this.items.splice(0, this.items.length, ...messages);
+    this.tokens = estimateTokens(this.items);
+    this.reported = this.items.length;
+    this.note = undefined;
+  }
+
   push(message: Message): void {
     this.items.push(message);
     this.tokens += estimateTokens([message]);

@@ -242,6 +242,8 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
         return end('done');
       }
       partial = '';
+      // The calls are on disk before they run: after a crash mid-call, a resumed session knows they were made.
+      await options.flush?.();
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
       for (const call of calls) {
         const outcome = signal.aborted

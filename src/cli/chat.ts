@@ -1,19 +1,46 @@
 // `keel chat`: a line-based REPL; every line is a user turn of one conversation. `exit` or Ctrl-D quits.
+import { realpath } from 'node:fs/promises';
+import { dataDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
+import { crashedSessions, dismissCrashed } from '../session/marker.js';
+import { sessionDir } from '../session/session-file.js';
 import { createApprovalPrompt } from '../ui/approval-prompt.js';
 import { editText } from '../ui/editor.js';
 import { LineReader } from '../ui/line-reader.js';
+import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { exitOnTermination, setupAgent } from './setup.js';
+import { type Agent, exitOnTermination, resolveWorkspaceDir, setupAgent } from './setup.js';
 
 export interface ChatOptions extends GlobalOptions, ModeFlags {
   dryRun?: boolean;
   /** --sandbox / --no-sandbox. */
   sandbox?: boolean;
+  /** False under --no-session. */
+  session?: boolean;
+  continue?: boolean;
+  resume?: string;
+}
+
+/**
+ * A session whose process died (its active marker left behind) is reported once; on a terminal the user may
+ * resume it at once. Returns the id to resume, if they said yes.
+ */
+async function offerCrashed(options: ChatOptions, reader: LineReader, interactive: boolean) {
+  if (options.continue || options.resume !== undefined) return undefined;
+  const dir = sessionDir(dataDir(process.env), await realpath(await resolveWorkspaceDir(options.cwd)));
+  const crashed = await crashedSessions(dir);
+  if (crashed.length === 0) return undefined;
+  for (const id of crashed) await dismissCrashed(dir, id);
+  process.stderr.write(
+    `the last session ended unexpectedly; resume it with keel chat --continue (session ${crashed[0]})\n`,
+  );
+  if (!interactive) return undefined;
+  const answer = await reader.read('resume it now? [y/N] ');
+  return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
 }
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -46,22 +73,31 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
     edit: (text, file) => reader.handOver(() => editText(text, { file, env: process.env })),
   });
+  let agent: Agent | undefined;
   try {
-    const agent = await setupAgent(options, {
+    const resume = (await offerCrashed(options, reader, interactive)) ?? options.resume;
+    agent = await setupAgent(options, {
       mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'interactive'),
       allow: options.allow,
       streamText: options.output === 'text',
       approve,
       dryRun: options.dryRun,
       sandbox: options.sandbox,
+      session: { save: options.session !== false, continue: options.continue, resume },
     });
-    killAll = () => agent.runner.killAll();
-    offTermination = exitOnTermination(agent.runner);
+    const runner = agent.runner;
+    killAll = () => runner.killAll();
+    offTermination = exitOnTermination(runner);
     if (interactive) {
       process.stderr.write(
         `keel chat · ${agent.model.provider}/${agent.model.modelId} · ${agent.workspace.root}\n`,
       );
       process.stderr.write('type exit or press Ctrl-D to quit\n');
+    }
+    if (agent.resumed && options.output === 'text') {
+      const style = createStyle(colorEnabled(process.stderr, process.env));
+      process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
+      process.stderr.write(renderHistory(agent.conversation.messages, style));
     }
     for (;;) {
       const line = await reader.read('› ');
@@ -80,6 +116,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   } finally {
     // Background commands end with the chat.
     killAll();
+    // A clean exit: the session's active marker goes.
+    await agent?.session?.close().catch(() => {});
     process.off('SIGINT', interrupt);
     offTermination();
     stopWatching();

@@ -62,6 +62,9 @@ function buildProgram(): Command {
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
+    .option('--continue', "continue this workspace's latest session")
+    .option('--resume <id>', 'continue the session with this id (or a prefix of it)')
+    .option('--no-session', 'do not save the session')
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
@@ -76,6 +79,9 @@ function buildProgram(): Command {
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
+    .option('--continue', "resume this workspace's latest session")
+    .option('--resume <id>', 'resume the session with this id (or a prefix of it)')
+    .option('--no-session', 'do not save the session')
     .action(async (options, command: Command) => {
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
@@ -197,6 +203,46 @@ function buildProgram(): Command {
     .action(async (options, command: Command) => {
       const { auditCommand } = await import('./audit-command.js');
       process.exitCode = await auditCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  const sessions = program.command('sessions').description('list, show, export or remove saved sessions');
+  sessions
+    .command('list')
+    .description("this workspace's sessions, newest first: id, time, turns, tokens, cost, title")
+    .action(async (_options, command: Command) => {
+      const { sessionsListCommand } = await import('./sessions-command.js');
+      process.exitCode = await sessionsListCommand(command.optsWithGlobals<GlobalOptions>());
+    });
+  sessions
+    .command('show')
+    .description("print a session's conversation")
+    .argument('<id>', 'a session id, or a prefix of one')
+    .action(async (id: string, _options, command: Command) => {
+      const { sessionsShowCommand } = await import('./sessions-command.js');
+      process.exitCode = await sessionsShowCommand(id, command.optsWithGlobals<GlobalOptions>());
+    });
+  sessions
+    .command('export')
+    .description('write a session as Markdown, HTML or JSON to stdout (or --out)')
+    .argument('<id>', 'a session id, or a prefix of one')
+    .addOption(
+      new Option('--format <format>', 'md, html or json').choices(['md', 'html', 'json']).default('md'),
+    )
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (id: string, options, command: Command) => {
+      const { sessionsExportCommand } = await import('./sessions-command.js');
+      process.exitCode = await sessionsExportCommand(id, {
+        ...command.optsWithGlobals<GlobalOptions>(),
+        ...options,
+      });
+    });
+  sessions
+    .command('rm')
+    .description('delete a session')
+    .argument('<id>', 'a session id, or a prefix of one')
+    .action(async (id: string, _options, command: Command) => {
+      const { sessionsRmCommand } = await import('./sessions-command.js');
+      process.exitCode = await sessionsRmCommand(id, command.optsWithGlobals<GlobalOptions>());
     });
 
   program

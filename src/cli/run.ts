@@ -1,6 +1,8 @@
 // `keel run`: one autonomous run toward a goal given as --prompt, --plan or on stdin.
 import { resolve } from 'node:path';
 import { ExitCode, UsageError } from '../core/errors.js';
+import { renderHistory } from '../ui/session-history.js';
+import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
@@ -12,6 +14,10 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   dryRun?: boolean;
   /** --sandbox / --no-sandbox. */
   sandbox?: boolean;
+  /** False under --no-session. */
+  session?: boolean;
+  continue?: boolean;
+  resume?: string;
 }
 
 async function readStdin(): Promise<string> {
@@ -51,7 +57,13 @@ export async function runCommand(options: RunOptions): Promise<number> {
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
       dryRun: options.dryRun,
       sandbox: options.sandbox,
+      session: { save: options.session !== false, continue: options.continue, resume: options.resume },
     });
+    if (agent.resumed && options.output === 'text') {
+      const style = createStyle(colorEnabled(process.stderr, process.env));
+      process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
+      process.stderr.write(renderHistory(agent.conversation.messages, style));
+    }
     agent.conversation.push({ role: 'user', content: goal });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
@@ -59,6 +71,8 @@ export async function runCommand(options: RunOptions): Promise<number> {
       // Background commands end with the run.
       agent.runner.killAll();
     });
+    // A clean end: the session's active marker goes.
+    await agent.session?.close();
     switch (result.reason) {
       case 'done':
         return ExitCode.ok;

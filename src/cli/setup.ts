@@ -7,7 +7,7 @@ import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { cacheDir, stateDir, userConfigPath } from '../config/paths.js';
+import { cacheDir, dataDir, stateDir, userConfigPath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -25,6 +25,15 @@ import { createRedactor } from '../safety/redact.js';
 import { chooseCommandRunner } from '../safety/sandbox-choice.js';
 import { keelDirectories } from '../safety/sandbox-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
+import { resumedConversation, sessionToResume } from '../session/resume.js';
+import {
+  readSession,
+  SessionError,
+  type SessionRecord,
+  sessionDir,
+  sessionPath,
+} from '../session/session-file.js';
+import { createSessionStore, type SessionStore } from '../session/session-store.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
@@ -45,6 +54,10 @@ export interface Agent {
   emit: (event: AgentEvent) => void;
   /** Runs every shell command of the agent; killAll stops them when Keel exits on a signal. */
   runner: CommandRunner;
+  /** Where this run or chat is saved; undefined under --no-session. */
+  session?: SessionStore;
+  /** The session taken up by --continue or --resume, as it was saved. */
+  resumed?: SessionRecord;
   /** Runs the loop on the conversation as it stands. */
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
 }
@@ -66,6 +79,8 @@ export interface SetupOptions {
   systemPrompt?: string;
   /** false: the final answer is not printed (the command does something else with it). */
   printAnswer?: boolean;
+  /** Save the session (false: --no-session), and which saved one to continue. */
+  session?: { save: boolean; continue?: boolean; resume?: string };
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -200,9 +215,30 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         }),
       ),
   });
+  const sessionId = `${runStamp()}-${process.pid}`;
+  const sessions = sessionDir(dataDir(process.env), workspace.root);
+  const resumeId = setup.session ? await sessionToResume(sessions, setup.session) : undefined;
+  const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(sessions, resumeId));
+  if (resumeId !== undefined && !resumed) throw new SessionError(`session ${resumeId} cannot be read`);
+  const session =
+    setup.session?.save === false
+      ? undefined
+      : createSessionStore({
+          file: sessionPath(sessions, resumeId ?? sessionId),
+          resumed: resumed !== undefined,
+          redact: createRedactor(process.env),
+          meta: {
+            id: resumeId ?? sessionId,
+            workspace: workspace.root,
+            provider: model.provider,
+            model: model.modelId,
+            ...(model.capabilities?.price ? { price: model.capabilities.price } : {}),
+          },
+        });
   const events = createEventStream(
     outputSink(options, model, setup.streamText, setup.printAnswer !== false),
     audit,
+    ...(session ? [session.sink] : []),
   );
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
@@ -228,6 +264,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       pruneThreshold: config.agent.conversation.prune_threshold,
     },
   );
+  if (resumed) {
+    // The model reads the saved conversation exactly as before; calls a crash left unanswered get a result.
+    const { messages, repairs } = resumedConversation(resumed);
+    conversation.restore(messages);
+    for (const message of repairs) conversation.push(message);
+  }
   const limits: ToolLimits = {
     maxOutputSize: outputCap(config.agent.tools.max_output_size, maxTokens),
     maxFileReadSize: config.agent.tools.max_file_read_size,
@@ -235,7 +277,6 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
   };
-  const sessionId = `${runStamp()}-${process.pid}`;
   const saveOutput = createOutputStore(join(outputRoot, sessionId));
   // Before each call that may change the workspace, a snapshot `keel undo` can go back to.
   const checkpoints = dryRun
@@ -288,6 +329,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     conversation,
     emit,
     runner,
+    ...(session ? { session } : {}),
+    ...(resumed ? { resumed } : {}),
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;

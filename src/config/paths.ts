@@ -33,3 +33,10 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
   return join(base, 'keel');
 }
+
+/** Keel's data directory: `$XDG_DATA_HOME/keel`, defaulting to `~/.local/share/keel`. Sessions live here. */
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_DATA_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'share');
+  return join(base, 'keel');
+}

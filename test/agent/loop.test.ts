@@ -159,7 +159,7 @@ describe('runLoop', () => {
     expect(result).toMatchObject({ reason: 'failed', error: { code: 'content_filter' } });
   });
 
-  it('asks for the tool list every turn and awaits a flush of durable consumers before each model call', async () => {
+  it('asks for the tool list every turn and awaits a flush of durable consumers before each model call and before tool calls run', async () => {
     const offered: string[][] = [];
     const order: string[] = [];
     let tools = [{ name: 'one', description: '', inputSchema: {} }];
@@ -182,6 +182,7 @@ describe('runLoop', () => {
     });
     await runLoop(conversation, options);
     expect(offered).toEqual([['one'], ['one', 'two']]);
-    expect(order.slice(0, 4)).toEqual(['flushed', 'model', 'flushed', 'model']);
+    // Before the first call, before the tool call runs, before the second call.
+    expect(order.slice(0, 5)).toEqual(['flushed', 'model', 'flushed', 'flushed', 'model']);
   });
 });

@@ -1,0 +1,130 @@
+// A saved session as a document: Markdown, one self-contained HTML page (tool calls folded, diffs coloured, no
+// external assets), or JSON (the summary, the messages and the events).
+import type { AgentEvent } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import { type SessionRecord, sessionMessages, summarize } from './session-file.js';
+
+export type ExportFormat = 'md' | 'html' | 'json';
+
+export function exportSession(record: SessionRecord, format: ExportFormat): string {
+  if (format === 'json') {
+    const { meta, events } = record;
+    return `${JSON.stringify({ ...summarize(record), price: meta.price, messages: sessionMessages(record), events }, null, 2)}\n`;
+  }
+  return format === 'md' ? toMarkdown(record) : toHtml(record);
+}
+
+/** What the user saw of each tool call's result (a diff, a summary), by call id. */
+function displays(events: readonly AgentEvent[]): Map<string, string> {
+  const shown = new Map<string, string>();
+  for (const e of events) if (e.type === 'tool_result') shown.set(e.id, e.display);
+  return shown;
+}
+
+const fence = (text: string, lang = '') => {
+  const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${ticks}${lang}\n${text.replace(/\n$/, '')}\n${ticks}`;
+};
+
+function heading(record: SessionRecord): string[] {
+  const s = summarize(record);
+  const cost = s.cost === undefined ? '' : ` · $${s.cost.toFixed(4)}`;
+  return [
+    `${s.title}`,
+    `session ${s.id} · ${s.provider}/${s.model} · ${s.workspace}`,
+    `${s.started} – ${s.updated} · ${s.turns} turns · ${s.input_tokens} in / ${s.output_tokens} out tokens${cost}`,
+  ];
+}
+
+export function toMarkdown(record: SessionRecord): string {
+  const [title, where, when] = heading(record);
+  const out = [`# ${title}`, '', `${where}  `, when, ''];
+  for (const m of sessionMessages(record)) {
+    switch (m.role) {
+      case 'system':
+        out.push('<details><summary>System prompt</summary>', '', fence(m.content), '', '</details>', '');
+        break;
+      case 'user':
+        out.push('## User', '', m.content, '');
+        break;
+      case 'assistant':
+        out.push('## Assistant', '');
+        if (m.reasoning) out.push(`> ${m.reasoning.replace(/\n/g, '\n> ')}`, '');
+        if (m.content.trim()) out.push(m.content, '');
+        for (const call of m.toolCalls ?? [])
+          out.push(`**${call.name}** \`${call.id}\``, '', fence(call.input, 'json'), '');
+        break;
+      case 'tool':
+        out.push(`### Result of ${m.toolName}${m.isError ? ' (error)' : ''}`, '', fence(m.content), '');
+        break;
+    }
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/** A unified diff's lines coloured; any other text as is. */
+function pre(text: string): string {
+  const lines = text.split('\n').map((line) => {
+    const cls = /^\+(?!\+\+)/.test(line)
+      ? 'add'
+      : /^-(?!--)/.test(line)
+        ? 'del'
+        : /^@@/.test(line)
+          ? 'hunk'
+          : '';
+    return cls ? `<span class="${cls}">${escapeHtml(line)}</span>` : escapeHtml(line);
+  });
+  return `<pre>${lines.join('\n')}</pre>`;
+}
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222;background:#fafafa}
+header p{color:#666;margin:.2em 0}.msg{border-radius:8px;padding:.6em 1em;margin:1em 0;background:#fff;border:1px solid #ddd}
+.user{background:#eef4ff;border-color:#c8d8f5}.role{font-weight:600;font-size:.85em;color:#555;text-transform:uppercase}
+.reasoning{color:#777;font-style:italic;white-space:pre-wrap}.text{white-space:pre-wrap}
+details{margin:.5em 0;border:1px solid #e3e3e3;border-radius:6px;padding:.3em .6em;background:#f6f6f6}
+summary{cursor:pointer;font-family:ui-monospace,monospace}pre{overflow-x:auto;background:#f0f0f0;padding:.6em;border-radius:4px;font:13px/1.4 ui-monospace,monospace}
+.add{color:#116329;background:#dafbe1;display:block}.del{color:#82071e;background:#ffebe9;display:block}.hunk{color:#0550ae;display:block}.error summary{color:#a00}`;
+
+export function toHtml(record: SessionRecord): string {
+  const [title, where, when] = heading(record);
+  const shown = displays(record.events);
+  const results = new Map<string, Extract<Message, { role: 'tool' }>>();
+  const messages = sessionMessages(record);
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
+  const body: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') {
+      body.push(`<details><summary>System prompt</summary>${pre(m.content)}</details>`);
+    } else if (m.role === 'user') {
+      body.push(
+        `<div class="msg user"><div class="role">User</div><div class="text">${escapeHtml(m.content)}</div></div>`,
+      );
+    } else if (m.role === 'assistant') {
+      const parts = [`<div class="role">Assistant</div>`];
+      if (m.reasoning) parts.push(`<div class="reasoning">${escapeHtml(m.reasoning)}</div>`);
+      if (m.content.trim()) parts.push(`<div class="text">${escapeHtml(m.content)}</div>`);
+      for (const call of m.toolCalls ?? []) {
+        const result = results.get(call.id);
+        const display = shown.get(call.id);
+        parts.push(
+          `<details class="${result?.isError ? 'error' : ''}"><summary>${escapeHtml(call.name)} ${escapeHtml(call.input.slice(0, 120))}</summary>` +
+            `${pre(call.input)}${display ? pre(display) : ''}${result ? pre(result.content) : ''}</details>`,
+        );
+      }
+      body.push(`<div class="msg assistant">${parts.join('')}</div>`);
+    }
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title ?? '')}</title><style>${STYLE}</style></head>
+<body><header><h1>${escapeHtml(title ?? '')}</h1><p>${escapeHtml(where ?? '')}</p><p>${escapeHtml(when ?? '')}</p></header>
+${body.join('\n')}
+</body></html>
+`;
+}

@@ -1,0 +1,44 @@
+// The active-session marker (AGT's crash recovery): `<id>.active` beside the session file, holding the pid, for
+// as long as a run or chat writes the session. A clean exit removes it; one left by a process that is gone means
+// the session ended unexpectedly, and the next chat in the workspace offers to resume it.
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const suffix = '.active';
+
+const markerOf = (sessionFile: string) => sessionFile.replace(/\.jsonl$/, suffix);
+
+export async function writeMarker(sessionFile: string): Promise<void> {
+  await writeFile(markerOf(sessionFile), `${process.pid}\n`, { mode: 0o600 });
+}
+
+export async function clearMarker(sessionFile: string): Promise<void> {
+  await rm(markerOf(sessionFile), { force: true });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Ids of the sessions in `dir` whose process ended without a clean exit, newest first. */
+export async function crashedSessions(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const crashed: string[] = [];
+  for (const name of names.filter((n) => n.endsWith(suffix))) {
+    const pid = Number.parseInt(await readFile(join(dir, name), 'utf8').catch(() => ''), 10);
+    if (!Number.isInteger(pid) || pid === process.pid || !alive(pid))
+      crashed.push(name.slice(0, -suffix.length));
+  }
+  return crashed.sort().reverse();
+}
+
+/** The crash was reported: the marker goes, so the note is given once. */
+export async function dismissCrashed(dir: string, id: string): Promise<void> {
+  await rm(join(dir, `${id}${suffix}`), { force: true });
+}

@@ -1,0 +1,51 @@
+// Picking the session to resume (--continue: the workspace's latest; --resume <id>: an id or its prefix) and the
+// messages it continues from: the saved conversation, with a result for any tool call a crash left unanswered.
+import type { Message } from '../core/messages.js';
+import {
+  findSession,
+  listSessions,
+  SessionError,
+  type SessionRecord,
+  sessionMessages,
+} from './session-file.js';
+
+export interface ResumeRequest {
+  continue?: boolean;
+  resume?: string;
+}
+
+/** The id to resume in `dir`, or undefined for a new session. */
+export async function sessionToResume(dir: string, request: ResumeRequest): Promise<string | undefined> {
+  if (request.resume !== undefined) return findSession(dir, request.resume);
+  if (!request.continue) return undefined;
+  const latest = (await listSessions(dir))[0];
+  if (!latest) throw new SessionError('no session to continue in this workspace', 'start one with keel chat');
+  return latest.id;
+}
+
+/** What a crash left: calls without results. Every provider requires one per call before the next message. */
+export const INTERRUPTED_RESULT = 'Error: interrupted: Keel stopped before this tool call finished';
+
+/**
+ * The saved conversation and, separately, the results to append for calls left unanswered (they are new
+ * messages: the session file records them when they are sent).
+ */
+export function resumedConversation(record: SessionRecord): { messages: Message[]; repairs: Message[] } {
+  const messages = sessionMessages(record);
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === 'tool') answered.add(m.toolCallId);
+  const repairs: Message[] = [];
+  const last = messages.findLastIndex((m) => m.role === 'assistant');
+  const calls = last < 0 ? [] : ((messages[last] as Extract<Message, { role: 'assistant' }>).toolCalls ?? []);
+  for (const call of calls) {
+    if (answered.has(call.id)) continue;
+    repairs.push({
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: INTERRUPTED_RESULT,
+      isError: true,
+    });
+  }
+  return { messages, repairs };
+}

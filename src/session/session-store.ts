@@ -1,0 +1,114 @@
+// The session store: an event consumer appending the conversation and its usage to the session file. Each
+// event it keeps becomes one line; the lines of a burst go out in one O_APPEND write followed by fdatasync, and
+// the sink returns that write's promise, so the loop's flush() before each model call waits until it is on disk.
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AgentEvent, EventSink } from '../core/events.js';
+import type { Redactor } from '../safety/redact.js';
+import { clearMarker, writeMarker } from './marker.js';
+import type { SessionMeta } from './session-file.js';
+
+/** What a session keeps: the conversation, what was called and its outcome, usage, and each run's bounds. */
+const kept = new Set<AgentEvent['type']>([
+  'run_start',
+  'message',
+  'conversation_pruned',
+  'tool_call',
+  'tool_result',
+  'usage',
+  'error',
+  'run_end',
+]);
+
+export interface SessionStoreOptions {
+  file: string;
+  /** Written as the first line when the file is new; a resumed session's file already has it. */
+  meta: Omit<SessionMeta, 'type' | 'version' | 'started'>;
+  resumed: boolean;
+  redact: Redactor;
+  now?: () => Date;
+}
+
+export interface SessionStore {
+  readonly id: string;
+  readonly file: string;
+  sink: EventSink;
+  /** A clean exit: the active-session marker goes (after a crash it stays, and the next chat says so). */
+  close(): Promise<void>;
+}
+
+/** Every string in `value` redacted: the JSON stays valid, whatever a secret sat next to. */
+function redactDeep(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)]));
+  }
+  return value;
+}
+
+export function createSessionStore(options: SessionStoreOptions): SessionStore {
+  const now = options.now ?? (() => new Date());
+  let queue: string[] = [];
+  let writing: Promise<void> | undefined;
+  let opened: Promise<import('node:fs/promises').FileHandle> | undefined;
+  let started = options.resumed;
+
+  // Created on the first run, so a chat left before its first message leaves no empty session behind.
+  const handle = () => {
+    opened ??= (async () => {
+      await mkdir(dirname(options.file), { recursive: true, mode: 0o700 });
+      await writeMarker(options.file);
+      const file = await open(options.file, 'a+', 0o600);
+      // A crash may have cut the last line short: the next record starts on a line of its own.
+      const { size } = await file.stat();
+      const last = Buffer.alloc(1);
+      if (size > 0 && (await file.read(last, 0, 1, size - 1)).bytesRead === 1 && last[0] !== 0x0a) {
+        await file.write('\n');
+      }
+      return file;
+    })();
+    return opened;
+  };
+
+  const drain = async (): Promise<void> => {
+    const file = await handle();
+    while (queue.length > 0) {
+      const lines = queue.join('');
+      queue = [];
+      await file.write(lines);
+      await file.datasync();
+    }
+  };
+
+  const sink: EventSink = (event) => {
+    if (!kept.has(event.type)) return;
+    if (!started) {
+      started = true;
+      const meta: SessionMeta = {
+        type: 'session',
+        version: 1,
+        ...options.meta,
+        started: now().toISOString(),
+      };
+      queue.push(`${JSON.stringify(redactDeep(meta, options.redact))}\n`);
+    }
+    const line = redactDeep({ ...event, time: now().toISOString() }, options.redact);
+    queue.push(`${JSON.stringify(line)}\n`);
+    writing ??= drain().finally(() => {
+      writing = undefined;
+    });
+    return writing;
+  };
+
+  return {
+    id: options.meta.id,
+    file: options.file,
+    sink,
+    async close() {
+      await writing?.catch(() => {});
+      if (opened) await (await opened).close();
+      await clearMarker(options.file);
+    },
+  };
+}

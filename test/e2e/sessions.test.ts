@@ -1,0 +1,197 @@
+// End to end: sessions saved by the built CLI, resumed after kill -9 at several points with the model getting the
+// same history, a cut-off last line ignored, the crash note of the next chat, and keel sessions list/show/export/rm.
+import { existsSync } from 'node:fs';
+import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { runOllama, useE2E } from '../support/e2e.js';
+import type { ReceivedRequest } from '../support/model-server.js';
+
+const { server, workspace } = useE2E();
+
+const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
+const secret = 'sk-live-9f8e7d6c5b4a39281706';
+
+/** Temp XDG data and state dirs shared by several keel invocations (each runKeel has its own HOME). */
+async function dirs() {
+  const data = await workspace();
+  const state = await workspace();
+  return { env: { XDG_DATA_HOME: data, XDG_STATE_HOME: state }, data };
+}
+
+/** The one sessions directory of the one workspace used, and its session files. */
+async function sessionFiles(data: string): Promise<{ dir: string; files: string[] }> {
+  const root = join(data, 'keel', 'sessions');
+  const keys = await readdir(root);
+  expect(keys).toHaveLength(1);
+  const dir = join(root, keys[0]!);
+  return { dir, files: (await readdir(dir)).filter((f) => f.endsWith('.jsonl')) };
+}
+
+const messagesOf = (r: ReceivedRequest) =>
+  (r.body as { messages: { role: string; content: string }[] }).messages;
+
+describe('sessions', () => {
+  it('saves a run with its metadata, redacts secrets, and lists, shows, exports and removes it', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const { env, data } = await dirs();
+    const s = await server([call('read_file', { path: 'a.txt' }), { text: `done with ${secret}` }]);
+    const r = await runOllama(s, ws, ['--prompt', `read a.txt, my key is ${secret}`], { env });
+    expect(r.code).toBe(0);
+    const { dir, files } = await sessionFiles(data);
+    expect(files).toHaveLength(1);
+    const file = join(dir, files[0]!);
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain(secret);
+    expect(text).toContain('[REDACTED]');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    // A clean exit leaves no active marker.
+    expect((await readdir(dir)).filter((f) => f.endsWith('.active'))).toEqual([]);
+    const meta = JSON.parse(text.split('\n')[0]!);
+    expect(meta).toMatchObject({ type: 'session', workspace: ws, provider: 'ollama' });
+
+    const list = await runKeel(['sessions', 'list', '--output', 'json', '--cwd', ws], { env });
+    expect(list.code).toBe(0);
+    const sessions = JSON.parse(list.stdout);
+    expect(sessions).toEqual([
+      expect.objectContaining({
+        id: meta.id,
+        title: 'read a.txt, my key is sk-[REDACTED]',
+        workspace: ws,
+        updated: expect.any(String),
+        turns: 1,
+        input_tokens: 20,
+        output_tokens: 10,
+      }),
+    ]);
+    const textList = await runKeel(['sessions', 'list', '--cwd', ws], { env });
+    expect(textList.stdout).toContain(meta.id);
+    expect(textList.stdout).toContain('1 turn');
+
+    const show = await runKeel(['sessions', 'show', meta.id.slice(0, 12), '--cwd', ws], { env });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('## User');
+    expect(show.stdout).toContain('read_file');
+    expect(show.stdout).toContain('done with sk-[REDACTED]');
+
+    const json = await runKeel(['sessions', 'export', meta.id, '--format', 'json', '--cwd', ws], { env });
+    const exported = JSON.parse(json.stdout);
+    expect(exported.messages.map((m: { role: string }) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    const html = await runKeel(['sessions', 'export', meta.id, '--format', 'html', '--cwd', ws], { env });
+    expect(html.stdout).toMatch(/^<!doctype html>/);
+    expect(html.stdout).toContain('<details');
+    expect(html.stdout).not.toMatch(/<script|<link|src="http/);
+
+    const rm = await runKeel(['sessions', 'rm', meta.id, '--cwd', ws], { env });
+    expect(rm.code).toBe(0);
+    expect((await sessionFiles(data)).files).toEqual([]);
+    const missing = await runKeel(['sessions', 'show', meta.id, '--cwd', ws], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no session');
+  });
+
+  it('writes nothing under --no-session', async () => {
+    const ws = await workspace();
+    const { env, data } = await dirs();
+    const s = await server([{ text: 'ok' }]);
+    const r = await runOllama(s, ws, ['--no-session', '--prompt', 'hi'], { env });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(data, 'keel'))).toBe(false);
+  });
+
+  it('after kill -9 while the model server holds a reply, --continue sends the same history plus the new message', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const { env } = await dirs();
+    let kill = () => {};
+    const first = await server([
+      call('read_file', { path: 'a.txt' }),
+      () => {
+        kill();
+        return { hang: true };
+      },
+    ]);
+    const killed = await runOllama(first, ws, ['--prompt', 'read a.txt'], {
+      env,
+      onSpawn: (child) => {
+        kill = () => child.kill('SIGKILL');
+      },
+    });
+    expect(killed.code).toBe(null);
+    const held = first.requests[1]!;
+
+    const second = await server([{ text: 'finished' }]);
+    const resumed = await runOllama(second, ws, ['--continue', '--prompt', 'go on'], { env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('resuming session');
+    expect(messagesOf(second.requests[0]!)).toEqual([
+      ...messagesOf(held),
+      { role: 'user', content: 'go on' },
+    ]);
+  });
+
+  it('after kill -9 while a command runs, the unanswered call gets a result and nothing before is lost', async () => {
+    const ws = await workspace();
+    const { env, data } = await dirs();
+    const command = 'touch started; while [ ! -e stop ]; do sleep 0.1; done';
+    const first = await server([call('execute_command', { command }), { text: 'never' }]);
+    const killed = await runOllama(first, ws, ['--allow-dangerous', '--no-sandbox', '--prompt', 'wait'], {
+      env,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (!existsSync(join(ws, 'started'))) return;
+          clearInterval(poll);
+          child.kill('SIGKILL');
+        }, 20);
+      },
+    });
+    // The orphaned command ends once the file appears.
+    await writeFile(join(ws, 'stop'), '');
+    expect(killed.code).toBe(null);
+    // The crash left the marker; a half-written line is ignored and later lines still start on their own.
+    const { dir, files } = await sessionFiles(data);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.active'))).toHaveLength(1);
+    await appendFile(join(dir, files[0]!), '{"type":"message","role":"user","content":"half');
+
+    const chat = await runKeel(['chat', '--base-url', first.ollamaUrl, '--cwd', ws], {
+      env,
+      input: 'exit\n',
+    });
+    expect(chat.stderr).toContain('the last session ended unexpectedly; resume it with keel chat --continue');
+    const again = await runKeel(['chat', '--base-url', first.ollamaUrl, '--cwd', ws], {
+      env,
+      input: 'exit\n',
+    });
+    expect(again.stderr).not.toContain('ended unexpectedly');
+
+    const second = await server([{ text: 'finished' }, { text: 'and again' }]);
+    const id = files[0]!.slice(0, 10);
+    const resumed = await runOllama(second, ws, ['--resume', id, '--prompt', 'go on'], { env });
+    expect(resumed.code).toBe(0);
+    const sent = messagesOf(second.requests[0]!);
+    const before = messagesOf(first.requests[0]!);
+    expect(sent.slice(0, before.length)).toEqual(before);
+    expect(sent.slice(before.length).map((m) => m.role)).toEqual(['assistant', 'tool', 'user']);
+    expect(JSON.stringify(sent)).toContain('execute_command');
+    expect(sent[before.length + 1]!.content).toContain('interrupted');
+    expect(sent[before.length + 2]!.content).toBe('go on');
+    expect(JSON.stringify(sent)).not.toContain('half');
+
+    // The resumed run appended to the same file: a further resume sends all of it again.
+    const more = await runOllama(second, ws, ['--continue', '--prompt', 'more'], { env });
+    expect(more.code).toBe(0);
+    expect(messagesOf(second.requests[1]!)).toEqual([
+      ...sent,
+      { role: 'assistant', content: 'finished' },
+      { role: 'user', content: 'more' },
+    ]);
+    expect((await sessionFiles(data)).files).toHaveLength(1);
+  });
+});
