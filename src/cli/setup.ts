@@ -68,9 +68,14 @@ export function outputCap(configured: number, budgetTokens: number): number {
 export async function resolveWorkspaceDir(cwd: string | undefined): Promise<string> {
   const dir = resolve(cwd ?? process.cwd());
   const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) {
+  if (info === undefined) {
     throw new UsageError(`workspace directory not found: ${dir}`, {
       hint: 'pass an existing directory with --cwd',
+    });
+  }
+  if (!info.isDirectory()) {
+    throw new UsageError(`--cwd is not a directory: ${dir}`, {
+      hint: 'pass the directory to work in, not a file',
     });
   }
   return dir;
