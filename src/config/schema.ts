@@ -48,9 +48,7 @@ export const configSchema = z
         ollama: z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
-            base_url: httpUrl
-              .default('http://localhost:11434')
-              .describe('address of the Ollama server'),
+            base_url: httpUrl.default('http://localhost:11434').describe('address of the Ollama server'),
           })
           .strict()
           .prefault({})
@@ -69,9 +67,7 @@ export const configSchema = z
         copilot: z
           .object({
             model: z.string().min(1).default('gpt-4.1').describe('Copilot model id'),
-            base_url: httpUrl
-              .optional()
-              .describe('chat endpoint; default: the one the Copilot token names'),
+            base_url: httpUrl.optional().describe('chat endpoint; default: the one the Copilot token names'),
             github_url: httpUrl
               .default('https://github.com')
               .describe('GitHub host of the device-flow login'),

@@ -76,6 +76,7 @@ describe('LineReader.ask', () => {
 });
 
 /** Terminal output without its cursor-movement and erase sequences. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the terminal's escape sequences is the point
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
 describe('LineReader.read', () => {
