@@ -1,6 +1,8 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
+
 import { ALLOWED_PROGRAMS, HARMLESS_REDIRECT_TARGETS } from '../safety/command-rules.js';
 import type { ExecutionMode } from '../safety/policy.js';
+import { type ContextFile, contextSection } from './context-files.js';
 
 /** What execute_command may do in each mode, worded from the same rules data the policy enforces. */
 function commandRules(mode: ExecutionMode): string {
@@ -31,8 +33,10 @@ export function systemPrompt(options: {
   /** Commands run in the bubblewrap sandbox. */
   sandbox?: { network: boolean };
   dryRun?: boolean;
+  /** AGENTS.md and the like, in prompt order; none leaves the prompt as it is. */
+  contextFiles?: readonly ContextFile[];
 }): string {
-  return [
+  const rules = [
     'You are Keel, an autonomous coding agent. You work in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
@@ -41,4 +45,6 @@ export function systemPrompt(options: {
     ...sandboxRules(options.sandbox),
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
   ].join(' ');
+  const files = options.contextFiles ?? [];
+  return files.length === 0 ? rules : `${rules}\n\n${contextSection(files)}`;
 }
