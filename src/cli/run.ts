@@ -51,6 +51,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
       dryRun: options.dryRun,
       sandbox: options.sandbox,
+      summary: options.output === 'text',
     });
     agent.conversation.push({ role: 'user', content: goal });
     const interrupt = interruptSignal(agent.runner);

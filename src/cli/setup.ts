@@ -2,12 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { cacheDir, stateDir, userConfigPath } from '../config/paths.js';
+import { cacheDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -31,6 +32,7 @@ import { createRegistry, defaultTools, type ToolRegistry } from '../tools/regist
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
+import { createRunSummary } from '../ui/run-summary.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { onOutputClosed } from './closed-output.js';
@@ -58,6 +60,8 @@ export interface SetupOptions {
   dryRun?: boolean;
   /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
   sandbox?: boolean;
+  /** End a text-mode run with one summary line on stderr (`keel run`). */
+  summary?: boolean;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -98,7 +102,17 @@ export async function loadConfigFor(options: GlobalOptions): Promise<LoadedConfi
   });
 }
 
-function outputSink(options: GlobalOptions, model: Model, streamText: boolean): EventSink {
+function outputSink(options: GlobalOptions, model: Model, setup: SetupOptions): EventSink {
+  const text = textSink(options, model, setup.streamText);
+  if (options.output !== 'text' || !setup.summary) return text;
+  const summary = createRunSummary({
+    stderr: process.stderr,
+    style: createStyle(colorEnabled(process.stderr, process.env)),
+  });
+  return fanOut(text, summary);
+}
+
+function textSink(options: GlobalOptions, model: Model, streamText: boolean): EventSink {
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
     // Humans still see errors on stderr; stdout carries only the JSON object.
@@ -176,7 +190,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         }),
       ),
   });
-  const events = createEventStream(outputSink(options, model, setup.streamText), audit);
+  const events = createEventStream(outputSink(options, model, setup), audit);
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
@@ -185,7 +199,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
-  const conversation = new Conversation(systemPrompt({ workspace: workspace.root, mode, sandbox, dryRun }), {
+  const contextFiles = await findContextFiles({
+    workspace: workspace.root,
+    userFile: userContextFilePath(process.env),
+  });
+  const prompt = systemPrompt({ workspace: workspace.root, mode, sandbox, dryRun, contextFiles });
+  const conversation = new Conversation(prompt, {
     maxTokens,
     minRetainTurns: config.agent.conversation.min_retain_turns,
     pruneThreshold: config.agent.conversation.prune_threshold,

@@ -62,7 +62,7 @@ async function run(
   parsed: Parsed,
   registry: ToolRegistry,
   ctx: ToolContext,
-): Promise<ToolResult> {
+): Promise<RunResult> {
   if (!parsed.ok) return fail(`arguments are not valid JSON: ${parsed.error}`);
   const tool = registry.get(call.name);
   if (!tool) {
@@ -90,8 +90,14 @@ async function run(
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
   if (mutating) await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-  return tool.execute(args, ctx);
+  const result = await tool.execute(args, ctx);
+  // A file tool's writes are known from its preview; a command's are not (its preview names none).
+  const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
+  return fileChange ? { ...result, changed: preview.writes } : result;
 }
+
+/** A result with the paths a file tool changed, for the tool_result event. */
+type RunResult = ToolResult & { changed?: string[] };
 
 /** A result with the note saying the user edited the call, for the model to read first (the last edit's only). */
 function withNote(result: ToolResult, note: string): ToolResult {
@@ -124,13 +130,14 @@ export async function executeToolCall(
     args: parsed.ok ? parsed.value : call.input,
   });
   const started = Date.now();
-  let result: ToolResult;
+  let ran: RunResult;
   try {
-    result = await run(call, parsed, registry, ctx);
+    ran = await run(call, parsed, registry, ctx);
   } catch (error) {
-    result = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
+    ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }
-  result = await capOutput(result, call.id, ctx.limits.maxOutputSize, ctx.saveOutput);
+  const { changed, ...plain } = ran;
+  const result = await capOutput(plain, call.id, ctx.limits.maxOutputSize, ctx.saveOutput);
   ctx.emit({
     type: 'tool_result',
     turn,
@@ -142,6 +149,7 @@ export async function executeToolCall(
     truncated: result.truncated,
     metadata: result.metadata,
     duration_ms: Date.now() - started,
+    ...(changed ? { changed } : {}),
   });
   return result;
 }
