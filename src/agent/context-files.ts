@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 export const contextFileNames = ['AGENTS.md', 'AGENT.md', 'CRAFT.md', 'CLAUDE.md'] as const;
 
 export interface ContextFile {
-  /** Absolute path, named in the prompt so the model can read the rest of a cut file. */
+  /** Absolute path, named in the prompt. */
   path: string;
   content: string;
   /** The file's size in bytes when only part of it is in `content`. */
@@ -104,7 +104,7 @@ export function contextSection(files: readonly ContextFile[]): string {
     const note =
       file.cutFrom === undefined
         ? ''
-        : `${body ? '\n' : ''}[cut: ${Buffer.byteLength(file.content)} of ${file.cutFrom} bytes shown; read the file for the rest]`;
+        : `${body ? '\n' : ''}[cut: ${Buffer.byteLength(file.content)} of ${file.cutFrom} bytes shown]`;
     return `## ${file.path}\n${body}${note}`;
   });
   return [

@@ -111,13 +111,13 @@ describe('the system prompt', () => {
     expect(prompt).toContain(
       '## /home/u/.config/keel/AGENTS.md\nAnswer in French.\n\n## /w/AGENTS.md\nRun npm test.\n',
     );
-    expect(prompt).toContain('[cut: 13 of 9000 bytes shown; read the file for the rest]');
+    expect(prompt).toContain('[cut: 13 of 9000 bytes shown]');
     expect(prompt.indexOf('/home/u/')).toBeLessThan(prompt.indexOf('/w/AGENTS.md'));
   });
 
   it('names a file left out by the cap without an empty body', () => {
     expect(contextSection([{ path: '/a/AGENTS.md', content: '', cutFrom: 10 }])).toContain(
-      '## /a/AGENTS.md\n[cut: 0 of 10 bytes shown; read the file for the rest]',
+      '## /a/AGENTS.md\n[cut: 0 of 10 bytes shown]',
     );
   });
 });
