@@ -1,5 +1,4 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
-
 import { ALLOWED_PROGRAMS, HARMLESS_REDIRECT_TARGETS } from '../safety/command-rules.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import { type ContextFile, contextSection } from './context-files.js';

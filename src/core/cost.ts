@@ -1,5 +1,4 @@
 // What tokens cost: USD from a usage count and a model's list price, when the price is known.
-
 import type { Usage } from './messages.js';
 import type { ModelCapabilities } from './model.js';
 
