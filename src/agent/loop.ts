@@ -2,6 +2,7 @@
 // append the results, and repeat until a final answer, the turn limit, an interrupt or a failure.
 // Every path ends with exactly one run_end event.
 
+import { usageCost } from '../core/cost.js';
 import { ExitCode, isAbortError, KeelError } from '../core/errors.js';
 import { type AgentEvent, messageEvent, type RunEndReason } from '../core/events.js';
 import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
@@ -158,13 +159,18 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       error,
     };
     if (error) emit({ type: 'error', code: error.code, message: error.message, hint: error.hint });
+    const cost = usageCost(state.usage, model.capabilities?.price);
     emit({
       type: 'run_end',
       reason,
       answer: state.answer,
       turns: state.turns,
       tool_calls: state.toolCalls,
-      usage: { input_tokens: state.usage.inputTokens, output_tokens: state.usage.outputTokens },
+      usage: {
+        input_tokens: state.usage.inputTokens,
+        output_tokens: state.usage.outputTokens,
+        ...(cost === undefined ? {} : { cost_usd: cost }),
+      },
     });
     return result;
   };

@@ -1,6 +1,7 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
 import { HARMLESS_REDIRECT_TARGETS, readOnlyNames } from '../safety/command-rules.js';
 import type { ExecutionMode } from '../safety/modes.js';
+import { type ContextFile, contextSection } from './context-files.js';
 
 export interface SystemPromptOptions {
   workspace: string;
@@ -13,6 +14,8 @@ export interface SystemPromptOptions {
   sandbox?: { network: boolean };
   /** --dry-run: changes only report what they would do. */
   dryRun?: boolean;
+  /** AGENTS.md and the like, in prompt order; none leaves the prompt as it is. */
+  contextFiles?: readonly ContextFile[];
 }
 
 /** What execute_command may do in each mode, worded from the same rules data the policy enforces. */
@@ -40,7 +43,7 @@ function sandboxRules(sandbox: { network: boolean } | undefined): string[] {
 }
 
 export function systemPrompt(options: SystemPromptOptions): string {
-  return [
+  const rules = [
     'You are Keel, an autonomous coding agent. You work in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
@@ -51,4 +54,6 @@ export function systemPrompt(options: SystemPromptOptions): string {
   ]
     .filter((line) => line !== '')
     .join(' ');
+  const files = options.contextFiles ?? [];
+  return files.length === 0 ? rules : `${rules}\n\n${contextSection(files)}`;
 }

@@ -33,6 +33,8 @@ function buildProgram(): Command {
     .version(version, '-V, --version', 'print the version')
     .exitOverride()
     .showSuggestionAfterError()
+    // Subcommands inherit this: `keel run --help` also lists --provider, --model, --cwd and the rest.
+    .configureHelp({ showGlobalOptions: true })
     .option(
       '--provider <name>',
       'provider: ollama, openai-compatible, copilot, gemini, openrouter, anthropic, openai, replay',

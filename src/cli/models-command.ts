@@ -2,7 +2,7 @@
 import { type ProviderName, providerNames } from '../config/schema.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';
-import { listModels } from '../providers/index.js';
+import { listModels, tableListWithoutKey } from '../providers/index.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -22,10 +22,10 @@ export async function modelsCommand(name: string | undefined, options: GlobalOpt
     const selected = config.provider.type;
     // Ollama lists `qwen3:latest` for the configured `qwen3`.
     const configured = selected === 'replay' ? undefined : config.provider[selected].model;
-    const interrupt = interruptSignal();
-    const models = await listModels(config.provider, { env: process.env, signal: interrupt.signal }).finally(
-      () => interrupt.dispose(),
-    );
+    // A hosted provider without a key: Keel's own table, said so on stderr, rather than a failure.
+    const fallback = await tableListWithoutKey(config.provider, process.env);
+    if (fallback) process.stderr.write(`${fallback.note}\n`);
+    const models = fallback?.models ?? (await fetchList(config.provider));
     models.sort((a, b) => a.id.localeCompare(b.id));
     const marked =
       models.find((m) => m.id === configured) ?? models.find((m) => m.id === `${configured}:latest`);
@@ -39,6 +39,13 @@ export async function modelsCommand(name: string | undefined, options: GlobalOpt
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json });
   }
+}
+
+async function fetchList(provider: Parameters<typeof listModels>[0]) {
+  const interrupt = interruptSignal();
+  return listModels(provider, { env: process.env, signal: interrupt.signal }).finally(() =>
+    interrupt.dispose(),
+  );
 }
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');

@@ -58,6 +58,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       dryRun: options.dryRun,
       sandbox: options.sandbox,
       session: { save: options.session !== false, continue: options.continue, resume: options.resume },
+      summary: options.output === 'text',
     });
     if (agent.resumed && options.output === 'text') {
       const style = createStyle(colorEnabled(process.stderr, process.env));

@@ -2,12 +2,13 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { cacheDir, dataDir, stateDir, userConfigPath } from '../config/paths.js';
+import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -40,6 +41,7 @@ import { createRegistry, defaultTools, type ToolRegistry } from '../tools/regist
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool, ToolContext, ToolLimits } from '../tools/tool.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
+import { createRunSummary } from '../ui/run-summary.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { onOutputClosed } from './closed-output.js';
@@ -81,6 +83,8 @@ export interface SetupOptions {
   printAnswer?: boolean;
   /** Save the session (false: --no-session), and which saved one to continue. */
   session?: { save: boolean; continue?: boolean; resume?: string };
+  /** End a text-mode run with one summary line on stderr (`keel run`). */
+  summary?: boolean;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -91,9 +95,14 @@ export function outputCap(configured: number, budgetTokens: number): number {
 export async function resolveWorkspaceDir(cwd: string | undefined): Promise<string> {
   const dir = resolve(cwd ?? process.cwd());
   const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) {
+  if (info === undefined) {
     throw new UsageError(`workspace directory not found: ${dir}`, {
       hint: 'pass an existing directory with --cwd',
+    });
+  }
+  if (!info.isDirectory()) {
+    throw new UsageError(`--cwd is not a directory: ${dir}`, {
+      hint: 'pass the directory to work in, not a file',
     });
   }
   return dir;
@@ -116,7 +125,17 @@ export async function loadConfigFor(options: GlobalOptions): Promise<LoadedConfi
   });
 }
 
-function outputSink(
+function outputSink(options: GlobalOptions, model: Model, setup: SetupOptions): EventSink {
+  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false);
+  if (options.output !== 'text' || !setup.summary) return text;
+  const summary = createRunSummary({
+    stderr: process.stderr,
+    style: createStyle(colorEnabled(process.stderr, process.env)),
+  });
+  return fanOut(text, summary);
+}
+
+function textSink(
   options: GlobalOptions,
   model: Model,
   streamText: boolean,
@@ -236,7 +255,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
           },
         });
   const events = createEventStream(
-    outputSink(options, model, setup.streamText, setup.printAnswer !== false),
+    outputSink(options, model, setup),
     audit,
     ...(session ? [session.sink] : []),
   );
@@ -248,6 +267,10 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
+  const contextFiles = await findContextFiles({
+    workspace: workspace.root,
+    userFile: userContextFilePath(process.env),
+  });
   const conversation = new Conversation(
     setup.systemPrompt ??
       systemPrompt({
@@ -257,6 +280,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
         sandbox,
         dryRun,
+        contextFiles,
       }),
     {
       maxTokens,

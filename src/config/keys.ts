@@ -128,6 +128,7 @@ function describeNumber(schema: z.ZodNumber): string {
 /** What a value must be, in words: "a positive integer", "one of: a, b". */
 export function describeExpected(schema: z.ZodType): string {
   if (schema instanceof z.ZodNumber) return describeNumber(schema);
+  if (schema instanceof z.ZodURL) return 'an http(s) URL';
   if (schema instanceof z.ZodString) return (schema.minLength ?? 0) > 0 ? 'a non-empty string' : 'a string';
   if (schema instanceof z.ZodEnum) return `one of: ${schema.options.join(', ')}`;
   if (schema instanceof z.ZodBoolean) return 'true or false';

@@ -1,6 +1,6 @@
 // Where config files live: the user file under XDG_CONFIG_HOME and the project file in the workspace.
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 export const projectConfigName = '.keel.yaml';
 
@@ -10,6 +10,11 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_CONFIG_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
   return join(base, 'keel', 'config.yaml');
+}
+
+/** The user's own context file, beside the user config: `~/.config/keel/AGENTS.md`. */
+export function userContextFilePath(env: NodeJS.ProcessEnv): string {
+  return join(dirname(userConfigPath(env)), 'AGENTS.md');
 }
 
 /** `<workspace>/.keel.yaml`. */

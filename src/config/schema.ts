@@ -15,13 +15,15 @@ export type ProviderName = (typeof providerNames)[number];
 
 const positiveInt = z.number().int().positive();
 const stringList = z.array(z.string().min(1)).default([]);
+/** Base URLs: a malformed one is refused when the config loads, naming its key or flag, before any request. */
+const httpUrl = z.url({ protocol: /^https?$/ });
 
 /** An API-key provider's block: its model and API root, each with a default. */
 function hostedProvider(label: string, model: string, baseUrl: string) {
   return z
     .object({
       model: z.string().min(1).default(model).describe(`${label} model id`),
-      base_url: z.string().min(1).default(baseUrl).describe('API root'),
+      base_url: httpUrl.default(baseUrl).describe('API root'),
     })
     .strict()
     .prefault({});
@@ -46,11 +48,7 @@ export const configSchema = z
         ollama: z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
-            base_url: z
-              .string()
-              .min(1)
-              .default('http://localhost:11434')
-              .describe('address of the Ollama server'),
+            base_url: httpUrl.default('http://localhost:11434').describe('address of the Ollama server'),
           })
           .strict()
           .prefault({})
@@ -58,9 +56,7 @@ export const configSchema = z
         'openai-compatible': z
           .object({
             model: z.string().min(1).default('gpt-4o-mini').describe('model name as the server expects it'),
-            base_url: z
-              .string()
-              .min(1)
+            base_url: httpUrl
               .default('https://api.openai.com/v1')
               .describe('base URL of the API (ending in /v1 for most servers)'),
             api_key: z.string().optional().describe('API key; prefer the OPENAI_API_KEY variable'),
@@ -71,19 +67,11 @@ export const configSchema = z
         copilot: z
           .object({
             model: z.string().min(1).default('gpt-4.1').describe('Copilot model id'),
-            base_url: z
-              .string()
-              .min(1)
-              .optional()
-              .describe('chat endpoint; default: the one the Copilot token names'),
-            github_url: z
-              .string()
-              .min(1)
+            base_url: httpUrl.optional().describe('chat endpoint; default: the one the Copilot token names'),
+            github_url: httpUrl
               .default('https://github.com')
               .describe('GitHub host of the device-flow login'),
-            github_api_url: z
-              .string()
-              .min(1)
+            github_api_url: httpUrl
               .default('https://api.github.com')
               .describe('GitHub API host of the Copilot token exchange'),
           })

@@ -86,6 +86,8 @@ export type AgentEvent =
       truncated: boolean;
       metadata: Record<string, string | number | boolean>;
       duration_ms: number;
+      /** Absolute paths a file tool created, changed or deleted (a command's changes cannot be known). */
+      changed?: string[];
     }
   | { type: 'usage'; turn: number; input_tokens: number; output_tokens: number }
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
@@ -100,7 +102,8 @@ export type AgentEvent =
       answer: string;
       turns: number;
       tool_calls: number;
-      usage: { input_tokens: number; output_tokens: number };
+      /** cost_usd: at the model's list price, when Keel knows it. */
+      usage: { input_tokens: number; output_tokens: number; cost_usd?: number };
     };
 
 /** A consumer of events. A durable one (the session store) may return a promise: the write in flight. */

@@ -112,6 +112,26 @@ export async function listModels(
   return listProviderModels(provider, { ...options, apiKey: (name) => apiKey(name, options.env) });
 }
 
+/**
+ * Without a key a hosted provider's list cannot be asked for: Keel's built-in table instead, with a note saying
+ * so. undefined when the provider's own list can be fetched (it has a key, or is not a hosted provider).
+ */
+export async function tableListWithoutKey(
+  provider: KeelConfig['provider'],
+  env: NodeJS.ProcessEnv,
+): Promise<{ models: ModelCapabilities[]; note: string } | undefined> {
+  const type = provider.type;
+  if (!(type in hostedFactories)) return undefined;
+  const hosted = type as HostedProvider;
+  const { resolveCredential, credentialEnvVar } = await import('./credentials.js');
+  if (await resolveCredential(hosted, env)) return undefined;
+  const { tableModels } = await import('./model-lists.js');
+  return {
+    models: tableModels(hosted),
+    note: `no API key for ${hosted}: showing Keel's built-in table; set ${credentialEnvVar[hosted]} for the provider's live list`,
+  };
+}
+
 /** The API-key providers differ only in their module; each loads when chosen. */
 const hostedFactories: Record<HostedProvider, () => Promise<(options: HostedModelOptions) => Model>> = {
   gemini: async () => (await import('./gemini.js')).createGeminiModel,

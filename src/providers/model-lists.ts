@@ -5,6 +5,7 @@ import { ProviderError } from '../core/errors.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import { fetchJson } from './fetch-json.js';
 import { type HostedProvider, hostedErrorContext, openRouterHeaders, trimBaseUrl } from './hosted.js';
+import { modelTable } from './model-table.js';
 
 export interface ListOptions {
   env: NodeJS.ProcessEnv;
@@ -107,6 +108,26 @@ export async function listProviderModels(
       return [{ id: (await replayModel(cassette)).modelId, source: 'unknown' }];
     }
   }
+}
+
+/** The table's families each hosted provider serves; OpenRouter names them with its vendor prefix. */
+const tableFamilies: Record<Exclude<HostedProvider, 'openrouter'>, { prefix: string; vendor: string }> = {
+  openai: { prefix: 'gpt-', vendor: 'openai/' },
+  anthropic: { prefix: 'claude-', vendor: 'anthropic/' },
+  gemini: { prefix: 'gemini-', vendor: 'google/' },
+};
+
+/** A hosted provider's models as Keel's built-in table knows them: the list shown when there is no key to ask. */
+export function tableModels(provider: HostedProvider): ModelCapabilities[] {
+  const families = provider === 'openrouter' ? Object.values(tableFamilies) : [tableFamilies[provider]];
+  return families.flatMap(({ prefix, vendor }) =>
+    modelTable
+      .filter((entry) => entry.id.startsWith(prefix))
+      .map((entry) => {
+        const id = provider === 'openrouter' ? `${vendor}${entry.id}` : entry.id;
+        return { ...capabilitiesOf(id), id };
+      }),
+  );
 }
 
 /** OpenAI's list also holds embedding, speech, image and moderation models, which cannot run an agent. */

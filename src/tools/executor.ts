@@ -62,7 +62,7 @@ async function run(
   parsed: Parsed,
   registry: ToolRegistry,
   ctx: ToolContext,
-): Promise<ToolResult> {
+): Promise<RunResult> {
   if (!parsed.ok) return fail(`arguments are not valid JSON: ${parsed.error}`);
   const tool = registry.get(call.name);
   if (!tool) {
@@ -96,8 +96,13 @@ async function run(
   const result = await tool.execute(args, ctx);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
   ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
-  return result;
+  // A file tool's writes are known from its preview; a command's are not (its preview names none).
+  const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
+  return fileChange ? { ...result, changed: preview.writes } : result;
 }
+
+/** A result with the paths a file tool changed, for the tool_result event. */
+type RunResult = ToolResult & { changed?: string[] };
 
 /** A result with the note saying the user edited the call, for the model to read first (the last edit's only). */
 function withNote(result: ToolResult, note: string): ToolResult {
@@ -130,13 +135,14 @@ export async function executeToolCall(
     args: parsed.ok ? parsed.value : call.input,
   });
   const started = Date.now();
-  let result: ToolResult;
+  let ran: RunResult;
   try {
-    result = await run(call, parsed, registry, ctx);
+    ran = await run(call, parsed, registry, ctx);
   } catch (error) {
-    result = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
+    ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }
-  result = await capOutput(result, call.id, ctx.limits.maxOutputSize, ctx.saveOutput);
+  const { changed, ...plain } = ran;
+  const result = await capOutput(plain, call.id, ctx.limits.maxOutputSize, ctx.saveOutput);
   ctx.emit({
     type: 'tool_result',
     turn,
@@ -148,6 +154,7 @@ export async function executeToolCall(
     truncated: result.truncated,
     metadata: result.metadata,
     duration_ms: Date.now() - started,
+    ...(changed ? { changed } : {}),
   });
   return result;
 }

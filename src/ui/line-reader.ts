@@ -32,7 +32,7 @@ export class LineReader {
     const queued = this.queue.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.closed) return Promise.resolve(null);
-    if (this.interactive) this.output.write(prompt);
+    this.showPrompt(prompt);
     return new Promise((resolve) => {
       this.waiting = resolve;
     });
@@ -48,7 +48,9 @@ export class LineReader {
     this.queue.length = 0;
     if (this.closed || signal.aborted) return Promise.resolve(null);
     if (this.interactive) {
-      // Ctrl-E then Ctrl-U: erase the line being edited (readline's documented way to simulate keys).
+      // Ctrl-E then Ctrl-U: erase the line being edited (readline's documented way to simulate keys). The erase
+      // redraws the line, so the chat's prompt is cleared first or it would stand before the question.
+      this.rl.setPrompt('');
       this.rl.write(null, { ctrl: true, name: 'e' });
       this.rl.write(null, { ctrl: true, name: 'u' });
     }
@@ -63,8 +65,23 @@ export class LineReader {
       this.waiting = answer;
     });
     // Listening before the question is out: an answer that comes back at once is not queued and lost.
-    this.output.write(prompt);
+    if (this.interactive) {
+      // Lines above the last are plain output; the last is readline's prompt, redrawn on history recall.
+      const lastBreak = prompt.lastIndexOf('\n') + 1;
+      this.output.write(prompt.slice(0, lastBreak));
+      this.showPrompt(prompt.slice(lastBreak));
+    } else this.output.write(prompt);
     return answered;
+  }
+
+  /**
+   * On a terminal the prompt goes through readline, not a bare write: readline redraws the line (history recall,
+   * Ctrl-U, a resize) with the prompt it was given, so any other prompt would turn into its default `> `.
+   */
+  private showPrompt(prompt: string): void {
+    if (!this.interactive) return;
+    this.rl.setPrompt(prompt);
+    this.rl.prompt(true);
   }
 
   /**

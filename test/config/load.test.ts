@@ -216,6 +216,16 @@ describe('environment', () => {
     expect(error.message).toBe('`--max-turns` must be a positive integer, got 0');
   });
 
+  test('a --base-url that is not an http(s) URL names the flag, for every provider', async () => {
+    for (const provider of ['ollama', 'openai-compatible', 'copilot', 'gemini', 'anthropic', 'openai']) {
+      const error = await loadError({ flags: { provider, baseUrl: 'localhost:8080' } });
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toBe('`--base-url` must be an http(s) URL, got "localhost:8080"');
+    }
+    const ftp = await loadError({ flags: { provider: 'openrouter', baseUrl: 'ftp://example.com' } });
+    expect(ftp.message).toContain('`--base-url` must be an http(s) URL');
+  });
+
   test('--model with the replay provider is refused', async () => {
     const error = await loadError({ flags: { provider: 'replay', model: 'x' } });
     expect(error.message).toBe('--model does not apply to the replay provider');
@@ -244,6 +254,14 @@ describe('file errors name the file and line', () => {
     const error = await loadError();
     expect(error.message).toBe(`\`agent.max_turns\` in ${file} line 2 must be a positive integer, got "ten"`);
     expect(error.hint).toContain('default (100)');
+  });
+
+  test('a base URL in a file must be an http(s) URL, named by key and line', async () => {
+    const file = await writeUser('provider:\n  gemini:\n    base_url: generativelanguage\n');
+    const error = await loadError();
+    expect(error.message).toBe(
+      `\`provider.gemini.base_url\` in ${file} line 3 must be an http(s) URL, got "generativelanguage"`,
+    );
   });
 
   test('a group given a scalar must be a mapping', async () => {

@@ -71,11 +71,25 @@ describe('keel models', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('a missing key is exit 3 with the hint', async () => {
+  it('a hosted provider without a key: the built-in table with a note on stderr, exit 0', async () => {
     const r = await runKeel(['models', 'anthropic']);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/no API key for anthropic/);
-    expect(r.stderr).toMatch(/ANTHROPIC_API_KEY|keel auth login anthropic/);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "no API key for anthropic: showing Keel's built-in table; set ANTHROPIC_API_KEY for the provider's live list\n",
+    );
+    const body = rows(r.stdout).slice(1);
+    expect(body).toContainEqual(['* claude-sonnet-4-5', '200,000', '64,000', 'yes', 'yes', '$3.00/$15.00']);
+    expect(body.every((row) => row.join(' ').includes('claude-'))).toBe(true);
+  });
+
+  it('openrouter without a key: the table under vendor-prefixed ids, as JSON too', async () => {
+    const r = await runKeel(['models', 'openrouter', '--output', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('set OPENROUTER_API_KEY');
+    const ids = (JSON.parse(r.stdout) as { id: string; configured: boolean }[]).map((m) => m.id);
+    expect(ids).toContain('anthropic/claude-sonnet-4');
+    expect(ids).toContain('google/gemini-2.5-flash');
+    expect(ids).toContain('openai/gpt-4.1');
   });
 });
 

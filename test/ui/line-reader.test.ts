@@ -74,3 +74,44 @@ describe('LineReader.ask', () => {
     expect(await reader.read('› ')).toBe('second');
   });
 });
+
+/** Terminal output without its cursor-movement and erase sequences. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the terminal's escape sequences is the point
+const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+
+describe('LineReader.read', () => {
+  test('on a terminal, history recall redraws the line with the same prompt glyph', async () => {
+    const { input, reader, written } = setup(true);
+    const first = reader.read('› ');
+    input.write('first message\r');
+    expect(await first).toBe('first message');
+    const second = reader.read('› ');
+    const before = written().length;
+    // Up arrow: readline recalls the previous line and redraws it.
+    input.write('\x1b[A');
+    await tick();
+    const redrawn = plain(written().slice(before));
+    expect(redrawn).toBe('› first message');
+    input.write('\r');
+    expect(await second).toBe('first message');
+  });
+
+  test('an approval question on a terminal keeps its own prompt after history recall', async () => {
+    const { input, reader, written } = setup(true);
+    const first = reader.read('› ');
+    input.write('earlier\r');
+    await first;
+    const answer = reader.ask('run: touch x\nallow? [y/N] ', new AbortController().signal);
+    await tick();
+    const shown = plain(written().slice(written().indexOf('earlier')));
+    // No chat prompt left standing before the question.
+    expect(shown).toContain('run: touch x\nallow? [y/N] ');
+    expect(shown).not.toContain('›');
+    const before = written().length;
+    input.write('\x1b[A');
+    await tick();
+    expect(plain(written().slice(before))).toBe('allow? [y/N] earlier');
+    input.write('\x15n\r');
+    expect(await answer).toBe('n');
+  });
+});

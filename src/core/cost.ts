@@ -1,0 +1,17 @@
+// What tokens cost: USD from a usage count and a model's list price, when the price is known.
+import type { Usage } from './messages.js';
+import type { ModelCapabilities } from './model.js';
+
+/** USD for `usage` at `price` (USD per million tokens in / out); undefined when the price is unknown. */
+export function usageCost(usage: Usage, price: ModelCapabilities['price']): number | undefined {
+  if (!price) return undefined;
+  const usd = (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1e6;
+  // Whole nano-dollars: no floating-point tails like 0.00012000000000000002 in JSON.
+  return Math.round(usd * 1e9) / 1e9;
+}
+
+/** `$1.23`, `$0.0042`, `$0`: two decimals, or two significant digits below a cent. */
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0';
+  return `$${usd >= 0.01 ? usd.toFixed(2) : usd.toPrecision(2)}`;
+}

@@ -1,0 +1,51 @@
+// The one dim line on stderr that ends a text-mode `keel run`: turns, tool calls, tokens, cost, time, files changed.
+import { formatCost } from '../core/cost.js';
+import type { AgentEvent, EventSink } from '../core/events.js';
+import type { Style } from './style.js';
+
+const count = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** `4 s`, `0.8 s`, `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 10) return `${Number(seconds.toFixed(1))} s`;
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+
+/** The summary of a finished run, from its run_end event and what the run took. */
+export function summaryLine(
+  end: Extract<AgentEvent, { type: 'run_end' }>,
+  details: { elapsedMs: number; filesChanged: number },
+): string {
+  const { usage } = end;
+  return [
+    count(end.turns, 'turn'),
+    count(end.tool_calls, 'tool call'),
+    `${usage.input_tokens.toLocaleString('en-US')} tokens in, ${usage.output_tokens.toLocaleString('en-US')} out`,
+    ...(usage.cost_usd === undefined ? [] : [formatCost(usage.cost_usd)]),
+    formatDuration(details.elapsedMs),
+    `${count(details.filesChanged, 'file')} changed by file tools`,
+  ].join(' · ');
+}
+
+/** Counts the distinct paths file tools changed and prints the summary line when the run ends. */
+export function createRunSummary(options: {
+  stderr: NodeJS.WritableStream;
+  style: Style;
+  now?: () => number;
+}): EventSink {
+  const now = options.now ?? Date.now;
+  let started = now();
+  const changed = new Set<string>();
+  return (event) => {
+    if (event.type === 'run_start') started = now();
+    if (event.type === 'tool_result') for (const path of event.changed ?? []) changed.add(path);
+    if (event.type === 'run_end') {
+      const line = summaryLine(event, { elapsedMs: now() - started, filesChanged: changed.size });
+      options.stderr.write(`${options.style.dim(line)}\n`);
+    }
+  };
+}
