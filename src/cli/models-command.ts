@@ -1,6 +1,7 @@
 // `keel models [provider]`: the provider's models with context window, output limit, tools, streaming and price.
 import { type ProviderName, providerNames } from '../config/schema.js';
 import { ExitCode, UsageError } from '../core/errors.js';
+import { groupDigits } from '../core/text.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';
 import { listModels, tableListWithoutKey } from '../providers/index.js';
 import { sanitize } from '../ui/sanitize.js';
@@ -49,7 +50,7 @@ async function fetchList(provider: Parameters<typeof listModels>[0]) {
 }
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? '-' : value ? 'yes' : 'no');
-const count = (value: number | undefined) => (value === undefined ? '-' : value.toLocaleString('en-US'));
+const count = (value: number | undefined) => (value === undefined ? '-' : groupDigits(value));
 const usd = (value: number) => `$${value < 0.01 && value > 0 ? value.toPrecision(2) : value.toFixed(2)}`;
 
 /** One row per model; `*` marks the configured one. Price: USD per million input / output tokens. */

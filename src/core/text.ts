@@ -28,3 +28,10 @@ export function utf8Suffix(text: string, maxBytes: number): string {
     .toString('utf8')
     .replace(/^\uFFFD+/, '');
 }
+
+/** `12,345`: thousands grouped with commas, without Intl (loading locale data costs start-up time). */
+export function groupDigits(n: number): string {
+  const [whole, fraction] = String(n).split('.');
+  const grouped = (whole ?? '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}

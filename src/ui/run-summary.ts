@@ -1,10 +1,10 @@
 // The one dim line on stderr that ends a text-mode `keel run`: turns, tool calls, tokens, cost, time, files changed.
 import { formatCost } from '../core/cost.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
+import { groupDigits } from '../core/text.js';
 import type { Style } from './style.js';
 
-const count = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const count = (n: number, one: string, many = `${one}s`) => `${groupDigits(n)} ${n === 1 ? one : many}`;
 
 /** `4 s`, `0.8 s`, `2 min 5 s`. */
 export function formatDuration(ms: number): string {
@@ -24,7 +24,7 @@ export function summaryLine(
   return [
     count(end.turns, 'turn'),
     count(end.tool_calls, 'tool call'),
-    `${usage.input_tokens.toLocaleString('en-US')} tokens in, ${usage.output_tokens.toLocaleString('en-US')} out`,
+    `${groupDigits(usage.input_tokens)} tokens in, ${groupDigits(usage.output_tokens)} out`,
     ...(usage.cost_usd === undefined ? [] : [formatCost(usage.cost_usd)]),
     formatDuration(details.elapsedMs),
     `${count(details.filesChanged, 'file')} changed by file tools`,
