@@ -12,7 +12,8 @@ import {
 import type { GlobalOptions } from './main.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { readSecret } from './secret-input.js';
-import { interruptSignal, loadConfigFor } from './setup.js';
+import { loadConfigFor } from './setup.js';
+import { interruptSignal } from './signals.js';
 
 export interface AuthLoginOptions extends GlobalOptions {
   /** False with --no-store. */

@@ -13,7 +13,8 @@ import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { type Agent, exitOnTermination, resolveWorkspaceDir, setupAgent } from './setup.js';
+import { type Agent, resolveWorkspaceDir, setupAgent } from './setup.js';
+import { exitOnTermination } from './signals.js';
 
 export interface ChatOptions extends GlobalOptions, ModeFlags {
   dryRun?: boolean;

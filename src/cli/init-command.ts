@@ -19,7 +19,8 @@ import { fileChangeDiff } from '../tools/file-diff.js';
 import { OVERVIEW_MAP_TOKENS } from '../tools/get-project-overview.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure } from './report.js';
-import { interruptSignal, setupAgent } from './setup.js';
+import { setupAgent } from './setup.js';
+import { interruptSignal } from './signals.js';
 
 export interface InitOptions extends GlobalOptions {
   dryRun?: boolean;

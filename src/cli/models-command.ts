@@ -7,7 +7,8 @@ import { listModels, tableListWithoutKey } from '../providers/index.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './main.js';
 import { reportFailure, reportWarnings } from './report.js';
-import { interruptSignal, loadConfigFor } from './setup.js';
+import { loadConfigFor } from './setup.js';
+import { interruptSignal } from './signals.js';
 
 function asProvider(name: string): ProviderName {
   if ((providerNames as readonly string[]).includes(name)) return name as ProviderName;

@@ -6,7 +6,8 @@ import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { interruptSignal, setupAgent } from './setup.js';
+import { setupAgent } from './setup.js';
+import { interruptSignal } from './signals.js';
 
 export interface RunOptions extends GlobalOptions, ModeFlags {
   prompt?: string;

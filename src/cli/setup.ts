@@ -12,7 +12,7 @@ import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
-import { createEventStream, type EventSink, fanOut } from '../core/events.js';
+import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -40,12 +40,8 @@ import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool, ToolContext, ToolLimits } from '../tools/tool.js';
-import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
-import { createRunSummary } from '../ui/run-summary.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
-import { createTextRenderer } from '../ui/text-renderer.js';
-import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './main.js';
+import { outputSink } from './outputs.js';
 
 export interface Agent {
   loaded: LoadedConfig;
@@ -124,52 +120,6 @@ export async function loadConfigFor(options: GlobalOptions): Promise<LoadedConfi
     },
   });
 }
-
-function outputSink(options: GlobalOptions, model: Model, setup: SetupOptions): EventSink {
-  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false);
-  if (options.output !== 'text' || !setup.summary) return text;
-  const summary = createRunSummary({
-    stderr: process.stderr,
-    style: createStyle(colorEnabled(process.stderr, process.env)),
-  });
-  return fanOut(text, summary);
-}
-
-function textSink(
-  options: GlobalOptions,
-  model: Model,
-  streamText: boolean,
-  printAnswer: boolean,
-): EventSink {
-  if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
-  if (options.output === 'json') {
-    // Humans still see errors on stderr; stdout carries only the JSON object.
-    const style = createStyle(colorEnabled(process.stderr, process.env));
-    const text = createTextRenderer({
-      stdout: devNull,
-      stderr: process.stderr,
-      style,
-      streamText: false,
-      showReasoning: false,
-    });
-    return fanOut(
-      createJsonOutput(process.stdout, { provider: model.provider, model: model.modelId }),
-      (e) => {
-        if (e.type === 'error' || e.type === 'warning' || e.type === 'run_end') text(e);
-      },
-    );
-  }
-  const style = createStyle(colorEnabled(process.stderr, process.env));
-  return createTextRenderer({
-    stdout: printAnswer ? process.stdout : devNull,
-    stderr: process.stderr,
-    style,
-    streamText,
-    showReasoning: Boolean(process.stderr.isTTY),
-  });
-}
-
-const devNull = { write: () => true } as unknown as NodeJS.WritableStream;
 
 export async function setupAgent(options: GlobalOptions, setup: SetupOptions): Promise<Agent> {
   const loaded = await loadConfigFor(options);
@@ -377,48 +327,4 @@ function conversationText(messages: readonly Message[]): string {
 /** `20261123-101908`: sorts by time, names a run's saved outputs. */
 function runStamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-}
-
-/**
- * SIGTERM and SIGHUP (the terminal closed) end Keel at once, killing every running command's process group
- * first so nothing it started is orphaned. Returns a function that removes the handlers.
- */
-export function exitOnTermination(runner: CommandRunner): () => void {
-  const handlers = (['SIGTERM', 'SIGHUP'] as const).map((name) => {
-    const handler = () => {
-      runner.killAll();
-      process.exit(128 + (name === 'SIGTERM' ? 15 : 1));
-    };
-    process.on(name, handler);
-    return () => process.off(name, handler);
-  });
-  return () => {
-    for (const off of handlers) off();
-  };
-}
-
-/**
- * Aborts on Ctrl-C or when nobody reads our output any more; a second Ctrl-C kills running commands' process
- * groups and exits at once.
- */
-export function interruptSignal(runner?: CommandRunner): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) {
-      runner?.killAll();
-      process.exit(130);
-    }
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  const offTermination = runner ? exitOnTermination(runner) : () => {};
-  const stopWatching = onOutputClosed(() => controller.abort());
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off('SIGINT', onSigint);
-      offTermination();
-      stopWatching();
-    },
-  };
 }

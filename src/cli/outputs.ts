@@ -1,0 +1,64 @@
+// The event consumers that print a run: text for people, one JSON object, or a JSON line per event.
+import { type EventSink, fanOut } from '../core/events.js';
+import type { Model } from '../core/model.js';
+import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
+import { createRunSummary } from '../ui/run-summary.js';
+import { colorEnabled, createStyle } from '../ui/style.js';
+import { createTextRenderer } from '../ui/text-renderer.js';
+import type { GlobalOptions } from './main.js';
+
+export interface OutputChoice {
+  /** Write answer text to stdout as it streams. */
+  streamText: boolean;
+  /** false: the final answer is not printed (the command does something else with it). */
+  printAnswer?: boolean;
+  /** End a text-mode run with one summary line on stderr. */
+  summary?: boolean;
+}
+
+/** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
+export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
+  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false);
+  if (options.output !== 'text' || !setup.summary) return text;
+  const summary = createRunSummary({
+    stderr: process.stderr,
+    style: createStyle(colorEnabled(process.stderr, process.env)),
+  });
+  return fanOut(text, summary);
+}
+
+function textSink(
+  options: GlobalOptions,
+  model: Model,
+  streamText: boolean,
+  printAnswer: boolean,
+): EventSink {
+  if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
+  if (options.output === 'json') {
+    // Humans still see errors on stderr; stdout carries only the JSON object.
+    const style = createStyle(colorEnabled(process.stderr, process.env));
+    const text = createTextRenderer({
+      stdout: devNull,
+      stderr: process.stderr,
+      style,
+      streamText: false,
+      showReasoning: false,
+    });
+    return fanOut(
+      createJsonOutput(process.stdout, { provider: model.provider, model: model.modelId }),
+      (e) => {
+        if (e.type === 'error' || e.type === 'warning' || e.type === 'run_end') text(e);
+      },
+    );
+  }
+  const style = createStyle(colorEnabled(process.stderr, process.env));
+  return createTextRenderer({
+    stdout: printAnswer ? process.stdout : devNull,
+    stderr: process.stderr,
+    style,
+    streamText,
+    showReasoning: Boolean(process.stderr.isTTY),
+  });
+}
+
+const devNull = { write: () => true } as unknown as NodeJS.WritableStream;
