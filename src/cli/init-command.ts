@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../tools/atomic-write.js';
 import { fileChangeDiff } from '../tools/file-diff.js';
 import { OVERVIEW_MAP_TOKENS } from '../tools/get-project-overview.js';
 import type { GlobalOptions } from './main.js';
-import { reportFailure } from './report.js';
+import { reportFailure, runExitCode } from './report.js';
 import { setupAgent } from './setup.js';
 import { interruptSignal } from './signals.js';
 
@@ -60,17 +60,7 @@ export async function initCommand(options: InitOptions): Promise<number> {
       };
       agent.conversation.push({ role: 'user', content: initPrompt(analyses, existing) });
       const result = await agent.run(signal);
-      switch (result.reason) {
-        case 'done':
-          break;
-        case 'turn-limit':
-          return ExitCode.turnLimit;
-        case 'interrupted':
-          return ExitCode.interrupted;
-        case 'failed':
-          if (options.debug && result.error?.stack) process.stderr.write(`${result.error.stack}\n`);
-          return result.error?.exitCode ?? ExitCode.failed;
-      }
+      if (result.reason !== 'done') return runExitCode(result, options.debug);
       const content = agentsFileContent(result.answer);
       if (content === '') {
         throw new KeelError(

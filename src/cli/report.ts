@@ -1,5 +1,6 @@
 // Turns a failure that escaped a command into one clear message and its exit code. Stack traces only with --debug.
 // Commands without an event stream print config warnings here too.
+import type { LoopResult } from '../agent/loop.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { jsonLine } from '../ui/json-output.js';
 import { sanitize } from '../ui/sanitize.js';
@@ -35,4 +36,19 @@ export function reportFailure(error: unknown, options: { debug?: boolean; json?:
 /** Config warnings (an untrusted project file's ignored keys) for commands that have no event stream. */
 export function reportWarnings(warnings: readonly string[]): void {
   for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+}
+
+/** The exit code a finished run ends with (0 done, 4 turn limit, 130 interrupted, the error's own when failed). */
+export function runExitCode(result: LoopResult, debug?: boolean): number {
+  switch (result.reason) {
+    case 'done':
+      return ExitCode.ok;
+    case 'turn-limit':
+      return ExitCode.turnLimit;
+    case 'interrupted':
+      return ExitCode.interrupted;
+    case 'failed':
+      if (debug && result.error?.stack) process.stderr.write(`${result.error.stack}\n`);
+      return result.error?.exitCode ?? ExitCode.failed;
+  }
 }

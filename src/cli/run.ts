@@ -1,11 +1,11 @@
 // `keel run`: one autonomous run toward a goal given as --prompt, --plan or on stdin.
 import { resolve } from 'node:path';
-import { ExitCode, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
-import { reportFailure } from './report.js';
+import { reportFailure, runExitCode } from './report.js';
 import { setupAgent } from './setup.js';
 import { interruptSignal } from './signals.js';
 
@@ -75,17 +75,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     });
     // A clean end: the session's active marker goes.
     await agent.session?.close();
-    switch (result.reason) {
-      case 'done':
-        return ExitCode.ok;
-      case 'turn-limit':
-        return ExitCode.turnLimit;
-      case 'interrupted':
-        return ExitCode.interrupted;
-      case 'failed':
-        if (options.debug && result.error?.stack) process.stderr.write(`${result.error.stack}\n`);
-        return result.error?.exitCode ?? ExitCode.failed;
-    }
+    return runExitCode(result, options.debug);
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json });
   }
