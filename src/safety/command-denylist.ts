@@ -13,7 +13,7 @@ import {
   type ShellState,
   type Word,
 } from './command-paths.js';
-import { lookup, WRAPPERS } from './command-rules.js';
+import { lookup, WRAPPERS, wrappedStart } from './command-rules.js';
 import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './command-targets.js';
 import type { ActScope, Invocation } from './invocation.js';
 import type { Workspace } from './workspace.js';
@@ -55,18 +55,13 @@ function unwrap(
     const wrapper = program === undefined ? undefined : lookup(WRAPPERS, program);
     let end = current.length;
     if (wrapper) {
-      let i = 1;
-      while (i < current.length) {
-        const arg = current[i]?.text ?? '';
-        if (arg === '--') {
-          i++;
-          break;
-        }
-        if (wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) i++;
-        else if (arg.startsWith('-') && arg !== '-') i += wrapper.valueFlags.includes(arg) ? 2 : 1;
-        else break;
-      }
-      end = Math.min(current.length, i + wrapper.positionals);
+      end = Math.min(
+        current.length,
+        wrappedStart(
+          current.map((w) => w.text),
+          wrapper,
+        ),
+      );
     }
     found.push({ ...base, program, args: current.slice(1, end), fromXargs });
     if (program === 'xargs') fromXargs = true;

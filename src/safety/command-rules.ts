@@ -222,6 +222,25 @@ export interface Wrapper {
   assignments?: boolean;
 }
 
+/**
+ * Where the wrapped command starts in `argv` (the wrapper at 0): after the wrapper's options (and their values),
+ * `--`, leading assignments (env) and its positionals (timeout's duration).
+ */
+export function wrappedStart(argv: readonly string[], wrapper: Wrapper): number {
+  let i = 1;
+  while (i < argv.length) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') {
+      i++;
+      break;
+    }
+    if (wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) i++;
+    else if (arg.startsWith('-') && arg !== '-') i += wrapper.valueFlags.includes(arg) ? 2 : 1;
+    else break;
+  }
+  return i + wrapper.positionals;
+}
+
 export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   env: {
     valueFlags: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'],

@@ -1,7 +1,7 @@
 // A command's argv with its wrappers peeled off (env, timeout, xargs, find -exec ...), for the user's deny and ask
 // rules and the inline-code check, which look at the program a wrapper runs.
 import { programName } from './command-denylist.js';
-import { lookup, WRAPPERS } from './command-rules.js';
+import { lookup, WRAPPERS, wrappedStart } from './command-rules.js';
 
 /** The command and every command it wraps: `env FOO=1 timeout 5 rm x` → [env ..., timeout ..., rm x]. */
 export function unwrap(argv: readonly string[]): string[][] {
@@ -10,18 +10,7 @@ export function unwrap(argv: readonly string[]): string[][] {
   for (let depth = 0; depth < 10; depth++) {
     const wrapper = lookup(WRAPPERS, programName(current[0]));
     if (!wrapper) break;
-    let i = 1;
-    while (i < current.length) {
-      const arg = current[i] ?? '';
-      if (arg === '--') {
-        i++;
-        break;
-      }
-      if (wrapper.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) i++;
-      else if (arg.startsWith('-') && arg !== '-') i += wrapper.valueFlags.includes(arg) ? 2 : 1;
-      else break;
-    }
-    current = current.slice(i + wrapper.positionals);
+    current = current.slice(wrappedStart(current, wrapper));
     if (current.length === 0) break;
     chain.push(current);
   }
