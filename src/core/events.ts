@@ -2,6 +2,7 @@
 // session store and audit subscribe. Each event serialises to one JSON line (field names in snake_case,
 // as `--output stream-json` prints them).
 import type { Message } from './messages.js';
+import type { TodoItem } from './todos.js';
 
 export type RunEndReason = 'done' | 'turn-limit' | 'interrupted' | 'failed';
 
@@ -90,6 +91,30 @@ export type AgentEvent =
       changed?: string[];
     }
   | { type: 'usage'; turn: number; input_tokens: number; output_tokens: number }
+  /** What the user's message asks for, from a local classifier (no model call); it steers the system prompt. */
+  | {
+      type: 'intent';
+      intent: 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'analyze';
+      scope: 'single_file' | 'multi_file' | 'whole_project';
+      /** Paths and symbols named in the message. */
+      entities: string[];
+      confidence: number;
+    }
+  /** The todo list as it stands now, whole (todo_write, or a plan file's progress). */
+  | { type: 'todo'; todos: TodoItem[] }
+  /**
+   * The conversation was replaced by a summary the model wrote (/compact or automatic near the context limit);
+   * the edits, like conversation_pruned's, turn the old message list into the new one.
+   */
+  | {
+      type: 'compaction';
+      turn: number;
+      trigger: 'manual' | 'auto';
+      tokens_before: number;
+      tokens_after: number;
+      summary: string;
+      edits: PruneEdit<MessageEvent>[];
+    }
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
@@ -225,7 +250,7 @@ export function replayConversation(events: Iterable<AgentEvent>): Message[] {
   const messages: Message[] = [];
   for (const event of events) {
     if (event.type === 'message') messages.push(messageFromEvent(event));
-    else if (event.type === 'conversation_pruned') {
+    else if (event.type === 'conversation_pruned' || event.type === 'compaction') {
       for (const edit of event.edits)
         messages.splice(edit.from, edit.count, ...edit.messages.map(messageFromEvent));
     }

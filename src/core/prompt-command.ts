@@ -1,0 +1,14 @@
+// A slash command that becomes a user message: a custom command file (.keel/commands/*.md) or an MCP prompt.
+// The chat lists them beside its own commands; `keel run --command name args` runs one headless.
+
+export interface PromptCommand {
+  /** Without the slash, e.g. `review` or `everything__simple-prompt`. */
+  name: string;
+  description: string;
+  /** Where it comes from, shown in /help: `project`, `user`, `mcp:<server>`. */
+  source: string;
+  /** Tool names the command may use (front matter `allowed-tools`); absent: every tool. */
+  allowedTools?: string[];
+  /** The user message for these arguments (placeholders filled, @files included). */
+  expand(args: string, signal?: AbortSignal): Promise<string>;
+}
