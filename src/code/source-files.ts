@@ -39,7 +39,9 @@ interface Scope {
   rules: Ignore;
 }
 
-async function gitignoreIn(dir: string): Promise<Scope | undefined> {
+/** The directory's own .gitignore, read only when its listing has one (no failed open per directory). */
+async function gitignoreIn(dir: string, entries: readonly Dirent[]): Promise<Scope | undefined> {
+  if (!entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) return undefined;
   const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
   return text === undefined ? undefined : { base: dir, rules: ignore().add(text) };
 }
@@ -60,9 +62,9 @@ export async function listSourceFiles(root: string, signal?: AbortSignal): Promi
   const files: string[] = [];
   const walk = async (dir: string, inherited: Scope[]): Promise<void> => {
     signal?.throwIfAborted();
-    const own = await gitignoreIn(dir);
-    const scopes = own ? [...inherited, own] : inherited;
     const entries: Dirent[] = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    const own = await gitignoreIn(dir, entries);
+    const scopes = own ? [...inherited, own] : inherited;
     for (const entry of entries) {
       if (files.length >= MAX_SOURCE_FILES) return;
       const full = path.join(dir, entry.name);
