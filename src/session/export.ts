@@ -1,5 +1,6 @@
 // A saved session as a document: Markdown, one self-contained HTML page (tool calls folded, diffs coloured, no
 // external assets), or JSON (the summary, the messages and the events).
+import { Marked, type Tokens } from 'marked';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { type SessionRecord, sessionMessages, summarize } from './session-file.js';
@@ -32,7 +33,7 @@ function heading(record: SessionRecord): string[] {
   return [
     `${s.title}`,
     `session ${s.id} · ${s.provider}/${s.model} · ${s.workspace}`,
-    `${s.started} – ${s.updated} · ${s.turns} turns · ${s.input_tokens} in / ${s.output_tokens} out tokens${cost}`,
+    `${s.started} – ${s.updated} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${s.input_tokens} in / ${s.output_tokens} out tokens${cost}`,
   ];
 }
 
@@ -68,7 +69,31 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-/** A unified diff's lines coloured; any other text as is. */
+/** Links the page may carry: web, mail and in-page ones; anything else (javascript:, data:) stays plain text. */
+const SAFE_HREF = /^(https?:|mailto:|#)/i;
+
+/**
+ * Markdown of the model's answers as HTML. The text is the model's, so it is untrusted: raw HTML is shown as text,
+ * links keep only safe schemes, and images become links (the page loads nothing from outside).
+ */
+const markdown = new Marked({
+  gfm: true,
+  renderer: {
+    html: (token: Tokens.HTML | Tokens.Tag) => escapeHtml(token.text),
+    link(token: Tokens.Link) {
+      const text = this.parser.parseInline(token.tokens);
+      return SAFE_HREF.test(token.href) ? `<a href="${escapeHtml(token.href)}">${text}</a>` : text;
+    },
+    image: (token: Tokens.Image) =>
+      SAFE_HREF.test(token.href)
+        ? `<a href="${escapeHtml(token.href)}">${escapeHtml(token.text || token.href)}</a>`
+        : escapeHtml(token.text),
+  },
+});
+
+const renderMarkdown = (text: string): string => markdown.parse(text, { async: false });
+
+/** A unified diff's lines coloured; any other text as is. Each line is a block, so colours span the width. */
 function pre(text: string): string {
   const lines = text.split('\n').map((line) => {
     const cls = /^\+(?!\+\+)/.test(line)
@@ -78,18 +103,20 @@ function pre(text: string): string {
         : /^@@/.test(line)
           ? 'hunk'
           : '';
-    return cls ? `<span class="${cls}">${escapeHtml(line)}</span>` : escapeHtml(line);
+    return `<span${cls ? ` class="${cls}"` : ''}>${escapeHtml(line) || ' '}</span>`;
   });
-  return `<pre>${lines.join('\n')}</pre>`;
+  return `<pre>${lines.join('')}</pre>`;
 }
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222;background:#fafafa}
 header p{color:#666;margin:.2em 0}.msg{border-radius:8px;padding:.6em 1em;margin:1em 0;background:#fff;border:1px solid #ddd}
 .user{background:#eef4ff;border-color:#c8d8f5}.role{font-weight:600;font-size:.85em;color:#555;text-transform:uppercase}
-.reasoning{color:#777;font-style:italic;white-space:pre-wrap}.text{white-space:pre-wrap}
+.reasoning{color:#777;font-style:italic;white-space:pre-wrap}.text{white-space:pre-wrap}.md>:first-child{margin-top:.2em}.md>:last-child{margin-bottom:.2em}
+.md code{background:#f0f0f0;padding:0 .25em;border-radius:3px;font:13px ui-monospace,monospace}.md pre code{padding:0;background:none}
+.md table{border-collapse:collapse}.md th,.md td{border:1px solid #ddd;padding:.2em .5em}
 details{margin:.5em 0;border:1px solid #e3e3e3;border-radius:6px;padding:.3em .6em;background:#f6f6f6}
-summary{cursor:pointer;font-family:ui-monospace,monospace}pre{overflow-x:auto;background:#f0f0f0;padding:.6em;border-radius:4px;font:13px/1.4 ui-monospace,monospace}
-.add{color:#116329;background:#dafbe1;display:block}.del{color:#82071e;background:#ffebe9;display:block}.hunk{color:#0550ae;display:block}.error summary{color:#a00}`;
+summary{cursor:pointer;font-family:ui-monospace,monospace}pre span{display:block}pre{overflow-x:auto;background:#f0f0f0;padding:.6em;border-radius:4px;font:13px/1.4 ui-monospace,monospace}
+.add{color:#116329;background:#dafbe1}.del{color:#82071e;background:#ffebe9}.hunk{color:#0550ae}.error summary{color:#a00}`;
 
 export function toHtml(record: SessionRecord): string {
   const [title, where, when] = heading(record);
@@ -108,12 +135,14 @@ export function toHtml(record: SessionRecord): string {
     } else if (m.role === 'assistant') {
       const parts = [`<div class="role">Assistant</div>`];
       if (m.reasoning) parts.push(`<div class="reasoning">${escapeHtml(m.reasoning)}</div>`);
-      if (m.content.trim()) parts.push(`<div class="text">${escapeHtml(m.content)}</div>`);
+      if (m.content.trim()) parts.push(`<div class="md">${renderMarkdown(m.content)}</div>`);
       for (const call of m.toolCalls ?? []) {
         const result = results.get(call.id);
         const display = shown.get(call.id);
+        // A change's diff is what a reader looks for: that call is shown unfolded.
+        const open = display && /^@@/m.test(display) ? ' open' : '';
         parts.push(
-          `<details class="${result?.isError ? 'error' : ''}"><summary>${escapeHtml(call.name)} ${escapeHtml(call.input.slice(0, 120))}</summary>` +
+          `<details class="${result?.isError ? 'error' : ''}"${open}><summary>${escapeHtml(call.name)} ${escapeHtml(call.input.slice(0, 120))}</summary>` +
             `${pre(call.input)}${display ? pre(display) : ''}${result ? pre(result.content) : ''}</details>`,
         );
       }
