@@ -84,6 +84,12 @@ export async function initCommand(options: InitOptions): Promise<number> {
         process.stderr.write(`dry run: ${AGENTS_FILE} not written\n`);
         return ExitCode.ok;
       }
+      // `keel undo` takes the write back, as it does a file tool's.
+      await agent.checkpoint({
+        callId: 'keel-init',
+        tool: 'keel init',
+        preview: { reads: [], writes: [target], summary: `write ${AGENTS_FILE}` },
+      });
       await writeFileAtomic(target, content, {
         workspace: agent.workspace,
         signal,

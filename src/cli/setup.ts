@@ -6,7 +6,7 @@ import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
-import { createCheckpointer } from '../checkpoint/checkpointer.js';
+import { type CheckpointChange, createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
@@ -58,6 +58,8 @@ export interface Agent {
   resumed?: SessionRecord;
   /** Runs the loop on the conversation as it stands. */
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
+  /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
+  checkpoint(change: CheckpointChange): Promise<void>;
 }
 
 export interface SetupOptions {
@@ -311,6 +313,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
       return runLoop(conversation, { ...loopOptions, signal });
     },
+    checkpoint: async (change) => checkpoints?.take(change),
   };
 }
 

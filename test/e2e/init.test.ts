@@ -86,6 +86,22 @@ describe('keel init', () => {
     expect(r.stdout).toMatch(/updated AGENTS\.md \(\+7 -1\)\n$/);
   });
 
+  it('takes a checkpoint first: keel undo brings the old AGENTS.md back', async () => {
+    const s = await e2e.server([{ text: agentsMd }]);
+    const before = `# Notes\n\n${userSection}`;
+    const ws = await e2e.workspace({ ...project, 'AGENTS.md': before });
+    const env = { XDG_STATE_HOME: await e2e.workspace() };
+    const r = await runKeel(['init', '--base-url', s.ollamaUrl, '--model', 'test-model', '--cwd', ws], {
+      env,
+    });
+    expect(r.code).toBe(0);
+    expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(agentsMd);
+    const undo = await runKeel(['undo', '--cwd', ws], { env });
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toMatch(/restored +AGENTS\.md/);
+    expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(before);
+  });
+
   it('--dry-run prints the file (or the diff) and writes nothing', async () => {
     const s = await e2e.server([{ text: agentsMd }, { text: agentsMd }]);
     const ws = await e2e.workspace(project);
