@@ -2,9 +2,11 @@
 import { type EventSink, fanOut } from '../core/events.js';
 import type { Model } from '../core/model.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
+import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
+import { asciiTerminal } from '../ui/todo-list.js';
 import type { GlobalOptions } from './main.js';
 
 export interface OutputChoice {
@@ -14,11 +16,25 @@ export interface OutputChoice {
   printAnswer?: boolean;
   /** End a text-mode run with one summary line on stderr. */
   summary?: boolean;
+  /** A plan file's instructions: their statuses end the JSON object, and those not done are named on stderr. */
+  plan?: readonly string[];
 }
 
 /** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
 export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
-  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false);
+  const printed = textSink(options, model, setup.streamText, setup.printAnswer !== false, setup.plan);
+  // Whatever the output, a plan run that stops with steps left says which on stderr.
+  const text = setup.plan
+    ? fanOut(
+        printed,
+        createPlanReport({
+          stderr: process.stderr,
+          style: createStyle(colorEnabled(process.stderr, process.env)),
+          instructions: setup.plan,
+          ascii: asciiTerminal(process.env),
+        }),
+      )
+    : printed;
   if (options.output !== 'text' || !setup.summary) return text;
   const summary = createRunSummary({
     stderr: process.stderr,
@@ -32,6 +48,7 @@ function textSink(
   model: Model,
   streamText: boolean,
   printAnswer: boolean,
+  plan?: readonly string[],
 ): EventSink {
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
@@ -45,7 +62,11 @@ function textSink(
       showReasoning: false,
     });
     return fanOut(
-      createJsonOutput(process.stdout, { provider: model.provider, model: model.modelId }),
+      createJsonOutput(process.stdout, {
+        provider: model.provider,
+        model: model.modelId,
+        ...(plan ? { plan } : {}),
+      }),
       (e) => {
         if (e.type === 'error' || e.type === 'warning' || e.type === 'run_end') text(e);
       },
@@ -58,6 +79,7 @@ function textSink(
     style,
     streamText,
     showReasoning: Boolean(process.stderr.isTTY),
+    ascii: asciiTerminal(process.env),
   });
 }
 

@@ -27,7 +27,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function goalText(options: RunOptions): Promise<string> {
+/** The first prompt, and a plan file's instructions (tracked as todos) when the goal is a plan. */
+async function goalText(options: RunOptions): Promise<{ text: string; plan?: string[] }> {
   if (options.prompt !== undefined && options.plan !== undefined) {
     throw new UsageError('give either --prompt or --plan, not both');
   }
@@ -37,7 +38,8 @@ async function goalText(options: RunOptions): Promise<string> {
       import('../plan/parse.js'),
       import('../plan/prompt.js'),
     ]);
-    return planToPrompt(await loadPlan(resolve(options.plan)));
+    const plan = await loadPlan(resolve(options.plan));
+    return { text: planToPrompt(plan, { tracked: true }), plan: plan.instructions };
   }
   const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
   if (!text.trim()) {
@@ -45,7 +47,7 @@ async function goalText(options: RunOptions): Promise<string> {
       hint: 'use keel run --prompt "<text>", keel run --plan <file>, or pipe the goal on stdin',
     });
   }
-  return text;
+  return { text };
 }
 
 export async function runCommand(options: RunOptions): Promise<number> {
@@ -60,13 +62,14 @@ export async function runCommand(options: RunOptions): Promise<number> {
       sandbox: options.sandbox,
       session: { save: options.session !== false, continue: options.continue, resume: options.resume },
       summary: options.output === 'text',
+      ...(goal.plan?.length ? { plan: goal.plan } : {}),
     });
     if (agent.resumed && options.output === 'text') {
       const style = createStyle(colorEnabled(process.stderr, process.env));
       process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
       process.stderr.write(renderHistory(agent.conversation.messages, style));
     }
-    agent.conversation.push({ role: 'user', content: goal });
+    agent.conversation.push({ role: 'user', content: goal.text });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();

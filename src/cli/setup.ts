@@ -6,6 +6,7 @@ import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
+import { TodoBoard } from '../agent/todo-board.js';
 import { type CheckpointChange, createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
@@ -16,6 +17,8 @@ import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { TodoItem } from '../core/todos.js';
+import { planTodos } from '../plan/progress.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
@@ -26,7 +29,7 @@ import { createRedactor } from '../safety/redact.js';
 import { chooseCommandRunner } from '../safety/sandbox-choice.js';
 import { keelDirectories } from '../safety/sandbox-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
-import { resumedConversation, sessionToResume } from '../session/resume.js';
+import { resumedConversation, resumedTodos, sessionToResume } from '../session/resume.js';
 import {
   readSession,
   SessionError,
@@ -56,6 +59,8 @@ export interface Agent {
   session?: SessionStore;
   /** The session taken up by --continue or --resume, as it was saved. */
   resumed?: SessionRecord;
+  /** The todo list as it stands (todo_write's, a plan's steps, or a resumed session's). */
+  todos: () => TodoItem[];
   /** Runs the loop on the conversation as it stands. */
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
   /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
@@ -83,6 +88,8 @@ export interface SetupOptions {
   session?: { save: boolean; continue?: boolean; resume?: string };
   /** End a text-mode run with one summary line on stderr (`keel run`). */
   summary?: boolean;
+  /** A plan file's instructions: seeded on the todo board (ids 1, 2, …), their progress reported to the end. */
+  plan?: readonly string[];
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -213,6 +220,10 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   );
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
+  // A plan's steps, else the resumed session's list; the first run shows it before its first request.
+  const todos = new TodoBoard(emit);
+  if (setup.plan) todos.restore(planTodos(setup.plan));
+  else if (resumed) todos.restore(resumedTodos(resumed));
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
@@ -280,6 +291,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       cacheDir: cacheDir(process.env),
       conversationText: () => conversationText(conversation.messages),
       saveOutput,
+      todos,
       ...(setup.approve ? { approve: setup.approve, approvals } : {}),
       ...(dryRun ? { dryRun } : {}),
       ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
@@ -307,10 +319,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     runner,
     ...(session ? { session } : {}),
     ...(resumed ? { resumed } : {}),
+    todos: () => todos.items(),
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
       checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
+      if (runs === 1) todos.announce();
       return runLoop(conversation, { ...loopOptions, signal });
     },
     checkpoint: async (change) => checkpoints?.take(change),

@@ -13,7 +13,12 @@ function indentContinuation(text: string, indent: string): string {
   return text.replace(/\n/g, `\n${indent}`);
 }
 
-export function planToPrompt(plan: Plan): string {
+/** What a tracked plan run adds: the instructions are todos the model keeps current. */
+const tracking =
+  'Each instruction is on your todo list, its number as its id. Keep the list current with todo_write: mark an instruction in_progress when you start it and done when it is finished.';
+
+/** `tracked`: the instructions were seeded as todos (keel run), and the prompt says to keep them current. */
+export function planToPrompt(plan: Plan, options: { tracked?: boolean } = {}): string {
   const sections = ['You are assisting with the following task:', `GOAL: ${plan.goal}`];
   if (plan.context.length > 0) {
     const lines = plan.context.map((entry) => {
@@ -28,6 +33,7 @@ export function planToPrompt(plan: Plan): string {
       return number + indentContinuation(step, ' '.repeat(number.length));
     });
     sections.push(['INSTRUCTIONS (follow as guidance):', ...lines].join('\n'));
+    if (options.tracked) sections.push(tracking);
   }
   sections.push(closing);
   return sections.join('\n\n');

@@ -1,6 +1,8 @@
 // Picking the session to resume (--continue: the workspace's latest; --resume <id>: an id or its prefix) and the
-// messages it continues from: the saved conversation, with a result for any tool call a crash left unanswered.
+// messages it continues from: the saved conversation, with a result for any tool call a crash left unanswered,
+// and the todo list as it last stood.
 import type { Message } from '../core/messages.js';
+import type { TodoItem } from '../core/todos.js';
 import {
   findSession,
   listSessions,
@@ -48,4 +50,10 @@ export function resumedConversation(record: SessionRecord): { messages: Message[
     });
   }
   return { messages, repairs };
+}
+
+/** The todo list as the session last saved it (its last `todo` event), or an empty one. */
+export function resumedTodos(record: SessionRecord): TodoItem[] {
+  const last = record.events.findLast((e) => e.type === 'todo');
+  return last?.type === 'todo' && Array.isArray(last.todos) ? last.todos : [];
 }

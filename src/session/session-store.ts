@@ -8,7 +8,7 @@ import type { Redactor } from '../safety/redact.js';
 import { clearMarker, writeMarker } from './marker.js';
 import type { SessionMeta } from './session-file.js';
 
-/** What a session keeps: the conversation, what was called and its outcome, usage, and each run's bounds. */
+/** What a session keeps: the conversation, what was called and its outcome, usage, the todo list, and each run's bounds. */
 const kept = new Set<AgentEvent['type']>([
   'run_start',
   'message',
@@ -16,6 +16,7 @@ const kept = new Set<AgentEvent['type']>([
   'tool_call',
   'tool_result',
   'usage',
+  'todo',
   'error',
   'run_end',
 ]);

@@ -28,6 +28,7 @@ import { organizeImportsTool } from './organize-imports.js';
 import { readFileTool } from './read-file.js';
 import { renameSymbolTool } from './rename-symbol.js';
 import { searchCodeTool } from './search-code.js';
+import { todoWriteTool } from './todo-write.js';
 import type { Tool } from './tool.js';
 import { writeFileTool } from './write-file.js';
 
@@ -99,6 +100,7 @@ export function defaultTools(): Tool[] {
     renameSymbolTool,
     organizeImportsTool,
     createBarrelTool,
+    todoWriteTool,
   ] as Tool[];
 }
 

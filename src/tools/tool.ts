@@ -1,6 +1,7 @@
 // The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
 // outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
 import { z } from 'zod';
+import type { TodoBoard } from '../agent/todo-board.js';
 import type { Approve, ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -60,6 +61,8 @@ export interface ToolContext {
   conversationText?: () => string;
   /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
   saveOutput?: (callId: string, text: string) => Promise<string>;
+  /** The session's todo list, which todo_write replaces; absent: todo_write says it is unavailable. */
+  todos?: TodoBoard;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -1,5 +1,6 @@
 // Machine-readable outputs: `--output json` (one object at the end) and `--output stream-json` (one event per line).
 import type { AgentEvent, EventSink } from '../core/events.js';
+import { trackPlan } from '../plan/progress.js';
 
 /**
  * One JSON line a terminal may show as is: JSON escapes C0 controls itself; C1 controls and bidi overrides
@@ -26,12 +27,13 @@ interface CollectedCall {
   error?: string;
 }
 
-/** Collects the run and prints one JSON object when it ends. */
+/** Collects the run and prints one JSON object when it ends; a plan run's ends with each instruction's status. */
 export function createJsonOutput(
   stdout: NodeJS.WritableStream,
-  info: { provider: string; model: string },
+  info: { provider: string; model: string; plan?: readonly string[] },
 ): EventSink {
   const calls: CollectedCall[] = [];
+  const plan = info.plan ? trackPlan(info.plan) : undefined;
   let error: { code: string; message: string; hint?: string } | undefined;
   return (event: AgentEvent) => {
     switch (event.type) {
@@ -46,6 +48,9 @@ export function createJsonOutput(
         }
         break;
       }
+      case 'todo':
+        plan?.update(event.todos);
+        break;
       case 'error':
         error = { code: event.code, message: event.message, ...(event.hint ? { hint: event.hint } : {}) };
         break;
@@ -60,6 +65,7 @@ export function createJsonOutput(
             provider: info.provider,
             model: info.model,
             ...(error ? { error } : {}),
+            ...(plan ? { plan: plan.steps() } : {}),
           }),
         );
         calls.length = 0;

@@ -2,8 +2,10 @@
 // Everything that came from the model, a tool or a server goes through sanitize() before it is styled and printed.
 import type { AgentEvent, EventSink } from '../core/events.js';
 import { clipLine } from '../core/text.js';
+import type { TodoItem } from '../core/todos.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
+import { renderTodoUpdate } from './todo-list.js';
 
 export interface TextRendererOptions {
   stdout: NodeJS.WritableStream;
@@ -12,6 +14,8 @@ export interface TextRendererOptions {
   /** Write text to stdout as it arrives (a terminal, or the chat REPL). Otherwise only the final answer goes to stdout. */
   streamText: boolean;
   showReasoning: boolean;
+  /** Checklist marks in ASCII (`[x]`) rather than box glyphs (a dumb terminal). */
+  ascii?: boolean;
 }
 
 /** One short line of a tool call's arguments: `path=src/a.ts content=<120 bytes>`. */
@@ -45,6 +49,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   let reasoningOpen = false;
   let citations: { url: string; title?: string }[] = [];
   let continuing = false;
+  let todos: TodoItem[] | undefined;
 
   const closeReasoning = () => {
     if (reasoningOpen) stderr.write('\n');
@@ -120,6 +125,12 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         stderr.write(
           `${style.yellow(sanitize(event.reason))}, retrying in ${formatDelay(event.delay_ms)} (${event.attempt}/${event.max})\n`,
         );
+        break;
+      case 'todo':
+        closeReasoning();
+        endStreamedLine();
+        stderr.write(renderTodoUpdate(todos, event.todos, style, options.ascii === true));
+        todos = event.todos;
         break;
       case 'warning':
         stderr.write(`${style.yellow('warning:')} ${sanitize(event.message)}\n`);

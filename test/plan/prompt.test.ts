@@ -46,4 +46,12 @@ describe('planToPrompt', () => {
     expect(prompt).toContain('CONTEXT:\n- Be careful\n\n');
     expect(prompt).toContain('1. first\n   more\n\n');
   });
+
+  test('a tracked plan asks the model to keep its instructions current with todo_write', () => {
+    const plan = { goal: 'g', context: [], instructions: ['a', 'b'], file: 'p.md' };
+    expect(planToPrompt(plan, { tracked: true })).toContain(
+      '2. b\n\nEach instruction is on your todo list, its number as its id. Keep the list current with todo_write',
+    );
+    expect(planToPrompt({ ...plan, instructions: [] }, { tracked: true })).not.toContain('todo_write');
+  });
 });
