@@ -1,6 +1,7 @@
 // Tool calls for models without native tool calling (provider.<name>.tool_protocol: text): a Model wrapping any
 // provider's, between it and the loop. No native tools are sent; the tools are described in the system prompt and
 // the calls are parsed from the streamed reply. The loop, the session and the UI see ordinary tool calls.
+import { randomUUID } from 'node:crypto';
 import { ExitCode, KeelError } from '../core/errors.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { FinishReason, Model, ModelEvent, ModelRequest } from '../core/model.js';
@@ -86,15 +87,15 @@ async function* streamWithTextTools(inner: Model, request: ModelRequest): AsyncG
   if (broken?.kind === 'broken' && brokenStreak(request.messages) >= maxCorrections) {
     throw new TextToolCallError(inner.modelId, broken.problem);
   }
-  let next = callCount(request.messages);
-  for (const call of calls) yield { type: 'tool-call', call: toToolCall(call, ++next) };
+  for (const call of calls) yield { type: 'tool-call', call: toToolCall(call) };
   if (calls.length > 0 && finish !== 'content-filter') finish = 'tool-calls';
   if (finish) yield { type: 'finish', reason: finish };
 }
 
 /** A broken call still becomes a call: the executor refuses it, and the next request adds the correction. */
-function toToolCall(call: TextCall, n: number): ToolCall {
-  const id = `text_call_${n}`;
+function toToolCall(call: TextCall): ToolCall {
+  // Random like the providers' own: checkpoints and the audit tell calls apart by id across a whole session.
+  const id = `text_call_${randomUUID()}`;
   if (call.kind === 'call') return { id, name: call.name, input: call.input };
   return {
     id,
@@ -102,11 +103,6 @@ function toToolCall(call: TextCall, n: number): ToolCall {
     input: call.input,
     providerMetadata: { [textCallMetadataKey]: { problem: call.problem, raw: call.raw } },
   };
-}
-
-/** Calls made so far, so ids stay unique in the conversation (and the same on every replay). */
-function callCount(messages: readonly Message[]): number {
-  return messages.reduce((n, m) => n + (m.role === 'assistant' ? (m.toolCalls?.length ?? 0) : 0), 0);
 }
 
 /** How many of the latest assistant messages, back to the user's last word, had a broken call. */

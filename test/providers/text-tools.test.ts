@@ -1,10 +1,9 @@
 // The text-protocol Model wrapper over an in-memory model: what it sends (no tools, the conversation as text) and
-// what it yields (text without the calls, tool calls with ids unique in the conversation, retries honoured).
+// what it yields (text without the calls, tool calls with ids of their own, retries honoured).
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/core/messages.js';
 import type { Model, ModelEvent, ModelRequest } from '../../src/core/model.js';
-import { toTextMessages } from '../../src/providers/text-tools-messages.js';
 import { textToolModel } from '../../src/providers/text-tools.js';
+import { toTextMessages } from '../../src/providers/text-tools-messages.js';
 import { ask, collect, readFileTool, request } from './helpers.js';
 
 /** A model answering each request with the next list of events, keeping the requests it got. */
@@ -36,20 +35,24 @@ describe('textToolModel', () => {
     expect(inner.requests[0]!.messages[0]!.content).toContain('- read_file: Read a file in the workspace');
     expect(events).toEqual([
       text('Reading.\n'),
-      { type: 'tool-call', call: { id: 'text_call_1', name: 'read_file', input: '{"path":"a"}' } },
+      { type: 'tool-call', call: { id: expect.any(String), name: 'read_file', input: '{"path":"a"}' } },
       { type: 'finish', reason: 'tool-calls' },
     ]);
   });
 
-  it('numbers calls after those already in the conversation', async () => {
-    const history: Message[] = [
-      ...ask('x'),
-      { role: 'assistant', content: '', toolCalls: [{ id: 'text_call_1', name: 'read_file', input: '{}' }] },
-      { role: 'tool', toolCallId: 'text_call_1', toolName: 'read_file', content: 'r' },
+  it('gives each call its own id', async () => {
+    const two =
+      '{"name": "read_file", "arguments": {"path": "a"}}\n{"name": "read_file", "arguments": {"path": "b"}}';
+    const inner = scripted([text(two), stop], [text(two), stop]);
+    const model = textToolModel(inner);
+    const events = [
+      ...(await collect(model.stream(request(ask('x'))))),
+      ...(await collect(model.stream(request(ask('x'))))),
     ];
-    const inner = scripted([text('{"name": "read_file", "arguments": {"path": "b"}}'), stop]);
-    const events = await collect(textToolModel(inner).stream(request(history)));
-    expect(events.find((e) => e.type === 'tool-call')).toMatchObject({ call: { id: 'text_call_2' } });
+    const ids = events.flatMap((e) => (e.type === 'tool-call' ? [e.call.id] : []));
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(id).toMatch(/^text_call_[0-9a-f-]{36}$/);
   });
 
   it('drops calls held back by an attempt that is retried', async () => {
