@@ -120,6 +120,33 @@ describe('tool_protocol', () => {
     expect(lastUser(s.requests[3]!)).toContain('AAA-content');
   });
 
+  it('a resumed session sends the same text-protocol history, broken call and correction included', async () => {
+    const ws = await workspace({ 'a.txt': 'AAA-content\n' });
+    const data = await workspace();
+    const env = { XDG_DATA_HOME: data };
+    const first = await server({
+      ollamaModels: tinyModels,
+      script: [
+        { text: '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}</tool_call>' },
+        { text: 'Ok.\n<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' },
+        { text: 'It says AAA.' },
+      ],
+    });
+    expect((await runOllama(first, ws, ['--model', 'tiny', '--prompt', 'read a.txt'], { env })).code).toBe(0);
+    const second = await server({ ollamaModels: tinyModels, script: [{ text: 'Nothing more.' }] });
+    const resumed = await runOllama(second, ws, ['--model', 'tiny', '--continue', '--prompt', 'more?'], {
+      env,
+    });
+    expect(resumed.code).toBe(0);
+    const before = messagesOf(first.requests[2]!);
+    expect(messagesOf(second.requests[0]!)).toEqual([
+      ...before,
+      { role: 'assistant', content: 'It says AAA.' },
+      { role: 'user', content: 'more?' },
+    ]);
+    expect(JSON.stringify(before)).toContain('could not be used: the call is not valid JSON');
+  });
+
   it('fails clearly after three corrections in a row', async () => {
     const ws = await workspace();
     const brokenReply = { text: '<tool_call>{"name": "read_file", "arguments": </tool_call>' };
