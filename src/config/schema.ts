@@ -17,6 +17,13 @@ const positiveInt = z.number().int().positive();
 const stringList = z.array(z.string().min(1)).default([]);
 /** Base URLs: a malformed one is refused when the config loads, naming its key or flag, before any request. */
 const httpUrl = z.url({ protocol: /^https?$/ });
+/** How tools reach the model: its native tool calling, or described in the prompt and parsed from its replies. */
+const toolProtocol = z
+  .enum(['native', 'text', 'auto'])
+  .default('auto')
+  .describe(
+    'tool calling: native, text (tools in the prompt, calls parsed from replies) or auto (text when the model has none)',
+  );
 
 /** An API-key provider's block: its model and API root, each with a default. */
 function hostedProvider(label: string, model: string, baseUrl: string) {
@@ -24,6 +31,7 @@ function hostedProvider(label: string, model: string, baseUrl: string) {
     .object({
       model: z.string().min(1).default(model).describe(`${label} model id`),
       base_url: httpUrl.default(baseUrl).describe('API root'),
+      tool_protocol: toolProtocol,
     })
     .strict()
     .prefault({});
@@ -49,6 +57,7 @@ export const configSchema = z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
             base_url: httpUrl.default('http://localhost:11434').describe('address of the Ollama server'),
+            tool_protocol: toolProtocol,
           })
           .strict()
           .prefault({})
@@ -60,6 +69,7 @@ export const configSchema = z
               .default('https://api.openai.com/v1')
               .describe('base URL of the API (ending in /v1 for most servers)'),
             api_key: z.string().optional().describe('API key; prefer the OPENAI_API_KEY variable'),
+            tool_protocol: toolProtocol,
           })
           .strict()
           .prefault({})
@@ -74,6 +84,7 @@ export const configSchema = z
             github_api_url: httpUrl
               .default('https://api.github.com')
               .describe('GitHub API host of the Copilot token exchange'),
+            tool_protocol: toolProtocol,
           })
           .strict()
           .prefault({})
@@ -97,6 +108,7 @@ export const configSchema = z
         replay: z
           .object({
             cassette: z.string().optional().describe('recorded session to play back'),
+            tool_protocol: toolProtocol,
           })
           .strict()
           .prefault({})

@@ -63,7 +63,7 @@ export class BrokenStreamError extends Error {
 /** The refusal of a model that cannot call tools: from the server's 400, or before any request from /api/show. */
 export function modelWithoutTools(modelId: string, cause?: unknown): ModelUnsupportedError {
   return new ModelUnsupportedError('model_without_tools', `model "${modelId}" does not support tools`, {
-    hint: 'pick a model with tool support, e.g. --model qwen3',
+    hint: 'pick a model with tool support, e.g. --model qwen3, or describe the tools in the prompt: provider.<name>.tool_protocol: text',
     cause,
   });
 }

@@ -5,6 +5,7 @@ import type { Model } from '../core/model.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import type { HostedModelOptions, HostedProvider } from './hosted.js';
 import { retryingModel } from './retry.js';
+import type { ToolProtocol } from './text-tools.js';
 
 export interface CreateModelOptions {
   /** Record every response of the chosen model to this cassette file. */
@@ -26,12 +27,25 @@ export async function createModel(
     model = recordingModel(model, options.record);
   }
   // Retries wrap the recorder, so a cassette holds only the attempts that completed and no retry events.
-  if (provider.type === 'replay') return model;
-  return retryingModel(model, {
-    retries: provider.retries,
-    idleTimeoutMs: provider.idle_timeout_seconds * 1000,
-    baseDelayMs: retryBaseMs(options.env),
-  });
+  if (provider.type !== 'replay') {
+    model = retryingModel(model, {
+      retries: provider.retries,
+      idleTimeoutMs: provider.idle_timeout_seconds * 1000,
+      baseDelayMs: retryBaseMs(options.env),
+    });
+  }
+  return withToolProtocol(model, provider[provider.type].tool_protocol);
+}
+
+/**
+ * The text protocol wraps everything else, so cassettes and retries hold the provider's own replies. auto: text
+ * when the model is known to lack tool calling, else native until the provider refuses it.
+ */
+async function withToolProtocol(model: Model, protocol: ToolProtocol): Promise<Model> {
+  if (protocol === 'native') return model;
+  const { textToolModel, autoToolModel } = await import('./text-tools.js');
+  if (protocol === 'text' || model.capabilities?.tools === false) return textToolModel(model);
+  return autoToolModel(model);
 }
 
 /** Test hook, not a product setting: KEEL_RETRY_BASE_MS shortens the backoff so fault tests run fast. */
@@ -57,7 +71,8 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
         import('./ollama.js'),
         probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model),
       ]);
-      if (show?.tools === false) {
+      // auto and text describe the tools in the prompt instead (withToolProtocol); native cannot work.
+      if (show?.tools === false && provider.ollama.tool_protocol === 'native') {
         const { modelWithoutTools } = await import('./errors.js');
         throw modelWithoutTools(model);
       }

@@ -147,11 +147,11 @@ describe('keel run safety and limits', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('refuses a model without tool support with a clear message', async () => {
+  it('refuses a model without tool support with a clear message (tool_protocol native)', async () => {
     const s = await server([
       { status: 400, errorBody: { error: 'registry.ollama.ai/library/tiny:latest does not support tools' } },
     ]);
-    const ws = await workspace({});
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  ollama:\n    tool_protocol: native\n' });
     const r = await runOllama(s, ws, ['--model', 'tiny', '--prompt', 'hi']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/does not support tools/);

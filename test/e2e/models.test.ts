@@ -94,13 +94,14 @@ describe('keel models', () => {
 });
 
 describe('capabilities in a run', () => {
-  it('refuses an Ollama model whose /api/show lacks "tools" before any chat request (exit 2)', async () => {
+  it('refuses an Ollama model whose /api/show lacks "tools" before any chat request with tool_protocol native (exit 2)', async () => {
     const s = await server({ script: [{ text: 'never sent' }], ollamaModels });
-    const ws = await workspace();
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  ollama:\n    tool_protocol: native\n' });
     const r = await runOllama(s, ws, ['--model', 'tiny', '--prompt', 'hi']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('model "tiny" does not support tools');
     expect(r.stderr).toMatch(/hint: pick a model with tool support/);
+    expect(r.stderr).toContain('tool_protocol: text');
     expect(s.routes).toContain('POST /api/show');
     expect(s.requests).toHaveLength(0);
   });

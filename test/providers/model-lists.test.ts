@@ -66,19 +66,29 @@ describe('ollama', () => {
     expect(error.message).toContain(url);
   });
 
-  it('createModel asks /api/show first: tool support gates the model, the context length rides along', async () => {
+  it('createModel asks /api/show first: tool support gates a native model, the context length rides along', async () => {
     const s = await server({ ollamaModels: models });
     const qwen = await createModel(providerConfig({ type: 'ollama', ollama: { base_url: s.ollamaUrl } }), {
       env,
     });
     expect(qwen.capabilities).toMatchObject({ contextWindow: 40960, tools: true, source: 'server' });
     const error = await rejection(
-      createModel(providerConfig({ type: 'ollama', ollama: { base_url: s.ollamaUrl, model: 'gemma:2b' } }), {
-        env,
-      }),
+      createModel(
+        providerConfig({
+          type: 'ollama',
+          ollama: { base_url: s.ollamaUrl, model: 'gemma:2b', tool_protocol: 'native' },
+        }),
+        { env },
+      ),
     );
     expect(error.code).toBe('model_without_tools');
     expect(error.exitCode).toBe(2);
+    // auto (the default) describes the tools in the prompt instead.
+    const gemma = await createModel(
+      providerConfig({ type: 'ollama', ollama: { base_url: s.ollamaUrl, model: 'gemma:2b' } }),
+      { env },
+    );
+    expect(gemma.capabilities).toMatchObject({ tools: false, source: 'server' });
     expect(s.requests).toHaveLength(0);
   });
 
