@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
@@ -16,6 +17,7 @@ import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { TodoItem } from '../core/todos.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
@@ -58,6 +60,8 @@ export interface Agent {
   resumed?: SessionRecord;
   /** Runs the loop on the conversation as it stands. */
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
+  /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
+  compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
 }
 
 export interface SetupOptions {
@@ -81,6 +85,8 @@ export interface SetupOptions {
   session?: { save: boolean; continue?: boolean; resume?: string };
   /** End a text-mode run with one summary line on stderr (`keel run`). */
   summary?: boolean;
+  /** The current todo list, sent again after compaction. */
+  todos?: () => TodoItem[];
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -217,27 +223,26 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
-  const contextFiles = await findContextFiles({
-    workspace: workspace.root,
-    userFile: userContextFilePath(process.env),
-  });
-  const conversation = new Conversation(
+  // Built again after compaction, so context files edited since start-up are read and sent again.
+  const buildSystemPrompt = async () =>
     setup.systemPrompt ??
-      systemPrompt({
+    systemPrompt({
+      workspace: workspace.root,
+      mode,
+      commands: config.safety.allow_command_execution,
+      allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
+      sandbox,
+      dryRun,
+      contextFiles: await findContextFiles({
         workspace: workspace.root,
-        mode,
-        commands: config.safety.allow_command_execution,
-        allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
-        sandbox,
-        dryRun,
-        contextFiles,
+        userFile: userContextFilePath(process.env),
       }),
-    {
-      maxTokens,
-      minRetainTurns: config.agent.conversation.min_retain_turns,
-      pruneThreshold: config.agent.conversation.prune_threshold,
-    },
-  );
+    });
+  const conversation = new Conversation(await buildSystemPrompt(), {
+    maxTokens,
+    minRetainTurns: config.agent.conversation.min_retain_turns,
+    pruneThreshold: config.agent.conversation.prune_threshold,
+  });
   if (resumed) {
     // The model reads the saved conversation exactly as before; calls a crash left unanswered get a result.
     const { messages, repairs } = resumedConversation(resumed);
@@ -285,6 +290,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };
   };
+  const compactor = { model, conversation, systemPrompt: buildSystemPrompt, todos: setup.todos, emit };
   const loopOptions: Omit<LoopOptions, 'signal'> = {
     model,
     tools: () => registry.specs(),
@@ -294,6 +300,15 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
     timeoutMs: config.agent.timeout_seconds * 1000,
+    ...(config.agent.conversation.auto_compact
+      ? {
+          autoCompact: {
+            threshold: config.agent.conversation.compact_at,
+            compact: async (turn: number, signal: AbortSignal) =>
+              (await compact(compactor, { trigger: 'auto', turn, signal })).usage,
+          },
+        }
+      : {}),
   };
   return {
     loaded,
@@ -310,6 +325,11 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       runs += 1;
       checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
       return runLoop(conversation, { ...loopOptions, signal });
+    },
+    compact: async (focus, signal) => {
+      await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
+      // The compacted conversation is on disk before the user's next message.
+      await events.flush();
     },
   };
 }
