@@ -78,8 +78,9 @@ export function compactionRequest(
   messages: readonly Message[],
   options: { focus?: string; maxTokens: number },
 ): Message[] {
-  // Three quarters of the budget (four characters a token) leaves room for the instructions and the answer.
-  const history = transcript(messages, options.maxTokens * 3);
+  // A conversation at the compaction threshold (85% of the budget at four characters a token) fits whole; the
+  // answer's tokens are not part of the budget (it is the window less the output limit).
+  const history = transcript(messages, Math.max(4000, options.maxTokens * 3.5 - INSTRUCTIONS.length));
   const focus = options.focus?.trim()
     ? `\n\nThe user asks the summary to focus on: ${options.focus.trim()}`
     : '';
