@@ -62,17 +62,23 @@ async function summarise(
     maxTokens: options.conversation.maxTokens,
   });
   for await (const event of options.model.stream({ messages, tools: [], signal: request.signal })) {
-    if (event.type === 'text') text += event.delta;
-    else if (event.type === 'retry')
-      text = ''; // the request is sent again: what this attempt streamed is void
-    else if (event.type === 'usage') {
-      usage = addUsage(usage, event.usage);
-      options.emit({
-        type: 'usage',
-        turn: request.turn,
-        input_tokens: event.usage.inputTokens,
-        output_tokens: event.usage.outputTokens,
-      });
+    switch (event.type) {
+      case 'text':
+        text += event.delta;
+        break;
+      case 'retry':
+        // The request is sent again: what this attempt streamed is void.
+        text = '';
+        break;
+      case 'usage':
+        usage = addUsage(usage, event.usage);
+        options.emit({
+          type: 'usage',
+          turn: request.turn,
+          input_tokens: event.usage.inputTokens,
+          output_tokens: event.usage.outputTokens,
+        });
+        break;
     }
   }
   return { text: text.trim(), usage };
