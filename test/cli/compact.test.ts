@@ -31,7 +31,7 @@ const messagesOf = (r: ReceivedRequest) =>
   (r.body as { messages: { role: string; content: string }[] }).messages;
 
 describe('Agent.compact (/compact [focus])', () => {
-  it('summarises with the focus, continues from the summary and saves the compacted session', async () => {
+  it('summarises with the focus, continues from the summary and the todo list, and saves the compacted session', async () => {
     const ws = await workspace({ 'a.ts': 'export const foo = 1;\n', 'AGENTS.md': 'Use tabs.\n' });
     const s = await server([
       { toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }] },
@@ -43,7 +43,16 @@ describe('Agent.compact (/compact [focus])', () => {
     try {
       agent = await setupAgent(
         { output: 'text', provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model', cwd: ws },
-        { mode: () => 'restricted', streamText: false, printAnswer: false, session: { save: true } },
+        {
+          mode: () => 'restricted',
+          streamText: false,
+          printAnswer: false,
+          session: { save: true },
+          todos: () => [
+            { id: '1', content: 'find foo', status: 'done' },
+            { id: '2', content: 'rename foo to bar', status: 'pending' },
+          ],
+        },
       );
       const signal = new AbortController().signal;
       agent.conversation.push({ role: 'user', content: 'what is foo?' });
@@ -59,6 +68,7 @@ describe('Agent.compact (/compact [focus])', () => {
       expect(compacted.map((m) => m.role)).toEqual(['system', 'user']);
       expect(compacted[0]!.content).toContain('Use tabs.');
       expect(compacted[1]!.content).toContain(SUMMARY);
+      expect(compacted[1]!.content).toContain('- [x] 1: find foo\n- [ ] 2: rename foo to bar');
       const record = await readSession(agent.session!.file);
       expect(sessionMessages(record!)).toEqual(compacted);
       expect(record!.events.find((e) => e.type === 'compaction')).toMatchObject({ trigger: 'manual' });
