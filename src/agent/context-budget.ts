@@ -4,7 +4,10 @@
 import { isAbortError } from '../core/errors.js';
 import { type AgentEvent, messageEvent } from '../core/events.js';
 import type { Usage } from '../core/messages.js';
-import type { Conversation, Pruning } from './conversation.js';
+import { type Conversation, estimateTokens, type Pruning } from './conversation.js';
+
+/** The share of the budget the messages after the system prompt must hold for a summary of them to be worth it. */
+const MIN_COMPACTABLE = 0.05;
 
 export interface AutoCompaction {
   /** Compact when the estimated next request passes this fraction of the budget (agent.conversation.compact_at). */
@@ -47,6 +50,12 @@ export async function fitContext(
   }
   // Below the compaction threshold nothing more is needed: turns are not pruned while compaction is on.
   if (conversation.estimate <= conversation.maxTokens * autoCompact.threshold) return {};
+  // When the system prompt and the tools fill the window, a summary of the little else would not help (and would
+  // be asked for again every turn): only the whole budget's pruning applies.
+  if (estimateTokens(conversation.messages.slice(1)) < conversation.maxTokens * MIN_COMPACTABLE) {
+    reportPruning(emit, turn, conversation.pruneIfNeeded(1));
+    return {};
+  }
   try {
     const usage = await autoCompact.compact(turn, options.signal);
     reportPruning(emit, turn, conversation.pruneIfNeeded(1));

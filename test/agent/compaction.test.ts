@@ -189,6 +189,26 @@ describe('runLoop with automatic compaction', () => {
     expect(replayConversation(events)).toEqual(conversation.messages);
   });
 
+  it('does not compact when the system prompt alone nearly fills the budget', async () => {
+    const { model, requests } = scriptedModel([[text('Done.')]]);
+    const conversation = new Conversation('s'.repeat(3_600), {
+      maxTokens: 1_000,
+      minRetainTurns: 1,
+      pruneThreshold: 0.8,
+    });
+    conversation.push({ role: 'user', content: 'hi' });
+    const events: AgentEvent[] = [];
+    const compactor = {
+      model,
+      conversation,
+      systemPrompt: async () => 'sys',
+      emit: events.push.bind(events),
+    };
+    expect((await runLoop(conversation, loopOptions(model, events, compactor))).reason).toBe('done');
+    expect(requests).toHaveLength(1);
+    expect(events.some((e) => e.type === 'compaction')).toBe(false);
+  });
+
   it('prunes instead, with a warning, when compaction fails, and does not try again that run', async () => {
     const { model, requests } = scriptedModel([[usage(10, 0)], [text('Done.')]]);
     const conversation = nearlyFull();
