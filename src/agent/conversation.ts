@@ -1,10 +1,12 @@
-// Conversation history with an approximate token count and pruning in two steps: first replace the oldest
-// turns (after the first user message, before the last N turns) with a user-role note, as xzatoma does; then,
-// if that is not enough, shorten the largest older tool results. Every change is reported as edits, so the
-// conversation can be rebuilt from events alone.
+// Conversation history with a token estimate (calibrated by the provider's counts) and pruning by priority:
+// first long tool outputs of old turns are cut to a head and a tail (context-priority.ts); then the oldest turns
+// (after the first user message, before the last N turns) become a user-role note, as xzatoma does; then, if
+// still over budget, older tool results keep only their beginning. Compaction (compaction.ts) replaces the whole
+// list. Every change is reported as edits, so the conversation can be rebuilt from events alone.
 import type { PruneEdit } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { clip } from '../core/text.js';
+import { trimCandidates, trimmedOutput } from './context-priority.js';
 
 export interface ConversationLimits {
   /** Token budget of the whole conversation. */
@@ -51,6 +53,8 @@ export class Conversation {
     requests: [] as string[],
   };
   private note: Message | undefined;
+  /** The provider's input token count for the last request, and the byte estimate of that request's messages. */
+  private calibration: { reported: number; estimated: number } | undefined;
 
   constructor(
     system: string,
@@ -75,8 +79,28 @@ export class Conversation {
     return this.items;
   }
 
+  /** The byte estimate of the messages (about four characters a token). */
   get tokenCount(): number {
     return this.tokens;
+  }
+
+  /** The token budget of the whole conversation. */
+  get maxTokens(): number {
+    return this.limits.maxTokens;
+  }
+
+  /**
+   * The estimated size of the next request: the provider's count for the last one plus the estimate of what
+   * changed since, never below the byte estimate (a provider may leave cached tokens out of its count).
+   */
+  get estimate(): number {
+    if (!this.calibration) return this.tokens;
+    return Math.max(this.tokens, this.calibration.reported + this.tokens - this.calibration.estimated);
+  }
+
+  /** The provider counted `inputTokens` for a request of the messages as they are now. */
+  calibrate(inputTokens: number): void {
+    if (inputTokens > 0) this.calibration = { reported: inputTokens, estimated: this.tokens };
   }
 
   /**
@@ -87,7 +111,29 @@ export class Conversation {
     this.items.splice(0, this.items.length, ...messages);
     this.tokens = estimateTokens(this.items);
     this.reported = this.items.length;
+    this.forgetPruning();
+  }
+
+  /**
+   * Replaces the whole conversation (compaction). The edit covers the messages already reported: any not yet
+   * reported go without ever being recorded, and the new ones are recorded by the edit itself.
+   */
+  replaceAll(messages: readonly Message[]): PruneEdit<Message> {
+    const edit = { from: 0, count: this.reported, messages: [...messages] };
+    this.items.splice(0, this.items.length, ...messages);
+    this.tokens = estimateTokens(this.items);
+    this.reported = this.items.length;
+    this.forgetPruning();
+    return edit;
+  }
+
+  private forgetPruning(): void {
     this.note = undefined;
+    this.calibration = undefined;
+    this.pruned.messages = 0;
+    this.pruned.toolCalls = 0;
+    this.pruned.toolNames.clear();
+    this.pruned.requests.length = 0;
   }
 
   push(message: Message): void {
@@ -99,17 +145,31 @@ export class Conversation {
     }
   }
 
-  /** Prunes when over the threshold; returns what it did, or undefined when nothing changed. */
-  pruneIfNeeded(): Pruning | undefined {
-    if (this.tokens <= this.limits.maxTokens * this.limits.pruneThreshold) return undefined;
-    const edits: PruneEdit<Message>[] = [];
-    const summaries: string[] = [];
-    const dropped = this.dropOldTurns();
+  /**
+   * Over the prune threshold, shortens long tool outputs of old turns to a head and a tail, lowest priority first,
+   * until under it: the cheapest step, taken before compaction or pruning whole turns.
+   */
+  trimOldOutputs(): Pruning | undefined {
+    const edits = this.trim(this.limits.maxTokens * this.limits.pruneThreshold);
+    return edits.length === 0 ? undefined : { summary: trimSummary(edits.length), edits };
+  }
+
+  /**
+   * Prunes when over `threshold` (a fraction of the budget; default the prune threshold): old outputs trimmed,
+   * then old turns pruned, then, over the whole budget, older results shortened. Returns what it did, or
+   * undefined when nothing changed.
+   */
+  pruneIfNeeded(threshold = this.limits.pruneThreshold): Pruning | undefined {
+    const limit = this.limits.maxTokens * threshold;
+    if (this.estimate <= limit) return undefined;
+    const edits: PruneEdit<Message>[] = this.trim(limit);
+    const summaries: string[] = edits.length > 0 ? [trimSummary(edits.length)] : [];
+    const dropped = this.estimate > limit ? this.dropOldTurns() : undefined;
     if (dropped) {
       edits.push(dropped.edit);
       summaries.push(dropped.summary);
     }
-    if (this.tokens > this.limits.maxTokens) {
+    if (this.estimate > this.limits.maxTokens) {
       const shortened = this.shortenToolResults();
       edits.push(...shortened);
       if (shortened.length > 0) summaries.push(`${shortened.length} older tool results shortened`);
@@ -117,6 +177,22 @@ export class Conversation {
     this.tokens = estimateTokens(this.items);
     if (this.listener) this.reported = this.items.length;
     return edits.length === 0 ? undefined : { summary: summaries.join('; '), edits };
+  }
+
+  /** Old tool outputs cut to a head and a tail, in priority order, until the estimate is at most `limit`. */
+  private trim(limit: number): PruneEdit<Message>[] {
+    if (this.estimate <= limit) return [];
+    const edits: PruneEdit<Message>[] = [];
+    for (const index of trimCandidates(this.items, this.limits.minRetainTurns)) {
+      if (this.estimate <= limit) break;
+      const m = this.items[index]!;
+      const trimmed: Message = { ...m, content: trimmedOutput(m.content) };
+      this.tokens += estimateTokens([trimmed]) - estimateTokens([m]);
+      this.items[index] = trimmed;
+      edits.push({ from: index, count: 1, messages: [trimmed] });
+    }
+    if (this.listener) this.reported = this.items.length;
+    return edits;
   }
 
   /** Step one: the turns between the first user message and the last minRetainTurns become one note. */
@@ -146,6 +222,7 @@ export class Conversation {
     // mid-conversation, Anthropic takes none inside `messages`), and it sits between the goal and an assistant turn.
     this.note = { role: 'user', content: pruneNote(this.pruned) };
     this.items.splice(from, pruned.length, this.note);
+    this.tokens = estimateTokens(this.items);
     return { edit: { from, count: pruned.length, messages: [this.note] }, summary };
   }
 
@@ -165,20 +242,21 @@ export class Conversation {
       )
       .sort((a, b) => b.m.content.length - a.m.content.length);
     const edits: PruneEdit<Message>[] = [];
-    let tokens = estimateTokens(this.items);
     for (const { m, index } of candidates) {
-      if (tokens <= this.limits.maxTokens || m.role !== 'tool') break;
+      if (this.estimate <= this.limits.maxTokens || m.role !== 'tool') break;
       const shortened: Message = {
         ...m,
         content: `${m.content.slice(0, ELIDED_KEEP_CHARS)}\n[Keel: the rest of this result (${m.content.length - ELIDED_KEEP_CHARS} characters) was removed to fit the context window; run the tool again if you need it.]`,
       };
-      tokens -= estimateTokens([m]) - estimateTokens([shortened]);
+      this.tokens -= estimateTokens([m]) - estimateTokens([shortened]);
       this.items[index] = shortened;
       edits.push({ from: index, count: 1, messages: [shortened] });
     }
     return edits;
   }
 }
+
+const trimSummary = (n: number) => `${n} old tool output${n === 1 ? '' : 's'} cut to head and tail`;
 
 /** The note the model reads in place of pruned messages, worded as Keel's, not the user's. */
 function pruneNote(pruned: {

@@ -7,6 +7,7 @@ import { ExitCode, isAbortError, KeelError } from '../core/errors.js';
 import { type AgentEvent, messageEvent, type RunEndReason } from '../core/events.js';
 import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
+import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
 
 export interface ToolOutcome {
@@ -31,6 +32,8 @@ export interface LoopOptions {
   timeoutMs?: number;
   /** How often an answer cut off by the output limit is continued (default 3). */
   maxContinuations?: number;
+  /** Compaction near the context limit; without it, pruning alone keeps the conversation in budget. */
+  autoCompact?: AutoCompaction;
 }
 
 export interface LoopResult {
@@ -110,6 +113,8 @@ async function streamTurn(
         emit({ type: 'citation', turn, url: event.url, ...(event.title ? { title: event.title } : {}) });
         break;
       case 'usage':
+        // The provider's count for exactly these messages makes the next estimate better than bytes alone.
+        conversation.calibrate(event.usage.inputTokens);
         addTurnUsage(event.usage);
         emit({
           type: 'usage',
@@ -149,6 +154,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   const state = { turns: 0, toolCalls: 0, usage: emptyUsage(), answer: '', continuations: 0 };
   /** Text of answers cut off by the output limit, awaiting their continuation. */
   let partial = '';
+  let autoCompact = options.autoCompact;
   const end = (reason: RunEndReason, error?: KeelError): LoopResult => {
     const result: LoopResult = {
       reason,
@@ -182,15 +188,9 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
     while (state.turns < options.maxTurns) {
       const turn = ++state.turns;
       emit({ type: 'turn_start', turn });
-      const pruned = conversation.pruneIfNeeded();
-      if (pruned) {
-        emit({
-          type: 'conversation_pruned',
-          turn,
-          summary: pruned.summary,
-          edits: pruned.edits.map((edit) => ({ ...edit, messages: edit.messages.map(messageEvent) })),
-        });
-      }
+      const fitted = await fitContext(conversation, { turn, emit, signal, autoCompact });
+      if (fitted.usage) state.usage = addUsage(state.usage, fitted.usage);
+      if (fitted.compactionFailed) autoCompact = undefined;
       // Nothing lost: every message so far is on disk before the model sees it.
       await options.flush?.();
 

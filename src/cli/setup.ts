@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
@@ -65,6 +66,8 @@ export interface Agent {
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
   /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
   checkpoint(change: CheckpointChange): Promise<void>;
+  /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
+  compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
 }
 
 export interface SetupOptions {
@@ -230,27 +233,26 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
-  const contextFiles = await findContextFiles({
-    workspace: workspace.root,
-    userFile: userContextFilePath(process.env),
-  });
-  const conversation = new Conversation(
+  // Built again after compaction, so context files edited since start-up are read and sent again.
+  const buildSystemPrompt = async () =>
     setup.systemPrompt ??
-      systemPrompt({
+    systemPrompt({
+      workspace: workspace.root,
+      mode,
+      commands: config.safety.allow_command_execution,
+      allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
+      sandbox,
+      dryRun,
+      contextFiles: await findContextFiles({
         workspace: workspace.root,
-        mode,
-        commands: config.safety.allow_command_execution,
-        allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
-        sandbox,
-        dryRun,
-        contextFiles,
+        userFile: userContextFilePath(process.env),
       }),
-    {
-      maxTokens,
-      minRetainTurns: config.agent.conversation.min_retain_turns,
-      pruneThreshold: config.agent.conversation.prune_threshold,
-    },
-  );
+    });
+  const conversation = new Conversation(await buildSystemPrompt(), {
+    maxTokens,
+    minRetainTurns: config.agent.conversation.min_retain_turns,
+    pruneThreshold: config.agent.conversation.prune_threshold,
+  });
   if (resumed) {
     // The model reads the saved conversation exactly as before; calls a crash left unanswered get a result.
     const { messages, repairs } = resumedConversation(resumed);
@@ -299,6 +301,13 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     const result = await executeToolCall(call, turn, registry, ctx);
     return { content: formatForModel(result), isError: !result.success };
   };
+  const compactor = {
+    model,
+    conversation,
+    systemPrompt: buildSystemPrompt,
+    todos: () => todos.items(),
+    emit,
+  };
   const loopOptions: Omit<LoopOptions, 'signal'> = {
     model,
     tools: () => registry.specs(),
@@ -308,6 +317,15 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
     timeoutMs: config.agent.timeout_seconds * 1000,
+    ...(config.agent.conversation.auto_compact
+      ? {
+          autoCompact: {
+            threshold: config.agent.conversation.compact_at,
+            compact: async (turn: number, signal: AbortSignal) =>
+              (await compact(compactor, { trigger: 'auto', turn, signal })).usage,
+          },
+        }
+      : {}),
   };
   return {
     loaded,
@@ -328,6 +346,11 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       return runLoop(conversation, { ...loopOptions, signal });
     },
     checkpoint: async (change) => checkpoints?.take(change),
+    compact: async (focus, signal) => {
+      await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
+      // The compacted conversation is on disk before the user's next message.
+      await events.flush();
+    },
   };
 }
 

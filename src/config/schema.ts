@@ -131,6 +131,16 @@ export const configSchema = z
               .lte(1)
               .default(0.8)
               .describe('prune when this share of max_tokens is used'),
+            auto_compact: z
+              .boolean()
+              .default(true)
+              .describe('summarise the conversation near the limit (false: only prune)'),
+            compact_at: z
+              .number()
+              .gt(0)
+              .lte(1)
+              .default(0.85)
+              .describe('compact when this share of max_tokens is used'),
           })
           .strict()
           .prefault({})

@@ -13,6 +13,7 @@ const kept = new Set<AgentEvent['type']>([
   'run_start',
   'message',
   'conversation_pruned',
+  'compaction',
   'tool_call',
   'tool_result',
   'usage',

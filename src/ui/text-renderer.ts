@@ -75,6 +75,11 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
           `${style.yellow('warning:')} conversation pruned to fit the context: ${event.summary}\n`,
         );
         break;
+      case 'compaction':
+        stderr.write(
+          `${style.cyan('compacted:')} ${event.trigger === 'auto' ? 'the context was nearly full; ' : ''}the conversation is now a summary: ${event.tokens_before} → ${event.tokens_after} tokens\n`,
+        );
+        break;
       case 'citation':
         if (!citations.some((c) => c.url === event.url))
           citations.push({ url: event.url, title: event.title });

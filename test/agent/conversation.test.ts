@@ -71,7 +71,7 @@ describe('Conversation', () => {
   });
 
   it('keeps the user messages of a pruned chat in the note', () => {
-    const c = new Conversation('system', { maxTokens: 1_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    const c = new Conversation('system', { maxTokens: 200, minRetainTurns: 1, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'first request' });
     for (const m of turn(0, 4_000)) c.push(m);
     c.push({ role: 'assistant', content: 'done' });
@@ -96,7 +96,7 @@ describe('Conversation', () => {
   });
 
   it('leaves no system message after the first, no orphan tool result and no two assistants in a row', () => {
-    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    const c = new Conversation('system', { maxTokens: 800, minRetainTurns: 1, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     c.push({ role: 'assistant', content: 'Looking around.' });
     for (let i = 0; i < 4; i++) for (const m of turn(i, 2_000)) c.push(m);
@@ -119,17 +119,102 @@ describe('Conversation', () => {
   });
 
   it('counts earlier pruning in the note of a later one, without counting the old note', () => {
-    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    const c = new Conversation('system', { maxTokens: 1_000, minRetainTurns: 1, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 3; i++) for (const m of turn(i, 2_500)) c.push(m);
-    expect(c.pruneIfNeeded()?.summary).toMatch(/^4 messages with 2 tool calls/);
+    expect(c.pruneIfNeeded()?.summary).toMatch(/; 4 messages with 2 tool calls/);
     for (let i = 3; i < 5; i++) for (const m of turn(i, 2_500)) c.push(m);
-    expect(c.pruneIfNeeded()?.summary).toMatch(/^4 messages with 2 tool calls/);
+    expect(c.pruneIfNeeded()?.summary).toMatch(/; 4 messages with 2 tool calls/);
     const notes = c.messages.filter((m) => m.content.startsWith('[Keel:'));
     expect(notes).toHaveLength(1);
     expect(notes[0]!.content).toMatch(/8 earlier messages with 4 tool calls \(list_files, read_file\)/);
     expectWellFormed(c.messages);
     expect(c.tokenCount).toBe(estimateTokens(c.messages));
+  });
+});
+
+describe('Conversation budget by priority', () => {
+  /** A turn reading or editing `path` whose result is `size` characters. */
+  const fileTurn = (id: string, name: string, path: string, size: number): Message[] => [
+    { role: 'assistant', content: '', toolCalls: [{ id, name, input: JSON.stringify({ path }) }] },
+    { role: 'tool', toolCallId: id, toolName: name, content: `${path}:`.padEnd(size, 'y') },
+  ];
+
+  it('cuts long outputs of old turns to head and tail before pruning any turn, every change an edit', () => {
+    const c = new Conversation('system', { maxTokens: 3_500, minRetainTurns: 2, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    for (let i = 0; i < 4; i++) for (const m of turn(i, 4_000)) c.push(m);
+    const before = c.messages.map((m) => m.content);
+    const pruning = c.pruneIfNeeded();
+    expect(pruning?.summary).toBe('2 old tool outputs cut to head and tail');
+    // No turn went: the two old results are cut, the two recent ones are whole.
+    expect(c.messages).toHaveLength(10);
+    const results = c.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    for (const old of results.slice(0, 2)) {
+      expect(old).toMatch(
+        /^x{600}\n\[Keel: 3100 characters of this old result were cut to fit the context window; run the tool again if you need them\.\]\nx{300}$/,
+      );
+    }
+    expect(results.slice(2)).toEqual(['x'.repeat(4_000), 'x'.repeat(4_000)]);
+    // Replaying the edits on the old list gives the new one.
+    const replayed = before.slice();
+    for (const edit of pruning!.edits)
+      replayed.splice(edit.from, edit.count, ...edit.messages.map((m) => m.content));
+    expect(replayed).toEqual(c.messages.map((m) => m.content));
+  });
+
+  it('cuts old output about other files before output about a file being edited', () => {
+    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    for (const m of fileTurn('r1', 'read_file', 'edited.ts', 3_000)) c.push(m);
+    for (const m of fileTurn('r2', 'read_file', 'other.ts', 2_500)) c.push(m);
+    for (const m of fileTurn('e1', 'edit_file', 'edited.ts', 100)) c.push(m);
+    for (const m of fileTurn('r3', 'read_file', 'last.ts', 2_000)) c.push(m);
+    // 7,600 characters ≈ 1,900 tokens: cutting other.ts (the smaller) is enough, edited.ts stays whole.
+    expect(c.trimOldOutputs()?.summary).toBe('1 old tool output cut to head and tail');
+    const byId = (id: string) => c.messages.find((m) => m.role === 'tool' && m.toolCallId === id)!.content;
+    expect(byId('r2')).toContain('characters of this old result were cut');
+    expect(byId('r1')).toHaveLength(3_000);
+    expect(byId('r3')).toHaveLength(2_000);
+  });
+
+  it('estimates the next request from the provider count of the last one plus what came since', () => {
+    const c = new Conversation('system', { maxTokens: 100_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'x'.repeat(4_000) });
+    const bytes = c.tokenCount;
+    c.calibrate(2_000); // a tokenizer denser than four characters a token
+    expect(c.estimate).toBe(2_000);
+    c.push({ role: 'assistant', content: 'y'.repeat(400) });
+    expect(c.estimate).toBe(2_000 + c.tokenCount - bytes);
+    // A count below the byte estimate (cached tokens left out) never lowers it.
+    c.calibrate(10);
+    expect(c.estimate).toBe(c.tokenCount);
+  });
+
+  it('prunes on the calibrated estimate when the bytes alone would not', () => {
+    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    for (let i = 0; i < 3; i++) for (const m of turn(i, 1_000)) c.push(m);
+    expect(c.pruneIfNeeded()).toBeUndefined();
+    c.calibrate(1_900);
+    expect(c.pruneIfNeeded()?.summary).toMatch(/^4 messages with 2 tool calls/);
+  });
+
+  it('replaces the whole list with one edit over the messages already reported', () => {
+    const c = new Conversation('sys', { maxTokens: 1_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    const detach = c.report(() => {});
+    detach();
+    c.push({ role: 'user', content: 'never recorded' });
+    const edit = c.replaceAll([
+      { role: 'system', content: 'sys 2' },
+      { role: 'user', content: 'summary' },
+    ]);
+    expect(edit).toEqual({ from: 0, count: 2, messages: c.messages });
+    // The new messages travel in the edit, so they count as reported.
+    const seen: string[] = [];
+    c.report((m) => seen.push(m.content));
+    expect(seen).toEqual([]);
   });
 });
 

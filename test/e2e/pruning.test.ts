@@ -30,7 +30,8 @@ const files = {
   'b.txt': 'bravo '.repeat(270),
   'c.txt': 'charlie '.repeat(200),
 };
-const config = 'agent:\n  conversation:\n    max_tokens: 1000\n    min_retain_turns: 1\n';
+const config =
+  'agent:\n  conversation:\n    max_tokens: 1000\n    min_retain_turns: 1\n    auto_compact: false\n';
 
 const script: ScriptStep[] = [
   { text: 'Reading a.', toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },

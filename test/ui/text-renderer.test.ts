@@ -104,3 +104,23 @@ describe('text renderer output is sanitized', () => {
     );
   });
 });
+
+describe('text renderer notices', () => {
+  test('a compaction is one line on stderr with the tokens before and after, nothing on stdout', () => {
+    const compaction = (trigger: 'auto' | 'manual'): AgentEvent => ({
+      type: 'compaction',
+      turn: 3,
+      trigger,
+      tokens_before: 41230,
+      tokens_after: 2210,
+      summary: '## Goal\n…',
+      edits: [],
+    });
+    const out = render([compaction('auto'), compaction('manual')]);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toBe(
+      'compacted: the context was nearly full; the conversation is now a summary: 41230 → 2210 tokens\n' +
+        'compacted: the conversation is now a summary: 41230 → 2210 tokens\n',
+    );
+  });
+});

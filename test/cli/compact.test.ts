@@ -1,0 +1,88 @@
+// `/compact [focus]` as the chat calls it: Agent.compact from setupAgent against the scripted model server, with
+// the session saved; the focus steers the summary, the conversation continues from it, and the session file
+// replays to exactly the compacted list.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Agent, setupAgent } from '../../src/cli/setup.js';
+import { readSession, sessionMessages } from '../../src/session/session-file.js';
+import { useE2E } from '../support/e2e.js';
+import type { ReceivedRequest } from '../support/model-server.js';
+
+const { server, workspace } = useE2E();
+
+const saved = { ...process.env };
+beforeEach(async () => {
+  const home = await workspace();
+  Object.assign(process.env, {
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/config`,
+    XDG_DATA_HOME: `${home}/data`,
+    XDG_STATE_HOME: `${home}/state`,
+    XDG_CACHE_HOME: `${home}/cache`,
+    KEEL_KEYRING: 'off',
+  });
+});
+afterEach(() => {
+  process.env = { ...saved };
+});
+
+const SUMMARY = '## Goal\nRename foo.\n## Open\nUpdate the callers.';
+const isSummaryRequest = (r: ReceivedRequest) => r.rawBody.includes('You summarise a coding agent');
+const messagesOf = (r: ReceivedRequest) =>
+  (r.body as { messages: { role: string; content: string }[] }).messages;
+
+describe('Agent.compact (/compact [focus])', () => {
+  it('summarises with the focus, continues from the summary and the todo list, and saves the compacted session', async () => {
+    const ws = await workspace({ 'a.ts': 'export const foo = 1;\n', 'AGENTS.md': 'Use tabs.\n' });
+    const todos = [
+      { id: '1', content: 'find foo', status: 'done' },
+      { id: '2', content: 'rename foo to bar', status: 'pending' },
+    ];
+    const s = await server([
+      { toolCalls: [{ name: 'todo_write', args: { todos } }] },
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }] },
+      { text: 'foo is 1.' },
+      { text: SUMMARY },
+      { text: 'Renaming next.' },
+    ]);
+    let agent: Agent | undefined;
+    try {
+      agent = await setupAgent(
+        { output: 'text', provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model', cwd: ws },
+        {
+          mode: () => 'restricted',
+          streamText: false,
+          printAnswer: false,
+          session: { save: true },
+        },
+      );
+      const signal = new AbortController().signal;
+      agent.conversation.push({ role: 'user', content: 'what is foo?' });
+      expect((await agent.run(signal)).reason).toBe('done');
+
+      await agent.compact!('the rename', signal);
+      const request = s.requests[3]!;
+      expect(isSummaryRequest(request)).toBe(true);
+      expect(request.rawBody).toContain('The user asks the summary to focus on: the rename');
+      expect(request.body.tools ?? []).toEqual([]);
+      // The answered request is not sent again; the system prompt (with AGENTS.md) and the summary are.
+      const compacted = agent.conversation.messages;
+      expect(compacted.map((m) => m.role)).toEqual(['system', 'user']);
+      expect(compacted[0]!.content).toContain('Use tabs.');
+      expect(compacted[1]!.content).toContain(SUMMARY);
+      expect(compacted[1]!.content).toContain('- [x] 1: find foo\n- [ ] 2: rename foo to bar');
+      const record = await readSession(agent.session!.file);
+      expect(sessionMessages(record!)).toEqual(compacted);
+      expect(record!.events.find((e) => e.type === 'compaction')).toMatchObject({ trigger: 'manual' });
+
+      agent.conversation.push({ role: 'user', content: 'rename it to bar' });
+      await agent.run(signal);
+      expect(messagesOf(s.requests[4]!)).toEqual([
+        { role: 'system', content: compacted[0]!.content },
+        { role: 'user', content: compacted[1]!.content },
+        { role: 'user', content: 'rename it to bar' },
+      ]);
+    } finally {
+      await agent?.session?.close();
+    }
+  });
+});
