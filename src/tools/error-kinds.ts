@@ -19,8 +19,8 @@ interface KindRule {
   kind: ErrorKind;
   /** Matches a failed result's error text. */
   error?: RegExp;
-  /** Matches a failed result carrying this metadata key (the policy's refusals carry `policy`). */
-  metadata?: string;
+  /** Matches a failed result whose metadata has this key (and value): the policy's refusals carry `policy`. */
+  metadata?: readonly [key: string, value?: string];
   /** Matches a successful result whose output says it found nothing (a search with no hits). */
   emptyOutput?: RegExp;
   /** What the model reads after the error; empty: nothing to add. */
@@ -36,7 +36,12 @@ export const ERROR_KINDS: readonly KindRule[] = [
   },
   {
     kind: 'PERMISSION_DENIED',
-    metadata: 'policy',
+    metadata: ['policy', 'declined'],
+    hint: "the user said no: follow what they said, and don't ask for the same call again",
+  },
+  {
+    kind: 'PERMISSION_DENIED',
+    metadata: ['policy'],
     hint: "don't repeat the refused call: do the task another way the policy allows, or say what you need and why",
   },
   {
@@ -95,8 +100,11 @@ export function classifyResult(result: ToolResult): Classified | undefined {
       continue;
     }
     const error = result.error ?? '';
-    if (rule.metadata !== undefined && rule.metadata in result.metadata)
-      return { kind: rule.kind, hint: rule.hint };
+    if (rule.metadata) {
+      const [key, value] = rule.metadata;
+      if (key in result.metadata && (value === undefined || result.metadata[key] === value))
+        return { kind: rule.kind, hint: rule.hint };
+    }
     if (rule.error?.test(error)) return { kind: rule.kind, hint: rule.hint };
   }
   return undefined;
