@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
+import { runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import type { ScriptedToolCall, ScriptStep } from '../support/model-server.js';
 
@@ -216,7 +217,31 @@ describe('intent', () => {
     expect(message && 'content' in message && message.content).toBe(user);
   });
 
-  it('asks a task across the project to plan first, and steers each message of a chat alike', async () => {
+  it('classifies each message of a chat, with an intent event for each in stream-json', async () => {
+    const ws = await workspace({ 'src/a.ts': 'export const a = 1;\n' });
+    const s = await server([{ text: 'It exports a.' }, { text: 'Tests run.' }, { text: 'ok' }]);
+    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws, '--output', 'stream-json'], {
+      input: 'Explain what src/a.ts exports\nrun the tests\nthanks\nexit\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const intents = events(r.stdout).filter((e) => e.type === 'intent');
+    expect(intents.map((e) => e.type === 'intent' && [e.intent, e.scope, e.entities])).toEqual([
+      ['explain', 'single_file', ['src/a.ts']],
+      ['test', 'single_file', []],
+      ['implement', 'single_file', []],
+    ]);
+    // The system prompt is the same bytes in every request (provider prompt caching); each note rides on its message.
+    const systems = s.requests.map((q) => JSON.stringify(q.body.messages[0]));
+    expect(new Set(systems).size).toBe(1);
+    const users = (s.requests[2]!.body.messages as { role: string; content: string }[])
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(users[0]).toContain('\n\n[Keel: explain task, single file. Read the relevant code');
+    expect(users[1]).toContain('\n\n[Keel: test task, single file. Run the tests');
+    expect(users[2]).toBe('thanks');
+  });
+
+  it('asks a task across the project to plan first', async () => {
     const ws = await workspace();
     const s = await server([{ text: 'planned' }]);
     const r = await runOllama(s, ws, [
