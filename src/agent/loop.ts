@@ -307,8 +307,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       });
       state.toolCalls += calls.length;
       // Notes for the next request ride on the turn's last tool result: never a user-role message between
-      // turns, which pruning would count among the user's requests.
-      // An interrupted turn has no next request.
+      // turns, which pruning would count among the user's requests. An interrupted turn has no next request.
       const notes = signal.aborted ? [] : [repetition.afterTurn(calls), warnFor(turn + 1)];
       calls.forEach((call, i) => {
         const outcome = outcomes[i]!;
