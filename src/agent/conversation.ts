@@ -145,6 +145,19 @@ export class Conversation {
     }
   }
 
+  /** The last message while no listener has been given it: it may still be amended. */
+  get unreportedLast(): Message | undefined {
+    return this.reported < this.items.length ? this.items.at(-1) : undefined;
+  }
+
+  /** Replaces the last message's content (the loop's note on the user's message) before it is reported. */
+  amendLast(content: string): void {
+    const last = this.items.at(-1);
+    if (!last || !this.unreportedLast) throw new Error('only an unreported message can be amended');
+    this.tokens += estimateTokens([{ ...last, content }]) - estimateTokens([last]);
+    this.items[this.items.length - 1] = { ...last, content };
+  }
+
   /**
    * Over the prune threshold, shortens long tool outputs of old turns to a head and a tail, lowest priority first,
    * until under it: the cheapest step, taken before compaction or pruning whole turns.

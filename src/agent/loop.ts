@@ -9,18 +9,33 @@ import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/message
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
+import { classifyIntent } from './intent.js';
+import { repeatedReadNote } from './repeated-read.js';
+import { RepetitionGuard } from './repetition.js';
+import { steeringNote } from './steering.js';
+import { type CallAssessment, runToolBatch, type ToolOutcome } from './tool-batch.js';
+import { turnWarning } from './turn-warnings.js';
 
-export interface ToolOutcome {
-  /** What goes back to the model. */
-  content: string;
-  isError: boolean;
-}
+export type { CallAssessment, ToolOutcome } from './tool-batch.js';
 
 export interface LoopOptions {
   model: Model;
   /** The tools offered now: asked again every turn, as tools may come and go during a run. */
   tools: () => ToolSpec[];
-  runTool: (call: ToolCall, turn: number, signal: AbortSignal) => Promise<ToolOutcome>;
+  /**
+   * `concurrent`: the call runs beside the turn's other read-only calls, ahead of its mutating ones, so its
+   * assessment still holds; its events go to `concurrent.emit`, which holds them back to keep the model's order.
+   */
+  runTool: (
+    call: ToolCall,
+    turn: number,
+    signal: AbortSignal,
+    concurrent?: { emit: (event: AgentEvent) => void },
+  ) => Promise<ToolOutcome>;
+  /** What the policy says of a call before it runs; given, a turn's read-only calls run concurrently. */
+  assessTool?: (call: ToolCall, turn: number, signal: AbortSignal) => Promise<CallAssessment>;
+  /** Classify the user's message and steer the model with a note on it (the coding agent; not keel init). */
+  intent?: boolean;
   emit: (event: AgentEvent) => void;
   /** Waits until durable event consumers (the session store) have written everything; called before each model call. */
   flush?: () => Promise<void>;
@@ -145,6 +160,28 @@ async function streamTurn(
   return result;
 }
 
+/** Text with Keel's notes after it, each on its own paragraph. */
+function withNotes(content: string, notes: readonly (string | undefined)[]): string {
+  const given = notes.filter((n): n is string => n !== undefined);
+  return given.length === 0 ? content : [content, ...given].join('\n\n');
+}
+
+/**
+ * Classifies the user's message the run starts from and appends the steering note to it, before anyone has seen
+ * it (so the message event carries the note). Nothing when the conversation does not end with a new user message.
+ */
+function steerUserMessage(conversation: Conversation, tools: readonly ToolSpec[]) {
+  const last = conversation.unreportedLast;
+  if (last?.role !== 'user') return undefined;
+  const classified = classifyIntent(last.content);
+  const note = steeringNote(
+    classified,
+    tools.some((t) => t.name === 'todo_write'),
+  );
+  if (note) conversation.amendLast(withNotes(last.content, [note]));
+  return classified;
+}
+
 /** Runs the loop on a conversation that already ends with the user's message. */
 export async function runLoop(conversation: Conversation, options: LoopOptions): Promise<LoopResult> {
   const { model, emit } = options;
@@ -182,8 +219,17 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   };
 
   emit({ type: 'run_start', provider: model.provider, model: model.modelId, workspace: options.workspace });
+  const classified = options.intent ? steerUserMessage(conversation, options.tools()) : undefined;
   // The conversation's messages become events from here on (the system prompt and user message included).
   const detach = conversation.report((message) => emit(messageEvent(message)));
+  if (classified) emit({ type: 'intent', ...classified });
+  const repetition = new RepetitionGuard();
+  /** The turn warning for the request of `turn`: shown to the user now, returned for the model. */
+  const warnFor = (turn: number): string | undefined => {
+    const warning = turn <= options.maxTurns ? turnWarning(turn, options.maxTurns) : undefined;
+    if (warning) emit({ type: 'warning', message: warning.message });
+    return warning?.note;
+  };
   try {
     while (state.turns < options.maxTurns) {
       const turn = ++state.turns;
@@ -240,7 +286,8 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
           }
           state.continuations++;
           emit({ type: 'turn_end', turn, tool_calls: 0, continued: true });
-          conversation.push({ role: 'user', content: CONTINUE_PROMPT });
+          const warning = warnFor(turn + 1);
+          conversation.push({ role: 'user', content: withNotes(CONTINUE_PROMPT, [warning]) });
           continue;
         }
         state.answer = (partial + text).trim();
@@ -251,19 +298,29 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // The calls are on disk before they run: after a crash mid-call, a resumed session knows they were made.
       await options.flush?.();
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
-      for (const call of calls) {
-        const outcome = signal.aborted
-          ? { content: 'Error: interrupted before this tool ran', isError: true }
-          : await options.runTool(call, turn, signal);
-        state.toolCalls++;
+      const outcomes = await runToolBatch(calls, {
+        run: (call, concurrent) => options.runTool(call, turn, signal, concurrent),
+        ...(options.assessTool ? { assess: (call) => options.assessTool!(call, turn, signal) } : {}),
+        emit,
+        signal,
+        workspace: options.workspace,
+      });
+      state.toolCalls += calls.length;
+      // Notes for the next request ride on the turn's last tool result: never a user-role message between
+      // turns, which pruning would count among the user's requests. An interrupted turn has no next request.
+      const notes = signal.aborted ? [] : [repetition.afterTurn(calls), warnFor(turn + 1)];
+      calls.forEach((call, i) => {
+        const outcome = outcomes[i]!;
+        const read = repeatedReadNote(call, outcome.content, outcome.isError, conversation.messages);
+        const content = read ?? outcome.content;
         conversation.push({
           role: 'tool',
           toolCallId: call.id,
           toolName: call.name,
-          content: outcome.content,
+          content: i === calls.length - 1 ? withNotes(content, notes) : content,
           ...(outcome.isError ? { isError: true } : {}),
         });
-      }
+      });
       emit({ type: 'turn_end', turn, tool_calls: calls.length });
       signal.throwIfAborted();
     }

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
-import { type LoopOptions, runLoop, type ToolOutcome } from '../agent/loop.js';
+import { type LoopOptions, runLoop } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { TodoBoard } from '../agent/todo-board.js';
 import { type CheckpointChange, createCheckpointer } from '../checkpoint/checkpointer.js';
@@ -39,7 +39,7 @@ import {
   sessionPath,
 } from '../session/session-file.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
-import { executeToolCall, formatForModel } from '../tools/executor.js';
+import { assessToolCall, executeToolCall, formatForModel, type PreparedCall } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
@@ -281,24 +281,34 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
   // The "always" answers of this session (a chat lasts one setupAgent).
   const approvals = new ApprovalMemory();
-  const runTool = async (call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolOutcome> => {
-    const ctx: ToolContext = {
-      workspace,
-      policy,
-      signal,
-      emit,
-      limits,
-      runner,
-      stateDir: state,
-      cacheDir: cacheDir(process.env),
-      conversationText: () => conversationText(conversation.messages),
-      saveOutput,
-      todos,
-      ...(setup.approve ? { approve: setup.approve, approvals } : {}),
-      ...(dryRun ? { dryRun } : {}),
-      ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
-    };
-    const result = await executeToolCall(call, turn, registry, ctx);
+  const toolContext = (turn: number, signal: AbortSignal, callEmit = emit): ToolContext => ({
+    workspace,
+    policy,
+    signal,
+    emit: callEmit,
+    limits,
+    runner,
+    stateDir: state,
+    cacheDir: cacheDir(process.env),
+    conversationText: () => conversationText(conversation.messages),
+    saveOutput,
+    todos,
+    ...(setup.approve ? { approve: setup.approve, approvals } : {}),
+    ...(dryRun ? { dryRun } : {}),
+    ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
+  });
+  // A read-only call run in the concurrent group, before anything of its turn changed, is not previewed and
+  // decided again; any other call is (an earlier call of the turn may have changed what the policy would say).
+  const prepared = new WeakMap<ToolCall, PreparedCall>();
+  const assessTool: LoopOptions['assessTool'] = async (call, turn, signal) => {
+    const assessment = await assessToolCall(call, registry, toolContext(turn, signal));
+    if (assessment.prepared) prepared.set(call, assessment.prepared);
+    return assessment;
+  };
+  const runTool: LoopOptions['runTool'] = async (call, turn, signal, concurrent) => {
+    const ready = concurrent ? prepared.get(call) : undefined;
+    const ctx = toolContext(turn, signal, concurrent?.emit);
+    const result = await executeToolCall(call, turn, registry, ctx, ready);
     return { content: formatForModel(result), isError: !result.success };
   };
   const compactor = {
@@ -312,6 +322,9 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     model,
     tools: () => registry.specs(),
     runTool,
+    assessTool,
+    // keel init's own prompt asks for a file, not a task to steer.
+    intent: setup.systemPrompt === undefined,
     emit,
     flush: events.flush,
     workspace: workspace.root,

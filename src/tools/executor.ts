@@ -4,7 +4,9 @@ import type { z } from 'zod';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
+import type { PolicyDecision } from '../safety/policy.js';
 import { askApproval } from './approval-step.js';
+import { withRecoveryHint } from './error-kinds.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
 import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
@@ -54,15 +56,21 @@ function dryRunResult(preview: ToolPreview, askReason?: string): ToolResult {
   return { ...ok(output, { dry_run: true }, output), truncated: false };
 }
 
-/**
- * parse → validate → preview → policy → (dry run | approval (an edit goes back to validate) → checkpoint) → run.
- */
-async function run(
+/** A call parsed, validated, previewed and decided by the policy: what runs next, with nothing asked yet. */
+export interface PreparedCall {
+  tool: Tool;
+  args: unknown;
+  preview: ToolPreview;
+  decision: PolicyDecision;
+}
+
+/** parse → validate → preview → policy; a failure on the way is the call's result. */
+async function prepare(
   call: ToolCall,
   parsed: Parsed,
   registry: ToolRegistry,
   ctx: ToolContext,
-): Promise<RunResult> {
+): Promise<PreparedCall | ToolResult> {
   if (!parsed.ok) return fail(`arguments are not valid JSON: ${parsed.error}`);
   const tool = registry.get(call.name);
   if (!tool) {
@@ -73,8 +81,54 @@ async function run(
   if (!validated.success) return fail(describeIssues(tool, validated.error, registry));
   const args: unknown = validated.data;
   const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
-
   const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
+  return { tool, args, preview, decision };
+}
+
+/** What the loop needs to know before running a call: whether it only reads, and what it declares it touches. */
+export interface CallAssessment {
+  /** Allowed without asking and read-only by the policy: safe to run beside other such calls. */
+  readOnly: boolean;
+  reads: readonly string[];
+  writes: readonly string[];
+  command?: string;
+  /** Given back to executeToolCall for a read-only call, so it is not previewed and decided twice. */
+  prepared?: PreparedCall;
+}
+
+/** Previews a call and asks the policy about it without running it or asking the user anything. */
+export async function assessToolCall(
+  call: ToolCall,
+  registry: ToolRegistry,
+  ctx: ToolContext,
+): Promise<CallAssessment> {
+  const prepared = await prepare(call, parseArguments(call.input), registry, ctx).catch(() => undefined);
+  if (!prepared || !('decision' in prepared)) return { readOnly: false, reads: [], writes: [] };
+  const { decision, preview } = prepared;
+  const readOnly = decision.decision === 'allow' && decision.readOnly === true;
+  return {
+    readOnly,
+    reads: preview.reads,
+    writes: preview.writes,
+    ...(preview.command === undefined ? {} : { command: preview.command }),
+    ...(readOnly ? { prepared } : {}),
+  };
+}
+
+/**
+ * parse → validate → preview → policy → (dry run | approval (an edit goes back to validate) → checkpoint) → run.
+ * `ready`: the first four steps already done (assessToolCall).
+ */
+async function run(
+  call: ToolCall,
+  parsed: Parsed,
+  registry: ToolRegistry,
+  ctx: ToolContext,
+  ready?: PreparedCall,
+): Promise<RunResult> {
+  const prepared = ready ?? (await prepare(call, parsed, registry, ctx));
+  if (!('decision' in prepared)) return prepared;
+  const { tool, args, preview, decision } = prepared;
   if (decision.decision === 'deny') {
     const how = decision.hint ? `; to allow it: ${decision.hint}` : '';
     return fail(`refused by policy: ${decision.reason}${how}`, { policy: 'deny' });
@@ -125,6 +179,7 @@ export async function executeToolCall(
   turn: number,
   registry: ToolRegistry,
   ctx: ToolContext,
+  prepared?: PreparedCall,
 ): Promise<ToolResult> {
   const parsed = parseArguments(call.input);
   ctx.emit({
@@ -137,12 +192,13 @@ export async function executeToolCall(
   const started = Date.now();
   let ran: RunResult;
   try {
-    ran = await run(call, parsed, registry, ctx);
+    ran = await run(call, parsed, registry, ctx, prepared);
   } catch (error) {
     ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }
   const { changed, ...plain } = ran;
-  const result = await capOutput(plain, call.id, ctx.limits.maxOutputSize, ctx.saveOutput);
+  // The recovery hint comes after the cap, so it is never the part cut off.
+  const result = withRecoveryHint(await capOutput(plain, call.id, ctx.limits.maxOutputSize, ctx.saveOutput));
   ctx.emit({
     type: 'tool_result',
     turn,

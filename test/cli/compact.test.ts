@@ -79,7 +79,8 @@ describe('Agent.compact (/compact [focus])', () => {
       expect(messagesOf(s.requests[4]!)).toEqual([
         { role: 'system', content: compacted[0]!.content },
         { role: 'user', content: compacted[1]!.content },
-        { role: 'user', content: 'rename it to bar' },
+        // The message as typed, plus the loop's intent note.
+        { role: 'user', content: expect.stringMatching(/^rename it to bar(\n\n\[Keel: [^\n]*\])?$/) },
       ]);
     } finally {
       await agent?.session?.close();

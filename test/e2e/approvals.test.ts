@@ -47,7 +47,7 @@ describe('chat approvals', () => {
     });
     expect(r.code).toBe(0);
     expect(toolMessages(s.requests[1]!.body).at(-1)).toBe(
-      'Error: the user declined this execute_command call: use make instead',
+      "Error: the user declined this execute_command call: use make instead\nHint: the user said no: follow what they said, and don't ask for the same call again.",
     );
     await expect(access(join(ws, 'made.txt'))).rejects.toThrow();
   });

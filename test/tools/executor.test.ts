@@ -218,9 +218,10 @@ describe('executeToolCall', () => {
       ws.ctx,
     );
     expect(formatForModel(result)).toBe(
-      'Error: the user declined this execute_command call: use the Makefile instead',
+      "Error: the user declined this execute_command call: use the Makefile instead\nHint: the user said no: follow what they said, and don't ask for the same call again.",
     );
     expect(result.metadata.policy).toBe('declined');
+    expect(result.metadata.error_kind).toBe('PERMISSION_DENIED');
     expect(ws.events).toContainEqual(
       expect.objectContaining({
         type: 'approval_answered',

@@ -1,0 +1,305 @@
+// What a user's message asks for, by a fast local classifier (CodeCraft §3.4): intent, scope, the paths and
+// symbols it names, and a confidence. Keywords are data; no model is called, so it costs well under a millisecond.
+
+export type Intent = 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'analyze';
+export type Scope = 'single_file' | 'multi_file' | 'whole_project';
+
+export interface Classification {
+  intent: Intent;
+  scope: Scope;
+  /** Paths and symbols named in the message, in order of appearance. */
+  entities: string[];
+  /** 0..1: how clearly the keywords point at the intent (a message with none gets a low default). */
+  confidence: number;
+}
+
+/**
+ * Words and phrases per intent, matched on word boundaries in the lowercased message. Order breaks ties: a
+ * message scoring equally for debug and test ("the failing test") is debug, one for test and implement
+ * ("add a test") is test.
+ */
+export const INTENT_KEYWORDS: ReadonlyArray<readonly [Intent, readonly string[]]> = [
+  [
+    'debug',
+    [
+      'fix',
+      'fixes',
+      'bug',
+      'bugs',
+      'debug',
+      'error',
+      'errors',
+      'crash',
+      'crashes',
+      'fails',
+      'failing',
+      'failed',
+      'fail',
+      'failure',
+      'broken',
+      'exception',
+      'stack trace',
+      'traceback',
+      "doesn't work",
+      'does not work',
+      'not working',
+      'regression',
+      'panic',
+      'hangs',
+      'wrong',
+    ],
+  ],
+  [
+    'test',
+    [
+      'test',
+      'tests',
+      'testing',
+      'unit test',
+      'unit tests',
+      'spec',
+      'specs',
+      'coverage',
+      'test suite',
+      'vitest',
+      'jest',
+      'pytest',
+      'cargo test',
+      'go test',
+    ],
+  ],
+  [
+    'refactor',
+    [
+      'refactor',
+      'refactoring',
+      'rename',
+      'extract',
+      'clean up',
+      'cleanup',
+      'simplify',
+      'restructure',
+      'reorganize',
+      'reorganise',
+      'deduplicate',
+      'split',
+      'inline',
+      'tidy',
+      'move',
+      'decouple',
+      'modernize',
+    ],
+  ],
+  [
+    'implement',
+    [
+      'add',
+      'implement',
+      'create',
+      'build',
+      'write',
+      'make',
+      'support',
+      'feature',
+      'generate',
+      'introduce',
+      'enable',
+      'set up',
+      'scaffold',
+      'update',
+      'change',
+      'replace',
+    ],
+  ],
+  [
+    'analyze',
+    [
+      'analyze',
+      'analyse',
+      'analysis',
+      'review',
+      'audit',
+      'assess',
+      'evaluate',
+      'compare',
+      'find all',
+      'list all',
+      'which files',
+      'where is',
+      'where are',
+      'overview',
+      'summarize',
+      'summarise',
+      'architecture',
+      'dependencies',
+      'inspect',
+      'investigate',
+    ],
+  ],
+  [
+    'explain',
+    [
+      'explain',
+      'what does',
+      'what is',
+      'what are',
+      'how does',
+      'how do',
+      'why does',
+      'why is',
+      'describe',
+      'walk me through',
+      'tell me',
+      'understand',
+      'meaning of',
+    ],
+  ],
+];
+
+/** Phrases that make a task span the whole project, then several files. */
+export const SCOPE_KEYWORDS: ReadonlyArray<readonly [Scope, readonly string[]]> = [
+  [
+    'whole_project',
+    [
+      'whole project',
+      'entire project',
+      'whole codebase',
+      'entire codebase',
+      'the codebase',
+      'whole repo',
+      'entire repo',
+      'whole repository',
+      'entire repository',
+      'every file',
+      'all files',
+      'everywhere',
+      'project-wide',
+      'across the project',
+      'across the codebase',
+      'across the repo',
+      'all modules',
+    ],
+  ],
+  [
+    'multi_file',
+    [
+      'files',
+      'modules',
+      'components',
+      'packages',
+      'across',
+      'several',
+      'multiple',
+      'each of',
+      'both',
+      'all the',
+      'app',
+      'application',
+      'api',
+      'service',
+      'feature',
+      'project',
+    ],
+  ],
+];
+
+/** Top-level folders that make `src/parser` a path rather than a phrase like `and/or`. */
+const SOURCE_DIRS = new Set([
+  'src',
+  'lib',
+  'test',
+  'tests',
+  'app',
+  'pkg',
+  'cmd',
+  'docs',
+  'internal',
+  'scripts',
+  'bin',
+]);
+/** A symbol: backticked, called (`parse()`), camelCase, PascalCase with an inner capital, or snake_case. */
+const SYMBOLS = [
+  /`([^`\s]+)`/g,
+  /\b([A-Za-z_$][\w$]*)\(\)/g,
+  /\b([a-z]+[A-Z][\w$]*)\b/g,
+  /\b([A-Z][a-z0-9]+[A-Z][\w$]*)\b/g,
+  /\b([a-z][a-z0-9]*_[a-z0-9_]+)\b/g,
+];
+
+function isPath(token: string): boolean {
+  if (token === '' || /^https?:/.test(token) || /^[\d./-]+$/.test(token)) return false;
+  if (token.includes('/')) {
+    // `and/or`, `read/write`: two plain words are a phrase unless the first is a usual source folder.
+    const plain = /^[A-Za-z]+\/[A-Za-z]+$/.test(token);
+    return !plain || SOURCE_DIRS.has(token.split('/')[0]!.toLowerCase());
+  }
+  // A name with a file extension of letters: `a.ts`, `Makefile.am`; not `e.g` or `i.e`.
+  return /^[\w@-]+(\.[\w-]+)*\.[A-Za-z]\w{0,7}$/.test(token) && !/^(e\.g|i\.e|etc|vs)$/i.test(token);
+}
+
+/** Paths first, then symbols, each once. */
+export function extractEntities(message: string): string[] {
+  const found = new Set<string>();
+  for (const raw of message.split(/\s+/)) {
+    const token = raw.replace(/^[`'"(<[]+/, '').replace(/[`'")\]>,:;!?.]+$/, '');
+    if (isPath(token)) found.add(token);
+  }
+  for (const pattern of SYMBOLS) {
+    for (const match of message.matchAll(pattern)) {
+      const token = match[1]!;
+      if (![...found].some((f) => f.includes(token))) found.add(token);
+    }
+  }
+  return [...found].slice(0, 20);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const phrase = (words: readonly string[]) =>
+  new RegExp(`(?:^|[^\\w'])(${words.map(escapeRegExp).join('|')})(?=$|[^\\w'])`, 'g');
+const INTENT_PATTERNS = INTENT_KEYWORDS.map(([intent, words]) => [intent, phrase(words), words] as const);
+const SCOPE_PATTERNS = SCOPE_KEYWORDS.map(([scope, words]) => [scope, phrase(words)] as const);
+
+/** How much one keyword hit counts: implement's verbs (add, make, update) also begin most other requests. */
+const INTENT_WEIGHT: Readonly<Partial<Record<Intent, number>>> = { implement: 0.5 };
+
+/** Weighted keyword hits of each intent; a keyword as the message's first word (its verb) counts half again. */
+function scores(text: string): Map<Intent, number> {
+  const result = new Map<Intent, number>();
+  const first = text.trimStart().split(/[^\w'-]+/)[0] ?? '';
+  for (const [intent, pattern, words] of INTENT_PATTERNS) {
+    const hits = [...text.matchAll(pattern)].length;
+    const bonus = words.includes(first) ? 0.5 : 0;
+    if (hits > 0) result.set(intent, (hits + bonus) * (INTENT_WEIGHT[intent] ?? 1));
+  }
+  return result;
+}
+
+function scopeOf(text: string, entities: readonly string[]): Scope {
+  for (const [scope, pattern] of SCOPE_PATTERNS) {
+    pattern.lastIndex = 0;
+    if (pattern.test(text)) return scope;
+  }
+  const paths = entities.filter(isPath);
+  return paths.length >= 2 || paths.some((p) => p.endsWith('/')) ? 'multi_file' : 'single_file';
+}
+
+/** What is classified of a long message (a plan, pasted output): the request is at its start. */
+const CLASSIFIED_CHARS = 4000;
+
+export function classifyIntent(message: string): Classification {
+  const head = message.slice(0, CLASSIFIED_CHARS);
+  const text = head.toLowerCase();
+  const entities = extractEntities(head);
+  const scope = scopeOf(text, entities);
+  const ranked = [...scores(text)].sort((a, b) => b[1] - a[1]);
+  const [top, second] = ranked;
+  if (!top) {
+    // No keyword: a question is most likely asking for an explanation, anything else for work to be done.
+    const intent: Intent = /\?\s*$/.test(head) ? 'explain' : 'implement';
+    return { intent, scope, entities, confidence: 0.3 };
+  }
+  // Stronger with more hits (up to two), and with a clearer lead over the runner-up: a tie stays below 0.5.
+  const lead = (top[1] - (second?.[1] ?? 0)) / top[1];
+  const confidence = Math.min(0.95, 0.3 + 0.15 * Math.min(top[1], 2) + 0.3 * lead);
+  return { intent: top[0], scope, entities, confidence: Math.round(confidence * 100) / 100 };
+}
