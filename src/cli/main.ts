@@ -56,7 +56,10 @@ function buildProgram(): Command {
   program
     .command('run')
     .description('work autonomously toward a goal, then print the final answer')
-    .option('-p, --prompt <text>', 'the goal, as text (or pipe it on stdin)')
+    .option(
+      '-p, --prompt <text>',
+      'the goal, as text (or pipe it on stdin; with -p, piped input is its context)',
+    )
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .addOption(modeOption())
     .addOption(allowOption())
@@ -70,6 +73,19 @@ function buildProgram(): Command {
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
+    .command('ask')
+    .description('answer one question on stdout; piped input is attached: git diff | keel ask "review this"')
+    .argument('[question...]', 'the question (quoting it is optional)')
+    .option('--tools', 'let the model read the workspace with the read-only tools')
+    .option('--continue', 'continue the last exchanges asked from this directory')
+    .option('--clear', "forget this directory's ask history (alone, or before a new question)")
+    .option('--no-reasoning', "hide the model's reasoning")
+    .action(async (words: string[], options, command: Command) => {
+      const { askCommand } = await import('./ask-command.js');
+      process.exitCode = await askCommand(words, { ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   program

@@ -10,6 +10,8 @@ import type { GlobalOptions } from './main.js';
 export interface OutputChoice {
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
+  /** false: reasoning is never shown; otherwise it is on a terminal. */
+  reasoning?: boolean;
   /** false: the final answer is not printed (the command does something else with it). */
   printAnswer?: boolean;
   /** End a text-mode run with one summary line on stderr. */
@@ -18,7 +20,7 @@ export interface OutputChoice {
 
 /** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
 export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
-  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false);
+  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false, setup.reasoning);
   if (options.output !== 'text' || !setup.summary) return text;
   const summary = createRunSummary({
     stderr: process.stderr,
@@ -32,6 +34,7 @@ function textSink(
   model: Model,
   streamText: boolean,
   printAnswer: boolean,
+  reasoning?: boolean,
 ): EventSink {
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
@@ -57,7 +60,7 @@ function textSink(
     stderr: process.stderr,
     style,
     streamText,
-    showReasoning: Boolean(process.stderr.isTTY),
+    showReasoning: reasoning !== false && Boolean(process.stderr.isTTY),
   });
 }
 

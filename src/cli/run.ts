@@ -5,6 +5,7 @@ import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
+import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
 import { setupAgent } from './setup.js';
 import { interruptSignal } from './signals.js';
@@ -27,7 +28,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function goalText(options: RunOptions): Promise<string> {
+/** The goal, and the input piped on stdin as its context when the goal came from --prompt or --plan. */
+async function goalText(options: RunOptions): Promise<{ goal: string; piped?: PipedInput }> {
   if (options.prompt !== undefined && options.plan !== undefined) {
     throw new UsageError('give either --prompt or --plan, not both');
   }
@@ -37,21 +39,24 @@ async function goalText(options: RunOptions): Promise<string> {
       import('../plan/parse.js'),
       import('../plan/prompt.js'),
     ]);
-    return planToPrompt(await loadPlan(resolve(options.plan)));
+    const goal = planToPrompt(await loadPlan(resolve(options.plan)));
+    return { goal, piped: await readStdinIfPiped() };
   }
+  // `git diff | keel run -p "review this"`: the piped text is context for the prompt, not the goal.
+  if (options.prompt?.trim()) return { goal: options.prompt, piped: await readStdinIfPiped() };
   const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
   if (!text.trim()) {
     throw new UsageError('no goal given', {
       hint: 'use keel run --prompt "<text>", keel run --plan <file>, or pipe the goal on stdin',
     });
   }
-  return text;
+  return { goal: text };
 }
 
 export async function runCommand(options: RunOptions): Promise<number> {
   const json = options.output !== 'text';
   try {
-    const goal = await goalText(options);
+    const { goal, piped } = await goalText(options);
     const agent = await setupAgent(options, {
       mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
       allow: options.allow,
@@ -66,7 +71,13 @@ export async function runCommand(options: RunOptions): Promise<number> {
       process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
       process.stderr.write(renderHistory(agent.conversation.messages, style));
     }
-    agent.conversation.push({ role: 'user', content: goal });
+    let content = goal;
+    if (piped !== undefined) {
+      const capped = capPiped(piped, pipedBudget(agent.model.capabilities));
+      if (capped.note) agent.emit({ type: 'warning', message: capped.note });
+      content = withPipedInput(goal, capped);
+    }
+    agent.conversation.push({ role: 'user', content });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();
