@@ -263,6 +263,19 @@ function buildProgram(): Command {
       process.exitCode = await sessionsRmCommand(id, command.optsWithGlobals<GlobalOptions>());
     });
 
+  const evals = program
+    .command('eval')
+    .description('measure Keel: the tool evals, or how well a model drives it');
+  evals
+    .command('tools')
+    .description('run the tool evals (evals/tools/*.json) through the executor; exit 1 on any failure')
+    .option('--filter <text>', 'only the cases whose tool or name contains this')
+    .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
+    .action(async (options, command: Command) => {
+      const { evalToolsCommand } = await import('./eval-command.js');
+      process.exitCode = await evalToolsCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
   program
     .command('trust')
     .description(
