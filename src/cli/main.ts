@@ -276,6 +276,18 @@ function buildProgram(): Command {
       process.exitCode = await evalToolsCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
+  evals
+    .command('llm')
+    .description("score a model's first tool call on each LLM eval (evals/llm/*.json), at temperature 0")
+    .option('--repeat <n>', 'run each case n times (default 1)', positiveInt)
+    .option('--filter <text>', 'only the cases whose id, intent or expected tool contains this')
+    .option('--report <file>', 'write the JSON report (every run, the summary) to this file')
+    .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
+    .action(async (options, command: Command) => {
+      const { evalLlmCommand } = await import('./eval-command.js');
+      process.exitCode = await evalLlmCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
   program
     .command('trust')
     .description(
