@@ -69,12 +69,12 @@ export interface CappedInput {
 
 /** The piped text within `budget` bytes: whole when it fits, else its first two thirds and last third of the budget. */
 export function capPiped(piped: PipedInput, budget: number): CappedInput {
+  // Everything read is at hand when nothing was dropped between head and tail; then both ends come from it.
   const whole = piped.head.length + piped.tail.length === piped.totalBytes;
-  if (whole && piped.totalBytes <= budget) {
-    return { text: Buffer.concat([piped.head, piped.tail]).toString('utf8') };
-  }
-  const headText = utf8Prefix(piped.head.toString('utf8'), Math.floor((budget * 2) / 3));
-  const tailText = utf8Suffix(piped.tail.toString('utf8'), Math.floor(budget / 3));
+  const all = whole ? Buffer.concat([piped.head, piped.tail]).toString('utf8') : undefined;
+  if (all !== undefined && piped.totalBytes <= budget) return { text: all };
+  const headText = utf8Prefix(all ?? piped.head.toString('utf8'), Math.floor((budget * 2) / 3));
+  const tailText = utf8Suffix(all ?? piped.tail.toString('utf8'), Math.floor(budget / 3));
   const kept = Buffer.byteLength(headText) + Buffer.byteLength(tailText);
   const left = piped.totalBytes - kept;
   return {
