@@ -61,6 +61,8 @@ export async function evalToolsCommand(options: EvalOptions): Promise<number> {
 
 export async function evalLlmCommand(options: EvalOptions): Promise<number> {
   const json = options.output !== 'text';
+  const controller = new AbortController();
+  const interrupted = controller.signal;
   try {
     const dir = await evalsDir(options);
     const cases = await loadLlmCases(dir, options.filter);
@@ -72,7 +74,6 @@ export async function evalLlmCommand(options: EvalOptions): Promise<number> {
     const loaded = await loadConfigFor(options);
     const model = await createModel(loaded.config.provider, { env: process.env });
     const style = createStyle(colorEnabled(process.stderr, process.env));
-    const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     const started = new Date().toISOString();
@@ -104,6 +105,10 @@ export async function evalLlmCommand(options: EvalOptions): Promise<number> {
       );
     return ExitCode.ok;
   } catch (error) {
+    if (interrupted.aborted) {
+      process.stderr.write('interrupted\n');
+      return ExitCode.interrupted;
+    }
     return reportFailure(error, { debug: options.debug, json });
   }
 }

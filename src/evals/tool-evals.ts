@@ -158,6 +158,10 @@ export async function runToolEvals(
   signal: AbortSignal,
 ): Promise<ToolCaseResult[]> {
   const results: ToolCaseResult[] = [];
-  for (const c of cases) results.push(await runToolCase(evalsDir, c, signal));
+  for (const c of cases) {
+    // Ctrl-C: the cases run so far are reported.
+    if (signal.aborted) break;
+    results.push(await runToolCase(evalsDir, c, signal));
+  }
   return results;
 }
