@@ -56,7 +56,10 @@ function buildProgram(): Command {
   program
     .command('run')
     .description('work autonomously toward a goal, then print the final answer')
-    .option('-p, --prompt <text>', 'the goal, as text (or pipe it on stdin)')
+    .option(
+      '-p, --prompt <text>',
+      'the goal, as text (or pipe it on stdin; with -p, piped input is its context)',
+    )
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .addOption(modeOption())
     .addOption(allowOption())
@@ -70,6 +73,19 @@ function buildProgram(): Command {
     .action(async (options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  program
+    .command('ask')
+    .description('answer one question on stdout; piped input is attached: git diff | keel ask "review this"')
+    .argument('[question...]', 'the question (quoting it is optional)')
+    .option('--tools', 'let the model read the workspace with the read-only tools')
+    .option('--continue', 'continue the last exchanges asked from this directory')
+    .option('--clear', "forget this directory's ask history (alone, or before a new question)")
+    .option('--no-reasoning', "hide the model's reasoning")
+    .action(async (words: string[], options, command: Command) => {
+      const { askCommand } = await import('./ask-command.js');
+      process.exitCode = await askCommand(words, { ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   program
@@ -245,6 +261,31 @@ function buildProgram(): Command {
     .action(async (id: string, _options, command: Command) => {
       const { sessionsRmCommand } = await import('./sessions-command.js');
       process.exitCode = await sessionsRmCommand(id, command.optsWithGlobals<GlobalOptions>());
+    });
+
+  const evals = program
+    .command('eval')
+    .description('measure Keel: the tool evals, or how well a model drives it');
+  evals
+    .command('tools')
+    .description('run the tool evals (evals/tools/*.json) through the executor; exit 1 on any failure')
+    .option('--filter <text>', 'only the cases whose tool or name contains this')
+    .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
+    .action(async (options, command: Command) => {
+      const { evalToolsCommand } = await import('./eval-command.js');
+      process.exitCode = await evalToolsCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  evals
+    .command('llm')
+    .description("score a model's first tool call on each LLM eval (evals/llm/*.json), at temperature 0")
+    .option('--repeat <n>', 'run each case n times (default 1)', positiveInt)
+    .option('--filter <text>', 'only the cases whose id, intent or expected tool contains this')
+    .option('--report <file>', 'write the JSON report (every run, the summary) to this file')
+    .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
+    .action(async (options, command: Command) => {
+      const { evalLlmCommand } = await import('./eval-command.js');
+      process.exitCode = await evalLlmCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   program

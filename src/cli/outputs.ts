@@ -12,6 +12,8 @@ import type { GlobalOptions } from './main.js';
 export interface OutputChoice {
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
+  /** false: reasoning is never shown; otherwise it is on a terminal. */
+  reasoning?: boolean;
   /** false: the final answer is not printed (the command does something else with it). */
   printAnswer?: boolean;
   /** End a text-mode run with one summary line on stderr. */
@@ -22,7 +24,14 @@ export interface OutputChoice {
 
 /** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
 export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
-  const printed = textSink(options, model, setup.streamText, setup.printAnswer !== false, setup.plan);
+  const printed = textSink(
+    options,
+    model,
+    setup.streamText,
+    setup.printAnswer !== false,
+    setup.plan,
+    setup.reasoning,
+  );
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
     ? fanOut(
@@ -49,6 +58,7 @@ function textSink(
   streamText: boolean,
   printAnswer: boolean,
   plan?: readonly string[],
+  reasoning?: boolean,
 ): EventSink {
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
@@ -78,7 +88,7 @@ function textSink(
     stderr: process.stderr,
     style,
     streamText,
-    showReasoning: Boolean(process.stderr.isTTY),
+    showReasoning: reasoning !== false && Boolean(process.stderr.isTTY),
     ascii: asciiTerminal(process.env),
   });
 }

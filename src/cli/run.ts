@@ -5,6 +5,7 @@ import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
+import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
 import { setupAgent } from './setup.js';
 import { interruptSignal } from './signals.js';
@@ -27,8 +28,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The first prompt, and a plan file's instructions (tracked as todos) when the goal is a plan. */
-async function goalText(options: RunOptions): Promise<{ text: string; plan?: string[] }> {
+/** The first prompt (a plan file's instructions tracked as todos), and input piped on stdin as its context. */
+async function goalText(options: RunOptions): Promise<{ text: string; plan?: string[]; piped?: PipedInput }> {
   if (options.prompt !== undefined && options.plan !== undefined) {
     throw new UsageError('give either --prompt or --plan, not both');
   }
@@ -39,8 +40,14 @@ async function goalText(options: RunOptions): Promise<{ text: string; plan?: str
       import('../plan/prompt.js'),
     ]);
     const plan = await loadPlan(resolve(options.plan));
-    return { text: planToPrompt(plan, { tracked: true }), plan: plan.instructions };
+    return {
+      text: planToPrompt(plan, { tracked: true }),
+      plan: plan.instructions,
+      piped: await readStdinIfPiped(),
+    };
   }
+  // `git diff | keel run -p "review this"`: the piped text is context for the prompt, not the goal.
+  if (options.prompt?.trim()) return { text: options.prompt, piped: await readStdinIfPiped() };
   const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
   if (!text.trim()) {
     throw new UsageError('no goal given', {
@@ -69,7 +76,13 @@ export async function runCommand(options: RunOptions): Promise<number> {
       process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
       process.stderr.write(renderHistory(agent.conversation.messages, style));
     }
-    agent.conversation.push({ role: 'user', content: goal.text });
+    let content = goal.text;
+    if (goal.piped !== undefined) {
+      const capped = capPiped(goal.piped, pipedBudget(agent.model.capabilities));
+      if (capped.note) agent.emit({ type: 'warning', message: capped.note });
+      content = withPipedInput(goal.text, capped);
+    }
+    agent.conversation.push({ role: 'user', content });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();

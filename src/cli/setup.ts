@@ -76,6 +76,8 @@ export interface SetupOptions {
   allow?: readonly string[];
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
+  /** false: reasoning is never shown (`keel ask --no-reasoning`); otherwise it is, dimmed, on a terminal. */
+  reasoning?: boolean;
   approve?: Approve;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
   dryRun?: boolean;

@@ -28,6 +28,8 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   signal: AbortSignal;
+  /** Sampling temperature (0: the most likely answer, as the LLM evals ask); absent: the provider's default. */
+  temperature?: number;
   /**
    * Called on every chunk the provider receives, including ones that make no event (tool argument fragments,
    * keep-alives), so the retry wrapper's idle timer sees a stream that is slow but alive.

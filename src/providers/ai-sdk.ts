@@ -53,6 +53,7 @@ async function* streamEvents(
     abortSignal: signal,
     providerOptions: options.providerOptions?.(request),
     maxOutputTokens: options.maxOutputTokens,
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
   try {

@@ -28,8 +28,14 @@ export function createOllamaModel(options: OllamaModelOptions): Model {
   return aiSdkModel(languageModel, {
     provider: 'ollama',
     capabilities: options.capabilities,
+    // Ollama reads sampling settings only from `options` (the provider's top-level temperature is ignored there).
     providerOptions: (request) => ({
-      ollama: { options: { num_ctx: ollamaContextSize(request, maxContext) } },
+      ollama: {
+        options: {
+          num_ctx: ollamaContextSize(request, maxContext),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        },
+      },
     }),
     errors: ollamaErrorContext(root, options.model),
   });

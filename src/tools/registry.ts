@@ -104,6 +104,13 @@ export function defaultTools(): Tool[] {
   ] as Tool[];
 }
 
+/** The tools that only read the workspace (`keel ask --tools`): no writes, no commands or their outputs. */
+export function readOnlyTools(): Tool[] {
+  // Background-command tools and the todo list are for agent runs, not one-shot answers.
+  const background = new Set(['command_output', 'kill_command', 'todo_write']);
+  return defaultTools().filter((tool) => tool.safety === 'safe' && !background.has(tool.name));
+}
+
 /** The project analyses behind `keel init`: kept out of ordinary runs, whose first request they would only grow. */
 export function projectTools(): Tool[] {
   return [detectProjectTypeTool, extractConventionsTool, getProjectOverviewTool] as Tool[];

@@ -1,0 +1,89 @@
+// `keel ask "<question>"`: one fast answer on stdout, with piped stdin as context; no tools unless --tools (then
+// only the read-only ones); --continue carries the last few exchanges asked from this directory, --clear forgets them.
+import { askSystemPrompt } from '../agent/ask-prompt.js';
+import { dataDir } from '../config/paths.js';
+import { UsageError } from '../core/errors.js';
+import { createRedactor } from '../safety/redact.js';
+import {
+  type AskExchange,
+  askHistoryPath,
+  clearAskHistory,
+  historyMessages,
+  loadAskHistory,
+  saveAskHistory,
+} from '../session/ask-history.js';
+import { readOnlyTools } from '../tools/registry.js';
+import type { GlobalOptions } from './main.js';
+import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
+import { reportFailure, runExitCode } from './report.js';
+import { resolveWorkspaceDir, setupAgent } from './setup.js';
+import { interruptSignal } from './signals.js';
+
+export interface AskOptions extends GlobalOptions {
+  /** --tools: offer the read-only tools. */
+  tools?: boolean;
+  continue?: boolean;
+  clear?: boolean;
+  /** False under --no-reasoning. */
+  reasoning?: boolean;
+}
+
+export async function askCommand(words: string[], options: AskOptions): Promise<number> {
+  const json = options.output !== 'text';
+  try {
+    const question = words.join(' ').trim();
+    const directory = await resolveWorkspaceDir(options.cwd);
+    const historyFile = askHistoryPath(dataDir(process.env), directory);
+    if (options.clear) {
+      await clearAskHistory(historyFile);
+      if (!question) {
+        process.stderr.write('ask history of this directory cleared\n');
+        return 0;
+      }
+    }
+    const piped = await readStdinIfPiped();
+    if (!question && piped === undefined) {
+      throw new UsageError('no question given', {
+        hint: 'use keel ask "<question>", and pipe a command\'s output to ask about it: git diff | keel ask "review this"',
+      });
+    }
+    const tools = options.tools === true;
+    const agent = await setupAgent(options, {
+      // Only read-only tools are ever offered, so restricted mode (reads allowed) decides them.
+      mode: () => 'restricted',
+      streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
+      reasoning: options.reasoning !== false,
+      tools: tools ? readOnlyTools() : [],
+      systemPrompt: askSystemPrompt({ directory, tools, shell: process.env.SHELL }),
+      session: { save: false },
+    });
+    const previous: AskExchange[] = options.continue ? await loadAskHistory(historyFile) : [];
+    for (const message of historyMessages(previous)) agent.conversation.push(message);
+    let message = question || 'Explain this input.';
+    if (piped !== undefined) {
+      const capped = capPiped(piped, pipedBudget(agent.model.capabilities));
+      if (capped.note) agent.emit({ type: 'warning', message: capped.note });
+      message = withPipedInput(message, capped);
+    }
+    agent.conversation.push({ role: 'user', content: message });
+    const interrupt = interruptSignal(agent.runner);
+    const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
+    if (result.reason === 'done') {
+      await saveAskHistory(
+        historyFile,
+        directory,
+        previous,
+        { question: message, answer: result.answer },
+        createRedactor(process.env),
+      ).catch((error: unknown) =>
+        agent.emit({
+          type: 'warning',
+          message: `ask history not saved: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      );
+    }
+    return runExitCode(result, options.debug);
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json });
+  }
+}

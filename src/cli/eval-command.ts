@@ -1,0 +1,114 @@
+// `keel eval tools`: the deterministic tool evals (evals/tools/*.json), a table per tool, exit 1 on any failure.
+// `keel eval llm`: how well a model picks its first tool (evals/llm/*.json), CodeCraft's metrics and a JSON report.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ExitCode, UsageError } from '../core/errors.js';
+import { loadLlmCases } from '../evals/llm-cases.js';
+import { runLlmEvals } from '../evals/llm-evals.js';
+import { summarize } from '../evals/llm-score.js';
+import { loadToolCases, runToolEvals } from '../evals/tool-evals.js';
+import { createModel } from '../providers/index.js';
+import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
+import { jsonLine } from '../ui/json-output.js';
+import { colorEnabled, createStyle } from '../ui/style.js';
+import type { GlobalOptions } from './main.js';
+import { reportFailure } from './report.js';
+import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
+
+export interface EvalOptions extends GlobalOptions {
+  filter?: string;
+  /** The evals directory (default: `evals` in the workspace). */
+  dir?: string;
+  /** keel eval llm: runs of each case, and where to write the JSON report. */
+  repeat?: number;
+  report?: string;
+}
+
+/** `--dir`, relative to where keel was started, else `<workspace>/evals`. */
+export async function evalsDir(options: EvalOptions): Promise<string> {
+  if (options.dir !== undefined) return resolve(options.dir);
+  return resolve(await resolveWorkspaceDir(options.cwd), 'evals');
+}
+
+export async function evalToolsCommand(options: EvalOptions): Promise<number> {
+  const json = options.output !== 'text';
+  try {
+    const dir = await evalsDir(options);
+    const cases = await loadToolCases(dir, options.filter);
+    if (cases.length === 0)
+      throw new UsageError(
+        `no tool eval case${options.filter ? ` matches "${options.filter}"` : ''} in ${dir}`,
+      );
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    const results = await runToolEvals(dir, cases, controller.signal).finally(() =>
+      process.off('SIGINT', stop),
+    );
+    const failed = results.filter((r) => !r.passed).length;
+    if (json) {
+      process.stdout.write(
+        jsonLine({ cases: results.length, passed: results.length - failed, failed, results }),
+      );
+    } else {
+      process.stdout.write(formatToolEvals(results, createStyle(colorEnabled(process.stdout, process.env))));
+    }
+    return failed === 0 ? ExitCode.ok : ExitCode.failed;
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json });
+  }
+}
+
+export async function evalLlmCommand(options: EvalOptions): Promise<number> {
+  const json = options.output !== 'text';
+  const controller = new AbortController();
+  const interrupted = controller.signal;
+  try {
+    const dir = await evalsDir(options);
+    const cases = await loadLlmCases(dir, options.filter);
+    if (cases.length === 0) {
+      throw new UsageError(
+        `no LLM eval case${options.filter ? ` matches "${options.filter}"` : ''} in ${dir}`,
+      );
+    }
+    const loaded = await loadConfigFor(options);
+    const model = await createModel(loaded.config.provider, { env: process.env });
+    const style = createStyle(colorEnabled(process.stderr, process.env));
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    const started = new Date().toISOString();
+    const results = await runLlmEvals(cases, {
+      model,
+      evalsDir: dir,
+      repeat: options.repeat ?? 1,
+      signal: controller.signal,
+      onResult: (r) => {
+        if (!json) process.stderr.write(style.dim(`${r.id} #${r.run}: ${r.outcome} ${r.tool ?? ''}\n`));
+      },
+    }).finally(() => process.off('SIGINT', stop));
+    const summary = summarize(results);
+    const report = {
+      provider: model.provider,
+      model: model.modelId,
+      started,
+      repeat: options.repeat ?? 1,
+      summary,
+      results,
+    };
+    if (options.report !== undefined) {
+      await writeFile(resolve(options.report), `${JSON.stringify(report, null, 2)}\n`);
+    }
+    if (json) process.stdout.write(jsonLine(report));
+    else
+      process.stdout.write(
+        formatLlmEvals(results, summary, createStyle(colorEnabled(process.stdout, process.env))),
+      );
+    return ExitCode.ok;
+  } catch (error) {
+    if (interrupted.aborted) {
+      process.stderr.write('interrupted\n');
+      return ExitCode.interrupted;
+    }
+    return reportFailure(error, { debug: options.debug, json });
+  }
+}

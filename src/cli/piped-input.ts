@@ -1,0 +1,90 @@
+// Text piped to `keel ask` and `keel run -p` on stdin: read within a memory bound, capped to what the model's
+// context can spare (head and tail, with a note saying what was left out), and attached to the question.
+import type { ModelCapabilities } from '../core/model.js';
+import { groupDigits, utf8Prefix, utf8Suffix } from '../core/text.js';
+import { promptBudget } from '../providers/capabilities.js';
+
+/** What was read: the first and last bytes kept, and how many bytes came in all. */
+export interface PipedInput {
+  head: Buffer;
+  tail: Buffer;
+  totalBytes: number;
+}
+
+/** Kept of each end while reading, so an endless or huge pipe never fills memory. */
+const keepBytes = 1024 * 1024;
+
+/** Reads a stream to its end, keeping at most `keep` bytes of its head and of its tail. */
+export async function readPiped(stream: AsyncIterable<unknown>, keep = keepBytes): Promise<PipedInput> {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let tail: Buffer[] = [];
+  let tailBytes = 0;
+  let totalBytes = 0;
+  for await (const raw of stream) {
+    const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
+    totalBytes += chunk.length;
+    let rest = chunk;
+    if (headBytes < keep) {
+      const taken = rest.subarray(0, keep - headBytes);
+      head.push(taken);
+      headBytes += taken.length;
+      rest = rest.subarray(taken.length);
+    }
+    if (rest.length === 0) continue;
+    tail.push(rest);
+    tailBytes += rest.length;
+    if (tailBytes > keep * 2) {
+      const joined = Buffer.concat(tail);
+      tail = [joined.subarray(joined.length - keep)];
+      tailBytes = keep;
+    }
+  }
+  const tailBuffer = Buffer.concat(tail);
+  return {
+    head: Buffer.concat(head),
+    tail: tailBuffer.subarray(Math.max(0, tailBuffer.length - keep)),
+    totalBytes,
+  };
+}
+
+/** stdin when it is not a terminal (something was piped or redirected), else undefined. */
+export async function readStdinIfPiped(): Promise<PipedInput | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const piped = await readPiped(process.stdin);
+  return piped.totalBytes === 0 ? undefined : piped;
+}
+
+/** Bytes of piped input one message may carry: half the prompt budget at 4 bytes a token, within sane bounds. */
+export function pipedBudget(capabilities: ModelCapabilities | undefined): number {
+  const tokens = promptBudget(capabilities) ?? 32_768;
+  return Math.min(256 * 1024, Math.max(8 * 1024, Math.floor(tokens / 2) * 4));
+}
+
+export interface CappedInput {
+  text: string;
+  /** Set when something was left out: what the model and the user are told. */
+  note?: string;
+}
+
+/** The piped text within `budget` bytes: whole when it fits, else its first two thirds and last third of the budget. */
+export function capPiped(piped: PipedInput, budget: number): CappedInput {
+  // Everything read is at hand when nothing was dropped between head and tail; then both ends come from it.
+  const whole = piped.head.length + piped.tail.length === piped.totalBytes;
+  const all = whole ? Buffer.concat([piped.head, piped.tail]).toString('utf8') : undefined;
+  if (all !== undefined && piped.totalBytes <= budget) return { text: all };
+  const headText = utf8Prefix(all ?? piped.head.toString('utf8'), Math.floor((budget * 2) / 3));
+  const tailText = utf8Suffix(all ?? piped.tail.toString('utf8'), Math.floor(budget / 3));
+  const kept = Buffer.byteLength(headText) + Buffer.byteLength(tailText);
+  const left = piped.totalBytes - kept;
+  return {
+    text: `${headText}\n[… ${groupDigits(left)} bytes left out …]\n${tailText}`,
+    note: `the piped input was capped: ${groupDigits(piped.totalBytes)} bytes, of which the first ${groupDigits(Buffer.byteLength(headText))} and the last ${groupDigits(Buffer.byteLength(tailText))} are shown`,
+  };
+}
+
+/** The user's message: the question, then the piped input between <stdin> tags (with the cap's note). */
+export function withPipedInput(question: string, input: CappedInput): string {
+  const note = input.note ? `(${input.note})\n` : '';
+  return `${question}\n\nInput piped to keel on stdin:\n${note}<stdin>\n${input.text.replace(/\n$/, '')}\n</stdin>`;
+}

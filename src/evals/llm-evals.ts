@@ -1,0 +1,114 @@
+// LLM evals: each case's first model turn, as the agent would send it (system prompt, the prompt, every default
+// tool), at temperature 0; the first tool call is scored, never run.
+import { join } from 'node:path';
+import { systemPrompt } from '../agent/system-prompt.js';
+import { ExitCode, KeelError } from '../core/errors.js';
+import type { ToolCall, Usage } from '../core/messages.js';
+import type { Model } from '../core/model.js';
+import { createRegistry, defaultTools } from '../tools/registry.js';
+import { copyFixture } from './fixture-workspace.js';
+import type { LlmCase } from './llm-cases.js';
+import { type LlmCaseResult, outcomeOf, runParameterChecks } from './llm-score.js';
+
+export interface LlmEvalOptions {
+  model: Model;
+  evalsDir: string;
+  repeat: number;
+  signal: AbortSignal;
+  /** Called after each run, for progress. */
+  onResult?: (result: LlmCaseResult) => void;
+}
+
+/** Asks the model for its first move on one case and scores it. */
+export async function runLlmCase(
+  c: LlmCase,
+  run: number,
+  options: Omit<LlmEvalOptions, 'repeat'>,
+): Promise<LlmCaseResult> {
+  const copy = await copyFixture(join(options.evalsDir, 'fixtures'), c.fixture);
+  const started = Date.now();
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let call: ToolCall | undefined;
+  const base = { id: c.id, intent: c.intent, run, checks: [] };
+  try {
+    const tools = createRegistry(defaultTools()).specs();
+    const system = systemPrompt({ workspace: copy.root, mode: 'restricted', commands: true });
+    for await (const event of options.model.stream({
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: c.prompt },
+      ],
+      tools,
+      signal: options.signal,
+      temperature: 0,
+    })) {
+      if (event.type === 'tool-call') call ??= event.call;
+      else if (event.type === 'usage') {
+        usage.inputTokens += event.usage.inputTokens;
+        usage.outputTokens += event.usage.outputTokens;
+      } else if (event.type === 'retry') {
+        call = undefined;
+        usage.inputTokens = 0;
+        usage.outputTokens = 0;
+      }
+    }
+  } catch (error) {
+    // A provider the user must fix (unreachable, credentials, a model without tools) ends the whole eval.
+    if (
+      error instanceof KeelError &&
+      (error.exitCode === ExitCode.provider || error.exitCode === ExitCode.usage)
+    )
+      throw error;
+    if (options.signal.aborted) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ...base, outcome: 'error', ...tokens(usage), durationMs: Date.now() - started, detail };
+  } finally {
+    await copy.dispose();
+  }
+  const durationMs = Date.now() - started;
+  if (call === undefined) return { ...base, outcome: 'none', ...tokens(usage), durationMs };
+  let args: unknown;
+  let detail: string | undefined;
+  try {
+    args = call.input.trim() === '' ? {} : JSON.parse(call.input);
+  } catch {
+    args = call.input;
+    detail = 'the arguments are not valid JSON';
+  }
+  const outcome = outcomeOf(call.name, c);
+  const checks =
+    outcome === 'exact' || outcome === 'acceptable'
+      ? runParameterChecks(c.parameters, c.expected_tool, call.name, args, copy.root)
+      : [];
+  const parameterScore =
+    checks.length > 0 ? checks.filter((x) => x.passed).length / checks.length : undefined;
+  return {
+    ...base,
+    outcome,
+    tool: call.name,
+    args,
+    checks,
+    ...(parameterScore !== undefined ? { parameterScore } : {}),
+    ...tokens(usage),
+    durationMs,
+    ...(detail ? { detail } : {}),
+  };
+}
+
+const tokens = (usage: Usage) => ({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+
+/** Every case `repeat` times, one after another. */
+export async function runLlmEvals(
+  cases: readonly LlmCase[],
+  options: LlmEvalOptions,
+): Promise<LlmCaseResult[]> {
+  const results: LlmCaseResult[] = [];
+  for (const c of cases) {
+    for (let run = 1; run <= options.repeat; run += 1) {
+      const result = await runLlmCase(c, run, options);
+      results.push(result);
+      options.onResult?.(result);
+    }
+  }
+  return results;
+}

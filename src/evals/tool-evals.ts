@@ -1,0 +1,169 @@
+// Tool evals: each case calls one tool with given arguments on a fresh copy of a fixture workspace, through the
+// real executor (full mode, no approvals: what the agent runs), and checks the output or error and the files after.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { TodoBoard } from '../agent/todo-board.js';
+import type { ToolCall } from '../core/messages.js';
+import { createPolicy } from '../safety/policy.js';
+import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
+import { openWorkspace } from '../safety/workspace.js';
+import { executeToolCall } from '../tools/executor.js';
+import { createRegistry, defaultTools } from '../tools/registry.js';
+import type { ToolContext, ToolLimits } from '../tools/tool.js';
+import { matchesFilter, readEvalFiles } from './eval-files.js';
+import { checkText, textExpectationSchema } from './expectations.js';
+import { copyFixture } from './fixture-workspace.js';
+
+const args = z.union([z.record(z.string(), z.unknown()), z.string()]);
+const callSchema = z.object({ tool: z.string(), args }).strict();
+
+const caseSchema = z
+  .object({
+    name: z.string(),
+    /** Default: the file's tool. */
+    tool: z.string().optional(),
+    /** A directory under evals/fixtures; default: the file's, else an empty workspace. */
+    fixture: z.string().optional(),
+    /** The arguments, or a raw argument text (to test what invalid JSON gets). */
+    args,
+    /** Calls made first, each of which must succeed (start a background command, write a file). */
+    setup: z.array(callSchema).optional(),
+    expect: z
+      .object({
+        output: textExpectationSchema.optional(),
+        error: textExpectationSchema.optional(),
+        /** Files after the call, relative to the workspace: their text, or `absent`. */
+        files: z
+          .record(z.string(), textExpectationSchema.extend({ absent: z.boolean().optional() }))
+          .optional(),
+      })
+      .strict()
+      .refine((e) => (e.output === undefined) !== (e.error === undefined), {
+        message: 'give exactly one of output and error',
+      }),
+  })
+  .strict();
+
+export const toolEvalFileSchema = z
+  .object({ tool: z.string(), fixture: z.string().optional(), cases: z.array(caseSchema).min(1) })
+  .strict();
+
+export type ToolEvalCase = z.infer<typeof caseSchema> & { tool: string; file: string };
+
+export interface ToolCaseResult {
+  tool: string;
+  name: string;
+  file: string;
+  passed: boolean;
+  problems: string[];
+  /** What the tool returned (output, or the error), for the failure report. */
+  got: string;
+}
+
+/** The workspace's temp path in outputs reads as `$ROOT`, so expectations do not depend on it. */
+const ROOT = '$ROOT';
+
+const limits: ToolLimits = {
+  maxOutputSize: 256 * 1024,
+  maxFileReadSize: 1024 * 1024,
+  commandTimeoutMs: 10_000,
+  maxStdoutBytes: 256 * 1024,
+  maxStderrBytes: 256 * 1024,
+};
+
+export async function loadToolCases(evalsDir: string, filter?: string): Promise<ToolEvalCase[]> {
+  const files = await readEvalFiles(join(evalsDir, 'tools'), toolEvalFileSchema);
+  return files.flatMap(({ file, value }) =>
+    value.cases
+      .map((c) => ({ ...c, tool: c.tool ?? value.tool, fixture: c.fixture ?? value.fixture, file }))
+      .filter((c) => matchesFilter(filter, c.tool, c.name)),
+  );
+}
+
+export async function runToolCase(
+  evalsDir: string,
+  c: ToolEvalCase,
+  signal: AbortSignal,
+): Promise<ToolCaseResult> {
+  const copy = await copyFixture(join(evalsDir, 'fixtures'), c.fixture);
+  const runner = createProcessRunner(commandEnv(process.env));
+  try {
+    const workspace = await openWorkspace(copy.root);
+    const ctx: ToolContext = {
+      workspace,
+      policy: createPolicy({ mode: 'full', workspace, stateDir: copy.stateDir, env: process.env }),
+      signal,
+      emit: () => {},
+      limits,
+      runner,
+      stateDir: copy.stateDir,
+      todos: new TodoBoard(() => {}),
+    };
+    const registry = createRegistry(defaultTools());
+    const call = (tool: string, input: Record<string, unknown> | string, id: string): ToolCall => ({
+      id,
+      name: tool,
+      input: typeof input === 'string' ? input : JSON.stringify(input),
+    });
+    for (const [i, step] of (c.setup ?? []).entries()) {
+      const done = await executeToolCall(call(step.tool, step.args, `setup-${i}`), 0, registry, ctx);
+      if (!done.success) {
+        return result(c, [`setup call ${step.tool} failed: ${done.error ?? ''}`], done.error ?? '');
+      }
+    }
+    const outcome = await executeToolCall(call(c.tool, c.args, 'eval'), 1, registry, ctx);
+    const normal = (text: string) => text.split(copy.root).join(ROOT);
+    const got = normal(outcome.success ? outcome.output : (outcome.error ?? ''));
+    const problems: string[] = [];
+    if (c.expect.output) {
+      if (!outcome.success) problems.push('expected success, got an error');
+      else problems.push(...checkText(got, c.expect.output));
+    } else if (c.expect.error) {
+      if (outcome.success) problems.push('expected an error, got success');
+      else problems.push(...checkText(got, c.expect.error));
+    }
+    for (const [path, expected] of Object.entries(c.expect.files ?? {})) {
+      const absolute = join(copy.root, path);
+      const exists = await stat(absolute).then(
+        () => true,
+        () => false,
+      );
+      if (expected.absent) {
+        if (exists) problems.push(`${path}: expected it not to exist`);
+        continue;
+      }
+      if (!exists) {
+        problems.push(`${path}: expected it to exist`);
+        continue;
+      }
+      const { absent: _absent, ...text } = expected;
+      const isFile = (await stat(absolute)).isFile();
+      const content = isFile ? await readFile(absolute, 'utf8') : '';
+      problems.push(...checkText(content, text).map((p) => `${path}: ${p}`));
+    }
+    return result(c, problems, got);
+  } finally {
+    runner.killAll();
+    await copy.dispose();
+  }
+}
+
+function result(c: ToolEvalCase, problems: string[], got: string): ToolCaseResult {
+  return { tool: c.tool, name: c.name, file: c.file, passed: problems.length === 0, problems, got };
+}
+
+/** Runs the cases one after another (each in its own workspace copy). */
+export async function runToolEvals(
+  evalsDir: string,
+  cases: readonly ToolEvalCase[],
+  signal: AbortSignal,
+): Promise<ToolCaseResult[]> {
+  const results: ToolCaseResult[] = [];
+  for (const c of cases) {
+    // Ctrl-C: the cases run so far are reported.
+    if (signal.aborted) break;
+    results.push(await runToolCase(evalsDir, c, signal));
+  }
+  return results;
+}

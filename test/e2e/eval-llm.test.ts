@@ -1,0 +1,230 @@
+// End to end: `keel eval llm` against the scripted model server, which answers each case as a test script says,
+// so the harness's scores are known exactly (this checks the harness, not a model).
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type LlmCase, loadLlmCases } from '../../src/evals/llm-cases.js';
+import type { LlmCaseResult, LlmSummary } from '../../src/evals/llm-score.js';
+import { runKeel } from '../support/cli.js';
+import { useE2E, wireProviders } from '../support/e2e.js';
+import type { ModelServer, ReceivedRequest, ScriptedReply } from '../support/model-server.js';
+
+const { server, workspace } = useE2E();
+const evals = resolve(import.meta.dirname, '../../evals');
+let cases: LlmCase[] = [];
+
+beforeAll(async () => {
+  cases = await loadLlmCases(evals);
+});
+
+interface Report {
+  provider: string;
+  model: string;
+  summary: LlmSummary;
+  results: LlmCaseResult[];
+}
+
+/** The case a request asks about, found by its prompt. */
+function caseOf(request: ReceivedRequest): LlmCase {
+  const user = (request.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user');
+  const found = cases.find((c) => c.prompt === user?.content);
+  if (!found) throw new Error(`no case has the prompt ${user?.content}`);
+  return found;
+}
+
+/** A server answering every request with `answer(case)`. */
+function scripted(answer: (c: LlmCase) => ScriptedReply, count = 200): Promise<ModelServer> {
+  return server(Array.from({ length: count }, () => (request: ReceivedRequest) => answer(caseOf(request))));
+}
+
+async function evalLlm(
+  s: ModelServer,
+  args: string[] = [],
+): Promise<{ code: number | null; report: Report }> {
+  const r = await runKeel(
+    [
+      'eval',
+      'llm',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      s.openaiUrl,
+      '--model',
+      'm',
+      '--dir',
+      evals,
+      '--output',
+      'json',
+      ...args,
+    ],
+    { timeoutMs: 120_000 },
+  );
+  if (r.code !== 0) throw new Error(`keel eval llm failed: ${r.stderr}`);
+  return { code: r.code, report: JSON.parse(r.stdout) as Report };
+}
+
+const usage = { input: 100, output: 10 };
+const DEFAULT_TOOLS = 25;
+
+describe('keel eval llm', () => {
+  it('has at least 60 cases, ten or more for every intent', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+    for (const intent of ['explain', 'implement', 'refactor', 'debug', 'test', 'analyze']) {
+      expect(cases.filter((c) => c.intent === intent).length, intent).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('scores a script answering every case with its expected tool and reference arguments 100 % exact', async () => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const { report } = await evalLlm(s);
+    expect(report.summary).toMatchObject({
+      total: cases.length,
+      exact: cases.length,
+      acceptable: 0,
+      wrong: 0,
+      none: 0,
+      forbidden: 0,
+      errors: 0,
+      parameterQuality: 1,
+      inputTokens: 100 * cases.length,
+      outputTokens: 10 * cases.length,
+    });
+    expect(report.results.every((r) => r.inputTokens === 100 && r.outputTokens === 10)).toBe(true);
+    // One request per case: the first turn only, at temperature 0, with the agent's tools and system prompt.
+    expect(s.requests).toHaveLength(cases.length);
+    for (const request of s.requests) {
+      expect(request.body.temperature).toBe(0);
+      expect(request.body.tools).toHaveLength(DEFAULT_TOOLS);
+      expect(request.body.messages[0].role).toBe('system');
+    }
+  });
+
+  it('scores calls of forbidden tools as forbidden, and plain text answers as none', async () => {
+    const s = await scripted((c) =>
+      c.forbidden_tools.length > 0
+        ? { toolCalls: [{ name: c.forbidden_tools[0]!, args: {} }], usage }
+        : { text: 'I would rather not.', usage },
+    );
+    const { report } = await evalLlm(s);
+    const withForbidden = cases.filter((c) => c.forbidden_tools.length > 0).length;
+    expect(withForbidden).toBeGreaterThan(50);
+    expect(report.summary).toMatchObject({
+      exact: 0,
+      acceptable: 0,
+      wrong: 0,
+      forbidden: withForbidden,
+      none: cases.length - withForbidden,
+    });
+    // Parameters are judged only for a right tool.
+    expect(report.summary.parameterQuality).toBeUndefined();
+  });
+
+  it('scores acceptable alternatives as acceptable and any other tool as wrong', async () => {
+    const listed = (c: LlmCase) => [c.expected_tool, ...c.acceptable_tools, ...c.forbidden_tools];
+    const other = (c: LlmCase) =>
+      ['list_files', 'glob', 'read_file', 'grep', 'copy_path'].find((t) => !listed(c).includes(t))!;
+    const s = await scripted((c) => ({
+      toolCalls: [{ name: c.acceptable_tools[0] ?? other(c), args: {} }],
+      usage,
+    }));
+    const { report } = await evalLlm(s);
+    const withAcceptable = cases.filter((c) => c.acceptable_tools.length > 0).length;
+    expect(report.summary).toMatchObject({
+      exact: 0,
+      acceptable: withAcceptable,
+      wrong: cases.length - withAcceptable,
+      none: 0,
+      forbidden: 0,
+    });
+  });
+
+  it('scores the right tool with missing arguments 0 % parameter quality', async () => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: {} }], usage }));
+    const { report } = await evalLlm(s);
+    expect(report.summary.exact).toBe(cases.length);
+    expect(report.summary.parameterQuality).toBe(0);
+    const checked = report.results.filter((r) => r.parameterScore !== undefined);
+    expect(checked.length).toBe(
+      cases.filter((c) => c.parameters.some((p) => (p.tool ?? c.expected_tool) === c.expected_tool)).length,
+    );
+  });
+
+  it('runs each case --repeat times, only those --filter names, and writes the --report file', async () => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const dir = await workspace();
+    const file = join(dir, 'report.json');
+    const { report } = await evalLlm(s, ['--repeat', '2', '--filter', 'explain', '--report', file]);
+    const explain = cases.filter((c) => c.intent === 'explain' || c.id.includes('explain')).length;
+    expect(report.summary.total).toBe(2 * explain);
+    expect(report.results.filter((r) => r.run === 2)).toHaveLength(explain);
+    const written = JSON.parse(await readFile(file, 'utf8')) as Report;
+    expect(written.summary).toEqual(report.summary);
+    expect(written.model).toBe('m');
+  });
+
+  it("prints CodeCraft's metrics table in text mode", async () => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const r = await runKeel(
+      [
+        'eval',
+        'llm',
+        '--provider',
+        'openai-compatible',
+        '--base-url',
+        s.openaiUrl,
+        '--model',
+        'm',
+        '--dir',
+        evals,
+        '--filter',
+        'analyze',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.code).toBe(0);
+    for (const row of [
+      'Exact matches',
+      'Acceptable matches',
+      'Wrong tool',
+      'No tool',
+      'Forbidden tool',
+      'Parameter quality',
+    ]) {
+      expect(r.stdout).toContain(row);
+    }
+    expect(r.stdout).toMatch(/^Exact matches\s+11\s+100\.0%$/m);
+    expect(r.stdout).toMatch(
+      /^analyze-cycles\s+analyze\s+exact\s+build_dependency_graph\s+-\s+110\s+[\d.]+ s$/m,
+    );
+  });
+
+  it.each(wireProviders)('sends temperature 0 through $provider', async (p) => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }] }));
+    const r = await runKeel(
+      [
+        'eval',
+        'llm',
+        '--provider',
+        p.provider,
+        '--base-url',
+        s[p.url],
+        '--model',
+        'test-model',
+        '--dir',
+        evals,
+        '--filter',
+        'explain-guide',
+      ],
+      { env: p.envVar ? { [p.envVar]: 'sk-scripted-test' } : {} },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const body = s.requests.at(-1)!.body;
+    const temperature =
+      p.provider === 'ollama'
+        ? body.options.temperature
+        : p.provider === 'gemini'
+          ? body.generationConfig.temperature
+          : body.temperature;
+    expect(temperature).toBe(0);
+  });
+});

@@ -1,0 +1,99 @@
+// End to end: `keel eval tools` from the built CLI runs every tool eval through the executor, and all pass.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { useE2E } from '../support/e2e.js';
+
+const { workspace } = useE2E();
+const evals = resolve(import.meta.dirname, '../../evals');
+
+describe('keel eval tools', () => {
+  it('passes every tool eval, at least 150 of them across every default tool', async () => {
+    const r = await runKeel(['eval', 'tools', '--dir', evals, '--output', 'json'], { timeoutMs: 180_000 });
+    const report = JSON.parse(r.stdout) as {
+      cases: number;
+      failed: number;
+      results: { tool: string; name: string; passed: boolean; problems: string[]; got: string }[];
+    };
+    const failures = report.results.filter((x) => !x.passed);
+    expect(failures, JSON.stringify(failures, null, 2)).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(report.cases).toBeGreaterThanOrEqual(150);
+    const tools = new Set(report.results.map((x) => x.tool));
+    for (const name of [
+      'list_files',
+      'read_file',
+      'write_file',
+      'create_directory',
+      'delete_path',
+      'diff_files',
+      'execute_command',
+      'command_output',
+      'kill_command',
+      'edit_file',
+      'glob',
+      'grep',
+      'move_path',
+      'copy_path',
+      'append_file',
+      'get_codebase_map',
+      'search_code',
+      'inspect_symbol',
+      'get_imports_exports',
+      'build_dependency_graph',
+      'find_references',
+      'rename_symbol',
+      'organize_imports',
+      'create_barrel',
+      'todo_write',
+    ]) {
+      expect(tools.has(name), `no eval case for ${name}`).toBe(true);
+    }
+    // The code-intelligence tools are measured on every supported language.
+    for (const lang of ['ts', 'js', 'python', 'rust', 'go', 'java', 'dart']) {
+      const names = report.results.filter((x) => x.name.startsWith(`${lang}: `)).map((x) => x.tool);
+      expect(new Set(names).size, `code tools on ${lang}`).toBeGreaterThanOrEqual(7);
+    }
+  }, 200_000);
+
+  it('prints a table per tool, the details of a failure, and exits 1', async () => {
+    const dir = await workspace({
+      'tools/read.json': JSON.stringify({
+        tool: 'read_file',
+        fixture: 'one',
+        cases: [
+          { name: 'reads the file', args: { path: 'a.txt' }, expect: { output: { exact: 'A\n' } } },
+          { name: 'expects the wrong text', args: { path: 'a.txt' }, expect: { output: { contains: 'B' } } },
+          { name: 'expects an error', args: { path: 'a.txt' }, expect: { error: { contains: 'x' } } },
+        ],
+      }),
+    });
+    await mkdir(join(dir, 'fixtures/one'), { recursive: true });
+    await writeFile(join(dir, 'fixtures/one/a.txt'), 'A\n');
+    const r = await runKeel(['eval', 'tools', '--dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^read_file\s+3\s+1\s+2$/m);
+    expect(r.stdout).toContain('✗ read_file: expects the wrong text');
+    expect(r.stdout).toContain('expected it to contain "B"');
+    expect(r.stdout).toContain('expected an error, got success');
+    expect(r.stdout).toContain('2 failed: 1/3');
+  });
+
+  it('runs only the cases the filter names', async () => {
+    const r = await runKeel(['eval', 'tools', '--dir', evals, '--filter', 'diff_files']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^diff_files\s+5\s+5\s+0$/m);
+    expect(r.stdout).not.toContain('read_file');
+  });
+
+  it('names the file and field of an invalid case', async () => {
+    const dir = await workspace({
+      'tools/bad.json': JSON.stringify({ tool: 'read_file', cases: [{ name: 'x', args: {}, expect: {} }] }),
+    });
+    const r = await runKeel(['eval', 'tools', '--dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bad.json');
+    expect(r.stderr).toContain('give exactly one of output and error');
+  });
+});
