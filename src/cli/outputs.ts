@@ -3,7 +3,7 @@ import { type EventSink, fanOut } from '../core/events.js';
 import type { Model } from '../core/model.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { createRunSummary } from '../ui/run-summary.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
+import { colorEnabled, createStyle, richTerminal } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import type { GlobalOptions } from './main.js';
 
@@ -14,11 +14,13 @@ export interface OutputChoice {
   printAnswer?: boolean;
   /** End a text-mode run with one summary line on stderr. */
   summary?: boolean;
+  /** The chat's one line per tool call. */
+  compactTools?: boolean;
 }
 
 /** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
 export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
-  const text = textSink(options, model, setup.streamText, setup.printAnswer !== false);
+  const text = textSink(options, model, setup);
   if (options.output !== 'text' || !setup.summary) return text;
   const summary = createRunSummary({
     stderr: process.stderr,
@@ -27,12 +29,9 @@ export function outputSink(options: GlobalOptions, model: Model, setup: OutputCh
   return fanOut(text, summary);
 }
 
-function textSink(
-  options: GlobalOptions,
-  model: Model,
-  streamText: boolean,
-  printAnswer: boolean,
-): EventSink {
+function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
+  const { streamText } = setup;
+  const printAnswer = setup.printAnswer !== false;
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
     // Humans still see errors on stderr; stdout carries only the JSON object.
@@ -58,6 +57,11 @@ function textSink(
     style,
     streamText,
     showReasoning: Boolean(process.stderr.isTTY),
+    // NO_COLOR, TERM=dumb and a pipe get the answer exactly as the model wrote it.
+    ...(printAnswer && streamText && richTerminal(process.stdout, process.env)
+      ? { markdown: { width: process.stdout.columns || 80 } }
+      : {}),
+    ...(setup.compactTools ? { compactTools: true } : {}),
   });
 }
 

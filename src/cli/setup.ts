@@ -11,10 +11,11 @@ import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent, EventSink } from '../core/events.js';
 import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
+import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
@@ -58,6 +59,10 @@ export interface Agent {
   resumed?: SessionRecord;
   /** Runs the loop on the conversation as it stands. */
   run(signal: AbortSignal): ReturnType<typeof runLoop>;
+  /** Replaces the conversation by a summary the model writes (/compact); absent where compaction is unavailable. */
+  compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
+  /** Slash commands that become a user message (custom command files, MCP prompts), for the chat. */
+  promptCommands?: () => PromptCommand[];
 }
 
 export interface SetupOptions {
@@ -81,6 +86,10 @@ export interface SetupOptions {
   session?: { save: boolean; continue?: boolean; resume?: string };
   /** End a text-mode run with one summary line on stderr (`keel run`). */
   summary?: boolean;
+  /** The chat's one line per tool call. */
+  compactTools?: boolean;
+  /** Sees every event before the outputs print it (the chat's spinner and status). */
+  observe?: EventSink;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -205,6 +214,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
           },
         });
   const events = createEventStream(
+    ...(setup.observe ? [setup.observe] : []),
     outputSink(options, model, setup),
     audit,
     ...(session ? [session.sink] : []),

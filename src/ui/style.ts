@@ -50,3 +50,8 @@ export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv)
   if (env.FORCE_COLOR) return true;
   return Boolean(stream.isTTY);
 }
+
+/** A terminal that shows more than colour (Markdown, a spinner): a TTY, colour not turned off, not TERM=dumb. */
+export function richTerminal(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+}
