@@ -179,6 +179,14 @@ export class LineReader {
     }
   }
 
+  /** Erases a half-typed line (Ctrl-C at the prompt); false when there was none. */
+  clearLine(): boolean {
+    if (!this.interactive || this.rl.line === '') return false;
+    this.rl.write(null, { ctrl: true, name: 'e' });
+    this.rl.write(null, { ctrl: true, name: 'u' });
+    return true;
+  }
+
   onInterrupt(handler: () => void): void {
     this.rl.on('SIGINT', handler);
   }

@@ -124,12 +124,9 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
     const raw = sanitize(unsafe);
     if (fence) {
       const close = FENCE.exec(raw);
-      if (
-        close &&
-        close[2]?.startsWith(fence.marker[0] ?? '`') &&
-        (close[2]?.length ?? 0) >= fence.marker.length &&
-        !close[3]
-      ) {
+      // Closed by the same character, at least as many of it, and nothing after.
+      const marker = close?.[2] ?? '';
+      if (marker[0] === fence.marker[0] && marker.length >= fence.marker.length && !close?.[3]) {
         write(renderCode(fence.lines, fence.lang, fence.indent, style));
         fence = undefined;
       } else fence.lines.push(raw);
