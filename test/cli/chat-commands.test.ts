@@ -18,6 +18,10 @@ const names = CHAT_COMMANDS.map((c) => c.name);
 function fakeChat(overrides: Partial<ChatContext> = {}) {
   const said: string[] = [];
   const calls: string[] = [];
+  const record = (name: string) => {
+    calls.push(name);
+    return 0;
+  };
   const chat: ChatContext = {
     note: (t) => void said.push(t),
     print: (t) => void said.push(t),
@@ -34,10 +38,10 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     modelName: () => 'ollama/qwen3',
     sessionFile: () => undefined,
     subcommand: {
-      undo: async () => (calls.push('undo'), 0),
-      init: async () => (calls.push('init'), 0),
-      sessions: async () => (calls.push('sessions'), 0),
-      models: async () => (calls.push('models'), 0),
+      undo: async () => record('undo'),
+      init: async () => record('init'),
+      sessions: async () => record('sessions'),
+      models: async () => record('models'),
     },
     ...overrides,
   };
