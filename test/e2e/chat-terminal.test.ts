@@ -133,4 +133,35 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     await term.waitFor('got the lines');
     expect(lastUser(s, 1)).toBe('one \ntwo');
   });
+
+  it('shows each tool call on one line: an edit with its coloured diff, a command with its last lines; /output shows all', async () => {
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'edit_file', args: { path: 'hello.txt', old_string: 'world', new_string: 'there' } },
+          { name: 'execute_command', args: { command: 'seq 1 12' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const term = await chat(s, await workspace({ 'hello.txt': 'hello\nworld\n' }), [
+      '--mode',
+      'full',
+      '--no-sandbox',
+    ]);
+    await term.type('write and count');
+    await term.keys('Enter');
+    const shown = await term.waitFor('Done.', { escapes: true });
+    const plain = await term.screen();
+    expect(plain).toMatch(/✓ edit_file path=hello\.txt/);
+    expect(shown).toMatch(/\x1b\[31m-world/);
+    expect(shown).toMatch(/\x1b\[32m\+there/);
+    expect(plain).toMatch(/✓ execute_command command=seq 1 12 → /);
+    expect(plain).toContain('more lines (/output shows all)');
+    expect(plain).toMatch(/ {4}12\n/);
+    expect(plain).not.toMatch(/ {4}3\n/);
+    await term.type('/output');
+    await term.keys('Enter');
+    await term.waitFor((screen) => /output of execute_command[\s\S]*\n3\n4\n/.test(screen));
+  });
 });
