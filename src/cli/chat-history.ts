@@ -1,5 +1,5 @@
 // The chat's input history across sessions: one line per entry in the state dir, the newest last.
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** Entries kept for recall. */
@@ -12,7 +12,11 @@ export function historyPath(stateDir: string): string {
 /** The saved entries, newest first (as readline takes them); none when there is no file yet. */
 export async function loadHistory(file: string): Promise<string[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).slice(-KEPT).reverse();
+  const lines = text.split('\n').filter(Boolean);
+  // The file only grows by appends: now and then it is cut back to what is kept.
+  if (lines.length > 2 * KEPT)
+    await writeFile(file, `${lines.slice(-KEPT).join('\n')}\n`, { mode: 0o600 }).catch(() => {});
+  return lines.slice(-KEPT).reverse();
 }
 
 /** Appends one entry; a multi-line message is saved as its lines, as readline recalls them. Never throws. */

@@ -1,7 +1,7 @@
 // `keel chat`: the interactive session. Each message is a turn of one conversation; lines starting with `/` are
 // the chat's commands (chat-commands.ts), `@path` attaches a file. On a terminal: Markdown answers, a spinner,
 // compact tool lines, a status line after each turn, Tab completion and a history kept across chats.
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dataDir, stateDir } from '../config/paths.js';
 import { formatCost } from '../core/cost.js';
 import { ExitCode } from '../core/errors.js';
@@ -194,10 +194,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       if (!agent) return;
       const old = agent;
       const opts = change.model === undefined ? current : { ...current, model: change.model };
-      // Another model continues the same conversation: the saved session, or the messages in memory.
-      const resume = change.resume ?? (change.model !== undefined ? old.session?.id : undefined);
+      // Another model continues the same conversation: the saved session (once it has a first line), or the
+      // messages in memory.
+      const saved =
+        old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
+      const resume = change.resume ?? (change.model !== undefined ? saved?.id : undefined);
       const next = await start(opts, resume === undefined ? {} : { resume });
-      if (change.model !== undefined && !old.session) next.conversation.restore(old.conversation.messages);
+      if (change.model !== undefined && !saved) next.conversation.restore(old.conversation.messages);
       current = opts;
       await adopt(next);
       if (change.resume !== undefined) showResumed(next);

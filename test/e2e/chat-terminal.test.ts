@@ -164,4 +164,25 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     await term.keys('Enter');
     await term.waitFor((screen) => /output of execute_command[\s\S]*\n3\n4\n/.test(screen));
   });
+
+  it('/model switches the model for the next turns and the conversation goes on; Up recalls past input', async () => {
+    const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
+    const term = await chat(s, await workspace());
+    await term.type('remember the word kestrel');
+    await term.keys('Enter');
+    await term.waitFor('first answer');
+    await term.type('/model other-model');
+    await term.keys('Enter');
+    await term.waitFor('model: ollama/other-model');
+    await term.keys('Up', 'Up');
+    await term.waitFor('› remember the word kestrel');
+    await term.keys('C-u');
+    await term.type('what was the word?');
+    await term.keys('Enter');
+    await term.waitFor('second answer');
+    expect(s.requests[1]!.body.model).toBe('other-model');
+    const history = s.requests[1]!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    expect(history).toContain('remember the word kestrel');
+    expect(history).toContain('first answer');
+  });
 });
