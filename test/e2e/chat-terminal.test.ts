@@ -13,6 +13,9 @@ const lastUser = (s: ModelServer, index: number) => {
   return messages.filter((m) => m.role === 'user').at(-1)!.content;
 };
 
+/** An SGR sequence turning on `code` (1 bold, 31 red, 32 green, 35 magenta) right before `text`. */
+const styled = (code: string, text: string) => new RegExp(`\\x1b\\[(?:[0-9]+;)*${code}(?:;[0-9]+)*m${text}`);
+
 /** `keel chat` against the server in a terminal, its prompt shown. */
 async function chat(s: ModelServer, ws: string, args: string[] = []): Promise<Terminal> {
   const term = await startTerminal(['chat', '--base-url', s.ollamaUrl, '--cwd', ws, ...args], { cwd: ws });
@@ -43,9 +46,6 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     expect(plain).not.toContain('**bold**');
     expect(plain).not.toContain('```');
     expect(plain).not.toContain('# Plan');
-    // An SGR sequence turning on bold (1) or magenta (35) right before the text.
-    const styled = (code: string, text: string) =>
-      new RegExp(`\\x1b\\[(?:[0-9]+;)*${code}(?:;[0-9]+)*m${text}`);
     expect(shown).toMatch(styled('1', 'Plan'));
     expect(shown).toMatch(styled('1', 'bold'));
     expect(shown).toMatch(styled('35', 'const'));
@@ -154,8 +154,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     const shown = await term.waitFor('Done.', { escapes: true });
     const plain = await term.screen();
     expect(plain).toMatch(/✓ edit_file path=hello\.txt/);
-    expect(shown).toMatch(/\x1b\[31m-world/);
-    expect(shown).toMatch(/\x1b\[32m\+there/);
+    expect(shown).toMatch(styled('31', '-world'));
+    expect(shown).toMatch(styled('32', '\\+there'));
     expect(plain).toMatch(/✓ execute_command command=seq 1 12 → /);
     expect(plain).toContain('more lines (/output shows all)');
     expect(plain).toMatch(/ {4}12\n/);
