@@ -24,6 +24,12 @@ async function chat(s: ModelServer, ws: string, args: string[] = []): Promise<Te
   return term;
 }
 
+/** Waits (up to 10 s) for keel to exit. */
+async function waitExit(term: Terminal): Promise<void> {
+  for (let i = 0; i < 100 && !(await term.exited()); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(await term.exited(), 'keel is still running').toBe(true);
+}
+
 // Without tmux there is no terminal to drive; every other e2e test covers the chat through pipes.
 describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   it('renders a streamed Markdown answer styled, then the status line, and /exit leaves', async () => {
@@ -53,8 +59,7 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     expect(plain).toMatch(/ollama\/\S+ · context \d+% of \S+ · 120 in \/ 30 out/);
     await term.type('/exit');
     await term.keys('Enter');
-    for (let i = 0; i < 100 && !(await term.exited()); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await term.exited()).toBe(true);
+    await waitExit(term);
   });
 
   it('shows a spinner while the model is silent; Ctrl-C cancels the turn and the next message works', async () => {
@@ -69,6 +74,13 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     await term.keys('Enter');
     await term.waitFor('second answer');
     expect(lastUser(s, 1)).toBe('again');
+    // At the prompt: Ctrl-C clears a half-typed line, and on an empty one leaves the chat.
+    await term.type('half typed');
+    await term.waitFor('› half typed');
+    await term.keys('C-c');
+    await term.waitFor((screen) => !screen.includes('half typed'));
+    await term.keys('C-c');
+    await waitExit(term);
   });
 
   it('/help lists the commands; an unknown one gets a suggestion and never reaches the model', async () => {
