@@ -1,4 +1,5 @@
-// npm run bench: Keel's start-up time, time from launch to the first model request, whole-task time,
+// npm run bench: Keel's start-up time, time from launch to the first model request, the chat's time to its
+// first prompt in a terminal, whole-task time,
 // request sizes and peak memory for a scripted 3-step task against the scripted model server (medians), the
 // time of a checkpoint of a 10,000-file workspace after a one-file change, and Keel's grep tool over a large real
 // tree against rg run directly with the same arguments.
@@ -109,6 +110,56 @@ for (let i = 0; i < runs; i++) {
     await rm(ws, { recursive: true, force: true });
   }
 }
+// `keel chat` in a terminal (a pty from script(1)): launch → the prompt glyph on screen; then Ctrl-D ends it.
+const chatPrompt = [];
+const hasScript = existsSync('/usr/bin/script');
+if (hasScript) {
+  const server = await startModelServer({ script: [] });
+  const ws = await mkdtemp(join(tmpdir(), 'keel-bench-chat-'));
+  const home = await mkdtemp(join(tmpdir(), 'keel-bench-home-'));
+  const quote = (a) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, keel, 'chat', '--base-url', server.ollamaUrl, '--cwd', ws]
+    .map(quote)
+    .join(' ');
+  try {
+    for (let i = 0; i < runs; i++) {
+      chatPrompt.push(
+        await new Promise((resolvePromise, reject) => {
+          const started = performance.now();
+          const child = spawn('script', ['-qfc', command, '/dev/null'], {
+            env: {
+              ...process.env,
+              HOME: home,
+              XDG_STATE_HOME: join(home, 'state'),
+              XDG_DATA_HOME: join(home, 'data'),
+            },
+            stdio: ['pipe', 'pipe', 'ignore'],
+          });
+          let screen = '';
+          let ms;
+          child.stdout.on('data', (d) => {
+            screen += d;
+            if (ms === undefined && screen.includes('› ')) {
+              ms = performance.now() - started;
+              child.stdin.write('\x04');
+            }
+          });
+          child.on('error', reject);
+          child.on('close', () =>
+            ms === undefined
+              ? reject(new Error(`chat never showed its prompt:\n${screen}`))
+              : resolvePromise(ms),
+          );
+        }),
+      );
+    }
+  } finally {
+    await server.close();
+    await rm(ws, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
 // A checkpoint of a 10,000-file workspace (100 directories of 100 files) after one file changed: what every
 // mutating tool call pays before it runs.
 const checkpointTimes = [];
@@ -271,6 +322,11 @@ await rm(grepHarness, { force: true });
 const rows = [
   ['--version', `${(median(versionTimes) / 1000).toFixed(3)} s`, ''],
   ['launch → first model request', `${(median(firstRequest) / 1000).toFixed(3)} s`, 'target ≤ 0.15 s'],
+  [
+    'chat: launch → first prompt (pty)',
+    hasScript ? `${(median(chatPrompt) / 1000).toFixed(3)} s` : 'n/a (no script(1))',
+    'target ≤ 0.3 s',
+  ],
   ['whole 3-step task', `${(median(whole) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
   ['first request body', `${firstKb.toFixed(1)} KB`, 'target ≤ 10 KB'],
   ['all requests of the task', `${totalKb.toFixed(1)} KB`, ''],

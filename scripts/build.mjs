@@ -41,7 +41,14 @@ await build({
   // Packages that locate their own .wasm files next to their code stay in node_modules.
   // @napi-rs/keyring loads a native .node binary, so it stays in node_modules too.
   // @ast-grep/napi and its language packages load native parsers (.node, .so) from their own directories.
-  external: ['web-tree-sitter', '@vscode/tree-sitter-wasm', '@napi-rs/keyring', '@ast-grep/*'],
+  // highlight.js is required only when a chat answer holds a code block, one language file at a time.
+  external: [
+    'web-tree-sitter',
+    '@vscode/tree-sitter-wasm',
+    '@napi-rs/keyring',
+    '@ast-grep/*',
+    'highlight.js',
+  ],
   define: { KEEL_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__keelModuleUrl' },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',

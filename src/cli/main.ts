@@ -299,6 +299,14 @@ function buildProgram(): Command {
       const { trustCommand } = await import('./trust-command.js');
       process.exitCode = await trustCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
+  // Bare `keel` at a terminal is the chat, as with every peer; piped or redirected it prints the help as before.
+  program.allowExcessArguments().action(async (_options, command: Command) => {
+    // An argument that is no subcommand: commander's own "unknown command" error, with its suggestion.
+    if (command.args.length > 0) (command as unknown as { unknownCommand(): never }).unknownCommand();
+    if (!process.stdin.isTTY || !process.stdout.isTTY) command.help({ error: true });
+    const { chatCommand } = await import('./chat.js');
+    process.exitCode = await chatCommand(command.optsWithGlobals<GlobalOptions>());
+  });
   return program;
 }
 

@@ -4,7 +4,7 @@ import type { Model } from '../core/model.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
+import { colorEnabled, createStyle, richTerminal } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { asciiTerminal } from '../ui/todo-list.js';
 import type { GlobalOptions } from './main.js';
@@ -20,18 +20,13 @@ export interface OutputChoice {
   summary?: boolean;
   /** A plan file's instructions: their statuses end the JSON object, and those not done are named on stderr. */
   plan?: readonly string[];
+  /** The chat's one line per tool call. */
+  compactTools?: boolean;
 }
 
 /** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
 export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
-  const printed = textSink(
-    options,
-    model,
-    setup.streamText,
-    setup.printAnswer !== false,
-    setup.plan,
-    setup.reasoning,
-  );
+  const printed = textSink(options, model, setup);
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
     ? fanOut(
@@ -52,14 +47,9 @@ export function outputSink(options: GlobalOptions, model: Model, setup: OutputCh
   return fanOut(text, summary);
 }
 
-function textSink(
-  options: GlobalOptions,
-  model: Model,
-  streamText: boolean,
-  printAnswer: boolean,
-  plan?: readonly string[],
-  reasoning?: boolean,
-): EventSink {
+function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
+  const { streamText } = setup;
+  const printAnswer = setup.printAnswer !== false;
   if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
   if (options.output === 'json') {
     // Humans still see errors on stderr; stdout carries only the JSON object.
@@ -75,7 +65,7 @@ function textSink(
       createJsonOutput(process.stdout, {
         provider: model.provider,
         model: model.modelId,
-        ...(plan ? { plan } : {}),
+        ...(setup.plan ? { plan: setup.plan } : {}),
       }),
       (e) => {
         if (e.type === 'error' || e.type === 'warning' || e.type === 'run_end') text(e);
@@ -88,8 +78,13 @@ function textSink(
     stderr: process.stderr,
     style,
     streamText,
-    showReasoning: reasoning !== false && Boolean(process.stderr.isTTY),
+    showReasoning: setup.reasoning !== false && Boolean(process.stderr.isTTY),
     ascii: asciiTerminal(process.env),
+    // NO_COLOR, TERM=dumb and a pipe get the answer exactly as the model wrote it.
+    ...(printAnswer && streamText && richTerminal(process.stdout, process.env)
+      ? { markdown: { width: process.stdout.columns || 80 } }
+      : {}),
+    ...(setup.compactTools ? { compactTools: true } : {}),
   });
 }
 

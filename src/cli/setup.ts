@@ -13,10 +13,11 @@ import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent, EventSink } from '../core/events.js';
 import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
+import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoItem } from '../core/todos.js';
 import { planTodos } from '../plan/progress.js';
@@ -68,6 +69,8 @@ export interface Agent {
   checkpoint(change: CheckpointChange): Promise<void>;
   /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
   compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
+  /** Slash commands that become a user message (custom command files, MCP prompts), for the chat. */
+  promptCommands?: () => PromptCommand[];
 }
 
 export interface SetupOptions {
@@ -95,6 +98,10 @@ export interface SetupOptions {
   summary?: boolean;
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …), their progress reported to the end. */
   plan?: readonly string[];
+  /** The chat's one line per tool call. */
+  compactTools?: boolean;
+  /** Sees every event before the outputs print it (the chat's spinner and status). */
+  observe?: EventSink;
 }
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -219,6 +226,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
           },
         });
   const events = createEventStream(
+    ...(setup.observe ? [setup.observe] : []),
     outputSink(options, model, setup),
     audit,
     ...(session ? [session.sink] : []),

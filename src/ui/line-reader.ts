@@ -1,19 +1,76 @@
-// Reads lines from a stream one at a time, for the REPL and its approval questions alike.
+// Reads lines from a stream one at a time, for the REPL and its approval questions alike. On a terminal it also
+// offers Tab completion, a history, and keeps a bracketed paste of several lines together as one.
 import { createInterface, type Interface } from 'node:readline';
+
+/** Tab completion: the candidates for the line so far, and the part of the line they replace. */
+export type Completer = (line: string) => Promise<[string[], string]>;
+
+export interface LineReaderOptions {
+  completer?: Completer;
+  /** Earlier input, newest first (up/down recall it). */
+  history?: string[];
+}
+
+/** Terminal modes: the terminal wraps pasted text in ESC[200~ … ESC[201~ while this is on. */
+const PASTE_ON = '\x1b[?2004h';
+const PASTE_OFF = '\x1b[?2004l';
 
 export class LineReader {
   private readonly rl: Interface;
   private readonly queue: string[] = [];
   private waiting: ((line: string | null) => void) | undefined;
   private closed = false;
+  /** Inside a bracketed paste: its lines are held and sent with the line that ends it. */
+  private pasting = false;
+  private pasted: string[] = [];
+  private pasteMode = false;
+  private readonly pasteOff = () => {
+    if (this.pasteMode) this.output.write(PASTE_OFF);
+    this.pasteMode = false;
+  };
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
     private readonly output: NodeJS.WritableStream,
     private readonly interactive: boolean,
+    options: LineReaderOptions = {},
   ) {
-    this.rl = createInterface({ input, output: interactive ? output : undefined, terminal: interactive });
-    this.rl.on('line', (line) => {
+    const { completer } = options;
+    this.rl = createInterface({
+      input,
+      output: interactive ? output : undefined,
+      terminal: interactive,
+      ...(interactive && options.history ? { history: options.history, historySize: 1000 } : {}),
+      ...(interactive ? { removeHistoryDuplicates: true } : {}),
+      ...(interactive && completer
+        ? {
+            completer: (line: string, done: (error: Error | null, result: [string[], string]) => void) =>
+              void completer(line).then(
+                (result) => done(null, result),
+                () => done(null, [[], line]),
+              ),
+          }
+        : {}),
+    });
+    if (interactive) {
+      // Pasted lines stay one message: readline still gives each line, held here until the paste ends.
+      input.on('keypress', (_text: string | undefined, key: { name?: string } | undefined) => {
+        if (key?.name === 'paste-start') this.pasting = true;
+        if (key?.name === 'paste-end') this.pasting = false;
+      });
+      output.write(PASTE_ON);
+      this.pasteMode = true;
+      // However Keel exits, the terminal is not left wrapping pastes for the shell.
+      process.once('exit', this.pasteOff);
+    }
+    this.rl.on('line', (typed) => {
+      if (this.pasting) {
+        this.pasted.push(typed);
+        this.showPrompt('… ');
+        return;
+      }
+      const line = this.pasted.length > 0 ? [...this.pasted, typed].join('\n') : typed;
+      this.pasted = [];
       if (this.waiting) {
         const resolve = this.waiting;
         this.waiting = undefined;
@@ -25,6 +82,23 @@ export class LineReader {
       this.waiting?.(null);
       this.waiting = undefined;
     });
+  }
+
+  /**
+   * The user's next message: a line, a pasted block, or lines joined while each ends with a backslash (the
+   * continuation lines are prompted with `…`). Null at end of input.
+   */
+  async readMessage(prompt: string): Promise<string | null> {
+    let line = await this.read(prompt);
+    if (line === null) return null;
+    const lines: string[] = [];
+    while (line.endsWith('\\')) {
+      lines.push(line.slice(0, -1));
+      const next = await this.read('… ');
+      if (next === null) break;
+      line = next;
+    }
+    return lines.length > 0 ? [...lines, line.endsWith('\\') ? line.slice(0, -1) : line].join('\n') : line;
   }
 
   /** Resolves with the next line, or null at end of input. */
@@ -46,6 +120,7 @@ export class LineReader {
    */
   ask(prompt: string, signal: AbortSignal): Promise<string | null> {
     this.queue.length = 0;
+    this.pasted = [];
     if (this.closed || signal.aborted) return Promise.resolve(null);
     if (this.interactive) {
       // Ctrl-E then Ctrl-U: erase the line being edited (readline's documented way to simulate keys). The erase
@@ -58,6 +133,9 @@ export class LineReader {
       const answer = (line: string | null) => {
         signal.removeEventListener('abort', onAbort);
         if (this.waiting === answer) this.waiting = undefined;
+        // An answer is no message worth recalling with the up arrow.
+        const history = (this.rl as unknown as { history?: string[] }).history;
+        if (line !== null && history?.[0] === line) history.shift();
         resolve(line);
       };
       const onAbort = () => answer(null);
@@ -101,11 +179,21 @@ export class LineReader {
     }
   }
 
+  /** Erases a half-typed line (Ctrl-C at the prompt); false when there was none. */
+  clearLine(): boolean {
+    if (!this.interactive || this.rl.line === '') return false;
+    this.rl.write(null, { ctrl: true, name: 'e' });
+    this.rl.write(null, { ctrl: true, name: 'u' });
+    return true;
+  }
+
   onInterrupt(handler: () => void): void {
     this.rl.on('SIGINT', handler);
   }
 
   close(): void {
+    this.pasteOff();
+    process.off('exit', this.pasteOff);
     this.rl.close();
   }
 }

@@ -7,6 +7,10 @@ export interface Style {
   yellow(text: string): string;
   cyan(text: string): string;
   bold(text: string): string;
+  italic(text: string): string;
+  underline(text: string): string;
+  magenta(text: string): string;
+  blue(text: string): string;
 }
 
 const wrap = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
@@ -14,7 +18,18 @@ const wrap = (open: number, close: number) => (text: string) => `\x1b[${open}m${
 export function createStyle(enabled: boolean): Style {
   if (!enabled) {
     const same = (text: string) => text;
-    return { dim: same, red: same, green: same, yellow: same, cyan: same, bold: same };
+    return {
+      dim: same,
+      red: same,
+      green: same,
+      yellow: same,
+      cyan: same,
+      bold: same,
+      italic: same,
+      underline: same,
+      magenta: same,
+      blue: same,
+    };
   }
   return {
     dim: wrap(2, 22),
@@ -23,6 +38,10 @@ export function createStyle(enabled: boolean): Style {
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
     bold: wrap(1, 22),
+    italic: wrap(3, 23),
+    underline: wrap(4, 24),
+    magenta: wrap(35, 39),
+    blue: wrap(34, 39),
   };
 }
 
@@ -30,4 +49,9 @@ export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv)
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR) return true;
   return Boolean(stream.isTTY);
+}
+
+/** A terminal that shows more than colour (Markdown, a spinner): a TTY, colour not turned off, not TERM=dumb. */
+export function richTerminal(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
 }

@@ -3,6 +3,7 @@
 import type { AgentEvent, EventSink } from '../core/events.js';
 import { clipLine } from '../core/text.js';
 import type { TodoItem } from '../core/todos.js';
+import { createMarkdownStream, type MarkdownStream } from './markdown-stream.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 import { renderTodoUpdate } from './todo-list.js';
@@ -16,6 +17,10 @@ export interface TextRendererOptions {
   showReasoning: boolean;
   /** Checklist marks in ASCII (`[x]`) rather than box glyphs (a dumb terminal). */
   ascii?: boolean;
+  /** Render the streamed answer as Markdown (a colour terminal); absent: plain text, as it came. */
+  markdown?: { width: number };
+  /** The chat's form: one line per tool call, written when it ends, with a file change's diff coloured. */
+  compactTools?: boolean;
 }
 
 /** One short line of a tool call's arguments: `path=src/a.ts content=<120 bytes>`. */
@@ -42,6 +47,20 @@ function indent(text: string): string {
   return text.replace(/\n/g, '\n    ');
 }
 
+/** A unified diff's added lines green, removed red, hunk headers cyan. */
+export function colourDiff(diff: string, style: Style): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---')) return style.dim(line);
+      if (line.startsWith('+')) return style.green(line);
+      if (line.startsWith('-')) return style.red(line);
+      if (line.startsWith('@@')) return style.cyan(line);
+      return style.dim(line);
+    })
+    .join('\n');
+}
+
 export function createTextRenderer(options: TextRendererOptions): EventSink {
   const { stdout, stderr, style } = options;
   let turnText = '';
@@ -50,12 +69,16 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   let citations: { url: string; title?: string }[] = [];
   let continuing = false;
   let todos: TodoItem[] | undefined;
+  let markdown: MarkdownStream | undefined;
+  const calls = new Map<string, string>();
 
   const closeReasoning = () => {
     if (reasoningOpen) stderr.write('\n');
     reasoningOpen = false;
   };
   const endStreamedLine = () => {
+    markdown?.end();
+    markdown = undefined;
     if (options.streamText && !atLineStart) stdout.write('\n');
     atLineStart = true;
   };
@@ -92,7 +115,17 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
       case 'text_delta':
         closeReasoning();
         turnText += event.delta;
-        if (options.streamText && event.delta) {
+        if (options.streamText && event.delta && options.markdown) {
+          markdown ??= createMarkdownStream({
+            write: (text) => {
+              stdout.write(text);
+              atLineStart = text.endsWith('\n');
+            },
+            style,
+            width: options.markdown.width,
+          });
+          markdown.push(event.delta);
+        } else if (options.streamText && event.delta) {
           const shown = sanitize(event.delta);
           stdout.write(shown);
           atLineStart = shown.endsWith('\n');
@@ -103,11 +136,20 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         endStreamedLine();
         if (!options.streamText && turnText.trim()) stderr.write(`${style.dim(sanitize(turnText.trim()))}\n`);
         turnText = '';
+        if (options.compactTools) {
+          calls.set(event.id, summariseArgs(event.args));
+          break;
+        }
         stderr.write(
           `${style.cyan('●')} ${style.bold(sanitize(event.name))} ${style.dim(sanitize(summariseArgs(event.args)))}\n`,
         );
         break;
       case 'tool_result':
+        if (options.compactTools) {
+          stderr.write(compactResult(event, calls.get(event.id) ?? '', style));
+          calls.delete(event.id);
+          break;
+        }
         // Multi-line displays (a diff) stay indented under their tool call.
         if (event.success)
           stderr.write(`  ${style.green('✓')} ${style.dim(indent(sanitize(event.display)))}\n`);
@@ -161,6 +203,26 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         break;
     }
   };
+}
+
+/**
+ * A finished tool call on one line: mark, name, arguments, outcome and time; a multi-line display (a file
+ * change's diff) follows it, indented and coloured.
+ */
+function compactResult(
+  event: Extract<AgentEvent, { type: 'tool_result' }>,
+  args: string,
+  style: Style,
+): string {
+  const mark = event.success ? style.green('✓') : style.red('✗');
+  const text = sanitize(event.success ? event.display : (event.error ?? event.display));
+  const [first = '', ...rest] = text.split('\n');
+  const time = event.duration_ms >= 1000 ? ` ${style.dim(formatDelay(event.duration_ms))}` : '';
+  const head = `${mark} ${style.bold(sanitize(event.name))} ${style.dim(clipLine(sanitize(args), 80))}`;
+  if (rest.length === 0)
+    return `${head} ${style.dim('→')} ${event.success ? first : style.red(first)}${time}\n`;
+  const body = event.success ? colourDiff(text, style) : text;
+  return `${head}${time}\n    ${body.replace(/\n/g, '\n    ')}\n`;
 }
 
 /** The answer's cited sources, numbered: "Sources:" then "[1] title — url". */

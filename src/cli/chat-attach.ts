@@ -1,0 +1,68 @@
+// `@path` in a chat message: the file's content goes with the message, named, read through the workspace jail
+// and capped, so the model need not spend a tool call reading what the user already pointed at.
+import { readFile, stat } from 'node:fs/promises';
+import type { Workspace } from '../safety/workspace.js';
+
+/** Attached text beyond this is cut (the model can read the rest with read_file). */
+export const ATTACH_MAX_BYTES = 100_000;
+
+/** `@path` at the start or after whitespace (an e-mail address is not one); trailing punctuation is not part of it. */
+const MENTION = /(^|\s)@([^\s@]+?)(?=[.,;:!?)]*(?:\s|$))/g;
+
+export interface Attachment {
+  path: string;
+  bytes: number;
+  cut: boolean;
+}
+
+export interface Attached {
+  /** The message as the model reads it: the text, then each file in a <file> block. */
+  message: string;
+  attached: Attachment[];
+  /** Mentions that are not readable files in the workspace, with why; they stay plain text. */
+  skipped: { path: string; reason: string }[];
+}
+
+export async function attachFiles(
+  text: string,
+  workspace: Workspace,
+  maxBytes = ATTACH_MAX_BYTES,
+): Promise<Attached> {
+  const attached: Attachment[] = [];
+  const skipped: Attached['skipped'] = [];
+  const blocks: string[] = [];
+  const seen = new Set<string>();
+  for (const match of text.matchAll(MENTION)) {
+    const requested = match[2] ?? '';
+    if (seen.has(requested)) continue;
+    seen.add(requested);
+    try {
+      const absolute = await workspace.resolve(requested);
+      const info = await stat(absolute);
+      if (!info.isFile()) {
+        skipped.push({ path: requested, reason: 'not a file' });
+        continue;
+      }
+      const data = await readFile(absolute);
+      if (data.subarray(0, 8000).includes(0)) {
+        skipped.push({ path: requested, reason: 'a binary file' });
+        continue;
+      }
+      const cut = data.length > maxBytes;
+      // Cut on a character boundary: a broken UTF-8 sequence at the end would show as U+FFFD.
+      const content = new TextDecoder().decode(data.subarray(0, maxBytes)).replace(/\uFFFD$/, '');
+      const path = workspace.relative(absolute);
+      const note = cut ? `\n[cut at ${maxBytes} of ${data.length} bytes; read_file reads the rest]` : '';
+      blocks.push(`<file path="${path}">\n${content.replace(/\n$/, '')}${note}\n</file>`);
+      attached.push({ path, bytes: data.length, cut });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      skipped.push({
+        path: requested,
+        reason: code === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  const message = blocks.length > 0 ? `${text}\n\n${blocks.join('\n\n')}` : text;
+  return { message, attached, skipped };
+}

@@ -1,0 +1,201 @@
+// The chat's slash commands as a table: name, arguments, what it does, and its handler. Prompt commands (custom
+// command files, MCP prompts) come from the agent and become the user's message; an unknown command gets a
+// suggestion and never reaches the model.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { PromptCommand } from '../core/prompt-command.js';
+import { exportSession } from '../session/export.js';
+import { readSession } from '../session/session-file.js';
+
+/** What a command may do to the chat; chat.ts implements it. */
+export interface ChatContext {
+  /** Notes for the user (stderr). */
+  note(text: string): void;
+  /** Output the user asked for (stdout). */
+  print(text: string): void;
+  /** Runs `work` as the current turn: Ctrl-C aborts its signal, the spinner shows `label`. */
+  busy<T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Sends a user message to the model and runs the turn. */
+  send(message: string): Promise<void>;
+  /** Starts a new agent: a new session, another model, or a saved session resumed. */
+  restart(change: { model?: string; resume?: string }): Promise<void>;
+  /** Ends the chat after this command. */
+  exit(): void;
+  help(): string;
+  cost(): string;
+  lastOutput(): { tool: string; content: string } | undefined;
+  compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
+  /** The current model, `provider/model`. */
+  modelName(): string;
+  /** The current session's file, undefined under --no-session. */
+  sessionFile(): string | undefined;
+  /** The same work as the matching keel subcommand (undo, init, sessions list, models, sessions export). */
+  subcommand: {
+    undo(): Promise<number>;
+    init(): Promise<number>;
+    sessions(): Promise<number>;
+    models(): Promise<number>;
+  };
+}
+
+export interface ChatCommand {
+  name: string;
+  /** How its arguments read in /help, e.g. `<id>` or `[focus]`. */
+  args?: string;
+  description: string;
+  run(args: string, chat: ChatContext): Promise<void> | void;
+}
+
+export const CHAT_COMMANDS: readonly ChatCommand[] = [
+  { name: 'help', description: 'list commands and keys', run: (_, chat) => chat.print(chat.help()) },
+  {
+    name: 'clear',
+    description: 'start a new session (the conversation so far stays saved)',
+    run: async (_, chat) => {
+      await chat.restart({});
+      chat.note('new session started\n');
+    },
+  },
+  {
+    name: 'sessions',
+    description: "list this workspace's saved sessions",
+    run: async (_, chat) => void (await chat.subcommand.sessions()),
+  },
+  {
+    name: 'resume',
+    args: '<id>',
+    description: 'continue a saved session (an id or a prefix of one)',
+    run: async (args, chat) => {
+      if (!args) return chat.note('usage: /resume <id> (see /sessions)\n');
+      await chat.restart({ resume: args });
+    },
+  },
+  {
+    name: 'compact',
+    args: '[focus]',
+    description: 'replace the conversation by a summary (what to keep in focus, optionally)',
+    run: async (args, chat) => {
+      const compact = chat.compact;
+      if (!compact) return chat.note('compaction is unavailable in this build\n');
+      await chat.busy('compacting', (signal) => compact(args || undefined, signal));
+    },
+  },
+  {
+    name: 'model',
+    args: '[name]',
+    description: 'show the model and the ones available, or switch to another for the next turns',
+    run: async (args, chat) => {
+      if (!args) {
+        chat.note(`current model: ${chat.modelName()}\n`);
+        await chat.subcommand.models();
+        return;
+      }
+      await chat.restart({ model: args });
+      chat.note(`model: ${chat.modelName()}\n`);
+    },
+  },
+  {
+    name: 'cost',
+    description: 'tokens in and out per turn and for the session, and cost',
+    run: (_, chat) => chat.print(chat.cost()),
+  },
+  {
+    name: 'output',
+    description: "show the last tool call's whole output",
+    run: (_, chat) => {
+      const last = chat.lastOutput();
+      if (!last) return chat.note('no tool has run yet\n');
+      chat.note(`output of ${last.tool}:\n`);
+      chat.print(`${last.content.replace(/\n$/, '')}\n`);
+    },
+  },
+  {
+    name: 'save',
+    args: '<file>',
+    description: 'export the session: .md, .html or .json by the extension',
+    run: (args, chat) => saveSession(args, chat),
+  },
+  {
+    name: 'undo',
+    description: 'restore the workspace to before the last turn (keel undo)',
+    run: async (_, chat) => void (await chat.subcommand.undo()),
+  },
+  {
+    name: 'init',
+    description: 'write or update AGENTS.md from an analysis of the project (keel init)',
+    run: async (_, chat) => void (await chat.subcommand.init()),
+  },
+  { name: 'exit', description: 'leave the chat (also Ctrl-D)', run: (_, chat) => chat.exit() },
+];
+
+async function saveSession(args: string, chat: ChatContext): Promise<void> {
+  if (!args) return chat.note('usage: /save <file.md|file.html|file.json>\n');
+  const file = chat.sessionFile();
+  if (!file) return chat.note('nothing to save: this chat is not saved (--no-session)\n');
+  const format = /\.html?$/i.test(args) ? 'html' : /\.json$/i.test(args) ? 'json' : 'md';
+  // The loop flushed the session at the end of the last turn: the file holds all of it.
+  const record = await readSession(file);
+  if (!record) return chat.note('nothing to save yet: send a message first\n');
+  const target = resolve(args);
+  await writeFile(target, exportSession(record, format), { mode: 0o600 });
+  chat.note(`saved the session to ${target} (${format})\n`);
+}
+
+/** A command line split: `/resume abc` → { name: 'resume', args: 'abc' }; undefined for a message. */
+export function parseCommand(line: string): { name: string; args: string } | undefined {
+  const match = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!match) return undefined;
+  return { name: match[1] ?? '', args: (match[2] ?? '').trim() };
+}
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The closest known name to a mistyped one, if close enough to be a typo (or a prefix of it). */
+export function suggestCommand(name: string, names: readonly string[]): string | undefined {
+  const prefixed = names.find((n) => n.startsWith(name) && name.length > 0);
+  if (prefixed) return prefixed;
+  let best: { name: string; d: number } | undefined;
+  for (const n of names) {
+    const d = distance(name.toLowerCase(), n.toLowerCase());
+    if (!best || d < best.d) best = { name: n, d };
+  }
+  // Two edits (a swapped pair of letters) is still a typo for names of three letters or more.
+  return best && best.d <= (name.length >= 3 ? 2 : 1) ? best.name : undefined;
+}
+
+/** /help: the built-in commands, the prompt commands and the keys. */
+export function helpText(prompts: readonly PromptCommand[]): string {
+  const rows = CHAT_COMMANDS.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.description]);
+  for (const p of prompts) rows.push([`/${p.name}`, `${p.description} (${p.source})`]);
+  const width = Math.max(...rows.map((r) => (r[0] ?? '').length));
+  const keys = [
+    ['Enter', 'send the message'],
+    ['\\ at the end', 'continue the message on the next line (a paste stays one message)'],
+    ['@path', "attach a file's content (Tab completes paths)"],
+    ['Tab', 'complete a /command or an @path'],
+    ['Up / Down', 'earlier messages, also from past chats'],
+    ['Ctrl-C', 'cancel the turn (twice, or at the prompt: quit)'],
+    ['Ctrl-D', 'quit'],
+  ];
+  const keyWidth = Math.max(...keys.map((k) => (k[0] ?? '').length));
+  return [
+    'commands:',
+    ...rows.map(([name, what]) => `  ${(name ?? '').padEnd(width)}  ${what}`),
+    'keys:',
+    ...keys.map(([key, what]) => `  ${(key ?? '').padEnd(keyWidth)}  ${what}`),
+    '',
+  ].join('\n');
+}

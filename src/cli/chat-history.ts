@@ -1,0 +1,32 @@
+// The chat's input history across sessions: one line per entry in the state dir, the newest last.
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/** Entries kept for recall. */
+const KEPT = 500;
+
+export function historyPath(stateDir: string): string {
+  return join(stateDir, 'chat-history');
+}
+
+/** The saved entries, newest first (as readline takes them); none when there is no file yet. */
+export async function loadHistory(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const lines = text.split('\n').filter(Boolean);
+  // The file only grows by appends: now and then it is cut back to what is kept.
+  if (lines.length > 2 * KEPT)
+    await writeFile(file, `${lines.slice(-KEPT).join('\n')}\n`, { mode: 0o600 }).catch(() => {});
+  return lines.slice(-KEPT).reverse();
+}
+
+/** Appends one entry; a multi-line message is saved as its lines, as readline recalls them. Never throws. */
+export async function saveHistory(file: string, entry: string): Promise<void> {
+  const lines = entry.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return;
+  try {
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    await appendFile(file, `${lines.join('\n')}\n`, { mode: 0o600 });
+  } catch {
+    // History is a convenience: a read-only state dir must not stop the chat.
+  }
+}

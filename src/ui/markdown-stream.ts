@@ -1,0 +1,199 @@
+// Renders Markdown for a colour terminal as it streams in: each complete line of a paragraph, heading, list or
+// quote is written as soon as it ends; a code block (highlighted) and a table (aligned) when they close.
+// Text is sanitized before it is styled, so nothing the model writes can act as a terminal escape.
+import { highlightCode } from './highlight.js';
+import { sanitize } from './sanitize.js';
+import type { Style } from './style.js';
+
+export interface MarkdownStreamOptions {
+  write: (text: string) => void;
+  style: Style;
+  /** Terminal columns, for rules and tables. */
+  width: number;
+}
+
+export interface MarkdownStream {
+  push(delta: string): void;
+  /** Renders what is still held (a last line without its newline, an unclosed code block or table). */
+  end(): void;
+}
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const BULLET = /^(\s*)([-*+])\s+(.*)$/;
+const NUMBERED = /^(\s*)(\d{1,9}[.)])\s+(.*)$/;
+const TASK = /^\[([ xX])\]\s+(.*)$/;
+const QUOTE = /^\s*>\s?(.*)$/;
+const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/;
+const TABLE_ROW = /^\s*\|.*\|?\s*$/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
+
+/** Inline Markdown of one line: code spans, bold, italic, strike-through, links. */
+export function renderInline(text: string, style: Style): string {
+  // Code spans first, kept out of the other rules by placeholders (private-use characters sanitize leaves alone).
+  const spans: string[] = [];
+  let out = text.replace(/(`+)(.+?)\1/g, (_, _ticks: string, code: string) => {
+    spans.push(style.cyan(code.trim() === '' ? code : code.replace(/^ (.*) $/, '$1')));
+    return `\uE000${spans.length - 1}\uE001`;
+  });
+  out = out
+    .replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g, (_, label: string, url: string) =>
+      label === url ? style.underline(url) : `${style.underline(label)} ${style.dim(`(${url})`)}`,
+    )
+    .replace(/<(https?:\/\/[^>\s]+)>/g, (_, url: string) => style.underline(url))
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, (_, _m: string, inner: string) => style.bold(inner))
+    .replace(
+      /(^|[^\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?!\*)/g,
+      (_, pre: string, inner: string) => `${pre}${style.italic(inner)}`,
+    )
+    .replace(
+      /(^|[^\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w])/g,
+      (_, pre: string, inner: string) => `${pre}${style.italic(inner)}`,
+    )
+    .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, (_, inner: string) => style.dim(inner));
+  return out.replace(/\uE000(\d+)\uE001/g, (_, i: string) => spans[Number(i)] ?? '');
+}
+
+/** The cells of a table row: `| a | b |` → ['a', 'b']. Escaped pipes stay in their cell. */
+function cells(row: string): string[] {
+  const inner = row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
+}
+
+/** Visible width: the length without ANSI sequences. */
+function visible(text: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: measuring around our own escapes.
+  return [...text.replace(/\x1b\[[0-9;]*m/g, '')].length;
+}
+
+function renderTable(rows: string[], style: Style): string {
+  const [head = '', , ...body] = rows;
+  const aligns = cells(rows[1] ?? '').map((c) =>
+    c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : 'left',
+  );
+  const table = [cells(head).map((c) => style.bold(renderInline(c, style)))].concat(
+    body.map((r) => cells(r).map((c) => renderInline(c, style))),
+  );
+  const columns = Math.max(...table.map((r) => r.length));
+  const widths = Array.from({ length: columns }, (_, i) =>
+    Math.max(1, ...table.map((r) => visible(r[i] ?? ''))),
+  );
+  const pad = (text: string, i: number) => {
+    const room = (widths[i] ?? 0) - visible(text);
+    if (aligns[i] === 'right') return ' '.repeat(room) + text;
+    if (aligns[i] === 'center')
+      return ' '.repeat(Math.floor(room / 2)) + text + ' '.repeat(Math.ceil(room / 2));
+    return text + ' '.repeat(room);
+  };
+  const line = (r: string[]) => widths.map((_, i) => pad(r[i] ?? '', i)).join(style.dim(' │ '));
+  const rule = style.dim(widths.map((w) => '─'.repeat(w)).join('─┼─'));
+  const out = [line(table[0] ?? []), rule, ...table.slice(1).map(line)];
+  return `${out.join('\n')}\n`;
+}
+
+function renderCode(lines: string[], lang: string, indent: string, style: Style): string {
+  const code = lines.map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join('\n');
+  const shown = highlightCode(code, lang, style) ?? code;
+  const label = style.dim(`┌─${lang ? ` ${lang}` : ''}`);
+  const body = shown
+    .split('\n')
+    .map((l) => `${style.dim('│')} ${l}`)
+    .join('\n');
+  return `${label}\n${body}\n${style.dim('└─')}\n`;
+}
+
+export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownStream {
+  const { write, style } = options;
+  let pending = '';
+  let fence: { marker: string; indent: string; lang: string; lines: string[] } | undefined;
+  let table: string[] | undefined;
+
+  const flushTable = () => {
+    if (!table) return;
+    const rows = table;
+    table = undefined;
+    if (rows.length >= 2 && TABLE_SEPARATOR.test(rows[1] ?? '')) write(renderTable(rows, style));
+    else for (const row of rows) write(`${renderInline(row, style)}\n`);
+  };
+
+  const line = (unsafe: string) => {
+    // sanitize() leaves Markdown's characters alone and is idempotent, so it may go first.
+    const raw = sanitize(unsafe);
+    if (fence) {
+      const close = FENCE.exec(raw);
+      // Closed by the same character, at least as many of it, and nothing after.
+      const marker = close?.[2] ?? '';
+      if (marker[0] === fence.marker[0] && marker.length >= fence.marker.length && !close?.[3]) {
+        write(renderCode(fence.lines, fence.lang, fence.indent, style));
+        fence = undefined;
+      } else fence.lines.push(raw);
+      return;
+    }
+    if (table) {
+      // The second row decides whether this is a table at all.
+      if (TABLE_ROW.test(raw) && (table.length !== 1 || TABLE_SEPARATOR.test(raw))) {
+        table.push(raw);
+        return;
+      }
+      flushTable();
+    }
+    const open = FENCE.exec(raw);
+    if (open) {
+      fence = { marker: open[2] ?? '```', indent: open[1] ?? '', lang: open[3] ?? '', lines: [] };
+      return;
+    }
+    if (TABLE_ROW.test(raw) && raw.trim().startsWith('|')) {
+      table = [raw];
+      return;
+    }
+    write(`${renderLine(raw)}\n`);
+  };
+
+  const renderLine = (text: string): string => {
+    const heading = HEADING.exec(text);
+    if (heading) {
+      const level = heading[1]?.length ?? 1;
+      const title = renderInline(heading[2] ?? '', style);
+      return level <= 2 ? style.bold(style.underline(title)) : style.bold(title);
+    }
+    if (RULE.test(text)) return style.dim('─'.repeat(Math.max(3, Math.min(options.width, 80))));
+    const quote = QUOTE.exec(text);
+    if (quote) return `${style.dim('│')} ${style.italic(renderInline(quote[1] ?? '', style))}`;
+    const bullet = BULLET.exec(text);
+    if (bullet) {
+      const task = TASK.exec(bullet[3] ?? '');
+      if (task) {
+        const done = task[1] !== ' ';
+        return `${bullet[1]}${done ? style.green('☑') : '☐'} ${renderInline(task[2] ?? '', style)}`;
+      }
+      return `${bullet[1]}${style.cyan('•')} ${renderInline(bullet[3] ?? '', style)}`;
+    }
+    const numbered = NUMBERED.exec(text);
+    if (numbered)
+      return `${numbered[1]}${style.cyan(numbered[2] ?? '')} ${renderInline(numbered[3] ?? '', style)}`;
+    return renderInline(text, style);
+  };
+
+  return {
+    push(delta) {
+      pending += delta;
+      for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+        line(pending.slice(0, nl).replace(/\r$/, ''));
+        pending = pending.slice(nl + 1);
+      }
+    },
+    end() {
+      if (pending) line(pending);
+      pending = '';
+      if (fence) {
+        // An answer that ends inside a code block: show the code anyway.
+        write(renderCode(fence.lines, fence.lang, fence.indent, style));
+        fence = undefined;
+      }
+      flushTable();
+    },
+  };
+}

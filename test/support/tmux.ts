@@ -1,0 +1,97 @@
+// Drives the built keel in a real terminal: a private tmux server (its own socket, no user config) running one
+// pane of a fixed size; keys go in with send-keys, the screen comes back with capture-pane (-e keeps the colours).
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { keelBin } from './cli.js';
+
+const run = promisify(execFile);
+
+export function hasTmux(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface Terminal {
+  /** The temp HOME of this keel (config, state, data under it). */
+  home: string;
+  /** tmux key names or literal text: send('hello', 'Enter'), send('C-c'). */
+  keys(...keys: string[]): Promise<void>;
+  /** Literal text, no key names. */
+  type(text: string): Promise<void>;
+  /** Text pasted as the terminal pastes it (bracketed when the program asked for that). */
+  paste(text: string): Promise<void>;
+  /** The screen plus scrollback; `escapes` keeps the colour and style sequences. */
+  screen(escapes?: boolean): Promise<string>;
+  /** Waits until the screen satisfies `test` (a string it contains, or a predicate); fails after the deadline. */
+  waitFor(
+    test: string | ((screen: string) => boolean),
+    options?: { escapes?: boolean; timeoutMs?: number },
+  ): Promise<string>;
+  /** Whether keel has exited (the pane stays, dead, to be read). */
+  exited(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Starts `keel ...args` in a 100×30 terminal with a temp HOME; colour on (no NO_COLOR). */
+export async function startTerminal(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<Terminal> {
+  const home = await mkdtemp(join(tmpdir(), 'keel-tty-'));
+  const socket = join(home, 'tmux.sock');
+  await mkdir(join(home, '.config'), { recursive: true });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    KEEL_KEYRING: 'off',
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    ...options.env,
+  };
+  const tmux = (...argv: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...argv], { env });
+  const quoted = [process.execPath, keelBin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, `exec ${quoted}`);
+  await tmux('set-option', '-g', 'remain-on-exit', 'on');
+  await tmux('set-option', '-g', 'history-limit', '5000');
+  const screen = async (escapes = false) =>
+    (await tmux('capture-pane', '-p', '-J', '-S', '-', ...(escapes ? ['-e'] : []))).stdout;
+  return {
+    home,
+    keys: async (...keys) => void (await tmux('send-keys', ...keys)),
+    type: async (text) => void (await tmux('send-keys', '-l', text)),
+    paste: async (text) => {
+      await tmux('set-buffer', text);
+      await tmux('paste-buffer', '-p');
+    },
+    screen,
+    async waitFor(test, { escapes = false, timeoutMs = 15_000 } = {}) {
+      const matches = typeof test === 'string' ? (s: string) => s.includes(test) : test;
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      for (;;) {
+        last = await screen(escapes);
+        if (matches(last)) return last;
+        if (Date.now() > deadline)
+          throw new Error(
+            `terminal never showed ${typeof test === 'string' ? JSON.stringify(test) : 'the expected screen'}; it shows:\n${last}`,
+          );
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    exited: async () => (await tmux('display-message', '-p', '#{pane_dead}')).stdout.trim() === '1',
+    async close() {
+      await tmux('kill-server').catch(() => {});
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// The text renderer's terminal forms: the answer as Markdown when asked (a colour terminal), exactly as written
+// otherwise, and the chat's one line per tool call.
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/core/events.js';
+import { createStyle } from '../../src/ui/style.js';
+import { createTextRenderer, type TextRendererOptions } from '../../src/ui/text-renderer.js';
+
+function render(events: AgentEvent[], options: Partial<TextRendererOptions> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const stream = (append: (t: string) => void) =>
+    ({
+      write: (t: string) => {
+        append(t);
+        return true;
+      },
+    }) as unknown as NodeJS.WritableStream;
+  const emit = createTextRenderer({
+    stdout: stream((t) => {
+      stdout += t;
+    }),
+    stderr: stream((t) => {
+      stderr += t;
+    }),
+    style: createStyle(true),
+    streamText: true,
+    showReasoning: true,
+    ...options,
+  });
+  for (const event of events) emit(event);
+  return { stdout, stderr };
+}
+
+const answer = (deltas: string[]): AgentEvent[] => [
+  { type: 'turn_start', turn: 1 },
+  ...deltas.map((delta) => ({ type: 'text_delta', turn: 1, delta }) as AgentEvent),
+  { type: 'turn_end', turn: 1, tool_calls: 0 },
+];
+
+describe('text renderer', () => {
+  it('renders the streamed answer as Markdown when asked, ending its last line', () => {
+    const { stdout } = render(answer(['# Hi\n\nsome **bo', 'ld** text']), { markdown: { width: 80 } });
+    expect(stdout).toBe('\x1b[1m\x1b[4mHi\x1b[24m\x1b[22m\n\nsome \x1b[1mbold\x1b[22m text\n');
+  });
+
+  it('without Markdown prints the answer exactly as the model wrote it', () => {
+    const { stdout } = render(answer(['# Hi\n\nsome **bo', 'ld** text']));
+    expect(stdout).toBe('# Hi\n\nsome **bold** text\n');
+  });
+
+  it('in the compact form writes one line per tool call when it ends, and a diff coloured under it', () => {
+    const { stderr } = render(
+      [
+        { type: 'tool_call', turn: 1, id: 'a', name: 'read_file', args: { path: 'a.ts' } },
+        {
+          type: 'tool_result',
+          turn: 1,
+          id: 'a',
+          name: 'read_file',
+          success: true,
+          display: 'read a.ts (3 lines)',
+          truncated: false,
+          metadata: {},
+          duration_ms: 3,
+        },
+        { type: 'tool_call', turn: 1, id: 'b', name: 'edit_file', args: { path: 'a.ts' } },
+        {
+          type: 'tool_result',
+          turn: 1,
+          id: 'b',
+          name: 'edit_file',
+          success: true,
+          display: '@@ -1 +1 @@\n-old\n+new',
+          truncated: false,
+          metadata: {},
+          duration_ms: 1500,
+        },
+      ],
+      { compactTools: true, style: createStyle(false) },
+    );
+    expect(stderr).toBe(
+      [
+        '✓ read_file path=a.ts → read a.ts (3 lines)',
+        '✓ edit_file path=a.ts 1.5 s',
+        '    @@ -1 +1 @@',
+        '    -old',
+        '    +new',
+        '',
+      ].join('\n'),
+    );
+  });
+});
