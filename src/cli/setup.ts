@@ -16,6 +16,7 @@ import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
+import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
@@ -52,6 +53,8 @@ export interface Agent {
   emit: (event: AgentEvent) => void;
   /** Runs every shell command of the agent; killAll stops them when Keel exits on a signal. */
   runner: CommandRunner;
+  /** The MCP servers of mcp.servers (their prompts are slash commands); undefined when none is enabled. */
+  mcp?: McpServers;
   /** Where this run or chat is saved; undefined under --no-session. */
   session?: SessionStore;
   /** The session taken up by --continue or --resume, as it was saved. */
@@ -295,6 +298,17 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     maxTurns: config.agent.max_turns,
     timeoutMs: config.agent.timeout_seconds * 1000,
   };
+  // MCP servers start in the background, their tools joining the registry when ready; they end with the
+  // runner. Not for a caller choosing its own tools (keel init).
+  const mcp = setup.tools
+    ? undefined
+    : startMcpServers({
+        servers: config.mcp.servers,
+        registry,
+        env: process.env,
+        workspace: workspace.root,
+        warn: (message) => emit({ type: 'warning', message }),
+      });
   return {
     loaded,
     workspace,
@@ -302,7 +316,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     registry,
     conversation,
     emit,
-    runner,
+    runner: withServers(runner, mcp),
+    ...(mcp ? { mcp } : {}),
     ...(session ? { session } : {}),
     ...(resumed ? { resumed } : {}),
     run: (signal) => {
