@@ -1,7 +1,9 @@
 // MCP test helpers: the reference servers' entry points, a config file naming servers, and model scripts that
 // wait (turn by turn) until a server's tools are offered, since servers start in the background.
-import { createServer } from 'node:net';
+
+import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { ReceivedRequest, ScriptedReply, ScriptStep } from './model-server.js';
@@ -28,14 +30,15 @@ export function offeredTools(request: ReceivedRequest): string[] {
  * A script that answers with `steps` in order, but only once `tool` is offered: until then each turn lists the
  * workspace after a short wait. `polls` counts those waiting turns.
  */
-export function whenOffered(tool: string, steps: ScriptedReply[], state = { polls: 0 }): ScriptStep[] {
+export function whenOffered(tool: string, steps: ScriptStep[], state = { polls: 0 }): ScriptStep[] {
   let next = 0;
-  const step = (request: ReceivedRequest): ScriptedReply => {
+  const step = async (request: ReceivedRequest): Promise<ScriptedReply> => {
     if (next === 0 && !offeredTools(request).includes(tool)) {
       state.polls += 1;
       return { delayMs: 100, toolCalls: [{ name: 'list_files', args: { path: '.' } }] };
     }
-    return steps[next++] ?? { text: 'script over' };
+    const reply = steps[next++] ?? { text: 'script over' };
+    return typeof reply === 'function' ? reply(request) : reply;
   };
   return Array.from({ length: 80 + steps.length }, () => step);
 }
@@ -50,4 +53,24 @@ export async function freePort(): Promise<number> {
       server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** Resolves once keel's stderr shows `pattern`: pass `onSpawn` to runKeel, await `seen` in a script step. */
+export function stderrWatch(pattern: RegExp): {
+  onSpawn: (child: ChildProcess) => void;
+  seen: Promise<void>;
+} {
+  let resolveSeen = () => {};
+  const seen = new Promise<void>((resolveIt) => {
+    resolveSeen = resolveIt;
+  });
+  let text = '';
+  return {
+    seen,
+    onSpawn: (child) =>
+      child.stderr?.on('data', (chunk: Buffer | string) => {
+        text += chunk.toString();
+        if (pattern.test(text)) resolveSeen();
+      }),
+  };
 }
