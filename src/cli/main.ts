@@ -306,6 +306,8 @@ function buildProgram(): Command {
     .description("serve Keel's tools over stdio to an MCP client, under Keel's policy (default: restricted)")
     .addOption(modeOption())
     .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(async (options, command: Command) => {
       const { mcpServeCommand } = await import('./mcp-serve.js');
       process.exitCode = await mcpServeCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });

@@ -27,7 +27,9 @@ import { loadConfigFor, outputCap, resolveWorkspaceDir } from './setup.js';
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
 
-export async function mcpServeCommand(options: GlobalOptions & ModeFlags): Promise<number> {
+export async function mcpServeCommand(
+  options: GlobalOptions & ModeFlags & { sandbox?: boolean },
+): Promise<number> {
   try {
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings);
@@ -38,7 +40,7 @@ export async function mcpServeCommand(options: GlobalOptions & ModeFlags): Promi
     const mode = chooseMode(options, config.agent.terminal.default_mode, 'restricted');
     const commands = await chooseCommandRunner({
       mode,
-      requested: config.safety.sandbox,
+      requested: options.sandbox ?? config.safety.sandbox,
       env: commandEnv(process.env, config.safety.env_passthrough),
       sandbox: {
         workspace: workspace.root,
