@@ -1,9 +1,10 @@
 // End to end: MCP servers' tools in keel run — the reference servers over stdio and streamable HTTP, a server
 // that crashes mid-run, one that never answers, tools.allow / tools.deny — through the built CLI.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import {
   everythingEntry,
@@ -188,6 +189,20 @@ describe('MCP servers in keel run', () => {
     const s = await server([{ text: 'ok' }]);
     const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
     expect(r.code).toBe(0);
+    await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
+  });
+
+  it("ignores a project file's servers until the folder is trusted", async () => {
+    const ws = await workspace();
+    const pidFile = join(ws, 'silent.pid');
+    const project = stringify({
+      mcp: { servers: { silent: { command: node, args: [fixture('silent-server.mjs'), pidFile] } } },
+    });
+    await writeFile(join(ws, '.keel.yaml'), project);
+    const s = await server([{ text: 'ok' }]);
+    const r = await runOllama(s, ws, ['--prompt', 'go']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: ignored mcp\.servers from .*not trusted/);
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
   });
 });
