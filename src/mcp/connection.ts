@@ -81,7 +81,11 @@ export class McpConnection {
       });
       const client = new Client(
         { name: 'keel', version: this.options.version },
-        { listChanged: { tools: { onChanged: (error, tools) => !error && tools && this.setTools(tools) } } },
+        {
+          listChanged: {
+            tools: { onChanged: (error, tools) => !error && tools && this.toolsChanged(tools) },
+          },
+        },
       );
       this.client = client;
       await client.connect(this.opened.transport, { timeout });
@@ -129,6 +133,11 @@ export class McpConnection {
     this.closing = true;
     this.unregister();
     await this.client?.close().catch(() => {});
+  }
+
+  /** The server said its tools changed (tools/list_changed): the registry follows while it is up. */
+  private toolsChanged(tools: SdkTool[]): void {
+    if (!this.closing && this.state.status === 'ready') this.setTools(tools);
   }
 
   private setTools(tools: SdkTool[]): void {
