@@ -180,6 +180,31 @@ describe('MCP servers in keel run', () => {
     expect(() => process.kill(pid, 0)).toThrow();
   });
 
+  it('kills its stdio servers when SIGTERM ends keel mid-run', async () => {
+    const ws = await workspace();
+    const pidFile = join(ws, 'silent.pid');
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
+    });
+    const s = await server([{ hang: true }]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          readFile(pidFile, 'utf8').then(
+            () => {
+              clearInterval(poll);
+              child.kill('SIGTERM');
+            },
+            () => {},
+          );
+        }, 50);
+      },
+    });
+    expect(r.code).toBe(143);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await waitUntilGone(pid);
+  });
+
   it('starts nothing for a disabled server', async () => {
     const ws = await workspace();
     const pidFile = join(ws, 'silent.pid');
@@ -227,4 +252,16 @@ async function startHttpEverything(port: number): Promise<{ log: () => string }>
     child.once('exit', () => reject(new Error(`server-everything exited: ${log}`)));
   });
   return { log: () => log };
+}
+
+/** Resolves once no process has this pid (a SIGTERMed child may take a moment to go). */
+async function waitUntilGone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolveLater) => setTimeout(resolveLater, 50));
+  }
 }
