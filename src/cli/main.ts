@@ -21,6 +21,8 @@ export interface GlobalOptions {
   cassette?: string;
 }
 
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer.');
@@ -286,6 +288,70 @@ function buildProgram(): Command {
     .action(async (options, command: Command) => {
       const { evalLlmCommand } = await import('./eval-command.js');
       process.exitCode = await evalLlmCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+    });
+
+  const mcp = program
+    .command('mcp')
+    .description("MCP servers: list, add or remove them, or serve Keel's tools");
+  mcp
+    .command('list')
+    .description('the configured servers: status, tools, resources and prompts (--output json)')
+    .action(async (_options, command: Command) => {
+      const { mcpListCommand } = await import('./mcp-command.js');
+      process.exitCode = await mcpListCommand(command.optsWithGlobals<GlobalOptions>());
+    });
+  mcp
+    .command('add')
+    .description('add a server to the config: --url for streamable HTTP, or a stdio command after --')
+    .argument('<name>', 'its tools are offered as <name>__<tool>')
+    .argument('[command...]', 'after --: the program and its arguments')
+    .option('--url <url>', 'streamable HTTP endpoint')
+    .option(
+      '--env <KEY=VALUE>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
+      'environment of a stdio server (repeatable); a quoted ${VAR} is read from yours at start',
+      collect,
+      [],
+    )
+    .option(
+      '--header <KEY=VALUE>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
+      'HTTP header (repeatable); a quoted ${VAR} is read from your environment at start',
+      collect,
+      [],
+    )
+    .option('--project', 'write to the workspace .keel.yaml (used in a trusted folder only)')
+    .option('--user', 'write to the user config (the default)')
+    .action(async (name: string, args: string[], options, command: Command) => {
+      const { mcpAddCommand } = await import('./mcp-command.js');
+      process.exitCode = await mcpAddCommand(name, args, {
+        ...command.optsWithGlobals<GlobalOptions>(),
+        ...options,
+      });
+    });
+  mcp
+    .command('remove')
+    .description('remove a server from the config (the project file, else the user file)')
+    .argument('<name>', 'the server')
+    .option('--project', 'only from the workspace .keel.yaml')
+    .option('--user', 'only from the user config')
+    .action(async (name: string, options, command: Command) => {
+      const { mcpRemoveCommand } = await import('./mcp-command.js');
+      process.exitCode = await mcpRemoveCommand(name, {
+        ...command.optsWithGlobals<GlobalOptions>(),
+        ...options,
+      });
+    });
+  mcp
+    .command('serve')
+    .description("serve Keel's tools over stdio to an MCP client, under Keel's policy (default: restricted)")
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .action(async (options, command: Command) => {
+      const { mcpServeCommand } = await import('./mcp-serve.js');
+      process.exitCode = await mcpServeCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
     });
 
   program

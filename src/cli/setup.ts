@@ -21,6 +21,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoItem } from '../core/todos.js';
 import { planTodos } from '../plan/progress.js';
+import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
@@ -57,6 +58,8 @@ export interface Agent {
   emit: (event: AgentEvent) => void;
   /** Runs every shell command of the agent; killAll stops them when Keel exits on a signal. */
   runner: CommandRunner;
+  /** The MCP servers of mcp.servers (their prompts are slash commands); undefined when none is enabled. */
+  mcp?: McpServers;
   /** Where this run or chat is saved; undefined under --no-session. */
   session?: SessionStore;
   /** The session taken up by --continue or --resume, as it was saved. */
@@ -350,6 +353,17 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         }
       : {}),
   };
+  // MCP servers start in the background, their tools joining the registry when ready; they end with the
+  // runner. Not for a caller choosing its own tools (keel init).
+  const mcp = setup.tools
+    ? undefined
+    : startMcpServers({
+        servers: config.mcp.servers,
+        registry,
+        env: process.env,
+        workspace: workspace.root,
+        warn: (message) => emit({ type: 'warning', message }),
+      });
   return {
     loaded,
     workspace,
@@ -357,10 +371,13 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     registry,
     conversation,
     emit,
-    runner,
+    runner: withServers(runner, mcp),
+    ...(mcp ? { mcp } : {}),
     ...(session ? { session } : {}),
     ...(resumed ? { resumed } : {}),
     todos: () => todos.items(),
+    // MCP prompts of the servers ready now: the chat lists them as slash commands.
+    promptCommands: () => mcp?.prompts() ?? [],
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;

@@ -79,6 +79,13 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown, file: string, sour
     };
   }
   const key = path.join('.');
+  // A rule across fields (a refinement) or a bad name in a mapping of names: its own message says it all.
+  if (issue.code === 'custom' || issue.code === 'invalid_key') {
+    const line = lineOf(source, path) ?? keyLineOf(source, path);
+    const message =
+      issue.code === 'invalid_key' ? `is not a valid name: ${issue.issues[0]?.message ?? ''}` : issue.message;
+    return { line, error: new ConfigError(`\`${key}\` in ${where(file, line)}: ${message}`) };
+  }
   const schema = schemaAt(path);
   const line = lineOf(source, path) ?? keyLineOf(source, path);
   const expected = schema ? describeExpected(schema) : issue.message;

@@ -57,6 +57,11 @@ function unwrap(schema: z.ZodType): Unwrapped {
 function objectAt(path: readonly (string | number)[]): z.ZodObject | undefined {
   let current: z.ZodType = configSchema;
   for (const segment of path) {
+    // A record's entries (mcp.servers.<name>) all share its value schema.
+    if (current instanceof z.ZodRecord) {
+      current = unwrap(current.valueType as z.ZodType).inner;
+      continue;
+    }
     if (!(current instanceof z.ZodObject)) return undefined;
     const child = (current.shape as Record<string, z.ZodType>)[String(segment)];
     if (child === undefined) return undefined;

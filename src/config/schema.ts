@@ -1,5 +1,6 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
+import { mcpServersSchema } from '../mcp/config.js';
 
 export const providerNames = [
   'ollama',
@@ -201,6 +202,15 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('what the agent may do: command rules, protected paths, sandbox'),
+    mcp: z
+      .object({
+        servers: mcpServersSchema.describe(
+          'MCP servers by name: {command, args, env, cwd} or {url, headers}; see `keel mcp add`',
+        ),
+      })
+      .strict()
+      .prefault({})
+      .describe('Model Context Protocol servers whose tools the agent may use'),
   })
   .strict();
 

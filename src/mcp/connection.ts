@@ -1,0 +1,206 @@
+// One MCP server for the length of a run: connect (bounded by timeout_seconds), list its tools, resources and
+// prompts, keep its tools in the registry while it lives, and report its end once. Never throws: a server
+// that fails is a state and one warning, and the run goes on without it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { describeTransport, type McpServerConfig } from './config.js';
+import { exposedName, isReadOnly, type McpToolInfo, mcpTool, toolFilter } from './tool-adapter.js';
+import { type OpenedTransport, openTransport } from './transport.js';
+
+export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'failed' | 'stopped';
+
+export interface ToolListing extends McpToolInfo {
+  /** The name the model sees; absent when tools.allow / tools.deny leave the tool out. */
+  exposedAs?: string;
+  readOnly: boolean;
+}
+
+export interface PromptInfo {
+  name: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface ServerState {
+  name: string;
+  transport: string;
+  status: ServerStatus;
+  error?: string;
+  tools: ToolListing[];
+  resources: { uri: string; name: string; description?: string }[];
+  prompts: PromptInfo[];
+}
+
+export interface ConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  env: NodeJS.ProcessEnv;
+  workspace: string;
+  version: string;
+  /** Where offered tools go while the server lives; absent for `keel mcp list`. */
+  registry?: ToolRegistry;
+  warn: (message: string) => void;
+}
+
+/** Enough pages for any sane server; a server paging forever is cut off here. */
+const maxPages = 20;
+
+export class McpConnection {
+  readonly state: ServerState;
+  client?: Client;
+  private opened?: OpenedTransport;
+  private registered: string[] = [];
+  private closing = false;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.state = {
+      name: options.name,
+      transport: describeTransport(options.config),
+      status: options.config.enabled ? 'starting' : 'disabled',
+      tools: [],
+      resources: [],
+      prompts: [],
+    };
+  }
+
+  pid(): number | null {
+    return this.opened?.pid() ?? null;
+  }
+
+  async start(): Promise<void> {
+    if (this.state.status !== 'starting') return;
+    const { name, config } = this.options;
+    const timeout = config.timeout_seconds * 1000;
+    try {
+      this.opened = openTransport({
+        name,
+        server: config,
+        env: this.options.env,
+        workspace: this.options.workspace,
+      });
+      const client = new Client(
+        { name: 'keel', version: this.options.version },
+        {
+          listChanged: {
+            tools: { onChanged: (error, tools) => !error && tools && this.toolsChanged(tools) },
+          },
+        },
+      );
+      this.client = client;
+      await client.connect(this.opened.transport, { timeout });
+      const capabilities = client.getServerCapabilities() ?? {};
+      const tools = capabilities.tools
+        ? await pages(
+            (cursor) => client.listTools({ cursor }, { timeout }),
+            (r) => r.tools,
+          )
+        : [];
+      if (capabilities.resources) {
+        const resources = await pages(
+          (cursor) => client.listResources({ cursor }, { timeout }),
+          (r) => r.resources,
+        );
+        this.state.resources = resources.map(({ uri, name, description }) => ({ uri, name, description }));
+      }
+      if (capabilities.prompts) {
+        const prompts = await pages(
+          (cursor) => client.listPrompts({ cursor }, { timeout }),
+          (r) => r.prompts,
+        );
+        this.state.prompts = prompts.map(({ name, description, arguments: args }) => ({
+          name,
+          description,
+          arguments: args,
+        }));
+      }
+      if (this.closing) return;
+      // From here on, the end of the connection is the server stopping: its tools go, with one warning.
+      client.onclose = () => this.stopped();
+      this.state.status = 'ready';
+      this.setTools(tools);
+    } catch (error) {
+      if (this.closing) return;
+      this.state.status = 'failed';
+      this.state.error = this.failure(error);
+      this.options.warn(`MCP server ${name} ${this.state.error}; going on without it`);
+      await this.client?.close().catch(() => {});
+    }
+  }
+
+  /** Ends the connection (the SDK closes stdin, then SIGTERM, then SIGKILL); no warning. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.unregister();
+    await this.client?.close().catch(() => {});
+  }
+
+  /** The server said its tools changed (tools/list_changed): the registry follows while it is up. */
+  private toolsChanged(tools: SdkTool[]): void {
+    if (!this.closing && this.state.status === 'ready') this.setTools(tools);
+  }
+
+  private setTools(tools: SdkTool[]): void {
+    const { name, config, registry } = this.options;
+    const offered = toolFilter(config);
+    this.unregister();
+    this.state.tools = tools.map((tool) => {
+      const info: McpToolInfo = {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      };
+      const listing: ToolListing = { ...info, readOnly: isReadOnly(config, tool.name) };
+      if (!offered(tool.name)) return listing;
+      listing.exposedAs = exposedName(name, tool.name);
+      if (registry && this.client && !registry.get(listing.exposedAs)) {
+        registry.add(mcpTool({ server: name, config, client: this.client, info }));
+        this.registered.push(listing.exposedAs);
+      }
+      return listing;
+    });
+  }
+
+  private unregister(): void {
+    for (const tool of this.registered) this.options.registry?.remove(tool);
+    this.registered = [];
+  }
+
+  private stopped(): void {
+    if (this.closing || this.state.status !== 'ready') return;
+    const count = this.registered.length;
+    this.unregister();
+    this.state.status = 'stopped';
+    const stderr = this.opened?.lastStderr();
+    this.state.error = `stopped${stderr ? ` (stderr: ${stderr})` : ''}`;
+    const gone = count === 1 ? 'its tool is' : `its ${count} tools are`;
+    this.options.warn(
+      `MCP server ${this.options.name} ${this.state.error}: ${gone} gone; going on without it`,
+    );
+  }
+
+  /** Why the start failed, in words: a timeout names the limit, a crash its last line on stderr. */
+  private failure(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/timed out|RequestTimeout|-32001/i.test(message)) {
+      return `did not answer within ${this.options.config.timeout_seconds}s (timeout_seconds)`;
+    }
+    const stderr = this.opened?.lastStderr();
+    return `did not start: ${message}${stderr && !message.includes(stderr) ? ` (stderr: ${stderr})` : ''}`;
+  }
+}
+
+async function pages<R extends { nextCursor?: string }, T>(
+  fetchPage: (cursor: string | undefined) => Promise<R>,
+  items: (page: R) => T[],
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await fetchPage(cursor);
+    all.push(...items(result));
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  return all;
+}

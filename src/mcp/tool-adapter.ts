@@ -1,0 +1,98 @@
+// An MCP server's tool as a Keel tool: named `<server>__<tool>`, offered with its own JSON Schema, run through the
+// same executor as the built-in tools. It is `caution` (asked about like any tool that may change things) unless
+// the config says it only reads: server annotations such as readOnlyHint are the server's claim, not the user's.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import picomatch from 'picomatch';
+import { clip } from '../core/text.js';
+import { defineJsonSchemaTool, fail, ok, type Tool, type ToolResult } from '../tools/tool.js';
+import type { McpServerConfig } from './config.js';
+
+/** What `tools/list` gives for one tool (the fields Keel reads). */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+const maxDescription = 1024;
+
+/** `<server>__<tool>`, with characters providers refuse in tool names replaced, at most 64 long. */
+export function exposedName(server: string, tool: string): string {
+  return `${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
+}
+
+/** Whether the config offers this tool to the model: deny wins over allow; an empty allow list allows all. */
+export function toolFilter(server: McpServerConfig): (tool: string) => boolean {
+  const allow = server.tools.allow.length > 0 ? picomatch(server.tools.allow) : () => true;
+  const deny = server.tools.deny.length > 0 ? picomatch(server.tools.deny) : () => false;
+  return (tool) => allow(tool) && !deny(tool);
+}
+
+export function isReadOnly(server: McpServerConfig, tool: string): boolean {
+  return server.read_only || (server.tools.read_only.length > 0 && picomatch(server.tools.read_only)(tool));
+}
+
+interface ContentBlock {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri: string; text?: string; mimeType?: string };
+}
+
+/** A tool result's content as text the model reads; binary content is named, not inlined. */
+export function contentText(content: readonly ContentBlock[], structured?: unknown): string {
+  const parts = content.map((block) => {
+    switch (block.type) {
+      case 'text':
+        return block.text ?? '';
+      case 'image':
+      case 'audio':
+        return `[${block.type} ${block.mimeType ?? ''}, ${Math.floor(((block.data?.length ?? 0) * 3) / 4)} bytes]`;
+      case 'resource':
+        return block.resource?.text ?? `[resource ${block.resource?.uri ?? ''}]`;
+      case 'resource_link':
+        return `[resource link ${block.uri ?? ''}${block.name ? ` (${block.name})` : ''}]`;
+      default:
+        return `[${block.type} content]`;
+    }
+  });
+  if (parts.length === 0 && structured !== undefined) return JSON.stringify(structured, null, 2);
+  return parts.join('\n');
+}
+
+export interface AdapterOptions {
+  server: string;
+  config: McpServerConfig;
+  client: Client;
+  info: McpToolInfo;
+}
+
+export function mcpTool({ server, config, client, info }: AdapterOptions): Tool {
+  const name = exposedName(server, info.name);
+  const description = clip(info.description?.trim() || `${info.name} (MCP server ${server})`, maxDescription);
+  return defineJsonSchemaTool({
+    name,
+    description,
+    inputSchema: { type: 'object', ...info.inputSchema },
+    safety: isReadOnly(config, info.name) ? 'safe' : 'caution',
+    async execute(args, ctx): Promise<ToolResult> {
+      try {
+        const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
+          signal: ctx.signal,
+          timeout: config.timeout_seconds * 1000,
+          resetTimeoutOnProgress: true,
+        });
+        const text = contentText((result.content ?? []) as ContentBlock[], result.structuredContent);
+        const metadata = { mcp_server: server };
+        if (result.isError) return fail(text || `${name} reported an error`, metadata);
+        return ok(text, metadata);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return fail(`MCP server ${server}: ${message}`, { mcp_server: server });
+      }
+    },
+  });
+}

@@ -1,0 +1,267 @@
+// End to end: MCP servers' tools in keel run — the reference servers over stdio and streamable HTTP, a server
+// that crashes mid-run, one that never answers, tools.allow / tools.deny — through the built CLI.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import {
+  everythingEntry,
+  filesystemEntry,
+  fixture,
+  freePort,
+  mcpConfig,
+  offeredTools,
+  stderrWatch,
+  whenOffered,
+} from '../support/mcp.js';
+
+const { server, workspace, track } = useE2E();
+const node = process.execPath;
+
+describe('MCP servers in keel run', () => {
+  it('offers server-everything tools over stdio as <server>__<tool> and runs echo', async () => {
+    const ws = await workspace({ 'a.txt': 'a\n' });
+    const config = await mcpConfig(ws, { everything: { command: node, args: [everythingEntry, 'stdio'] } });
+    const s = await server(
+      whenOffered('everything__echo', [
+        { toolCalls: [{ name: 'everything__echo', args: { message: 'hello mcp' } }] },
+        { text: 'echoed' },
+      ]),
+    );
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'echo it']);
+    expect(r.stderr).not.toMatch(/warning/);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('echoed');
+    // The first request went out before the server was ready: it offered only the built-in tools.
+    expect(offeredTools(s.requests[0]!)).not.toContain('everything__echo');
+    const last = s.requests.at(-1)!;
+    expect(toolMessages(last.body).at(-1)).toBe('Echo: hello mcp');
+    const echo = (last.body.tools as { function: { name: string; parameters: unknown } }[]).find(
+      (tool) => tool.function.name === 'everything__echo',
+    );
+    expect(echo?.function.parameters).toMatchObject({ properties: { message: { type: 'string' } } });
+  });
+
+  it('runs server-everything tools over streamable HTTP, with a header filled from the environment', async () => {
+    const port = await freePort();
+    const http = await startHttpEverything(port);
+    const ws = await workspace();
+    const config = await mcpConfig(ws, {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
+      remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Test-Token': '${MCP_TEST_TOKEN}' } },
+    });
+    const s = await server(
+      whenOffered('remote__get-sum', [
+        { toolCalls: [{ name: 'remote__get-sum', args: { a: 2, b: 40 } }] },
+        { text: 'summed' },
+      ]),
+    );
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'add'], {
+      env: { MCP_TEST_TOKEN: 'tok-SECRET-123' },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('summed');
+    expect(toolMessages(s.requests.at(-1)!.body).at(-1)).toMatch(/42/);
+    expect(http.log()).toContain('Received MCP POST request');
+    // The expanded secret went to the server only: not to the model, not to the output.
+    for (const request of s.requests) expect(request.rawBody).not.toContain('tok-SECRET-123');
+    expect(r.stderr + r.stdout).not.toContain('tok-SECRET-123');
+  });
+
+  it('offers only the tools tools.allow / tools.deny let through, read-only ones as safe (server-filesystem)', async () => {
+    const ws = await workspace({ 'notes/today.md': 'buy milk\n' });
+    const state = await workspace();
+    const config = await mcpConfig(ws, {
+      fs: {
+        command: node,
+        args: [filesystemEntry, join(ws, 'notes')],
+        tools: {
+          allow: ['read_text_file', 'list_*', 'write_file'],
+          deny: ['list_directory_with_sizes'],
+          read_only: ['read_text_file', 'list_*'],
+        },
+      },
+    });
+    const s = await server(
+      whenOffered('fs__write_file', [
+        {
+          toolCalls: [
+            { name: 'fs__read_text_file', args: { path: join(ws, 'notes/today.md') } },
+            { name: 'fs__write_file', args: { path: join(ws, 'notes/new.md'), content: 'from mcp\n' } },
+            { name: 'fs__move_file', args: { source: 'a', destination: 'b' } },
+          ],
+        },
+        { text: 'done' },
+      ]),
+    );
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'notes'], {
+      env: { XDG_STATE_HOME: state },
+    });
+    expect(r.code).toBe(0);
+    const offered = offeredTools(s.requests.at(-1)!).filter((name) => name.startsWith('fs__'));
+    expect(offered.sort()).toEqual([
+      'fs__list_allowed_directories',
+      'fs__list_directory',
+      'fs__read_text_file',
+      'fs__write_file',
+    ]);
+    const [read, write, move] = toolMessages(s.requests.at(-1)!.body).slice(-3);
+    expect(read).toContain('buy milk');
+    expect(write).toMatch(/Successfully wrote/);
+    expect(move).toMatch(/unknown tool "fs__move_file"/);
+    expect(await readFile(join(ws, 'notes/new.md'), 'utf8')).toBe('from mcp\n');
+    // The write (caution) is audited like any change; the read (read-only by config) is not.
+    const audit = await readFile(join(state, 'keel', 'audit.log'), 'utf8');
+    expect(audit).toContain('fs__write_file');
+    expect(audit).not.toContain('fs__read_text_file');
+  });
+
+  it('warns once when a server dies mid-run, drops its tools and goes on', async () => {
+    const ws = await workspace();
+    const config = await mcpConfig(ws, { crash: { command: node, args: [fixture('crash-server.mjs')] } });
+    const watch = stderrWatch(/MCP server crash stopped/);
+    const s = await server(
+      whenOffered('crash__once', [
+        { toolCalls: [{ name: 'crash__once', args: {} }] },
+        async () => {
+          await watch.seen;
+          return { toolCalls: [{ name: 'crash__once', args: {} }] };
+        },
+        { text: 'went on without it' },
+      ]),
+    );
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { onSpawn: watch.onSpawn });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('went on without it');
+    const warnings = r.stderr.split('\n').filter((line) => line.includes('warning:'));
+    expect(warnings).toEqual([
+      'warning: MCP server crash stopped (stderr: crash fixture: exiting after the first call): its tool is gone; going on without it',
+    ]);
+    const results = toolMessages(s.requests.at(-1)!.body);
+    expect(results.at(-2)).toBe('first and last answer');
+    expect(results.at(-1)).toMatch(/unknown tool "crash__once"/);
+    expect(offeredTools(s.requests.at(-1)!)).not.toContain('crash__once');
+  });
+
+  it('gives up on a server that never answers after timeout_seconds, with one warning', async () => {
+    const ws = await workspace();
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs')], timeout_seconds: 1 },
+    });
+    const watch = stderrWatch(/MCP server silent did not answer/);
+    const s = await server([
+      async () => {
+        await watch.seen;
+        return { text: 'done without it' };
+      },
+    ]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { onSpawn: watch.onSpawn });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('done without it');
+    expect(r.stderr).toContain(
+      'warning: MCP server silent did not answer within 1s (timeout_seconds); going on without it',
+    );
+  });
+
+  it('never delays the first request for a server still starting, and kills it when the run ends', async () => {
+    const ws = await workspace();
+    const pidFile = join(ws, 'silent.pid');
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
+    });
+    const s = await server([{ text: 'answered at once' }]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('answered at once');
+    expect(r.stderr).not.toContain('warning');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('kills its stdio servers when SIGTERM ends keel mid-run', async () => {
+    const ws = await workspace();
+    const pidFile = join(ws, 'silent.pid');
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
+    });
+    const s = await server([{ hang: true }]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          readFile(pidFile, 'utf8').then(
+            () => {
+              clearInterval(poll);
+              child.kill('SIGTERM');
+            },
+            () => {},
+          );
+        }, 50);
+      },
+    });
+    expect(r.code).toBe(143);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await waitUntilGone(pid);
+  });
+
+  it('starts nothing for a disabled server', async () => {
+    const ws = await workspace();
+    const pidFile = join(ws, 'silent.pid');
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], enabled: false },
+    });
+    const s = await server([{ text: 'ok' }]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
+    expect(r.code).toBe(0);
+    await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
+  });
+
+  it("ignores a project file's servers until the folder is trusted", async () => {
+    const ws = await workspace();
+    const pidFile = join(ws, 'silent.pid');
+    const project = stringify({
+      mcp: { servers: { silent: { command: node, args: [fixture('silent-server.mjs'), pidFile] } } },
+    });
+    await writeFile(join(ws, '.keel.yaml'), project);
+    const s = await server([{ text: 'ok' }]);
+    const r = await runOllama(s, ws, ['--prompt', 'go']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: ignored mcp\.servers from .*not trusted/);
+    await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
+  });
+});
+
+/** server-everything over streamable HTTP on `port`, stopped after the test; `log()` is what it printed. */
+async function startHttpEverything(port: number): Promise<{ log: () => string }> {
+  const child: ChildProcess = spawn(node, [everythingEntry, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  track(async () => {
+    child.kill('SIGKILL');
+  });
+  let log = '';
+  await new Promise<void>((resolveReady, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('listening on port')) resolveReady();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', () => reject(new Error(`server-everything exited: ${log}`)));
+  });
+  return { log: () => log };
+}
+
+/** Resolves once no process has this pid (a SIGTERMed child may take a moment to go). */
+async function waitUntilGone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolveLater) => setTimeout(resolveLater, 50));
+  }
+}
