@@ -1,5 +1,6 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
+import { customToolsSchema, hooksSchema } from './extend-schema.js';
 
 export const providerNames = [
   'ollama',
@@ -179,6 +180,8 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('what the agent may do: command rules, protected paths, sandbox'),
+    tools: customToolsSchema,
+    hooks: hooksSchema,
   })
   .strict();
 
