@@ -16,6 +16,7 @@ import { createEventStream } from '../core/events.js';
 import type { Message, ToolCall } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { CommandRunner } from '../core/runner.js';
+import { createHooks } from '../extend/hooks.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
@@ -163,6 +164,11 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   if (!config.safety.allow_command_execution) {
     for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);
   }
+  // Tools defined in config (tools.custom); their loader brings the bash parser, so only when there are some.
+  if (setup.tools === undefined && Object.keys(config.tools.custom).length > 0) {
+    const { addConfigTools } = await import('../extend/config-tools.js');
+    await addConfigTools(registry, loaded, workspace.root);
+  }
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
@@ -212,6 +218,13 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const emit = events.emit;
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
+  const hooks = createHooks(config.hooks, {
+    workspace: workspace.root,
+    sessionId: resumeId ?? sessionId,
+    env: process.env,
+    emit,
+  });
+  await hooks?.sessionStart();
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
@@ -280,6 +293,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       saveOutput,
       ...(setup.approve ? { approve: setup.approve, approvals } : {}),
       ...(dryRun ? { dryRun } : {}),
+      ...(hooks ? { hooks } : {}),
       ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
     };
     const result = await executeToolCall(call, turn, registry, ctx);
@@ -309,7 +323,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
       checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
-      return runLoop(conversation, { ...loopOptions, signal });
+      const result = runLoop(conversation, { ...loopOptions, signal });
+      if (!hooks) return result;
+      return result.then(async (ended) => {
+        await hooks.stop({ reason: ended.reason, turns: ended.turns });
+        return ended;
+      });
     },
   };
 }

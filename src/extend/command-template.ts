@@ -32,7 +32,12 @@ export async function parseCommandTemplate(
   const issue = analysis.issues[0];
   if (issue) throw new TemplateError(`shell syntax is not supported (${issue.kind.replaceAll('_', ' ')})`);
   if (!command || more.length > 0) throw new TemplateError('it must be one plain command (no ;, &&, |)');
-  if (!command.literal || command.redirects.length > 0 || command.assignments.length > 0 || command.globs.length > 0) {
+  if (
+    !command.literal ||
+    command.redirects.length > 0 ||
+    command.assignments.length > 0 ||
+    command.globs.length > 0
+  ) {
     throw new TemplateError('redirections, VAR=value and glob patterns are not supported');
   }
   // The model fills values, never the program.

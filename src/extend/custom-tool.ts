@@ -8,6 +8,7 @@ import { ConfigError } from '../core/errors.js';
 import { clip } from '../core/text.js';
 import { leftoversNote, outputSections } from '../tools/command-text.js';
 import { defineJsonSchemaTool, fail, type Tool, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { parseCommandTemplate, TemplateError, type TemplateWord } from './command-template.js';
 import {
   ArgumentError,
   anchored,
@@ -17,7 +18,6 @@ import {
   scriptArgv,
   shellQuote,
 } from './custom-args.js';
-import { parseCommandTemplate, TemplateError, type TemplateWord } from './command-template.js';
 
 export interface CustomToolOptions {
   /** Where a relative `script` is looked for, in order: the defining config file's folder, then the workspace. */
@@ -64,7 +64,9 @@ export async function customTool(
 
   async function argvFor(args: Record<string, unknown>, ctx: ToolContext) {
     const bound = await bindArguments(def.parameters, args, ctx.workspace);
-    const argv = words ? fillTemplate(words, bound.values) : scriptArgv(script!, def.parameters, bound.values);
+    const argv = words
+      ? fillTemplate(words, bound.values)
+      : scriptArgv(script!, def.parameters, bound.values);
     return { argv, paths: bound.paths };
   }
 
@@ -101,7 +103,8 @@ export async function customTool(
       parts.push(...leftoversNote(outcome.leftovers));
       parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
       let error: string | undefined;
-      if (outcome.stopped === 'timeout') error = `${name} timed out after ${timeoutMs / 1000}s and was killed`;
+      if (outcome.stopped === 'timeout')
+        error = `${name} timed out after ${timeoutMs / 1000}s and was killed`;
       else if (outcome.stopped === 'aborted') error = `${name} aborted`;
       else if (exitCode !== 0) error = `${name} exited with ${outcome.signal ?? `code ${exitCode}`}`;
       return {

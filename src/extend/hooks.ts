@@ -74,7 +74,9 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
       });
       if (signal?.aborted) return undefined;
       if (event === 'pre_tool' && outcome.code === BLOCK_EXIT && !outcome.timedOut) {
-        return clip(outcome.stderr.trim(), 2000) || `a pre_tool hook (\`${clip(hook.command, 60)}\`) refused it`;
+        return (
+          clip(outcome.stderr.trim(), 2000) || `a pre_tool hook (\`${clip(hook.command, 60)}\`) refused it`
+        );
       }
       const warning = failure(event, hook, outcome);
       if (warning) setup.emit({ type: 'warning', message: warning });
@@ -91,7 +93,12 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
         output: clip(result.output, RESULT_CAP),
         ...(result.error !== undefined ? { error: result.error } : {}),
       };
-      await runAll('post_tool', { tool: call.tool, call_id: call.id, args: call.args, result: shown }, signal, call.tool);
+      await runAll(
+        'post_tool',
+        { tool: call.tool, call_id: call.id, args: call.args, result: shown },
+        signal,
+        call.tool,
+      );
     },
     async sessionStart(signal) {
       await runAll('session_start', {}, signal);
