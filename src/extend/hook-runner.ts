@@ -34,8 +34,9 @@ function killGroup(pid: number | undefined): void {
 
 export function runHook(request: HookRequest): Promise<HookOutcome> {
   return new Promise((resolvePromise) => {
-    // detached: the hook leads its own process group, so the kill reaches everything it started.
-    const child = spawn('bash', ['-c', request.command], {
+    // detached: the hook leads its own process group, so the kill reaches everything it started. --norc: Node's
+    // stdin pipe is a socket, which bash would take for a remote shell and source ~/.bashrc.
+    const child = spawn('bash', ['--norc', '--noprofile', '-c', request.command], {
       cwd: request.cwd,
       env: request.env,
       detached: true,
