@@ -118,6 +118,8 @@ describe('trust rules', () => {
       'GitHub hosts',
       'the execution mode',
       'safety rules',
+      'custom tools',
+      'hooks',
     ]);
   });
 });
