@@ -205,6 +205,37 @@ describe('tools defined in config', () => {
     );
   });
 
+  it('runs the README example read-only in a restricted run', async () => {
+    const ws = await workspace({
+      'src/a.ts': '// TODO: cache results\n// TODO: other\n',
+      'b.ts': '// TODO: cache b\n',
+    });
+    const config = `${ws}-readme.yaml`;
+    removeLater(config);
+    await writeFile(
+      config,
+      `tools:
+  custom:
+    find_todos:
+      description: Find TODO comments that mention a word.
+      parameters:
+        word: { type: string, description: the word, pattern: "[A-Za-z0-9_]+", max_length: 40 }
+        dir: { type: path, description: folder to search (default the workspace), required: false }
+      command: grep -rn "TODO.*{{word}}" {{dir}}
+`,
+    );
+    const s = await server([
+      { toolCalls: [{ name: 'find_todos', args: { word: 'cache', dir: 'src' } }] },
+      { toolCalls: [{ name: 'find_todos', args: { word: 'cache; id' } }] },
+      { text: 'found' },
+    ]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'find']);
+    expect(r.code, r.stderr).toBe(0);
+    const first = toolMessages(s.requests[1]!.body)[0]!;
+    expect(first).toMatch(/^exit code: 0\nstdout:\n.*src\/a\.ts:1:\/\/ TODO: cache results$/);
+    expect(toolMessages(s.requests[2]!.body)[1]).toMatch(/^Error: invalid arguments for find_todos: word/);
+  });
+
   it('refuses a template with shell syntax when the config loads', async () => {
     const { ws } = await setup();
     const config = join(`${ws}-config`, 'bad.yaml');

@@ -120,6 +120,35 @@ describe('hooks', () => {
     await expect(readFile(join(log, 'ran'))).rejects.toThrow();
   });
 
+  it('runs the README example: a pre_tool hook refusing writes under migrations/', async () => {
+    const ws = await workspace({});
+    const config = `${ws}-readme.yaml`;
+    removeLater(config);
+    await writeFile(
+      config,
+      `hooks:
+  pre_tool:
+    - match: "write_*"
+      command: 'if grep -q "\\"path\\":\\"migrations/"; then echo "migrations are generated: edit schema.sql" >&2; exit 2; fi'
+`,
+    );
+    const s = await server([
+      {
+        toolCalls: [
+          { name: 'write_file', args: { path: 'migrations/001.sql', content: 'x' } },
+          { name: 'write_file', args: { path: 'schema.sql', content: 'y' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
+    expect(r.code, r.stderr).toBe(0);
+    const [refused, written] = toolMessages(s.requests[1]!.body);
+    expect(refused).toBe('Error: blocked by a pre_tool hook: migrations are generated: edit schema.sql');
+    expect(written).not.toMatch(/^Error/);
+    expect(await readFile(join(ws, 'schema.sql'), 'utf8')).toBe('y');
+  });
+
   it('lists the hooks in keel policy show', async () => {
     const { config } = await setup();
     const text = await runKeel(['policy', 'show', '--config', config]);
