@@ -32,6 +32,15 @@ const customTool = z
     /** A program run directly with the parameters as its arguments, in the order they are declared. */
     script: z.string().min(1).optional(),
     timeout_seconds: z.number().int().positive().optional(),
+    /** cmd2ai's spelling of the checks: parameter → {pattern, max_length}, the same as setting them on it. */
+    template_validations: z
+      .record(
+        z.string(),
+        z
+          .object({ pattern: z.string().optional(), max_length: z.number().int().positive().optional() })
+          .strict(),
+      )
+      .default({}),
   })
   .strict()
   .refine((t) => (t.command === undefined) !== (t.script === undefined), {

@@ -37,12 +37,28 @@ function findScript(name: string, script: string, dirs: readonly string[]): stri
   return found;
 }
 
+/** The parameters with their template_validations folded in; a check set in both places is an error. */
+function withValidations(name: string, def: CustomToolConfig): CustomToolConfig['parameters'] {
+  const parameters = { ...def.parameters };
+  for (const [param, checks] of Object.entries(def.template_validations)) {
+    const p = parameters[param];
+    const key = `template_validations.${param}`;
+    if (!p) throw configError(name, key, 'names no parameter');
+    if ((checks.pattern && p.pattern) || (checks.max_length && p.max_length)) {
+      throw configError(name, key, 'a check is set both here and on the parameter; keep one');
+    }
+    parameters[param] = { ...p, ...checks };
+  }
+  return parameters;
+}
+
 /** Checks the definition (template, patterns, script) and makes the tool; a bad definition is a ConfigError. */
 export async function customTool(
   name: string,
   def: CustomToolConfig,
   options: CustomToolOptions,
 ): Promise<Tool> {
+  def = { ...def, parameters: withValidations(name, def) };
   for (const [param, p] of Object.entries(def.parameters)) {
     if (p.pattern === undefined) continue;
     try {

@@ -29,6 +29,8 @@ tools:
         first: { type: string }
         second: { type: string, required: false, allow_dash: true }
       script: tools/argv.js
+      template_validations:
+        first: { max_length: 10 }
     open_up:
       description: Make a directory writable by all.
       parameters:
@@ -163,6 +165,7 @@ describe('tools defined in config', () => {
           { name: 'script_args', args: { first: '$(id)', second: '-n' } },
           { name: 'script_args', args: { first: 'only' } },
           { name: 'script_args', args: { first: '-rf' } },
+          { name: 'script_args', args: { first: 'eleven char' } },
         ],
       },
       { text: 'done' },
@@ -181,6 +184,7 @@ describe('tools defined in config', () => {
     expect(printedArgv(results[0]!)).toEqual(['$(id)', '-n']);
     expect(printedArgv(results[1]!)).toEqual(['only', '']);
     expect(results[2]).toContain('first may not start with "-"');
+    expect(results[3]).toMatch(/^Error: .*first/);
   });
 
   it('is judged by the command policy: a denylisted command is refused in full mode and never runs', async () => {
