@@ -6,6 +6,7 @@ import { dataDir, stateDir } from '../config/paths.js';
 import { formatCost } from '../core/cost.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
+import { loadPromptCommands } from '../extend/prompt-commands.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
@@ -145,6 +146,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   /** Takes `next` in place of the current agent: the old one's commands end and its session closes cleanly. */
   const adopt = async (next: Agent) => {
     const previous = agent;
+    // Custom command files join the servers' prompts as slash commands; a malformed file is one warning.
+    const custom = await loadPromptCommands({ workspace: next.workspace, env });
+    for (const message of custom.warnings) next.emit({ type: 'warning', message });
+    const fromServers = next.promptCommands;
+    next.promptCommands = () => [...custom.commands, ...(fromServers?.() ?? [])];
     agent = next;
     offTermination();
     offTermination = exitOnTermination(next.runner);

@@ -63,6 +63,8 @@ function buildProgram(): Command {
       'the goal, as text (or pipe it on stdin; with -p, piped input is its context)',
     )
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
+    .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
+    .argument('[args...]', 'arguments of --command')
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
@@ -72,9 +74,9 @@ function buildProgram(): Command {
     .option('--continue', "continue this workspace's latest session")
     .option('--resume <id>', 'continue the session with this id (or a prefix of it)')
     .option('--no-session', 'do not save the session')
-    .action(async (options, command: Command) => {
+    .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');
-      process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
+      process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options, args });
     });
 
   program

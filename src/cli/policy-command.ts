@@ -3,6 +3,7 @@
 import { stateDir } from '../config/paths.js';
 import type { ToolPreview } from '../core/approval.js';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
+import { formatHooks } from '../extend/hook-listing.js';
 import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
 import { COMMAND_TOOL, checkRules, createPolicy, type PolicyDecision } from '../safety/policy.js';
 import { createProcessRunner } from '../safety/process-runner.js';
@@ -40,14 +41,23 @@ export function formatModesTable(): string {
 }
 
 export async function policyShowCommand(options: PolicyShowOptions): Promise<number> {
+  let loaded: Awaited<ReturnType<typeof loadConfigFor>>;
+  try {
+    loaded = await loadConfigFor(options);
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json: options.json === true });
+  }
+  reportWarnings(loaded.warnings);
+  const { hooks } = loaded.config;
   if (options.json) {
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
-    process.stdout.write(`${JSON.stringify({ modes: MODES, actions }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ modes: MODES, actions, hooks }, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatModesTable()}\n`);
     process.stdout.write(
       '\nDenylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.\n',
     );
+    process.stdout.write(`\n${sanitize(formatHooks(hooks, loaded.sources))}\n`);
   }
   return ExitCode.ok;
 }

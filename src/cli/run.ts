@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
+import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
@@ -20,6 +21,9 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   session?: boolean;
   continue?: boolean;
   resume?: string;
+  /** --command: a custom command, with its arguments. */
+  command?: string;
+  args?: string[];
 }
 
 async function readStdin(): Promise<string> {
@@ -57,10 +61,28 @@ async function goalText(options: RunOptions): Promise<{ text: string; plan?: str
   return { text };
 }
 
+/** --command's expanded text, or undefined without --command; arguments without it are a usage error. */
+async function customGoal(options: RunOptions): Promise<CommandGoal | undefined> {
+  const args = options.args ?? [];
+  if (options.command === undefined) {
+    if (args.length > 0)
+      throw new UsageError(`unexpected arguments: ${args.join(' ')}`, {
+        hint: 'arguments go with --command <name>; give the goal with --prompt "<text>"',
+      });
+    return undefined;
+  }
+  if (options.prompt !== undefined || options.plan !== undefined) {
+    throw new UsageError('give one of --command, --prompt or --plan');
+  }
+  return commandGoal(options.command, args, options.cwd);
+}
+
 export async function runCommand(options: RunOptions): Promise<number> {
   const json = options.output !== 'text';
   try {
-    const goal = await goalText(options);
+    const custom = await customGoal(options);
+    // `git diff | keel run --command review`: piped input is context for a command too.
+    const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
     const agent = await setupAgent(options, {
       mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
       allow: options.allow,
@@ -71,6 +93,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       summary: options.output === 'text',
       ...(goal.plan?.length ? { plan: goal.plan } : {}),
     });
+    if (custom?.allowedTools) restrictTools(agent.registry, custom.allowedTools, agent.emit);
     if (agent.resumed && options.output === 'text') {
       const style = createStyle(colorEnabled(process.stderr, process.env));
       process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);

@@ -20,8 +20,9 @@ import type { Model } from '../core/model.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoItem } from '../core/todos.js';
-import { planTodos } from '../plan/progress.js';
+import { createHooks } from '../extend/hooks.js';
 import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
+import { planTodos } from '../plan/progress.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
@@ -187,6 +188,11 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   if (!config.safety.allow_command_execution) {
     for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);
   }
+  // Tools defined in config (tools.custom); their loader brings the bash parser, so only when there are some.
+  if (setup.tools === undefined && Object.keys(config.tools.custom).length > 0) {
+    const { addConfigTools } = await import('../extend/config-tools.js');
+    await addConfigTools(registry, loaded, workspace.root);
+  }
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
@@ -241,6 +247,13 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   if (setup.plan) todos.restore(planTodos(setup.plan));
   else if (resumed) todos.restore(resumedTodos(resumed));
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
+  const hooks = createHooks(config.hooks, {
+    workspace: workspace.root,
+    sessionId: resumeId ?? sessionId,
+    env: process.env,
+    emit,
+  });
+  await hooks?.sessionStart();
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const budget = promptBudget(model.capabilities);
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
@@ -306,6 +319,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     conversationText: () => conversationText(conversation.messages),
     saveOutput,
     todos,
+    ...(hooks ? { hooks } : {}),
     ...(setup.approve ? { approve: setup.approve, approvals } : {}),
     ...(dryRun ? { dryRun } : {}),
     ...(checkpoints ? { beforeChange: (change) => checkpoints.take({ ...change, turn }) } : {}),
@@ -383,7 +397,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       runs += 1;
       checkpoints?.startRun(runs === 1 ? sessionId : `${sessionId}-${runs}`);
       if (runs === 1) todos.announce();
-      return runLoop(conversation, { ...loopOptions, signal });
+      const result = runLoop(conversation, { ...loopOptions, signal });
+      if (!hooks) return result;
+      return result.then(async (ended) => {
+        await hooks.stop({ reason: ended.reason, turns: ended.turns });
+        return ended;
+      });
     },
     checkpoint: async (change) => checkpoints?.take(change),
     compact: async (focus, signal) => {

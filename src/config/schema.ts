@@ -1,6 +1,7 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/config.js';
+import { customToolsSchema, hooksSchema } from './extend-schema.js';
 
 export const providerNames = [
   'ollama',
@@ -211,6 +212,8 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('Model Context Protocol servers whose tools the agent may use'),
+    tools: customToolsSchema,
+    hooks: hooksSchema,
   })
   .strict();
 

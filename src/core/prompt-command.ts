@@ -9,6 +9,8 @@ export interface PromptCommand {
   source: string;
   /** Tool names the command may use (front matter `allowed-tools`); absent: every tool. */
   allowedTools?: string[];
+  /** What the arguments are, shown after the name in help (front matter `argument-hint`). */
+  argumentHint?: string;
   /** The user message for these arguments (placeholders filled, @files included). */
   expand(args: string, signal?: AbortSignal): Promise<string>;
 }

@@ -1,8 +1,10 @@
 // How commands run: tools ask a runner in their context, so a sandbox can stand in for the plain process runner.
 
 export interface CommandRequest {
-  /** A bash command line. */
+  /** A bash command line; with `argv`, only its shown form (what the policy judged). */
   command: string;
+  /** Run this program with these arguments directly, never through a shell (config-defined tools). */
+  argv?: readonly string[];
   cwd: string;
   timeoutMs: number;
   /** Aborting stops the command and everything it started. */

@@ -15,10 +15,12 @@ export interface Launch {
   reportsLeftovers?: boolean;
 }
 
-export type Launcher = (command: string, cwd: string) => Launch;
+/** `argv`, when given, is run as is instead of the command line: no shell parses it. */
+export type Launcher = (command: string, cwd: string, argv?: readonly string[]) => Launch;
 
-/** Plain bash, started directly. */
-export const bashLauncher: Launcher = (command) => ({ file: 'bash', args: ['-c', command] });
+/** Plain bash, started directly; or the argv itself. */
+export const bashLauncher: Launcher = (command, _cwd, argv) =>
+  argv ? { file: argv[0]!, args: argv.slice(1) } : { file: 'bash', args: ['-c', command] };
 
 /** Time between SIGTERM and SIGKILL when Keel stops a command. */
 const KILL_GRACE_MS = 2000;

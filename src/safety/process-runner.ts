@@ -33,10 +33,11 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
     command: string,
     cwd: string,
     onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+    argv?: readonly string[],
   ): CommandProcess => {
     count += 1;
     const proc = new CommandProcess(
-      launch(command, cwd),
+      launch(command, cwd, argv),
       { cwd, env, marker: `${runId}-${count}` },
       onOutput,
     );
@@ -76,13 +77,17 @@ type SpawnCommand = (
   command: string,
   cwd: string,
   onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+  argv?: readonly string[],
 ) => CommandProcess;
 
 async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): Promise<CommandOutcome> {
   const stdout = new HeadBuffer(request.maxStdoutBytes);
   const stderr = new HeadBuffer(request.maxStderrBytes);
-  const proc = spawnCommand(request.command, request.cwd, (stream, chunk) =>
-    (stream === 'stdout' ? stdout : stderr).push(chunk),
+  const proc = spawnCommand(
+    request.command,
+    request.cwd,
+    (stream, chunk) => (stream === 'stdout' ? stdout : stderr).push(chunk),
+    request.argv,
   );
   let stopped: CommandOutcome['stopped'];
   const stop = (reason: NonNullable<CommandOutcome['stopped']>): void => {

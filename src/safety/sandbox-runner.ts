@@ -113,10 +113,18 @@ for p in /proc/[0-9]*; do p=\${p#/proc/}
 done
 echo $n >&3; exit $s`;
 
+/** The same, running an argv as given: bash only expands "$@", never parses the arguments. */
+const ARGV_WRAPPER = WRAPPER.replace('bash -c "$1"', '"$@"');
+
 export function sandboxLauncher(options: SandboxOptions): Launcher {
-  return (command, cwd) => ({
+  return (command, cwd, argv) => ({
     file: 'bwrap',
-    args: [...sandboxArgs(options, cwd), 'bash', '-c', WRAPPER, 'keel-sandbox', command],
+    args: [
+      ...sandboxArgs(options, cwd),
+      'bash',
+      '-c',
+      ...(argv ? [ARGV_WRAPPER, 'keel-sandbox', ...argv] : [WRAPPER, 'keel-sandbox', command]),
+    ],
     reportsLeftovers: true,
   });
 }

@@ -146,8 +146,13 @@ async function run(
     }
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
+  // pre_tool hooks see only calls that will run (after the policy and the user said yes), before any checkpoint.
+  const hooked = { id: call.id, tool: tool.name, args };
+  const blocked = await ctx.hooks?.beforeTool(hooked, ctx.signal);
+  if (blocked !== undefined) return fail(`blocked by a pre_tool hook: ${blocked}`, { hook: 'blocked' });
   if (mutating) await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
   const result = await tool.execute(args, ctx);
+  await ctx.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
   ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
   // A file tool's writes are known from its preview; a command's are not (its preview names none).

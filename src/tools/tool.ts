@@ -63,6 +63,22 @@ export interface ToolContext {
   saveOutput?: (callId: string, text: string) => Promise<string>;
   /** The session's todo list, which todo_write replaces; absent: todo_write says it is unavailable. */
   todos?: TodoBoard;
+  /** The user's pre_tool and post_tool hooks (config `hooks`); absent: none configured. */
+  hooks?: ToolHooks;
+}
+
+/** A tool call as hooks see it. */
+export interface HookedCall {
+  id: string;
+  tool: string;
+  args: unknown;
+}
+
+export interface ToolHooks {
+  /** Before a call runs, once the policy and any approval let it: a hook's reason when one blocks it. */
+  beforeTool(call: HookedCall, signal: AbortSignal): Promise<string | undefined>;
+  /** After a call ran, with its result; a hook's failure is only a warning. */
+  afterTool(call: HookedCall, result: ToolResult, signal: AbortSignal): Promise<void>;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

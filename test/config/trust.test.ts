@@ -119,6 +119,8 @@ describe('trust rules', () => {
       'the execution mode',
       'safety rules',
       'MCP servers',
+      'custom tools',
+      'hooks',
     ]);
   });
 });

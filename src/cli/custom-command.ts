@@ -1,0 +1,51 @@
+// `keel run --command <name> [args...]`: a custom command's expanded text as the goal, its allowed-tools as the
+// only tools offered for the run.
+import { UsageError } from '../core/errors.js';
+import type { AgentEvent } from '../core/events.js';
+import { loadPromptCommands } from '../extend/prompt-commands.js';
+import { openWorkspace } from '../safety/workspace.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { reportWarnings } from './report.js';
+import { resolveWorkspaceDir } from './setup.js';
+
+export interface CommandGoal {
+  text: string;
+  allowedTools?: string[];
+}
+
+/** Arguments as one line, quoted where needed so `$1`…`$9` see the same words the shell gave. */
+const argumentLine = (args: readonly string[]): string =>
+  args.map((arg) => (arg === '' || /[\s"'\\]/.test(arg) ? JSON.stringify(arg) : arg)).join(' ');
+
+export async function commandGoal(
+  name: string,
+  args: readonly string[],
+  cwd: string | undefined,
+): Promise<CommandGoal> {
+  const workspace = await openWorkspace(await resolveWorkspaceDir(cwd));
+  const { commands, warnings } = await loadPromptCommands({ workspace, env: process.env });
+  reportWarnings(warnings);
+  const command = commands.find((c) => c.name === name.replace(/^\//, ''));
+  if (!command) {
+    const available = commands.map((c) => c.name).join(', ');
+    throw new UsageError(`unknown command "${name}"`, {
+      hint: available
+        ? `available commands: ${available}`
+        : 'no commands found: add Markdown files to .keel/commands/ or to commands/ beside the user config',
+    });
+  }
+  const text = await command.expand(argumentLine(args));
+  return { text, ...(command.allowedTools ? { allowedTools: command.allowedTools } : {}) };
+}
+
+/** Leaves in the registry only the tools a command allows; a name that matches no tool is a warning. */
+export function restrictTools(
+  registry: ToolRegistry,
+  allowed: readonly string[],
+  emit: (event: AgentEvent) => void,
+): void {
+  for (const tool of registry.list()) if (!allowed.includes(tool.name)) registry.remove(tool.name);
+  const unknown = allowed.filter((name) => !registry.get(name));
+  if (unknown.length > 0)
+    emit({ type: 'warning', message: `allowed-tools names no tool: ${unknown.join(', ')}` });
+}

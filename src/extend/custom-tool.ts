@@ -1,0 +1,146 @@
+// Tools defined in config (`tools.custom.<name>`): a command template or a script, run with checked values as
+// separate argv elements through ctx.runner, never a shell. The preview's command is that exact argv, quoted, so
+// the command policy (denylist, modes, the user's rules), approvals and audit judge what really runs.
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { CustomToolConfig } from '../config/extend-schema.js';
+import { ConfigError } from '../core/errors.js';
+import { clip } from '../core/text.js';
+import { leftoversNote, outputSections } from '../tools/command-text.js';
+import { defineJsonSchemaTool, fail, type Tool, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { parseCommandTemplate, TemplateError, type TemplateWord } from './command-template.js';
+import {
+  ArgumentError,
+  anchored,
+  bindArguments,
+  fillTemplate,
+  parametersSchema,
+  scriptArgv,
+  shellQuote,
+} from './custom-args.js';
+
+export interface CustomToolOptions {
+  /** Where a relative `script` is looked for, in order: the defining config file's folder, then the workspace. */
+  scriptDirs: readonly string[];
+}
+
+function configError(name: string, key: string, message: string): ConfigError {
+  return new ConfigError(`tools.custom.${name}.${key}: ${message}`, {
+    hint: 'see "Tools defined in config" in the README',
+  });
+}
+
+function findScript(name: string, script: string, dirs: readonly string[]): string {
+  if (isAbsolute(script)) return script;
+  const found = dirs.map((dir) => resolve(dir, script)).find((file) => existsSync(file));
+  if (!found) throw configError(name, 'script', `${script} not found in ${dirs.join(' or ')}`);
+  return found;
+}
+
+/** The parameters with their template_validations folded in; a check set in both places is an error. */
+function withValidations(name: string, def: CustomToolConfig): CustomToolConfig['parameters'] {
+  const parameters = { ...def.parameters };
+  for (const [param, checks] of Object.entries(def.template_validations)) {
+    const p = parameters[param];
+    const key = `template_validations.${param}`;
+    if (!p) throw configError(name, key, 'names no parameter');
+    if ((checks.pattern && p.pattern) || (checks.max_length && p.max_length)) {
+      throw configError(name, key, 'a check is set both here and on the parameter; keep one');
+    }
+    parameters[param] = { ...p, ...checks };
+  }
+  return parameters;
+}
+
+/** Checks the definition (template, patterns, script) and makes the tool; a bad definition is a ConfigError. */
+export async function customTool(
+  name: string,
+  def: CustomToolConfig,
+  options: CustomToolOptions,
+): Promise<Tool> {
+  def = { ...def, parameters: withValidations(name, def) };
+  for (const [param, p] of Object.entries(def.parameters)) {
+    if (p.pattern === undefined) continue;
+    try {
+      new RegExp(anchored(p.pattern), 'u');
+    } catch (error) {
+      throw configError(name, `parameters.${param}.pattern`, (error as Error).message);
+    }
+  }
+  let words: TemplateWord[] | undefined;
+  if (def.command !== undefined) {
+    try {
+      words = await parseCommandTemplate(def.command, Object.keys(def.parameters));
+    } catch (error) {
+      if (error instanceof TemplateError) throw configError(name, 'command', error.message);
+      throw error;
+    }
+  }
+  const script = def.script === undefined ? undefined : findScript(name, def.script, options.scriptDirs);
+
+  async function argvFor(args: Record<string, unknown>, ctx: ToolContext) {
+    const bound = await bindArguments(def.parameters, args, ctx.workspace);
+    const argv = words
+      ? fillTemplate(words, bound.values)
+      : scriptArgv(script!, def.parameters, bound.values);
+    return { argv, paths: bound.paths };
+  }
+
+  return defineJsonSchemaTool({
+    name,
+    description: def.description,
+    inputSchema: parametersSchema(def.parameters),
+    safety: 'dangerous',
+    async preview(args, ctx) {
+      const { argv, paths } = await argvFor(args, ctx);
+      const command = shellQuote(argv);
+      return { reads: paths, writes: [], command, summary: `run ${name}: \`${clip(command, 200)}\`` };
+    },
+    async execute(args, ctx): Promise<ToolResult> {
+      let argv: string[];
+      try {
+        ({ argv } = await argvFor(args, ctx));
+      } catch (error) {
+        if (error instanceof ArgumentError) return fail(error.message);
+        throw error;
+      }
+      const timeoutMs = Math.min(ctx.limits.commandTimeoutMs, (def.timeout_seconds ?? Infinity) * 1000);
+      const outcome = await ctx.runner.run({
+        command: shellQuote(argv),
+        argv,
+        cwd: ctx.workspace.root,
+        timeoutMs,
+        signal: ctx.signal,
+        maxStdoutBytes: ctx.limits.maxStdoutBytes,
+        maxStderrBytes: ctx.limits.maxStderrBytes,
+      });
+      const exitCode = outcome.exitCode ?? -1;
+      const parts = [`exit code: ${outcome.signal ? `killed by ${outcome.signal}` : exitCode}`];
+      parts.push(...leftoversNote(outcome.leftovers));
+      parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
+      let error: string | undefined;
+      if (outcome.stopped === 'timeout')
+        error = `${name} timed out after ${timeoutMs / 1000}s and was killed`;
+      else if (outcome.stopped === 'aborted') error = `${name} aborted`;
+      else if (exitCode !== 0) error = `${name} exited with ${outcome.signal ?? `code ${exitCode}`}`;
+      return {
+        success: error === undefined,
+        output: parts.join('\n'),
+        error,
+        truncated: outcome.stdout.dropped > 0 || outcome.stderr.dropped > 0,
+        metadata: { exit_code: exitCode },
+        display: `${name} → ${error ?? 'exit 0'}`,
+      };
+    },
+  });
+}
+
+/** Every tool of `tools.custom`, in config order. */
+export async function customTools(
+  defs: Record<string, CustomToolConfig>,
+  options: CustomToolOptions,
+): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  for (const [name, def] of Object.entries(defs)) tools.push(await customTool(name, def, options));
+  return tools;
+}

@@ -1,0 +1,59 @@
+// `@path` in a custom command's text: the file, jailed to the workspace and cut at a size cap, appended to the
+// message. A path leading outside the workspace is an error; a word that names no file (`@decorator`) stays text.
+import { open, stat } from 'node:fs/promises';
+import { UsageError } from '../core/errors.js';
+import { PathEscapeError, type Workspace } from '../safety/workspace.js';
+
+/** Bytes of one included file, at most. */
+export const INCLUDE_CAP = 100_000;
+
+const REFERENCE = /(^|\s)@([^\s]+)/g;
+
+async function readCapped(file: string): Promise<{ text: string; size: number }> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.min(size, INCLUDE_CAP));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    // A cut may split a character: its broken tail goes.
+    return { text: size > INCLUDE_CAP ? text.replace(/\uFFFD+$/, '') : text, size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The path a reference names, without punctuation that ends a sentence (`see @src/a.ts.`). */
+const trimmed = (reference: string): string => reference.replace(/[.,;:!?)\]}'"]+$/, '');
+
+export async function includeFiles(
+  text: string,
+  workspace: Workspace,
+  signal?: AbortSignal,
+): Promise<string> {
+  const blocks: string[] = [];
+  const seen = new Set<string>();
+  for (const match of text.matchAll(REFERENCE)) {
+    signal?.throwIfAborted();
+    const requested = trimmed(match[2]!);
+    if (!requested || seen.has(requested)) continue;
+    let absolute: string;
+    try {
+      absolute = await workspace.resolve(requested);
+    } catch (error) {
+      if (error instanceof PathEscapeError) {
+        throw new UsageError(`@${requested}: ${error.message}`, {
+          hint: 'a command may include only files inside the workspace',
+        });
+      }
+      throw error;
+    }
+    const info = await stat(absolute).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    seen.add(requested);
+    const { text: content, size } = await readCapped(absolute);
+    const cut = size > INCLUDE_CAP ? `\n[cut: the first ${INCLUDE_CAP} of ${size} bytes]` : '';
+    blocks.push(`<file path="${workspace.relative(absolute)}">\n${content}${cut}\n</file>`);
+  }
+  return blocks.length === 0 ? text : `${text.trimEnd()}\n\n${blocks.join('\n\n')}`;
+}

@@ -1,0 +1,62 @@
+// Custom command files → PromptCommands: names from paths, front matter, placeholders, a project command hiding a
+// user one, malformed files left out with a warning.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { argumentWords, fillPlaceholders, loadPromptCommands } from '../../src/extend/prompt-commands.js';
+import { openWorkspace } from '../../src/safety/workspace.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'keel-cmds-'));
+  dirs.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
+
+describe('loadPromptCommands', () => {
+  it('reads project and user commands with their front matter; the project wins a shared name', async () => {
+    const ws = await tree({
+      '.keel/commands/fix.md':
+        '---\ndescription: Fix it\nallowed-tools: read_file, edit_file\nargument-hint: <issue>\n---\nFix $1\n',
+      '.keel/commands/bad.md': '---\ndescription: [unclosed\n---\nx\n',
+      'src/a.ts': 'a\n',
+    });
+    const xdg = await tree({
+      'keel/commands/fix.md': 'user fix\n',
+      'keel/commands/db/migrate.md': 'Migrate the database.\n',
+    });
+    const workspace = await openWorkspace(ws);
+    const { commands, warnings } = await loadPromptCommands({ workspace, env: { XDG_CONFIG_HOME: xdg } });
+    expect(commands.map((c) => [c.name, c.source, c.description])).toEqual([
+      ['db:migrate', 'user', 'Migrate the database.'],
+      ['fix', 'project', 'Fix it'],
+    ]);
+    const fix = commands[1]!;
+    expect(fix.allowedTools).toEqual(['read_file', 'edit_file']);
+    expect(fix.argumentHint).toBe('<issue>');
+    expect(await fix.expand('#12 now')).toBe('Fix #12\n');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('bad.md left out');
+  });
+});
+
+describe('placeholders', () => {
+  it('splits arguments like a shell, quotes grouping words', () => {
+    expect(argumentWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f\\', 'g']);
+  });
+
+  it('fills $ARGUMENTS and $1…$9, empty for missing words, and appends arguments to a body without any', () => {
+    expect(fillPlaceholders('$1-$2-$3 [$ARGUMENTS]', 'x "y z"')).toBe('x-y z- [x "y z"]');
+    expect(fillPlaceholders('Do it.\n', 'now')).toBe('Do it.\n\nnow');
+    expect(fillPlaceholders('Do it.\n', '')).toBe('Do it.\n');
+  });
+});
