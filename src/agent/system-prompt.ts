@@ -14,6 +14,8 @@ export interface SystemPromptOptions {
   sandbox?: { network: boolean };
   /** --dry-run: changes only report what they would do. */
   dryRun?: boolean;
+  /** Whether todo_write is offered: multi-step work is then planned with it first. */
+  planTool?: boolean;
   /** AGENTS.md and the like, in prompt order; none leaves the prompt as it is. */
   contextFiles?: readonly ContextFile[];
 }
@@ -50,6 +52,7 @@ export function systemPrompt(options: SystemPromptOptions): string {
     options.commands === false ? '' : commandRules(options.mode, options.allowRules ?? []),
     ...(options.dryRun ? [DRY_RUN] : []),
     ...sandboxRules(options.sandbox),
+    options.planTool ? 'For work across several files, plan first with todo_write and keep it current.' : '',
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
   ]
     .filter((line) => line !== '')

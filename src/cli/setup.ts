@@ -269,6 +269,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       allowRules: [...config.safety.commands.allow, ...(setup.allow ?? [])],
       sandbox,
       dryRun,
+      planTool: registry.get('todo_write') !== undefined,
       contextFiles: await findContextFiles({
         workspace: workspace.root,
         userFile: userContextFilePath(process.env),

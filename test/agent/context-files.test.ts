@@ -115,6 +115,13 @@ describe('the system prompt', () => {
     expect(prompt.indexOf('/home/u/')).toBeLessThan(prompt.indexOf('/w/AGENTS.md'));
   });
 
+  it('asks for a plan with todo_write for multi-file work only when the tool is offered', () => {
+    expect(systemPrompt({ ...base, planTool: true })).toContain(
+      'For work across several files, plan first with todo_write',
+    );
+    expect(systemPrompt(base)).not.toContain('todo_write');
+  });
+
   it('names a file left out by the cap without an empty body', () => {
     expect(contextSection([{ path: '/a/AGENTS.md', content: '', cutFrom: 10 }])).toContain(
       '## /a/AGENTS.md\n[cut: 0 of 10 bytes shown]',

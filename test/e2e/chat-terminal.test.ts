@@ -197,4 +197,33 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     expect(history).toContain('remember the word kestrel');
     expect(history).toContain('first answer');
   });
+  it('a custom command file is a slash command with Tab completion; /compact summarises and the chat goes on', async () => {
+    const s = await server([
+      { text: 'looked at it' },
+      { text: '## Goal\nReview notes.\n## Done\nRead notes.txt.' },
+      { text: 'continuing' },
+    ]);
+    const ws = await workspace({
+      'notes.txt': 'buy milk\n',
+      '.keel/commands/review.md': '---\ndescription: review one file\n---\nReview $1 carefully.\n',
+    });
+    const term = await chat(s, ws);
+    await term.type('/rev');
+    await term.keys('Tab');
+    await term.waitFor('› /review ');
+    await term.type('notes.txt');
+    await term.keys('Enter');
+    await term.waitFor('looked at it');
+    expect(lastUser(s, 0)).toMatch(/^Review notes\.txt carefully\./);
+    await term.type('/compact the review');
+    await term.keys('Enter');
+    await term.waitFor((screen) => /compacted the conversation: \d+ → \d+ tokens/.test(screen));
+    expect(JSON.stringify(s.requests[1]!.body)).toContain('the review');
+    await term.type('go on');
+    await term.keys('Enter');
+    await term.waitFor('continuing');
+    const history = s.requests[2]!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    expect(history).toContain('Review notes.');
+    expect(history).not.toContain('looked at it');
+  });
 });
