@@ -3,7 +3,9 @@
 //  - Responses: a mid-stream `{"error":...}` line fails the provider's schema and is silently dropped (with a
 //    console.warn), so the answer would just stop. Raise it as an error instead; a garbled line likewise breaks the
 //    stream (retried like a reset) rather than losing part of the answer unnoticed. A final `done` line without a
-//    `done_reason` (older servers) gets `stop`, so a finish is told apart from a stream that just ended.
+//    `done_reason` (older servers) gets `stop`, so a finish is told apart from a stream that just ended. A line
+//    without `done` or `message` breaks the stream with that said (the provider would print its schema error);
+//    missing metadata (`model`, `created_at`) is filled in.
 import { BrokenStreamError } from './errors.js';
 
 interface OllamaMessage {
@@ -76,12 +78,29 @@ function checkLines(): TransformStream<Uint8Array, Uint8Array> {
       fail(controller, new OllamaStreamError(message));
       return;
     }
-    const record = value as { done?: unknown; done_reason?: unknown } | null;
-    if (record?.done === true && record.done_reason === undefined) {
-      controller.enqueue(encoder.encode(`${JSON.stringify({ ...record, done_reason: 'stop' })}\n`));
+    const record = value as Record<string, unknown> | null;
+    const message = record?.message as { content?: unknown } | undefined;
+    if (
+      typeof record?.done !== 'boolean' ||
+      typeof message !== 'object' ||
+      typeof message?.content !== 'string'
+    ) {
+      // The provider would print its schema error and drop the line; say what is wrong instead.
+      fail(
+        controller,
+        new BrokenStreamError('a response line is not an Ollama chat chunk (no done or message)'),
+      );
       return;
     }
-    controller.enqueue(encoder.encode(`${trimmed}\n`));
+    // Servers speaking Ollama's API without its metadata (model, created_at) still stream well-formed answers.
+    const filled = {
+      ...record,
+      model: typeof record.model === 'string' ? record.model : '',
+      created_at: typeof record.created_at === 'string' ? record.created_at : new Date().toISOString(),
+      message: { role: 'assistant', ...message },
+      ...(record.done === true && record.done_reason === undefined ? { done_reason: 'stop' } : {}),
+    };
+    controller.enqueue(encoder.encode(`${JSON.stringify(filled)}\n`));
   };
   return new TransformStream({
     transform(chunk, controller) {

@@ -46,8 +46,26 @@ function toSpec(tool: Tool): ToolSpec {
     return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
   // io: 'input' keeps fields with defaults optional, as the model may omit them.
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' });
-  return { name: tool.name, description: tool.description, inputSchema };
+  return { name: tool.name, description: tool.description, inputSchema: lean(inputSchema) };
 }
+
+/**
+ * The schema as the model reads it, without bounds that only guard against absurd values (a non-empty string, a
+ * line number under a billion): the validation still applies them, and every byte is paid on every request.
+ */
+function lean(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'minLength' && value === 1) continue;
+    if (key === 'maximum' && typeof value === 'number' && value >= 1e9) continue;
+    if (Array.isArray(value)) out[key] = value.map((v) => (isObject(v) ? lean(v) : v));
+    else out[key] = isObject(value) ? lean(value) : value;
+  }
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function createRegistry(tools: Tool[]): ToolRegistry {
   const byName = new Map<string, Tool>();

@@ -27,7 +27,7 @@ export function countsText(todos: readonly TodoItem[]): string {
 export const todoWriteTool = defineTool({
   name: 'todo_write',
   description:
-    'Plan multi-step work: send the whole todo list each time; keep one step in_progress, mark steps done as you finish.',
+    'Your plan for multi-step work: send the whole list each time, one step in_progress, done ones marked.',
   schema,
   safety: 'safe',
   async preview(args) {
