@@ -4,7 +4,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PromptCommand } from '../core/prompt-command.js';
-import { exportSession } from '../session/export.js';
 import { readSession } from '../session/session-file.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
@@ -137,6 +136,8 @@ async function saveSession(args: string, chat: ChatContext): Promise<void> {
   const record = await readSession(file);
   if (!record) return chat.note('nothing to save yet: send a message first\n');
   const target = resolve(args);
+  // The exporters (and the Markdown library) load only when a session is saved.
+  const { exportSession } = await import('../session/export.js');
   await writeFile(target, exportSession(record, format), { mode: 0o600 });
   chat.note(`saved the session to ${target} (${format})\n`);
 }
