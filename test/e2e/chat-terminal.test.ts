@@ -1,11 +1,16 @@
 // End to end in a real terminal (tmux): the chat's Markdown, spinner, slash commands, Tab completion, @files,
 // pasted and continued input, Ctrl-C during a turn, and /exit, against the scripted model server.
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 import { hasTmux, startTerminal, type Terminal } from '../support/tmux.js';
 
 const { server, workspace, track } = useE2E();
+const everything = resolve(
+  import.meta.dirname,
+  '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
 
 /** The last user message of a chat request (Ollama's wire). */
 const lastUser = (s: ModelServer, index: number) => {
@@ -225,5 +230,39 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     const history = s.requests[2]!.body.messages.map((m: { content: string }) => m.content).join('\n');
     expect(history).toContain('Review notes.');
     expect(history).not.toContain('looked at it');
+  });
+
+  it("an MCP server's prompt is a slash command once the server is ready; its text goes to the model", async () => {
+    const s = await server([{ text: 'about Paris' }]);
+    const ws = await workspace();
+    const config = await workspace({
+      'keel/config.yaml': [
+        'mcp:',
+        '  servers:',
+        '    everything:',
+        '      command: node',
+        `      args: [${JSON.stringify(everything)}, stdio]`,
+        '',
+      ].join('\n'),
+    });
+    const term = await startTerminal(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      cwd: ws,
+      env: { XDG_CONFIG_HOME: config },
+    });
+    track(term.close);
+    await term.waitFor('› ');
+    // The server starts in the background: /help lists its prompts once it is ready.
+    for (let i = 0; i < 50; i++) {
+      await term.type('/help');
+      await term.keys('Enter');
+      await new Promise((r) => setTimeout(r, 200));
+      if ((await term.screen()).includes('/everything__args-prompt')) break;
+    }
+    await term.waitFor('/everything__args-prompt');
+    await term.keys('C-l');
+    await term.type('/everything__args-prompt Paris');
+    await term.keys('Enter');
+    await term.waitFor('about Paris');
+    expect(lastUser(s, 0)).toContain('Paris');
   });
 });
