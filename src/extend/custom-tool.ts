@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { CustomToolConfig } from '../config/extend-schema.js';
 import { ConfigError } from '../core/errors.js';
 import { clip } from '../core/text.js';
-import { leftoversNote, outputSections } from '../tools/command-text.js';
+import { runForeground } from '../tools/execute-command.js';
 import { defineJsonSchemaTool, fail, type Tool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { parseCommandTemplate, TemplateError, type TemplateWord } from './command-template.js';
 import {
@@ -105,32 +105,10 @@ export async function customTool(
         throw error;
       }
       const timeoutMs = Math.min(ctx.limits.commandTimeoutMs, (def.timeout_seconds ?? Infinity) * 1000);
-      const outcome = await ctx.runner.run({
-        command: shellQuote(argv),
-        argv,
-        cwd: ctx.workspace.root,
-        timeoutMs,
-        signal: ctx.signal,
-        maxStdoutBytes: ctx.limits.maxStdoutBytes,
-        maxStderrBytes: ctx.limits.maxStderrBytes,
+      return runForeground({ command: shellQuote(argv), argv }, timeoutMs, ctx, {
+        subject: name,
+        display: name,
       });
-      const exitCode = outcome.exitCode ?? -1;
-      const parts = [`exit code: ${outcome.signal ? `killed by ${outcome.signal}` : exitCode}`];
-      parts.push(...leftoversNote(outcome.leftovers));
-      parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
-      let error: string | undefined;
-      if (outcome.stopped === 'timeout')
-        error = `${name} timed out after ${timeoutMs / 1000}s and was killed`;
-      else if (outcome.stopped === 'aborted') error = `${name} aborted`;
-      else if (exitCode !== 0) error = `${name} exited with ${outcome.signal ?? `code ${exitCode}`}`;
-      return {
-        success: error === undefined,
-        output: parts.join('\n'),
-        error,
-        truncated: outcome.stdout.dropped > 0 || outcome.stderr.dropped > 0,
-        metadata: { exit_code: exitCode },
-        display: `${name} → ${error ?? 'exit 0'}`,
-      };
     },
   });
 }

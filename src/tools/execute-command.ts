@@ -60,41 +60,58 @@ export const executeCommandTool = defineTool({
     if (args.background) return startInBackground(args.command, ctx);
     // The model may shorten the timeout, never lengthen it past what the user configured.
     const timeoutMs = Math.min(ctx.limits.commandTimeoutMs, (args.timeout_seconds ?? Infinity) * 1000);
-    const outcome = await ctx.runner.run({
-      command: args.command,
-      cwd: ctx.workspace.root,
-      timeoutMs,
-      signal: ctx.signal,
-      maxStdoutBytes: ctx.limits.maxStdoutBytes,
-      maxStderrBytes: ctx.limits.maxStderrBytes,
+    return runForeground({ command: args.command }, timeoutMs, ctx, {
+      subject: 'command',
+      display: `$ ${clip(args.command, 60)}`,
     });
-    const exitCode = outcome.exitCode ?? -1;
-    const parts = [`exit code: ${outcome.signal ? `killed by ${outcome.signal}` : exitCode}`];
-    // After a timeout or an abort the error says everything was killed; otherwise say what was left behind.
-    if (!outcome.stopped) parts.push(...leftoversNote(outcome.leftovers));
-    else if (outcome.leftovers.survived > 0)
-      parts.push(...leftoversNote({ ...outcome.leftovers, killed: 0 }));
-    parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
-    const metadata = {
-      exit_code: exitCode,
-      stdout_dropped: outcome.stdout.dropped,
-      stderr_dropped: outcome.stderr.dropped,
-      ...(outcome.leftovers.killed > 0 ? { leftovers_killed: outcome.leftovers.killed } : {}),
-    };
-    // Claimed killed only when nothing survived (the survivors' note is in the output).
-    const killed =
-      outcome.leftovers.survived > 0 ? 'it was killed' : 'it and the processes it started were killed';
-    let error: string | undefined;
-    if (outcome.stopped === 'timeout') error = `command timed out after ${timeoutMs / 1000}s; ${killed}`;
-    else if (outcome.stopped === 'aborted') error = `command aborted; ${killed}`;
-    else if (exitCode !== 0) error = `command exited with ${outcome.signal ?? `code ${exitCode}`}`;
-    return {
-      success: error === undefined,
-      output: parts.join('\n'),
-      error,
-      truncated: outcome.stdout.dropped > 0 || outcome.stderr.dropped > 0,
-      metadata,
-      display: `$ ${clip(args.command, 60)} → ${error ?? 'exit 0'}`,
-    };
   },
 });
+
+/**
+ * Runs a command to its end (or its timeout) through the context's runner, as a tool result: the exit code, what
+ * was left running, the capped output; failing on a non-zero exit, a timeout or an abort. Shared by execute_command
+ * and the tools defined in config (which pass an argv, never parsed by a shell).
+ */
+export async function runForeground(
+  what: { command: string; argv?: string[] },
+  timeoutMs: number,
+  ctx: ToolContext,
+  words: { subject: string; display: string },
+): Promise<ToolResult> {
+  const outcome = await ctx.runner.run({
+    ...what,
+    cwd: ctx.workspace.root,
+    timeoutMs,
+    signal: ctx.signal,
+    maxStdoutBytes: ctx.limits.maxStdoutBytes,
+    maxStderrBytes: ctx.limits.maxStderrBytes,
+  });
+  const exitCode = outcome.exitCode ?? -1;
+  const parts = [`exit code: ${outcome.signal ? `killed by ${outcome.signal}` : exitCode}`];
+  // After a timeout or an abort the error says everything was killed; otherwise say what was left behind.
+  if (!outcome.stopped) parts.push(...leftoversNote(outcome.leftovers));
+  else if (outcome.leftovers.survived > 0) parts.push(...leftoversNote({ ...outcome.leftovers, killed: 0 }));
+  parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
+  const metadata = {
+    exit_code: exitCode,
+    stdout_dropped: outcome.stdout.dropped,
+    stderr_dropped: outcome.stderr.dropped,
+    ...(outcome.leftovers.killed > 0 ? { leftovers_killed: outcome.leftovers.killed } : {}),
+  };
+  // Claimed killed only when nothing survived (the survivors' note is in the output).
+  const killed =
+    outcome.leftovers.survived > 0 ? 'it was killed' : 'it and the processes it started were killed';
+  const { subject } = words;
+  let error: string | undefined;
+  if (outcome.stopped === 'timeout') error = `${subject} timed out after ${timeoutMs / 1000}s; ${killed}`;
+  else if (outcome.stopped === 'aborted') error = `${subject} aborted; ${killed}`;
+  else if (exitCode !== 0) error = `${subject} exited with ${outcome.signal ?? `code ${exitCode}`}`;
+  return {
+    success: error === undefined,
+    output: parts.join('\n'),
+    error,
+    truncated: outcome.stdout.dropped > 0 || outcome.stderr.dropped > 0,
+    metadata,
+    display: `${words.display} → ${error ?? 'exit 0'}`,
+  };
+}
