@@ -1,20 +1,14 @@
 // `keel mcp serve`: Keel's own tools for another MCP client, under Keel's policy (--mode, default restricted),
 // the workspace jail (--cwd), checkpoints and the audit log. Nobody can approve over MCP, so a call the policy
 // would ask about is refused with the reason, as in a headless run. Only the protocol reaches stdout.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
-import { cacheDir, stateDir, userConfigPath } from '../config/paths.js';
-import { UsageError } from '../core/errors.js';
+import { cacheDir } from '../config/paths.js';
 import { createEventStream } from '../core/events.js';
 import { serveTools } from '../mcp/server.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
-import { COMMAND_TOOL, checkRules, createPolicy } from '../safety/policy.js';
-import { commandEnv } from '../safety/process-runner.js';
+import { COMMAND_TOOL } from '../safety/policy.js';
 import { createRedactor } from '../safety/redact.js';
-import { chooseCommandRunner } from '../safety/sandbox-choice.js';
-import { keelDirectories } from '../safety/sandbox-runner.js';
-import { openWorkspace } from '../safety/workspace.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
@@ -22,6 +16,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
+import { openSafety } from './safety-setup.js';
 import { loadConfigFor, outputCap, resolveWorkspaceDir } from './setup.js';
 
 declare const KEEL_VERSION: string;
@@ -34,35 +29,14 @@ export async function mcpServeCommand(
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings);
     const { config } = loaded;
-    const state = stateDir(process.env);
-    const outputRoot = join(state, 'tool-output');
-    const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
     const mode = chooseMode(options, config.agent.terminal.default_mode, 'restricted');
-    const commands = await chooseCommandRunner({
+    const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
+      dir: await resolveWorkspaceDir(options.cwd),
       mode,
-      requested: options.sandbox ?? config.safety.sandbox,
-      env: commandEnv(process.env, config.safety.env_passthrough),
-      sandbox: {
-        workspace: workspace.root,
-        home: process.env.HOME || homedir(),
-        keelDirs: keelDirectories(userConfigPath(process.env), state),
-        network: config.safety.sandbox_network,
-      },
+      sandbox: options.sandbox,
+      allow: options.allow,
     });
     if (commands.warning) reportWarnings([commands.warning]);
-    const policyOptions = {
-      mode,
-      workspace,
-      config,
-      allow: options.allow,
-      stateDir: state,
-      env: process.env,
-      sandboxed: commands.sandboxed,
-    };
-    await checkRules(policyOptions).catch((error: unknown) => {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
-    });
-    const policy = createPolicy(policyOptions);
     const registry = createRegistry(defaultTools());
     if (!config.safety.allow_command_execution) {
       for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);

@@ -1,6 +1,5 @@
 // Wires the pieces for run and chat: config, workspace, policy, tools, model, conversation and outputs.
 import { stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
@@ -10,7 +9,7 @@ import { systemPrompt } from '../agent/system-prompt.js';
 import { TodoBoard } from '../agent/todo-board.js';
 import { type CheckpointChange, createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { cacheDir, dataDir, stateDir, userConfigPath, userContextFilePath } from '../config/paths.js';
+import { cacheDir, dataDir, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
@@ -27,12 +26,9 @@ import { promptBudget } from '../providers/capabilities.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
-import { COMMAND_TOOL, checkRules, createPolicy, type ExecutionMode } from '../safety/policy.js';
-import { commandEnv } from '../safety/process-runner.js';
+import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
 import { createRedactor } from '../safety/redact.js';
-import { chooseCommandRunner } from '../safety/sandbox-choice.js';
-import { keelDirectories } from '../safety/sandbox-runner.js';
-import { openWorkspace, type Workspace } from '../safety/workspace.js';
+import type { Workspace } from '../safety/workspace.js';
 import { resumedConversation, resumedTodos, sessionToResume } from '../session/resume.js';
 import {
   readSession,
@@ -49,6 +45,7 @@ import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool, ToolContext, ToolLimits } from '../tools/tool.js';
 import type { GlobalOptions } from './main.js';
 import { outputSink } from './outputs.js';
+import { openSafety } from './safety-setup.js';
 
 export interface Agent {
   loaded: LoadedConfig;
@@ -149,37 +146,14 @@ export async function loadConfigFor(options: GlobalOptions): Promise<LoadedConfi
 export async function setupAgent(options: GlobalOptions, setup: SetupOptions): Promise<Agent> {
   const loaded = await loadConfigFor(options);
   const { config } = loaded;
-  // Output too large for one tool result is saved here; the model may read it back (read_file), never write.
-  const state = stateDir(process.env);
-  const outputRoot = join(state, 'tool-output');
-  const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd), [outputRoot]);
   const mode = setup.mode(loaded);
-  // Commands get an allowlisted environment, and run sandboxed when asked or by full mode's default.
-  const commands = await chooseCommandRunner({
+  const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
+    dir: await resolveWorkspaceDir(options.cwd),
     mode,
-    requested: setup.sandbox ?? config.safety.sandbox,
-    env: commandEnv(process.env, config.safety.env_passthrough),
-    sandbox: {
-      workspace: workspace.root,
-      home: process.env.HOME || homedir(),
-      keelDirs: keelDirectories(userConfigPath(process.env), state),
-      network: config.safety.sandbox_network,
-    },
+    sandbox: setup.sandbox,
+    allow: setup.allow,
   });
   const runner = commands.runner;
-  const policyOptions = {
-    mode,
-    workspace,
-    config,
-    allow: setup.allow,
-    stateDir: state,
-    env: process.env,
-    sandboxed: commands.sandboxed,
-  };
-  await checkRules(policyOptions).catch((error: unknown) => {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  });
-  const policy = createPolicy(policyOptions);
   // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);

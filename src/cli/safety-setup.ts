@@ -1,0 +1,57 @@
+// What every way of running tools opens first (keel run and chat through setupAgent, keel mcp serve): the state
+// dir, the workspace jail (saved tool outputs a read-only root), the command runner (sandboxed when asked or by
+// full mode's default, with an allowlisted environment) and the policy, its rules checked before anything runs.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import { stateDir, userConfigPath } from '../config/paths.js';
+import { UsageError } from '../core/errors.js';
+import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
+import { commandEnv } from '../safety/process-runner.js';
+import { chooseCommandRunner } from '../safety/sandbox-choice.js';
+import { keelDirectories } from '../safety/sandbox-runner.js';
+import { openWorkspace, type Workspace } from '../safety/workspace.js';
+
+export interface SafetySetup {
+  state: string;
+  /** Where tool output too large for one result is saved; the model may read it back, never write it. */
+  outputRoot: string;
+  workspace: Workspace;
+  commands: Awaited<ReturnType<typeof chooseCommandRunner>>;
+  policy: Policy;
+}
+
+/** `dir`: the workspace directory, checked by resolveWorkspaceDir. */
+export async function openSafety(
+  loaded: LoadedConfig,
+  options: { dir: string; mode: ExecutionMode; sandbox?: boolean; allow?: readonly string[] },
+): Promise<SafetySetup> {
+  const { config } = loaded;
+  const state = stateDir(process.env);
+  const outputRoot = join(state, 'tool-output');
+  const workspace = await openWorkspace(options.dir, [outputRoot]);
+  const commands = await chooseCommandRunner({
+    mode: options.mode,
+    requested: options.sandbox ?? config.safety.sandbox,
+    env: commandEnv(process.env, config.safety.env_passthrough),
+    sandbox: {
+      workspace: workspace.root,
+      home: process.env.HOME || homedir(),
+      keelDirs: keelDirectories(userConfigPath(process.env), state),
+      network: config.safety.sandbox_network,
+    },
+  });
+  const policyOptions = {
+    mode: options.mode,
+    workspace,
+    config,
+    allow: options.allow,
+    stateDir: state,
+    env: process.env,
+    sandboxed: commands.sandboxed,
+  };
+  await checkRules(policyOptions).catch((error: unknown) => {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  });
+  return { state, outputRoot, workspace, commands, policy: createPolicy(policyOptions) };
+}
