@@ -1,6 +1,7 @@
 // The chat's input history across sessions: one line per entry in the state dir, the newest last.
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { createRedactor } from '../safety/redact.js';
 
 /** Entries kept for recall. */
 const KEPT = 500;
@@ -19,9 +20,18 @@ export async function loadHistory(file: string): Promise<string[]> {
   return lines.slice(-KEPT).reverse();
 }
 
-/** Appends one entry; a multi-line message is saved as its lines, as readline recalls them. Never throws. */
-export async function saveHistory(file: string, entry: string): Promise<void> {
-  const lines = entry.split('\n').filter((l) => l.trim() !== '');
+/**
+ * Appends one entry; a multi-line message is saved as its lines, as readline recalls them. Secrets (the values of
+ * secret-looking variables, key shapes) are redacted first, as in sessions: the file outlives the chat. Never throws.
+ */
+export async function saveHistory(
+  file: string,
+  entry: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const lines = createRedactor(env)(entry)
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   if (lines.length === 0) return;
   try {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
