@@ -94,7 +94,9 @@ function buildProgram(): Command {
 
   program
     .command('chat')
-    .description('talk with the agent, one line per turn (exit or Ctrl-D quits)')
+    .description(
+      'the interactive chat (bare `keel` at a terminal too): /help lists its commands, Ctrl-D quits',
+    )
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
