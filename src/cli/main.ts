@@ -29,6 +29,22 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/**
+ * A subcommand's action: its module loads only when it runs. The handler gets the positional arguments, then the
+ * command's options over the global ones; what it returns is the exit code.
+ */
+function lazyAction(load: () => Promise<(...args: never[]) => Promise<number>>) {
+  return async (...args: unknown[]): Promise<void> => {
+    const command = args.at(-1) as Command;
+    const options = args.at(-2) as Record<string, unknown>;
+    const handler = (await load()) as (...args: unknown[]) => Promise<number>;
+    process.exitCode = await handler(...args.slice(0, -2), {
+      ...command.optsWithGlobals<GlobalOptions>(),
+      ...options,
+    });
+  };
+}
+
 function buildProgram(): Command {
   const program = new Command('keel')
     .description('Keel: an autonomous AI coding agent for the terminal.')
@@ -87,10 +103,7 @@ function buildProgram(): Command {
     .option('--continue', 'continue the last exchanges asked from this directory')
     .option('--clear', "forget this directory's ask history (alone, or before a new question)")
     .option('--no-reasoning', "hide the model's reasoning")
-    .action(async (words: string[], options, command: Command) => {
-      const { askCommand } = await import('./ask-command.js');
-      process.exitCode = await askCommand(words, { ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./ask-command.js')).askCommand));
 
   program
     .command('chat')
@@ -106,10 +119,7 @@ function buildProgram(): Command {
     .option('--continue', "resume this workspace's latest session")
     .option('--resume <id>', 'resume the session with this id (or a prefix of it)')
     .option('--no-session', 'do not save the session')
-    .action(async (options, command: Command) => {
-      const { chatCommand } = await import('./chat.js');
-      process.exitCode = await chatCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./chat.js')).chatCommand));
 
   program
     .command('init')
@@ -117,47 +127,32 @@ function buildProgram(): Command {
       'analyse the workspace and write (or update) AGENTS.md, the guidance file coding agents read',
     )
     .option('--dry-run', 'print the new file, or the diff of an existing one, without writing it')
-    .action(async (options, command: Command) => {
-      const { initCommand } = await import('./init-command.js');
-      process.exitCode = await initCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./init-command.js')).initCommand));
 
   program
     .command('undo')
     .description('restore the workspace to before the last run or chat turn, or to a checkpoint')
     .argument('[id]', 'a checkpoint id from keel undo --list: go back to before that call')
     .option('--list', 'list the checkpoints: time, run, tool and files changed, newest first')
-    .action(async (id: string | undefined, options, command: Command) => {
-      const { undoCommand } = await import('./undo-command.js');
-      process.exitCode = await undoCommand(id, { ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./undo-command.js')).undoCommand));
 
   const config = program.command('config').description('show or create configuration');
   config
     .command('show')
     .description('print the merged configuration and where each value came from')
-    .action(async (_options, command: Command) => {
-      const { configShowCommand } = await import('./config-command.js');
-      process.exitCode = await configShowCommand(command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./config-command.js')).configShowCommand));
   config
     .command('init')
     .description('write a commented starter config file')
     .option('--project', 'write .keel.yaml in the workspace instead of the user config')
     .option('--force', 'overwrite an existing file')
-    .action(async (options, command: Command) => {
-      const { configInitCommand } = await import('./config-command.js');
-      process.exitCode = await configInitCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./config-command.js')).configInitCommand));
 
   program
     .command('models')
     .description("list a provider's models: context window, max output, tools, streaming, price")
     .argument('[provider]', 'the provider to ask (default: the configured one)')
-    .action(async (provider: string | undefined, _options, command: Command) => {
-      const { modelsCommand } = await import('./models-command.js');
-      process.exitCode = await modelsCommand(provider, command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./models-command.js')).modelsCommand));
 
   const auth = program.command('auth').description('log in to providers and manage stored credentials');
   auth
@@ -165,29 +160,17 @@ function buildProgram(): Command {
     .description('log in: GitHub device flow for copilot, an API key on stdin for the others')
     .argument('[provider]', 'copilot, gemini, openrouter, anthropic or openai (default: the configured one)')
     .option('--no-store', 'keep the credential in memory for this session only')
-    .action(async (provider: string | undefined, options, command: Command) => {
-      const { authLoginCommand } = await import('./auth-command.js');
-      process.exitCode = await authLoginCommand(provider, {
-        ...command.optsWithGlobals<GlobalOptions>(),
-        ...options,
-      });
-    });
+    .action(lazyAction(async () => (await import('./auth-command.js')).authLoginCommand));
   auth
     .command('logout')
     .description('remove the stored credential of a provider')
     .argument('[provider]', 'copilot, gemini, openrouter, anthropic or openai (default: the configured one)')
-    .action(async (provider: string | undefined, _options, command: Command) => {
-      const { authLogoutCommand } = await import('./auth-command.js');
-      process.exitCode = await authLogoutCommand(provider, command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./auth-command.js')).authLogoutCommand));
   auth
     .command('status')
     .description('list providers and where their credential comes from (never the value)')
     .argument('[provider]', 'only this provider')
-    .action(async (provider: string | undefined, _options, command: Command) => {
-      const { authStatusCommand } = await import('./auth-command.js');
-      process.exitCode = await authStatusCommand(provider, command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./auth-command.js')).authStatusCommand));
 
   const policy = program
     .command('policy')
@@ -198,10 +181,7 @@ function buildProgram(): Command {
     .command('show')
     .description('print the modes table: each kind of action and what each mode does with it')
     .option('--json', 'print JSON')
-    .action(async (options, command: Command) => {
-      const { policyShowCommand } = await import('./policy-command.js');
-      process.exitCode = await policyShowCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./policy-command.js')).policyShowCommand));
   policy
     .command('check')
     .description('decide a command or a file tool call as the agent would: exit 0 allow, 1 ask, 2 deny')
@@ -211,40 +191,25 @@ function buildProgram(): Command {
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--json', 'print {"decision": ..., "reasons": [...]}')
-    .action(async (options, command: Command) => {
-      const { policyCheckCommand } = await import('./policy-command.js');
-      process.exitCode = await policyCheckCommand({
-        ...command.optsWithGlobals<GlobalOptions>(),
-        ...options,
-      });
-    });
+    .action(lazyAction(async () => (await import('./policy-command.js')).policyCheckCommand));
 
   program
     .command('audit')
     .description('show the audit log: every command and file change, run or refused (secrets redacted)')
     .option('--tail <n>', 'how many of the last lines to show (default 20)', positiveInt)
     .option('--json', 'print the lines as a JSON array of objects')
-    .action(async (options, command: Command) => {
-      const { auditCommand } = await import('./audit-command.js');
-      process.exitCode = await auditCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./audit-command.js')).auditCommand));
 
   const sessions = program.command('sessions').description('list, show, export or remove saved sessions');
   sessions
     .command('list')
     .description("this workspace's sessions, newest first: id, time, turns, tokens, cost, title")
-    .action(async (_options, command: Command) => {
-      const { sessionsListCommand } = await import('./sessions-command.js');
-      process.exitCode = await sessionsListCommand(command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsListCommand));
   sessions
     .command('show')
     .description("print a session's conversation")
     .argument('<id>', 'a session id, or a prefix of one')
-    .action(async (id: string, _options, command: Command) => {
-      const { sessionsShowCommand } = await import('./sessions-command.js');
-      process.exitCode = await sessionsShowCommand(id, command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsShowCommand));
   sessions
     .command('export')
     .description('write a session as Markdown, HTML or JSON to stdout (or --out)')
@@ -253,21 +218,12 @@ function buildProgram(): Command {
       new Option('--format <format>', 'md, html or json').choices(['md', 'html', 'json']).default('md'),
     )
     .option('--out <file>', 'write to this file instead of stdout')
-    .action(async (id: string, options, command: Command) => {
-      const { sessionsExportCommand } = await import('./sessions-command.js');
-      process.exitCode = await sessionsExportCommand(id, {
-        ...command.optsWithGlobals<GlobalOptions>(),
-        ...options,
-      });
-    });
+    .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsExportCommand));
   sessions
     .command('rm')
     .description('delete a session')
     .argument('<id>', 'a session id, or a prefix of one')
-    .action(async (id: string, _options, command: Command) => {
-      const { sessionsRmCommand } = await import('./sessions-command.js');
-      process.exitCode = await sessionsRmCommand(id, command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsRmCommand));
 
   const evals = program
     .command('eval')
@@ -277,10 +233,7 @@ function buildProgram(): Command {
     .description('run the tool evals (evals/tools/*.json) through the executor; exit 1 on any failure')
     .option('--filter <text>', 'only the cases whose tool or name contains this')
     .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
-    .action(async (options, command: Command) => {
-      const { evalToolsCommand } = await import('./eval-command.js');
-      process.exitCode = await evalToolsCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./eval-command.js')).evalToolsCommand));
 
   evals
     .command('llm')
@@ -289,10 +242,7 @@ function buildProgram(): Command {
     .option('--filter <text>', 'only the cases whose id, intent or expected tool contains this')
     .option('--report <file>', 'write the JSON report (every run, the summary) to this file')
     .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
-    .action(async (options, command: Command) => {
-      const { evalLlmCommand } = await import('./eval-command.js');
-      process.exitCode = await evalLlmCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./eval-command.js')).evalLlmCommand));
 
   const mcp = program
     .command('mcp')
@@ -300,10 +250,7 @@ function buildProgram(): Command {
   mcp
     .command('list')
     .description('the configured servers: status, tools, resources and prompts (--output json)')
-    .action(async (_options, command: Command) => {
-      const { mcpListCommand } = await import('./mcp-command.js');
-      process.exitCode = await mcpListCommand(command.optsWithGlobals<GlobalOptions>());
-    });
+    .action(lazyAction(async () => (await import('./mcp-command.js')).mcpListCommand));
   mcp
     .command('add')
     .description('add a server to the config: --url for streamable HTTP, or a stdio command after --')
@@ -326,26 +273,14 @@ function buildProgram(): Command {
     )
     .option('--project', 'write to the workspace .keel.yaml (used in a trusted folder only)')
     .option('--user', 'write to the user config (the default)')
-    .action(async (name: string, args: string[], options, command: Command) => {
-      const { mcpAddCommand } = await import('./mcp-command.js');
-      process.exitCode = await mcpAddCommand(name, args, {
-        ...command.optsWithGlobals<GlobalOptions>(),
-        ...options,
-      });
-    });
+    .action(lazyAction(async () => (await import('./mcp-command.js')).mcpAddCommand));
   mcp
     .command('remove')
     .description('remove a server from the config (the project file, else the user file)')
     .argument('<name>', 'the server')
     .option('--project', 'only from the workspace .keel.yaml')
     .option('--user', 'only from the user config')
-    .action(async (name: string, options, command: Command) => {
-      const { mcpRemoveCommand } = await import('./mcp-command.js');
-      process.exitCode = await mcpRemoveCommand(name, {
-        ...command.optsWithGlobals<GlobalOptions>(),
-        ...options,
-      });
-    });
+    .action(lazyAction(async () => (await import('./mcp-command.js')).mcpRemoveCommand));
   mcp
     .command('serve')
     .description("serve Keel's tools over stdio to an MCP client, under Keel's policy (default: restricted)")
@@ -353,10 +288,7 @@ function buildProgram(): Command {
     .addOption(allowOption())
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
-    .action(async (options, command: Command) => {
-      const { mcpServeCommand } = await import('./mcp-serve.js');
-      process.exitCode = await mcpServeCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
 
   program
     .command('trust')
@@ -365,10 +297,7 @@ function buildProgram(): Command {
     )
     .option('--revoke', 'stop trusting the folder')
     .option('--list', 'list the trusted folders')
-    .action(async (options, command: Command) => {
-      const { trustCommand } = await import('./trust-command.js');
-      process.exitCode = await trustCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options });
-    });
+    .action(lazyAction(async () => (await import('./trust-command.js')).trustCommand));
   // Bare `keel` at a terminal is the chat, as with every peer; piped or redirected it prints the help as before.
   program.allowExcessArguments().action(async (_options, command: Command) => {
     // An argument that is no subcommand: commander's own "unknown command" error, with its suggestion.
