@@ -17,6 +17,7 @@ import type { GlobalOptions } from './main.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { openSafety } from './safety-setup.js';
+import { runStamp } from './session-setup.js';
 import { loadConfigFor, outputCap, resolveWorkspaceDir } from './setup.js';
 
 declare const KEEL_VERSION: string;
@@ -52,7 +53,7 @@ export async function mcpServeCommand(
     const events = createEventStream(audit, (event) => {
       if (event.type === 'warning') reportWarnings([event.message]);
     });
-    const serveId = `mcp-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${process.pid}`;
+    const serveId = `mcp-${runStamp()}-${process.pid}`;
     const checkpoints = createCheckpointer({
       root: workspace.root,
       stateDir: state,

@@ -9,7 +9,7 @@ import { systemPrompt } from '../agent/system-prompt.js';
 import { TodoBoard } from '../agent/todo-board.js';
 import { type CheckpointChange, createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { cacheDir, dataDir, userContextFilePath } from '../config/paths.js';
+import { cacheDir, userContextFilePath } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
@@ -29,15 +29,9 @@ import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
 import { createRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
-import { resumedConversation, resumedTodos, sessionToResume } from '../session/resume.js';
-import {
-  readSession,
-  SessionError,
-  type SessionRecord,
-  sessionDir,
-  sessionPath,
-} from '../session/session-file.js';
-import { createSessionStore, type SessionStore } from '../session/session-store.js';
+import { resumedConversation, resumedTodos } from '../session/resume.js';
+import type { SessionRecord } from '../session/session-file.js';
+import type { SessionStore } from '../session/session-store.js';
 import { assessToolCall, executeToolCall, formatForModel, type PreparedCall } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
@@ -46,6 +40,7 @@ import type { Tool, ToolContext, ToolLimits } from '../tools/tool.js';
 import type { GlobalOptions } from './main.js';
 import { outputSink } from './outputs.js';
 import { openSafety } from './safety-setup.js';
+import { openSession } from './session-setup.js';
 
 export interface Agent {
   loaded: LoadedConfig;
@@ -171,11 +166,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
   });
+  const redact = createRedactor(process.env);
   // Every command and file change, run or refused, is appended to the audit log (read-only tools are not).
   const audit = createAuditLog({
     file: auditLogPath(state),
     cwd: workspace.root,
-    redact: createRedactor(process.env),
+    redact,
     audited: (name) => {
       const tool = registry.get(name);
       return tool !== undefined && tool.safety !== 'safe';
@@ -188,26 +184,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         }),
       ),
   });
-  const sessionId = `${runStamp()}-${process.pid}`;
-  const sessions = sessionDir(dataDir(process.env), workspace.root);
-  const resumeId = setup.session ? await sessionToResume(sessions, setup.session) : undefined;
-  const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(sessions, resumeId));
-  if (resumeId !== undefined && !resumed) throw new SessionError(`session ${resumeId} cannot be read`);
-  const session =
-    setup.session?.save === false
-      ? undefined
-      : createSessionStore({
-          file: sessionPath(sessions, resumeId ?? sessionId),
-          resumed: resumed !== undefined,
-          redact: createRedactor(process.env),
-          meta: {
-            id: resumeId ?? sessionId,
-            workspace: workspace.root,
-            provider: model.provider,
-            model: model.modelId,
-            ...(model.capabilities?.price ? { price: model.capabilities.price } : {}),
-          },
-        });
+  const opened = await openSession({ workspace: workspace.root, model, redact, session: setup.session });
+  const { runId: sessionId, resumed, store: session } = opened;
   const events = createEventStream(
     ...(setup.observe ? [setup.observe] : []),
     outputSink(options, model, setup),
@@ -223,7 +201,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
   const hooks = createHooks(config.hooks, {
     workspace: workspace.root,
-    sessionId: resumeId ?? sessionId,
+    sessionId: opened.id,
     env: process.env,
     emit,
   });
@@ -396,9 +374,4 @@ function conversationText(messages: readonly Message[]): string {
     if (m.role === 'assistant') parts.push(m.content, ...(m.toolCalls ?? []).map((c) => c.input));
   }
   return parts.join('\n');
-}
-
-/** `20261123-101908`: sorts by time, names a run's saved outputs. */
-function runStamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }

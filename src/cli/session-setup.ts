@@ -1,0 +1,60 @@
+// The session a run or chat writes to: a new one named by its start time, or the one --continue / --resume take up
+// (read back whole, so the model gets the same history); none under --no-session.
+import { dataDir } from '../config/paths.js';
+import type { Model } from '../core/model.js';
+import type { Redactor } from '../safety/redact.js';
+import { sessionToResume } from '../session/resume.js';
+import {
+  readSession,
+  SessionError,
+  type SessionRecord,
+  sessionDir,
+  sessionPath,
+} from '../session/session-file.js';
+import { createSessionStore, type SessionStore } from '../session/session-store.js';
+
+/** `20261123-101908`: sorts by time; names runs, their saved outputs and checkpoints. */
+export function runStamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+export interface OpenedSession {
+  /** This process's run id (saved outputs, checkpoints); a new session is saved under it. */
+  runId: string;
+  /** The id the session is saved under: the resumed one's, else runId. */
+  id: string;
+  resumed?: SessionRecord;
+  store?: SessionStore;
+}
+
+export async function openSession(options: {
+  workspace: string;
+  model: Model;
+  redact: Redactor;
+  /** Save the session (false: --no-session), and which saved one to continue. */
+  session?: { save: boolean; continue?: boolean; resume?: string };
+}): Promise<OpenedSession> {
+  const runId = `${runStamp()}-${process.pid}`;
+  const dir = sessionDir(dataDir(process.env), options.workspace);
+  const resumeId = options.session ? await sessionToResume(dir, options.session) : undefined;
+  const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(dir, resumeId));
+  if (resumeId !== undefined && !resumed) throw new SessionError(`session ${resumeId} cannot be read`);
+  const id = resumeId ?? runId;
+  const { model } = options;
+  const store =
+    options.session?.save === false
+      ? undefined
+      : createSessionStore({
+          file: sessionPath(dir, id),
+          resumed: resumed !== undefined,
+          redact: options.redact,
+          meta: {
+            id,
+            workspace: options.workspace,
+            provider: model.provider,
+            model: model.modelId,
+            ...(model.capabilities?.price ? { price: model.capabilities.price } : {}),
+          },
+        });
+  return { runId, id, ...(resumed ? { resumed } : {}), ...(store ? { store } : {}) };
+}
