@@ -1,5 +1,5 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
-import { HARMLESS_REDIRECT_TARGETS, readOnlyNames } from '../safety/command-rules.js';
+import { HARMLESS_REDIRECT_TARGETS, readOnlyNames } from '../safety/command/program-rules.js';
 import type { ExecutionMode } from '../safety/modes.js';
 import { type ContextFile, contextSection } from './context-files.js';
 

@@ -1,8 +1,8 @@
 // Checkpoints: what a snapshot of the workspace records, where a workspace's checkpoints live, which store holds
 // them (a shadow git repository, or file copies where git is missing), and which checkpoint `keel undo` goes to.
-import { createHash } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { workspaceKey } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 
 /** What a checkpoint records about the call it was taken before. Stored as JSON in the commit message or meta file. */
@@ -69,15 +69,7 @@ export class CheckpointError extends KeelError {
   }
 }
 
-/** `my-app-3f2a9c1b04de`: readable, and unique per real path (two checkouts named `app` stay apart). */
-export function workspaceKey(realRoot: string): string {
-  const slug =
-    basename(realRoot)
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^[.-]+/, '')
-      .slice(0, 40) || 'root';
-  return `${slug}-${createHash('sha256').update(realRoot).digest('hex').slice(0, 12)}`;
-}
+export { workspaceKey } from '../config/paths.js';
 
 /** `$XDG_STATE_HOME/keel/checkpoints/<workspace-key>`: never inside the workspace. */
 export function checkpointDir(stateDir: string, realRoot: string): string {

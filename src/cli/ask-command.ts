@@ -13,7 +13,7 @@ import {
   saveAskHistory,
 } from '../session/ask-history.js';
 import { readOnlyTools } from '../tools/registry.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
 import { resolveWorkspaceDir, setupAgent } from './setup.js';

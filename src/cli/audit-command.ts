@@ -4,7 +4,7 @@ import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import { type AuditEntry, auditLogPath, parseAuditLine } from '../safety/audit.js';
 import { sanitize } from '../ui/sanitize.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 
 export interface AuditOptions extends GlobalOptions {

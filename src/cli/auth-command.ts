@@ -9,7 +9,7 @@ import {
   credentialProviders,
   isCredentialProvider,
 } from '../providers/credentials.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { readSecret } from './secret-input.js';
 import { loadConfigFor } from './setup.js';

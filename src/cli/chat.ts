@@ -23,7 +23,7 @@ import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { ChatUsage, formatTokens } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
 import { type Agent, resolveWorkspaceDir, setupAgent } from './setup.js';

@@ -4,7 +4,7 @@ import { projectConfigPath, userConfigPath } from '../config/paths.js';
 import { formatConfig } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ExitCode } from '../core/errors.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
 

@@ -11,7 +11,7 @@ import { createModel } from '../providers/index.js';
 import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
 import { jsonLine } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
 

@@ -17,7 +17,7 @@ import { scanProject } from '../project/scan.js';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import { fileChangeDiff } from '../tools/file-diff.js';
 import { OVERVIEW_MAP_TOKENS } from '../tools/get-project-overview.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure, runExitCode } from './report.js';
 import { setupAgent } from './setup.js';
 import { interruptSignal } from './signals.js';

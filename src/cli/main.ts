@@ -2,24 +2,12 @@
 // so `keel --version` and `--help` load almost nothing.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { outputClosed, watchClosedOutput } from './closed-output.js';
+import type { GlobalOptions } from './global-options.js';
 import { allowOption, modeOption } from './mode-options.js';
 import { reportFailure } from './report.js';
 
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
-
-export interface GlobalOptions {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  cwd?: string;
-  maxTurns?: number;
-  output: 'text' | 'json' | 'stream-json';
-  config?: string;
-  debug?: boolean;
-  record?: string;
-  cassette?: string;
-}
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 

@@ -8,7 +8,7 @@ import { clipLine } from '../core/text.js';
 import { type McpServerConfig, serverNamePattern } from '../mcp/config.js';
 import type { ServerState } from '../mcp/connection.js';
 import { sanitize } from '../ui/sanitize.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
 

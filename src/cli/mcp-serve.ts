@@ -13,7 +13,7 @@ import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { openSafety } from './safety-setup.js';

@@ -5,7 +5,7 @@ import { groupDigits } from '../core/text.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';
 import { listModels, tableListWithoutKey } from '../providers/index.js';
 import { sanitize } from '../ui/sanitize.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './setup.js';
 import { interruptSignal } from './signals.js';

@@ -7,7 +7,7 @@ import { createRunSummary } from '../ui/run-summary.js';
 import { colorEnabled, createStyle, richTerminal } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { asciiTerminal } from '../ui/todo-list.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 
 export interface OutputChoice {
   /** Write answer text to stdout as it streams. */

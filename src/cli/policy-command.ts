@@ -3,15 +3,15 @@
 import { stateDir } from '../config/paths.js';
 import type { ToolPreview } from '../core/approval.js';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
+import { createProcessRunner } from '../exec/process-runner.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
 import { COMMAND_TOOL, checkRules, createPolicy, type PolicyDecision } from '../safety/policy.js';
-import { createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace } from '../safety/workspace.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import { sanitize } from '../ui/sanitize.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor, resolveWorkspaceDir } from './setup.js';

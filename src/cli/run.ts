@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { stateDir, userConfigPath } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
+import { commandEnv } from '../exec/process-runner.js';
+import { chooseCommandRunner } from '../exec/sandbox-choice.js';
+import { keelDirectories } from '../exec/sandbox-runner.js';
 import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
-import { commandEnv } from '../safety/process-runner.js';
-import { chooseCommandRunner } from '../safety/sandbox-choice.js';
-import { keelDirectories } from '../safety/sandbox-runner.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 
 export interface SafetySetup {

@@ -15,7 +15,7 @@ import {
   sessionPath,
 } from '../session/session-file.js';
 import { sanitize } from '../ui/sanitize.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { resolveWorkspaceDir } from './setup.js';
 

@@ -10,7 +10,7 @@ import {
   trustFolder,
 } from '../config/trusted-folders.js';
 import { ExitCode, UsageError } from '../core/errors.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { resolveWorkspaceDir } from './setup.js';
 

@@ -6,7 +6,7 @@ import { type Checkpoint, type FileChange, undoTarget } from '../checkpoint/chec
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import { sanitize } from '../ui/sanitize.js';
-import type { GlobalOptions } from './main.js';
+import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { resolveWorkspaceDir } from './setup.js';
 

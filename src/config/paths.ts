@@ -1,6 +1,7 @@
 // Where config files live: the user file under XDG_CONFIG_HOME and the project file in the workspace.
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 
 export const projectConfigName = '.keel.yaml';
 
@@ -44,4 +45,14 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_DATA_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'share');
   return join(base, 'keel');
+}
+
+/** `my-app-3f2a9c1b04de`: readable, and unique per real path (two checkouts named `app` stay apart). */
+export function workspaceKey(realRoot: string): string {
+  const slug =
+    basename(realRoot)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, 40) || 'root';
+  return `${slug}-${createHash('sha256').update(realRoot).digest('hex').slice(0, 12)}`;
 }

@@ -3,10 +3,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TodoBoard } from '../agent/todo-board.js';
 import type { ToolCall } from '../core/messages.js';
+import { TodoBoard } from '../core/todo-board.js';
+import { commandEnv, createProcessRunner } from '../exec/process-runner.js';
 import { createPolicy } from '../safety/policy.js';
-import { commandEnv, createProcessRunner } from '../safety/process-runner.js';
 import { openWorkspace } from '../safety/workspace.js';
 import { executeToolCall } from '../tools/executor.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';

@@ -2,7 +2,7 @@
 // config loads, by the bash parser: each word becomes literal text and parameter slots, so a value later fills
 // exactly one argv element and no shell ever reads it. Shell syntax in the template itself is refused.
 import { randomBytes } from 'node:crypto';
-import { analyzeCommand } from '../safety/command-analysis.js';
+import { analyzeCommand } from '../safety/command/analysis.js';
 
 /** One argv element: literal text and parameter names, in order. */
 export type TemplateWord = ({ text: string } | { param: string })[];

@@ -1,7 +1,7 @@
 // The "always" answers of one chat session: what each one covers (a whole parsed command, or a tool on its
 // paths) and the set of those the user gave. Lives as long as the session; never written to disk.
 import type { ToolPreview } from '../core/approval.js';
-import { analyzeCommand } from './command-analysis.js';
+import { analyzeCommand } from './command/analysis.js';
 
 /** What an "always" answer covers: a key to compare and the same in words for the user. */
 export interface ApprovalBinding {

@@ -6,13 +6,13 @@ import os from 'node:os';
 import { stateDir } from '../config/paths.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { ToolPreview } from '../core/approval.js';
-import type { SafetyLevel } from '../tools/tool.js';
-import { analyzeCommand } from './command-analysis.js';
-import { judgeCommand } from './command-denylist.js';
-import { inlineCode } from './inline-code.js';
+import type { SafetyLevel } from '../core/safety-level.js';
+import { analyzeCommand } from './command/analysis.js';
+import { judgeCommand } from './command/denylist.js';
+import { inlineCode } from './command/inline-code.js';
+import { readOnlyReason, syntaxReason } from './command/read-only-check.js';
 import { ACTIONS, type ActionKind, type ExecutionMode, stricter, type Verdict, verdictOf } from './modes.js';
 import { protectedPaths } from './protected-paths.js';
-import { readOnlyReason, syntaxReason } from './restricted-check.js';
 import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
 import type { Workspace } from './workspace.js';
 

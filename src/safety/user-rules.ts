@@ -1,10 +1,10 @@
 // The user's command rules (safety.commands.allow/ask/deny and --allow): each rule is parsed like a command
 // and matched on a parsed simple command's argv, never on the raw string; a trailing `*` matches further arguments.
 
-import { SHELLS } from './act-rules.js';
-import { analyzeCommand, type SimpleCommand } from './command-analysis.js';
-import { programName } from './command-denylist.js';
-import { unwrap } from './unwrap-argv.js';
+import { SHELLS } from './command/act-rules.js';
+import { analyzeCommand, type SimpleCommand } from './command/analysis.js';
+import { programName } from './command/denylist.js';
+import { unwrap } from './command/unwrap-argv.js';
 
 export type RuleKind = 'allow' | 'ask' | 'deny';
 

@@ -3,7 +3,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { workspaceKey } from '../checkpoint/checkpoints.js';
+import { workspaceKey } from '../config/paths.js';
 import type { Message } from '../core/messages.js';
 import { utf8Prefix } from '../core/text.js';
 

@@ -3,7 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { workspaceKey } from '../checkpoint/checkpoints.js';
+import { workspaceKey } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type AgentEvent, replayConversation } from '../core/events.js';
 import type { Message } from '../core/messages.js';

@@ -1,17 +1,18 @@
 // The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
 // outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
 import { z } from 'zod';
-import type { TodoBoard } from '../agent/todo-board.js';
 import type { Approve, ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { SafetyLevel } from '../core/safety-level.js';
+import type { TodoBoard } from '../core/todo-board.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
 import type { Workspace } from '../safety/workspace.js';
 
 export type { ToolPreview } from '../core/approval.js';
 
-export type SafetyLevel = 'safe' | 'caution' | 'dangerous';
+export type { SafetyLevel } from '../core/safety-level.js';
 
 export type ToolMetadata = Record<string, string | number | boolean>;
 

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandEnv } from '../../src/safety/command-env.js';
-import { probeBubblewrap } from '../../src/safety/sandbox-choice.js';
+import { commandEnv } from '../../src/exec/command-env.js';
+import { probeBubblewrap } from '../../src/exec/sandbox-choice.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 

@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { LINK_FOLLOWING } from '../../src/safety/command-rules.js';
+import { LINK_FOLLOWING } from '../../src/safety/command/program-rules.js';
+import { linkFollowingFlag } from '../../src/safety/command/read-only-check.js';
 import { createPolicy, type ExecutionMode, type Policy } from '../../src/safety/policy.js';
-import { linkFollowingFlag } from '../../src/safety/restricted-check.js';
 import { openWorkspace, type Workspace } from '../../src/safety/workspace.js';
 
 let base: string;

@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events.js';
+import { commandEnv, createProcessRunner } from '../../src/exec/process-runner.js';
 import { createPolicy, type ExecutionMode } from '../../src/safety/policy.js';
-import { commandEnv, createProcessRunner } from '../../src/safety/process-runner.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import type { ToolContext, ToolLimits } from '../../src/tools/tool.js';
 

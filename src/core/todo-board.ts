@@ -1,7 +1,7 @@
 // The todo board: the one current todo list of a session (todo_write's, or a plan file's steps). Every change is a
 // `todo` event carrying the whole list, so a renderer, the JSON output and the session store each see it as it is.
-import type { AgentEvent } from '../core/events.js';
-import type { TodoItem, TodoStatus } from '../core/todos.js';
+import type { AgentEvent } from './events.js';
+import type { TodoItem, TodoStatus } from './todos.js';
 
 /** What a `todo_write` list gets wrong; an empty list of problems means it can be kept. */
 export function todoProblems(todos: readonly TodoItem[]): string[] {

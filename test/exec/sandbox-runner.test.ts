@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
-import { commandEnv } from '../../src/safety/command-env.js';
-import { chooseCommandRunner, probeBubblewrap } from '../../src/safety/sandbox-choice.js';
-import { createSandboxRunner, type SandboxOptions } from '../../src/safety/sandbox-runner.js';
+import { commandEnv } from '../../src/exec/command-env.js';
+import { chooseCommandRunner, probeBubblewrap } from '../../src/exec/sandbox-choice.js';
+import { createSandboxRunner, type SandboxOptions } from '../../src/exec/sandbox-runner.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
 const unavailable = await probeBubblewrap(false, commandEnv(process.env));

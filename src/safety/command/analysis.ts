@@ -1,7 +1,7 @@
 // Shell command analysis: parses a bash command with tree-sitter into simple commands (argv with quotes
 // removed) and flags every construct whose effect is not plain literal words.
 import type { Node } from 'web-tree-sitter';
-import { clip } from '../core/text.js';
+import { clip } from '../../core/text.js';
 import { bashParser } from './bash-parser.js';
 
 export type IssueKind =

@@ -6,10 +6,10 @@ import {
   GIT_EXEC_SETTINGS,
   GIT_SHELL_ALIAS,
 } from './act-rules.js';
-import { type Word, within } from './command-paths.js';
-import { type Add, checkDestruction, checkPath, targetOf } from './command-targets.js';
 import { GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
 import { type ActScope, hasFlag } from './invocation.js';
+import { type Word, within } from './paths.js';
+import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
 
 /** A git setting that makes git run a program. */
 export function gitExecSetting(key: string, value: string | undefined): boolean {

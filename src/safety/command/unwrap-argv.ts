@@ -1,7 +1,7 @@
 // A command's argv with its wrappers peeled off (env, timeout, xargs, find -exec ...), for the user's deny and ask
 // rules and the inline-code check, which look at the program a wrapper runs.
-import { programName } from './command-denylist.js';
-import { lookup, WRAPPERS, wrappedStart } from './command-rules.js';
+import { programName } from './denylist.js';
+import { lookup, WRAPPERS, wrappedStart } from './program-rules.js';
 
 /** The command and every command it wraps: `env FOO=1 timeout 5 rm x` → [env ..., timeout ..., rm x]. */
 export function unwrap(argv: readonly string[]): string[][] {

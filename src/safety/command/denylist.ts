@@ -2,21 +2,14 @@
 // `cd`, unwraps wrappers (env, timeout, xargs, find -exec, sudo), and judges every invocation and redirection
 // (command-acts.ts, command-targets.ts). Returns each act that is denied, or that needs confirming even in full mode.
 import path from 'node:path';
+import type { Workspace } from '../workspace.js';
 import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rules.js';
-import { judgeInvocation } from './command-acts.js';
-import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './command-analysis.js';
-import {
-  absolutePath,
-  expandWord,
-  realGlob,
-  resolvePath,
-  type ShellState,
-  type Word,
-} from './command-paths.js';
-import { lookup, WRAPPERS, wrappedStart } from './command-rules.js';
-import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './command-targets.js';
+import { judgeInvocation } from './acts.js';
+import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './analysis.js';
 import type { ActScope, Invocation } from './invocation.js';
-import type { Workspace } from './workspace.js';
+import { absolutePath, expandWord, realGlob, resolvePath, type ShellState, type Word } from './paths.js';
+import { lookup, WRAPPERS, wrappedStart } from './program-rules.js';
+import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './targets.js';
 
 export interface CommandContext {
   workspace: Workspace;

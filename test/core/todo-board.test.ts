@@ -1,8 +1,8 @@
 // The todo board and todo_write: the whole list replaced and reported as a `todo` event, duplicates refused, a
 // plan's steps followed through rewritten lists, and todo_write never asked about or skipped in any mode.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { TodoBoard, todoCounts, todoProblems } from '../../src/agent/todo-board.js';
 import type { AgentEvent } from '../../src/core/events.js';
+import { TodoBoard, todoCounts, todoProblems } from '../../src/core/todo-board.js';
 import type { TodoItem } from '../../src/core/todos.js';
 import { planTodos, trackPlan } from '../../src/plan/progress.js';
 import { MODES } from '../../src/safety/modes.js';

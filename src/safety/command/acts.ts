@@ -14,9 +14,6 @@ import {
   TEXT_ARGUMENTS,
 } from './act-rules.js';
 import { codeActs, inlineEffects, interpreterName, programTexts } from './code-acts.js';
-import { expandWord, isPathWord, type Word } from './command-paths.js';
-import { lookup } from './command-rules.js';
-import { checkPath, targetOf } from './command-targets.js';
 import { confirmReason } from './confirm-tier.js';
 import { awkEffects, sedEffects } from './inline-scripts.js';
 import {
@@ -29,7 +26,10 @@ import {
   optionValue,
   write,
 } from './invocation.js';
+import { expandWord, isPathWord, type Word } from './paths.js';
 import { containerActs, gitActs, killActs } from './program-acts.js';
+import { lookup } from './program-rules.js';
+import { checkPath, targetOf } from './targets.js';
 
 const DELETERS = ['rm', 'rmdir', 'unlink', 'shred'];
 /** Options taking a value, per program, so the value is not taken for an operand. */

@@ -3,8 +3,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { CommandAnalysis, IssueKind, SimpleCommand } from './command-analysis.js';
-import { programName } from './command-denylist.js';
+import { PathEscapeError, type Workspace } from '../workspace.js';
+import type { CommandAnalysis, IssueKind, SimpleCommand } from './analysis.js';
+import { programName } from './denylist.js';
 import {
   ALLOWED_PROGRAMS,
   type AllowedProgram,
@@ -12,8 +13,7 @@ import {
   LINK_FOLLOWING,
   type LinkFollowing,
   lookup,
-} from './command-rules.js';
-import { PathEscapeError, type Workspace } from './workspace.js';
+} from './program-rules.js';
 
 const ISSUE_WORDS: Record<IssueKind, string> = {
   command_substitution: 'command substitution',

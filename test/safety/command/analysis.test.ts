@@ -1,6 +1,6 @@
 // Tests for shell command analysis: argv extraction and flags for every non-literal construct.
 import { describe, expect, test } from 'vitest';
-import { analyzeCommand, type IssueKind } from '../../src/safety/command-analysis.js';
+import { analyzeCommand, type IssueKind } from '../../../src/safety/command/analysis.js';
 
 const kinds = async (command: string): Promise<IssueKind[]> =>
   (await analyzeCommand(command)).issues.map((i) => i.kind);

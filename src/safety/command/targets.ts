@@ -19,7 +19,7 @@ import {
   type ShellState,
   type Word,
   within,
-} from './command-paths.js';
+} from './paths.js';
 
 export interface TargetContext {
   root: string;

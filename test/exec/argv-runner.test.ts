@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CommandRunner } from '../../src/core/runner.js';
-import { commandEnv } from '../../src/safety/command-env.js';
-import { createProcessRunner } from '../../src/safety/process-runner.js';
-import { probeBubblewrap } from '../../src/safety/sandbox-choice.js';
-import { createSandboxRunner } from '../../src/safety/sandbox-runner.js';
+import { commandEnv } from '../../src/exec/command-env.js';
+import { createProcessRunner } from '../../src/exec/process-runner.js';
+import { probeBubblewrap } from '../../src/exec/sandbox-choice.js';
+import { createSandboxRunner } from '../../src/exec/sandbox-runner.js';
 
 const unavailable = await probeBubblewrap(false, commandEnv(process.env));
 const hostile = ['$(touch pwned)', '`touch pwned2`', '; touch pwned3', 'a\nb', '\'"', '', '*'];

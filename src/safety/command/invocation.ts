@@ -1,6 +1,6 @@
 // One program invocation as the denylist sees it (the command itself, or one a wrapper runs), the scope its acts
 // are judged in, and helpers over its argument words shared by command-acts, code-acts and program-acts.
-import type { ShellState, Word } from './command-paths.js';
+import type { ShellState, Word } from './paths.js';
 import {
   type Add,
   checkDestruction,
@@ -8,7 +8,7 @@ import {
   type Destruction,
   type TargetContext,
   targetOf,
-} from './command-targets.js';
+} from './targets.js';
 
 /** One program run by a simple command: the command itself, or one a wrapper (env, timeout, xargs) runs. */
 export interface Invocation {

@@ -4,9 +4,9 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { analyzeCommand } from '../../src/safety/command-analysis.js';
-import { type CommandContext, judgeCommand } from '../../src/safety/command-denylist.js';
-import { openWorkspace } from '../../src/safety/workspace.js';
+import { analyzeCommand } from '../../../src/safety/command/analysis.js';
+import { type CommandContext, judgeCommand } from '../../../src/safety/command/denylist.js';
+import { openWorkspace } from '../../../src/safety/workspace.js';
 
 let base: string;
 let home: string;

@@ -1,9 +1,6 @@
 // Shells and interpreters as acts: inline code is judged (a `bash -c` script like the command itself, sed and awk
 // programs for the files and commands inside them), and code read from a pipe or built at run time is refused.
 import { FORK_IN_LOOP, INTERPRETERS, SHELLS } from './act-rules.js';
-import type { Word } from './command-paths.js';
-import { lookup } from './command-rules.js';
-import { checkPath, targetOf } from './command-targets.js';
 import { type ScriptEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
@@ -15,6 +12,9 @@ import {
   optionValue,
   write,
 } from './invocation.js';
+import type { Word } from './paths.js';
+import { lookup } from './program-rules.js';
+import { checkPath, targetOf } from './targets.js';
 
 /** The program text of sed or awk: the values of `-e`, else the first operand (none when read from a file). */
 export function programTexts(

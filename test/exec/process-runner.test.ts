@@ -3,9 +3,9 @@
 // and killAll ends every command of the run, background ones included.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
-import { commandEnv } from '../../src/safety/command-env.js';
-import { HeadBuffer, TailBuffer } from '../../src/safety/output-buffers.js';
-import { createProcessRunner } from '../../src/safety/process-runner.js';
+import { commandEnv } from '../../src/exec/command-env.js';
+import { HeadBuffer, TailBuffer } from '../../src/exec/output-buffers.js';
+import { createProcessRunner } from '../../src/exec/process-runner.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
 let runner: CommandRunner;

@@ -2,9 +2,9 @@
 // a here-document fed to an interpreter, `bash -c "$X"`), which the command analyser cannot see through.
 
 import { SHELLS } from './act-rules.js';
-import type { CommandAnalysis, SimpleCommand } from './command-analysis.js';
-import { programName } from './command-denylist.js';
-import { AWK_PROGRAMS, INLINE_CODE_FLAGS, lookup } from './command-rules.js';
+import type { CommandAnalysis, SimpleCommand } from './analysis.js';
+import { programName } from './denylist.js';
+import { AWK_PROGRAMS, INLINE_CODE_FLAGS, lookup } from './program-rules.js';
 import { unwrap } from './unwrap-argv.js';
 
 /** `-c`, `-ccode`, `--eval=code`, or a short cluster holding the letter (`perl -ne`, `python3 -Bc`). */

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { isInside, realpathDeepest } from './workspace.js';
+import { isInside, realpathDeepest } from '../workspace.js';
 
 /** A word of a command as the analyser gives it. */
 export interface Word {

@@ -1,0 +1,2 @@
+/** How much a tool can change: the policy's first input. */
+export type SafetyLevel = 'safe' | 'caution' | 'dangerous';
