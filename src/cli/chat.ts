@@ -7,7 +7,9 @@ import { formatCost } from '../core/cost.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
-import { promptBudget } from '../providers/capabilities.js';
+import type { Run } from '../runtime/assemble.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
+import { conversationBudget } from '../runtime/conversation.js';
 import { crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { createApprovalPrompt } from '../ui/approval-prompt.js';
@@ -26,7 +28,7 @@ import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { type Agent, resolveWorkspaceDir, setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
 export interface ChatOptions extends GlobalOptions, ModeFlags {
@@ -60,11 +62,8 @@ async function offerCrashed(options: ChatOptions, reader: LineReader, interactiv
 }
 
 /** `ollama/qwen3 · context 12% of 32k · 1.2k in / 300 out · $0.0012`: after each turn, on stderr. */
-function statusLine(agent: Agent, usage: ChatUsage): string {
-  const budget = Math.min(
-    agent.loaded.config.agent.conversation.max_tokens,
-    promptBudget(agent.model.capabilities) ?? Number.POSITIVE_INFINITY,
-  );
+function statusLine(agent: Run, usage: ChatUsage): string {
+  const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
   const used = Math.round((100 * agent.conversation.tokenCount) / budget);
   const total = usage.total;
   const parts = [
@@ -83,7 +82,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const rich = interactive && richTerminal(process.stderr, env);
   const style = createStyle(colorEnabled(process.stderr, env));
   const historyFile = historyPath(stateDir(env));
-  let agent: Agent | undefined;
+  let agent: Run | undefined;
   let current: ChatOptions = options;
   const commandNames = () => [
     ...CHAT_COMMANDS.map((c) => c.name),
@@ -132,7 +131,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   });
 
   const start = (opts: ChatOptions, session: { continue?: boolean; resume?: string }) =>
-    setupAgent(opts, {
+    startRun(opts, {
       mode: (loaded) => chooseMode(opts, loaded.config.agent.terminal.default_mode, 'interactive'),
       allow: opts.allow,
       streamText: opts.output === 'text',
@@ -144,7 +143,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       observe,
     });
   /** Takes `next` in place of the current agent: the old one's commands end and its session closes cleanly. */
-  const adopt = async (next: Agent) => {
+  const adopt = async (next: Run) => {
     const previous = agent;
     // Custom command files join the servers' prompts as slash commands; a malformed file is one warning.
     const custom = await loadPromptCommands({ workspace: next.workspace, env });
@@ -154,12 +153,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     agent = next;
     offTermination();
     offTermination = exitOnTermination(next.runner);
-    if (previous) {
-      previous.runner.killAll();
-      await previous.session?.close().catch(() => {});
-    }
+    await previous?.close().catch(() => {});
   };
-  const showResumed = (a: Agent) => {
+  const showResumed = (a: Run) => {
     if (!a.resumed || options.output !== 'text') return;
     process.stderr.write(`resuming session ${a.resumed.meta.id}\n`);
     process.stderr.write(renderHistory(a.conversation.messages, style));
@@ -252,7 +248,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const resume = (await offerCrashed(options, reader, interactive)) ?? options.resume;
     await adopt(await start(options, { continue: options.continue, resume }));
     if (!agent) return ExitCode.failed;
-    const first: Agent = agent;
+    const first: Run = agent;
     if (interactive) {
       process.stderr.write(
         `keel chat · ${first.model.provider}/${first.model.modelId} · ${first.workspace.root}\n`,
@@ -284,10 +280,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
   } finally {
     spinner.stop();
-    // Background commands end with the chat.
-    agent?.runner.killAll();
-    // A clean exit: the session's active marker goes.
-    await agent?.session?.close().catch(() => {});
+    // Background commands end with the chat; a clean exit: the session's active marker goes.
+    await agent?.close().catch(() => {});
     process.off('SIGINT', interrupt);
     offTermination();
     stopWatching();

@@ -5,10 +5,10 @@ import { NO_GIT_WARNING, openCheckpointStore } from '../checkpoint/checkpointer.
 import { type Checkpoint, type FileChange, undoTarget } from '../checkpoint/checkpoints.js';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { resolveWorkspaceDir } from './setup.js';
 
 export interface UndoOptions extends GlobalOptions {
   list?: boolean;
