@@ -10,7 +10,12 @@ export function formatError(error: KeelError): string {
   return sanitize(`error: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`);
 }
 
-export function reportFailure(error: unknown, options: { debug?: boolean; json?: boolean }): number {
+/** `write` takes the message in place of stderr: the chat's screen, which owns every byte the chat writes. */
+export function reportFailure(
+  error: unknown,
+  options: { debug?: boolean; json?: boolean; write?: (text: string) => void },
+): number {
+  const write = options.write ?? ((text: string) => void process.stderr.write(text));
   if (error instanceof KeelError) {
     if (options.json) {
       process.stdout.write(
@@ -22,14 +27,14 @@ export function reportFailure(error: unknown, options: { debug?: boolean; json?:
         }),
       );
     }
-    process.stderr.write(formatError(error));
-    if (options.debug && error.stack) process.stderr.write(`${error.stack}\n`);
+    write(formatError(error));
+    if (options.debug && error.stack) write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: internal error: ${sanitize(message)}\n`);
-  if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else process.stderr.write('  hint: run again with --debug for details, and report it if it persists\n');
+  write(`error: internal error: ${sanitize(message)}\n`);
+  if (options.debug && error instanceof Error && error.stack) write(`${error.stack}\n`);
+  else write('  hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.failed;
 }
 

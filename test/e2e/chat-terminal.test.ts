@@ -222,7 +222,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     expect(lastUser(s, 0)).toMatch(/^Review notes\.txt carefully\./);
     await term.type('/compact the review');
     await term.keys('Enter');
-    await term.waitFor((screen) => /compacted the conversation: \d+ → \d+ tokens/.test(screen));
+    await term.waitFor((screen) =>
+      /compacted: the conversation is now a summary: \d+ → \d+ tokens/.test(screen),
+    );
     expect(JSON.stringify(s.requests[1]!.body)).toContain('the review');
     await term.type('go on');
     await term.keys('Enter');
