@@ -201,10 +201,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     modelName: () => (agent ? modelName(agent) : ''),
     sessionFile: () => agent?.session?.file,
     subcommand: {
-      undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current),
-      init: async () => (await import('./init-command.js')).initCommand(current),
-      sessions: async () => (await import('./sessions-command.js')).sessionsListCommand(current),
-      models: async () => (await import('./models-command.js')).modelsCommand(undefined, current),
+      undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
+      init: async () => (await import('./init-command.js')).initCommand(current, screen),
+      sessions: async () => (await import('./sessions-command.js')).sessionsListCommand(current, screen),
+      models: async () => (await import('./models-command.js')).modelsCommand(undefined, current, screen),
     },
   };
 
@@ -222,7 +222,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
         );
       }
     } catch (error) {
-      reportFailure(error, { debug: options.debug, write: screen.notice });
+      reportFailure(error, { debug: options.debug, out: screen });
     }
   };
 
@@ -257,7 +257,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     return reportFailure(error, {
       debug: options.debug,
       json: options.output !== 'text',
-      write: screen.notice,
+      out: screen,
     });
   } finally {
     // Background commands end with the chat.

@@ -6,6 +6,7 @@ import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { createApprovalPrompt } from './approval-prompt.js';
+import type { CommandOutput } from './command-output.js';
 import { editText } from './editor.js';
 import { type Completer, LineReader } from './line-reader.js';
 import { sanitize } from './sanitize.js';
@@ -39,17 +40,13 @@ export interface ChatScreenOptions {
   spinner?: Spinner;
 }
 
-export interface ChatScreen {
+export interface ChatScreen extends CommandOutput {
   /** Consumes the event stream: prints it (text output) and keeps the spinner and /output current. */
   sink: EventSink;
   /** The input: messages, answers and Ctrl-C; its prompt and echo are on this screen. */
   reader: LineReader;
   /** Asks the approval questions of tool calls the policy flagged. */
   approve: Approve;
-  /** A note for the user, on stderr: what a command did, a usage hint, an error's text. */
-  notice(text: string): void;
-  /** Output the user asked for, on stdout: /help, /cost, /output. */
-  print(text: string): void;
   /** The first lines of an interactive chat: the model and the workspace, then the keys. */
   banner(model: string, workspace: string): void;
   /** A resumed session: its id and its past turns, shortly. */
