@@ -73,6 +73,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     await term.type('first');
     await term.keys('Enter');
     await term.waitFor((screen) => /thinking \d+\.\ds/.test(screen));
+    // The spinner shows before the request arrives; interrupted earlier, the hang would answer the next message.
+    for (let i = 0; i < 100 && s.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(s.requests, 'the first request reached the model').toHaveLength(1);
     await term.keys('C-c');
     await term.waitFor('interrupted');
     await term.type('again');
