@@ -2,6 +2,7 @@
 // started), and the outputs that render the run's events. The run itself is assembled by runtime/assemble.ts.
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import type { EventSink } from '../core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../runtime/assemble.js';
 import { loadRunConfig, type RunSource } from '../runtime/config.js';
 import type { GlobalOptions } from './global-options.js';
@@ -29,13 +30,18 @@ export function loadConfigFor(options: GlobalOptions): Promise<LoadedConfig> {
 }
 
 /** What a subcommand asks of its run: the runtime's options and how the CLI prints the events. */
-export type CliRunOptions = Omit<RunOptions, keyof RunSource | 'outputs' | 'env'> & OutputChoice;
+export type CliRunOptions = Omit<RunOptions, keyof RunSource | 'outputs' | 'env'> &
+  OutputChoice & {
+    /** Prints the events in place of the --output choice: the chat's screen, which owns every byte it shows. */
+    output?: EventSink;
+  };
 
-/** Assembles the run for a subcommand, its events printed as --output says. */
+/** Assembles the run for a subcommand, its events printed as --output says (or by the chat's screen). */
 export function startRun(options: GlobalOptions, choice: CliRunOptions): Promise<Run> {
+  const { output, ...rest } = choice;
   return assembleRun({
-    ...choice,
+    ...rest,
     ...runSource(options),
-    outputs: (model) => outputSink(options, model, choice),
+    outputs: (model) => output ?? outputSink(options, model, choice),
   });
 }

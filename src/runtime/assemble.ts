@@ -57,7 +57,7 @@ export interface RunOptions extends RunSource {
   plan?: readonly string[];
   /** What renders the run, given its model (the CLI's text or JSON outputs). The runtime itself prints nothing. */
   outputs?: (model: Model) => EventSink;
-  /** Sees every event before the outputs (the chat's spinner and status). */
+  /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
   observe?: EventSink;
   /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
   env?: NodeJS.ProcessEnv;
