@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { type IgnoreScope, isIgnored, loadGitignore, scopesAbove } from './file-walk.js';
+import { type IgnoreScope, isIgnored, loadGitignore, scopesAbove } from '../project/file-walk.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
