@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * The layers of src/, top to bottom. A folder may import from its own layer and the layers below it,
  * never from a layer above. docs/architecture.md quotes this table; change both together.
  */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['runtime'],
   ['agent', 'ui', 'mcp', 'extend', 'evals'],
