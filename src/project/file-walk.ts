@@ -32,18 +32,18 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 /** Directories read between two turns of the event loop, so that Ctrl-C or a time-out gets through a large tree. */
 const DIRS_PER_TURN = 64;
 
-export interface IgnoreScope {
+interface IgnoreScope {
   base: string;
   rules: Ignore;
 }
 
-export async function loadGitignore(dir: string): Promise<IgnoreScope | undefined> {
+async function loadGitignore(dir: string): Promise<IgnoreScope | undefined> {
   const text = await fs.readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
   return text === undefined ? undefined : { base: dir, rules: ignore().add(text) };
 }
 
 /** Deeper .gitignore files override shallower ones, as in git (a nested `!x` re-includes x). */
-export function isIgnored(scopes: readonly IgnoreScope[], full: string, isDir: boolean): boolean {
+function isIgnored(scopes: readonly IgnoreScope[], full: string, isDir: boolean): boolean {
   let ignored = false;
   for (const scope of scopes) {
     const rel = path.relative(scope.base, full).split(path.sep).join('/');
@@ -55,7 +55,7 @@ export function isIgnored(scopes: readonly IgnoreScope[], full: string, isDir: b
 }
 
 /** The .gitignore scopes of the directories from the root down to `start`'s parent, which apply below it too. */
-export async function scopesAbove(root: string, start: string): Promise<IgnoreScope[]> {
+async function scopesAbove(root: string, start: string): Promise<IgnoreScope[]> {
   const scopes: IgnoreScope[] = [];
   const between = path.relative(root, start).split(path.sep).filter(Boolean);
   for (let i = 0; i < between.length; i++) {
@@ -82,40 +82,55 @@ interface Frame {
   next: number;
 }
 
-/**
- * Directories are read synchronously: for thousands of small directories that beats the thread pool's round trips
- * several times over. A directory that cannot be read is walked as empty.
- */
-function open(dir: string, inherited: IgnoreScope[]): Frame {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    entries = [];
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const own = gitignoreIn(dir, entries);
-  return { dir, scopes: own ? [...inherited, own] : inherited, entries, next: 0 };
+export interface WalkEntry {
+  /** Absolute. */
+  path: string;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+export interface WalkOptions {
+  signal?: AbortSignal;
+  /** Directories (by name) neither listed nor entered. */
+  skipDir?: (name: string) => boolean;
+  /** False: only the entries of `start` itself. */
+  recursive?: boolean;
+  /** A directory that cannot be read is walked as empty, unless this throws (list_files names the error). */
+  unreadable?: (dir: string, error: unknown) => Promise<void>;
 }
 
 /**
- * The regular files under `start` (or `start` itself when it is a file), absolute, depth first in name order,
- * skipping .git, ignored entries and directories `skipDir` names. Symbolic links are not followed, as ripgrep
- * without -L: they may lead out of the workspace or loop. Stop early by leaving the loop.
+ * Directories are read synchronously: for thousands of small directories that beats the thread pool's round trips
+ * several times over.
  */
-export async function* walkFiles(
+function read(dir: string): { entries: Dirent[]; error?: unknown } {
+  try {
+    return { entries: readdirSync(dir, { withFileTypes: true }) };
+  } catch (error) {
+    return { entries: [], error };
+  }
+}
+
+/**
+ * The entries under the directory `start`, absolute, depth first in name order (a directory before what it holds),
+ * skipping .git, ignored entries and directories `skipDir` names. Symbolic links are listed but not followed, as
+ * ripgrep without -L: they may lead out of the workspace or loop. Stop early by leaving the loop.
+ */
+export async function* walkEntries(
   root: string,
   start: string,
-  signal?: AbortSignal,
-  skipDir: (name: string) => boolean = () => false,
-): AsyncGenerator<string> {
-  const stat = await fs.lstat(start);
-  if (stat.isFile()) {
-    yield start;
-    return;
-  }
-  signal?.throwIfAborted();
-  const stack = [open(start, await scopesAbove(root, start))];
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
+  const { signal, skipDir = () => false, recursive = true } = options;
+  const open = async (dir: string, inherited: IgnoreScope[]): Promise<Frame> => {
+    signal?.throwIfAborted();
+    const { entries, error } = read(dir);
+    if (error !== undefined) await options.unreadable?.(dir, error);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const own = gitignoreIn(dir, entries);
+    return { dir, scopes: own ? [...inherited, own] : inherited, entries, next: 0 };
+  };
+  const stack = [await open(start, await scopesAbove(root, start))];
   let opened = 1;
   while (stack.length > 0) {
     const frame = stack.at(-1)!;
@@ -127,14 +142,28 @@ export async function* walkFiles(
     if (entry.name === '.git') continue;
     const full = path.join(frame.dir, entry.name);
     const isDir = entry.isDirectory();
-    if (!isDir && !entry.isFile()) continue;
     if ((isDir && skipDir(entry.name)) || isIgnored(frame.scopes, full, isDir)) continue;
-    if (!isDir) {
-      yield full;
-      continue;
-    }
+    yield { path: full, isDir, isFile: entry.isFile() };
+    if (!isDir || !recursive) continue;
     if (++opened % DIRS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    signal?.throwIfAborted();
-    stack.push(open(full, frame.scopes));
+    stack.push(await open(full, frame.scopes));
   }
+}
+
+/**
+ * The regular files under `start` (or `start` itself when it is a file), as walkEntries finds them. A directory
+ * that cannot be read is walked as empty.
+ */
+export async function* walkFiles(
+  root: string,
+  start: string,
+  signal?: AbortSignal,
+  skipDir?: (name: string) => boolean,
+): AsyncGenerator<string> {
+  const stat = await fs.lstat(start);
+  if (stat.isFile()) {
+    yield start;
+    return;
+  }
+  for await (const entry of walkEntries(root, start, { signal, skipDir })) if (entry.isFile) yield entry.path;
 }
