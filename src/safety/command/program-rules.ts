@@ -21,8 +21,12 @@ export interface AllowedProgram {
   subcommands?: Readonly<Record<string, AllowedProgram>>;
   /** Only these options are accepted (git branch: listing only). */
   onlyFlags?: readonly string[];
-  /** Options of onlyFlags that take the next word as their value. */
+  /** Options that take the next word as their value (for counting operands, and onlyFlags' values). */
   valueFlags?: readonly string[];
+  /** The program's first operand is a script parsed on its own terms (sed-script.ts, awk-program.ts). */
+  script?: 'sed' | 'awk';
+  /** A shell: read-only when its `-c` script is (parsed and judged like a top-level command). */
+  shell?: boolean;
   /** Operands are accepted only when one of these options is present (`git branch --list <pattern>`). */
   operandsNeed?: readonly string[];
   /** Operands must not be directories: the program reads the files inside them, following their links (diff). */
@@ -75,14 +79,19 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
     deniedFlags: ['--output', '--compress-program', '--files0-from'],
     deniedLetters: 'o',
   },
-  uniq: { pathArgs: true, maxOperands: 1 },
+  // uniq IN OUT writes OUT: its operands are counted after `--` and glob expansion, minus its options' values.
+  uniq: {
+    pathArgs: true,
+    maxOperands: 1,
+    valueFlags: ['-f', '-s', '-w', '--skip-fields', '--skip-chars', '--check-chars'],
+  },
   cut: { pathArgs: true },
   diff: { pathArgs: true, noDirectories: true },
   file: { pathArgs: true, deniedFlags: ['--compile', '--files-from'], deniedLetters: 'Cf' },
   stat: { pathArgs: true },
   du: { pathArgs: true, deniedFlags: ['--files0-from'] },
   // -o writes the listing to a file; -R with -H writes 00Tree.html into every directory.
-  tree: { pathArgs: true, deniedLetters: 'oR' },
+  tree: { pathArgs: true, deniedLetters: 'oR', deniedFlags: ['--output', '--fromfile'] },
   rg: {
     pathArgs: true,
     patternFirst: true,
@@ -134,8 +143,43 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
         ],
         operandsNeed: ['--list', '-l'],
       }),
+      blame: git(),
+      'ls-files': git(),
+      'ls-tree': git(),
+      // --filters and --textconv run the repository's filter and textconv programs.
+      'cat-file': git({ deniedFlags: [...GIT_DENIED, '--filters'] }),
+      describe: git(),
+      shortlog: git(),
+      // Listing and get-url only: checked by gitRemoteProblem.
+      remote: git({ pathArgs: false }),
     },
   },
+  sed: { pathArgs: true, script: 'sed' },
+  awk: { pathArgs: true, script: 'awk' },
+  gawk: { pathArgs: true, script: 'awk' },
+  mawk: { pathArgs: true, script: 'awk' },
+  nawk: { pathArgs: true, script: 'awk' },
+  bash: { pathArgs: false, shell: true },
+  sh: { pathArgs: false, shell: true },
+  zsh: { pathArgs: false, shell: true },
+  dash: { pathArgs: false, shell: true },
+  tac: { pathArgs: true },
+  nl: { pathArgs: true },
+  rev: { pathArgs: true },
+  paste: { pathArgs: true },
+  numfmt: { pathArgs: false },
+  // GNU base64 writes only to standard output; BSD's -o names an output file.
+  base64: { pathArgs: true, deniedFlags: ['--output'], deniedLetters: 'o' },
+  tr: { pathArgs: false },
+  seq: { pathArgs: false },
+  expr: { pathArgs: false },
+  true: { pathArgs: false },
+  false: { pathArgs: false },
+  sleep: { pathArgs: false },
+  whereis: { pathArgs: false },
+  id: { pathArgs: false },
+  uname: { pathArgs: false },
+  whoami: { pathArgs: false },
   echo: { pathArgs: false },
   pwd: { pathArgs: false },
   which: { pathArgs: false },
@@ -144,9 +188,13 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
 
 /** The read-only set as shown to people and the model: `git status|diff|...` for programs with subcommands. */
 export function readOnlyNames(): string[] {
-  return Object.entries(ALLOWED_PROGRAMS).map(([name, rule]) =>
-    rule.subcommands ? `${name} ${Object.keys(rule.subcommands).join('|')}` : name,
-  );
+  return Object.entries(ALLOWED_PROGRAMS).map(([name, rule]) => {
+    if (rule.subcommands) return `${name} ${Object.keys(rule.subcommands).join('|')}`;
+    if (rule.shell) return `${name} -c '<read-only commands>'`;
+    if (rule.script === 'sed') return `${name} (printing scripts: no w/W/e/r/R, no -i)`;
+    if (rule.script === 'awk') return `${name} (no system, getline, pipes or > in actions)`;
+    return name;
+  });
 }
 
 /**
