@@ -7,7 +7,16 @@
 export type AwkVerdict = { files: number[] } | { problem: string };
 
 /** Names that run commands, read files or the environment, or reach awk's own argument list. */
-const REFUSED_NAMES = new Set(['system', 'getline', 'ENVIRON', 'PROCINFO', 'ARGV', 'ARGC', 'SYMTAB', 'FUNCTAB']);
+const REFUSED_NAMES = new Set([
+  'system',
+  'getline',
+  'ENVIRON',
+  'PROCINFO',
+  'ARGV',
+  'ARGC',
+  'SYMTAB',
+  'FUNCTAB',
+]);
 /** Keywords after which a `/` starts a regular expression rather than dividing. */
 const REGEX_AFTER_WORDS = new Set(['print', 'printf', 'return', 'case', 'in']);
 

@@ -65,7 +65,8 @@ export function gitGlobals(argv: readonly string[]): GitGlobals | string {
 /** `git remote`, `git remote -v`, `git remote get-url [--push|--all] <name>`: listing only. */
 export function gitRemoteProblem(args: readonly string[]): string | undefined {
   const [first, ...rest] = args;
-  if (first === undefined || (args.length === 1 && (first === '-v' || first === '--verbose'))) return undefined;
+  if (first === undefined || (args.length === 1 && (first === '-v' || first === '--verbose')))
+    return undefined;
   if (first === 'get-url') {
     const names = rest.filter((a) => a !== '--push' && a !== '--all');
     if (names.length === 1 && !names[0]?.startsWith('-')) return undefined;

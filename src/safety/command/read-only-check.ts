@@ -229,9 +229,13 @@ export async function readOnlyReason(
     if (remote) return { reason: remote };
   }
   // A glob matching `-f` hands the program an option nobody wrote.
-  const optionLike = expanded.slice(first, first + endOfOptions(args)).find((a) => a.glob && isOption(a.text));
+  const optionLike = expanded
+    .slice(first, first + endOfOptions(args))
+    .find((a) => a.glob && isOption(a.text));
   if (optionLike) {
-    return { reason: `\`${shown}\`: \`${optionLike.glob}\` matches \`${optionLike.text}\`, which ${name} would read as an option` };
+    return {
+      reason: `\`${shown}\`: \`${optionLike.glob}\` matches \`${optionLike.text}\`, which ${name} would read as an option`,
+    };
   }
   const links = lookup(LINK_FOLLOWING, program);
   const follows = links && linkFollowingFlag(command.argv, links);
@@ -293,7 +297,8 @@ async function shellScriptReason(
     hasC ||= arg.includes('c');
   }
   const script = args[i];
-  if (!hasC || script === undefined) return { reason: `\`${command.text}\` runs a script file or standard input; ${usage}` };
+  if (!hasC || script === undefined)
+    return { reason: `\`${command.text}\` runs a script file or standard input; ${usage}` };
   if (i + 1 < args.length) return { reason: `\`${command.text}\` passes arguments to its script; ${usage}` };
   if (depth >= MAX_SHELL_DEPTH) return { reason: `\`${command.text}\` nests shells too deeply to check` };
   const inner = await analyzeCommand(script);
@@ -303,7 +308,10 @@ async function shellScriptReason(
   const syntax = syntaxReason(inner);
   if (syntax) return { reason: syntax };
   // zsh expands `=cmd`, glob qualifiers `*(e:...:)` and more that bash does not: only plain words are judged alike.
-  if (program === 'zsh' && inner.commands.some((c) => c.globs.length > 0 || c.argv.some((a) => /^=|[()]/.test(a)))) {
+  if (
+    program === 'zsh' &&
+    inner.commands.some((c) => c.globs.length > 0 || c.argv.some((a) => /^=|[()]/.test(a)))
+  ) {
     return { reason: `the zsh -c script \`${script}\` uses syntax zsh reads differently from bash` };
   }
   for (const part of inner.commands) {
