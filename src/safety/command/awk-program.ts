@@ -17,11 +17,13 @@ const REFUSED_NAMES = new Set([
   'SYMTAB',
   'FUNCTAB',
 ]);
+/** Of those, the ones that run commands (`getline` too: `"cmd" | getline`). */
+const RUNNING_NAMES = new Set(['system', 'getline']);
 /** Keywords after which a `/` starts a regular expression rather than dividing. */
 const REGEX_AFTER_WORDS = new Set(['print', 'printf', 'return', 'case', 'in']);
 
-/** awk's arguments (argv without `awk`): `-F`, `-v` and `--`, then the program, then input files. */
-export function awkVerdict(args: readonly string[]): AwkVerdict {
+/** Index into awk's arguments (argv without `awk`) of its program text; a string says why there is none to judge. */
+export function awkProgramIndex(args: readonly string[]): number | string {
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i] ?? '';
@@ -32,22 +34,33 @@ export function awkVerdict(args: readonly string[]): AwkVerdict {
     if (!arg.startsWith('-') || arg === '-') break;
     if (arg === '-F' || arg === '-v') i++;
     else if (!/^-[Fv]./s.test(arg)) {
-      return { problem: `\`awk ${arg}\` can read a program from a file, load code or write files` };
+      return `\`awk ${arg}\` can read a program from a file, load code or write files`;
     }
   }
-  const program = args[i];
-  if (program === undefined) return { problem: '`awk` without a program' };
-  const problem = awkProgramProblem(program);
-  if (problem) return { problem };
+  return i < args.length ? i : '`awk` without a program';
+}
+
+/** awk's arguments: `-F`, `-v` and `--`, then the program, then input files (or `var=value` assignments). */
+export function awkVerdict(args: readonly string[]): AwkVerdict {
+  const at = awkProgramIndex(args);
+  if (typeof at === 'string') return { problem: at };
+  const issue = awkProgramIssue(args[at] ?? '');
+  if (issue) return { problem: issue.why };
   const files: number[] = [];
-  for (let j = i + 1; j < args.length; j++) files.push(j);
+  for (let j = at + 1; j < args.length; j++) files.push(j);
   return { files };
 }
 
+/** Whether awk's program runs commands (system, pipes, getline, indirect calls): inline code, not a script to judge. */
+export function awkRunsCommands(args: readonly string[]): boolean {
+  const at = awkProgramIndex(args);
+  return typeof at === 'number' && awkProgramIssue(args[at] ?? '')?.runs === true;
+}
+
 /** Why an awk program does more than print (runs, pipes, redirects, reads other files), or undefined. */
-export function awkProgramProblem(program: string): string | undefined {
+export function awkProgramIssue(program: string): { why: string; runs: boolean } | undefined {
   const p = program;
-  const why = (what: string) => `the awk program \`${program}\` ${what}`;
+  const issue = (what: string, runs = false) => ({ why: `the awk program \`${program}\` ${what}`, runs });
   let braces = 0;
   let parens = 0;
   // Whether the last token ends an operand, after which `/` divides.
@@ -66,7 +79,7 @@ export function awkProgramProblem(program: string): string | undefined {
     if (c === '"') {
       let j = i + 1;
       for (; j < p.length && p[j] !== '"'; j++) if (p[j] === '\\') j++;
-      if (j >= p.length) return why('has a string that does not end');
+      if (j >= p.length) return issue('has a string that does not end');
       i = j + 1;
       operand = true;
       continue;
@@ -75,16 +88,16 @@ export function awkProgramProblem(program: string): string | undefined {
       let j = i + 1;
       for (; j < p.length && p[j] !== '/'; j++) {
         if (p[j] === '\\') j++;
-        else if (p[j] === '\n') return why('has a regular expression that does not end');
+        else if (p[j] === '\n') return issue('has a regular expression that does not end');
       }
-      if (j >= p.length) return why('has a regular expression that does not end');
+      if (j >= p.length) return issue('has a regular expression that does not end');
       i = j + 1;
       operand = true;
       continue;
     }
     const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(p.slice(i))?.[0];
     if (name) {
-      if (REFUSED_NAMES.has(name)) return why(`uses \`${name}\``);
+      if (REFUSED_NAMES.has(name)) return issue(`uses \`${name}\``, RUNNING_NAMES.has(name));
       i += name.length;
       operand = !REGEX_AFTER_WORDS.has(name);
       continue;
@@ -95,15 +108,15 @@ export function awkProgramProblem(program: string): string | undefined {
       operand = true;
       continue;
     }
-    if (c === '@') return why('calls a function indirectly (`@`)');
+    if (c === '@') return issue('calls a function indirectly (`@`)', true);
     if (c === '|') {
-      if (p[i + 1] !== '|') return why('pipes to or from a command (`|`)');
+      if (p[i + 1] !== '|') return issue('pipes to or from a command (`|`)', true);
       i += 2;
       operand = false;
       continue;
     }
     if (c === '>' && braces > 0 && parens === 0) {
-      return why('may redirect output to a file (`>` outside parentheses in an action)');
+      return issue('may redirect output to a file (`>` outside parentheses in an action)');
     }
     if (c === '{') braces++;
     else if (c === '}') braces = Math.max(0, braces - 1);

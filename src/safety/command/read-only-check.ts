@@ -222,12 +222,6 @@ export async function readOnlyReason(
     first += 1;
   }
   const args = argv.slice(first);
-  const flag = flagProblem(args, rule, name);
-  if (flag) return { reason: flag };
-  if (name === 'git remote') {
-    const remote = gitRemoteProblem(args);
-    if (remote) return { reason: remote };
-  }
   // A glob matching `-f` hands the program an option nobody wrote.
   const optionLike = expanded
     .slice(first, first + endOfOptions(args))
@@ -236,6 +230,12 @@ export async function readOnlyReason(
     return {
       reason: `\`${shown}\`: \`${optionLike.glob}\` matches \`${optionLike.text}\`, which ${name} would read as an option`,
     };
+  }
+  const flag = flagProblem(args, rule, name);
+  if (flag) return { reason: flag };
+  if (name === 'git remote') {
+    const remote = gitRemoteProblem(args);
+    if (remote) return { reason: remote };
   }
   const links = lookup(LINK_FOLLOWING, program);
   const follows = links && linkFollowingFlag(command.argv, links);
