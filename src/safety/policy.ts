@@ -182,6 +182,12 @@ export function createPolicy(options: PolicyOptions): Policy {
     for (const v of verdicts.filter((v) => v.tier === 'deny')) {
       findings.push({ kind: 'denied-command', reason: `${shown} is refused in every mode: ${v.reason}` });
     }
+    if (analysis.issues.some((i) => i.kind === 'hidden_continuation')) {
+      findings.push({
+        kind: 'unverifiable-command',
+        reason: `${shown} continues a line right after \`$\`, which bash joins into an expansion the check cannot see`,
+      });
+    }
     if (analysis.issues.some((i) => i.kind === 'control_character')) {
       findings.push({
         kind: 'unverifiable-command',

@@ -38,6 +38,7 @@ export interface GitGlobals {
 /** Reads git's global options; a string says why they keep the command out of the read-only set. */
 export function gitGlobals(argv: readonly string[]): GitGlobals | string {
   const globals: GitGlobals = { subcommand: 1, directories: [], directoryIndexes: [] };
+  if (argv.length === 2 && (argv[1] === '--version' || argv[1] === '--help')) return globals;
   let i = 1;
   for (; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -72,4 +73,13 @@ export function gitRemoteProblem(args: readonly string[]): string | undefined {
     if (names.length === 1 && !names[0]?.startsWith('-')) return undefined;
   }
   return `\`git remote ${args.join(' ')}\` may change the remotes; read-only: git remote [-v], git remote get-url <name>`;
+}
+
+/** `git reflog [show] [<ref>]`: showing only; `expire`, `delete` and `drop` change the reflog. */
+export function gitReflogProblem(args: readonly string[]): string | undefined {
+  const sub = args.find((a) => !a.startsWith('-'));
+  if (sub === 'expire' || sub === 'delete' || sub === 'drop') {
+    return `\`git reflog ${sub}\` changes the reflog; read-only: git reflog [show]`;
+  }
+  return undefined;
 }

@@ -27,6 +27,8 @@ export interface AllowedProgram {
   script?: 'sed' | 'awk';
   /** A shell: read-only when its `-c` script is (parsed and judged like a top-level command). */
   shell?: boolean;
+  /** Every operand must match (env: only `NAME=value`, so no command runs; man: page names, not files). */
+  operandPattern?: RegExp;
   /** Operands are accepted only when one of these options is present (`git branch --list <pattern>`). */
   operandsNeed?: readonly string[];
   /** Operands must not be directories: the program reads the files inside them, following their links (diff). */
@@ -43,6 +45,9 @@ const GIT_DENIED = [
   '--textconv',
   '--paginate',
   '--open-files-in-pager',
+  // Signature checks run gpg.program; a subcommand's --help runs man or help.browser.
+  '--show-signature',
+  '--help',
 ];
 const git = (extra: Partial<AllowedProgram> = {}): AllowedProgram => ({
   pathArgs: true,
@@ -152,6 +157,13 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
       shortlog: git(),
       // Listing and get-url only: checked by gitRemoteProblem.
       remote: git({ pathArgs: false }),
+      // Showing only: `expire` and `delete` are refused by gitReflogProblem.
+      reflog: git({ pathArgs: false }),
+      tag: git({
+        onlyFlags: ['-l', '--list', '--sort', '--contains', '--no-contains', '--points-at', '--merged'],
+        valueFlags: ['--sort', '--contains', '--no-contains', '--points-at', '--merged'],
+        operandsNeed: ['-l', '--list'],
+      }),
     },
   },
   sed: { pathArgs: true, script: 'sed' },
@@ -180,6 +192,13 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
   id: { pathArgs: false },
   uname: { pathArgs: false },
   whoami: { pathArgs: false },
+  // printf -v NAME assigns a variable later commands of the shell see (PATH).
+  printf: { pathArgs: false, deniedLetters: 'v' },
+  // Without a command env only prints the environment, which holds only what command-env.ts passes on.
+  env: { pathArgs: false, onlyFlags: ['-0', '--null'], operandPattern: /^[A-Za-z_][A-Za-z0-9_]*=/ },
+  printenv: { pathArgs: false },
+  // Page names only (a name with a slash is a file man would format).
+  man: { pathArgs: false, onlyFlags: [], operandPattern: /^[A-Za-z0-9_.+:-]+$/ },
   echo: { pathArgs: false },
   pwd: { pathArgs: false },
   which: { pathArgs: false },

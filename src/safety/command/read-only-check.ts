@@ -7,7 +7,7 @@ import { PathEscapeError, type Workspace } from '../workspace.js';
 import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
 import { awkVerdict } from './awk-program.js';
 import { programName } from './denylist.js';
-import { gitGlobals, gitRemoteProblem } from './git-read-only.js';
+import { gitGlobals, gitReflogProblem, gitRemoteProblem } from './git-read-only.js';
 import { endOfOptions, expandGlobs, operandIndexes } from './operands.js';
 import {
   ALLOWED_PROGRAMS,
@@ -34,6 +34,7 @@ const ISSUE_WORDS: Record<IssueKind, string> = {
   assignment: 'a variable assignment',
   background: 'a background job (&)',
   control_character: 'control characters',
+  hidden_continuation: 'a line continuation after $',
   parse_error: 'syntax that does not parse',
   unsupported_syntax: 'unsupported shell syntax',
 };
@@ -118,11 +119,14 @@ function flagProblem(args: readonly string[], rule: AllowedProgram, name: string
       (/^-[^-]/.test(a) && [...a.slice(1)].some((letter) => rule.deniedLetters?.includes(letter))),
   );
   if (denied) return `\`${name} ${denied}\` can write files or run programs, so it is not read-only`;
+  const operands = operandIndexes(args, rule).map((i) => args[i] ?? '');
+  const pattern = rule.operandPattern;
+  const odd = pattern ? operands.find((o) => !pattern.test(o)) : undefined;
+  if (odd !== undefined) return `\`${name} ${odd}\` may run or read something else, so it is not read-only`;
   if (rule.onlyFlags) {
     const other = options.find((a) => !rule.onlyFlags?.includes(a.split('=')[0] ?? a));
     if (other) return `\`${name} ${other}\` is not a listing option, so it may change things`;
-    const operands = operandIndexes(args, rule).map((i) => args[i]);
-    if (operands.length > 0 && !options.some((a) => rule.operandsNeed?.includes(a))) {
+    if (rule.operandsNeed && operands.length > 0 && !options.some((a) => rule.operandsNeed?.includes(a))) {
       return `\`${name} ${operands[0]}\` would create or change something; only listing is read-only`;
     }
   }
@@ -162,6 +166,8 @@ async function redirectProblem(
 ): Promise<string | undefined> {
   for (const r of command.redirects) {
     if (/^[<>]&$/.test(r.operator) && /^(\d+|-)$/.test(r.target)) continue;
+    // `>&-` closes a descriptor: no file.
+    if (/^[<>]&-$/.test(r.operator) && r.target === '') continue;
     if (HARMLESS_REDIRECT_TARGETS.includes(r.target)) continue;
     if (r.operator === '<' && r.literal) {
       const problem = await pathProblem(workspace, r.target);
@@ -212,7 +218,9 @@ export async function readOnlyReason(
     first = globals.subcommand;
   }
   if (rule.subcommands) {
-    const sub = lookup(rule.subcommands, argv[first]);
+    // `git --version` and `git --help` alone print and exit.
+    const printsOnly = program === 'git' && argv.length === 2 && /^--(version|help)$/.test(argv[1] ?? '');
+    const sub = printsOnly ? { pathArgs: false } : lookup(rule.subcommands, argv[first]);
     if (!sub)
       return {
         reason: `\`${shown}\` is not a read-only command (read-only: ${name} ${Object.keys(rule.subcommands).join('|')})`,
@@ -222,6 +230,9 @@ export async function readOnlyReason(
     first += 1;
   }
   const args = argv.slice(first);
+  // `%G?` and friends in a format make git verify signatures, running gpg.program.
+  const signature = program === 'git' ? args.find((a) => /%G/.test(a)) : undefined;
+  if (signature) return { reason: `\`${name} ${signature}\` verifies signatures, which runs gpg` };
   // A glob matching `-f` hands the program an option nobody wrote.
   const optionLike = expanded
     .slice(first, first + endOfOptions(args))
@@ -233,10 +244,13 @@ export async function readOnlyReason(
   }
   const flag = flagProblem(args, rule, name);
   if (flag) return { reason: flag };
-  if (name === 'git remote') {
-    const remote = gitRemoteProblem(args);
-    if (remote) return { reason: remote };
-  }
+  const listing =
+    name === 'git remote'
+      ? gitRemoteProblem(args)
+      : name === 'git reflog'
+        ? gitReflogProblem(args)
+        : undefined;
+  if (listing) return { reason: listing };
   const links = lookup(LINK_FOLLOWING, program);
   const follows = links && linkFollowingFlag(command.argv, links);
   if (links && follows) {
@@ -250,6 +264,12 @@ export async function readOnlyReason(
   if (rule.script) {
     const verdict = rule.script === 'sed' ? sedVerdict(args) : awkVerdict(args);
     if ('problem' in verdict) return { reason: verdict.problem };
+    // The script itself must be written out: a glob would let file names write it.
+    const scripted = args.findIndex((_a, i) => !verdict.files.includes(i) && expanded[first + i]?.glob);
+    if (scripted !== -1)
+      return {
+        reason: `\`${shown}\`: the ${program} script \`${expanded[first + scripted]?.glob}\` is a glob`,
+      };
     // Input files only: every one is a plain path, whatever it looks like.
     indexes = verdict.files;
     afterEnd = -1;

@@ -204,6 +204,10 @@ describe('fewer false refusals (item 6)', () => {
     ["bash -c 'ls > out'", 'redirects to `out`'],
     ["bash -c 'ls && rm a.txt'", '`rm a.txt` is not a read-only command'],
     ["zsh -c 'ls =ls'", 'zsh reads differently'],
+    ['git log --show-signature -1', '`git log --show-signature`'],
+    ["git log --format='%G? %s'", 'verifies signatures'],
+    ['git log --help', '`git log --help`'],
+    ['sed s/a/*/ a.txt', 'is a glob'],
   ])('%s is not read-only', async (command, reason) => {
     await expectNotReadOnly(command, reason);
   });
@@ -223,6 +227,16 @@ describe('fewer false refusals (item 6)', () => {
       expect(decision.decision).toBe('deny');
       expect(decision.reason).toContain(reason);
     }
+  });
+
+  test('a line continuation after $ that hides a substitution is unverifiable in every mode', async () => {
+    const command = 'echo "$\\\n(touch pwned)"';
+    expect(command).toContain('$\\\n(');
+    expect((await decide('restricted', command)).decision).toBe('deny');
+    expect((await decide('interactive', command)).decision).toBe('ask');
+    const full = await decide('full', command);
+    expect(full.decision).toBe('deny');
+    expect(full.reason).toContain('continues a line right after `$`');
   });
 
   test('a git -c setting that runs a program is refused in every mode', async () => {
