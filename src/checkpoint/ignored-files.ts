@@ -34,8 +34,9 @@ export const GENERATED_TREES: ReadonlySet<string> = new Set([
   'vendor',
 ]);
 
-/** At most this many ignored files are walked and kept per checkpoint, and this many bytes in all. */
+/** At most this many ignored files are kept per checkpoint, this many bytes in all, this many entries walked. */
 const MAX_FILES = 5000;
+const MAX_WALKED = 20000;
 const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 
 export interface IgnoredPlan {
@@ -67,15 +68,22 @@ export async function planIgnored(
   const plan: IgnoredPlan = { add: [], untrack: [], skipped: [] };
   const seenTrees = new Set<string>();
   let total = 0;
+  let walked = 0;
   const skipTree = (tree: string) => {
     if (seenTrees.has(tree)) return;
     seenTrees.add(tree);
     plan.skipped.push({ path: tree, reason: 'generated' });
   };
   const consider = async (rel: string): Promise<void> => {
+    walked += 1;
     const stat = await fs.lstat(join(root, rel)).catch(() => undefined);
     if (!stat) return;
     if (stat.isDirectory()) {
+      // A huge ignored folder (a cache under another name) is named, not walked to the end.
+      if (walked > MAX_WALKED) {
+        plan.skipped.push({ path: `${rel}/`, reason: 'limit' });
+        return;
+      }
       if (rel.split('/').pop() === '.git') return;
       const names = await fs.readdir(join(root, rel)).catch(() => [] as string[]);
       for (const name of names.sort()) {

@@ -154,8 +154,9 @@ async function run(
   const recordAfter = mutating
     ? await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview })
     : undefined;
-  // Any call that may write (a command judged read-only too), around its run: protected files put back.
-  const armed = tool.safety === 'safe' ? undefined : await ctx.tripwire?.arm(preview.writes);
+  // Around every call (a command judged read-only, an MCP tool declared read-only, a language server started by a
+  // code tool may all write): protected files put back. A few stats and small reads, so no call is exempt.
+  const armed = await ctx.tripwire?.arm(preview.writes);
   const result = withTripwire(await tool.execute(args, ctx), tool.name, await armed?.check(), ctx);
   if (recordAfter) await recordAfter();
   await ctx.hooks?.afterTool(hooked, result, ctx.signal);
