@@ -116,7 +116,7 @@ export async function undoCommand(
     }
     const target = undoTarget(checkpoints, id);
     const warnings = cannotRestore(target, limitKb);
-    if (warnings.length > 0) process.stdout.write(sanitize(`${warnings.join('\n')}\n`));
+    if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
     const result = await store.restore(target, `undo-${stamp()}-${process.pid}`);
     const what = id === undefined ? `before run ${target.run}` : `before ${target.tool} (${target.summary})`;
     const lines = [`restored ${root} to ${what}: checkpoint ${target.id} of ${localTime(target.time)}`];
