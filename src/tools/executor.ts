@@ -157,7 +157,15 @@ async function run(
   // Around every call (a command judged read-only, an MCP tool declared read-only, a language server started by a
   // code tool may all write): protected files put back. A few stats and small reads, so no call is exempt.
   const armed = await ctx.tripwire?.arm(preview.writes);
-  const result = withTripwire(await tool.execute(args, ctx), tool.name, await armed?.check(), ctx);
+  let executed: ToolResult;
+  try {
+    executed = await tool.execute(args, ctx);
+  } catch (error) {
+    // A call that threw (aborted, crashed) may have planted something all the same.
+    withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);
+    throw error;
+  }
+  const result = withTripwire(executed, tool.name, await armed?.check(), ctx);
   if (recordAfter) await recordAfter();
   await ctx.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
