@@ -138,7 +138,14 @@ async function record(options: TripwireOptions): Promise<Map<string, Entry>> {
 }
 
 /** Puts one path back as `before` held it; undefined: it did not exist, so what is there now goes. */
-async function restore(absolute: string, before: Entry | undefined): Promise<void> {
+async function restore(root: string, absolute: string, before: Entry | undefined): Promise<void> {
+  // A folder on the way swapped for a link: nothing is written through it, outside the workspace.
+  let existing = path.dirname(absolute);
+  while (!(await fs.lstat(existing).catch(() => undefined)) && existing !== root)
+    existing = path.dirname(existing);
+  if (!isInside(root, await fs.realpath(existing).catch(() => existing))) {
+    throw new Error('its folder now leads outside the workspace');
+  }
   const now = await fs.lstat(absolute).catch(() => undefined);
   if (before?.kind === 'dir') {
     if (now && !now.isDirectory()) await fs.rm(absolute, { force: true });
@@ -171,7 +178,7 @@ export function createTripwire(options: TripwireOptions): Tripwire {
           );
           const tripped: Tripped[] = [];
           // The repository itself removed (`rm -rf .git`) is not a planted setting: nothing of it is rebuilt.
-          const repoGone = !(await fs.lstat(path.join(root, '.git')).catch(() => undefined));
+          const repoGone = !(await fs.lstat(path.join(root, '.git')).catch(() => undefined))?.isDirectory();
           // What the call created goes first, deepest first (files before their folders); then, shallowest first,
           // what it changed or deleted is put back.
           const created = paths.filter((p) => !before.has(p)).sort((a, b) => b.length - a.length);
@@ -191,7 +198,7 @@ export function createTripwire(options: TripwireOptions): Tripwire {
             }
             const change = !old ? 'created' : !now ? 'deleted' : 'changed';
             try {
-              await restore(path.join(root, rel), old);
+              await restore(root, path.join(root, rel), old);
               // A folder put back is said through the files in it.
               if (old?.kind !== 'dir') tripped.push({ path: rel, change, restored: true });
             } catch (error) {

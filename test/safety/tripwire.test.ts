@@ -171,3 +171,20 @@ describe('which .git/config changes stand', () => {
     });
   }
 });
+
+describe('the tripwire and links', () => {
+  it('writes nothing through a folder a call swapped for a link to outside the workspace', async () => {
+    const root = await workspace({ '.keel/commands/x.md': 'mine\n' });
+    const outside = await workspace();
+    const tripped = await around(root, async () => {
+      await fs.rm(join(root, '.keel'), { recursive: true });
+      await fs.symlink(outside, join(root, '.keel'));
+    });
+    expect(await treeSnapshot(outside)).toEqual({});
+    expect(await fs.readFile(join(root, '.keel/commands/x.md'), 'utf8')).toBe('mine\n');
+    // The folder is put back silently; its files say what happened.
+    expect(tripped.map((t) => `${t.path} ${t.change} ${t.restored}`)).toEqual([
+      '.keel/commands/x.md deleted true',
+    ]);
+  });
+});
