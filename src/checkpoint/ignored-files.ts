@@ -74,7 +74,11 @@ export async function planIgnored(
     seenTrees.add(tree);
     plan.skipped.push({ path: tree, reason: 'generated' });
   };
+  const seen = new Set<string>();
   const consider = async (rel: string): Promise<void> => {
+    // git may list a folder and, again, files inside it.
+    if (seen.has(rel)) return;
+    seen.add(rel);
     walked += 1;
     const stat = await fs.lstat(join(root, rel)).catch(() => undefined);
     if (!stat) return;
