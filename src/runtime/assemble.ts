@@ -248,7 +248,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         return ended;
       });
     },
-    checkpoint: async (change) => checkpoints?.take(change),
+    checkpoint: async (change) => {
+      await checkpoints?.take(change);
+    },
     compact: async (focus, signal) => {
       await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
       // The compacted conversation is on disk before the user's next message.

@@ -1,6 +1,6 @@
-// A run's tool executor as one value: the registry, the policy and what surrounds every call (approvals and their
-// "always" memory, dry run, checkpoints, the user's hooks, saved outputs), with each call's ToolContext from
-// tool-context.ts. The agent loop, `keel mcp serve` and the tool evals all run calls through it.
+// A run's tool executor as one value: the registry, the policy and what surrounds every call (approvals and
+// their "always" memory, dry run, checkpoints, the tripwire, the user's hooks, saved outputs), with each call's
+// ToolContext from tool-context.ts. The agent loop, `keel mcp serve` and the tool evals all run calls through it.
 import { join } from 'node:path';
 import type { LoopExecutor } from '../agent/loop.js';
 import { type Checkpointer, createCheckpointer } from '../checkpoint/checkpointer.js';
@@ -11,6 +11,7 @@ import type { ToolCall } from '../core/messages.js';
 import { createHooks, type Hooks } from '../extend/hooks.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
+import { createTripwire } from '../safety/tripwire.js';
 import {
   assessToolCall,
   type ExecutorContext,
@@ -68,7 +69,7 @@ export interface ExecutionOptions {
   approve?: Approve;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
   dryRun?: boolean;
-  /** false: no checkpoints, hooks or saved outputs (policy check, tool evals). */
+  /** false: no checkpoints, tripwire, hooks or saved outputs (policy check, tool evals). */
   guarded?: boolean;
 }
 
@@ -96,9 +97,14 @@ export function openExecution(options: ExecutionOptions): Execution {
           root: options.workspaceRoot,
           stateDir: options.stateDir,
           env,
+          maxIgnoredKb: options.config.checkpoints.max_ignored_file_kb,
           warn: (message) => emit({ type: 'warning', message }),
         })
       : undefined;
+  // Protected files (git's config and hooks, Keel's and other agents' settings) put back after any call changes them.
+  const tripwire = guarded
+    ? createTripwire({ root: options.workspaceRoot, globs: options.config.safety.protected_paths, env })
+    : undefined;
   if (guarded) {
     // Saved outputs are kept a week; clearing older ones never delays the run.
     void removeOldOutputs(options.outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
@@ -109,6 +115,7 @@ export function openExecution(options: ExecutionOptions): Execution {
     ...(options.approve ? { approve: options.approve, approvals: new ApprovalMemory() } : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(checkpoints ? { beforeChange: (change) => checkpoints.take(change) } : {}),
+    ...(tripwire ? { tripwire } : {}),
     ...(hooks ? { hooks } : {}),
     ...(guarded ? { saveOutput: createOutputStore(join(options.outputRoot, options.runId)) } : {}),
   };

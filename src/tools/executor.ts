@@ -7,6 +7,7 @@ import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy, PolicyDecision } from '../safety/policy.js';
+import { describeTripped, type Tripped, type Tripwire } from '../safety/tripwire.js';
 import { askApproval } from './approval-step.js';
 import { withRecoveryHint } from './error-kinds.js';
 import { capOutput } from './output-cap.js';
@@ -31,13 +32,18 @@ export interface ExecutorContext {
   approvals?: ApprovalMemory;
   /** --dry-run: calls that change anything report what they would do instead of running. */
   dryRun?: boolean;
-  /** Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. */
+  /**
+   * Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. What it
+   * returns runs after the call (recording the state the call left).
+   */
   beforeChange?: (change: {
     callId: string;
     tool: string;
     preview: ToolPreview;
     turn: number;
-  }) => Promise<void>;
+  }) => Promise<void | (() => Promise<void>)>;
+  /** Records the protected files before a call that may write and puts back what it changed; absent: off. */
+  tripwire?: Tripwire;
   /** The user's pre_tool and post_tool hooks (config `hooks`); absent: none configured. */
   hooks?: ToolHooks;
   /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
@@ -194,14 +200,41 @@ async function run(
   const hooked = { id: call.id, tool: tool.name, args };
   const blocked = await executor.hooks?.beforeTool(hooked, ctx.signal);
   if (blocked !== undefined) return fail(`blocked by a pre_tool hook: ${blocked}`, { hook: 'blocked' });
-  if (mutating) await executor.beforeChange?.({ callId: call.id, tool: tool.name, preview, turn });
-  const result = await tool.execute(args, ctx);
+  const recordAfter = mutating
+    ? await executor.beforeChange?.({ callId: call.id, tool: tool.name, preview, turn })
+    : undefined;
+  // Around every call (a command judged read-only, an MCP tool declared read-only, a language server started by a
+  // code tool may all write): protected files put back. A few stats and small reads, so no call is exempt.
+  const armed = await executor.tripwire?.arm(preview.writes);
+  let executed: ToolResult;
+  try {
+    executed = await tool.execute(args, ctx);
+  } catch (error) {
+    // A call that threw (aborted, crashed) may have planted something all the same.
+    withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);
+    throw error;
+  }
+  const result = withTripwire(executed, tool.name, await armed?.check(), ctx);
+  if (recordAfter) await recordAfter();
   await executor.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
   executor.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
   // A file tool's writes are known from its preview; a command's are not (its preview names none).
   const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
   return fileChange ? { ...result, changed: preview.writes } : result;
+}
+
+/** A call that changed protected files: the model reads that they were put back, the user gets a warning. */
+function withTripwire(result: ToolResult, tool: string, tripped: Tripped[] | undefined, ctx: ToolContext) {
+  if (!tripped || tripped.length === 0) return result;
+  const what = describeTripped(tripped);
+  ctx.emit({ type: 'warning', message: `tripwire: ${tool} changed protected files: ${what}` });
+  const note =
+    `[tripwire] this call changed files that make later runs execute code, and Keel put them back: ${what}. ` +
+    "Git's config and hooks, Keel's config and other agents' settings are not changed by tools; " +
+    'tell the user what you wanted to change there instead.';
+  const output = result.output ? `${result.output}\n${note}` : note;
+  return { ...result, output, metadata: { ...result.metadata, tripwire: what } };
 }
 
 /** A result with the paths a file tool changed, for the tool_result event. */
