@@ -28,6 +28,7 @@ import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
 import { createRedactor } from '../safety/redact.js';
+import { createTripwire } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedConversation, resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
@@ -94,9 +95,9 @@ export interface SetupOptions {
   summary?: boolean;
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …), their progress reported to the end. */
   plan?: readonly string[];
-  /** The chat's one line per tool call. */
-  compactTools?: boolean;
-  /** Sees every event before the outputs print it (the chat's spinner and status). */
+  /** Prints the events in place of the --output choice: the chat's screen, which owns every byte it shows. */
+  output?: EventSink;
+  /** Sees every event before the outputs print it (the chat's screen, following a json or stream-json chat). */
   observe?: EventSink;
 }
 
@@ -188,7 +189,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const { runId: sessionId, resumed, store: session } = opened;
   const events = createEventStream(
     ...(setup.observe ? [setup.observe] : []),
-    outputSink(options, model, setup),
+    setup.output ?? outputSink(options, model, setup),
     audit,
     ...(session ? [session.sink] : []),
   );
@@ -253,8 +254,15 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         root: workspace.root,
         stateDir: state,
         env: process.env,
+        maxIgnoredKb: config.checkpoints.max_ignored_file_kb,
         warn: (message) => emit({ type: 'warning', message }),
       });
+  // Protected files (git's config and hooks, Keel's and other agents' settings) put back after any call changes them.
+  const tripwire = createTripwire({
+    root: workspace.root,
+    globs: config.safety.protected_paths,
+    env: process.env,
+  });
   let runs = 0;
   // Saved outputs are kept a week; clearing older ones never delays the run.
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
@@ -268,6 +276,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     limits,
     runner,
     stateDir: state,
+    tripwire,
     cacheDir: cacheDir(process.env),
     conversationText: () => conversationText(conversation.messages),
     saveOutput,
@@ -357,7 +366,9 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         return ended;
       });
     },
-    checkpoint: async (change) => checkpoints?.take(change),
+    checkpoint: async (change) => {
+      await checkpoints?.take(change);
+    },
     compact: async (focus, signal) => {
       await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
       // The compacted conversation is on disk before the user's next message.

@@ -1,7 +1,7 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
-import { mcpServersSchema } from '../mcp/config.js';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
+import { mcpServersSchema } from './mcp-schema.js';
 
 export const providerNames = [
   'ollama',
@@ -203,6 +203,17 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('what the agent may do: command rules, protected paths, sandbox'),
+    checkpoints: z
+      .object({
+        max_ignored_file_kb: positiveInt
+          .default(1024)
+          .describe(
+            'largest git-ignored file (.env, *.log) a checkpoint keeps, in KB; generated trees never',
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe('the snapshots keel undo restores'),
     mcp: z
       .object({
         servers: mcpServersSchema.describe(
