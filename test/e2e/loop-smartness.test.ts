@@ -149,11 +149,13 @@ describe('parallel read-only calls', () => {
     const running = runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'follow the files'], {
       timeoutMs: 60_000,
     });
-    const tails = () =>
-      processesWith(`tail -f ${fileA}`).length > 0 && processesWith(`tail -f ${fileB}`).length > 0;
-    await vi.waitFor(() => expect(tails(), 'both commands running at once').toBe(true), {
+    const bothRunning = () => {
+      const tails = processesWith('tail -f ');
+      return [fileA, fileB].every((file) => tails.some((line) => line.includes(file)));
+    };
+    await vi.waitFor(() => expect(bothRunning(), 'both commands running at once').toBe(true), {
       timeout: 15_000,
-      interval: 50,
+      interval: 200,
     });
     stopProcessesWith(`tail -f ${fileA}`);
     stopProcessesWith(`tail -f ${fileB}`);
