@@ -7,7 +7,7 @@ import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rule
 import { judgeInvocation } from './acts.js';
 import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './analysis.js';
 import type { ActScope, Invocation } from './invocation.js';
-import { absolutePath, expandWord, realGlob, resolvePath, type ShellState, type Word } from './paths.js';
+import { expandWord, realGlob, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
 import { lookup, WRAPPERS, wrappedStart } from './program-rules.js';
 import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './targets.js';
 
@@ -171,20 +171,29 @@ class Judge {
     }
   }
 
-  /** The shell after `cd` / `pushd`: the physical directory (arguments' `..` is resolved by the kernel). */
+  /**
+   * The shell after `cd` / `pushd`. Bash's `cd` folds `..` before following links (logical), the kernel after:
+   * when the two disagree (`cd here/..` with `here -> .`) the directory is unknown, unless `-P` says physical.
+   */
   private async cd(words: readonly Word[], shell: ShellState): Promise<ShellState | undefined> {
-    const [first, arg] = words;
+    const [first, ...rest] = words;
     if (!first?.literal || !['cd', 'pushd', 'popd'].includes(first.text)) return undefined;
+    const physical = rest.some((w) => /^-[LPe@]*P[LPe@]*$/.test(w.text));
+    const arg = rest.find((w) => !/^-[LPe@]+$/.test(w.text) && w.text !== '--');
     const moved = async (cwd: string | undefined): Promise<ShellState> => {
       const resolved = cwd === undefined ? undefined : await resolvePath(cwd);
-      const real = resolved && 'real' in resolved ? resolved.real : cwd;
+      const real = resolved && 'real' in resolved ? resolved.real : undefined;
       return { ...shell, cwd: real, oldCwd: shell.cwd };
     };
     if (first.text === 'popd') return moved(undefined);
     if (!arg) return moved(shell.home);
     if (arg.text === '-' && arg.literal) return moved(shell.oldCwd);
     const text = expandWord(arg, shell);
-    return moved(text === undefined ? undefined : absolutePath(text, shell));
+    const kernel = text === undefined ? undefined : await resolveWord(text, shell);
+    if (kernel === undefined || !('real' in kernel)) return moved(undefined);
+    if (physical) return moved(kernel.real);
+    const logical = await resolvePath(kernel.lexical);
+    return moved('real' in logical && logical.real === kernel.real ? kernel.real : undefined);
   }
 
   private async script(script: string, shell: ShellState, depth: number, piped = false): Promise<void> {

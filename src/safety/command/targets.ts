@@ -11,11 +11,10 @@ import {
   SYSTEM_DIRECTORIES,
 } from './act-rules.js';
 import {
-  absolutePath,
   expandWord,
   globBase,
   matchingGlob,
-  resolvePath,
+  resolveWord,
   type ShellState,
   type Word,
   within,
@@ -62,9 +61,9 @@ export async function targetOf(word: Word, shell: ShellState, add?: Add): Promis
     const scan = picomatch.scan(text);
     named = WHOLE_DIRECTORY.test(scan.glob) ? globBase(text) : text;
   }
-  const lexical = absolutePath(named, shell);
-  if (lexical === undefined) return 'unknown';
-  const resolved = await resolvePath(lexical);
+  const resolved = await resolveWord(named, shell);
+  if (resolved === undefined) return 'unknown';
+  const { lexical } = resolved;
   return 'real' in resolved
     ? { shown: word.text, lexical, real: resolved.real }
     : { shown: word.text, lexical, real: undefined, problem: resolved.problem };
