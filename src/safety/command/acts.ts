@@ -27,11 +27,13 @@ import {
   write,
 } from './invocation.js';
 import { expandWord, isPathWord, type Word } from './paths.js';
-import { containerActs, gitActs, killActs } from './program-acts.js';
+import { archiveActs, containerActs, gitActs, killActs } from './program-acts.js';
 import { lookup } from './program-rules.js';
 import { checkPath, targetOf } from './targets.js';
 
 const DELETERS = ['rm', 'rmdir', 'unlink', 'shred'];
+/** Programs whose `NAME=value` arguments are variables, not paths. */
+const ASSIGNING = ['export', 'declare', 'typeset', 'local', 'readonly', 'env', 'alias'];
 /** Options taking a value, per program, so the value is not taken for an operand. */
 const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   cp: ['-t', '--target-directory', '-S', '--suffix'],
@@ -82,9 +84,14 @@ function pathArguments(inv: Invocation): Word[] {
 }
 
 async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<void> {
+  const assigns = ASSIGNING.includes(inv.program ?? '');
   for (const word of pathArguments(inv)) {
     const text = expandWord(word, scope.shell);
-    if (text === undefined) continue;
+    if (text === undefined) {
+      // `cat $(echo ../.bashrc)`, `cat $f` in a loop: where it points is known only when it runs.
+      if (!assigns) await targetOf(word, scope.shell, scope.add);
+      continue;
+    }
     // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
     const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
     if (!secretName && !(await isPathWord(text, scope.shell))) continue;
@@ -197,6 +204,7 @@ export async function judgeInvocation(inv: Invocation, scope: ActScope): Promise
   if (program === 'kill' || program === 'pkill' || program === 'killall') killActs(program, texts, scope.add);
   if (program === 'git') gitActs(inv.args, scope.add);
   if (CONTAINER_RUNNERS.includes(program)) await containerActs(inv.args, scope);
+  await archiveActs(program, inv.args, scope);
   await fileActs(inv, program, scope);
   await codeActs(inv, program, scope);
   const confirm = confirmReason(program, texts);

@@ -67,6 +67,11 @@ export interface CommandAnalysis {
   issues: CommandIssue[];
   /** Functions the command defines; `recursive` when the body calls the function itself (fork bombs). */
   functions: { name: string; recursive: boolean }[];
+  /**
+   * Constructs whose effect no static reading can see: expansions that run text as code (`${x@P}`, `${!x}`),
+   * and commands written after a here-document's start, which the grammar reads unreliably.
+   */
+  hidden: { text: string; why: string }[];
 }
 
 interface WordValue {
@@ -126,6 +131,7 @@ class Analyzer {
   readonly commands: SimpleCommand[] = [];
   readonly issues: CommandIssue[] = [];
   readonly functions: { name: string; recursive: boolean }[] = [];
+  readonly hidden: { text: string; why: string }[] = [];
   private readonly openFunctions: { name: string; recursive: boolean }[] = [];
   private scope = '';
   private scopes = 0;
@@ -299,10 +305,11 @@ class Analyzer {
     if (node.type === 'heredoc_redirect') {
       this.issue('heredoc', node);
       this.scanWords(node);
+      const after = this.afterHeredoc(node);
       const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
       const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c.type === 'heredoc_start')?.text ?? '');
       const literal = quoted || (body?.namedChildren.length ?? 0) === 0;
-      return [{ operator: '<<', target: body?.text ?? '', literal }];
+      return [{ operator: '<<', target: body?.text ?? '', literal }, ...after];
     }
     if (node.type === 'herestring_redirect') {
       this.issue('heredoc', node);
@@ -329,6 +336,35 @@ class Analyzer {
     }
     const target = targets.map((t) => t.value).join(' ');
     return [{ operator, fd, target, literal: targets.every((t) => t.literal) }];
+  }
+
+  /** Expansions that run a variable's value as code, which no reading of the command shows. */
+  private codeExpansion(node: Node): void {
+    if (INDIRECT.test(node.text)) {
+      this.hidden.push({ text: short(node.text), why: 'an indirect expansion, which can run its value as code' });
+    }
+    if (PROMPT_EXPANSION.test(node.text)) {
+      this.hidden.push({ text: short(node.text), why: 'a prompt expansion, which runs the code in its value' });
+    }
+  }
+
+  /**
+   * `cat <<EOF > f`, `cat <<EOF | sh`, `cat <<EOF && rm x`: the grammar nests what follows a here-document's start
+   * inside it. Redirections are returned and checked like any other; commands are judged in their own scope and
+   * recorded as hidden too, since how they connect to the here-document is not read reliably.
+   */
+  private afterHeredoc(node: Node): Redirect[] {
+    const found: Redirect[] = [];
+    for (const child of node.namedChildren) {
+      if (['heredoc_start', 'heredoc_body', 'heredoc_end'].includes(child.type)) continue;
+      if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+        found.push(...this.redirect(child));
+      } else {
+        this.inScope(() => this.statement(child, []), child.type === 'pipeline' || this.stdinPipe);
+        this.hidden.push({ text: short(child.text), why: 'a command after a here-document' });
+      }
+    }
+    return found;
   }
 
   word(node: Node): WordValue {
@@ -374,8 +410,12 @@ class Analyzer {
         }
         return { value, literal, shape: quoted ? '_' : shape };
       }
-      case 'simple_expansion':
       case 'expansion':
+        this.codeExpansion(node);
+        this.issue('parameter_expansion', node);
+        this.scanWords(node);
+        return { value: text, literal: false, shape: '_' };
+      case 'simple_expansion':
         this.issue('parameter_expansion', node);
         this.scanWords(node);
         return { value: text, literal: false, shape: '_' };
@@ -398,6 +438,11 @@ class Analyzer {
     }
   }
 }
+
+/** `${!name}` (not `${!prefix*}` or `${!array[@]}`, which list names): the value names what is expanded. */
+const INDIRECT = /^\$\{!(?![A-Za-z_][A-Za-z0-9_]*(\*|@|\[[@*]\])\})/;
+/** `${x@P}` expands the value as a prompt string, running the command substitutions in it. */
+const PROMPT_EXPANSION = /@P\}$/;
 
 /** Any C0 control character other than tab and newline, or DEL. */
 function hasControlCharacter(text: string): boolean {
@@ -433,5 +478,6 @@ export async function analyzeCommand(source: string): Promise<CommandAnalysis> {
     commands: analyzer.commands,
     issues: analyzer.issues,
     functions: analyzer.functions,
+    hidden: analyzer.hidden,
   };
 }

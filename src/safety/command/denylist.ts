@@ -23,7 +23,7 @@ export interface CommandContext {
 }
 
 export interface ActVerdict {
-  tier: 'deny' | 'confirm';
+  tier: 'deny' | 'confirm' | 'unseen';
   reason: string;
 }
 
@@ -104,6 +104,7 @@ class Judge {
   async analysis(analysis: CommandAnalysis, start: ShellState, depth: number): Promise<void> {
     const bomb = analysis.functions.find((f) => f.recursive);
     if (bomb) this.add('deny', `defines a function ${bomb.name} that calls itself (fork bomb)`);
+    for (const h of analysis.hidden) this.add('unseen', `\`${h.text}\` is ${h.why}`);
     const shells = new Map<string, ShellState>([['', start]]);
     const shellOf = (scope: string): ShellState => {
       for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {
@@ -223,7 +224,10 @@ async function targetContext(context: CommandContext): Promise<TargetContext> {
   };
 }
 
-/** Every act of the command that is denied in every mode (deny) or asked even in full mode (confirm). */
+/**
+ * Every act of the command that is denied in every mode (deny), asked even in full mode (confirm), or that no
+ * static reading can see (unseen: a target or code known only when the command runs).
+ */
 export async function judgeCommand(
   analysis: CommandAnalysis,
   context: CommandContext,

@@ -1,5 +1,6 @@
 // Acts of particular programs: git's program settings (`-c core.pager`, `git config --global`), containers that get
-// the host (`--privileged`, mounting `/`), and signals to every process (`kill -1`, `pkill -u`).
+// the host (`--privileged`, mounting `/`), signals to every process (`kill -1`, `pkill -u`), and archive extraction
+// whose members may land anywhere (`tar -P`, `unzip` without `-d`).
 import {
   CONTAINER_ESCAPE_FLAGS,
   CONTAINER_SOCKETS,
@@ -7,7 +8,7 @@ import {
   GIT_SHELL_ALIAS,
 } from './act-rules.js';
 import { GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
-import { type ActScope, hasFlag } from './invocation.js';
+import { type ActScope, hasFlag, optionValue } from './invocation.js';
 import { type Word, within } from './paths.js';
 import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
 
@@ -97,4 +98,52 @@ export function killActs(program: string, texts: readonly string[], add: Add): v
   }
   const all = texts.some((t) => /^(-u|-U|--user|--uid|--euid)(=|$)/.test(t) || /^(\.|\.\*)$/.test(t));
   if (all) add('deny', `\`${program}\` kills every process of a user`);
+}
+
+/** tar options that run a program given in the option (GTFOBins' `--checkpoint-action=exec=sh`). */
+const TAR_PROGRAM_OPTIONS =
+  /^(--to-command|--use-compress-program|-I|--info-script|-F|--new-volume-script|--rmt-command|--rsh-command)(=|$)|^--checkpoint-action=.*exec/;
+
+/**
+ * Extraction writes members wherever their names say: an absolute name or `..` with `tar -P`, and without an
+ * explicit target directory in the workspace the analyser cannot know where. Reported as unseen (asked in full
+ * mode without the sandbox); the target directory itself is checked as a path argument.
+ */
+export async function archiveActs(program: string, args: readonly Word[], scope: ActScope): Promise<void> {
+  const texts = args.map((w) => w.text);
+  if (program === 'tar' || program === 'bsdtar') {
+    const bundled = /^[A-Za-z]+$/.test(texts[0] ?? '') ? (texts[0] ?? '') : '';
+    const letters = (l: string) => bundled.includes(l) || hasFlag(args, [], l);
+    if (texts.some((t) => TAR_PROGRAM_OPTIONS.test(t))) {
+      scope.add('unseen', `\`${program}\` runs a program named in its options`);
+    }
+    if (!letters('x') && !hasFlag(args, ['--extract', '--get'])) return;
+    if (letters('P') || hasFlag(args, ['--absolute-names'])) {
+      scope.add('unseen', `\`${program} -P\` extracts members by absolute names or \`..\`, anywhere`);
+    } else if (!optionValue(args, ['-C', '--directory'])) {
+      scope.add('unseen', `\`${program}\` extracts members whose names are known only when it runs; use -C <dir>`);
+    }
+    return;
+  }
+  if (program === 'unzip') {
+    const listing = hasFlag(args, [], 'lpZtvz');
+    if (texts.includes('-:')) scope.add('unseen', '`unzip -:` extracts members with `..` anywhere');
+    else if (!listing && !optionValue(args, ['-d'])) {
+      scope.add('unseen', '`unzip` extracts members whose names are known only when it runs; use -d <dir>');
+    }
+    return;
+  }
+  if (program === 'cpio' && (hasFlag(args, ['--extract'], 'i') || texts.includes('-i'))) {
+    scope.add('unseen', '`cpio -i` extracts members by absolute names or `..`, anywhere');
+    return;
+  }
+  if (/^7z[az]?$/.test(program) && /^[ex]$/.test(texts[0] ?? '')) {
+    const out = texts.find((t) => t.startsWith('-o'));
+    if (!out) scope.add('unseen', `\`${program}\` extracts members whose names are known only when it runs; use -o<dir>`);
+    else {
+      const word: Word = { text: out.slice(2), literal: args.find((w) => w.text === out)?.literal ?? true, glob: false };
+      const target = await targetOf(word, scope.shell, scope.add);
+      if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+    }
+  }
 }

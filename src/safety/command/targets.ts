@@ -40,7 +40,11 @@ export interface Target {
   problem?: string;
 }
 
-export type Add = (tier: 'deny' | 'confirm', reason: string) => void;
+/**
+ * Reports an act: `deny` in every mode, `confirm` asked even in full mode, `unseen` a target or code known only
+ * when the command runs (asked in full mode unless commands run in the sandbox).
+ */
+export type Add = (tier: 'deny' | 'confirm' | 'unseen', reason: string) => void;
 
 /** A glob matching everything in its directory (`*`, `.*`) stands for the directory itself. */
 const WHOLE_DIRECTORY = /^(\.?\*+|\*\/?|\.\[!.\]\*)$/;
@@ -51,7 +55,10 @@ const WHOLE_DIRECTORY = /^(\.?\*+|\*\/?|\.\[!.\]\*)$/;
  */
 export async function targetOf(word: Word, shell: ShellState, add?: Add): Promise<Target | 'unknown'> {
   const text = expandWord(word, shell);
-  if (text === undefined) return 'unknown';
+  if (text === undefined) {
+    add?.('unseen', `\`${word.text}\` names a path known only when the command runs`);
+    return 'unknown';
+  }
   if (shell.cwd === undefined && !/^[/~]/.test(text)) {
     add?.('deny', `\`${word.text}\` is relative to a directory known only when the command runs (after cd)`);
     return 'unknown';
