@@ -96,7 +96,8 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     hint: `write the code to a file in the workspace and run that, run with a sandbox, or ${RULE_HINT}`,
   },
   'unseen-command': {
-    label: 'command whose targets or code are known only when it runs ($(...), loop variables, tar -P, ${x@P}) without a sandbox',
+    label:
+      'command whose targets or code are known only when it runs ($(...), loop variables, tar -P, ${x@P}) without a sandbox',
     interactive: 'ask',
     restricted: 'deny',
     full: 'ask',

@@ -239,7 +239,10 @@ export function createPolicy(options: PolicyOptions): Policy {
     // Without the sandbox nothing else stands between such a command and the home directory: ask.
     if (!options.sandboxed) {
       for (const v of verdicts.filter((v) => v.tier === 'unseen')) {
-        findings.push({ kind: 'unseen-command', reason: `${shown} cannot be checked before it runs: ${v.reason}` });
+        findings.push({
+          kind: 'unseen-command',
+          reason: `${shown} cannot be checked before it runs: ${v.reason}`,
+        });
       }
     }
     const confirms = verdicts.filter((v) => v.tier === 'confirm');

@@ -341,10 +341,16 @@ class Analyzer {
   /** Expansions that run a variable's value as code, which no reading of the command shows. */
   private codeExpansion(node: Node): void {
     if (INDIRECT.test(node.text)) {
-      this.hidden.push({ text: short(node.text), why: 'an indirect expansion, which can run its value as code' });
+      this.hidden.push({
+        text: short(node.text),
+        why: 'an indirect expansion, which can run its value as code',
+      });
     }
     if (PROMPT_EXPANSION.test(node.text)) {
-      this.hidden.push({ text: short(node.text), why: 'a prompt expansion, which runs the code in its value' });
+      this.hidden.push({
+        text: short(node.text),
+        why: 'a prompt expansion, which runs the code in its value',
+      });
     }
   }
 
