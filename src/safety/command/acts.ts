@@ -15,6 +15,7 @@ import {
 } from './act-rules.js';
 import { codeActs, inlineEffects, interpreterName, programTexts } from './code-acts.js';
 import { confirmReason } from './confirm-tier.js';
+import { findSparesGit, guardGit } from './git-guard.js';
 import { awkEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
@@ -120,19 +121,30 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
       if (recursive && inv.fromXargs)
         scope.add('deny', 'recursive delete of paths read from input (xargs rm -r)');
       if (recursive) await destroy(operandWords(args), 'recursive delete', true, scope);
-      return;
+      return guardGit(operandWords(args), recursive ? 'recursive delete' : 'delete', scope);
+    case 'unlink':
+      return guardGit(operandWords(args), 'delete', scope);
     case 'find': {
       const firstExpression = args.findIndex((w) => /^[-(!)]/.test(w.text));
       const starts = firstExpression === -1 ? args : args.slice(0, firstExpression);
       const execs = args.flatMap((w, i) => (/^-(exec|execdir|ok|okdir)$/.test(w.text) ? [args[i + 1]] : []));
       const deletes =
         hasFlag(args, ['-delete']) || execs.some((w) => w && DELETERS.includes(path.posix.basename(w.text)));
-      if (deletes) await destroy(starts.length > 0 ? starts : [dot], 'find -delete', true, scope);
+      const from = starts.length > 0 ? starts : [dot];
+      if (deletes) await destroy(from, 'find -delete', true, scope);
+      for (const start of deletes ? from : []) {
+        if (!findSparesGit(args, start.text)) await guardGit([start], 'find -delete', scope);
+      }
       return;
     }
     case 'rsync':
       if (args.some((w) => /^--(delete|remove-source-files)/.test(w.text))) {
-        await destroy(operandWords(args, VALUE_OPTIONS.rsync).slice(-1), 'rsync --delete', true, scope);
+        const dest = operandWords(args, VALUE_OPTIONS.rsync).slice(-1);
+        await destroy(dest, 'rsync --delete', true, scope);
+        const excluded = args.some(
+          (w, i) => /^--exclude(=|$)/.test(w.text) && /\.git/.test(w.text + (args[i + 1]?.text ?? '')),
+        );
+        if (!excluded) await guardGit(dest, 'rsync --delete', scope);
       }
       await write(operandWords(args, VALUE_OPTIONS.rsync).slice(-1), scope);
       return;
@@ -154,6 +166,7 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'ln': {
       const { sources, writes } = destinations(inv, program);
       if (program === 'mv') await destroy(sources, 'move', false, scope);
+      if (program === 'mv') await guardGit(sources, 'move', scope);
       // A link made to a persistence point is a way to write it later (`ln -s ~/.bashrc x && echo >> x`).
       if (program === 'ln' && hasFlag(args, ['--symbolic'], 's')) await write(sources, scope);
       return write(writes, scope);
