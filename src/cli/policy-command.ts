@@ -66,10 +66,10 @@ export function formatSandbox(state: SandboxState): string {
   const found = state.available ? 'bubblewrap found and working' : `not available: ${state.problem}`;
   const uses =
     state.setting === true
-      ? 'every run uses it (safety.sandbox: true)'
+      ? 'safety.sandbox: true asks for it in every mode'
       : state.setting === false
-        ? 'no run uses it (safety.sandbox: false)'
-        : 'full mode uses it';
+        ? 'safety.sandbox: false turns it off'
+        : `full mode ${state.available ? 'uses' : 'would use'} it`;
   const full = state.fullModeSandboxed
     ? 'Full mode runs commands in it: only the workspace and /tmp are writable, home secrets are hidden.'
     : 'Full mode runs commands WITHOUT a sandbox: it asks about commands whose paths or code it cannot see ' +
