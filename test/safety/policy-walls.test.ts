@@ -188,7 +188,9 @@ describe('full mode without a sandbox asks about what it cannot see', () => {
     'unzip evil.zip',
     'unzip -: evil.zip -d out',
     'cpio -idv < a.cpio',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     'echo "${v=aa\\140 env\\140}${v@P}"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     'echo ${!x}',
   ])('%s: restricted refuses, interactive and full ask, the sandbox allows', async (command) => {
     expect(await decisions(command)).toEqual(UNSEEN);
@@ -200,6 +202,7 @@ describe('full mode without a sandbox asks about what it cannot see', () => {
     'unzip evil.zip -d out',
     'unzip -l evil.zip',
     'echo $HOME',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     'echo "${!prefix*}"',
     "cat <<'EOF' > notes.txt\nhello\nEOF",
   ])('%s runs in full mode without a sandbox', async (command) => {
