@@ -27,7 +27,7 @@ import {
   optionValue,
   write,
 } from './invocation.js';
-import { expandWord, isPathWord, type Word } from './paths.js';
+import { expandWord, isPathWord, resolveWord, type ShellState, type Word } from './paths.js';
 import { archiveActs, containerActs, gitActs, killActs } from './program-acts.js';
 import { lookup } from './program-rules.js';
 import { checkPath, targetOf } from './targets.js';
@@ -84,21 +84,46 @@ function pathArguments(inv: Invocation): Word[] {
   return found;
 }
 
+/**
+ * The shell each path argument is relative to: `git -C a -C b x` reads `a` from the command's directory, `b` from
+ * `a`, and every other argument from the last `-C` directory.
+ */
+async function argumentShells(inv: Invocation, shell: ShellState): Promise<(word: Word) => ShellState> {
+  if (inv.program !== 'git') return () => shell;
+  const ownShell = new Map<Word, ShellState>();
+  let current = shell;
+  for (const [i, w] of inv.args.entries()) {
+    const value = w.text === '-C' ? inv.args[i + 1] : undefined;
+    if (!value) continue;
+    ownShell.set(value, current);
+    const text = expandWord(value, current);
+    const resolved = text === undefined ? undefined : await resolveWord(text, current);
+    current = { ...current, cwd: resolved && 'real' in resolved ? resolved.real : undefined };
+  }
+  const final = current;
+  return (word) => ownShell.get(word) ?? final;
+}
+
 async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<void> {
   const assigns = ASSIGNING.includes(inv.program ?? '');
+  const shellFor = await argumentShells(inv, scope.shell);
   for (const word of pathArguments(inv)) {
-    const text = expandWord(word, scope.shell);
-    if (text === undefined) {
-      // `cat $(echo ../.bashrc)`, `cat $f` in a loop: where it points is known only when it runs.
-      if (!assigns) await targetOf(word, scope.shell, scope.add);
-      continue;
-    }
-    // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
-    const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
-    if (!secretName && !(await isPathWord(text, scope.shell))) continue;
-    const target = await targetOf(word, scope.shell, scope.add);
-    if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+    await checkPathArgument(word, assigns, { ...scope, shell: shellFor(word) });
   }
+}
+
+async function checkPathArgument(word: Word, assigns: boolean, scope: ActScope): Promise<void> {
+  const text = expandWord(word, scope.shell);
+  if (text === undefined) {
+    // `cat $(echo ../.bashrc)`, `cat $f` in a loop: where it points is known only when it runs.
+    if (!assigns) await targetOf(word, scope.shell, scope.add);
+    return;
+  }
+  // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
+  const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
+  if (!secretName && !(await isPathWord(text, scope.shell))) return;
+  const target = await targetOf(word, scope.shell, scope.add);
+  if (target !== 'unknown') checkPath(target, scope.context, scope.add);
 }
 
 /** Where cp, mv, install and ln write: the `-t` directory or the last operand, and each source's name in it. */
