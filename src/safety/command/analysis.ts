@@ -3,6 +3,7 @@
 import type { Node } from 'web-tree-sitter';
 import { clip } from '../../core/text.js';
 import { bashParser } from './bash-parser.js';
+import { decodeAnsiC, hasControlCharacter, INDIRECT, PROMPT_EXPANSION } from './shell-text.js';
 
 export type IssueKind =
   | 'command_substitution'
@@ -89,31 +90,7 @@ const CONTROL_FLOW = new Set([
   'c_style_for_statement',
   'case_statement',
 ]);
-const ANSI_C_ESCAPES: Record<string, string> = {
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-};
-
 const short = (text: string): string => clip(text, 80);
-
-function decodeAnsiC(body: string): string {
-  return body.replace(
-    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
-    (_m, e: string) => {
-      if (/^[xuU]/.test(e)) return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
-      if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
-      if (e.startsWith('c') && e.length === 2) return String.fromCharCode(e.charCodeAt(1) & 0x1f);
-      return ANSI_C_ESCAPES[e] ?? (`\\'"?`.includes(e) ? e : `\\${e}`);
-    },
-  );
-}
 
 const EMPTY_COMMAND: SimpleCommand = {
   argv: [],
@@ -443,20 +420,6 @@ class Analyzer {
         return { value: text, literal: false, shape: '_' };
     }
   }
-}
-
-/** `${!name}` (not `${!prefix*}` or `${!array[@]}`, which list names): the value names what is expanded. */
-const INDIRECT = /^\$\{!(?![A-Za-z_][A-Za-z0-9_]*(\*|@|\[[@*]\])\})/;
-/** `${x@P}` expands the value as a prompt string, running the command substitutions in it. */
-const PROMPT_EXPANSION = /@P\}$/;
-
-/** Any C0 control character other than tab and newline, or DEL. */
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return true;
-  }
-  return false;
 }
 
 /** Parses `source` as bash and lists its simple commands and every non-literal construct. */
