@@ -48,14 +48,15 @@ export function gitActs(args: readonly Word[], add: Add): void {
     else if (w.text.startsWith('--config=')) checkSetting(w.text.slice(9), false, add);
     if (w.text === '--config-env') checkSetting(next, true, add);
     else if (w.text.startsWith('--config-env=')) checkSetting(w.text.slice(13), true, add);
-    // A template directory's hooks are copied into .git/hooks, where git runs them later.
-    if (w.text === '--template' || w.text.startsWith('--template=')) {
-      add('deny', '`git --template` copies hooks that git runs later into the repository');
-    }
   }
   const texts = args.map((w) => w.text);
   const sub = subcommandIndex(texts, GLOBAL_VALUE_OPTIONS.git);
   if (texts[sub] === 'config') gitConfigActs(texts.slice(sub + 1), add);
+  // init's and clone's template directory has hooks copied into .git/hooks, where git runs them later.
+  const templated = texts.slice(sub + 1).some((t) => t === '--template' || t.startsWith('--template='));
+  if ((texts[sub] === 'init' || texts[sub] === 'clone') && templated) {
+    add('deny', `\`git ${texts[sub]} --template\` copies hooks that git runs later into the repository`);
+  }
 }
 
 /** Where the first operand (git's subcommand) is, skipping options and the values of value options. */

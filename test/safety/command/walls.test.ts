@@ -69,6 +69,8 @@ describe('judgeCommand tiers', () => {
     ['git -c core.pager=vim log', 'deny'],
     ['git clone --config core.fsmonitor=x url', 'deny'],
     ['git clone -c core.sshCommand=x url', 'deny'],
+    ['git clone --template=tpl url', 'deny'],
+    ['git commit --template=msg.txt', 'none'],
     ['rm -rf .git', 'confirm'],
     ['rm -rf vendor/dep', 'confirm'],
     ['find vendor/dep -delete', 'confirm'],
