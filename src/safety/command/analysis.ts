@@ -50,6 +50,7 @@ class Analyzer {
   private scope = '';
   private scopes = 0;
   private stdinPipe = false;
+  private connector = ';';
 
   /** Runs `body` in a new subshell scope (and, for a pipeline part, with stdin from the pipe). */
   private inScope(body: () => void, stdinPipe = this.stdinPipe): void {
@@ -64,7 +65,12 @@ class Analyzer {
   }
 
   private push(command: Omit<SimpleCommand, 'scope' | 'stdinPipe'>): void {
-    this.commands.push({ ...command, scope: this.scope, stdinPipe: this.stdinPipe });
+    this.commands.push({
+      ...command,
+      scope: this.scope,
+      stdinPipe: this.stdinPipe,
+      connector: this.connector,
+    });
   }
 
   private issue(kind: IssueKind, node: Node): void {
@@ -85,13 +91,20 @@ class Analyzer {
         return;
       }
       case 'program':
-      case 'list':
+      case 'list': {
+        // The first statement keeps the operator before the whole list; each later one gets the one before it.
+        let operator = this.connector;
         for (const child of node.children) {
-          if (child.isNamed) this.statement(child, redirects);
-          else if (child.type === '&') this.issue('background', node);
+          if (child.isNamed) {
+            this.connector = operator;
+            this.statement(child, redirects);
+            operator = ';';
+          } else if (child.type === '&') this.issue('background', node);
           else if (!OPERATORS.has(child.type)) this.issue('parse_error', child);
+          else operator = child.type;
         }
         return;
+      }
       case 'command':
       case 'declaration_command':
       case 'unset_command':

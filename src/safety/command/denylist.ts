@@ -1,6 +1,7 @@
 // The denylist of acts, in every mode: walks a parsed command in the order it runs, tracking the directory through
 // `cd`, unwraps wrappers (env, timeout, xargs, find -exec, sudo), and judges every invocation and redirection
 // (command-acts.ts, command-targets.ts). Returns each act that is denied, or that needs confirming even in full mode.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace.js';
 import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rules.js';
@@ -29,6 +30,12 @@ export interface ActVerdict {
 
 /** `bash -c 'bash -c ...'` deeper than this is refused rather than followed. */
 const MAX_NESTING = 3;
+
+const isDirectory = (p: string): Promise<boolean> =>
+  fs.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 export const programName = (word: string | undefined): string => path.posix.basename(word ?? '');
 
@@ -114,7 +121,12 @@ class Judge {
     };
     const programs = new Set<string>();
     for (const command of analysis.commands) {
-      const shell = shellOf(command.scope);
+      let shell = shellOf(command.scope);
+      if (shell.tentative && command.connector !== '&&') {
+        // `cd new; cat ../x`: if the cd failed, `..` is the old directory's parent. Neither is known.
+        shell = { ...shell, cwd: undefined, tentative: false };
+        shells.set(command.scope, shell);
+      }
       for (const assignment of command.assignments) checkAssignment(assignment, this.add);
       await this.redirects(command, shell);
       const words = wordsOf(command);
@@ -184,7 +196,8 @@ class Judge {
     const moved = async (cwd: string | undefined): Promise<ShellState> => {
       const resolved = cwd === undefined ? undefined : await resolvePath(cwd);
       const real = resolved && 'real' in resolved ? resolved.real : undefined;
-      return { ...shell, cwd: real, oldCwd: shell.cwd };
+      const exists = real !== undefined && (await isDirectory(real));
+      return { ...shell, cwd: real, oldCwd: shell.cwd, tentative: real !== undefined && !exists };
     };
     if (first.text === 'popd') return moved(undefined);
     if (!arg) return moved(shell.home);

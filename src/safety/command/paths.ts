@@ -22,6 +22,11 @@ export interface ShellState {
   cwd: string | undefined;
   oldCwd: string | undefined;
   env: NodeJS.ProcessEnv;
+  /**
+   * The last `cd` went to a directory that does not exist yet: it holds only for commands run after `&&` (the
+   * cd worked); after `;` or `||` the cd may have failed and left the shell elsewhere.
+   */
+  tentative?: boolean;
 }
 
 /** Variables expanded when a word is checked; any other expansion leaves the word unknown. */
