@@ -9,6 +9,7 @@ import {
   PAGER_VARIABLES,
 } from './act-rules.js';
 import { GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
+import { harmlessGitSetting } from './git-read-only.js';
 import { type ActScope, hasFlag, optionValue } from './invocation.js';
 import { type Word, within } from './paths.js';
 import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
@@ -36,7 +37,9 @@ function checkSetting(setting: string, fromEnv: boolean, add: Add): void {
   const eq = setting.indexOf('=');
   const key = eq === -1 ? setting : setting.slice(0, eq);
   const value = fromEnv || eq === -1 ? undefined : setting.slice(eq + 1);
-  if (!gitExecSetting(key, value) || harmlessSetting(key, value)) return;
+  // Colours, `core.pager=cat` (git-read-only.ts lists them) and plain pagers run nothing.
+  const harmless = !fromEnv && (harmlessSetting(key, value) || harmlessGitSetting(setting));
+  if (!gitExecSetting(key, value) || harmless) return;
   add('deny', `\`git ${fromEnv ? '--config-env' : '-c'} ${key}\` makes git run a program`);
 }
 
