@@ -1,7 +1,11 @@
 // `keel policy show` (the modes table) and `keel policy check` (what the policy decides for a command or a file
 // tool call, through the same engine and rules the agent uses; exit 0 allow, 1 ask, 2 deny).
+
+import type { KeelConfig } from '../config/schema.js';
 import type { ToolPreview } from '../core/approval.js';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
+import { commandEnv } from '../exec/process-runner.js';
+import { probeBubblewrap, SANDBOX_HINT } from '../exec/sandbox-choice.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { openToolHost } from '../runtime/tool-host.js';
@@ -37,6 +41,41 @@ export function formatModesTable(): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/** Where the sandbox stands here: bubblewrap usable or why not, and which runs use it (safety.sandbox). */
+export interface SandboxState {
+  available: boolean;
+  problem?: string;
+  /** safety.sandbox: true (every run), false (never), null (full mode, where bubblewrap works). */
+  setting: boolean | null;
+  fullModeSandboxed: boolean;
+}
+
+async function sandboxState(config: KeelConfig): Promise<SandboxState> {
+  const env = commandEnv(process.env, config.safety.env_passthrough);
+  const problem = await probeBubblewrap(config.safety.sandbox_network, env);
+  const setting = config.safety.sandbox ?? null;
+  const state: SandboxState = { available: problem === undefined, setting, fullModeSandboxed: false };
+  if (problem !== undefined) state.problem = problem;
+  state.fullModeSandboxed = state.available && setting !== false;
+  return state;
+}
+
+/** One paragraph on the sandbox for `keel policy show`. */
+export function formatSandbox(state: SandboxState): string {
+  const found = state.available ? 'bubblewrap found and working' : `not available: ${state.problem}`;
+  const uses =
+    state.setting === true
+      ? 'safety.sandbox: true asks for it in every mode'
+      : state.setting === false
+        ? 'safety.sandbox: false turns it off'
+        : `full mode ${state.available ? 'uses' : 'would use'} it`;
+  const full = state.fullModeSandboxed
+    ? 'Full mode runs commands in it: only the workspace and /tmp are writable, home secrets are hidden.'
+    : 'Full mode runs commands WITHOUT a sandbox: it asks about commands whose paths or code it cannot see ' +
+      `($(...), loop variables, tar -P, prompt expansion). To get the sandbox: ${SANDBOX_HINT.replace(/, or run without --sandbox$/, '')}.`;
+  return `Sandbox: ${found}; ${uses}.\n${full}`;
+}
+
 export async function policyShowCommand(options: PolicyShowOptions): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadConfigFor>>;
   try {
@@ -48,9 +87,11 @@ export async function policyShowCommand(options: PolicyShowOptions): Promise<num
   const { hooks } = loaded.config;
   if (options.json) {
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
-    process.stdout.write(`${JSON.stringify({ modes: MODES, actions, hooks }, null, 2)}\n`);
+    const sandbox = await sandboxState(loaded.config);
+    process.stdout.write(`${JSON.stringify({ modes: MODES, actions, sandbox, hooks }, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatModesTable()}\n`);
+    process.stdout.write(`\n${formatSandbox(await sandboxState(loaded.config))}\n`);
     process.stdout.write(
       '\nDenylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.\n',
     );

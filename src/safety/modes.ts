@@ -15,6 +15,7 @@ export type ActionKind =
   | 'other-command'
   | 'unverifiable-command'
   | 'inline-code'
+  | 'unseen-command'
   | 'confirm-command'
   | 'denied-command'
   | 'create-file'
@@ -93,6 +94,14 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     full: 'ask',
     hint: `write the code to a file in the workspace and run that, run with a sandbox, or ${RULE_HINT}`,
+  },
+  'unseen-command': {
+    label:
+      'command whose paths or code are known only when it runs ($(...), loop variables, tar -P, prompt expansion) without a sandbox',
+    interactive: 'ask',
+    restricted: 'deny',
+    full: 'ask',
+    hint: 'write the paths literally, extract archives with -C/-d into the workspace, or run commands in the sandbox (install bubblewrap)',
   },
   'confirm-command': {
     label: 'confirm-tier command (git push --force, git reset --hard, npm publish, ...)',

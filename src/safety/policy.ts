@@ -240,6 +240,15 @@ export function createPolicy(options: PolicyOptions): Policy {
       }
     }
     findings.push(...parts);
+    // Without the sandbox nothing else stands between such a command and the home directory: ask.
+    if (!options.sandboxed) {
+      for (const v of verdicts.filter((v) => v.tier === 'unseen')) {
+        findings.push({
+          kind: 'unseen-command',
+          reason: `${shown} cannot be checked before it runs: ${v.reason}`,
+        });
+      }
+    }
     const confirms = verdicts.filter((v) => v.tier === 'confirm');
     // A confirm-tier act runs without asking only when the user's allow rules name every part of the command.
     if (confirms.length > 0 && !parts.every((p) => p.kind === 'user-allowed-command')) {

@@ -1,8 +1,9 @@
 // The workspace path jail: every path a tool touches resolves inside the workspace root,
-// after following symlinks of every existing component.
+// resolved as the kernel resolves it (real-path.ts: each link followed before the next `..`).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
+import { kernelPath } from './real-path.js';
 
 export interface Workspace {
   /** Absolute, symlink-free path of the workspace root. */
@@ -44,37 +45,23 @@ export function isInside(root: string, candidate: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error ? String(error.code) : undefined;
-}
-
 /**
- * realpath of the deepest existing ancestor, with the missing rest re-appended. A component that
- * exists as a link but cannot be resolved (dangling) is refused: writing through it would land
- * wherever the link points.
+ * The real path of `target` (absolute), resolved as the kernel does (real-path.ts), with a missing rest
+ * re-appended. A link that leads nowhere (dangling) is refused: writing through it would land wherever it points.
  */
 export async function realpathDeepest(target: string, fail: (detail: string) => never): Promise<string> {
-  const missing: string[] = [];
-  let current = target;
-  for (;;) {
-    try {
-      const real = await fs.realpath(current);
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
-    } catch (error) {
-      const code = errorCode(error);
-      if (code === 'ELOOP') fail('symbolic link loop');
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') fail(`cannot check path: ${code ?? 'unknown error'}`);
-      const isDangling = await fs.lstat(current).then(
-        (stat) => stat.isSymbolicLink(),
-        () => false,
-      );
-      if (isDangling) fail('dangling symbolic link');
-      const parent = path.dirname(current);
-      if (parent === current) return target;
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
+  return realpathFrom('/', target, fail);
+}
+
+/** As realpathDeepest, for `requested` relative to the absolute directory `from` (or absolute). */
+async function realpathFrom(
+  from: string,
+  requested: string,
+  fail: (detail: string) => never,
+): Promise<string> {
+  const { real, dangling } = await kernelPath(from, requested, fail);
+  if (dangling) fail('dangling symbolic link');
+  return real;
 }
 
 class JailedWorkspace implements Workspace {
@@ -91,7 +78,7 @@ class JailedWorkspace implements Workspace {
       const fail = (): never => {
         throw error;
       };
-      const real = await realpathDeepest(path.resolve(requested), fail);
+      const real = await realpathDeepest(requested, fail);
       for (const root of this.readOnlyRoots) {
         if (isInside(await realpathDeepest(root, fail), real)) return real;
       }
@@ -107,8 +94,8 @@ class JailedWorkspace implements Workspace {
     if (requested.includes('\0')) fail('NUL byte in path');
     if (requested.startsWith('~')) fail('home-relative paths are not expanded');
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(requested)) fail('URLs are not paths');
-    const target = path.resolve(this.root, requested);
-    const real = await realpathDeepest(target, fail);
+    // From the root component by component: `here/../x` with `here -> .` is the root's parent's x.
+    const real = await realpathFrom(this.root, requested, fail);
     if (!isInside(this.root, real)) fail();
     return real;
   }

@@ -15,6 +15,7 @@ import {
 } from './act-rules.js';
 import { codeActs, inlineEffects, interpreterName, programTexts } from './code-acts.js';
 import { confirmReason } from './confirm-tier.js';
+import { findSparesGit, guardGit } from './git-guard.js';
 import { awkEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
@@ -26,12 +27,14 @@ import {
   optionValue,
   write,
 } from './invocation.js';
-import { expandWord, isPathWord, type Word } from './paths.js';
-import { containerActs, gitActs, killActs } from './program-acts.js';
+import { expandWord, isPathWord, resolveWord, type ShellState, type Word } from './paths.js';
+import { archiveActs, containerActs, gitActs, killActs } from './program-acts.js';
 import { lookup } from './program-rules.js';
 import { checkPath, targetOf } from './targets.js';
 
 const DELETERS = ['rm', 'rmdir', 'unlink', 'shred'];
+/** Programs whose `NAME=value` arguments are variables, not paths. */
+const ASSIGNING = ['export', 'declare', 'typeset', 'local', 'readonly', 'env', 'alias'];
 /** Options taking a value, per program, so the value is not taken for an operand. */
 const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   cp: ['-t', '--target-directory', '-S', '--suffix'],
@@ -81,16 +84,46 @@ function pathArguments(inv: Invocation): Word[] {
   return found;
 }
 
-async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<void> {
-  for (const word of pathArguments(inv)) {
-    const text = expandWord(word, scope.shell);
-    if (text === undefined) continue;
-    // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
-    const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
-    if (!secretName && !(await isPathWord(text, scope.shell))) continue;
-    const target = await targetOf(word, scope.shell, scope.add);
-    if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+/**
+ * The shell each path argument is relative to: `git -C a -C b x` reads `a` from the command's directory, `b` from
+ * `a`, and every other argument from the last `-C` directory.
+ */
+async function argumentShells(inv: Invocation, shell: ShellState): Promise<(word: Word) => ShellState> {
+  if (inv.program !== 'git') return () => shell;
+  const ownShell = new Map<Word, ShellState>();
+  let current = shell;
+  for (const [i, w] of inv.args.entries()) {
+    const value = w.text === '-C' ? inv.args[i + 1] : undefined;
+    if (!value) continue;
+    ownShell.set(value, current);
+    const text = expandWord(value, current);
+    const resolved = text === undefined ? undefined : await resolveWord(text, current);
+    current = { ...current, cwd: resolved && 'real' in resolved ? resolved.real : undefined };
   }
+  const final = current;
+  return (word) => ownShell.get(word) ?? final;
+}
+
+async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<void> {
+  const assigns = ASSIGNING.includes(inv.program ?? '');
+  const shellFor = await argumentShells(inv, scope.shell);
+  for (const word of pathArguments(inv)) {
+    await checkPathArgument(word, assigns, { ...scope, shell: shellFor(word) });
+  }
+}
+
+async function checkPathArgument(word: Word, assigns: boolean, scope: ActScope): Promise<void> {
+  const text = expandWord(word, scope.shell);
+  if (text === undefined) {
+    // `cat $(echo ../.bashrc)`, `cat $f` in a loop: where it points is known only when it runs.
+    if (!assigns) await targetOf(word, scope.shell, scope.add);
+    return;
+  }
+  // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
+  const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
+  if (!secretName && !(await isPathWord(text, scope.shell))) return;
+  const target = await targetOf(word, scope.shell, scope.add);
+  if (target !== 'unknown') checkPath(target, scope.context, scope.add);
 }
 
 /** Where cp, mv, install and ln write: the `-t` directory or the last operand, and each source's name in it. */
@@ -113,19 +146,30 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
       if (recursive && inv.fromXargs)
         scope.add('deny', 'recursive delete of paths read from input (xargs rm -r)');
       if (recursive) await destroy(operandWords(args), 'recursive delete', true, scope);
-      return;
+      return guardGit(operandWords(args), recursive ? 'recursive delete' : 'delete', scope);
+    case 'unlink':
+      return guardGit(operandWords(args), 'delete', scope);
     case 'find': {
       const firstExpression = args.findIndex((w) => /^[-(!)]/.test(w.text));
       const starts = firstExpression === -1 ? args : args.slice(0, firstExpression);
       const execs = args.flatMap((w, i) => (/^-(exec|execdir|ok|okdir)$/.test(w.text) ? [args[i + 1]] : []));
       const deletes =
         hasFlag(args, ['-delete']) || execs.some((w) => w && DELETERS.includes(path.posix.basename(w.text)));
-      if (deletes) await destroy(starts.length > 0 ? starts : [dot], 'find -delete', true, scope);
+      const from = starts.length > 0 ? starts : [dot];
+      if (deletes) await destroy(from, 'find -delete', true, scope);
+      for (const start of deletes ? from : []) {
+        if (!findSparesGit(args, start.text)) await guardGit([start], 'find -delete', scope);
+      }
       return;
     }
     case 'rsync':
       if (args.some((w) => /^--(delete|remove-source-files)/.test(w.text))) {
-        await destroy(operandWords(args, VALUE_OPTIONS.rsync).slice(-1), 'rsync --delete', true, scope);
+        const dest = operandWords(args, VALUE_OPTIONS.rsync).slice(-1);
+        await destroy(dest, 'rsync --delete', true, scope);
+        const excluded = args.some(
+          (w, i) => /^--exclude(=|$)/.test(w.text) && /\.git/.test(w.text + (args[i + 1]?.text ?? '')),
+        );
+        if (!excluded) await guardGit(dest, 'rsync --delete', scope);
       }
       await write(operandWords(args, VALUE_OPTIONS.rsync).slice(-1), scope);
       return;
@@ -147,6 +191,7 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'ln': {
       const { sources, writes } = destinations(inv, program);
       if (program === 'mv') await destroy(sources, 'move', false, scope);
+      if (program === 'mv') await guardGit(sources, 'move', scope);
       // A link made to a persistence point is a way to write it later (`ln -s ~/.bashrc x && echo >> x`).
       if (program === 'ln' && hasFlag(args, ['--symbolic'], 's')) await write(sources, scope);
       return write(writes, scope);
@@ -197,6 +242,7 @@ export async function judgeInvocation(inv: Invocation, scope: ActScope): Promise
   if (program === 'kill' || program === 'pkill' || program === 'killall') killActs(program, texts, scope.add);
   if (program === 'git') gitActs(inv.args, scope.add);
   if (CONTAINER_RUNNERS.includes(program)) await containerActs(inv.args, scope);
+  await archiveActs(program, inv.args, scope);
   await fileActs(inv, program, scope);
   await codeActs(inv, program, scope);
   const confirm = confirmReason(program, texts);

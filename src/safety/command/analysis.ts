@@ -4,6 +4,7 @@ import type { Node } from 'web-tree-sitter';
 import { clip } from '../../core/text.js';
 import { decodeAnsiC } from './ansi-c-string.js';
 import { bashParser } from './bash-parser.js';
+import { hasControlCharacter, INDIRECT, PROMPT_EXPANSION } from './shell-text.js';
 import {
   type CommandIssue,
   EMPTY_COMMAND,
@@ -22,6 +23,11 @@ export interface CommandAnalysis {
   issues: CommandIssue[];
   /** Functions the command defines; `recursive` when the body calls the function itself (fork bombs). */
   functions: { name: string; recursive: boolean }[];
+  /**
+   * Constructs whose effect no static reading can see: expansions that run text as code (`${x@P}`, `${!x}`),
+   * and commands written after a here-document's start, which the grammar reads unreliably.
+   */
+  hidden: { text: string; why: string }[];
 }
 
 const OPERATORS = new Set([';', '&&', '||', '|', '|&', '&', '\n']);
@@ -39,10 +45,12 @@ class Analyzer {
   readonly commands: SimpleCommand[] = [];
   readonly issues: CommandIssue[] = [];
   readonly functions: { name: string; recursive: boolean }[] = [];
+  readonly hidden: { text: string; why: string }[] = [];
   private readonly openFunctions: { name: string; recursive: boolean }[] = [];
   private scope = '';
   private scopes = 0;
   private stdinPipe = false;
+  private connector = ';';
 
   /** Runs `body` in a new subshell scope (and, for a pipeline part, with stdin from the pipe). */
   private inScope(body: () => void, stdinPipe = this.stdinPipe): void {
@@ -57,7 +65,12 @@ class Analyzer {
   }
 
   private push(command: Omit<SimpleCommand, 'scope' | 'stdinPipe'>): void {
-    this.commands.push({ ...command, scope: this.scope, stdinPipe: this.stdinPipe });
+    this.commands.push({
+      ...command,
+      scope: this.scope,
+      stdinPipe: this.stdinPipe,
+      connector: this.connector,
+    });
   }
 
   private issue(kind: IssueKind, node: Node): void {
@@ -78,13 +91,20 @@ class Analyzer {
         return;
       }
       case 'program':
-      case 'list':
+      case 'list': {
+        // The first statement keeps the operator before the whole list; each later one gets the one before it.
+        let operator = this.connector;
         for (const child of node.children) {
-          if (child.isNamed) this.statement(child, redirects);
-          else if (child.type === '&') this.issue('background', node);
+          if (child.isNamed) {
+            this.connector = operator;
+            this.statement(child, redirects);
+            operator = ';';
+          } else if (child.type === '&') this.issue('background', node);
           else if (!OPERATORS.has(child.type)) this.issue('parse_error', child);
+          else operator = child.type;
         }
         return;
+      }
       case 'command':
       case 'declaration_command':
       case 'unset_command':
@@ -212,10 +232,11 @@ class Analyzer {
     if (node.type === 'heredoc_redirect') {
       this.issue('heredoc', node);
       this.scanWords(node);
+      const after = this.afterHeredoc(node);
       const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
       const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c.type === 'heredoc_start')?.text ?? '');
       const literal = quoted || (body?.namedChildren.length ?? 0) === 0;
-      return [{ operator: '<<', target: body?.text ?? '', literal }];
+      return [{ operator: '<<', target: body?.text ?? '', literal }, ...after];
     }
     if (node.type === 'herestring_redirect') {
       this.issue('heredoc', node);
@@ -242,6 +263,41 @@ class Analyzer {
     }
     const target = targets.map((t) => t.value).join(' ');
     return [{ operator, fd, target, literal: targets.every((t) => t.literal) }];
+  }
+
+  /** Expansions that run a variable's value as code, which no reading of the command shows. */
+  private codeExpansion(node: Node): void {
+    if (INDIRECT.test(node.text)) {
+      this.hidden.push({
+        text: short(node.text),
+        why: 'an indirect expansion, which can run its value as code',
+      });
+    }
+    if (PROMPT_EXPANSION.test(node.text)) {
+      this.hidden.push({
+        text: short(node.text),
+        why: 'a prompt expansion, which runs the code in its value',
+      });
+    }
+  }
+
+  /**
+   * `cat <<EOF > f`, `cat <<EOF | sh`, `cat <<EOF && rm x`: the grammar nests what follows a here-document's start
+   * inside it. Redirections are returned and checked like any other; commands are judged in their own scope and
+   * recorded as hidden too, since how they connect to the here-document is not read reliably.
+   */
+  private afterHeredoc(node: Node): Redirect[] {
+    const found: Redirect[] = [];
+    for (const child of node.namedChildren) {
+      if (['heredoc_start', 'heredoc_body', 'heredoc_end'].includes(child.type)) continue;
+      if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+        found.push(...this.redirect(child));
+      } else {
+        this.inScope(() => this.statement(child, []), child.type === 'pipeline' || this.stdinPipe);
+        this.hidden.push({ text: short(child.text), why: 'a command after a here-document' });
+      }
+    }
+    return found;
   }
 
   word(node: Node): WordValue {
@@ -287,8 +343,12 @@ class Analyzer {
         }
         return { value, literal, shape: quoted ? '_' : shape };
       }
-      case 'simple_expansion':
       case 'expansion':
+        this.codeExpansion(node);
+        this.issue('parameter_expansion', node);
+        this.scanWords(node);
+        return { value: text, literal: false, shape: '_' };
+      case 'simple_expansion':
         this.issue('parameter_expansion', node);
         this.scanWords(node);
         return { value: text, literal: false, shape: '_' };
@@ -310,15 +370,6 @@ class Analyzer {
         return { value: text, literal: false, shape: '_' };
     }
   }
-}
-
-/** Any C0 control character other than tab and newline, or DEL. */
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return true;
-  }
-  return false;
 }
 
 /** Parses `source` as bash and lists its simple commands and every non-literal construct. */
@@ -351,5 +402,6 @@ export async function analyzeCommand(source: string): Promise<CommandAnalysis> {
     commands: analyzer.commands,
     issues: analyzer.issues,
     functions: analyzer.functions,
+    hidden: analyzer.hidden,
   };
 }

@@ -1,13 +1,14 @@
 // The denylist of acts, in every mode: walks a parsed command in the order it runs, tracking the directory through
 // `cd`, unwraps wrappers (env, timeout, xargs, find -exec, sudo), and judges every invocation and redirection
 // (command-acts.ts, command-targets.ts). Returns each act that is denied, or that needs confirming even in full mode.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace.js';
 import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rules.js';
 import { judgeInvocation } from './acts.js';
 import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './analysis.js';
 import type { ActScope, Invocation } from './invocation.js';
-import { absolutePath, expandWord, realGlob, resolvePath, type ShellState, type Word } from './paths.js';
+import { expandWord, realGlob, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
 import { lookup, WRAPPERS, wrappedStart } from './program-rules.js';
 import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './targets.js';
 
@@ -23,12 +24,18 @@ export interface CommandContext {
 }
 
 export interface ActVerdict {
-  tier: 'deny' | 'confirm';
+  tier: 'deny' | 'confirm' | 'unseen';
   reason: string;
 }
 
 /** `bash -c 'bash -c ...'` deeper than this is refused rather than followed. */
 const MAX_NESTING = 3;
+
+const isDirectory = (p: string): Promise<boolean> =>
+  fs.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 export const programName = (word: string | undefined): string => path.posix.basename(word ?? '');
 
@@ -104,6 +111,7 @@ class Judge {
   async analysis(analysis: CommandAnalysis, start: ShellState, depth: number): Promise<void> {
     const bomb = analysis.functions.find((f) => f.recursive);
     if (bomb) this.add('deny', `defines a function ${bomb.name} that calls itself (fork bomb)`);
+    for (const h of analysis.hidden) this.add('unseen', `\`${h.text}\` is ${h.why}`);
     const shells = new Map<string, ShellState>([['', start]]);
     const shellOf = (scope: string): ShellState => {
       for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {
@@ -113,7 +121,12 @@ class Judge {
     };
     const programs = new Set<string>();
     for (const command of analysis.commands) {
-      const shell = shellOf(command.scope);
+      let shell = shellOf(command.scope);
+      if (shell.tentative && command.connector !== '&&') {
+        // `cd new; cat ../x`: if the cd failed, `..` is the old directory's parent. Neither is known.
+        shell = { ...shell, cwd: undefined, tentative: false };
+        shells.set(command.scope, shell);
+      }
       for (const assignment of command.assignments) checkAssignment(assignment, this.add);
       await this.redirects(command, shell);
       const words = wordsOf(command);
@@ -171,20 +184,30 @@ class Judge {
     }
   }
 
-  /** The shell after `cd` / `pushd`: the physical directory (arguments' `..` is resolved by the kernel). */
+  /**
+   * The shell after `cd` / `pushd`. Bash's `cd` folds `..` before following links (logical), the kernel after:
+   * when the two disagree (`cd here/..` with `here -> .`) the directory is unknown, unless `-P` says physical.
+   */
   private async cd(words: readonly Word[], shell: ShellState): Promise<ShellState | undefined> {
-    const [first, arg] = words;
+    const [first, ...rest] = words;
     if (!first?.literal || !['cd', 'pushd', 'popd'].includes(first.text)) return undefined;
+    const physical = rest.some((w) => /^-[LPe@]*P[LPe@]*$/.test(w.text));
+    const arg = rest.find((w) => !/^-[LPe@]+$/.test(w.text) && w.text !== '--');
     const moved = async (cwd: string | undefined): Promise<ShellState> => {
       const resolved = cwd === undefined ? undefined : await resolvePath(cwd);
-      const real = resolved && 'real' in resolved ? resolved.real : cwd;
-      return { ...shell, cwd: real, oldCwd: shell.cwd };
+      const real = resolved && 'real' in resolved ? resolved.real : undefined;
+      const exists = real !== undefined && (await isDirectory(real));
+      return { ...shell, cwd: real, oldCwd: shell.cwd, tentative: real !== undefined && !exists };
     };
     if (first.text === 'popd') return moved(undefined);
     if (!arg) return moved(shell.home);
     if (arg.text === '-' && arg.literal) return moved(shell.oldCwd);
     const text = expandWord(arg, shell);
-    return moved(text === undefined ? undefined : absolutePath(text, shell));
+    const kernel = text === undefined ? undefined : await resolveWord(text, shell);
+    if (kernel === undefined || !('real' in kernel)) return moved(undefined);
+    if (physical) return moved(kernel.real);
+    const logical = await resolvePath(kernel.lexical);
+    return moved('real' in logical && logical.real === kernel.real ? kernel.real : undefined);
   }
 
   private async script(script: string, shell: ShellState, depth: number, piped = false): Promise<void> {
@@ -214,7 +237,10 @@ async function targetContext(context: CommandContext): Promise<TargetContext> {
   };
 }
 
-/** Every act of the command that is denied in every mode (deny) or asked even in full mode (confirm). */
+/**
+ * Every act of the command that is denied in every mode (deny), asked even in full mode (confirm), or that no
+ * static reading can see (unseen: a target or code known only when the command runs).
+ */
 export async function judgeCommand(
   analysis: CommandAnalysis,
   context: CommandContext,

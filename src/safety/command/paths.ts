@@ -1,9 +1,10 @@
-// Where a command's words point: `~`, known variables, the directory after `cd`, `..` and symbolic links resolved
-// to absolute paths; whether a word is a path at all; and matching paths against the user's path globs.
+// Where a command's words point: `~`, known variables, the directory after `cd`, and `..` and symbolic links
+// resolved as the kernel does; whether a word is a path at all; and matching paths against the user's path globs.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { isInside, realpathDeepest } from '../workspace.js';
+import { kernelPath } from '../real-path.js';
+import { isInside } from '../workspace.js';
 
 /** A word of a command as the analyser gives it. */
 export interface Word {
@@ -21,6 +22,11 @@ export interface ShellState {
   cwd: string | undefined;
   oldCwd: string | undefined;
   env: NodeJS.ProcessEnv;
+  /**
+   * The last `cd` went to a directory that does not exist yet: it holds only for commands run after `&&` (the
+   * cd worked); after `;` or `||` the cd may have failed and left the shell elsewhere.
+   */
+  tentative?: boolean;
 }
 
 /** Variables expanded when a word is checked; any other expansion leaves the word unknown. */
@@ -72,10 +78,21 @@ export function absolutePath(text: string, shell: ShellState): string | undefine
 
 export type Resolved = { lexical: string; real: string } | { lexical: string; problem: string };
 
-/** The path with every symbolic link of its existing part followed (dangling links and loops are a problem). */
-export async function resolvePath(lexical: string): Promise<Resolved> {
+/**
+ * Where the word's path leads, resolved as the kernel does from the shell's directory (real-path.ts): each link
+ * followed before the next `..`; a link that leads nowhere is followed as far as it goes. Undefined for a
+ * relative path when the directory is unknown.
+ */
+export async function resolveWord(text: string, shell: ShellState): Promise<Resolved | undefined> {
+  const expanded = expandTilde(text, shell);
+  const lexical = absolutePath(expanded, shell);
+  if (lexical === undefined) return undefined;
+  return resolveFrom(shell.cwd ?? '/', expanded, lexical);
+}
+
+async function resolveFrom(from: string, text: string, lexical: string): Promise<Resolved> {
   try {
-    const real = await realpathDeepest(lexical, (detail) => {
+    const { real } = await kernelPath(from, text, (detail) => {
       throw new Error(detail);
     });
     return { lexical, real };
@@ -83,6 +100,9 @@ export async function resolvePath(lexical: string): Promise<Resolved> {
     return { lexical, problem: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** An absolute path with every symbolic link followed as the kernel does (loops are a problem). */
+export const resolvePath = (absolute: string): Promise<Resolved> => resolveFrom('/', absolute, absolute);
 
 const exists = (p: string): Promise<boolean> =>
   fs.lstat(p).then(

@@ -1,59 +1,107 @@
 // Acts of particular programs: git's program settings (`-c core.pager`, `git config --global`), containers that get
-// the host (`--privileged`, mounting `/`), and signals to every process (`kill -1`, `pkill -u`).
+// the host (`--privileged`, mounting `/`), signals to every process (`kill -1`, `pkill -u`), and archive extraction
+// whose members may land anywhere (`tar -P`, `unzip` without `-d`).
 import {
   CONTAINER_ESCAPE_FLAGS,
   CONTAINER_SOCKETS,
   GIT_EXEC_SETTINGS,
   GIT_SHELL_ALIAS,
+  PAGER_VARIABLES,
 } from './act-rules.js';
 import { GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
 import { harmlessGitSetting } from './git-read-only.js';
-import { type ActScope, hasFlag } from './invocation.js';
+import { type ActScope, hasFlag, optionValue } from './invocation.js';
 import { type Word, within } from './paths.js';
 import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
 
 /** A git setting that makes git run a program. */
 export function gitExecSetting(key: string, value: string | undefined): boolean {
-  if (GIT_SHELL_ALIAS.test(key)) return value === undefined || value.startsWith('!');
+  if (GIT_SHELL_ALIAS.test(key)) return value === undefined || value.trimStart().startsWith('!');
   return GIT_EXEC_SETTINGS.some((re) => re.test(key));
+}
+
+/** `-c core.pager=cat`: a pager setting whose value is a plain pager runs nothing new. */
+const harmlessSetting = (key: string, value: string | undefined): boolean =>
+  value !== undefined && /^(core\.pager|pager\..+)$/i.test(key) && PAGER_VARIABLES.harmless.test(value);
+
+/** Sections a `--rename-section` must not produce: renaming `x` to `core` turns `x.fsmonitor` into a program. */
+const EXEC_SECTIONS =
+  /^(core|alias|filter|diff|difftool|merge|mergetool|credential|include|includeif|pager|sequence|gpg|remote|protocol|sendemail|submodule|browser|man|web|init|uploadpack)(\.|$)/i;
+
+/** `git config`'s options that take a value, so the value is not taken for the key. */
+const CONFIG_VALUE_OPTIONS = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
+const CONFIG_READS = /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--get-color|--get-colorbool)$/;
+
+/** One `-c key=value` (also clone's `--config key=value`) or `--config-env key=VAR`. */
+function checkSetting(setting: string, fromEnv: boolean, add: Add): void {
+  const eq = setting.indexOf('=');
+  const key = eq === -1 ? setting : setting.slice(0, eq);
+  const value = fromEnv || eq === -1 ? undefined : setting.slice(eq + 1);
+  // Colours, `core.pager=cat` (git-read-only.ts lists them) and plain pagers run nothing.
+  const harmless = !fromEnv && (harmlessSetting(key, value) || harmlessGitSetting(setting));
+  if (!gitExecSetting(key, value) || harmless) return;
+  add('deny', `\`git ${fromEnv ? '--config-env' : '-c'} ${key}\` makes git run a program`);
 }
 
 export function gitActs(args: readonly Word[], add: Add): void {
   for (const [i, w] of args.entries()) {
     const next = args[i + 1]?.text ?? '';
-    const setting =
-      w.text === '-c' ? next : w.text.startsWith('-c') && w.text.length > 2 ? w.text.slice(2) : '';
-    const [key = '', ...rest] = setting.split('=');
-    // `-c core.pager=cat` or a colour runs nothing (git-read-only.ts lists the settings).
-    const harmless = setting !== '' && harmlessGitSetting(setting);
-    if (setting && !harmless && gitExecSetting(key, rest.length > 0 ? rest.join('=') : undefined)) {
-      add('deny', `\`git -c ${key}\` makes git run a program`);
-    }
-    const env = w.text === '--config-env' ? next : w.text.startsWith('--config-env=') ? w.text.slice(13) : '';
-    if (env && gitExecSetting(env.split('=')[0] ?? '', undefined)) {
-      add('deny', `\`git --config-env ${env}\` makes git run a program`);
-    }
+    if (w.text === '-c' || w.text === '--config') checkSetting(next, false, add);
+    else if (/^-c./.test(w.text)) checkSetting(w.text.slice(2), false, add);
+    else if (w.text.startsWith('--config=')) checkSetting(w.text.slice(9), false, add);
+    if (w.text === '--config-env') checkSetting(next, true, add);
+    else if (w.text.startsWith('--config-env=')) checkSetting(w.text.slice(13), true, add);
   }
   const texts = args.map((w) => w.text);
-  const words = operands(texts, GLOBAL_VALUE_OPTIONS.git);
-  if (words[0] !== 'config') return;
-  const rest = words.slice(1);
-  const newStyle = ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(rest[0] ?? '');
-  const keyed = newStyle ? rest.slice(1) : rest;
-  const writes =
-    newStyle ||
-    keyed.length >= 2 ||
-    hasFlag(
-      args,
-      ['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '--edit'],
-      'e',
-    );
+  const sub = subcommandIndex(texts, GLOBAL_VALUE_OPTIONS.git);
+  if (texts[sub] === 'config') gitConfigActs(texts.slice(sub + 1), add);
+  // init's and clone's template directory has hooks copied into .git/hooks, where git runs them later.
+  const templated = texts.slice(sub + 1).some((t) => t === '--template' || t.startsWith('--template='));
+  if ((texts[sub] === 'init' || texts[sub] === 'clone') && templated) {
+    add('deny', `\`git ${texts[sub]} --template\` copies hooks that git runs later into the repository`);
+  }
+}
+
+/** Where the first operand (git's subcommand) is, skipping options and the values of value options. */
+function subcommandIndex(texts: readonly string[], valueOptions: readonly string[] = []): number {
+  for (let i = 0; i < texts.length; i++) {
+    const t = texts[i] ?? '';
+    if (t === '--') return i + 1;
+    if (valueOptions.includes(t)) i++;
+    else if (!t.startsWith('-')) return i;
+  }
+  return texts.length;
+}
+
+/**
+ * `git config` writing a setting that runs a program, whatever the spelling and whichever file (`--local`,
+ * `--file .git/config`, `--worktree`, `git config set ...`): refused. Reading (`--get`, one key alone) is fine.
+ */
+function gitConfigActs(rest: readonly string[], add: Add): void {
+  const words = operands(rest, CONFIG_VALUE_OPTIONS);
+  const [sub = ''] = words;
+  const newStyle = ['set', 'unset', 'rename-section', 'remove-section', 'edit', 'get', 'list'].includes(sub);
+  if (sub === 'get' || sub === 'list' || (!newStyle && rest.some((a) => CONFIG_READS.test(a)))) return;
+  if (sub === 'edit' || rest.some((a) => a === '-e' || a === '--edit')) {
+    add('deny', '`git config --edit` opens the settings in an editor, where any program can be set');
+    return;
+  }
+  const keyed = newStyle ? words.slice(1) : words;
+  if (sub === 'rename-section' || rest.includes('--rename-section')) {
+    if (keyed.slice(1).some((name) => EXEC_SECTIONS.test(name))) {
+      add('deny', `\`git config --rename-section\` into ${keyed[1]} can make git run a program`);
+    }
+    return;
+  }
+  const unsets = sub === 'unset' || rest.some((a) => /^--(unset|unset-all)$/.test(a));
+  const writes = newStyle || unsets || keyed.length >= 2 || rest.some((a) => /^--(add|replace-all)$/.test(a));
   if (!writes) return;
-  if (hasFlag(args, ['--global', '--system'])) {
+  if (rest.some((a) => a === '--global' || a === '--system')) {
     add('deny', '`git config --global` (or --system) changes the settings of every repository');
   }
   const [key = '', value] = keyed;
-  if (gitExecSetting(key, value)) add('deny', `\`git config ${key}\` makes git run a program`);
+  if (gitExecSetting(key, unsets ? undefined : value))
+    add('deny', `\`git config ${key}\` makes git run a program`);
 }
 
 export async function containerActs(args: readonly Word[], scope: ActScope): Promise<void> {
@@ -100,4 +148,63 @@ export function killActs(program: string, texts: readonly string[], add: Add): v
   }
   const all = texts.some((t) => /^(-u|-U|--user|--uid|--euid)(=|$)/.test(t) || /^(\.|\.\*)$/.test(t));
   if (all) add('deny', `\`${program}\` kills every process of a user`);
+}
+
+/** tar options that run a program given in the option (GTFOBins' `--checkpoint-action=exec=sh`). */
+const TAR_PROGRAM_OPTIONS =
+  /^(--to-command|--use-compress-program|-I|--info-script|-F|--new-volume-script|--rmt-command|--rsh-command)(=|$)|^--checkpoint-action=.*exec/;
+
+/**
+ * Extraction writes members wherever their names say: an absolute name or `..` with `tar -P`, and without an
+ * explicit target directory in the workspace the analyser cannot know where. Reported as unseen (asked in full
+ * mode without the sandbox); the target directory itself is checked as a path argument.
+ */
+export async function archiveActs(program: string, args: readonly Word[], scope: ActScope): Promise<void> {
+  const texts = args.map((w) => w.text);
+  if (program === 'tar' || program === 'bsdtar') {
+    const bundled = /^[A-Za-z]+$/.test(texts[0] ?? '') ? (texts[0] ?? '') : '';
+    const letters = (l: string) => bundled.includes(l) || hasFlag(args, [], l);
+    if (texts.some((t) => TAR_PROGRAM_OPTIONS.test(t))) {
+      scope.add('unseen', `\`${program}\` runs a program named in its options`);
+    }
+    if (!letters('x') && !hasFlag(args, ['--extract', '--get'])) return;
+    if (letters('P') || hasFlag(args, ['--absolute-names'])) {
+      scope.add('unseen', `\`${program} -P\` extracts members by absolute names or \`..\`, anywhere`);
+    } else if (!optionValue(args, ['-C', '--directory'])) {
+      scope.add(
+        'unseen',
+        `\`${program}\` extracts members whose names are known only when it runs; use -C <dir>`,
+      );
+    }
+    return;
+  }
+  if (program === 'unzip') {
+    const listing = hasFlag(args, [], 'lpZtvz');
+    if (texts.includes('-:')) scope.add('unseen', '`unzip -:` extracts members with `..` anywhere');
+    else if (!listing && !optionValue(args, ['-d'])) {
+      scope.add('unseen', '`unzip` extracts members whose names are known only when it runs; use -d <dir>');
+    }
+    return;
+  }
+  if (program === 'cpio' && (hasFlag(args, ['--extract'], 'i') || texts.includes('-i'))) {
+    scope.add('unseen', '`cpio -i` extracts members by absolute names or `..`, anywhere');
+    return;
+  }
+  if (/^7z[az]?$/.test(program) && /^[ex]$/.test(texts[0] ?? '')) {
+    const out = texts.find((t) => t.startsWith('-o'));
+    if (!out)
+      scope.add(
+        'unseen',
+        `\`${program}\` extracts members whose names are known only when it runs; use -o<dir>`,
+      );
+    else {
+      const word: Word = {
+        text: out.slice(2),
+        literal: args.find((w) => w.text === out)?.literal ?? true,
+        glob: false,
+      };
+      const target = await targetOf(word, scope.shell, scope.add);
+      if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+    }
+  }
 }

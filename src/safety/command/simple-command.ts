@@ -56,6 +56,11 @@ export interface SimpleCommand {
   scope: string;
   /** True when the command's standard input comes from a pipe (`curl x | sh`: true for sh). */
   stdinPipe: boolean;
+  /**
+   * The operator before the command's statement (`&&`, `||`, `;`): after `cd dir &&` the command runs only if
+   * the cd worked. Absent for a command analysed on its own.
+   */
+  connector?: string;
 }
 
 export interface WordValue {

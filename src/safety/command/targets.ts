@@ -11,11 +11,10 @@ import {
   SYSTEM_DIRECTORIES,
 } from './act-rules.js';
 import {
-  absolutePath,
   expandWord,
   globBase,
   matchingGlob,
-  resolvePath,
+  resolveWord,
   type ShellState,
   type Word,
   within,
@@ -41,7 +40,11 @@ export interface Target {
   problem?: string;
 }
 
-export type Add = (tier: 'deny' | 'confirm', reason: string) => void;
+/**
+ * Reports an act: `deny` in every mode, `confirm` asked even in full mode, `unseen` a target or code known only
+ * when the command runs (asked in full mode unless commands run in the sandbox).
+ */
+export type Add = (tier: 'deny' | 'confirm' | 'unseen', reason: string) => void;
 
 /** A glob matching everything in its directory (`*`, `.*`) stands for the directory itself. */
 const WHOLE_DIRECTORY = /^(\.?\*+|\*\/?|\.\[!.\]\*)$/;
@@ -52,7 +55,10 @@ const WHOLE_DIRECTORY = /^(\.?\*+|\*\/?|\.\[!.\]\*)$/;
  */
 export async function targetOf(word: Word, shell: ShellState, add?: Add): Promise<Target | 'unknown'> {
   const text = expandWord(word, shell);
-  if (text === undefined) return 'unknown';
+  if (text === undefined) {
+    add?.('unseen', `\`${word.text}\` names a path known only when the command runs`);
+    return 'unknown';
+  }
   if (shell.cwd === undefined && !/^[/~]/.test(text)) {
     add?.('deny', `\`${word.text}\` is relative to a directory known only when the command runs (after cd)`);
     return 'unknown';
@@ -62,9 +68,9 @@ export async function targetOf(word: Word, shell: ShellState, add?: Add): Promis
     const scan = picomatch.scan(text);
     named = WHOLE_DIRECTORY.test(scan.glob) ? globBase(text) : text;
   }
-  const lexical = absolutePath(named, shell);
-  if (lexical === undefined) return 'unknown';
-  const resolved = await resolvePath(lexical);
+  const resolved = await resolveWord(named, shell);
+  if (resolved === undefined) return 'unknown';
+  const { lexical } = resolved;
   return 'real' in resolved
     ? { shown: word.text, lexical, real: resolved.real }
     : { shown: word.text, lexical, real: undefined, problem: resolved.problem };
