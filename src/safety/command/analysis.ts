@@ -35,6 +35,11 @@ const CONTROL_FLOW = new Set([
 
 const short = (text: string): string => clip(text, 80);
 
+/** The here-document's own parts: what is left (operators, commands, pipelines) follows the command. */
+const HEREDOC_PARTS = new Set(['<<', '<<-', 'heredoc_start', 'heredoc_body', 'heredoc_end']);
+const heredocTails = (node: Node): Node[] =>
+  node.children.filter((c) => !HEREDOC_PARTS.has(c.type) && !c.type.endsWith('_redirect'));
+
 class Analyzer {
   readonly commands: SimpleCommand[] = [];
   readonly issues: CommandIssue[] = [];
@@ -94,9 +99,22 @@ class Analyzer {
         const body = node.childForFieldName('body');
         const own = node.namedChildren.filter((c) => body === null || c.id !== body.id);
         const all = [...redirects, ...own.flatMap((r) => this.redirect(r))];
-        if (body) this.statement(body, all);
-        // A bare `>file` still writes: record it as a command without a program.
-        else this.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
+        // The parser puts what follows `<<EOF` on its line (`| sh`, `&& rm x`) inside the here-document node.
+        const tails = own.flatMap((r) => (r.type === 'heredoc_redirect' ? heredocTails(r) : []));
+        const run = () => {
+          if (body) this.statement(body, all);
+          // A bare `>file` still writes: record it as a command without a program.
+          else this.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
+        };
+        if (tails.some((t) => t.type === 'pipeline')) this.inScope(run);
+        else run();
+        for (const tail of tails) {
+          if (tail.type === 'pipeline') {
+            for (const part of tail.namedChildren) this.inScope(() => this.statement(part, redirects), true);
+          } else if (tail.isNamed) this.statement(tail, redirects);
+          else if (tail.type === '&') this.issue('background', node);
+          else if (!OPERATORS.has(tail.type)) this.issue('parse_error', tail);
+        }
         return;
       }
       case 'function_definition': {
@@ -172,6 +190,7 @@ class Analyzer {
     const argv: string[] = [];
     const globs: number[] = [];
     const nonLiteral: number[] = [];
+    const numeric: number[] = [];
     const assignments: string[] = [];
     const own: Redirect[] = [];
     // `export`/`local`/`unset` keywords are anonymous tokens; they are the program name.
@@ -192,6 +211,7 @@ class Analyzer {
       if (/[*?[]/.test(word.shape)) globs.push(argv.length);
       if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(word.shape)) this.issue('brace_expansion', child);
       if (!word.literal) nonLiteral.push(argv.length);
+      if (word.numeric) numeric.push(argv.length);
       argv.push(word.value);
     }
     const program = argv[0];
@@ -201,6 +221,7 @@ class Analyzer {
       argv,
       literal,
       nonLiteral,
+      numeric,
       globs,
       redirects: [...redirects, ...own],
       assignments,
@@ -211,11 +232,15 @@ class Analyzer {
   private redirect(node: Node): Redirect[] {
     if (node.type === 'heredoc_redirect') {
       this.issue('heredoc', node);
-      this.scanWords(node);
       const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
+      if (body) this.scanWords(body);
       const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c.type === 'heredoc_start')?.text ?? '');
       const literal = quoted || (body?.namedChildren.length ?? 0) === 0;
-      return [{ operator: '<<', target: body?.text ?? '', literal }];
+      // `cat <<EOF > ~/.bashrc`: redirections written after the delimiter belong to the command too.
+      const more = node.namedChildren
+        .filter((c) => c.type.endsWith('_redirect'))
+        .flatMap((c) => this.redirect(c));
+      return [{ operator: '<<', target: body?.text ?? '', literal }, ...more];
     }
     if (node.type === 'herestring_redirect') {
       this.issue('heredoc', node);
@@ -268,6 +293,7 @@ class Analyzer {
         let value = '';
         let shape = '';
         let literal = true;
+        let numeric = true;
         let end = node.startIndex;
         for (const child of node.children) {
           // Text between two children (a newline inside quotes) is part of the value too.
@@ -283,11 +309,20 @@ class Analyzer {
             value += part.value;
             if (!quoted) shape += part.shape;
             literal &&= part.literal;
+            numeric &&= part.literal || part.numeric === true;
           }
         }
-        return { value, literal, shape: quoted ? '_' : shape };
+        return { value, literal, shape: quoted ? '_' : shape, numeric: !literal && numeric };
       }
       case 'simple_expansion':
+        // `$$`, `$?` and `$#` are numbers: the read-only check lets echo print them.
+        if (/^\$[$?#]$/.test(text)) {
+          this.issue('special_parameter', node);
+          return { value: text, literal: false, shape: '_', numeric: true };
+        }
+        this.issue('parameter_expansion', node);
+        this.scanWords(node);
+        return { value: text, literal: false, shape: '_' };
       case 'expansion':
         this.issue('parameter_expansion', node);
         this.scanWords(node);
@@ -321,24 +356,48 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
+/**
+ * Whether `$`, backslash, newline appears where bash joins it into an expansion: not inside single quotes, not
+ * after an escaping backslash (`\\$`), not as the second `$` of `$$`.
+ */
+function hiddenContinuation(source: string, root: Node): boolean {
+  for (const match of source.matchAll(/\$\\\n/g)) {
+    const at = match.index;
+    const leaf = root.descendantForIndex(at, at + 1);
+    if (!leaf) return true;
+    let quoted = false;
+    for (let n: Node | null = leaf; n; n = n.parent) quoted ||= n.type === 'raw_string';
+    if (quoted) continue;
+    const expansion = leaf.type === 'special_variable_name' ? leaf.parent : leaf;
+    if (expansion?.type === 'simple_expansion' && expansion.text === '$$' && expansion.endIndex === at + 1)
+      continue;
+    const before = source.slice(leaf.startIndex, at).match(/\\*$/)?.[0].length ?? 0;
+    if (['string_content', 'word'].includes(leaf.type) && before % 2 === 1) continue;
+    return true;
+  }
+  return false;
+}
+
 /** Parses `source` as bash and lists its simple commands and every non-literal construct. */
 export async function analyzeCommand(source: string): Promise<CommandAnalysis> {
   const parser = await bashParser();
   const tree = parser.parse(source);
   const analyzer = new Analyzer();
+  let hidden = /\$\\\n/.test(source);
   if (!tree) {
     analyzer.issues.push({ kind: 'parse_error', text: short(source) });
   } else {
     try {
       if (tree.rootNode.hasError) analyzer.issues.push({ kind: 'parse_error', text: short(source) });
       analyzer.statement(tree.rootNode, []);
+      hidden = hiddenContinuation(source, tree.rootNode);
     } finally {
       tree.delete();
     }
   }
   // bash joins `$\<newline>(` into `$(` (inside double quotes too) where the parser sees two pieces of text:
   // the substitution it hides would go unseen (Qwen Code issue 8582).
-  if (/\$\\\n/.test(source)) {
+  if (hidden) {
     analyzer.issues.push({ kind: 'hidden_continuation', text: short(JSON.stringify(source)) });
   }
   // CR and other control characters make what is shown differ from what runs.
