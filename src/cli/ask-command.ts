@@ -3,6 +3,7 @@
 import { askSystemPrompt } from '../agent/ask-prompt.js';
 import { dataDir } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { createRedactor } from '../safety/redact.js';
 import {
   type AskExchange,
@@ -16,7 +17,7 @@ import { readOnlyTools } from '../tools/registry.js';
 import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
-import { resolveWorkspaceDir, setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 export interface AskOptions extends GlobalOptions {
@@ -48,7 +49,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       });
     }
     const tools = options.tools === true;
-    const agent = await setupAgent(options, {
+    const agent = await startRun(options, {
       // Only read-only tools are ever offered, so restricted mode (reads allowed) decides them.
       mode: () => 'restricted',
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',

@@ -8,7 +8,7 @@ import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
-import { setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 export interface RunOptions extends GlobalOptions, ModeFlags {
@@ -83,7 +83,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
-    const agent = await setupAgent(options, {
+    const agent = await startRun(options, {
       mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
       allow: options.allow,
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
@@ -113,7 +113,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       agent.runner.killAll();
     });
     // A clean end: the session's active marker goes.
-    await agent.session?.close();
+    await agent.close();
     return runExitCode(result, options.debug);
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json });
