@@ -4,6 +4,7 @@ import type { Node } from 'web-tree-sitter';
 import { clip } from '../../core/text.js';
 import { decodeAnsiC } from './ansi-c-string.js';
 import { bashParser } from './bash-parser.js';
+import { hiddenContinuation } from './continuation.js';
 import {
   type CommandIssue,
   EMPTY_COMMAND,
@@ -352,28 +353,6 @@ function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return true;
-  }
-  return false;
-}
-
-/**
- * Whether `$`, backslash, newline appears where bash joins it into an expansion: not inside single quotes, not
- * after an escaping backslash (`\\$`), not as the second `$` of `$$`.
- */
-function hiddenContinuation(source: string, root: Node): boolean {
-  for (const match of source.matchAll(/\$\\\n/g)) {
-    const at = match.index;
-    const leaf = root.descendantForIndex(at, at + 1);
-    if (!leaf) return true;
-    let quoted = false;
-    for (let n: Node | null = leaf; n; n = n.parent) quoted ||= n.type === 'raw_string';
-    if (quoted) continue;
-    const expansion = leaf.type === 'special_variable_name' ? leaf.parent : leaf;
-    if (expansion?.type === 'simple_expansion' && expansion.text === '$$' && expansion.endIndex === at + 1)
-      continue;
-    const before = source.slice(leaf.startIndex, at).match(/\\*$/)?.[0].length ?? 0;
-    if (['string_content', 'word'].includes(leaf.type) && before % 2 === 1) continue;
-    return true;
   }
   return false;
 }
