@@ -10,7 +10,7 @@ import type { SafetyLevel } from '../core/safety-level.js';
 import { analyzeCommand } from './command/analysis.js';
 import { judgeCommand } from './command/denylist.js';
 import { inlineCode } from './command/inline-code.js';
-import { readOnlyReason, syntaxReason } from './command/read-only-check.js';
+import { commandReason, syntaxReason } from './command/read-only-check.js';
 import { ACTIONS, type ActionKind, type ExecutionMode, stricter, type Verdict, verdictOf } from './modes.js';
 import { protectedPaths } from './protected-paths.js';
 import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
@@ -196,7 +196,7 @@ export function createPolicy(options: PolicyOptions): Policy {
     }
     const syntax = syntaxReason(analysis);
     const parts: Finding[] = [];
-    for (const part of analysis.commands) {
+    for (const [index, part] of analysis.commands.entries()) {
       // A lone command is shown whole, with its redirections (`cat < src/a.ts`).
       const text = analysis.commands.length === 1 ? shown : `\`${shorten(part.text)}\``;
       const rule = await ruleFor(await rules, part);
@@ -226,7 +226,7 @@ export function createPolicy(options: PolicyOptions): Policy {
           hint: `write the code to a file in the workspace and run that, or run commands in a sandbox${rule}`,
         });
       } else {
-        const why = syntax ? { reason: syntax } : await readOnlyReason(part, workspace);
+        const why = syntax ? { reason: syntax } : await commandReason(analysis.commands, index, workspace);
         if (!why) parts.push({ kind: 'read-only-command', reason: `${text} is a read-only command` });
         else if (mode === 'full')
           parts.push({ kind: 'other-command', reason: `full mode runs ${text} (not read-only)` });

@@ -65,21 +65,15 @@ describe('the peers’ own safety cases, in restricted mode', () => {
     );
   });
 
-  test('at least 95% of the safe commands are allowed, all but those Keel refuses on purpose', async () => {
+  test('at least 95% of all the commands peers call safe are allowed, each refusal noted', async () => {
     const safe = cases.filter((c) => c.verdict === 'safe');
     const refused: PeerCase[] = [];
     for (const c of safe) if ((await decide(c.command)) !== 'allow') refused.push(c);
-    const unexplained = refused.filter((c) => c.keel === undefined);
-    const intended = safe.filter((c) => c.keel !== undefined);
-    const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
     const allowed = safe.length - refused.length;
     console.log(
       [
-        `peer agreement on the commands peers call safe: ${allowed}/${safe.length} allowed (${percent(allowed, safe.length)})`,
-        `without the ${intended.length} Keel refuses on purpose: ${allowed}/${safe.length - intended.length} (${percent(allowed, safe.length - intended.length)})`,
-        ...refused.map(
-          (c) => `  refused ${c.peer}: ${JSON.stringify(c.command)}${c.keel ? ` — ${c.keel}` : ''}`,
-        ),
+        `peer agreement on the commands peers call safe: ${allowed}/${safe.length} allowed (${((100 * allowed) / safe.length).toFixed(1)}%)`,
+        ...refused.map((c) => `  refused ${c.peer}: ${JSON.stringify(c.command)} — ${c.keel ?? 'no note'}`),
       ].join('\n'),
     );
     const asked = cases.filter((c) => c.verdict === 'ask');
@@ -91,10 +85,12 @@ describe('the peers’ own safety cases, in restricted mode', () => {
         ...allowedAsked.map((c) => `  allowed ${c.peer}: ${JSON.stringify(c.command)}`),
       ].join('\n'),
     );
-    expect(unexplained.map((c) => c.command)).toEqual([]);
-    expect((100 * allowed) / (safe.length - intended.length)).toBeGreaterThanOrEqual(95);
+    // Every safe command counts: a note explains a refusal, it does not excuse it from the measure.
+    expect((100 * allowed) / safe.length).toBeGreaterThanOrEqual(95);
+    expect(refused.filter((c) => c.keel === undefined).map((c) => c.command)).toEqual([]);
     // A note on a command Keel now allows is stale.
-    expect(intended.filter((c) => !refused.includes(c)).map((c) => c.command)).toEqual([]);
+    const noted = safe.filter((c) => c.keel !== undefined);
+    expect(noted.filter((c) => !refused.includes(c)).map((c) => c.command)).toEqual([]);
   });
 
   test('no command a peer calls dangerous is allowed, but for the noted exceptions', async () => {
@@ -105,6 +101,7 @@ describe('the peers’ own safety cases, in restricted mode', () => {
     expect(allowed).toEqual([]);
   });
 
+  // Issue 17 item 6 asks that `bash -c '<literal script>'` be judged by its script: `echo hello` runs nothing.
   test('the dangerous commands Keel allows on purpose are noted and still allowed', async () => {
     const noted = cases.filter((c) => c.verdict === 'dangerous' && c.keel !== undefined);
     expect(noted.map((c) => c.command)).toEqual(["bash -c 'echo hello'", "sh -c 'echo hello'"]);

@@ -4,8 +4,10 @@ import type { Node } from 'web-tree-sitter';
 import { clip } from '../../core/text.js';
 import { decodeAnsiC } from './ansi-c-string.js';
 import { bashParser } from './bash-parser.js';
-import { hasControlCharacter, INDIRECT, PROMPT_EXPANSION } from './shell-text.js';
+import { hiddenContinuation } from './continuation.js';
+import { codeExpansions, hasControlCharacter } from './shell-text.js';
 import {
+  type CommandAnalysis,
   type CommandIssue,
   EMPTY_COMMAND,
   type IssueKind,
@@ -14,21 +16,7 @@ import {
   type WordValue,
 } from './simple-command.js';
 
-export type { CommandIssue, IssueKind, Redirect, SimpleCommand } from './simple-command.js';
-
-export interface CommandAnalysis {
-  source: string;
-  /** Every simple command, including those inside substitutions, groups and functions, in the order they run. */
-  commands: SimpleCommand[];
-  issues: CommandIssue[];
-  /** Functions the command defines; `recursive` when the body calls the function itself (fork bombs). */
-  functions: { name: string; recursive: boolean }[];
-  /**
-   * Constructs whose effect no static reading can see: expansions that run text as code (`${x@P}`, `${!x}`),
-   * and commands written after a here-document's start, which the grammar reads unreliably.
-   */
-  hidden: { text: string; why: string }[];
-}
+export type { CommandAnalysis, CommandIssue, IssueKind, Redirect, SimpleCommand } from './simple-command.js';
 
 const OPERATORS = new Set([';', '&&', '||', '|', '|&', '&', '\n']);
 const CONTROL_FLOW = new Set([
@@ -40,6 +28,11 @@ const CONTROL_FLOW = new Set([
 ]);
 
 const short = (text: string): string => clip(text, 80);
+
+/** The here-document's own parts: what is left (operators, commands, pipelines) follows the command. */
+const HEREDOC_PARTS = new Set(['<<', '<<-', 'heredoc_start', 'heredoc_body', 'heredoc_end']);
+const heredocTails = (node: Node): Node[] =>
+  node.children.filter((c) => !HEREDOC_PARTS.has(c.type) && !c.type.endsWith('_redirect'));
 
 class Analyzer {
   readonly commands: SimpleCommand[] = [];
@@ -114,9 +107,26 @@ class Analyzer {
         const body = node.childForFieldName('body');
         const own = node.namedChildren.filter((c) => body === null || c.id !== body.id);
         const all = [...redirects, ...own.flatMap((r) => this.redirect(r))];
-        if (body) this.statement(body, all);
-        // A bare `>file` still writes: record it as a command without a program.
-        else this.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
+        // The parser puts what follows `<<EOF` on its line (`| sh`, `&& rm x`) inside the here-document node.
+        const tails = own.flatMap((r) => (r.type === 'heredoc_redirect' ? heredocTails(r) : []));
+        const run = () => {
+          if (body) this.statement(body, all);
+          // A bare `>file` still writes: record it as a command without a program.
+          else this.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
+        };
+        if (tails.some((t) => t.type === 'pipeline')) this.inScope(run);
+        else run();
+        for (const tail of tails) {
+          if (tail.type === 'pipeline') {
+            for (const part of tail.namedChildren) this.inScope(() => this.statement(part, redirects), true);
+          } else if (tail.isNamed) {
+            // After `&&`, `||` or `;` the grammar's reading is the least certain: judged, and asked about where
+            // nothing contains it (full mode without a sandbox).
+            this.hidden.push({ text: short(tail.text), why: 'a command after a here-document' });
+            this.statement(tail, redirects);
+          } else if (tail.type === '&') this.issue('background', node);
+          else if (!OPERATORS.has(tail.type)) this.issue('parse_error', tail);
+        }
         return;
       }
       case 'function_definition': {
@@ -192,6 +202,7 @@ class Analyzer {
     const argv: string[] = [];
     const globs: number[] = [];
     const nonLiteral: number[] = [];
+    const numeric: number[] = [];
     const assignments: string[] = [];
     const own: Redirect[] = [];
     // `export`/`local`/`unset` keywords are anonymous tokens; they are the program name.
@@ -212,6 +223,7 @@ class Analyzer {
       if (/[*?[]/.test(word.shape)) globs.push(argv.length);
       if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(word.shape)) this.issue('brace_expansion', child);
       if (!word.literal) nonLiteral.push(argv.length);
+      if (word.numeric) numeric.push(argv.length);
       argv.push(word.value);
     }
     const program = argv[0];
@@ -221,6 +233,7 @@ class Analyzer {
       argv,
       literal,
       nonLiteral,
+      numeric,
       globs,
       redirects: [...redirects, ...own],
       assignments,
@@ -231,12 +244,15 @@ class Analyzer {
   private redirect(node: Node): Redirect[] {
     if (node.type === 'heredoc_redirect') {
       this.issue('heredoc', node);
-      this.scanWords(node);
-      const after = this.afterHeredoc(node);
       const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
+      if (body) this.scanWords(body);
       const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c.type === 'heredoc_start')?.text ?? '');
       const literal = quoted || (body?.namedChildren.length ?? 0) === 0;
-      return [{ operator: '<<', target: body?.text ?? '', literal }, ...after];
+      // `cat <<EOF > ~/.bashrc`: redirections written after the delimiter belong to the command too.
+      const more = node.namedChildren
+        .filter((c) => c.type.endsWith('_redirect'))
+        .flatMap((c) => this.redirect(c));
+      return [{ operator: '<<', target: body?.text ?? '', literal }, ...more];
     }
     if (node.type === 'herestring_redirect') {
       this.issue('heredoc', node);
@@ -265,41 +281,6 @@ class Analyzer {
     return [{ operator, fd, target, literal: targets.every((t) => t.literal) }];
   }
 
-  /** Expansions that run a variable's value as code, which no reading of the command shows. */
-  private codeExpansion(node: Node): void {
-    if (INDIRECT.test(node.text)) {
-      this.hidden.push({
-        text: short(node.text),
-        why: 'an indirect expansion, which can run its value as code',
-      });
-    }
-    if (PROMPT_EXPANSION.test(node.text)) {
-      this.hidden.push({
-        text: short(node.text),
-        why: 'a prompt expansion, which runs the code in its value',
-      });
-    }
-  }
-
-  /**
-   * `cat <<EOF > f`, `cat <<EOF | sh`, `cat <<EOF && rm x`: the grammar nests what follows a here-document's start
-   * inside it. Redirections are returned and checked like any other; commands are judged in their own scope and
-   * recorded as hidden too, since how they connect to the here-document is not read reliably.
-   */
-  private afterHeredoc(node: Node): Redirect[] {
-    const found: Redirect[] = [];
-    for (const child of node.namedChildren) {
-      if (['heredoc_start', 'heredoc_body', 'heredoc_end'].includes(child.type)) continue;
-      if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
-        found.push(...this.redirect(child));
-      } else {
-        this.inScope(() => this.statement(child, []), child.type === 'pipeline' || this.stdinPipe);
-        this.hidden.push({ text: short(child.text), why: 'a command after a here-document' });
-      }
-    }
-    return found;
-  }
-
   word(node: Node): WordValue {
     const text = node.text;
     switch (node.type) {
@@ -324,6 +305,7 @@ class Analyzer {
         let value = '';
         let shape = '';
         let literal = true;
+        let numeric = true;
         let end = node.startIndex;
         for (const child of node.children) {
           // Text between two children (a newline inside quotes) is part of the value too.
@@ -339,16 +321,22 @@ class Analyzer {
             value += part.value;
             if (!quoted) shape += part.shape;
             literal &&= part.literal;
+            numeric &&= part.literal || part.numeric === true;
           }
         }
-        return { value, literal, shape: quoted ? '_' : shape };
+        return { value, literal, shape: quoted ? '_' : shape, numeric: !literal && numeric };
       }
-      case 'expansion':
-        this.codeExpansion(node);
+      case 'simple_expansion':
+        // `$$`, `$?` and `$#` are numbers: the read-only check lets echo print them.
+        if (/^\$[$?#]$/.test(text)) {
+          this.issue('special_parameter', node);
+          return { value: text, literal: false, shape: '_', numeric: true };
+        }
         this.issue('parameter_expansion', node);
         this.scanWords(node);
         return { value: text, literal: false, shape: '_' };
-      case 'simple_expansion':
+      case 'expansion':
+        for (const why of codeExpansions(node.text)) this.hidden.push({ text: short(node.text), why });
         this.issue('parameter_expansion', node);
         this.scanWords(node);
         return { value: text, literal: false, shape: '_' };
@@ -377,19 +365,21 @@ export async function analyzeCommand(source: string): Promise<CommandAnalysis> {
   const parser = await bashParser();
   const tree = parser.parse(source);
   const analyzer = new Analyzer();
+  let hidden = /\$\\\n/.test(source);
   if (!tree) {
     analyzer.issues.push({ kind: 'parse_error', text: short(source) });
   } else {
     try {
       if (tree.rootNode.hasError) analyzer.issues.push({ kind: 'parse_error', text: short(source) });
       analyzer.statement(tree.rootNode, []);
+      hidden = hiddenContinuation(source, tree.rootNode);
     } finally {
       tree.delete();
     }
   }
   // bash joins `$\<newline>(` into `$(` (inside double quotes too) where the parser sees two pieces of text:
   // the substitution it hides would go unseen (Qwen Code issue 8582).
-  if (/\$\\\n/.test(source)) {
+  if (hidden) {
     analyzer.issues.push({ kind: 'hidden_continuation', text: short(JSON.stringify(source)) });
   }
   // CR and other control characters make what is shown differ from what runs.

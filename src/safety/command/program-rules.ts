@@ -155,6 +155,13 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
       'cat-file': git({ deniedFlags: [...GIT_DENIED, '--filters'] }),
       describe: git(),
       shortlog: git(),
+      // The user's name and email only: the identity every commit carries; other keys may hold tokens in URLs.
+      config: git({
+        pathArgs: false,
+        onlyFlags: ['--get'],
+        operandPattern: /^user\.(name|email)$/,
+        maxOperands: 1,
+      }),
       // Listing and get-url only: checked by gitRemoteProblem.
       remote: git({ pathArgs: false }),
       // Showing only: `expire` and `delete` are refused by gitReflogProblem.

@@ -18,11 +18,13 @@ import {
   lookup,
 } from './program-rules.js';
 import { sedVerdict } from './sed-script.js';
+import { assignmentProblem, isLoneCd, JUDGED_SYNTAX, systemProgram } from './shell-forms.js';
 
 const ISSUE_WORDS: Record<IssueKind, string> = {
   command_substitution: 'command substitution',
   process_substitution: 'process substitution',
   parameter_expansion: 'variable expansion',
+  special_parameter: 'a special parameter',
   arithmetic_expansion: 'arithmetic expansion',
   brace_expansion: 'brace expansion',
   heredoc: 'a here-document',
@@ -169,6 +171,8 @@ async function redirectProblem(
     // `>&-` closes a descriptor: no file.
     if (/^[<>]&-$/.test(r.operator) && r.target === '') continue;
     if (HARMLESS_REDIRECT_TARGETS.includes(r.target)) continue;
+    // A here-document or here-string without expansions only feeds the program text.
+    if ((r.operator === '<<' || r.operator === '<<<') && r.literal) continue;
     if (r.operator === '<' && r.literal) {
       const problem = await pathProblem(workspace, r.target);
       if (!problem) continue;
@@ -187,14 +191,28 @@ export interface ReadOnlyRefusal {
 
 /** Why one simple command is not in the read-only set (program, flags, redirects, paths), or undefined. */
 export async function readOnlyReason(
-  command: SimpleCommand,
+  written: SimpleCommand,
   workspace: Workspace,
   depth = 0,
 ): Promise<ReadOnlyRefusal | undefined> {
-  const program = command.argv[0];
+  let command = written;
   const shown = command.text.length > 60 ? `${command.text.slice(0, 57)}...` : command.text;
+  const assignments = assignmentProblem(command.assignments);
+  if (assignments) return { reason: `\`${shown}\`: ${assignments}` };
+  // A bare `NAME=value` runs nothing.
+  if (command.argv.length === 0 && command.assignments.length > 0 && command.redirects.length === 0) {
+    return undefined;
+  }
+  // `/usr/bin/ls` is judged as ls.
+  const system = command.argv[0] === undefined ? undefined : await systemProgram(command.argv[0]);
+  if (system) command = { ...command, argv: [system, ...command.argv.slice(1)] };
+  const program = command.argv[0];
   let rule = lookup(ALLOWED_PROGRAMS, program);
-  if (!rule || programName(program) !== program || !command.literal) {
+  // echo may print `$$`, `$?` and `$#`: numbers.
+  const literal =
+    command.literal ||
+    (program === 'echo' && command.nonLiteral.every((i) => i > 0 && command.numeric.includes(i)));
+  if (!rule || programName(program) !== program || !literal) {
     return { reason: `\`${shown}\` is not a read-only command` };
   }
   if (rule.shell) {
@@ -334,16 +352,28 @@ async function shellScriptReason(
   ) {
     return { reason: `the zsh -c script \`${script}\` uses syntax zsh reads differently from bash` };
   }
-  for (const part of inner.commands) {
-    const why = await readOnlyReason(part, workspace, depth + 1);
+  for (const index of inner.commands.keys()) {
+    const why = await commandReason(inner.commands, index, workspace, depth + 1);
     if (why) return why;
   }
   return undefined;
 }
 
+/** Why the command at `index` of a command line is not read-only; a `cd` nothing runs after is. */
+export function commandReason(
+  commands: readonly SimpleCommand[],
+  index: number,
+  workspace: Workspace,
+  depth = 0,
+): Promise<ReadOnlyRefusal | undefined> {
+  const command = commands[index];
+  if (!command || isLoneCd(commands, index)) return Promise.resolve(undefined);
+  return readOnlyReason(command, workspace, depth);
+}
+
 /** Why the command's syntax keeps it out of the read-only set (a substitution, a subshell...), or undefined. */
 export function syntaxReason(analysis: CommandAnalysis): string | undefined {
-  const issue = analysis.issues[0];
+  const issue = analysis.issues.find((i) => !JUDGED_SYNTAX.has(i.kind));
   if (issue)
     return `\`${issue.text}\` uses ${ISSUE_WORDS[issue.kind]}, which only runs outside the read-only set`;
   if (analysis.commands.length === 0) return 'the command is empty';

@@ -14,3 +14,11 @@ export function hasControlCharacter(text: string): boolean {
   }
   return false;
 }
+
+/** Why an expansion runs a variable's value as code, which no reading of the command shows (none: `[]`). */
+export function codeExpansions(text: string): string[] {
+  const why: string[] = [];
+  if (INDIRECT.test(text)) why.push('an indirect expansion, which can run its value as code');
+  if (PROMPT_EXPANSION.test(text)) why.push('a prompt expansion, which runs the code in its value');
+  return why;
+}

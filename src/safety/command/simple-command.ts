@@ -5,6 +5,7 @@ export type IssueKind =
   | 'command_substitution'
   | 'process_substitution'
   | 'parameter_expansion'
+  | 'special_parameter'
   | 'arithmetic_expansion'
   | 'brace_expansion'
   | 'heredoc'
@@ -42,6 +43,8 @@ export interface SimpleCommand {
   literal: boolean;
   /** Indexes into argv of words that are not fully literal (expansions, substitutions). */
   nonLiteral: number[];
+  /** Indexes into argv of words not literal only through `$$`, `$?` or `$#` (a number). */
+  numeric: number[];
   /** Indexes into argv of words with unquoted glob characters (`*`, `?`, `[`). */
   globs: number[];
   /** Redirections applying to this command, including those of an enclosing group. */
@@ -68,12 +71,15 @@ export interface WordValue {
   literal: boolean;
   /** The word's unquoted characters, with quoted and escaped characters replaced by `_`. */
   shape: string;
+  /** Not literal only through `$$`, `$?` or `$#`, which expand to a number. */
+  numeric?: boolean;
 }
 
 export const EMPTY_COMMAND: SimpleCommand = {
   argv: [],
   literal: true,
   nonLiteral: [],
+  numeric: [],
   globs: [],
   redirects: [],
   assignments: [],
@@ -81,3 +87,17 @@ export const EMPTY_COMMAND: SimpleCommand = {
   scope: '',
   stdinPipe: false,
 };
+
+export interface CommandAnalysis {
+  source: string;
+  /** Every simple command, including those inside substitutions, groups and functions, in the order they run. */
+  commands: SimpleCommand[];
+  issues: CommandIssue[];
+  /** Functions the command defines; `recursive` when the body calls the function itself (fork bombs). */
+  functions: { name: string; recursive: boolean }[];
+  /**
+   * Constructs whose effect no static reading can see: expansions that run text as code (`${x@P}`, `${!x}`),
+   * and commands chained (`&&`, `||`, `;`) after a here-document's start, which the grammar reads least reliably.
+   */
+  hidden: { text: string; why: string }[];
+}

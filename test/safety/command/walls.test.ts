@@ -110,7 +110,8 @@ describe('judgeCommand tiers', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     ['echo "${!arr[@]}"', 'none'],
     ['cat <<EOF | sh\nid\nEOF', 'deny'],
-    ['cat <<EOF | wc -l\nid\nEOF', 'unseen'],
+    ['cat <<EOF | wc -l\nid\nEOF', 'none'],
+    ['cat <<EOF && wc -l x\nid\nEOF', 'unseen'],
   ])('%s → %s', async (command, tier) => {
     expect(await tierOf(command)).toBe(tier);
   });
