@@ -8,6 +8,7 @@ import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import { promptBudget } from '../providers/capabilities.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { createApprovalPrompt } from '../ui/approval-prompt.js';
@@ -78,6 +79,7 @@ function statusLine(agent: Agent, usage: ChatUsage): string {
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
+  const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
   // The chat's own look (spinner, compact tool lines, status line) needs a person at a capable terminal.
   const rich = interactive && richTerminal(process.stderr, env);
@@ -176,7 +178,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const send = async (text: string) => {
     if (!agent) return;
-    const { message, attached, skipped } = await attachFiles(text, agent.workspace);
+    const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
     for (const a of attached)
       process.stderr.write(style.dim(`attached ${a.path} (${a.bytes} bytes${a.cut ? ', cut' : ''})\n`));
     for (const s of skipped) process.stderr.write(style.dim(`@${s.path}: ${s.reason}; sent as text\n`));

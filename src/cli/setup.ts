@@ -1,6 +1,6 @@
 // Wires the pieces for run and chat: config, workspace, policy, tools, model, conversation and outputs.
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
@@ -19,7 +19,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import { TodoBoard } from '../core/todo-board.js';
 import type { TodoItem } from '../core/todos.js';
-import { createHooks } from '../extend/hooks.js';
+import { createHooks, jailedHooks } from '../extend/hooks.js';
 import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { promptBudget } from '../providers/capabilities.js';
@@ -27,6 +27,7 @@ import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { createRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedConversation, resumedTodos } from '../session/resume.js';
@@ -199,7 +200,14 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   if (setup.plan) todos.restore(planTodos(setup.plan));
   else if (resumed) todos.restore(resumedTodos(resumed));
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
-  const hooks = createHooks(config.hooks, {
+  const readJail = createReadJail(process.env);
+  const hookConfig = await jailedHooks(config.hooks, {
+    sources: loaded.sources,
+    workspace: workspace.root,
+    jail: readJail,
+    warn: (message) => emit({ type: 'warning', message }),
+  });
+  const hooks = createHooks(hookConfig, {
     workspace: workspace.root,
     sessionId: opened.id,
     env: process.env,
@@ -211,6 +219,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
+  // Files read for the user (context files) go through the read jail; a skipped one is named once per run.
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (!warned.has(message)) emit({ type: 'warning', message });
+    warned.add(message);
+  };
   // Built again after compaction, so context files edited since start-up are read and sent again.
   const buildSystemPrompt = async () =>
     setup.systemPrompt ??
@@ -225,6 +239,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
       contextFiles: await findContextFiles({
         workspace: workspace.root,
         userFile: userContextFilePath(process.env),
+        jail: readJail,
+        warn: warnOnce,
       }),
     });
   const conversation = new Conversation(await buildSystemPrompt(), {
@@ -330,6 +346,13 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         env: process.env,
         workspace: workspace.root,
         warn: (message) => emit({ type: 'warning', message }),
+        // A relative cwd, or any a project file sets, must stay in the workspace; the user's own are exempt.
+        refuseCwd: async (cwd) => {
+          const fromProject = loaded.sources['mcp.servers']?.startsWith('project file') === true;
+          if (isAbsolute(cwd) && !fromProject) return undefined;
+          const checked = await readJail.check(cwd, workspace.root);
+          return 'refused' in checked ? checked.refused : undefined;
+        },
       });
   return {
     loaded,

@@ -1,9 +1,12 @@
 // The user's hooks (config `hooks`): commands run on session_start, before and after each tool call, and on stop,
 // each given a JSON event on stdin. A pre_tool hook exiting 2 blocks the call, its stderr the model's reason; any
 // other failure (non-zero exit, timeout, a hook that cannot start) is one warning and the agent goes on.
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import type { HookConfig, HooksConfig } from '../config/extend-schema.js';
 import type { AgentEvent } from '../core/events.js';
 import { clip } from '../core/text.js';
+import type { ReadJail } from '../safety/read-jail.js';
 import type { HookedCall, ToolHooks, ToolResult } from '../tools/tool.js';
 import { type HookOutcome, runHook } from './hook-runner.js';
 
@@ -107,4 +110,47 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
       await runAll('stop', details, signal);
     },
   };
+}
+
+/**
+ * The hooks with those a project file set whose script (a word naming a file in the workspace, `./check.sh`,
+ * `scripts/x.sh`) is a link out of the workspace or into a secret left out, each with a warning. The user's
+ * own hooks are exempt.
+ */
+export async function jailedHooks(
+  config: HooksConfig,
+  options: {
+    sources: Record<string, string>;
+    workspace: string;
+    jail: ReadJail;
+    warn: (message: string) => void;
+  },
+): Promise<HooksConfig> {
+  const result = { ...config };
+  for (const event of Object.keys(config) as HookEvent[]) {
+    if (!options.sources[`hooks.${event}`]?.startsWith('project file')) continue;
+    const kept: HookConfig[] = [];
+    for (const hook of config[event]) {
+      const refusal = await scriptRefusal(hook.command, options.workspace, options.jail);
+      if (refusal) options.warn(`${event} hook \`${clip(hook.command, 60)}\` skipped: ${refusal}`);
+      else kept.push(hook);
+    }
+    result[event] = kept;
+  }
+  return result;
+}
+
+async function scriptRefusal(
+  command: string,
+  workspace: string,
+  jail: ReadJail,
+): Promise<string | undefined> {
+  for (const word of command.split(/[\s;&|()<>]+/)) {
+    const path = word.replace(/^['"]|['"]$/g, '');
+    if (!path.includes('/') || isAbsolute(path)) continue;
+    if (!(await lstat(resolve(workspace, path)).catch(() => undefined))) continue;
+    const checked = await jail.check(path, workspace);
+    if ('refused' in checked) return `${path}: ${checked.refused}`;
+  }
+  return undefined;
 }

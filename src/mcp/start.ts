@@ -22,17 +22,34 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   workspace: string;
   warn: (message: string) => void;
+  /** Why a stdio server's working directory is refused (a link out of the workspace), or undefined. */
+  refuseCwd?: (cwd: string) => Promise<string | undefined>;
+}
+
+/** The servers whose `cwd` the jail accepts; each one refused is a warning and does not start. */
+async function jailedServers(options: StartOptions): Promise<Record<string, McpServerConfig>> {
+  const { refuseCwd } = options;
+  if (!refuseCwd) return options.servers;
+  const kept: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(options.servers)) {
+    const refused = server.enabled && server.cwd !== undefined ? await refuseCwd(server.cwd) : undefined;
+    if (refused) options.warn(`MCP server ${name} not started: its cwd ${server.cwd} is skipped: ${refused}`);
+    else kept[name] = server;
+  }
+  return kept;
 }
 
 export function startMcpServers(options: StartOptions): McpServers | undefined {
   if (!Object.values(options.servers).some((server) => server.enabled)) return undefined;
   let manager: McpManager | undefined;
   let closed = false;
-  const loading = import('./manager.js').then(({ McpManager }) => {
-    if (closed) return;
-    manager = new McpManager({ ...options, version });
-    manager.start();
-  });
+  const loading = Promise.all([import('./manager.js'), jailedServers(options)]).then(
+    ([{ McpManager }, servers]) => {
+      if (closed) return;
+      manager = new McpManager({ ...options, servers, version });
+      manager.start();
+    },
+  );
   return {
     prompts: () => manager?.prompts() ?? [],
     async close() {

@@ -1,0 +1,118 @@
+// The read jail for files Keel reads on the user's behalf: links out of the root or into secrets are refused,
+// plain files and links staying inside are read; context files and project commands use it.
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findContextFiles } from '../../src/agent/context-files.js';
+import { loadPromptCommands } from '../../src/extend/prompt-commands.js';
+import { createReadJail } from '../../src/safety/read-jail.js';
+import { openWorkspace } from '../../src/safety/workspace.js';
+
+let root: string;
+let home: string;
+let workspace: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'keel-read-jail-')));
+  home = join(root, 'home');
+  workspace = join(home, 'project');
+  await mkdir(join(home, '.ssh'), { recursive: true });
+  await writeFile(join(home, '.ssh', 'id_rsa'), 'CANARY-KEY\n');
+  await mkdir(join(workspace, '.git'), { recursive: true });
+  env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.state') };
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('createReadJail', () => {
+  const cases: [string, () => Promise<void>, 'read' | RegExp][] = [
+    ['a plain file inside', () => writeFile(join(workspace, 'f.md'), 'x'), 'read'],
+    [
+      'a link to another file inside',
+      async () => {
+        await writeFile(join(workspace, 'real.md'), 'x');
+        await symlink('real.md', join(workspace, 'f.md'));
+      },
+      'read',
+    ],
+    ['a link out of the root', () => symlink('../.ssh/id_rsa', join(workspace, 'f.md')), /outside/],
+    [
+      'a link through a directory link and ..',
+      async () => {
+        await symlink('.', join(workspace, 'here'));
+        await symlink('here/../.ssh/id_rsa', join(workspace, 'f.md'));
+      },
+      /outside/,
+    ],
+    ['a dangling link', () => symlink('nowhere.md', join(workspace, 'f.md')), /dangling/],
+    [
+      'a link to a secret file inside the root',
+      async () => {
+        await writeFile(join(workspace, '.env'), 'TOKEN=x');
+        await symlink('.env', join(workspace, 'f.md'));
+      },
+      /holds secrets/,
+    ],
+  ];
+  it.each(cases)('%s', async (_name, make, expected) => {
+    await make();
+    const checked = await createReadJail(env).check('f.md', workspace);
+    if (expected === 'read') expect(checked).toEqual({ real: expect.stringContaining(workspace) });
+    else expect('refused' in checked ? checked.refused : 'read').toMatch(expected);
+  });
+
+  it('refuses a link into a home secret when the root holds the home directory', async () => {
+    await symlink('.ssh/id_rsa', join(home, 'AGENTS.md'));
+    const checked = await createReadJail(env).check('AGENTS.md', home);
+    expect('refused' in checked && checked.refused).toMatch(/secret location/);
+  });
+});
+
+describe('files read for the user', () => {
+  it('leaves a context file linked out of the repository out of the prompt, with a warning naming it', async () => {
+    await symlink('../.ssh/id_rsa', join(workspace, 'AGENTS.md'));
+    const warnings: string[] = [];
+    const files = await findContextFiles({
+      workspace,
+      userFile: join(home, '.config', 'keel', 'AGENTS.md'),
+      jail: createReadJail(env),
+      warn: (message) => warnings.push(message),
+    });
+    expect(files.map((f) => f.content).join('')).not.toContain('CANARY');
+    expect(warnings).toEqual([expect.stringMatching(/context file .*AGENTS\.md skipped: .*outside/)]);
+  });
+
+  it("reads the user's own context file even when it is a link out", async () => {
+    const userFile = join(home, '.config', 'keel', 'AGENTS.md');
+    await mkdir(join(home, '.config', 'keel'), { recursive: true });
+    await writeFile(join(root, 'mine.md'), 'my rules');
+    await symlink(join(root, 'mine.md'), userFile);
+    const files = await findContextFiles({ workspace, userFile, jail: createReadJail(env) });
+    expect(files.map((f) => f.content)).toEqual(['my rules']);
+  });
+
+  it('refuses a project command linked to a credentials file, naming it', async () => {
+    await mkdir(join(home, '.aws'));
+    await writeFile(join(home, '.aws', 'credentials'), 'CANARY-AWS');
+    await mkdir(join(workspace, '.keel', 'commands'), { recursive: true });
+    await symlink(join(home, '.aws', 'credentials'), join(workspace, '.keel', 'commands', 'x.md'));
+    const loaded = await loadPromptCommands({ workspace: await openWorkspace(workspace), env });
+    expect(loaded.commands.map((c) => c.name)).not.toContain('x');
+    expect(loaded.refused.get('x')).toMatch(/x\.md: it resolves to .*credentials/);
+    expect(loaded.warnings).toEqual([expect.stringMatching(/command file .*x\.md skipped/)]);
+  });
+
+  it("refuses a project command's @include of a link into a secret", async () => {
+    await writeFile(join(workspace, '.env'), 'CANARY-ENV');
+    await symlink('.env', join(workspace, 'notes.txt'));
+    await mkdir(join(workspace, '.keel', 'commands'), { recursive: true });
+    await writeFile(join(workspace, '.keel', 'commands', 'y.md'), 'look at @notes.txt');
+    const loaded = await loadPromptCommands({ workspace: await openWorkspace(workspace), env });
+    const command = loaded.commands.find((c) => c.name === 'y');
+    await expect(command?.expand('')).rejects.toThrow(/@notes\.txt is refused: .*holds secrets/);
+  });
+});
