@@ -1,6 +1,6 @@
 // Wires the pieces for run and chat: config, workspace, policy, tools, model, conversation and outputs.
 import { stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
@@ -274,6 +274,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   let runs = 0;
   // Saved outputs are kept a week; clearing older ones never delays the run.
   void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
+  // Other workspaces' folders (and the flat per-run folders of older versions) not touched for as long go too.
+  void removeOldOutputs(dirname(outputRoot), 7 * 24 * 3600 * 1000).catch(() => {});
   // The "always" answers of this session (a chat lasts one setupAgent).
   const approvals = new ApprovalMemory();
   const toolContext = (turn: number, signal: AbortSignal, callEmit = emit): ToolContext => ({
