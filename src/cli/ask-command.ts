@@ -3,7 +3,7 @@
 import { askSystemPrompt } from '../agent/ask-prompt.js';
 import { dataDir } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
-import { createRedactor } from '../safety/redact.js';
+import { configSecrets, createRedactor } from '../safety/redact.js';
 import {
   type AskExchange,
   askHistoryPath,
@@ -74,7 +74,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
         directory,
         previous,
         { question: message, answer: result.answer },
-        createRedactor(process.env),
+        createRedactor(process.env, configSecrets(agent.loaded.config)),
       ).catch((error: unknown) =>
         agent.emit({
           type: 'warning',

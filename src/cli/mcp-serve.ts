@@ -8,7 +8,7 @@ import { createEventStream } from '../core/events.js';
 import { serveTools } from '../mcp/server.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL } from '../safety/policy.js';
-import { createRedactor } from '../safety/redact.js';
+import { configSecrets, createRedactor } from '../safety/redact.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
@@ -45,7 +45,7 @@ export async function mcpServeCommand(
     const audit = createAuditLog({
       file: auditLogPath(state),
       cwd: workspace.root,
-      redact: createRedactor(process.env),
+      redact: createRedactor(process.env, configSecrets(config)),
       audited: (name) => (registry.get(name)?.safety ?? 'safe') !== 'safe',
       onError: (error) => reportWarnings([`audit log not written: ${String(error)}`]),
     });

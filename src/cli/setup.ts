@@ -28,7 +28,7 @@ import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { createRedactor } from '../safety/redact.js';
+import { configSecrets, createRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedConversation, resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
@@ -163,11 +163,13 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     const { addConfigTools } = await import('../extend/config-tools.js');
     await addConfigTools(registry, loaded, workspace.root);
   }
+  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
+  const redact = createRedactor(process.env, configSecrets(config));
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,
+    redact,
   });
-  const redact = createRedactor(process.env);
   // Every command and file change, run or refused, is appended to the audit log (read-only tools are not).
   const audit = createAuditLog({
     file: auditLogPath(state),
@@ -189,7 +191,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const { runId: sessionId, resumed, store: session } = opened;
   const events = createEventStream(
     ...(setup.observe ? [setup.observe] : []),
-    outputSink(options, model, setup),
+    outputSink(options, model, setup, redact),
     audit,
     ...(session ? [session.sink] : []),
   );
