@@ -330,6 +330,8 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
     timeoutMs: config.agent.timeout_seconds * 1000,
+    // Never more than half the conversation budget (4 bytes a token): one call must not outgrow the window.
+    maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
     ...(config.agent.conversation.auto_compact
       ? {
           autoCompact: {

@@ -102,6 +102,7 @@ export async function assessToolCall(
   registry: ToolRegistry,
   ctx: ToolContext,
 ): Promise<CallAssessment> {
+  if (call.refused !== undefined) return { readOnly: false, reads: [], writes: [] };
   const prepared = await prepare(call, parseArguments(call.input), registry, ctx).catch(() => undefined);
   if (!prepared || !('decision' in prepared)) return { readOnly: false, reads: [], writes: [] };
   const { decision, preview } = prepared;
@@ -197,7 +198,8 @@ export async function executeToolCall(
   const started = Date.now();
   let ran: RunResult;
   try {
-    ran = await run(call, parsed, registry, ctx, prepared);
+    // Refused before it got here (arguments over the size limit): nothing to parse, decide or run.
+    ran = call.refused !== undefined ? fail(call.refused) : await run(call, parsed, registry, ctx, prepared);
   } catch (error) {
     ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }
