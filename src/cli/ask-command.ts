@@ -2,8 +2,9 @@
 // only the read-only ones); --continue carries the last few exchanges asked from this directory, --clear forgets them.
 import { askSystemPrompt } from '../agent/ask-prompt.js';
 import { dataDir } from '../config/paths.js';
+import { configSecrets } from '../config/secrets.js';
 import { UsageError } from '../core/errors.js';
-import { configSecrets, createRedactor } from '../safety/redact.js';
+import { createRedactor } from '../safety/redact.js';
 import {
   type AskExchange,
   askHistoryPath,
@@ -74,7 +75,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
         directory,
         previous,
         { question: message, answer: result.answer },
-        createRedactor(process.env, configSecrets(agent.loaded.config)),
+        createRedactor(process.env, [...configSecrets(agent.loaded.config), ...(agent.loaded.secrets ?? [])]),
       ).catch((error: unknown) =>
         agent.emit({
           type: 'warning',

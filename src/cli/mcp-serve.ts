@@ -4,11 +4,12 @@
 import { join } from 'node:path';
 import { createCheckpointer } from '../checkpoint/checkpointer.js';
 import { cacheDir } from '../config/paths.js';
+import { configSecrets } from '../config/secrets.js';
 import { createEventStream } from '../core/events.js';
 import { serveTools } from '../mcp/server.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL } from '../safety/policy.js';
-import { configSecrets, createRedactor } from '../safety/redact.js';
+import { createRedactor } from '../safety/redact.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
@@ -45,7 +46,7 @@ export async function mcpServeCommand(
     const audit = createAuditLog({
       file: auditLogPath(state),
       cwd: workspace.root,
-      redact: createRedactor(process.env, configSecrets(config)),
+      redact: createRedactor(process.env, [...configSecrets(config), ...(loaded.secrets ?? [])]),
       audited: (name) => (registry.get(name)?.safety ?? 'safe') !== 'safe',
       onError: (error) => reportWarnings([`audit log not written: ${String(error)}`]),
     });

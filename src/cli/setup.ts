@@ -9,6 +9,7 @@ import { systemPrompt } from '../agent/system-prompt.js';
 import { type CheckpointChange, createCheckpointer } from '../checkpoint/checkpointer.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { cacheDir, userContextFilePath } from '../config/paths.js';
+import { configSecrets } from '../config/secrets.js';
 import type { Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
@@ -28,7 +29,7 @@ import { ApprovalMemory } from '../safety/approval-memory.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { configSecrets, createRedactor } from '../safety/redact.js';
+import { createRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedConversation, resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
@@ -164,7 +165,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     await addConfigTools(registry, loaded, workspace.root);
   }
   // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
-  const redact = createRedactor(process.env, configSecrets(config));
+  const redact = createRedactor(process.env, [...configSecrets(config), ...(loaded.secrets ?? [])]);
   const model = await createModel(config.provider, {
     record: options.record === undefined ? undefined : resolve(options.record),
     env: process.env,

@@ -61,25 +61,6 @@ function redactMysqlPassword(text: string): string {
 export type Redactor = (text: string) => string;
 
 /**
- * The secret values of a config object (`provider.openai-compatible.api_key`, an MCP server's token): string
- * leaves under a secret-looking key, at any depth.
- */
-export function configSecrets(config: unknown): string[] {
-  const found: string[] = [];
-  const walk = (value: unknown, key: string): void => {
-    if (typeof value === 'string') {
-      if (SECRET_NAME.test(key) && value.length >= MIN_SECRET_VALUE) found.push(value);
-    } else if (Array.isArray(value)) {
-      for (const item of value) walk(item, key);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
-    }
-  };
-  walk(config, '');
-  return found;
-}
-
-/**
  * A redactor for `env` (Keel's own environment): the values of its secret-looking variables and `extra` (the
  * config's secrets), longest first so a value containing another is replaced whole, then the shapes above.
  */

@@ -1,6 +1,7 @@
 // Redaction: every secret shape, and the values of secret-looking variables, replaced before anything is written.
 import { describe, expect, test } from 'vitest';
-import { configSecrets, createRedactor, redactDeep, redactJsonText } from '../../src/safety/redact.js';
+import { configSecrets } from '../../src/config/secrets.js';
+import { createRedactor, redactDeep, redactJsonText } from '../../src/safety/redact.js';
 
 const redact = createRedactor({});
 
