@@ -20,6 +20,21 @@ export function formatTokens(n: number): string {
   return String(n);
 }
 
+/** `ollama/qwen3 · context 12% of 32k · 1.2k in / 300 out · $0.0012`: the status line after each turn. */
+export function statusLine(
+  model: string,
+  context: { tokens: number; budget: number },
+  total: { input: number; output: number; cost?: number },
+): string {
+  const used = Math.round((100 * context.tokens) / context.budget);
+  return [
+    model,
+    `context ${used}% of ${formatTokens(context.budget)}`,
+    `${formatTokens(total.input)} in / ${formatTokens(total.output)} out`,
+    ...(total.cost === undefined ? [] : [formatCost(total.cost)]),
+  ].join(' · ');
+}
+
 export class ChatUsage {
   readonly turns: TurnUsage[] = [];
   private current: TurnUsage | undefined;

@@ -17,6 +17,7 @@ import { scanProject } from '../project/scan.js';
 import { writeFileAtomic } from '../tools/atomic-write.js';
 import { fileChangeDiff } from '../tools/file-diff.js';
 import { OVERVIEW_MAP_TOKENS } from '../tools/get-project-overview.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, runExitCode } from './report.js';
 import { setupAgent } from './setup.js';
@@ -26,7 +27,7 @@ export interface InitOptions extends GlobalOptions {
   dryRun?: boolean;
 }
 
-export async function initCommand(options: InitOptions): Promise<number> {
+export async function initCommand(options: InitOptions, out: CommandOutput = processOutput): Promise<number> {
   const json = options.output !== 'text';
   try {
     const agent = await setupAgent(options, {
@@ -73,15 +74,15 @@ export async function initCommand(options: InitOptions): Promise<number> {
         );
       }
       // With --output json the run's JSON object owns stdout; the summary goes to stderr.
-      const out = json ? process.stderr : process.stdout;
+      const say = json ? out.notice : out.print;
       const diff = existing === undefined ? undefined : fileChangeDiff(AGENTS_FILE, existing, content);
       if (existing === content) {
-        out.write(`${AGENTS_FILE} is up to date\n`);
+        say(`${AGENTS_FILE} is up to date\n`);
         return ExitCode.ok;
       }
       if (options.dryRun) {
-        out.write(`${diff ?? content.trimEnd()}\n`);
-        process.stderr.write(`dry run: ${AGENTS_FILE} not written\n`);
+        say(`${diff ?? content.trimEnd()}\n`);
+        out.notice(`dry run: ${AGENTS_FILE} not written\n`);
         return ExitCode.ok;
       }
       // `keel undo` takes the write back, as it does a file tool's.
@@ -96,16 +97,16 @@ export async function initCommand(options: InitOptions): Promise<number> {
         stateDir: stateDir(process.env),
       });
       if (diff === undefined) {
-        out.write(`wrote ${AGENTS_FILE} (${content.split('\n').length - 1} lines)\n`);
+        say(`wrote ${AGENTS_FILE} (${content.split('\n').length - 1} lines)\n`);
       } else {
         const { added, removed } = diffCounts(diff);
-        out.write(`${diff}\nupdated ${AGENTS_FILE} (+${added} -${removed})\n`);
+        say(`${diff}\nupdated ${AGENTS_FILE} (+${added} -${removed})\n`);
       }
       return ExitCode.ok;
     } finally {
       interrupt.dispose();
     }
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json });
+    return reportFailure(error, { debug: options.debug, json, out });
   }
 }

@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../core/errors.js';
 import { groupDigits } from '../core/text.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';
 import { listModels, tableListWithoutKey } from '../providers/index.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -15,31 +16,35 @@ function asProvider(name: string): ProviderName {
   throw new UsageError(`unknown provider "${name}"`, { hint: `providers: ${providerNames.join(', ')}` });
 }
 
-export async function modelsCommand(name: string | undefined, options: GlobalOptions): Promise<number> {
+export async function modelsCommand(
+  name: string | undefined,
+  options: GlobalOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   const json = options.output !== 'text';
   try {
     const provider = name === undefined ? undefined : asProvider(name);
     const { config, warnings } = await loadConfigFor({ ...options, provider: provider ?? options.provider });
-    reportWarnings(warnings);
+    reportWarnings(warnings, out);
     const selected = config.provider.type;
     // Ollama lists `qwen3:latest` for the configured `qwen3`.
     const configured = selected === 'replay' ? undefined : config.provider[selected].model;
     // A hosted provider without a key: Keel's own table, said so on stderr, rather than a failure.
     const fallback = await tableListWithoutKey(config.provider, process.env);
-    if (fallback) process.stderr.write(`${fallback.note}\n`);
+    if (fallback) out.notice(`${fallback.note}\n`);
     const models = fallback?.models ?? (await fetchList(config.provider));
     models.sort((a, b) => a.id.localeCompare(b.id));
     const marked =
       models.find((m) => m.id === configured) ?? models.find((m) => m.id === `${configured}:latest`);
     if (json) {
       const rows = models.map((m) => ({ ...m, configured: m === marked }));
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      out.print(`${JSON.stringify(rows, null, 2)}\n`);
     } else {
-      process.stdout.write(formatTable(models, marked?.id));
+      out.print(formatTable(models, marked?.id));
     }
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json });
+    return reportFailure(error, { debug: options.debug, json, out });
   }
 }
 

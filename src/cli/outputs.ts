@@ -21,8 +21,6 @@ export interface OutputChoice {
   summary?: boolean;
   /** A plan file's instructions: their statuses end the JSON object, and those not done are named on stderr. */
   plan?: readonly string[];
-  /** The chat's one line per tool call. */
-  compactTools?: boolean;
 }
 
 /**
@@ -95,7 +93,6 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
     ...(printAnswer && streamText && richTerminal(process.stdout, process.env)
       ? { markdown: { width: process.stdout.columns || 80 } }
       : {}),
-    ...(setup.compactTools ? { compactTools: true } : {}),
   });
 }
 

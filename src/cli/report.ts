@@ -2,6 +2,7 @@
 // Commands without an event stream print config warnings here too.
 import type { LoopResult } from '../agent/loop.js';
 import { ExitCode, KeelError } from '../core/errors.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { jsonLine } from '../ui/json-output.js';
 import { sanitize } from '../ui/sanitize.js';
 
@@ -10,10 +11,16 @@ export function formatError(error: KeelError): string {
   return sanitize(`error: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`);
 }
 
-export function reportFailure(error: unknown, options: { debug?: boolean; json?: boolean }): number {
+/** `out`: where the message goes (default stdout and stderr; in a chat, its screen). */
+export function reportFailure(
+  error: unknown,
+  options: { debug?: boolean; json?: boolean; out?: CommandOutput },
+): number {
+  const out = options.out ?? processOutput;
+  const write = out.notice;
   if (error instanceof KeelError) {
     if (options.json) {
-      process.stdout.write(
+      out.print(
         jsonLine({
           type: 'error',
           code: error.code,
@@ -22,20 +29,20 @@ export function reportFailure(error: unknown, options: { debug?: boolean; json?:
         }),
       );
     }
-    process.stderr.write(formatError(error));
-    if (options.debug && error.stack) process.stderr.write(`${error.stack}\n`);
+    write(formatError(error));
+    if (options.debug && error.stack) write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: internal error: ${sanitize(message)}\n`);
-  if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  else process.stderr.write('  hint: run again with --debug for details, and report it if it persists\n');
+  write(`error: internal error: ${sanitize(message)}\n`);
+  if (options.debug && error instanceof Error && error.stack) write(`${error.stack}\n`);
+  else write('  hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.failed;
 }
 
 /** Config warnings (an untrusted project file's ignored keys) for commands that have no event stream. */
-export function reportWarnings(warnings: readonly string[]): void {
-  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+export function reportWarnings(warnings: readonly string[], out: CommandOutput = processOutput): void {
+  for (const warning of warnings) out.notice(`warning: ${warning}\n`);
 }
 
 /** The exit code a finished run ends with (0 done, 4 turn limit, 130 interrupted, the error's own when failed). */

@@ -14,6 +14,7 @@ import {
   sessionDir,
   sessionPath,
 } from '../session/session-file.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
@@ -52,22 +53,33 @@ function formatList(sessions: SessionSummary[]): string {
   return `${rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`;
 }
 
-async function withFailure(options: GlobalOptions, body: () => Promise<void>): Promise<number> {
+async function withFailure(
+  options: GlobalOptions,
+  body: () => Promise<void>,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   try {
     await body();
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+    return reportFailure(error, { debug: options.debug, json: options.output !== 'text', out });
   }
 }
 
-export function sessionsListCommand(options: GlobalOptions): Promise<number> {
-  return withFailure(options, async () => {
-    const sessions = await listSessions(await workspaceSessions(options));
-    if (options.output !== 'text') process.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
-    else if (sessions.length === 0) process.stderr.write('no sessions in this workspace yet\n');
-    else process.stdout.write(formatList(sessions));
-  });
+export function sessionsListCommand(
+  options: GlobalOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
+  return withFailure(
+    options,
+    async () => {
+      const sessions = await listSessions(await workspaceSessions(options));
+      if (options.output !== 'text') out.print(`${JSON.stringify(sessions, null, 2)}\n`);
+      else if (sessions.length === 0) out.notice('no sessions in this workspace yet\n');
+      else out.print(formatList(sessions));
+    },
+    out,
+  );
 }
 
 async function load(id: string, options: GlobalOptions) {

@@ -96,9 +96,9 @@ export interface SetupOptions {
   summary?: boolean;
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …), their progress reported to the end. */
   plan?: readonly string[];
-  /** The chat's one line per tool call. */
-  compactTools?: boolean;
-  /** Sees every event before the outputs print it (the chat's spinner and status). */
+  /** Prints the events in place of the --output choice: the chat's screen, which owns every byte it shows. */
+  output?: EventSink;
+  /** Sees every event before the outputs print it (the chat's screen, following a json or stream-json chat). */
   observe?: EventSink;
 }
 
@@ -192,7 +192,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const { runId: sessionId, resumed, store: session } = opened;
   const events = createEventStream(
     ...(setup.observe ? [setup.observe] : []),
-    outputSink(options, model, setup, redact),
+    setup.output ?? outputSink(options, model, setup, redact),
     audit,
     ...(session ? [session.sink] : []),
   );

@@ -5,6 +5,7 @@ import { NO_GIT_WARNING, openCheckpointStore } from '../checkpoint/checkpointer.
 import { type Checkpoint, type FileChange, undoTarget } from '../checkpoint/checkpoints.js';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
@@ -56,17 +57,21 @@ function stamp(): string {
 
 const restoreWord: Record<FileChange['status'], string> = { A: 'brought back', M: 'restored', D: 'removed' };
 
-export async function undoCommand(id: string | undefined, options: UndoOptions): Promise<number> {
+export async function undoCommand(
+  id: string | undefined,
+  options: UndoOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   try {
     const root = await realpath(await resolveWorkspaceDir(options.cwd));
     const store = await openCheckpointStore({ root, stateDir: stateDir(process.env), env: process.env });
     const checkpoints = await store.list();
     if (options.list) {
       if (checkpoints.length === 0) {
-        process.stdout.write(`no checkpoints for ${sanitize(root)}: nothing to undo\n`);
+        out.print(`no checkpoints for ${sanitize(root)}: nothing to undo\n`);
         return ExitCode.ok;
       }
-      process.stdout.write(sanitize(formatList(root, checkpoints, store.kind === 'copy')));
+      out.print(sanitize(formatList(root, checkpoints, store.kind === 'copy')));
       return ExitCode.ok;
     }
     const target = undoTarget(checkpoints, id);
@@ -83,9 +88,9 @@ export async function undoCommand(id: string | undefined, options: UndoOptions):
     );
     if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
     lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
-    process.stdout.write(sanitize(`${lines.join('\n')}\n`));
+    out.print(sanitize(`${lines.join('\n')}\n`));
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+    return reportFailure(error, { debug: options.debug, json: options.output !== 'text', out });
   }
 }

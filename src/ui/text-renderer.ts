@@ -1,4 +1,5 @@
-// Renders the event stream for people: the answer on stdout, tool activity and notes on stderr.
+// Renders the event stream for people: the answer on stdout, tool activity and notes on stderr. keel run, ask and
+// init print through it, and the chat's screen (chat-screen.ts) formats its events with it: one format for both.
 // Everything that came from the model, a tool or a server goes through sanitize() before it is styled and printed.
 import type { AgentEvent, EventSink } from '../core/events.js';
 import { clipLine } from '../core/text.js';

@@ -73,6 +73,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     await term.type('first');
     await term.keys('Enter');
     await term.waitFor((screen) => /thinking \d+\.\ds/.test(screen));
+    // The spinner shows before the request arrives; interrupted earlier, the hang would answer the next message.
+    for (let i = 0; i < 100 && s.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(s.requests, 'the first request reached the model').toHaveLength(1);
     await term.keys('C-c');
     await term.waitFor('interrupted');
     await term.type('again');
@@ -222,7 +225,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     expect(lastUser(s, 0)).toMatch(/^Review notes\.txt carefully\./);
     await term.type('/compact the review');
     await term.keys('Enter');
-    await term.waitFor((screen) => /compacted the conversation: \d+ → \d+ tokens/.test(screen));
+    await term.waitFor((screen) =>
+      /compacted: the conversation is now a summary: \d+ → \d+ tokens/.test(screen),
+    );
     expect(JSON.stringify(s.requests[1]!.body)).toContain('the review');
     await term.type('go on');
     await term.keys('Enter');

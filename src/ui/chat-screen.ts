@@ -1,0 +1,194 @@
+// The chat's screen and its one owner: every byte the chat writes to stdout or stderr goes through here — each
+// event of a turn (formatted by the text renderer keel run uses, so a todo update or a notice prints once, in one
+// format), the spinner, a command's last output lines, the prompt and approval questions, and the notes, output,
+// errors and status lines of the chat and its slash commands.
+import type { Approve } from '../core/approval.js';
+import type { AgentEvent, EventSink } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import { createApprovalPrompt } from './approval-prompt.js';
+import type { CommandOutput } from './command-output.js';
+import { editText } from './editor.js';
+import { type Completer, LineReader } from './line-reader.js';
+import { sanitize } from './sanitize.js';
+import { renderHistory } from './session-history.js';
+import { createSpinner, noSpinner, type Spinner } from './spinner.js';
+import { colorEnabled, createStyle, richTerminal, type Style } from './style.js';
+import { createTextRenderer } from './text-renderer.js';
+import { asciiTerminal } from './todo-list.js';
+
+/** Lines of a command's output shown under its tool line; /output shows the whole. */
+const OUTPUT_TAIL = 5;
+/** Tools whose result is a command's output. */
+const COMMAND_TOOLS = new Set(['execute_command', 'command_output']);
+
+export interface ChatScreenOptions {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  /** A person types: stdin is a terminal. */
+  interactive: boolean;
+  /**
+   * --output. `text`: the screen prints the events. `json` and `stream-json`: the events are machine output
+   * printed elsewhere; the screen only follows them (the spinner, /output) and prints the chat's own lines.
+   */
+  output: 'text' | 'json' | 'stream-json';
+  completer?: Completer;
+  /** Earlier input, newest first. */
+  history?: string[];
+  /** Replaces the terminal's spinner (tests). */
+  spinner?: Spinner;
+}
+
+export interface ChatScreen extends CommandOutput {
+  /** Consumes the event stream: prints it (text output) and keeps the spinner and /output current. */
+  sink: EventSink;
+  /** The input: messages, answers and Ctrl-C; its prompt and echo are on this screen. */
+  reader: LineReader;
+  /** Asks the approval questions of tool calls the policy flagged. */
+  approve: Approve;
+  /** The first lines of an interactive chat: the model and the workspace, then the keys. */
+  banner(model: string, workspace: string): void;
+  /** A resumed session: its id and its past turns, shortly. */
+  resumed(id: string, messages: readonly Message[]): void;
+  /** The files `@path` attached to a message, and the mentions sent as plain text. */
+  attachments(
+    attached: readonly { path: string; bytes: number; cut: boolean }[],
+    skipped: readonly { path: string; reason: string }[],
+  ): void;
+  /** The dim line after each turn. */
+  status(line: string): void;
+  /** The spinner with `label` while the chat waits on work of its own (a command expanding, compaction). */
+  wait(label: string): void;
+  idle(): void;
+  /** Leaving: the shell's prompt goes on a line of its own. */
+  endLine(): void;
+  /** The last tool result as the model read it, for /output. */
+  lastOutput(): { tool: string; content: string } | undefined;
+  close(): void;
+}
+
+/** The last `count` lines of a command result, indented and dim, with how many were left out. */
+export function outputTail(content: string, count: number, style: Style): string {
+  const lines = sanitize(content).replace(/\n+$/, '').split('\n');
+  if (lines.length === 1 && lines[0] === '') return '';
+  const shown = lines.slice(-count).map((l) => `    ${style.dim(l)}`);
+  const hidden = lines.length - count;
+  const more =
+    hidden > 0
+      ? [`    ${style.dim(`… ${hidden} more line${hidden === 1 ? '' : 's'} (/output shows all)`)}`]
+      : [];
+  return `${[...more, ...shown].join('\n')}\n`;
+}
+
+/** What the chat waits for after an event, if anything: the spinner shows it. Undefined: keep the current wait. */
+function waitAfter(event: AgentEvent): string | null | undefined {
+  switch (event.type) {
+    case 'turn_start':
+      return 'thinking';
+    case 'tool_call':
+      return `running ${sanitize(event.name)}`;
+    case 'approval_answered':
+      return event.approved ? 'running' : undefined;
+    case 'text_delta':
+    case 'reasoning_delta':
+    case 'approval_requested':
+    case 'tool_result':
+    case 'turn_end':
+    case 'run_end':
+    case 'error':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+export function createChatScreen(options: ChatScreenOptions): ChatScreen {
+  const { stdout, stderr, env, interactive } = options;
+  // The chat's own look (spinner, compact tool lines, output tails) needs a person at a capable terminal.
+  const rich = interactive && richTerminal(stderr, env);
+  const style = createStyle(colorEnabled(stderr, env));
+  const spinner = options.spinner ?? (rich ? createSpinner(stderr, style.dim) : noSpinner);
+  const reader = new LineReader(options.stdin, stderr, interactive, {
+    ...(options.completer ? { completer: options.completer } : {}),
+    ...(options.history ? { history: options.history } : {}),
+  });
+  const approve = createApprovalPrompt({
+    reader,
+    stderr,
+    style,
+    // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
+    edit: (text, file) => reader.handOver(() => editText(text, { file, env })),
+  });
+  const render =
+    options.output === 'text'
+      ? createTextRenderer({
+          stdout,
+          stderr,
+          style,
+          streamText: true,
+          showReasoning: Boolean(stderr.isTTY),
+          ascii: asciiTerminal(env),
+          // NO_COLOR, TERM=dumb and a pipe get the answer exactly as the model wrote it.
+          ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
+          compactTools: rich,
+        })
+      : undefined;
+  let last: { tool: string; content: string } | undefined;
+  let waiting: { label: string; since: number } | undefined;
+  // Anything written clears the spinner's line first; an event's wait brings it back below.
+  const err = (text: string) => {
+    spinner.stop();
+    stderr.write(text);
+  };
+
+  const sink = (event: AgentEvent) => {
+    spinner.stop();
+    const next = waitAfter(event);
+    if (next === null) waiting = undefined;
+    else if (next !== undefined) waiting = { label: next, since: Date.now() };
+    render?.(event);
+    if (event.type === 'message' && event.role === 'tool') {
+      last = { tool: event.tool_name, content: event.content };
+      if (render && rich && COMMAND_TOOLS.has(event.tool_name))
+        stderr.write(outputTail(event.content, OUTPUT_TAIL, style));
+    }
+    if (waiting) spinner.start(waiting.label, waiting.since);
+  };
+
+  return {
+    sink,
+    reader,
+    approve,
+    notice: err,
+    print: (text) => {
+      spinner.stop();
+      stdout.write(text);
+    },
+    banner: (model, workspace) => {
+      err(`keel chat · ${sanitize(model)} · ${sanitize(workspace)}\n`);
+      err(style.dim('/help for commands · @path attaches a file · Ctrl-D quits\n'));
+    },
+    resumed: (id, messages) => err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style)}`),
+    attachments: (attached, skipped) => {
+      for (const a of attached)
+        err(style.dim(`attached ${sanitize(a.path)} (${a.bytes} bytes${a.cut ? ', cut' : ''})\n`));
+      for (const s of skipped) err(style.dim(`@${sanitize(s.path)}: ${sanitize(s.reason)}; sent as text\n`));
+    },
+    status: (line) => err(`${style.dim(line)}\n`),
+    wait: (label) => {
+      waiting = undefined;
+      spinner.start(label);
+    },
+    idle: () => {
+      waiting = undefined;
+      spinner.stop();
+    },
+    endLine: () => err('\n'),
+    lastOutput: () => last,
+    close: () => {
+      spinner.stop();
+      reader.close();
+    },
+  };
+}

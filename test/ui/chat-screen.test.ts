@@ -1,0 +1,193 @@
+// The chat's screen: the one writer of the chat. Each todo update and notice once, the spinner's waits, a command's
+// output tail, the chat's own lines on the right stream, and a json chat's events left to the machine output.
+import { PassThrough, Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/core/events.js';
+import { type ChatScreen, createChatScreen, outputTail } from '../../src/ui/chat-screen.js';
+import type { Spinner } from '../../src/ui/spinner.js';
+import { createStyle } from '../../src/ui/style.js';
+
+const plain = createStyle(false);
+const opened: ChatScreen[] = [];
+afterEach(() => {
+  for (const screen of opened.splice(0)) screen.close();
+});
+
+/** A stream that keeps what is written; `tty` makes it look like a terminal. */
+function sink(tty = false) {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  Object.assign(stream, { isTTY: tty, columns: 100 });
+  // Colours and terminal modes stripped, so assertions read the text.
+  return { stream: stream as NodeJS.WriteStream, text: () => stripVTControlCharacters(text) };
+}
+
+function screen(
+  options: { output?: 'text' | 'json' | 'stream-json'; terminal?: boolean; spinner?: Spinner } = {},
+) {
+  const stdout = sink(options.terminal);
+  const stderr = sink(options.terminal);
+  const chat = createChatScreen({
+    stdin: new PassThrough(),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: { TERM: 'xterm-256color' },
+    interactive: options.terminal === true,
+    output: options.output ?? 'text',
+    ...(options.spinner ? { spinner: options.spinner } : {}),
+  });
+  opened.push(chat);
+  return { chat, stdout: stdout.text, stderr: stderr.text };
+}
+
+const todo = (todos: [string, string, 'pending' | 'in_progress' | 'done'][]): AgentEvent => ({
+  type: 'todo',
+  todos: todos.map(([id, content, status]) => ({ id, content, status })),
+});
+
+const compaction: AgentEvent = {
+  type: 'compaction',
+  turn: 3,
+  trigger: 'manual',
+  tokens_before: 12000,
+  tokens_after: 1500,
+  summary: 's',
+  edits: [],
+};
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+/** The spinner's label after each event (undefined: stopped). */
+function labels(events: AgentEvent[]): (string | undefined)[] {
+  const log: string[] = [];
+  const spinner: Spinner = {
+    start: (label) => void log.push(`start ${label}`),
+    stop: () => void log.push('stop'),
+  };
+  const { chat } = screen({ spinner });
+  return events.map((event) => {
+    log.length = 0;
+    chat.sink(event);
+    const last = log.at(-1)!;
+    return last.startsWith('start ') ? last.slice(6) : undefined;
+  });
+}
+
+describe('createChatScreen', () => {
+  it('prints each todo update once: the whole list, then the changed items', () => {
+    const { chat, stderr } = screen();
+    chat.sink(
+      todo([
+        ['1', 'read the code', 'in_progress'],
+        ['2', 'fix the bug', 'pending'],
+      ]),
+    );
+    chat.sink(
+      todo([
+        ['1', 'read the code', 'done'],
+        ['2', 'fix the bug', 'in_progress'],
+      ]),
+    );
+    expect(stderr()).toBe(
+      'todo list (0/2 done)\n  ◐ 1. read the code\n  ☐ 2. fix the bug\n  ☑ 1. read the code\n  ◐ 2. fix the bug\n',
+    );
+  });
+
+  it('prints a compaction notice once', () => {
+    const { chat, stderr } = screen();
+    chat.sink(compaction);
+    expect(count(stderr(), 'compacted')).toBe(1);
+    expect(stderr()).toBe('compacted: the conversation is now a summary: 12000 → 1500 tokens\n');
+  });
+
+  it('spins while waiting for the model and for a tool, and stops for text, questions and the end', () => {
+    expect(
+      labels([
+        { type: 'turn_start', turn: 1 },
+        { type: 'usage', turn: 1, input_tokens: 1, output_tokens: 1 },
+        { type: 'tool_call', turn: 1, id: 'c1', name: 'execute_command', args: {} },
+        { type: 'approval_requested', id: 'c1', name: 'execute_command', reason: 'asks' },
+        { type: 'approval_answered', id: 'c1', approved: true, decision: 'once' },
+        { type: 'warning', message: 'slow' },
+        {
+          type: 'tool_result',
+          turn: 1,
+          id: 'c1',
+          name: 'execute_command',
+          success: true,
+          display: 'ok',
+          truncated: false,
+          metadata: {},
+          duration_ms: 5,
+        },
+        { type: 'turn_start', turn: 2 },
+        { type: 'text_delta', turn: 2, delta: 'hi' },
+        { type: 'turn_end', turn: 2, tool_calls: 0 },
+      ]),
+    ).toEqual([
+      'thinking',
+      'thinking',
+      'running execute_command',
+      undefined,
+      'running',
+      'running',
+      undefined,
+      'thinking',
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("shows a command's last lines under its tool line at a terminal and keeps the whole for /output", () => {
+    const { chat, stderr } = screen({ terminal: true });
+    const content = Array.from({ length: 9 }, (_, i) => `line ${i + 1}`).join('\n');
+    chat.sink({ type: 'message', role: 'tool', tool_call_id: 'c1', tool_name: 'execute_command', content });
+    expect(stderr()).toBe(
+      [
+        '    … 4 more lines (/output shows all)',
+        '    line 5',
+        '    line 6',
+        '    line 7',
+        '    line 8',
+        '    line 9',
+        '',
+      ].join('\n'),
+    );
+    expect(chat.lastOutput()).toEqual({ tool: 'execute_command', content });
+  });
+
+  it("writes the chat's notes and errors to stderr and the output asked for to stdout", () => {
+    const { chat, stdout, stderr } = screen();
+    chat.notice('new session started\n');
+    chat.attachments([{ path: 'notes.txt', bytes: 18, cut: false }], [{ path: 'gone', reason: 'not found' }]);
+    chat.status('ollama/m · context 1% of 32.0k · 10 in / 2 out');
+    chat.print('no turns yet in this chat\n');
+    expect(stderr()).toBe(
+      'new session started\nattached notes.txt (18 bytes)\n@gone: not found; sent as text\nollama/m · context 1% of 32.0k · 10 in / 2 out\n',
+    );
+    expect(stdout()).toBe('no turns yet in this chat\n');
+  });
+
+  it('leaves the events of a stream-json chat to the machine output, still following them for /output', () => {
+    const { chat, stdout, stderr } = screen({ output: 'stream-json' });
+    chat.sink(todo([['1', 'read the code', 'pending']]));
+    chat.sink(compaction);
+    chat.sink({ type: 'text_delta', turn: 1, delta: 'hi' });
+    chat.sink({ type: 'message', role: 'tool', tool_call_id: 'c1', tool_name: 'read_file', content: 'x' });
+    expect(stdout() + stderr()).toBe('');
+    expect(chat.lastOutput()).toEqual({ tool: 'read_file', content: 'x' });
+  });
+});
+
+describe('outputTail', () => {
+  it('shows a short output whole and nothing for an empty one', () => {
+    expect(outputTail('a\nb\n', 5, plain)).toBe('    a\n    b\n');
+    expect(outputTail('', 5, plain)).toBe('');
+  });
+});
