@@ -7,49 +7,27 @@ import type { Socket } from 'node:net';
 import { MARKER_VAR } from './process-tree.js';
 
 /**
- * Runs as `node -e SCRIPT <marker prefix>`. Lines on stdin: `+ <group>` (a command started), `- <group>` (it
- * ended). On EOF: SIGKILL to each group left, then rounds over /proc for the marker until none is found.
+ * Runs as `sh -c SCRIPT keel-watchdog <marker prefix>`: a shell costs a millisecond and no memory to speak of.
+ * Lines on stdin: `+ <group>` (a command started), `- <group>` (it ended). On EOF: SIGKILL to each group left,
+ * then rounds of one grep over /proc for the marker (NUL-separated environments, `-z`) until none is found.
  */
 const SCRIPT = `
-const fs = require('fs');
-const needle = Buffer.from(${JSON.stringify(`${MARKER_VAR}=`)} + process.argv[1]);
-const groups = new Set();
-let pending = '';
-const kill = (target) => { try { process.kill(target, 'SIGKILL'); return true; } catch { return false; } };
-function marked(environ) {
-  for (let at = environ.indexOf(needle); at !== -1; at = environ.indexOf(needle, at + 1)) {
-    if (at === 0 || environ[at - 1] === 0) return true;
-  }
-  return false;
-}
-function sweep() {
-  for (let round = 0; round < 20; round++) {
-    for (const group of groups) kill(-group);
-    let found = 0;
-    let entries = [];
-    try { entries = fs.readdirSync('/proc'); } catch {}
-    for (const entry of entries) {
-      if (!/^\\d+$/.test(entry) || Number(entry) === process.pid) continue;
-      let environ;
-      try { environ = fs.readFileSync('/proc/' + entry + '/environ'); } catch { continue; }
-      if (marked(environ) && kill(Number(entry))) found++;
-    }
-    if (found === 0) break;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-  }
-  process.exit(0);
-}
-process.stdin.on('data', (chunk) => {
-  pending += chunk;
-  for (let nl = pending.indexOf('\\n'); nl !== -1; nl = pending.indexOf('\\n')) {
-    const [op, group] = pending.slice(0, nl).split(' ');
-    pending = pending.slice(nl + 1);
-    if (op === '+') groups.add(Number(group));
-    else groups.delete(Number(group));
-  }
-});
-process.stdin.on('end', sweep);
-process.stdin.on('error', sweep);
+groups=
+while read -r op group; do
+  case $op in
+    +) groups="$groups $group" ;;
+    -) kept=; for g in $groups; do [ "$g" = "$group" ] || kept="$kept $g"; done; groups=$kept ;;
+  esac
+done
+round=0
+while [ $round -lt 20 ]; do
+  for g in $groups; do kill -9 -"$g" 2>/dev/null; done
+  pids=$(grep -l -a -z "^${MARKER_VAR}=$1" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p')
+  [ -z "$pids" ] && break
+  kill -9 $pids 2>/dev/null
+  sleep 0.05
+  round=$((round + 1))
+done
 `;
 
 export interface Watchdog {
@@ -64,10 +42,11 @@ export function startWatchdog(markerPrefix: string): Watchdog | undefined {
   let child: ReturnType<typeof spawn>;
   try {
     // Its own session: a Ctrl-C to Keel's terminal group does not end it before Keel's own cleanup has run.
-    child = spawn(process.execPath, ['-e', SCRIPT, markerPrefix], {
+    child = spawn('/bin/sh', ['-c', SCRIPT, 'keel-watchdog', markerPrefix], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
-      env: { PATH: process.env.PATH ?? '' },
+      // No marker of its own, so its sweep never finds itself.
+      env: { PATH: process.env.PATH || '/usr/bin:/bin' },
     });
   } catch {
     return undefined;
