@@ -1,11 +1,11 @@
 // `keel mcp list|add|remove`: the configured MCP servers with their status, tools, resources and prompts, and
 // the config edits that add or remove one (comments in the file are kept).
 import { resolve } from 'node:path';
+import { type McpServerConfig, serverNamePattern } from '../config/mcp-schema.js';
 import { projectConfigPath, userConfigPath } from '../config/paths.js';
 import { trustedBy } from '../config/trusted-folders.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { clipLine } from '../core/text.js';
-import { type McpServerConfig, serverNamePattern } from '../mcp/config.js';
 import type { ServerState } from '../mcp/connection.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';

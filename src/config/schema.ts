@@ -1,7 +1,7 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
-import { mcpServersSchema } from '../mcp/config.js';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
+import { mcpServersSchema } from './mcp-schema.js';
 
 export const providerNames = [
   'ollama',

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { SandboxUnavailableError } from '../core/errors.js';
 import type { CommandRunner } from '../core/runner.js';
-import type { ExecutionMode } from '../safety/policy.js';
+import type { ExecutionMode } from '../safety/modes.js';
 import { createProcessRunner } from './process-runner.js';
 import { createSandboxRunner, probeArgs, type SandboxOptions } from './sandbox-runner.js';
 

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Document, isCollection, isMap, parseDocument } from 'yaml';
+import { mcpServerSchema } from '../config/mcp-schema.js';
 import { ConfigError } from '../core/errors.js';
-import { mcpServerSchema } from './config.js';
 
 const serversPath = ['mcp', 'servers'];
 

@@ -3,8 +3,9 @@
 // that fails is a state and one warning, and the run goes on without it.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { describeTransport, type McpServerConfig } from './config.js';
+import { describeTransport } from './config.js';
 import { exposedName, isReadOnly, type McpToolInfo, mcpTool, toolFilter } from './tool-adapter.js';
 import { type OpenedTransport, openTransport } from './transport.js';
 

@@ -1,8 +1,9 @@
 // The MCP servers of a run or chat: each connects in the background, in parallel, its tools joining the registry
 // when ready; close() ends them all, and an exit handler kills any stdio server still alive so none outlives Keel.
+
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { McpServerConfig } from './config.js';
 import { McpConnection, type ServerState } from './connection.js';
 import { promptCommands } from './prompts.js';
 

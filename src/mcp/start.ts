@@ -1,9 +1,10 @@
 // Where a run or chat starts its MCP servers: nothing (no SDK loaded) when none is enabled, else the manager,
 // loaded and started in the background so the first model request never waits for a server.
+
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { McpServerConfig } from './config.js';
 import type { McpManager } from './manager.js';
 
 declare const KEEL_VERSION: string;

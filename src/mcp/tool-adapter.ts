@@ -3,9 +3,9 @@
 // the config says it only reads: server annotations such as readOnlyHint are the server's claim, not the user's.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import picomatch from 'picomatch';
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import { clip } from '../core/text.js';
 import { defineJsonSchemaTool, fail, ok, type Tool, type ToolResult } from '../tools/tool.js';
-import type { McpServerConfig } from './config.js';
 
 /** What `tools/list` gives for one tool (the fields Keel reads). */
 export interface McpToolInfo {

@@ -5,8 +5,9 @@ import type { Readable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import { clip } from '../core/text.js';
-import { expandAll, type McpServerConfig } from './config.js';
+import { expandAll } from './config.js';
 
 export interface OpenedTransport {
   transport: Transport;

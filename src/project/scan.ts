@@ -2,8 +2,7 @@
 // dependency and build directories, capped; plus small helpers to read the manifests among them.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { SKIPPED_DIRS } from '../code/source-files.js';
-import { walkFiles } from '../tools/file-walk.js';
+import { SKIPPED_DIRS, walkFiles } from './file-walk.js';
 
 /** A project larger than this is described from its first files in name order. */
 export const MAX_SCANNED_FILES = 20_000;

@@ -3,9 +3,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { walkFiles } from './file-walk.js';
-import type { GrepArgs } from './grep.js';
-import type { GrepResults } from './grep-results.js';
+import { walkFiles } from '../project/file-walk.js';
+import type { GrepArgs, GrepResults } from './grep-results.js';
 import type { ToolContext } from './tool.js';
 
 /** Files larger than this are skipped, as binaries are: a text search through them would stall the run. */

@@ -1,5 +1,17 @@
-// What grep gives the model, whichever backend found it: matching lines grouped by file (or file names, or counts),
-// capped in lines and bytes, with a note saying how much was left out.
+// What grep is asked and what it gives the model, whichever backend found it: matching lines grouped by file (or file
+// names, or counts), capped in lines and bytes, with a note saying how much was left out.
+import { z } from 'zod';
+
+export const grepArgsSchema = z.object({
+  pattern: z.string().describe('regex'),
+  path: z.string().optional(),
+  include: z.string().optional().describe('file glob, e.g. *.ts'),
+  context: z.number().int().min(0).max(20).optional().describe('lines around matches'),
+  output: z.enum(['content', 'files', 'count']).optional(),
+  case_insensitive: z.boolean().optional(),
+});
+
+export type GrepArgs = z.infer<typeof grepArgsSchema>;
 
 export type GrepMode = 'content' | 'files' | 'count';
 

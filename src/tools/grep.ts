@@ -2,24 +2,19 @@
 // fallback when the binary cannot run; matching lines, file names or counts, capped with a note on the rest.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { isInside } from '../safety/workspace.js';
 import { withFsErrors } from './fs-util.js';
 import { grepWithJs } from './grep-fallback.js';
-import { type GrepCaps, type GrepMode, GrepResults, MAX_LINE_CHARS } from './grep-results.js';
+import {
+  type GrepArgs,
+  type GrepCaps,
+  type GrepMode,
+  GrepResults,
+  grepArgsSchema,
+  MAX_LINE_CHARS,
+} from './grep-results.js';
 import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
 import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
-
-const schema = z.object({
-  pattern: z.string().describe('regex'),
-  path: z.string().optional(),
-  include: z.string().optional().describe('file glob, e.g. *.ts'),
-  context: z.number().int().min(0).max(20).optional().describe('lines around matches'),
-  output: z.enum(['content', 'files', 'count']).optional(),
-  case_insensitive: z.boolean().optional(),
-});
-
-export type GrepArgs = z.infer<typeof schema>;
 
 /** Output lines (or files) the model reads at most; past this, a note says how many more there were. */
 export const MAX_GREP_LINES = 200;
@@ -139,7 +134,7 @@ export function createGrepTool(options: { rgPath?: string } = {}) {
     name: 'grep',
     description:
       'Search file contents by regex (ripgrep; skips gitignored). output: content (default), files or count.',
-    schema,
+    schema: grepArgsSchema,
     safety: 'safe',
     preview: (args, ctx) =>
       readPreview(ctx, args.path ?? '.', (shown) => `grep ${JSON.stringify(args.pattern)} in ${shown}`),

@@ -1,10 +1,9 @@
 // list_files: lists a directory (optionally recursive and filtered by a glob), honouring .gitignore files.
-import type { Dirent } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { type IgnoreScope, isIgnored, loadGitignore, scopesAbove } from './file-walk.js';
+import { walkEntries } from '../project/file-walk.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
@@ -32,39 +31,24 @@ export const listFilesTool = defineTool({
     const stat = await withFsErrors(shown, () => fs.stat(start), start);
     if (!stat.isDirectory()) return fail(`${shown} is not a directory; use read_file to read a file`);
 
-    // .gitignore files between the root and the listed directory apply too.
-    const scopes = await scopesAbove(ctx.workspace.root, start);
     const pattern = args.pattern;
     const matches = pattern ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') }) : undefined;
     const lines: string[] = [];
     let capped = false;
-
-    const walk = async (dir: string, inherited: IgnoreScope[]): Promise<void> => {
-      ctx.signal.throwIfAborted();
-      const own = await loadGitignore(dir);
-      const active = own ? [...inherited, own] : inherited;
-      const entries: Dirent[] = await withFsErrors(ctx.workspace.relative(dir), () =>
-        fs.readdir(dir, { withFileTypes: true }),
-      );
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const entry of entries) {
-        if (entry.name === '.git') continue;
-        const full = path.join(dir, entry.name);
-        const isDir = entry.isDirectory();
-        if (isIgnored(active, full, isDir)) continue;
-        if (!matches || matches(path.relative(start, full).split(path.sep).join('/'))) {
-          if (lines.length >= MAX_LIST_ENTRIES) {
-            capped = true;
-            return;
-          }
-          lines.push(`${ctx.workspace.relative(full)}${isDir ? '/' : ''}`);
-        }
-        // Symlinked directories are not followed: they may lead out of the workspace or loop.
-        if (isDir && args.recursive) await walk(full, active);
-        if (capped) return;
+    const entries = walkEntries(ctx.workspace.root, start, {
+      signal: ctx.signal,
+      recursive: args.recursive,
+      // An unreadable directory fails the listing with the reason, rather than looking empty.
+      unreadable: (dir, error) => withFsErrors(ctx.workspace.relative(dir), () => Promise.reject(error)),
+    });
+    for await (const entry of entries) {
+      if (matches && !matches(path.relative(start, entry.path).split(path.sep).join('/'))) continue;
+      if (lines.length >= MAX_LIST_ENTRIES) {
+        capped = true;
+        break;
       }
-    };
-    await walk(start, scopes);
+      lines.push(`${ctx.workspace.relative(entry.path)}${entry.isDir ? '/' : ''}`);
+    }
 
     const count = lines.length;
     if (capped) lines.push(`[stopped at ${MAX_LIST_ENTRIES} entries; narrow the path or pattern]`);

@@ -1,6 +1,7 @@
 // Conversation history: token estimate and xzatoma-style pruning that keeps the system prompt, the first user
 // message and the last turns, never splits a tool call from its results, and leaves a history every provider accepts.
 import { describe, expect, it } from 'vitest';
+import { pruneIfNeeded, trimOldOutputs } from '../../src/agent/context-budget.js';
 import { Conversation, estimateTokens } from '../../src/agent/conversation.js';
 import type { Message } from '../../src/core/messages.js';
 
@@ -29,7 +30,7 @@ describe('Conversation', () => {
     const c = new Conversation('system', { maxTokens: 10_000, minRetainTurns: 2, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 5; i++) for (const m of turn(i, 100)) c.push(m);
-    expect(c.pruneIfNeeded()).toBeUndefined();
+    expect(pruneIfNeeded(c)).toBeUndefined();
     expect(c.messages).toHaveLength(12);
   });
 
@@ -38,7 +39,7 @@ describe('Conversation', () => {
     c.push({ role: 'user', content: 'the goal' });
     for (let i = 0; i < 6; i++) for (const m of turn(i, 1_500)) c.push(m);
     const before = c.tokenCount;
-    const pruning = c.pruneIfNeeded();
+    const pruning = pruneIfNeeded(c);
     expect(pruning?.summary).toMatch(/^8 messages with 4 tool calls: list_files, read_file/);
     const roles = c.messages.map((m) => m.role);
     // The note is a user message: a system message mid-conversation is rejected by Gemini and Anthropic.
@@ -61,7 +62,7 @@ describe('Conversation', () => {
     const c = new Conversation('system', { maxTokens: 600, minRetainTurns: 5, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 3; i++) for (const m of turn(i, 1_000)) c.push(m);
-    const pruning = c.pruneIfNeeded();
+    const pruning = pruneIfNeeded(c);
     expect(pruning?.summary).toBe('2 older tool results shortened');
     expect(c.messages).toHaveLength(8);
     const results = c.messages.filter((m) => m.role === 'tool').map((m) => m.content);
@@ -77,7 +78,7 @@ describe('Conversation', () => {
     c.push({ role: 'assistant', content: 'done' });
     c.push({ role: 'user', content: 'now rename it' });
     for (const m of turn(1, 100)) c.push(m);
-    c.pruneIfNeeded();
+    pruneIfNeeded(c);
     expect(c.messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool']);
     expect(c.messages[2]!.content).toContain("The user's messages among them:\n- now rename it");
   });
@@ -100,7 +101,7 @@ describe('Conversation', () => {
     c.push({ role: 'user', content: 'goal' });
     c.push({ role: 'assistant', content: 'Looking around.' });
     for (let i = 0; i < 4; i++) for (const m of turn(i, 2_000)) c.push(m);
-    expect(c.pruneIfNeeded()).toBeDefined();
+    expect(pruneIfNeeded(c)).toBeDefined();
     expectWellFormed(c.messages);
     expect(c.messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool']);
   });
@@ -114,7 +115,7 @@ describe('Conversation', () => {
     c.push({ role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'read_file', input: '{}' }] });
     c.push({ role: 'assistant', content: 'thinking aloud' });
     c.push({ role: 'tool', toolCallId: 'a', toolName: 'read_file', content: 'x'.repeat(1_500) });
-    expect(c.pruneIfNeeded()?.summary).toMatch(/^2 messages with 1 tool calls/);
+    expect(pruneIfNeeded(c)?.summary).toMatch(/^2 messages with 1 tool calls/);
     expect(c.messages.slice(3).map((m) => m.role)).toEqual(['assistant', 'assistant', 'tool']);
   });
 
@@ -122,9 +123,9 @@ describe('Conversation', () => {
     const c = new Conversation('system', { maxTokens: 1_000, minRetainTurns: 1, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 3; i++) for (const m of turn(i, 2_500)) c.push(m);
-    expect(c.pruneIfNeeded()?.summary).toMatch(/; 4 messages with 2 tool calls/);
+    expect(pruneIfNeeded(c)?.summary).toMatch(/; 4 messages with 2 tool calls/);
     for (let i = 3; i < 5; i++) for (const m of turn(i, 2_500)) c.push(m);
-    expect(c.pruneIfNeeded()?.summary).toMatch(/; 4 messages with 2 tool calls/);
+    expect(pruneIfNeeded(c)?.summary).toMatch(/; 4 messages with 2 tool calls/);
     const notes = c.messages.filter((m) => m.content.startsWith('[Keel:'));
     expect(notes).toHaveLength(1);
     expect(notes[0]!.content).toMatch(/8 earlier messages with 4 tool calls \(list_files, read_file\)/);
@@ -145,7 +146,7 @@ describe('Conversation budget by priority', () => {
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 4; i++) for (const m of turn(i, 4_000)) c.push(m);
     const before = c.messages.map((m) => m.content);
-    const pruning = c.pruneIfNeeded();
+    const pruning = pruneIfNeeded(c);
     expect(pruning?.summary).toBe('2 old tool outputs cut to head and tail');
     // No turn went: the two old results are cut, the two recent ones are whole.
     expect(c.messages).toHaveLength(10);
@@ -171,7 +172,7 @@ describe('Conversation budget by priority', () => {
     for (const m of fileTurn('e1', 'edit_file', 'edited.ts', 100)) c.push(m);
     for (const m of fileTurn('r3', 'read_file', 'last.ts', 2_000)) c.push(m);
     // 7,600 characters ≈ 1,900 tokens: cutting other.ts (the smaller) is enough, edited.ts stays whole.
-    expect(c.trimOldOutputs()?.summary).toBe('1 old tool output cut to head and tail');
+    expect(trimOldOutputs(c)?.summary).toBe('1 old tool output cut to head and tail');
     const byId = (id: string) => c.messages.find((m) => m.role === 'tool' && m.toolCallId === id)!.content;
     expect(byId('r2')).toContain('characters of this old result were cut');
     expect(byId('r1')).toHaveLength(3_000);
@@ -195,9 +196,9 @@ describe('Conversation budget by priority', () => {
     const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
     for (let i = 0; i < 3; i++) for (const m of turn(i, 1_000)) c.push(m);
-    expect(c.pruneIfNeeded()).toBeUndefined();
+    expect(pruneIfNeeded(c)).toBeUndefined();
     c.calibrate(1_900);
-    expect(c.pruneIfNeeded()?.summary).toMatch(/^4 messages with 2 tool calls/);
+    expect(pruneIfNeeded(c)?.summary).toMatch(/^4 messages with 2 tool calls/);
   });
 
   it('replaces the whole list with one edit over the messages already reported', () => {

@@ -1,7 +1,8 @@
 // The MCP manager against the real server-everything over stdio: tools into a registry, prompts as slash
 // commands, and the config helpers (${VAR} expansion, prompt arguments, tool filters).
 import { describe, expect, it } from 'vitest';
-import { expandEnv, mcpServerSchema } from '../../src/mcp/config.js';
+import { mcpServerSchema } from '../../src/config/mcp-schema.js';
+import { expandEnv } from '../../src/mcp/config.js';
 import { McpManager } from '../../src/mcp/manager.js';
 import { promptArguments } from '../../src/mcp/prompts.js';
 import { exposedName, toolFilter } from '../../src/mcp/tool-adapter.js';

@@ -1,5 +1,6 @@
 // The model table lookup, merging server data over it, and the prompt budget a context window leaves.
 import { describe, expect, it } from 'vitest';
+import { pruneIfNeeded } from '../../src/agent/context-budget.js';
 import { Conversation } from '../../src/agent/conversation.js';
 import { capabilitiesOf, lookupModel, promptBudget } from '../../src/providers/capabilities.js';
 import { modelTable } from '../../src/providers/model-table.js';
@@ -113,7 +114,7 @@ describe('promptBudget', () => {
           content: 'x'.repeat(4000),
         });
       }
-      return conversation.pruneIfNeeded();
+      return pruneIfNeeded(conversation);
     };
     expect(fill(new Conversation('system', { ...limits, maxTokens: configured }))).toBeUndefined();
     const pruned = new Conversation('system', { ...limits, maxTokens: Math.min(configured, small) });

@@ -2,63 +2,18 @@
 // removed) and flags every construct whose effect is not plain literal words.
 import type { Node } from 'web-tree-sitter';
 import { clip } from '../../core/text.js';
+import { decodeAnsiC } from './ansi-c-string.js';
 import { bashParser } from './bash-parser.js';
+import {
+  type CommandIssue,
+  EMPTY_COMMAND,
+  type IssueKind,
+  type Redirect,
+  type SimpleCommand,
+  type WordValue,
+} from './simple-command.js';
 
-export type IssueKind =
-  | 'command_substitution'
-  | 'process_substitution'
-  | 'parameter_expansion'
-  | 'arithmetic_expansion'
-  | 'brace_expansion'
-  | 'heredoc'
-  | 'subshell'
-  | 'group'
-  | 'function'
-  | 'control_flow'
-  | 'test_expression'
-  | 'assignment'
-  | 'background'
-  | 'control_character'
-  | 'parse_error'
-  | 'unsupported_syntax';
-
-export interface CommandIssue {
-  kind: IssueKind;
-  /** The source text of the construct (shortened). */
-  text: string;
-}
-
-export interface Redirect {
-  /** `>`, `>>`, `<`, `&>`, `>&`, `>|`, ...; `<<` and `<<<` for here-documents and here-strings (target: the text). */
-  operator: string;
-  /** The file descriptor written before the operator (`2` in `2>x`), if any. */
-  fd?: string;
-  target: string;
-  literal: boolean;
-}
-
-export interface SimpleCommand {
-  /** Words with quotes and escapes removed; a non-literal part keeps its source text (`$HOME`). */
-  argv: string[];
-  /** True when every word is fully literal. */
-  literal: boolean;
-  /** Indexes into argv of words that are not fully literal (expansions, substitutions). */
-  nonLiteral: number[];
-  /** Indexes into argv of words with unquoted glob characters (`*`, `?`, `[`). */
-  globs: number[];
-  /** Redirections applying to this command, including those of an enclosing group. */
-  redirects: Redirect[];
-  /** Leading `VAR=value` words. */
-  assignments: string[];
-  text: string;
-  /**
-   * The subshell the command runs in: `''` for the top level, `/1`, `/1/3` for nested subshells, substitutions
-   * and the parts of a pipeline. A `cd` affects later commands of its own scope and of scopes below it.
-   */
-  scope: string;
-  /** True when the command's standard input comes from a pipe (`curl x | sh`: true for sh). */
-  stdinPipe: boolean;
-}
+export type { CommandIssue, IssueKind, Redirect, SimpleCommand } from './simple-command.js';
 
 export interface CommandAnalysis {
   source: string;
@@ -69,13 +24,6 @@ export interface CommandAnalysis {
   functions: { name: string; recursive: boolean }[];
 }
 
-interface WordValue {
-  value: string;
-  literal: boolean;
-  /** The word's unquoted characters, with quoted and escaped characters replaced by `_`. */
-  shape: string;
-}
-
 const OPERATORS = new Set([';', '&&', '||', '|', '|&', '&', '\n']);
 const CONTROL_FLOW = new Set([
   'if_statement',
@@ -84,43 +32,8 @@ const CONTROL_FLOW = new Set([
   'c_style_for_statement',
   'case_statement',
 ]);
-const ANSI_C_ESCAPES: Record<string, string> = {
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-};
 
 const short = (text: string): string => clip(text, 80);
-
-function decodeAnsiC(body: string): string {
-  return body.replace(
-    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
-    (_m, e: string) => {
-      if (/^[xuU]/.test(e)) return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
-      if (/^[0-7]/.test(e)) return String.fromCharCode(Number.parseInt(e, 8));
-      if (e.startsWith('c') && e.length === 2) return String.fromCharCode(e.charCodeAt(1) & 0x1f);
-      return ANSI_C_ESCAPES[e] ?? (`\\'"?`.includes(e) ? e : `\\${e}`);
-    },
-  );
-}
-
-const EMPTY_COMMAND: SimpleCommand = {
-  argv: [],
-  literal: true,
-  nonLiteral: [],
-  globs: [],
-  redirects: [],
-  assignments: [],
-  text: '',
-  scope: '',
-  stdinPipe: false,
-};
 
 class Analyzer {
   readonly commands: SimpleCommand[] = [];
