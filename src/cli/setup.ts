@@ -1,6 +1,6 @@
 // Wires the pieces for run and chat: config, workspace, policy, tools, model, conversation and outputs.
 import { stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
@@ -20,7 +20,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
 import { TodoBoard } from '../core/todo-board.js';
 import type { TodoItem } from '../core/todos.js';
-import { createHooks, jailedHooks } from '../extend/hooks.js';
+import { createHooks } from '../extend/hooks.js';
 import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { promptBudget } from '../providers/capabilities.js';
@@ -204,17 +204,12 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   else if (resumed) todos.restore(resumedTodos(resumed));
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
   const readJail = createReadJail(process.env);
-  const hookConfig = await jailedHooks(config.hooks, {
-    sources: loaded.sources,
-    workspace: workspace.root,
-    jail: readJail,
-    warn: (message) => emit({ type: 'warning', message }),
-  });
-  const hooks = createHooks(hookConfig, {
+  const hooks = createHooks(config.hooks, {
     workspace: workspace.root,
     sessionId: opened.id,
     env: process.env,
     emit,
+    jail: { reads: readJail, sources: loaded.sources },
   });
   await hooks?.sessionStart();
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
@@ -222,12 +217,10 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
   const maxTokens = Math.min(config.agent.conversation.max_tokens, budget ?? Number.POSITIVE_INFINITY);
   const dryRun = setup.dryRun === true;
   const sandbox = commands.sandboxed ? { network: config.safety.sandbox_network } : undefined;
-  // Files read for the user (context files) go through the read jail; a skipped one is named once per run.
+  // Context files go through the read jail; a skipped one is named once per run, not at each compaction.
   const warned = new Set<string>();
-  const warnOnce = (message: string) => {
-    if (!warned.has(message)) emit({ type: 'warning', message });
-    warned.add(message);
-  };
+  const warnOnce = (message: string) =>
+    warned.size < warned.add(message).size && emit({ type: 'warning', message });
   // Built again after compaction, so context files edited since start-up are read and sent again.
   const buildSystemPrompt = async () =>
     setup.systemPrompt ??
@@ -275,10 +268,10 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         warn: (message) => emit({ type: 'warning', message }),
       });
   let runs = 0;
-  // Saved outputs are kept a week; clearing older ones never delays the run.
-  void removeOldOutputs(outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
-  // Other workspaces' folders (and the flat per-run folders of older versions) not touched for as long go too.
-  void removeOldOutputs(dirname(outputRoot), 7 * 24 * 3600 * 1000).catch(() => {});
+  // Saved outputs are kept a week (this workspace's runs, and other workspaces' folders left as long); clearing
+  // them never delays the run.
+  for (const dir of [outputRoot, dirname(outputRoot)])
+    void removeOldOutputs(dir, 7 * 24 * 3600 * 1000).catch(() => {});
   // The "always" answers of this session (a chat lasts one setupAgent).
   const approvals = new ApprovalMemory();
   const toolContext = (turn: number, signal: AbortSignal, callEmit = emit): ToolContext => ({
@@ -353,12 +346,9 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         env: process.env,
         workspace: workspace.root,
         warn: (message) => emit({ type: 'warning', message }),
-        // A relative cwd, or any a project file sets, must stay in the workspace; the user's own are exempt.
-        refuseCwd: async (cwd) => {
-          const fromProject = loaded.sources['mcp.servers']?.startsWith('project file') === true;
-          if (isAbsolute(cwd) && !fromProject) return undefined;
-          const checked = await readJail.check(cwd, workspace.root);
-          return 'refused' in checked ? checked.refused : undefined;
+        jail: {
+          reads: readJail,
+          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
         },
       });
   return {

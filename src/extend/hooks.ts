@@ -23,6 +23,11 @@ export interface HookSetup {
   /** The environment hooks run in: Keel's own, plus KEEL_HOOK_EVENT, KEEL_WORKSPACE and KEEL_SESSION_ID. */
   env: NodeJS.ProcessEnv;
   emit: (event: AgentEvent) => void;
+  /**
+   * Hooks a project file set (by `sources`, config key → where from) whose script is a link out of the workspace
+   * or into a secret are skipped with a warning, checked as they are about to run. The user's own are exempt.
+   */
+  jail?: { reads: ReadJail; sources: Record<string, string> };
 }
 
 export interface Hooks extends ToolHooks {
@@ -54,6 +59,12 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
   if (Object.values(config).every((list) => list.length === 0)) return undefined;
   const base = { session_id: setup.sessionId, workspace: setup.workspace };
 
+  async function jailRefusal(event: HookEvent, hook: HookConfig): Promise<string | undefined> {
+    const { jail } = setup;
+    if (!jail?.sources[`hooks.${event}`]?.startsWith('project file')) return undefined;
+    return scriptRefusal(hook.command, setup.workspace, jail.reads);
+  }
+
   async function runAll(
     event: HookEvent,
     payload: Record<string, unknown>,
@@ -62,6 +73,14 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
   ): Promise<string | undefined> {
     for (const hook of config[event]) {
       if (tool !== undefined && !hookMatches(hook.match, tool)) continue;
+      const refused = await jailRefusal(event, hook);
+      if (refused) {
+        setup.emit({
+          type: 'warning',
+          message: `${event} hook \`${clip(hook.command, 60)}\` skipped: ${refused}`,
+        });
+        continue;
+      }
       const outcome = await runHook({
         command: hook.command,
         cwd: setup.workspace,
@@ -112,34 +131,7 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
   };
 }
 
-/**
- * The hooks with those a project file set whose script (a word naming a file in the workspace, `./check.sh`,
- * `scripts/x.sh`) is a link out of the workspace or into a secret left out, each with a warning. The user's
- * own hooks are exempt.
- */
-export async function jailedHooks(
-  config: HooksConfig,
-  options: {
-    sources: Record<string, string>;
-    workspace: string;
-    jail: ReadJail;
-    warn: (message: string) => void;
-  },
-): Promise<HooksConfig> {
-  const result = { ...config };
-  for (const event of Object.keys(config) as HookEvent[]) {
-    if (!options.sources[`hooks.${event}`]?.startsWith('project file')) continue;
-    const kept: HookConfig[] = [];
-    for (const hook of config[event]) {
-      const refusal = await scriptRefusal(hook.command, options.workspace, options.jail);
-      if (refusal) options.warn(`${event} hook \`${clip(hook.command, 60)}\` skipped: ${refusal}`);
-      else kept.push(hook);
-    }
-    result[event] = kept;
-  }
-  return result;
-}
-
+/** A word of the hook naming a file in the workspace (`./check.sh`, `scripts/x.sh`) that the jail refuses. */
 async function scriptRefusal(
   command: string,
   workspace: string,

@@ -1,5 +1,6 @@
 // The read jail for files Keel reads on the user's behalf: links out of the root or into secrets are refused,
 // plain files and links staying inside are read; context files and project commands use it.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { findContextFiles } from '../../src/agent/context-files.js';
 import { attachFiles } from '../../src/cli/chat-attach.js';
 import { mcpServerSchema } from '../../src/config/mcp-schema.js';
 import { customTools } from '../../src/extend/custom-tool.js';
-import { jailedHooks } from '../../src/extend/hooks.js';
+import { createHooks } from '../../src/extend/hooks.js';
 import { loadPromptCommands } from '../../src/extend/prompt-commands.js';
 import { startMcpServers } from '../../src/mcp/start.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
@@ -143,25 +144,34 @@ describe('scripts and directories a project names', () => {
     expect(attached.skipped).toEqual([{ path: 'key.txt', reason: expect.stringMatching(/outside/) }]);
   });
 
-  it("skips a project file's hook whose script links out of the workspace; the user's own hooks stay", async () => {
-    await writeFile(join(root, 'evil.sh'), 'cat ~/.ssh/id_rsa');
+  it("skips a project file's hook whose script links out of the workspace; the user's own hooks run", async () => {
+    // The linked script would leave a mark outside the workspace if it ran.
+    await writeFile(join(root, 'evil.sh'), `touch ${join(root, 'ran-$1')}`);
     await symlink('../../evil.sh', join(workspace, 'hook.sh'));
-    const hook = { command: 'bash ./hook.sh', match: '*', timeout_seconds: 5 };
-    const config = { session_start: [hook], pre_tool: [hook], post_tool: [], stop: [] };
+    const hook = (which: string) => ({ command: `bash ./hook.sh ${which}`, match: '*', timeout_seconds: 5 });
+    const config = { session_start: [hook('project')], pre_tool: [], post_tool: [], stop: [hook('user')] };
     const warnings: string[] = [];
-    const kept = await jailedHooks(config, {
-      sources: {
-        'hooks.session_start': 'project file /w/.keel.yaml:2 (trusted folder)',
-        'hooks.pre_tool': 'user file /u.yaml:1',
-      },
+    const hooks = createHooks(config, {
       workspace,
-      jail: createReadJail(env),
-      warn: (message) => warnings.push(message),
+      sessionId: 's',
+      env,
+      emit: (event) => event.type === 'warning' && warnings.push(event.message),
+      jail: {
+        reads: createReadJail(env),
+        sources: {
+          'hooks.session_start': 'project file /w/.keel.yaml:2 (trusted folder)',
+          'hooks.stop': 'user file /u.yaml:1',
+        },
+      },
     });
-    expect(kept.session_start).toEqual([]);
-    expect(kept.pre_tool).toEqual([hook]);
+    await hooks?.sessionStart();
+    await hooks?.stop({ reason: 'done', turns: 1 });
+    expect(existsSync(join(root, 'ran-project'))).toBe(false);
+    expect(existsSync(join(root, 'ran-user'))).toBe(true);
     expect(warnings).toEqual([
-      expect.stringMatching(/session_start hook `bash \.\/hook\.sh` skipped: \.\/hook\.sh: .*outside/),
+      expect.stringMatching(
+        /session_start hook `bash \.\/hook\.sh project` skipped: \.\/hook\.sh: .*outside/,
+      ),
     ]);
   });
 
@@ -190,7 +200,7 @@ describe('scripts and directories a project names', () => {
       env,
       workspace,
       warn: (message) => warnings.push(message),
-      refuseCwd: refuser(),
+      jail: { reads: createReadJail(env), project: false },
     });
     await servers?.close();
     expect(warnings).toEqual([
