@@ -17,14 +17,21 @@ export interface StoreOptions {
   stateDir: string;
   /** Where git is looked up (PATH) and which GIT_* variables to drop. */
   env: NodeJS.ProcessEnv;
+  /** checkpoints.max_ignored_file_kb: the largest git-ignored file a checkpoint keeps. Default 1024. */
+  maxIgnoredKb?: number;
 }
+
+export const DEFAULT_MAX_IGNORED_KB = 1024;
 
 function stores(options: StoreOptions) {
   const dir = checkpointDir(options.stateDir, options.root);
   const git = shadowGit(join(dir, 'git'), options.root, options.env);
   return {
     git,
-    gitStore: gitStore(git),
+    gitStore: gitStore(git, {
+      root: options.root,
+      maxIgnoredBytes: (options.maxIgnoredKb ?? DEFAULT_MAX_IGNORED_KB) * 1024,
+    }),
     copyStore: copyStore(join(dir, 'copies'), options.root),
     copies: join(dir, 'copies'),
   };
@@ -56,8 +63,11 @@ export interface CheckpointChange {
 export interface Checkpointer {
   /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
   startRun(id: string): void;
-  /** Snapshots before a call. Throws CheckpointError, so the call is refused rather than run without a way back. */
-  take(change: CheckpointChange): Promise<void>;
+  /**
+   * Snapshots before a call. Throws CheckpointError, so the call is refused rather than run without a way back.
+   * Resolves with what to call once the call ran: it records the state the call left (never throws).
+   */
+  take(change: CheckpointChange): Promise<() => Promise<void>>;
 }
 
 export function createCheckpointer(
@@ -111,7 +121,12 @@ export function createCheckpointer(
     take(change) {
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
-      return next;
+      return next.then(() => () => {
+        // An undo then tells edits made after this call from the call's own; without it, it only says less.
+        const after = queue.then(() => store.after?.()).catch(() => {});
+        queue = after;
+        return after;
+      });
     },
   };
 }

@@ -5,6 +5,15 @@ import { z } from 'zod';
 import { workspaceKey } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 
+/** Something a checkpoint left out: an ignored file over the size limit, a generated tree, the `.git` history. */
+export const skippedPathSchema = z.object({
+  /** Workspace-relative; a directory ends with `/`. */
+  path: z.string(),
+  reason: z.enum(['size', 'generated', 'history', 'limit']),
+  size: z.number().optional(),
+});
+export type SkippedPath = z.infer<typeof skippedPathSchema>;
+
 /** What a checkpoint records about the call it was taken before. Stored as JSON in the commit message or meta file. */
 export const checkpointMetaSchema = z.object({
   /** ISO time the checkpoint was taken. */
@@ -19,6 +28,9 @@ export const checkpointMetaSchema = z.object({
   paths: z.array(z.string()),
   /** The first checkpoint of its run: restoring it undoes the whole run. */
   first: z.boolean(),
+  /** What the snapshot left out (the first few), and how many more. */
+  skipped: z.array(skippedPathSchema).optional(),
+  skipped_more: z.number().int().optional(),
 });
 export type CheckpointMeta = z.infer<typeof checkpointMetaSchema>;
 
@@ -43,6 +55,11 @@ export interface RestoreResult {
   undoId: string;
   /** What the restore did, from the state replaced to the restored one (A brought back, D removed, M restored). */
   changes: FileChange[];
+  /**
+   * Files changed since Keel's last call ended (by hand, or by another program): the restore overwrites them, and
+   * `keel undo <undoId>` gets them back. Undefined where the store cannot tell.
+   */
+  handEdits?: FileChange[];
 }
 
 /** Where one workspace's checkpoints are kept, and how: shared by the git store and the copy store. */
@@ -54,6 +71,8 @@ export interface CheckpointStore {
   list(): Promise<Checkpoint[]>;
   /** Takes a checkpoint of the current state (run `undoRun`), then puts the workspace back as it was at `target`. */
   restore(target: Checkpoint, undoRun: string): Promise<RestoreResult>;
+  /** Records the workspace as a call left it, so an undo can tell later edits by hand from Keel's changes. */
+  after?(): Promise<void>;
 }
 
 export type CheckpointErrorCode =

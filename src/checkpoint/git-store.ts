@@ -9,11 +9,15 @@ import {
   checkpointMetaSchema,
   type FileChange,
   type RestoreResult,
+  type SkippedPath,
 } from './checkpoints.js';
-import type { ShadowGit } from './shadow-git.js';
+import { planIgnored } from './ignored-files.js';
+import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
-const REF = 'refs/keel/checkpoints';
+const REF = CHECKPOINT_REF;
+/** The workspace as Keel's last call left it. */
+const AFTER_REF = 'refs/keel/after';
 const META = 'Keel-Checkpoint: ';
 const ID_LENGTH = 10;
 
@@ -50,37 +54,116 @@ function parseNameStatus(text: string): FileChange[] {
   return changes;
 }
 
-export function gitStore(git: ShadowGit): CheckpointStore {
-  const head = async (): Promise<string | undefined> => {
+/** Skipped paths kept in a checkpoint's meta; the rest are only counted. */
+const MAX_SKIPPED_SHOWN = 50;
+
+export interface GitStoreOptions {
+  /** The workspace's real path. */
+  root: string;
+  /** Largest git-ignored file a checkpoint keeps (checkpoints.max_ignored_file_kb), in bytes. */
+  maxIgnoredBytes: number;
+}
+
+export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointStore {
+  const head = async (ref = REF): Promise<string | undefined> => {
     try {
-      return (await git.run(['rev-parse', '--verify', '--quiet', REF])).trim() || undefined;
+      return (await git.run(['rev-parse', '--verify', '--quiet', ref])).trim() || undefined;
     } catch {
       return undefined;
     }
   };
 
-  const snapshot = async (meta: CheckpointMeta): Promise<string> => {
+  /** Stages the workspace as it is now: every file .gitignore does not ignore, plus the small ignored ones. */
+  const stage = async (): Promise<SkippedPath[]> => {
     await git.ensure();
-    // Stages every file the workspace's .gitignore files do not ignore; `.git` directories are never added.
+    // `.git` directories are never added; `--literal-pathspecs`: a file named `*.ts` is that file, not a glob.
     await git.run(['add', '--all']);
+    const plan = await planIgnored(options.root, options.maxIgnoredBytes, (args) =>
+      git.run(['ls-files', '-z', ...args]),
+    );
+    const spec = ['--pathspec-from-file=-', '--pathspec-file-nul'];
+    if (plan.untrack.length > 0) {
+      await git.run(['--literal-pathspecs', 'rm', '--cached', '-q', ...spec], plan.untrack.join('\0'));
+    }
+    if (plan.add.length > 0) {
+      await git.run(['--literal-pathspecs', 'add', '-f', ...spec], plan.add.join('\0'));
+    }
+    return plan.skipped;
+  };
+
+  const commit = async (meta: CheckpointMeta, ref: string, parent: string | undefined, old: string) => {
     const tree = (await git.run(['write-tree'])).trim();
-    const parent = await head();
-    const commit = (
+    const hash = (
       await git.run(['commit-tree', tree, ...(parent ? ['-p', parent] : [])], message(meta))
     ).trim();
     // The old value guards against another Keel in the same workspace moving the ref meanwhile.
-    await git.run(['update-ref', REF, commit, parent ?? '']);
-    return commit;
+    await git.run(['update-ref', ref, hash, old]);
+    return hash;
+  };
+
+  const snapshot = async (meta: CheckpointMeta): Promise<string> => {
+    const skipped = await stage();
+    const parent = await head();
+    const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
+    const more = skipped.length - shown.length;
+    const full = {
+      ...meta,
+      ...(shown.length > 0 ? { skipped: shown } : {}),
+      ...(more > 0 ? { skipped_more: more } : {}),
+    };
+    return commit(full, REF, parent, parent ?? '');
+  };
+
+  /** The files changed between two commits (or a commit and the index). */
+  const diff = async (...revs: string[]) =>
+    parseNameStatus(await git.run(['diff', '-z', '--no-renames', '--name-status', ...revs]));
+
+  /** Files now present that `target` did not keep because of their size (or may not have: past its list). */
+  const leftOut = async (target: Checkpoint, changes: FileChange[]): Promise<Set<string>> => {
+    const removed = changes.filter((c) => c.status === 'D').map((c) => c.path);
+    const listed = new Set(
+      (target.skipped ?? []).filter((s) => s.reason === 'size' || s.reason === 'limit').map((s) => s.path),
+    );
+    const keep = new Set(removed.filter((p) => listed.has(p)));
+    if (target.skipped_more && removed.length > 0) {
+      const ignored = await git
+        .run(['check-ignore', '-z', '--no-index', '--stdin'], removed.join('\0'))
+        .catch(() => '');
+      for (const p of ignored.split('\0')) if (p) keep.add(p);
+    }
+    return keep;
+  };
+
+  /** The workspace as it is now, recorded as the state Keel's last call (or an undo) left. */
+  const recordAfter = async () => {
+    // Parented on the newest checkpoint: an undo trusts it only while no checkpoint came after it.
+    await stage();
+    const parent = await head();
+    if (!parent) return;
+    const meta = {
+      time: new Date().toISOString(),
+      run: '',
+      call: '',
+      tool: 'after',
+      summary: 'after',
+      paths: [],
+      first: false,
+    };
+    await commit(meta, AFTER_REF, parent, (await head(AFTER_REF)) ?? '');
   };
 
   return {
     kind: 'git',
+    after: recordAfter,
     async take(meta) {
       return (await snapshot(meta)).slice(0, ID_LENGTH);
     },
 
     async list() {
-      if (!(await git.exists()) || !(await head())) return [];
+      if (!(await git.exists())) return [];
+      // A store damaged since (a kill during its creation, a file removed by hand) is repaired before it is read.
+      await git.ensure();
+      if (!(await head())) return [];
       const log = await git.run([
         'log',
         '-z',
@@ -97,10 +180,8 @@ export function gitStore(git: ShadowGit): CheckpointStore {
           return { hash, meta: parseMeta(body), ownChanges: parseNameStatus(rest) };
         });
       // A commit's own diff is what changed since the checkpoint before it: that checkpoint's "changed after".
-      await git.run(['add', '--all']);
-      const sinceNewest = parseNameStatus(
-        await git.run(['diff', '--cached', '-z', '--no-renames', '--name-status', REF]),
-      );
+      await stage();
+      const sinceNewest = await diff('--cached', REF);
       const checkpoints: Checkpoint[] = [];
       commits.forEach((c, i) => {
         if (!c.meta) return;
@@ -111,6 +192,9 @@ export function gitStore(git: ShadowGit): CheckpointStore {
     },
 
     async restore(target: Checkpoint, undoRun: string): Promise<RestoreResult> {
+      const newest = await head();
+      const after = await head(AFTER_REF);
+      const afterParent = after ? await head(`${after}^`) : undefined;
       const current = await snapshot({
         time: new Date().toISOString(),
         run: undoRun,
@@ -121,9 +205,19 @@ export function gitStore(git: ShadowGit): CheckpointStore {
         first: true,
       });
       const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
-      const changes = parseNameStatus(
-        await git.run(['diff', '-z', '--no-renames', '--name-status', current, full]),
-      );
+      const all = await diff(current, full);
+      // A file the target left out (too big) is not "absent" there: it stays as it is, out of the index, so
+      // read-tree does not remove it.
+      const keep = await leftOut(target, all);
+      if (keep.size > 0) {
+        await git.run(
+          ['--literal-pathspecs', 'rm', '--cached', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'],
+          [...keep].join('\0'),
+        );
+      }
+      const changes = all.filter((c) => !keep.has(c.path));
+      // What changed since Keel's last call ended is someone else's work: named, so the user knows it is overwritten.
+      const handEdits = after && newest && afterParent === newest ? await diff(after, current) : undefined;
       try {
         // The index holds the state just saved, so files in it but not in the target are removed, the target's
         // files written; ignored and untracked-by-us paths (and `.git`) are left alone.
@@ -138,7 +232,9 @@ export function gitStore(git: ShadowGit): CheckpointStore {
           },
         );
       }
-      return { undoId: current.slice(0, ID_LENGTH), changes };
+      // Edits made after this undo are then told apart from it too.
+      await recordAfter().catch(() => {});
+      return { undoId: current.slice(0, ID_LENGTH), changes, ...(handEdits ? { handEdits } : {}) };
     },
   };
 }

@@ -1,9 +1,13 @@
 // Runs git against a shadow repository: a git dir of Keel's own, with the workspace as its work tree. The user's
 // git config (hooks, signing, fsmonitor, excludes, filters) and their own `.git` never take part.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ancestorIgnores } from './ancestor-ignores.js';
+
+/** The chain of checkpoints; each commit's parent is the checkpoint before it. */
+export const CHECKPOINT_REF = 'refs/keel/checkpoints';
 
 /** git is not on PATH: checkpoints fall back to copying the files a file tool writes. */
 export class GitMissingError extends Error {
@@ -82,43 +86,131 @@ function gitEnv(env: NodeJS.ProcessEnv, gitDir: string, workTree: string): NodeJ
   };
 }
 
+/** What `git init` would write before our settings: the config is rewritten whole when a store is repaired. */
+const baseConfig =
+  '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = false\n';
+
+/** Our settings are in the config: the line no other config has. */
+const configComplete = (text: string) => text.includes('hooksPath = /dev/null');
+
+const readText = (path: string) => fs.readFile(path, 'utf8').catch(() => undefined);
+
+/** Replaces a file in one rename, so a kill leaves the old file or the new one, never half of it. */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await fs.writeFile(temp, text);
+  await fs.rename(temp, path);
+}
+
+function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], input?: string) {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env, stdio: 'pipe' });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? new GitMissingError() : error),
+    );
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(input ?? '');
+  });
+}
+
 export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessEnv): ShadowGit {
   const childEnv = gitEnv(env, gitDir, workTree);
-  const run = (args: readonly string[], input?: string) =>
-    new Promise<string>((resolve, reject) => {
-      const child = spawn('git', args, { cwd: workTree, env: childEnv, stdio: 'pipe' });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.stderr.on('data', (d: Buffer) => err.push(d));
-      child.on('error', (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'ENOENT' ? new GitMissingError() : error),
-      );
-      child.on('close', (code) => {
-        if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-        else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
-      });
-      child.stdin.on('error', () => {});
-      child.stdin.end(input ?? '');
-    });
+  const run = (args: readonly string[], input?: string) => spawnGit(childEnv, workTree, args, input);
   const exists = () =>
     fs.stat(join(gitDir, 'HEAD')).then(
       () => true,
       () => false,
     );
-  const create = async () => {
-    await init();
-    // Refreshed once a process: the .gitignore files above the workspace may have changed since the last run.
-    await fs.writeFile(join(gitDir, 'info', 'exclude'), (await ancestorIgnores(workTree)).join('\n'));
+
+  /** Built in a temp dir beside its place and renamed there: a kill -9 leaves no half-made store. */
+  const createFresh = async () => {
+    await fs.mkdir(dirname(gitDir), { recursive: true });
+    const temp = `${gitDir}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      // No template: the system's sample hooks and excludes are not wanted.
+      await spawnGit(gitEnv(env, temp, workTree), workTree, ['init', '--quiet', '--template=']);
+      await fs.appendFile(join(temp, 'config'), shadowConfig);
+      await fs.mkdir(join(temp, 'info'), { recursive: true });
+      await fs.writeFile(join(temp, 'info', 'attributes'), shadowAttributes);
+      await fs.writeFile(join(temp, 'info', 'exclude'), '');
+      await fs.rename(temp, gitDir);
+    } catch (error) {
+      await fs.rm(temp, { recursive: true, force: true });
+      // Another Keel in this workspace made it first: theirs is as good as ours.
+      if (!(await exists())) throw error;
+    }
   };
-  const init = async () => {
-    if (await exists()) return;
-    await fs.mkdir(gitDir, { recursive: true });
-    // No template: the system's sample hooks and excludes are not wanted.
-    await run(['init', '--quiet', '--template=']);
-    await fs.appendFile(join(gitDir, 'config'), shadowConfig);
-    await fs.mkdir(join(gitDir, 'info'), { recursive: true });
-    await fs.writeFile(join(gitDir, 'info', 'attributes'), shadowAttributes);
+
+  /** Puts back what a kill or a careless hand removed: directories, HEAD, our config. Keeps the checkpoints. */
+  const repair = async () => {
+    for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) {
+      await fs.mkdir(join(gitDir, dir), { recursive: true });
+    }
+    const head = (await readText(join(gitDir, 'HEAD'))) ?? '';
+    if (!/^(ref: refs\/\S+|[0-9a-f]{40})\n?$/.test(head)) {
+      await writeAtomic(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
+    }
+    if (!configComplete((await readText(join(gitDir, 'config'))) ?? '')) {
+      await writeAtomic(join(gitDir, 'config'), baseConfig + shadowConfig);
+    }
+    if ((await readText(join(gitDir, 'info', 'attributes'))) !== shadowAttributes) {
+      await writeAtomic(join(gitDir, 'info', 'attributes'), shadowAttributes);
+    }
+    // A damaged index is only a cache of the last snapshot: without it the next one adds every file again.
+    if (
+      await run(['ls-files', '--stage']).then(
+        () => false,
+        () => true,
+      )
+    ) {
+      await fs.rm(join(gitDir, 'index'), { force: true });
+    }
+    // A chain whose newest commit is gone (objects lost) cannot be read: it starts again.
+    const ref = await run(['rev-parse', '--verify', '--quiet', CHECKPOINT_REF]).catch(() => '');
+    if (
+      ref.trim() &&
+      (await run(['cat-file', '-e', `${ref.trim()}^{commit}`]).then(
+        () => false,
+        () => true,
+      ))
+    ) {
+      await run(['update-ref', '-d', CHECKPOINT_REF]).catch(() =>
+        fs.rm(join(gitDir, CHECKPOINT_REF), { force: true }),
+      );
+    }
+  };
+
+  const create = async () => {
+    if (
+      !(await fs.stat(gitDir).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await createFresh();
+    else {
+      await repair();
+      // Beyond repair (git still cannot read it): set aside, so nothing is lost, and start a new store.
+      if (
+        await run(['rev-parse', '--git-dir']).then(
+          () => false,
+          () => true,
+        )
+      ) {
+        await fs.rename(gitDir, `${gitDir}.damaged-${Date.now()}`);
+        await createFresh();
+      }
+    }
+    // Refreshed once a process: the .gitignore files above the workspace may have changed since the last run.
+    await writeAtomic(join(gitDir, 'info', 'exclude'), (await ancestorIgnores(workTree)).join('\n'));
   };
   let ready: Promise<void> | undefined;
   return {

@@ -10,6 +10,7 @@ import { serveTools } from '../mcp/server.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL } from '../safety/policy.js';
 import { createRedactor } from '../safety/redact.js';
+import { createTripwire } from '../safety/tripwire.js';
 import { executeToolCall, formatForModel } from '../tools/executor.js';
 import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
@@ -59,9 +60,15 @@ export async function mcpServeCommand(
       root: workspace.root,
       stateDir: state,
       env: process.env,
+      maxIgnoredKb: config.checkpoints.max_ignored_file_kb,
       warn: (message) => events.emit({ type: 'warning', message }),
     });
     const saveOutput = createOutputStore(join(outputRoot, serveId));
+    const tripwire = createTripwire({
+      root: workspace.root,
+      globs: config.safety.protected_paths,
+      env: process.env,
+    });
     let calls = 0;
     await serveTools({
       version,
@@ -89,6 +96,7 @@ export async function mcpServeCommand(
           stateDir: state,
           cacheDir: cacheDir(process.env),
           saveOutput,
+          tripwire,
           beforeChange: (change) => checkpoints.take(change),
         };
         const call = { id: `mcp-${calls}`, name, input: JSON.stringify(args) };

@@ -30,6 +30,7 @@ import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import { COMMAND_TOOL, type ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { createRedactor } from '../safety/redact.js';
+import { createTripwire } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedConversation, resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
@@ -265,8 +266,15 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         root: workspace.root,
         stateDir: state,
         env: process.env,
+        maxIgnoredKb: config.checkpoints.max_ignored_file_kb,
         warn: (message) => emit({ type: 'warning', message }),
       });
+  // Protected files (git's config and hooks, Keel's and other agents' settings) put back after any call changes them.
+  const tripwire = createTripwire({
+    root: workspace.root,
+    globs: config.safety.protected_paths,
+    env: process.env,
+  });
   let runs = 0;
   // Saved outputs are kept a week (this workspace's runs, and other workspaces' folders left as long); clearing
   // them never delays the run.
@@ -282,6 +290,7 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
     limits,
     runner,
     stateDir: state,
+    tripwire,
     cacheDir: cacheDir(process.env),
     conversationText: () => conversationText(conversation.messages),
     saveOutput,
@@ -377,7 +386,9 @@ export async function setupAgent(options: GlobalOptions, setup: SetupOptions): P
         return ended;
       });
     },
-    checkpoint: async (change) => checkpoints?.take(change),
+    checkpoint: async (change) => {
+      await checkpoints?.take(change);
+    },
     compact: async (focus, signal) => {
       await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
       // The compacted conversation is on disk before the user's next message.

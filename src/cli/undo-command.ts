@@ -1,15 +1,15 @@
 // `keel undo [id] [--list]`: puts the workspace back as it was before the last run (or chat turn), or before one
 // checkpoint, from the checkpoints Keel takes before every call that may change files.
 import { realpath } from 'node:fs/promises';
-import { NO_GIT_WARNING, openCheckpointStore } from '../checkpoint/checkpointer.js';
-import { type Checkpoint, type FileChange, undoTarget } from '../checkpoint/checkpoints.js';
+import { DEFAULT_MAX_IGNORED_KB, NO_GIT_WARNING, openCheckpointStore } from '../checkpoint/checkpointer.js';
+import { type Checkpoint, type FileChange, type SkippedPath, undoTarget } from '../checkpoint/checkpoints.js';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { resolveWorkspaceDir } from './setup.js';
+import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
 
 export interface UndoOptions extends GlobalOptions {
   list?: boolean;
@@ -55,6 +55,40 @@ function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
+/** Why a path is not in a checkpoint, in the words `keel undo` prints. */
+function skippedLine(s: SkippedPath, limitKb: number): string {
+  const kb = s.size === undefined ? '' : `${Math.ceil(s.size / 1024)} KB, `;
+  switch (s.reason) {
+    case 'size':
+      return `${s.path} (git-ignored, ${kb}over checkpoints.max_ignored_file_kb = ${limitKb})`;
+    case 'limit':
+      return `${s.path} (git-ignored, ${kb}past the ignored files one checkpoint keeps)`;
+    case 'generated':
+      return `${s.path} (generated tree: rebuild it)`;
+    case 'history':
+      return `${s.path} (git's own history: checkpoints never copy .git)`;
+  }
+}
+
+/** What the checkpoint left out, said before the restore starts. */
+function cannotRestore(target: Checkpoint, limitKb: number): string[] {
+  const skipped = target.skipped ?? [];
+  if (skipped.length === 0) return [];
+  const lines = ['keel undo cannot restore these (they are not in the checkpoint):'];
+  for (const s of skipped) lines.push(`  ${skippedLine(s, limitKb)}`);
+  if (target.skipped_more) lines.push(`  and ${target.skipped_more} more`);
+  return lines;
+}
+
+/** The configured size limit; a config that does not load leaves undo working with the default. */
+async function ignoredLimitKb(options: UndoOptions): Promise<number> {
+  try {
+    return (await loadConfigFor(options)).config.checkpoints.max_ignored_file_kb;
+  } catch {
+    return DEFAULT_MAX_IGNORED_KB;
+  }
+}
+
 const restoreWord: Record<FileChange['status'], string> = { A: 'brought back', M: 'restored', D: 'removed' };
 
 export async function undoCommand(
@@ -64,7 +98,13 @@ export async function undoCommand(
 ): Promise<number> {
   try {
     const root = await realpath(await resolveWorkspaceDir(options.cwd));
-    const store = await openCheckpointStore({ root, stateDir: stateDir(process.env), env: process.env });
+    const limitKb = await ignoredLimitKb(options);
+    const store = await openCheckpointStore({
+      root,
+      stateDir: stateDir(process.env),
+      env: process.env,
+      maxIgnoredKb: limitKb,
+    });
     const checkpoints = await store.list();
     if (options.list) {
       if (checkpoints.length === 0) {
@@ -75,6 +115,8 @@ export async function undoCommand(
       return ExitCode.ok;
     }
     const target = undoTarget(checkpoints, id);
+    const warnings = cannotRestore(target, limitKb);
+    if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
     const result = await store.restore(target, `undo-${stamp()}-${process.pid}`);
     const what = id === undefined ? `before run ${target.run}` : `before ${target.tool} (${target.summary})`;
     const lines = [`restored ${root} to ${what}: checkpoint ${target.id} of ${localTime(target.time)}`];
@@ -86,6 +128,14 @@ export async function undoCommand(
         ? 'nothing differed from that checkpoint; no file was changed'
         : `${count} file${count === 1 ? '' : 's'} changed`,
     );
+    const restored = new Set(result.changes.map((c) => c.path));
+    const overwritten = (result.handEdits ?? []).filter((c) => restored.has(c.path));
+    if (overwritten.length > 0) {
+      lines.push(
+        `changed since Keel's last change (not by Keel), now overwritten; kept in checkpoint ${result.undoId}:`,
+      );
+      for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
+    }
     if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
     lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
     out.print(sanitize(`${lines.join('\n')}\n`));

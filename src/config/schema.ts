@@ -208,6 +208,17 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('what the agent may do: command rules, protected paths, sandbox'),
+    checkpoints: z
+      .object({
+        max_ignored_file_kb: positiveInt
+          .default(1024)
+          .describe(
+            'largest git-ignored file (.env, *.log) a checkpoint keeps, in KB; generated trees never',
+          ),
+      })
+      .strict()
+      .prefault({})
+      .describe('the snapshots keel undo restores'),
     mcp: z
       .object({
         servers: mcpServersSchema.describe(

@@ -148,8 +148,20 @@ export function createAuditLog(options: AuditOptions): EventSink {
           outcome: options.redact(outcomeOf(event)),
           durationMs: event.duration_ms,
         });
+        // The tripwire's restore is a line of its own, after the call's: what was put back, and why.
+        const tripwire = event.metadata.tripwire;
+        const extra =
+          typeof tripwire === 'string'
+            ? formatAuditLine({
+                time: new Date(),
+                cwd: options.redact(options.cwd),
+                action: options.redact(`tripwire after ${event.name}: ${tripwire}`),
+                outcome: 'restored',
+                durationMs: 0,
+              })
+            : '';
         writing = writing
-          .then(() => append(line))
+          .then(() => append(line + extra))
           .catch((error: unknown) => {
             if (!reported) options.onError?.(error);
             reported = true;

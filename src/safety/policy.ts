@@ -165,6 +165,11 @@ export function createPolicy(options: PolicyOptions): Policy {
   async function decideCommand(command: string): Promise<PolicyDecision> {
     const analysis = await analyzeCommand(command);
     const shown = `\`${shorten(command)}\``;
+    // Syntax that does not parse is the whole story: the parts the parser guessed at say nothing true.
+    if (analysis.issues.some((i) => i.kind === 'parse_error')) {
+      const reason = `${shown} does not parse as a bash command`;
+      return combine([{ kind: 'denied-command', reason, hint: 'fix the syntax' }], mode);
+    }
     const findings: Finding[] = [];
     const verdicts = await judgeCommand(analysis, {
       workspace,
@@ -177,11 +182,10 @@ export function createPolicy(options: PolicyOptions): Policy {
     for (const v of verdicts.filter((v) => v.tier === 'deny')) {
       findings.push({ kind: 'denied-command', reason: `${shown} is refused in every mode: ${v.reason}` });
     }
-    if (analysis.issues.some((i) => i.kind === 'parse_error')) {
+    if (analysis.issues.some((i) => i.kind === 'hidden_continuation')) {
       findings.push({
-        kind: 'denied-command',
-        reason: `${shown} does not parse as a bash command`,
-        hint: 'fix the syntax',
+        kind: 'unverifiable-command',
+        reason: `${shown} continues a line right after \`$\`, which bash joins into an expansion the check cannot see`,
       });
     }
     if (analysis.issues.some((i) => i.kind === 'control_character')) {

@@ -5,6 +5,7 @@ import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
 import type { PolicyDecision } from '../safety/policy.js';
+import { describeTripped, type Tripped } from '../safety/tripwire.js';
 import { askApproval } from './approval-step.js';
 import { withRecoveryHint } from './error-kinds.js';
 import { capOutput } from './output-cap.js';
@@ -151,14 +152,41 @@ async function run(
   const hooked = { id: call.id, tool: tool.name, args };
   const blocked = await ctx.hooks?.beforeTool(hooked, ctx.signal);
   if (blocked !== undefined) return fail(`blocked by a pre_tool hook: ${blocked}`, { hook: 'blocked' });
-  if (mutating) await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview });
-  const result = await tool.execute(args, ctx);
+  const recordAfter = mutating
+    ? await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview })
+    : undefined;
+  // Around every call (a command judged read-only, an MCP tool declared read-only, a language server started by a
+  // code tool may all write): protected files put back. A few stats and small reads, so no call is exempt.
+  const armed = await ctx.tripwire?.arm(preview.writes);
+  let executed: ToolResult;
+  try {
+    executed = await tool.execute(args, ctx);
+  } catch (error) {
+    // A call that threw (aborted, crashed) may have planted something all the same.
+    withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);
+    throw error;
+  }
+  const result = withTripwire(executed, tool.name, await armed?.check(), ctx);
+  if (recordAfter) await recordAfter();
   await ctx.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
   ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
   // A file tool's writes are known from its preview; a command's are not (its preview names none).
   const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
   return fileChange ? { ...result, changed: preview.writes } : result;
+}
+
+/** A call that changed protected files: the model reads that they were put back, the user gets a warning. */
+function withTripwire(result: ToolResult, tool: string, tripped: Tripped[] | undefined, ctx: ToolContext) {
+  if (!tripped || tripped.length === 0) return result;
+  const what = describeTripped(tripped);
+  ctx.emit({ type: 'warning', message: `tripwire: ${tool} changed protected files: ${what}` });
+  const note =
+    `[tripwire] this call changed files that make later runs execute code, and Keel put them back: ${what}. ` +
+    "Git's config and hooks, Keel's config and other agents' settings are not changed by tools; " +
+    'tell the user what you wanted to change there instead.';
+  const output = result.output ? `${result.output}\n${note}` : note;
+  return { ...result, output, metadata: { ...result.metadata, tripwire: what } };
 }
 
 /** A result with the paths a file tool changed, for the tool_result event. */

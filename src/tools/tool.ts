@@ -8,6 +8,7 @@ import type { SafetyLevel } from '../core/safety-level.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
+import type { Tripwire } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
 
 export type { ToolPreview } from '../core/approval.js';
@@ -53,7 +54,13 @@ export interface ToolContext {
   /** --dry-run: calls that change anything report what they would do instead of running. */
   dryRun?: boolean;
   /** Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. */
-  beforeChange?: (change: { callId: string; tool: string; preview: ToolPreview }) => Promise<void>;
+  beforeChange?: (change: {
+    callId: string;
+    tool: string;
+    preview: ToolPreview;
+  }) => Promise<void | (() => Promise<void>)>;
+  /** Records the protected files before a call that may write and puts back what it changed; absent: off. */
+  tripwire?: Tripwire;
   /** Keel's state directory (write_file journals its temp files there); absent in some tests. */
   stateDir?: string;
   /** Keel's cache directory (code intelligence keeps parsed tags there); absent: nothing is cached. */

@@ -199,7 +199,9 @@ describe('keel eval llm', () => {
   });
 
   it.each(wireProviders)('sends temperature 0 through $provider', async (p) => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }] }));
+    // One case, answered as it expects: caseOf reads only the OpenAI-style body, which not every wire sends.
+    const guide = cases.find((c) => c.id === 'explain-guide')!;
+    const s = await server([{ toolCalls: [{ name: guide.expected_tool, args: guide.reference }] }]);
     const r = await runKeel(
       [
         'eval',
@@ -214,6 +216,8 @@ describe('keel eval llm', () => {
         evals,
         '--filter',
         'explain-guide',
+        '--output',
+        'json',
       ],
       { env: p.envVar ? { [p.envVar]: 'sk-scripted-test' } : {} },
     );
@@ -226,5 +230,8 @@ describe('keel eval llm', () => {
           ? body.generationConfig.temperature
           : body.temperature;
     expect(temperature).toBe(0);
+    // Answered on the first request and scored, not an error after retries.
+    expect(s.requests).toHaveLength(1);
+    expect((JSON.parse(r.stdout) as Report).summary).toMatchObject({ exact: 1 });
   });
 });

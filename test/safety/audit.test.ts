@@ -56,6 +56,24 @@ async function callTool(
 const timestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('audit log', () => {
+  test('writes a line of its own for what the tripwire put back after a call', async () => {
+    const { sink, lines } = await setup();
+    await callTool(
+      sink,
+      'execute_command',
+      { command: 'sh build.sh' },
+      { metadata: { exit_code: 0, tripwire: '.keel.yaml (created; removed again)' } },
+    );
+    const [call, tripwire] = await lines();
+    expect(parseAuditLine(call ?? '')).toMatchObject({ action: 'sh build.sh', exit: 0 });
+    expect(parseAuditLine(tripwire ?? '')).toMatchObject({
+      cwd: '/work/app',
+      action: 'tripwire after execute_command: .keel.yaml (created; removed again)',
+      exit: null,
+    });
+    expect(tripwire).toContain(' | restored | 0.00s');
+  });
+
   test('writes commands and file changes, run or refused, one line each, and skips read-only tools', async () => {
     const { sink, lines, file } = await setup();
     await callTool(sink, 'execute_command', { command: 'npm test' }, { metadata: { exit_code: 0 } });

@@ -222,7 +222,7 @@ describe('the read-only set and its flag rules', () => {
   });
 
   test.each([
-    ['git -c user.name=x log', 'not a read-only command'],
+    ['git -c user.name=x log', 'is not a setting known to only change how git prints'],
     ['git log -c', '`git log -c` can write files or run programs'],
     ['git log --output=x', '`git log --output=x`'],
     ['git diff --ext-diff', '`git diff --ext-diff`'],

@@ -66,7 +66,7 @@ describe('restricted', () => {
     'cat /etc/passwd',
     'cat ../x',
     'echo `id`',
-    'bash -c ls',
+    'bash -c "ls; rm x"',
     'cat ~/.ssh/id_rsa',
     'cat etc-link/passwd',
     'ls /etc/*',

@@ -9,3 +9,17 @@ export function processesWith(text: string): string[] {
   const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
   return out.split('\n').filter((line) => line.includes(text) && !line.includes('ps -eo'));
 }
+
+/** Sends SIGTERM to the live processes whose command line contains `text` (a marker only this test's processes hold). */
+export function stopProcessesWith(text: string): void {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  for (const line of out.split('\n')) {
+    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (!match || !match[2]!.includes(text) || match[2]!.includes('ps -eo')) continue;
+    try {
+      process.kill(Number(match[1]), 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  }
+}

@@ -1,6 +1,6 @@
 // Tests for execute_command with real bash: output, exit codes, timeouts, caps, abort and the environment.
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { executeCommandTool } from '../../src/tools/execute-command.js';
 import type { ToolLimits, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -87,14 +87,17 @@ describe('execute_command', () => {
     }
   });
 
-  test('an abort signal stops the command promptly', async () => {
+  test('an abort signal stops the running command, killing it, and reports the abort', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
-    const result = await run({ command: 'sleep 30' }, { signal: controller.signal });
+    const duration = uniqueDuration();
+    const running = run({ command: `sleep ${duration}` }, { signal: controller.signal });
+    // Aborted once the command is running, not after a guessed delay.
+    await vi.waitFor(() => expect(processesWith(`sleep ${duration}`)).not.toEqual([]), { timeout: 20_000 });
+    controller.abort();
+    const result = await running;
     expect(result.success).toBe(false);
     expect(result.error).toContain('aborted');
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(processesWith(`sleep ${duration}`)).toEqual([]);
   });
 
   test('background children left holding the output are stopped after bash exits', async () => {

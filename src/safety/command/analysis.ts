@@ -336,6 +336,11 @@ export async function analyzeCommand(source: string): Promise<CommandAnalysis> {
       tree.delete();
     }
   }
+  // bash joins `$\<newline>(` into `$(` (inside double quotes too) where the parser sees two pieces of text:
+  // the substitution it hides would go unseen (Qwen Code issue 8582).
+  if (/\$\\\n/.test(source)) {
+    analyzer.issues.push({ kind: 'hidden_continuation', text: short(JSON.stringify(source)) });
+  }
   // CR and other control characters make what is shown differ from what runs.
   const decoded = analyzer.commands.flatMap((c) => c.argv).join(' ');
   if (hasControlCharacter(source) || hasControlCharacter(decoded)) {

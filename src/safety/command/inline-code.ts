@@ -3,6 +3,7 @@
 
 import { SHELLS } from './act-rules.js';
 import type { CommandAnalysis, SimpleCommand } from './analysis.js';
+import { awkRunsCommands } from './awk-program.js';
 import { programName } from './denylist.js';
 import { AWK_PROGRAMS, INLINE_CODE_FLAGS, lookup } from './program-rules.js';
 import { unwrap } from './unwrap-argv.js';
@@ -32,7 +33,8 @@ export function inlineCode(command: SimpleCommand, analysis: CommandAnalysis): s
     if (flags && (hasCodeFlag(args, flags) || (heredoc && args.every((a) => a.startsWith('-'))))) {
       return program;
     }
-    if (AWK_PROGRAMS.includes(program) && args.some((a) => /system\s*\(|\||getline/.test(a))) return program;
+    // Judged on the tokenised program: `|` or `system` inside a string or a regular expression runs nothing.
+    if (AWK_PROGRAMS.includes(program) && awkRunsCommands(args)) return program;
     if (SHELLS.includes(program)) {
       const flag = args.findIndex((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a));
       // A literal `-c` script is parsed and judged like the command itself; text from an expansion is not.

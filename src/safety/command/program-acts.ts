@@ -7,6 +7,7 @@ import {
   GIT_SHELL_ALIAS,
 } from './act-rules.js';
 import { GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
+import { harmlessGitSetting } from './git-read-only.js';
 import { type ActScope, hasFlag } from './invocation.js';
 import { type Word, within } from './paths.js';
 import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
@@ -23,7 +24,9 @@ export function gitActs(args: readonly Word[], add: Add): void {
     const setting =
       w.text === '-c' ? next : w.text.startsWith('-c') && w.text.length > 2 ? w.text.slice(2) : '';
     const [key = '', ...rest] = setting.split('=');
-    if (setting && gitExecSetting(key, rest.length > 0 ? rest.join('=') : undefined)) {
+    // `-c core.pager=cat` or a colour runs nothing (git-read-only.ts lists the settings).
+    const harmless = setting !== '' && harmlessGitSetting(setting);
+    if (setting && !harmless && gitExecSetting(key, rest.length > 0 ? rest.join('=') : undefined)) {
       add('deny', `\`git -c ${key}\` makes git run a program`);
     }
     const env = w.text === '--config-env' ? next : w.text.startsWith('--config-env=') ? w.text.slice(13) : '';

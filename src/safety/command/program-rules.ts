@@ -21,8 +21,14 @@ export interface AllowedProgram {
   subcommands?: Readonly<Record<string, AllowedProgram>>;
   /** Only these options are accepted (git branch: listing only). */
   onlyFlags?: readonly string[];
-  /** Options of onlyFlags that take the next word as their value. */
+  /** Options that take the next word as their value (for counting operands, and onlyFlags' values). */
   valueFlags?: readonly string[];
+  /** The program's first operand is a script parsed on its own terms (sed-script.ts, awk-program.ts). */
+  script?: 'sed' | 'awk';
+  /** A shell: read-only when its `-c` script is (parsed and judged like a top-level command). */
+  shell?: boolean;
+  /** Every operand must match (env: only `NAME=value`, so no command runs; man: page names, not files). */
+  operandPattern?: RegExp;
   /** Operands are accepted only when one of these options is present (`git branch --list <pattern>`). */
   operandsNeed?: readonly string[];
   /** Operands must not be directories: the program reads the files inside them, following their links (diff). */
@@ -39,6 +45,9 @@ const GIT_DENIED = [
   '--textconv',
   '--paginate',
   '--open-files-in-pager',
+  // Signature checks run gpg.program; a subcommand's --help runs man or help.browser.
+  '--show-signature',
+  '--help',
 ];
 const git = (extra: Partial<AllowedProgram> = {}): AllowedProgram => ({
   pathArgs: true,
@@ -75,14 +84,19 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
     deniedFlags: ['--output', '--compress-program', '--files0-from'],
     deniedLetters: 'o',
   },
-  uniq: { pathArgs: true, maxOperands: 1 },
+  // uniq IN OUT writes OUT: its operands are counted after `--` and glob expansion, minus its options' values.
+  uniq: {
+    pathArgs: true,
+    maxOperands: 1,
+    valueFlags: ['-f', '-s', '-w', '--skip-fields', '--skip-chars', '--check-chars'],
+  },
   cut: { pathArgs: true },
   diff: { pathArgs: true, noDirectories: true },
   file: { pathArgs: true, deniedFlags: ['--compile', '--files-from'], deniedLetters: 'Cf' },
   stat: { pathArgs: true },
   du: { pathArgs: true, deniedFlags: ['--files0-from'] },
   // -o writes the listing to a file; -R with -H writes 00Tree.html into every directory.
-  tree: { pathArgs: true, deniedLetters: 'oR' },
+  tree: { pathArgs: true, deniedLetters: 'oR', deniedFlags: ['--output', '--fromfile'] },
   rg: {
     pathArgs: true,
     patternFirst: true,
@@ -134,8 +148,57 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
         ],
         operandsNeed: ['--list', '-l'],
       }),
+      blame: git(),
+      'ls-files': git(),
+      'ls-tree': git(),
+      // --filters and --textconv run the repository's filter and textconv programs.
+      'cat-file': git({ deniedFlags: [...GIT_DENIED, '--filters'] }),
+      describe: git(),
+      shortlog: git(),
+      // Listing and get-url only: checked by gitRemoteProblem.
+      remote: git({ pathArgs: false }),
+      // Showing only: `expire` and `delete` are refused by gitReflogProblem.
+      reflog: git({ pathArgs: false }),
+      tag: git({
+        onlyFlags: ['-l', '--list', '--sort', '--contains', '--no-contains', '--points-at', '--merged'],
+        valueFlags: ['--sort', '--contains', '--no-contains', '--points-at', '--merged'],
+        operandsNeed: ['-l', '--list'],
+      }),
     },
   },
+  sed: { pathArgs: true, script: 'sed' },
+  awk: { pathArgs: true, script: 'awk' },
+  gawk: { pathArgs: true, script: 'awk' },
+  mawk: { pathArgs: true, script: 'awk' },
+  nawk: { pathArgs: true, script: 'awk' },
+  bash: { pathArgs: false, shell: true },
+  sh: { pathArgs: false, shell: true },
+  zsh: { pathArgs: false, shell: true },
+  dash: { pathArgs: false, shell: true },
+  tac: { pathArgs: true },
+  nl: { pathArgs: true },
+  rev: { pathArgs: true },
+  paste: { pathArgs: true },
+  numfmt: { pathArgs: false },
+  // GNU base64 writes only to standard output; BSD's -o names an output file.
+  base64: { pathArgs: true, deniedFlags: ['--output'], deniedLetters: 'o' },
+  tr: { pathArgs: false },
+  seq: { pathArgs: false },
+  expr: { pathArgs: false },
+  true: { pathArgs: false },
+  false: { pathArgs: false },
+  sleep: { pathArgs: false },
+  whereis: { pathArgs: false },
+  id: { pathArgs: false },
+  uname: { pathArgs: false },
+  whoami: { pathArgs: false },
+  // printf -v NAME assigns a variable later commands of the shell see (PATH).
+  printf: { pathArgs: false, deniedLetters: 'v' },
+  // Without a command env only prints the environment, which holds only what command-env.ts passes on.
+  env: { pathArgs: false, onlyFlags: ['-0', '--null'], operandPattern: /^[A-Za-z_][A-Za-z0-9_]*=/ },
+  printenv: { pathArgs: false },
+  // Page names only (a name with a slash is a file man would format).
+  man: { pathArgs: false, onlyFlags: [], operandPattern: /^[A-Za-z0-9_.+:-]+$/ },
   echo: { pathArgs: false },
   pwd: { pathArgs: false },
   which: { pathArgs: false },
@@ -144,9 +207,13 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
 
 /** The read-only set as shown to people and the model: `git status|diff|...` for programs with subcommands. */
 export function readOnlyNames(): string[] {
-  return Object.entries(ALLOWED_PROGRAMS).map(([name, rule]) =>
-    rule.subcommands ? `${name} ${Object.keys(rule.subcommands).join('|')}` : name,
-  );
+  return Object.entries(ALLOWED_PROGRAMS).map(([name, rule]) => {
+    if (rule.subcommands) return `${name} ${Object.keys(rule.subcommands).join('|')}`;
+    if (rule.shell) return `${name} -c '<read-only commands>'`;
+    if (rule.script === 'sed') return `${name} (printing scripts: no w/W/e/r/R, no -i)`;
+    if (rule.script === 'awk') return `${name} (no system, getline, pipes or > in actions)`;
+    return name;
+  });
 }
 
 /**

@@ -4,8 +4,11 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { PathEscapeError, type Workspace } from '../workspace.js';
-import type { CommandAnalysis, IssueKind, SimpleCommand } from './analysis.js';
+import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
+import { awkVerdict } from './awk-program.js';
 import { programName } from './denylist.js';
+import { gitGlobals, gitReflogProblem, gitRemoteProblem } from './git-read-only.js';
+import { endOfOptions, expandGlobs, operandIndexes } from './operands.js';
 import {
   ALLOWED_PROGRAMS,
   type AllowedProgram,
@@ -14,6 +17,7 @@ import {
   type LinkFollowing,
   lookup,
 } from './program-rules.js';
+import { sedVerdict } from './sed-script.js';
 
 const ISSUE_WORDS: Record<IssueKind, string> = {
   command_substitution: 'command substitution',
@@ -30,6 +34,7 @@ const ISSUE_WORDS: Record<IssueKind, string> = {
   assignment: 'a variable assignment',
   background: 'a background job (&)',
   control_character: 'control characters',
+  hidden_continuation: 'a line continuation after $',
   parse_error: 'syntax that does not parse',
   unsupported_syntax: 'unsupported shell syntax',
 };
@@ -95,50 +100,56 @@ function isDeniedFlag(arg: string, words: readonly string[]): boolean {
   const name = arg.split('=')[0] ?? arg;
   return words.some((word) => {
     if (name === word) return true;
-    if (word.startsWith('--')) return arg.startsWith('--') && name.length > 3 && word.startsWith(name);
+    if (word.startsWith('--')) return arg.startsWith('--') && name.length > 2 && word.startsWith(name);
     return word.length === 2 && arg.startsWith(word);
   });
 }
 
 const isOption = (arg: string): boolean => arg.startsWith('-') && arg !== '-';
 
-/** Why the program's options make it write or run programs, or break its rule; undefined when they do not. */
-function flagProblem(argv: readonly string[], rule: AllowedProgram, name: string): string | undefined {
-  const args = argv.slice(1);
-  const endOfOptions = args.indexOf('--');
-  const options = (endOfOptions === -1 ? args : args.slice(0, endOfOptions)).filter(isOption);
+/**
+ * Why the program's options make it write or run programs, or break its rule; undefined when they do not.
+ * `args` are the words after the program (and its subcommand), globs expanded.
+ */
+function flagProblem(args: readonly string[], rule: AllowedProgram, name: string): string | undefined {
+  const options = args.slice(0, endOfOptions(args)).filter(isOption);
   const denied = options.find(
     (a) =>
       isDeniedFlag(a, rule.deniedFlags ?? []) ||
       (/^-[^-]/.test(a) && [...a.slice(1)].some((letter) => rule.deniedLetters?.includes(letter))),
   );
   if (denied) return `\`${name} ${denied}\` can write files or run programs, so it is not read-only`;
+  const operands = operandIndexes(args, rule).map((i) => args[i] ?? '');
+  const pattern = rule.operandPattern;
+  const odd = pattern ? operands.find((o) => !pattern.test(o)) : undefined;
+  if (odd !== undefined) return `\`${name} ${odd}\` may run or read something else, so it is not read-only`;
   if (rule.onlyFlags) {
     const other = options.find((a) => !rule.onlyFlags?.includes(a.split('=')[0] ?? a));
     if (other) return `\`${name} ${other}\` is not a listing option, so it may change things`;
-    const operands = args.filter((a, i) => !isOption(a) && !rule.valueFlags?.includes(args[i - 1] ?? ''));
-    if (operands.length > 0 && !options.some((a) => rule.operandsNeed?.includes(a))) {
+    if (rule.operandsNeed && operands.length > 0 && !options.some((a) => rule.operandsNeed?.includes(a))) {
       return `\`${name} ${operands[0]}\` would create or change something; only listing is read-only`;
     }
   }
   if (rule.maxOperands !== undefined) {
-    const operands = args.filter((a) => !isOption(a));
+    const operands = operandIndexes(args, rule);
     if (operands.length > rule.maxOperands) {
-      return `\`${name}\` with ${operands.length} operands writes the last one, so it is not read-only`;
+      const last = args[operands[operands.length - 1] ?? 0];
+      return `\`${name}\` with ${operands.length} operands writes the last one (\`${last}\`), so it is not read-only`;
     }
   }
   return undefined;
 }
 
-/** Indexes into argv of the words to check as paths: all but options without a value and a leading pattern. */
-function pathIndexes(argv: readonly string[], rule: AllowedProgram, first: number): number[] {
+/** Indexes into args of the words to check as paths: all but a leading pattern (grep, rg). */
+function pathIndexes(args: readonly string[], rule: AllowedProgram): number[] {
   const indexes: number[] = [];
+  const end = endOfOptions(args);
   // The pattern given by -e/-f (or --regexp/--file) means no operand is a pattern: check them all.
-  const patternByOption = argv.some((a, i) => i >= first && /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(a));
+  const patternByOption = args.some((a, i) => i < end && /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(a));
   let skipPattern = Boolean(rule.patternFirst) && !patternByOption;
-  for (let i = first; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (skipPattern && !isOption(arg)) {
+  for (let i = 0; i < args.length; i++) {
+    if (i === end) continue;
+    if (skipPattern && (i > end || !isOption(args[i] ?? ''))) {
       skipPattern = false;
       continue;
     }
@@ -155,6 +166,8 @@ async function redirectProblem(
 ): Promise<string | undefined> {
   for (const r of command.redirects) {
     if (/^[<>]&$/.test(r.operator) && /^(\d+|-)$/.test(r.target)) continue;
+    // `>&-` closes a descriptor: no file.
+    if (/^[<>]&-$/.test(r.operator) && r.target === '') continue;
     if (HARMLESS_REDIRECT_TARGETS.includes(r.target)) continue;
     if (r.operator === '<' && r.literal) {
       const problem = await pathProblem(workspace, r.target);
@@ -176,6 +189,7 @@ export interface ReadOnlyRefusal {
 export async function readOnlyReason(
   command: SimpleCommand,
   workspace: Workspace,
+  depth = 0,
 ): Promise<ReadOnlyRefusal | undefined> {
   const program = command.argv[0];
   const shown = command.text.length > 60 ? `${command.text.slice(0, 57)}...` : command.text;
@@ -183,20 +197,60 @@ export async function readOnlyReason(
   if (!rule || programName(program) !== program || !command.literal) {
     return { reason: `\`${shown}\` is not a read-only command` };
   }
+  if (rule.shell) {
+    const redirect = await redirectProblem(command, workspace, shown);
+    if (redirect) return { reason: redirect, path: redirect.includes('`< ') };
+    return shellScriptReason(command, workspace, depth);
+  }
+  const expanded = await expandGlobs(command, workspace);
+  const argv = expanded.map((a) => a.text);
   let name = program ?? '';
   let first = 1;
+  let base = '';
+  if (program === 'git') {
+    const globals = gitGlobals(argv);
+    if (typeof globals === 'string') return { reason: globals };
+    for (const i of globals.directoryIndexes) {
+      base = base === '' || argv[i]?.startsWith('/') ? (argv[i] ?? '') : `${base}/${argv[i]}`;
+      const problem = await pathProblem(workspace, base);
+      if (problem) return { reason: `\`${shown}\`: \`-C ${argv[i]}\` ${problem}`, path: true };
+    }
+    first = globals.subcommand;
+  }
   if (rule.subcommands) {
-    const sub = lookup(rule.subcommands, command.argv[1]);
+    // `git --version` and `git --help` alone print and exit.
+    const printsOnly = program === 'git' && argv.length === 2 && /^--(version|help)$/.test(argv[1] ?? '');
+    const sub = printsOnly ? { pathArgs: false } : lookup(rule.subcommands, argv[first]);
     if (!sub)
       return {
         reason: `\`${shown}\` is not a read-only command (read-only: ${name} ${Object.keys(rule.subcommands).join('|')})`,
       };
     rule = sub;
-    name = `${name} ${command.argv[1]}`;
-    first = 2;
+    name = `${name} ${argv[first]}`;
+    first += 1;
   }
-  const flag = flagProblem(command.argv.slice(first - 1), rule, name);
+  const args = argv.slice(first);
+  // `%G?` and friends in a format make git verify signatures, running gpg.program.
+  const signature = program === 'git' ? args.find((a) => /%G/.test(a)) : undefined;
+  if (signature) return { reason: `\`${name} ${signature}\` verifies signatures, which runs gpg` };
+  // A glob matching `-f` hands the program an option nobody wrote.
+  const optionLike = expanded
+    .slice(first, first + endOfOptions(args))
+    .find((a) => a.glob && isOption(a.text));
+  if (optionLike) {
+    return {
+      reason: `\`${shown}\`: \`${optionLike.glob}\` matches \`${optionLike.text}\`, which ${name} would read as an option`,
+    };
+  }
+  const flag = flagProblem(args, rule, name);
   if (flag) return { reason: flag };
+  const listing =
+    name === 'git remote'
+      ? gitRemoteProblem(args)
+      : name === 'git reflog'
+        ? gitReflogProblem(args)
+        : undefined;
+  if (listing) return { reason: listing };
   const links = lookup(LINK_FOLLOWING, program);
   const follows = links && linkFollowingFlag(command.argv, links);
   if (links && follows) {
@@ -205,23 +259,84 @@ export async function readOnlyReason(
   }
   const redirect = await redirectProblem(command, workspace, shown);
   if (redirect) return { reason: redirect, path: redirect.includes('`< ') };
-  if (!rule.pathArgs) return undefined;
-  for (const i of pathIndexes(command.argv, rule, first)) {
-    const arg = command.argv[i] ?? '';
-    const candidate = pathPart(arg);
+  let indexes = rule.pathArgs ? pathIndexes(args, rule) : [];
+  let afterEnd = endOfOptions(args);
+  if (rule.script) {
+    const verdict = rule.script === 'sed' ? sedVerdict(args) : awkVerdict(args);
+    if ('problem' in verdict) return { reason: verdict.problem };
+    // The script itself must be written out: a glob would let file names write it.
+    const scripted = args.findIndex((_a, i) => !verdict.files.includes(i) && expanded[first + i]?.glob);
+    if (scripted !== -1)
+      return {
+        reason: `\`${shown}\`: the ${program} script \`${expanded[first + scripted]?.glob}\` is a glob`,
+      };
+    // Input files only: every one is a plain path, whatever it looks like.
+    indexes = verdict.files;
+    afterEnd = -1;
+  }
+  for (const i of indexes) {
+    const arg = args[i] ?? '';
+    const word = expanded[first + i];
+    const candidate = i > afterEnd ? arg : pathPart(arg);
     if (candidate === undefined || candidate === '') continue;
-    const problem = command.globs.includes(i)
-      ? await globProblem(workspace, candidate)
-      : await pathProblem(workspace, candidate);
+    const inBase = base === '' || candidate.startsWith('/') ? candidate : `${base}/${candidate}`;
+    const problem =
+      word?.glob !== undefined && !word.matched
+        ? await globProblem(workspace, inBase)
+        : await pathProblem(workspace, inBase);
     if (problem) return { reason: `\`${shown}\`: \`${arg}\` ${problem}`, path: true };
-    if (rule.noDirectories && !isOption(arg)) {
-      const stat = await fs.stat(await workspace.resolve(candidate)).catch(() => undefined);
+    if (rule.noDirectories && (i > afterEnd || !isOption(arg))) {
+      const stat = await fs.stat(await workspace.resolve(inBase)).catch(() => undefined);
       if (stat?.isDirectory())
         return {
           reason: `\`${shown}\`: \`${arg}\` is a directory, whose links ${program} would follow; name files`,
           path: true,
         };
     }
+  }
+  return undefined;
+}
+
+/** Nested `bash -c` deeper than this is not followed. */
+const MAX_SHELL_DEPTH = 2;
+
+/** `bash -c '<script>'` (also -lc, sh, zsh): read-only when every command of its literal script is. */
+async function shellScriptReason(
+  command: SimpleCommand,
+  workspace: Workspace,
+  depth: number,
+): Promise<ReadOnlyRefusal | undefined> {
+  const [program = '', ...args] = command.argv;
+  const usage = `only \`${program} -c '<read-only commands>'\` is read-only`;
+  let i = 0;
+  let hasC = false;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--login') continue;
+    if (!/^-[lc]+$/.test(arg)) break;
+    hasC ||= arg.includes('c');
+  }
+  const script = args[i];
+  if (!hasC || script === undefined)
+    return { reason: `\`${command.text}\` runs a script file or standard input; ${usage}` };
+  if (i + 1 < args.length) return { reason: `\`${command.text}\` passes arguments to its script; ${usage}` };
+  if (depth >= MAX_SHELL_DEPTH) return { reason: `\`${command.text}\` nests shells too deeply to check` };
+  const inner = await analyzeCommand(script);
+  if (inner.issues.some((issue) => issue.kind === 'parse_error')) {
+    return { reason: `the ${program} -c script \`${script}\` does not parse as a bash command` };
+  }
+  const syntax = syntaxReason(inner);
+  if (syntax) return { reason: syntax };
+  // zsh expands `=cmd`, glob qualifiers `*(e:...:)` and more that bash does not: only plain words are judged alike.
+  if (
+    program === 'zsh' &&
+    inner.commands.some((c) => c.globs.length > 0 || c.argv.some((a) => /^=|[()]/.test(a)))
+  ) {
+    return { reason: `the zsh -c script \`${script}\` uses syntax zsh reads differently from bash` };
+  }
+  for (const part of inner.commands) {
+    const why = await readOnlyReason(part, workspace, depth + 1);
+    if (why) return why;
   }
   return undefined;
 }

@@ -16,6 +16,7 @@ export type IssueKind =
   | 'assignment'
   | 'background'
   | 'control_character'
+  | 'hidden_continuation'
   | 'parse_error'
   | 'unsupported_syntax';
 

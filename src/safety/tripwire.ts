@@ -1,0 +1,222 @@
+// The tripwire: the files that make a later run execute code (git's config and hooks, Keel's config, other agents'
+// settings, safety.protected_paths) recorded before each call, absent ones included, and put back as they were
+// when the call created, changed or deleted one. It catches what command analysis and the sandbox cannot see.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { gitConfigChangeIsBenign } from './git-settings.js';
+import { isInside } from './workspace.js';
+
+/** Single files watched, workspace-relative. `.git` itself: a file there (`gitdir: …`) points git at another repo. */
+export const TRIPWIRE_FILES: readonly string[] = [
+  '.git',
+  '.git/config',
+  '.keel.yaml',
+  '.envrc',
+  '.vscode/tasks.json',
+  '.vscode/settings.json',
+];
+
+/** Directories watched with all they hold. */
+export const TRIPWIRE_TREES: readonly string[] = [
+  '.git/hooks',
+  '.keel',
+  '.claude',
+  '.gemini',
+  '.codex',
+  '.cursor',
+];
+
+/** Entries kept per tree and for the protected_paths globs: enough for any settings folder, bounded per call. */
+const MAX_ENTRIES = 2000;
+/** Contents kept to restore from; a larger file is compared by size and time only and cannot be restored. */
+const MAX_KEPT_BYTES = 1024 * 1024;
+
+type Entry =
+  | { kind: 'file'; content?: Buffer; size: number; mtimeMs: number; mode: number }
+  | { kind: 'link'; target: string }
+  | { kind: 'dir' };
+
+export interface TripwireOptions {
+  /** The workspace's real path. */
+  root: string;
+  /** safety.protected_paths: workspace-relative globs. */
+  globs: readonly string[];
+  /** Where git is found (PATH) to read a changed `.git/config`. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Tripped {
+  path: string;
+  change: 'created' | 'changed' | 'deleted';
+  /** Put back as it was; false: it could not be (the reason is in `error`). */
+  restored: boolean;
+  error?: string;
+}
+
+export interface ArmedTripwire {
+  /** Compares with the state recorded at arm time and restores what changed; empty when nothing did. */
+  check(): Promise<Tripped[]>;
+}
+
+export interface Tripwire {
+  /** Records the protected files now. `exempt`: absolute paths the call was approved to write (a file tool's). */
+  arm(exempt?: readonly string[]): Promise<ArmedTripwire>;
+}
+
+const same = (a: Entry | undefined, b: Entry | undefined): boolean => {
+  if (!a || !b) return a === b;
+  if (a.kind === 'file' && b.kind === 'file') {
+    if (a.size !== b.size) return false;
+    if (a.content && b.content) return a.content.equals(b.content);
+    return a.mtimeMs === b.mtimeMs;
+  }
+  if (a.kind === 'link' && b.kind === 'link') return a.target === b.target;
+  return a.kind === b.kind;
+};
+
+async function entryOf(absolute: string): Promise<Entry | undefined> {
+  const stat = await fs.lstat(absolute).catch(() => undefined);
+  if (!stat) return undefined;
+  if (stat.isSymbolicLink()) return { kind: 'link', target: await fs.readlink(absolute).catch(() => '') };
+  if (stat.isDirectory()) return { kind: 'dir' };
+  const content =
+    stat.size <= MAX_KEPT_BYTES ? await fs.readFile(absolute).catch(() => undefined) : undefined;
+  return {
+    kind: 'file',
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    mode: stat.mode & 0o7777,
+    ...(content ? { content } : {}),
+  };
+}
+
+/** Every entry under `rel` (itself included), directories first, not following links. */
+async function walk(root: string, rel: string, into: Map<string, Entry>, budget: { left: number }) {
+  if (budget.left <= 0) return;
+  const entry = await entryOf(path.join(root, rel));
+  if (!entry) return;
+  budget.left -= 1;
+  into.set(rel, entry);
+  if (entry.kind !== 'dir') return;
+  const names = await fs.readdir(path.join(root, rel)).catch(() => [] as string[]);
+  for (const name of names) await walk(root, `${rel}/${name}`, into, budget);
+}
+
+/** The walk's start for one protected_paths glob: its literal prefix, or the root (bounded) for `**` globs. */
+async function matchGlob(root: string, glob: string, into: Map<string, Entry>) {
+  const scan = picomatch.scan(glob);
+  if (!scan.isGlob) return walk(root, glob.replace(/\/+$/, ''), into, { left: MAX_ENTRIES });
+  const isMatch = picomatch(glob, { dot: true });
+  const found = new Map<string, Entry>();
+  const base = scan.base.replace(/\/+$/, '');
+  if (base) await walk(root, base, found, { left: MAX_ENTRIES });
+  else {
+    const names = await fs.readdir(root).catch(() => [] as string[]);
+    const budget = { left: MAX_ENTRIES };
+    for (const name of names)
+      if (name !== '.git' && name !== 'node_modules') await walk(root, name, found, budget);
+  }
+  for (const [rel, entry] of found) if (isMatch(rel)) into.set(rel, entry);
+}
+
+async function record(options: TripwireOptions): Promise<Map<string, Entry>> {
+  const state = new Map<string, Entry>();
+  for (const rel of TRIPWIRE_FILES) {
+    const entry = await entryOf(path.join(options.root, rel));
+    // `.git` as a directory is the repository itself: only a `.git` file (or link) is a setting.
+    if (entry && !(rel === '.git' && entry.kind === 'dir')) state.set(rel, entry);
+  }
+  for (const rel of TRIPWIRE_TREES) {
+    const found = new Map<string, Entry>();
+    await walk(options.root, rel, found, { left: MAX_ENTRIES });
+    // Git never runs a sample hook.
+    for (const [p, e] of found) if (!(rel === '.git/hooks' && p.endsWith('.sample'))) state.set(p, e);
+  }
+  for (const glob of options.globs) await matchGlob(options.root, glob, state);
+  return state;
+}
+
+/** Puts one path back as `before` held it; undefined: it did not exist, so what is there now goes. */
+async function restore(root: string, absolute: string, before: Entry | undefined): Promise<void> {
+  // A folder on the way swapped for a link: nothing is written through it, outside the workspace.
+  let existing = path.dirname(absolute);
+  while (!(await fs.lstat(existing).catch(() => undefined)) && existing !== root)
+    existing = path.dirname(existing);
+  if (!isInside(root, await fs.realpath(existing).catch(() => existing))) {
+    throw new Error('its folder now leads outside the workspace');
+  }
+  const now = await fs.lstat(absolute).catch(() => undefined);
+  if (before?.kind === 'dir') {
+    if (now && !now.isDirectory()) await fs.rm(absolute, { force: true });
+    await fs.mkdir(absolute, { recursive: true });
+    return;
+  }
+  if (now) await fs.rm(absolute, { recursive: true, force: true });
+  if (!before) return;
+  await fs.mkdir(path.dirname(absolute), { recursive: true });
+  if (before.kind === 'link') {
+    await fs.symlink(before.target, absolute);
+    return;
+  }
+  if (!before.content) throw new Error(`larger than ${MAX_KEPT_BYTES / 1024} KB: its content was not kept`);
+  await fs.writeFile(absolute, before.content, { mode: before.mode });
+  await fs.chmod(absolute, before.mode);
+}
+
+export function createTripwire(options: TripwireOptions): Tripwire {
+  const { root } = options;
+  return {
+    async arm(exempt = []) {
+      const before = await record(options);
+      const isExempt = (rel: string) => exempt.some((e) => isInside(e, path.join(root, rel)));
+      return {
+        async check() {
+          const after = await record(options);
+          const paths = [...new Set([...before.keys(), ...after.keys()])].filter(
+            (p) => !same(before.get(p), after.get(p)) && !isExempt(p),
+          );
+          const tripped: Tripped[] = [];
+          // The repository itself removed (`rm -rf .git`) is not a planted setting: nothing of it is rebuilt.
+          const repoGone = !(await fs.lstat(path.join(root, '.git')).catch(() => undefined))?.isDirectory();
+          // What the call created goes first, deepest first (files before their folders); then, shallowest first,
+          // what it changed or deleted is put back.
+          const created = paths.filter((p) => !before.has(p)).sort((a, b) => b.length - a.length);
+          const others = paths.filter((p) => before.has(p)).sort((a, b) => a.length - b.length);
+          for (const rel of [...created, ...others]) {
+            const old = before.get(rel);
+            const now = after.get(rel);
+            if (repoGone && rel.startsWith('.git/')) continue;
+            if (!old && now?.kind === 'dir') {
+              // A folder made for a removed file goes too, unless something allowed is in it (`git init`'s hooks/).
+              await fs.rmdir(path.join(root, rel)).catch(() => {});
+              continue;
+            }
+            if (rel === '.git/config' && now?.kind === 'file' && now.content && old?.kind !== 'dir') {
+              const text = old?.kind === 'file' ? old.content?.toString('utf8') : undefined;
+              if (await gitConfigChangeIsBenign(text, now.content.toString('utf8'), options.env)) continue;
+            }
+            const change = !old ? 'created' : !now ? 'deleted' : 'changed';
+            try {
+              await restore(root, path.join(root, rel), old);
+              // A folder put back is said through the files in it.
+              if (old?.kind !== 'dir') tripped.push({ path: rel, change, restored: true });
+            } catch (error) {
+              const why = error instanceof Error ? error.message : String(error);
+              tripped.push({ path: rel, change, restored: false, error: why });
+            }
+          }
+          return tripped;
+        },
+      };
+    },
+  };
+}
+
+/** `.keel.yaml (created; removed again), .git/config (changed; restored)`: for the model, the user and the audit. */
+export function describeTripped(tripped: readonly Tripped[]): string {
+  const done = { created: 'removed again', changed: 'restored', deleted: 'brought back' } as const;
+  return tripped
+    .map((t) => `${t.path} (${t.change}; ${t.restored ? done[t.change] : `not restored: ${t.error}`})`)
+    .join(', ');
+}

@@ -1,0 +1,170 @@
+// Undo that loses nothing, on real files with real git: git-ignored files up to the size limit, what is left out
+// named, hand edits made after a run told apart and kept, and a damaged shadow repository repaired on use.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
+import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
+import { useCleanup } from '../support/cleanup.js';
+import { treeSnapshot } from '../support/tree-snapshot.js';
+
+const track = useCleanup();
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  track(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function setup(files: Record<string, string>, maxIgnoredKb = 1) {
+  const root = await tempDir('keel-keep-ws-');
+  const stateDir = await tempDir('keel-keep-state-');
+  for (const [path, content] of Object.entries(files)) {
+    await fs.mkdir(join(root, path, '..'), { recursive: true });
+    await fs.writeFile(join(root, path), content);
+  }
+  const options = { root, stateDir, env: process.env, maxIgnoredKb };
+  const checkpointer = createCheckpointer({ ...options, warn: () => {} });
+  const take = (tool: string, callId = 'c1') =>
+    checkpointer.take({ callId, tool, turn: 1, preview: { reads: [], writes: [], summary: tool } });
+  const gitDir = join(checkpointDir(stateDir, root), 'git');
+  return { root, gitDir, checkpointer, take, store: () => openCheckpointStore(options) };
+}
+
+const big = 'x'.repeat(2048);
+
+describe('git-ignored files in checkpoints', () => {
+  it('brings back a deleted .env and *.log, and names what it left out', async () => {
+    const t = await setup({
+      '.gitignore': '.env\n*.log\nnode_modules/\nlogs/\n',
+      '.env': 'TOKEN=abc\n',
+      'app.log': 'small log\n',
+      'logs/deep/run.log': 'nested ignored\n',
+      'huge.log': big,
+      'node_modules/pkg/index.js': 'module\n',
+      'src/a.ts': 'a\n',
+    });
+    await fs.mkdir(join(t.root, '.git'));
+    t.checkpointer.startRun('run-1');
+    await t.take('execute_command');
+    await fs.rm(join(t.root, '.env'));
+    await fs.rm(join(t.root, 'app.log'));
+    await fs.rm(join(t.root, 'logs'), { recursive: true });
+    await fs.writeFile(join(t.root, 'huge.log'), 'rewritten\n');
+    await fs.writeFile(join(t.root, 'node_modules/pkg/index.js'), 'rebuilt\n');
+
+    const store = await t.store();
+    const target = undoTarget(await store.list());
+    expect(target.skipped).toEqual([
+      { path: 'huge.log', reason: 'size', size: 2048 },
+      { path: 'node_modules/', reason: 'generated' },
+      { path: '.git', reason: 'history' },
+    ]);
+    const result = await store.restore(target, 'undo-1');
+    expect(result.changes).toContainEqual({ status: 'A', path: '.env' });
+    expect(await fs.readFile(join(t.root, '.env'), 'utf8')).toBe('TOKEN=abc\n');
+    expect(await fs.readFile(join(t.root, 'app.log'), 'utf8')).toBe('small log\n');
+    expect(await fs.readFile(join(t.root, 'logs/deep/run.log'), 'utf8')).toBe('nested ignored\n');
+    // Left out, so left alone: the big log and the generated tree keep what they hold now.
+    expect(await fs.readFile(join(t.root, 'huge.log'), 'utf8')).toBe('rewritten\n');
+    expect(await fs.readFile(join(t.root, 'node_modules/pkg/index.js'), 'utf8')).toBe('rebuilt\n');
+  });
+
+  it('drops an ignored file from later checkpoints once it grows past the limit', async () => {
+    const t = await setup({ '.gitignore': '*.log\n', 'grow.log': 'small\n' });
+    t.checkpointer.startRun('run-1');
+    await t.take('execute_command');
+    await fs.writeFile(join(t.root, 'grow.log'), big);
+    await t.take('execute_command', 'c2');
+    const list = await (await t.store()).list();
+    expect(list[0]?.skipped).toEqual([{ path: 'grow.log', reason: 'size', size: 2048 }]);
+    // Restoring the first checkpoint still brings back the small version it kept.
+    await (await t.store()).restore(undoTarget(list), 'undo-1');
+    expect(await fs.readFile(join(t.root, 'grow.log'), 'utf8')).toBe('small\n');
+  });
+});
+
+describe('undo after edits by hand', () => {
+  it('names the files edited after the last call, and a second undo brings them back', async () => {
+    const t = await setup({ 'a.txt': 'one\n', 'notes.txt': 'mine\n' });
+    t.checkpointer.startRun('run-1');
+    const recordAfter = await t.take('write_file');
+    await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
+    await recordAfter();
+    // The user, after the run:
+    await fs.writeFile(join(t.root, 'notes.txt'), 'mine, edited\n');
+    await fs.writeFile(join(t.root, 'fresh.txt'), 'new by hand\n');
+    const handState = await treeSnapshot(t.root);
+
+    const store = await t.store();
+    const result = await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(result.handEdits).toEqual([
+      { status: 'A', path: 'fresh.txt' },
+      { status: 'M', path: 'notes.txt' },
+    ]);
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
+    await store.restore(undoTarget(await store.list(), result.undoId), 'undo-2');
+    expect(await treeSnapshot(t.root)).toEqual(handState);
+  });
+
+  it('names no hand edits when nothing changed after the last call', async () => {
+    const t = await setup({ 'a.txt': 'one\n' });
+    t.checkpointer.startRun('run-1');
+    const recordAfter = await t.take('write_file');
+    await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
+    await recordAfter();
+    const store = await t.store();
+    const result = await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(result.handEdits).toEqual([]);
+    expect(result.changes).toEqual([{ status: 'M', path: 'a.txt' }]);
+  });
+});
+
+describe('a damaged checkpoint store', () => {
+  const damages: [string, (gitDir: string) => Promise<void>][] = [
+    ['info/exclude deleted', (d) => fs.rm(join(d, 'info'), { recursive: true })],
+    ['HEAD truncated', (d) => fs.writeFile(join(d, 'HEAD'), '')],
+    ['HEAD deleted', (d) => fs.rm(join(d, 'HEAD'))],
+    ['config emptied', (d) => fs.writeFile(join(d, 'config'), '')],
+    ['index garbled', (d) => fs.writeFile(join(d, 'index'), 'not an index')],
+  ];
+  for (const [damage, apply] of damages) {
+    it(`is repaired when ${damage}: a later checkpoint succeeds and undo restores`, async () => {
+      const t = await setup({ 'a.txt': 'one\n' });
+      t.checkpointer.startRun('run-1');
+      await t.take('write_file');
+      await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
+      await apply(t.gitDir);
+      // A new process (a new checkpointer) meets the damage.
+      const next = createCheckpointer({
+        root: t.root,
+        stateDir: join(t.gitDir, '..', '..', '..'),
+        env: process.env,
+        warn: () => {},
+      });
+      next.startRun('run-2');
+      await next.take({ callId: 'c', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
+      await fs.writeFile(join(t.root, 'a.txt'), 'three\n');
+      const store = await t.store();
+      await store.restore(undoTarget(await store.list()), 'undo-1');
+      expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('two\n');
+    });
+  }
+
+  it('is completed when a kill left only an empty directory', async () => {
+    const t = await setup({ 'a.txt': 'one\n' });
+    await fs.mkdir(t.gitDir, { recursive: true });
+    t.checkpointer.startRun('run-1');
+    await t.take('write_file');
+    await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
+    const store = await t.store();
+    await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
+    expect(execFileSync('git', ['--git-dir', t.gitDir, 'config', 'core.hooksPath']).toString()).toBe(
+      '/dev/null\n',
+    );
+  });
+});

@@ -1,0 +1,196 @@
+// End to end (issue 17, items 3 and 7): the tripwire putting back protected files a command planted, and
+// `keel undo` bringing back git-ignored files, naming what it cannot restore, keeping hand edits, and working on
+// a checkpoint store damaged on purpose. The built CLI against the scripted model server, in a fake HOME.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import type { ScriptStep } from '../support/model-server.js';
+
+const { server, workspace } = useE2E();
+
+const command = (cmd: string): ScriptStep => ({
+  toolCalls: [{ name: 'execute_command', args: { command: cmd } }],
+});
+
+/** A state dir kept across the keel runs of one test (runKeel's temp HOME is removed after each run). */
+async function keel() {
+  const state = await workspace();
+  const env = { XDG_STATE_HOME: state };
+  return {
+    state,
+    run: (steps: ScriptStep[], ws: string, args: string[]) =>
+      server(steps).then(async (s) => ({ s, r: await runOllama(s, ws, args, { env }) })),
+    undo: (ws: string, ...args: string[]) => runKeel(['undo', '--cwd', ws, ...args], { env }),
+  };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+  }).toString();
+}
+
+const exists = (path: string) =>
+  fs.lstat(path).then(
+    () => true,
+    () => false,
+  );
+
+/** What a repository's own build script might do, here planting code for the next run. */
+const plant = [
+  "printf 'hooks:\\n  session_start:\\n    - command: touch pwned\\n' > .keel.yaml",
+  "git config core.fsmonitor 'cat ~/.ssh/id_rsa'",
+  "printf '#!/bin/sh\\ntouch pwned\\n' > .git/hooks/pre-commit",
+  'chmod +x .git/hooks/pre-commit',
+  'echo built',
+].join('\n');
+
+describe('the tripwire', () => {
+  it('puts back .keel.yaml, .git/config and a new hook a command planted, and says so', async () => {
+    const ws = await workspace({ 'build.sh': `${plant}\n`, 'a.txt': 'A\n' });
+    git(ws, 'init', '-q');
+    const config = await fs.readFile(join(ws, '.git/config'), 'utf8');
+    const k = await keel();
+    const { s, r } = await k.run([command('sh build.sh'), { text: 'built' }], ws, [
+      '--allow-dangerous',
+      '--no-sandbox',
+      '--output',
+      'stream-json',
+      '--prompt',
+      'build',
+    ]);
+    expect(r.code).toBe(0);
+    expect(await exists(join(ws, '.keel.yaml'))).toBe(false);
+    expect(await exists(join(ws, '.git/hooks/pre-commit'))).toBe(false);
+    expect(await fs.readFile(join(ws, '.git/config'), 'utf8')).toBe(config);
+
+    const [result] = toolMessages(s.requests[1]?.body);
+    expect(result).toContain('built');
+    expect(result).toContain('[tripwire]');
+    expect(result).toContain('.keel.yaml (created; removed again)');
+    expect(result).toContain('.git/config (changed; restored)');
+    expect(result).toContain('.git/hooks/pre-commit (created; removed again)');
+
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: string });
+    const warning = events.find((e) => e.type === 'warning' && e.message?.startsWith('tripwire:'));
+    expect(warning?.message).toContain('execute_command changed protected files: ');
+
+    const audit = await fs.readFile(join(k.state, 'keel', 'audit.log'), 'utf8');
+    expect(audit).toMatch(
+      / \| tripwire after execute_command: .*\.keel\.yaml \(created; removed again\).* \| restored \| /,
+    );
+  });
+
+  it('removes a .git/config made by git init plus core.fsmonitor in a folder that had no repository', async () => {
+    // The sandbox (the default in full mode where bubblewrap works) can only keep existing files read-only.
+    const ws = await workspace({
+      'a.txt': 'A\n',
+      'init.sh': "git init -q && git config core.fsmonitor 'touch pwned'\n",
+    });
+    const k = await keel();
+    const { s, r } = await k.run([command('sh init.sh'), { text: 'done' }], ws, [
+      '--allow-dangerous',
+      '--prompt',
+      'init',
+    ]);
+    expect(r.code).toBe(0);
+    expect(await exists(join(ws, '.git/config'))).toBe(false);
+    expect(toolMessages(s.requests[1]?.body)[0]).toContain('.git/config (created; removed again)');
+    expect(r.stderr).toContain('tripwire: execute_command changed protected files');
+  });
+});
+
+describe('keel undo', () => {
+  it('brings back git-ignored files a command deleted, after naming what it cannot restore', async () => {
+    const ws = await workspace({
+      '.gitignore': '.env\n*.log\nnode_modules/\n',
+      '.env': 'API_TOKEN=local-dev\n',
+      'debug.log': 'trace\n',
+      'big.log': 'x'.repeat(1100 * 1024),
+      'node_modules/dep/index.js': 'module.exports = 1;\n',
+      'clean.sh': 'rm -f .env debug.log big.log\nrm -rf node_modules\n',
+      'a.txt': 'A\n',
+    });
+    git(ws, 'init', '-q');
+    const k = await keel();
+    const { r } = await k.run([command('sh clean.sh'), { text: 'cleaned' }], ws, [
+      '--allow-dangerous',
+      '--no-sandbox',
+      '--prompt',
+      'clean',
+    ]);
+    expect(r.code).toBe(0);
+    expect(await exists(join(ws, '.env'))).toBe(false);
+
+    const u = await k.undo(ws);
+    expect(u.code).toBe(0);
+    expect(await fs.readFile(join(ws, '.env'), 'utf8')).toBe('API_TOKEN=local-dev\n');
+    expect(await fs.readFile(join(ws, 'debug.log'), 'utf8')).toBe('trace\n');
+    expect(u.stdout).toMatch(/brought back +\.env/);
+    const lines = u.stdout.split('\n');
+    expect(lines[0]).toBe('keel undo cannot restore these (they are not in the checkpoint):');
+    expect(lines).toContain('  big.log (git-ignored, 1100 KB, over checkpoints.max_ignored_file_kb = 1024)');
+    expect(lines).toContain('  node_modules/ (generated tree: rebuild it)');
+    expect(lines).toContain("  .git (git's own history: checkpoints never copy .git)");
+    expect(u.stdout.indexOf('cannot restore')).toBeLessThan(u.stdout.indexOf('restored '));
+    expect(await exists(join(ws, 'big.log'))).toBe(false);
+  });
+
+  it('keeps edits made by hand after the run: names them, and a second undo brings them back', async () => {
+    const ws = await workspace({ 'a.txt': 'one\n', 'notes.txt': 'mine\n' });
+    const k = await keel();
+    const { r } = await k.run(
+      [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'two\n' } }] }, { text: 'done' }],
+      ws,
+      ['--prompt', 'edit'],
+    );
+    expect(r.code).toBe(0);
+    await fs.writeFile(join(ws, 'notes.txt'), 'mine, edited by hand\n');
+    await fs.writeFile(join(ws, 'fresh.txt'), 'new by hand\n');
+
+    const u = await k.undo(ws);
+    expect(u.code).toBe(0);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+    const id = /now overwritten; kept in checkpoint ([0-9a-f]{10}):/.exec(u.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(u.stdout).toMatch(/\n {2}modified +notes\.txt\n/);
+    expect(u.stdout).toMatch(/\n {2}created +fresh\.txt\n/);
+    expect(u.stdout).not.toMatch(/\n {2}modified +a\.txt\n/);
+
+    const back = await k.undo(ws, id ?? '');
+    expect(back.code).toBe(0);
+    expect(await fs.readFile(join(ws, 'notes.txt'), 'utf8')).toBe('mine, edited by hand\n');
+    expect(await fs.readFile(join(ws, 'fresh.txt'), 'utf8')).toBe('new by hand\n');
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('works on a checkpoint store damaged on purpose: the next write succeeds and undo restores', async () => {
+    const ws = await workspace({ 'a.txt': 'one\n' });
+    const k = await keel();
+    const write = (content: string): ScriptStep[] => [
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content } }] },
+      { text: 'done' },
+    ];
+    expect((await k.run(write('two\n'), ws, ['--prompt', 'edit'])).r.code).toBe(0);
+    const [key] = await fs.readdir(join(k.state, 'keel', 'checkpoints'));
+    const gitDir = join(k.state, 'keel', 'checkpoints', key ?? '', 'git');
+    await fs.rm(join(gitDir, 'info', 'exclude'));
+    await fs.writeFile(join(gitDir, 'HEAD'), '');
+
+    const { s, r } = await k.run(write('three\n'), ws, ['--prompt', 'edit']);
+    expect(r.code).toBe(0);
+    expect(toolMessages(s.requests[1]?.body)[0]).not.toContain('refused');
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('three\n');
+
+    const u = await k.undo(ws);
+    expect(u.code).toBe(0);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+});

