@@ -19,22 +19,28 @@ import { turnWarning } from './turn-warnings.js';
 
 export type { CallAssessment, ToolOutcome } from './tool-batch.js';
 
-export interface LoopOptions {
-  model: Model;
+/** What the loop needs of the tool executor: the tools offered now, running a call, and assessing one. */
+export interface LoopExecutor {
   /** The tools offered now: asked again every turn, as tools may come and go during a run. */
-  tools: () => ToolSpec[];
+  specs(): ToolSpec[];
   /**
    * `concurrent`: the call runs beside the turn's other read-only calls, ahead of its mutating ones, so its
    * assessment still holds; its events go to `concurrent.emit`, which holds them back to keep the model's order.
    */
-  runTool: (
+  run(
     call: ToolCall,
     turn: number,
     signal: AbortSignal,
     concurrent?: { emit: (event: AgentEvent) => void },
-  ) => Promise<ToolOutcome>;
+  ): Promise<ToolOutcome>;
   /** What the policy says of a call before it runs; given, a turn's read-only calls run concurrently. */
-  assessTool?: (call: ToolCall, turn: number, signal: AbortSignal) => Promise<CallAssessment>;
+  assess?(call: ToolCall, turn: number, signal: AbortSignal): Promise<CallAssessment>;
+}
+
+export interface LoopOptions {
+  model: Model;
+  /** The run's tool executor, as a value: the tools it offers and how it runs and assesses their calls. */
+  executor: LoopExecutor;
   /** Classify the user's message and steer the model with a note on it (the coding agent; not keel init). */
   intent?: boolean;
   emit: (event: AgentEvent) => void;
@@ -112,7 +118,7 @@ async function streamTurn(
   const result: ModelTurn = { text: '', reasoning: '', calls: [], finish: 'stop' };
   for await (const event of options.model.stream({
     messages: [...conversation.messages],
-    tools: options.tools(),
+    tools: options.executor.specs(),
     signal,
   })) {
     switch (event.type) {
@@ -191,7 +197,7 @@ function steerUserMessage(conversation: Conversation, tools: readonly ToolSpec[]
 
 /** Runs the loop on a conversation that already ends with the user's message. */
 export async function runLoop(conversation: Conversation, options: LoopOptions): Promise<LoopResult> {
-  const { model, emit } = options;
+  const { model, emit, executor } = options;
   const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
   const signal = timeout ? AbortSignal.any([options.signal, timeout]) : options.signal;
   const maxContinuations = options.maxContinuations ?? 3;
@@ -226,7 +232,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   };
 
   emit({ type: 'run_start', provider: model.provider, model: model.modelId, workspace: options.workspace });
-  const classified = options.intent ? steerUserMessage(conversation, options.tools()) : undefined;
+  const classified = options.intent ? steerUserMessage(conversation, options.executor.specs()) : undefined;
   // The conversation's messages become events from here on (the system prompt and user message included).
   const detach = conversation.report((message) => emit(messageEvent(message)));
   if (classified) emit({ type: 'intent', ...classified });
@@ -306,8 +312,8 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       await options.flush?.();
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
       const outcomes = await runToolBatch(calls, {
-        run: (call, concurrent) => options.runTool(call, turn, signal, concurrent),
-        ...(options.assessTool ? { assess: (call) => options.assessTool!(call, turn, signal) } : {}),
+        run: (call, concurrent) => executor.run(call, turn, signal, concurrent),
+        ...(executor.assess ? { assess: (call) => executor.assess!(call, turn, signal) } : {}),
         emit,
         signal,
         workspace: options.workspace,

@@ -2,9 +2,9 @@
 // only the read-only ones); --continue carries the last few exchanges asked from this directory, --clear forgets them.
 import { askSystemPrompt } from '../agent/ask-prompt.js';
 import { dataDir } from '../config/paths.js';
-import { configSecrets } from '../config/secrets.js';
 import { UsageError } from '../core/errors.js';
-import { createRedactor } from '../safety/redact.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
+import { runRedactor } from '../safety/redact.js';
 import {
   type AskExchange,
   askHistoryPath,
@@ -17,7 +17,7 @@ import { readOnlyTools } from '../tools/registry.js';
 import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
-import { resolveWorkspaceDir, setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 export interface AskOptions extends GlobalOptions {
@@ -49,7 +49,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       });
     }
     const tools = options.tools === true;
-    const agent = await setupAgent(options, {
+    const agent = await startRun(options, {
       // Only read-only tools are ever offered, so restricted mode (reads allowed) decides them.
       mode: () => 'restricted',
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
@@ -75,7 +75,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
         directory,
         previous,
         { question: message, answer: result.answer },
-        createRedactor(process.env, [...configSecrets(agent.loaded.config), ...(agent.loaded.secrets ?? [])]),
+        runRedactor(process.env, agent.loaded),
       ).catch((error: unknown) =>
         agent.emit({
           type: 'warning',

@@ -11,8 +11,8 @@ import {
 } from '../providers/credentials.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
+import { loadConfigFor } from './run-options.js';
 import { readSecret } from './secret-input.js';
-import { loadConfigFor } from './setup.js';
 import { interruptSignal } from './signals.js';
 
 export interface AuthLoginOptions extends GlobalOptions {

@@ -6,7 +6,9 @@ import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
-import { promptBudget } from '../providers/capabilities.js';
+import type { Run } from '../runtime/assemble.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
+import { conversationBudget } from '../runtime/conversation.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
@@ -20,7 +22,7 @@ import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { type Agent, resolveWorkspaceDir, setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
 export interface ChatOptions extends GlobalOptions, ModeFlags {
@@ -54,22 +56,19 @@ async function offerCrashed(options: ChatOptions, screen: ChatScreen, interactiv
 }
 
 /** How full the conversation is, against the smaller of the configured budget and the model's window. */
-function contextUse(agent: Agent): { tokens: number; budget: number } {
-  const budget = Math.min(
-    agent.loaded.config.agent.conversation.max_tokens,
-    promptBudget(agent.model.capabilities) ?? Number.POSITIVE_INFINITY,
-  );
+function contextUse(agent: Run): { tokens: number; budget: number } {
+  const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
   return { tokens: agent.conversation.tokenCount, budget };
 }
 
-const modelName = (agent: Agent) => `${agent.model.provider}/${agent.model.modelId}`;
+const modelName = (agent: Run) => `${agent.model.provider}/${agent.model.modelId}`;
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
   const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
   const historyFile = historyPath(stateDir(env));
-  let agent: Agent | undefined;
+  let agent: Run | undefined;
   let current: ChatOptions = options;
   const commandNames = () => [
     ...CHAT_COMMANDS.map((c) => c.name),
@@ -114,7 +113,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   });
 
   const start = (opts: ChatOptions, session: { continue?: boolean; resume?: string }) =>
-    setupAgent(opts, {
+    startRun(opts, {
       mode: (loaded) => chooseMode(opts, loaded.config.agent.terminal.default_mode, 'interactive'),
       allow: opts.allow,
       streamText: opts.output === 'text',
@@ -127,7 +126,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       ...(opts.output === 'text' ? { output: follow } : { observe: follow }),
     });
   /** Takes `next` in place of the current agent: the old one's commands end and its session closes cleanly. */
-  const adopt = async (next: Agent) => {
+  const adopt = async (next: Run) => {
     const previous = agent;
     // Custom command files join the servers' prompts as slash commands; a malformed file is one warning.
     const custom = await loadPromptCommands({ workspace: next.workspace, env });
@@ -137,12 +136,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     agent = next;
     offTermination();
     offTermination = exitOnTermination(next.runner);
-    if (previous) {
-      previous.runner.killAll();
-      await previous.session?.close().catch(() => {});
-    }
+    await previous?.close().catch(() => {});
   };
-  const showResumed = (a: Agent) => {
+  const showResumed = (a: Run) => {
     if (!a.resumed || options.output !== 'text') return;
     screen.resumed(a.resumed.meta.id, a.conversation.messages);
   };
@@ -232,7 +228,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const resume = (await offerCrashed(options, screen, interactive)) ?? options.resume;
     await adopt(await start(options, { continue: options.continue, resume }));
     if (!agent) return ExitCode.failed;
-    const first: Agent = agent;
+    const first: Run = agent;
     if (interactive) screen.banner(modelName(first), first.workspace.root);
     showResumed(first);
     for (;;) {
@@ -262,10 +258,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       out: screen,
     });
   } finally {
-    // Background commands end with the chat.
-    agent?.runner.killAll();
-    // A clean exit: the session's active marker goes.
-    await agent?.session?.close().catch(() => {});
+    // Background commands end with the chat; a clean exit: the session's active marker goes.
+    await agent?.close().catch(() => {});
     process.off('SIGINT', interrupt);
     offTermination();
     stopWatching();

@@ -4,9 +4,10 @@ import { projectConfigPath, userConfigPath } from '../config/paths.js';
 import { formatConfig } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ExitCode } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
-import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
+import { loadConfigFor } from './run-options.js';
 
 export async function configShowCommand(options: GlobalOptions): Promise<number> {
   try {

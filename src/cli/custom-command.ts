@@ -3,10 +3,10 @@
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { openWorkspace } from '../safety/workspace.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { reportWarnings } from './report.js';
-import { resolveWorkspaceDir } from './setup.js';
 
 export interface CommandGoal {
   text: string;

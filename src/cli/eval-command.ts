@@ -8,12 +8,14 @@ import { runLlmEvals } from '../evals/llm-evals.js';
 import { summarize } from '../evals/llm-score.js';
 import { loadToolCases, runToolEvals } from '../evals/tool-evals.js';
 import { createModel } from '../providers/index.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
+import { openCaseTools } from '../runtime/tool-host.js';
 import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
 import { jsonLine } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
+import { loadConfigFor } from './run-options.js';
 
 export interface EvalOptions extends GlobalOptions {
   filter?: string;
@@ -42,7 +44,7 @@ export async function evalToolsCommand(options: EvalOptions): Promise<number> {
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
-    const results = await runToolEvals(dir, cases, controller.signal).finally(() =>
+    const results = await runToolEvals(dir, cases, controller.signal, openCaseTools).finally(() =>
       process.off('SIGINT', stop),
     );
     const failed = results.filter((r) => !r.passed).length;

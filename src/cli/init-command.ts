@@ -20,7 +20,7 @@ import { OVERVIEW_MAP_TOKENS } from '../tools/get-project-overview.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, runExitCode } from './report.js';
-import { setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 export interface InitOptions extends GlobalOptions {
@@ -30,7 +30,7 @@ export interface InitOptions extends GlobalOptions {
 export async function initCommand(options: InitOptions, out: CommandOutput = processOutput): Promise<number> {
   const json = options.output !== 'text';
   try {
-    const agent = await setupAgent(options, {
+    const agent = await startRun(options, {
       // No tools are offered, so the mode decides nothing; restricted is the safest to name.
       mode: () => 'restricted',
       streamText: false,

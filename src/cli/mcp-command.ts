@@ -7,10 +7,11 @@ import { trustedBy } from '../config/trusted-folders.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { clipLine } from '../core/text.js';
 import type { ServerState } from '../mcp/connection.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
-import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
+import { loadConfigFor } from './run-options.js';
 
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';

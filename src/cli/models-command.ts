@@ -8,7 +8,7 @@ import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
-import { loadConfigFor } from './setup.js';
+import { loadConfigFor } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 function asProvider(name: string): ProviderName {

@@ -1,20 +1,17 @@
 // `keel policy show` (the modes table) and `keel policy check` (what the policy decides for a command or a file
 // tool call, through the same engine and rules the agent uses; exit 0 allow, 1 ask, 2 deny).
-import { stateDir } from '../config/paths.js';
 import type { ToolPreview } from '../core/approval.js';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
-import { createProcessRunner } from '../exec/process-runner.js';
 import { formatHooks } from '../extend/hook-listing.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
+import { openToolHost } from '../runtime/tool-host.js';
 import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
-import { COMMAND_TOOL, checkRules, createPolicy, type PolicyDecision } from '../safety/policy.js';
-import { openWorkspace } from '../safety/workspace.js';
-import { createRegistry, defaultTools } from '../tools/registry.js';
-import type { ToolContext } from '../tools/tool.js';
+import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
-import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
+import { loadConfigFor } from './run-options.js';
 
 export interface PolicyShowOptions extends GlobalOptions {
   json?: boolean;
@@ -74,23 +71,20 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
     }
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings);
-    const { config } = loaded;
-    const workspace = await openWorkspace(await resolveWorkspaceDir(options.cwd));
-    const mode = chooseMode(options, config.agent.terminal.default_mode, 'restricted');
-    const policyOptions = {
+    const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
+    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded or
+    // sandboxed (the sandbox changes no decision asked about here).
+    const host = await openToolHost({
+      loaded,
+      dir: await resolveWorkspaceDir(options.cwd),
       mode,
-      workspace,
-      config,
       allow: options.allow,
-      stateDir: stateDir(process.env),
+      sandbox: false,
       env: process.env,
-    };
-    await checkRules(policyOptions).catch((error: unknown) => {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      runId: 'policy-check',
+      guarded: false,
     });
-    const policy = createPolicy(policyOptions);
-    const registry = createRegistry(defaultTools());
-    if (!config.safety.allow_command_execution) registry.remove(COMMAND_TOOL);
+    const { registry, policy } = host;
     const toolName = options.command !== undefined ? COMMAND_TOOL : (options.tool ?? '');
     const tool = registry.get(toolName);
     if (!tool) {
@@ -107,21 +101,7 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
     if (!parsed.success)
       throw new UsageError(`${tool.name} does not take these arguments: ${parsed.error.message}`);
     // The preview is built as the executor builds it; a path that escapes the workspace is refused right there.
-    const ctx: ToolContext = {
-      workspace,
-      policy,
-      signal: new AbortController().signal,
-      emit: () => {},
-      limits: {
-        maxOutputSize: config.agent.tools.max_output_size,
-        maxFileReadSize: config.agent.tools.max_file_read_size,
-        commandTimeoutMs: config.agent.terminal.timeout_seconds * 1000,
-        maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
-        maxStderrBytes: config.agent.terminal.max_stderr_bytes,
-      },
-      // Previews never run commands; the runner is there because the context has one.
-      runner: createProcessRunner({}),
-    };
+    const ctx = host.contextFor(new AbortController().signal);
     let decision: PolicyDecision;
     try {
       const preview: ToolPreview = tool.preview

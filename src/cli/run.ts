@@ -2,6 +2,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { isInside } from '../safety/workspace.js';
 import { renderHistory } from '../ui/session-history.js';
@@ -11,7 +12,7 @@ import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
-import { resolveWorkspaceDir, setupAgent } from './setup.js';
+import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 export interface RunOptions extends GlobalOptions, ModeFlags {
@@ -106,7 +107,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
-    const agent = await setupAgent(options, {
+    const agent = await startRun(options, {
       mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
       allow: options.allow,
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
@@ -136,7 +137,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       agent.runner.killAll();
     });
     // A clean end: the session's active marker goes.
-    await agent.session?.close();
+    await agent.close();
     return runExitCode(result, options.debug);
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json });

@@ -3,6 +3,7 @@ import { realpath, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { dataDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type ExportFormat, exportSession, toMarkdown } from '../session/export.js';
 import { clearMarker } from '../session/marker.js';
 import {
@@ -18,7 +19,6 @@ import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { resolveWorkspaceDir } from './setup.js';
 
 async function workspaceSessions(options: GlobalOptions): Promise<string> {
   return sessionDir(dataDir(process.env), await realpath(await resolveWorkspaceDir(options.cwd)));

@@ -10,9 +10,9 @@ import {
   trustFolder,
 } from '../config/trusted-folders.js';
 import { ExitCode, UsageError } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { resolveWorkspaceDir } from './setup.js';
 
 export interface TrustOptions extends GlobalOptions {
   revoke?: boolean;

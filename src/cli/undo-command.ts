@@ -5,11 +5,12 @@ import { DEFAULT_MAX_IGNORED_KB, NO_GIT_WARNING, openCheckpointStore } from '../
 import { type Checkpoint, type FileChange, type SkippedPath, undoTarget } from '../checkpoint/checkpoints.js';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { loadConfigFor, resolveWorkspaceDir } from './setup.js';
+import { loadConfigFor } from './run-options.js';
 
 export interface UndoOptions extends GlobalOptions {
   list?: boolean;

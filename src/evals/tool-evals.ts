@@ -1,16 +1,11 @@
 // Tool evals: each case calls one tool with given arguments on a fresh copy of a fixture workspace, through the
 // real executor (full mode, no approvals: what the agent runs), and checks the output or error and the files after.
+// The tools come from the run assembly (runtime/tool-host.ts openCaseTools), which the CLI passes in.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolCall } from '../core/messages.js';
-import { TodoBoard } from '../core/todo-board.js';
-import { commandEnv, createProcessRunner } from '../exec/process-runner.js';
-import { createPolicy } from '../safety/policy.js';
-import { openWorkspace } from '../safety/workspace.js';
-import { executeToolCall } from '../tools/executor.js';
-import { createRegistry, defaultTools } from '../tools/registry.js';
-import type { ToolContext, ToolLimits } from '../tools/tool.js';
+import type { ToolResult } from '../tools/tool.js';
 import { matchesFilter, readEvalFiles } from './eval-files.js';
 import { checkText, textExpectationSchema } from './expectations.js';
 import { copyFixture } from './fixture-workspace.js';
@@ -64,13 +59,14 @@ export interface ToolCaseResult {
 /** The workspace's temp path in outputs reads as `$ROOT`, so expectations do not depend on it. */
 const ROOT = '$ROOT';
 
-const limits: ToolLimits = {
-  maxOutputSize: 256 * 1024,
-  maxFileReadSize: 1024 * 1024,
-  commandTimeoutMs: 10_000,
-  maxStdoutBytes: 256 * 1024,
-  maxStderrBytes: 256 * 1024,
-};
+/** A case's tools, opened on its fixture copy. */
+export interface CaseTools {
+  execute(call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolResult>;
+  /** Ends the commands the case started. */
+  close(): void;
+}
+
+export type OpenCaseTools = (copy: { root: string; stateDir: string }) => Promise<CaseTools>;
 
 export async function loadToolCases(evalsDir: string, filter?: string): Promise<ToolEvalCase[]> {
   const files = await readEvalFiles(join(evalsDir, 'tools'), toolEvalFileSchema);
@@ -85,34 +81,25 @@ export async function runToolCase(
   evalsDir: string,
   c: ToolEvalCase,
   signal: AbortSignal,
+  open: OpenCaseTools,
 ): Promise<ToolCaseResult> {
   const copy = await copyFixture(join(evalsDir, 'fixtures'), c.fixture);
-  const runner = createProcessRunner(commandEnv(process.env));
+  let tools: CaseTools | undefined;
   try {
-    const workspace = await openWorkspace(copy.root);
-    const ctx: ToolContext = {
-      workspace,
-      policy: createPolicy({ mode: 'full', workspace, stateDir: copy.stateDir, env: process.env }),
-      signal,
-      emit: () => {},
-      limits,
-      runner,
-      stateDir: copy.stateDir,
-      todos: new TodoBoard(() => {}),
-    };
-    const registry = createRegistry(defaultTools());
+    tools = await open(copy);
+    const { execute } = tools;
     const call = (tool: string, input: Record<string, unknown> | string, id: string): ToolCall => ({
       id,
       name: tool,
       input: typeof input === 'string' ? input : JSON.stringify(input),
     });
     for (const [i, step] of (c.setup ?? []).entries()) {
-      const done = await executeToolCall(call(step.tool, step.args, `setup-${i}`), 0, registry, ctx);
+      const done = await execute(call(step.tool, step.args, `setup-${i}`), 0, signal);
       if (!done.success) {
         return result(c, [`setup call ${step.tool} failed: ${done.error ?? ''}`], done.error ?? '');
       }
     }
-    const outcome = await executeToolCall(call(c.tool, c.args, 'eval'), 1, registry, ctx);
+    const outcome = await execute(call(c.tool, c.args, 'eval'), 1, signal);
     const normal = (text: string) => text.split(copy.root).join(ROOT);
     const got = normal(outcome.success ? outcome.output : (outcome.error ?? ''));
     const problems: string[] = [];
@@ -144,7 +131,7 @@ export async function runToolCase(
     }
     return result(c, problems, got);
   } finally {
-    runner.killAll();
+    tools?.close();
     await copy.dispose();
   }
 }
@@ -158,12 +145,13 @@ export async function runToolEvals(
   evalsDir: string,
   cases: readonly ToolEvalCase[],
   signal: AbortSignal,
+  open: OpenCaseTools,
 ): Promise<ToolCaseResult[]> {
   const results: ToolCaseResult[] = [];
   for (const c of cases) {
     // Ctrl-C: the cases run so far are reported.
     if (signal.aborted) break;
-    results.push(await runToolCase(evalsDir, c, signal));
+    results.push(await runToolCase(evalsDir, c, signal, open));
   }
   return results;
 }

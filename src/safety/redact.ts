@@ -2,6 +2,9 @@
 // output): known token shapes, credentials in headers, flags and URLs, and the values of secret-looking variables
 // in Keel's environment and config.
 
+import type { LoadedConfig } from '../config/load.js';
+import { configSecrets } from '../config/secrets.js';
+
 export const REDACTED = '[REDACTED]';
 
 /** Variables whose values are secrets; their values are redacted wherever they appear. */
@@ -85,6 +88,11 @@ export function createRedactor(env: NodeJS.ProcessEnv, extra: readonly string[] 
     }
     return redactMysqlPassword(result);
   };
+}
+
+/** The run's redactor: Keel's environment and every secret value written in its config files. */
+export function runRedactor(env: NodeJS.ProcessEnv, loaded: LoadedConfig): Redactor {
+  return createRedactor(env, [...configSecrets(loaded.config), ...(loaded.secrets ?? [])]);
 }
 
 /** Every string in `value` redacted: the JSON stays valid, whatever a secret sat next to. */

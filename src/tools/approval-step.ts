@@ -1,9 +1,9 @@
 // The executor's approval step for a call the policy asks about: an "always" remembered this session, or the
 // user's answer (once, always, an edit to put to the policy again, or no with feedback for the model).
 import { basename } from 'node:path';
-import type { ApprovalRequest } from '../core/approval.js';
+import type { ApprovalRequest, Approve } from '../core/approval.js';
 import type { ToolCall } from '../core/messages.js';
-import { approvalBinding } from '../safety/approval-memory.js';
+import { type ApprovalMemory, approvalBinding } from '../safety/approval-memory.js';
 import { fail, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
 
 export type ApprovalOutcome =
@@ -46,16 +46,18 @@ export async function askApproval(
   args: unknown,
   preview: ToolPreview,
   ctx: ToolContext,
+  /** Who answers (absent: nobody can, the call is refused) and the session's remembered "always" answers. */
+  asker: { approve?: Approve; approvals?: ApprovalMemory },
   /** How to allow the call without asking (the policy's hint), for the refusal where nobody can answer. */
   hint?: string,
 ): Promise<ApprovalOutcome> {
-  if (!ctx.approve) {
+  if (!asker.approve) {
     const how = hint ? `; to allow it: ${hint}` : '';
     const result = fail(`refused: ${reason}, and this run cannot ask for approval${how}`, { policy: 'deny' });
     return { kind: 'refused', result };
   }
   const binding = await approvalBinding(tool.name, preview, (path) => ctx.workspace.relative(path));
-  if (ctx.approvals?.covers(binding)) return { kind: 'run' };
+  if (asker.approvals?.covers(binding)) return { kind: 'run' };
   const edit = editable(args, preview);
   ctx.emit({
     type: 'approval_requested',
@@ -71,10 +73,10 @@ export async function askApproval(
     reason,
     summary: preview.command ?? preview.summary,
     preview,
-    ...(ctx.approvals ? { always: binding.scope } : {}),
+    ...(asker.approvals ? { always: binding.scope } : {}),
     ...(edit ? { edit: { kind: edit.field, text: edit.text, file: edit.file } } : {}),
   };
-  const answer = await ctx.approve(request, ctx.signal);
+  const answer = await asker.approve(request, ctx.signal);
   const edited =
     answer.decision === 'edit' && edit
       ? { ...(args as Record<string, unknown>), [edit.field]: answer.edited }
@@ -90,7 +92,7 @@ export async function askApproval(
   if (ctx.signal.aborted) {
     return { kind: 'refused', result: fail('interrupted while waiting for approval; the call did not run') };
   }
-  if (answer.decision === 'always') ctx.approvals?.remember(binding);
+  if (answer.decision === 'always') asker.approvals?.remember(binding);
   if (answer.decision === 'once' || answer.decision === 'always') return { kind: 'run' };
   if (edited && edit && answer.decision === 'edit') {
     return { kind: 'edited', input: edited, note: editNote(edit, answer.edited) };

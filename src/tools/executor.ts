@@ -1,16 +1,54 @@
 // The tool executor: parse → validate → preview → policy → approval → run → cap → events, for every tool
 // alike (built-in, MCP, config-defined). Never throws for a tool's failure: it becomes a result the model reads.
 import type { z } from 'zod';
+import type { Approve } from '../core/approval.js';
 import { isAbortError } from '../core/errors.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
-import type { PolicyDecision } from '../safety/policy.js';
-import { describeTripped, type Tripped } from '../safety/tripwire.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
+import type { Policy, PolicyDecision } from '../safety/policy.js';
+import { describeTripped, type Tripped, type Tripwire } from '../safety/tripwire.js';
 import { askApproval } from './approval-step.js';
 import { withRecoveryHint } from './error-kinds.js';
 import { capOutput } from './output-cap.js';
 import type { ToolRegistry } from './registry.js';
-import { fail, ok, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
+import {
+  fail,
+  ok,
+  type Tool,
+  type ToolContext,
+  type ToolHooks,
+  type ToolPreview,
+  type ToolResult,
+} from './tool.js';
+
+/** What the executor holds around every call of a run, apart from what the tool sees (its ToolContext). */
+export interface ExecutorContext {
+  registry: ToolRegistry;
+  policy: Policy;
+  /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
+  approve?: Approve;
+  /** The session's "always" answers, checked before asking; absent: every "ask" is asked. */
+  approvals?: ApprovalMemory;
+  /** --dry-run: calls that change anything report what they would do instead of running. */
+  dryRun?: boolean;
+  /**
+   * Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. What it
+   * returns runs after the call (recording the state the call left).
+   */
+  beforeChange?: (change: {
+    callId: string;
+    tool: string;
+    preview: ToolPreview;
+    turn: number;
+  }) => Promise<void | (() => Promise<void>)>;
+  /** Records the protected files before a call that may write and puts back what it changed; absent: off. */
+  tripwire?: Tripwire;
+  /** The user's pre_tool and post_tool hooks (config `hooks`); absent: none configured. */
+  hooks?: ToolHooks;
+  /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
+  saveOutput?: (callId: string, text: string) => Promise<string>;
+}
 
 type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -69,10 +107,11 @@ export interface PreparedCall {
 async function prepare(
   call: ToolCall,
   parsed: Parsed,
-  registry: ToolRegistry,
+  executor: ExecutorContext,
   ctx: ToolContext,
 ): Promise<PreparedCall | ToolResult> {
   if (!parsed.ok) return fail(`arguments are not valid JSON: ${parsed.error}`);
+  const { registry } = executor;
   const tool = registry.get(call.name);
   if (!tool) {
     const names = registry.list().map((t) => t.name);
@@ -82,7 +121,7 @@ async function prepare(
   if (!validated.success) return fail(describeIssues(tool, validated.error, registry));
   const args: unknown = validated.data;
   const preview = tool.preview ? await tool.preview(args, ctx) : defaultPreview(tool.name, args);
-  const decision = await ctx.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
+  const decision = await executor.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
   return { tool, args, preview, decision };
 }
 
@@ -100,11 +139,11 @@ export interface CallAssessment {
 /** Previews a call and asks the policy about it without running it or asking the user anything. */
 export async function assessToolCall(
   call: ToolCall,
-  registry: ToolRegistry,
+  executor: ExecutorContext,
   ctx: ToolContext,
 ): Promise<CallAssessment> {
   if (call.refused !== undefined) return { readOnly: false, reads: [], writes: [] };
-  const prepared = await prepare(call, parseArguments(call.input), registry, ctx).catch(() => undefined);
+  const prepared = await prepare(call, parseArguments(call.input), executor, ctx).catch(() => undefined);
   if (!prepared || !('decision' in prepared)) return { readOnly: false, reads: [], writes: [] };
   const { decision, preview } = prepared;
   const readOnly = decision.decision === 'allow' && decision.readOnly === true;
@@ -123,12 +162,13 @@ export async function assessToolCall(
  */
 async function run(
   call: ToolCall,
+  turn: number,
   parsed: Parsed,
-  registry: ToolRegistry,
+  executor: ExecutorContext,
   ctx: ToolContext,
   ready?: PreparedCall,
 ): Promise<RunResult> {
-  const prepared = ready ?? (await prepare(call, parsed, registry, ctx));
+  const prepared = ready ?? (await prepare(call, parsed, executor, ctx));
   if (!('decision' in prepared)) return prepared;
   const { tool, args, preview, decision } = prepared;
   if (decision.decision === 'deny') {
@@ -137,27 +177,36 @@ async function run(
   }
   const mutating = !decision.readOnly && tool.safety !== 'safe';
   // Nothing will run, so there is nothing to ask about: the result says the question would come.
-  if (mutating && ctx.dryRun)
+  if (mutating && executor.dryRun)
     return dryRunResult(preview, decision.decision === 'ask' ? decision.reason : undefined);
   if (decision.decision === 'ask') {
-    const answer = await askApproval(call, tool, decision.reason, args, preview, ctx, decision.hint);
+    const answer = await askApproval(
+      call,
+      tool,
+      decision.reason,
+      args,
+      preview,
+      ctx,
+      executor,
+      decision.hint,
+    );
     if (answer.kind === 'refused') return answer.result;
     // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).
     if (answer.kind === 'edited') {
-      return withNote(await run(call, { ok: true, value: answer.input }, registry, ctx), answer.note);
+      return withNote(await run(call, turn, { ok: true, value: answer.input }, executor, ctx), answer.note);
     }
   }
   if (ctx.signal.aborted) return fail('aborted before the tool ran');
   // pre_tool hooks see only calls that will run (after the policy and the user said yes), before any checkpoint.
   const hooked = { id: call.id, tool: tool.name, args };
-  const blocked = await ctx.hooks?.beforeTool(hooked, ctx.signal);
+  const blocked = await executor.hooks?.beforeTool(hooked, ctx.signal);
   if (blocked !== undefined) return fail(`blocked by a pre_tool hook: ${blocked}`, { hook: 'blocked' });
   const recordAfter = mutating
-    ? await ctx.beforeChange?.({ callId: call.id, tool: tool.name, preview })
+    ? await executor.beforeChange?.({ callId: call.id, tool: tool.name, preview, turn })
     : undefined;
   // Around every call (a command judged read-only, an MCP tool declared read-only, a language server started by a
   // code tool may all write): protected files put back. A few stats and small reads, so no call is exempt.
-  const armed = await ctx.tripwire?.arm(preview.writes);
+  const armed = await executor.tripwire?.arm(preview.writes);
   let executed: ToolResult;
   try {
     executed = await tool.execute(args, ctx);
@@ -168,9 +217,9 @@ async function run(
   }
   const result = withTripwire(executed, tool.name, await armed?.check(), ctx);
   if (recordAfter) await recordAfter();
-  await ctx.hooks?.afterTool(hooked, result, ctx.signal);
+  await executor.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
-  ctx.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
+  executor.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
   // A file tool's writes are known from its preview; a command's are not (its preview names none).
   const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
   return fileChange ? { ...result, changed: preview.writes } : result;
@@ -211,7 +260,7 @@ function summarize(result: ToolResult): string {
 export async function executeToolCall(
   call: ToolCall,
   turn: number,
-  registry: ToolRegistry,
+  executor: ExecutorContext,
   ctx: ToolContext,
   prepared?: PreparedCall,
 ): Promise<ToolResult> {
@@ -227,13 +276,18 @@ export async function executeToolCall(
   let ran: RunResult;
   try {
     // Refused before it got here (arguments over the size limit): nothing to parse, decide or run.
-    ran = call.refused !== undefined ? fail(call.refused) : await run(call, parsed, registry, ctx, prepared);
+    ran =
+      call.refused !== undefined
+        ? fail(call.refused)
+        : await run(call, turn, parsed, executor, ctx, prepared);
   } catch (error) {
     ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }
   const { changed, ...plain } = ran;
   // The recovery hint comes after the cap, so it is never the part cut off.
-  const result = withRecoveryHint(await capOutput(plain, call.id, ctx.limits.maxOutputSize, ctx.saveOutput));
+  const result = withRecoveryHint(
+    await capOutput(plain, call.id, ctx.limits.maxOutputSize, executor.saveOutput),
+  );
   ctx.emit({
     type: 'tool_result',
     turn,

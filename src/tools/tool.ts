@@ -1,14 +1,11 @@
 // The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
 // outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
 import { z } from 'zod';
-import type { Approve, ToolPreview } from '../core/approval.js';
+import type { ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import type { TodoBoard } from '../core/todo-board.js';
-import type { ApprovalMemory } from '../safety/approval-memory.js';
-import type { Policy } from '../safety/policy.js';
-import type { Tripwire } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
 
 export type { ToolPreview } from '../core/approval.js';
@@ -39,40 +36,23 @@ export interface ToolLimits {
   maxStderrBytes: number;
 }
 
+/** What a tool sees of the run: its workspace, signal, runner, limits and event sink. The policy, approvals,
+ * checkpoints and hooks around a call are the executor's (ExecutorContext in executor.ts), never a tool's. */
 export interface ToolContext {
   workspace: Workspace;
-  policy: Policy;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
   limits: ToolLimits;
   /** Runs shell commands: the plain process runner, or a sandbox. */
   runner: CommandRunner;
-  /** Asked when the policy says "ask"; absent in headless runs, where "ask" means "deny". */
-  approve?: Approve;
-  /** The session's "always" answers, checked before asking; absent: every "ask" is asked. */
-  approvals?: ApprovalMemory;
-  /** --dry-run: calls that change anything report what they would do instead of running. */
-  dryRun?: boolean;
-  /** Called before a call that may change the workspace runs (after approval): where a checkpoint is taken. */
-  beforeChange?: (change: {
-    callId: string;
-    tool: string;
-    preview: ToolPreview;
-  }) => Promise<void | (() => Promise<void>)>;
-  /** Records the protected files before a call that may write and puts back what it changed; absent: off. */
-  tripwire?: Tripwire;
   /** Keel's state directory (write_file journals its temp files there); absent in some tests. */
   stateDir?: string;
   /** Keel's cache directory (code intelligence keeps parsed tags there); absent: nothing is cached. */
   cacheDir?: string;
   /** The conversation's text so far (user and assistant messages, tool arguments): the repo map favours what it names. */
   conversationText?: () => string;
-  /** Keeps a result too large for the model in full; returns the file's path. Absent: the rest is dropped. */
-  saveOutput?: (callId: string, text: string) => Promise<string>;
   /** The session's todo list, which todo_write replaces; absent: todo_write says it is unavailable. */
   todos?: TodoBoard;
-  /** The user's pre_tool and post_tool hooks (config `hooks`); absent: none configured. */
-  hooks?: ToolHooks;
 }
 
 /** A tool call as hooks see it. */

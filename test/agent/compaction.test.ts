@@ -149,8 +149,7 @@ describe('runLoop with automatic compaction', () => {
   function loopOptions(model: Model, events: AgentEvent[], compactor: Parameters<typeof compact>[0]) {
     return {
       model,
-      tools: () => [],
-      runTool: async () => ({ content: 'ok', isError: false }),
+      executor: { specs: () => [], run: async () => ({ content: 'ok', isError: false }) },
       emit: (e: AgentEvent) => events.push(e),
       workspace: '/ws',
       maxTurns: 5,

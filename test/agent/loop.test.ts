@@ -36,8 +36,7 @@ function setup(model: Model, overrides: Partial<LoopOptions> = {}) {
   conversation.push({ role: 'user', content: 'goal' });
   const options: LoopOptions = {
     model,
-    tools: () => [],
-    runTool: async (c) => ({ content: `result of ${c.id}`, isError: false }),
+    executor: { specs: () => [], run: async (c) => ({ content: `result of ${c.id}`, isError: false }) },
     emit: (e) => events.push(e),
     workspace: '/ws',
     maxTurns: 10,
@@ -63,9 +62,12 @@ describe('runLoop', () => {
     const controller = new AbortController();
     const { conversation, options } = setup(scriptedModel([[call('a'), call('b'), call('c')]]), {
       signal: controller.signal,
-      runTool: async (c) => {
-        if (c.id === 'a') controller.abort();
-        return { content: `result of ${c.id}`, isError: false };
+      executor: {
+        specs: () => [],
+        run: async (c) => {
+          if (c.id === 'a') controller.abort();
+          return { content: `result of ${c.id}`, isError: false };
+        },
       },
     });
     const result = await runLoop(conversation, options);
@@ -108,8 +110,11 @@ describe('runLoop', () => {
 
   it('ends with run_end as failed when something other than a KeelError is thrown', async () => {
     const { conversation, options, events } = setup(scriptedModel([[call('a')]]), {
-      runTool: async () => {
-        throw new TypeError('cannot read properties of undefined');
+      executor: {
+        specs: () => [],
+        run: async () => {
+          throw new TypeError('cannot read properties of undefined');
+        },
       },
     });
     const result = await runLoop(conversation, options);
@@ -174,7 +179,7 @@ describe('runLoop', () => {
       },
     };
     const { conversation, options } = setup(model, {
-      tools: () => tools,
+      executor: { specs: () => tools, run: async (c) => ({ content: `result of ${c.id}`, isError: false }) },
       flush: async () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         order.push('flushed');

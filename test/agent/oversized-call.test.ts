@@ -45,10 +45,12 @@ describe('runLoop with maxToolArgumentBytes', () => {
     const results: string[] = [];
     await runLoop(conversation, {
       model,
-      tools: () => [],
-      runTool: async (call) => {
-        results.push(call.refused ?? 'ran');
-        return { content: call.refused ?? 'ran', isError: call.refused !== undefined };
+      executor: {
+        specs: () => [],
+        run: async (call) => {
+          results.push(call.refused ?? 'ran');
+          return { content: call.refused ?? 'ran', isError: call.refused !== undefined };
+        },
       },
       emit: () => {},
       workspace: '/ws',

@@ -151,16 +151,15 @@ describe('todo_write through the executor', () => {
     for (const dryRun of [false, true]) {
       const events: AgentEvent[] = [];
       const todos = new TodoBoard((event) => events.push(event));
-      const ctx = {
-        ...ws.ctx,
+      const held = {
+        registry,
         policy: createPolicy({ mode, workspace: ws.ctx.workspace }),
-        todos,
         dryRun,
         approve: () => {
           throw new Error('todo_write must never be asked about');
         },
       };
-      const result = await executeToolCall(call({ todos: list }), 1, registry, ctx);
+      const result = await executeToolCall(call({ todos: list }), 1, held, { ...ws.ctx, todos });
       expect(result.success, result.error).toBe(true);
       expect(todos.items()).toEqual(list);
       expect(events).toEqual([{ type: 'todo', todos: list }]);
@@ -172,7 +171,7 @@ describe('todo_write through the executor', () => {
     const result = await executeToolCall(
       call({ todos: [{ id: 1, content: 'Read', status: 'done' }] }),
       1,
-      registry,
+      { registry, ...ws.held },
       { ...ws.ctx, todos },
     );
     expect(result.output).toBe('todo list saved: 1 done, 0 in progress, 0 pending\n[x] 1. Read');
@@ -182,7 +181,12 @@ describe('todo_write through the executor', () => {
   test('two items in progress are kept, with a note', async () => {
     const todos = new TodoBoard(() => {});
     const both = list.map((todo) => ({ ...todo, status: 'in_progress' as const }));
-    const result = await executeToolCall(call({ todos: both }), 1, registry, { ...ws.ctx, todos });
+    const result = await executeToolCall(
+      call({ todos: both }),
+      1,
+      { registry, ...ws.held },
+      { ...ws.ctx, todos },
+    );
     expect(result.success).toBe(true);
     expect(result.output).toContain('note: 3 todos are in_progress; finish one before starting the next');
     expect(todos.items()).toEqual(both);
@@ -195,7 +199,7 @@ describe('todo_write through the executor', () => {
     const duplicate = await executeToolCall(
       call({ todos: [list[0], { ...list[1], id: '1' }] }),
       1,
-      registry,
+      { registry, ...ws.held },
       { ...ws.ctx, todos },
     );
     expect(duplicate.success).toBe(false);
@@ -205,7 +209,7 @@ describe('todo_write through the executor', () => {
     const badStatus = await executeToolCall(
       call({ todos: [{ id: '1', content: 'x', status: 'finished' }] }),
       1,
-      registry,
+      { registry, ...ws.held },
       { ...ws.ctx, todos },
     );
     expect(badStatus.success).toBe(false);
@@ -215,7 +219,7 @@ describe('todo_write through the executor', () => {
   });
 
   test('without a board (a context that has none) it says it is unavailable', async () => {
-    const result = await executeToolCall(call({ todos: list }), 1, registry, ws.ctx);
+    const result = await executeToolCall(call({ todos: list }), 1, { registry, ...ws.held }, ws.ctx);
     expect(result.error).toBe('todo_write is not available in this session');
   });
 });

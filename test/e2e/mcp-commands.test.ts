@@ -1,5 +1,5 @@
 // End to end: `keel mcp list|add|remove` on real config files and real servers, and `keel mcp serve` driven by
-// the MCP SDK's own client over stdio.
+// the MCP SDK's own client over stdio (the policy, the audit log, checkpoints and the user's hooks).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -199,5 +199,41 @@ describe('keel mcp serve', () => {
     expect(await readFile(join(state, 'keel', 'audit.log'), 'utf8')).toMatch(/touch made\.txt.*exit:0/);
     const undo = await runKeel(['undo', '--list', '--cwd', ws], { env: { XDG_STATE_HOME: state } });
     expect(undo.stdout).toContain('execute_command');
+  });
+
+  it("runs the user's hooks: a pre_tool hook exiting 2 blocks the call, a post_tool hook gets the result", async () => {
+    const ws = await workspace({ 'hello.txt': 'hello from keel\n' });
+    const log = await workspace();
+    const config = join(log, 'config.yaml');
+    await writeFile(
+      config,
+      [
+        'hooks:',
+        '  pre_tool:',
+        '    - match: "write_*"',
+        `      command: cat > "${log}/pre.json"; echo "writes are frozen today" >&2; exit 2`,
+        '  post_tool:',
+        '    - match: read_file',
+        `      command: cat > "${log}/post.json"`,
+        '',
+      ].join('\n'),
+    );
+    // Full mode: the policy lets the write through, so only the hook stands in its way.
+    const { client } = await serve(ws, ['--config', config, '--mode', 'full', '--no-sandbox']);
+    const blocked = await client.callTool({
+      name: 'write_file',
+      arguments: { path: 'new.txt', content: 'x' },
+    });
+    expect(blocked.isError).toBe(true);
+    expect(text(blocked)).toBe('Error: blocked by a pre_tool hook: writes are frozen today');
+    await expect(readFile(join(ws, 'new.txt'))).rejects.toThrow();
+    const pre = JSON.parse(await readFile(join(log, 'pre.json'), 'utf8')) as Record<string, unknown>;
+    expect(pre).toMatchObject({ event: 'pre_tool', tool: 'write_file', args: { path: 'new.txt' } });
+
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'hello.txt' } });
+    expect(read.isError).toBe(false);
+    const post = JSON.parse(await readFile(join(log, 'post.json'), 'utf8')) as Record<string, unknown>;
+    expect(post).toMatchObject({ event: 'post_tool', tool: 'read_file' });
+    expect(JSON.stringify(post)).toContain('hello from keel');
   });
 });

@@ -235,8 +235,7 @@ describe('retries in the agent loop', () => {
     const events: AgentEvent[] = [];
     const result = await runLoop(conversation, {
       model,
-      tools: () => [],
-      runTool: async () => ({ content: '', isError: false }),
+      executor: { specs: () => [], run: async () => ({ content: '', isError: false }) },
       emit: (event) => events.push(event),
       workspace: '/tmp',
       maxTurns: 3,

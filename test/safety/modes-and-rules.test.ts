@@ -366,7 +366,7 @@ describe('file tools per mode', () => {
     try {
       const registry = createRegistry(defaultTools());
       const run = (name: string, args: unknown) =>
-        executeToolCall({ id: name, name, input: JSON.stringify(args) }, 1, registry, t.ctx);
+        executeToolCall({ id: name, name, input: JSON.stringify(args) }, 1, { registry, ...t.held }, t.ctx);
       await t.write('old.txt', 'old');
       expect((await run('write_file', { path: 'new.txt', content: 'n' })).success).toBe(true);
       expect((await run('delete_path', { path: 'new.txt' })).success).toBe(true);

@@ -282,7 +282,6 @@ async function check(
   const args = tool.schema.parse(toolName === 'write_file' ? { ...raw, content: '' } : raw);
   const ctx: ToolContext = {
     workspace,
-    policy,
     signal: new AbortController().signal,
     emit: () => {},
     limits: testLimits,

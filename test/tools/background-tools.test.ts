@@ -29,7 +29,7 @@ async function call(name: string, args: object): Promise<{ success: boolean; tex
   const result = await executeToolCall(
     { id: `call-${calls}`, name, input: JSON.stringify(args) },
     1,
-    registry,
+    { registry, ...ws!.held },
     ws!.ctx,
   );
   return { success: result.success, text: formatForModel(result) };

@@ -5,13 +5,14 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalAnswer } from '../../src/core/approval.js';
 import type { AgentEvent } from '../../src/core/events.js';
+import type { ToolCall } from '../../src/core/messages.js';
 import { ApprovalMemory } from '../../src/safety/approval-memory.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { createTripwire } from '../../src/safety/tripwire.js';
-import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
+import { type ExecutorContext, executeToolCall, formatForModel } from '../../src/tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../../src/tools/output-cap.js';
 import { createRegistry, defaultTools } from '../../src/tools/registry.js';
-import { defineJsonSchemaTool, defineTool, ok, type ToolContext } from '../../src/tools/tool.js';
+import { defineJsonSchemaTool, defineTool, ok } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
 let ws: TestWorkspace;
@@ -19,11 +20,15 @@ const registry = createRegistry(defaultTools());
 const call = (name: string, input: string) => ({ id: 'call-1', name, input });
 const types = (events: AgentEvent[]) => events.map((e) => e.type);
 
-async function useMode(mode: ExecutionMode, ctx: Partial<ToolContext> = {}): Promise<void> {
+async function useMode(mode: ExecutionMode, held: Partial<ExecutorContext> = {}): Promise<void> {
   await ws.cleanup();
   ws = await makeWorkspace({ mode });
-  Object.assign(ws.ctx, ctx);
+  Object.assign(ws.held, held);
 }
+
+/** One call through the executor, with what the test workspace's executor holds. */
+const exec = (c: ToolCall, turn: number, reg = registry) =>
+  executeToolCall(c, turn, { registry: reg, ...ws.held }, ws.ctx);
 
 beforeEach(async () => {
   ws = await makeWorkspace();
@@ -72,7 +77,7 @@ describe('registry', () => {
 describe('executeToolCall', () => {
   test('runs a tool and emits tool_call then tool_result with a short display', async () => {
     await ws.write('a.txt', 'secret content\nline 2\n');
-    const result = await executeToolCall(call('read_file', '{"path":"a.txt"}'), 3, registry, ws.ctx);
+    const result = await exec(call('read_file', '{"path":"a.txt"}'), 3);
     expect(result.success).toBe(true);
     expect(ws.events).toEqual([
       { type: 'tool_call', turn: 3, id: 'call-1', name: 'read_file', args: { path: 'a.txt' } },
@@ -86,7 +91,7 @@ describe('executeToolCall', () => {
   });
 
   test('invalid JSON becomes an error result, with the raw text in the tool_call event', async () => {
-    const result = await executeToolCall(call('read_file', '{"path":'), 1, registry, ws.ctx);
+    const result = await exec(call('read_file', '{"path":'), 1);
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/^arguments are not valid JSON: /);
     expect(ws.events[0]).toMatchObject({ type: 'tool_call', args: '{"path":' });
@@ -94,12 +99,12 @@ describe('executeToolCall', () => {
 
   test('empty arguments are an empty object', async () => {
     await ws.write('x.txt', '');
-    const result = await executeToolCall(call('list_files', ''), 1, registry, ws.ctx);
+    const result = await exec(call('list_files', ''), 1);
     expect(result.output).toBe('x.txt');
   });
 
   test('an unknown tool lists the available ones', async () => {
-    const result = await executeToolCall(call('run_shell', '{}'), 1, registry, ws.ctx);
+    const result = await exec(call('run_shell', '{}'), 1);
     expect(result.error).toMatch(
       /^unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, delete_path, diff_files, execute_command\b/,
     );
@@ -107,12 +112,7 @@ describe('executeToolCall', () => {
   });
 
   test('schema violations name the bad fields', async () => {
-    const result = await executeToolCall(
-      call('read_file', '{"file":"a.txt","offset":0}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('read_file', '{"file":"a.txt","offset":0}'), 1);
     expect(result.error).toContain('invalid arguments for read_file');
     expect(result.error).toContain('missing required field path (string)');
     expect(result.error).toContain('offset:');
@@ -121,12 +121,7 @@ describe('executeToolCall', () => {
 
   test('a policy denial is an error result with the reason', async () => {
     await useMode('restricted');
-    const result = await executeToolCall(
-      call('execute_command', '{"command":"npm test"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('execute_command', '{"command":"npm test"}'), 1);
     expect(result.success).toBe(false);
     expect(result.error).toContain('`npm test` is not a read-only command');
     expect(result.error).toContain(
@@ -138,7 +133,7 @@ describe('executeToolCall', () => {
   test('ask without an approver is a refusal', async () => {
     await useMode('interactive');
     await ws.write('a.txt', 'x');
-    const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    const result = await exec(call('delete_path', '{"path":"a.txt"}'), 1);
     expect(result.error).toContain('cannot ask for approval; to allow it: ');
     expect(await ws.read('a.txt')).toBe('x');
   });
@@ -153,20 +148,10 @@ describe('executeToolCall', () => {
       },
     });
     const input = '{"command":"echo hi"}';
-    const declined = await executeToolCall(
-      call('execute_command', '{"command":"touch f"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const declined = await exec(call('execute_command', '{"command":"touch f"}'), 1);
     expect(declined.error).toContain('declined');
     answer = { decision: 'once' };
-    const approved = await executeToolCall(
-      call('execute_command', '{"command":"touch f"}'),
-      2,
-      registry,
-      ws.ctx,
-    );
+    const approved = await exec(call('execute_command', '{"command":"touch f"}'), 2);
     expect(approved.success).toBe(true);
     expect(requests).toEqual(['touch f', 'touch f']);
     expect(types(ws.events)).toEqual([
@@ -185,7 +170,7 @@ describe('executeToolCall', () => {
       approved: false,
       decision: 'deny',
     });
-    const allowed = await executeToolCall(call('execute_command', input), 3, registry, ws.ctx);
+    const allowed = await exec(call('execute_command', input), 3);
     expect(allowed.success).toBe(true);
     expect(requests).toHaveLength(2);
   });
@@ -200,10 +185,10 @@ describe('executeToolCall', () => {
       },
     });
     const touch = '{"command":"touch f"}';
-    expect((await executeToolCall(call('execute_command', touch), 1, registry, ws.ctx)).success).toBe(true);
-    expect((await executeToolCall(call('execute_command', touch), 2, registry, ws.ctx)).success).toBe(true);
+    expect((await exec(call('execute_command', touch), 1)).success).toBe(true);
+    expect((await exec(call('execute_command', touch), 2)).success).toBe(true);
     const other = '{"command":"touch f; touch g"}';
-    expect((await executeToolCall(call('execute_command', other), 3, registry, ws.ctx)).success).toBe(false);
+    expect((await exec(call('execute_command', other), 3)).success).toBe(false);
     expect(asked).toEqual(['touch f', 'touch f; touch g']);
     await expect(fs.access(path.join(ws.root, 'g'))).rejects.toThrow();
   });
@@ -212,12 +197,7 @@ describe('executeToolCall', () => {
     await useMode('interactive', {
       approve: async () => ({ decision: 'deny', feedback: 'use the Makefile instead' }),
     });
-    const result = await executeToolCall(
-      call('execute_command', '{"command":"touch f"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('execute_command', '{"command":"touch f"}'), 1);
     expect(formatForModel(result)).toBe(
       "Error: the user declined this execute_command call: use the Makefile instead\nHint: the user said no: follow what they said, and don't ask for the same call again.",
     );
@@ -236,25 +216,20 @@ describe('executeToolCall', () => {
     const asked: string[] = [];
     const decided: string[] = [];
     await useMode('interactive');
-    const policy = ws.ctx.policy;
-    ws.ctx.policy = {
+    const policy = ws.held.policy;
+    ws.held.policy = {
       mode: policy.mode,
       decide: async (request) => {
         decided.push(String(request.preview.command));
         return policy.decide(request);
       },
     };
-    ws.ctx.approve = async (request) => {
+    ws.held.approve = async (request) => {
       asked.push(request.summary);
       expect(request.edit).toEqual({ kind: 'command', text: request.summary, file: 'command.sh' });
       return asked.length === 1 ? { decision: 'edit', edited: 'touch edited.txt' } : { decision: 'once' };
     };
-    const result = await executeToolCall(
-      call('execute_command', '{"command":"touch f"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('execute_command', '{"command":"touch f"}'), 1);
     expect(decided).toEqual(['touch f', 'touch edited.txt']);
     expect(asked).toEqual(['touch f', 'touch edited.txt']);
     expect(result.success).toBe(true);
@@ -276,12 +251,7 @@ describe('executeToolCall', () => {
     await useMode('interactive', {
       approve: async () => ({ decision: 'edit', edited: 'rm -rf ~' }),
     });
-    const result = await executeToolCall(
-      call('execute_command', '{"command":"touch f"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('execute_command', '{"command":"touch f"}'), 1);
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/^refused by policy/);
     expect(formatForModel(result)).toContain('it ran as: rm -rf ~');
@@ -290,12 +260,12 @@ describe('executeToolCall', () => {
 
   test('an edited file content is written instead of the proposed one', async () => {
     await ws.write('a.txt', 'old\n');
-    ws.ctx.policy = {
+    ws.held.policy = {
       mode: 'interactive',
       decide: async () => ({ decision: 'ask', reason: 'overwrites', reasons: ['overwrites'] }),
     };
     let asks = 0;
-    ws.ctx.approve = async (request) => {
+    ws.held.approve = async (request) => {
       asks++;
       if (asks === 1) {
         expect(request.edit).toEqual({ kind: 'content', text: 'proposed\n', file: 'a.txt' });
@@ -304,12 +274,7 @@ describe('executeToolCall', () => {
       expect(request.preview?.diff).toContain('+mine');
       return { decision: 'once' };
     };
-    const result = await executeToolCall(
-      call('write_file', '{"path":"a.txt","content":"proposed\\n"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('write_file', '{"path":"a.txt","content":"proposed\\n"}'), 1);
     expect(result.success).toBe(true);
     expect(result.output).toContain('[the user edited the content before it was written]');
     expect(await ws.read('a.txt')).toBe('mine\n');
@@ -329,20 +294,15 @@ describe('executeToolCall', () => {
       },
     });
     await ws.write('a.txt', 'old\n');
-    const del = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    const del = await exec(call('delete_path', '{"path":"a.txt"}'), 1);
     expect(del.success).toBe(true);
     expect(del.output).toMatch(
       /^\[dry run\] not applied: would delete a\.txt \(it would first ask the user: /,
     );
     expect(del.output).toContain('continue as if it had been applied, or finish');
-    const write = await executeToolCall(
-      call('write_file', '{"path":"a.txt","content":"new\\n"}'),
-      2,
-      registry,
-      ws.ctx,
-    );
+    const write = await exec(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 2);
     expect(write.output).toContain('+new');
-    const read = await executeToolCall(call('read_file', '{"path":"a.txt"}'), 3, registry, ws.ctx);
+    const read = await exec(call('read_file', '{"path":"a.txt"}'), 3);
     expect(read.output).toContain('old');
     expect(await ws.read('a.txt')).toBe('old\n');
     expect(asked).toEqual([]);
@@ -362,7 +322,7 @@ describe('executeToolCall', () => {
       },
     });
     await ws.write('a.txt', 'x');
-    const result = await executeToolCall(call('delete_path', '{"path":"a.txt"}'), 1, registry, ws.ctx);
+    const result = await exec(call('delete_path', '{"path":"a.txt"}'), 1);
     expect(order).toEqual(['approve', 'checkpoint delete a.txt']);
     expect(result.success).toBe(false);
     expect(result.error).toBe('refused: the checkpoint failed; nothing was changed');
@@ -370,12 +330,7 @@ describe('executeToolCall', () => {
   });
 
   test('a path escape becomes an error result, not a crash', async () => {
-    const result = await executeToolCall(
-      call('read_file', '{"path":"../../etc/passwd"}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('read_file', '{"path":"../../etc/passwd"}'), 1);
     expect(result.success).toBe(false);
     expect(result.error).toContain('outside the workspace');
   });
@@ -390,7 +345,7 @@ describe('executeToolCall', () => {
         throw new Error('disk on fire');
       },
     });
-    const result = await executeToolCall(call('broken', '{}'), 1, createRegistry([broken]), ws.ctx);
+    const result = await exec(call('broken', '{}'), 1, createRegistry([broken]));
     expect(result).toMatchObject({ success: false, error: 'disk on fire', output: '' });
   });
 
@@ -403,7 +358,7 @@ describe('executeToolCall', () => {
       execute: async () => ok('é'.repeat(100)),
     });
     ws.ctx.limits = { ...ws.ctx.limits, maxOutputSize: 51 };
-    const result = await executeToolCall(call('big', '{}'), 1, createRegistry([big]), ws.ctx);
+    const result = await exec(call('big', '{}'), 1, createRegistry([big]));
     expect(result.truncated).toBe(true);
     expect(result.metadata.original_size).toBe(200);
     // 41 bytes of head and 10 of tail, never splitting a two-byte character.
@@ -416,7 +371,7 @@ describe('executeToolCall', () => {
   test('the tool_result display never carries a whole file', async () => {
     const content = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
     await ws.write('a.txt', content);
-    await executeToolCall(call('read_file', '{"path":"a.txt","offset":1}'), 1, registry, ws.ctx);
+    await exec(call('read_file', '{"path":"a.txt","offset":1}'), 1);
     const event = ws.events.at(-1);
     expect(event?.type === 'tool_result' && event.display).toBe('read a.txt lines 1-50');
   });
@@ -454,10 +409,10 @@ describe('the tool contract', () => {
     });
     const reg = createRegistry([weather]);
     expect(reg.specs()).toEqual([{ name: 'weather', description: 'Forecast.', inputSchema }]);
-    const bad = await executeToolCall(call('weather', '{"days":0}'), 1, reg, ws.ctx);
+    const bad = await exec(call('weather', '{"days":0}'), 1, reg);
     expect(bad.error).toContain('missing required field city');
     expect(bad.error).toContain('days:');
-    const good = await executeToolCall(call('weather', '{"city":"Oslo"}'), 1, reg, ws.ctx);
+    const good = await exec(call('weather', '{"city":"Oslo"}'), 1, reg);
     expect(good.output).toBe('sunny in Oslo');
   });
 
@@ -482,18 +437,18 @@ describe('the tool contract', () => {
     await ws.write('a.txt', 'old\n');
     const decided: unknown[] = [];
     const asked: { diff?: string; signal: AbortSignal }[] = [];
-    ws.ctx.policy = {
+    ws.held.policy = {
       mode: 'interactive',
       decide: async (request) => {
         decided.push(request.preview);
         return { decision: 'ask', reason: 'overwrites a file', reasons: ['overwrites a file'] };
       },
     };
-    ws.ctx.approve = async (request, signal) => {
+    ws.held.approve = async (request, signal) => {
       asked.push({ diff: request.preview?.diff, signal });
       return { decision: 'deny' };
     };
-    await executeToolCall(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 1, registry, ws.ctx);
+    await exec(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 1);
     expect(decided).toEqual([
       expect.objectContaining({ reads: [], writes: [`${ws.root}/a.txt`], summary: 'write a.txt (2 lines)' }),
     ]);
@@ -507,12 +462,7 @@ describe('the tool contract', () => {
 
   test('a command cannot raise its timeout above the configured one', async () => {
     ws.ctx.limits = { ...ws.ctx.limits, commandTimeoutMs: 300 };
-    const result = await executeToolCall(
-      call('execute_command', '{"command":"sleep 5","timeout_seconds":3600}'),
-      1,
-      registry,
-      ws.ctx,
-    );
+    const result = await exec(call('execute_command', '{"command":"sleep 5","timeout_seconds":3600}'), 1);
     expect(result.error).toBe('command timed out after 0.3s; it and the processes it started were killed');
   });
 });
@@ -546,16 +496,11 @@ describe('the tripwire in the executor', () => {
     });
 
   test('puts back what any call planted, tells the model in the result and the user in a warning', async () => {
-    ws.ctx.tripwire = createTripwire({ root: ws.root, globs: [], env: process.env });
+    ws.held.tripwire = createTripwire({ root: ws.root, globs: [], env: process.env });
     // A tool declared safe (an MCP tool marked read-only) is watched too.
     for (const safety of ['safe', 'dangerous'] as const) {
       ws.events.length = 0;
-      const result = await executeToolCall(
-        call('plant', '{}'),
-        1,
-        createRegistry([planting(safety)]),
-        ws.ctx,
-      );
+      const result = await exec(call('plant', '{}'), 1, createRegistry([planting(safety)]));
       expect(result.output).toContain('planted\n[tripwire] ');
       expect(result.output).toContain('.keel.yaml (created; removed again)');
       expect(result.metadata.tripwire).toBe('.keel.yaml (created; removed again)');
@@ -569,9 +514,9 @@ describe('the tripwire in the executor', () => {
 
   test('leaves alone a protected file a file tool was approved to write', async () => {
     await useMode('full', { approve: async () => ({ decision: 'once' }) });
-    ws.ctx.tripwire = createTripwire({ root: ws.root, globs: [], env: process.env });
+    ws.held.tripwire = createTripwire({ root: ws.root, globs: [], env: process.env });
     const input = JSON.stringify({ path: '.keel.yaml', content: 'agent:\n  max_turns: 5\n' });
-    const result = await executeToolCall(call('write_file', input), 1, registry, ws.ctx);
+    const result = await exec(call('write_file', input), 1);
     expect(result.success).toBe(true);
     expect(result.metadata.tripwire).toBeUndefined();
     expect(await ws.read('.keel.yaml')).toBe('agent:\n  max_turns: 5\n');

@@ -1,4 +1,4 @@
-// Test helpers for tools: a real temp workspace and a ToolContext around it.
+// Test helpers for tools: a real temp workspace, a ToolContext around it and what the executor holds (the policy).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,12 +6,15 @@ import type { AgentEvent } from '../../src/core/events.js';
 import { commandEnv, createProcessRunner } from '../../src/exec/process-runner.js';
 import { createPolicy, type ExecutionMode } from '../../src/safety/policy.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
+import type { ExecutorContext } from '../../src/tools/executor.js';
 import type { ToolContext, ToolLimits } from '../../src/tools/tool.js';
 
 export interface TestWorkspace {
   base: string;
   root: string;
   ctx: ToolContext;
+  /** What the executor holds around a call (the policy, and what a test adds: approvals, hooks, dry run…). */
+  held: Omit<ExecutorContext, 'registry'>;
   events: AgentEvent[];
   write(rel: string, content: string | Buffer): Promise<void>;
   read(rel: string): Promise<string>;
@@ -37,16 +40,17 @@ export async function makeWorkspace(
   const events: AgentEvent[] = [];
   const ctx: ToolContext = {
     workspace,
-    policy: createPolicy({ mode: options.mode ?? 'full', workspace }),
     signal: options.signal ?? new AbortController().signal,
     emit: (event) => events.push(event),
     limits: { ...testLimits, ...options.limits },
     runner: createProcessRunner(commandEnv(process.env)),
   };
+  const held = { policy: createPolicy({ mode: options.mode ?? 'full', workspace }) };
   return {
     base,
     root,
     ctx,
+    held,
     events,
     async write(rel, content) {
       await fs.mkdir(path.dirname(path.join(root, rel)), { recursive: true });

@@ -1,8 +1,8 @@
-// `/compact [focus]` as the chat calls it: Agent.compact from setupAgent against the scripted model server, with
+// `/compact [focus]` as the chat calls it: Run.compact from assembleRun against the scripted model server, with
 // the session saved; the focus steers the summary, the conversation continues from it, and the session file
 // replays to exactly the compacted list.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Agent, setupAgent } from '../../src/cli/setup.js';
+import { assembleRun, type Run } from '../../src/runtime/assemble.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
 import { useE2E } from '../support/e2e.js';
 import type { ReceivedRequest } from '../support/model-server.js';
@@ -30,7 +30,7 @@ const isSummaryRequest = (r: ReceivedRequest) => r.rawBody.includes('You summari
 const messagesOf = (r: ReceivedRequest) =>
   (r.body as { messages: { role: string; content: string }[] }).messages;
 
-describe('Agent.compact (/compact [focus])', () => {
+describe('Run.compact (/compact [focus])', () => {
   it('summarises with the focus, continues from the summary and the todo list, and saves the compacted session', async () => {
     const ws = await workspace({ 'a.ts': 'export const foo = 1;\n', 'AGENTS.md': 'Use tabs.\n' });
     const todos = [
@@ -44,17 +44,14 @@ describe('Agent.compact (/compact [focus])', () => {
       { text: SUMMARY },
       { text: 'Renaming next.' },
     ]);
-    let agent: Agent | undefined;
+    let agent: Run | undefined;
     try {
-      agent = await setupAgent(
-        { output: 'text', provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model', cwd: ws },
-        {
-          mode: () => 'restricted',
-          streamText: false,
-          printAnswer: false,
-          session: { save: true },
-        },
-      );
+      agent = await assembleRun({
+        cwd: ws,
+        flags: { provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model' },
+        mode: () => 'restricted',
+        session: { save: true },
+      });
       const signal = new AbortController().signal;
       agent.conversation.push({ role: 'user', content: 'what is foo?' });
       expect((await agent.run(signal)).reason).toBe('done');
@@ -83,7 +80,7 @@ describe('Agent.compact (/compact [focus])', () => {
         { role: 'user', content: expect.stringMatching(/^rename it to bar(\n\n\[Keel: [^\n]*\])?$/) },
       ]);
     } finally {
-      await agent?.session?.close();
+      await agent?.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-// What every way of running tools opens first (keel run and chat through setupAgent, keel mcp serve): the state
+// What every way of running tools opens first (every entry point, through runtime/): the state
 // dir, the workspace jail (saved tool outputs a read-only root), the command runner (sandboxed when asked or by
 // full mode's default, with an allowlisted environment) and the policy, its rules checked before anything runs.
 import { realpath } from 'node:fs/promises';
@@ -26,25 +26,35 @@ export interface SafetySetup {
   policy: Policy;
 }
 
-/** `dir`: the workspace directory, checked by resolveWorkspaceDir. */
-export async function openSafety(
-  loaded: LoadedConfig,
-  options: { dir: string; mode: ExecutionMode; sandbox?: boolean; allow?: readonly string[] },
-): Promise<SafetySetup> {
+export interface SafetyOptions {
+  /** The workspace directory, checked by resolveWorkspaceDir. */
+  dir: string;
+  mode: ExecutionMode;
+  /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
+  sandbox?: boolean;
+  /** Allow rules for this run (--allow). */
+  allow?: readonly string[];
+  env: NodeJS.ProcessEnv;
+  /** Keel's state directory; default: the XDG one (tool evals give each case its own). */
+  stateDir?: string;
+}
+
+export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): Promise<SafetySetup> {
   const { config } = loaded;
-  const state = stateDir(process.env);
+  const { env } = options;
+  const state = options.stateDir ?? stateDir(env);
   // Each workspace's saved outputs apart: the model may read back this workspace's, never another's.
   const real = await realpath(options.dir).catch(() => options.dir);
   const outputRoot = join(state, 'tool-output', workspaceKey(real));
-  const workspace = await openWorkspace(options.dir, [outputRoot], keelDirs(process.env));
+  const workspace = await openWorkspace(options.dir, [outputRoot], keelDirs(env));
   const commands = await chooseCommandRunner({
     mode: options.mode,
     requested: options.sandbox ?? config.safety.sandbox,
-    env: commandEnv(process.env, config.safety.env_passthrough),
+    env: commandEnv(env, config.safety.env_passthrough),
     sandbox: {
       workspace: workspace.root,
-      home: process.env.HOME || homedir(),
-      keelDirs: keelDirectories(userConfigPath(process.env), state),
+      home: env.HOME || homedir(),
+      keelDirs: keelDirectories(userConfigPath(env), state),
       network: config.safety.sandbox_network,
     },
   });
@@ -54,7 +64,7 @@ export async function openSafety(
     config,
     allow: options.allow,
     stateDir: state,
-    env: process.env,
+    env,
     sandboxed: commands.sandboxed,
   };
   await checkRules(policyOptions).catch((error: unknown) => {

@@ -29,13 +29,14 @@ export interface OpenedSession {
 
 export async function openSession(options: {
   workspace: string;
+  env: NodeJS.ProcessEnv;
   model: Model;
   redact: Redactor;
   /** Save the session (false: --no-session), and which saved one to continue. */
   session?: { save: boolean; continue?: boolean; resume?: string };
 }): Promise<OpenedSession> {
   const runId = `${runStamp()}-${process.pid}`;
-  const dir = sessionDir(dataDir(process.env), options.workspace);
+  const dir = sessionDir(dataDir(options.env), options.workspace);
   const resumeId = options.session ? await sessionToResume(dir, options.session) : undefined;
   const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(dir, resumeId));
   if (resumeId !== undefined && !resumed) throw new SessionError(`session ${resumeId} cannot be read`);

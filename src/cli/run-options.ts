@@ -1,0 +1,47 @@
+// The command line's side of a run: keel's flags as the runtime's RunSource (paths resolved against where keel was
+// started), and the outputs that render the run's events. The run itself is assembled by runtime/assemble.ts.
+import { resolve } from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import type { EventSink } from '../core/events.js';
+import { assembleRun, type Run, type RunOptions } from '../runtime/assemble.js';
+import { loadRunConfig, type RunSource } from '../runtime/config.js';
+import type { GlobalOptions } from './global-options.js';
+import { type OutputChoice, outputSink } from './outputs.js';
+
+/** Where the run starts, from keel's own flags. */
+export function runSource(options: GlobalOptions): RunSource {
+  return {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    // Paths given on the command line are relative to where keel was started, not to the workspace.
+    ...(options.config === undefined ? {} : { configFile: resolve(options.config) }),
+    ...(options.record === undefined ? {} : { record: resolve(options.record) }),
+    flags: {
+      provider: options.provider,
+      model: options.model,
+      baseUrl: options.baseUrl,
+      maxTurns: options.maxTurns,
+      cassette: options.cassette === undefined ? undefined : resolve(options.cassette),
+    },
+  };
+}
+
+export function loadConfigFor(options: GlobalOptions): Promise<LoadedConfig> {
+  return loadRunConfig(runSource(options), process.env);
+}
+
+/** What a subcommand asks of its run: the runtime's options and how the CLI prints the events. */
+export type CliRunOptions = Omit<RunOptions, keyof RunSource | 'outputs' | 'env'> &
+  OutputChoice & {
+    /** Prints the events in place of the --output choice: the chat's screen, which owns every byte it shows. */
+    output?: EventSink;
+  };
+
+/** Assembles the run for a subcommand, its events printed as --output says (or by the chat's screen). */
+export function startRun(options: GlobalOptions, choice: CliRunOptions): Promise<Run> {
+  const { output, ...rest } = choice;
+  return assembleRun({
+    ...rest,
+    ...runSource(options),
+    outputs: (model, redact) => output ?? outputSink(options, model, choice, redact),
+  });
+}

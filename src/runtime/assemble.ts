@@ -1,0 +1,275 @@
+// The one assembly of a run, for every entry point that runs the agent (keel run, chat and its /model and /clear,
+// ask, init; later subagents, an editor server, the library API): from resolved options to a ready agent —
+// config, workspace jail, policy, runner, tools, model, session, events with the audit log, hooks, checkpoints,
+// the executor and the conversation. Nothing here prints or exits: the caller renders the events it is given.
+import { compact } from '../agent/compaction.js';
+import type { Conversation } from '../agent/conversation.js';
+import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
+import type { CheckpointChange } from '../checkpoint/checkpointer.js';
+import type { LoadedConfig } from '../config/load.js';
+import { cacheDir } from '../config/paths.js';
+import type { Approve } from '../core/approval.js';
+import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
+import type { Model } from '../core/model.js';
+import type { PromptCommand } from '../core/prompt-command.js';
+import type { CommandRunner } from '../core/runner.js';
+import { TodoBoard } from '../core/todo-board.js';
+import type { TodoItem } from '../core/todos.js';
+import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
+import { planTodos } from '../plan/progress.js';
+import { createModel } from '../providers/index.js';
+import type { ExecutionMode } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
+import { type Redactor, runRedactor } from '../safety/redact.js';
+import type { Workspace } from '../safety/workspace.js';
+import { resumedTodos } from '../session/resume.js';
+import type { SessionRecord } from '../session/session-file.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { cleanStaleTempFiles } from '../tools/temp-files.js';
+import type { Tool } from '../tools/tool.js';
+import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
+import { conversationBudget, conversationText, openConversation, promptBuilder } from './conversation.js';
+import { runEvents } from './events.js';
+import { type Executor, openExecution } from './executor.js';
+import { openSafety } from './safety.js';
+import { openSession } from './session.js';
+import { toolContexts, toolLimits } from './tool-context.js';
+import { buildRegistry } from './tools.js';
+
+export interface RunOptions extends RunSource {
+  /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
+  mode: (loaded: LoadedConfig) => ExecutionMode;
+  /** Allow rules for this run (--allow). */
+  allow?: readonly string[];
+  /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
+  approve?: Approve;
+  /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
+  dryRun?: boolean;
+  /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
+  sandbox?: boolean;
+  /** The tools offered (default: the built-in ones, the custom ones and the MCP servers'); keel init offers none. */
+  tools?: Tool[];
+  /** Replaces the coding agent's system prompt (keel init asks for a file's content, not actions). */
+  systemPrompt?: string;
+  /** Save the session (false: --no-session), and which saved one to continue. */
+  session?: { save: boolean; continue?: boolean; resume?: string };
+  /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
+  plan?: readonly string[];
+  /** What renders the run, given its model (the CLI's text or JSON outputs). The runtime itself prints nothing. */
+  /** `redact`: the run's redactor, which machine-readable outputs pass every event through. */
+  outputs?: (model: Model, redact: Redactor) => EventSink;
+  /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
+  observe?: EventSink;
+  /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Run {
+  loaded: LoadedConfig;
+  workspace: Workspace;
+  model: Model;
+  registry: ToolRegistry;
+  /** The one path of every tool call: policy, approvals, hooks, checkpoints, caps, events. */
+  executor: Executor;
+  conversation: Conversation;
+  /** The run's events: what `outputs` and `observe` see, the audit log and the session store. */
+  events: EventStream;
+  emit: (event: AgentEvent) => void;
+  /** Runs every shell command of the agent; killAll stops them (and the MCP servers) when Keel exits on a signal. */
+  runner: CommandRunner;
+  /** The MCP servers of mcp.servers (their prompts are slash commands); undefined when none is enabled. */
+  mcp?: McpServers;
+  /** Where this run or chat is saved; undefined under --no-session. */
+  session?: SessionStore;
+  /** The session taken up by --continue or --resume, as it was saved. */
+  resumed?: SessionRecord;
+  /** The todo list as it stands (todo_write's, a plan's steps, or a resumed session's). */
+  todos: () => TodoItem[];
+  /** Runs the loop on the conversation as it stands. */
+  run(signal: AbortSignal): Promise<LoopResult>;
+  /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
+  checkpoint(change: CheckpointChange): Promise<void>;
+  /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
+  compact(focus: string | undefined, signal: AbortSignal): Promise<void>;
+  /** Slash commands that become a user message (MCP prompts; the chat adds custom command files). */
+  promptCommands: () => PromptCommand[];
+  /** Ends the run's commands and MCP servers and closes the session cleanly (its active marker goes). */
+  close(): Promise<void>;
+}
+
+export async function assembleRun(options: RunOptions): Promise<Run> {
+  const env = options.env ?? process.env;
+  const loaded = await loadRunConfig(options, env);
+  const { config } = loaded;
+  const mode = options.mode(loaded);
+  const dryRun = options.dryRun === true;
+  const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
+    dir: await resolveWorkspaceDir(options.cwd),
+    mode,
+    sandbox: options.sandbox,
+    allow: options.allow,
+    env,
+  });
+  // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
+  // in the background (it never throws, and touches only journaled temp files of processes that are gone).
+  void cleanStaleTempFiles(state);
+  const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
+  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
+  const redact = runRedactor(env, loaded);
+  const model = await createModel(config.provider, { record: options.record, env, redact });
+  const opened = await openSession({
+    workspace: workspace.root,
+    env,
+    model,
+    redact,
+    session: options.session,
+  });
+  const { runId, resumed, store: session } = opened;
+  const events = runEvents({
+    consumers: [
+      ...(options.observe ? [options.observe] : []),
+      ...(options.outputs ? [options.outputs(model, redact)] : []),
+    ],
+    durable: session ? [session.sink] : [],
+    audit: { stateDir: state, cwd: workspace.root, registry, redact },
+  });
+  const emit = events.emit;
+  for (const message of loaded.warnings) emit({ type: 'warning', message });
+  // A plan's steps, else the resumed session's list; the first run shows it before its first request.
+  const todos = new TodoBoard(emit);
+  if (options.plan) todos.restore(planTodos(options.plan));
+  else if (resumed) todos.restore(resumedTodos(resumed));
+  if (commands.warning) emit({ type: 'warning', message: commands.warning });
+  // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
+  const maxTokens = conversationBudget(config, model.capabilities);
+  let conversation: Conversation | undefined;
+  const contextFor = toolContexts({
+    workspace,
+    runner: commands.runner,
+    limits: toolLimits(config, maxTokens),
+    emit,
+    stateDir: state,
+    cacheDir: cacheDir(env),
+    todos,
+    conversationText: () => conversationText(conversation?.messages ?? []),
+  });
+  const { executor, hooks, checkpoints } = openExecution({
+    config,
+    registry,
+    policy,
+    workspaceRoot: workspace.root,
+    stateDir: state,
+    outputRoot,
+    runId,
+    sessionId: opened.id,
+    sources: loaded.sources,
+    env,
+    emit,
+    contextFor,
+    approve: options.approve,
+    dryRun,
+  });
+  await hooks?.sessionStart();
+  const buildSystemPrompt = promptBuilder({
+    config,
+    workspace: workspace.root,
+    mode,
+    allow: options.allow,
+    sandboxed: commands.sandboxed,
+    dryRun,
+    planTool: registry.get('todo_write') !== undefined,
+    env,
+    replacement: options.systemPrompt,
+    warn: (message) => emit({ type: 'warning', message }),
+  });
+  const current = openConversation(await buildSystemPrompt(), config, maxTokens, resumed);
+  conversation = current;
+  const compactor = {
+    model,
+    conversation: current,
+    systemPrompt: buildSystemPrompt,
+    todos: () => todos.items(),
+    emit,
+  };
+  const loopOptions: Omit<LoopOptions, 'signal'> = {
+    model,
+    executor,
+    // keel init's own prompt asks for a file, not a task to steer.
+    intent: options.systemPrompt === undefined,
+    emit,
+    flush: events.flush,
+    workspace: workspace.root,
+    maxTurns: config.agent.max_turns,
+    timeoutMs: config.agent.timeout_seconds * 1000,
+    // Never more than half the conversation budget (4 bytes a token): one call must not outgrow the window.
+    maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
+    ...(config.agent.conversation.auto_compact
+      ? {
+          autoCompact: {
+            threshold: config.agent.conversation.compact_at,
+            compact: async (turn: number, signal: AbortSignal) =>
+              (await compact(compactor, { trigger: 'auto', turn, signal })).usage,
+          },
+        }
+      : {}),
+  };
+  // MCP servers start in the background, their tools joining the registry when ready; they end with the
+  // runner. Not for a caller choosing its own tools (keel init, keel ask).
+  const mcp = options.tools
+    ? undefined
+    : startMcpServers({
+        servers: config.mcp.servers,
+        registry,
+        env,
+        workspace: workspace.root,
+        warn: (message) => emit({ type: 'warning', message }),
+        jail: {
+          reads: createReadJail(env),
+          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
+        },
+      });
+  const runner = withServers(commands.runner, mcp);
+  let runs = 0;
+  return {
+    loaded,
+    workspace,
+    model,
+    registry,
+    executor,
+    conversation: current,
+    events,
+    emit,
+    runner,
+    ...(mcp ? { mcp } : {}),
+    ...(session ? { session } : {}),
+    ...(resumed ? { resumed } : {}),
+    todos: () => todos.items(),
+    // MCP prompts of the servers ready now: the chat lists them as slash commands.
+    promptCommands: () => mcp?.prompts() ?? [],
+    run: (signal) => {
+      // Each run, or each chat turn, is one step `keel undo` can take back.
+      runs += 1;
+      checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`);
+      if (runs === 1) todos.announce();
+      const result = runLoop(current, { ...loopOptions, signal });
+      if (!hooks) return result;
+      return result.then(async (ended) => {
+        await hooks.stop({ reason: ended.reason, turns: ended.turns });
+        return ended;
+      });
+    },
+    checkpoint: async (change) => {
+      await checkpoints?.take(change);
+    },
+    compact: async (focus, signal) => {
+      await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
+      // The compacted conversation is on disk before the user's next message.
+      await events.flush();
+    },
+    close: async () => {
+      runner.killAll();
+      await session?.close();
+    },
+  };
+}

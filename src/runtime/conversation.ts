@@ -1,0 +1,98 @@
+// A run's conversation: the system prompt (rebuilt after compaction, so context files edited since start-up are
+// read again), the budget it is kept within, and a resumed session's messages exactly as the model read them.
+import { findContextFiles } from '../agent/context-files.js';
+import { Conversation } from '../agent/conversation.js';
+import { systemPrompt } from '../agent/system-prompt.js';
+import { userContextFilePath } from '../config/paths.js';
+import type { KeelConfig } from '../config/schema.js';
+import type { Message } from '../core/messages.js';
+import type { ModelCapabilities } from '../core/model.js';
+import { promptBudget } from '../providers/capabilities.js';
+import type { ExecutionMode } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
+import { resumedConversation } from '../session/resume.js';
+import type { SessionRecord } from '../session/session-file.js';
+
+/** The conversation's token budget: the configured one, or less when the model's window is smaller. */
+export function conversationBudget(config: KeelConfig, capabilities: ModelCapabilities | undefined): number {
+  return Math.min(
+    config.agent.conversation.max_tokens,
+    promptBudget(capabilities) ?? Number.POSITIVE_INFINITY,
+  );
+}
+
+export interface PromptOptions {
+  config: KeelConfig;
+  workspace: string;
+  mode: ExecutionMode;
+  allow?: readonly string[];
+  sandboxed: boolean;
+  dryRun: boolean;
+  /** Whether todo_write is offered (the prompt then mentions planning with it). */
+  planTool: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Replaces the coding agent's prompt (keel init, keel ask). */
+  replacement?: string;
+  /** Told once of each context file the read jail skips. */
+  warn?: (message: string) => void;
+}
+
+/** Builds the system prompt; called again after each compaction. */
+export function promptBuilder(options: PromptOptions): () => Promise<string> {
+  const { config } = options;
+  const sandbox = options.sandboxed ? { network: config.safety.sandbox_network } : undefined;
+  // Context files go through the read jail; a skipped one is named once per run, not at each compaction.
+  const jail = createReadJail(options.env);
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (!warned.has(message)) options.warn?.(message);
+    warned.add(message);
+  };
+  return async () =>
+    options.replacement ??
+    systemPrompt({
+      workspace: options.workspace,
+      mode: options.mode,
+      commands: config.safety.allow_command_execution,
+      allowRules: [...config.safety.commands.allow, ...(options.allow ?? [])],
+      sandbox,
+      dryRun: options.dryRun,
+      planTool: options.planTool,
+      contextFiles: await findContextFiles({
+        workspace: options.workspace,
+        userFile: userContextFilePath(options.env),
+        jail,
+        warn,
+      }),
+    });
+}
+
+export function openConversation(
+  prompt: string,
+  config: KeelConfig,
+  maxTokens: number,
+  resumed: SessionRecord | undefined,
+): Conversation {
+  const conversation = new Conversation(prompt, {
+    maxTokens,
+    minRetainTurns: config.agent.conversation.min_retain_turns,
+    pruneThreshold: config.agent.conversation.prune_threshold,
+  });
+  if (resumed) {
+    // The model reads the saved conversation exactly as before; calls a crash left unanswered get a result.
+    const { messages, repairs } = resumedConversation(resumed);
+    conversation.restore(messages);
+    for (const message of repairs) conversation.push(message);
+  }
+  return conversation;
+}
+
+/** What the user and the model said and the arguments of the model's tool calls: files and names they mention. */
+export function conversationText(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'user') parts.push(m.content);
+    if (m.role === 'assistant') parts.push(m.content, ...(m.toolCalls ?? []).map((c) => c.input));
+  }
+  return parts.join('\n');
+}

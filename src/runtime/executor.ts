@@ -1,0 +1,135 @@
+// A run's tool executor as one value: the registry, the policy and what surrounds every call (approvals and
+// their "always" memory, dry run, checkpoints, the tripwire, the user's hooks, saved outputs), with each call's
+// ToolContext from tool-context.ts. The agent loop, `keel mcp serve` and the tool evals all run calls through it.
+import { dirname, join } from 'node:path';
+import type { LoopExecutor } from '../agent/loop.js';
+import { type Checkpointer, createCheckpointer } from '../checkpoint/checkpointer.js';
+import type { KeelConfig } from '../config/schema.js';
+import type { Approve } from '../core/approval.js';
+import type { AgentEvent } from '../core/events.js';
+import type { ToolCall } from '../core/messages.js';
+import { createHooks, type Hooks } from '../extend/hooks.js';
+import { ApprovalMemory } from '../safety/approval-memory.js';
+import type { Policy } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
+import { createTripwire } from '../safety/tripwire.js';
+import {
+  assessToolCall,
+  type ExecutorContext,
+  executeToolCall,
+  formatForModel,
+  type PreparedCall,
+} from '../tools/executor.js';
+import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolResult } from '../tools/tool.js';
+import type { ContextFor } from './tool-context.js';
+
+export interface Executor extends LoopExecutor {
+  readonly registry: ToolRegistry;
+  /** Runs one call through every step and returns the whole result (keel mcp serve, tool evals). */
+  execute(call: ToolCall, turn: number, signal: AbortSignal): Promise<ToolResult>;
+}
+
+export function createExecutor(held: ExecutorContext, contextFor: ContextFor): Executor {
+  // A read-only call run in the concurrent group, before anything of its turn changed, is not previewed and
+  // decided again; any other call is (an earlier call of the turn may have changed what the policy would say).
+  const prepared = new WeakMap<ToolCall, PreparedCall>();
+  return {
+    registry: held.registry,
+    specs: () => held.registry.specs(),
+    async assess(call, _turn, signal) {
+      const assessment = await assessToolCall(call, held, contextFor(signal));
+      if (assessment.prepared) prepared.set(call, assessment.prepared);
+      return assessment;
+    },
+    async run(call, turn, signal, concurrent) {
+      const ready = concurrent ? prepared.get(call) : undefined;
+      const result = await executeToolCall(call, turn, held, contextFor(signal, concurrent?.emit), ready);
+      return { content: formatForModel(result), isError: !result.success };
+    },
+    execute: (call, turn, signal) => executeToolCall(call, turn, held, contextFor(signal)),
+  };
+}
+
+export interface ExecutionOptions {
+  config: KeelConfig;
+  registry: ToolRegistry;
+  policy: Policy;
+  workspaceRoot: string;
+  stateDir: string;
+  /** Where results too large for the model are saved (a read-only root of the workspace jail). */
+  outputRoot: string;
+  /** Names this process's saved outputs. */
+  runId: string;
+  /** What hooks are told the session is. */
+  sessionId: string;
+  /** Where each config key came from (config key → source): a project file's hooks go through the read jail. */
+  sources?: Record<string, string>;
+  env: NodeJS.ProcessEnv;
+  emit: (event: AgentEvent) => void;
+  contextFor: ContextFor;
+  approve?: Approve;
+  /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
+  dryRun?: boolean;
+  /** false: no checkpoints, tripwire, hooks or saved outputs (policy check, tool evals). */
+  guarded?: boolean;
+}
+
+export interface Execution {
+  executor: Executor;
+  hooks?: Hooks;
+  checkpoints?: Checkpointer;
+}
+
+/** The executor with the run's hooks, checkpoints (before each change, for `keel undo`), saved outputs and approvals. */
+export function openExecution(options: ExecutionOptions): Execution {
+  const { emit, env } = options;
+  const guarded = options.guarded !== false;
+  const hooks = guarded
+    ? createHooks(options.config.hooks, {
+        workspace: options.workspaceRoot,
+        sessionId: options.sessionId,
+        env,
+        emit,
+        // A project file's hooks whose script links out of the workspace are skipped as they are about to run.
+        ...(options.sources ? { jail: { reads: createReadJail(env), sources: options.sources } } : {}),
+      })
+    : undefined;
+  const checkpoints =
+    guarded && options.dryRun !== true
+      ? createCheckpointer({
+          root: options.workspaceRoot,
+          stateDir: options.stateDir,
+          env,
+          maxIgnoredKb: options.config.checkpoints.max_ignored_file_kb,
+          warn: (message) => emit({ type: 'warning', message }),
+        })
+      : undefined;
+  // Protected files (git's config and hooks, Keel's and other agents' settings) put back after any call changes them.
+  const tripwire = guarded
+    ? createTripwire({ root: options.workspaceRoot, globs: options.config.safety.protected_paths, env })
+    : undefined;
+  if (guarded) {
+    // Saved outputs are kept a week (this workspace's runs, and other workspaces' folders left as long); clearing
+    // them never delays the run.
+    for (const dir of [options.outputRoot, dirname(options.outputRoot)]) {
+      void removeOldOutputs(dir, 7 * 24 * 3600 * 1000).catch(() => {});
+    }
+  }
+  const held: ExecutorContext = {
+    registry: options.registry,
+    policy: options.policy,
+    ...(options.approve ? { approve: options.approve, approvals: new ApprovalMemory() } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+    ...(checkpoints ? { beforeChange: (change) => checkpoints.take(change) } : {}),
+    ...(tripwire ? { tripwire } : {}),
+    ...(hooks ? { hooks } : {}),
+    ...(guarded ? { saveOutput: createOutputStore(join(options.outputRoot, options.runId)) } : {}),
+  };
+  return {
+    executor: createExecutor(held, options.contextFor),
+    ...(hooks ? { hooks } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
+  };
+}

@@ -1,0 +1,45 @@
+// What a tool sees of a run, built in this one place for every entry point: the workspace, the runner, its limits
+// (the output cap among them), the state and cache dirs, the todo board, and one call's signal and event sink.
+import type { KeelConfig } from '../config/schema.js';
+import type { AgentEvent } from '../core/events.js';
+import type { CommandRunner } from '../core/runner.js';
+import type { TodoBoard } from '../core/todo-board.js';
+import type { Workspace } from '../safety/workspace.js';
+import type { ToolContext, ToolLimits } from '../tools/tool.js';
+
+/** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
+export function outputCap(configured: number, budgetTokens: number): number {
+  return Math.min(configured, Math.max(4096, Math.floor(budgetTokens / 8) * 4));
+}
+
+/** The tools' limits from config; `budgetTokens`: the conversation's budget (smaller when the model's window is). */
+export function toolLimits(config: KeelConfig, budgetTokens: number): ToolLimits {
+  return {
+    maxOutputSize: outputCap(config.agent.tools.max_output_size, budgetTokens),
+    maxFileReadSize: config.agent.tools.max_file_read_size,
+    commandTimeoutMs: config.agent.terminal.timeout_seconds * 1000,
+    maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
+    maxStderrBytes: config.agent.terminal.max_stderr_bytes,
+  };
+}
+
+/** The run's side of every tool context. */
+export interface ToolContextParts {
+  workspace: Workspace;
+  runner: CommandRunner;
+  limits: ToolLimits;
+  /** The run's event sink; a call run concurrently gets its own (see ContextFor). */
+  emit: (event: AgentEvent) => void;
+  stateDir?: string;
+  cacheDir?: string;
+  todos?: TodoBoard;
+  conversationText?: () => string;
+}
+
+/** One call's context: its abort signal, and the sink of a call whose events are held back (a concurrent one). */
+export type ContextFor = (signal: AbortSignal, emit?: (event: AgentEvent) => void) => ToolContext;
+
+export function toolContexts(parts: ToolContextParts): ContextFor {
+  const { emit: runEmit, ...rest } = parts;
+  return (signal, emit = runEmit) => ({ ...rest, signal, emit });
+}

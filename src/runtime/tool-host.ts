@@ -1,0 +1,141 @@
+// Keel's tools without an agent, through the same assembly as a run: `keel mcp serve` (every call with the policy,
+// hooks, checkpoints, the output cap and the audit log), `keel policy check` (the policy and a preview's context)
+// and the tool evals (a fixture copy, default config, fixed limits).
+
+import type { Checkpointer } from '../checkpoint/checkpointer.js';
+import type { LoadedConfig } from '../config/load.js';
+import { cacheDir } from '../config/paths.js';
+import type { EventSink, EventStream } from '../core/events.js';
+import type { CommandRunner } from '../core/runner.js';
+import { TodoBoard } from '../core/todo-board.js';
+import type { CaseTools } from '../evals/tool-evals.js';
+import type { ExecutionMode, Policy } from '../safety/policy.js';
+import { runRedactor } from '../safety/redact.js';
+import type { Workspace } from '../safety/workspace.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolLimits } from '../tools/tool.js';
+import { defaultConfig } from './config.js';
+import { runEvents } from './events.js';
+import { type Executor, openExecution } from './executor.js';
+import { openSafety } from './safety.js';
+import { type ContextFor, toolContexts, toolLimits } from './tool-context.js';
+import { buildRegistry } from './tools.js';
+
+export interface ToolHostOptions {
+  loaded: LoadedConfig;
+  /** The workspace directory, checked by resolveWorkspaceDir. */
+  dir: string;
+  mode: ExecutionMode;
+  allow?: readonly string[];
+  sandbox?: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Names saved outputs, and is the session id hooks are told. */
+  runId: string;
+  /** Add the tools of tools.custom (default: no; the built-in tools only). */
+  custom?: boolean;
+  /** What watches the events (keel mcp serve prints the warnings). */
+  consumers?: readonly EventSink[];
+  /** false: no audit log, hooks, checkpoints or saved outputs (policy check, tool evals). */
+  guarded?: boolean;
+  /** Fixed limits (tool evals); default: from config, the output cap from the conversation budget. */
+  limits?: ToolLimits;
+  /** Keel's state directory; default: the XDG one. */
+  stateDir?: string;
+  /** Give todo_write a board of its own (tool evals). */
+  todos?: boolean;
+}
+
+export interface ToolHost {
+  workspace: Workspace;
+  policy: Policy;
+  registry: ToolRegistry;
+  runner: CommandRunner;
+  events: EventStream;
+  executor: Executor;
+  /** Each call's tool context (policy check previews with it). */
+  contextFor: ContextFor;
+  checkpoints?: Checkpointer;
+}
+
+export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> {
+  const { loaded, env } = options;
+  const { config } = loaded;
+  const guarded = options.guarded !== false;
+  const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
+    dir: options.dir,
+    mode: options.mode,
+    sandbox: options.sandbox,
+    allow: options.allow,
+    env,
+    ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+  });
+  const registry = await buildRegistry(loaded, workspace.root, { custom: options.custom === true });
+  const events = runEvents({
+    consumers: options.consumers ?? [],
+    ...(guarded
+      ? { audit: { stateDir: state, cwd: workspace.root, registry, redact: runRedactor(env, loaded) } }
+      : {}),
+  });
+  const { emit } = events;
+  if (commands.warning) emit({ type: 'warning', message: commands.warning });
+  // Without a model the conversation budget is the configured one.
+  const contextFor = toolContexts({
+    workspace,
+    runner: commands.runner,
+    limits: options.limits ?? toolLimits(config, config.agent.conversation.max_tokens),
+    emit,
+    stateDir: state,
+    ...(guarded ? { cacheDir: cacheDir(env) } : {}),
+    ...(options.todos ? { todos: new TodoBoard(() => {}) } : {}),
+  });
+  const { executor, checkpoints } = openExecution({
+    config,
+    registry,
+    policy,
+    workspaceRoot: workspace.root,
+    stateDir: state,
+    outputRoot,
+    runId: options.runId,
+    sessionId: options.runId,
+    env,
+    emit,
+    contextFor,
+    guarded,
+  });
+  return {
+    workspace,
+    policy,
+    registry,
+    runner: commands.runner,
+    events,
+    executor,
+    contextFor,
+    ...(checkpoints ? { checkpoints } : {}),
+  };
+}
+
+/** Limits of a tool eval: fixed, so a case's expectations do not depend on anyone's config. */
+const EVAL_LIMITS: ToolLimits = {
+  maxOutputSize: 256 * 1024,
+  maxFileReadSize: 1024 * 1024,
+  commandTimeoutMs: 10_000,
+  maxStdoutBytes: 256 * 1024,
+  maxStderrBytes: 256 * 1024,
+};
+
+/** A tool eval case's tools on its fixture copy: full mode, default config, no sandbox, nothing guarded. */
+export async function openCaseTools(copy: { root: string; stateDir: string }): Promise<CaseTools> {
+  const host = await openToolHost({
+    loaded: defaultConfig(),
+    dir: copy.root,
+    mode: 'full',
+    sandbox: false,
+    env: process.env,
+    runId: 'eval',
+    guarded: false,
+    limits: EVAL_LIMITS,
+    stateDir: copy.stateDir,
+    todos: true,
+  });
+  return { execute: host.executor.execute, close: () => host.runner.killAll() };
+}

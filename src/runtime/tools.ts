@@ -1,0 +1,33 @@
+// The tools a run offers: the built-in ones (or the caller's own choice), less the shell tools when commands are
+// off, plus those defined in config (tools.custom). MCP servers' tools join later (assemble.ts starts them).
+import type { LoadedConfig } from '../config/load.js';
+import { COMMAND_TOOL } from '../safety/policy.js';
+import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/tool.js';
+
+export interface ToolChoice {
+  /** The tools offered; default: the built-in ones. keel init offers none, keel ask the read-only ones. */
+  tools?: Tool[];
+  /** Add the tools of tools.custom; default: only with the built-in tools. */
+  custom?: boolean;
+}
+
+export async function buildRegistry(
+  loaded: LoadedConfig,
+  workspaceRoot: string,
+  choice: ToolChoice = {},
+): Promise<ToolRegistry> {
+  const { config } = loaded;
+  const registry = createRegistry(choice.tools ?? defaultTools());
+  // Without command execution the shell tool goes, and with it the tools that follow background commands.
+  if (!config.safety.allow_command_execution) {
+    for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);
+  }
+  // Their loader brings the bash parser, so it loads only when config defines some.
+  const custom = choice.custom ?? choice.tools === undefined;
+  if (custom && Object.keys(config.tools.custom).length > 0) {
+    const { addConfigTools } = await import('../extend/config-tools.js');
+    await addConfigTools(registry, loaded, workspaceRoot);
+  }
+  return registry;
+}
