@@ -1,7 +1,8 @@
 // Context files: the project's instructions for agents (AGENTS.md and its older names) found from the repository
 // root down to the workspace, plus the user's own, read once at start-up and sent with the system prompt.
-import { open, stat } from 'node:fs/promises';
+import { constants, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { type ReadJail, skippedWarning } from '../safety/read-jail.js';
 
 /** In each directory the first of these that exists is read: AGENTS.md is the cross-tool convention. */
 export const contextFileNames = ['AGENTS.md', 'AGENT.md', 'CRAFT.md', 'CLAUDE.md'] as const;
@@ -51,8 +52,10 @@ async function contextFileIn(dir: string): Promise<string | undefined> {
 }
 
 /** At most `maxBytes` of the file, cut on a character boundary; reads no more than that of a large file. */
-async function readCapped(path: string, maxBytes: number): Promise<ContextFile | undefined> {
-  const handle = await open(path, 'r').catch(() => undefined);
+async function readCapped(path: string, maxBytes: number, real = path): Promise<ContextFile | undefined> {
+  // The checked real path, opened without following a link swapped in since the check.
+  const flags = real === path ? constants.O_RDONLY : constants.O_RDONLY | constants.O_NOFOLLOW;
+  const handle = await open(real, flags).catch(() => undefined);
   if (!handle) return undefined;
   try {
     const { size } = await handle.stat();
@@ -77,9 +80,16 @@ export async function findContextFiles(options: {
   /** The user-level file (`~/.config/keel/AGENTS.md`). */
   userFile: string;
   limits?: ContextLimits;
+  /**
+   * The project's files must resolve inside the repository root (the workspace when in none) and not be linked
+   * into a secret; one that is not is skipped with a warning. The user's own file is exempt.
+   */
+  jail?: ReadJail;
+  warn?: (message: string) => void;
 }): Promise<ContextFile[]> {
   const limits = options.limits ?? defaultContextLimits;
   const dirs = await contextDirectories(options.workspace);
+  const root = dirs[0] ?? options.workspace;
   const found = await Promise.all([
     isFile(options.userFile).then((yes) => (yes ? options.userFile : undefined)),
     ...dirs.map(contextFileIn),
@@ -88,8 +98,17 @@ export async function findContextFiles(options: {
   const files: ContextFile[] = [];
   let left = limits.totalBytes;
   for (const path of paths.reverse()) {
+    let real = path;
+    if (options.jail && path !== options.userFile) {
+      const checked = await options.jail.check(path, root);
+      if ('refused' in checked) {
+        options.warn?.(skippedWarning('context file', path, checked.refused));
+        continue;
+      }
+      real = checked.real;
+    }
     // Once the budget is spent a file is still named, with nothing of it shown.
-    const file = await readCapped(path, Math.min(limits.fileBytes, left));
+    const file = await readCapped(path, Math.min(limits.fileBytes, left), real);
     if (file === undefined) continue; // vanished or unreadable since the stat: nothing to say about it
     left -= Buffer.byteLength(file.content);
     files.push(file);

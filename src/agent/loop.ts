@@ -10,6 +10,7 @@ import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
 import { classifyIntent } from './intent.js';
+import { boundedCall } from './oversized-call.js';
 import { repeatedReadNote } from './repeated-read.js';
 import { RepetitionGuard } from './repetition.js';
 import { steeringNote } from './steering.js';
@@ -55,6 +56,8 @@ export interface LoopOptions {
   maxContinuations?: number;
   /** Compaction near the context limit; without it, pruning alone keeps the conversation in budget. */
   autoCompact?: AutoCompaction;
+  /** A tool call's arguments over this many bytes are refused and kept only as a stub (boundedCall). */
+  maxToolArgumentBytes?: number;
 }
 
 export interface LoopResult {
@@ -128,7 +131,11 @@ async function streamTurn(
         emit({ type: 'reasoning_delta', turn, delta: event.delta });
         break;
       case 'tool-call':
-        result.calls.push(event.call);
+        result.calls.push(
+          options.maxToolArgumentBytes === undefined
+            ? event.call
+            : boundedCall(event.call, options.maxToolArgumentBytes),
+        );
         break;
       case 'citation':
         emit({ type: 'citation', turn, url: event.url, ...(event.title ? { title: event.title } : {}) });

@@ -4,7 +4,7 @@ import { askSystemPrompt } from '../agent/ask-prompt.js';
 import { dataDir } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { createRedactor } from '../safety/redact.js';
+import { runRedactor } from '../safety/redact.js';
 import {
   type AskExchange,
   askHistoryPath,
@@ -75,7 +75,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
         directory,
         previous,
         { question: message, answer: result.answer },
-        createRedactor(process.env),
+        runRedactor(process.env, agent.loaded),
       ).catch((error: unknown) =>
         agent.emit({
           type: 'warning',

@@ -1,6 +1,7 @@
 // `@path` in a chat message: the file's content goes with the message, named, read through the workspace jail
 // and capped, so the model need not spend a tool call reading what the user already pointed at.
 import { readFile, stat } from 'node:fs/promises';
+import type { ReadJail } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
 
 /** Attached text beyond this is cut (the model can read the rest with read_file). */
@@ -27,6 +28,8 @@ export async function attachFiles(
   text: string,
   workspace: Workspace,
   maxBytes = ATTACH_MAX_BYTES,
+  /** Also skips a workspace file that is a link into a secret location or Keel's own directories. */
+  jail?: ReadJail,
 ): Promise<Attached> {
   const attached: Attachment[] = [];
   const skipped: Attached['skipped'] = [];
@@ -38,6 +41,11 @@ export async function attachFiles(
     seen.add(requested);
     try {
       const absolute = await workspace.resolve(requested);
+      const checked = jail ? await jail.check(requested, workspace.root) : undefined;
+      if (checked && 'refused' in checked) {
+        skipped.push({ path: requested, reason: checked.refused });
+        continue;
+      }
       const info = await stat(absolute);
       if (!info.isFile()) {
         skipped.push({ path: requested, reason: 'not a file' });

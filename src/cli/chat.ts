@@ -9,6 +9,7 @@ import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { conversationBudget } from '../runtime/conversation.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
@@ -64,6 +65,7 @@ const modelName = (agent: Run) => `${agent.model.provider}/${agent.model.modelId
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
+  const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
   const historyFile = historyPath(stateDir(env));
   let agent: Run | undefined;
@@ -152,7 +154,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const send = async (text: string) => {
     if (!agent) return;
-    const { message, attached, skipped } = await attachFiles(text, agent.workspace);
+    const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
     agent.conversation.push({ role: 'user', content: message });

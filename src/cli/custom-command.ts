@@ -23,9 +23,19 @@ export async function commandGoal(
   cwd: string | undefined,
 ): Promise<CommandGoal> {
   const workspace = await openWorkspace(await resolveWorkspaceDir(cwd));
-  const { commands, warnings } = await loadPromptCommands({ workspace, env: process.env });
-  reportWarnings(warnings);
-  const command = commands.find((c) => c.name === name.replace(/^\//, ''));
+  const { commands, warnings, refused } = await loadPromptCommands({ workspace, env: process.env });
+  const wanted = name.replace(/^\//, '');
+  const refusal = refused.get(wanted);
+  // The refusal is the error itself: no second line saying the same.
+  reportWarnings(
+    refusal === undefined ? warnings : warnings.filter((w) => !w.includes(refusal.split(': ')[0]!)),
+  );
+  if (refusal !== undefined) {
+    throw new UsageError(`command "${wanted}" is refused: ${refusal}`, {
+      hint: 'a project command must be a file inside the workspace, not a link to one outside it or to a secret',
+    });
+  }
+  const command = commands.find((c) => c.name === wanted);
   if (!command) {
     const available = commands.map((c) => c.name).join(', ');
     throw new UsageError(`unknown command "${name}"`, {

@@ -1,6 +1,7 @@
 // The event consumers that print a run: text for people, one JSON object, or a JSON line per event.
 import { type EventSink, fanOut } from '../core/events.js';
 import type { Model } from '../core/model.js';
+import { type Redactor, redactDeep } from '../safety/redact.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
@@ -22,9 +23,19 @@ export interface OutputChoice {
   plan?: readonly string[];
 }
 
-/** What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json. */
-export function outputSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
-  const printed = textSink(options, model, setup);
+/**
+ * What prints the run for the chosen --output: the text renderer (plus the summary line), JSON, or stream-json.
+ * `redact`: JSON and stream-json pass every event through it first (they are kept, piped and logged like sessions).
+ */
+export function outputSink(
+  options: GlobalOptions,
+  model: Model,
+  setup: OutputChoice,
+  redact?: Redactor,
+): EventSink {
+  const sink = textSink(options, model, setup);
+  const printed: EventSink =
+    redact && options.output !== 'text' ? (event) => sink(redactDeep(event, redact)) : sink;
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
     ? fanOut(

@@ -42,6 +42,6 @@ export function startRun(options: GlobalOptions, choice: CliRunOptions): Promise
   return assembleRun({
     ...rest,
     ...runSource(options),
-    outputs: (model) => output ?? outputSink(options, model, choice),
+    outputs: (model, redact) => output ?? outputSink(options, model, choice, redact),
   });
 }

@@ -1,6 +1,10 @@
 // `keel run`: one autonomous run toward a goal given as --prompt, --plan or on stdin.
+import { lstat, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { resolveWorkspaceDir } from '../runtime/config.js';
+import { createReadJail } from '../safety/read-jail.js';
+import { isInside } from '../safety/workspace.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
@@ -32,6 +36,26 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * The plan file to read. One named outside the workspace is the user's own choice and read as given; one inside
+ * it goes through the read jail, so a repository's `plan.md -> ~/.ssh/id_rsa` is refused, not sent.
+ */
+async function planPath(options: RunOptions): Promise<string> {
+  const file = resolve(options.plan!);
+  const workspace = await resolveWorkspaceDir(options.cwd);
+  const root = await realpath(workspace).catch(() => workspace);
+  const inside = [workspace, root].some((dir) => isInside(dir, file));
+  // Not there at all: loadPlan says so in its own words.
+  if (!inside || !(await lstat(file).catch(() => undefined))) return file;
+  const checked = await createReadJail(process.env).check(file, isInside(workspace, file) ? workspace : root);
+  if ('refused' in checked) {
+    throw new UsageError(`plan file ${options.plan} is refused: ${checked.refused}`, {
+      hint: 'give a plan file inside the workspace that is not a link out of it, or name the real file',
+    });
+  }
+  return file;
+}
+
 /** The first prompt (a plan file's instructions tracked as todos), and input piped on stdin as its context. */
 async function goalText(options: RunOptions): Promise<{ text: string; plan?: string[]; piped?: PipedInput }> {
   if (options.prompt !== undefined && options.plan !== undefined) {
@@ -43,7 +67,7 @@ async function goalText(options: RunOptions): Promise<{ text: string; plan?: str
       import('../plan/parse.js'),
       import('../plan/prompt.js'),
     ]);
-    const plan = await loadPlan(resolve(options.plan));
+    const plan = await loadPlan(await planPath(options));
     return {
       text: planToPrompt(plan, { tracked: true }),
       plan: plan.instructions,

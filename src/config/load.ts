@@ -10,6 +10,7 @@ import type { ConfigLayer } from './layer.js';
 import { type ConfigFlags, envLayer, envProvider, flagLayer, flagProvider } from './overrides.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
 import { configSchema, type KeelConfig, type ProviderName } from './schema.js';
+import { configSecrets } from './secrets.js';
 import { type IgnoredKey, requiresTrust, untrustedWarning } from './trust.js';
 import { trustedBy } from './trusted-folders.js';
 
@@ -36,6 +37,11 @@ export interface LoadedConfig {
   ignored: IgnoredKey[];
   /** Ready-worded warnings for the user (at most one today: the ignored keys). */
   warnings: string[];
+  /**
+   * Secret values written in the config files (an api_key, a token), those overridden or ignored included: the
+   * redactor removes them wherever they show up.
+   */
+  secrets?: string[];
 }
 
 export interface LoadConfigOptions {
@@ -107,6 +113,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     resolve(projectFile) === resolve(userFile)
       ? undefined
       : await readConfigFile(projectFile, { label: 'project file', required: false });
+  // Before screening: an untrusted project's key is ignored, but still a secret if the model comes across it.
+  const secrets = [user, project].flatMap((layer) =>
+    [...(layer ?? [])].flatMap(([key, entry]) => configSecrets({ [key.split('.').at(-1)!]: entry.value })),
+  );
   const defaults = defaultLayer();
   const ignored = project
     ? await screenProject(project, [defaults, ...(user ? [user] : [])], workspace, env)
@@ -141,5 +151,5 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   const files = [user && userFile, project && projectFile].filter((file): file is string => Boolean(file));
   const warnings = ignored.length > 0 ? [untrustedWarning(projectFile, workspace, ignored)] : [];
-  return { config: result.data, sources, files, ignored, warnings };
+  return { config: result.data, sources, files, ignored, warnings, secrets };
 }

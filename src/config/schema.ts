@@ -123,6 +123,11 @@ export const configSchema = z
       .object({
         max_turns: positiveInt.default(100).describe('stop after this many model turns'),
         timeout_seconds: positiveInt.default(600).describe('stop a run after this many seconds'),
+        max_tool_argument_kb: positiveInt
+          .default(1024)
+          .describe(
+            'refuse a tool call whose arguments are larger (KB); the model is told to write in parts',
+          ),
         conversation: z
           .object({
             max_tokens: positiveInt.default(100_000).describe('token budget for the conversation'),

@@ -7,6 +7,8 @@ export interface ToolCall {
   input: string;
   /** Opaque provider data to send back with this call (Gemini thought signatures, OpenRouter reasoning details). */
   providerMetadata?: Record<string, Record<string, unknown>>;
+  /** Set by the loop for a call refused before it runs (arguments over the size limit): the error it gets. */
+  refused?: string;
 }
 
 export interface Usage {

@@ -1,6 +1,7 @@
 // The command runner: each command in its own process group with a marker in its environment, a timeout,
 // capped output, background commands by id, and a kill that reaches every process a command started. Runs bash
-// directly, or through a launcher (the sandbox). Tracks live commands so Keel can kill them all when it exits.
+// directly, or through a launcher (the sandbox). Tracks live commands so Keel can kill them all when it exits,
+// and a watchdog kills them if Keel dies without exiting (kill -9).
 import { randomBytes } from 'node:crypto';
 import type {
   BackgroundCommand,
@@ -13,6 +14,7 @@ import type {
 import { bashLauncher, CommandProcess, type Launcher } from './command-process.js';
 import { HeadBuffer, TailBuffer } from './output-buffers.js';
 import { killTree, startTimeOf } from './process-tree.js';
+import { startWatchdog, type Watchdog } from './watchdog.js';
 
 export { commandEnv } from './command-env.js';
 
@@ -26,6 +28,8 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
   // Everything a command of this runner starts is younger than Keel itself.
   const startedAt = startTimeOf(process.pid);
   let count = 0;
+  // Started with the first command: a run that runs none never pays for it.
+  let watchdog: Watchdog | undefined | null = null;
   const live = new Set<CommandProcess>();
   const background = new Map<string, Background>();
 
@@ -42,7 +46,13 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
       onOutput,
     );
     live.add(proc);
-    void proc.ended.then(() => live.delete(proc));
+    if (watchdog === null) watchdog = startWatchdog(`${runId}-`);
+    const group = proc.pid;
+    if (group !== undefined) watchdog?.watch(group);
+    void proc.ended.then(() => {
+      live.delete(proc);
+      if (group !== undefined) watchdog?.unwatch(group);
+    });
     return proc;
   };
 

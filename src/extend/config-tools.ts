@@ -3,6 +3,7 @@
 import { dirname } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { ConfigError } from '../core/errors.js';
+import { createReadJail } from '../safety/read-jail.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { customTools } from './custom-tool.js';
 
@@ -15,10 +16,23 @@ export async function addConfigTools(
   registry: ToolRegistry,
   loaded: LoadedConfig,
   workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   const file = definingFile(loaded.sources['tools.custom']);
+  // A project's scripts must stay in the workspace (a link out is skipped); the user's own config is exempt.
+  const jail = loaded.sources['tools.custom']?.startsWith('project file') ? createReadJail(env) : undefined;
   const tools = await customTools(loaded.config.tools.custom, {
     scriptDirs: [...(file ? [dirname(file)] : []), workspace],
+    ...(jail
+      ? {
+          refuseScript: async (script: string) => {
+            const checked = await jail.check(script, workspace);
+            return 'refused' in checked ? checked.refused : undefined;
+          },
+        }
+      : {}),
+    // Emitted with the config's own warnings when the run's events start.
+    warn: (message) => loaded.warnings.push(message),
   });
   for (const tool of tools) {
     if (registry.get(tool.name)) {

@@ -22,6 +22,10 @@ import {
 export interface CustomToolOptions {
   /** Where a relative `script` is looked for, in order: the defining config file's folder, then the workspace. */
   scriptDirs: readonly string[];
+  /** Why a found script must not run (a project's script linked out of the workspace), or undefined. */
+  refuseScript?: (file: string) => Promise<string | undefined>;
+  /** Told of each tool left out (its script refused). */
+  warn?: (message: string) => void;
 }
 
 function configError(name: string, key: string, message: string): ConfigError {
@@ -119,6 +123,14 @@ export async function customTools(
   options: CustomToolOptions,
 ): Promise<Tool[]> {
   const tools: Tool[] = [];
-  for (const [name, def] of Object.entries(defs)) tools.push(await customTool(name, def, options));
+  for (const [name, def] of Object.entries(defs)) {
+    const script = def.script === undefined ? undefined : findScript(name, def.script, options.scriptDirs);
+    const refused = script === undefined ? undefined : await options.refuseScript?.(script);
+    if (refused !== undefined) {
+      options.warn?.(`tool ${name} left out: its script ${script} is skipped: ${refused}`);
+      continue;
+    }
+    tools.push(await customTool(name, def, options));
+  }
   return tools;
 }

@@ -2,6 +2,7 @@
 // message. A path leading outside the workspace is an error; a word that names no file (`@decorator`) stays text.
 import { open, stat } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
+import type { ReadJail } from '../safety/read-jail.js';
 import { PathEscapeError, type Workspace } from '../safety/workspace.js';
 
 /** Bytes of one included file, at most. */
@@ -30,6 +31,8 @@ export async function includeFiles(
   text: string,
   workspace: Workspace,
   signal?: AbortSignal,
+  /** Refuses what a link inside the workspace carries into a secret; without it, the workspace jail alone. */
+  jail?: ReadJail,
 ): Promise<string> {
   const blocks: string[] = [];
   const seen = new Set<string>();
@@ -50,6 +53,12 @@ export async function includeFiles(
     }
     const info = await stat(absolute).catch(() => undefined);
     if (!info?.isFile()) continue;
+    const checked = jail ? await jail.check(requested, workspace.root) : undefined;
+    if (checked && 'refused' in checked) {
+      throw new UsageError(`@${requested} is refused: ${checked.refused}`, {
+        hint: 'a command may include only files inside the workspace',
+      });
+    }
     seen.add(requested);
     const { text: content, size } = await readCapped(absolute);
     const cut = size > INCLUDE_CAP ? `\n[cut: the first ${INCLUDE_CAP} of ${size} bytes]` : '';

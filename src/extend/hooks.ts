@@ -1,9 +1,12 @@
 // The user's hooks (config `hooks`): commands run on session_start, before and after each tool call, and on stop,
 // each given a JSON event on stdin. A pre_tool hook exiting 2 blocks the call, its stderr the model's reason; any
 // other failure (non-zero exit, timeout, a hook that cannot start) is one warning and the agent goes on.
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import type { HookConfig, HooksConfig } from '../config/extend-schema.js';
 import type { AgentEvent } from '../core/events.js';
 import { clip } from '../core/text.js';
+import type { ReadJail } from '../safety/read-jail.js';
 import type { HookedCall, ToolHooks, ToolResult } from '../tools/tool.js';
 import { type HookOutcome, runHook } from './hook-runner.js';
 
@@ -20,6 +23,11 @@ export interface HookSetup {
   /** The environment hooks run in: Keel's own, plus KEEL_HOOK_EVENT, KEEL_WORKSPACE and KEEL_SESSION_ID. */
   env: NodeJS.ProcessEnv;
   emit: (event: AgentEvent) => void;
+  /**
+   * Hooks a project file set (by `sources`, config key → where from) whose script is a link out of the workspace
+   * or into a secret are skipped with a warning, checked as they are about to run. The user's own are exempt.
+   */
+  jail?: { reads: ReadJail; sources: Record<string, string> };
 }
 
 export interface Hooks extends ToolHooks {
@@ -51,6 +59,12 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
   if (Object.values(config).every((list) => list.length === 0)) return undefined;
   const base = { session_id: setup.sessionId, workspace: setup.workspace };
 
+  async function jailRefusal(event: HookEvent, hook: HookConfig): Promise<string | undefined> {
+    const { jail } = setup;
+    if (!jail?.sources[`hooks.${event}`]?.startsWith('project file')) return undefined;
+    return scriptRefusal(hook.command, setup.workspace, jail.reads);
+  }
+
   async function runAll(
     event: HookEvent,
     payload: Record<string, unknown>,
@@ -59,6 +73,14 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
   ): Promise<string | undefined> {
     for (const hook of config[event]) {
       if (tool !== undefined && !hookMatches(hook.match, tool)) continue;
+      const refused = await jailRefusal(event, hook);
+      if (refused) {
+        setup.emit({
+          type: 'warning',
+          message: `${event} hook \`${clip(hook.command, 60)}\` skipped: ${refused}`,
+        });
+        continue;
+      }
       const outcome = await runHook({
         command: hook.command,
         cwd: setup.workspace,
@@ -107,4 +129,20 @@ export function createHooks(config: HooksConfig, setup: HookSetup): Hooks | unde
       await runAll('stop', details, signal);
     },
   };
+}
+
+/** A word of the hook naming a file in the workspace (`./check.sh`, `scripts/x.sh`) that the jail refuses. */
+async function scriptRefusal(
+  command: string,
+  workspace: string,
+  jail: ReadJail,
+): Promise<string | undefined> {
+  for (const word of command.split(/[\s;&|()<>]+/)) {
+    const path = word.replace(/^['"]|['"]$/g, '');
+    if (!path.includes('/') || isAbsolute(path)) continue;
+    if (!(await lstat(resolve(workspace, path)).catch(() => undefined))) continue;
+    const checked = await jail.check(path, workspace);
+    if ('refused' in checked) return `${path}: ${checked.refused}`;
+  }
+  return undefined;
 }

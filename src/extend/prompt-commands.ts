@@ -7,6 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { userConfigPath } from '../config/paths.js';
 import type { PromptCommand } from '../core/prompt-command.js';
+import { createReadJail, type ReadJail, skippedWarning } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
 import { includeFiles } from './file-includes.js';
 
@@ -39,6 +40,8 @@ export interface LoadedCommands {
   commands: PromptCommand[];
   /** One per file that could not be read or whose front matter is malformed; that file is left out. */
   warnings: string[];
+  /** Project commands skipped by the read jail (a link out of the workspace or into a secret), with why. */
+  refused: Map<string, string>;
 }
 
 async function markdownFiles(dir: string): Promise<string[]> {
@@ -77,15 +80,21 @@ export function fillPlaceholders(body: string, args: string): string {
   return used || args.trim() === '' ? filled : `${filled.trimEnd()}\n\n${args}`;
 }
 
+/** `git/commit.md` → git:commit. */
+const commandName = (root: string, file: string): string =>
+  relative(root, file).replace(/\.md$/, '').split(/[\\/]/).join(':');
+
 async function commandFrom(
   file: string,
   root: string,
   source: string,
   workspace: Workspace,
+  jail: ReadJail,
+  real = file,
 ): Promise<PromptCommand> {
-  const { meta, body } = await splitFrontMatter(await readFile(file, 'utf8'));
+  const { meta, body } = await splitFrontMatter(await readFile(real, 'utf8'));
   const front = frontMatterSchema.parse(meta);
-  const name = relative(root, file).replace(/\.md$/, '').split(/[\\/]/).join(':');
+  const name = commandName(root, file);
   const firstLine = body.trim().split('\n')[0] ?? '';
   return {
     name,
@@ -93,7 +102,7 @@ async function commandFrom(
     source,
     ...(front['allowed-tools'] ? { allowedTools: front['allowed-tools'] } : {}),
     ...(front['argument-hint'] ? { argumentHint: front['argument-hint'] } : {}),
-    expand: (args, signal) => includeFiles(fillPlaceholders(body, args), workspace, signal),
+    expand: (args, signal) => includeFiles(fillPlaceholders(body, args), workspace, signal, jail),
   };
 }
 
@@ -104,15 +113,27 @@ export async function loadPromptCommands(options: {
 }): Promise<LoadedCommands> {
   const byName = new Map<string, PromptCommand>();
   const warnings: string[] = [];
+  const refused = new Map<string, string>();
+  const jail = createReadJail(options.env);
   const dirs = [
     { dir: userCommandsDir(options.env), source: 'user' },
     { dir: projectCommandsDir(options.workspace.root), source: 'project' },
   ];
   for (const { dir, source } of dirs) {
     for (const file of await markdownFiles(dir)) {
+      // The user's own commands are theirs to point anywhere; a project's must stay in the workspace.
+      const checked = source === 'project' ? await jail.check(file, options.workspace.root) : { real: file };
+      if ('refused' in checked) {
+        const name = commandName(dir, file);
+        refused.set(name, `${relative(options.workspace.root, file)}: ${checked.refused}`);
+        byName.delete(name);
+        warnings.push(skippedWarning('command file', file, checked.refused));
+        continue;
+      }
       try {
-        const command = await commandFrom(file, dir, source, options.workspace);
+        const command = await commandFrom(file, dir, source, options.workspace, jail, checked.real);
         byName.set(command.name, command);
+        refused.delete(command.name);
       } catch (error) {
         const why = error instanceof z.ZodError ? 'its front matter is malformed' : (error as Error).message;
         warnings.push(`command file ${file} left out: ${why}`);
@@ -120,5 +141,5 @@ export async function loadPromptCommands(options: {
     }
   }
   const commands = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-  return { commands, warnings };
+  return { commands, warnings, refused };
 }

@@ -1,9 +1,11 @@
 // Where a run or chat starts its MCP servers: nothing (no SDK loaded) when none is enabled, else the manager,
 // loaded and started in the background so the first model request never waits for a server.
 
+import { isAbsolute } from 'node:path';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { ReadJail } from '../safety/read-jail.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { McpManager } from './manager.js';
 
@@ -23,17 +25,43 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   workspace: string;
   warn: (message: string) => void;
+  /**
+   * Checks each stdio server's `cwd`: a relative one (or any, when a project file set `mcp.servers`) must stay in
+   * the workspace; the user's own absolute ones are exempt.
+   */
+  jail?: { reads: ReadJail; project: boolean };
+}
+
+async function cwdRefusal(cwd: string, options: StartOptions): Promise<string | undefined> {
+  if (!options.jail || (isAbsolute(cwd) && !options.jail.project)) return undefined;
+  const checked = await options.jail.reads.check(cwd, options.workspace);
+  return 'refused' in checked ? checked.refused : undefined;
+}
+
+/** The servers whose `cwd` the jail accepts; each one refused is a warning and does not start. */
+async function jailedServers(options: StartOptions): Promise<Record<string, McpServerConfig>> {
+  if (!options.jail) return options.servers;
+  const kept: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(options.servers)) {
+    const refused =
+      server.enabled && server.cwd !== undefined ? await cwdRefusal(server.cwd, options) : undefined;
+    if (refused) options.warn(`MCP server ${name} not started: its cwd ${server.cwd} is skipped: ${refused}`);
+    else kept[name] = server;
+  }
+  return kept;
 }
 
 export function startMcpServers(options: StartOptions): McpServers | undefined {
   if (!Object.values(options.servers).some((server) => server.enabled)) return undefined;
   let manager: McpManager | undefined;
   let closed = false;
-  const loading = import('./manager.js').then(({ McpManager }) => {
-    if (closed) return;
-    manager = new McpManager({ ...options, version });
-    manager.start();
-  });
+  const loading = Promise.all([import('./manager.js'), jailedServers(options)]).then(
+    ([{ McpManager }, servers]) => {
+      if (closed) return;
+      manager = new McpManager({ ...options, servers, version });
+      manager.start();
+    },
+  );
   return {
     prompts: () => manager?.prompts() ?? [],
     async close() {

@@ -2,6 +2,7 @@
 import type { KeelConfig } from '../config/schema.js';
 import { CassetteError } from '../core/errors.js';
 import type { Model } from '../core/model.js';
+import type { Redactor } from '../safety/redact.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import type { HostedModelOptions, HostedProvider } from './hosted.js';
 import { retryingModel } from './retry.js';
@@ -12,6 +13,8 @@ export interface CreateModelOptions {
   record?: string;
   /** Where credentials in environment variables are looked up (passed in, never read globally). */
   env?: NodeJS.ProcessEnv;
+  /** Removes secrets from what the cassette keeps (the run's redactor). */
+  redact?: Redactor;
 }
 
 export async function createModel(
@@ -24,7 +27,7 @@ export async function createModel(
     model = withCapabilities(model, capabilitiesOf(model.modelId));
   if (options.record) {
     const { recordingModel } = await import('./record.js');
-    model = recordingModel(model, options.record);
+    model = recordingModel(model, options.record, options.redact);
   }
   // Retries wrap the recorder, so a cassette holds only the attempts that completed and no retry events.
   if (provider.type !== 'replay') {

@@ -3,9 +3,18 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CassetteError } from '../core/errors.js';
 import type { Model, ModelEvent, ModelRequest, ResponseEvent } from '../core/model.js';
+import { type Redactor, redactDeep, redactJsonText } from '../safety/redact.js';
 import { type Cassette, fingerprint, writeCassette } from './cassette.js';
 
-export function recordingModel(inner: Model, file: string): Model {
+/** The event as the cassette keeps it: secrets the model echoed (a key it read, a token in a command) removed. */
+function redacted(event: ResponseEvent, redact: Redactor): ResponseEvent {
+  if (event.type !== 'tool-call') return redactDeep(event, redact);
+  // The arguments stay a JSON text that parses, so replay runs the same call with the secret left out.
+  return { ...event, call: { ...event.call, input: redactJsonText(event.call.input, redact) } };
+}
+
+/** `redact`: the run's redactor (sessions and the audit log use the same); every recorded event passes it. */
+export function recordingModel(inner: Model, file: string, redact: Redactor = (text) => text): Model {
   const cassette: Cassette = { version: 1, provider: inner.provider, model: inner.modelId, interactions: [] };
   // Responses are sequential in a run, but chaining the writes keeps the file in order even if they are not.
   let saved: Promise<void> = Promise.resolve();
@@ -31,7 +40,7 @@ export function recordingModel(inner: Model, file: string): Model {
     const events: ResponseEvent[] = [];
     for await (const event of inner.stream(request)) {
       // Retries sit outside the recorder, so none reach it; a cassette holds responses only.
-      if (event.type !== 'retry') events.push(event);
+      if (event.type !== 'retry') events.push(redacted(event, redact));
       yield event;
     }
     // Only complete responses are kept: a failed or abandoned one would not replay as the same run.

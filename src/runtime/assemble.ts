@@ -19,7 +19,8 @@ import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { createModel } from '../providers/index.js';
 import type { ExecutionMode } from '../safety/policy.js';
-import { createRedactor } from '../safety/redact.js';
+import { createReadJail } from '../safety/read-jail.js';
+import { type Redactor, runRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
@@ -56,7 +57,8 @@ export interface RunOptions extends RunSource {
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
   plan?: readonly string[];
   /** What renders the run, given its model (the CLI's text or JSON outputs). The runtime itself prints nothing. */
-  outputs?: (model: Model) => EventSink;
+  /** `redact`: the run's redactor, which machine-readable outputs pass every event through. */
+  outputs?: (model: Model, redact: Redactor) => EventSink;
   /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
   observe?: EventSink;
   /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
@@ -113,8 +115,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
-  const model = await createModel(config.provider, { record: options.record, env });
-  const redact = createRedactor(env);
+  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
+  const redact = runRedactor(env, loaded);
+  const model = await createModel(config.provider, { record: options.record, env, redact });
   const opened = await openSession({
     workspace: workspace.root,
     env,
@@ -126,7 +129,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const events = runEvents({
     consumers: [
       ...(options.observe ? [options.observe] : []),
-      ...(options.outputs ? [options.outputs(model)] : []),
+      ...(options.outputs ? [options.outputs(model, redact)] : []),
     ],
     durable: session ? [session.sink] : [],
     audit: { stateDir: state, cwd: workspace.root, registry, redact },
@@ -160,6 +163,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     outputRoot,
     runId,
     sessionId: opened.id,
+    sources: loaded.sources,
     env,
     emit,
     contextFor,
@@ -177,6 +181,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     planTool: registry.get('todo_write') !== undefined,
     env,
     replacement: options.systemPrompt,
+    warn: (message) => emit({ type: 'warning', message }),
   });
   const current = openConversation(await buildSystemPrompt(), config, maxTokens, resumed);
   conversation = current;
@@ -197,6 +202,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
     timeoutMs: config.agent.timeout_seconds * 1000,
+    // Never more than half the conversation budget (4 bytes a token): one call must not outgrow the window.
+    maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
     ...(config.agent.conversation.auto_compact
       ? {
           autoCompact: {
@@ -217,6 +224,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         env,
         workspace: workspace.root,
         warn: (message) => emit({ type: 'warning', message }),
+        jail: {
+          reads: createReadJail(env),
+          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
+        },
       });
   const runner = withServers(commands.runner, mcp);
   let runs = 0;

@@ -9,6 +9,7 @@ import type { Message } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { promptBudget } from '../providers/capabilities.js';
 import type { ExecutionMode } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { resumedConversation } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
 
@@ -32,12 +33,21 @@ export interface PromptOptions {
   env: NodeJS.ProcessEnv;
   /** Replaces the coding agent's prompt (keel init, keel ask). */
   replacement?: string;
+  /** Told once of each context file the read jail skips. */
+  warn?: (message: string) => void;
 }
 
 /** Builds the system prompt; called again after each compaction. */
 export function promptBuilder(options: PromptOptions): () => Promise<string> {
   const { config } = options;
   const sandbox = options.sandboxed ? { network: config.safety.sandbox_network } : undefined;
+  // Context files go through the read jail; a skipped one is named once per run, not at each compaction.
+  const jail = createReadJail(options.env);
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (!warned.has(message)) options.warn?.(message);
+    warned.add(message);
+  };
   return async () =>
     options.replacement ??
     systemPrompt({
@@ -51,6 +61,8 @@ export function promptBuilder(options: PromptOptions): () => Promise<string> {
       contextFiles: await findContextFiles({
         workspace: options.workspace,
         userFile: userContextFilePath(options.env),
+        jail,
+        warn,
       }),
     });
 }

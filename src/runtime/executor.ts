@@ -1,7 +1,7 @@
 // A run's tool executor as one value: the registry, the policy and what surrounds every call (approvals and
 // their "always" memory, dry run, checkpoints, the tripwire, the user's hooks, saved outputs), with each call's
 // ToolContext from tool-context.ts. The agent loop, `keel mcp serve` and the tool evals all run calls through it.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LoopExecutor } from '../agent/loop.js';
 import { type Checkpointer, createCheckpointer } from '../checkpoint/checkpointer.js';
 import type { KeelConfig } from '../config/schema.js';
@@ -11,6 +11,7 @@ import type { ToolCall } from '../core/messages.js';
 import { createHooks, type Hooks } from '../extend/hooks.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { createTripwire } from '../safety/tripwire.js';
 import {
   assessToolCall,
@@ -63,6 +64,8 @@ export interface ExecutionOptions {
   runId: string;
   /** What hooks are told the session is. */
   sessionId: string;
+  /** Where each config key came from (config key → source): a project file's hooks go through the read jail. */
+  sources?: Record<string, string>;
   env: NodeJS.ProcessEnv;
   emit: (event: AgentEvent) => void;
   contextFor: ContextFor;
@@ -89,6 +92,8 @@ export function openExecution(options: ExecutionOptions): Execution {
         sessionId: options.sessionId,
         env,
         emit,
+        // A project file's hooks whose script links out of the workspace are skipped as they are about to run.
+        ...(options.sources ? { jail: { reads: createReadJail(env), sources: options.sources } } : {}),
       })
     : undefined;
   const checkpoints =
@@ -106,8 +111,11 @@ export function openExecution(options: ExecutionOptions): Execution {
     ? createTripwire({ root: options.workspaceRoot, globs: options.config.safety.protected_paths, env })
     : undefined;
   if (guarded) {
-    // Saved outputs are kept a week; clearing older ones never delays the run.
-    void removeOldOutputs(options.outputRoot, 7 * 24 * 3600 * 1000).catch(() => {});
+    // Saved outputs are kept a week (this workspace's runs, and other workspaces' folders left as long); clearing
+    // them never delays the run.
+    for (const dir of [options.outputRoot, dirname(options.outputRoot)]) {
+      void removeOldOutputs(dir, 7 * 24 * 3600 * 1000).catch(() => {});
+    }
   }
   const held: ExecutorContext = {
     registry: options.registry,

@@ -1,20 +1,25 @@
 // What every way of running tools opens first (every entry point, through runtime/): the state
 // dir, the workspace jail (saved tool outputs a read-only root), the command runner (sandboxed when asked or by
 // full mode's default, with an allowlisted environment) and the policy, its rules checked before anything runs.
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { stateDir, userConfigPath } from '../config/paths.js';
+import { stateDir, userConfigPath, workspaceKey } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { commandEnv } from '../exec/process-runner.js';
 import { chooseCommandRunner } from '../exec/sandbox-choice.js';
 import { keelDirectories } from '../exec/sandbox-runner.js';
 import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
+import { keelDirs } from '../safety/read-jail.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 
 export interface SafetySetup {
   state: string;
-  /** Where tool output too large for one result is saved; the model may read it back, never write it. */
+  /**
+   * Where this workspace's tool output too large for one result is saved (a folder per run); the model may read
+   * it back, never write it.
+   */
   outputRoot: string;
   workspace: Workspace;
   commands: Awaited<ReturnType<typeof chooseCommandRunner>>;
@@ -38,8 +43,10 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
   const { config } = loaded;
   const { env } = options;
   const state = options.stateDir ?? stateDir(env);
-  const outputRoot = join(state, 'tool-output');
-  const workspace = await openWorkspace(options.dir, [outputRoot]);
+  // Each workspace's saved outputs apart: the model may read back this workspace's, never another's.
+  const real = await realpath(options.dir).catch(() => options.dir);
+  const outputRoot = join(state, 'tool-output', workspaceKey(real));
+  const workspace = await openWorkspace(options.dir, [outputRoot], keelDirs(env));
   const commands = await chooseCommandRunner({
     mode: options.mode,
     requested: options.sandbox ?? config.safety.sandbox,

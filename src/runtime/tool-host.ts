@@ -10,7 +10,7 @@ import type { CommandRunner } from '../core/runner.js';
 import { TodoBoard } from '../core/todo-board.js';
 import type { CaseTools } from '../evals/tool-evals.js';
 import type { ExecutionMode, Policy } from '../safety/policy.js';
-import { createRedactor } from '../safety/redact.js';
+import { runRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolLimits } from '../tools/tool.js';
@@ -73,7 +73,7 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
   const events = runEvents({
     consumers: options.consumers ?? [],
     ...(guarded
-      ? { audit: { stateDir: state, cwd: workspace.root, registry, redact: createRedactor(env) } }
+      ? { audit: { stateDir: state, cwd: workspace.root, registry, redact: runRedactor(env, loaded) } }
       : {}),
   });
   const { emit } = events;

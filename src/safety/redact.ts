@@ -1,5 +1,9 @@
-// Removes secrets from text before Keel writes it anywhere lasting (the audit log, session files): known token
-// shapes, credentials in headers, flags and URLs, and the values of secret-looking variables in Keel's environment.
+// Removes secrets from text before Keel writes it anywhere lasting (the audit log, session files, cassettes, JSON
+// output): known token shapes, credentials in headers, flags and URLs, and the values of secret-looking variables
+// in Keel's environment and config.
+
+import type { LoadedConfig } from '../config/load.js';
+import { configSecrets } from '../config/secrets.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -60,16 +64,18 @@ function redactMysqlPassword(text: string): string {
 export type Redactor = (text: string) => string;
 
 /**
- * A redactor for `env` (Keel's own environment): the values of its secret-looking variables, longest first so
- * a value containing another is replaced whole, then the shapes above.
+ * A redactor for `env` (Keel's own environment): the values of its secret-looking variables and `extra` (the
+ * config's secrets), longest first so a value containing another is replaced whole, then the shapes above.
  */
-export function createRedactor(env: NodeJS.ProcessEnv): Redactor {
-  const values = Object.entries(env)
+export function createRedactor(env: NodeJS.ProcessEnv, extra: readonly string[] = []): Redactor {
+  const fromEnv = Object.entries(env)
     .filter(
       ([name, value]) => SECRET_NAME.test(name) && value !== undefined && value.length >= MIN_SECRET_VALUE,
     )
-    .map(([, value]) => value as string)
-    .sort((a, b) => b.length - a.length);
+    .map(([, value]) => value as string);
+  const values = [...new Set([...fromEnv, ...extra.filter((v) => v.length >= MIN_SECRET_VALUE)])].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text) => {
     let result = text;
     for (const value of values) result = result.split(value).join(REDACTED);
@@ -82,4 +88,28 @@ export function createRedactor(env: NodeJS.ProcessEnv): Redactor {
     }
     return redactMysqlPassword(result);
   };
+}
+
+/** The run's redactor: Keel's environment and every secret value written in its config files. */
+export function runRedactor(env: NodeJS.ProcessEnv, loaded: LoadedConfig): Redactor {
+  return createRedactor(env, [...configSecrets(loaded.config), ...(loaded.secrets ?? [])]);
+}
+
+/** Every string in `value` redacted: the JSON stays valid, whatever a secret sat next to. */
+export function redactDeep<T>(value: T, redact: Redactor): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)])) as T;
+  }
+  return value;
+}
+
+/** A JSON text (a tool call's arguments) redacted string by string, so it still parses; other text as text. */
+export function redactJsonText(text: string, redact: Redactor): string {
+  try {
+    return JSON.stringify(redactDeep(JSON.parse(text) as unknown, redact));
+  } catch {
+    return redact(text);
+  }
 }

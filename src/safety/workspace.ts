@@ -27,12 +27,13 @@ export interface Workspace {
 export class PathEscapeError extends KeelError {
   readonly requestedPath: string;
 
-  constructor(requested: string, root: string, detail?: string) {
+  constructor(requested: string, root: string, detail?: string, message?: string) {
     const why = detail ? ` (${detail})` : '';
     super(
       'path_escape',
       ExitCode.failed,
-      `path ${JSON.stringify(requested)} is outside the workspace ${root}${why}; use a path inside the workspace`,
+      message ??
+        `path ${JSON.stringify(requested)} is outside the workspace ${root}${why}; use a path inside the workspace`,
     );
     this.name = 'PathEscapeError';
     this.requestedPath = requested;
@@ -68,6 +69,8 @@ class JailedWorkspace implements Workspace {
   constructor(
     readonly root: string,
     private readonly readOnlyRoots: readonly string[],
+    /** Real paths of Keel's own directories inside the workspace (when it holds the home directory). */
+    private readonly keelRoots: readonly string[] = [],
   ) {}
 
   async resolveForRead(requested: string): Promise<string> {
@@ -97,6 +100,15 @@ class JailedWorkspace implements Workspace {
     // From the root component by component: `here/../x` with `here -> .` is the root's parent's x.
     const real = await realpathFrom(this.root, requested, fail);
     if (!isInside(this.root, real)) fail();
+    const keel = this.keelRoots.find((dir) => isInside(dir, real));
+    if (keel !== undefined) {
+      throw new PathEscapeError(
+        requested,
+        this.root,
+        undefined,
+        `path ${JSON.stringify(requested)} is in Keel's own directory ${keel}, which tools never read or change`,
+      );
+    }
     return real;
   }
 
@@ -108,9 +120,15 @@ class JailedWorkspace implements Workspace {
 
 /**
  * Opens the workspace at `root` (its realpath). `readOnlyRoots` are directories outside it that may be read
- * (resolveForRead), never written. Throws UsageError when root is not a directory.
+ * (resolveForRead), never written. `keelDirs` (Keel's config, state, data and cache directories) are refused even
+ * when the workspace holds them, unless one holds the workspace itself (the user chose to work there); a read-only
+ * root inside one stays readable. Throws UsageError when root is not a directory.
  */
-export async function openWorkspace(root: string, readOnlyRoots: readonly string[] = []): Promise<Workspace> {
+export async function openWorkspace(
+  root: string,
+  readOnlyRoots: readonly string[] = [],
+  keelDirs: readonly string[] = [],
+): Promise<Workspace> {
   let real: string;
   try {
     real = await fs.realpath(root);
@@ -125,5 +143,10 @@ export async function openWorkspace(root: string, readOnlyRoots: readonly string
       hint: 'pass a directory as the workspace',
     });
   }
-  return new JailedWorkspace(real, readOnlyRoots);
+  const keelRoots: string[] = [];
+  for (const dir of keelDirs) {
+    const realDir = await fs.realpath(dir).catch(() => path.resolve(dir));
+    if (isInside(real, realDir) && !isInside(realDir, real)) keelRoots.push(realDir);
+  }
+  return new JailedWorkspace(real, readOnlyRoots, keelRoots);
 }

@@ -4,7 +4,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AgentEvent, EventSink } from '../core/events.js';
-import type { Redactor } from '../safety/redact.js';
+import { type Redactor, redactDeep } from '../safety/redact.js';
 import { clearMarker, writeMarker } from './marker.js';
 import type { SessionMeta } from './session-file.js';
 
@@ -37,16 +37,6 @@ export interface SessionStore {
   sink: EventSink;
   /** A clean exit: the active-session marker goes (after a crash it stays, and the next chat says so). */
   close(): Promise<void>;
-}
-
-/** Every string in `value` redacted: the JSON stays valid, whatever a secret sat next to. */
-function redactDeep(value: unknown, redact: Redactor): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)]));
-  }
-  return value;
 }
 
 export function createSessionStore(options: SessionStoreOptions): SessionStore {

@@ -142,6 +142,7 @@ export async function assessToolCall(
   executor: ExecutorContext,
   ctx: ToolContext,
 ): Promise<CallAssessment> {
+  if (call.refused !== undefined) return { readOnly: false, reads: [], writes: [] };
   const prepared = await prepare(call, parseArguments(call.input), executor, ctx).catch(() => undefined);
   if (!prepared || !('decision' in prepared)) return { readOnly: false, reads: [], writes: [] };
   const { decision, preview } = prepared;
@@ -274,7 +275,11 @@ export async function executeToolCall(
   const started = Date.now();
   let ran: RunResult;
   try {
-    ran = await run(call, turn, parsed, executor, ctx, prepared);
+    // Refused before it got here (arguments over the size limit): nothing to parse, decide or run.
+    ran =
+      call.refused !== undefined
+        ? fail(call.refused)
+        : await run(call, turn, parsed, executor, ctx, prepared);
   } catch (error) {
     ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
   }

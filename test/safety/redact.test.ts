@@ -1,6 +1,7 @@
 // Redaction: every secret shape, and the values of secret-looking variables, replaced before anything is written.
 import { describe, expect, test } from 'vitest';
-import { createRedactor } from '../../src/safety/redact.js';
+import { configSecrets } from '../../src/config/secrets.js';
+import { createRedactor, redactDeep, redactJsonText } from '../../src/safety/redact.js';
 
 const redact = createRedactor({});
 
@@ -93,5 +94,27 @@ describe('redact', () => {
     expect(
       redact('echo "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNz\n-----END OPENSSH PRIVATE KEY-----"'),
     ).toBe('echo "-----BEGIN OPENSSH PRIVATE KEY-----[REDACTED]"');
+  });
+});
+
+describe('config secrets and structured values', () => {
+  test("replaces the config's api_key and other secret-named values wherever they appear", () => {
+    const config = {
+      provider: { 'openai-compatible': { api_key: 'cfg-plain-value-1', model: 'gpt-4o-mini' } },
+      mcp: { servers: { gh: { env: { GITHUB_TOKEN: 'mcp-plain-value-2' }, args: ['--port', '8080'] } } },
+      agent: { conversation: { max_tokens: 100000 } },
+    };
+    expect(configSecrets(config)).toEqual(['cfg-plain-value-1', 'mcp-plain-value-2']);
+    const withConfig = createRedactor({}, configSecrets(config));
+    expect(withConfig('key cfg-plain-value-1 and mcp-plain-value-2, model gpt-4o-mini')).toBe(
+      'key [REDACTED] and [REDACTED], model gpt-4o-mini',
+    );
+  });
+
+  test('redacts every string of a value and keeps a JSON text parseable', () => {
+    const withEnv = createRedactor({ SOME_TOKEN: 'abc"def\\ghi' });
+    const input = JSON.stringify({ content: 'x abc"def\\ghi y', n: 3 });
+    expect(JSON.parse(redactJsonText(input, withEnv))).toEqual({ content: 'x [REDACTED] y', n: 3 });
+    expect(redactDeep({ a: ['abc"def\\ghi'], b: 1 }, withEnv)).toEqual({ a: ['[REDACTED]'], b: 1 });
   });
 });

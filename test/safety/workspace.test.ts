@@ -109,3 +109,26 @@ describe('resolve', () => {
     expect(ws.relative(root)).toBe('.');
   });
 });
+
+describe("Keel's own directories", () => {
+  test('are refused by absolute path even when the workspace holds them, except the read-only root', async () => {
+    const state = path.join(root, '.state', 'keel');
+    const mine = path.join(state, 'tool-output', 'work-1', 'run');
+    const other = path.join(state, 'tool-output', 'other-2', 'run');
+    for (const dir of [mine, other]) {
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path.join(dir, 'out.txt'), 'saved');
+    }
+    const jailed = await openWorkspace(root, [path.join(state, 'tool-output', 'work-1')], [state]);
+    expect(await jailed.resolveForRead(path.join(mine, 'out.txt'))).toBe(path.join(mine, 'out.txt'));
+    for (const p of [path.join(other, 'out.txt'), '.state/keel/tool-output/other-2/run/out.txt']) {
+      await expect(jailed.resolveForRead(p)).rejects.toThrow(/Keel's own directory/);
+    }
+    await expect(jailed.resolve(path.join(mine, 'out.txt'))).rejects.toThrow(/Keel's own directory/);
+  });
+
+  test('a workspace inside a Keel directory is the user choosing to work there', async () => {
+    const jailed = await openWorkspace(root, [], [base]);
+    expect(await jailed.resolve('src/a.ts')).toBe(path.join(root, 'src', 'a.ts'));
+  });
+});

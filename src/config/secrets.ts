@@ -1,0 +1,23 @@
+// The secret values written in config (`provider.openai-compatible.api_key`, an MCP server's token), collected so
+// the redactor can remove them wherever they show up.
+
+/** Keys whose string values are secrets; the same words the redactor looks for in variable names. */
+const SECRET_KEY = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+/** Shorter values are too common as plain words to replace everywhere (as for the environment's). */
+const MIN_SECRET_VALUE = 8;
+
+/** String leaves under a secret-looking key, at any depth of a config object. */
+export function configSecrets(config: unknown): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown, key: string): void => {
+    if (typeof value === 'string') {
+      if (SECRET_KEY.test(key) && value.length >= MIN_SECRET_VALUE) found.push(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) walk(item, key);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(config, '');
+  return found;
+}

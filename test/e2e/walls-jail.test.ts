@@ -1,0 +1,220 @@
+// End to end, in a fake HOME with canary secrets: files Keel reads for the user go through the jail (context
+// files, custom commands, plan files), cassettes and JSON output are redacted, Keel's state dir is off limits to
+// file tools, oversized tool arguments are refused, and no command outlives a kill -9 of Keel.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import type { ModelServer } from '../support/model-server.js';
+import { processesWith, uniqueDuration } from '../support/processes.js';
+
+const { server, removeLater } = useE2E();
+
+interface FakeHome {
+  home: string;
+  ws: string;
+  env: Record<string, string>;
+  canaries: Record<string, string>;
+}
+
+/** A HOME with an SSH key and AWS credentials holding canaries, and an untrusted project inside it. */
+async function fakeHome(): Promise<FakeHome> {
+  const home = await realpath(await mkdtemp(join(tmpdir(), 'keel-walls-')));
+  removeLater(home);
+  const canaries = {
+    [join(home, '.ssh', 'id_rsa')]: `CANARY-SSH-${randomBytes(6).toString('hex')}`,
+    [join(home, '.aws', 'credentials')]: `CANARY-AWS-${randomBytes(6).toString('hex')}`,
+  };
+  for (const [file, text] of Object.entries(canaries)) {
+    await mkdir(join(file, '..'), { recursive: true });
+    await writeFile(file, `${text}\n`);
+  }
+  const ws = join(home, 'project');
+  await mkdir(ws);
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+  };
+  return { home, ws, env, canaries };
+}
+
+/** No canary reached the model server, and every canary file is still where it was, unchanged. */
+async function expectCanariesKept(fake: FakeHome, s: ModelServer): Promise<void> {
+  const sent = s.requests.map((r) => r.rawBody).join('\n');
+  for (const [file, text] of Object.entries(fake.canaries)) {
+    expect(sent).not.toContain(text);
+    expect(await readFile(file, 'utf8')).toBe(`${text}\n`);
+  }
+}
+
+describe('files read for the user go through the jail', () => {
+  it('a context file linked to the SSH key is skipped with a warning and never reaches the model', async () => {
+    const fake = await fakeHome();
+    await symlink('../.ssh/id_rsa', join(fake.ws, 'AGENTS.md'));
+    const s = await server([{ text: 'done' }]);
+    const r = await runOllama(s, fake.ws, ['--prompt', 'hello'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/context file .*AGENTS\.md skipped: it resolves to .*id_rsa, outside/);
+    expect(s.requests).toHaveLength(1);
+    await expectCanariesKept(fake, s);
+  });
+
+  it('a project command linked to the AWS credentials is refused with a message, before any request', async () => {
+    const fake = await fakeHome();
+    await mkdir(join(fake.ws, '.keel', 'commands'), { recursive: true });
+    await symlink(join(fake.home, '.aws', 'credentials'), join(fake.ws, '.keel', 'commands', 'x.md'));
+    const s = await server([{ text: 'never asked' }]);
+    const r = await runOllama(s, fake.ws, ['--command', 'x'], { env: fake.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/command "x" is refused: \.keel\/commands\/x\.md: it resolves to .*credentials/);
+    expect(s.requests).toEqual([]);
+    await expectCanariesKept(fake, s);
+  });
+
+  it('a plan file in the workspace linked out is refused; one the user names outside it is read', async () => {
+    const fake = await fakeHome();
+    await symlink('../.ssh/id_rsa', join(fake.ws, 'plan.md'));
+    await writeFile(join(fake.home, 'my-plan.md'), '# Tidy up\n\n1. Say done\n');
+    const s = await server([{ text: 'done' }]);
+    const refused = await runOllama(s, fake.ws, ['--plan', 'plan.md'], { env: fake.env, cwd: fake.ws });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/plan file plan\.md is refused: it resolves to .*id_rsa/);
+    expect(s.requests).toEqual([]);
+    const named = await runOllama(s, fake.ws, ['--plan', '../my-plan.md'], { env: fake.env, cwd: fake.ws });
+    expect(named.code, named.stderr).toBe(0);
+    expect(s.requests[0]!.rawBody).toContain('Say done');
+    await expectCanariesKept(fake, s);
+  });
+});
+
+describe('secrets and bounds', () => {
+  it('--record and stream-json carry no API key, token or config api_key', async () => {
+    const fake = await fakeHome();
+    const secrets = ['sk-e2eSecretValue123456', 'tok-e2e-secret-456789', 'cfg-e2e-secret-789012'];
+    const config = join(fake.home, 'config.yaml');
+    await writeFile(config, `provider:\n  openai-compatible:\n    api_key: ${secrets[2]}\n`);
+    const echoed = `keys ${secrets.join(' ')}`;
+    const s = await server([
+      { text: echoed, toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: echoed } }] },
+      { text: `done ${echoed}` },
+    ]);
+    const cassette = join(fake.home, 'run.cassette.json');
+    const r = await runOllama(
+      s,
+      fake.ws,
+      ['--config', config, '--record', cassette, '--output', 'stream-json', '--prompt', 'x'],
+      { env: { ...fake.env, OPENAI_API_KEY: secrets[0]!, MY_SERVICE_TOKEN: secrets[1]! } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const recorded = await readFile(cassette, 'utf8');
+    for (const secret of secrets) {
+      expect(r.stdout).not.toContain(secret);
+      expect(recorded).not.toContain(secret);
+    }
+    expect(r.stdout).toContain('[REDACTED]');
+    // The cassette still parses, its tool call's arguments too.
+    const parsed = JSON.parse(recorded) as {
+      interactions: { events: { type: string; call?: { input: string } }[] }[];
+    };
+    const call = parsed.interactions[0]!.events.find((e) => e.type === 'tool-call')!;
+    expect(JSON.parse(call.call!.input)).toMatchObject({ path: 'notes.txt' });
+  });
+
+  it("read_file reads this workspace's saved output by absolute path, never another workspace's", async () => {
+    const fake = await fakeHome();
+    const other = join(fake.home, '.local', 'state', 'keel', 'tool-output', 'other-0123456789ab', 'run');
+    await mkdir(other, { recursive: true });
+    const otherCanary = `CANARY-OTHER-${randomBytes(6).toString('hex')}`;
+    await writeFile(join(other, 'out.txt'), otherCanary);
+    const lines = Array.from({ length: 300000 }, (_, i) => String(i + 1)).join('\n');
+    await writeFile(join(fake.ws, 'numbers.txt'), `${lines}\n`);
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'cat numbers.txt' } }] },
+      (request) => {
+        const last = toolMessages(request.body).at(-1) ?? '';
+        const saved = last.match(/saved in (\S+\.txt)/)?.[1] ?? `missing: ${last.slice(0, 300)}`;
+        return {
+          toolCalls: [
+            { name: 'read_file', args: { path: saved, offset: 299999 } },
+            { name: 'read_file', args: { path: join(other, 'out.txt') } },
+          ],
+        };
+      },
+      { text: 'done' },
+    ]);
+    const r = await runOllama(s, fake.ws, ['--prompt', 'x'], { env: fake.env });
+    expect(r.code, r.stderr).toBe(0);
+    const [own, foreign] = toolMessages(s.requests[2]!.body).slice(-2);
+    expect(own).toContain('299999');
+    expect(foreign).toMatch(/^Error: path .* is outside the workspace/);
+    expect(s.requests.map((q) => q.rawBody).join('')).not.toContain(otherCanary);
+  });
+
+  it('a tool call with arguments over the limit is refused, and only a stub of them is sent again', async () => {
+    const fake = await fakeHome();
+    const content = 'x'.repeat(2 * 1024 * 1024);
+    const s = await server([
+      { toolCalls: [{ name: 'write_file', args: { path: 'big.txt', content } }] },
+      { text: 'done' },
+    ]);
+    const r = await runOllama(s, fake.ws, ['--prompt', 'x'], { env: fake.env, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(fake.ws, 'big.txt'))).toBe(false);
+    expect(toolMessages(s.requests[1]!.body).at(-1)).toMatch(
+      /over the limit of \d+ KB.*write large content in parts/is,
+    );
+    expect(s.requests[1]!.rawBody.length).toBeLessThan(100_000);
+  });
+});
+
+describe('without a sandbox', () => {
+  let keelPid: number | undefined;
+  afterEach(() => {
+    if (keelPid !== undefined) {
+      try {
+        process.kill(keelPid, 'SIGKILL');
+      } catch {}
+    }
+  });
+
+  it('no command outlives a kill -9 of Keel, background or foreground', async () => {
+    const fake = await fakeHome();
+    const background = `sleep ${uniqueDuration()}`;
+    const foreground = `sleep ${uniqueDuration()}`;
+    const s = await server([
+      {
+        toolCalls: [
+          {
+            name: 'execute_command',
+            args: { command: `setsid ${background} & ${background}`, background: true },
+          },
+          { name: 'execute_command', args: { command: `(${foreground} &); ${foreground}` } },
+        ],
+      },
+      { text: 'never reached' },
+    ]);
+    const run = runOllama(s, fake.ws, ['--allow-dangerous', '--no-sandbox', '--prompt', 'x'], {
+      env: fake.env,
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        keelPid = child.pid;
+      },
+    });
+    await until(() => processesWith(foreground).length >= 2 && processesWith(background).length >= 2);
+    process.kill(keelPid!, 'SIGKILL');
+    await run;
+    await until(() => processesWith(foreground).length === 0 && processesWith(background).length === 0);
+    expect(processesWith(foreground)).toEqual([]);
+    expect(processesWith(background)).toEqual([]);
+  });
+});
+
+/** Polls until `done` holds, for at most 20 s (a generous bound, not a timing assertion). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+}
