@@ -21,6 +21,7 @@ import { createModel } from '../providers/index.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { type Redactor, runRedactor } from '../safety/redact.js';
+import { describeTripped } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
@@ -154,7 +155,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     todos,
     conversationText: () => conversationText(conversation?.messages ?? []),
   });
-  const { executor, hooks, checkpoints } = openExecution({
+  const { executor, hooks, checkpoints, tripwire } = openExecution({
     config,
     registry,
     policy,
@@ -269,6 +270,15 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     },
     close: async () => {
       runner.killAll();
+      // What a background command wrote after the last call returned is put back before the next run can read it.
+      const late = (await tripwire?.settle()) ?? [];
+      if (late.length > 0) {
+        emit({
+          type: 'warning',
+          message: `tripwire: a background command changed protected files: ${describeTripped(late)}`,
+        });
+        await events.flush();
+      }
       await session?.close();
     },
   };

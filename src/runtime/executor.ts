@@ -12,7 +12,7 @@ import { createHooks, type Hooks } from '../extend/hooks.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import type { Policy } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { createTripwire } from '../safety/tripwire.js';
+import { createTripwire, type Tripwire } from '../safety/tripwire.js';
 import {
   assessToolCall,
   type ExecutorContext,
@@ -80,6 +80,7 @@ export interface Execution {
   executor: Executor;
   hooks?: Hooks;
   checkpoints?: Checkpointer;
+  tripwire?: Tripwire;
 }
 
 /** The executor with the run's hooks, checkpoints (before each change, for `keel undo`), saved outputs and approvals. */
@@ -131,5 +132,6 @@ export function openExecution(options: ExecutionOptions): Execution {
     executor: createExecutor(held, options.contextFor),
     ...(hooks ? { hooks } : {}),
     ...(checkpoints ? { checkpoints } : {}),
+    ...(tripwire ? { tripwire } : {}),
   };
 }

@@ -62,6 +62,13 @@ export interface ArmedTripwire {
 export interface Tripwire {
   /** Records the protected files now. `exempt`: absolute paths the call was approved to write (a file tool's). */
   arm(exempt?: readonly string[]): Promise<ArmedTripwire>;
+  /**
+   * While background commands run, what they may write after their call returned: records the state after a call,
+   * to be compared by `settle` before the next call (or when the run ends).
+   */
+  linger(): Promise<void>;
+  /** Compares with the lingering record, if any, puts back what changed since, and drops the record. */
+  settle(): Promise<Tripped[]>;
 }
 
 const same = (a: Entry | undefined, b: Entry | undefined): boolean => {
@@ -166,7 +173,16 @@ async function restore(root: string, absolute: string, before: Entry | undefined
 
 export function createTripwire(options: TripwireOptions): Tripwire {
   const { root } = options;
+  let lingering: ArmedTripwire | undefined;
   return {
+    async linger() {
+      lingering = await this.arm();
+    },
+    async settle() {
+      const armed = lingering;
+      lingering = undefined;
+      return armed ? armed.check() : [];
+    },
     async arm(exempt = []) {
       const before = await record(options);
       const isExempt = (rel: string) => exempt.some((e) => isInside(e, path.join(root, rel)));

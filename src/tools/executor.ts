@@ -206,6 +206,8 @@ async function run(
     : undefined;
   // Around every call (a command judged read-only, an MCP tool declared read-only, a language server started by a
   // code tool may all write): protected files put back. A few stats and small reads, so no call is exempt.
+  // A background command may have written since the last call returned: that is put back and said first.
+  const meanwhile = (await executor.tripwire?.settle()) ?? [];
   const armed = await executor.tripwire?.arm(preview.writes);
   let executed: ToolResult;
   try {
@@ -215,7 +217,14 @@ async function run(
     withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);
     throw error;
   }
-  const result = withTripwire(executed, tool.name, await armed?.check(), ctx);
+  const tripped = await armed?.check();
+  if (executor.tripwire && ctx.runner.running().length > 0) await executor.tripwire.linger();
+  const result = withTripwire(
+    withTripwire(executed, tool.name, tripped, ctx),
+    'a background command',
+    meanwhile,
+    ctx,
+  );
   if (recordAfter) await recordAfter();
   await executor.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
@@ -230,12 +239,15 @@ function withTripwire(result: ToolResult, tool: string, tripped: Tripped[] | und
   if (!tripped || tripped.length === 0) return result;
   const what = describeTripped(tripped);
   ctx.emit({ type: 'warning', message: `tripwire: ${tool} changed protected files: ${what}` });
+  const who = tool === 'a background command' ? 'a background command' : 'this call';
   const note =
-    `[tripwire] this call changed files that make later runs execute code, and Keel put them back: ${what}. ` +
+    `[tripwire] ${who} changed files that make later runs execute code, and Keel put them back: ${what}. ` +
     "Git's config and hooks, Keel's config and other agents' settings are not changed by tools; " +
     'tell the user what you wanted to change there instead.';
   const output = result.output ? `${result.output}\n${note}` : note;
-  return { ...result, output, metadata: { ...result.metadata, tripwire: what } };
+  const earlier = result.metadata.tripwire;
+  const all = typeof earlier === 'string' ? `${earlier}, ${what}` : what;
+  return { ...result, output, metadata: { ...result.metadata, tripwire: all } };
 }
 
 /** A result with the paths a file tool changed, for the tool_result event. */

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { ExecutionMode } from '../../src/safety/policy.js';
+import { createTripwire } from '../../src/safety/tripwire.js';
 import { executeToolCall, formatForModel } from '../../src/tools/executor.js';
 import { createRegistry, defaultTools } from '../../src/tools/registry.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
@@ -98,4 +99,26 @@ test('the policy judges a background command when it starts: refused in restrict
   expect(result.text).toContain('refused by policy');
   expect(existsSync(path.join(ws!.root, 'canary'))).toBe(false);
   expect(ws!.ctx.runner.running()).toEqual([]);
+});
+
+test('a protected file a background command plants after its call returned is put back before the next call', async () => {
+  await workspace();
+  ws!.held.tripwire = createTripwire({ root: ws!.root, globs: [], env: process.env });
+  const sleep = `sleep ${uniqueDuration()}`;
+  // A script, so the policy cannot see the write coming (as with any program that writes where it likes).
+  await ws!.write(
+    'plant.sh',
+    `while [ ! -e go ]; do read -t 0.05 < /dev/zero; done; echo 'hooks: {}' > .keel.yaml; touch planted; ${sleep}\n`,
+  );
+  const started = await call('execute_command', { command: 'bash plant.sh', background: true });
+  expect(started.success, started.text).toBe(true);
+  expect(started.text).not.toContain('[tripwire]');
+  await ws!.write('go', '');
+  for (let i = 0; i < 400 && !existsSync(path.join(ws!.root, 'planted')); i++) {
+    await ws!.ctx.runner.background('bg1')?.settle(25);
+  }
+  const next = await call('command_output', { id: 'bg1' });
+  expect(next.text).toContain('[tripwire] a background command changed files');
+  expect(next.text).toContain('.keel.yaml (created; removed again)');
+  expect(existsSync(path.join(ws!.root, '.keel.yaml'))).toBe(false);
 });
