@@ -1,7 +1,8 @@
 // The event consumers that print a run: text for people, one JSON object, or a JSON line per event.
 import { type EventSink, fanOut } from '../core/events.js';
 import type { Model } from '../core/model.js';
-import { type Redactor, redactDeep } from '../safety/redact.js';
+import type { Redactor } from '../safety/redact.js';
+import { redactingSink } from '../safety/redact-stream.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
@@ -34,8 +35,7 @@ export function outputSink(
   redact?: Redactor,
 ): EventSink {
   const sink = textSink(options, model, setup);
-  const printed: EventSink =
-    redact && options.output !== 'text' ? (event) => sink(redactDeep(event, redact)) : sink;
+  const printed: EventSink = redact && options.output !== 'text' ? redactingSink(sink, redact) : sink;
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
     ? fanOut(

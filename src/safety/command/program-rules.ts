@@ -214,13 +214,25 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
 
 /** The read-only set as shown to people and the model: `git status|diff|...` for programs with subcommands. */
 export function readOnlyNames(): string[] {
-  return Object.entries(ALLOWED_PROGRAMS).map(([name, rule]) => {
-    if (rule.subcommands) return `${name} ${Object.keys(rule.subcommands).join('|')}`;
-    if (rule.shell) return `${name} -c '<read-only commands>'`;
-    if (rule.script === 'sed') return `${name} (printing scripts: no w/W/e/r/R, no -i)`;
-    if (rule.script === 'awk') return `${name} (no system, getline, pipes or > in actions)`;
-    return name;
-  });
+  // Programs that take the same kind of script share one entry (`awk|gawk|mawk|nawk (...)`): every byte of the list
+  // is sent with every request.
+  const grouped = new Map<string, string[]>();
+  const order: string[] = [];
+  for (const [name, rule] of Object.entries(ALLOWED_PROGRAMS)) {
+    const suffix = rule.subcommands
+      ? `${name} ${Object.keys(rule.subcommands).join('|')}`
+      : rule.shell
+        ? " -c '<read-only commands>'"
+        : rule.script === 'sed'
+          ? ' (printing scripts: no w/W/e/r/R, no -i)'
+          : rule.script === 'awk'
+            ? ' (no system, getline, pipes or > in actions)'
+            : name;
+    const key = rule.subcommands || (!rule.shell && !rule.script) ? `=${suffix}` : suffix;
+    if (!grouped.has(key)) order.push(key);
+    grouped.set(key, [...(grouped.get(key) ?? []), name]);
+  }
+  return order.map((key) => (key.startsWith('=') ? key.slice(1) : `${grouped.get(key)?.join('|')}${key}`));
 }
 
 /**
