@@ -68,6 +68,11 @@ export interface Checkpointer {
    * Resolves with what to call once the call ran: it records the state the call left (never throws).
    */
   take(change: CheckpointChange): Promise<() => Promise<void>>;
+  /**
+   * Records the state the last call left, once, at the end of a run or chat turn (and on close): only the newest
+   * record counts for `keel undo`, so one per change would only cost git processes.
+   */
+  settle(): Promise<void>;
 }
 
 export function createCheckpointer(
@@ -80,6 +85,8 @@ export function createCheckpointer(
   const relative = (p: string) => (p.startsWith(`${options.root}/`) ? p.slice(options.root.length + 1) : p);
   // One snapshot at a time: two `git add`s at once would collide on the shadow index's lock.
   let queue: Promise<unknown> = Promise.resolve();
+  // A change ran since the state it left was last recorded.
+  let pendingAfter = false;
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -119,14 +126,20 @@ export function createCheckpointer(
       if (store === s.gitStore) s.git.ensure().catch(() => {});
     },
     take(change) {
+      pendingAfter = false;
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
-      return next.then(() => () => {
-        // An undo then tells edits made after this call from the call's own; without it, it only says less.
-        const after = queue.then(() => store.after?.()).catch(() => {});
-        queue = after;
-        return after;
+      return next.then(() => async () => {
+        pendingAfter = true;
       });
+    },
+    settle() {
+      if (!pendingAfter) return queue.then(() => {});
+      pendingAfter = false;
+      // An undo then tells edits made after the run from the run's own; without it, it only says less.
+      const after = queue.then(() => store.after?.()).catch(() => {});
+      queue = after;
+      return after;
     },
   };
 }

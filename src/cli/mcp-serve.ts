@@ -47,6 +47,7 @@ export async function mcpServeCommand(
         host.checkpoints?.startRun(`${serveId}-${calls}`);
         const call = { id: `mcp-${calls}`, name, input: JSON.stringify(args) };
         const { content, isError } = await host.executor.run(call, calls, signal);
+        await host.checkpoints?.settle();
         await host.events.flush();
         return { text: content, isError };
       },

@@ -253,7 +253,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runs += 1;
       checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`);
       if (runs === 1) todos.announce();
-      const result = runLoop(current, { ...loopOptions, signal });
+      const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
+        await checkpoints?.settle();
+        return ended;
+      });
       if (!hooks) return result;
       return result.then(async (ended) => {
         await hooks.stop({ reason: ended.reason, turns: ended.turns });
@@ -270,6 +273,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     },
     close: async () => {
       runner.killAll();
+      await checkpoints?.settle();
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
       if (late.length > 0) {

@@ -94,6 +94,8 @@ describe('undo after edits by hand', () => {
     const recordAfter = await t.take('write_file');
     await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
     await recordAfter();
+    // The run ends: the state it left is recorded once.
+    await t.checkpointer.settle();
     // The user, after the run:
     await fs.writeFile(join(t.root, 'notes.txt'), 'mine, edited\n');
     await fs.writeFile(join(t.root, 'fresh.txt'), 'new by hand\n');
@@ -116,11 +118,42 @@ describe('undo after edits by hand', () => {
     const recordAfter = await t.take('write_file');
     await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
     await recordAfter();
+    await t.checkpointer.settle();
     const store = await t.store();
     const result = await store.restore(undoTarget(await store.list()), 'undo-1');
     expect(result.handEdits).toEqual([]);
     expect(result.changes).toEqual([{ status: 'M', path: 'a.txt' }]);
   });
+});
+
+it('the state a run left is recorded once, at its end, not after each change', async () => {
+  const t = await setup({ 'a.txt': 'one\n' });
+  t.checkpointer.startRun('run-1');
+  for (const text of ['two\n', 'three\n']) {
+    const recordAfter = await t.take('write_file');
+    await fs.writeFile(join(t.root, 'a.txt'), text);
+    await recordAfter();
+  }
+  const afterRef = () => {
+    try {
+      return execFileSync(
+        'git',
+        ['--git-dir', t.gitDir, 'rev-parse', '--verify', '--quiet', 'refs/keel/after'],
+        {
+          encoding: 'utf8',
+        },
+      ).trim();
+    } catch {
+      return '';
+    }
+  };
+  expect(afterRef()).toBe('');
+  await t.checkpointer.settle();
+  const recorded = afterRef();
+  expect(recorded).not.toBe('');
+  // Nothing changed since: a second settle records nothing new.
+  await t.checkpointer.settle();
+  expect(afterRef()).toBe(recorded);
 });
 
 describe('a damaged checkpoint store', () => {
