@@ -2,13 +2,12 @@
 // tool call, through the same engine and rules the agent uses; exit 0 allow, 1 ask, 2 deny).
 
 import type { KeelConfig } from '../config/schema.js';
-import type { ToolPreview } from '../core/approval.js';
-import { ExitCode, KeelError, UsageError } from '../core/errors.js';
+import { ExitCode, UsageError } from '../core/errors.js';
 import { commandEnv } from '../exec/process-runner.js';
 import { probeBubblewrap, SANDBOX_HINT } from '../exec/sandbox-choice.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { openToolHost } from '../runtime/tool-host.js';
+import { decideCall, openToolHost } from '../runtime/tool-host.js';
 import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { sanitize } from '../ui/sanitize.js';
@@ -141,18 +140,12 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
     const parsed = tool.schema.safeParse(raw);
     if (!parsed.success)
       throw new UsageError(`${tool.name} does not take these arguments: ${parsed.error.message}`);
-    // The preview is built as the executor builds it; a path that escapes the workspace is refused right there.
-    const ctx = host.contextFor(new AbortController().signal);
-    let decision: PolicyDecision;
-    try {
-      const preview: ToolPreview = tool.preview
-        ? await tool.preview(parsed.data, ctx)
-        : { reads: [], writes: [], summary: tool.name };
-      decision = await policy.decide({ tool: tool.name, safety: tool.safety, args: parsed.data, preview });
-    } catch (error) {
-      if (!(error instanceof KeelError) || error.code !== 'path_escape') throw error;
-      decision = { decision: 'deny', reason: error.message, reasons: [error.message] };
-    }
+    const decision = await decideCall(
+      tool,
+      parsed.data,
+      policy,
+      host.contextFor(new AbortController().signal),
+    );
     printDecision(decision, mode, options.json === true);
     return EXIT_FOR[decision.decision];
   } catch (error) {

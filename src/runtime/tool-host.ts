@@ -5,15 +5,16 @@
 import type { Checkpointer } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
+import { KeelError } from '../core/errors.js';
 import type { EventSink, EventStream } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
 import { TodoBoard } from '../core/todo-board.js';
 import type { CaseTools } from '../evals/tool-evals.js';
-import type { ExecutionMode, Policy } from '../safety/policy.js';
+import type { ExecutionMode, Policy, PolicyDecision } from '../safety/policy.js';
 import { runRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolLimits } from '../tools/tool.js';
+import type { Tool, ToolContext, ToolLimits } from '../tools/tool.js';
 import { defaultConfig } from './config.js';
 import { runEvents } from './events.js';
 import { type Executor, openExecution } from './executor.js';
@@ -138,4 +139,25 @@ export async function openCaseTools(copy: { root: string; stateDir: string }): P
     todos: true,
   });
   return { execute: host.executor.execute, close: () => host.runner.killAll() };
+}
+
+/**
+ * What the policy decides for one call, nothing asked or run (`keel policy check`): the tool's preview, built as the
+ * executor builds it, then the policy's decision; a path that escapes the workspace is a deny right there.
+ */
+export async function decideCall(
+  tool: Tool,
+  args: unknown,
+  policy: Policy,
+  ctx: ToolContext,
+): Promise<PolicyDecision> {
+  try {
+    const preview = tool.preview
+      ? await tool.preview(args, ctx)
+      : { reads: [], writes: [], summary: tool.name };
+    return await policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
+  } catch (error) {
+    if (!(error instanceof KeelError) || error.code !== 'path_escape') throw error;
+    return { decision: 'deny', reason: error.message, reasons: [error.message] };
+  }
 }

@@ -1,6 +1,7 @@
 // What `keel policy check` decides, as unit tables over the same pieces the command uses: the config loaded from a
 // user file, the policy (createPolicy → decide) and each tool's own preview (a path out of the workspace is a deny).
 // To add a case, append a row to `commands` or `files`; the binary itself is tested in test/e2e/policy-check.test.ts.
+
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { stateDir } from '../../src/config/paths.js';
 import type { KeelConfig } from '../../src/config/schema.js';
-import { KeelError } from '../../src/core/errors.js';
 import { createProcessRunner } from '../../src/exec/process-runner.js';
+import { decideCall } from '../../src/runtime/tool-host.js';
 import {
   COMMAND_TOOL,
   checkRules,
@@ -292,15 +293,7 @@ async function check(
     limits: testLimits,
     runner: createProcessRunner({}),
   };
-  try {
-    const preview = tool.preview
-      ? await tool.preview(args, ctx)
-      : { reads: [], writes: [], summary: tool.name };
-    return await policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
-  } catch (error) {
-    if (!(error instanceof KeelError) || error.code !== 'path_escape') throw error;
-    return { decision: 'deny', reason: error.message, reasons: [error.message] };
-  }
+  return decideCall(tool, args, policy, ctx);
 }
 
 /** Every decision gives its reasons; whatever is not allowed says how it could be. */

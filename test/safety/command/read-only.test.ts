@@ -4,8 +4,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createPolicy, type ExecutionMode, type PolicyDecision } from '../../../src/safety/policy.js';
 import { openWorkspace, type Workspace } from '../../../src/safety/workspace.js';
+import { commandDecider, expectReadOnlyIn } from './decide.js';
 
 let base: string;
 /** Two files at the top: `uniq *` names both. */
@@ -31,21 +31,8 @@ afterAll(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-const decide = (mode: ExecutionMode, command: string, workspace = ws): Promise<PolicyDecision> =>
-  createPolicy({ mode, workspace }).decide({
-    tool: 'execute_command',
-    safety: 'dangerous',
-    args: { command },
-    preview: { reads: [], writes: [], summary: '' },
-  });
-
-/** Read-only: allowed in every mode, and marked read-only (no checkpoint). */
-async function expectReadOnly(command: string): Promise<void> {
-  for (const mode of ['restricted', 'interactive', 'full'] as const) {
-    const decision = await decide(mode, command);
-    expect(decision, `${mode}: ${decision.reason}`).toMatchObject({ decision: 'allow', readOnly: true });
-  }
-}
+const decide = commandDecider(() => ws);
+const expectReadOnly = (command: string) => expectReadOnlyIn(decide, command);
 
 /** Not read-only: refused in restricted, asked in interactive, run in full after a checkpoint (readOnly unset). */
 async function expectNotReadOnly(command: string, reason?: string, workspace = ws): Promise<void> {

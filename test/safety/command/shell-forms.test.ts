@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyzeCommand } from '../../../src/safety/command/analysis.js';
 import { assignmentProblem } from '../../../src/safety/command/shell-forms.js';
-import { createPolicy, type ExecutionMode, type PolicyDecision } from '../../../src/safety/policy.js';
 import { openWorkspace, type Workspace } from '../../../src/safety/workspace.js';
+import { commandDecider, expectReadOnlyIn } from './decide.js';
 
 let base: string;
 let ws: Workspace;
@@ -27,25 +27,11 @@ afterAll(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-const decide = (mode: ExecutionMode, command: string): Promise<PolicyDecision> =>
-  createPolicy({
-    mode,
-    workspace: ws,
-    env: { HOME: path.join(base, 'home'), PATH: process.env.PATH },
-  }).decide({
-    tool: 'execute_command',
-    safety: 'dangerous',
-    args: { command },
-    preview: { reads: [], writes: [], summary: '' },
-  });
-
-/** Read-only: allowed in every mode without a checkpoint. */
-async function expectReadOnly(command: string): Promise<void> {
-  for (const mode of ['restricted', 'interactive', 'full'] as const) {
-    const decision = await decide(mode, command);
-    expect(decision, `${mode}: ${decision.reason}`).toMatchObject({ decision: 'allow', readOnly: true });
-  }
-}
+const decide = commandDecider(
+  () => ws,
+  () => ({ HOME: path.join(base, 'home'), PATH: process.env.PATH }),
+);
+const expectReadOnly = (command: string) => expectReadOnlyIn(decide, command);
 
 /** Not read-only: refused in restricted, never allowed without asking in interactive, never read-only in full. */
 async function expectRefused(command: string): Promise<void> {
