@@ -1,0 +1,111 @@
+// The contract of a language service (the TypeScript compiler API, or a language server over LSP): binding-exact
+// references, renames and diagnostics for the files it handles. Positions are 1-based, paths workspace-relative
+// with `/`. A tool asks `LanguageServices.forFile` and falls back to the name-based tools (saying so) when it gets none.
+
+export interface SourcePosition {
+  /** Workspace-relative, with `/`. */
+  path: string;
+  /** 1-based line. */
+  line: number;
+  /** 1-based column, in UTF-16 code units as editors count them. */
+  column: number;
+}
+
+export interface SourceLocation extends SourcePosition {
+  endLine: number;
+  endColumn: number;
+  /** The declaration itself rather than a use. */
+  definition?: boolean;
+}
+
+/** One file's whole new text: a rename's or a fix's edits already applied. */
+export interface FileChange {
+  path: string;
+  before: string;
+  after: string;
+  /** How many places changed in this file. */
+  count: number;
+}
+
+export interface Diagnostic {
+  path: string;
+  line: number;
+  column: number;
+  severity: 'error' | 'warning';
+  /** The service's own code (TS2339, reportAttributeAccessIssue), when it has one. */
+  code?: string;
+  message: string;
+}
+
+export interface RenameOptions {
+  /** Keep `export { newName as oldName }`-style aliases so a package's public name stays (default false: rename everywhere). */
+  keepPublicAlias?: boolean;
+}
+
+export interface LanguageService {
+  /** 'typescript', 'pyright', or the configured server's name. */
+  readonly id: string;
+  /** All references of the symbol bound at `at`, its declarations included (marked `definition`). */
+  references(at: SourcePosition, signal: AbortSignal): Promise<SourceLocation[]>;
+  /** The files a rename of the symbol at `at` changes, or why it cannot be renamed (a keyword, a library symbol). */
+  rename(
+    at: SourcePosition,
+    newName: string,
+    options: RenameOptions,
+    signal: AbortSignal,
+  ): Promise<FileChange[] | string>;
+  /**
+   * Current errors (and warnings) of `paths`; `overlay` gives texts not yet on disk (a rename's result, checked
+   * before it is written).
+   */
+  diagnostics(
+    paths: string[],
+    signal: AbortSignal,
+    overlay?: ReadonlyMap<string, string>,
+  ): Promise<Diagnostic[]>;
+  /** Files changed on disk since the service last read them (by Keel's tools or anyone). */
+  changed(paths: string[]): void;
+  close(): Promise<void>;
+}
+
+/** How a service for some files starts: lazily, on the first file it handles. */
+export interface LanguageServiceFactory {
+  readonly id: string;
+  /** Whether this service handles the file (by extension, usually). */
+  handles(path: string): boolean;
+  /** Starts the service for a workspace; undefined when it cannot run here (no server on PATH, say). */
+  start(root: string): Promise<LanguageService | undefined>;
+}
+
+/** The run's language services: one per factory, started on first use and kept warm until `close`. */
+export class LanguageServices {
+  readonly #started = new Map<string, Promise<LanguageService | undefined>>();
+
+  constructor(
+    readonly root: string,
+    readonly factories: readonly LanguageServiceFactory[],
+  ) {}
+
+  /** The service for a file, or undefined when none handles it or it could not start. */
+  forFile(path: string): Promise<LanguageService | undefined> {
+    const factory = this.factories.find((f) => f.handles(path));
+    if (!factory) return Promise.resolve(undefined);
+    let service = this.#started.get(factory.id);
+    if (!service) {
+      service = factory.start(this.root).catch(() => undefined);
+      this.#started.set(factory.id, service);
+    }
+    return service;
+  }
+
+  /** Tells every started service that files changed. */
+  changed(paths: string[]): void {
+    for (const service of this.#started.values()) void service.then((s) => s?.changed(paths));
+  }
+
+  async close(): Promise<void> {
+    const services = [...this.#started.values()];
+    this.#started.clear();
+    await Promise.all(services.map(async (s) => (await s)?.close()));
+  }
+}
