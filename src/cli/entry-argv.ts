@@ -80,3 +80,10 @@ export function entryArgs(args: readonly string[], program: Command, terminal: T
   if (chat && options.length > 0) return ['chat', ...options];
   return [...args];
 }
+
+/** A flag given together with its own negation (`--sandbox --no-sandbox`): which one was meant is a guess. */
+export function contradictoryFlag(args: readonly string[]): string | undefined {
+  const end = args.indexOf('--');
+  const flags = new Set(end === -1 ? args : args.slice(0, end));
+  return [...flags].find((f) => f.startsWith('--no-') && flags.has(`--${f.slice('--no-'.length)}`));
+}

@@ -1,6 +1,6 @@
 // How `keel` is started, as subcommands: the message forms people use with other agents, and everything else unchanged.
 import { describe, expect, it } from 'vitest';
-import { entryArgs } from '../../src/cli/entry-argv.js';
+import { contradictoryFlag, entryArgs } from '../../src/cli/entry-argv.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 const program = buildProgram();
@@ -49,5 +49,16 @@ describe('entryArgs', () => {
   it('takes a single word that is no typo of a command as a message', () => {
     expect(entryArgs(['hello'], program, tty)).toEqual(['chat', '--', 'hello']);
     expect(entryArgs(['test'], program, tty)).toEqual(['chat', '--', 'test']);
+  });
+});
+
+describe('contradictoryFlag', () => {
+  it.each([
+    [['run', '--sandbox', '--no-sandbox', '-p', 'x'], '--no-sandbox'],
+    [['chat', '--no-session', '--session'], '--no-session'],
+    [['run', '--no-sandbox', '-p', 'x'], undefined],
+    [['run', '-p', 'x', '--', '--sandbox', '--no-sandbox'], undefined],
+  ] as const)('%j → %s', (args, expected) => {
+    expect(contradictoryFlag(args)).toBe(expected);
   });
 });
