@@ -60,7 +60,7 @@ describe('edit_file', () => {
   test('several exact matches need replace_all, which replaces them all', async () => {
     await ws.write('a.txt', 'x = 1\ny = 2\nx = 1\n');
     const twice = await edit({ path: 'a.txt', old_string: 'x = 1', new_string: 'x = 3' });
-    expect(twice.error).toContain('old_string matches 2 times (lines 1, 3)');
+    expect(twice.error).toContain('old_string matches 2 times:\n  line 1: x = 1\n  line 3: x = 1\n');
     const all = await edit({ path: 'a.txt', old_string: 'x = 1', new_string: 'x = 3', replace_all: true });
     expect(all.output).toContain('2 replacements');
     expect(await ws.read('a.txt')).toBe('x = 3\ny = 2\nx = 3\n');
@@ -77,7 +77,9 @@ describe('edit_file', () => {
       new_string: 'def f(self):\n    value = 1\n    return value',
     });
     expect(result.success).toBe(true);
-    expect(result.output).toContain('matched only ignoring whitespace and indentation (lines 2-3)');
+    expect(result.output).toContain(
+      'matched only ignoring indentation and whitespace (lines 2-3); new_string was re-indented by +4 columns',
+    );
     expect(result.metadata.tolerant).toBe(true);
     expect(await ws.read('a.py')).toBe(
       'class A:\n    def f(self):\n        value = 1\n        return value\n\n    def g(self):\n        pass\n',
