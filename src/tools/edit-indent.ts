@@ -1,5 +1,7 @@
-// Re-basing edit_file's new_string when old_string matched only at another indentation: by how far the model's
-// old_string was off the file, unless new_string is already at the file's indentation; tabs or spaces as the file has.
+// Re-basing edit_file's new_string when old_string matched only at another indentation: lines it keeps go where the
+// file has them, new lines keep their offset from those; nothing already at the file's indentation moves again.
+
+import { canonicalLine } from './edit-tolerance.js';
 
 export interface Rebased {
   lines: string[];
@@ -52,25 +54,53 @@ function render(cols: number, style: Style): string {
   return '\t'.repeat(Math.floor(width / style.tabWidth)) + ' '.repeat(width % style.tabWidth);
 }
 
-/** Each non-blank line moved by `shift` columns and written in the file's style. */
-function shifted(lines: readonly string[], shift: number, model: Style, file: Style): string[] {
+/** Each non-blank line moved to the column `to` gives for its own, written in the file's style. */
+function moved(
+  lines: readonly string[],
+  to: (column: number) => number,
+  model: Style,
+  file: Style,
+): string[] {
   return lines.map((line) => {
     if (isBlank(line)) return line;
     const indent = indentOf(line);
-    return render(columns(indent, model) + shift, file) + line.slice(indent.length);
+    return render(to(columns(indent, model)), file) + line.slice(indent.length);
   });
 }
 
-function describe(shift: number, convert: string): string | undefined {
-  const parts: string[] = [];
-  if (shift !== 0)
-    parts.push(`re-indented by ${shift > 0 ? '+' : ''}${shift} columns to the file's indentation`);
-  if (convert) parts.push(convert);
-  return parts.length > 0 ? `new_string was ${parts.join(' and ')}` : undefined;
+/**
+ * How many file columns one column of the model's nesting is (2 when the model indents by 2 and the file by 4),
+ * from old_string's lines and the file's lines they matched; undefined when no one factor fits them all.
+ */
+function levelScale(
+  pairs: readonly (readonly [number, number])[],
+  from: number,
+  to: number,
+): number | undefined {
+  let scale: number | undefined;
+  for (const [model, file] of pairs) {
+    if (model === from) {
+      if (file !== to) return undefined;
+      continue;
+    }
+    const ratio = (file - to) / (model - from);
+    if (ratio <= 0 || (scale !== undefined && Math.abs(ratio - scale) > 1e-9)) return undefined;
+    scale = ratio;
+  }
+  return scale ?? 1;
+}
+
+/** Where one line of the model's sits in the file: its column as written and in the file. */
+interface Reference {
+  model: number;
+  file: number;
 }
 
 /**
  * new_string's lines for a match where old_string's lines equal `window` (the file's lines) but for whitespace.
+ * Lines new_string keeps from old_string go where the file has them; the other lines keep their offset, as the
+ * model wrote it, from the nearest kept line (above, else below), or else from how old_string's first line was off.
+ * A new_string whose first line is already at the file's indentation is not moved again.
  * `fileLines` gives the file's indentation style when the window alone does not show it.
  */
 export function rebase(
@@ -80,8 +110,8 @@ export function rebase(
   fileLines: readonly string[],
 ): Rebased {
   const anchor = oldLines.findIndex((line) => !isBlank(line));
-  const newAnchor = newLines.find((line) => !isBlank(line));
-  if (anchor === -1 || newAnchor === undefined) return { lines: [...newLines] };
+  const newAnchor = newLines.findIndex((line) => !isBlank(line));
+  if (anchor === -1 || newAnchor === -1) return { lines: [...newLines] };
 
   const indented = window.filter((l) => !isBlank(l) && indentOf(l) !== '');
   const fileTabs = usesTabs(indented.length > 0 ? indented : fileLines);
@@ -91,29 +121,78 @@ export function rebase(
   const tabWidth = fileTabs === modelTabs ? 4 : (spaceUnit(spaceSide) ?? 4);
   const file: Style = { tabs: fileTabs, tabWidth };
   const model: Style = { tabs: modelTabs, tabWidth };
+  const modelCol = (line: string): number => columns(indentOf(line), model);
+  const fileCol = (line: string): number => columns(indentOf(line), file);
 
-  const from = columns(indentOf(oldLines[anchor]!), model);
-  const to = columns(indentOf(window[anchor]!), file);
-  const wrote = columns(indentOf(newAnchor), model);
-  const convert = fileTabs === modelTabs ? '' : `converted to ${fileTabs ? 'tabs' : 'spaces'}`;
-  const keep = (): { lines: string[]; note?: string } =>
-    convert
-      ? { lines: shifted(newLines, 0, model, file), note: describe(0, convert) }
-      : { lines: [...newLines] };
-  const shift = (): { lines: string[]; note?: string } => ({
-    lines: shifted(newLines, to - from, model, file),
-    note: describe(to - from, convert),
-  });
+  const pairs = oldLines.flatMap((line, i) =>
+    isBlank(line) ? [] : [[modelCol(line), fileCol(window[i]!)] as const],
+  );
+  const from = pairs[0]![0];
+  const to = pairs[0]![1];
+  const scale = levelScale(pairs, from, to) ?? 1;
+  // Copied from the middle of the first line: the first line lost its indentation, the others are the file's.
+  const firstStripped = pairs.length > 1 && from !== to && pairs.slice(1).every(([m, f]) => m === f);
 
-  if (from === to) return keep();
-  // new_string already starts at the file's indentation: shifting it again would indent it twice.
-  if (wrote === to) {
-    const kept = keep();
-    return {
-      ...kept,
-      note: kept.note ?? "new_string was already at the file's indentation and kept as written",
-      alternative: shift(),
-    };
+  // Lines of new_string that old_string has too (in order), with the file's line they stand for.
+  const kept = new Map<number, string>();
+  const canonical = oldLines.map(canonicalLine);
+  let next = 0;
+  for (const [i, line] of newLines.entries()) {
+    if (isBlank(line)) continue;
+    const k = canonical.indexOf(canonicalLine(line), next);
+    if (k === -1) continue;
+    kept.set(i, window[k]!);
+    next = k + 1;
   }
-  return { ...shift(), alternative: keep() };
+  // The first line of a stripped copy is, in the model's own columns, where the file has it.
+  const modelColAt = (j: number): number =>
+    firstStripped && j === newAnchor && modelCol(newLines[j]!) === from ? to : modelCol(newLines[j]!);
+  const reference = (i: number): Reference | undefined => {
+    const at = (j: number): Reference => ({ model: modelColAt(j), file: fileCol(kept.get(j)!) });
+    for (let j = i - 1; j >= 0; j--) if (kept.has(j)) return at(j);
+    for (let j = i + 1; j < newLines.length; j++) if (kept.has(j)) return at(j);
+    return undefined;
+  };
+  const wrote = modelCol(newLines[newAnchor]!);
+  const first: Reference =
+    wrote === from
+      ? { model: from, file: to }
+      : wrote === to
+        ? { model: to, file: to }
+        : (reference(newAnchor) ?? { model: from, file: to });
+
+  const lines = newLines.map((line, i) => {
+    if (isBlank(line)) return line;
+    const text = line.slice(indentOf(line).length);
+    const same = kept.get(i);
+    if (same !== undefined) return indentOf(same) + text;
+    const ref = i === newAnchor ? first : (reference(i) ?? (firstStripped ? { model: 0, file: 0 } : first));
+    return render(ref.file + Math.round((modelCol(line) - ref.model) * scale), file) + text;
+  });
+  const uniform = moved(newLines, (c) => to + Math.round((c - from) * scale), model, file);
+  const asWritten = fileTabs === modelTabs ? [...newLines] : moved(newLines, (c) => c, model, file);
+  const equal = (a: readonly string[], b: readonly string[]): boolean => a.join('\n') === b.join('\n');
+  const convert = fileTabs === modelTabs ? '' : `converted to ${fileTabs ? 'tabs' : 'spaces'}`;
+  const noteFor = (result: readonly string[]): string | undefined => {
+    if (equal(result, asWritten)) {
+      if (from === to) return convert ? `new_string was ${convert}` : undefined;
+      return `new_string was already at the file's indentation and kept as written${convert ? ` (${convert})` : ''}`;
+    }
+    const shift = fileCol(result[newAnchor]!) - wrote;
+    const parts = [
+      shift === 0
+        ? "re-indented to the file's indentation"
+        : `re-indented by ${shift > 0 ? '+' : ''}${shift} columns to the file's indentation`,
+    ];
+    if (scale !== 1) parts.push(`its nesting scaled ×${Math.round(scale * 100) / 100} to the file's step`);
+    if (convert) parts.push(convert);
+    return `new_string was ${parts.join(' and ')}`;
+  };
+  // The other reading for the syntax check: one shift for every line, or the lines as written.
+  const other = [uniform, asWritten].find((candidate) => !equal(candidate, lines));
+  return {
+    lines,
+    note: noteFor(lines),
+    alternative: other && { lines: other, note: noteFor(other) },
+  };
 }

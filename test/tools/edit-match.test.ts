@@ -397,6 +397,31 @@ const CASES: Case[] = [
     note: 'converted to spaces',
   },
   {
+    name: 'old_string flush left at two levels: kept lines go where the file has them, new ones follow',
+    from: 'issue 19 (aider/gemini-cli missing leading whitespace, lines at different levels)',
+    ext: 'py',
+    file: 'def f():\n    if a:\n        b()\n    return 1\n',
+    edits: one('b()\nreturn 1', 'b()\nc()\nreturn 1'),
+    expected: 'def f():\n    if a:\n        b()\n        c()\n    return 1\n',
+  },
+  {
+    name: 'old_string and new_string copied from the middle of their first line',
+    from: 'gemini-cli NOT insert extra newlines (old_string copied mid-line), both strings so',
+    ext: 'ts',
+    file: 'class A {\n  m() {\n    return 1;\n  }\n}\n',
+    edits: one('m() {\n    return 1;\n  }', 'm() {\n    const x = 2;\n    return x;\n  }'),
+    expected: 'class A {\n  m() {\n    const x = 2;\n    return x;\n  }\n}\n',
+  },
+  {
+    name: 'a model indenting by 2 in a file indenting by 4: nesting scaled',
+    from: 'aider test_replace_part_with_missing_varied_leading_whitespace, another step',
+    ext: 'py',
+    file: 'def f():\n    if a:\n        b()\n',
+    edits: one('if a:\n  b()', 'if a:\n  b()\n  if c:\n    d()'),
+    expected: 'def f():\n    if a:\n        b()\n        if c:\n            d()\n',
+    note: 'nesting scaled ×2',
+  },
+  {
     name: 'an edit that would break Python’s indentation is refused with the region',
     from: 'issue 19 (nothing that breaks the file is reported as success)',
     ext: 'py',
@@ -499,5 +524,35 @@ describe('one level of escaping taken off', () => {
   ];
   test.each(cases)('%j → %j', (input, output) => {
     expect(unescapeOnce(input)).toBe(output);
+  });
+});
+
+describe("Python's indentation rules", () => {
+  const cases: [string, string, string[]][] = [
+    ['a valid class', PY_CLASS, []],
+    [
+      'a body indented twice',
+      'class A:\n    def f(self):\n            value = 1\n        return value\n',
+      ['4: unindent does not match any outer indentation level'],
+    ],
+    ['an indent without a block', 'x = 1\n    y = 2\n', ['2: unexpected indent']],
+    ['a block without a body', 'def f():\nreturn 1\n', ['2: expected an indented block']],
+    ['a block at the end without a body', 'def f():\n', ['2: expected an indented block']],
+    [
+      'tabs and spaces that disagree',
+      'if x:\n\ty = 1\n        z = 2\n',
+      ['3: inconsistent use of tabs and spaces in indentation'],
+    ],
+    ['lines inside brackets', 'x = foo(\n        1,\n  2)\ny = 1\n', []],
+    ['a triple-quoted string', 'def f():\n    s = """\nnot indented:\n    """\n    return s\n', []],
+    ['a backslash continuation', 'x = 1 + \\\n      2\n', []],
+    ['comments at any indentation', 'def f():\n# note:\n    return 1\n', []],
+    ['a colon inside brackets', 'd = {\n  "a":\n    1}\n', []],
+    ['a one-line block', 'if x: pass\ny = 1\n', []],
+    ['else after a block', 'if a:\n    b\nelse:\n    c\n', []],
+    ['a colon in a string or a comment', 's = "x:"  # note:\nt = 1\n', []],
+  ];
+  test.each(cases)('%s', (_, source, expected) => {
+    expect(pythonIndentProblems(source).map((p) => `${p.line}: ${p.message}`)).toEqual(expected);
   });
 });
