@@ -103,9 +103,10 @@ const lines: Stage = (text, oldText, newText) => {
 
   const fileLines = text.split('\n');
   const target = oldLines.map(canonicalLine);
+  const canonical = fileLines.map(canonicalLine);
   const starts: number[] = [];
   for (let i = 0; i + target.length <= fileLines.length; i++) {
-    if (target.every((t, j) => canonicalLine(fileLines[i + j]!) === t)) {
+    if (target.every((t, j) => canonical[i + j] === t)) {
       starts.push(i);
       i += target.length - 1;
     }
