@@ -66,14 +66,17 @@ function isPythonStubBody(lines: readonly string[], index: number): boolean {
   return false;
 }
 
-/** Whether a line of new_string is an omission placeholder. */
-export function isPlaceholderLine(lines: readonly string[], index: number): boolean {
+/**
+ * Whether a line of new_string is an omission placeholder. A bare `...` counts only where the edit drops lines of
+ * old_string (`dropsLines`): an ellipsis added to prose replaces nothing.
+ */
+export function isPlaceholderLine(lines: readonly string[], index: number, dropsLines = true): boolean {
   const line = lines[index]!;
   const { words, wrapped, ellipsis } = unwrap(line);
   if (words === '') {
     // `...` alone, or a comment holding only an ellipsis: `// ...`, `<!-- ... -->`.
     if (!ellipsis) return false;
-    return wrapped || !isPythonStubBody(lines, index);
+    return wrapped || (dropsLines && !isPythonStubBody(lines, index));
   }
   // Without a wrapper only the bracketed or ellipsis forms count: "rest of code" bare may be prose in a text file.
   if (!wrapped && !ellipsis) return false;
@@ -84,10 +87,12 @@ export function isPlaceholderLine(lines: readonly string[], index: number): bool
 export function newPlaceholders(oldText: string, newText: string): string[] {
   const oldLines = new Set(oldText.split('\n').map((line) => line.trim()));
   const lines = newText.split('\n');
+  const kept = new Set(lines.map((line) => line.trim()));
+  const dropsLines = [...oldLines].some((line) => line !== '' && !kept.has(line));
   const found: string[] = [];
   for (const [i, line] of lines.entries()) {
     if (oldLines.has(line.trim())) continue;
-    if (isPlaceholderLine(lines, i)) found.push(line.trim());
+    if (isPlaceholderLine(lines, i, dropsLines)) found.push(line.trim());
   }
   return found;
 }

@@ -226,6 +226,21 @@ const CASES: Case[] = [
     edits: one('const msg = "old";', 'const msg = "(rest of methods ...)";'),
     expected: 'const msg = "(rest of methods ...)";\n',
   },
+  {
+    name: 'a bare ... where old_string had code is refused',
+    from: 'issue 19 (`...` alone on a line where old_string had code)',
+    ext: 'js',
+    file: 'function f() {\n  a();\n  b();\n}\n',
+    edits: one('function f() {\n  a();\n  b();\n}', 'function f() {\n  a();\n  ...\n}'),
+    refused: 'omission placeholder that old_string does not: `...`',
+  },
+  {
+    name: 'a bare ... added to prose replaces nothing and is written',
+    from: 'issue 19 (the same, in a text file)',
+    file: 'To be continued\n',
+    edits: one('To be continued\n', 'To be continued\n...\n'),
+    expected: 'To be continued\n...\n',
+  },
   // Gemini CLI: utils/editCorrector.ts (over-escaped strings), adapted: one level of escaping is taken off.
   {
     name: 'over-escaped quotes in old_string and new_string',
