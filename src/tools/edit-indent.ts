@@ -32,6 +32,8 @@ function spaceUnit(lines: readonly string[]): number | undefined {
   let unit = 0;
   const sorted = [...widths].sort((a, b) => a - b);
   for (let i = 1; i < sorted.length; i++) unit = gcd(unit, sorted[i]! - sorted[i - 1]!);
+  // Steps of 8 or 12 say only that the unit divides them: 4 is the usual one.
+  if (unit > 4 && unit % 4 === 0) return 4;
   return unit >= 2 && unit <= 8 ? unit : undefined;
 }
 
@@ -98,9 +100,10 @@ interface Reference {
 
 /**
  * new_string's lines for a match where old_string's lines equal `window` (the file's lines) but for whitespace.
- * Lines new_string keeps from old_string go where the file has them; the other lines keep their offset, as the
- * model wrote it, from the nearest kept line (above, else below), or else from how old_string's first line was off.
- * A new_string whose first line is already at the file's indentation is not moved again.
+ * A new_string whose first line is already at the file's indentation (old_string's was not) is kept as written.
+ * Otherwise lines new_string keeps from old_string go where the file has them (moved as far as the model moved
+ * them), and the other lines keep their offset, as the model wrote it, from the nearest kept line (above, else
+ * below), or else from where old_string's first line is in the file.
  * `fileLines` gives the file's indentation style when the window alone does not show it.
  */
 export function rebase(
@@ -133,41 +136,54 @@ export function rebase(
   // Copied from the middle of the first line: the first line lost its indentation, the others are the file's.
   const firstStripped = pairs.length > 1 && from !== to && pairs.slice(1).every(([m, f]) => m === f);
 
-  // Lines of new_string that old_string has too (in order), with the file's line they stand for.
-  const kept = new Map<number, string>();
+  // Lines of new_string that old_string has too (in order): the old line's index for each.
+  const kept = new Map<number, number>();
   const canonical = oldLines.map(canonicalLine);
   let next = 0;
   for (const [i, line] of newLines.entries()) {
     if (isBlank(line)) continue;
     const k = canonical.indexOf(canonicalLine(line), next);
     if (k === -1) continue;
-    kept.set(i, window[k]!);
+    kept.set(i, k);
     next = k + 1;
   }
+  const wrote = modelCol(newLines[newAnchor]!);
   // The first line of a stripped copy is, in the model's own columns, where the file has it.
   const modelColAt = (j: number): number =>
-    firstStripped && j === newAnchor && modelCol(newLines[j]!) === from ? to : modelCol(newLines[j]!);
+    firstStripped && j === newAnchor && wrote === from ? to : modelCol(newLines[j]!);
+  // A kept line stays where the file has it unless the model moved it against old_string (to wrap or unwrap it in
+  // a block): then it moves as far. In a stripped copy the other lines of old_string are the file's own columns.
+  const placed = new Map<number, number>();
+  for (const [i, k] of kept) {
+    const oldCol = modelCol(oldLines[k]!);
+    const relative = firstStripped && k > anchor ? oldCol - (to - from) : oldCol;
+    const now = modelColAt(i);
+    const target = fileCol(window[k]!);
+    placed.set(
+      i,
+      now === oldCol || now === relative ? target : target + Math.round((now - relative) * scale),
+    );
+  }
   const reference = (i: number): Reference | undefined => {
-    const at = (j: number): Reference => ({ model: modelColAt(j), file: fileCol(kept.get(j)!) });
-    for (let j = i - 1; j >= 0; j--) if (kept.has(j)) return at(j);
-    for (let j = i + 1; j < newLines.length; j++) if (kept.has(j)) return at(j);
+    const at = (j: number): Reference => ({ model: modelColAt(j), file: placed.get(j)! });
+    for (let j = i - 1; j >= 0; j--) if (placed.has(j)) return at(j);
+    for (let j = i + 1; j < newLines.length; j++) if (placed.has(j)) return at(j);
     return undefined;
   };
-  const wrote = modelCol(newLines[newAnchor]!);
   const first: Reference =
     wrote === from
-      ? { model: from, file: to }
-      : wrote === to
-        ? { model: to, file: to }
-        : (reference(newAnchor) ?? { model: from, file: to });
+      ? { model: modelColAt(newAnchor), file: to }
+      : (reference(newAnchor) ?? { model: from, file: to });
 
-  const lines = newLines.map((line, i) => {
+  const relocated = newLines.map((line, i) => {
     if (isBlank(line)) return line;
     const text = line.slice(indentOf(line).length);
-    const same = kept.get(i);
-    if (same !== undefined) return indentOf(same) + text;
-    const ref = i === newAnchor ? first : (reference(i) ?? (firstStripped ? { model: 0, file: 0 } : first));
-    return render(ref.file + Math.round((modelCol(line) - ref.model) * scale), file) + text;
+    const k = kept.get(i);
+    const col = placed.get(i);
+    if (k !== undefined && col === fileCol(window[k]!)) return indentOf(window[k]!) + text;
+    if (col !== undefined) return render(col, file) + text;
+    const ref = i === newAnchor ? first : (reference(i) ?? first);
+    return render(ref.file + Math.round((modelColAt(i) - ref.model) * scale), file) + text;
   });
   const uniform = moved(newLines, (c) => to + Math.round((c - from) * scale), model, file);
   const asWritten = fileTabs === modelTabs ? [...newLines] : moved(newLines, (c) => c, model, file);
@@ -188,8 +204,10 @@ export function rebase(
     if (convert) parts.push(convert);
     return `new_string was ${parts.join(' and ')}`;
   };
+  // new_string already starts at the file's indentation (and old_string did not): moving it would indent it twice.
+  const lines = wrote === to && from !== to ? asWritten : relocated;
   // The other reading for the syntax check: one shift for every line, or the lines as written.
-  const other = [uniform, asWritten].find((candidate) => !equal(candidate, lines));
+  const other = [uniform, asWritten, relocated].find((candidate) => !equal(candidate, lines));
   return {
     lines,
     note: noteFor(lines),

@@ -471,6 +471,30 @@ const CASES: Case[] = [
     expected: 'class A {\n  m() {\n    const x = 2;\n    return x;\n  }\n}\n',
   },
   {
+    name: 'kept lines the model wraps in a new block move in with it',
+    from: 'issue 19 (re-basing around lines new_string keeps)',
+    ext: 'ts',
+    file: 'function f() {\n  a();\n  b();\n}\n',
+    edits: one('a();\nb();', 'if (x) {\n  a();\n  b();\n}'),
+    expected: 'function f() {\n  if (x) {\n    a();\n    b();\n  }\n}\n',
+  },
+  {
+    name: 'kept lines the model unwraps from a block move out with it',
+    from: 'issue 19 (re-basing around lines new_string keeps)',
+    ext: 'ts',
+    file: 'function f() {\n  if (x) {\n    a();\n  }\n}\n',
+    edits: one('if (x) {\n  a();\n}', 'a();'),
+    expected: 'function f() {\n  a();\n}\n',
+  },
+  {
+    name: 'Python: kept lines wrapped in a new block',
+    from: 'issue 19 (re-basing around lines new_string keeps)',
+    ext: 'py',
+    file: 'def f():\n    a()\n    b()\n',
+    edits: one('a()\nb()', 'if x:\n    a()\n    b()'),
+    expected: 'def f():\n    if x:\n        a()\n        b()\n',
+  },
+  {
     name: 'a model indenting by 2 in a file indenting by 4: nesting scaled',
     from: 'aider test_replace_part_with_missing_varied_leading_whitespace, another step',
     ext: 'py',
@@ -612,5 +636,87 @@ describe("Python's indentation rules", () => {
   ];
   test.each(cases)('%s', (_, source, expected) => {
     expect(pythonIndentProblems(source).map((p) => `${p.line}: ${p.message}`)).toEqual(expected);
+  });
+});
+
+describe('re-basing, over every block of a Python file', () => {
+  const FILE = [
+    'import os',
+    '',
+    '',
+    'class Store:',
+    '    def __init__(self, path):',
+    '        self.path = path',
+    '        self.items = {}',
+    '',
+    '    def load(self):',
+    '        if os.path.exists(self.path):',
+    '            with open(self.path) as f:',
+    '                for line in f:',
+    '                    key, value = line.split("=", 1)',
+    '                    self.items[key] = value.strip()',
+    '        return self.items',
+    '',
+    '',
+    'def main():',
+    '    store = Store("x")',
+    '    store.load()',
+    '',
+  ];
+  const indent = (line: string): number => /^ */.exec(line)![0].length;
+  const tabs = (lines: readonly string[]): string[] =>
+    lines.map((l) => l.replace(/^(?: {4})+/, (m) => '\t'.repeat(m.length / 4)));
+  /** Old and new strings as a model writes them: unindented, at the file's indentation, copied mid-line, over-indented. */
+  const written: Record<string, (block: string[], changed: string[]) => [string[], string[]]> = {
+    unindented: (b, c) => {
+      const base = Math.min(...b.map(indent));
+      return [b.map((l) => l.slice(base)), c.map((l) => l.slice(base))];
+    },
+    'new at the file indentation': (b, c) => [b.map((l) => l.slice(Math.min(...b.map(indent)))), c],
+    'copied mid-line': (b, c) => [
+      [b[0]!.trimStart(), ...b.slice(1)],
+      [c[0]!.trimStart(), ...c.slice(1)],
+    ],
+    'over-indented': (b, c) => [b.map((l) => `    ${l}`), c.map((l) => `    ${l}`)],
+  };
+  const cases: { name: string; old: string; new: string; expected: string[]; start: number }[] = [];
+  for (let start = 0; start < FILE.length; start++) {
+    for (let len = 1; len <= 4; len++) {
+      const block = FILE.slice(start, start + len);
+      if (block.length < len || block.some((l) => l.trim() === '')) continue;
+      const last = block.at(-1)!;
+      const edits: Record<string, string[]> = {
+        'a line changed': [...block.slice(0, -1), `${last}  # changed`],
+        'a line added': last.endsWith(':') ? [] : [...block, `${' '.repeat(indent(last))}extra = 1`],
+      };
+      for (const [edit, changed] of Object.entries(edits)) {
+        if (changed.length === 0) continue;
+        for (const [how, write] of Object.entries(written)) {
+          const [oldLines, newLines] = write(block, changed);
+          const old = oldLines.join('\n');
+          if (FILE.join('\n').includes(old) || (how === 'copied mid-line' && len === 1)) continue;
+          const expected = [...FILE.slice(0, start), ...changed, ...FILE.slice(start + len)];
+          cases.push({
+            name: `lines ${start + 1}-${start + len}, ${edit}, ${how}`,
+            old,
+            new: newLines.join('\n'),
+            expected,
+            start,
+          });
+        }
+      }
+    }
+  }
+
+  test('the cases cover every way of writing', () => {
+    expect(cases.length).toBeGreaterThan(100);
+  });
+
+  test.each(cases)('$name', (c) => {
+    for (const file of [FILE, tabs(FILE)]) {
+      const result = applyEdits(file.join('\n'), one(c.old, c.new));
+      const expected = (file === FILE ? c.expected : tabs(c.expected)).join('\n');
+      expect(result.ok ? result.text : result.error).toBe(expected);
+    }
   });
 });
