@@ -119,6 +119,7 @@ describe('trust rules', () => {
       'the execution mode',
       'safety rules',
       'MCP servers',
+      'language servers (programs Keel starts)',
       'custom tools',
       'hooks',
     ]);

@@ -256,7 +256,7 @@ export class LspClient {
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         source.cancel();
-        reject(new LspError(`${this.spec.id} did not answer ${method} within ${Math.round(limit / 1000)} s`));
+        reject(new LspError(`${this.spec.id} did not answer ${method} within ${duration(limit)}`));
       }, limit);
       unsubscribe = this.onChange(() => {
         if (this.#exited) reject(new LspError(this.#exited));
@@ -280,26 +280,32 @@ export class LspClient {
     }
   }
 
-  /** shutdown + exit, then the process group is killed if it is still there after `graceMs`. */
+  /** shutdown + exit, then the process group is killed (helpers the server left behind, or all of it after `graceMs`). */
   async close(graceMs = 2_000): Promise<void> {
-    if (this.#exited) return this.kill();
     this.#closing = true;
-    try {
-      await this.request('shutdown', null, undefined, graceMs);
-      this.notify('exit', null);
-    } catch {
-      // A server that does not shut down politely is killed below.
-    }
     if (!this.#exited) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, graceMs);
-        this.child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      try {
+        await this.request('shutdown', null, undefined, graceMs);
+        this.notify('exit', null);
+      } catch {
+        // A server that does not shut down politely is killed below.
+      }
+      await this.#exit(graceMs);
     }
     this.kill();
+    await this.#exit(graceMs);
+  }
+
+  /** Waits for the process to exit, at most `ms`. */
+  #exit(ms: number): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** Ends the server's whole process group now. */
@@ -313,4 +319,9 @@ export class LspClient {
       // Already gone.
     }
   }
+}
+
+/** "300 ms", "30 s": for messages. */
+export function duration(ms: number): string {
+  return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 1_000)} s`;
 }

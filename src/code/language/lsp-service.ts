@@ -11,7 +11,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { isInside, realpathDeepest } from '../../safety/workspace.js';
-import { LspClient, type LspClientOptions, LspError, type LspServerSpec } from './lsp-client.js';
+import { duration, LspClient, type LspClientOptions, LspError, type LspServerSpec } from './lsp-client.js';
 import { LspDocuments } from './lsp-documents.js';
 import { uriPath, workspaceEditChanges } from './lsp-edits.js';
 import type {
@@ -266,9 +266,7 @@ export class LspLanguageService implements LanguageService {
       };
       const timer = setTimeout(
         () =>
-          done(() =>
-            reject(new LspError(`${this.id} published no diagnostics within ${Math.round(limit / 1000)} s`)),
-          ),
+          done(() => reject(new LspError(`${this.id} published no diagnostics within ${duration(limit)}`))),
         limit,
       );
       const abort = () => done(() => reject(signal.reason));
