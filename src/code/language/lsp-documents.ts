@@ -12,7 +12,7 @@ interface OpenDocument {
 }
 
 /** Open documents kept warm; the oldest unused one is closed past this. */
-const MAX_OPEN = 64;
+const MAX_OPEN = 128;
 
 export class LspDocuments {
   readonly #open = new Map<string, OpenDocument>();
@@ -94,6 +94,10 @@ export class LspDocuments {
       watched.push({ uri: pathToFileURL(absolute).href, type: exists ? 2 : 3 });
     }
     if (watched.length > 0) this.client.notify('workspace/didChangeWatchedFiles', { changes: watched });
+  }
+
+  close(absolute: string): void {
+    this.#close(absolute);
   }
 
   #close(absolute: string): void {

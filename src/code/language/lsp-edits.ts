@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { Location, Position, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { isInside, realpathDeepest } from '../../safety/workspace.js';
 import type { FileChange } from './service.js';
 
@@ -80,6 +80,28 @@ export function editsByUri(edit: WorkspaceEdit): Map<string, TextEdit[]> | strin
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) add(uri, edits);
   }
   return byUri;
+}
+
+/**
+ * The rename's edit plus the references in files it leaves alone (pyright renames only in its program's files, but
+ * finds references in every open one); a string when the edit has file operations.
+ */
+export function withReferences(
+  edit: WorkspaceEdit,
+  references: readonly Location[],
+  newName: string,
+): WorkspaceEdit | string {
+  const byUri = editsByUri(edit);
+  if (typeof byUri === 'string') return byUri;
+  const edited = new Set(byUri.keys());
+  for (const reference of references) {
+    if (edited.has(reference.uri)) continue;
+    byUri.set(reference.uri, [
+      ...(byUri.get(reference.uri) ?? []),
+      { range: reference.range, newText: newName },
+    ]);
+  }
+  return { changes: Object.fromEntries(byUri) };
 }
 
 /**

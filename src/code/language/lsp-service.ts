@@ -13,7 +13,8 @@ import type {
 import { isInside, realpathDeepest } from '../../safety/workspace.js';
 import { duration, LspClient, type LspClientOptions, LspError, type LspServerSpec } from './lsp-client.js';
 import { LspDocuments } from './lsp-documents.js';
-import { uriPath, workspaceEditChanges } from './lsp-edits.js';
+import { uriPath, withReferences, workspaceEditChanges } from './lsp-edits.js';
+import { filesNaming, wordAt } from './lsp-mentions.js';
 import type {
   Diagnostic,
   FileChange,
@@ -108,15 +109,21 @@ export class LspLanguageService implements LanguageService {
 
   references(at: SourcePosition, signal: AbortSignal): Promise<SourceLocation[]> {
     return this.#serial(async () => {
-      const uri = await this.#documents.sync(await this.#file(at.path));
+      const file = await this.#file(at.path);
+      const uri = await this.#documents.sync(file);
       const position = { line: at.line - 1, character: at.column - 1 };
       const textDocument = { uri };
-      const found =
-        (await this.client.request<Location[] | null>(
-          'textDocument/references',
-          { textDocument, position, context: { includeDeclaration: true } },
-          signal,
-        )) ?? [];
+      const found = await this.#withMentions(
+        file,
+        position,
+        signal,
+        async () =>
+          (await this.client.request<Location[] | null>(
+            'textDocument/references',
+            { textDocument, position, context: { includeDeclaration: true } },
+            signal,
+          )) ?? [],
+      );
       const definitions = this.client.capabilities.definitionProvider
         ? await this.client
             .request<Location | Location[] | LocationLink[] | null>(
@@ -160,30 +167,47 @@ export class LspLanguageService implements LanguageService {
   ): Promise<FileChange[] | string> {
     // keepPublicAlias has no LSP counterpart: the server renames every use.
     return this.#serial(async () => {
-      const uri = await this.#documents.sync(await this.#file(at.path));
+      const file = await this.#file(at.path);
+      const uri = await this.#documents.sync(file);
       const params = { textDocument: { uri }, position: { line: at.line - 1, character: at.column - 1 } };
       const provider = this.client.capabilities.renameProvider;
-      try {
-        if (typeof provider === 'object' && provider.prepareProvider) {
-          const prepared = await this.client.request<PrepareRenameResult | null>(
-            'textDocument/prepareRename',
-            params,
+      return this.#withMentions(file, params.position, signal, async () => {
+        try {
+          if (typeof provider === 'object' && provider.prepareProvider) {
+            const prepared = await this.client.request<PrepareRenameResult | null>(
+              'textDocument/prepareRename',
+              params,
+              signal,
+            );
+            if (!prepared) return `${this.id} cannot rename the symbol at ${at.path}:${at.line}:${at.column}`;
+          }
+          const edit = await this.client.request<WorkspaceEdit | null>(
+            'textDocument/rename',
+            { ...params, newName },
             signal,
           );
-          if (!prepared) return `${this.id} cannot rename the symbol at ${at.path}:${at.line}:${at.column}`;
+          if (!edit) return `${this.id} found nothing to rename at ${at.path}:${at.line}:${at.column}`;
+          const references = this.client.capabilities.referencesProvider
+            ? ((await this.client.request<Location[] | null>(
+                'textDocument/references',
+                { ...params, context: { includeDeclaration: true } },
+                signal,
+              )) ?? [])
+            : [];
+          // Only the workspace's own files; a library's are the server's rename to refuse.
+          const own = references.filter((r) => {
+            const file = uriPath(r.uri);
+            return file !== undefined && isInside(this.#root, file);
+          });
+          const whole = withReferences(edit, own, newName);
+          if (typeof whole === 'string') return whole;
+          return await workspaceEditChanges(whole, this.#root, (file) => this.#documents.text(file));
+        } catch (error) {
+          // The server's refusal (a keyword, a builtin, an invalid name) is an answer, not a failure.
+          if (error instanceof LspError || signal.aborted) throw error;
+          return `${this.id}: ${error instanceof Error ? error.message : String(error)}`;
         }
-        const edit = await this.client.request<WorkspaceEdit | null>(
-          'textDocument/rename',
-          { ...params, newName },
-          signal,
-        );
-        if (!edit) return `${this.id} found nothing to rename at ${at.path}:${at.line}:${at.column}`;
-        return await workspaceEditChanges(edit, this.#root, (file) => this.#documents.text(file));
-      } catch (error) {
-        // The server's refusal (a keyword, a builtin, an invalid name) is an answer, not a failure.
-        if (error instanceof LspError || signal.aborted) throw error;
-        return `${this.id}: ${error instanceof Error ? error.message : String(error)}`;
-      }
+      });
     });
   }
 
@@ -235,6 +259,32 @@ export class LspLanguageService implements LanguageService {
           for (const file of files.values()) await this.#documents.sync(file);
       }
     });
+  }
+
+  /**
+   * Runs `request` with the workspace's files that name the symbol at `position` open (those it opened are closed
+   * after): the server then searches them even when its own program leaves them out.
+   */
+  async #withMentions<T>(
+    file: string,
+    position: { line: number; character: number },
+    signal: AbortSignal,
+    request: () => Promise<T>,
+  ): Promise<T> {
+    const line = (this.#documents.text(file) ?? '').split(/\r\n|\r|\n/)[position.line] ?? '';
+    const word = wordAt(line, position.character);
+    const opened: string[] = [];
+    const naming = word ? await filesNaming(this.#root, word, this.options.handles, signal) : [];
+    for (const other of naming) {
+      if (this.#documents.isOpen(other)) continue;
+      await this.#documents.sync(other);
+      opened.push(other);
+    }
+    try {
+      return await request();
+    } finally {
+      if (!this.client.exited) for (const other of opened) this.#documents.close(other);
+    }
   }
 
   async #pull(uri: string, signal: AbortSignal): Promise<LspDiagnostic[]> {

@@ -58,10 +58,11 @@ describe('references', () => {
 });
 
 describe('rename', () => {
-  test('applies the edits in UTF-16 columns and returns whole-file texts', async () => {
+  test('applies the edits in UTF-16 columns, adds references in files the edit left out, returns whole texts', async () => {
     const changes = await service.rename({ path: 'a.txt', line: 1, column: 5 }, 'bar', {}, signal);
     expect(changes).toEqual([
       { path: 'a.txt', before: 'let foo = 1;\n😀 foo\nok\n', after: 'let bar = 1;\n😀 bar\nok\n', count: 2 },
+      { path: 'b.txt', before: 'x\ny\nz\nfoo\n', after: 'x\ny\nz\nbar\n', count: 1 },
     ]);
   });
 

@@ -45,6 +45,9 @@ const files: Record<string, string> = {
     '',
   ].join('\n'),
   'pkg/cli.py': 'from pkg import auth\n\nprint(auth.login("x"))\n',
+  // Pyright's program is `include` alone; the tests outside it still call Store.get.
+  'pyproject.toml': '[tool.pyright]\ninclude = ["pkg"]\n',
+  'tests/test_store.py': 'from pkg.store import Store\n\nStore().get("t")\n',
 };
 
 let root: string;
@@ -74,8 +77,20 @@ const where = (found: SourceLocation[]) =>
 describe('pyright references', () => {
   test("a method named get lists the class's uses, never dict.get", async () => {
     const found = await service.references({ path: 'pkg/store.py', line: 5, column: 9 }, signal);
-    expect(where(found)).toEqual(['pkg/client.py:15:14', 'pkg/store.py:5:9 def', 'pkg/store.py:10:15']);
+    expect(where(found)).toEqual([
+      'pkg/client.py:15:14',
+      'pkg/store.py:5:9 def',
+      'pkg/store.py:10:15',
+      'tests/test_store.py:3:9',
+    ]);
   }, 60_000);
+
+  test("a rename reaches files outside pyright's include that use the symbol", async () => {
+    const changes = await service.rename({ path: 'pkg/store.py', line: 5, column: 9 }, 'fetch', {}, signal);
+    if (typeof changes === 'string') throw new Error(changes);
+    expect(changes.map((c) => c.path)).toEqual(['pkg/client.py', 'pkg/store.py', 'tests/test_store.py']);
+    expect(changes.find((c) => c.path === 'pkg/store.py')?.after).toContain('return self.data.get(key)');
+  });
 
   test('an imported function is found across modules, never in the comment beside its import', async () => {
     const found = await service.references({ path: 'pkg/auth.py', line: 1, column: 5 }, signal);
