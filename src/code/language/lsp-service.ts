@@ -333,8 +333,12 @@ export class LspLanguageService implements LanguageService {
   }
 
   changed(paths: string[]): void {
-    const files = paths.map((p) => path.resolve(this.#root, p));
-    void this.#serial(() => this.#documents.changed(files, this.options.handles)).catch(() => {});
+    // Through the jail like every path: a link leading outside is not read and sent to the server.
+    const inside = (p: string) => this.#file(p).catch(() => undefined);
+    void this.#serial(async () => {
+      const files = (await Promise.all(paths.map(inside))).filter((f): f is string => f !== undefined);
+      await this.#documents.changed(files, this.options.handles);
+    }).catch(() => {});
   }
 
   async close(): Promise<void> {
