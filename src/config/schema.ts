@@ -220,6 +220,15 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('the snapshots keel undo restores'),
+    code: z
+      .object({
+        language_servers: languageServersSchema.describe(
+          'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
+        ),
+      })
+      .strict()
+      .prefault({})
+      .describe('code intelligence: language services'),
     mcp: z
       .object({
         servers: mcpServersSchema.describe(
@@ -229,15 +238,6 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('Model Context Protocol servers whose tools the agent may use'),
-    code: z
-      .object({
-        language_servers: languageServersSchema.describe(
-          'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
-        ),
-      })
-      .strict()
-      .prefault({})
-      .describe('code intelligence: language services for references, rename and diagnostics'),
     tools: customToolsSchema,
     hooks: hooksSchema,
   })

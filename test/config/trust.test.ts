@@ -118,8 +118,8 @@ describe('trust rules', () => {
       'GitHub hosts',
       'the execution mode',
       'safety rules',
-      'MCP servers',
       'language servers (programs Keel starts)',
+      'MCP servers',
       'custom tools',
       'hooks',
     ]);
