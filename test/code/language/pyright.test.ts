@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { languageServiceFactories } from '../../../src/code/language/factories.js';
+import { lspFactories, serverDefinitions } from '../../../src/code/language/lsp-servers.js';
 import type { LanguageService, SourceLocation } from '../../../src/code/language/service.js';
 
 const files: Record<string, string> = {
@@ -60,7 +60,10 @@ beforeAll(async () => {
     await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await fs.writeFile(path.join(root, file), text);
   }
-  const factory = languageServiceFactories().find((f) => f.handles('pkg/client.py'));
+  // No Python on PATH: the fixture needs only pyright's bundled stubs, and asking an interpreter for its search
+  // paths took pyright 15 s on a busy machine.
+  const env = { ...process.env, PATH: path.join(root, 'no-python') };
+  const factory = lspFactories(serverDefinitions(), env).find((f) => f.handles('pkg/client.py'));
   const started = await factory?.start(root);
   if (!started) throw new Error('pyright did not start');
   service = started;
