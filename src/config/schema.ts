@@ -1,6 +1,7 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
+import { languageServersSchema } from './language-servers-schema.js';
 import { mcpServersSchema } from './mcp-schema.js';
 
 export const providerNames = [
@@ -225,6 +226,15 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('the snapshots keel undo restores'),
+    code: z
+      .object({
+        language_servers: languageServersSchema.describe(
+          'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
+        ),
+      })
+      .strict()
+      .prefault({})
+      .describe('code intelligence: language services'),
     mcp: z
       .object({
         servers: mcpServersSchema.describe(
