@@ -129,7 +129,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
           streamText: true,
           showReasoning: Boolean(stderr.isTTY),
           ascii: asciiTerminal(env),
-          // NO_COLOR, TERM=dumb and a pipe get the answer exactly as the model wrote it.
+          // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
           ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
           compactTools: rich,
         })
