@@ -51,8 +51,7 @@ const gated = (gate: string, tools = 'ping') => ({
   args: [fixture('gated-server.mjs'), '--gate', gate, '--tools', tools],
 });
 
-const warnings = (events: AgentEvent[]) =>
-  events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+const warnings = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
 
 async function runOnce(started: Started, prompt = 'go') {
   started.agent.conversation.push({ role: 'user', content: prompt });
@@ -119,7 +118,9 @@ describe('MCP servers before the first request', () => {
       },
     );
     await runOnce(started);
-    expect(offeredTools(started.s.requests[0]!)).toEqual(expect.arrayContaining(['cached__ping', 'cached__pong']));
+    expect(offeredTools(started.s.requests[0]!)).toEqual(
+      expect.arrayContaining(['cached__ping', 'cached__pong']),
+    );
     expect(started.events.some((e) => e.type === 'status')).toBe(false);
     expect(toolMessages(started.s.requests[1]!.body).at(-1)).toBe('pong from gated');
     expect(warnings(started.events)).toEqual([]);
