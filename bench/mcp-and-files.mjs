@@ -1,7 +1,8 @@
 // npm run bench, issue 20 items 4 and 7: MCP tools from the first request and big files. A headless run with three
 // slow-starting MCP servers (test/fixtures/mcp/gated-server.mjs --delay) against the same run without servers, cold
 // (no cached tool lists) and warm (cached); read_file of a line near the end of a generated 500 MB file against
-// sed and tail; grep and glob against rg run directly with the same arguments. Called from bench.mjs.
+// sed and tail; grep and glob against rg run directly with the same arguments. Called from bench.mjs;
+// BENCH_FILES_ONLY=1 skips the MCP runs.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -272,7 +273,8 @@ async function benchFiles({ runs }) {
 
 /** Prints the rows of items 4 and 7; `startModelServer` is the bundled scripted model server bench.mjs loaded. */
 export async function benchMcpAndFiles({ keel, runs, startModelServer }) {
-  const rows = [...(await benchMcp({ keel, runs, startModelServer })), ...(await benchFiles({ runs }))];
+  const mcp = process.env.BENCH_FILES_ONLY ? [] : await benchMcp({ keel, runs, startModelServer });
+  const rows = [...mcp, ...(await benchFiles({ runs }))];
   process.stdout.write('MCP servers and big files (medians)\n');
   for (const [name, value, target] of rows)
     process.stdout.write(`  ${name.padEnd(52)} ${value.padStart(12)}   ${target}\n`);

@@ -1,6 +1,6 @@
 // glob: files whose path matches a glob, newest first, honouring .gitignore; listed by ripgrep (--files), or by
 // the JS walk when the binary cannot run.
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -93,12 +93,11 @@ export function createGlobTool(options: { rgPath?: string } = {}) {
         for await (const file of walkFiles(ctx.workspace.root, start, ctx.signal)) files.push(file);
       }
       const matched = files.filter((file) => matches(toSlash(path.relative(start, file))));
-      const dated = await Promise.all(
-        matched.map(async (file) => ({
-          file,
-          mtime: (await fs.stat(file).catch(() => undefined))?.mtimeMs ?? 0,
-        })),
-      );
+      // Synchronous stats: from the page cache they take microseconds each, far less than a promise round trip.
+      const dated = matched.map((file) => ({
+        file,
+        mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+      }));
       // Newest first; equal times by path, so the order is stable.
       dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       const lines = dated.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));
