@@ -58,6 +58,8 @@ export class McpConnection {
   private registered: string[] = [];
   private closing = false;
   private starting?: Promise<void>;
+  /** The tool list offered now, as JSON (undefined when none is). */
+  private toolsKey?: string;
   /** Resolves once the cached tool list (if any) is offered. */
   readonly cacheRead: Promise<void>;
   /** Whether tools from the cache are offered while the server starts. */
@@ -204,6 +206,11 @@ export class McpConnection {
 
   private setTools(tools: readonly McpToolInfo[]): void {
     const { name, config, registry } = this.options;
+    // The list the cache gave, now from the server itself: the offered tools stay as they are (they reach the
+    // live client through ready()), so requests keep the same bytes.
+    const key = JSON.stringify(tools.map((tool) => [tool.name, tool.description, tool.inputSchema]));
+    if (key === this.toolsKey) return;
+    this.toolsKey = key;
     const offered = toolFilter(config);
     this.unregister();
     this.state.tools = tools.map((tool) => {
@@ -226,6 +233,7 @@ export class McpConnection {
   private unregister(): void {
     for (const tool of this.registered) this.options.registry?.remove(tool);
     this.registered = [];
+    this.toolsKey = undefined;
   }
 
   private stopped(): void {
