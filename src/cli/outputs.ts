@@ -77,7 +77,8 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
         ...(setup.plan ? { plan: setup.plan } : {}),
       }),
       (e) => {
-        if (e.type === 'error' || e.type === 'warning' || e.type === 'run_end') text(e);
+        if (e.type === 'error' || e.type === 'warning' || e.type === 'status' || e.type === 'run_end')
+          text(e);
       },
     );
   }

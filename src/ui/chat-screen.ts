@@ -86,6 +86,8 @@ function waitAfter(event: AgentEvent): string | null | undefined {
   switch (event.type) {
     case 'turn_start':
       return 'thinking';
+    case 'status':
+      return 'waiting';
     case 'tool_call':
       return `running ${sanitize(event.name)}`;
     case 'approval_answered':
