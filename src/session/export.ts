@@ -3,7 +3,8 @@
 import { Marked, type Tokens } from 'marked';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
-import { type SessionRecord, sessionMessages, summarize } from './session-file.js';
+import { type SessionRecord, sessionMessages } from './session-file.js';
+import { summarize } from './session-summary.js';
 
 export type ExportFormat = 'md' | 'html' | 'json';
 
