@@ -28,9 +28,9 @@ const usd = (inputPerMTok: number, outputPerMTok: number, read?: number, write?:
   ...(read === undefined ? {} : { cacheReadPerMTok: round(inputPerMTok * read) }),
   ...(write === undefined ? {} : { cacheWritePerMTok: round(inputPerMTok * write) }),
 });
-const openai = (input: number, output: number, read: number) => usd(input, output, read, 1);
+const openai = (input: number, output: number, read: number) => usd(input, output, read);
 const anthropic = (input: number, output: number) => usd(input, output, 0.1, 1.25);
-const gemini = (input: number, output: number) => usd(input, output, 0.25, 1);
+const gemini = (input: number, output: number) => usd(input, output, 0.25);
 const hosted = { tools: true, streaming: true } as const;
 
 export const modelTable: readonly ModelTableEntry[] = [
