@@ -68,7 +68,14 @@ function sessionText(id, workspace, turns, resultChars) {
     const call = { id: `c${t}`, name: 'read_file', input: `{"path":"f${t}.txt"}` };
     lines.push({ type: 'message', role: 'assistant', content: '', toolCalls: [call], time });
     lines.push({ type: 'usage', turn: t + 1, input_tokens: 1000, output_tokens: 20, time });
-    lines.push({ type: 'message', role: 'tool', toolCallId: call.id, toolName: call.name, content: result, time });
+    lines.push({
+      type: 'message',
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result,
+      time,
+    });
   }
   lines.push({ type: 'message', role: 'assistant', content: 'done', time });
   return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
@@ -129,7 +136,18 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       try {
         const r = await keelRun(
           keel,
-          ['run', '--base-url', server.ollamaUrl, '--cwd', ws, '--resume', resumeId, '--no-session', '-p', 'go on'],
+          [
+            'run',
+            '--base-url',
+            server.ollamaUrl,
+            '--cwd',
+            ws,
+            '--resume',
+            resumeId,
+            '--no-session',
+            '-p',
+            'go on',
+          ],
           env,
         );
         if (r.code !== 0 || server.requests.length === 0) throw new Error(`resume failed: ${r.stderr}`);
@@ -138,7 +156,11 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
         await server.close();
       }
     }
-    rows.push(['resume 10k messages → first request', `${(median(resume) / 1000).toFixed(3)} s`, 'target ≤ 1 s']);
+    rows.push([
+      'resume 10k messages → first request',
+      `${(median(resume) / 1000).toFixed(3)} s`,
+      'target ≤ 1 s',
+    ]);
 
     // RSS of a 1,000-turn run: sampled at request 50 (everything loaded) and at request 1,000.
     let pid;
@@ -149,7 +171,9 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       if (n === 50 || n === turns) samples[n] = await rssMiB(pid);
       // The compaction request offers no tools: answer it with a summary.
       if (!request.body?.tools?.length) return { text: 'Summary: read notes.txt many times.' };
-      return n >= turns ? { text: 'done' } : { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] };
+      return n >= turns
+        ? { text: 'done' }
+        : { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] };
     };
     const server1000 = await startModelServer({ script: Array.from({ length: turns + 20 }, () => step) });
     try {
@@ -186,7 +210,9 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
     const cacheTurns = 20;
     const anthropic = await startModelServer({
       script: Array.from({ length: cacheTurns }, (_, i) =>
-        i < cacheTurns - 1 ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] } : { text: 'done' },
+        i < cacheTurns - 1
+          ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }
+          : { text: 'done' },
       ),
     });
     let reused = 0;
