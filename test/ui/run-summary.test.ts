@@ -60,8 +60,11 @@ describe('the run summary line', () => {
     );
   });
 
-  it('says how much of the input the provider's prompt cache served', () => {
-    const cached = { ...runEnd(), usage: { input_tokens: 12345, output_tokens: 678, cache_read_tokens: 9000 } };
+  it('says how much of the input the prompt cache served', () => {
+    const cached = {
+      ...runEnd(),
+      usage: { input_tokens: 12345, output_tokens: 678, cache_read_tokens: 9000 },
+    };
     expect(summarise([cached as AgentEvent])).toContain('· 12,345 tokens in (9,000 cached), 678 out ·');
   });
 
