@@ -1,6 +1,6 @@
 // Session summaries and their sidecars: turns count model answers, titles leave Keel's notes out, cached tokens are
 // priced at cache prices, the store keeps `<id>.meta.json` current, and listing reads it instead of the messages.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,39 @@ describe('session sidecar', () => {
     await writeFile(file, garbled);
     const [listed] = (await listSessions(dir)).filter((s) => s.id === 'garbled');
     expect(listed).toMatchObject({ title: 'prompt 0', turns: 6, input_tokens: 600, output_tokens: 60 });
+  });
+
+  it('continues the totals of a resumed session and covers the whole file', async () => {
+    const file = await writeSession('resumed', 1);
+    const [before] = (await listSessions(dir)).filter((s) => s.id === 'resumed');
+    const store = createSessionStore({
+      file,
+      resumed: true,
+      summary: before!,
+      redact: createRedactor({}),
+      meta: {
+        id: 'resumed',
+        workspace: '/w',
+        provider: 'p',
+        model: 'm',
+        price: { inputPerMTok: 1, outputPerMTok: 1 },
+      },
+    });
+    const events = createEventStream(store.sink);
+    events.emit({ type: 'message', role: 'user', content: 'go on' });
+    events.emit({ type: 'usage', turn: 1, input_tokens: 100, output_tokens: 10 });
+    events.emit({ type: 'message', role: 'assistant', content: 'more' });
+    events.emit({ type: 'turn_end', turn: 1, tool_calls: 0 });
+    await events.flush();
+    await store.close();
+    const sidecar = JSON.parse(await readFile(sidecarOf(file), 'utf8'));
+    expect(sidecar.summary).toMatchObject({
+      title: 'prompt 0',
+      turns: 4,
+      input_tokens: 400,
+      cache_read_tokens: 180,
+    });
+    expect(sidecar.bytes).toBe((await stat(file)).size);
   });
 
   it('rebuilds a missing or outdated sidecar from the session file once', async () => {
