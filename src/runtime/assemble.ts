@@ -6,6 +6,7 @@ import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
 import { OfferedTools } from '../agent/offered-tools.js';
+import { ToolOffer } from '../agent/tool-offer.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
@@ -226,6 +227,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
     // One per run or chat: a tool that joins after a request (an MCP server ready late) is pointed out once.
     offered: new OfferedTools(),
+    // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
+    // keel init and keel ask choose their tools themselves.
+    ...(options.systemPrompt === undefined && options.tools === undefined ? { offer: new ToolOffer() } : {}),
     ...(mcp
       ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
       : {}),
