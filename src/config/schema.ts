@@ -219,6 +219,16 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('the snapshots keel undo restores'),
+    code: z
+      .object({
+        diagnostics: z
+          .boolean()
+          .default(true)
+          .describe('file tools report the errors a change introduced (TS/JS and language servers)'),
+      })
+      .strict()
+      .prefault({})
+      .describe('code intelligence: language services'),
     mcp: z
       .object({
         servers: mcpServersSchema.describe(
