@@ -30,7 +30,7 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 
 /** Offsets of `name` as a whole word (not inside a longer identifier), in order. */
 export function wordOffsets(text: string, name: string): number[] {
-  const word = new RegExp(`(?<![\\w$#])${escapeRegex(name)}(?![\\w$])`, 'gu');
+  const word = new RegExp(`(?<![\\w$])${escapeRegex(name)}(?![\\w$])`, 'gu');
   return [...text.matchAll(word)].map((m) => m.index);
 }
 
