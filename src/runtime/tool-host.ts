@@ -129,6 +129,8 @@ const EVAL_LIMITS: ToolLimits = {
   commandTimeoutMs: 10_000,
   maxStdoutBytes: 256 * 1024,
   maxStderrBytes: 256 * 1024,
+  // A fresh TypeScript service per case: its cold start must not decide a case's outcome.
+  diagnosticsMs: 60_000,
 };
 
 /** A tool eval case's tools on its fixture copy: full mode, default config, no sandbox, nothing guarded. */

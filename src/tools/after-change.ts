@@ -62,7 +62,8 @@ async function byService(ctx: ToolContext, touched: readonly Relative[]) {
 
 /** The errors the change introduced, or a note saying why they could not be had in time. */
 async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promise<Diagnostic[] | string> {
-  const deadline = Date.now() + BUDGET_MS;
+  const budget = ctx.limits.diagnosticsMs ?? BUDGET_MS;
+  const deadline = Date.now() + budget;
   const found: Diagnostic[] = [];
   try {
     for (const [service, files] of await byService(ctx, touched)) {
@@ -89,7 +90,7 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return Date.now() > deadline
-      ? `(diagnostics skipped: not ready within ${BUDGET_MS / 1000} s; get_diagnostics lists errors)`
+      ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
       : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`;
   }
   return found;

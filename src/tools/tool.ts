@@ -35,6 +35,8 @@ export interface ToolLimits {
   commandTimeoutMs: number;
   maxStdoutBytes: number;
   maxStderrBytes: number;
+  /** How long file tools wait for the errors a change introduced before skipping them (default 2000 ms). */
+  diagnosticsMs?: number;
 }
 
 /** What a tool sees of the run: its workspace, signal, runner, limits and event sink. The policy, approvals,
