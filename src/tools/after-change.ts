@@ -17,10 +17,11 @@ interface Relative extends Touched {
 const BUDGET_MS = 2000;
 const MAX_SHOWN = 10;
 
-const key = (d: Diagnostic) => `${d.path}\0${d.code ?? ''}\0${d.message}`;
+// Not by file: a program-wide error (`Cannot find global value 'Promise'`) lands on whichever file is checked first.
+const key = (d: Diagnostic) => `${d.code ?? ''}\0${d.message}`;
 
 /**
- * Errors in `after` that `before` did not have, compared by file, code and message (lines move with an edit).
+ * Errors in `after` that `before` did not have, compared by code and message (lines move with an edit).
  * `renamed`: a rename's old and new name, so an old error naming the symbol is not taken for a new one.
  */
 export function introducedErrors(

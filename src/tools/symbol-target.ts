@@ -44,8 +44,13 @@ async function definingFile(ctx: ToolContext, name: string) {
 export async function symbolTarget(ctx: ToolContext, args: BindingArgs): Promise<SymbolTarget> {
   let file: string;
   let line = args.line;
-  if (args.path !== undefined) file = await indexPath(ctx, args.path);
-  else {
+  if (args.path !== undefined) {
+    file = await indexPath(ctx, args.path);
+    // Neither line nor occurrence: the name where the file defines it, not a mention in a comment above.
+    if (line === undefined && args.occurrence === undefined && (await ctx.languages?.forFile(file))) {
+      line = definitionsOf(await codeIndexOf(ctx), args.name, file)[0]?.def.line;
+    }
+  } else {
     const defined = ctx.languages ? await definingFile(ctx, args.name) : undefined;
     if (typeof defined === 'string') return { kind: 'error', error: defined };
     if (!defined) return { kind: 'names', definedIn: undefined };
