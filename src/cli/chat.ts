@@ -33,6 +33,8 @@ export interface ChatOptions extends GlobalOptions, ModeFlags {
   session?: boolean;
   continue?: boolean;
   resume?: string;
+  /** A first message, sent as if typed (`keel "…"`, `keel chat "…"`). */
+  message?: string[];
 }
 
 const PROMPT = '› ';
@@ -231,8 +233,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const first: Run = agent;
     if (interactive) screen.banner(modelName(first), first.workspace.root);
     showResumed(first);
+    let firstMessage = options.message?.join(' ').trim() || undefined;
+    if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
     for (;;) {
-      const line = await reader.readMessage(PROMPT);
+      const line = firstMessage ?? (await reader.readMessage(PROMPT));
+      firstMessage = undefined;
       if (line === null) {
         // Ctrl-D: the shell's prompt goes on a line of its own.
         if (interactive) screen.endLine();
