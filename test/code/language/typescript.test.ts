@@ -202,7 +202,10 @@ describe('diagnostics after a change', () => {
 });
 
 test('a file a command rewrote is read again once the services hear that anything may have changed', async () => {
-  await ws.write('src/app.ts', "import { welcome } from './index';\n\nexport const message: number = welcome('you');\n");
+  await ws.write(
+    'src/app.ts',
+    "import { welcome } from './index';\n\nexport const message: number = welcome('you');\n",
+  );
   ctx.languages!.changed([]);
   const result = await run(getDiagnosticsTool, { paths: ['src/app.ts'] });
   expect(result.output).toMatch(/^1 errors, 0 warnings in 1 file\n {2}src\/app\.ts:3:14: TS2322/);
