@@ -14,7 +14,7 @@ export const bindingFields = {
   path: z.string().optional().describe('file of the binding (default: the file defining name)'),
   line: z.number().int().positive().optional(),
   column: z.number().int().positive().optional(),
-  occurrence: z.number().int().positive().optional().describe('nth occurrence of name in path, default 1'),
+  occurrence: z.number().int().positive().optional().describe('nth occurrence of name in path'),
 };
 
 const bindingSchema = z.object(bindingFields);

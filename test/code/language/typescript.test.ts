@@ -42,7 +42,6 @@ async function projectErrors(): Promise<string[]> {
 
 describe('rename_symbol through the TypeScript service', () => {
   test('an exported function renamed through its barrel renames the importers, inside and outside the tsconfig', async () => {
-    expect(await projectErrors()).toEqual([]);
     const result = await run(renameSymbolTool, { name: 'greet', new_name: 'welcome', path: 'src/greet.ts' });
     expect(result.success, result.error).toBe(true);
     expect(await ws.read('src/index.ts')).toContain("export { welcome } from './greet';");
@@ -116,6 +115,23 @@ describe('rename_symbol through the TypeScript service', () => {
     expect(await projectErrors()).toEqual([]);
   });
 
+  test('a rename of a symbol a dependency declares is refused and nothing is written', async () => {
+    await ws.write('node_modules/dep/package.json', JSON.stringify({ name: 'dep', types: 'index.d.ts' }));
+    await ws.write('node_modules/dep/index.d.ts', 'export declare function helper(): number;\n');
+    await ws.write('src/use-dep.ts', "import { helper } from 'dep';\n\nexport const h = helper();\n");
+    ctx.languages!.changed(['src/use-dep.ts']);
+    const result = await run(renameSymbolTool, {
+      name: 'helper',
+      new_name: 'aid',
+      path: 'src/use-dep.ts',
+      line: 3,
+    });
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/node_modules/);
+    expect(await ws.read('src/use-dep.ts')).toContain('helper()');
+    expect(await ws.read('node_modules/dep/index.d.ts')).toContain('helper');
+  });
+
   test('a rename that would introduce an error is refused and nothing is written', async () => {
     const before = await ws.read('src/scale.ts');
     const result = await run(renameSymbolTool, { name: 'value', new_name: 'times', path: 'src/scale.ts' });
@@ -176,6 +192,8 @@ describe('diagnostics after a change', () => {
     expect(result.output).toContain('src/scale.ts:2:');
     const named = await run(getDiagnosticsTool, { paths: ['src/app.ts'] });
     expect(named.output).toBe('0 errors, 0 warnings in 1 file');
+    const folder = await run(getDiagnosticsTool, { paths: ['src'] });
+    expect(folder.output).toMatch(/^1 errors, 0 warnings in 1\d files\n {2}src\/scale\.ts:2:/);
   });
 
   test('code.diagnostics false reports nothing after a change', async () => {
