@@ -10,7 +10,7 @@ import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { conversationBudget } from '../runtime/conversation.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { crashedSessions, dismissCrashed } from '../session/marker.js';
+import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
 import { attachFiles } from './chat-attach.js';
@@ -99,6 +99,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (running?.signal.aborted) {
       // A second Ctrl-C while the turn is still stopping: kill what runs and leave, the shell's prompt on a line of its own.
       agent?.runner.killAll();
+      if (agent?.session) clearMarkerSync(agent.session.file);
       screen.endLine();
       process.exit(130);
     }

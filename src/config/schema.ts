@@ -59,6 +59,12 @@ export const configSchema = z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
             base_url: httpUrl.default('http://localhost:11434').describe('address of the Ollama server'),
+            api_key: z
+              .string()
+              .optional()
+              .describe(
+                'bearer token for an Ollama behind authentication; prefer the OLLAMA_API_KEY variable',
+              ),
             tool_protocol: toolProtocol,
           })
           .strict()

@@ -219,10 +219,16 @@ describe('keel run safety and limits', () => {
   it('reads the goal from stdin when no --prompt or --plan is given, also as bare keel (echo … | keel)', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
-    const r = await runKeel(['--base-url', s.ollamaUrl, '--cwd', ws], { input: 'say hello\n' });
+    // An Ollama behind authentication: OLLAMA_API_KEY goes as a bearer token, never into the output.
+    const r = await runKeel(['--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: 'say hello\n',
+      env: { OLLAMA_API_KEY: 'ollama-key-canary-7319' },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('hello back');
     expect(s.requests[0]!.rawBody).toContain('say hello');
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer ollama-key-canary-7319');
+    expect(r.stdout + r.stderr).not.toContain('canary');
   });
 
   it('runs headless with keel -p, piped input attached as context', async () => {
