@@ -31,8 +31,7 @@ async function serviceLines(ctx: ToolContext, locations: readonly SourceLocation
 
 export const findReferencesTool = defineTool({
   name: 'find_references',
-  description:
-    'Find the references of a symbol (the binding at path+line/column or occurrence), definitions marked.',
+  description: 'Find the references of the symbol at path+line/column (or occurrence).',
   schema,
   safety: 'safe',
   async preview(args, ctx) {

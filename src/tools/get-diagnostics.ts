@@ -10,7 +10,7 @@ import { indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.object({
-  paths: z.array(z.string()).optional().describe('files or directories; default: files changed in this run'),
+  paths: z.array(z.string()).optional().describe('default: files changed in this run'),
 });
 
 const MAX_SHOWN = 100;
@@ -34,8 +34,7 @@ async function filesOf(ctx: ToolContext, requested: string): Promise<string[]> {
 
 export const getDiagnosticsTool = defineTool({
   name: 'get_diagnostics',
-  description:
-    'List current compiler errors and warnings of files (TS/JS and languages with a language server).',
+  description: 'List compiler errors and warnings of files.',
   schema,
   safety: 'safe',
   async preview(args, ctx) {

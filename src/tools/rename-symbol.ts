@@ -13,7 +13,7 @@ import { writeFilesAtomic } from './write-files-atomic.js';
 const schema = z.object({
   ...bindingFields,
   new_name: z.string().min(1),
-  keep_alias: z.boolean().optional().describe('keep the old exported name as an alias'),
+  keep_alias: z.boolean().optional().describe('keep old exported name as alias'),
 });
 
 type Args = z.infer<typeof schema>;
@@ -76,7 +76,7 @@ async function check(
 export const renameSymbolTool = defineTool({
   name: 'rename_symbol',
   description:
-    'Rename a symbol (the binding at path+line/column or occurrence) and all its references; refused if it breaks the build.',
+    'Rename the symbol at path+line/column (or occurrence) and its references; refused if it adds errors.',
   schema,
   safety: 'caution',
   async preview(args, ctx) {
