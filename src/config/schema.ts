@@ -1,6 +1,7 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
+import { languageServersSchema } from './language-servers-schema.js';
 import { mcpServersSchema } from './mcp-schema.js';
 
 export const providerNames = [
@@ -231,6 +232,9 @@ export const configSchema = z
           .boolean()
           .default(true)
           .describe('file tools report the errors a change introduced (TS/JS and language servers)'),
+        language_servers: languageServersSchema.describe(
+          'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
+        ),
       })
       .strict()
       .prefault({})
@@ -240,6 +244,11 @@ export const configSchema = z
         servers: mcpServersSchema.describe(
           'MCP servers by name: {command, args, env, cwd} or {url, headers}; see `keel mcp add`',
         ),
+        startup_timeout_seconds: z
+          .number()
+          .min(0)
+          .default(10)
+          .describe('how long the first request waits for servers still starting'),
       })
       .strict()
       .prefault({})

@@ -41,8 +41,8 @@ export interface ToolContextParts {
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */
-export function runLanguages(root: string, _config: KeelConfig): LanguageServices {
-  return new LanguageServices(root, languageServiceFactories());
+export function runLanguages(root: string, config: KeelConfig): LanguageServices {
+  return new LanguageServices(root, languageServiceFactories(config));
 }
 
 /** One call's context: its abort signal, and the sink of a call whose events are held back (a concurrent one). */
