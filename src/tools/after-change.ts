@@ -67,11 +67,13 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
   // Starting a service (requiring the compiler) is not computing diagnostics: the budget starts once it is up.
   const groups = await byService(ctx, touched).catch(() => new Map<LanguageService, Relative[]>());
   const deadline = Date.now() + budget;
+  // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
   const found: Diagnostic[] = [];
   try {
     for (const [service, files] of groups) {
       const paths = files.map((f) => f.path);
-      const after = await service.diagnostics(paths, ctx.signal, undefined, deadline);
+      const after = await service.diagnostics(paths, signal, undefined, deadline);
       // Files without errors now have no new ones: the texts before need no check (the usual, cheaper case).
       const suspects = files.filter((f) => f.before !== undefined && after.some((d) => d.path === f.path));
       const overlay = new Map(suspects.map((f) => [f.path, f.before!]));
@@ -79,7 +81,7 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
         suspects.length > 0
           ? await service.diagnostics(
               suspects.map((f) => f.path),
-              ctx.signal,
+              signal,
               overlay,
               deadline,
             )

@@ -54,13 +54,14 @@ async function check(
   const { service } = planned.service;
   const paths = planned.files.map((f) => f.path);
   const deadline = Date.now() + CHECK_MS;
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(CHECK_MS)]);
   try {
     const overlay = new Map(planned.files.map((f) => [f.path, f.after]));
-    const after = await service.diagnostics(paths, ctx.signal, overlay, deadline);
+    const after = await service.diagnostics(paths, signal, overlay, deadline);
     // Only files with errors after the rename can have new ones: the others need no check of their text before.
     const suspects = paths.filter((p) => after.some((d) => d.path === p && d.severity === 'error'));
     const before =
-      suspects.length > 0 ? await service.diagnostics(suspects, ctx.signal, undefined, deadline) : [];
+      suspects.length > 0 ? await service.diagnostics(suspects, signal, undefined, deadline) : [];
     const added = introducedErrors(before, after, { from: args.name, to: args.new_name });
     if (added.length === 0) return undefined;
     const head = `renaming ${args.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
