@@ -61,7 +61,8 @@ describe('code tools from the built CLI', () => {
       },
       { text: 'Done.' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'rename compute_total']);
+    // pyright starts and checks the rename: seconds on a busy machine.
+    const r = await runOllama(s, ws, ['--prompt', 'rename compute_total'], { timeoutMs: 90_000 });
     expect(r.code).toBe(0);
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('2 files');
     expect(await readFile(join(ws, 'pkg/math.py'), 'utf8')).toContain('def sum_prices(prices):');
