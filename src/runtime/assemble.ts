@@ -37,7 +37,7 @@ import { runEvents } from './events.js';
 import { type Executor, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { toolContexts, toolLimits } from './tool-context.js';
+import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
 
 export interface RunOptions extends RunSource {
@@ -165,6 +165,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
+  const languages = runLanguages(workspace.root, config);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,
@@ -174,6 +175,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     cacheDir: cacheDir(env),
     todos,
     conversationText: () => conversationText(conversation?.messages ?? []),
+    languages,
+    diagnostics: config.code.diagnostics,
   });
   const { executor, hooks, checkpoints, tripwire } = openExecution({
     config,
@@ -286,6 +289,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     },
     close: async () => {
       runner.killAll();
+      await languages.close();
       await checkpoints?.settle();
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
