@@ -6,12 +6,13 @@ import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { napi } from './ast-grep.js';
+import { findProjectEntries, type ProjectEntries } from './entry-points.js';
 import { languageOf } from './languages.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 const MAX_FILE_BYTES = 1_000_000;
 
@@ -19,6 +20,8 @@ export interface CodeIndex {
   root: string;
   /** Workspace-relative path (with `/`) → tags, in path order. */
   files: Map<string, FileTags>;
+  /** Entry points and workspace packages the manifests declare. */
+  project?: ProjectEntries;
   stats: {
     files: number;
     /** Files parsed in this load (new or changed content). */
@@ -144,5 +147,6 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
 
   const changed = stats.hashed > 0 || Object.keys(cache.manifest).length !== Object.keys(manifest).length;
   if (file && changed) await writeCache(file, { version: CACHE_VERSION, manifest, tags });
-  return { root, files: byPath, stats };
+  const project = await findProjectEntries(root, new Set(byPath.keys()));
+  return { root, files: byPath, project, stats };
 }
