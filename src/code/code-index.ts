@@ -33,15 +33,19 @@ export interface CodeIndex {
   };
 }
 
-const manifestEntry = z.object({ mtimeMs: z.number(), size: z.number(), hash: z.string() });
-// Tags are our own output; only the envelope is checked, and a cache that fails the check is rebuilt.
+interface ManifestEntry {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
+const isRecord = (v: unknown): v is Record<string, never> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+// Our own output: only the envelope is checked (per-entry checks cost more than the parse on 28k files). An entry
+// of the wrong shape never matches a file's stat, so that file is read and parsed again; a bad envelope is rebuilt.
 const cacheSchema = z.object({
   version: z.literal(CACHE_VERSION),
-  manifest: z.record(z.string(), manifestEntry),
-  tags: z.record(
-    z.string(),
-    z.custom<FileTags>((v) => typeof v === 'object' && v !== null),
-  ),
+  manifest: z.custom<Record<string, ManifestEntry>>(isRecord),
+  tags: z.custom<Record<string, FileTags>>(isRecord),
 });
 type CacheFile = z.infer<typeof cacheSchema>;
 
@@ -136,12 +140,18 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
     const known = cache.manifest[rel];
     let hash = known?.hash;
-    if (!known || known.mtimeMs !== stat.mtimeMs || known.size !== stat.size || !cache.tags[known.hash]) {
+    const fresh =
+      known !== undefined &&
+      known.mtimeMs === stat.mtimeMs &&
+      known.size === stat.size &&
+      typeof known.hash === 'string' &&
+      isRecord(cache.tags[known.hash]);
+    if (!fresh) {
       const data = readOrUndefined(absolute);
       if (!data || data.subarray(0, 8192).includes(0)) continue;
       stats.hashed += 1;
       hash = hashOf(data);
-      if (!cache.tags[hash] && !tags[hash]) {
+      if (!isRecord(cache.tags[hash]) && !tags[hash]) {
         sinceYield += 1;
         const parsed = parse(rel, data);
         if (!parsed) continue;

@@ -2,7 +2,7 @@
 // a module bound to a name of its own (`import x as y`, Go and Dart prefixes), re-exports and a module's own export
 // lists and default export. Read from the syntax tree where the grammar names the parts, so comments and line
 // continuations inside an import are never taken for names.
-import { type AstNode, findKinds } from './ast-grep.js';
+import type { AstNode } from './ast-grep.js';
 import type { LanguageSpec } from './languages.js';
 
 export interface ImportedName {
@@ -265,10 +265,10 @@ function otherStatement(lang: LanguageSpec, node: AstNode, found: FoundImports, 
   }
 }
 
-/** The import and export statements of a parsed file, in source order. */
-export function findImports(lang: LanguageSpec, root: AstNode): FoundImports {
+/** The import and export statements among a parsed file's nodes (in source order). */
+export function findImports(lang: LanguageSpec, nodes: AstNode[]): FoundImports {
   const found: FoundImports = { imports: [], exports: [], skip: [] };
-  for (const node of findKinds(lang, root, lang.imports)) {
+  for (const node of nodes) {
     const line = node.range().start.line + 1;
     if (lang.id === 'typescript' || lang.id === 'tsx' || lang.id === 'javascript')
       scriptStatement(node, found, line);

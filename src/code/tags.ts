@@ -143,10 +143,10 @@ function isExported(
   }
 }
 
-function findDefinitions(lang: LanguageSpec, source: string, root: AstNode): Definition[] {
+function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): Definition[] {
   const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
   const found: Found[] = [];
-  for (const node of findKinds(lang, root, [...rules.keys()])) {
+  for (const node of nodes) {
     const rule = rules.get(node.kind())!;
     if (rule.parents && !rules.get(node.kind())!.parents!.includes(node.parent()?.kind() ?? '')) continue;
     const parts = rule.each ? node.children().filter((c) => c.kind() === rule.each) : [node];
@@ -230,10 +230,22 @@ export function extractTags(lang: LanguageSpec, source: string): FileTags {
   if (isMinifiedText(source))
     return { language: lang.id, definitions: [], imports: [], references: {}, generated: true };
   const root = parseSource(lang, source);
-  const { imports, exports, skip } = findImports(lang, root);
+  // One search of the tree for definitions and imports alike: each search crosses into native code and back.
+  const importKinds = new Set(lang.imports);
+  const definitionKinds = new Set(lang.definitions.map((rule) => rule.kind));
+  const nodes = findKinds(lang, root, [...new Set([...definitionKinds, ...importKinds])]);
+  const kinds = nodes.map((node) => node.kind());
+  const { imports, exports, skip } = findImports(
+    lang,
+    nodes.filter((_, i) => importKinds.has(kinds[i]!)),
+  );
   return {
     language: lang.id,
-    definitions: findDefinitions(lang, source, root),
+    definitions: findDefinitions(
+      lang,
+      source,
+      nodes.filter((_, i) => definitionKinds.has(kinds[i]!)),
+    ),
     imports,
     ...(exports.length > 0 ? { exports } : {}),
     references: findReferences(lang, source, skip),
