@@ -10,7 +10,7 @@ import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { conversationBudget } from '../runtime/conversation.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { crashedSessions, dismissCrashed } from '../session/marker.js';
+import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
 import { attachFiles } from './chat-attach.js';
@@ -33,6 +33,8 @@ export interface ChatOptions extends GlobalOptions, ModeFlags {
   session?: boolean;
   continue?: boolean;
   resume?: string;
+  /** A first message, sent as if typed (`keel "…"`, `keel chat "…"`). */
+  message?: string[];
 }
 
 const PROMPT = '› ';
@@ -97,6 +99,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (running?.signal.aborted) {
       // A second Ctrl-C while the turn is still stopping: kill what runs and leave, the shell's prompt on a line of its own.
       agent?.runner.killAll();
+      if (agent?.session) clearMarkerSync(agent.session.file);
       screen.endLine();
       process.exit(130);
     }
@@ -231,8 +234,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const first: Run = agent;
     if (interactive) screen.banner(modelName(first), first.workspace.root);
     showResumed(first);
+    let firstMessage = options.message?.join(' ').trim() || undefined;
+    if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
     for (;;) {
-      const line = await reader.readMessage(PROMPT);
+      const line = firstMessage ?? (await reader.readMessage(PROMPT));
+      firstMessage = undefined;
       if (line === null) {
         // Ctrl-D: the shell's prompt goes on a line of its own.
         if (interactive) screen.endLine();

@@ -21,7 +21,8 @@ export async function sessionToResume(dir: string, request: ResumeRequest): Prom
   if (request.resume !== undefined) return findSession(dir, request.resume);
   if (!request.continue) return undefined;
   const latest = (await listSessions(dir))[0];
-  if (!latest) throw new SessionError('no session to continue in this workspace', 'start one with keel chat');
+  if (!latest)
+    throw new SessionError('no session to continue in this workspace', 'start one with keel chat', true);
   return latest.id;
 }
 

@@ -50,8 +50,9 @@ export interface SessionSummary {
 }
 
 export class SessionError extends KeelError {
-  constructor(message: string, hint?: string) {
-    super('session', ExitCode.failed, message, hint === undefined ? {} : { hint });
+  /** `usage`: the user named a session that is not there (exit 2); otherwise one that cannot be read (exit 1). */
+  constructor(message: string, hint?: string, usage = false) {
+    super('session', usage ? ExitCode.usage : ExitCode.failed, message, hint === undefined ? {} : { hint });
   }
 }
 
@@ -167,10 +168,15 @@ export async function findSession(dir: string, id: string): Promise<string> {
   const matches = names.filter((n) => n.startsWith(id));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new SessionError(`no session ${JSON.stringify(id)} in this workspace`, 'see keel sessions list');
+    throw new SessionError(
+      `no session ${JSON.stringify(id)} in this workspace`,
+      'see keel sessions list',
+      true,
+    );
   }
   throw new SessionError(
     `${JSON.stringify(id)} names ${matches.length} sessions: ${matches.slice(0, 5).join(', ')}`,
     'give more of the id',
+    true,
   );
 }

@@ -216,13 +216,25 @@ describe('keel run safety and limits', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('reads the goal from stdin when no --prompt or --plan is given', async () => {
+  it('reads the goal from stdin when no --prompt or --plan is given, also as bare keel (echo … | keel)', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
-    const r = await runOllama(s, ws, [], { input: 'say hello\n' });
+    const r = await runKeel(['--base-url', s.ollamaUrl, '--cwd', ws], { input: 'say hello\n' });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('hello back');
     expect(s.requests[0]!.rawBody).toContain('say hello');
+  });
+
+  it('runs headless with keel -p, piped input attached as context', async () => {
+    const ws = await workspace({});
+    const s = await server([{ text: 'it fails on line 3' }]);
+    const r = await runKeel(['-p', 'why does this fail', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: 'Error: boom at line 3\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('it fails on line 3');
+    expect(s.requests[0]!.rawBody).toContain('why does this fail');
+    expect(s.requests[0]!.rawBody).toContain('Error: boom at line 3');
   });
 
   it('is a usage error (exit 2) to give no goal at all', async () => {

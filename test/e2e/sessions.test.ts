@@ -94,7 +94,7 @@ describe('sessions', () => {
     expect(rm.code).toBe(0);
     expect((await sessionFiles(data)).files).toEqual([]);
     const missing = await runKeel(['sessions', 'show', meta.id, '--cwd', ws], { env });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no session');
   });
 

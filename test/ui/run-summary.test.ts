@@ -44,6 +44,15 @@ function summarise(events: AgentEvent[], elapsedMs = 4200): string {
 }
 
 describe('the run summary line', () => {
+  it('says when every tool call was refused', () => {
+    const refused = { ...result(), success: false, metadata: { policy: 'deny' } } as AgentEvent;
+    expect(summarise([refused, runEnd()])).toContain('· 1 tool call (refused) ·');
+    const declined = { ...result(), success: false, metadata: { policy: 'declined' } } as AgentEvent;
+    const two = { ...runEnd(), tool_calls: 2 } as AgentEvent;
+    expect(summarise([refused, declined, two])).toContain('· 2 tool calls (all refused) ·');
+    expect(summarise([refused, result(), two])).toContain('· 2 tool calls ·');
+  });
+
   it('counts turns, tool calls, tokens, cost, time and the distinct files file tools changed', () => {
     const line = summarise([result(['/w/a']), result(['/w/a', '/w/b']), result(), runEnd(0.0123)]);
     expect(line).toBe(
