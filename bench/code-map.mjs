@@ -185,14 +185,12 @@ export async function codeMapBench({ root, runs = 3 }) {
   const harness = join(root, 'dist', 'bench-code-map.mjs');
   await build({
     stdin: {
-      contents: `import { loadCodeIndex } from './src/code/code-index.ts';
-import { buildRepoMap } from './src/code/repo-map.ts';
+      contents: `import { loadRepoMap } from './src/code/map-cache.ts';
 const [repo, cacheDir] = process.argv.slice(2);
 const started = performance.now();
-const index = await loadCodeIndex(repo, { cacheDir });
-buildRepoMap(index, 2000, '');
+const { files } = await loadRepoMap(repo, { cacheDir }, 2000, '');
 const ms = performance.now() - started;
-process.stdout.write(JSON.stringify({ ms, files: index.stats.files, rssMb: process.resourceUsage().maxRSS / 1024 }));`,
+process.stdout.write(JSON.stringify({ ms, files, rssMb: process.resourceUsage().maxRSS / 1024 }));`,
       resolveDir: root,
       loader: 'ts',
     },

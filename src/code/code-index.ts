@@ -14,7 +14,7 @@ import { extractTags, type FileTags } from './tags.js';
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
 const CACHE_VERSION = 2;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
-const MAX_FILE_BYTES = 1_000_000;
+export const MAX_FILE_BYTES = 1_000_000;
 /** Files parsed between two turns of the event loop. */
 const YIELD_EVERY = 100;
 
@@ -49,10 +49,10 @@ const cacheSchema = z.object({
 });
 type CacheFile = z.infer<typeof cacheSchema>;
 
-/** `<cacheDir>/tags/<hash of the root>.json`: one file per repository. */
-export function cacheFileFor(cacheDir: string, root: string): string {
+/** `<cacheDir>/<folder>/<hash of the root>.json`: one file per repository (tags, or the map's graph). */
+export function cacheFileFor(cacheDir: string, root: string, folder = 'tags'): string {
   const id = createHash('sha256').update(root).digest('hex').slice(0, 32);
-  return path.join(cacheDir, 'tags', `${id}.json`);
+  return path.join(cacheDir, folder, `${id}.json`);
 }
 
 async function readCache(file: string | undefined): Promise<CacheFile> {
@@ -67,7 +67,7 @@ async function readCache(file: string | undefined): Promise<CacheFile> {
 }
 
 /** Written to a temp file and renamed, so a concurrent reader sees the old cache or the new one. */
-async function writeCache(file: string, cache: CacheFile): Promise<void> {
+export async function writeCache(file: string, cache: unknown): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {

@@ -30,9 +30,8 @@ const SUPPORT_WEIGHT = 0.1;
 const HUB_SHARE = 1;
 
 /** How much a use of `name` says about a dependency: little when it is private or defined in many files. */
-function nameWeight(name: string, definers: number, mentioned: boolean): number {
+function nameWeight(name: string, definers: number): number {
   let weight = 1;
-  if (mentioned) weight *= 10;
   // Long, specific names (camelCase, snake_case) say more than short generic ones.
   if (name.length >= 8 && /[a-z][A-Z]|_[a-z]/.test(name)) weight *= 10;
   if (name.startsWith('_')) weight *= 0.1;
@@ -67,7 +66,7 @@ function holds(sorted: number[], value: number): boolean {
   return false;
 }
 
-interface Graph {
+export interface Graph {
   /** Per file, its edges in [offsets[i], offsets[i+1]): a target below n is a file, n + k is name k. */
   offsets: Int32Array;
   targets: Int32Array;
@@ -75,12 +74,23 @@ interface Graph {
   /** Per name, its defining files in [nameOffsets[k], nameOffsets[k+1]). */
   nameOffsets: Int32Array;
   definers: Int32Array;
-  /** Name → the files defining it. */
-  definedBy: Map<string, number>;
-  definerLists: number[][];
+  /** Name k. */
+  names: string[];
 }
 
-function buildGraph(index: CodeIndex, paths: string[], mentionedNames: Set<string>): Graph {
+/** All that ranking needs, apart from what the conversation mentions: kept in the map cache between runs. */
+export interface RankInput {
+  paths: string[];
+  graph: Graph;
+  /** Per file, its number of definitions. */
+  sizes: Int32Array;
+  /** Per file, 1 for a test, fixture, example, doc, generated or vendored file. */
+  support: Uint8Array;
+  entryPoints: string[];
+  packageEntryPoints: string[];
+}
+
+function buildGraph(index: CodeIndex, paths: string[]): Graph {
   const n = paths.length;
   const nameIds = new Map<string, number>();
   const definerLists: number[][] = [];
@@ -97,8 +107,7 @@ function buildGraph(index: CodeIndex, paths: string[], mentionedNames: Set<strin
     }
   });
   const weightOf = new Float64Array(definerLists.length);
-  for (const [name, id] of nameIds)
-    weightOf[id] = nameWeight(name, definerLists[id]!.length, mentionedNames.has(name));
+  for (const [name, id] of nameIds) weightOf[id] = nameWeight(name, definerLists[id]!.length);
 
   const resolver = new ImportResolver(index, index.project?.goModule, index.project?.packages);
   const position = new Map(paths.map((p, i) => [p, i]));
@@ -153,8 +162,7 @@ function buildGraph(index: CodeIndex, paths: string[], mentionedNames: Set<strin
     weights: Float64Array.from(weights),
     nameOffsets,
     definers: Int32Array.from(definerLists.flat()),
-    definedBy: nameIds,
-    definerLists,
+    names: [...nameIds.keys()],
   };
 }
 
@@ -180,7 +188,14 @@ function reversed(graph: Graph, n: number): Graph {
     for (let e = offsets[i]!; e < offsets[i + 1]!; e++) total += weights[e]!;
     for (let e = offsets[i]!; e < offsets[i + 1]!; e++) weights[e]! /= total;
   }
-  return { ...graph, offsets, targets, weights, nameOffsets: new Int32Array(1), definers: new Int32Array(0) };
+  return {
+    offsets,
+    targets,
+    weights,
+    nameOffsets: new Int32Array(1),
+    definers: new Int32Array(0),
+    names: [],
+  };
 }
 
 /** PageRank with name nodes passing on all they receive, until it settles. */
@@ -229,32 +244,44 @@ function pageRank(graph: Graph, personal: Float64Array): Float64Array {
   return rank;
 }
 
-/** Files ranked most important first: mentioned files, declared entry points, the project's code, then the rest. */
-export function rankFiles(index: CodeIndex, options: RankOptions = {}): RankedFile[] {
+/** The graph and per-file facts of an index. */
+export function prepareRank(index: CodeIndex): RankInput {
   const paths = [...index.files.keys()];
+  return {
+    paths,
+    graph: buildGraph(index, paths),
+    sizes: Int32Array.from(paths, (p) => index.files.get(p)!.definitions.length),
+    support: Uint8Array.from(paths, (p) =>
+      isSupportFile(p) || index.files.get(p)!.generated === true ? 1 : 0,
+    ),
+    entryPoints: index.project?.entryPoints ?? [],
+    packageEntryPoints: index.project?.packageEntryPoints ?? [],
+  };
+}
+
+/** Files ranked most important first: mentioned files, declared entry points, the project's code, then the rest. */
+export function rankPrepared(input: RankInput, mentions = ''): RankedFile[] {
+  const { paths, graph, support } = input;
   const n = paths.length;
   if (n === 0) return [];
-  const text = options.mentions ?? '';
-  const mentionedNames = new Set(text.match(/[A-Za-z_$][\w$]{3,}/g) ?? []);
-  const graph = buildGraph(index, paths, mentionedNames);
-
-  const support = paths.map((p) => isSupportFile(p) || index.files.get(p)!.generated === true);
-  const favoured = mentionedFiles(paths, text);
-  for (const name of mentionedNames) {
-    const id = graph.definedBy.get(name);
-    const list = id === undefined ? [] : graph.definerLists[id]!;
-    if (list.length <= 5) for (const i of list) favoured.add(paths[i]!);
-  }
-  const entries = new Set(index.project?.entryPoints ?? []);
-  const packageEntries = new Set(index.project?.packageEntryPoints ?? []);
+  const mentionedNames = new Set(mentions.match(/[A-Za-z_$][\w$]{3,}/g) ?? []);
+  const favoured = mentionedFiles(paths, mentions);
+  // A mentioned name defined in a few files favours them.
+  if (mentionedNames.size > 0)
+    graph.names.forEach((name, id) => {
+      const start = graph.nameOffsets[id]!;
+      const stop = graph.nameOffsets[id + 1]!;
+      if (mentionedNames.has(name) && stop - start <= 5)
+        for (let d = start; d < stop; d++) favoured.add(paths[graph.definers[d]!]!);
+    });
+  const entries = new Set(input.entryPoints);
+  const packageEntries = new Set(input.packageEntryPoints);
 
   const personal = new Float64Array(n);
   let base = 0;
   // Larger files hold more of the project: their share of the teleport grows with the root of their definitions.
-  for (let i = 0; i < n; i++) {
-    const size = Math.sqrt(1 + index.files.get(paths[i]!)!.definitions.length);
-    base += personal[i] = (support[i] ? SUPPORT_WEIGHT : 1) * size;
-  }
+  for (let i = 0; i < n; i++)
+    base += personal[i] = (support[i] ? SUPPORT_WEIGHT : 1) * Math.sqrt(1 + input.sizes[i]!);
   const boost = (set: Set<string>, share: number) => {
     for (let i = 0; i < n; i++) if (set.has(paths[i]!)) personal[i]! += (base * share) / set.size;
   };
@@ -274,4 +301,8 @@ export function rankFiles(index: CodeIndex, options: RankOptions = {}): RankedFi
   return paths
     .map((path, i) => ({ path, score: rank[i]!, tier: tierOf(path, i) }))
     .sort((a, b) => a.tier - b.tier || b.score - a.score || (a.path < b.path ? -1 : 1));
+}
+
+export function rankFiles(index: CodeIndex, options: RankOptions = {}): RankedFile[] {
+  return rankPrepared(prepareRank(index), options.mentions);
 }

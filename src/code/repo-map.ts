@@ -1,6 +1,6 @@
 // The repository map: a signatures-only skeleton of the most important files, cut to a token budget.
 import type { CodeIndex } from './code-index.js';
-import { rankFiles } from './rank.js';
+import { type RankedFile, rankFiles } from './rank.js';
 import type { Definition, FileTags } from './tags.js';
 
 /** Rough tokens of text, as the conversation budget counts them. */
@@ -32,7 +32,11 @@ const MAX_SHOWN_SIGNATURE = 120;
  * One file's block: its path, then each definition's line number and signature, members under their class. At most
  * `limit` definitions, the most public first, so that a large file does not crowd out the rest of the map.
  */
-export function renderFile(path: string, tags: FileTags, limit = Number.POSITIVE_INFINITY): string {
+export function renderFile(
+  path: string,
+  tags: Pick<FileTags, 'definitions'>,
+  limit = Number.POSITIVE_INFINITY,
+): string {
   let shown = tags.definitions;
   if (shown.length > limit) {
     const exported = new Set(shown.filter((d) => !d.container && d.exported).map((d) => d.name));
@@ -56,28 +60,43 @@ export function renderFile(path: string, tags: FileTags, limit = Number.POSITIVE
   return lines.join('\n');
 }
 
-export function buildRepoMap(index: CodeIndex, maxTokens: number, mentions: string): RepoMap {
-  const ranked = rankFiles(index, { mentions });
+/** The map of ranked files: each file's block (from `definitionsOf`) in rank order, as many as fit in the budget. */
+export function renderMap(
+  ranked: readonly RankedFile[],
+  countOf: (path: string) => number,
+  definitionsOf: (path: string) => Definition[],
+  maxTokens: number,
+): RepoMap {
   // About a dozen files in the default budget: the core's outline rather than one file's every member.
   const limit = Math.max(8, Math.min(60, Math.round(maxTokens / 150)));
   const blocks: string[] = [];
   let used = 0;
+  let total = 0;
+  let shown = 0;
+  let full = false;
   for (const { path, tier } of ranked) {
-    const tags = index.files.get(path)!;
-    if (tags.definitions.length === 0) continue;
+    if (countOf(path) === 0) continue;
+    total += 1;
+    if (full) continue;
+    const definitions = definitionsOf(path);
     // A mentioned file is shown whole.
-    const block = renderFile(path, tags, tier === 0 ? Number.POSITIVE_INFINITY : limit);
+    const block = renderFile(path, { definitions }, tier === 0 ? Number.POSITIVE_INFINITY : limit);
     const cost = estimateTokens(block) + 1;
     if (used + cost > maxTokens) {
       // A large file's block may not fit while smaller ones further down still do.
-      if (maxTokens - used < 20) break;
+      full = maxTokens - used < 20;
       continue;
     }
     blocks.push(block);
     used += cost;
+    shown += 1;
   }
-  const total = [...index.files.values()].filter((t) => t.definitions.length > 0).length;
-  const rest = total - blocks.length;
+  const rest = total - shown;
   if (rest > 0) blocks.push(`(${rest} more files with definitions not shown; raise max_tokens or set focus)`);
-  return { text: blocks.join('\n'), shown: total - rest, total };
+  return { text: blocks.join('\n'), shown, total };
+}
+
+export function buildRepoMap(index: CodeIndex, maxTokens: number, mentions: string): RepoMap {
+  const definitionsOf = (path: string) => index.files.get(path)!.definitions;
+  return renderMap(rankFiles(index, { mentions }), (p) => definitionsOf(p).length, definitionsOf, maxTokens);
 }

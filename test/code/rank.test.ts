@@ -12,6 +12,7 @@ import {
   resolveScriptEntry,
 } from '../../src/code/entry-points.js';
 import { isSupportFile } from '../../src/code/file-roles.js';
+import { loadRepoMap } from '../../src/code/map-cache.js';
 import { rankFiles } from '../../src/code/rank.js';
 import { buildRepoMap, renderFile } from '../../src/code/repo-map.js';
 import type { Definition, FileTags } from '../../src/code/tags.js';
@@ -182,5 +183,27 @@ describe('a large file in the map', () => {
       '       6│ sig fetch',
       '  (3 more definitions)',
     ]);
+  });
+});
+
+describe('the map cache', () => {
+  test('a warm map reads no source file and equals the cold one; a changed file makes it cold again', async () => {
+    const root = path.join(dir, 'ts');
+    const cacheDir = path.join(dir, 'cache');
+    const cold = await loadRepoMap(root, { cacheDir }, 2000, '');
+    const warm = await loadRepoMap(root, { cacheDir }, 2000, '');
+    expect(cold.parsed).toBeGreaterThan(0);
+    expect(warm.parsed).toBe(0);
+    expect(warm.map.text).toBe(cold.map.text);
+    expect((await loadRepoMap(root, { cacheDir }, 2000, 'see delay.ts')).map.text.split('\n')[0]).toBe(
+      'source/utils/delay.ts:',
+    );
+    await writeFile(
+      path.join(root, 'source/utils/is.ts'),
+      'export const isString = (v: unknown) => typeof v === "string";\n',
+    );
+    const changed = await loadRepoMap(root, { cacheDir }, 2000, '');
+    expect(changed.parsed).toBe(1);
+    expect(changed.map.text).toContain('isString');
   });
 });
