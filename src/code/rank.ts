@@ -239,7 +239,7 @@ function pageRank(graph: Graph, personal: Float64Array): Float64Array {
       change += Math.abs(next[i]! - rank[i]!);
     }
     [rank, next] = [next, rank];
-    if (change < 1e-9) break;
+    if (change < 1e-7) break;
   }
   return rank;
 }

@@ -25,6 +25,9 @@ function priority(def: Definition, exportedContainers: ReadonlySet<string>): num
   return def.kind === 'method' ? 1 : 4;
 }
 
+/** Files tried after the first that did not fit: past these the map is full (each costs a read on a warm map). */
+const MAX_MISSES = 50;
+
 /** A signature cut for the map: a constant's long value says little. */
 const MAX_SHOWN_SIGNATURE = 120;
 
@@ -74,6 +77,7 @@ export function renderMap(
   let total = 0;
   let shown = 0;
   let full = false;
+  let misses = 0;
   for (const { path, tier } of ranked) {
     if (countOf(path) === 0) continue;
     total += 1;
@@ -83,8 +87,9 @@ export function renderMap(
     const block = renderFile(path, { definitions }, tier === 0 ? Number.POSITIVE_INFINITY : limit);
     const cost = estimateTokens(block) + 1;
     if (used + cost > maxTokens) {
-      // A large file's block may not fit while smaller ones further down still do.
-      full = maxTokens - used < 20;
+      // A large file's block may not fit while smaller ones further down still do; but not for ever.
+      misses += 1;
+      full = maxTokens - used < 20 || misses >= MAX_MISSES;
       continue;
     }
     blocks.push(block);
