@@ -340,3 +340,4 @@ const rows = [
 process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);
 for (const [name, value, target] of rows)
   process.stdout.write(`  ${name.padEnd(44)} ${value.padStart(12)}   ${target}\n`);
+await (await import('./mcp-and-files.mjs')).benchMcpAndFiles({ keel, runs, startModelServer });

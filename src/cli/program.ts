@@ -294,6 +294,11 @@ Start it as you start other agents:
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
 
   program
+    .command('doctor')
+    .description('check what a run needs: Node, sandbox, git, ripgrep, provider, MCP servers, directories')
+    .action(lazyAction(async () => (await import('./doctor-command.js')).doctorCommand));
+
+  program
     .command('trust')
     .description(
       'trust the workspace folder: let its .keel.yaml set base URLs, the execution mode and other guarded keys',

@@ -118,6 +118,8 @@ export type AgentEvent =
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
+  /** What Keel is waiting for (MCP servers starting), shown once while it waits; no part of any result. */
+  | { type: 'status'; message: string }
   | { type: 'error'; code: string; message: string; hint?: string }
   /** `continued`: the answer was cut off by the output limit and the next turn asks for the rest. */
   | { type: 'turn_end'; turn: number; tool_calls: number; continued?: boolean }

@@ -23,7 +23,11 @@ export async function listProviderModels(
   switch (provider.type) {
     case 'ollama': {
       const { listOllamaModels, normalizeOllamaHost } = await import('./ollama-api.js');
-      return listOllamaModels(normalizeOllamaHost(provider.ollama.base_url), options.signal);
+      return listOllamaModels(
+        normalizeOllamaHost(provider.ollama.base_url),
+        options.signal,
+        provider.ollama.api_key,
+      );
     }
     case 'openai-compatible': {
       const settings = provider['openai-compatible'];
