@@ -5,8 +5,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { napi } from './ast-grep.js';
+import { napi, parseSourceAsync } from './ast-grep.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
+import { isMinifiedText } from './file-roles.js';
 import { languageOf } from './languages.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
@@ -15,8 +16,8 @@ import { extractTags, type FileTags } from './tags.js';
 const CACHE_VERSION = 2;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 export const MAX_FILE_BYTES = 1_000_000;
-/** Files parsed between two turns of the event loop. */
-const YIELD_EVERY = 100;
+/** Files parsed on the thread pool at a time. */
+const PARSE_WINDOW = 32;
 
 export interface CodeIndex {
   root: string;
@@ -97,15 +98,49 @@ function readOrUndefined(file: string): Buffer | undefined {
   }
 }
 
-/** The file's tags, or undefined when it is not valid UTF-8 or cannot be parsed. */
-function parse(rel: string, data: Buffer): FileTags | undefined {
-  const lang = languageOf(rel);
-  if (!lang) return undefined;
+/**
+ * Parses the files in windows: a window's trees are built on the thread pool (parseAsync) while the previous
+ * window's are read here, so the two cores share the work; the awaits between windows also let the parser's native
+ * trees be freed (they go by finalizers that run between turns of the event loop) and Ctrl-C through.
+ */
+async function parseAll(
+  queued: Map<string, { rel: string; data: Buffer }>,
+  tags: Record<string, FileTags>,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (queued.size === 0) return;
   napi();
-  try {
-    return extractTags(lang, new TextDecoder('utf-8', { fatal: true }).decode(data));
-  } catch {
-    return undefined;
+  const items = [...queued].map(([hash, { rel, data }]) => {
+    const lang = languageOf(rel);
+    let source: string | undefined;
+    try {
+      source = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    } catch {
+      source = undefined;
+    }
+    return { hash, lang, source };
+  });
+  const start = (from: number) =>
+    items.slice(from, from + PARSE_WINDOW).map((item) => ({
+      item,
+      tree:
+        item.lang && item.source !== undefined && !isMinifiedText(item.source)
+          ? parseSourceAsync(item.lang, item.source).catch(() => undefined)
+          : Promise.resolve(undefined),
+    }));
+  let next = start(0);
+  for (let at = 0; at < items.length; at += PARSE_WINDOW) {
+    signal?.throwIfAborted();
+    const current = next;
+    next = start(at + PARSE_WINDOW);
+    for (const { item, tree } of current) {
+      if (!item.lang || item.source === undefined) continue;
+      try {
+        tags[item.hash] = extractTags(item.lang, item.source, await tree);
+      } catch {
+        // Not parseable: left out of the index.
+      }
+    }
   }
 }
 
@@ -126,15 +161,10 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   const byPath = new Map<string, FileTags>();
 
   // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
-  let sinceYield = 0;
+  const found: { rel: string; stat: Stats; hash: string }[] = [];
+  const queued = new Map<string, { rel: string; data: Buffer }>();
   for (const rel of paths) {
     options.signal?.throwIfAborted();
-    // A turn of the event loop now and then: the parser's native trees are freed by finalizers that run only
-    // between turns (without it a cold load of 28k files held 1.5 GB), and Ctrl-C gets through.
-    if (sinceYield >= YIELD_EVERY) {
-      sinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
     const absolute = path.join(root, rel);
     const stat = statOrUndefined(absolute);
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
@@ -151,17 +181,19 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
       if (!data || data.subarray(0, 8192).includes(0)) continue;
       stats.hashed += 1;
       hash = hashOf(data);
-      if (!isRecord(cache.tags[hash]) && !tags[hash]) {
-        sinceYield += 1;
-        const parsed = parse(rel, data);
-        if (!parsed) continue;
-        tags[hash] = parsed;
-        stats.parsed += 1;
-      }
+      if (!isRecord(cache.tags[hash]) && !queued.has(hash)) queued.set(hash, { rel, data });
     }
-    manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash: hash! };
-    tags[hash!] ??= cache.tags[hash!]!;
-    byPath.set(rel, tags[hash!]!);
+    found.push({ rel, stat, hash: hash! });
+  }
+  await parseAll(queued, tags, options.signal);
+  stats.parsed = Object.keys(tags).length;
+  for (const { rel, stat, hash } of found) {
+    const fileTags = tags[hash] ?? cache.tags[hash];
+    // Not valid UTF-8, or not parseable.
+    if (!isRecord(fileTags)) continue;
+    manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash };
+    tags[hash] = fileTags;
+    byPath.set(rel, fileTags);
   }
   stats.files = byPath.size;
 

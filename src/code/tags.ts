@@ -225,11 +225,11 @@ function findReferences(
   return { ...counts };
 }
 
-/** Parses `source` and reads its tags. */
-export function extractTags(lang: LanguageSpec, source: string): FileTags {
+/** Parses `source` (unless its tree is given) and reads its tags. */
+export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode): FileTags {
   if (isMinifiedText(source))
     return { language: lang.id, definitions: [], imports: [], references: {}, generated: true };
-  const root = parseSource(lang, source);
+  const root = tree ?? parseSource(lang, source);
   // One search of the tree for definitions and imports alike: each search crosses into native code and back.
   const importKinds = new Set(lang.imports);
   const definitionKinds = new Set(lang.definitions.map((rule) => rule.kind));
