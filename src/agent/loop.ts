@@ -4,7 +4,7 @@
 
 import { usageCost } from '../core/cost.js';
 import { ExitCode, isAbortError, KeelError } from '../core/errors.js';
-import { type AgentEvent, messageEvent, type RunEndReason } from '../core/events.js';
+import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
 import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
@@ -152,12 +152,7 @@ async function streamTurn(
         // The provider's count for exactly these messages makes the next estimate better than bytes alone.
         conversation.calibrate(event.usage.inputTokens);
         addTurnUsage(event.usage);
-        emit({
-          type: 'usage',
-          turn,
-          input_tokens: event.usage.inputTokens,
-          output_tokens: event.usage.outputTokens,
-        });
+        emit({ type: 'usage', turn, ...usageCounts(event.usage) });
         break;
       case 'finish':
         result.finish = event.reason;
@@ -237,11 +232,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       answer: state.answer,
       turns: state.turns,
       tool_calls: state.toolCalls,
-      usage: {
-        input_tokens: state.usage.inputTokens,
-        output_tokens: state.usage.outputTokens,
-        ...(cost === undefined ? {} : { cost_usd: cost }),
-      },
+      usage: { ...usageCounts(state.usage), ...(cost === undefined ? {} : { cost_usd: cost }) },
     });
     return result;
   };
