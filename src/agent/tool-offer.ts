@@ -2,7 +2,7 @@
 // user's message calls for them (the intent classifier's verdict, or words that name them) or when the model used one,
 // and stay once offered, so the request prefix stays stable for prompt caching. Every tool byte is paid on every
 // request: a one-file fix needs no rename, barrel or dependency graph. Tools that are not built in (MCP, custom) are
-// always offered. A message the classifier cannot read with confidence gets every group.
+// always offered. A first message the classifier cannot read with confidence gets every group.
 import type { ToolSpec } from '../core/model.js';
 import type { Classification } from './intent.js';
 
@@ -56,10 +56,16 @@ const CONFIDENT = 0.5;
 export class ToolOffer {
   readonly #joined = new Set<Group>();
 
-  /** A user message: the groups it calls for join (every group when it cannot be read with confidence). */
+  #messages = 0;
+
+  /**
+   * A user message: the groups it calls for join. A first message that cannot be read with confidence gets every
+   * group; a later one ("thanks", "go on") keeps what the conversation has.
+   */
   message(text: string, classified: Classification | undefined, plan = false): void {
+    const first = this.#messages++ === 0;
     if (!classified || classified.confidence < CONFIDENT) {
-      for (const group of Object.keys(GROUPS) as Group[]) this.#joined.add(group);
+      if (first) for (const group of Object.keys(GROUPS) as Group[]) this.#joined.add(group);
       return;
     }
     for (const group of BY_INTENT[classified.intent]) this.#joined.add(group);

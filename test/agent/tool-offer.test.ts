@@ -74,3 +74,12 @@ describe('ToolOffer', () => {
     expect(names.filter((n) => n !== 'docs__search')).toEqual(order);
   });
 });
+
+describe('ToolOffer in a conversation', () => {
+  it('keeps the offer for a later message it cannot read ("thanks")', () => {
+    const offer = new ToolOffer();
+    offer.message('Fix the crash in a.ts', classifyIntent('Fix the crash in a.ts'));
+    offer.message('thanks', classifyIntent('thanks'));
+    expect(offer.select(all).map((s) => s.name)).toEqual(basic);
+  });
+});
