@@ -19,9 +19,12 @@ export interface StoreOptions {
   env: NodeJS.ProcessEnv;
   /** checkpoints.max_ignored_file_kb: the largest git-ignored file a checkpoint keeps. Default 1024. */
   maxIgnoredKb?: number;
+  /** checkpoints.max_file_mb: larger files are recorded by size and hash, never copied. Default 50. */
+  maxFileMb?: number;
 }
 
 export const DEFAULT_MAX_IGNORED_KB = 1024;
+export const DEFAULT_MAX_FILE_MB = 50;
 
 function stores(options: StoreOptions) {
   const dir = checkpointDir(options.stateDir, options.root);
@@ -31,6 +34,7 @@ function stores(options: StoreOptions) {
     gitStore: gitStore(git, {
       root: options.root,
       maxIgnoredBytes: (options.maxIgnoredKb ?? DEFAULT_MAX_IGNORED_KB) * 1024,
+      maxFileBytes: (options.maxFileMb ?? DEFAULT_MAX_FILE_MB) * 1024 * 1024,
     }),
     copyStore: copyStore(join(dir, 'copies'), options.root),
     copies: join(dir, 'copies'),
@@ -63,6 +67,11 @@ export interface CheckpointChange {
 export interface Checkpointer {
   /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
   startRun(id: string): void;
+  /**
+   * Starts, in the background, the work that makes a first checkpoint slow on a big tree (creating the store,
+   * hashing the workspace); the first `take` waits for it. For a run that may change files.
+   */
+  prepare(): void;
   /**
    * Snapshots before a call. Throws CheckpointError, so the call is refused rather than run without a way back.
    * Resolves with what to call once the call ran: it records the state the call left (never throws).
@@ -124,6 +133,11 @@ export function createCheckpointer(
       // Create the shadow repository while the model thinks, not when the first change waits for it. A failure
       // here resurfaces, and refuses the call, at the first checkpoint.
       if (store === s.gitStore) s.git.ensure().catch(() => {});
+    },
+    prepare() {
+      if (store !== s.gitStore) return;
+      // A failure here resurfaces, and refuses the call, at the first checkpoint.
+      queue = queue.then(() => store.prepare?.()).catch(() => {});
     },
     take(change) {
       pendingAfter = false;
