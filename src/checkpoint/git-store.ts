@@ -77,7 +77,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     await git.ensure();
     if (!refreshed) {
       refreshed = true;
-      await git.run(['update-index', '-q', '--refresh']).catch(() => {});
+      if (!git.indexFresh) await git.run(['update-index', '-q', '--refresh']).catch(() => {});
     }
     return stageNow();
   };
@@ -159,6 +159,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     after: recordAfter,
     async prepare() {
       await stage();
+      // The trees too: a seeded index names the user's trees, which the shadow writes once here.
+      await git.run(['write-tree', '--missing-ok'], undefined, { local: true });
     },
     async take(meta) {
       return (await snapshot(meta)).slice(0, ID_LENGTH);

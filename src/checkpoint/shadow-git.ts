@@ -72,6 +72,8 @@ export interface ShadowGit {
   run(args: readonly string[], input?: string, options?: { local?: boolean }): Promise<string>;
   /** Why the shadow index was not seeded from the user's (or undefined: it was, or it already existed). */
   readonly seedSkipped?: string;
+  /** The index was made this process (seeded from the user's, or empty): its stat data is as fresh as it gets. */
+  readonly indexFresh: boolean;
   /** Packs loose objects and rolls small packs up when they have piled up; never throws. */
   maintain(): Promise<void>;
 }
@@ -79,7 +81,7 @@ export interface ShadowGit {
 /** The object stores (the user's repository's) a shadow repository reads from: one path a line. */
 const ALTERNATES_FILE = 'keel-alternates';
 /** Past these, objects are packed: a loose-object estimate (from one of 256 fan-out folders), and packs. */
-const MAX_LOOSE = 512;
+const MAX_LOOSE = 256;
 const MAX_PACKS = 16;
 
 /** The environment git runs with: no system or global config, no inherited GIT_* variables pointing elsewhere. */
@@ -151,6 +153,7 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
   const localEnv = gitEnv(env, gitDir, workTree);
   let childEnv = localEnv;
   let seedSkipped: string | undefined;
+  let indexFresh = false;
   const run = (args: readonly string[], input?: string, options: { local?: boolean } = {}) =>
     spawnGit(options.local ? localEnv : childEnv, workTree, args, input);
   const exists = () =>
@@ -259,21 +262,30 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     const usable = all.filter((dir) => !dir.includes(':'));
     childEnv = gitEnv(env, gitDir, workTree, usable);
     const index = join(gitDir, 'index');
-    if (!repo?.index || !usable.includes(repo.objects)) return;
-    if (
-      await fs.stat(index).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
+    indexFresh = !(await fs.stat(index).then(
+      () => true,
+      () => false,
+    ));
+    if (!indexFresh || !repo?.index || !usable.includes(repo.objects)) return;
     seedSkipped = await seedIndex(repo.index, index);
   };
 
-  const maintain = async () => {
+  let maintaining: Promise<void> | undefined;
+  const maintain = () => {
+    // One repack at a time: two would each delete the packs the other is reading.
+    maintaining ??= packIfNeeded().finally(() => {
+      maintaining = undefined;
+    });
+    return maintaining;
+  };
+  const packIfNeeded = async () => {
     try {
       const packs = (await fs.readdir(join(gitDir, 'objects', 'pack'))).filter((n) => n.endsWith('.pack'));
-      const loose = (await fs.readdir(join(gitDir, 'objects', '17')).catch(() => [])).length * 256;
+      // Four of the 256 fan-out folders, as a sample.
+      const sample = await Promise.all(
+        ['00', '40', '80', 'c0'].map((d) => fs.readdir(join(gitDir, 'objects', d)).catch(() => [])),
+      );
+      const loose = sample.reduce((sum, names) => sum + names.length, 0) * 64;
       if (packs.length <= MAX_PACKS && loose <= MAX_LOOSE) return;
       // -l: never copies objects the user's repository holds; --geometric: rolls up the small packs only.
       await run(['repack', '-d', '-l', '-q', '--geometric=2']);
@@ -289,6 +301,9 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     maintain,
     get seedSkipped() {
       return seedSkipped;
+    },
+    get indexFresh() {
+      return indexFresh;
     },
     ensure() {
       ready ??= create().catch((error: unknown) => {

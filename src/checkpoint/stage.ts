@@ -1,11 +1,11 @@
 // Stages the workspace into the shadow index before a snapshot, with as little work as the change needs: two
 // `git ls-files` walks in parallel find what changed (tracked files by their stat data, new files, ignored ones),
-// then one `git add` takes exactly those paths. Files over checkpoints.max_file_mb are hashed and named, never
-// added; a tree first staged whole is added in chunks, each into one pack.
+// then one `git update-index` takes exactly those paths into one pack. Files over checkpoints.max_file_mb are hashed
+// and named, never added.
 
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { LargeFile, SkippedPath } from './checkpoints.js';
 import { IGNORED_LS_ARGS, parseIgnoredListing, planIgnored } from './ignored-files.js';
 import type { ShadowGit } from './shadow-git.js';
@@ -24,15 +24,12 @@ export interface Staged {
   large: LargeFile[];
 }
 
-/** Past this many paths, `git add` gets folders (globs) rather than files: its cost is files × pathspecs. */
-const EXACT_PATHS = 1000;
-/** Files per `git add` when many are new: git's bulk check-in slows with the square of the files in one pack. */
+/** Files per `git update-index`: git's bulk check-in (one pack a command) slows with the square of its files. */
 const CHUNK = 8000;
 const STAT_BATCH = 256;
 
 const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 const literal = (path: string) => `:(top,literal)${path}`;
-const globEscape = (path: string) => path.replace(/[*?[\]\\]/g, '\\$&');
 
 /** SHA-256 of a file, streamed: a large file is never held in memory. */
 function sha256(path: string): Promise<string> {
@@ -43,29 +40,6 @@ function sha256(path: string): Promise<string> {
       .on('error', reject)
       .on('end', () => resolve(hash.digest('hex')));
   });
-}
-
-/** Groups paths by folder into `git add` pathspecs of about CHUNK files each: `dir/*` matches that folder's files. */
-export function chunkByFolder(paths: readonly string[], chunk = CHUNK): string[][] {
-  const byDir = new Map<string, number>();
-  for (const p of paths) {
-    const dir = p.includes('/') ? dirname(p) : '';
-    byDir.set(dir, (byDir.get(dir) ?? 0) + 1);
-  }
-  const chunks: string[][] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const dir of [...byDir.keys()].sort()) {
-    current.push(`:(top,glob)${dir === '' ? '' : `${globEscape(dir)}/`}*`);
-    size += byDir.get(dir) ?? 0;
-    if (size >= chunk) {
-      chunks.push(current);
-      current = [];
-      size = 0;
-    }
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 export function stager(git: ShadowGit, options: StageOptions) {
@@ -79,12 +53,6 @@ export function stager(git: ShadowGit, options: StageOptions) {
     hashes.set(path, { key, sha256: digest });
     return { path, size: stat.size, sha256: digest };
   };
-
-  const addPaths = (paths: string[], force: boolean) =>
-    git.run(
-      ['add', '-A', ...(force ? ['-f'] : []), '--pathspec-from-file=-', '--pathspec-file-nul'],
-      paths.map(literal).join('\0'),
-    );
 
   return async function stage(): Promise<Staged> {
     await git.ensure();
@@ -113,30 +81,31 @@ export function stager(git: ShadowGit, options: StageOptions) {
     }
     if (untrack.size > 0) {
       await git.run(
-        ['rm', '--cached', '-f', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        [
+          'rm',
+          '--cached',
+          '-f',
+          '-q',
+          '-r',
+          '--ignore-unmatch',
+          '--pathspec-from-file=-',
+          '--pathspec-file-nul',
+        ],
         [...untrack].map(literal).join('\0'),
       );
     }
-    const paths = [...add].filter((p) => !untrack.has(p));
-    if (paths.length <= EXACT_PATHS) {
-      if (paths.length > 0) await addPaths(paths, false);
-    } else {
-      // Many files at once (the first snapshot of a tree git does not track): by folder, in packs of CHUNK files.
-      const excluded = large.map((f) => `:(top,exclude,literal)${f.path}`);
-      const addSpecs = (specs: string[]) =>
-        git.run(
-          ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'],
-          [...specs, ...excluded].join('\0'),
-        );
-      try {
-        for (const chunk of chunkByFolder(paths)) await addSpecs(chunk);
-      } catch {
-        // A folder emptied meanwhile fails its pathspec: the whole tree then, in one walk.
-        await addSpecs([':/']);
-      }
+    // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
+    // ignored ones too. A command per CHUNK paths, each into one pack.
+    const paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
+    for (let i = 0; i < paths.length; i += CHUNK) {
+      const some = paths.slice(i, i + CHUNK);
+      const update = (list: string[]) =>
+        git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
+      // A nested repository with no commit yet cannot be added (git says so); it is left out, as `git add` would.
+      await update(some.map((p) => p.replace(/\/$/, ''))).catch(() =>
+        update(some.filter((p) => !p.endsWith('/'))),
+      );
     }
-    for (let i = 0; i < plan.add.length; i += EXACT_PATHS)
-      await addPaths(plan.add.slice(i, i + EXACT_PATHS), true);
     large.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { skipped: plan.skipped, large };
   };
