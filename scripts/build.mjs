@@ -2,7 +2,7 @@
 // V8 code cache (dist/keel.cache) made here by a warm-up run. Modules reached through dynamic import() are
 // wrapped by esbuild and only evaluated when first used, so start-up stays fast.
 import { spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
@@ -53,7 +53,16 @@ await build({
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
-await copyFile('scripts/launcher.js', 'dist/keel.js');
+// The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
+const launcher = await readFile('scripts/launcher.js', 'utf8');
+await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
+const help = spawnSync(process.execPath, ['dist/keel.cjs', '--help'], {
+  encoding: 'utf8',
+  env: { ...process.env, NO_COLOR: '1' },
+});
+if (help.status !== 0 || !help.stdout.startsWith('Usage: keel'))
+  throw new Error(`keel --help failed at build time: ${help.stderr}`);
+await writeFile('dist/help.txt', help.stdout);
 await chmod('dist/keel.js', 0o755);
 
 // Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path

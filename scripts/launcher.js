@@ -3,6 +3,8 @@
 // code cache (dist/keel.cache, made at build time), so start-up skips parsing and compiling most of the code.
 // Node 20 loses the dynamic-import callback of scripts run from a code cache: the bundle loads packages kept
 // outside it with require(), never import().
+// `keel --version` and `keel --help` are answered here, from the version and the help text the build wrote in, without
+// reading the bundle or its cache.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -10,26 +12,36 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { constants, Script } from 'node:vm';
 
-// WebAssembly (fetch's HTTP parser, the bash grammar) runs on V8's baseline compiler only: the optimising tier
-// would compile in the background after the first response, about 17 MB of peak memory for parsers that only ever
-// see a few kilobytes at a time.
-setFlagsFromString('--liftoff-only');
-
 const here = dirname(fileURLToPath(import.meta.url));
-const file = join(here, 'keel.cjs');
-const cacheFile = join(here, 'keel.cache');
-let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  // No cache: compile from source, only slower.
+const VERSION = '__KEEL_VERSION__';
+const only = process.argv.length === 3 ? process.argv[2] : undefined;
+// The help was rendered 80 columns wide: a narrower terminal gets it from the CLI, wrapped to its width.
+const helpFits = !process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80;
+if (only === '--version' || only === '-V') process.stdout.write(`${VERSION}\n`);
+else if ((only === '--help' || only === '-h') && helpFits)
+  process.stdout.write(readFileSync(join(here, 'help.txt')));
+else runCli();
+
+function runCli() {
+  // WebAssembly (fetch's HTTP parser, the bash grammar) runs on V8's baseline compiler only: the optimising tier
+  // would compile in the background after the first response, about 17 MB of peak memory for parsers that only ever
+  // see a few kilobytes at a time.
+  setFlagsFromString('--liftoff-only');
+  const file = join(here, 'keel.cjs');
+  const cacheFile = join(here, 'keel.cache');
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache: compile from source, only slower.
+  }
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
+    { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+  );
+  // The build runs one warm-up command with this set, so the cache also holds the functions it compiled.
+  const writeCache = process.env.KEEL_BUILD_CODE_CACHE;
+  if (writeCache) process.on('exit', () => writeFileSync(writeCache, script.createCachedData()));
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, here);
 }
-const script = new Script(
-  `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
-  { filename: file, cachedData, importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
-);
-// The build runs one warm-up command with this set, so the cache also holds the functions it compiled.
-const writeCache = process.env.KEEL_BUILD_CODE_CACHE;
-if (writeCache) process.on('exit', () => writeFileSync(writeCache, script.createCachedData()));
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, here);

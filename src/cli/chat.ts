@@ -10,7 +10,7 @@ import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { conversationBudget } from '../runtime/conversation.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { crashedSessions, dismissCrashed } from '../session/marker.js';
+import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
 import { attachFiles } from './chat-attach.js';
@@ -33,6 +33,8 @@ export interface ChatOptions extends GlobalOptions, ModeFlags {
   session?: boolean;
   continue?: boolean;
   resume?: string;
+  /** A first message, sent as if typed (`keel "…"`, `keel chat "…"`). */
+  message?: string[];
 }
 
 const PROMPT = '› ';
@@ -87,8 +89,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const { reader } = screen;
   const usage = new ChatUsage();
   const follow = (event: AgentEvent) => {
-    if (event.type === 'usage')
-      usage.add(event.input_tokens, event.output_tokens, agent?.model.capabilities?.price);
+    if (event.type === 'usage') usage.add(event, agent?.model.capabilities?.price);
     return screen.sink(event);
   };
   let running: AbortController | undefined;
@@ -97,6 +98,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (running?.signal.aborted) {
       // A second Ctrl-C while the turn is still stopping: kill what runs and leave, the shell's prompt on a line of its own.
       agent?.runner.killAll();
+      if (agent?.session) clearMarkerSync(agent.session.file);
       screen.endLine();
       process.exit(130);
     }
@@ -152,8 +154,31 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
   };
-  const send = async (text: string) => {
+  // `!<command>` output waits here and goes to the model with the next message (no model turn of its own).
+  let shellContext: string[] = [];
+  let shellCount = 0;
+  /** `!<command>`: the user's own command, through the policy like any (asked about, checkpointed, audited). */
+  const shell = async (command: string) => {
     if (!agent) return;
+    running = new AbortController();
+    try {
+      shellCount += 1;
+      const call = {
+        id: `user-shell-${shellCount}`,
+        name: 'execute_command',
+        input: JSON.stringify({ command }),
+      };
+      const result = await agent.executor.execute(call, 0, running.signal);
+      const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
+      shellContext.push(`I ran \`${command}\` myself:\n${output}`);
+    } finally {
+      running = undefined;
+    }
+  };
+  const send = async (typed: string) => {
+    if (!agent) return;
+    const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
+    shellContext = [];
     const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
@@ -231,8 +256,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const first: Run = agent;
     if (interactive) screen.banner(modelName(first), first.workspace.root);
     showResumed(first);
+    let firstMessage = options.message?.join(' ').trim() || undefined;
+    if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
     for (;;) {
-      const line = await reader.readMessage(PROMPT);
+      const line = firstMessage ?? (await reader.readMessage(PROMPT));
+      firstMessage = undefined;
       if (line === null) {
         // Ctrl-D: the shell's prompt goes on a line of its own.
         if (interactive) screen.endLine();
@@ -242,6 +270,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       if (!text) continue;
       if (text === 'exit' || text === 'quit') break;
       if (interactive) void saveHistory(historyFile, text);
+      if (text.startsWith('!') && text.length > 1) {
+        await shell(text.slice(1).trim());
+        continue;
+      }
       const command = text.startsWith('//') ? undefined : parseCommand(text);
       if (command) {
         await runCommand(command.name, command.args);

@@ -38,6 +38,8 @@ export async function initCommand(options: InitOptions, out: CommandOutput = pro
       systemPrompt: INIT_SYSTEM_PROMPT,
       printAnswer: false,
       dryRun: options.dryRun,
+      // An analysis, not a conversation: nothing to resume, so no session (and no active marker) is kept.
+      session: { save: false },
     });
     const target = await agent.workspace.resolve(AGENTS_FILE);
     const existing = await readFile(target, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -105,6 +107,7 @@ export async function initCommand(options: InitOptions, out: CommandOutput = pro
       return ExitCode.ok;
     } finally {
       interrupt.dispose();
+      await agent.close().catch(() => {});
     }
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json, out });

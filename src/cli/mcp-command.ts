@@ -38,7 +38,7 @@ export async function mcpListCommand(options: GlobalOptions): Promise<number> {
 }
 
 /** Connects to every enabled server (in parallel, each within its timeout), lists it, and closes it again. */
-async function listServers(
+export async function listServers(
   servers: Record<string, McpServerConfig>,
   workspace: string,
 ): Promise<ServerState[]> {

@@ -1,7 +1,8 @@
 // `keel run`: one autonomous run toward a goal given as --prompt, --plan or on stdin.
 import { lstat, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { ExitCode, UsageError } from '../core/errors.js';
+import { planUnfinished } from '../plan/progress.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { isInside } from '../safety/workspace.js';
@@ -138,7 +139,11 @@ export async function runCommand(options: RunOptions): Promise<number> {
     });
     // A clean end: the session's active marker goes.
     await agent.close();
-    return runExitCode(result, options.debug);
+    const code = runExitCode(result, options.debug);
+    // A plan with instructions left is not done, whatever the model said (the report on stderr lists them).
+    if (code === ExitCode.ok && goal.plan?.length && planUnfinished(goal.plan, agent.todos()))
+      return ExitCode.turnLimit;
+    return code;
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json });
   }

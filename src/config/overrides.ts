@@ -18,6 +18,7 @@ const envKeys: ReadonlyArray<readonly [variable: string, key: string]> = [
   ['KEEL_PROVIDER', 'provider.type'],
   ['OLLAMA_HOST', 'provider.ollama.base_url'],
   ['OLLAMA_MODEL', 'provider.ollama.model'],
+  ['OLLAMA_API_KEY', 'provider.ollama.api_key'],
   ['COPILOT_MODEL', 'provider.copilot.model'],
   ['OPENAI_BASE_URL', 'provider.openai-compatible.base_url'],
   ['OPENAI_API_KEY', 'provider.openai-compatible.api_key'],

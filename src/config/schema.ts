@@ -1,6 +1,7 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
 import { z } from 'zod';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
+import { languageServersSchema } from './language-servers-schema.js';
 import { mcpServersSchema } from './mcp-schema.js';
 
 export const providerNames = [
@@ -59,6 +60,12 @@ export const configSchema = z
           .object({
             model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
             base_url: httpUrl.default('http://localhost:11434').describe('address of the Ollama server'),
+            api_key: z
+              .string()
+              .optional()
+              .describe(
+                'bearer token for an Ollama behind authentication; prefer the OLLAMA_API_KEY variable',
+              ),
             tool_protocol: toolProtocol,
           })
           .strict()
@@ -222,11 +229,25 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('the snapshots keel undo restores'),
+    code: z
+      .object({
+        language_servers: languageServersSchema.describe(
+          'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
+        ),
+      })
+      .strict()
+      .prefault({})
+      .describe('code intelligence: language services'),
     mcp: z
       .object({
         servers: mcpServersSchema.describe(
           'MCP servers by name: {command, args, env, cwd} or {url, headers}; see `keel mcp add`',
         ),
+        startup_timeout_seconds: z
+          .number()
+          .min(0)
+          .default(10)
+          .describe('how long the first request waits for servers still starting'),
       })
       .strict()
       .prefault({})

@@ -17,6 +17,7 @@ export const trustRules: readonly TrustRule[] = [
   { pattern: 'agent.terminal.default_mode', what: 'the execution mode' },
   { pattern: 'safety.', what: 'safety rules' },
   { pattern: 'mcp.', what: 'MCP servers' },
+  { pattern: 'code.language_servers', what: 'language servers (programs Keel starts)' },
   { pattern: 'hooks.', what: 'hooks' },
   { pattern: 'tools.', what: 'custom tools' },
 ];

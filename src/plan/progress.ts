@@ -41,3 +41,10 @@ export function trackPlan(instructions: readonly string[]): PlanTracker {
     steps: () => steps.map((step) => ({ ...step })),
   };
 }
+
+/** Whether any of the plan's instructions is not done in this todo list. */
+export function planUnfinished(instructions: readonly string[], todos: readonly TodoItem[]): boolean {
+  const tracker = trackPlan(instructions);
+  tracker.update(todos);
+  return tracker.steps().some((step) => step.status !== 'done');
+}

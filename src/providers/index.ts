@@ -67,12 +67,12 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
       return create({ ...hostedSettings(provider[provider.type]), apiKey: await apiKey(provider.type, env) });
     }
     case 'ollama': {
-      const { model } = provider.ollama;
+      const { model, api_key: ollamaKey } = provider.ollama;
       const { normalizeOllamaHost, probeOllamaModel } = await import('./ollama-api.js');
       // /api/show is local and cheap; it runs while the SDK loads. Failing, it leaves the chat request to report.
       const [{ createOllamaModel }, show] = await Promise.all([
         import('./ollama.js'),
-        probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model),
+        probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model, ollamaKey),
       ]);
       // auto and text describe the tools in the prompt instead (withToolProtocol); native cannot work.
       if (show?.tools === false && provider.ollama.tool_protocol === 'native') {
@@ -83,6 +83,7 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
         model,
         baseUrl: provider.ollama.base_url,
         capabilities: show && capabilitiesOf(model, show),
+        ...(ollamaKey ? { apiKey: ollamaKey } : {}),
       });
     }
     case 'openai-compatible': {

@@ -37,7 +37,8 @@ export function ollamaErrorContext(root: string, modelId: string): ProviderError
     modelId,
     unreachableHint:
       'start it with `ollama serve`, set OLLAMA_HOST, or pick another provider with --provider',
-    credentialsHint: 'Ollama itself needs no key; check the proxy in front of it (--base-url / OLLAMA_HOST)',
+    credentialsHint:
+      'an Ollama behind authentication takes its key from OLLAMA_API_KEY (or provider.ollama.api_key); check it and the address (--base-url / OLLAMA_HOST)',
     notFoundHint: `ollama pull ${modelId} or choose another with --model`,
   };
 }
@@ -48,12 +49,14 @@ export async function readOllamaShow(
   root: string,
   modelId: string,
   signal?: AbortSignal,
+  apiKey?: string,
 ): Promise<ServerCapabilities> {
   const context = ollamaErrorContext(root, modelId);
   const body = await fetchJson(`${root}/api/show`, context, {
     method: 'POST',
     body: { model: modelId },
     signal,
+    headers: ollamaHeaders(apiKey),
   });
   // Two fields of a large document, read by hand: a zod schema's first use costs more than the request (start-up path).
   const { model_info: info, capabilities } = (isObject(body) ? body : {}) as Record<string, unknown>;
@@ -72,14 +75,25 @@ export async function readOllamaShow(
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An Ollama behind authentication (a proxy, a hosted server) takes its key as a bearer token (XZatoma). */
+export function ollamaHeaders(apiKey: string | undefined): Record<string, string> {
+  return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+}
+
 /** Installed models (GET /api/tags), each with what /api/show says of it (table data if that fails). */
-export async function listOllamaModels(root: string, signal?: AbortSignal): Promise<ModelCapabilities[]> {
+export async function listOllamaModels(
+  root: string,
+  signal?: AbortSignal,
+  apiKey?: string,
+): Promise<ModelCapabilities[]> {
   const context = ollamaErrorContext(root, '');
-  const tags = tagsSchema.safeParse(await fetchJson(`${root}/api/tags`, context, { signal, endpoint: true }));
+  const tags = tagsSchema.safeParse(
+    await fetchJson(`${root}/api/tags`, context, { signal, endpoint: true, headers: ollamaHeaders(apiKey) }),
+  );
   const names = tags.success ? tags.data.models.map((m) => m.name) : [];
   return Promise.all(
     names.map((name) =>
-      readOllamaShow(root, name, signal).then(
+      readOllamaShow(root, name, signal, apiKey).then(
         (show) => capabilitiesOf(name, show),
         () => capabilitiesOf(name),
       ),
@@ -97,9 +111,10 @@ const probeTimeoutMs = 3000;
 export async function probeOllamaModel(
   root: string,
   modelId: string,
+  apiKey?: string,
 ): Promise<ServerCapabilities | undefined> {
   try {
-    return await readOllamaShow(root, modelId, AbortSignal.timeout(probeTimeoutMs));
+    return await readOllamaShow(root, modelId, AbortSignal.timeout(probeTimeoutMs), apiKey);
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { createOllama } from 'ollama-ai-provider-v2';
 import type { Model, ModelRequest } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import type { ModelCapabilities } from './capabilities.js';
-import { normalizeOllamaHost, ollamaErrorContext } from './ollama-api.js';
+import { normalizeOllamaHost, ollamaErrorContext, ollamaHeaders } from './ollama-api.js';
 import { ollamaFetch } from './ollama-fetch.js';
 
 export { normalizeOllamaHost } from './ollama-api.js';
@@ -14,6 +14,8 @@ export interface OllamaModelOptions {
   baseUrl: string;
   /** From /api/show when it answered: the context length caps num_ctx. */
   capabilities?: ModelCapabilities;
+  /** Sent as a bearer token to an Ollama behind authentication. */
+  apiKey?: string;
 }
 
 /** Room left for the model's answer on top of the prompt estimate. */
@@ -23,7 +25,11 @@ const minContext = 8192;
 export function createOllamaModel(options: OllamaModelOptions): Model {
   const root = normalizeOllamaHost(options.baseUrl);
   // The provider appends `/chat` to its baseURL, so it wants the `/api` prefix included.
-  const languageModel = createOllama({ baseURL: `${root}/api`, fetch: ollamaFetch })(options.model);
+  const languageModel = createOllama({
+    baseURL: `${root}/api`,
+    fetch: ollamaFetch,
+    headers: ollamaHeaders(options.apiKey),
+  })(options.model);
   const maxContext = options.capabilities?.contextWindow;
   return aiSdkModel(languageModel, {
     provider: 'ollama',

@@ -1,6 +1,7 @@
 // The active-session marker (AGT's crash recovery): `<id>.active` beside the session file, holding the pid, for
 // as long as a run or chat writes the session. A clean exit removes it; one left by a process that is gone means
 // the session ended unexpectedly, and the next chat in the workspace offers to resume it.
+import { rmSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -14,6 +15,11 @@ export async function writeMarker(sessionFile: string): Promise<void> {
 
 export async function clearMarker(sessionFile: string): Promise<void> {
   await rm(markerOf(sessionFile), { force: true });
+}
+
+/** For a deliberate exit that cannot wait (a second Ctrl-C): the user chose to leave, so nothing crashed. */
+export function clearMarkerSync(sessionFile: string): void {
+  rmSync(markerOf(sessionFile), { force: true });
 }
 
 function alive(pid: number): boolean {

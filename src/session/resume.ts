@@ -3,13 +3,8 @@
 // and the todo list as it last stood.
 import type { Message } from '../core/messages.js';
 import type { TodoItem } from '../core/todos.js';
-import {
-  findSession,
-  listSessions,
-  SessionError,
-  type SessionRecord,
-  sessionMessages,
-} from './session-file.js';
+import { findSession, SessionError, type SessionRecord, sessionMessages } from './session-file.js';
+import { listSessions } from './session-sidecar.js';
 
 export interface ResumeRequest {
   continue?: boolean;
@@ -21,7 +16,8 @@ export async function sessionToResume(dir: string, request: ResumeRequest): Prom
   if (request.resume !== undefined) return findSession(dir, request.resume);
   if (!request.continue) return undefined;
   const latest = (await listSessions(dir))[0];
-  if (!latest) throw new SessionError('no session to continue in this workspace', 'start one with keel chat');
+  if (!latest)
+    throw new SessionError('no session to continue in this workspace', 'start one with keel chat', true);
   return latest.id;
 }
 

@@ -1,7 +1,8 @@
 // edit_file: replaces exact text in a file (one edit or several, all or none), keeping its line endings,
-// final newline and BOM; a miss is retried ignoring whitespace, and otherwise shows the nearest region.
+// final newline and BOM; near-misses are tolerated and named, a result that breaks the syntax is refused.
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { syntaxCheckFor } from './edit-check.js';
 import { applyEdits, type Edit } from './edit-match.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile } from './fs-util.js';
@@ -53,7 +54,7 @@ async function planEdit(args: Args, ctx: ToolContext): Promise<PlannedEdit> {
   ];
   const { body, shape } = takeShape(before);
   const lf = edits.map((e) => ({ ...e, old_string: toLf(e.old_string), new_string: toLf(e.new_string) }));
-  const result = applyEdits(body, lf);
+  const result = applyEdits(body, lf, syntaxCheckFor(absolute));
   if (!result.ok) throw new Error(`cannot edit ${shown}: ${result.error}`);
   const after = putShape(result.text, shape);
   return { absolute, shown, before, after, replacements: result.replacements, notes: result.notes };

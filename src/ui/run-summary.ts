@@ -15,16 +15,25 @@ export function formatDuration(ms: number): string {
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
 }
 
+/** ` (9,000 cached)`: the part of the input read from the provider's prompt cache. */
+const cachedNote = (read: number | undefined) => (read ? ` (${groupDigits(read)} cached)` : '');
+
 /** The summary of a finished run, from its run_end event and what the run took. */
 export function summaryLine(
   end: Extract<AgentEvent, { type: 'run_end' }>,
-  details: { elapsedMs: number; filesChanged: number },
+  details: { elapsedMs: number; filesChanged: number; refused?: number },
 ): string {
   const { usage } = end;
+  const refused = details.refused ?? 0;
+  // Every call refused (by the policy, a headless run that cannot ask, or the user): the run did nothing it set out to.
+  const calls =
+    refused > 0 && refused === end.tool_calls
+      ? `${count(end.tool_calls, 'tool call')} (${end.tool_calls === 1 ? 'refused' : 'all refused'})`
+      : count(end.tool_calls, 'tool call');
   return [
     count(end.turns, 'turn'),
-    count(end.tool_calls, 'tool call'),
-    `${groupDigits(usage.input_tokens)} tokens in, ${groupDigits(usage.output_tokens)} out`,
+    calls,
+    `${groupDigits(usage.input_tokens)} tokens in${cachedNote(usage.cache_read_tokens)}, ${groupDigits(usage.output_tokens)} out`,
     ...(usage.cost_usd === undefined ? [] : [formatCost(usage.cost_usd)]),
     formatDuration(details.elapsedMs),
     `${count(details.filesChanged, 'file')} changed by file tools`,
@@ -40,11 +49,15 @@ export function createRunSummary(options: {
   const now = options.now ?? Date.now;
   let started = now();
   const changed = new Set<string>();
+  let refused = 0;
   return (event) => {
     if (event.type === 'run_start') started = now();
-    if (event.type === 'tool_result') for (const path of event.changed ?? []) changed.add(path);
+    if (event.type === 'tool_result') {
+      for (const path of event.changed ?? []) changed.add(path);
+      if (event.metadata.policy === 'deny' || event.metadata.policy === 'declined') refused += 1;
+    }
     if (event.type === 'run_end') {
-      const line = summaryLine(event, { elapsedMs: now() - started, filesChanged: changed.size });
+      const line = summaryLine(event, { elapsedMs: now() - started, filesChanged: changed.size, refused });
       options.stderr.write(`${options.style.dim(line)}\n`);
     }
   };

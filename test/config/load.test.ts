@@ -246,7 +246,9 @@ describe('file errors name the file and line', () => {
     const file = await writeUser('agnet:\n  max_turns: 5\n');
     const error = await loadError();
     expect(error.message).toBe(`unknown key \`agnet\` in ${file} line 1`);
-    expect(error.hint).toBe('valid top-level keys: provider, agent, safety, checkpoints, mcp, tools, hooks');
+    expect(error.hint).toBe(
+      'valid top-level keys: provider, agent, safety, checkpoints, code, mcp, tools, hooks',
+    );
   });
 
   test('wrong type', async () => {

@@ -118,6 +118,7 @@ describe('trust rules', () => {
       'GitHub hosts',
       'the execution mode',
       'safety rules',
+      'language servers (programs Keel starts)',
       'MCP servers',
       'custom tools',
       'hooks',

@@ -216,13 +216,31 @@ describe('keel run safety and limits', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('reads the goal from stdin when no --prompt or --plan is given', async () => {
+  it('reads the goal from stdin when no --prompt or --plan is given, also as bare keel (echo … | keel)', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
-    const r = await runOllama(s, ws, [], { input: 'say hello\n' });
+    // An Ollama behind authentication: OLLAMA_API_KEY goes as a bearer token, never into the output.
+    const r = await runKeel(['--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: 'say hello\n',
+      env: { OLLAMA_API_KEY: 'ollama-key-canary-7319' },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('hello back');
     expect(s.requests[0]!.rawBody).toContain('say hello');
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer ollama-key-canary-7319');
+    expect(r.stdout + r.stderr).not.toContain('canary');
+  });
+
+  it('runs headless with keel -p, piped input attached as context', async () => {
+    const ws = await workspace({});
+    const s = await server([{ text: 'it fails on line 3' }]);
+    const r = await runKeel(['-p', 'why does this fail', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: 'Error: boom at line 3\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('it fails on line 3');
+    expect(s.requests[0]!.rawBody).toContain('why does this fail');
+    expect(s.requests[0]!.rawBody).toContain('Error: boom at line 3');
   });
 
   it('is a usage error (exit 2) to give no goal at all', async () => {
@@ -339,9 +357,19 @@ describe('plan files', () => {
 
   it.each(Object.keys(plans))('runs %s end to end', async (name) => {
     const ws = await workspace({ 'notes/a.txt': 'alpha beta\n', [name]: plans[name]! });
+    const done = (id: string, content: string) => ({ id, content, status: 'done' });
     const s = await server([
       { toolCalls: [{ name: 'read_file', args: { path: 'notes/a.txt' } }] },
       { toolCalls: [{ name: 'write_file', args: { path: 'summary.md', content: 'alpha and beta\n' } }] },
+      // Both instructions done on the plan's todo list: the run is finished (exit 0), not just answered.
+      {
+        toolCalls: [
+          {
+            name: 'todo_write',
+            args: { todos: [done('1', 'Read notes/a.txt'), done('2', 'Write summary.md')] },
+          },
+        ],
+      },
       { text: 'Summary written.' },
     ]);
     const r = await runOllama(s, ws, ['--plan', join(ws, name)]);
@@ -429,7 +457,7 @@ describe('config errors', () => {
 });
 
 describe('chat', () => {
-  it('keeps one conversation across lines and quits on exit', async () => {
+  it('keeps one conversation across lines, takes !<command> output as context for the next message, and quits on exit', async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const s = await server([
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
@@ -437,14 +465,16 @@ describe('chat', () => {
       { text: 'You asked about a.txt.' },
     ]);
     const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      input: 'what is in a.txt?\nwhat did I ask?\nexit\nthis line is never sent\n',
+      input: 'what is in a.txt?\n!cat a.txt\nwhat did I ask?\nexit\nthis line is never sent\n',
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('It says A.');
     expect(r.stdout).toContain('You asked about a.txt.');
+    // `!cat a.txt` ran through the policy (read-only: allowed) without a model turn of its own.
     expect(s.requests).toHaveLength(3);
     expect(s.requests[2]!.rawBody).toContain('what is in a.txt?');
     expect(s.requests[2]!.rawBody).toContain('It says A.');
+    expect(s.requests[2]!.rawBody).toContain('I ran `cat a.txt` myself:');
   });
 
   it('asks before running a command beyond the read-only set, and runs it only when approved', async () => {

@@ -37,7 +37,7 @@ async function waitExit(term: Terminal): Promise<void> {
 
 // Without tmux there is no terminal to drive; every other e2e test covers the chat through pipes.
 describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
-  it('renders a streamed Markdown answer styled, then the status line, and /exit leaves', async () => {
+  it('starts as keel "<message>", renders the streamed Markdown answer styled, then the status line, and /exit leaves', async () => {
     const s = await server({
       chunkText: true,
       script: [
@@ -47,10 +47,13 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
         },
       ],
     });
-    const term = await chat(s, await workspace());
-    await term.type('hello');
-    await term.keys('Enter');
+    const ws = await workspace();
+    // `keel "hello"`: the chat, with that first message sent as if typed.
+    const term = await startTerminal(['hello', '--base-url', s.ollamaUrl, '--cwd', ws], { cwd: ws });
+    track(term.close);
     const shown = await term.waitFor('in / 30 out', { escapes: true });
+    expect(lastUser(s, 0)).toBe('hello');
+    expect(await term.screen()).toContain('› hello');
     if (process.env.SHOW_SCREEN) console.log(shown);
     // Styled, not raw: no Markdown markers left, the heading bold, the code block's keyword coloured.
     const plain = await term.screen();

@@ -40,7 +40,10 @@ describe('keel cli basics', () => {
     expect((await runKeel(['run', '--no-such-flag'])).code).toBe(2);
     expect((await runKeel(['run', '--max-turns', 'abc', '--prompt', 'x'])).code).toBe(2);
     expect((await runKeel(['run', '--output', 'xml', '--prompt', 'x'])).code).toBe(2);
-    expect((await runKeel(['frobnicate'])).code).toBe(2);
+    // One letter from a command is a typo, not a message for the agent.
+    const typo = await runKeel(['rnu']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(Did you mean run?)');
   });
 
   it('exits 2 when the workspace does not exist', async () => {

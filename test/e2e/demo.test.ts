@@ -27,15 +27,35 @@ const todoMd = `# TODO
 - [ ] line 14: keep a history of removed books
 `;
 
+const steps = [
+  "List the project's files",
+  'Read each source file and note its TODO comments with file and line',
+  'Write TODO.md with one checklist item per TODO, grouped by file',
+  'Check with grep that no TODO was missed',
+];
+/** The plan's todo list with the first `done` instructions done and the next one in progress. */
+const progress = (done: number) => ({
+  name: 'todo_write',
+  args: {
+    todos: steps.map((content, i) => ({
+      id: String(i + 1),
+      content,
+      status: i < done ? 'done' : i === done ? 'in_progress' : 'pending',
+    })),
+  },
+});
+
+// The recorded model keeps the plan's todo list as it works, so the demo ends with every instruction done.
 const demoScript: ScriptStep[] = [
   {
     text: "I'll start by listing the project's files.",
-    toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true } }],
+    toolCalls: [progress(0), { name: 'list_files', args: { path: '.', recursive: true } }],
     usage: { input: 1450, output: 28 },
   },
   {
     text: 'Now I will read the three source files.',
     toolCalls: [
+      progress(1),
       { name: 'read_file', args: { path: 'lib/format.py' } },
       { name: 'read_file', args: { path: 'src/app.js' } },
       { name: 'read_file', args: { path: 'src/store.js' } },
@@ -44,17 +64,22 @@ const demoScript: ScriptStep[] = [
   },
   {
     text: 'I found four TODO comments. Writing TODO.md.',
-    toolCalls: [{ name: 'write_file', args: { path: 'TODO.md', content: todoMd } }],
+    toolCalls: [progress(2), { name: 'write_file', args: { path: 'TODO.md', content: todoMd } }],
     usage: { input: 1890, output: 150 },
   },
   {
     text: 'Checking with grep that none was missed.',
-    toolCalls: [{ name: 'execute_command', args: { command: 'grep -rn TODO src lib' } }],
+    toolCalls: [progress(3), { name: 'execute_command', args: { command: 'grep -rn TODO src lib' } }],
     usage: { input: 2010, output: 30 },
   },
   {
-    text: 'Collected 4 TODO comments from 3 files into TODO.md, grouped by file; grep confirms none was missed.',
+    text: 'grep finds the same four. Every instruction is done.',
+    toolCalls: [progress(4)],
     usage: { input: 2150, output: 32 },
+  },
+  {
+    text: 'Collected 4 TODO comments from 3 files into TODO.md, grouped by file; grep confirms none was missed.',
+    usage: { input: 2210, output: 30 },
   },
 ];
 
@@ -111,6 +136,7 @@ describe('the offline demo', () => {
     ]);
     expect(replayed.stderr).not.toMatch(/error/i);
     expect(replayed.code).toBe(0);
+    expect(replayed.stderr).not.toContain('plan not finished');
     expect(replayed.stdout).toContain('Collected 4 TODO comments');
     expect(await readFile(join(replayedIn, 'TODO.md'), 'utf8')).toBe(todoMd);
   });
@@ -121,6 +147,7 @@ describe('the offline demo', () => {
       timeout: 20_000,
     });
     expect(result.status).toBe(0);
+    expect(result.stderr).toContain('✓ 4 done');
     expect(result.stdout).toContain('- [ ] line 14: keep a history of removed books');
     const dir = /copy of examples\/workspace at (\S+)/.exec(result.stderr)?.[1];
     expect(dir).toBeTruthy();

@@ -2,7 +2,7 @@
 // writes AGENTS.md; an existing file goes into the prompt and is updated with its diff shown; --dry-run writes
 // nothing. The shipped examples/init.cassette.json replays offline. Regenerate it with
 //   KEEL_UPDATE_CASSETTE=1 npx vitest run test/e2e/init.test.ts
-import { copyFile, cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,10 +102,16 @@ describe('keel init', () => {
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(before);
   });
 
-  it('--dry-run prints the file (or the diff) and writes nothing', async () => {
+  it('--dry-run prints the file (or the diff), writes nothing, and keeps no session or active marker', async () => {
     const s = await e2e.server([{ text: agentsMd }, { text: agentsMd }]);
     const ws = await e2e.workspace(project);
-    const fresh = await init(s.ollamaUrl, ws, '--dry-run');
+    const data = await e2e.workspace();
+    const fresh = await runKeel(
+      ['init', '--base-url', s.ollamaUrl, '--model', 'test-model', '--cwd', ws, '--dry-run'],
+      { env: { XDG_DATA_HOME: data } },
+    );
+    // The next chat must not think a session ended unexpectedly.
+    expect(await readdir(data, { recursive: true })).toEqual([]);
     expect(fresh.code).toBe(0);
     expect(fresh.stdout).toBe(agentsMd);
     expect(fresh.stderr).toBe('dry run: AGENTS.md not written\n');

@@ -211,7 +211,7 @@ describe('intent', () => {
     });
     const user = userMessage(s.requests[0]!.body);
     expect(user).toMatch(
-      /^Fix the crash in src\/parser\.ts when the input is empty\n\n\[Keel: debug task, single file\. Reproduce the problem first/,
+      /^Fix the crash in src\/parser\.ts when the input is empty\n\n\[Keel: debug\. Reproduce it/,
     );
     // The message event carries the note exactly as sent, so a resumed session replays it.
     const message = events(r.stdout).find((e) => e.type === 'message' && e.role === 'user');
@@ -237,8 +237,8 @@ describe('intent', () => {
     const users = (s.requests[2]!.body.messages as { role: string; content: string }[])
       .filter((m) => m.role === 'user')
       .map((m) => m.content);
-    expect(users[0]).toContain('\n\n[Keel: explain task, single file. Read the relevant code');
-    expect(users[1]).toContain('\n\n[Keel: test task, single file. Run the tests');
+    expect(users[0]).toContain('\n\n[Keel: explain. Answer from the code');
+    expect(users[1]).toContain('\n\n[Keel: test. Run the tests');
     expect(users[2]).toBe('thanks');
   });
 
@@ -257,7 +257,7 @@ describe('intent', () => {
       scope: 'whole_project',
       entities: ['parseConfig', 'loadConfig'],
     });
-    expect(userMessage(s.requests[0]!.body)).toContain('Plan first:');
+    expect(userMessage(s.requests[0]!.body)).toContain('Plan first with todo_write.');
   });
 
   it('leaves a message it cannot classify as the user wrote it, and still reports the intent', async () => {

@@ -165,7 +165,7 @@ describe('plan files as tracked checklists', () => {
     expect(user).toContain('todo_write');
   });
 
-  it('reports the steps left when the model answers early (YAML), and prints a line per status change in text mode', async () => {
+  it('reports the steps left when the model answers early (YAML) and exits 4, and prints a line per status change in text mode', async () => {
     const ws = await workspace({ 'notes.txt': 'alpha\n', 'plan.yaml': yaml });
     const script = () => [
       write(todo('1', steps[0]!, 'done'), todo('2', steps[1]!, 'done'), todo('3', steps[2]!, 'pending')),
@@ -179,7 +179,8 @@ describe('plan files as tracked checklists', () => {
         env: { TERM: 'dumb' },
       },
     );
-    expect(json.code).toBe(0);
+    // The model's answer does not finish the plan: exit 4, as when the turns run out.
+    expect(json.code).toBe(4);
     const result = JSON.parse(json.stdout);
     expect(result.reason).toBe('done');
     expect(result.plan.map((step: { status: string }) => step.status)).toEqual(['done', 'done', 'pending']);
@@ -190,7 +191,7 @@ describe('plan files as tracked checklists', () => {
     const text = await runOllama(await server(script()), ws, ['--plan', join(ws, 'plan.yaml')], {
       env: { TERM: 'dumb' },
     });
-    expect(text.code).toBe(0);
+    expect(text.code).toBe(4);
     // The seeded list first, before the first request; then one line per instruction whose status changed.
     expect(text.stderr).toContain(
       'todo list (0/3 done)\n  [ ] 1. Read notes.txt\n  [ ] 2. Write summary.md\n  [ ] 3. Delete notes.txt\n',

@@ -60,7 +60,7 @@ describe('edit_file', () => {
   test('several exact matches need replace_all, which replaces them all', async () => {
     await ws.write('a.txt', 'x = 1\ny = 2\nx = 1\n');
     const twice = await edit({ path: 'a.txt', old_string: 'x = 1', new_string: 'x = 3' });
-    expect(twice.error).toContain('old_string matches 2 times (lines 1, 3)');
+    expect(twice.error).toContain('old_string matches 2 times:\n  line 1: x = 1\n  line 3: x = 1\n');
     const all = await edit({ path: 'a.txt', old_string: 'x = 1', new_string: 'x = 3', replace_all: true });
     expect(all.output).toContain('2 replacements');
     expect(await ws.read('a.txt')).toBe('x = 3\ny = 2\nx = 3\n');
@@ -77,11 +77,57 @@ describe('edit_file', () => {
       new_string: 'def f(self):\n    value = 1\n    return value',
     });
     expect(result.success).toBe(true);
-    expect(result.output).toContain('matched only ignoring whitespace and indentation (lines 2-3)');
+    expect(result.output).toContain(
+      'matched only ignoring indentation and whitespace (lines 2-3); new_string was re-indented by +4 columns',
+    );
     expect(result.metadata.tolerant).toBe(true);
     expect(await ws.read('a.py')).toBe(
       'class A:\n    def f(self):\n        value = 1\n        return value\n\n    def g(self):\n        pass\n',
     );
+  });
+
+  test('Python: new_string already at the file indentation is written as is, and says so', async () => {
+    await ws.write('a.py', 'class A:\n    def f(self):\n        return 1\n');
+    const result = await edit({
+      path: 'a.py',
+      old_string: 'def f(self):\n    return 1',
+      new_string: '    def f(self):\n        value = 1\n        return value',
+    });
+    expect(result.output).toContain("new_string was already at the file's indentation and kept as written");
+    expect(await ws.read('a.py')).toBe(
+      'class A:\n    def f(self):\n        value = 1\n        return value\n',
+    );
+  });
+
+  test('an omission placeholder in new_string is refused and the file left alone', async () => {
+    await ws.write('a.js', source);
+    const result = await edit({
+      path: 'a.js',
+      old_string: "  const text = 'hi ' + name;\n  return text;",
+      new_string: '  // ... rest of code',
+    });
+    expect(result.error).toContain('cannot edit a.js: new_string has an omission placeholder');
+    expect(await ws.read('a.js')).toBe(source);
+  });
+
+  test('an edit that would break the syntax is refused with the region and the file left alone', async () => {
+    await ws.write('a.py', 'def f():\n    x = 1\n    return x\n');
+    const result = await edit({ path: 'a.py', old_string: 'x = 1', new_string: 'x = 1\ny = 2' });
+    expect(result.error).toContain(
+      'cannot edit a.py: the edit would leave a problem the file does not have now: unexpected indent (line 4)',
+    );
+    expect(result.error).toContain('3| y = 2\n4|     return x');
+    expect(result.error).toContain('The file was not changed.');
+    expect(await ws.read('a.py')).toBe('def f():\n    x = 1\n    return x\n');
+  });
+
+  test('mixed line endings in old_string and new_string follow the file (OpenCode line-ending cases)', async () => {
+    await ws.write('lf.txt', 'alpha\nbeta\ngamma\n');
+    await edit({ path: 'lf.txt', old_string: 'alpha\nbeta\r\ngamma', new_string: 'alpha\r\nbeta\nomega' });
+    expect(await ws.read('lf.txt')).toBe('alpha\nbeta\nomega\n');
+    await ws.write('crlf.txt', 'alpha\r\nbeta\r\ngamma\r\n');
+    await edit({ path: 'crlf.txt', old_string: 'alpha\r\nbeta\ngamma', new_string: 'alpha\nbeta\r\nomega' });
+    expect(await ws.read('crlf.txt')).toBe('alpha\r\nbeta\r\nomega\r\n');
   });
 
   test('several edits apply in order, or none when one fails', async () => {

@@ -44,11 +44,28 @@ function summarise(events: AgentEvent[], elapsedMs = 4200): string {
 }
 
 describe('the run summary line', () => {
+  it('says when every tool call was refused', () => {
+    const refused = { ...result(), success: false, metadata: { policy: 'deny' } } as AgentEvent;
+    expect(summarise([refused, runEnd()])).toContain('· 1 tool call (refused) ·');
+    const declined = { ...result(), success: false, metadata: { policy: 'declined' } } as AgentEvent;
+    const two = { ...runEnd(), tool_calls: 2 } as AgentEvent;
+    expect(summarise([refused, declined, two])).toContain('· 2 tool calls (all refused) ·');
+    expect(summarise([refused, result(), two])).toContain('· 2 tool calls ·');
+  });
+
   it('counts turns, tool calls, tokens, cost, time and the distinct files file tools changed', () => {
     const line = summarise([result(['/w/a']), result(['/w/a', '/w/b']), result(), runEnd(0.0123)]);
     expect(line).toBe(
       '2 turns · 1 tool call · 12,345 tokens in, 678 out · $0.01 · 4.2 s · 2 files changed by file tools\n',
     );
+  });
+
+  it('says how much of the input the prompt cache served', () => {
+    const cached = {
+      ...runEnd(),
+      usage: { input_tokens: 12345, output_tokens: 678, cache_read_tokens: 9000 },
+    };
+    expect(summarise([cached as AgentEvent])).toContain('· 12,345 tokens in (9,000 cached), 678 out ·');
   });
 
   it('leaves the cost out when the price is unknown', () => {

@@ -1,0 +1,160 @@
+// Pyright through Keel's LSP client on a Python package written here: binding-exact references and renames
+// (a method named like dict.get, a local shadowing a module name, comments in parenthesised imports), and
+// diagnostics of a text not on disk. One pyright for the whole file: it is slow to start.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { lspFactories, serverDefinitions } from '../../../src/code/language/lsp-servers.js';
+import type { LanguageService, SourceLocation } from '../../../src/code/language/service.js';
+
+const files: Record<string, string> = {
+  'pkg/__init__.py': '',
+  'pkg/auth.py': 'def login(user):\n    return user\n\n\nclass Token:\n    pass\n',
+  'pkg/store.py': [
+    'class Store:',
+    '    def __init__(self):',
+    '        self.data = {}',
+    '',
+    '    def get(self, key):',
+    '        return self.data.get(key)',
+    '',
+    '',
+    'def lookup(store: Store, options: dict):',
+    '    a = store.get("x")',
+    '    b = options.get("y")',
+    '    return a, b',
+    '',
+  ].join('\n'),
+  'pkg/client.py': [
+    'from .auth import (  # noqa: F401',
+    '    login,  # login stays for compatibility',
+    '    Token,',
+    ')',
+    'from .store import Store',
+    '',
+    '',
+    'def connect(user):',
+    '    auth = login(user)',
+    '    return auth',
+    '',
+    '',
+    'def make():',
+    '    s = Store()',
+    '    return s.get("k")',
+    '',
+  ].join('\n'),
+  'pkg/cli.py': 'from pkg import auth\n\nprint(auth.login("x"))\n',
+  // Pyright's program is `include` alone; the tests outside it still call Store.get.
+  'pyproject.toml': '[tool.pyright]\ninclude = ["pkg"]\n',
+  'tests/test_store.py': 'from pkg.store import Store\n\nStore().get("t")\n',
+};
+
+let root: string;
+let service: LanguageService;
+const signal = new AbortController().signal;
+
+beforeAll(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-pyright-')));
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await fs.writeFile(path.join(root, file), text);
+  }
+  // No Python on PATH: the fixture needs only pyright's bundled stubs, and asking an interpreter for its search
+  // paths took pyright 15 s on a busy machine.
+  const env = { ...process.env, PATH: path.join(root, 'no-python') };
+  const factory = lspFactories(serverDefinitions(), env).find((f) => f.handles('pkg/client.py'));
+  const started = await factory?.start(root);
+  if (!started) throw new Error('pyright did not start');
+  service = started;
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+const where = (found: SourceLocation[]) =>
+  found.map((l) => `${l.path}:${l.line}:${l.column}${l.definition ? ' def' : ''}`);
+
+describe('pyright references', () => {
+  test("a method named get lists the class's uses, never dict.get", async () => {
+    const found = await service.references({ path: 'pkg/store.py', line: 5, column: 9 }, signal);
+    expect(where(found)).toEqual([
+      'pkg/client.py:15:14',
+      'pkg/store.py:5:9 def',
+      'pkg/store.py:10:15',
+      'tests/test_store.py:3:9',
+    ]);
+  }, 60_000);
+
+  test("a rename reaches files outside pyright's include that use the symbol", async () => {
+    const changes = await service.rename({ path: 'pkg/store.py', line: 5, column: 9 }, 'fetch', {}, signal);
+    if (typeof changes === 'string') throw new Error(changes);
+    expect(changes.map((c) => c.path)).toEqual(['pkg/client.py', 'pkg/store.py', 'tests/test_store.py']);
+    expect(changes.find((c) => c.path === 'pkg/store.py')?.after).toContain('return self.data.get(key)');
+  });
+
+  test('an imported function is found across modules, never in the comment beside its import', async () => {
+    const found = await service.references({ path: 'pkg/auth.py', line: 1, column: 5 }, signal);
+    expect(where(found)).toEqual([
+      'pkg/auth.py:1:5 def',
+      'pkg/cli.py:3:12',
+      'pkg/client.py:2:5',
+      'pkg/client.py:9:12',
+    ]);
+  });
+
+  test('a file written after the start is seen once it is announced as changed', async () => {
+    await fs.writeFile(path.join(root, 'pkg/late.py'), 'from .store import Store\n\nStore().get("z")\n');
+    service.changed(['pkg/late.py']);
+    const found = await service.references({ path: 'pkg/store.py', line: 5, column: 9 }, signal);
+    expect(where(found)).toContain('pkg/late.py:3:9');
+  });
+});
+
+describe('pyright rename', () => {
+  test('a local named like a module is renamed alone; the import of the module stays', async () => {
+    const changes = await service.rename(
+      { path: 'pkg/client.py', line: 9, column: 5 },
+      'merged_auth',
+      {},
+      signal,
+    );
+    if (typeof changes === 'string') throw new Error(changes);
+    expect(changes.map((c) => [c.path, c.count])).toEqual([['pkg/client.py', 2]]);
+    const after = changes[0]?.after ?? '';
+    expect(after).toContain('from .auth import (');
+    expect(after).toContain('    merged_auth = login(user)\n    return merged_auth\n');
+  });
+
+  test('a function imported across modules is renamed at its definition, imports and attribute uses', async () => {
+    const changes = await service.rename({ path: 'pkg/auth.py', line: 1, column: 5 }, 'sign_in', {}, signal);
+    if (typeof changes === 'string') throw new Error(changes);
+    expect(changes.map((c) => c.path)).toEqual(['pkg/auth.py', 'pkg/cli.py', 'pkg/client.py']);
+    const client = changes.find((c) => c.path === 'pkg/client.py')?.after ?? '';
+    expect(client).toContain('    sign_in,  # login stays for compatibility\n');
+    expect(client).toContain('auth = sign_in(user)');
+    expect(changes.find((c) => c.path === 'pkg/cli.py')?.after).toContain('auth.sign_in("x")');
+    // Whole, the rename leaves no error behind.
+    const overlay = new Map(changes.map((c) => [c.path, c.after]));
+    expect(await service.diagnostics([...overlay.keys()], signal, overlay)).toEqual([]);
+  });
+
+  test('a builtin cannot be renamed', async () => {
+    const refused = await service.rename({ path: 'pkg/cli.py', line: 3, column: 1 }, 'show', {}, signal);
+    expect(refused).toEqual(expect.any(String));
+  });
+});
+
+describe('pyright diagnostics', () => {
+  test('a rename applied to one file only is caught in its importer, and the overlay is taken back', async () => {
+    const renamed = files['pkg/auth.py']?.replace('def login', 'def sign_in') ?? '';
+    const broken = await service.diagnostics(['pkg/client.py'], signal, new Map([['pkg/auth.py', renamed]]));
+    expect(broken).toEqual([
+      expect.objectContaining({ path: 'pkg/client.py', line: 2, column: 5, severity: 'error' }),
+    ]);
+    expect(broken[0]?.message).toContain('login');
+    expect(await service.diagnostics(['pkg/client.py'], signal)).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+// End to end: `keel doctor` checks what a run needs, one line each with a fix, and exits 1 when a run cannot work.
+import { chmod, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { useE2E } from '../support/e2e.js';
+import { everythingEntry, mcpConfig } from '../support/mcp.js';
+
+const { server, workspace } = useE2E();
+
+interface Check {
+  name: string;
+  ok: boolean;
+  required: boolean;
+  detail: string;
+  fix?: string;
+}
+
+describe('keel doctor', () => {
+  it('checks node, sandbox, git, ripgrep, the provider and its model, MCP servers and the dirs, with a fix for each failure', async () => {
+    const s = await server([]);
+    const ws = await workspace();
+    const home = await workspace();
+    const state = join(home, 'state');
+    await mkdir(join(state, 'keel'), { recursive: true });
+    // Keel's state dir readable by others: a run would still work, but it must be fixed.
+    await chmod(join(state, 'keel'), 0o755);
+    const config = await mcpConfig(ws, {
+      everything: { command: process.execPath, args: [everythingEntry, 'stdio'] },
+      broken: { command: join(ws, 'no-such-server') },
+    });
+    const env = { XDG_STATE_HOME: state, XDG_DATA_HOME: join(home, 'data') };
+    const args = ['doctor', '--base-url', s.ollamaUrl, '--model', 'qwen3', '--config', config, '--cwd', ws];
+    const json = await runKeel([...args, '--output', 'json'], { env });
+    expect(json.code).toBe(1);
+    const { ok, checks } = JSON.parse(json.stdout) as { ok: boolean; checks: Check[] };
+    expect(ok).toBe(false);
+    const by = (name: string) => checks.find((c) => c.name === name);
+    expect(by('node')).toMatchObject({ ok: true, required: true });
+    for (const name of ['sandbox', 'git', 'ripgrep']) expect(by(name)).toBeDefined();
+    expect(by('model qwen3')).toMatchObject({ ok: true, detail: 'ollama answers and lists it' });
+    expect(by('mcp everything')).toMatchObject({ ok: true });
+    expect(by('mcp everything')!.detail).toMatch(/^started, \d+ tools$/);
+    expect(by('mcp broken')).toMatchObject({ ok: false, required: false });
+    expect(by('state dir')).toMatchObject({
+      ok: false,
+      required: true,
+      fix: `chmod 700 ${join(state, 'keel')}`,
+    });
+    expect(by('data dir')).toMatchObject({ ok: true });
+
+    const text = await runKeel(args, { env: { ...env, XDG_STATE_HOME: join(home, 'fresh') } });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^✓ node: Node\.js \d+/m);
+    expect(text.stdout).toMatch(/^! mcp broken: .*\n {4}fix: keel mcp list shows it/m);
+    expect(text.stdout.trim().split('\n').at(-1)).toBe('ready to run');
+  });
+});
