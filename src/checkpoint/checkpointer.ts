@@ -69,9 +69,10 @@ export interface Checkpointer {
   startRun(id: string): void;
   /**
    * Starts, in the background, the work that makes a first checkpoint slow on a big tree (creating the store,
-   * hashing the workspace); the first `take` waits for it. For a run that may change files.
+   * hashing the workspace); the first `take` waits for it, `settle` does not. For a run that may change files.
+   * Resolves when done; never rejects.
    */
-  prepare(): void;
+  prepare(): Promise<void>;
   /**
    * Snapshots before a call. Throws CheckpointError, so the call is refused rather than run without a way back.
    * Resolves with what to call once the call ran: it records the state the call left (never throws).
@@ -96,6 +97,9 @@ export function createCheckpointer(
   let queue: Promise<unknown> = Promise.resolve();
   // A change ran since the state it left was last recorded.
   let pendingAfter = false;
+  // The newest take: what settle waits for when no change ran since (never a prepare: a run that changed nothing
+  // does not wait at its end for the hashing of a big tree).
+  let lastTake: Promise<unknown> = Promise.resolve();
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -135,20 +139,28 @@ export function createCheckpointer(
       if (store === s.gitStore) s.git.ensure().catch(() => {});
     },
     prepare() {
-      if (store !== s.gitStore) return;
+      if (store !== s.gitStore) return Promise.resolve();
       // A failure here resurfaces, and refuses the call, at the first checkpoint.
-      queue = queue.then(() => store.prepare?.()).catch(() => {});
+      const prepared = queue
+        .then(() => store.prepare?.())
+        .then(
+          () => {},
+          () => {},
+        );
+      queue = prepared;
+      return prepared;
     },
     take(change) {
       pendingAfter = false;
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
+      lastTake = queue;
       return next.then(() => async () => {
         pendingAfter = true;
       });
     },
     settle() {
-      if (!pendingAfter) return queue.then(() => {});
+      if (!pendingAfter) return lastTake.then(() => {});
       pendingAfter = false;
       // An undo then tells edits made after the run from the run's own; without it, it only says less.
       const after = queue.then(() => store.after?.()).catch(() => {});

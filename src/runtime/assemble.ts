@@ -191,7 +191,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     dryRun,
   });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
-  if (modeMayChangeFiles(mode)) checkpoints?.prepare();
+  if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
