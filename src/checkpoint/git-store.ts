@@ -11,7 +11,7 @@ import {
   type RestoreResult,
 } from './checkpoints.js';
 import { readRef, updateRef, writeCommit } from './git-objects.js';
-import { largeNow, missingContents } from './restore-checks.js';
+import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { type Staged, stager } from './stage.js';
 
@@ -216,7 +216,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
       const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
       // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
-      const missing = await missingContents(git, current, full);
+      const { changes: all, missing } = await restoreDiff(git, current, full);
       if (missing.length > 0) {
         const shown = missing.slice(0, 5).join(', ');
         const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
@@ -226,7 +226,6 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
           { hint },
         );
       }
-      const all = await diff(current, full);
       // A file the target left out (too big) is not "absent" there: it stays as it is, out of the index, so
       // read-tree does not remove it.
       const keep = await leftOut(target, all);

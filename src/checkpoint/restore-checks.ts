@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { LargeFile, RestoreResult } from './checkpoints.js';
+import type { FileChange, LargeFile, RestoreResult } from './checkpoints.js';
 import type { ShadowGit } from './shadow-git.js';
 
 const GITLINK = '160000';
@@ -27,12 +27,24 @@ export function parseRaw(text: string): { dstMode: string; dst: string; status: 
   return records;
 }
 
-/** Paths whose contents at `to` no object store holds any longer (a restore from `from` would have to write them). */
-export async function missingContents(git: ShadowGit, from: string, to: string): Promise<string[]> {
-  const written = parseRaw(
-    await git.run(['diff', '-z', '--raw', '--no-renames', '--no-abbrev', from, to]),
-  ).filter((r) => r.status !== 'D' && r.dstMode !== GITLINK);
-  if (written.length === 0) return [];
+/**
+ * What a restore from `from` to `to` changes, and the paths among them whose contents at `to` no object store
+ * holds any longer (the restore would have to write them).
+ */
+export async function restoreDiff(
+  git: ShadowGit,
+  from: string,
+  to: string,
+): Promise<{ changes: FileChange[]; missing: string[] }> {
+  const records = parseRaw(await git.run(['diff', '-z', '--raw', '--no-renames', '--no-abbrev', from, to]));
+  const changes: FileChange[] = [];
+  for (const r of records) {
+    if (r.status === 'A' || r.status === 'M' || r.status === 'D')
+      changes.push({ status: r.status, path: r.path });
+    else if (r.status === 'T') changes.push({ status: 'M', path: r.path });
+  }
+  const written = records.filter((r) => r.status !== 'D' && r.dstMode !== GITLINK);
+  if (written.length === 0) return { changes, missing: [] };
   const out = await git.run(
     ['cat-file', '--batch-check=%(objectname)'],
     `${written.map((r) => r.dst).join('\n')}\n`,
@@ -43,7 +55,7 @@ export async function missingContents(git: ShadowGit, from: string, to: string):
       .filter((l) => l.endsWith(' missing'))
       .map((l) => l.split(' ')[0]),
   );
-  return written.filter((r) => missing.has(r.dst)).map((r) => r.path);
+  return { changes, missing: written.filter((r) => missing.has(r.dst)).map((r) => r.path) };
 }
 
 async function sha256(path: string): Promise<string> {
