@@ -164,7 +164,20 @@ export async function checkpointBench({ root, runs = 5 }) {
       `${(rLater.ours / rLater.ref).toFixed(2)}× git add+write-tree (${seconds(rLater.ref)}), target ≤ 0.1 s`,
     ]);
 
-    // Disk: ten checkpoints after 20 edited files each, against git committing the same edits, packed.
+    // Disk: ten checkpoints after 20 edited files each, against git committing the same edits, packed. Both are
+    // measured packed, before and after: the store as its own upkeep packs it (git repack --geometric).
+    const shadowDir = join(
+      r.state,
+      'checkpoints',
+      (await fs.readdir(join(r.state, 'checkpoints')))[0],
+      'git',
+    );
+    const packShadow = () =>
+      git(work, ['repack', '-d', '-l', '-q', '--geometric=2'], {
+        GIT_DIR: shadowDir,
+        GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo, '.git', 'objects'),
+      });
+    packShadow();
     const before = await du(join(r.state, 'checkpoints'));
     const refRepoDir = join(work, 'ref-disk');
     git(work, ['clone', '-q', '--no-local', repo, refRepoDir]);
@@ -177,17 +190,7 @@ export async function checkpointBench({ root, runs = 5 }) {
       git(refRepoDir, [...ident, 'commit', '-qm', `round ${round}`]);
     }
     await r.checkpointer.settle();
-    // Both packed: the store as its own upkeep packs it (git repack --geometric), git's repository by repack.
-    const shadowDir = join(
-      r.state,
-      'checkpoints',
-      (await fs.readdir(join(r.state, 'checkpoints')))[0],
-      'git',
-    );
-    git(work, ['repack', '-d', '-l', '-q', '--geometric=2'], {
-      GIT_DIR: shadowDir,
-      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo, '.git', 'objects'),
-    });
+    packShadow();
     git(refRepoDir, ['repack', '-dq']);
     git(refRepoDir, ['prune-packed']);
     const grown = (await du(join(r.state, 'checkpoints'))) - before;
