@@ -231,6 +231,10 @@ export const configSchema = z
       .describe('the snapshots keel undo restores'),
     code: z
       .object({
+        diagnostics: z
+          .boolean()
+          .default(true)
+          .describe('file tools report the errors a change introduced (TS/JS and language servers)'),
         language_servers: languageServersSchema.describe(
           'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
         ),

@@ -6,6 +6,7 @@ import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
 import { OfferedTools } from '../agent/offered-tools.js';
+import { ToolOffer } from '../agent/tool-offer.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
@@ -36,7 +37,7 @@ import { runEvents } from './events.js';
 import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { toolContexts, toolLimits } from './tool-context.js';
+import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
 
 export interface RunOptions extends RunSource {
@@ -164,6 +165,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
+  const languages = runLanguages(workspace.root, config);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,
@@ -173,6 +175,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     cacheDir: cacheDir(env),
     todos,
     conversationText: () => conversationText(conversation?.messages ?? []),
+    languages,
+    diagnostics: config.code.diagnostics,
   });
   const { executor, hooks, checkpoints, tripwire } = openExecution({
     config,
@@ -228,6 +232,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
     // One per run or chat: a tool that joins after a request (an MCP server ready late) is pointed out once.
     offered: new OfferedTools(),
+    // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
+    // keel init and keel ask choose their tools themselves.
+    ...(options.systemPrompt === undefined && options.tools === undefined ? { offer: new ToolOffer() } : {}),
     ...(mcp
       ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
       : {}),
@@ -284,6 +291,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     },
     close: async () => {
       runner.killAll();
+      await languages.close();
       await checkpoints?.settle();
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
