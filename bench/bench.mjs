@@ -338,6 +338,7 @@ const rows = [
   ...(await (await import('./code-map.mjs')).codeMapBench({ root, keel, runs })),
 ];
 rows.push(...(await (await import('./sessions-and-cache.mjs')).sessionsAndCacheBench({ root, keel, runs })));
+rows.push(...(await (await import('./checkpoints.mjs')).checkpointBench({ root, runs })));
 process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);
 for (const [name, value, target] of rows)
   process.stdout.write(`  ${name.padEnd(44)} ${value.padStart(12)}   ${target}\n`);

@@ -222,6 +222,9 @@ export const configSchema = z
           .describe(
             'largest git-ignored file (.env, *.log) a checkpoint keeps, in KB; generated trees never',
           ),
+        max_file_mb: positiveInt
+          .default(50)
+          .describe('larger files are recorded by size and hash, never copied; keel undo names them'),
       })
       .strict()
       .prefault({})

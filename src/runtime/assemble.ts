@@ -34,7 +34,7 @@ import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
 import { conversationBudget, conversationText, openConversation, promptBuilder } from './conversation.js';
 import { runEvents } from './events.js';
-import { type Executor, openExecution } from './executor.js';
+import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
 import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
@@ -194,6 +194,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approve: options.approve,
     dryRun,
   });
+  // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
+  if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
