@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { hasTmux, startTerminal } from '../support/tmux.js';
 
-const { server, workspace } = useE2E();
+const { server, workspace, track } = useE2E();
 
 /** The contents of a chat request's messages (Ollama and OpenAI formats alike), as one text. */
 const sent = (body: { messages: { content?: unknown }[] }) =>
@@ -95,5 +96,39 @@ describe('/model <provider>/<model>', () => {
     expect(switched!.body.messages.find((m: { role: string }) => m.role === 'tool').tool_call_id).toBe(
       call.id,
     );
+  });
+});
+
+describe.skipIf(!hasTmux())('/rewind in a terminal', () => {
+  it('Esc Esc at an empty prompt asks which message and how far, then puts that message back to edit', async () => {
+    const s = await server([{ text: 'answer one' }, { text: 'answer two' }, { text: 'answer edited' }]);
+    const ws = await workspace();
+    const term = await startTerminal(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { cwd: ws });
+    track(term.close);
+    await term.waitFor('› ');
+    await term.type('first');
+    await term.keys('Enter');
+    await term.waitFor('answer one');
+    await term.type('second');
+    await term.keys('Enter');
+    await term.waitFor('answer two');
+    await term.keys('Escape', 'Escape');
+    await term.waitFor('go back to before which message?');
+    expect(await term.screen()).toContain('  2  second');
+    await term.type('2');
+    await term.keys('Enter');
+    await term.waitFor('the conversation and files (f)?');
+    await term.type('c');
+    await term.keys('Enter');
+    await term.waitFor('› second');
+    await term.type(' edited');
+    await term.keys('Enter');
+    await term.waitFor('answer edited');
+    const messages = s.requests[2]!.body.messages as { role: string; content: string }[];
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      'first',
+      'second edited',
+    ]);
+    expect(messages.map((m) => m.content)).not.toContain('answer two');
   });
 });
