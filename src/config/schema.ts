@@ -240,6 +240,11 @@ export const configSchema = z
         servers: mcpServersSchema.describe(
           'MCP servers by name: {command, args, env, cwd} or {url, headers}; see `keel mcp add`',
         ),
+        startup_timeout_seconds: z
+          .number()
+          .min(0)
+          .default(10)
+          .describe('how long the first request waits for servers still starting'),
       })
       .strict()
       .prefault({})

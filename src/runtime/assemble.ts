@@ -5,6 +5,7 @@
 import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
+import { OfferedTools } from '../agent/offered-tools.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
@@ -24,8 +25,9 @@ import { type Redactor, runRedactor } from '../safety/redact.js';
 import { describeTripped } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
 import { resumedTodos } from '../session/resume.js';
-import { type SessionRecord, summarize } from '../session/session-file.js';
+import type { SessionRecord } from '../session/session-file.js';
 import type { SessionStore } from '../session/session-store.js';
+import { summarize } from '../session/session-summary.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool } from '../tools/tool.js';
@@ -142,6 +144,24 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     audit: { stateDir: state, cwd: workspace.root, registry, redact },
   });
   const emit = events.emit;
+  // MCP servers start now, in the background, their tools joining the registry when ready (the first request
+  // waits for them, bounded: toolsReady); they end with the runner. Not for a caller choosing its own tools
+  // (keel init, keel ask).
+  const mcp = options.tools
+    ? undefined
+    : startMcpServers({
+        servers: config.mcp.servers,
+        registry,
+        env,
+        workspace: workspace.root,
+        warn: (message) => emit({ type: 'warning', message }),
+        startupTimeoutSeconds: config.mcp.startup_timeout_seconds,
+        cacheDir: cacheDir(env),
+        jail: {
+          reads: createReadJail(env),
+          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
+        },
+      });
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
   const todos = new TodoBoard(emit);
@@ -213,6 +233,11 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     timeoutMs: config.agent.timeout_seconds * 1000,
     // Never more than half the conversation budget (4 bytes a token): one call must not outgrow the window.
     maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
+    // One per run or chat: a tool that joins after a request (an MCP server ready late) is pointed out once.
+    offered: new OfferedTools(),
+    ...(mcp
+      ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
+      : {}),
     ...(config.agent.conversation.auto_compact
       ? {
           autoCompact: {
@@ -223,21 +248,6 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         }
       : {}),
   };
-  // MCP servers start in the background, their tools joining the registry when ready; they end with the
-  // runner. Not for a caller choosing its own tools (keel init, keel ask).
-  const mcp = options.tools
-    ? undefined
-    : startMcpServers({
-        servers: config.mcp.servers,
-        registry,
-        env,
-        workspace: workspace.root,
-        warn: (message) => emit({ type: 'warning', message }),
-        jail: {
-          reads: createReadJail(env),
-          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
-        },
-      });
   const runner = withServers(commands.runner, mcp);
   let runs = 0;
   return {
