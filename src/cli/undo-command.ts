@@ -126,9 +126,12 @@ async function restore(
   target: Checkpoint,
   what: string,
   out: CommandOutput,
+  /** Said after what cannot be restored, before the restore: whose turn this is. */
+  session?: string,
 ): Promise<void> {
   const { root, limitKb, state, store } = opened;
   const warnings = cannotRestore(target, limitKb);
+  if (session) warnings.push(session);
   if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
   const result = await restoreKeepingUserFiles(store, target, `undo-${stamp()}-${process.pid}`, {
     stateDir: state,
@@ -191,9 +194,8 @@ export async function undoCommand(
     }
     const target = undoTarget(checkpoints, id);
     const session = id === undefined ? await sessionLine(root, target).catch(() => undefined) : undefined;
-    if (session) out.print(sanitize(`${session}\n`));
     const what = id === undefined ? `before run ${target.run}` : `before ${target.tool} (${target.summary})`;
-    await restore(opened, target, what, out);
+    await restore(opened, target, what, out, session);
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text', out });
