@@ -99,6 +99,40 @@ describe('/model <provider>/<model>', () => {
   });
 });
 
+describe('--provider with --continue', () => {
+  it('continues an ollama session on openai-compatible, tool call ids converted', async () => {
+    const ws = await workspace({ 'a.txt': 'zero\n' });
+    const data = await workspace();
+    const s = await server([writes('one\n'), { text: 'wrote one' }, { text: 'you wrote one' }]);
+    const env = { XDG_DATA_HOME: data, OPENAI_BASE_URL: s.openaiUrl, OPENAI_API_KEY: 'sk-scripted-test' };
+    const base = ['run', '--mode', 'restricted', '--cwd', ws];
+    expect((await runKeel([...base, '--base-url', s.ollamaUrl, '-p', 'write one'], { env })).code).toBe(0);
+    const r = await runKeel(
+      [
+        ...base,
+        '--provider',
+        'openai-compatible',
+        '--model',
+        'test-model',
+        '--continue',
+        '-p',
+        'what did you write',
+      ],
+      { env },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'conversation carried over from ollama to openai-compatible: 1 tool call id rewritten',
+    );
+    expect(s.rejections).toEqual([]);
+    const continued = s.requests[2]!;
+    expect(continued.path).toBe('/v1/chat/completions');
+    expect(sent(continued.body)).toContain('wrote one');
+    const call = continued.body.messages.find((m: { tool_calls?: unknown[] }) => m.tool_calls)?.tool_calls[0];
+    expect(call.id).toMatch(/^[A-Za-z0-9]{9}$/);
+  });
+});
+
 describe.skipIf(!hasTmux())('/rewind in a terminal', () => {
   it('Esc Esc at an empty prompt asks which message and how far, then puts that message back to edit', async () => {
     const s = await server([{ text: 'answer one' }, { text: 'answer two' }, { text: 'answer edited' }]);
