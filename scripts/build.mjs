@@ -73,12 +73,14 @@ await build({
   // @napi-rs/keyring loads a native .node binary, so it stays in node_modules too.
   // @ast-grep/napi and its language packages load native parsers (.node, .so) from their own directories.
   // highlight.js is required only when a chat answer holds a code block, one language file at a time.
+  // typescript (the compiler API behind the TS/JS language service) is required when a code tool first needs it.
   external: [
     'web-tree-sitter',
     '@vscode/tree-sitter-wasm',
     '@napi-rs/keyring',
     '@ast-grep/*',
     'highlight.js',
+    'typescript',
   ],
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),

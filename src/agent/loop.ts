@@ -16,6 +16,7 @@ import { repeatedReadNote } from './repeated-read.js';
 import { RepetitionGuard } from './repetition.js';
 import { steeringNote } from './steering.js';
 import { type CallAssessment, runToolBatch, type ToolOutcome } from './tool-batch.js';
+import type { ToolOffer } from './tool-offer.js';
 import { turnWarning } from './turn-warnings.js';
 
 export type { CallAssessment, ToolOutcome } from './tool-batch.js';
@@ -63,6 +64,8 @@ export interface LoopOptions {
   toolsReady?: (signal: AbortSignal) => Promise<void>;
   /** The tools earlier requests of this conversation offered (kept across a chat's runs); a new one gets a note. */
   offered?: OfferedTools;
+  /** Which built-in tools are offered (groups join as messages and calls need them); absent: every tool. */
+  offer?: ToolOffer;
 }
 
 export interface LoopResult {
@@ -122,7 +125,7 @@ async function streamTurn(
 ): Promise<ModelTurn> {
   const { emit } = options;
   const result: ModelTurn = { text: '', reasoning: '', calls: [], finish: 'stop' };
-  const tools = options.executor.specs();
+  const tools = offeredSpecs(options);
   offered.sent(tools);
   for await (const event of options.model.stream({
     messages: [...conversation.messages],
@@ -183,18 +186,21 @@ function withNotes(content: string, notes: readonly (string | undefined)[]): str
 }
 
 /**
- * Classifies the user's message the run starts from and appends the steering note to it, before anyone has seen
- * it (so the message event carries the note). Nothing when the conversation does not end with a new user message.
+ * Classifies the user's message the run starts from, lets the tool groups it calls for join the offer, and appends
+ * the steering note (and a note on newly offered tools) to it before anyone has seen it (so the message event
+ * carries the notes). Nothing when the conversation does not end with a new user message.
  */
-function steerUserMessage(
-  conversation: Conversation,
-  tools: readonly ToolSpec[],
-  intent: boolean,
-  toolsNote: string | undefined,
-) {
+function steerUserMessage(conversation: Conversation, options: LoopOptions, offered: OfferedTools) {
   const last = conversation.unreportedLast;
-  if (last?.role !== 'user') return undefined;
-  const classified = intent ? classifyIntent(last.content) : undefined;
+  if (last?.role !== 'user') {
+    // No new message to carry a note: the tools count as pointed out (as before the first request).
+    offered.note(offeredSpecs(options));
+    return undefined;
+  }
+  const classified = options.intent === true ? classifyIntent(last.content) : undefined;
+  options.offer?.message(last.content, classified);
+  const tools = offeredSpecs(options);
+  const toolsNote = offered.note(tools);
   const note =
     classified &&
     steeringNote(
@@ -203,6 +209,12 @@ function steerUserMessage(
     );
   if (note || toolsNote) conversation.amendLast(withNotes(last.content, [note, toolsNote]));
   return classified;
+}
+
+/** The tools a request offers: the executor's, narrowed by the offer when there is one. */
+function offeredSpecs(options: LoopOptions): ToolSpec[] {
+  const specs = options.executor.specs();
+  return options.offer ? options.offer.select(specs) : specs;
 }
 
 /** Runs the loop on a conversation that already ends with the user's message. */
@@ -240,8 +252,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   emit({ type: 'run_start', provider: model.provider, model: model.modelId, workspace: options.workspace });
   await options.toolsReady?.(signal);
   const offered = options.offered ?? new OfferedTools();
-  const specs = options.executor.specs();
-  const classified = steerUserMessage(conversation, specs, options.intent === true, offered.note(specs));
+  const classified = steerUserMessage(conversation, options, offered);
   // The conversation's messages become events from here on (the system prompt and user message included).
   const detach = conversation.report((message) => emit(messageEvent(message)));
   if (classified) emit({ type: 'intent', ...classified });
@@ -310,7 +321,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
           state.continuations++;
           emit({ type: 'turn_end', turn, tool_calls: 0, continued: true });
           const warning = warnFor(turn + 1);
-          const toolsNote = offered.note(executor.specs());
+          const toolsNote = offered.note(offeredSpecs(options));
           conversation.push({ role: 'user', content: withNotes(CONTINUE_PROMPT, [warning, toolsNote]) });
           continue;
         }
@@ -322,6 +333,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // The calls are on disk before they run: after a crash mid-call, a resumed session knows they were made.
       await options.flush?.();
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
+      for (const call of calls) options.offer?.used(call.name, call.input);
       const outcomes = await runToolBatch(calls, {
         run: (call, concurrent) => executor.run(call, turn, signal, concurrent),
         ...(executor.assess ? { assess: (call) => executor.assess!(call, turn, signal) } : {}),
@@ -334,7 +346,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // turns, which pruning would count among the user's requests. An interrupted turn has no next request.
       const notes = signal.aborted
         ? []
-        : [repetition.afterTurn(calls), warnFor(turn + 1), offered.note(executor.specs())];
+        : [repetition.afterTurn(calls), warnFor(turn + 1), offered.note(offeredSpecs(options))];
       calls.forEach((call, i) => {
         const outcome = outcomes[i]!;
         const read = repeatedReadNote(call, outcome.content, outcome.isError, conversation.messages);

@@ -6,6 +6,7 @@ import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
 import { OfferedTools } from '../agent/offered-tools.js';
+import { ToolOffer } from '../agent/tool-offer.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
@@ -40,10 +41,10 @@ import {
   promptBuilder,
 } from './conversation.js';
 import { runEvents } from './events.js';
-import { type Executor, openExecution } from './executor.js';
+import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { toolContexts, toolLimits } from './tool-context.js';
+import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
 
 export interface RunOptions extends RunSource {
@@ -171,6 +172,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
+  const languages = runLanguages(workspace.root, config);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,
@@ -180,6 +182,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     cacheDir: cacheDir(env),
     todos,
     conversationText: () => conversationText(conversation?.messages ?? []),
+    languages,
+    diagnostics: config.code.diagnostics,
   });
   const { executor, hooks, checkpoints, tripwire } = openExecution({
     config,
@@ -197,6 +201,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approve: options.approve,
     dryRun,
   });
+  // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
+  if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
@@ -235,6 +241,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
     // One per run or chat: a tool that joins after a request (an MCP server ready late) is pointed out once.
     offered: new OfferedTools(),
+    // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
+    // keel init and keel ask choose their tools themselves.
+    ...(options.systemPrompt === undefined && options.tools === undefined ? { offer: new ToolOffer() } : {}),
     ...(mcp
       ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
       : {}),
@@ -291,6 +300,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     },
     close: async () => {
       runner.killAll();
+      await languages.close();
       await checkpoints?.settle();
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];

@@ -16,6 +16,7 @@ import { executeCommandTool } from './execute-command.js';
 import { extractConventionsTool } from './extract-conventions.js';
 import { findReferencesTool } from './find-references.js';
 import { getCodebaseMapTool } from './get-codebase-map.js';
+import { getDiagnosticsTool } from './get-diagnostics.js';
 import { getImportsExportsTool } from './get-imports-exports.js';
 import { getProjectOverviewTool } from './get-project-overview.js';
 import { globTool } from './glob.js';
@@ -123,6 +124,7 @@ export function defaultTools(): Tool[] {
     buildDependencyGraphTool,
     findReferencesTool,
     renameSymbolTool,
+    getDiagnosticsTool,
     organizeImportsTool,
     createBarrelTool,
     todoWriteTool,
