@@ -2,21 +2,30 @@
 // the chat's commands (chat-commands.ts), `@path` attaches a file. This file only wires: input → user turns and
 // commands, the agent's events → the chat's screen (ui/chat-screen.ts), which writes everything the chat shows.
 import { realpath, stat } from 'node:fs/promises';
+import { keepUserFile } from '../checkpoint/user-files.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { conversationBudget } from '../runtime/conversation.js';
+import { carryConversation, conversationBudget } from '../runtime/conversation.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
 import { attachFiles } from './chat-attach.js';
-import { CHAT_COMMANDS, type ChatContext, helpText, parseCommand, suggestCommand } from './chat-commands.js';
+import {
+  CHAT_COMMANDS,
+  type ChatContext,
+  helpText,
+  modelSwitch,
+  parseCommand,
+  suggestCommand,
+} from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
+import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
@@ -63,6 +72,15 @@ function contextUse(agent: Run): { tokens: number; budget: number } {
   return { tokens: agent.conversation.tokenCount, budget };
 }
 
+/** The options after `/model <arg>`: another provider drops the old one's --base-url. */
+function switchedOptions(current: ChatOptions, arg: string, provider: string): ChatOptions {
+  const next = modelSwitch(arg, provider);
+  if (next.provider === undefined || next.provider === provider)
+    return next.model === undefined ? current : { ...current, model: next.model };
+  const { baseUrl: _, model: __, ...rest } = current;
+  return { ...rest, provider: next.provider, ...(next.model ? { model: next.model } : {}) };
+}
+
 const modelName = (agent: Run) => `${agent.model.provider}/${agent.model.modelId}`;
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -106,6 +124,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     else if (!reader.clearLine()) reader.close();
   };
   reader.onInterrupt(interrupt);
+  // Esc Esc at an empty prompt: Claude Code's way back to an earlier message.
+  reader.bindDoubleEscape('/rewind');
   process.on('SIGINT', interrupt);
   let offTermination = () => {};
   // Nobody reads the answers any more: end the turn and the chat.
@@ -200,14 +220,18 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     restart: async (change) => {
       if (!agent) return;
       const old = agent;
-      const opts = change.model === undefined ? current : { ...current, model: change.model };
+      const opts =
+        change.model === undefined ? current : switchedOptions(current, change.model, old.model.provider);
       // Another model continues the same conversation: the saved session (once it has a first line), or the
       // messages in memory.
       const saved =
         old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
       const resume = change.resume ?? (change.model !== undefined ? saved?.id : undefined);
       const next = await start(opts, resume === undefined ? {} : { resume });
-      if (change.model !== undefined && !saved) next.conversation.restore(old.conversation.messages);
+      if (change.model !== undefined && !saved) {
+        next.conversation.restore(old.conversation.messages);
+        carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
+      }
       current = opts;
       await adopt(next);
       if (change.resume !== undefined) showResumed(next);
@@ -223,6 +247,15 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     },
     modelName: () => (agent ? modelName(agent) : ''),
     sessionFile: () => agent?.session?.file,
+    undo: async () => {
+      if (agent) await undoTurn(rewindChat(agent));
+    },
+    rewind: async (args) => {
+      if (agent) await rewind(rewindChat(agent), args);
+    },
+    wroteForUser: async (file) => {
+      if (agent) await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
+    },
     subcommand: {
       undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
       init: async () => (await import('./init-command.js')).initCommand(current, screen),
@@ -230,6 +263,23 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       models: async () => (await import('./models-command.js')).modelsCommand(undefined, current, screen),
     },
   };
+
+  /** What /undo and /rewind need of the current agent and the screen. */
+  const rewindChat = (a: Run): RewindChat => ({
+    conversation: a.conversation,
+    emit: a.emit,
+    flush: a.events.flush,
+    sessionFile: () => a.session?.file,
+    note: screen.notice,
+    print: screen.print,
+    ...(interactive ? { ask: (prompt: string) => reader.read(prompt) } : {}),
+    restoreFilesAt: async (time) => (await import('./undo-command.js')).restoreFilesAt(time, current, screen),
+    undoLastRun: async () => void (await chat.subcommand.undo()),
+    putBack: (text) => {
+      if (interactive && !text.includes('\n')) reader.prefill(text);
+      else screen.notice(`your message was:\n${text}\n`);
+    },
+  });
 
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {

@@ -37,6 +37,9 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     lastOutput: () => undefined,
     modelName: () => 'ollama/qwen3',
     sessionFile: () => undefined,
+    undo: async () => void record('undo'),
+    rewind: async (args) => void record(`rewind ${args}`),
+    wroteForUser: async (file) => void record(`wrote ${file}`),
     subcommand: {
       undo: async () => record('undo'),
       init: async () => record('init'),
