@@ -64,7 +64,7 @@ async function evalLlm(
 }
 
 const usage = { input: 100, output: 10 };
-const DEFAULT_TOOLS = 25;
+const DEFAULT_TOOLS = 26;
 
 describe('keel eval llm', () => {
   it('has at least 60 cases, ten or more for every intent', () => {

@@ -76,8 +76,8 @@ describe('Run.compact (/compact [focus])', () => {
       expect(messagesOf(s.requests[4]!)).toEqual([
         { role: 'system', content: compacted[0]!.content },
         { role: 'user', content: compacted[1]!.content },
-        // The message as typed, plus the loop's intent note.
-        { role: 'user', content: expect.stringMatching(/^rename it to bar(\n\n\[Keel: [^\n]*\])?$/) },
+        // The message as typed, plus the loop's notes (its intent; the tools its refactoring offers anew).
+        { role: 'user', content: expect.stringMatching(/^rename it to bar(\n\n\[Keel: [^\n]*\])*$/) },
       ]);
     } finally {
       await agent?.close();
