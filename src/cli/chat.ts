@@ -20,7 +20,7 @@ import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
-import { chooseMode, type ModeFlags } from './mode-options.js';
+import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
 import { startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
@@ -117,7 +117,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   const start = (opts: ChatOptions, session: { continue?: boolean; resume?: string }) =>
     startRun(opts, {
-      mode: (loaded) => chooseMode(opts, loaded.config.agent.terminal.default_mode, 'interactive'),
+      mode: (loaded) => resolveMode(opts, loaded.config, 'interactive'),
       allow: opts.allow,
       streamText: opts.output === 'text',
       // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.

@@ -40,7 +40,7 @@ import { buildRegistry } from './tools.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
-  mode: (loaded: LoadedConfig) => ExecutionMode;
+  mode: (loaded: LoadedConfig) => ExecutionMode | Promise<ExecutionMode>;
   /** Allow rules for this run (--allow). */
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
@@ -68,6 +68,10 @@ export interface RunOptions extends RunSource {
 
 export interface Run {
   loaded: LoadedConfig;
+  /** The execution mode the policy applies. */
+  mode: ExecutionMode;
+  /** Whether shell commands run in the sandbox. */
+  sandboxed: boolean;
   workspace: Workspace;
   model: Model;
   registry: ToolRegistry;
@@ -103,7 +107,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const env = options.env ?? process.env;
   const loaded = await loadRunConfig(options, env);
   const { config } = loaded;
-  const mode = options.mode(loaded);
+  const mode = await options.mode(loaded);
   const dryRun = options.dryRun === true;
   const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
     dir: await resolveWorkspaceDir(options.cwd),
@@ -234,6 +238,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   let runs = 0;
   return {
     loaded,
+    mode,
+    sandboxed: commands.sandboxed,
     workspace,
     model,
     registry,
