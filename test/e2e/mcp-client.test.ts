@@ -30,7 +30,7 @@ describe('MCP servers in keel run', () => {
         { text: 'echoed' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'echo it']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'echo it']);
     expect(r.stderr).not.toMatch(/warning/);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('echoed');
@@ -58,7 +58,7 @@ describe('MCP servers in keel run', () => {
         { text: 'summed' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'add'], {
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'add'], {
       env: { MCP_TEST_TOKEN: 'tok-SECRET-123' },
     });
     expect(r.code).toBe(0);
@@ -96,7 +96,7 @@ describe('MCP servers in keel run', () => {
         { text: 'done' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'notes'], {
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'notes'], {
       env: { XDG_STATE_HOME: state },
     });
     expect(r.code).toBe(0);
@@ -132,7 +132,9 @@ describe('MCP servers in keel run', () => {
         { text: 'went on without it' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { onSpawn: watch.onSpawn });
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
+      onSpawn: watch.onSpawn,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('went on without it');
     const warnings = r.stderr.split('\n').filter((line) => line.includes('warning:'));
@@ -157,7 +159,9 @@ describe('MCP servers in keel run', () => {
         return { text: 'done without it' };
       },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { onSpawn: watch.onSpawn });
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
+      onSpawn: watch.onSpawn,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('done without it');
     expect(r.stderr).toContain(
@@ -172,7 +176,7 @@ describe('MCP servers in keel run', () => {
       silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
     });
     const s = await server([{ text: 'answered at once' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('answered at once');
     expect(r.stderr).not.toContain('warning');
@@ -187,7 +191,7 @@ describe('MCP servers in keel run', () => {
       silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
     });
     const s = await server([{ hang: true }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], {
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           readFile(pidFile, 'utf8').then(
@@ -212,7 +216,7 @@ describe('MCP servers in keel run', () => {
       silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], enabled: false },
     });
     const s = await server([{ text: 'ok' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go']);
     expect(r.code).toBe(0);
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
   });

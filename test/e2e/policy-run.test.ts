@@ -27,7 +27,7 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
       { text: 'could not build' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'build it']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'build it']);
     expect(r.code).toBe(0);
     expect(await exists(join(ws, 'canary.txt'))).toBe(false);
     const refused = toolMessages(s.requests[1]!.body)[0];
@@ -44,7 +44,16 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh && touch other.txt' } }] },
       { text: 'built' },
     ]);
-    const r = await runOllama(s, ws, ['--allow', './build.sh', '--allow', 'true', '--prompt', 'build it']);
+    const r = await runOllama(s, ws, [
+      '--mode',
+      'restricted',
+      '--allow',
+      './build.sh',
+      '--allow',
+      'true',
+      '--prompt',
+      'build it',
+    ]);
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'canary.txt'), 'utf8')).toBe('built\n');
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('exit code: 0');
@@ -78,7 +87,7 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'delete_path', args: { path: 'scratch.txt' } }] },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'clean up']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'clean up']);
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'src/a.ts'), 'utf8')).toBe('a\n');
     expect(await exists(join(ws, 'build.sh'))).toBe(true);
