@@ -9,6 +9,8 @@ import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { conversationBudget } from '../runtime/conversation.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
+import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
@@ -115,9 +117,14 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     reader.close();
   });
 
-  const start = (opts: ChatOptions, session: { continue?: boolean; resume?: string }) =>
+  const start = (
+    opts: ChatOptions,
+    session: { continue?: boolean; resume?: string },
+    approvals?: ApprovalMemory,
+  ) =>
     startRun(opts, {
       mode: (loaded) => resolveMode(opts, loaded.config, 'interactive'),
+      ...(approvals ? { approvals } : {}),
       allow: opts.allow,
       streamText: opts.output === 'text',
       // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
@@ -156,6 +163,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
   };
   const send = async (text: string) => {
+    await switching;
     if (!agent) return;
     const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
     screen.attachments(attached, skipped);
@@ -167,8 +175,14 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     } finally {
       running = undefined;
     }
-    if (interactive) screen.status(statusLine(modelName(agent), contextUse(agent), usage.total));
+    if (interactive) showStatus();
   };
+  const showStatus = () => {
+    if (agent)
+      screen.status(`${agent.mode} mode · ${statusLine(modelName(agent), contextUse(agent), usage.total)}`);
+  };
+  /** A mode switch in progress: messages and commands wait for it, so none runs on the agent being replaced. */
+  let switching: Promise<void> | undefined;
 
   const chat: ChatContext = {
     note: screen.notice,
@@ -178,14 +192,21 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     restart: async (change) => {
       if (!agent) return;
       const old = agent;
-      const opts = change.model === undefined ? current : { ...current, model: change.model };
-      // Another model continues the same conversation: the saved session (once it has a first line), or the
-      // messages in memory.
+      let opts = change.model === undefined ? current : { ...current, model: change.model };
+      // --allow-dangerous means full: another mode replaces it.
+      if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
+      // Another model or mode continues the same conversation: the saved session (once it has a first line),
+      // or the messages in memory; this session's "always" answers stay.
+      const same = change.model !== undefined || change.mode !== undefined;
       const saved =
         old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
-      const resume = change.resume ?? (change.model !== undefined ? saved?.id : undefined);
-      const next = await start(opts, resume === undefined ? {} : { resume });
-      if (change.model !== undefined && !saved) next.conversation.restore(old.conversation.messages);
+      const resume = change.resume ?? (same ? saved?.id : undefined);
+      const next = await start(
+        opts,
+        resume === undefined ? {} : { resume },
+        same ? old.approvals : undefined,
+      );
+      if (same && !saved) next.conversation.restore(old.conversation.messages);
       current = opts;
       await adopt(next);
       if (change.resume !== undefined) showResumed(next);
@@ -200,6 +221,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       return agent?.compact;
     },
     modelName: () => (agent ? modelName(agent) : ''),
+    mode: () => agent?.mode ?? 'interactive',
+    sandboxed: () => agent?.sandboxed === true,
+    status: showStatus,
+    kept: () => agent?.approvals?.kept,
     sessionFile: () => agent?.session?.file,
     subcommand: {
       undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
@@ -209,8 +234,25 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     },
   };
 
+  // Shift+Tab at the prompt: the next mode of the cycle, the conversation kept; ignored while a turn runs.
+  reader.onShiftTab(() => {
+    if (!agent || running || switching) return;
+    const mode = nextMode(agent.mode);
+    switching = chat
+      .restart({ mode })
+      .then(() => reader.interject(showStatus))
+      .catch(
+        (error: unknown) =>
+          void reader.interject(() => reportFailure(error, { debug: options.debug, out: screen })),
+      )
+      .finally(() => {
+        switching = undefined;
+      });
+  });
+
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {
+    await switching;
     const builtin = CHAT_COMMANDS.find((c) => c.name === name);
     const prompt = builtin ? undefined : agent?.promptCommands?.().find((p) => p.name === name);
     try {

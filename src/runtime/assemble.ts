@@ -18,6 +18,8 @@ import type { TodoItem } from '../core/todos.js';
 import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { createModel } from '../providers/index.js';
+import { ApprovalMemory } from '../safety/approval-memory.js';
+import { KeptApprovals, keptApprovalsFile } from '../safety/kept-approvals.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { type Redactor, runRedactor } from '../safety/redact.js';
@@ -45,6 +47,8 @@ export interface RunOptions extends RunSource {
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
   approve?: Approve;
+  /** The "always" answers a restarted chat carries over; default: new, with the workspace's kept ones. */
+  approvals?: ApprovalMemory;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
   dryRun?: boolean;
   /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
@@ -70,6 +74,8 @@ export interface Run {
   loaded: LoadedConfig;
   /** The execution mode the policy applies. */
   mode: ExecutionMode;
+  /** The chat's "always" answers (this session's and the workspace's kept ones); undefined when headless. */
+  approvals?: ApprovalMemory;
   /** Whether shell commands run in the sandbox. */
   sandboxed: boolean;
   workspace: Workspace;
@@ -159,6 +165,11 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     todos,
     conversationText: () => conversationText(conversation?.messages ?? []),
   });
+  // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
+  const approvals = options.approve
+    ? (options.approvals ??
+      new ApprovalMemory(new KeptApprovals(keptApprovalsFile(state, workspace.root), workspace.root)))
+    : undefined;
   const { executor, hooks, checkpoints, tripwire } = openExecution({
     config,
     registry,
@@ -173,6 +184,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     emit,
     contextFor,
     approve: options.approve,
+    approvals,
     dryRun,
   });
   await hooks?.sessionStart();
@@ -240,6 +252,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     loaded,
     mode,
     sandboxed: commands.sandboxed,
+    ...(approvals ? { approvals } : {}),
     workspace,
     model,
     registry,

@@ -28,6 +28,8 @@ export interface PolicyDecision {
   hint?: string;
   /** The call only reads (a safe tool, a command of the read-only set): no checkpoint, runs under --dry-run. */
   readOnly?: boolean;
+  /** False when an approval must not be kept beyond the chat: protected or secret paths, the confirm tier. */
+  keepable?: boolean;
 }
 
 export interface PolicyRequest {
@@ -134,6 +136,8 @@ function combine(findings: Finding[], mode: ExecutionMode, sandboxed = false): P
   });
   const hint = [...new Set(hints.filter((h) => h !== ''))].join('; ');
   if (hint) decision.hint = hint;
+  const passing: ActionKind[] = ['protected-path-write', 'secret-path-write', 'confirm-command'];
+  if (findings.some((f) => passing.includes(f.kind))) decision.keepable = false;
   return decision;
 }
 
