@@ -335,7 +335,11 @@ const rows = [
   ['codebase map, warm (cached)', `${(median(warm) / 1000).toFixed(3)} s`, 'target ≤ 0.3 s'],
   ['peak RSS', rss.length ? `${median(rss).toFixed(0)} MiB` : 'n/a (no /usr/bin/time)', 'target < 100 MiB'],
   ...grepRows,
+  ...(await (await import('./code-map.mjs')).codeMapBench({ root, keel, runs })),
 ];
+rows.push(...(await (await import('./sessions-and-cache.mjs')).sessionsAndCacheBench({ root, keel, runs })));
+rows.push(...(await (await import('./checkpoints.mjs')).checkpointBench({ root, runs })));
 process.stdout.write(`Keel bench: medians of ${runs} runs, scripted model server on loopback\n`);
 for (const [name, value, target] of rows)
   process.stdout.write(`  ${name.padEnd(44)} ${value.padStart(12)}   ${target}\n`);
+await (await import('./mcp-and-files.mjs')).benchMcpAndFiles({ keel, runs, startModelServer });

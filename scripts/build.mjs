@@ -28,6 +28,37 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 await mkdir('dist', { recursive: true });
 await rm('dist/keel.cache', { force: true });
 
+// The built-in tools' JSON Schemas, converted from zod here once rather than at every start.
+const specsDir = await mkdtemp(join(tmpdir(), 'keel-specs-'));
+await build({
+  stdin: {
+    contents:
+      "import { defaultTools, toSpec } from './src/tools/registry.ts';\n" +
+      'process.stdout.write(JSON.stringify(Object.fromEntries(defaultTools().map((t) => [t.name, toSpec(t)]))));',
+    resolveDir: '.',
+    loader: 'ts',
+  },
+  outfile: join(specsDir, 'specs.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  plugins: [zodEnglishOnly],
+  // Tools load these lazily; making their specs never runs them.
+  external: [
+    'web-tree-sitter',
+    '@vscode/tree-sitter-wasm',
+    '@napi-rs/keyring',
+    '@ast-grep/*',
+    'highlight.js',
+    'typescript',
+  ],
+  logLevel: 'warning',
+});
+const specs = spawnSync(process.execPath, [join(specsDir, 'specs.mjs')], { encoding: 'utf8' });
+await rm(specsDir, { recursive: true, force: true });
+if (specs.status !== 0) throw new Error(`tool specs failed at build time: ${specs.stderr}`);
+const toolSpecs = specs.stdout;
+
 await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
@@ -42,14 +73,20 @@ await build({
   // @napi-rs/keyring loads a native .node binary, so it stays in node_modules too.
   // @ast-grep/napi and its language packages load native parsers (.node, .so) from their own directories.
   // highlight.js is required only when a chat answer holds a code block, one language file at a time.
+  // typescript (the compiler API behind the TS/JS language service) is required when a code tool first needs it.
   external: [
     'web-tree-sitter',
     '@vscode/tree-sitter-wasm',
     '@napi-rs/keyring',
     '@ast-grep/*',
     'highlight.js',
+    'typescript',
   ],
-  define: { KEEL_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__keelModuleUrl' },
+  define: {
+    KEEL_VERSION: JSON.stringify(pkg.version),
+    KEEL_TOOL_SPECS: toolSpecs,
+    'import.meta.url': '__keelModuleUrl',
+  },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });

@@ -14,6 +14,13 @@ import { type Conversation, estimateTokens, type PrunedHistory } from './convers
 /** The share of the budget the messages after the system prompt must hold for a summary of them to be worth it. */
 const MIN_COMPACTABLE = 0.05;
 
+/**
+ * Trimming, once the estimate passes its limit, goes this share of the budget further down: the next turns then fit
+ * without touching earlier messages, so the prompt's prefix stays byte-stable (and in the provider's prompt cache)
+ * between trims instead of changing every turn.
+ */
+const TRIM_STEP = 0.1;
+
 /** What an older tool result becomes when even the retained turns do not fit. */
 const ELIDED_KEEP_CHARS = 200;
 
@@ -121,12 +128,16 @@ export function pruneIfNeeded(
   return edits.length === 0 ? undefined : { summary: summaries.join('; '), edits };
 }
 
-/** Old tool outputs cut to a head and a tail, in priority order, until the estimate is at most `limit`. */
+/**
+ * Over `limit`, old tool outputs cut to a head and a tail, in priority order, until the estimate is a step below
+ * it (TRIM_STEP), or no output is left to cut.
+ */
 function trim(conversation: Conversation, limit: number): PruneEdit<Message>[] {
   if (conversation.estimate <= limit) return [];
+  const target = Math.max(limit - conversation.maxTokens * TRIM_STEP, limit / 2);
   const edits: PruneEdit<Message>[] = [];
   for (const index of trimCandidates(conversation.messages, conversation.budget.minRetainTurns)) {
-    if (conversation.estimate <= limit) break;
+    if (conversation.estimate <= target) break;
     const m = conversation.messages[index]!;
     const edit = { from: index, count: 1, messages: [{ ...m, content: trimmedOutput(m.content) }] };
     conversation.apply(edit);

@@ -4,17 +4,19 @@
 
 import { usageCost } from '../core/cost.js';
 import { ExitCode, isAbortError, KeelError } from '../core/errors.js';
-import { type AgentEvent, messageEvent, type RunEndReason } from '../core/events.js';
+import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
 import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
 import { classifyIntent } from './intent.js';
+import { OfferedTools } from './offered-tools.js';
 import { boundedCall } from './oversized-call.js';
 import { repeatedReadNote } from './repeated-read.js';
 import { RepetitionGuard } from './repetition.js';
 import { steeringNote } from './steering.js';
 import { type CallAssessment, runToolBatch, type ToolOutcome } from './tool-batch.js';
+import type { ToolOffer } from './tool-offer.js';
 import { turnWarning } from './turn-warnings.js';
 
 export type { CallAssessment, ToolOutcome } from './tool-batch.js';
@@ -58,6 +60,12 @@ export interface LoopOptions {
   autoCompact?: AutoCompaction;
   /** A tool call's arguments over this many bytes are refused and kept only as a stub (boundedCall). */
   maxToolArgumentBytes?: number;
+  /** Waits (bounded, never throwing) for tools still starting, such as MCP servers', before the run's first request. */
+  toolsReady?: (signal: AbortSignal) => Promise<void>;
+  /** The tools earlier requests of this conversation offered (kept across a chat's runs); a new one gets a note. */
+  offered?: OfferedTools;
+  /** Which built-in tools are offered (groups join as messages and calls need them); absent: every tool. */
+  offer?: ToolOffer;
 }
 
 export interface LoopResult {
@@ -113,12 +121,15 @@ async function streamTurn(
   turn: number,
   signal: AbortSignal,
   addTurnUsage: (usage: Usage) => void,
+  offered: OfferedTools,
 ): Promise<ModelTurn> {
   const { emit } = options;
   const result: ModelTurn = { text: '', reasoning: '', calls: [], finish: 'stop' };
+  const tools = offeredSpecs(options);
+  offered.sent(tools);
   for await (const event of options.model.stream({
     messages: [...conversation.messages],
-    tools: options.executor.specs(),
+    tools,
     signal,
   })) {
     switch (event.type) {
@@ -144,12 +155,7 @@ async function streamTurn(
         // The provider's count for exactly these messages makes the next estimate better than bytes alone.
         conversation.calibrate(event.usage.inputTokens);
         addTurnUsage(event.usage);
-        emit({
-          type: 'usage',
-          turn,
-          input_tokens: event.usage.inputTokens,
-          output_tokens: event.usage.outputTokens,
-        });
+        emit({ type: 'usage', turn, ...usageCounts(event.usage) });
         break;
       case 'finish':
         result.finish = event.reason;
@@ -180,19 +186,35 @@ function withNotes(content: string, notes: readonly (string | undefined)[]): str
 }
 
 /**
- * Classifies the user's message the run starts from and appends the steering note to it, before anyone has seen
- * it (so the message event carries the note). Nothing when the conversation does not end with a new user message.
+ * Classifies the user's message the run starts from, lets the tool groups it calls for join the offer, and appends
+ * the steering note (and a note on newly offered tools) to it before anyone has seen it (so the message event
+ * carries the notes). Nothing when the conversation does not end with a new user message.
  */
-function steerUserMessage(conversation: Conversation, tools: readonly ToolSpec[]) {
+function steerUserMessage(conversation: Conversation, options: LoopOptions, offered: OfferedTools) {
   const last = conversation.unreportedLast;
-  if (last?.role !== 'user') return undefined;
-  const classified = classifyIntent(last.content);
-  const note = steeringNote(
-    classified,
-    tools.some((t) => t.name === 'todo_write'),
-  );
-  if (note) conversation.amendLast(withNotes(last.content, [note]));
+  if (last?.role !== 'user') {
+    // No new message to carry a note: the tools count as pointed out (as before the first request).
+    offered.note(offeredSpecs(options));
+    return undefined;
+  }
+  const classified = options.intent === true ? classifyIntent(last.content) : undefined;
+  options.offer?.message(last.content, classified);
+  const tools = offeredSpecs(options);
+  const toolsNote = offered.note(tools);
+  const note =
+    classified &&
+    steeringNote(
+      classified,
+      tools.some((t) => t.name === 'todo_write'),
+    );
+  if (note || toolsNote) conversation.amendLast(withNotes(last.content, [note, toolsNote]));
   return classified;
+}
+
+/** The tools a request offers: the executor's, narrowed by the offer when there is one. */
+function offeredSpecs(options: LoopOptions): ToolSpec[] {
+  const specs = options.executor.specs();
+  return options.offer ? options.offer.select(specs) : specs;
 }
 
 /** Runs the loop on a conversation that already ends with the user's message. */
@@ -222,17 +244,15 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       answer: state.answer,
       turns: state.turns,
       tool_calls: state.toolCalls,
-      usage: {
-        input_tokens: state.usage.inputTokens,
-        output_tokens: state.usage.outputTokens,
-        ...(cost === undefined ? {} : { cost_usd: cost }),
-      },
+      usage: { ...usageCounts(state.usage), ...(cost === undefined ? {} : { cost_usd: cost }) },
     });
     return result;
   };
 
   emit({ type: 'run_start', provider: model.provider, model: model.modelId, workspace: options.workspace });
-  const classified = options.intent ? steerUserMessage(conversation, options.executor.specs()) : undefined;
+  await options.toolsReady?.(signal);
+  const offered = options.offered ?? new OfferedTools();
+  const classified = steerUserMessage(conversation, options, offered);
   // The conversation's messages become events from here on (the system prompt and user message included).
   const detach = conversation.report((message) => emit(messageEvent(message)));
   if (classified) emit({ type: 'intent', ...classified });
@@ -261,6 +281,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
         (u) => {
           state.usage = addUsage(state.usage, u);
         },
+        offered,
       );
       conversation.push({
         role: 'assistant',
@@ -300,7 +321,8 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
           state.continuations++;
           emit({ type: 'turn_end', turn, tool_calls: 0, continued: true });
           const warning = warnFor(turn + 1);
-          conversation.push({ role: 'user', content: withNotes(CONTINUE_PROMPT, [warning]) });
+          const toolsNote = offered.note(offeredSpecs(options));
+          conversation.push({ role: 'user', content: withNotes(CONTINUE_PROMPT, [warning, toolsNote]) });
           continue;
         }
         state.answer = (partial + text).trim();
@@ -311,6 +333,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // The calls are on disk before they run: after a crash mid-call, a resumed session knows they were made.
       await options.flush?.();
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
+      for (const call of calls) options.offer?.used(call.name, call.input);
       const outcomes = await runToolBatch(calls, {
         run: (call, concurrent) => executor.run(call, turn, signal, concurrent),
         ...(executor.assess ? { assess: (call) => executor.assess!(call, turn, signal) } : {}),
@@ -321,7 +344,9 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       state.toolCalls += calls.length;
       // Notes for the next request ride on the turn's last tool result: never a user-role message between
       // turns, which pruning would count among the user's requests. An interrupted turn has no next request.
-      const notes = signal.aborted ? [] : [repetition.afterTurn(calls), warnFor(turn + 1)];
+      const notes = signal.aborted
+        ? []
+        : [repetition.afterTurn(calls), warnFor(turn + 1), offered.note(offeredSpecs(options))];
       calls.forEach((call, i) => {
         const outcome = outcomes[i]!;
         const read = repeatedReadNote(call, outcome.content, outcome.isError, conversation.messages);

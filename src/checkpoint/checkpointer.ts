@@ -19,9 +19,12 @@ export interface StoreOptions {
   env: NodeJS.ProcessEnv;
   /** checkpoints.max_ignored_file_kb: the largest git-ignored file a checkpoint keeps. Default 1024. */
   maxIgnoredKb?: number;
+  /** checkpoints.max_file_mb: larger files are recorded by size and hash, never copied. Default 50. */
+  maxFileMb?: number;
 }
 
 export const DEFAULT_MAX_IGNORED_KB = 1024;
+export const DEFAULT_MAX_FILE_MB = 50;
 
 function stores(options: StoreOptions) {
   const dir = checkpointDir(options.stateDir, options.root);
@@ -31,6 +34,7 @@ function stores(options: StoreOptions) {
     gitStore: gitStore(git, {
       root: options.root,
       maxIgnoredBytes: (options.maxIgnoredKb ?? DEFAULT_MAX_IGNORED_KB) * 1024,
+      maxFileBytes: (options.maxFileMb ?? DEFAULT_MAX_FILE_MB) * 1024 * 1024,
     }),
     copyStore: copyStore(join(dir, 'copies'), options.root),
     copies: join(dir, 'copies'),
@@ -64,6 +68,12 @@ export interface Checkpointer {
   /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
   startRun(id: string): void;
   /**
+   * Starts, in the background, the work that makes a first checkpoint slow on a big tree (creating the store,
+   * hashing the workspace); the first `take` waits for it, `settle` does not. For a run that may change files.
+   * Resolves when done; never rejects.
+   */
+  prepare(): Promise<void>;
+  /**
    * Snapshots before a call. Throws CheckpointError, so the call is refused rather than run without a way back.
    * Resolves with what to call once the call ran: it records the state the call left (never throws).
    */
@@ -87,6 +97,9 @@ export function createCheckpointer(
   let queue: Promise<unknown> = Promise.resolve();
   // A change ran since the state it left was last recorded.
   let pendingAfter = false;
+  // The newest take: what settle waits for when no change ran since (never a prepare: a run that changed nothing
+  // does not wait at its end for the hashing of a big tree).
+  let lastTake: Promise<unknown> = Promise.resolve();
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -125,16 +138,29 @@ export function createCheckpointer(
       // here resurfaces, and refuses the call, at the first checkpoint.
       if (store === s.gitStore) s.git.ensure().catch(() => {});
     },
+    prepare() {
+      if (store !== s.gitStore) return Promise.resolve();
+      // A failure here resurfaces, and refuses the call, at the first checkpoint.
+      const prepared = queue
+        .then(() => store.prepare?.())
+        .then(
+          () => {},
+          () => {},
+        );
+      queue = prepared;
+      return prepared;
+    },
     take(change) {
       pendingAfter = false;
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
+      lastTake = queue;
       return next.then(() => async () => {
         pendingAfter = true;
       });
     },
     settle() {
-      if (!pendingAfter) return queue.then(() => {});
+      if (!pendingAfter) return lastTake.then(() => {});
       pendingAfter = false;
       // An undo then tells edits made after the run from the run's own; without it, it only says less.
       const after = queue.then(() => store.after?.()).catch(() => {});

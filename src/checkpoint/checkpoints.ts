@@ -14,6 +14,10 @@ export const skippedPathSchema = z.object({
 });
 export type SkippedPath = z.infer<typeof skippedPathSchema>;
 
+/** A file over checkpoints.max_file_mb: never copied, recorded by size and SHA-256 so undo can tell it changed. */
+export const largeFileSchema = z.object({ path: z.string(), size: z.number(), sha256: z.string() });
+export type LargeFile = z.infer<typeof largeFileSchema>;
+
 /** What a checkpoint records about the call it was taken before. Stored as JSON in the commit message or meta file. */
 export const checkpointMetaSchema = z.object({
   /** ISO time the checkpoint was taken. */
@@ -31,6 +35,8 @@ export const checkpointMetaSchema = z.object({
   /** What the snapshot left out (the first few), and how many more. */
   skipped: z.array(skippedPathSchema).optional(),
   skipped_more: z.number().int().optional(),
+  /** Files over checkpoints.max_file_mb, which the checkpoint names but does not hold. */
+  large: z.array(largeFileSchema).optional(),
 });
 export type CheckpointMeta = z.infer<typeof checkpointMetaSchema>;
 
@@ -60,6 +66,8 @@ export interface RestoreResult {
    * `keel undo <undoId>` gets them back. Undefined where the store cannot tell.
    */
   handEdits?: FileChange[];
+  /** The target's files over checkpoints.max_file_mb, and whether each is as it was then (so nothing was lost). */
+  large?: (LargeFile & { now: 'unchanged' | 'changed' | 'deleted' })[];
 }
 
 /** Where one workspace's checkpoints are kept, and how: shared by the git store and the copy store. */
@@ -73,6 +81,8 @@ export interface CheckpointStore {
   restore(target: Checkpoint, undoRun: string): Promise<RestoreResult>;
   /** Records the workspace as a call left it, so an undo can tell later edits by hand from Keel's changes. */
   after?(): Promise<void>;
+  /** Does ahead of time what makes the first snapshot slow (hashing the workspace), without taking one. */
+  prepare?(): Promise<void>;
 }
 
 export type CheckpointErrorCode =

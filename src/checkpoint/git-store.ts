@@ -1,6 +1,6 @@
 // Checkpoints as commits of a shadow git repository: the whole workspace (less what its .gitignore files ignore)
-// before each call, so changes made by shell commands can be undone too. Plumbing only: add, write-tree,
-// commit-tree, update-ref — no porcelain, no hooks, nothing read from or written to the user's own `.git`.
+// before each call, so changes made by shell commands can be undone too. Plumbing only (ls-files, add, write-tree;
+// the commit and its ref written directly) — no porcelain, no hooks; the user's own `.git` is only read from.
 import {
   type Checkpoint,
   CheckpointError,
@@ -9,10 +9,11 @@ import {
   checkpointMetaSchema,
   type FileChange,
   type RestoreResult,
-  type SkippedPath,
 } from './checkpoints.js';
-import { planIgnored } from './ignored-files.js';
+import { readRef, updateRef, writeCommit } from './git-objects.js';
+import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
+import { type Staged, stager } from './stage.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 const REF = CHECKPOINT_REF;
@@ -62,47 +63,46 @@ export interface GitStoreOptions {
   root: string;
   /** Largest git-ignored file a checkpoint keeps (checkpoints.max_ignored_file_kb), in bytes. */
   maxIgnoredBytes: number;
+  /** Largest file a checkpoint copies (checkpoints.max_file_mb), in bytes: larger ones are named by size and hash. */
+  maxFileBytes: number;
 }
 
 export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointStore {
-  const head = async (ref = REF): Promise<string | undefined> => {
-    try {
-      return (await git.run(['rev-parse', '--verify', '--quiet', ref])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
-  };
-
-  /** Stages the workspace as it is now: every file .gitignore does not ignore, plus the small ignored ones. */
-  const stage = async (): Promise<SkippedPath[]> => {
+  const head = (ref = REF): Promise<string | undefined> => readRef(git.gitDir, ref);
+  const stageNow = stager(git, options);
+  // The first stage of a process refreshes the stat data of every tracked file (once, in the background when
+  // the run starts), so later ones find changes by stat alone.
+  let refreshed = false;
+  const stage = async (): Promise<Staged> => {
     await git.ensure();
-    // `.git` directories are never added; `--literal-pathspecs`: a file named `*.ts` is that file, not a glob.
-    await git.run(['add', '--all']);
-    const plan = await planIgnored(options.root, options.maxIgnoredBytes, (args) =>
-      git.run(['ls-files', '-z', ...args]),
-    );
-    const spec = ['--pathspec-from-file=-', '--pathspec-file-nul'];
-    if (plan.untrack.length > 0) {
-      await git.run(['--literal-pathspecs', 'rm', '--cached', '-q', ...spec], plan.untrack.join('\0'));
+    if (!refreshed) {
+      refreshed = true;
+      if (!git.indexFresh) await git.run(['update-index', '-q', '--refresh']).catch(() => {});
     }
-    if (plan.add.length > 0) {
-      await git.run(['--literal-pathspecs', 'add', '-f', ...spec], plan.add.join('\0'));
-    }
-    return plan.skipped;
+    return stageNow();
   };
 
-  const commit = async (meta: CheckpointMeta, ref: string, parent: string | undefined, old: string) => {
-    const tree = (await git.run(['write-tree'])).trim();
-    const hash = (
-      await git.run(['commit-tree', tree, ...(parent ? ['-p', parent] : [])], message(meta))
-    ).trim();
+  const commit = async (
+    meta: CheckpointMeta,
+    ref: string,
+    parent: string | undefined,
+    old: string | undefined,
+  ) => {
+    // Trees are written here even when the user's repository has them, so a checkpoint stays readable if it prunes.
+    const tree = (await git.run(['write-tree', '--missing-ok'], undefined, { local: true })).trim();
+    const hash = await writeCommit(git.gitDir, {
+      tree,
+      ...(parent ? { parent } : {}),
+      message: message(meta),
+    });
     // The old value guards against another Keel in the same workspace moving the ref meanwhile.
-    await git.run(['update-ref', ref, hash, old]);
+    await updateRef(git.gitDir, ref, hash, old);
+    void git.maintain();
     return hash;
   };
 
   const snapshot = async (meta: CheckpointMeta): Promise<string> => {
-    const skipped = await stage();
+    const { skipped, large } = await stage();
     const parent = await head();
     const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
     const more = skipped.length - shown.length;
@@ -110,8 +110,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       ...meta,
       ...(shown.length > 0 ? { skipped: shown } : {}),
       ...(more > 0 ? { skipped_more: more } : {}),
+      ...(large.length > 0 ? { large } : {}),
     };
-    return commit(full, REF, parent, parent ?? '');
+    return commit(full, REF, parent, parent);
   };
 
   /** The files changed between two commits (or a commit and the index). */
@@ -124,6 +125,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     const listed = new Set(
       (target.skipped ?? []).filter((s) => s.reason === 'size' || s.reason === 'limit').map((s) => s.path),
     );
+    for (const f of target.large ?? []) listed.add(f.path);
     const keep = new Set(removed.filter((p) => listed.has(p)));
     if (target.skipped_more && removed.length > 0) {
       const ignored = await git
@@ -149,12 +151,17 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       paths: [],
       first: false,
     };
-    await commit(meta, AFTER_REF, parent, (await head(AFTER_REF)) ?? '');
+    await commit(meta, AFTER_REF, parent, await head(AFTER_REF));
   };
 
   return {
     kind: 'git',
     after: recordAfter,
+    async prepare() {
+      await stage();
+      // The trees too: a seeded index names the user's trees, which the shadow writes once here.
+      await git.run(['write-tree', '--missing-ok'], undefined, { local: true });
+    },
     async take(meta) {
       return (await snapshot(meta)).slice(0, ID_LENGTH);
     },
@@ -194,7 +201,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     async restore(target: Checkpoint, undoRun: string): Promise<RestoreResult> {
       const newest = await head();
       const after = await head(AFTER_REF);
-      const afterParent = after ? await head(`${after}^`) : undefined;
+      const afterParent = after
+        ? (await git.run(['rev-parse', '--verify', '--quiet', `${after}^`]).catch(() => '')).trim()
+        : undefined;
       const current = await snapshot({
         time: new Date().toISOString(),
         run: undoRun,
@@ -205,7 +214,18 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         first: true,
       });
       const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
-      const all = await diff(current, full);
+      const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
+      // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
+      const { changes: all, missing } = await restoreDiff(git, current, full);
+      if (missing.length > 0) {
+        const shown = missing.slice(0, 5).join(', ');
+        const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
+        throw new CheckpointError(
+          'restore_failed',
+          `cannot restore checkpoint ${target.id}: the contents of ${missing.length} file${missing.length === 1 ? '' : 's'} it holds (${shown}${more}) are gone from the git repository it shared them with (pruned by git gc); nothing was changed`,
+          { hint },
+        );
+      }
       // A file the target left out (too big) is not "absent" there: it stays as it is, out of the index, so
       // read-tree does not remove it.
       const keep = await leftOut(target, all);
@@ -226,15 +246,18 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         throw new CheckpointError(
           'restore_failed',
           `could not restore checkpoint ${target.id}: ${error instanceof Error ? error.message : String(error)}`,
-          {
-            hint: `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`,
-            cause: error,
-          },
+          { hint, cause: error },
         );
       }
       // Edits made after this undo are then told apart from it too.
       await recordAfter().catch(() => {});
-      return { undoId: current.slice(0, ID_LENGTH), changes, ...(handEdits ? { handEdits } : {}) };
+      const large = target.large ? await largeNow(options.root, target.large) : [];
+      return {
+        undoId: current.slice(0, ID_LENGTH),
+        changes,
+        ...(handEdits ? { handEdits } : {}),
+        ...(large.length > 0 ? { large } : {}),
+      };
     },
   };
 }

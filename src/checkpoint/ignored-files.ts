@@ -56,14 +56,40 @@ const inGenerated = (rel: string) => {
 
 const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 
-/**
- * Decides which ignored files go into the next snapshot. `ls` runs `git ls-files` against the shadow repository
- * (whose exclude rules are the workspace's .gitignore files and those above it).
- */
+/** The `git ls-files` of the shadow repository (its exclude rules: the workspace's .gitignore files and above). */
+export interface IgnoredListing {
+  /** Ignored paths not in the shadow index (`--others --ignored --directory`): an ignored folder ends with `/`. */
+  others: string[];
+  /** Ignored paths the shadow index holds (`--cached --ignored`). */
+  cached: string[];
+}
+
+/** The arguments of the one `git ls-files` both lists come from: `H ` marks a cached path, `? ` another. */
+export const IGNORED_LS_ARGS = [
+  'ls-files',
+  '-z',
+  '-t',
+  '-c',
+  '-o',
+  '-i',
+  '--exclude-standard',
+  '--directory',
+];
+
+export function parseIgnoredListing(text: string): IgnoredListing {
+  const listing: IgnoredListing = { others: [], cached: [] };
+  for (const entry of splitZ(text)) {
+    if (entry.startsWith('? ')) listing.others.push(entry.slice(2));
+    else if (entry.length > 2) listing.cached.push(entry.slice(2));
+  }
+  return listing;
+}
+
+/** Decides which ignored files go into the next snapshot. */
 export async function planIgnored(
   root: string,
   limitBytes: number,
-  ls: (args: string[]) => Promise<string>,
+  listing: IgnoredListing,
 ): Promise<IgnoredPlan> {
   const plan: IgnoredPlan = { add: [], untrack: [], skipped: [] };
   const seenTrees = new Set<string>();
@@ -108,14 +134,13 @@ export async function planIgnored(
       total += stat.size;
     }
   };
-  const others = splitZ(await ls(['--others', '--ignored', '--exclude-standard', '--directory']));
-  for (const entry of others) {
+  for (const entry of listing.others) {
     const tree = inGenerated(entry);
     if (tree) skipTree(tree);
     else await consider(entry.replace(/\/$/, ''));
   }
-  // Ignored files already in the shadow index are kept up to date by `git add --all`, unless they grew too big.
-  for (const rel of splitZ(await ls(['--cached', '--ignored', '--exclude-standard']))) {
+  // Ignored files already in the shadow index are kept up to date like the others, unless they grew too big.
+  for (const rel of listing.cached) {
     const tree = inGenerated(rel);
     const stat = await fs.lstat(join(root, rel)).catch(() => undefined);
     if (tree) {

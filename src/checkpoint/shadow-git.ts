@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ancestorIgnores } from './ancestor-ignores.js';
+import { findUserRepo, seedIndex } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 export const CHECKPOINT_REF = 'refs/keel/checkpoints';
@@ -63,16 +64,43 @@ export interface ShadowGit {
    */
   ensure(): Promise<void>;
   exists(): Promise<boolean>;
-  /** Runs one git command; resolves with its stdout. */
-  run(args: readonly string[], input?: string): Promise<string>;
+  /**
+   * Runs one git command; resolves with its stdout. `local`: without the user's object store, so objects that
+   * store holds are written here too (the trees of a snapshot: a checkpoint must stay readable if the user's
+   * repository prunes them).
+   */
+  run(args: readonly string[], input?: string, options?: { local?: boolean }): Promise<string>;
+  /** Why the shadow index was not seeded from the user's (or undefined: it was, or it already existed). */
+  readonly seedSkipped?: string;
+  /** The index was made this process (seeded from the user's, or empty): its stat data is as fresh as it gets. */
+  readonly indexFresh: boolean;
+  /** Packs loose objects and rolls small packs up when they have piled up; never throws. */
+  maintain(): Promise<void>;
 }
 
+/** The object stores (the user's repository's) a shadow repository reads from: one path a line. */
+const ALTERNATES_FILE = 'keel-alternates';
+/** Past these, objects are packed: a loose-object estimate (from one of 256 fan-out folders), and packs. */
+const MAX_LOOSE = 256;
+const MAX_PACKS = 16;
+
 /** The environment git runs with: no system or global config, no inherited GIT_* variables pointing elsewhere. */
-function gitEnv(env: NodeJS.ProcessEnv, gitDir: string, workTree: string): NodeJS.ProcessEnv {
+function gitEnv(
+  env: NodeJS.ProcessEnv,
+  gitDir: string,
+  workTree: string,
+  alternates: readonly string[] = [],
+): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) if (!name.startsWith('GIT_')) clean[name] = value;
   return {
     ...clean,
+    ...(alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(':') } : {}),
+    // Every file added goes into one pack per command (git's bulk check-in), not a loose object per file; set here
+    // rather than in the config so stores made before it get it too.
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'core.bigFileThreshold',
+    GIT_CONFIG_VALUE_0: '1',
     GIT_DIR: gitDir,
     GIT_WORK_TREE: workTree,
     GIT_CONFIG_NOSYSTEM: '1',
@@ -122,8 +150,12 @@ function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], 
 }
 
 export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessEnv): ShadowGit {
-  const childEnv = gitEnv(env, gitDir, workTree);
-  const run = (args: readonly string[], input?: string) => spawnGit(childEnv, workTree, args, input);
+  const localEnv = gitEnv(env, gitDir, workTree);
+  let childEnv = localEnv;
+  let seedSkipped: string | undefined;
+  let indexFresh = false;
+  const run = (args: readonly string[], input?: string, options: { local?: boolean } = {}) =>
+    spawnGit(options.local ? localEnv : childEnv, workTree, args, input);
   const exists = () =>
     fs.stat(join(gitDir, 'HEAD')).then(
       () => true,
@@ -211,12 +243,68 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     }
     // Refreshed once a process: the .gitignore files above the workspace may have changed since the last run.
     await writeAtomic(join(gitDir, 'info', 'exclude'), (await ancestorIgnores(workTree)).join('\n'));
+    await shareUserObjects();
+  };
+
+  /**
+   * Reads the user's object store (every one this store ever used: old checkpoints may need them), and starts a
+   * new index from the user's, so tracked files are neither hashed again nor copied.
+   */
+  const shareUserObjects = async () => {
+    const repo = await findUserRepo(workTree);
+    const listed = ((await readText(join(gitDir, ALTERNATES_FILE))) ?? '')
+      .split('\n')
+      .filter((l) => l !== '');
+    const all = [...new Set([...listed, ...(repo ? [repo.objects] : [])])];
+    if (repo && !listed.includes(repo.objects))
+      await writeAtomic(join(gitDir, ALTERNATES_FILE), `${all.join('\n')}\n`);
+    // A path with a colon cannot be listed in the variable; such a store is not shared.
+    const usable = all.filter((dir) => !dir.includes(':'));
+    childEnv = gitEnv(env, gitDir, workTree, usable);
+    const index = join(gitDir, 'index');
+    indexFresh = !(await fs.stat(index).then(
+      () => true,
+      () => false,
+    ));
+    if (!indexFresh || !repo?.index || !usable.includes(repo.objects)) return;
+    seedSkipped = await seedIndex(repo.index, index);
+  };
+
+  let maintaining: Promise<void> | undefined;
+  const maintain = () => {
+    // One repack at a time: two would each delete the packs the other is reading.
+    maintaining ??= packIfNeeded().finally(() => {
+      maintaining = undefined;
+    });
+    return maintaining;
+  };
+  const packIfNeeded = async () => {
+    try {
+      const packs = (await fs.readdir(join(gitDir, 'objects', 'pack'))).filter((n) => n.endsWith('.pack'));
+      // Four of the 256 fan-out folders, as a sample.
+      const sample = await Promise.all(
+        ['00', '40', '80', 'c0'].map((d) => fs.readdir(join(gitDir, 'objects', d)).catch(() => [])),
+      );
+      const loose = sample.reduce((sum, names) => sum + names.length, 0) * 64;
+      if (packs.length <= MAX_PACKS && loose <= MAX_LOOSE) return;
+      // -l: never copies objects the user's repository holds; --geometric: rolls up the small packs only.
+      await run(['repack', '-d', '-l', '-q', '--geometric=2']);
+    } catch {
+      // Packing is housekeeping: the checkpoints stay readable either way.
+    }
   };
   let ready: Promise<void> | undefined;
   return {
     gitDir,
     exists,
     run,
+    maintain,
+    get seedSkipped() {
+      return seedSkipped;
+    },
+    get indexFresh() {
+      return indexFresh;
+    },
     ensure() {
       ready ??= create().catch((error: unknown) => {
         ready = undefined;

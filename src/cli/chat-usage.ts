@@ -1,15 +1,26 @@
 // Tokens and cost of a chat, per turn (one message of the user and all the model calls it took) and in total,
 // priced at the model of the moment (`/model` may change it between turns): for the status line and /cost.
 import { formatCost, usageCost } from '../core/cost.js';
-import type { ModelCapabilities } from '../core/model.js';
+import type { UsageCounts } from '../core/events.js';
+import type { Price } from '../core/model.js';
 
 export interface TurnUsage {
   /** The user's message, shortened. */
   label: string;
   model: string;
+  /** Input tokens, cached ones included. */
   input: number;
   output: number;
+  /** Of input: read from the provider's prompt cache. */
+  cached: number;
   /** USD, when the model's price is known. */
+  cost?: number;
+}
+
+export interface UsageTotal {
+  input: number;
+  output: number;
+  cached: number;
   cost?: number;
 }
 
@@ -20,17 +31,22 @@ export function formatTokens(n: number): string {
   return String(n);
 }
 
-/** `ollama/qwen3 · context 12% of 32k · 1.2k in / 300 out · $0.0012`: the status line after each turn. */
+/** `1.2k in (900 cached)`: the input and the part of it the provider's prompt cache served. */
+export function formatInput(input: number, cached: number): string {
+  return `${formatTokens(input)} in${cached > 0 ? ` (${formatTokens(cached)} cached)` : ''}`;
+}
+
+/** `ollama/qwen3 · context 12% of 32k · 1.2k in (900 cached) / 300 out · $0.0012`: the status line after each turn. */
 export function statusLine(
   model: string,
   context: { tokens: number; budget: number },
-  total: { input: number; output: number; cost?: number },
+  total: UsageTotal,
 ): string {
   const used = Math.round((100 * context.tokens) / context.budget);
   return [
     model,
     `context ${used}% of ${formatTokens(context.budget)}`,
-    `${formatTokens(total.input)} in / ${formatTokens(total.output)} out`,
+    `${formatInput(total.input, total.cached)} / ${formatTokens(total.output)} out`,
     ...(total.cost === undefined ? [] : [formatCost(total.cost)]),
   ].join(' · ');
 }
@@ -41,30 +57,44 @@ export class ChatUsage {
 
   /** A new turn begins with the user's message. */
   begin(label: string, model: string): void {
-    this.current = { label: label.replace(/\s+/g, ' ').slice(0, 40), model, input: 0, output: 0 };
+    this.current = {
+      label: label.replace(/\s+/g, ' ').slice(0, 40),
+      model,
+      input: 0,
+      output: 0,
+      cached: 0,
+    };
     this.turns.push(this.current);
   }
 
-  /** One model call's usage, priced at `price`. */
-  add(input: number, output: number, price: ModelCapabilities['price']): void {
+  /** One model call's usage (a usage event), priced at `price`. */
+  add(usage: UsageCounts, price: Price | undefined): void {
     const turn = this.current;
     if (!turn) return;
-    turn.input += input;
-    turn.output += output;
-    const cost = usageCost({ inputTokens: input, outputTokens: output }, price);
+    turn.input += usage.input_tokens;
+    turn.output += usage.output_tokens;
+    turn.cached += usage.cache_read_tokens ?? 0;
+    const cost = usageCost(
+      {
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
+        cacheReadTokens: usage.cache_read_tokens ?? 0,
+        cacheWriteTokens: usage.cache_write_tokens ?? 0,
+      },
+      price,
+    );
     if (cost !== undefined) turn.cost = (turn.cost ?? 0) + cost;
   }
 
-  get total(): { input: number; output: number; cost?: number } {
-    let input = 0;
-    let output = 0;
-    let cost: number | undefined;
+  get total(): UsageTotal {
+    const total: UsageTotal = { input: 0, output: 0, cached: 0 };
     for (const t of this.turns) {
-      input += t.input;
-      output += t.output;
-      if (t.cost !== undefined) cost = (cost ?? 0) + t.cost;
+      total.input += t.input;
+      total.output += t.output;
+      total.cached += t.cached;
+      if (t.cost !== undefined) total.cost = (total.cost ?? 0) + t.cost;
     }
-    return cost === undefined ? { input, output } : { input, output, cost };
+    return total;
   }
 
   /** /cost: one row per turn, then the session's total. */
@@ -73,6 +103,7 @@ export class ChatUsage {
     const rows = this.turns.map((t, i) => [
       `${i + 1}.`,
       `${formatTokens(t.input)} in`,
+      `${formatTokens(t.cached)} cached`,
       `${formatTokens(t.output)} out`,
       t.cost === undefined ? '-' : formatCost(t.cost),
       `${t.model}  ${t.label}`,
@@ -81,15 +112,17 @@ export class ChatUsage {
     rows.push([
       'total',
       `${formatTokens(total.input)} in`,
+      `${formatTokens(total.cached)} cached`,
       `${formatTokens(total.output)} out`,
       total.cost === undefined ? 'price unknown' : formatCost(total.cost),
       '',
     ]);
-    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+    const columns = [0, 1, 2, 3, 4];
+    const widths = columns.map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
     return `${rows
       .map((r) =>
         r
-          .map((cell, i) => (i < 4 ? cell.padStart(widths[i] ?? 0) : cell))
+          .map((cell, i) => (i < columns.length ? cell.padStart(widths[i] ?? 0) : cell))
           .join('  ')
           .trimEnd(),
       )

@@ -91,8 +91,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const { reader } = screen;
   const usage = new ChatUsage();
   const follow = (event: AgentEvent) => {
-    if (event.type === 'usage')
-      usage.add(event.input_tokens, event.output_tokens, agent?.model.capabilities?.price);
+    if (event.type === 'usage') usage.add(event, agent?.model.capabilities?.price);
     return screen.sink(event);
   };
   let running: AbortController | undefined;
@@ -162,9 +161,33 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
   };
-  const send = async (text: string) => {
+  // `!<command>` output waits here and goes to the model with the next message (no model turn of its own).
+  let shellContext: string[] = [];
+  let shellCount = 0;
+  /** `!<command>`: the user's own command, through the policy like any (asked about, checkpointed, audited). */
+  const shell = async (command: string) => {
     await switching;
     if (!agent) return;
+    running = new AbortController();
+    try {
+      shellCount += 1;
+      const call = {
+        id: `user-shell-${shellCount}`,
+        name: 'execute_command',
+        input: JSON.stringify({ command }),
+      };
+      const result = await agent.executor.execute(call, 0, running.signal);
+      const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
+      shellContext.push(`I ran \`${command}\` myself:\n${output}`);
+    } finally {
+      running = undefined;
+    }
+  };
+  const send = async (typed: string) => {
+    await switching;
+    if (!agent) return;
+    const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
+    shellContext = [];
     const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
@@ -290,6 +313,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       if (!text) continue;
       if (text === 'exit' || text === 'quit') break;
       if (interactive) void saveHistory(historyFile, text);
+      if (text.startsWith('!') && text.length > 1) {
+        await shell(text.slice(1).trim());
+        continue;
+      }
       const command = text.startsWith('//') ? undefined : parseCommand(text);
       if (command) {
         await runCommand(command.name, command.args);

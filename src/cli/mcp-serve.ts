@@ -53,6 +53,7 @@ export async function mcpServeCommand(
       },
     });
     host.runner.killAll();
+    await host.languages.close();
     return 0;
   } catch (error) {
     return reportFailure(error, { debug: options.debug });

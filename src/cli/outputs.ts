@@ -77,7 +77,8 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
         ...(setup.plan ? { plan: setup.plan } : {}),
       }),
       (e) => {
-        if (e.type === 'error' || e.type === 'warning' || e.type === 'run_end') text(e);
+        if (e.type === 'error' || e.type === 'warning' || e.type === 'status' || e.type === 'run_end')
+          text(e);
       },
     );
   }
@@ -89,7 +90,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
     streamText,
     showReasoning: setup.reasoning !== false && Boolean(process.stderr.isTTY),
     ascii: asciiTerminal(process.env),
-    // NO_COLOR, TERM=dumb and a pipe get the answer exactly as the model wrote it.
+    // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
     ...(printAnswer && streamText && richTerminal(process.stdout, process.env)
       ? { markdown: { width: process.stdout.columns || 80 } }
       : {}),

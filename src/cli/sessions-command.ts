@@ -6,15 +6,9 @@ import { ExitCode } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type ExportFormat, exportSession, toMarkdown } from '../session/export.js';
 import { clearMarker } from '../session/marker.js';
-import {
-  findSession,
-  listSessions,
-  readSession,
-  SessionError,
-  type SessionSummary,
-  sessionDir,
-  sessionPath,
-} from '../session/session-file.js';
+import { findSession, readSession, SessionError, sessionDir, sessionPath } from '../session/session-file.js';
+import { listSessions, sidecarOf } from '../session/session-sidecar.js';
+import type { SessionSummary } from '../session/session-summary.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
@@ -45,7 +39,7 @@ function formatList(sessions: SessionSummary[]): string {
     s.id,
     localTime(s.updated),
     `${s.turns} turn${s.turns === 1 ? '' : 's'}`,
-    `${tokens(s.input_tokens + s.output_tokens)} tok`,
+    `${tokens(s.input_tokens + s.output_tokens)} tok${s.cache_read_tokens > 0 ? ` (${tokens(s.cache_read_tokens)} cached)` : ''}`,
     s.cost === undefined ? '-' : `$${s.cost.toFixed(2)}`,
     sanitize(s.title),
   ]);
@@ -119,6 +113,7 @@ export function sessionsRmCommand(id: string, options: GlobalOptions): Promise<n
     const { dir, id: found } = await load(id, options);
     const file = sessionPath(dir, found);
     await rm(file);
+    await rm(sidecarOf(file), { force: true });
     await clearMarker(file);
     process.stderr.write(`removed session ${found}\n`);
   });

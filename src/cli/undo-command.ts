@@ -1,8 +1,19 @@
 // `keel undo [id] [--list]`: puts the workspace back as it was before the last run (or chat turn), or before one
 // checkpoint, from the checkpoints Keel takes before every call that may change files.
 import { realpath } from 'node:fs/promises';
-import { DEFAULT_MAX_IGNORED_KB, NO_GIT_WARNING, openCheckpointStore } from '../checkpoint/checkpointer.js';
-import { type Checkpoint, type FileChange, type SkippedPath, undoTarget } from '../checkpoint/checkpoints.js';
+import {
+  DEFAULT_MAX_FILE_MB,
+  DEFAULT_MAX_IGNORED_KB,
+  NO_GIT_WARNING,
+  openCheckpointStore,
+} from '../checkpoint/checkpointer.js';
+import {
+  type Checkpoint,
+  type FileChange,
+  type RestoreResult,
+  type SkippedPath,
+  undoTarget,
+} from '../checkpoint/checkpoints.js';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
@@ -81,12 +92,29 @@ function cannotRestore(target: Checkpoint, limitKb: number): string[] {
   return lines;
 }
 
+const largeWord = {
+  unchanged: 'unchanged since then: nothing to restore',
+  changed: 'changed since then: NOT restored',
+  deleted: 'deleted since then: NOT restored',
+} as const;
+
+/** Files too large to copy into the checkpoint: recorded by size and hash, so undo can say whether anything is lost. */
+function largeLines(large: NonNullable<RestoreResult['large']>): string[] {
+  if (large.length === 0) return [];
+  const lines = ['over checkpoints.max_file_mb, so recorded by size and hash only (never copied):'];
+  for (const f of large) {
+    lines.push(`  ${f.path} (${(f.size / 1024 / 1024).toFixed(1)} MB, ${largeWord[f.now]})`);
+  }
+  return lines;
+}
+
 /** The configured size limit; a config that does not load leaves undo working with the default. */
-async function ignoredLimitKb(options: UndoOptions): Promise<number> {
+async function limits(options: UndoOptions): Promise<{ kb: number; mb: number }> {
   try {
-    return (await loadConfigFor(options)).config.checkpoints.max_ignored_file_kb;
+    const { checkpoints } = (await loadConfigFor(options)).config;
+    return { kb: checkpoints.max_ignored_file_kb, mb: checkpoints.max_file_mb };
   } catch {
-    return DEFAULT_MAX_IGNORED_KB;
+    return { kb: DEFAULT_MAX_IGNORED_KB, mb: DEFAULT_MAX_FILE_MB };
   }
 }
 
@@ -99,12 +127,13 @@ export async function undoCommand(
 ): Promise<number> {
   try {
     const root = await realpath(await resolveWorkspaceDir(options.cwd));
-    const limitKb = await ignoredLimitKb(options);
+    const { kb: limitKb, mb: limitMb } = await limits(options);
     const store = await openCheckpointStore({
       root,
       stateDir: stateDir(process.env),
       env: process.env,
       maxIgnoredKb: limitKb,
+      maxFileMb: limitMb,
     });
     const checkpoints = await store.list();
     if (options.list) {
@@ -137,6 +166,7 @@ export async function undoCommand(
       );
       for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
     }
+    lines.push(...largeLines(result.large ?? []));
     if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
     lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
     out.print(sanitize(`${lines.join('\n')}\n`));

@@ -50,6 +50,11 @@ export function parseSource(lang: LanguageSpec, source: string): AstNode {
   return napi().parse(lang.astGrep, source).root() as unknown as AstNode;
 }
 
+/** The syntax tree of `source`, built on the thread pool. */
+export async function parseSourceAsync(lang: LanguageSpec, source: string): Promise<AstNode> {
+  return (await napi().parseAsync(lang.astGrep, source)).root() as unknown as AstNode;
+}
+
 const validKinds = new Map<string, Set<string>>();
 
 /** The kinds the grammar knows, of those asked: a rule naming an unknown kind is refused by ast-grep. */

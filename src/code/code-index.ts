@@ -5,20 +5,26 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { napi } from './ast-grep.js';
+import { napi, parseSourceAsync } from './ast-grep.js';
+import { findProjectEntries, type ProjectEntries } from './entry-points.js';
+import { isMinifiedText } from './file-roles.js';
 import { languageOf } from './languages.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
-const MAX_FILE_BYTES = 1_000_000;
+export const MAX_FILE_BYTES = 1_000_000;
+/** Files parsed on the thread pool at a time. */
+const PARSE_WINDOW = 32;
 
 export interface CodeIndex {
   root: string;
   /** Workspace-relative path (with `/`) → tags, in path order. */
   files: Map<string, FileTags>;
+  /** Entry points and workspace packages the manifests declare. */
+  project?: ProjectEntries;
   stats: {
     files: number;
     /** Files parsed in this load (new or changed content). */
@@ -28,22 +34,26 @@ export interface CodeIndex {
   };
 }
 
-const manifestEntry = z.object({ mtimeMs: z.number(), size: z.number(), hash: z.string() });
-// Tags are our own output; only the envelope is checked, and a cache that fails the check is rebuilt.
+interface ManifestEntry {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
+const isRecord = (v: unknown): v is Record<string, never> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+// Our own output: only the envelope is checked (per-entry checks cost more than the parse on 28k files). An entry
+// of the wrong shape never matches a file's stat, so that file is read and parsed again; a bad envelope is rebuilt.
 const cacheSchema = z.object({
   version: z.literal(CACHE_VERSION),
-  manifest: z.record(z.string(), manifestEntry),
-  tags: z.record(
-    z.string(),
-    z.custom<FileTags>((v) => typeof v === 'object' && v !== null),
-  ),
+  manifest: z.custom<Record<string, ManifestEntry>>(isRecord),
+  tags: z.custom<Record<string, FileTags>>(isRecord),
 });
 type CacheFile = z.infer<typeof cacheSchema>;
 
-/** `<cacheDir>/tags/<hash of the root>.json`: one file per repository. */
-export function cacheFileFor(cacheDir: string, root: string): string {
+/** `<cacheDir>/<folder>/<hash of the root>.json`: one file per repository (tags, or the map's graph). */
+export function cacheFileFor(cacheDir: string, root: string, folder = 'tags'): string {
   const id = createHash('sha256').update(root).digest('hex').slice(0, 32);
-  return path.join(cacheDir, 'tags', `${id}.json`);
+  return path.join(cacheDir, folder, `${id}.json`);
 }
 
 async function readCache(file: string | undefined): Promise<CacheFile> {
@@ -58,11 +68,45 @@ async function readCache(file: string | undefined): Promise<CacheFile> {
 }
 
 /** Written to a temp file and renamed, so a concurrent reader sees the old cache or the new one. */
-async function writeCache(file: string, cache: CacheFile): Promise<void> {
+/**
+ * The JSON text of an object in pieces of about a megabyte: the tags of 28k files as one string (and its copy as a
+ * buffer) would add ~100 MB to the peak memory of a cold load.
+ */
+function* jsonPieces(value: Record<string, unknown>): Generator<string> {
+  let piece = '{';
+  let firstKey = true;
+  for (const [key, field] of Object.entries(value)) {
+    piece += `${firstKey ? '' : ','}${JSON.stringify(key)}:`;
+    firstKey = false;
+    if (!isRecord(field)) {
+      piece += JSON.stringify(field);
+      continue;
+    }
+    piece += '{';
+    let first = true;
+    for (const [k, v] of Object.entries(field as Record<string, unknown>)) {
+      piece += `${first ? '' : ','}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+      first = false;
+      if (piece.length > 1_000_000) {
+        yield piece;
+        piece = '';
+      }
+    }
+    piece += '}';
+  }
+  yield `${piece}}`;
+}
+
+export async function writeCache(file: string, cache: object): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await fs.writeFile(temp, JSON.stringify(cache), { mode: 0o600 });
+    const handle = await fs.open(temp, 'w', 0o600);
+    try {
+      for (const piece of jsonPieces(cache as Record<string, unknown>)) await handle.write(piece);
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temp, file);
   } catch {
     // A cache that cannot be written only costs the next run a parse.
@@ -88,15 +132,49 @@ function readOrUndefined(file: string): Buffer | undefined {
   }
 }
 
-/** The file's tags, or undefined when it is not valid UTF-8 or cannot be parsed. */
-function parse(rel: string, data: Buffer): FileTags | undefined {
-  const lang = languageOf(rel);
-  if (!lang) return undefined;
+/**
+ * Parses the files in windows: a window's trees are built on the thread pool (parseAsync) while the previous
+ * window's are read here, so the two cores share the work; the awaits between windows also let the parser's native
+ * trees be freed (they go by finalizers that run between turns of the event loop) and Ctrl-C through.
+ */
+async function parseAll(
+  queued: Map<string, { rel: string; data: Buffer }>,
+  tags: Record<string, FileTags>,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (queued.size === 0) return;
   napi();
-  try {
-    return extractTags(lang, new TextDecoder('utf-8', { fatal: true }).decode(data));
-  } catch {
-    return undefined;
+  const items = [...queued].map(([hash, { rel, data }]) => {
+    const lang = languageOf(rel);
+    let source: string | undefined;
+    try {
+      source = new TextDecoder('utf-8', { fatal: true }).decode(data);
+    } catch {
+      source = undefined;
+    }
+    return { hash, lang, source };
+  });
+  const start = (from: number) =>
+    items.slice(from, from + PARSE_WINDOW).map((item) => ({
+      item,
+      tree:
+        item.lang && item.source !== undefined && !isMinifiedText(item.source)
+          ? parseSourceAsync(item.lang, item.source).catch(() => undefined)
+          : Promise.resolve(undefined),
+    }));
+  let next = start(0);
+  for (let at = 0; at < items.length; at += PARSE_WINDOW) {
+    signal?.throwIfAborted();
+    const current = next;
+    next = start(at + PARSE_WINDOW);
+    for (const { item, tree } of current) {
+      if (!item.lang || item.source === undefined) continue;
+      try {
+        tags[item.hash] = extractTags(item.lang, item.source, await tree);
+      } catch {
+        // Not parseable: left out of the index.
+      }
+    }
   }
 }
 
@@ -117,6 +195,8 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   const byPath = new Map<string, FileTags>();
 
   // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
+  const found: { rel: string; stat: Stats; hash: string }[] = [];
+  const queued = new Map<string, { rel: string; data: Buffer }>();
   for (const rel of paths) {
     options.signal?.throwIfAborted();
     const absolute = path.join(root, rel);
@@ -124,25 +204,35 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
     const known = cache.manifest[rel];
     let hash = known?.hash;
-    if (!known || known.mtimeMs !== stat.mtimeMs || known.size !== stat.size || !cache.tags[known.hash]) {
+    const fresh =
+      known !== undefined &&
+      known.mtimeMs === stat.mtimeMs &&
+      known.size === stat.size &&
+      typeof known.hash === 'string' &&
+      isRecord(cache.tags[known.hash]);
+    if (!fresh) {
       const data = readOrUndefined(absolute);
       if (!data || data.subarray(0, 8192).includes(0)) continue;
       stats.hashed += 1;
       hash = hashOf(data);
-      if (!cache.tags[hash] && !tags[hash]) {
-        const parsed = parse(rel, data);
-        if (!parsed) continue;
-        tags[hash] = parsed;
-        stats.parsed += 1;
-      }
+      if (!isRecord(cache.tags[hash]) && !queued.has(hash)) queued.set(hash, { rel, data });
     }
-    manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash: hash! };
-    tags[hash!] ??= cache.tags[hash!]!;
-    byPath.set(rel, tags[hash!]!);
+    found.push({ rel, stat, hash: hash! });
+  }
+  await parseAll(queued, tags, options.signal);
+  stats.parsed = Object.keys(tags).length;
+  for (const { rel, stat, hash } of found) {
+    const fileTags = tags[hash] ?? cache.tags[hash];
+    // Not valid UTF-8, or not parseable.
+    if (!isRecord(fileTags)) continue;
+    manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash };
+    tags[hash] = fileTags;
+    byPath.set(rel, fileTags);
   }
   stats.files = byPath.size;
 
   const changed = stats.hashed > 0 || Object.keys(cache.manifest).length !== Object.keys(manifest).length;
   if (file && changed) await writeCache(file, { version: CACHE_VERSION, manifest, tags });
-  return { root, files: byPath, stats };
+  const project = await findProjectEntries(root, new Set(byPath.keys()));
+  return { root, files: byPath, project, stats };
 }

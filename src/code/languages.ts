@@ -54,8 +54,6 @@ export interface LanguageSpec {
   containers: string[];
   /** Import (and re-export) statement kinds; their text is read by the import patterns. */
   imports: string[];
-  /** On an import statement's text: group 1 is the module, when it matches. */
-  importPatterns: RegExp[];
   /** Identifier node kinds of plain names (variables, functions, types). */
   identifiers: string[];
   /** Identifier kinds naming members (`obj.m`, `m() {}`): counted only for methods and fields. */
@@ -117,7 +115,6 @@ const TS_LIKE = {
   definitions: TS_DEFINITIONS,
   containers: ['class_declaration', 'abstract_class_declaration', 'interface_declaration', 'class'],
   imports: ['import_statement', 'export_statement'],
-  importPatterns: [/\bfrom\s*['"]([^'"]+)['"]/, /^import\s*['"]([^'"]+)['"]/],
   identifiers: ['identifier', 'type_identifier', 'shorthand_property_identifier'],
   memberIdentifiers: ['property_identifier'],
   localBindings: [
@@ -155,7 +152,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     ],
     containers: ['class_definition'],
     imports: ['import_statement', 'import_from_statement'],
-    importPatterns: [/^from\s+([.\w]+)\s+import/, /^import\s+([.\w]+)/],
     identifiers: ['identifier'],
     memberIdentifiers: [],
     memberAccess: [{ parent: 'attribute', field: 'attribute' }],
@@ -191,7 +187,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     ],
     containers: ['impl_item', 'trait_item'],
     imports: ['use_declaration', 'mod_item'],
-    importPatterns: [/^(?:pub(?:\([^)]*\))?\s+)?use\s+([\w:]+)/, /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/],
     identifiers: ['identifier', 'type_identifier'],
     memberIdentifiers: ['field_identifier'],
     localBindings: ['parameter.pattern', 'let_declaration.pattern', '*closure_parameters'],
@@ -213,7 +208,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     ],
     containers: [],
     imports: ['import_spec'],
-    importPatterns: [/"([^"]+)"/],
     // `calc.ComputeTotal`: another package's names are reached as selector fields.
     identifiers: ['identifier', 'type_identifier', 'package_identifier', 'field_identifier'],
     memberIdentifiers: [],
@@ -239,7 +233,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     ],
     containers: ['class_declaration', 'record_declaration', 'interface_declaration', 'enum_declaration'],
     imports: ['import_declaration'],
-    importPatterns: [/^import\s+(?:static\s+)?([\w.]+)/],
     identifiers: ['identifier', 'type_identifier'],
     memberIdentifiers: [],
     memberAccess: [
@@ -275,7 +268,6 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     ],
     containers: ['class_definition', 'mixin_declaration', 'extension_declaration'],
     imports: ['import_or_export'],
-    importPatterns: [/^(?:import|export)\s+['"]([^'"]+)['"]/],
     identifiers: ['identifier', 'type_identifier'],
     memberIdentifiers: [],
     memberAccess: [{ parent: 'unconditional_assignable_selector', field: '' }],

@@ -20,15 +20,25 @@ export interface ModuleGraph {
 export class ImportResolver {
   private readonly files: Set<string>;
   private readonly byDir = new Map<string, string[]>();
+  /** Base name → files: a package path rooted anywhere is looked up by its last part, not against every file. */
+  private readonly byBase = new Map<string, string[]>();
 
   constructor(
     index: CodeIndex,
     private readonly goModule?: string,
+    /** Workspace package name → its entry file (`@scope/pkg` imported by a sibling package). */
+    private readonly packages?: ReadonlyMap<string, string>,
   ) {
     this.files = new Set(index.files.keys());
     for (const file of this.files) {
       const dir = posix.dirname(file);
-      this.byDir.set(dir, [...(this.byDir.get(dir) ?? []), file]);
+      const base = posix.basename(file);
+      const inDir = this.byDir.get(dir);
+      if (inDir) inDir.push(file);
+      else this.byDir.set(dir, [file]);
+      const named = this.byBase.get(base);
+      if (named) named.push(file);
+      else this.byBase.set(base, [file]);
     }
   }
 
@@ -40,9 +50,11 @@ export class ImportResolver {
   /** The shortest file ending in one of the suffixes (a package path rooted anywhere: src/, lib/). */
   private bySuffix(suffixes: string[]): string[] {
     let best: string | undefined;
-    for (const file of this.files) {
-      if (suffixes.some((s) => file === s || file.endsWith(`/${s}`)) && (!best || file.length < best.length))
-        best = file;
+    for (const suffix of suffixes) {
+      for (const file of this.byBase.get(posix.basename(suffix)) ?? []) {
+        if ((file === suffix || file.endsWith(`/${suffix}`)) && (!best || file.length < best.length))
+          best = file;
+      }
     }
     return best ? [best] : [];
   }
@@ -55,7 +67,10 @@ export class ImportResolver {
       case 'typescript':
       case 'tsx':
       case 'javascript': {
-        if (!m.startsWith('.')) return [];
+        if (!m.startsWith('.')) {
+          const entry = this.packages?.get(m);
+          return entry ? [entry] : [];
+        }
         const base = posix.join(dir, m);
         const stripped = base.replace(/\.(m|c)?jsx?$/, '');
         return this.first([

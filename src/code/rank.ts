@@ -1,19 +1,37 @@
-// Ranks a repository's files by a reference graph, as Aider does: file A → file B when A uses a name B defines,
-// then PageRank personalised toward the files and names the conversation (or the caller) mentions.
+// Ranks a repository's files by how much of the project depends on them: PageRank over resolved imports and over
+// names used in one file and defined in another, personalised toward the declared entry points and the files and
+// names the conversation mentions. Tests, fixtures, examples, docs, generated and vendored files come last.
+// A name is a node of its own (file → name → the files defining it), so the graph grows with the references,
+// not with references × definitions: `foo`, defined in 5,000 fixtures, is one node, not 5,000 edges per use.
 import type { CodeIndex } from './code-index.js';
+import { isSupportFile } from './file-roles.js';
+import { localNames } from './imports.js';
+import { ImportResolver } from './module-graph.js';
 
 export interface RankOptions {
   /** Text naming files or symbols to favour: the focus argument and the conversation so far. */
   mentions?: string;
 }
 
-const DAMPING = 0.85;
-const ITERATIONS = 40;
+export interface RankedFile {
+  path: string;
+  score: number;
+  /** 0 mentioned, 1 declared entry point, 2 the project's code, 3 tests, fixtures, examples, generated, vendored. */
+  tier: number;
+}
 
-/** Names worth little as evidence of a dependency: private, or defined in many files (`constructor`, `init`). */
-function nameWeight(name: string, definers: number, mentioned: boolean): number {
+const DAMPING = 0.85;
+const MAX_ITERATIONS = 40;
+/** An import resolved to a repository file says as much as a use of a long, specific name. */
+const IMPORT_WEIGHT = 10;
+/** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
+const SUPPORT_WEIGHT = 0.1;
+/** How much depending on the project's files counts against being depended on. */
+const HUB_SHARE = 1;
+
+/** How much a use of `name` says about a dependency: little when it is private or defined in many files. */
+function nameWeight(name: string, definers: number): number {
   let weight = 1;
-  if (mentioned) weight *= 10;
   // Long, specific names (camelCase, snake_case) say more than short generic ones.
   if (name.length >= 8 && /[a-z][A-Z]|_[a-z]/.test(name)) weight *= 10;
   if (name.startsWith('_')) weight *= 0.1;
@@ -34,83 +52,257 @@ export function mentionedFiles(paths: Iterable<string>, text: string): Set<strin
   return found;
 }
 
-/** Files ranked most important first, with their scores. */
-export function rankFiles(index: CodeIndex, options: RankOptions = {}): { path: string; score: number }[] {
-  const paths = [...index.files.keys()];
-  const position = new Map(paths.map((p, i) => [p, i]));
-  const definers = new Map<string, number[]>();
+/** True when the sorted list holds `value`. */
+function holds(sorted: number[], value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = sorted[mid]!;
+    if (at === value) return true;
+    if (at < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+export interface Graph {
+  /** Per file, its edges in [offsets[i], offsets[i+1]): a target below n is a file, n + k is name k. */
+  offsets: Int32Array;
+  targets: Int32Array;
+  weights: Float64Array;
+  /** Per name, its defining files in [nameOffsets[k], nameOffsets[k+1]). */
+  nameOffsets: Int32Array;
+  definers: Int32Array;
+  /** Name k. */
+  names: string[];
+}
+
+/** All that ranking needs, apart from what the conversation mentions: kept in the map cache between runs. */
+export interface RankInput {
+  paths: string[];
+  graph: Graph;
+  /** Per file, its number of definitions. */
+  sizes: Int32Array;
+  /** Per file, 1 for a test, fixture, example, doc, generated or vendored file. */
+  support: Uint8Array;
+  entryPoints: string[];
+  packageEntryPoints: string[];
+}
+
+function buildGraph(index: CodeIndex, paths: string[]): Graph {
+  const n = paths.length;
+  const nameIds = new Map<string, number>();
+  const definerLists: number[][] = [];
   paths.forEach((p, i) => {
     for (const def of index.files.get(p)!.definitions) {
-      const list = definers.get(def.name) ?? [];
+      let id = nameIds.get(def.name);
+      if (id === undefined) {
+        id = definerLists.length;
+        nameIds.set(def.name, id);
+        definerLists.push([]);
+      }
+      const list = definerLists[id]!;
       if (list.at(-1) !== i) list.push(i);
-      definers.set(def.name, list);
     }
   });
-  const text = options.mentions ?? '';
-  const mentionedNames = new Set(text.match(/[A-Za-z_$][\w$]{3,}/g) ?? []);
+  const weightOf = new Float64Array(definerLists.length);
+  for (const [name, id] of nameIds) weightOf[id] = nameWeight(name, definerLists[id]!.length);
 
-  // Each name's weight once (not once per file using it): the regex in nameWeight is the costly part.
-  const nameWeights = new Map<string, number>();
-  for (const [name, targets] of definers)
-    nameWeights.set(name, nameWeight(name, targets.length, mentionedNames.has(name)) / targets.length);
-
-  // Weighted edges, as adjacency lists of (target, weight), normalised per source below.
-  const edges: Map<number, number>[] = paths.map(() => new Map());
-  paths.forEach((p, from) => {
-    const out = edges[from]!;
-    const references = index.files.get(p)!.references;
-    for (const name in references) {
-      const targets = definers.get(name);
-      if (!targets) continue;
-      const weight = nameWeights.get(name)! * Math.sqrt(references[name]!);
-      for (const to of targets) if (to !== from) out.set(to, (out.get(to) ?? 0) + weight);
-    }
-  });
-
-  const n = paths.length;
-  if (n === 0) return [];
-  const favoured = mentionedFiles(paths, text);
-  for (const [name, list] of definers)
-    if (mentionedNames.has(name) && list.length <= 5) for (const i of list) favoured.add(paths[i]!);
-  const personal = new Float64Array(n).fill(favoured.size > 0 ? 0 : 1 / n);
-  for (const p of favoured) personal[position.get(p)!] = 1 / favoured.size;
-
-  // The graph in compressed rows (targets and weights normalised per source): iterating typed arrays is what
-  // keeps 40 rounds over tens of thousands of edges fast.
+  const resolver = new ImportResolver(index, index.project?.goModule, index.project?.packages);
+  const position = new Map(paths.map((p, i) => [p, i]));
   const offsets = new Int32Array(n + 1);
-  edges.forEach((out, from) => {
-    offsets[from + 1] = offsets[from]! + out.size;
+  const targets: number[] = [];
+  const weights: number[] = [];
+  paths.forEach((p, from) => {
+    const tags = index.files.get(p)!;
+    const start = targets.length;
+    const imported = new Map<number, number>();
+    const bound = new Set<string>();
+    const references = tags.references;
+    for (const imp of tags.imports) {
+      const files = resolver.resolve(p, imp, tags.language);
+      if (files.length === 0) continue;
+      // A barrel's re-export or a type-only import passes names along; the code that uses them depends more.
+      const passing = imp.reexport || imp.typeOnly === true;
+      let uses = 0;
+      for (const local of localNames(imp, tags.language)) {
+        bound.add(local);
+        uses += Math.sqrt(references[local] ?? 0);
+      }
+      const weight = (passing ? IMPORT_WEIGHT * 0.2 : IMPORT_WEIGHT) * (1 + uses);
+      for (const file of files) {
+        const to = position.get(file);
+        if (to !== undefined && to !== from) imported.set(to, (imported.get(to) ?? 0) + weight);
+      }
+    }
+    for (const [to, weight] of imported) {
+      targets.push(to);
+      weights.push(weight);
+    }
+    for (const name in references) {
+      const id = nameIds.get(name);
+      // A name the file defines itself is most likely its own; one it imports from a known file is counted there.
+      if (id === undefined || bound.has(name) || holds(definerLists[id]!, from)) continue;
+      targets.push(n + id);
+      weights.push(weightOf[id]! * Math.sqrt(references[name]!));
+    }
+    let total = 0;
+    for (let e = start; e < targets.length; e++) total += weights[e]!;
+    for (let e = start; e < targets.length; e++) weights[e]! /= total;
+    offsets[from + 1] = targets.length;
   });
+  const nameOffsets = new Int32Array(definerLists.length + 1);
+  definerLists.forEach((list, id) => {
+    nameOffsets[id + 1] = nameOffsets[id]! + list.length;
+  });
+  return {
+    offsets,
+    targets: Int32Array.from(targets),
+    weights: Float64Array.from(weights),
+    nameOffsets,
+    definers: Int32Array.from(definerLists.flat()),
+    names: [...nameIds.keys()],
+  };
+}
+
+/** The file-to-file edges turned around, names left out: who depends on a file, for the hub score. */
+function reversed(graph: Graph, n: number): Graph {
+  const counts = new Int32Array(n + 1);
+  for (let e = 0; e < graph.targets.length; e++)
+    if (graph.targets[e]! < n) counts[graph.targets[e]! + 1]! += 1;
+  for (let i = 0; i < n; i++) counts[i + 1]! += counts[i]!;
+  const offsets = Int32Array.from(counts);
+  const fill = Int32Array.from(counts);
   const targets = new Int32Array(offsets[n]!);
   const weights = new Float64Array(offsets[n]!);
-  edges.forEach((out, from) => {
-    let total = 0;
-    for (const weight of out.values()) total += weight;
-    let at = offsets[from]!;
-    for (const [to, weight] of out) {
-      targets[at] = to;
-      weights[at++] = weight / total;
+  for (let from = 0; from < n; from++)
+    for (let e = graph.offsets[from]!; e < graph.offsets[from + 1]!; e++) {
+      const to = graph.targets[e]!;
+      if (to >= n) continue;
+      targets[fill[to]!] = from;
+      weights[fill[to]!++] = graph.weights[e]!;
     }
-  });
+  for (let i = 0; i < n; i++) {
+    let total = 0;
+    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) total += weights[e]!;
+    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) weights[e]! /= total;
+  }
+  return {
+    offsets,
+    targets,
+    weights,
+    nameOffsets: new Int32Array(1),
+    definers: new Int32Array(0),
+    names: [],
+  };
+}
+
+/** PageRank with name nodes passing on all they receive, until it settles. */
+function pageRank(graph: Graph, personal: Float64Array): Float64Array {
+  const n = personal.length;
+  const names = graph.nameOffsets.length - 1;
+  const nameMass = new Float64Array(names);
   let rank = Float64Array.from(personal);
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const next = new Float64Array(n);
+  let next = new Float64Array(n);
+  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+    next.fill(0);
+    nameMass.fill(0);
     let dangling = 0;
     for (let from = 0; from < n; from++) {
-      const start = offsets[from]!;
-      const stop = offsets[from + 1]!;
+      const start = graph.offsets[from]!;
+      const stop = graph.offsets[from + 1]!;
       if (start === stop) {
         dangling += rank[from]!;
         continue;
       }
       const share = DAMPING * rank[from]!;
-      for (let e = start; e < stop; e++) next[targets[e]!]! += share * weights[e]!;
+      for (let e = start; e < stop; e++) {
+        const to = graph.targets[e]!;
+        if (to < n) next[to]! += share * graph.weights[e]!;
+        else nameMass[to - n]! += share * graph.weights[e]!;
+      }
+    }
+    for (let id = 0; id < names; id++) {
+      const mass = nameMass[id]!;
+      if (mass === 0) continue;
+      const start = graph.nameOffsets[id]!;
+      const stop = graph.nameOffsets[id + 1]!;
+      const each = mass / (stop - start);
+      for (let d = start; d < stop; d++) next[graph.definers[d]!]! += each;
     }
     // Rank leaking from files that use nothing, and the teleport, go back by the personalisation.
-    for (let i = 0; i < n; i++) next[i]! += (DAMPING * dangling + (1 - DAMPING)) * personal[i]!;
-    rank = next;
+    const back = DAMPING * dangling + (1 - DAMPING);
+    let change = 0;
+    for (let i = 0; i < n; i++) {
+      next[i]! += back * personal[i]!;
+      change += Math.abs(next[i]! - rank[i]!);
+    }
+    [rank, next] = [next, rank];
+    if (change < 1e-7) break;
   }
+  return rank;
+}
+
+/** The graph and per-file facts of an index. */
+export function prepareRank(index: CodeIndex): RankInput {
+  const paths = [...index.files.keys()];
+  return {
+    paths,
+    graph: buildGraph(index, paths),
+    sizes: Int32Array.from(paths, (p) => index.files.get(p)!.definitions.length),
+    support: Uint8Array.from(paths, (p) =>
+      isSupportFile(p) || index.files.get(p)!.generated === true ? 1 : 0,
+    ),
+    entryPoints: index.project?.entryPoints ?? [],
+    packageEntryPoints: index.project?.packageEntryPoints ?? [],
+  };
+}
+
+/** Files ranked most important first: mentioned files, declared entry points, the project's code, then the rest. */
+export function rankPrepared(input: RankInput, mentions = ''): RankedFile[] {
+  const { paths, graph, support } = input;
+  const n = paths.length;
+  if (n === 0) return [];
+  const mentionedNames = new Set(mentions.match(/[A-Za-z_$][\w$]{3,}/g) ?? []);
+  const favoured = mentionedFiles(paths, mentions);
+  // A mentioned name defined in a few files favours them.
+  if (mentionedNames.size > 0)
+    graph.names.forEach((name, id) => {
+      const start = graph.nameOffsets[id]!;
+      const stop = graph.nameOffsets[id + 1]!;
+      if (mentionedNames.has(name) && stop - start <= 5)
+        for (let d = start; d < stop; d++) favoured.add(paths[graph.definers[d]!]!);
+    });
+  const entries = new Set(input.entryPoints);
+  const packageEntries = new Set(input.packageEntryPoints);
+
+  const personal = new Float64Array(n);
+  let base = 0;
+  // Larger files hold more of the project: their share of the teleport grows with the root of their definitions.
+  for (let i = 0; i < n; i++)
+    base += personal[i] = (support[i] ? SUPPORT_WEIGHT : 1) * Math.sqrt(1 + input.sizes[i]!);
+  const boost = (set: Set<string>, share: number) => {
+    for (let i = 0; i < n; i++) if (set.has(paths[i]!)) personal[i]! += (base * share) / set.size;
+  };
+  boost(entries, 0.3);
+  boost(packageEntries, 0.2);
+  boost(favoured, 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += personal[i]!;
+  for (let i = 0; i < n; i++) personal[i]! /= total;
+
+  // Authority (what the project depends on) plus hub (what depends on much of the project: the main class, the
+  // facade), so the core shows beside the helpers everything uses.
+  const authority = pageRank(graph, personal);
+  const hub = pageRank(reversed(graph, n), personal);
+  const rank = authority.map((a, i) => a + HUB_SHARE * hub[i]!);
+  const tierOf = (p: string, i: number) => (favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? 3 : 2);
   return paths
-    .map((path, i) => ({ path, score: rank[i]! + (favoured.has(path) ? 1 : 0) }))
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+    .map((path, i) => ({ path, score: rank[i]!, tier: tierOf(path, i) }))
+    .sort((a, b) => a.tier - b.tier || b.score - a.score || (a.path < b.path ? -1 : 1));
+}
+
+export function rankFiles(index: CodeIndex, options: RankOptions = {}): RankedFile[] {
+  return rankPrepared(prepareRank(index), options.mentions);
 }

@@ -5,7 +5,7 @@ import { SKIPPED_DIRS, walkFiles } from '../project/file-walk.js';
 import { languageOf } from './languages.js';
 
 /** A repository larger than this is mapped in part; the walk stops here. */
-export const MAX_SOURCE_FILES = 20_000;
+export const MAX_SOURCE_FILES = 50_000;
 
 /** Workspace-relative paths (with `/`) of the source files under `root`, sorted. */
 export async function listSourceFiles(root: string, signal?: AbortSignal): Promise<string[]> {

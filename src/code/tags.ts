@@ -1,6 +1,8 @@
 // A file's tags: its definitions (name, kind, signature, doc comment, place), imports and the names its code uses.
 // Generic over the language tables of languages.ts; definitions and imports come from the tree-sitter tree.
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
+import { isGeneratedText, isMinifiedText } from './file-roles.js';
+import { findImports, type Import, type LocalExport } from './imports.js';
 import type { DefinitionRule, LanguageId, LanguageSpec, SymbolKind } from './languages.js';
 
 export interface Definition {
@@ -17,23 +19,18 @@ export interface Definition {
   exported: boolean;
 }
 
-export interface Import {
-  /** As written: './a', 'package:app/b.dart', 'os.path', 'crate::x', 'fmt', 'a.b.C'. */
-  module: string;
-  /** Names taken from it, when the statement lists them. */
-  names: string[];
-  line: number;
-  /** Re-exported (`export … from`, Dart `export`, Rust `pub use`). */
-  reexport: boolean;
-  text: string;
-}
+export type { Import, ImportedName, LocalExport } from './imports.js';
 
 export interface FileTags {
   language: LanguageId;
   definitions: Definition[];
   imports: Import[];
+  /** Export statements of the module's own names (`export { a as b }`, `export default x`), when it has any. */
+  exports?: LocalExport[];
   /** Names used in code (not in comments or strings), with how often: the edges of the reference graph. */
   references: Record<string, number>;
+  /** Generated or minified: kept for search, ranked last by the map. */
+  generated?: boolean;
 }
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
@@ -73,10 +70,15 @@ function oneLine(text: string): string {
 function signatureOf(source: string, node: AstNode): string {
   const start = node.range().start.index;
   const from = lineStart(source, start);
-  const begin = PREFIX_WORDS.test(source.slice(from, start)) ? from : start;
+  const begin = start - from < MAX_SIGNATURE && PREFIX_WORDS.test(source.slice(from, start)) ? from : start;
   const body = node.field('body');
   const end = body ? body.range().start.index : lineEnd(source, start);
-  return oneLine(source.slice(begin, Math.max(end, start)).replace(/[\s{:=]*$/, ''));
+  // Bounded: a long line (generated code, a big literal) must not be copied and flattened whole.
+  let text = source.slice(begin, Math.min(Math.max(end, start), begin + 4 * MAX_SIGNATURE));
+  let cut = text.length;
+  while (cut > 0 && /[\s{:=]/.test(text[cut - 1]!)) cut -= 1;
+  text = text.slice(0, cut);
+  return oneLine(text);
 }
 
 const DOC_MARKERS = /^\s*(\/\*\*?|\*\/|\*|\/\/[/!]?|#)\s?|\s*\*\/\s*$/g;
@@ -141,10 +143,10 @@ function isExported(
   }
 }
 
-function findDefinitions(lang: LanguageSpec, source: string, root: AstNode): Definition[] {
+function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): Definition[] {
   const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
   const found: Found[] = [];
-  for (const node of findKinds(lang, root, [...rules.keys()])) {
+  for (const node of nodes) {
     const rule = rules.get(node.kind())!;
     if (rule.parents && !rules.get(node.kind())!.parents!.includes(node.parent()?.kind() ?? '')) continue;
     const parts = rule.each ? node.children().filter((c) => c.kind() === rule.each) : [node];
@@ -204,68 +206,49 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-const IMPORT_KEYWORDS = new Set([
-  'import',
-  'export',
-  'from',
-  'as',
-  'type',
-  'typeof',
-  'default',
-  'show',
-  'hide',
-]);
-
-/** The names an import statement takes, as written in the module (aliases dropped). */
-function importedNames(lang: LanguageSpec, text: string, module: string): string[] {
-  let clause = text;
-  if (lang.id === 'python') clause = /\bimport\s+([\s\S]*)$/.exec(text)?.[1] ?? '';
-  else if (lang.id === 'dart') clause = /\bshow\s+([\s\S]*?)(?:\bhide\b|;|$)/.exec(text)?.[1] ?? '';
-  else if (lang.id === 'rust') clause = /\{([\s\S]*)\}/.exec(text)?.[1] ?? module.split('::').pop() ?? '';
-  else if (lang.id === 'go') return [module.split('/').pop() ?? module];
-  else if (lang.id === 'java') return [module.split('.').pop() ?? module];
-  else clause = /^(?:import|export)\s+([\s\S]*?)\s*\bfrom\b/.exec(text)?.[1] ?? '';
-  const words = clause.replace(/\bas\s+[\w$]+/g, '').match(/[A-Za-z_$][\w$]*/g);
-  return [...new Set((words ?? []).filter((w) => !IMPORT_KEYWORDS.has(w)))];
-}
-
-function findImports(lang: LanguageSpec, root: AstNode): Import[] {
-  const imports: Import[] = [];
-  for (const node of findKinds(lang, root, lang.imports)) {
-    const text = node.text();
-    // Rust `mod x { … }` is an inline module, not a file.
-    if (lang.id === 'rust' && node.kind() === 'mod_item' && text.includes('{')) continue;
-    let module: string | undefined;
-    for (const pattern of lang.importPatterns) {
-      module = pattern.exec(text)?.[1];
-      if (module) break;
-    }
-    if (!module) continue;
-    module = module.replace(/::$/, '');
-    const reexport = /^export\b/.test(text) || /^pub\b.*\buse\b/.test(text);
-    const line = node.range().start.line + 1;
-    imports.push({ module, names: importedNames(lang, text, module), line, reexport, text: oneLine(text) });
-  }
-  return imports;
-}
-
 /** The identifiers in code, skipping comments and strings with the language's lexer. */
-function findReferences(lang: LanguageSpec, source: string): Record<string, number> {
+function findReferences(
+  lang: LanguageSpec,
+  source: string,
+  skip: [number, number][],
+): Record<string, number> {
   const counts: Record<string, number> = Object.create(null);
+  let next = 0;
   for (const match of source.matchAll(lang.lexer)) {
     const name = match[1];
-    if (name !== undefined) counts[name] = (counts[name] ?? 0) + 1;
+    if (name === undefined) continue;
+    // Names inside import and export statements are bindings, not uses.
+    while (next < skip.length && skip[next]![1] <= match.index) next += 1;
+    if (next < skip.length && skip[next]![0] <= match.index) continue;
+    counts[name] = (counts[name] ?? 0) + 1;
   }
   return { ...counts };
 }
 
-/** Parses `source` and reads its tags. */
-export function extractTags(lang: LanguageSpec, source: string): FileTags {
-  const root = parseSource(lang, source);
+/** Parses `source` (unless its tree is given) and reads its tags. */
+export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode): FileTags {
+  if (isMinifiedText(source))
+    return { language: lang.id, definitions: [], imports: [], references: {}, generated: true };
+  const root = tree ?? parseSource(lang, source);
+  // One search of the tree for definitions and imports alike: each search crosses into native code and back.
+  const importKinds = new Set(lang.imports);
+  const definitionKinds = new Set(lang.definitions.map((rule) => rule.kind));
+  const nodes = findKinds(lang, root, [...new Set([...definitionKinds, ...importKinds])]);
+  const kinds = nodes.map((node) => node.kind());
+  const { imports, exports, skip } = findImports(
+    lang,
+    nodes.filter((_, i) => importKinds.has(kinds[i]!)),
+  );
   return {
     language: lang.id,
-    definitions: findDefinitions(lang, source, root),
-    imports: findImports(lang, root),
-    references: findReferences(lang, source),
+    definitions: findDefinitions(
+      lang,
+      source,
+      nodes.filter((_, i) => definitionKinds.has(kinds[i]!)),
+    ),
+    imports,
+    ...(exports.length > 0 ? { exports } : {}),
+    references: findReferences(lang, source, skip),
+    ...(isGeneratedText(source) ? { generated: true } : {}),
   };
 }

@@ -26,6 +26,11 @@ export const mcpServerSchema = z
       .describe('HTTP headers (values may name variables)'),
     enabled: z.boolean().default(true),
     timeout_seconds: z.number().int().positive().default(60).describe('start-up and per-request limit'),
+    startup_timeout_seconds: z
+      .number()
+      .min(0)
+      .optional()
+      .describe('how long the first request waits for it (default mcp.startup_timeout_seconds)'),
     read_only: z.boolean().default(false).describe('every tool only reads (safety level safe)'),
     tools: z
       .object({

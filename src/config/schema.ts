@@ -224,12 +224,19 @@ export const configSchema = z
           .describe(
             'largest git-ignored file (.env, *.log) a checkpoint keeps, in KB; generated trees never',
           ),
+        max_file_mb: positiveInt
+          .default(50)
+          .describe('larger files are recorded by size and hash, never copied; keel undo names them'),
       })
       .strict()
       .prefault({})
       .describe('the snapshots keel undo restores'),
     code: z
       .object({
+        diagnostics: z
+          .boolean()
+          .default(true)
+          .describe('file tools report the errors a change introduced (TS/JS and language servers)'),
         language_servers: languageServersSchema.describe(
           'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
         ),
@@ -242,6 +249,11 @@ export const configSchema = z
         servers: mcpServersSchema.describe(
           'MCP servers by name: {command, args, env, cwd} or {url, headers}; see `keel mcp add`',
         ),
+        startup_timeout_seconds: z
+          .number()
+          .min(0)
+          .default(10)
+          .describe('how long the first request waits for servers still starting'),
       })
       .strict()
       .prefault({})

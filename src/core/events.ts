@@ -1,7 +1,7 @@
 // The one typed event stream: everything the agent does is an event; renderers, JSON output,
 // session store and audit subscribe. Each event serialises to one JSON line (field names in snake_case,
 // as `--output stream-json` prints them).
-import type { Message } from './messages.js';
+import type { Message, Usage } from './messages.js';
 import type { TodoItem } from './todos.js';
 
 export type RunEndReason = 'done' | 'turn-limit' | 'interrupted' | 'failed';
@@ -90,7 +90,8 @@ export type AgentEvent =
       /** Absolute paths a file tool created, changed or deleted (a command's changes cannot be known). */
       changed?: string[];
     }
-  | { type: 'usage'; turn: number; input_tokens: number; output_tokens: number }
+  /** One model call's tokens; input_tokens counts cached ones too (cache_read_tokens, cache_write_tokens of it). */
+  | ({ type: 'usage'; turn: number } & UsageCounts)
   /** What the user's message asks for, from a local classifier (no model call); it steers the system prompt. */
   | {
       type: 'intent';
@@ -118,6 +119,8 @@ export type AgentEvent =
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
+  /** What Keel is waiting for (MCP servers starting), shown once while it waits; no part of any result. */
+  | { type: 'status'; message: string }
   | { type: 'error'; code: string; message: string; hint?: string }
   /** `continued`: the answer was cut off by the output limit and the next turn asks for the rest. */
   | { type: 'turn_end'; turn: number; tool_calls: number; continued?: boolean }
@@ -128,7 +131,7 @@ export type AgentEvent =
       turns: number;
       tool_calls: number;
       /** cost_usd: at the model's list price, when Keel knows it. */
-      usage: { input_tokens: number; output_tokens: number; cost_usd?: number };
+      usage: UsageCounts & { cost_usd?: number };
     };
 
 /** A consumer of events. A durable one (the session store) may return a promise: the write in flight. */
@@ -174,6 +177,23 @@ export function createEventStream(...sinks: EventSink[]): EventStream {
 export function fanOut(...sinks: EventSink[]): EventSink {
   return (event) => {
     for (const sink of sinks) void sink(event);
+  };
+}
+
+/** Token counts as events carry them; the cache fields are there only when the provider reported cached tokens. */
+export interface UsageCounts {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+}
+
+export function usageCounts(usage: Usage): UsageCounts {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    ...(usage.cacheReadTokens ? { cache_read_tokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
   };
 }
 

@@ -12,8 +12,13 @@ export interface ToolCall {
 }
 
 export interface Usage {
+  /** Every input token of the request, cached ones included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens: read from the provider's prompt cache (billed at its cache-read price). */
+  cacheReadTokens?: number;
+  /** Of inputTokens: written to the provider's prompt cache (Anthropic bills these above the input price). */
+  cacheWriteTokens?: number;
 }
 
 export type Message =
@@ -23,7 +28,15 @@ export type Message =
   | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  const sum: Usage = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+  const read = (a.cacheReadTokens ?? 0) + (b.cacheReadTokens ?? 0);
+  const write = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  if (read > 0) sum.cacheReadTokens = read;
+  if (write > 0) sum.cacheWriteTokens = write;
+  return sum;
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0 });

@@ -2,6 +2,14 @@
 // (src/providers/), record and replay wrap it. No wire format crosses it.
 import type { Message, ToolCall, Usage } from './messages.js';
 
+/** USD per million tokens; cached input at its own prices where the provider has them (else the input price). */
+export interface Price {
+  inputPerMTok: number;
+  outputPerMTok: number;
+  cacheReadPerMTok?: number;
+  cacheWritePerMTok?: number;
+}
+
 export interface ModelCapabilities {
   /** The model id as the provider names it (`qwen3:latest`, `anthropic/claude-sonnet-4`). */
   id: string;
@@ -12,7 +20,7 @@ export interface ModelCapabilities {
   tools?: boolean;
   streaming?: boolean;
   /** USD per million tokens. */
-  price?: { inputPerMTok: number; outputPerMTok: number };
+  price?: Price;
   /** `server`: the provider said so (gaps may be filled from the table); `table`: Keel's table only; `unknown`: neither. */
   source: 'server' | 'table' | 'unknown';
 }

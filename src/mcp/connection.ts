@@ -1,12 +1,14 @@
 // One MCP server for the length of a run: connect (bounded by timeout_seconds), list its tools, resources and
 // prompts, keep its tools in the registry while it lives, and report its end once. Never throws: a server
-// that fails is a state and one warning, and the run goes on without it.
+// that fails is a state and one warning, and the run goes on without it. The tools it listed last time (tool-cache.ts)
+// are offered while it starts; a call to one waits for it.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { describeTransport } from './config.js';
 import { exposedName, isReadOnly, type McpToolInfo, mcpTool, toolFilter } from './tool-adapter.js';
+import type { ToolCache } from './tool-cache.js';
 import { type OpenedTransport, openTransport } from './transport.js';
 
 export type ServerStatus = 'disabled' | 'starting' | 'ready' | 'failed' | 'stopped';
@@ -41,6 +43,8 @@ export interface ConnectionOptions {
   version: string;
   /** Where offered tools go while the server lives; absent for `keel mcp list`. */
   registry?: ToolRegistry;
+  /** The tool lists of earlier runs; absent for `keel mcp list`, which shows only what the server says now. */
+  cache?: ToolCache;
   warn: (message: string) => void;
 }
 
@@ -53,8 +57,15 @@ export class McpConnection {
   private opened?: OpenedTransport;
   private registered: string[] = [];
   private closing = false;
+  private starting?: Promise<void>;
+  /** The tool list offered now, as JSON (undefined when none is). */
+  private toolsKey?: string;
+  /** Resolves once the cached tool list (if any) is offered. */
+  readonly cacheRead: Promise<void>;
+  /** Whether tools from the cache are offered while the server starts. */
+  cachedTools = false;
 
-  constructor(private readonly options: ConnectionOptions) {
+  constructor(readonly options: ConnectionOptions) {
     this.state = {
       name: options.name,
       transport: describeTransport(options.config),
@@ -63,13 +74,43 @@ export class McpConnection {
       resources: [],
       prompts: [],
     };
+    this.cacheRead = this.offerCached();
+  }
+
+  /** Resolves when the server is ready or has failed (at once for one never started). */
+  settled(): Promise<void> {
+    return this.starting ?? Promise.resolve();
+  }
+
+  private async offerCached(): Promise<void> {
+    const { cache, config } = this.options;
+    if (!cache || this.state.status !== 'starting') return;
+    const tools = await cache.read(config);
+    if (!tools || tools.length === 0 || this.closing || this.state.status !== 'starting') return;
+    this.cachedTools = true;
+    this.setTools(tools);
   }
 
   pid(): number | null {
     return this.opened?.pid() ?? null;
   }
 
-  async start(): Promise<void> {
+  /** Synchronous, for process exit: a stdio server's process group still there is killed. */
+  kill(): void {
+    this.opened?.kill();
+  }
+
+  /** Resolves once a stdio server's process has exited, or at once when there is none. */
+  gone(): Promise<void> {
+    return this.opened?.gone() ?? Promise.resolve();
+  }
+
+  start(): Promise<void> {
+    this.starting ??= this.connect();
+    return this.starting;
+  }
+
+  private async connect(): Promise<void> {
     if (this.state.status !== 'starting') return;
     const { name, config } = this.options;
     const timeout = config.timeout_seconds * 1000;
@@ -120,16 +161,36 @@ export class McpConnection {
       client.onclose = () => this.stopped();
       this.state.status = 'ready';
       this.setTools(tools);
+      void this.options.cache?.write(config, this.state.tools.map(toolInfo));
     } catch (error) {
       if (this.closing) return;
       this.state.status = 'failed';
       this.state.error = this.failure(error);
+      // Cached tools offered while it started go: a call waiting for one fails with the reason.
+      this.unregister();
       this.options.warn(`MCP server ${name} ${this.state.error}; going on without it`);
       await this.client?.close().catch(() => {});
     }
   }
 
-  /** Ends the connection (the SDK closes stdin, then SIGTERM, then SIGKILL); no warning. */
+  /** The client once the server is ready: a call to a cached tool waits here (bounded by the start's timeout). */
+  private async ready(signal: AbortSignal): Promise<Client> {
+    if (this.state.status === 'starting') {
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        if (signal.aborted) onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        void this.settled().then(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+    }
+    if (this.state.status === 'ready' && this.client) return this.client;
+    throw new Error(`not available: ${this.state.error ?? this.state.status}`);
+  }
+
+  /** Ends the connection at once (a stdio server's process group is signalled, not waited for); no warning. */
   async close(): Promise<void> {
     this.closing = true;
     this.unregister();
@@ -138,11 +199,18 @@ export class McpConnection {
 
   /** The server said its tools changed (tools/list_changed): the registry follows while it is up. */
   private toolsChanged(tools: SdkTool[]): void {
-    if (!this.closing && this.state.status === 'ready') this.setTools(tools);
+    if (this.closing || this.state.status !== 'ready') return;
+    this.setTools(tools);
+    void this.options.cache?.write(this.options.config, this.state.tools.map(toolInfo));
   }
 
-  private setTools(tools: SdkTool[]): void {
+  private setTools(tools: readonly McpToolInfo[]): void {
     const { name, config, registry } = this.options;
+    // The list the cache gave, now from the server itself: the offered tools stay as they are (they reach the
+    // live client through ready()), so requests keep the same bytes.
+    const key = JSON.stringify(tools.map((tool) => [tool.name, tool.description, tool.inputSchema]));
+    if (key === this.toolsKey) return;
+    this.toolsKey = key;
     const offered = toolFilter(config);
     this.unregister();
     this.state.tools = tools.map((tool) => {
@@ -154,8 +222,8 @@ export class McpConnection {
       const listing: ToolListing = { ...info, readOnly: isReadOnly(config, tool.name) };
       if (!offered(tool.name)) return listing;
       listing.exposedAs = exposedName(name, tool.name);
-      if (registry && this.client && !registry.get(listing.exposedAs)) {
-        registry.add(mcpTool({ server: name, config, client: this.client, info }));
+      if (registry && !registry.get(listing.exposedAs)) {
+        registry.add(mcpTool({ server: name, config, connect: (signal) => this.ready(signal), info }));
         this.registered.push(listing.exposedAs);
       }
       return listing;
@@ -165,6 +233,7 @@ export class McpConnection {
   private unregister(): void {
     for (const tool of this.registered) this.options.registry?.remove(tool);
     this.registered = [];
+    this.toolsKey = undefined;
   }
 
   private stopped(): void {
@@ -190,6 +259,12 @@ export class McpConnection {
     return `did not start: ${message}${stderr && !message.includes(stderr) ? ` (stderr: ${stderr})` : ''}`;
   }
 }
+
+const toolInfo = ({ name, description, inputSchema }: ToolListing): McpToolInfo => ({
+  name,
+  ...(description === undefined ? {} : { description }),
+  inputSchema,
+});
 
 async function pages<R extends { nextCursor?: string }, T>(
   fetchPage: (cursor: string | undefined) => Promise<R>,

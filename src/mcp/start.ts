@@ -1,7 +1,8 @@
 // Where a run or chat starts its MCP servers: nothing (no SDK loaded) when none is enabled, else the manager,
-// loaded and started in the background so the first model request never waits for a server.
+// loaded and started in the background at launch; the first model request waits for them (`ready`), bounded by
+// their startup timeout, and the run's end ends them without waiting.
 
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -15,7 +16,12 @@ const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
 export interface McpServers {
   /** The prompts of the servers ready now, as slash commands (`<server>__<prompt>`). */
   prompts(): PromptCommand[];
-  /** Ends every server; no warnings after this. */
+  /**
+   * Before the first request: waits for servers still starting (those without a cached tool list) up to their
+   * startup timeout, telling `waiting` once when it waits. Never throws; resolves when `signal` fires.
+   */
+  ready(signal: AbortSignal, waiting: (message: string) => void): Promise<void>;
+  /** Ends every server at once (nothing awaited but the manager's loading); no warnings after this. */
   close(): Promise<void>;
 }
 
@@ -25,6 +31,10 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   workspace: string;
   warn: (message: string) => void;
+  /** mcp.startup_timeout_seconds (default 10). */
+  startupTimeoutSeconds?: number;
+  /** Keel's cache dir: the servers' last tool lists are kept under it. */
+  cacheDir?: string;
   /**
    * Checks each stdio server's `cwd`: a relative one (or any, when a project file set `mcp.servers`) must stay in
    * the workspace; the user's own absolute ones are exempt.
@@ -55,15 +65,22 @@ export function startMcpServers(options: StartOptions): McpServers | undefined {
   if (!Object.values(options.servers).some((server) => server.enabled)) return undefined;
   let manager: McpManager | undefined;
   let closed = false;
-  const loading = Promise.all([import('./manager.js'), jailedServers(options)]).then(
-    ([{ McpManager }, servers]) => {
-      if (closed) return;
-      manager = new McpManager({ ...options, servers, version });
-      manager.start();
-    },
-  );
+  const loading = Promise.all([
+    import('./manager.js'),
+    import('./tool-cache.js'),
+    jailedServers(options),
+  ]).then(([{ McpManager }, { toolCache }, servers]) => {
+    if (closed) return;
+    const cache = options.cacheDir ? toolCache(join(options.cacheDir, 'mcp-tools')) : undefined;
+    manager = new McpManager({ ...options, servers, version, ...(cache ? { cache } : {}) });
+    manager.start();
+  });
   return {
     prompts: () => manager?.prompts() ?? [],
+    async ready(signal, waiting) {
+      await loading;
+      await manager?.ready(signal, waiting);
+    },
     async close() {
       closed = true;
       await loading;

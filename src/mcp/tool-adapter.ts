@@ -66,11 +66,12 @@ export function contentText(content: readonly ContentBlock[], structured?: unkno
 export interface AdapterOptions {
   server: string;
   config: McpServerConfig;
-  client: Client;
+  /** The server's client once it is ready (a tool offered from the cache waits for its server here). */
+  connect: (signal: AbortSignal) => Promise<Client>;
   info: McpToolInfo;
 }
 
-export function mcpTool({ server, config, client, info }: AdapterOptions): Tool {
+export function mcpTool({ server, config, connect, info }: AdapterOptions): Tool {
   const name = exposedName(server, info.name);
   const description = clip(info.description?.trim() || `${info.name} (MCP server ${server})`, maxDescription);
   return defineJsonSchemaTool({
@@ -80,6 +81,7 @@ export function mcpTool({ server, config, client, info }: AdapterOptions): Tool 
     safety: isReadOnly(config, info.name) ? 'safe' : 'caution',
     async execute(args, ctx): Promise<ToolResult> {
       try {
+        const client = await connect(ctx.signal);
         const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
           signal: ctx.signal,
           timeout: config.timeout_seconds * 1000,

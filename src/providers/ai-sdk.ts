@@ -12,10 +12,11 @@ import {
   type LanguageModelV3Prompt,
   type LanguageModelV3StreamPart,
   type LanguageModelV3ToolResultPart,
+  type LanguageModelV3Usage,
   type SharedV3ProviderOptions,
   TypeValidationError,
 } from '@ai-sdk/provider';
-import type { Message } from '../core/messages.js';
+import type { Message, Usage } from '../core/messages.js';
 import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from '../core/model.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { abortError, BrokenStreamError, classifyProviderError, type ProviderErrorContext } from './errors.js';
@@ -29,6 +30,8 @@ export interface AiSdkModelOptions {
   /** Cap on the answer's length, for APIs that require one (Anthropic's max_tokens). */
   maxOutputTokens?: number;
   capabilities?: ModelCapabilities;
+  /** A provider's last word on the call (Anthropic's prompt-cache breakpoints). */
+  prepareCall?: (call: LanguageModelV3CallOptions) => LanguageModelV3CallOptions;
 }
 
 export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): Model {
@@ -47,7 +50,7 @@ async function* streamEvents(
 ): AsyncGenerator<ModelEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortError(signal);
-  const call: LanguageModelV3CallOptions = {
+  const base: LanguageModelV3CallOptions = {
     prompt: toPrompt(request.messages),
     tools: request.tools.length > 0 ? request.tools.map(toFunctionTool) : undefined,
     abortSignal: signal,
@@ -55,6 +58,7 @@ async function* streamEvents(
     maxOutputTokens: options.maxOutputTokens,
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
+  const call = options.prepareCall ? options.prepareCall(base) : base;
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
   try {
     reader = (await model.doStream(call)).stream.getReader();
@@ -107,13 +111,7 @@ async function* streamEvents(
           if (part.finishReason.raw === undefined && part.finishReason.unified === 'other')
             throw classifyProviderError(endedEarly(), options.errors, signal);
           finished = true;
-          yield {
-            type: 'usage',
-            usage: {
-              inputTokens: part.usage.inputTokens.total ?? 0,
-              outputTokens: part.usage.outputTokens.total ?? 0,
-            },
-          };
+          yield { type: 'usage', usage: toUsage(part.usage) };
           yield { type: 'finish', reason: toFinishReason(part.finishReason, sawToolCall) };
           break;
         case 'error':
@@ -131,6 +129,20 @@ async function* streamEvents(
     if (!done && !signal.aborted) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+/** The SDK's usage → Keel's: total input (cached included) and, when reported, the cached parts of it. */
+export function toUsage(usage: LanguageModelV3Usage): Usage {
+  const read = usage.inputTokens.cacheRead ?? 0;
+  const write = usage.inputTokens.cacheWrite ?? 0;
+  // A provider reporting only the uncached part still gives the parts: total is their sum.
+  const total = usage.inputTokens.total ?? (usage.inputTokens.noCache ?? 0) + read + write;
+  return {
+    inputTokens: total,
+    outputTokens: usage.outputTokens.total ?? 0,
+    ...(read > 0 ? { cacheReadTokens: read } : {}),
+    ...(write > 0 ? { cacheWriteTokens: write } : {}),
+  };
 }
 
 const endedEarly = () => new BrokenStreamError('response stream ended before its finish');

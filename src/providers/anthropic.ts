@@ -1,5 +1,6 @@
-// The Anthropic provider: @ai-sdk/anthropic over the Messages API (streamed SSE events).
+// The Anthropic provider: @ai-sdk/anthropic over the Messages API (streamed SSE events), with prompt caching.
 import { createAnthropic } from '@ai-sdk/anthropic';
+import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
@@ -10,12 +11,33 @@ import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './host
  */
 const maxOutputTokens = 16_384;
 
+const breakpoint: SharedV3ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+
+/**
+ * Marks three prompt-cache breakpoints (Anthropic allows four): the last tool, the system prompt and the
+ * conversation's last message. Tools, system and history come first in Anthropic's cache order and only grow at
+ * the end, so the next request reads everything this one wrote; only the last message's marker moves.
+ */
+export function withCacheBreakpoints(call: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
+  const tools = call.tools?.map((tool, i, all) =>
+    i === all.length - 1 ? { ...tool, providerOptions: breakpoint } : tool,
+  );
+  const last = call.prompt.length - 1;
+  const prompt = call.prompt.map((message, i) =>
+    (i === 0 && message.role === 'system') || (i === last && message.role !== 'system')
+      ? { ...message, providerOptions: breakpoint }
+      : message,
+  );
+  return { ...call, prompt, ...(tools ? { tools } : {}) };
+}
+
 export function createAnthropicModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
   const provider = createAnthropic({ baseURL: baseUrl, apiKey: options.apiKey });
   return aiSdkModel(provider(options.model), {
     provider: 'anthropic',
     maxOutputTokens,
+    prepareCall: withCacheBreakpoints,
     errors: hostedErrorContext('anthropic', options, baseUrl),
   });
 }

@@ -32,7 +32,12 @@ const modelEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('citation'), url: z.string(), title: z.string().optional() }),
   z.object({
     type: z.literal('usage'),
-    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+    usage: z.object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      cacheReadTokens: z.number().optional(),
+      cacheWriteTokens: z.number().optional(),
+    }),
   }),
   z.object({
     type: z.literal('finish'),

@@ -77,7 +77,7 @@ export async function listProviderModels(
           maxOutput: m.top_provider?.max_completion_tokens ?? undefined,
           tools: m.supported_parameters ? m.supported_parameters.includes('tools') : undefined,
           streaming: true,
-          price: perMillion(m.pricing?.prompt, m.pricing?.completion),
+          price: perMillion(m.pricing ?? {}),
         }),
       );
     }
@@ -179,7 +179,12 @@ const openRouterList = z.object({
         context_length: z.number().nullish(),
         supported_parameters: z.array(z.string()).nullish(),
         pricing: z
-          .object({ prompt: z.string().nullish(), completion: z.string().nullish() })
+          .object({
+            prompt: z.string().nullish(),
+            completion: z.string().nullish(),
+            input_cache_read: z.string().nullish(),
+            input_cache_write: z.string().nullish(),
+          })
           .loose()
           .nullish(),
         top_provider: z.object({ max_completion_tokens: z.number().nullish() }).loose().nullish(),
@@ -189,15 +194,25 @@ const openRouterList = z.object({
 });
 
 /** OpenRouter prices are USD per token as decimal strings; `-1` marks a variable-priced router. */
-function perMillion(
-  prompt: string | null | undefined,
-  completion: string | null | undefined,
-): ModelCapabilities['price'] {
+function perMillion(pricing: {
+  prompt?: string | null;
+  completion?: string | null;
+  input_cache_read?: string | null;
+  input_cache_write?: string | null;
+}): ModelCapabilities['price'] {
+  const { prompt, completion } = pricing;
   const input = Number(prompt);
   const output = Number(completion);
   if (!prompt || !completion || !(input >= 0) || !(output >= 0)) return undefined;
   const round = (value: number) => Math.round(value * 1e6 * 1e6) / 1e6;
-  return { inputPerMTok: round(input), outputPerMTok: round(output) };
+  const read = Number(pricing.input_cache_read);
+  const write = Number(pricing.input_cache_write);
+  return {
+    inputPerMTok: round(input),
+    outputPerMTok: round(output),
+    ...(pricing.input_cache_read && read >= 0 ? { cacheReadPerMTok: round(read) } : {}),
+    ...(pricing.input_cache_write && write >= 0 ? { cacheWritePerMTok: round(write) } : {}),
+  };
 }
 
 const geminiList = z.object({

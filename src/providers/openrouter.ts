@@ -9,7 +9,8 @@ export { openRouterHeaders } from './hosted.js';
 export function createOpenRouterModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
   const provider = createOpenRouter({ baseURL: baseUrl, apiKey: options.apiKey, headers: openRouterHeaders });
-  return aiSdkModel(provider.chat(options.model), {
+  // Usage accounting: without it the stream may end with no token counts (tokens and cost would show 0).
+  return aiSdkModel(provider.chat(options.model, { usage: { include: true } }), {
     provider: 'openrouter',
     errors: hostedErrorContext('openrouter', options, baseUrl),
   });

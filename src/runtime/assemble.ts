@@ -5,6 +5,8 @@
 import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
+import { OfferedTools } from '../agent/offered-tools.js';
+import { ToolOffer } from '../agent/tool-offer.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
@@ -34,10 +36,10 @@ import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
 import { conversationBudget, conversationText, openConversation, promptBuilder } from './conversation.js';
 import { runEvents } from './events.js';
-import { type Executor, openExecution } from './executor.js';
+import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { toolContexts, toolLimits } from './tool-context.js';
+import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
 
 export interface RunOptions extends RunSource {
@@ -146,6 +148,24 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     audit: { stateDir: state, cwd: workspace.root, registry, redact },
   });
   const emit = events.emit;
+  // MCP servers start now, in the background, their tools joining the registry when ready (the first request
+  // waits for them, bounded: toolsReady); they end with the runner. Not for a caller choosing its own tools
+  // (keel init, keel ask).
+  const mcp = options.tools
+    ? undefined
+    : startMcpServers({
+        servers: config.mcp.servers,
+        registry,
+        env,
+        workspace: workspace.root,
+        warn: (message) => emit({ type: 'warning', message }),
+        startupTimeoutSeconds: config.mcp.startup_timeout_seconds,
+        cacheDir: cacheDir(env),
+        jail: {
+          reads: createReadJail(env),
+          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
+        },
+      });
   for (const message of loaded.warnings) emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
   const todos = new TodoBoard(emit);
@@ -155,6 +175,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
+  const languages = runLanguages(workspace.root, config);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,
@@ -164,6 +185,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     cacheDir: cacheDir(env),
     todos,
     conversationText: () => conversationText(conversation?.messages ?? []),
+    languages,
+    diagnostics: config.code.diagnostics,
   });
   // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
   const approvals = options.approve
@@ -187,6 +210,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approvals,
     dryRun,
   });
+  // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
+  if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
@@ -221,6 +246,14 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     timeoutMs: config.agent.timeout_seconds * 1000,
     // Never more than half the conversation budget (4 bytes a token): one call must not outgrow the window.
     maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
+    // One per run or chat: a tool that joins after a request (an MCP server ready late) is pointed out once.
+    offered: new OfferedTools(),
+    // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
+    // keel init and keel ask choose their tools themselves.
+    ...(options.systemPrompt === undefined && options.tools === undefined ? { offer: new ToolOffer() } : {}),
+    ...(mcp
+      ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
+      : {}),
     ...(config.agent.conversation.auto_compact
       ? {
           autoCompact: {
@@ -231,21 +264,6 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         }
       : {}),
   };
-  // MCP servers start in the background, their tools joining the registry when ready; they end with the
-  // runner. Not for a caller choosing its own tools (keel init, keel ask).
-  const mcp = options.tools
-    ? undefined
-    : startMcpServers({
-        servers: config.mcp.servers,
-        registry,
-        env,
-        workspace: workspace.root,
-        warn: (message) => emit({ type: 'warning', message }),
-        jail: {
-          reads: createReadJail(env),
-          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
-        },
-      });
   const runner = withServers(commands.runner, mcp);
   let runs = 0;
   return {
@@ -292,6 +310,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     },
     close: async () => {
       runner.killAll();
+      await languages.close();
       await checkpoints?.settle();
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];

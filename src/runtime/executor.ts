@@ -10,7 +10,8 @@ import type { AgentEvent } from '../core/events.js';
 import type { ToolCall } from '../core/messages.js';
 import { createHooks, type Hooks } from '../extend/hooks.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
-import type { Policy } from '../safety/policy.js';
+import { ACTIONS } from '../safety/modes.js';
+import type { ExecutionMode, Policy } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { createTripwire, type Tripwire } from '../safety/tripwire.js';
 import {
@@ -85,6 +86,13 @@ export interface Execution {
   tripwire?: Tripwire;
 }
 
+/** Whether a mode lets any call change files (only then is a run's first checkpoint prepared at launch). */
+export function modeMayChangeFiles(mode: ExecutionMode): boolean {
+  return Object.entries(ACTIONS).some(
+    ([kind, row]) => kind !== 'read' && kind !== 'read-only-command' && row[mode] !== 'deny',
+  );
+}
+
 /** The executor with the run's hooks, checkpoints (before each change, for `keel undo`), saved outputs and approvals. */
 export function openExecution(options: ExecutionOptions): Execution {
   const { emit, env } = options;
@@ -106,6 +114,7 @@ export function openExecution(options: ExecutionOptions): Execution {
           stateDir: options.stateDir,
           env,
           maxIgnoredKb: options.config.checkpoints.max_ignored_file_kb,
+          maxFileMb: options.config.checkpoints.max_file_mb,
           warn: (message) => emit({ type: 'warning', message }),
         })
       : undefined;

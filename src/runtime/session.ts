@@ -12,6 +12,7 @@ import {
   sessionPath,
 } from '../session/session-file.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
+import { summarize } from '../session/session-summary.js';
 
 /** `20261123-101908`: sorts by time; names runs, their saved outputs and checkpoints. */
 export function runStamp(): string {
@@ -48,6 +49,7 @@ export async function openSession(options: {
       : createSessionStore({
           file: sessionPath(dir, id),
           resumed: resumed !== undefined,
+          ...(resumed ? { summary: summarize(resumed) } : {}),
           redact: options.redact,
           meta: {
             id,

@@ -1,5 +1,7 @@
 // What a tool sees of a run, built in this one place for every entry point: the workspace, the runner, its limits
 // (the output cap among them), the state and cache dirs, the todo board, and one call's signal and event sink.
+import { languageServiceFactories } from '../code/language/factories.js';
+import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -34,6 +36,13 @@ export interface ToolContextParts {
   cacheDir?: string;
   todos?: TodoBoard;
   conversationText?: () => string;
+  languages?: LanguageServices;
+  diagnostics?: boolean;
+}
+
+/** The run's language services: nothing starts here, each service on the first file a tool asks about. */
+export function runLanguages(root: string, config: KeelConfig): LanguageServices {
+  return new LanguageServices(root, languageServiceFactories(config));
 }
 
 /** One call's context: its abort signal, and the sink of a call whose events are held back (a concurrent one). */

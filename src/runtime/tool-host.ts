@@ -3,6 +3,7 @@
 // and the tool evals (a fixture copy, default config, fixed limits).
 
 import type { Checkpointer } from '../checkpoint/checkpointer.js';
+import type { LanguageServices } from '../code/language/service.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
 import { KeelError } from '../core/errors.js';
@@ -19,7 +20,7 @@ import { defaultConfig } from './config.js';
 import { runEvents } from './events.js';
 import { type Executor, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
-import { type ContextFor, toolContexts, toolLimits } from './tool-context.js';
+import { type ContextFor, runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
 
 export interface ToolHostOptions {
@@ -56,6 +57,8 @@ export interface ToolHost {
   /** Each call's tool context (policy check previews with it). */
   contextFor: ContextFor;
   checkpoints?: Checkpointer;
+  /** The language services the tools started; close them with the host. */
+  languages: LanguageServices;
 }
 
 export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> {
@@ -80,6 +83,7 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
   const { emit } = events;
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
   // Without a model the conversation budget is the configured one.
+  const languages = runLanguages(workspace.root, config);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,
@@ -88,6 +92,8 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
     stateDir: state,
     ...(guarded ? { cacheDir: cacheDir(env) } : {}),
     ...(options.todos ? { todos: new TodoBoard(() => {}) } : {}),
+    languages,
+    diagnostics: config.code.diagnostics,
   });
   const { executor, checkpoints } = openExecution({
     config,
@@ -112,6 +118,7 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
     executor,
     contextFor,
     ...(checkpoints ? { checkpoints } : {}),
+    languages,
   };
 }
 
@@ -122,6 +129,8 @@ const EVAL_LIMITS: ToolLimits = {
   commandTimeoutMs: 10_000,
   maxStdoutBytes: 256 * 1024,
   maxStderrBytes: 256 * 1024,
+  // A fresh TypeScript service per case: its cold start must not decide a case's outcome.
+  diagnosticsMs: 60_000,
 };
 
 /** A tool eval case's tools on its fixture copy: full mode, default config, no sandbox, nothing guarded. */
@@ -138,7 +147,13 @@ export async function openCaseTools(copy: { root: string; stateDir: string }): P
     stateDir: copy.stateDir,
     todos: true,
   });
-  return { execute: host.executor.execute, close: () => host.runner.killAll() };
+  return {
+    execute: host.executor.execute,
+    close: () => {
+      host.runner.killAll();
+      void host.languages.close();
+    },
+  };
 }
 
 /**

@@ -3,7 +3,8 @@
 import { Marked, type Tokens } from 'marked';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
-import { type SessionRecord, sessionMessages, summarize } from './session-file.js';
+import { type SessionRecord, sessionMessages } from './session-file.js';
+import { summarize } from './session-summary.js';
 
 export type ExportFormat = 'md' | 'html' | 'json';
 
@@ -30,10 +31,11 @@ const fence = (text: string, lang = '') => {
 function heading(record: SessionRecord): string[] {
   const s = summarize(record);
   const cost = s.cost === undefined ? '' : ` · $${s.cost.toFixed(4)}`;
+  const cached = s.cache_read_tokens > 0 ? ` (${s.cache_read_tokens} cached)` : '';
   return [
     `${s.title}`,
     `session ${s.id} · ${s.provider}/${s.model} · ${s.workspace}`,
-    `${s.started} – ${s.updated} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${s.input_tokens} in / ${s.output_tokens} out tokens${cost}`,
+    `${s.started} – ${s.updated} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${s.input_tokens} in${cached} / ${s.output_tokens} out tokens${cost}`,
   ];
 }
 

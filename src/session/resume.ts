@@ -3,13 +3,8 @@
 // and the todo list as it last stood.
 import type { Message } from '../core/messages.js';
 import type { TodoItem } from '../core/todos.js';
-import {
-  findSession,
-  listSessions,
-  SessionError,
-  type SessionRecord,
-  sessionMessages,
-} from './session-file.js';
+import { findSession, SessionError, type SessionRecord, sessionMessages } from './session-file.js';
+import { listSessions } from './session-sidecar.js';
 
 export interface ResumeRequest {
   continue?: boolean;

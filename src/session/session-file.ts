@@ -1,5 +1,5 @@
 // One session as a file: `<data dir>/sessions/<workspace key>/<id>.jsonl`, a metadata record then one line per
-// event. Reading tolerates a half-written last line (a crash mid-write) and summarises a session for listing.
+// event. Reading tolerates a half-written last line (a crash mid-write). Summaries for listing: session-summary.ts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -18,12 +18,26 @@ export const sessionMetaSchema = z.object({
   model: z.string(),
   started: z.string(),
   /** Dollars per million tokens, when the model's price was known. */
-  price: z.object({ inputPerMTok: z.number(), outputPerMTok: z.number() }).optional(),
+  price: z
+    .object({
+      inputPerMTok: z.number(),
+      outputPerMTok: z.number(),
+      cacheReadPerMTok: z.number().optional(),
+      cacheWritePerMTok: z.number().optional(),
+    })
+    .optional(),
 });
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
-/** Every other line: an event as the stream carried it, with the time it was written. */
-const eventLineSchema = z.looseObject({ type: z.string(), time: z.string() });
+/**
+ * Every other line: an event as the stream carried it, with the time it was written. Checked by hand, not by a zod
+ * looseObject: its per-key walk cost a resumed 10k-message session a tenth of a second before the first request.
+ */
+function isEventLine(value: unknown): value is AgentEvent & { time: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const line = value as { type?: unknown; time?: unknown };
+  return typeof line.type === 'string' && typeof line.time === 'string';
+}
 
 export interface SessionRecord {
   meta: SessionMeta;
@@ -31,22 +45,6 @@ export interface SessionRecord {
   events: (AgentEvent & { time: string })[];
   /** Whether the last line was cut off (a crash mid-write): it was ignored. */
   truncated: boolean;
-}
-
-export interface SessionSummary {
-  id: string;
-  title: string;
-  workspace: string;
-  provider: string;
-  model: string;
-  started: string;
-  updated: string;
-  /** The user's messages (a turn of the chat each). */
-  turns: number;
-  input_tokens: number;
-  output_tokens: number;
-  /** Dollars, when the price is known. */
-  cost?: number;
 }
 
 export class SessionError extends KeelError {
@@ -85,7 +83,7 @@ export function parseSession(text: string): SessionRecord | undefined {
       if (parsed.success) meta = parsed.data;
       continue;
     }
-    if (eventLineSchema.safeParse(value).success) events.push(value as AgentEvent & { time: string });
+    if (isEventLine(value)) events.push(value);
   }
   return meta && { meta, events, truncated };
 }
@@ -98,65 +96,6 @@ export async function readSession(file: string): Promise<SessionRecord | undefin
 /** The conversation a session holds, exactly as the model last read it. */
 export function sessionMessages(record: SessionRecord): Message[] {
   return replayConversation(record.events);
-}
-
-/** The first user message, on one line: the title, without asking the model. */
-export function sessionTitle(record: SessionRecord): string {
-  const first = record.events.find((e) => e.type === 'message' && e.role === 'user');
-  const text = first && 'content' in first ? String(first.content) : '';
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 72 ? `${line.slice(0, 71)}…` : line || '(no message)';
-}
-
-export function summarize(record: SessionRecord): SessionSummary {
-  const { meta, events } = record;
-  let input = 0;
-  let output = 0;
-  let turns = 0;
-  let provider = meta.provider;
-  let model = meta.model;
-  for (const e of events) {
-    if (e.type === 'usage') {
-      input += e.input_tokens;
-      output += e.output_tokens;
-    } else if (e.type === 'message' && e.role === 'user' && !isKeelNote(e.content)) turns += 1;
-    else if (e.type === 'run_start') {
-      provider = e.provider;
-      model = e.model;
-    }
-  }
-  const summary: SessionSummary = {
-    id: meta.id,
-    title: sessionTitle(record),
-    workspace: meta.workspace,
-    provider,
-    model,
-    started: meta.started,
-    updated: events[events.length - 1]?.time ?? meta.started,
-    turns,
-    input_tokens: input,
-    output_tokens: output,
-  };
-  if (meta.price) {
-    summary.cost = (input * meta.price.inputPerMTok + output * meta.price.outputPerMTok) / 1_000_000;
-  }
-  return summary;
-}
-
-/** Notes Keel adds in the user's role (pruning, "continue", an interrupted call): not turns of the user. */
-export function isKeelNote(content: string): boolean {
-  return content.startsWith('[Keel:');
-}
-
-/** A workspace's sessions, newest first. */
-export async function listSessions(dir: string): Promise<SessionSummary[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const summaries: SessionSummary[] = [];
-  for (const name of names.filter((n) => n.endsWith('.jsonl'))) {
-    const record = await readSession(join(dir, name));
-    if (record) summaries.push(summarize(record));
-  }
-  return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
 }
 
 /** The session `id` names: the whole id or a prefix of exactly one. */

@@ -1,12 +1,15 @@
 // The session store: an event consumer appending the conversation and its usage to the session file. Each
 // event it keeps becomes one line; the lines of a burst go out in one O_APPEND write followed by fdatasync, and
 // the sink returns that write's promise, so the loop's flush() before each model call waits until it is on disk.
+// It also keeps the session's running summary and rewrites its sidecar (session-sidecar.ts) at each turn's end.
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import { type Redactor, redactDeep } from '../safety/redact.js';
 import { clearMarker, writeMarker } from './marker.js';
 import type { SessionMeta } from './session-file.js';
+import { writeSidecar } from './session-sidecar.js';
+import { type SessionSummary, SessionTally } from './session-summary.js';
 
 /** What a session keeps: the conversation, what was called and its outcome, usage, the todo list, and each run's bounds. */
 const kept = new Set<AgentEvent['type']>([
@@ -27,6 +30,8 @@ export interface SessionStoreOptions {
   /** Written as the first line when the file is new; a resumed session's file already has it. */
   meta: Omit<SessionMeta, 'type' | 'version' | 'started'>;
   resumed: boolean;
+  /** A resumed session's summary so far: the totals continue from it. */
+  summary?: SessionSummary;
   redact: Redactor;
   now?: () => Date;
 }
@@ -45,6 +50,12 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   let writing: Promise<void> | undefined;
   let opened: Promise<import('node:fs/promises').FileHandle> | undefined;
   let started = options.resumed;
+  /** Bytes in the file: its size when opened plus every line written since (the sidecar says which size it covers). */
+  let bytes = 0;
+  let tally: SessionTally | undefined = options.summary
+    ? new SessionTally({ ...options.meta, started: options.summary.started }, options.summary)
+    : undefined;
+  let sidecarDue = false;
 
   // Created on the first run, so a chat left before its first message leaves no empty session behind.
   const handle = () => {
@@ -58,6 +69,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       if (size > 0 && (await file.read(last, 0, 1, size - 1)).bytesRead === 1 && last[0] !== 0x0a) {
         await file.write('\n');
       }
+      bytes = (await file.stat()).size;
       return file;
     })();
     return opened;
@@ -65,15 +77,34 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
   const drain = async (): Promise<void> => {
     const file = await handle();
-    while (queue.length > 0) {
+    while (queue.length > 0 || sidecarDue) {
+      if (queue.length === 0) {
+        sidecarDue = false;
+        // Derived data: a failure here costs a full read at the next listing, never the session.
+        if (tally) await writeSidecar(options.file, tally.current, bytes).catch(() => {});
+        continue;
+      }
       const lines = queue.join('');
       queue = [];
       await file.write(lines);
+      bytes += Buffer.byteLength(lines);
       await file.datasync();
     }
   };
 
+  const write = () => {
+    writing ??= drain().finally(() => {
+      writing = undefined;
+    });
+    return writing;
+  };
+
   const sink: EventSink = (event) => {
+    if (event.type === 'turn_end' || event.type === 'run_end') {
+      sidecarDue = true;
+      // The run_end line itself is kept: the sidecar is written after it, by the drain below.
+      if (!kept.has(event.type)) return started ? write() : undefined;
+    }
     if (!kept.has(event.type)) return;
     if (!started) {
       started = true;
@@ -83,14 +114,13 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         ...options.meta,
         started: now().toISOString(),
       };
+      tally ??= new SessionTally(meta);
       queue.push(`${JSON.stringify(redactDeep(meta, options.redact))}\n`);
     }
     const line = redactDeep({ ...event, time: now().toISOString() }, options.redact);
+    tally?.add(line);
     queue.push(`${JSON.stringify(line)}\n`);
-    writing ??= drain().finally(() => {
-      writing = undefined;
-    });
-    return writing;
+    return write();
   };
 
   return {

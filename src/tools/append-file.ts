@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { withNewErrors } from './after-change.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile, withFsErrors } from './fs-util.js';
 import { takeShape } from './text-shape.js';
@@ -70,10 +71,12 @@ export const appendFileTool = defineTool({
     const note = joined
       ? ' (the file did not end with a newline, so the content continues its last line)'
       : '';
-    return ok(`appended ${bytes} bytes to ${plan.shown}${plan.exists ? '' : ' (new file)'}${note}`, {
+    const result = ok(`appended ${bytes} bytes to ${plan.shown}${plan.exists ? '' : ' (new file)'}${note}`, {
       path: plan.shown,
       bytes,
       created: !plan.exists,
     });
+    const after = (plan.before ?? '') + plan.added;
+    return withNewErrors(ctx, plan.before === undefined && plan.exists ? [] : [{ ...plan, after }], result);
   },
 });

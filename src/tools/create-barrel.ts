@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { planBarrel } from '../code/barrel.js';
+import { withNewErrors } from './after-change.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { fileChangeDiff } from './file-diff.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -39,10 +40,11 @@ export const createBarrelTool = defineTool({
     if (p.before === p.content) return ok(`${p.path} is up to date`, { changed: false });
     await writeFilesAtomic([{ absolute: p.absolute, before: p.before, after: p.content }], ctx);
     const text = `wrote ${p.path} exporting ${p.modules.join(', ')}`;
-    return ok(
+    const result = ok(
       text,
       { changed: true, modules: p.modules.length },
       fileChangeDiff(p.path, p.before, p.content),
     );
+    return withNewErrors(ctx, [{ absolute: p.absolute, before: p.before, after: p.content }], result);
   },
 });

@@ -1,6 +1,7 @@
 // edit_file: replaces exact text in a file (one edit or several, all or none), keeping its line endings,
 // final newline and BOM; near-misses are tolerated and named, a result that breaks the syntax is refused.
 import { z } from 'zod';
+import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { syntaxCheckFor } from './edit-check.js';
 import { applyEdits, type Edit } from './edit-match.js';
@@ -103,10 +104,11 @@ export const editFileTool = defineTool({
     const count = plan.replacements === 1 ? '1 replacement' : `${plan.replacements} replacements`;
     const output = [`${summary}: ${count}`, ...plan.notes].join('\n');
     const small = diff.split('\n').length <= MAX_DISPLAY_DIFF_LINES;
-    return ok(
+    const result = ok(
       output,
       { path: plan.shown, replacements: plan.replacements, added, removed, tolerant: plan.notes.length > 0 },
       small ? `${summary}\n${diff}` : summary,
     );
+    return withNewErrors(ctx, [plan], result);
   },
 });

@@ -232,6 +232,11 @@ async function run(
   executor.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
   // A file tool's writes are known from its preview; a command's are not (its preview names none).
   const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
+  // Language services read the disk again: the files written, or anything after a command.
+  if (mutating) {
+    const written = preview.writes.map((w) => ctx.workspace.relative(w).split('\\').join('/'));
+    ctx.languages?.changed(preview.command === undefined ? written : []);
+  }
   return fileChange ? { ...result, changed: preview.writes } : result;
 }
 

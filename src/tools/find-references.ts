@@ -1,28 +1,58 @@
-// find_references: where a symbol is used, from the syntax tree (code only, shadowing locals left out).
+// find_references: every reference of one binding, as its language service sees it; without a service, a name-based
+// search of the syntax tree (code only, shadowing locals left out).
+import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import type { SourceLocation } from '../code/language/service.js';
 import { findProjectReferences } from '../code/references.js';
-import { codeIndexOf, indexPath } from './code-index-of.js';
-import { defineTool, ok } from './tool.js';
+import { codeIndexOf } from './code-index-of.js';
+import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-const schema = z.object({
-  name: z.string().min(1),
-  path: z.string().optional().describe('file defining it'),
-});
+const schema = z.object(bindingFields);
 
 const MAX_LINES = 200;
 
+/** `path:line:col (definition): the line`, for the locations a service found. */
+async function serviceLines(ctx: ToolContext, locations: readonly SourceLocation[]): Promise<string[]> {
+  const texts = new Map<string, string[]>();
+  const lines: string[] = [];
+  for (const l of locations.slice(0, MAX_LINES)) {
+    if (!texts.has(l.path)) {
+      const absolute = await ctx.workspace.resolveForRead(l.path);
+      texts.set(l.path, (await fs.readFile(absolute, 'utf8').catch(() => '')).split('\n'));
+    }
+    const text = texts.get(l.path)![l.line - 1] ?? '';
+    const kind = l.definition ? ' (definition)' : '';
+    lines.push(`${l.path}:${l.line}:${l.column}${kind}: ${text.trim().slice(0, 160)}`);
+  }
+  if (locations.length > MAX_LINES) lines.push(`[${locations.length - MAX_LINES} more references not shown]`);
+  return lines;
+}
+
 export const findReferencesTool = defineTool({
   name: 'find_references',
-  description: 'Find references to a symbol: code only, not strings or comments or shadowing locals.',
+  description: 'Find the references of the symbol at path+line/column (or occurrence).',
   schema,
   safety: 'safe',
   async preview(args, ctx) {
     return { reads: [ctx.workspace.root], writes: [], summary: `find references to ${args.name}` };
   },
   async execute(args, ctx) {
+    const target = await symbolTarget(ctx, args);
+    if (target.kind === 'error') return fail(target.error);
+    if (target.kind === 'service') {
+      const locations = await target.service.references(target.at, ctx.signal);
+      const files = new Set(locations.map((l) => l.path)).size;
+      const lines = await serviceLines(ctx, locations);
+      if (locations.length === 0) lines.push(`(no references to ${args.name})`);
+      return ok(
+        lines.join('\n'),
+        { references: locations.length, files },
+        `${locations.length} references to ${args.name}`,
+      );
+    }
     const index = await codeIndexOf(ctx);
-    const definedIn = args.path === undefined ? undefined : await indexPath(ctx, args.path);
-    const files = await findProjectReferences(index, args.name, definedIn, ctx.signal);
+    const files = await findProjectReferences(index, args.name, target.definedIn, ctx.signal);
     const lines: string[] = [];
     let count = 0;
     let shadowed = 0;
@@ -40,9 +70,10 @@ export const findReferencesTool = defineTool({
     if (count > MAX_LINES) lines.push(`[${count - MAX_LINES} more references not shown]`);
     if (count === 0) lines.push(`(no references to ${args.name} in code)`);
     if (shadowed > 0) lines.push(`(${shadowed} uses of local bindings that shadow ${args.name} left out)`);
+    if (count > 0) lines.push(NAME_BASED);
     return ok(
       lines.join('\n'),
-      { references: count, files: files.length, shadowed },
+      { references: count, files: files.length, shadowed, name_based: true },
       `${count} references to ${args.name}`,
     );
   },

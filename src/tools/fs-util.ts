@@ -86,7 +86,7 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
   if (stat.size > maxBytes) {
     throw new Error(
       `${shown} is ${stat.size} bytes, over the ${maxBytes}-byte read limit (agent.tools.max_file_read_size); ` +
-        'search it with the grep tool, or read parts of it with head via execute_command',
+        'read it in parts with read_file offset and limit, or search it with the grep tool',
     );
   }
   const data = await withFsErrors(shown, () => fs.readFile(absolute));

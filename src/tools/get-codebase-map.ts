@@ -1,7 +1,7 @@
-// get_codebase_map: the repository's signatures, most referenced files first (PageRank), within a token budget.
+// get_codebase_map: the repository's signatures, its core first (entry points, what the project depends on), within
+// a token budget; the ranking graph is cached between runs.
 import { z } from 'zod';
-import { buildRepoMap } from '../code/repo-map.js';
-import { codeIndexOf } from './code-index-of.js';
+import { loadRepoMap } from '../code/map-cache.js';
 import { defineTool, ok } from './tool.js';
 
 const schema = z.object({
@@ -11,7 +11,7 @@ const schema = z.object({
 
 export const getCodebaseMapTool = defineTool({
   name: 'get_codebase_map',
-  description: 'Map of the repo: signatures of its most important files, ranked by references.',
+  description: 'Map of the repo: signatures of its core files first (entry points, most depended on).',
   schema,
   safety: 'safe',
   async preview(args, ctx) {
@@ -22,11 +22,15 @@ export const getCodebaseMapTool = defineTool({
     };
   },
   async execute(args, ctx) {
-    const index = await codeIndexOf(ctx);
     const mentions = [args.focus ?? '', ctx.conversationText?.() ?? ''].join('\n');
-    const map = buildRepoMap(index, args.max_tokens, mentions);
+    const { map, parsed } = await loadRepoMap(
+      ctx.workspace.root,
+      { ...(ctx.cacheDir ? { cacheDir: ctx.cacheDir } : {}), signal: ctx.signal },
+      args.max_tokens,
+      mentions,
+    );
     const text = map.total === 0 ? '(no source files in a language the map reads)' : map.text;
-    const summary = `mapped ${map.shown} of ${map.total} files (${index.stats.parsed} parsed)`;
-    return ok(text, { files: map.total, shown: map.shown, parsed: index.stats.parsed }, summary);
+    const summary = `mapped ${map.shown} of ${map.total} files (${parsed} parsed)`;
+    return ok(text, { files: map.total, shown: map.shown, parsed }, summary);
   },
 });

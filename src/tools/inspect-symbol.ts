@@ -1,8 +1,34 @@
-// inspect_symbol: a symbol's definitions with signature, doc comment and place, and how often it is used.
+// inspect_symbol: a symbol's definitions with signature, doc comment and place, and how often it is used (counted
+// by the file's language service when it has one, else by the name-based search).
+import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { bindingAt } from '../code/language/position.js';
 import { definitionsOf, findProjectReferences } from '../code/references.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
-import { defineTool, fail, ok } from './tool.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+
+/** Uses (not declarations) of the definitions by their language service: [uses, files]; undefined without one. */
+async function serviceUses(
+  ctx: ToolContext,
+  name: string,
+  defs: readonly { path: string; def: { line: number } }[],
+): Promise<[number, number] | undefined> {
+  const seen = new Set<string>();
+  const files = new Set<string>();
+  for (const { path, def } of defs) {
+    const service = await ctx.languages?.forFile(path);
+    if (!service) return undefined;
+    const text = await fs.readFile(await ctx.workspace.resolveForRead(path), 'utf8');
+    const at = bindingAt(text, name, { line: def.line });
+    if ('error' in at) return undefined;
+    for (const l of await service.references({ path, line: at.line, column: at.column }, ctx.signal)) {
+      if (l.definition) continue;
+      seen.add(`${l.path}:${l.line}:${l.column}`);
+      files.add(l.path);
+    }
+  }
+  return [seen.size, files.size];
+}
 
 const schema = z.object({
   name: z.string().min(1).describe('symbol, or Class.member'),
@@ -26,14 +52,17 @@ export const inspectSymbolTool = defineTool({
     );
     if (defs.length === 0)
       return fail(`no definition of ${args.name}${file ? ` in ${file}` : ''}; try search_code`);
-    const refs = await findProjectReferences(
-      index,
-      member!,
-      defs.length === 1 ? defs[0]!.path : file,
-      ctx.signal,
-    );
-    const uses = refs.flatMap((r) => r.occurrences.filter((o) => !o.definition));
-    const files = refs.filter((r) => r.occurrences.some((o) => !o.definition)).length;
+    let [uses, files] = (await serviceUses(ctx, member!, defs.slice(0, 10))) ?? [-1, 0];
+    if (uses < 0) {
+      const refs = await findProjectReferences(
+        index,
+        member!,
+        defs.length === 1 ? defs[0]!.path : file,
+        ctx.signal,
+      );
+      uses = refs.reduce((n, r) => n + r.occurrences.filter((o) => !o.definition).length, 0);
+      files = refs.filter((r) => r.occurrences.some((o) => !o.definition)).length;
+    }
     const blocks = defs.slice(0, 10).map(({ path, def }) => {
       const owner = def.container ? ` (in ${def.container})` : '';
       const lines = [
@@ -45,11 +74,11 @@ export const inspectSymbolTool = defineTool({
       return lines.join('\n');
     });
     if (defs.length > 10) blocks.push(`[${defs.length - 10} more definitions]`);
-    blocks.push(`references: ${uses.length} in ${files} files (find_references lists them)`);
+    blocks.push(`references: ${uses} in ${files} files (find_references lists them)`);
     return ok(
       blocks.join('\n'),
-      { definitions: defs.length, references: uses.length },
-      `${args.name}: ${defs.length} definitions, ${uses.length} references`,
+      { definitions: defs.length, references: uses },
+      `${args.name}: ${defs.length} definitions, ${uses} references`,
     );
   },
 });

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { languageOf } from '../code/languages.js';
 import { organizeImports } from '../code/organize-imports.js';
+import { withNewErrors } from './after-change.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile } from './fs-util.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -44,10 +45,11 @@ export const organizeImportsTool = defineTool({
     // Unchanged since the preview: the file is written only as shown.
     if ((await fs.readFile(p.absolute, 'utf8')) !== p.before) return fail(`${p.shown} changed; try again`);
     await writeFilesAtomic([{ absolute: p.absolute, before: p.before, after: p.after }], ctx);
-    return ok(
+    const result = ok(
       `organized imports of ${p.shown}`,
       { changed: true },
       fileChangeDiff(p.shown, p.before, p.after),
     );
+    return withNewErrors(ctx, [{ absolute: p.absolute, before: p.before, after: p.after }], result);
   },
 });

@@ -1,7 +1,11 @@
-// read_file: returns a text file's content, whole or a range of lines.
+// read_file: returns a text file's content, whole or a range of lines. A file over the read limit
+// (agent.tools.max_file_read_size) is read only in ranges, streamed: the lines up to the last one wanted.
+import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { readTextFile } from './fs-util.js';
-import { defineTool, fail, ok, readPreview } from './tool.js';
+import { readTextFile, withFsErrors } from './fs-util.js';
+import { readLineRange } from './line-range.js';
+import { defineTool, fail, ok, readPreview, type ToolContext, type ToolResult } from './tool.js';
+import { decodeUtf8 } from './utf8.js';
 
 const schema = z.object({
   path: z.string(),
@@ -31,6 +35,16 @@ export const readFileTool = defineTool({
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolveForRead(args.path);
     const shown = ctx.workspace.relative(absolute);
+    const stat = await withFsErrors(shown, () => fs.stat(absolute), absolute);
+    if (stat.isFile() && stat.size > ctx.limits.maxFileReadSize) {
+      if (args.offset === undefined && args.limit === undefined) {
+        throw new Error(
+          `${shown} is ${stat.size} bytes, over the ${ctx.limits.maxFileReadSize}-byte read limit ` +
+            '(agent.tools.max_file_read_size); read it in parts with offset and limit, or search it with grep',
+        );
+      }
+      return readBigRange(absolute, shown, args.offset ?? 1, args.limit, ctx);
+    }
     const text = await readTextFile(absolute, shown, ctx.limits.maxFileReadSize);
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
     const total = text === '' ? 0 : lines.length;
@@ -54,3 +68,35 @@ export const readFileTool = defineTool({
     );
   },
 });
+
+/** Lines of a file over the whole-file read limit, streamed; the total is named when the read reached the end. */
+async function readBigRange(
+  absolute: string,
+  shown: string,
+  offset: number,
+  limit: number | undefined,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const wanted = limit ?? Number.MAX_SAFE_INTEGER;
+  const range = await withFsErrors(shown, () =>
+    readLineRange(absolute, offset - 1, wanted, ctx.limits.maxOutputSize - HEADER_ROOM, ctx.signal),
+  );
+  if (range.binary) {
+    throw new Error(
+      `${shown} looks like a binary file (NUL byte in the first 8 KB); only text files can be read`,
+    );
+  }
+  if (range.count === 0) return fail(`offset ${offset} is past the end of ${shown} (${range.total} lines)`);
+  const end = offset + range.count - 1;
+  const of = range.total === undefined ? '' : ` of ${range.total}`;
+  const more =
+    range.count < wanted && (range.total === undefined || end < range.total)
+      ? `; continue with offset ${end + 1}`
+      : '';
+  const header = `[${shown}: lines ${offset}-${end}${of}${more}]`;
+  return ok(
+    `${header}\n${decodeUtf8(range.data, shown)}`,
+    { path: shown, lines: range.count },
+    `read ${shown} lines ${offset}-${end}`,
+  );
+}

@@ -16,6 +16,7 @@ import { executeCommandTool } from './execute-command.js';
 import { extractConventionsTool } from './extract-conventions.js';
 import { findReferencesTool } from './find-references.js';
 import { getCodebaseMapTool } from './get-codebase-map.js';
+import { getDiagnosticsTool } from './get-diagnostics.js';
 import { getImportsExportsTool } from './get-imports-exports.js';
 import { getProjectOverviewTool } from './get-project-overview.js';
 import { globTool } from './glob.js';
@@ -41,9 +42,16 @@ export interface ToolRegistry {
   remove(name: string): boolean;
 }
 
-function toSpec(tool: Tool): ToolSpec {
+/** The built-in tools' specs, made from their zod schemas at build time (scripts/build.mjs); absent from source. */
+declare const KEEL_TOOL_SPECS: Record<string, ToolSpec> | undefined;
+const prebuilt: Record<string, ToolSpec> = typeof KEEL_TOOL_SPECS === 'object' ? KEEL_TOOL_SPECS : {};
+
+export function toSpec(tool: Tool): ToolSpec {
   if (tool.jsonSchema)
     return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
+  // Converting 25 zod schemas costs tens of milliseconds before the first request; the build did it already.
+  const built = prebuilt[tool.name];
+  if (built && built.description === tool.description) return built;
   // io: 'input' keeps fields with defaults optional, as the model may omit them.
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' });
   return { name: tool.name, description: tool.description, inputSchema: lean(inputSchema) };
@@ -116,6 +124,7 @@ export function defaultTools(): Tool[] {
     buildDependencyGraphTool,
     findReferencesTool,
     renameSymbolTool,
+    getDiagnosticsTool,
     organizeImportsTool,
     createBarrelTool,
     todoWriteTool,

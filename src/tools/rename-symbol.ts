@@ -1,39 +1,99 @@
-// rename_symbol: renames a symbol across the repository, language-aware, shown as one diff and written all or none.
+// rename_symbol: renames one binding everywhere its language service sees it (importers through barrels included),
+// refused when the result would have new errors; without a service, a name-based rename. Written all or none.
 import { z } from 'zod';
+import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { planRename } from '../code/rename.js';
-import { codeIndexOf, indexPath } from './code-index-of.js';
+import { formatDiagnostics, introducedErrors, withNewErrors } from './after-change.js';
+import { codeIndexOf } from './code-index-of.js';
 import { fileChangeDiff } from './file-diff.js';
+import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { writeFilesAtomic } from './write-files-atomic.js';
 
 const schema = z.object({
-  name: z.string().min(1),
+  ...bindingFields,
   new_name: z.string().min(1),
-  path: z.string().optional().describe('file defining it'),
+  keep_alias: z.boolean().optional().describe('keep old exported name as alias'),
 });
 
-async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
+type Args = z.infer<typeof schema>;
+
+/** A rename's check may take this long: it decides whether the rename lands. */
+const CHECK_MS = 20_000;
+
+interface Planned {
+  files: { path: string; before: string; after: string; count: number }[];
+  service?: { service: LanguageService; at: SourcePosition };
+}
+
+async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
+  const target = await symbolTarget(ctx, args);
+  if (target.kind === 'error') return target.error;
+  if (target.kind === 'service') {
+    const options = { keepPublicAlias: args.keep_alias === true };
+    const files = await target.service.rename(target.at, args.new_name, options, ctx.signal);
+    if (typeof files === 'string') return files;
+    if (files.length === 0) return `nothing to rename at ${target.at.path}:${target.at.line}`;
+    return { files, service: target };
+  }
   const index = await codeIndexOf(ctx);
-  const definedIn = args.path === undefined ? undefined : await indexPath(ctx, args.path);
-  return planRename(index, args.name, args.new_name, definedIn, ctx.signal);
+  const files = await planRename(index, args.name, args.new_name, target.definedIn, ctx.signal);
+  return typeof files === 'string' ? files : { files };
+}
+
+/**
+ * The errors the rename would introduce, checked on the renamed texts before anything is written (whatever
+ * code.diagnostics says: it decides whether the rename lands), or a note when the check could not finish.
+ */
+async function check(
+  planned: Planned,
+  args: Args,
+  ctx: ToolContext,
+): Promise<{ refuse: string } | { note: string } | undefined> {
+  if (!planned.service) return undefined;
+  const { service } = planned.service;
+  const paths = planned.files.map((f) => f.path);
+  const deadline = Date.now() + CHECK_MS;
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(CHECK_MS)]);
+  try {
+    const overlay = new Map(planned.files.map((f) => [f.path, f.after]));
+    const after = await service.diagnostics(paths, signal, overlay, deadline);
+    // Only files with errors after the rename can have new ones: the others need no check of their text before.
+    const suspects = paths.filter((p) => after.some((d) => d.path === p && d.severity === 'error'));
+    const before =
+      suspects.length > 0 ? await service.diagnostics(suspects, signal, undefined, deadline) : [];
+    const added = introducedErrors(before, after, { from: args.name, to: args.new_name });
+    if (added.length === 0) return undefined;
+    const head = `renaming ${args.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
+    return { refuse: [head, ...formatDiagnostics(added)].join('\n') };
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return {
+      note: `(not checked for new errors: ${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
 }
 
 export const renameSymbolTool = defineTool({
   name: 'rename_symbol',
-  description: 'Rename a symbol and all its references across the project (language-aware).',
+  description:
+    'Rename the symbol at path+line/column (or occurrence) and its references; refused if it adds errors.',
   schema,
   safety: 'caution',
   async preview(args, ctx) {
-    const files = await plan(args, ctx);
+    const planned = await plan(args, ctx);
     const summary = `rename ${args.name} to ${args.new_name}`;
-    if (typeof files === 'string') return { reads: [ctx.workspace.root], writes: [], summary };
-    const writes = await Promise.all(files.map((f) => ctx.workspace.resolve(f.path)));
-    const diff = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
-    return { reads: writes, writes, diff, summary: `${summary} in ${files.length} files` };
+    if (typeof planned === 'string') return { reads: [ctx.workspace.root], writes: [], summary };
+    const writes = await Promise.all(planned.files.map((f) => ctx.workspace.resolve(f.path)));
+    const diff = planned.files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
+    return { reads: writes, writes, diff, summary: `${summary} in ${planned.files.length} files` };
   },
   async execute(args, ctx) {
-    const files = await plan(args, ctx);
-    if (typeof files === 'string') return fail(files);
+    const planned = await plan(args, ctx);
+    if (typeof planned === 'string') return fail(planned);
+    const checked = await check(planned, args, ctx);
+    if (checked && 'refuse' in checked) return fail(checked.refuse, { refused: true });
+    const { files } = planned;
     const changes = await Promise.all(
       files.map(async (f) => ({
         absolute: await ctx.workspace.resolve(f.path),
@@ -44,8 +104,19 @@ export const renameSymbolTool = defineTool({
     await writeFilesAtomic(changes, ctx);
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
-    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}`;
+    const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
+    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${how}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
-    return ok(text, { files: files.length, occurrences: count }, display);
+    const result = ok(
+      text,
+      { files: files.length, occurrences: count, name_based: !planned.service },
+      display,
+    );
+    // Checked above when a service renamed it; the name-based rename is checked after the fact where it can be.
+    if (planned.service) {
+      ctx.languages?.changed(files.map((f) => f.path));
+      return result;
+    }
+    return withNewErrors(ctx, changes, result);
   },
 });

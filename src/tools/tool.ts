@@ -1,6 +1,7 @@
 // The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
 // outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
 import { z } from 'zod';
+import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -34,6 +35,8 @@ export interface ToolLimits {
   commandTimeoutMs: number;
   maxStdoutBytes: number;
   maxStderrBytes: number;
+  /** How long file tools wait for the errors a change introduced before skipping them (default 2000 ms). */
+  diagnosticsMs?: number;
 }
 
 /** What a tool sees of the run: its workspace, signal, runner, limits and event sink. The policy, approvals,
@@ -53,6 +56,10 @@ export interface ToolContext {
   conversationText?: () => string;
   /** The session's todo list, which todo_write replaces; absent: todo_write says it is unavailable. */
   todos?: TodoBoard;
+  /** The run's language services, each started when a tool first needs it; absent: name-based code tools only. */
+  languages?: LanguageServices;
+  /** false (code.diagnostics): file tools do not report the errors a change introduced. */
+  diagnostics?: boolean;
 }
 
 /** A tool call as hooks see it. */

@@ -1,6 +1,7 @@
 // write_file: writes a whole file atomically (temp file in the same directory, then rename).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { fileChangeDiff } from './file-diff.js';
 import { defineTool, fail, ok } from './tool.js';
@@ -30,9 +31,13 @@ export const writeFileTool = defineTool({
     if (absolute === ctx.workspace.root) return fail('cannot write to the workspace root; name a file');
     const existing = await fs.stat(absolute).catch(() => undefined);
     if (existing?.isDirectory()) return fail(`${shown} is a directory; name a file inside it`);
+    // The text before, for the errors this write introduces (only when a language service may check it).
+    const before =
+      ctx.languages && existing ? await fs.readFile(absolute, 'utf8').catch(() => undefined) : undefined;
     await writeFileAtomic(absolute, args.content, ctx);
     const bytes = Buffer.byteLength(args.content);
     const verb = existing ? 'overwrote' : 'created';
-    return ok(`${verb} ${shown} (${bytes} bytes)`, { path: shown, bytes, created: !existing });
+    const result = ok(`${verb} ${shown} (${bytes} bytes)`, { path: shown, bytes, created: !existing });
+    return withNewErrors(ctx, [{ absolute, before, after: args.content }], result);
   },
 });

@@ -86,6 +86,8 @@ function waitAfter(event: AgentEvent): string | null | undefined {
   switch (event.type) {
     case 'turn_start':
       return 'thinking';
+    case 'status':
+      return 'waiting';
     case 'tool_call':
       return `running ${sanitize(event.name)}`;
     case 'approval_answered':
@@ -129,7 +131,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
           streamText: true,
           showReasoning: Boolean(stderr.isTTY),
           ascii: asciiTerminal(env),
-          // NO_COLOR, TERM=dumb and a pipe get the answer exactly as the model wrote it.
+          // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
           ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
           compactTools: rich,
         })

@@ -15,6 +15,9 @@ export function formatDuration(ms: number): string {
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
 }
 
+/** ` (9,000 cached)`: the part of the input read from the provider's prompt cache. */
+const cachedNote = (read: number | undefined) => (read ? ` (${groupDigits(read)} cached)` : '');
+
 /** The summary of a finished run, from its run_end event and what the run took. */
 export function summaryLine(
   end: Extract<AgentEvent, { type: 'run_end' }>,
@@ -30,7 +33,7 @@ export function summaryLine(
   return [
     count(end.turns, 'turn'),
     calls,
-    `${groupDigits(usage.input_tokens)} tokens in, ${groupDigits(usage.output_tokens)} out`,
+    `${groupDigits(usage.input_tokens)} tokens in${cachedNote(usage.cache_read_tokens)}, ${groupDigits(usage.output_tokens)} out`,
     ...(usage.cost_usd === undefined ? [] : [formatCost(usage.cost_usd)]),
     formatDuration(details.elapsedMs),
     `${count(details.filesChanged, 'file')} changed by file tools`,

@@ -51,7 +51,10 @@ export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv)
   return Boolean(stream.isTTY);
 }
 
-/** A terminal that shows more than colour (Markdown, a spinner): a TTY, colour not turned off, not TERM=dumb. */
+/**
+ * A terminal that shows more than colour (Markdown's structure, a spinner): a TTY that is not TERM=dumb. NO_COLOR
+ * turns colour off, nothing else (no-color.org): headings, lists and tables are still drawn, only without colour.
+ */
 export function richTerminal(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
-  return Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }

@@ -183,6 +183,9 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
       case 'warning':
         stderr.write(`${style.yellow('warning:')} ${sanitize(event.message)}\n`);
         break;
+      case 'status':
+        stderr.write(`${style.dim(sanitize(event.message))}\n`);
+        break;
       case 'error':
         closeReasoning();
         endStreamedLine();

@@ -165,18 +165,34 @@ describe('Conversation budget by priority', () => {
   });
 
   it('cuts old output about other files before output about a file being edited', () => {
-    const c = new Conversation('system', { maxTokens: 2_000, minRetainTurns: 1, pruneThreshold: 0.8 });
+    const c = new Conversation('system', { maxTokens: 3_000, minRetainTurns: 1, pruneThreshold: 0.8 });
     c.push({ role: 'user', content: 'goal' });
-    for (const m of fileTurn('r1', 'read_file', 'edited.ts', 3_000)) c.push(m);
-    for (const m of fileTurn('r2', 'read_file', 'other.ts', 2_500)) c.push(m);
+    for (const m of fileTurn('r1', 'read_file', 'edited.ts', 5_000)) c.push(m);
+    for (const m of fileTurn('r2', 'read_file', 'other.ts', 4_500)) c.push(m);
     for (const m of fileTurn('e1', 'edit_file', 'edited.ts', 100)) c.push(m);
     for (const m of fileTurn('r3', 'read_file', 'last.ts', 2_000)) c.push(m);
-    // 7,600 characters ≈ 1,900 tokens: cutting other.ts (the smaller) is enough, edited.ts stays whole.
+    // 11,600 characters ≈ 2,900 tokens: cutting other.ts (the smaller) reaches a step below the limit (2,100),
+    // edited.ts stays whole.
     expect(trimOldOutputs(c)?.summary).toBe('1 old tool output cut to head and tail');
     const byId = (id: string) => c.messages.find((m) => m.role === 'tool' && m.toolCallId === id)!.content;
     expect(byId('r2')).toContain('characters of this old result were cut');
-    expect(byId('r1')).toHaveLength(3_000);
+    expect(byId('r1')).toHaveLength(5_000);
     expect(byId('r3')).toHaveLength(2_000);
+  });
+
+  it('trims a step below the limit, so the next turns leave every earlier message as it was', () => {
+    const c = new Conversation('system', { maxTokens: 10_000, minRetainTurns: 2, pruneThreshold: 0.8 });
+    c.push({ role: 'user', content: 'goal' });
+    for (let i = 0; i < 9; i++) for (const m of turn(i, 4_000)) c.push(m);
+    expect(trimOldOutputs(c)).toBeDefined();
+    expect(c.estimate).toBeLessThanOrEqual(7_000);
+    const trimmed = c.messages.map((m) => m.content);
+    // Three more turns of 1,000 characters (250 tokens) each fit in the step: no edit, the prefix is untouched.
+    for (let i = 9; i < 12; i++) {
+      for (const m of turn(i, 1_000)) c.push(m);
+      expect(trimOldOutputs(c)).toBeUndefined();
+    }
+    expect(c.messages.slice(0, trimmed.length).map((m) => m.content)).toEqual(trimmed);
   });
 
   it('estimates the next request from the provider count of the last one plus what came since', () => {

@@ -357,9 +357,19 @@ describe('plan files', () => {
 
   it.each(Object.keys(plans))('runs %s end to end', async (name) => {
     const ws = await workspace({ 'notes/a.txt': 'alpha beta\n', [name]: plans[name]! });
+    const done = (id: string, content: string) => ({ id, content, status: 'done' });
     const s = await server([
       { toolCalls: [{ name: 'read_file', args: { path: 'notes/a.txt' } }] },
       { toolCalls: [{ name: 'write_file', args: { path: 'summary.md', content: 'alpha and beta\n' } }] },
+      // Both instructions done on the plan's todo list: the run is finished (exit 0), not just answered.
+      {
+        toolCalls: [
+          {
+            name: 'todo_write',
+            args: { todos: [done('1', 'Read notes/a.txt'), done('2', 'Write summary.md')] },
+          },
+        ],
+      },
       { text: 'Summary written.' },
     ]);
     const r = await runOllama(s, ws, ['--plan', join(ws, name)]);
@@ -447,7 +457,7 @@ describe('config errors', () => {
 });
 
 describe('chat', () => {
-  it('keeps one conversation across lines and quits on exit', async () => {
+  it('keeps one conversation across lines, takes !<command> output as context for the next message, and quits on exit', async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const s = await server([
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
@@ -455,14 +465,16 @@ describe('chat', () => {
       { text: 'You asked about a.txt.' },
     ]);
     const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      input: 'what is in a.txt?\nwhat did I ask?\nexit\nthis line is never sent\n',
+      input: 'what is in a.txt?\n!cat a.txt\nwhat did I ask?\nexit\nthis line is never sent\n',
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('It says A.');
     expect(r.stdout).toContain('You asked about a.txt.');
+    // `!cat a.txt` ran through the policy (read-only: allowed) without a model turn of its own.
     expect(s.requests).toHaveLength(3);
     expect(s.requests[2]!.rawBody).toContain('what is in a.txt?');
     expect(s.requests[2]!.rawBody).toContain('It says A.');
+    expect(s.requests[2]!.rawBody).toContain('I ran `cat a.txt` myself:');
   });
 
   it('asks before running a command beyond the read-only set, and runs it only when approved', async () => {

@@ -128,6 +128,7 @@ describe('keel ask', () => {
       'diff_files',
       'find_references',
       'get_codebase_map',
+      'get_diagnostics',
       'get_imports_exports',
       'glob',
       'grep',

@@ -44,6 +44,7 @@ describe('keel eval tools', () => {
       'build_dependency_graph',
       'find_references',
       'rename_symbol',
+      'get_diagnostics',
       'organize_imports',
       'create_barrel',
       'todo_write',

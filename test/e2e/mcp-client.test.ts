@@ -21,21 +21,19 @@ const { server, workspace, track } = useE2E();
 const node = process.execPath;
 
 describe('MCP servers in keel run', () => {
-  it('offers server-everything tools over stdio as <server>__<tool> and runs echo', async () => {
+  it('offers server-everything tools over stdio as <server>__<tool> from the first request and runs echo', async () => {
     const ws = await workspace({ 'a.txt': 'a\n' });
     const config = await mcpConfig(ws, { everything: { command: node, args: [everythingEntry, 'stdio'] } });
-    const s = await server(
-      whenOffered('everything__echo', [
-        { toolCalls: [{ name: 'everything__echo', args: { message: 'hello mcp' } }] },
-        { text: 'echoed' },
-      ]),
-    );
+    const s = await server([
+      { toolCalls: [{ name: 'everything__echo', args: { message: 'hello mcp' } }] },
+      { text: 'echoed' },
+    ]);
     const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'echo it']);
     expect(r.stderr).not.toMatch(/warning/);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('echoed');
-    // The first request went out before the server was ready: it offered only the built-in tools.
-    expect(offeredTools(s.requests[0]!)).not.toContain('everything__echo');
+    // The first request waited for the server (within mcp.startup_timeout_seconds): its tools are offered.
+    expect(offeredTools(s.requests[0]!)).toContain('everything__echo');
     const last = s.requests.at(-1)!;
     expect(toolMessages(last.body).at(-1)).toBe('Echo: hello mcp');
     const echo = (last.body.tools as { function: { name: string; parameters: unknown } }[]).find(
@@ -169,19 +167,41 @@ describe('MCP servers in keel run', () => {
     );
   });
 
-  it('never delays the first request for a server still starting, and kills it when the run ends', async () => {
+  it('waits for a hung server only up to its startup timeout, with one status line and one warning, and kills it at exit', async () => {
     const ws = await workspace();
-    const pidFile = join(ws, 'silent.pid');
+    const pidFile = join(ws, 'hung.pid');
     const config = await mcpConfig(ws, {
-      silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
+      hung: {
+        command: node,
+        // It ignores SIGTERM and never answers.
+        args: [fixture('gated-server.mjs'), '--stubborn', '--pid', pidFile],
+        timeout_seconds: 600,
+        startup_timeout_seconds: 2,
+      },
     });
-    const s = await server([{ text: 'answered at once' }]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go']);
+    const s = await server([{ text: 'answered without it' }]);
+    const r = await runOllama(s, ws, [
+      '--mode',
+      'restricted',
+      '--config',
+      config,
+      '--prompt',
+      'go',
+      '--output',
+      'json',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('answered at once');
-    expect(r.stderr).not.toContain('warning');
-    const pid = Number(await readFile(pidFile, 'utf8'));
-    expect(() => process.kill(pid, 0)).toThrow();
+    const result = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(result.answer).toBe('answered without it');
+    expect(r.stdout).not.toContain('waiting for MCP servers');
+    const lines = r.stderr.split('\n');
+    const waiting = lines.filter((line) => line.includes('waiting for MCP servers'));
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toMatch(/^waiting for MCP servers to start: hung \(up to \d s\)$/);
+    expect(lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      'warning: MCP server hung is not ready after 2 s (startup_timeout_seconds); its tools join when it is',
+    ]);
+    await waitUntilGone(Number(await readFile(pidFile, 'utf8')));
   });
 
   it('kills its stdio servers when SIGTERM ends keel mid-run', async () => {

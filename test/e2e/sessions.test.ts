@@ -61,14 +61,15 @@ describe('sessions', () => {
         title: 'read a.txt, my key is sk-[REDACTED]',
         workspace: ws,
         updated: expect.any(String),
-        turns: 1,
+        // Model turns: the tool call and the answer.
+        turns: 2,
         input_tokens: 20,
         output_tokens: 10,
       }),
     ]);
     const textList = await runKeel(['sessions', 'list', '--cwd', ws], { env });
     expect(textList.stdout).toContain(meta.id);
-    expect(textList.stdout).toContain('1 turn');
+    expect(textList.stdout).toContain('2 turns');
 
     const show = await runKeel(['sessions', 'show', meta.id.slice(0, 12), '--cwd', ws], { env });
     expect(show.code).toBe(0);

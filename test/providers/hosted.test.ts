@@ -89,6 +89,19 @@ describe.each(cases)('$name provider', (provider) => {
     expect(provider.authorised(s.requests[0]!)).toBe(true);
   });
 
+  it('reports the cached part of the input the server counted', async () => {
+    const usage = { input: 1000, output: 5, cacheRead: 600, cacheWrite: 300 };
+    const s = await start({ script: [{ text: 'ok', usage }] });
+    const events = await collect(model(s).stream(request(ask('hi'))));
+    // Only Anthropic reports cache writes; the others cache on their own and report reads.
+    const write = provider.name === 'anthropic' ? { cacheWriteTokens: 300 } : {};
+    expect(events).toContainEqual({
+      type: 'usage',
+      usage: { inputTokens: 1000, outputTokens: 5, cacheReadTokens: 600, ...write },
+    });
+    if (provider.name === 'openrouter') expect(s.requests[0]!.body.usage).toEqual({ include: true });
+  });
+
   it('reports reasoning separately from text', async () => {
     const s = await start({ openrouter: true, script: [{ reasoning: 'think about it', text: 'answer' }] });
     const events = await collect(model(s).stream(request(ask('hi'))));
@@ -217,7 +230,9 @@ describe('provider specifics', () => {
     await collect(m.stream(request(messages)));
     const body = s.requests[1]!.body;
     expect(body.max_tokens).toBe(16_384);
-    expect(body.system).toEqual([{ type: 'text', text: 'You are a coding agent.' }]);
+    expect(body.system).toEqual([
+      { type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } },
+    ]);
     expect(body.messages[1].content).toContainEqual({
       type: 'tool_use',
       id: 'toolu_1',

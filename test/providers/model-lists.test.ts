@@ -194,7 +194,7 @@ describe('copilot', () => {
         maxOutput: 16384,
         tools: true,
         streaming: true,
-        price: { inputPerMTok: 2, outputPerMTok: 8 },
+        price: { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5 },
         source: 'server',
       },
     ]);

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEventStream } from '../../src/core/events.js';
 import { createRedactor } from '../../src/safety/redact.js';
 import { resumedConversation } from '../../src/session/resume.js';
-import { parseSession, readSession, summarize } from '../../src/session/session-file.js';
+import { parseSession, readSession } from '../../src/session/session-file.js';
 import { createSessionStore } from '../../src/session/session-store.js';
+import { summarize } from '../../src/session/session-summary.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -41,9 +42,10 @@ describe('session store', () => {
     events.emit({ type: 'message', role: 'user', content: 'key "sk-abcdefghijklmnop" \\ "x"' });
     events.emit({ type: 'text_delta', turn: 1, delta: 'not kept' });
     events.emit({ type: 'usage', turn: 1, input_tokens: 1000, output_tokens: 500 });
+    events.emit({ type: 'message', role: 'assistant', content: 'ok' });
     await events.flush();
     const record = parseSession(await readFile(path, 'utf8'));
-    expect(record?.events.map((e) => e.type)).toEqual(['run_start', 'message', 'usage']);
+    expect(record?.events.map((e) => e.type)).toEqual(['run_start', 'message', 'usage', 'message']);
     expect(JSON.stringify(record)).not.toContain('abcdefghijklmnop');
     expect(summarize(record!)).toMatchObject({ title: 'key "sk-[REDACTED]" \\ "x"', turns: 1, cost: 0.002 });
     await s.close();

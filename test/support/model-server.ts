@@ -18,7 +18,8 @@ export interface ScriptedReply {
   text?: string;
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
-  usage?: { input: number; output: number };
+  /** input: every prompt token, cached ones included; cacheRead / cacheWrite: the cached parts (OpenAI: reads only). */
+  usage?: ScriptedUsage;
   status?: number;
   errorBody?: unknown; // reply with this HTTP error instead
   midStreamError?: string; // start streaming, then send an in-stream error
@@ -32,6 +33,12 @@ export interface ScriptedReply {
   stall?: boolean; // stream the reasoning and text, then go silent with the socket open (until the client aborts)
   truncate?: boolean; // stream the reasoning and text, then end the response cleanly without a finish
   garbage?: boolean; // stream the reasoning and text, then a line that is not valid JSON, then the rest as usual
+}
+export interface ScriptedUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 export interface ReceivedRequest {
   path: string;
@@ -87,7 +94,7 @@ export interface WireContext {
 }
 const wires: Wire[] = [anthropicWire, geminiWire];
 
-export const defaultUsage = { input: 10, output: 5 };
+export const defaultUsage: ScriptedUsage = { input: 10, output: 5 };
 
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const requests: ReceivedRequest[] = [];
@@ -346,11 +353,12 @@ function openaiWhole(
   });
 }
 
-function openaiUsage(usage: { input: number; output: number }) {
+function openaiUsage(usage: ScriptedUsage) {
   return {
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
     total_tokens: usage.input + usage.output,
+    ...(usage.cacheRead ? { prompt_tokens_details: { cached_tokens: usage.cacheRead } } : {}),
   };
 }
 

@@ -1,7 +1,15 @@
 // The Anthropic Messages wire format for the scripted model server: `POST /v1/messages`, SSE with `event:` names.
 import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTick } from 'node:timers/promises';
-import { defaultUsage, fault, pieces, type ScriptedReply, splitInto, type Wire } from './model-server.js';
+import {
+  defaultUsage,
+  fault,
+  pieces,
+  type ScriptedReply,
+  type ScriptedUsage,
+  splitInto,
+  type Wire,
+} from './model-server.js';
 
 export const anthropicWire: Wire = {
   matches: (method, path) => method === 'POST' && path === '/v1/messages',
@@ -64,6 +72,17 @@ export function messagesProblem(messages: unknown): string | undefined {
   return undefined;
 }
 
+/** Anthropic counts cached tokens apart: input_tokens is only the part neither read from nor written to the cache. */
+function anthropicInput(usage: ScriptedUsage) {
+  const read = usage.cacheRead ?? 0;
+  const write = usage.cacheWrite ?? 0;
+  return {
+    input_tokens: usage.input - read - write,
+    ...(usage.cacheRead !== undefined ? { cache_read_input_tokens: read } : {}),
+    ...(usage.cacheWrite !== undefined ? { cache_creation_input_tokens: write } : {}),
+  };
+}
+
 const toolId = (replyNumber: number, index: number) => `toolu_${replyNumber}_${index}`;
 const stopReason = (reply: ScriptedReply) => (reply.toolCalls?.length ? 'tool_use' : 'end_turn');
 
@@ -89,7 +108,7 @@ async function stream(
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 1 },
+      usage: { ...anthropicInput(usage), output_tokens: 1 },
     },
   });
   await send('ping', {});
@@ -158,7 +177,7 @@ function whole(res: ServerResponse, reply: ScriptedReply, model: string, replyNu
       content,
       stop_reason: stopReason(reply),
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: usage.output },
+      usage: { ...anthropicInput(usage), output_tokens: usage.output },
     }),
   );
 }

@@ -73,6 +73,7 @@ function usageMetadata(reply: ScriptedReply) {
     promptTokenCount: usage.input,
     candidatesTokenCount: usage.output,
     totalTokenCount: usage.input + usage.output,
+    ...(usage.cacheRead ? { cachedContentTokenCount: usage.cacheRead } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { PathEscapeError } from '../../src/safety/workspace.js';
 import { createDirectoryTool } from '../../src/tools/create-directory.js';
 import { deletePathTool } from '../../src/tools/delete-path.js';
 import { diffFilesTool } from '../../src/tools/diff-files.js';
+import { readLineRange } from '../../src/tools/line-range.js';
 import { listFilesTool, MAX_LIST_ENTRIES } from '../../src/tools/list-files.js';
 import { readFileTool } from '../../src/tools/read-file.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
@@ -134,6 +135,67 @@ describe('read_file', () => {
       );
     } finally {
       await small.cleanup();
+    }
+  });
+
+  test('reads ranges of a file over the read limit, naming the total only once the read reached the end', async () => {
+    const small = await makeWorkspace({ limits: { maxFileReadSize: 10, maxOutputSize: 400 } });
+    try {
+      await small.write('big.txt', Array.from({ length: 50 }, (_, i) => `line ${i + 1}\n`).join(''));
+      const read = (args: object) => readFileTool.execute(readFileTool.schema.parse(args), small.ctx);
+      expect((await read({ path: 'big.txt', offset: 2, limit: 2 })).output).toBe(
+        '[big.txt: lines 2-3]\nline 2\nline 3',
+      );
+      expect((await read({ path: 'big.txt', offset: 49 })).output).toBe(
+        '[big.txt: lines 49-50 of 50]\nline 49\nline 50',
+      );
+      // More than one result may hold: cut at a line end, saying where to go on.
+      const capped = await read({ path: 'big.txt', offset: 1, limit: 50 });
+      expect(capped.output).toMatch(/^\[big\.txt: lines 1-\d+; continue with offset \d+\]\nline 1\n/);
+      expect((await read({ path: 'big.txt', offset: 60 })).error).toBe(
+        'offset 60 is past the end of big.txt (50 lines)',
+      );
+      await expect(read({ path: 'big.txt' })).rejects.toThrow(
+        /max_file_read_size\); read it in parts with offset and limit/,
+      );
+    } finally {
+      await small.cleanup();
+    }
+  });
+
+  test('a line range streamed in chunks matches the same lines split whole', async () => {
+    const dir = await makeWorkspace();
+    try {
+      const texts = ['a\nbb\nccc\n', 'a\nbb\nccc', '\n\nx\n', 'one long line without end', ''];
+      for (const [i, text] of texts.entries()) {
+        await dir.write(`t${i}`, text);
+        const lines = text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+        for (const chunk of [1, 2, 3, 64]) {
+          for (const [start, limit] of [
+            [0, 1],
+            [1, 2],
+            [0, 99],
+            [2, 1],
+            [5, 1],
+          ] as const) {
+            const range = await readLineRange(
+              path.join(dir.root, `t${i}`),
+              start,
+              limit,
+              1000,
+              undefined,
+              chunk,
+            );
+            const want = lines.slice(start, start + limit);
+            const where = `text ${i}, chunk ${chunk}, lines ${start}+${limit}`;
+            expect(range.data.toString(), where).toBe(want.join('\n'));
+            expect(range.count, where).toBe(want.length);
+            if (range.total !== undefined) expect(range.total, where).toBe(lines.length);
+          }
+        }
+      }
+    } finally {
+      await dir.cleanup();
     }
   });
 

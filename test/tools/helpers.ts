@@ -27,6 +27,8 @@ export const testLimits: ToolLimits = {
   commandTimeoutMs: 10_000,
   maxStdoutBytes: 1_048_576,
   maxStderrBytes: 1_048_576,
+  // Whether the errors after a change are reported must not depend on the machine's speed.
+  diagnosticsMs: 60_000,
 };
 
 /** A temp dir with a `work` workspace inside it (and room for an `outside` sibling). */

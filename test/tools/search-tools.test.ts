@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createGlobTool, MAX_GLOB_FILES } from '../../src/tools/glob.js';
+import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -217,6 +217,43 @@ describe.each(backends)('glob (%s)', (backend, rgPath) => {
 
   test('refuses a path outside the workspace', async () => {
     await expect(run(glob, { pattern: '*', path: '..' })).rejects.toThrow(/outside the workspace/);
+  });
+});
+
+describe('glob: rg prefiltering with its own --glob', () => {
+  test('finds the same files as the JS walk, for patterns rg can and cannot prefilter', async () => {
+    await ws.write('src/a.js', '');
+    await ws.write('src/deep/b.ts', '');
+    await ws.write('src/deep/.hidden.ts', '');
+    const rg = createGlobTool() as Tool;
+    const js = createGlobTool({ rgPath: await unrunnableRg() }) as Tool;
+    const cases: [string, string?][] = [
+      ['**/*.ts'],
+      ['*.ts'],
+      ['src/**/*.ts'],
+      ['deep/*.ts', 'src'],
+      ['**/*.{ts,md}', 'src'],
+      ['*.[jt]s'],
+      ['**/*'],
+      ['src/*'],
+      ['+(app|util).ts'],
+      ['!**/*.ts', 'src'],
+    ];
+    for (const [pattern, where] of cases) {
+      const args = { pattern, ...(where ? { path: where } : {}) };
+      const listed = async (tool: Tool) => (await run(tool, args)).output.split('\n').sort();
+      expect(await listed(rg), pattern).toEqual(await listed(js));
+    }
+  });
+
+  test("rg is told the pattern's last segment, or nothing when any name may match or the syntax differs", () => {
+    expect(rgNameFilter('*.ts')).toBe('*.ts');
+    expect(rgNameFilter('src/**/*.{ts,md}')).toBe('*.{ts,md}');
+    expect(rgNameFilter('src/**')).toBeUndefined();
+    expect(rgNameFilter('src/*')).toBeUndefined();
+    expect(rgNameFilter('+(a|b).ts')).toBeUndefined();
+    expect(rgNameFilter('!*.ts')).toBeUndefined();
+    expect(rgNameFilter('a/{b,c/d}.ts')).toBeUndefined();
   });
 });
 

@@ -60,6 +60,14 @@ describe('the run summary line', () => {
     );
   });
 
+  it('says how much of the input the prompt cache served', () => {
+    const cached = {
+      ...runEnd(),
+      usage: { input_tokens: 12345, output_tokens: 678, cache_read_tokens: 9000 },
+    };
+    expect(summarise([cached as AgentEvent])).toContain('· 12,345 tokens in (9,000 cached), 678 out ·');
+  });
+
   it('leaves the cost out when the price is unknown', () => {
     expect(summarise([runEnd()], 75_000)).toBe(
       '2 turns · 1 tool call · 12,345 tokens in, 678 out · 1 min 15 s · 0 files changed by file tools\n',

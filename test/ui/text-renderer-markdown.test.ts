@@ -43,6 +43,16 @@ describe('text renderer', () => {
     expect(stdout).toBe('\x1b[1m\x1b[4mHi\x1b[24m\x1b[22m\n\nsome \x1b[1mbold\x1b[22m text\n');
   });
 
+  it('under NO_COLOR (colour off) keeps the structure: no raw # or |---|, the table drawn', () => {
+    const table = '# Plan\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+    const { stdout } = render(answer([table]), { markdown: { width: 80 }, style: createStyle(false) });
+    expect(stdout).not.toContain('\x1b[');
+    expect(stdout).not.toContain('# Plan');
+    expect(stdout).not.toContain('|---|');
+    expect(stdout).toMatch(/^Plan\n/);
+    expect(stdout).toMatch(/a +│ b/);
+  });
+
   it('without Markdown prints the answer exactly as the model wrote it', () => {
     const { stdout } = render(answer(['# Hi\n\nsome **bo', 'ld** text']));
     expect(stdout).toBe('# Hi\n\nsome **bold** text\n');

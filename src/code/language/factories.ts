@@ -3,6 +3,7 @@
 import type { LanguageServersConfig } from '../../config/language-servers-schema.js';
 import { lspFactories, serverDefinitions } from './lsp-servers.js';
 import type { LanguageServiceFactory } from './service.js';
+import { typeScriptFactory } from './typescript.js';
 
 /** The part of the config the factories read (a KeelConfig fits). */
 export interface LanguageServicesConfig {
@@ -11,5 +12,5 @@ export interface LanguageServicesConfig {
 
 /** The factories for a run; each starts its service lazily, on the first file it handles. */
 export function languageServiceFactories(config?: LanguageServicesConfig): LanguageServiceFactory[] {
-  return [...lspFactories(serverDefinitions(config?.code?.language_servers))];
+  return [typeScriptFactory, ...lspFactories(serverDefinitions(config?.code?.language_servers))];
 }

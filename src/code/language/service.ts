@@ -56,12 +56,14 @@ export interface LanguageService {
   ): Promise<FileChange[] | string>;
   /**
    * Current errors (and warnings) of `paths`; `overlay` gives texts not yet on disk (a rename's result, checked
-   * before it is written).
+   * before it is written). `deadline` (epoch ms): when a service doing synchronous work (the TypeScript compiler
+   * API, which a timed-out signal cannot interrupt) gives up; it then rejects as for an aborted signal.
    */
   diagnostics(
     paths: string[],
     signal: AbortSignal,
     overlay?: ReadonlyMap<string, string>,
+    deadline?: number,
   ): Promise<Diagnostic[]>;
   /** Files changed on disk since the service last read them (by Keel's tools or anyone). */
   changed(paths: string[]): void;
@@ -80,6 +82,8 @@ export interface LanguageServiceFactory {
 /** The run's language services: one per factory, started on first use and kept warm until `close`. */
 export class LanguageServices {
   readonly #started = new Map<string, Promise<LanguageService | undefined>>();
+  /** Files Keel's tools changed in this run (get_diagnostics lists their errors by default). */
+  readonly #changed = new Set<string>();
 
   constructor(
     readonly root: string,
@@ -98,9 +102,15 @@ export class LanguageServices {
     return service;
   }
 
-  /** Tells every started service that files changed. */
+  /** Tells every started service that files changed (none named: anything may have, a command ran). */
   changed(paths: string[]): void {
+    for (const path of paths) this.#changed.add(path);
     for (const service of this.#started.values()) void service.then((s) => s?.changed(paths));
+  }
+
+  /** The files changed in this run so far, workspace-relative. */
+  changedFiles(): string[] {
+    return [...this.#changed];
   }
 
   async close(): Promise<void> {

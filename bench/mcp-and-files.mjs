@@ -1,0 +1,281 @@
+// npm run bench, issue 20 items 4 and 7: MCP tools from the first request and big files. A headless run with three
+// slow-starting MCP servers (test/fixtures/mcp/gated-server.mjs --delay) against the same run without servers, cold
+// (no cached tool lists) and warm (cached); read_file of a line near the end of a generated 500 MB file against
+// sed and tail; grep and glob against rg run directly with the same arguments. Called from bench.mjs;
+// BENCH_FILES_ONLY=1 skips the MCP runs.
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;
+
+/** Runs argv, resolving with its wall time in ms and its stdout; `env` replaces process.env's values. */
+function timed(command, argv, { cwd, env } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const startedAt = Date.now();
+    const child = spawn(command, argv, {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolvePromise({
+        code,
+        ms: performance.now() - started,
+        startedAt,
+        endedAt: Date.now(),
+        stdout,
+        stderr,
+      }),
+    );
+  });
+}
+
+async function benchMcp({ keel, runs, startModelServer }) {
+  const delayMs = 1000;
+  const servers = Object.fromEntries(
+    ['s1', 's2', 's3'].map((name) => [
+      name,
+      {
+        command: process.execPath,
+        args: [join(root, 'test/fixtures/mcp/gated-server.mjs'), '--delay', String(delayMs), '--name', name],
+      },
+    ]),
+  );
+  const calls = ['s1__ping', 's2__ping', 's3__ping'];
+  const script = () => [{ toolCalls: calls.map((name) => ({ name, args: {} })) }, { text: 'done' }];
+  const kinds = { none: {}, cold: servers, warm: servers };
+  const times = Object.fromEntries(Object.keys(kinds).map((k) => [k, { first: [], total: [], exit: [] }]));
+  let seen = 0;
+  let answered = 0;
+  const home = await mkdtemp(join(tmpdir(), 'keel-bench-mcp-'));
+  try {
+    for (let i = 0; i < runs; i++) {
+      for (const [kind, configured] of Object.entries(kinds)) {
+        const ws = await mkdtemp(join(tmpdir(), 'keel-bench-mcp-ws-'));
+        const config = join(ws, 'keel.json');
+        await writeFile(config, JSON.stringify({ mcp: { servers: configured } }));
+        // Cold runs start from an empty cache; warm runs use the one the cold run of this round left.
+        const cache = join(home, `cache-${i}`);
+        const server = await startModelServer({ script: script() });
+        try {
+          const r = await timed(
+            process.execPath,
+            [
+              keel,
+              'run',
+              '--base-url',
+              server.ollamaUrl,
+              '--cwd',
+              ws,
+              '--config',
+              config,
+              '--prompt',
+              'ping all',
+            ],
+            { cwd: ws, env: { HOME: home, XDG_CACHE_HOME: cache } },
+          );
+          if (r.code !== 0) throw new Error(`MCP bench run failed (exit ${r.code}): ${r.stderr}`);
+          const [first] = server.requests;
+          const last = server.requests.at(-1);
+          times[kind].first.push(first.receivedAt - r.startedAt);
+          times[kind].total.push(r.ms);
+          times[kind].exit.push(r.endedAt - last.receivedAt);
+          if (kind !== 'none') {
+            const offered = (first.body.tools ?? []).map((t) => t.function?.name ?? t.name);
+            seen += calls.filter((name) => offered.includes(name)).length;
+            const results = last.body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+            answered += results.filter((text) => / from s\d$/.test(text)).length;
+          }
+        } finally {
+          await server.close();
+          await rm(ws, { recursive: true, force: true });
+        }
+      }
+    }
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+  const none = times.none;
+  const row = (kind, label) => [
+    [
+      `MCP ×3 (${delayMs / 1000} s start), ${label}: first request`,
+      seconds(median(times[kind].first)),
+      `${(median(times[kind].first) / median(none.first)).toFixed(2)}× no servers`,
+    ],
+    [
+      `MCP ×3, ${label}: whole run`,
+      seconds(median(times[kind].total)),
+      `${(median(times[kind].total) / median(none.total)).toFixed(2)}× no servers`,
+    ],
+    [
+      `MCP ×3, ${label}: last request → exit`,
+      seconds(median(times[kind].exit)),
+      `no servers ${seconds(median(none.exit))}; target ≤ +0.05 s`,
+    ],
+  ];
+  return [
+    ['no MCP servers: first request', seconds(median(none.first)), ''],
+    ['no MCP servers: whole run', seconds(median(none.total)), ''],
+    ...row('cold', 'cold'),
+    ...row('warm', 'cached tools'),
+    [
+      'MCP tools in the first request / calls answered',
+      `${seen}/${runs * 6} ${answered}/${runs * 6}`,
+      'target all',
+    ],
+  ];
+}
+
+/** A text file of about `mb` MB: numbered lines of 100 bytes. Returns its line count. */
+async function bigFile(file, mb) {
+  const lines = Math.floor((mb * 1024 * 1024) / 100);
+  const out = createWriteStream(file);
+  const pad = 'x'.repeat(80);
+  for (let n = 1; n <= lines; ) {
+    let chunk = '';
+    for (let k = 0; k < 10000 && n <= lines; k++, n++)
+      chunk += `${String(n).padStart(10, '0')} ${pad} line\n`;
+    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+  return lines;
+}
+
+async function benchFiles({ runs }) {
+  const harness = join(root, 'dist', 'bench-files.mjs');
+  await build({
+    stdin: {
+      contents:
+        "export { readFileTool } from './src/tools/read-file.ts';" +
+        "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
+        "export { createGlobTool } from './src/tools/glob.ts';" +
+        "export { bundledRgPath, RG_BASE_ARGS } from './src/tools/ripgrep.ts';" +
+        "export { openWorkspace } from './src/safety/workspace.ts';",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile: harness,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  const {
+    readFileTool,
+    createGrepTool,
+    grepArgv,
+    createGlobTool,
+    bundledRgPath,
+    RG_BASE_ARGS,
+    openWorkspace,
+  } = await import(harness);
+  await rm(harness, { force: true });
+  const rows = [];
+  const rgPath = await bundledRgPath();
+  const context = async (dir) => ({
+    workspace: await openWorkspace(dir),
+    signal: new AbortController().signal,
+    emit: () => {},
+    limits: { maxOutputSize: 1_048_576, maxFileReadSize: 10 * 1024 * 1024 },
+  });
+  /** Interleaved rounds (the first only warms the page cache): keel's median and the reference's. */
+  const compare = async (keelOnce, referenceOnce) => {
+    const keelTimes = [];
+    const refTimes = [];
+    for (let i = 0; i <= runs; i++) {
+      const ref = await referenceOnce();
+      const started = performance.now();
+      await keelOnce();
+      if (i === 0) continue;
+      keelTimes.push(performance.now() - started);
+      refTimes.push(ref);
+    }
+    return { keel: median(keelTimes), ref: median(refTimes) };
+  };
+
+  // read_file of a line near the end of a 500 MB file, against sed (which also reads up to the line) and tail.
+  const dir = await mkdtemp(join(tmpdir(), 'keel-bench-big-'));
+  try {
+    const file = join(dir, 'big.log');
+    const lines = await bigFile(file, 500);
+    const line = lines - 10;
+    const ctx = await context(dir);
+    let output = '';
+    const read = await compare(
+      async () => {
+        output = (await readFileTool.execute({ path: 'big.log', offset: line, limit: 1 }, ctx)).output;
+      },
+      async () => (await timed('sed', ['-n', `${line}{p;q}`, file])).ms,
+    );
+    if (!output.includes(`${String(line).padStart(10, '0')} `)) throw new Error(`read_file read: ${output}`);
+    const tailTimes = [];
+    for (let i = 0; i < runs; i++) tailTimes.push((await timed('tail', ['-n', '11', file])).ms);
+    const tail = median(tailTimes);
+    rows.push(['read_file line near the end of 500 MB: sed -n', seconds(read.ref), '']);
+    rows.push(['read_file line near the end of 500 MB: tail -n', seconds(tail), '']);
+    rows.push([
+      'read_file line near the end of 500 MB: keel',
+      seconds(read.keel),
+      `${(read.keel / read.ref).toFixed(2)}× sed, target ≤ 1.1×`,
+    ]);
+    // grep in the big file, against rg with the tool's own argv.
+    const grepTool = createGrepTool();
+    const args = { pattern: `^${String(line).padStart(10, '0')} ` };
+    const grep = await compare(
+      () => grepTool.execute(args, ctx),
+      async () => (await timed(rgPath, grepArgv(args, '.'), { cwd: dir })).ms,
+    );
+    rows.push(['grep in 500 MB: rg', seconds(grep.ref), '']);
+    rows.push([
+      'grep in 500 MB: keel',
+      seconds(grep.keel),
+      `${(grep.keel / grep.ref).toFixed(2)}× rg, target ≤ 1.1×`,
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  // glob over this repository's node_modules, against rg --files with the same base arguments and glob.
+  const tree = join(root, 'node_modules');
+  const ctx = await context(tree);
+  const globTool = createGlobTool();
+  for (const pattern of ['**/*.d.ts', '**/package.json']) {
+    let files = 0;
+    const glob = await compare(
+      async () => {
+        files = (await globTool.execute({ pattern }, ctx)).metadata.files;
+      },
+      async () =>
+        (await timed(rgPath, [...RG_BASE_ARGS, '--files', `--glob=${pattern}`, '--', '.'], { cwd: tree })).ms,
+    );
+    rows.push([`glob ${pattern} (${files} files): rg --files`, seconds(glob.ref), '']);
+    rows.push([
+      `glob ${pattern}: keel`,
+      seconds(glob.keel),
+      `${(glob.keel / glob.ref).toFixed(2)}× rg, target ≤ 1.1×`,
+    ]);
+  }
+  return rows;
+}
+
+/** Prints the rows of items 4 and 7; `startModelServer` is the bundled scripted model server bench.mjs loaded. */
+export async function benchMcpAndFiles({ keel, runs, startModelServer }) {
+  const mcp = process.env.BENCH_FILES_ONLY ? [] : await benchMcp({ keel, runs, startModelServer });
+  const rows = [...mcp, ...(await benchFiles({ runs }))];
+  process.stdout.write('MCP servers and big files (medians)\n');
+  for (const [name, value, target] of rows)
+    process.stdout.write(`  ${name.padEnd(52)} ${value.padStart(12)}   ${target}\n`);
+}

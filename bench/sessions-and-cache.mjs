@@ -1,0 +1,265 @@
+// Bench of long sessions and prompt caching (issue 20, items 5 and 6): `keel sessions list` over 200 generated
+// sessions of 440 KB, resuming a 10,000-message session to its first model request, RSS at the start and end of a
+// 1,000-turn scripted run, and whether each request of a 20-turn Anthropic run repeats the previous one's bytes up
+// to its last cache breakpoint. Called from bench.mjs; returns rows of [name, value, target].
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Runs dist/keel.js; `onSpawn` gets the child (its pid for /proc). Resolves with the exit code, time and stderr. */
+function keelRun(keel, args, env, onSpawn) {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const startedAt = Date.now();
+    const child = spawn(process.execPath, [keel, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    onSpawn?.(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolvePromise({ code, ms: performance.now() - started, startedAt, stdout, stderr }),
+    );
+  });
+}
+
+/** Resident set of a live process, in MiB, from /proc (undefined where there is no /proc). */
+async function rssMiB(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  return kb ? Number(kb) / 1024 : undefined;
+}
+
+/** The session directory Keel uses for `workspace` under `data` (src/session/session-file.ts's sessionDir). */
+async function sessionDirOf(root, data, workspace) {
+  const outfile = join(await mkdtemp(join(tmpdir(), 'keel-bench-sd-')), 'sd.mjs');
+  await build({
+    stdin: { contents: "export { sessionDir } from './src/session/session-file.ts';", resolveDir: root },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  const { sessionDir } = await import(outfile);
+  await rm(join(outfile, '..'), { recursive: true, force: true });
+  return sessionDir(join(data, 'keel'), await realpath(workspace));
+}
+
+/** A session file of `turns` model turns (user prompt every 100 turns), each tool result `resultChars` long. */
+function sessionText(id, workspace, turns, resultChars) {
+  const time = '2026-01-01T00:00:00.000Z';
+  const lines = [
+    { type: 'session', version: 1, id, workspace, provider: 'ollama', model: 'qwen3', started: time },
+    { type: 'run_start', provider: 'ollama', model: 'qwen3', workspace, time },
+    { type: 'message', role: 'system', content: 'You are Keel.', time },
+  ];
+  const result = 'x'.repeat(resultChars);
+  for (let t = 0; t < turns; t++) {
+    if (t % 100 === 0) lines.push({ type: 'message', role: 'user', content: `task ${t / 100}`, time });
+    const call = { id: `c${t}`, name: 'read_file', input: `{"path":"f${t}.txt"}` };
+    lines.push({ type: 'message', role: 'assistant', content: '', toolCalls: [call], time });
+    lines.push({ type: 'usage', turn: t + 1, input_tokens: 1000, output_tokens: 20, time });
+    lines.push({
+      type: 'message',
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result,
+      time,
+    });
+  }
+  lines.push({ type: 'message', role: 'assistant', content: 'done', time });
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}
+
+export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
+  const tmp = await mkdtemp(join(tmpdir(), 'keel-bench-sessions-'));
+  const outfile = join(tmp, 'model-server.mjs');
+  await build({
+    entryPoints: [join(root, 'test/support/model-server.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  const { startModelServer } = await import(outfile);
+  const rows = [];
+  try {
+    const data = join(tmp, 'data');
+    const ws = join(tmp, 'ws');
+    await mkdir(ws, { recursive: true });
+    await writeFile(join(ws, 'notes.txt'), 'buy milk\n');
+    const env = { XDG_DATA_HOME: data, HOME: tmp, XDG_STATE_HOME: join(tmp, 'state') };
+    const dir = await sessionDirOf(root, data, ws);
+    await mkdir(dir, { recursive: true });
+
+    // 200 sessions of about 440 KB (300 turns of 1.4 KB results), written as older Keel left them: no sidecar.
+    for (let i = 0; i < 200; i++) {
+      const id = `20260101-0000${String(i).padStart(3, '0')}`;
+      await writeFile(join(dir, `${id}.jsonl`), sessionText(id, ws, 300, 1_300));
+    }
+    const list = (label) =>
+      keelRun(keel, ['sessions', 'list', '--cwd', ws], env).then((r) => {
+        if (r.code !== 0) throw new Error(`${label} failed: ${r.stderr}`);
+        return r.ms;
+      });
+    const first = await list('sessions list (no sidecars)');
+    const warm = [];
+    for (let i = 0; i < runs; i++) warm.push(await list('sessions list'));
+    const version = [];
+    for (let i = 0; i < runs; i++) version.push((await keelRun(keel, ['--version'], env)).ms);
+    rows.push(['sessions list 200×440 KB, first (no sidecar)', `${(first / 1000).toFixed(3)} s`, 'once']);
+    rows.push([
+      'sessions list 200×440 KB',
+      `${(median(warm) / 1000).toFixed(3)} s`,
+      `target ≤ 0.2 s (keel --version: ${(median(version) / 1000).toFixed(3)} s)`,
+    ]);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+
+    // Resume a 10,000-message session (4,950 model turns) headless: launch → first model request.
+    const resumeId = '20260101-000000-big';
+    await writeFile(join(dir, `${resumeId}.jsonl`), sessionText(resumeId, ws, 4_950, 200));
+    const resume = [];
+    for (let i = 0; i < runs; i++) {
+      const server = await startModelServer({ script: [{ text: 'ok' }, { text: 'ok' }, { text: 'ok' }] });
+      try {
+        const r = await keelRun(
+          keel,
+          [
+            'run',
+            '--base-url',
+            server.ollamaUrl,
+            '--cwd',
+            ws,
+            '--resume',
+            resumeId,
+            '--no-session',
+            '-p',
+            'go on',
+          ],
+          env,
+        );
+        if (r.code !== 0 || server.requests.length === 0) throw new Error(`resume failed: ${r.stderr}`);
+        resume.push(server.requests[0].receivedAt - r.startedAt);
+      } finally {
+        await server.close();
+      }
+    }
+    rows.push([
+      'resume 10k messages → first request',
+      `${(median(resume) / 1000).toFixed(3)} s`,
+      'target ≤ 1 s',
+    ]);
+
+    // RSS of a 1,000-turn run, sampled at requests 100, 500 and 1,000. V8 sizes its heap up during the first few
+    // hundred turns; what must not happen is growth per turn, so the target is on 500 → 1,000.
+    let pid;
+    const samples = {};
+    const turns = 1_000;
+    const step = async (request) => {
+      const n = server1000.requests.length;
+      if (n === 100 || n === 500 || n === turns) samples[n] = await rssMiB(pid);
+      // The compaction request offers no tools: answer it with a summary.
+      if (!request.body?.tools?.length) return { text: 'Summary: read notes.txt many times.' };
+      return n >= turns
+        ? { text: 'done' }
+        : { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] };
+    };
+    const server1000 = await startModelServer({ script: Array.from({ length: turns + 20 }, () => step) });
+    try {
+      const r = await keelRun(
+        keel,
+        [
+          'run',
+          '--base-url',
+          server1000.ollamaUrl,
+          '--cwd',
+          ws,
+          '--max-turns',
+          String(turns + 10),
+          '-p',
+          'Read notes.txt again and again.',
+        ],
+        env,
+        (child) => {
+          pid = child.pid;
+        },
+      );
+      if (r.code !== 0) throw new Error(`1,000-turn run failed: ${r.stderr}`);
+    } finally {
+      await server1000.close();
+    }
+    const [early, mid, end] = [samples[100], samples[500], samples[turns]];
+    rows.push([
+      'RSS, 1,000-turn run (turn 100 → 500 → 1,000)',
+      early && mid && end ? `${early.toFixed(0)}→${mid.toFixed(0)}→${end.toFixed(0)} MiB` : 'n/a (no /proc)',
+      early && mid && end ? `500 → 1,000: ×${(end / mid).toFixed(2)}, target ≤ ×1.1` : '',
+    ]);
+
+    // Anthropic: each request repeats the previous one's bytes (in cache order) up to its last breakpoint.
+    const cacheTurns = 20;
+    const anthropic = await startModelServer({
+      script: Array.from({ length: cacheTurns }, (_, i) =>
+        i < cacheTurns - 1
+          ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }
+          : { text: 'done' },
+      ),
+    });
+    let reused = 0;
+    let cachedBytes = 0;
+    let totalBytes = 0;
+    try {
+      const r = await keelRun(
+        keel,
+        [
+          'run',
+          '--provider',
+          'anthropic',
+          '--base-url',
+          anthropic.anthropicUrl,
+          '--model',
+          'claude-sonnet-4-5',
+          '--cwd',
+          ws,
+          '--no-session',
+          '-p',
+          'Read notes.txt twenty times.',
+        ],
+        { ...env, ANTHROPIC_API_KEY: 'sk-bench' },
+      );
+      if (r.code !== 0) throw new Error(`Anthropic run failed: ${r.stderr}`);
+      const marker = ',"cache_control":{"type":"ephemeral"}';
+      const ordered = anthropic.requests.map((q) => {
+        const body = JSON.parse(q.rawBody);
+        return JSON.stringify(body.tools) + JSON.stringify(body.system) + JSON.stringify(body.messages);
+      });
+      for (let i = 1; i < ordered.length; i++) {
+        const prefix = ordered[i - 1].slice(0, ordered[i - 1].lastIndexOf(marker));
+        if (ordered[i].startsWith(prefix)) reused += 1;
+        cachedBytes += prefix.length;
+        totalBytes += ordered[i].length;
+      }
+    } finally {
+      await anthropic.close();
+    }
+    rows.push([
+      `Anthropic cache prefix kept (${cacheTurns} turns)`,
+      `${reused}/${cacheTurns - 1}`,
+      `target ${cacheTurns - 1}/${cacheTurns - 1}; ${((100 * cachedBytes) / totalBytes).toFixed(0)}% of bytes cacheable`,
+    ]);
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  return rows;
+}

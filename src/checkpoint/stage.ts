@@ -1,0 +1,112 @@
+// Stages the workspace into the shadow index before a snapshot, with as little work as the change needs: two
+// `git ls-files` walks in parallel find what changed (tracked files by their stat data, new files, ignored ones),
+// then one `git update-index` takes exactly those paths into one pack. Files over checkpoints.max_file_mb are hashed
+// and named, never added.
+
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { LargeFile, SkippedPath } from './checkpoints.js';
+import { IGNORED_LS_ARGS, parseIgnoredListing, planIgnored } from './ignored-files.js';
+import type { ShadowGit } from './shadow-git.js';
+
+export interface StageOptions {
+  /** The workspace's real path. */
+  root: string;
+  /** checkpoints.max_ignored_file_kb, in bytes. */
+  maxIgnoredBytes: number;
+  /** checkpoints.max_file_mb, in bytes. */
+  maxFileBytes: number;
+}
+
+export interface Staged {
+  skipped: SkippedPath[];
+  large: LargeFile[];
+}
+
+/** Files per `git update-index`: git's bulk check-in (one pack a command) slows with the square of its files. */
+const CHUNK = 8000;
+const STAT_BATCH = 256;
+
+const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
+const literal = (path: string) => `:(top,literal)${path}`;
+
+/** SHA-256 of a file, streamed: a large file is never held in memory. */
+function sha256(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+export function stager(git: ShadowGit, options: StageOptions) {
+  // A large file is hashed again only when its stat data says it changed.
+  const hashes = new Map<string, { key: string; sha256: string }>();
+  const largeFile = async (path: string, stat: { size: number; mtimeMs: number; ino: number }) => {
+    const key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    const known = hashes.get(path);
+    if (known?.key === key) return { path, size: stat.size, sha256: known.sha256 };
+    const digest = await sha256(join(options.root, path));
+    hashes.set(path, { key, sha256: digest });
+    return { path, size: stat.size, sha256: digest };
+  };
+
+  return async function stage(): Promise<Staged> {
+    await git.ensure();
+    // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
+    const [changedText, ignoredText] = await Promise.all([
+      git.run(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard']),
+      git.run(IGNORED_LS_ARGS),
+    ]);
+    const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));
+    const large: LargeFile[] = [];
+    const add = new Set<string>();
+    const untrack = new Set(plan.untrack);
+    // A file listed twice (modified and deleted) is looked at once; stat calls run a batch at a time.
+    const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    const all = [...entries];
+    for (let i = 0; i < all.length; i += STAT_BATCH) {
+      await Promise.all(
+        all.slice(i, i + STAT_BATCH).map(async ([path, tracked]) => {
+          const stat = await fs.lstat(join(options.root, path)).catch(() => undefined);
+          if (stat?.isFile() && stat.size > options.maxFileBytes) {
+            large.push(await largeFile(path, stat));
+            if (tracked) untrack.add(path);
+          } else add.add(path);
+        }),
+      );
+    }
+    if (untrack.size > 0) {
+      await git.run(
+        [
+          'rm',
+          '--cached',
+          '-f',
+          '-q',
+          '-r',
+          '--ignore-unmatch',
+          '--pathspec-from-file=-',
+          '--pathspec-file-nul',
+        ],
+        [...untrack].map(literal).join('\0'),
+      );
+    }
+    // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
+    // ignored ones too. A command per CHUNK paths, each into one pack.
+    const paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
+    for (let i = 0; i < paths.length; i += CHUNK) {
+      const some = paths.slice(i, i + CHUNK);
+      const update = (list: string[]) =>
+        git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
+      // A nested repository with no commit yet cannot be added (git says so); it is left out, as `git add` would.
+      await update(some.map((p) => p.replace(/\/$/, ''))).catch(() =>
+        update(some.filter((p) => !p.endsWith('/'))),
+      );
+    }
+    large.sort((a, b) => (a.path < b.path ? -1 : 1));
+    return { skipped: plan.skipped, large };
+  };
+}

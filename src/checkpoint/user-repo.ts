@@ -1,0 +1,82 @@
+// The git repository a workspace belongs to, found by reading files only (no git process): its object store,
+// which the shadow repository reads tracked files' contents from (never writes), and its index, which seeds the
+// shadow's index when the workspace is the repository's top level, so tracked files are neither re-hashed nor copied.
+import { promises as fs } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { judgeIndex } from './git-index.js';
+
+export interface UserRepo {
+  /** `<common git dir>/objects`: read as an alternate object store, never written. */
+  objects: string;
+  /** The repository's index, when the workspace is its top level (a linked worktree's own index included). */
+  index?: string;
+}
+
+const readText = (path: string) => fs.readFile(path, 'utf8').catch(() => undefined);
+const isDir = (path: string) =>
+  fs.stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+
+/** `.git` as a directory, or as a file naming one (`gitdir: …`, as worktrees and submodules have). */
+async function gitDirOf(dotGit: string): Promise<string | undefined> {
+  const stat = await fs.stat(dotGit).catch(() => undefined);
+  if (!stat) return undefined;
+  if (stat.isDirectory()) return dotGit;
+  const text = (await readText(dotGit)) ?? '';
+  const match = /^gitdir: (.+?)\s*$/m.exec(text);
+  if (!match?.[1]) return undefined;
+  return isAbsolute(match[1]) ? match[1] : resolve(dirname(dotGit), match[1]);
+}
+
+/** The repository holding `root` (its real path), or undefined: none, or one whose objects Keel cannot share. */
+export async function findUserRepo(root: string): Promise<UserRepo | undefined> {
+  let dir = root;
+  for (;;) {
+    const gitDir = await gitDirOf(join(dir, '.git'));
+    if (gitDir) {
+      const common = (await readText(join(gitDir, 'commondir')))?.trim();
+      const commonDir = common ? resolve(gitDir, common) : gitDir;
+      const config = (await readText(join(commonDir, 'config'))) ?? '';
+      // A SHA-256 repository's objects cannot stand in for the shadow's SHA-1 ones.
+      if (/^\s*objectformat\s*=\s*sha256/im.test(config)) return undefined;
+      const objects = join(commonDir, 'objects');
+      if (!(await isDir(objects))) return undefined;
+      return dir === root ? { objects, index: join(gitDir, 'index') } : { objects };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Copies the user's index to `target` when its entries can be trusted as they are (judgeIndex), keeping its mtime
+ * rounded down: git re-reads an entry whose file changed within the index's last second ("racily clean"), and an
+ * index that looked newer than it is would hide such a change. Resolves with why it did not, or undefined.
+ */
+export async function seedIndex(index: string, target: string): Promise<string | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(index, 'r');
+  } catch {
+    return 'no index';
+  }
+  let buf: Buffer;
+  let mtime: number;
+  try {
+    // The stat of the file read: git replaces its index by renaming, so the two always belong together.
+    mtime = Math.floor((await handle.stat()).mtimeMs / 1000);
+    buf = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  const verdict = judgeIndex(buf);
+  if (!verdict.ok) return verdict.why;
+  const temp = `${target}.${process.pid}.seed`;
+  await fs.writeFile(temp, buf);
+  await fs.utimes(temp, mtime, mtime);
+  await fs.rename(temp, target);
+  return undefined;
+}

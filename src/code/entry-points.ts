@@ -1,0 +1,201 @@
+// A project's declared entry points, read from its manifests (package.json main/module/exports/bin, pyproject.toml
+// packages and scripts, go.mod, Cargo.toml lib and bin) and mapped to the source files of the index: a built
+// `dist/index.js` is the `src/index.ts` it was compiled from. The map ranks these files first.
+import { promises as fs } from 'node:fs';
+import { posix } from 'node:path';
+import { keyValue, tomlSection } from '../project/scan.js';
+
+export interface ProjectEntries {
+  /** Source files the root manifests name, in manifest order. */
+  entryPoints: string[];
+  /** Entry files of workspace packages (package.json workspaces, Cargo workspace members). */
+  packageEntryPoints: string[];
+  /** Workspace package name → its entry file, so `import … from '@scope/pkg'` resolves inside the repository. */
+  packages: Map<string, string>;
+  /** go.mod's module path. */
+  goModule?: string;
+}
+
+const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+/** Directories build tools write to; the sources they come from sit in one of SOURCE_DIRS. */
+const BUILD_DIRS = new Set([
+  'dist',
+  'distribution',
+  'build',
+  'lib',
+  'out',
+  'esm',
+  'cjs',
+  'es',
+  'umd',
+  'types',
+]);
+const SOURCE_DIRS = ['src', 'source', 'lib', ''];
+
+/** Every string leaf of a package.json `exports`/`bin` value (conditions, subpaths, arrays). */
+function leaves(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(leaves);
+  return [];
+}
+
+/** The paths (relative to the manifest's directory) a package.json declares as entry points, most important first. */
+export function packageJsonEntries(json: unknown): string[] {
+  if (typeof json !== 'object' || json === null) return [];
+  const pkg = json as Record<string, unknown>;
+  const declared = [
+    ...leaves(pkg.exports),
+    ...leaves(pkg.module),
+    ...leaves(pkg.main),
+    ...leaves(pkg.source),
+    ...leaves(pkg.bin),
+  ].filter((p) => !/\.(d\.[cm]?ts|json|css|map)$/.test(p) && !p.includes('*'));
+  const paths = declared.map((p) => posix.normalize(p).replace(/^\.\//, ''));
+  // Without a declaration Node loads index.js; TypeScript projects keep it under src/.
+  if (paths.length === 0) paths.push('index.js');
+  return [...new Set(paths)];
+}
+
+/** The source file an entry path names: itself, or the source a build directory's file was compiled from. */
+export function resolveScriptEntry(
+  dir: string,
+  entry: string,
+  files: ReadonlySet<string>,
+): string | undefined {
+  const stem = entry.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
+  const parts = stem.split('/');
+  const rests = [parts.join('/')];
+  // dist/esm/index.js → index; build/src/cli.js → src/cli.
+  let skip = 0;
+  while (skip < parts.length - 1 && BUILD_DIRS.has(parts[skip]!)) rests.push(parts.slice(++skip).join('/'));
+  const direct = posix.join(dir, entry);
+  if (files.has(direct)) return direct;
+  for (const rest of rests) {
+    for (const source of rest === rests[0] ? [''] : SOURCE_DIRS) {
+      for (const name of [rest, `${rest}/index`]) {
+        const base = posix.join(dir, source, name);
+        for (const ext of SCRIPT_EXTENSIONS) if (files.has(base + ext)) return base + ext;
+      }
+    }
+  }
+  // The conventional places when the declared file names nothing in the repository.
+  for (const candidate of ['src/index', 'source/index', 'index', 'lib/index', 'src/main', 'main'])
+    for (const ext of SCRIPT_EXTENSIONS)
+      if (files.has(posix.join(dir, candidate + ext))) return posix.join(dir, candidate + ext);
+  return undefined;
+}
+
+/** A Python package or module by dotted name, where packaging tools look for it (root, src/, lib/). */
+export function resolvePythonModule(
+  dir: string,
+  dotted: string,
+  files: ReadonlySet<string>,
+): string | undefined {
+  const rel = dotted.replace(/-/g, '_').split('.').join('/');
+  for (const prefix of ['', 'src', 'lib', 'python'])
+    for (const candidate of [`${rel}/__init__.py`, `${rel}.py`]) {
+      const full = posix.join(dir, prefix, candidate);
+      if (files.has(full)) return full;
+    }
+  return undefined;
+}
+
+/** The package and module names a pyproject.toml declares: the project's name, listed packages, script modules. */
+export function pyprojectModules(text: string): string[] {
+  const names: string[] = [];
+  const project =
+    keyValue(tomlSection(text, 'project'), 'name') ?? keyValue(tomlSection(text, 'tool.poetry'), 'name');
+  if (project) names.push(project.toLowerCase());
+  const listed = /^\s*packages\s*=\s*\[([^\]]*)\]/m.exec(tomlSection(text, 'tool.setuptools'))?.[1];
+  for (const m of listed?.matchAll(/["']([\w.]+)["']/g) ?? []) names.push(m[1]!);
+  for (const m of tomlSection(text, 'tool.poetry').matchAll(/include\s*=\s*["']([\w.]+)["']/g))
+    names.push(m[1]!);
+  for (const header of ['project.scripts', 'tool.poetry.scripts', 'project.gui-scripts'])
+    for (const m of tomlSection(text, header).matchAll(/=\s*["']([\w.]+):/g)) names.push(m[1]!);
+  return [...new Set(names)];
+}
+
+/** The crate roots a Cargo.toml declares: [lib] and [[bin]] paths, or Cargo's defaults. */
+export function cargoEntries(text: string): string[] {
+  const paths = [...text.matchAll(/^\s*path\s*=\s*["']([^"']+\.rs)["']/gm)].map((m) => m[1]!);
+  return [...paths, 'src/lib.rs', 'src/main.rs'];
+}
+
+/** Workspace member globs (`packages/*`, `crates/core`) → the index directories they match. */
+function membersOf(globs: string[], dirs: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  for (const glob of globs) {
+    const clean = posix.normalize(glob.replace(/^\.\//, '')).replace(/\/$/, '');
+    if (!clean.endsWith('/*') && !clean.endsWith('/**')) {
+      if (dirs.has(clean)) found.push(clean);
+      continue;
+    }
+    const parent = clean.replace(/\/\*\*?$/, '');
+    for (const dir of dirs) if (posix.dirname(dir) === parent) found.push(dir);
+  }
+  return [...new Set(found)].sort();
+}
+
+const readText = (file: string) => fs.readFile(file, 'utf8').catch(() => undefined);
+
+async function readJson(file: string): Promise<unknown> {
+  const text = await readText(file);
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the root's manifests (and its workspace packages') against the index's files. */
+export async function findProjectEntries(root: string, files: ReadonlySet<string>): Promise<ProjectEntries> {
+  const result: ProjectEntries = { entryPoints: [], packageEntryPoints: [], packages: new Map() };
+  const dirs = new Set<string>();
+  for (const file of files)
+    for (let d = posix.dirname(file); d !== '.' && !dirs.has(d); d = posix.dirname(d)) dirs.add(d);
+  const add = (list: string[], file: string | undefined) => {
+    if (file && !list.includes(file)) list.push(file);
+  };
+
+  const pkg = await readJson(posix.join(root, 'package.json'));
+  if (pkg !== undefined) {
+    for (const entry of packageJsonEntries(pkg))
+      add(result.entryPoints, resolveScriptEntry('', entry, files));
+    const ws = (pkg as { workspaces?: unknown }).workspaces;
+    const globs = leaves(Array.isArray(ws) ? ws : (ws as { packages?: unknown } | undefined)?.packages);
+    for (const dir of membersOf(globs, dirs)) {
+      const member = (await readJson(posix.join(root, dir, 'package.json'))) as
+        | { name?: unknown }
+        | undefined;
+      if (!member) continue;
+      const entry = packageJsonEntries(member)
+        .map((e) => resolveScriptEntry(dir, e, files))
+        .find(Boolean);
+      add(result.packageEntryPoints, entry);
+      if (entry && typeof member.name === 'string') result.packages.set(member.name, entry);
+    }
+  }
+  const pyproject = await readText(posix.join(root, 'pyproject.toml'));
+  if (pyproject !== undefined)
+    for (const name of pyprojectModules(pyproject))
+      add(result.entryPoints, resolvePythonModule('', name, files));
+  const goMod = await readText(posix.join(root, 'go.mod'));
+  const goModule = goMod && /^module\s+(\S+)/m.exec(goMod)?.[1];
+  if (goModule) {
+    result.goModule = goModule;
+    for (const file of files)
+      if (/^(cmd\/[^/]+\/)?[^/]+\.go$/.test(file) && !file.endsWith('_test.go'))
+        add(result.entryPoints, file);
+  }
+  const cargo = await readText(posix.join(root, 'Cargo.toml'));
+  if (cargo !== undefined) {
+    for (const entry of cargoEntries(cargo)) if (files.has(entry)) add(result.entryPoints, entry);
+    const members = /^\s*members\s*=\s*\[([^\]]*)\]/m.exec(tomlSection(cargo, 'workspace'))?.[1] ?? '';
+    const globs = [...members.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!);
+    for (const dir of membersOf(globs, dirs))
+      for (const entry of ['src/lib.rs', 'src/main.rs'])
+        if (files.has(posix.join(dir, entry))) add(result.packageEntryPoints, posix.join(dir, entry));
+  }
+  return result;
+}

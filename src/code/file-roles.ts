@@ -1,0 +1,77 @@
+// Which files are the project's own core and which support it (tests, fixtures, examples, benchmarks, docs,
+// generated and vendored code): the map ranks the latter last, whatever references they hold.
+
+/** Directory names whose files test, demonstrate, measure or copy the code rather than make it up. */
+const SUPPORT_DIRS = new Set([
+  'test',
+  'tests',
+  '__tests__',
+  'spec',
+  'specs',
+  'e2e',
+  'testdata',
+  'test_data',
+  'testing',
+  'fixture',
+  'fixtures',
+  '__fixtures__',
+  '__mocks__',
+  'mocks',
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'demo',
+  'demos',
+  'bench',
+  'benches',
+  'benchmark',
+  'benchmarks',
+  'docs',
+  'doc',
+  'generated',
+  '__generated__',
+  'gen',
+  'vendor',
+  'vendored',
+  'third_party',
+  'thirdparty',
+  'external',
+]);
+
+/** File names of tests, test configuration and generated or minified code. */
+const SUPPORT_FILES = [
+  /\.(test|spec|e2e|bench|stories)\.[^.]+$/,
+  /^test_.*\.py$/,
+  /_test\.(py|go|dart)$/,
+  /^conftest\.py$/,
+  /Tests?\.java$/,
+  /\.min\.[cm]?js$/,
+  /[._-]generated\.[^.]+$/,
+  /_pb2(_grpc)?\.pyi?$/,
+  /\.pb(\.gw)?\.go$/,
+  /\.(g|freezed)\.dart$/,
+];
+
+/** True for a workspace-relative path (with `/`) of a test, fixture, example, benchmark, doc, generated or vendored file. */
+export function isSupportFile(path: string): boolean {
+  const parts = path.split('/');
+  const base = parts.pop()!;
+  if (parts.some((dir) => SUPPORT_DIRS.has(dir.toLowerCase()))) return true;
+  return SUPPORT_FILES.some((pattern) => pattern.test(base));
+}
+
+/** Generated text, by the marker tools put in its first lines: kept in the index, ranked last. */
+export function isGeneratedText(source: string): boolean {
+  return /@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b|\bautomatically generated\b/i.test(
+    source.slice(0, 600),
+  );
+}
+
+/** Minified text (long, with few line breaks): its definitions would cost a parse and tell nothing. */
+export function isMinifiedText(source: string): boolean {
+  if (source.length < 20_000) return false;
+  let breaks = 0;
+  for (let at = source.indexOf('\n'); at >= 0; at = source.indexOf('\n', at + 1)) breaks += 1;
+  return source.length / (breaks + 1) > 500;
+}

@@ -1,0 +1,289 @@
+// A file's imports and exports as written: each imported name with its alias, default and namespace imports,
+// a module bound to a name of its own (`import x as y`, Go and Dart prefixes), re-exports and a module's own export
+// lists and default export. Read from the syntax tree where the grammar names the parts, so comments and line
+// continuations inside an import are never taken for names.
+import type { AstNode } from './ast-grep.js';
+import type { LanguageSpec } from './languages.js';
+
+export interface ImportedName {
+  /** As the module spells it; `default` for a default import, `*` for all of a module. */
+  name: string;
+  /** The name it is bound to here, when that differs. */
+  alias?: string;
+}
+
+export interface Import {
+  /** As written: './a', 'package:app/b.dart', 'os.path', 'crate::x', 'fmt', 'a.b.C'. */
+  module: string;
+  /** Names taken from it as the module spells them (no `default` or `*`): what resolves `from . import mod`. */
+  names: string[];
+  /** The names taken, as written, aliases included. */
+  bindings: ImportedName[];
+  /** The module itself bound to a name: `import numpy as np`, `import * as ns`, Go `f "fmt"`, Dart `as p`. */
+  alias?: string;
+  line: number;
+  /** Re-exported (`export … from`, Dart `export`, Rust `pub use`). */
+  reexport: boolean;
+  /** `import type` / `export type … from`: names for the type checker only. */
+  typeOnly?: boolean;
+  text: string;
+}
+
+/** A name a module exports by a statement of its own: `export { a as b }`, `export default x`. */
+export interface LocalExport {
+  name: string;
+  /** `default` for a default export. */
+  alias?: string;
+  line: number;
+}
+
+export interface FoundImports {
+  imports: Import[];
+  exports: LocalExport[];
+  /** Source ranges holding only import or export syntax: names there are not uses. */
+  skip: [number, number][];
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 200);
+const unquote = (text: string) => text.replace(/^['"`]|['"`]$/g, '');
+const withoutComments = (text: string) => text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|#[^\n]*/g, ' ');
+const named = (name: string, alias?: string): ImportedName =>
+  alias && alias !== name ? { name, alias } : { name };
+
+function specifiers(node: AstNode, kind: string): ImportedName[] {
+  return node
+    .children()
+    .filter((c) => c.kind() === kind)
+    .map((s) => named(s.field('name')?.text() ?? s.text(), s.field('alias')?.text()));
+}
+
+/** TypeScript and JavaScript `import` and `export` statements. */
+function scriptStatement(node: AstNode, found: FoundImports, line: number): void {
+  const range = node.range();
+  const source = node.field('source');
+  const text = node.kind() === 'import_statement' || source ? node.text() : '';
+  const typeOnly = /^(import|export)\s+type\b/.test(text);
+  const bindings: ImportedName[] = [];
+  let alias: string | undefined;
+  if (node.kind() === 'import_statement') {
+    const clause = node.children().find((c) => c.kind() === 'import_clause');
+    for (const part of clause?.children() ?? []) {
+      if (part.kind() === 'identifier') bindings.push(named('default', part.text()));
+      else if (part.kind() === 'namespace_import') {
+        alias = part
+          .children()
+          .findLast((c) => c.kind() === 'identifier')
+          ?.text();
+        bindings.push(named('*', alias));
+      } else if (part.kind() === 'named_imports') bindings.push(...specifiers(part, 'import_specifier'));
+    }
+  } else {
+    const clause = node.children().find((c) => c.kind() === 'export_clause');
+    const star = node.children().find((c) => c.kind() === 'namespace_export' || c.kind() === '*');
+    if (!source) {
+      const isDefault = node.children().some((c) => c.kind() === 'default');
+      if (clause) {
+        for (const s of specifiers(clause, 'export_specifier')) found.exports.push({ ...s, line });
+        found.skip.push([range.start.index, range.end.index]);
+      } else if (isDefault) {
+        const value = node.field('declaration') ?? node.field('value') ?? node.children().at(-1);
+        const name =
+          value?.field('name')?.text() ?? (value?.kind() === 'identifier' ? value.text() : undefined);
+        const what =
+          name ??
+          (value?.kind().includes('function')
+            ? 'function'
+            : value?.kind().includes('class')
+              ? 'class'
+              : 'expression');
+        found.exports.push({ name: what, alias: 'default', line });
+        if (value?.kind() === 'identifier') found.skip.push([range.start.index, range.end.index]);
+      }
+      return;
+    }
+    if (clause) bindings.push(...specifiers(clause, 'export_specifier'));
+    if (star) {
+      alias = star
+        .children()
+        .findLast((c) => c.kind() === 'identifier')
+        ?.text();
+      bindings.push(named('*', alias));
+    }
+  }
+  if (!source) return;
+  found.skip.push([range.start.index, range.end.index]);
+  const module = unquote(source.text());
+  found.imports.push({
+    module,
+    names: bindings.map((b) => b.name).filter((n) => n !== 'default' && n !== '*'),
+    bindings,
+    ...(alias ? { alias } : {}),
+    line,
+    reexport: node.kind() === 'export_statement',
+    ...(typeOnly ? { typeOnly } : {}),
+    text: oneLine(text),
+  });
+}
+
+/** Python `import a.b as c, d` (one import per module) and `from m import (a as b,  # comment\n c)`. */
+function pythonStatement(node: AstNode, found: FoundImports, line: number): void {
+  const range = node.range();
+  found.skip.push([range.start.index, range.end.index]);
+  const text = oneLine(withoutComments(node.text()));
+  // `if TYPE_CHECKING:` imports are for the type checker only.
+  const guard = node.parent()?.parent();
+  const typeOnly =
+    guard?.kind() === 'if_statement' && /TYPE_CHECKING/.test(guard.field('condition')?.text() ?? '');
+  const extra = typeOnly ? { typeOnly } : {};
+  const item = (c: AstNode): ImportedName | undefined =>
+    c.kind() === 'dotted_name'
+      ? named(c.text())
+      : c.kind() === 'aliased_import'
+        ? named(c.field('name')?.text() ?? '', c.field('alias')?.text())
+        : c.kind() === 'wildcard_import'
+          ? named('*')
+          : undefined;
+  if (node.kind() === 'import_statement') {
+    for (const c of node.children()) {
+      const taken = item(c);
+      if (!taken || taken.name === '*') continue;
+      const imp: Import = {
+        module: taken.name,
+        names: [],
+        bindings: [],
+        line,
+        reexport: false,
+        text,
+        ...extra,
+      };
+      if (taken.alias) imp.alias = taken.alias;
+      found.imports.push(imp);
+    }
+    return;
+  }
+  const moduleNode = node.field('module_name');
+  if (!moduleNode) return;
+  const moduleStart = moduleNode.range().start.index;
+  const bindings = node
+    .children()
+    .filter((c) => c.range().start.index !== moduleStart)
+    .map(item)
+    .filter((b): b is ImportedName => b !== undefined && b.name !== '');
+  found.imports.push({
+    module: moduleNode.text(),
+    names: bindings.map((b) => b.name).filter((n) => n !== '*'),
+    bindings,
+    line,
+    reexport: false,
+    text,
+    ...extra,
+  });
+}
+
+/** Rust `use a::b::{c as d, e};`, `use a::b as c;`, `use a::*;`, `mod x;`. */
+function rustStatement(node: AstNode, found: FoundImports, line: number): void {
+  const text = oneLine(withoutComments(node.text()));
+  if (node.kind() === 'mod_item') {
+    // `mod x { … }` is an inline module, not a file.
+    const mod = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/.exec(text)?.[1];
+    if (mod) found.imports.push({ module: mod, names: [], bindings: [], line, reexport: false, text });
+    return;
+  }
+  const range = node.range();
+  found.skip.push([range.start.index, range.end.index]);
+  const path = /\buse\s+([^;]+?)\s*;?$/.exec(text)?.[1];
+  if (!path) return;
+  const reexport = /^pub\b/.test(text);
+  const brace = path.indexOf('{');
+  let module: string;
+  let bindings: ImportedName[];
+  if (brace >= 0) {
+    module = path.slice(0, brace).replace(/::$/, '');
+    const inner = path.slice(brace + 1, path.lastIndexOf('}'));
+    bindings = [...inner.matchAll(/([\w:]+|\*)(?:\s+as\s+(\w+))?/g)].map((m) => {
+      const last = m[1]!.split('::').pop()!;
+      return named(last === 'self' ? module.split('::').pop()! : last, m[2]);
+    });
+  } else {
+    const m = /^([\w:]+?)(?:::(\*))?(?:\s+as\s+(\w+))?$/.exec(path);
+    if (!m) return;
+    module = m[1]!;
+    bindings = [m[2] ? named('*') : named(module.split('::').pop()!, m[3])];
+  }
+  const names = bindings.map((b) => b.name).filter((n) => n !== '*');
+  found.imports.push({ module, names, bindings, line, reexport, text });
+}
+
+/** Go import specs, Java imports, Dart imports and exports: one module each. */
+function otherStatement(lang: LanguageSpec, node: AstNode, found: FoundImports, line: number): void {
+  const range = node.range();
+  found.skip.push([range.start.index, range.end.index]);
+  const text = oneLine(withoutComments(node.text()));
+  if (lang.id === 'go') {
+    const module = unquote(node.field('path')?.text() ?? '');
+    const alias = node.field('name')?.text();
+    const last = module.split('/').pop() ?? module;
+    const imp: Import = {
+      module,
+      names: [last],
+      bindings: [],
+      line,
+      reexport: false,
+      text,
+    };
+    if (alias) imp.alias = alias;
+    if (module) found.imports.push(imp);
+  } else if (lang.id === 'java') {
+    const m = /^import\s+(?:static\s+)?([\w.]+?)(\.\*)?\s*;?$/.exec(text);
+    if (!m) return;
+    const name = m[2] ? '*' : m[1]!.split('.').pop()!;
+    const module = m[2] ? `${m[1]}.*` : m[1]!;
+    found.imports.push({
+      module,
+      names: name === '*' ? [] : [name],
+      bindings: [named(name)],
+      line,
+      reexport: false,
+      text,
+    });
+  } else if (lang.id === 'dart') {
+    const module = /^(?:import|export)\s+['"]([^'"]+)['"]/.exec(text)?.[1];
+    if (!module) return;
+    const alias = /\bas\s+(\w+)/.exec(text)?.[1];
+    const shown = /\bshow\s+([\w\s,]+?)(?:\bhide\b|;|$)/.exec(text)?.[1];
+    const bindings = (shown?.match(/\w+/g) ?? []).map((n) => named(n));
+    const imp: Import = {
+      module,
+      names: bindings.map((b) => b.name),
+      bindings,
+      line,
+      reexport: text.startsWith('export'),
+      text,
+    };
+    if (alias) imp.alias = alias;
+    found.imports.push(imp);
+  }
+}
+
+/** The import and export statements among a parsed file's nodes (in source order). */
+export function findImports(lang: LanguageSpec, nodes: AstNode[]): FoundImports {
+  const found: FoundImports = { imports: [], exports: [], skip: [] };
+  for (const node of nodes) {
+    const line = node.range().start.line + 1;
+    if (lang.id === 'typescript' || lang.id === 'tsx' || lang.id === 'javascript')
+      scriptStatement(node, found, line);
+    else if (lang.id === 'python') pythonStatement(node, found, line);
+    else if (lang.id === 'rust') rustStatement(node, found, line);
+    else otherStatement(lang, node, found, line);
+  }
+  return found;
+}
+
+/** The names an import binds in the importing file: what its code uses to reach the module. */
+export function localNames(imp: Import, language: string): string[] {
+  const locals = imp.bindings.filter((b) => b.name !== '*' || b.alias).map((b) => b.alias ?? b.name);
+  if (imp.alias) locals.push(imp.alias);
+  else if (imp.bindings.length === 0 && language === 'python') locals.push(imp.module.split('.')[0]!);
+  else if (language === 'go') locals.push(imp.module.split('/').pop()!);
+  return [...new Set(locals)];
+}

@@ -1,0 +1,215 @@
+// The TypeScript projects of a workspace, as tsc and editors see them: every tsconfig.json/jsconfig.json (and the
+// configs they reference), each with the files it includes; files no config includes (tests beside a tsconfig that
+// includes only `src`, scripts) form loose projects, one per nearest config whose options they borrow, or inferred
+// options with allowJs. One ts.LanguageService per project, created when first asked, over shared texts.
+import path from 'node:path';
+import type * as TS from 'typescript';
+import { SKIPPED_DIRS, walkFiles } from '../../project/file-walk.js';
+import type { SourceTexts } from './ts-files.js';
+
+type TypeScript = typeof TS;
+
+export const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
+/** A monorepo's many configs: references and renames consult at most this many projects. */
+const MAX_PROJECTS = 24;
+
+export const isTsFile = (file: string) => TS_EXTENSIONS.some((ext) => file.endsWith(ext));
+
+export interface Project {
+  /** The config file, or `loose:<config or none>`. */
+  key: string;
+  dir: string;
+  roots: Set<string>;
+  options: TS.CompilerOptions;
+  references?: readonly TS.ProjectReference[];
+  service?: TS.LanguageService;
+}
+
+/** Checked by TypeScript while it works: a signal cannot interrupt synchronous work, a deadline can. */
+export interface Cancellation {
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+function inferredOptions(ts: TypeScript): TS.CompilerOptions {
+  return {
+    allowJs: true,
+    allowSyntheticDefaultImports: true,
+    esModuleInterop: true,
+    jsx: ts.JsxEmit.Preserve,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    resolveJsonModule: true,
+    skipLibCheck: true,
+    noEmit: true,
+  };
+}
+
+export class Projects {
+  #projects = new Map<string, Project>();
+  #stale = true;
+  readonly #registry: TS.DocumentRegistry;
+
+  constructor(
+    readonly ts: TypeScript,
+    readonly root: string,
+    readonly texts: SourceTexts,
+    readonly cancellation: Cancellation,
+  ) {
+    this.#registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root);
+  }
+
+  /** The file lists are read again before the next request (files were added, removed or configs changed). */
+  invalidate(): void {
+    this.#stale = true;
+  }
+
+  knows(file: string): boolean {
+    return [...this.#projects.values()].some((p) => p.roots.has(file));
+  }
+
+  /** Walks the workspace for configs and files when something was added or removed since the last walk. */
+  async refresh(signal?: AbortSignal): Promise<void> {
+    if (!this.#stale) return;
+    this.#stale = false;
+    const configs: string[] = [];
+    const files: string[] = [];
+    for await (const file of walkFiles(this.root, this.root, signal, (name) => SKIPPED_DIRS.has(name))) {
+      if (CONFIG_NAMES.has(path.basename(file))) configs.push(file);
+      else if (isTsFile(file)) files.push(file);
+    }
+    const old = this.#projects;
+    this.#projects = new Map();
+    for (const config of configs) this.#addConfig(config, old);
+    const covered = new Set([...this.#projects.values()].flatMap((p) => [...p.roots]));
+    for (const file of files) {
+      if (covered.has(file)) continue;
+      const home = this.#nearestConfig(file);
+      const key = `loose:${home?.key ?? ''}`;
+      let project = this.#projects.get(key);
+      if (!project) {
+        project = this.#reuse(old, {
+          key,
+          dir: home?.dir ?? this.root,
+          roots: new Set(),
+          options: this.#looseOptions(home),
+        });
+        this.#projects.set(key, project);
+      }
+      project.roots.add(file);
+    }
+    for (const [key, project] of old) if (!this.#projects.has(key)) project.service?.dispose();
+  }
+
+  #addConfig(config: string, old: Map<string, Project>): void {
+    if (this.#projects.has(config) || this.#projects.size >= MAX_PROJECTS * 2) return;
+    const parsed = this.ts.getParsedCommandLineOfConfigFile(
+      config,
+      {},
+      { ...this.ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    );
+    if (!parsed) return;
+    const project = this.#reuse(old, {
+      key: config,
+      dir: path.dirname(config),
+      roots: new Set(parsed.fileNames.map((f) => path.resolve(f))),
+      options: { ...parsed.options, noEmit: true },
+      ...(parsed.projectReferences ? { references: parsed.projectReferences } : {}),
+    });
+    this.#projects.set(config, project);
+    // A solution-style config (`files: []`, references to tsconfig.app.json …) names the projects that hold files.
+    for (const reference of parsed.projectReferences ?? []) {
+      const referenced = this.ts.resolveProjectReferencePath(reference);
+      if (this.texts.exists(referenced)) this.#addConfig(path.resolve(referenced), old);
+    }
+  }
+
+  /** A project whose settings did not change keeps its warm language service. */
+  #reuse(old: Map<string, Project>, fresh: Project): Project {
+    const before = old.get(fresh.key);
+    if (!before || JSON.stringify(before.options) !== JSON.stringify(fresh.options)) return fresh;
+    before.roots = fresh.roots;
+    return before;
+  }
+
+  #nearestConfig(file: string): Project | undefined {
+    let best: Project | undefined;
+    for (const project of this.#projects.values()) {
+      if (project.key.startsWith('loose:') || !file.startsWith(project.dir + path.sep)) continue;
+      if (!best || project.dir.length > best.dir.length) best = project;
+    }
+    return best;
+  }
+
+  #looseOptions(home: Project | undefined): TS.CompilerOptions {
+    if (!home) return inferredOptions(this.ts);
+    // The config's settings, without what ties files to its own list and output.
+    const { rootDir, rootDirs, composite, outDir, declarationDir, tsBuildInfoFile, ...rest } = home.options;
+    return { ...rest, allowJs: true, noEmit: true, incremental: false };
+  }
+
+  /** The project that compiles `file`: the deepest config including it, else its loose project. */
+  homeOf(file: string): Project {
+    let best: Project | undefined;
+    for (const project of this.#projects.values()) {
+      if (!project.roots.has(file)) continue;
+      if (!best || best.key.startsWith('loose:') || project.dir.length > best.dir.length) best = project;
+    }
+    if (best) return best;
+    // A file not on disk yet (or created since the last walk): the loose project beside its nearest config.
+    const home = this.#nearestConfig(file);
+    const key = `loose:${home?.key ?? ''}`;
+    let project = this.#projects.get(key);
+    if (!project) {
+      project = { key, dir: home?.dir ?? this.root, roots: new Set(), options: this.#looseOptions(home) };
+      this.#projects.set(key, project);
+    }
+    project.roots.add(file);
+    this.#stale = true;
+    return project;
+  }
+
+  /** The projects a reference search consults: the file's own first, then the others that may import it. */
+  consulted(file: string): Project[] {
+    const home = this.homeOf(file);
+    const others = [...this.#projects.values()].filter((p) => p !== home && p.roots.size > 0);
+    return [home, ...others].slice(0, MAX_PROJECTS);
+  }
+
+  service(project: Project): TS.LanguageService {
+    if (project.service) return project.service;
+    const { ts, texts, cancellation } = this;
+    const host: TS.LanguageServiceHost = {
+      getCompilationSettings: () => project.options,
+      getProjectReferences: () => project.references,
+      getScriptFileNames: () => [...project.roots].filter((f) => texts.exists(f)),
+      getScriptVersion: (file) => texts.version(file),
+      getScriptSnapshot: (file) => {
+        const text = texts.text(file);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => project.dir,
+      getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
+      fileExists: (file) => texts.exists(file),
+      readFile: (file) => texts.text(file),
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+      realpath: ts.sys.realpath,
+      useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      getCancellationToken: () => ({
+        isCancellationRequested: () =>
+          Date.now() > cancellation.deadline || cancellation.signal?.aborted === true,
+      }),
+    };
+    project.service = ts.createLanguageService(host, this.#registry);
+    return project.service;
+  }
+
+  dispose(): void {
+    for (const project of this.#projects.values()) project.service?.dispose();
+    this.#projects.clear();
+  }
+}

@@ -1,0 +1,267 @@
+// The TypeScript and JavaScript language service over the compiler API: the `typescript` package, required only
+// when a code tool or a diagnostics check first asks for a TS/JS file, one ts.LanguageService per project kept warm.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as TS from 'typescript';
+import { lineStarts, offsetAt, positionAt } from './position.js';
+import type {
+  Diagnostic,
+  FileChange,
+  LanguageService,
+  LanguageServiceFactory,
+  RenameOptions,
+  SourceLocation,
+  SourcePosition,
+} from './service.js';
+import { SourceTexts } from './ts-files.js';
+import { type Cancellation, isTsFile, type Project, Projects } from './ts-projects.js';
+
+type TypeScript = typeof TS;
+
+/** Loads the compiler (~9 MB of JavaScript) with require: it stays outside the bundle, in node_modules. */
+function loadTypeScript(): TypeScript {
+  // require, not import(): the bundle runs from V8's code cache, where import() of an outside package fails on Node 20.
+  return createRequire(import.meta.url)('typescript') as TypeScript;
+}
+
+/** How long a references or rename search may take before it is given up. */
+const SEARCH_MS = 30_000;
+
+interface Span {
+  file: string;
+  start: number;
+  length: number;
+  definition: boolean;
+  prefixText?: string;
+  suffixText?: string;
+}
+
+class TypeScriptService implements LanguageService {
+  readonly id = 'typescript';
+  readonly #texts: SourceTexts;
+  readonly #projects: Projects;
+  readonly #cancellation: Cancellation = { deadline: Number.POSITIVE_INFINITY };
+
+  constructor(
+    readonly ts: TypeScript,
+    readonly root: string,
+  ) {
+    this.#texts = new SourceTexts(root);
+    this.#projects = new Projects(ts, root, this.#texts, this.#cancellation);
+  }
+
+  #absolute(file: string): string {
+    return path.resolve(this.root, file);
+  }
+
+  #relative(file: string): string {
+    return path.relative(this.root, file).split(path.sep).join('/');
+  }
+
+  /** Runs synchronous compiler work under a deadline and the caller's signal. */
+  async #run<T>(signal: AbortSignal, deadline: number, work: () => T): Promise<T> {
+    await this.#projects.refresh(signal);
+    signal.throwIfAborted();
+    this.#cancellation.deadline = deadline;
+    this.#cancellation.signal = signal;
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof this.ts.OperationCanceledException) {
+        signal.throwIfAborted();
+        throw new Error('the TypeScript service ran out of time');
+      }
+      throw error;
+    } finally {
+      this.#cancellation.deadline = Number.POSITIVE_INFINITY;
+      this.#cancellation.signal = undefined;
+    }
+  }
+
+  #offset(at: SourcePosition): { file: string; offset: number } {
+    const file = this.#absolute(at.path);
+    const text = this.#texts.text(file);
+    if (text === undefined) throw new Error(`${at.path} not found`);
+    return { file, offset: offsetAt(lineStarts(text), at.line, at.column, text.length) };
+  }
+
+  /** The projects that contain `file`, its own first (a test folder outside the tsconfig imports the sources too). */
+  #containing(file: string): { project: Project; service: TS.LanguageService }[] {
+    return this.#projects.consulted(file).flatMap((project) => {
+      const service = this.#projects.service(project);
+      return service.getProgram()?.getSourceFile(file) ? [{ project, service }] : [];
+    });
+  }
+
+  /** Spans found in several projects, once each. */
+  #unique(spans: Span[]): Span[] {
+    const seen = new Map<string, Span>();
+    for (const span of spans) {
+      const key = `${span.file}:${span.start}:${span.length}`;
+      const known = seen.get(key);
+      if (!known) seen.set(key, span);
+      else if (span.definition) known.definition = true;
+    }
+    return [...seen.values()];
+  }
+
+  async references(at: SourcePosition, signal: AbortSignal): Promise<SourceLocation[]> {
+    const spans = await this.#run(signal, Date.now() + SEARCH_MS, () => {
+      const { file, offset } = this.#offset(at);
+      return this.#containing(file).flatMap(({ service }) =>
+        (service.findReferences(file, offset) ?? []).flatMap((symbol) =>
+          symbol.references.map((r) => ({
+            file: r.fileName,
+            start: r.textSpan.start,
+            length: r.textSpan.length,
+            definition: r.isDefinition === true,
+          })),
+        ),
+      );
+    });
+    return this.#unique(spans)
+      .filter((s) => this.#texts.inWorkspace(s.file))
+      .map((s) => this.#location(s))
+      .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  }
+
+  #location(span: Span): SourceLocation {
+    const starts = lineStarts(this.#texts.text(span.file) ?? '');
+    const start = positionAt(starts, span.start);
+    const end = positionAt(starts, span.start + span.length);
+    return {
+      path: this.#relative(span.file),
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+      ...(span.definition ? { definition: true } : {}),
+    };
+  }
+
+  async rename(
+    at: SourcePosition,
+    newName: string,
+    options: RenameOptions,
+    signal: AbortSignal,
+  ): Promise<FileChange[] | string> {
+    const found = await this.#run(signal, Date.now() + SEARCH_MS, () => {
+      const { file, offset } = this.#offset(at);
+      const home = this.#containing(file);
+      if (home.length === 0) return `${at.path} is not part of any TypeScript project`;
+      const info = home[0]!.service.getRenameInfo(file, offset, { allowRenameOfImportPath: false });
+      if (!info.canRename) return info.localizedErrorMessage;
+      const text = this.#texts.text(file) ?? '';
+      const old = text.slice(info.triggerSpan.start, info.triggerSpan.start + info.triggerSpan.length);
+      const preferences = { providePrefixAndSuffixTextForRename: options.keepPublicAlias === true };
+      const spans = home.flatMap(({ service }) =>
+        (service.findRenameLocations(file, offset, false, false, preferences) ?? []).map((l) => ({
+          file: l.fileName,
+          start: l.textSpan.start,
+          length: l.textSpan.length,
+          definition: false,
+          ...(l.prefixText ? { prefixText: l.prefixText } : {}),
+          ...(l.suffixText ? { suffixText: l.suffixText } : {}),
+        })),
+      );
+      return { old, spans: this.#unique(spans) };
+    });
+    if (typeof found === 'string') return found;
+    // A private name is written with its `#`, whether or not the model wrote it.
+    const name = found.old.startsWith('#') && !newName.startsWith('#') ? `#${newName}` : newName;
+    if (!this.#isIdentifier(name.replace(/^#/, ''))) return `${newName} is not a valid identifier`;
+    if (name === found.old) return 'the new name is the same as the old one';
+    const outside = found.spans.find((s) => !this.#texts.inWorkspace(s.file));
+    if (outside)
+      return `renaming ${found.old} would change ${outside.file}, outside the workspace or in node_modules; refused`;
+    return this.#apply(found.spans, name);
+  }
+
+  /** An identifier that is not a reserved word (`type` and `of` are fine, `class` is not). */
+  #isIdentifier(text: string): boolean {
+    const { ts } = this;
+    const scanner = ts.createScanner(ts.ScriptTarget.Latest, true);
+    scanner.setText(text);
+    const kind = scanner.scan();
+    const { Identifier, LastReservedWord, LastKeyword } = ts.SyntaxKind;
+    const word = kind === Identifier || (kind > LastReservedWord && kind <= LastKeyword);
+    return word && scanner.getTokenEnd() === text.length;
+  }
+
+  #apply(spans: Span[], name: string): FileChange[] {
+    const byFile = new Map<string, Span[]>();
+    for (const span of spans) byFile.set(span.file, [...(byFile.get(span.file) ?? []), span]);
+    const changes: FileChange[] = [];
+    for (const [file, list] of byFile) {
+      const before = this.#texts.text(file) ?? '';
+      let after = before;
+      for (const s of [...list].sort((a, b) => b.start - a.start)) {
+        const replacement = `${s.prefixText ?? ''}${name}${s.suffixText ?? ''}`;
+        after = after.slice(0, s.start) + replacement + after.slice(s.start + s.length);
+      }
+      if (after !== before) changes.push({ path: this.#relative(file), before, after, count: list.length });
+    }
+    return changes.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  async diagnostics(
+    paths: string[],
+    signal: AbortSignal,
+    overlay?: ReadonlyMap<string, string>,
+    deadline = Number.POSITIVE_INFINITY,
+  ): Promise<Diagnostic[]> {
+    const absolute = overlay
+      ? new Map([...overlay].map(([file, text]) => [this.#absolute(file), text]))
+      : undefined;
+    return this.#run(signal, deadline, () =>
+      this.#texts.withOverlay(absolute, () =>
+        paths.flatMap((p) => {
+          const file = this.#absolute(p);
+          if (!isTsFile(file) || !this.#texts.exists(file)) return [];
+          const service = this.#projects.service(this.#projects.homeOf(file));
+          const found = [...service.getSyntacticDiagnostics(file), ...service.getSemanticDiagnostics(file)];
+          return found.flatMap((d) => this.#diagnostic(p, d));
+        }),
+      ),
+    );
+  }
+
+  #diagnostic(shown: string, d: TS.Diagnostic): Diagnostic[] {
+    const { DiagnosticCategory } = this.ts;
+    if (d.category !== DiagnosticCategory.Error && d.category !== DiagnosticCategory.Warning) return [];
+    const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
+    return [
+      {
+        path: shown,
+        line: (at?.line ?? 0) + 1,
+        column: (at?.character ?? 0) + 1,
+        severity: d.category === DiagnosticCategory.Error ? 'error' : 'warning',
+        code: `TS${d.code}`,
+        message: this.ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+      },
+    ];
+  }
+
+  changed(paths: string[]): void {
+    const files = paths.map((p) => this.#absolute(p));
+    this.#texts.changed(files.length === 0);
+    // A new or removed file, a config, or a command (anything may have moved): the file lists are read again.
+    const listed = files.every(
+      (f) => this.#projects.knows(f) && this.#texts.exists(f) && !/[tj]sconfig\.json$/.test(f),
+    );
+    if (files.length === 0 || !listed) this.#projects.invalidate();
+  }
+
+  async close(): Promise<void> {
+    this.#projects.dispose();
+  }
+}
+
+/** The factory the run's registry starts on the first TS/JS file a tool asks about. */
+export const typeScriptFactory: LanguageServiceFactory = {
+  id: 'typescript',
+  handles: (file) => isTsFile(file),
+  async start(root) {
+    return new TypeScriptService(loadTypeScript(), root);
+  },
+};

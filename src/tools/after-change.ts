@@ -1,0 +1,125 @@
+// Feedback after a change: the errors a file tool's change introduced in the files it touched, from the language
+// service of each file (new errors only: the file's errors before the change are subtracted), within 2 s.
+import type { Diagnostic, LanguageService } from '../code/language/service.js';
+import type { ToolContext, ToolResult } from './tool.js';
+
+/** One file a tool changed: its absolute path, its text before (undefined: new) and after. */
+export interface Touched {
+  absolute: string;
+  before: string | undefined;
+  after: string;
+}
+
+interface Relative extends Touched {
+  path: string;
+}
+
+const BUDGET_MS = 2000;
+const MAX_SHOWN = 10;
+
+// Not by file: a program-wide error (`Cannot find global value 'Promise'`) lands on whichever file is checked first.
+const key = (d: Diagnostic) => `${d.code ?? ''}\0${d.message}`;
+
+/**
+ * Errors in `after` that `before` did not have, compared by code and message (lines move with an edit).
+ * `renamed`: a rename's old and new name, so an old error naming the symbol is not taken for a new one.
+ */
+export function introducedErrors(
+  before: readonly Diagnostic[],
+  after: readonly Diagnostic[],
+  renamed?: { from: string; to: string },
+): Diagnostic[] {
+  const left = new Map<string, number>();
+  for (const d of before) if (d.severity === 'error') left.set(key(d), (left.get(key(d)) ?? 0) + 1);
+  return after.filter((d) => {
+    if (d.severity !== 'error') return false;
+    const k = renamed ? key({ ...d, message: d.message.replaceAll(renamed.to, renamed.from) }) : key(d);
+    const n = left.get(k) ?? 0;
+    if (n === 0) return true;
+    left.set(k, n - 1);
+    return false;
+  });
+}
+
+/** Diagnostics as the model reads them: `path:line:col: TS2322 message`, at most `max` with a count of the rest. */
+export function formatDiagnostics(list: readonly Diagnostic[], max = MAX_SHOWN): string[] {
+  const lines = list.slice(0, max).map((d) => {
+    const message = d.message.split('\n').slice(0, 2).join(' ').slice(0, 300);
+    return `  ${d.path}:${d.line}:${d.column}: ${d.code ? `${d.code} ` : ''}${message}`;
+  });
+  if (list.length > max) lines.push(`  [${list.length - max} more]`);
+  return lines;
+}
+
+/** The touched files grouped by the service that handles them (none: no entry). */
+async function byService(ctx: ToolContext, touched: readonly Relative[]) {
+  const groups = new Map<LanguageService, Relative[]>();
+  for (const file of touched) {
+    const service = await ctx.languages?.forFile(file.path);
+    if (service) groups.set(service, [...(groups.get(service) ?? []), file]);
+  }
+  return groups;
+}
+
+/** The errors the change introduced, or a note saying why they could not be had in time. */
+async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promise<Diagnostic[] | string> {
+  const budget = ctx.limits.diagnosticsMs ?? BUDGET_MS;
+  // Starting a service (requiring the compiler) is not computing diagnostics: the budget starts once it is up.
+  const groups = await byService(ctx, touched).catch(() => new Map<LanguageService, Relative[]>());
+  const deadline = Date.now() + budget;
+  // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
+  const found: Diagnostic[] = [];
+  try {
+    for (const [service, files] of groups) {
+      const paths = files.map((f) => f.path);
+      const after = await service.diagnostics(paths, signal, undefined, deadline);
+      // Files without errors now have no new ones: the texts before need no check (the usual, cheaper case).
+      const suspects = files.filter((f) => f.before !== undefined && after.some((d) => d.path === f.path));
+      const overlay = new Map(suspects.map((f) => [f.path, f.before!]));
+      const before =
+        suspects.length > 0
+          ? await service.diagnostics(
+              suspects.map((f) => f.path),
+              signal,
+              overlay,
+              deadline,
+            )
+          : [];
+      found.push(...introducedErrors(before, after));
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return Date.now() > deadline
+      ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
+      : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  return found;
+}
+
+/**
+ * `result` with the errors its change introduced in the files it touched (after the files are written); the
+ * language services are told the files changed. Nothing is added without a service or with code.diagnostics off.
+ */
+export async function withNewErrors(
+  ctx: ToolContext,
+  touched: readonly Touched[],
+  result: ToolResult,
+): Promise<ToolResult> {
+  if (!result.success || !ctx.languages || touched.length === 0) return result;
+  const files = touched.map((t) => ({
+    ...t,
+    path: ctx.workspace.relative(t.absolute).split('\\').join('/'),
+  }));
+  ctx.languages.changed(files.map((t) => t.path));
+  if (ctx.diagnostics === false) return result;
+  const errors = await introduced(ctx, files);
+  if (typeof errors === 'string') return { ...result, output: `${result.output}\n${errors}` };
+  if (errors.length === 0) return result;
+  const head = `${errors.length} new error${errors.length === 1 ? '' : 's'} after this change:`;
+  return {
+    ...result,
+    output: [result.output, head, ...formatDiagnostics(errors)].join('\n'),
+    metadata: { ...result.metadata, new_errors: errors.length },
+  };
+}

@@ -1,0 +1,264 @@
+// Checkpoints that cost little on big trees, on small real trees with real git: the shadow index seeded from the
+// user's and their objects shared (never copied), undo from such a checkpoint, objects packed, files over
+// checkpoints.max_file_mb named by size and hash, and the first checkpoint's work started ahead of the first call.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
+import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
+import { judgeIndex } from '../../src/checkpoint/git-index.js';
+import { parseRaw } from '../../src/checkpoint/restore-checks.js';
+import { modeMayChangeFiles } from '../../src/runtime/executor.js';
+import { useCleanup } from '../support/cleanup.js';
+import { treeSnapshot } from '../support/tree-snapshot.js';
+
+const track = useCleanup();
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  track(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd,
+    env: gitEnv,
+  }).toString();
+
+async function workspace(
+  files: Record<string, string>,
+  options: { repo?: boolean; maxFileMb?: number } = {},
+) {
+  const root = await tempDir('keel-big-ws-');
+  const stateDir = await tempDir('keel-big-state-');
+  for (const [path, content] of Object.entries(files)) {
+    await fs.mkdir(join(root, path, '..'), { recursive: true });
+    await fs.writeFile(join(root, path), content);
+  }
+  if (options.repo) {
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'init');
+  }
+  const store = {
+    root,
+    stateDir,
+    env: process.env,
+    ...(options.maxFileMb ? { maxFileMb: options.maxFileMb } : {}),
+  };
+  const checkpointer = createCheckpointer({ ...store, warn: () => {} });
+  let n = 0;
+  const take = () =>
+    checkpointer.take({
+      callId: `c${n++}`,
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 'cmd' },
+    });
+  const gitDir = join(checkpointDir(stateDir, root), 'git');
+  /** Every object the shadow repository holds itself (loose or packed), not those it reads from the user's. */
+  const ownObjects = async () => {
+    const ids = new Set<string>();
+    const objects = join(gitDir, 'objects');
+    for (const dir of await fs.readdir(objects)) {
+      if (/^[0-9a-f]{2}$/.test(dir)) for (const f of await fs.readdir(join(objects, dir))) ids.add(dir + f);
+    }
+    for (const idx of (await fs.readdir(join(objects, 'pack'))).filter((f) => f.endsWith('.idx'))) {
+      const out = execFileSync('git', ['show-index'], {
+        input: await fs.readFile(join(objects, 'pack', idx)),
+      });
+      for (const line of out.toString().split('\n')) if (line) ids.add(line.split(' ')[1] ?? '');
+    }
+    return ids;
+  };
+  return { root, gitDir, checkpointer, take, ownObjects, store: () => openCheckpointStore(store) };
+}
+
+const blobOf = (cwd: string, path: string) => git(cwd, 'rev-parse', `HEAD:${path}`).trim();
+
+describe('a checkpoint in a git repository', () => {
+  it('copies no tracked file: the shadow store holds only what changed, and undo restores exactly', async () => {
+    const files: Record<string, string> = { 'keep.txt': 'keep\n', 'edit.txt': 'before\n' };
+    for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
+    const t = await workspace(files, { repo: true });
+    await fs.writeFile(join(t.root, 'edit.txt'), 'edited by the user, not committed\n');
+    await fs.writeFile(join(t.root, 'new.txt'), 'untracked\n');
+    const before = await treeSnapshot(t.root);
+    t.checkpointer.startRun('run-1');
+    await t.take();
+
+    const own = await t.ownObjects();
+    for (const path of ['keep.txt', 'src/m0.ts', 'src/m39.ts'])
+      expect(own.has(blobOf(t.root, path))).toBe(false);
+    // What differs from the index is stored here.
+    const edited = execFileSync('git', ['hash-object', 'edit.txt'], { cwd: t.root }).toString().trim();
+    expect(own.has(edited)).toBe(true);
+    // The index was seeded, so the shadow's tree names the repository's blobs for unchanged files.
+    const tree = execFileSync('git', ['ls-tree', '-r', 'refs/keel/checkpoints', 'src/m0.ts'], {
+      env: { ...gitEnv, GIT_DIR: t.gitDir },
+    }).toString();
+    expect(tree).toContain(blobOf(t.root, 'src/m0.ts'));
+
+    await fs.writeFile(join(t.root, 'keep.txt'), 'changed by the agent\n');
+    await fs.rm(join(t.root, 'src'), { recursive: true });
+    await fs.writeFile(join(t.root, 'made.txt'), 'made\n');
+    const store = await t.store();
+    await store.restore(undoTarget(await store.list()), 'undo-1');
+    const after = await treeSnapshot(t.root);
+    delete after['.git'];
+    const expected = { ...before };
+    delete expected['.git'];
+    expect(after).toEqual(expected);
+    expect(git(t.root, 'status', '--porcelain')).toBe(' M edit.txt\n?? new.txt\n');
+  });
+
+  it('refuses a restore whose contents the repository has pruned, naming the file, and changes nothing', async () => {
+    const t = await workspace({ 'a.txt': 'committed\n', 'b.txt': 'b\n' }, { repo: true });
+    t.checkpointer.startRun('run-1');
+    await t.take();
+    await fs.writeFile(join(t.root, 'a.txt'), 'agent\n');
+    await fs.writeFile(join(t.root, 'b.txt'), 'agent b\n');
+    const blob = blobOf(t.root, 'a.txt');
+    // As `git gc --prune` would after a rewrite: a.txt's committed contents are gone from the user's store.
+    await fs.rm(join(t.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)), { force: true });
+    const store = await t.store();
+    const error = await store.restore(undoTarget(await store.list()), 'undo-1').catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/cannot restore checkpoint .*\(a\.txt\).*nothing was changed/);
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('agent\n');
+    expect(await fs.readFile(join(t.root, 'b.txt'), 'utf8')).toBe('agent b\n');
+  });
+});
+
+describe('objects of a checkpoint', () => {
+  it('are packed: a tree without git leaves no loose blob, however many files it has', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`d${i % 12}/f${i}.txt`] = `file ${i}\n`;
+    const t = await workspace(files);
+    t.checkpointer.startRun('run-1');
+    await t.take();
+    await fs.writeFile(join(t.root, 'd0/f0.txt'), 'changed\n');
+    await t.take();
+    const objects = join(t.gitDir, 'objects');
+    const loose = (await fs.readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d));
+    const env = { ...gitEnv, GIT_DIR: t.gitDir };
+    for (const dir of loose) {
+      for (const f of await fs.readdir(join(objects, dir))) {
+        const type = execFileSync('git', ['cat-file', '-t', dir + f], { env })
+          .toString()
+          .trim();
+        expect(type).not.toBe('blob');
+      }
+    }
+    expect((await t.ownObjects()).size).toBeGreaterThan(200);
+  });
+});
+
+describe('files over checkpoints.max_file_mb', () => {
+  it('are recorded by size and hash, never copied, and undo says whether each is as it was', async () => {
+    const big = Buffer.alloc(1536 * 1024, 7);
+    const t = await workspace({ 'small.txt': 'small\n' }, { maxFileMb: 1 });
+    await fs.writeFile(join(t.root, 'big.bin'), big);
+    await fs.writeFile(join(t.root, 'big2.bin'), big);
+    t.checkpointer.startRun('run-1');
+    await t.take();
+    const store = await t.store();
+    const target = undoTarget(await store.list());
+    expect(target.large?.map((f) => [f.path, f.size])).toEqual([
+      ['big.bin', big.length],
+      ['big2.bin', big.length],
+    ]);
+    expect(target.large?.[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const blob = execFileSync('git', ['hash-object', 'big.bin'], { cwd: t.root }).toString().trim();
+    expect((await t.ownObjects()).has(blob)).toBe(false);
+
+    await fs.writeFile(join(t.root, 'small.txt'), 'edited\n');
+    await fs.appendFile(join(t.root, 'big2.bin'), 'more');
+    const result = await store.restore(target, 'undo-1');
+    expect(await fs.readFile(join(t.root, 'small.txt'), 'utf8')).toBe('small\n');
+    expect(result.large?.map((f) => [f.path, f.now])).toEqual([
+      ['big.bin', 'unchanged'],
+      ['big2.bin', 'changed'],
+    ]);
+    // Not in the checkpoint, so left as it is: never deleted by the restore.
+    expect((await fs.stat(join(t.root, 'big2.bin'))).size).toBe(big.length + 4);
+  });
+});
+
+describe('the first checkpoint of a run', () => {
+  it('is prepared ahead, and the first call still records the workspace as it is at that call', async () => {
+    const t = await workspace({ 'a.txt': 'at launch\n' }, { repo: true });
+    t.checkpointer.startRun('run-1');
+    const prepared = t.checkpointer.prepare();
+    // A run that changed nothing does not wait at its end for the prepared work.
+    await t.checkpointer.settle();
+    await prepared;
+    await fs.writeFile(join(t.root, 'a.txt'), 'edited by hand before the first call\n');
+    await t.take();
+    await fs.writeFile(join(t.root, 'a.txt'), 'agent\n');
+    const store = await t.store();
+    const list = await store.list();
+    expect(list).toHaveLength(1);
+    await store.restore(undoTarget(list), 'undo-1');
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('edited by hand before the first call\n');
+  });
+
+  it('is prepared at launch in every mode that may change files', () => {
+    expect(['interactive', 'restricted', 'full'].map((m) => modeMayChangeFiles(m as 'full'))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+});
+
+describe('seeding from the user’s index', () => {
+  it('is refused for entries git would not stat as usual, and for split indexes', async () => {
+    const root = await tempDir('keel-big-index-');
+    await fs.writeFile(join(root, 'a.txt'), 'a\n');
+    await fs.writeFile(join(root, 'b.txt'), 'b\n');
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'init');
+    const verdict = () => {
+      const v = judgeIndex(execFileSync('cat', ['.git/index'], { cwd: root }));
+      return v.ok ? 'ok' : v.why;
+    };
+    const cases: [string, () => void, string][] = [
+      ['a plain index', () => {}, 'ok'],
+      ['index v4', () => git(root, 'update-index', '--index-version', '4'), 'ok'],
+      [
+        'skip-worktree',
+        () => git(root, 'update-index', '--skip-worktree', 'a.txt'),
+        'skip-worktree or intent-to-add entries',
+      ],
+      ['cleared again', () => git(root, 'update-index', '--no-skip-worktree', 'a.txt'), 'ok'],
+      [
+        'assume-unchanged',
+        () => git(root, 'update-index', '--assume-unchanged', 'b.txt'),
+        'assume-unchanged entries',
+      ],
+      ['cleared again', () => git(root, 'update-index', '--no-assume-unchanged', 'b.txt'), 'ok'],
+      ['split index', () => git(root, 'update-index', '--split-index'), 'a split index'],
+    ];
+    for (const [what, step, expected] of cases) {
+      step();
+      expect([what, verdict()]).toEqual([what, expected]);
+    }
+    expect(judgeIndex(Buffer.from('not an index at all, no'))).toEqual({ ok: false, why: 'not an index' });
+  });
+
+  it('reads git diff --raw records', () => {
+    const zero = '0'.repeat(40);
+    const a = 'a'.repeat(40);
+    const raw = `:100644 100644 ${a} ${a} M\0x.txt\0:000000 100644 ${zero} ${a} A\0new dir/y\0:100644 000000 ${a} ${zero} D\0z\0`;
+    expect(parseRaw(raw).map((r) => [r.status, r.path, r.dstMode])).toEqual([
+      ['M', 'x.txt', '100644'],
+      ['A', 'new dir/y', '100644'],
+      ['D', 'z', '000000'],
+    ]);
+  });
+});

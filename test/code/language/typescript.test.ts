@@ -1,0 +1,230 @@
+// The TypeScript language service behind rename_symbol, find_references, inspect_symbol, get_diagnostics and the
+// errors reported after a change, on a fixture project with the shapes that broke name-based renames.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LanguageServices } from '../../../src/code/language/service.js';
+import { typeScriptFactory } from '../../../src/code/language/typescript.js';
+import { editFileTool } from '../../../src/tools/edit-file.js';
+import { findReferencesTool } from '../../../src/tools/find-references.js';
+import { getDiagnosticsTool } from '../../../src/tools/get-diagnostics.js';
+import { inspectSymbolTool } from '../../../src/tools/inspect-symbol.js';
+import { renameSymbolTool } from '../../../src/tools/rename-symbol.js';
+import type { Tool, ToolContext, ToolResult } from '../../../src/tools/tool.js';
+import { writeFileTool } from '../../../src/tools/write-file.js';
+import { makeWorkspace, type TestWorkspace } from '../../tools/helpers.js';
+import { tsProject } from './ts-fixture.js';
+
+let ws: TestWorkspace;
+let ctx: ToolContext;
+const signal = new AbortController().signal;
+
+beforeAll(async () => {
+  ws = await makeWorkspace();
+  for (const [file, content] of Object.entries(tsProject)) await ws.write(file, content);
+  ctx = { ...ws.ctx, languages: new LanguageServices(ws.root, [typeScriptFactory]) };
+});
+afterAll(async () => {
+  await ctx.languages?.close();
+  await ws.cleanup();
+});
+
+const run = (tool: Tool, args: unknown, on: ToolContext = ctx): Promise<ToolResult> =>
+  tool.execute(tool.schema.parse(args), on);
+
+/** Every error the service sees in the project's files now, as `path: TS1234`. */
+async function projectErrors(): Promise<string[]> {
+  const service = (await ctx.languages!.forFile('src/app.ts'))!;
+  const files = Object.keys(tsProject).filter((f) => f.endsWith('.ts'));
+  const found = await service.diagnostics(files, signal);
+  return found.filter((d) => d.severity === 'error').map((d) => `${d.path}: ${d.code} ${d.message}`);
+}
+
+describe('rename_symbol through the TypeScript service', () => {
+  test('an exported function renamed through its barrel renames the importers, inside and outside the tsconfig', async () => {
+    const result = await run(renameSymbolTool, { name: 'greet', new_name: 'welcome', path: 'src/greet.ts' });
+    expect(result.success, result.error).toBe(true);
+    expect(await ws.read('src/index.ts')).toContain("export { welcome } from './greet';");
+    expect(await ws.read('src/app.ts')).toContain("import { welcome } from './index';");
+    expect(await ws.read('src/app.ts')).toContain("welcome('you')");
+    expect(await ws.read('test/app.test.ts')).toContain("welcome('test')");
+    // The local that shadows the import is another binding.
+    const shadow = await ws.read('src/shadow.ts');
+    expect(shadow).toContain('const greet = 2;\n  return greet;');
+    expect(shadow).toContain("welcome('x')");
+    expect(await projectErrors()).toEqual([]);
+  });
+
+  test('keep_alias keeps the old public name in the barrel', async () => {
+    const result = await run(renameSymbolTool, {
+      name: 'welcome',
+      new_name: 'salute',
+      path: 'src/greet.ts',
+      keep_alias: true,
+    });
+    expect(result.success, result.error).toBe(true);
+    expect(await ws.read('src/index.ts')).toContain('export { salute as welcome }');
+    expect(await ws.read('src/app.ts')).toContain("welcome('you')");
+    expect(await projectErrors()).toEqual([]);
+  });
+
+  test("a static method create is renamed without an unrelated object's create", async () => {
+    const result = await run(renameSymbolTool, {
+      name: 'create',
+      new_name: 'build',
+      path: 'src/shapes.ts',
+      line: 2,
+    });
+    expect(result.success, result.error).toBe(true);
+    const uses = await ws.read('src/use-shapes.ts');
+    expect(uses).toContain('Shape.build()');
+    expect(uses).toContain('factory.create()');
+    expect(await ws.read('src/shapes.ts')).toContain('  create(): number {');
+    expect(await projectErrors()).toEqual([]);
+  });
+
+  test('a #private member is renamed with its #', async () => {
+    const result = await run(renameSymbolTool, { name: 'count', new_name: 'total', path: 'src/counter.ts' });
+    expect(result.success, result.error).toBe(true);
+    const text = await ws.read('src/counter.ts');
+    expect(text.match(/#total/g)).toHaveLength(3);
+    expect(text).not.toContain('#count');
+  });
+
+  test('a parameter picked by occurrence is renamed in its function only', async () => {
+    const result = await run(renameSymbolTool, {
+      name: 'factor',
+      new_name: 'times',
+      path: 'src/scale.ts',
+      occurrence: 2,
+    });
+    expect(result.success, result.error).toBe(true);
+    expect(await ws.read('src/scale.ts')).toContain('(value: number, times: number)');
+    expect(await ws.read('src/scale.ts')).toContain('value * times');
+  });
+
+  test('a default export is renamed with the default imports of the same name', async () => {
+    const result = await run(renameSymbolTool, {
+      name: 'makeThing',
+      new_name: 'buildThing',
+      path: 'src/make.ts',
+    });
+    expect(result.success, result.error).toBe(true);
+    expect(await ws.read('src/make.ts')).toContain('export default function buildThing()');
+    expect(await ws.read('src/use-make.ts')).toContain("import buildThing from './make';");
+    expect(await projectErrors()).toEqual([]);
+  });
+
+  test('a rename of a symbol a dependency declares is refused and nothing is written', async () => {
+    await ws.write('node_modules/dep/package.json', JSON.stringify({ name: 'dep', types: 'index.d.ts' }));
+    await ws.write('node_modules/dep/index.d.ts', 'export declare function helper(): number;\n');
+    await ws.write('src/use-dep.ts', "import { helper } from 'dep';\n\nexport const h = helper();\n");
+    ctx.languages!.changed(['src/use-dep.ts']);
+    const result = await run(renameSymbolTool, {
+      name: 'helper',
+      new_name: 'aid',
+      path: 'src/use-dep.ts',
+      line: 3,
+    });
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/node_modules/);
+    expect(await ws.read('src/use-dep.ts')).toContain('helper()');
+    expect(await ws.read('node_modules/dep/index.d.ts')).toContain('helper');
+  });
+
+  test('a rename that would introduce an error is refused and nothing is written', async () => {
+    const before = await ws.read('src/scale.ts');
+    const result = await run(renameSymbolTool, { name: 'value', new_name: 'times', path: 'src/scale.ts' });
+    expect(result.success).toBe(false);
+    expect(result.error).toMatch(/would introduce \d+ errors; nothing was written/);
+    expect(result.error).toContain('src/scale.ts:1:');
+    expect(await ws.read('src/scale.ts')).toBe(before);
+  });
+});
+
+describe('find_references and inspect_symbol through the TypeScript service', () => {
+  test("find_references lists exactly the service's references, definitions marked", async () => {
+    const service = (await ctx.languages!.forFile('src/shapes.ts'))!;
+    const expected = await service.references({ path: 'src/shapes.ts', line: 2, column: 10 }, signal);
+    const result = await run(findReferencesTool, { name: 'build', path: 'src/shapes.ts', line: 2 });
+    const listed = result.output.split('\n').map((l) => l.split(': ')[0]);
+    expect(listed).toEqual(
+      expected.map((l) => `${l.path}:${l.line}:${l.column}${l.definition ? ' (definition)' : ''}`),
+    );
+    expect(listed).toEqual(['src/shapes.ts:2:10 (definition)', 'src/use-shapes.ts:3:28']);
+    expect(result.output).not.toContain('name-based');
+  });
+
+  test('inspect_symbol counts the uses the service finds', async () => {
+    const result = await run(inspectSymbolTool, { name: 'buildThing', path: 'src/make.ts' });
+    // The default import and the call; `factory.create` and same-named strings would not count.
+    expect(result.output).toContain('references: 2 in 1 files');
+  });
+});
+
+describe('diagnostics after a change', () => {
+  test('an edit that breaks a type reports the new error with its line', async () => {
+    const result = await run(editFileTool, {
+      path: 'src/scale.ts',
+      old_string: 'return value * times;',
+      new_string: "return 'value';",
+    });
+    expect(result.success).toBe(true);
+    expect(result.output).toContain('1 new error after this change:');
+    expect(result.output).toMatch(
+      /src\/scale\.ts:2:\d+: TS2322 Type 'string' is not assignable to type 'number'/,
+    );
+  });
+
+  test('an edit leaving an old error in place reports no new one', async () => {
+    const result = await run(editFileTool, {
+      path: 'src/scale.ts',
+      old_string: 'number {',
+      new_string: 'number  {',
+    });
+    expect(result.output).not.toContain('new error');
+  });
+
+  test('get_diagnostics lists the current errors of the files changed in this run', async () => {
+    const result = await run(getDiagnosticsTool, {});
+    expect(result.success).toBe(true);
+    expect(result.output).toMatch(/^1 errors, 0 warnings in \d+ files/);
+    expect(result.output).toContain('src/scale.ts:2:');
+    const named = await run(getDiagnosticsTool, { paths: ['src/app.ts'] });
+    expect(named.output).toBe('0 errors, 0 warnings in 1 file');
+    const folder = await run(getDiagnosticsTool, { paths: ['src'] });
+    expect(folder.output).toMatch(/^1 errors, 0 warnings in 1\d files\n {2}src\/scale\.ts:2:/);
+  });
+
+  test('code.diagnostics false reports nothing after a change', async () => {
+    const quiet = { ...ctx, diagnostics: false };
+    const result = await run(
+      writeFileTool,
+      { path: 'src/broken.ts', content: 'export const n: number = "x";\n' },
+      quiet,
+    );
+    expect(result.success).toBe(true);
+    expect(result.output).toBe('created src/broken.ts (30 bytes)');
+    const listed = await run(getDiagnosticsTool, { paths: ['src/broken.ts'] });
+    expect(listed.output).toContain('TS2322');
+  });
+
+  test('a new file with an error reports it', async () => {
+    await fs.rm(path.join(ws.root, 'src/broken.ts'));
+    const result = await run(writeFileTool, {
+      path: 'src/other.ts',
+      content: 'export const n: number = "x";\n',
+    });
+    expect(result.output).toMatch(/1 new error after this change:\n {2}src\/other\.ts:1:14: TS2322/);
+  });
+});
+
+test('a file a command rewrote is read again once the services hear that anything may have changed', async () => {
+  await ws.write(
+    'src/app.ts',
+    "import { welcome } from './index';\n\nexport const message: number = welcome('you');\n",
+  );
+  ctx.languages!.changed([]);
+  const result = await run(getDiagnosticsTool, { paths: ['src/app.ts'] });
+  expect(result.output).toMatch(/^1 errors, 0 warnings in 1 file\n {2}src\/app\.ts:3:14: TS2322/);
+});

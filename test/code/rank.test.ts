@@ -1,0 +1,209 @@
+// The map's ranking on fixture projects in the shapes of real libraries (entry points first, the core class above
+// the helpers everything uses, tests last), and the pure decisions it rests on as tables.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type CodeIndex, loadCodeIndex } from '../../src/code/code-index.js';
+import {
+  cargoEntries,
+  packageJsonEntries,
+  pyprojectModules,
+  resolveScriptEntry,
+} from '../../src/code/entry-points.js';
+import { isSupportFile } from '../../src/code/file-roles.js';
+import { loadRepoMap } from '../../src/code/map-cache.js';
+import { rankFiles } from '../../src/code/rank.js';
+import { buildRepoMap, renderFile } from '../../src/code/repo-map.js';
+import type { Definition, FileTags } from '../../src/code/tags.js';
+import { pyLibrary, tsLibrary } from './rank-fixtures.js';
+
+let dir: string;
+const indexes: Record<string, CodeIndex> = {};
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'keel-rank-'));
+  for (const [name, files] of Object.entries({ ts: tsLibrary, py: pyLibrary })) {
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.join(dir, name, path.dirname(file)), { recursive: true });
+      await writeFile(path.join(dir, name, file), content);
+    }
+    indexes[name] = await loadCodeIndex(path.join(dir, name));
+  }
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const order = (name: string) => rankFiles(indexes[name]!).map((r) => r.path);
+
+describe('TypeScript library (main class behind an index.ts barrel)', () => {
+  test('the entry point the built main names comes first', () => {
+    expect(indexes.ts!.project?.entryPoints).toEqual(['source/index.ts']);
+    expect(order('ts')[0]).toBe('source/index.ts');
+  });
+
+  test('the main class ranks above every helper and error class it uses', () => {
+    const ranked = order('ts');
+    const core = ranked.indexOf('source/core/Client.ts');
+    for (const helper of ranked.filter((p) => /source\/(utils|errors)\//.test(p)))
+      expect(core, `Client.ts above ${helper}`).toBeLessThan(ranked.indexOf(helper));
+  });
+
+  test('tests and their helpers come after every source file', () => {
+    const ranked = order('ts');
+    const lastSource = Math.max(...ranked.map((p, i) => (p.startsWith('source/') ? i : -1)));
+    const firstTest = ranked.findIndex((p) => p.startsWith('test/'));
+    expect(firstTest).toBeGreaterThan(lastSource);
+  });
+
+  test('the default map shows index.ts and the main class with its methods', () => {
+    const map = buildRepoMap(indexes.ts!, 2000, '').text;
+    expect(map).toContain('source/index.ts:');
+    expect(map).toMatch(/source\/core\/Client\.ts:\n.*export class Client\n.*static create/);
+  });
+});
+
+describe('Python library (package under src/, __init__ re-exporting api, sessions, models)', () => {
+  test('the package named in pyproject.toml is the entry point', () => {
+    expect(indexes.py!.project?.entryPoints).toEqual(['src/shop/__init__.py']);
+    expect(order('py')[0]).toBe('src/shop/__init__.py');
+  });
+
+  test('sessions, api and models rank among the first five', () => {
+    const top = order('py').slice(0, 5);
+    for (const file of ['sessions.py', 'api.py', 'models.py']) expect(top).toContain(`src/shop/${file}`);
+  });
+
+  test('tests and conftest come last', () => {
+    const ranked = order('py');
+    expect(ranked.slice(-4).sort()).toEqual([
+      'tests/conftest.py',
+      'tests/test_models.py',
+      'tests/test_sessions.py',
+      'tests/test_utils.py',
+    ]);
+  });
+
+  test('a mentioned file comes first', () => {
+    expect(rankFiles(indexes.py!, { mentions: 'look at hooks.py' })[0]?.path).toBe('src/shop/hooks.py');
+  });
+});
+
+describe('support files', () => {
+  test.each([
+    ['test/main.ts', true],
+    ['src/__tests__/a.ts', true],
+    ['src/a.test.ts', true],
+    ['pkg/tests/test_a.py', true],
+    ['test_a.py', true],
+    ['conftest.py', true],
+    ['calc/math_test.go', true],
+    ['packages/core/test/fixtures/basic/input.js', true],
+    ['examples/hello.py', true],
+    ['benchmark/run.js', true],
+    ['third_party/x/y.c', true],
+    ['src/api.pb.go', true],
+    ['dist/app.min.js', true],
+    ['src/testing-library.ts', false],
+    ['src/core/Client.ts', false],
+    ['src/shop/sessions.py', false],
+    ['lib/contest.dart', false],
+  ])('%s → %s', (file, expected) => {
+    expect(isSupportFile(file)).toBe(expected);
+  });
+});
+
+describe('entry points from manifests', () => {
+  test.each([
+    [{ main: './distribution/index.js' }, ['distribution/index.js']],
+    [
+      { exports: { '.': { import: './dist/esm/index.mjs', types: './dist/index.d.ts' } } },
+      ['dist/esm/index.mjs'],
+    ],
+    [{ bin: { tool: './bin/cli.js' }, main: 'lib/index.js' }, ['lib/index.js', 'bin/cli.js']],
+    [{ name: 'no-main' }, ['index.js']],
+  ])('package.json %j declares %j', (json, expected) => {
+    expect(packageJsonEntries(json)).toEqual(expected);
+  });
+
+  const files = new Set(['source/index.ts', 'src/cli.ts', 'lib/plain.js', 'packages/a/src/index.ts']);
+  test.each([
+    ['', 'distribution/index.js', 'source/index.ts'],
+    ['', 'build/src/cli.js', 'src/cli.ts'],
+    ['', 'lib/plain.js', 'lib/plain.js'],
+    ['packages/a', 'dist/index.cjs', 'packages/a/src/index.ts'],
+    ['', 'dist/missing.js', 'source/index.ts'],
+  ])('in %j, %s is built from %s', (dir, entry, expected) => {
+    expect(resolveScriptEntry(dir, entry, files)).toBe(expected);
+  });
+
+  test('pyproject.toml: the project name, listed packages and script modules', () => {
+    const text =
+      '[project]\nname = "My-Tool"\n\n[project.scripts]\nmytool = "my_tool.cli:main"\n\n[tool.setuptools]\npackages = ["extra"]\n';
+    expect(pyprojectModules(text)).toEqual(['my-tool', 'extra', 'my_tool.cli']);
+  });
+
+  test('Cargo.toml: declared lib and bin paths, then the defaults', () => {
+    expect(
+      cargoEntries('[lib]\npath = "src/core.rs"\n\n[[bin]]\nname = "x"\npath = "src/bin/x.rs"\n'),
+    ).toEqual(['src/core.rs', 'src/bin/x.rs', 'src/lib.rs', 'src/main.rs']);
+  });
+});
+
+describe('a large file in the map', () => {
+  const def = (name: string, line: number, extra: Partial<Definition> = {}): Definition => ({
+    name,
+    kind: 'function',
+    line,
+    endLine: line,
+    signature: `sig ${name}`,
+    exported: true,
+    ...extra,
+  });
+  const tags: FileTags = {
+    language: 'typescript',
+    imports: [],
+    references: {},
+    definitions: [
+      def('helperA', 1, { kind: 'constant', exported: false }),
+      def('helperB', 2, { kind: 'constant', exported: false }),
+      def('Client', 3, { kind: 'class' }),
+      def('create', 4, { kind: 'method', container: 'Client' }),
+      def('_private', 5, { kind: 'method', container: 'Client' }),
+      def('fetch', 6, { kind: 'method', container: 'Client' }),
+    ],
+  };
+
+  test('is cut to its exported classes and their public methods first, with a count of the rest', () => {
+    expect(renderFile('a.ts', tags, 3).split('\n')).toEqual([
+      'a.ts:',
+      '     3│ sig Client',
+      '       4│ sig create',
+      '       6│ sig fetch',
+      '  (3 more definitions)',
+    ]);
+  });
+});
+
+describe('the map cache', () => {
+  test('a warm map reads no source file and equals the cold one; a changed file makes it cold again', async () => {
+    const root = path.join(dir, 'ts');
+    const cacheDir = path.join(dir, 'cache');
+    const cold = await loadRepoMap(root, { cacheDir }, 2000, '');
+    const warm = await loadRepoMap(root, { cacheDir }, 2000, '');
+    expect(cold.parsed).toBeGreaterThan(0);
+    expect(warm.parsed).toBe(0);
+    expect(warm.map.text).toBe(cold.map.text);
+    expect((await loadRepoMap(root, { cacheDir }, 2000, 'see delay.ts')).map.text.split('\n')[0]).toBe(
+      'source/utils/delay.ts:',
+    );
+    await writeFile(
+      path.join(root, 'source/utils/is.ts'),
+      'export const isString = (v: unknown) => typeof v === "string";\n',
+    );
+    const changed = await loadRepoMap(root, { cacheDir }, 2000, '');
+    expect(changed.parsed).toBe(1);
+    expect(changed.map.text).toContain('isString');
+  });
+});

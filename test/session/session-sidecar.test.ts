@@ -1,0 +1,157 @@
+// Session summaries and their sidecars: turns count model answers, titles leave Keel's notes out, cached tokens are
+// priced at cache prices, the store keeps `<id>.meta.json` current, and listing reads it instead of the messages.
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentEvent, createEventStream } from '../../src/core/events.js';
+import { createRedactor } from '../../src/safety/redact.js';
+import { listSessions, sidecarOf } from '../../src/session/session-sidecar.js';
+import { createSessionStore } from '../../src/session/session-store.js';
+import { SessionTally, titleOf } from '../../src/session/session-summary.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'keel-sidecar-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const meta = {
+  id: 's1',
+  workspace: '/w',
+  provider: 'anthropic',
+  model: 'claude-sonnet-4-5',
+  started: '2026-01-01T00:00:00.000Z',
+  price: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+};
+const at = (event: AgentEvent) => ({ ...event, time: '2026-01-01T00:01:00.000Z' });
+
+describe('session titles', () => {
+  it.each([
+    ['fix the bug', 'fix the bug'],
+    ['fix the bug\n\n[Keel: debug task, single file. Reproduce it first.]', 'fix the bug'],
+    ['[Keel: your answer was cut off by the output limit.]', ''],
+    ['two\nlines\n\n[Keel: note]\n\n[Keel: another]', 'two lines'],
+    ['x'.repeat(100), `${'x'.repeat(71)}…`],
+  ])('titleOf(%j) is %j', (content, title) => {
+    expect(titleOf(content)).toBe(title);
+  });
+});
+
+describe('session tally', () => {
+  it('counts model turns, not user prompts, and takes the first own user words as title', () => {
+    const tally = new SessionTally(meta);
+    tally.add(at({ type: 'message', role: 'user', content: '[Keel: a note]' }));
+    tally.add(at({ type: 'message', role: 'user', content: 'build it\n\n[Keel: implement task.]' }));
+    for (let i = 0; i < 500; i++) tally.add(at({ type: 'message', role: 'assistant', content: 'step' }));
+    tally.add(at({ type: 'message', role: 'user', content: 'and more' }));
+    expect(tally.current).toMatchObject({ title: 'build it', turns: 500 });
+  });
+
+  it('prices cached input at the cache prices and keeps the cached counts', () => {
+    const tally = new SessionTally(meta);
+    tally.add(
+      at({
+        type: 'usage',
+        turn: 1,
+        input_tokens: 1_000_000,
+        output_tokens: 0,
+        cache_read_tokens: 800_000,
+        cache_write_tokens: 100_000,
+      }),
+    );
+    // 100k plain at $3 + 800k read at $0.30 + 100k written at $3.75
+    expect(tally.current).toMatchObject({
+      input_tokens: 1_000_000,
+      cache_read_tokens: 800_000,
+      cache_write_tokens: 100_000,
+      cost: 0.3 + 0.24 + 0.375,
+    });
+  });
+});
+
+describe('session sidecar', () => {
+  async function writeSession(id: string, prompts: number) {
+    const file = join(dir, `${id}.jsonl`);
+    const store = createSessionStore({
+      file,
+      resumed: false,
+      redact: createRedactor({}),
+      meta: { id, workspace: '/w', provider: 'p', model: 'm', price: { inputPerMTok: 1, outputPerMTok: 1 } },
+    });
+    const events = createEventStream(store.sink);
+    events.emit({ type: 'run_start', provider: 'p', model: 'm', workspace: '/w' });
+    for (let p = 0; p < prompts; p++) {
+      events.emit({ type: 'message', role: 'user', content: `prompt ${p}` });
+      for (let turn = 1; turn <= 3; turn++) {
+        events.emit({ type: 'usage', turn, input_tokens: 100, output_tokens: 10, cache_read_tokens: 60 });
+        events.emit({ type: 'message', role: 'assistant', content: `answer ${turn}` });
+        events.emit({ type: 'turn_end', turn, tool_calls: 0 });
+      }
+    }
+    await events.flush();
+    await store.close();
+    return file;
+  }
+
+  it('is written at turn end and lists a session whose message lines are garbage', async () => {
+    const file = await writeSession('garbled', 2);
+    const sidecar = JSON.parse(await readFile(sidecarOf(file), 'utf8'));
+    expect(sidecar.summary).toMatchObject({ turns: 6, input_tokens: 600, cache_read_tokens: 360 });
+    // Same length, no longer JSON: only a reader of the messages would notice.
+    const text = await readFile(file, 'utf8');
+    const lines = text.split('\n');
+    const garbled = [lines[0], ...lines.slice(1).map((l) => l.replace(/./g, '#'))].join('\n');
+    await writeFile(file, garbled);
+    const [listed] = (await listSessions(dir)).filter((s) => s.id === 'garbled');
+    expect(listed).toMatchObject({ title: 'prompt 0', turns: 6, input_tokens: 600, output_tokens: 60 });
+  });
+
+  it('continues the totals of a resumed session and covers the whole file', async () => {
+    const file = await writeSession('resumed', 1);
+    const [before] = (await listSessions(dir)).filter((s) => s.id === 'resumed');
+    const store = createSessionStore({
+      file,
+      resumed: true,
+      summary: before!,
+      redact: createRedactor({}),
+      meta: {
+        id: 'resumed',
+        workspace: '/w',
+        provider: 'p',
+        model: 'm',
+        price: { inputPerMTok: 1, outputPerMTok: 1 },
+      },
+    });
+    const events = createEventStream(store.sink);
+    events.emit({ type: 'message', role: 'user', content: 'go on' });
+    events.emit({ type: 'usage', turn: 1, input_tokens: 100, output_tokens: 10 });
+    events.emit({ type: 'message', role: 'assistant', content: 'more' });
+    events.emit({ type: 'turn_end', turn: 1, tool_calls: 0 });
+    await events.flush();
+    await store.close();
+    const sidecar = JSON.parse(await readFile(sidecarOf(file), 'utf8'));
+    expect(sidecar.summary).toMatchObject({
+      title: 'prompt 0',
+      turns: 4,
+      input_tokens: 400,
+      cache_read_tokens: 180,
+    });
+    expect(sidecar.bytes).toBe((await stat(file)).size);
+  });
+
+  it('rebuilds a missing or outdated sidecar from the session file once', async () => {
+    const file = await writeSession('old', 1);
+    await rm(sidecarOf(file));
+    const [first] = (await listSessions(dir)).filter((s) => s.id === 'old');
+    expect(first).toMatchObject({ turns: 3, title: 'prompt 0' });
+    expect(JSON.parse(await readFile(sidecarOf(file), 'utf8')).summary.turns).toBe(3);
+    // The file grew after the sidecar was written (a crash before the turn's end): the file wins.
+    await writeFile(
+      file,
+      `${await readFile(file, 'utf8')}${JSON.stringify(at({ type: 'message', role: 'assistant', content: 'late' }))}\n`,
+    );
+    const [again] = (await listSessions(dir)).filter((s) => s.id === 'old');
+    expect(again?.turns).toBe(4);
+  });
+});
