@@ -155,9 +155,9 @@ describe('keel run in auto mode', () => {
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('exit code: 0');
     expect(await exists(join(ws, 'made.txt'))).toBe(true);
     expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('ok\n');
-    const escape = toolMessages(s.requests[2]!.body).at(-1);
-    expect(escape).toMatch(/Read-only file system/);
-    expect(escape).toContain('done');
+    const escaped = toolMessages(s.requests[2]!.body).at(-1);
+    expect(escaped).toMatch(/Read-only file system/);
+    expect(escaped).toContain('done');
     expect(await exists(join(ws, '..', 'escaped.txt'))).toBe(false);
   });
 });
