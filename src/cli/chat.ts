@@ -297,7 +297,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     await adopt(await start(options, { continue: options.continue, resume }));
     if (!agent) return ExitCode.failed;
     const first: Run = agent;
-    if (interactive) screen.banner(modelName(first), first.workspace.root);
+    if (interactive) screen.banner(`${modelName(first)} · ${first.mode} mode`, first.workspace.root);
     showResumed(first);
     let firstMessage = options.message?.join(' ').trim() || undefined;
     if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);

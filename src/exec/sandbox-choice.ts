@@ -67,7 +67,16 @@ export async function chooseCommandRunner(options: RunnerChoiceOptions): Promise
   const plain = (): CommandRunner => createProcessRunner(options.env);
   const wanted =
     options.requested ?? (options.mode === 'full' || options.mode === 'auto' ? 'if-possible' : false);
-  if (wanted === false) return { runner: plain(), sandboxed: false };
+  if (wanted === false) {
+    // Auto mode turned away from its sandbox: said once, as where it cannot be made.
+    if (options.mode === 'auto')
+      return {
+        runner: plain(),
+        sandboxed: false,
+        warning: autoFallback('it is turned off by --no-sandbox or safety.sandbox: false'),
+      };
+    return { runner: plain(), sandboxed: false };
+  }
   const broken = await (options.probe ?? probeBubblewrap)(options.sandbox.network, options.env);
   if (!broken) return { runner: createSandboxRunner(options.env, options.sandbox), sandboxed: true };
   if (wanted === true) {

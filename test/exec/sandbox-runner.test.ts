@@ -220,6 +220,22 @@ describe('without bubblewrap', () => {
     );
   });
 
+  test('auto mode under --no-sandbox says so once, without probing', async () => {
+    const choice = await chooseCommandRunner({
+      mode: 'auto',
+      requested: false,
+      env: commandEnv(process.env),
+      sandbox: options,
+      probe: async () => {
+        throw new Error('probed');
+      },
+    });
+    expect(choice.sandboxed).toBe(false);
+    expect(choice.warning).toMatch(
+      /^auto mode has no sandbox here \(it is turned off by --no-sandbox or safety.sandbox: false\)/,
+    );
+  });
+
   test('the probe says bwrap is missing when it is not on PATH', async () => {
     expect(await probeBubblewrap(false, { PATH: '/nonexistent' })).toBe(
       'bubblewrap (bwrap) is not installed or not on PATH',
