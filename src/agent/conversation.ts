@@ -123,6 +123,19 @@ export class Conversation {
     return edit;
   }
 
+  /**
+   * Drops messages [from, end) (/undo, /rewind) between runs. The edit covers only reported messages: one never
+   * reported goes without having been recorded.
+   */
+  truncate(from: number): PruneEdit<Message> {
+    const edit = { from, count: Math.max(0, this.reported - from), messages: [] };
+    this.items.splice(from);
+    this.tokens = estimateTokens(this.items);
+    this.reported = Math.min(this.reported, this.items.length);
+    this.calibration = undefined;
+    return edit;
+  }
+
   private forgetPruning(): void {
     this.pruned.note = undefined;
     this.calibration = undefined;

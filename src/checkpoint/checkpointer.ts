@@ -66,7 +66,7 @@ export interface CheckpointChange {
 
 export interface Checkpointer {
   /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
-  startRun(id: string): void;
+  startRun(id: string, session?: string): void;
   /**
    * Starts, in the background, the work that makes a first checkpoint slow on a big tree (creating the store,
    * hashing the workspace); the first `take` waits for it, `settle` does not. For a run that may change files.
@@ -91,6 +91,7 @@ export function createCheckpointer(
   const s = stores(options);
   let store: CheckpointStore = s.gitStore;
   let run = '';
+  let session: string | undefined;
   let first = true;
   const relative = (p: string) => (p.startsWith(`${options.root}/`) ? p.slice(options.root.length + 1) : p);
   // One snapshot at a time: two `git add`s at once would collide on the shadow index's lock.
@@ -105,6 +106,7 @@ export function createCheckpointer(
       time: new Date().toISOString(),
       run,
       ...(change.turn !== undefined ? { turn: change.turn } : {}),
+      ...(session !== undefined ? { session } : {}),
       call: change.callId,
       tool: change.tool,
       summary: change.preview.summary,
@@ -131,8 +133,9 @@ export function createCheckpointer(
     first = false;
   };
   return {
-    startRun(id) {
+    startRun(id, sessionId) {
       run = id;
+      session = sessionId;
       first = true;
       // Create the shadow repository while the model thinks, not when the first change waits for it. A failure
       // here resurfaces, and refuses the call, at the first checkpoint.

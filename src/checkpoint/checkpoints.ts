@@ -25,6 +25,8 @@ export const checkpointMetaSchema = z.object({
   /** The run (or chat turn) it belongs to; `undo-…` for the checkpoint an undo takes of the state it replaces. */
   run: z.string(),
   turn: z.number().int().optional(),
+  /** The session the run or chat turn was saved in, so `keel undo` can name the turn it takes back. */
+  session: z.string().optional(),
   call: z.string(),
   tool: z.string(),
   summary: z.string(),
@@ -134,4 +136,18 @@ export function undoTarget(checkpoints: readonly Checkpoint[], id?: string): Che
   throw new CheckpointError('unknown_checkpoint', `checkpoint id "${id}" ${why}`, {
     hint: 'keel undo --list shows the ids',
   });
+}
+
+/**
+ * The checkpoint holding the workspace as it was at `time` (an ISO time): the earliest one taken at or after it,
+ * since nothing Keel did changed the files between `time` and that snapshot. Undefined when none was taken since:
+ * Keel has changed nothing since then.
+ */
+export function checkpointSince(checkpoints: readonly Checkpoint[], time: string): Checkpoint | undefined {
+  let found: Checkpoint | undefined;
+  for (const c of checkpoints) {
+    if (c.time < time) break;
+    found = c;
+  }
+  return found;
 }

@@ -96,11 +96,20 @@ export function stager(git: ShadowGit, options: StageOptions) {
     }
     // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
     // ignored ones too. A command per CHUNK paths, each into one pack.
-    const paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
+    let paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
+    // A first fill of a big tree: `git add -A` walks and hashes in one process, many times faster than naming tens
+    // of thousands of paths to update-index, into loose objects the store's housekeeping packs afterwards. Large
+    // files stay out by pathspec; the ignored files worth keeping follow by name.
+    const loose = add.size > CHUNK;
+    if (loose) {
+      const excluded = large.map((f) => `:(exclude,top,literal)${f.path}`);
+      await git.run(['add', '-A', '--', '.', ...excluded], undefined, { loose });
+      paths = plan.add;
+    }
     for (let i = 0; i < paths.length; i += CHUNK) {
       const some = paths.slice(i, i + CHUNK);
       const update = (list: string[]) =>
-        git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
+        git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`, { loose });
       // A nested repository with no commit yet cannot be added (git says so); it is left out, as `git add` would.
       await update(some.map((p) => p.replace(/\/$/, ''))).catch(() =>
         update(some.filter((p) => !p.endsWith('/'))),

@@ -3,6 +3,7 @@
 // suggestion and never reaches the model.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { providerNames } from '../config/schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
@@ -37,6 +38,12 @@ export interface ChatContext {
   kept(): KeptApprovals | undefined;
   /** The current session's file, undefined under --no-session. */
   sessionFile(): string | undefined;
+  /** /undo: the last turn's files and the turn itself taken back. */
+  undo(): Promise<void>;
+  /** /rewind [<n> [--files]]: back to before one of the user's messages. */
+  rewind(args: string): Promise<void>;
+  /** Records a file Keel wrote for the user (/save), which undo and rewind then leave alone. */
+  wroteForUser(file: string): Promise<void>;
   /** The same work as the matching keel subcommand (undo, init, sessions list, models, sessions export). */
   subcommand: {
     undo(): Promise<number>;
@@ -91,7 +98,8 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   {
     name: 'model',
     args: '[name]',
-    description: 'show the model and the ones available, or switch to another for the next turns',
+    description:
+      'show the model and the ones available, or switch to another (provider/model: another provider) for the next turns',
     run: async (args, chat) => {
       if (!args) {
         chat.note(`current model: ${chat.modelName()}\n`);
@@ -137,8 +145,15 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   },
   {
     name: 'undo',
-    description: 'restore the workspace to before the last turn (keel undo)',
-    run: async (_, chat) => void (await chat.subcommand.undo()),
+    description: 'take back the last turn: its file changes and its place in the conversation',
+    run: (_, chat) => chat.undo(),
+  },
+  {
+    name: 'rewind',
+    args: '[<n> [--files]]',
+    description:
+      'go back to before one of your messages: the conversation, and the files with --files (also Esc Esc)',
+    run: (args, chat) => chat.rewind(args),
   },
   {
     name: 'init',
@@ -206,7 +221,25 @@ async function saveSession(args: string, chat: ChatContext): Promise<void> {
   // The exporters (and the Markdown library) load only when a session is saved.
   const { exportSession } = await import('../session/export.js');
   await writeFile(target, exportSession(record, format), { mode: 0o600 });
+  await chat.wroteForUser(target);
   chat.note(`saved the session to ${target} (${format})\n`);
+}
+
+/** OpenRouter's model ids are `vendor/model`: on OpenRouter these prefixes name its models, not Keel's providers. */
+const OPENROUTER_VENDORS = new Set(['anthropic', 'openai']);
+
+/**
+ * What `/model <arg>` switches to: `provider/model` (or a bare provider name, its configured model) another
+ * provider, anything else a model of the current one.
+ */
+export function modelSwitch(arg: string, currentProvider: string): { provider?: string; model?: string } {
+  const slash = arg.indexOf('/');
+  const prefix = slash < 0 ? arg : arg.slice(0, slash);
+  const isProvider = (providerNames as readonly string[]).includes(prefix);
+  if (!isProvider || (slash > 0 && currentProvider === 'openrouter' && OPENROUTER_VENDORS.has(prefix)))
+    return { model: arg };
+  const model = slash < 0 ? '' : arg.slice(slash + 1);
+  return { provider: prefix, ...(model ? { model } : {}) };
 }
 
 /** A command line split: `/resume abc` → { name: 'resume', args: 'abc' }; undefined for a message. */
@@ -256,6 +289,7 @@ export function helpText(prompts: readonly PromptCommand[]): string {
     ['Tab', 'complete a /command or an @path'],
     ['Shift+Tab', `next mode (${CYCLE.join(' → ')})`],
     ['Up / Down', 'earlier messages, also from past chats'],
+    ['Esc Esc', 'at an empty prompt: /rewind'],
     ['Ctrl-C', 'cancel the turn (twice, or at the prompt: quit)'],
     ['Ctrl-D', 'quit'],
   ];

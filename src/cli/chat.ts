@@ -2,13 +2,14 @@
 // the chat's commands (chat-commands.ts), `@path` attaches a file. This file only wires: input → user turns and
 // commands, the agent's events → the chat's screen (ui/chat-screen.ts), which writes everything the chat shows.
 import { realpath, stat } from 'node:fs/promises';
+import { keepUserFile } from '../checkpoint/user-files.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { conversationBudget } from '../runtime/conversation.js';
+import { carryConversation, conversationBudget } from '../runtime/conversation.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
@@ -16,9 +17,17 @@ import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/mar
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
 import { attachFiles } from './chat-attach.js';
-import { CHAT_COMMANDS, type ChatContext, helpText, parseCommand, suggestCommand } from './chat-commands.js';
+import {
+  CHAT_COMMANDS,
+  type ChatContext,
+  helpText,
+  modelSwitch,
+  parseCommand,
+  suggestCommand,
+} from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
+import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
@@ -65,6 +74,15 @@ function contextUse(agent: Run): { tokens: number; budget: number } {
   return { tokens: agent.conversation.tokenCount, budget };
 }
 
+/** The options after `/model <arg>`: another provider drops the old one's --base-url. */
+function switchedOptions(current: ChatOptions, arg: string, provider: string): ChatOptions {
+  const next = modelSwitch(arg, provider);
+  if (next.provider === undefined || next.provider === provider)
+    return next.model === undefined ? current : { ...current, model: next.model };
+  const { baseUrl: _, model: __, ...rest } = current;
+  return { ...rest, provider: next.provider, ...(next.model ? { model: next.model } : {}) };
+}
+
 const modelName = (agent: Run) => `${agent.model.provider}/${agent.model.modelId}`;
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
@@ -108,6 +126,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     else if (!reader.clearLine()) reader.close();
   };
   reader.onInterrupt(interrupt);
+  // Esc Esc at an empty prompt: Claude Code's way back to an earlier message.
+  reader.bindDoubleEscape('/rewind');
   process.on('SIGINT', interrupt);
   let offTermination = () => {};
   // Nobody reads the answers any more: end the turn and the chat.
@@ -215,7 +235,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     restart: async (change) => {
       if (!agent) return;
       const old = agent;
-      let opts = change.model === undefined ? current : { ...current, model: change.model };
+      let opts =
+        change.model === undefined ? current : switchedOptions(current, change.model, old.model.provider);
       // --allow-dangerous means full: another mode replaces it.
       if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
       // Another model or mode continues the same conversation: the saved session (once it has a first line),
@@ -229,7 +250,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
         resume === undefined ? {} : { resume },
         same ? old.approvals : undefined,
       );
-      if (same && !saved) next.conversation.restore(old.conversation.messages);
+      if (same && !saved) {
+        next.conversation.restore(old.conversation.messages);
+        carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
+      }
       current = opts;
       await adopt(next);
       if (change.resume !== undefined) showResumed(next);
@@ -249,6 +273,15 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     status: showStatus,
     kept: () => agent?.approvals?.kept,
     sessionFile: () => agent?.session?.file,
+    undo: async () => {
+      if (agent) await undoTurn(rewindChat(agent));
+    },
+    rewind: async (args) => {
+      if (agent) await rewind(rewindChat(agent), args);
+    },
+    wroteForUser: async (file) => {
+      if (agent) await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
+    },
     subcommand: {
       undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
       init: async () => (await import('./init-command.js')).initCommand(current, screen),
@@ -256,6 +289,23 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       models: async () => (await import('./models-command.js')).modelsCommand(undefined, current, screen),
     },
   };
+
+  /** What /undo and /rewind need of the current agent and the screen. */
+  const rewindChat = (a: Run): RewindChat => ({
+    conversation: a.conversation,
+    emit: a.emit,
+    flush: a.events.flush,
+    sessionFile: () => a.session?.file,
+    note: screen.notice,
+    print: screen.print,
+    ...(interactive ? { ask: (prompt: string) => reader.read(prompt) } : {}),
+    restoreFilesAt: async (time) => (await import('./undo-command.js')).restoreFilesAt(time, current, screen),
+    undoLastRun: async () => void (await chat.subcommand.undo()),
+    putBack: (text) => {
+      if (interactive && !text.includes('\n')) reader.prefill(text);
+      else screen.notice(`your message was:\n${text}\n`);
+    },
+  });
 
   // Shift+Tab at the prompt: the next mode of the cycle, the conversation kept; ignored while a turn runs.
   reader.onShiftTab(() => {

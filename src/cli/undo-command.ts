@@ -1,6 +1,7 @@
 // `keel undo [id] [--list]`: puts the workspace back as it was before the last run (or chat turn), or before one
 // checkpoint, from the checkpoints Keel takes before every call that may change files.
 import { realpath } from 'node:fs/promises';
+import { preview, typedText } from '../agent/rewind.js';
 import {
   DEFAULT_MAX_FILE_MB,
   DEFAULT_MAX_IGNORED_KB,
@@ -9,14 +10,18 @@ import {
 } from '../checkpoint/checkpointer.js';
 import {
   type Checkpoint,
+  checkpointSince,
   type FileChange,
   type RestoreResult,
   type SkippedPath,
   undoTarget,
 } from '../checkpoint/checkpoints.js';
-import { stateDir } from '../config/paths.js';
+import { restoreKeepingUserFiles } from '../checkpoint/user-files.js';
+import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { turnAt } from '../session/message-times.js';
+import { readSession, sessionDir, sessionPath } from '../session/session-file.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
@@ -120,21 +125,94 @@ async function limits(options: UndoOptions): Promise<{ kb: number; mb: number }>
 
 const restoreWord: Record<FileChange['status'], string> = { A: 'brought back', M: 'restored', D: 'removed' };
 
+/** The workspace's real path and its checkpoint store, as `keel undo` and the chat's /undo and /rewind open them. */
+async function openStore(options: UndoOptions) {
+  const root = await realpath(await resolveWorkspaceDir(options.cwd));
+  const { kb: limitKb, mb: limitMb } = await limits(options);
+  const state = stateDir(process.env);
+  const store = await openCheckpointStore({
+    root,
+    stateDir: state,
+    env: process.env,
+    maxIgnoredKb: limitKb,
+    maxFileMb: limitMb,
+  });
+  return { root, limitKb, state, store };
+}
+
+/** `undoing session <id>, turn "<first words>"`: which session's turn a checkpoint belongs to, when it was saved. */
+async function sessionLine(root: string, target: Checkpoint): Promise<string | undefined> {
+  if (target.session === undefined) return undefined;
+  const record = await readSession(sessionPath(sessionDir(dataDir(process.env), root), target.session));
+  const text = record && turnAt(record, target.time);
+  const turn = text === undefined ? '' : `, turn "${preview(typedText(text), 50)}"`;
+  return `undoing session ${target.session}${turn}`;
+}
+
+/** Restores `target` (the user's own files kept as they are) and prints what changed. */
+async function restore(
+  opened: Awaited<ReturnType<typeof openStore>>,
+  target: Checkpoint,
+  what: string,
+  out: CommandOutput,
+  /** Said after what cannot be restored, before the restore: whose turn this is. */
+  session?: string,
+): Promise<void> {
+  const { root, limitKb, state, store } = opened;
+  const warnings = cannotRestore(target, limitKb);
+  if (session) warnings.push(session);
+  if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
+  const result = await restoreKeepingUserFiles(store, target, `undo-${stamp()}-${process.pid}`, {
+    stateDir: state,
+    root,
+  });
+  const lines = [`restored ${root} to ${what}: checkpoint ${target.id} of ${localTime(target.time)}`];
+  for (const change of result.changes)
+    lines.push(`  ${restoreWord[change.status].padEnd(12)} ${change.path}`);
+  const count = result.changes.length;
+  lines.push(
+    count === 0
+      ? 'nothing differed from that checkpoint; no file was changed'
+      : `${count} file${count === 1 ? '' : 's'} changed`,
+  );
+  const restored = new Set(result.changes.map((c) => c.path));
+  const overwritten = (result.handEdits ?? []).filter((c) => restored.has(c.path));
+  if (overwritten.length > 0) {
+    lines.push(
+      `changed since Keel's last change (not by Keel), now overwritten; kept in checkpoint ${result.undoId}:`,
+    );
+    for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
+  }
+  lines.push(...largeLines(result.large ?? []));
+  if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
+  lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
+  out.print(sanitize(`${lines.join('\n')}\n`));
+}
+
+/**
+ * The chat's /undo and /rewind: the workspace back to how it was at `time` (when a user message was recorded).
+ * False when Keel changed nothing since then.
+ */
+export async function restoreFilesAt(
+  time: string,
+  options: UndoOptions,
+  out: CommandOutput,
+): Promise<boolean> {
+  const opened = await openStore(options);
+  const target = checkpointSince(await opened.store.list(), time);
+  if (!target) return false;
+  await restore(opened, target, 'before that message', out);
+  return true;
+}
+
 export async function undoCommand(
   id: string | undefined,
   options: UndoOptions,
   out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
-    const root = await realpath(await resolveWorkspaceDir(options.cwd));
-    const { kb: limitKb, mb: limitMb } = await limits(options);
-    const store = await openCheckpointStore({
-      root,
-      stateDir: stateDir(process.env),
-      env: process.env,
-      maxIgnoredKb: limitKb,
-      maxFileMb: limitMb,
-    });
+    const opened = await openStore(options);
+    const { root, store } = opened;
     const checkpoints = await store.list();
     if (options.list) {
       if (checkpoints.length === 0) {
@@ -145,31 +223,9 @@ export async function undoCommand(
       return ExitCode.ok;
     }
     const target = undoTarget(checkpoints, id);
-    const warnings = cannotRestore(target, limitKb);
-    if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
-    const result = await store.restore(target, `undo-${stamp()}-${process.pid}`);
+    const session = id === undefined ? await sessionLine(root, target).catch(() => undefined) : undefined;
     const what = id === undefined ? `before run ${target.run}` : `before ${target.tool} (${target.summary})`;
-    const lines = [`restored ${root} to ${what}: checkpoint ${target.id} of ${localTime(target.time)}`];
-    for (const change of result.changes)
-      lines.push(`  ${restoreWord[change.status].padEnd(12)} ${change.path}`);
-    const count = result.changes.length;
-    lines.push(
-      count === 0
-        ? 'nothing differed from that checkpoint; no file was changed'
-        : `${count} file${count === 1 ? '' : 's'} changed`,
-    );
-    const restored = new Set(result.changes.map((c) => c.path));
-    const overwritten = (result.handEdits ?? []).filter((c) => restored.has(c.path));
-    if (overwritten.length > 0) {
-      lines.push(
-        `changed since Keel's last change (not by Keel), now overwritten; kept in checkpoint ${result.undoId}:`,
-      );
-      for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
-    }
-    lines.push(...largeLines(result.large ?? []));
-    if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
-    lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
-    out.print(sanitize(`${lines.join('\n')}\n`));
+    await restore(opened, target, what, out, session);
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json: options.output !== 'text', out });

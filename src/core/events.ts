@@ -116,6 +116,12 @@ export type AgentEvent =
       summary: string;
       edits: PruneEdit<MessageEvent>[];
     }
+  /**
+   * The user went back: /undo took the last turn out, /rewind went back to before one of their messages, or the
+   * conversation was carried over to another provider (`carry`: ids and provider data converted). The edits turn
+   * the old message list into the new one, so a resumed session does not bring back what was undone.
+   */
+  | { type: 'conversation_edited'; reason: 'undo' | 'rewind' | 'carry'; edits: PruneEdit<MessageEvent>[] }
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
@@ -270,7 +276,11 @@ export function replayConversation(events: Iterable<AgentEvent>): Message[] {
   const messages: Message[] = [];
   for (const event of events) {
     if (event.type === 'message') messages.push(messageFromEvent(event));
-    else if (event.type === 'conversation_pruned' || event.type === 'compaction') {
+    else if (
+      event.type === 'conversation_pruned' ||
+      event.type === 'compaction' ||
+      event.type === 'conversation_edited'
+    ) {
       for (const edit of event.edits)
         messages.splice(edit.from, edit.count, ...edit.messages.map(messageFromEvent));
     }

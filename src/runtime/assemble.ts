@@ -30,11 +30,18 @@ import type { Workspace } from '../safety/workspace.js';
 import { resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
 import type { SessionStore } from '../session/session-store.js';
+import { summarize } from '../session/session-summary.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
-import { conversationBudget, conversationText, openConversation, promptBuilder } from './conversation.js';
+import {
+  carryConversation,
+  conversationBudget,
+  conversationText,
+  openConversation,
+  promptBuilder,
+} from './conversation.js';
 import { runEvents } from './events.js';
 import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
@@ -227,6 +234,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   });
   const current = openConversation(await buildSystemPrompt(), config, maxTokens, resumed);
   conversation = current;
+  // A session another provider wrote (--provider with --continue, /model <provider>/<model>) is converted for this one.
+  if (resumed) carryConversation(current, summarize(resumed).provider, model.provider, emit);
   const compactor = {
     model,
     conversation: current,
@@ -288,7 +297,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
-      checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`);
+      checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`, session?.id);
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         await checkpoints?.settle();

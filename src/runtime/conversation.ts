@@ -5,9 +5,11 @@ import { Conversation } from '../agent/conversation.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { userContextFilePath } from '../config/paths.js';
 import type { KeelConfig } from '../config/schema.js';
+import { type AgentEvent, messageEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { promptBudget } from '../providers/capabilities.js';
+import { carryOver, carryOverNote } from '../providers/carry-over.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { resumedConversation } from '../session/resume.js';
@@ -95,4 +97,27 @@ export function conversationText(messages: readonly Message[]): string {
     if (m.role === 'assistant') parts.push(m.content, ...(m.toolCalls ?? []).map((c) => c.input));
   }
   return parts.join('\n');
+}
+
+/**
+ * A conversation another provider wrote, made readable by `to` (tool call ids, provider signatures): the edit is
+ * recorded so a resumed session continues converted, and the user is told what changed.
+ */
+export function carryConversation(
+  conversation: Conversation,
+  from: string,
+  to: string,
+  emit: (event: AgentEvent) => void,
+): void {
+  if (from === to) return;
+  const carried = carryOver(conversation.messages);
+  const note = carryOverNote(from, to, carried);
+  if (note === undefined) return;
+  const edit = conversation.replaceAll(carried.messages);
+  emit({
+    type: 'conversation_edited',
+    reason: 'carry',
+    edits: [{ ...edit, messages: edit.messages.map(messageEvent) }],
+  });
+  emit({ type: 'warning', message: note });
 }

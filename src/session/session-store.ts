@@ -17,6 +17,7 @@ const kept = new Set<AgentEvent['type']>([
   'message',
   'conversation_pruned',
   'compaction',
+  'conversation_edited',
   'tool_call',
   'tool_result',
   'usage',

@@ -27,6 +27,12 @@ export class LineReader {
   /** Set by Shift+Tab (ESC [ Z) until readline's own handling of it, which would complete the line, is skipped. */
   private shiftTab = false;
   private shiftTabHandler: (() => void) | undefined;
+  /** Text to put in the input line at the next prompt (a message taken back by /rewind). */
+  private initial: string | undefined;
+  /** What Esc Esc at an empty message prompt submits, and when the last lone Esc came. */
+  private doubleEscape: string | undefined;
+  private lastEscape = 0;
+  private atMessagePrompt = false;
   private readonly pasteOff = () => {
     if (this.pasteMode) this.output.write(PASTE_OFF);
     this.pasteMode = false;
@@ -75,6 +81,7 @@ export class LineReader {
       input.on('keypress', (_text: string | undefined, key: { name?: string } | undefined) => {
         if (key?.name === 'paste-start') this.pasting = true;
         if (key?.name === 'paste-end') this.pasting = false;
+        if (key?.name === 'escape') this.escape((key as { meta?: boolean }).meta === true);
       });
       output.write(PASTE_ON);
       this.pasteMode = true;
@@ -107,7 +114,10 @@ export class LineReader {
    * continuation lines are prompted with `…`). Null at end of input.
    */
   async readMessage(prompt: string): Promise<string | null> {
-    let line = await this.read(prompt);
+    this.atMessagePrompt = true;
+    let line = await this.read(prompt).finally(() => {
+      this.atMessagePrompt = false;
+    });
     if (line === null) return null;
     const lines: string[] = [];
     while (line.endsWith('\\')) {
@@ -125,9 +135,39 @@ export class LineReader {
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.closed) return Promise.resolve(null);
     this.showPrompt(prompt);
-    return new Promise((resolve) => {
+    const waiting = new Promise<string | null>((resolve) => {
       this.waiting = resolve;
     });
+    if (this.interactive && this.initial !== undefined) this.rl.write(this.initial);
+    this.initial = undefined;
+    return waiting;
+  }
+
+  /** Puts `text` (one line) in the input line at the next prompt, for the user to edit and send. */
+  prefill(text: string): void {
+    this.initial = text;
+  }
+
+  /** Esc Esc at an empty message prompt submits `line` (the chat's /rewind). */
+  bindDoubleEscape(line: string): void {
+    this.doubleEscape = line;
+  }
+
+  private escape(meta: boolean): void {
+    const line = this.doubleEscape;
+    if (line === undefined || !this.atMessagePrompt || this.rl.line !== '') {
+      this.lastEscape = 0;
+      return;
+    }
+    // readline reports Esc Esc typed together as one Esc with meta; two lone ones count when close together.
+    const now = Date.now();
+    if (!meta && now - this.lastEscape > 800) {
+      this.lastEscape = now;
+      return;
+    }
+    this.lastEscape = 0;
+    // Typed as if by the user, after readline has finished with this key.
+    setImmediate(() => this.rl.write(`${line}\n`));
   }
 
   /**

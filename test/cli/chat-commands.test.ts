@@ -41,6 +41,9 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     status: () => void calls.push('status'),
     kept: () => undefined,
     sessionFile: () => undefined,
+    undo: async () => void record('undo'),
+    rewind: async (args) => void record(`rewind ${args}`),
+    wroteForUser: async (file) => void record(`wrote ${file}`),
     subcommand: {
       undo: async () => record('undo'),
       init: async () => record('init'),
