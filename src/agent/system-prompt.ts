@@ -29,6 +29,8 @@ function commandRules(mode: ExecutionMode, allowRules: readonly string[]): strin
       return `execute_command runs only read-only commands${also}: ${readOnly}; no redirection except to ${HARMLESS_REDIRECT_TARGETS.join(', ')} or from a workspace file. Use the file tools to change files; deleting is limited to files you created.`;
     case 'full':
       return `execute_command may run any command inside the workspace except destructive system-wide ones${also}.`;
+    case 'auto':
+      return `execute_command runs read-only commands${also} at once, and other commands in a sandbox when there is one (otherwise they are asked about or refused). File edits inside the workspace run without asking.`;
     case 'interactive':
       return `execute_command asks the user before running anything beyond read-only commands${also}: ${readOnly}. Edits of existing files and deletes are asked too.`;
   }

@@ -5,6 +5,8 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { providerNames } from '../config/schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
+import type { KeptApprovals } from '../safety/kept-approvals.js';
+import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
@@ -17,8 +19,8 @@ export interface ChatContext {
   busy<T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Sends a user message to the model and runs the turn. */
   send(message: string): Promise<void>;
-  /** Starts a new agent: a new session, another model, or a saved session resumed. */
-  restart(change: { model?: string; resume?: string }): Promise<void>;
+  /** Starts a new agent: a new session, another model or mode (the conversation goes on), or a saved session. */
+  restart(change: { model?: string; mode?: ExecutionMode; resume?: string }): Promise<void>;
   /** Ends the chat after this command. */
   exit(): void;
   help(): string;
@@ -27,6 +29,13 @@ export interface ChatContext {
   compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
   /** The current model, `provider/model`. */
   modelName(): string;
+  /** The execution mode in force, and whether commands run in the sandbox. */
+  mode(): ExecutionMode;
+  sandboxed(): boolean;
+  /** Prints the status line (the mode first). */
+  status(): void;
+  /** The workspace's kept approvals (`A`), for /permissions. */
+  kept(): KeptApprovals | undefined;
   /** The current session's file, undefined under --no-session. */
   sessionFile(): string | undefined;
   /** /undo: the last turn's files and the turn itself taken back. */
@@ -102,6 +111,18 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     },
   },
   {
+    name: 'mode',
+    args: '[name]',
+    description: 'show the execution mode and the others, or switch to one (Shift+Tab cycles)',
+    run: (args, chat) => switchMode(args, chat),
+  },
+  {
+    name: 'permissions',
+    args: '[rm <n>]',
+    description: 'list the approvals kept for this workspace (A), or remove one',
+    run: (args, chat) => permissions(args, chat),
+  },
+  {
     name: 'cost',
     description: 'tokens in and out per turn and for the session, and cost',
     run: (_, chat) => chat.print(chat.cost()),
@@ -141,6 +162,52 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   },
   { name: 'exit', description: 'leave the chat (also Ctrl-D)', run: (_, chat) => chat.exit() },
 ];
+
+/** What each mode does, in one line for /mode. */
+const MODE_LINES: Readonly<Record<ExecutionMode, string>> = {
+  interactive: 'asks before edits, deletes and commands beyond the read-only set',
+  restricted: 'edits run; commands beyond the read-only set and your allow rules are refused',
+  auto: 'edits run; other commands run in the sandbox without asking (asked where there is no sandbox)',
+  full: 'edits and commands run without asking, outside any sandbox unless bubblewrap works',
+};
+
+async function switchMode(args: string, chat: ChatContext): Promise<void> {
+  const current = chat.mode();
+  if (!args) {
+    const lines = MODES.map((m) => `${m === current ? '*' : ' '} ${m.padEnd(11)} ${MODE_LINES[m]}`);
+    const sandbox =
+      current === 'auto' && !chat.sandboxed() ? ' (no sandbox here: commands are asked about)' : '';
+    chat.note(
+      `mode: ${current}${sandbox}\n${lines.join('\n')}\nShift+Tab cycles ${CYCLE.join(' → ')}; keel policy show prints the whole table\n`,
+    );
+    return;
+  }
+  const mode = MODES.find((m) => m === args.trim());
+  if (!mode) return chat.note(`unknown mode ${args}: one of ${MODES.join(', ')}\n`);
+  if (mode === current) return chat.note(`already in ${mode} mode\n`);
+  await chat.restart({ mode });
+  chat.status();
+}
+
+async function permissions(args: string, chat: ChatContext): Promise<void> {
+  const kept = chat.kept();
+  if (!kept) return chat.note('no approvals can be kept in this chat\n');
+  const remove = /^(?:rm|remove)\s+(\S+)$/.exec(args.trim());
+  if (args.trim() && !remove) return chat.note('usage: /permissions, or /permissions rm <n>\n');
+  if (remove) {
+    const removed = await kept.remove(Number(remove[1]));
+    if (!removed) return chat.note(`no kept approval number ${remove[1]} (/permissions lists them)\n`);
+    // This chat's own "a" answers are not touched: the removed one may still hold until the chat ends.
+    return chat.note(`removed: ${removed.tool} ${removed.what}\n`);
+  }
+  const list = await kept.list();
+  if (list.length === 0)
+    return chat.note('no approvals kept for this workspace (answer A at an approval to keep one)\n');
+  const lines = list.map(
+    (a, i) => `  ${i + 1}. ${a.tool}: ${a.what} (${a.scope}; kept ${a.added.slice(0, 10)})`,
+  );
+  chat.note(`approvals kept for this workspace:\n${lines.join('\n')}\n/permissions rm <n> removes one\n`);
+}
 
 async function saveSession(args: string, chat: ChatContext): Promise<void> {
   if (!args) return chat.note('usage: /save <file.md|file.html|file.json>\n');
@@ -220,6 +287,7 @@ export function helpText(prompts: readonly PromptCommand[]): string {
     ['\\ at the end', 'continue the message on the next line (a paste stays one message)'],
     ['@path', "attach a file's content (Tab completes paths)"],
     ['Tab', 'complete a /command or an @path'],
+    ['Shift+Tab', `next mode (${CYCLE.join(' → ')})`],
     ['Up / Down', 'earlier messages, also from past chats'],
     ['Esc Esc', 'at an empty prompt: /rewind'],
     ['Ctrl-C', 'cancel the turn (twice, or at the prompt: quit)'],

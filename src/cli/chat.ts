@@ -10,6 +10,8 @@ import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { carryConversation, conversationBudget } from '../runtime/conversation.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
+import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
@@ -29,7 +31,7 @@ import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
-import { chooseMode, type ModeFlags } from './mode-options.js';
+import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
 import { startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
@@ -134,9 +136,14 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     reader.close();
   });
 
-  const start = (opts: ChatOptions, session: { continue?: boolean; resume?: string }) =>
+  const start = (
+    opts: ChatOptions,
+    session: { continue?: boolean; resume?: string },
+    approvals?: ApprovalMemory,
+  ) =>
     startRun(opts, {
-      mode: (loaded) => chooseMode(opts, loaded.config.agent.terminal.default_mode, 'interactive'),
+      mode: (loaded) => resolveMode(opts, loaded.config, 'interactive'),
+      ...(approvals ? { approvals } : {}),
       allow: opts.allow,
       streamText: opts.output === 'text',
       // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
@@ -179,6 +186,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   let shellCount = 0;
   /** `!<command>`: the user's own command, through the policy like any (asked about, checkpointed, audited). */
   const shell = async (command: string) => {
+    await switching;
     if (!agent) return;
     running = new AbortController();
     try {
@@ -196,6 +204,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
   };
   const send = async (typed: string) => {
+    await switching;
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
@@ -209,8 +218,14 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     } finally {
       running = undefined;
     }
-    if (interactive) screen.status(statusLine(modelName(agent), contextUse(agent), usage.total));
+    if (interactive) showStatus();
   };
+  const showStatus = () => {
+    if (agent)
+      screen.status(`${agent.mode} mode · ${statusLine(modelName(agent), contextUse(agent), usage.total)}`);
+  };
+  /** A mode switch in progress: messages and commands wait for it, so none runs on the agent being replaced. */
+  let switching: Promise<void> | undefined;
 
   const chat: ChatContext = {
     note: screen.notice,
@@ -220,15 +235,22 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     restart: async (change) => {
       if (!agent) return;
       const old = agent;
-      const opts =
+      let opts =
         change.model === undefined ? current : switchedOptions(current, change.model, old.model.provider);
-      // Another model continues the same conversation: the saved session (once it has a first line), or the
-      // messages in memory.
+      // --allow-dangerous means full: another mode replaces it.
+      if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
+      // Another model or mode continues the same conversation: the saved session (once it has a first line),
+      // or the messages in memory; this session's "always" answers stay.
+      const same = change.model !== undefined || change.mode !== undefined;
       const saved =
         old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
-      const resume = change.resume ?? (change.model !== undefined ? saved?.id : undefined);
-      const next = await start(opts, resume === undefined ? {} : { resume });
-      if (change.model !== undefined && !saved) {
+      const resume = change.resume ?? (same ? saved?.id : undefined);
+      const next = await start(
+        opts,
+        resume === undefined ? {} : { resume },
+        same ? old.approvals : undefined,
+      );
+      if (same && !saved) {
         next.conversation.restore(old.conversation.messages);
         carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
       }
@@ -246,6 +268,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       return agent?.compact;
     },
     modelName: () => (agent ? modelName(agent) : ''),
+    mode: () => agent?.mode ?? 'interactive',
+    sandboxed: () => agent?.sandboxed === true,
+    status: showStatus,
+    kept: () => agent?.approvals?.kept,
     sessionFile: () => agent?.session?.file,
     undo: async () => {
       if (agent) await undoTurn(rewindChat(agent));
@@ -281,8 +307,25 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     },
   });
 
+  // Shift+Tab at the prompt: the next mode of the cycle, the conversation kept; ignored while a turn runs.
+  reader.onShiftTab(() => {
+    if (!agent || running || switching) return;
+    const mode = nextMode(agent.mode);
+    switching = chat
+      .restart({ mode })
+      .then(() => reader.interject(showStatus))
+      .catch(
+        (error: unknown) =>
+          void reader.interject(() => reportFailure(error, { debug: options.debug, out: screen })),
+      )
+      .finally(() => {
+        switching = undefined;
+      });
+  });
+
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {
+    await switching;
     const builtin = CHAT_COMMANDS.find((c) => c.name === name);
     const prompt = builtin ? undefined : agent?.promptCommands?.().find((p) => p.name === name);
     try {
@@ -304,7 +347,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     await adopt(await start(options, { continue: options.continue, resume }));
     if (!agent) return ExitCode.failed;
     const first: Run = agent;
-    if (interactive) screen.banner(modelName(first), first.workspace.root);
+    if (interactive) screen.banner(`${modelName(first)} · ${first.mode} mode`, first.workspace.root);
     showResumed(first);
     let firstMessage = options.message?.join(' ').trim() || undefined;
     if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);

@@ -1,7 +1,10 @@
 // The execution mode and one-run rules chosen on the command line: --mode, --allow-dangerous (its alias for full)
-// and --allow, shared by run, chat and `keel policy check`.
+// and --allow, shared by run, chat and `keel policy check`; the default mode (auto where the sandbox works).
 import { Option } from 'commander';
+import type { KeelConfig } from '../config/schema.js';
 import { UsageError } from '../core/errors.js';
+import { commandEnv } from '../exec/process-runner.js';
+import { probeBubblewrap, type SandboxProbe } from '../exec/sandbox-choice.js';
 import { type ExecutionMode, MODES } from '../safety/modes.js';
 
 export interface ModeFlags {
@@ -35,4 +38,57 @@ export function chooseMode(
     });
   }
   return flags.mode ?? (flags.allowDangerous ? 'full' : (configured ?? fallback));
+}
+
+/** The mode a run takes and why, for `keel policy show`. */
+export interface ModeChoice {
+  mode: ExecutionMode;
+  why: string;
+}
+
+export interface DefaultModeOptions {
+  /** agent.terminal.default_mode. */
+  configured: ExecutionMode | undefined;
+  /** --sandbox / --no-sandbox, else safety.sandbox. */
+  sandbox: boolean | undefined;
+  /** The command's default where auto cannot sandbox: restricted for run, interactive for chat. */
+  fallback: ExecutionMode;
+  /** Why bubblewrap cannot run here, or undefined; called only when the answer decides the mode. */
+  probe: () => Promise<string | undefined>;
+}
+
+/**
+ * The default mode: the configured one, else auto where its sandbox works, else the command's own. Auto without a
+ * sandbox would only ask about every command, so a run whose sandbox is off or broken keeps the older default.
+ */
+export async function defaultMode(options: DefaultModeOptions): Promise<ModeChoice> {
+  if (options.configured) return { mode: options.configured, why: 'agent.terminal.default_mode sets it' };
+  if (options.sandbox === false)
+    return {
+      mode: options.fallback,
+      why: 'the sandbox is turned off (--no-sandbox or safety.sandbox: false)',
+    };
+  const problem = await options.probe();
+  if (problem !== undefined) return { mode: options.fallback, why: `no sandbox here: ${problem}` };
+  return { mode: 'auto', why: 'bubblewrap works here, so commands run in its sandbox' };
+}
+
+/** --mode or --allow-dangerous when given; else the default, probing the sandbox only then. */
+export async function resolveMode(
+  flags: ModeFlags & { sandbox?: boolean },
+  config: KeelConfig,
+  fallback: ExecutionMode,
+  probe: SandboxProbe = probeBubblewrap,
+): Promise<ExecutionMode> {
+  const chosen = chooseMode(flags, undefined, fallback);
+  if (flags.mode !== undefined || flags.allowDangerous) return chosen;
+  const { safety } = config;
+  const env = commandEnv(process.env, safety.env_passthrough);
+  const choice = await defaultMode({
+    configured: config.agent.terminal.default_mode,
+    sandbox: flags.sandbox ?? safety.sandbox,
+    fallback,
+    probe: () => probe(safety.sandbox_network, env),
+  });
+  return choice.mode;
 }

@@ -4,7 +4,7 @@
 import type { KeelConfig } from '../config/schema.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { commandEnv } from '../exec/process-runner.js';
-import { probeBubblewrap, SANDBOX_HINT } from '../exec/sandbox-choice.js';
+import { INSTALL_HINT, probeBubblewrap } from '../exec/sandbox-choice.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { decideCall, openToolHost } from '../runtime/tool-host.js';
@@ -12,7 +12,7 @@ import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
-import { chooseMode, type ModeFlags } from './mode-options.js';
+import { chooseMode, defaultMode, type ModeChoice, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
 
@@ -29,7 +29,7 @@ export interface PolicyCheckOptions extends GlobalOptions, ModeFlags {
 
 /** The modes table as aligned text: one row per kind of action, one column per mode. */
 export function formatModesTable(): string {
-  const rows = Object.values(ACTIONS).map((row) => [row.label, row.interactive, row.restricted, row.full]);
+  const rows = Object.values(ACTIONS).map((row) => [row.label, ...MODES.map((mode) => row[mode])]);
   const header = ['action', ...MODES];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
@@ -44,7 +44,7 @@ export function formatModesTable(): string {
 export interface SandboxState {
   available: boolean;
   problem?: string;
-  /** safety.sandbox: true (every run), false (never), null (full mode, where bubblewrap works). */
+  /** safety.sandbox: true (every run), false (never), null (auto and full modes, where bubblewrap works). */
   setting: boolean | null;
   fullModeSandboxed: boolean;
 }
@@ -67,12 +67,35 @@ export function formatSandbox(state: SandboxState): string {
       ? 'safety.sandbox: true asks for it in every mode'
       : state.setting === false
         ? 'safety.sandbox: false turns it off'
-        : `full mode ${state.available ? 'uses' : 'would use'} it`;
+        : `auto and full modes ${state.available ? 'use' : 'would use'} it`;
   const full = state.fullModeSandboxed
-    ? 'Full mode runs commands in it: only the workspace and /tmp are writable, home secrets are hidden.'
-    : 'Full mode runs commands WITHOUT a sandbox: it asks about commands whose paths or code it cannot see ' +
-      `($(...), loop variables, tar -P, prompt expansion). To get the sandbox: ${SANDBOX_HINT.replace(/, or run without --sandbox$/, '')}.`;
+    ? 'Auto and full modes run commands in it: only the workspace and /tmp are writable (not .git/hooks, .git/config, .keel), ' +
+      'home secrets are hidden, and there is no network unless safety.sandbox_network is true.'
+    : 'Auto mode asks about every command beyond the read-only set, and full mode runs commands WITHOUT a sandbox: it asks about commands whose paths or code it cannot see ' +
+      `($(...), loop variables, tar -P, prompt expansion). To get the sandbox: ${INSTALL_HINT}.`;
   return `Sandbox: ${found}; ${uses}.\n${full}`;
+}
+
+/** The default mode of run and chat here, and why (`keel policy show`). */
+export async function defaultModes(
+  config: KeelConfig,
+  state: SandboxState,
+): Promise<{ run: ModeChoice; chat: ModeChoice }> {
+  const base = {
+    configured: config.agent.terminal.default_mode,
+    sandbox: config.safety.sandbox,
+    probe: async () => state.problem,
+  };
+  return {
+    run: await defaultMode({ ...base, fallback: 'restricted' }),
+    chat: await defaultMode({ ...base, fallback: 'interactive' }),
+  };
+}
+
+export function formatDefaults(defaults: { run: ModeChoice; chat: ModeChoice }): string {
+  const { run, chat } = defaults;
+  if (run.mode === chat.mode) return `Default mode of keel run and keel chat: ${run.mode} (${run.why}).`;
+  return `Default mode: ${run.mode} for keel run, ${chat.mode} for keel chat (${run.why}).`;
 }
 
 export async function policyShowCommand(options: PolicyShowOptions): Promise<number> {
@@ -84,13 +107,17 @@ export async function policyShowCommand(options: PolicyShowOptions): Promise<num
   }
   reportWarnings(loaded.warnings);
   const { hooks } = loaded.config;
+  const sandbox = await sandboxState(loaded.config);
+  const defaults = await defaultModes(loaded.config, sandbox);
   if (options.json) {
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
-    const sandbox = await sandboxState(loaded.config);
-    process.stdout.write(`${JSON.stringify({ modes: MODES, actions, sandbox, hooks }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatModesTable()}\n`);
-    process.stdout.write(`\n${formatSandbox(await sandboxState(loaded.config))}\n`);
+    process.stdout.write(
+      `\n${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.\n`,
+    );
+    process.stdout.write(`\n${formatSandbox(sandbox)}\n`);
     process.stdout.write(
       '\nDenylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.\n',
     );
@@ -112,14 +139,14 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings);
     const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
-    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded or
-    // sandboxed (the sandbox changes no decision asked about here).
+    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Only
+    // auto mode's decisions depend on the sandbox: it is probed there, as a run would (else left out).
     const host = await openToolHost({
       loaded,
       dir: await resolveWorkspaceDir(options.cwd),
       mode,
       allow: options.allow,
-      sandbox: false,
+      sandbox: mode === 'auto' ? undefined : false,
       env: process.env,
       runId: 'policy-check',
       guarded: false,

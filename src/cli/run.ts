@@ -10,7 +10,7 @@ import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
 import type { GlobalOptions } from './global-options.js';
-import { chooseMode, type ModeFlags } from './mode-options.js';
+import { type ModeFlags, resolveMode } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
 import { startRun } from './run-options.js';
@@ -109,7 +109,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
     const agent = await startRun(options, {
-      mode: (loaded) => chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted'),
+      mode: (loaded) => resolveMode(options, loaded.config, 'restricted'),
       allow: options.allow,
       streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
       dryRun: options.dryRun,

@@ -172,9 +172,11 @@ export const configSchema = z
         terminal: z
           .object({
             default_mode: z
-              .enum(['interactive', 'restricted', 'full'])
+              .enum(['interactive', 'restricted', 'auto', 'full'])
               .optional()
-              .describe('execution mode of run and chat (default: restricted for run, interactive for chat)'),
+              .describe(
+                'execution mode of run and chat (default: auto where the sandbox works, else restricted for run, interactive for chat)',
+              ),
             timeout_seconds: positiveInt.default(30).describe('kill a shell command after this many seconds'),
             max_stdout_bytes: positiveInt.default(10_485_760).describe('stdout kept per command, in bytes'),
             max_stderr_bytes: positiveInt.default(1_048_576).describe('stderr kept per command, in bytes'),

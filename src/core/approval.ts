@@ -25,6 +25,8 @@ export interface ApprovalRequest {
   preview?: Partial<ToolPreview>;
   /** What answering "always" would let run without asking for the rest of the session, in words. */
   always?: string;
+  /** Whether the answer may be kept for the workspace (`A`); never for protected paths or the confirm tier. */
+  keep?: boolean;
   /** The argument the user may rewrite in their editor: the command, or the content of a file write. */
   edit?: {
     kind: 'command' | 'content';
@@ -41,6 +43,8 @@ export interface ApprovalRequest {
 export type ApprovalAnswer =
   | { decision: 'once' }
   | { decision: 'always' }
+  /** Always, in this workspace: kept in Keel's state dir for later chats (`A`). */
+  | { decision: 'keep' }
   | { decision: 'edit'; edited: string }
   | { decision: 'deny'; feedback?: string };
 

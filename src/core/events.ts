@@ -69,7 +69,7 @@ export type AgentEvent =
       id: string;
       /** True for once and always. */
       approved: boolean;
-      decision: 'once' | 'always' | 'edit' | 'deny';
+      decision: 'once' | 'always' | 'keep' | 'edit' | 'deny';
       /** What the user told the model when declining. */
       feedback?: string;
       /** The call's arguments as the user rewrote them; they go to the policy again before anything runs. */

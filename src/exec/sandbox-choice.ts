@@ -1,5 +1,5 @@
 // Whether shell commands run in the sandbox: the user's choice (--sandbox / --no-sandbox, safety.sandbox), else
-// the mode's default (full mode is sandboxed where bubblewrap works), and whether bubblewrap works here, probed
+// the mode's default (full and auto modes are sandboxed where bubblewrap works), and whether bubblewrap works here, probed
 // once and only when the answer matters, so runs that never sandbox never pay for it.
 import { execFile } from 'node:child_process';
 import { SandboxUnavailableError } from '../core/errors.js';
@@ -39,10 +39,17 @@ export const probeBubblewrap: SandboxProbe = (network, env) => {
   return probe;
 };
 
+/** How to get the sandbox, without the --sandbox alternative. */
+export const INSTALL_HINT = SANDBOX_HINT.replace(/, or run without --sandbox$/, '');
+
+/** The one warning of an auto run with no sandbox: why, what changes, and how to get bubblewrap. */
+export const autoFallback = (broken: string): string =>
+  `auto mode has no sandbox here (${broken}): commands beyond the read-only set are asked about, and refused in headless runs. To run them in the sandbox: ${INSTALL_HINT}`;
+
 export interface RunnerChoice {
   runner: CommandRunner;
   sandboxed: boolean;
-  /** Said once when full mode falls back to running unsandboxed. */
+  /** Said once when full or auto mode falls back to running unsandboxed. */
   warning?: string;
 }
 
@@ -58,13 +65,24 @@ export interface RunnerChoiceOptions {
 
 export async function chooseCommandRunner(options: RunnerChoiceOptions): Promise<RunnerChoice> {
   const plain = (): CommandRunner => createProcessRunner(options.env);
-  const wanted = options.requested ?? (options.mode === 'full' ? 'if-possible' : false);
-  if (wanted === false) return { runner: plain(), sandboxed: false };
+  const wanted =
+    options.requested ?? (options.mode === 'full' || options.mode === 'auto' ? 'if-possible' : false);
+  if (wanted === false) {
+    // Auto mode turned away from its sandbox: said once, as where it cannot be made.
+    if (options.mode === 'auto')
+      return {
+        runner: plain(),
+        sandboxed: false,
+        warning: autoFallback('it is turned off by --no-sandbox or safety.sandbox: false'),
+      };
+    return { runner: plain(), sandboxed: false };
+  }
   const broken = await (options.probe ?? probeBubblewrap)(options.sandbox.network, options.env);
   if (!broken) return { runner: createSandboxRunner(options.env, options.sandbox), sandboxed: true };
   if (wanted === true) {
     throw new SandboxUnavailableError(`the sandbox was asked for, but ${broken}`, { hint: SANDBOX_HINT });
   }
+  if (options.mode === 'auto') return { runner: plain(), sandboxed: false, warning: autoFallback(broken) };
   return {
     runner: plain(),
     sandboxed: false,

@@ -20,6 +20,8 @@ import type { TodoItem } from '../core/todos.js';
 import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { createModel } from '../providers/index.js';
+import { ApprovalMemory } from '../safety/approval-memory.js';
+import { KeptApprovals, keptApprovalsFile } from '../safety/kept-approvals.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { type Redactor, runRedactor } from '../safety/redact.js';
@@ -49,11 +51,13 @@ import { buildRegistry } from './tools.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
-  mode: (loaded: LoadedConfig) => ExecutionMode;
+  mode: (loaded: LoadedConfig) => ExecutionMode | Promise<ExecutionMode>;
   /** Allow rules for this run (--allow). */
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
   approve?: Approve;
+  /** The "always" answers a restarted chat carries over; default: new, with the workspace's kept ones. */
+  approvals?: ApprovalMemory;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
   dryRun?: boolean;
   /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
@@ -77,6 +81,12 @@ export interface RunOptions extends RunSource {
 
 export interface Run {
   loaded: LoadedConfig;
+  /** The execution mode the policy applies. */
+  mode: ExecutionMode;
+  /** The chat's "always" answers (this session's and the workspace's kept ones); undefined when headless. */
+  approvals?: ApprovalMemory;
+  /** Whether shell commands run in the sandbox. */
+  sandboxed: boolean;
   workspace: Workspace;
   model: Model;
   registry: ToolRegistry;
@@ -112,7 +122,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const env = options.env ?? process.env;
   const loaded = await loadRunConfig(options, env);
   const { config } = loaded;
-  const mode = options.mode(loaded);
+  const mode = await options.mode(loaded);
   const dryRun = options.dryRun === true;
   const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
     dir: await resolveWorkspaceDir(options.cwd),
@@ -185,6 +195,11 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     languages,
     diagnostics: config.code.diagnostics,
   });
+  // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
+  const approvals = options.approve
+    ? (options.approvals ??
+      new ApprovalMemory(new KeptApprovals(keptApprovalsFile(state, workspace.root), workspace.root)))
+    : undefined;
   const { executor, hooks, checkpoints, tripwire } = openExecution({
     config,
     registry,
@@ -199,6 +214,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     emit,
     contextFor,
     approve: options.approve,
+    approvals,
     dryRun,
   });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
@@ -261,6 +277,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   let runs = 0;
   return {
     loaded,
+    mode,
+    sandboxed: commands.sandboxed,
+    ...(approvals ? { approvals } : {}),
     workspace,
     model,
     registry,

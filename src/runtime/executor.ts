@@ -71,6 +71,8 @@ export interface ExecutionOptions {
   emit: (event: AgentEvent) => void;
   contextFor: ContextFor;
   approve?: Approve;
+  /** The chat's "always" answers, kept across its restarts (/model, /mode); default: new for this run. */
+  approvals?: ApprovalMemory;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
   dryRun?: boolean;
   /** false: no checkpoints, tripwire, hooks or saved outputs (policy check, tool evals). */
@@ -130,7 +132,9 @@ export function openExecution(options: ExecutionOptions): Execution {
   const held: ExecutorContext = {
     registry: options.registry,
     policy: options.policy,
-    ...(options.approve ? { approve: options.approve, approvals: new ApprovalMemory() } : {}),
+    ...(options.approve
+      ? { approve: options.approve, approvals: options.approvals ?? new ApprovalMemory() }
+      : {}),
     ...(options.dryRun ? { dryRun: true } : {}),
     ...(checkpoints ? { beforeChange: (change) => checkpoints.take(change) } : {}),
     ...(tripwire ? { tripwire } : {}),

@@ -1,7 +1,8 @@
-// The "always" answers of one chat session: what each one covers (a whole parsed command, or a tool on its
-// paths) and the set of those the user gave. Lives as long as the session; never written to disk.
+// The "always" answers of one chat: what each one covers (a whole parsed command, or a tool on its paths) and
+// the set of those the user gave, which lives as long as the chat; those kept for the workspace are on disk.
 import type { ToolPreview } from '../core/approval.js';
 import { analyzeCommand } from './command/analysis.js';
+import type { KeptApprovals } from './kept-approvals.js';
 
 /** What an "always" answer covers: a key to compare and the same in words for the user. */
 export interface ApprovalBinding {
@@ -60,12 +61,18 @@ export async function approvalBinding(
   return { key: `${tool}\0${JSON.stringify(paths)}`, scope: `${tool} on ${where}` };
 }
 
-/** The bindings the user answered "always" to in this session. */
+/** The bindings the user answered "always" to in this session, and those kept for the workspace (`A`). */
 export class ApprovalMemory {
   private readonly keys = new Set<string>();
 
-  covers(binding: ApprovalBinding): boolean {
-    return this.keys.has(binding.key);
+  constructor(
+    /** The workspace's kept answers; absent: `A` is not offered. */
+    readonly kept?: KeptApprovals,
+  ) {}
+
+  async covers(binding: ApprovalBinding): Promise<boolean> {
+    if (this.keys.has(binding.key)) return true;
+    return (await this.kept?.covers(binding)) === true;
   }
 
   remember(binding: ApprovalBinding): void {

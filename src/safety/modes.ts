@@ -1,10 +1,20 @@
 // The modes table, as data: what each execution mode does with each kind of action. The policy reads it,
 // `keel policy show` prints it, the README copies it.
 
-export type ExecutionMode = 'interactive' | 'restricted' | 'full';
+export type ExecutionMode = 'interactive' | 'restricted' | 'auto' | 'full';
 export type Verdict = 'allow' | 'ask' | 'deny';
 
-export const MODES: readonly ExecutionMode[] = ['interactive', 'restricted', 'full'];
+export const MODES: readonly ExecutionMode[] = ['interactive', 'restricted', 'auto', 'full'];
+
+/**
+ * The chat's Shift+Tab order, least to most autonomous, then round again: from auto (the default) the first
+ * press asks more, never less. Full is left out: it runs any command unsandboxed, so it is only chosen by name.
+ */
+export const CYCLE: readonly ExecutionMode[] = ['interactive', 'restricted', 'auto'];
+
+/** The mode after `mode` in the chat's cycle (full goes back to the start). */
+export const nextMode = (mode: ExecutionMode): ExecutionMode =>
+  CYCLE[(CYCLE.indexOf(mode) + 1) % CYCLE.length] ?? 'interactive';
 
 export type ActionKind =
   | 'read'
@@ -13,6 +23,7 @@ export type ActionKind =
   | 'user-ask-command'
   | 'user-denied-command'
   | 'other-command'
+  | 'sandboxed-command'
   | 'unverifiable-command'
   | 'inline-code'
   | 'unseen-command'
@@ -31,6 +42,7 @@ export interface ActionRow {
   label: string;
   interactive: Verdict;
   restricted: Verdict;
+  auto: Verdict;
   full: Verdict;
   /** How to let the action run when it is refused (or asked where nobody can answer). */
   hint: string;
@@ -43,6 +55,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'read or list files (read-only tools)',
     interactive: 'allow',
     restricted: 'allow',
+    auto: 'allow',
     full: 'allow',
     hint: '',
   },
@@ -50,6 +63,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'read-only command (ls, cat, grep, git status, ...)',
     interactive: 'allow',
     restricted: 'allow',
+    auto: 'allow',
     full: 'allow',
     hint: '',
   },
@@ -57,6 +71,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'command matching safety.commands.allow or --allow',
     interactive: 'allow',
     restricted: 'allow',
+    auto: 'allow',
     full: 'allow',
     hint: '',
   },
@@ -64,6 +79,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'command matching safety.commands.ask',
     interactive: 'ask',
     restricted: 'ask',
+    auto: 'ask',
     full: 'ask',
     hint: 'approve it in keel chat, or move the rule to safety.commands.allow',
   },
@@ -71,20 +87,31 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'command matching safety.commands.deny',
     interactive: 'deny',
     restricted: 'deny',
+    auto: 'deny',
     full: 'deny',
     hint: 'remove the rule from safety.commands.deny',
   },
   'other-command': {
-    label: 'any other command',
+    label: 'any other command (in auto mode: with no sandbox, or naming paths outside the workspace)',
     interactive: 'ask',
     restricted: 'deny',
+    auto: 'ask',
     full: 'allow',
     hint: `${RULE_HINT}, or use --mode full`,
+  },
+  'sandboxed-command': {
+    label: 'any other command, run in the sandbox (workspace writable, no network, home secrets hidden)',
+    interactive: 'ask',
+    restricted: 'deny',
+    auto: 'allow',
+    full: 'allow',
+    hint: `${RULE_HINT}, or use --mode auto`,
   },
   'unverifiable-command': {
     label: 'command whose program comes from an expansion, or with control characters',
     interactive: 'ask',
     restricted: 'deny',
+    auto: 'deny',
     full: 'deny',
     hint: 'write the program name literally, without control characters',
   },
@@ -92,6 +119,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'inline interpreter code (python3 -c, node -e, awk system()) without a sandbox',
     interactive: 'ask',
     restricted: 'deny',
+    auto: 'ask',
     full: 'ask',
     hint: `write the code to a file in the workspace and run that, run with a sandbox, or ${RULE_HINT}`,
   },
@@ -100,6 +128,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
       'command whose paths or code are known only when it runs ($(...), loop variables, tar -P, prompt expansion) without a sandbox',
     interactive: 'ask',
     restricted: 'deny',
+    auto: 'ask',
     full: 'ask',
     hint: 'write the paths literally, extract archives with -C/-d into the workspace, or run commands in the sandbox (install bubblewrap)',
   },
@@ -107,6 +136,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'confirm-tier command (git push --force, git reset --hard, npm publish, ...)',
     interactive: 'ask',
     restricted: 'deny',
+    auto: 'ask',
     full: 'ask',
     hint: `${RULE_HINT} that matches the whole command`,
   },
@@ -114,6 +144,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'denylisted act (recursive delete of home or /, sudo, curl | sh, ...)',
     interactive: 'deny',
     restricted: 'deny',
+    auto: 'deny',
     full: 'deny',
     hint: 'no rule or mode lets Keel run it (the reason says what would be accepted, if anything)',
   },
@@ -121,6 +152,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'create a new file or directory',
     interactive: 'allow',
     restricted: 'allow',
+    auto: 'allow',
     full: 'allow',
     hint: '',
   },
@@ -128,27 +160,31 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'edit or overwrite an existing file (the approval shows the diff)',
     interactive: 'ask',
     restricted: 'allow',
+    auto: 'allow',
     full: 'allow',
-    hint: 'use --mode restricted or --mode full to let edits run without asking',
+    hint: 'use --mode auto, restricted or full to let edits run without asking',
   },
   'delete-created-file': {
     label: 'delete a file this run created',
     interactive: 'ask',
     restricted: 'allow',
+    auto: 'allow',
     full: 'allow',
-    hint: 'use --mode restricted or --mode full to let it run without asking',
+    hint: 'use --mode auto, restricted or full to let it run without asking',
   },
   'delete-other': {
     label: 'delete a directory, or a file this run did not create',
     interactive: 'ask',
     restricted: 'deny',
+    auto: 'ask',
     full: 'allow',
-    hint: 'approve it in keel chat (--mode interactive), or use --mode full',
+    hint: 'approve it in keel chat (--mode interactive or auto), or use --mode full',
   },
   'protected-path-write': {
     label: 'write .git/, .keel.yaml, .keel/, the state dir or safety.protected_paths',
     interactive: 'ask',
     restricted: 'ask',
+    auto: 'ask',
     full: 'ask',
     hint: 'protected paths change only with an explicit approval: approve it in keel chat, or make the change yourself',
   },
@@ -156,6 +192,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'write a secret file (.env, keys, ~/.ssh, ...)',
     interactive: 'ask',
     restricted: 'ask',
+    auto: 'ask',
     full: 'ask',
     hint: 'secret files change only with an explicit approval: approve it in keel chat, or make the change yourself',
   },
@@ -163,8 +200,9 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'another tool that may change things (no preview of its writes)',
     interactive: 'ask',
     restricted: 'allow',
+    auto: 'ask',
     full: 'allow',
-    hint: 'use --mode restricted or --mode full to let it run without asking',
+    hint: 'approve it in keel chat, or use --mode restricted or full to let it run without asking',
   },
 };
 

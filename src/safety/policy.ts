@@ -28,6 +28,8 @@ export interface PolicyDecision {
   hint?: string;
   /** The call only reads (a safe tool, a command of the read-only set): no checkpoint, runs under --dry-run. */
   readOnly?: boolean;
+  /** False when an approval must not be kept beyond the chat: protected or secret paths, the confirm tier. */
+  keepable?: boolean;
 }
 
 export interface PolicyRequest {
@@ -91,15 +93,26 @@ const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 7
 const quote = (rule: string): string => JSON.stringify(rule);
 
 /** The hint for commands the mode refuses: the rules that would allow them, named exactly. */
-function ruleHint(rules: string[], mode: ExecutionMode): string {
-  const alternative = mode === 'full' ? '' : ', or use --mode full';
+function ruleHint(rules: string[], mode: ExecutionMode, sandboxed: boolean): string {
+  // Auto mode runs such commands itself once bubblewrap works; with the sandbox it asked for a path's sake.
+  const alternative =
+    mode === 'full' || (mode === 'auto' && sandboxed)
+      ? ''
+      : mode === 'auto'
+        ? ', or install bubblewrap so auto mode runs it in the sandbox'
+        : sandboxed
+          ? ', or use --mode auto'
+          : ', or use --mode full';
   if (rules.length === 0) return `no rule can allow this syntax; rewrite it as plain commands${alternative}`;
   const names = rules.map(quote).join(' and ');
   const flags = rules.map((r) => `--allow ${quote(r)}`).join(' ');
   return `add ${names} to safety.commands.allow, pass ${flags}${alternative}`;
 }
 
-function combine(findings: Finding[], mode: ExecutionMode): PolicyDecision {
+/** Commands outside the read-only set, which an allow rule could name. */
+const isOtherCommand = (f: Finding): boolean => f.kind === 'other-command' || f.kind === 'sandboxed-command';
+
+function combine(findings: Finding[], mode: ExecutionMode, sandboxed = false): PolicyDecision {
   if (findings.length === 0) findings.push({ kind: 'unverifiable-command', reason: 'the command is empty' });
   const verdict = findings.map((f) => verdictOf(f.kind, mode)).reduce<Verdict>(stricter, 'allow');
   // A denylisted act or a deny rule is the whole story: no rule or mode would let the command run anyway.
@@ -114,15 +127,17 @@ function combine(findings: Finding[], mode: ExecutionMode): PolicyDecision {
   }
   const top = relevant.filter((f) => verdictOf(f.kind, mode) === verdict);
   // Parts a rule could allow (syntax no rule matches leaves `rule` unset; path problems carry their own hint).
-  const rules = top.filter((f) => f.kind === 'other-command' && f.hint === undefined).map((f) => f.rule);
+  const rules = top.filter((f) => isOtherCommand(f) && f.hint === undefined).map((f) => f.rule);
   const hints = top.map((f) => {
     if (f.hint !== undefined) return f.hint;
-    if (f.kind === 'other-command')
-      return ruleHint(rules.includes(undefined) ? [] : (rules as string[]), mode);
+    if (isOtherCommand(f))
+      return ruleHint(rules.includes(undefined) ? [] : (rules as string[]), mode, sandboxed);
     return ACTIONS[f.kind].hint;
   });
   const hint = [...new Set(hints.filter((h) => h !== ''))].join('; ');
   if (hint) decision.hint = hint;
+  const passing: ActionKind[] = ['protected-path-write', 'secret-path-write', 'confirm-command'];
+  if (findings.some((f) => passing.includes(f.kind))) decision.keepable = false;
   return decision;
 }
 
@@ -231,6 +246,14 @@ export function createPolicy(options: PolicyOptions): Policy {
         else if (mode === 'full')
           parts.push({ kind: 'other-command', reason: `full mode runs ${text} (not read-only)` });
         else if (why.path) parts.push({ kind: 'other-command', reason: why.reason, hint: PATH_HINT });
+        // The sandbox is what stands between it and the machine (auto mode runs it; other modes decide as
+        // without). A path outside the workspace stays a question above: the sandbox lets commands read it.
+        else if (options.sandboxed)
+          parts.push({
+            kind: 'sandboxed-command',
+            reason: mode === 'auto' ? `auto mode runs ${text} in the sandbox (not read-only)` : why.reason,
+            rule: syntax ? undefined : ruleText(part.argv),
+          });
         else
           parts.push({
             kind: 'other-command',
@@ -259,7 +282,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         });
       }
     }
-    return combine(findings, mode);
+    return combine(findings, mode, options.sandboxed === true);
   }
 
   /** An allowed command may redirect only into the workspace (or /dev/null), never to a protected path. */

@@ -50,6 +50,8 @@ export async function askApproval(
   asker: { approve?: Approve; approvals?: ApprovalMemory },
   /** How to allow the call without asking (the policy's hint), for the refusal where nobody can answer. */
   hint?: string,
+  /** False when the answer must not outlive the chat (protected paths, the confirm tier). */
+  keepable = true,
 ): Promise<ApprovalOutcome> {
   if (!asker.approve) {
     const how = hint ? `; to allow it: ${hint}` : '';
@@ -57,7 +59,7 @@ export async function askApproval(
     return { kind: 'refused', result };
   }
   const binding = await approvalBinding(tool.name, preview, (path) => ctx.workspace.relative(path));
-  if (asker.approvals?.covers(binding)) return { kind: 'run' };
+  if (await asker.approvals?.covers(binding)) return { kind: 'run' };
   const edit = editable(args, preview);
   ctx.emit({
     type: 'approval_requested',
@@ -74,6 +76,7 @@ export async function askApproval(
     summary: preview.command ?? preview.summary,
     preview,
     ...(asker.approvals ? { always: binding.scope } : {}),
+    ...(asker.approvals?.kept && keepable ? { keep: true } : {}),
     ...(edit ? { edit: { kind: edit.field, text: edit.text, file: edit.file } } : {}),
   };
   const answer = await asker.approve(request, ctx.signal);
@@ -84,7 +87,7 @@ export async function askApproval(
   ctx.emit({
     type: 'approval_answered',
     id: call.id,
-    approved: answer.decision === 'once' || answer.decision === 'always',
+    approved: answer.decision === 'once' || answer.decision === 'always' || answer.decision === 'keep',
     decision: answer.decision,
     ...(answer.decision === 'deny' && answer.feedback ? { feedback: answer.feedback } : {}),
     ...(edited ? { edited } : {}),
@@ -92,8 +95,11 @@ export async function askApproval(
   if (ctx.signal.aborted) {
     return { kind: 'refused', result: fail('interrupted while waiting for approval; the call did not run') };
   }
-  if (answer.decision === 'always') asker.approvals?.remember(binding);
-  if (answer.decision === 'once' || answer.decision === 'always') return { kind: 'run' };
+  if (answer.decision === 'always' || answer.decision === 'keep') asker.approvals?.remember(binding);
+  if (answer.decision === 'keep' && keepable)
+    await asker.approvals?.kept?.keep(binding, tool.name, preview.command ?? preview.summary);
+  if (answer.decision === 'once' || answer.decision === 'always' || answer.decision === 'keep')
+    return { kind: 'run' };
   if (edited && edit && answer.decision === 'edit') {
     return { kind: 'edited', input: edited, note: editNote(edit, answer.edited) };
   }

@@ -189,6 +189,7 @@ async function run(
       ctx,
       executor,
       decision.hint,
+      decision.keepable !== false,
     );
     if (answer.kind === 'refused') return answer.result;
     // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).

@@ -1,5 +1,6 @@
 // Asks the person at the terminal whether a tool call the policy flagged may run: shows why and what, then
-// y (once), a (always, for what the request says "always" covers), e (edit in $EDITOR) or n (no, with feedback).
+// y (once), a (always this session, for what the request says "always" covers), A (always in this workspace,
+// kept), e (edit in $EDITOR) or n (no, with feedback).
 import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 import type { EditResult } from './editor.js';
 import type { LineReader } from './line-reader.js';
@@ -16,12 +17,17 @@ export interface ApprovalPromptOptions {
   edit?: (text: string, file: string) => Promise<EditResult>;
 }
 
-type Choice = 'y' | 'a' | 'e' | 'n';
+type Choice = 'y' | 'a' | 'A' | 'e' | 'n';
 
-/** `y`/`yes`, `a`/`always`, `e`/`edit`, empty or `n`/`no`, `n <feedback>`; undefined for anything else. */
+/**
+ * `y`/`yes`, `a`/`always` (this chat), `A` (kept for the workspace: the capital only, so a lower-case slip never
+ * keeps anything), `e`/`edit`, empty or `n`/`no`, `n <feedback>`; undefined for anything else.
+ */
 function parseAnswer(line: string, choices: Choice[]): ApprovalAnswer | 'edit' | undefined {
   const answer = line.trim();
   if (/^(y|yes)$/i.test(answer)) return { decision: 'once' };
+  // Where the answer cannot be kept, `A` asks again rather than quietly meaning less than the user said.
+  if (answer === 'A') return choices.includes('A') ? { decision: 'keep' } : undefined;
   if (choices.includes('a') && /^(a|always)$/i.test(answer)) return { decision: 'always' };
   if (choices.includes('e') && /^(e|edit)$/i.test(answer)) return 'edit';
   if (answer === '' || /^(n|no)$/i.test(answer)) return { decision: 'deny' };
@@ -45,11 +51,13 @@ export function createApprovalPrompt({ reader, stderr, style, edit }: ApprovalPr
     const choices: Choice[] = [
       'y',
       ...(request.always ? ['a' as const] : []),
+      ...(request.always && request.keep ? ['A' as const] : []),
       ...(editable ? ['e' as const] : []),
     ];
     const help = [
       'y: yes, once',
       ...(request.always ? [`a: always this session (${sanitize(request.always)})`] : []),
+      ...(request.always && request.keep ? ['A: always in this workspace (/permissions lists them)'] : []),
       ...(editable ? [`e: edit the ${editable.kind} first`] : []),
       'n: no (n <why> tells the model)',
     ].join(' · ');

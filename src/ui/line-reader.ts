@@ -24,6 +24,9 @@ export class LineReader {
   private pasting = false;
   private pasted: string[] = [];
   private pasteMode = false;
+  /** Set by Shift+Tab (ESC [ Z) until readline's own handling of it, which would complete the line, is skipped. */
+  private shiftTab = false;
+  private shiftTabHandler: (() => void) | undefined;
   /** Text to put in the input line at the next prompt (a message taken back by /rewind). */
   private initial: string | undefined;
   /** What Esc Esc at an empty message prompt submits, and when the last lone Esc came. */
@@ -50,15 +53,30 @@ export class LineReader {
       ...(interactive ? { removeHistoryDuplicates: true } : {}),
       ...(interactive && completer
         ? {
-            completer: (line: string, done: (error: Error | null, result: [string[], string]) => void) =>
+            completer: (line: string, done: (error: Error | null, result: [string[], string]) => void) => {
+              // Readline takes Shift+Tab for Tab: no completion for it.
+              if (this.shiftTab) {
+                this.shiftTab = false;
+                return done(null, [[], line]);
+              }
               void completer(line).then(
                 (result) => done(null, result),
                 () => done(null, [[], line]),
-              ),
+              );
+            },
           }
         : {}),
     });
     if (interactive) {
+      // Before readline's listener: Shift+Tab is noted first, so the completer above can skip it.
+      input.prependListener(
+        'keypress',
+        (_text: string | undefined, key: { name?: string; shift?: boolean }) => {
+          if (key?.name !== 'tab' || !key.shift) return;
+          this.shiftTab = completer !== undefined;
+          this.shiftTabHandler?.();
+        },
+      );
       // Pasted lines stay one message: readline still gives each line, held here until the paste ends.
       input.on('keypress', (_text: string | undefined, key: { name?: string } | undefined) => {
         if (key?.name === 'paste-start') this.pasting = true;
@@ -225,6 +243,25 @@ export class LineReader {
     this.rl.write(null, { ctrl: true, name: 'e' });
     this.rl.write(null, { ctrl: true, name: 'u' });
     return true;
+  }
+
+  /** Shift+Tab (the terminal sends ESC [ Z): the chat cycles its mode. */
+  onShiftTab(handler: () => void): void {
+    this.shiftTabHandler = handler;
+  }
+
+  /**
+   * Writes text above the line being typed (a mode switched by Shift+Tab): the prompt's line is cleared, the
+   * text written, and the prompt with what was typed drawn again below it.
+   */
+  interject(write: () => void): void {
+    if (!this.interactive || this.closed) {
+      write();
+      return;
+    }
+    this.output.write('\r\x1b[2K');
+    write();
+    this.rl.prompt(true);
   }
 
   onInterrupt(handler: () => void): void {

@@ -36,6 +36,10 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     cost: () => 'COST',
     lastOutput: () => undefined,
     modelName: () => 'ollama/qwen3',
+    mode: () => 'auto',
+    sandboxed: () => true,
+    status: () => void calls.push('status'),
+    kept: () => undefined,
     sessionFile: () => undefined,
     undo: async () => void record('undo'),
     rewind: async (args) => void record(`rewind ${args}`),
@@ -154,5 +158,79 @@ describe('the command table', () => {
     const { run, calls } = fakeChat();
     for (const line of ['/undo', '/init', '/sessions', '/exit']) await run(line);
     expect(calls).toEqual(['undo', 'init', 'sessions', 'exit']);
+  });
+});
+
+describe('/mode', () => {
+  it('without a name shows the mode, every mode with what it does, and the Shift+Tab cycle', async () => {
+    const { said, calls, run } = fakeChat();
+    await run('/mode');
+    const text = said.join('');
+    expect(text).toMatch(/^mode: auto\n/);
+    expect(text).toMatch(/\* auto +edits run; other commands run in the sandbox/);
+    for (const mode of ['interactive', 'restricted', 'full']) expect(text).toContain(`  ${mode}`);
+    expect(text).toContain('Shift+Tab cycles interactive → restricted → auto');
+    expect(calls).toEqual([]);
+  });
+
+  it('says so when auto has no sandbox here', async () => {
+    const { said, run } = fakeChat({ sandboxed: () => false });
+    await run('/mode');
+    expect(said.join('')).toMatch(/^mode: auto \(no sandbox here: commands are asked about\)/);
+  });
+
+  it('switches with a name, keeping the conversation (a restart with the mode), then shows the status line', async () => {
+    const { calls, run } = fakeChat();
+    await run('/mode interactive');
+    expect(calls).toEqual(['restart {"mode":"interactive"}', 'status']);
+  });
+
+  it('refuses an unknown mode and does nothing for the current one', async () => {
+    const { said, calls, run } = fakeChat();
+    await run('/mode yolo');
+    await run('/mode auto');
+    expect(said).toEqual([
+      'unknown mode yolo: one of interactive, restricted, auto, full\n',
+      'already in auto mode\n',
+    ]);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('/permissions', () => {
+  it('lists the kept approvals, numbered, and removes one by its number', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keel-permissions-'));
+    try {
+      const { KeptApprovals } = await import('../../src/safety/kept-approvals.js');
+      const kept = new KeptApprovals(join(dir, 'approvals', 'ws.json'), '/work/ws');
+      await kept.keep({ key: 'k1', scope: 'this exact command' }, 'execute_command', 'npm test');
+      await kept.keep({ key: 'k2', scope: 'this exact command' }, 'execute_command', 'make');
+      const { said, run } = fakeChat({ kept: () => kept });
+      await run('/permissions');
+      expect(said.at(-1)).toMatch(
+        /^approvals kept for this workspace:\n {2}1\. execute_command: npm test \(this exact command; kept \d{4}-\d\d-\d\d\)\n {2}2\. execute_command: make/,
+      );
+      await run('/permissions rm 1');
+      expect(said.at(-1)).toBe('removed: execute_command npm test\n');
+      expect((await kept.list()).map((a) => a.what)).toEqual(['make']);
+      await run('/permissions rm 7');
+      expect(said.at(-1)).toBe('no kept approval number 7 (/permissions lists them)\n');
+      await run('/permissions drop');
+      expect(said.at(-1)).toBe('usage: /permissions, or /permissions rm <n>\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says how to keep one when there is none', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keel-permissions-'));
+    try {
+      const { KeptApprovals } = await import('../../src/safety/kept-approvals.js');
+      const { said, run } = fakeChat({ kept: () => new KeptApprovals(join(dir, 'none.json'), '/w') });
+      await run('/permissions');
+      expect(said).toEqual(['no approvals kept for this workspace (answer A at an approval to keep one)\n']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

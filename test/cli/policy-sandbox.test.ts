@@ -1,13 +1,13 @@
-// `keel policy show` names the sandbox state: whether bubblewrap works here, which runs use it, and what full
-// mode does without it (with how to install bubblewrap).
+// `keel policy show` names the sandbox state: whether bubblewrap works here, which runs use it, what auto and
+// full modes do without it (with how to install bubblewrap), and the default mode in force.
 import { describe, expect, test } from 'vitest';
-import { formatSandbox } from '../../src/cli/policy-command.js';
+import { formatDefaults, formatSandbox } from '../../src/cli/policy-command.js';
 
 describe('formatSandbox', () => {
-  test('says full mode runs in the sandbox when bubblewrap works', () => {
+  test('says auto and full modes run in the sandbox when bubblewrap works', () => {
     const text = formatSandbox({ available: true, setting: null, fullModeSandboxed: true });
-    expect(text).toContain('Sandbox: bubblewrap found and working; full mode uses it.');
-    expect(text).toContain('Full mode runs commands in it');
+    expect(text).toContain('Sandbox: bubblewrap found and working; auto and full modes use it.');
+    expect(text).toContain('Auto and full modes run commands in it');
   });
 
   test('says why the sandbox is missing, that full mode runs without it, and how to install bubblewrap', () => {
@@ -18,9 +18,10 @@ describe('formatSandbox', () => {
       fullModeSandboxed: false,
     });
     expect(text).toContain(
-      'not available: bubblewrap (bwrap) is not installed or not on PATH; full mode would use it',
+      'not available: bubblewrap (bwrap) is not installed or not on PATH; auto and full modes would use it',
     );
-    expect(text).toContain('Full mode runs commands WITHOUT a sandbox: it asks about commands');
+    expect(text).toContain('Auto mode asks about every command beyond the read-only set');
+    expect(text).toContain('full mode runs commands WITHOUT a sandbox: it asks about commands');
     expect(text).toContain('apt-get install bubblewrap');
     expect(text).not.toContain('run without --sandbox');
   });
@@ -29,5 +30,18 @@ describe('formatSandbox', () => {
     const text = formatSandbox({ available: true, setting: false, fullModeSandboxed: false });
     expect(text).toContain('safety.sandbox: false turns it off');
     expect(text).toContain('WITHOUT a sandbox');
+  });
+});
+
+describe('formatDefaults', () => {
+  test('names the default of run and chat and why', () => {
+    const why = 'bubblewrap works here, so commands run in its sandbox';
+    expect(formatDefaults({ run: { mode: 'auto', why }, chat: { mode: 'auto', why } })).toBe(
+      `Default mode of keel run and keel chat: auto (${why}).`,
+    );
+    const none = 'no sandbox here: bubblewrap (bwrap) is not installed or not on PATH';
+    expect(
+      formatDefaults({ run: { mode: 'restricted', why: none }, chat: { mode: 'interactive', why: none } }),
+    ).toBe(`Default mode: restricted for keel run, interactive for keel chat (${none}).`);
   });
 });

@@ -182,7 +182,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'ls' } }] },
       { text: 'ok' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'x']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'x']);
     expect(r.code).toBe(0);
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/--allow "touch made.txt", or use --mode full/);
     expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('a.txt');
@@ -464,7 +464,7 @@ describe('chat', () => {
       { text: 'It says A.' },
       { text: 'You asked about a.txt.' },
     ]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       input: 'what is in a.txt?\n!cat a.txt\nwhat did I ask?\nexit\nthis line is never sent\n',
     });
     expect(r.code).toBe(0);
@@ -481,7 +481,7 @@ describe('chat', () => {
     const ws = await workspace({});
     const touch = { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] };
     const s = await server([touch, { text: 'made it' }, touch, { text: 'not made' }]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       onSpawn: converse([
         { send: 'make a file\n' },
@@ -504,7 +504,7 @@ describe('chat', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'not made' },
     ]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       onSpawn: converse([
         // "y" typed ahead while the agent works, before any question was shown.
@@ -527,7 +527,7 @@ describe('chat', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'still here' },
     ]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       onSpawn: converse([
         { send: 'make a file\n' },

@@ -19,7 +19,7 @@ describe('chat approvals', () => {
       run('touch made.txt'),
       { text: 'again' },
     ]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       onSpawn: converse([
         { send: 'make a file\n' },
@@ -37,7 +37,7 @@ describe('chat approvals', () => {
   it('sends the feedback of a "no" to the model in the tool result', async () => {
     const ws = await workspace({});
     const s = await server([run('touch made.txt'), { text: 'understood' }]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       onSpawn: converse([
         { send: 'make a file\n' },
@@ -63,7 +63,7 @@ describe('chat approvals', () => {
     );
     await chmod(editor, 0o755);
     const s = await server([run('touch made.txt'), { text: 'done' }]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       env: { EDITOR: editor },
       onSpawn: converse([
@@ -76,7 +76,7 @@ describe('chat approvals', () => {
     });
     expect(r.code).toBe(0);
     expect(await readFile(join(editorDir, 'seen'), 'utf8')).toBe('touch made.txt');
-    expect(r.stderr).toContain('allow execute_command: touch edited.txt? [y/a/e/N]');
+    expect(r.stderr).toContain('allow execute_command: touch edited.txt? [y/a/A/e/N]');
     expect(await readFile(join(ws, 'edited.txt'), 'utf8')).toBe('');
     await expect(access(join(ws, 'made.txt'))).rejects.toThrow();
     expect(toolMessages(s.requests[1]!.body).at(-1)).toMatch(
@@ -91,7 +91,7 @@ describe('chat approvals', () => {
     await writeFile(editor, `#!/bin/sh\necho 'rm -rf ~' > "$1"\n`);
     await chmod(editor, 0o755);
     const s = await server([run('touch made.txt'), { text: 'ok' }]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       openStdin: true,
       env: { EDITOR: editor },
       onSpawn: converse([

@@ -22,7 +22,9 @@ describe('audit trail', () => {
       call('execute_command', { command: 'touch canary.txt' }),
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'go'], { env: { XDG_STATE_HOME: state } });
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'go'], {
+      env: { XDG_STATE_HOME: state },
+    });
     expect(r.code).toBe(0);
     const log = await readFile(join(state, 'keel', 'audit.log'), 'utf8');
     const lines = log.split('\n').slice(0, -1);

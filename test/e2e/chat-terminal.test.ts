@@ -1,6 +1,8 @@
 // End to end in a real terminal (tmux): the chat's Markdown, spinner, slash commands, Tab completion, @files,
-// pasted and continued input, Ctrl-C during a turn, and /exit, against the scripted model server.
-import { resolve } from 'node:path';
+// pasted and continued input, Ctrl-C during a turn, modes (Shift+Tab, /mode) and kept approvals, and /exit,
+// against the scripted model server.
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
@@ -272,5 +274,55 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     await term.keys('Enter');
     await term.waitFor('about Paris');
     expect(lastUser(s, 0)).toContain('Paris');
+  });
+
+  it('Shift+Tab and /mode switch the mode shown in the status line; an A answer holds in the next chat', async () => {
+    const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
+    const s = await server([
+      { toolCalls: [command] },
+      { text: 'first done' },
+      { toolCalls: [command] },
+      { text: 'second done' },
+    ]);
+    const ws = await workspace();
+    // Both chats share Keel's state dir, where the kept answer lives; never the workspace.
+    const state = await workspace();
+    const open = async () => {
+      const term = await startTerminal(
+        ['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws],
+        {
+          cwd: ws,
+          env: { XDG_STATE_HOME: state },
+        },
+      );
+      track(term.close);
+      await term.waitFor('› ');
+      return term;
+    };
+    const first = await open();
+    await first.type('log it');
+    await first.keys('Enter');
+    await first.waitFor('A: always in this workspace');
+    await first.type('A');
+    await first.keys('Enter');
+    await first.waitFor('first done');
+    await first.waitFor('interactive mode · ollama/');
+    await first.keys('BTab');
+    await first.waitFor('restricted mode · ollama/');
+    await first.type('/mode auto');
+    await first.keys('Enter');
+    await first.waitFor('auto mode · ollama/');
+    await first.type('/exit');
+    await first.keys('Enter');
+    const second = await open();
+    await second.type('/permissions');
+    await second.keys('Enter');
+    await second.waitFor('1. execute_command: echo hi >> log.txt');
+    await second.type('log it again');
+    await second.keys('Enter');
+    await second.waitFor('second done');
+    expect(await second.screen()).not.toContain('needs approval');
+    expect(await readFile(join(ws, 'log.txt'), 'utf8')).toBe('hi\nhi\n');
+    expect(await readdir(ws)).toEqual(['log.txt']);
   });
 });

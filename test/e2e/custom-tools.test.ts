@@ -202,7 +202,7 @@ describe('tools defined in config', () => {
   it('is refused in a restricted run like any command outside the read-only set', async () => {
     const { ws, config } = await setup();
     const s = await server([{ toolCalls: [{ name: 'show_args', args: { text: 'x' } }] }, { text: 'no' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'show']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'show']);
     expect(r.code, r.stderr).toBe(0);
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(
       /^Error: refused by policy: `node argv.js --text x`/,

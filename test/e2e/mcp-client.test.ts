@@ -28,7 +28,7 @@ describe('MCP servers in keel run', () => {
       { toolCalls: [{ name: 'everything__echo', args: { message: 'hello mcp' } }] },
       { text: 'echoed' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'echo it']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'echo it']);
     expect(r.stderr).not.toMatch(/warning/);
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('echoed');
@@ -56,7 +56,7 @@ describe('MCP servers in keel run', () => {
         { text: 'summed' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'add'], {
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'add'], {
       env: { MCP_TEST_TOKEN: 'tok-SECRET-123' },
     });
     expect(r.code).toBe(0);
@@ -94,7 +94,7 @@ describe('MCP servers in keel run', () => {
         { text: 'done' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'notes'], {
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'notes'], {
       env: { XDG_STATE_HOME: state },
     });
     expect(r.code).toBe(0);
@@ -130,7 +130,9 @@ describe('MCP servers in keel run', () => {
         { text: 'went on without it' },
       ]),
     );
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { onSpawn: watch.onSpawn });
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
+      onSpawn: watch.onSpawn,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('went on without it');
     const warnings = r.stderr.split('\n').filter((line) => line.includes('warning:'));
@@ -155,7 +157,9 @@ describe('MCP servers in keel run', () => {
         return { text: 'done without it' };
       },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { onSpawn: watch.onSpawn });
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
+      onSpawn: watch.onSpawn,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('done without it');
     expect(r.stderr).toContain(
@@ -176,7 +180,16 @@ describe('MCP servers in keel run', () => {
       },
     });
     const s = await server([{ text: 'answered without it' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go', '--output', 'json']);
+    const r = await runOllama(s, ws, [
+      '--mode',
+      'restricted',
+      '--config',
+      config,
+      '--prompt',
+      'go',
+      '--output',
+      'json',
+    ]);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(result.answer).toBe('answered without it');
@@ -198,7 +211,7 @@ describe('MCP servers in keel run', () => {
       silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], timeout_seconds: 600 },
     });
     const s = await server([{ hang: true }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], {
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
       onSpawn: (child) => {
         const poll = setInterval(() => {
           readFile(pidFile, 'utf8').then(
@@ -223,7 +236,7 @@ describe('MCP servers in keel run', () => {
       silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], enabled: false },
     });
     const s = await server([{ text: 'ok' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go']);
     expect(r.code).toBe(0);
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
   });

@@ -1,5 +1,6 @@
 // End to end: the policy in real runs against the scripted model server: a restricted run refuses a command and a
-// delete (their side effects never happen) and tells the model how to allow them; --allow lets a command through.
+// delete (their side effects never happen) and tells the model how to allow them; --allow lets a command through;
+// an auto run runs commands in the sandbox, which keeps their writes inside the workspace.
 import { access, chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
       { text: 'could not build' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'build it']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'build it']);
     expect(r.code).toBe(0);
     expect(await exists(join(ws, 'canary.txt'))).toBe(false);
     const refused = toolMessages(s.requests[1]!.body)[0];
@@ -44,7 +45,16 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh && touch other.txt' } }] },
       { text: 'built' },
     ]);
-    const r = await runOllama(s, ws, ['--allow', './build.sh', '--allow', 'true', '--prompt', 'build it']);
+    const r = await runOllama(s, ws, [
+      '--mode',
+      'restricted',
+      '--allow',
+      './build.sh',
+      '--allow',
+      'true',
+      '--prompt',
+      'build it',
+    ]);
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'canary.txt'), 'utf8')).toBe('built\n');
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('exit code: 0');
@@ -78,7 +88,7 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'delete_path', args: { path: 'scratch.txt' } }] },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'clean up']);
+    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'clean up']);
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'src/a.ts'), 'utf8')).toBe('a\n');
     expect(await exists(join(ws, 'build.sh'))).toBe(true);
@@ -125,5 +135,29 @@ describe('keel run and the policy', () => {
     const r = await runOllama(s, ws, ['--mode', 'restricted', '--allow-dangerous', '--prompt', 'hi']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--allow-dangerous means --mode full');
+  });
+});
+
+describe('keel run in auto mode', () => {
+  it('runs commands beyond the read-only set without asking, inside the sandbox: a write outside the workspace fails', async () => {
+    const ws = await workspace({
+      // What the policy sees is `sh escape.sh`; what the script does is the sandbox's to contain.
+      'escape.sh': 'echo ok > out.txt\ntouch ../escaped.txt\ntouch "$HOME/escaped.txt"\necho done\n',
+    });
+    const s = await server([
+      { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
+      { toolCalls: [{ name: 'execute_command', args: { command: 'sh escape.sh' } }] },
+      { text: 'finished' },
+    ]);
+    const r = await runOllama(s, ws, ['--mode', 'auto', '--prompt', 'make things']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/no sandbox|warning/);
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('exit code: 0');
+    expect(await exists(join(ws, 'made.txt'))).toBe(true);
+    expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('ok\n');
+    const escaped = toolMessages(s.requests[2]!.body).at(-1);
+    expect(escaped).toMatch(/Read-only file system/);
+    expect(escaped).toContain('done');
+    expect(await exists(join(ws, '..', 'escaped.txt'))).toBe(false);
   });
 });

@@ -176,11 +176,22 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
     expect((await choose('restricted')).sandboxed).toBe(false);
     expect((await choose('restricted', true)).sandboxed).toBe(true);
   });
+
+  test('auto mode chooses the sandbox by default, with no warning', async () => {
+    const choice = await chooseCommandRunner({
+      mode: 'auto',
+      requested: undefined,
+      env: commandEnv(process.env),
+      sandbox: options,
+    });
+    expect(choice).toMatchObject({ sandboxed: true });
+    expect(choice.warning).toBeUndefined();
+  });
 });
 
 describe('without bubblewrap', () => {
   const missing = async () => 'bubblewrap (bwrap) is not installed or not on PATH';
-  const choose = (mode: 'full' | 'interactive', requested?: boolean) =>
+  const choose = (mode: 'full' | 'interactive' | 'auto', requested?: boolean) =>
     chooseCommandRunner({ mode, requested, env: commandEnv(process.env), sandbox: options, probe: missing });
 
   test('an explicit request fails with the reason and the fix, never a pretend sandbox', async () => {
@@ -196,6 +207,33 @@ describe('without bubblewrap', () => {
     const choice = await choose('full');
     expect(choice.sandboxed).toBe(false);
     expect(choice.warning).toContain('without a sandbox: bubblewrap (bwrap) is not installed');
+  });
+
+  test('auto mode runs unsandboxed with one warning: why, that commands are asked, how to get bubblewrap', async () => {
+    const choice = await choose('auto');
+    expect(choice.sandboxed).toBe(false);
+    expect(choice.warning).toBe(
+      'auto mode has no sandbox here (bubblewrap (bwrap) is not installed or not on PATH): commands beyond the ' +
+        'read-only set are asked about, and refused in headless runs. To run them in the sandbox: install ' +
+        'bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow unprivileged user namespaces ' +
+        '(sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 and later kernel.apparmor_restrict_unprivileged_userns=0)',
+    );
+  });
+
+  test('auto mode under --no-sandbox says so once, without probing', async () => {
+    const choice = await chooseCommandRunner({
+      mode: 'auto',
+      requested: false,
+      env: commandEnv(process.env),
+      sandbox: options,
+      probe: async () => {
+        throw new Error('probed');
+      },
+    });
+    expect(choice.sandboxed).toBe(false);
+    expect(choice.warning).toMatch(
+      /^auto mode has no sandbox here \(it is turned off by --no-sandbox or safety.sandbox: false\)/,
+    );
   });
 
   test('the probe says bwrap is missing when it is not on PATH', async () => {

@@ -70,18 +70,24 @@ describe('the modes table', () => {
     }
   });
 
-  test.each<[ActionKind, string, string, string]>([
-    ['other-command', 'ask', 'deny', 'allow'],
-    ['create-file', 'allow', 'allow', 'allow'],
-    ['edit-file', 'ask', 'allow', 'allow'],
-    ['delete-created-file', 'ask', 'allow', 'allow'],
-    ['delete-other', 'ask', 'deny', 'allow'],
-    ['protected-path-write', 'ask', 'ask', 'ask'],
-    ['confirm-command', 'ask', 'deny', 'ask'],
-    ['denied-command', 'deny', 'deny', 'deny'],
-    ['inline-code', 'ask', 'deny', 'ask'],
-  ])('%s: interactive %s, restricted %s, full %s', (kind, interactive, restricted, full) => {
-    expect(ACTIONS[kind]).toMatchObject({ interactive, restricted, full });
+  test.each<[ActionKind, string, string, string, string]>([
+    ['other-command', 'ask', 'deny', 'ask', 'allow'],
+    ['sandboxed-command', 'ask', 'deny', 'allow', 'allow'],
+    ['create-file', 'allow', 'allow', 'allow', 'allow'],
+    ['edit-file', 'ask', 'allow', 'allow', 'allow'],
+    ['delete-created-file', 'ask', 'allow', 'allow', 'allow'],
+    ['delete-other', 'ask', 'deny', 'ask', 'allow'],
+    ['protected-path-write', 'ask', 'ask', 'ask', 'ask'],
+    ['secret-path-write', 'ask', 'ask', 'ask', 'ask'],
+    ['confirm-command', 'ask', 'deny', 'ask', 'ask'],
+    ['denied-command', 'deny', 'deny', 'deny', 'deny'],
+    ['user-denied-command', 'deny', 'deny', 'deny', 'deny'],
+    ['unverifiable-command', 'ask', 'deny', 'deny', 'deny'],
+    ['inline-code', 'ask', 'deny', 'ask', 'ask'],
+    ['unseen-command', 'ask', 'deny', 'ask', 'ask'],
+    ['other-tool', 'ask', 'allow', 'ask', 'allow'],
+  ])('%s: interactive %s, restricted %s, auto %s, full %s', (kind, interactive, restricted, auto, full) => {
+    expect(ACTIONS[kind]).toMatchObject({ interactive, restricted, auto, full });
   });
 
   test('every refusal of the table says how to allow it', () => {

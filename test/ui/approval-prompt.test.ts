@@ -121,6 +121,24 @@ describe('approval prompt', () => {
     );
   });
 
+  test('"A" keeps the answer for the workspace where offered; "a" stays this session; "A" is no answer elsewhere', async () => {
+    const kept = { ...full, keep: true };
+    const first = setup();
+    first.answerWith('A');
+    expect(await first.approve(kept, signal())).toEqual({ decision: 'keep' });
+    expect(first.written()).toContain('· A: always in this workspace (/permissions lists them) ·');
+    expect(first.written()).toContain('[y/a/A/N] ');
+    reader?.close();
+    const second = setup();
+    second.answerWith('a');
+    expect(await second.approve(kept, signal())).toEqual({ decision: 'always' });
+    reader?.close();
+    const third = setup();
+    third.answerWith('A', 'n');
+    expect(await third.approve(full, signal())).toEqual({ decision: 'deny' });
+    expect(questions(third.written())).toBe(2);
+  });
+
   test('"e" opens the command in $EDITOR and returns what was saved, without the trailing newline', async () => {
     const editor = await fakeEditor('touch edited.txt\n');
     const { approve, answerWith } = setup({ editor: editor.script });
