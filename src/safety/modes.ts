@@ -200,9 +200,10 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     label: 'another tool that may change things (no preview of its writes)',
     interactive: 'ask',
     restricted: 'allow',
-    auto: 'ask',
+    // Never stricter than restricted: MCP and custom tools that ran headless by default still do.
+    auto: 'allow',
     full: 'allow',
-    hint: 'approve it in keel chat, or use --mode restricted or full to let it run without asking',
+    hint: 'approve it in keel chat, or use --mode restricted, auto or full to let it run without asking',
   },
 };
 

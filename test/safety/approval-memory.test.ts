@@ -43,9 +43,9 @@ describe('approval memory', () => {
     const memory = new ApprovalMemory();
     const a = await approvalBinding('delete_path', { writes: ['/w/a.txt'] });
     memory.remember(a);
-    expect(memory.covers(await approvalBinding('delete_path', { writes: ['/w/a.txt'] }))).toBe(true);
-    expect(memory.covers(await approvalBinding('delete_path', { writes: ['/w/b.txt'] }))).toBe(false);
-    expect(memory.covers(await approvalBinding('write_file', { writes: ['/w/a.txt'] }))).toBe(false);
+    expect(await memory.covers(await approvalBinding('delete_path', { writes: ['/w/a.txt'] }))).toBe(true);
+    expect(await memory.covers(await approvalBinding('delete_path', { writes: ['/w/b.txt'] }))).toBe(false);
+    expect(await memory.covers(await approvalBinding('write_file', { writes: ['/w/a.txt'] }))).toBe(false);
     expect(a.scope).toBe('delete_path on /w/a.txt');
   });
 
@@ -54,8 +54,8 @@ describe('approval memory', () => {
     expect(binding.scope).toBe('this exact command');
     const memory = new ApprovalMemory();
     memory.remember(binding);
-    expect(memory.covers(await approvalBinding('other_tool', { command: 'git status', writes: [] }))).toBe(
-      false,
-    );
+    expect(
+      await memory.covers(await approvalBinding('other_tool', { command: 'git status', writes: [] })),
+    ).toBe(false);
   });
 });

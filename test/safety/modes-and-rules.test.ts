@@ -85,7 +85,7 @@ describe('the modes table', () => {
     ['unverifiable-command', 'ask', 'deny', 'deny', 'deny'],
     ['inline-code', 'ask', 'deny', 'ask', 'ask'],
     ['unseen-command', 'ask', 'deny', 'ask', 'ask'],
-    ['other-tool', 'ask', 'allow', 'ask', 'allow'],
+    ['other-tool', 'ask', 'allow', 'allow', 'allow'],
   ])('%s: interactive %s, restricted %s, auto %s, full %s', (kind, interactive, restricted, auto, full) => {
     expect(ACTIONS[kind]).toMatchObject({ interactive, restricted, auto, full });
   });
