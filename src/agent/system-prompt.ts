@@ -21,7 +21,7 @@ export interface SystemPromptOptions {
 }
 
 /** What execute_command may do in each mode, worded from the same rules data the policy enforces. */
-function commandRules(mode: ExecutionMode, allowRules: readonly string[]): string {
+function commandRules(mode: ExecutionMode, allowRules: readonly string[], sandboxed: boolean): string {
   const readOnly = readOnlyNames().join(', ');
   const also = allowRules.length > 0 ? ` (also: ${allowRules.join(', ')})` : '';
   switch (mode) {
@@ -30,7 +30,10 @@ function commandRules(mode: ExecutionMode, allowRules: readonly string[]): strin
     case 'full':
       return `execute_command may run any command inside the workspace except destructive system-wide ones${also}.`;
     case 'auto':
-      return `execute_command runs read-only commands${also} at once, and other commands in a sandbox when there is one (otherwise they are asked about or refused). File edits inside the workspace run without asking.`;
+      // Where commands are sandboxed, sandboxRules says so; without a sandbox they are asked about.
+      return sandboxed
+        ? `File edits and commands${also} run without asking.`
+        : `File edits run without asking; commands beyond read-only ones${also} are asked about (no sandbox here).`;
     case 'interactive':
       return `execute_command asks the user before running anything beyond read-only commands${also}: ${readOnly}. Edits of existing files and deletes are asked too.`;
   }
@@ -42,7 +45,7 @@ const DRY_RUN =
 /** Said only when commands run sandboxed, so failed writes outside the workspace make sense to the model. */
 function sandboxRules(sandbox: { network: boolean } | undefined): string[] {
   if (!sandbox) return [];
-  const network = sandbox.network ? '' : ' and there is no network';
+  const network = sandbox.network ? '' : ', no network';
   return [`Commands run in a sandbox: only the workspace and /tmp are writable${network}.`];
 }
 
@@ -51,10 +54,12 @@ export function systemPrompt(options: SystemPromptOptions): string {
     'You are Keel, an autonomous coding agent. You work in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
     'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
-    options.commands === false ? '' : commandRules(options.mode, options.allowRules ?? []),
+    options.commands === false
+      ? ''
+      : commandRules(options.mode, options.allowRules ?? [], options.sandbox !== undefined),
     ...(options.dryRun ? [DRY_RUN] : []),
     ...sandboxRules(options.sandbox),
-    options.planTool ? 'For work across several files, plan first with todo_write and keep it current.' : '',
+    options.planTool ? 'Plan work across files with todo_write.' : '',
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
   ]
     .filter((line) => line !== '')

@@ -5,11 +5,11 @@ import { buildModuleGraph } from '../code/module-graph.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, ok, readPreview } from './tool.js';
 
-const schema = z.object({ path: z.string().optional().describe('directory or file to limit the graph to') });
+const schema = z.object({ path: z.string().optional().describe('limit to this directory or file') });
 
 export const buildDependencyGraphTool = defineTool({
   name: 'build_dependency_graph',
-  description: 'Module dependency graph (file → files it imports), with import cycles reported.',
+  description: 'Module dependency graph (file → its imports) with import cycles.',
   schema,
   safety: 'safe',
   preview: (args, ctx) => readPreview(ctx, args.path ?? '.', (shown) => `dependency graph of ${shown}`),

@@ -21,7 +21,7 @@ async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
 
 export const createBarrelTool = defineTool({
   name: 'create_barrel',
-  description: "Write a barrel file (index.ts or <dir>.dart) exporting a directory's public modules.",
+  description: "Write index.ts (or <dir>.dart) exporting a directory's public modules.",
   schema,
   safety: 'caution',
   async preview(args, ctx) {

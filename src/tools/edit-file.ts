@@ -19,10 +19,10 @@ const edit = z.object({
 const schema = z
   .object({
     path: z.string(),
-    old_string: z.string().optional().describe('exact text to replace'),
+    old_string: z.string().optional(),
     new_string: z.string().optional(),
-    replace_all: z.boolean().optional().describe('replace every match'),
-    edits: z.array(edit).optional().describe('several, in order; all or none'),
+    replace_all: z.boolean().optional(),
+    edits: z.array(edit).optional(),
   })
   .refine((a) => (a.edits === undefined) !== (a.old_string === undefined && a.new_string === undefined), {
     message: 'give old_string and new_string, or edits',
@@ -74,8 +74,7 @@ function countChanges(diff: string): { added: number; removed: number } {
 export const editFileTool = defineTool({
   name: 'edit_file',
   description:
-    'Replace old_string with new_string in a file. old_string must match exactly once unless replace_all. ' +
-    'edits: several at once.',
+    'Replace old_string (matching once, or every match with replace_all) with new_string. edits: several, in order, all or none.',
   schema,
   safety: 'caution',
   async preview(args, ctx) {

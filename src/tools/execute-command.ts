@@ -13,12 +13,8 @@ const BACKGROUND_FIRST_OUTPUT_MS = 300;
 
 const schema = z.object({
   command: z.string(),
-  timeout_seconds: z
-    .number()
-    .positive()
-    .optional()
-    .describe('shorter timeout for this command; cannot exceed the configured one'),
-  background: z.boolean().optional().describe('run in the background; returns an id'),
+  timeout_seconds: z.number().positive().optional().describe('at most the configured one'),
+  background: z.boolean().optional().describe('returns an id'),
 });
 
 async function startInBackground(command: string, ctx: ToolContext): Promise<ToolResult> {
@@ -49,7 +45,7 @@ async function startInBackground(command: string, ctx: ToolContext): Promise<Too
 
 export const executeCommandTool = defineTool({
   name: 'execute_command',
-  description: 'Run a bash command in the workspace root and return its exit code, stdout and stderr.',
+  description: 'Run a bash command in the workspace root.',
   schema,
   safety: 'dangerous',
   async preview(args) {

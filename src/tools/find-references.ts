@@ -31,7 +31,7 @@ async function serviceLines(ctx: ToolContext, locations: readonly SourceLocation
 
 export const findReferencesTool = defineTool({
   name: 'find_references',
-  description: 'Find the references of the symbol at path+line/column (or occurrence).',
+  description: 'References of the symbol at path+line/column (or occurrence).',
   schema,
   safety: 'safe',
   async preview(args, ctx) {

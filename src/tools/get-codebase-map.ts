@@ -11,7 +11,7 @@ const schema = z.object({
 
 export const getCodebaseMapTool = defineTool({
   name: 'get_codebase_map',
-  description: 'Map of the repo: signatures of its core files first (entry points, most depended on).',
+  description: 'Map of the repo: signatures of its core files first.',
   schema,
   safety: 'safe',
   async preview(args, ctx) {

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 
 export const grepArgsSchema = z.object({
-  pattern: z.string().describe('regex'),
+  pattern: z.string(),
   path: z.string().optional(),
   include: z.string().optional().describe('file glob, e.g. *.ts'),
-  context: z.number().int().min(0).max(20).optional().describe('lines around matches'),
+  context: z.number().int().min(0).max(20).optional().describe('lines around'),
   output: z.enum(['content', 'files', 'count']).optional(),
   case_insensitive: z.boolean().optional(),
 });

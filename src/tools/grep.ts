@@ -132,8 +132,7 @@ function rgTarget(absolute: string, ctx: ToolContext): string {
 export function createGrepTool(options: { rgPath?: string } = {}) {
   return defineTool({
     name: 'grep',
-    description:
-      'Search file contents by regex (ripgrep; skips gitignored). output: content (default), files or count.',
+    description: 'Regex search of file contents (ripgrep; skips gitignored).',
     schema: grepArgsSchema,
     safety: 'safe',
     preview: (args, ctx) =>

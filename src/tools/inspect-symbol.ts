@@ -32,12 +32,12 @@ async function serviceUses(
 
 const schema = z.object({
   name: z.string().min(1).describe('symbol, or Class.member'),
-  path: z.string().optional().describe('file defining it'),
+  path: z.string().optional(),
 });
 
 export const inspectSymbolTool = defineTool({
   name: 'inspect_symbol',
-  description: 'Show where a symbol is defined: signature, doc comment, location, callers count.',
+  description: 'Where a symbol is defined: signature, doc comment, use count.',
   schema,
   safety: 'safe',
   async preview(args, ctx) {

@@ -18,7 +18,7 @@ export const MAX_LIST_ENTRIES = 2000;
 
 export const listFilesTool = defineTool({
   name: 'list_files',
-  description: 'List files in a directory (relative paths, dirs end in /); skips .git and gitignored files.',
+  description: 'List a directory (dirs end in /; skips gitignored).',
   schema,
   safety: 'safe',
   async preview(args, ctx) {

@@ -9,8 +9,8 @@ import { decodeUtf8 } from './utf8.js';
 
 const schema = z.object({
   path: z.string(),
-  offset: z.number().int().min(1).max(1e9).optional().describe('first line, 1-based'),
-  limit: z.number().int().min(1).max(1e9).optional().describe('max lines'),
+  offset: z.number().int().min(1).max(1e9).optional().describe('first line (1-based)'),
+  limit: z.number().int().min(1).max(1e9).optional(),
 });
 
 /** Bytes kept free for the `[file: lines a-b of n; …]` header. */
@@ -28,7 +28,7 @@ function fittingEnd(lines: string[], start: number, wanted: number, maxBytes: nu
 
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: 'Read a text file in the workspace, optionally a range of lines.',
+  description: 'Read a text file, or limit lines from offset.',
   schema,
   safety: 'safe',
   preview: (args, ctx) => readPreview(ctx, args.path, (shown) => `read ${shown}`),

@@ -57,15 +57,34 @@ export function toSpec(tool: Tool): ToolSpec {
   return { name: tool.name, description: tool.description, inputSchema: lean(inputSchema) };
 }
 
+/** What validation alone enforces (bounds, lengths) or fills in (defaults): the model need not read it. */
+const VALIDATION_ONLY = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'default',
+]);
+
 /**
- * The schema as the model reads it, without bounds that only guard against absurd values (a non-empty string, a
- * line number under a billion): the validation still applies them, and every byte is paid on every request.
+ * The schema as the model reads it, without what only the validation needs (a non-empty string, a line number
+ * under a billion, a default the tool fills in): the validation still applies it, and every byte is paid on every
+ * request. Property names are kept whatever they are called.
  */
 function lean(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'minLength' && value === 1) continue;
-    if (key === 'maximum' && typeof value === 'number' && value >= 1e9) continue;
+    if (VALIDATION_ONLY.has(key)) continue;
+    if (key === 'properties' && isObject(value)) {
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, v]) => [name, isObject(v) ? lean(v) : v]),
+      );
+      continue;
+    }
     if (Array.isArray(value)) out[key] = value.map((v) => (isObject(v) ? lean(v) : v));
     else out[key] = isObject(value) ? lean(value) : value;
   }

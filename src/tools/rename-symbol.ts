@@ -13,7 +13,7 @@ import { writeFilesAtomic } from './write-files-atomic.js';
 const schema = z.object({
   ...bindingFields,
   new_name: z.string().min(1),
-  keep_alias: z.boolean().optional().describe('keep old exported name as alias'),
+  keep_alias: z.boolean().optional().describe('old export name kept as alias'),
 });
 
 type Args = z.infer<typeof schema>;
@@ -76,8 +76,7 @@ async function check(
 
 export const renameSymbolTool = defineTool({
   name: 'rename_symbol',
-  description:
-    'Rename the symbol at path+line/column (or occurrence) and its references; refused if it adds errors.',
+  description: 'Rename the symbol at path+line/column (or occurrence) everywhere; refused if it adds errors.',
   schema,
   safety: 'caution',
   async preview(args, ctx) {

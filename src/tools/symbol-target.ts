@@ -11,10 +11,10 @@ import type { ToolContext } from './tool.js';
 
 export const bindingFields = {
   name: z.string().min(1),
-  path: z.string().optional().describe('default: the file defining name'),
+  path: z.string().optional(),
   line: z.number().int().optional(),
   column: z.number().int().optional(),
-  occurrence: z.number().int().optional().describe('nth occurrence of name in path'),
+  occurrence: z.number().int().optional().describe('nth in path'),
 };
 
 const bindingSchema = z.object(bindingFields);

@@ -26,8 +26,7 @@ export function countsText(todos: readonly TodoItem[]): string {
 
 export const todoWriteTool = defineTool({
   name: 'todo_write',
-  description:
-    'Your plan for multi-step work: send the whole list each time, one step in_progress, done ones marked.',
+  description: 'Your plan for multi-step work: the whole list each time, one step in_progress.',
   schema,
   safety: 'safe',
   async preview(args) {

@@ -10,7 +10,7 @@ const schema = z.object({ path: z.string(), content: z.string() });
 
 export const writeFileTool = defineTool({
   name: 'write_file',
-  description: 'Create or overwrite a file with the given content; parent directories are created.',
+  description: 'Create or overwrite a file (parent dirs made).',
   schema,
   safety: 'caution',
   async preview(args, ctx) {

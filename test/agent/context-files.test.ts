@@ -117,7 +117,7 @@ describe('the system prompt', () => {
 
   it('asks for a plan with todo_write for multi-file work only when the tool is offered', () => {
     expect(systemPrompt({ ...base, planTool: true })).toContain(
-      'For work across several files, plan first with todo_write',
+      'Plan work across files with todo_write.',
     );
     expect(systemPrompt(base)).not.toContain('todo_write');
   });
