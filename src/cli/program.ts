@@ -30,6 +30,20 @@ function lazyAction(load: () => Promise<(...args: never[]) => Promise<number>>) 
   };
 }
 
+/** The options `run` and `chat` share: the mode and rules, dry run, sandbox, and which session to save or take up. */
+function agentOptions(command: Command, verb: 'continue' | 'resume'): Command {
+  return command
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--allow-dangerous', 'the same as --mode full')
+    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .option('--continue', `${verb} this workspace's latest session`)
+    .option('--resume <id>', `${verb} the session with this id (or a prefix of it)`)
+    .option('--no-session', 'do not save the session');
+}
+
 export function buildProgram(): Command {
   const program = new Command('keel')
     .description('Keel: an autonomous AI coding agent for the terminal.')
@@ -66,8 +80,7 @@ Start it as you start other agents:
     .option('--cassette <file>', 'cassette to replay with --provider replay')
     .option('--debug', 'show stack traces and internal details');
 
-  program
-    .command('run')
+  agentOptions(program.command('run'), 'continue')
     .description('work autonomously toward a goal, then print the final answer')
     .option(
       '-p, --prompt <text>',
@@ -76,15 +89,6 @@ Start it as you start other agents:
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
     .argument('[args...]', 'arguments of --command')
-    .addOption(modeOption())
-    .addOption(allowOption())
-    .option('--allow-dangerous', 'the same as --mode full')
-    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
-    .option('--no-sandbox', 'run shell commands without the sandbox')
-    .option('--continue', "continue this workspace's latest session")
-    .option('--resume <id>', 'continue the session with this id (or a prefix of it)')
-    .option('--no-session', 'do not save the session')
     .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options, args });
@@ -100,21 +104,11 @@ Start it as you start other agents:
     .option('--no-reasoning', "hide the model's reasoning")
     .action(lazyAction(async () => (await import('./ask-command.js')).askCommand));
 
-  program
-    .command('chat')
+  agentOptions(program.command('chat'), 'resume')
     .description(
       'the interactive chat (bare `keel` at a terminal too): /help lists its commands, Ctrl-D quits',
     )
     .argument('[message...]', 'a first message to send (quoting it is optional)')
-    .addOption(modeOption())
-    .addOption(allowOption())
-    .option('--allow-dangerous', 'the same as --mode full')
-    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
-    .option('--no-sandbox', 'run shell commands without the sandbox')
-    .option('--continue', "resume this workspace's latest session")
-    .option('--resume <id>', 'resume the session with this id (or a prefix of it)')
-    .option('--no-session', 'do not save the session')
     .action(async (message: string[], options, command: Command) => {
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({
