@@ -116,9 +116,7 @@ describe('the system prompt', () => {
   });
 
   it('asks for a plan with todo_write for multi-file work only when the tool is offered', () => {
-    expect(systemPrompt({ ...base, planTool: true })).toContain(
-      'Plan work across files with todo_write.',
-    );
+    expect(systemPrompt({ ...base, planTool: true })).toContain('Plan work across files with todo_write.');
     expect(systemPrompt(base)).not.toContain('todo_write');
   });
 
