@@ -112,7 +112,7 @@ const estimate = (r: ReceivedRequest) =>
 
 describe('a long session under a small window', () => {
   it('stays within the budget, compacting as often as needed, and later requests carry the summary', async () => {
-    const maxTokens = 2500;
+    const maxTokens = 2000;
     const ws = await workspace({ ...files(16), '.keel.yaml': config(maxTokens) });
     const s = await server(scriptWithSummaries(reads(16)));
     const r = await runOllama(s, ws, ['--max-turns', '40'], { input: 'Read all sixteen files.' });
@@ -185,7 +185,7 @@ describe('the context budget by priority', () => {
       'f2.txt': big('w2'),
       'f3.txt': big('w3'),
       'f4.txt': big('w4'),
-      '.keel.yaml': config(2500, '    auto_compact: false\n'),
+      '.keel.yaml': config(2000, '    auto_compact: false\n'),
     });
     const s = await server(reads(5));
     const r = await runOllama(s, ws, [], { input: 'Read the five files.' });
