@@ -24,6 +24,11 @@ const caseSchema = z
     args,
     /** Calls made first, each of which must succeed (start a background command, write a file). */
     setup: z.array(callSchema).optional(),
+    /**
+     * The errors a change introduces, checked by a language service after write_file, edit_file and the like
+     * (code.diagnostics); off unless a case is about them, since each case would start its own service.
+     */
+    diagnostics: z.boolean().optional(),
     expect: z
       .object({
         output: textExpectationSchema.optional(),
@@ -66,7 +71,10 @@ export interface CaseTools {
   close(): void;
 }
 
-export type OpenCaseTools = (copy: { root: string; stateDir: string }) => Promise<CaseTools>;
+export type OpenCaseTools = (
+  copy: { root: string; stateDir: string },
+  options?: { diagnostics?: boolean },
+) => Promise<CaseTools>;
 
 export async function loadToolCases(evalsDir: string, filter?: string): Promise<ToolEvalCase[]> {
   const files = await readEvalFiles(join(evalsDir, 'tools'), toolEvalFileSchema);
@@ -86,7 +94,7 @@ export async function runToolCase(
   const copy = await copyFixture(join(evalsDir, 'fixtures'), c.fixture);
   let tools: CaseTools | undefined;
   try {
-    tools = await open(copy);
+    tools = await open(copy, { diagnostics: c.diagnostics === true });
     const { execute } = tools;
     const call = (tool: string, input: Record<string, unknown> | string, id: string): ToolCall => ({
       id,

@@ -134,9 +134,14 @@ const EVAL_LIMITS: ToolLimits = {
 };
 
 /** A tool eval case's tools on its fixture copy: full mode, default config, no sandbox, nothing guarded. */
-export async function openCaseTools(copy: { root: string; stateDir: string }): Promise<CaseTools> {
+export async function openCaseTools(
+  copy: { root: string; stateDir: string },
+  options: { diagnostics?: boolean } = {},
+): Promise<CaseTools> {
+  const loaded = defaultConfig();
+  loaded.config.code.diagnostics = options.diagnostics === true;
   const host = await openToolHost({
-    loaded: defaultConfig(),
+    loaded,
     dir: copy.root,
     mode: 'full',
     sandbox: false,
