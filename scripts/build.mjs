@@ -24,6 +24,19 @@ const zodEnglishOnly = {
   },
 };
 
+// Packages left in node_modules: those that locate their own .wasm files next to their code; @napi-rs/keyring's
+// native .node binary; @ast-grep/napi and its language packages, which load native parsers from their own
+// directories; highlight.js, required only when a chat answer holds a code block, one language file at a time;
+// typescript (the compiler API behind the TS/JS language service), required when a code tool first needs it.
+const external = [
+  'web-tree-sitter',
+  '@vscode/tree-sitter-wasm',
+  '@napi-rs/keyring',
+  '@ast-grep/*',
+  'highlight.js',
+  'typescript',
+];
+
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await mkdir('dist', { recursive: true });
 await rm('dist/keel.cache', { force: true });
@@ -44,14 +57,7 @@ await build({
   format: 'esm',
   plugins: [zodEnglishOnly],
   // Tools load these lazily; making their specs never runs them.
-  external: [
-    'web-tree-sitter',
-    '@vscode/tree-sitter-wasm',
-    '@napi-rs/keyring',
-    '@ast-grep/*',
-    'highlight.js',
-    'typescript',
-  ],
+  external,
   logLevel: 'warning',
 });
 const specs = spawnSync(process.execPath, [join(specsDir, 'specs.mjs')], { encoding: 'utf8' });
@@ -69,19 +75,7 @@ await build({
   minify: true,
   legalComments: 'none',
   plugins: [zodEnglishOnly],
-  // Packages that locate their own .wasm files next to their code stay in node_modules.
-  // @napi-rs/keyring loads a native .node binary, so it stays in node_modules too.
-  // @ast-grep/napi and its language packages load native parsers (.node, .so) from their own directories.
-  // highlight.js is required only when a chat answer holds a code block, one language file at a time.
-  // typescript (the compiler API behind the TS/JS language service) is required when a code tool first needs it.
-  external: [
-    'web-tree-sitter',
-    '@vscode/tree-sitter-wasm',
-    '@napi-rs/keyring',
-    '@ast-grep/*',
-    'highlight.js',
-    'typescript',
-  ],
+  external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
     KEEL_TOOL_SPECS: toolSpecs,

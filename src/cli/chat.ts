@@ -363,8 +363,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       if (!text) continue;
       if (text === 'exit' || text === 'quit') break;
       if (interactive) void saveHistory(historyFile, text);
-      if (text.startsWith('!') && text.length > 1) {
-        await shell(text.slice(1).trim());
+      // `!` alone (or `! `) is no command: the line goes to the model as typed.
+      const userCommand = text.startsWith('!') ? text.slice(1).trim() : '';
+      if (userCommand) {
+        await shell(userCommand);
         continue;
       }
       const command = text.startsWith('//') ? undefined : parseCommand(text);

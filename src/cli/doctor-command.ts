@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir, dataDir, stateDir, userConfigPath } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
@@ -201,7 +202,7 @@ async function dirCheck(name: string, dir: string, required: boolean): Promise<C
 
 export async function collectChecks(options: GlobalOptions, env: NodeJS.ProcessEnv): Promise<Check[]> {
   const loaded = await loadConfigFor(options);
-  const configDir = userConfigPath(env).replace(/\/[^/]+$/, '');
+  const configDir = dirname(userConfigPath(env));
   const groups = await Promise.all([
     Promise.resolve([nodeCheck()]),
     sandboxCheck(env).then((c) => [c]),
