@@ -208,10 +208,19 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
-    const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
+    const { message, attached, skipped, images } = await attachFiles(
+      text,
+      agent.workspace,
+      undefined,
+      readJail,
+      {
+        readsImages: agent.model.capabilities?.images === true,
+        model: agent.model.modelId,
+      },
+    );
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
-    agent.conversation.push({ role: 'user', content: message });
+    agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
     running = new AbortController();
     try {
       await agent.run(running.signal);

@@ -8,6 +8,7 @@ import { createReadJail } from '../safety/read-jail.js';
 import { isInside } from '../safety/workspace.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
+import { attachImages } from './chat-attach.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
@@ -130,7 +131,11 @@ export async function runCommand(options: RunOptions): Promise<number> {
       if (capped.note) agent.emit({ type: 'warning', message: capped.note });
       content = withPipedInput(goal.text, capped);
     }
-    agent.conversation.push({ role: 'user', content });
+    const images = await attachImages(goal.text, agent.workspace, createReadJail(process.env), {
+      readsImages: agent.model.capabilities?.images === true,
+      model: agent.model.modelId,
+    });
+    agent.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();

@@ -306,6 +306,22 @@ export function imagePart(record: ImageRecord): ImagePart {
   return { type, mediaType: media_type, ...rest };
 }
 
+/** The event with no image bytes in it (JSON outputs): images keep their type, hash, size and name. */
+export function withoutImageData(event: AgentEvent): AgentEvent {
+  const strip = (m: MessageEvent): MessageEvent =>
+    (m.role === 'user' || m.role === 'tool') && m.images?.some((i) => i.data !== undefined)
+      ? { ...m, images: m.images.map(({ data: _, ...image }) => image) }
+      : m;
+  if (event.type === 'message') return strip(event);
+  if (
+    event.type === 'conversation_pruned' ||
+    event.type === 'compaction' ||
+    event.type === 'conversation_edited'
+  )
+    return { ...event, edits: event.edits.map((edit) => ({ ...edit, messages: edit.messages.map(strip) })) };
+  return event;
+}
+
 /** Rebuilds the conversation from a run's events: what a session store does on resume. */
 export function replayConversation(events: Iterable<AgentEvent>): Message[] {
   const messages: Message[] = [];

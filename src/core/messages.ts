@@ -55,19 +55,25 @@ export type Message =
       images?: ImagePart[];
     };
 
-/** The image media types Keel sends to models, by file extension. */
-export const imageTypes: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
 /** "image.png (image/png, 12 KB)": how an image is named to the user, or to a model that cannot see it. */
 export function describeImage(image: ImagePart): string {
   const size = image.bytes === undefined ? '' : `, ${formatBytes(image.bytes)}`;
   return `${image.name ?? 'image'} (${image.mediaType}${size})`;
+}
+
+/**
+ * A tool result's images as a model reads them: kept for a model that reads images, else named in the text
+ * (what, which type, how large) so the model still knows what the tool found.
+ */
+export function imagesFor(
+  readsImages: boolean,
+  text: string,
+  images: ImagePart[] | undefined,
+): { content: string; images?: ImagePart[] } {
+  if (!images?.length) return { content: text };
+  if (readsImages) return { content: text, images };
+  const notes = images.map((image) => `[image: ${describeImage(image)}; this model cannot read images]`);
+  return { content: [text, ...notes].filter((part) => part !== '').join('\n') };
 }
 
 function formatBytes(n: number): string {

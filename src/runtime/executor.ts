@@ -47,7 +47,11 @@ export function createExecutor(held: ExecutorContext, contextFor: ContextFor): E
     async run(call, turn, signal, concurrent) {
       const ready = concurrent ? prepared.get(call) : undefined;
       const result = await executeToolCall(call, turn, held, contextFor(signal, concurrent?.emit), ready);
-      return { content: formatForModel(result), isError: !result.success };
+      return {
+        content: formatForModel(result),
+        isError: !result.success,
+        ...(result.images?.length ? { images: result.images } : {}),
+      };
     },
     execute: (call, turn, signal) => executeToolCall(call, turn, held, contextFor(signal)),
   };

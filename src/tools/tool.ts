@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
+import type { ImagePart } from '../core/messages.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import type { TodoBoard } from '../core/todo-board.js';
@@ -24,6 +25,8 @@ export interface ToolResult {
   metadata: ToolMetadata;
   /** What the user sees, when it differs from the output (a diff, a one-line summary). */
   display?: string;
+  /** Images for the model (read_file on an image, an MCP tool's image content); a model without vision gets `output` only. */
+  images?: ImagePart[];
 }
 
 export interface ToolLimits {
