@@ -165,6 +165,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
 
 /** What each mode does, in one line for /mode. */
 const MODE_LINES: Readonly<Record<ExecutionMode, string>> = {
+  plan: 'reads and plans: no edits or commands beyond the read-only set; then you choose how to execute',
   interactive: 'asks before edits, deletes and commands beyond the read-only set',
   restricted: 'edits run; commands beyond the read-only set and your allow rules are refused',
   auto: 'edits run; other commands run in the sandbox without asking (asked where there is no sandbox)',

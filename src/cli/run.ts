@@ -118,6 +118,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       session: { save: options.session !== false, continue: options.continue, resume: options.resume },
       summary: options.output === 'text',
       ...(goal.plan?.length ? { plan: goal.plan } : {}),
+      ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
     });
     if (custom?.allowedTools) restrictTools(agent.registry, custom.allowedTools, agent.emit);
     if (agent.resumed && options.output === 'text') {

@@ -31,7 +31,7 @@ import { resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
 import type { SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { offeredInPlanMode, type ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
@@ -200,7 +200,12 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     ? (options.approvals ??
       new ApprovalMemory(new KeptApprovals(keptApprovalsFile(state, workspace.root), workspace.root)))
     : undefined;
-  const { executor, hooks, checkpoints, tripwire } = openExecution({
+  const {
+    executor: execution,
+    hooks,
+    checkpoints,
+    tripwire,
+  } = openExecution({
     config,
     registry,
     policy,
@@ -217,6 +222,19 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approvals,
     dryRun,
   });
+  // Plan mode offers only what plans (tools joining later, MCP's among them, included); the policy refuses the rest.
+  const executor: Executor =
+    mode === 'plan'
+      ? {
+          ...execution,
+          specs: () =>
+            execution
+              .specs()
+              .filter((spec) =>
+                offeredInPlanMode(registry.get(spec.name) ?? { name: spec.name, safety: 'dangerous' }),
+              ),
+        }
+      : execution;
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
   if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
   await hooks?.sessionStart();

@@ -157,6 +157,15 @@ export function readOnlyTools(): Tool[] {
   return defaultTools().filter((tool) => tool.safety === 'safe' && !background.has(tool.name));
 }
 
+/** Offered in plan mode besides the read-only tools: the plan itself, the web and the user (when present). */
+const PLAN_EXTRAS: ReadonlySet<string> = new Set(['todo_write', 'web_fetch', 'web_search', 'ask_user']);
+const NOT_FOR_PLANS: ReadonlySet<string> = new Set(['command_output', 'kill_command']);
+
+/** Whether plan mode offers this tool: read-only tools, todo_write, web tools and ask_user; the policy refuses the rest anyway. */
+export function offeredInPlanMode(tool: Pick<Tool, 'name' | 'safety'>): boolean {
+  return PLAN_EXTRAS.has(tool.name) || (tool.safety === 'safe' && !NOT_FOR_PLANS.has(tool.name));
+}
+
 /** The project analyses behind `keel init`: kept out of ordinary runs, whose first request they would only grow. */
 export function projectTools(): Tool[] {
   return [detectProjectTypeTool, extractConventionsTool, getProjectOverviewTool] as Tool[];
