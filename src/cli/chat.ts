@@ -148,6 +148,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       streamText: opts.output === 'text',
       // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
       approve: screen.approve,
+      askUser: screen.askUser,
       dryRun: opts.dryRun,
       sandbox: opts.sandbox,
       session: { save: opts.session !== false, ...session },

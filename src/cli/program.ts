@@ -92,6 +92,7 @@ Start it as you start other agents:
       'execute a plan: the JSON of `keel run --mode plan --output json`, or a plan file',
     )
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
+    .option('--no-ask-user', 'do not offer ask_user (headless, it says no user is available)')
     .argument('[args...]', 'arguments of --command')
     .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');

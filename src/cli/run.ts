@@ -20,6 +20,8 @@ import { interruptSignal } from './signals.js';
 export interface RunOptions extends GlobalOptions, ModeFlags {
   prompt?: string;
   plan?: string;
+  /** false: --no-ask-user. */
+  askUser?: boolean;
   dryRun?: boolean;
   /** --sandbox / --no-sandbox. */
   sandbox?: boolean;
@@ -119,6 +121,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       summary: options.output === 'text',
       ...(goal.plan?.length ? { plan: goal.plan } : {}),
       ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
+      ...(options.askUser === false ? { askUserTool: false } : {}),
     });
     if (custom?.allowedTools) restrictTools(agent.registry, custom.allowedTools, agent.emit);
     if (agent.resumed && options.output === 'text') {

@@ -134,6 +134,10 @@ export type AgentEvent =
    * the old message list into the new one, so a resumed session does not bring back what was undone.
    */
   | { type: 'conversation_edited'; reason: 'undo' | 'rewind' | 'carry'; edits: PruneEdit<MessageEvent>[] }
+  /** ask_user: the model's question to the user, with the options to choose from. */
+  | { type: 'user_question'; id: string; question: string; options?: string[] }
+  /** The user's answer to a user_question. */
+  | { type: 'user_answer'; id: string; answer: string }
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }

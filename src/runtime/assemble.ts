@@ -11,6 +11,7 @@ import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
 import type { Model } from '../core/model.js';
 import type { PromptCommand } from '../core/prompt-command.js';
@@ -56,6 +57,10 @@ export interface RunOptions extends RunSource {
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
   approve?: Approve;
+  /** Answers ask_user (the chat's prompt); absent: the tool tells the model nobody can answer. */
+  askUser?: AskUser;
+  /** false (--no-ask-user): ask_user is not offered at all. */
+  askUserTool?: boolean;
   /** The "always" answers a restarted chat carries over; default: new, with the workspace's kept ones. */
   approvals?: ApprovalMemory;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
@@ -135,6 +140,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
+  if (options.askUserTool === false) registry.remove('ask_user');
   // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
   const redact = runRedactor(env, loaded);
   const model = await createModel(config.provider, { record: options.record, env, redact });
@@ -194,6 +200,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     conversationText: () => conversationText(conversation?.messages ?? []),
     languages,
     diagnostics: config.code.diagnostics,
+    ...(options.askUser ? { askUser: options.askUser } : {}),
   });
   // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
   const approvals = options.approve
@@ -277,7 +284,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     offered: new OfferedTools(),
     // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
     // keel init and keel ask choose their tools themselves.
-    ...(options.systemPrompt === undefined && options.tools === undefined ? { offer: new ToolOffer() } : {}),
+    ...(options.systemPrompt === undefined && options.tools === undefined && mode !== 'plan'
+      ? { offer: new ToolOffer() }
+      : {}),
     ...(mcp
       ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
       : {}),

@@ -3,6 +3,7 @@
 import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoBoard } from '../core/todo-board.js';
@@ -38,6 +39,8 @@ export interface ToolContextParts {
   conversationText?: () => string;
   languages?: LanguageServices;
   diagnostics?: boolean;
+  /** The entry point's way to ask the user (the chat's prompt); absent headless. */
+  askUser?: AskUser;
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */

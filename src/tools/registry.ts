@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
 import { appendFileTool } from './append-file.js';
+import { askUserTool } from './ask-user.js';
 import { buildDependencyGraphTool } from './build-dependency-graph.js';
 import { commandOutputTool } from './command-output.js';
 import { copyPathTool } from './copy-path.js';
@@ -147,13 +148,14 @@ export function defaultTools(): Tool[] {
     organizeImportsTool,
     createBarrelTool,
     todoWriteTool,
+    askUserTool,
   ] as Tool[];
 }
 
 /** The tools that only read the workspace (`keel ask --tools`): no writes, no commands or their outputs. */
 export function readOnlyTools(): Tool[] {
   // Background-command tools and the todo list are for agent runs, not one-shot answers.
-  const background = new Set(['command_output', 'kill_command', 'todo_write']);
+  const background = new Set(['command_output', 'kill_command', 'todo_write', 'ask_user']);
   return defaultTools().filter((tool) => tool.safety === 'safe' && !background.has(tool.name));
 }
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent } from '../core/events.js';
 import type { ImagePart } from '../core/messages.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -63,6 +64,8 @@ export interface ToolContext {
   languages?: LanguageServices;
   /** false (code.diagnostics): file tools do not report the errors a change introduced. */
   diagnostics?: boolean;
+  /** Puts ask_user's question to the user (the chat, an editor); absent: nobody to ask (headless). */
+  askUser?: AskUser;
 }
 
 /** A tool call as hooks see it. */
