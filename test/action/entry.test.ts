@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
@@ -76,6 +77,21 @@ function runEntry(env: Record<string, string>): Promise<{ code: number | null; s
     child.on('close', (code) => done({ code, stdout }));
   });
 }
+
+describe('action.yml', () => {
+  it('hands every input the entry script reads to it as INPUT_<NAME>', async () => {
+    const action = parse(await readFile(resolve(import.meta.dirname, '../../action.yml'), 'utf8'));
+    const step = action.runs.steps.find((s: { id?: string }) => s.id === 'keel');
+    const script = await readFile(entryPath, 'utf8');
+    const read = [...script.matchAll(/env\.(INPUT_[A-Z_]+)/g)].map((m) => m[1]);
+    const handed = Object.keys(action.inputs)
+      .filter((name) => !['github-token', 'install-sandbox'].includes(name))
+      .map((name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`);
+    expect(new Set(read)).toEqual(new Set(handed));
+    for (const name of handed) expect(step.env[name]).toContain('inputs.');
+    expect(step.env.GH_TOKEN).toContain('inputs.github-token');
+  });
+});
 
 describe('action entry script', () => {
   it('answers the mention with the event as context: output, job summary and a comment through gh', async () => {
