@@ -4,8 +4,10 @@
 import { resolve } from 'node:path';
 import type { LoopResult } from '../agent/loop.js';
 import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
+import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { assembleRun, type Run } from '../runtime/assemble.js';
+import { MODES } from '../safety/modes.js';
 import { customTool } from './custom-tools.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentOptions, CreateAgent, RunResult, ToolUse, ToolUseAnswer } from './types.js';
@@ -62,6 +64,11 @@ function runResult(ended: LoopResult, end: AgentEvent | undefined, sessionId: st
 }
 
 export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
+  if (options.mode !== undefined && !MODES.includes(options.mode)) {
+    throw new UsageError(`unknown mode ${JSON.stringify(options.mode)}`, {
+      hint: `use one of ${MODES.join(', ')}`,
+    });
+  }
   const tools = (options.tools ?? []).map(customTool);
   let resumeId = options.resume;
   let opened: Promise<Run> | undefined;
@@ -106,12 +113,14 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       observe,
       env,
     });
-    try {
-      for (const tool of tools) run.registry.add(tool);
-    } catch (error) {
+    const taken = tools.find((tool) => run.registry.get(tool.name) !== undefined);
+    if (taken) {
       await run.close();
-      throw error;
+      throw new UsageError(`custom tool ${taken.name} has the name of a built-in tool`, {
+        hint: 'give it another name',
+      });
     }
+    for (const tool of tools) run.registry.add(tool);
     assembled = run;
     return run;
   };

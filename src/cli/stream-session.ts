@@ -6,12 +6,24 @@ import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, Approve } from '../core/approval.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Run } from '../runtime/assemble.js';
-import { resolveMode } from './mode-options.js';
+import type { GlobalOptions } from './global-options.js';
+import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure, runExitCode } from './report.js';
-import type { RunOptions } from './run.js';
 import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 import { parseStreamInput } from './stream-input.js';
+
+/** The flags of `keel run` a stream session reads (run.ts's RunOptions, which loads this file, has them all). */
+export interface StreamSessionOptions extends GlobalOptions, ModeFlags {
+  prompt?: string;
+  plan?: string;
+  command?: string;
+  dryRun?: boolean;
+  sandbox?: boolean;
+  session?: boolean;
+  continue?: boolean;
+  resume?: string;
+}
 
 /** Approvals waiting for their answer line, by call id; every one is refused when stdin ends. */
 class PendingApprovals {
@@ -44,7 +56,7 @@ class PendingApprovals {
   }
 }
 
-export async function streamSession(options: RunOptions): Promise<number> {
+export async function streamSession(options: StreamSessionOptions): Promise<number> {
   try {
     if (options.output !== 'stream-json') {
       throw new UsageError('--input-format stream-json needs --output stream-json', {
@@ -70,7 +82,11 @@ export async function streamSession(options: RunOptions): Promise<number> {
   }
 }
 
-async function converse(agent: Run, approvals: PendingApprovals, options: RunOptions): Promise<number> {
+async function converse(
+  agent: Run,
+  approvals: PendingApprovals,
+  options: StreamSessionOptions,
+): Promise<number> {
   const interrupt = interruptSignal(agent.runner);
   const turns: string[] = options.prompt?.trim() ? [options.prompt] : [];
   let turn: AbortController | undefined;

@@ -80,6 +80,12 @@ describe('approvalAnswer', () => {
 });
 
 describe('createAgent', () => {
+  it('refuses an unknown mode or a custom tool without a valid name at once, saying which', () => {
+    expect(() => createAgent({ mode: 'yolo' as never })).toThrow('unknown mode "yolo"');
+    const tool = { name: 'a b', description: '', parameters: {}, run: () => '' };
+    expect(() => createAgent({ tools: [tool] })).toThrow('custom tool name "a b" is not valid');
+  });
+
   it('streams each run as events ending with run_end, and continues the conversation in the next run', async () => {
     const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
     const agent = kept(createAgent(await options(s)));
