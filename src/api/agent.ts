@@ -70,6 +70,8 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
     });
   }
   const tools = (options.tools ?? []).map(customTool);
+  const twice = tools.find((tool, index) => tools.findIndex((other) => other.name === tool.name) !== index);
+  if (twice) throw new UsageError(`two custom tools are named ${twice.name}`);
   let resumeId = options.resume;
   let opened: Promise<Run> | undefined;
   let assembled: Run | undefined;
