@@ -175,8 +175,8 @@ describe('createAgent', () => {
     expect(results[1]).toMatch(/^Error: .*invalid/i);
   });
 
-  it('takes up a saved session by id: the next run continues its conversation', async () => {
-    const s = await server([{ text: 'remembered' }, { text: 'still here' }]);
+  it('takes up a saved session by id (createAgent or agent.resume): the next run continues it', async () => {
+    const s = await server([{ text: 'remembered' }, { text: 'still here' }, { text: 'yes' }]);
     const base = await options(s);
     const first = kept(createAgent(base));
     await collect(first.run('remember 42'));
@@ -187,6 +187,10 @@ describe('createAgent', () => {
     await collect(second.run('what did I say?'));
     expect(userTexts(s.requests[1]!.body)).toEqual(['remember 42', 'what did I say?']);
     expect(second.sessionId).toBe(id);
+    // agent.resume(id) does the same for an agent already made.
+    await first.resume(id!);
+    await collect(first.run('and now?'));
+    expect(userTexts(s.requests[2]!.body)).toEqual(['remember 42', 'what did I say?', 'and now?']);
   });
 
   it('ends an aborted run as interrupted, and the next run still answers', async () => {
