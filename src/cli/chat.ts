@@ -30,6 +30,7 @@ import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
+import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
@@ -89,6 +90,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
   const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
+  // No provider chosen yet: set one up before the chat's screen takes the terminal (headless: say how, and stop).
+  const setup = await ensureProvider(options, interactive && Boolean(process.stdout.isTTY));
+  if (setup !== undefined) return setup;
   const historyFile = historyPath(stateDir(env));
   let agent: Run | undefined;
   let current: ChatOptions = options;
