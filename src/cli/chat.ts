@@ -69,10 +69,10 @@ async function offerCrashed(options: ChatOptions, screen: ChatScreen, interactiv
   return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
 }
 
-/** How full the conversation is, against the smaller of the configured budget and the model's window. */
+/** How full the context is: the last request as the provider counted it (tools too) plus what came since. */
 function contextUse(agent: Run): { tokens: number; budget: number } {
   const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
-  return { tokens: agent.conversation.tokenCount, budget };
+  return { tokens: agent.conversation.estimate, budget };
 }
 
 /** The options after `/model <arg>`: another provider drops the old one's --base-url. */

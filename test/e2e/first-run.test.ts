@@ -30,7 +30,7 @@ describe('first run without a provider', () => {
 });
 
 describe.skipIf(!hasTmux())('first run in a terminal', () => {
-  it('uses the Ollama it finds, with a model it has, saves the choice and goes on into the chat', async () => {
+  it('uses the Ollama it finds, with a model it has, saves the choice and goes on into the chat; the meter counts what was sent', async () => {
     const s = await server({
       ollamaModels: [
         { name: 'nomic-embed-text:latest' },
@@ -41,7 +41,8 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
           capabilities: ['completion', 'tools'],
         },
       ],
-      script: [{ text: 'hello from llama' }],
+      // The provider counted 4,000 tokens sent (system prompt and tools included) of the model's 8k window.
+      script: [{ text: 'hello from llama', usage: { input: 4000, output: 5 } }],
     });
     const ws = await workspace();
     const term = await startTerminal(['hi there', '--cwd', ws], {
@@ -49,7 +50,9 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
       env: { OLLAMA_HOST: s.ollamaUrl },
     });
     track(term.close);
-    await term.waitFor('hello from llama');
+    const shown = await term.waitFor((screen) => /context (\S+) of/.test(screen));
+    expect(shown).toContain('hello from llama');
+    expect(Number(/context (\d+)% of/.exec(shown)?.[1])).toBeGreaterThanOrEqual(40);
     expect(await term.screen()).toContain(`Found Ollama at ${s.ollamaUrl}: using llama3.1:8b`);
     expect((s.requests[0]!.body as { model: string }).model).toBe('llama3.1:8b');
     const saved = await readFile(join(term.home, '.config', 'keel', 'config.yaml'), 'utf8');
