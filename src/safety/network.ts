@@ -1,6 +1,6 @@
 // Where web tools may connect: the address ranges refused unless safety.web.allow_private (as data), the check of
 // every address a host name resolves to, and which domains a rule list names. Pure apart from the DNS lookup.
-import { lookup as dnsLookup } from 'node:dns';
+import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 
 /** Ranges that reach this machine or a private network, never the public internet: [address, prefix, why]. */
@@ -71,7 +71,9 @@ export type HostLookup = (host: string) => Promise<ResolvedAddress[]>;
 
 export const systemLookup: HostLookup = (host) =>
   new Promise((resolve, reject) => {
-    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => {
+    // Loaded on a web tool's first lookup, not at start-up (require: the code-cached bundle has no import()).
+    const dns = createRequire(import.meta.url)('node:dns') as typeof import('node:dns');
+    dns.lookup(host, { all: true, verbatim: true }, (error, addresses) => {
       if (error) reject(error);
       else resolve(addresses);
     });

@@ -1,10 +1,9 @@
 // One HTTP exchange for the web tools over node:http(s): redirects followed by hand (each hop asked of the policy
 // and its host's addresses checked), the connection pinned to the checked address (no second DNS answer can
 // rebind it), a timeout over the whole exchange, and the body cut at a size.
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
-import zlib from 'node:zlib';
 import { checkedAddresses, type HostLookup, type ResolvedAddress } from '../safety/network.js';
 
 export const MAX_REDIRECTS = 5;
@@ -65,7 +64,12 @@ function parseUrl(url: string): URL {
 
 function send(url: URL, request: HttpRequest, address: ResolvedAddress, method: string, body?: string) {
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
+    // Loaded when a web tool first runs (https only for https URLs): none of it weighs on start-up. require, not
+    // import(): the bundle runs from V8's code cache, where Node 20 has no dynamic import callback.
+    const load = createRequire(import.meta.url);
+    const client = (
+      url.protocol === 'https:' ? load('node:https') : load('node:http')
+    ) as typeof import('node:http');
     const req = client.request(
       {
         protocol: url.protocol,
@@ -93,6 +97,7 @@ function send(url: URL, request: HttpRequest, address: ResolvedAddress, method: 
 /** Reads the decoded body up to maxBytes, then stops reading (a 20 MB page costs what was kept, not 20 MB). */
 async function readBody(response: IncomingMessage, maxBytes: number) {
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
+  const zlib = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()
