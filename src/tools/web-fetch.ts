@@ -39,7 +39,15 @@ async function condensed(
   const saved = await ctx.saveText?.(text).catch(() => undefined);
   // Half the conversation budget at most goes into the one condensing request.
   const input = utf8Prefix(text, ctx.limits.maxOutputSize * 4);
-  const summary = await condense(input, prompt, ctx.signal);
+  let summary: string;
+  try {
+    summary = await condense(input, prompt, ctx.signal);
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    // The page is still worth reading: given whole (capped like any result), with why it was not condensed.
+    const why = error instanceof Error ? error.message : String(error);
+    return `${text}\n\n[not condensed: the model failed (${why})]`;
+  }
   const where = saved
     ? `; the whole page (${Buffer.byteLength(text)} bytes) is saved in ${saved}: read it with read_file`
     : '';

@@ -133,10 +133,13 @@ export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
   let method = request.method ?? 'GET';
   let body = request.body;
   try {
+    // The policy judges domains: a redirect within the host already allowed is not asked about again.
+    let allowedHost = url.hostname;
     for (let hop = 0; ; hop++) {
-      if (hop > 0) {
+      if (url.hostname !== allowedHost) {
         const refused = await request.authorize?.(url.href);
         if (refused !== undefined) throw new WebError(`redirect to ${url.href} refused: ${refused}`);
+        allowedHost = url.hostname;
       }
       const addresses = await checkedAddresses(url.hostname, {
         allowPrivate: request.allowPrivate,

@@ -278,6 +278,31 @@ describe('web_fetch', () => {
     expect(asked).toHaveLength(2);
   });
 
+  test('a redirect within the host the user allowed once is not asked about again', async () => {
+    const asked: ApprovalRequest[] = [];
+    const approve = async (request: ApprovalRequest) => {
+      asked.push(request);
+      return { decision: 'once' as const };
+    };
+    const result = await run(
+      'web_fetch',
+      { url: page('/to-page') },
+      { mode: 'interactive', held: { approve } },
+    );
+    expect(result.output).toContain('The **new API**');
+    expect(asked).toHaveLength(1);
+  });
+
+  test('when condensing fails, the page comes back whole with the reason', async () => {
+    const condense = async () => {
+      throw new Error('HTTP 500 from the model');
+    };
+    const result = await run('web_fetch', { url: page('/notes.txt'), prompt: 'x' }, { ctx: { condense } });
+    expect(result.output).toBe(
+      '<b>kept</b> as is\n\n\n[not condensed: the model failed (HTTP 500 from the model)]',
+    );
+  });
+
   test('with a prompt, the model condenses the page and the whole page is saved for read_file', async () => {
     const seen: { text: string; prompt: string }[] = [];
     const condense = async (text: string, prompt: string) => {
