@@ -85,5 +85,5 @@ export function decodeBody(contentType: string, body: Buffer): string {
  */
 export function imageResult(url: string, contentType: string, bytes: number): string {
   const type = contentType.split(';')[0]!.trim();
-  return `[image: ${type}, ${bytes} bytes, from ${url}. web_fetch returns text only; images reach the model through the image path (attach it with @path once saved), not as page text.]`;
+  return `[image: ${type}, ${bytes} bytes, from ${url}. web_fetch cannot show it to you: images reach the model only through the image path, not as page text.]`;
 }
