@@ -48,6 +48,7 @@ import { openSafety } from './safety.js';
 import { openSession } from './session.js';
 import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
+import { modelCondenser, webAccess } from './web.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
@@ -194,6 +195,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     conversationText: () => conversationText(conversation?.messages ?? []),
     languages,
     diagnostics: config.code.diagnostics,
+    web: webAccess(config, env),
+    condense: modelCondenser(model),
   });
   // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
   const approvals = options.approve

@@ -91,11 +91,9 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'turn_start':
-        // A continued answer (cut off by the output limit) keeps accumulating into one.
-        if (!continuing) {
-          turnText = '';
-          citations = [];
-        }
+        // A continued answer (cut off by the output limit) keeps accumulating into one. Citations gather over the
+        // turns until an answer lists them: a search's results arrive a turn before the answer citing them.
+        if (!continuing) turnText = '';
         continuing = false;
         break;
       case 'conversation_pruned':
@@ -167,6 +165,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
           if (options.streamText) endStreamedLine();
           else if (turnText.trim()) stdout.write(`${sanitize(turnText.trim())}\n`);
           if (citations.length > 0) stdout.write(formatSources(citations));
+          citations = [];
         } else endStreamedLine();
         break;
       case 'retry':
