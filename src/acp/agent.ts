@@ -5,6 +5,7 @@ import {
   type AgentContext,
   type AuthMethod,
   agent,
+  type ClientCapabilities,
   type InitializeResponse,
   methods,
   ndJsonStream,
@@ -14,6 +15,7 @@ import {
 import type { Approve } from '../core/approval.js';
 import { KeelError } from '../core/errors.js';
 import { SessionError } from '../session/session-file.js';
+import { clientFiles } from './client-files.js';
 import { permissionAnswer, permissionOptions } from './permission.js';
 import { AcpSession, isMode, type OpenRun, type SessionPeer } from './session.js';
 
@@ -75,12 +77,14 @@ function askEditor(client: AgentContext, sessionId: string): Approve {
 export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<void> } {
   const sessions = new Map<string, AcpSession>();
   let connection: AgentContext | undefined;
+  let offered: ClientCapabilities = {};
   const peer: SessionPeer = {
     update: async (sessionId, update) => {
       await connection?.notify(methods.client.session.update, { sessionId, update });
     },
     approve: (sessionId) => (request, signal) =>
       connection ? askEditor(connection, sessionId)(request, signal) : Promise.resolve({ decision: 'deny' }),
+    files: (sessionId) => (connection ? clientFiles(connection, sessionId, offered.fs) : undefined),
     log: host.log,
   };
   const find = (sessionId: string) => {
@@ -115,9 +119,10 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     .onConnect(({ client }) => {
       connection = client;
     })
-    .onRequest(methods.agent.initialize, async () =>
-      initializeResponse(host.version, await host.missingCredential()),
-    )
+    .onRequest(methods.agent.initialize, async ({ params }) => {
+      offered = params.clientCapabilities ?? {};
+      return initializeResponse(host.version, await host.missingCredential());
+    })
     .onRequest(methods.agent.authenticate, async () => {
       // Keel's credentials are given outside the protocol (keel auth login, or the provider's variable).
       if (await host.missingCredential()) throw RequestError.authRequired();

@@ -6,6 +6,7 @@ import type { ContentBlock, SessionModeState, SessionUpdate, StopReason } from '
 import type { LoopResult } from '../agent/loop.js';
 import type { Approve } from '../core/approval.js';
 import type { EventSink } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { Run } from '../runtime/assemble.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { type ExecutionMode, MODES } from '../safety/modes.js';
@@ -24,6 +25,8 @@ export interface OpenRequest {
   approvals?: ApprovalMemory;
   /** Every event of the run (the host passes them through the run's redactor first). */
   sink: EventSink;
+  /** The editor's files, when it offers them. */
+  files?: FileAccess;
 }
 
 export type OpenRun = (request: OpenRequest) => Promise<Run>;
@@ -33,6 +36,8 @@ export interface SessionPeer {
   update(sessionId: string, update: SessionUpdate): Promise<void>;
   /** Asks the editor; answers deny when it cancels or the signal aborts. */
   approve(sessionId: string): Approve;
+  /** The editor's files for this session, when it offers them. */
+  files(sessionId: () => string): FileAccess | undefined;
   log(message: string): void;
 }
 
@@ -65,6 +70,7 @@ export class AcpSession {
   /** The updates sent so far, in order: a prompt's answer waits for them. */
   private sent: Promise<void> = Promise.resolve();
   private root: string;
+  private readonly files: FileAccess | undefined;
 
   private constructor(
     private run: Run,
@@ -74,6 +80,7 @@ export class AcpSession {
     private readonly peer: SessionPeer,
   ) {
     this.root = run.workspace.root;
+    this.files = peer.files(() => this.id);
   }
 
   /** A new session, or (resume) a saved one whose conversation is shown again before this resolves. */
@@ -86,10 +93,13 @@ export class AcpSession {
       else pending.push(event);
     };
     let sessionId = resume;
+    const id = () => sessionId ?? '';
+    const files = peer.files(id);
     const run = await open({
       cwd,
       sink,
-      approve: (request, signal) => peer.approve(sessionId ?? '')(request, signal),
+      approve: (request, signal) => peer.approve(id())(request, signal),
+      ...(files ? { files } : {}),
       ...(resume ? { resume } : {}),
     });
     sessionId = run.session?.id ?? resume ?? `${Date.now()}`;
@@ -150,6 +160,7 @@ export class AcpSession {
       mode,
       sink: (event) => this.follow(event),
       approve: this.peer.approve(this.id),
+      ...(this.files ? { files: this.files } : {}),
       ...(old.approvals ? { approvals: old.approvals } : {}),
       ...(saved ? { resume: saved } : {}),
     });

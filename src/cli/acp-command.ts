@@ -49,6 +49,7 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
         sandbox: options.sandbox,
         approve: request.approve,
         ...(request.approvals ? { approvals: request.approvals } : {}),
+        ...(request.files ? { files: request.files } : {}),
         session: { save: true, ...(request.resume ? { resume: request.resume } : {}) },
         // Like every machine-readable output, the editor gets events through the run's redactor.
         outputs: (_model, redact) => redactingSink(request.sink, redact),

@@ -4,6 +4,7 @@ import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -38,6 +39,7 @@ export interface ToolContextParts {
   conversationText?: () => string;
   languages?: LanguageServices;
   diagnostics?: boolean;
+  files?: FileAccess;
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */

@@ -56,8 +56,12 @@ let home: string;
 let connection: ClientConnection;
 let child: ReturnType<typeof spawn>;
 let stderr = '';
+let stdout = '';
 const updates = new Map<string, SessionUpdate[]>();
 const asked: RequestPermissionRequest[] = [];
+/** The test editor's unsaved buffers by absolute path, and the writes Keel made through it. */
+const buffers = new Map<string, string>();
+const written: { path: string; content: string }[] = [];
 /** How the test client answers the next permission request. */
 let answer: RequestPermissionResponse['outcome'] = { outcome: 'selected', optionId: 'allow-once' };
 
@@ -91,6 +95,7 @@ beforeAll(async () => {
     },
   );
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const app = client({ name: 'keel-acp-test' })
     .onNotification(methods.client.session.update, ({ params }: { params: SessionNotification }) => {
       const list = updates.get(params.sessionId) ?? [];
@@ -100,6 +105,16 @@ beforeAll(async () => {
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       asked.push(params);
       return { outcome: answer };
+    })
+    // An editor's file system: its unsaved buffer when it has one, else the file; a write is saved to disk.
+    .onRequest(methods.client.fs.readTextFile, async ({ params }) => ({
+      content: buffers.get(params.path) ?? (await readFile(params.path, 'utf8')),
+    }))
+    .onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
+      written.push({ path: params.path, content: params.content });
+      buffers.delete(params.path);
+      await writeFile(params.path, params.content);
+      return {};
     });
   connection = app.connect(
     ndJsonStream(
@@ -145,7 +160,7 @@ describe('keel acp', () => {
   it('initializes with session loading and embedded context, and no auth method when none is needed', async () => {
     const init = await connection.agent.request(methods.agent.initialize, {
       protocolVersion: 1,
-      clientCapabilities: {},
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
     });
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities?.loadSession).toBe(true);
@@ -171,8 +186,9 @@ describe('keel acp', () => {
     greeted = { sessionId, cwd };
   });
 
-  it('shows an edit as a diff, asks permission, and makes the change when allowed', async () => {
+  it("shows an edit as a diff, asks permission, and makes it in the editor's unsaved buffer when allowed", async () => {
     const cwd = await workspace({ 'notes.txt': 'old line\n' });
+    buffers.set(join(cwd, 'notes.txt'), 'old line, unsaved\n');
     const sessionId = await newSession(cwd);
     answer = { outcome: 'selected', optionId: 'allow-once' };
     const before = asked.length;
@@ -188,7 +204,8 @@ describe('keel acp', () => {
     expect(asked.length).toBe(before + 1);
     expect(asked.at(-1)?.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
     expect(list.at(-2)).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'completed' });
-    expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('new line\n');
+    expect(written.at(-1)).toEqual({ path: join(cwd, 'notes.txt'), content: 'new line, unsaved\n' });
+    expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('new line, unsaved\n');
   });
 
   it('leaves the file as it was when the permission is rejected', async () => {
@@ -243,7 +260,10 @@ describe('keel acp', () => {
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('Hi there from Keel');
   });
 
-  it('writes nothing but the protocol to stdout', () => {
-    expect(stderr).not.toMatch(/error: internal/);
+  it('writes nothing but JSON-RPC messages to stdout', () => {
+    const lines = stdout.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(stderr).not.toMatch(/internal error/);
   });
 });
