@@ -53,7 +53,11 @@ export function initializeResponse(
   };
 }
 
-/** The permission request for one approval, answered deny when the editor cancels it or the turn is cancelled. */
+/**
+ * The permission request for one approval, answered deny when the editor cancels it or the turn is cancelled (then
+ * Keel stops waiting for the editor). The call itself was announced by its tool_call update, through the run's
+ * redactor; the request only points at it, so no unredacted text leaves here.
+ */
 function askEditor(client: AgentContext, sessionId: string): Approve {
   return async (request, signal) => {
     if (signal.aborted) return { decision: 'deny' };
@@ -62,10 +66,10 @@ function askEditor(client: AgentContext, sessionId: string): Approve {
         methods.client.session.requestPermission,
         {
           sessionId,
-          toolCall: { toolCallId: request.id, title: request.summary, status: 'pending' },
+          toolCall: { toolCallId: request.id, status: 'pending' },
           options: permissionOptions(request),
         },
-        { cancellationSignal: signal },
+        { cancellationSignal: signal, stopWaitingOnCancel: true },
       );
       return signal.aborted ? { decision: 'deny' } : permissionAnswer(response.outcome);
     } catch {

@@ -30,6 +30,8 @@ function reply(request: ReceivedRequest): ScriptedReply {
     hung.resolve();
     return { hang: true };
   }
+  if (user.includes('please fail'))
+    return { status: 400, errorBody: { error: 'the model refused this request' } };
   if (user.includes('please edit')) {
     return afterTool
       ? { text: 'edited' }
@@ -63,7 +65,9 @@ const asked: RequestPermissionRequest[] = [];
 const buffers = new Map<string, string>();
 const written: { path: string; content: string }[] = [];
 /** How the test client answers the next permission request. */
-let answer: RequestPermissionResponse['outcome'] = { outcome: 'selected', optionId: 'allow-once' };
+let answer: RequestPermissionResponse['outcome'] | 'wait' = { outcome: 'selected', optionId: 'allow-once' };
+/** Resolves when the test client is asked for a permission it holds until the request is cancelled. */
+let waiting = deferred();
 
 beforeAll(async () => {
   server = await startModelServer({ script: Array.from({ length: 60 }, () => reply) });
@@ -102,9 +106,12 @@ beforeAll(async () => {
       list.push(params.update);
       updates.set(params.sessionId, list);
     })
-    .onRequest(methods.client.session.requestPermission, ({ params }) => {
+    .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
       asked.push(params);
-      return { outcome: answer };
+      if (answer !== 'wait') return { outcome: answer };
+      waiting.resolve();
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      return { outcome: { outcome: 'cancelled' } };
     })
     // An editor's file system: its unsaved buffer when it has one, else the file; a write is saved to disk.
     .onRequest(methods.client.fs.readTextFile, async ({ params }) => ({
@@ -245,6 +252,26 @@ describe('keel acp', () => {
     await hung.promise;
     await connection.agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await running).stopReason).toBe('cancelled');
+  });
+
+  it('cancels a turn waiting for permission, and the edit is not made', async () => {
+    const cwd = await workspace({ 'notes.txt': 'old line\n' });
+    const sessionId = await newSession(cwd);
+    answer = 'wait';
+    waiting = deferred();
+    const running = prompt(sessionId, 'please edit notes');
+    await waiting.promise;
+    await connection.agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await running).stopReason).toBe('cancelled');
+    expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('old line\n');
+  });
+
+  it('shows a failed model request in the answer and ends the turn', async () => {
+    const sessionId = await newSession(await workspace());
+    expect((await prompt(sessionId, 'please fail')).stopReason).toBe('end_turn');
+    expect(texts(updates.get(sessionId) ?? [], 'agent_message_chunk')).toMatch(
+      /error: .*refused this request/,
+    );
   });
 
   it('loads a saved session by replaying its conversation', async () => {
