@@ -6,8 +6,9 @@ import { serveAcp } from '../acp/agent.js';
 import type { OpenRequest } from '../acp/session.js';
 import { ExitCode } from '../core/errors.js';
 import { credentialEnvVar, isCredentialProvider, resolveCredential } from '../providers/credentials.js';
-import { assembleRun } from '../runtime/assemble.js';
+import { assembleRun, type Run } from '../runtime/assemble.js';
 import { redactingSink } from '../safety/redact-stream.js';
+import { clearMarkerSync } from '../session/marker.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
@@ -30,6 +31,27 @@ function claimStdout(): WritableStream<Uint8Array> {
   });
 }
 
+/**
+ * The editor stops its agent with a signal: every session's commands are killed (nothing orphaned) and its active
+ * marker cleared (not reported as a crash), then Keel exits. Returns a function that removes the handlers.
+ */
+function endOnSignals(runs: ReadonlySet<Run>): () => void {
+  const handlers = (['SIGTERM', 'SIGHUP', 'SIGINT'] as const).map((name) => {
+    const handler = () => {
+      for (const run of runs) {
+        run.runner.killAll();
+        if (run.session) clearMarkerSync(run.session.file);
+      }
+      process.exit(128 + (name === 'SIGINT' ? 2 : name === 'SIGTERM' ? 15 : 1));
+    };
+    process.on(name, handler);
+    return () => process.off(name, handler);
+  });
+  return () => {
+    for (const off of handlers) off();
+  };
+}
+
 export async function acpCommand(options: AcpOptions): Promise<number> {
   try {
     const env = process.env;
@@ -40,8 +62,10 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
       if (!isCredentialProvider(provider) || (await resolveCredential(provider, env))) return undefined;
       return { provider, envVar: credentialEnvVar[provider] };
     };
-    const open = (request: OpenRequest) =>
-      assembleRun({
+    // Every run started, so a signal can end their commands (their process groups) before Keel exits.
+    const runs = new Set<Run>();
+    const open = async (request: OpenRequest) => {
+      const run = await assembleRun({
         ...runSource(options),
         cwd: request.cwd,
         mode: (config) => request.mode ?? resolveMode(options, config.config, 'interactive'),
@@ -55,6 +79,10 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
         outputs: (_model, redact) => redactingSink(request.sink, redact),
         env,
       });
+      runs.add(run);
+      return run;
+    };
+    const offSignals = endOnSignals(runs);
     const output = claimStdout();
     const host = {
       version,
@@ -63,6 +91,7 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
       log: (message: string) => void process.stderr.write(`keel acp: ${message}\n`),
     };
     await serveAcp(host, output, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+    offSignals();
     return ExitCode.ok;
   } catch (error) {
     // Nothing but the protocol on stdout, failures included.
