@@ -15,7 +15,6 @@ const PY_MODULES = 360;
 const TESTS = 500;
 const PER_DIR = 40;
 
-
 const tsModule = (p, i) => {
   const dep = (i * 7 + 3) % TS_MODULES;
   const other = (i * 13 + 5) % TS_MODULES;

@@ -166,7 +166,14 @@ function pyDefinitions(source: string, line: (i: number) => number): Definition[
     const indented = (m[1] ?? '').length > 0;
     if (indented && !(container && m[2] === 'def')) continue;
     if (m[4] !== undefined) {
-      definitions.push({ name, kind: 'variable', line: at, endLine: at, signature, exported: !name.startsWith('_') });
+      definitions.push({
+        name,
+        kind: 'variable',
+        line: at,
+        endLine: at,
+        signature,
+        exported: !name.startsWith('_'),
+      });
       container = undefined;
       continue;
     }
