@@ -47,7 +47,7 @@ export function initializeResponse(
     agentInfo: { name: 'keel', title: 'Keel', version },
     agentCapabilities: {
       loadSession: true,
-      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
     },
     authMethods: missing ? authMethods(missing) : [],
   };

@@ -10,7 +10,7 @@ import type { FileAccess } from '../core/file-access.js';
 import type { Run } from '../runtime/assemble.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { type ExecutionMode, MODES } from '../safety/modes.js';
-import { promptText } from './prompt.js';
+import { promptMessage } from './prompt.js';
 import { eventUpdates, planEntries, replayUpdates } from './updates.js';
 
 /** What a session asks of its host to assemble a run. */
@@ -135,7 +135,8 @@ export class AcpSession {
     const turn = new AbortController();
     this.turn = turn;
     try {
-      this.run.conversation.push({ role: 'user', content: promptText(blocks) });
+      const { content, images } = promptMessage(blocks);
+      this.run.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
       const result = await this.run.run(turn.signal);
       await this.sent;
       return stopReason(result, turn.signal.aborted);

@@ -88,6 +88,14 @@ export function replayUpdates(messages: readonly Message[], root: string): Sessi
         break;
       case 'user':
         updates.push({ sessionUpdate: 'user_message_chunk', content: textBlock(message.content) });
+        // Images whose bytes the session kept are shown again; the text names the others.
+        for (const image of message.images ?? []) {
+          if (image.data)
+            updates.push({
+              sessionUpdate: 'user_message_chunk',
+              content: { type: 'image', mimeType: image.mediaType, data: image.data },
+            });
+        }
         break;
       case 'assistant':
         if (message.reasoning)

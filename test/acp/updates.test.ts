@@ -4,7 +4,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { describe, expect, test } from 'vitest';
 import { initializeResponse } from '../../src/acp/agent.js';
 import { permissionAnswer, permissionOptions } from '../../src/acp/permission.js';
-import { promptText } from '../../src/acp/prompt.js';
+import { promptMessage, promptText } from '../../src/acp/prompt.js';
 import { stopReason } from '../../src/acp/session.js';
 import { toolKind, toolTitle } from '../../src/acp/tool-calls.js';
 import { eventUpdates, replayUpdates } from '../../src/acp/updates.js';
@@ -253,12 +253,42 @@ describe('promptText', () => {
       '[binary resource /ws/a.png (image/png): not included]',
     ],
     [
-      'an image is a note that it was left out',
-      [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }],
-      '[an image (image/png) was attached, but Keel cannot send images to the model yet]',
+      'an image of a type Keel cannot send is named',
+      [{ type: 'image', data: 'AAAA', mimeType: 'image/svg+xml' }],
+      '[an image (image/svg+xml) was attached; Keel cannot send this type]',
+    ],
+    [
+      'an image Keel sends adds no text',
+      [
+        { type: 'text', text: 'see' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+      'see',
     ],
   ] as const)('%s', (_name, blocks, expected) => {
     expect(promptText(blocks as never)).toBe(expected);
+  });
+});
+
+describe('promptMessage', () => {
+  test('carries the images Keel can send beside the text', () => {
+    const message = promptMessage([
+      { type: 'text', text: 'what is this?' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png', uri: 'file:///ws/shot.png' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/tiff' },
+    ]);
+    expect(message.images).toEqual([
+      { type: 'image', mediaType: 'image/png', data: 'AAAA', bytes: 3, name: 'shot.png' },
+    ]);
+    expect(message.content).toBe(
+      'what is this?\n[an image (image/tiff) was attached; Keel cannot send this type]',
+    );
+  });
+
+  test('names the images of a message without text', () => {
+    expect(promptMessage([{ type: 'image', data: 'AAAA', mimeType: 'image/jpeg' }]).content).toBe(
+      'image-1 (image/jpeg, 3 B)',
+    );
   });
 });
 

@@ -52,6 +52,9 @@ function deferred() {
   return { promise, resolve };
 }
 let hung = deferred();
+/** A 1×1 PNG. */
+const PIXEL =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 let server: ModelServer;
 let home: string;
@@ -175,7 +178,7 @@ describe('keel acp', () => {
     expect(init.authMethods).toEqual([]);
   });
 
-  it('streams the answer and the reasoning of a prompt, with embedded resources sent to the model', async () => {
+  it('streams the answer and the reasoning of a prompt, with embedded resources and images sent to the model', async () => {
     const cwd = await workspace();
     const sessionId = await newSession(cwd);
     const result = await connection.agent.request(methods.agent.session.prompt, {
@@ -183,13 +186,16 @@ describe('keel acp', () => {
       prompt: [
         { type: 'text', text: 'hello, look at this' },
         { type: 'resource', resource: { uri: 'file:///tmp/buffer.ts', text: 'const unsaved = 1;' } },
+        { type: 'image', mimeType: 'image/png', data: PIXEL },
       ],
     });
     expect(result.stopReason).toBe('end_turn');
     const list = updates.get(sessionId) ?? [];
     expect(texts(list, 'agent_message_chunk')).toBe('Hi there from Keel');
     expect(texts(list, 'agent_thought_chunk')).toBe('thinking it over');
-    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('const unsaved = 1;');
+    const sent = JSON.stringify(server.requests.at(-1)?.body);
+    expect(sent).toContain('const unsaved = 1;');
+    expect(sent).toContain(PIXEL);
     greeted = { sessionId, cwd };
   });
 
