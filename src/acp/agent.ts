@@ -78,6 +78,17 @@ function askEditor(client: AgentContext, sessionId: string): Approve {
   };
 }
 
+/** A failure as the editor shows it: Keel's one clear message and its hint (bad config, an unknown model). */
+function requestError(error: unknown): RequestError {
+  if (error instanceof RequestError) return error;
+  if (error instanceof KeelError)
+    return RequestError.internalError(
+      { code: error.code },
+      error.hint ? `${error.message} (${error.hint})` : error.message,
+    );
+  return RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+}
+
 export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<void> } {
   const sessions = new Map<string, AcpSession>();
   let connection: AgentContext | undefined;
@@ -110,13 +121,7 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
       return session;
     } catch (error) {
       if (error instanceof SessionError) throw RequestError.resourceNotFound(resume);
-      // Bad config, an unknown model: the editor shows Keel's one clear message and its hint.
-      if (error instanceof KeelError)
-        throw RequestError.internalError(
-          { code: error.code },
-          error.hint ? `${error.message} (${error.hint})` : error.message,
-        );
-      throw error;
+      throw requestError(error);
     }
   };
   const app = agent({ name: 'keel' })
@@ -145,13 +150,18 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
       try {
         return { stopReason: await session.prompt(params.prompt) };
       } catch (error) {
-        throw RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+        throw requestError(error);
       }
     })
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
       if (!isMode(params.modeId))
         throw RequestError.invalidParams(undefined, `unknown mode ${params.modeId}`);
-      await find(params.sessionId).setMode(params.modeId);
+      const session = find(params.sessionId);
+      try {
+        await session.setMode(params.modeId);
+      } catch (error) {
+        throw requestError(error);
+      }
       return {};
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {

@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import type { ContentBlock, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { LoopResult } from '../agent/loop.js';
 import type { Approve } from '../core/approval.js';
-import type { EventSink } from '../core/events.js';
+import type { AgentEvent, EventSink } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
 import type { Run } from '../runtime/assemble.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
@@ -86,7 +86,7 @@ export class AcpSession {
   /** A new session, or (resume) a saved one whose conversation is shown again before this resolves. */
   static async start(open: OpenRun, peer: SessionPeer, cwd: string, resume?: string): Promise<AcpSession> {
     let session: AcpSession | undefined;
-    const pending: Parameters<EventSink>[0][] = [];
+    const pending: AgentEvent[] = [];
     // Events raised while the run is assembled (warnings) wait for the session to know its id.
     const sink: EventSink = (event) => {
       if (session) session.follow(event);
@@ -124,7 +124,7 @@ export class AcpSession {
       .catch((error: unknown) => this.peer.log(`session/update failed: ${String(error)}`));
   }
 
-  private follow(event: Parameters<EventSink>[0]): void {
+  private follow(event: AgentEvent): void {
     if (event.type === 'warning') this.peer.log(`warning: ${event.message}`);
     for (const update of eventUpdates(event, this.root)) this.send(update);
   }
