@@ -49,19 +49,19 @@ export function eventUpdates(event: AgentEvent, root: string): SessionUpdate[] {
       return event.approved
         ? [{ sessionUpdate: 'tool_call_update', toolCallId: event.id, status: 'in_progress' }]
         : [];
-    case 'tool_result': {
-      // A file change keeps its diff as its content; any other call shows what it produced, or why it failed.
-      const keepsDiff = event.success && isEdit(event.name);
-      const shown = event.success ? event.display : (event.error ?? 'failed');
+    case 'tool_result':
       return [
         {
           sessionUpdate: 'tool_call_update',
           toolCallId: event.id,
           status: event.success ? 'completed' : 'failed',
-          ...(keepsDiff ? {} : { content: resultContent(shown) }),
         },
       ];
-    }
+    case 'message':
+      // The result as the model reads it (a command's output, not just its exit) follows the status.
+      return event.role === 'tool'
+        ? resultUpdate(event.tool_call_id, event.tool_name, event.content, event.is_error)
+        : [];
     case 'todo':
       return [{ sessionUpdate: 'plan', entries: planEntries(event.todos) }];
     case 'error':
@@ -77,6 +77,12 @@ export function eventUpdates(event: AgentEvent, root: string): SessionUpdate[] {
 }
 
 const isEdit = (name: string) => name === 'write_file' || name === 'edit_file';
+
+/** A result's content: a file change keeps its diff; any other call shows what it produced, or why it failed. */
+function resultUpdate(id: string, name: string, content: string, isError?: boolean): SessionUpdate[] {
+  if (isEdit(name) && !isError) return [];
+  return [{ sessionUpdate: 'tool_call_update', toolCallId: id, content: resultContent(content) }];
+}
 
 /** A saved conversation as the updates that show it again (`session/load`); the system prompt is not shown. */
 export function replayUpdates(messages: readonly Message[], root: string): SessionUpdate[] {
@@ -113,13 +119,13 @@ export function replayUpdates(messages: readonly Message[], root: string): Sessi
         }
         break;
       case 'tool': {
-        const edit = isEdit(names.get(message.toolCallId) ?? message.toolName);
+        const name = names.get(message.toolCallId) ?? message.toolName;
         updates.push({
           sessionUpdate: 'tool_call_update',
           toolCallId: message.toolCallId,
           status: message.isError ? 'failed' : 'completed',
-          ...(edit && !message.isError ? {} : { content: resultContent(message.content) }),
         });
+        updates.push(...resultUpdate(message.toolCallId, name, message.content, message.isError));
         break;
       }
     }

@@ -99,30 +99,51 @@ const cases: [string, AgentEvent, SessionUpdate[]][] = [
     [],
   ],
   [
-    'a completed edit keeps its diff',
-    result('edit_file', true),
+    'a result is its status',
+    result('read_file', true),
     [{ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' }],
   ],
   [
-    'a completed read shows what the user sees of it',
-    result('read_file', true, 'read a.ts (3 lines)'),
+    'a failed result is its status',
+    result('execute_command', false, '', 'refused'),
+    [{ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'failed' }],
+  ],
+  [
+    "a command's result message shows its output",
+    {
+      type: 'message',
+      role: 'tool',
+      tool_call_id: 'c1',
+      tool_name: 'execute_command',
+      content: 'exit 0\nok 3 tests',
+    },
     [
       {
         sessionUpdate: 'tool_call_update',
         toolCallId: 'c1',
-        status: 'completed',
-        content: [{ type: 'content', content: { type: 'text', text: 'read a.ts (3 lines)' } }],
+        content: [{ type: 'content', content: { type: 'text', text: 'exit 0\nok 3 tests' } }],
       },
     ],
   ],
   [
-    'a failed call shows why',
-    result('edit_file', false, '', 'the user declined this edit_file call'),
+    "a completed edit's result message leaves its diff",
+    { type: 'message', role: 'tool', tool_call_id: 'c1', tool_name: 'edit_file', content: 'edited a.ts' },
+    [],
+  ],
+  [
+    'a failed edit shows why',
+    {
+      type: 'message',
+      role: 'tool',
+      tool_call_id: 'c1',
+      tool_name: 'edit_file',
+      content: 'the user declined this edit_file call',
+      is_error: true,
+    },
     [
       {
         sessionUpdate: 'tool_call_update',
         toolCallId: 'c1',
-        status: 'failed',
         content: [
           { type: 'content', content: { type: 'text', text: 'the user declined this edit_file call' } },
         ],
@@ -215,10 +236,11 @@ describe('replayUpdates', () => {
       'agent_message_chunk',
       'tool_call',
       'tool_call_update',
+      'tool_call_update',
     ]);
     expect(updates[3]).toMatchObject({ kind: 'read', locations: [{ path: '/ws/a.ts', line: 3 }] });
-    expect(updates[4]).toMatchObject({
-      status: 'completed',
+    expect(updates[4]).toMatchObject({ status: 'completed' });
+    expect(updates[5]).toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: 'line 3' } }],
     });
   });
