@@ -303,6 +303,15 @@ Start it as you start other agents:
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
 
   program
+    .command('acp')
+    .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
+
+  program
     .command('doctor')
     .description('check what a run needs: Node, sandbox, git, ripgrep, provider, MCP servers, directories')
     .action(lazyAction(async () => (await import('./doctor-command.js')).doctorCommand));

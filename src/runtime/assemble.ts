@@ -12,6 +12,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { Model } from '../core/model.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -78,6 +79,8 @@ export interface RunOptions extends RunSource {
   observe?: EventSink;
   /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
+  files?: FileAccess;
 }
 
 export interface Run {
@@ -197,6 +200,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     diagnostics: config.code.diagnostics,
     web: webAccess(config, env),
     condense: modelCondenser(model),
+    ...(options.files ? { files: options.files } : {}),
   });
   // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
   const approvals = options.approve

@@ -5,6 +5,7 @@ import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -43,6 +44,8 @@ export interface ToolContextParts {
   web?: WebAccess;
   /** The run's model condensing a page for web_fetch's prompt; absent without a model (keel mcp serve). */
   condense?: ToolContext['condense'];
+  /** An editor's view of the files (keel acp); absent: the disk. */
+  files?: FileAccess;
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */
