@@ -117,6 +117,11 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     run: (args, chat) => switchMode(args, chat),
   },
   {
+    name: 'plan',
+    description: 'plan mode: read and plan, change nothing (/mode <name> to execute)',
+    run: (_, chat) => switchMode('plan', chat),
+  },
+  {
     name: 'permissions',
     args: '[rm <n>]',
     description: 'list the approvals kept for this workspace (A), or remove one',

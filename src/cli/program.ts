@@ -93,6 +93,14 @@ Start it as you start other agents:
     )
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
     .option('--no-ask-user', 'do not offer ask_user (headless, it says no user is available)')
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'stdin: text, or stream-json (JSON lines of user messages, approval answers, cancels; with --output stream-json)',
+      )
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
     .argument('[args...]', 'arguments of --command')
     .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');
@@ -161,6 +169,13 @@ Start it as you start other agents:
     .option('--project', 'write .keel.yaml in the workspace instead of the user config')
     .option('--force', 'overwrite an existing file')
     .action(lazyAction(async () => (await import('./config-command.js')).configInitCommand));
+  config
+    .command('set')
+    .description('set one key in the user config, its comments kept: keel config set provider.type openai')
+    .argument('<key>', 'a dotted key, as keel config show lists them')
+    .argument('<value>', 'the value (YAML: 3 is a number, true a boolean)')
+    .option('--project', 'write .keel.yaml in the workspace instead of the user config')
+    .action(lazyAction(async () => (await import('./config-command.js')).configSetCommand));
 
   program
     .command('models')
@@ -303,6 +318,15 @@ Start it as you start other agents:
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
+
+  program
+    .command('acp')
+    .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
 
   program
     .command('doctor')

@@ -55,6 +55,15 @@ export type Message =
       images?: ImagePart[];
     };
 
+/** The image media types Keel sends to models, by file extension. */
+export const imageTypes: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
 /** "image.png (image/png, 12 KB)": how an image is named to the user, or to a model that cannot see it. */
 export function describeImage(image: ImagePart): string {
   const size = image.bytes === undefined ? '' : `, ${formatBytes(image.bytes)}`;

@@ -18,7 +18,7 @@ export const CYCLE: readonly ExecutionMode[] = ['plan', 'interactive', 'restrict
  * interactive mode, everything else is refused. A column derived from the kinds, so every new kind is refused.
  */
 const PLAN_ALLOWS: ReadonlySet<string> = new Set(['read', 'read-only-command']);
-const PLAN_AS_INTERACTIVE: ReadonlySet<string> = new Set(['network']);
+const PLAN_AS_INTERACTIVE: ReadonlySet<string> = new Set(['network', 'network-allowed-domain']);
 export const PLAN_HINT = 'plan mode makes no changes: finish the plan, then execute it in another mode';
 
 /** The mode after `mode` in the chat's cycle (full goes back to the start). */
@@ -44,7 +44,9 @@ export type ActionKind =
   | 'delete-other'
   | 'protected-path-write'
   | 'secret-path-write'
-  | 'other-tool';
+  | 'other-tool'
+  | 'network'
+  | 'network-allowed-domain';
 
 export interface ActionRow {
   /** What the action is, for people. (Plan mode's column is derived: see verdictOf.) */
@@ -213,6 +215,22 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     auto: 'allow',
     full: 'allow',
     hint: 'approve it in keel chat, or use --mode restricted, auto or full to let it run without asking',
+  },
+  network: {
+    label: 'fetch a web page or search the web (public addresses only unless safety.web.allow_private)',
+    interactive: 'ask',
+    restricted: 'deny',
+    auto: 'allow',
+    full: 'allow',
+    hint: 'add the domain to safety.web.allow_domains, approve it in keel chat, or use --mode auto',
+  },
+  'network-allowed-domain': {
+    label: 'fetch from or search through a domain in safety.web.allow_domains',
+    interactive: 'allow',
+    restricted: 'allow',
+    auto: 'allow',
+    full: 'allow',
+    hint: '',
   },
 };
 

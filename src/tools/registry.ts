@@ -32,6 +32,8 @@ import { renameSymbolTool } from './rename-symbol.js';
 import { searchCodeTool } from './search-code.js';
 import { todoWriteTool } from './todo-write.js';
 import type { Tool } from './tool.js';
+import { webFetchTool } from './web-fetch.js';
+import { webSearchTool } from './web-search.js';
 import { writeFileTool } from './write-file.js';
 
 export interface ToolRegistry {
@@ -149,6 +151,8 @@ export function defaultTools(): Tool[] {
     createBarrelTool,
     todoWriteTool,
     askUserTool,
+    webFetchTool,
+    webSearchTool,
   ] as Tool[];
 }
 

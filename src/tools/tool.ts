@@ -5,10 +5,12 @@ import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { ImagePart } from '../core/messages.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import type { TodoBoard } from '../core/todo-board.js';
+import type { HostLookup } from '../safety/network.js';
 import type { Workspace } from '../safety/workspace.js';
 
 export type { ToolPreview } from '../core/approval.js';
@@ -28,6 +30,8 @@ export interface ToolResult {
   display?: string;
   /** Images for the model (read_file on an image, an MCP tool's image content); a model without vision gets `output` only. */
   images?: ImagePart[];
+  /** Sources the answer may cite (web_search's results): listed under the answer. */
+  citations?: { url: string; title?: string }[];
 }
 
 export interface ToolLimits {
@@ -41,6 +45,25 @@ export interface ToolLimits {
   maxStderrBytes: number;
   /** How long file tools wait for the errors a change introduced before skipping them (default 2000 ms). */
   diagnosticsMs?: number;
+}
+
+/** A configured search API (web.search), its key looked up only when a search runs. */
+export interface SearchEndpoint {
+  provider: 'brave' | 'tavily' | 'searxng';
+  url: string;
+  apiKey: () => Promise<string | undefined>;
+}
+
+/** What the web tools may reach (safety.web, web.search). */
+export interface WebAccess {
+  /** safety.web.allow_private: loopback, link-local and private addresses too. */
+  allowPrivate: boolean;
+  /** How host names resolve; default: the system's (tests inject one). */
+  lookup?: HostLookup;
+  /** Why an address is not public; default: the ranges of safety/network.ts (tests call loopback public). */
+  classify?: (address: string) => string | undefined;
+  /** Where web_search searches; absent: the tool is not offered. */
+  search?: SearchEndpoint;
 }
 
 /** What a tool sees of the run: its workspace, signal, runner, limits and event sink. The policy, approvals,
@@ -66,6 +89,19 @@ export interface ToolContext {
   diagnostics?: boolean;
   /** Puts ask_user's question to the user (the chat, an editor); absent: nobody to ask (headless). */
   askUser?: AskUser;
+  /** What web_fetch and web_search may reach; absent: they say web access is unavailable. */
+  web?: WebAccess;
+  /** The run's model condenses a text as `prompt` asks, in one request without tools (web_fetch's prompt). */
+  condense?: (text: string, prompt: string, signal: AbortSignal) => Promise<string>;
+  /**
+   * Set by the executor for each call: asks the policy (and the user, where it asks) about one more URL the call
+   * reaches, a redirect. Undefined lets it; a string is why not.
+   */
+  authorizeUrl?: (url: string) => Promise<string | undefined>;
+  /** Set by the executor for each call: keeps a long text (a whole page) with the saved outputs; its path. */
+  saveText?: (text: string) => Promise<string>;
+  /** An editor's view of the files (keel acp): reads see unsaved buffers, writes go through it. Absent: the disk. */
+  files?: FileAccess;
 }
 
 /** A tool call as hooks see it. */

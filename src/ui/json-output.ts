@@ -38,8 +38,14 @@ export function createJsonOutput(
   const plan = info.plan ? trackPlan(info.plan) : undefined;
   let planned: TodoItem[] = [];
   let error: { code: string; message: string; hint?: string } | undefined;
+  /** Sources the answer may cite (provider annotations, web_search's results), once each. */
+  let citations: { url: string; title?: string }[] = [];
   return (event: AgentEvent) => {
     switch (event.type) {
+      case 'citation':
+        if (!citations.some((c) => c.url === event.url))
+          citations.push({ url: event.url, ...(event.title ? { title: event.title } : {}) });
+        break;
       case 'tool_call':
         calls.push({ id: event.id, name: event.name, args: event.args });
         break;
@@ -69,6 +75,7 @@ export function createJsonOutput(
             provider: info.provider,
             model: info.model,
             ...(error ? { error } : {}),
+            ...(citations.length > 0 ? { citations } : {}),
             ...(plan ? { plan: plan.steps() } : {}),
             ...(info.planGoal !== undefined && !plan
               ? {
@@ -84,6 +91,7 @@ export function createJsonOutput(
         );
         calls.length = 0;
         error = undefined;
+        citations = [];
         break;
       default:
         break;

@@ -73,7 +73,7 @@ describe('the modes table', () => {
 
   test('plan mode allows reads and read-only commands only', () => {
     const allowed = Object.keys(ACTIONS).filter((kind) => verdictOf(kind as ActionKind, 'plan') === 'allow');
-    expect(allowed.sort()).toEqual(['read', 'read-only-command']);
+    expect(allowed.sort()).toEqual(['network-allowed-domain', 'read', 'read-only-command']);
   });
 
   test.each<[ActionKind, string, string, string, string]>([
