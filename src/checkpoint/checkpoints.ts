@@ -83,6 +83,11 @@ export interface CheckpointStore {
   restore(target: Checkpoint, undoRun: string): Promise<RestoreResult>;
   /** Records the workspace as a call left it, so an undo can tell later edits by hand from Keel's changes. */
   after?(): Promise<void>;
+  /**
+   * What Keel's calls changed since the newest checkpoint, up to the state the last one left (recorded by `after`),
+   * so later edits by hand are not counted; undefined when that state was not recorded after the newest checkpoint.
+   */
+  changedByLastCalls?(): Promise<FileChange[] | undefined>;
   /** Does ahead of time what makes the first snapshot slow (hashing the workspace), without taking one. */
   prepare?(): Promise<void>;
 }

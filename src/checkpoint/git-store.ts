@@ -157,6 +157,15 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   return {
     kind: 'git',
     after: recordAfter,
+    async changedByLastCalls() {
+      const newest = await head();
+      const after = await head(AFTER_REF);
+      if (!newest || !after) return undefined;
+      const parent = (
+        await git.run(['rev-parse', '--verify', '--quiet', `${after}^`]).catch(() => '')
+      ).trim();
+      return parent === newest ? diff(newest, after) : undefined;
+    },
     async prepare() {
       await stage();
       // The trees too: a seeded index names the user's trees, which the shadow writes once here.

@@ -8,6 +8,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
+import type { ChatGit } from './chat-git.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
 export interface ChatContext {
@@ -44,6 +45,8 @@ export interface ChatContext {
   rewind(args: string): Promise<void>;
   /** Records a file Keel wrote for the user (/save), which undo and rewind then leave alone. */
   wroteForUser(file: string): Promise<void>;
+  /** /commit, /review and /fork on the current agent (chat-git.ts, loaded when first used). */
+  git(command: keyof ChatGit, args: string): Promise<void>;
   /** The same work as the matching keel subcommand (undo, init, sessions list, models, sessions export). */
   subcommand: {
     undo(): Promise<number>;
@@ -154,6 +157,24 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     description:
       'go back to before one of your messages: the conversation, and the files with --files (also Esc Esc)',
     run: (args, chat) => chat.rewind(args),
+  },
+  {
+    name: 'commit',
+    args: '[--yes] [--all] [paths…]',
+    description: 'commit the staged changes, else what Keel changed in this session, with a drafted message',
+    run: (args, chat) => chat.git('commit', args),
+  },
+  {
+    name: 'review',
+    args: '[--base <ref>] [paths…]',
+    description: 'review the uncommitted diff (or the branch since --base) for problems',
+    run: (args, chat) => chat.git('review', args),
+  },
+  {
+    name: 'fork',
+    args: '[n]',
+    description: 'start a new saved session from this one, up to your message n (default: all)',
+    run: (args, chat) => chat.git('fork', args),
   },
   {
     name: 'init',

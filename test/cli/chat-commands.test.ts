@@ -44,6 +44,7 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     undo: async () => void record('undo'),
     rewind: async (args) => void record(`rewind ${args}`),
     wroteForUser: async (file) => void record(`wrote ${file}`),
+    git: async (command, args) => void record(`${command} ${args}`),
     subcommand: {
       undo: async () => record('undo'),
       init: async () => record('init'),
