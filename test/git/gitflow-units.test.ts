@@ -1,10 +1,12 @@
 // The pure decisions of commits, reviews and forks: a model's reply as a commit message, the attribution trailer,
 // severities and findings read from an answer, their printed form, /review's arguments and where a fork cuts.
 import { describe, expect, it } from 'vitest';
+import { approveCommit } from '../../src/cli/commit-command.js';
 import { forkPoint } from '../../src/cli/fork-command.js';
 import { parseReviewArgs } from '../../src/cli/review-command.js';
 import type { Message } from '../../src/core/messages.js';
 import { cleanMessage, withAttribution } from '../../src/git/commit-message.js';
+import type { CommitDraft } from '../../src/runtime/git-work.js';
 import { findingsInText, severityOf } from '../../src/tools/report-finding.js';
 import { findingsSummary, formatFindings } from '../../src/ui/review-report.js';
 
@@ -133,5 +135,52 @@ describe('forkPoint', () => {
 
   it.each([0, 3])('refuses message %j', (at) => {
     expect(() => forkPoint(messages, at)).toThrow(/no message/);
+  });
+});
+
+describe('approveCommit', () => {
+  /** A draft that records what was committed or discarded. */
+  function draft() {
+    const done: string[] = [];
+    const value = {
+      git: {} as CommitDraft['git'],
+      changes: { files: ['a.txt'], source: 'paths' as const, stat: '', diff: '' },
+      message: 'Add a',
+      commit: async (message: string) => {
+        done.push(`commit ${message}`);
+        return { hash: 'abc1234', subject: message.split('\n')[0]! };
+      },
+      discard: async () => void done.push('discard'),
+    };
+    return { value, done };
+  }
+  const out = { print: () => {}, notice: () => {} };
+  const answers =
+    (...said: string[]) =>
+    async () =>
+      said.shift() ?? null;
+
+  it('commits after y, and puts the index back after n', async () => {
+    const yes = draft();
+    await approveCommit(yes.value, { out, yes: false, env: {}, ask: answers('y') });
+    expect(yes.done).toEqual(['commit Add a']);
+    const no = draft();
+    expect(await approveCommit(no.value, { out, yes: false, env: {}, ask: answers('n') })).toBeUndefined();
+    expect(no.done).toEqual(['discard']);
+  });
+
+  it('commits the message as edited in $EDITOR after e', async () => {
+    const d = draft();
+    const env = { ...process.env, EDITOR: 'sed -i s/Add/Edit/' };
+    await approveCommit(d.value, { out, yes: false, env, ask: answers('e', 'y') });
+    expect(d.done).toEqual(['commit Edit a']);
+  });
+
+  it('refuses without --yes when nobody can be asked, leaving the index as it was', async () => {
+    const d = draft();
+    await expect(approveCommit(d.value, { out, yes: false, env: {} })).rejects.toThrow(
+      /pass --yes|not a terminal/,
+    );
+    expect(d.done).toEqual(['discard']);
   });
 });
