@@ -99,6 +99,20 @@ export function commitFiles(paths: readonly string[], all: boolean, base: string
   return all ? ({ all: true } as const) : ({ keel: scope } as const);
 }
 
+/** One question on the terminal; Ctrl-C answers no. Readline opens only now, so Ctrl-C before it aborts the draft. */
+async function askOnTerminal(prompt: string): Promise<string | null> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const stop = new AbortController();
+  rl.on('SIGINT', () => stop.abort());
+  try {
+    return await rl.question(prompt, { signal: stop.signal });
+  } catch {
+    return null;
+  } finally {
+    rl.close();
+  }
+}
+
 export async function commitCommand(
   paths: string[],
   options: CommitOptions,
@@ -108,15 +122,13 @@ export async function commitCommand(
   const interrupt = interruptSignal();
   let setup: CommitSetup | undefined;
   const terminal = Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
-  const rl =
-    terminal && !options.yes ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
   try {
     setup = await openCommitSetup(runSource(options), process.env, interrupt.signal);
     const result = await commitWith(setup, commitFiles(paths, options.all === true, process.cwd()), {
       out,
       yes: options.yes === true,
       env: process.env,
-      ...(rl ? { ask: (prompt: string) => rl.question(prompt) } : {}),
+      ...(terminal ? { ask: askOnTerminal } : {}),
     });
     if (result.declined) {
       out.notice('not committed; the index is as it was\n');
@@ -132,7 +144,6 @@ export async function commitCommand(
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json, out });
   } finally {
-    rl?.close();
     setup?.runner.killAll();
     interrupt.dispose();
   }
