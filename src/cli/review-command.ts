@@ -104,6 +104,8 @@ export async function reviewCommand(
       { ...options, output: 'text' },
       {
         mode: () => 'restricted',
+        // Nothing the review runs changes files: no checkpoint is prepared (hashing a big tree for nothing).
+        dryRun: true,
         streamText: false,
         printAnswer: false,
         tools: [...readOnlyTools(), reportFindingTool((f) => found.push(f))],

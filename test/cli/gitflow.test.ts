@@ -16,6 +16,8 @@ import { useE2E } from '../support/e2e.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
+/** A run, then git processes and a model request: well under this, but the suite shares two cores. */
+const SLOW = { timeout: 90_000 };
 
 const saved = { ...process.env };
 let home = '';
@@ -90,7 +92,7 @@ function capture(): CommandOutput & { out: string; err: string } {
 
 const options = (s: ModelServer, ws: string) => ({ ...flags(s), cwd: ws, output: 'text' as const });
 
-describe('keel commit', () => {
+describe('keel commit', SLOW, () => {
   it("commits only the run's files with the drafted message and the trailer; a hand edit stays uncommitted", async () => {
     const ws = await repo();
     const s = await server([
@@ -152,7 +154,7 @@ describe('keel commit', () => {
   });
 });
 
-describe('keel review', () => {
+describe('keel review', SLOW, () => {
   const findings: ScriptStep[] = [
     {
       toolCalls: [
@@ -201,7 +203,7 @@ describe('keel review', () => {
   });
 });
 
-describe('keel sessions fork', () => {
+describe('keel sessions fork', SLOW, () => {
   it('writes a new session up to the chosen message, leaves the original untouched, and resumes', async () => {
     const ws = await repo();
     const s = await server([{ text: 'First answer.' }, { text: 'Second answer.' }]);

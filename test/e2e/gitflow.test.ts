@@ -14,10 +14,14 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).toString();
 
 describe('keel commit, review and sessions fork (built binary)', () => {
-  it("commits the run's file, reviews the diff with --fail-on, and forks the run's session", async () => {
+  it("commits the run's file, reviews the diff with --fail-on, and forks the run's session", {
+    timeout: 240_000,
+  }, async () => {
     const ws = await workspace({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
     const dirs = await workspace();
     const env = { XDG_STATE_HOME: join(dirs, 'state'), XDG_DATA_HOME: join(dirs, 'data') };
+    // Four starts of the binary on a shared machine: each well under this.
+    const timeoutMs = 60_000;
     git(ws, 'init', '-q', '-b', 'main');
     git(ws, 'config', 'user.name', 'Tester');
     git(ws, 'config', 'user.email', 'tester@example.com');
@@ -38,11 +42,17 @@ describe('keel commit, review and sessions fork (built binary)', () => {
       { text: 'One problem.' },
     ]);
 
-    const run = await runOllama(s, ws, ['--allow-dangerous', '--no-sandbox', '-p', 'change a'], { env });
+    const run = await runOllama(s, ws, ['--allow-dangerous', '--no-sandbox', '-p', 'change a'], {
+      env,
+      timeoutMs,
+    });
     expect(run.code, run.stderr).toBe(0);
     await writeFile(join(ws, 'b.txt'), 'B by hand\n');
 
-    const commit = await runKeel(['commit', '--yes', '--base-url', s.ollamaUrl, '--cwd', ws], { env });
+    const commit = await runKeel(['commit', '--yes', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      env,
+      timeoutMs,
+    });
     expect(commit.code, commit.stderr).toBe(0);
     expect(commit.stdout).toMatch(/^committed [0-9a-f]+: Update a\n$/);
     expect(git(ws, 'log', '-1', '--format=%B').trim()).toBe('Update a\n\nAssisted-by: Keel (ollama/qwen3)');
@@ -51,6 +61,7 @@ describe('keel commit, review and sessions fork (built binary)', () => {
 
     const review = await runKeel(['review', '--fail-on', 'medium', '--base-url', s.ollamaUrl, '--cwd', ws], {
       env,
+      timeoutMs,
     });
     expect(review.code, review.stderr).toBe(1);
     expect(review.stdout).toBe('b.txt:1 medium b drifts\n');
