@@ -160,6 +160,12 @@ describe('the command table', () => {
     for (const line of ['/undo', '/init', '/sessions', '/exit']) await run(line);
     expect(calls).toEqual(['undo', 'init', 'sessions', 'exit']);
   });
+
+  it('/commit, /review and /fork hand their arguments to the git commands', async () => {
+    const { run, calls } = fakeChat();
+    for (const line of ['/commit --yes src', '/review --base main', '/fork 2']) await run(line);
+    expect(calls).toEqual(['commit --yes src', 'review --base main', 'fork 2']);
+  });
 });
 
 describe('/mode', () => {
