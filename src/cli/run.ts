@@ -29,6 +29,8 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   /** --command: a custom command, with its arguments. */
   command?: string;
   args?: string[];
+  /** stream-json: user messages, approval answers and cancels as JSON lines on stdin (stream-session.ts). */
+  inputFormat?: 'text' | 'stream-json';
 }
 
 async function readStdin(): Promise<string> {
@@ -104,6 +106,8 @@ async function customGoal(options: RunOptions): Promise<CommandGoal | undefined>
 
 export async function runCommand(options: RunOptions): Promise<number> {
   const json = options.output !== 'text';
+  if (options.inputFormat === 'stream-json')
+    return (await import('./stream-session.js')).streamSession(options);
   try {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.

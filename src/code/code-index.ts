@@ -14,7 +14,7 @@ import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 export const MAX_FILE_BYTES = 1_000_000;
 /** Files parsed on the thread pool at a time. */
@@ -187,6 +187,12 @@ async function parseAll(
   }
 }
 
+/** The source files as just listed and stat'ed (undefined: gone), when the caller has walked the tree already. */
+export interface Listed {
+  paths: string[];
+  stats: (Stats | undefined)[];
+}
+
 export interface LoadOptions {
   /** Keel's cache directory; without one nothing is kept between loads. */
   cacheDir?: string;
@@ -196,13 +202,14 @@ export interface LoadOptions {
    * map of a large repository). Without it, tags from a scan found in the cache are parsed again.
    */
   quickAbove?: number;
+  listed?: Listed;
 }
 
 /** Lists, reads (when changed) and parses (when new) the repository's source files. */
 export async function loadCodeIndex(root: string, options: LoadOptions = {}): Promise<CodeIndex> {
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root) : undefined;
   const cache = await readCache(file);
-  const paths = await listSourceFiles(root, options.signal);
+  const paths = options.listed?.paths ?? (await listSourceFiles(root, options.signal));
   const manifest: CacheFile['manifest'] = {};
   const tags: CacheFile['tags'] = {};
   const stats = { files: 0, parsed: 0, hashed: 0, quick: 0 };
@@ -213,10 +220,10 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
   const found: { rel: string; stat: Stats; hash: string }[] = [];
   const queued = new Map<string, { rel: string; data: Buffer }>();
-  for (const rel of paths) {
+  for (const [i, rel] of paths.entries()) {
     options.signal?.throwIfAborted();
     const absolute = path.join(root, rel);
-    const stat = statOrUndefined(absolute);
+    const stat = options.listed ? options.listed.stats[i] : statOrUndefined(absolute);
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
     const known = cache.manifest[rel];
     let hash = known?.hash;

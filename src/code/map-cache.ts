@@ -2,9 +2,9 @@
 // source files' paths, sizes and times (and the root manifests'), so a warm map walks and stats the tree but reads
 // neither the tags cache nor any source file, and parses the definitions of only the files it shows.
 import { createHash } from 'node:crypto';
-import { closeSync, promises as fs, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, promises as fs, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { cacheFileFor, type LoadOptions, loadCodeIndex, writeCache } from './code-index.js';
+import { cacheFileFor, type Listed, type LoadOptions, loadCodeIndex, writeCache } from './code-index.js';
 import { languageOf } from './languages.js';
 import { prepareRank, type RankInput, rankPrepared } from './rank.js';
 import { type RepoMap, renderMap } from './repo-map.js';
@@ -51,17 +51,24 @@ interface MapCache {
 }
 
 /** Paths, sizes and times of the source files and manifests, hashed: any change, addition or removal changes it. */
-async function fingerprintOf(root: string, signal?: AbortSignal): Promise<string> {
+async function fingerprintOf(
+  root: string,
+  signal?: AbortSignal,
+): Promise<{ fingerprint: string; listed: Listed }> {
   const hash = createHash('sha1');
-  for (const rel of [...(await listSourceFiles(root, signal)), ...MANIFESTS]) {
+  const paths = await listSourceFiles(root, signal);
+  const stats: (Stats | undefined)[] = [];
+  for (const rel of [...paths, ...MANIFESTS]) {
+    let stat: Stats | undefined;
     try {
-      const stat = statSync(path.join(root, rel));
+      stat = statSync(path.join(root, rel));
       hash.update(`${rel}\0${stat.mtimeMs}\0${stat.size}\n`);
     } catch {
       hash.update(`${rel}\0\n`);
     }
+    if (stats.length < paths.length) stats.push(stat);
   }
-  return hash.digest('hex');
+  return { fingerprint: hash.digest('hex'), listed: { paths, stats } };
 }
 
 const encode = (array: ArrayBufferView) =>
@@ -202,7 +209,9 @@ export async function loadRepoMap(
   mentions: string,
 ): Promise<LoadedMap> {
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root, 'map') : undefined;
-  const fingerprint = file ? await fingerprintOf(root, options.signal) : '';
+  const { fingerprint, listed } = file
+    ? await fingerprintOf(root, options.signal)
+    : { fingerprint: '', listed: undefined };
   const cached = file ? await readMapCache(file, fingerprint) : undefined;
   let input: RankInput | undefined;
   let reader: { read: (i: number) => Definition[]; close: () => void } | undefined;
@@ -215,7 +224,8 @@ export async function loadRepoMap(
     quick = typeof cached.quick === 'string' ? decode(cached.quick, Uint8Array) : undefined;
   }
   if (!input || !reader) {
-    const index = await loadCodeIndex(root, { ...options, quickAbove: options.quickAbove ?? QUICK_ABOVE });
+    const quickAbove = options.quickAbove ?? QUICK_ABOVE;
+    const index = await loadCodeIndex(root, { ...options, quickAbove, ...(listed ? { listed } : {}) });
     parsed = index.stats.parsed;
     scanned = index.stats.quick;
     input = prepareRank(index);
