@@ -27,7 +27,8 @@ function inScope(c: Checkpoint, scope: ChangeScope): boolean {
  * first; deleted files included. Empty when no checkpoint matches.
  */
 export async function changedPaths(store: CheckpointStore, scope?: ChangeScope): Promise<string[]> {
-  const checkpoints = await store.list();
+  // The newest one's changes come from the state Keel's last call left, not the workspace now (and staging it is slow).
+  const checkpoints = await store.list({ newestChanged: false });
   const chosen = scope ?? newestScope(checkpoints);
   if (!chosen) return [];
   const paths = new Set<string>();
@@ -38,7 +39,8 @@ export async function changedPaths(store: CheckpointStore, scope?: ChangeScope):
       for (const p of c.paths) paths.add(p);
       continue;
     }
-    const changed = i === 0 ? ((await store.changedByLastCalls?.()) ?? c.changed) : c.changed;
+    const changed =
+      i === 0 ? ((await store.changedByLastCalls?.()) ?? (await store.list())[0]?.changed) : c.changed;
     for (const f of changed ?? []) paths.add(f.path);
   }
   return [...paths];
