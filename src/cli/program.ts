@@ -175,6 +175,13 @@ Start it as you start other agents:
     .option('--project', 'write .keel.yaml in the workspace instead of the user config')
     .option('--force', 'overwrite an existing file')
     .action(lazyAction(async () => (await import('./config-command.js')).configInitCommand));
+  config
+    .command('set')
+    .description('set one key in the user config, its comments kept: keel config set provider.type openai')
+    .argument('<key>', 'a dotted key, as keel config show lists them')
+    .argument('<value>', 'the value (YAML: 3 is a number, true a boolean)')
+    .option('--project', 'write .keel.yaml in the workspace instead of the user config')
+    .action(lazyAction(async () => (await import('./config-command.js')).configSetCommand));
 
   program
     .command('models')
@@ -323,6 +330,15 @@ Start it as you start other agents:
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
+
+  program
+    .command('acp')
+    .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
 
   program
     .command('doctor')
