@@ -17,14 +17,17 @@ export interface ChatGit {
 
 type Busy = <T>(label: string, work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
-/** `interactive`: questions are asked at the chat's prompt (else the chat reads piped input: /commit needs --yes). */
-export function chatGit(
-  agent: Run,
-  options: GlobalOptions,
-  screen: ChatScreen,
-  busy: Busy,
-  interactive: boolean,
-): ChatGit {
+/** What /commit, /review and /fork need of the chat. */
+export interface ChatGitContext {
+  agent: Run;
+  options: GlobalOptions;
+  screen: ChatScreen;
+  busy: Busy;
+  /** Questions are asked at the chat's prompt (else the chat reads piped input: /commit needs --yes). */
+  interactive: boolean;
+}
+
+export function chatGit({ agent, options, screen, busy, interactive }: ChatGitContext): ChatGit {
   const ask = interactive ? { ask: (prompt: string) => screen.reader.read(prompt) } : {};
   const env = process.env;
   return {

@@ -286,10 +286,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     wroteForUser: async (file) => {
       if (agent) await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
     },
-    git: async (command, args) => {
-      const git = agent && (await import('./chat-git.js')).chatGit(agent, current, screen, busy, interactive);
-      await git?.[command](args);
-    },
+    gitContext: () => agent && { agent, options: current, screen, busy, interactive },
     subcommand: {
       undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
       init: async () => (await import('./init-command.js')).initCommand(current, screen),

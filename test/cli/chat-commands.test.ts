@@ -44,7 +44,7 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     undo: async () => void record('undo'),
     rewind: async (args) => void record(`rewind ${args}`),
     wroteForUser: async (file) => void record(`wrote ${file}`),
-    git: async (command, args) => void record(`${command} ${args}`),
+    gitContext: () => undefined,
     subcommand: {
       undo: async () => record('undo'),
       init: async () => record('init'),
@@ -161,10 +161,18 @@ describe('the command table', () => {
     expect(calls).toEqual(['undo', 'init', 'sessions', 'exit']);
   });
 
-  it('/commit, /review and /fork hand their arguments to the git commands', async () => {
-    const { run, calls } = fakeChat();
-    for (const line of ['/commit --yes src', '/review --base main', '/fork 2']) await run(line);
-    expect(calls).toEqual(['commit --yes src', 'review --base main', 'fork 2']);
+  it('/fork says so when the chat is not saved', async () => {
+    const { run, said } = fakeChat({
+      gitContext: () => ({
+        agent: {} as never,
+        options: { output: 'text' },
+        screen: { notice: (t: string) => void said.push(t) } as never,
+        busy: (_, work) => work(new AbortController().signal),
+        interactive: false,
+      }),
+    });
+    await run('/fork 2');
+    expect(said.join('')).toContain('nothing to fork: this chat is not saved');
   });
 });
 
