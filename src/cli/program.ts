@@ -158,6 +158,29 @@ Start it as you start other agents:
     .option('--list', 'list the checkpoints: time, run, tool and files changed, newest first')
     .action(lazyAction(async () => (await import('./undo-command.js')).undoCommand));
 
+  program
+    .command('commit')
+    .description(
+      'commit the staged changes, else the files Keel changed, with a message the model drafts; asks first',
+    )
+    .argument('[paths...]', 'commit these paths instead of the files Keel changed')
+    .option('--yes', 'commit with the drafted message without asking')
+    .option('--all', 'commit every change in the workspace, not only the files Keel changed')
+    .action(lazyAction(async () => (await import('./commit-command.js')).commitCommand));
+
+  program
+    .command('review')
+    .description(
+      'review the uncommitted diff (or the branch since --base) with the read-only tools: path:line severity message',
+    )
+    .argument('[paths...]', 'review only these paths')
+    .option('--base <ref>', 'review everything since the branch left this ref (its merge base)')
+    .option(
+      '--fail-on <severity>',
+      'exit 1 if a finding is at or above this: info, low, medium, high, critical',
+    )
+    .action(lazyAction(async () => (await import('./review-command.js')).reviewCommand));
+
   const config = program.command('config').description('show or create configuration');
   config
     .command('show')
@@ -248,6 +271,12 @@ Start it as you start other agents:
     )
     .option('--out <file>', 'write to this file instead of stdout')
     .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsExportCommand));
+  sessions
+    .command('fork')
+    .description('start a new session from a saved one, up to one of your messages; prints the new id')
+    .argument('<id>', 'a session id, or a prefix of one')
+    .option('--at <n>', 'keep up to your n-th message and its replies (default: all)', positiveInt)
+    .action(lazyAction(async () => (await import('./fork-command.js')).sessionsForkCommand));
   sessions
     .command('rm')
     .description('delete a session')

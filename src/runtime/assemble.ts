@@ -331,10 +331,16 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
-      checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`, session?.id);
+      const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
+      checkpoints?.startRun(turnRun, session?.id);
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         await checkpoints?.settle();
+        // git.auto_commit: the run's or turn's changes, committed with a written message (not after an interrupt).
+        if (config.git.auto_commit && checkpoints && !dryRun && ended.reason !== 'interrupted') {
+          const { autoCommit } = await import('./git-work.js');
+          await autoCommit({ loaded, model, workspace, env, signal }, turnRun, emit);
+        }
         return ended;
       });
       if (!hooks) return result;

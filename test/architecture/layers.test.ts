@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['runtime'],
   ['agent', 'ui', 'mcp', 'extend', 'evals'],
   ['tools', 'session', 'plan', 'providers'],
-  ['safety', 'exec', 'checkpoint', 'code', 'project'],
+  ['safety', 'exec', 'checkpoint', 'code', 'project', 'git'],
   ['config', 'core'],
 ];
 
