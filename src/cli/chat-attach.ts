@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
 import { IMAGE_EXTENSION, imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
+import type { Model } from '../core/model.js';
 import type { ReadJail } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -38,6 +39,12 @@ export interface ImageAttaching {
   /** Attach images only: other mentions stay plain text (keel ask, keel run -p). */
   only?: boolean;
 }
+
+/** How a model takes images: whether it reads them, and its name for the reason it cannot. */
+export const imagingOf = (model: Model): ImageAttaching => ({
+  readsImages: model.capabilities?.images === true,
+  model: model.modelId,
+});
 
 const cannotRead = (model: string) => `an image, and ${model} cannot read images (choose a model that can)`;
 

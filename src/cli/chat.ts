@@ -16,7 +16,7 @@ import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
-import { attachFiles } from './chat-attach.js';
+import { attachFiles, imagingOf } from './chat-attach.js';
 import {
   CHAT_COMMANDS,
   type ChatContext,
@@ -27,6 +27,7 @@ import {
 } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
+import { afterPlan } from './chat-plan.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
@@ -213,16 +214,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
-    const { message, attached, skipped, images } = await attachFiles(
-      text,
-      agent.workspace,
-      undefined,
-      readJail,
-      {
-        readsImages: agent.model.capabilities?.images === true,
-        model: agent.model.modelId,
-      },
-    );
+    const attach = await attachFiles(text, agent.workspace, undefined, readJail, imagingOf(agent.model));
+    const { message, attached, skipped, images } = attach;
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
     agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
@@ -233,6 +226,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
     if (interactive) showStatus();
+    if (interactive && agent.mode === 'plan' && agent.todos().length > 0)
+      await afterPlan({
+        ask: (q) => screen.reader.read(q),
+        note: screen.notice,
+        restart: chat.restart,
+        send,
+      });
   };
   const showStatus = () => {
     if (agent)

@@ -2,6 +2,7 @@
 // JSON plan a plan-mode run prints read back as a plan.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePlanChoice } from '../../src/cli/chat-plan.js';
 import { NO_USER_ANSWER } from '../../src/core/ask-user.js';
 import { parsePlan } from '../../src/plan/parse.js';
 import { createPolicy } from '../../src/safety/policy.js';
@@ -104,5 +105,19 @@ describe('plan mode', () => {
       file: 'plan.json',
     });
     expect(() => parsePlan(JSON.stringify({ answer: 'x', plan: [] }), 'p.json')).toThrow(/no plan in it/);
+  });
+
+  it.each([
+    ['a', { mode: 'auto' }],
+    ['interactive', { mode: 'interactive' }],
+    ['R', { mode: 'restricted' }],
+    ['k use sqlite instead', { feedback: 'use sqlite instead' }],
+    ['k', { feedback: 'Keep planning: refine the plan.' }],
+    ['', { stop: true }],
+    ['s', { stop: true }],
+    ['full', undefined],
+    ['maybe', undefined],
+  ])('in the chat, %j after a plan means %j', (line, choice) => {
+    expect(parsePlanChoice(line)).toEqual(choice);
   });
 });
