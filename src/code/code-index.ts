@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { napi, parseSourceAsync } from './ast-grep.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
 import { isMinifiedText } from './file-roles.js';
-import { languageOf } from './languages.js';
+import { type LanguageSpec, languageOf } from './languages.js';
+import { quickTags } from './quick-tags.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
@@ -31,6 +32,8 @@ export interface CodeIndex {
     parsed: number;
     /** Files read and hashed because their mtime or size changed. */
     hashed: number;
+    /** Files whose tags come from a lexical scan (`quickAbove`), not a parse. */
+    quick: number;
   };
 }
 
@@ -140,25 +143,31 @@ function readOrUndefined(file: string): Buffer | undefined {
 async function parseAll(
   queued: Map<string, { rel: string; data: Buffer }>,
   tags: Record<string, FileTags>,
+  quick: boolean,
   signal?: AbortSignal,
 ): Promise<void> {
   if (queued.size === 0) return;
-  napi();
-  const items = [...queued].map(([hash, { rel, data }]) => {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const items: { hash: string; lang: LanguageSpec | undefined; source: string }[] = [];
+  for (const [hash, { rel, data }] of queued) {
     const lang = languageOf(rel);
     let source: string | undefined;
     try {
-      source = new TextDecoder('utf-8', { fatal: true }).decode(data);
+      source = decoder.decode(data);
     } catch {
-      source = undefined;
+      continue;
     }
-    return { hash, lang, source };
-  });
+    const scanned = quick && lang ? quickTags(lang, source) : undefined;
+    if (scanned) tags[hash] = scanned;
+    else items.push({ hash, lang, source });
+  }
+  if (items.length === 0) return;
+  napi();
   const start = (from: number) =>
     items.slice(from, from + PARSE_WINDOW).map((item) => ({
       item,
       tree:
-        item.lang && item.source !== undefined && !isMinifiedText(item.source)
+        item.lang && !isMinifiedText(item.source)
           ? parseSourceAsync(item.lang, item.source).catch(() => undefined)
           : Promise.resolve(undefined),
     }));
@@ -168,7 +177,7 @@ async function parseAll(
     const current = next;
     next = start(at + PARSE_WINDOW);
     for (const { item, tree } of current) {
-      if (!item.lang || item.source === undefined) continue;
+      if (!item.lang) continue;
       try {
         tags[item.hash] = extractTags(item.lang, item.source, await tree);
       } catch {
@@ -182,6 +191,11 @@ export interface LoadOptions {
   /** Keel's cache directory; without one nothing is kept between loads. */
   cacheDir?: string;
   signal?: AbortSignal;
+  /**
+   * When more files than this need parsing, files of the languages quick-tags.ts reads are scanned instead (the
+   * map of a large repository). Without it, tags from a scan found in the cache are parsed again.
+   */
+  quickAbove?: number;
 }
 
 /** Lists, reads (when changed) and parses (when new) the repository's source files. */
@@ -191,7 +205,9 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   const paths = await listSourceFiles(root, options.signal);
   const manifest: CacheFile['manifest'] = {};
   const tags: CacheFile['tags'] = {};
-  const stats = { files: 0, parsed: 0, hashed: 0 };
+  const stats = { files: 0, parsed: 0, hashed: 0, quick: 0 };
+  const usable = (t: unknown): t is FileTags =>
+    isRecord(t) && (options.quickAbove !== undefined || (t as { quick?: boolean }).quick !== true);
   const byPath = new Map<string, FileTags>();
 
   // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
@@ -209,22 +225,24 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
       known.mtimeMs === stat.mtimeMs &&
       known.size === stat.size &&
       typeof known.hash === 'string' &&
-      isRecord(cache.tags[known.hash]);
+      usable(cache.tags[known.hash]);
     if (!fresh) {
       const data = readOrUndefined(absolute);
       if (!data || data.subarray(0, 8192).includes(0)) continue;
       stats.hashed += 1;
       hash = hashOf(data);
-      if (!isRecord(cache.tags[hash]) && !queued.has(hash)) queued.set(hash, { rel, data });
+      if (!usable(cache.tags[hash]) && !queued.has(hash)) queued.set(hash, { rel, data });
     }
     found.push({ rel, stat, hash: hash! });
   }
-  await parseAll(queued, tags, options.signal);
-  stats.parsed = Object.keys(tags).length;
+  const quick = options.quickAbove !== undefined && queued.size > options.quickAbove;
+  await parseAll(queued, tags, quick, options.signal);
+  for (const t of Object.values(tags)) if (t.quick) stats.quick += 1;
+  stats.parsed = Object.keys(tags).length - stats.quick;
   for (const { rel, stat, hash } of found) {
     const fileTags = tags[hash] ?? cache.tags[hash];
     // Not valid UTF-8, or not parseable.
-    if (!isRecord(fileTags)) continue;
+    if (!usable(fileTags)) continue;
     manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash };
     tags[hash] = fileTags;
     byPath.set(rel, fileTags);

@@ -31,6 +31,8 @@ export interface FileTags {
   references: Record<string, number>;
   /** Generated or minified: kept for search, ranked last by the map. */
   generated?: boolean;
+  /** From a lexical scan (quick-tags.ts), not a syntax tree: top-level definitions only, no end lines. */
+  quick?: boolean;
 }
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
@@ -206,8 +208,8 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** The identifiers in code, skipping comments and strings with the language's lexer. */
-function findReferences(
+/** The identifiers in code, skipping comments and strings with the language's lexer, and the sorted `skip` ranges. */
+export function findReferences(
   lang: LanguageSpec,
   source: string,
   skip: [number, number][],
