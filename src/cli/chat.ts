@@ -30,6 +30,7 @@ import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
+import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
@@ -68,10 +69,10 @@ async function offerCrashed(options: ChatOptions, screen: ChatScreen, interactiv
   return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
 }
 
-/** How full the conversation is, against the smaller of the configured budget and the model's window. */
+/** How full the context is: the last request as the provider counted it (tools too) plus what came since. */
 function contextUse(agent: Run): { tokens: number; budget: number } {
   const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
-  return { tokens: agent.conversation.tokenCount, budget };
+  return { tokens: agent.conversation.estimate, budget };
 }
 
 /** The options after `/model <arg>`: another provider drops the old one's --base-url. */
@@ -89,6 +90,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
   const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
+  // No provider chosen yet: set one up before the chat's screen takes the terminal (headless: say how, and stop).
+  const setup = await ensureProvider(options, interactive && Boolean(process.stdout.isTTY));
+  if (setup !== undefined) return setup;
   const historyFile = historyPath(stateDir(env));
   let agent: Run | undefined;
   let current: ChatOptions = options;
@@ -282,6 +286,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     wroteForUser: async (file) => {
       if (agent) await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
     },
+    gitContext: () => agent && { agent, options: current, screen, busy, interactive },
     subcommand: {
       undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
       init: async () => (await import('./init-command.js')).initCommand(current, screen),

@@ -88,6 +88,14 @@ Start it as you start other agents:
     )
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'stdin: text, or stream-json (JSON lines of user messages, approval answers, cancels; with --output stream-json)',
+      )
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
     .argument('[args...]', 'arguments of --command')
     .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');
@@ -133,6 +141,29 @@ Start it as you start other agents:
     .option('--list', 'list the checkpoints: time, run, tool and files changed, newest first')
     .action(lazyAction(async () => (await import('./undo-command.js')).undoCommand));
 
+  program
+    .command('commit')
+    .description(
+      'commit the staged changes, else the files Keel changed, with a message the model drafts; asks first',
+    )
+    .argument('[paths...]', 'commit these paths instead of the files Keel changed')
+    .option('--yes', 'commit with the drafted message without asking')
+    .option('--all', 'commit every change in the workspace, not only the files Keel changed')
+    .action(lazyAction(async () => (await import('./commit-command.js')).commitCommand));
+
+  program
+    .command('review')
+    .description(
+      'review the uncommitted diff (or the branch since --base) with the read-only tools: path:line severity message',
+    )
+    .argument('[paths...]', 'review only these paths')
+    .option('--base <ref>', 'review everything since the branch left this ref (its merge base)')
+    .option(
+      '--fail-on <severity>',
+      'exit 1 if a finding is at or above this: info, low, medium, high, critical',
+    )
+    .action(lazyAction(async () => (await import('./review-command.js')).reviewCommand));
+
   const config = program.command('config').description('show or create configuration');
   config
     .command('show')
@@ -144,6 +175,13 @@ Start it as you start other agents:
     .option('--project', 'write .keel.yaml in the workspace instead of the user config')
     .option('--force', 'overwrite an existing file')
     .action(lazyAction(async () => (await import('./config-command.js')).configInitCommand));
+  config
+    .command('set')
+    .description('set one key in the user config, its comments kept: keel config set provider.type openai')
+    .argument('<key>', 'a dotted key, as keel config show lists them')
+    .argument('<value>', 'the value (YAML: 3 is a number, true a boolean)')
+    .option('--project', 'write .keel.yaml in the workspace instead of the user config')
+    .action(lazyAction(async () => (await import('./config-command.js')).configSetCommand));
 
   program
     .command('models')
@@ -217,6 +255,12 @@ Start it as you start other agents:
     .option('--out <file>', 'write to this file instead of stdout')
     .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsExportCommand));
   sessions
+    .command('fork')
+    .description('start a new session from a saved one, up to one of your messages; prints the new id')
+    .argument('<id>', 'a session id, or a prefix of one')
+    .option('--at <n>', 'keep up to your n-th message and its replies (default: all)', positiveInt)
+    .action(lazyAction(async () => (await import('./fork-command.js')).sessionsForkCommand));
+  sessions
     .command('rm')
     .description('delete a session')
     .argument('<id>', 'a session id, or a prefix of one')
@@ -286,6 +330,15 @@ Start it as you start other agents:
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
+
+  program
+    .command('acp')
+    .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
 
   program
     .command('doctor')

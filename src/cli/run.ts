@@ -9,6 +9,7 @@ import { isInside } from '../safety/workspace.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
+import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
@@ -29,6 +30,8 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   /** --command: a custom command, with its arguments. */
   command?: string;
   args?: string[];
+  /** stream-json: user messages, approval answers and cancels as JSON lines on stdin (stream-session.ts). */
+  inputFormat?: 'text' | 'stream-json';
 }
 
 async function readStdin(): Promise<string> {
@@ -104,10 +107,15 @@ async function customGoal(options: RunOptions): Promise<CommandGoal | undefined>
 
 export async function runCommand(options: RunOptions): Promise<number> {
   const json = options.output !== 'text';
+  if (options.inputFormat === 'stream-json')
+    return (await import('./stream-session.js')).streamSession(options);
   try {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
+    // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
+    const stop = await ensureProvider(options, false);
+    if (stop !== undefined) return stop;
     const agent = await startRun(options, {
       mode: (loaded) => resolveMode(options, loaded.config, 'restricted'),
       allow: options.allow,

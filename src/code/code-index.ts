@@ -14,7 +14,7 @@ import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 export const MAX_FILE_BYTES = 1_000_000;
 /** Files parsed on the thread pool at a time. */
@@ -98,6 +98,26 @@ function* jsonPieces(value: Record<string, unknown>): Generator<string> {
     piece += '}';
   }
   yield `${piece}}`;
+}
+
+const pendingWrites = new Set<Promise<void>>();
+/** Caches larger than this many files are written after the answer (28k files' tags take a second to write). */
+const BACKGROUND_WRITE_FILES = 4000;
+
+/**
+ * Writes a cache now, or for a large one in the background: the map or index is answered first. The next load in
+ * this process waits for it (cacheWrites); Keel's exit does too, as a pending write keeps Node running.
+ */
+export async function settleCache(write: () => Promise<void>, files: number): Promise<void> {
+  if (files <= BACKGROUND_WRITE_FILES) return write();
+  const pending = write();
+  pendingWrites.add(pending);
+  void pending.finally(() => pendingWrites.delete(pending));
+}
+
+/** The cache writes still under way. */
+export async function cacheWrites(): Promise<void> {
+  await Promise.all(pendingWrites);
 }
 
 export async function writeCache(file: string, cache: object): Promise<void> {
@@ -187,6 +207,12 @@ async function parseAll(
   }
 }
 
+/** The source files as just listed and stat'ed (undefined: gone), when the caller has walked the tree already. */
+export interface Listed {
+  paths: string[];
+  stats: (Stats | undefined)[];
+}
+
 export interface LoadOptions {
   /** Keel's cache directory; without one nothing is kept between loads. */
   cacheDir?: string;
@@ -196,13 +222,15 @@ export interface LoadOptions {
    * map of a large repository). Without it, tags from a scan found in the cache are parsed again.
    */
   quickAbove?: number;
+  listed?: Listed;
 }
 
 /** Lists, reads (when changed) and parses (when new) the repository's source files. */
 export async function loadCodeIndex(root: string, options: LoadOptions = {}): Promise<CodeIndex> {
+  await cacheWrites();
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root) : undefined;
   const cache = await readCache(file);
-  const paths = await listSourceFiles(root, options.signal);
+  const paths = options.listed?.paths ?? (await listSourceFiles(root, options.signal));
   const manifest: CacheFile['manifest'] = {};
   const tags: CacheFile['tags'] = {};
   const stats = { files: 0, parsed: 0, hashed: 0, quick: 0 };
@@ -213,10 +241,10 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
   const found: { rel: string; stat: Stats; hash: string }[] = [];
   const queued = new Map<string, { rel: string; data: Buffer }>();
-  for (const rel of paths) {
+  for (const [i, rel] of paths.entries()) {
     options.signal?.throwIfAborted();
     const absolute = path.join(root, rel);
-    const stat = statOrUndefined(absolute);
+    const stat = options.listed ? options.listed.stats[i] : statOrUndefined(absolute);
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
     const known = cache.manifest[rel];
     let hash = known?.hash;
@@ -250,7 +278,8 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   stats.files = byPath.size;
 
   const changed = stats.hashed > 0 || Object.keys(cache.manifest).length !== Object.keys(manifest).length;
-  if (file && changed) await writeCache(file, { version: CACHE_VERSION, manifest, tags });
+  if (file && changed)
+    await settleCache(() => writeCache(file, { version: CACHE_VERSION, manifest, tags }), found.length);
   const project = await findProjectEntries(root, new Set(byPath.keys()));
   return { root, files: byPath, project, stats };
 }

@@ -2,9 +2,17 @@
 // source files' paths, sizes and times (and the root manifests'), so a warm map walks and stats the tree but reads
 // neither the tags cache nor any source file, and parses the definitions of only the files it shows.
 import { createHash } from 'node:crypto';
-import { closeSync, promises as fs, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, promises as fs, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { cacheFileFor, type LoadOptions, loadCodeIndex, writeCache } from './code-index.js';
+import {
+  cacheFileFor,
+  cacheWrites,
+  type Listed,
+  type LoadOptions,
+  loadCodeIndex,
+  settleCache,
+  writeCache,
+} from './code-index.js';
 import { languageOf } from './languages.js';
 import { prepareRank, type RankInput, rankPrepared } from './rank.js';
 import { type RepoMap, renderMap } from './repo-map.js';
@@ -51,17 +59,19 @@ interface MapCache {
 }
 
 /** Paths, sizes and times of the source files and manifests, hashed: any change, addition or removal changes it. */
-async function fingerprintOf(root: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash('sha1');
-  for (const rel of [...(await listSourceFiles(root, signal)), ...MANIFESTS]) {
-    try {
-      const stat = statSync(path.join(root, rel));
-      hash.update(`${rel}\0${stat.mtimeMs}\0${stat.size}\n`);
-    } catch {
-      hash.update(`${rel}\0\n`);
-    }
+async function fingerprintOf(
+  root: string,
+  signal?: AbortSignal,
+): Promise<{ fingerprint: string; listed: Listed }> {
+  const paths = await listSourceFiles(root, signal);
+  const stats: (Stats | undefined)[] = [];
+  const lines: string[] = [];
+  for (const rel of [...paths, ...MANIFESTS]) {
+    const stat = statSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    lines.push(stat ? `${rel}\0${stat.mtimeMs}\0${stat.size}\n` : `${rel}\0\n`);
+    if (stats.length < paths.length) stats.push(stat);
   }
-  return hash.digest('hex');
+  return { fingerprint: createHash('sha1').update(lines.join('')).digest('hex'), listed: { paths, stats } };
 }
 
 const encode = (array: ArrayBufferView) =>
@@ -201,8 +211,11 @@ export async function loadRepoMap(
   maxTokens: number,
   mentions: string,
 ): Promise<LoadedMap> {
+  await cacheWrites();
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root, 'map') : undefined;
-  const fingerprint = file ? await fingerprintOf(root, options.signal) : '';
+  const { fingerprint, listed } = file
+    ? await fingerprintOf(root, options.signal)
+    : { fingerprint: '', listed: undefined };
   const cached = file ? await readMapCache(file, fingerprint) : undefined;
   let input: RankInput | undefined;
   let reader: { read: (i: number) => Definition[]; close: () => void } | undefined;
@@ -215,14 +228,16 @@ export async function loadRepoMap(
     quick = typeof cached.quick === 'string' ? decode(cached.quick, Uint8Array) : undefined;
   }
   if (!input || !reader) {
-    const index = await loadCodeIndex(root, { ...options, quickAbove: options.quickAbove ?? QUICK_ABOVE });
+    const quickAbove = options.quickAbove ?? QUICK_ABOVE;
+    const index = await loadCodeIndex(root, { ...options, quickAbove, ...(listed ? { listed } : {}) });
     parsed = index.stats.parsed;
     scanned = index.stats.quick;
     input = prepareRank(index);
     const all = input.paths.map((p) => index.files.get(p)!.definitions);
     quick = Uint8Array.from(input.paths, (p) => (index.files.get(p)!.quick ? 1 : 0));
     reader = { read: (i) => all[i]!, close: () => {} };
-    if (file) await writeMapCache(file, fingerprint, input, quick, all);
+    const write = file ? writeMapCache.bind(undefined, file, fingerprint, input, quick, all) : undefined;
+    if (write) await settleCache(write, all.length);
   }
   const ranking = input;
   const { read } = reader;

@@ -196,7 +196,7 @@ function pyDefinitions(source: string, line: (i: number) => number): Definition[
 export function quickTags(lang: LanguageSpec, source: string): FileTags | undefined {
   if (!QUICK_LANGUAGES.has(lang.id)) return undefined;
   if (isMinifiedText(source))
-    return { language: lang.id, definitions: [], imports: [], references: {}, generated: true, quick: true };
+    return { language: lang.id, definitions: [], imports: [], references: '', generated: true, quick: true };
   const skip: [number, number][] = [];
   const python = lang.id === 'python';
   const imports = python

@@ -12,6 +12,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { Model } from '../core/model.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -48,6 +49,7 @@ import { openSafety } from './safety.js';
 import { openSession } from './session.js';
 import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
+import { modelCondenser, webAccess } from './web.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
@@ -77,6 +79,8 @@ export interface RunOptions extends RunSource {
   observe?: EventSink;
   /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
+  files?: FileAccess;
 }
 
 export interface Run {
@@ -194,6 +198,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     conversationText: () => conversationText(conversation?.messages ?? []),
     languages,
     diagnostics: config.code.diagnostics,
+    web: webAccess(config, env),
+    condense: modelCondenser(model),
+    ...(options.files ? { files: options.files } : {}),
   });
   // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
   const approvals = options.approve
@@ -297,10 +304,16 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
-      checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`, session?.id);
+      const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
+      checkpoints?.startRun(turnRun, session?.id);
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         await checkpoints?.settle();
+        // git.auto_commit: the run's or turn's changes, committed with a written message (not after an interrupt).
+        if (config.git.auto_commit && checkpoints && !dryRun && ended.reason !== 'interrupted') {
+          const { autoCommit } = await import('./git-work.js');
+          await autoCommit({ loaded, model, workspace, env, signal }, turnRun, emit);
+        }
         return ended;
       });
       if (!hooks) return result;

@@ -1,13 +1,15 @@
 // What a tool sees of a run, built in this one place for every entry point: the workspace, the runner, its limits
-// (the output cap among them), the state and cache dirs, the todo board, and one call's signal and event sink.
+// (the output cap among them), the state and cache dirs, the todo board, web access and the model condensing a page,
+// and one call's signal and event sink.
 import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
-import type { ToolContext, ToolLimits } from '../tools/tool.js';
+import type { ToolContext, ToolLimits, WebAccess } from '../tools/tool.js';
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
 export function outputCap(configured: number, budgetTokens: number): number {
@@ -38,6 +40,12 @@ export interface ToolContextParts {
   conversationText?: () => string;
   languages?: LanguageServices;
   diagnostics?: boolean;
+  /** What web_fetch and web_search may reach (runtime/web.ts). */
+  web?: WebAccess;
+  /** The run's model condensing a page for web_fetch's prompt; absent without a model (keel mcp serve). */
+  condense?: ToolContext['condense'];
+  /** An editor's view of the files (keel acp); absent: the disk. */
+  files?: FileAccess;
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */

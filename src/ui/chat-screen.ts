@@ -11,10 +11,11 @@ import { editText } from './editor.js';
 import { type Completer, LineReader } from './line-reader.js';
 import { sanitize } from './sanitize.js';
 import { renderHistory } from './session-history.js';
-import { createSpinner, noSpinner, type Spinner } from './spinner.js';
+import { createSpinner, noSpinner, type Spinner, waitAfter } from './spinner.js';
 import { colorEnabled, createStyle, richTerminal, type Style } from './style.js';
 import { createTextRenderer } from './text-renderer.js';
 import { asciiTerminal } from './todo-list.js';
+import { wrappingStream } from './wrap.js';
 
 /** Lines of a command's output shown under its tool line; /output shows the whole. */
 const OUTPUT_TAIL = 5;
@@ -81,30 +82,6 @@ export function outputTail(content: string, count: number, style: Style): string
   return `${[...more, ...shown].join('\n')}\n`;
 }
 
-/** What the chat waits for after an event, if anything: the spinner shows it. Undefined: keep the current wait. */
-function waitAfter(event: AgentEvent): string | null | undefined {
-  switch (event.type) {
-    case 'turn_start':
-      return 'thinking';
-    case 'status':
-      return 'waiting';
-    case 'tool_call':
-      return `running ${sanitize(event.name)}`;
-    case 'approval_answered':
-      return event.approved ? 'running' : undefined;
-    case 'text_delta':
-    case 'reasoning_delta':
-    case 'approval_requested':
-    case 'tool_result':
-    case 'turn_end':
-    case 'run_end':
-    case 'error':
-      return null;
-    default:
-      return undefined;
-  }
-}
-
 export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   const { stdout, stderr, env, interactive } = options;
   // The chat's own look (spinner, compact tool lines, output tails) needs a person at a capable terminal.
@@ -115,9 +92,13 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     ...(options.completer ? { completer: options.completer } : {}),
     ...(options.history ? { history: options.history } : {}),
   });
+  // At a person's terminal, what the chat writes wraps at word boundaries to its width, read at each line.
+  const columns = rich ? () => stderr.columns || 80 : undefined;
+  const notes = columns ? wrappingStream(stderr, columns) : stderr;
   const approve = createApprovalPrompt({
     reader,
-    stderr,
+    stderr: notes,
+    ...(columns ? { columns } : {}),
     style,
     // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
     edit: (text, file) => reader.handOver(() => editText(text, { file, env })),
@@ -134,6 +115,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
           // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
           ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
           compactTools: rich,
+          ...(columns ? { columns } : {}),
         })
       : undefined;
   let last: { tool: string; content: string } | undefined;
@@ -141,7 +123,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   // Anything written clears the spinner's line first; an event's wait brings it back below.
   const err = (text: string) => {
     spinner.stop();
-    stderr.write(text);
+    notes.write(text);
   };
 
   const sink = (event: AgentEvent) => {
@@ -153,7 +135,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     if (event.type === 'message' && event.role === 'tool') {
       last = { tool: event.tool_name, content: event.content };
       if (render && rich && COMMAND_TOOLS.has(event.tool_name))
-        stderr.write(outputTail(event.content, OUTPUT_TAIL, style));
+        notes.write(outputTail(event.content, OUTPUT_TAIL, style));
     }
     if (waiting) spinner.start(waiting.label, waiting.since);
   };
