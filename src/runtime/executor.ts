@@ -107,8 +107,10 @@ export function openExecution(options: ExecutionOptions): Execution {
         ...(options.sources ? { jail: { reads: createReadJail(env), sources: options.sources } } : {}),
       })
     : undefined;
+  // KEEL_CHECKPOINTS=off: a throwaway environment (a CI container, the end-to-end tests) where no one will undo,
+  // so no git process runs before each change.
   const checkpoints =
-    guarded && options.dryRun !== true
+    guarded && options.dryRun !== true && env.KEEL_CHECKPOINTS !== 'off'
       ? createCheckpointer({
           root: options.workspaceRoot,
           stateDir: options.stateDir,
