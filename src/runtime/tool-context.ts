@@ -5,6 +5,7 @@ import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
 import type { ToolContext, ToolLimits } from '../tools/tool.js';
@@ -38,6 +39,8 @@ export interface ToolContextParts {
   conversationText?: () => string;
   languages?: LanguageServices;
   diagnostics?: boolean;
+  /** What the task tool runs; absent: no sub-agents (tool hosts, or beyond the depth limit). */
+  subagents?: Subagents;
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */

@@ -6,6 +6,7 @@ import type { ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
+import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -60,6 +61,10 @@ export interface ToolContext {
   languages?: LanguageServices;
   /** false (code.diagnostics): file tools do not report the errors a change introduced. */
   diagnostics?: boolean;
+  /** The id of the call being run (set by the executor as the tool executes). */
+  callId?: string;
+  /** Sub-agents the `task` tool runs (the runtime's); absent: no task can start here. */
+  subagents?: Subagents;
 }
 
 /** A tool call as hooks see it. */
