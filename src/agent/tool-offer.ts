@@ -6,7 +6,7 @@
 import type { ToolSpec } from '../core/model.js';
 import type { Classification } from './intent.js';
 
-type Group = 'files' | 'background' | 'code' | 'plan';
+type Group = 'files' | 'background' | 'code' | 'plan' | 'delegate';
 
 /** The groups of the built-in tools beyond the basic ones (list, read, write, edit, grep, glob, commands). */
 const GROUPS: Readonly<Record<Group, readonly string[]>> = {
@@ -25,6 +25,8 @@ const GROUPS: Readonly<Record<Group, readonly string[]>> = {
     'get_diagnostics',
   ],
   plan: ['todo_write'],
+  // Sub-agents pay off on searches across a project, not on a one-file fix.
+  delegate: ['task'],
 };
 
 const groupOf = new Map<string, Group>(
@@ -39,6 +41,7 @@ const ASKED_BY: Readonly<Record<Group, RegExp>> = {
   background: /\b(background|server|watch|daemon|long[- ]running)\b/,
   code: /\b(rename|references?|symbols?|callers?|usages?|imports?|exports?|barrel|dependenc(y|ies)|codebase|architecture|type errors?|diagnostics?|definition)\b/,
   plan: /\b(plan|steps|todo)\b/,
+  delegate: /\b(explore|investigate|delegate|sub-?agents?|agents?|parallel|review)\b/,
 };
 
 /** What each intent needs beyond the basic tools; the scope adds planning for work across files. */
@@ -70,6 +73,7 @@ export class ToolOffer {
     }
     for (const group of BY_INTENT[classified.intent]) this.#joined.add(group);
     if (classified.scope !== 'single_file' || plan) this.#joined.add('plan');
+    if (classified.scope === 'whole_project') this.#joined.add('delegate');
     const lower = text.toLowerCase();
     for (const [group, words] of Object.entries(ASKED_BY) as [Group, RegExp][]) {
       if (words.test(lower)) this.#joined.add(group);

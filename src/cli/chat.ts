@@ -15,8 +15,9 @@ import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
+import { subagentRuns } from '../session/subagent-runs.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
-import { attachFiles } from './chat-attach.js';
+import { agentMention, attachFiles, forAgent } from './chat-attach.js';
 import {
   CHAT_COMMANDS,
   type ChatContext,
@@ -169,7 +170,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const showResumed = (a: Run) => {
     if (!a.resumed || options.output !== 'text') return;
-    screen.resumed(a.resumed.meta.id, a.conversation.messages);
+    screen.resumed(a.resumed.meta.id, a.conversation.messages, subagentRuns(a.resumed.events));
   };
   const busy = async <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     running = new AbortController();
@@ -208,10 +209,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
-    const { message, attached, skipped } = await attachFiles(text, agent.workspace, undefined, readJail);
+    // `@explore where is X?`: an agent's name (and no such file) hands the message to that agent.
+    const named = await agentMention(text, agent.subagents?.agents ?? [], agent.workspace);
+    const attaching = named ? named.message : text;
+    const { message, attached, skipped } = await attachFiles(attaching, agent.workspace, undefined, readJail);
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
-    agent.conversation.push({ role: 'user', content: message });
+    agent.conversation.push({ role: 'user', content: named ? forAgent(named.agent, message) : message });
     running = new AbortController();
     try {
       await agent.run(running.signal);

@@ -50,7 +50,7 @@ export interface ChatScreen extends CommandOutput {
   /** The first lines of an interactive chat: the model and the workspace, then the keys. */
   banner(model: string, workspace: string): void;
   /** A resumed session: its id and its past turns, shortly. */
-  resumed(id: string, messages: readonly Message[]): void;
+  resumed(id: string, messages: readonly Message[], subruns?: ReadonlyMap<string, readonly string[]>): void;
   /** The files `@path` attached to a message, and the mentions sent as plain text. */
   attachments(
     attached: readonly { path: string; bytes: number; cut: boolean }[],
@@ -105,6 +105,11 @@ function waitAfter(event: AgentEvent): string | null | undefined {
   }
 }
 
+/** While a sub-agent works, the spinner names its tool; its other events leave the task's wait as it is. */
+function subagentWait(event: AgentEvent): string | undefined {
+  return event.type === 'tool_call' ? `task: running ${sanitize(event.name)}` : undefined;
+}
+
 export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   const { stdout, stderr, env, interactive } = options;
   // The chat's own look (spinner, compact tool lines, output tails) needs a person at a capable terminal.
@@ -146,11 +151,11 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
 
   const sink = (event: AgentEvent) => {
     spinner.stop();
-    const next = waitAfter(event);
+    const next = event.parent === undefined ? waitAfter(event) : subagentWait(event);
     if (next === null) waiting = undefined;
     else if (next !== undefined) waiting = { label: next, since: Date.now() };
     render?.(event);
-    if (event.type === 'message' && event.role === 'tool') {
+    if (event.type === 'message' && event.role === 'tool' && event.parent === undefined) {
       last = { tool: event.tool_name, content: event.content };
       if (render && rich && COMMAND_TOOLS.has(event.tool_name))
         stderr.write(outputTail(event.content, OUTPUT_TAIL, style));
@@ -171,7 +176,8 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       err(`keel chat · ${sanitize(model)} · ${sanitize(workspace)}\n`);
       err(style.dim('/help for commands · @path attaches a file · Ctrl-D quits\n'));
     },
-    resumed: (id, messages) => err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style)}`),
+    resumed: (id, messages, subruns) =>
+      err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style, subruns)}`),
     attachments: (attached, skipped) => {
       for (const a of attached)
         err(style.dim(`attached ${sanitize(a.path)} (${a.bytes} bytes${a.cut ? ', cut' : ''})\n`));

@@ -36,6 +36,8 @@ export function createJsonOutput(
   const plan = info.plan ? trackPlan(info.plan) : undefined;
   let error: { code: string; message: string; hint?: string } | undefined;
   return (event: AgentEvent) => {
+    // A sub-agent's work is in its task's result; stream-json shows it whole.
+    if (event.parent !== undefined) return;
     switch (event.type) {
       case 'tool_call':
         calls.push({ id: event.id, name: event.name, args: event.args });
