@@ -16,13 +16,13 @@ Search broadly first (glob, grep, the codebase map), then read only what matters
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: 'explore',
-    description: 'read-only search of the codebase, reports paths and findings',
+    description: 'read-only codebase search',
     prompt: EXPLORE_PROMPT,
     source: 'built-in',
   },
   {
     name: 'review',
-    description: 'read-only review of a diff, findings as path:line severity message',
+    description: 'read-only review of a diff',
     // The read-only tools and commands: the git commands that show a diff are read-only in every mode.
     tools: [
       'read_file',

@@ -14,8 +14,8 @@ const schema = z.object({
 export function taskDescription(agents: readonly AgentSummary[]): string {
   const listed = agents.map((a) => `${a.name}: ${a.description}`).join('; ');
   return (
-    'Run a sub-agent on a self-contained task in its own context; you get only its final answer. ' +
-    'Read-only tasks in one turn run in parallel. Default agent: read-only tools.' +
+    'Delegate a self-contained task to a sub-agent with its own context; returns only its answer. ' +
+    'Read-only tasks run in parallel; default: read-only tools.' +
     (listed ? ` Agents: ${listed}.` : '')
   );
 }
@@ -26,7 +26,7 @@ function inputSchema(agents: readonly AgentSummary[]): Record<string, unknown> {
     type: 'object',
     properties: {
       description: { type: 'string', description: '3-5 words' },
-      prompt: { type: 'string', description: 'the whole task; the sub-agent sees nothing else' },
+      prompt: { type: 'string', description: 'the whole task; it sees nothing else' },
       ...(agents.length > 0 ? { agent: { type: 'string', enum: agents.map((a) => a.name) } } : {}),
     },
     required: ['description', 'prompt'],
