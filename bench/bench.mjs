@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleModule, median, startCheckpointer } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const keel = join(root, 'dist/keel.js');
@@ -17,25 +17,9 @@ const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 // The scripted model server is TypeScript test support, the checkpointer TypeScript source; bundle them for this script.
 const bundleDir = await mkdtemp(join(tmpdir(), 'keel-bench-'));
-const bundle = async (entry, name) => {
-  const outfile = join(bundleDir, name);
-  await build({
-    entryPoints: [join(root, entry)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  });
-  return import(outfile);
-};
+const bundle = (entry, name) => bundleModule({ root, entry, outfile: join(bundleDir, name) });
 const { startModelServer } = await bundle('test/support/model-server.ts', 'model-server.mjs');
 const { createCheckpointer } = await bundle('src/checkpoint/checkpointer.ts', 'checkpointer.mjs');
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 
 function spawnTimed(args, options = {}) {
   return new Promise((resolvePromise, reject) => {
@@ -174,15 +158,7 @@ const checkpointTimes = [];
       ),
     );
   }
-  const checkpointer = createCheckpointer({
-    root: ws,
-    stateDir: state,
-    env: process.env,
-    warn: (m) => {
-      throw new Error(m);
-    },
-  });
-  checkpointer.startRun('bench');
+  const checkpointer = startCheckpointer(createCheckpointer, ws, state);
   const take = (i) =>
     checkpointer.take({
       callId: `c${i}`,
@@ -205,24 +181,13 @@ await rm(bundleDir, { recursive: true, force: true });
 // zod, copied into a temp workspace (a map skips node_modules). Cold: empty cache; warm: every file cached.
 // Bundled inside the repository, so its require() finds @ast-grep in node_modules.
 const codeModule = join(root, 'node_modules/.cache/keel-bench/code.mjs');
-await build({
-  stdin: {
-    contents:
-      "export { loadCodeIndex } from './src/code/code-index.ts'; export { buildRepoMap } from './src/code/repo-map.ts';",
-    resolveDir: root,
-    loader: 'ts',
-  },
+const { loadCodeIndex, buildRepoMap } = await bundleModule({
+  root,
+  contents:
+    "export { loadCodeIndex } from './src/code/code-index.ts'; export { buildRepoMap } from './src/code/repo-map.ts';",
   outfile: codeModule,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
   external: ['@ast-grep/*'],
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
-  logLevel: 'warning',
 });
-const { loadCodeIndex, buildRepoMap } = await import(codeModule);
 const corpus = await mkdtemp(join(tmpdir(), 'keel-bench-corpus-'));
 const sdk = join(root, 'node_modules/@ai-sdk');
 const sources = [
@@ -255,23 +220,15 @@ await rm(codeModule, { force: true });
 // grep: the tool's own code path (bundled from src, run in this process) over this repository's node_modules,
 // against rg spawned directly with the argv the tool builds; runs interleaved so both see the same load and cache.
 const grepHarness = join(root, 'dist', 'bench-grep.mjs');
-await build({
-  stdin: {
-    contents:
-      "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
-      "export { bundledRgPath } from './src/tools/ripgrep.ts';" +
-      "export { openWorkspace } from './src/safety/workspace.ts';",
-    resolveDir: root,
-    loader: 'ts',
-  },
+const { createGrepTool, grepArgv, bundledRgPath, openWorkspace } = await bundleModule({
+  root,
+  contents:
+    "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
+    "export { bundledRgPath } from './src/tools/ripgrep.ts';" +
+    "export { openWorkspace } from './src/safety/workspace.ts';",
   outfile: grepHarness,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
   packages: 'external',
-  logLevel: 'warning',
 });
-const { createGrepTool, grepArgv, bundledRgPath, openWorkspace } = await import(grepHarness);
 const tree = join(root, 'node_modules');
 const grepTool = createGrepTool();
 const grepCtx = {

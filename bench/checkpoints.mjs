@@ -7,10 +7,8 @@ import { promises as fs } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleModule, median, seconds, startCheckpointer } from './lib.mjs';
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
 const ident = ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost'];
 
@@ -62,16 +60,8 @@ async function edit(dir, round, n) {
 }
 
 async function loadCheckpointer(root, out) {
-  const outfile = join(out, 'checkpointer.mjs');
-  await build({
-    entryPoints: [join(root, 'src/checkpoint/checkpointer.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  });
-  return (await import(outfile)).createCheckpointer;
+  const entry = 'src/checkpoint/checkpointer.ts';
+  return (await bundleModule({ root, entry, outfile: join(out, 'checkpointer.mjs') })).createCheckpointer;
 }
 
 /** Rows of [what, value, target] for bench/bench.mjs's table. */
@@ -82,15 +72,7 @@ export async function checkpointBench({ root, runs = 5 }) {
     const createCheckpointer = await loadCheckpointer(root, work);
     const open = (ws) => {
       const state = join(work, `state-${Math.random().toString(36).slice(2)}`);
-      const checkpointer = createCheckpointer({
-        root: ws,
-        stateDir: state,
-        env: process.env,
-        warn: (m) => {
-          throw new Error(m);
-        },
-      });
-      checkpointer.startRun('bench');
+      const checkpointer = startCheckpointer(createCheckpointer, ws, state);
       let call = 0;
       const take = () =>
         checkpointer.take({

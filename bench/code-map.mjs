@@ -7,15 +7,13 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleScript, median } from './lib.mjs';
 
 const PACKAGES = 20;
 const TS_MODULES = 540;
 const PY_MODULES = 360;
 const TESTS = 500;
 const PER_DIR = 40;
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const tsModule = (p, i) => {
   const dep = (i * 7 + 3) % TS_MODULES;
@@ -183,26 +181,16 @@ async function measure(harness, repo, label, runs) {
 export async function codeMapBench({ root, runs = 3 }) {
   // Bundled inside the repository, so its require() finds @ast-grep in node_modules.
   const harness = join(root, 'dist', 'bench-code-map.mjs');
-  await build({
-    stdin: {
-      contents: `import { loadRepoMap } from './src/code/map-cache.ts';
+  await bundleScript({
+    root,
+    contents: `import { loadRepoMap } from './src/code/map-cache.ts';
 const [repo, cacheDir] = process.argv.slice(2);
 const started = performance.now();
 const { files } = await loadRepoMap(repo, { cacheDir }, 2000, '');
 const ms = performance.now() - started;
 process.stdout.write(JSON.stringify({ ms, files, rssMb: process.resourceUsage().maxRSS / 1024 }));`,
-      resolveDir: root,
-      loader: 'ts',
-    },
     outfile: harness,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
     external: ['@ast-grep/*'],
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'warning',
   });
   const repo = await mkdtemp(join(tmpdir(), 'keel-bench-map-repo-'));
   const rows = [];

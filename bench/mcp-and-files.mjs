@@ -3,44 +3,14 @@
 // (no cached tool lists) and warm (cached); read_file of a line near the end of a generated 500 MB file against
 // sed and tail; grep and glob against rg run directly with the same arguments. Called from bench.mjs;
 // BENCH_FILES_ONLY=1 skips the MCP runs.
-import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { bundleModule, median, runTimed, seconds } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;
-
-/** Runs argv, resolving with its wall time in ms and its stdout; `env` replaces process.env's values. */
-function timed(command, argv, { cwd, env } = {}) {
-  return new Promise((resolvePromise, reject) => {
-    const started = performance.now();
-    const startedAt = Date.now();
-    const child = spawn(command, argv, {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolvePromise({
-        code,
-        ms: performance.now() - started,
-        startedAt,
-        endedAt: Date.now(),
-        stdout,
-        stderr,
-      }),
-    );
-  });
-}
+const timed = runTimed;
 
 async function benchMcp({ keel, runs, startModelServer }) {
   const delayMs = 1000;
@@ -155,23 +125,16 @@ async function bigFile(file, mb) {
 
 async function benchFiles({ runs }) {
   const harness = join(root, 'dist', 'bench-files.mjs');
-  await build({
-    stdin: {
-      contents:
-        "export { readFileTool } from './src/tools/read-file.ts';" +
-        "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
-        "export { createGlobTool } from './src/tools/glob.ts';" +
-        "export { bundledRgPath, RG_BASE_ARGS } from './src/tools/ripgrep.ts';" +
-        "export { openWorkspace } from './src/safety/workspace.ts';",
-      resolveDir: root,
-      loader: 'ts',
-    },
+  const harnessModule = bundleModule({
+    root,
+    contents:
+      "export { readFileTool } from './src/tools/read-file.ts';" +
+      "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
+      "export { createGlobTool } from './src/tools/glob.ts';" +
+      "export { bundledRgPath, RG_BASE_ARGS } from './src/tools/ripgrep.ts';" +
+      "export { openWorkspace } from './src/safety/workspace.ts';",
     outfile: harness,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
     packages: 'external',
-    logLevel: 'warning',
   });
   const {
     readFileTool,
@@ -181,7 +144,7 @@ async function benchFiles({ runs }) {
     bundledRgPath,
     RG_BASE_ARGS,
     openWorkspace,
-  } = await import(harness);
+  } = await harnessModule;
   await rm(harness, { force: true });
   const rows = [];
   const rgPath = await bundledRgPath();

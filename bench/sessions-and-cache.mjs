@@ -2,34 +2,13 @@
 // sessions of 440 KB, resuming a 10,000-message session to its first model request, RSS at the start and end of a
 // 1,000-turn scripted run, and whether each request of a 20-turn Anthropic run repeats the previous one's bytes up
 // to its last cache breakpoint. Called from bench.mjs; returns rows of [name, value, target].
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleModule, median, runTimed } from './lib.mjs';
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** Runs dist/keel.js; `onSpawn` gets the child (its pid for /proc). Resolves with the exit code, time and stderr. */
-function keelRun(keel, args, env, onSpawn) {
-  return new Promise((resolvePromise, reject) => {
-    const started = performance.now();
-    const startedAt = Date.now();
-    const child = spawn(process.execPath, [keel, ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    onSpawn?.(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolvePromise({ code, ms: performance.now() - started, startedAt, stdout, stderr }),
-    );
-  });
-}
+/** Runs dist/keel.js; `onSpawn` gets the child (its pid for /proc). */
+const keelRun = (keel, args, env, onSpawn) => runTimed(process.execPath, [keel, ...args], { env, onSpawn });
 
 /** Resident set of a live process, in MiB, from /proc (undefined where there is no /proc). */
 async function rssMiB(pid) {
@@ -41,15 +20,8 @@ async function rssMiB(pid) {
 /** The session directory Keel uses for `workspace` under `data` (src/session/session-file.ts's sessionDir). */
 async function sessionDirOf(root, data, workspace) {
   const outfile = join(await mkdtemp(join(tmpdir(), 'keel-bench-sd-')), 'sd.mjs');
-  await build({
-    stdin: { contents: "export { sessionDir } from './src/session/session-file.ts';", resolveDir: root },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  });
-  const { sessionDir } = await import(outfile);
+  const contents = "export { sessionDir } from './src/session/session-file.ts';";
+  const { sessionDir } = await bundleModule({ root, contents, outfile });
   await rm(join(outfile, '..'), { recursive: true, force: true });
   return sessionDir(join(data, 'keel'), await realpath(workspace));
 }
@@ -84,15 +56,7 @@ function sessionText(id, workspace, turns, resultChars) {
 export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
   const tmp = await mkdtemp(join(tmpdir(), 'keel-bench-sessions-'));
   const outfile = join(tmp, 'model-server.mjs');
-  await build({
-    entryPoints: [join(root, 'test/support/model-server.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  });
-  const { startModelServer } = await import(outfile);
+  const { startModelServer } = await bundleModule({ root, entry: 'test/support/model-server.ts', outfile });
   const rows = [];
   try {
     const data = join(tmp, 'data');

@@ -1,7 +1,7 @@
 // Builds the CLI: esbuild bundles src/ into dist/keel.cjs; dist/keel.js is the launcher that runs it through a
 // V8 code cache (dist/keel.cache) made here by a warm-up run. Modules reached through dynamic import() are
 // wrapped by esbuild and only evaluated when first used, so start-up stays fast.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,6 +40,27 @@ const external = [
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await mkdir('dist', { recursive: true });
 await rm('dist/keel.cache', { force: true });
+
+// The library's types: declarations of src/api/types.ts and the few core files it names (not the whole program,
+// which would take tsc far longer), made by tsc in the background while the bundles build.
+await rm('dist/types', { recursive: true, force: true });
+const declarations = new Promise((resolvePromise) => {
+  const tsc = spawn(
+    process.execPath,
+    [
+      'node_modules/typescript/bin/tsc',
+      'src/api/types.ts',
+      ...['--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--types', 'node'],
+      ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
+      ...['--rootDir', 'src', '--outDir', 'dist/types'],
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  tsc.stdout.on('data', (d) => (output += d));
+  tsc.stderr.on('data', (d) => (output += d));
+  tsc.on('close', (status) => resolvePromise({ status, output }));
+});
 
 // The built-in tools' JSON Schemas, converted from zod here once rather than at every start.
 const specsDir = await mkdtemp(join(tmpdir(), 'keel-specs-'));
@@ -95,6 +116,35 @@ if (help.status !== 0 || !help.stdout.startsWith('Usage: keel'))
   throw new Error(`keel --help failed at build time: ${help.stderr}`);
 await writeFile('dist/help.txt', help.stdout);
 await chmod('dist/keel.js', 0o755);
+
+// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
+// untouched. Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
+await build({
+  entryPoints: ['src/api/index.ts'],
+  outfile: 'dist/index.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  legalComments: 'none',
+  plugins: [zodEnglishOnly],
+  external,
+  define: { KEEL_VERSION: JSON.stringify(pkg.version), KEEL_TOOL_SPECS: toolSpecs },
+  banner: {
+    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+if ((await declarations).status !== 0)
+  throw new Error(`the library's declarations failed: ${(await declarations).output}`);
+await writeFile(
+  'dist/index.d.ts',
+  // index.d.ts declares createAgent with the type agent.ts is checked against.
+  "export type * from './types/api/types.js';\n" +
+    "import type { CreateAgent } from './types/api/types.js';\n" +
+    '/** An agent working in `cwd`: each run() sends a message and yields its events; see README "Library". */\n' +
+    'export declare const createAgent: CreateAgent;\n',
+);
 
 // Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
 // (config, tools, provider) without network; the launcher then saves V8's code cache of everything it compiled.

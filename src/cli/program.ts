@@ -89,6 +89,14 @@ Start it as you start other agents:
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
     .option('--agent <name>', 'run as this agent (keel agents list): its tools, model, mode and prompt')
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'stdin: text, or stream-json (JSON lines of user messages, approval answers, cancels; with --output stream-json)',
+      )
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
     .argument('[args...]', 'arguments of --command')
     .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');

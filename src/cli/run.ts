@@ -32,6 +32,8 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   /** --agent: run as this agent. */
   agent?: string;
   args?: string[];
+  /** stream-json: user messages, approval answers and cancels as JSON lines on stdin (stream-session.ts). */
+  inputFormat?: 'text' | 'stream-json';
 }
 
 async function readStdin(): Promise<string> {
@@ -107,6 +109,8 @@ async function customGoal(options: RunOptions): Promise<CommandGoal | undefined>
 
 export async function runCommand(options: RunOptions): Promise<number> {
   const json = options.output !== 'text';
+  if (options.inputFormat === 'stream-json')
+    return (await import('./stream-session.js')).streamSession(options);
   try {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.

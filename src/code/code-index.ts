@@ -8,12 +8,13 @@ import { z } from 'zod';
 import { napi, parseSourceAsync } from './ast-grep.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
 import { isMinifiedText } from './file-roles.js';
-import { languageOf } from './languages.js';
+import { type LanguageSpec, languageOf } from './languages.js';
+import { quickTags } from './quick-tags.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 export const MAX_FILE_BYTES = 1_000_000;
 /** Files parsed on the thread pool at a time. */
@@ -31,6 +32,8 @@ export interface CodeIndex {
     parsed: number;
     /** Files read and hashed because their mtime or size changed. */
     hashed: number;
+    /** Files whose tags come from a lexical scan (`quickAbove`), not a parse. */
+    quick: number;
   };
 }
 
@@ -140,25 +143,31 @@ function readOrUndefined(file: string): Buffer | undefined {
 async function parseAll(
   queued: Map<string, { rel: string; data: Buffer }>,
   tags: Record<string, FileTags>,
+  quick: boolean,
   signal?: AbortSignal,
 ): Promise<void> {
   if (queued.size === 0) return;
-  napi();
-  const items = [...queued].map(([hash, { rel, data }]) => {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const items: { hash: string; lang: LanguageSpec | undefined; source: string }[] = [];
+  for (const [hash, { rel, data }] of queued) {
     const lang = languageOf(rel);
     let source: string | undefined;
     try {
-      source = new TextDecoder('utf-8', { fatal: true }).decode(data);
+      source = decoder.decode(data);
     } catch {
-      source = undefined;
+      continue;
     }
-    return { hash, lang, source };
-  });
+    const scanned = quick && lang ? quickTags(lang, source) : undefined;
+    if (scanned) tags[hash] = scanned;
+    else items.push({ hash, lang, source });
+  }
+  if (items.length === 0) return;
+  napi();
   const start = (from: number) =>
     items.slice(from, from + PARSE_WINDOW).map((item) => ({
       item,
       tree:
-        item.lang && item.source !== undefined && !isMinifiedText(item.source)
+        item.lang && !isMinifiedText(item.source)
           ? parseSourceAsync(item.lang, item.source).catch(() => undefined)
           : Promise.resolve(undefined),
     }));
@@ -168,7 +177,7 @@ async function parseAll(
     const current = next;
     next = start(at + PARSE_WINDOW);
     for (const { item, tree } of current) {
-      if (!item.lang || item.source === undefined) continue;
+      if (!item.lang) continue;
       try {
         tags[item.hash] = extractTags(item.lang, item.source, await tree);
       } catch {
@@ -178,29 +187,43 @@ async function parseAll(
   }
 }
 
+/** The source files as just listed and stat'ed (undefined: gone), when the caller has walked the tree already. */
+export interface Listed {
+  paths: string[];
+  stats: (Stats | undefined)[];
+}
+
 export interface LoadOptions {
   /** Keel's cache directory; without one nothing is kept between loads. */
   cacheDir?: string;
   signal?: AbortSignal;
+  /**
+   * When more files than this need parsing, files of the languages quick-tags.ts reads are scanned instead (the
+   * map of a large repository). Without it, tags from a scan found in the cache are parsed again.
+   */
+  quickAbove?: number;
+  listed?: Listed;
 }
 
 /** Lists, reads (when changed) and parses (when new) the repository's source files. */
 export async function loadCodeIndex(root: string, options: LoadOptions = {}): Promise<CodeIndex> {
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root) : undefined;
   const cache = await readCache(file);
-  const paths = await listSourceFiles(root, options.signal);
+  const paths = options.listed?.paths ?? (await listSourceFiles(root, options.signal));
   const manifest: CacheFile['manifest'] = {};
   const tags: CacheFile['tags'] = {};
-  const stats = { files: 0, parsed: 0, hashed: 0 };
+  const stats = { files: 0, parsed: 0, hashed: 0, quick: 0 };
+  const usable = (t: unknown): t is FileTags =>
+    isRecord(t) && (options.quickAbove !== undefined || (t as { quick?: boolean }).quick !== true);
   const byPath = new Map<string, FileTags>();
 
   // Synchronous reads: for hundreds of small files they beat the thread pool's round trips several times over.
   const found: { rel: string; stat: Stats; hash: string }[] = [];
   const queued = new Map<string, { rel: string; data: Buffer }>();
-  for (const rel of paths) {
+  for (const [i, rel] of paths.entries()) {
     options.signal?.throwIfAborted();
     const absolute = path.join(root, rel);
-    const stat = statOrUndefined(absolute);
+    const stat = options.listed ? options.listed.stats[i] : statOrUndefined(absolute);
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
     const known = cache.manifest[rel];
     let hash = known?.hash;
@@ -209,22 +232,24 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
       known.mtimeMs === stat.mtimeMs &&
       known.size === stat.size &&
       typeof known.hash === 'string' &&
-      isRecord(cache.tags[known.hash]);
+      usable(cache.tags[known.hash]);
     if (!fresh) {
       const data = readOrUndefined(absolute);
       if (!data || data.subarray(0, 8192).includes(0)) continue;
       stats.hashed += 1;
       hash = hashOf(data);
-      if (!isRecord(cache.tags[hash]) && !queued.has(hash)) queued.set(hash, { rel, data });
+      if (!usable(cache.tags[hash]) && !queued.has(hash)) queued.set(hash, { rel, data });
     }
     found.push({ rel, stat, hash: hash! });
   }
-  await parseAll(queued, tags, options.signal);
-  stats.parsed = Object.keys(tags).length;
+  const quick = options.quickAbove !== undefined && queued.size > options.quickAbove;
+  await parseAll(queued, tags, quick, options.signal);
+  for (const t of Object.values(tags)) if (t.quick) stats.quick += 1;
+  stats.parsed = Object.keys(tags).length - stats.quick;
   for (const { rel, stat, hash } of found) {
     const fileTags = tags[hash] ?? cache.tags[hash];
     // Not valid UTF-8, or not parseable.
-    if (!isRecord(fileTags)) continue;
+    if (!usable(fileTags)) continue;
     manifest[rel] = { mtimeMs: stat.mtimeMs, size: stat.size, hash };
     tags[hash] = fileTags;
     byPath.set(rel, fileTags);

@@ -2,15 +2,21 @@
 // source files' paths, sizes and times (and the root manifests'), so a warm map walks and stats the tree but reads
 // neither the tags cache nor any source file, and parses the definitions of only the files it shows.
 import { createHash } from 'node:crypto';
-import { closeSync, promises as fs, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, promises as fs, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { cacheFileFor, type LoadOptions, loadCodeIndex, writeCache } from './code-index.js';
+import { cacheFileFor, type Listed, type LoadOptions, loadCodeIndex, writeCache } from './code-index.js';
+import { languageOf } from './languages.js';
 import { prepareRank, type RankInput, rankPrepared } from './rank.js';
 import { type RepoMap, renderMap } from './repo-map.js';
 import { listSourceFiles } from './source-files.js';
-import type { Definition } from './tags.js';
+import { type Definition, extractTags } from './tags.js';
 
-const MAP_CACHE_VERSION = 1;
+const MAP_CACHE_VERSION = 2;
+/**
+ * A cold map needing more parses than this scans files instead (quick-tags.ts) for the ranking, and parses only the
+ * files it shows: 28k files scanned cost what ~3k parses do.
+ */
+const QUICK_ABOVE = 4000;
 const MANIFESTS = ['package.json', 'pyproject.toml', 'go.mod', 'Cargo.toml'];
 
 export interface LoadedMap {
@@ -18,6 +24,8 @@ export interface LoadedMap {
   files: number;
   /** Files parsed for this map (0 when the map cache answered). */
   parsed: number;
+  /** Files ranked from a lexical scan rather than a parse (a large repository's first map). */
+  scanned: number;
 }
 
 interface MapCache {
@@ -26,8 +34,9 @@ interface MapCache {
   paths: string[];
   entryPoints: string[];
   packageEntryPoints: string[];
-  /** Typed arrays, base64. */
+  /** Typed arrays, base64; `quick`: 1 for a file whose definitions came from a scan. */
   sizes: string;
+  quick: string;
   support: string;
   offsets: string;
   targets: string;
@@ -42,17 +51,24 @@ interface MapCache {
 }
 
 /** Paths, sizes and times of the source files and manifests, hashed: any change, addition or removal changes it. */
-async function fingerprintOf(root: string, signal?: AbortSignal): Promise<string> {
+async function fingerprintOf(
+  root: string,
+  signal?: AbortSignal,
+): Promise<{ fingerprint: string; listed: Listed }> {
   const hash = createHash('sha1');
-  for (const rel of [...(await listSourceFiles(root, signal)), ...MANIFESTS]) {
+  const paths = await listSourceFiles(root, signal);
+  const stats: (Stats | undefined)[] = [];
+  for (const rel of [...paths, ...MANIFESTS]) {
+    let stat: Stats | undefined;
     try {
-      const stat = statSync(path.join(root, rel));
+      stat = statSync(path.join(root, rel));
       hash.update(`${rel}\0${stat.mtimeMs}\0${stat.size}\n`);
     } catch {
       hash.update(`${rel}\0\n`);
     }
+    if (stats.length < paths.length) stats.push(stat);
   }
-  return hash.digest('hex');
+  return { fingerprint: hash.digest('hex'), listed: { paths, stats } };
 }
 
 const encode = (array: ArrayBufferView) =>
@@ -101,6 +117,7 @@ function fromCache(cache: MapCache): RankInput {
 function toCache(
   fingerprint: string,
   input: RankInput,
+  quick: Uint8Array,
   definitionsFile: string,
   offsets: Float64Array,
 ): MapCache {
@@ -112,6 +129,7 @@ function toCache(
     entryPoints: input.entryPoints,
     packageEntryPoints: input.packageEntryPoints,
     sizes: encode(input.sizes),
+    quick: encode(quick),
     support: encode(input.support),
     offsets: encode(graph.offsets),
     targets: encode(graph.targets),
@@ -128,7 +146,13 @@ function toCache(
  * Writes the definitions file (named by the fingerprint, so a reader of the old cache never reads the new
  * definitions), then the cache, then removes the definitions file the old cache named.
  */
-async function writeMapCache(file: string, fingerprint: string, input: RankInput, all: Definition[][]) {
+async function writeMapCache(
+  file: string,
+  fingerprint: string,
+  input: RankInput,
+  quick: Uint8Array,
+  all: Definition[][],
+) {
   const texts = all.map((d) => Buffer.from(d.length > 0 ? JSON.stringify(d) : ''));
   const offsets = new Float64Array(texts.length + 1);
   texts.forEach((t, i) => {
@@ -145,7 +169,7 @@ async function writeMapCache(file: string, fingerprint: string, input: RankInput
   } catch {
     return;
   }
-  await writeCache(file, toCache(fingerprint, input, name, offsets));
+  await writeCache(file, toCache(fingerprint, input, quick, name, offsets));
   if (typeof previous === 'string' && previous !== name && !previous.includes('/'))
     await fs.rm(path.join(path.dirname(file), previous), { force: true });
 }
@@ -185,36 +209,63 @@ export async function loadRepoMap(
   mentions: string,
 ): Promise<LoadedMap> {
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root, 'map') : undefined;
-  const fingerprint = file ? await fingerprintOf(root, options.signal) : '';
+  const { fingerprint, listed } = file
+    ? await fingerprintOf(root, options.signal)
+    : { fingerprint: '', listed: undefined };
   const cached = file ? await readMapCache(file, fingerprint) : undefined;
   let input: RankInput | undefined;
   let reader: { read: (i: number) => Definition[]; close: () => void } | undefined;
   let parsed = 0;
+  let scanned = 0;
+  let quick: Uint8Array | undefined;
   if (file && cached) {
     reader = definitionsReader(file, cached);
     if (reader) input = fromCache(cached);
+    quick = typeof cached.quick === 'string' ? decode(cached.quick, Uint8Array) : undefined;
   }
   if (!input || !reader) {
-    const index = await loadCodeIndex(root, options);
+    const quickAbove = options.quickAbove ?? QUICK_ABOVE;
+    const index = await loadCodeIndex(root, { ...options, quickAbove, ...(listed ? { listed } : {}) });
     parsed = index.stats.parsed;
+    scanned = index.stats.quick;
     input = prepareRank(index);
     const all = input.paths.map((p) => index.files.get(p)!.definitions);
+    quick = Uint8Array.from(input.paths, (p) => (index.files.get(p)!.quick ? 1 : 0));
     reader = { read: (i) => all[i]!, close: () => {} };
-    if (file) await writeMapCache(file, fingerprint, input, all);
+    if (file) await writeMapCache(file, fingerprint, input, quick, all);
   }
   const ranking = input;
   const { read } = reader;
   const position = new Map(ranking.paths.map((p, i) => [p, i]));
+  // A shown file ranked from a scan is parsed for its definitions: signatures, members and doc comments exact.
+  const definitionsOf = (p: string): Definition[] => {
+    const i = position.get(p)!;
+    if (!quick?.[i]) return read(i);
+    const exact = parsedDefinitions(root, p);
+    if (exact) parsed += 1;
+    return exact ?? read(i);
+  };
   let map: RepoMap;
   try {
     map = renderMap(
       rankPrepared(ranking, mentions),
       (p) => ranking.sizes[position.get(p)!]!,
-      (p) => read(position.get(p)!),
+      definitionsOf,
       maxTokens,
     );
   } finally {
     reader.close();
   }
-  return { map, files: ranking.paths.length, parsed };
+  return { map, files: ranking.paths.length, parsed, scanned };
+}
+
+/** The definitions of one file from its syntax tree; undefined when it cannot be read or parsed now. */
+function parsedDefinitions(root: string, rel: string): Definition[] | undefined {
+  const lang = languageOf(rel);
+  if (!lang) return undefined;
+  try {
+    return extractTags(lang, readFileSync(path.join(root, rel), 'utf8')).definitions;
+  } catch {
+    return undefined;
+  }
 }

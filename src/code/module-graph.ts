@@ -43,8 +43,12 @@ export class ImportResolver {
   }
 
   private first(candidates: string[]): string[] {
-    const hit = candidates.find((c) => this.files.has(posix.normalize(c)));
-    return hit ? [posix.normalize(hit)] : [];
+    for (const c of candidates) {
+      // Candidates built on posix.join are normalised already; normalising each would cost more than the lookup.
+      const path = c.startsWith('./') || c.includes('/.') ? posix.normalize(c) : c;
+      if (this.files.has(path)) return [path];
+    }
+    return [];
   }
 
   /** The shortest file ending in one of the suffixes (a package path rooted anywhere: src/, lib/). */

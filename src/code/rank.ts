@@ -7,6 +7,7 @@ import type { CodeIndex } from './code-index.js';
 import { isSupportFile } from './file-roles.js';
 import { localNames } from './imports.js';
 import { ImportResolver } from './module-graph.js';
+import { forEachReference } from './tags.js';
 
 export interface RankOptions {
   /** Text naming files or symbols to favour: the focus argument and the conversation so far. */
@@ -119,7 +120,8 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     const start = targets.length;
     const imported = new Map<number, number>();
     const bound = new Set<string>();
-    const references = tags.references;
+    const references = new Map<string, number>();
+    forEachReference(tags, (name, count) => references.set(name, count));
     for (const imp of tags.imports) {
       const files = resolver.resolve(p, imp, tags.language);
       if (files.length === 0) continue;
@@ -128,7 +130,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       let uses = 0;
       for (const local of localNames(imp, tags.language)) {
         bound.add(local);
-        uses += Math.sqrt(references[local] ?? 0);
+        uses += Math.sqrt(references.get(local) ?? 0);
       }
       const weight = (passing ? IMPORT_WEIGHT * 0.2 : IMPORT_WEIGHT) * (1 + uses);
       for (const file of files) {
@@ -140,12 +142,12 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       targets.push(to);
       weights.push(weight);
     }
-    for (const name in references) {
+    for (const [name, count] of references) {
       const id = nameIds.get(name);
       // A name the file defines itself is most likely its own; one it imports from a known file is counted there.
       if (id === undefined || bound.has(name) || holds(definerLists[id]!, from)) continue;
       targets.push(n + id);
-      weights.push(weightOf[id]! * Math.sqrt(references[name]!));
+      weights.push(weightOf[id]! * Math.sqrt(count));
     }
     let total = 0;
     for (let e = start; e < targets.length; e++) total += weights[e]!;

@@ -6,6 +6,7 @@ import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
 import { ImportResolver } from './module-graph.js';
+import { referenceCount } from './tags.js';
 
 export interface Occurrence {
   /** 1-based line and column. */
@@ -146,7 +147,7 @@ export async function findProjectReferences(
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
   for (const [file, tags] of index.files) {
-    if (!tags.references[name]) continue;
+    if (referenceCount(tags, name) === 0) continue;
     if (
       definedIn !== undefined &&
       file !== definedIn &&

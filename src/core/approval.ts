@@ -25,6 +25,8 @@ export interface ApprovalRequest {
   tool: string;
   /** Why the policy asks. */
   reason: string;
+  /** The call's validated arguments (the library API's canUseTool and stream-json clients read them). */
+  args?: unknown;
   /** One line: the command, or the tool and its main argument. */
   summary: string;
   preview?: Partial<ToolPreview>;

@@ -1,7 +1,7 @@
 // The one typed event stream: everything the agent does is an event; renderers, JSON output,
 // session store and audit subscribe. Each event serialises to one JSON line (field names in snake_case,
 // as `--output stream-json` prints them).
-import type { Message, Usage } from './messages.js';
+import type { ImagePart, Message, Usage } from './messages.js';
 import type { TodoItem } from './todos.js';
 
 export type RunEndReason = 'done' | 'turn-limit' | 'interrupted' | 'failed';
@@ -13,6 +13,17 @@ export interface ToolCallRecord {
   /** The argument text exactly as the model sent it. */
   input: string;
   provider_metadata?: Record<string, Record<string, unknown>>;
+}
+
+/** An image as a message event carries it (snake_case). Outputs and the session store keep no `data`. */
+export interface ImageRecord {
+  type: 'image';
+  media_type: string;
+  data?: string;
+  path?: string;
+  sha256?: string;
+  bytes?: number;
+  name?: string;
 }
 
 /** One pruning step: messages [from, from + count) are replaced by `messages`. */
@@ -28,7 +39,7 @@ export interface PruneEdit<M> {
  */
 export type MessageEvent =
   | { type: 'message'; role: 'system'; content: string }
-  | { type: 'message'; role: 'user'; content: string }
+  | { type: 'message'; role: 'user'; content: string; images?: ImageRecord[] }
   | {
       type: 'message';
       role: 'assistant';
@@ -43,6 +54,7 @@ export type MessageEvent =
       tool_name: string;
       content: string;
       is_error?: boolean;
+      images?: ImageRecord[];
     };
 
 /**
@@ -214,8 +226,14 @@ export function usageCounts(usage: Usage): UsageCounts {
 export function messageEvent(message: Message): MessageEvent {
   switch (message.role) {
     case 'system':
-    case 'user':
       return { type: 'message', role: message.role, content: message.content };
+    case 'user':
+      return {
+        type: 'message',
+        role: 'user',
+        content: message.content,
+        ...(message.images?.length ? { images: message.images.map(imageRecord) } : {}),
+      };
     case 'assistant':
       return {
         type: 'message',
@@ -241,6 +259,7 @@ export function messageEvent(message: Message): MessageEvent {
         tool_name: message.toolName,
         content: message.content,
         ...(message.isError ? { is_error: true } : {}),
+        ...(message.images?.length ? { images: message.images.map(imageRecord) } : {}),
       };
   }
 }
@@ -249,8 +268,13 @@ export function messageEvent(message: Message): MessageEvent {
 export function messageFromEvent(event: MessageEvent): Message {
   switch (event.role) {
     case 'system':
-    case 'user':
       return { role: event.role, content: event.content };
+    case 'user':
+      return {
+        role: 'user',
+        content: event.content,
+        ...(event.images?.length ? { images: event.images.map(imagePart) } : {}),
+      };
     case 'assistant':
       return {
         role: 'assistant',
@@ -274,8 +298,19 @@ export function messageFromEvent(event: MessageEvent): Message {
         toolName: event.tool_name,
         content: event.content,
         ...(event.is_error ? { isError: true } : {}),
+        ...(event.images?.length ? { images: event.images.map(imagePart) } : {}),
       };
   }
+}
+
+export function imageRecord(image: ImagePart): ImageRecord {
+  const { type, mediaType, ...rest } = image;
+  return { type, media_type: mediaType, ...rest };
+}
+
+export function imagePart(record: ImageRecord): ImagePart {
+  const { type, media_type, ...rest } = record;
+  return { type, mediaType: media_type, ...rest };
 }
 
 /** Rebuilds the conversation from a run's events: what a session store does on resume. */

@@ -21,11 +21,60 @@ export interface Usage {
   cacheWriteTokens?: number;
 }
 
+/**
+ * An image the user attached or a tool returned, sent beside a message's text (the text stays a string, so
+ * everything that reads or counts text is unchanged). In memory `data` holds the bytes; a session keeps only a
+ * size-capped copy's `path` and the hash, and a message read back without its bytes tells the model they are gone.
+ */
+export interface ImagePart {
+  type: 'image';
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+  mediaType: string;
+  /** The bytes, base64. */
+  data?: string;
+  /** Where the bytes are kept: the session's copy (or the file they came from). */
+  path?: string;
+  /** SHA-256 of the bytes, hex. */
+  sha256?: string;
+  /** Size of the bytes. */
+  bytes?: number;
+  /** What it was called (a file name), for the user's eyes. */
+  name?: string;
+}
+
 export type Message =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ImagePart[] }
   | { role: 'assistant'; content: string; reasoning?: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+  | {
+      role: 'tool';
+      toolCallId: string;
+      toolName: string;
+      content: string;
+      isError?: boolean;
+      images?: ImagePart[];
+    };
+
+/** The image media types Keel sends to models, by file extension. */
+export const imageTypes: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** "image.png (image/png, 12 KB)": how an image is named to the user, or to a model that cannot see it. */
+export function describeImage(image: ImagePart): string {
+  const size = image.bytes === undefined ? '' : `, ${formatBytes(image.bytes)}`;
+  return `${image.name ?? 'image'} (${image.mediaType}${size})`;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
 
 export function addUsage(a: Usage, b: Usage): Usage {
   const sum: Usage = {

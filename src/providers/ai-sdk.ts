@@ -16,7 +16,7 @@ import {
   type SharedV3ProviderOptions,
   TypeValidationError,
 } from '@ai-sdk/provider';
-import type { Message, Usage } from '../core/messages.js';
+import { describeImage, type ImagePart, type Message, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from '../core/model.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { abortError, BrokenStreamError, classifyProviderError, type ProviderErrorContext } from './errors.js';
@@ -30,6 +30,12 @@ export interface AiSdkModelOptions {
   /** Cap on the answer's length, for APIs that require one (Anthropic's max_tokens). */
   maxOutputTokens?: number;
   capabilities?: ModelCapabilities;
+  /**
+   * `inline`: the wire format carries images inside tool results (Anthropic, Gemini). Otherwise (Chat
+   * Completions, Ollama) a tool result's images follow the results as a user message, since those formats would
+   * serialise them into the result's text.
+   */
+  toolResultImages?: 'inline' | 'user-message';
   /** A provider's last word on the call (Anthropic's prompt-cache breakpoints). */
   prepareCall?: (call: LanguageModelV3CallOptions) => LanguageModelV3CallOptions;
 }
@@ -51,7 +57,7 @@ async function* streamEvents(
   const { signal } = request;
   if (signal.aborted) throw abortError(signal);
   const base: LanguageModelV3CallOptions = {
-    prompt: toPrompt(request.messages),
+    prompt: toPrompt(request.messages, options.toolResultImages),
     tools: request.tools.length > 0 ? request.tools.map(toFunctionTool) : undefined,
     abortSignal: signal,
     providerOptions: options.providerOptions?.(request),
@@ -174,27 +180,66 @@ function toFinishReason(reason: LanguageModelV3FinishReason, sawToolCall: boolea
   return reason.unified;
 }
 
-/** Keel messages → the AI SDK prompt. Consecutive tool messages become one tool message with several results. */
-export function toPrompt(messages: Message[]): LanguageModelV3Prompt {
+/**
+ * Keel messages → the AI SDK prompt. Consecutive tool messages become one tool message with several results; their
+ * images go inside the results (`inline`) or in one user message after them.
+ */
+export function toPrompt(
+  messages: Message[],
+  toolResultImages: 'inline' | 'user-message' = 'user-message',
+): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = [];
+  let pending: { text: string[]; images: ImagePart[] } = { text: [], images: [] };
+  const flushToolImages = () => {
+    if (pending.images.length === 0) return;
+    const text = `[Keel: images returned by ${pending.text.join(', ')}]`;
+    prompt.push({ role: 'user', content: [{ type: 'text', text }, ...pending.images.map(filePart)] });
+    pending = { text: [], images: [] };
+  };
   for (const message of messages) {
+    if (message.role !== 'tool') flushToolImages();
     switch (message.role) {
       case 'system':
         prompt.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        prompt.push({
+          role: 'user',
+          content: [
+            { type: 'text', text: withMissingImages(message.content, message.images) },
+            ...sent(message.images).map(filePart),
+          ],
+        });
         break;
       case 'assistant':
         prompt.push(toAssistant(message));
         break;
       case 'tool': {
+        const images = message.isError ? [] : sent(message.images);
+        const text = withMissingImages(message.content, message.isError ? undefined : message.images);
+        const inline = toolResultImages === 'inline' && images.length > 0;
         const part: LanguageModelV3ToolResultPart = {
           type: 'tool-result',
           toolCallId: message.toolCallId,
           toolName: message.toolName,
-          output: { type: message.isError ? 'error-text' : 'text', value: message.content },
+          output: inline
+            ? {
+                type: 'content',
+                value: [
+                  { type: 'text', text },
+                  ...images.map((image) => ({
+                    type: 'image-data' as const,
+                    data: image.data!,
+                    mediaType: image.mediaType,
+                  })),
+                ],
+              }
+            : { type: message.isError ? 'error-text' : 'text', value: text },
         };
+        if (!inline && images.length > 0) {
+          pending.text.push(`${message.toolName} (call ${message.toolCallId})`);
+          pending.images.push(...images);
+        }
         const last = prompt.at(-1);
         if (last?.role === 'tool') last.content.push(part);
         else prompt.push({ role: 'tool', content: [part] });
@@ -202,7 +247,28 @@ export function toPrompt(messages: Message[]): LanguageModelV3Prompt {
       }
     }
   }
+  flushToolImages();
   return prompt;
+}
+
+/** The images whose bytes are here to send. */
+const sent = (images: ImagePart[] | undefined) => (images ?? []).filter((image) => image.data !== undefined);
+
+/** The text, plus a note for each image whose bytes are gone (a resumed session whose copy was removed). */
+function withMissingImages(text: string, images: ImagePart[] | undefined): string {
+  const gone = (images ?? []).filter((image) => image.data === undefined);
+  if (gone.length === 0) return text;
+  const notes = gone.map((image) => `[Keel: the image ${describeImage(image)} is no longer available]`);
+  return [text, ...notes].filter((part) => part !== '').join('\n');
+}
+
+function filePart(image: ImagePart) {
+  return {
+    type: 'file' as const,
+    mediaType: image.mediaType,
+    data: image.data!,
+    ...(image.name ? { filename: image.name } : {}),
+  };
 }
 
 function toAssistant(message: Extract<Message, { role: 'assistant' }>): LanguageModelV3Message {

@@ -37,6 +37,7 @@ export function createAnthropicModel(options: HostedModelOptions): Model {
   return aiSdkModel(provider(options.model), {
     provider: 'anthropic',
     maxOutputTokens,
+    toolResultImages: 'inline',
     prepareCall: withCacheBreakpoints,
     errors: hostedErrorContext('anthropic', options, baseUrl),
   });

@@ -2,7 +2,7 @@
 // messages are provider-neutral but for two things: tool call ids, whose format each provider has its own rules
 // for (OpenAI at most 40 characters, Anthropic [A-Za-z0-9_-], Mistral exactly 9 letters or digits, Gemini none),
 // and provider metadata on tool calls (Gemini thought signatures, OpenRouter reasoning details), which only the
-// provider that signed it accepts. Keel's messages carry no images: attachments are text.
+// provider that signed it accepts. Images travel as they are: each adapter sends them in its own wire format.
 import type { Message, ToolCall } from '../core/messages.js';
 
 export interface CarriedOver {

@@ -11,6 +11,7 @@ export function createGeminiModel(options: HostedModelOptions): Model {
   const provider = createGoogleGenerativeAI({ baseURL: baseUrl, apiKey: options.apiKey });
   return aiSdkModel(provider(options.model), {
     provider: 'gemini',
+    toolResultImages: 'inline',
     errors: hostedErrorContext('gemini', options, baseUrl),
   });
 }

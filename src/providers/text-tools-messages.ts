@@ -2,7 +2,7 @@
 // system prompt, the assistant's calls written back as `<tool_call>` blocks, results as user-role `<tool_result>`s.
 // The conversation itself keeps normal tool calls and results; only what is sent is rewritten, the same way every
 // time, so sessions, resumes and replays see one history.
-import type { Message, ToolCall } from '../core/messages.js';
+import type { ImagePart, Message, ToolCall } from '../core/messages.js';
 import type { ToolSpec } from '../core/model.js';
 
 /** Where a text-protocol call keeps what the model wrote when it was broken (in ToolCall.providerMetadata). */
@@ -49,10 +49,12 @@ export function brokenNote(call: ToolCall): BrokenCallNote | undefined {
 export function toTextMessages(messages: readonly Message[], tools: ToolSpec[]): Message[] {
   const out: Message[] = [];
   const calls = new Map<string, ToolCall>();
-  const pushUser = (content: string) => {
+  const pushUser = (content: string, images?: ImagePart[]) => {
     const last = out.at(-1);
-    if (last?.role === 'user') last.content = `${last.content}\n\n${content}`;
-    else out.push({ role: 'user', content });
+    if (last?.role === 'user') {
+      last.content = `${last.content}\n\n${content}`;
+      if (images?.length) last.images = [...(last.images ?? []), ...images];
+    } else out.push({ role: 'user', content, ...(images?.length ? { images } : {}) });
   };
   for (const message of messages) {
     switch (message.role) {
@@ -60,7 +62,7 @@ export function toTextMessages(messages: readonly Message[], tools: ToolSpec[]):
         out.push({ role: 'system', content: `${message.content}\n\n${toolsPrompt(tools)}` });
         break;
       case 'user':
-        pushUser(message.content);
+        pushUser(message.content, message.images);
         break;
       case 'assistant': {
         for (const call of message.toolCalls ?? []) calls.set(call.id, call);
@@ -77,7 +79,7 @@ export function toTextMessages(messages: readonly Message[], tools: ToolSpec[]):
         const note = call && brokenNote(call);
         const error = message.isError ? ' error="true"' : '';
         const result = `<tool_result name="${message.toolName}"${error}>\n${message.content}\n</tool_result>`;
-        pushUser(note ? `${result}\n${correction(note.problem)}` : result);
+        pushUser(note ? `${result}\n${correction(note.problem)}` : result, message.images);
         break;
       }
     }

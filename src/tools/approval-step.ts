@@ -73,6 +73,7 @@ export async function askApproval(
     id: call.id,
     tool: tool.name,
     reason,
+    args,
     summary: preview.command ?? preview.summary,
     preview,
     ...(asker.approvals ? { always: binding.scope } : {}),

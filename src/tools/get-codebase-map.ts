@@ -23,14 +23,17 @@ export const getCodebaseMapTool = defineTool({
   },
   async execute(args, ctx) {
     const mentions = [args.focus ?? '', ctx.conversationText?.() ?? ''].join('\n');
-    const { map, parsed } = await loadRepoMap(
+    const { map, parsed, scanned } = await loadRepoMap(
       ctx.workspace.root,
       { ...(ctx.cacheDir ? { cacheDir: ctx.cacheDir } : {}), signal: ctx.signal },
       args.max_tokens,
       mentions,
     );
-    const text = map.total === 0 ? '(no source files in a language the map reads)' : map.text;
-    const summary = `mapped ${map.shown} of ${map.total} files (${parsed} parsed)`;
-    return ok(text, { files: map.total, shown: map.shown, parsed }, summary);
+    // Ranked from a scan: the order may differ a little from a parse's; the signatures shown are parsed.
+    const note =
+      scanned > 0 ? `\n(ranked from a quick scan of ${scanned} files; signatures shown are parsed)` : '';
+    const text = map.total === 0 ? '(no source files in a language the map reads)' : map.text + note;
+    const summary = `mapped ${map.shown} of ${map.total} files (${parsed} parsed${scanned ? `, ${scanned} scanned` : ''})`;
+    return ok(text, { files: map.total, shown: map.shown, parsed, scanned }, summary);
   },
 });

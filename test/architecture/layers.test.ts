@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * never from a layer above. docs/architecture.md quotes this table; change both together.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['cli'],
+  ['cli', 'api'],
   ['runtime'],
   ['agent', 'ui', 'mcp', 'extend', 'evals'],
   ['tools', 'session', 'plan', 'providers'],

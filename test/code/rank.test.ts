@@ -164,7 +164,7 @@ describe('a large file in the map', () => {
   const tags: FileTags = {
     language: 'typescript',
     imports: [],
-    references: {},
+    references: '',
     definitions: [
       def('helperA', 1, { kind: 'constant', exported: false }),
       def('helperB', 2, { kind: 'constant', exported: false }),

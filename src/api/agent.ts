@@ -1,0 +1,193 @@
+// createAgent: the library API's agent over the shared run assembly (runtime/assemble.ts). Each run() is one user
+// turn of a conversation kept across runs, its events handed to the caller as they happen; canUseTool stands in for
+// the terminal's approval prompt.
+import { resolve } from 'node:path';
+import type { LoopResult } from '../agent/loop.js';
+import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
+import { UsageError } from '../core/errors.js';
+import type { AgentEvent } from '../core/events.js';
+import { assembleRun, type Run } from '../runtime/assemble.js';
+import { MODES } from '../safety/modes.js';
+import { customTool } from './custom-tools.js';
+import { EventQueue } from './event-queue.js';
+import type { AgentOptions, CreateAgent, RunResult, ToolUse, ToolUseAnswer } from './types.js';
+
+const DECISIONS = new Set(['once', 'always', 'keep', 'edit', 'deny']);
+
+/** canUseTool's answer as the executor's; anything else is a refusal, so a caller's slip never lets a call through. */
+export function approvalAnswer(answer: ToolUseAnswer): ApprovalAnswer {
+  if (answer === 'allow') return { decision: 'once' };
+  if (answer === 'always') return { decision: 'always' };
+  if (typeof answer === 'object' && answer !== null && DECISIONS.has(answer.decision)) {
+    if (answer.decision === 'edit' && typeof answer.edited !== 'string') return { decision: 'deny' };
+    return answer;
+  }
+  return { decision: 'deny' };
+}
+
+function toolUse(request: ApprovalRequest): ToolUse {
+  const preview = request.preview ?? {};
+  return {
+    id: request.id,
+    name: request.tool,
+    args: request.args,
+    reason: request.reason,
+    summary: request.summary,
+    ...(preview.command !== undefined ? { command: preview.command } : {}),
+    ...(preview.diff !== undefined ? { diff: preview.diff } : {}),
+    reads: preview.reads ?? [],
+    writes: preview.writes ?? [],
+  };
+}
+
+function runResult(ended: LoopResult, end: AgentEvent | undefined, sessionId: string | undefined): RunResult {
+  return {
+    reason: ended.reason,
+    answer: ended.answer,
+    turns: ended.turns,
+    toolCalls: ended.toolCalls,
+    usage:
+      end?.type === 'run_end'
+        ? end.usage
+        : { input_tokens: ended.usage.inputTokens, output_tokens: ended.usage.outputTokens },
+    ...(sessionId ? { sessionId } : {}),
+    ...(ended.error
+      ? {
+          error: {
+            code: ended.error.code,
+            message: ended.error.message,
+            ...(ended.error.hint ? { hint: ended.error.hint } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
+  if (options.mode !== undefined && !MODES.includes(options.mode)) {
+    throw new UsageError(`unknown mode ${JSON.stringify(options.mode)}`, {
+      hint: `use one of ${MODES.join(', ')}`,
+    });
+  }
+  const tools = (options.tools ?? []).map(customTool);
+  const twice = tools.find((tool, index) => tools.findIndex((other) => other.name === tool.name) !== index);
+  if (twice) throw new UsageError(`two custom tools are named ${twice.name}`);
+  let resumeId = options.resume;
+  let opened: Promise<Run> | undefined;
+  let assembled: Run | undefined;
+  let busy = false;
+  // Where the run's events go: the running call's queue; between runs they wait for the next one.
+  let deliver: ((event: AgentEvent) => void) | undefined;
+  const waiting: AgentEvent[] = [];
+  const observe = (event: AgentEvent) => (deliver ? deliver(event) : void waiting.push(event));
+
+  const approve: Approve | undefined = options.canUseTool
+    ? async (request, signal) => {
+        try {
+          return approvalAnswer(await options.canUseTool!(toolUse(request), { signal }));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          observe({
+            type: 'warning',
+            message: `canUseTool failed, so ${request.tool} was refused: ${message}`,
+          });
+          return { decision: 'deny' };
+        }
+      }
+    : undefined;
+
+  const open = async (): Promise<Run> => {
+    const env = (options.env ?? process.env) as NodeJS.ProcessEnv;
+    const run = await assembleRun({
+      ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
+      ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),
+      flags: {
+        provider: options.provider,
+        model: options.model,
+        baseUrl: options.baseUrl,
+        maxTurns: options.maxTurns,
+      },
+      mode: (loaded) => options.mode ?? loaded.config.agent.terminal.default_mode ?? 'restricted',
+      ...(options.allow ? { allow: options.allow } : {}),
+      ...(approve ? { approve } : {}),
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      session: { save: options.session !== false, ...(resumeId ? { resume: resumeId } : {}) },
+      observe,
+      env,
+    });
+    const taken = tools.find((tool) => run.registry.get(tool.name) !== undefined);
+    if (taken) {
+      await run.close();
+      throw new UsageError(`custom tool ${taken.name} has the name of a built-in tool`, {
+        hint: 'give it another name',
+      });
+    }
+    for (const tool of tools) run.registry.add(tool);
+    assembled = run;
+    return run;
+  };
+
+  const current = (): Promise<Run> => {
+    opened ??= open().catch((error: unknown) => {
+      opened = undefined;
+      throw error;
+    });
+    return opened;
+  };
+
+  async function* run(prompt: string, runOptions: { signal?: AbortSignal } = {}) {
+    if (busy) throw new Error('this agent is already running: wait for its run() to end before the next');
+    busy = true;
+    const queue = new EventQueue();
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    runOptions.signal?.addEventListener('abort', stop, { once: true });
+    if (runOptions.signal?.aborted) controller.abort();
+    let last: AgentEvent | undefined;
+    deliver = (event) => {
+      last = event;
+      queue.push(event);
+    };
+    for (const event of waiting.splice(0)) deliver(event);
+    let settled: Promise<LoopResult> | undefined;
+    try {
+      const agent = await current();
+      agent.conversation.push({ role: 'user', content: prompt });
+      settled = agent.run(controller.signal).finally(() => queue.end());
+      // A failure of the loop itself still ends the iteration: the queue ends, then `await settled` throws.
+      settled.catch(() => {});
+      yield* queue.drain();
+      const ended = await settled;
+      return runResult(ended, last, agent.session?.id);
+    } finally {
+      // Left early (break, return, a throw in the caller's loop): the run is interrupted and awaited, so the
+      // conversation is whole before the next run.
+      controller.abort();
+      deliver = () => {};
+      await settled?.catch(() => {});
+      deliver = undefined;
+      runOptions.signal?.removeEventListener('abort', stop);
+      busy = false;
+    }
+  }
+
+  const close = async () => {
+    const closing = opened;
+    opened = undefined;
+    assembled = undefined;
+    await (await closing?.catch(() => undefined))?.close();
+  };
+
+  return {
+    run,
+    async resume(id: string) {
+      if (busy) throw new Error('this agent is running: resume another session once its run() has ended');
+      await close();
+      resumeId = id;
+    },
+    get sessionId() {
+      return assembled?.session?.id;
+    },
+    close,
+  };
+};

@@ -1,0 +1,211 @@
+// The library API in process against the scripted model server: runs as event iterators over one conversation,
+// canUseTool answering the policy's questions, custom tools (zod and JSON Schema) through the executor, sessions
+// resumed by id, and an aborted run.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { approvalAnswer } from '../../src/api/agent.js';
+import {
+  type Agent,
+  type AgentEvent,
+  type AgentOptions,
+  createAgent,
+  type ToolUse,
+} from '../../src/api/index.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import type { ModelServer } from '../support/model-server.js';
+
+const { server, workspace } = useE2E();
+// Closed before the workspaces are removed (after-each hooks run last registered first).
+const agents: Agent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+const kept = (agent: Agent) => {
+  agents.push(agent);
+  return agent;
+};
+
+async function options(s: ModelServer, extra: AgentOptions = {}): Promise<AgentOptions> {
+  const home = await workspace();
+  return {
+    cwd: await workspace({ 'a.txt': 'alpha\n' }),
+    provider: 'ollama',
+    baseUrl: s.ollamaUrl,
+    model: 'test-model',
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: `${home}/config`,
+      XDG_DATA_HOME: `${home}/data`,
+      XDG_STATE_HOME: `${home}/state`,
+      XDG_CACHE_HOME: `${home}/cache`,
+      KEEL_KEYRING: 'off',
+    },
+    ...extra,
+  };
+}
+
+async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const seen: AgentEvent[] = [];
+  for await (const event of events) seen.push(event);
+  return seen;
+}
+
+const userTexts = (body: unknown) =>
+  (body as { messages: { role: string; content: string }[] }).messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content.split('\n\n[Keel:')[0]);
+
+describe('approvalAnswer', () => {
+  it.each([
+    ['allow', { decision: 'once' }],
+    ['always', { decision: 'always' }],
+    ['deny', { decision: 'deny' }],
+    [
+      { decision: 'deny', feedback: 'no' },
+      { decision: 'deny', feedback: 'no' },
+    ],
+    [
+      { decision: 'edit', edited: 'ls' },
+      { decision: 'edit', edited: 'ls' },
+    ],
+    [{ decision: 'edit' }, { decision: 'deny' }],
+    ['yes', { decision: 'deny' }],
+    [undefined, { decision: 'deny' }],
+  ])('maps %j to %j', (given, expected) => {
+    expect(approvalAnswer(given as never)).toEqual(expected);
+  });
+});
+
+describe('createAgent', () => {
+  it('refuses an unknown mode or a custom tool without a valid name at once, saying which', () => {
+    expect(() => createAgent({ mode: 'yolo' as never })).toThrow('unknown mode "yolo"');
+    const tool = { name: 'a b', description: '', parameters: {}, run: () => '' };
+    expect(() => createAgent({ tools: [tool] })).toThrow('custom tool name "a b" is not valid');
+  });
+
+  it('streams each run as events ending with run_end, and continues the conversation in the next run', async () => {
+    const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
+    const agent = kept(createAgent(await options(s)));
+    const first = await collect(agent.run('hello'));
+    expect(first[0]).toMatchObject({ type: 'run_start', provider: 'ollama', model: 'test-model' });
+    expect(first.at(-1)).toMatchObject({ type: 'run_end', reason: 'done', answer: 'first answer' });
+    const second = agent.run('and then?');
+    let step = await second.next();
+    while (!step.done) step = await second.next();
+    expect(step.value).toMatchObject({ reason: 'done', answer: 'second answer', sessionId: agent.sessionId });
+    expect(userTexts(s.requests[1]!.body)).toEqual(['hello', 'and then?']);
+    expect(JSON.stringify(s.requests[1]!.body.messages)).toContain('first answer');
+  });
+
+  it('asks canUseTool what the policy asks about, with the call and its diff, and obeys the answer', async () => {
+    const write = (content: string) => ({
+      toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content } }],
+    });
+    const s = await server([write('one\n'), write('two\n'), { text: 'done' }]);
+    const asked: ToolUse[] = [];
+    const base = await options(s);
+    const agent = kept(
+      createAgent({
+        ...base,
+        mode: 'interactive',
+        canUseTool: (call) => {
+          asked.push(call);
+          return asked.length === 1 ? { decision: 'deny', feedback: 'write two' } : 'allow';
+        },
+      }),
+    );
+    const events = await collect(agent.run('change a.txt'));
+    expect(asked.map((c) => [c.name, c.args])).toEqual([
+      ['write_file', { path: 'a.txt', content: 'one\n' }],
+      ['write_file', { path: 'a.txt', content: 'two\n' }],
+    ]);
+    expect(asked[0]!.diff).toContain('+one');
+    expect(asked[0]!.writes).toEqual([join(base.cwd!, 'a.txt')]);
+    expect(toolMessages(s.requests[1]!.body).at(-1)).toContain('declined this write_file call: write two');
+    expect(await readFile(join(base.cwd!, 'a.txt'), 'utf8')).toBe('two\n');
+    expect(
+      events.filter((e) => e.type === 'approval_answered').map((e) => 'decision' in e && e.decision),
+    ).toEqual(['deny', 'once']);
+  });
+
+  it('runs custom tools given by zod or JSON Schema, their arguments validated and their output sent back', async () => {
+    const s = await server([
+      { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
+      {
+        toolCalls: [
+          { name: 'shout', args: { text: 'hi' } },
+          { name: 'add', args: { a: 'x' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const agent = kept(
+      createAgent({
+        ...(await options(s)),
+        tools: [
+          {
+            name: 'add',
+            description: 'Add two numbers.',
+            parameters: z.object({ a: z.number(), b: z.number() }),
+            safety: 'safe',
+            run: ({ a, b }: { a: number; b: number }) => String(a + b),
+          },
+          {
+            name: 'shout',
+            description: 'Upper-case a text.',
+            parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+            run: ({ text }: { text: string }, { cwd }) => ({ output: `${text.toUpperCase()} in ${cwd}` }),
+          },
+        ],
+      }),
+    );
+    await collect(agent.run('use the tools'));
+    const specs = (s.requests[0]!.body.tools as { function: { name: string; parameters: unknown } }[]).map(
+      (t) => t.function,
+    );
+    expect(specs.find((t) => t.name === 'add')?.parameters).toMatchObject({
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+    });
+    expect(toolMessages(s.requests[1]!.body).at(-1)).toBe('5');
+    const results = toolMessages(s.requests[2]!.body).slice(-2);
+    expect(results[0]).toMatch(/^HI in \//);
+    expect(results[1]).toMatch(/^Error: .*invalid/i);
+  });
+
+  it('takes up a saved session by id (createAgent or agent.resume): the next run continues it', async () => {
+    const s = await server([{ text: 'remembered' }, { text: 'still here' }, { text: 'yes' }]);
+    const base = await options(s);
+    const first = kept(createAgent(base));
+    await collect(first.run('remember 42'));
+    const id = first.sessionId;
+    await first.close();
+    expect(id).toBeTruthy();
+    const second = kept(createAgent({ ...base, resume: id }));
+    await collect(second.run('what did I say?'));
+    expect(userTexts(s.requests[1]!.body)).toEqual(['remember 42', 'what did I say?']);
+    expect(second.sessionId).toBe(id);
+    // agent.resume(id) does the same for an agent already made.
+    await first.resume(id!);
+    await collect(first.run('and now?'));
+    expect(userTexts(s.requests[2]!.body)).toEqual(['remember 42', 'what did I say?', 'and now?']);
+  });
+
+  it('ends an aborted run as interrupted, and the next run still answers', async () => {
+    const controller = new AbortController();
+    const s = await server([
+      () => {
+        controller.abort();
+        return { hang: true };
+      },
+      { text: 'back' },
+    ]);
+    const agent = kept(createAgent(await options(s)));
+    const events = await collect(agent.run('wait forever', { signal: controller.signal }));
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'interrupted' });
+    const next = await collect(agent.run('now answer'));
+    expect(next.at(-1)).toMatchObject({ type: 'run_end', reason: 'done', answer: 'back' });
+  });
+});
