@@ -45,7 +45,8 @@ export function taskTool(agents: readonly AgentSummary[]) {
     async preview(args, ctx) {
       const readOnly = ctx.subagents?.readOnly(args.agent);
       return {
-        reads: [],
+        // It may read anything: a file an earlier call of the turn writes keeps it from running ahead of that call.
+        reads: [ctx.workspace.root],
         writes: [],
         summary: `task ${args.agent ?? 'default'}: ${args.description}`,
         ...(readOnly === false ? { sequential: true } : {}),

@@ -3,6 +3,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { concurrentCalls } from '../../src/agent/tool-batch.js';
 import { ToolOffer } from '../../src/agent/tool-offer.js';
 import { agentMention, forAgent } from '../../src/cli/chat-attach.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -116,6 +117,21 @@ describe('@name in the chat', () => {
 
   it('asks the main agent to hand the message to the named agent', () => {
     expect(forAgent('explore', 'find X')).toMatch(/^find X\n\n\[Keel: .*task with agent "explore"/);
+  });
+});
+
+describe('read-only tasks side by side', () => {
+  const task = { readOnly: true, reads: ['/w'], writes: [] };
+  it.each([
+    ['two read-only tasks', [task, task], [0, 1]],
+    [
+      'a task after a file write (it may read that file)',
+      [{ readOnly: false, reads: [], writes: ['/w/a.ts'] }, task],
+      [],
+    ],
+    ['a task that may write, then a read', [{ readOnly: false, reads: ['/w'], writes: [] }, task], []],
+  ])('%s', (_case, assessments, ahead) => {
+    expect([...concurrentCalls(assessments, '/w')]).toEqual(ahead);
   });
 });
 
