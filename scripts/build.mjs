@@ -27,7 +27,8 @@ const zodEnglishOnly = {
 // Packages left in node_modules: those that locate their own .wasm files next to their code; @napi-rs/keyring's
 // native .node binary; @ast-grep/napi and its language packages, which load native parsers from their own
 // directories; highlight.js, required only when a chat answer holds a code block, one language file at a time;
-// typescript (the compiler API behind the TS/JS language service), required when a code tool first needs it.
+// typescript (the compiler API behind the TS/JS language service), required when a code tool first needs it;
+// Readability, linkedom and turndown, required when web_fetch first converts a page.
 const external = [
   'web-tree-sitter',
   '@vscode/tree-sitter-wasm',
@@ -35,6 +36,10 @@ const external = [
   '@ast-grep/*',
   'highlight.js',
   'typescript',
+  // web_fetch's HTML → Markdown, required when a page is first converted.
+  '@mozilla/readability',
+  'linkedom',
+  'turndown',
 ];
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));

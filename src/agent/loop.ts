@@ -3,7 +3,7 @@
 // Every path ends with exactly one run_end event.
 
 import { usageCost } from '../core/cost.js';
-import { ExitCode, isAbortError, KeelError } from '../core/errors.js';
+import { ExitCode, environmentError, isAbortError, KeelError } from '../core/errors.js';
 import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
 import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
@@ -96,6 +96,9 @@ export class AnswerCutError extends KeelError {
 /** Anything that is not a KeelError (a bug, an unexpected library failure) still ends the run cleanly. */
 function asKeelError(error: unknown): KeelError {
   if (error instanceof KeelError) return error;
+  // A full disk or an unwritable state dir is the environment's, not a bug: its path and the fix, no report.
+  const environment = environmentError(error);
+  if (environment) return environment;
   const message = error instanceof Error ? error.message : String(error);
   return new KeelError('internal_error', ExitCode.failed, `internal error: ${message}`, {
     hint: 'run again with --debug for details, and report it if it persists',

@@ -6,7 +6,7 @@
 import type { ToolSpec } from '../core/model.js';
 import type { Classification } from './intent.js';
 
-type Group = 'files' | 'background' | 'code' | 'plan' | 'delegate';
+type Group = 'files' | 'background' | 'code' | 'plan' | 'web' | 'delegate';
 
 /** The groups of the built-in tools beyond the basic ones (list, read, write, edit, grep, glob, commands). */
 const GROUPS: Readonly<Record<Group, readonly string[]>> = {
@@ -25,6 +25,7 @@ const GROUPS: Readonly<Record<Group, readonly string[]>> = {
     'get_diagnostics',
   ],
   plan: ['todo_write'],
+  web: ['web_fetch', 'web_search'],
   // Sub-agents pay off on searches across a project, not on a one-file fix.
   delegate: ['task'],
 };
@@ -41,6 +42,8 @@ const ASKED_BY: Readonly<Record<Group, RegExp>> = {
   background: /\b(background|server|watch|daemon|long[- ]running)\b/,
   code: /\b(rename|references?|symbols?|callers?|usages?|imports?|exports?|barrel|dependenc(y|ies)|codebase|architecture|type errors?|diagnostics?|definition)\b/,
   plan: /\b(plan|steps|todo)\b/,
+  // Not a bare "search": searching the code is the basic tools' job.
+  web: /https?:\/\/|\bwww\.|\b(web|website|online|internet|urls?|docs|documentation|google|changelog|release notes|latest version|look it up)\b/,
   delegate: /\b(explore|investigate|delegate|sub-?agents?|agents?|parallel|review)\b/,
 };
 

@@ -69,17 +69,32 @@ export function authLoginCommand(name: string | undefined, options: AuthLoginOpt
   return withFailures(options, async () => {
     const load = configLoader(options);
     const provider = await asProvider(name, load);
-    const store = new CredentialStore({ env: process.env });
-    const secret = provider === 'copilot' ? await copilotLogin(load) : await apiKeyLogin(provider);
-    const result = await store.store(provider, secret, { noStore: options.store === false });
-    if (result.notice) process.stderr.write(`note: ${result.notice}\n`);
-    process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
-    const envVar = credentialEnvVar[provider];
-    if (process.env[envVar]?.trim()) {
-      process.stderr.write(`note: ${envVar} is set in the environment and takes precedence\n`);
-    }
+    // Only Copilot's login needs the config (its GitHub address); an API key's works with a broken config too.
+    const githubUrl = provider === 'copilot' ? (await load()).config.provider.copilot.github_url : '';
+    await logIn(provider, githubUrl, { store: options.store !== false });
     return ExitCode.ok;
   });
+}
+
+/**
+ * Gets a provider's credential (GitHub's device flow for Copilot, else the API key at a hidden prompt) and stores
+ * it: `keel auth login`, and the first run's setup.
+ */
+export async function logIn(
+  provider: CredentialProvider,
+  /** GitHub's address, for Copilot's device flow. */
+  githubUrl: string,
+  options: { store: boolean } = { store: true },
+): Promise<void> {
+  const store = new CredentialStore({ env: process.env });
+  const secret = provider === 'copilot' ? await copilotLogin(githubUrl) : await apiKeyLogin(provider);
+  const result = await store.store(provider, secret, { noStore: !options.store });
+  if (result.notice) process.stderr.write(`note: ${result.notice}\n`);
+  process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
+  const envVar = credentialEnvVar[provider];
+  if (process.env[envVar]?.trim()) {
+    process.stderr.write(`note: ${envVar} is set in the environment and takes precedence\n`);
+  }
 }
 
 async function apiKeyLogin(provider: CredentialProvider): Promise<string> {
@@ -93,9 +108,7 @@ async function apiKeyLogin(provider: CredentialProvider): Promise<string> {
   return secret;
 }
 
-async function copilotLogin(load: ConfigLoader): Promise<string> {
-  const { config } = await load();
-  const githubUrl = config.provider.copilot.github_url;
+async function copilotLogin(githubUrl: string): Promise<string> {
   const { pollAccessToken, requestDeviceCode } = await import('../providers/copilot-login.js');
   const interrupt = interruptSignal();
   try {

@@ -99,3 +99,15 @@ export async function agentMention(
 export function forAgent(agent: string, message: string): string {
   return `${message}\n\n[Keel: the user addressed this to the "${agent}" agent: call task with agent "${agent}" and this request as its prompt, then relay its answer.]`;
 }
+
+/** The chat's user message: `@agent <message>` handed to that agent (see agentMention), `@path` files attached. */
+export async function chatMessage(
+  text: string,
+  run: { workspace: Workspace; subagents?: { agents: readonly { name: string }[] } },
+  jail?: ReadJail,
+): Promise<Attached> {
+  const { workspace } = run;
+  const named = await agentMention(text, run.subagents?.agents ?? [], workspace);
+  const attached = await attachFiles(named ? named.message : text, workspace, ATTACH_MAX_BYTES, jail);
+  return named ? { ...attached, message: forAgent(named.agent, attached.message) } : attached;
+}

@@ -36,16 +36,21 @@ export function formatInput(input: number, cached: number): string {
   return `${formatTokens(input)} in${cached > 0 ? ` (${formatTokens(cached)} cached)` : ''}`;
 }
 
+/** `12%`; a conversation that is there but under half a percent is `<1%`, never `0%`. */
+export function contextPercent(tokens: number, budget: number): string {
+  const used = Math.round((100 * tokens) / budget);
+  return used === 0 && tokens > 0 ? '<1%' : `${used}%`;
+}
+
 /** `ollama/qwen3 · context 12% of 32k · 1.2k in (900 cached) / 300 out · $0.0012`: the status line after each turn. */
 export function statusLine(
   model: string,
   context: { tokens: number; budget: number },
   total: UsageTotal,
 ): string {
-  const used = Math.round((100 * context.tokens) / context.budget);
   return [
     model,
-    `context ${used}% of ${formatTokens(context.budget)}`,
+    `context ${contextPercent(context.tokens, context.budget)} of ${formatTokens(context.budget)}`,
     `${formatInput(total.input, total.cached)} / ${formatTokens(total.output)} out`,
     ...(total.cost === undefined ? [] : [formatCost(total.cost)]),
   ].join(' · ');

@@ -15,9 +15,8 @@ import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
-import { subagentRuns } from '../session/subagent-runs.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
-import { agentMention, attachFiles, forAgent } from './chat-attach.js';
+import { chatMessage } from './chat-attach.js';
 import {
   CHAT_COMMANDS,
   type ChatContext,
@@ -31,6 +30,7 @@ import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
+import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
@@ -69,10 +69,10 @@ async function offerCrashed(options: ChatOptions, screen: ChatScreen, interactiv
   return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
 }
 
-/** How full the conversation is, against the smaller of the configured budget and the model's window. */
+/** How full the context is: the last request as the provider counted it (tools too) plus what came since. */
 function contextUse(agent: Run): { tokens: number; budget: number } {
   const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
-  return { tokens: agent.conversation.tokenCount, budget };
+  return { tokens: agent.conversation.estimate, budget };
 }
 
 /** The options after `/model <arg>`: another provider drops the old one's --base-url. */
@@ -90,6 +90,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
   const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
+  // No provider chosen yet: set one up before the chat's screen takes the terminal (headless: say how, and stop).
+  const setup = await ensureProvider(options, interactive && Boolean(process.stdout.isTTY));
+  if (setup !== undefined) return setup;
   const historyFile = historyPath(stateDir(env));
   let agent: Run | undefined;
   let current: ChatOptions = options;
@@ -170,7 +173,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const showResumed = (a: Run) => {
     if (!a.resumed || options.output !== 'text') return;
-    screen.resumed(a.resumed.meta.id, a.conversation.messages, subagentRuns(a.resumed.events));
+    screen.resumed(a.resumed.meta.id, a.conversation.messages, a.resumed.events);
   };
   const busy = async <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     running = new AbortController();
@@ -209,13 +212,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
-    // `@explore where is X?`: an agent's name (and no such file) hands the message to that agent.
-    const named = await agentMention(text, agent.subagents?.agents ?? [], agent.workspace);
-    const attaching = named ? named.message : text;
-    const { message, attached, skipped } = await attachFiles(attaching, agent.workspace, undefined, readJail);
+    const { message, attached, skipped } = await chatMessage(text, agent, readJail);
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
-    agent.conversation.push({ role: 'user', content: named ? forAgent(named.agent, message) : message });
+    agent.conversation.push({ role: 'user', content: message });
     running = new AbortController();
     try {
       await agent.run(running.signal);

@@ -1,9 +1,10 @@
-// `keel config show` and `keel config init`.
+// `keel config show`, `keel config init` and `keel config set`.
 import { resolve } from 'node:path';
+import { isSecretKey } from '../config/keys.js';
 import { projectConfigPath, userConfigPath } from '../config/paths.js';
 import { formatConfig } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
-import { ExitCode } from '../core/errors.js';
+import { ExitCode, UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -31,6 +32,37 @@ export async function configInitCommand(
         : userConfigPath(process.env);
     await writeStarterConfig(path, { force: options.force });
     process.stdout.write(`wrote ${path}\n`);
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug });
+  }
+}
+
+/** `keel config set provider.type openai`: one key in the user file (or --project's), comments kept. */
+export async function configSetCommand(
+  key: string,
+  value: string,
+  options: GlobalOptions & { project?: boolean },
+): Promise<number> {
+  try {
+    if (isSecretKey(key)) {
+      throw new UsageError(`\`${key}\` is a secret and is not written to config files by keel config set`, {
+        hint: "store credentials with keel auth login <provider>, or set the provider's environment variable",
+      });
+    }
+    const path = options.project
+      ? projectConfigPath(await resolveWorkspaceDir(options.cwd))
+      : options.config !== undefined
+        ? resolve(options.config)
+        : userConfigPath(process.env);
+    const [{ parse }, { setConfigValues }] = await Promise.all([import('yaml'), import('../config/edit.js')]);
+    // `3` is a number and `true` a boolean, as in the file; anything YAML cannot read stays the text given.
+    let parsed: unknown = value;
+    try {
+      parsed = parse(value) ?? value;
+    } catch {}
+    await setConfigValues(path, { [key]: parsed });
+    process.stdout.write(`set ${key} in ${path}\n`);
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, { debug: options.debug });

@@ -6,6 +6,7 @@ import { redactingSink } from '../safety/redact-stream.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
+import { createSpinner, spinningSink } from '../ui/spinner.js';
 import { colorEnabled, createStyle, richTerminal } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { asciiTerminal } from '../ui/todo-list.js';
@@ -48,12 +49,13 @@ export function outputSink(
         }),
       )
     : printed;
-  if (options.output !== 'text' || !setup.summary) return text;
-  const summary = createRunSummary({
-    stderr: process.stderr,
-    style: createStyle(colorEnabled(process.stderr, process.env)),
-  });
-  return fanOut(text, summary);
+  if (options.output !== 'text') return text;
+  const style = createStyle(colorEnabled(process.stderr, process.env));
+  const all = setup.summary ? fanOut(text, createRunSummary({ stderr: process.stderr, style })) : text;
+  // The chat's spinner while the run waits for the model or a tool: at a terminal only, never in a pipe or JSON.
+  return richTerminal(process.stderr, process.env)
+    ? spinningSink(all, createSpinner(process.stderr, style.dim))
+    : all;
 }
 
 function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
@@ -94,6 +96,8 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
     ...(printAnswer && streamText && richTerminal(process.stdout, process.env)
       ? { markdown: { width: process.stdout.columns || 80 } }
       : {}),
+    // Tool lines and notes wrap at word boundaries on a terminal; a pipe gets them whole.
+    ...(richTerminal(process.stderr, process.env) ? { columns: () => process.stderr.columns || 80 } : {}),
   });
 }
 

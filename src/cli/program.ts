@@ -153,6 +153,13 @@ Start it as you start other agents:
     .option('--project', 'write .keel.yaml in the workspace instead of the user config')
     .option('--force', 'overwrite an existing file')
     .action(lazyAction(async () => (await import('./config-command.js')).configInitCommand));
+  config
+    .command('set')
+    .description('set one key in the user config, its comments kept: keel config set provider.type openai')
+    .argument('<key>', 'a dotted key, as keel config show lists them')
+    .argument('<value>', 'the value (YAML: 3 is a number, true a boolean)')
+    .option('--project', 'write .keel.yaml in the workspace instead of the user config')
+    .action(lazyAction(async () => (await import('./config-command.js')).configSetCommand));
 
   program
     .command('models')

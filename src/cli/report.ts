@@ -1,7 +1,7 @@
 // Turns a failure that escaped a command into one clear message and its exit code. Stack traces only with --debug.
 // Commands without an event stream print config warnings here too.
 import type { LoopResult } from '../agent/loop.js';
-import { ExitCode, KeelError } from '../core/errors.js';
+import { ExitCode, environmentError, KeelError } from '../core/errors.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { jsonLine } from '../ui/json-output.js';
 import { sanitize } from '../ui/sanitize.js';
@@ -18,6 +18,7 @@ export function reportFailure(
 ): number {
   const out = options.out ?? processOutput;
   const write = out.notice;
+  error = environmentError(error) ?? error;
   if (error instanceof KeelError) {
     if (options.json) {
       out.print(

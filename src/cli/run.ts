@@ -10,6 +10,7 @@ import { subagentRuns } from '../session/subagent-runs.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
+import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
@@ -115,6 +116,9 @@ export async function runCommand(options: RunOptions): Promise<number> {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
+    // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
+    const stop = await ensureProvider(options, false);
+    if (stop !== undefined) return stop;
     const agent = await startRun(options, {
       mode: (loaded) => resolveMode(options, loaded.config, 'restricted'),
       allow: options.allow,

@@ -216,6 +216,19 @@ export const configSchema = z
           .describe('run shell commands under bubblewrap (default: in full mode where it works)'),
         sandbox_network: z.boolean().default(false).describe('let sandboxed commands use the network'),
         env_passthrough: stringList.describe('environment variables passed to commands beyond the safe set'),
+        web: z
+          .object({
+            allow_domains: stringList.describe(
+              'domains web tools reach without asking, and the only ones in restricted mode (subdomains included)',
+            ),
+            allow_private: z
+              .boolean()
+              .default(false)
+              .describe('let web tools reach loopback, link-local and private addresses'),
+          })
+          .strict()
+          .prefault({})
+          .describe('web_fetch and web_search'),
       })
       .strict()
       .prefault({})
@@ -261,6 +274,29 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('Model Context Protocol servers whose tools the agent may use'),
+    web: z
+      .object({
+        search: z
+          .object({
+            provider: z.enum(['brave', 'tavily', 'searxng']).describe('the search API'),
+            url: httpUrl
+              .optional()
+              .describe("the endpoint (searxng: its address; default: the provider's public API)"),
+            api_key: z
+              .string()
+              .optional()
+              .describe('API key; prefer BRAVE_API_KEY / TAVILY_API_KEY or keel auth login brave|tavily'),
+          })
+          .strict()
+          .refine((search) => search.provider !== 'searxng' || search.url !== undefined, {
+            message: 'searxng needs web.search.url (its address)',
+          })
+          .optional()
+          .describe('where web_search searches; absent: no web_search tool'),
+      })
+      .strict()
+      .prefault({})
+      .describe('web access'),
     tools: customToolsSchema,
     hooks: hooksSchema,
   })

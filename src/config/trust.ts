@@ -20,6 +20,7 @@ export const trustRules: readonly TrustRule[] = [
   { pattern: 'code.language_servers', what: 'language servers (programs Keel starts)' },
   { pattern: 'hooks.', what: 'hooks' },
   { pattern: 'tools.', what: 'custom tools' },
+  { pattern: 'web.', what: 'the web search endpoint and its key' },
 ];
 
 function patternRegExp(pattern: string): RegExp {

@@ -8,6 +8,8 @@ export interface ToolPreview {
   writes: string[];
   /** The shell command it runs. */
   command?: string;
+  /** The http(s) URL it connects to (web tools): the policy judges its domain. */
+  url?: string;
   /** A unified diff of the file change it makes. */
   diff?: string;
   /** One line for the user: `write src/a.ts (12 lines, new file)`. */

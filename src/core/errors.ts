@@ -89,6 +89,40 @@ export class SandboxUnavailableError extends KeelError {
   }
 }
 
+/** Where Keel keeps its own files, for the fix of an environment error. */
+const placesHint = 'or set XDG_STATE_HOME and XDG_DATA_HOME to a writable directory';
+
+/**
+ * A file system refusal from the environment (a full disk, no permission, a read-only mount, a file where a
+ * directory should be) as one message naming the path and the fix; undefined for anything else.
+ */
+export function environmentError(error: unknown): KeelError | undefined {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof path !== 'string') return undefined;
+  const make = (message: string, hint: string) =>
+    new KeelError('environment', ExitCode.failed, message, { hint, cause: error });
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return make(`no space left on the disk to write ${path}`, `free space on that disk, ${placesHint}`);
+    case 'EACCES':
+    case 'EPERM':
+      return make(
+        `permission denied writing ${path}`,
+        `make it writable by you (chown or chmod), ${placesHint}`,
+      );
+    case 'EROFS':
+      return make(`${path} is on a read-only file system`, `mount it writable, ${placesHint}`);
+    case 'ENOTDIR':
+      return make(
+        `cannot use ${path}: a file stands where a directory should be`,
+        `move that file away, ${placesHint}`,
+      );
+    default:
+      return undefined;
+  }
+}
+
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }

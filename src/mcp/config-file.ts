@@ -1,45 +1,11 @@
-// `keel mcp add` and `keel mcp remove`: one server entry set or deleted in a config file through the yaml
-// library's document model, so the file's comments and the order of its other keys survive the edit.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { type Document, isCollection, isMap, parseDocument } from 'yaml';
+// `keel mcp add` and `keel mcp remove`: one server entry set or deleted in a config file, its comments and the
+// order of its other keys kept (config/edit.ts).
+import { isCollection } from 'yaml';
+import { readConfigDocument as readDocument, writeConfigDocument as writeDocument } from '../config/edit.js';
 import { mcpServerSchema } from '../config/mcp-schema.js';
 import { ConfigError } from '../core/errors.js';
 
 const serversPath = ['mcp', 'servers'];
-
-async function readDocument(file: string): Promise<Document> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw new ConfigError(`cannot read config file ${file}: ${error.code ?? error.message}`, {
-      cause: error,
-    });
-  });
-  const document = parseDocument(text);
-  if (document.errors.length > 0) {
-    throw new ConfigError(`YAML syntax error in ${file}: ${document.errors[0]!.message}`, {
-      hint: 'fix the file first (keel config show names the line)',
-    });
-  }
-  if (document.contents !== null && !isMap(document.contents)) {
-    throw new ConfigError(`${file}: a config file must be a mapping of keys, like \`agent:\``);
-  }
-  return document;
-}
-
-/** Temp file + rename: a reader never sees half a file; the file keeps its mode (0600 when new). */
-async function writeDocument(file: string, document: Document): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const mode = (await stat(file).catch(() => undefined))?.mode ?? 0o600;
-  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temporary, document.toString(), { mode: mode & 0o777 });
-    await rename(temporary, file);
-  } finally {
-    await rm(temporary, { force: true });
-  }
-}
 
 /** Adds `mcp.servers.<name>`; an existing entry of that name is an error (remove it first). */
 export async function addServer(file: string, name: string, server: Record<string, unknown>): Promise<void> {

@@ -15,6 +15,9 @@ export const credentialEnvVar = {
   openrouter: 'OPENROUTER_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
   openai: 'OPENAI_API_KEY',
+  // Web search endpoints (web.search), stored and looked up like the providers' keys.
+  brave: 'BRAVE_API_KEY',
+  tavily: 'TAVILY_API_KEY',
 } as const;
 export type CredentialProvider = keyof typeof credentialEnvVar;
 export const credentialProviders = Object.keys(credentialEnvVar) as CredentialProvider[];

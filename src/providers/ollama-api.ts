@@ -80,17 +80,22 @@ export function ollamaHeaders(apiKey: string | undefined): Record<string, string
   return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
 }
 
+/** The names of the installed models (GET /api/tags); throws classified errors (unreachable, rejected). */
+export async function listOllamaTags(root: string, signal?: AbortSignal, apiKey?: string): Promise<string[]> {
+  const context = ollamaErrorContext(root, '');
+  const tags = tagsSchema.safeParse(
+    await fetchJson(`${root}/api/tags`, context, { signal, endpoint: true, headers: ollamaHeaders(apiKey) }),
+  );
+  return tags.success ? tags.data.models.map((m) => m.name) : [];
+}
+
 /** Installed models (GET /api/tags), each with what /api/show says of it (table data if that fails). */
 export async function listOllamaModels(
   root: string,
   signal?: AbortSignal,
   apiKey?: string,
 ): Promise<ModelCapabilities[]> {
-  const context = ollamaErrorContext(root, '');
-  const tags = tagsSchema.safeParse(
-    await fetchJson(`${root}/api/tags`, context, { signal, endpoint: true, headers: ollamaHeaders(apiKey) }),
-  );
-  const names = tags.success ? tags.data.models.map((m) => m.name) : [];
+  const names = await listOllamaTags(root, signal, apiKey);
   return Promise.all(
     names.map((name) =>
       readOllamaShow(root, name, signal, apiKey).then(

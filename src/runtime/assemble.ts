@@ -58,6 +58,7 @@ import {
   toolLimits,
 } from './tool-context.js';
 import { buildRegistry } from './tools.js';
+import { modelCondenser, webAccess } from './web.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
@@ -223,6 +224,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     conversationText: () => conversationText(conversation?.messages ?? []),
     languages,
     diagnostics: config.code.diagnostics,
+    web: webAccess(config, env),
+    condense: modelCondenser(model),
   };
   // Sub-agents share the executor's context, so the tool contexts gain them once it exists.
   let contexts: ContextFor = toolContexts(toolParts);

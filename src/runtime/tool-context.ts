@@ -1,5 +1,6 @@
 // What a tool sees of a run, built in this one place for every entry point: the workspace, the runner, its limits
-// (the output cap among them), the state and cache dirs, the todo board, and one call's signal and event sink.
+// (the output cap among them), the state and cache dirs, the todo board, web access and the model condensing a page,
+// and one call's signal and event sink.
 import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
@@ -8,7 +9,7 @@ import type { CommandRunner } from '../core/runner.js';
 import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
-import type { ToolContext, ToolLimits } from '../tools/tool.js';
+import type { ToolContext, ToolLimits, WebAccess } from '../tools/tool.js';
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
 export function outputCap(configured: number, budgetTokens: number): number {
@@ -39,6 +40,10 @@ export interface ToolContextParts {
   conversationText?: () => string;
   languages?: LanguageServices;
   diagnostics?: boolean;
+  /** What web_fetch and web_search may reach (runtime/web.ts). */
+  web?: WebAccess;
+  /** The run's model condensing a page for web_fetch's prompt; absent without a model (keel mcp serve). */
+  condense?: ToolContext['condense'];
   /** What the task tool runs; absent: no sub-agents (tool hosts, or beyond the depth limit). */
   subagents?: Subagents;
 }

@@ -22,6 +22,7 @@ import { type Executor, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { type ContextFor, runLanguages, toolContexts, toolLimits } from './tool-context.js';
 import { buildRegistry } from './tools.js';
+import { webAccess } from './web.js';
 
 export interface ToolHostOptions {
   loaded: LoadedConfig;
@@ -94,6 +95,7 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
     ...(options.todos ? { todos: new TodoBoard(() => {}) } : {}),
     languages,
     diagnostics: config.code.diagnostics,
+    web: webAccess(config, env),
   });
   const { executor, checkpoints } = openExecution({
     config,

@@ -23,6 +23,8 @@ export async function buildRegistry(
   if (!config.safety.allow_command_execution) {
     for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);
   }
+  // web_search is offered only where it can search: a configured endpoint (web.search).
+  if (!config.web.search) registry.remove('web_search');
   // Their loader brings the bash parser, so it loads only when config defines some.
   const custom = choice.custom ?? choice.tools === undefined;
   if (custom && Object.keys(config.tools.custom).length > 0) {

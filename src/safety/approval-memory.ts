@@ -3,6 +3,7 @@
 import type { ToolPreview } from '../core/approval.js';
 import { analyzeCommand } from './command/analysis.js';
 import type { KeptApprovals } from './kept-approvals.js';
+import { hostOf } from './network.js';
 
 /** What an "always" answer covers: a key to compare and the same in words for the user. */
 export interface ApprovalBinding {
@@ -46,12 +47,15 @@ async function commandKey(command: string): Promise<string> {
   return JSON.stringify({ commands, between });
 }
 
-/** What "always" binds to for a call: its exact parsed command, or the tool on the paths it writes. */
+/** What "always" binds to for a call: its exact parsed command, a web tool's domain, or the tool on the paths it writes. */
 export async function approvalBinding(
   tool: string,
-  preview: Pick<ToolPreview, 'command' | 'writes'>,
+  preview: Pick<ToolPreview, 'command' | 'writes' | 'url'>,
   shown: (path: string) => string = (path) => path,
 ): Promise<ApprovalBinding> {
+  // Web access is approved per domain, for every web tool: a page's links and a search stay on that domain.
+  const host = preview.url === undefined ? undefined : hostOf(preview.url);
+  if (host !== undefined) return { key: `network\0${host}`, scope: `web access to ${host}` };
   if (preview.command !== undefined) {
     return { key: `${tool}\0${await commandKey(preview.command)}`, scope: 'this exact command' };
   }

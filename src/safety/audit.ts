@@ -53,11 +53,12 @@ function escapeControls(text: string): string {
 /** A field other than the action: no `|` either (escaped), so the line splits back into its fields. */
 const field = (text: string) => escapeControls(text).replace(/\|/g, '\\|');
 
-/** What a call did, in a few words: the command, or `write_file src/a.ts`. */
+/** What a call did, in a few words: the command, `write_file src/a.ts` or `web_fetch https://…`. */
 function actionOf(tool: string, args: unknown): string {
   const fields = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
   if (typeof fields.command === 'string') return fields.command;
   if (typeof fields.path === 'string') return `${tool} ${fields.path}`;
+  if (typeof fields.url === 'string') return `${tool} ${fields.url}`;
   const json = JSON.stringify(args) ?? '';
   return json === '{}' ? tool : `${tool} ${json.length > 200 ? `${json.slice(0, 197)}...` : json}`;
 }

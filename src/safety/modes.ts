@@ -35,7 +35,9 @@ export type ActionKind =
   | 'delete-other'
   | 'protected-path-write'
   | 'secret-path-write'
-  | 'other-tool';
+  | 'other-tool'
+  | 'network'
+  | 'network-allowed-domain';
 
 export interface ActionRow {
   /** What the action is, for people. */
@@ -204,6 +206,22 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     auto: 'allow',
     full: 'allow',
     hint: 'approve it in keel chat, or use --mode restricted, auto or full to let it run without asking',
+  },
+  network: {
+    label: 'fetch a web page or search the web (public addresses only unless safety.web.allow_private)',
+    interactive: 'ask',
+    restricted: 'deny',
+    auto: 'allow',
+    full: 'allow',
+    hint: 'add the domain to safety.web.allow_domains, approve it in keel chat, or use --mode auto',
+  },
+  'network-allowed-domain': {
+    label: 'fetch from or search through a domain in safety.web.allow_domains',
+    interactive: 'allow',
+    restricted: 'allow',
+    auto: 'allow',
+    full: 'allow',
+    hint: '',
   },
 };
 

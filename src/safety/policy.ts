@@ -12,6 +12,7 @@ import { judgeCommand } from './command/denylist.js';
 import { inlineCode } from './command/inline-code.js';
 import { commandReason, syntaxReason } from './command/read-only-check.js';
 import { ACTIONS, type ActionKind, type ExecutionMode, stricter, type Verdict, verdictOf } from './modes.js';
+import { domainListed, hostOf } from './network.js';
 import { protectedPaths } from './protected-paths.js';
 import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
 import type { Workspace } from './workspace.js';
@@ -299,6 +300,22 @@ export function createPolicy(options: PolicyOptions): Policy {
     return true;
   }
 
+  /** A web tool's URL: its domain in safety.web.allow_domains, or the mode's verdict on the network. */
+  function decideNetwork(tool: string, url: string): PolicyDecision {
+    const host = hostOf(url);
+    if (host === undefined) {
+      const reason = `${tool} needs an http(s) URL, not ${shorten(url)}`;
+      return { decision: 'deny', reason, reasons: [reason] };
+    }
+    const domains = options.config?.safety.web.allow_domains ?? [];
+    if (domainListed(host, domains))
+      return combine(
+        [{ kind: 'network-allowed-domain', reason: `${host} is in safety.web.allow_domains` }],
+        mode,
+      );
+    return combine([{ kind: 'network', reason: `${tool} connects to ${host}` }], mode);
+  }
+
   async function decideFileTool(request: PolicyRequest): Promise<PolicyDecision> {
     const { tool, preview } = request;
     if (preview.writes.length === 0) {
@@ -349,6 +366,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         }
         return decideCommand(command);
       }
+      if (request.preview.url !== undefined) return decideNetwork(request.tool, request.preview.url);
       return decideFileTool(request);
     },
     record(request, outcome) {

@@ -130,7 +130,10 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     sink,
     async close() {
       await writing?.catch(() => {});
-      if (opened) await (await opened).close();
+      // A file that could not be opened (a full disk, an unwritable dir) was reported when the run failed on it.
+      const file = await opened?.catch(() => undefined);
+      if (!file) return clearMarker(options.file).catch(() => {});
+      await file.close();
       await clearMarker(options.file);
     },
   };

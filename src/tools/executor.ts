@@ -175,9 +175,11 @@ async function run(
     const how = decision.hint ? `; to allow it: ${decision.hint}` : '';
     return fail(`refused by policy: ${decision.reason}${how}`, { policy: 'deny' });
   }
-  const mutating = !decision.readOnly && tool.safety !== 'safe';
+  // A web call changes nothing here (no checkpoint), yet under --dry-run it only reports its URL.
+  const network = preview.url !== undefined;
+  const mutating = !decision.readOnly && tool.safety !== 'safe' && !network;
   // Nothing will run, so there is nothing to ask about: the result says the question would come.
-  if (mutating && executor.dryRun)
+  if ((mutating || network) && executor.dryRun)
     return dryRunResult(preview, decision.decision === 'ask' ? decision.reason : undefined);
   if (decision.decision === 'ask') {
     const answer = await askApproval(
@@ -212,7 +214,11 @@ async function run(
   const armed = await executor.tripwire?.arm(preview.writes);
   let executed: ToolResult;
   try {
-    executed = await tool.execute(args, { ...ctx, callId: call.id });
+    const running = { ...ctx, callId: call.id };
+    executed = await tool.execute(
+      args,
+      network ? networkContext(call, tool, args, executor, running) : running,
+    );
   } catch (error) {
     // A call that threw (aborted, crashed) may have planted something all the same.
     withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);
@@ -238,6 +244,48 @@ async function run(
     ctx.languages?.changed(preview.command === undefined ? written : []);
   }
   return fileChange ? { ...result, changed: preview.writes } : result;
+}
+
+/**
+ * A web call's context: each further URL it reaches (a redirect) goes through the policy and, where it asks, the
+ * user, as the first did; a whole page it keeps goes with the saved outputs.
+ */
+function networkContext(
+  call: ToolCall,
+  tool: Tool,
+  args: unknown,
+  executor: ExecutorContext,
+  ctx: ToolContext,
+): ToolContext {
+  const save = executor.saveOutput;
+  return {
+    ...ctx,
+    authorizeUrl: async (url) => {
+      const preview: ToolPreview = { reads: [], writes: [], url, summary: `${tool.name} ${url}` };
+      const decision = await executor.policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
+      if (decision.decision === 'allow') return undefined;
+      if (decision.decision === 'deny')
+        return decision.hint ? `${decision.reason}; to allow it: ${decision.hint}` : decision.reason;
+      const keepable = decision.keepable !== false;
+      const answer = await askApproval(
+        call,
+        tool,
+        decision.reason,
+        args,
+        preview,
+        ctx,
+        executor,
+        decision.hint,
+        keepable,
+      );
+      return answer.kind === 'run'
+        ? undefined
+        : answer.kind === 'refused'
+          ? answer.result.error
+          : 'not approved';
+    },
+    ...(save ? { saveText: (text: string) => save(`${call.id}-page`, text) } : {}),
+  };
 }
 
 /** A call that changed protected files: the model reads that they were put back, the user gets a warning. */
@@ -319,6 +367,9 @@ export async function executeToolCall(
     duration_ms: Date.now() - started,
     ...(changed ? { changed } : {}),
   });
+  // A search's results are sources the answer may cite: listed under it (chat, keel run and ask, JSON output).
+  for (const source of result.citations ?? [])
+    ctx.emit({ type: 'citation', turn, url: source.url, ...(source.title ? { title: source.title } : {}) });
   return result;
 }
 

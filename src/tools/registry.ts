@@ -31,6 +31,8 @@ import { renameSymbolTool } from './rename-symbol.js';
 import { searchCodeTool } from './search-code.js';
 import { todoWriteTool } from './todo-write.js';
 import type { Tool } from './tool.js';
+import { webFetchTool } from './web-fetch.js';
+import { webSearchTool } from './web-search.js';
 import { writeFileTool } from './write-file.js';
 
 export interface ToolRegistry {
@@ -147,6 +149,8 @@ export function defaultTools(): Tool[] {
     organizeImportsTool,
     createBarrelTool,
     todoWriteTool,
+    webFetchTool,
+    webSearchTool,
   ] as Tool[];
 }
 

@@ -8,6 +8,7 @@ import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
+import type { HostLookup } from '../safety/network.js';
 import type { Workspace } from '../safety/workspace.js';
 
 export type { ToolPreview } from '../core/approval.js';
@@ -25,6 +26,8 @@ export interface ToolResult {
   metadata: ToolMetadata;
   /** What the user sees, when it differs from the output (a diff, a one-line summary). */
   display?: string;
+  /** Sources the answer may cite (web_search's results): listed under the answer. */
+  citations?: { url: string; title?: string }[];
 }
 
 export interface ToolLimits {
@@ -38,6 +41,25 @@ export interface ToolLimits {
   maxStderrBytes: number;
   /** How long file tools wait for the errors a change introduced before skipping them (default 2000 ms). */
   diagnosticsMs?: number;
+}
+
+/** A configured search API (web.search), its key looked up only when a search runs. */
+export interface SearchEndpoint {
+  provider: 'brave' | 'tavily' | 'searxng';
+  url: string;
+  apiKey: () => Promise<string | undefined>;
+}
+
+/** What the web tools may reach (safety.web, web.search). */
+export interface WebAccess {
+  /** safety.web.allow_private: loopback, link-local and private addresses too. */
+  allowPrivate: boolean;
+  /** How host names resolve; default: the system's (tests inject one). */
+  lookup?: HostLookup;
+  /** Why an address is not public; default: the ranges of safety/network.ts (tests call loopback public). */
+  classify?: (address: string) => string | undefined;
+  /** Where web_search searches; absent: the tool is not offered. */
+  search?: SearchEndpoint;
 }
 
 /** What a tool sees of the run: its workspace, signal, runner, limits and event sink. The policy, approvals,
@@ -61,6 +83,17 @@ export interface ToolContext {
   languages?: LanguageServices;
   /** false (code.diagnostics): file tools do not report the errors a change introduced. */
   diagnostics?: boolean;
+  /** What web_fetch and web_search may reach; absent: they say web access is unavailable. */
+  web?: WebAccess;
+  /** The run's model condenses a text as `prompt` asks, in one request without tools (web_fetch's prompt). */
+  condense?: (text: string, prompt: string, signal: AbortSignal) => Promise<string>;
+  /**
+   * Set by the executor for each call: asks the policy (and the user, where it asks) about one more URL the call
+   * reaches, a redirect. Undefined lets it; a string is why not.
+   */
+  authorizeUrl?: (url: string) => Promise<string | undefined>;
+  /** Set by the executor for each call: keeps a long text (a whole page) with the saved outputs; its path. */
+  saveText?: (text: string) => Promise<string>;
   /** The id of the call being run (set by the executor as the tool executes). */
   callId?: string;
   /** Sub-agents the `task` tool runs (the runtime's); absent: no task can start here. */

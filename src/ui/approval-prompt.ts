@@ -6,6 +6,7 @@ import type { EditResult } from './editor.js';
 import type { LineReader } from './line-reader.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
+import { wrapText } from './wrap.js';
 
 export type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 
@@ -15,6 +16,8 @@ export interface ApprovalPromptOptions {
   style: Style;
   /** Opens text in the user's editor (the terminal handed over); absent: no `e` answer. */
   edit?: (text: string, file: string) => Promise<EditResult>;
+  /** The terminal's width: the question wraps at word boundaries to fit it (the lines written to `stderr` are its to wrap). */
+  columns?: () => number;
 }
 
 type Choice = 'y' | 'a' | 'A' | 'e' | 'n';
@@ -40,7 +43,13 @@ function parseAnswer(line: string, choices: Choice[]): ApprovalAnswer | 'edit' |
  * Only an answer typed after the question approves; Ctrl-C (the signal) and end of input are no. An unknown
  * answer asks again. An edit that changes nothing asks again; an emptied command is no.
  */
-export function createApprovalPrompt({ reader, stderr, style, edit }: ApprovalPromptOptions): Approve {
+export function createApprovalPrompt({
+  reader,
+  stderr,
+  style,
+  edit,
+  columns,
+}: ApprovalPromptOptions): Approve {
   return async (request, signal) => {
     stderr.write(
       `${style.yellow('?')} ${sanitize(request.tool)} needs approval: ${sanitize(request.reason)}\n`,
@@ -62,7 +71,8 @@ export function createApprovalPrompt({ reader, stderr, style, edit }: ApprovalPr
       'n: no (n <why> tells the model)',
     ].join(' · ');
     stderr.write(`  ${style.dim(help)}\n`);
-    const question = `allow ${sanitize(request.tool)}: ${sanitize(request.summary)}? [${choices.join('/')}/N] `;
+    const asked = `allow ${sanitize(request.tool)}: ${sanitize(request.summary)}? [${choices.join('/')}/N] `;
+    const question = columns ? wrapText(asked, columns() - 1) : asked;
     for (;;) {
       const line = await reader.ask(question, signal);
       // No line ended the question: end it, so what follows starts on its own line.

@@ -5,16 +5,18 @@
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { subagentRuns } from '../session/subagent-runs.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import type { CommandOutput } from './command-output.js';
 import { editText } from './editor.js';
 import { type Completer, LineReader } from './line-reader.js';
 import { sanitize } from './sanitize.js';
 import { renderHistory } from './session-history.js';
-import { createSpinner, noSpinner, type Spinner } from './spinner.js';
+import { createSpinner, noSpinner, type Spinner, waitAfter } from './spinner.js';
 import { colorEnabled, createStyle, richTerminal, type Style } from './style.js';
 import { createTextRenderer } from './text-renderer.js';
 import { asciiTerminal } from './todo-list.js';
+import { wrappingStream } from './wrap.js';
 
 /** Lines of a command's output shown under its tool line; /output shows the whole. */
 const OUTPUT_TAIL = 5;
@@ -50,7 +52,8 @@ export interface ChatScreen extends CommandOutput {
   /** The first lines of an interactive chat: the model and the workspace, then the keys. */
   banner(model: string, workspace: string): void;
   /** A resumed session: its id and its past turns, shortly. */
-  resumed(id: string, messages: readonly Message[], subruns?: ReadonlyMap<string, readonly string[]>): void;
+  /** `events`: the saved session's, whose sub-agent tool calls are listed under their task. */
+  resumed(id: string, messages: readonly Message[], events?: readonly AgentEvent[]): void;
   /** The files `@path` attached to a message, and the mentions sent as plain text. */
   attachments(
     attached: readonly { path: string; bytes: number; cut: boolean }[],
@@ -81,35 +84,6 @@ export function outputTail(content: string, count: number, style: Style): string
   return `${[...more, ...shown].join('\n')}\n`;
 }
 
-/** What the chat waits for after an event, if anything: the spinner shows it. Undefined: keep the current wait. */
-function waitAfter(event: AgentEvent): string | null | undefined {
-  switch (event.type) {
-    case 'turn_start':
-      return 'thinking';
-    case 'status':
-      return 'waiting';
-    case 'tool_call':
-      return `running ${sanitize(event.name)}`;
-    case 'approval_answered':
-      return event.approved ? 'running' : undefined;
-    case 'text_delta':
-    case 'reasoning_delta':
-    case 'approval_requested':
-    case 'tool_result':
-    case 'turn_end':
-    case 'run_end':
-    case 'error':
-      return null;
-    default:
-      return undefined;
-  }
-}
-
-/** While a sub-agent works, the spinner names its tool; its other events leave the task's wait as it is. */
-function subagentWait(event: AgentEvent): string | undefined {
-  return event.type === 'tool_call' ? `task: running ${sanitize(event.name)}` : undefined;
-}
-
 export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   const { stdout, stderr, env, interactive } = options;
   // The chat's own look (spinner, compact tool lines, output tails) needs a person at a capable terminal.
@@ -120,9 +94,13 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     ...(options.completer ? { completer: options.completer } : {}),
     ...(options.history ? { history: options.history } : {}),
   });
+  // At a person's terminal, what the chat writes wraps at word boundaries to its width, read at each line.
+  const columns = rich ? () => stderr.columns || 80 : undefined;
+  const notes = columns ? wrappingStream(stderr, columns) : stderr;
   const approve = createApprovalPrompt({
     reader,
-    stderr,
+    stderr: notes,
+    ...(columns ? { columns } : {}),
     style,
     // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
     edit: (text, file) => reader.handOver(() => editText(text, { file, env })),
@@ -139,6 +117,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
           // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
           ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
           compactTools: rich,
+          ...(columns ? { columns } : {}),
         })
       : undefined;
   let last: { tool: string; content: string } | undefined;
@@ -146,19 +125,19 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   // Anything written clears the spinner's line first; an event's wait brings it back below.
   const err = (text: string) => {
     spinner.stop();
-    stderr.write(text);
+    notes.write(text);
   };
 
   const sink = (event: AgentEvent) => {
     spinner.stop();
-    const next = event.parent === undefined ? waitAfter(event) : subagentWait(event);
+    const next = waitAfter(event);
     if (next === null) waiting = undefined;
     else if (next !== undefined) waiting = { label: next, since: Date.now() };
     render?.(event);
     if (event.type === 'message' && event.role === 'tool' && event.parent === undefined) {
       last = { tool: event.tool_name, content: event.content };
       if (render && rich && COMMAND_TOOLS.has(event.tool_name))
-        stderr.write(outputTail(event.content, OUTPUT_TAIL, style));
+        notes.write(outputTail(event.content, OUTPUT_TAIL, style));
     }
     if (waiting) spinner.start(waiting.label, waiting.since);
   };
@@ -176,8 +155,8 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       err(`keel chat · ${sanitize(model)} · ${sanitize(workspace)}\n`);
       err(style.dim('/help for commands · @path attaches a file · Ctrl-D quits\n'));
     },
-    resumed: (id, messages, subruns) =>
-      err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style, subruns)}`),
+    resumed: (id, messages, events) =>
+      err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style, subagentRuns(events ?? []))}`),
     attachments: (attached, skipped) => {
       for (const a of attached)
         err(style.dim(`attached ${sanitize(a.path)} (${a.bytes} bytes${a.cut ? ', cut' : ''})\n`));

@@ -35,10 +35,16 @@ export function createJsonOutput(
   const calls: CollectedCall[] = [];
   const plan = info.plan ? trackPlan(info.plan) : undefined;
   let error: { code: string; message: string; hint?: string } | undefined;
+  /** Sources the answer may cite (provider annotations, web_search's results), once each. */
+  let citations: { url: string; title?: string }[] = [];
   return (event: AgentEvent) => {
     // A sub-agent's work is in its task's result; stream-json shows it whole.
     if (event.parent !== undefined) return;
     switch (event.type) {
+      case 'citation':
+        if (!citations.some((c) => c.url === event.url))
+          citations.push({ url: event.url, ...(event.title ? { title: event.title } : {}) });
+        break;
       case 'tool_call':
         calls.push({ id: event.id, name: event.name, args: event.args });
         break;
@@ -67,11 +73,13 @@ export function createJsonOutput(
             provider: info.provider,
             model: info.model,
             ...(error ? { error } : {}),
+            ...(citations.length > 0 ? { citations } : {}),
             ...(plan ? { plan: plan.steps() } : {}),
           }),
         );
         calls.length = 0;
         error = undefined;
+        citations = [];
         break;
       default:
         break;

@@ -4,11 +4,12 @@
 import { highlightCode } from './highlight.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
+import { wrapLine } from './wrap.js';
 
 export interface MarkdownStreamOptions {
   write: (text: string) => void;
   style: Style;
-  /** Terminal columns, for rules and tables. */
+  /** Terminal columns, for rules and tables, and where lines wrap. */
   width: number;
 }
 
@@ -149,7 +150,15 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       table = [raw];
       return;
     }
-    write(`${renderLine(raw)}\n`);
+    write(`${wrapLine(renderLine(raw), options.width, continuation(raw))}\n`);
+  };
+
+  /** Where a wrapped line's continuation starts: under a list item's text, after a quote's bar. */
+  const continuation = (text: string): string | undefined => {
+    const item = BULLET.exec(text) ?? NUMBERED.exec(text);
+    if (item) return ' '.repeat((item[1] ?? '').length + (item[2] ?? '').length + 1);
+    if (QUOTE.test(text)) return `${style.dim('│')} `;
+    return undefined;
   };
 
   const renderLine = (text: string): string => {

@@ -1,6 +1,9 @@
 // A spinner with the elapsed time on one line of stderr, while the chat waits for the model or a tool. It draws
 // nothing until its first tick, so output written right after start() is never overwritten, and stop() clears
-// the line it drew, leaving the cursor where it was.
+// the line it drew, leaving the cursor where it was. The chat's screen and `keel run` on a terminal drive it from
+// the event stream alike (waitAfter).
+import type { AgentEvent, EventSink } from '../core/events.js';
+import { sanitize } from './sanitize.js';
 
 export interface Spinner {
   /** Starts (or restarts) with this label; the elapsed time counts from `since` (default: now). */
@@ -47,3 +50,47 @@ export function createSpinner(stream: NodeJS.WritableStream, dim: (text: string)
 
 /** A spinner that does nothing: output that is not a terminal. */
 export const noSpinner: Spinner = { start() {}, stop() {} };
+
+/** What a run waits for after an event, if anything: the spinner shows it. Null: nothing; undefined: keep the wait. */
+export function waitAfter(event: AgentEvent): string | null | undefined {
+  // While a sub-agent works, its task still runs: the spinner names the sub-agent's tool, nothing else ends the wait.
+  if (event.parent !== undefined)
+    return event.type === 'tool_call' ? `task: running ${sanitize(event.name)}` : undefined;
+  switch (event.type) {
+    case 'turn_start':
+      return 'thinking';
+    case 'status':
+      return 'waiting';
+    case 'tool_call':
+      return `running ${sanitize(event.name)}`;
+    case 'approval_answered':
+      return event.approved ? 'running' : undefined;
+    case 'text_delta':
+    case 'reasoning_delta':
+    case 'approval_requested':
+    case 'tool_result':
+    case 'turn_end':
+    case 'run_end':
+    case 'error':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `sink` with the spinner kept in step: cleared before each event prints, started again (its time kept) while
+ * the run still waits. For `keel run` at a terminal; the chat's screen does the same with its own writes.
+ */
+export function spinningSink(sink: EventSink, spinner: Spinner): EventSink {
+  let waiting: { label: string; since: number } | undefined;
+  return (event) => {
+    spinner.stop();
+    const next = waitAfter(event);
+    if (next === null) waiting = undefined;
+    else if (next !== undefined) waiting = { label: next, since: Date.now() };
+    const done = sink(event);
+    if (waiting) spinner.start(waiting.label, waiting.since);
+    return done;
+  };
+}

@@ -8,6 +8,7 @@ import { createMarkdownStream, type MarkdownStream } from './markdown-stream.js'
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 import { renderTodoUpdate } from './todo-list.js';
+import { wrappingStream } from './wrap.js';
 
 export interface TextRendererOptions {
   stdout: NodeJS.WritableStream;
@@ -22,6 +23,8 @@ export interface TextRendererOptions {
   markdown?: { width: number };
   /** The chat's form: one line per tool call, written when it ends, with a file change's diff coloured. */
   compactTools?: boolean;
+  /** A terminal's width, read as each line is written: stderr's lines are wrapped at word boundaries to fit it. */
+  columns?: () => number;
 }
 
 /** One short line of a tool call's arguments: `path=src/a.ts content=<120 bytes>`. */
@@ -63,7 +66,8 @@ export function colourDiff(diff: string, style: Style): string {
 }
 
 export function createTextRenderer(options: TextRendererOptions): EventSink {
-  const { stdout, stderr, style } = options;
+  const { stdout, style } = options;
+  const stderr = options.columns ? wrappingStream(options.stderr, options.columns) : options.stderr;
   let turnText = '';
   let atLineStart = true;
   let reasoningOpen = false;
@@ -98,11 +102,9 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
     }
     switch (event.type) {
       case 'turn_start':
-        // A continued answer (cut off by the output limit) keeps accumulating into one.
-        if (!continuing) {
-          turnText = '';
-          citations = [];
-        }
+        // A continued answer (cut off by the output limit) keeps accumulating into one. Citations gather over the
+        // turns until an answer lists them: a search's results arrive a turn before the answer citing them.
+        if (!continuing) turnText = '';
         continuing = false;
         break;
       case 'conversation_pruned':
@@ -176,6 +178,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
           if (options.streamText) endStreamedLine();
           else if (turnText.trim()) stdout.write(`${sanitize(turnText.trim())}\n`);
           if (citations.length > 0) stdout.write(formatSources(citations));
+          citations = [];
         } else endStreamedLine();
         break;
       case 'retry':

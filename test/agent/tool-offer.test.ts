@@ -17,6 +17,13 @@ function offered(...messages: string[]): string[] {
 
 describe('ToolOffer', () => {
   it.each([
+    'Fix the crash in src/parser.ts',
+    'Search src/ for the function that parses flags and fix the crash in it',
+  ])('%s → no web tools', (message) => {
+    expect(offered(message)).not.toContain('web_fetch');
+  });
+
+  it.each([
     ['Fix the crash in src/parser.ts', [...basic]],
     ['Explain how `runLoop` works', [...basic, 'get_codebase_map', 'find_references', 'rename_symbol']],
     [
@@ -32,6 +39,8 @@ describe('ToolOffer', () => {
       [...basic, 'command_output', 'kill_command'],
     ],
     ['Fix the type errors in src/a.ts', [...basic, 'get_diagnostics']],
+    ['Fix src/db.ts for the API in https://example.com/changes', [...basic, 'web_fetch', 'web_search']],
+    ['Fix the crash in src/parser.ts; check the docs online', [...basic, 'web_fetch', 'web_search']],
   ])('%s → the basic tools plus what it calls for', (message, expected) => {
     const names = offered(message);
     for (const name of expected) expect(names, name).toContain(name);

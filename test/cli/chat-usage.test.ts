@@ -1,6 +1,6 @@
 // The chat's status line and /cost show the cached part of the input and price it at the model's cache rates.
 import { describe, expect, it } from 'vitest';
-import { ChatUsage, statusLine } from '../../src/cli/chat-usage.js';
+import { ChatUsage, contextPercent, statusLine } from '../../src/cli/chat-usage.js';
 
 const sonnet = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 };
 
@@ -31,5 +31,16 @@ describe('chat usage', () => {
     expect(statusLine('ollama/qwen3', { tokens: 1_500, budget: 32_000 }, usage.total)).toBe(
       'ollama/qwen3 · context 5% of 32.0k · 1.2k in / 300 out',
     );
+  });
+});
+
+describe('contextPercent', () => {
+  it.each([
+    [0, 100_000, '0%'],
+    [300, 100_000, '<1%'],
+    [2_500, 100_000, '3%'],
+    [50_000, 100_000, '50%'],
+  ])('%d of %d tokens is %s', (tokens, budget, shown) => {
+    expect(contextPercent(tokens, budget)).toBe(shown);
   });
 });

@@ -120,6 +120,7 @@ describe('trust rules', () => {
       'safety rules',
       'language servers (programs Keel starts)',
       'MCP servers',
+      'the web search endpoint and its key',
       'custom tools',
       'hooks',
     ]);

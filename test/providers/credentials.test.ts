@@ -106,6 +106,8 @@ describe('lookup order', () => {
       openrouter: 'OPENROUTER_API_KEY',
       anthropic: 'ANTHROPIC_API_KEY',
       openai: 'OPENAI_API_KEY',
+      brave: 'BRAVE_API_KEY',
+      tavily: 'TAVILY_API_KEY',
     });
   });
 });
@@ -160,6 +162,8 @@ describe('store, remove and status', () => {
       { provider: 'openrouter', source: 'none' },
       { provider: 'anthropic', source: 'keyring' },
       { provider: 'openai', source: 'none' },
+      { provider: 'brave', source: 'none' },
+      { provider: 'tavily', source: 'none' },
     ]);
     expect(JSON.stringify(status)).not.toContain('CANARY');
   });

@@ -58,7 +58,8 @@ describe('createMarkdownStream', () => {
     expect(out).toContain('\x1b[1mbold\x1b[22m');
     expect(out).toContain('\x1b[3mitalic\x1b[23m');
     expect(out).toContain('\x1b[36mcode\x1b[39m');
-    expect(out).toContain('\x1b[4mlink\x1b[24m \x1b[2m(https://example.com)\x1b[22m');
+    // At 40 columns the link's address wraps to the next line, at the space before it.
+    expect(out).toContain('\x1b[4mlink\x1b[24m\n\x1b[2m(https://example.com)\x1b[22m');
     const text = render([doc], plain).out;
     expect(text).not.toMatch(/\*\*|```|^#/m);
     expect(text).toContain('• one');
@@ -115,6 +116,18 @@ describe('renderInline', () => {
   it('keeps code spans literal and leaves a lone asterisk or snake_case alone', () => {
     expect(renderInline('`**x**` and a * b and snake_case_name', plain)).toBe(
       '**x** and a * b and snake_case_name',
+    );
+  });
+});
+
+describe('wrapping the answer', () => {
+  it('wraps paragraphs and list items at word boundaries, continuation lines under the item text', () => {
+    const out: string[] = [];
+    const md = createMarkdownStream({ write: (t) => out.push(t), style: createStyle(false), width: 24 });
+    md.push('Alpha bravo charlie delta echo foxtrot\n- golf hotel india juliett kilo\n');
+    md.end();
+    expect(out.join('')).toBe(
+      'Alpha bravo charlie\ndelta echo foxtrot\n• golf hotel india\n  juliett kilo\n',
     );
   });
 });

@@ -105,6 +105,23 @@ describe('text renderer output is sanitized', () => {
   });
 });
 
+describe('text renderer sources', () => {
+  test("a search's results in one turn are listed under the answer of the next, once", () => {
+    const out = render([
+      { type: 'turn_start', turn: 1 } as AgentEvent,
+      { type: 'citation', turn: 1, url: 'https://a.example/', title: 'A' } as AgentEvent,
+      turnEnd(1),
+      { type: 'turn_start', turn: 2 } as AgentEvent,
+      { type: 'text_delta', delta: 'answer' } as AgentEvent,
+      turnEnd(0),
+      { type: 'turn_start', turn: 3 } as AgentEvent,
+      { type: 'text_delta', delta: 'again' } as AgentEvent,
+      turnEnd(0),
+    ]);
+    expect(out.stdout).toBe('answer\n\nSources:\n[1] A — https://a.example/\nagain\n');
+  });
+});
+
 describe('text renderer notices', () => {
   test('a compaction is one line on stderr with the tokens before and after, nothing on stdout', () => {
     const compaction = (trigger: 'auto' | 'manual'): AgentEvent => ({

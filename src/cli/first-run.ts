@@ -1,0 +1,157 @@
+// A first run that sets itself up: with no provider chosen, an Ollama on this machine is used (and saved), or the
+// user picks a provider at the terminal, logs in, and the chat goes on; headless, one error names the command.
+// The decisions are provider-setup.ts's; this file asks, probes and writes.
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setConfigValues } from '../config/edit.js';
+import type { LoadedConfig } from '../config/load.js';
+import { userConfigPath } from '../config/paths.js';
+import { ExitCode, KeelError } from '../core/errors.js';
+import { type CredentialProvider, CredentialStore, credentialEnvVar } from '../providers/credentials.js';
+import { listOllamaTags, normalizeOllamaHost } from '../providers/ollama-api.js';
+import { logIn } from './auth-command.js';
+import type { GlobalOptions } from './global-options.js';
+import { pickOllamaModel, providerChosen, type SetupFacts, setupStep } from './provider-setup.js';
+import { reportFailure } from './report.js';
+import { loadConfigFor } from './run-options.js';
+
+/** How long a first run waits for Ollama's model list: on this machine it answers at once or not at all. */
+const PROBE_MS = 1500;
+
+const choices: { name: CredentialProvider | 'ollama'; text: string }[] = [
+  { name: 'copilot', text: 'GitHub Copilot: log in with your GitHub account' },
+  { name: 'anthropic', text: 'Anthropic: an API key' },
+  { name: 'openai', text: 'OpenAI: an API key' },
+  { name: 'gemini', text: 'Google Gemini: an API key' },
+  { name: 'openrouter', text: 'OpenRouter: an API key, many models' },
+  { name: 'ollama', text: 'Ollama: models on this machine' },
+];
+
+async function ollamaModels(loaded: LoadedConfig): Promise<{ url: string; models?: string[] }> {
+  const { base_url: baseUrl, api_key: apiKey } = loaded.config.provider.ollama;
+  const url = normalizeOllamaHost(baseUrl);
+  const models = await listOllamaTags(url, AbortSignal.timeout(PROBE_MS), apiKey).catch(() => undefined);
+  return { url, ...(models ? { models } : {}) };
+}
+
+async function foundCredentials(): Promise<CredentialProvider[]> {
+  const rows = await new CredentialStore({ env: process.env }).status().catch(() => []);
+  return rows.filter((row) => row.source !== 'none').map((row) => row.provider);
+}
+
+/** One line from the terminal; null on Ctrl-C or Ctrl-D. */
+function ask(prompt: string): Promise<string | null> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  return new Promise((done) => {
+    let answered = false;
+    rl.on('SIGINT', () => rl.close());
+    rl.on('close', () => {
+      if (!answered) process.stderr.write('\n');
+      done(answered ? answer : null);
+    });
+    let answer = '';
+    rl.question(prompt, (line) => {
+      answer = line.trim();
+      answered = true;
+      rl.close();
+    });
+  });
+}
+
+/**
+ * Before a chat or run starts: undefined to go on (a provider is chosen, or was just set up), or the exit code to
+ * stop with, its message printed (headless without a provider, the user leaving the question, a failed login).
+ * A config that does not load is left to the run to report.
+ */
+export async function ensureProvider(options: GlobalOptions, terminal: boolean): Promise<number | undefined> {
+  try {
+    return await setUp(options, terminal);
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+  }
+}
+
+async function setUp(options: GlobalOptions, terminal: boolean): Promise<number | undefined> {
+  const loaded = await loadConfigFor(options).catch(() => undefined);
+  if (!loaded || providerChosen(loaded.sources)) return undefined;
+  const ollama = await ollamaModels(loaded);
+  const facts: SetupFacts = {
+    chosen: false,
+    ollamaUrl: ollama.url,
+    ollamaModel: loaded.config.provider.ollama.model,
+    credentials: ollama.models?.length ? [] : await foundCredentials(),
+    terminal,
+    ...(ollama.models ? { ollama: ollama.models } : {}),
+  };
+  const step = setupStep(facts);
+  const file = options.config === undefined ? userConfigPath(process.env) : resolve(options.config);
+  switch (step.kind) {
+    case 'go':
+      return undefined;
+    case 'fail':
+      throw new KeelError('no_provider', ExitCode.provider, step.message, { hint: step.hint });
+    case 'ollama':
+      await setConfigValues(file, { 'provider.type': 'ollama', 'provider.ollama.model': step.model });
+      process.stderr.write(
+        `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)\n`,
+      );
+      return undefined;
+    case 'choose':
+      return choose(loaded, file, facts, step.note);
+  }
+}
+
+async function choose(
+  loaded: LoadedConfig,
+  file: string,
+  facts: SetupFacts,
+  note: string | undefined,
+): Promise<number | undefined> {
+  const lines = choices.map((c, i) => {
+    const found = facts.credentials.includes(c.name as CredentialProvider) ? ' (credential found)' : '';
+    return `  ${i + 1}) ${c.name.padEnd(11)}${c.text}${found}\n`;
+  });
+  process.stderr.write(
+    `No provider is set up yet${note ? ` (${note})` : ''}. Which one should Keel use?\n${lines.join('')}` +
+      '  (an OpenAI-compatible server: keel config set provider.type openai-compatible, then its base_url)\n',
+  );
+  let picked: (typeof choices)[number] | undefined;
+  while (!picked) {
+    const answer = await ask(`choose 1-${choices.length}: `);
+    if (answer === null) return ExitCode.interrupted;
+    picked = choices[Number(answer) - 1] ?? choices.find((c) => c.name === answer.toLowerCase());
+  }
+  if (picked.name === 'ollama') {
+    const again = await ollamaModels(loaded);
+    const model = again.models && pickOllamaModel(again.models, facts.ollamaModel);
+    await setConfigValues(file, {
+      'provider.type': 'ollama',
+      ...(model ? { 'provider.ollama.model': model } : {}),
+    });
+    if (model) {
+      process.stderr.write(`using Ollama at ${again.url} with ${model} (saved to ${file})\n`);
+      return undefined;
+    }
+    process.stderr.write(
+      `saved provider.type: ollama to ${file}; start Ollama (ollama serve), pull a model (ollama pull qwen3) and run keel again\n`,
+    );
+    return ExitCode.provider;
+  }
+  const provider = picked.name;
+  if (!facts.credentials.includes(provider)) {
+    process.stderr.write(
+      provider === 'copilot'
+        ? 'Logging in to GitHub Copilot (as keel auth login copilot does)\n'
+        : `The key is stored as keel auth login ${provider} stores it (${credentialEnvVar[provider]} in the environment also works)\n`,
+    );
+    try {
+      await logIn(provider, loaded.config.provider.copilot.github_url);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'AbortError') return ExitCode.interrupted;
+      throw error;
+    }
+  }
+  await setConfigValues(file, { 'provider.type': provider });
+  process.stderr.write(`saved provider.type: ${provider} to ${file}\n`);
+  return undefined;
+}

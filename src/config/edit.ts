@@ -1,0 +1,66 @@
+// Edits a config file through the yaml library's document model, so its comments and the order of its other keys
+// survive: `keel config set`, the first run's provider choice, and `keel mcp add/remove`.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { type Document, isMap, parseDocument } from 'yaml';
+import { ConfigError } from '../core/errors.js';
+import { configLeaves, describeExpected, describeValue } from './keys.js';
+import { findLeaf } from './layer.js';
+
+/** The file's document; a missing file is an empty one. */
+export async function readConfigDocument(file: string): Promise<Document> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw new ConfigError(`cannot read config file ${file}: ${error.code ?? error.message}`, {
+      cause: error,
+    });
+  });
+  const document = parseDocument(text);
+  if (document.errors.length > 0) {
+    throw new ConfigError(`YAML syntax error in ${file}: ${document.errors[0]!.message}`, {
+      hint: 'fix the file first (keel config show names the line)',
+    });
+  }
+  if (document.contents !== null && !isMap(document.contents)) {
+    throw new ConfigError(`${file}: a config file must be a mapping of keys, like \`agent:\``);
+  }
+  return document;
+}
+
+/** Temp file + rename: a reader never sees half a file; the file keeps its mode (0600 when new). */
+export async function writeConfigDocument(file: string, document: Document): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const mode = (await stat(file).catch(() => undefined))?.mode ?? 0o600;
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, document.toString(), { mode: mode & 0o777 });
+    await rename(temporary, file);
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+/** Sets dotted leaf keys (`provider.type`), each value checked against its key's schema before anything is written. */
+export async function setConfigValues(file: string, values: Record<string, unknown>): Promise<void> {
+  for (const [key, value] of Object.entries(values)) {
+    const leaf = findLeaf(key);
+    if (!leaf) {
+      const near = configLeaves()
+        .map((l) => l.key)
+        .filter((k) => k.endsWith(`.${key}`) || k.startsWith(`${key}.`))
+        .slice(0, 5);
+      throw new ConfigError(`unknown config key \`${key}\``, {
+        hint: near.length > 0 ? `did you mean ${near.join(', ')}?` : 'keel config show lists every key',
+      });
+    }
+    if (!leaf.schema.safeParse(value).success) {
+      throw new ConfigError(
+        `\`${key}\` must be ${describeExpected(leaf.schema)}, got ${describeValue(value, leaf.secret)}`,
+      );
+    }
+  }
+  const document = await readConfigDocument(file);
+  for (const [key, value] of Object.entries(values)) document.setIn(key.split('.'), value);
+  await writeConfigDocument(file, document);
+}

@@ -1,0 +1,106 @@
+// web_fetch: an http(s) page as Markdown (text as is), or condensed by the model as a prompt asks with the whole
+// page saved. The policy judges the URL's domain (preview.url); redirects are asked again and address-checked.
+import { z } from 'zod';
+import { utf8Prefix } from '../core/text.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
+import { httpRequest, networkError } from './web-http.js';
+import { bodyKind, decodeBody, htmlToMarkdown, imageResult } from './web-page.js';
+
+/** Bytes of a body read at most: a bigger page is cut there, with a note. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const FETCH_TIMEOUT_MS = 30_000;
+
+const schema = z.object({
+  url: z.string().min(1).describe('http(s) URL'),
+  prompt: z.string().min(1).optional().describe('what to extract; the page is condensed to that'),
+});
+
+const ACCEPT = 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5';
+
+/** The page text, from its body's kind; undefined for a binary that is refused. */
+function pageText(url: string, contentType: string, body: Buffer): { text: string; kind: string } | string {
+  const kind = bodyKind(contentType, body);
+  if (kind === 'image') return { text: imageResult(url, contentType, body.length), kind };
+  if (kind === 'binary')
+    return `${url} is binary (${contentType.split(';')[0] || 'no content type'}); web_fetch reads text, HTML and images only`;
+  const decoded = decodeBody(contentType, body);
+  if (kind === 'text') return { text: decoded, kind };
+  const page = htmlToMarkdown(decoded);
+  return { text: page.title ? `# ${page.title}\n\n${page.markdown}` : page.markdown, kind };
+}
+
+async function condensed(
+  text: string,
+  prompt: string,
+  url: string,
+  ctx: ToolContext,
+  condense: NonNullable<ToolContext['condense']>,
+) {
+  const saved = await ctx.saveText?.(text).catch(() => undefined);
+  // Half the conversation budget at most goes into the one condensing request.
+  const input = utf8Prefix(text, ctx.limits.maxOutputSize * 4);
+  let summary: string;
+  try {
+    summary = await condense(input, prompt, ctx.signal);
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    // The page is still worth reading: given whole (capped like any result), with why it was not condensed.
+    const why = error instanceof Error ? error.message : String(error);
+    return `${text}\n\n[not condensed: the model failed (${why})]`;
+  }
+  const where = saved
+    ? `; the whole page (${Buffer.byteLength(text)} bytes) is saved in ${saved}: read it with read_file`
+    : '';
+  return `${summary.trim()}\n\n[${url} condensed by the model for: ${JSON.stringify(prompt)}${where}]`;
+}
+
+export const webFetchTool = defineTool({
+  name: 'web_fetch',
+  description: 'Fetch a web page as Markdown; with prompt, get it condensed to what you ask.',
+  schema,
+  safety: 'caution',
+  async preview(args) {
+    return { reads: [], writes: [], url: args.url, summary: `fetch ${args.url}` };
+  },
+  async execute(args, ctx) {
+    if (!ctx.web) return fail('web access is not available in this run');
+    let response: Awaited<ReturnType<typeof httpRequest>>;
+    try {
+      response = await httpRequest({
+        url: args.url,
+        headers: { accept: ACCEPT },
+        maxBytes: MAX_BODY_BYTES,
+        timeoutMs: FETCH_TIMEOUT_MS,
+        signal: ctx.signal,
+        allowPrivate: ctx.web.allowPrivate,
+        lookup: ctx.web.lookup,
+        classify: ctx.web.classify,
+        authorize: ctx.authorizeUrl,
+      });
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      return fail(networkError(error, args.url));
+    }
+    const { url, status, contentType, body, truncated } = response;
+    const page = pageText(url, contentType, body);
+    if (typeof page === 'string') return fail(page, { status });
+    if (status >= 400) {
+      const head = page.text.slice(0, 500);
+      return fail(`HTTP ${status} from ${url}${head.trim() ? `:\n${head}` : ''}`, { status });
+    }
+    const cut = truncated
+      ? `\n\n[page cut: only its first ${MAX_BODY_BYTES / 1024 / 1024} MB were read]`
+      : '';
+    const moved = url === args.url ? '' : `[redirected to ${url}]\n`;
+    const metadata = { status, url, bytes: body.length, ...(truncated ? { body_truncated: true } : {}) };
+    if (args.prompt && ctx.condense && page.kind !== 'image') {
+      const summary = await condensed(`${page.text}${cut}`, args.prompt, url, ctx, ctx.condense);
+      return ok(`${moved}${summary}`, metadata, `fetched ${url} (${body.length} bytes), condensed`);
+    }
+    return ok(
+      `${moved}${page.text}${cut}`,
+      metadata,
+      `fetched ${url} (${body.length} bytes${truncated ? ', cut' : ''})`,
+    );
+  },
+});

@@ -1,0 +1,75 @@
+// web_search: a query through the configured search API (web.search), results as title, URL and snippet, each a
+// citation listed under the answer. The policy judges the endpoint's domain like any web access.
+import { z } from 'zod';
+import { formatHits, searchHits, searchRequest } from './search-endpoints.js';
+import { defineTool, fail, ok } from './tool.js';
+import { httpRequest, networkError } from './web-http.js';
+
+const schema = z.object({
+  query: z.string().min(1).describe('search query'),
+  max_results: z.number().int().min(1).max(20).default(5).describe('default 5'),
+});
+
+const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+const SEARCH_TIMEOUT_MS = 30_000;
+
+export const webSearchTool = defineTool({
+  name: 'web_search',
+  description: 'Search the web: titles, URLs and snippets.',
+  schema,
+  safety: 'caution',
+  async preview(args, ctx) {
+    const search = ctx.web?.search;
+    // The URL judged is the endpoint's; the query is in the summary, never the key.
+    const url = search ? searchRequest(search, args.query, args.max_results, undefined).url : undefined;
+    return {
+      reads: [],
+      writes: [],
+      ...(url ? { url } : {}),
+      summary: `search the web for ${JSON.stringify(args.query)}${search ? ` (${search.provider})` : ''}`,
+    };
+  },
+  async execute(args, ctx) {
+    const search = ctx.web?.search;
+    if (!search) return fail('web search is not configured (web.search in the config)');
+    const key = await search.apiKey();
+    if (!key && search.provider !== 'searxng') {
+      const variable = search.provider === 'brave' ? 'BRAVE_API_KEY' : 'TAVILY_API_KEY';
+      return fail(
+        `no API key for ${search.provider}: set ${variable}, run \`keel auth login ${search.provider}\` or set web.search.api_key`,
+      );
+    }
+    const request = searchRequest(search, args.query, args.max_results, key);
+    let text: string;
+    let status: number;
+    try {
+      const response = await httpRequest({
+        ...request,
+        maxBytes: MAX_ANSWER_BYTES,
+        timeoutMs: SEARCH_TIMEOUT_MS,
+        signal: ctx.signal,
+        // The endpoint is the user's choice (a SearXNG on this machine is common): no private-address check.
+        allowPrivate: true,
+        lookup: ctx.web?.lookup,
+        authorize: ctx.authorizeUrl,
+      });
+      text = response.body.toString('utf8');
+      status = response.status;
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      return fail(networkError(error, new URL(request.url).origin));
+    }
+    if (status >= 400)
+      return fail(`${search.provider} answered HTTP ${status}: ${text.slice(0, 300)}`, { status });
+    let hits: ReturnType<typeof searchHits>;
+    try {
+      hits = searchHits(search.provider, JSON.parse(text), args.max_results);
+    } catch {
+      return fail(
+        `${search.provider} answered something other than its search results: ${text.slice(0, 200)}`,
+      );
+    }
+    const result = ok(formatHits(args.query, hits), { results: hits.length }, `${hits.length} results`);
+    return { ...result, citations: hits.map((h) => ({ url: h.url, title: h.title })) };
+  },
+});

@@ -1,0 +1,39 @@
+// Config edits keep the file's comments and other keys, and refuse unknown keys and bad values before writing.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setConfigValues } from '../../src/config/edit.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'keel-config-edit-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('setConfigValues', () => {
+  it('sets nested keys, keeping comments and the other keys', async () => {
+    const file = join(dir, 'kept.yaml');
+    await writeFile(file, '# my settings\nagent:\n  max_turns: 50 # enough\n');
+    await setConfigValues(file, { 'provider.type': 'ollama', 'provider.ollama.model': 'llama3.1:8b' });
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('# my settings');
+    expect(text).toContain('max_turns: 50 # enough');
+    expect(text).toMatch(/provider:\n {2}type: ollama\n {2}ollama:\n {4}model: llama3.1:8b/);
+  });
+
+  it('creates a missing file', async () => {
+    const file = join(dir, 'new', 'config.yaml');
+    await setConfigValues(file, { 'provider.type': 'openai' });
+    expect(await readFile(file, 'utf8')).toBe('provider:\n  type: openai\n');
+  });
+
+  it.each([
+    ['an unknown key', { 'provider.kind': 'openai' }, /unknown config key `provider.kind`/],
+    ['a value of the wrong kind', { 'provider.type': 'nosuch' }, /`provider.type` must be/],
+  ])('refuses %s without writing', async (_name, values, message) => {
+    const file = join(dir, 'refused.yaml');
+    await expect(setConfigValues(file, values)).rejects.toThrow(message);
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -1,0 +1,46 @@
+// File system refusals from the environment become one message naming the path and the fix, never an internal error.
+import { describe, expect, it } from 'vitest';
+import { reportFailure } from '../../src/cli/report.js';
+import { ExitCode, environmentError } from '../../src/core/errors.js';
+
+const fsError = (code: string, path?: string) =>
+  Object.assign(new Error(`${code}: failed, mkdir '${path}'`), {
+    code,
+    syscall: 'mkdir',
+    ...(path ? { path } : {}),
+  });
+
+describe('environmentError', () => {
+  it.each([
+    ['ENOSPC', /no space left on the disk to write \/s\/keel/, /free space/],
+    ['EDQUOT', /no space left/, /free space/],
+    ['EACCES', /permission denied writing \/s\/keel/, /chown or chmod/],
+    ['EPERM', /permission denied writing \/s\/keel/, /chown or chmod/],
+    ['EROFS', /\/s\/keel is on a read-only file system/, /mount it writable/],
+    ['ENOTDIR', /a file stands where a directory should be/, /move that file away/],
+  ])('%s names the path and the fix', (code, message, hint) => {
+    const error = environmentError(fsError(code, '/s/keel'));
+    expect(error?.message).toMatch(message);
+    expect(error?.hint).toMatch(hint);
+    expect(error?.hint).toContain('XDG_STATE_HOME');
+    expect(error?.exitCode).toBe(ExitCode.failed);
+  });
+
+  it.each([
+    ['another code', fsError('ENOENT', '/s/keel')],
+    ['no path', fsError('EACCES')],
+    ['not an error', 'text'],
+  ])('leaves %s alone', (_name, error) => {
+    expect(environmentError(error)).toBeUndefined();
+  });
+
+  it('reportFailure prints it once, without "internal error" or "report it", and returns exit 1', () => {
+    const lines: string[] = [];
+    const out = { print: (t: string) => lines.push(t), notice: (t: string) => lines.push(t) };
+    const code = reportFailure(fsError('ENOSPC', '/s/keel/sessions'), { out });
+    expect(code).toBe(1);
+    expect(lines.join('')).toBe(
+      'error: no space left on the disk to write /s/keel/sessions\n  hint: free space on that disk, or set XDG_STATE_HOME and XDG_DATA_HOME to a writable directory\n',
+    );
+  });
+});

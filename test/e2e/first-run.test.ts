@@ -1,0 +1,95 @@
+// A first run that sets itself up: no provider chosen, an Ollama on this machine is used and saved; with none, the
+// user picks a provider, types its key unseen, and the chat goes on; headless, the error names the command.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKeel } from '../support/cli.js';
+import { useE2E } from '../support/e2e.js';
+import { hasTmux, startTerminal } from '../support/tmux.js';
+
+const { server, workspace, track } = useE2E();
+
+/** A port nothing listens on: a server's, closed. */
+async function deadUrl(): Promise<string> {
+  const s = await server([]);
+  await s.close();
+  return s.ollamaUrl;
+}
+
+describe('first run without a provider', () => {
+  it('headless, it stops with exit 3 and names the commands that set one up', async () => {
+    const r = await runKeel(['-p', 'hi', '--cwd', await workspace()], {
+      env: { OLLAMA_HOST: await deadUrl() },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/no provider is configured, and no Ollama answers at http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stderr).toContain('keel auth login openai && keel config set provider.type openai');
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+});
+
+describe.skipIf(!hasTmux())('first run in a terminal', () => {
+  it('uses the Ollama it finds, with a model it has, saves the choice and goes on into the chat; the meter counts what was sent', async () => {
+    const s = await server({
+      ollamaModels: [
+        { name: 'nomic-embed-text:latest' },
+        {
+          name: 'llama3.1:8b',
+          architecture: 'llama',
+          contextLength: 8192,
+          capabilities: ['completion', 'tools'],
+        },
+      ],
+      // The provider counted 4,000 tokens sent (system prompt and tools included) of the model's 8k window.
+      script: [{ text: 'hello from llama', usage: { input: 4000, output: 5 } }],
+    });
+    const ws = await workspace();
+    const term = await startTerminal(['hi there', '--cwd', ws], {
+      cwd: ws,
+      env: { OLLAMA_HOST: s.ollamaUrl },
+    });
+    track(term.close);
+    const shown = await term.waitFor((screen) => /context (\S+) of/.test(screen));
+    expect(shown).toContain('hello from llama');
+    expect(Number(/context (\d+)% of/.exec(shown)?.[1])).toBeGreaterThanOrEqual(40);
+    expect(await term.screen()).toContain(`Found Ollama at ${s.ollamaUrl}: using llama3.1:8b`);
+    expect((s.requests[0]!.body as { model: string }).model).toBe('llama3.1:8b');
+    const saved = await readFile(join(term.home, '.config', 'keel', 'config.yaml'), 'utf8');
+    expect(saved).toMatch(/provider:\n {2}type: ollama\n {2}ollama:\n {4}model: llama3.1:8b/);
+  });
+
+  it('with no Ollama, lists the providers, takes the key unseen, stores it and goes on with it', async () => {
+    const s = await server([{ text: 'hello from openai' }]);
+    const ws = await workspace();
+    const config = await mkdtemp(join(tmpdir(), 'keel-first-config-'));
+    track(() => rm(config, { recursive: true, force: true }));
+    const file = join(config, 'keel', 'config.yaml');
+    await mkdir(join(config, 'keel'));
+    // The API's address is the user's (no network in tests); the provider is not chosen yet.
+    await writeFile(file, `# mine\nprovider:\n  openai:\n    base_url: ${s.openaiUrl}\n`);
+    const term = await startTerminal(['--cwd', ws], {
+      cwd: ws,
+      env: { OLLAMA_HOST: await deadUrl(), XDG_CONFIG_HOME: config },
+    });
+    track(term.close);
+    await term.waitFor('choose 1-6');
+    expect(await term.screen()).toMatch(/No provider is set up yet \(no Ollama answers at .*\)/);
+    await term.type('3');
+    await term.keys('Enter');
+    await term.waitFor('API key for openai');
+    await term.type('sk-typed-unseen');
+    await term.keys('Enter');
+    await term.waitFor('› ');
+    expect(await term.screen()).not.toContain('sk-typed-unseen');
+    await term.type('hello');
+    await term.keys('Enter');
+    const shown = await term.waitFor('hello from openai');
+    if (process.env.SHOW_SCREEN) console.log(shown);
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer sk-typed-unseen');
+    const saved = await readFile(file, 'utf8');
+    expect(saved).toContain('# mine');
+    expect(saved).toMatch(/type: openai/);
+    expect(saved).not.toContain('sk-typed-unseen');
+  });
+});
