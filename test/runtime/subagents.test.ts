@@ -1,17 +1,25 @@
 // The task tool end to end in process: assembleRun against the scripted model server, as the CLI builds a run.
 // Sub-agents get their own conversation and tools, run side by side when they only read, nest at most two deep,
 // never run in a wider mode than the run's, and the parent's conversation receives only their answers.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run } from '../../src/runtime/assemble.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
 import { subagentRuns } from '../../src/session/subagent-runs.js';
+import { makeWorkspace } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest, ScriptStep } from '../support/model-server.js';
 
-const { server, workspace } = useE2E();
+const { server, workspace, track } = useE2E();
+
+/** A temp HOME, removed after the test with retries: a run's first checkpoint may still be writing there. */
+async function tempHome(): Promise<string> {
+  const home = await makeWorkspace();
+  track(() => rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
+  return home;
+}
 
 type Mode = 'interactive' | 'restricted' | 'auto' | 'full';
 
@@ -21,7 +29,7 @@ async function startRun(
   ws: string,
   options: { agents?: Record<string, string>; mode?: Mode; agent?: string; save?: boolean } = {},
 ) {
-  const home = await workspace();
+  const home = await tempHome();
   const env = {
     ...process.env,
     HOME: home,
