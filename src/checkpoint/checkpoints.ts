@@ -77,12 +77,17 @@ export interface CheckpointStore {
   readonly kind: 'git' | 'copy';
   /** Snapshots the workspace (git) or the paths a file tool will write (copy). Throws CheckpointError. */
   take(meta: CheckpointMeta, writes: readonly string[]): Promise<string>;
-  /** Newest first. */
-  list(): Promise<Checkpoint[]>;
+  /** Newest first. `newestChanged: false`: the newest one's `changed` is left out (it costs staging the workspace). */
+  list(options?: { newestChanged?: boolean }): Promise<Checkpoint[]>;
   /** Takes a checkpoint of the current state (run `undoRun`), then puts the workspace back as it was at `target`. */
   restore(target: Checkpoint, undoRun: string): Promise<RestoreResult>;
   /** Records the workspace as a call left it, so an undo can tell later edits by hand from Keel's changes. */
   after?(): Promise<void>;
+  /**
+   * What Keel's calls changed since the newest checkpoint, up to the state the last one left (recorded by `after`),
+   * so later edits by hand are not counted; undefined when that state was not recorded after the newest checkpoint.
+   */
+  changedByLastCalls?(): Promise<FileChange[] | undefined>;
   /** Does ahead of time what makes the first snapshot slow (hashing the workspace), without taking one. */
   prepare?(): Promise<void>;
 }

@@ -157,6 +157,15 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   return {
     kind: 'git',
     after: recordAfter,
+    async changedByLastCalls() {
+      const newest = await head();
+      const after = await head(AFTER_REF);
+      if (!newest || !after) return undefined;
+      const parent = (
+        await git.run(['rev-parse', '--verify', '--quiet', `${after}^`]).catch(() => '')
+      ).trim();
+      return parent === newest ? diff(newest, after) : undefined;
+    },
     async prepare() {
       await stage();
       // The trees too: a seeded index names the user's trees, which the shadow writes once here.
@@ -166,7 +175,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       return (await snapshot(meta)).slice(0, ID_LENGTH);
     },
 
-    async list() {
+    async list(options) {
       if (!(await git.exists())) return [];
       // A store damaged since (a kill during its creation, a file removed by hand) is repaired before it is read.
       await git.ensure();
@@ -187,13 +196,14 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
           return { hash, meta: parseMeta(body), ownChanges: parseNameStatus(rest) };
         });
       // A commit's own diff is what changed since the checkpoint before it: that checkpoint's "changed after".
-      await stage();
-      const sinceNewest = await diff('--cached', REF);
+      const withNewest = options?.newestChanged !== false;
+      if (withNewest) await stage();
+      const sinceNewest = withNewest ? await diff('--cached', REF) : undefined;
       const checkpoints: Checkpoint[] = [];
       commits.forEach((c, i) => {
         if (!c.meta) return;
         const changed = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
-        checkpoints.push({ ...c.meta, id: c.hash.slice(0, ID_LENGTH), changed });
+        checkpoints.push({ ...c.meta, id: c.hash.slice(0, ID_LENGTH), ...(changed ? { changed } : {}) });
       });
       return checkpoints;
     },

@@ -8,6 +8,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
+import type { ChatGit, ChatGitContext } from './chat-git.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
 export interface ChatContext {
@@ -44,6 +45,8 @@ export interface ChatContext {
   rewind(args: string): Promise<void>;
   /** Records a file Keel wrote for the user (/save), which undo and rewind then leave alone. */
   wroteForUser(file: string): Promise<void>;
+  /** What /commit, /review and /fork work on (chat-git.ts, loaded when first used); undefined before the agent starts. */
+  gitContext(): ChatGitContext | undefined;
   /** The same work as the matching keel subcommand (undo, init, sessions list, models, sessions export). */
   subcommand: {
     undo(): Promise<number>;
@@ -156,12 +159,36 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     run: (args, chat) => chat.rewind(args),
   },
   {
+    name: 'commit',
+    args: '[--yes] [--all] [paths…]',
+    description: 'commit the staged changes, else what Keel changed in this session, with a drafted message',
+    run: (args, chat) => gitCommand(chat, 'commit', args),
+  },
+  {
+    name: 'review',
+    args: '[--base <ref>] [paths…]',
+    description: 'review the uncommitted diff (or the branch since --base) for problems',
+    run: (args, chat) => gitCommand(chat, 'review', args),
+  },
+  {
+    name: 'fork',
+    args: '[n]',
+    description: 'start a new saved session from this one, up to your message n (default: all)',
+    run: (args, chat) => gitCommand(chat, 'fork', args),
+  },
+  {
     name: 'init',
     description: 'write or update AGENTS.md from an analysis of the project (keel init)',
     run: async (_, chat) => void (await chat.subcommand.init()),
   },
   { name: 'exit', description: 'leave the chat (also Ctrl-D)', run: (_, chat) => chat.exit() },
 ];
+
+/** /commit, /review and /fork: their module loads only when one is used. */
+async function gitCommand(chat: ChatContext, command: keyof ChatGit, args: string): Promise<void> {
+  const context = chat.gitContext();
+  if (context) await (await import('./chat-git.js')).chatGit(context)[command](args);
+}
 
 /** What each mode does, in one line for /mode. */
 const MODE_LINES: Readonly<Record<ExecutionMode, string>> = {

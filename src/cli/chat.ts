@@ -286,6 +286,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     wroteForUser: async (file) => {
       if (agent) await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
     },
+    gitContext: () => agent && { agent, options: current, screen, busy, interactive },
     subcommand: {
       undo: async () => (await import('./undo-command.js')).undoCommand(undefined, current, screen),
       init: async () => (await import('./init-command.js')).initCommand(current, screen),

@@ -142,6 +142,29 @@ Start it as you start other agents:
     .option('--list', 'list the checkpoints: time, run, tool and files changed, newest first')
     .action(lazyAction(async () => (await import('./undo-command.js')).undoCommand));
 
+  program
+    .command('commit')
+    .description(
+      'commit the staged changes, else the files Keel changed, with a message the model drafts; asks first',
+    )
+    .argument('[paths...]', 'commit these paths instead of the files Keel changed')
+    .option('--yes', 'commit with the drafted message without asking')
+    .option('--all', 'commit every change in the workspace, not only the files Keel changed')
+    .action(lazyAction(async () => (await import('./commit-command.js')).commitCommand));
+
+  program
+    .command('review')
+    .description(
+      'review the uncommitted diff (or the branch since --base) with the read-only tools: path:line severity message',
+    )
+    .argument('[paths...]', 'review only these paths')
+    .option('--base <ref>', 'review everything since the branch left this ref (its merge base)')
+    .option(
+      '--fail-on <severity>',
+      'exit 1 if a finding is at or above this: info, low, medium, high, critical',
+    )
+    .action(lazyAction(async () => (await import('./review-command.js')).reviewCommand));
+
   const config = program.command('config').description('show or create configuration');
   config
     .command('show')
@@ -233,6 +256,12 @@ Start it as you start other agents:
     .option('--out <file>', 'write to this file instead of stdout')
     .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsExportCommand));
   sessions
+    .command('fork')
+    .description('start a new session from a saved one, up to one of your messages; prints the new id')
+    .argument('<id>', 'a session id, or a prefix of one')
+    .option('--at <n>', 'keep up to your n-th message and its replies (default: all)', positiveInt)
+    .action(lazyAction(async () => (await import('./fork-command.js')).sessionsForkCommand));
+  sessions
     .command('rm')
     .description('delete a session')
     .argument('<id>', 'a session id, or a prefix of one')
@@ -309,6 +338,15 @@ Start it as you start other agents:
     .command('list')
     .description('list the agents: name, where it is defined, tools, model, mode and description')
     .action(lazyAction(async () => (await import('./agents-command.js')).agentsListCommand));
+
+  program
+    .command('acp')
+    .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
+    .addOption(modeOption())
+    .addOption(allowOption())
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--no-sandbox', 'run shell commands without the sandbox')
+    .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
 
   program
     .command('doctor')

@@ -100,6 +100,26 @@ function* jsonPieces(value: Record<string, unknown>): Generator<string> {
   yield `${piece}}`;
 }
 
+const pendingWrites = new Set<Promise<void>>();
+/** Caches larger than this many files are written after the answer (28k files' tags take a second to write). */
+const BACKGROUND_WRITE_FILES = 4000;
+
+/**
+ * Writes a cache now, or for a large one in the background: the map or index is answered first. The next load in
+ * this process waits for it (cacheWrites); Keel's exit does too, as a pending write keeps Node running.
+ */
+export async function settleCache(write: () => Promise<void>, files: number): Promise<void> {
+  if (files <= BACKGROUND_WRITE_FILES) return write();
+  const pending = write();
+  pendingWrites.add(pending);
+  void pending.finally(() => pendingWrites.delete(pending));
+}
+
+/** The cache writes still under way. */
+export async function cacheWrites(): Promise<void> {
+  await Promise.all(pendingWrites);
+}
+
 export async function writeCache(file: string, cache: object): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
@@ -207,6 +227,7 @@ export interface LoadOptions {
 
 /** Lists, reads (when changed) and parses (when new) the repository's source files. */
 export async function loadCodeIndex(root: string, options: LoadOptions = {}): Promise<CodeIndex> {
+  await cacheWrites();
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root) : undefined;
   const cache = await readCache(file);
   const paths = options.listed?.paths ?? (await listSourceFiles(root, options.signal));
@@ -257,7 +278,8 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
   stats.files = byPath.size;
 
   const changed = stats.hashed > 0 || Object.keys(cache.manifest).length !== Object.keys(manifest).length;
-  if (file && changed) await writeCache(file, { version: CACHE_VERSION, manifest, tags });
+  if (file && changed)
+    await settleCache(() => writeCache(file, { version: CACHE_VERSION, manifest, tags }), found.length);
   const project = await findProjectEntries(root, new Set(byPath.keys()));
   return { root, files: byPath, project, stats };
 }

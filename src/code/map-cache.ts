@@ -4,7 +4,15 @@
 import { createHash } from 'node:crypto';
 import { closeSync, promises as fs, openSync, readFileSync, readSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { cacheFileFor, type Listed, type LoadOptions, loadCodeIndex, writeCache } from './code-index.js';
+import {
+  cacheFileFor,
+  cacheWrites,
+  type Listed,
+  type LoadOptions,
+  loadCodeIndex,
+  settleCache,
+  writeCache,
+} from './code-index.js';
 import { languageOf } from './languages.js';
 import { prepareRank, type RankInput, rankPrepared } from './rank.js';
 import { type RepoMap, renderMap } from './repo-map.js';
@@ -208,6 +216,7 @@ export async function loadRepoMap(
   maxTokens: number,
   mentions: string,
 ): Promise<LoadedMap> {
+  await cacheWrites();
   const file = options.cacheDir ? cacheFileFor(options.cacheDir, root, 'map') : undefined;
   const { fingerprint, listed } = file
     ? await fingerprintOf(root, options.signal)
@@ -232,7 +241,8 @@ export async function loadRepoMap(
     const all = input.paths.map((p) => index.files.get(p)!.definitions);
     quick = Uint8Array.from(input.paths, (p) => (index.files.get(p)!.quick ? 1 : 0));
     reader = { read: (i) => all[i]!, close: () => {} };
-    if (file) await writeMapCache(file, fingerprint, input, quick, all);
+    const write = file ? writeMapCache.bind(undefined, file, fingerprint, input, quick, all) : undefined;
+    if (write) await settleCache(write, all.length);
   }
   const ranking = input;
   const { read } = reader;

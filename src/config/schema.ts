@@ -247,6 +247,20 @@ export const configSchema = z
       .strict()
       .prefault({})
       .describe('the snapshots keel undo restores'),
+    git: z
+      .object({
+        auto_commit: z
+          .boolean()
+          .default(false)
+          .describe("commit each run's or chat turn's changes on the current branch, with a written message"),
+        attribution: z
+          .boolean()
+          .default(true)
+          .describe("end Keel's commit messages with an Assisted-by: Keel (provider/model) trailer"),
+      })
+      .strict()
+      .prefault({})
+      .describe('commits Keel writes: keel commit, /commit and auto_commit'),
     code: z
       .object({
         diagnostics: z

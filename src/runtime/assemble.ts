@@ -13,6 +13,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { Model } from '../core/model.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -34,7 +35,6 @@ import type { SessionRecord } from '../session/session-file.js';
 import type { SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { taskTool } from '../tools/task.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
@@ -49,7 +49,7 @@ import { runEvents } from './events.js';
 import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { agentProvider, agentTools, createSubagents, openAgents } from './subagents.js';
+import { agentProvider, agentRegistry, createSubagents, openAgents } from './subagents.js';
 import {
   type ContextFor,
   runLanguages,
@@ -88,6 +88,8 @@ export interface RunOptions extends RunSource {
   observe?: EventSink;
   /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
+  files?: FileAccess;
   /** keel run --agent: the run is this agent (its tools, model, mode never wider than the run's, and prompt). */
   agent?: string;
 }
@@ -157,13 +159,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
-  if (runAgent) {
-    const kept = new Set(agentTools(runAgent, registry));
-    for (const tool of registry.list()) if (!kept.has(tool.name)) registry.remove(tool.name);
-  }
-  // The task tool joins the coding agent's tools (not keel init's or ask's); an agent run's only when it names it.
-  const tasks = options.tools === undefined && (!runAgent || runAgent.tools?.includes('task') === true);
-  if (tasks) registry.add(taskTool(agents.map((a) => ({ name: a.name, description: a.description }))));
+  // An agent run keeps its agent's tools; the task tool joins the coding agent's (not keel init's or ask's).
+  const tasks = agentRegistry(registry, agents, runAgent, options.tools === undefined);
   // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
   const redact = runRedactor(env, loaded);
   const provider = runAgent?.model ? agentProvider(config, runAgent.model) : config.provider;
@@ -226,6 +223,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     diagnostics: config.code.diagnostics,
     web: webAccess(config, env),
     condense: modelCondenser(model),
+    ...(options.files ? { files: options.files } : {}),
   };
   // Sub-agents share the executor's context, so the tool contexts gain them once it exists.
   let contexts: ContextFor = toolContexts(toolParts);
@@ -356,10 +354,16 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     run: (signal) => {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
-      checkpoints?.startRun(runs === 1 ? runId : `${runId}-${runs}`, session?.id);
+      const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
+      checkpoints?.startRun(turnRun, session?.id);
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         await checkpoints?.settle();
+        // git.auto_commit: the run's or turn's changes, committed with a written message (not after an interrupt).
+        if (config.git.auto_commit && checkpoints && !dryRun && ended.reason !== 'interrupted') {
+          const { autoCommit } = await import('./git-work.js');
+          await autoCommit({ loaded, model, workspace, env, signal }, turnRun, emit);
+        }
         return ended;
       });
       if (!hooks) return result;

@@ -252,3 +252,22 @@ export async function openAgents(options: {
   const { mode, note } = subagentMode(runAgent, options.mode);
   return { agents, warnings: note ? [...warnings, note] : warnings, runAgent, mode };
 }
+
+/**
+ * The run's tools for its agent: `keel run --agent`'s keep only theirs; the task tool joins when `builtIn` (the
+ * coding agent's tools, not keel init's or ask's) and the run's agent, if any, names it. Whether it joined.
+ */
+export function agentRegistry(
+  registry: ToolRegistry,
+  agents: readonly AgentDefinition[],
+  runAgent: AgentDefinition | undefined,
+  builtIn: boolean,
+): boolean {
+  if (runAgent) {
+    const kept = new Set(agentTools(runAgent, registry));
+    for (const tool of registry.list()) if (!kept.has(tool.name)) registry.remove(tool.name);
+  }
+  const tasks = builtIn && (!runAgent || runAgent.tools?.includes('task') === true);
+  if (tasks) registry.add(taskTool(agents.map((a) => ({ name: a.name, description: a.description }))));
+  return tasks;
+}

@@ -5,6 +5,7 @@ import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
@@ -44,6 +45,8 @@ export interface ToolContextParts {
   web?: WebAccess;
   /** The run's model condensing a page for web_fetch's prompt; absent without a model (keel mcp serve). */
   condense?: ToolContext['condense'];
+  /** An editor's view of the files (keel acp); absent: the disk. */
+  files?: FileAccess;
   /** What the task tool runs; absent: no sub-agents (tool hosts, or beyond the depth limit). */
   subagents?: Subagents;
 }

@@ -6,7 +6,7 @@ import { withFsErrors } from './fs-util.js';
 import { startTempFile } from './temp-files.js';
 import type { ToolContext } from './tool.js';
 
-type WriteContext = Pick<ToolContext, 'workspace' | 'signal' | 'stateDir'>;
+type WriteContext = Pick<ToolContext, 'workspace' | 'signal' | 'stateDir' | 'files'>;
 
 /**
  * Replaces `absolute` (a path already through the workspace jail) with a file that `fill` writes at the temp path
@@ -38,6 +38,14 @@ export async function writeFileAtomic(
   content: string | Uint8Array,
   ctx: WriteContext,
 ): Promise<void> {
+  const throughEditor = ctx.files?.writeText;
+  if (throughEditor && typeof content === 'string') {
+    // An editor (keel acp) writes its buffer and the file, so what it shows is what Keel wrote.
+    const dir = path.dirname(absolute);
+    await withFsErrors(ctx.workspace.relative(dir), () => fs.mkdir(dir, { recursive: true }));
+    await throughEditor(absolute, content, ctx.signal);
+    return;
+  }
   const existing = await fs.stat(absolute).catch(() => undefined);
   await replaceFileAtomic(
     absolute,

@@ -6,7 +6,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { syntaxCheckFor } from './edit-check.js';
 import { applyEdits, type Edit } from './edit-match.js';
 import { fileChangeDiff } from './file-diff.js';
-import { readTextFile } from './fs-util.js';
+import { editorText, readTextFile } from './fs-util.js';
 import { putShape, takeShape, toLf } from './text-shape.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
@@ -49,7 +49,8 @@ interface PlannedEdit {
 async function planEdit(args: Args, ctx: ToolContext): Promise<PlannedEdit> {
   const absolute = await ctx.workspace.resolve(args.path);
   const shown = ctx.workspace.relative(absolute);
-  const before = await readTextFile(absolute, shown, ctx.limits.maxFileReadSize);
+  const before =
+    (await editorText(ctx, absolute)) ?? (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize));
   const edits: Edit[] = args.edits ?? [
     { old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all },
   ];

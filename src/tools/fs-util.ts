@@ -1,6 +1,7 @@
 // Shared file helpers for the tools: readable fs error messages and a checked text-file read.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { ToolContext } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
 
 const FS_ERRORS: Record<string, string> = {
@@ -96,4 +97,16 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
     );
   }
   return decodeUtf8(data, shown);
+}
+
+/**
+ * The file's text as an editor holds it (keel acp: an unsaved buffer), when the run has one and it answers
+ * within the read limit; undefined: read the disk.
+ */
+export async function editorText(
+  ctx: Pick<ToolContext, 'files' | 'signal' | 'limits'>,
+  absolute: string,
+): Promise<string | undefined> {
+  const text = await ctx.files?.readText?.(absolute, ctx.signal);
+  return text !== undefined && Buffer.byteLength(text) <= ctx.limits.maxFileReadSize ? text : undefined;
 }

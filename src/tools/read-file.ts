@@ -2,7 +2,7 @@
 // (agent.tools.max_file_read_size) is read only in ranges, streamed: the lines up to the last one wanted.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { readTextFile, withFsErrors } from './fs-util.js';
+import { editorText, readTextFile, withFsErrors } from './fs-util.js';
 import { readLineRange } from './line-range.js';
 import { defineTool, fail, ok, readPreview, type ToolContext, type ToolResult } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
@@ -35,8 +35,11 @@ export const readFileTool = defineTool({
   async execute(args, ctx) {
     const absolute = await ctx.workspace.resolveForRead(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const stat = await withFsErrors(shown, () => fs.stat(absolute), absolute);
-    if (stat.isFile() && stat.size > ctx.limits.maxFileReadSize) {
+    // The editor's buffer when Keel runs inside one (keel acp), unsaved changes included.
+    const edited = await editorText(ctx, absolute);
+    const stat =
+      edited === undefined ? await withFsErrors(shown, () => fs.stat(absolute), absolute) : undefined;
+    if (stat?.isFile() && stat.size > ctx.limits.maxFileReadSize) {
       if (args.offset === undefined && args.limit === undefined) {
         throw new Error(
           `${shown} is ${stat.size} bytes, over the ${ctx.limits.maxFileReadSize}-byte read limit ` +
@@ -45,7 +48,7 @@ export const readFileTool = defineTool({
       }
       return readBigRange(absolute, shown, args.offset ?? 1, args.limit, ctx);
     }
-    const text = await readTextFile(absolute, shown, ctx.limits.maxFileReadSize);
+    const text = edited ?? (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize));
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
     const total = text === '' ? 0 : lines.length;
     const whole = args.offset === undefined && args.limit === undefined;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import type { Subagents } from '../core/subagents.js';
@@ -94,6 +95,8 @@ export interface ToolContext {
   authorizeUrl?: (url: string) => Promise<string | undefined>;
   /** Set by the executor for each call: keeps a long text (a whole page) with the saved outputs; its path. */
   saveText?: (text: string) => Promise<string>;
+  /** An editor's view of the files (keel acp): reads see unsaved buffers, writes go through it. Absent: the disk. */
+  files?: FileAccess;
   /** The id of the call being run (set by the executor as the tool executes). */
   callId?: string;
   /** Sub-agents the `task` tool runs (the runtime's); absent: no task can start here. */

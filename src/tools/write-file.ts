@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { fileChangeDiff } from './file-diff.js';
+import { editorText } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
 const schema = z.object({ path: z.string(), content: z.string() });
@@ -16,7 +17,8 @@ export const writeFileTool = defineTool({
   async preview(args, ctx) {
     const absolute = await ctx.workspace.resolve(args.path);
     const shown = ctx.workspace.relative(absolute);
-    const before = await fs.readFile(absolute, 'utf8').catch(() => undefined);
+    const before =
+      (await editorText(ctx, absolute)) ?? (await fs.readFile(absolute, 'utf8').catch(() => undefined));
     const lines = args.content.split('\n').length;
     return {
       reads: [],

@@ -9,11 +9,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
  * never from a layer above. docs/architecture.md quotes this table; change both together.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['cli', 'api'],
+  ['cli', 'acp', 'api'],
   ['runtime'],
   ['agent', 'ui', 'mcp', 'extend', 'evals'],
   ['tools', 'session', 'plan', 'providers'],
-  ['safety', 'exec', 'checkpoint', 'code', 'project'],
+  ['safety', 'exec', 'checkpoint', 'code', 'project', 'git'],
   ['config', 'core'],
 ];
 

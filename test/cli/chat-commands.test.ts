@@ -44,6 +44,7 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     undo: async () => void record('undo'),
     rewind: async (args) => void record(`rewind ${args}`),
     wroteForUser: async (file) => void record(`wrote ${file}`),
+    gitContext: () => undefined,
     subcommand: {
       undo: async () => record('undo'),
       init: async () => record('init'),
@@ -158,6 +159,20 @@ describe('the command table', () => {
     const { run, calls } = fakeChat();
     for (const line of ['/undo', '/init', '/sessions', '/exit']) await run(line);
     expect(calls).toEqual(['undo', 'init', 'sessions', 'exit']);
+  });
+
+  it('/fork says so when the chat is not saved', async () => {
+    const { run, said } = fakeChat({
+      gitContext: () => ({
+        agent: {} as never,
+        options: { output: 'text' },
+        screen: { notice: (t: string) => void said.push(t) } as never,
+        busy: (_, work) => work(new AbortController().signal),
+        interactive: false,
+      }),
+    });
+    await run('/fork 2');
+    expect(said.join('')).toContain('nothing to fork: this chat is not saved');
   });
 });
 

@@ -247,7 +247,7 @@ describe('file errors name the file and line', () => {
     const error = await loadError();
     expect(error.message).toBe(`unknown key \`agnet\` in ${file} line 1`);
     expect(error.hint).toBe(
-      'valid top-level keys: provider, agent, safety, checkpoints, code, mcp, web, tools, hooks',
+      'valid top-level keys: provider, agent, safety, checkpoints, git, code, mcp, web, tools, hooks',
     );
   });
 

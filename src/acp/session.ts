@@ -1,0 +1,178 @@
+// One ACP session: one Keel run assembled by the runtime (the CLI's flags with the session's cwd), whose
+// conversation each `session/prompt` continues with `run.run(signal)`, as the chat does with each typed message.
+// Its events reach the editor as `session/update`s in order; the policy's questions as permission requests.
+import { stat } from 'node:fs/promises';
+import type { ContentBlock, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { LoopResult } from '../agent/loop.js';
+import type { Approve } from '../core/approval.js';
+import type { AgentEvent, EventSink } from '../core/events.js';
+import type { FileAccess } from '../core/file-access.js';
+import type { Run } from '../runtime/assemble.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
+import { type ExecutionMode, MODES } from '../safety/modes.js';
+import { promptMessage } from './prompt.js';
+import { eventUpdates, planEntries, replayUpdates } from './updates.js';
+
+/** What a session asks of its host to assemble a run. */
+export interface OpenRequest {
+  cwd: string;
+  /** Absent: the mode the CLI's flags and the config choose. */
+  mode?: ExecutionMode;
+  /** A saved session to take up (`session/load`, or the same session in another mode). */
+  resume?: string;
+  approve: Approve;
+  /** The "always" answers a session keeps when its mode changes. */
+  approvals?: ApprovalMemory;
+  /** Every event of the run (the host passes them through the run's redactor first). */
+  sink: EventSink;
+  /** The editor's files, when it offers them. */
+  files?: FileAccess;
+}
+
+export type OpenRun = (request: OpenRequest) => Promise<Run>;
+
+/** What the session needs of the connection. */
+export interface SessionPeer {
+  update(sessionId: string, update: SessionUpdate): Promise<void>;
+  /** Asks the editor; answers deny when it cancels or the signal aborts. */
+  approve(sessionId: string): Approve;
+  /** The editor's files for this session, when it offers them. */
+  files(sessionId: () => string): FileAccess | undefined;
+  log(message: string): void;
+}
+
+const MODE_TEXT: Record<ExecutionMode, string> = {
+  interactive: 'asks before edits and any command that is not read-only',
+  restricted: 'edits run; commands beyond the read-only set are refused',
+  auto: 'edits run; commands run in the sandbox; asks about the rest',
+  full: 'runs anything without asking, outside the sandbox',
+};
+
+export function modeState(current: ExecutionMode): SessionModeState {
+  return {
+    currentModeId: current,
+    availableModes: MODES.map((mode) => ({ id: mode, name: mode, description: MODE_TEXT[mode] })),
+  };
+}
+
+export function isMode(id: string): id is ExecutionMode {
+  return (MODES as readonly string[]).includes(id);
+}
+
+export function stopReason(result: LoopResult, cancelled: boolean): StopReason {
+  if (cancelled || result.reason === 'interrupted') return 'cancelled';
+  if (result.reason === 'turn-limit') return 'max_turn_requests';
+  return 'end_turn';
+}
+
+export class AcpSession {
+  private turn: AbortController | undefined;
+  /** The updates sent so far, in order: a prompt's answer waits for them. */
+  private sent: Promise<void> = Promise.resolve();
+  private root: string;
+  private readonly files: FileAccess | undefined;
+
+  private constructor(
+    private run: Run,
+    readonly id: string,
+    private readonly cwd: string,
+    private readonly open: OpenRun,
+    private readonly peer: SessionPeer,
+  ) {
+    this.root = run.workspace.root;
+    this.files = peer.files(() => this.id);
+  }
+
+  /** A new session, or (resume) a saved one whose conversation is shown again before this resolves. */
+  static async start(open: OpenRun, peer: SessionPeer, cwd: string, resume?: string): Promise<AcpSession> {
+    let session: AcpSession | undefined;
+    const pending: AgentEvent[] = [];
+    // Events raised while the run is assembled (warnings) wait for the session to know its id.
+    const sink: EventSink = (event) => {
+      if (session) session.follow(event);
+      else pending.push(event);
+    };
+    let sessionId = resume;
+    const id = () => sessionId ?? '';
+    const files = peer.files(id);
+    const run = await open({
+      cwd,
+      sink,
+      approve: (request, signal) => peer.approve(id())(request, signal),
+      ...(files ? { files } : {}),
+      ...(resume ? { resume } : {}),
+    });
+    sessionId = run.session?.id ?? resume ?? `${Date.now()}`;
+    session = new AcpSession(run, sessionId, cwd, open, peer);
+    for (const event of pending) session.follow(event);
+    if (resume) {
+      for (const update of replayUpdates(run.conversation.messages, run.workspace.root)) session.send(update);
+      const todos = run.todos();
+      if (todos.length > 0) session.send({ sessionUpdate: 'plan', entries: planEntries(todos) });
+      await session.sent;
+    }
+    return session;
+  }
+
+  get modes(): SessionModeState {
+    return modeState(this.run.mode);
+  }
+
+  private send(update: SessionUpdate): void {
+    this.sent = this.sent
+      .then(() => this.peer.update(this.id, update))
+      .catch((error: unknown) => this.peer.log(`session/update failed: ${String(error)}`));
+  }
+
+  private follow(event: AgentEvent): void {
+    if (event.type === 'warning') this.peer.log(`warning: ${event.message}`);
+    for (const update of eventUpdates(event, this.root)) this.send(update);
+  }
+
+  /** One user turn: the prompt as the user's message, the loop until it answers, is cancelled or stops. */
+  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.turn) throw new Error('a prompt is already running in this session');
+    const turn = new AbortController();
+    this.turn = turn;
+    try {
+      const { content, images } = promptMessage(blocks);
+      this.run.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
+      const result = await this.run.run(turn.signal);
+      await this.sent;
+      return stopReason(result, turn.signal.aborted);
+    } finally {
+      this.turn = undefined;
+    }
+  }
+
+  cancel(): void {
+    this.turn?.abort();
+  }
+
+  /** Another mode: the run is assembled again on the same conversation (as the chat's Shift+Tab does). */
+  async setMode(mode: ExecutionMode): Promise<void> {
+    if (this.turn) throw new Error('the mode cannot change while a prompt runs');
+    if (mode === this.run.mode) return;
+    const old = this.run;
+    const saved =
+      old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session.id : undefined;
+    const next = await this.open({
+      cwd: this.cwd,
+      mode,
+      sink: (event) => this.follow(event),
+      approve: this.peer.approve(this.id),
+      ...(this.files ? { files: this.files } : {}),
+      ...(old.approvals ? { approvals: old.approvals } : {}),
+      ...(saved ? { resume: saved } : {}),
+    });
+    if (!saved) next.conversation.restore(old.conversation.messages);
+    this.run = next;
+    this.root = next.workspace.root;
+    await old.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    await this.run.close();
+  }
+}
