@@ -81,6 +81,8 @@ export interface ExecutionOptions {
 
 export interface Execution {
   executor: Executor;
+  /** What surrounds every call (policy, approvals, hooks, checkpoints): sub-agents' executors share it. */
+  held: ExecutorContext;
   hooks?: Hooks;
   checkpoints?: Checkpointer;
   tripwire?: Tripwire;
@@ -145,6 +147,7 @@ export function openExecution(options: ExecutionOptions): Execution {
   };
   return {
     executor: createExecutor(held, options.contextFor),
+    held,
     ...(hooks ? { hooks } : {}),
     ...(checkpoints ? { checkpoints } : {}),
     ...(tripwire ? { tripwire } : {}),
