@@ -31,6 +31,11 @@ export function planEntries(todos: readonly TodoItem[]): PlanEntry[] {
  * workspace, which relative paths in arguments are resolved against.
  */
 export function eventUpdates(event: AgentEvent, root: string): SessionUpdate[] {
+  // A sub-agent's work (the task tool) shows as its tool calls, ids under the task's, never as the agent's own text.
+  if (event.parent !== undefined) {
+    if (event.type !== 'tool_call' && event.type !== 'tool_result') return [];
+    return eventUpdates({ ...event, id: `${event.parent}/${event.id}`, parent: undefined }, root);
+  }
   switch (event.type) {
     case 'text_delta':
       return [{ sessionUpdate: 'agent_message_chunk', content: textBlock(event.delta) }];

@@ -6,7 +6,7 @@
 import type { ToolSpec } from '../core/model.js';
 import type { Classification } from './intent.js';
 
-type Group = 'files' | 'background' | 'code' | 'plan' | 'web';
+type Group = 'files' | 'background' | 'code' | 'plan' | 'web' | 'delegate';
 
 /** The groups of the built-in tools beyond the basic ones (list, read, write, edit, grep, glob, commands). */
 const GROUPS: Readonly<Record<Group, readonly string[]>> = {
@@ -26,6 +26,8 @@ const GROUPS: Readonly<Record<Group, readonly string[]>> = {
   ],
   plan: ['todo_write'],
   web: ['web_fetch', 'web_search'],
+  // Sub-agents pay off on searches across a project, not on a one-file fix.
+  delegate: ['task'],
 };
 
 const groupOf = new Map<string, Group>(
@@ -42,6 +44,7 @@ const ASKED_BY: Readonly<Record<Group, RegExp>> = {
   plan: /\b(plan|steps|todo)\b/,
   // Not a bare "search": searching the code is the basic tools' job.
   web: /https?:\/\/|\bwww\.|\b(web|website|online|internet|urls?|docs|documentation|google|changelog|release notes|latest version|look it up)\b/,
+  delegate: /\b(explore|investigate|delegate|sub-?agents?|agents?|parallel|review)\b/,
 };
 
 /** What each intent needs beyond the basic tools; the scope adds planning for work across files. */
@@ -73,6 +76,7 @@ export class ToolOffer {
     }
     for (const group of BY_INTENT[classified.intent]) this.#joined.add(group);
     if (classified.scope !== 'single_file' || plan) this.#joined.add('plan');
+    if (classified.scope === 'whole_project') this.#joined.add('delegate');
     const lower = text.toLowerCase();
     for (const [group, words] of Object.entries(ASKED_BY) as [Group, RegExp][]) {
       if (words.test(lower)) this.#joined.add(group);

@@ -136,3 +136,47 @@ export async function attachImages(
   if (problem) throw new UsageError(`cannot attach @${problem.path}: ${problem.reason}`);
   return images;
 }
+
+/**
+ * `@name <message>` where `name` is an agent and no file of that name exists (an `@path` attachment wins): the
+ * agent and the rest of the message; undefined for any other message.
+ */
+export async function agentMention(
+  text: string,
+  agents: readonly { name: string }[],
+  workspace: Workspace,
+): Promise<{ agent: string; message: string } | undefined> {
+  const match = /^\s*@([\w.-]+)(?:\s+([\s\S]*))?$/.exec(text);
+  const name = match?.[1];
+  if (!name || !agents.some((a) => a.name === name)) return undefined;
+  const file = await workspace
+    .resolve(name)
+    .then((absolute) => stat(absolute))
+    .catch(() => undefined);
+  if (file) return undefined;
+  return { agent: name, message: (match[2] ?? '').trim() };
+}
+
+/** The user's message for an agent they named: the main agent hands it over with the task tool. */
+export function forAgent(agent: string, message: string): string {
+  return `${message}\n\n[Keel: the user addressed this to the "${agent}" agent: call task with agent "${agent}" and this request as its prompt, then relay its answer.]`;
+}
+
+/** The chat's user message: `@agent <message>` handed to that agent (see agentMention), `@path` files attached. */
+export async function chatMessage(
+  text: string,
+  run: { workspace: Workspace; subagents?: { agents: readonly { name: string }[] } },
+  jail?: ReadJail,
+  imaging?: ImageAttaching,
+): Promise<Attached> {
+  const { workspace } = run;
+  const named = await agentMention(text, run.subagents?.agents ?? [], workspace);
+  const attached = await attachFiles(
+    named ? named.message : text,
+    workspace,
+    ATTACH_MAX_BYTES,
+    jail,
+    imaging,
+  );
+  return named ? { ...attached, message: forAgent(named.agent, attached.message) } : attached;
+}

@@ -16,7 +16,7 @@ import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
-import { attachFiles, imagingOf } from './chat-attach.js';
+import { chatMessage, imagingOf } from './chat-attach.js';
 import {
   CHAT_COMMANDS,
   type ChatContext,
@@ -175,7 +175,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const showResumed = (a: Run) => {
     if (!a.resumed || options.output !== 'text') return;
-    screen.resumed(a.resumed.meta.id, a.conversation.messages);
+    screen.resumed(a.resumed.meta.id, a.conversation.messages, a.resumed.events);
   };
   const busy = async <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     running = new AbortController();
@@ -214,8 +214,12 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
-    const attach = await attachFiles(text, agent.workspace, undefined, readJail, imagingOf(agent.model));
-    const { message, attached, skipped, images } = attach;
+    const { message, attached, skipped, images } = await chatMessage(
+      text,
+      agent,
+      readJail,
+      imagingOf(agent.model),
+    );
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
     agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });

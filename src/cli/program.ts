@@ -93,6 +93,7 @@ Start it as you start other agents:
     )
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
     .option('--no-ask-user', 'do not offer ask_user (headless, it says no user is available)')
+    .option('--agent <name>', 'run as this agent (keel agents list): its tools, model, mode and prompt')
     .addOption(
       new Option(
         '--input-format <format>',
@@ -347,6 +348,13 @@ Start it as you start other agents:
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
+
+  program
+    .command('agents')
+    .description('the agents the task tool and @name run: built-in, user and project (.keel/agents/)')
+    .command('list')
+    .description('list the agents: name, where it is defined, tools, model, mode and description')
+    .action(lazyAction(async () => (await import('./agents-command.js')).agentsListCommand));
 
   program
     .command('acp')

@@ -6,6 +6,7 @@ import { planUnfinished } from '../plan/progress.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { isInside } from '../safety/workspace.js';
+import { subagentRuns } from '../session/subagent-runs.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { attachImages } from './chat-attach.js';
@@ -32,6 +33,8 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   resume?: string;
   /** --command: a custom command, with its arguments. */
   command?: string;
+  /** --agent: run as this agent. */
+  agent?: string;
   args?: string[];
   /** stream-json: user messages, approval answers and cancels as JSON lines on stdin (stream-session.ts). */
   inputFormat?: 'text' | 'stream-json';
@@ -127,6 +130,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       sandbox: options.sandbox,
       session: { save: options.session !== false, continue: options.continue, resume: options.resume },
       summary: options.output === 'text',
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
       ...(goal.plan?.length ? { plan: goal.plan } : {}),
       ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
       ...(options.askUser === false ? { askUserTool: false } : {}),
@@ -135,7 +139,9 @@ export async function runCommand(options: RunOptions): Promise<number> {
     if (agent.resumed && options.output === 'text') {
       const style = createStyle(colorEnabled(process.stderr, process.env));
       process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
-      process.stderr.write(renderHistory(agent.conversation.messages, style));
+      process.stderr.write(
+        renderHistory(agent.conversation.messages, style, subagentRuns(agent.resumed.events)),
+      );
     }
     let content = goal.text;
     if (goal.piped !== undefined) {

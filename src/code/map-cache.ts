@@ -63,20 +63,15 @@ async function fingerprintOf(
   root: string,
   signal?: AbortSignal,
 ): Promise<{ fingerprint: string; listed: Listed }> {
-  const hash = createHash('sha1');
   const paths = await listSourceFiles(root, signal);
   const stats: (Stats | undefined)[] = [];
+  const lines: string[] = [];
   for (const rel of [...paths, ...MANIFESTS]) {
-    let stat: Stats | undefined;
-    try {
-      stat = statSync(path.join(root, rel));
-      hash.update(`${rel}\0${stat.mtimeMs}\0${stat.size}\n`);
-    } catch {
-      hash.update(`${rel}\0\n`);
-    }
+    const stat = statSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    lines.push(stat ? `${rel}\0${stat.mtimeMs}\0${stat.size}\n` : `${rel}\0\n`);
     if (stats.length < paths.length) stats.push(stat);
   }
-  return { fingerprint: hash.digest('hex'), listed: { paths, stats } };
+  return { fingerprint: createHash('sha1').update(lines.join('')).digest('hex'), listed: { paths, stats } };
 }
 
 const encode = (array: ArrayBufferView) =>

@@ -12,7 +12,9 @@ export async function listSourceFiles(root: string, signal?: AbortSignal): Promi
   const files: string[] = [];
   for await (const full of walkFiles(root, root, signal, (name) => SKIPPED_DIRS.has(name))) {
     if (!languageOf(path.basename(full))) continue;
-    files.push(path.relative(root, full).split(path.sep).join('/'));
+    // The walk yields paths under root: slicing is what path.relative would do, at a fraction of its cost.
+    const rel = full.startsWith(`${root}/`) ? full.slice(root.length + 1) : path.relative(root, full);
+    files.push(path.sep === '/' ? rel : rel.split(path.sep).join('/'));
     if (files.length >= MAX_SOURCE_FILES) break;
   }
   return files.sort();

@@ -129,6 +129,9 @@ export const configSchema = z
     agent: z
       .object({
         max_turns: positiveInt.default(100).describe('stop after this many model turns'),
+        max_parallel_tasks: positiveInt
+          .default(4)
+          .describe('sub-agents (the task tool) one turn runs at once'),
         timeout_seconds: positiveInt.default(600).describe('stop a run after this many seconds'),
         max_tool_argument_kb: positiveInt
           .default(1024)

@@ -14,6 +14,11 @@ export interface ToolPreview {
   diff?: string;
   /** One line for the user: `write src/a.ts (12 lines, new file)`. */
   summary: string;
+  /**
+   * The call's effects are decided later, call by call (a sub-agent that may change files): it never runs beside
+   * the turn's other calls, although the policy lets it start without asking.
+   */
+  sequential?: boolean;
 }
 
 export interface ApprovalRequest {

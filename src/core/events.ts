@@ -57,7 +57,14 @@ export type MessageEvent =
       images?: ImageRecord[];
     };
 
-export type AgentEvent =
+/**
+ * Every event of the run, each optionally tagged with `parent`: set on a sub-agent's events (the `task` tool), the
+ * id of the task call that started it — `T1` for a sub-agent of the run, `T1/T2` for one that sub-agent started.
+ * A reader nests them under that call; the run's own conversation never includes them.
+ */
+export type AgentEvent = RunEvent & { parent?: string };
+
+type RunEvent =
   | { type: 'run_start'; provider: string; model: string; workspace: string }
   | MessageEvent
   /** The conversation was cut to fit the context window: each edit replaced messages [from, from + count). */
@@ -330,6 +337,8 @@ export function withoutImageData(event: AgentEvent): AgentEvent {
 export function replayConversation(events: Iterable<AgentEvent>): Message[] {
   const messages: Message[] = [];
   for (const event of events) {
+    // A sub-agent's conversation is its own: the parent read only the task's result.
+    if (event.parent !== undefined) continue;
     if (event.type === 'message') messages.push(messageFromEvent(event));
     else if (
       event.type === 'conversation_pruned' ||

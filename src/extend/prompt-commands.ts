@@ -53,7 +53,7 @@ async function markdownFiles(dir: string): Promise<string[]> {
 }
 
 /** `---\nyaml\n---\nbody` → its parts; a file without front matter is all body. */
-async function splitFrontMatter(text: string): Promise<{ meta: unknown; body: string }> {
+export async function splitFrontMatter(text: string): Promise<{ meta: unknown; body: string }> {
   const match = text.match(/^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/);
   if (!match) return { meta: {}, body: text };
   const { parse } = await import('yaml');

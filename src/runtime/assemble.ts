@@ -2,6 +2,7 @@
 // ask, init; later subagents, an editor server, the library API): from resolved options to a ready agent —
 // config, workspace jail, policy, runner, tools, model, session, events with the audit log, hooks, checkpoints,
 // the executor and the conversation. Nothing here prints or exits: the caller renders the events it is given.
+import { join } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
@@ -17,6 +18,7 @@ import type { FileAccess } from '../core/file-access.js';
 import type { Model } from '../core/model.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { Subagents } from '../core/subagents.js';
 import { TodoBoard } from '../core/todo-board.js';
 import type { TodoItem } from '../core/todos.js';
 import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
@@ -48,7 +50,14 @@ import { runEvents } from './events.js';
 import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { runLanguages, toolContexts, toolLimits } from './tool-context.js';
+import { agentProvider, agentRegistry, createSubagents, openAgents } from './subagents.js';
+import {
+  type ContextFor,
+  runLanguages,
+  type ToolContextParts,
+  toolContexts,
+  toolLimits,
+} from './tool-context.js';
 import { buildRegistry } from './tools.js';
 import { modelCondenser, webAccess } from './web.js';
 
@@ -86,6 +95,8 @@ export interface RunOptions extends RunSource {
   env?: NodeJS.ProcessEnv;
   /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
   files?: FileAccess;
+  /** keel run --agent: the run is this agent (its tools, model, mode never wider than the run's, and prompt). */
+  agent?: string;
 }
 
 export interface Run {
@@ -111,6 +122,8 @@ export interface Run {
   mcp?: McpServers;
   /** Where this run or chat is saved; undefined under --no-session. */
   session?: SessionStore;
+  /** The agents the task tool may run (built-in, user, project); undefined when the run offers no task tool. */
+  subagents?: Subagents;
   /** The session taken up by --continue or --resume, as it was saved. */
   resumed?: SessionRecord;
   /** The todo list as it stands (todo_write's, a plan's steps, or a resumed session's). */
@@ -131,10 +144,17 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const env = options.env ?? process.env;
   const loaded = await loadRunConfig(options, env);
   const { config } = loaded;
-  const mode = await options.mode(loaded);
+  const dir = await resolveWorkspaceDir(options.cwd);
+  const chosen = await openAgents({
+    workspace: dir,
+    env,
+    agent: options.agent,
+    mode: await options.mode(loaded),
+  });
+  const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;
-  const { state, outputRoot, workspace, commands, policy } = await openSafety(loaded, {
-    dir: await resolveWorkspaceDir(options.cwd),
+  const { state, outputRoot, workspace, commands, policy, policyFor } = await openSafety(loaded, {
+    dir,
     mode,
     sandbox: options.sandbox,
     allow: options.allow,
@@ -145,9 +165,12 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
   if (options.askUserTool === false) registry.remove('ask_user');
+  // An agent run keeps its agent's tools; the task tool joins the coding agent's (not keel init's or ask's).
+  const tasks = agentRegistry(registry, agents, runAgent, options.tools === undefined);
   // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
   const redact = runRedactor(env, loaded);
-  const model = await createModel(config.provider, { record: options.record, env, redact });
+  const provider = runAgent?.model ? agentProvider(config, runAgent.model) : config.provider;
+  const model = await createModel(provider, { record: options.record, env, redact });
   const opened = await openSession({
     workspace: workspace.root,
     env,
@@ -183,7 +206,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
           project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
         },
       });
-  for (const message of loaded.warnings) emit({ type: 'warning', message });
+  for (const message of [...loaded.warnings, ...chosen.warnings]) emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
   const todos = new TodoBoard(emit);
   if (options.plan) todos.restore(planTodos(options.plan));
@@ -193,7 +216,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
   const languages = runLanguages(workspace.root, config);
-  const contextFor = toolContexts({
+  const toolParts: ToolContextParts = {
     workspace,
     runner: commands.runner,
     limits: toolLimits(config, maxTokens),
@@ -208,7 +231,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     web: webAccess(config, env),
     condense: modelCondenser(model),
     ...(options.files ? { files: options.files } : {}),
-  });
+  };
+  // Sub-agents share the executor's context, so the tool contexts gain them once it exists.
+  let contexts: ContextFor = toolContexts(toolParts);
+  const contextFor: ContextFor = (signal, callEmit) => contexts(signal, callEmit);
   // Answers kept for the workspace (`A`) apply only where someone is asked: never to a headless run.
   const approvals = options.approve
     ? (options.approvals ??
@@ -216,6 +242,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     : undefined;
   const {
     executor: execution,
+    held,
     hooks,
     checkpoints,
     tripwire,
@@ -249,6 +276,26 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
               ),
         }
       : execution;
+  const subagents = tasks
+    ? createSubagents({
+        config,
+        env,
+        workspace: workspace.root,
+        mode,
+        allow: options.allow,
+        sandboxed: commands.sandboxed,
+        dryRun,
+        policyFor,
+        held,
+        toolParts,
+        model,
+        registry,
+        agents,
+        flush: events.flush,
+        outputDir: held.saveOutput ? join(outputRoot, runId) : undefined,
+      })
+    : undefined;
+  if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
   if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
   await hooks?.sessionStart();
@@ -262,6 +309,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     planTool: registry.get('todo_write') !== undefined,
     env,
     replacement: options.systemPrompt,
+    ...(runAgent?.prompt ? { addition: runAgent.prompt } : {}),
     warn: (message) => emit({ type: 'warning', message }),
   });
   const current = openConversation(await buildSystemPrompt(), config, maxTokens, resumed);
@@ -291,7 +339,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     offered: new OfferedTools(),
     // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
     // keel init and keel ask choose their tools themselves.
-    ...(options.systemPrompt === undefined && options.tools === undefined && mode !== 'plan'
+    ...(options.systemPrompt === undefined && options.tools === undefined && mode !== 'plan' && !runAgent
       ? { offer: new ToolOffer() }
       : {}),
     ...(mcp
@@ -325,6 +373,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     ...(mcp ? { mcp } : {}),
     ...(session ? { session } : {}),
     ...(resumed ? { resumed } : {}),
+    ...(subagents ? { subagents } : {}),
     todos: () => todos.items(),
     // MCP prompts of the servers ready now: the chat lists them as slash commands.
     promptCommands: () => mcp?.prompts() ?? [],

@@ -35,6 +35,8 @@ export interface PromptOptions {
   env: NodeJS.ProcessEnv;
   /** Replaces the coding agent's prompt (keel init, keel ask). */
   replacement?: string;
+  /** Follows the coding agent's prompt (an agent file's body, for keel run --agent). */
+  addition?: string;
   /** Told once of each context file the read jail skips. */
   warn?: (message: string) => void;
 }
@@ -50,23 +52,26 @@ export function promptBuilder(options: PromptOptions): () => Promise<string> {
     if (!warned.has(message)) options.warn?.(message);
     warned.add(message);
   };
+  const added = (prompt: string) => (options.addition ? `${prompt}\n\n${options.addition}` : prompt);
   return async () =>
     options.replacement ??
-    systemPrompt({
-      workspace: options.workspace,
-      mode: options.mode,
-      commands: config.safety.allow_command_execution,
-      allowRules: [...config.safety.commands.allow, ...(options.allow ?? [])],
-      sandbox,
-      dryRun: options.dryRun,
-      planTool: options.planTool,
-      contextFiles: await findContextFiles({
+    added(
+      systemPrompt({
         workspace: options.workspace,
-        userFile: userContextFilePath(options.env),
-        jail,
-        warn,
+        mode: options.mode,
+        commands: config.safety.allow_command_execution,
+        allowRules: [...config.safety.commands.allow, ...(options.allow ?? [])],
+        sandbox,
+        dryRun: options.dryRun,
+        planTool: options.planTool,
+        contextFiles: await findContextFiles({
+          workspace: options.workspace,
+          userFile: userContextFilePath(options.env),
+          jail,
+          warn,
+        }),
       }),
-    });
+    );
 }
 
 export function openConversation(

@@ -85,6 +85,8 @@ export interface ExecutionOptions {
 
 export interface Execution {
   executor: Executor;
+  /** What surrounds every call (policy, approvals, hooks, checkpoints): sub-agents' executors share it. */
+  held: ExecutorContext;
   hooks?: Hooks;
   checkpoints?: Checkpointer;
   tripwire?: Tripwire;
@@ -112,8 +114,10 @@ export function openExecution(options: ExecutionOptions): Execution {
         ...(options.sources ? { jail: { reads: createReadJail(env), sources: options.sources } } : {}),
       })
     : undefined;
+  // KEEL_CHECKPOINTS=off: a throwaway environment (a CI container, the end-to-end tests) where no one will undo,
+  // so no git process runs before each change.
   const checkpoints =
-    guarded && options.dryRun !== true
+    guarded && options.dryRun !== true && env.KEEL_CHECKPOINTS !== 'off'
       ? createCheckpointer({
           root: options.workspaceRoot,
           stateDir: options.stateDir,
@@ -148,6 +152,7 @@ export function openExecution(options: ExecutionOptions): Execution {
   };
   return {
     executor: createExecutor(held, options.contextFor),
+    held,
     ...(hooks ? { hooks } : {}),
     ...(checkpoints ? { checkpoints } : {}),
     ...(tripwire ? { tripwire } : {}),

@@ -24,6 +24,8 @@ export interface SafetySetup {
   workspace: Workspace;
   commands: Awaited<ReturnType<typeof chooseCommandRunner>>;
   policy: Policy;
+  /** The same policy in another mode (a sub-agent's narrower one). */
+  policyFor(mode: ExecutionMode): Policy;
 }
 
 export interface SafetyOptions {
@@ -70,5 +72,12 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
   await checkRules(policyOptions).catch((error: unknown) => {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   });
-  return { state, outputRoot, workspace, commands, policy: createPolicy(policyOptions) };
+  return {
+    state,
+    outputRoot,
+    workspace,
+    commands,
+    policy: createPolicy(policyOptions),
+    policyFor: (mode) => createPolicy({ ...policyOptions, mode }),
+  };
 }

@@ -8,6 +8,7 @@ import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
+import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
 import type { ToolContext, ToolLimits, WebAccess } from '../tools/tool.js';
@@ -49,6 +50,8 @@ export interface ToolContextParts {
   condense?: ToolContext['condense'];
   /** An editor's view of the files (keel acp); absent: the disk. */
   files?: FileAccess;
+  /** What the task tool runs; absent: no sub-agents (tool hosts, or beyond the depth limit). */
+  subagents?: Subagents;
 }
 
 /** The run's language services: nothing starts here, each service on the first file a tool asks about. */

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { type SessionRecord, sessionMessages } from './session-file.js';
 import { summarize } from './session-summary.js';
+import { subagentRuns } from './subagent-runs.js';
 
 export type ExportFormat = 'md' | 'html' | 'json';
 
@@ -19,7 +20,7 @@ export function exportSession(record: SessionRecord, format: ExportFormat): stri
 /** What the user saw of each tool call's result (a diff, a summary), by call id. */
 function displays(events: readonly AgentEvent[]): Map<string, string> {
   const shown = new Map<string, string>();
-  for (const e of events) if (e.type === 'tool_result') shown.set(e.id, e.display);
+  for (const e of events) if (e.type === 'tool_result' && e.parent === undefined) shown.set(e.id, e.display);
   return shown;
 }
 
@@ -42,6 +43,7 @@ function heading(record: SessionRecord): string[] {
 export function toMarkdown(record: SessionRecord): string {
   const [title, where, when] = heading(record);
   const out = [`# ${title}`, '', `${where}  `, when, ''];
+  const subruns = subagentRuns(record.events);
   for (const m of sessionMessages(record)) {
     switch (m.role) {
       case 'system':
@@ -54,8 +56,11 @@ export function toMarkdown(record: SessionRecord): string {
         out.push('## Assistant', '');
         if (m.reasoning) out.push(`> ${m.reasoning.replace(/\n/g, '\n> ')}`, '');
         if (m.content.trim()) out.push(m.content, '');
-        for (const call of m.toolCalls ?? [])
+        for (const call of m.toolCalls ?? []) {
           out.push(`**${call.name}** \`${call.id}\``, '', fence(call.input, 'json'), '');
+          const sub = subruns.get(call.id);
+          if (sub) out.push('Sub-agent:', '', fence(sub.join('\n')), '');
+        }
         break;
       case 'tool':
         out.push(`### Result of ${m.toolName}${m.isError ? ' (error)' : ''}`, '', fence(m.content), '');
@@ -123,6 +128,7 @@ summary{cursor:pointer;font-family:ui-monospace,monospace}pre span{display:block
 export function toHtml(record: SessionRecord): string {
   const [title, where, when] = heading(record);
   const shown = displays(record.events);
+  const subruns = subagentRuns(record.events);
   const results = new Map<string, Extract<Message, { role: 'tool' }>>();
   const messages = sessionMessages(record);
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
@@ -141,11 +147,12 @@ export function toHtml(record: SessionRecord): string {
       for (const call of m.toolCalls ?? []) {
         const result = results.get(call.id);
         const display = shown.get(call.id);
+        const sub = subruns.get(call.id);
         // A change's diff is what a reader looks for: that call is shown unfolded.
         const open = display && /^@@/m.test(display) ? ' open' : '';
         parts.push(
           `<details class="${result?.isError ? 'error' : ''}"${open}><summary>${escapeHtml(call.name)} ${escapeHtml(call.input.slice(0, 120))}</summary>` +
-            `${pre(call.input)}${display ? pre(display) : ''}${result ? pre(result.content) : ''}</details>`,
+            `${pre(call.input)}${sub ? pre(sub.join('\n')) : ''}${display ? pre(display) : ''}${result ? pre(result.content) : ''}</details>`,
         );
       }
       body.push(`<div class="msg assistant">${parts.join('')}</div>`);

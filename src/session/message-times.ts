@@ -7,6 +7,7 @@ import type { SessionRecord } from './session-file.js';
 export function messageTimes(record: SessionRecord): string[] {
   const times: string[] = [];
   for (const event of record.events) {
+    if (event.parent !== undefined) continue;
     if (event.type === 'message') times.push(event.time);
     else if (
       event.type === 'conversation_pruned' ||
@@ -29,7 +30,12 @@ export function turnAt(record: SessionRecord, time: string): string | undefined 
   let found: string | undefined;
   for (const event of record.events) {
     if (event.time > time) break;
-    if (event.type === 'message' && event.role === 'user' && !event.content.startsWith('[Keel:'))
+    if (
+      event.parent === undefined &&
+      event.type === 'message' &&
+      event.role === 'user' &&
+      !event.content.startsWith('[Keel:')
+    )
       found = event.content;
   }
   return found;

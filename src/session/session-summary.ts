@@ -73,12 +73,14 @@ export class SessionTally {
   add(event: Line): void {
     const s = this.summary;
     s.updated = event.time;
+    // A sub-agent's tokens are the session's cost too; its turns, messages and model are not the session's.
     if (event.type === 'usage') {
       s.input_tokens += event.input_tokens;
       s.output_tokens += event.output_tokens;
       s.cache_read_tokens += event.cache_read_tokens ?? 0;
       s.cache_write_tokens += event.cache_write_tokens ?? 0;
-    } else if (event.type === 'message' && event.role === 'assistant') s.turns += 1;
+    } else if (event.parent !== undefined) return;
+    else if (event.type === 'message' && event.role === 'assistant') s.turns += 1;
     else if (event.type === 'message' && event.role === 'user' && s.title === '')
       s.title = titleOf(event.content);
     else if (event.type === 'run_start') {

@@ -146,7 +146,7 @@ export async function assessToolCall(
   const prepared = await prepare(call, parseArguments(call.input), executor, ctx).catch(() => undefined);
   if (!prepared || !('decision' in prepared)) return { readOnly: false, reads: [], writes: [] };
   const { decision, preview } = prepared;
-  const readOnly = decision.decision === 'allow' && decision.readOnly === true;
+  const readOnly = decision.decision === 'allow' && decision.readOnly === true && preview.sequential !== true;
   return {
     readOnly,
     reads: preview.reads,
@@ -214,7 +214,11 @@ async function run(
   const armed = await executor.tripwire?.arm(preview.writes);
   let executed: ToolResult;
   try {
-    executed = await tool.execute(args, network ? networkContext(call, tool, args, executor, ctx) : ctx);
+    const running = { ...ctx, callId: call.id };
+    executed = await tool.execute(
+      args,
+      network ? networkContext(call, tool, args, executor, running) : running,
+    );
   } catch (error) {
     // A call that threw (aborted, crashed) may have planted something all the same.
     withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);

@@ -9,6 +9,7 @@ import type { FileAccess } from '../core/file-access.js';
 import type { ImagePart } from '../core/messages.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
+import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { HostLookup } from '../safety/network.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -102,6 +103,10 @@ export interface ToolContext {
   saveText?: (text: string) => Promise<string>;
   /** An editor's view of the files (keel acp): reads see unsaved buffers, writes go through it. Absent: the disk. */
   files?: FileAccess;
+  /** The id of the call being run (set by the executor as the tool executes). */
+  callId?: string;
+  /** Sub-agents the `task` tool runs (the runtime's); absent: no task can start here. */
+  subagents?: Subagents;
 }
 
 /** A tool call as hooks see it. */

@@ -6,6 +6,7 @@ import type { Approve } from '../core/approval.js';
 import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { subagentRuns } from '../session/subagent-runs.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import type { CommandOutput } from './command-output.js';
 import { editText } from './editor.js';
@@ -55,7 +56,8 @@ export interface ChatScreen extends CommandOutput {
   /** The first lines of an interactive chat: the model and the workspace, then the keys. */
   banner(model: string, workspace: string): void;
   /** A resumed session: its id and its past turns, shortly. */
-  resumed(id: string, messages: readonly Message[]): void;
+  /** `events`: the saved session's, whose sub-agent tool calls are listed under their task. */
+  resumed(id: string, messages: readonly Message[], events?: readonly AgentEvent[]): void;
   /** The files `@path` attached to a message, and the mentions sent as plain text. */
   attachments(
     attached: readonly { path: string; bytes: number; cut: boolean }[],
@@ -137,7 +139,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     if (next === null) waiting = undefined;
     else if (next !== undefined) waiting = { label: next, since: Date.now() };
     render?.(event);
-    if (event.type === 'message' && event.role === 'tool') {
+    if (event.type === 'message' && event.role === 'tool' && event.parent === undefined) {
       last = { tool: event.tool_name, content: event.content };
       if (render && rich && COMMAND_TOOLS.has(event.tool_name))
         notes.write(outputTail(event.content, OUTPUT_TAIL, style));
@@ -159,7 +161,8 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       err(`keel chat · ${sanitize(model)} · ${sanitize(workspace)}\n`);
       err(style.dim('/help for commands · @path attaches a file · Ctrl-D quits\n'));
     },
-    resumed: (id, messages) => err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style)}`),
+    resumed: (id, messages, events) =>
+      err(`resuming session ${sanitize(id)}\n${renderHistory(messages, style, subagentRuns(events ?? []))}`),
     attachments: (attached, skipped) => {
       for (const a of attached)
         err(style.dim(`attached ${sanitize(a.path)} (${a.bytes} bytes${a.cut ? ', cut' : ''})\n`));

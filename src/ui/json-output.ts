@@ -41,6 +41,8 @@ export function createJsonOutput(
   /** Sources the answer may cite (provider annotations, web_search's results), once each. */
   let citations: { url: string; title?: string }[] = [];
   return (event: AgentEvent) => {
+    // A sub-agent's work is in its task's result; stream-json shows it whole.
+    if (event.parent !== undefined) return;
     switch (event.type) {
       case 'citation':
         if (!citations.some((c) => c.url === event.url))

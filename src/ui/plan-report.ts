@@ -17,7 +17,7 @@ export function createPlanReport(options: PlanReportOptions): EventSink {
   const tracker = trackPlan(options.instructions);
   return (event: AgentEvent) => {
     if (event.type === 'todo') tracker.update(event.todos);
-    if (event.type !== 'run_end') return;
+    if (event.type !== 'run_end' || event.parent !== undefined) return;
     const steps = tracker.steps();
     const left = steps.filter((step) => step.status !== 'done');
     if (left.length === 0) return;

@@ -51,12 +51,13 @@ export function createRunSummary(options: {
   const changed = new Set<string>();
   let refused = 0;
   return (event) => {
-    if (event.type === 'run_start') started = now();
+    // A sub-agent's start and end are not the run's; the files it changed are.
+    if (event.type === 'run_start' && event.parent === undefined) started = now();
     if (event.type === 'tool_result') {
       for (const path of event.changed ?? []) changed.add(path);
       if (event.metadata.policy === 'deny' || event.metadata.policy === 'declined') refused += 1;
     }
-    if (event.type === 'run_end') {
+    if (event.type === 'run_end' && event.parent === undefined) {
       const line = summaryLine(event, { elapsedMs: now() - started, filesChanged: changed.size, refused });
       options.stderr.write(`${options.style.dim(line)}\n`);
     }

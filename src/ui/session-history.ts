@@ -8,7 +8,12 @@ import type { Style } from './style.js';
 /** At most this many messages are shown: the latest ones. */
 const SHOWN = 40;
 
-export function renderHistory(messages: readonly Message[], style: Style): string {
+/** `subruns`: each task call's sub-agent tool calls, one line each (session/export.ts subagentRuns), shown under it. */
+export function renderHistory(
+  messages: readonly Message[],
+  style: Style,
+  subruns?: ReadonlyMap<string, readonly string[]>,
+): string {
   const visible = messages.filter((m) => m.role !== 'system');
   const skipped = Math.max(0, visible.length - SHOWN);
   const lines: string[] = skipped > 0 ? [style.dim(`… ${skipped} earlier messages`)] : [];
@@ -25,7 +30,10 @@ export function renderHistory(messages: readonly Message[], style: Style): strin
     if (m.role === 'user') continue;
     if (m.role === 'assistant') {
       if (m.content.trim()) lines.push(`  ${text(m.content)}`);
-      for (const call of m.toolCalls ?? []) lines.push(style.dim(`  · ${call.name} ${text(call.input)}`));
+      for (const call of m.toolCalls ?? []) {
+        lines.push(style.dim(`  · ${call.name} ${text(call.input)}`));
+        for (const line of subruns?.get(call.id) ?? []) lines.push(style.dim(`      ${text(line)}`));
+      }
     } else if (m.role === 'tool' && m.isError) lines.push(style.dim(`    ✗ ${text(m.content)}`));
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -53,6 +53,9 @@ export const noSpinner: Spinner = { start() {}, stop() {} };
 
 /** What a run waits for after an event, if anything: the spinner shows it. Null: nothing; undefined: keep the wait. */
 export function waitAfter(event: AgentEvent): string | null | undefined {
+  // While a sub-agent works, its task still runs: the spinner names the sub-agent's tool, nothing else ends the wait.
+  if (event.parent !== undefined)
+    return event.type === 'tool_call' ? `task: running ${sanitize(event.name)}` : undefined;
   switch (event.type) {
     case 'turn_start':
       return 'thinking';

@@ -76,6 +76,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   let todos: TodoItem[] | undefined;
   let markdown: MarkdownStream | undefined;
   const calls = new Map<string, string>();
+  const subagent = subagentLines(style);
 
   const closeReasoning = () => {
     if (reasoningOpen) stderr.write('\n');
@@ -89,6 +90,16 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
   };
 
   return (event: AgentEvent) => {
+    // A sub-agent's work folds under its task: one indented line per tool call, its notes; never its answer text.
+    if (event.parent !== undefined) {
+      const line = subagent(event);
+      if (line) {
+        closeReasoning();
+        endStreamedLine();
+        stderr.write(line);
+      }
+      return;
+    }
     switch (event.type) {
       case 'turn_start':
         // A continued answer (cut off by the output limit) keeps accumulating into one. Citations gather over the
@@ -141,6 +152,8 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         turnText = '';
         if (options.compactTools) {
           calls.set(event.id, summariseArgs(event.args));
+          // A task's sub-agent lines follow, so its own line comes first.
+          if (event.name === 'task') stderr.write(`${style.cyan('●')} ${taskHeader(event.args, style)}\n`);
           break;
         }
         stderr.write(
@@ -236,4 +249,51 @@ function compactResult(
 export function formatSources(citations: { url: string; title?: string }[]): string {
   const lines = citations.map((c, i) => `[${i + 1}] ${c.title ? `${c.title} — ${c.url}` : c.url}`);
   return sanitize(`\nSources:\n${lines.join('\n')}\n`);
+}
+
+/** `task explore: find the config loader`: what a task line says before its sub-agent's lines. */
+function taskHeader(args: unknown, style: Style): string {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as {
+    agent?: unknown;
+    description?: unknown;
+  };
+  const agent = typeof a.agent === 'string' ? a.agent : 'default';
+  const what = typeof a.description === 'string' ? a.description : '';
+  return `${style.bold('task')} ${style.dim(sanitize(clipLine(`${agent}: ${what}`, 100)))}`;
+}
+
+/**
+ * A sub-agent's events as lines under its task, indented one step per level of nesting (`T1/T2`): each tool call
+ * once it ends, warnings and errors. The sub-agent's text is its answer, which the task's own result shows.
+ */
+export function subagentLines(style: Style): (event: AgentEvent) => string | undefined {
+  const args = new Map<string, string>();
+  return (event) => {
+    const parent = event.parent ?? '';
+    const pad = '    '.repeat(parent.split('/').length);
+    switch (event.type) {
+      case 'tool_call':
+        args.set(`${parent} ${event.id}`, summariseArgs(event.args));
+        // A nested task gets its own line first, as the run's do.
+        return event.name === 'task'
+          ? `${pad}${style.cyan('●')} ${taskHeader(event.args, style)}\n`
+          : undefined;
+      case 'tool_result': {
+        const key = `${parent} ${event.id}`;
+        const shown = args.get(key) ?? '';
+        args.delete(key);
+        const mark = event.success ? style.green('✓') : style.red('✗');
+        const text =
+          sanitize(event.success ? event.display : (event.error ?? event.display)).split('\n')[0] ?? '';
+        const head = `${mark} ${style.bold(sanitize(event.name))} ${style.dim(clipLine(sanitize(shown), 60))}`;
+        return `${pad}${head} ${style.dim('→')} ${clipLine(text, 80)}\n`;
+      }
+      case 'warning':
+        return `${pad}${style.yellow('warning:')} ${sanitize(event.message)}\n`;
+      case 'error':
+        return `${pad}${style.red('error:')} ${sanitize(event.message)}\n`;
+      default:
+        return undefined;
+    }
+  };
 }

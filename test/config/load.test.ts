@@ -238,7 +238,7 @@ describe('file errors name the file and line', () => {
     const error = await loadError();
     expect(error.message).toBe(`unknown key \`agent.foo\` in ${file} line 4`);
     expect(error.hint).toBe(
-      'valid keys under `agent`: max_turns, timeout_seconds, max_tool_argument_kb, conversation, tools, terminal',
+      'valid keys under `agent`: max_turns, max_parallel_tasks, timeout_seconds, max_tool_argument_kb, conversation, tools, terminal',
     );
   });
 

@@ -42,9 +42,11 @@ describe('keel commit, review and sessions fork (built binary)', () => {
       { text: 'One problem.' },
     ]);
 
+    // keel commit takes what the run changed from its checkpoints.
     const run = await runOllama(s, ws, ['--allow-dangerous', '--no-sandbox', '-p', 'change a'], {
       env,
       timeoutMs,
+      checkpoints: true,
     });
     expect(run.code, run.stderr).toBe(0);
     await writeFile(join(ws, 'b.txt'), 'B by hand\n');

@@ -93,10 +93,11 @@ describe('keel init', () => {
     const env = { XDG_STATE_HOME: await e2e.workspace() };
     const r = await runKeel(['init', '--base-url', s.ollamaUrl, '--model', 'test-model', '--cwd', ws], {
       env,
+      checkpoints: true,
     });
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(agentsMd);
-    const undo = await runKeel(['undo', '--cwd', ws], { env });
+    const undo = await runKeel(['undo', '--cwd', ws], { env, checkpoints: true });
     expect(undo.code).toBe(0);
     expect(undo.stdout).toMatch(/restored +AGENTS\.md/);
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(before);

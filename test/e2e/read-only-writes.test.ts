@@ -24,8 +24,8 @@ async function keel() {
   const env = { XDG_STATE_HOME: await workspace() };
   return {
     run: (s: Awaited<ReturnType<typeof server>>, ws: string, args: string[]) =>
-      runOllama(s, ws, args, { env }),
-    undo: (ws: string) => runKeel(['undo', '--cwd', ws], { env }),
+      runOllama(s, ws, args, { env, checkpoints: true }),
+    undo: (ws: string) => runKeel(['undo', '--cwd', ws], { env, checkpoints: true }),
   };
 }
 

@@ -30,6 +30,7 @@ describe('undo and rewind in step with the conversation', () => {
       { text: 'noted' },
     ]);
     const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      checkpoints: true,
       input: `write one\nwrite two\n/save ${join(ws, 'export.md')}\n/undo\nwhat is in a.txt\nexit\n`,
     });
     expect(r.code).toBe(0);
@@ -56,6 +57,7 @@ describe('undo and rewind in step with the conversation', () => {
     const env = { XDG_STATE_HOME: state, XDG_DATA_HOME: join(state, 'data') };
     const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
       env,
+      checkpoints: true,
       input: 'write one\nwrite two\n/rewind\n/rewind 2\nwrite three\nexit\n',
     });
     expect(r.code).toBe(0);
@@ -66,7 +68,7 @@ describe('undo and rewind in step with the conversation', () => {
     expect(last).toContain('wrote one');
     expect(last).not.toContain('write two');
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
-    const undo = await runKeel(['undo', '--cwd', ws], { env });
+    const undo = await runKeel(['undo', '--cwd', ws], { env, checkpoints: true });
     expect(undo.code).toBe(0);
     expect(undo.stdout).toMatch(/^undoing session \S+, turn "write two"\n/);
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');

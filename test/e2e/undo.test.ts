@@ -51,8 +51,9 @@ async function keel() {
   return {
     state,
     run: (s: Awaited<ReturnType<typeof server>>, ws: string, args: string[]) =>
-      runOllama(s, ws, args, { env }),
-    undo: (ws: string, ...args: string[]) => runKeel(['undo', '--cwd', ws, ...args], { env }),
+      runOllama(s, ws, args, { env, checkpoints: true }),
+    undo: (ws: string, ...args: string[]) =>
+      runKeel(['undo', '--cwd', ws, ...args], { env, checkpoints: true }),
   };
 }
 
@@ -172,6 +173,7 @@ describe('keel undo', () => {
     // Restricted: edits of existing files run without a question (interactive mode would ask before each).
     const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
       env: { XDG_STATE_HOME: k.state },
+      checkpoints: true,
       input: 'write one\nwrite two\nexit\n',
     });
     expect(r.code).toBe(0);

@@ -22,8 +22,9 @@ async function keel() {
   return {
     state,
     run: (steps: ScriptStep[], ws: string, args: string[]) =>
-      server(steps).then(async (s) => ({ s, r: await runOllama(s, ws, args, { env }) })),
-    undo: (ws: string, ...args: string[]) => runKeel(['undo', '--cwd', ws, ...args], { env }),
+      server(steps).then(async (s) => ({ s, r: await runOllama(s, ws, args, { env, checkpoints: true }) })),
+    undo: (ws: string, ...args: string[]) =>
+      runKeel(['undo', '--cwd', ws, ...args], { env, checkpoints: true }),
   };
 }
 

@@ -21,6 +21,11 @@ export interface KeelRunOptions {
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   /** Leave stdin open (instead of writing `input` and ending it): onSpawn writes to it and ends it. */
   openStdin?: boolean;
+  /**
+   * Take checkpoints before changes (for the tests of undo and of checkpointing). Off by default: each one costs
+   * several git processes, and a test not about undo has nothing to gain from them.
+   */
+  checkpoints?: boolean;
 }
 
 const clearedEnv = [
@@ -35,6 +40,7 @@ const clearedEnv = [
   'COPILOT_MODEL',
   'KEEL_PROVIDER',
   'KEEL_MODEL',
+  'KEEL_CHECKPOINTS',
 ];
 
 export async function runKeel(args: string[], options: KeelRunOptions = {}): Promise<KeelRun> {
@@ -50,6 +56,7 @@ export async function runKeel(args: string[], options: KeelRunOptions = {}): Pro
     KEEL_KEYRING: 'off',
   };
   for (const name of clearedEnv) delete env[name];
+  if (!options.checkpoints) env.KEEL_CHECKPOINTS = 'off';
   Object.assign(env, options.env ?? {});
   try {
     return await new Promise<KeelRun>((resolvePromise, reject) => {
