@@ -42,6 +42,7 @@ export interface SessionPeer {
 }
 
 const MODE_TEXT: Record<ExecutionMode, string> = {
+  plan: 'reads and plans; changes nothing',
   interactive: 'asks before edits and any command that is not read-only',
   restricted: 'edits run; commands beyond the read-only set are refused',
   auto: 'edits run; commands run in the sandbox; asks about the rest',

@@ -5,7 +5,7 @@
 import { usageCost } from '../core/cost.js';
 import { ExitCode, environmentError, isAbortError, KeelError } from '../core/errors.js';
 import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
-import { addUsage, emptyUsage, type ToolCall, type Usage } from '../core/messages.js';
+import { addUsage, emptyUsage, imagesFor, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
@@ -353,13 +353,18 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       calls.forEach((call, i) => {
         const outcome = outcomes[i]!;
         const read = repeatedReadNote(call, outcome.content, outcome.isError, conversation.messages);
-        const content = read ?? outcome.content;
+        const { content, images } = imagesFor(
+          model.capabilities?.images === true,
+          read ?? outcome.content,
+          outcome.images,
+        );
         conversation.push({
           role: 'tool',
           toolCallId: call.id,
           toolName: call.name,
           content: i === calls.length - 1 ? withNotes(content, notes) : content,
           ...(outcome.isError ? { isError: true } : {}),
+          ...(images ? { images } : {}),
         });
       });
       emit({ type: 'turn_end', turn, tool_calls: calls.length });

@@ -34,10 +34,16 @@ function commandRules(mode: ExecutionMode, allowRules: readonly string[], sandbo
       return sandboxed
         ? `File edits and commands${also} run without asking.`
         : `File edits run without asking; commands beyond read-only ones${also} are asked about (no sandbox here).`;
+    case 'plan':
+      return `Plan mode: change nothing. execute_command runs only read-only commands${also}: ${readOnly}.`;
     case 'interactive':
       return `execute_command asks the user before running anything beyond read-only commands${also}: ${readOnly}. Edits of existing files and deletes are asked too.`;
   }
 }
+
+/** Plan mode: the answer is a plan (todo_write's list, then a short rationale), and nothing is changed. */
+export const PLAN_PROMPT =
+  'You are in plan mode: investigate with the read-only tools, change nothing, then write the plan with todo_write (one pending item per step, in order) and answer with a short rationale for it. Do not carry the plan out.';
 
 const DRY_RUN =
   'This is a dry run: calls that would change files or run non-read-only commands only report what they would do. Continue as if they had been applied, or finish.';
@@ -58,6 +64,7 @@ export function systemPrompt(options: SystemPromptOptions): string {
       ? ''
       : commandRules(options.mode, options.allowRules ?? [], options.sandbox !== undefined),
     ...(options.dryRun ? [DRY_RUN] : []),
+    ...(options.mode === 'plan' ? [PLAN_PROMPT] : []),
     ...sandboxRules(options.sandbox),
     options.planTool ? 'Plan work across files with todo_write.' : '',
     'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',

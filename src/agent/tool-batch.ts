@@ -4,7 +4,7 @@
 // followed by its own tool_result, so renderers and stream-json readers see what a sequential run shows.
 import { relative } from 'node:path';
 import type { AgentEvent } from '../core/events.js';
-import type { ToolCall } from '../core/messages.js';
+import type { ImagePart, ToolCall } from '../core/messages.js';
 
 export const MAX_CONCURRENT_CALLS = 8;
 
@@ -22,6 +22,7 @@ export interface ToolOutcome {
   /** What goes back to the model. */
   content: string;
   isError: boolean;
+  images?: ImagePart[];
 }
 
 export interface BatchOptions {

@@ -4,6 +4,7 @@ import { askSystemPrompt } from '../agent/ask-prompt.js';
 import { dataDir } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { runRedactor } from '../safety/redact.js';
 import {
   type AskExchange,
@@ -14,6 +15,7 @@ import {
   saveAskHistory,
 } from '../session/ask-history.js';
 import { readOnlyTools } from '../tools/registry.js';
+import { attachImages } from './chat-attach.js';
 import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
@@ -66,7 +68,11 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       if (capped.note) agent.emit({ type: 'warning', message: capped.note });
       message = withPipedInput(message, capped);
     }
-    agent.conversation.push({ role: 'user', content: message });
+    const images = await attachImages(message, agent.workspace, createReadJail(process.env), {
+      readsImages: agent.model.capabilities?.images === true,
+      model: agent.model.modelId,
+    });
+    agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
     if (result.reason === 'done') {

@@ -1,6 +1,11 @@
 // `@path` in a chat message: the file's content goes with the message, named, read through the workspace jail
-// and capped, so the model need not spend a tool call reading what the user already pointed at.
+// and capped, so the model need not spend a tool call reading what the user already pointed at. An image (PNG,
+// JPEG, GIF, WebP) goes as an image part to a model that reads images; `keel ask` and `keel run -p` attach images only.
 import { readFile, stat } from 'node:fs/promises';
+import { UsageError } from '../core/errors.js';
+import { IMAGE_EXTENSION, imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
+import type { ImagePart } from '../core/messages.js';
+import type { Model } from '../core/model.js';
 import type { ReadJail } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -22,7 +27,26 @@ export interface Attached {
   attached: Attachment[];
   /** Mentions that are not readable files in the workspace, with why; they stay plain text. */
   skipped: { path: string; reason: string }[];
+  /** Images to send beside the message. */
+  images: ImagePart[];
 }
+
+export interface ImageAttaching {
+  /** The model reads images; otherwise an image mention is skipped with why. */
+  readsImages: boolean;
+  /** Named in the reason an image is skipped. */
+  model: string;
+  /** Attach images only: other mentions stay plain text (keel ask, keel run -p). */
+  only?: boolean;
+}
+
+/** How a model takes images: whether it reads them, and its name for the reason it cannot. */
+export const imagingOf = (model: Model): ImageAttaching => ({
+  readsImages: model.capabilities?.images === true,
+  model: model.modelId,
+});
+
+const cannotRead = (model: string) => `an image, and ${model} cannot read images (choose a model that can)`;
 
 export async function attachFiles(
   text: string,
@@ -30,7 +54,9 @@ export async function attachFiles(
   maxBytes = ATTACH_MAX_BYTES,
   /** Also skips a workspace file that is a link into a secret location or Keel's own directories. */
   jail?: ReadJail,
+  imaging: ImageAttaching = { readsImages: false, model: 'this model' },
 ): Promise<Attached> {
+  const images: ImagePart[] = [];
   const attached: Attachment[] = [];
   const skipped: Attached['skipped'] = [];
   const blocks: string[] = [];
@@ -39,6 +65,7 @@ export async function attachFiles(
     const requested = match[2] ?? '';
     if (seen.has(requested)) continue;
     seen.add(requested);
+    if (imaging.only && !IMAGE_EXTENSION.test(requested)) continue;
     try {
       const absolute = await workspace.resolve(requested);
       const checked = jail ? await jail.check(requested, workspace.root) : undefined;
@@ -51,6 +78,23 @@ export async function attachFiles(
         skipped.push({ path: requested, reason: 'not a file' });
         continue;
       }
+      const path = workspace.relative(absolute);
+      if (IMAGE_EXTENSION.test(absolute)) {
+        if (!imaging.readsImages) {
+          skipped.push({ path: requested, reason: cannotRead(imaging.model) });
+          continue;
+        }
+        if (info.size > MAX_IMAGE_BYTES) {
+          skipped.push({ path: requested, reason: `an image over the ${MAX_IMAGE_BYTES}-byte limit` });
+          continue;
+        }
+        const image = imageFromBytes(await readFile(absolute), path);
+        if (image) {
+          images.push(image);
+          attached.push({ path, bytes: info.size, cut: false });
+          continue;
+        }
+      }
       const data = await readFile(absolute);
       if (data.subarray(0, 8000).includes(0)) {
         skipped.push({ path: requested, reason: 'a binary file' });
@@ -59,7 +103,6 @@ export async function attachFiles(
       const cut = data.length > maxBytes;
       // Cut on a character boundary: a broken UTF-8 sequence at the end would show as U+FFFD.
       const content = new TextDecoder().decode(data.subarray(0, maxBytes)).replace(/\uFFFD$/, '');
-      const path = workspace.relative(absolute);
       const note = cut ? `\n[cut at ${maxBytes} of ${data.length} bytes; read_file reads the rest]` : '';
       blocks.push(`<file path="${path}">\n${content.replace(/\n$/, '')}${note}\n</file>`);
       attached.push({ path, bytes: data.length, cut });
@@ -72,7 +115,26 @@ export async function attachFiles(
     }
   }
   const message = blocks.length > 0 ? `${text}\n\n${blocks.join('\n\n')}` : text;
-  return { message, attached, skipped };
+  return { message, attached, skipped, images };
+}
+
+/**
+ * `keel ask` and `keel run -p`: the images the text mentions, for the user message. An image the model cannot read
+ * (or that cannot be read) is a usage error: a one-shot run has nobody to tell and go on.
+ */
+export async function attachImages(
+  text: string,
+  workspace: Workspace,
+  jail: ReadJail | undefined,
+  imaging: Omit<ImageAttaching, 'only'>,
+): Promise<ImagePart[]> {
+  const { images, skipped } = await attachFiles(text, workspace, ATTACH_MAX_BYTES, jail, {
+    ...imaging,
+    only: true,
+  });
+  const problem = skipped[0];
+  if (problem) throw new UsageError(`cannot attach @${problem.path}: ${problem.reason}`);
+  return images;
 }
 
 /**
@@ -105,9 +167,16 @@ export async function chatMessage(
   text: string,
   run: { workspace: Workspace; subagents?: { agents: readonly { name: string }[] } },
   jail?: ReadJail,
+  imaging?: ImageAttaching,
 ): Promise<Attached> {
   const { workspace } = run;
   const named = await agentMention(text, run.subagents?.agents ?? [], workspace);
-  const attached = await attachFiles(named ? named.message : text, workspace, ATTACH_MAX_BYTES, jail);
+  const attached = await attachFiles(
+    named ? named.message : text,
+    workspace,
+    ATTACH_MAX_BYTES,
+    jail,
+    imaging,
+  );
   return named ? { ...attached, message: forAgent(named.agent, attached.message) } : attached;
 }

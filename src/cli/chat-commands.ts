@@ -120,6 +120,11 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     run: (args, chat) => switchMode(args, chat),
   },
   {
+    name: 'plan',
+    description: 'plan mode: read and plan, change nothing (/mode <name> to execute)',
+    run: (_, chat) => switchMode('plan', chat),
+  },
+  {
     name: 'permissions',
     args: '[rm <n>]',
     description: 'list the approvals kept for this workspace (A), or remove one',
@@ -192,6 +197,7 @@ async function gitCommand(chat: ChatContext, command: keyof ChatGit, args: strin
 
 /** What each mode does, in one line for /mode. */
 const MODE_LINES: Readonly<Record<ExecutionMode, string>> = {
+  plan: 'reads and plans: no edits or commands beyond the read-only set; then you choose how to execute',
   interactive: 'asks before edits, deletes and commands beyond the read-only set',
   restricted: 'edits run; commands beyond the read-only set and your allow rules are refused',
   auto: 'edits run; other commands run in the sandbox without asking (asked where there is no sandbox)',

@@ -16,7 +16,7 @@ import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-file.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
-import { chatMessage } from './chat-attach.js';
+import { chatMessage, imagingOf } from './chat-attach.js';
 import {
   CHAT_COMMANDS,
   type ChatContext,
@@ -27,6 +27,7 @@ import {
 } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
+import { afterPlan } from './chat-plan.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { ChatUsage, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
@@ -152,6 +153,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       streamText: opts.output === 'text',
       // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
       approve: screen.approve,
+      askUser: screen.askUser,
       dryRun: opts.dryRun,
       sandbox: opts.sandbox,
       session: { save: opts.session !== false, ...session },
@@ -212,10 +214,15 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!agent) return;
     const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
     shellContext = [];
-    const { message, attached, skipped } = await chatMessage(text, agent, readJail);
+    const { message, attached, skipped, images } = await chatMessage(
+      text,
+      agent,
+      readJail,
+      imagingOf(agent.model),
+    );
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
-    agent.conversation.push({ role: 'user', content: message });
+    agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
     running = new AbortController();
     try {
       await agent.run(running.signal);
@@ -223,6 +230,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
     if (interactive) showStatus();
+    if (interactive && agent.mode === 'plan' && agent.todos().length > 0)
+      await afterPlan({
+        ask: (q) => screen.reader.read(q),
+        note: screen.notice,
+        restart: chat.restart,
+        send,
+      });
   };
   const showStatus = () => {
     if (agent)

@@ -4,6 +4,7 @@ import type { Model } from '../core/model.js';
 import type { Redactor } from '../safety/redact.js';
 import { redactingSink } from '../safety/redact-stream.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
+import { withPlanAnswer } from '../ui/plan-answer.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
 import { createSpinner, spinningSink } from '../ui/spinner.js';
@@ -23,6 +24,8 @@ export interface OutputChoice {
   summary?: boolean;
   /** A plan file's instructions: their statuses end the JSON object, and those not done are named on stderr. */
   plan?: readonly string[];
+  /** Plan mode: the goal; the answer is the plan and its rationale (JSON: `goal` and a `plan` array). */
+  planGoal?: string;
 }
 
 /**
@@ -77,6 +80,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
         provider: model.provider,
         model: model.modelId,
         ...(setup.plan ? { plan: setup.plan } : {}),
+        ...(setup.planGoal !== undefined ? { planGoal: setup.planGoal } : {}),
       }),
       (e) => {
         if (e.type === 'error' || e.type === 'warning' || e.type === 'status' || e.type === 'run_end')
@@ -85,7 +89,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
     );
   }
   const style = createStyle(colorEnabled(process.stderr, process.env));
-  return createTextRenderer({
+  const renderer = createTextRenderer({
     stdout: printAnswer ? process.stdout : devNull,
     stderr: process.stderr,
     style,
@@ -99,6 +103,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
     // Tool lines and notes wrap at word boundaries on a terminal; a pipe gets them whole.
     ...(richTerminal(process.stderr, process.env) ? { columns: () => process.stderr.columns || 80 } : {}),
   });
+  return setup.planGoal !== undefined ? withPlanAnswer(renderer) : renderer;
 }
 
 const devNull = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -8,7 +8,7 @@ import { INSTALL_HINT, probeBubblewrap } from '../exec/sandbox-choice.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { decideCall, openToolHost } from '../runtime/tool-host.js';
-import { ACTIONS, type ActionKind, MODES } from '../safety/modes.js';
+import { ACTIONS, type ActionKind, MODES, verdictOf } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
@@ -29,7 +29,10 @@ export interface PolicyCheckOptions extends GlobalOptions, ModeFlags {
 
 /** The modes table as aligned text: one row per kind of action, one column per mode. */
 export function formatModesTable(): string {
-  const rows = Object.values(ACTIONS).map((row) => [row.label, ...MODES.map((mode) => row[mode])]);
+  const rows = Object.entries(ACTIONS).map(([kind, row]) => [
+    row.label,
+    ...MODES.map((mode) => verdictOf(kind as ActionKind, mode)),
+  ]);
   const header = ['action', ...MODES];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>

@@ -87,7 +87,12 @@ Start it as you start other agents:
       'the goal, as text (or pipe it on stdin; with -p, piped input is its context)',
     )
     .option('--plan <file>', 'a plan file: JSON, YAML or Markdown')
+    .option(
+      '--plan-file <file>',
+      'execute a plan: the JSON of `keel run --mode plan --output json`, or a plan file',
+    )
     .option('--command <name>', 'a custom command (.keel/commands/<name>.md); the arguments follow')
+    .option('--no-ask-user', 'do not offer ask_user (headless, it says no user is available)')
     .option('--agent <name>', 'run as this agent (keel agents list): its tools, model, mode and prompt')
     .addOption(
       new Option(
@@ -100,7 +105,19 @@ Start it as you start other agents:
     .argument('[args...]', 'arguments of --command')
     .action(async (args: string[], options, command: Command) => {
       const { runCommand } = await import('./run.js');
-      process.exitCode = await runCommand({ ...command.optsWithGlobals<GlobalOptions>(), ...options, args });
+      const { planFile, ...rest } = options as { planFile?: string; plan?: string };
+      if (planFile !== undefined && rest.plan !== undefined) {
+        const { UsageError } = await import('../core/errors.js');
+        const { reportFailure } = await import('./report.js');
+        process.exitCode = reportFailure(new UsageError('give either --plan or --plan-file, not both'), {});
+        return;
+      }
+      process.exitCode = await runCommand({
+        ...command.optsWithGlobals<GlobalOptions>(),
+        ...rest,
+        ...(planFile !== undefined ? { plan: planFile } : {}),
+        args,
+      });
     });
 
   program

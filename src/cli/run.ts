@@ -9,6 +9,7 @@ import { isInside } from '../safety/workspace.js';
 import { subagentRuns } from '../session/subagent-runs.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
+import { attachImages } from './chat-attach.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
 import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
@@ -21,6 +22,8 @@ import { interruptSignal } from './signals.js';
 export interface RunOptions extends GlobalOptions, ModeFlags {
   prompt?: string;
   plan?: string;
+  /** false: --no-ask-user. */
+  askUser?: boolean;
   dryRun?: boolean;
   /** --sandbox / --no-sandbox. */
   sandbox?: boolean;
@@ -129,6 +132,8 @@ export async function runCommand(options: RunOptions): Promise<number> {
       summary: options.output === 'text',
       ...(options.agent === undefined ? {} : { agent: options.agent }),
       ...(goal.plan?.length ? { plan: goal.plan } : {}),
+      ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
+      ...(options.askUser === false ? { askUserTool: false } : {}),
     });
     if (custom?.allowedTools) restrictTools(agent.registry, custom.allowedTools, agent.emit);
     if (agent.resumed && options.output === 'text') {
@@ -144,7 +149,11 @@ export async function runCommand(options: RunOptions): Promise<number> {
       if (capped.note) agent.emit({ type: 'warning', message: capped.note });
       content = withPipedInput(goal.text, capped);
     }
-    agent.conversation.push({ role: 'user', content });
+    const images = await attachImages(goal.text, agent.workspace, createReadJail(process.env), {
+      readsImages: agent.model.capabilities?.images === true,
+      model: agent.model.modelId,
+    });
+    agent.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
     const interrupt = interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();

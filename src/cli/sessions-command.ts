@@ -7,6 +7,7 @@ import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type ExportFormat, exportSession, toMarkdown } from '../session/export.js';
 import { clearMarker } from '../session/marker.js';
 import { findSession, readSession, SessionError, sessionDir, sessionPath } from '../session/session-file.js';
+import { removeSessionImages } from '../session/session-images.js';
 import { listSessions, sidecarOf } from '../session/session-sidecar.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
@@ -114,6 +115,7 @@ export function sessionsRmCommand(id: string, options: GlobalOptions): Promise<n
     const file = sessionPath(dir, found);
     await rm(file);
     await rm(sidecarOf(file), { force: true });
+    await removeSessionImages(file);
     await clearMarker(file);
     process.stderr.write(`removed session ${found}\n`);
   });

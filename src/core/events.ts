@@ -141,6 +141,10 @@ type RunEvent =
    * the old message list into the new one, so a resumed session does not bring back what was undone.
    */
   | { type: 'conversation_edited'; reason: 'undo' | 'rewind' | 'carry'; edits: PruneEdit<MessageEvent>[] }
+  /** ask_user: the model's question to the user, with the options to choose from. */
+  | { type: 'user_question'; id: string; question: string; options?: string[] }
+  /** The user's answer to a user_question. */
+  | { type: 'user_answer'; id: string; answer: string }
   /** The model call failed and is sent again after delay_ms; the turn's partial text so far is void. */
   | { type: 'retry'; turn: number; attempt: number; max: number; delay_ms: number; reason: string }
   | { type: 'warning'; message: string }
@@ -311,6 +315,22 @@ export function imageRecord(image: ImagePart): ImageRecord {
 export function imagePart(record: ImageRecord): ImagePart {
   const { type, media_type, ...rest } = record;
   return { type, mediaType: media_type, ...rest };
+}
+
+/** The event with no image bytes in it (JSON outputs): images keep their type, hash, size and name. */
+export function withoutImageData(event: AgentEvent): AgentEvent {
+  const strip = (m: MessageEvent): MessageEvent =>
+    (m.role === 'user' || m.role === 'tool') && m.images?.some((i) => i.data !== undefined)
+      ? { ...m, images: m.images.map(({ data: _, ...image }) => image) }
+      : m;
+  if (event.type === 'message') return strip(event);
+  if (
+    event.type === 'conversation_pruned' ||
+    event.type === 'compaction' ||
+    event.type === 'conversation_edited'
+  )
+    return { ...event, edits: event.edits.map((edit) => ({ ...edit, messages: edit.messages.map(strip) })) };
+  return event;
 }
 
 /** Rebuilds the conversation from a run's events: what a session store does on resume. */

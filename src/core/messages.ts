@@ -70,6 +70,21 @@ export function describeImage(image: ImagePart): string {
   return `${image.name ?? 'image'} (${image.mediaType}${size})`;
 }
 
+/**
+ * A tool result's images as a model reads them: kept for a model that reads images, else named in the text
+ * (what, which type, how large) so the model still knows what the tool found.
+ */
+export function imagesFor(
+  readsImages: boolean,
+  text: string,
+  images: ImagePart[] | undefined,
+): { content: string; images?: ImagePart[] } {
+  if (!images?.length) return { content: text };
+  if (readsImages) return { content: text, images };
+  const notes = images.map((image) => `[image: ${describeImage(image)}; this model cannot read images]`);
+  return { content: [text, ...notes].filter((part) => part !== '').join('\n') };
+}
+
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;

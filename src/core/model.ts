@@ -19,6 +19,8 @@ export interface ModelCapabilities {
   maxOutput?: number;
   tools?: boolean;
   streaming?: boolean;
+  /** Reads images in messages and tool results (vision). */
+  images?: boolean;
   /** USD per million tokens. */
   price?: Price;
   /** `server`: the provider said so (gaps may be filled from the table); `table`: Keel's table only; `unknown`: neither. */

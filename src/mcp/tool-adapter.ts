@@ -4,6 +4,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import picomatch from 'picomatch';
 import type { McpServerConfig } from '../config/mcp-schema.js';
+import { imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
+import type { ImagePart } from '../core/messages.js';
 import { clip } from '../core/text.js';
 import { defineJsonSchemaTool, fail, ok, type Tool, type ToolResult } from '../tools/tool.js';
 
@@ -63,6 +65,15 @@ export function contentText(content: readonly ContentBlock[], structured?: unkno
   return parts.join('\n');
 }
 
+/** The result's images as image parts (PNG, JPEG, GIF, WebP by their bytes, within the size limit); the text names them too. */
+export function contentImages(content: readonly ContentBlock[], tool: string): ImagePart[] {
+  return content.flatMap((block, i) => {
+    if (block.type !== 'image' || !block.data || (block.data.length * 3) / 4 > MAX_IMAGE_BYTES) return [];
+    const image = imageFromBytes(Buffer.from(block.data, 'base64'), `${tool} image ${i + 1}`);
+    return image ? [image] : [];
+  });
+}
+
 export interface AdapterOptions {
   server: string;
   config: McpServerConfig;
@@ -87,10 +98,12 @@ export function mcpTool({ server, config, connect, info }: AdapterOptions): Tool
           timeout: config.timeout_seconds * 1000,
           resetTimeoutOnProgress: true,
         });
-        const text = contentText((result.content ?? []) as ContentBlock[], result.structuredContent);
+        const content = (result.content ?? []) as ContentBlock[];
+        const text = contentText(content, result.structuredContent);
         const metadata = { mcp_server: server };
         if (result.isError) return fail(text || `${name} reported an error`, metadata);
-        return ok(text, metadata);
+        const images = contentImages(content, name);
+        return { ...ok(text, metadata), ...(images.length > 0 ? { images } : {}) };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return fail(`MCP server ${server}: ${message}`, { mcp_server: server });

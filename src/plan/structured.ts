@@ -150,6 +150,31 @@ function notAMapping(file: string, line: number | undefined): PlanError {
   });
 }
 
+/** What `keel run --mode plan --output json` prints: its goal, its answer (the rationale) and the plan's steps. */
+const runOutputSchema = z.object({
+  goal: z.string().trim().min(1),
+  answer: z.string(),
+  plan: z.array(z.object({ instruction: z.string().trim().min(1) }).loose()).min(1),
+});
+
+/** A plan-mode run's JSON output as a plan (its steps the instructions, its rationale the context), else undefined. */
+function planFromRunOutput(value: Record<string, unknown>, file: string): Plan | undefined {
+  if (!('answer' in value) || !('plan' in value)) return undefined;
+  const parsed = runOutputSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new PlanError(`${file}: a run's JSON output with no plan in it`, {
+      hint: 'make one with keel run --mode plan --output json -p "<goal>" > plan.json',
+    });
+  }
+  const { goal, answer, plan } = parsed.data;
+  return {
+    goal,
+    context: answer.trim() ? [{ key: 'rationale', value: answer.trim() }] : [],
+    instructions: plan.map((step) => step.instruction),
+    file,
+  };
+}
+
 export function parseJsonPlan(body: string, file: string): Plan {
   let value: unknown;
   try {
@@ -158,6 +183,8 @@ export function parseJsonPlan(body: string, file: string): Plan {
     throw jsonSyntaxError(error as Error, body, file);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw notAMapping(file, 1);
+  const fromRun = planFromRunOutput(value as Record<string, unknown>, file);
+  if (fromRun) return fromRun;
   // JSON is YAML, so the YAML parser supplies the line numbers for errors after parsing.
   const source = parseYamlSource(body);
   return validate(withoutNulls(value as Record<string, unknown>), file, source.syntax ? undefined : source);

@@ -1,4 +1,4 @@
-// What a model can do (context window, output limit, tools, streaming, price), from its server or the built-in table.
+// What a model can do (context window, output limit, tools, streaming, images, price), from its server or the built-in table.
 import type { ModelCapabilities } from '../core/model.js';
 import { type ModelTableEntry, modelTable } from './model-table.js';
 
@@ -41,7 +41,7 @@ export function lookupModel(id: string): ModelTableEntry | undefined {
 export function capabilitiesOf(id: string, server?: ServerCapabilities): ModelCapabilities {
   const entry = lookupModel(id);
   const merged: ModelCapabilities = { id, source: server ? 'server' : entry ? 'table' : 'unknown' };
-  const fields = ['contextWindow', 'maxOutput', 'tools', 'streaming', 'price'] as const;
+  const fields = ['contextWindow', 'maxOutput', 'tools', 'streaming', 'images', 'price'] as const;
   for (const field of fields) {
     const value = server?.[field] ?? entry?.[field];
     if (value !== undefined) Object.assign(merged, { [field]: value });

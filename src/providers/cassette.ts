@@ -4,16 +4,20 @@
 //  - `messages`: how many messages the request carried (a skipped or extra turn changes it);
 //  - `toolResults`: for the tool messages after the last assistant message, each tool's name and whether it
 //    succeeded, in order (what the model is reacting to).
+//  - `images`: the SHA-256 of each image the request carried, when it carried any (a different screenshot is a
+//    different run; the bytes themselves stay out of the cassette, the hash is enough to tell).
 // Message text, the system prompt and the tools offered are left out, so rewording a prompt or adding a tool
 // keeps cassettes valid; replay separately refuses a recorded tool call whose tool this run does not offer.
+import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Message } from '../core/messages.js';
+import type { ImagePart, Message } from '../core/messages.js';
 import type { ResponseEvent } from '../core/model.js';
 
 const fingerprintSchema = z.object({
   messages: z.number().int().nonnegative(),
   toolResults: z.array(z.object({ name: z.string(), ok: z.boolean() })),
+  images: z.array(z.string()).optional(),
 });
 export type RequestFingerprint = z.infer<typeof fingerprintSchema>;
 
@@ -49,6 +53,8 @@ export const cassetteSchema = z.object({
   version: z.literal(1),
   provider: z.string(),
   model: z.string(),
+  /** The recorded model read images, so a replay sends them as it did (not their descriptions). */
+  images: z.boolean().optional(),
   interactions: z.array(z.object({ request: fingerprintSchema, events: z.array(modelEventSchema) })),
 });
 export type Cassette = z.infer<typeof cassetteSchema>;
@@ -72,7 +78,18 @@ export function fingerprint(messages: Message[]): RequestFingerprint {
     .flatMap((message) =>
       message.role === 'tool' ? [{ name: message.toolName, ok: !message.isError }] : [],
     );
-  return { messages: messages.length, toolResults };
+  const images = messages.flatMap((message) =>
+    message.role === 'user' || message.role === 'tool' ? (message.images ?? []).map(imageHash) : [],
+  );
+  return { messages: messages.length, toolResults, ...(images.length > 0 ? { images } : {}) };
+}
+
+/** An image's hash: the one it carries, else of its bytes, else of its path (bytes gone). */
+function imageHash(image: ImagePart): string {
+  if (image.sha256) return image.sha256;
+  return createHash('sha256')
+    .update(image.data !== undefined ? Buffer.from(image.data, 'base64') : `path:${image.path ?? ''}`)
+    .digest('hex');
 }
 
 /** "read_file (ok), write_file (failed)", or "no tool results". */

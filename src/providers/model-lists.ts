@@ -76,6 +76,7 @@ export async function listProviderModels(
           contextWindow: m.context_length ?? undefined,
           maxOutput: m.top_provider?.max_completion_tokens ?? undefined,
           tools: m.supported_parameters ? m.supported_parameters.includes('tools') : undefined,
+          images: m.architecture?.input_modalities?.includes('image') ?? undefined,
           streaming: true,
           price: perMillion(m.pricing ?? {}),
         }),
@@ -188,6 +189,10 @@ const openRouterList = z.object({
           .loose()
           .nullish(),
         top_provider: z.object({ max_completion_tokens: z.number().nullish() }).loose().nullish(),
+        architecture: z
+          .object({ input_modalities: z.array(z.string()).nullish() })
+          .loose()
+          .nullish(),
       })
       .loose(),
   ),

@@ -16,6 +16,8 @@ export interface ModelTableEntry {
   maxOutput?: number;
   tools?: boolean;
   streaming?: boolean;
+  /** Reads images (vision). */
+  images?: boolean;
   price?: Price;
 }
 
@@ -32,48 +34,54 @@ const openai = (input: number, output: number, read: number) => usd(input, outpu
 const anthropic = (input: number, output: number) => usd(input, output, 0.1, 1.25);
 const gemini = (input: number, output: number) => usd(input, output, 0.25);
 const hosted = { tools: true, streaming: true } as const;
+/** Every hosted model listed here reads images. */
+const vision = { ...hosted, images: true } as const;
 
 export const modelTable: readonly ModelTableEntry[] = [
   // OpenAI (also Copilot's and OpenRouter's `openai/…`)
-  { id: 'gpt-5', contextWindow: 400_000, maxOutput: 128_000, ...hosted, price: openai(1.25, 10, 0.1) },
-  { id: 'gpt-5-mini', contextWindow: 128_000, ...hosted, price: openai(0.25, 2, 0.1) },
-  { id: 'gpt-4.1', contextWindow: 1_047_576, maxOutput: 32_768, ...hosted, price: openai(2, 8, 0.25) },
+  { id: 'gpt-5', contextWindow: 400_000, maxOutput: 128_000, ...vision, price: openai(1.25, 10, 0.1) },
+  { id: 'gpt-5-mini', contextWindow: 128_000, ...vision, price: openai(0.25, 2, 0.1) },
+  { id: 'gpt-4.1', contextWindow: 1_047_576, maxOutput: 32_768, ...vision, price: openai(2, 8, 0.25) },
   {
     id: 'gpt-4.1-mini',
     contextWindow: 1_047_576,
     maxOutput: 32_768,
-    ...hosted,
+    ...vision,
     price: openai(0.4, 1.6, 0.25),
   },
   {
     id: 'gpt-4.1-nano',
     contextWindow: 1_047_576,
     maxOutput: 32_768,
-    ...hosted,
+    ...vision,
     price: openai(0.1, 0.4, 0.25),
   },
-  { id: 'gpt-4o', contextWindow: 128_000, maxOutput: 16_384, ...hosted, price: openai(2.5, 10, 0.5) },
-  { id: 'gpt-4o-mini', contextWindow: 128_000, maxOutput: 16_384, ...hosted, price: openai(0.15, 0.6, 0.5) },
+  { id: 'gpt-4o', contextWindow: 128_000, maxOutput: 16_384, ...vision, price: openai(2.5, 10, 0.5) },
+  { id: 'gpt-4o-mini', contextWindow: 128_000, maxOutput: 16_384, ...vision, price: openai(0.15, 0.6, 0.5) },
   // Anthropic (also OpenRouter's `anthropic/…`)
-  { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutput: 64_000, ...hosted, price: anthropic(3, 15) },
-  { id: 'claude-sonnet-4', contextWindow: 200_000, maxOutput: 64_000, ...hosted, price: anthropic(3, 15) },
-  { id: 'claude-haiku-4-5', contextWindow: 200_000, maxOutput: 64_000, ...hosted, price: anthropic(1, 5) },
-  { id: 'claude-opus-4-1', contextWindow: 200_000, maxOutput: 32_000, ...hosted, price: anthropic(15, 75) },
-  { id: 'claude-3-5-haiku', contextWindow: 200_000, maxOutput: 8_192, ...hosted, price: anthropic(0.8, 4) },
+  { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutput: 64_000, ...vision, price: anthropic(3, 15) },
+  { id: 'claude-sonnet-4', contextWindow: 200_000, maxOutput: 64_000, ...vision, price: anthropic(3, 15) },
+  { id: 'claude-haiku-4-5', contextWindow: 200_000, maxOutput: 64_000, ...vision, price: anthropic(1, 5) },
+  { id: 'claude-opus-4-1', contextWindow: 200_000, maxOutput: 32_000, ...vision, price: anthropic(15, 75) },
+  { id: 'claude-3-5-haiku', contextWindow: 200_000, maxOutput: 8_192, ...vision, price: anthropic(0.8, 4) },
   // Google Gemini (also OpenRouter's `google/…`)
-  { id: 'gemini-2.5-pro', contextWindow: 1_048_576, maxOutput: 65_536, ...hosted, price: gemini(1.25, 10) },
-  { id: 'gemini-2.5-flash', contextWindow: 1_048_576, maxOutput: 65_536, ...hosted, price: gemini(0.3, 2.5) },
+  { id: 'gemini-2.5-pro', contextWindow: 1_048_576, maxOutput: 65_536, ...vision, price: gemini(1.25, 10) },
+  { id: 'gemini-2.5-flash', contextWindow: 1_048_576, maxOutput: 65_536, ...vision, price: gemini(0.3, 2.5) },
   {
     id: 'gemini-2.5-flash-lite',
     contextWindow: 1_048_576,
     maxOutput: 65_536,
-    ...hosted,
+    ...vision,
     price: gemini(0.1, 0.4),
   },
-  // Ollama families (tool support here is a hint; /api/show's capabilities decide)
+  // Ollama families (tool and image support here is a hint; /api/show's capabilities decide)
   { id: 'qwen3', contextWindow: 32_768, tools: true, streaming: true },
   { id: 'qwen2.5-coder', contextWindow: 32_768, tools: true, streaming: true },
   { id: 'llama3', contextWindow: 8_192, tools: false, streaming: true },
   { id: 'llama3.1', contextWindow: 131_072, tools: true, streaming: true },
   { id: 'llama3.2', contextWindow: 131_072, tools: true, streaming: true },
+  { id: 'llama3.2-vision', contextWindow: 131_072, tools: false, streaming: true, images: true },
+  { id: 'llava', contextWindow: 4_096, tools: false, streaming: true, images: true },
+  { id: 'qwen2.5vl', contextWindow: 128_000, tools: true, streaming: true, images: true },
+  { id: 'gemma3', contextWindow: 131_072, tools: false, streaming: true, images: true },
 ];

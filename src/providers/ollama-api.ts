@@ -67,7 +67,9 @@ export async function readOllamaShow(
     id: modelId,
     ...(typeof contextLength === 'number' && contextLength > 0 ? { contextWindow: contextLength } : {}),
     // Older servers have no `capabilities`: tool support is then unknown until the chat request says.
-    ...(Array.isArray(capabilities) ? { tools: capabilities.includes('tools') } : {}),
+    ...(Array.isArray(capabilities)
+      ? { tools: capabilities.includes('tools'), images: capabilities.includes('vision') }
+      : {}),
     streaming: true,
   };
 }

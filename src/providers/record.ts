@@ -15,7 +15,13 @@ function redacted(event: ResponseEvent, redact: Redactor): ResponseEvent {
 
 /** `redact`: the run's redactor (sessions and the audit log use the same); every recorded event passes it. */
 export function recordingModel(inner: Model, file: string, redact: Redactor = (text) => text): Model {
-  const cassette: Cassette = { version: 1, provider: inner.provider, model: inner.modelId, interactions: [] };
+  const cassette: Cassette = {
+    version: 1,
+    provider: inner.provider,
+    model: inner.modelId,
+    ...(inner.capabilities?.images ? { images: true } : {}),
+    interactions: [],
+  };
   // Responses are sequential in a run, but chaining the writes keeps the file in order even if they are not.
   let saved: Promise<void> = Promise.resolve();
 

@@ -51,13 +51,24 @@ export async function replayModel(file: string): Promise<Model> {
     }
   }
 
-  return { provider: 'replay', modelId: cassette.model, stream };
+  return {
+    provider: 'replay',
+    modelId: cassette.model,
+    ...(cassette.images
+      ? { capabilities: { id: cassette.model, images: true, source: 'table' as const } }
+      : {}),
+    stream,
+  };
 }
 
 function compare(recorded: RequestFingerprint, actual: RequestFingerprint): string | undefined {
   const was = describeToolResults(recorded.toolResults);
   const now = describeToolResults(actual.toolResults);
   if (was !== now) return `it was recorded after ${was}, this run sent ${now}`;
+  const images = (print: RequestFingerprint) => (print.images ?? []).join(',');
+  if (images(recorded) !== images(actual)) {
+    return `it was recorded with ${recorded.images?.length ?? 0} image(s), this run sent ${actual.images?.length ?? 0} (or different ones)`;
+  }
   if (recorded.messages !== actual.messages) {
     return `it was recorded after ${recorded.messages} messages, this run sent ${actual.messages}`;
   }

@@ -12,6 +12,7 @@ import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
 import type { Approve } from '../core/approval.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
 import type { Model } from '../core/model.js';
@@ -34,7 +35,7 @@ import { resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
 import type { SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { offeredInPlanMode, type ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
@@ -67,6 +68,10 @@ export interface RunOptions extends RunSource {
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
   approve?: Approve;
+  /** Answers ask_user (the chat's prompt); absent: the tool tells the model nobody can answer. */
+  askUser?: AskUser;
+  /** false (--no-ask-user): ask_user is not offered at all. */
+  askUserTool?: boolean;
   /** The "always" answers a restarted chat carries over; default: new, with the workspace's kept ones. */
   approvals?: ApprovalMemory;
   /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
@@ -159,6 +164,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
+  if (options.askUserTool === false) registry.remove('ask_user');
   // An agent run keeps its agent's tools; the task tool joins the coding agent's (not keel init's or ask's).
   const tasks = agentRegistry(registry, agents, runAgent, options.tools === undefined);
   // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
@@ -221,6 +227,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     conversationText: () => conversationText(conversation?.messages ?? []),
     languages,
     diagnostics: config.code.diagnostics,
+    ...(options.askUser ? { askUser: options.askUser } : {}),
     web: webAccess(config, env),
     condense: modelCondenser(model),
     ...(options.files ? { files: options.files } : {}),
@@ -233,7 +240,13 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     ? (options.approvals ??
       new ApprovalMemory(new KeptApprovals(keptApprovalsFile(state, workspace.root), workspace.root)))
     : undefined;
-  const { executor, held, hooks, checkpoints, tripwire } = openExecution({
+  const {
+    executor: execution,
+    held,
+    hooks,
+    checkpoints,
+    tripwire,
+  } = openExecution({
     config,
     registry,
     policy,
@@ -250,6 +263,19 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approvals,
     dryRun,
   });
+  // Plan mode offers only what plans (tools joining later, MCP's among them, included); the policy refuses the rest.
+  const executor: Executor =
+    mode === 'plan'
+      ? {
+          ...execution,
+          specs: () =>
+            execution
+              .specs()
+              .filter((spec) =>
+                offeredInPlanMode(registry.get(spec.name) ?? { name: spec.name, safety: 'dangerous' }),
+              ),
+        }
+      : execution;
   const subagents = tasks
     ? createSubagents({
         config,
@@ -313,7 +339,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     offered: new OfferedTools(),
     // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
     // keel init and keel ask choose their tools themselves.
-    ...(options.systemPrompt === undefined && options.tools === undefined && !runAgent
+    ...(options.systemPrompt === undefined && options.tools === undefined && mode !== 'plan' && !runAgent
       ? { offer: new ToolOffer() }
       : {}),
     ...(mcp

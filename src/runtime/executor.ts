@@ -10,7 +10,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { ToolCall } from '../core/messages.js';
 import { createHooks, type Hooks } from '../extend/hooks.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
-import { ACTIONS } from '../safety/modes.js';
+import { ACTIONS, type ActionKind, verdictOf } from '../safety/modes.js';
 import type { ExecutionMode, Policy } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { createTripwire, type Tripwire } from '../safety/tripwire.js';
@@ -47,7 +47,11 @@ export function createExecutor(held: ExecutorContext, contextFor: ContextFor): E
     async run(call, turn, signal, concurrent) {
       const ready = concurrent ? prepared.get(call) : undefined;
       const result = await executeToolCall(call, turn, held, contextFor(signal, concurrent?.emit), ready);
-      return { content: formatForModel(result), isError: !result.success };
+      return {
+        content: formatForModel(result),
+        isError: !result.success,
+        ...(result.images?.length ? { images: result.images } : {}),
+      };
     },
     execute: (call, turn, signal) => executeToolCall(call, turn, held, contextFor(signal)),
   };
@@ -91,7 +95,8 @@ export interface Execution {
 /** Whether a mode lets any call change files (only then is a run's first checkpoint prepared at launch). */
 export function modeMayChangeFiles(mode: ExecutionMode): boolean {
   return Object.entries(ACTIONS).some(
-    ([kind, row]) => kind !== 'read' && kind !== 'read-only-command' && row[mode] !== 'deny',
+    ([kind]) =>
+      kind !== 'read' && kind !== 'read-only-command' && verdictOf(kind as ActionKind, mode) !== 'deny',
   );
 }
 

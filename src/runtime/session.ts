@@ -11,6 +11,7 @@ import {
   sessionDir,
   sessionPath,
 } from '../session/session-file.js';
+import { loadSessionImages } from '../session/session-images.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
 
@@ -41,6 +42,7 @@ export async function openSession(options: {
   const resumeId = options.session ? await sessionToResume(dir, options.session) : undefined;
   const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(dir, resumeId));
   if (resumeId !== undefined && !resumed) throw new SessionError(`session ${resumeId} cannot be read`);
+  if (resumed && resumeId !== undefined) await loadSessionImages(resumed, sessionPath(dir, resumeId));
   const id = resumeId ?? runId;
   const { model } = options;
   const store =

@@ -4,6 +4,7 @@
 import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
@@ -41,6 +42,8 @@ export interface ToolContextParts {
   conversationText?: () => string;
   languages?: LanguageServices;
   diagnostics?: boolean;
+  /** The entry point's way to ask the user (the chat's prompt); absent headless. */
+  askUser?: AskUser;
   /** What web_fetch and web_search may reach (runtime/web.ts). */
   web?: WebAccess;
   /** The run's model condensing a page for web_fetch's prompt; absent without a model (keel mcp serve). */

@@ -75,6 +75,8 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
     ...(options.stateDir ? { stateDir: options.stateDir } : {}),
   });
   const registry = await buildRegistry(loaded, workspace.root, { custom: options.custom === true });
+  // An MCP client has its own way to ask its user; the question would find nobody here.
+  registry.remove('ask_user');
   const events = runEvents({
     consumers: options.consumers ?? [],
     ...(guarded

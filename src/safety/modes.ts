@@ -1,16 +1,25 @@
 // The modes table, as data: what each execution mode does with each kind of action. The policy reads it,
 // `keel policy show` prints it, the README copies it.
 
-export type ExecutionMode = 'interactive' | 'restricted' | 'auto' | 'full';
+export type ExecutionMode = 'plan' | 'interactive' | 'restricted' | 'auto' | 'full';
 export type Verdict = 'allow' | 'ask' | 'deny';
 
-export const MODES: readonly ExecutionMode[] = ['interactive', 'restricted', 'auto', 'full'];
+export const MODES: readonly ExecutionMode[] = ['plan', 'interactive', 'restricted', 'auto', 'full'];
 
 /**
  * The chat's Shift+Tab order, least to most autonomous, then round again: from auto (the default) the first
- * press asks more, never less. Full is left out: it runs any command unsandboxed, so it is only chosen by name.
+ * press asks more, never less (plan: nothing changes). Full is left out: it runs any command unsandboxed, so it
+ * is only chosen by name.
  */
-export const CYCLE: readonly ExecutionMode[] = ['interactive', 'restricted', 'auto'];
+export const CYCLE: readonly ExecutionMode[] = ['plan', 'interactive', 'restricted', 'auto'];
+
+/**
+ * Plan mode reads and plans, nothing else: reads and read-only commands run, network reads are asked as in
+ * interactive mode, everything else is refused. A column derived from the kinds, so every new kind is refused.
+ */
+const PLAN_ALLOWS: ReadonlySet<string> = new Set(['read', 'read-only-command']);
+const PLAN_AS_INTERACTIVE: ReadonlySet<string> = new Set(['network', 'network-allowed-domain']);
+export const PLAN_HINT = 'plan mode makes no changes: finish the plan, then execute it in another mode';
 
 /** The mode after `mode` in the chat's cycle (full goes back to the start). */
 export const nextMode = (mode: ExecutionMode): ExecutionMode =>
@@ -40,7 +49,7 @@ export type ActionKind =
   | 'network-allowed-domain';
 
 export interface ActionRow {
-  /** What the action is, for people. */
+  /** What the action is, for people. (Plan mode's column is derived: see verdictOf.) */
   label: string;
   interactive: Verdict;
   restricted: Verdict;
@@ -226,7 +235,11 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
 };
 
 /** The verdict of the modes table for one kind of action. */
-export const verdictOf = (kind: ActionKind, mode: ExecutionMode): Verdict => ACTIONS[kind][mode];
+export const verdictOf = (kind: ActionKind, mode: ExecutionMode): Verdict => {
+  if (mode !== 'plan') return ACTIONS[kind][mode];
+  if (PLAN_ALLOWS.has(kind)) return 'allow';
+  return PLAN_AS_INTERACTIVE.has(kind) ? ACTIONS[kind].interactive : 'deny';
+};
 
 const RANK: Readonly<Record<Verdict, number>> = { allow: 0, ask: 1, deny: 2 };
 

@@ -1,6 +1,6 @@
-// Redaction of an event stream: every event through the redactor, and streamed text held back at a word's end, so a
+// Redaction of an event stream (image bytes left out): every event through the redactor, and streamed text held back at a word's end, so a
 // secret split across two deltas (`sk-ab` + `c123`) is redacted whole. A secret has no white space in it.
-import type { AgentEvent, EventSink } from '../core/events.js';
+import { type AgentEvent, type EventSink, withoutImageData } from '../core/events.js';
 import { type Redactor, redactDeep } from './redact.js';
 
 type DeltaType = 'text_delta' | 'reasoning_delta';
@@ -26,6 +26,7 @@ export function redactingSink(sink: EventSink, redact: Redactor): EventSink {
       return;
     }
     flush();
-    return sink(redactDeep(event, redact));
+    // Image bytes stay out of what is printed for machines: the hash and size say which image it was.
+    return sink(redactDeep(withoutImageData(event), redact));
   };
 }

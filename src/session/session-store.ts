@@ -8,6 +8,7 @@ import type { AgentEvent, EventSink } from '../core/events.js';
 import { type Redactor, redactDeep } from '../safety/redact.js';
 import { clearMarker, writeMarker } from './marker.js';
 import type { SessionMeta } from './session-file.js';
+import { withStoredImages } from './session-images.js';
 import { writeSidecar } from './session-sidecar.js';
 import { type SessionSummary, SessionTally } from './session-summary.js';
 
@@ -118,7 +119,10 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       tally ??= new SessionTally(meta);
       queue.push(`${JSON.stringify(redactDeep(meta, options.redact))}\n`);
     }
-    const line = redactDeep({ ...event, time: now().toISOString() }, options.redact);
+    const line = redactDeep(
+      { ...withStoredImages(event, options.file), time: now().toISOString() },
+      options.redact,
+    );
     tally?.add(line);
     queue.push(`${JSON.stringify(line)}\n`);
     return write();

@@ -1,7 +1,10 @@
 // read_file: returns a text file's content, whole or a range of lines. A file over the read limit
-// (agent.tools.max_file_read_size) is read only in ranges, streamed: the lines up to the last one wanted.
+// (agent.tools.max_file_read_size) is read only in ranges, streamed: the lines up to the last one wanted. An
+// image (PNG, JPEG, GIF, WebP) comes back as an image part; the loop names it instead to a model without vision.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { IMAGE_EXTENSION, imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
+import { describeImage } from '../core/messages.js';
 import { editorText, readTextFile, withFsErrors } from './fs-util.js';
 import { readLineRange } from './line-range.js';
 import { defineTool, fail, ok, readPreview, type ToolContext, type ToolResult } from './tool.js';
@@ -28,7 +31,7 @@ function fittingEnd(lines: string[], start: number, wanted: number, maxBytes: nu
 
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: 'Read a text file, or limit lines from offset.',
+  description: 'Read a text file (or limit lines from offset), or an image.',
   schema,
   safety: 'safe',
   preview: (args, ctx) => readPreview(ctx, args.path, (shown) => `read ${shown}`),
@@ -39,6 +42,10 @@ export const readFileTool = defineTool({
     const edited = await editorText(ctx, absolute);
     const stat =
       edited === undefined ? await withFsErrors(shown, () => fs.stat(absolute), absolute) : undefined;
+    if (stat?.isFile() && IMAGE_EXTENSION.test(absolute)) {
+      const image = await readImage(absolute, shown, stat.size);
+      if (image) return image;
+    }
     if (stat?.isFile() && stat.size > ctx.limits.maxFileReadSize) {
       if (args.offset === undefined && args.limit === undefined) {
         throw new Error(
@@ -71,6 +78,23 @@ export const readFileTool = defineTool({
     );
   },
 });
+
+/** An image file as an image part, or undefined when its bytes are not an image (read as text then). */
+async function readImage(absolute: string, shown: string, size: number): Promise<ToolResult | undefined> {
+  if (size > MAX_IMAGE_BYTES)
+    return fail(`${shown} is an image of ${size} bytes, over the ${MAX_IMAGE_BYTES}-byte limit for images`);
+  const image = imageFromBytes(await withFsErrors(shown, () => fs.readFile(absolute), absolute), shown);
+  if (!image) return undefined;
+  const described = describeImage(image);
+  return {
+    ...ok(
+      `image ${described}`,
+      { path: shown, image: image.mediaType, bytes: size },
+      `read image ${described}`,
+    ),
+    images: [image],
+  };
+}
 
 /** Lines of a file over the whole-file read limit, streamed; the total is named when the read reached the end. */
 async function readBigRange(

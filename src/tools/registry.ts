@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
 import { appendFileTool } from './append-file.js';
+import { askUserTool } from './ask-user.js';
 import { buildDependencyGraphTool } from './build-dependency-graph.js';
 import { commandOutputTool } from './command-output.js';
 import { copyPathTool } from './copy-path.js';
@@ -149,6 +150,7 @@ export function defaultTools(): Tool[] {
     organizeImportsTool,
     createBarrelTool,
     todoWriteTool,
+    askUserTool,
     webFetchTool,
     webSearchTool,
   ] as Tool[];
@@ -157,8 +159,17 @@ export function defaultTools(): Tool[] {
 /** The tools that only read the workspace (`keel ask --tools`): no writes, no commands or their outputs. */
 export function readOnlyTools(): Tool[] {
   // Background-command tools and the todo list are for agent runs, not one-shot answers.
-  const background = new Set(['command_output', 'kill_command', 'todo_write']);
+  const background = new Set(['command_output', 'kill_command', 'todo_write', 'ask_user']);
   return defaultTools().filter((tool) => tool.safety === 'safe' && !background.has(tool.name));
+}
+
+/** Offered in plan mode besides the read-only tools: the plan itself, the web and the user (when present). */
+const PLAN_EXTRAS: ReadonlySet<string> = new Set(['todo_write', 'web_fetch', 'web_search', 'ask_user']);
+const NOT_FOR_PLANS: ReadonlySet<string> = new Set(['command_output', 'kill_command']);
+
+/** Whether plan mode offers this tool: read-only tools, todo_write, web tools and ask_user; the policy refuses the rest anyway. */
+export function offeredInPlanMode(tool: Pick<Tool, 'name' | 'safety'>): boolean {
+  return PLAN_EXTRAS.has(tool.name) || (tool.safety === 'safe' && !NOT_FOR_PLANS.has(tool.name));
 }
 
 /** The project analyses behind `keel init`: kept out of ordinary runs, whose first request they would only grow. */

@@ -3,8 +3,10 @@
 import { z } from 'zod';
 import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
+import type { ImagePart } from '../core/messages.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import type { Subagents } from '../core/subagents.js';
@@ -27,6 +29,8 @@ export interface ToolResult {
   metadata: ToolMetadata;
   /** What the user sees, when it differs from the output (a diff, a one-line summary). */
   display?: string;
+  /** Images for the model (read_file on an image, an MCP tool's image content); a model without vision gets `output` only. */
+  images?: ImagePart[];
   /** Sources the answer may cite (web_search's results): listed under the answer. */
   citations?: { url: string; title?: string }[];
 }
@@ -84,6 +88,8 @@ export interface ToolContext {
   languages?: LanguageServices;
   /** false (code.diagnostics): file tools do not report the errors a change introduced. */
   diagnostics?: boolean;
+  /** Puts ask_user's question to the user (the chat, an editor); absent: nobody to ask (headless). */
+  askUser?: AskUser;
   /** What web_fetch and web_search may reach; absent: they say web access is unavailable. */
   web?: WebAccess;
   /** The run's model condenses a text as `prompt` asks, in one request without tools (web_fetch's prompt). */

@@ -3,6 +3,7 @@
 // format), the spinner, a command's last output lines, the prompt and approval questions, and the notes, output,
 // errors and status lines of the chat and its slash commands.
 import type { Approve } from '../core/approval.js';
+import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { subagentRuns } from '../session/subagent-runs.js';
@@ -10,6 +11,7 @@ import { createApprovalPrompt } from './approval-prompt.js';
 import type { CommandOutput } from './command-output.js';
 import { editText } from './editor.js';
 import { type Completer, LineReader } from './line-reader.js';
+import { createQuestionPrompt } from './question-prompt.js';
 import { sanitize } from './sanitize.js';
 import { renderHistory } from './session-history.js';
 import { createSpinner, noSpinner, type Spinner, waitAfter } from './spinner.js';
@@ -49,6 +51,8 @@ export interface ChatScreen extends CommandOutput {
   reader: LineReader;
   /** Asks the approval questions of tool calls the policy flagged. */
   approve: Approve;
+  /** Puts ask_user's questions to the user, options numbered. */
+  askUser: AskUser;
   /** The first lines of an interactive chat: the model and the workspace, then the keys. */
   banner(model: string, workspace: string): void;
   /** A resumed session: its id and its past turns, shortly. */
@@ -105,6 +109,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     // `e`: the terminal goes to $EDITOR until it exits; the chat's input is paused meanwhile.
     edit: (text, file) => reader.handOver(() => editText(text, { file, env })),
   });
+  const askUser = createQuestionPrompt({ reader, stderr, style });
   const render =
     options.output === 'text'
       ? createTextRenderer({
@@ -146,6 +151,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     sink,
     reader,
     approve,
+    askUser,
     notice: err,
     print: (text) => {
       spinner.stop();

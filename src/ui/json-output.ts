@@ -1,5 +1,6 @@
 // Machine-readable outputs: `--output json` (one object at the end) and `--output stream-json` (one event per line).
 import type { AgentEvent, EventSink } from '../core/events.js';
+import type { TodoItem } from '../core/todos.js';
 import { trackPlan } from '../plan/progress.js';
 
 /**
@@ -30,10 +31,12 @@ interface CollectedCall {
 /** Collects the run and prints one JSON object when it ends; a plan run's ends with each instruction's status. */
 export function createJsonOutput(
   stdout: NodeJS.WritableStream,
-  info: { provider: string; model: string; plan?: readonly string[] },
+  /** `planGoal`: a plan-mode run, whose object carries its goal and its plan (the last todo list) for --plan-file. */
+  info: { provider: string; model: string; plan?: readonly string[]; planGoal?: string },
 ): EventSink {
   const calls: CollectedCall[] = [];
   const plan = info.plan ? trackPlan(info.plan) : undefined;
+  let planned: TodoItem[] = [];
   let error: { code: string; message: string; hint?: string } | undefined;
   /** Sources the answer may cite (provider annotations, web_search's results), once each. */
   let citations: { url: string; title?: string }[] = [];
@@ -58,6 +61,7 @@ export function createJsonOutput(
       }
       case 'todo':
         plan?.update(event.todos);
+        planned = event.todos;
         break;
       case 'error':
         error = { code: event.code, message: event.message, ...(event.hint ? { hint: event.hint } : {}) };
@@ -75,6 +79,16 @@ export function createJsonOutput(
             ...(error ? { error } : {}),
             ...(citations.length > 0 ? { citations } : {}),
             ...(plan ? { plan: plan.steps() } : {}),
+            ...(info.planGoal !== undefined && !plan
+              ? {
+                  goal: info.planGoal,
+                  plan: planned.map((todo) => ({
+                    id: todo.id,
+                    instruction: todo.content,
+                    status: todo.status,
+                  })),
+                }
+              : {}),
           }),
         );
         calls.length = 0;

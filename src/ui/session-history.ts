@@ -1,6 +1,6 @@
 // A resumed session's past turns, shortly, for stderr: the user's messages, the answers' first lines and one
 // line per tool call, so the user sees where the conversation stands before typing.
-import type { Message } from '../core/messages.js';
+import { describeImage, type Message } from '../core/messages.js';
 import { clipLine } from '../core/text.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
@@ -20,7 +20,15 @@ export function renderHistory(
   for (const m of visible.slice(skipped)) {
     const text = (s: string) => clipLine(sanitize(s.replace(/\s+/g, ' ').trim()), 160);
     if (m.role === 'user') lines.push(`${style.bold('›')} ${text(m.content)}`);
-    else if (m.role === 'assistant') {
+    if ((m.role === 'user' || m.role === 'tool') && m.images)
+      for (const image of m.images)
+        lines.push(
+          style.dim(
+            `    ▣ ${text(describeImage(image))}${image.data === undefined ? ' — gone (the session kept no copy)' : ''}`,
+          ),
+        );
+    if (m.role === 'user') continue;
+    if (m.role === 'assistant') {
       if (m.content.trim()) lines.push(`  ${text(m.content)}`);
       for (const call of m.toolCalls ?? []) {
         lines.push(style.dim(`  · ${call.name} ${text(call.input)}`));

@@ -56,6 +56,8 @@ describe('ToolOffer', () => {
       'edit_file',
       'glob',
       'grep',
+      // ask_user is no group's: always offered, short.
+      'ask_user',
       'docs__search',
     ]);
   });
@@ -89,6 +91,6 @@ describe('ToolOffer in a conversation', () => {
     const offer = new ToolOffer();
     offer.message('Fix the crash in a.ts', classifyIntent('Fix the crash in a.ts'));
     offer.message('thanks', classifyIntent('thanks'));
-    expect(offer.select(all).map((s) => s.name)).toEqual(basic);
+    expect(offer.select(all).map((s) => s.name)).toEqual([...basic, 'ask_user']);
   });
 });

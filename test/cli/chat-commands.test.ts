@@ -184,7 +184,7 @@ describe('/mode', () => {
     expect(text).toMatch(/^mode: auto\n/);
     expect(text).toMatch(/\* auto +edits run; other commands run in the sandbox/);
     for (const mode of ['interactive', 'restricted', 'full']) expect(text).toContain(`  ${mode}`);
-    expect(text).toContain('Shift+Tab cycles interactive → restricted → auto');
+    expect(text).toContain('Shift+Tab cycles plan → interactive → restricted → auto');
     expect(calls).toEqual([]);
   });
 
@@ -205,7 +205,7 @@ describe('/mode', () => {
     await run('/mode yolo');
     await run('/mode auto');
     expect(said).toEqual([
-      'unknown mode yolo: one of interactive, restricted, auto, full\n',
+      'unknown mode yolo: one of plan, interactive, restricted, auto, full\n',
       'already in auto mode\n',
     ]);
     expect(calls).toEqual([]);

@@ -41,8 +41,15 @@ describe('ollama', () => {
       env,
     });
     expect(list).toEqual([
-      { id: 'qwen3:latest', contextWindow: 40960, tools: true, streaming: true, source: 'server' },
-      { id: 'gemma:2b', contextWindow: 8192, tools: false, streaming: true, source: 'server' },
+      {
+        id: 'qwen3:latest',
+        contextWindow: 40960,
+        tools: true,
+        images: false,
+        streaming: true,
+        source: 'server',
+      },
+      { id: 'gemma:2b', contextWindow: 8192, tools: false, images: false, streaming: true, source: 'server' },
       { id: 'old:latest', contextWindow: 4096, streaming: true, source: 'server' },
     ]);
     expect(s.routes.filter((r) => r === 'POST /api/show')).toHaveLength(3);
@@ -117,6 +124,8 @@ describe('hosted providers', () => {
         maxOutput: 64000,
         tools: true,
         streaming: true,
+        // The table's: this list gives no input modalities.
+        images: true,
         price: { inputPerMTok: 3, outputPerMTok: 15 },
         source: 'server',
       },
@@ -194,6 +203,7 @@ describe('copilot', () => {
         maxOutput: 16384,
         tools: true,
         streaming: true,
+        images: true,
         price: { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0.5 },
         source: 'server',
       },

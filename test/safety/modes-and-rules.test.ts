@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configSchema, type KeelConfig } from '../../src/config/schema.js';
-import { ACTIONS, type ActionKind, MODES } from '../../src/safety/modes.js';
+import { ACTIONS, type ActionKind, MODES, verdictOf } from '../../src/safety/modes.js';
 import { createPolicy, type ExecutionMode, type PolicyOptions } from '../../src/safety/policy.js';
 import { InvalidRuleError, parseRules } from '../../src/safety/user-rules.js';
 import { openWorkspace, type Workspace } from '../../src/safety/workspace.js';
@@ -64,10 +64,16 @@ function decideWrite(mode: ExecutionMode, tool: string, rel: string, options: Pa
 
 describe('the modes table', () => {
   test('every kind of action has a verdict in every mode', () => {
-    for (const row of Object.values(ACTIONS)) {
-      for (const mode of MODES) expect(['allow', 'ask', 'deny']).toContain(row[mode]);
+    for (const [kind, row] of Object.entries(ACTIONS)) {
+      for (const mode of MODES)
+        expect(['allow', 'ask', 'deny']).toContain(verdictOf(kind as ActionKind, mode));
       expect(row.label).not.toBe('');
     }
+  });
+
+  test('plan mode allows reads and read-only commands only', () => {
+    const allowed = Object.keys(ACTIONS).filter((kind) => verdictOf(kind as ActionKind, 'plan') === 'allow');
+    expect(allowed.sort()).toEqual(['network-allowed-domain', 'read', 'read-only-command']);
   });
 
   test.each<[ActionKind, string, string, string, string]>([
@@ -92,7 +98,7 @@ describe('the modes table', () => {
 
   test('every refusal of the table says how to allow it', () => {
     for (const row of Object.values(ACTIONS)) {
-      if (MODES.some((m) => row[m] !== 'allow')) expect(row.hint).not.toBe('');
+      if (MODES.some((m) => m !== 'plan' && row[m] !== 'allow')) expect(row.hint).not.toBe('');
     }
   });
 });
