@@ -3,6 +3,8 @@
 import { formatCost, usageCost } from '../core/cost.js';
 import type { UsageCounts } from '../core/events.js';
 import type { Price } from '../core/model.js';
+import type { Run } from '../runtime/assemble.js';
+import { conversationBudget } from '../runtime/conversation.js';
 
 export interface TurnUsage {
   /** The user's message, shortened. */
@@ -134,3 +136,11 @@ export class ChatUsage {
       .join('\n')}\n`;
   }
 }
+
+/** How full the context is: the last request as the provider counted it (tools too) plus what came since. */
+export function contextUse(agent: Run): { tokens: number; budget: number } {
+  const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
+  return { tokens: agent.conversation.estimate, budget };
+}
+
+export const modelName = (agent: Run) => `${agent.model.provider}/${agent.model.modelId}`;

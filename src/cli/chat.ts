@@ -9,7 +9,7 @@ import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { carryConversation, conversationBudget } from '../runtime/conversation.js';
+import { carryConversation } from '../runtime/conversation.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
@@ -29,7 +29,8 @@ import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { afterPlan } from './chat-plan.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
-import { ChatUsage, statusLine } from './chat-usage.js';
+import { UserShell } from './chat-shell.js';
+import { ChatUsage, contextUse, modelName, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
@@ -70,12 +71,6 @@ async function offerCrashed(options: ChatOptions, screen: ChatScreen, interactiv
   return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
 }
 
-/** How full the context is: the last request as the provider counted it (tools too) plus what came since. */
-function contextUse(agent: Run): { tokens: number; budget: number } {
-  const budget = conversationBudget(agent.loaded.config, agent.model.capabilities);
-  return { tokens: agent.conversation.estimate, budget };
-}
-
 /** The options after `/model <arg>`: another provider drops the old one's --base-url. */
 function switchedOptions(current: ChatOptions, arg: string, provider: string): ChatOptions {
   const next = modelSwitch(arg, provider);
@@ -84,8 +79,6 @@ function switchedOptions(current: ChatOptions, arg: string, provider: string): C
   const { baseUrl: _, model: __, ...rest } = current;
   return { ...rest, provider: next.provider, ...(next.model ? { model: next.model } : {}) };
 }
-
-const modelName = (agent: Run) => `${agent.model.provider}/${agent.model.modelId}`;
 
 export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
@@ -187,24 +180,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
   };
-  // `!<command>` output waits here and goes to the model with the next message (no model turn of its own).
-  let shellContext: string[] = [];
-  let shellCount = 0;
-  /** `!<command>`: the user's own command, through the policy like any (asked about, checkpointed, audited). */
+  const userShell = new UserShell();
   const shell = async (command: string) => {
     await switching;
     if (!agent) return;
     running = new AbortController();
     try {
-      shellCount += 1;
-      const call = {
-        id: `user-shell-${shellCount}`,
-        name: 'execute_command',
-        input: JSON.stringify({ command }),
-      };
-      const result = await agent.executor.execute(call, 0, running.signal);
-      const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
-      shellContext.push(`I ran \`${command}\` myself:\n${output}`);
+      await userShell.run(agent, command, running.signal);
     } finally {
       running = undefined;
     }
@@ -212,8 +194,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const send = async (typed: string) => {
     await switching;
     if (!agent) return;
-    const text = shellContext.length > 0 ? `${shellContext.join('\n\n')}\n\n${typed}` : typed;
-    shellContext = [];
+    const text = userShell.withOutputs(typed);
     const { message, attached, skipped, images } = await chatMessage(
       text,
       agent,

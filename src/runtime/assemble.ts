@@ -1,5 +1,5 @@
 // The one assembly of a run, for every entry point that runs the agent (keel run, chat and its /model and /clear,
-// ask, init; later subagents, an editor server, the library API): from resolved options to a ready agent —
+// ask, init, keel acp, the library API and sub-agents): from resolved options to a ready agent —
 // config, workspace jail, policy, runner, tools, model, session, events with the audit log, hooks, checkpoints,
 // the executor and the conversation. Nothing here prints or exits: the caller renders the events it is given.
 import { join } from 'node:path';
@@ -21,13 +21,12 @@ import type { CommandRunner } from '../core/runner.js';
 import type { Subagents } from '../core/subagents.js';
 import { TodoBoard } from '../core/todo-board.js';
 import type { TodoItem } from '../core/todos.js';
-import { type McpServers, startMcpServers, withServers } from '../mcp/start.js';
+import { type McpServers, withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { KeptApprovals, keptApprovalsFile } from '../safety/kept-approvals.js';
 import type { ExecutionMode } from '../safety/policy.js';
-import { createReadJail } from '../safety/read-jail.js';
 import { type Redactor, runRedactor } from '../safety/redact.js';
 import { describeTripped } from '../safety/tripwire.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -35,7 +34,7 @@ import { resumedTodos } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
 import type { SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
-import { offeredInPlanMode, type ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import type { Tool } from '../tools/tool.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
@@ -47,7 +46,7 @@ import {
   promptBuilder,
 } from './conversation.js';
 import { runEvents } from './events.js';
-import { type Executor, modeMayChangeFiles, openExecution } from './executor.js';
+import { type Executor, modeMayChangeFiles, openExecution, planModeExecutor } from './executor.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
 import { agentProvider, agentRegistry, createSubagents, openAgents } from './subagents.js';
@@ -58,7 +57,7 @@ import {
   toolContexts,
   toolLimits,
 } from './tool-context.js';
-import { buildRegistry } from './tools.js';
+import { buildRegistry, startRunMcp } from './tools.js';
 import { modelCondenser, webAccess } from './web.js';
 
 export interface RunOptions extends RunSource {
@@ -191,21 +190,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // MCP servers start now, in the background, their tools joining the registry when ready (the first request
   // waits for them, bounded: toolsReady); they end with the runner. Not for a caller choosing its own tools
   // (keel init, keel ask).
-  const mcp = options.tools
-    ? undefined
-    : startMcpServers({
-        servers: config.mcp.servers,
-        registry,
-        env,
-        workspace: workspace.root,
-        warn: (message) => emit({ type: 'warning', message }),
-        startupTimeoutSeconds: config.mcp.startup_timeout_seconds,
-        cacheDir: cacheDir(env),
-        jail: {
-          reads: createReadJail(env),
-          project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
-        },
-      });
+  const mcp = options.tools ? undefined : startRunMcp(loaded, registry, workspace.root, env, emit);
   for (const message of [...loaded.warnings, ...chosen.warnings]) emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
   const todos = new TodoBoard(emit);
@@ -263,19 +248,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approvals,
     dryRun,
   });
-  // Plan mode offers only what plans (tools joining later, MCP's among them, included); the policy refuses the rest.
-  const executor: Executor =
-    mode === 'plan'
-      ? {
-          ...execution,
-          specs: () =>
-            execution
-              .specs()
-              .filter((spec) =>
-                offeredInPlanMode(registry.get(spec.name) ?? { name: spec.name, safety: 'dangerous' }),
-              ),
-        }
-      : execution;
+  const executor: Executor = mode === 'plan' ? planModeExecutor(execution, registry) : execution;
   const subagents = tasks
     ? createSubagents({
         config,

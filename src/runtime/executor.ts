@@ -22,7 +22,7 @@ import {
   type PreparedCall,
 } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { offeredInPlanMode, type ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { ContextFor } from './tool-context.js';
 
@@ -156,5 +156,18 @@ export function openExecution(options: ExecutionOptions): Execution {
     ...(hooks ? { hooks } : {}),
     ...(checkpoints ? { checkpoints } : {}),
     ...(tripwire ? { tripwire } : {}),
+  };
+}
+
+/** Plan mode offers only what plans (tools joining later, MCP's among them, included); the policy refuses the rest. */
+export function planModeExecutor(execution: Executor, registry: ToolRegistry): Executor {
+  return {
+    ...execution,
+    specs: () =>
+      execution
+        .specs()
+        .filter((spec) =>
+          offeredInPlanMode(registry.get(spec.name) ?? { name: spec.name, safety: 'dangerous' }),
+        ),
   };
 }

@@ -1,7 +1,11 @@
 // The tools a run offers: the built-in ones (or the caller's own choice), less the shell tools when commands are
 // off, plus those defined in config (tools.custom). MCP servers' tools join later (assemble.ts starts them).
 import type { LoadedConfig } from '../config/load.js';
+import { cacheDir } from '../config/paths.js';
+import type { AgentEvent } from '../core/events.js';
+import { type McpServers, startMcpServers } from '../mcp/start.js';
 import { COMMAND_TOOL } from '../safety/policy.js';
+import { createReadJail } from '../safety/read-jail.js';
 import { createRegistry, defaultTools, type ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 
@@ -32,4 +36,31 @@ export async function buildRegistry(
     await addConfigTools(registry, loaded, workspaceRoot);
   }
   return registry;
+}
+
+/**
+ * The MCP servers of mcp.servers, started now in the background; their tools join the registry when ready (the
+ * first request waits for them, bounded: toolsReady) and they end with the runner.
+ */
+export function startRunMcp(
+  loaded: LoadedConfig,
+  registry: ToolRegistry,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  emit: (event: AgentEvent) => void,
+): McpServers | undefined {
+  const { config } = loaded;
+  return startMcpServers({
+    servers: config.mcp.servers,
+    registry,
+    env,
+    workspace,
+    warn: (message) => emit({ type: 'warning', message }),
+    startupTimeoutSeconds: config.mcp.startup_timeout_seconds,
+    cacheDir: cacheDir(env),
+    jail: {
+      reads: createReadJail(env),
+      project: loaded.sources['mcp.servers']?.startsWith('project file') === true,
+    },
+  });
 }
