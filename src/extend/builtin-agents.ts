@@ -1,5 +1,6 @@
-// The agents Keel ships: `explore` (read-only search of the codebase) and `review` (read-only review of a diff,
-// which `keel review` runs by name). Written as agent files are, so a project or user file of the same name replaces one.
+// The agents Keel ships: `explore` (read-only search of the codebase) and `review` (a review of a diff, with
+// `keel review`'s severities). Written as agent files are, so a project or user file of the same name replaces one.
+import { REVIEW_SEVERITIES } from '../agent/review-prompt.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 /** What `review` answers with: one finding a line, the form `keel review` parses. */
@@ -7,7 +8,9 @@ export const REVIEW_PROMPT = `You review a change for correctness, security and 
 Read the diff you are given, or get it with read-only git commands (git diff, git diff --cached, git diff <base>...HEAD, git show, git log); read the files around each change for context.
 Report each finding on its own line, exactly as:
 path:line severity message
-where severity is one of: error, warning, info (error: a bug, a vulnerability or broken behaviour; warning: a likely problem or risky pattern; info: a smaller improvement). Use the line number in the new version of the file.
+where severity is one of (as \`keel review\` reports them):
+${REVIEW_SEVERITIES}
+Use the line number in the new version of the file.
 Report only real problems in the changed code; after the findings write one line: "summary: <one sentence>". With no findings, write only the summary line.`;
 
 export const EXPLORE_PROMPT = `You explore the codebase to answer one question; you never change files.
