@@ -110,6 +110,15 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       mode: (loaded) => options.mode ?? loaded.config.agent.terminal.default_mode ?? 'restricted',
       ...(options.allow ? { allow: options.allow } : {}),
       ...(approve ? { approve } : {}),
+      ...(options.askUser
+        ? {
+            askUser: (q, signal) =>
+              options.askUser!(
+                { question: q.question, ...(q.options ? { options: q.options } : {}) },
+                { signal },
+              ),
+          }
+        : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       session: { save: options.session !== false, ...(resumeId ? { resume: resumeId } : {}) },
       observe,

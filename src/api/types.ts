@@ -78,6 +78,14 @@ export interface AgentOptions {
   tools?: CustomTool[];
   /** Answers what the policy asks about; absent, the agent is headless and every "ask" is a "deny". */
   canUseTool?: CanUseTool;
+  /**
+   * Answers the model's questions (the ask_user tool): an option's text or any answer. Absent, the model is told
+   * no user is available and chooses itself.
+   */
+  askUser?: (
+    question: { question: string; options?: string[] },
+    context: { signal: AbortSignal },
+  ) => Promise<string>;
   /** Take up the saved session with this id (or a prefix of it) instead of starting one. */
   resume?: string;
   /** false: do not save the session (it cannot be resumed). Default: saved, as the CLI does. */

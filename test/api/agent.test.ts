@@ -131,6 +131,26 @@ describe('createAgent', () => {
     ).toEqual(['deny', 'once']);
   });
 
+  it('hands the model’s ask_user question to askUser and sends its answer back', async () => {
+    const s = await server([
+      { toolCalls: [{ name: 'ask_user', args: { question: 'Which port?', options: ['80', '8080'] } }] },
+      { text: 'done' },
+    ]);
+    const asked: unknown[] = [];
+    const agent = kept(
+      createAgent({
+        ...(await options(s)),
+        askUser: async (question) => {
+          asked.push(question);
+          return '8080';
+        },
+      }),
+    );
+    await collect(agent.run('set up the server'));
+    expect(asked).toEqual([{ question: 'Which port?', options: ['80', '8080'] }]);
+    expect(toolMessages(s.requests[1]!.body).at(-1)).toContain('8080');
+  });
+
   it('runs custom tools given by zod or JSON Schema, their arguments validated and their output sent back', async () => {
     const s = await server([
       { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] },
