@@ -31,7 +31,8 @@ export async function runLlmCase(
   let call: ToolCall | undefined;
   const base = { id: c.id, intent: c.intent, run, checks: [] };
   try {
-    const tools = createRegistry(defaultTools()).specs();
+    // As a run offers them: web_search only with a search endpoint, which an eval has not.
+    const tools = createRegistry(defaultTools().filter((t) => t.name !== 'web_search')).specs();
     const system = systemPrompt({ workspace: copy.root, mode: 'restricted', commands: true });
     for await (const event of options.model.stream({
       messages: [
