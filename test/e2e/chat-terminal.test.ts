@@ -218,12 +218,12 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     ]);
     const ws = await workspace({
       'notes.txt': 'buy milk\n',
-      '.keel/commands/review.md': '---\ndescription: review one file\n---\nReview $1 carefully.\n',
+      '.keel/commands/inspect.md': '---\ndescription: review one file\n---\nReview $1 carefully.\n',
     });
     const term = await chat(s, ws);
-    await term.type('/rev');
+    await term.type('/insp');
     await term.keys('Tab');
-    await term.waitFor('› /review ');
+    await term.waitFor('› /inspect ');
     await term.type('notes.txt');
     await term.keys('Enter');
     await term.waitFor('looked at it');

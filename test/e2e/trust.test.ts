@@ -59,7 +59,7 @@ describe('keel trust', () => {
     const trust = await keel(['trust']);
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toBe(
-      `trusted ${real}: its .keel.yaml may now set provider base URLs, API keys, GitHub hosts, the execution mode, safety rules, language servers (programs Keel starts), MCP servers, custom tools and hooks\n`,
+      `trusted ${real}: its .keel.yaml may now set provider base URLs, API keys, GitHub hosts, the execution mode, safety rules, language servers (programs Keel starts), MCP servers, the web search endpoint and its key, custom tools and hooks\n`,
     );
     expect((await keel(['trust', '--list'])).stdout).toBe(`${real}\n`);
 

@@ -39,7 +39,9 @@ export function runProvider(
 /** Call at file level: servers, workspaces and paths from the returned helpers are cleaned up after each test. */
 export function useE2E() {
   const track = useCleanup();
-  const removeLater = (path: string) => track(() => rm(path, { recursive: true, force: true }));
+  // Retried: a checkpoint a closed run started in the background may still be writing its last files.
+  const removeLater = (path: string) =>
+    track(() => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   return {
     track,
     removeLater,
