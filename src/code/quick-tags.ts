@@ -42,6 +42,13 @@ const TS_KIND: Record<string, SymbolKind> = {
 };
 
 /** The names an import or export clause binds, in the parse's order: default, namespace, then the braces. */
+/** The imports found, in source order, with their line numbers. */
+function inOrder(found: { index: number; imp: Import }[], line: (i: number) => number): Import[] {
+  found.sort((a, b) => a.index - b.index);
+  for (const f of found) f.imp.line = line(f.index);
+  return found.map((f) => f.imp);
+}
+
 function tsBindings(clause: string): { bindings: ImportedName[]; alias?: string } {
   const bindings: ImportedName[] = [];
   const braces = /\{([^}]*)\}/.exec(clause);
@@ -86,9 +93,7 @@ function tsImports(source: string, line: (i: number) => number, skip: [number, n
     found.push({ index: m.index, imp });
     skip.push([m.index, m.index + m[0].length]);
   }
-  found.sort((a, b) => a.index - b.index);
-  for (const f of found) f.imp.line = line(f.index);
-  return found.map((f) => f.imp);
+  return inOrder(found, line);
 }
 
 function tsDefinitions(source: string, line: (i: number) => number): Definition[] {
@@ -150,9 +155,7 @@ function pyImports(source: string, line: (i: number) => number, skip: [number, n
     }
     skip.push([m.index, m.index + m[0].length]);
   }
-  found.sort((a, b) => a.index - b.index);
-  for (const f of found) f.imp.line = line(f.index);
-  return found.map((f) => f.imp);
+  return inOrder(found, line);
 }
 
 function pyDefinitions(source: string, line: (i: number) => number): Definition[] {

@@ -12,7 +12,7 @@ import type { ExecutionMode } from '../safety/policy.js';
 import { createReadJail, skippedWarning } from '../safety/read-jail.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { BUILTIN_AGENTS } from './builtin-agents.js';
-import { splitFrontMatter } from './prompt-commands.js';
+import { splitFrontMatter, toolList } from './prompt-commands.js';
 
 /** `<workspace>/.keel/agents`. */
 export const projectAgentsDir = (workspace: string): string => join(workspace, '.keel', 'agents');
@@ -26,17 +26,7 @@ const frontMatterSchema = z
   .object({
     name: z.string().regex(NAME).optional(),
     description: z.string().min(1),
-    tools: z
-      .union([z.array(z.string()), z.string()])
-      .optional()
-      .transform((value) =>
-        typeof value === 'string'
-          ? value
-              .split(',')
-              .map((name) => name.trim())
-              .filter(Boolean)
-          : value,
-      ),
+    tools: toolList,
     model: z.string().min(1).optional(),
     mode: z.enum(MODES as [ExecutionMode, ...ExecutionMode[]]).optional(),
   })

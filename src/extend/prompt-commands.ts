@@ -17,21 +17,23 @@ export const projectCommandsDir = (workspace: string): string => join(workspace,
 export const userCommandsDir = (env: NodeJS.ProcessEnv): string =>
   join(dirname(userConfigPath(env)), 'commands');
 
+/** A list of tool names: Claude Code writes it as one comma-separated string; a YAML list works too. */
+export const toolList = z
+  .union([z.array(z.string()), z.string()])
+  .optional()
+  .transform((value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+      : value,
+  );
+
 const frontMatterSchema = z
   .object({
     description: z.string().optional(),
-    // Claude Code writes it as one comma-separated string; a YAML list works too.
-    'allowed-tools': z
-      .union([z.array(z.string()), z.string()])
-      .optional()
-      .transform((value) =>
-        typeof value === 'string'
-          ? value
-              .split(',')
-              .map((name) => name.trim())
-              .filter(Boolean)
-          : value,
-      ),
+    'allowed-tools': toolList,
     'argument-hint': z.string().optional(),
   })
   .loose();
