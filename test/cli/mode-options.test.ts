@@ -76,10 +76,11 @@ describe('the default mode', () => {
 
 describe("the chat's Shift+Tab cycle", () => {
   it.each([
-    ['auto', 'interactive'],
+    ['plan', 'interactive'],
     ['interactive', 'restricted'],
     ['restricted', 'auto'],
-    ['full', 'interactive'],
+    ['auto', 'plan'],
+    ['full', 'plan'],
   ] as const)('goes from %s to %s', (from, to) => {
     expect(nextMode(from)).toBe(to);
   });

@@ -236,6 +236,7 @@ describe('keel acp', () => {
     const created = await connection.agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
     expect(created.modes?.currentModeId).toBe('interactive');
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual([
+      'plan',
       'interactive',
       'restricted',
       'auto',

@@ -118,9 +118,9 @@ describe('keel policy show', () => {
   it('prints the modes table as text', async () => {
     const r = await runKeel(['policy', 'show']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^action\s+interactive\s+restricted\s+auto\s+full/);
-    expect(r.stdout).toMatch(/any other command, run in the sandbox.*\s+ask\s+deny\s+allow\s+allow/);
-    expect(r.stdout).toMatch(/edit or overwrite an existing file.*\s+ask\s+allow\s+allow\s+allow/);
+    expect(r.stdout).toMatch(/^action\s+plan\s+interactive\s+restricted\s+auto\s+full/);
+    expect(r.stdout).toMatch(/any other command, run in the sandbox.*\s+deny\s+ask\s+deny\s+allow\s+allow/);
+    expect(r.stdout).toMatch(/edit or overwrite an existing file.*\s+deny\s+ask\s+allow\s+allow\s+allow/);
     expect(r.stdout).toMatch(
       /Default mode of keel run and keel chat: auto \(bubblewrap works here|Default mode: restricted for keel run, interactive for keel chat \(no sandbox here/,
     );
@@ -132,7 +132,7 @@ describe('keel policy show', () => {
       modes: string[];
       actions: { kind: string; restricted: string }[];
     };
-    expect(table.modes).toEqual(['interactive', 'restricted', 'auto', 'full']);
+    expect(table.modes).toEqual(['plan', 'interactive', 'restricted', 'auto', 'full']);
     expect(table.actions.find((a) => a.kind === 'delete-other')).toMatchObject({ restricted: 'deny' });
   });
 });

@@ -38,6 +38,7 @@ export const geminiFlashListed = {
   maxOutput: 65536,
   tools: true,
   streaming: true,
+  images: true,
   price: { inputPerMTok: 0.3, outputPerMTok: 2.5, cacheReadPerMTok: 0.075 },
   source: 'server',
 };
