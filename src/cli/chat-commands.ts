@@ -8,6 +8,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
+import { taskRuns } from '../session/subagent-runs.js';
 import type { ChatGit, ChatGitContext } from './chat-git.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
@@ -146,6 +147,12 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     },
   },
   {
+    name: 'tasks',
+    args: '[n]',
+    description: "list this chat's sub-agent tasks, or show all that task n did",
+    run: (args, chat) => showTasks(args, chat),
+  },
+  {
     name: 'save',
     args: '<file>',
     description: 'export the session: .md, .html or .json by the extension',
@@ -240,6 +247,23 @@ async function permissions(args: string, chat: ChatContext): Promise<void> {
     (a, i) => `  ${i + 1}. ${a.tool}: ${a.what} (${a.scope}; kept ${a.added.slice(0, 10)})`,
   );
   chat.note(`approvals kept for this workspace:\n${lines.join('\n')}\n/permissions rm <n> removes one\n`);
+}
+
+/** `/tasks [n]`: the chat shows a sub-agent's calls folded under its task line; this unfolds them. */
+async function showTasks(args: string, chat: ChatContext): Promise<void> {
+  const file = chat.sessionFile();
+  if (!file) return chat.note('no tasks to show: this chat is not saved (--no-session)\n');
+  const tasks = taskRuns((await readSession(file))?.events ?? []);
+  if (tasks.length === 0) return chat.note('no sub-agent task has run in this chat\n');
+  if (!args.trim()) {
+    const list = tasks.map((t, i) => `${i + 1}. ${t.description} (${t.lines.length} tool calls)`);
+    return chat.print(`${list.join('\n')}\n`);
+  }
+  const n = Number(args.trim());
+  const task = Number.isInteger(n) ? tasks[n - 1] : undefined;
+  if (!task) return chat.note(`usage: /tasks [n], n from 1 to ${tasks.length}\n`);
+  chat.note(`task ${n}: ${task.description}\n`);
+  chat.print(`${task.lines.length > 0 ? task.lines.join('\n') : '(no tool calls)'}\n`);
 }
 
 async function saveSession(args: string, chat: ChatContext): Promise<void> {

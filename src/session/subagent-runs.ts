@@ -20,3 +20,25 @@ export function subagentRuns(events: readonly AgentEvent[]): Map<string, string[
   }
   return runs;
 }
+
+export interface TaskRun {
+  /** The task call's id. */
+  id: string;
+  /** The task's description (its `description` argument), or its agent's name. */
+  description: string;
+  lines: string[];
+}
+
+/** The session's tasks in the order they were called, each with what its sub-agent did (`/tasks`). */
+export function taskRuns(events: readonly AgentEvent[]): TaskRun[] {
+  const runs = subagentRuns(events);
+  const tasks: TaskRun[] = [];
+  for (const e of events) {
+    if (e.type !== 'tool_call' || e.parent !== undefined || e.name !== 'task') continue;
+    const args = (e.args ?? {}) as { description?: unknown; agent?: unknown };
+    const description =
+      typeof args.description === 'string' ? args.description : String(args.agent ?? 'task');
+    tasks.push({ id: e.id, description, lines: runs.get(e.id) ?? [] });
+  }
+  return tasks;
+}

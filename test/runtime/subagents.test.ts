@@ -4,10 +4,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHAT_COMMANDS, type ChatContext } from '../../src/cli/chat-commands.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run } from '../../src/runtime/assemble.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
-import { subagentRuns } from '../../src/session/subagent-runs.js';
+import { subagentRuns, taskRuns } from '../../src/session/subagent-runs.js';
 import { makeWorkspace } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest, ScriptStep } from '../support/model-server.js';
@@ -114,6 +115,23 @@ describe('the task tool', () => {
       'assistant',
     ]);
     expect(subagentRuns(record!.events).get('t1')?.[0]).toMatch(/^✓ read_file \{"path":"a\.ts"\} → /);
+    // The chat's /tasks unfolds what was folded under the task line.
+    expect(taskRuns(record!.events)).toEqual([
+      { id: 't1', description: 'summarise a', lines: [expect.stringMatching(/^✓ read_file /)] },
+    ]);
+    const shown: string[] = [];
+    const tasks = CHAT_COMMANDS.find((c) => c.name === 'tasks')!;
+    const chat = {
+      sessionFile: () => run.session!.file,
+      note: (t: string) => shown.push(t),
+      print: (t: string) => shown.push(t),
+    };
+    await tasks.run('', chat as unknown as ChatContext);
+    await tasks.run('1', chat as unknown as ChatContext);
+    await tasks.run('2', chat as unknown as ChatContext);
+    expect(shown[0]).toBe('1. summarise a (1 tool calls)\n');
+    expect(shown.slice(1, 3).join('')).toMatch(/^task 1: summarise a\n✓ read_file \{"path":"a\.ts"\}/);
+    expect(shown[3]).toBe('usage: /tasks [n], n from 1 to 1\n');
   });
 
   it('runs two read-only tasks of one turn side by side', async () => {
