@@ -68,6 +68,8 @@ export function waitAfter(event: AgentEvent): string | null | undefined {
     case 'text_delta':
     case 'reasoning_delta':
     case 'approval_requested':
+    // The question's prompt takes the line the spinner would redraw.
+    case 'user_question':
     case 'tool_result':
     case 'turn_end':
     case 'run_end':

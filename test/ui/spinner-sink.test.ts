@@ -28,6 +28,7 @@ const events: Record<string, AgentEvent> = {
   tool_result: { type: 'tool_result', id: '1', name: 'read_file', success: true } as unknown as AgentEvent,
   usage: { type: 'usage', input_tokens: 1, output_tokens: 1 } as AgentEvent,
   run_end: { type: 'run_end', reason: 'done' } as unknown as AgentEvent,
+  user_question: { type: 'user_question', id: '1', question: 'which?' } as AgentEvent,
 };
 
 describe('spinningSink', () => {
@@ -38,6 +39,8 @@ describe('spinningSink', () => {
     [['turn_start', 'tool_call', 'tool_result'], undefined],
     [['turn_start', 'usage'], 'thinking'],
     [['turn_start', 'run_end'], undefined],
+    // ask_user's prompt needs the line the spinner redraws.
+    [['turn_start', 'tool_call', 'user_question'], undefined],
   ])('after %j the spinner shows %s', (sequence, label) => {
     const { sink, log, shown } = recorded();
     for (const name of sequence) sink(events[name]!);
