@@ -163,7 +163,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // in the background (it never throws, and touches only journaled temp files of processes that are gone).
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
-  if (options.askUserTool === false) registry.remove('ask_user');
+  // ask_user where someone may answer (the chat, a caller's askUser) or in interactive and plan runs; --no-ask-user: none.
+  if (options.askUserTool === false || (!options.askUser && mode !== 'interactive' && mode !== 'plan'))
+    registry.remove('ask_user');
   // An agent run keeps its agent's tools; the task tool joins the coding agent's (not keel init's or ask's).
   const tasks = agentRegistry(registry, agents, runAgent, options.tools === undefined);
   // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
