@@ -42,6 +42,12 @@ const TS_KIND: Record<string, SymbolKind> = {
 };
 
 /** The names an import or export clause binds, in the parse's order: default, namespace, then the braces. */
+/** An import of a module itself, no names taken (`import './a'`, Python `import a.b as c`); its line set later. */
+function wholeModule(module: string, statement: string, alias?: string): Import {
+  const imp: Import = { module, names: [], bindings: [], line: 0, reexport: false, text: oneLine(statement) };
+  return alias ? { ...imp, alias } : imp;
+}
+
 /** The imports found, in source order, with their line numbers. */
 function inOrder(found: { index: number; imp: Import }[], line: (i: number) => number): Import[] {
   found.sort((a, b) => a.index - b.index);
@@ -82,14 +88,7 @@ function tsImports(source: string, line: (i: number) => number, skip: [number, n
     skip.push([m.index, m.index + m[0].length]);
   }
   for (const m of source.matchAll(TS_BARE)) {
-    const imp: Import = {
-      module: m[2]!,
-      names: [],
-      bindings: [],
-      line: 0,
-      reexport: false,
-      text: oneLine(m[0]),
-    };
+    const imp = wholeModule(m[2]!, m[0]);
     found.push({ index: m.index, imp });
     skip.push([m.index, m.index + m[0].length]);
   }
@@ -142,15 +141,7 @@ function pyImports(source: string, line: (i: number) => number, skip: [number, n
   }
   for (const m of source.matchAll(PY_IMPORT)) {
     for (const b of pyNames(m[1]!)) {
-      const imp: Import = {
-        module: b.name,
-        names: [],
-        bindings: [],
-        ...(b.alias ? { alias: b.alias } : {}),
-        line: 0,
-        reexport: false,
-        text: oneLine(m[0]),
-      };
+      const imp = wholeModule(b.name, m[0], b.alias);
       found.push({ index: m.index, imp });
     }
     skip.push([m.index, m.index + m[0].length]);

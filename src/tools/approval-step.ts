@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { ApprovalRequest, Approve } from '../core/approval.js';
 import type { ToolCall } from '../core/messages.js';
 import { type ApprovalMemory, approvalBinding } from '../safety/approval-memory.js';
+import type { PolicyDecision } from '../safety/policy.js';
 import { fail, type Tool, type ToolContext, type ToolPreview, type ToolResult } from './tool.js';
 
 export type ApprovalOutcome =
@@ -42,16 +43,16 @@ function editNote(edit: Editable, edited: string): string {
 export async function askApproval(
   call: ToolCall,
   tool: Tool,
-  reason: string,
+  /**
+   * The policy's "ask": why, how to allow the call without asking (for the refusal where nobody can answer), and
+   * keepable false when the answer must not outlive the chat (protected paths, the confirm tier).
+   */
+  { reason, hint, keepable = true }: Pick<PolicyDecision, 'reason' | 'hint' | 'keepable'>,
   args: unknown,
   preview: ToolPreview,
   ctx: ToolContext,
   /** Who answers (absent: nobody can, the call is refused) and the session's remembered "always" answers. */
   asker: { approve?: Approve; approvals?: ApprovalMemory },
-  /** How to allow the call without asking (the policy's hint), for the refusal where nobody can answer. */
-  hint?: string,
-  /** False when the answer must not outlive the chat (protected paths, the confirm tier). */
-  keepable = true,
 ): Promise<ApprovalOutcome> {
   if (!asker.approve) {
     const how = hint ? `; to allow it: ${hint}` : '';

@@ -182,17 +182,7 @@ async function run(
   if ((mutating || network) && executor.dryRun)
     return dryRunResult(preview, decision.decision === 'ask' ? decision.reason : undefined);
   if (decision.decision === 'ask') {
-    const answer = await askApproval(
-      call,
-      tool,
-      decision.reason,
-      args,
-      preview,
-      ctx,
-      executor,
-      decision.hint,
-      decision.keepable !== false,
-    );
+    const answer = await askApproval(call, tool, decision, args, preview, ctx, executor);
     if (answer.kind === 'refused') return answer.result;
     // The user rewrote the call: it is a new call, validated and decided again (it may be refused or asked).
     if (answer.kind === 'edited') {
@@ -266,18 +256,7 @@ function networkContext(
       if (decision.decision === 'allow') return undefined;
       if (decision.decision === 'deny')
         return decision.hint ? `${decision.reason}; to allow it: ${decision.hint}` : decision.reason;
-      const keepable = decision.keepable !== false;
-      const answer = await askApproval(
-        call,
-        tool,
-        decision.reason,
-        args,
-        preview,
-        ctx,
-        executor,
-        decision.hint,
-        keepable,
-      );
+      const answer = await askApproval(call, tool, decision, args, preview, ctx, executor);
       return answer.kind === 'run'
         ? undefined
         : answer.kind === 'refused'
