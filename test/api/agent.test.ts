@@ -13,7 +13,7 @@ import {
   createAgent,
   type ToolUse,
 } from '../../src/api/index.js';
-import { toolMessages, useE2E } from '../support/e2e.js';
+import { homeEnv, toolMessages, useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -34,15 +34,7 @@ async function options(s: ModelServer, extra: AgentOptions = {}): Promise<AgentO
     provider: 'ollama',
     baseUrl: s.ollamaUrl,
     model: 'test-model',
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: `${home}/config`,
-      XDG_DATA_HOME: `${home}/data`,
-      XDG_STATE_HOME: `${home}/state`,
-      XDG_CACHE_HOME: `${home}/cache`,
-      KEEL_KEYRING: 'off',
-    },
+    env: { PATH: process.env.PATH, ...homeEnv(home) },
     ...extra,
   };
 }

@@ -12,7 +12,7 @@ import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../../src/runtime/assemble.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
 import type { CommandOutput } from '../../src/ui/command-output.js';
-import { useE2E } from '../support/e2e.js';
+import { homeEnv, useE2E } from '../support/e2e.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -23,15 +23,7 @@ const saved = { ...process.env };
 let home = '';
 beforeEach(async () => {
   home = await workspace();
-  Object.assign(process.env, {
-    HOME: home,
-    XDG_CONFIG_HOME: `${home}/config`,
-    XDG_DATA_HOME: `${home}/data`,
-    XDG_STATE_HOME: `${home}/state`,
-    XDG_CACHE_HOME: `${home}/cache`,
-    KEEL_KEYRING: 'off',
-    GIT_CONFIG_NOSYSTEM: '1',
-  });
+  Object.assign(process.env, { ...homeEnv(home), GIT_CONFIG_NOSYSTEM: '1' });
 });
 afterEach(() => {
   process.env = { ...saved };

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assembleRun, type Run } from '../../src/runtime/assemble.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
-import { useE2E } from '../support/e2e.js';
+import { homeEnv, useE2E } from '../support/e2e.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -12,14 +12,7 @@ const { server, workspace } = useE2E();
 const saved = { ...process.env };
 beforeEach(async () => {
   const home = await workspace();
-  Object.assign(process.env, {
-    HOME: home,
-    XDG_CONFIG_HOME: `${home}/config`,
-    XDG_DATA_HOME: `${home}/data`,
-    XDG_STATE_HOME: `${home}/state`,
-    XDG_CACHE_HOME: `${home}/cache`,
-    KEEL_KEYRING: 'off',
-  });
+  Object.assign(process.env, homeEnv(home));
 });
 afterEach(() => {
   process.env = { ...saved };

@@ -70,3 +70,15 @@ export function runOllama(s: ModelServer, ws: string, args: string[], options?: 
 export function runReplay(cassette: string, ws: string, args: string[]) {
   return runKeel(['run', '--provider', 'replay', '--cassette', cassette, '--cwd', ws, ...args]);
 }
+
+/** Keel's directories under a temp home, and no OS keyring: a run in process touches nothing of the user's. */
+export function homeEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/config`,
+    XDG_DATA_HOME: `${home}/data`,
+    XDG_STATE_HOME: `${home}/state`,
+    XDG_CACHE_HOME: `${home}/cache`,
+    KEEL_KEYRING: 'off',
+  };
+}
