@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { stateDir, userConfigPath, workspaceKey } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
-import { commandEnv } from '../exec/process-runner.js';
 import type { CommandRunner } from '../core/runner.js';
+import { commandEnv } from '../exec/process-runner.js';
 import { chooseCommandRunner } from '../exec/sandbox-choice.js';
 import { keelDirectories } from '../exec/sandbox-runner.js';
 import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
@@ -66,8 +66,7 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
       network: config.safety.sandbox_network,
     },
   });
-  const commands =
-    options.terminal && !chosen.sandboxed ? { ...chosen, runner: options.terminal } : chosen;
+  const commands = options.terminal && !chosen.sandboxed ? { ...chosen, runner: options.terminal } : chosen;
   const policyOptions = {
     mode: options.mode,
     workspace,
