@@ -45,6 +45,8 @@ export interface ModelRequest {
    * keep-alives), so the retry wrapper's idle timer sees a stream that is slow but alive.
    */
   onActivity?: () => void;
+  /** Search the web with the provider's own search tool in this request (Model.webSearch), up to this many results. */
+  webSearch?: { maxResults: number };
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'error' | 'other';
@@ -54,7 +56,7 @@ export type ResponseEvent =
   | { type: 'text'; delta: string }
   | { type: 'reasoning'; delta: string }
   | { type: 'tool-call'; call: ToolCall }
-  /** A source the answer cites (OpenRouter web search annotations). */
+  /** A source the answer cites (web search results and annotations). */
   | { type: 'citation'; url: string; title?: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: FinishReason };
@@ -73,6 +75,8 @@ export interface Model {
   readonly modelId: string;
   /** Context window, output limit, tool support and price as far as known before the first request (no network). */
   readonly capabilities?: ModelCapabilities;
+  /** The provider's own web search, asked with ModelRequest.webSearch; `url`: its API, which the policy judges. */
+  readonly webSearch?: { url: string };
   /** Streams one model response. Throws KeelError subclasses for failures the user must act on. */
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
 }

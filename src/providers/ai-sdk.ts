@@ -10,6 +10,7 @@ import {
   type LanguageModelV3FunctionTool,
   type LanguageModelV3Message,
   type LanguageModelV3Prompt,
+  type LanguageModelV3ProviderTool,
   type LanguageModelV3StreamPart,
   type LanguageModelV3ToolResultPart,
   type LanguageModelV3Usage,
@@ -38,6 +39,16 @@ export interface AiSdkModelOptions {
   toolResultImages?: 'inline' | 'user-message';
   /** A provider's last word on the call (Anthropic's prompt-cache breakpoints). */
   prepareCall?: (call: LanguageModelV3CallOptions) => LanguageModelV3CallOptions;
+  /** The provider's own web search, for a request that asks for it (ModelRequest.webSearch). */
+  webSearch?: NativeWebSearch;
+}
+
+/** How a provider searches the web in a request: its search tool, or another model of it that searches. */
+export interface NativeWebSearch {
+  /** The API the search goes to (the policy judges its domain). */
+  url: string;
+  tools?: (maxResults: number) => LanguageModelV3ProviderTool[];
+  model?: (maxResults: number) => LanguageModelV3;
 }
 
 export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): Model {
@@ -45,7 +56,11 @@ export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): 
     provider: options.provider,
     modelId: model.modelId,
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-    stream: (request) => streamEvents(model, options, request),
+    ...(options.webSearch ? { webSearch: { url: options.webSearch.url } } : {}),
+    stream: (request) => {
+      const search = request.webSearch && options.webSearch;
+      return streamEvents(search?.model?.(request.webSearch!.maxResults) ?? model, options, request);
+    },
   };
 }
 
@@ -56,9 +71,11 @@ async function* streamEvents(
 ): AsyncGenerator<ModelEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortError(signal);
+  const searchTools = (request.webSearch && options.webSearch?.tools?.(request.webSearch.maxResults)) || [];
+  const tools = [...request.tools.map(toFunctionTool), ...searchTools];
   const base: LanguageModelV3CallOptions = {
     prompt: toPrompt(request.messages, options.toolResultImages),
-    tools: request.tools.length > 0 ? request.tools.map(toFunctionTool) : undefined,
+    tools: tools.length > 0 ? tools : undefined,
     abortSignal: signal,
     providerOptions: options.providerOptions?.(request),
     maxOutputTokens: options.maxOutputTokens,
@@ -95,6 +112,8 @@ async function* streamEvents(
           if (part.delta !== '') yield { type: 'reasoning', delta: part.delta };
           break;
         case 'tool-call':
+          // The provider ran it (its web search): not Keel's to run; its results come as sources.
+          if (part.providerExecuted) break;
           sawToolCall = true;
           yield {
             type: 'tool-call',

@@ -39,6 +39,13 @@ export function createAnthropicModel(options: HostedModelOptions): Model {
     maxOutputTokens,
     toolResultImages: 'inline',
     prepareCall: withCacheBreakpoints,
+    // Anthropic's server-side web search: one search per request, its results as sources.
+    webSearch: {
+      url: baseUrl,
+      tools: () => [
+        { type: 'provider', id: 'anthropic.web_search_20250305', name: 'web_search', args: { maxUses: 1 } },
+      ],
+    },
     errors: hostedErrorContext('anthropic', options, baseUrl),
   });
 }

@@ -12,6 +12,11 @@ export function createGeminiModel(options: HostedModelOptions): Model {
   return aiSdkModel(provider(options.model), {
     provider: 'gemini',
     toolResultImages: 'inline',
+    // Grounding with Google Search: the answer's grounding chunks are its sources.
+    webSearch: {
+      url: baseUrl,
+      tools: () => [{ type: 'provider', id: 'google.google_search', name: 'google_search', args: {} }],
+    },
     errors: hostedErrorContext('gemini', options, baseUrl),
   });
 }

@@ -118,6 +118,7 @@ function withCapabilities(model: Model, capabilities: ModelCapabilities): Model 
     provider: model.provider,
     modelId: model.modelId,
     capabilities,
+    ...(model.webSearch ? { webSearch: model.webSearch } : {}),
     stream: (request) => model.stream(request),
   };
 }

@@ -12,6 +12,15 @@ export function createOpenRouterModel(options: HostedModelOptions): Model {
   // Usage accounting: without it the stream may end with no token counts (tokens and cost would show 0).
   return aiSdkModel(provider.chat(options.model, { usage: { include: true } }), {
     provider: 'openrouter',
+    // OpenRouter's web plugin: the same model with search results, cited as url_citation annotations.
+    webSearch: {
+      url: baseUrl,
+      model: (maxResults) =>
+        provider.chat(options.model, {
+          usage: { include: true },
+          plugins: [{ id: 'web', max_results: maxResults }],
+        }),
+    },
     errors: hostedErrorContext('openrouter', options, baseUrl),
   });
 }

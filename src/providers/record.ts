@@ -60,6 +60,7 @@ export function recordingModel(inner: Model, file: string, redact: Redactor = (t
     provider: inner.provider,
     modelId: inner.modelId,
     ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
+    ...(inner.webSearch ? { webSearch: inner.webSearch } : {}),
     stream,
   };
 }

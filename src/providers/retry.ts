@@ -45,6 +45,7 @@ export function retryingModel(inner: Model, options: RetryOptions): Model {
     provider: inner.provider,
     modelId: inner.modelId,
     ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
+    ...(inner.webSearch ? { webSearch: inner.webSearch } : {}),
     stream: (request) => streamWithRetries(inner, settings, request),
   };
 }

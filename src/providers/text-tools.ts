@@ -29,6 +29,7 @@ export function textToolModel(inner: Model): Model {
     provider: inner.provider,
     modelId: inner.modelId,
     ...(inner.capabilities ? { capabilities: inner.capabilities } : {}),
+    ...(inner.webSearch ? { webSearch: inner.webSearch } : {}),
     stream: (request) => streamWithTextTools(inner, request),
   };
 }

@@ -162,7 +162,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   });
   // Temp files of writes killed before their rename, by runs now gone: removed in the background (never throws).
   void cleanStaleTempFiles(state);
-  const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
+  const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools, nativeSearch: true });
   // ask_user where someone may answer (the chat, a caller's askUser) or in interactive and plan runs; --no-ask-user: none.
   if (options.askUserTool === false || (!options.askUser && mode !== 'interactive' && mode !== 'plan'))
     registry.remove('ask_user');
@@ -215,7 +215,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     languages,
     diagnostics: config.code.diagnostics,
     ...(options.askUser ? { askUser: options.askUser } : {}),
-    web: webAccess(config, env),
+    web: webAccess(config, env, model),
     condense: modelCondenser(model),
     ...(options.files ? { files: options.files } : {}),
   };

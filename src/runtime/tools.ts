@@ -14,7 +14,13 @@ export interface ToolChoice {
   tools?: Tool[];
   /** Add the tools of tools.custom; default: only with the built-in tools. */
   custom?: boolean;
+  /** The run's model may search the web itself (a run with a model; not keel mcp serve or the tool evals). */
+  nativeSearch?: boolean;
 }
+
+/** Providers whose API has its own web search (providers/*.ts wire it as NativeWebSearch). */
+const SEARCHING_PROVIDERS: readonly string[] = ['anthropic', 'gemini', 'openai', 'openrouter'];
+export const searchesTheWeb = (provider: string): boolean => SEARCHING_PROVIDERS.includes(provider);
 
 export async function buildRegistry(
   loaded: LoadedConfig,
@@ -27,8 +33,9 @@ export async function buildRegistry(
   if (!config.safety.allow_command_execution) {
     for (const name of [COMMAND_TOOL, 'command_output', 'kill_command']) registry.remove(name);
   }
-  // web_search is offered only where it can search: a configured endpoint (web.search).
-  if (!config.web.search) registry.remove('web_search');
+  // web_search is offered only where it can search: a configured endpoint (web.search), or the provider's own.
+  if (!config.web.search && !(choice.nativeSearch && searchesTheWeb(config.provider.type)))
+    registry.remove('web_search');
   // Their loader brings the bash parser, so it loads only when config defines some.
   const custom = choice.custom ?? choice.tools === undefined;
   if (custom && Object.keys(config.tools.custom).length > 0) {

@@ -5,10 +5,13 @@ import type { Message } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import { CredentialStore } from '../providers/credentials.js';
 import { DEFAULT_SEARCH_URLS } from '../tools/search-endpoints.js';
-import type { SearchEndpoint, WebAccess } from '../tools/tool.js';
+import type { NativeSearch, SearchEndpoint, WebAccess } from '../tools/tool.js';
 
-/** What the web tools may reach in this run; the search key is looked up when a search runs, not before. */
-export function webAccess(config: KeelConfig, env: NodeJS.ProcessEnv): WebAccess {
+/**
+ * What the web tools may reach in this run; the search key is looked up when a search runs, not before. Without a
+ * configured endpoint, a model whose provider searches the web (Model.webSearch) searches for web_search.
+ */
+export function webAccess(config: KeelConfig, env: NodeJS.ProcessEnv, model?: Model): WebAccess {
   const configured = config.web.search;
   const url = configured ? (configured.url ?? DEFAULT_SEARCH_URLS[configured.provider]) : undefined;
   const search: SearchEndpoint | undefined =
@@ -23,7 +26,43 @@ export function webAccess(config: KeelConfig, env: NodeJS.ProcessEnv): WebAccess
           },
         }
       : undefined;
-  return { allowPrivate: config.safety.web.allow_private, ...(search ? { search } : {}) };
+  const native = !search && model?.webSearch ? nativeSearch(model, model.webSearch.url) : undefined;
+  return {
+    allowPrivate: config.safety.web.allow_private,
+    ...(search ? { search } : {}),
+    ...(native ? { native } : {}),
+  };
+}
+
+const SEARCH_SYSTEM =
+  'You search the web for a coding agent. Search for the query, then answer with the most relevant results: for each, its title, URL and what it says that matters, concisely.';
+
+/** One request with the provider's search tool: its answer, and the sources it cited or found. */
+function nativeSearch(model: Model, url: string): NativeSearch {
+  return {
+    provider: model.provider,
+    url,
+    async search(query, maxResults, signal) {
+      const messages: Message[] = [
+        { role: 'system', content: SEARCH_SYSTEM },
+        { role: 'user', content: query },
+      ];
+      let text = '';
+      let sources: { url: string; title?: string }[] = [];
+      for await (const event of model.stream({ messages, tools: [], signal, webSearch: { maxResults } })) {
+        if (event.type === 'text') text += event.delta;
+        else if (event.type === 'citation') {
+          if (!sources.some((s) => s.url === event.url))
+            sources.push({ url: event.url, ...(event.title ? { title: event.title } : {}) });
+        } else if (event.type === 'retry') {
+          // A retried response starts again.
+          text = '';
+          sources = [];
+        }
+      }
+      return { text: text.trim(), sources: sources.slice(0, maxResults) };
+    },
+  };
 }
 
 const CONDENSE_SYSTEM =

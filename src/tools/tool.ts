@@ -65,6 +65,19 @@ export interface WebAccess {
   classify?: (address: string) => string | undefined;
   /** Where web_search searches; absent: the tool is not offered. */
   search?: SearchEndpoint;
+  /** The run's provider's own web search, used when no endpoint is configured. */
+  native?: NativeSearch;
+}
+
+/** A provider's web search: its API's URL (judged by the policy) and a search returning its answer and sources. */
+export interface NativeSearch {
+  provider: string;
+  url: string;
+  search(
+    query: string,
+    maxResults: number,
+    signal: AbortSignal,
+  ): Promise<{ text: string; sources: { url: string; title?: string }[] }>;
 }
 
 /** What a tool sees of the run: its workspace, signal, runner, limits and event sink. The policy, approvals,

@@ -1,8 +1,10 @@
 // web_search: a query through the configured search API (web.search), results as title, URL and snippet, each a
-// citation listed under the answer. The policy judges the endpoint's domain like any web access.
+// citation listed under the answer; without one, through the provider's own search (Anthropic's web search tool,
+// OpenAI's in the Responses API, Gemini's Google Search grounding, OpenRouter's web plugin), its answer with the
+// sources it found. The policy judges the endpoint's (or the provider API's) domain like any web access.
 import { z } from 'zod';
 import { formatHits, searchHits, searchRequest } from './search-endpoints.js';
-import { defineTool, fail, ok } from './tool.js';
+import { defineTool, fail, type NativeSearch, ok } from './tool.js';
 import { httpRequest, networkError } from './web-http.js';
 
 const schema = z.object({
@@ -20,17 +22,21 @@ export const webSearchTool = defineTool({
   safety: 'caution',
   async preview(args, ctx) {
     const search = ctx.web?.search;
-    // The URL judged is the endpoint's; the query is in the summary, never the key.
-    const url = search ? searchRequest(search, args.query, args.max_results, undefined).url : undefined;
+    const native = search ? undefined : ctx.web?.native;
+    // The URL judged is the endpoint's (or the provider's API); the query is in the summary, never the key.
+    const url = search ? searchRequest(search, args.query, args.max_results, undefined).url : native?.url;
+    const by = search?.provider ?? (native ? `${native.provider}'s own search` : undefined);
     return {
       reads: [],
       writes: [],
       ...(url ? { url } : {}),
-      summary: `search the web for ${JSON.stringify(args.query)}${search ? ` (${search.provider})` : ''}`,
+      summary: `search the web for ${JSON.stringify(args.query)}${by ? ` (${by})` : ''}`,
     };
   },
   async execute(args, ctx) {
     const search = ctx.web?.search;
+    const native = ctx.web?.native;
+    if (!search && native) return searchNatively(native, args.query, args.max_results, ctx.signal);
     if (!search) return fail('web search is not configured (web.search in the config)');
     const key = await search.apiKey();
     if (!key && search.provider !== 'searxng') {
@@ -73,3 +79,27 @@ export const webSearchTool = defineTool({
     return { ...result, citations: hits.map((h) => ({ url: h.url, title: h.title })) };
   },
 });
+
+/** The provider searches: its answer, then its sources numbered, each a citation. */
+async function searchNatively(native: NativeSearch, query: string, max: number, signal: AbortSignal) {
+  let found: Awaited<ReturnType<NativeSearch['search']>>;
+  try {
+    found = await native.search(query, max, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    return fail(`${native.provider}'s web search failed: ${why}`);
+  }
+  if (found.sources.length === 0 && found.text === '')
+    return fail(`${native.provider}'s web search found nothing for ${JSON.stringify(query)}`);
+  const listed = found.sources.map((s, i) => `[${i + 1}] ${s.title ? `${s.title} — ` : ''}${s.url}`);
+  const text = [found.text, listed.length > 0 ? `Sources:\n${listed.join('\n')}` : '']
+    .filter(Boolean)
+    .join('\n\n');
+  const result = ok(
+    text,
+    { results: found.sources.length, via: native.provider },
+    `${found.sources.length} sources`,
+  );
+  return { ...result, citations: found.sources };
+}
