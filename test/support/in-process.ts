@@ -1,0 +1,125 @@
+// Runs keel's command line in this process, as src/cli/main.ts does in the binary: the same argument handling,
+// commands and exit codes, with stdin, stdout, stderr and the environment swapped for the call and restored after.
+// Costs a few milliseconds where a spawn of dist/keel.js costs ~0.7 s of CPU; signals and process death still
+// need the binary (runKeel).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { CommanderError } from 'commander';
+import { contradictoryFlag, entryArgs } from '../../src/cli/entry-argv.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { reportFailure } from '../../src/cli/report.js';
+import { UsageError } from '../../src/core/errors.js';
+import type { KeelRun, KeelRunOptions } from './cli.js';
+
+/** The variables runKeel clears: a developer's own provider settings never reach a test's run. */
+const clearedEnv = [
+  'OLLAMA_HOST',
+  'OLLAMA_MODEL',
+  'OPENAI_BASE_URL',
+  'OPENAI_API_KEY',
+  'GEMINI_API_KEY',
+  'OPENROUTER_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GITHUB_TOKEN',
+  'COPILOT_MODEL',
+  'KEEL_PROVIDER',
+  'KEEL_MODEL',
+  'KEEL_CHECKPOINTS',
+];
+
+type Write = typeof process.stdout.write;
+
+/** Captures what goes to a stream's write, calling back as the real one does. */
+function capture(stream: NodeJS.WriteStream, sink: (text: string) => void): () => void {
+  const original = stream.write;
+  stream.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  }) as Write;
+  return () => {
+    stream.write = original;
+  };
+}
+
+/** A stdin that is not a terminal and holds `input` (empty when undefined), as runKeel's piped stdin. */
+function pipedStdin(input: string | undefined): NodeJS.ReadStream {
+  return Readable.from(input ? [Buffer.from(input)] : []) as unknown as NodeJS.ReadStream;
+}
+
+/**
+ * `keel …args` in process, with the same temp HOME, cleared variables and defaults as runKeel (checkpoints off
+ * unless asked). Not for runs that must be killed, signalled or watched while they run (onSpawn, openStdin).
+ */
+export async function runCli(
+  args: string[],
+  options: Pick<KeelRunOptions, 'cwd' | 'env' | 'input' | 'checkpoints'> = {},
+): Promise<KeelRun> {
+  const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
+  const savedEnv = process.env;
+  const savedExitCode = process.exitCode;
+  const stdinDescriptor = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+  const env: NodeJS.ProcessEnv = {
+    ...savedEnv,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    NO_COLOR: '1',
+    KEEL_KEYRING: 'off',
+  };
+  for (const name of clearedEnv) delete env[name];
+  if (!options.checkpoints) env.KEEL_CHECKPOINTS = 'off';
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  let stdout = '';
+  let stderr = '';
+  const restoreOut = capture(process.stdout, (t) => (stdout += t));
+  const restoreErr = capture(process.stderr, (t) => (stderr += t));
+  process.env = env;
+  process.exitCode = undefined;
+  Object.defineProperty(process, 'stdin', { value: pipedStdin(options.input), configurable: true });
+  try {
+    const argv = options.cwd === undefined ? args : withCwd(args, options.cwd);
+    await main(argv);
+    return { code: Number(process.exitCode ?? 0), stdout, stderr };
+  } finally {
+    Object.defineProperty(process, 'stdin', stdinDescriptor);
+    process.exitCode = savedExitCode;
+    process.env = savedEnv;
+    restoreErr();
+    restoreOut();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** runKeel's `cwd` is the process's directory; in process there is one, so a run without --cwd gets it. */
+function withCwd(args: string[], cwd: string): string[] {
+  return args.includes('--cwd') ? args : [...args, '--cwd', cwd];
+}
+
+/** src/cli/main.ts's main, less watching for a closed stdout (a test's output never closes). */
+async function main(args: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    const contradiction = contradictoryFlag(args);
+    if (contradiction) {
+      const flag = `--${contradiction.slice('--no-'.length)}`;
+      throw new UsageError(`${flag} and ${contradiction} contradict each other`, {
+        hint: 'pass only one of them',
+      });
+    }
+    const terminal = { stdin: false, stdout: false };
+    await program.parseAsync(['node', 'keel', ...entryArgs(args, program, terminal)]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = reportFailure(error, { debug: args.includes('--debug') });
+  }
+}
