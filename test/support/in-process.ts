@@ -5,12 +5,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { CommanderError } from 'commander';
 import { contradictoryFlag, entryArgs } from '../../src/cli/entry-argv.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { reportFailure } from '../../src/cli/report.js';
 import { UsageError } from '../../src/core/errors.js';
+import type { ChatStep } from './chat.js';
 import type { KeelRun, KeelRunOptions } from './cli.js';
 
 /** The variables runKeel clears: a developer's own provider settings never reach a test's run. */
@@ -50,14 +51,30 @@ function pipedStdin(input: string | undefined): NodeJS.ReadStream {
   return Readable.from(input ? [Buffer.from(input)] : []) as unknown as NodeJS.ReadStream;
 }
 
+/** Like converse() in chat.ts for a child: each step waits for the output it names, then types or ends stdin. */
+function conversation(steps: ChatStep[], output: { stdout: string; stderr: string }) {
+  const stdin = new PassThrough();
+  let next = 0;
+  const advance = () => {
+    for (let step = steps[next]; step && (step.until?.(output) ?? true); step = steps[++next]) {
+      if (step.signal) throw new Error('runCli cannot send signals: use runKeel');
+      if (step.send !== undefined) stdin.write(step.send);
+      if (step.end) stdin.end();
+    }
+  };
+  return { stdin: stdin as unknown as NodeJS.ReadStream, advance };
+}
+
+export interface CliOptions extends Pick<KeelRunOptions, 'cwd' | 'env' | 'input' | 'checkpoints'> {
+  /** Typed into stdin step by step as the output shows what each waits for (instead of `input`). */
+  steps?: ChatStep[];
+}
+
 /**
  * `keel …args` in process, with the same temp HOME, cleared variables and defaults as runKeel (checkpoints off
- * unless asked). Not for runs that must be killed, signalled or watched while they run (onSpawn, openStdin).
+ * unless asked). Not for runs that must be killed or signalled.
  */
-export async function runCli(
-  args: string[],
-  options: Pick<KeelRunOptions, 'cwd' | 'env' | 'input' | 'checkpoints'> = {},
-): Promise<KeelRun> {
+export async function runCli(args: string[], options: CliOptions = {}): Promise<KeelRun> {
   const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
   const savedEnv = process.env;
   const savedExitCode = process.exitCode;
@@ -76,17 +93,25 @@ export async function runCli(
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  let stdout = '';
-  let stderr = '';
-  const restoreOut = capture(process.stdout, (t) => (stdout += t));
-  const restoreErr = capture(process.stderr, (t) => (stderr += t));
+  const output = { stdout: '', stderr: '' };
+  const talk = options.steps ? conversation(options.steps, output) : undefined;
+  const restoreOut = capture(process.stdout, (t) => {
+    output.stdout += t;
+    talk?.advance();
+  });
+  const restoreErr = capture(process.stderr, (t) => {
+    output.stderr += t;
+    talk?.advance();
+  });
   process.env = env;
   process.exitCode = undefined;
-  Object.defineProperty(process, 'stdin', { value: pipedStdin(options.input), configurable: true });
+  const stdin = talk?.stdin ?? pipedStdin(options.input);
+  Object.defineProperty(process, 'stdin', { value: stdin, configurable: true });
   try {
     const argv = options.cwd === undefined ? args : withCwd(args, options.cwd);
+    talk?.advance();
     await main(argv);
-    return { code: Number(process.exitCode ?? 0), stdout, stderr };
+    return { code: Number(process.exitCode ?? 0), ...output };
   } finally {
     Object.defineProperty(process, 'stdin', stdinDescriptor);
     process.exitCode = savedExitCode;
