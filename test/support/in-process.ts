@@ -108,7 +108,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   const stdin = talk?.stdin ?? pipedStdin(options.input);
   Object.defineProperty(process, 'stdin', { value: stdin, configurable: true });
   try {
-    const argv = options.cwd === undefined ? args : withCwd(args, options.cwd);
+    const argv = withCwd(args, options.cwd ?? home);
     talk?.advance();
     await main(argv);
     return { code: Number(process.exitCode ?? 0), ...output };
@@ -122,7 +122,10 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   }
 }
 
-/** runKeel's `cwd` is the process's directory; in process there is one, so a run without --cwd gets it. */
+/**
+ * runKeel's `cwd` (default: the temp HOME) is the child's directory; this process's own is the repository, which
+ * a command must never take for its workspace, so a call without --cwd gets one.
+ */
 function withCwd(args: string[], cwd: string): string[] {
   return args.includes('--cwd') ? args : [...args, '--cwd', cwd];
 }
