@@ -1,7 +1,7 @@
 // Runs keel's command line in this process, as src/cli/main.ts does in the binary: the same argument handling,
 // commands and exit codes, with stdin, stdout, stderr and the environment swapped for the call and restored after.
-// Costs a few milliseconds where a spawn of dist/keel.js costs ~0.7 s of CPU; signals and process death still
-// need the binary (runKeel).
+// Saves the ~0.7 s of CPU each spawn of dist/keel.js costs (node boot, the bundle, module init); signals, process
+// death and a real terminal still need the binary (runKeel, tmux).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,23 +12,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { reportFailure } from '../../src/cli/report.js';
 import { UsageError } from '../../src/core/errors.js';
 import type { ChatStep } from './chat.js';
-import type { KeelRun, KeelRunOptions } from './cli.js';
-
-/** The variables runKeel clears: a developer's own provider settings never reach a test's run. */
-const clearedEnv = [
-  'OLLAMA_HOST',
-  'OLLAMA_MODEL',
-  'OPENAI_BASE_URL',
-  'OPENAI_API_KEY',
-  'GEMINI_API_KEY',
-  'OPENROUTER_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'GITHUB_TOKEN',
-  'COPILOT_MODEL',
-  'KEEL_PROVIDER',
-  'KEEL_MODEL',
-  'KEEL_CHECKPOINTS',
-];
+import { clearedEnv, type KeelRun, type KeelRunOptions } from './cli.js';
 
 type Write = typeof process.stdout.write;
 
@@ -70,11 +54,24 @@ export interface CliOptions extends Pick<KeelRunOptions, 'cwd' | 'env' | 'input'
   steps?: ChatStep[];
 }
 
+/** Set while a call runs: the process's environment and streams are the call's until it ends. */
+let running = false;
+
 /**
  * `keel …args` in process, with the same temp HOME, cleared variables and defaults as runKeel (checkpoints off
- * unless asked). Not for runs that must be killed or signalled.
+ * unless asked). One call at a time (never under Promise.all); not for runs that must be killed or signalled.
  */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<KeelRun> {
+  if (running) throw new Error('runCli: one call at a time (each takes over process.env and stdio)');
+  running = true;
+  try {
+    return await runCliOnce(args, options);
+  } finally {
+    running = false;
+  }
+}
+
+async function runCliOnce(args: string[], options: CliOptions): Promise<KeelRun> {
   const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
   const savedEnv = process.env;
   const savedExitCode = process.exitCode;
