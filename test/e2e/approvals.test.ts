@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type ChatStep, converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
-import { runCli } from '../support/in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 
 const { server, workspace } = useE2E();
 

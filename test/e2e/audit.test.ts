@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
-import { runCli } from '../support/in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 
 const { server, workspace } = useE2E();
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type KeelRun, runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import { type GitHubServerOptions, startGitHubServer } from '../support/github-server.js';
-import { runCli } from '../support/in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ScriptStep } from '../support/model-server.js';
 
 const canary = 'ghu_CANARY123';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { toolMessages, useE2E, wireProviders } from '../support/e2e.js';
-import { runCli } from '../support/in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();

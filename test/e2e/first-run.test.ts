@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../support/e2e.js';
-import { runCli } from '../support/in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 import { hasTmux, startTerminal } from '../support/tmux.js';
 
 const { server, workspace, track } = useE2E();

@@ -6,7 +6,7 @@ import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runOllama, useE2E } from '../support/e2e.js';
-import { runCli } from '../support/in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
