@@ -1,18 +1,23 @@
-// End to end: `keel ask` and `keel run -p` with piped stdin, against the scripted model server.
+// `keel ask` and `keel run -p` with piped stdin, against the scripted model server: the command line in process
+// (test/support/in-process.ts), and the built binary once, for a real pipe into keel ask.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type KeelRunOptions, runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ModelServer, ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace, removeLater } = useE2E();
 
-/** `keel ask --base-url <ollama> --cwd ws …args`, with the ask history in `data` when given. */
-function ask(s: ModelServer, ws: string, args: string[], options: KeelRunOptions & { data?: string } = {}) {
+type AskOptions = KeelRunOptions & { data?: string; binary?: boolean };
+
+/** `keel ask --base-url <ollama> --cwd ws …args` (in process unless `binary`), the ask history in `data` if given. */
+function ask(s: ModelServer, ws: string, args: string[], options: AskOptions = {}) {
   const env = { ...options.env, ...(options.data ? { XDG_DATA_HOME: options.data } : {}) };
-  return runKeel(['ask', '--base-url', s.ollamaUrl, '--cwd', ws, ...args], { ...options, env });
+  const argv = ['ask', '--base-url', s.ollamaUrl, '--cwd', ws, ...args];
+  return options.binary ? runKeel(argv, { ...options, env }) : runCli(argv, { ...options, env });
 }
 
 /** The last user message of an Ollama chat request. */
@@ -30,7 +35,10 @@ describe('keel ask', () => {
   it('answers on stdout with the piped input attached to the question, and offers no tools', async () => {
     const s = await server([{ text: 'big.iso is the big one.' }]);
     const ws = await workspace();
-    const r = await ask(s, ws, ['what is big here?'], { input: '-rw-r--r-- 1 me me 4294967296 big.iso\n' });
+    const r = await ask(s, ws, ['what is big here?'], {
+      input: '-rw-r--r-- 1 me me 4294967296 big.iso\n',
+      binary: true,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('big.iso is the big one.\n');
     const user = lastUser(s.requests[0]!);
@@ -153,7 +161,7 @@ describe('keel ask', () => {
       { text: 'Node 20 is LTS.', citations: [{ url: 'https://nodejs.org/releases', title: 'Releases' }] },
     ]);
     const ws = await workspace();
-    const r = await runKeel(
+    const r = await runCli(
       [
         'ask',
         '--provider',
@@ -186,7 +194,7 @@ describe('keel run -p with piped stdin', () => {
   it('attaches the piped input to the prompt as context', async () => {
     const s = await server([{ text: 'reviewed' }]);
     const ws = await workspace();
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '-p', 'review this diff'], {
+    const r = await runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '-p', 'review this diff'], {
       input: '+const a = 1;\n',
     });
     expect(r.code).toBe(0);
@@ -198,7 +206,7 @@ describe('keel run -p with piped stdin', () => {
   it('still takes the goal itself from stdin without -p', async () => {
     const s = await server([{ text: 'done' }]);
     const ws = await workspace();
-    const r = await runKeel(['run', '--base-url', s.ollamaUrl, '--cwd', ws], { input: 'say done' });
+    const r = await runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws], { input: 'say done' });
     expect(r.code).toBe(0);
     expect(lastUser(s.requests[0]!)).toBe('say done');
   });

@@ -1,9 +1,11 @@
-// End to end: a run's commands and file changes in the audit log, secrets redacted, and `keel audit`.
+// A run's commands and file changes in the audit log, secrets redacted, and `keel audit`: the command line in
+// process (test/support/in-process.ts), and the built binary once, for keel audit with no log yet.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { runOllama, useE2E } from '../support/e2e.js';
+import { useE2E } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 
 const { server, workspace } = useE2E();
 
@@ -22,9 +24,12 @@ describe('audit trail', () => {
       call('execute_command', { command: 'touch canary.txt' }),
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'go'], {
-      env: { XDG_STATE_HOME: state },
-    });
+    const r = await runCli(
+      ['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--mode', 'restricted', '-p', 'go'],
+      {
+        env: { XDG_STATE_HOME: state },
+      },
+    );
     expect(r.code).toBe(0);
     const log = await readFile(join(state, 'keel', 'audit.log'), 'utf8');
     const lines = log.split('\n').slice(0, -1);
@@ -37,7 +42,7 @@ describe('audit trail', () => {
     expect(lines[1]).toMatch(line('write_file src/b\\.txt', 'exit:0'));
     expect(lines[2]).toMatch(line('touch canary\\.txt', 'refused: .*'));
 
-    const shown = await runKeel(['audit', '--json', '--tail', '2'], { env: { XDG_STATE_HOME: state } });
+    const shown = await runCli(['audit', '--json', '--tail', '2'], { env: { XDG_STATE_HOME: state } });
     expect(shown.code).toBe(0);
     const entries = JSON.parse(shown.stdout);
     expect(entries).toEqual([
@@ -57,7 +62,7 @@ describe('audit trail', () => {
         refused: expect.stringContaining('touch'),
       },
     ]);
-    const text = await runKeel(['audit'], { env: { XDG_STATE_HOME: state } });
+    const text = await runCli(['audit'], { env: { XDG_STATE_HOME: state } });
     expect(text.stdout).toBe(log);
   });
 
@@ -69,13 +74,13 @@ describe('audit trail', () => {
       { text: 'done' },
     ]);
     const env = { XDG_STATE_HOME: state, DEPLOY_TOKEN: envSecret };
-    const r = await runOllama(s, ws, ['--prompt', 'go'], { env });
+    const r = await runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--prompt', 'go'], { env });
     expect(r.code).toBe(0);
     const log = await readFile(join(state, 'keel', 'audit.log'), 'utf8');
     expect(log).toContain(' | echo sk-[REDACTED] [REDACTED] | exit:0 | ');
     expect(log).not.toContain(apiKey.slice(3));
     expect(log).not.toContain(envSecret);
-    const shown = await runKeel(['audit', '--json'], { env });
+    const shown = await runCli(['audit', '--json'], { env });
     expect(JSON.parse(shown.stdout)).toEqual([
       expect.objectContaining({ action: 'echo sk-[REDACTED] [REDACTED]', exit: 0 }),
     ]);

@@ -1,10 +1,12 @@
-// End to end: `keel auth` and `keel run --provider copilot` from the built CLI against a scripted GitHub and model server.
+// `keel auth` and `keel run --provider copilot` against a scripted GitHub and model server: the command line in
+// process (test/support/in-process.ts), and the built binary once, for the device-flow login.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type KeelRun, runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import { type GitHubServerOptions, startGitHubServer } from '../support/github-server.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ScriptStep } from '../support/model-server.js';
 
 const canary = 'ghu_CANARY123';
@@ -31,9 +33,21 @@ async function setup(github: GitHubServerOptions, script: ScriptStep[] = []) {
     GITHUB_TOKEN: undefined,
     COPILOT_MODEL: undefined,
   };
-  const keel = (args: string[], extra: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  type Extra = { input?: string; env?: Record<string, string | undefined> };
+  const keel = (args: string[], extra: Extra = {}) =>
+    runCli(['--config', config, ...args], { env: { ...env, ...extra.env }, input: extra.input, cwd: ws });
+  /** The same through the built binary. */
+  const keelBinary = (args: string[], extra: Extra = {}) =>
     runKeel(['--config', config, ...args], { env: { ...env, ...extra.env }, input: extra.input, cwd: ws });
-  return { chat, gh, home, ws, keel, credentials: join(home, '.config', 'keel', 'credentials.yaml') };
+  return {
+    chat,
+    gh,
+    home,
+    ws,
+    keel,
+    keelBinary,
+    credentials: join(home, '.config', 'keel', 'credentials.yaml'),
+  };
 }
 
 /** Every file under dir whose content holds the secret (skipping the one file meant to hold it). */
@@ -61,7 +75,7 @@ const task: ScriptStep[] = [
 describe('keel auth login copilot', () => {
   it('runs the device flow, stores the token 0600, then a copilot run completes a multi-step task', async () => {
     const t = await setup({ polls: ['pending', 'pending', 'granted'], githubToken: canary }, task);
-    const login = await t.keel(['auth', 'login', 'copilot']);
+    const login = await t.keelBinary(['auth', 'login', 'copilot']);
     expect(login.stderr).toContain(
       `no OS keyring available; storing credentials in ${t.credentials} (mode 0600)`,
     );

@@ -1,9 +1,11 @@
-// End to end: in full mode (--allow-dangerous) the built CLI refuses the denylist's acts before they run — canary
-// files in the fake HOME are untouched and the secret never reaches the model — while an ordinary command runs.
+// In full mode (--allow-dangerous) keel run refuses the denylist's acts before they run — canary files in the fake
+// HOME are untouched and the secret never reaches the model — while an ordinary command runs. The built binary for
+// that; the confirm tier's refusal runs the command line in process (test/support/in-process.ts).
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 
 const { server, workspace } = useE2E();
 
@@ -57,7 +59,16 @@ describe('keel run --allow-dangerous and the denylist', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'git reset --hard && touch reset.txt' } }] },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'reset']);
+    const r = await runCli([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '--allow-dangerous',
+      '-p',
+      'reset',
+    ]);
     expect(r.code).toBe(0);
     const [result] = toolMessages(s.requests[1]!.body);
     expect(result).toContain('`git reset` throws away uncommitted changes');

@@ -1,9 +1,11 @@
-// End to end: `keel doctor` checks what a run needs, one line each with a fix, and exits 1 when a run cannot work.
+// `keel doctor` checks what a run needs, one line each with a fix, and exits 1 when a run cannot work: its JSON in
+// process (test/support/in-process.ts), its text from the built binary.
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 import { everythingEntry, mcpConfig } from '../support/mcp.js';
 
 const { server, workspace } = useE2E();
@@ -31,7 +33,7 @@ describe('keel doctor', () => {
     });
     const env = { XDG_STATE_HOME: state, XDG_DATA_HOME: join(home, 'data') };
     const args = ['doctor', '--base-url', s.ollamaUrl, '--model', 'qwen3', '--config', config, '--cwd', ws];
-    const json = await runKeel([...args, '--output', 'json'], { env });
+    const json = await runCli([...args, '--output', 'json'], { env });
     expect(json.code).toBe(1);
     const { ok, checks } = JSON.parse(json.stdout) as { ok: boolean; checks: Check[] };
     expect(ok).toBe(false);

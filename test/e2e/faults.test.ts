@@ -1,15 +1,16 @@
-// End to end: the built keel binary against provider faults — rate limits, server errors, resets, stalls, broken
-// streams in every wire format, bad keys.
+// keel run against provider faults — rate limits, server errors, resets, stalls, broken streams, bad keys: the
+// command line in process (test/support/in-process.ts), and the built binary once, for Ctrl-C during a backoff.
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { runProvider, toolMessages, useE2E, wireProviders } from '../support/e2e.js';
+import { toolMessages, useE2E, wireProviders } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
 
 /** keel run against the openai-compatible endpoint of s, with the backoff shortened by the test hook. */
 async function run(s: ModelServer, ws: string, extra: string[] = [], env: Record<string, string> = {}) {
-  return runKeel(
+  return runCli(
     [
       'run',
       '--provider',
@@ -70,16 +71,30 @@ describe('keel run recovers from provider faults', () => {
 });
 
 // Every wire format's broken streams (ended early, garbled) are retried in test/providers/retry.test.ts, through each
-// real provider; each provider is driven through the binary in providers.test.ts. Here, once, the binary's path: a
+// real provider; each provider is driven through the binary in providers.test.ts. Here, once, the command's path: a
 // provider that needs a key, the retry said on stderr, the answer not doubled.
 describe('keel run retries a broken stream', () => {
   const anthropic = wireProviders.find((p) => p.provider === 'anthropic')!;
 
   it('asks again when the stream ends before its finish, and answers (exit 0)', async () => {
     const s = await server([{ text: 'The answer is', truncate: true }, { text: 'The answer is 42.' }]);
-    const r = await runProvider(anthropic, s, await workspace(), ['--prompt', 'hi'], {
-      env: { KEEL_RETRY_BASE_MS: '5' },
-    });
+    const ws = await workspace();
+    const r = await runCli(
+      [
+        'run',
+        '--provider',
+        'anthropic',
+        '--base-url',
+        s[anthropic.url],
+        '--model',
+        'test-model',
+        '--cwd',
+        ws,
+        '-p',
+        'hi',
+      ],
+      { env: { [anthropic.envVar!]: 'sk-scripted-test', KEEL_RETRY_BASE_MS: '5' } },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('The answer is 42.');
     expect(r.stderr).toContain('response stream ended before its finish, retrying in');

@@ -1,11 +1,12 @@
-// End to end: sessions saved by the built CLI, resumed after kill -9 at several points with the model getting the
-// same history, a cut-off last line ignored, the crash note of the next chat, and keel sessions list/show/export/rm.
+// Sessions saved by keel run, resumed after kill -9 at several points with the model getting the same history, a
+// cut-off last line ignored, the crash note of the next chat, and keel sessions list/show/export/rm. The command
+// line runs in process (test/support/in-process.ts); the built binary only for the runs that are killed.
 import { existsSync } from 'node:fs';
 import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
 import { runOllama, useE2E } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -13,7 +14,7 @@ const { server, workspace } = useE2E();
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
 const secret = 'sk-live-9f8e7d6c5b4a39281706';
 
-/** Temp XDG data and state dirs shared by several keel invocations (each runKeel has its own HOME). */
+/** Temp XDG data and state dirs shared by several keel invocations (each run has its own HOME). */
 async function dirs() {
   const data = await workspace();
   const state = await workspace();
@@ -29,6 +30,10 @@ async function sessionFiles(data: string): Promise<{ dir: string; files: string[
   return { dir, files: (await readdir(dir)).filter((f) => f.endsWith('.jsonl')) };
 }
 
+/** `keel run --base-url <s's Ollama URL> --cwd ws …args` in process. */
+const run = (s: { ollamaUrl: string }, ws: string, args: string[], env: Record<string, string>) =>
+  runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, ...args], { env });
+
 const messagesOf = (r: ReceivedRequest) =>
   (r.body as { messages: { role: string; content: string }[] }).messages;
 
@@ -37,7 +42,7 @@ describe('sessions', () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const { env, data } = await dirs();
     const s = await server([call('read_file', { path: 'a.txt' }), { text: `done with ${secret}` }]);
-    const r = await runOllama(s, ws, ['--prompt', `read a.txt, my key is ${secret}`], { env });
+    const r = await run(s, ws, ['--prompt', `read a.txt, my key is ${secret}`], env);
     expect(r.code).toBe(0);
     const { dir, files } = await sessionFiles(data);
     expect(files).toHaveLength(1);
@@ -52,7 +57,7 @@ describe('sessions', () => {
     const meta = JSON.parse(text.split('\n')[0]!);
     expect(meta).toMatchObject({ type: 'session', workspace: ws, provider: 'ollama' });
 
-    const list = await runKeel(['sessions', 'list', '--output', 'json', '--cwd', ws], { env });
+    const list = await runCli(['sessions', 'list', '--output', 'json', '--cwd', ws], { env });
     expect(list.code).toBe(0);
     const sessions = JSON.parse(list.stdout);
     expect(sessions).toEqual([
@@ -67,17 +72,17 @@ describe('sessions', () => {
         output_tokens: 10,
       }),
     ]);
-    const textList = await runKeel(['sessions', 'list', '--cwd', ws], { env });
+    const textList = await runCli(['sessions', 'list', '--cwd', ws], { env });
     expect(textList.stdout).toContain(meta.id);
     expect(textList.stdout).toContain('2 turns');
 
-    const show = await runKeel(['sessions', 'show', meta.id.slice(0, 12), '--cwd', ws], { env });
+    const show = await runCli(['sessions', 'show', meta.id.slice(0, 12), '--cwd', ws], { env });
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('## User');
     expect(show.stdout).toContain('read_file');
     expect(show.stdout).toContain('done with sk-[REDACTED]');
 
-    const json = await runKeel(['sessions', 'export', meta.id, '--format', 'json', '--cwd', ws], { env });
+    const json = await runCli(['sessions', 'export', meta.id, '--format', 'json', '--cwd', ws], { env });
     const exported = JSON.parse(json.stdout);
     expect(exported.messages.map((m: { role: string }) => m.role)).toEqual([
       'system',
@@ -86,15 +91,15 @@ describe('sessions', () => {
       'tool',
       'assistant',
     ]);
-    const html = await runKeel(['sessions', 'export', meta.id, '--format', 'html', '--cwd', ws], { env });
+    const html = await runCli(['sessions', 'export', meta.id, '--format', 'html', '--cwd', ws], { env });
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain('<details');
     expect(html.stdout).not.toMatch(/<script|<link|src="http/);
 
-    const rm = await runKeel(['sessions', 'rm', meta.id, '--cwd', ws], { env });
+    const rm = await runCli(['sessions', 'rm', meta.id, '--cwd', ws], { env });
     expect(rm.code).toBe(0);
     expect((await sessionFiles(data)).files).toEqual([]);
-    const missing = await runKeel(['sessions', 'show', meta.id, '--cwd', ws], { env });
+    const missing = await runCli(['sessions', 'show', meta.id, '--cwd', ws], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no session');
   });
@@ -103,7 +108,7 @@ describe('sessions', () => {
     const ws = await workspace();
     const { env, data } = await dirs();
     const s = await server([{ text: 'ok' }]);
-    const r = await runOllama(s, ws, ['--no-session', '--prompt', 'hi'], { env });
+    const r = await run(s, ws, ['--no-session', '--prompt', 'hi'], env);
     expect(r.code).toBe(0);
     expect(existsSync(join(data, 'keel'))).toBe(false);
   });
@@ -129,7 +134,7 @@ describe('sessions', () => {
     const held = first.requests[1]!;
 
     const second = await server([{ text: 'finished' }]);
-    const resumed = await runOllama(second, ws, ['--continue', '--prompt', 'go on'], { env });
+    const resumed = await run(second, ws, ['--continue', '--prompt', 'go on'], env);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain('resuming session');
     expect(messagesOf(second.requests[0]!)).toEqual([
@@ -161,12 +166,12 @@ describe('sessions', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.active'))).toHaveLength(1);
     await appendFile(join(dir, files[0]!), '{"type":"message","role":"user","content":"half');
 
-    const chat = await runKeel(['chat', '--base-url', first.ollamaUrl, '--cwd', ws], {
+    const chat = await runCli(['chat', '--base-url', first.ollamaUrl, '--cwd', ws], {
       env,
       input: 'exit\n',
     });
     expect(chat.stderr).toContain('the last session ended unexpectedly; resume it with keel chat --continue');
-    const again = await runKeel(['chat', '--base-url', first.ollamaUrl, '--cwd', ws], {
+    const again = await runCli(['chat', '--base-url', first.ollamaUrl, '--cwd', ws], {
       env,
       input: 'exit\n',
     });
@@ -174,7 +179,7 @@ describe('sessions', () => {
 
     const second = await server([{ text: 'finished' }, { text: 'and again' }]);
     const id = files[0]!.slice(0, 10);
-    const resumed = await runOllama(second, ws, ['--resume', id, '--prompt', 'go on'], { env });
+    const resumed = await run(second, ws, ['--resume', id, '--prompt', 'go on'], env);
     expect(resumed.code).toBe(0);
     const sent = messagesOf(second.requests[0]!);
     const before = messagesOf(first.requests[0]!);
@@ -186,7 +191,7 @@ describe('sessions', () => {
     expect(JSON.stringify(sent)).not.toContain('half');
 
     // The resumed run appended to the same file: a further resume sends all of it again.
-    const more = await runOllama(second, ws, ['--continue', '--prompt', 'more'], { env });
+    const more = await run(second, ws, ['--continue', '--prompt', 'more'], env);
     expect(more.code).toBe(0);
     expect(messagesOf(second.requests[1]!)).toEqual([
       ...sent,

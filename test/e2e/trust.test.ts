@@ -1,11 +1,13 @@
-// End to end: a repository's .keel.yaml cannot send the user's API key to its own server until the user runs
-// `keel trust` for that folder; `keel trust --revoke` undoes it, and `config show` says which applies.
+// A repository's .keel.yaml cannot send the user's API key to its own server until the user runs `keel trust` for
+// that folder; `keel trust --revoke` undoes it, and `config show` says which applies. The command line runs in
+// process (test/support/in-process.ts); the built binary once, for the warning as a stream-json event on stdout.
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { runCli } from '../support/cli-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace, removeLater } = useE2E();
@@ -35,7 +37,7 @@ async function setup() {
     OPENAI_API_KEY: key,
     ...(await userDirs(`provider:\n  openai:\n    base_url: ${mine.openaiUrl}\n`)),
   };
-  const keel = (args: string[]) => runKeel([...args, '--cwd', ws], { env });
+  const keel = (args: string[]) => runCli([...args, '--cwd', ws], { env });
   return { mine, evil, ws, real: await realpath(ws), keel, env };
 }
 
@@ -146,7 +148,7 @@ describe('keel trust', () => {
     await mkdir(join(env.XDG_STATE_HOME, 'keel'));
     const file = join(env.XDG_STATE_HOME, 'keel', 'trusted-folders.json');
     await writeFile(file, '{oops');
-    const corrupt = await runKeel(['trust', '--cwd', ws], { env });
+    const corrupt = await runCli(['trust', '--cwd', ws], { env });
     expect(corrupt.code).toBe(2);
     expect(corrupt.stderr).toContain(`error: the trusted-folders file ${file} is not valid: it is not JSON`);
     expect(corrupt.stderr).toContain('hint: ');
@@ -154,7 +156,7 @@ describe('keel trust', () => {
     await keel(['trust']);
     const sub = join(ws, 'sub');
     await mkdir(sub);
-    const revoke = await runKeel(['trust', '--revoke', '--cwd', sub], { env: keelEnv });
+    const revoke = await runCli(['trust', '--revoke', '--cwd', sub], { env: keelEnv });
     expect(revoke.code).toBe(2);
     expect(revoke.stderr).toContain(
       `error: ${await realpath(sub)} is still trusted through ${await realpath(ws)}`,

@@ -28,7 +28,8 @@ export interface KeelRunOptions {
   checkpoints?: boolean;
 }
 
-const clearedEnv = [
+/** Provider settings of the developer's own environment, kept from every test's keel run. */
+export const clearedEnv = [
   'OLLAMA_HOST',
   'OLLAMA_MODEL',
   'OPENAI_BASE_URL',

@@ -1,0 +1,150 @@
+// Runs keel's command line in this process, as src/cli/main.ts does in the binary: the same argument handling,
+// commands and exit codes, with stdin, stdout, stderr and the environment swapped for the call and restored after.
+// Saves the ~0.7 s of CPU each spawn of dist/keel.js costs (node boot, the bundle, module init); signals, process
+// death and a real terminal still need the binary (runKeel, tmux).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { CommanderError } from 'commander';
+import { contradictoryFlag, entryArgs } from '../../src/cli/entry-argv.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { reportFailure } from '../../src/cli/report.js';
+import { UsageError } from '../../src/core/errors.js';
+import type { ChatStep } from './chat.js';
+import { clearedEnv, type KeelRun, type KeelRunOptions } from './cli.js';
+
+type Write = typeof process.stdout.write;
+
+/** Captures what goes to a stream's write, calling back as the real one does. */
+function capture(stream: NodeJS.WriteStream, sink: (text: string) => void): () => void {
+  const original = stream.write;
+  stream.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
+    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  }) as Write;
+  return () => {
+    stream.write = original;
+  };
+}
+
+/** A stdin that is not a terminal and holds `input` (empty when undefined), as runKeel's piped stdin. */
+function pipedStdin(input: string | undefined): NodeJS.ReadStream {
+  return Readable.from(input ? [Buffer.from(input)] : []) as unknown as NodeJS.ReadStream;
+}
+
+/** Like converse() in chat.ts for a child: each step waits for the output it names, then types or ends stdin. */
+function conversation(steps: ChatStep[], output: { stdout: string; stderr: string }) {
+  const stdin = new PassThrough();
+  let next = 0;
+  const advance = () => {
+    for (let step = steps[next]; step && (step.until?.(output) ?? true); step = steps[++next]) {
+      if (step.signal) throw new Error('runCli cannot send signals: use runKeel');
+      if (step.send !== undefined) stdin.write(step.send);
+      if (step.end) stdin.end();
+    }
+  };
+  return { stdin: stdin as unknown as NodeJS.ReadStream, advance };
+}
+
+export interface CliOptions extends Pick<KeelRunOptions, 'cwd' | 'env' | 'input' | 'checkpoints'> {
+  /** Typed into stdin step by step as the output shows what each waits for (instead of `input`). */
+  steps?: ChatStep[];
+}
+
+/** Set while a call runs: the process's environment and streams are the call's until it ends. */
+let running = false;
+
+/**
+ * `keel …args` in process, with the same temp HOME, cleared variables and defaults as runKeel (checkpoints off
+ * unless asked). One call at a time (never under Promise.all); not for runs that must be killed or signalled.
+ */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<KeelRun> {
+  if (running) throw new Error('runCli: one call at a time (each takes over process.env and stdio)');
+  running = true;
+  try {
+    return await runCliOnce(args, options);
+  } finally {
+    running = false;
+  }
+}
+
+async function runCliOnce(args: string[], options: CliOptions): Promise<KeelRun> {
+  const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
+  const savedEnv = process.env;
+  const savedExitCode = process.exitCode;
+  const stdinDescriptor = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+  const env: NodeJS.ProcessEnv = {
+    ...savedEnv,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    NO_COLOR: '1',
+    KEEL_KEYRING: 'off',
+  };
+  for (const name of clearedEnv) delete env[name];
+  if (!options.checkpoints) env.KEEL_CHECKPOINTS = 'off';
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  const output = { stdout: '', stderr: '' };
+  const talk = options.steps ? conversation(options.steps, output) : undefined;
+  const restoreOut = capture(process.stdout, (t) => {
+    output.stdout += t;
+    talk?.advance();
+  });
+  const restoreErr = capture(process.stderr, (t) => {
+    output.stderr += t;
+    talk?.advance();
+  });
+  process.env = env;
+  process.exitCode = undefined;
+  const stdin = talk?.stdin ?? pipedStdin(options.input);
+  Object.defineProperty(process, 'stdin', { value: stdin, configurable: true });
+  try {
+    const argv = withCwd(args, options.cwd ?? home);
+    talk?.advance();
+    await main(argv);
+    return { code: Number(process.exitCode ?? 0), ...output };
+  } finally {
+    Object.defineProperty(process, 'stdin', stdinDescriptor);
+    process.exitCode = savedExitCode;
+    process.env = savedEnv;
+    restoreErr();
+    restoreOut();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * runKeel's `cwd` (default: the temp HOME) is the child's directory; this process's own is the repository, which
+ * a command must never take for its workspace, so a call without --cwd gets one.
+ */
+function withCwd(args: string[], cwd: string): string[] {
+  return args.includes('--cwd') ? args : [...args, '--cwd', cwd];
+}
+
+/** src/cli/main.ts's main, less watching for a closed stdout (a test's output never closes). */
+async function main(args: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    const contradiction = contradictoryFlag(args);
+    if (contradiction) {
+      const flag = `--${contradiction.slice('--no-'.length)}`;
+      throw new UsageError(`${flag} and ${contradiction} contradict each other`, {
+        hint: 'pass only one of them',
+      });
+    }
+    const terminal = { stdin: false, stdout: false };
+    await program.parseAsync(['node', 'keel', ...entryArgs(args, program, terminal)]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = reportFailure(error, { debug: args.includes('--debug') });
+  }
+}
