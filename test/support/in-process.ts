@@ -3,6 +3,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Command, CommanderError } from 'commander';
+import { entryArgs } from '../../src/cli/entry-argv.js';
+import { buildProgram } from '../../src/cli/program.js';
 import { type RunOptions, runCommand } from '../../src/cli/run.js';
 import type { KeelRun } from './cli.js';
 import { homeEnv, type WireProvider } from './e2e.js';
@@ -112,4 +115,34 @@ export function providerRun(
     { provider: p.provider, baseUrl: s[p.url], model: 'test-model', cwd: ws, ...options },
     { ...extra, env },
   );
+}
+
+/**
+ * `keel …args` parsed in this process as the binary parses them (entry-argv.ts, then commander), for help and
+ * parse errors only: a valid command's action would run. The exit code is main.ts's: 0 for help, 2 otherwise.
+ */
+export async function parseHere(args: string[]): Promise<KeelRun> {
+  const program = buildProgram();
+  let stdout = '';
+  let stderr = '';
+  const output = {
+    writeOut: (text: string) => {
+      stdout += text;
+    },
+    writeErr: (text: string) => {
+      stderr += text;
+    },
+  };
+  const configure = (command: Command) => {
+    command.configureOutput(output);
+    for (const sub of command.commands) configure(sub);
+  };
+  configure(program);
+  try {
+    await program.parseAsync(['node', 'keel', ...entryArgs(args, program, { stdin: false, stdout: false })]);
+    throw new Error(`keel ${args.join(' ')} parsed without a help or parse error: its action ran`);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    return { code: error.exitCode === 0 ? 0 : 2, stdout, stderr };
+  }
 }
