@@ -7,6 +7,7 @@ import { type Command, CommanderError } from 'commander';
 import { entryArgs } from '../../src/cli/entry-argv.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { type RunOptions, runCommand } from '../../src/cli/run.js';
+import type { CommandOutput } from '../../src/ui/command-output.js';
 import type { KeelRun } from './cli.js';
 import { homeEnv, type WireProvider } from './e2e.js';
 import type { ModelServer } from './model-server.js';
@@ -60,8 +61,11 @@ function capture(): NodeJS.WriteStream & { text: string } {
   return stream as unknown as NodeJS.WriteStream & { text: string };
 }
 
-/** `keel run` with these options (output text unless given), as the binary would run it; its exit code and output. */
-export async function keelRun(options: Partial<RunOptions>, extra: InProcessOptions = {}): Promise<KeelRun> {
+/**
+ * Runs `body` with process.env as the binary's run would have it: Keel's dirs under a temp home, a developer's
+ * provider variables cleared, checkpoints off unless asked for, `extra.env` on top. Restored after.
+ */
+export async function inKeelEnv<T>(extra: InProcessOptions, body: () => Promise<T>): Promise<T> {
   const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
   const saved = { ...process.env };
   const env: NodeJS.ProcessEnv = { ...saved, ...homeEnv(home), NO_COLOR: '1' };
@@ -73,9 +77,34 @@ export async function keelRun(options: Partial<RunOptions>, extra: InProcessOpti
   }
   // Changed in place: a module holding process.env sees the run's variables too.
   replaceEnv(env);
-  const stdout = capture();
-  const stderr = capture();
   try {
+    return await body();
+  } finally {
+    replaceEnv(saved);
+    await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  }
+}
+
+/** A command's output (print: stdout, notice: stderr), kept. */
+export function commandCapture(): CommandOutput & { stdout: string; stderr: string } {
+  const c = {
+    stdout: '',
+    stderr: '',
+    print(text: string) {
+      c.stdout += text;
+    },
+    notice(text: string) {
+      c.stderr += text;
+    },
+  };
+  return c;
+}
+
+/** `keel run` with these options (output text unless given), as the binary would run it; its exit code and output. */
+export function keelRun(options: Partial<RunOptions>, extra: InProcessOptions = {}): Promise<KeelRun> {
+  return inKeelEnv(extra, async () => {
+    const stdout = capture();
+    const stderr = capture();
     const code = await runCommand(
       { output: 'text', ...options },
       {
@@ -86,10 +115,7 @@ export async function keelRun(options: Partial<RunOptions>, extra: InProcessOpti
       },
     );
     return { code, stdout: stdout.text, stderr: stderr.text };
-  } finally {
-    replaceEnv(saved);
-    await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-  }
+  });
 }
 
 /** keelRun against a scripted server's Ollama route (the default provider), in workspace `ws`. */
