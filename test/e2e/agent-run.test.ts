@@ -9,7 +9,7 @@ import { converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
-import { commandCapture, inKeelEnv, keelRun, ollamaRun } from '../support/in-process.js';
+import { commandCapture, inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace, removeLater } = useE2E();

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { type KeelRun, runKeel } from '../support/cli.js';
-import { keelRun, parseHere } from '../support/in-process.js';
+import { keelRun, parseHere } from '../support/run-in-process.js';
 
 /** `keel --help` from the binary, run once for the tests that read it. */
 let rootHelp: Promise<KeelRun> | undefined;

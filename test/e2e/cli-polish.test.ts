@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E, wireProviders } from '../support/e2e.js';
-import { keelRun, parseHere, providerRun } from '../support/in-process.js';
+import { keelRun, parseHere, providerRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E, wireProviders } from '../support/e2e.js';
-import { ollamaRun, providerRun } from '../support/in-process.js';
+import { ollamaRun, providerRun } from '../support/run-in-process.js';
 import type { ReceivedRequest, ScriptedReply, ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import type { Message } from '../../src/core/messages.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
-import { keelRun, ollamaRun } from '../support/in-process.js';
+import { keelRun, ollamaRun } from '../support/run-in-process.js';
 import { procCommandsWith } from '../support/processes.js';
 
 const { server, workspace } = useE2E();

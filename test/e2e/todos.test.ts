@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolMessages, useE2E } from '../support/e2e.js';
-import { ollamaRun } from '../support/in-process.js';
+import { ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 
