@@ -6,23 +6,29 @@ import { formatConfig } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
 
-export async function configShowCommand(options: GlobalOptions): Promise<number> {
+/** `out`: where the text goes (default stdout and stderr; a test's capture). */
+export async function configShowCommand(
+  options: GlobalOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   try {
     const loaded = await loadConfigFor(options);
-    reportWarnings(loaded.warnings);
-    process.stdout.write(formatConfig(loaded));
+    reportWarnings(loaded.warnings, out);
+    out.print(formatConfig(loaded));
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug });
+    return reportFailure(error, { debug: options.debug, out });
   }
 }
 
 export async function configInitCommand(
   options: GlobalOptions & { project?: boolean; force?: boolean },
+  out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
     const path = options.project
@@ -31,10 +37,10 @@ export async function configInitCommand(
         ? resolve(options.config)
         : userConfigPath(process.env);
     await writeStarterConfig(path, { force: options.force });
-    process.stdout.write(`wrote ${path}\n`);
+    out.print(`wrote ${path}\n`);
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug });
+    return reportFailure(error, { debug: options.debug, out });
   }
 }
 

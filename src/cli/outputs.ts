@@ -13,6 +13,14 @@ import { createTextRenderer } from '../ui/text-renderer.js';
 import { asciiTerminal } from '../ui/todo-list.js';
 import type { GlobalOptions } from './global-options.js';
 
+/** Where a run prints: the process's own streams, or a caller's in the same process (the tests of `keel run`). */
+export interface RunStreams {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+export const processStreams = (): RunStreams => ({ stdout: process.stdout, stderr: process.stderr });
+
 export interface OutputChoice {
   /** Write answer text to stdout as it streams. */
   streamText: boolean;
@@ -37,46 +45,47 @@ export function outputSink(
   model: Model,
   setup: OutputChoice,
   redact?: Redactor,
+  io: RunStreams = processStreams(),
 ): EventSink {
-  const sink = textSink(options, model, setup);
+  const { stderr } = io;
+  const sink = textSink(options, model, setup, io);
   const printed: EventSink = redact && options.output !== 'text' ? redactingSink(sink, redact) : sink;
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
     ? fanOut(
         printed,
         createPlanReport({
-          stderr: process.stderr,
-          style: createStyle(colorEnabled(process.stderr, process.env)),
+          stderr,
+          style: createStyle(colorEnabled(stderr, process.env)),
           instructions: setup.plan,
           ascii: asciiTerminal(process.env),
         }),
       )
     : printed;
   if (options.output !== 'text') return text;
-  const style = createStyle(colorEnabled(process.stderr, process.env));
-  const all = setup.summary ? fanOut(text, createRunSummary({ stderr: process.stderr, style })) : text;
+  const style = createStyle(colorEnabled(stderr, process.env));
+  const all = setup.summary ? fanOut(text, createRunSummary({ stderr, style })) : text;
   // The chat's spinner while the run waits for the model or a tool: at a terminal only, never in a pipe or JSON.
-  return richTerminal(process.stderr, process.env)
-    ? spinningSink(all, createSpinner(process.stderr, style.dim))
-    : all;
+  return richTerminal(stderr, process.env) ? spinningSink(all, createSpinner(stderr, style.dim)) : all;
 }
 
-function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): EventSink {
+function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io: RunStreams): EventSink {
   const { streamText } = setup;
+  const { stdout, stderr } = io;
   const printAnswer = setup.printAnswer !== false;
-  if (options.output === 'stream-json') return createStreamJsonOutput(process.stdout);
+  if (options.output === 'stream-json') return createStreamJsonOutput(stdout);
   if (options.output === 'json') {
     // Humans still see errors on stderr; stdout carries only the JSON object.
-    const style = createStyle(colorEnabled(process.stderr, process.env));
+    const style = createStyle(colorEnabled(stderr, process.env));
     const text = createTextRenderer({
       stdout: devNull,
-      stderr: process.stderr,
+      stderr,
       style,
       streamText: false,
       showReasoning: false,
     });
     return fanOut(
-      createJsonOutput(process.stdout, {
+      createJsonOutput(stdout, {
         provider: model.provider,
         model: model.modelId,
         ...(setup.plan ? { plan: setup.plan } : {}),
@@ -88,20 +97,20 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice): Ev
       },
     );
   }
-  const style = createStyle(colorEnabled(process.stderr, process.env));
+  const style = createStyle(colorEnabled(stderr, process.env));
   const renderer = createTextRenderer({
-    stdout: printAnswer ? process.stdout : devNull,
-    stderr: process.stderr,
+    stdout: printAnswer ? stdout : devNull,
+    stderr,
     style,
     streamText,
-    showReasoning: setup.reasoning !== false && Boolean(process.stderr.isTTY),
+    showReasoning: setup.reasoning !== false && Boolean(stderr.isTTY),
     ascii: asciiTerminal(process.env),
     // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
-    ...(printAnswer && streamText && richTerminal(process.stdout, process.env)
-      ? { markdown: { width: process.stdout.columns || 80 } }
+    ...(printAnswer && streamText && richTerminal(stdout, process.env)
+      ? { markdown: { width: stdout.columns || 80 } }
       : {}),
     // Tool lines and notes wrap at word boundaries on a terminal; a pipe gets them whole.
-    ...(richTerminal(process.stderr, process.env) ? { columns: () => process.stderr.columns || 80 } : {}),
+    ...(richTerminal(stderr, process.env) ? { columns: () => stderr.columns || 80 } : {}),
   });
   return setup.planGoal !== undefined ? withPlanAnswer(renderer) : renderer;
 }

@@ -6,7 +6,7 @@ import type { EventSink } from '../core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../runtime/assemble.js';
 import { loadRunConfig, type RunSource } from '../runtime/config.js';
 import type { GlobalOptions } from './global-options.js';
-import { type OutputChoice, outputSink } from './outputs.js';
+import { type OutputChoice, outputSink, type RunStreams } from './outputs.js';
 
 /** Where the run starts, from keel's own flags. */
 export function runSource(options: GlobalOptions): RunSource {
@@ -36,12 +36,15 @@ export type CliRunOptions = Omit<RunOptions, keyof RunSource | 'outputs' | 'env'
     output?: EventSink;
   };
 
-/** Assembles the run for a subcommand, its events printed as --output says (or by the chat's screen). */
-export function startRun(options: GlobalOptions, choice: CliRunOptions): Promise<Run> {
+/**
+ * Assembles the run for a subcommand, its events printed as --output says (or by the chat's screen), to `io`
+ * (default: the process's stdout and stderr).
+ */
+export function startRun(options: GlobalOptions, choice: CliRunOptions, io?: RunStreams): Promise<Run> {
   const { output, ...rest } = choice;
   return assembleRun({
     ...rest,
     ...runSource(options),
-    outputs: (model, redact) => output ?? outputSink(options, model, choice, redact),
+    outputs: (model, redact) => output ?? outputSink(options, model, choice, redact, io),
   });
 }

@@ -14,7 +14,15 @@ import { type CommandGoal, commandGoal, restrictTools } from './custom-command.j
 import { ensureProvider } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
-import { capPiped, type PipedInput, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
+import type { RunStreams } from './outputs.js';
+import {
+  capPiped,
+  type PipedInput,
+  pipedBudget,
+  readPiped,
+  readStdinIfPiped,
+  withPipedInput,
+} from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
 import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
@@ -38,6 +46,25 @@ export interface RunOptions extends GlobalOptions, ModeFlags {
   args?: string[];
   /** stream-json: user messages, approval answers and cancels as JSON lines on stdin (stream-session.ts). */
   inputFormat?: 'text' | 'stream-json';
+}
+
+/**
+ * A run in this process (the tests of `keel run`): its streams, the text piped on its stdin (undefined: nothing
+ * piped, as at a terminal), and the signal that interrupts it in place of Ctrl-C.
+ */
+export interface RunIo extends RunStreams {
+  stdin?: string;
+  signal: AbortSignal;
+}
+
+async function* textStream(text: string) {
+  yield Buffer.from(text);
+}
+
+/** What was piped: the process's stdin, or an in-process run's text. */
+function piped(io: RunIo | undefined): Promise<PipedInput | undefined> {
+  if (!io) return readStdinIfPiped();
+  return io.stdin === undefined ? Promise.resolve(undefined) : readPiped(textStream(io.stdin));
 }
 
 async function readStdin(): Promise<string> {
@@ -67,7 +94,10 @@ async function planPath(options: RunOptions): Promise<string> {
 }
 
 /** The first prompt (a plan file's instructions tracked as todos), and input piped on stdin as its context. */
-async function goalText(options: RunOptions): Promise<{ text: string; plan?: string[]; piped?: PipedInput }> {
+async function goalText(
+  options: RunOptions,
+  io: RunIo | undefined,
+): Promise<{ text: string; plan?: string[]; piped?: PipedInput }> {
   if (options.prompt !== undefined && options.plan !== undefined) {
     throw new UsageError('give either --prompt or --plan, not both');
   }
@@ -81,12 +111,13 @@ async function goalText(options: RunOptions): Promise<{ text: string; plan?: str
     return {
       text: planToPrompt(plan, { tracked: true }),
       plan: plan.instructions,
-      piped: await readStdinIfPiped(),
+      piped: await piped(io),
     };
   }
   // `git diff | keel run -p "review this"`: the piped text is context for the prompt, not the goal.
-  if (options.prompt?.trim()) return { text: options.prompt, piped: await readStdinIfPiped() };
-  const text = options.prompt ?? (process.stdin.isTTY ? '' : await readStdin());
+  if (options.prompt?.trim()) return { text: options.prompt, piped: await piped(io) };
+  const stdin = io ? async () => io.stdin ?? '' : readStdin;
+  const text = options.prompt ?? (!io && process.stdin.isTTY ? '' : await stdin());
   if (!text.trim()) {
     throw new UsageError('no goal given', {
       hint: 'use keel run --prompt "<text>", keel run --plan <file>, or pipe the goal on stdin',
@@ -111,37 +142,40 @@ async function customGoal(options: RunOptions): Promise<CommandGoal | undefined>
   return commandGoal(options.command, args, options.cwd);
 }
 
-export async function runCommand(options: RunOptions): Promise<number> {
+export async function runCommand(options: RunOptions, io?: RunIo): Promise<number> {
   const json = options.output !== 'text';
+  const { stdout, stderr } = io ?? { stdout: process.stdout, stderr: process.stderr };
   if (options.inputFormat === 'stream-json')
     return (await import('./stream-session.js')).streamSession(options);
   try {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
-    const goal = custom ? { text: custom.text, piped: await readStdinIfPiped() } : await goalText(options);
+    const goal = custom ? { text: custom.text, piped: await piped(io) } : await goalText(options, io);
     // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
     const stop = await ensureProvider(options, false);
     if (stop !== undefined) return stop;
-    const agent = await startRun(options, {
-      mode: (loaded) => resolveMode(options, loaded.config, 'restricted'),
-      allow: options.allow,
-      streamText: Boolean(process.stdout.isTTY) && options.output === 'text',
-      dryRun: options.dryRun,
-      sandbox: options.sandbox,
-      session: { save: options.session !== false, continue: options.continue, resume: options.resume },
-      summary: options.output === 'text',
-      ...(options.agent === undefined ? {} : { agent: options.agent }),
-      ...(goal.plan?.length ? { plan: goal.plan } : {}),
-      ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
-      ...(options.askUser === false ? { askUserTool: false } : {}),
-    });
+    const agent = await startRun(
+      options,
+      {
+        mode: (loaded) => resolveMode(options, loaded.config, 'restricted'),
+        allow: options.allow,
+        streamText: Boolean(stdout.isTTY) && options.output === 'text',
+        dryRun: options.dryRun,
+        sandbox: options.sandbox,
+        session: { save: options.session !== false, continue: options.continue, resume: options.resume },
+        summary: options.output === 'text',
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
+        ...(goal.plan?.length ? { plan: goal.plan } : {}),
+        ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
+        ...(options.askUser === false ? { askUserTool: false } : {}),
+      },
+      io,
+    );
     if (custom?.allowedTools) restrictTools(agent.registry, custom.allowedTools, agent.emit);
     if (agent.resumed && options.output === 'text') {
-      const style = createStyle(colorEnabled(process.stderr, process.env));
-      process.stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
-      process.stderr.write(
-        renderHistory(agent.conversation.messages, style, subagentRuns(agent.resumed.events)),
-      );
+      const style = createStyle(colorEnabled(stderr, process.env));
+      stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
+      stderr.write(renderHistory(agent.conversation.messages, style, subagentRuns(agent.resumed.events)));
     }
     let content = goal.text;
     if (goal.piped !== undefined) {
@@ -154,7 +188,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
       model: agent.model.modelId,
     });
     agent.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
-    const interrupt = interruptSignal(agent.runner);
+    const interrupt = io ? { signal: io.signal, dispose() {} } : interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();
       // Background commands end with the run.
@@ -168,6 +202,10 @@ export async function runCommand(options: RunOptions): Promise<number> {
       return ExitCode.turnLimit;
     return code;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json });
+    const out = io && {
+      print: (t: string) => void stdout.write(t),
+      notice: (t: string) => void stderr.write(t),
+    };
+    return reportFailure(error, { debug: options.debug, json, ...(out ? { out } : {}) });
   }
 }

@@ -1,11 +1,15 @@
-// End to end: the built keel binary against the scripted model server over loopback, in temp workspaces.
+// keel run against the scripted model server over loopback, in temp workspaces: the built binary for what only it
+// shows (a multi-step run per default wire format, signals, stdin as the goal, the output formats, the chat), the
+// rest in-process through runCommand (test/support/in-process.ts), which is what the binary runs.
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configInitCommand, configShowCommand } from '../../src/cli/config-command.js';
 import { converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
-import { runOllama, runReplay, toolMessages, useE2E } from '../support/e2e.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
+import { commandCapture, inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace, removeLater } = useE2E();
@@ -62,17 +66,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'read_file', args: { path: 'inside.txt' } }] },
       { text: 'Could not read the secret.' },
     ]);
-    const r = await runKeel([
-      'run',
-      '--provider',
-      'ollama',
-      '--base-url',
-      s.ollamaUrl,
-      '--cwd',
-      ws,
-      '--prompt',
-      'read it',
-    ]);
+    const r = await ollamaRun(s, ws, { provider: 'ollama', prompt: 'read it' });
     expect(r.code).toBe(0);
     expect(s.requests).toHaveLength(3);
     for (const request of s.requests) expect(request.rawBody).not.toContain('TOP-SECRET-CANARY-42');
@@ -92,7 +86,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'grep -r CANARY .' } }] },
       { text: 'No canary inside the workspace.' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'find the canary']);
+    const r = await ollamaRun(s, ws, { prompt: 'find the canary' });
     expect(r.code).toBe(0);
     expect(s.requests).toHaveLength(3);
     for (const request of s.requests) expect(request.rawBody).not.toContain('TOP-SECRET-CANARY-43');
@@ -116,7 +110,7 @@ describe('keel run safety and limits', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'x']);
+    const r = await ollamaRun(s, ws, { prompt: 'x' });
     expect(r.code).toBe(0);
     const [unknown, invalid] = toolMessages(s.requests[1]!.body);
     expect(unknown).toMatch(/unknown tool/i);
@@ -128,7 +122,7 @@ describe('keel run safety and limits', () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const again = { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] };
     const s = await server([again, again, again, again]);
-    const r = await runOllama(s, ws, ['--max-turns', '2', '--prompt', 'loop']);
+    const r = await ollamaRun(s, ws, { maxTurns: 2, prompt: 'loop' });
     expect(r.code).toBe(4);
     expect(s.requests).toHaveLength(2);
     expect(r.stderr).toMatch(/turn limit/);
@@ -140,7 +134,7 @@ describe('keel run safety and limits', () => {
     const url = s.ollamaUrl;
     await s.close();
     const ws = await workspace({});
-    const r = await runKeel(['run', '--base-url', url, '--cwd', ws, '--prompt', 'hi']);
+    const r = await keelRun({ baseUrl: url, cwd: ws, prompt: 'hi' });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(url.replace(/^http:\/\//, ''));
     expect(r.stderr).toMatch(/ollama serve/);
@@ -152,7 +146,7 @@ describe('keel run safety and limits', () => {
       { status: 400, errorBody: { error: 'registry.ollama.ai/library/tiny:latest does not support tools' } },
     ]);
     const ws = await workspace({ '.keel.yaml': 'provider:\n  ollama:\n    tool_protocol: native\n' });
-    const r = await runOllama(s, ws, ['--model', 'tiny', '--prompt', 'hi']);
+    const r = await ollamaRun(s, ws, { model: 'tiny', prompt: 'hi' });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/does not support tools/);
     expect(r.stderr).toMatch(/--model/);
@@ -167,7 +161,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
       { text: 'ok' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'read big.txt']);
+    const r = await ollamaRun(s, ws, { prompt: 'read big.txt' });
     expect(r.code).toBe(0);
     const [result] = toolMessages(s.requests[1]!.body);
     // 1000 bytes of output plus the note naming the saved file (its path holds the workspace's key).
@@ -182,7 +176,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'ls' } }] },
       { text: 'ok' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'x']);
+    const r = await ollamaRun(s, ws, { mode: 'restricted', prompt: 'x' });
     expect(r.code).toBe(0);
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/--allow "touch made.txt", or use --mode full/);
     expect(toolMessages(s.requests[2]!.body).at(-1)).toContain('a.txt');
@@ -192,7 +186,7 @@ describe('keel run safety and limits', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'ok' },
     ]);
-    const r2 = await runOllama(s2, ws, ['--allow-dangerous', '--prompt', 'x']);
+    const r2 = await ollamaRun(s2, ws, { allowDangerous: true, prompt: 'x' });
     expect(r2.code).toBe(0);
     expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
   });
@@ -245,7 +239,7 @@ describe('keel run safety and limits', () => {
 
   it('is a usage error (exit 2) to give no goal at all', async () => {
     const ws = await workspace({});
-    const r = await runKeel(['run', '--cwd', ws]);
+    const r = await keelRun({ cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--prompt/);
   });
@@ -299,18 +293,22 @@ describe('keel run outputs', () => {
   });
 });
 
+/** `keel run --provider replay --cassette cassette --cwd ws --prompt …`: offline, from a recording. */
+const replay = (cassette: string, ws: string, prompt: string) =>
+  keelRun({ provider: 'replay', cassette, cwd: ws, prompt });
+
 describe('record and replay', () => {
   it('replays a recorded run offline with the same answer and the same file changes', async () => {
     const s = await server(todoScript());
     const ws1 = await workspace(todoFiles);
     const cassette = join(ws1, '..', `${ws1.split('/').pop()}.cassette.json`);
     removeLater(cassette);
-    const recorded = await runOllama(s, ws1, ['--record', cassette, '--prompt', 'Find TODOs']);
+    const recorded = await ollamaRun(s, ws1, { record: cassette, prompt: 'Find TODOs' });
     expect(recorded.code).toBe(0);
     await s.close();
 
     const ws2 = await workspace(todoFiles);
-    const replayed = await runReplay(cassette, ws2, ['--prompt', 'Find TODOs']);
+    const replayed = await replay(cassette, ws2, 'Find TODOs');
     expect(replayed.stderr).not.toMatch(/error/i);
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(recorded.stdout);
@@ -325,10 +323,10 @@ describe('record and replay', () => {
     const ws1 = await workspace({ 'a.txt': 'A\n' });
     const cassette = `${ws1}.cassette.json`;
     removeLater(cassette);
-    expect((await runOllama(s, ws1, ['--record', cassette, '--prompt', 'x'])).code).toBe(0);
+    expect((await ollamaRun(s, ws1, { record: cassette, prompt: 'x' })).code).toBe(0);
     // In the new workspace the file is missing, so the tool fails where it succeeded when recorded.
     const ws2 = await workspace({});
-    const r = await runReplay(cassette, ws2, ['--prompt', 'x']);
+    const r = await replay(cassette, ws2, 'x');
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/cassette/);
     expect(r.stderr).toMatch(/no longer matches|does not match|diverge/);
@@ -336,7 +334,7 @@ describe('record and replay', () => {
 
   it('rejects a missing cassette with exit 2', async () => {
     const ws = await workspace({});
-    const r = await runReplay(join(ws, 'nope.json'), ws, ['--prompt', 'x']);
+    const r = await replay(join(ws, 'nope.json'), ws, 'x');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope.json');
   });
@@ -372,7 +370,7 @@ describe('plan files', () => {
       },
       { text: 'Summary written.' },
     ]);
-    const r = await runOllama(s, ws, ['--plan', join(ws, name)]);
+    const r = await ollamaRun(s, ws, { plan: join(ws, name) });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('Summary written.');
     const first = s.requests[0]!.body.messages as { role: string; content: string }[];
@@ -386,7 +384,7 @@ describe('plan files', () => {
 
   it('rejects a plan with a syntax error naming the file and line (exit 2)', async () => {
     const ws = await workspace({ 'bad.yaml': 'goal: x\ninstructions:\n  - a\n - b: [\n' });
-    const r = await runKeel(['run', '--cwd', ws, '--plan', join(ws, 'bad.yaml')]);
+    const r = await keelRun({ cwd: ws, plan: join(ws, 'bad.yaml') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bad.yaml');
     expect(r.stderr).toMatch(/line \d/);
@@ -395,7 +393,7 @@ describe('plan files', () => {
 
   it('rejects a plan without a goal (exit 2)', async () => {
     const ws = await workspace({ 'nogoal.json': '{\n  "instructions": ["a"]\n}\n' });
-    const r = await runKeel(['run', '--cwd', ws, '--plan', join(ws, 'nogoal.json')]);
+    const r = await keelRun({ cwd: ws, plan: join(ws, 'nogoal.json') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nogoal.json');
     expect(r.stderr).toMatch(/goal/);
@@ -403,7 +401,7 @@ describe('plan files', () => {
 
   it('rejects a missing plan file (exit 2)', async () => {
     const ws = await workspace({});
-    const r = await runKeel(['run', '--cwd', ws, '--plan', join(ws, 'missing.yaml')]);
+    const r = await keelRun({ cwd: ws, plan: join(ws, 'missing.yaml') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('missing.yaml');
   });
@@ -412,7 +410,7 @@ describe('plan files', () => {
 describe('config errors', () => {
   it('rejects an unknown key naming the file, line and key (exit 2)', async () => {
     const ws = await workspace({ '.keel.yaml': 'agent:\n  max_turns: 5\n  colour: blue\n' });
-    const r = await runKeel(['run', '--cwd', ws, '--prompt', 'x']);
+    const r = await keelRun({ cwd: ws, prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('.keel.yaml');
     expect(r.stderr).toMatch(/line 3/);
@@ -422,7 +420,7 @@ describe('config errors', () => {
 
   it('rejects a wrong type (exit 2)', async () => {
     const ws = await workspace({ '.keel.yaml': 'agent:\n  max_turns: ten\n' });
-    const r = await runKeel(['run', '--cwd', ws, '--prompt', 'x']);
+    const r = await keelRun({ cwd: ws, prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/max_turns/);
     expect(r.stderr).toMatch(/line 2/);
@@ -430,7 +428,7 @@ describe('config errors', () => {
 
   it('rejects an unknown provider (exit 2)', async () => {
     const ws = await workspace({});
-    const r = await runKeel(['run', '--cwd', ws, '--provider', 'nope', '--prompt', 'x']);
+    const r = await keelRun({ cwd: ws, provider: 'nope', prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/ollama/);
   });
@@ -439,19 +437,20 @@ describe('config errors', () => {
     const ws = await workspace({});
     const home = await workspace({});
     const env = { XDG_CONFIG_HOME: home };
-    const init = await runKeel(['config', 'init', '--cwd', ws], { env });
-    expect(init.code).toBe(0);
+    const init = commandCapture();
+    expect(await inKeelEnv({ env }, () => configInitCommand({ cwd: ws, output: 'text' }, init))).toBe(0);
     expect(await readFile(join(home, 'keel', 'config.yaml'), 'utf8')).toMatch(/max_turns/);
     await writeFile(join(ws, '.keel.yaml'), 'provider:\n  ollama:\n    model: from-project\n');
-    const show = await runKeel(['config', 'show', '--cwd', ws], {
-      env: { ...env, OLLAMA_HOST: 'example.test:1234' },
-    });
-    expect(show.code).toBe(0);
+    const show = commandCapture();
+    const shown = await inKeelEnv({ env: { ...env, OLLAMA_HOST: 'example.test:1234' } }, () =>
+      configShowCommand({ cwd: ws, output: 'text' }, show),
+    );
+    expect(shown).toBe(0);
     expect(show.stdout).toMatch(/model: from-project.*project/);
     expect(show.stdout).toMatch(/http:\/\/example\.test:1234.*OLLAMA_HOST/);
     expect(show.stdout).toMatch(/max_turns: 100.*(user|config\.yaml)/);
-    const again = await runKeel(['config', 'init', '--cwd', ws], { env });
-    expect(again.code).toBe(2);
+    const again = commandCapture();
+    expect(await inKeelEnv({ env }, () => configInitCommand({ cwd: ws, output: 'text' }, again))).toBe(2);
     expect(again.stderr).toMatch(/--force/);
   });
 });

@@ -1,7 +1,16 @@
-// End to end: version, help and argument errors of the built binary.
+// Version, help and argument errors: the built binary for what only it shows (the version it was built with, help
+// and a parse error's exit code from main.ts, stdin read by auth login), the parse itself in-process otherwise.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
+import { type KeelRun, runKeel } from '../support/cli.js';
+import { keelRun, parseHere } from '../support/run-in-process.js';
+
+/** `keel --help` from the binary, run once for the tests that read it. */
+let rootHelp: Promise<KeelRun> | undefined;
+const help = () => {
+  rootHelp ??= runKeel(['--help']);
+  return rootHelp;
+};
 
 describe('keel cli basics', () => {
   it('prints the package version with --version', async () => {
@@ -11,17 +20,23 @@ describe('keel cli basics', () => {
     expect(r.stdout.trim()).toBe(pkg.version);
   });
 
-  it.each([[['--help']], [['run', '--help']], [['chat', '--help']], [['config', 'show', '--help']]])(
+  it('prints help on stdout with exit 0 for --help', async () => {
+    const r = await help();
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: keel/);
+  });
+
+  it.each([[['run', '--help']], [['chat', '--help']], [['config', 'show', '--help']]])(
     'prints help for %j',
     async (args) => {
-      const r = await runKeel(args);
+      const r = await parseHere(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/Usage: keel/);
     },
   );
 
   it('lists the global options in the help', async () => {
-    const r = await runKeel(['--help']);
+    const r = await help();
     for (const flag of [
       '--provider',
       '--model',
@@ -37,17 +52,17 @@ describe('keel cli basics', () => {
   });
 
   it('exits 2 on an unknown option or a bad value', async () => {
-    expect((await runKeel(['run', '--no-such-flag'])).code).toBe(2);
-    expect((await runKeel(['run', '--max-turns', 'abc', '--prompt', 'x'])).code).toBe(2);
-    expect((await runKeel(['run', '--output', 'xml', '--prompt', 'x'])).code).toBe(2);
-    // One letter from a command is a typo, not a message for the agent.
+    expect((await parseHere(['run', '--no-such-flag'])).code).toBe(2);
+    expect((await parseHere(['run', '--max-turns', 'abc', '--prompt', 'x'])).code).toBe(2);
+    expect((await parseHere(['run', '--output', 'xml', '--prompt', 'x'])).code).toBe(2);
+    // One letter from a command is a typo, not a message for the agent: the binary's exit code and message.
     const typo = await runKeel(['rnu']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('(Did you mean run?)');
   });
 
   it('exits 2 when the workspace does not exist', async () => {
-    const r = await runKeel(['run', '--cwd', '/nonexistent/keel-ws', '--prompt', 'x']);
+    const r = await keelRun({ cwd: '/nonexistent/keel-ws', prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('/nonexistent/keel-ws');
   });

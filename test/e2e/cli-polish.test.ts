@@ -1,15 +1,16 @@
-// End to end: what a new user meets first — help listing the global options, bad flags refused before any request.
+// What a new user meets first — help listing the global options, bad flags refused before any request — in-process:
+// commander's parse as the binary does it, and runCommand for the flags' values (cli-basics spawns the binary).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { runProvider, useE2E, wireProviders } from '../support/e2e.js';
+import { useE2E, wireProviders } from '../support/e2e.js';
+import { keelRun, parseHere, providerRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 
 describe('keel cli polish', () => {
   it.each([['run'], ['chat']])('`keel %s --help` lists its own and the global options', async (command) => {
-    const r = await runKeel([command, '--help']);
+    const r = await parseHere([command, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--dry-run');
     expect(r.stdout).toContain('Global Options:');
@@ -21,7 +22,7 @@ describe('keel cli polish', () => {
   it('--cwd naming a file says it is not a directory (exit 2)', async () => {
     const ws = await workspace({ 'notes.txt': 'x\n' });
     const file = join(ws, 'notes.txt');
-    const r = await runKeel(['run', '--cwd', file, '--prompt', 'x']);
+    const r = await keelRun({ cwd: file, prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--cwd is not a directory: ${file}`);
   });
@@ -32,7 +33,7 @@ describe('keel cli polish', () => {
       const s = await server([{ text: 'never asked' }]);
       const ws = await workspace();
       const bare = { ...s, [p.url]: s[p.url].replace(/^http:\/\//, '') };
-      const r = await runProvider(p, bare, ws, ['--prompt', 'hi']);
+      const r = await providerRun(p, bare, ws, { prompt: 'hi' });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('`--base-url` must be an http(s) URL');
       expect(s.requests).toHaveLength(0);
@@ -40,7 +41,7 @@ describe('keel cli polish', () => {
   );
 
   it('copilot: a malformed --base-url is refused the same way', async () => {
-    const r = await runKeel(['run', '--provider', 'copilot', '--base-url', 'api.githubcopilot', '-p', 'x']);
+    const r = await keelRun({ provider: 'copilot', baseUrl: 'api.githubcopilot', prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('`--base-url` must be an http(s) URL, got "api.githubcopilot"');
   });
@@ -49,7 +50,7 @@ describe('keel cli polish', () => {
     const ws = await workspace();
     const config = join(ws, 'config.yaml');
     await writeFile(config, 'provider:\n  ollama:\n    base_url: "ftp://host"\n');
-    const r = await runKeel(['run', '--config', config, '--cwd', ws, '-p', 'x']);
+    const r = await keelRun({ config, cwd: ws, prompt: 'x' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('`provider.ollama.base_url`');
     expect(r.stderr).toContain('line 3 must be an http(s) URL');

@@ -1,11 +1,12 @@
-// End to end: automatic compaction near the context limit through every wire format (the summary request, the
+// Automatic compaction near the context limit, in-process through runCommand against the scripted server through every wire format (the summary request, the
 // next request continuing from the summary with the context file read again, the `compaction` event), a long
 // session under a small window staying in budget, a compacted session resumed exactly, and the budget's order:
 // old tool output cut to head and tail before any turn is pruned.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOllama, runProvider, useE2E, wireProviders } from '../support/e2e.js';
+import { useE2E, wireProviders } from '../support/e2e.js';
+import { ollamaRun, providerRun } from '../support/run-in-process.js';
 import type { ReceivedRequest, ScriptedReply, ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -68,7 +69,7 @@ describe.each(wireProviders)('keel run --provider $provider compacts near the co
       ),
       openrouter: p.provider === 'openrouter',
     });
-    const r = await runProvider(p, s, ws, ['--output', 'stream-json'], { input: TASK });
+    const r = await providerRun(p, s, ws, { output: 'stream-json' }, { stdin: TASK });
     expect(s.rejections, 'requests refused by the wire rules').toEqual([]);
     expect(r.code, r.stderr).toBe(0);
 
@@ -115,7 +116,7 @@ describe('a long session under a small window', () => {
     const maxTokens = 2000;
     const ws = await workspace({ ...files(16), '.keel.yaml': config(maxTokens) });
     const s = await server(scriptWithSummaries(reads(16)));
-    const r = await runOllama(s, ws, ['--max-turns', '40'], { input: 'Read all sixteen files.' });
+    const r = await ollamaRun(s, ws, { maxTurns: 40 }, { stdin: 'Read all sixteen files.' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(FINAL);
     const summaries = s.requests.filter(isSummaryRequest);
@@ -144,7 +145,7 @@ describe('the token estimate', () => {
     // The provider counts 2,400 tokens for a request of well under 1,000 by bytes: the next one is near the limit.
     const [read, final] = reads(1);
     const s = await server(scriptWithSummaries([{ ...read, usage: { input: 2400, output: 5 } }, final!]));
-    const r = await runOllama(s, ws, [], { input: 'Read f0.txt.' });
+    const r = await ollamaRun(s, ws, {}, { stdin: 'Read f0.txt.' });
     expect(r.code, r.stderr).toBe(0);
     expect(s.requests.map(isSummaryRequest)).toEqual([false, true, false]);
   });
@@ -158,14 +159,14 @@ describe('a compacted session resumed', () => {
     const ws = await workspace({ ...files(10), '.keel.yaml': config(2500) });
     const env = { XDG_DATA_HOME: await workspace(), XDG_STATE_HOME: await workspace() };
     const first = await server(scriptWithSummaries(reads(10)));
-    const r = await runOllama(first, ws, [], { input: TASK, env });
+    const r = await ollamaRun(first, ws, {}, { stdin: TASK, env });
     expect(r.code, r.stderr).toBe(0);
     expect(first.requests.some(isSummaryRequest)).toBe(true);
     const last = messagesOf(first.requests.at(-1)!);
     expect(JSON.stringify(last)).toContain('[Keel: summary of earlier work.');
 
     const second = await server([{ text: 'Nothing else.' }]);
-    const resumed = await runOllama(second, ws, ['--continue', '--prompt', 'anything else?'], { env });
+    const resumed = await ollamaRun(second, ws, { continue: true, prompt: 'anything else?' }, { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(messagesOf(second.requests[0]!)).toEqual([
       ...last,
@@ -188,7 +189,7 @@ describe('the context budget by priority', () => {
       '.keel.yaml': config(2000, '    auto_compact: false\n'),
     });
     const s = await server(reads(5));
-    const r = await runOllama(s, ws, [], { input: 'Read the five files.' });
+    const r = await ollamaRun(s, ws, {}, { stdin: 'Read the five files.' });
     expect(r.code, r.stderr).toBe(0);
     const cutNote = 'characters of this old result were cut to fit the context window';
     const pruneNote = '[Keel: to fit the context window, ';

@@ -1,14 +1,15 @@
-// End to end, the loop's contracts through the built CLI: answers cut by the output limit are continued, the
+// The loop's contracts through keel run (in-process through runCommand, the binary only for signals): answers cut by the output limit are continued, the
 // content filter fails the run, events alone rebuild the conversation the model received, one large result
 // cannot overflow the context (and stays readable in full), and a double Ctrl-C leaves no process behind.
-import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import type { Message } from '../../src/core/messages.js';
-import { runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { keelRun, ollamaRun } from '../support/run-in-process.js';
+import { procCommandsWith } from '../support/processes.js';
 
 const { server, workspace } = useE2E();
 
@@ -22,7 +23,7 @@ describe('finish reasons', () => {
   it('continues an answer cut off by the output limit and prints it whole', async () => {
     const s = await server([{ text: 'Hello, wor', finish: 'length' }, { text: 'ld!' }]);
     const ws = await workspace();
-    const r = await runOllama(s, ws, ['--prompt', 'greet']);
+    const r = await ollamaRun(s, ws, { prompt: 'greet' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Hello, world!\n');
     const second = s.requests[1]!.body.messages as { role: string; content: string }[];
@@ -36,17 +37,7 @@ describe('finish reasons', () => {
   it('fails the run when the content filter stops the answer', async () => {
     const s = await server([{ text: 'partial', finish: 'content_filter' }]);
     const ws = await workspace();
-    const r = await runKeel([
-      'run',
-      '--provider',
-      'openai-compatible',
-      '--base-url',
-      s.openaiUrl,
-      '--cwd',
-      ws,
-      '--prompt',
-      'x',
-    ]);
+    const r = await keelRun({ provider: 'openai-compatible', baseUrl: s.openaiUrl, cwd: ws, prompt: 'x' });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/stopped the answer with its content filter/);
   });
@@ -93,19 +84,13 @@ describe('events carry the conversation', () => {
       { text: 'done' },
     ]);
     const ws = await workspace({ 'a.txt': 'alpha\n' });
-    const r = await runKeel([
-      'run',
-      '--provider',
-      'openai-compatible',
-      '--base-url',
-      s.openaiUrl,
-      '--cwd',
-      ws,
-      '--output',
-      'stream-json',
-      '--prompt',
-      'copy a.txt to b.txt',
-    ]);
+    const r = await keelRun({
+      provider: 'openai-compatible',
+      baseUrl: s.openaiUrl,
+      cwd: ws,
+      output: 'stream-json',
+      prompt: 'copy a.txt to b.txt',
+    });
     expect(r.code).toBe(0);
     const stream = events(r.stdout);
     expect(stream[0]!.type).toBe('run_start');
@@ -139,7 +124,7 @@ describe('one tool result cannot overflow the context', () => {
       { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
       { text: 'read it' },
     ]);
-    const r = await runOllama(s, ws, ['--config', join(ws, 'keel.yaml'), '--prompt', 'read big.txt']);
+    const r = await ollamaRun(s, ws, { config: join(ws, 'keel.yaml'), prompt: 'read big.txt' });
     expect(r.code).toBe(0);
     expect(saved).toMatch(/tool-output/);
     // Budget: 8000 tokens at about four characters each.
@@ -161,13 +146,8 @@ describe('one tool result cannot overflow the context', () => {
 
 describe('process safety', () => {
   const marker = `${1000 + Math.floor(Math.random() * 1000)}.123`;
-  const survivors = () => {
-    try {
-      return execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).trim();
-    } catch {
-      return '';
-    }
-  };
+  // Read from /proc, not pgrep: no process spawned to look.
+  const survivors = () => procCommandsWith(`sleep ${marker}`).join('\n');
 
   it.each([
     ['a double Ctrl-C', ['SIGINT', 'SIGINT'], 130],
@@ -175,15 +155,23 @@ describe('process safety', () => {
     ['SIGHUP', ['SIGHUP'], 129],
   ] as const)('%s kills running commands before Keel exits', async (_name, signals, code) => {
     const s = await server([
-      // The command ignores SIGTERM, so only Keel's kill of the whole group ends it.
-      { toolCalls: [{ name: 'execute_command', args: { command: `trap '' TERM; sleep ${marker} & wait` } }] },
+      // The command ignores SIGTERM, so only Keel's kill of the whole group ends it. `started` says it is running.
+      {
+        toolCalls: [
+          {
+            name: 'execute_command',
+            args: { command: `trap '' TERM; sleep ${marker} & touch started; wait` },
+          },
+        ],
+      },
       { text: 'never reached' },
     ]);
     const ws = await workspace();
     const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'sleep'], {
       onSpawn: (child) => {
+        // A stat per tick until the command has started, then /proc until its sleep is there.
         const poll = setInterval(() => {
-          if (!survivors()) return;
+          if (!existsSync(join(ws, 'started')) || !survivors()) return;
           clearInterval(poll);
           for (const signal of signals) child.kill(signal);
         }, 50);

@@ -1,8 +1,10 @@
-// End to end: the same multi-step TODO task from the built CLI against each hosted provider's own wire format.
+// The same multi-step TODO task from the built CLI against each hosted provider's own wire format (one binary run
+// per format); missing and rejected keys and OpenRouter's specifics in-process through runCommand.
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
+import { keelRun } from '../support/run-in-process.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -45,6 +47,27 @@ const run = (c: Case, s: ModelServer, ws: string, env: Record<string, string>, e
     { env },
   );
 
+/** The same run in-process (runCommand, as the binary runs it). */
+const runHere = (
+  c: Case,
+  s: ModelServer,
+  ws: string,
+  env: Record<string, string>,
+  prompt: string,
+  json = false,
+) =>
+  keelRun(
+    {
+      provider: c.provider,
+      baseUrl: c.url(s),
+      model: 'test-model',
+      cwd: ws,
+      prompt,
+      ...(json ? { output: 'json' as const } : {}),
+    },
+    { env },
+  );
+
 describe.each(cases)('keel run --provider $provider', (c) => {
   it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
     const { s, ws } = await setup(c, signedTodoScript);
@@ -69,7 +92,7 @@ describe.each(cases)('keel run --provider $provider', (c) => {
 
   it('exits 3 naming the variable to set when no key is configured, without calling the server', async () => {
     const { s, ws } = await setup(c, signedTodoScript);
-    const r = await run(c, s, ws, {}, ['--prompt', 'hi']);
+    const r = await runHere(c, s, ws, {}, 'hi');
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`no API key for ${c.provider}`);
     expect(r.stderr).toContain(c.envVar);
@@ -80,7 +103,7 @@ describe.each(cases)('keel run --provider $provider', (c) => {
     const { s, ws } = await setup(c, [
       { status: 401, errorBody: { error: { message: `invalid key ${key}` } } },
     ]);
-    const r = await run(c, s, ws, { [c.envVar]: key }, ['--prompt', 'hi']);
+    const r = await runHere(c, s, ws, { [c.envVar]: key }, 'hi');
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`credentials rejected by ${c.provider}`);
     expect(r.stdout + r.stderr).not.toContain(key);
@@ -99,7 +122,7 @@ describe('keel run --provider openrouter specifics', () => {
         ],
       },
     ]);
-    const r = await run(c, s, ws, { [c.envVar]: key }, ['--prompt', 'is node 20 lts?']);
+    const r = await runHere(c, s, ws, { [c.envVar]: key }, 'is node 20 lts?');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       'Node 20 is an LTS release.\n\nSources:\n[1] Node.js releases — https://nodejs.org/en/about/previous-releases\n[2] https://example.com/node\n',
@@ -108,7 +131,7 @@ describe('keel run --provider openrouter specifics', () => {
 
   it('reports an error sent inside the stream with the server message', async () => {
     const { s, ws } = await setup(c, [{ text: 'partial', midStreamError: 'upstream provider overloaded' }]);
-    const r = await run(c, s, ws, { [c.envVar]: key }, ['--prompt', 'hi', '--output', 'json']);
+    const r = await runHere(c, s, ws, { [c.envVar]: key }, 'hi', true);
     expect(r.code).not.toBe(0);
     expect(r.stderr + r.stdout).toContain('upstream provider overloaded');
   });

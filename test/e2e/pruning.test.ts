@@ -1,7 +1,8 @@
-// End to end: a run long enough to be pruned, through each wire format with its rules checked by the scripted
-// server; the pruning note reaches the model in a form every provider accepts and the run ends normally.
+// A run long enough to be pruned, through each wire format with its rules checked by the scripted server, in-process
+// through runCommand: the pruning note reaches the model in a form every provider accepts and the run ends normally.
 import { describe, expect, it } from 'vitest';
-import { runProvider, useE2E, type WireProvider, wireProviders } from '../support/e2e.js';
+import { useE2E, type WireProvider, wireProviders } from '../support/e2e.js';
+import { providerRun } from '../support/run-in-process.js';
 import type { ScriptStep } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -46,7 +47,7 @@ describe.each(cases)('keel run --provider $provider prunes a long run', (c) => {
   it('sends the pruning note as a user-role message the format accepts, and finishes (exit 0)', async () => {
     const s = await server({ script, openrouter: c.provider === 'openrouter' });
     const ws = await workspace({ ...files, '.keel.yaml': config });
-    const r = await runProvider(c, s, ws, [], { input: 'What do the three files hold?' });
+    const r = await providerRun(c, s, ws, {}, { stdin: 'What do the three files hold?' });
     expect(s.rejections, 'requests refused by the wire rules').toEqual([]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('The three files hold alpha, bravo and charlie.');

@@ -1,9 +1,10 @@
-// End to end: todo_write's list as a `todo` event in stream-json and as a checklist on stderr, its validation errors
+// In-process through runCommand (what the binary runs): todo_write's list as a `todo` event in stream-json and as a checklist on stderr, its validation errors
 // read by the model, the list restored by `keel run --continue`, and plan files tracked as checklists: the
 // instructions seeded before the first request, their statuses in --output json, the ones not done named on stderr.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import { ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 
@@ -24,7 +25,7 @@ describe('todo_write', () => {
     const ws = await workspace();
     const list = [todo('1', 'Read the code', 'in_progress'), todo('2', 'Fix the bug', 'pending')];
     const s = await server([write(...list), { text: 'Planned.' }]);
-    const r = await runOllama(s, ws, ['--mode', 'interactive', '--output', 'stream-json', '--prompt', 'x']);
+    const r = await ollamaRun(s, ws, { mode: 'interactive', output: 'stream-json', prompt: 'x' });
     expect(r.code).toBe(0);
     const events = eventsOf(r.stdout);
     const types = events.map((e) => e.type);
@@ -46,7 +47,7 @@ describe('todo_write', () => {
       write(todo('1', 'Read the code', 'done'), todo('2', 'Fix the bug', 'in_progress')),
       { text: 'Done.' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'x'], { env: { TERM: 'xterm-256color' } });
+    const r = await ollamaRun(s, ws, { prompt: 'x' }, { env: { TERM: 'xterm-256color' } });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe('Done.');
     expect(r.stderr).toContain('todo list (0/2 done)\n  ◐ 1. Read the code\n  ☐ 2. Fix the bug\n');
@@ -57,7 +58,7 @@ describe('todo_write', () => {
   it('uses ASCII marks on a dumb terminal, and still runs under --dry-run', async () => {
     const ws = await workspace();
     const s = await server([write(todo('a', 'Only step', 'done')), { text: 'Done.' }]);
-    const r = await runOllama(s, ws, ['--dry-run', '--prompt', 'x'], { env: { TERM: 'dumb' } });
+    const r = await ollamaRun(s, ws, { dryRun: true, prompt: 'x' }, { env: { TERM: 'dumb' } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('todo list (1/1 done)\n  [x] a. Only step\n');
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/^todo list saved: 1 done/);
@@ -73,7 +74,7 @@ describe('todo_write', () => {
       { toolCalls: [{ name: 'todo_write', args: { items: [] } }] },
       { text: 'Giving up on the list.' },
     ]);
-    const r = await runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'x']);
+    const r = await ollamaRun(s, ws, { output: 'stream-json', prompt: 'x' });
     expect(r.code).toBe(0);
     expect(eventsOf(r.stdout).filter((e) => e.type === 'todo')).toEqual([]);
     const results = toolMessages(s.requests[3]!.body);
@@ -88,15 +89,18 @@ describe('todo_write', () => {
     const env = { XDG_DATA_HOME: data };
     const list = [todo('1', 'Read the code', 'done'), todo('2', 'Fix the bug', 'in_progress')];
     const first = await server([write(...list), { text: 'Stopping here.' }]);
-    expect((await runOllama(first, ws, ['--prompt', 'start'], { env })).code).toBe(0);
+    expect((await ollamaRun(first, ws, { prompt: 'start' }, { env })).code).toBe(0);
 
     const second = await server([
       write(todo('1', 'Read the code', 'done'), todo('2', 'Fix the bug', 'done')),
       { text: 'All done.' },
     ]);
-    const r = await runOllama(second, ws, ['--continue', '--output', 'stream-json', '--prompt', 'go on'], {
-      env,
-    });
+    const r = await ollamaRun(
+      second,
+      ws,
+      { continue: true, output: 'stream-json', prompt: 'go on' },
+      { env },
+    );
     expect(r.code).toBe(0);
     const todos = eventsOf(r.stdout).filter((e) => e.type === 'todo');
     expect(todos).toEqual([
@@ -109,7 +113,7 @@ describe('todo_write', () => {
 
     // And a text-mode continuation shows it as a checklist.
     const third = await server([{ text: 'Nothing left.' }]);
-    const t = await runOllama(third, ws, ['--continue', '--prompt', 'status?'], { env });
+    const t = await ollamaRun(third, ws, { continue: true, prompt: 'status?' }, { env });
     expect(t.code).toBe(0);
     expect(t.stderr).toContain('todo list (2/2 done)');
   });
@@ -137,13 +141,11 @@ describe('plan files as tracked checklists', () => {
         todo('3', steps[2]!, 'pending'),
       ),
     ]);
-    const r = await runOllama(
+    const r = await ollamaRun(
       s,
       ws,
-      ['--plan', join(ws, 'plan.md'), '--output', 'json', '--max-turns', '3'],
-      {
-        env: { TERM: 'xterm-256color' },
-      },
+      { plan: join(ws, 'plan.md'), output: 'json', maxTurns: 3 },
+      { env: { TERM: 'xterm-256color' } },
     );
     expect(r.code).not.toBe(0);
     const result = JSON.parse(r.stdout);
@@ -171,13 +173,11 @@ describe('plan files as tracked checklists', () => {
       write(todo('1', steps[0]!, 'done'), todo('2', steps[1]!, 'done'), todo('3', steps[2]!, 'pending')),
       { text: 'I stopped before deleting anything.' },
     ];
-    const json = await runOllama(
+    const json = await ollamaRun(
       await server(script()),
       ws,
-      ['--plan', join(ws, 'plan.yaml'), '--output', 'json'],
-      {
-        env: { TERM: 'dumb' },
-      },
+      { plan: join(ws, 'plan.yaml'), output: 'json' },
+      { env: { TERM: 'dumb' } },
     );
     // The model's answer does not finish the plan: exit 4, as when the turns run out.
     expect(json.code).toBe(4);
@@ -188,9 +188,12 @@ describe('plan files as tracked checklists', () => {
       'plan not finished: 2 of 3 instructions done; not done:\n  [ ] 3. Delete notes.txt\n',
     );
 
-    const text = await runOllama(await server(script()), ws, ['--plan', join(ws, 'plan.yaml')], {
-      env: { TERM: 'dumb' },
-    });
+    const text = await ollamaRun(
+      await server(script()),
+      ws,
+      { plan: join(ws, 'plan.yaml') },
+      { env: { TERM: 'dumb' } },
+    );
     expect(text.code).toBe(4);
     // The seeded list first, before the first request; then one line per instruction whose status changed.
     expect(text.stderr).toContain(
@@ -206,7 +209,7 @@ describe('plan files as tracked checklists', () => {
       write(todo('1', steps[0]!, 'done'), todo('2', steps[1]!, 'done'), todo('3', steps[2]!, 'done')),
       { text: 'All three done.' },
     ]);
-    const r = await runOllama(s, ws, ['--plan', join(ws, 'plan.yaml'), '--output', 'json']);
+    const r = await ollamaRun(s, ws, { plan: join(ws, 'plan.yaml'), output: 'json' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).plan.every((step: { status: string }) => step.status === 'done')).toBe(true);
     expect(r.stderr).not.toContain('plan not finished');

@@ -1,5 +1,6 @@
 // Finding real processes in tests: a unique sleep argument marks the ones a test started.
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** A sleep duration no other process uses, so `ps` finds exactly the sleeps a test started. */
 export const uniqueDuration = (): string => `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
@@ -22,4 +23,22 @@ export function stopProcessesWith(text: string): void {
       // Gone already.
     }
   }
+}
+
+/**
+ * Like processesWith, read from /proc in this process: no `ps` spawned, so a test may poll it often. Each live
+ * process's command line, its arguments joined by spaces (a zombie's is empty, so it never matches).
+ */
+export function procCommandsWith(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (args.includes(text)) found.push(args);
+    } catch {
+      // Gone already.
+    }
+  }
+  return found;
 }
