@@ -28,7 +28,8 @@ export interface KeelRunOptions {
   checkpoints?: boolean;
 }
 
-const clearedEnv = [
+/** Provider and Keel variables a test run never inherits from the developer's shell. */
+export const clearedEnv = [
   'OLLAMA_HOST',
   'OLLAMA_MODEL',
   'OPENAI_BASE_URL',
