@@ -66,7 +66,7 @@ export async function runInProcess(
   s: ModelServer,
   ws: string,
   prompt: string,
-  options: Partial<RunOptions> & {
+  options: Partial<Omit<RunOptions, 'mode'>> & {
     config?: string;
     mode?: ExecutionMode;
     extraEnv?: Record<string, string>;
