@@ -96,7 +96,7 @@ async function goalText(options: RunOptions): Promise<{ text: string; plan?: str
 }
 
 /** --command's expanded text, or undefined without --command; arguments without it are a usage error. */
-async function customGoal(options: RunOptions): Promise<CommandGoal | undefined> {
+export async function customGoal(options: RunOptions): Promise<CommandGoal | undefined> {
   const args = options.args ?? [];
   if (options.command === undefined) {
     if (args.length > 0)
