@@ -73,7 +73,7 @@ describe('keel run --command', () => {
     );
     expect(goal?.text).toContain('[cut: the first 100000 of 150000 bytes]');
     expect(goal?.text.length).toBeLessThan(101_000);
-    // No allowed-tools: every tool is offered.
+    // No allowed-tools: the tools are not narrowed to a list (the usual offer stays).
     expect(goal?.allowedTools).toBeUndefined();
   });
 
