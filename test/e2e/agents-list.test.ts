@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { agentsListCommand } from '../../src/cli/agents-command.js';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
-import { captureOutput, useTempHome } from '../support/in-process.js';
+import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 
 const { workspace } = useE2E();
 useTempHome();

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { customGoal } from '../../src/cli/run.js';
 import { UsageError } from '../../src/core/errors.js';
 import { runOllama, useE2E } from '../support/e2e.js';
-import { useTempHome } from '../support/in-process.js';
+import { useTempHome } from '../support/assemble-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
 useTempHome();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeelError } from '../../src/core/errors.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
-import { runInProcess, useTempHome } from '../support/in-process.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
 useTempHome();

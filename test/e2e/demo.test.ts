@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadPlan } from '../../src/plan/parse.js';
 import { planToPrompt } from '../../src/plan/prompt.js';
-import { runInProcess, useTempHome } from '../support/in-process.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import { type ScriptStep, startModelServer } from '../support/model-server.js';
 
 useTempHome();

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { AgentEvent } from '../../src/core/events.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
-import { answerOf, runInProcess, useTempHome, warningsOf } from '../support/in-process.js';
+import { answerOf, runInProcess, useTempHome, warningsOf } from '../support/assemble-in-process.js';
 import {
   everythingEntry,
   filesystemEntry,

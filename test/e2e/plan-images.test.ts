@@ -12,7 +12,7 @@ import { assembleRun } from '../../src/runtime/assemble.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
 import { runKeel } from '../support/cli.js';
 import { runOllama, useE2E } from '../support/e2e.js';
-import { runInProcess, useTempHome } from '../support/in-process.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
