@@ -8,6 +8,7 @@ import { ExitCode, UsageError } from '../core/errors.js';
 import { clipLine } from '../core/text.js';
 import type { ServerState } from '../mcp/connection.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -16,24 +17,25 @@ import { loadConfigFor } from './run-options.js';
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
 
-export async function mcpListCommand(options: GlobalOptions): Promise<number> {
+export async function mcpListCommand(
+  options: GlobalOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   try {
     const loaded = await loadConfigFor(options);
-    reportWarnings(loaded.warnings);
+    reportWarnings(loaded.warnings, out);
     const servers = loaded.config.mcp.servers;
     const states = await listServers(servers, await resolveWorkspaceDir(options.cwd));
     if (options.output !== 'text') {
-      process.stdout.write(`${JSON.stringify({ servers: states.map(jsonState) }, null, 2)}\n`);
+      out.print(`${JSON.stringify({ servers: states.map(jsonState) }, null, 2)}\n`);
     } else if (states.length === 0) {
-      process.stdout.write(
-        'no MCP servers configured; add one with `keel mcp add <name> -- <command> [args...]`\n',
-      );
+      out.print('no MCP servers configured; add one with `keel mcp add <name> -- <command> [args...]`\n');
     } else {
-      process.stdout.write(states.map(formatState).join('\n'));
+      out.print(states.map(formatState).join('\n'));
     }
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug });
+    return reportFailure(error, { debug: options.debug, out });
   }
 }
 
@@ -129,6 +131,7 @@ export async function mcpAddCommand(
   name: string,
   command: string[],
   options: McpAddOptions,
+  out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
     if ((options.url === undefined) === (command.length === 0)) {
@@ -154,24 +157,26 @@ export async function mcpAddCommand(
       });
     }
     await addServer(file, name, server);
-    process.stdout.write(`added MCP server ${name} to ${file}\n`);
+    out.print(`added MCP server ${name} to ${file}\n`);
     if (options.project) {
       const workspace = await resolveWorkspaceDir(options.cwd);
       if ((await trustedBy(process.env, workspace)) === undefined) {
-        reportWarnings([
-          `${file} sets mcp.servers only in a trusted folder: run \`keel trust\` there to use it`,
-        ]);
+        reportWarnings(
+          [`${file} sets mcp.servers only in a trusted folder: run \`keel trust\` there to use it`],
+          out,
+        );
       }
     }
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug });
+    return reportFailure(error, { debug: options.debug, out });
   }
 }
 
 export async function mcpRemoveCommand(
   name: string,
   options: GlobalOptions & { project?: boolean; user?: boolean },
+  out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
     const { hasServer, removeServer } = await import('../mcp/config-file.js');
@@ -183,13 +188,13 @@ export async function mcpRemoveCommand(
     for (const file of candidates) {
       if (!(await hasServer(file, name))) continue;
       await removeServer(file, name);
-      process.stdout.write(`removed MCP server ${name} from ${file}\n`);
+      out.print(`removed MCP server ${name} from ${file}\n`);
       return ExitCode.ok;
     }
     throw new UsageError(`no MCP server named ${name} in ${candidates.join(' or ')}`, {
       hint: 'keel mcp list shows the configured servers',
     });
   } catch (error) {
-    return reportFailure(error, { debug: options.debug });
+    return reportFailure(error, { debug: options.debug, out });
   }
 }

@@ -10,6 +10,7 @@ import { resolveWorkspaceDir } from '../runtime/config.js';
 import { decideCall, openToolHost } from '../runtime/tool-host.js';
 import { ACTIONS, type ActionKind, MODES, verdictOf } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, defaultMode, type ModeChoice, type ModeFlags } from './mode-options.js';
@@ -101,30 +102,31 @@ export function formatDefaults(defaults: { run: ModeChoice; chat: ModeChoice }):
   return `Default mode: ${run.mode} for keel run, ${chat.mode} for keel chat (${run.why}).`;
 }
 
-export async function policyShowCommand(options: PolicyShowOptions): Promise<number> {
+export async function policyShowCommand(
+  options: PolicyShowOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadConfigFor>>;
   try {
     loaded = await loadConfigFor(options);
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.json === true });
+    return reportFailure(error, { debug: options.debug, json: options.json === true, out });
   }
-  reportWarnings(loaded.warnings);
+  reportWarnings(loaded.warnings, out);
   const { hooks } = loaded.config;
   const sandbox = await sandboxState(loaded.config);
   const defaults = await defaultModes(loaded.config, sandbox);
   if (options.json) {
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
-    process.stdout.write(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
+    out.print(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatModesTable()}\n`);
-    process.stdout.write(
-      `\n${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.\n`,
-    );
-    process.stdout.write(`\n${formatSandbox(sandbox)}\n`);
-    process.stdout.write(
+    out.print(`${formatModesTable()}\n`);
+    out.print(`\n${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.\n`);
+    out.print(`\n${formatSandbox(sandbox)}\n`);
+    out.print(
       '\nDenylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.\n',
     );
-    process.stdout.write(`\n${sanitize(formatHooks(hooks, loaded.sources))}\n`);
+    out.print(`\n${sanitize(formatHooks(hooks, loaded.sources))}\n`);
   }
   return ExitCode.ok;
 }

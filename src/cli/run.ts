@@ -127,7 +127,7 @@ async function goalText(
 }
 
 /** --command's expanded text, or undefined without --command; arguments without it are a usage error. */
-async function customGoal(options: RunOptions): Promise<CommandGoal | undefined> {
+export async function customGoal(options: RunOptions): Promise<CommandGoal | undefined> {
   const args = options.args ?? [];
   if (options.command === undefined) {
     if (args.length > 0)

@@ -1,12 +1,18 @@
-// End to end: custom slash commands from .keel/commands/ and the user's config dir, run headless with
-// `keel run --command <name> [args...]`: placeholders, @file includes, allowed-tools, unknown names.
+// Custom slash commands from .keel/commands/ and the user's config dir, run headless with `keel run --command <name>
+// [args...]`: placeholders, @file includes, allowed-tools (the built CLI, once), and in-process the goal --command
+// makes (a user command, the cap on an included file) and the usage errors of unknown names, @files outside the
+// workspace and stray arguments.
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { customGoal } from '../../src/cli/run.js';
+import { UsageError } from '../../src/core/errors.js';
 import { runOllama, useE2E } from '../support/e2e.js';
+import { useTempHome } from '../support/assemble-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
+useTempHome();
 
 const REVIEW = `---
 description: Review a file
@@ -60,51 +66,57 @@ describe('keel run --command', () => {
 
   it('runs a user command in a subfolder as dir:name, arguments appended, an included file cut at the cap', async () => {
     const { ws, env } = await setup();
-    const s = await server([{ text: 'summary' }]);
-    const r = await runOllama(s, ws, ['--command', 'git:summary', 'last', 'week'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    const message = userMessage(s.requests[0]!.body);
-    expect(message).toMatch(
+    Object.assign(process.env, env);
+    const goal = await goalOf({ command: 'git:summary', args: ['last', 'week'], cwd: ws });
+    expect(goal?.text).toMatch(
       /^Summarise the recent changes\.\n@big\.txt\n\nlast week\n\n<file path="big.txt">/,
     );
-    expect(message).toContain('[cut: the first 100000 of 150000 bytes]');
-    expect(message.length).toBeLessThan(101_000);
-    // No allowed-tools: the tools are not narrowed to a list (the usual offer, writes and commands included).
-    const tools = (s.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
-    expect(tools).toEqual(
-      expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'execute_command', 'grep']),
-    );
+    expect(goal?.text).toContain('[cut: the first 100000 of 150000 bytes]');
+    expect(goal?.text.length).toBeLessThan(101_000);
+    // No allowed-tools: the tools are not narrowed to a list (the usual offer stays).
+    expect(goal?.allowedTools).toBeUndefined();
   });
 
   it('refuses an unknown command with a usage error listing the available ones', async () => {
     const { ws, env } = await setup();
-    const s = await server([{ text: 'never' }]);
-    const r = await runOllama(s, ws, ['--command', 'nope'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown command "nope"');
-    expect(r.stderr).toContain('available commands: escape, git:summary, review');
-    expect(s.requests).toHaveLength(0);
+    Object.assign(process.env, env);
+    const refused = await refusal({ command: 'nope', cwd: ws });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.message).toContain('unknown command "nope"');
+    expect(refused.hint).toContain('available commands: escape, git:summary, review');
   });
 
   it('refuses an @file outside the workspace', async () => {
     const { ws, env } = await setup();
+    Object.assign(process.env, env);
     await writeFile(join(ws, '..', 'secret.txt'), 'secret');
     removeLater(join(ws, '..', 'secret.txt'));
-    const s = await server([{ text: 'never' }]);
-    const r = await runOllama(s, ws, ['--command', 'escape'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/@\.\.\/secret\.txt: path .* is outside the workspace/);
-    expect(s.requests).toHaveLength(0);
+    const refused = await refusal({ command: 'escape', cwd: ws });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.message).toMatch(/@\.\.\/secret\.txt: path .* is outside the workspace/);
   });
 
   it('refuses arguments without --command, and --command with --prompt', async () => {
     const { ws, env } = await setup();
-    const s = await server([{ text: 'never' }]);
-    const extra = await runOllama(s, ws, ['--prompt', 'x', 'stray'], { env });
-    expect(extra.code).toBe(2);
-    expect(extra.stderr).toContain('unexpected arguments: stray');
-    const both = await runOllama(s, ws, ['--command', 'review', '--prompt', 'x'], { env });
-    expect(both.code).toBe(2);
-    expect(s.requests).toHaveLength(0);
+    Object.assign(process.env, env);
+    const extra = await refusal({ prompt: 'x', args: ['stray'], cwd: ws });
+    expect(extra.exitCode).toBe(2);
+    expect(extra.message).toContain('unexpected arguments: stray');
+    const both = await refusal({ command: 'review', prompt: 'x', cwd: ws });
+    expect(both.exitCode).toBe(2);
   });
 });
+
+/** The goal `keel run` takes from these of its options (undefined without --command). */
+const goalOf = (options: { command?: string; prompt?: string; args?: string[]; cwd: string }) =>
+  customGoal({ output: 'text', ...options });
+
+/** The usage error `keel run` stops with for these options. */
+async function refusal(options: { command?: string; prompt?: string; args?: string[]; cwd: string }) {
+  const error = await goalOf(options).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}

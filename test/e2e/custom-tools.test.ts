@@ -1,12 +1,15 @@
-// End to end: tools defined in config (tools.custom) through the built CLI and the scripted model server. Values
-// arrive as inert argv elements (a script prints its argv as JSON), or are refused as tool errors the model reads;
-// the command policy still judges what runs.
+// Tools defined in config (tools.custom) in runs assembled in-process as keel run assembles them, against the
+// scripted model server. Values arrive as inert argv elements (a script prints its argv as JSON), or are refused as
+// tool errors the model reads; the command policy still judges what runs.
 import { access, chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { KeelError } from '../../src/core/errors.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
+useTempHome();
 
 const ARGV_SCRIPT = '#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n';
 
@@ -80,8 +83,8 @@ describe('tools defined in config', () => {
       { toolCalls: injections.map((text) => ({ name: 'show_args', args: { text } })) },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--mode', 'full', '--prompt', 'show']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'show', { config, mode: 'full' });
+    expect(r.result.reason).toBe('done');
     const results = toolMessages(s.requests[1]!.body);
     expect(results.map(printedArgv)).toEqual(injections.map((text) => ['--text', text]));
     for (const file of ['pwned', 'pwned2', 'leak', 'x']) expect(await exists(join(ws, file))).toBe(false);
@@ -100,8 +103,8 @@ describe('tools defined in config', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--mode', 'full', '--prompt', 'show']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'show', { config, mode: 'full' });
+    expect(r.result.reason).toBe('done');
     const spec = (s.requests[0]!.body.tools as { function: { name: string; parameters: unknown } }[]).find(
       (t) => t.function.name === 'show_args',
     );
@@ -139,8 +142,8 @@ describe('tools defined in config', () => {
       { toolCalls: calls.map((args) => ({ name: 'show_args', args })) },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--mode', 'full', '--prompt', 'show']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'show', { config, mode: 'full' });
+    expect(r.result.reason).toBe('done');
     const results = toolMessages(s.requests[1]!.body);
     expect(results).toHaveLength(calls.length);
     for (const result of results) expect(result).toMatch(/^Error: /);
@@ -170,16 +173,8 @@ describe('tools defined in config', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, [
-      '--config',
-      config,
-      '--mode',
-      'full',
-      '--no-sandbox',
-      '--prompt',
-      'show',
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'show', { config, mode: 'full', sandbox: false });
+    expect(r.result.reason).toBe('done');
     const results = toolMessages(s.requests[1]!.body);
     expect(printedArgv(results[0]!)).toEqual(['$(id)', '-n']);
     expect(printedArgv(results[1]!)).toEqual(['only', '']);
@@ -191,8 +186,8 @@ describe('tools defined in config', () => {
     const { ws, config } = await setup();
     const before = (await stat(join(ws, 'sub'))).mode;
     const s = await server([{ toolCalls: [{ name: 'open_up', args: { dir: 'sub' } }] }, { text: 'refused' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--mode', 'full', '--prompt', 'open it']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'open it', { config, mode: 'full' });
+    expect(r.result.reason).toBe('done');
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(
       /^Error: refused by policy: .*chmod -R 777 opens every file to everyone/,
     );
@@ -202,8 +197,8 @@ describe('tools defined in config', () => {
   it('is refused in a restricted run like any command outside the read-only set', async () => {
     const { ws, config } = await setup();
     const s = await server([{ toolCalls: [{ name: 'show_args', args: { text: 'x' } }] }, { text: 'no' }]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'show']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'show', { config, mode: 'restricted' });
+    expect(r.result.reason).toBe('done');
     expect(toolMessages(s.requests[1]!.body)[0]).toMatch(
       /^Error: refused by policy: `node argv.js --text x`/,
     );
@@ -233,8 +228,8 @@ describe('tools defined in config', () => {
       { toolCalls: [{ name: 'find_todos', args: { word: 'cache; id' } }] },
       { text: 'found' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'find']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'find', { config });
+    expect(r.result.reason).toBe('done');
     const first = toolMessages(s.requests[1]!.body)[0]!;
     expect(first).toMatch(/^exit code: 0\nstdout:\n.*src\/a\.ts:1:\/\/ TODO: cache results$/);
     expect(toolMessages(s.requests[2]!.body)[1]).toMatch(/^Error: invalid arguments for find_todos: word/);
@@ -248,9 +243,12 @@ describe('tools defined in config', () => {
       'tools:\n  custom:\n    bad:\n      description: x\n      parameters: { a: { type: string } }\n      command: "echo {{a}} | sh"\n',
     );
     const s = await server([{ text: 'never' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'x']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('tools.custom.bad.command: it must be one plain command');
+    const refused = await runInProcess(s, ws, 'x', { config }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(KeelError);
+    expect((refused as KeelError).exitCode).toBe(2);
+    expect((refused as KeelError).message).toContain(
+      'tools.custom.bad.command: it must be one plain command',
+    );
     expect(s.requests).toHaveLength(0);
   });
 });

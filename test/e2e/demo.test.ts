@@ -1,14 +1,18 @@
 // The shipped offline demo: examples/demo.cassette.json is a recording of the sample plan run against
-// the scripted model server. This test records the run afresh, checks that the shipped cassette replays
-// with the same result, and runs `npm run demo`'s script. Regenerate the cassette with
+// the scripted model server. This test records the run afresh (in-process, as keel run --plan --record runs it),
+// and runs `npm run demo`'s script, whose replay of the shipped cassette must end the same way. Regenerate it with
 //   KEEL_UPDATE_CASSETTE=1 npx vitest run test/e2e/demo.test.ts
 import { spawnSync } from 'node:child_process';
 import { copyFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
+import { loadPlan } from '../../src/plan/parse.js';
+import { planToPrompt } from '../../src/plan/prompt.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import { type ScriptStep, startModelServer } from '../support/model-server.js';
+
+useTempHome();
 
 const root = resolve(import.meta.dirname, '../..');
 const shippedCassette = join(root, 'examples/demo.cassette.json');
@@ -95,62 +99,41 @@ afterAll(async () => {
 });
 
 describe('the offline demo', () => {
-  it('records the sample plan against the scripted server, and the shipped cassette replays it the same way', async () => {
+  it('records the sample plan against the scripted server, writing the TODO.md the demo shows', async () => {
     const server = await startModelServer({ script: demoScript });
     const recordedIn = await sampleCopy();
     const cassette = join(recordedIn, '..', `${recordedIn.split('/').pop()}.json`);
     temps.push(cassette);
     try {
-      const recorded = await runKeel([
-        'run',
-        '--base-url',
-        server.ollamaUrl,
-        '--model',
-        'qwen3',
-        '--record',
-        cassette,
-        '--plan',
-        plan,
-        '--cwd',
-        recordedIn,
-      ]);
-      expect(recorded.stderr).not.toMatch(/error/i);
-      expect(recorded.code).toBe(0);
+      // What `keel run --model qwen3 --record <cassette> --plan examples/plan.yaml` runs.
+      const loaded = await loadPlan(plan);
+      const recorded = await runInProcess(server, recordedIn, planToPrompt(loaded, { tracked: true }), {
+        flags: { provider: 'ollama', baseUrl: server.ollamaUrl, model: 'qwen3' },
+        record: cassette,
+        plan: loaded.instructions,
+      });
+      expect(recorded.result.reason).toBe('done');
+      expect(recorded.run.todos().every((todo) => todo.status === 'done')).toBe(true);
     } finally {
       await server.close();
     }
     expect(await readFile(join(recordedIn, 'TODO.md'), 'utf8')).toBe(todoMd);
     if (process.env.KEEL_UPDATE_CASSETTE) await copyFile(cassette, shippedCassette);
-
-    const replayedIn = await sampleCopy();
-    const replayed = await runKeel([
-      'run',
-      '--provider',
-      'replay',
-      '--cassette',
-      shippedCassette,
-      '--plan',
-      plan,
-      '--cwd',
-      replayedIn,
-    ]);
-    expect(replayed.stderr).not.toMatch(/error/i);
-    expect(replayed.code).toBe(0);
-    expect(replayed.stderr).not.toContain('plan not finished');
-    expect(replayed.stdout).toContain('Collected 4 TODO comments');
-    expect(await readFile(join(replayedIn, 'TODO.md'), 'utf8')).toBe(todoMd);
   });
 
-  it('npm run demo replays the plan in a fresh copy of the sample workspace', () => {
+  it('npm run demo replays the shipped cassette in a fresh copy of the sample workspace: every step done, the answer and TODO.md', () => {
     const result = spawnSync(process.execPath, [join(root, 'scripts/demo.mjs')], {
       encoding: 'utf8',
       timeout: 20_000,
     });
     expect(result.status).toBe(0);
+    expect(result.stderr).not.toMatch(/error/i);
+    expect(result.stderr).not.toContain('plan not finished');
     expect(result.stderr).toContain('✓ 4 done');
-    expect(result.stdout).toContain('- [ ] line 14: keep a history of removed books');
+    expect(result.stdout).toContain('Collected 4 TODO comments');
     const dir = /copy of examples\/workspace at (\S+)/.exec(result.stderr)?.[1];
     expect(dir).toBeTruthy();
     temps.push(dir!);
+    expect(result.stdout).toContain(`--- ${join(dir!, 'TODO.md')} ---\n${todoMd}`);
   });
 });

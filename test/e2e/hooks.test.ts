@@ -1,14 +1,16 @@
-// End to end: hooks from config through the built CLI and the scripted model server: a pre_tool hook exiting 2
-// blocks the call (its stderr reaches the model), post_tool gets the result, session_start and stop run, a
-// failing hook is a warning, a hanging one is killed at its timeout; `keel policy show` lists them.
+// Hooks from config in runs assembled in-process as keel run assembles them, against the scripted model server: a
+// pre_tool hook exiting 2 blocks the call (its stderr reaches the model), post_tool gets the result, session_start
+// and stop run, a failing hook is a warning, a hanging one is killed at its timeout; `keel policy show` lists them.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { policyShowCommand } from '../../src/cli/policy-command.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import { captureOutput, runInProcess, useTempHome, warningsOf } from '../support/assemble-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
+useTempHome();
 
 const CONFIG = `
 hooks:
@@ -58,8 +60,8 @@ describe('hooks', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { env: { HOOK_LOG: log } });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'go', { config, extraEnv: { HOOK_LOG: log } });
+    expect(r.result.reason).toBe('done');
     const [blocked, read] = toolMessages(s.requests[1]!.body);
     expect(blocked).toBe('Error: blocked by a pre_tool hook: writes are frozen today');
     await expect(readFile(join(ws, 'new.txt'))).rejects.toThrow();
@@ -94,15 +96,18 @@ describe('hooks', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go'], { env: { HOOK_LOG: log } });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'go', { config, extraEnv: { HOOK_LOG: log } });
+    expect(r.result.reason).toBe('done');
     const [grep, glob] = toolMessages(s.requests[1]!.body);
     expect(grep).toContain('src/a.ts');
     expect(glob).toContain('src/a.ts');
-    expect(r.stderr).toMatch(
-      /pre_tool hook `echo "lint unavailable".*` exited with code 1: lint unavailable/,
+    const warnings = warningsOf(r.events);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/pre_tool hook `echo "lint unavailable".*` exited with code 1: lint unavailable/),
     );
-    expect(r.stderr).toMatch(/pre_tool hook `sleep 300 .*` timed out after 1s and was killed/);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(/pre_tool hook `sleep 300 .*` timed out after 1s and was killed/),
+    );
     const pid = Number(await readFile(join(log, 'sleep.pid'), 'utf8'));
     expect(await gone(pid)).toBe(true);
   });
@@ -114,9 +119,9 @@ describe('hooks', () => {
       'hooks:\n  session_start:\n    - command: touch "$HOOK_LOG/ran"\n',
     );
     const s = await server([{ text: 'done' }]);
-    const r = await runOllama(s, ws, ['--prompt', 'go'], { env: { HOOK_LOG: log } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('ignored hooks.session_start');
+    const r = await runInProcess(s, ws, 'go', { extraEnv: { HOOK_LOG: log } });
+    expect(r.result.reason).toBe('done');
+    expect(warningsOf(r.events)).toContainEqual(expect.stringContaining('ignored hooks.session_start'));
     await expect(readFile(join(log, 'ran'))).rejects.toThrow();
   });
 
@@ -141,8 +146,8 @@ describe('hooks', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'go']);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runInProcess(s, ws, 'go', { config });
+    expect(r.result.reason).toBe('done');
     const [refused, written] = toolMessages(s.requests[1]!.body);
     expect(refused).toBe('Error: blocked by a pre_tool hook: migrations are generated: edit schema.sql');
     expect(written).not.toMatch(/^Error/);
@@ -150,22 +155,20 @@ describe('hooks', () => {
   });
 
   it('lists the hooks in keel policy show', async () => {
-    const { config } = await setup();
-    const text = await runKeel(['policy', 'show', '--config', config]);
-    expect(text.code).toBe(0);
-    expect(text.stdout).toContain(
-      'Hooks (run without the policy; a pre_tool hook exiting 2 blocks the call):',
-    );
-    expect(text.stdout).toMatch(
-      / {2}pre_tool \(config file .*config\.yaml:\d+\):\n {4}match write_\* {2}cat > /,
-    );
-    expect(text.stdout).toMatch(/ {2}stop \(config file .*\):\n {4}cat > "\$HOOK_LOG\/stop\.json"/);
-    const json = await runKeel(['policy', 'show', '--json', '--config', config]);
-    const shown = JSON.parse(json.stdout) as {
+    const { ws, config } = await setup();
+    const show = async (options: { config?: string; json?: boolean }) => {
+      const out = captureOutput();
+      expect(await policyShowCommand({ cwd: ws, output: 'text', ...options }, out)).toBe(0);
+      return out.out;
+    };
+    const text = await show({ config });
+    expect(text).toContain('Hooks (run without the policy; a pre_tool hook exiting 2 blocks the call):');
+    expect(text).toMatch(/ {2}pre_tool \(config file .*config\.yaml:\d+\):\n {4}match write_\* {2}cat > /);
+    expect(text).toMatch(/ {2}stop \(config file .*\):\n {4}cat > "\$HOOK_LOG\/stop\.json"/);
+    const shown = JSON.parse(await show({ config, json: true })) as {
       hooks: Record<string, { match: string; timeout_seconds: number }[]>;
     };
     expect(shown.hooks.pre_tool?.[2]).toMatchObject({ match: 'glob', timeout_seconds: 1 });
-    const none = await runKeel(['policy', 'show']);
-    expect(none.stdout).toContain('Hooks: none');
+    expect(await show({})).toContain('Hooks: none');
   });
 });

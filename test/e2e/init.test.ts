@@ -1,15 +1,20 @@
-// keel init end to end: the built CLI analyses a workspace, asks the scripted model once (no tools offered) and
-// writes AGENTS.md; an existing file goes into the prompt and is updated with its diff shown; --dry-run writes
-// nothing. The shipped examples/init.cassette.json replays offline. Regenerate it with
+// keel init: analyses a workspace, asks the scripted model once (no tools offered) and writes AGENTS.md (the built
+// CLI once, for its output streams and exit code; the rest in-process through initCommand); an existing file goes
+// into the prompt and is updated with its diff shown; --dry-run writes nothing. The shipped
+// examples/init.cassette.json replays offline. Regenerate it with
 //   KEEL_UPDATE_CASSETTE=1 npx vitest run test/e2e/init.test.ts
 import { copyFile, cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type InitOptions, initCommand } from '../../src/cli/init-command.js';
+import { undoCommand } from '../../src/cli/undo-command.js';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 
 const e2e = useE2E();
+useTempHome();
 const root = resolve(import.meta.dirname, '../..');
 const shippedCassette = join(root, 'examples/init.cassette.json');
 
@@ -44,14 +49,21 @@ function userMessage(body: { messages: { role: string; content: string }[] }): s
     .join('\n');
 }
 
-const init = (url: string, ws: string, ...args: string[]) =>
-  runKeel(['init', '--base-url', url, '--model', 'test-model', '--cwd', ws, ...args]);
+/** `keel init` in-process in `ws`: its exit code, stdout and stderr. */
+async function init(options: Partial<InitOptions> & { cwd: string }) {
+  const out = captureOutput();
+  const code = await initCommand({ output: 'text', ...options }, out);
+  return { code, stdout: out.out, stderr: out.err };
+}
+
+/** keel init's options against the scripted server `url` with the test model. */
+const scripted = (url: string, ws: string) => ({ baseUrl: url, model: 'test-model', cwd: ws });
 
 describe('keel init', () => {
   it('writes AGENTS.md from one model call that offers no tools and carries the three analyses', async () => {
     const s = await e2e.server([{ text: agentsMd }]);
     const ws = await e2e.workspace(project);
-    const r = await init(s.ollamaUrl, ws);
+    const r = await runKeel(['init', '--base-url', s.ollamaUrl, '--model', 'test-model', '--cwd', ws]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('wrote AGENTS.md (7 lines)\n');
@@ -73,7 +85,7 @@ describe('keel init', () => {
     const updated = `${agentsMd}\n${userSection}`;
     const s = await e2e.server([{ text: `\`\`\`markdown\n${updated}\`\`\`` }]);
     const ws = await e2e.workspace({ ...project, 'AGENTS.md': `# Notes\n\n${userSection}` });
-    const r = await init(s.ollamaUrl, ws);
+    const r = await init(scripted(s.ollamaUrl, ws));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const prompt = userMessage(s.requests[0]!.body);
@@ -90,16 +102,13 @@ describe('keel init', () => {
     const s = await e2e.server([{ text: agentsMd }]);
     const before = `# Notes\n\n${userSection}`;
     const ws = await e2e.workspace({ ...project, 'AGENTS.md': before });
-    const env = { XDG_STATE_HOME: await e2e.workspace() };
-    const r = await runKeel(['init', '--base-url', s.ollamaUrl, '--model', 'test-model', '--cwd', ws], {
-      env,
-      checkpoints: true,
-    });
+    delete process.env.KEEL_CHECKPOINTS;
+    const r = await init(scripted(s.ollamaUrl, ws));
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(agentsMd);
-    const undo = await runKeel(['undo', '--cwd', ws], { env, checkpoints: true });
-    expect(undo.code).toBe(0);
-    expect(undo.stdout).toMatch(/restored +AGENTS\.md/);
+    const undone = captureOutput();
+    expect(await undoCommand(undefined, { cwd: ws, output: 'text' }, undone)).toBe(0);
+    expect(undone.out).toMatch(/restored +AGENTS\.md/);
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(before);
   });
 
@@ -107,10 +116,8 @@ describe('keel init', () => {
     const s = await e2e.server([{ text: agentsMd }, { text: agentsMd }]);
     const ws = await e2e.workspace(project);
     const data = await e2e.workspace();
-    const fresh = await runKeel(
-      ['init', '--base-url', s.ollamaUrl, '--model', 'test-model', '--cwd', ws, '--dry-run'],
-      { env: { XDG_DATA_HOME: data } },
-    );
+    process.env.XDG_DATA_HOME = data;
+    const fresh = await init({ ...scripted(s.ollamaUrl, ws), dryRun: true });
     // The next chat must not think a session ended unexpectedly.
     expect(await readdir(data, { recursive: true })).toEqual([]);
     expect(fresh.code).toBe(0);
@@ -119,7 +126,7 @@ describe('keel init', () => {
     await expect(readFile(join(ws, 'AGENTS.md'), 'utf8')).rejects.toThrow(/ENOENT/);
 
     await writeFile(join(ws, 'AGENTS.md'), '# Old\n');
-    const refresh = await init(s.ollamaUrl, ws, '--dry-run');
+    const refresh = await init({ ...scripted(s.ollamaUrl, ws), dryRun: true });
     expect(refresh.code).toBe(0);
     expect(refresh.stdout).toContain('-# Old\n+# AGENTS.md');
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe('# Old\n');
@@ -128,7 +135,7 @@ describe('keel init', () => {
   it('says the file is up to date when the answer is what it already holds, and leaves it alone', async () => {
     const s = await e2e.server([{ text: agentsMd }]);
     const ws = await e2e.workspace({ ...project, 'AGENTS.md': agentsMd });
-    const r = await init(s.ollamaUrl, ws);
+    const r = await init(scripted(s.ollamaUrl, ws));
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('AGENTS.md is up to date\n');
   });
@@ -136,7 +143,7 @@ describe('keel init', () => {
   it('an empty answer fails (exit 1) and leaves the workspace alone', async () => {
     const s = await e2e.server([{ text: '   ' }]);
     const ws = await e2e.workspace(project);
-    const r = await init(s.ollamaUrl, ws);
+    const r = await init(scripted(s.ollamaUrl, ws));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("the model's answer was empty; AGENTS.md not written");
     await expect(readFile(join(ws, 'AGENTS.md'), 'utf8')).rejects.toThrow(/ENOENT/);
@@ -153,32 +160,14 @@ describe('keel init', () => {
     const recordedIn = await sample();
     const cassette = `${recordedIn}.cassette.json`;
     e2e.removeLater(cassette);
-    const recorded = await runKeel([
-      'init',
-      '--base-url',
-      s.ollamaUrl,
-      '--model',
-      'qwen3',
-      '--record',
-      cassette,
-      '--cwd',
-      recordedIn,
-    ]);
+    const recorded = await init({ baseUrl: s.ollamaUrl, model: 'qwen3', record: cassette, cwd: recordedIn });
     expect(recorded.stderr).toBe('');
     expect(recorded.code).toBe(0);
     expect(await readFile(join(recordedIn, 'AGENTS.md'), 'utf8')).toBe(sampleAgentsMd);
     if (process.env.KEEL_UPDATE_CASSETTE) await copyFile(cassette, shippedCassette);
 
     const replayedIn = await sample();
-    const replayed = await runKeel([
-      'init',
-      '--provider',
-      'replay',
-      '--cassette',
-      shippedCassette,
-      '--cwd',
-      replayedIn,
-    ]);
+    const replayed = await init({ provider: 'replay', cassette: shippedCassette, cwd: replayedIn });
     expect(replayed.stderr).toBe('');
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(`wrote AGENTS.md (${sampleAgentsMd.split('\n').length - 1} lines)\n`);

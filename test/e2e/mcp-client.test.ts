@@ -1,11 +1,15 @@
-// End to end: MCP servers' tools in keel run — the reference servers over stdio and streamable HTTP, a server
-// that crashes mid-run, one that never answers, tools.allow / tools.deny — through the built CLI.
+// MCP servers' tools in a run — the reference servers over stdio and streamable HTTP, a server that crashes
+// mid-run, one that never answers, tools.allow / tools.deny, disabled and untrusted servers — in-process through
+// assembleRun against the scripted model server. The built CLI runs twice, for what only it shows: the status line
+// and warnings on stderr with JSON on stdout, a hung server killed at exit, and stdio servers killed on SIGTERM.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import type { AgentEvent } from '../../src/core/events.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { answerOf, runInProcess, useTempHome, warningsOf } from '../support/assemble-in-process.js';
 import {
   everythingEntry,
   filesystemEntry,
@@ -13,164 +17,47 @@ import {
   freePort,
   mcpConfig,
   offeredTools,
-  stderrWatch,
   whenOffered,
 } from '../support/mcp.js';
+import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace, track } = useE2E();
+const home = useTempHome();
 const node = process.execPath;
 
-describe('MCP servers in keel run', () => {
-  it('offers server-everything tools over stdio as <server>__<tool> from the first request and runs echo', async () => {
+/** Resolves when `test` holds for an event: pass `observe` to the run, await `seen` in a script step. */
+function eventWatch(test: (event: AgentEvent) => boolean) {
+  let resolveSeen = () => {};
+  const seen = new Promise<void>((resolveIt) => {
+    resolveSeen = resolveIt;
+  });
+  return { seen, observe: (event: AgentEvent) => test(event) && resolveSeen() };
+}
+
+const warningOf = (pattern: RegExp) => (event: AgentEvent) =>
+  event.type === 'warning' && pattern.test(event.message);
+
+/** A headless run of 'go' in `ws` with these options, its session not saved, its MCP servers closed after it. */
+async function runIn(
+  s: ModelServer,
+  ws: string,
+  options: { config?: string; env?: Record<string, string>; observe?: (event: AgentEvent) => void } = {},
+) {
+  const { env, ...rest } = options;
+  const { result, events, run } = await runInProcess(s, ws, 'go', {
+    ...rest,
+    ...(env ? { extraEnv: env } : {}),
+    session: { save: false },
+  });
+  return { result, events, mcp: run.mcp };
+}
+
+describe('MCP servers in keel run (the built CLI)', () => {
+  it('offers stdio tools as <server>__<tool> from the first request, waits for a hung server only up to its startup timeout (one status line and one warning, on stderr), and kills it at exit', async () => {
     const ws = await workspace({ 'a.txt': 'a\n' });
-    const config = await mcpConfig(ws, { everything: { command: node, args: [everythingEntry, 'stdio'] } });
-    const s = await server([
-      { toolCalls: [{ name: 'everything__echo', args: { message: 'hello mcp' } }] },
-      { text: 'echoed' },
-    ]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'echo it']);
-    expect(r.stderr).not.toMatch(/warning/);
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('echoed');
-    // The first request waited for the server (within mcp.startup_timeout_seconds): its tools are offered.
-    expect(offeredTools(s.requests[0]!)).toContain('everything__echo');
-    const last = s.requests.at(-1)!;
-    expect(toolMessages(last.body).at(-1)).toBe('Echo: hello mcp');
-    const echo = (last.body.tools as { function: { name: string; parameters: unknown } }[]).find(
-      (tool) => tool.function.name === 'everything__echo',
-    );
-    expect(echo?.function.parameters).toMatchObject({ properties: { message: { type: 'string' } } });
-  });
-
-  it('runs server-everything tools over streamable HTTP, with a header filled from the environment', async () => {
-    const port = await freePort();
-    const http = await startHttpEverything(port);
-    const ws = await workspace();
-    const config = await mcpConfig(ws, {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
-      remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Test-Token': '${MCP_TEST_TOKEN}' } },
-    });
-    const s = await server(
-      whenOffered('remote__get-sum', [
-        { toolCalls: [{ name: 'remote__get-sum', args: { a: 2, b: 40 } }] },
-        { text: 'summed' },
-      ]),
-    );
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'add'], {
-      env: { MCP_TEST_TOKEN: 'tok-SECRET-123' },
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('summed');
-    expect(toolMessages(s.requests.at(-1)!.body).at(-1)).toMatch(/42/);
-    expect(http.log()).toContain('Received MCP POST request');
-    // The expanded secret went to the server only: not to the model, not to the output.
-    for (const request of s.requests) expect(request.rawBody).not.toContain('tok-SECRET-123');
-    expect(r.stderr + r.stdout).not.toContain('tok-SECRET-123');
-  });
-
-  it('offers only the tools tools.allow / tools.deny let through, read-only ones as safe (server-filesystem)', async () => {
-    const ws = await workspace({ 'notes/today.md': 'buy milk\n' });
-    const state = await workspace();
-    const config = await mcpConfig(ws, {
-      fs: {
-        command: node,
-        args: [filesystemEntry, join(ws, 'notes')],
-        tools: {
-          allow: ['read_text_file', 'list_*', 'write_file'],
-          deny: ['list_directory_with_sizes'],
-          read_only: ['read_text_file', 'list_*'],
-        },
-      },
-    });
-    const s = await server(
-      whenOffered('fs__write_file', [
-        {
-          toolCalls: [
-            { name: 'fs__read_text_file', args: { path: join(ws, 'notes/today.md') } },
-            { name: 'fs__write_file', args: { path: join(ws, 'notes/new.md'), content: 'from mcp\n' } },
-            { name: 'fs__move_file', args: { source: 'a', destination: 'b' } },
-          ],
-        },
-        { text: 'done' },
-      ]),
-    );
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'notes'], {
-      env: { XDG_STATE_HOME: state },
-    });
-    expect(r.code).toBe(0);
-    const offered = offeredTools(s.requests.at(-1)!).filter((name) => name.startsWith('fs__'));
-    expect(offered.sort()).toEqual([
-      'fs__list_allowed_directories',
-      'fs__list_directory',
-      'fs__read_text_file',
-      'fs__write_file',
-    ]);
-    const [read, write, move] = toolMessages(s.requests.at(-1)!.body).slice(-3);
-    expect(read).toContain('buy milk');
-    expect(write).toMatch(/Successfully wrote/);
-    expect(move).toMatch(/unknown tool "fs__move_file"/);
-    expect(await readFile(join(ws, 'notes/new.md'), 'utf8')).toBe('from mcp\n');
-    // The write (caution) is audited like any change; the read (read-only by config) is not.
-    const audit = await readFile(join(state, 'keel', 'audit.log'), 'utf8');
-    expect(audit).toContain('fs__write_file');
-    expect(audit).not.toContain('fs__read_text_file');
-  });
-
-  it('warns once when a server dies mid-run, drops its tools and goes on', async () => {
-    const ws = await workspace();
-    const config = await mcpConfig(ws, { crash: { command: node, args: [fixture('crash-server.mjs')] } });
-    const watch = stderrWatch(/MCP server crash stopped/);
-    const s = await server(
-      whenOffered('crash__once', [
-        { toolCalls: [{ name: 'crash__once', args: {} }] },
-        async () => {
-          await watch.seen;
-          return { toolCalls: [{ name: 'crash__once', args: {} }] };
-        },
-        { text: 'went on without it' },
-      ]),
-    );
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
-      onSpawn: watch.onSpawn,
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('went on without it');
-    const warnings = r.stderr.split('\n').filter((line) => line.includes('warning:'));
-    expect(warnings).toEqual([
-      'warning: MCP server crash stopped (stderr: crash fixture: exiting after the first call): its tool is gone; going on without it',
-    ]);
-    const results = toolMessages(s.requests.at(-1)!.body);
-    expect(results.at(-2)).toBe('first and last answer');
-    expect(results.at(-1)).toMatch(/unknown tool "crash__once"/);
-    expect(offeredTools(s.requests.at(-1)!)).not.toContain('crash__once');
-  });
-
-  it('gives up on a server that never answers after timeout_seconds, with one warning', async () => {
-    const ws = await workspace();
-    const config = await mcpConfig(ws, {
-      silent: { command: node, args: [fixture('silent-server.mjs')], timeout_seconds: 1 },
-    });
-    const watch = stderrWatch(/MCP server silent did not answer/);
-    const s = await server([
-      async () => {
-        await watch.seen;
-        return { text: 'done without it' };
-      },
-    ]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go'], {
-      onSpawn: watch.onSpawn,
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe('done without it');
-    expect(r.stderr).toContain(
-      'warning: MCP server silent did not answer within 1s (timeout_seconds); going on without it',
-    );
-  });
-
-  it('waits for a hung server only up to its startup timeout, with one status line and one warning, and kills it at exit', async () => {
-    const ws = await workspace();
     const pidFile = join(ws, 'hung.pid');
     const config = await mcpConfig(ws, {
+      everything: { command: node, args: [everythingEntry, 'stdio'] },
       hung: {
         command: node,
         // It ignores SIGTERM and never answers.
@@ -179,26 +66,38 @@ describe('MCP servers in keel run', () => {
         startup_timeout_seconds: 2,
       },
     });
-    const s = await server([{ text: 'answered without it' }]);
+    const s = await server([
+      { toolCalls: [{ name: 'everything__echo', args: { message: 'hello mcp' } }] },
+      { text: 'echoed' },
+    ]);
     const r = await runOllama(s, ws, [
       '--mode',
       'restricted',
       '--config',
       config,
       '--prompt',
-      'go',
+      'echo it',
       '--output',
       'json',
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(result.answer).toBe('answered without it');
+    expect(result.answer).toBe('echoed');
+    // The first request waited for the servers (within their startup timeouts): everything's tools are offered.
+    expect(offeredTools(s.requests[0]!)).toContain('everything__echo');
+    const last = s.requests.at(-1)!;
+    expect(toolMessages(last.body).at(-1)).toBe('Echo: hello mcp');
+    const echo = (last.body.tools as { function: { name: string; parameters: unknown } }[]).find(
+      (tool) => tool.function.name === 'everything__echo',
+    );
+    expect(echo?.function.parameters).toMatchObject({ properties: { message: { type: 'string' } } });
     expect(r.stdout).not.toContain('waiting for MCP servers');
     const lines = r.stderr.split('\n');
     const waiting = lines.filter((line) => line.includes('waiting for MCP servers'));
     expect(waiting).toHaveLength(1);
-    expect(waiting[0]).toMatch(/^waiting for MCP servers to start: hung \(up to \d s\)$/);
-    expect(lines.filter((line) => line.startsWith('warning:'))).toEqual([
+    // everything is listed too unless it was ready before the first request.
+    expect(waiting[0]).toMatch(/^waiting for MCP servers to start: (everything, )?hung \(up to \d+ s\)$/);
+    expect(lines.filter((line) => line.includes('warning'))).toEqual([
       'warning: MCP server hung is not ready after 2 s (startup_timeout_seconds); its tools join when it is',
     ]);
     await waitUntilGone(Number(await readFile(pidFile, 'utf8')));
@@ -228,6 +127,123 @@ describe('MCP servers in keel run', () => {
     const pid = Number(await readFile(pidFile, 'utf8'));
     await waitUntilGone(pid);
   });
+});
+
+describe('MCP servers in a run', () => {
+  it('runs server-everything tools over streamable HTTP, with a header filled from the environment', async () => {
+    const port = await freePort();
+    const http = await startHttpEverything(port);
+    const ws = await workspace();
+    const config = await mcpConfig(ws, {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
+      remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { 'X-Test-Token': '${MCP_TEST_TOKEN}' } },
+    });
+    const s = await server(
+      whenOffered('remote__get-sum', [
+        { toolCalls: [{ name: 'remote__get-sum', args: { a: 2, b: 40 } }] },
+        { text: 'summed' },
+      ]),
+    );
+    const { result, events } = await runIn(s, ws, { config, env: { MCP_TEST_TOKEN: 'tok-SECRET-123' } });
+    expect(result.reason).toBe('done');
+    expect(answerOf(events)).toBe('summed');
+    expect(toolMessages(s.requests.at(-1)!.body).at(-1)).toMatch(/42/);
+    expect(http.log()).toContain('Received MCP POST request');
+    // The expanded secret went to the server only: not to the model, not to any event the outputs print.
+    for (const request of s.requests) expect(request.rawBody).not.toContain('tok-SECRET-123');
+    expect(JSON.stringify(events)).not.toContain('tok-SECRET-123');
+  });
+
+  it('offers only the tools tools.allow / tools.deny let through, read-only ones as safe (server-filesystem)', async () => {
+    const ws = await workspace({ 'notes/today.md': 'buy milk\n' });
+    const config = await mcpConfig(ws, {
+      fs: {
+        command: node,
+        args: [filesystemEntry, join(ws, 'notes')],
+        tools: {
+          allow: ['read_text_file', 'list_*', 'write_file'],
+          deny: ['list_directory_with_sizes'],
+          read_only: ['read_text_file', 'list_*'],
+        },
+      },
+    });
+    const s = await server(
+      whenOffered('fs__write_file', [
+        {
+          toolCalls: [
+            { name: 'fs__read_text_file', args: { path: join(ws, 'notes/today.md') } },
+            { name: 'fs__write_file', args: { path: join(ws, 'notes/new.md'), content: 'from mcp\n' } },
+            { name: 'fs__move_file', args: { source: 'a', destination: 'b' } },
+          ],
+        },
+        { text: 'done' },
+      ]),
+    );
+    const { result } = await runIn(s, ws, { config });
+    expect(result.reason).toBe('done');
+    const offered = offeredTools(s.requests.at(-1)!).filter((name) => name.startsWith('fs__'));
+    expect(offered.sort()).toEqual([
+      'fs__list_allowed_directories',
+      'fs__list_directory',
+      'fs__read_text_file',
+      'fs__write_file',
+    ]);
+    const [read, write, move] = toolMessages(s.requests.at(-1)!.body).slice(-3);
+    expect(read).toContain('buy milk');
+    expect(write).toMatch(/Successfully wrote/);
+    expect(move).toMatch(/unknown tool "fs__move_file"/);
+    expect(await readFile(join(ws, 'notes/new.md'), 'utf8')).toBe('from mcp\n');
+    // The write (caution) is audited like any change; the read (read-only by config) is not.
+    const audit = await readFile(join(home(), 'state', 'keel', 'audit.log'), 'utf8');
+    expect(audit).toContain('fs__write_file');
+    expect(audit).not.toContain('fs__read_text_file');
+  });
+
+  it('warns once when a server dies mid-run, drops its tools and goes on', async () => {
+    const ws = await workspace();
+    const config = await mcpConfig(ws, { crash: { command: node, args: [fixture('crash-server.mjs')] } });
+    const watch = eventWatch(warningOf(/MCP server crash stopped/));
+    const s = await server(
+      whenOffered('crash__once', [
+        { toolCalls: [{ name: 'crash__once', args: {} }] },
+        async () => {
+          await watch.seen;
+          return { toolCalls: [{ name: 'crash__once', args: {} }] };
+        },
+        { text: 'went on without it' },
+      ]),
+    );
+    const { result, events } = await runIn(s, ws, { config, observe: watch.observe });
+    expect(result.reason).toBe('done');
+    expect(answerOf(events)).toBe('went on without it');
+    expect(warningsOf(events)).toEqual([
+      'MCP server crash stopped (stderr: crash fixture: exiting after the first call): its tool is gone; going on without it',
+    ]);
+    const results = toolMessages(s.requests.at(-1)!.body);
+    expect(results.at(-2)).toBe('first and last answer');
+    expect(results.at(-1)).toMatch(/unknown tool "crash__once"/);
+    expect(offeredTools(s.requests.at(-1)!)).not.toContain('crash__once');
+  });
+
+  it('gives up on a server that never answers after timeout_seconds, with one warning', async () => {
+    const ws = await workspace();
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs')], timeout_seconds: 1 },
+    });
+    const watch = eventWatch(warningOf(/MCP server silent did not answer/));
+    const s = await server([
+      async () => {
+        await watch.seen;
+        return { text: 'done without it' };
+      },
+    ]);
+    const { result, events } = await runIn(s, ws, { config, observe: watch.observe });
+    expect(result.reason).toBe('done');
+    expect(answerOf(events)).toBe('done without it');
+    expect(warningsOf(events)).toEqual([
+      'MCP server silent did not answer within 1s (timeout_seconds); going on without it',
+    ]);
+  });
 
   it('starts nothing for a disabled server', async () => {
     const ws = await workspace();
@@ -236,8 +252,9 @@ describe('MCP servers in keel run', () => {
       silent: { command: node, args: [fixture('silent-server.mjs'), pidFile], enabled: false },
     });
     const s = await server([{ text: 'ok' }]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--config', config, '--prompt', 'go']);
-    expect(r.code).toBe(0);
+    const { result, mcp } = await runIn(s, ws, { config });
+    expect(result.reason).toBe('done');
+    expect(mcp).toBeUndefined();
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
   });
 
@@ -249,9 +266,10 @@ describe('MCP servers in keel run', () => {
     });
     await writeFile(join(ws, '.keel.yaml'), project);
     const s = await server([{ text: 'ok' }]);
-    const r = await runOllama(s, ws, ['--prompt', 'go']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: ignored mcp\.servers from .*not trusted/);
+    const { result, events, mcp } = await runIn(s, ws);
+    expect(result.reason).toBe('done');
+    expect(warningsOf(events)).toEqual([expect.stringMatching(/^ignored mcp\.servers from .*not trusted/)]);
+    expect(mcp).toBeUndefined();
     await expect(readFile(pidFile, 'utf8')).rejects.toThrow();
   });
 });

@@ -1,13 +1,22 @@
-// End to end: plan mode headless (the plan as JSON, then executed with --plan-file) and an image attached with
-// `keel run -p @shot.png`, against the scripted model server.
+// Plan mode headless (the plan as JSON from the built CLI, then executed in-process from that file as --plan-file
+// reads it) and an image attached with `keel run -p @shot.png` (sent by the built CLI; refused in-process for a
+// model that does not read images), against the scripted model server.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { attachImages } from '../../src/cli/chat-attach.js';
+import { UsageError } from '../../src/core/errors.js';
+import { loadPlan } from '../../src/plan/parse.js';
+import { planToPrompt } from '../../src/plan/prompt.js';
+import { assembleRun } from '../../src/runtime/assemble.js';
+import { createReadJail } from '../../src/safety/read-jail.js';
 import { runKeel } from '../support/cli.js';
 import { runOllama, useE2E } from '../support/e2e.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
+useTempHome();
 
 const toolNames = (request: ReceivedRequest): string[] =>
   ((request.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
@@ -49,8 +58,13 @@ describe('plan mode, headless', () => {
 
     const file = join(ws, 'plan.json');
     await writeFile(file, planned.stdout);
-    const executed = await runOllama(s, ws, ['--plan-file', file, '--mode', 'auto']);
-    expect(executed.code).toBe(0);
+    // What `keel run --plan-file plan.json --mode auto` runs: the plan's prompt, its steps tracked as todos.
+    const plan = await loadPlan(file);
+    const executed = await runInProcess(s, ws, planToPrompt(plan, { tracked: true }), {
+      mode: 'auto',
+      plan: plan.instructions,
+    });
+    expect(executed.result.reason).toBe('done');
     const user = JSON.stringify(s.requests[2]!.body.messages);
     expect(user).toContain('Add the --json flag');
     expect(user).toContain('Two steps: read first');
@@ -73,9 +87,29 @@ describe('images from the command line', () => {
       type: 'image_url',
       image_url: { url: `data:image/png;base64,${png.toString('base64')}` },
     });
-    const blind = await runKeel([...base, '--model', 'test-model', '-p', 'what is in @shot.png?']);
-    expect(blind.code).toBe(2);
-    expect(blind.stderr).toContain('cannot attach @shot.png');
+    // The same attaching keel run does, for a model whose capabilities say it reads no images.
+    const blind = await assembleRun({
+      cwd: ws,
+      flags: { provider: 'openai-compatible', baseUrl: s.openaiUrl, model: 'test-model' },
+      mode: () => 'restricted',
+      session: { save: false },
+    });
+    try {
+      const refused = await attachImages(
+        'what is in @shot.png?',
+        blind.workspace,
+        createReadJail(process.env),
+        {
+          readsImages: blind.model.capabilities?.images === true,
+          model: blind.model.modelId,
+        },
+      ).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(UsageError);
+      expect((refused as UsageError).exitCode).toBe(2);
+      expect((refused as UsageError).message).toContain('cannot attach @shot.png');
+    } finally {
+      await blind.close();
+    }
     expect(s.requests).toHaveLength(1);
     expect(await readFile(join(ws, 'shot.png'))).toEqual(png);
   });

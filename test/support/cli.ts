@@ -28,7 +28,7 @@ export interface KeelRunOptions {
   checkpoints?: boolean;
 }
 
-/** Provider settings of the developer's own environment, kept from every test's keel run. */
+/** Provider and Keel variables a test run never inherits from the developer's shell. */
 export const clearedEnv = [
   'OLLAMA_HOST',
   'OLLAMA_MODEL',
