@@ -10,6 +10,7 @@ import { resolveWorkspaceDir } from '../runtime/config.js';
 import { decideCall, openToolHost } from '../runtime/tool-host.js';
 import { ACTIONS, type ActionKind, MODES, verdictOf } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, defaultMode, type ModeChoice, type ModeFlags } from './mode-options.js';
@@ -101,37 +102,41 @@ export function formatDefaults(defaults: { run: ModeChoice; chat: ModeChoice }):
   return `Default mode: ${run.mode} for keel run, ${chat.mode} for keel chat (${run.why}).`;
 }
 
-export async function policyShowCommand(options: PolicyShowOptions): Promise<number> {
+export async function policyShowCommand(
+  options: PolicyShowOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadConfigFor>>;
   try {
     loaded = await loadConfigFor(options);
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.json === true });
+    return reportFailure(error, { debug: options.debug, json: options.json === true, out });
   }
-  reportWarnings(loaded.warnings);
+  reportWarnings(loaded.warnings, out);
   const { hooks } = loaded.config;
   const sandbox = await sandboxState(loaded.config);
   const defaults = await defaultModes(loaded.config, sandbox);
   if (options.json) {
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
-    process.stdout.write(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
+    out.print(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
   } else {
-    process.stdout.write(`${formatModesTable()}\n`);
-    process.stdout.write(
-      `\n${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.\n`,
-    );
-    process.stdout.write(`\n${formatSandbox(sandbox)}\n`);
-    process.stdout.write(
+    out.print(`${formatModesTable()}\n`);
+    out.print(`\n${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.\n`);
+    out.print(`\n${formatSandbox(sandbox)}\n`);
+    out.print(
       '\nDenylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.\n',
     );
-    process.stdout.write(`\n${sanitize(formatHooks(hooks, loaded.sources))}\n`);
+    out.print(`\n${sanitize(formatHooks(hooks, loaded.sources))}\n`);
   }
   return ExitCode.ok;
 }
 
 const EXIT_FOR: Readonly<Record<PolicyDecision['decision'], number>> = { allow: 0, ask: 1, deny: 2 };
 
-export async function policyCheckCommand(options: PolicyCheckOptions): Promise<number> {
+export async function policyCheckCommand(
+  options: PolicyCheckOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   try {
     if ((options.command === undefined) === (options.path === undefined)) {
       throw new UsageError('give either --command "<cmd>" or --path <path> --tool <name>');
@@ -140,7 +145,7 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
       throw new UsageError('--path needs --tool <name>, e.g. --tool write_file');
     }
     const loaded = await loadConfigFor(options);
-    reportWarnings(loaded.warnings);
+    reportWarnings(loaded.warnings, out);
     const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
     // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Only
     // auto mode's decisions depend on the sandbox: it is probed there, as a run would (else left out).
@@ -176,23 +181,20 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
       policy,
       host.contextFor(new AbortController().signal),
     );
-    printDecision(decision, mode, options.json === true);
+    out.print(formatDecision(decision, mode, options.json === true));
     return EXIT_FOR[decision.decision];
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.json });
+    return reportFailure(error, { debug: options.debug, json: options.json, out });
   }
 }
 
-function printDecision(decision: PolicyDecision, mode: string, json: boolean): void {
+function formatDecision(decision: PolicyDecision, mode: string, json: boolean): string {
   if (json) {
     const { decision: verdict, reasons, hint } = decision;
-    process.stdout.write(
-      `${JSON.stringify({ decision: verdict, reasons, ...(hint ? { hint } : {}), mode })}\n`,
-    );
-    return;
+    return `${JSON.stringify({ decision: verdict, reasons, ...(hint ? { hint } : {}), mode })}\n`;
   }
   const lines = [`${decision.decision} (mode: ${mode})`, ...decision.reasons.map((r) => `  - ${r}`)];
   if (decision.hint && decision.decision !== 'allow') lines.push(`to allow it: ${decision.hint}`);
   // Reasons quote the command, which may hold control characters: printed escaped.
-  process.stdout.write(sanitize(`${lines.join('\n')}\n`));
+  return sanitize(`${lines.join('\n')}\n`);
 }
