@@ -111,3 +111,14 @@ export async function runAgent(
     if (givenHome === undefined) await rm(home, { recursive: true, force: true });
   }
 }
+
+/** Runs `fn` with `vars` set in process.env (for commands that read it, as `policyCheckCommand`), then puts it back. */
+export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    process.env = saved;
+  }
+}
