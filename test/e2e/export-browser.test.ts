@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionsExportCommand, sessionsListCommand } from '../../src/cli/sessions-command.js';
 import { useE2E } from '../support/e2e.js';
-import { captureOutput, runAgent, withEnv } from '../support/in-process.js';
+import { captureOutput, runAgent, withEnv } from '../support/agent-in-process.js';
 
 const { server, workspace } = useE2E();
 

@@ -12,7 +12,7 @@ import {
   policyShowCommand,
 } from '../../src/cli/policy-command.js';
 import { runKeel } from '../support/cli.js';
-import { captureOutput, useHomeEnv } from '../support/in-process.js';
+import { captureOutput, useHomeEnv } from '../support/agent-in-process.js';
 
 let base: string;
 let ws: string;

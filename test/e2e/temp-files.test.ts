@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../support/e2e.js';
-import { runAgent } from '../support/in-process.js';
+import { runAgent } from '../support/agent-in-process.js';
 
 const { server, workspace } = useE2E();
 
