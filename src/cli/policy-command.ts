@@ -133,7 +133,10 @@ export async function policyShowCommand(
 
 const EXIT_FOR: Readonly<Record<PolicyDecision['decision'], number>> = { allow: 0, ask: 1, deny: 2 };
 
-export async function policyCheckCommand(options: PolicyCheckOptions): Promise<number> {
+export async function policyCheckCommand(
+  options: PolicyCheckOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
   try {
     if ((options.command === undefined) === (options.path === undefined)) {
       throw new UsageError('give either --command "<cmd>" or --path <path> --tool <name>');
@@ -142,7 +145,7 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
       throw new UsageError('--path needs --tool <name>, e.g. --tool write_file');
     }
     const loaded = await loadConfigFor(options);
-    reportWarnings(loaded.warnings);
+    reportWarnings(loaded.warnings, out);
     const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
     // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Only
     // auto mode's decisions depend on the sandbox: it is probed there, as a run would (else left out).
@@ -178,23 +181,20 @@ export async function policyCheckCommand(options: PolicyCheckOptions): Promise<n
       policy,
       host.contextFor(new AbortController().signal),
     );
-    printDecision(decision, mode, options.json === true);
+    out.print(formatDecision(decision, mode, options.json === true));
     return EXIT_FOR[decision.decision];
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.json });
+    return reportFailure(error, { debug: options.debug, json: options.json, out });
   }
 }
 
-function printDecision(decision: PolicyDecision, mode: string, json: boolean): void {
+function formatDecision(decision: PolicyDecision, mode: string, json: boolean): string {
   if (json) {
     const { decision: verdict, reasons, hint } = decision;
-    process.stdout.write(
-      `${JSON.stringify({ decision: verdict, reasons, ...(hint ? { hint } : {}), mode })}\n`,
-    );
-    return;
+    return `${JSON.stringify({ decision: verdict, reasons, ...(hint ? { hint } : {}), mode })}\n`;
   }
   const lines = [`${decision.decision} (mode: ${mode})`, ...decision.reasons.map((r) => `  - ${r}`)];
   if (decision.hint && decision.decision !== 'allow') lines.push(`to allow it: ${decision.hint}`);
   // Reasons quote the command, which may hold control characters: printed escaped.
-  process.stdout.write(sanitize(`${lines.join('\n')}\n`));
+  return sanitize(`${lines.join('\n')}\n`);
 }

@@ -77,7 +77,7 @@ async function readStdin(): Promise<string> {
  * The plan file to read. One named outside the workspace is the user's own choice and read as given; one inside
  * it goes through the read jail, so a repository's `plan.md -> ~/.ssh/id_rsa` is refused, not sent.
  */
-async function planPath(options: RunOptions): Promise<string> {
+export async function planPath(options: Pick<RunOptions, 'plan' | 'cwd'>): Promise<string> {
   const file = resolve(options.plan!);
   const workspace = await resolveWorkspaceDir(options.cwd);
   const root = await realpath(workspace).catch(() => workspace);

@@ -1,11 +1,18 @@
-// End to end: what only the built binary shows of `keel policy check` (exit codes 0 allow, 1 ask, 2 deny, the JSON
-// and text output, --mode, --allow, --path/--tool, bad input) and `keel policy show`. What the policy decides for
-// each command and file call is a unit table: test/safety/policy-cases.test.ts.
+// `keel policy check` (exit codes 0 allow, 1 ask, 2 deny, the JSON and text output, --mode, --allow, --path/--tool,
+// bad input) and `keel policy show`: the commands in-process on a captured output, and the built binary once for
+// each subcommand's wiring (flags parsed, exit code, stdout vs stderr). What the policy decides for each command and
+// file call is a unit table: test/safety/policy-cases.test.ts.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type PolicyCheckOptions,
+  policyCheckCommand,
+  policyShowCommand,
+} from '../../src/cli/policy-command.js';
 import { runKeel } from '../support/cli.js';
+import { captureOutput, useHomeEnv } from '../support/agent-in-process.js';
 
 let base: string;
 let ws: string;
@@ -24,9 +31,14 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-// The machine may be busy with other suites: a slow start is no failure here.
-const check = (args: string[], config = configFile) =>
-  runKeel(['policy', 'check', '--cwd', ws, '--config', config, ...args], { timeoutMs: 60_000 });
+useHomeEnv(() => join(base, 'home'));
+
+/** `keel policy check --cwd ws --config config …` in-process: its exit code and what it printed. */
+async function check(options: Partial<PolicyCheckOptions>, config = configFile) {
+  const out = captureOutput();
+  const code = await policyCheckCommand({ output: 'text', cwd: ws, config, allow: [], ...options }, out);
+  return { code, stdout: out.out, stderr: out.err };
+}
 
 /** The one JSON line --json prints. */
 function jsonLine(stdout: string): { decision: string; reasons: string[]; hint?: string; mode: string } {
@@ -36,18 +48,44 @@ function jsonLine(stdout: string): { decision: string; reasons: string[]; hint?:
 }
 
 describe('keel policy check', () => {
-  it('exits 0, 1 or 2 for allow, ask or deny and prints the decision as one JSON line', async () => {
-    const [allowed, asked, denied] = await Promise.all([
-      check(['--command', 'make', '--allow', 'make', '--json']),
-      check(['--command', 'make', '--mode', 'interactive', '--json']),
-      check(['--command', 'make', '--json']),
-    ]);
-    expect(allowed.code).toBe(0);
-    expect(jsonLine(allowed.stdout)).toEqual({
+  // The machine may be busy with other suites: a slow start is no failure here.
+  it('the binary exits 0 for an allowed command and prints the decision as one JSON line', async () => {
+    const r = await runKeel(
+      [
+        'policy',
+        'check',
+        '--cwd',
+        ws,
+        '--config',
+        configFile,
+        '--command',
+        'make',
+        '--allow',
+        'make',
+        '--json',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLine(r.stdout)).toEqual({
       decision: 'allow',
       reasons: ['`make` matches your allow rule "make"'],
       mode: 'restricted',
     });
+  });
+
+  it('the binary answers bad input with one message on stderr and exit code 2, without a stack trace', async () => {
+    const r = await runKeel(['policy', 'check', '--cwd', ws, '--config', configFile, '--path', 'x'], {
+      timeoutMs: 60_000,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--path needs --tool');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('returns 1 or 2 for ask or deny and prints the decision as one JSON line', async () => {
+    const asked = await check({ command: 'make', mode: 'interactive', json: true });
     expect(asked.code).toBe(1);
     expect(jsonLine(asked.stdout)).toMatchObject({
       decision: 'ask',
@@ -55,6 +93,7 @@ describe('keel policy check', () => {
       hint: expect.any(String),
     });
     // No --mode and no default_mode in the config: restricted.
+    const denied = await check({ command: 'make', json: true });
     expect(denied.code).toBe(2);
     expect(jsonLine(denied.stdout)).toMatchObject({
       decision: 'deny',
@@ -65,7 +104,7 @@ describe('keel policy check', () => {
   });
 
   it('prints the decision, every reason and how to allow it, as text', async () => {
-    const r = await check(['--command', 'make && cargo build', '--mode', 'restricted']);
+    const r = await check({ command: 'make && cargo build', mode: 'restricted' });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(
       [
@@ -79,7 +118,7 @@ describe('keel policy check', () => {
   });
 
   it('judges a file tool call given by --path and --tool, refusing a path out of the workspace', async () => {
-    const r = await check(['--tool', 'write_file', '--path', '../outside.txt', '--mode', 'full', '--json']);
+    const r = await check({ tool: 'write_file', path: '../outside.txt', mode: 'full', json: true });
     expect(r.code).toBe(2);
     expect(jsonLine(r.stdout)).toMatchObject({ decision: 'deny', mode: 'full' });
   });
@@ -87,18 +126,18 @@ describe('keel policy check', () => {
   it('takes the mode from agent.terminal.default_mode when no --mode is given', async () => {
     const full = join(base, 'full.yaml');
     await writeFile(full, 'agent:\n  terminal:\n    default_mode: full\n');
-    const r = await check(['--command', 'make', '--json'], full);
+    const r = await check({ command: 'make', json: true }, full);
     expect(r.code).toBe(0);
     expect(jsonLine(r.stdout)).toMatchObject({ decision: 'allow', mode: 'full' });
   });
 
   it('answers bad input with one message and exit code 2, without a stack trace', async () => {
-    const runs = await Promise.all([
-      check([]),
-      check(['--path', 'x']),
-      check(['--path', 'x', '--tool', 'nope']),
-      check(['--command', 'ls', '--allow', 'make && rm -rf x']),
-    ]);
+    const runs = [
+      await check({}),
+      await check({ path: 'x' }),
+      await check({ path: 'x', tool: 'nope' }),
+      await check({ command: 'ls', allow: ['make && rm -rf x'] }),
+    ];
     const messages = [
       'give either --command',
       '--path needs --tool',
@@ -115,7 +154,7 @@ describe('keel policy check', () => {
 });
 
 describe('keel policy show', () => {
-  it('prints the modes table as text', async () => {
+  it('the binary prints the modes table as text', async () => {
     const r = await runKeel(['policy', 'show']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^action\s+plan\s+interactive\s+restricted\s+auto\s+full/);
@@ -127,8 +166,9 @@ describe('keel policy show', () => {
   });
 
   it('prints it as JSON', async () => {
-    const r = await runKeel(['policy', 'show', '--json']);
-    const table = JSON.parse(r.stdout) as {
+    const out = captureOutput();
+    expect(await policyShowCommand({ output: 'text', json: true }, out)).toBe(0);
+    const table = JSON.parse(out.out) as {
       modes: string[];
       actions: { kind: string; restricted: string }[];
     };

@@ -1,10 +1,14 @@
-// End to end: the policy in real runs against the scripted model server: a restricted run refuses a command and a
-// delete (their side effects never happen) and tells the model how to allow them; --allow lets a command through;
-// an auto run runs commands in the sandbox, which keeps their writes inside the workspace.
+// The policy in real runs against the scripted model server: a restricted run refuses a command and a delete (their
+// side effects never happen) and tells the model how to allow them; --allow lets a command through; an auto run runs
+// commands in the sandbox, which keeps their writes inside the workspace. The runs are assembled in-process as keel
+// run assembles them; the built binary runs once, for --mode and repeated --allow flags reaching the policy.
 import { access, chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chooseMode } from '../../src/cli/mode-options.js';
+import { ExitCode, UsageError } from '../../src/core/errors.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { runAgent } from '../support/agent-in-process.js';
 
 const { server, workspace } = useE2E();
 
@@ -28,8 +32,8 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
       { text: 'could not build' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'build it']);
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'build it', { mode: 'restricted' });
+    expect(r.result.reason).toBe('done');
     expect(await exists(join(ws, 'canary.txt'))).toBe(false);
     const refused = toolMessages(s.requests[1]!.body)[0];
     expect(refused).toMatch(/^Error: refused by policy: `\.\/build\.sh` is not a read-only command/);
@@ -38,7 +42,7 @@ describe('keel run and the policy', () => {
     );
   });
 
-  it('runs the command when --allow names it, and only that command', async () => {
+  it('the binary runs the command when --allow names it, and only that command', async () => {
     const ws = await buildWorkspace();
     const s = await server([
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
@@ -70,8 +74,8 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: './build.sh' } }] },
       { text: 'built' },
     ]);
-    const r = await runOllama(s, ws, ['--config', config, '--prompt', 'build it']);
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'build it', { configFile: config, mode: 'restricted' });
+    expect(r.result.reason).toBe('done');
     expect(await readFile(join(ws, 'canary.txt'), 'utf8')).toBe('built\n');
   });
 
@@ -88,8 +92,8 @@ describe('keel run and the policy', () => {
       { toolCalls: [{ name: 'delete_path', args: { path: 'scratch.txt' } }] },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--prompt', 'clean up']);
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'clean up', { mode: 'restricted' });
+    expect(r.result.reason).toBe('done');
     expect(await readFile(join(ws, 'src/a.ts'), 'utf8')).toBe('a\n');
     expect(await exists(join(ws, 'build.sh'))).toBe(true);
     const [dir, file] = toolMessages(s.requests[1]!.body);
@@ -108,8 +112,8 @@ describe('keel run and the policy', () => {
       },
       { text: 'ok' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'full', '--prompt', 'add a hook']);
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'add a hook', { mode: 'full' });
+    expect(r.result.reason).toBe('done');
     expect(await exists(join(ws, '.git/hooks/pre-commit'))).toBe(false);
     const refused = toolMessages(s.requests[1]!.body)[0];
     expect(refused).toContain('which is protected');
@@ -121,20 +125,24 @@ describe('keel run and the policy', () => {
     const config = join(ws, '..', `${ws.split('/').pop()}-noexec.yaml`);
     await writeFile(config, 'safety:\n  allow_command_execution: false\n');
     const s = await server([{ text: 'fine' }]);
-    const r = await runOllama(s, ws, ['--config', config, '--mode', 'full', '--prompt', 'hi']);
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'hi', { configFile: config, mode: 'full' });
+    expect(r.result.reason).toBe('done');
     const tools = (s.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(tools).toContain('read_file');
     expect(tools).not.toContain('execute_command');
     expect(s.requests[0]!.rawBody).not.toContain('execute_command runs');
   });
 
-  it('refuses --mode with a contradicting --allow-dangerous', async () => {
-    const ws = await buildWorkspace();
-    const s = await server([]);
-    const r = await runOllama(s, ws, ['--mode', 'restricted', '--allow-dangerous', '--prompt', 'hi']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--allow-dangerous means --mode full');
+  it('refuses --mode with a contradicting --allow-dangerous as a usage error (exit 2)', () => {
+    const contradiction = () =>
+      chooseMode({ mode: 'restricted', allowDangerous: true }, undefined, 'restricted');
+    expect(contradiction).toThrow(UsageError);
+    expect(contradiction).toThrow('--allow-dangerous means --mode full');
+    try {
+      contradiction();
+    } catch (error) {
+      expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+    }
   });
 });
 
@@ -149,9 +157,9 @@ describe('keel run in auto mode', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'sh escape.sh' } }] },
       { text: 'finished' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'auto', '--prompt', 'make things']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).not.toMatch(/no sandbox|warning/);
+    const r = await runAgent(s, ws, 'make things', { mode: 'auto' });
+    expect(r.result.reason).toBe('done');
+    expect(r.warnings).toEqual([]);
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('exit code: 0');
     expect(await exists(join(ws, 'made.txt'))).toBe(true);
     expect(await readFile(join(ws, 'out.txt'), 'utf8')).toBe('ok\n');

@@ -1,5 +1,6 @@
-// End to end: the environment commands get, background commands ending with the run, and the sandbox as the
-// built CLI chooses it (--sandbox, full mode's default, --no-sandbox, bubblewrap missing).
+// The environment commands get, background commands ending with the run, and the sandbox as a run chooses it
+// (--sandbox, full mode's default, --no-sandbox, bubblewrap missing). Runs are assembled in-process as keel run
+// assembles them; the built binary runs where the process's own life is the point (background commands at its end).
 import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { commandEnv } from '../../src/exec/command-env.js';
 import { probeBubblewrap } from '../../src/exec/sandbox-choice.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { runAgent } from '../support/agent-in-process.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
 const { server, workspace } = useE2E();
@@ -32,27 +34,25 @@ describe('commands end to end', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'env' } }] },
       { text: 'ok' },
     ]);
-    const r = await runOllama(
-      s,
-      ws,
-      ['--config', config, '--allow-dangerous', '--no-sandbox', '--prompt', 'x'],
-      {
-        env: {
-          OPENAI_API_KEY: 'sk-e2e-secret',
-          MY_SECRET_X: 'hunter2',
-          AWS_SECRET_ACCESS_KEY: 'aws',
-          MY_PASS: 'passed',
-        },
+    const r = await runAgent(s, ws, 'x', {
+      configFile: config,
+      mode: 'full',
+      sandbox: false,
+      env: {
+        OPENAI_API_KEY: 'sk-e2e-secret',
+        MY_SECRET_X: 'hunter2',
+        AWS_SECRET_ACCESS_KEY: 'aws',
+        MY_PASS: 'passed',
       },
-    );
-    expect(r.code).toBe(0);
+    });
+    expect(r.result.reason).toBe('done');
     const [result] = toolMessages(s.requests[1]!.body);
     expect(result).toContain('MY_PASS=passed');
     for (const secret of ['sk-e2e-secret', 'hunter2', 'AWS_SECRET_ACCESS_KEY'])
       expect(result).not.toContain(secret);
   });
 
-  it('kills background commands, and what they detached, when the run ends', async () => {
+  it('the binary kills background commands, and what they detached, when the run ends', async () => {
     const ws = await workspace();
     const sleep = `sleep ${uniqueDuration()}`;
     const s = await server([
@@ -73,13 +73,15 @@ describe('commands end to end', () => {
 });
 
 describe('the sandbox from the CLI', () => {
-  it('--sandbox without bubblewrap exits 2 with the reason and the fix', async () => {
+  it('--sandbox without bubblewrap is an error with the reason and the fix (exit 2), before any request', async () => {
     const ws = await workspace();
     const s = await server([{ text: 'never asked' }]);
-    const r = await runOllama(s, ws, ['--sandbox', '--prompt', 'x'], { env: { PATH: '/nonexistent' } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: the sandbox was asked for, but bubblewrap (bwrap) is not installed');
-    expect(r.stderr).toContain('hint: install bubblewrap');
+    const run = runAgent(s, ws, 'x', { sandbox: true, env: { PATH: '/nonexistent' } });
+    await expect(run).rejects.toThrow('the sandbox was asked for, but bubblewrap (bwrap) is not installed');
+    await expect(run).rejects.toMatchObject({
+      exitCode: 2,
+      hint: expect.stringContaining('install bubblewrap'),
+    });
     expect(s.requests).toEqual([]);
   });
 
@@ -89,11 +91,9 @@ describe('the sandbox from the CLI', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'ok' },
     ]);
-    const r = await runOllama(s, ws, ['--allow-dangerous', '--prompt', 'x'], {
-      env: { PATH: await pathWithoutBwrap() },
-    });
-    expect(r.code).toBe(0);
-    expect(r.stderr.match(/without a sandbox/g)).toHaveLength(1);
+    const r = await runAgent(s, ws, 'x', { mode: 'full', env: { PATH: await pathWithoutBwrap() } });
+    expect(r.result.reason).toBe('done');
+    expect(r.warnings.join('\n').match(/without a sandbox/g)).toHaveLength(1);
     expect(existsSync(join(ws, 'made.txt'))).toBe(true);
   });
 
@@ -110,9 +110,9 @@ describe('the sandbox from the CLI', () => {
       const config = join(outside, 'config.yaml');
       await writeFile(config, `safety:\n  allowed_paths: ["${outside}/**"]\n`);
       const s = await server(script());
-      const r = await runOllama(s, ws, ['--config', config, '--allow-dangerous', '--prompt', 'x']);
-      expect(r.code).toBe(0);
-      expect(r.stderr).not.toContain('without a sandbox');
+      const r = await runAgent(s, ws, 'x', { configFile: config, mode: 'full' });
+      expect(r.result.reason).toBe('done');
+      expect(r.warnings.join('\n')).not.toContain('without a sandbox');
       // The model is told, so a refused write outside the workspace makes sense to it.
       expect(JSON.stringify(s.requests[0]!.body)).toContain('Commands run in a sandbox');
       expect(toolMessages(s.requests[1]!.body)[0]).toContain('refused');
@@ -120,15 +120,8 @@ describe('the sandbox from the CLI', () => {
       expect(existsSync(join(outside, 'sub', 'canary'))).toBe(false);
 
       const s2 = await server(script());
-      const r2 = await runOllama(s2, ws, [
-        '--config',
-        config,
-        '--allow-dangerous',
-        '--no-sandbox',
-        '--prompt',
-        'x',
-      ]);
-      expect(r2.code).toBe(0);
+      const r2 = await runAgent(s2, ws, 'x', { configFile: config, mode: 'full', sandbox: false });
+      expect(r2.result.reason).toBe('done');
       expect(JSON.stringify(s2.requests[0]!.body)).not.toContain('Commands run in a sandbox');
       expect(existsSync(join(outside, 'sub', 'canary'))).toBe(true);
     },

@@ -1,10 +1,12 @@
-// End to end: a run removes the temp file a killed earlier run left in the workspace, and journals its own writes.
+// A run (assembled in-process as keel run assembles it) removes the temp file a killed earlier run left in the
+// workspace, and journals its own writes.
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOllama, useE2E } from '../support/e2e.js';
+import { useE2E } from '../support/e2e.js';
+import { runAgent } from '../support/agent-in-process.js';
 
 const { server, workspace } = useE2E();
 
@@ -32,8 +34,8 @@ describe('temp files of a killed write', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: 'done\n' } }] },
       { text: 'written' },
     ]);
-    const r = await runOllama(s, ws, ['--prompt', 'write notes'], { env: { XDG_STATE_HOME: stateHome } });
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'write notes', { mode: 'full', env: { XDG_STATE_HOME: stateHome } });
+    expect(r.result.reason).toBe('done');
     expect((await readdir(ws)).sort()).toEqual(['keep.txt', 'notes.md']);
     expect(await readdir(journal)).toEqual([]);
   });

@@ -1,13 +1,20 @@
-// End to end, in a fake HOME with canary secrets: files Keel reads for the user go through the jail (context
-// files, custom commands, plan files), cassettes and JSON output are redacted, Keel's state dir is off limits to
-// file tools, oversized tool arguments are refused, and no command outlives a kill -9 of Keel.
+// In a fake HOME with canary secrets: files Keel reads for the user go through the jail (context files, custom
+// commands, plan files), cassettes and JSON output are redacted, Keel's state dir is off limits to file tools,
+// oversized tool arguments are refused, and no command outlives a kill -9 of Keel. Runs are assembled in-process as
+// keel run assembles them; the built binary runs for --record with stream-json output and to be killed with -9.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { commandGoal } from '../../src/cli/custom-command.js';
+import { planPath } from '../../src/cli/run.js';
+import { ExitCode } from '../../src/core/errors.js';
+import { loadPlan } from '../../src/plan/parse.js';
+import { planToPrompt } from '../../src/plan/prompt.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { runAgent, withEnv } from '../support/agent-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
@@ -57,9 +64,11 @@ describe('files read for the user go through the jail', () => {
     const fake = await fakeHome();
     await symlink('../.ssh/id_rsa', join(fake.ws, 'AGENTS.md'));
     const s = await server([{ text: 'done' }]);
-    const r = await runOllama(s, fake.ws, ['--prompt', 'hello'], { env: fake.env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/context file .*AGENTS\.md skipped: it resolves to .*id_rsa, outside/);
+    const r = await runAgent(s, fake.ws, 'hello', { env: fake.env });
+    expect(r.result.reason).toBe('done');
+    expect(r.warnings.join('\n')).toMatch(
+      /context file .*AGENTS\.md skipped: it resolves to .*id_rsa, outside/,
+    );
     expect(s.requests).toHaveLength(1);
     await expectCanariesKept(fake, s);
   });
@@ -69,10 +78,11 @@ describe('files read for the user go through the jail', () => {
     await mkdir(join(fake.ws, '.keel', 'commands'), { recursive: true });
     await symlink(join(fake.home, '.aws', 'credentials'), join(fake.ws, '.keel', 'commands', 'x.md'));
     const s = await server([{ text: 'never asked' }]);
-    const r = await runOllama(s, fake.ws, ['--command', 'x'], { env: fake.env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/command "x" is refused: \.keel\/commands\/x\.md: it resolves to .*credentials/);
-    expect(s.requests).toEqual([]);
+    const goal = withEnv(fake.env, () => commandGoal('x', [], fake.ws));
+    await expect(goal).rejects.toThrow(
+      /command "x" is refused: \.keel\/commands\/x\.md: it resolves to .*credentials/,
+    );
+    await expect(goal).rejects.toMatchObject({ exitCode: ExitCode.usage });
     await expectCanariesKept(fake, s);
   });
 
@@ -81,12 +91,18 @@ describe('files read for the user go through the jail', () => {
     await symlink('../.ssh/id_rsa', join(fake.ws, 'plan.md'));
     await writeFile(join(fake.home, 'my-plan.md'), '# Tidy up\n\n1. Say done\n');
     const s = await server([{ text: 'done' }]);
-    const refused = await runOllama(s, fake.ws, ['--plan', 'plan.md'], { env: fake.env, cwd: fake.ws });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/plan file plan\.md is refused: it resolves to .*id_rsa/);
-    expect(s.requests).toEqual([]);
-    const named = await runOllama(s, fake.ws, ['--plan', '../my-plan.md'], { env: fake.env, cwd: fake.ws });
-    expect(named.code, named.stderr).toBe(0);
+    // keel run --plan <file> in the workspace: relative paths are the user's, from where keel was started.
+    const plan = (file: string) =>
+      withEnv(fake.env, () => planPath({ plan: join(fake.ws, file), cwd: fake.ws }));
+    const refused = plan('plan.md');
+    await expect(refused).rejects.toThrow(/plan file .*plan\.md is refused: it resolves to .*id_rsa/);
+    await expect(refused).rejects.toMatchObject({ exitCode: ExitCode.usage });
+    const named = await plan('../my-plan.md');
+    expect(named).toBe(join(fake.home, 'my-plan.md'));
+    const r = await runAgent(s, fake.ws, planToPrompt(await loadPlan(named), { tracked: true }), {
+      env: fake.env,
+    });
+    expect(r.result.reason).toBe('done');
     expect(s.requests[0]!.rawBody).toContain('Say done');
     await expectCanariesKept(fake, s);
   });
@@ -147,8 +163,8 @@ describe('secrets and bounds', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, fake.ws, ['--prompt', 'x'], { env: fake.env });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runAgent(s, fake.ws, 'x', { env: fake.env });
+    expect(r.result.reason).toBe('done');
     const [own, foreign] = toolMessages(s.requests[2]!.body).slice(-2);
     expect(own).toContain('299999');
     expect(foreign).toMatch(/^Error: path .* is outside the workspace/);
@@ -162,8 +178,8 @@ describe('secrets and bounds', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'big.txt', content } }] },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, fake.ws, ['--prompt', 'x'], { env: fake.env, timeoutMs: 60_000 });
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runAgent(s, fake.ws, 'x', { env: fake.env });
+    expect(r.result.reason).toBe('done');
     expect(existsSync(join(fake.ws, 'big.txt'))).toBe(false);
     expect(toolMessages(s.requests[1]!.body).at(-1)).toMatch(
       /over the limit of \d+ KB.*write large content in parts/is,

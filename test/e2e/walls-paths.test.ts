@@ -1,12 +1,15 @@
-// End to end: the walls of issue 17 from the built CLI against the scripted model server, in a fake HOME with
-// canary files: a workspace link (`here -> .`) never reaches ~/.ssh through `here/..`, git's program settings are
-// never written, `.git` is not deleted headless, and full mode without a sandbox refuses what it cannot see.
+// The walls of issue 17 in runs against the scripted model server (assembled in-process as keel run assembles them),
+// in a fake HOME with canary files: a workspace link (`here -> .`) never reaches ~/.ssh through `here/..`, git's
+// program settings are never written, `.git` is not deleted headless, and full mode without a sandbox refuses what
+// it cannot see.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { policyCheckCommand } from '../../src/cli/policy-command.js';
+import type { ExecutionMode } from '../../src/safety/policy.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import { captureOutput, runAgent, withEnv } from '../support/agent-in-process.js';
 
 const { server, workspace } = useE2E();
 const CANARY = 'CANARY-PRIVATE-KEY-17';
@@ -26,11 +29,13 @@ async function homeWithLinks(): Promise<{ home: string; ws: string }> {
 const command = (text: string) => ({ name: 'execute_command', args: { command: text } });
 
 describe('paths through workspace links', () => {
-  it.each([
-    ['restricted', []],
-    ['interactive', ['--mode', 'interactive']],
-    ['full without a sandbox', ['--mode', 'full', '--no-sandbox']],
-  ])('in %s mode the key behind here/.. never reaches the model', async (_mode, flags) => {
+  it.each<[string, ExecutionMode, boolean | undefined]>([
+    ['restricted', 'restricted', undefined],
+    ['interactive', 'interactive', undefined],
+    // keel run's default where bubblewrap works.
+    ['auto', 'auto', undefined],
+    ['full without a sandbox', 'full', false],
+  ])('in %s mode the key behind here/.. never reaches the model', async (_name, mode, sandbox) => {
     const { home, ws } = await homeWithLinks();
     const s = await server([
       {
@@ -43,8 +48,8 @@ describe('paths through workspace links', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, [...flags, '--prompt', 'read the key'], { env: { HOME: home } });
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'read the key', { mode, sandbox, env: { HOME: home } });
+    expect(r.result.reason).toBe('done');
     const results = toolMessages(s.requests[1]!.body);
     expect(results).toHaveLength(4);
     for (const result of results.slice(0, 3)) expect(result).toMatch(/^Error.*refused in every mode/s);
@@ -57,12 +62,15 @@ describe('paths through workspace links', () => {
 
   it('keel policy check denies cat here/../.ssh/id_rsa in restricted mode', async () => {
     const { home, ws } = await homeWithLinks();
-    const r = await runKeel(
-      ['policy', 'check', '--command', 'cat here/../.ssh/id_rsa', '--mode', 'restricted', '--cwd', ws],
-      { env: { HOME: home } },
+    const out = captureOutput();
+    const code = await withEnv({ HOME: home }, () =>
+      policyCheckCommand(
+        { output: 'text', command: 'cat here/../.ssh/id_rsa', mode: 'restricted', cwd: ws, allow: [] },
+        out,
+      ),
     );
-    expect(r.code).toBe(2);
-    expect(r.stdout).toContain('secret location');
+    expect(code).toBe(2);
+    expect(out.out).toContain('secret location');
   });
 });
 
@@ -87,10 +95,8 @@ describe('full mode without a sandbox', () => {
       },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--mode', 'full', '--no-sandbox', '--prompt', 'set up git'], {
-      env: { HOME: home },
-    });
-    expect(r.code).toBe(0);
+    const r = await runAgent(s, ws, 'set up git', { mode: 'full', sandbox: false, env: { HOME: home } });
+    expect(r.result.reason).toBe('done');
     const results = toolMessages(s.requests[1]!.body);
     expect(results).toHaveLength(8);
     for (const result of results.slice(0, 3))
