@@ -1,12 +1,15 @@
 // `keel eval llm` against the scripted model server, which answers each case as a test script says, so the
 // harness's scores are known exactly (this checks the harness, not a model): in process, through the command
-// function the CLI calls; the built CLI once, for its flags (--repeat, --filter, --report) and the text table.
+// function the CLI calls; the built CLI once, for its flags (--repeat, --filter, --report) and the text table. The
+// scores of other answers come from the same harness given a Model answering in memory (no wire in between).
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EvalOptions, evalLlmCommand } from '../../src/cli/eval-command.js';
+import type { Model, ModelEvent } from '../../src/core/model.js';
 import { type LlmCase, loadLlmCases } from '../../src/evals/llm-cases.js';
-import type { LlmCaseResult, LlmSummary } from '../../src/evals/llm-score.js';
+import { runLlmEvals } from '../../src/evals/llm-evals.js';
+import { type LlmCaseResult, type LlmSummary, summarize } from '../../src/evals/llm-score.js';
 import { runKeel } from '../support/cli.js';
 import { homeEnv, useE2E, wireProviders } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest, ScriptedReply } from '../support/model-server.js';
@@ -71,6 +74,33 @@ async function evalLlm(s: ModelServer): Promise<{ report: Report }> {
   };
 }
 
+/** What a model answers a case: a tool call, or text. */
+type Answer = { tool: string; args: Record<string, unknown> } | { text: string };
+
+/** Every case through the harness with a model answering `answer(case)` in memory: the scores and their summary. */
+async function scoreInMemory(answer: (c: LlmCase) => Answer): Promise<Report> {
+  const model: Model = {
+    provider: 'scripted',
+    modelId: 'm',
+    async *stream(request): AsyncIterable<ModelEvent> {
+      const prompt = request.messages.find((m) => m.role === 'user')?.content;
+      const c = cases.find((x) => x.prompt === prompt);
+      if (!c) throw new Error(`no case has the prompt ${String(prompt)}`);
+      const a = answer(c);
+      if ('text' in a) yield { type: 'text', delta: a.text };
+      else yield { type: 'tool-call', call: { id: 'c1', name: a.tool, input: JSON.stringify(a.args) } };
+      yield { type: 'usage', usage: { inputTokens: 100, outputTokens: 10 } };
+    },
+  };
+  const results = await runLlmEvals(cases, {
+    model,
+    evalsDir: evals,
+    repeat: 1,
+    signal: new AbortController().signal,
+  });
+  return { provider: model.provider, model: model.modelId, summary: summarize(results), results };
+}
+
 const usage = { input: 100, output: 10 };
 // The built-in tools less web_search (no search endpoint configured).
 const DEFAULT_TOOLS = 28;
@@ -109,15 +139,14 @@ describe('keel eval llm', () => {
   });
 
   it('scores calls of forbidden tools as forbidden, and plain text answers as none', async () => {
-    const s = await scripted((c) =>
+    const { summary } = await scoreInMemory((c) =>
       c.forbidden_tools.length > 0
-        ? { toolCalls: [{ name: c.forbidden_tools[0]!, args: {} }], usage }
-        : { text: 'I would rather not.', usage },
+        ? { tool: c.forbidden_tools[0]!, args: {} }
+        : { text: 'I would rather not.' },
     );
-    const { report } = await evalLlm(s);
     const withForbidden = cases.filter((c) => c.forbidden_tools.length > 0).length;
     expect(withForbidden).toBeGreaterThan(50);
-    expect(report.summary).toMatchObject({
+    expect(summary).toMatchObject({
       exact: 0,
       acceptable: 0,
       wrong: 0,
@@ -125,20 +154,16 @@ describe('keel eval llm', () => {
       none: cases.length - withForbidden,
     });
     // Parameters are judged only for a right tool.
-    expect(report.summary.parameterQuality).toBeUndefined();
+    expect(summary.parameterQuality).toBeUndefined();
   });
 
   it('scores acceptable alternatives as acceptable and any other tool as wrong', async () => {
     const listed = (c: LlmCase) => [c.expected_tool, ...c.acceptable_tools, ...c.forbidden_tools];
     const other = (c: LlmCase) =>
       ['list_files', 'glob', 'read_file', 'grep', 'copy_path'].find((t) => !listed(c).includes(t))!;
-    const s = await scripted((c) => ({
-      toolCalls: [{ name: c.acceptable_tools[0] ?? other(c), args: {} }],
-      usage,
-    }));
-    const { report } = await evalLlm(s);
+    const { summary } = await scoreInMemory((c) => ({ tool: c.acceptable_tools[0] ?? other(c), args: {} }));
     const withAcceptable = cases.filter((c) => c.acceptable_tools.length > 0).length;
-    expect(report.summary).toMatchObject({
+    expect(summary).toMatchObject({
       exact: 0,
       acceptable: withAcceptable,
       wrong: cases.length - withAcceptable,
@@ -148,8 +173,7 @@ describe('keel eval llm', () => {
   });
 
   it('scores the right tool with missing arguments 0 % parameter quality', async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: {} }], usage }));
-    const { report } = await evalLlm(s);
+    const report = await scoreInMemory((c) => ({ tool: c.expected_tool, args: {} }));
     expect(report.summary.exact).toBe(cases.length);
     expect(report.summary.parameterQuality).toBe(0);
     const checked = report.results.filter((r) => r.parameterScore !== undefined);

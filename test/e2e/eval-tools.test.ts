@@ -78,7 +78,7 @@ describe('keel eval tools', () => {
       const names = report.results.filter((x) => x.name.startsWith(`${lang}: `)).map((x) => x.tool);
       expect(new Set(names).size, `code tools on ${lang}`).toBeGreaterThanOrEqual(7);
     }
-  }, 200_000);
+  }, 600_000);
 
   it('prints a table per tool, the details of a failure, and exits 1', async () => {
     const dir = await workspace({
