@@ -1,11 +1,16 @@
 // `keel models` against each provider's model list (in process, through the command function the CLI calls; the
-// built CLI once, for the default provider's table on stdout), and a run refusing a model /api/show says lacks tools.
+// built CLI once, for the default provider's table on stdout); and, in process, a run refusing a model /api/show
+// says lacks tools, and capping num_ctx at another's context length.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LoopResult } from '../../src/agent/loop.js';
 import type { GlobalOptions } from '../../src/cli/global-options.js';
 import { modelsCommand } from '../../src/cli/models-command.js';
+import type { KeelError } from '../../src/core/errors.js';
+import { assembleRun, type Run } from '../../src/runtime/assemble.js';
 import { freePort } from '../providers/helpers.js';
 import { runKeel } from '../support/cli.js';
-import { homeEnv, runOllama, useE2E } from '../support/e2e.js';
+import { homeEnv, useE2E } from '../support/e2e.js';
+import type { ModelServer } from '../support/model-server.js';
 import { geminiFlashListed, type OllamaModelSpec, qwen3Spec } from '../support/wire-models.js';
 
 const { server, workspace } = useE2E();
@@ -133,15 +138,37 @@ describe('keel models', () => {
   });
 });
 
+/** One run of "hi" as keel run makes it (no session, no sandbox) with the scripted server's Ollama model. */
+async function runHi(s: ModelServer, ws: string, model: string): Promise<LoopResult> {
+  let agent: Run | undefined;
+  try {
+    agent = await assembleRun({
+      cwd: ws,
+      flags: { provider: 'ollama', baseUrl: s.ollamaUrl, model },
+      mode: () => 'restricted',
+      sandbox: false,
+      session: { save: false },
+    });
+    agent.conversation.push({ role: 'user', content: 'hi' });
+    return await agent.run(new AbortController().signal);
+  } finally {
+    await agent?.close();
+  }
+}
+
 describe('capabilities in a run', () => {
   it('refuses an Ollama model whose /api/show lacks "tools" before any chat request with tool_protocol native (exit 2)', async () => {
     const s = await server({ script: [{ text: 'never sent' }], ollamaModels });
     const ws = await workspace({ '.keel.yaml': 'provider:\n  ollama:\n    tool_protocol: native\n' });
-    const r = await runOllama(s, ws, ['--model', 'tiny', '--prompt', 'hi']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('model "tiny" does not support tools');
-    expect(r.stderr).toMatch(/hint: pick a model with tool support/);
-    expect(r.stderr).toContain('tool_protocol: text');
+    // Refused before any chat request: keel run reports it (message, then "hint: …") and exits 2.
+    const refused = await runHi(s, ws, 'tiny').then(
+      () => undefined,
+      (error: unknown) => error as KeelError,
+    );
+    expect(refused?.exitCode).toBe(2);
+    expect(refused?.message).toContain('model "tiny" does not support tools');
+    expect(refused?.hint).toMatch(/^pick a model with tool support/);
+    expect(refused?.hint).toContain('tool_protocol: text');
     expect(s.routes).toContain('POST /api/show');
     expect(s.requests).toHaveLength(0);
   });
@@ -149,8 +176,8 @@ describe('capabilities in a run', () => {
   it('caps num_ctx at the model’s context length', async () => {
     const s = await server({ script: [{ text: 'ok' }], ollamaModels });
     const ws = await workspace();
-    const r = await runOllama(s, ws, ['--model', 'small', '--prompt', 'hi']);
-    expect(r.code).toBe(0);
+    const result = await runHi(s, ws, 'small');
+    expect(result.reason).toBe('done');
     // Without the cap the smallest num_ctx Keel sends is 8192.
     expect(s.requests[0]!.body.options.num_ctx).toBe(6000);
   });
