@@ -76,8 +76,7 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
       let killed = 0;
       for (const proc of live) killed += proc.sweep();
       live.clear();
-      // No command started: no process carries this runner's marker, so there is nothing to look for in /proc
-      // (a scan of every process, paid at each run's end and each tool eval case's).
+      // A run that started no command has nothing marked to find: the scan of every process is skipped.
       if (count === 0) return killed;
       // Anything marked by this run that escaped its command's tracking.
       killed += killTree({ marker: `${runId}-`, prefix: true, since: startedAt }).killed;
