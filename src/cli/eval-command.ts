@@ -17,6 +17,12 @@ import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { loadConfigFor } from './run-options.js';
 
+/** Where an eval command prints: the process's streams, or a test's capture of them. */
+export interface EvalStreams {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
 export interface EvalOptions extends GlobalOptions {
   filter?: string;
   /** The evals directory (default: `evals` in the workspace). */
@@ -32,7 +38,10 @@ export async function evalsDir(options: EvalOptions): Promise<string> {
   return resolve(await resolveWorkspaceDir(options.cwd), 'evals');
 }
 
-export async function evalToolsCommand(options: EvalOptions): Promise<number> {
+export async function evalToolsCommand(
+  options: EvalOptions,
+  { stdout }: EvalStreams = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   const json = options.output !== 'text';
   try {
     const dir = await evalsDir(options);
@@ -49,11 +58,9 @@ export async function evalToolsCommand(options: EvalOptions): Promise<number> {
     );
     const failed = results.filter((r) => !r.passed).length;
     if (json) {
-      process.stdout.write(
-        jsonLine({ cases: results.length, passed: results.length - failed, failed, results }),
-      );
+      stdout.write(jsonLine({ cases: results.length, passed: results.length - failed, failed, results }));
     } else {
-      process.stdout.write(formatToolEvals(results, createStyle(colorEnabled(process.stdout, process.env))));
+      stdout.write(formatToolEvals(results, createStyle(colorEnabled(stdout, process.env))));
     }
     return failed === 0 ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
@@ -61,7 +68,10 @@ export async function evalToolsCommand(options: EvalOptions): Promise<number> {
   }
 }
 
-export async function evalLlmCommand(options: EvalOptions): Promise<number> {
+export async function evalLlmCommand(
+  options: EvalOptions,
+  { stdout, stderr }: EvalStreams = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   const json = options.output !== 'text';
   const controller = new AbortController();
   const interrupted = controller.signal;
@@ -75,7 +85,7 @@ export async function evalLlmCommand(options: EvalOptions): Promise<number> {
     }
     const loaded = await loadConfigFor(options);
     const model = await createModel(loaded.config.provider, { env: process.env });
-    const style = createStyle(colorEnabled(process.stderr, process.env));
+    const style = createStyle(colorEnabled(stderr, process.env));
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     const started = new Date().toISOString();
@@ -85,7 +95,7 @@ export async function evalLlmCommand(options: EvalOptions): Promise<number> {
       repeat: options.repeat ?? 1,
       signal: controller.signal,
       onResult: (r) => {
-        if (!json) process.stderr.write(style.dim(`${r.id} #${r.run}: ${r.outcome} ${r.tool ?? ''}\n`));
+        if (!json) stderr.write(style.dim(`${r.id} #${r.run}: ${r.outcome} ${r.tool ?? ''}\n`));
       },
     }).finally(() => process.off('SIGINT', stop));
     const summary = summarize(results);
@@ -100,15 +110,12 @@ export async function evalLlmCommand(options: EvalOptions): Promise<number> {
     if (options.report !== undefined) {
       await writeFile(resolve(options.report), `${JSON.stringify(report, null, 2)}\n`);
     }
-    if (json) process.stdout.write(jsonLine(report));
-    else
-      process.stdout.write(
-        formatLlmEvals(results, summary, createStyle(colorEnabled(process.stdout, process.env))),
-      );
+    if (json) stdout.write(jsonLine(report));
+    else stdout.write(formatLlmEvals(results, summary, createStyle(colorEnabled(stdout, process.env))));
     return ExitCode.ok;
   } catch (error) {
     if (interrupted.aborted) {
-      process.stderr.write('interrupted\n');
+      stderr.write('interrupted\n');
       return ExitCode.interrupted;
     }
     return reportFailure(error, { debug: options.debug, json });

@@ -45,7 +45,7 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
-export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR) return true;
   return Boolean(stream.isTTY);

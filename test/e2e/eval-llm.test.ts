@@ -1,12 +1,17 @@
-// End to end: `keel eval llm` against the scripted model server, which answers each case as a test script says,
-// so the harness's scores are known exactly (this checks the harness, not a model).
+// `keel eval llm` against the scripted model server, which answers each case as a test script says, so the
+// harness's scores are known exactly (this checks the harness, not a model): in process, through the command
+// function the CLI calls; the built CLI once, for its flags (--repeat, --filter, --report) and the text table. The
+// scores of other answers come from the same harness given a Model answering in memory (no wire in between).
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type EvalOptions, evalLlmCommand } from '../../src/cli/eval-command.js';
+import type { Model, ModelEvent } from '../../src/core/model.js';
 import { type LlmCase, loadLlmCases } from '../../src/evals/llm-cases.js';
-import type { LlmCaseResult, LlmSummary } from '../../src/evals/llm-score.js';
+import { runLlmEvals } from '../../src/evals/llm-evals.js';
+import { type LlmCaseResult, type LlmSummary, summarize } from '../../src/evals/llm-score.js';
 import { runKeel } from '../support/cli.js';
-import { useE2E, wireProviders } from '../support/e2e.js';
+import { homeEnv, useE2E, wireProviders } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest, ScriptedReply } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
@@ -15,6 +20,17 @@ let cases: LlmCase[] = [];
 
 beforeAll(async () => {
   cases = await loadLlmCases(evals);
+});
+
+const saved = { ...process.env };
+/** A temp workspace to run in (never the repository's own config). */
+let cwd = '';
+beforeEach(async () => {
+  cwd = await workspace();
+  Object.assign(process.env, { ...homeEnv(cwd), NO_COLOR: '1' });
+});
+afterEach(() => {
+  process.env = { ...saved };
 });
 
 interface Report {
@@ -37,30 +53,52 @@ function scripted(answer: (c: LlmCase) => ScriptedReply, count = 200): Promise<M
   return server(Array.from({ length: count }, () => (request: ReceivedRequest) => answer(caseOf(request))));
 }
 
-async function evalLlm(
-  s: ModelServer,
-  args: string[] = [],
-): Promise<{ code: number | null; report: Report }> {
-  const r = await runKeel(
-    [
-      'eval',
-      'llm',
-      '--provider',
-      'openai-compatible',
-      '--base-url',
-      s.openaiUrl,
-      '--model',
-      'm',
-      '--dir',
-      evals,
-      '--output',
-      'json',
-      ...args,
-    ],
-    { timeoutMs: 120_000 },
+/** `keel eval llm --dir evals --output json …` in process: the report it printed on stdout. */
+async function evalLlmJson(options: Partial<EvalOptions>): Promise<Report> {
+  const printed = { stdout: '', stderr: '' };
+  const code = await evalLlmCommand(
+    { cwd, dir: evals, output: 'json', ...options },
+    {
+      stdout: { write: (t: string) => (printed.stdout += t) },
+      stderr: { write: (t: string) => (printed.stderr += t) },
+    },
   );
-  if (r.code !== 0) throw new Error(`keel eval llm failed: ${r.stderr}`);
-  return { code: r.code, report: JSON.parse(r.stdout) as Report };
+  if (code !== 0) throw new Error(`keel eval llm failed (${code}): ${printed.stderr}`);
+  return JSON.parse(printed.stdout) as Report;
+}
+
+/** The scripted server as an OpenAI-compatible provider, model m. */
+async function evalLlm(s: ModelServer): Promise<{ report: Report }> {
+  return {
+    report: await evalLlmJson({ provider: 'openai-compatible', baseUrl: s.openaiUrl, model: 'm' }),
+  };
+}
+
+/** What a model answers a case: a tool call, or text. */
+type Answer = { tool: string; args: Record<string, unknown> } | { text: string };
+
+/** Every case through the harness with a model answering `answer(case)` in memory: the scores and their summary. */
+async function scoreInMemory(answer: (c: LlmCase) => Answer): Promise<Report> {
+  const model: Model = {
+    provider: 'scripted',
+    modelId: 'm',
+    async *stream(request): AsyncIterable<ModelEvent> {
+      const prompt = request.messages.find((m) => m.role === 'user')?.content;
+      const c = cases.find((x) => x.prompt === prompt);
+      if (!c) throw new Error(`no case has the prompt ${String(prompt)}`);
+      const a = answer(c);
+      if ('text' in a) yield { type: 'text', delta: a.text };
+      else yield { type: 'tool-call', call: { id: 'c1', name: a.tool, input: JSON.stringify(a.args) } };
+      yield { type: 'usage', usage: { inputTokens: 100, outputTokens: 10 } };
+    },
+  };
+  const results = await runLlmEvals(cases, {
+    model,
+    evalsDir: evals,
+    repeat: 1,
+    signal: new AbortController().signal,
+  });
+  return { provider: model.provider, model: model.modelId, summary: summarize(results), results };
 }
 
 const usage = { input: 100, output: 10 };
@@ -101,15 +139,14 @@ describe('keel eval llm', () => {
   });
 
   it('scores calls of forbidden tools as forbidden, and plain text answers as none', async () => {
-    const s = await scripted((c) =>
+    const { summary } = await scoreInMemory((c) =>
       c.forbidden_tools.length > 0
-        ? { toolCalls: [{ name: c.forbidden_tools[0]!, args: {} }], usage }
-        : { text: 'I would rather not.', usage },
+        ? { tool: c.forbidden_tools[0]!, args: {} }
+        : { text: 'I would rather not.' },
     );
-    const { report } = await evalLlm(s);
     const withForbidden = cases.filter((c) => c.forbidden_tools.length > 0).length;
     expect(withForbidden).toBeGreaterThan(50);
-    expect(report.summary).toMatchObject({
+    expect(summary).toMatchObject({
       exact: 0,
       acceptable: 0,
       wrong: 0,
@@ -117,20 +154,16 @@ describe('keel eval llm', () => {
       none: cases.length - withForbidden,
     });
     // Parameters are judged only for a right tool.
-    expect(report.summary.parameterQuality).toBeUndefined();
+    expect(summary.parameterQuality).toBeUndefined();
   });
 
   it('scores acceptable alternatives as acceptable and any other tool as wrong', async () => {
     const listed = (c: LlmCase) => [c.expected_tool, ...c.acceptable_tools, ...c.forbidden_tools];
     const other = (c: LlmCase) =>
       ['list_files', 'glob', 'read_file', 'grep', 'copy_path'].find((t) => !listed(c).includes(t))!;
-    const s = await scripted((c) => ({
-      toolCalls: [{ name: c.acceptable_tools[0] ?? other(c), args: {} }],
-      usage,
-    }));
-    const { report } = await evalLlm(s);
+    const { summary } = await scoreInMemory((c) => ({ tool: c.acceptable_tools[0] ?? other(c), args: {} }));
     const withAcceptable = cases.filter((c) => c.acceptable_tools.length > 0).length;
-    expect(report.summary).toMatchObject({
+    expect(summary).toMatchObject({
       exact: 0,
       acceptable: withAcceptable,
       wrong: cases.length - withAcceptable,
@@ -140,8 +173,7 @@ describe('keel eval llm', () => {
   });
 
   it('scores the right tool with missing arguments 0 % parameter quality', async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: {} }], usage }));
-    const { report } = await evalLlm(s);
+    const report = await scoreInMemory((c) => ({ tool: c.expected_tool, args: {} }));
     expect(report.summary.exact).toBe(cases.length);
     expect(report.summary.parameterQuality).toBe(0);
     const checked = report.results.filter((r) => r.parameterScore !== undefined);
@@ -150,21 +182,9 @@ describe('keel eval llm', () => {
     );
   });
 
-  it('runs each case --repeat times, only those --filter names, and writes the --report file', async () => {
+  it("prints CodeCraft's metrics table, runs each case --repeat times, only those --filter names, and writes the --report file", async () => {
     const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
-    const dir = await workspace();
-    const file = join(dir, 'report.json');
-    const { report } = await evalLlm(s, ['--repeat', '2', '--filter', 'explain', '--report', file]);
-    const explain = cases.filter((c) => c.intent === 'explain' || c.id.includes('explain')).length;
-    expect(report.summary.total).toBe(2 * explain);
-    expect(report.results.filter((r) => r.run === 2)).toHaveLength(explain);
-    const written = JSON.parse(await readFile(file, 'utf8')) as Report;
-    expect(written.summary).toEqual(report.summary);
-    expect(written.model).toBe('m');
-  });
-
-  it("prints CodeCraft's metrics table in text mode", async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const file = join(cwd, 'report.json');
     const r = await runKeel(
       [
         'eval',
@@ -177,12 +197,16 @@ describe('keel eval llm', () => {
         'm',
         '--dir',
         evals,
+        '--repeat',
+        '2',
         '--filter',
         'analyze',
+        '--report',
+        file,
       ],
       { timeoutMs: 60_000 },
     );
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     for (const row of [
       'Exact matches',
       'Acceptable matches',
@@ -193,36 +217,31 @@ describe('keel eval llm', () => {
     ]) {
       expect(r.stdout).toContain(row);
     }
-    expect(r.stdout).toMatch(/^Exact matches\s+11\s+100\.0%$/m);
+    const analyze = cases.filter((c) => c.intent === 'analyze' || c.id.includes('analyze')).length;
+    expect(analyze).toBe(11);
+    expect(r.stdout).toMatch(/^Exact matches\s+22\s+100\.0%$/m);
     expect(r.stdout).toMatch(
-      /^analyze-cycles\s+analyze\s+exact\s+build_dependency_graph\s+-\s+110\s+[\d.]+ s$/m,
+      /^analyze-cycles#2\s+analyze\s+exact\s+build_dependency_graph\s+-\s+110\s+[\d.]+ s$/m,
     );
+    const written = JSON.parse(await readFile(file, 'utf8')) as Report;
+    expect(written.summary.total).toBe(2 * analyze);
+    expect(written.summary.exact).toBe(2 * analyze);
+    expect(written.results.filter((x) => x.run === 2)).toHaveLength(analyze);
+    expect(written.model).toBe('m');
+    expect(s.requests).toHaveLength(2 * analyze);
   });
 
   it.each(wireProviders)('sends temperature 0 through $provider', async (p) => {
     // One case, answered as it expects: caseOf reads only the OpenAI-style body, which not every wire sends.
     const guide = cases.find((c) => c.id === 'explain-guide')!;
     const s = await server([{ toolCalls: [{ name: guide.expected_tool, args: guide.reference }] }]);
-    const r = await runKeel(
-      [
-        'eval',
-        'llm',
-        '--provider',
-        p.provider,
-        '--base-url',
-        s[p.url],
-        '--model',
-        'test-model',
-        '--dir',
-        evals,
-        '--filter',
-        'explain-guide',
-        '--output',
-        'json',
-      ],
-      { env: p.envVar ? { [p.envVar]: 'sk-scripted-test' } : {} },
-    );
-    expect(r.code, r.stderr).toBe(0);
+    if (p.envVar) process.env[p.envVar] = 'sk-scripted-test';
+    const report = await evalLlmJson({
+      provider: p.provider,
+      baseUrl: s[p.url],
+      model: 'test-model',
+      filter: 'explain-guide',
+    });
     const body = s.requests.at(-1)!.body;
     const temperature =
       p.provider === 'ollama'
@@ -233,6 +252,6 @@ describe('keel eval llm', () => {
     expect(temperature).toBe(0);
     // Answered on the first request and scored, not an error after retries.
     expect(s.requests).toHaveLength(1);
-    expect((JSON.parse(r.stdout) as Report).summary).toMatchObject({ exact: 1 });
+    expect(report.summary).toMatchObject({ exact: 1 });
   });
 });

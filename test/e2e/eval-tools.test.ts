@@ -1,16 +1,38 @@
-// End to end: `keel eval tools` from the built CLI runs every tool eval through the executor, and all pass.
+// `keel eval tools` runs every tool eval through the executor, and all pass: in process, through the command
+// function the CLI calls (the TypeScript service and the lib files it parsed stay loaded between cases); the built
+// CLI for what only it shows: the text table with exit 1 on a failure, and exit 2 naming an invalid case file.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EvalStreams, evalToolsCommand } from '../../src/cli/eval-command.js';
 import { runKeel } from '../support/cli.js';
-import { useE2E } from '../support/e2e.js';
+import { homeEnv, useE2E } from '../support/e2e.js';
 
 const { workspace } = useE2E();
 const evals = resolve(import.meta.dirname, '../../evals');
 
+const saved = { ...process.env };
+beforeAll(async () => {
+  Object.assign(process.env, { ...homeEnv(await workspace()), NO_COLOR: '1' });
+});
+afterAll(() => {
+  process.env = { ...saved };
+});
+
+/** `keel eval tools --dir evals` in process: its exit code and what it printed. */
+async function evalTools(options: { filter?: string; output: 'text' | 'json' }) {
+  const printed = { stdout: '', stderr: '' };
+  const streams: EvalStreams = {
+    stdout: { write: (t: string) => (printed.stdout += t) },
+    stderr: { write: (t: string) => (printed.stderr += t) },
+  };
+  const code = await evalToolsCommand({ dir: evals, ...options }, streams);
+  return { code, ...printed };
+}
+
 describe('keel eval tools', () => {
   it('passes every tool eval, at least 150 of them across every default tool', async () => {
-    const r = await runKeel(['eval', 'tools', '--dir', evals, '--output', 'json'], { timeoutMs: 180_000 });
+    const r = await evalTools({ output: 'json' });
     const report = JSON.parse(r.stdout) as {
       cases: number;
       failed: number;
@@ -56,7 +78,7 @@ describe('keel eval tools', () => {
       const names = report.results.filter((x) => x.name.startsWith(`${lang}: `)).map((x) => x.tool);
       expect(new Set(names).size, `code tools on ${lang}`).toBeGreaterThanOrEqual(7);
     }
-  }, 200_000);
+  }, 600_000);
 
   it('prints a table per tool, the details of a failure, and exits 1', async () => {
     const dir = await workspace({
@@ -82,7 +104,7 @@ describe('keel eval tools', () => {
   });
 
   it('runs only the cases the filter names', async () => {
-    const r = await runKeel(['eval', 'tools', '--dir', evals, '--filter', 'diff_files']);
+    const r = await evalTools({ filter: 'diff_files', output: 'text' });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^diff_files\s+5\s+5\s+0$/m);
     expect(r.stdout).not.toContain('read_file');
