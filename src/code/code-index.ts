@@ -1,6 +1,7 @@
 // The tags of every source file of a repository, cached by content hash under Keel's cache dir and updated
 // incrementally: a file whose path, mtime and size are unchanged is not even read; one whose hash is unchanged is
 // not parsed again.
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
@@ -138,7 +139,10 @@ export async function writeCache(file: string, cache: object): Promise<void> {
   }
 }
 
-const hashOf = (data: Buffer) => createHash('sha1').update(data).digest('hex');
+/** crypto.hash where Node has it (20.12+): one call, no Hash object per file (28k of them cost ~0.3 s). */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'hex') => string }).hash;
+const hashOf = (data: Buffer) =>
+  oneShot ? oneShot('sha1', data, 'hex') : createHash('sha1').update(data).digest('hex');
 
 function statOrUndefined(file: string): Stats | undefined {
   try {
