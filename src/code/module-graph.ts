@@ -76,12 +76,12 @@ export class ImportResolver {
           return entry ? [entry] : [];
         }
         const base = posix.join(dir, m);
+        if (this.files.has(base)) return [base];
+        // Candidates tried one by one, built only as needed: most imports resolve on the first or second.
         const stripped = base.replace(/\.(m|c)?jsx?$/, '');
-        return this.first([
-          base,
-          ...TS_EXTENSIONS.map((e) => stripped + e),
-          ...TS_EXTENSIONS.map((e) => `${base}/index${e}`),
-        ]);
+        for (const e of TS_EXTENSIONS) if (this.files.has(stripped + e)) return [stripped + e];
+        for (const e of TS_EXTENSIONS) if (this.files.has(`${base}/index${e}`)) return [`${base}/index${e}`];
+        return [];
       }
       case 'python': {
         const dots = /^\.*/.exec(m)![0].length;

@@ -200,12 +200,15 @@ function reversed(graph: Graph, n: number): Graph {
   };
 }
 
-/** PageRank with name nodes passing on all they receive, until it settles. */
-function pageRank(graph: Graph, personal: Float64Array): Float64Array {
+/**
+ * PageRank with name nodes passing on all they receive, until it settles; from `start` when given (the scores of a
+ * near personalisation: a few iterations instead of forty).
+ */
+function pageRank(graph: Graph, personal: Float64Array, start?: Float64Array): Float64Array {
   const n = personal.length;
   const names = graph.nameOffsets.length - 1;
   const nameMass = new Float64Array(names);
-  let rank = Float64Array.from(personal);
+  let rank = Float64Array.from(start?.length === n ? start : personal);
   let next = new Float64Array(n);
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     next.fill(0);
@@ -261,11 +264,26 @@ export function prepareRank(index: CodeIndex): RankInput {
   };
 }
 
-/** Files ranked most important first: mentioned files, declared entry points, the project's code, then the rest. */
-export function rankPrepared(input: RankInput, mentions = ''): RankedFile[] {
+/** The authority and hub scores of every file, for one personalisation. */
+export interface Scores {
+  authority: Float64Array;
+  hub: Float64Array;
+}
+
+/**
+ * Files ranked most important first: mentioned files, declared entry points, the project's code, then the rest.
+ * `base`: the scores with nothing mentioned (kept in the map cache), the answer when nothing is, and where the
+ * iterations start when something is. Returns the scores too, and whether a mention personalised them.
+ */
+export function rankScored(
+  input: RankInput,
+  mentions = '',
+  base?: Scores,
+): { ranked: RankedFile[]; scores: Scores; personalised: boolean } {
   const { paths, graph, support } = input;
   const n = paths.length;
-  if (n === 0) return [];
+  const none = new Float64Array(0);
+  if (n === 0) return { ranked: [], scores: { authority: none, hub: none }, personalised: false };
   const mentionedNames = new Set(mentions.match(/[A-Za-z_$][\w$]{3,}/g) ?? []);
   const favoured = mentionedFiles(paths, mentions);
   // A mentioned name defined in a few files favours them.
@@ -277,14 +295,31 @@ export function rankPrepared(input: RankInput, mentions = ''): RankedFile[] {
         for (let d = start; d < stop; d++) favoured.add(paths[graph.definers[d]!]!);
     });
   const entries = new Set(input.entryPoints);
-  const packageEntries = new Set(input.packageEntryPoints);
+  const usable = base && base.authority.length === n && base.hub.length === n ? base : undefined;
+  const scores =
+    usable && favoured.size === 0
+      ? usable
+      : personalised(input, personalisation(input, entries, favoured), usable);
+  const { authority, hub } = scores;
+  const tierOf = (p: string, i: number) => (favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? 3 : 2);
+  const ranked = paths
+    .map((path, i) => ({ path, score: authority[i]! + HUB_SHARE * hub[i]!, tier: tierOf(path, i) }))
+    .sort((a, b) => a.tier - b.tier || b.score - a.score || (a.path < b.path ? -1 : 1));
+  return { ranked, scores, personalised: favoured.size > 0 };
+}
 
+/** The teleport vector: every file by its size, support files little, entry points and mentioned files more. */
+function personalisation(input: RankInput, entries: Set<string>, favoured: Set<string>): Float64Array {
+  const { paths, support } = input;
+  const n = paths.length;
+  const packageEntries = new Set(input.packageEntryPoints);
   const personal = new Float64Array(n);
   let base = 0;
   // Larger files hold more of the project: their share of the teleport grows with the root of their definitions.
   for (let i = 0; i < n; i++)
     base += personal[i] = (support[i] ? SUPPORT_WEIGHT : 1) * Math.sqrt(1 + input.sizes[i]!);
   const boost = (set: Set<string>, share: number) => {
+    if (set.size === 0) return;
     for (let i = 0; i < n; i++) if (set.has(paths[i]!)) personal[i]! += (base * share) / set.size;
   };
   boost(entries, 0.3);
@@ -293,16 +328,30 @@ export function rankPrepared(input: RankInput, mentions = ''): RankedFile[] {
   let total = 0;
   for (let i = 0; i < n; i++) total += personal[i]!;
   for (let i = 0; i < n; i++) personal[i]! /= total;
+  return personal;
+}
 
-  // Authority (what the project depends on) plus hub (what depends on much of the project: the main class, the
-  // facade), so the core shows beside the helpers everything uses.
-  const authority = pageRank(graph, personal);
-  const hub = pageRank(reversed(graph, n), personal);
-  const rank = authority.map((a, i) => a + HUB_SHARE * hub[i]!);
-  const tierOf = (p: string, i: number) => (favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? 3 : 2);
-  return paths
-    .map((path, i) => ({ path, score: rank[i]!, tier: tierOf(path, i) }))
-    .sort((a, b) => a.tier - b.tier || b.score - a.score || (a.path < b.path ? -1 : 1));
+/**
+ * Authority (what the project depends on) plus hub (what depends on much of the project: the main class, the
+ * facade), so the core shows beside the helpers everything uses.
+ */
+function personalised(input: RankInput, personal: Float64Array, start?: Scores): Scores {
+  const { graph } = input;
+  return {
+    authority: pageRank(graph, personal, start?.authority),
+    hub: pageRank(reversed(graph, input.paths.length), personal, start?.hub),
+  };
+}
+
+/** The scores with nothing mentioned, from `start` when given: what the map cache keeps. */
+export function baseScores(input: RankInput, start?: Scores): Scores {
+  const entries = new Set(input.entryPoints);
+  return personalised(input, personalisation(input, entries, new Set()), start);
+}
+
+/** Files ranked most important first: mentioned files, declared entry points, the project's code, then the rest. */
+export function rankPrepared(input: RankInput, mentions = ''): RankedFile[] {
+  return rankScored(input, mentions).ranked;
 }
 
 export function rankFiles(index: CodeIndex, options: RankOptions = {}): RankedFile[] {
