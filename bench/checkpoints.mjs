@@ -220,7 +220,8 @@ export async function checkpointBench({ root, runs = 5 }) {
       'packed: no 100k loose objects',
     ]);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    // The store's background repack may still be writing its pack: retried until it is gone.
+    await rm(work, { recursive: true, force: true, maxRetries: 20, retryDelay: 500 });
   }
   return rows;
 }
