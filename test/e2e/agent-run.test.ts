@@ -1,6 +1,6 @@
 // keel run against the scripted model server over loopback, in temp workspaces: the built binary for what only it
 // shows (a multi-step run per default wire format, signals, stdin as the goal, the output formats, the chat), the
-// rest in-process through runCommand (test/support/in-process.ts), which is what the binary runs.
+// rest in-process through runCommand (test/support/run-in-process.ts), which is what the binary runs.
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
-import { commandCapture, inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 import type { ModelServer } from '../support/model-server.js';
+import { commandCapture, inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
 

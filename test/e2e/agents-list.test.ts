@@ -3,9 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentsListCommand } from '../../src/cli/agents-command.js';
+import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
-import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 
 const { workspace } = useE2E();
 useTempHome();

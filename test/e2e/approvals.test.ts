@@ -1,12 +1,12 @@
 // Chat approvals answered always, no with feedback, and edit in $EDITOR: keel chat in process
-// (test/support/in-process.ts), typed into step by step; the built binary once, for "always".
+// (test/support/cli-in-process.ts), typed into step by step; the built binary once, for "always".
 import { access, chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ChatStep, converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
-import { toolMessages, useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 

@@ -1,12 +1,12 @@
 // `keel ask` and `keel run -p` with piped stdin, against the scripted model server: the command line in process
-// (test/support/in-process.ts), and the built binary once, for a real pipe into keel ask.
+// (test/support/cli-in-process.ts), and the built binary once, for a real pipe into keel ask.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type KeelRunOptions, runKeel } from '../support/cli.js';
-import { useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { useE2E } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace, removeLater } = useE2E();

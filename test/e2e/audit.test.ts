@@ -1,11 +1,11 @@
 // A run's commands and file changes in the audit log, secrets redacted, and `keel audit`: the command line in
-// process (test/support/in-process.ts), and the built binary once, for keel audit with no log yet.
+// process (test/support/cli-in-process.ts), and the built binary once, for keel audit with no log yet.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 

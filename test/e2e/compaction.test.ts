@@ -6,8 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E, wireProviders } from '../support/e2e.js';
-import { ollamaRun, providerRun } from '../support/run-in-process.js';
 import type { ReceivedRequest, ScriptedReply, ScriptStep } from '../support/model-server.js';
+import { ollamaRun, providerRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import type { Message } from '../../src/core/messages.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
-import { keelRun, ollamaRun } from '../support/run-in-process.js';
 import { procCommandsWith } from '../support/processes.js';
+import { keelRun, ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 

@@ -1,12 +1,12 @@
 // `keel auth` and `keel run --provider copilot` against a scripted GitHub and model server: the command line in
-// process (test/support/in-process.ts), and the built binary once, for the device-flow login.
+// process (test/support/cli-in-process.ts), and the built binary once, for the device-flow login.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type KeelRun, runKeel } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 import { useE2E } from '../support/e2e.js';
 import { type GitHubServerOptions, startGitHubServer } from '../support/github-server.js';
-import { runCli } from '../support/cli-in-process.js';
 import type { ScriptStep } from '../support/model-server.js';
 
 const canary = 'ghu_CANARY123';

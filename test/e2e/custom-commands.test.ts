@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { customGoal } from '../../src/cli/run.js';
 import { UsageError } from '../../src/core/errors.js';
-import { runOllama, useE2E } from '../support/e2e.js';
 import { useTempHome } from '../support/assemble-in-process.js';
+import { runOllama, useE2E } from '../support/e2e.js';
 
 const { server, workspace, removeLater } = useE2E();
 useTempHome();

@@ -5,8 +5,8 @@ import { access, chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeelError } from '../../src/core/errors.js';
-import { toolMessages, useE2E } from '../support/e2e.js';
 import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 
 const { server, workspace, removeLater } = useE2E();
 useTempHome();

@@ -1,11 +1,11 @@
 // In full mode (--allow-dangerous) keel run refuses the denylist's acts before they run — canary files in the fake
 // HOME are untouched and the secret never reaches the model — while an ordinary command runs. The built binary for
-// that; the confirm tier's refusal runs the command line in process (test/support/in-process.ts).
+// that; the confirm tier's refusal runs the command line in process (test/support/cli-in-process.ts).
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 

@@ -1,11 +1,11 @@
 // `keel doctor` checks what a run needs, one line each with a fix, and exits 1 when a run cannot work: its JSON in
-// process (test/support/in-process.ts), its text from the built binary.
+// process (test/support/cli-in-process.ts), its text from the built binary.
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { useE2E } from '../support/e2e.js';
 import { everythingEntry, mcpConfig } from '../support/mcp.js';
 
 const { server, workspace } = useE2E();

@@ -9,8 +9,8 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionsExportCommand, sessionsListCommand } from '../../src/cli/sessions-command.js';
-import { useE2E } from '../support/e2e.js';
 import { captureOutput, runAgent, withEnv } from '../support/agent-in-process.js';
+import { useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 

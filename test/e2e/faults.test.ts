@@ -1,9 +1,9 @@
 // keel run against provider faults — rate limits, server errors, resets, stalls, broken streams, bad keys: the
-// command line in process (test/support/in-process.ts), and the built binary once, for Ctrl-C during a backoff.
+// command line in process (test/support/cli-in-process.ts), and the built binary once, for Ctrl-C during a backoff.
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { toolMessages, useE2E, wireProviders } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { toolMessages, useE2E, wireProviders } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();

@@ -1,12 +1,12 @@
 // A first run that sets itself up: no provider chosen, an Ollama on this machine is used and saved; with none, the
 // user picks a provider, types its key unseen, and the chat goes on (the built binary in tmux); headless, the error
-// names the command (the command line in process, test/support/in-process.ts).
+// names the command (the command line in process, test/support/cli-in-process.ts).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { useE2E } from '../support/e2e.js';
 import { hasTmux, startTerminal } from '../support/tmux.js';
 
 const { server, workspace, track } = useE2E();

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyShowCommand } from '../../src/cli/policy-command.js';
-import { toolMessages, useE2E } from '../support/e2e.js';
 import { captureOutput, runInProcess, useTempHome, warningsOf } from '../support/assemble-in-process.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 
 const { server, workspace, removeLater } = useE2E();
 useTempHome();

@@ -9,9 +9,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type InitOptions, initCommand } from '../../src/cli/init-command.js';
 import { undoCommand } from '../../src/cli/undo-command.js';
+import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
-import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 
 const e2e = useE2E();
 useTempHome();

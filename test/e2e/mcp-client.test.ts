@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { AgentEvent } from '../../src/core/events.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { answerOf, runInProcess, useTempHome, warningsOf } from '../support/assemble-in-process.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import {
   everythingEntry,
   filesystemEntry,

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpAddCommand, mcpListCommand, mcpRemoveCommand } from '../../src/cli/mcp-command.js';
 import { loadConfigFor } from '../../src/cli/run-options.js';
 import { undoCommand } from '../../src/cli/undo-command.js';
+import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 import { keelBin, makeWorkspace, runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
-import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 import { everythingEntry, fixture, mcpConfig } from '../support/mcp.js';
 
 const { workspace } = useE2E();

@@ -10,9 +10,9 @@ import { loadPlan } from '../../src/plan/parse.js';
 import { planToPrompt } from '../../src/plan/prompt.js';
 import { assembleRun } from '../../src/runtime/assemble.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
+import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import { runKeel } from '../support/cli.js';
 import { runOllama, useE2E } from '../support/e2e.js';
-import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();

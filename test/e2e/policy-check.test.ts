@@ -11,8 +11,8 @@ import {
   policyCheckCommand,
   policyShowCommand,
 } from '../../src/cli/policy-command.js';
-import { runKeel } from '../support/cli.js';
 import { captureOutput, useHomeEnv } from '../support/agent-in-process.js';
+import { runKeel } from '../support/cli.js';
 
 let base: string;
 let ws: string;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseMode } from '../../src/cli/mode-options.js';
 import { ExitCode, UsageError } from '../../src/core/errors.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { runAgent } from '../support/agent-in-process.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 

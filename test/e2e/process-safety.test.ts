@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandEnv } from '../../src/exec/command-env.js';
 import { probeBubblewrap } from '../../src/exec/sandbox-choice.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { runAgent } from '../support/agent-in-process.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
 const { server, workspace } = useE2E();

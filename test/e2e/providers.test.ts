@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
-import { keelRun } from '../support/run-in-process.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
+import { keelRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 const signedTodoScript = todoScript(true);

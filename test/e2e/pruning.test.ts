@@ -2,8 +2,8 @@
 // through runCommand: the pruning note reaches the model in a form every provider accepts and the run ends normally.
 import { describe, expect, it } from 'vitest';
 import { useE2E, type WireProvider, wireProviders } from '../support/e2e.js';
-import { providerRun } from '../support/run-in-process.js';
 import type { ScriptStep } from '../support/model-server.js';
+import { providerRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
 

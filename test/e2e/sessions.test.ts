@@ -1,12 +1,12 @@
 // Sessions saved by keel run, resumed after kill -9 at several points with the model getting the same history, a
 // cut-off last line ignored, the crash note of the next chat, and keel sessions list/show/export/rm. The command
-// line runs in process (test/support/in-process.ts); the built binary only for the runs that are killed.
+// line runs in process (test/support/cli-in-process.ts); the built binary only for the runs that are killed.
 import { existsSync } from 'node:fs';
 import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runOllama, useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { runOllama, useE2E } from '../support/e2e.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();

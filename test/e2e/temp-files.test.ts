@@ -5,8 +5,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useE2E } from '../support/e2e.js';
 import { runAgent } from '../support/agent-in-process.js';
+import { useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 

@@ -1,13 +1,13 @@
 // A repository's .keel.yaml cannot send the user's API key to its own server until the user runs `keel trust` for
 // that folder; `keel trust --revoke` undoes it, and `config show` says which applies. The command line runs in
-// process (test/support/in-process.ts); the built binary once, for the warning as a stream-json event on stdout.
+// process (test/support/cli-in-process.ts); the built binary once, for the warning as a stream-json event on stdout.
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { useE2E } from '../support/e2e.js';
 import { runCli } from '../support/cli-in-process.js';
+import { useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace, removeLater } = useE2E();

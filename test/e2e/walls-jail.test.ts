@@ -13,8 +13,8 @@ import { planPath } from '../../src/cli/run.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { loadPlan } from '../../src/plan/parse.js';
 import { planToPrompt } from '../../src/plan/prompt.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { runAgent, withEnv } from '../support/agent-in-process.js';
+import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyCheckCommand } from '../../src/cli/policy-command.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
-import { toolMessages, useE2E } from '../support/e2e.js';
 import { captureOutput, runAgent, withEnv } from '../support/agent-in-process.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 
 const { server, workspace } = useE2E();
 const CANARY = 'CANARY-PRIVATE-KEY-17';
