@@ -138,12 +138,16 @@ describe('--provider with --continue', () => {
   it('continues an ollama session on openai-compatible, tool call ids converted', async () => {
     const ws = await workspace({ 'a.txt': 'zero\n' });
     const s = await server([writes('one\n'), { text: 'wrote one' }, { text: 'you wrote one' }]);
-    const restricted = { mode: () => 'restricted' as const };
+    // Not about undo: no checkpoints (each costs git processes).
+    const restricted = {
+      mode: () => 'restricted' as const,
+      env: { ...process.env, KEEL_CHECKPOINTS: 'off' },
+    };
     expect((await keel.run(s, ws, 'write one', restricted)).reasons).toEqual(['done']);
     const r = await keel.run(s, ws, 'what did you write', {
       ...restricted,
       flags: { provider: 'openai-compatible', baseUrl: s.openaiUrl, model: 'test-model' },
-      env: { ...process.env, OPENAI_API_KEY: 'sk-scripted-test' },
+      env: { ...restricted.env, OPENAI_API_KEY: 'sk-scripted-test' },
       session: { save: true, continue: true },
     });
     expect(r.reasons).toEqual(['done']);

@@ -25,7 +25,9 @@ describe('read-only programs judged by what they write', () => {
   it.each(cases)('restricted mode refuses `%s`, which would overwrite keep.txt', async (command, files) => {
     const ws = await workspace(files);
     const s = await server(call(command));
-    const r = await keel.run(s, ws, 'dedupe', { mode: () => 'restricted' });
+    // Refused, so nothing to undo: no checkpoint store either (a restricted run prepares one at launch).
+    const off = { ...process.env, KEEL_CHECKPOINTS: 'off' };
+    const r = await keel.run(s, ws, 'dedupe', { mode: () => 'restricted', env: off });
     expect(r.reasons).toEqual(['done']);
     const [result] = toolMessages(s.requests[1]?.body);
     expect(result).toContain('refused by policy');
