@@ -110,6 +110,15 @@ await build({
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+// The launcher reads the bundle as latin1 (no UTF-8 decoding at start-up), which is exact only for ASCII.
+const bundle = await readFile('dist/keel.cjs');
+const wide = bundle.findIndex((byte) => byte > 0x7f);
+if (wide !== -1) {
+  const line = bundle.subarray(0, wide).toString('latin1').split('\n').length;
+  throw new Error(
+    `dist/keel.cjs line ${line} holds a non-ASCII character: write it as a \\u escape in the source (the launcher reads the bundle as latin1)`,
+  );
+}
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
 const launcher = await readFile('scripts/launcher.js', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));

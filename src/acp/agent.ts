@@ -16,6 +16,7 @@ import type { Approve } from '../core/approval.js';
 import { KeelError } from '../core/errors.js';
 import { SessionError } from '../session/session-file.js';
 import { clientFiles } from './client-files.js';
+import { clientTerminalRunner } from './client-terminal.js';
 import { permissionAnswer, permissionOptions } from './permission.js';
 import { AcpSession, isMode, type OpenRun, type SessionPeer } from './session.js';
 
@@ -100,6 +101,8 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     approve: (sessionId) => (request, signal) =>
       connection ? askEditor(connection, sessionId)(request, signal) : Promise.resolve({ decision: 'deny' }),
     files: (sessionId) => (connection ? clientFiles(connection, sessionId, offered.fs) : undefined),
+    terminal: (sessionId) =>
+      connection && offered.terminal ? clientTerminalRunner(connection, sessionId) : undefined,
     log: host.log,
   };
   const find = (sessionId: string) => {

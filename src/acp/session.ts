@@ -7,6 +7,7 @@ import type { LoopResult } from '../agent/loop.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
+import type { CommandRunner } from '../core/runner.js';
 import type { Run } from '../runtime/assemble.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { type ExecutionMode, MODES } from '../safety/modes.js';
@@ -27,6 +28,8 @@ export interface OpenRequest {
   sink: EventSink;
   /** The editor's files, when it offers them. */
   files?: FileAccess;
+  /** The editor's terminals, when it offers them. */
+  terminal?: CommandRunner;
 }
 
 export type OpenRun = (request: OpenRequest) => Promise<Run>;
@@ -38,6 +41,8 @@ export interface SessionPeer {
   approve(sessionId: string): Approve;
   /** The editor's files for this session, when it offers them. */
   files(sessionId: () => string): FileAccess | undefined;
+  /** The editor's terminals for this session's commands, when it offers them. */
+  terminal(sessionId: () => string): CommandRunner | undefined;
   log(message: string): void;
 }
 
@@ -72,6 +77,7 @@ export class AcpSession {
   private sent: Promise<void> = Promise.resolve();
   private root: string;
   private readonly files: FileAccess | undefined;
+  private readonly terminal: CommandRunner | undefined;
 
   private constructor(
     private run: Run,
@@ -82,6 +88,7 @@ export class AcpSession {
   ) {
     this.root = run.workspace.root;
     this.files = peer.files(() => this.id);
+    this.terminal = peer.terminal(() => this.id);
   }
 
   /** A new session, or (resume) a saved one whose conversation is shown again before this resolves. */
@@ -96,11 +103,13 @@ export class AcpSession {
     let sessionId = resume;
     const id = () => sessionId ?? '';
     const files = peer.files(id);
+    const terminal = peer.terminal(id);
     const run = await open({
       cwd,
       sink,
       approve: (request, signal) => peer.approve(id())(request, signal),
       ...(files ? { files } : {}),
+      ...(terminal ? { terminal } : {}),
       ...(resume ? { resume } : {}),
     });
     sessionId = run.session?.id ?? resume ?? `${Date.now()}`;
@@ -163,6 +172,7 @@ export class AcpSession {
       sink: (event) => this.follow(event),
       approve: this.peer.approve(this.id),
       ...(this.files ? { files: this.files } : {}),
+      ...(this.terminal ? { terminal: this.terminal } : {}),
       ...(old.approvals ? { approvals: old.approvals } : {}),
       ...(saved ? { resume: saved } : {}),
     });

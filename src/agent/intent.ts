@@ -226,7 +226,7 @@ const SYMBOLS = [
   /\b([a-z][a-z0-9]*_[a-z0-9_]+)\b/g,
 ];
 
-function isPath(token: string): boolean {
+export function isPath(token: string): boolean {
   if (token === '' || /^https?:/.test(token) || /^[\d./-]+$/.test(token)) return false;
   if (token.includes('/')) {
     // `and/or`, `read/write`: two plain words are a phrase unless the first is a usual source folder.

@@ -7,6 +7,7 @@ import { ExitCode, environmentError, isAbortError, KeelError } from '../core/err
 import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
 import { addUsage, emptyUsage, imagesFor, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
+import { foldCodeTools, unfoldCodeCall } from './code-tool.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
 import { classifyIntent } from './intent.js';
@@ -217,7 +218,7 @@ function steerUserMessage(conversation: Conversation, options: LoopOptions, offe
 /** The tools a request offers: the executor's, narrowed by the offer when there is one. */
 function offeredSpecs(options: LoopOptions): ToolSpec[] {
   const specs = options.executor.specs();
-  return options.offer ? options.offer.select(specs) : specs;
+  return foldCodeTools(options.offer ? options.offer.select(specs) : specs);
 }
 
 /** Runs the loop on a conversation that already ends with the user's message. */
@@ -337,7 +338,9 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       await options.flush?.();
       // Every call gets a result, in order, so the next request is well-formed even if one fails.
       for (const call of calls) options.offer?.used(call.name, call.input);
-      const outcomes = await runToolBatch(calls, {
+      // A `code` call runs as the tool its action names; the conversation keeps the call as the model made it.
+      const runs = calls.map(unfoldCodeCall);
+      const outcomes = await runToolBatch(runs, {
         run: (call, concurrent) => executor.run(call, turn, signal, concurrent),
         ...(executor.assess ? { assess: (call) => executor.assess!(call, turn, signal) } : {}),
         emit,
@@ -349,10 +352,10 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // turns, which pruning would count among the user's requests. An interrupted turn has no next request.
       const notes = signal.aborted
         ? []
-        : [repetition.afterTurn(calls), warnFor(turn + 1), offered.note(offeredSpecs(options))];
+        : [repetition.afterTurn(runs), warnFor(turn + 1), offered.note(offeredSpecs(options))];
       calls.forEach((call, i) => {
         const outcome = outcomes[i]!;
-        const read = repeatedReadNote(call, outcome.content, outcome.isError, conversation.messages);
+        const read = repeatedReadNote(runs[i]!, outcome.content, outcome.isError, conversation.messages);
         const { content, images } = imagesFor(
           model.capabilities?.images === true,
           read ?? outcome.content,

@@ -4,7 +4,21 @@
 // request: a one-file fix needs no rename, barrel or dependency graph. Tools that are not built in (MCP, custom) are
 // always offered. A first message the classifier cannot read with confidence gets every group.
 import type { ToolSpec } from '../core/model.js';
-import type { Classification } from './intent.js';
+import { type Classification, isPath } from './intent.js';
+
+/** The code-intelligence tools: offered together, folded into one `code` tool (code-tool.ts). */
+export const CODE_TOOLS = [
+  'get_codebase_map',
+  'search_code',
+  'inspect_symbol',
+  'get_imports_exports',
+  'build_dependency_graph',
+  'find_references',
+  'rename_symbol',
+  'organize_imports',
+  'create_barrel',
+  'get_diagnostics',
+] as const;
 
 type Group = 'files' | 'background' | 'code' | 'plan' | 'web' | 'delegate';
 
@@ -12,18 +26,7 @@ type Group = 'files' | 'background' | 'code' | 'plan' | 'web' | 'delegate';
 const GROUPS: Readonly<Record<Group, readonly string[]>> = {
   files: ['create_directory', 'delete_path', 'move_path', 'copy_path', 'append_file', 'diff_files'],
   background: ['command_output', 'kill_command'],
-  code: [
-    'get_codebase_map',
-    'search_code',
-    'inspect_symbol',
-    'get_imports_exports',
-    'build_dependency_graph',
-    'find_references',
-    'rename_symbol',
-    'organize_imports',
-    'create_barrel',
-    'get_diagnostics',
-  ],
+  code: CODE_TOOLS,
   plan: ['todo_write'],
   web: ['web_fetch', 'web_search'],
   // Sub-agents pay off on searches across a project, not on a one-file fix.
@@ -54,10 +57,21 @@ const BY_INTENT: Readonly<Record<Classification['intent'], readonly Group[]>> = 
   debug: [],
   test: ['background'],
   refactor: ['files', 'code'],
-  implement: ['files'],
+  implement: [],
 };
 
 const CONFIDENT = 0.5;
+
+/**
+ * Work that a todo list helps: the whole project, or several files — but not a message that names just two files
+ * (read one, write the other), which the basic tools do in a step or two.
+ */
+function planWorthy(classified: Classification): boolean {
+  if (classified.scope === 'single_file') return false;
+  if (classified.scope !== 'multi_file') return true;
+  const paths = classified.entities.filter(isPath);
+  return paths.length !== 2 || paths.some((path) => path.endsWith('/'));
+}
 
 export class ToolOffer {
   readonly #joined = new Set<Group>();
@@ -75,7 +89,7 @@ export class ToolOffer {
       return;
     }
     for (const group of BY_INTENT[classified.intent]) this.#joined.add(group);
-    if (classified.scope !== 'single_file' || plan) this.#joined.add('plan');
+    if (planWorthy(classified) || plan) this.#joined.add('plan');
     if (classified.scope === 'whole_project') this.#joined.add('delegate');
     const lower = text.toLowerCase();
     for (const [group, words] of Object.entries(ASKED_BY) as [Group, RegExp][]) {
@@ -85,6 +99,7 @@ export class ToolOffer {
 
   /** The model called a tool: its group joins (it knew the tool, from an earlier offer or a guess). */
   used(name: string, args: string): void {
+    if (name === 'code') this.#joined.add('code');
     const group = groupOf.get(name);
     if (group) this.#joined.add(group);
     if (name === 'execute_command' && /"background"\s*:\s*true/.test(args)) this.#joined.add('background');

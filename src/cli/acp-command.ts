@@ -74,6 +74,7 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
         approve: request.approve,
         ...(request.approvals ? { approvals: request.approvals } : {}),
         ...(request.files ? { files: request.files } : {}),
+        ...(request.terminal ? { terminal: request.terminal } : {}),
         session: { save: true, ...(request.resume ? { resume: request.resume } : {}) },
         // Like every machine-readable output, the editor gets events through the run's redactor.
         outputs: (_model, redact) => redactingSink(request.sink, redact),

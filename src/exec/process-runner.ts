@@ -76,6 +76,8 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
       let killed = 0;
       for (const proc of live) killed += proc.sweep();
       live.clear();
+      // A run that started no command has nothing marked to find: the scan of every process is skipped.
+      if (count === 0) return killed;
       // Anything marked by this run that escaped its command's tracking.
       killed += killTree({ marker: `${runId}-`, prefix: true, since: startedAt }).killed;
       return killed;

@@ -85,8 +85,7 @@ export interface RunOptions extends RunSource {
   session?: { save: boolean; continue?: boolean; resume?: string };
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
   plan?: readonly string[];
-  /** What renders the run, given its model (the CLI's text or JSON outputs). The runtime itself prints nothing. */
-  /** `redact`: the run's redactor, which machine-readable outputs pass every event through. */
+  /** What renders the run (the CLI's outputs; the runtime prints nothing); machine-readable ones pass `redact`. */
   outputs?: (model: Model, redact: Redactor) => EventSink;
   /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
   observe?: EventSink;
@@ -94,6 +93,7 @@ export interface RunOptions extends RunSource {
   env?: NodeJS.ProcessEnv;
   /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
   files?: FileAccess;
+  terminal?: CommandRunner; // an editor's terminals (keel acp), for commands that would not run in the sandbox
   /** keel run --agent: the run is this agent (its tools, model, mode never wider than the run's, and prompt). */
   agent?: string;
 }
@@ -158,9 +158,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     sandbox: options.sandbox,
     allow: options.allow,
     env,
+    terminal: options.terminal,
   });
-  // A write killed between its temp file and the rename leaves the temp file; remove dead runs' leftovers
-  // in the background (it never throws, and touches only journaled temp files of processes that are gone).
+  // Temp files of writes killed before their rename, by runs now gone: removed in the background (never throws).
   void cleanStaleTempFiles(state);
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools });
   // ask_user where someone may answer (the chat, a caller's askUser) or in interactive and plan runs; --no-ask-user: none.

@@ -8,6 +8,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { stateDir, userConfigPath, workspaceKey } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
 import { commandEnv } from '../exec/process-runner.js';
+import type { CommandRunner } from '../core/runner.js';
 import { chooseCommandRunner } from '../exec/sandbox-choice.js';
 import { keelDirectories } from '../exec/sandbox-runner.js';
 import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
@@ -37,6 +38,11 @@ export interface SafetyOptions {
   /** Allow rules for this run (--allow). */
   allow?: readonly string[];
   env: NodeJS.ProcessEnv;
+  /**
+   * An editor's terminals (keel acp): commands run there, where the user sees them, unless they would run in the
+   * sandbox — an editor's terminal is not one, so a sandboxed run keeps its own.
+   */
+  terminal?: CommandRunner;
   /** Keel's state directory; default: the XDG one (tool evals give each case its own). */
   stateDir?: string;
 }
@@ -49,7 +55,7 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
   const real = await realpath(options.dir).catch(() => options.dir);
   const outputRoot = join(state, 'tool-output', workspaceKey(real));
   const workspace = await openWorkspace(options.dir, [outputRoot], keelDirs(env));
-  const commands = await chooseCommandRunner({
+  const chosen = await chooseCommandRunner({
     mode: options.mode,
     requested: options.sandbox ?? config.safety.sandbox,
     env: commandEnv(env, config.safety.env_passthrough),
@@ -60,6 +66,8 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
       network: config.safety.sandbox_network,
     },
   });
+  const commands =
+    options.terminal && !chosen.sandboxed ? { ...chosen, runner: options.terminal } : chosen;
   const policyOptions = {
     mode: options.mode,
     workspace,

@@ -22,7 +22,10 @@ export function keelDirs(env: NodeJS.ProcessEnv): string[] {
   return [path.dirname(userConfigPath(env)), stateDir(env), dataDir(env), cacheDir(env)];
 }
 
-const isSecretName = picomatch([...SECRET_GLOBS], { dot: true });
+// Compiled on first use: most runs read no context file or plan, and compiling the globs costs start-up time.
+let secretMatcher: ((path: string) => boolean) | undefined;
+const isSecretName = (relative: string): boolean =>
+  (secretMatcher ??= picomatch([...SECRET_GLOBS], { dot: true }))(relative);
 
 /** The real path of a directory, or the path itself when it does not exist (nothing can lead into it then). */
 const realOr = (dir: string): Promise<string> => realpath(dir).catch(() => dir);

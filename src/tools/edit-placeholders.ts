@@ -25,7 +25,8 @@ const PHRASES: readonly RegExp[] = [
   /^(?:same as before|as before|unchanged|omitted|etc|and so on)$/,
 ];
 
-const ELLIPSIS = /\.{3,}|…/g;
+// \u2026 (…) written as an escape: the bundle stays ASCII, which the launcher reads as latin1.
+const ELLIPSIS = /\.{3,}|\u2026/g;
 
 /** Without an ellipsis, a phrase counts only when it names code: "# rest of the world" is a real comment. */
 const CODE_WORDS =

@@ -14,8 +14,8 @@ const schema = z.object({
 export function taskDescription(agents: readonly AgentSummary[]): string {
   const listed = agents.map((a) => `${a.name}: ${a.description}`).join('; ');
   return (
-    'Delegate a self-contained task to a sub-agent with its own context; returns only its answer. ' +
-    'Read-only tasks run in parallel; default: read-only tools.' +
+    'Run a self-contained task in a sub-agent with its own context (read-only tools by default); only its ' +
+    'answer returns. Read-only tasks run in parallel.' +
     (listed ? ` Agents: ${listed}.` : '')
   );
 }
@@ -30,7 +30,6 @@ function inputSchema(agents: readonly AgentSummary[]): Record<string, unknown> {
       ...(agents.length > 0 ? { agent: { type: 'string', enum: agents.map((a) => a.name) } } : {}),
     },
     required: ['description', 'prompt'],
-    additionalProperties: false,
   };
 }
 

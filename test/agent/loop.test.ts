@@ -58,6 +58,31 @@ describe('runLoop', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_end', reason: 'done', tool_calls: 2 });
   });
 
+  it('runs a code call as the tool its action names, and answers it under the name the model used', async () => {
+    const ran: { name: string; input: string }[] = [];
+    const code: ModelEvent = {
+      type: 'tool-call',
+      call: { id: 'a', name: 'code', input: '{"action":"find_references","name":"f","path":"x.ts"}' },
+    };
+    const { conversation, options } = setup(scriptedModel([[code], [{ type: 'text', delta: 'done' }]]), {
+      executor: {
+        specs: () => [],
+        run: async (c) => {
+          ran.push({ name: c.name, input: c.input });
+          return { content: 'refs', isError: false };
+        },
+      },
+    });
+    await runLoop(conversation, options);
+    expect(ran).toEqual([{ name: 'find_references', input: '{"name":"f","path":"x.ts"}' }]);
+    const assistant = conversation.messages.find((m) => m.role === 'assistant');
+    expect(assistant?.toolCalls?.[0]?.name).toBe('code');
+    expect(conversation.messages.find((m) => m.role === 'tool')).toMatchObject({
+      toolName: 'code',
+      content: 'refs',
+    });
+  });
+
   it('on an interrupt between tool calls, answers the rest as interrupted and ends as interrupted', async () => {
     const controller = new AbortController();
     const { conversation, options } = setup(scriptedModel([[call('a'), call('b'), call('c')]]), {

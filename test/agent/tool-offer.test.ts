@@ -26,10 +26,8 @@ describe('ToolOffer', () => {
   it.each([
     ['Fix the crash in src/parser.ts', [...basic]],
     ['Explain how `runLoop` works', [...basic, 'get_codebase_map', 'find_references', 'rename_symbol']],
-    [
-      'Implement a REST API with users and sessions',
-      [...basic, 'create_directory', 'move_path', 'todo_write'],
-    ],
+    ['Implement a REST API with users and sessions', [...basic, 'todo_write']],
+    ['Move src/util.ts into lib/', [...basic, 'move_path', 'create_directory']],
     [
       'Rename parseArgs to parseArguments everywhere',
       [...basic, 'move_path', 'rename_symbol', 'find_references'],
@@ -60,6 +58,13 @@ describe('ToolOffer', () => {
       'ask_user',
       'docs__search',
     ]);
+  });
+
+  it('offers no todo list for a message that names two files (read one, write the other)', () => {
+    const names = offered('Read notes.txt and write NOTES_UPPER.txt with its text in upper case.');
+    expect(names).not.toContain('todo_write');
+    expect(names).not.toContain('create_directory');
+    expect(offered('Update a.ts, b.ts and c.ts to the new API')).toContain('todo_write');
   });
 
   it('offers every tool when the message cannot be read with confidence', () => {

@@ -123,18 +123,25 @@ describe('keel ask', () => {
     const r = await ask(s, ws, ['--tools', 'what do the notes say?']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The notes say hello.\n');
+    // The read-only code-intelligence tools ride in one `code` tool (agent/code-tool.ts).
     expect(toolNames(s.requests[0]!)).toEqual([
-      'build_dependency_graph',
+      'code',
       'diff_files',
+      'glob',
+      'grep',
+      'list_files',
+      'read_file',
+    ]);
+    const code = s.requests[0]!.body.tools.find(
+      (t: { function: { name: string } }) => t.function.name === 'code',
+    );
+    expect(code.function.parameters.properties.action.enum.sort()).toEqual([
+      'build_dependency_graph',
       'find_references',
       'get_codebase_map',
       'get_diagnostics',
       'get_imports_exports',
-      'glob',
-      'grep',
       'inspect_symbol',
-      'list_files',
-      'read_file',
       'search_code',
     ]);
     const system = s.requests[0]!.body.messages[0].content as string;
