@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
 import { useCleanup } from '../support/cleanup.js';
@@ -13,15 +13,16 @@ import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
 
-async function tempDir(prefix: string): Promise<string> {
+/** A temp dir removed by `cleanup` (default: after the current test). */
+async function tempDir(prefix: string, cleanup = track): Promise<string> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
-  track(() => rm(dir, { recursive: true, force: true }));
+  cleanup(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
 
-async function setup(files: Record<string, string>, maxIgnoredKb = 1) {
-  const root = await tempDir('keel-keep-ws-');
-  const stateDir = await tempDir('keel-keep-state-');
+async function setup(files: Record<string, string>, maxIgnoredKb = 1, cleanup = track) {
+  const root = await tempDir('keel-keep-ws-', cleanup);
+  const stateDir = await tempDir('keel-keep-state-', cleanup);
   for (const [path, content] of Object.entries(files)) {
     await fs.mkdir(join(root, path, '..'), { recursive: true });
     await fs.writeFile(join(root, path), content);
@@ -31,7 +32,7 @@ async function setup(files: Record<string, string>, maxIgnoredKb = 1) {
   const take = (tool: string, callId = 'c1') =>
     checkpointer.take({ callId, tool, turn: 1, preview: { reads: [], writes: [], summary: tool } });
   const gitDir = join(checkpointDir(stateDir, root), 'git');
-  return { root, gitDir, checkpointer, take, store: () => openCheckpointStore(options) };
+  return { root, stateDir, gitDir, checkpointer, take, store: () => openCheckpointStore(options) };
 }
 
 const big = 'x'.repeat(2048);
@@ -164,28 +165,42 @@ describe('a damaged checkpoint store', () => {
     ['config emptied', (d) => fs.writeFile(join(d, 'config'), '')],
     ['index garbled', (d) => fs.writeFile(join(d, 'index'), 'not an index')],
   ];
-  for (const [damage, apply] of damages) {
-    it(`is repaired when ${damage}: a later checkpoint succeeds and undo restores`, async () => {
-      const t = await setup({ 'a.txt': 'one\n' });
-      t.checkpointer.startRun('run-1');
+  describe('one store, damaged in turn', () => {
+    // Made once: each damage meets the store the previous test left repaired.
+    const later: (() => Promise<unknown>)[] = [];
+    let t: Awaited<ReturnType<typeof setup>>;
+    beforeAll(async () => {
+      t = await setup({ 'a.txt': 'one\n' }, 1, (cleanup) => void later.push(cleanup));
+      t.checkpointer.startRun('run-0');
       await t.take('write_file');
-      await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
-      await apply(t.gitDir);
-      // A new process (a new checkpointer) meets the damage.
-      const next = createCheckpointer({
-        root: t.root,
-        stateDir: join(t.gitDir, '..', '..', '..'),
-        env: process.env,
-        warn: () => {},
-      });
-      next.startRun('run-2');
-      await next.take({ callId: 'c', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
-      await fs.writeFile(join(t.root, 'a.txt'), 'three\n');
-      const store = await t.store();
-      await store.restore(undoTarget(await store.list()), 'undo-1');
-      expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('two\n');
     });
-  }
+    afterAll(() => Promise.all(later.map((cleanup) => cleanup())));
+
+    for (const [n, [damage, apply]] of damages.entries()) {
+      it(`is repaired when ${damage}: a later checkpoint succeeds and undo restores`, async () => {
+        const before = `before damage ${n}\n`;
+        await fs.writeFile(join(t.root, 'a.txt'), before);
+        await apply(t.gitDir);
+        // A new process (a new checkpointer) meets the damage.
+        const next = createCheckpointer({
+          root: t.root,
+          stateDir: t.stateDir,
+          env: process.env,
+          warn: () => {},
+        });
+        next.startRun(`run-${n + 1}`);
+        await next.take({
+          callId: 'c',
+          tool: 'write_file',
+          preview: { reads: [], writes: [], summary: 'w' },
+        });
+        await fs.writeFile(join(t.root, 'a.txt'), 'after\n');
+        const store = await t.store();
+        await store.restore(undoTarget(await store.list()), `undo-${n}`);
+        expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe(before);
+      });
+    }
+  });
 
   it('is completed when a kill left only an empty directory', async () => {
     const t = await setup({ 'a.txt': 'one\n' });

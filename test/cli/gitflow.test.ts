@@ -2,9 +2,9 @@
 // in temp git repositories (the system git): what gets committed and with which message, the findings and exit
 // codes of a review, and a fork that leaves its original untouched.
 import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { commitCommand } from '../../src/cli/commit-command.js';
 import { sessionsForkCommand } from '../../src/cli/fork-command.js';
 import { reviewCommand } from '../../src/cli/review-command.js';
@@ -12,6 +12,7 @@ import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../../src/runtime/assemble.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
 import type { CommandOutput } from '../../src/ui/command-output.js';
+import { makeWorkspace } from '../support/cli.js';
 import { homeEnv, useE2E } from '../support/e2e.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
 
@@ -32,16 +33,26 @@ afterEach(() => {
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env: process.env }).toString();
 
+// Made once, copied for each test: seven git processes instead of seven per test.
+let template = '';
+beforeAll(async () => {
+  template = await makeWorkspace({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const run = (...args: string[]) => execFileSync('git', args, { cwd: template, env });
+  run('init', '-q', '-b', 'main');
+  run('config', 'user.name', 'Tester');
+  run('config', 'user.email', 'tester@example.com');
+  run('add', 'a.txt');
+  run('commit', '-qm', 'feat: add a');
+  run('add', 'b.txt');
+  run('commit', '-qm', 'fix: correct b');
+  return () => rm(template, { recursive: true, force: true });
+});
+
 /** A repository with two commits in the conventional style, and a local identity for the commits Keel makes. */
 async function repo(): Promise<string> {
-  const ws = await workspace({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
-  git(ws, 'init', '-q', '-b', 'main');
-  git(ws, 'config', 'user.name', 'Tester');
-  git(ws, 'config', 'user.email', 'tester@example.com');
-  git(ws, 'add', 'a.txt');
-  git(ws, 'commit', '-qm', 'feat: add a');
-  git(ws, 'add', 'b.txt');
-  git(ws, 'commit', '-qm', 'fix: correct b');
+  const ws = await workspace();
+  await cp(template, ws, { recursive: true, preserveTimestamps: true });
   return ws;
 }
 

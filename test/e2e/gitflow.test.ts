@@ -1,14 +1,16 @@
 // The built binary's git commands, one start each, against the scripted model server in a temp git repository:
-// `keel run` then `keel commit --yes` (only the run's file), `keel review --fail-on` (findings, exit 1) and
-// `keel sessions fork --at` (a new id; the original untouched).
+// after a run (in process, checkpoints on), `keel commit --yes` (only the run's file), `keel review --fail-on`
+// (findings, exit 1) and `keel sessions fork --at` (a new id; the original untouched).
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { runOllama, useE2E } from '../support/e2e.js';
+import { useE2E } from '../support/e2e.js';
+import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
+const keel = useUndoRuns();
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).toString();
@@ -18,9 +20,9 @@ describe('keel commit, review and sessions fork (built binary)', () => {
     timeout: 240_000,
   }, async () => {
     const ws = await workspace({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
-    const dirs = await workspace();
-    const env = { XDG_STATE_HOME: join(dirs, 'state'), XDG_DATA_HOME: join(dirs, 'data') };
-    // Four starts of the binary on a shared machine: each well under this.
+    // The in-process run's state and sessions, where the binary's commands find them.
+    const env = { XDG_STATE_HOME: keel.stateHome(), XDG_DATA_HOME: keel.dataHome() };
+    // Three starts of the binary on a shared machine: each well under this.
     const timeoutMs = 60_000;
     git(ws, 'init', '-q', '-b', 'main');
     git(ws, 'config', 'user.name', 'Tester');
@@ -43,12 +45,7 @@ describe('keel commit, review and sessions fork (built binary)', () => {
     ]);
 
     // keel commit takes what the run changed from its checkpoints.
-    const run = await runOllama(s, ws, ['--allow-dangerous', '--no-sandbox', '-p', 'change a'], {
-      env,
-      timeoutMs,
-      checkpoints: true,
-    });
-    expect(run.code, run.stderr).toBe(0);
+    expect((await keel.run(s, ws, 'change a')).reasons).toEqual(['done']);
     await writeFile(join(ws, 'b.txt'), 'B by hand\n');
 
     const commit = await runKeel(['commit', '--yes', '--base-url', s.ollamaUrl, '--cwd', ws], {
@@ -68,8 +65,8 @@ describe('keel commit, review and sessions fork (built binary)', () => {
     expect(review.code, review.stderr).toBe(1);
     expect(review.stdout).toBe('b.txt:1 medium b drifts\n');
 
-    const [key] = await readdir(join(dirs, 'data', 'keel', 'sessions'));
-    const sessions = join(dirs, 'data', 'keel', 'sessions', key!);
+    const [key] = await readdir(join(keel.dataHome(), 'keel', 'sessions'));
+    const sessions = join(keel.dataHome(), 'keel', 'sessions', key!);
     const [file] = (await readdir(sessions)).filter((f) => f.endsWith('.jsonl'));
     const original = await readFile(join(sessions, file!), 'utf8');
     const fork = await runKeel(

@@ -1,15 +1,19 @@
-// End to end, in a chat on piped input against the scripted model server: /undo takes back the last turn's files
-// and its messages (the next request no longer holds them; a /save export stays), /rewind goes back to before an
-// earlier message and `keel undo` names the session's turn, and /model <provider>/<model> carries the
-// conversation over to another wire format.
+// In a chat on piped input against the scripted model server (one start of the built binary): /undo takes back the
+// last turn's files and its messages (the next request no longer holds them; a /save export stays), /rewind goes
+// back to before an earlier message, /model <provider>/<model> carries the conversation over to another wire
+// format, and `keel undo` afterwards names the session's turn. --provider with --continue in process; Esc Esc in tmux.
 import { promises as fs } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type KeelRun, makeWorkspace, runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { type ModelServer, startModelServer } from '../support/model-server.js';
 import { hasTmux, startTerminal } from '../support/tmux.js';
+import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace, track } = useE2E();
+const keel = useUndoRuns();
 
 /** The contents of a chat request's messages (Ollama and OpenAI formats alike), as one text. */
 const sent = (body: { messages: { content?: unknown }[] }) =>
@@ -19,119 +23,145 @@ const writes = (content: string) => ({
   toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content } }],
 });
 
-describe('undo and rewind in step with the conversation', () => {
-  it('/undo restores the last turn and removes it from what the model reads; a /save export is kept', async () => {
-    const ws = await workspace({ 'a.txt': 'zero\n' });
-    const s = await server([
-      writes('one\n'),
-      { text: 'wrote one' },
-      writes('two\n'),
-      { text: 'wrote two' },
-      { text: 'noted' },
-    ]);
-    const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      checkpoints: true,
-      input: `write one\nwrite two\n/save ${join(ws, 'export.md')}\n/undo\nwhat is in a.txt\nexit\n`,
+/** An OpenAI request's first tool call id, and the id its tool result answers. */
+function callIds(body: {
+  messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+}) {
+  const call = body.messages.find((m) => m.tool_calls)?.tool_calls?.[0]?.id;
+  return { call, result: body.messages.find((m) => m.role === 'tool')?.tool_call_id };
+}
+
+describe('a chat with /undo, /rewind and /model, then keel undo', () => {
+  // One chat for all four: each test checks one behaviour on it (keel undo, which changes the files, last).
+  let ws = '';
+  let s: ModelServer;
+  let chat: KeelRun;
+  /** a.txt as each request found it (the chat's commands ran before it). */
+  const seen: string[] = [];
+  const reads = (reply: object) => async () => {
+    seen.push(await fs.readFile(join(ws, 'a.txt'), 'utf8'));
+    return reply;
+  };
+  beforeAll(async () => {
+    ws = await makeWorkspace({ 'a.txt': 'zero\n' });
+    s = await startModelServer({
+      script: [
+        writes('one\n'),
+        { text: 'wrote one' },
+        writes('two\n'),
+        { text: 'wrote two' },
+        reads(writes('three\n')),
+        { text: 'wrote three' },
+        reads({ text: 'you wrote one' }),
+      ],
     });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('undid the turn "write two"');
-    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
-    expect(await fs.readFile(join(ws, 'export.md'), 'utf8')).toContain('write two');
-    const last = sent(s.requests[4]!.body);
-    expect(last).toContain('write one');
-    expect(last).toContain('what is in a.txt');
-    expect(last).not.toContain('write two');
-    expect(last).not.toContain('wrote two');
+    const input = [
+      'write one',
+      'write two',
+      `/save ${join(ws, 'export.md')}`,
+      '/undo',
+      'write three',
+      '/rewind',
+      '/rewind 2',
+      '/model openai-compatible/test-model',
+      'what did you write',
+      'exit',
+    ];
+    chat = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      env: {
+        XDG_STATE_HOME: keel.stateHome(),
+        XDG_DATA_HOME: keel.dataHome(),
+        OPENAI_BASE_URL: s.openaiUrl,
+        OPENAI_API_KEY: 'sk-scripted-test',
+      },
+      checkpoints: true,
+      input: `${input.join('\n')}\n`,
+      timeoutMs: 60_000,
+    });
+    return async () => {
+      await s.close();
+      await rm(ws, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    };
   });
 
-  it('/rewind lists the messages and goes back to before one; keel undo later names the turn it takes back', async () => {
-    const ws = await workspace({ 'a.txt': 'zero\n' });
-    const state = await workspace();
-    const s = await server([
-      writes('one\n'),
-      { text: 'wrote one' },
-      writes('two\n'),
-      { text: 'wrote two' },
-      { text: 'three' },
-    ]);
-    const env = { XDG_STATE_HOME: state, XDG_DATA_HOME: join(state, 'data') };
-    const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      env,
-      checkpoints: true,
-      input: 'write one\nwrite two\n/rewind\n/rewind 2\nwrite three\nexit\n',
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('your messages (newest last):\n  1  write one\n  2  write two\n');
-    expect(r.stderr).toContain('rewound to before message 2 (files unchanged)');
-    expect(r.stderr).toContain('your message was:\nwrite two\n');
-    const last = sent(s.requests[4]!.body);
-    expect(last).toContain('wrote one');
-    expect(last).not.toContain('write two');
-    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
-    const undo = await runKeel(['undo', '--cwd', ws], { env, checkpoints: true });
-    expect(undo.code).toBe(0);
-    expect(undo.stdout).toMatch(/^undoing session \S+, turn "write two"\n/);
-    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
-  });
-});
-
-describe('/model <provider>/<model>', () => {
-  it('switches from ollama to openai-compatible mid-session, the new request carrying the history', async () => {
-    const ws = await workspace({ 'a.txt': 'zero\n' });
-    const s = await server([writes('one\n'), { text: 'wrote one' }, { text: 'you wrote one' }]);
-    const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      env: { OPENAI_BASE_URL: s.openaiUrl, OPENAI_API_KEY: 'sk-scripted-test' },
-      input: 'write one\n/model openai-compatible/test-model\nwhat did you write\nexit\n',
-    });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('model: openai-compatible/test-model');
+  it('ends cleanly after seven requests, none rejected by its wire format', () => {
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(s.requests).toHaveLength(7);
     expect(s.rejections).toEqual([]);
-    const [first, , switched] = s.requests;
-    expect(first!.path).toBe('/api/chat');
-    expect(switched!.path).toBe('/v1/chat/completions');
-    expect(switched!.body.model).toBe('test-model');
-    const history = sent(switched!.body);
+  });
+
+  it('/undo restores the last turn and removes it from what the model reads; a /save export is kept', async () => {
+    expect(chat.stderr).toContain('undid the turn "write two"');
+    expect(seen[0]).toBe('one\n');
+    expect(await fs.readFile(join(ws, 'export.md'), 'utf8')).toContain('write two');
+    const next = sent(s.requests[4]!.body);
+    expect(next).toContain('write one');
+    expect(next).toContain('write three');
+    expect(next).not.toContain('write two');
+    expect(next).not.toContain('wrote two');
+  });
+
+  it('/rewind lists the messages and goes back to before one, leaving the files', () => {
+    expect(chat.stdout).toContain('your messages (newest last):\n  1  write one\n  2  write three\n');
+    expect(chat.stderr).toContain('rewound to before message 2 (files unchanged)');
+    expect(chat.stderr).toContain('your message was:\nwrite three\n');
+    expect(seen[1]).toBe('three\n');
+    const last = sent(s.requests[6]!.body);
+    expect(last).toContain('wrote one');
+    expect(last).not.toContain('write three');
+  });
+
+  it('/model openai-compatible/test-model switches wire format mid-session, the request carrying the history', () => {
+    expect(chat.stderr).toContain('model: openai-compatible/test-model');
+    const first = s.requests[0]!;
+    const switched = s.requests[6]!;
+    expect(first.path).toBe('/api/chat');
+    expect(switched.path).toBe('/v1/chat/completions');
+    expect(switched.body.model).toBe('test-model');
+    const history = sent(switched.body);
     expect(history).toContain('write one');
     expect(history).toContain('wrote one');
-    const call = switched!.body.messages.find((m: { tool_calls?: unknown[] }) => m.tool_calls)?.tool_calls[0];
-    expect(call.id).toMatch(/^[A-Za-z0-9]{9}$/);
-    expect(switched!.body.messages.find((m: { role: string }) => m.role === 'tool').tool_call_id).toBe(
-      call.id,
-    );
+    const ids = callIds(switched.body);
+    expect(ids.call).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(ids.result).toBe(ids.call);
+  });
+
+  it("keel undo after the chat names the session's turn it takes back", async () => {
+    const undo = await keel.undo(ws);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toMatch(/^undoing session \S+, turn "write three"\n/);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
   });
 });
 
 describe('--provider with --continue', () => {
   it('continues an ollama session on openai-compatible, tool call ids converted', async () => {
     const ws = await workspace({ 'a.txt': 'zero\n' });
-    const data = await workspace();
     const s = await server([writes('one\n'), { text: 'wrote one' }, { text: 'you wrote one' }]);
-    const env = { XDG_DATA_HOME: data, OPENAI_BASE_URL: s.openaiUrl, OPENAI_API_KEY: 'sk-scripted-test' };
-    const base = ['run', '--mode', 'restricted', '--cwd', ws];
-    expect((await runKeel([...base, '--base-url', s.ollamaUrl, '-p', 'write one'], { env })).code).toBe(0);
-    const r = await runKeel(
-      [
-        ...base,
-        '--provider',
-        'openai-compatible',
-        '--model',
-        'test-model',
-        '--continue',
-        '-p',
-        'what did you write',
-      ],
-      { env },
-    );
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain(
-      'conversation carried over from ollama to openai-compatible: 1 tool call id rewritten',
-    );
+    // Not about undo: no checkpoints (each costs git processes).
+    const restricted = {
+      mode: () => 'restricted' as const,
+      env: { ...process.env, KEEL_CHECKPOINTS: 'off' },
+    };
+    expect((await keel.run(s, ws, 'write one', restricted)).reasons).toEqual(['done']);
+    const r = await keel.run(s, ws, 'what did you write', {
+      ...restricted,
+      flags: { provider: 'openai-compatible', baseUrl: s.openaiUrl, model: 'test-model' },
+      env: { ...restricted.env, OPENAI_API_KEY: 'sk-scripted-test' },
+      session: { save: true, continue: true },
+    });
+    expect(r.reasons).toEqual(['done']);
+    expect(r.events).toContainEqual({
+      type: 'warning',
+      message: expect.stringContaining(
+        'conversation carried over from ollama to openai-compatible: 1 tool call id rewritten',
+      ),
+    });
     expect(s.rejections).toEqual([]);
     const continued = s.requests[2]!;
     expect(continued.path).toBe('/v1/chat/completions');
     expect(sent(continued.body)).toContain('wrote one');
-    const call = continued.body.messages.find((m: { tool_calls?: unknown[] }) => m.tool_calls)?.tool_calls[0];
-    expect(call.id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(callIds(continued.body).call).toMatch(/^[A-Za-z0-9]{9}$/);
   });
 });
 

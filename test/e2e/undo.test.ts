@@ -1,15 +1,20 @@
-// End to end: checkpoints taken by `keel run` / `keel chat` against the scripted model server, then `keel undo`
-// restoring the real tree byte for byte, inside and outside git repositories; and --dry-run changing nothing.
+// Checkpoints taken by runs and chat turns against the scripted model server, then `keel undo` restoring the real
+// tree byte for byte, inside and outside git repositories; and --dry-run changing nothing. The built binary runs
+// once (`keel run`, then `keel undo`); the rest calls the same code in process.
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
+import { makeWorkspace, runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
-import type { ScriptStep } from '../support/model-server.js';
+import { type ScriptStep, startModelServer } from '../support/model-server.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
+import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
+const keel = useUndoRuns();
 
 const files = {
   'a.txt': 'original A\n',
@@ -44,18 +49,22 @@ const changes: ScriptStep[] = [
   { text: 'All changed.' },
 ];
 
-/** A state dir kept across the keel runs of one test (runKeel's temp HOME is removed after each run). */
-async function keel() {
-  const state = await workspace();
-  const env = { XDG_STATE_HOME: state };
-  return {
-    state,
-    run: (s: Awaited<ReturnType<typeof server>>, ws: string, args: string[]) =>
-      runOllama(s, ws, args, { env, checkpoints: true }),
-    undo: (ws: string, ...args: string[]) =>
-      runKeel(['undo', '--cwd', ws, ...args], { env, checkpoints: true }),
-  };
-}
+/**
+ * The same changes with the shell's in one command: a checkpoint is taken before each call (several git processes
+ * each), and restoring a whole run needs only the first.
+ */
+const fewerCalls: ScriptStep[] = [
+  changes[0]!,
+  {
+    toolCalls: [
+      {
+        name: 'execute_command',
+        args: { command: 'rm e.txt && mv f.txt g.txt && sed -i s/x/y/ h.txt && echo made > made.txt' },
+      },
+    ],
+  },
+  { text: 'All changed.' },
+];
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
@@ -72,18 +81,27 @@ async function expectChangesMade(ws: string): Promise<void> {
   await expect(fs.stat(join(ws, 'f.txt'))).rejects.toThrow();
 }
 
-describe('keel undo', () => {
+describe('keel run, then keel undo (built binary)', () => {
   it('restores a plain directory byte for byte after file tools and shell commands', async () => {
     const ws = await workspace(files);
-    const k = await keel();
+    // A state dir kept across the two starts (runKeel's temp HOME is removed after each).
+    const env = { XDG_STATE_HOME: await workspace() };
     const before = await treeSnapshot(ws);
-    const r = await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
+    const r = await runOllama(
+      await server(fewerCalls),
+      ws,
+      ['--allow-dangerous', '--prompt', 'change things'],
+      {
+        env,
+        checkpoints: true,
+      },
+    );
     expect(r.code).toBe(0);
     await expectChangesMade(ws);
     // The run's build output is ignored: undo leaves it.
     await fs.writeFile(join(ws, 'build/out.js'), 'rebuilt\n');
 
-    const u = await k.undo(ws);
+    const u = await runKeel(['undo', '--cwd', ws], { env, checkpoints: true });
     expect(u.stderr).toBe('');
     expect(u.code).toBe(0);
     // The ignored build output is a generated tree: named first as what undo cannot restore, then left alone.
@@ -97,7 +115,9 @@ describe('keel undo', () => {
     expect(u.stdout).toContain('to reverse this undo, run keel undo again');
     expect(await treeSnapshot(ws)).toEqual({ ...before, 'build/out.js': 'file 644 rebuilt\n' });
   });
+});
 
+describe('keel undo', () => {
   it('restores a git repository without touching its .git: git status is as before the run', async () => {
     const ws = await workspace(files);
     git(ws, 'init', '-q');
@@ -109,92 +129,94 @@ describe('keel undo', () => {
     const status = git(ws, 'status', '--porcelain');
     const dotGit = await treeSnapshot(join(ws, '.git'), { mtimes: true });
     const before = await treeSnapshot(ws, { skip: ['.git'] });
-    const k = await keel();
-    const r = await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
-    expect(r.code).toBe(0);
-    await expect(fs.readFile(join(ws, 'made.txt'), 'utf8')).resolves.toBe('made\n');
+    const r = await keel.run(await server(fewerCalls), ws, 'change things');
+    expect(r.reasons).toEqual(['done']);
+    await expectChangesMade(ws);
 
-    const u = await k.undo(ws);
+    const u = await keel.undo(ws);
     expect(u.code).toBe(0);
     expect(await treeSnapshot(ws, { skip: ['.git'] })).toEqual(before);
     expect(await treeSnapshot(join(ws, '.git'), { mtimes: true })).toEqual(dotGit);
     expect(git(ws, 'status', '--porcelain')).toBe(status);
   });
 
-  it('lists checkpoints newest first with time, run, tool and files changed', async () => {
-    const ws = await workspace(files);
-    const k = await keel();
-    await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
-    const l = await k.undo(ws, '--list');
-    expect(l.code).toBe(0);
-    const lines = l.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^checkpoints of .*, newest first/);
-    const entries = lines.filter((line) => /^[0-9a-f]{10} {2}/.test(line));
-    expect(entries).toHaveLength(8);
-    expect(entries[0]).toMatch(
-      /^[0-9a-f]{10} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}run \d{8}-\d{6}-\d+ turn 2 {2}execute_command: run `echo made > made.txt`$/,
-    );
-    expect(entries[7]).toMatch(/turn 1 {2}write_file: write a\.txt \(2 lines\) {2}\[start of run\]$/);
-    expect(l.stdout).toContain('changed after: made.txt (created)');
-    expect(l.stdout).toContain('changed after: f.txt (deleted), g.txt (created)');
-    expect(l.stdout).toContain('changed after: dir/c.txt (deleted), dir/sub/d.txt (deleted)');
-  });
+  describe('after a run of every kind of change', () => {
+    // One run for both tests: the listing reads it, going back by id (which changes the workspace) comes last.
+    let ws = '';
+    beforeAll(async () => {
+      ws = await makeWorkspace(files);
+      const s = await startModelServer({ script: changes });
+      try {
+        expect((await keel.run(s, ws, 'change things')).reasons).toEqual(['done']);
+      } finally {
+        await s.close();
+      }
+      return () => rm(ws, { recursive: true, force: true });
+    });
 
-  it('goes back to one checkpoint by id: before that call', async () => {
-    const ws = await workspace(files);
-    const k = await keel();
-    await k.run(await server(changes), ws, ['--allow-dangerous', '--prompt', 'change things']);
-    const l = await k.undo(ws, '--list');
-    const line = l.stdout.split('\n').find((x) => x.includes('sed -i'));
-    const id = line?.slice(0, 10) ?? '';
-    const u = await k.undo(ws, id);
-    expect(u.code).toBe(0);
-    expect(u.stdout).toContain('to before execute_command (run `sed -i s/x/y/ h.txt`)');
-    // Before the sed call: the edit and the later echo are gone, earlier changes stay.
-    expect(await fs.readFile(join(ws, 'h.txt'), 'utf8')).toBe('x marks the spot\n');
-    await expect(fs.stat(join(ws, 'made.txt'))).rejects.toThrow();
-    expect(await fs.readFile(join(ws, 'g.txt'), 'utf8')).toBe('F moved by mv\n');
-    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('overwritten\n');
-    // And the undo itself is undone by the next keel undo.
-    const again = await k.undo(ws);
-    expect(again.code).toBe(0);
-    await expectChangesMade(ws);
+    it('lists checkpoints newest first with time, run, tool and files changed', async () => {
+      const l = await keel.undo(ws, '--list');
+      expect(l.code).toBe(0);
+      const lines = l.stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^checkpoints of .*, newest first/);
+      const entries = lines.filter((line) => /^[0-9a-f]{10} {2}/.test(line));
+      expect(entries).toHaveLength(8);
+      expect(entries[0]).toMatch(
+        /^[0-9a-f]{10} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}run \d{8}-\d{6}-\d+ turn 2 {2}execute_command: run `echo made > made.txt`$/,
+      );
+      expect(entries[7]).toMatch(/turn 1 {2}write_file: write a\.txt \(2 lines\) {2}\[start of run\]$/);
+      expect(l.stdout).toContain('changed after: made.txt (created)');
+      expect(l.stdout).toContain('changed after: f.txt (deleted), g.txt (created)');
+      expect(l.stdout).toContain('changed after: dir/c.txt (deleted), dir/sub/d.txt (deleted)');
+    });
+
+    it('goes back to one checkpoint by id: before that call', async () => {
+      const l = await keel.undo(ws, '--list');
+      const line = l.stdout.split('\n').find((x) => x.includes('sed -i'));
+      const id = line?.slice(0, 10) ?? '';
+      const u = await keel.undo(ws, id);
+      expect(u.code).toBe(0);
+      expect(u.stdout).toContain('to before execute_command (run `sed -i s/x/y/ h.txt`)');
+      // Before the sed call: the edit and the later echo are gone, earlier changes stay.
+      expect(await fs.readFile(join(ws, 'h.txt'), 'utf8')).toBe('x marks the spot\n');
+      await expect(fs.stat(join(ws, 'made.txt'))).rejects.toThrow();
+      expect(await fs.readFile(join(ws, 'g.txt'), 'utf8')).toBe('F moved by mv\n');
+      expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('overwritten\n');
+      // And the undo itself is undone by the next keel undo.
+      const again = await keel.undo(ws);
+      expect(again.code).toBe(0);
+      await expectChangesMade(ws);
+    });
   });
 
   it('undoes one chat turn at a time', async () => {
     const ws = await workspace({ 'a.txt': 'zero\n' });
-    const k = await keel();
     const s = await server([
       { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'one\n' } }] },
       { text: 'wrote one' },
       { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'two\n' } }] },
       { text: 'wrote two' },
     ]);
-    // Restricted: edits of existing files run without a question (interactive mode would ask before each).
-    const r = await runKeel(['chat', '--mode', 'restricted', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      env: { XDG_STATE_HOME: k.state },
-      checkpoints: true,
-      input: 'write one\nwrite two\nexit\n',
-    });
-    expect(r.code).toBe(0);
+    // Two turns of one conversation, as the chat runs them; restricted edits existing files without a question.
+    const r = await keel.run(s, ws, ['write one', 'write two'], { mode: () => 'restricted' });
+    expect(r.reasons).toEqual(['done', 'done']);
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
-    expect((await k.undo(ws)).code).toBe(0);
+    expect((await keel.undo(ws)).code).toBe(0);
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
   });
 
   it('says when there is nothing to undo, and names an unknown id', async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
-    const k = await keel();
-    const none = await k.undo(ws);
+    const none = await keel.undo(ws);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('error: nothing to undo: no checkpoints for this workspace');
-    expect((await k.undo(ws, '--list')).stdout).toMatch(/^no checkpoints for .*: nothing to undo\n$/);
+    expect((await keel.undo(ws, '--list')).stdout).toMatch(/^no checkpoints for .*: nothing to undo\n$/);
     const s = await server([
       { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'B\n' } }] },
       { text: 'done' },
     ]);
-    await k.run(s, ws, ['--prompt', 'edit']);
-    const unknown = await k.undo(ws, 'deadbeef');
+    await keel.run(s, ws, 'edit');
+    const unknown = await keel.undo(ws, 'deadbeef');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('checkpoint id "deadbeef" is not a checkpoint of this workspace');
     expect(unknown.stderr).toContain('keel undo --list shows the ids');
@@ -206,7 +228,6 @@ describe('--dry-run', () => {
   it('changes nothing, runs read-only tools, and tells the model what would have happened', async () => {
     const ws = await workspace({ 'a.txt': 'original A\n', 'b.txt': 'B\n', 'dir/c.txt': 'C\n' });
     const before = await treeSnapshot(ws, { mtimes: true });
-    const k = await keel();
     const s = await server([
       {
         toolCalls: [
@@ -221,8 +242,8 @@ describe('--dry-run', () => {
       },
       { text: 'Would have changed things.' },
     ]);
-    const r = await k.run(s, ws, ['--allow-dangerous', '--dry-run', '--prompt', 'change things']);
-    expect(r.code).toBe(0);
+    const r = await keel.run(s, ws, 'change things', { dryRun: true });
+    expect(r.reasons).toEqual(['done']);
     expect(await treeSnapshot(ws, { mtimes: true })).toEqual(before);
     const [read, list, write, create, del, mkdir, command] = toolMessages(s.requests[1]!.body);
     expect(read).toContain('original A');
@@ -237,7 +258,9 @@ describe('--dry-run', () => {
     expect(command).toContain('$ rm b.txt && echo x > new.txt');
     expect(s.requests[0]!.rawBody).toContain('This is a dry run');
     // No checkpoint was taken: there is nothing to undo.
-    await expect(fs.stat(join(k.state, 'keel', 'checkpoints'))).rejects.toThrow();
+    await expect(
+      fs.stat(checkpointDir(join(keel.stateHome(), 'keel'), await realpath(ws))),
+    ).rejects.toThrow();
   });
 
   it('runs read-only commands in restricted mode', async () => {
@@ -246,8 +269,8 @@ describe('--dry-run', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'cat a.txt' } }] },
       { text: 'done' },
     ]);
-    const r = await runOllama(s, ws, ['--dry-run', '--prompt', 'read']);
-    expect(r.code).toBe(0);
+    const r = await keel.run(s, ws, 'read', { dryRun: true, mode: () => 'restricted' });
+    expect(r.reasons).toEqual(['done']);
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('read me');
   });
 });

@@ -1,13 +1,15 @@
-// End to end: a "read-only" program that writes (`uniq -- -f keep.txt`, `uniq *`) is judged by what it writes —
-// refused in restricted mode, and in full mode run after a checkpoint that `keel undo` restores keep.txt from.
+// A "read-only" program that writes (`uniq -- -f keep.txt`, `uniq *`) is judged by what it writes — refused in
+// restricted mode, and in full mode run after a checkpoint that `keel undo` restores keep.txt from. Runs and undo
+// in process against the scripted model server, in a temp home.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 import type { ScriptStep } from '../support/model-server.js';
+import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
+const keel = useUndoRuns();
 
 /** Each repro with its workspace: keep.txt is the operand uniq would write. */
 const cases: [string, Record<string, string>][] = [
@@ -19,22 +21,14 @@ const call = (command: string): ScriptStep[] => [
   { text: 'Done.' },
 ];
 
-/** A state dir kept across the keel runs of one test, so undo finds the run's checkpoints. */
-async function keel() {
-  const env = { XDG_STATE_HOME: await workspace() };
-  return {
-    run: (s: Awaited<ReturnType<typeof server>>, ws: string, args: string[]) =>
-      runOllama(s, ws, args, { env, checkpoints: true }),
-    undo: (ws: string) => runKeel(['undo', '--cwd', ws], { env, checkpoints: true }),
-  };
-}
-
 describe('read-only programs judged by what they write', () => {
   it.each(cases)('restricted mode refuses `%s`, which would overwrite keep.txt', async (command, files) => {
     const ws = await workspace(files);
     const s = await server(call(command));
-    const r = await (await keel()).run(s, ws, ['--mode', 'restricted', '--prompt', 'dedupe']);
-    expect(r.code).toBe(0);
+    // Refused, so nothing to undo: no checkpoint store either (a restricted run prepares one at launch).
+    const off = { ...process.env, KEEL_CHECKPOINTS: 'off' };
+    const r = await keel.run(s, ws, 'dedupe', { mode: () => 'restricted', env: off });
+    expect(r.reasons).toEqual(['done']);
     const [result] = toolMessages(s.requests[1]?.body);
     expect(result).toContain('refused by policy');
     expect(result).toContain('writes the last one (`keep.txt`)');
@@ -45,14 +39,13 @@ describe('read-only programs judged by what they write', () => {
     'full mode runs `%s` after a checkpoint, and keel undo brings keep.txt back',
     async (command, files) => {
       const ws = await workspace(files);
-      const k = await keel();
       const s = await server(call(command));
-      const r = await k.run(s, ws, ['--mode', 'full', '--prompt', 'dedupe']);
+      const r = await keel.run(s, ws, 'dedupe');
       expect(toolMessages(s.requests[1]?.body)[0]).toBe('exit code: 0');
-      expect(r.code).toBe(0);
+      expect(r.reasons).toEqual(['done']);
       expect(await fs.readFile(join(ws, 'keep.txt'), 'utf8')).toBe('line\n');
 
-      const u = await k.undo(ws);
+      const u = await keel.undo(ws);
       expect(u.stderr).toBe('');
       expect(u.code).toBe(0);
       expect(u.stdout).toMatch(/restored +keep\.txt/);

@@ -1,31 +1,28 @@
-// End to end (issue 17, items 3 and 7): the tripwire putting back protected files a command planted, and
-// `keel undo` bringing back git-ignored files, naming what it cannot restore, keeping hand edits, and working on
-// a checkpoint store damaged on purpose. The built CLI against the scripted model server, in a fake HOME.
+// Issue 17, items 3 and 7: the tripwire putting back protected files a command planted, and `keel undo` bringing
+// back git-ignored files, naming what it cannot restore, keeping hand edits, and working on a checkpoint store
+// damaged on purpose. Runs and undo in process (the code the CLI calls) against the scripted model server, in a
+// temp home; test/e2e/undo.test.ts starts the built binary for `keel run` and `keel undo`.
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
+import type { RunOptions } from '../../src/runtime/assemble.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 import type { ScriptStep } from '../support/model-server.js';
+import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
+const keel = useUndoRuns();
 
 const command = (cmd: string): ScriptStep => ({
   toolCalls: [{ name: 'execute_command', args: { command: cmd } }],
 });
 
-/** A state dir kept across the keel runs of one test (runKeel's temp HOME is removed after each run). */
-async function keel() {
-  const state = await workspace();
-  const env = { XDG_STATE_HOME: state };
-  return {
-    state,
-    run: (steps: ScriptStep[], ws: string, args: string[]) =>
-      server(steps).then(async (s) => ({ s, r: await runOllama(s, ws, args, { env, checkpoints: true }) })),
-    undo: (ws: string, ...args: string[]) =>
-      runKeel(['undo', '--cwd', ws, ...args], { env, checkpoints: true }),
-  };
+/** A run of `steps` in full mode (without the sandbox unless `extra` says so), and its server. */
+async function run(steps: ScriptStep[], ws: string, extra: Partial<RunOptions> = {}) {
+  const s = await server(steps);
+  return { s, r: await keel.run(s, ws, 'go', extra) };
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -55,16 +52,8 @@ describe('the tripwire', () => {
     const ws = await workspace({ 'build.sh': `${plant}\n`, 'a.txt': 'A\n' });
     git(ws, 'init', '-q');
     const config = await fs.readFile(join(ws, '.git/config'), 'utf8');
-    const k = await keel();
-    const { s, r } = await k.run([command('sh build.sh'), { text: 'built' }], ws, [
-      '--allow-dangerous',
-      '--no-sandbox',
-      '--output',
-      'stream-json',
-      '--prompt',
-      'build',
-    ]);
-    expect(r.code).toBe(0);
+    const { s, r } = await run([command('sh build.sh'), { text: 'built' }], ws);
+    expect(r.reasons).toEqual(['done']);
     expect(await exists(join(ws, '.keel.yaml'))).toBe(false);
     expect(await exists(join(ws, '.git/hooks/pre-commit'))).toBe(false);
     expect(await fs.readFile(join(ws, '.git/config'), 'utf8')).toBe(config);
@@ -76,14 +65,12 @@ describe('the tripwire', () => {
     expect(result).toContain('.git/config (changed; restored)');
     expect(result).toContain('.git/hooks/pre-commit (created; removed again)');
 
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; message?: string });
-    const warning = events.find((e) => e.type === 'warning' && e.message?.startsWith('tripwire:'));
-    expect(warning?.message).toContain('execute_command changed protected files: ');
+    const warning = r.events.find((e) => e.type === 'warning' && e.message.startsWith('tripwire:'));
+    expect(warning?.type === 'warning' && warning.message).toContain(
+      'execute_command changed protected files: ',
+    );
 
-    const audit = await fs.readFile(join(k.state, 'keel', 'audit.log'), 'utf8');
+    const audit = await fs.readFile(join(keel.stateHome(), 'keel', 'audit.log'), 'utf8');
     expect(audit).toMatch(
       / \| tripwire after execute_command: .*\.keel\.yaml \(created; removed again\).* \| restored \| /,
     );
@@ -95,16 +82,15 @@ describe('the tripwire', () => {
       'a.txt': 'A\n',
       'init.sh': "git init -q && git config core.fsmonitor 'touch pwned'\n",
     });
-    const k = await keel();
-    const { s, r } = await k.run([command('sh init.sh'), { text: 'done' }], ws, [
-      '--allow-dangerous',
-      '--prompt',
-      'init',
-    ]);
-    expect(r.code).toBe(0);
+    // Full mode's default: the sandbox where bubblewrap works.
+    const { s, r } = await run([command('sh init.sh'), { text: 'done' }], ws, { sandbox: undefined });
+    expect(r.reasons).toEqual(['done']);
     expect(await exists(join(ws, '.git/config'))).toBe(false);
     expect(toolMessages(s.requests[1]?.body)[0]).toContain('.git/config (created; removed again)');
-    expect(r.stderr).toContain('tripwire: execute_command changed protected files');
+    expect(r.events).toContainEqual({
+      type: 'warning',
+      message: expect.stringContaining('tripwire: execute_command changed protected files'),
+    });
   });
 });
 
@@ -120,17 +106,11 @@ describe('keel undo', () => {
       'a.txt': 'A\n',
     });
     git(ws, 'init', '-q');
-    const k = await keel();
-    const { r } = await k.run([command('sh clean.sh'), { text: 'cleaned' }], ws, [
-      '--allow-dangerous',
-      '--no-sandbox',
-      '--prompt',
-      'clean',
-    ]);
-    expect(r.code).toBe(0);
+    const { r } = await run([command('sh clean.sh'), { text: 'cleaned' }], ws);
+    expect(r.reasons).toEqual(['done']);
     expect(await exists(join(ws, '.env'))).toBe(false);
 
-    const u = await k.undo(ws);
+    const u = await keel.undo(ws);
     expect(u.code).toBe(0);
     expect(await fs.readFile(join(ws, '.env'), 'utf8')).toBe('API_TOKEN=local-dev\n');
     expect(await fs.readFile(join(ws, 'debug.log'), 'utf8')).toBe('trace\n');
@@ -146,17 +126,15 @@ describe('keel undo', () => {
 
   it('keeps edits made by hand after the run: names them, and a second undo brings them back', async () => {
     const ws = await workspace({ 'a.txt': 'one\n', 'notes.txt': 'mine\n' });
-    const k = await keel();
-    const { r } = await k.run(
+    const { r } = await run(
       [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'two\n' } }] }, { text: 'done' }],
       ws,
-      ['--prompt', 'edit'],
     );
-    expect(r.code).toBe(0);
+    expect(r.reasons).toEqual(['done']);
     await fs.writeFile(join(ws, 'notes.txt'), 'mine, edited by hand\n');
     await fs.writeFile(join(ws, 'fresh.txt'), 'new by hand\n');
 
-    const u = await k.undo(ws);
+    const u = await keel.undo(ws);
     expect(u.code).toBe(0);
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
     const id = /now overwritten; kept in checkpoint ([0-9a-f]{10}):/.exec(u.stdout)?.[1];
@@ -165,7 +143,7 @@ describe('keel undo', () => {
     expect(u.stdout).toMatch(/\n {2}created +fresh\.txt\n/);
     expect(u.stdout).not.toMatch(/\n {2}modified +a\.txt\n/);
 
-    const back = await k.undo(ws, id ?? '');
+    const back = await keel.undo(ws, id ?? '');
     expect(back.code).toBe(0);
     expect(await fs.readFile(join(ws, 'notes.txt'), 'utf8')).toBe('mine, edited by hand\n');
     expect(await fs.readFile(join(ws, 'fresh.txt'), 'utf8')).toBe('new by hand\n');
@@ -174,23 +152,21 @@ describe('keel undo', () => {
 
   it('works on a checkpoint store damaged on purpose: the next write succeeds and undo restores', async () => {
     const ws = await workspace({ 'a.txt': 'one\n' });
-    const k = await keel();
     const write = (content: string): ScriptStep[] => [
       { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content } }] },
       { text: 'done' },
     ];
-    expect((await k.run(write('two\n'), ws, ['--prompt', 'edit'])).r.code).toBe(0);
-    const [key] = await fs.readdir(join(k.state, 'keel', 'checkpoints'));
-    const gitDir = join(k.state, 'keel', 'checkpoints', key ?? '', 'git');
+    expect((await run(write('two\n'), ws)).r.reasons).toEqual(['done']);
+    const gitDir = join(checkpointDir(join(keel.stateHome(), 'keel'), await fs.realpath(ws)), 'git');
     await fs.rm(join(gitDir, 'info', 'exclude'));
     await fs.writeFile(join(gitDir, 'HEAD'), '');
 
-    const { s, r } = await k.run(write('three\n'), ws, ['--prompt', 'edit']);
-    expect(r.code).toBe(0);
+    const { s, r } = await run(write('three\n'), ws);
+    expect(r.reasons).toEqual(['done']);
     expect(toolMessages(s.requests[1]?.body)[0]).not.toContain('refused');
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('three\n');
 
-    const u = await k.undo(ws);
+    const u = await keel.undo(ws);
     expect(u.code).toBe(0);
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('two\n');
   });
