@@ -18,6 +18,16 @@ export interface IndexEntries {
   buf: Buffer;
 }
 
+const NO_ENTRIES: IndexEntries = {
+  count: 0,
+  names: Buffer.alloc(0),
+  start: [],
+  end: [],
+  modes: [],
+  oidAt: [],
+  buf: Buffer.alloc(0),
+};
+
 const FLAG_EXTENDED = 0x4000;
 const FLAG_STAGE = 0x3000;
 const NAME_MASK = 0x0fff;
@@ -212,7 +222,12 @@ export function buildTrees(index: IndexEntries): TreeObject[] {
  * holds trees this process wrote or found, so a later snapshot checks only the folders that changed.
  */
 export async function writeIndexTrees(gitDir: string, known: Set<string>): Promise<string> {
-  const trees = buildTrees(readIndexEntries(await fs.readFile(join(gitDir, 'index'))));
+  // No index yet (git add of an empty folder writes none): the tree of nothing, as write-tree gives.
+  const index = await fs.readFile(join(gitDir, 'index')).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  const trees = buildTrees(index ? readIndexEntries(index) : NO_ENTRIES);
   const fresh = trees.filter((t) => !known.has(t.oid));
   // A batch at a time: a first snapshot of a big tree has thousands of folders, and each write holds a file open.
   for (let i = 0; i < fresh.length; i += WRITE_BATCH) {

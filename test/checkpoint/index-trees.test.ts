@@ -56,6 +56,15 @@ describe('trees built from the index', () => {
     expect(entries.count).toBe(FILES.length + 2);
   });
 
+  it('of a store with no index yet (an empty folder checkpointed) is the empty tree, as write-tree gives', async () => {
+    const empty = await realpath(await mkdtemp(join(tmpdir(), 'keel-trees-empty-')));
+    track(() => rm(empty, { recursive: true, force: true }));
+    git(empty, 'init', '-q');
+    const gitDir = join(empty, '.git');
+    await expect(fs.stat(join(gitDir, 'index'))).rejects.toThrow();
+    expect(await writeIndexTrees(gitDir, new Set())).toBe(git(empty, 'write-tree'));
+  });
+
   it('leaves out intent-to-add entries, as git does', async () => {
     await fs.writeFile(join(root, 'later.txt'), 'later\n');
     git(root, 'add', '-N', 'later.txt');
