@@ -1,7 +1,6 @@
 // OpenAI's Responses API for the scripted model server (`POST /v1/responses`, SSE `data:` events): where Keel sends
 // a web search for OpenAI. A reply's text streams as one message; its searchResults come as a web_search_call item
 // and url_citation annotations on the text.
-import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { defaultUsage, pieces, type Wire } from './model-server.js';
 import { openaiRejection } from './wire-chat-rules.js';
