@@ -6,6 +6,7 @@ import { anthropicWire } from './wire-anthropic.js';
 import { chatMessagesProblem, ollamaRejection, openaiRejection } from './wire-chat-rules.js';
 import { geminiWire } from './wire-gemini.js';
 import { type ModelListOptions, modelListAnswer } from './wire-models.js';
+import { responsesWire } from './wire-responses.js';
 
 export interface ScriptedToolCall {
   name: string;
@@ -26,6 +27,9 @@ export interface ScriptedReply {
   delayMs?: number; // wait before answering
   hang?: boolean; // never answer (until the client aborts / server closes)
   citations?: { url: string; title?: string }[]; // OpenRouter url_citation annotations (openai route)
+  // The provider's own web search ran: Anthropic's web_search_tool_result, Gemini's grounding chunks, the Responses
+  // API's web_search_call with url_citation annotations.
+  searchResults?: { url: string; title: string }[];
   finish?: 'length' | 'content_filter'; // Ollama and OpenAI: end with this finish reason instead of stop / tool_calls
   // Faults (retry tests):
   headers?: Record<string, string>; // extra response headers (Retry-After, retry-after-ms), on errors and streams
@@ -92,7 +96,7 @@ export interface WireContext {
   replyNumber: number;
   flags: Flags;
 }
-const wires: Wire[] = [anthropicWire, geminiWire];
+const wires: Wire[] = [anthropicWire, geminiWire, responsesWire];
 
 export const defaultUsage: ScriptedUsage = { input: 10, output: 5 };
 

@@ -125,6 +125,20 @@ async function stream(
       { type: 'signature_delta', signature: `sig_${replyNumber}` },
     ]);
   }
+  if (reply.searchResults) {
+    const id = `srvtoolu_${replyNumber}`;
+    await block({ type: 'server_tool_use', id, name: 'web_search', input: {} }, [
+      { type: 'input_json_delta', partial_json: JSON.stringify({ query: 'scripted' }) },
+    ]);
+    const content = reply.searchResults.map((r) => ({
+      type: 'web_search_result',
+      url: r.url,
+      title: r.title,
+      encrypted_content: 'opaque',
+      page_age: null,
+    }));
+    await block({ type: 'web_search_tool_result', tool_use_id: id, content }, []);
+  }
   if (reply.text) {
     await block(
       { type: 'text', text: '' },

@@ -84,6 +84,15 @@ const response = (parts: unknown[], model: string, end?: ScriptedReply) => ({
       index: 0,
       // There is no tool-call finish reason: a turn with function calls also ends with STOP.
       ...(end ? { finishReason: 'STOP' } : {}),
+      // Grounding with Google Search: where the answer came from, on the last chunk's candidate.
+      ...(end?.searchResults
+        ? {
+            groundingMetadata: {
+              webSearchQueries: ['scripted'],
+              groundingChunks: end.searchResults.map((r) => ({ web: { uri: r.url, title: r.title } })),
+            },
+          }
+        : {}),
     },
   ],
   ...(end ? { usageMetadata: usageMetadata(end) } : {}),
