@@ -1,17 +1,21 @@
-// End to end through the built CLI and the scripted model server: the loop's notes to the model (repetition,
-// alternation, the third unchanged read, turn warnings), recovery hints on tool errors, intent events, and a
-// turn's read-only calls running concurrently while a write keeps its place.
+// End to end through Keel's command line run in process (runCli: the binary's argument handling, commands and exit
+// codes, no spawn) and the scripted model server: the loop's notes to the model (repetition, alternation, the third
+// unchanged read, turn warnings), recovery hints on tool errors, intent events, and a turn's read-only calls running
+// concurrently while a write keeps its place. Nothing here needs the binary itself.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
-import { runKeel } from '../support/cli.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
-import type { ScriptedToolCall, ScriptStep } from '../support/model-server.js';
+import { runCli } from '../support/cli-in-process.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
+import type { ModelServer, ScriptedToolCall, ScriptStep } from '../support/model-server.js';
 import { processesWith, stopProcessesWith, uniqueDuration } from '../support/processes.js';
 
 const { server, workspace } = useE2E();
 
+/** `keel run --base-url <s's Ollama route> --cwd ws …args`, in process. */
+const runOllama = (s: ModelServer, ws: string, args: string[]) =>
+  runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, ...args]);
 const step = (...toolCalls: ScriptedToolCall[]): ScriptStep => ({ toolCalls });
 const read = (path: string): ScriptedToolCall => ({ name: 'read_file', args: { path } });
 const lastTool = (body: unknown): string => toolMessages(body).at(-1) ?? '';
@@ -146,9 +150,7 @@ describe('parallel read-only calls', () => {
     });
     const write = { name: 'write_file', args: { path: 'c.txt', content: 'charlie\n' } };
     const s = await server([step(follow(fileA), write, follow(fileB)), { text: 'done' }]);
-    const running = runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'follow the files'], {
-      timeoutMs: 60_000,
-    });
+    const running = runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'follow the files']);
     const bothRunning = () => {
       const tails = processesWith('tail -f ');
       return [fileA, fileB].every((file) => tails.some((line) => line.includes(file)));
@@ -221,7 +223,7 @@ describe('intent', () => {
   it('classifies each message of a chat, with an intent event for each in stream-json', async () => {
     const ws = await workspace({ 'src/a.ts': 'export const a = 1;\n' });
     const s = await server([{ text: 'It exports a.' }, { text: 'Tests run.' }, { text: 'ok' }]);
-    const r = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws, '--output', 'stream-json'], {
+    const r = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws, '--output', 'stream-json'], {
       input: 'Explain what src/a.ts exports\nrun the tests\nthanks\nexit\n',
     });
     expect(r.code, r.stderr).toBe(0);

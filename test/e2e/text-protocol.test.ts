@@ -1,11 +1,16 @@
-// Tool calls for models without native tool calling (provider.<name>.tool_protocol), through the built CLI against
-// the scripted model server: the tools described in the system prompt, calls parsed from the streamed replies.
+// Tool calls for models without native tool calling (provider.<name>.tool_protocol), through Keel's command line
+// run in process (runCli: the binary's argument handling and exit codes, no spawn) against the scripted model server:
+// the tools described in the system prompt, calls parsed from the streamed replies.
 import { describe, expect, it } from 'vitest';
-import { runKeel } from '../support/cli.js';
-import { runOllama, runProvider, useE2E, wireProviders } from '../support/e2e.js';
-import type { ReceivedRequest } from '../support/model-server.js';
+import { type CliOptions, runCli } from '../support/cli-in-process.js';
+import { useE2E, wireProviders } from '../support/e2e.js';
+import type { ModelServer, ReceivedRequest } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
+
+/** `keel run --base-url <s's Ollama route> --cwd ws …args`, in process. */
+const runOllama = (s: ModelServer, ws: string, args: string[], options?: CliOptions) =>
+  runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, ...args], options);
 
 /** An Ollama model whose /api/show reports no `tools` capability. */
 const tinyModels = [
@@ -171,7 +176,22 @@ describe('tool_protocol', () => {
       { text: 'It says AAA.' },
     ]);
     const p = wireProviders.find((w) => w.provider === 'openai-compatible')!;
-    const r = await runProvider(p, s, ws, ['--prompt', 'read a.txt']);
+    const r = await runCli(
+      [
+        'run',
+        '--provider',
+        p.provider,
+        '--base-url',
+        s[p.url],
+        '--model',
+        'test-model',
+        '--cwd',
+        ws,
+        '--prompt',
+        'read a.txt',
+      ],
+      { env: p.envVar ? { [p.envVar]: 'sk-scripted-test' } : {} },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('It says AAA.');
     expect(r.stdout).not.toContain('"arguments"');
@@ -213,7 +233,7 @@ describe('tool_protocol', () => {
 
   it('an unknown tool_protocol value is a config error naming the key', async () => {
     const ws = await workspace({ '.keel.yaml': 'provider:\n  ollama:\n    tool_protocol: json\n' });
-    const r = await runKeel(['run', '--cwd', ws, '--prompt', 'hi']);
+    const r = await runCli(['run', '--cwd', ws, '--prompt', 'hi']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('provider.ollama.tool_protocol');
   });

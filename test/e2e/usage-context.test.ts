@@ -1,12 +1,19 @@
 // End to end: context files reach the model in the system prompt; usage, cost and the summary line of a run.
+// Keel's command line runs in process (runCli, no spawn); the built binary once, for the text-mode split of the
+// answer on stdout and the summary line on stderr.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
-import { runOllama, useE2E } from '../support/e2e.js';
+import { type CliOptions, runCli } from '../support/cli-in-process.js';
+import { useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 
 const { server, workspace } = useE2E();
+
+/** `keel run --base-url <s's Ollama route> --cwd ws …args`, in process. */
+const runOllama = (s: ModelServer, ws: string, args: string[], options?: CliOptions) =>
+  runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, ...args], options);
 
 /** The system prompt of the server's first chat request (Ollama and OpenAI carry it as the first message). */
 const systemOf = (s: ModelServer) => {
@@ -33,20 +40,22 @@ const writeTwo = [
 ];
 
 /** `keel run` against the OpenAI-compatible route as gpt-4o-mini, whose price ($0.15 / $0.60 per 1M) Keel knows. */
-function runPriced(s: ModelServer, ws: string, args: string[]) {
-  return runKeel([
-    'run',
-    '--provider',
-    'openai-compatible',
-    '--base-url',
-    s.openaiUrl,
-    '--model',
-    'gpt-4o-mini',
-    '--cwd',
-    ws,
-    ...args,
-  ]);
-}
+const pricedArgs = (s: ModelServer, ws: string, args: string[]) => [
+  'run',
+  '--provider',
+  'openai-compatible',
+  '--base-url',
+  s.openaiUrl,
+  '--model',
+  'gpt-4o-mini',
+  '--cwd',
+  ws,
+  ...args,
+];
+/** The built binary: what reaches its stdout and its stderr. */
+const runPricedBinary = (s: ModelServer, ws: string, args: string[]) => runKeel(pricedArgs(s, ws, args));
+/** The same command line in process. */
+const runPriced = (s: ModelServer, ws: string, args: string[]) => runCli(pricedArgs(s, ws, args));
 
 describe('context files', () => {
   it('AGENTS.md from the repository root down to the workspace, and the user file, reach the model', async () => {
@@ -84,7 +93,7 @@ describe('usage and cost', () => {
   it('a text-mode run ends with one summary line on stderr', async () => {
     const s = await server(writeTwo);
     const ws = await workspace();
-    const r = await runPriced(s, ws, ['--prompt', 'write a and b']);
+    const r = await runPricedBinary(s, ws, ['--prompt', 'write a and b']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('Wrote both.\n');
     const last = r.stderr.trimEnd().split('\n').at(-1);
