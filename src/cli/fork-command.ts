@@ -8,7 +8,7 @@ import { dataDir } from '../config/paths.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Message } from '../core/messages.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { runStamp } from '../runtime/session.js';
+import { newRunId } from '../runtime/session.js';
 import { writeFork } from '../session/fork.js';
 import {
   findSession,
@@ -52,7 +52,7 @@ export async function forkSessionFile(
   const messages = sessionMessages(record);
   const point = forkPoint(messages, at);
   const turn = userTurns(messages)[point.at - 1];
-  const id = await writeFork(dirname(file), record, point.keep, `${runStamp()}-${process.pid}`);
+  const id = await writeFork(dirname(file), record, point.keep, newRunId());
   out.print(json ? `${JSON.stringify({ id, from: record.meta.id, at: point.at })}\n` : `${id}\n`);
   out.notice(
     sanitize(

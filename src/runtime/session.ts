@@ -20,6 +20,20 @@ export function runStamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
+let lastStamp = '';
+let sameSecond = 0;
+
+/**
+ * `<stamp>-<pid>`, and `-2`, `-3`… for further runs of this process in the same second (the library, keel acp and
+ * sub-agents open several): two runs must never share a session, its checkpoints or its undo.
+ */
+export function newRunId(): string {
+  const stamp = runStamp();
+  sameSecond = stamp === lastStamp ? sameSecond + 1 : 0;
+  lastStamp = stamp;
+  return `${stamp}-${process.pid}${sameSecond > 0 ? `-${sameSecond + 1}` : ''}`;
+}
+
 export interface OpenedSession {
   /** This process's run id (saved outputs, checkpoints); a new session is saved under it. */
   runId: string;
@@ -37,7 +51,7 @@ export async function openSession(options: {
   /** Save the session (false: --no-session), and which saved one to continue. */
   session?: { save: boolean; continue?: boolean; resume?: string };
 }): Promise<OpenedSession> {
-  const runId = `${runStamp()}-${process.pid}`;
+  const runId = newRunId();
   const dir = sessionDir(dataDir(options.env), options.workspace);
   const resumeId = options.session ? await sessionToResume(dir, options.session) : undefined;
   const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(dir, resumeId));

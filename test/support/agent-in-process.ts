@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../../src/runtime/assemble.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import type { CommandOutput } from '../../src/ui/command-output.js';
+import { clearedEnv } from './cli.js';
 import { homeEnv } from './e2e.js';
 import type { ModelServer } from './model-server.js';
 
@@ -42,21 +43,6 @@ export function useHomeEnv(home: () => string, extra: Record<string, string> = {
   });
 }
 
-/** Provider settings of the developer's shell that would change which model a run talks to. */
-const providerVars = [
-  'OLLAMA_HOST',
-  'OLLAMA_MODEL',
-  'OPENAI_BASE_URL',
-  'OPENAI_API_KEY',
-  'GEMINI_API_KEY',
-  'OPENROUTER_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'GITHUB_TOKEN',
-  'COPILOT_MODEL',
-  'KEEL_PROVIDER',
-  'KEEL_MODEL',
-];
-
 export interface AgentRunOptions extends Partial<Omit<RunOptions, 'mode' | 'env'>> {
   /** The execution mode (default: restricted, keel run's own default without a sandbox). */
   mode?: ExecutionMode;
@@ -86,8 +72,9 @@ export async function runAgent(
 ): Promise<AgentRun> {
   const { mode = 'restricted', home: givenHome, env: extra, ...rest } = options;
   const home = givenHome ?? (await mkdtemp(join(tmpdir(), 'keel-home-')));
-  const env: NodeJS.ProcessEnv = { ...process.env, ...homeEnv(home), KEEL_CHECKPOINTS: 'off', NO_COLOR: '1' };
-  for (const name of providerVars) delete env[name];
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of clearedEnv) delete env[name];
+  Object.assign(env, homeEnv(home), { KEEL_CHECKPOINTS: 'off', NO_COLOR: '1' });
   Object.assign(env, extra);
   const events: AgentEvent[] = [];
   let run: Run | undefined;

@@ -8,25 +8,11 @@ import type { LoopResult } from '../../src/agent/loop.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../../src/runtime/assemble.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
-import type { CommandOutput } from '../../src/ui/command-output.js';
 import { clearedEnv } from './cli.js';
 import { homeEnv } from './e2e.js';
 import type { ModelServer } from './model-server.js';
 
-/** What a command printed: `out` its stdout, `err` its stderr. */
-export function captureOutput(): CommandOutput & { out: string; err: string } {
-  const captured = {
-    out: '',
-    err: '',
-    print(text: string) {
-      captured.out += text;
-    },
-    notice(text: string) {
-      captured.err += text;
-    },
-  };
-  return captured;
-}
+export { captureOutput } from './agent-in-process.js';
 
 /**
  * Call at file level: before each test process.env gets a fresh temp home (homeEnv), no provider variables and

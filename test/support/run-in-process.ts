@@ -8,7 +8,7 @@ import { entryArgs } from '../../src/cli/entry-argv.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { type RunOptions, runCommand } from '../../src/cli/run.js';
 import type { CommandOutput } from '../../src/ui/command-output.js';
-import type { KeelRun } from './cli.js';
+import { clearedEnv, type KeelRun } from './cli.js';
 import { homeEnv, type WireProvider } from './e2e.js';
 import type { ModelServer } from './model-server.js';
 
@@ -24,22 +24,7 @@ export interface InProcessOptions {
 }
 
 /** The variables a developer's shell may hold that would change a run. */
-const cleared = [
-  'OLLAMA_HOST',
-  'OLLAMA_MODEL',
-  'OLLAMA_API_KEY',
-  'OPENAI_BASE_URL',
-  'OPENAI_API_KEY',
-  'GEMINI_API_KEY',
-  'OPENROUTER_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'GITHUB_TOKEN',
-  'COPILOT_MODEL',
-  'KEEL_PROVIDER',
-  'KEEL_MODEL',
-  'KEEL_CHECKPOINTS',
-  'FORCE_COLOR',
-];
+const cleared = [...clearedEnv, 'OLLAMA_API_KEY', 'FORCE_COLOR'];
 
 function replaceEnv(env: NodeJS.ProcessEnv): void {
   for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];

@@ -7,25 +7,12 @@ import type { LoopResult } from '../../src/agent/loop.js';
 import { undoCommand } from '../../src/cli/undo-command.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run, type RunOptions } from '../../src/runtime/assemble.js';
-import type { CommandOutput } from '../../src/ui/command-output.js';
+import { captureOutput } from './agent-in-process.js';
 import { makeWorkspace } from './cli.js';
 import { homeEnv } from './e2e.js';
 import type { ModelServer } from './model-server.js';
 
-/** A command's output sink that keeps what it printed (stdout) and noticed (stderr). */
-export function captureOutput(): CommandOutput & { out: string; err: string } {
-  const c = {
-    out: '',
-    err: '',
-    print(text: string) {
-      c.out += text;
-    },
-    notice(text: string) {
-      c.err += text;
-    },
-  };
-  return c;
-}
+export { captureOutput };
 
 /** What an in-process run left: its events, and how each message's run ended. */
 export interface RunOutcome {
