@@ -1,6 +1,6 @@
-// Writes a checkpoint's commit object and moves its ref without a git process: both are a few bytes in formats git
-// defines (a zlib-deflated "commit <size>\0<body>" named by its SHA-1; a ref file holding a hash), and a process
-// per checkpoint costs more than the write.
+// Writes a checkpoint's commit and tree objects and moves its ref without a git process: all are a few bytes in
+// formats git defines (a zlib-deflated "<type> <size>\0<body>" named by its SHA-1; a ref file holding a hash), and a
+// process per checkpoint costs more than the write.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,8 +8,34 @@ import { deflateSync } from 'node:zlib';
 
 const AUTHOR = 'Keel <keel@localhost>';
 
+/** Whether the store holds an object loose (a packed one is not looked for). */
+export function hasLooseObject(gitDir: string, oid: string): Promise<boolean> {
+  return fs.stat(join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2))).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Writes an object loose unless it is there; resolves with its hash (`oid`: already known to the caller). */
+export async function writeLooseObject(
+  gitDir: string,
+  type: 'commit' | 'tree' | 'blob',
+  body: Buffer,
+  oid?: string,
+): Promise<string> {
+  const header = Buffer.from(`${type} ${body.length}\0`);
+  const hash = oid ?? createHash('sha1').update(header).update(body).digest('hex');
+  if (await hasLooseObject(gitDir, hash)) return hash;
+  const path = join(gitDir, 'objects', hash.slice(0, 2), hash.slice(2));
+  await fs.mkdir(dirname(path), { recursive: true });
+  const temp = join(gitDir, 'objects', `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
+  await fs.writeFile(temp, deflateSync(Buffer.concat([header, body])), { mode: 0o444 });
+  await fs.rename(temp, path);
+  return hash;
+}
+
 /** Writes a commit of `tree` (after `parent`, if any) as a loose object; resolves with its hash. */
-export async function writeCommit(
+export function writeCommit(
   gitDir: string,
   commit: { tree: string; parent?: string; message: string; time?: Date },
 ): Promise<string> {
@@ -18,21 +44,7 @@ export async function writeCommit(
   const body = Buffer.from(
     `tree ${commit.tree}\n${commit.parent ? `parent ${commit.parent}\n` : ''}author ${stamp}\ncommitter ${stamp}\n\n${commit.message}`,
   );
-  const object = Buffer.concat([Buffer.from(`commit ${body.length}\0`), body]);
-  const hash = createHash('sha1').update(object).digest('hex');
-  const path = join(gitDir, 'objects', hash.slice(0, 2), hash.slice(2));
-  if (
-    await fs.stat(path).then(
-      () => false,
-      () => true,
-    )
-  ) {
-    await fs.mkdir(dirname(path), { recursive: true });
-    const temp = join(gitDir, 'objects', `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
-    await fs.writeFile(temp, deflateSync(object), { mode: 0o444 });
-    await fs.rename(temp, path);
-  }
-  return hash;
+  return writeLooseObject(gitDir, 'commit', body);
 }
 
 /** The hash a ref holds: its own file, else its line in packed-refs. */

@@ -1,6 +1,6 @@
 // Checkpoints as commits of a shadow git repository: the whole workspace (less what its .gitignore files ignore)
-// before each call, so changes made by shell commands can be undone too. Plumbing only (ls-files, add, write-tree;
-// the commit and its ref written directly) — no porcelain, no hooks; the user's own `.git` is only read from.
+// before each call, so changes made by shell commands can be undone too. Plumbing only (ls-files, update-index;
+// trees, the commit and its ref written directly) — no porcelain, no hooks; the user's own `.git` is only read from.
 import {
   type Checkpoint,
   CheckpointError,
@@ -11,6 +11,7 @@ import {
   type RestoreResult,
 } from './checkpoints.js';
 import { readRef, updateRef, writeCommit } from './git-objects.js';
+import { writeIndexTrees } from './index-trees.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { type Staged, stager } from './stage.js';
@@ -70,6 +71,8 @@ export interface GitStoreOptions {
 export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointStore {
   const head = (ref = REF): Promise<string | undefined> => readRef(git.gitDir, ref);
   const stageNow = stager(git, options);
+  // Trees this process wrote or found in the store: a snapshot writes only those of folders that changed.
+  const trees = new Set<string>();
   // The first stage of a process refreshes the stat data of every tracked file (once, in the background when
   // the run starts), so later ones find changes by stat alone.
   let refreshed = false;
@@ -89,7 +92,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     old: string | undefined,
   ) => {
     // Trees are written here even when the user's repository has them, so a checkpoint stays readable if it prunes.
-    const tree = (await git.run(['write-tree', '--missing-ok'], undefined, { local: true })).trim();
+    const tree = await writeIndexTrees(git.gitDir, trees);
     const hash = await writeCommit(git.gitDir, {
       tree,
       ...(parent ? { parent } : {}),
@@ -169,7 +172,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     async prepare() {
       await stage();
       // The trees too: a seeded index names the user's trees, which the shadow writes once here.
-      await git.run(['write-tree', '--missing-ok'], undefined, { local: true });
+      await writeIndexTrees(git.gitDir, trees);
     },
     async take(meta) {
       return (await snapshot(meta)).slice(0, ID_LENGTH);

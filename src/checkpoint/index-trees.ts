@@ -1,0 +1,242 @@
+// Writes the trees of a shadow index as git's write-tree would, without a git process: entries are read from the
+// index file (git's Documentation/gitformat-index.txt), trees are hashed in Node and only the ones the store lacks
+// are written. git's write-tree checks every blob of an index seeded from the user's (30k lookups that miss the
+// shadow's own store) and costs most of a first checkpoint; this costs a read of the index and a few hashes.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { hasLooseObject, writeLooseObject } from './git-objects.js';
+
+/** An index's stage-0 entries, in index order: each path is `names[start[i]..end[i])`, its object id at oidAt[i]. */
+export interface IndexEntries {
+  count: number;
+  names: Buffer;
+  start: number[];
+  end: number[];
+  modes: number[];
+  oidAt: number[];
+  buf: Buffer;
+}
+
+const NO_ENTRIES: IndexEntries = {
+  count: 0,
+  names: Buffer.alloc(0),
+  start: [],
+  end: [],
+  modes: [],
+  oidAt: [],
+  buf: Buffer.alloc(0),
+};
+
+const FLAG_EXTENDED = 0x4000;
+const FLAG_STAGE = 0x3000;
+const NAME_MASK = 0x0fff;
+const EXT_INTENT_TO_ADD = 0x2000;
+const WRITE_BATCH = 64;
+const SLASH = 0x2f;
+/** ctime, mtime (seconds, nanoseconds), dev, ino, mode, uid, gid, size: ten 32-bit fields, then the object id. */
+const FIXED = 40 + 20 + 2;
+
+function readVarint(buf: Buffer, at: number): [number, number] {
+  let byte = buf[at++] ?? 0;
+  let value = byte & 0x7f;
+  while (byte & 0x80) {
+    byte = buf[at++] ?? 0;
+    value = ((value + 1) << 7) | (byte & 0x7f);
+  }
+  return [value, at];
+}
+
+/** The entries of an index (v2 to v4) a tree records: intent-to-add ones and conflicts are left out, as git does. */
+export function readIndexEntries(buf: Buffer): IndexEntries {
+  if (buf.length < 32 || buf.toString('latin1', 0, 4) !== 'DIRC') throw new Error('not a git index');
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) throw new Error(`git index version ${version}`);
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - 20;
+  const out: IndexEntries = { count: 0, names: buf, start: [], end: [], modes: [], oidAt: [], buf };
+  // Version 4 compresses each path against the one before: they are rebuilt, one after another, here.
+  const rebuilt: Buffer[] = [];
+  let rebuiltLength = 0;
+  let previous = Buffer.alloc(0);
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    if (at + FIXED > end) throw new Error('a truncated git index');
+    const entryAt = at;
+    const flags = buf.readUInt16BE(at + 60);
+    let next = at + FIXED;
+    let extended = 0;
+    if (flags & FLAG_EXTENDED) {
+      extended = buf.readUInt16BE(next);
+      next += 2;
+    }
+    let from: number;
+    let to: number;
+    if (version === 4) {
+      const [strip, afterVarint] = readVarint(buf, next);
+      const nul = buf.indexOf(0, afterVarint);
+      if (nul < 0 || nul >= end || strip > previous.length) throw new Error('a truncated git index');
+      previous = Buffer.concat([
+        previous.subarray(0, previous.length - strip),
+        buf.subarray(afterVarint, nul),
+      ]);
+      rebuilt.push(previous);
+      from = rebuiltLength;
+      rebuiltLength += previous.length;
+      to = rebuiltLength;
+      at = nul + 1;
+    } else {
+      const length = flags & NAME_MASK;
+      const nul = length < NAME_MASK ? next + length : buf.indexOf(0, next);
+      if (nul < 0 || nul >= end) throw new Error('a truncated git index');
+      from = next;
+      to = nul;
+      // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
+      at += Math.floor((nul - at + 8) / 8) * 8;
+    }
+    if ((flags & FLAG_STAGE) === 0 && !(extended & EXT_INTENT_TO_ADD)) {
+      out.start.push(from);
+      out.end.push(to);
+      out.modes.push(buf.readUInt32BE(entryAt + 24));
+      out.oidAt.push(entryAt + 40);
+    } else if (version === 4) {
+      rebuiltLength -= previous.length;
+      rebuilt.pop();
+    }
+  }
+  if (version === 4) out.names = Buffer.concat(rebuilt, rebuiltLength);
+  out.count = out.start.length;
+  return out;
+}
+
+export interface TreeObject {
+  oid: string;
+  body: Buffer;
+}
+
+/** One entry of a tree being built: its mode's text, its name's bytes in `names`, its object id in `ids`. */
+interface Item {
+  mode: Buffer;
+  from: number;
+  to: number;
+  ids: Buffer;
+  idAt: number;
+}
+
+/** A folder open while its entries are read: its path's length (with the slash) and its name. */
+interface Open {
+  base: number;
+  from: number;
+  to: number;
+  items: Item[];
+}
+
+const modeText = new Map<number, Buffer>();
+const modeBytes = (mode: number) => {
+  let text = modeText.get(mode);
+  if (!text) {
+    text = Buffer.from(`${mode.toString(8)} `, 'latin1');
+    modeText.set(mode, text);
+  }
+  return text;
+};
+const DIR_MODE = Buffer.from('40000 ', 'latin1');
+
+/**
+ * The trees of index entries, root last, in one pass. Index order is tree order: a folder's entries are contiguous,
+ * and git sorts a folder's name as if it ended in `/`, which is where its entries' paths put it.
+ */
+export function buildTrees(index: IndexEntries): TreeObject[] {
+  const { names, start, end, modes, oidAt, buf } = index;
+  const trees: TreeObject[] = [];
+  const close = (dir: Open): Buffer => {
+    let size = 0;
+    for (const item of dir.items) size += item.mode.length + (item.to - item.from) + 1 + 20;
+    const body = Buffer.allocUnsafe(size);
+    let at = 0;
+    // Byte loops: these copies are a few bytes each, where a call into Buffer.copy costs more than the copy.
+    for (const item of dir.items) {
+      const { mode, ids, idAt } = item;
+      for (let k = 0; k < mode.length; k++) body[at++] = mode[k] as number;
+      for (let k = item.from; k < item.to; k++) body[at++] = names[k] as number;
+      body[at++] = 0;
+      for (let k = idAt; k < idAt + 20; k++) body[at++] = ids[k] as number;
+    }
+    const digest = createHash('sha1').update(`tree ${size}\0`, 'latin1').update(body).digest();
+    trees.push({ oid: digest.toString('hex'), body });
+    return digest;
+  };
+  const stack: Open[] = [{ base: 0, from: 0, to: 0, items: [] }];
+  let prevFrom = 0;
+  let prevTo = 0;
+  for (let i = 0; i < index.count; i++) {
+    const from = start[i] as number;
+    const to = end[i] as number;
+    // The folders open for the path before stay open while this path shares their whole prefix.
+    let common = 0;
+    const most = Math.min(to - from, prevTo - prevFrom);
+    while (common < most && names[from + common] === names[prevFrom + common]) common++;
+    while (stack.length > 1 && (stack[stack.length - 1] as Open).base > common) {
+      const dir = stack.pop() as Open;
+      const digest = close(dir);
+      (stack[stack.length - 1] as Open).items.push({
+        mode: DIR_MODE,
+        from: dir.from,
+        to: dir.to,
+        ids: digest,
+        idAt: 0,
+      });
+    }
+    let base = (stack[stack.length - 1] as Open).base;
+    for (let k = from + base; k < to; k++) {
+      if (names[k] !== SLASH) continue;
+      stack.push({ base: k + 1 - from, from: from + base, to: k, items: [] });
+      base = k + 1 - from;
+    }
+    (stack[stack.length - 1] as Open).items.push({
+      mode: modeBytes(modes[i] as number),
+      from: from + base,
+      to,
+      ids: buf,
+      idAt: oidAt[i] as number,
+    });
+    prevFrom = from;
+    prevTo = to;
+  }
+  while (stack.length > 1) {
+    const dir = stack.pop() as Open;
+    (stack[stack.length - 1] as Open).items.push({
+      mode: DIR_MODE,
+      from: dir.from,
+      to: dir.to,
+      ids: close(dir),
+      idAt: 0,
+    });
+  }
+  close(stack[0] as Open);
+  return trees;
+}
+
+/**
+ * Writes the trees of the shadow index the store does not hold yet; resolves with the root tree's hash. `known`
+ * holds trees this process wrote or found, so a later snapshot checks only the folders that changed.
+ */
+export async function writeIndexTrees(gitDir: string, known: Set<string>): Promise<string> {
+  // No index yet (git add of an empty folder writes none): the tree of nothing, as write-tree gives.
+  const index = await fs.readFile(join(gitDir, 'index')).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  const trees = buildTrees(index ? readIndexEntries(index) : NO_ENTRIES);
+  const fresh = trees.filter((t) => !known.has(t.oid));
+  // A batch at a time: a first snapshot of a big tree has thousands of folders, and each write holds a file open.
+  for (let i = 0; i < fresh.length; i += WRITE_BATCH) {
+    await Promise.all(
+      fresh.slice(i, i + WRITE_BATCH).map(async (t) => {
+        if (!(await hasLooseObject(gitDir, t.oid))) await writeLooseObject(gitDir, 'tree', t.body, t.oid);
+        known.add(t.oid);
+      }),
+    );
+  }
+  return (trees[trees.length - 1] as TreeObject).oid;
+}
