@@ -18,7 +18,7 @@ const REFUSED_EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /** One varint of index v4's path compression: how many bytes of the previous path to drop. */
-function readVarint(buf: Buffer, at: number): [number, number] {
+export function readVarint(buf: Buffer, at: number): [number, number] {
   let byte = buf[at++] ?? 0;
   let value = byte & 0x7f;
   while (byte & 0x80) {

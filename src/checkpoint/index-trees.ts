@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { readVarint } from './git-index.js';
 import { hasLooseObject, writeLooseObject } from './git-objects.js';
 
 /** An index's stage-0 entries, in index order: each path is `names[start[i]..end[i])`, its object id at oidAt[i]. */
@@ -36,16 +37,6 @@ const WRITE_BATCH = 64;
 const SLASH = 0x2f;
 /** ctime, mtime (seconds, nanoseconds), dev, ino, mode, uid, gid, size: ten 32-bit fields, then the object id. */
 const FIXED = 40 + 20 + 2;
-
-function readVarint(buf: Buffer, at: number): [number, number] {
-  let byte = buf[at++] ?? 0;
-  let value = byte & 0x7f;
-  while (byte & 0x80) {
-    byte = buf[at++] ?? 0;
-    value = ((value + 1) << 7) | (byte & 0x7f);
-  }
-  return [value, at];
-}
 
 /** The entries of an index (v2 to v4) a tree records: intent-to-add ones and conflicts are left out, as git does. */
 export function readIndexEntries(buf: Buffer): IndexEntries {
