@@ -6,13 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { CommanderError } from 'commander';
-import { contradictoryFlag, entryArgs } from '../../src/cli/entry-argv.js';
-import { buildProgram } from '../../src/cli/program.js';
-import { reportFailure } from '../../src/cli/report.js';
-import { UsageError } from '../../src/core/errors.js';
+import { runArgs } from '../../src/cli/run-args.js';
 import type { ChatStep } from './chat.js';
-import { clearedEnv, type KeelRun, type KeelRunOptions } from './cli.js';
+import { type KeelRun, type KeelRunOptions, keelTestEnv } from './cli.js';
 
 type Write = typeof process.stdout.write;
 
@@ -76,20 +72,7 @@ async function runCliOnce(args: string[], options: CliOptions): Promise<KeelRun>
   const savedEnv = process.env;
   const savedExitCode = process.exitCode;
   const stdinDescriptor = Object.getOwnPropertyDescriptor(process, 'stdin')!;
-  const env: NodeJS.ProcessEnv = {
-    ...savedEnv,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    NO_COLOR: '1',
-    KEEL_KEYRING: 'off',
-  };
-  for (const name of clearedEnv) delete env[name];
-  if (!options.checkpoints) env.KEEL_CHECKPOINTS = 'off';
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
+  const env = keelTestEnv(home, options);
   const output = { stdout: '', stderr: '' };
   const talk = options.steps ? conversation(options.steps, output) : undefined;
   const restoreOut = capture(process.stdout, (t) => {
@@ -107,7 +90,8 @@ async function runCliOnce(args: string[], options: CliOptions): Promise<KeelRun>
   try {
     const argv = withCwd(args, options.cwd ?? home);
     talk?.advance();
-    await main(argv);
+    // As src/cli/main.ts runs it, less watching for a closed stdout (a test's output never closes).
+    await runArgs(['node', 'keel', ...argv], { stdin: false, stdout: false });
     return { code: Number(process.exitCode ?? 0), ...output };
   } finally {
     Object.defineProperty(process, 'stdin', stdinDescriptor);
@@ -125,26 +109,4 @@ async function runCliOnce(args: string[], options: CliOptions): Promise<KeelRun>
  */
 function withCwd(args: string[], cwd: string): string[] {
   return args.includes('--cwd') ? args : [...args, '--cwd', cwd];
-}
-
-/** src/cli/main.ts's main, less watching for a closed stdout (a test's output never closes). */
-async function main(args: string[]): Promise<void> {
-  const program = buildProgram();
-  try {
-    const contradiction = contradictoryFlag(args);
-    if (contradiction) {
-      const flag = `--${contradiction.slice('--no-'.length)}`;
-      throw new UsageError(`${flag} and ${contradiction} contradict each other`, {
-        hint: 'pass only one of them',
-      });
-    }
-    const terminal = { stdin: false, stdout: false };
-    await program.parseAsync(['node', 'keel', ...entryArgs(args, program, terminal)]);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    process.exitCode = reportFailure(error, { debug: args.includes('--debug') });
-  }
 }

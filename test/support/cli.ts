@@ -44,9 +44,15 @@ export const clearedEnv = [
   'KEEL_CHECKPOINTS',
 ];
 
-export async function runKeel(args: string[], options: KeelRunOptions = {}): Promise<KeelRun> {
-  const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
-  const env: Record<string, string | undefined> = {
+/**
+ * The environment a test's keel gets: this process's, with Keel's dirs under `home`, no colour, no OS keyring, the
+ * developer's provider variables left out, checkpoints off unless asked for, then the test's own (undefined: unset).
+ */
+export function keelTestEnv(
+  home: string,
+  options: Pick<KeelRunOptions, 'checkpoints' | 'env'> = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
@@ -58,7 +64,16 @@ export async function runKeel(args: string[], options: KeelRunOptions = {}): Pro
   };
   for (const name of clearedEnv) delete env[name];
   if (!options.checkpoints) env.KEEL_CHECKPOINTS = 'off';
-  Object.assign(env, options.env ?? {});
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+export async function runKeel(args: string[], options: KeelRunOptions = {}): Promise<KeelRun> {
+  const home = await mkdtemp(join(tmpdir(), 'keel-home-'));
+  const env = keelTestEnv(home, options);
   try {
     return await new Promise<KeelRun>((resolvePromise, reject) => {
       const child = spawn(process.execPath, [keelBin, ...args], {
