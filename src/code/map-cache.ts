@@ -94,6 +94,7 @@ async function writeMapCache(
     input,
     quick,
     base: base(),
+    unranked: unrankedOf(listing, input),
     dirs: listing.dirs,
     dirTimes: listing.dirTimes,
     ignores: listing.ignores,
@@ -105,11 +106,21 @@ async function writeMapCache(
     await fs.rm(path.join(path.dirname(file), previous), { force: true });
 }
 
+/** Listed source files the ranking left out (too large or unreadable for the index). */
+function unrankedOf(listing: Listing, input: RankInput): string[] {
+  if (listing.paths.length === input.paths.length) return [];
+  const ranked = new Set(input.paths);
+  return listing.paths.filter((p) => !ranked.has(p));
+}
+
 /** The listing of the tree, from the cache's when no directory changed and nothing else did either. */
 async function listingFor(root: string, cached: MapCache | undefined, signal?: AbortSignal) {
-  const kept = cached
-    ? cachedListing(root, cached.input.paths, cached.dirs, cached.dirTimes, cached.ignores)
-    : undefined;
+  // The listing was the ranked files and those the ranking left out: the same paths, in the same (sorted) order.
+  const listed = cached?.unranked.length
+    ? [...cached.input.paths, ...cached.unranked].sort()
+    : cached?.input.paths;
+  const kept =
+    cached && listed ? cachedListing(root, listed, cached.dirs, cached.dirTimes, cached.ignores) : undefined;
   // A changed .gitignore changes which files are listed: a changed fingerprint walks again.
   return kept && kept.fingerprint === cached?.fingerprint ? kept : walkListing(root, signal);
 }

@@ -6,7 +6,7 @@ import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'nod
 import type { RankInput, Scores } from './rank.js';
 
 const MAGIC = 'KMAP';
-const VERSION = 3;
+const VERSION = 4;
 
 /** What a map cache holds: the ranking input, its scores with nothing mentioned, and what the listing rests on. */
 export interface MapCache {
@@ -15,6 +15,8 @@ export interface MapCache {
   /** Per file, 1 for definitions from a lexical scan (quick-tags.ts), 0 for a parse's. */
   quick: Uint8Array;
   base: Scores;
+  /** Listed source files the ranking left out (too large, unreadable): the listing is these and input.paths. */
+  unranked: string[];
   /** The directories the walk entered (relative, '' the root) and their mtimes when it read them. */
   dirs: string[];
   dirTimes: Float64Array;
@@ -36,7 +38,7 @@ interface Header {
 }
 
 type Typed = Int32Array | Float64Array | Uint8Array;
-const TEXTS = ['paths', 'names', 'dirs', 'ignores'] as const;
+const TEXTS = ['paths', 'names', 'unranked', 'dirs', 'ignores'] as const;
 
 /** The cache as bytes: magic, header length, header, then each section at an offset aligned for 8-byte elements. */
 export function encodeMapCache(cache: MapCache): Buffer {
@@ -58,6 +60,7 @@ export function encodeMapCache(cache: MapCache): Buffer {
   const texts: Record<(typeof TEXTS)[number], string[]> = {
     paths: input.paths,
     names: input.graph.names,
+    unranked: cache.unranked,
     dirs: cache.dirs,
     ignores: cache.ignores,
   };
@@ -160,6 +163,7 @@ export function decodeMapCache(bytes: Buffer): MapCache | undefined {
       input,
       quick: view('quick', Uint8Array),
       base: { authority: view('authority', Float64Array), hub: view('hub', Float64Array) },
+      unranked: text('unranked'),
       dirs: text('dirs'),
       dirTimes: view('dirTimes', Float64Array),
       ignores: text('ignores'),

@@ -4,8 +4,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cacheFileFor, cacheWrites, MAX_FILE_BYTES } from '../../src/code/code-index.js';
 import { loadRepoMap } from '../../src/code/map-cache.js';
-import { decodeMapCache, encodeMapCache, type MapCache } from '../../src/code/map-store.js';
+import { cachedListing } from '../../src/code/map-listing.js';
+import { decodeMapCache, encodeMapCache, type MapCache, readMapCacheFile } from '../../src/code/map-store.js';
 import { tsLibrary } from './rank-fixtures.js';
 
 let dir: string;
@@ -82,6 +84,22 @@ describe('every change since the cache shows in the next map', () => {
   });
 });
 
+describe('a source file too large to rank', () => {
+  test('is kept in the cache as listed, so a warm map finds its listing unchanged and does not walk the tree', async () => {
+    const big = 'export const data = [\n' + '  1,\n'.repeat(MAX_FILE_BYTES / 4) + '];\n';
+    await writeFile(path.join(root, 'source/generated-data.ts'), big);
+    await map();
+    await cacheWrites();
+    const cache = readMapCacheFile(cacheFileFor(cacheDir, root, 'map'))!;
+    expect(cache.input.paths).not.toContain('source/generated-data.ts');
+    expect(cache.unranked).toEqual(['source/generated-data.ts']);
+    const listed = [...cache.input.paths, ...cache.unranked].sort();
+    const kept = cachedListing(root, listed, cache.dirs, cache.dirTimes, cache.ignores);
+    expect(kept?.fingerprint).toBe(cache.fingerprint);
+    await rm(path.join(root, 'source/generated-data.ts'));
+  });
+});
+
 describe('map cache file', () => {
   const cache: MapCache = {
     fingerprint: 'abc',
@@ -102,6 +120,7 @@ describe('map cache file', () => {
     },
     quick: Uint8Array.from([1, 0]),
     base: { authority: Float64Array.from([0.6, 0.4]), hub: Float64Array.from([0.3, 0.7]) },
+    unranked: ['big.ts'],
     dirs: ['.', 'b'],
     dirTimes: Float64Array.from([1.5, 2.5]),
     ignores: [],
