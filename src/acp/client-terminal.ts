@@ -79,11 +79,11 @@ export function clientTerminalRunner(client: AgentContext, sessionId: () => stri
           terminalId,
         });
         const shown = await output(terminalId);
-        const stdout: CapturedOutput = {
-          text: shown.output,
-          // The editor says only that it cut the start; how much is not known.
-          dropped: shown.truncated ? 1 : 0,
-        };
+        // The editor says only that it cut the start, not how much: said as such, never as a byte count.
+        const cut = shown.truncated
+          ? `[the editor's terminal kept only the last ${combinedCap(request)} bytes]\n`
+          : '';
+        const stdout: CapturedOutput = { text: cut + shown.output, dropped: 0 };
         return {
           exitCode: exit.exitCode ?? null,
           signal: exit.signal ?? null,

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   type AgentContext,
+  agent,
   type ClientConnection,
   type CreateTerminalRequest,
   client,
@@ -37,7 +38,12 @@ function editorTerminals() {
   const created: CreateTerminalRequest[] = [];
   const terminals = new Map<
     string,
-    { child: ChildProcess; output: string; exit: Promise<{ exitCode: number | null; signal: string | null }> }
+    {
+      limit: number | undefined;
+      child: ChildProcess;
+      output: string;
+      exit: Promise<{ exitCode: number | null; signal: string | null }>;
+    }
   >();
   let next = 0;
   const app = client({ name: 'test-editor' })
@@ -50,6 +56,7 @@ function editorTerminals() {
       const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, stdio: 'pipe' });
       const terminal = {
         child,
+        limit: params.outputByteLimit ?? undefined,
         output: '',
         exit: new Promise<{ exitCode: number | null; signal: string | null }>((resolve) =>
           child.on('close', (exitCode, signal) => resolve({ exitCode, signal })),
@@ -64,9 +71,11 @@ function editorTerminals() {
     .onRequest(methods.client.terminal.output, async ({ params }) => {
       const terminal = terminals.get(params.terminalId)!;
       const exited = terminal.child.exitCode !== null || terminal.child.signalCode !== null;
+      // As an editor does: past the limit, the start of the output goes.
+      const limit = terminal.limit ?? Number.POSITIVE_INFINITY;
       return {
-        output: terminal.output,
-        truncated: false,
+        output: terminal.output.length > limit ? terminal.output.slice(-limit) : terminal.output,
+        truncated: terminal.output.length > limit,
         ...(exited ? { exitStatus: await terminal.exit } : {}),
       };
     })
@@ -207,31 +216,47 @@ describe('keel acp with the editor’s terminals, in the sandbox', async () => {
   );
 });
 
+/** A runner on the test editor's terminals, reached through a bare ACP agent; `close` ends the connection. */
+async function editorRunner() {
+  const { app } = editorTerminals();
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toEditor = new TransformStream<Uint8Array, Uint8Array>();
+  let context: AgentContext | undefined;
+  agent({ name: 'probe' })
+    .onConnect(({ client: c }) => {
+      context = c;
+    })
+    .connect(ndJsonStream(toEditor.writable, toAgent.readable));
+  const connection = app.connect(ndJsonStream(toAgent.writable, toEditor.readable));
+  await new Promise((r) => setTimeout(r, 0));
+  return { runner: clientTerminalRunner(context!, () => 's1'), close: () => connection.close() };
+}
+
+const request = (command: string, timeoutMs = 10_000) => ({
+  command,
+  cwd: process.cwd(),
+  timeoutMs,
+  signal: new AbortController().signal,
+  maxStdoutBytes: 1000,
+  maxStderrBytes: 1000,
+});
+
 describe('clientTerminalRunner', () => {
   it('kills a command that outlives its timeout in the editor, and says it was stopped', async () => {
-    const { app } = editorTerminals();
-    const toAgent = new TransformStream<Uint8Array, Uint8Array>();
-    const toEditor = new TransformStream<Uint8Array, Uint8Array>();
-    let context: AgentContext | undefined;
-    const { agent } = await import('@agentclientprotocol/sdk');
-    agent({ name: 'probe' })
-      .onConnect(({ client: c }) => {
-        context = c;
-      })
-      .connect(ndJsonStream(toEditor.writable, toAgent.readable));
-    const connection = app.connect(ndJsonStream(toAgent.writable, toEditor.readable));
-    await new Promise((r) => setTimeout(r, 0));
-    const runner = clientTerminalRunner(context!, () => 's1');
-    const outcome = await runner.run({
-      command: 'sleep 30',
-      cwd: process.cwd(),
-      timeoutMs: 200,
-      signal: new AbortController().signal,
-      maxStdoutBytes: 1000,
-      maxStderrBytes: 1000,
-    });
-    connection.close();
+    const { runner, close } = await editorRunner();
+    const outcome = await runner.run(request('sleep 30', 200));
+    close();
     expect(outcome.stopped).toBe('timeout');
     expect(outcome.exitCode).toBeNull();
+  });
+
+  it('says the editor cut the start of a long output, without claiming how much', async () => {
+    const { runner, close } = await editorRunner();
+    const outcome = await runner.run(request('seq 1 2000'));
+    close();
+    expect(outcome.stdout.text).toMatch(/^\[the editor's terminal kept only the last 1000 bytes\]\n/);
+    expect(outcome.stdout.text).toMatch(/\n2000\n$/);
+    expect(outcome.stdout.dropped).toBe(0);
+    expect(outcome.exitCode).toBe(0);
   });
 });
