@@ -1,12 +1,14 @@
 // Stages the workspace into the shadow index before a snapshot, with as little work as the change needs: two
 // `git ls-files` walks in parallel find what changed (tracked files by their stat data, new files, ignored ones),
-// then one `git update-index` takes exactly those paths into one pack. Files over checkpoints.max_file_mb are hashed
-// and named, never added.
+// then one `git update-index` takes exactly those paths into one pack — or, past FILL_AT paths (a first checkpoint
+// of a tree without git), fill.ts writes the pack and the index itself. Files over checkpoints.max_file_mb are
+// hashed and named, never added.
 
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LargeFile, SkippedPath } from './checkpoints.js';
+import { fillIndex } from './fill.js';
 import { IGNORED_LS_ARGS, parseIgnoredListing, planIgnored } from './ignored-files.js';
 import type { ShadowGit } from './shadow-git.js';
 
@@ -26,6 +28,11 @@ export interface Staged {
 
 /** Files per `git update-index`: git's bulk check-in (one pack a command) slows with the square of its files. */
 const CHUNK = 8000;
+/**
+ * Past this many paths, Keel writes the pack and the index itself (fill.ts): git's bulk check-in costs about 3 ms
+ * a file, a fill a fraction of that plus one rewrite of the index.
+ */
+export const FILL_AT = 100;
 const STAT_BATCH = 256;
 
 const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
@@ -63,10 +70,33 @@ export function stager(git: ShadowGit, options: StageOptions) {
     ]);
     const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));
     const large: LargeFile[] = [];
+    // A file listed twice (modified and deleted) is looked at once.
+    const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    const update = (list: string[]) =>
+      git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
+    if (entries.size + plan.add.length > FILL_AT) {
+      // Many paths (a first checkpoint of a tree without git): read, hashed and packed by Keel, no process.
+      const filled = await fillIndex(git.gitDir, options.root, {
+        paths: [...entries.keys(), ...plan.add],
+        remove: plan.untrack,
+        maxFileBytes: options.maxFileBytes,
+      });
+      for (const path of filled.large) {
+        const stat = await fs.lstat(join(options.root, path)).catch(() => undefined);
+        if (stat) large.push(await largeFile(path, stat));
+      }
+      // Folders: a nested repository (a gitlink, or left out with no commit yet), a file become a folder.
+      const rest = filled.rest;
+      if (rest.length > 0)
+        await update(rest.map((p) => p.replace(/\/$/, ''))).catch(() =>
+          update(rest.filter((p) => !p.endsWith('/'))),
+        );
+      large.sort((a, b) => (a.path < b.path ? -1 : 1));
+      return { skipped: plan.skipped, large };
+    }
     const add = new Set<string>();
     const untrack = new Set(plan.untrack);
-    // A file listed twice (modified and deleted) is looked at once; stat calls run a batch at a time.
-    const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    // Stat calls run a batch at a time.
     const all = [...entries];
     for (let i = 0; i < all.length; i += STAT_BATCH) {
       await Promise.all(
@@ -96,20 +126,9 @@ export function stager(git: ShadowGit, options: StageOptions) {
     }
     // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
     // ignored ones too. A command per CHUNK paths, each into one pack.
-    let paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
-    // A first fill of a big tree: `git add -A` walks and hashes in one process, many times faster than naming tens
-    // of thousands of paths to update-index, into loose objects the store's housekeeping packs afterwards. Large
-    // files stay out by pathspec; the ignored files worth keeping follow by name.
-    const loose = add.size > CHUNK;
-    if (loose) {
-      const excluded = large.map((f) => `:(exclude,top,literal)${f.path}`);
-      await git.run(['add', '-A', '--', '.', ...excluded], undefined, { loose });
-      paths = plan.add;
-    }
+    const paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
     for (let i = 0; i < paths.length; i += CHUNK) {
       const some = paths.slice(i, i + CHUNK);
-      const update = (list: string[]) =>
-        git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`, { loose });
       // A nested repository with no commit yet cannot be added (git says so); it is left out, as `git add` would.
       await update(some.map((p) => p.replace(/\/$/, ''))).catch(() =>
         update(some.filter((p) => !p.endsWith('/'))),
