@@ -111,7 +111,7 @@ export async function fillIndex(gitDir: string, root: string, request: FillReque
       touched.add(path);
       if (found.kind === 'large') filled.large.push(path);
       if (found.kind !== 'blob') continue;
-      const id = pack.addBlob(found.content);
+      const id = await pack.add('blob', found.content);
       added.push({ name, meta: entryMeta(found.stat, found.mode, id) });
     }
     filled.added = added.length;

@@ -1,20 +1,26 @@
-// Writes blobs into one git pack (pack v2, index v2: git's Documentation/gitformat-pack.txt) without a git process:
-// each object is its header, then its zlib-deflated content, streamed to a temp file; the index lists every object
-// by id with its offset and CRC32. A first checkpoint of a big tree becomes one pack instead of a loose file each.
+// Writes objects into one git pack (pack v2, index v2: git's Documentation/gitformat-pack.txt) without a git
+// process: each object is its header, then its zlib-deflated content, streamed to a temp file; the idx lists every
+// object by id with its offset and CRC32. A first checkpoint of a big tree becomes one pack, not a file an object.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, promises as fs, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { constants, crc32, createDeflate, deflateSync, type ZlibOptions } from 'node:zlib';
 
-const BLOB = 3;
+/** Pack object types. */
+const TYPES = { commit: 1, tree: 2, blob: 3 } as const;
+export type ObjectType = keyof typeof TYPES;
 /** Bytes gathered before a write: one write call per this much of the pack. */
 const WRITE_AT = 1 << 20;
 /** Offsets from here on go in the idx's 64-bit table. */
 const LARGE_OFFSET = 0x80000000;
+/** Contents up to this size go through the reused zlib streams; larger ones are deflated on their own. */
+const STREAM_MAX = 256 * 1024;
+/** zlib streams working at once (on libuv's threads), while the caller reads and hashes the next files. */
+const LANES = 2;
 
-/** The id git gives a blob of this content: SHA-1 of `blob <size>\0<content>`. */
-export function blobId(content: Buffer): Buffer {
-  return createHash('sha1').update(`blob ${content.length}\0`, 'latin1').update(content).digest();
+/** The id git gives an object: SHA-1 of `<type> <size>\0<content>`. */
+export function objectId(type: ObjectType, content: Buffer): Buffer {
+  return createHash('sha1').update(`${type} ${content.length}\0`, 'latin1').update(content).digest();
 }
 
 /** A pack object's header: its type and size, 4 bits then 7 a byte, low bits first. */
@@ -35,9 +41,36 @@ interface Entry {
   crc: number;
 }
 
+/**
+ * One zlib stream used object after object, reset between them: a deflateSync call per object sets up and frees
+ * zlib's state (about 256 KB) each time, which costs several times more than compressing a small file. Each write
+ * ends its own zlib stream (flush: Z_FINISH), and all its output is buffered (the high-water mark is above what
+ * STREAM_MAX bytes deflate to) by the time its callback runs.
+ */
+function lane(level: number) {
+  // highWaterMark is a stream option zlib passes on to its Transform (ZlibOptions does not list it).
+  const options = { level, flush: constants.Z_FINISH, highWaterMark: 2 * STREAM_MAX };
+  const z = createDeflate(options as ZlibOptions);
+  z.on('error', () => {});
+  const compress = (content: Buffer) =>
+    new Promise<Buffer>((resolve, reject) => {
+      z.write(content, (error) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        for (let chunk = z.read(); chunk !== null; chunk = z.read()) chunks.push(chunk as Buffer);
+        z.reset();
+        resolve(Buffer.concat(chunks));
+      });
+    });
+  return { z, compress, done: Promise.resolve() };
+}
+
 export interface PackWriter {
-  /** Adds a blob (once per content: a repeat is not written again); returns its id. Synchronous. */
-  addBlob(content: Buffer): Buffer;
+  /**
+   * Adds an object (once per content: a repeat is not written again); resolves with its id once it is hashed and
+   * its compression under way. Memory stays bounded: at most LANES contents wait for zlib.
+   */
+  add(type: ObjectType, content: Buffer): Promise<Buffer>;
   /** Completes the pack and its idx under objects/pack; resolves with the pack's name, or undefined if empty. */
   finish(): Promise<string | undefined>;
   /** Removes what was written (an error midway). */
@@ -51,6 +84,8 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
   const fd = openSync(temp, 'w', 0o444);
   const entries: Entry[] = [];
   const seen = new Set<string>();
+  const lanes = Array.from({ length: LANES }, () => lane(level));
+  let next = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let offset = 0;
@@ -65,29 +100,41 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
     pendingBytes += chunk.length;
     offset += chunk.length;
   };
+  /** Objects go in in the order their compression ends: the idx finds them, not their order. */
+  const store = (id: Buffer, header: Buffer, body: Buffer) => {
+    entries.push({ id, offset, crc: crc32(body, crc32(header)) });
+    push(header);
+    push(body);
+    if (pendingBytes >= WRITE_AT) flush();
+  };
   // The object count is not known yet: the header is written last, in place.
   push(Buffer.alloc(12));
   const close = () => {
-    if (!closed) closeSync(fd);
+    if (closed) return;
     closed = true;
+    for (const l of lanes) l.z.close();
+    closeSync(fd);
   };
 
   return {
-    addBlob(content) {
-      const id = blobId(content);
+    async add(type, content) {
+      const id = objectId(type, content);
       const key = id.toString('latin1');
       if (seen.has(key)) return id;
       seen.add(key);
-      const header = objectHeader(BLOB, content.length);
-      const body = deflateSync(content, { level });
-      entries.push({ id, offset, crc: crc32(body, crc32(header)) });
-      push(header);
-      push(body);
-      if (pendingBytes >= WRITE_AT) flush();
+      const header = objectHeader(TYPES[type], content.length);
+      if (content.length > STREAM_MAX) {
+        store(id, header, deflateSync(content, { level }));
+        return id;
+      }
+      const l = lanes[next++ % LANES] as ReturnType<typeof lane>;
+      await l.done;
+      l.done = l.compress(content).then((body) => store(id, header, body));
       return id;
     },
 
     async finish() {
+      await Promise.all(lanes.map((l) => l.done));
       flush();
       close();
       if (entries.length === 0) {
