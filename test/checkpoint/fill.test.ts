@@ -207,4 +207,31 @@ describe('a first checkpoint of a tree without git', () => {
     const gitDir = join(checkpointDir(stateDir, root), 'git');
     expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
   });
+
+  it('writes the trees of many folders as one pack too: the commit is the one loose object', async () => {
+    const root = await tempDir('keel-fill-trees-');
+    const stateDir = await tempDir('keel-fill-trees-state-');
+    for (let i = 0; i < 300; i++) {
+      await fs.mkdir(join(root, `d${i}`));
+      await fs.writeFile(join(root, `d${i}`, 'f.txt'), `${i}\n`);
+    }
+    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    checkpointer.startRun('run-1');
+    await checkpointer.take({
+      callId: 'c0',
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 'cmd' },
+    });
+    const gitDir = join(checkpointDir(stateDir, root), 'git');
+    const objects = join(gitDir, 'objects');
+    const loose: string[] = [];
+    for (const dir of (await fs.readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d)))
+      for (const f of await fs.readdir(join(objects, dir))) loose.push(dir + f);
+    expect(loose).toHaveLength(1);
+    expect(gitIn(gitDir, root, ['cat-file', '-t', loose[0] as string]).trim()).toBe('commit');
+    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+    expect(gitIn(gitDir, root, ['ls-tree', '-r', '--name-only', 'refs/keel/checkpoints'])).toContain(
+      'd299/f.txt',
+    );
+  });
 });
