@@ -173,6 +173,8 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
     },
 
     async abort() {
+      // Compressions under way end first: a stream closed under them would fail them unheard.
+      await Promise.allSettled(lanes.map((l) => l.done));
       close();
       await fs.rm(temp, { force: true });
       await fs.rm(`${temp}.idx`, { force: true });

@@ -76,8 +76,9 @@ export function stager(git: ShadowGit, options: StageOptions) {
       git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
     if (entries.size + plan.add.length > FILL_AT) {
       // Many paths (a first checkpoint of a tree without git): read, hashed and packed by Keel, no process.
+      const dropped = new Set(plan.untrack);
       const filled = await fillIndex(git.gitDir, options.root, {
-        paths: [...entries.keys(), ...plan.add],
+        paths: [...[...entries.keys()].filter((p) => !dropped.has(p)), ...plan.add],
         remove: plan.untrack,
         maxFileBytes: options.maxFileBytes,
       });
