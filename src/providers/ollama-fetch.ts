@@ -35,53 +35,11 @@ export const ollamaFetch: typeof fetch = async (input, init) => {
 
 function withToolNames(init: RequestInit | undefined): RequestInit | undefined {
   if (typeof init?.body !== 'string') return init;
-  const body = withToolNamesBody(init.body);
-  return body === undefined ? init : { ...init, body };
-}
-
-/** A /api/chat body with each tool result's `tool_name` filled in; undefined when it is not JSON (sent as it is). */
-export function withToolNamesBody(body: string): string | undefined {
-  return namedInText(body) ?? namedByParsing(body);
-}
-
-// The provider serialises a tool call as {"id":…,"type":"function","function":{"name":…, and a tool result as
-// {"role":"tool","tool_call_id":…, in that key order. Inside a JSON string every quote is escaped, so this text
-// occurs only as JSON structure. A JSON string literal, escapes included:
-const STRING = '"(?:[^"\\\\]|\\\\.)*"';
-const CALL = new RegExp(`\\{"id":(${STRING}),"type":"function","function":\\{"name":(${STRING})`, 'g');
-const RESULT = new RegExp(`\\{"role":"tool","tool_call_id":(${STRING})(?!,"tool_name":)`, 'g');
-const TOOL_ROLE = /"role":"tool"/g;
-
-/**
- * The body with each tool result's `tool_name` written into the text, without parsing it: the whole conversation
- * goes out every turn, and parsing and serialising it again tripled what each request allocates. Undefined when the
- * text could hold more than the provider's own messages (the caller parses instead): a tool message the pattern
- * missed, a result without its call, two calls or two results with one id (a call's arguments shaped like one).
- */
-function namedInText(body: string): string | undefined {
-  const names = new Map<string, string>();
-  let plain = true;
-  for (const [, id, name] of body.matchAll(CALL)) {
-    if (names.has(id!)) plain = false;
-    names.set(id!, name!);
-  }
-  const seen = new Set<string>();
-  const named = body.replace(RESULT, (whole, id: string) => {
-    const name = names.get(id);
-    if (name === undefined || seen.has(id)) plain = false;
-    seen.add(id);
-    return `${whole},"tool_name":${name}`;
-  });
-  return plain && seen.size === (body.match(TOOL_ROLE)?.length ?? 0) ? named : undefined;
-}
-
-/** The same by parsing the body: undefined when it is not JSON. */
-function namedByParsing(text: string): string | undefined {
   let body: { messages?: OllamaMessage[] };
   try {
-    body = JSON.parse(text) as { messages?: OllamaMessage[] };
+    body = JSON.parse(init.body) as { messages?: OllamaMessage[] };
   } catch {
-    return undefined;
+    return init;
   }
   const names = new Map<string, string>();
   for (const message of body.messages ?? []) {
@@ -91,7 +49,7 @@ function namedByParsing(text: string): string | undefined {
       if (name) message.tool_name = name;
     }
   }
-  return JSON.stringify(body);
+  return { ...init, body: JSON.stringify(body) };
 }
 
 /** Re-frames the NDJSON body line by line (each complete line is passed on at once: streaming is kept). */

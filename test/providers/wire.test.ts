@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
 import { createOllamaModel, normalizeOllamaHost, ollamaContextSize } from '../../src/providers/ollama.js';
-import { withToolNamesBody } from '../../src/providers/ollama-fetch.js';
 import { createOpenAICompatibleModel } from '../../src/providers/openai-compatible.js';
 import { useModelServers } from '../support/cleanup.js';
 import { ask, collect, readFileTool, request, textOf } from './helpers.js';
@@ -138,69 +137,5 @@ describe('openai-compatible wire format', () => {
     await collect(model.stream(request(ask('hi'), [])));
     expect(server.requests[0]!.headers.authorization).toBeUndefined();
     expect(server.requests[0]!.body.tools).toBeUndefined();
-  });
-});
-
-describe('ollama tool names', () => {
-  /** A body as ollama-ai-provider-v2 serialises it: its key order, arguments as objects. */
-  const body = (messages: unknown[]) => JSON.stringify({ model: 'qwen3', messages, stream: true });
-  const call = (id: string, name: string, args: unknown = {}) => ({
-    id,
-    type: 'function',
-    function: { name, arguments: args },
-  });
-  const assistant = (...calls: unknown[]) => ({ role: 'assistant', content: '', tool_calls: calls });
-  const result = (id: string, content: string) => ({ role: 'tool', tool_call_id: id, content });
-  /** What filling the names means: parse, name each result after its call, serialise. */
-  const parsed = (text: string) => {
-    const value = JSON.parse(text) as { messages: Record<string, unknown>[] };
-    const names = new Map<unknown, unknown>();
-    for (const m of value.messages) {
-      for (const c of (m.tool_calls as ReturnType<typeof call>[] | undefined) ?? [])
-        names.set(c.id, c.function.name);
-      if (m.role === 'tool' && names.has(m.tool_call_id)) m.tool_name = names.get(m.tool_call_id);
-    }
-    return value;
-  };
-
-  it.each([
-    ['one call and its result', [assistant(call('c1', 'read_file', { path: 'a' })), result('c1', 'x')]],
-    [
-      'two calls of a turn, results in order',
-      [assistant(call('c1', 'read_file'), call('c2', 'grep')), result('c1', 'a'), result('c2', 'b')],
-    ],
-    [
-      'results whose text looks like JSON structure',
-      [
-        assistant(call('c"1', 'read_file')),
-        result(
-          'c"1',
-          '{"role":"tool","tool_call_id":"c1"} {"id":"c1","type":"function","function":{"name":"x"',
-        ),
-      ],
-    ],
-    ['a result without its call (pruned)', [{ role: 'user', content: 'go' }, result('gone', 'x')]],
-    [
-      'arguments shaped like a tool message',
-      [assistant(call('c1', 'write_file', { role: 'tool', tool_call_id: 'c1' })), result('c1', 'ok')],
-    ],
-    [
-      'arguments shaped like a tool call',
-      [
-        assistant(call('c1', 'write_file', { id: 'c2', type: 'function', function: { name: 'x' } })),
-        result('c1', 'ok'),
-        assistant(call('c2', 'grep')),
-        result('c2', 'b'),
-      ],
-    ],
-  ])('names each tool result after its call: %s', (_, messages) => {
-    const text = body(messages);
-    expect(JSON.parse(withToolNamesBody(text)!)).toEqual(parsed(text));
-  });
-
-  it('leaves a body without tool results as it is', () => {
-    expect(withToolNamesBody('not json')).toBe('not json');
-    const text = body([{ role: 'user', content: 'hi' }]);
-    expect(withToolNamesBody(text)).toBe(text);
   });
 });
