@@ -274,8 +274,10 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       const fitted = await fitContext(conversation, { turn, emit, signal, autoCompact });
       if (fitted.usage) state.usage = addUsage(state.usage, fitted.usage);
       if (fitted.compactionFailed) autoCompact = undefined;
-      // Nothing lost: every message so far is on disk before the model sees it.
-      await options.flush?.();
+      // Nothing lost: every message so far goes to disk while the request is on its way (the first one creates the
+      // session file), and is there before anything the model answers is acted on.
+      const flushed = options.flush?.();
+      flushed?.catch(() => {}); // awaited after the stream; an error then is the run's
 
       const { text, reasoning, calls, finish } = await streamTurn(
         conversation,
@@ -287,6 +289,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
         },
         offered,
       );
+      await flushed;
       conversation.push({
         role: 'assistant',
         content: text,
