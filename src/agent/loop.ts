@@ -274,10 +274,12 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       const fitted = await fitContext(conversation, { turn, emit, signal, autoCompact });
       if (fitted.usage) state.usage = addUsage(state.usage, fitted.usage);
       if (fitted.compactionFailed) autoCompact = undefined;
-      // Nothing lost: every message so far goes to disk while the request is on its way (the first one creates the
-      // session file), and is there before anything the model answers is acted on.
+      // Nothing lost: every message so far is on disk before the model sees it, and a resumed session after a crash
+      // sends the same history. The run's first request, which a crash could only lose with the run's own prompt, goes
+      // out while the session file is created and written, and is on disk before the answer is acted on.
       const flushed = options.flush?.();
-      flushed?.catch(() => {}); // awaited after the stream; an error then is the run's
+      flushed?.catch(() => {}); // an error is the run's, where it is awaited
+      if (turn > 1) await flushed;
 
       const { text, reasoning, calls, finish } = await streamTurn(
         conversation,

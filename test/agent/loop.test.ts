@@ -189,7 +189,7 @@ describe('runLoop', () => {
     expect(result).toMatchObject({ reason: 'failed', error: { code: 'content_filter' } });
   });
 
-  it('asks for the tool list every turn; each model call goes out while durable consumers flush, done before the answer is acted on', async () => {
+  it('asks for the tool list every turn; the first model call goes out while durable consumers flush, later ones after, and every answer is acted on after', async () => {
     const offered: string[][] = [];
     const order: string[] = [];
     let tools = [{ name: 'one', description: '', inputSchema: {} }];
@@ -219,7 +219,7 @@ describe('runLoop', () => {
     });
     await runLoop(conversation, options);
     expect(offered).toEqual([['one'], ['one', 'two']]);
-    // Each request goes out while its flush runs; the flush ends before the calls run and before the next request.
+    // The first request goes out while its flush runs; each flush ends before the calls run and before a later request.
     expect(order.slice(0, 9)).toEqual([
       'flush',
       'model',
@@ -228,8 +228,8 @@ describe('runLoop', () => {
       'flushed',
       'tool',
       'flush',
-      'model',
       'flushed',
+      'model',
     ]);
   });
 });
