@@ -274,12 +274,8 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       const fitted = await fitContext(conversation, { turn, emit, signal, autoCompact });
       if (fitted.usage) state.usage = addUsage(state.usage, fitted.usage);
       if (fitted.compactionFailed) autoCompact = undefined;
-      // Nothing lost: every message so far is on disk before the model sees it, and a resumed session after a crash
-      // sends the same history. The run's first request, which a crash could only lose with the run's own prompt, goes
-      // out while the session file is created and written, and is on disk before the answer is acted on.
-      const flushed = options.flush?.();
-      flushed?.catch(() => {}); // an error is the run's, where it is awaited
-      if (turn > 1) await flushed;
+      // Nothing lost: every message so far is on disk before the model sees it.
+      await options.flush?.();
 
       const { text, reasoning, calls, finish } = await streamTurn(
         conversation,
@@ -291,7 +287,6 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
         },
         offered,
       );
-      await flushed;
       conversation.push({
         role: 'assistant',
         content: text,
