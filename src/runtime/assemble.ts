@@ -272,7 +272,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
-  if (modeMayChangeFiles(mode)) void checkpoints?.prepare();
+  // It starts on the next turn of the event loop: its git processes are spawned on this thread, and a headless run
+  // reaches its first request without waiting on I/O, so the request goes first.
+  if (modeMayChangeFiles(mode)) setImmediate(() => void checkpoints?.prepare());
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
