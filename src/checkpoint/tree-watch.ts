@@ -77,11 +77,11 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
     if (state === 'ready' || state === 'starting') state = 'broken';
   };
 
-  const watchDir = (rel: string): boolean => {
-    if (watchers.has(rel)) return true;
+  /** Watches one folder: `gone` when it went meanwhile (its parent's watch tells), `failed` (ENOSPC, EMFILE). */
+  const watchDir = (rel: string): 'ok' | 'gone' | 'failed' => {
+    if (watchers.has(rel)) return 'ok';
     let watcher: FSWatcher;
     try {
-      // ENOSPC (the user's watches are used up), EMFILE, a folder gone meanwhile: the caller scans instead.
       watcher = fsWatch(join(root, rel), { persistent: false }, (_type, name) => {
         if (burst++ === 0) setImmediate(() => (burst = 0));
         // A name that is not valid UTF-8 cannot be named back to git: scan.
@@ -89,13 +89,14 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
         else if (paths.size < MAX_PATHS) paths.add(join2(rel, name));
         else paths.add('\0many');
       });
-    } catch {
-      return false;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'failed';
     }
     watcher.on('error', breakDown);
     watcher.unref();
     watchers.set(rel, watcher);
-    return true;
+    return 'ok';
   };
 
   /** Watches a folder, then lists it: whatever is made in it before the watch is in the listing. */
@@ -106,13 +107,16 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
       const batch = queue.splice(0, 64);
       const lists = await Promise.all(
         batch.map(async (rel) => {
-          if (!watchDir(rel)) return undefined;
-          return fs.readdir(join(root, rel), { withFileTypes: true }).catch(() => undefined);
+          const watched = watchDir(rel);
+          if (watched !== 'ok') return watched;
+          // A folder removed after its watch was set: its parent's watch names it.
+          return fs.readdir(join(root, rel), { withFileTypes: true }).catch(() => 'gone' as const);
         }),
       );
       for (const [i, entries] of lists.entries()) {
         const rel = batch[i] as string;
-        if (!entries) return false;
+        if (entries === 'failed' || (entries === 'gone' && rel === '')) return false;
+        if (entries === 'gone') continue;
         for (const entry of entries) {
           // A repository nested in the workspace is recorded by its commit, which no event of ours reports.
           if (entry.name === '.git') {
@@ -150,9 +154,9 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
         state = 'off';
         return;
       }
+      // What changed while the folders were listed stays named: the scan that follows stages it anyway, but a
+      // folder made in one already listed is watched only once a drain names it.
       if (state === 'starting') state = 'ready';
-      // What happened while the folders were listed is in the full scan that follows.
-      paths = new Set();
     },
     async drain() {
       if (!usable || state === 'off' || state === 'closed') return { scan: 'off' };
@@ -170,7 +174,7 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
     unwatched: () => skipped,
     add(rel) {
       if (state !== 'ready' || watchers.size >= maxDirs) return false;
-      return watchDir(rel);
+      return watchDir(rel) === 'ok';
     },
     keep(rel) {
       if (kept.has(rel)) return;
