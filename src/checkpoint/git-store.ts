@@ -257,6 +257,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       try {
         // The index holds the state just saved, so files in it but not in the target are removed, the target's
         // files written; ignored and untracked-by-us paths (and `.git`) are left alone.
+        // The index is rewritten whole: the next stage scans rather than trust what the watch saw before.
+        options.watch?.invalidate();
         await git.run(['read-tree', '--reset', '-u', full]);
       } catch (error) {
         throw new CheckpointError(

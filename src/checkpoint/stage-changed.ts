@@ -12,6 +12,7 @@ import {
   parseIgnoredListing,
   planIgnored,
 } from './ignored-files.js';
+import { patchIndex } from './index-patch.js';
 import { type IndexEntries, readIndexEntries } from './index-trees.js';
 import type { ShadowGit } from './shadow-git.js';
 import { MAX_PATHS, type TreeWatch } from './tree-watch.js';
@@ -191,7 +192,11 @@ export async function stageChanged(
   }
   if (untrack.size > 0) await ctx.untrack([...untrack]);
   const paths = [...add, ...plan.add.filter((p) => !untrack.has(p))];
-  if (paths.length > 0) await ctx.update(paths);
+  // Edits of files the index holds, the usual case, need no git process at all.
+  const edits =
+    untrack.size === 0 && fresh.length === 0 && plan.add.length === 0 && add.every((p) => stats.has(p));
+  if (paths.length > 0 && !(edits && (await patchIndex(ctx.git.gitDir, root, paths))))
+    await ctx.update(paths);
 
   // What was left out before, less what changed, plus what is left out now.
   const skipped = last.skipped.filter(

@@ -69,6 +69,12 @@ async function pair(
     };
   };
   const watched = shadow('watched', true);
+  /** A plain git command on the watched shadow repository. */
+  const gitWatched = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: root,
+      env: { ...gitEnv, GIT_DIR: watched.gitDir, GIT_WORK_TREE: root },
+    }).toString();
   const scanned = shadow('scanned', false);
   const stageWatched = stager(watched, stageOptions, watch);
   const stageScanned = stager(scanned, stageOptions);
@@ -87,7 +93,7 @@ async function pair(
     return { how: a.how, processes: ran };
   };
   expect((await check()).how).toBe('scan');
-  return { root, watch, check };
+  return { root, watch, check, git: gitWatched };
 }
 
 describe('later checkpoints from the tree watch', () => {
@@ -112,9 +118,11 @@ describe('later checkpoints from the tree watch', () => {
     await Promise.all(shared.map((cleanup) => cleanup()));
   });
 
-  it('stages an edit of a tracked file with one git process, and nothing changed with none', async () => {
-    sh(ws.root, 'echo more >> src/b.ts');
-    expect(await ws.check()).toEqual({ how: 'watch', processes: 1 });
+  it('stages edits of tracked files without a git process, recording the stat data git would', async () => {
+    sh(ws.root, 'echo more >> src/b.ts && echo again >> a.txt && chmod +x src/c.ts');
+    expect(await ws.check()).toEqual({ how: 'watch', processes: 0 });
+    // git finds every entry matching its file by stat alone.
+    expect(ws.git('ls-files', '-m', '-d')).toBe('');
     expect(await ws.check()).toEqual({ how: 'watch', processes: 0 });
   });
 
