@@ -1,11 +1,11 @@
-// Re-records edited files that the shadow index already holds without a git process: each file's blob is written
-// loose and its entry's stat data and object id are overwritten in place (git's Documentation/gitformat-index.txt),
-// the index written back under git's own lock. For a later checkpoint after an edit, this is all `git update-index`
+// Re-records edited files that the shadow index already holds without a git process: their blobs are written as
+// one pack (git's Documentation/gitformat-pack.txt), as update-index's bulk check-in would, and their entries' stat
+// data and object ids overwritten in place (gitformat-index.txt), the index written back under git's own lock. For a later checkpoint after an edit, this is all `git update-index`
 // would do, less a process and git's parsing of the whole index. Anything unusual is left to update-index.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { writeLooseObject } from './git-objects.js';
+import { crc32, deflateSync } from 'node:zlib';
 import { type IndexEntries, readIndexEntries } from './index-trees.js';
 
 /** Files larger than this are left to update-index, which streams them. */
@@ -29,6 +29,78 @@ export function findEntry(index: IndexEntries, path: Buffer): number {
 }
 
 const u32 = (value: bigint) => Number(value & 0xffffffffn);
+const sha1 = (...parts: Buffer[]) => {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+};
+const BLOB = 3;
+
+/** A pack of blobs and its index (version 2), renamed into place pack first: git finds a pack by its index. */
+export async function writeBlobPack(gitDir: string, blobs: readonly Buffer[]): Promise<Buffer[]> {
+  const header = Buffer.alloc(12);
+  header.write('PACK', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(blobs.length, 8);
+  const parts: Buffer[] = [header];
+  const objects: { oid: Buffer; offset: number; crc: number }[] = [];
+  const ids: Buffer[] = [];
+  let offset = 12;
+  for (const body of blobs) {
+    // Type and size: 4 bits of size in the first byte, 7 in each one after, the high bit saying one follows.
+    const head: number[] = [];
+    let size = body.length;
+    let byte = (BLOB << 4) | (size & 0x0f);
+    size = Math.floor(size / 16);
+    while (size > 0) {
+      head.push(byte | 0x80);
+      byte = size & 0x7f;
+      size = Math.floor(size / 128);
+    }
+    head.push(byte);
+    const entry = Buffer.concat([Buffer.from(head), deflateSync(body)]);
+    const oid = sha1(Buffer.from(`blob ${body.length}\0`), body);
+    objects.push({ oid, offset, crc: crc32(entry) });
+    ids.push(oid);
+    parts.push(entry);
+    offset += entry.length;
+  }
+  const packSum = sha1(...parts);
+  parts.push(packSum);
+  objects.sort((a, b) => Buffer.compare(a.oid, b.oid));
+  const fanout = Buffer.alloc(256 * 4);
+  for (let b = 0, k = 0; b < 256; b++) {
+    while (k < objects.length && (objects[k]?.oid[0] as number) <= b) k++;
+    fanout.writeUInt32BE(k, b * 4);
+  }
+  const crcs = Buffer.alloc(objects.length * 4);
+  const offsets = Buffer.alloc(objects.length * 4);
+  objects.forEach((o, k) => {
+    crcs.writeUInt32BE(o.crc, k * 4);
+    offsets.writeUInt32BE(o.offset, k * 4);
+  });
+  const idx = [
+    Buffer.from([0xff, 0x74, 0x4f, 0x63, 0, 0, 0, 2]),
+    fanout,
+    ...objects.map((o) => o.oid),
+    crcs,
+    offsets,
+    packSum,
+  ];
+  idx.push(sha1(...idx));
+  const dir = join(gitDir, 'objects', 'pack');
+  await fs.mkdir(dir, { recursive: true });
+  const name = join(dir, `pack-${packSum.toString('hex')}`);
+  for (const [ext, data] of [
+    ['pack', parts],
+    ['idx', idx],
+  ] as const) {
+    const temp = join(dir, `tmp_${process.pid}_${randomBytes(4).toString('hex')}`);
+    await fs.writeFile(temp, Buffer.concat(data), { mode: 0o444 });
+    await fs.rename(temp, `${name}.${ext}`);
+  }
+  return ids;
+}
 
 /**
  * Overwrites the entries of `paths` (each one in the index, a regular file or a link) with the files as they are.
@@ -44,7 +116,7 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
   const index = readIndexEntries(buf);
   // Every entry is stage 0 and none was left out: the last one's end is where the extensions start.
   if (index.count === 0 || index.count !== buf.readUInt32BE(8)) return false;
-  const patches: { at: number; stat: Buffer; oid: Buffer }[] = [];
+  const patches: { at: number; stat: Buffer; body: Buffer }[] = [];
   for (const path of paths) {
     const i = findEntry(index, Buffer.from(path));
     if (i < 0) return false;
@@ -78,19 +150,22 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
       st.size,
     ];
     fields.forEach((value, k) => stat.writeUInt32BE(u32(value), k * 4));
-    const oid = Buffer.from(await writeLooseObject(gitDir, 'blob', body), 'hex');
-    patches.push({ at, stat, oid });
+    patches.push({ at, stat, body });
   }
+  const oids = await writeBlobPack(
+    gitDir,
+    patches.map((p) => p.body),
+  );
   const last = index.count - 1;
   const lastAt = (index.oidAt[last] as number) - 40;
   const entriesEnd = lastAt + Math.floor(((index.end[last] as number) - lastAt + 8) / 8) * 8;
   // The extensions (cache tree, untracked cache, …) describe the index as it was: left out, as git may.
   const out = Buffer.allocUnsafe(entriesEnd + 20);
   buf.copy(out, 0, 0, entriesEnd);
-  for (const p of patches) {
+  patches.forEach((p, k) => {
     p.stat.copy(out, p.at);
-    p.oid.copy(out, p.at + 40);
-  }
+    (oids[k] as Buffer).copy(out, p.at + 40);
+  });
   createHash('sha1').update(out.subarray(0, entriesEnd)).digest().copy(out, entriesEnd);
   const lock = `${file}.lock`;
   // git's lock: a git process writing the index meanwhile makes this fail, and update-index take over.

@@ -123,6 +123,9 @@ describe('later checkpoints from the tree watch', () => {
     expect(await ws.check()).toEqual({ how: 'watch', processes: 0 });
     // git finds every entry matching its file by stat alone.
     expect(ws.git('ls-files', '-m', '-d')).toBe('');
+    // The new contents are read back from the pack written for them.
+    const blob = ws.git('ls-files', '-s', 'src/b.ts').split(/\s+/)[1] as string;
+    expect(ws.git('cat-file', '-p', blob)).toBe(await fs.readFile(join(ws.root, 'src/b.ts'), 'utf8'));
     expect(await ws.check()).toEqual({ how: 'watch', processes: 0 });
   });
 
