@@ -1,7 +1,7 @@
 // Bench of long sessions and prompt caching (issue 20, items 5 and 6): `keel sessions list` over 200 generated
 // sessions of 440 KB, resuming a 10,000-message session to its first model request, RSS at the start and end of a
 // 1,000-turn scripted run, and whether each request of a 20-turn Anthropic run repeats the previous one's bytes up
-// to its last cache breakpoint. Called from bench.mjs; returns rows of [name, value, target].
+// to its last cache breakpoint. Called from bench.mjs; returns rows of [name, value, note, holds].
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +87,7 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       'sessions list 200×440 KB',
       `${(median(warm) / 1000).toFixed(3)} s`,
       `target ≤ 0.2 s (keel --version: ${(median(version) / 1000).toFixed(3)} s)`,
+      median(warm) <= 200,
     ]);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -124,6 +125,7 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       'resume 10k messages → first request',
       `${(median(resume) / 1000).toFixed(3)} s`,
       'target ≤ 1 s',
+      median(resume) <= 1000,
     ]);
 
     // RSS of a 1,000-turn run, sampled at requests 100, 500 and 1,000. V8 sizes its heap up during the first few
@@ -169,6 +171,7 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       'RSS, 1,000-turn run (turn 100 → 500 → 1,000)',
       early && mid && end ? `${early.toFixed(0)}→${mid.toFixed(0)}→${end.toFixed(0)} MiB` : 'n/a (no /proc)',
       early && mid && end ? `500 → 1,000: ×${(end / mid).toFixed(2)}, target ≤ ×1.1` : '',
+      early && mid && end ? end / mid <= 1.1 : null,
     ]);
 
     // Anthropic: each request repeats the previous one's bytes (in cache order) up to its last breakpoint.
@@ -221,6 +224,7 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       `Anthropic cache prefix kept (${cacheTurns} turns)`,
       `${reused}/${cacheTurns - 1}`,
       `target ${cacheTurns - 1}/${cacheTurns - 1}; ${((100 * cachedBytes) / totalBytes).toFixed(0)}% of bytes cacheable`,
+      reused === cacheTurns - 1,
     ]);
   } finally {
     await rm(tmp, { recursive: true, force: true });
