@@ -387,6 +387,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runner.killAll();
       await languages.close();
       await checkpoints?.settle();
+      // The tree watch's handles go with the run (they never keep the process alive: unref'd).
+      checkpoints?.close();
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
       if (late.length > 0) {
