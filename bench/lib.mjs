@@ -81,3 +81,50 @@ export function startCheckpointer(createCheckpointer, ws, stateDir) {
   checkpointer.startRun('bench');
   return checkpointer;
 }
+
+/**
+ * A row of the bench's table: [what, value, note, holds]. `holds` is true or false where the row has a target,
+ * null where its target could not be measured (n/a), undefined where it has none; the table marks ✓ / ✗ and the
+ * summary lists every row with a target.
+ */
+export const row = (what, value, note = '', holds = undefined) => [what, value, note, holds];
+
+/**
+ * A row of `ours` against a reference measured in the same run: "0.35× codex (0.900 s), target ≤ 0.4×". `ref` is a
+ * number, or { missing: 'why' } (the row says n/a); without `limit` the ratio is shown with no target.
+ */
+export function ratioRow(what, ours, ref, { name, limit, format = seconds }) {
+  if (typeof ref !== 'number' || !Number.isFinite(ref) || ref <= 0)
+    return row(
+      what,
+      format(ours),
+      `n/a (${ref?.missing ?? `no ${name} measurement`})`,
+      limit ? null : undefined,
+    );
+  const ratio = ours / ref;
+  const note = `${ratio.toFixed(2)}× ${name} (${format(ref)})`;
+  if (limit === undefined) return row(what, format(ours), note);
+  return row(what, format(ours), `${note}, target ≤ ${limit}×`, ratio <= limit);
+}
+
+const mark = (holds) => (holds === true ? '  ✓' : holds === false ? '  ✗' : holds === null ? '  –' : '');
+
+/** Prints rows under a heading; the value column right-aligned. */
+export function printRows(heading, rows, width = 52) {
+  process.stdout.write(`${heading}\n`);
+  for (const [what, value, note, holds] of rows)
+    process.stdout.write(`  ${what.padEnd(width)} ${value.padStart(12)}   ${note}${mark(holds)}\n`);
+}
+
+/** The summary: every row with a target, whether it holds (✓), misses (✗) or could not be measured (–). */
+export function printSummary(rows) {
+  const targets = rows.filter((r) => r[3] !== undefined);
+  const held = targets.filter((r) => r[3] === true).length;
+  const missed = targets.filter((r) => r[3] === false);
+  const unmeasured = targets.filter((r) => r[3] === null);
+  process.stdout.write(
+    `Summary: ${held} of ${targets.length} targets hold, ${missed.length} missed, ${unmeasured.length} not measured\n`,
+  );
+  for (const [what, value, note, holds] of targets)
+    process.stdout.write(`  ${mark(holds).trim()} ${what}: ${value}, ${note}\n`);
+}

@@ -27,8 +27,23 @@ const sortKeys = (value: unknown): unknown => {
 const normalizePath = (value: unknown): unknown =>
   typeof value === 'string' && value !== '' ? posix.normalize(value).replace(/\/$/, '') : value;
 
+/**
+ * Keys already worked out, per call object: the loop asks for the key of every earlier read call at each read
+ * (repeated-read.ts), and a call's input never changes. Weak, so a call pruned from the conversation goes with it.
+ */
+const keys = new WeakMap<ToolCall, string>();
+
 /** The call's name and its arguments with keys sorted and `path` normalised: equal for the same call. */
 export function callKey(call: ToolCall): string {
+  let key = keys.get(call);
+  if (key === undefined) {
+    key = keyOf(call);
+    keys.set(call, key);
+  }
+  return key;
+}
+
+function keyOf(call: ToolCall): string {
   let args: unknown;
   try {
     args = call.input.trim() === '' ? {} : JSON.parse(call.input);
@@ -40,23 +55,39 @@ export function callKey(call: ToolCall): string {
 
 const shown = (call: ToolCall): string => `${call.name} ${clip(call.input, 120)}`;
 
-/** Watches the run's calls in order and words a note when they start going round in circles. */
+/** The calls the guard looks back at: enough for A→B→A→B. */
+const WINDOW = 4;
+
+/**
+ * Watches the run's calls in order and words a note when they start going round in circles. It keeps the last
+ * few calls and the length of the current run of identical ones, never the whole run's calls: a long run would
+ * otherwise hold every call (a write's whole content included) after pruning and compaction dropped it.
+ */
 export class RepetitionGuard {
-  private readonly calls: { key: string; call: ToolCall }[] = [];
+  private readonly recent: { key: string; call: ToolCall }[] = [];
+  /** How many calls in a row, up to the last one, share its key. */
+  private run = 0;
+
+  /** How many calls the guard holds (at most WINDOW, however long the run). */
+  get held(): number {
+    return this.recent.length;
+  }
 
   /** Records one turn's calls; returns the note for the next request, if they repeat. */
   afterTurn(calls: readonly ToolCall[]): string | undefined {
-    for (const call of calls) this.calls.push({ key: callKey(call), call });
-    const recent = this.calls;
-    const last = recent.at(-1);
-    if (!last) return undefined;
-    let run = 1;
-    while (run < recent.length && recent[recent.length - 1 - run]!.key === last.key) run++;
-    if (run >= 3) {
-      const instead = INSTEAD[last.call.name] ?? INSTEAD.default;
-      return `[Keel: you have made the same call ${run} times in a row (${shown(last.call)}). Repeating it will not help: ${instead}.]`;
+    for (const call of calls) {
+      const key = callKey(call);
+      this.run = this.recent.at(-1)?.key === key ? this.run + 1 : 1;
+      this.recent.push({ key, call });
+      if (this.recent.length > WINDOW) this.recent.shift();
     }
-    const [a, b, c, d] = recent.slice(-4);
+    const last = this.recent.at(-1);
+    if (!last) return undefined;
+    if (this.run >= 3) {
+      const instead = INSTEAD[last.call.name] ?? INSTEAD.default;
+      return `[Keel: you have made the same call ${this.run} times in a row (${shown(last.call)}). Repeating it will not help: ${instead}.]`;
+    }
+    const [a, b, c, d] = this.recent;
     if (d && a!.key === c!.key && b!.key === d.key && a!.key !== b!.key) {
       return `[Keel: you are alternating between the same two calls (${shown(a!.call)} and ${shown(b!.call)}) without progress. Stop and rethink: ${INSTEAD.default}.]`;
     }

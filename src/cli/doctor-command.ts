@@ -68,7 +68,7 @@ function nodeCheck(): Check {
 }
 
 async function sandboxCheck(env: NodeJS.ProcessEnv): Promise<Check> {
-  const why = await probeBubblewrap(false, env);
+  const why = await probeBubblewrap(false, env, true);
   return why === undefined
     ? pass('sandbox', 'bubblewrap runs commands in their own namespaces (probe ran)')
     : failed('sandbox', why, SANDBOX_HINT.replace(/, or run without --sandbox$/, ''));

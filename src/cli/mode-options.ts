@@ -73,6 +73,17 @@ export async function defaultMode(options: DefaultModeOptions): Promise<ModeChoi
   return { mode: 'auto', why: 'bubblewrap works here, so commands run in its sandbox' };
 }
 
+/**
+ * Starts the sandbox probe (a bwrap process, unless an earlier run's answer is kept) before the command's modules
+ * load, where the run will ask for it: the default mode depends on it, and so does full or auto mode's runner. It
+ * runs with the default network setting, which is the one almost every config keeps; another setting probes again.
+ */
+export function probeEarly(flags: ModeFlags & { sandbox?: boolean }): void {
+  const mode = flags.allowDangerous ? 'full' : flags.mode;
+  if (flags.sandbox === false || (mode !== undefined && mode !== 'full' && mode !== 'auto')) return;
+  void probeBubblewrap(false, commandEnv(process.env));
+}
+
 /** --mode or --allow-dangerous when given; else the default, probing the sandbox only then. */
 export async function resolveMode(
   flags: ModeFlags & { sandbox?: boolean },

@@ -1,7 +1,7 @@
 // Keel's commands and options, for commander: each subcommand's module loads only when it runs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './global-options.js';
-import { allowOption, modeOption } from './mode-options.js';
+import { allowOption, modeOption, probeEarly } from './mode-options.js';
 
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
@@ -104,6 +104,7 @@ Start it as you start other agents:
     )
     .argument('[args...]', 'arguments of --command')
     .action(async (args: string[], options, command: Command) => {
+      probeEarly(options);
       const { runCommand } = await import('./run.js');
       const { planFile, ...rest } = options as { planFile?: string; plan?: string };
       if (planFile !== undefined && rest.plan !== undefined) {

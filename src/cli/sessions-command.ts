@@ -3,8 +3,8 @@ import { realpath, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { dataDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
-import { resolveWorkspaceDir } from '../runtime/config.js';
-import { type ExportFormat, exportSession, toMarkdown } from '../session/export.js';
+import { resolveWorkspaceDir } from '../runtime/workspace-dir.js';
+import type { ExportFormat } from '../session/export.js';
 import { clearMarker } from '../session/marker.js';
 import { findSession, readSession, SessionError, sessionDir, sessionPath } from '../session/session-file.js';
 import { removeSessionImages } from '../session/session-images.js';
@@ -88,6 +88,8 @@ async function load(id: string, options: GlobalOptions) {
 export function sessionsShowCommand(id: string, options: GlobalOptions): Promise<number> {
   return withFailure(options, async () => {
     const { record } = await load(id, options);
+    // Markdown rendering (marked) loads only for show and export, not for list.
+    const { exportSession, toMarkdown } = await import('../session/export.js');
     process.stdout.write(
       options.output === 'text' ? sanitize(toMarkdown(record)) : exportSession(record, 'json'),
     );
@@ -100,6 +102,7 @@ export function sessionsExportCommand(
 ): Promise<number> {
   return withFailure(options, async () => {
     const { record } = await load(id, options);
+    const { exportSession } = await import('../session/export.js');
     const text = exportSession(record, options.format);
     if (options.out === undefined) process.stdout.write(text);
     else {

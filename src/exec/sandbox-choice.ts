@@ -1,10 +1,11 @@
 // Whether shell commands run in the sandbox: the user's choice (--sandbox / --no-sandbox, safety.sandbox), else
 // the mode's default (full and auto modes are sandboxed where bubblewrap works), and whether bubblewrap works here, probed
-// once and only when the answer matters, so runs that never sandbox never pay for it.
+// once and only when the answer matters, so runs that never sandbox never pay for it, and kept between runs.
 import { execFile } from 'node:child_process';
 import { SandboxUnavailableError } from '../core/errors.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { ExecutionMode } from '../safety/modes.js';
+import { findOnPath, keepAnswer, keptAnswer, MISSING, probeKey } from './probe-cache.js';
 import { createProcessRunner } from './process-runner.js';
 import { createSandboxRunner, probeArgs, type SandboxOptions } from './sandbox-runner.js';
 
@@ -20,20 +21,39 @@ export type SandboxProbe = (network: boolean, env: NodeJS.ProcessEnv) => Promise
 const probes = new Map<string, Promise<string | undefined>>();
 
 /** Runs `bwrap` with the sandbox's own isolation on `true`: it works, or the reason it does not. */
-export const probeBubblewrap: SandboxProbe = (network, env) => {
-  const key = `${network}:${env.PATH ?? ''}`;
+function runProbe(network: boolean, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('bwrap', probeArgs(network), { env, timeout: 10_000 }, (error, _stdout, stderr) => {
+      if (!error) return resolve(undefined);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(MISSING);
+      const why = stderr.trim().split('\n')[0] || error.message;
+      resolve(`bubblewrap cannot create its namespaces here (${why})`);
+    });
+  });
+}
+
+/**
+ * Whether bubblewrap works here. The answer of an earlier run is reused while nothing it depends on changed
+ * (probe-cache.ts), so starting a run spawns nothing; `fresh` (keel doctor) always runs bwrap.
+ */
+export const probeBubblewrap = (
+  network: boolean,
+  env: NodeJS.ProcessEnv,
+  fresh = false,
+): Promise<string | undefined> => {
+  const key = `${network}:${env.PATH ?? ''}:${fresh}`;
   let probe = probes.get(key);
   if (!probe) {
-    probe = new Promise((resolve) => {
-      execFile('bwrap', probeArgs(network), { env, timeout: 10_000 }, (error, _stdout, stderr) => {
-        if (!error) return resolve(undefined);
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return resolve('bubblewrap (bwrap) is not installed or not on PATH');
-        }
-        const why = stderr.trim().split('\n')[0] || error.message;
-        resolve(`bubblewrap cannot create its namespaces here (${why})`);
-      });
-    });
+    probe = (async () => {
+      const bwrap = env.PATH === undefined ? undefined : findOnPath('bwrap', env.PATH);
+      if (env.PATH !== undefined && bwrap === undefined) return MISSING;
+      const cacheKey = bwrap === undefined ? undefined : probeKey(bwrap, network);
+      const kept = cacheKey === undefined || fresh ? undefined : keptAnswer(env, cacheKey);
+      if (kept) return kept.answer;
+      const answer = await runProbe(network, env);
+      if (cacheKey !== undefined) await keepAnswer(env, cacheKey, answer);
+      return answer;
+    })();
     probes.set(key, probe);
   }
   return probe;

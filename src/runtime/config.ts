@@ -1,10 +1,10 @@
 // Where a run starts: the workspace directory, checked, and the config loaded for it (flags > env > project file >
 // user file > defaults). Every entry point resolves its options to a RunSource first.
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { type ConfigFlags, type LoadedConfig, loadConfig } from '../config/load.js';
 import { configSchema } from '../config/schema.js';
-import { UsageError } from '../core/errors.js';
+import { resolveWorkspaceDir } from './workspace-dir.js';
+
+export { resolveWorkspaceDir };
 
 /** Where a run starts, as resolved by its caller (the CLI resolves paths against where keel was started). */
 export interface RunSource {
@@ -16,22 +16,6 @@ export interface RunSource {
   flags?: ConfigFlags;
   /** An absolute cassette path to record the model's responses to (--record). */
   record?: string;
-}
-
-export async function resolveWorkspaceDir(cwd: string | undefined): Promise<string> {
-  const dir = resolve(cwd ?? process.cwd());
-  const info = await stat(dir).catch(() => undefined);
-  if (info === undefined) {
-    throw new UsageError(`workspace directory not found: ${dir}`, {
-      hint: 'pass an existing directory with --cwd',
-    });
-  }
-  if (!info.isDirectory()) {
-    throw new UsageError(`--cwd is not a directory: ${dir}`, {
-      hint: 'pass the directory to work in, not a file',
-    });
-  }
-  return dir;
 }
 
 export async function loadRunConfig(source: RunSource, env: NodeJS.ProcessEnv): Promise<LoadedConfig> {

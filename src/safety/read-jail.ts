@@ -34,14 +34,16 @@ const realOr = (dir: string): Promise<string> => realpath(dir).catch(() => dir);
 
 export function createReadJail(env: NodeJS.ProcessEnv): ReadJail {
   const home = env.HOME || os.homedir();
-  // Resolved once: a home reached through a link (/home -> /var/home) must still match the real paths.
-  const guarded = Promise.all([
-    Promise.all(HOME_SECRETS.map((p) => realOr(path.join(home, p)))),
-    Promise.all(keelDirs(env).map(realOr)),
-  ]);
+  // Resolved once, at the first check (most runs check nothing before their first request): a home reached through
+  // a link (/home -> /var/home) must still match the real paths.
+  let guarded: Promise<[string[], string[]]> | undefined;
 
   /** Why a real path, reached through a link, is no place to read from. */
   async function secretWhy(real: string, root: string): Promise<string | undefined> {
+    guarded ??= Promise.all([
+      Promise.all(HOME_SECRETS.map((p) => realOr(path.join(home, p)))),
+      Promise.all(keelDirs(env).map(realOr)),
+    ]);
     const [secrets, keel] = await guarded;
     if (keel.some((dir) => isInside(dir, real))) return "Keel's own directory";
     if (secrets.some((dir) => isInside(dir, real))) return 'a secret location in the home directory';

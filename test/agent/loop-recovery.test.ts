@@ -27,6 +27,14 @@ describe('RepetitionGuard', () => {
     expect(guard.afterTurn([call('5', 'read_file', '{"path":"b"}')])).toBeUndefined();
   });
 
+  it('holds only its last few calls over a long run, and still counts the whole run of identical ones', () => {
+    const guard = new RepetitionGuard();
+    let note: string | undefined;
+    for (let i = 0; i < 1000; i++) note = guard.afterTurn([call(String(i), 'read_file', '{"path":"a"}')]);
+    expect(note).toMatch(/same call 1000 times in a row/);
+    expect(guard.held).toBeLessThanOrEqual(4);
+  });
+
   it('notes A→B→A→B, and not A→B→A or A→B→C→B', () => {
     const a = () => call('a', 'glob', '{"pattern":"*.ts"}');
     const b = () => call('b', 'list_files', '{}');

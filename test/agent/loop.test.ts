@@ -1,7 +1,7 @@
 // The agent loop on its own: every tool call answered, interrupts keep the conversation well-formed,
 // the run timeout and the turn limit end the run with the right reason.
 import { describe, expect, it } from 'vitest';
-import { Conversation } from '../../src/agent/conversation.js';
+import { Conversation, estimateTokens } from '../../src/agent/conversation.js';
 import { type LoopOptions, runLoop } from '../../src/agent/loop.js';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import type { Model, ModelEvent } from '../../src/core/model.js';
@@ -131,6 +131,30 @@ describe('runLoop', () => {
     });
     const result = await runLoop(conversation, options);
     expect(result).toMatchObject({ reason: 'turn-limit', turns: 2, toolCalls: 2 });
+  });
+
+  it('sends a history bounded by the budget however many turns a run takes', async () => {
+    const sizes: number[] = [];
+    const turns = 300;
+    const model: Model = {
+      provider: 'test',
+      modelId: 'scripted',
+      async *stream(request) {
+        sizes.push(estimateTokens(request.messages));
+        yield sizes.length < turns ? call(`c${sizes.length}`) : { type: 'text', delta: 'done' };
+      },
+    };
+    const { options } = setup(model, {
+      maxTurns: turns,
+      executor: { specs: () => [], run: async (c) => ({ content: `${c.id} `.repeat(300), isError: false }) },
+    });
+    const budget = { maxTokens: 8_000, minRetainTurns: 5, pruneThreshold: 0.8 };
+    const bounded = new Conversation('system', budget);
+    bounded.push({ role: 'user', content: 'goal' });
+    expect(await runLoop(bounded, options)).toMatchObject({ reason: 'done', turns });
+    // Each turn adds about 300 tokens: unpruned, the last request would hold 90,000.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(budget.maxTokens);
+    expect(bounded.messages.length).toBeLessThan(60);
   });
 
   it('ends with run_end as failed when something other than a KeelError is thrown', async () => {

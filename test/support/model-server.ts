@@ -14,6 +14,7 @@ export interface ScriptedToolCall {
   id?: string;
   signature?: string; // Gemini thoughtSignature on the functionCall part
   rawArgs?: string; // OpenAI only: send this argument text verbatim instead of JSON of args (malformed JSON)
+  input?: string; // Responses only: a custom_tool_call with this freeform input (codex's apply_patch) instead of args
 }
 export interface ScriptedReply {
   text?: string;
