@@ -1,6 +1,8 @@
 // Drives the built keel in a real terminal: a private tmux server (its own socket, no user config) running one
 // pane of a fixed size; keys go in with send-keys, the screen comes back with capture-pane (-e keeps the colours).
-import { execFile, execFileSync } from 'node:child_process';
+// Reads go through one tmux client in control mode, not a tmux process each: waiting for a screen re-reads it when
+// tmux says the pane printed something, where polling started a process every 100 ms.
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,77 @@ export function hasTmux(): boolean {
   } catch {
     return false;
   }
+}
+
+/** A tmux client in control mode (-C): commands in on stdin, each answered by a %begin … %end block. */
+interface Control {
+  /** The output lines of a command (one with no quotes or spaces in its words but those given here). */
+  command(line: string): Promise<string[]>;
+  /** Resolves at the pane's next output, or after `ms`. */
+  nextOutput(ms: number): Promise<void>;
+  close(): void;
+}
+
+function controlClient(socket: string, env: Record<string, string>): Control {
+  const child: ChildProcess = spawn('tmux', ['-S', socket, '-f', '/dev/null', '-C', 'attach-session'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const pending: { resolve: (lines: string[]) => void; reject: (error: Error) => void }[] = [];
+  let block: { lines: string[]; ours: boolean } | undefined;
+  let waiters: (() => void)[] = [];
+  let rest = '';
+  const fail = (error: Error) => {
+    for (const p of pending.splice(0)) p.reject(error);
+  };
+  child.on('error', fail);
+  child.on('close', () => fail(new Error('the tmux control client ended')));
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    rest += chunk;
+    for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n')) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      if (block) {
+        const end = /^%(end|error) \d+ \d+ \d+$/.exec(line);
+        if (!end) {
+          block.lines.push(line);
+          continue;
+        }
+        // Flags 1: a command this client sent (the attach's own block has 0).
+        const done = block;
+        block = undefined;
+        if (!done.ours) continue;
+        const p = pending.shift();
+        if (end[1] === 'end') p?.resolve(done.lines);
+        else p?.reject(new Error(`tmux: ${done.lines.join('\n')}`));
+      } else if (line.startsWith('%begin ')) {
+        block = { lines: [], ours: line.endsWith(' 1') };
+      } else if (line.startsWith('%output ')) {
+        for (const wake of waiters.splice(0)) wake();
+      }
+    }
+  });
+  return {
+    command: (line) =>
+      new Promise((resolve, reject) => {
+        pending.push({ resolve, reject });
+        child.stdin?.write(`${line}\n`);
+      }),
+    nextOutput: (ms) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+    close: () => {
+      waiters = [];
+      child.stdin?.end();
+      child.kill();
+    },
+  };
 }
 
 export interface Terminal {
@@ -63,8 +136,9 @@ export async function startTerminal(
   await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, `exec ${quoted}`);
   await tmux('set-option', '-g', 'remain-on-exit', 'on');
   await tmux('set-option', '-g', 'history-limit', '5000');
+  const control = controlClient(socket, env);
   const screen = async (escapes = false) =>
-    (await tmux('capture-pane', '-p', '-J', '-S', '-', ...(escapes ? ['-e'] : []))).stdout;
+    `${(await control.command(`capture-pane -p -J -S -${escapes ? ' -e' : ''}`)).join('\n')}\n`;
   return {
     home,
     keys: async (...keys) => void (await tmux('send-keys', ...keys)),
@@ -79,17 +153,20 @@ export async function startTerminal(
       const deadline = Date.now() + timeoutMs;
       let last = '';
       for (;;) {
+        // Armed before the read, so output printed while it runs is not missed.
+        const changed = control.nextOutput(1000);
         last = await screen(escapes);
         if (matches(last)) return last;
         if (Date.now() > deadline)
           throw new Error(
             `terminal never showed ${typeof test === 'string' ? JSON.stringify(test) : 'the expected screen'}; it shows:\n${last}`,
           );
-        await new Promise((r) => setTimeout(r, 100));
+        await changed;
       }
     },
-    exited: async () => (await tmux('display-message', '-p', '#{pane_dead}')).stdout.trim() === '1',
+    exited: async () => (await control.command("display-message -p '#{pane_dead}'"))[0]?.trim() === '1',
     async close() {
+      control.close();
       await tmux('kill-server').catch(() => {});
       await rm(home, { recursive: true, force: true });
     },
