@@ -1,8 +1,8 @@
 // End to end: when the reader of keel's stdout goes away (`keel … | head -1`), keel stops quietly with exit 0.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { type KeelRunOptions, runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { processesWith } from '../support/processes.js';
 
 const { server, workspace } = useE2E();
 
@@ -29,11 +29,6 @@ function headOne(extra?: KeelRunOptions['onSpawn']) {
 
 /** A sleep duration no other process uses, so `ps` finds exactly the sleeps this test started. */
 const uniqueDuration = (): string => `30.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-
-function processesWith(marker: string): string[] {
-  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line.includes(marker) && !line.includes('ps -eo'));
-}
 
 /** The quiet end: exit 0, and stderr holds no EPIPE, no stack trace, no error. */
 function expectQuietEnd(r: { code: number | null; stderr: string }) {

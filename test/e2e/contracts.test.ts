@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import type { Message } from '../../src/core/messages.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
-import { procCommandsWith } from '../support/processes.js';
+import { processesWith } from '../support/processes.js';
 import { keelRun, ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace } = useE2E();
@@ -147,7 +147,7 @@ describe('one tool result cannot overflow the context', () => {
 describe('process safety', () => {
   const marker = `${1000 + Math.floor(Math.random() * 1000)}.123`;
   // Read from /proc, not pgrep: no process spawned to look.
-  const survivors = () => procCommandsWith(`sleep ${marker}`).join('\n');
+  const survivors = () => processesWith(`sleep ${marker}`).join('\n');
 
   it.each([
     ['a double Ctrl-C', ['SIGINT', 'SIGINT'], 130],

@@ -10,7 +10,7 @@ import { startMcpServers } from '../../src/mcp/start.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import { useE2E } from '../support/e2e.js';
 import { fixture } from '../support/mcp.js';
-import { procCommandsWith } from '../support/processes.js';
+import { processesWith } from '../support/processes.js';
 
 const { workspace } = useE2E();
 
@@ -49,7 +49,7 @@ describe('stdio server processes', () => {
       expect(registry.get('quick__ping')).toBeDefined();
       expect(warnings).toEqual([]);
       // The connection adopted the process started at launch: one per server.
-      expect(procCommandsWith(pidFile)).toHaveLength(1);
+      expect(processesWith(pidFile)).toHaveLength(1);
     } finally {
       await servers?.close();
     }

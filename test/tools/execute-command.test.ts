@@ -1,8 +1,8 @@
 // Tests for execute_command with real bash: output, exit codes, timeouts, caps, abort and the environment.
-import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { executeCommandTool } from '../../src/tools/execute-command.js';
 import type { ToolLimits, ToolResult } from '../../src/tools/tool.js';
+import { processesWith } from '../support/processes.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
 let ws: TestWorkspace | undefined;
@@ -22,12 +22,6 @@ async function run(
 
 /** A sleep duration no other process uses, so `ps` finds exactly the sleeps a test started. */
 const uniqueDuration = (): string => `30.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-
-/** Processes whose command line contains the marker (to prove a process group was killed). */
-function processesWith(marker: string): string[] {
-  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line.includes(marker) && !line.includes('ps -eo'));
-}
 
 describe('execute_command', () => {
   test('captures stdout and stderr, running in the workspace root', async () => {
