@@ -64,15 +64,35 @@ function ask(prompt: string): Promise<string | null> {
  * A config that does not load is left to the run to report.
  */
 export async function ensureProvider(options: GlobalOptions, terminal: boolean): Promise<number | undefined> {
+  return (await providerSetUp(options, terminal)).stop;
+}
+
+/**
+ * ensureProvider, also handing back the config it loaded when nothing was written to it since: the run takes it
+ * rather than loading and validating the same files again before its first request.
+ */
+export async function providerSetUp(
+  options: GlobalOptions,
+  terminal: boolean,
+): Promise<{ stop?: number; loaded?: LoadedConfig }> {
+  const loaded = await loadConfigFor(options).catch(() => undefined);
   try {
-    return await setUp(options, terminal);
+    const stop = await setUp(loaded, options, terminal);
+    if (stop !== undefined) return { stop };
+    return loaded && !written.has(loaded) ? { loaded } : {};
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+    return { stop: reportFailure(error, { debug: options.debug, json: options.output !== 'text' }) };
   }
 }
 
-async function setUp(options: GlobalOptions, terminal: boolean): Promise<number | undefined> {
-  const loaded = await loadConfigFor(options).catch(() => undefined);
+/** Configs a set-up step may have written a provider over: stale for the run. */
+const written = new WeakSet<LoadedConfig>();
+
+async function setUp(
+  loaded: LoadedConfig | undefined,
+  options: GlobalOptions,
+  terminal: boolean,
+): Promise<number | undefined> {
   if (!loaded || providerChosen(loaded.sources)) return undefined;
   const ollama = await ollamaModels(loaded);
   const facts: SetupFacts = {
@@ -84,6 +104,7 @@ async function setUp(options: GlobalOptions, terminal: boolean): Promise<number 
     ...(ollama.models ? { ollama: ollama.models } : {}),
   };
   const step = setupStep(facts);
+  if (step.kind !== 'go') written.add(loaded);
   const file = options.config === undefined ? userConfigPath(process.env) : resolve(options.config);
   switch (step.kind) {
     case 'go':
