@@ -3,13 +3,11 @@
 // The decisions are provider-setup.ts's; this file asks, probes and writes.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setConfigValues } from '../config/edit.js';
 import type { LoadedConfig } from '../config/load.js';
 import { userConfigPath } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type CredentialProvider, CredentialStore, credentialEnvVar } from '../providers/credentials.js';
 import { listOllamaTags, normalizeOllamaHost } from '../providers/ollama-api.js';
-import { logIn } from './auth-command.js';
 import type { GlobalOptions } from './global-options.js';
 import { pickOllamaModel, providerChosen, type SetupFacts, setupStep } from './provider-setup.js';
 import { reportFailure } from './report.js';
@@ -85,6 +83,9 @@ export async function providerSetUp(
   }
 }
 
+/** The config editor brings the YAML document model: loaded only when set-up writes the user's choice. */
+const configEditor = () => import('../config/edit.js');
+
 /** Configs a set-up step may have written a provider over: stale for the run. */
 const written = new WeakSet<LoadedConfig>();
 
@@ -112,7 +113,10 @@ async function setUp(
     case 'fail':
       throw new KeelError('no_provider', ExitCode.provider, step.message, { hint: step.hint });
     case 'ollama':
-      await setConfigValues(file, { 'provider.type': 'ollama', 'provider.ollama.model': step.model });
+      await (await configEditor()).setConfigValues(file, {
+        'provider.type': 'ollama',
+        'provider.ollama.model': step.model,
+      });
       process.stderr.write(
         `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)\n`,
       );
@@ -145,7 +149,7 @@ async function choose(
   if (picked.name === 'ollama') {
     const again = await ollamaModels(loaded);
     const model = again.models && pickOllamaModel(again.models, facts.ollamaModel);
-    await setConfigValues(file, {
+    await (await configEditor()).setConfigValues(file, {
       'provider.type': 'ollama',
       ...(model ? { 'provider.ollama.model': model } : {}),
     });
@@ -166,13 +170,13 @@ async function choose(
         : `The key is stored as keel auth login ${provider} stores it (${credentialEnvVar[provider]} in the environment also works)\n`,
     );
     try {
-      await logIn(provider, loaded.config.provider.copilot.github_url);
+      await (await import('./auth-command.js')).logIn(provider, loaded.config.provider.copilot.github_url);
     } catch (error) {
       if (error instanceof Error && error.name === 'AbortError') return ExitCode.interrupted;
       throw error;
     }
   }
-  await setConfigValues(file, { 'provider.type': provider });
+  await (await configEditor()).setConfigValues(file, { 'provider.type': provider });
   process.stderr.write(`saved provider.type: ${provider} to ${file}\n`);
   return undefined;
 }
