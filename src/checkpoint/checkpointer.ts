@@ -7,6 +7,7 @@ import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoi
 import { copyStore } from './copy-store.js';
 import { gitStore } from './git-store.js';
 import { GitMissingError, shadowGit } from './shadow-git.js';
+import { type TreeWatch, treeWatch } from './tree-watch.js';
 
 export const NO_GIT_WARNING =
   'git was not found: checkpoints cover only file tools (write_file, delete_path, …); changes made by shell commands cannot be undone without git';
@@ -26,7 +27,7 @@ export interface StoreOptions {
 export const DEFAULT_MAX_IGNORED_KB = 1024;
 export const DEFAULT_MAX_FILE_MB = 50;
 
-function stores(options: StoreOptions) {
+function stores(options: StoreOptions, watch?: TreeWatch) {
   const dir = checkpointDir(options.stateDir, options.root);
   const git = shadowGit(join(dir, 'git'), options.root, options.env);
   return {
@@ -35,6 +36,7 @@ function stores(options: StoreOptions) {
       root: options.root,
       maxIgnoredBytes: (options.maxIgnoredKb ?? DEFAULT_MAX_IGNORED_KB) * 1024,
       maxFileBytes: (options.maxFileMb ?? DEFAULT_MAX_FILE_MB) * 1024 * 1024,
+      ...(watch ? { watch } : {}),
     }),
     copyStore: copyStore(join(dir, 'copies'), options.root),
     copies: join(dir, 'copies'),
@@ -83,12 +85,20 @@ export interface Checkpointer {
    * record counts for `keel undo`, so one per change would only cost git processes.
    */
   settle(): Promise<void>;
+  /** Stops watching the workspace (the run or chat ended); checkpoints taken after it walk the tree. */
+  close(): void;
 }
 
 export function createCheckpointer(
-  options: StoreOptions & { warn: (message: string) => void },
+  options: StoreOptions & {
+    warn: (message: string) => void;
+    /** false: every checkpoint walks the tree (no tree watch). */
+    watch?: boolean;
+  },
 ): Checkpointer {
-  const s = stores(options);
+  // Later checkpoints stage only what the watch saw change instead of walking the tree (see tree-watch.ts).
+  const watch = options.watch === false ? undefined : treeWatch(options.root);
+  const s = stores(options, watch);
   let store: CheckpointStore = s.gitStore;
   let run = '';
   let session: string | undefined;
@@ -169,6 +179,9 @@ export function createCheckpointer(
       const after = queue.then(() => store.after?.()).catch(() => {});
       queue = after;
       return after;
+    },
+    close() {
+      watch?.close();
     },
   };
 }

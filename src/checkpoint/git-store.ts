@@ -15,6 +15,7 @@ import { writeIndexTrees } from './index-trees.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { type Staged, stager } from './stage.js';
+import type { TreeWatch } from './tree-watch.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 const REF = CHECKPOINT_REF;
@@ -66,11 +67,13 @@ export interface GitStoreOptions {
   maxIgnoredBytes: number;
   /** Largest file a checkpoint copies (checkpoints.max_file_mb), in bytes: larger ones are named by size and hash. */
   maxFileBytes: number;
+  /** The workspace's tree watch, for a store that takes checkpoints in a run (not for one `keel undo`). */
+  watch?: TreeWatch;
 }
 
 export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointStore {
   const head = (ref = REF): Promise<string | undefined> => readRef(git.gitDir, ref);
-  const stageNow = stager(git, options);
+  const stageNow = stager(git, options, options.watch);
   // Trees this process wrote or found in the store: a snapshot writes only those of folders that changed.
   const trees = new Set<string>();
   // The first stage of a process refreshes the stat data of every tracked file (once, in the background when
@@ -254,6 +257,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       try {
         // The index holds the state just saved, so files in it but not in the target are removed, the target's
         // files written; ignored and untracked-by-us paths (and `.git`) are left alone.
+        // The index is rewritten whole: the next stage scans rather than trust what the watch saw before.
+        options.watch?.invalidate();
         await git.run(['read-tree', '--reset', '-u', full]);
       } catch (error) {
         throw new CheckpointError(

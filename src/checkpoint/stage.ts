@@ -1,7 +1,7 @@
-// Stages the workspace into the shadow index before a snapshot, with as little work as the change needs: two
-// `git ls-files` walks in parallel find what changed (tracked files by their stat data, new files, ignored ones),
-// then one `git update-index` takes exactly those paths into one pack. Files over checkpoints.max_file_mb are hashed
-// and named, never added.
+// Stages the workspace into the shadow index before a snapshot, with as little work as the change needs: the paths
+// the tree watch saw change (stage-changed.ts), or else two `git ls-files` walks in parallel find what changed
+// (tracked files by their stat data, new files, ignored ones), then one `git update-index` takes exactly those
+// paths into one pack. Files over checkpoints.max_file_mb are hashed and named, never added.
 
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { LargeFile, SkippedPath } from './checkpoints.js';
 import { IGNORED_LS_ARGS, parseIgnoredListing, planIgnored } from './ignored-files.js';
 import type { ShadowGit } from './shadow-git.js';
+import { type LastStage, listedIgnored, stageChanged } from './stage-changed.js';
+import type { TreeWatch } from './tree-watch.js';
 
 export interface StageOptions {
   /** The workspace's real path. */
@@ -22,6 +24,8 @@ export interface StageOptions {
 export interface Staged {
   skipped: SkippedPath[];
   large: LargeFile[];
+  /** How the changes were found: by walking the tree, or from the paths the tree watch saw change. */
+  how: 'scan' | 'watch';
 }
 
 /** Files per `git update-index`: git's bulk check-in (one pack a command) slows with the square of its files. */
@@ -42,7 +46,8 @@ function sha256(path: string): Promise<string> {
   });
 }
 
-export function stager(git: ShadowGit, options: StageOptions) {
+/** `watch`: the workspace's tree watch, which spares later stages the walks (the first one starts it). */
+export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch) {
   // A large file is hashed again only when its stat data says it changed.
   const hashes = new Map<string, { key: string; sha256: string }>();
   const largeFile = async (path: string, stat: { size: number; mtimeMs: number; ino: number }) => {
@@ -54,8 +59,22 @@ export function stager(git: ShadowGit, options: StageOptions) {
     return { path, size: stat.size, sha256: digest };
   };
 
-  return async function stage(): Promise<Staged> {
-    await git.ensure();
+  const untrackPaths = (paths: string[]) =>
+    git.run(
+      [
+        'rm',
+        '--cached',
+        '-f',
+        '-q',
+        '-r',
+        '--ignore-unmatch',
+        '--pathspec-from-file=-',
+        '--pathspec-file-nul',
+      ],
+      paths.map(literal).join('\0'),
+    );
+
+  const scan = async (): Promise<Staged> => {
     // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
     const [changedText, ignoredText] = await Promise.all([
       git.run(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard']),
@@ -79,21 +98,7 @@ export function stager(git: ShadowGit, options: StageOptions) {
         }),
       );
     }
-    if (untrack.size > 0) {
-      await git.run(
-        [
-          'rm',
-          '--cached',
-          '-f',
-          '-q',
-          '-r',
-          '--ignore-unmatch',
-          '--pathspec-from-file=-',
-          '--pathspec-file-nul',
-        ],
-        [...untrack].map(literal).join('\0'),
-      );
-    }
+    if (untrack.size > 0) await untrackPaths([...untrack]);
     // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
     // ignored ones too. A command per CHUNK paths, each into one pack.
     let paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
@@ -116,6 +121,57 @@ export function stager(git: ShadowGit, options: StageOptions) {
       );
     }
     large.sort((a, b) => (a.path < b.path ? -1 : 1));
-    return { skipped: plan.skipped, large };
+    // Folders named like generated trees that git does not ignore hold files to keep: the watch takes them in.
+    const ignored = new Set(parseIgnoredListing(ignoredText).others);
+    for (const dir of watch?.unwatched() ?? []) if (!listedIgnored(dir, ignored)) watch?.keep(dir);
+    return { skipped: plan.skipped, large, how: 'scan' };
+  };
+
+  const changedContext = watch && {
+    git,
+    watch,
+    root: options.root,
+    maxIgnoredBytes: options.maxIgnoredBytes,
+    maxFileBytes: options.maxFileBytes,
+    largeFile,
+    untrack: async (paths: string[]) => {
+      await untrackPaths(paths);
+    },
+    update: async (paths: string[]) => {
+      for (let i = 0; i < paths.length; i += CHUNK) {
+        await git.run(
+          ['update-index', '--add', '--remove', '-z', '--stdin'],
+          `${paths.slice(i, i + CHUNK).join('\0')}\0`,
+        );
+      }
+    },
+  };
+  let last: LastStage | undefined;
+  const sorted = (large: Map<string, LargeFile>) =>
+    [...large.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+
+  return async function stage(): Promise<Staged> {
+    await git.ensure();
+    if (!watch || !changedContext) return scan();
+    try {
+      const drained = await watch.drain();
+      let rewatch = 'scan' in drained ? drained.scan === 'rebuild' : true;
+      if ('paths' in drained && last) {
+        const next = await stageChanged(changedContext, drained.paths, last);
+        if (next) {
+          last = next;
+          return { skipped: next.skipped, large: sorted(next.large), how: 'watch' };
+        }
+      } else rewatch ||= !last;
+      // Watched again before the walk: what changes during it is seen by one or the other.
+      if (rewatch) await watch.start();
+      const staged = await scan();
+      last = { skipped: staged.skipped, large: new Map(staged.large.map((f) => [f.path, f])) };
+      return staged;
+    } catch (error) {
+      // Changes drained but not staged would be lost: the next stage scans.
+      watch.invalidate();
+      throw error;
+    }
   };
 }

@@ -54,6 +54,7 @@ export async function mcpServeCommand(
     });
     host.runner.killAll();
     await host.languages.close();
+    host.checkpoints?.close();
     return 0;
   } catch (error) {
     return reportFailure(error, { debug: options.debug });

@@ -7,6 +7,7 @@ import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { describeTransport } from './config.js';
+import type { ServerProcess } from './server-process.js';
 import { exposedName, isReadOnly, type McpToolInfo, mcpTool, toolFilter } from './tool-adapter.js';
 import type { ToolCache } from './tool-cache.js';
 import { type OpenedTransport, openTransport } from './transport.js';
@@ -45,6 +46,8 @@ export interface ConnectionOptions {
   registry?: ToolRegistry;
   /** The tool lists of earlier runs; absent for `keel mcp list`, which shows only what the server says now. */
   cache?: ToolCache;
+  /** A stdio server's process the run started at launch, before the SDK loaded. */
+  early?: ServerProcess;
   warn: (message: string) => void;
 }
 
@@ -120,6 +123,7 @@ export class McpConnection {
         server: config,
         env: this.options.env,
         workspace: this.options.workspace,
+        ...(this.options.early ? { early: this.options.early } : {}),
       });
       const client = new Client(
         { name: 'keel', version: this.options.version },

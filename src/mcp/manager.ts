@@ -8,6 +8,7 @@ import type { PromptCommand } from '../core/prompt-command.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { McpConnection, type ServerState } from './connection.js';
 import { promptCommands } from './prompts.js';
+import type { ServerProcess } from './server-process.js';
 import type { ToolCache } from './tool-cache.js';
 
 export interface McpManagerOptions {
@@ -19,6 +20,8 @@ export interface McpManagerOptions {
   cache?: ToolCache;
   /** mcp.startup_timeout_seconds: a server's own startup_timeout_seconds wins. */
   startupTimeoutSeconds?: number;
+  /** Stdio servers' processes the run started at launch, by server name. */
+  early?: Record<string, ServerProcess>;
   warn: (message: string) => void;
 }
 
@@ -30,10 +33,11 @@ export class McpManager {
   private readonly onExit = () => this.killNow();
 
   constructor(private readonly options: McpManagerOptions) {
-    const { servers, startupTimeoutSeconds: _, ...rest } = options;
-    this.connections = Object.entries(servers).map(
-      ([name, config]) => new McpConnection({ name, config, ...rest }),
-    );
+    const { servers, startupTimeoutSeconds: _, early, ...rest } = options;
+    this.connections = Object.entries(servers).map(([name, config]) => {
+      const process = early?.[name];
+      return new McpConnection({ name, config, ...rest, ...(process ? { early: process } : {}) });
+    });
   }
 
   /** Starts every enabled server without waiting for any; `settled()` resolves when each is ready or failed. */

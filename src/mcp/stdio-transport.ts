@@ -1,75 +1,48 @@
-// A stdio MCP server as the SDK's Transport, in a process group of its own: Ctrl-C at the terminal does not reach it,
-// and ending it is one signal to the whole group (npx and the server it starts), sent without waiting, so a server
-// that hangs never holds Keel's exit. The SDK's own StdioClientTransport waits up to 4 s for a server to go.
-import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+// A stdio MCP server as the SDK's Transport, over a server process (server-process.ts) that a run may have started
+// before the SDK loaded. Closing it ends the process group without waiting, so a server that hangs never holds
+// Keel's exit. The SDK's own StdioClientTransport waits up to 4 s for a server to go.
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-
-export interface StdioServer {
-  command: string;
-  args: string[];
-  /** Added to the SDK's short list of safe variables (HOME, PATH, ...); Keel's API keys are not passed. */
-  env: Record<string, string>;
-  cwd: string;
-  /** Each chunk the server writes to stderr (piped, never inherited: it must not break the terminal or JSON output). */
-  onStderr: (chunk: Buffer) => void;
-}
+import type { ServerProcess } from './server-process.js';
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private child?: ChildProcess;
+  private process?: ServerProcess;
   private readonly buffer = new ReadBuffer();
-  /** The group's id (its leader's pid), kept after close so an exit handler can still end what ignored SIGTERM. */
-  private group?: number;
-  private exited = false;
-  private onExited?: () => void;
-  /** Resolves when the server process has exited (at once when it never started). */
-  readonly gone = new Promise<void>((resolve) => {
-    this.onExited = resolve;
-  });
   private ended = false;
+  private started = false;
 
-  constructor(private readonly server: StdioServer) {}
+  /** `open` gives the server's process at start(): one it spawns then, or one the run started at launch. */
+  constructor(private readonly open: () => ServerProcess) {}
 
   get pid(): number | null {
-    return this.ended ? null : (this.child?.pid ?? null);
+    return this.ended ? null : (this.process?.pid ?? null);
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('the MCP server is already started');
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.server.command, this.server.args, {
-        env: { ...getDefaultEnvironment(), ...this.server.env },
-        cwd: this.server.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-      });
-      this.child = child;
-      this.group = child.pid;
-      child.once('error', (error) => {
-        this.exited = true;
-        this.onExited?.();
-        reject(error);
-        this.onerror?.(error);
-      });
-      child.once('spawn', () => resolve());
-      child.once('exit', () => {
-        this.exited = true;
-        this.onExited?.();
-      });
-      child.once('close', () => this.end());
-      child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        this.drain();
-      });
-      (child.stderr as Readable | null)?.on('data', this.server.onStderr);
+  /** Resolves when the server process has exited (at once when it never started). */
+  get gone(): Promise<void> {
+    return this.process?.gone ?? Promise.resolve();
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('the MCP server is already started');
+    this.started = true;
+    const server = this.open();
+    this.process = server;
+    const { child } = server;
+    child.once('error', (error) => this.onerror?.(error));
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    // What the server wrote before the client existed waited in the paused stream.
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      this.drain();
     });
+    await server.spawned;
+    if (server.closed) queueMicrotask(() => this.end());
+    else child.once('close', () => this.end());
   }
 
   private drain(): void {
@@ -86,7 +59,7 @@ export class GroupStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
+      const stdin = this.process?.child.stdin;
       if (!stdin || stdin.destroyed) {
         reject(new Error('Not connected'));
         return;
@@ -98,30 +71,18 @@ export class GroupStdioTransport implements Transport {
 
   /** Ends the server at once: SIGTERM to its group, pipes closed, nothing awaited; pending requests fail now. */
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child) this.onExited?.();
-    if (!child || this.ended) return;
-    this.signal('SIGTERM');
-    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
-    // Keel may exit now: the child no longer holds the event loop open.
-    child.unref();
+    if (!this.process || this.ended) return;
+    this.process.end();
     this.end();
   }
 
   /** Synchronous, for process exit: SIGKILL to the group unless its leader is known to have gone. */
   killAtExit(): void {
-    if (!this.exited) this.signal('SIGKILL');
+    this.process?.killAtExit();
   }
 
-  /** The whole group (npx and the server it started). */
-  signal(signal: NodeJS.Signals): void {
-    if (this.group === undefined) return;
-    try {
-      process.kill(-this.group, signal);
-    } catch {
-      // The group is gone already; its leader alone, if it somehow is not.
-      if (!this.exited) this.child?.kill(signal);
-    }
+  stderrTail(): string {
+    return this.process?.stderrTail() ?? '';
   }
 
   private end(): void {

@@ -191,9 +191,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     audit: { stateDir: state, cwd: workspace.root, registry, redact },
   });
   const emit = events.emit;
-  // MCP servers start now, in the background, their tools joining the registry when ready (the first request
-  // waits for them, bounded: toolsReady); they end with the runner. Not for a caller choosing its own tools
-  // (keel init, keel ask).
+  // MCP servers start now, in the background, their tools joining the registry when ready (the first request waits
+  // for them, bounded: toolsReady); they end with the runner. Not for keel init and ask, which choose their tools.
   const mcp = options.tools ? undefined : startRunMcp(loaded, registry, workspace.root, env, emit);
   for (const message of [...loaded.warnings, ...chosen.warnings]) emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
@@ -273,9 +272,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       })
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
-  // The first checkpoint's slow part (hashing a big tree) runs while the model thinks; the first change awaits it.
-  // It starts on the next turn of the event loop: its git processes are spawned on this thread, and a headless run
-  // reaches its first request without waiting on I/O, so the request goes first.
+  // The first checkpoint's slow part (hashing a big tree) runs while the model thinks, the first change awaits it;
+  // from the event loop's next turn, so a headless run's first request (sent without waiting on I/O) goes first.
   if (modeMayChangeFiles(mode)) setImmediate(() => void checkpoints?.prepare());
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
@@ -316,8 +314,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     maxToolArgumentBytes: Math.min(config.agent.max_tool_argument_kb * 1024, maxTokens * 2),
     // One per run or chat: a tool that joins after a request (an MCP server ready late) is pointed out once.
     offered: new OfferedTools(),
-    // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts);
-    // keel init and keel ask choose their tools themselves.
+    // The built-in tools a request offers grow with what the messages and calls need (agent/tool-offer.ts).
     ...(options.systemPrompt === undefined && options.tools === undefined && mode !== 'plan' && !runAgent
       ? { offer: new ToolOffer() }
       : {}),
@@ -389,6 +386,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runner.killAll();
       await languages.close();
       await checkpoints?.settle();
+      checkpoints?.close(); // the tree watch's handles (unref'd: they never keep the process alive)
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
       if (late.length > 0) {

@@ -18,7 +18,8 @@ const schema = z.object({
 /** Files listed at most; a note says how many more matched. */
 export const MAX_GLOB_FILES = 200;
 
-const toSlash = (p: string): string => p.split(path.sep).join('/');
+const toSlash =
+  path.sep === '/' ? (p: string): string => p : (p: string): string => p.split(path.sep).join('/');
 
 /** Syntax picomatch reads and rg's globs do not (extglobs, negation, escapes), or braces spanning a `/`. */
 const UNSHARED = /[()\\!]|\{[^}]*\/[^}]*\}/;
@@ -35,20 +36,29 @@ export function rgNameFilter(pattern: string): string | undefined {
   return name;
 }
 
+/** A listed file: its absolute path and its path from the glob's start, `/`-separated. */
+type OnFile = (file: string, fromStart: string) => void;
+
 /**
- * The files under `start` as rg sees them (gitignore, hidden, no .git, links not followed), only those whose name
- * `pattern` may match when rg can tell; false without rg.
+ * Lists the files under `start` as rg sees them (gitignore, hidden, no .git, links not followed), only those whose
+ * name `pattern` may match when rg can tell, each to `onFile` as rg prints it (so the caller's work overlaps rg's
+ * walk); false without rg.
  */
 async function listWithRg(
   rgPath: string | undefined,
   start: string,
   pattern: string,
   ctx: ToolContext,
-): Promise<string[] | false> {
+  onFile: OnFile,
+): Promise<boolean> {
   const { root } = ctx.workspace;
   const target = start === root ? '.' : isInside(root, start) ? path.relative(root, start) : start;
+  // rg prints each file as the target, a separator, and the path below it; the start's own absolute path then
+  // stands for the target (string joins: path.resolve per file costs more than the stat).
+  const prefix = target.endsWith(path.sep) ? target : `${target}${path.sep}`;
+  const base = start.endsWith(path.sep) ? start : `${start}${path.sep}`;
   const name = rgNameFilter(pattern);
-  const files: string[] = [];
+  let listed = 0;
   try {
     const binary = rgPath ?? (await bundledRgPath());
     const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
@@ -56,13 +66,21 @@ async function listWithRg(
     const run = await runRipgrep(binary, argv, {
       cwd: root,
       signal: ctx.signal,
-      onLine: (data, start, end) => {
-        if (end > start) files.push(path.resolve(root, data.toString('utf8', start, end)));
+      onLine: (data, from, end) => {
+        if (end <= from) return;
+        listed++;
+        const printed = data.toString('utf8', from, end);
+        if (printed.startsWith(prefix)) {
+          const below = printed.slice(prefix.length);
+          onFile(base + below, toSlash(below));
+        } else {
+          const file = path.resolve(root, printed);
+          onFile(file, toSlash(path.relative(start, file)));
+        }
       },
     });
-    if (run.code === 2 && files.length === 0)
-      throw new Error(`glob failed: ${run.stderr.trim().split('\n')[0]}`);
-    return files;
+    if (run.code === 2 && listed === 0) throw new Error(`glob failed: ${run.stderr.trim().split('\n')[0]}`);
+    return true;
   } catch (error) {
     if (error instanceof RipgrepUnavailableError) return false;
     throw error;
@@ -85,19 +103,21 @@ export function createGlobTool(options: { rgPath?: string } = {}) {
       const pattern = args.pattern.replace(/^\.\//, '');
       const matches = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 
+      // Each match is dated as it is listed, while rg still walks. Synchronous stats: from the page cache they
+      // take microseconds each, far less than a promise round trip.
+      const dated: { file: string; mtime: number }[] = [];
+      const onFile: OnFile = (file, fromStart) => {
+        if (matches(fromStart))
+          dated.push({ file, mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 });
+      };
       let backend = 'rg';
-      let files = await listWithRg(options.rgPath, start, pattern, ctx);
-      if (files === false) {
+      if (!(await listWithRg(options.rgPath, start, pattern, ctx, onFile))) {
         backend = 'js';
-        files = [];
-        for await (const file of walkFiles(ctx.workspace.root, start, ctx.signal)) files.push(file);
+        // A read-only root outside the workspace is walked from itself, as rg does.
+        const { root } = ctx.workspace;
+        for await (const file of walkFiles(isInside(root, start) ? root : start, start, ctx.signal))
+          onFile(file, toSlash(path.relative(start, file)));
       }
-      const matched = files.filter((file) => matches(toSlash(path.relative(start, file))));
-      // Synchronous stats: from the page cache they take microseconds each, far less than a promise round trip.
-      const dated = matched.map((file) => ({
-        file,
-        mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0,
-      }));
       // Newest first; equal times by path, so the order is stable.
       dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       const lines = dated.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));

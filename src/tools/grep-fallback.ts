@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { walkFiles } from '../project/file-walk.js';
+import { isInside } from '../safety/workspace.js';
 import type { GrepArgs, GrepResults } from './grep-results.js';
 import type { ToolContext } from './tool.js';
 
@@ -44,7 +45,8 @@ export async function grepWithJs(
     return `invalid regex: ${error instanceof Error ? error.message : String(error)}`;
   }
   const include = includeMatcher(args.include);
-  const { root } = ctx.workspace;
+  // A read-only root outside the workspace is walked from itself, as rg does.
+  const root = isInside(ctx.workspace.root, start) ? ctx.workspace.root : start;
   for await (const file of walkFiles(root, start, ctx.signal)) {
     if (include && !include(path.relative(root, file).split(path.sep).join('/'))) continue;
     const stat = await fs.stat(file).catch(() => undefined);

@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { openWorkspace } from '../../src/safety/workspace.js';
 import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
@@ -170,6 +171,15 @@ describe.each(backends)('grep (%s)', (backend, rgPath) => {
     await expect(run(grep, { pattern: 'x', path: 'linkdir' })).rejects.toThrow(/outside the workspace/);
   });
 
+  test('searches a read-only root, naming its files by absolute path', async () => {
+    const outside = path.join(ws.base, 'outside');
+    await fs.mkdir(outside);
+    await fs.writeFile(path.join(outside, 'lib.ts'), 'export const helper = 1;\n');
+    const ctx = { ...ws.ctx, workspace: await openWorkspace(ws.root, [outside]) };
+    const result = await grep.execute(grep.schema.parse({ pattern: 'helper', path: outside }), ctx);
+    expect(result.output).toBe(`${path.join(outside, 'lib.ts')}:1:export const helper = 1;`);
+  });
+
   test('a missing path is an error naming it', async () => {
     await expect(run(grep, { pattern: 'x', path: 'srcc' })).rejects.toThrow(
       /no such file or directory: srcc; did you mean src/,
@@ -217,6 +227,23 @@ describe.each(backends)('glob (%s)', (backend, rgPath) => {
 
   test('refuses a path outside the workspace', async () => {
     await expect(run(glob, { pattern: '*', path: '..' })).rejects.toThrow(/outside the workspace/);
+  });
+
+  test('lists the files of a read-only root, and of a folder in it, by absolute path', async () => {
+    const outside = path.join(ws.base, 'outside');
+    await fs.mkdir(path.join(outside, 'lib'), { recursive: true });
+    await fs.writeFile(path.join(outside, 'lib', 'a.ts'), '');
+    await fs.writeFile(path.join(outside, 'b.ts'), '');
+    const ctx = { ...ws.ctx, workspace: await openWorkspace(ws.root, [outside]) };
+    const listed = async (args: unknown) =>
+      (await glob.execute(glob.schema.parse(args), ctx)).output.split('\n').sort();
+    expect(await listed({ pattern: '**/*.ts', path: outside })).toEqual([
+      path.join(outside, 'b.ts'),
+      path.join(outside, 'lib', 'a.ts'),
+    ]);
+    expect(await listed({ pattern: '*.ts', path: path.join(outside, 'lib') })).toEqual([
+      path.join(outside, 'lib', 'a.ts'),
+    ]);
   });
 });
 

@@ -1,0 +1,67 @@
+// A stdio server's process started at launch, before the MCP SDK loads: the same environment the SDK would give
+// it, adopted by its connection, and ended with the run.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { mcpServerSchema } from '../../src/config/mcp-schema.js';
+import { inheritedEnvironment } from '../../src/mcp/server-process.js';
+import { startMcpServers } from '../../src/mcp/start.js';
+import { createRegistry } from '../../src/tools/registry.js';
+import { useE2E } from '../support/e2e.js';
+import { fixture } from '../support/mcp.js';
+import { procCommandsWith } from '../support/processes.js';
+
+const { workspace } = useE2E();
+
+describe('stdio server processes', () => {
+  it("inherit the MCP SDK's variables, and only those, with shell functions left out", () => {
+    const env: NodeJS.ProcessEnv = { KEEL_API_KEY: 'secret', OTHER: 'x' };
+    for (const name of DEFAULT_INHERITED_ENV_VARS) env[name] = `value of ${name}`;
+    env.SHELL = '() { evil; }';
+    const expected = Object.fromEntries(
+      DEFAULT_INHERITED_ENV_VARS.filter((name) => name !== 'SHELL').map((name) => [name, `value of ${name}`]),
+    );
+    expect(inheritedEnvironment(env)).toEqual(expected);
+  });
+
+  it('started at launch, are adopted by their connection (one process each) and gone after close', async () => {
+    const home = await workspace();
+    const gate = join(home, 'open');
+    const pidFile = join(home, 'server.pid');
+    const registry = createRegistry([]);
+    const warnings: string[] = [];
+    const servers = startMcpServers({
+      servers: {
+        quick: mcpServerSchema.parse({
+          command: process.execPath,
+          args: [fixture('gated-server.mjs'), '--gate', gate, '--pid', pidFile],
+        }),
+      },
+      registry,
+      env: process.env,
+      workspace: home,
+      warn: (message) => warnings.push(message),
+    });
+    try {
+      await writeFile(gate, '');
+      await servers?.ready(new AbortController().signal, () => {});
+      expect(registry.get('quick__ping')).toBeDefined();
+      expect(warnings).toEqual([]);
+      // The connection adopted the process started at launch: one per server.
+      expect(procCommandsWith(pidFile)).toHaveLength(1);
+    } finally {
+      await servers?.close();
+    }
+    // Ended with SIGTERM and not awaited: it goes soon after.
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    for (;;) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+});
