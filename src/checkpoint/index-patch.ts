@@ -149,7 +149,7 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
       st.gid,
       st.size,
     ];
-    fields.forEach((value, k) => stat.writeUInt32BE(u32(value), k * 4));
+    for (const [k, value] of fields.entries()) stat.writeUInt32BE(u32(value), k * 4);
     patches.push({ at, stat, body });
   }
   const oids = await writeBlobPack(

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { readVarint } from './git-index.js';
 import { hasLooseObject, writeLooseObject } from './git-objects.js';
+import { packWriter } from './pack-writer.js';
 
 /** An index's stage-0 entries, in index order: each path is `names[start[i]..end[i])`, its object id at oidAt[i]. */
 export interface IndexEntries {
@@ -34,6 +35,8 @@ const FLAG_STAGE = 0x3000;
 const NAME_MASK = 0x0fff;
 const EXT_INTENT_TO_ADD = 0x2000;
 const WRITE_BATCH = 64;
+/** Past this many new trees, they are written as one pack. */
+const PACK_AT = 256;
 const SLASH = 0x2f;
 /** ctime, mtime (seconds, nanoseconds), dev, ino, mode, uid, gid, size: ten 32-bit fields, then the object id. */
 const FIXED = 40 + 20 + 2;
@@ -220,6 +223,19 @@ export async function writeIndexTrees(gitDir: string, known: Set<string>): Promi
   });
   const trees = buildTrees(index ? readIndexEntries(index) : NO_ENTRIES);
   const fresh = trees.filter((t) => !known.has(t.oid));
+  // Many at once (a first snapshot of a big tree): one pack rather than a file each.
+  if (fresh.length > PACK_AT) {
+    const pack = packWriter(gitDir);
+    try {
+      for (const t of fresh) await pack.add('tree', t.body);
+      await pack.finish();
+    } catch (error) {
+      await pack.abort();
+      throw error;
+    }
+    for (const t of fresh) known.add(t.oid);
+    return (trees[trees.length - 1] as TreeObject).oid;
+  }
   // A batch at a time: a first snapshot of a big tree has thousands of folders, and each write holds a file open.
   for (let i = 0; i < fresh.length; i += WRITE_BATCH) {
     await Promise.all(

@@ -69,11 +69,7 @@ export interface ShadowGit {
    * store holds are written here too (the trees of a snapshot: a checkpoint must stay readable if the user's
    * repository prunes them).
    */
-  run(
-    args: readonly string[],
-    input?: string,
-    options?: { local?: boolean; loose?: boolean },
-  ): Promise<string>;
+  run(args: readonly string[], input?: string, options?: { local?: boolean }): Promise<string>;
   /** Why the shadow index was not seeded from the user's (or undefined: it was, or it already existed). */
   readonly seedSkipped?: string;
   /** The index was made this process (seeded from the user's, or empty): its stat data is as fresh as it gets. */
@@ -118,15 +114,6 @@ function gitEnv(
   };
 }
 
-/**
- * Loose objects instead of one pack a command: git's bulk check-in streams each file into the pack (about 3 ms a
- * file), so a first fill of tens of thousands of files writes loose objects, packed in the background afterwards.
- */
-function withoutBulkCheckin(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { GIT_CONFIG_COUNT: _count, GIT_CONFIG_KEY_0: _key, GIT_CONFIG_VALUE_0: _value, ...rest } = env;
-  return rest;
-}
-
 /** What `git init` would write before our settings: the config is rewritten whole when a store is repaired. */
 const baseConfig =
   '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = false\n';
@@ -167,17 +154,8 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
   let childEnv = localEnv;
   let seedSkipped: string | undefined;
   let indexFresh = false;
-  const run = (args: readonly string[], input?: string, options: { local?: boolean; loose?: boolean } = {}) =>
-    spawnGit(
-      options.loose
-        ? withoutBulkCheckin(options.local ? localEnv : childEnv)
-        : options.local
-          ? localEnv
-          : childEnv,
-      workTree,
-      args,
-      input,
-    );
+  const run = (args: readonly string[], input?: string, options: { local?: boolean } = {}) =>
+    spawnGit(options.local ? localEnv : childEnv, workTree, args, input);
   const exists = () =>
     fs.stat(join(gitDir, 'HEAD')).then(
       () => true,

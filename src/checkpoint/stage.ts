@@ -1,13 +1,15 @@
 // Stages the workspace into the shadow index before a snapshot, with as little work as the change needs: the paths
 // the tree watch saw change (stage-changed.ts), or else two `git ls-files` walks in parallel find what changed
 // (tracked files by their stat data, new files, ignored ones), then one `git update-index` takes exactly those
-// paths into one pack. Files over checkpoints.max_file_mb are hashed and named, never added.
+// paths into one pack — or, past FILL_AT paths (a first checkpoint of a tree without git), fill.ts writes the pack
+// and the index itself. Files over checkpoints.max_file_mb are hashed and named, never added.
 
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LargeFile, SkippedPath } from './checkpoints.js';
-import { IGNORED_LS_ARGS, parseIgnoredListing, planIgnored } from './ignored-files.js';
+import { fillIndex } from './fill.js';
+import { IGNORED_LS_ARGS, type IgnoredPlan, parseIgnoredListing, planIgnored } from './ignored-files.js';
 import type { ShadowGit } from './shadow-git.js';
 import { type LastStage, listedIgnored, stageChanged } from './stage-changed.js';
 import type { TreeWatch } from './tree-watch.js';
@@ -30,6 +32,11 @@ export interface Staged {
 
 /** Files per `git update-index`: git's bulk check-in (one pack a command) slows with the square of its files. */
 const CHUNK = 8000;
+/**
+ * Past this many paths, Keel writes the pack and the index itself (fill.ts): git's bulk check-in costs about 3 ms
+ * a file, a fill a fraction of that plus one rewrite of the index.
+ */
+export const FILL_AT = 100;
 const STAT_BATCH = 256;
 
 const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
@@ -74,6 +81,29 @@ export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch)
       paths.map(literal).join('\0'),
     );
 
+  const update = (list: string[]) =>
+    git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
+
+  /** Many paths (a first checkpoint of a tree without git): read, hashed and packed by Keel, no process. */
+  const fill = async (changed: string[], plan: IgnoredPlan, large: LargeFile[]) => {
+    const dropped = new Set(plan.untrack);
+    const filled = await fillIndex(git.gitDir, options.root, {
+      paths: [...changed.filter((p) => !dropped.has(p)), ...plan.add],
+      remove: plan.untrack,
+      maxFileBytes: options.maxFileBytes,
+    });
+    for (const path of filled.large) {
+      const stat = await fs.lstat(join(options.root, path)).catch(() => undefined);
+      if (stat) large.push(await largeFile(path, stat));
+    }
+    // Folders: a nested repository (a gitlink, or left out with no commit yet), a file become a folder.
+    const rest = filled.rest;
+    if (rest.length > 0)
+      await update(rest.map((p) => p.replace(/\/$/, ''))).catch(() =>
+        update(rest.filter((p) => !p.endsWith('/'))),
+      );
+  };
+
   const scan = async (): Promise<Staged> => {
     // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
     const [changedText, ignoredText] = await Promise.all([
@@ -82,10 +112,22 @@ export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch)
     ]);
     const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));
     const large: LargeFile[] = [];
+    // A file listed twice (modified and deleted) is looked at once.
+    const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    if (entries.size + plan.add.length > FILL_AT) await fill([...entries.keys()], plan, large);
+    else await updateListed(entries, plan, large);
+    large.sort((a, b) => (a.path < b.path ? -1 : 1));
+    // Folders named like generated trees that git does not ignore hold files to keep: the watch takes them in.
+    const ignored = new Set(parseIgnoredListing(ignoredText).others);
+    for (const dir of watch?.unwatched() ?? []) if (!listedIgnored(dir, ignored)) watch?.keep(dir);
+    return { skipped: plan.skipped, large, how: 'scan' };
+  };
+
+  /** A few paths: files over the limit named, the rest through `git update-index`. */
+  const updateListed = async (entries: Map<string, boolean>, plan: IgnoredPlan, large: LargeFile[]) => {
     const add = new Set<string>();
     const untrack = new Set(plan.untrack);
-    // A file listed twice (modified and deleted) is looked at once; stat calls run a batch at a time.
-    const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    // Stat calls run a batch at a time.
     const all = [...entries];
     for (let i = 0; i < all.length; i += STAT_BATCH) {
       await Promise.all(
@@ -101,30 +143,14 @@ export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch)
     if (untrack.size > 0) await untrackPaths([...untrack]);
     // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
     // ignored ones too. A command per CHUNK paths, each into one pack.
-    let paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
-    // A first fill of a big tree: `git add -A` walks and hashes in one process, many times faster than naming tens
-    // of thousands of paths to update-index, into loose objects the store's housekeeping packs afterwards. Large
-    // files stay out by pathspec; the ignored files worth keeping follow by name.
-    const loose = add.size > CHUNK;
-    if (loose) {
-      const excluded = large.map((f) => `:(exclude,top,literal)${f.path}`);
-      await git.run(['add', '-A', '--', '.', ...excluded], undefined, { loose });
-      paths = plan.add;
-    }
+    const paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
     for (let i = 0; i < paths.length; i += CHUNK) {
       const some = paths.slice(i, i + CHUNK);
-      const update = (list: string[]) =>
-        git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`, { loose });
       // A nested repository with no commit yet cannot be added (git says so); it is left out, as `git add` would.
       await update(some.map((p) => p.replace(/\/$/, ''))).catch(() =>
         update(some.filter((p) => !p.endsWith('/'))),
       );
     }
-    large.sort((a, b) => (a.path < b.path ? -1 : 1));
-    // Folders named like generated trees that git does not ignore hold files to keep: the watch takes them in.
-    const ignored = new Set(parseIgnoredListing(ignoredText).others);
-    for (const dir of watch?.unwatched() ?? []) if (!listedIgnored(dir, ignored)) watch?.keep(dir);
-    return { skipped: plan.skipped, large, how: 'scan' };
   };
 
   const changedContext = watch && {

@@ -1,0 +1,222 @@
+// Writes objects into one git pack (pack v2, index v2: git's Documentation/gitformat-pack.txt) without a git
+// process: each object is its header, then its zlib-deflated content, streamed to a temp file; the idx lists every
+// object by id with its offset and CRC32. A first checkpoint of a big tree becomes one pack, not a file an object.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, promises as fs, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { constants, crc32, createDeflate, deflateSync, type ZlibOptions } from 'node:zlib';
+
+/** Pack object types. */
+const TYPES = { commit: 1, tree: 2, blob: 3 } as const;
+export type ObjectType = keyof typeof TYPES;
+/** Bytes gathered before a write: one write call per this much of the pack. */
+const WRITE_AT = 1 << 20;
+/** Offsets from here on go in the idx's 64-bit table. */
+const LARGE_OFFSET = 0x80000000;
+/** Contents up to this size go through the reused zlib streams; larger ones are deflated on their own. */
+const STREAM_MAX = 256 * 1024;
+/** zlib streams working at once (on libuv's threads), while the caller reads and hashes the next files. */
+const LANES = 2;
+
+/** The id git gives an object: SHA-1 of `<type> <size>\0<content>`. */
+export function objectId(type: ObjectType, content: Buffer): Buffer {
+  return createHash('sha1').update(`${type} ${content.length}\0`, 'latin1').update(content).digest();
+}
+
+/** A pack object's header: its type and size, 4 bits then 7 a byte, low bits first. */
+function objectHeader(type: number, size: number): Buffer {
+  const bytes = [(type << 4) | (size & 0x0f)];
+  let rest = Math.floor(size / 16);
+  while (rest > 0) {
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) | 0x80;
+    bytes.push(rest & 0x7f);
+    rest = Math.floor(rest / 128);
+  }
+  return Buffer.from(bytes);
+}
+
+interface Entry {
+  id: Buffer;
+  offset: number;
+  crc: number;
+}
+
+/**
+ * One zlib stream used object after object, reset between them: a deflateSync call per object sets up and frees
+ * zlib's state (about 256 KB) each time, which costs several times more than compressing a small file. Each write
+ * ends its own zlib stream (flush: Z_FINISH), and all its output is buffered (the high-water mark is above what
+ * STREAM_MAX bytes deflate to) by the time its callback runs.
+ */
+function lane(level: number) {
+  // highWaterMark is a stream option zlib passes on to its Transform (ZlibOptions does not list it).
+  const options = { level, flush: constants.Z_FINISH, highWaterMark: 2 * STREAM_MAX };
+  const z = createDeflate(options as ZlibOptions);
+  z.on('error', () => {});
+  const compress = (content: Buffer) =>
+    new Promise<Buffer>((resolve, reject) => {
+      z.write(content, (error) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        for (let chunk = z.read(); chunk !== null; chunk = z.read()) chunks.push(chunk as Buffer);
+        z.reset();
+        resolve(Buffer.concat(chunks));
+      });
+    });
+  return { z, compress, done: Promise.resolve() };
+}
+
+export interface PackWriter {
+  /**
+   * Adds an object (once per content: a repeat is not written again); resolves with its id once it is hashed and
+   * its compression under way. Memory stays bounded: at most LANES contents wait for zlib.
+   */
+  add(type: ObjectType, content: Buffer): Promise<Buffer>;
+  /** Completes the pack and its idx under objects/pack; resolves with the pack's name, or undefined if empty. */
+  finish(): Promise<string | undefined>;
+  /** Removes what was written (an error midway). */
+  abort(): Promise<void>;
+}
+
+/** Starts a pack in `<gitDir>/objects/pack`, as a temp file git ignores until its idx is in place. */
+export function packWriter(gitDir: string, level = 1): PackWriter {
+  const dir = join(gitDir, 'objects', 'pack');
+  const temp = join(dir, `tmp_keel_${process.pid}_${randomBytes(4).toString('hex')}`);
+  const fd = openSync(temp, 'w', 0o444);
+  const entries: Entry[] = [];
+  const seen = new Set<string>();
+  const lanes = Array.from({ length: LANES }, () => lane(level));
+  let next = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let offset = 0;
+  let closed = false;
+  const flush = () => {
+    if (pendingBytes > 0) writeSync(fd, Buffer.concat(pending, pendingBytes));
+    pending = [];
+    pendingBytes = 0;
+  };
+  const push = (chunk: Buffer) => {
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    offset += chunk.length;
+  };
+  /** Objects go in in the order their compression ends: the idx finds them, not their order. */
+  const store = (id: Buffer, header: Buffer, body: Buffer) => {
+    entries.push({ id, offset, crc: crc32(body, crc32(header)) });
+    push(header);
+    push(body);
+    if (pendingBytes >= WRITE_AT) flush();
+  };
+  // The object count is not known yet: the header is written last, in place.
+  push(Buffer.alloc(12));
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    for (const l of lanes) l.z.close();
+    closeSync(fd);
+  };
+
+  return {
+    async add(type, content) {
+      const id = objectId(type, content);
+      const key = id.toString('latin1');
+      if (seen.has(key)) return id;
+      seen.add(key);
+      const header = objectHeader(TYPES[type], content.length);
+      if (content.length > STREAM_MAX) {
+        store(id, header, deflateSync(content, { level }));
+        return id;
+      }
+      const l = lanes[next++ % LANES] as ReturnType<typeof lane>;
+      await l.done;
+      l.done = l.compress(content).then((body) => store(id, header, body));
+      return id;
+    },
+
+    async finish() {
+      await Promise.all(lanes.map((l) => l.done));
+      flush();
+      close();
+      if (entries.length === 0) {
+        await fs.rm(temp, { force: true });
+        return undefined;
+      }
+      const head = Buffer.alloc(12);
+      head.write('PACK', 0, 'latin1');
+      head.writeUInt32BE(2, 4);
+      head.writeUInt32BE(entries.length, 8);
+      // The trailer is the SHA-1 of all before it: the file is read back once, in large reads.
+      const handle = await fs.open(temp, 'r+');
+      let checksum: Buffer;
+      try {
+        await handle.write(head, 0, 12, 0);
+        const hash = createHash('sha1');
+        const chunk = Buffer.allocUnsafe(WRITE_AT);
+        for (let at = 0; at < offset; ) {
+          const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
+          if (bytesRead === 0) throw new Error('the pack being written was cut short');
+          hash.update(chunk.subarray(0, bytesRead));
+          at += bytesRead;
+        }
+        checksum = hash.digest();
+        await handle.write(checksum, 0, 20, offset);
+      } finally {
+        await handle.close();
+      }
+      const name = `pack-${checksum.toString('hex')}`;
+      const idxTemp = `${temp}.idx`;
+      await fs.writeFile(idxTemp, packIndex(entries, checksum), { mode: 0o444 });
+      // The pack first: git looks for packs by their idx, which must never name a pack not yet in place.
+      await fs.rename(temp, join(dir, `${name}.pack`));
+      await fs.rename(idxTemp, join(dir, `${name}.idx`));
+      return name;
+    },
+
+    async abort() {
+      // Compressions under way end first: a stream closed under them would fail them unheard.
+      await Promise.allSettled(lanes.map((l) => l.done));
+      close();
+      await fs.rm(temp, { force: true });
+      await fs.rm(`${temp}.idx`, { force: true });
+    },
+  };
+}
+
+/** The idx (v2) of a pack's objects: fan-out, sorted ids, CRC32s, offsets (31-bit, else in a 64-bit table). */
+export function packIndex(objects: readonly Entry[], packChecksum: Buffer): Buffer {
+  const sorted = [...objects].sort((a, b) => Buffer.compare(a.id, b.id));
+  const n = sorted.length;
+  const large = sorted.filter((e) => e.offset >= LARGE_OFFSET);
+  const out = Buffer.alloc(8 + 256 * 4 + n * 28 + large.length * 8 + 40);
+  out.writeUInt32BE(0xff744f63, 0);
+  out.writeUInt32BE(2, 4);
+  const fanout = 8;
+  const ids = fanout + 256 * 4;
+  const crcs = ids + n * 20;
+  const offsets = crcs + n * 4;
+  const offsets64 = offsets + n * 4;
+  let largeAt = 0;
+  sorted.forEach((e, i) => {
+    e.id.copy(out, ids + i * 20);
+    out.writeUInt32BE(e.crc >>> 0, crcs + i * 4);
+    if (e.offset < LARGE_OFFSET) out.writeUInt32BE(e.offset, offsets + i * 4);
+    else {
+      out.writeUInt32BE((LARGE_OFFSET | largeAt) >>> 0, offsets + i * 4);
+      out.writeBigUInt64BE(BigInt(e.offset), offsets64 + largeAt * 8);
+      largeAt += 1;
+    }
+  });
+  // Fan-out: entry b counts the ids whose first byte is at most b.
+  let i = 0;
+  for (let b = 0; b < 256; b++) {
+    while (i < n && ((sorted[i] as Entry).id[0] as number) <= b) i++;
+    out.writeUInt32BE(i, fanout + b * 4);
+  }
+  const end = offsets64 + large.length * 8;
+  packChecksum.copy(out, end);
+  createHash('sha1')
+    .update(out.subarray(0, end + 20))
+    .digest()
+    .copy(out, end + 20);
+  return out;
+}

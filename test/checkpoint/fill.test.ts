@@ -1,0 +1,242 @@
+// Many paths taken into the shadow index by Keel itself (fill.ts: one pack, the index with stat data), checked with
+// real git: the same entries `git add -A` stages (ids, modes, stat data), a store git fsck finds clean, later
+// changes through git on top, and undo restoring from such a checkpoint.
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
+import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
+import { fillIndex } from '../../src/checkpoint/fill.js';
+import { packIndex, packWriter } from '../../src/checkpoint/pack-writer.js';
+import { shadowGit } from '../../src/checkpoint/shadow-git.js';
+import { FILL_AT } from '../../src/checkpoint/stage.js';
+import { treeSnapshot } from '../support/tree-snapshot.js';
+
+const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
+// Both stores name paths alike: the shadow's config does not quote them.
+const gitIn = (gitDir: string, root: string, args: string[], input?: string) =>
+  execFileSync('git', ['-c', 'core.quotePath=false', ...args], {
+    cwd: root,
+    env: { ...gitEnv, GIT_DIR: gitDir, GIT_WORK_TREE: root },
+    stdio: 'pipe',
+    ...(input !== undefined ? { input } : {}),
+  }).toString();
+
+const dirs: string[] = [];
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+const MAX = 64 * 1024;
+
+/** A tree of every kind git stores: folders, names git sorts specially, executables, symlinks, duplicates, empty. */
+async function makeTree(root: string) {
+  const files: Record<string, string | Buffer> = {
+    'a.b': 'dot\n',
+    'a-b/x.txt': 'dash\n',
+    'a/x.txt': 'x\n',
+    'a/y/z/deep.txt': 'deep\n',
+    'café/ñ.txt': 'unicode\n',
+    'with space.txt': 'space\n',
+    'empty.txt': '',
+    'same1.txt': 'same content\n',
+    'same2.txt': 'same content\n',
+    'bin.dat': Buffer.from([0, 1, 2, 255, 0, 10]),
+    'big.bin': Buffer.alloc(MAX + 1, 7),
+  };
+  for (let i = 0; i < FILL_AT + 40; i++) files[`m${i % 9}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+  for (const [path, content] of Object.entries(files)) {
+    await fs.mkdir(join(root, path, '..'), { recursive: true });
+    await fs.writeFile(join(root, path), content);
+  }
+  await fs.writeFile(join(root, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+  await fs.symlink('a/x.txt', join(root, 'link'));
+  await fs.symlink('nowhere/at/all', join(root, 'dangling'));
+  await fs.mkdir(join(root, 'empty-dir'));
+}
+
+describe('a fill of many paths', () => {
+  let root = '';
+  let gitDir = '';
+  let refDir = '';
+  let listed: string[] = [];
+  beforeAll(async () => {
+    root = await tempDir('keel-fill-ws-');
+    const state = await tempDir('keel-fill-state-');
+    await makeTree(root);
+    gitDir = join(state, 'shadow.git');
+    const shadow = shadowGit(gitDir, root, process.env);
+    await shadow.ensure();
+    listed = (await shadow.run(['ls-files', '-z', '-o', '--exclude-standard'])).split('\0').filter(Boolean);
+    const filled = await fillIndex(gitDir, root, { paths: listed, maxFileBytes: MAX });
+    expect(filled.large).toEqual(['big.bin']);
+    // What git itself stages for the same tree, big.bin left out as the fill leaves it.
+    refDir = join(state, 'ref.git');
+    execFileSync('git', ['init', '-q', '--bare', refDir], { env: gitEnv });
+    gitIn(refDir, root, ['add', '-A', '--', '.', ':(exclude)big.bin']);
+  });
+
+  it('stages what git add -A stages: the same paths, modes and blob ids', () => {
+    const ours = gitIn(gitDir, root, ['ls-files', '-s']);
+    expect(ours).toBe(gitIn(refDir, root, ['ls-files', '-s']));
+    expect(ours).toMatch(/^100755 \S+ 0\trun\.sh$/m);
+    expect(ours).toMatch(/^120000 \S+ 0\tdangling$/m);
+    expect(ours).not.toContain('empty-dir');
+  });
+
+  it('records the stat data git records, so a later look finds nothing changed without reading a file', () => {
+    expect(gitIn(gitDir, root, ['ls-files', '--debug'])).toBe(gitIn(refDir, root, ['ls-files', '--debug']));
+    expect(gitIn(gitDir, root, ['diff-files', '--name-only'])).toBe('');
+  });
+
+  it('writes one pack git verifies, and no loose object', async () => {
+    const objects = join(gitDir, 'objects');
+    const loose = (await fs.readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d));
+    expect(loose).toEqual([]);
+    const packs = (await fs.readdir(join(objects, 'pack'))).sort();
+    expect(packs).toHaveLength(2);
+    expect(packs[0]).toMatch(/^pack-[0-9a-f]{40}\.idx$/);
+    gitIn(gitDir, root, ['verify-pack', join(objects, 'pack', packs[1] as string)]);
+    const tree = gitIn(gitDir, root, ['write-tree']).trim();
+    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling', tree])).toBe('');
+    expect(gitIn(gitDir, root, ['cat-file', '-p', `${tree}:link`])).toBe('a/x.txt');
+    expect(gitIn(gitDir, root, ['cat-file', '-p', `${tree}:bin.dat`])).toBe(
+      Buffer.from([0, 1, 2, 255, 0, 10]).toString(),
+    );
+  });
+
+  it('lets git update-index take later changes on top', async () => {
+    await fs.writeFile(join(root, 'a/x.txt'), 'x changed\n');
+    await fs.rm(join(root, 'a.b'));
+    gitIn(gitDir, root, ['update-index', '--add', '--remove', '-z', '--stdin'], 'a/x.txt\0a.b\0');
+    gitIn(refDir, root, ['add', '-A', '--', '.', ':(exclude)big.bin']);
+    expect(gitIn(gitDir, root, ['ls-files', '-s'])).toBe(gitIn(refDir, root, ['ls-files', '-s']));
+    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+  });
+});
+
+describe('a fill into an index that has entries', () => {
+  it('keeps the entries it was not given (racily clean ones still compared by content), replaces those it was, drops the ones gone', async () => {
+    const root = await tempDir('keel-fill-merge-');
+    const state = await tempDir('keel-fill-merge-state-');
+    for (const name of ['keep.txt', 'edit.txt', 'gone.txt', 'untrack.log'])
+      await fs.writeFile(join(root, name), `${name}\n`);
+    const gitDir = join(state, 'shadow.git');
+    const shadow = shadowGit(gitDir, root, process.env);
+    await shadow.ensure();
+    // keep.txt is racily clean: its mtime is not older than the index that records it.
+    const later = Date.now() / 1000 + 100;
+    await fs.utimes(join(root, 'keep.txt'), later, later);
+    await shadow.run(
+      ['update-index', '--add', '-z', '--stdin'],
+      'keep.txt\0edit.txt\0gone.txt\0untrack.log\0',
+    );
+    await fs.writeFile(join(root, 'edit.txt'), 'edited\n');
+    await fs.rm(join(root, 'gone.txt'));
+    await fs.writeFile(join(root, 'new.txt'), 'new\n');
+    await fillIndex(gitDir, root, {
+      paths: ['edit.txt', 'gone.txt', 'new.txt'],
+      remove: ['untrack.log'],
+      maxFileBytes: MAX,
+    });
+    const staged = (await shadow.run(['ls-files', '-s']))
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[1]);
+    expect(staged).toEqual(['edit.txt', 'keep.txt', 'new.txt']);
+    expect(await shadow.run(['ls-files', '-m'])).toBe('');
+    expect(await shadow.run(['cat-file', '-p', ':edit.txt'])).toBe('edited\n');
+    // Still compared by content after the rewrite, as git's own index writes keep it: its size is zeroed.
+    expect(await shadow.run(['ls-files', '--debug', 'keep.txt'])).toMatch(/size: 0\t/);
+  });
+});
+
+describe('the pack idx', () => {
+  it('puts offsets past 2 GiB in its 64-bit table, as git reads them', async () => {
+    const id = (byte: number) => Buffer.alloc(20, byte);
+    const idx = packIndex(
+      [
+        { id: id(0xbb), offset: 3 * 2 ** 31, crc: 1 },
+        { id: id(0xaa), offset: 12, crc: 2 },
+      ],
+      Buffer.alloc(20, 9),
+    );
+    const shown = execFileSync('git', ['show-index'], { input: idx, env: gitEnv }).toString();
+    expect(shown).toBe(`12 ${'aa'.repeat(20)} (00000002)\n${3 * 2 ** 31} ${'bb'.repeat(20)} (00000001)\n`);
+  });
+
+  it('writes nothing for a pack with no object', async () => {
+    const gitDir = await tempDir('keel-fill-empty-');
+    await fs.mkdir(join(gitDir, 'objects', 'pack'), { recursive: true });
+    expect(await packWriter(gitDir).finish()).toBeUndefined();
+    expect(await fs.readdir(join(gitDir, 'objects', 'pack'))).toEqual([]);
+  });
+});
+
+describe('a first checkpoint of a tree without git', () => {
+  it('is packed by Keel, and undo restores the tree from it after more checkpoints', async () => {
+    const root = await tempDir('keel-fill-undo-');
+    const stateDir = await tempDir('keel-fill-undo-state-');
+    await makeTree(root);
+    await fs.rm(join(root, 'big.bin'));
+    const before = await treeSnapshot(root);
+    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    checkpointer.startRun('run-1');
+    let n = 0;
+    const take = () =>
+      checkpointer.take({
+        callId: `c${n++}`,
+        tool: 'execute_command',
+        preview: { reads: [], writes: [], summary: 'cmd' },
+      });
+    await take();
+    await fs.writeFile(join(root, 'a/x.txt'), 'agent\n');
+    await fs.rm(join(root, 'm0'), { recursive: true });
+    await fs.writeFile(join(root, 'made.txt'), 'made\n');
+    await take();
+    await fs.writeFile(join(root, 'a.b'), 'agent again\n');
+    const store = await openCheckpointStore({ root, stateDir, env: process.env });
+    const list = await store.list();
+    const first = list[list.length - 1];
+    if (!first) throw new Error('no checkpoint');
+    await store.restore(first, 'undo-1');
+    expect(await treeSnapshot(root)).toEqual(before);
+    const gitDir = join(checkpointDir(stateDir, root), 'git');
+    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+  });
+
+  it('writes the trees of many folders as one pack too: the commit is the one loose object', async () => {
+    const root = await tempDir('keel-fill-trees-');
+    const stateDir = await tempDir('keel-fill-trees-state-');
+    for (let i = 0; i < 300; i++) {
+      await fs.mkdir(join(root, `d${i}`));
+      await fs.writeFile(join(root, `d${i}`, 'f.txt'), `${i}\n`);
+    }
+    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    checkpointer.startRun('run-1');
+    await checkpointer.take({
+      callId: 'c0',
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 'cmd' },
+    });
+    const gitDir = join(checkpointDir(stateDir, root), 'git');
+    const objects = join(gitDir, 'objects');
+    const loose: string[] = [];
+    for (const dir of (await fs.readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d)))
+      for (const f of await fs.readdir(join(objects, dir))) loose.push(dir + f);
+    expect(loose).toHaveLength(1);
+    expect(gitIn(gitDir, root, ['cat-file', '-t', loose[0] as string]).trim()).toBe('commit');
+    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+    expect(gitIn(gitDir, root, ['ls-tree', '-r', '--name-only', 'refs/keel/checkpoints'])).toContain(
+      'd299/f.txt',
+    );
+  });
+});
