@@ -24,6 +24,27 @@ const zodEnglishOnly = {
   },
 };
 
+// src/tools/builtins.ts imports every tool for the tests; in the CLI each import becomes a require() inside the
+// tool's loader, so a tool's module (its zod schema, its helpers) is evaluated when the tool is first used.
+const lazyBuiltinTools = {
+  name: 'lazy-builtin-tools',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]tools[\\/]builtins\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const imports = [...source.matchAll(/^import \{ (\w+) \} from '(\.\/[\w-]+\.js)';\n/gm)];
+      let contents = source;
+      for (const [line, name, path] of imports) {
+        contents = contents
+          .replace(line, '')
+          .replace(new RegExp(`\\(\\) => ${name}\\b`, 'g'), `() => require('${path}').${name}`);
+      }
+      if (imports.length === 0 || /\(\) => \w+Tool\b/.test(contents))
+        throw new Error('src/tools/builtins.ts: a loader is not an imported tool');
+      return { contents, loader: 'ts', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 // Packages left in node_modules: those that locate their own .wasm files next to their code; @napi-rs/keyring's
 // native .node binary; @ast-grep/napi and its language packages, which load native parsers from their own
 // directories; highlight.js, required only when a chat answer holds a code block, one language file at a time;
@@ -73,7 +94,9 @@ await build({
   stdin: {
     contents:
       "import { defaultTools, toSpec } from './src/tools/registry.ts';\n" +
-      'process.stdout.write(JSON.stringify(Object.fromEntries(defaultTools().map((t) => [t.name, toSpec(t)]))));',
+      'const tools = defaultTools();\n' +
+      'process.stdout.write(JSON.stringify({ specs: Object.fromEntries(tools.map((t) => [t.name, toSpec(t)])),' +
+      ' safety: Object.fromEntries(tools.map((t) => [t.name, t.safety])) }));',
     resolveDir: '.',
     loader: 'ts',
   },
@@ -89,7 +112,9 @@ await build({
 const specs = spawnSync(process.execPath, [join(specsDir, 'specs.mjs')], { encoding: 'utf8' });
 await rm(specsDir, { recursive: true, force: true });
 if (specs.status !== 0) throw new Error(`tool specs failed at build time: ${specs.stderr}`);
-const toolSpecs = specs.stdout;
+const built = JSON.parse(specs.stdout);
+const toolSpecs = JSON.stringify(built.specs);
+const toolSafety = JSON.stringify(built.safety);
 
 await build({
   entryPoints: ['src/cli/main.ts'],
@@ -100,11 +125,12 @@ await build({
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, lazyBuiltinTools],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
     KEEL_TOOL_SPECS: toolSpecs,
+    KEEL_TOOL_SAFETY: toolSafety,
     'import.meta.url': '__keelModuleUrl',
   },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
@@ -143,7 +169,11 @@ await build({
   legalComments: 'none',
   plugins: [zodEnglishOnly],
   external,
-  define: { KEEL_VERSION: JSON.stringify(pkg.version), KEEL_TOOL_SPECS: toolSpecs },
+  define: {
+    KEEL_VERSION: JSON.stringify(pkg.version),
+    KEEL_TOOL_SPECS: toolSpecs,
+    KEEL_TOOL_SAFETY: toolSafety,
+  },
   banner: {
     js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
   },

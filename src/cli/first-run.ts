@@ -3,13 +3,11 @@
 // The decisions are provider-setup.ts's; this file asks, probes and writes.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setConfigValues } from '../config/edit.js';
 import type { LoadedConfig } from '../config/load.js';
 import { userConfigPath } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type CredentialProvider, CredentialStore, credentialEnvVar } from '../providers/credentials.js';
 import { listOllamaTags, normalizeOllamaHost } from '../providers/ollama-api.js';
-import { logIn } from './auth-command.js';
 import type { GlobalOptions } from './global-options.js';
 import { pickOllamaModel, providerChosen, type SetupFacts, setupStep } from './provider-setup.js';
 import { reportFailure } from './report.js';
@@ -64,15 +62,38 @@ function ask(prompt: string): Promise<string | null> {
  * A config that does not load is left to the run to report.
  */
 export async function ensureProvider(options: GlobalOptions, terminal: boolean): Promise<number | undefined> {
+  return (await providerSetUp(options, terminal)).stop;
+}
+
+/**
+ * ensureProvider, also handing back the config it loaded when nothing was written to it since: the run takes it
+ * rather than loading and validating the same files again before its first request.
+ */
+export async function providerSetUp(
+  options: GlobalOptions,
+  terminal: boolean,
+): Promise<{ stop?: number; loaded?: LoadedConfig }> {
+  const loaded = await loadConfigFor(options).catch(() => undefined);
   try {
-    return await setUp(options, terminal);
+    const stop = await setUp(loaded, options, terminal);
+    if (stop !== undefined) return { stop };
+    return loaded && !written.has(loaded) ? { loaded } : {};
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: options.output !== 'text' });
+    return { stop: reportFailure(error, { debug: options.debug, json: options.output !== 'text' }) };
   }
 }
 
-async function setUp(options: GlobalOptions, terminal: boolean): Promise<number | undefined> {
-  const loaded = await loadConfigFor(options).catch(() => undefined);
+/** The config editor brings the YAML document model: loaded only when set-up writes the user's choice. */
+const configEditor = () => import('../config/edit.js');
+
+/** Configs a set-up step may have written a provider over: stale for the run. */
+const written = new WeakSet<LoadedConfig>();
+
+async function setUp(
+  loaded: LoadedConfig | undefined,
+  options: GlobalOptions,
+  terminal: boolean,
+): Promise<number | undefined> {
   if (!loaded || providerChosen(loaded.sources)) return undefined;
   const ollama = await ollamaModels(loaded);
   const facts: SetupFacts = {
@@ -84,6 +105,7 @@ async function setUp(options: GlobalOptions, terminal: boolean): Promise<number 
     ...(ollama.models ? { ollama: ollama.models } : {}),
   };
   const step = setupStep(facts);
+  if (step.kind !== 'go') written.add(loaded);
   const file = options.config === undefined ? userConfigPath(process.env) : resolve(options.config);
   switch (step.kind) {
     case 'go':
@@ -91,7 +113,10 @@ async function setUp(options: GlobalOptions, terminal: boolean): Promise<number 
     case 'fail':
       throw new KeelError('no_provider', ExitCode.provider, step.message, { hint: step.hint });
     case 'ollama':
-      await setConfigValues(file, { 'provider.type': 'ollama', 'provider.ollama.model': step.model });
+      await (await configEditor()).setConfigValues(file, {
+        'provider.type': 'ollama',
+        'provider.ollama.model': step.model,
+      });
       process.stderr.write(
         `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)\n`,
       );
@@ -124,7 +149,7 @@ async function choose(
   if (picked.name === 'ollama') {
     const again = await ollamaModels(loaded);
     const model = again.models && pickOllamaModel(again.models, facts.ollamaModel);
-    await setConfigValues(file, {
+    await (await configEditor()).setConfigValues(file, {
       'provider.type': 'ollama',
       ...(model ? { 'provider.ollama.model': model } : {}),
     });
@@ -145,13 +170,13 @@ async function choose(
         : `The key is stored as keel auth login ${provider} stores it (${credentialEnvVar[provider]} in the environment also works)\n`,
     );
     try {
-      await logIn(provider, loaded.config.provider.copilot.github_url);
+      await (await import('./auth-command.js')).logIn(provider, loaded.config.provider.copilot.github_url);
     } catch (error) {
       if (error instanceof Error && error.name === 'AbortError') return ExitCode.interrupted;
       throw error;
     }
   }
-  await setConfigValues(file, { 'provider.type': provider });
+  await (await configEditor()).setConfigValues(file, { 'provider.type': provider });
   process.stderr.write(`saved provider.type: ${provider} to ${file}\n`);
   return undefined;
 }

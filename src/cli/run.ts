@@ -11,7 +11,7 @@ import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { attachImages } from './chat-attach.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
-import { ensureProvider } from './first-run.js';
+import { providerSetUp } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import type { RunStreams } from './outputs.js';
@@ -152,11 +152,12 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await piped(io) } : await goalText(options, io);
     // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
-    const stop = await ensureProvider(options, false);
+    const { stop, loaded } = await providerSetUp(options, false);
     if (stop !== undefined) return stop;
     const agent = await startRun(
       options,
       {
+        ...(loaded ? { loaded } : {}),
         mode: (loaded) => resolveMode(options, loaded.config, 'restricted'),
         allow: options.allow,
         streamText: Boolean(stdout.isTTY) && options.output === 'text',

@@ -63,6 +63,8 @@ import { modelCondenser, webAccess } from './web.js';
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
   mode: (loaded: LoadedConfig) => ExecutionMode | Promise<ExecutionMode>;
+  /** The config, when the caller already loaded it for this source and env (keel run's provider check). */
+  loaded?: LoadedConfig;
   /** Allow rules for this run (--allow). */
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
@@ -141,7 +143,7 @@ export interface Run {
 
 export async function assembleRun(options: RunOptions): Promise<Run> {
   const env = options.env ?? process.env;
-  const loaded = await loadRunConfig(options, env);
+  const loaded = options.loaded ?? (await loadRunConfig(options, env));
   const { config } = loaded;
   const dir = await resolveWorkspaceDir(options.cwd);
   const chosen = await openAgents({

@@ -1,7 +1,6 @@
 // What a tool sees of a run, built in this one place for every entry point: the workspace, the runner, its limits
 // (the output cap among them), the state and cache dirs, the todo board, web access and the model condensing a page,
 // and one call's signal and event sink.
-import { languageServiceFactories } from '../code/language/factories.js';
 import { LanguageServices } from '../code/language/service.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { AskUser } from '../core/ask-user.js';
@@ -54,9 +53,14 @@ export interface ToolContextParts {
   subagents?: Subagents;
 }
 
-/** The run's language services: nothing starts here, each service on the first file a tool asks about. */
+/**
+ * The run's language services: nothing starts here, each service on the first file a tool asks about; the
+ * factories' modules (TypeScript's service, the language servers' table) load then too.
+ */
 export function runLanguages(root: string, config: KeelConfig): LanguageServices {
-  return new LanguageServices(root, languageServiceFactories(config));
+  return new LanguageServices(root, async () =>
+    (await import('../code/language/factories.js')).languageServiceFactories(config),
+  );
 }
 
 /** One call's context: its abort signal, and the sink of a call whose events are held back (a concurrent one). */

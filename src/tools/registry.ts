@@ -2,39 +2,9 @@
 // added and removed while a run goes on (MCP servers, config tools); the loop asks for the specs every turn.
 import { z } from 'zod';
 import type { ToolSpec } from '../core/model.js';
-import { appendFileTool } from './append-file.js';
-import { askUserTool } from './ask-user.js';
-import { buildDependencyGraphTool } from './build-dependency-graph.js';
-import { commandOutputTool } from './command-output.js';
-import { copyPathTool } from './copy-path.js';
-import { createBarrelTool } from './create-barrel.js';
-import { createDirectoryTool } from './create-directory.js';
-import { deletePathTool } from './delete-path.js';
-import { detectProjectTypeTool } from './detect-project-type.js';
-import { diffFilesTool } from './diff-files.js';
-import { editFileTool } from './edit-file.js';
-import { executeCommandTool } from './execute-command.js';
-import { extractConventionsTool } from './extract-conventions.js';
-import { findReferencesTool } from './find-references.js';
-import { getCodebaseMapTool } from './get-codebase-map.js';
-import { getDiagnosticsTool } from './get-diagnostics.js';
-import { getImportsExportsTool } from './get-imports-exports.js';
-import { getProjectOverviewTool } from './get-project-overview.js';
-import { globTool } from './glob.js';
-import { grepTool } from './grep.js';
-import { inspectSymbolTool } from './inspect-symbol.js';
-import { killCommandTool } from './kill-command.js';
-import { listFilesTool } from './list-files.js';
-import { movePathTool } from './move-path.js';
-import { organizeImportsTool } from './organize-imports.js';
-import { readFileTool } from './read-file.js';
-import { renameSymbolTool } from './rename-symbol.js';
-import { searchCodeTool } from './search-code.js';
-import { todoWriteTool } from './todo-write.js';
+import type { SafetyLevel } from '../core/safety-level.js';
+import { builtinTools, projectToolLoaders } from './builtins.js';
 import type { Tool } from './tool.js';
-import { webFetchTool } from './web-fetch.js';
-import { webSearchTool } from './web-search.js';
-import { writeFileTool } from './write-file.js';
 
 export interface ToolRegistry {
   get(name: string): Tool | undefined;
@@ -48,6 +18,38 @@ export interface ToolRegistry {
 /** The built-in tools' specs, made from their zod schemas at build time (scripts/build.mjs); absent from source. */
 declare const KEEL_TOOL_SPECS: Record<string, ToolSpec> | undefined;
 const prebuilt: Record<string, ToolSpec> = typeof KEEL_TOOL_SPECS === 'object' ? KEEL_TOOL_SPECS : {};
+/** Their safety levels, recorded with the specs: plan mode and keel ask choose tools by them. */
+declare const KEEL_TOOL_SAFETY: Record<string, SafetyLevel> | undefined;
+const prebuiltSafety: Record<string, SafetyLevel> =
+  typeof KEEL_TOOL_SAFETY === 'object' ? KEEL_TOOL_SAFETY : {};
+
+/**
+ * A built-in tool: where the build recorded its spec and safety, a stand-in offering them, whose module (its zod
+ * schema, its helpers) loads when a call is first validated, previewed or run; from source, the tool itself.
+ */
+function builtin(name: string, load: () => Tool): Tool {
+  const spec = prebuilt[name];
+  const safety = prebuiltSafety[name];
+  if (!spec || !safety) return load();
+  let tool: Tool | undefined;
+  const real = () => {
+    tool ??= load();
+    return tool;
+  };
+  return {
+    name,
+    description: spec.description,
+    safety,
+    get schema() {
+      return real().schema;
+    },
+    get preview(): Tool['preview'] {
+      const { preview } = real();
+      return preview && ((args, ctx) => preview.call(real(), args, ctx));
+    },
+    execute: (args, ctx) => real().execute(args, ctx),
+  };
+}
 
 export function toSpec(tool: Tool): ToolSpec {
   if (tool.jsonSchema)
@@ -123,37 +125,7 @@ export function createRegistry(tools: Tool[]): ToolRegistry {
 
 /** The built-in file and shell tools. */
 export function defaultTools(): Tool[] {
-  return [
-    listFilesTool,
-    readFileTool,
-    writeFileTool,
-    createDirectoryTool,
-    deletePathTool,
-    diffFilesTool,
-    executeCommandTool,
-    commandOutputTool,
-    killCommandTool,
-    editFileTool,
-    globTool,
-    grepTool,
-    movePathTool,
-    copyPathTool,
-    appendFileTool,
-    getCodebaseMapTool,
-    searchCodeTool,
-    inspectSymbolTool,
-    getImportsExportsTool,
-    buildDependencyGraphTool,
-    findReferencesTool,
-    renameSymbolTool,
-    getDiagnosticsTool,
-    organizeImportsTool,
-    createBarrelTool,
-    todoWriteTool,
-    askUserTool,
-    webFetchTool,
-    webSearchTool,
-  ] as Tool[];
+  return Object.entries(builtinTools).map(([name, load]) => builtin(name, load));
 }
 
 /** The tools that only read the workspace (`keel ask --tools`): no writes, no commands or their outputs. */
@@ -174,5 +146,5 @@ export function offeredInPlanMode(tool: Pick<Tool, 'name' | 'safety'>): boolean 
 
 /** The project analyses behind `keel init`: kept out of ordinary runs, whose first request they would only grow. */
 export function projectTools(): Tool[] {
-  return [detectProjectTypeTool, extractConventionsTool, getProjectOverviewTool] as Tool[];
+  return Object.values(projectToolLoaders).map((load) => load());
 }

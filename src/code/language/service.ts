@@ -85,15 +85,24 @@ export class LanguageServices {
   /** Files Keel's tools changed in this run (get_diagnostics lists their errors by default). */
   readonly #changed = new Set<string>();
 
+  #factories:
+    | readonly LanguageServiceFactory[]
+    | Promise<readonly LanguageServiceFactory[]>
+    | (() => Promise<readonly LanguageServiceFactory[]>);
+
+  /** `factories` may be a loader: the factories' modules then load when a tool first asks for a service. */
   constructor(
     readonly root: string,
-    readonly factories: readonly LanguageServiceFactory[],
-  ) {}
+    factories: readonly LanguageServiceFactory[] | (() => Promise<readonly LanguageServiceFactory[]>),
+  ) {
+    this.#factories = factories;
+  }
 
   /** The service for a file, or undefined when none handles it or it could not start. */
-  forFile(path: string): Promise<LanguageService | undefined> {
-    const factory = this.factories.find((f) => f.handles(path));
-    if (!factory) return Promise.resolve(undefined);
+  async forFile(path: string): Promise<LanguageService | undefined> {
+    if (typeof this.#factories === 'function') this.#factories = this.#factories();
+    const factory = (await this.#factories).find((f) => f.handles(path));
+    if (!factory) return undefined;
     let service = this.#started.get(factory.id);
     if (!service) {
       service = factory.start(this.root).catch(() => undefined);
