@@ -63,8 +63,7 @@ import { modelCondenser, webAccess } from './web.js';
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
   mode: (loaded: LoadedConfig) => ExecutionMode | Promise<ExecutionMode>;
-  /** The config, when the caller already loaded it for this source and env (keel run's provider check). */
-  loaded?: LoadedConfig;
+  loaded?: LoadedConfig; // when the caller loaded it already for this source and env (keel run's provider check)
   /** Allow rules for this run (--allow). */
   allow?: readonly string[];
   /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
@@ -162,8 +161,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     env,
     terminal: options.terminal,
   });
-  // Temp files of writes killed before their rename, by runs now gone: removed in the background (never throws).
-  void cleanStaleTempFiles(state);
+  void cleanStaleTempFiles(state); // temp files of writes killed before their rename (in the background)
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools, nativeSearch: true });
   // ask_user where someone may answer (the chat, a caller's askUser) or in interactive and plan runs; --no-ask-user: none.
   if (options.askUserTool === false || (!options.askUser && mode !== 'interactive' && mode !== 'plan'))
