@@ -72,11 +72,30 @@ export class RefMovedError extends Error {
 export async function updateRef(gitDir: string, ref: string, hash: string, old: string | undefined) {
   const path = join(gitDir, ref);
   await fs.mkdir(dirname(path), { recursive: true });
-  const lock = `${path}.lock`;
-  const handle = await fs.open(lock, 'wx');
-  try {
+  const written = await writeLocked(path, async () => {
     if ((await readRef(gitDir, ref)) !== old) throw new RefMovedError(ref);
-    await handle.writeFile(`${hash}\n`);
+    return `${hash}\n`;
+  });
+  if (!written) throw new Error(`${ref} is being written by another process (${path}.lock exists)`);
+}
+
+/**
+ * Writes a file as git does: into `<path>.lock`, created exclusively (a git process writing it meanwhile holds that
+ * lock), then renamed over it. `content` runs with the lock held. False, and nothing written, when the lock is held.
+ */
+export async function writeLocked(
+  path: string,
+  content: () => Promise<string | Uint8Array>,
+  mode?: number,
+): Promise<boolean> {
+  const lock = `${path}.lock`;
+  const handle = await fs.open(lock, 'wx', mode).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EEXIST') return undefined;
+    throw error;
+  });
+  if (!handle) return false;
+  try {
+    await handle.writeFile(await content());
     await handle.close();
     await fs.rename(lock, path);
   } catch (error) {
@@ -84,4 +103,5 @@ export async function updateRef(gitDir: string, ref: string, hash: string, old: 
     await fs.rm(lock, { force: true });
     throw error;
   }
+  return true;
 }

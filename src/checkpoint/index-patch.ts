@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import { writeLocked } from './git-objects.js';
 import { type IndexEntries, readIndexEntries } from './index-trees.js';
 
 /** Files larger than this are left to update-index, which streams them. */
@@ -167,18 +168,6 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
     (oids[k] as Buffer).copy(out, p.at + 40);
   });
   createHash('sha1').update(out.subarray(0, entriesEnd)).digest().copy(out, entriesEnd);
-  const lock = `${file}.lock`;
   // git's lock: a git process writing the index meanwhile makes this fail, and update-index take over.
-  const handle = await fs.open(lock, 'wx').catch(() => undefined);
-  if (!handle) return false;
-  try {
-    await handle.writeFile(out);
-    await handle.close();
-    await fs.rename(lock, file);
-  } catch (error) {
-    await handle.close().catch(() => {});
-    await fs.rm(lock, { force: true });
-    throw error;
-  }
-  return true;
+  return writeLocked(file, async () => out);
 }

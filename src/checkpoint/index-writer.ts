@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { writeLocked } from './git-objects.js';
 import { readIndexEntries } from './index-trees.js';
 
 /** ctime, mtime (seconds, nanoseconds), dev, ino, mode, uid, gid, size: ten 32-bit fields, then the object id. */
@@ -83,46 +84,39 @@ export async function writeIndex(
   touched: ReadonlySet<string>,
 ): Promise<void> {
   const path = join(gitDir, 'index');
-  const lock = `${path}.lock`;
   // git's lock: a git command writing the index meanwhile fails, as it would against another git.
-  const handle = await fs.open(lock, 'wx', 0o644).catch((error: NodeJS.ErrnoException) => {
-    throw error.code === 'EEXIST'
-      ? new Error(`the shadow index is in use by another process (${lock} exists)`)
-      : error;
-  });
-  try {
-    const current = await fs.readFile(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    const kept: IndexEntry[] = [];
-    if (current) {
-      // git's racily clean entries: a file changed within the old index's last second looks unchanged by its
-      // stat data. Their size is zeroed (as git's write_index does), so git still compares their contents.
-      const racyFrom = Math.floor((await fs.stat(path)).mtimeMs / 1000);
-      const old = readIndexEntries(current);
-      for (let i = 0; i < old.count; i++) {
-        const name = old.names.subarray(old.start[i], old.end[i]);
-        if (touched.has(name.toString('utf8'))) continue;
-        const at = (old.oidAt[i] as number) - 40;
-        let meta = old.buf.subarray(at, at + ENTRY_META);
-        if (meta.readUInt32BE(8) >= racyFrom) {
-          meta = Buffer.from(meta);
-          meta.writeUInt32BE(0, 36);
+  const written = await writeLocked(
+    path,
+    async () => {
+      const current = await fs.readFile(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      const kept: IndexEntry[] = [];
+      if (current) {
+        // git's racily clean entries: a file changed within the old index's last second looks unchanged by its
+        // stat data. Their size is zeroed (as git's write_index does), so git still compares their contents.
+        const racyFrom = Math.floor((await fs.stat(path)).mtimeMs / 1000);
+        const old = readIndexEntries(current);
+        for (let i = 0; i < old.count; i++) {
+          const name = old.names.subarray(old.start[i], old.end[i]);
+          if (touched.has(name.toString('utf8'))) continue;
+          const at = (old.oidAt[i] as number) - 40;
+          let meta = old.buf.subarray(at, at + ENTRY_META);
+          if (meta.readUInt32BE(8) >= racyFrom) {
+            meta = Buffer.from(meta);
+            meta.writeUInt32BE(0, 36);
+          }
+          kept.push({ name, meta });
         }
-        kept.push({ name, meta });
       }
-    }
-    // Both lists are in index order already (the old index's, the fill's sorted paths): one merge.
-    const entries = kept.length === 0 ? byPath(added) : merge(kept, byPath(added));
-    await handle.writeFile(indexBytes(entries));
-    await handle.close();
-    await fs.rename(lock, path);
-  } catch (error) {
-    await handle.close().catch(() => {});
-    await fs.rm(lock, { force: true });
-    throw error;
-  }
+      // Both lists are in index order already (the old index's, the fill's sorted paths): one merge.
+      const entries = kept.length === 0 ? byPath(added) : merge(kept, byPath(added));
+      return indexBytes(entries);
+    },
+    0o644,
+  );
+  if (!written) throw new Error(`the shadow index is in use by another process (${path}.lock exists)`);
 }
 
 function merge(a: IndexEntry[], b: IndexEntry[]): IndexEntry[] {
