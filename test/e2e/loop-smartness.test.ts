@@ -139,28 +139,27 @@ describe('turn warnings', () => {
 
 describe('parallel read-only calls', () => {
   it('runs two read-only commands of one turn at the same time, while the write between them keeps its order', async () => {
-    // Names of their own, so the processes found below are this test's and no other's.
-    const [fileA, fileB] = [`a-${uniqueDuration()}.txt`, `b-${uniqueDuration()}.txt`];
-    const ws = await workspace({ [fileA]: 'alpha\n', [fileB]: 'bravo\n' });
-    // `tail -f` is read-only under the policy and never ends by itself: the test stops both once it has seen them
-    // running side by side. Run one after the other, they would never be seen together.
-    const follow = (file: string) => ({
+    // Sleeps of their own, so the processes found below are this test's and no other's.
+    const [sleepA, sleepB] = [`sleep ${uniqueDuration()}`, `sleep ${uniqueDuration()}`];
+    const ws = await workspace({ 'a.txt': 'alpha\n', 'b.txt': 'bravo\n' });
+    // Read-only under the policy, and not ending by itself: the test stops both once it has seen them running side
+    // by side (run one after the other, they would never be seen together). Each sleep starts only once its file is
+    // printed, so what a command printed is in its result when it is stopped.
+    const follow = (file: string, sleep: string) => ({
       name: 'execute_command',
-      args: { command: `tail -f ${file}`, timeout_seconds: 20 },
+      args: { command: `cat ${file} && ${sleep}`, timeout_seconds: 20 },
     });
     const write = { name: 'write_file', args: { path: 'c.txt', content: 'charlie\n' } };
-    const s = await server([step(follow(fileA), write, follow(fileB)), { text: 'done' }]);
+    const s = await server([step(follow('a.txt', sleepA), write, follow('b.txt', sleepB)), { text: 'done' }]);
     const running = runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'follow the files']);
-    const bothRunning = () => {
-      const tails = processesWith('tail -f ');
-      return [fileA, fileB].every((file) => tails.some((line) => line.includes(file)));
-    };
+    const bothRunning = () => [sleepA, sleepB].every((sleep) => processesWith(sleep).length > 0);
     await vi.waitFor(() => expect(bothRunning(), 'both commands running at once').toBe(true), {
       timeout: 15_000,
       interval: 200,
     });
-    stopProcessesWith(`tail -f ${fileA}`);
-    stopProcessesWith(`tail -f ${fileB}`);
+    // The sleeps alone: the shells (or sandboxes) around them still hold and pass on what cat printed.
+    stopProcessesWith(sleepA, true);
+    stopProcessesWith(sleepB, true);
     const r = await running;
     expect(r.code, r.stderr).toBe(0);
 

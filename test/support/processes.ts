@@ -40,10 +40,13 @@ export function processesWith(text: string): string[] {
     .filter((args) => args.includes(text));
 }
 
-/** Sends SIGTERM to the live processes whose command line contains `text` (a marker only this test's processes hold). */
-export function stopProcessesWith(text: string): void {
+/**
+ * Sends SIGTERM to the live processes whose command line contains `text` (a marker only this test's processes hold),
+ * or, with `exact`, is `text`: the program itself, not the shell or sandbox that runs it.
+ */
+export function stopProcessesWith(text: string, exact = false): void {
   for (const p of processes()) {
-    if (!p.args.includes(text)) continue;
+    if (exact ? p.args !== text : !p.args.includes(text)) continue;
     try {
       process.kill(p.pid, 'SIGTERM');
     } catch {
