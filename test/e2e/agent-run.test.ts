@@ -5,12 +5,13 @@ import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configInitCommand, configShowCommand } from '../../src/cli/config-command.js';
+import { captureOutput } from '../support/agent-in-process.js';
 import { converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
-import { commandCapture, inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
+import { inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
 
@@ -437,21 +438,21 @@ describe('config errors', () => {
     const ws = await workspace({});
     const home = await workspace({});
     const env = { XDG_CONFIG_HOME: home };
-    const init = commandCapture();
+    const init = captureOutput();
     expect(await inKeelEnv({ env }, () => configInitCommand({ cwd: ws, output: 'text' }, init))).toBe(0);
     expect(await readFile(join(home, 'keel', 'config.yaml'), 'utf8')).toMatch(/max_turns/);
     await writeFile(join(ws, '.keel.yaml'), 'provider:\n  ollama:\n    model: from-project\n');
-    const show = commandCapture();
+    const show = captureOutput();
     const shown = await inKeelEnv({ env: { ...env, OLLAMA_HOST: 'example.test:1234' } }, () =>
       configShowCommand({ cwd: ws, output: 'text' }, show),
     );
     expect(shown).toBe(0);
-    expect(show.stdout).toMatch(/model: from-project.*project/);
-    expect(show.stdout).toMatch(/http:\/\/example\.test:1234.*OLLAMA_HOST/);
-    expect(show.stdout).toMatch(/max_turns: 100.*(user|config\.yaml)/);
-    const again = commandCapture();
+    expect(show.out).toMatch(/model: from-project.*project/);
+    expect(show.out).toMatch(/http:\/\/example\.test:1234.*OLLAMA_HOST/);
+    expect(show.out).toMatch(/max_turns: 100.*(user|config\.yaml)/);
+    const again = captureOutput();
     expect(await inKeelEnv({ env }, () => configInitCommand({ cwd: ws, output: 'text' }, again))).toBe(2);
-    expect(again.stderr).toMatch(/--force/);
+    expect(again.err).toMatch(/--force/);
   });
 });
 

@@ -7,7 +7,6 @@ import { type Command, CommanderError } from 'commander';
 import { entryArgs } from '../../src/cli/entry-argv.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { type RunOptions, runCommand } from '../../src/cli/run.js';
-import type { CommandOutput } from '../../src/ui/command-output.js';
 import { clearedEnv, type KeelRun } from './cli.js';
 import { homeEnv, type WireProvider } from './e2e.js';
 import type { ModelServer } from './model-server.js';
@@ -68,21 +67,6 @@ export async function inKeelEnv<T>(extra: InProcessOptions, body: () => Promise<
     replaceEnv(saved);
     await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }
-}
-
-/** A command's output (print: stdout, notice: stderr), kept. */
-export function commandCapture(): CommandOutput & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    print(text: string) {
-      c.stdout += text;
-    },
-    notice(text: string) {
-      c.stderr += text;
-    },
-  };
-  return c;
 }
 
 /** `keel run` with these options (output text unless given), as the binary would run it; its exit code and output. */
