@@ -2,7 +2,7 @@
 // the sessions are, and each sidecar checked against its file's size. Nothing here parses a session file, so
 // `keel sessions list`'s own small bundle (cli/sessions-list.ts) loads only this.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { workspaceKey } from '../config/paths.js';
 import type { SessionSummary } from './session-summary.js';
 
@@ -11,7 +11,8 @@ export function sessionDir(dataDir: string, realRoot: string): string {
   return join(dataDir, 'sessions', workspaceKey(realRoot));
 }
 
-export const sidecarOf = (sessionFile: string) => sessionFile.replace(/\.jsonl$/, '.meta.json');
+export const sidecarOf = (sessionFile: string) =>
+  sessionFile.endsWith('.jsonl') ? `${sessionFile.slice(0, -'.jsonl'.length)}.meta.json` : sessionFile;
 
 /** A summary's fields with their types, in the order a listing shows them; `cost` may be missing. */
 const summaryTypes = {
@@ -30,6 +31,8 @@ const summaryTypes = {
   cost: 'number',
 } as const satisfies Record<keyof SessionSummary, 'string' | 'number'>;
 
+const summaryKeys = Object.keys(summaryTypes) as (keyof SessionSummary)[];
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
@@ -46,11 +49,15 @@ export function parseSidecar(text: string): { bytes: number; summary: SessionSum
     return undefined;
   }
   if (!isObject(value) || typeof value.bytes !== 'number' || !isObject(value.summary)) return undefined;
+  const fields = value.summary;
   const summary: Record<string, unknown> = {};
-  for (const [key, type] of Object.entries(summaryTypes)) {
-    const field = value.summary[key];
+  // Indexed: a listing makes a few hundred calls, all before V8 optimises them, and unoptimised, for-of over
+  // Object.entries cost ten times as much.
+  for (let i = 0; i < summaryKeys.length; i++) {
+    const key = summaryKeys[i]!;
+    const field = fields[key];
     if (field === undefined && key === 'cost') continue;
-    if (typeof field !== type) return undefined;
+    if (typeof field !== summaryTypes[key]) return undefined;
     summary[key] = field;
   }
   return { bytes: value.bytes, summary: summary as unknown as SessionSummary };
@@ -85,9 +92,12 @@ export function sidecarListing(dir: string): { summaries: SessionSummary[]; outd
   }
   const summaries: SessionSummary[] = [];
   const outdated: string[] = [];
-  for (const name of names) {
+  // Indexed, and paths joined as strings: in a single listing this code runs unoptimised, where for-of, path.join's
+  // normalising and sidecarOf's regular expression made half its time.
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     if (!name.endsWith('.jsonl')) continue;
-    const file = join(dir, name);
+    const file = `${dir}${sep}${name}`;
     // Removed since readdir: not a session any more.
     const size = statSync(file, { throwIfNoEntry: false })?.size;
     if (size === undefined) continue;
