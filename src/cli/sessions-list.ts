@@ -2,7 +2,9 @@
 // naming `sessions` and `list`, and it answers from the sessions' sidecars without loading the CLI's 2 MB bundle.
 // Whatever it does not answer alone (other flags, help, a session whose sidecar is outdated, any failure) it hands
 // to the full CLI having written nothing, so what the user sees is the same either way.
+import { realpathSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { dataDir } from '../config/paths.js';
 import { resolveWorkspaceDir } from '../runtime/workspace-dir.js';
 import { newestFirst, sessionDir, sidecarListing } from '../session/session-list.js';
@@ -85,10 +87,18 @@ export function listArgs(args: readonly string[]): { cwd?: string; output: Outpu
   return { ...(cwd === undefined ? {} : { cwd }), output };
 }
 
-/** The sessions listed from their sidecars; undefined when one must be rebuilt from its file or anything failed. */
-export async function sidecarSessions(cwd: string | undefined): Promise<SessionSummary[] | undefined> {
+/**
+ * The sessions listed from their sidecars; undefined when one must be rebuilt from its file or anything failed
+ * (a workspace that is not a directory included: the full CLI says so). Synchronous, as workspaceSessions but
+ * without its messages: nothing waits on the thread pool.
+ */
+export function sidecarSessions(cwd: string | undefined): SessionSummary[] | undefined {
   try {
-    const { summaries, outdated } = sidecarListing(await workspaceSessions(cwd));
+    const dir = resolve(cwd ?? process.cwd());
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+    const { summaries, outdated } = sidecarListing(
+      sessionDir(dataDir(process.env), realpathSync.native(dir)),
+    );
     return outdated.length === 0 ? summaries.sort(newestFirst) : undefined;
   } catch {
     return undefined;
@@ -98,16 +108,12 @@ export async function sidecarSessions(cwd: string | undefined): Promise<SessionS
 /** The launcher's entry: answers `argv` (node's form) when it is a listing this bundle can make, else runs `fullCli`. */
 export function run(argv: readonly string[], fullCli: () => void): void {
   const args = listArgs(argv.slice(2));
-  if (args === undefined) {
+  const sessions = args && sidecarSessions(args.cwd);
+  if (args === undefined || sessions === undefined) {
     fullCli();
     return;
   }
-  void sidecarSessions(args.cwd).then((sessions) => {
-    if (sessions === undefined) fullCli();
-    else {
-      // `keel sessions list | head -1`: a reader that closed stdout is not an error (as in main.ts).
-      watchClosedOutput();
-      printList(sessions, args.output, processOutput);
-    }
-  });
+  // `keel sessions list | head -1`: a reader that closed stdout is not an error (as in main.ts).
+  watchClosedOutput();
+  printList(sessions, args.output, processOutput);
 }

@@ -79,15 +79,17 @@ describe('sidecarSessions', () => {
   it('lists the sessions newest first when every sidecar covers its file', async () => {
     await writeSession('a', '2026-01-01T00:00:00.000Z');
     await writeSession('b', '2026-01-02T00:00:00.000Z');
-    expect((await sidecarSessions(ws))?.map((s) => s.id)).toEqual(['b', 'a']);
+    expect(sidecarSessions(ws)?.map((s) => s.id)).toEqual(['b', 'a']);
   });
 
   it('hands the listing over when a sidecar is outdated', async () => {
     await writeSession('c', '2026-01-03T00:00:00.000Z', 2);
-    expect(await sidecarSessions(ws)).toBeUndefined();
+    expect(sidecarSessions(ws)).toBeUndefined();
   });
 
-  it('hands the listing over when the workspace is missing', async () => {
-    expect(await sidecarSessions(join(home, 'nowhere'))).toBeUndefined();
+  it('hands the listing over when the workspace is missing or a file', async () => {
+    expect(sidecarSessions(join(home, 'nowhere'))).toBeUndefined();
+    await writeFile(join(home, 'file'), '');
+    expect(sidecarSessions(join(home, 'file'))).toBeUndefined();
   });
 });
