@@ -303,7 +303,14 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     executor,
     // keel init's own prompt asks for a file, not a task to steer.
     intent: options.systemPrompt === undefined,
-    emit,
+    // The state a turn's calls left is recorded as the next request goes out, while the model thinks: the run's end
+    // then finds it recorded rather than waiting for it.
+    emit: checkpoints
+      ? (event) => {
+          emit(event);
+          if (event.type === 'turn_end' && event.tool_calls > 0) void checkpoints.settle();
+        }
+      : emit,
     flush: events.flush,
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
