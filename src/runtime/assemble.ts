@@ -391,6 +391,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runner.killAll();
       await languages.close();
       await checkpoints?.settle();
+      // A finished `keel run` exits without waiting for what is left running (cli/main.ts): nothing may be
+      // half-written to the store, and the audit log has every line.
+      await checkpoints?.drained();
       checkpoints?.close(); // the tree watch's handles (unref'd: they never keep the process alive)
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
@@ -401,6 +404,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         });
         await events.flush();
       }
+      await events.flush().catch(() => {});
       await session?.close();
     },
   };
