@@ -1,6 +1,6 @@
-// keel run against the scripted model server over loopback, in temp workspaces: the built binary for what only it
-// shows (a multi-step run, signals, stdin as the goal of bare keel, the chat interrupted at a question), the rest in
-// process: runCommand (test/support/run-in-process.ts) or the command line (cli-in-process.ts), what the binary runs.
+// keel run against the scripted model server over loopback, in temp workspaces: the built binary for a multi-step
+// run and for signals (Ctrl-C in a run, and at the chat's question), the rest in process: runCommand
+// (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat).
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -220,7 +220,7 @@ describe('keel run safety and limits', () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
     // An Ollama behind authentication: OLLAMA_API_KEY goes as a bearer token, never into the output.
-    const r = await runKeel(['--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runCli(['--base-url', s.ollamaUrl, '--cwd', ws], {
       input: 'say hello\n',
       env: { OLLAMA_API_KEY: 'ollama-key-canary-7319' },
     });
