@@ -135,7 +135,7 @@ const EVAL_LIMITS: ToolLimits = {
   commandTimeoutMs: 10_000,
   maxStdoutBytes: 256 * 1024,
   maxStderrBytes: 256 * 1024,
-  // A fresh TypeScript service per case: its cold start must not decide a case's outcome.
+  // The first case on a fixture starts its TypeScript service cold: that start must not decide the outcome.
   diagnosticsMs: 60_000,
 };
 
