@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import type { Conversation } from '../agent/conversation.js';
 import { runLoop } from '../agent/loop.js';
+import { providerNames } from '../config/provider-schema.js';
 import type { KeelConfig } from '../config/schema.js';
-import { providerNames } from '../config/schema.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { usageCounts } from '../core/events.js';

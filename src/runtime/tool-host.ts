@@ -142,7 +142,7 @@ export async function openCaseTools(
   copy: { root: string; stateDir: string },
   options: { diagnostics?: boolean } = {},
 ): Promise<CaseTools> {
-  const loaded = defaultConfig();
+  const loaded = await defaultConfig();
   loaded.config.code.diagnostics = options.diagnostics === true;
   const host = await openToolHost({
     loaded,
