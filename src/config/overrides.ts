@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import type { ConfigLayer } from './layer.js';
 import { checkValue, type LayerEntry, schemaIn, unwrap } from './leaf-schema.js';
-import { type ProviderName, providerNames, providerSchema } from './provider-schema.js';
+import { type ProviderName, providerField, providerNames } from './provider-schema.js';
 
 export interface ConfigFlags {
   provider?: string;
@@ -78,10 +78,11 @@ export function normaliseOllamaHost(value: string): string {
  */
 async function leafSchema(key: string): Promise<z.ZodType | undefined> {
   const path = key.split('.');
+  const field = path[0] === 'provider' && path.length > 1 ? providerField(path[1]!) : undefined;
   const schema =
-    path[0] === 'provider'
-      ? schemaIn(unwrap(providerSchema).inner, path.slice(1))
-      : (await import('./keys.js')).schemaAt(path);
+    path[0] !== 'provider'
+      ? (await import('./keys.js')).schemaAt(path)
+      : field && schemaIn(unwrap(field).inner, path.slice(2));
   return schema instanceof z.ZodObject ? undefined : schema;
 }
 

@@ -12,7 +12,7 @@ const stringList = z.array(z.string().min(1)).default([]);
 // Descriptions double as the comments of the starter config file (`keel config init`).
 export const configSchema = z
   .object({
-    provider: providerSchema,
+    provider: providerSchema(),
     agent: z
       .object({
         max_turns: positiveInt.default(100).describe('stop after this many model turns'),
