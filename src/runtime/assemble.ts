@@ -151,6 +151,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     env,
     agent: options.agent,
     mode: await options.mode(loaded),
+    // Agent files matter only to the task tool, which a run choosing its own tools (ask, init) never offers.
+    load: options.tools === undefined,
   });
   const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;

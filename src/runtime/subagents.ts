@@ -235,12 +235,16 @@ export async function openAgents(options: {
   env: NodeJS.ProcessEnv;
   agent?: string;
   mode: ExecutionMode;
+  /** false: the run offers no task tool and runs as no agent (keel ask, keel init), so no agent file is read. */
+  load?: boolean;
 }): Promise<{
   agents: AgentDefinition[];
   warnings: string[];
   runAgent?: AgentDefinition;
   mode: ExecutionMode;
 }> {
+  if (options.load === false && options.agent === undefined)
+    return { agents: [], warnings: [], mode: options.mode };
   const { agents, warnings } = await loadAgents(options);
   if (options.agent === undefined) return { agents, warnings, mode: options.mode };
   const runAgent = agents.find((a) => a.name === options.agent);
