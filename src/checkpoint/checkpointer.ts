@@ -69,6 +69,8 @@ export interface CheckpointChange {
 export interface Checkpointer {
   /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
   startRun(id: string, session?: string): void;
+  /** Creates the shadow repository in the background, ahead of the first checkpoint (which would otherwise). */
+  warm(): void;
   /**
    * Starts, in the background, the work that makes a first checkpoint slow on a big tree (creating the store,
    * hashing the workspace); the first `take` waits for it, `settle` does not. For a run that may change files.
@@ -151,6 +153,8 @@ export function createCheckpointer(
       run = id;
       session = sessionId;
       first = true;
+    },
+    warm() {
       // Create the shadow repository while the model thinks, not when the first change waits for it. A failure
       // here resurfaces, and refuses the call, at the first checkpoint.
       if (store === s.gitStore) s.git.ensure().catch(() => {});

@@ -47,6 +47,7 @@ import {
 } from './conversation.js';
 import { runEvents } from './events.js';
 import { type Executor, modeMayChangeFiles, openExecution, planModeExecutor } from './executor.js';
+import { firstRequest } from './first-request.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
 import { agentProvider, agentRegistry, createSubagents, openAgents } from './subagents.js';
@@ -150,6 +151,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     env,
     agent: options.agent,
     mode: await options.mode(loaded),
+    // Agent files matter only to the task tool, which a run choosing its own tools (ask, init) never offers.
+    load: options.tools === undefined,
   });
   const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;
@@ -180,8 +183,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     session: options.session,
   });
   const { runId, resumed, store: session } = opened;
+  const sent = firstRequest();
   const events = runEvents({
     consumers: [
+      sent.seen,
       ...(options.observe ? [options.observe] : []),
       ...(options.outputs ? [options.outputs(model, redact)] : []),
     ],
@@ -271,8 +276,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks, the first change awaits it;
-  // from the event loop's next turn, so a headless run's first request (sent without waiting on I/O) goes first.
-  if (modeMayChangeFiles(mode)) setImmediate(() => void checkpoints?.prepare());
+  // from when the first request is out, so none of its git processes come before that request.
+  if (modeMayChangeFiles(mode)) sent.after(() => void checkpoints?.prepare());
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
@@ -363,6 +368,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runs += 1;
       const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
       checkpoints?.startRun(turnRun, session?.id);
+      sent.after(() => checkpoints?.warm());
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         await checkpoints?.settle();
@@ -388,6 +394,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       await events.flush();
     },
     close: async () => {
+      sent.dispose();
       runner.killAll();
       await languages.close();
       await checkpoints?.settle();

@@ -148,7 +148,7 @@ export function caseToolsOpener(): CaseToolsOpener {
   const shared = new Map<string, LanguageServices>();
   return {
     async open(workspace, options = {}) {
-      const loaded = defaultConfig();
+      const loaded = await defaultConfig();
       loaded.config.code.diagnostics = options.diagnostics === true;
       let owner = shared.get(workspace.root);
       if (!owner) {
