@@ -48,18 +48,18 @@ export interface FillThreads {
 
 /**
  * Looks at every path (hashing and deflating each file), handing each job's result to `take` as it comes, in no
- * particular order.
+ * particular order. Resolves with the number of jobs worker threads did.
  */
 export async function runFill(
   base: Omit<FillJob, 'start' | 'paths'>,
   paths: readonly string[],
   take: (result: FillResult) => void,
   options: FillThreads = {},
-): Promise<void> {
+): Promise<number> {
   const count = Math.min(options.workers ?? MAX_WORKERS, availableParallelism());
   const threads = paths.length >= (options.workerAt ?? WORKER_AT) && count > 1;
   const queue = split(base, paths, threads ? WORKER_JOB : LOCAL_JOB);
-  if (threads) await inWorkers(queue, take, count);
+  const threaded = threads ? await inWorkers(queue, take, count) : 0;
   // What workers left (none could start, or one failed): here.
   while (queue.length > 0) {
     const job = queue.shift() as FillJob;
@@ -69,11 +69,17 @@ export async function runFill(
     if (left) queue.unshift(left);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  return threaded;
 }
 
 /** Runs jobs from the queue on `count` workers until it is empty or a worker fails (its job goes back). */
-async function inWorkers(queue: FillJob[], take: (result: FillResult) => void, count: number) {
+async function inWorkers(
+  queue: FillJob[],
+  take: (result: FillResult) => void,
+  count: number,
+): Promise<number> {
   const source = workerSource();
+  let done = 0;
   const workers: Worker[] = [];
   let failed = false;
   const loop = async () => {
@@ -104,6 +110,7 @@ async function inWorkers(queue: FillJob[], take: (result: FillResult) => void, c
           worker.postMessage(job);
         });
         take(result);
+        done++;
         const left = rest(job, result);
         if (left) queue.unshift(left);
       } catch {
@@ -117,4 +124,5 @@ async function inWorkers(queue: FillJob[], take: (result: FillResult) => void, c
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+  return done;
 }

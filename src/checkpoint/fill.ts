@@ -23,6 +23,8 @@ export interface Filled {
   rest: string[];
   /** Entries added to the index. */
   added: number;
+  /** Jobs (runs of paths) done on worker threads. */
+  threaded: number;
 }
 
 /** Takes `paths` into the shadow index at `gitDir`, their contents into one new pack. */
@@ -32,7 +34,7 @@ export async function fillIndex(
   request: FillRequest,
   options: FillThreads = {},
 ): Promise<Filled> {
-  const filled: Filled = { large: [], rest: [], added: 0 };
+  const filled: Filled = { large: [], rest: [], added: 0, threaded: 0 };
   const touched = new Set<string>(request.remove ?? []);
   const all = [...new Set(request.paths)]
     .map((path) => ({ path, name: Buffer.from(path, 'utf8') }))
@@ -63,7 +65,7 @@ export async function fillIndex(
         metas[i] = entryMeta;
       }
     };
-    await runFill(
+    filled.threaded = await runFill(
       { root, maxFileBytes: request.maxFileBytes, level: 1 },
       files.map((f) => f.path),
       take,

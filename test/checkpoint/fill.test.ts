@@ -102,6 +102,7 @@ describe('a fill of many paths', () => {
       { workers: 2, workerAt: 0 },
     );
     expect(filled.large).toEqual(['big.bin']);
+    expect(filled.threaded).toBeGreaterThan(0);
     expect(gitIn(threaded, root, ['ls-files', '--debug'])).toBe(gitIn(gitDir, root, ['ls-files', '--debug']));
     const pack = (await fs.readdir(join(threaded, 'objects', 'pack'))).find((n) => n.endsWith('.pack'));
     gitIn(threaded, root, ['verify-pack', join(threaded, 'objects', 'pack', pack as string)]);
