@@ -54,14 +54,41 @@ describe('stdio server processes', () => {
       await servers?.close();
     }
     // Ended with SIGTERM and not awaited: it goes soon after.
+    await gone(Number(await readFile(pidFile, 'utf8')));
+  });
+
+  it('that ignore SIGTERM get SIGKILL after a grace period, in a process that outlives the run', async () => {
+    const home = await workspace();
+    const pidFile = join(home, 'stubborn.pid');
+    const servers = startMcpServers({
+      servers: {
+        stubborn: mcpServerSchema.parse({
+          command: process.execPath,
+          args: [fixture('gated-server.mjs'), '--stubborn', '--pid', pidFile],
+        }),
+      },
+      registry: createRegistry([]),
+      env: process.env,
+      workspace: home,
+      warn: () => {},
+    });
+    await servers?.ready(new AbortController().signal, () => {});
+    await servers?.close();
     const pid = Number(await readFile(pidFile, 'utf8'));
-    for (;;) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // Still there just after SIGTERM (it ignores it), gone once the grace period is over.
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await gone(pid);
   });
 });
+
+/** Resolves once the process is gone (the test's timeout fails it otherwise). */
+async function gone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
