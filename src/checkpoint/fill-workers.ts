@@ -93,8 +93,9 @@ async function inWorkers(
     workers.push(worker);
     while (!failed && queue.length > 0) {
       const job = queue.shift() as FillJob;
+      let result: FillResult;
       try {
-        const result = await new Promise<FillResult>((resolve, reject) => {
+        result = await new Promise<FillResult>((resolve, reject) => {
           const fail = (error: unknown) => {
             worker.off('message', done);
             reject(error);
@@ -109,14 +110,17 @@ async function inWorkers(
           worker.once('exit', fail);
           worker.postMessage(job);
         });
-        take(result);
-        done++;
-        const left = rest(job, result);
-        if (left) queue.unshift(left);
       } catch {
+        // The job goes back to the queue, for the main thread.
         queue.unshift(job);
         failed = true;
+        return;
       }
+      // Outside the try: an error writing the pack is the fill's, not a worker's.
+      take(result);
+      done++;
+      const left = rest(job, result);
+      if (left) queue.unshift(left);
     }
   };
   try {

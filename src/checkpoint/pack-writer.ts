@@ -150,7 +150,12 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
 
 /** The idx (v2) of a pack's objects: fan-out, sorted ids, CRC32s, offsets (31-bit, else in a 64-bit table). */
 export function packIndex(objects: readonly Entry[], packChecksum: Buffer): Buffer {
-  const sorted = [...objects].sort((a, b) => Buffer.compare(a.id, b.id));
+  // By the ids' first four bytes as a number, then whole: a call of Buffer.compare per comparison costs more than
+  // the sort itself for a pack of 100k objects.
+  const sorted = objects
+    .map((e) => ({ e, key: e.id.readUInt32BE(0) }))
+    .sort((a, b) => a.key - b.key || Buffer.compare(a.e.id, b.e.id))
+    .map((k) => k.e);
   const n = sorted.length;
   const large = sorted.filter((e) => e.offset >= LARGE_OFFSET);
   const out = Buffer.alloc(8 + 256 * 4 + n * 28 + large.length * 8 + 40);
