@@ -81,10 +81,13 @@ export interface Checkpointer {
    */
   take(change: CheckpointChange): Promise<() => Promise<void>>;
   /**
-   * Records the state the last call left, once, at the end of a run or chat turn (and on close): only the newest
-   * record counts for `keel undo`, so one per change would only cost git processes.
+   * Records the state the last calls left, once a turn's calls are done (and at the end of a run or chat turn, on
+   * close): only the newest record counts for `keel undo`, so one per change would only cost git processes.
+   * Resolves when the last record (and checkpoint) is written, whoever started it.
    */
   settle(): Promise<void>;
+  /** Resolves when nothing is being written to the store (a preparation included): safe to exit. */
+  drained(): Promise<void>;
   /** Stops watching the workspace (the run or chat ended); checkpoints taken after it walk the tree. */
   close(): void;
 }
@@ -111,6 +114,7 @@ export function createCheckpointer(
   // The newest take: what settle waits for when no change ran since (never a prepare: a run that changed nothing
   // does not wait at its end for the hashing of a big tree).
   let lastTake: Promise<unknown> = Promise.resolve();
+  let lastAfter: Promise<unknown> = Promise.resolve();
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -173,12 +177,20 @@ export function createCheckpointer(
       });
     },
     settle() {
-      if (!pendingAfter) return lastTake.then(() => {});
+      if (!pendingAfter) return Promise.all([lastTake, lastAfter]).then(() => {});
       pendingAfter = false;
       // An undo then tells edits made after the run from the run's own; without it, it only says less.
       const after = queue.then(() => store.after?.()).catch(() => {});
       queue = after;
+      lastAfter = after;
       return after;
+    },
+    drained() {
+      // A write cut short (the process exiting) would leave a `.lock` that refuses the next one.
+      return queue.then(
+        () => {},
+        () => {},
+      );
     },
     close() {
       watch?.close();

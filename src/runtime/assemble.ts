@@ -303,7 +303,14 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     executor,
     // keel init's own prompt asks for a file, not a task to steer.
     intent: options.systemPrompt === undefined,
-    emit,
+    // The state a turn's calls left is recorded as the next request goes out, while the model thinks: the run's end
+    // then finds it recorded rather than waiting for it.
+    emit: checkpoints
+      ? (event) => {
+          emit(event);
+          if (event.type === 'turn_end' && event.tool_calls > 0) void checkpoints.settle();
+        }
+      : emit,
     flush: events.flush,
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
@@ -384,6 +391,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runner.killAll();
       await languages.close();
       await checkpoints?.settle();
+      // A finished `keel run` exits without waiting for what is left running (cli/main.ts): nothing may be
+      // half-written to the store, and the audit log has every line.
+      await checkpoints?.drained();
       checkpoints?.close(); // the tree watch's handles (unref'd: they never keep the process alive)
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
@@ -394,6 +404,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         });
         await events.flush();
       }
+      await events.flush().catch(() => {});
       await session?.close();
     },
   };
