@@ -72,14 +72,17 @@ describe('stdio server processes', () => {
       workspace: home,
       warn: () => {},
     });
-    await servers?.ready(new AbortController().signal, () => {});
+    // It never answers (a hung server): once it has started, the run ends.
+    let pid = 0;
+    while (!pid) pid = Number(await readFile(pidFile, 'utf8').catch(() => '')) || (await tick());
     await servers?.close();
-    const pid = Number(await readFile(pidFile, 'utf8'));
     // Still there just after SIGTERM (it ignores it), gone once the grace period is over.
     expect(() => process.kill(pid, 0)).not.toThrow();
     await gone(pid);
   });
 });
+
+const tick = () => new Promise<0>((resolve) => setTimeout(() => resolve(0), 20));
 
 /** Resolves once the process is gone (the test's timeout fails it otherwise). */
 async function gone(pid: number): Promise<void> {
@@ -89,6 +92,6 @@ async function gone(pid: number): Promise<void> {
     } catch {
       return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await tick();
   }
 }
