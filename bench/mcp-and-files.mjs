@@ -133,6 +133,7 @@ async function benchFiles({ runs }) {
     root,
     contents:
       "export { readFileTool } from './src/tools/read-file.ts';" +
+      "export { LineIndexes } from './src/tools/line-index.ts';" +
       "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
       "export { createGlobTool } from './src/tools/glob.ts';" +
       "export { bundledRgPath, RG_BASE_ARGS } from './src/tools/ripgrep.ts';" +
@@ -142,6 +143,7 @@ async function benchFiles({ runs }) {
   });
   const {
     readFileTool,
+    LineIndexes,
     createGrepTool,
     grepArgv,
     createGlobTool,
@@ -199,6 +201,26 @@ async function benchFiles({ runs }) {
     );
     rows.push(
       ratioRow('read_file line near the end of 500 MB vs sed', read.keel, read.second, { name: 'sed -n' }),
+    );
+    // A model paging through the file: each read a few lines further back, with the run's line index.
+    const paging = { ...ctx, lineIndexes: new LineIndexes() };
+    let page = 0;
+    const paged = await compare(
+      async () => {
+        page += 1;
+        output = (
+          await readFileTool.execute({ path: 'big.log', offset: line - 20 * page, limit: 20 }, paging)
+        ).output;
+      },
+      async () => (await timed('sh', ['-c', 'cat "$0" >/dev/null', file])).ms,
+    );
+    if (!output.includes(`${String(line - 20 * page).padStart(10, '0')} `))
+      throw new Error(`paged: ${output}`);
+    rows.push(
+      ratioRow('read_file paging near the end of 500 MB (line index)', paged.keel, paged.ref, {
+        name: 'cat',
+        limit: 0.1,
+      }),
     );
     // grep in the big file, against rg with the tool's own argv.
     const grepTool = createGrepTool();

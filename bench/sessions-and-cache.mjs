@@ -17,10 +17,10 @@ async function rssMiB(pid) {
   return kb ? Number(kb) / 1024 : undefined;
 }
 
-/** The session directory Keel uses for `workspace` under `data` (src/session/session-file.ts's sessionDir). */
+/** The session directory Keel uses for `workspace` under `data` (src/session/session-list.ts's sessionDir). */
 async function sessionDirOf(root, data, workspace) {
   const outfile = join(await mkdtemp(join(tmpdir(), 'keel-bench-sd-')), 'sd.mjs');
-  const contents = "export { sessionDir } from './src/session/session-file.ts';";
+  const contents = "export { sessionDir } from './src/session/session-list.ts';";
   const { sessionDir } = await bundleModule({ root, contents, outfile });
   await rm(join(outfile, '..'), { recursive: true, force: true });
   return sessionDir(join(data, 'keel'), await realpath(workspace));

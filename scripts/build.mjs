@@ -88,15 +88,17 @@ const declarations = new Promise((resolvePromise) => {
   tsc.on('close', (status) => resolvePromise({ status, output }));
 });
 
-// The built-in tools' JSON Schemas, converted from zod here once rather than at every start.
+// The built-in tools' JSON Schemas, converted from zod here once rather than at every start; and the config's
+// defaults, so a run without a config file never builds the config schema (src/config/defaults.ts).
 const specsDir = await mkdtemp(join(tmpdir(), 'keel-specs-'));
 await build({
   stdin: {
     contents:
       "import { defaultTools, toSpec } from './src/tools/registry.ts';\n" +
+      "import { computeConfigDefaults } from './src/config/keys.ts';\n" +
       'const tools = defaultTools();\n' +
       'process.stdout.write(JSON.stringify({ specs: Object.fromEntries(tools.map((t) => [t.name, toSpec(t)])),' +
-      ' safety: Object.fromEntries(tools.map((t) => [t.name, t.safety])) }));',
+      ' safety: Object.fromEntries(tools.map((t) => [t.name, t.safety])), config: computeConfigDefaults() }));',
     resolveDir: '.',
     loader: 'ts',
   },
@@ -115,6 +117,7 @@ if (specs.status !== 0) throw new Error(`tool specs failed at build time: ${spec
 const built = JSON.parse(specs.stdout);
 const toolSpecs = JSON.stringify(built.specs);
 const toolSafety = JSON.stringify(built.safety);
+const configDefaults = JSON.stringify(built.config);
 
 await build({
   entryPoints: ['src/cli/main.ts'],
@@ -131,6 +134,7 @@ await build({
     KEEL_VERSION: JSON.stringify(pkg.version),
     KEEL_TOOL_SPECS: toolSpecs,
     KEEL_TOOL_SAFETY: toolSafety,
+    KEEL_CONFIG_DEFAULTS: configDefaults,
     'import.meta.url': '__keelModuleUrl',
   },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
@@ -145,6 +149,24 @@ if (wide !== -1) {
     `dist/keel.cjs line ${line} holds a non-ASCII character: write it as a \\u escape in the source (the launcher reads the bundle as latin1)`,
   );
 }
+// `keel sessions list` has its own small bundle, which the launcher requires instead of the CLI's (it hands anything
+// else back): the listing reads only sidecars, so it needs none of the rest. It must stay small to stay fast.
+await build({
+  entryPoints: ['src/cli/sessions-list.ts'],
+  outfile: 'dist/sessions-list.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const listBytes = (await readFile('dist/sessions-list.cjs')).length;
+if (listBytes > 100_000)
+  throw new Error(
+    `dist/sessions-list.cjs is ${listBytes} bytes: src/cli/sessions-list.ts imports more than listing needs`,
+  );
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
 const launcher = await readFile('scripts/launcher.js', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
@@ -173,6 +195,7 @@ await build({
     KEEL_VERSION: JSON.stringify(pkg.version),
     KEEL_TOOL_SPECS: toolSpecs,
     KEEL_TOOL_SAFETY: toolSafety,
+    KEEL_CONFIG_DEFAULTS: configDefaults,
   },
   banner: {
     js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",

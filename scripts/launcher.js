@@ -20,6 +20,9 @@ const helpFits = !process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80;
 if (only === '--version' || only === '-V') process.stdout.write(`${VERSION}\n`);
 else if ((only === '--help' || only === '-h') && helpFits)
   process.stdout.write(readFileSync(join(here, 'help.txt')));
+// `keel sessions list` answers from its own small bundle, which runs the CLI for any other command line.
+else if (process.argv.includes('sessions') && process.argv.includes('list'))
+  createRequire(import.meta.url)('./sessions-list.cjs').run(process.argv, runCli);
 else runCli();
 
 function runCli() {

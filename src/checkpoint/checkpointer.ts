@@ -69,6 +69,8 @@ export interface CheckpointChange {
 export interface Checkpointer {
   /** A new run (or chat turn): its first checkpoint is the one `keel undo` goes back to. */
   startRun(id: string, session?: string): void;
+  /** Creates the shadow repository in the background, ahead of the first checkpoint (which would otherwise). */
+  warm(): void;
   /**
    * Starts, in the background, the work that makes a first checkpoint slow on a big tree (creating the store,
    * hashing the workspace); the first `take` waits for it, `settle` does not. For a run that may change files.
@@ -81,10 +83,13 @@ export interface Checkpointer {
    */
   take(change: CheckpointChange): Promise<() => Promise<void>>;
   /**
-   * Records the state the last call left, once, at the end of a run or chat turn (and on close): only the newest
-   * record counts for `keel undo`, so one per change would only cost git processes.
+   * Records the state the last calls left, once a turn's calls are done (and at the end of a run or chat turn, on
+   * close): only the newest record counts for `keel undo`, so one per change would only cost git processes.
+   * Resolves when the last record (and checkpoint) is written, whoever started it.
    */
   settle(): Promise<void>;
+  /** Resolves when nothing is being written to the store (a preparation included): safe to exit. */
+  drained(): Promise<void>;
   /** Stops watching the workspace (the run or chat ended); checkpoints taken after it walk the tree. */
   close(): void;
 }
@@ -111,6 +116,7 @@ export function createCheckpointer(
   // The newest take: what settle waits for when no change ran since (never a prepare: a run that changed nothing
   // does not wait at its end for the hashing of a big tree).
   let lastTake: Promise<unknown> = Promise.resolve();
+  let lastAfter: Promise<unknown> = Promise.resolve();
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -147,6 +153,8 @@ export function createCheckpointer(
       run = id;
       session = sessionId;
       first = true;
+    },
+    warm() {
       // Create the shadow repository while the model thinks, not when the first change waits for it. A failure
       // here resurfaces, and refuses the call, at the first checkpoint.
       if (store === s.gitStore) s.git.ensure().catch(() => {});
@@ -173,12 +181,20 @@ export function createCheckpointer(
       });
     },
     settle() {
-      if (!pendingAfter) return lastTake.then(() => {});
+      if (!pendingAfter) return Promise.all([lastTake, lastAfter]).then(() => {});
       pendingAfter = false;
       // An undo then tells edits made after the run from the run's own; without it, it only says less.
       const after = queue.then(() => store.after?.()).catch(() => {});
       queue = after;
+      lastAfter = after;
       return after;
+    },
+    drained() {
+      // A write cut short (the process exiting) would leave a `.lock` that refuses the next one.
+      return queue.then(
+        () => {},
+        () => {},
+      );
     },
     close() {
       watch?.close();

@@ -1,19 +1,10 @@
 // Takes many paths into the shadow index at once, without git: each file is read once (its stat data taken from the
-// open file before its content), hashed as a blob into one pack (pack-writer.ts) and entered into the index with
-// that stat data (index-writer.ts). What `git add` of those paths would stage, at a fraction of the cost: no loose
-// object per file, no process.
-import {
-  type BigIntStats,
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readlinkSync,
-  readSync,
-} from 'node:fs';
-import { join } from 'node:path';
-import { entryMeta, type IndexEntry, writeIndex } from './index-writer.js';
+// open file before its content), hashed and deflated (fill-job.ts, on worker threads for a big tree), its entry
+// written into one pack (pack-writer.ts) and entered into the index with that stat data (index-writer.ts). What
+// `git add` of those paths would stage, at a fraction of the cost: no loose object per file, no git process.
+import { type FillResult, KIND, META } from './fill-job.js';
+import { type FillThreads, runFill } from './fill-workers.js';
+import { type IndexEntry, writeIndex } from './index-writer.js';
 import { packWriter } from './pack-writer.js';
 
 export interface FillRequest {
@@ -32,94 +23,67 @@ export interface Filled {
   rest: string[];
   /** Entries added to the index. */
   added: number;
-}
-
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const MODE_FILE = 0o100644;
-const MODE_EXEC = 0o100755;
-const MODE_LINK = 0o120000;
-/** The event loop is given back this often (ms): a fill of a big tree runs while the run goes on. */
-const SLICE_MS = 20;
-
-type Found =
-  | { kind: 'blob'; content: Buffer; mode: number; stat: BigIntStats }
-  | { kind: 'gone' | 'folder' | 'large' };
-
-/** What a path is now, and its content: one open, its stat, one read. Never follows a symlink, never blocks. */
-function look(full: string, maxFileBytes: number): Found {
-  let fd: number;
-  try {
-    fd = openSync(full, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') {
-      // A symlink: a blob of its target's bytes, as git stores it.
-      const stat = lstatSync(full, { bigint: true, throwIfNoEntry: false });
-      if (!stat?.isSymbolicLink()) return { kind: 'gone' };
-      return { kind: 'blob', content: readlinkSync(full, { encoding: 'buffer' }), mode: MODE_LINK, stat };
-    }
-    // Gone meanwhile, or not readable: git could not add it either; it is left out.
-    return { kind: 'gone' };
-  }
-  try {
-    const stat = fstatSync(fd, { bigint: true });
-    if (stat.isDirectory()) return { kind: 'folder' };
-    if (!stat.isFile()) return { kind: 'gone' };
-    const size = Number(stat.size);
-    if (size > maxFileBytes) return { kind: 'large' };
-    const content = Buffer.allocUnsafe(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, content, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    // A file cut short while read is stored as read; its stat data no longer matches, so the next checkpoint
-    // reads it again.
-    const mode = (Number(stat.mode) & 0o100) !== 0 ? MODE_EXEC : MODE_FILE;
-    return { kind: 'blob', content: content.subarray(0, read), mode, stat };
-  } finally {
-    closeSync(fd);
-  }
+  /** Jobs (runs of paths) done on worker threads. */
+  threaded: number;
 }
 
 /** Takes `paths` into the shadow index at `gitDir`, their contents into one new pack. */
-export async function fillIndex(gitDir: string, root: string, request: FillRequest): Promise<Filled> {
-  const filled: Filled = { large: [], rest: [], added: 0 };
+export async function fillIndex(
+  gitDir: string,
+  root: string,
+  request: FillRequest,
+  options: FillThreads = {},
+): Promise<Filled> {
+  const filled: Filled = { large: [], rest: [], added: 0, threaded: 0 };
   const touched = new Set<string>(request.remove ?? []);
-  const added: IndexEntry[] = [];
-  const paths = [...new Set(request.paths)]
+  const all = [...new Set(request.paths)]
     .map((path) => ({ path, name: Buffer.from(path, 'utf8') }))
     .sort((a, b) => Buffer.compare(a.name, b.name));
+  // A path ending in `/` is a folder git listed as such (a nested repository): update-index's.
+  const files = all.filter((p) => !p.path.endsWith('/'));
+  for (const p of all) if (p.path.endsWith('/')) filled.rest.push(p.path);
+  const metas: (Buffer | undefined)[] = new Array(files.length);
   const pack = packWriter(gitDir);
   try {
-    let sliceStart = performance.now();
-    for (const { path, name } of paths) {
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
+    const take = (result: FillResult) => {
+      const data = Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength);
+      const meta = Buffer.from(result.metas.buffer, result.metas.byteOffset, result.metas.byteLength);
+      for (let k = 0; k < result.count; k++) {
+        const i = result.start + k;
+        const path = (files[i] as (typeof files)[number]).path;
+        const kind = result.kinds[k];
+        if (kind === KIND.folder) {
+          filled.rest.push(path);
+          continue;
+        }
+        touched.add(path);
+        if (kind === KIND.large) filled.large.push(path);
+        if (kind !== KIND.blob) continue;
+        const entryMeta = meta.subarray(k * META, (k + 1) * META);
+        const from = k === 0 ? 0 : (result.ends[k - 1] as number);
+        pack.addEntry(entryMeta.subarray(40), data.subarray(from, result.ends[k]), result.crcs[k] as number);
+        metas[i] = entryMeta;
       }
-      if (path.endsWith('/')) {
-        filled.rest.push(path);
-        continue;
-      }
-      const found = look(join(root, path), request.maxFileBytes);
-      if (found.kind === 'folder') {
-        filled.rest.push(path);
-        continue;
-      }
-      touched.add(path);
-      if (found.kind === 'large') filled.large.push(path);
-      if (found.kind !== 'blob') continue;
-      const id = await pack.add('blob', found.content);
-      added.push({ name, meta: entryMeta(found.stat, found.mode, id) });
-    }
-    filled.added = added.length;
+    };
+    filled.threaded = await runFill(
+      { root, maxFileBytes: request.maxFileBytes, level: 1 },
+      files.map((f) => f.path),
+      take,
+      options,
+    );
     await pack.finish();
   } catch (error) {
     await pack.abort();
     throw error;
   }
+  const added: IndexEntry[] = [];
+  files.forEach((f, i) => {
+    const meta = metas[i];
+    if (meta) added.push({ name: f.name, meta });
+  });
+  filled.added = added.length;
+  filled.rest.sort();
+  filled.large.sort();
   // The objects are in place before the index names them.
   await writeIndex(gitDir, added, touched);
   return filled;

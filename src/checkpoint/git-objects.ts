@@ -27,11 +27,22 @@ export async function writeLooseObject(
   const hash = oid ?? createHash('sha1').update(header).update(body).digest('hex');
   if (await hasLooseObject(gitDir, hash)) return hash;
   const path = join(gitDir, 'objects', hash.slice(0, 2), hash.slice(2));
-  await fs.mkdir(dirname(path), { recursive: true });
   const temp = join(gitDir, 'objects', `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
   await fs.writeFile(temp, deflateSync(Buffer.concat([header, body])), { mode: 0o444 });
-  await fs.rename(temp, path);
-  return hash;
+  // The store's background repack removes fan-out folders it emptied (prune-packed), maybe between our mkdir and
+  // rename: made again and retried, as git does.
+  for (let attempt = 0; ; attempt++) {
+    await fs.mkdir(dirname(path), { recursive: true });
+    try {
+      await fs.rename(temp, path);
+      return hash;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) {
+        await fs.rm(temp, { force: true });
+        throw error;
+      }
+    }
+  }
 }
 
 /** Writes a commit of `tree` (after `parent`, if any) as a loose object; resolves with its hash. */

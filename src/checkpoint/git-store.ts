@@ -11,9 +11,9 @@ import {
   type RestoreResult,
 } from './checkpoints.js';
 import { readRef, updateRef, writeCommit } from './git-objects.js';
-import { writeIndexTrees } from './index-trees.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
+import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
 import type { TreeWatch } from './tree-watch.js';
 
@@ -73,7 +73,9 @@ export interface GitStoreOptions {
 
 export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointStore {
   const head = (ref = REF): Promise<string | undefined> => readRef(git.gitDir, ref);
-  const stageNow = stager(git, options, options.watch);
+  // The shadow index kept parsed, with its folders' trees: a snapshot after a few edits rebuilds only theirs.
+  const index = shadowIndex(git.gitDir);
+  const stageNow = stager(git, options, options.watch, index);
   // Trees this process wrote or found in the store: a snapshot writes only those of folders that changed.
   const trees = new Set<string>();
   // The first stage of a process refreshes the stat data of every tracked file (once, in the background when
@@ -95,7 +97,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     old: string | undefined,
   ) => {
     // Trees are written here even when the user's repository has them, so a checkpoint stays readable if it prunes.
-    const tree = await writeIndexTrees(git.gitDir, trees);
+    const tree = await index.writeTrees(trees);
     const hash = await writeCommit(git.gitDir, {
       tree,
       ...(parent ? { parent } : {}),
@@ -175,7 +177,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     async prepare() {
       await stage();
       // The trees too: a seeded index names the user's trees, which the shadow writes once here.
-      await writeIndexTrees(git.gitDir, trees);
+      await index.writeTrees(trees);
     },
     async take(meta) {
       return (await snapshot(meta)).slice(0, ID_LENGTH);

@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { writeLocked } from './git-objects.js';
-import { type IndexEntries, readIndexEntries } from './index-trees.js';
+import type { IndexEntries } from './index-trees.js';
+import { checksum, type ParsedIndex } from './shadow-index.js';
 
 /** Files larger than this are left to update-index, which streams them. */
 const MAX_BYTES = 8 * 1024 * 1024;
@@ -105,28 +106,33 @@ export async function writeBlobPack(gitDir: string, blobs: readonly Buffer[]): P
 
 /**
  * Overwrites the entries of `paths` (each one in the index, a regular file or a link) with the files as they are.
- * Resolves false, having changed nothing, when any of them needs update-index (a v4 index, an entry with extended
- * flags or in conflict, a type change, a big file, the index locked).
+ * Resolves with the index written, or undefined, having changed nothing, when any of them needs update-index (a v4
+ * index, an entry with extended flags or in conflict, a type change, a big file, the index changed or locked).
  */
-export async function patchIndex(gitDir: string, root: string, paths: readonly string[]): Promise<boolean> {
+export async function patchIndex(
+  gitDir: string,
+  root: string,
+  paths: readonly string[],
+  parsed: ParsedIndex,
+): Promise<ParsedIndex | undefined> {
   const file = join(gitDir, 'index');
-  const buf = await fs.readFile(file).catch(() => undefined);
-  if (!buf || buf.length < 32) return false;
+  const { buf, entries: index } = parsed;
+  // An index written with no checksum (git's index.skipHash) cannot be told from one rewritten since.
+  if (buf.length < 32 || /^0+$/.test(parsed.sum)) return undefined;
   const version = buf.readUInt32BE(4);
-  if (version !== 2 && version !== 3) return false;
-  const index = readIndexEntries(buf);
+  if (version !== 2 && version !== 3) return undefined;
   // Every entry is stage 0 and none was left out: the last one's end is where the extensions start.
-  if (index.count === 0 || index.count !== buf.readUInt32BE(8)) return false;
-  const patches: { at: number; stat: Buffer; body: Buffer }[] = [];
+  if (index.count === 0 || index.count !== buf.readUInt32BE(8)) return undefined;
+  const patches: { i: number; at: number; mode: number; stat: Buffer; body: Buffer }[] = [];
   for (const path of paths) {
     const i = findEntry(index, Buffer.from(path));
-    if (i < 0) return false;
+    if (i < 0) return undefined;
     const at = (index.oidAt[i] as number) - 40;
-    if (buf.readUInt16BE(at + 60) & FLAG_EXTENDED) return false;
+    if (buf.readUInt16BE(at + 60) & FLAG_EXTENDED) return undefined;
     const full = join(root, path);
     // Stat first, then read, as git does: a change during the read leaves stat data that no longer matches.
     const st = await fs.lstat(full, { bigint: true }).catch(() => undefined);
-    if (!st || st.size > BigInt(MAX_BYTES)) return false;
+    if (!st || st.size > BigInt(MAX_BYTES)) return undefined;
     const old = index.modes[i] as number;
     let mode: number;
     let body: Buffer;
@@ -136,7 +142,7 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
     } else if (st.isSymbolicLink() && old === MODE_LINK) {
       mode = MODE_LINK;
       body = Buffer.from(await fs.readlink(full, { encoding: 'buffer' }));
-    } else return false;
+    } else return undefined;
     const stat = Buffer.alloc(40);
     const fields = [
       st.ctimeNs / 1_000_000_000n,
@@ -151,7 +157,7 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
       st.size,
     ];
     for (const [k, value] of fields.entries()) stat.writeUInt32BE(u32(value), k * 4);
-    patches.push({ at, stat, body });
+    patches.push({ i, at, mode, stat, body });
   }
   const oids = await writeBlobPack(
     gitDir,
@@ -160,14 +166,44 @@ export async function patchIndex(gitDir: string, root: string, paths: readonly s
   const last = index.count - 1;
   const lastAt = (index.oidAt[last] as number) - 40;
   const entriesEnd = lastAt + Math.floor(((index.end[last] as number) - lastAt + 8) / 8) * 8;
-  // The extensions (cache tree, untracked cache, …) describe the index as it was: left out, as git may.
-  const out = Buffer.allocUnsafe(entriesEnd + 20);
-  buf.copy(out, 0, 0, entriesEnd);
+  // Patched in place (a copy of a big index costs more than the rest of a checkpoint), the old bytes kept to put
+  // back if the write fails. The extensions (cache tree, untracked cache, …) describe the index as it was: left
+  // out, as git may; the checksum takes their place.
+  const before = patches.map((p) => Buffer.from(buf.subarray(p.at, p.at + 60)));
+  const oldTail = Buffer.from(buf.subarray(entriesEnd, entriesEnd + 20));
+  const { modes } = index;
+  const oldModes = patches.map((p) => modes[p.i] as number);
   patches.forEach((p, k) => {
-    p.stat.copy(out, p.at);
-    (oids[k] as Buffer).copy(out, p.at + 40);
+    p.stat.copy(buf, p.at);
+    (oids[k] as Buffer).copy(buf, p.at + 40);
+    modes[p.i] = p.mode;
   });
-  createHash('sha1').update(out.subarray(0, entriesEnd)).digest().copy(out, entriesEnd);
-  // git's lock: a git process writing the index meanwhile makes this fail, and update-index take over.
-  return writeLocked(file, async () => out);
+  const out = buf.subarray(0, entriesEnd + 20);
+  const sum = createHash('sha1').update(buf.subarray(0, entriesEnd)).digest();
+  // git's lock: a git process writing the index meanwhile makes this fail, and update-index take over; one that
+  // wrote it since it was read, too (its changes would be lost).
+  const restore = () => {
+    patches.forEach((p, k) => {
+      (before[k] as Buffer).copy(buf, p.at);
+      modes[p.i] = oldModes[k] as number;
+    });
+    oldTail.copy(buf, entriesEnd);
+  };
+  const written = await writeLocked(file, async () => {
+    if ((await checksum(file)) !== parsed.sum) throw new IndexMovedError();
+    sum.copy(buf, entriesEnd);
+    return out;
+  }).catch((error: unknown) => {
+    restore();
+    if (error instanceof IndexMovedError) return false;
+    throw error;
+  });
+  if (!written) {
+    restore();
+    return undefined;
+  }
+  // Entries keep their places: only their stat data, ids and modes changed.
+  return { buf: out, sum: sum.toString('hex'), entries: { ...index, names: out, buf: out } };
 }
+
+class IndexMovedError extends Error {}

@@ -20,7 +20,7 @@ export interface IndexEntries {
   buf: Buffer;
 }
 
-const NO_ENTRIES: IndexEntries = {
+export const NO_ENTRIES: IndexEntries = {
   count: 0,
   names: Buffer.alloc(0),
   start: [],
@@ -117,14 +117,6 @@ interface Item {
   idAt: number;
 }
 
-/** A folder open while its entries are read: its path's length (with the slash) and its name. */
-interface Open {
-  base: number;
-  from: number;
-  to: number;
-  items: Item[];
-}
-
 const modeText = new Map<number, Buffer>();
 const modeBytes = (mode: number) => {
   let text = modeText.get(mode);
@@ -135,80 +127,83 @@ const modeBytes = (mode: number) => {
   return text;
 };
 const DIR_MODE = Buffer.from('40000 ', 'latin1');
+/** The byte after `/`: every path below folder `d` sorts in [`d/`, `d0`). */
+const AFTER_SLASH = SLASH + 1;
+
+/** A tree's body from its items (already in tree order), and its id. */
+function treeObject(names: Buffer, items: readonly Item[]): TreeObject & { digest: Buffer } {
+  let size = 0;
+  for (const item of items) size += item.mode.length + (item.to - item.from) + 1 + 20;
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  // Byte loops: these copies are a few bytes each, where a call into Buffer.copy costs more than the copy.
+  for (const item of items) {
+    const { mode, ids, idAt } = item;
+    for (let k = 0; k < mode.length; k++) body[at++] = mode[k] as number;
+    for (let k = item.from; k < item.to; k++) body[at++] = names[k] as number;
+    body[at++] = 0;
+    for (let k = idAt; k < idAt + 20; k++) body[at++] = ids[k] as number;
+  }
+  const digest = createHash('sha1').update(`tree ${size}\0`, 'latin1').update(body).digest();
+  return { oid: digest.toString('hex'), body, digest };
+}
 
 /**
- * The trees of index entries, root last, in one pass. Index order is tree order: a folder's entries are contiguous,
- * and git sorts a folder's name as if it ended in `/`, which is where its entries' paths put it.
+ * The trees of index entries, each folder's from its entries, which are contiguous in index order (index order is
+ * tree order: git sorts a folder's name as if it ended in `/`, which is where its entries' paths put it). `reuse`
+ * names a folder's tree id when it is known unchanged (its path as the latin1 string of its bytes): its entries are
+ * then skipped, not read. Resolves with the trees made (root last) and every folder's id.
  */
-export function buildTrees(index: IndexEntries): TreeObject[] {
+export function folderTrees(
+  index: IndexEntries,
+  reuse: (dir: string) => Buffer | undefined = () => undefined,
+): { made: TreeObject[]; folders: Map<string, Buffer> } {
   const { names, start, end, modes, oidAt, buf } = index;
-  const trees: TreeObject[] = [];
-  const close = (dir: Open): Buffer => {
-    let size = 0;
-    for (const item of dir.items) size += item.mode.length + (item.to - item.from) + 1 + 20;
-    const body = Buffer.allocUnsafe(size);
-    let at = 0;
-    // Byte loops: these copies are a few bytes each, where a call into Buffer.copy costs more than the copy.
-    for (const item of dir.items) {
-      const { mode, ids, idAt } = item;
-      for (let k = 0; k < mode.length; k++) body[at++] = mode[k] as number;
-      for (let k = item.from; k < item.to; k++) body[at++] = names[k] as number;
-      body[at++] = 0;
-      for (let k = idAt; k < idAt + 20; k++) body[at++] = ids[k] as number;
+  const made: TreeObject[] = [];
+  const folders = new Map<string, Buffer>();
+  /** The first entry in [lo, hi) whose path is not below `key` (bytes) in order. */
+  const lowerBound = (key: Buffer, lo: number, hi: number) => {
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (names.compare(key, 0, key.length, start[mid] as number, end[mid] as number) < 0) lo = mid + 1;
+      else hi = mid;
     }
-    const digest = createHash('sha1').update(`tree ${size}\0`, 'latin1').update(body).digest();
-    trees.push({ oid: digest.toString('hex'), body });
-    return digest;
+    return lo;
   };
-  const stack: Open[] = [{ base: 0, from: 0, to: 0, items: [] }];
-  let prevFrom = 0;
-  let prevTo = 0;
-  for (let i = 0; i < index.count; i++) {
-    const from = start[i] as number;
-    const to = end[i] as number;
-    // The folders open for the path before stay open while this path shares their whole prefix.
-    let common = 0;
-    const most = Math.min(to - from, prevTo - prevFrom);
-    while (common < most && names[from + common] === names[prevFrom + common]) common++;
-    while (stack.length > 1 && (stack[stack.length - 1] as Open).base > common) {
-      const dir = stack.pop() as Open;
-      const digest = close(dir);
-      (stack[stack.length - 1] as Open).items.push({
-        mode: DIR_MODE,
-        from: dir.from,
-        to: dir.to,
-        ids: digest,
-        idAt: 0,
-      });
+  /** The tree of the folder whose entries are [lo, hi), its paths' first `base` bytes its own path and `/`. */
+  const build = (base: number, lo: number, hi: number): Buffer => {
+    const items: Item[] = [];
+    for (let i = lo; i < hi; ) {
+      const from = (start[i] as number) + base;
+      const to = end[i] as number;
+      let slash = from;
+      while (slash < to && names[slash] !== SLASH) slash++;
+      if (slash === to) {
+        items.push({ mode: modeBytes(modes[i] as number), from, to, ids: buf, idAt: oidAt[i] as number });
+        i++;
+        continue;
+      }
+      const key = Buffer.allocUnsafe(slash - (start[i] as number) + 1);
+      names.copy(key, 0, start[i] as number, slash);
+      key[key.length - 1] = AFTER_SLASH;
+      const subHi = lowerBound(key, i + 1, hi);
+      const sub = names.toString('latin1', start[i] as number, slash);
+      const digest = reuse(sub) ?? build(slash + 1 - (start[i] as number), i, subHi);
+      folders.set(sub, digest);
+      items.push({ mode: DIR_MODE, from, to: slash, ids: digest, idAt: 0 });
+      i = subHi;
     }
-    let base = (stack[stack.length - 1] as Open).base;
-    for (let k = from + base; k < to; k++) {
-      if (names[k] !== SLASH) continue;
-      stack.push({ base: k + 1 - from, from: from + base, to: k, items: [] });
-      base = k + 1 - from;
-    }
-    (stack[stack.length - 1] as Open).items.push({
-      mode: modeBytes(modes[i] as number),
-      from: from + base,
-      to,
-      ids: buf,
-      idAt: oidAt[i] as number,
-    });
-    prevFrom = from;
-    prevTo = to;
-  }
-  while (stack.length > 1) {
-    const dir = stack.pop() as Open;
-    (stack[stack.length - 1] as Open).items.push({
-      mode: DIR_MODE,
-      from: dir.from,
-      to: dir.to,
-      ids: close(dir),
-      idAt: 0,
-    });
-  }
-  close(stack[0] as Open);
-  return trees;
+    const tree = treeObject(names, items);
+    made.push({ oid: tree.oid, body: tree.body });
+    return tree.digest;
+  };
+  folders.set('', build(0, 0, index.count));
+  return { made, folders };
+}
+
+/** The trees of index entries, root last, as git's write-tree would write them. */
+export function buildTrees(index: IndexEntries): TreeObject[] {
+  return folderTrees(index).made;
 }
 
 /**
@@ -222,6 +217,12 @@ export async function writeIndexTrees(gitDir: string, known: Set<string>): Promi
     throw error;
   });
   const trees = buildTrees(index ? readIndexEntries(index) : NO_ENTRIES);
+  await storeTrees(gitDir, trees, known);
+  return (trees[trees.length - 1] as TreeObject).oid;
+}
+
+/** Writes the trees the store lacks (`known`: those this process wrote or found), adding them to `known`. */
+export async function storeTrees(gitDir: string, trees: readonly TreeObject[], known: Set<string>) {
   const fresh = trees.filter((t) => !known.has(t.oid));
   // Many at once (a first snapshot of a big tree): one pack rather than a file each.
   if (fresh.length > PACK_AT) {
@@ -234,7 +235,7 @@ export async function writeIndexTrees(gitDir: string, known: Set<string>): Promi
       throw error;
     }
     for (const t of fresh) known.add(t.oid);
-    return (trees[trees.length - 1] as TreeObject).oid;
+    return;
   }
   // A batch at a time: a first snapshot of a big tree has thousands of folders, and each write holds a file open.
   for (let i = 0; i < fresh.length; i += WRITE_BATCH) {
@@ -245,5 +246,4 @@ export async function writeIndexTrees(gitDir: string, known: Set<string>): Promi
       }),
     );
   }
-  return (trees[trees.length - 1] as TreeObject).oid;
 }

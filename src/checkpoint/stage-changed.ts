@@ -13,8 +13,9 @@ import {
   planIgnored,
 } from './ignored-files.js';
 import { patchIndex } from './index-patch.js';
-import { type IndexEntries, readIndexEntries } from './index-trees.js';
+import type { IndexEntries } from './index-trees.js';
 import type { ShadowGit } from './shadow-git.js';
+import type { ShadowIndex } from './shadow-index.js';
 import { MAX_PATHS, type TreeWatch } from './tree-watch.js';
 
 /** What the last stage left out: kept, and corrected for the paths that change, by the next incremental one. */
@@ -27,6 +28,8 @@ export interface ChangedContext {
   git: ShadowGit;
   root: string;
   watch: TreeWatch;
+  /** The shadow index, kept parsed; told which paths a stage changed, so trees are rebuilt for those alone. */
+  index: ShadowIndex;
   maxIgnoredBytes: number;
   maxFileBytes: number;
   largeFile(path: string, stat: Stats): Promise<LargeFile>;
@@ -111,9 +114,9 @@ export async function stageChanged(
   const list = [...changed].filter((p) => !p.split('/').includes('.git'));
   if (list.some((p) => basename(p) === '.gitignore')) return undefined;
   if (list.length === 0) return last;
-  const buf = await fs.readFile(join(ctx.git.gitDir, 'index')).catch(() => undefined);
-  if (!buf) return undefined;
-  const index = indexLookup(readIndexEntries(buf));
+  const parsed = await ctx.index.read().catch(() => undefined);
+  if (!parsed) return undefined;
+  const index = indexLookup(parsed.entries);
   const members: string[] = [];
   const fresh: string[] = [];
   const freshDirs: string[] = [];
@@ -195,8 +198,14 @@ export async function stageChanged(
   // Edits of files the index holds, the usual case, need no git process at all.
   const edits =
     untrack.size === 0 && fresh.length === 0 && plan.add.length === 0 && add.every((p) => stats.has(p));
-  if (paths.length > 0 && !(edits && (await patchIndex(ctx.git.gitDir, root, paths))))
+  let patched = paths.length > 0 && edits ? await patchIndex(ctx.git.gitDir, root, paths, parsed) : undefined;
+  if (patched) ctx.index.wrote(patched);
+  else if (paths.length > 0) {
     await ctx.update(paths);
+    patched = await ctx.index.read();
+  } else if (untrack.size > 0) patched = await ctx.index.read();
+  // Every change to the index was at or below a path the watch named: only their folders' trees are rebuilt.
+  ctx.index.changed(parsed.sum, patched?.sum ?? parsed.sum, list);
 
   // What was left out before, less what changed, plus what is left out now.
   const skipped = last.skipped.filter(

@@ -11,6 +11,7 @@ import type { LargeFile, SkippedPath } from './checkpoints.js';
 import { fillIndex } from './fill.js';
 import { IGNORED_LS_ARGS, type IgnoredPlan, parseIgnoredListing, planIgnored } from './ignored-files.js';
 import type { ShadowGit } from './shadow-git.js';
+import { type ShadowIndex, shadowIndex } from './shadow-index.js';
 import { type LastStage, listedIgnored, stageChanged } from './stage-changed.js';
 import type { TreeWatch } from './tree-watch.js';
 
@@ -53,8 +54,16 @@ function sha256(path: string): Promise<string> {
   });
 }
 
-/** `watch`: the workspace's tree watch, which spares later stages the walks (the first one starts it). */
-export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch) {
+/**
+ * `watch`: the workspace's tree watch, which spares later stages the walks (the first one starts it); `index`: the
+ * store's parsed shadow index, told what a stage from the watch changed.
+ */
+export function stager(
+  git: ShadowGit,
+  options: StageOptions,
+  watch?: TreeWatch,
+  index: ShadowIndex = shadowIndex(git.gitDir),
+) {
   // A large file is hashed again only when its stat data says it changed.
   const hashes = new Map<string, { key: string; sha256: string }>();
   const largeFile = async (path: string, stat: { size: number; mtimeMs: number; ino: number }) => {
@@ -142,8 +151,15 @@ export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch)
     }
     if (untrack.size > 0) await untrackPaths([...untrack]);
     // Exact paths, no pathspec matching and no walk: update-index adds, re-hashes or (--remove) drops each one,
-    // ignored ones too. A command per CHUNK paths, each into one pack.
-    const paths = [...[...add].filter((p) => !untrack.has(p)), ...plan.add];
+    // ignored ones too. A command per CHUNK paths, each into one pack. Tracked paths go first: one gone (or now a
+    // folder) is dropped before a new path in its place is added (a file where a folder was, or the reverse), which
+    // git refuses while the old entry stands.
+    const taken = (p: string) => add.has(p) && !untrack.has(p);
+    const paths = [
+      ...all.filter(([p, tracked]) => tracked && taken(p)).map(([p]) => p),
+      ...all.filter(([p, tracked]) => !tracked && taken(p)).map(([p]) => p),
+      ...plan.add,
+    ];
     for (let i = 0; i < paths.length; i += CHUNK) {
       const some = paths.slice(i, i + CHUNK);
       // A nested repository with no commit yet cannot be added (git says so); it is left out, as `git add` would.
@@ -156,6 +172,7 @@ export function stager(git: ShadowGit, options: StageOptions, watch?: TreeWatch)
   const changedContext = watch && {
     git,
     watch,
+    index,
     root: options.root,
     maxIgnoredBytes: options.maxIgnoredBytes,
     maxFileBytes: options.maxFileBytes,

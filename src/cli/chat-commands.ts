@@ -3,7 +3,7 @@
 // suggestion and never reaches the model.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { providerNames } from '../config/schema.js';
+import { providerNames } from '../config/provider-schema.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';

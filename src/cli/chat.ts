@@ -14,7 +14,7 @@ import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
-import { sessionDir } from '../session/session-file.js';
+import { sessionDir } from '../session/session-list.js';
 import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
 import { chatMessage, imagingOf } from './chat-attach.js';
 import {

@@ -9,7 +9,7 @@ import { summarize } from '../evals/llm-score.js';
 import { loadToolCases, runToolEvals } from '../evals/tool-evals.js';
 import { createModel } from '../providers/index.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { openCaseTools } from '../runtime/tool-host.js';
+import { caseToolsOpener } from '../runtime/tool-host.js';
 import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
 import { jsonLine } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
@@ -53,7 +53,7 @@ export async function evalToolsCommand(
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
-    const results = await runToolEvals(dir, cases, controller.signal, openCaseTools).finally(() =>
+    const results = await runToolEvals(dir, cases, controller.signal, caseToolsOpener()).finally(() =>
       process.off('SIGINT', stop),
     );
     const failed = results.filter((r) => !r.passed).length;

@@ -14,10 +14,10 @@ import {
   findSession,
   readSession,
   SessionError,
-  sessionDir,
   sessionMessages,
   sessionPath,
 } from '../session/session-file.js';
+import { sessionDir } from '../session/session-list.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import type { GlobalOptions } from './global-options.js';

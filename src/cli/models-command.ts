@@ -1,5 +1,5 @@
 // `keel models [provider]`: the provider's models with context window, output limit, tools, streaming and price.
-import { type ProviderName, providerNames } from '../config/schema.js';
+import { type ProviderName, providerNames } from '../config/provider-schema.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { groupDigits } from '../core/text.js';
 import type { ModelCapabilities } from '../providers/capabilities.js';

@@ -4,14 +4,14 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
+import { configDefaults, type LeafDefault, setPath } from './defaults.js';
 import type { ConfigFileOptions } from './file.js';
-import { configLeaves } from './keys.js';
 import type { ConfigLayer } from './layer.js';
 import { type ConfigFlags, envLayer, envProvider, flagLayer, flagProvider } from './overrides.js';
 import { projectConfigPath, userConfigPath } from './paths.js';
-import { configSchema, type KeelConfig, type ProviderName } from './schema.js';
+import type { KeelConfig, ProviderName } from './schema.js';
 import { configSecrets } from './secrets.js';
-import { type IgnoredKey, requiresTrust, untrustedWarning } from './trust.js';
+import type { IgnoredKey } from './trust.js';
 import { trustedBy } from './trusted-folders.js';
 
 export type { ConfigFlags } from './overrides.js';
@@ -53,17 +53,8 @@ export interface LoadConfigOptions {
   flags: ConfigFlags;
 }
 
-function defaultLayer(): ConfigLayer {
-  return new Map(configLeaves().map((leaf) => [leaf.key, { value: leaf.defaultValue, source: 'default' }]));
-}
-
-function setPath(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let current = root;
-  for (const segment of path.slice(0, -1)) {
-    current[segment] ??= {};
-    current = current[segment] as Record<string, unknown>;
-  }
-  current[path.at(-1)!] = value;
+function defaultLayer(leaves: readonly LeafDefault[]): ConfigLayer {
+  return new Map(leaves.map((leaf) => [leaf.key, { value: leaf.defaultValue, source: 'default' }]));
 }
 
 /**
@@ -76,6 +67,7 @@ async function screenProject(
   workspace: string,
   env: NodeJS.ProcessEnv,
 ): Promise<IgnoredKey[]> {
+  const { requiresTrust } = await import('./trust.js');
   const guarded = [...project].filter(([key]) => requiresTrust(key));
   // The trusted-folders file is read only when it matters, so most runs never touch it.
   if (guarded.length === 0) return [];
@@ -117,7 +109,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const secrets = [user, project].flatMap((layer) =>
     [...(layer ?? [])].flatMap(([key, entry]) => configSecrets({ [key.split('.').at(-1)!]: entry.value })),
   );
-  const defaults = defaultLayer();
+  const { leaves, config: defaultConfig } = await configDefaults();
+  const defaults = defaultLayer(leaves);
   const ignored = project
     ? await screenProject(project, [defaults, ...(user ? [user] : [])], workspace, env)
     : [];
@@ -127,18 +120,53 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   for (const layer of fileLayers) selected = (layer.get('provider.type')?.value as ProviderName) ?? selected;
   selected = flagProvider(flags) ?? envProvider(env) ?? selected;
 
+  const overrides = [await envLayer(env, selected), await flagLayer(flags, selected)];
   const merged = defaults;
-  for (const layer of [...fileLayers, envLayer(env, selected), flagLayer(flags, selected)]) {
+  for (const layer of [...fileLayers, ...overrides]) {
     for (const [key, entry] of layer) merged.set(key, entry);
   }
 
-  const raw: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
-  for (const leaf of configLeaves()) {
-    const entry = merged.get(leaf.key)!;
-    sources[leaf.key] = entry.source;
-    if (entry.value !== undefined) setPath(raw, leaf.path, entry.value);
+  for (const leaf of leaves) sources[leaf.key] = merged.get(leaf.key)!.source;
+  const files = [user && userFile, project && projectFile].filter((file): file is string => Boolean(file));
+  const warnings =
+    ignored.length > 0
+      ? [(await import('./trust.js')).untrustedWarning(projectFile, workspace, ignored)]
+      : [];
+  const config =
+    fileLayers.length === 0
+      ? withOverrides(defaultConfig, leaves, overrides)
+      : await parseMerged(leaves, merged);
+  return { config, sources, files, ignored, warnings, secrets };
+}
+
+/**
+ * No config file: the defaults' config with the variables' and flags' values, each checked against its key's schema
+ * (overrides.ts), set in place. None of those keys is part of a rule across keys, so the whole schema need not be
+ * built to check them again.
+ */
+function withOverrides(
+  config: KeelConfig,
+  leaves: readonly LeafDefault[],
+  layers: ConfigLayer[],
+): KeelConfig {
+  const paths = new Map(leaves.map((leaf) => [leaf.key, leaf.path]));
+  for (const layer of layers) {
+    for (const [key, entry] of layer) {
+      if (entry.value !== undefined) setPath(config as Record<string, unknown>, paths.get(key)!, entry.value);
+    }
   }
+  return config;
+}
+
+/** The merged layers parsed by the whole schema, which also applies the rules across keys of the files' values. */
+async function parseMerged(leaves: readonly LeafDefault[], merged: ConfigLayer): Promise<KeelConfig> {
+  const raw: Record<string, unknown> = {};
+  for (const leaf of leaves) {
+    const value = merged.get(leaf.key)!.value;
+    if (value !== undefined) setPath(raw, leaf.path, value);
+  }
+  const { configSchema } = await import('./schema.js');
   // Each layer was checked on its own, so this only fails if the schema and the layers disagree.
   const result = configSchema.safeParse(raw);
   if (!result.success) {
@@ -149,7 +177,5 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       },
     );
   }
-  const files = [user && userFile, project && projectFile].filter((file): file is string => Boolean(file));
-  const warnings = ignored.length > 0 ? [untrustedWarning(projectFile, workspace, ignored)] : [];
-  return { config: result.data, sources, files, ignored, warnings, secrets };
+  return result.data;
 }

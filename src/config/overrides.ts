@@ -1,7 +1,9 @@
 // The environment and command-line layers: which variables and flags set which config keys.
+import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
-import { type ConfigLayer, checkedEntry, findLeaf } from './layer.js';
-import { type ProviderName, providerNames } from './schema.js';
+import type { ConfigLayer } from './layer.js';
+import { checkValue, type LayerEntry, schemaIn, unwrap } from './leaf-schema.js';
+import { type ProviderName, providerField, providerNames } from './provider-schema.js';
 
 export interface ConfigFlags {
   provider?: string;
@@ -70,42 +72,67 @@ export function normaliseOllamaHost(value: string): string {
   return url;
 }
 
+/**
+ * The schema of the leaf key a variable or flag sets, undefined when there is none. Provider keys are looked up in
+ * the provider block alone: the whole schema is built only for the others (--max-turns) or when a file is read.
+ */
+async function leafSchema(key: string): Promise<z.ZodType | undefined> {
+  const path = key.split('.');
+  const field = path[0] === 'provider' && path.length > 1 ? providerField(path[1]!) : undefined;
+  const schema =
+    path[0] !== 'provider'
+      ? (await import('./keys.js')).schemaAt(path)
+      : field && schemaIn(unwrap(field).inner, path.slice(2));
+  return schema instanceof z.ZodObject ? undefined : schema;
+}
+
+async function checkedEntry(
+  key: string,
+  value: unknown,
+  origin: string,
+  source: string,
+): Promise<LayerEntry> {
+  const schema = await leafSchema(key);
+  if (schema === undefined) throw new Error(`no config key ${key}`);
+  return checkValue(key, schema, value, origin, source);
+}
+
 /** The environment layer; `selected` is the provider finally chosen, which KEEL_MODEL applies to. */
-export function envLayer(env: NodeJS.ProcessEnv, selected: ProviderName): ConfigLayer {
+export async function envLayer(env: NodeJS.ProcessEnv, selected: ProviderName): Promise<ConfigLayer> {
   const layer: ConfigLayer = new Map();
   for (const [variable, key] of envKeys) {
     const raw = envValue(env, variable);
     if (raw === undefined) continue;
     if (variable === 'KEEL_PROVIDER') asProvider(raw, variable);
     const value = variable === 'OLLAMA_HOST' ? normaliseOllamaHost(raw) : raw;
-    layer.set(key, checkedEntry(key, value, variable, `env ${variable}`));
+    layer.set(key, await checkedEntry(key, value, variable, `env ${variable}`));
   }
   // A globally exported KEEL_MODEL must not break providers without a model (replay), so it is skipped there.
   const model = envValue(env, 'KEEL_MODEL');
   const modelKey = `provider.${selected}.model`;
-  if (model !== undefined && findLeaf(modelKey)) {
-    layer.set(modelKey, checkedEntry(modelKey, model, 'KEEL_MODEL', 'env KEEL_MODEL'));
+  if (model !== undefined && (await leafSchema(modelKey))) {
+    layer.set(modelKey, await checkedEntry(modelKey, model, 'KEEL_MODEL', 'env KEEL_MODEL'));
   }
   return layer;
 }
 
 /** The flag layer; --model and --base-url apply to the provider finally chosen. */
-export function flagLayer(flags: ConfigFlags, selected: ProviderName): ConfigLayer {
+export async function flagLayer(flags: ConfigFlags, selected: ProviderName): Promise<ConfigLayer> {
   const layer: ConfigLayer = new Map();
-  const set = (key: string, value: unknown, flag: string) => {
+  const set = async (key: string, value: unknown, flag: string) => {
     if (value === undefined) return;
-    if (!findLeaf(key)) {
+    if (!(await leafSchema(key))) {
       throw new ConfigError(`${flag} does not apply to the ${selected} provider`, {
         hint: `remove ${flag}, or choose another provider with --provider`,
       });
     }
-    layer.set(key, checkedEntry(key, value, flag, `flag ${flag}`));
+    layer.set(key, await checkedEntry(key, value, flag, `flag ${flag}`));
   };
   if (flags.provider !== undefined)
-    set('provider.type', asProvider(flags.provider, '--provider'), '--provider');
-  set(`provider.${selected}.model`, flags.model, '--model');
-  set(`provider.${selected}.base_url`, flags.baseUrl, '--base-url');
-  set('agent.max_turns', flags.maxTurns, '--max-turns');
-  set('provider.replay.cassette', flags.cassette, '--cassette');
+    await set('provider.type', asProvider(flags.provider, '--provider'), '--provider');
+  await set(`provider.${selected}.model`, flags.model, '--model');
+  await set(`provider.${selected}.base_url`, flags.baseUrl, '--base-url');
+  await set('agent.max_turns', flags.maxTurns, '--max-turns');
+  await set('provider.replay.cassette', flags.cassette, '--cassette');
   return layer;
 }

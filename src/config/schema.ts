@@ -3,129 +3,16 @@ import { z } from 'zod';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
 import { languageServersSchema } from './language-servers-schema.js';
 import { mcpServersSchema } from './mcp-schema.js';
+import { httpUrl, positiveInt, providerSchema } from './provider-schema.js';
 
-export const providerNames = [
-  'ollama',
-  'openai-compatible',
-  'copilot',
-  'gemini',
-  'openrouter',
-  'anthropic',
-  'openai',
-  'replay',
-] as const;
-export type ProviderName = (typeof providerNames)[number];
+export { type ProviderName, providerNames } from './provider-schema.js';
 
-const positiveInt = z.number().int().positive();
 const stringList = z.array(z.string().min(1)).default([]);
-/** Base URLs: a malformed one is refused when the config loads, naming its key or flag, before any request. */
-const httpUrl = z.url({ protocol: /^https?$/ });
-/** How tools reach the model: its native tool calling, or described in the prompt and parsed from its replies. */
-const toolProtocol = z
-  .enum(['native', 'text', 'auto'])
-  .default('auto')
-  .describe(
-    'tool calling: native, text (tools in the prompt, calls parsed from replies) or auto (text when the model has none)',
-  );
-
-/** An API-key provider's block: its model and API root, each with a default. */
-function hostedProvider(label: string, model: string, baseUrl: string) {
-  return z
-    .object({
-      model: z.string().min(1).default(model).describe(`${label} model id`),
-      base_url: httpUrl.default(baseUrl).describe('API root'),
-      tool_protocol: toolProtocol,
-    })
-    .strict()
-    .prefault({});
-}
 
 // Descriptions double as the comments of the starter config file (`keel config init`).
 export const configSchema = z
   .object({
-    provider: z
-      .object({
-        type: z.enum(providerNames).default('ollama').describe('which provider to use'),
-        retries: z
-          .number()
-          .int()
-          .min(0)
-          .max(10)
-          .default(3)
-          .describe('retries of a request after 429, 5xx, a reset or a broken stream'),
-        idle_timeout_seconds: positiveInt
-          .default(30)
-          .describe('abort a response stream silent for this long; retried once, then the run fails'),
-        ollama: z
-          .object({
-            model: z.string().min(1).default('qwen3').describe('model name as Ollama lists it'),
-            base_url: httpUrl.default('http://localhost:11434').describe('address of the Ollama server'),
-            api_key: z
-              .string()
-              .optional()
-              .describe(
-                'bearer token for an Ollama behind authentication; prefer the OLLAMA_API_KEY variable',
-              ),
-            tool_protocol: toolProtocol,
-          })
-          .strict()
-          .prefault({})
-          .describe('a local or remote Ollama server'),
-        'openai-compatible': z
-          .object({
-            model: z.string().min(1).default('gpt-4o-mini').describe('model name as the server expects it'),
-            base_url: httpUrl
-              .default('https://api.openai.com/v1')
-              .describe('base URL of the API (ending in /v1 for most servers)'),
-            api_key: z.string().optional().describe('API key; prefer the OPENAI_API_KEY variable'),
-            tool_protocol: toolProtocol,
-          })
-          .strict()
-          .prefault({})
-          .describe('any server speaking the OpenAI chat completions API'),
-        copilot: z
-          .object({
-            model: z.string().min(1).default('gpt-4.1').describe('Copilot model id'),
-            base_url: httpUrl.optional().describe('chat endpoint; default: the one the Copilot token names'),
-            github_url: httpUrl
-              .default('https://github.com')
-              .describe('GitHub host of the device-flow login'),
-            github_api_url: httpUrl
-              .default('https://api.github.com')
-              .describe('GitHub API host of the Copilot token exchange'),
-            tool_protocol: toolProtocol,
-          })
-          .strict()
-          .prefault({})
-          .describe('GitHub Copilot (log in with `keel auth login copilot`)'),
-        gemini: hostedProvider(
-          'Gemini',
-          'gemini-2.5-flash',
-          'https://generativelanguage.googleapis.com/v1beta',
-        ).describe('Google Gemini API (GEMINI_API_KEY)'),
-        openrouter: hostedProvider(
-          'OpenRouter',
-          'anthropic/claude-sonnet-4',
-          'https://openrouter.ai/api/v1',
-        ).describe('OpenRouter (OPENROUTER_API_KEY)'),
-        anthropic: hostedProvider('Anthropic', 'claude-sonnet-4-5', 'https://api.anthropic.com/v1').describe(
-          'Anthropic Messages API (ANTHROPIC_API_KEY)',
-        ),
-        openai: hostedProvider('OpenAI', 'gpt-4.1-mini', 'https://api.openai.com/v1').describe(
-          'OpenAI API (OPENAI_API_KEY)',
-        ),
-        replay: z
-          .object({
-            cassette: z.string().optional().describe('recorded session to play back'),
-            tool_protocol: toolProtocol,
-          })
-          .strict()
-          .prefault({})
-          .describe('plays back a recorded session, for tests and demos'),
-      })
-      .strict()
-      .prefault({})
-      .describe('where the model runs'),
+    provider: providerSchema(),
     agent: z
       .object({
         max_turns: positiveInt.default(100).describe('stop after this many model turns'),

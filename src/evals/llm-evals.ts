@@ -6,7 +6,7 @@ import { ExitCode, KeelError } from '../core/errors.js';
 import type { ToolCall, Usage } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
-import { copyFixture } from './fixture-workspace.js';
+import { copyFixture, type FixtureCopy } from './fixture-workspace.js';
 import type { LlmCase } from './llm-cases.js';
 import { type LlmCaseResult, outcomeOf, runParameterChecks } from './llm-score.js';
 
@@ -19,13 +19,13 @@ export interface LlmEvalOptions {
   onResult?: (result: LlmCaseResult) => void;
 }
 
-/** Asks the model for its first move on one case and scores it. */
+/** Asks the model for its first move on one case, in the workspace `root` (its fixture's copy), and scores it. */
 export async function runLlmCase(
   c: LlmCase,
   run: number,
+  root: string,
   options: Omit<LlmEvalOptions, 'repeat'>,
 ): Promise<LlmCaseResult> {
-  const copy = await copyFixture(join(options.evalsDir, 'fixtures'), c.fixture);
   const started = Date.now();
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let call: ToolCall | undefined;
@@ -33,7 +33,7 @@ export async function runLlmCase(
   try {
     // As a run offers them: web_search only with a search endpoint, which an eval has not.
     const tools = createRegistry(defaultTools().filter((t) => t.name !== 'web_search')).specs();
-    const system = systemPrompt({ workspace: copy.root, mode: 'restricted', commands: true });
+    const system = systemPrompt({ workspace: root, mode: 'restricted', commands: true });
     for await (const event of options.model.stream({
       messages: [
         { role: 'system', content: system },
@@ -63,8 +63,6 @@ export async function runLlmCase(
     if (options.signal.aborted) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     return { ...base, outcome: 'error', ...tokens(usage), durationMs: Date.now() - started, detail };
-  } finally {
-    await copy.dispose();
   }
   const durationMs = Date.now() - started;
   if (call === undefined) return { ...base, outcome: 'none', ...tokens(usage), durationMs };
@@ -79,7 +77,7 @@ export async function runLlmCase(
   const outcome = outcomeOf(call.name, c);
   const checks =
     outcome === 'exact' || outcome === 'acceptable'
-      ? runParameterChecks(c.parameters, c.expected_tool, call.name, args, copy.root)
+      ? runParameterChecks(c.parameters, c.expected_tool, call.name, args, root)
       : [];
   const parameterScore =
     checks.length > 0 ? checks.filter((x) => x.passed).length / checks.length : undefined;
@@ -98,18 +96,34 @@ export async function runLlmCase(
 
 const tokens = (usage: Usage) => ({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
 
-/** Every case `repeat` times, one after another. */
+/**
+ * Every case `repeat` times, one after another. The cases of one fixture share its copy: no call is run, so none
+ * changes it.
+ */
 export async function runLlmEvals(
   cases: readonly LlmCase[],
   options: LlmEvalOptions,
 ): Promise<LlmCaseResult[]> {
+  const copies = new Map<string, Promise<FixtureCopy>>();
   const results: LlmCaseResult[] = [];
-  for (const c of cases) {
-    for (let run = 1; run <= options.repeat; run += 1) {
-      const result = await runLlmCase(c, run, options);
-      results.push(result);
-      options.onResult?.(result);
+  try {
+    for (const c of cases) {
+      const key = c.fixture ?? '';
+      let copy = copies.get(key);
+      if (!copy) {
+        copy = copyFixture(join(options.evalsDir, 'fixtures'), c.fixture);
+        copies.set(key, copy);
+      }
+      const { root } = await copy;
+      for (let run = 1; run <= options.repeat; run += 1) {
+        const result = await runLlmCase(c, run, root, options);
+        results.push(result);
+        options.onResult?.(result);
+      }
     }
+  } finally {
+    const made = await Promise.allSettled(copies.values());
+    await Promise.all(made.map((m) => (m.status === 'fulfilled' ? m.value.dispose() : undefined)));
   }
   return results;
 }

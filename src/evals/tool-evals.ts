@@ -1,14 +1,21 @@
-// Tool evals: each case calls one tool with given arguments on a fresh copy of a fixture workspace, through the
-// real executor (full mode, no approvals: what the agent runs), and checks the output or error and the files after.
-// The tools come from the run assembly (runtime/tool-host.ts openCaseTools), which the CLI passes in.
-import { readFile, stat } from 'node:fs/promises';
+// Tool evals: each case calls one tool with given arguments on a copy of a fixture workspace as the fixture is,
+// through the real executor (full mode, no approvals: what the agent runs), and checks the output or error and the
+// files after. The tools come from the run assembly (runtime/tool-host.ts caseToolsOpener), which the CLI passes in.
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolCall } from '../core/messages.js';
 import type { ToolResult } from '../tools/tool.js';
 import { matchesFilter, readEvalFiles } from './eval-files.js';
 import { checkText, textExpectationSchema } from './expectations.js';
-import { copyFixture } from './fixture-workspace.js';
+import {
+  copyFixture,
+  type FixtureCopy,
+  type FixtureTree,
+  fixtureDir,
+  readTree,
+  restoreFixture,
+} from './fixture-workspace.js';
 
 const args = z.union([z.record(z.string(), z.unknown()), z.string()]);
 const callSchema = z.object({ tool: z.string(), args }).strict();
@@ -71,10 +78,22 @@ export interface CaseTools {
   close(): void;
 }
 
-export type OpenCaseTools = (
-  copy: { root: string; stateDir: string },
-  options?: { diagnostics?: boolean },
-) => Promise<CaseTools>;
+/** Where a case runs: its workspace, a state directory of its own, and what was put back since the last case. */
+export interface CaseWorkspace {
+  root: string;
+  stateDir: string;
+  /** Paths (relative) restored to the fixture's since the last case on this workspace: a warm service rereads them. */
+  restored: readonly string[];
+}
+
+/**
+ * Opens each case's tools. The cases on one workspace may share what is costly to start (language servers) until
+ * `close`; the opener is told which files were put back between them.
+ */
+export interface CaseToolsOpener {
+  open(workspace: CaseWorkspace, options?: { diagnostics?: boolean }): Promise<CaseTools>;
+  close(): Promise<void>;
+}
 
 export async function loadToolCases(evalsDir: string, filter?: string): Promise<ToolEvalCase[]> {
   const files = await readEvalFiles(join(evalsDir, 'tools'), toolEvalFileSchema);
@@ -85,16 +104,16 @@ export async function loadToolCases(evalsDir: string, filter?: string): Promise<
   );
 }
 
+/** One case on `workspace` (a copy of its fixture, as the fixture is). */
 export async function runToolCase(
-  evalsDir: string,
   c: ToolEvalCase,
+  workspace: CaseWorkspace,
   signal: AbortSignal,
-  open: OpenCaseTools,
+  opener: CaseToolsOpener,
 ): Promise<ToolCaseResult> {
-  const copy = await copyFixture(join(evalsDir, 'fixtures'), c.fixture);
   let tools: CaseTools | undefined;
   try {
-    tools = await open(copy, { diagnostics: c.diagnostics === true });
+    tools = await opener.open(workspace, { diagnostics: c.diagnostics === true });
     const { execute } = tools;
     const call = (tool: string, input: Record<string, unknown> | string, id: string): ToolCall => ({
       id,
@@ -108,7 +127,7 @@ export async function runToolCase(
       }
     }
     const outcome = await execute(call(c.tool, c.args, 'eval'), 1, signal);
-    const normal = (text: string) => text.split(copy.root).join(ROOT);
+    const normal = (text: string) => text.split(workspace.root).join(ROOT);
     const got = normal(outcome.success ? outcome.output : (outcome.error ?? ''));
     const problems: string[] = [];
     if (c.expect.output) {
@@ -119,7 +138,7 @@ export async function runToolCase(
       else problems.push(...checkText(got, c.expect.error));
     }
     for (const [path, expected] of Object.entries(c.expect.files ?? {})) {
-      const absolute = join(copy.root, path);
+      const absolute = join(workspace.root, path);
       const exists = await stat(absolute).then(
         () => true,
         () => false,
@@ -140,7 +159,6 @@ export async function runToolCase(
     return result(c, problems, got);
   } finally {
     tools?.close();
-    await copy.dispose();
   }
 }
 
@@ -148,18 +166,52 @@ function result(c: ToolEvalCase, problems: string[], got: string): ToolCaseResul
   return { tool: c.tool, name: c.name, file: c.file, passed: problems.length === 0, problems, got };
 }
 
-/** Runs the cases one after another (each in its own workspace copy). */
+/**
+ * Runs the cases one after another, each on its fixture's files. The cases of one fixture share a copy, put back
+ * to the fixture's files before each (what a case changed, created or removed is undone), so a language server
+ * started for one case serves the next instead of starting cold; each case gets a fresh state directory.
+ */
 export async function runToolEvals(
   evalsDir: string,
   cases: readonly ToolEvalCase[],
   signal: AbortSignal,
-  open: OpenCaseTools,
+  opener: CaseToolsOpener,
 ): Promise<ToolCaseResult[]> {
+  const fixtures = join(evalsDir, 'fixtures');
+  const copies = new Map<string, { copy: FixtureCopy; tree: FixtureTree }>();
   const results: ToolCaseResult[] = [];
-  for (const c of cases) {
-    // Ctrl-C: the cases run so far are reported.
-    if (signal.aborted) break;
-    results.push(await runToolCase(evalsDir, c, signal, open));
+  try {
+    for (const c of cases) {
+      // Ctrl-C: the cases run so far are reported.
+      if (signal.aborted) break;
+      const key = c.fixture ?? '';
+      let used = copies.get(key);
+      let restored: string[] = [];
+      if (used) {
+        const { copy, tree } = used;
+        try {
+          restored = await restoreFixture(copy.root, tree);
+          await rm(copy.stateDir, { recursive: true, force: true });
+          await mkdir(copy.stateDir);
+        } catch {
+          // A case left something that cannot be put back (a directory it made unreadable): a fresh copy.
+          copies.delete(key);
+          await copy.dispose();
+          used = undefined;
+        }
+      }
+      if (!used) {
+        const source = c.fixture === undefined ? undefined : await fixtureDir(fixtures, c.fixture);
+        const tree = await readTree(source);
+        used = { copy: await copyFixture(fixtures, c.fixture), tree };
+        copies.set(key, used);
+      }
+      const { root, stateDir } = used.copy;
+      results.push(await runToolCase(c, { root, stateDir, restored }, signal, opener));
+    }
+  } finally {
+    await opener.close();
+    await Promise.all([...copies.values()].map(({ copy }) => copy.dispose()));
   }
   return results;
 }

@@ -7,6 +7,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import { expandAll } from './config.js';
 
+/** How long a server may take to go after SIGTERM before it gets SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
 /**
  * The variables a server inherits from Keel's environment, besides its own `env`: the MCP SDK's
  * DEFAULT_INHERITED_ENV_VARS (a test keeps them equal), so Keel's API keys are not passed.
@@ -137,6 +140,9 @@ export class ServerProcess {
     this.signal('SIGTERM');
     for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream?.destroy();
     this.child.unref();
+    // A host that outlives its runs (the library API, an editor) must not keep a server that ignores SIGTERM: it
+    // gets SIGKILL after a grace period. The timer is unref'd, so a CLI run still exits at once (killAtExit).
+    if (!this.exited) setTimeout(() => this.killAtExit(), KILL_GRACE_MS).unref();
   }
 
   /** Synchronous, for process exit: SIGKILL to the group unless its leader is known to have gone. */

@@ -5,39 +5,22 @@
 import { join } from 'node:path';
 import { compact } from '../agent/compaction.js';
 import type { Conversation } from '../agent/conversation.js';
-import { type LoopOptions, type LoopResult, runLoop } from '../agent/loop.js';
+import { type LoopOptions, runLoop } from '../agent/loop.js';
 import { OfferedTools } from '../agent/offered-tools.js';
 import { ToolOffer } from '../agent/tool-offer.js';
-import type { CheckpointChange } from '../checkpoint/checkpointer.js';
-import type { LoadedConfig } from '../config/load.js';
 import { cacheDir } from '../config/paths.js';
-import type { Approve } from '../core/approval.js';
-import type { AskUser } from '../core/ask-user.js';
-import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
-import type { FileAccess } from '../core/file-access.js';
-import type { Model } from '../core/model.js';
-import type { PromptCommand } from '../core/prompt-command.js';
-import type { CommandRunner } from '../core/runner.js';
-import type { Subagents } from '../core/subagents.js';
 import { TodoBoard } from '../core/todo-board.js';
-import type { TodoItem } from '../core/todos.js';
-import { type McpServers, withServers } from '../mcp/start.js';
+import { withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
 import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { KeptApprovals, keptApprovalsFile } from '../safety/kept-approvals.js';
-import type { ExecutionMode } from '../safety/policy.js';
-import { type Redactor, runRedactor } from '../safety/redact.js';
+import { runRedactor } from '../safety/redact.js';
 import { describeTripped } from '../safety/tripwire.js';
-import type { Workspace } from '../safety/workspace.js';
 import { resumedTodos } from '../session/resume.js';
-import type { SessionRecord } from '../session/session-file.js';
-import type { SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
-import type { Tool } from '../tools/tool.js';
-import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
+import { loadRunConfig, resolveWorkspaceDir } from './config.js';
 import {
   carryConversation,
   conversationBudget,
@@ -47,6 +30,8 @@ import {
 } from './conversation.js';
 import { runEvents } from './events.js';
 import { type Executor, modeMayChangeFiles, openExecution, planModeExecutor } from './executor.js';
+import { firstRequest } from './first-request.js';
+import type { Run, RunOptions } from './run-types.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
 import { agentProvider, agentRegistry, createSubagents, openAgents } from './subagents.js';
@@ -60,85 +45,7 @@ import {
 import { buildRegistry, startRunMcp } from './tools.js';
 import { modelCondenser, webAccess } from './web.js';
 
-export interface RunOptions extends RunSource {
-  /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
-  mode: (loaded: LoadedConfig) => ExecutionMode | Promise<ExecutionMode>;
-  loaded?: LoadedConfig; // when the caller loaded it already for this source and env (keel run's provider check)
-  /** Allow rules for this run (--allow). */
-  allow?: readonly string[];
-  /** Asked when the policy says "ask"; absent: a headless run, where "ask" means "deny". */
-  approve?: Approve;
-  /** Answers ask_user (the chat's prompt); absent: the tool tells the model nobody can answer. */
-  askUser?: AskUser;
-  /** false (--no-ask-user): ask_user is not offered at all. */
-  askUserTool?: boolean;
-  /** The "always" answers a restarted chat carries over; default: new, with the workspace's kept ones. */
-  approvals?: ApprovalMemory;
-  /** --dry-run: changes are reported, not made, so no checkpoint is taken either. */
-  dryRun?: boolean;
-  /** --sandbox (true) or --no-sandbox (false); absent: safety.sandbox, else the mode's default. */
-  sandbox?: boolean;
-  /** The tools offered (default: the built-in ones, the custom ones and the MCP servers'); keel init offers none. */
-  tools?: Tool[];
-  /** Replaces the coding agent's system prompt (keel init asks for a file's content, not actions). */
-  systemPrompt?: string;
-  /** Save the session (false: --no-session), and which saved one to continue. */
-  session?: { save: boolean; continue?: boolean; resume?: string };
-  /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
-  plan?: readonly string[];
-  /** What renders the run (the CLI's outputs; the runtime prints nothing); machine-readable ones pass `redact`. */
-  outputs?: (model: Model, redact: Redactor) => EventSink;
-  /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
-  observe?: EventSink;
-  /** The environment Keel runs in (credentials, XDG dirs, what commands inherit); default: process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
-  files?: FileAccess;
-  terminal?: CommandRunner; // an editor's terminals (keel acp), for commands that would not run in the sandbox
-  /** keel run --agent: the run is this agent (its tools, model, mode never wider than the run's, and prompt). */
-  agent?: string;
-}
-
-export interface Run {
-  loaded: LoadedConfig;
-  /** The execution mode the policy applies. */
-  mode: ExecutionMode;
-  /** The chat's "always" answers (this session's and the workspace's kept ones); undefined when headless. */
-  approvals?: ApprovalMemory;
-  /** Whether shell commands run in the sandbox. */
-  sandboxed: boolean;
-  workspace: Workspace;
-  model: Model;
-  registry: ToolRegistry;
-  /** The one path of every tool call: policy, approvals, hooks, checkpoints, caps, events. */
-  executor: Executor;
-  conversation: Conversation;
-  /** The run's events: what `outputs` and `observe` see, the audit log and the session store. */
-  events: EventStream;
-  emit: (event: AgentEvent) => void;
-  /** Runs every shell command of the agent; killAll stops them (and the MCP servers) when Keel exits on a signal. */
-  runner: CommandRunner;
-  /** The MCP servers of mcp.servers (their prompts are slash commands); undefined when none is enabled. */
-  mcp?: McpServers;
-  /** Where this run or chat is saved; undefined under --no-session. */
-  session?: SessionStore;
-  /** The agents the task tool may run (built-in, user, project); undefined when the run offers no task tool. */
-  subagents?: Subagents;
-  /** The session taken up by --continue or --resume, as it was saved. */
-  resumed?: SessionRecord;
-  /** The todo list as it stands (todo_write's, a plan's steps, or a resumed session's). */
-  todos: () => TodoItem[];
-  /** Runs the loop on the conversation as it stands. */
-  run(signal: AbortSignal): Promise<LoopResult>;
-  /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
-  checkpoint(change: CheckpointChange): Promise<void>;
-  /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
-  compact(focus: string | undefined, signal: AbortSignal): Promise<void>;
-  /** Slash commands that become a user message (MCP prompts; the chat adds custom command files). */
-  promptCommands: () => PromptCommand[];
-  /** Ends the run's commands and MCP servers and closes the session cleanly (its active marker goes). */
-  close(): Promise<void>;
-}
+export type { Run, RunOptions } from './run-types.js';
 
 export async function assembleRun(options: RunOptions): Promise<Run> {
   const env = options.env ?? process.env;
@@ -150,6 +57,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     env,
     agent: options.agent,
     mode: await options.mode(loaded),
+    // Agent files matter only to the task tool, which a run choosing its own tools (ask, init) never offers.
+    load: options.tools === undefined,
   });
   const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;
@@ -180,8 +89,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     session: options.session,
   });
   const { runId, resumed, store: session } = opened;
+  const sent = firstRequest();
   const events = runEvents({
     consumers: [
+      sent.seen,
       ...(options.observe ? [options.observe] : []),
       ...(options.outputs ? [options.outputs(model, redact)] : []),
     ],
@@ -271,8 +182,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks, the first change awaits it;
-  // from the event loop's next turn, so a headless run's first request (sent without waiting on I/O) goes first.
-  if (modeMayChangeFiles(mode)) setImmediate(() => void checkpoints?.prepare());
+  // from when the first request is out, so none of its git processes come before that request.
+  if (modeMayChangeFiles(mode)) sent.after(() => void checkpoints?.prepare());
   await hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
@@ -303,7 +214,14 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     executor,
     // keel init's own prompt asks for a file, not a task to steer.
     intent: options.systemPrompt === undefined,
-    emit,
+    // The state a turn's calls left is recorded as the next request goes out, while the model thinks: the run's end
+    // then finds it recorded rather than waiting for it.
+    emit: checkpoints
+      ? (event) => {
+          emit(event);
+          if (event.type === 'turn_end' && event.tool_calls > 0) void checkpoints.settle();
+        }
+      : emit,
     flush: events.flush,
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
@@ -356,6 +274,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       runs += 1;
       const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
       checkpoints?.startRun(turnRun, session?.id);
+      sent.after(() => checkpoints?.warm());
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         await checkpoints?.settle();
@@ -381,9 +300,13 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       await events.flush();
     },
     close: async () => {
+      sent.dispose();
       runner.killAll();
       await languages.close();
       await checkpoints?.settle();
+      // A finished `keel run` exits without waiting for what is left running (cli/main.ts): nothing may be
+      // half-written to the store, and the audit log has every line.
+      await checkpoints?.drained();
       checkpoints?.close(); // the tree watch's handles (unref'd: they never keep the process alive)
       // What a background command wrote after the last call returned is put back before the next run can read it.
       const late = (await tripwire?.settle()) ?? [];
@@ -394,6 +317,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         });
         await events.flush();
       }
+      await events.flush().catch(() => {});
       await session?.close();
     },
   };

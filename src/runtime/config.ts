@@ -1,7 +1,8 @@
 // Where a run starts: the workspace directory, checked, and the config loaded for it (flags > env > project file >
 // user file > defaults). Every entry point resolves its options to a RunSource first.
+
+import { configDefaults } from '../config/defaults.js';
 import { type ConfigFlags, type LoadedConfig, loadConfig } from '../config/load.js';
-import { configSchema } from '../config/schema.js';
 import { resolveWorkspaceDir } from './workspace-dir.js';
 
 export { resolveWorkspaceDir };
@@ -28,6 +29,6 @@ export async function loadRunConfig(source: RunSource, env: NodeJS.ProcessEnv): 
 }
 
 /** The defaults alone, no file or variable read: for runs that must not depend on the user's config (tool evals). */
-export function defaultConfig(): LoadedConfig {
-  return { config: configSchema.parse({}), sources: {}, files: [], ignored: [], warnings: [] };
+export async function defaultConfig(): Promise<LoadedConfig> {
+  return { config: (await configDefaults()).config, sources: {}, files: [], ignored: [], warnings: [] };
 }

@@ -4,14 +4,9 @@ import { dataDir } from '../config/paths.js';
 import type { Model } from '../core/model.js';
 import type { Redactor } from '../safety/redact.js';
 import { sessionToResume } from '../session/resume.js';
-import {
-  readSession,
-  SessionError,
-  type SessionRecord,
-  sessionDir,
-  sessionPath,
-} from '../session/session-file.js';
+import { readSession, SessionError, type SessionRecord, sessionPath } from '../session/session-file.js';
 import { loadSessionImages } from '../session/session-images.js';
+import { sessionDir } from '../session/session-list.js';
 import { createSessionStore, type SessionStore } from '../session/session-store.js';
 import { summarize } from '../session/session-summary.js';
 

@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import type { Conversation } from '../agent/conversation.js';
 import { runLoop } from '../agent/loop.js';
+import { providerNames } from '../config/provider-schema.js';
 import type { KeelConfig } from '../config/schema.js';
-import { providerNames } from '../config/schema.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { usageCounts } from '../core/events.js';
@@ -235,12 +235,16 @@ export async function openAgents(options: {
   env: NodeJS.ProcessEnv;
   agent?: string;
   mode: ExecutionMode;
+  /** false: the run offers no task tool and runs as no agent (keel ask, keel init), so no agent file is read. */
+  load?: boolean;
 }): Promise<{
   agents: AgentDefinition[];
   warnings: string[];
   runAgent?: AgentDefinition;
   mode: ExecutionMode;
 }> {
+  if (options.load === false && options.agent === undefined)
+    return { agents: [], warnings: [], mode: options.mode };
   const { agents, warnings } = await loadAgents(options);
   if (options.agent === undefined) return { agents, warnings, mode: options.mode };
   const runAgent = agents.find((a) => a.name === options.agent);

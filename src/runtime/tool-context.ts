@@ -10,6 +10,7 @@ import type { CommandRunner } from '../core/runner.js';
 import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
+import { LineIndexes } from '../tools/line-index.js';
 import type { ToolContext, ToolLimits, WebAccess } from '../tools/tool.js';
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -68,5 +69,7 @@ export type ContextFor = (signal: AbortSignal, emit?: (event: AgentEvent) => voi
 
 export function toolContexts(parts: ToolContextParts): ContextFor {
   const { emit: runEmit, ...rest } = parts;
-  return (signal, emit = runEmit) => ({ ...rest, signal, emit });
+  // One run's line indexes: read_file pages through a big file without rescanning it.
+  const lineIndexes = new LineIndexes();
+  return (signal, emit = runEmit) => ({ ...rest, signal, emit, lineIndexes });
 }

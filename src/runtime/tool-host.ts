@@ -10,7 +10,7 @@ import { KeelError } from '../core/errors.js';
 import type { EventSink, EventStream } from '../core/events.js';
 import type { CommandRunner } from '../core/runner.js';
 import { TodoBoard } from '../core/todo-board.js';
-import type { CaseTools } from '../evals/tool-evals.js';
+import type { CaseToolsOpener } from '../evals/tool-evals.js';
 import type { ExecutionMode, Policy, PolicyDecision } from '../safety/policy.js';
 import { runRedactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -46,6 +46,8 @@ export interface ToolHostOptions {
   stateDir?: string;
   /** Give todo_write a board of its own (tool evals). */
   todos?: boolean;
+  /** Language services to use (tool evals share them across cases); default: the run's own. */
+  languages?: LanguageServices;
 }
 
 export interface ToolHost {
@@ -86,7 +88,7 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
   const { emit } = events;
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
   // Without a model the conversation budget is the configured one.
-  const languages = runLanguages(workspace.root, config);
+  const languages = options.languages ?? runLanguages(workspace.root, config);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,
@@ -133,34 +135,46 @@ const EVAL_LIMITS: ToolLimits = {
   commandTimeoutMs: 10_000,
   maxStdoutBytes: 256 * 1024,
   maxStderrBytes: 256 * 1024,
-  // A fresh TypeScript service per case: its cold start must not decide a case's outcome.
+  // The first case on a fixture starts its TypeScript service cold: that start must not decide the outcome.
   diagnosticsMs: 60_000,
 };
 
-/** A tool eval case's tools on its fixture copy: full mode, default config, no sandbox, nothing guarded. */
-export async function openCaseTools(
-  copy: { root: string; stateDir: string },
-  options: { diagnostics?: boolean } = {},
-): Promise<CaseTools> {
-  const loaded = defaultConfig();
-  loaded.config.code.diagnostics = options.diagnostics === true;
-  const host = await openToolHost({
-    loaded,
-    dir: copy.root,
-    mode: 'full',
-    sandbox: false,
-    env: process.env,
-    runId: 'eval',
-    guarded: false,
-    limits: EVAL_LIMITS,
-    stateDir: copy.stateDir,
-    todos: true,
-  });
+/**
+ * The tools of each tool eval case: full mode, default config, no sandbox, nothing guarded. The cases on one
+ * workspace share its language services (a cold pyright or rust-analyzer costs seconds), each case seeing them
+ * through a view of its own (its own changed files); they hear of the files put back between cases.
+ */
+export function caseToolsOpener(): CaseToolsOpener {
+  const shared = new Map<string, LanguageServices>();
   return {
-    execute: host.executor.execute,
-    close: () => {
-      host.runner.killAll();
-      void host.languages.close();
+    async open(workspace, options = {}) {
+      const loaded = await defaultConfig();
+      loaded.config.code.diagnostics = options.diagnostics === true;
+      let owner = shared.get(workspace.root);
+      if (!owner) {
+        owner = runLanguages(workspace.root, loaded.config);
+        shared.set(workspace.root, owner);
+      }
+      if (workspace.restored.length > 0) owner.changed([...workspace.restored]);
+      const host = await openToolHost({
+        loaded,
+        dir: workspace.root,
+        mode: 'full',
+        sandbox: false,
+        env: process.env,
+        runId: 'eval',
+        guarded: false,
+        limits: EVAL_LIMITS,
+        stateDir: workspace.stateDir,
+        todos: true,
+        languages: owner.view(),
+      });
+      return { execute: host.executor.execute, close: () => void host.runner.killAll() };
+    },
+    async close() {
+      const owners = [...shared.values()];
+      shared.clear();
+      await Promise.all(owners.map((o) => o.close()));
     },
   };
 }

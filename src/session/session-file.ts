@@ -3,7 +3,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { workspaceKey } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type AgentEvent, replayConversation } from '../core/events.js';
 import type { Message } from '../core/messages.js';
@@ -52,11 +51,6 @@ export class SessionError extends KeelError {
   constructor(message: string, hint?: string, usage = false) {
     super('session', usage ? ExitCode.usage : ExitCode.failed, message, hint === undefined ? {} : { hint });
   }
-}
-
-/** `<data dir>/sessions/<workspace key>`: one workspace's sessions. */
-export function sessionDir(dataDir: string, realRoot: string): string {
-  return join(dataDir, 'sessions', workspaceKey(realRoot));
 }
 
 export function sessionPath(dir: string, id: string): string {

@@ -1,6 +1,6 @@
 // glob: files whose path matches a glob, newest first, honouring .gitignore; listed by ripgrep (--files), or by
 // the JS walk when the binary cannot run.
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs, stat, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -17,6 +17,8 @@ const schema = z.object({
 
 /** Files listed at most; a note says how many more matched. */
 export const MAX_GLOB_FILES = 200;
+/** Stats in flight at most while rg lists. */
+const MAX_PENDING_STATS = 1024;
 
 const toSlash =
   path.sep === '/' ? (p: string): string => p : (p: string): string => p.split(path.sep).join('/');
@@ -98,26 +100,44 @@ export function createGlobTool(options: { rgPath?: string } = {}) {
     async execute(args, ctx) {
       const start = await ctx.workspace.resolveForRead(args.path ?? '.');
       const shown = ctx.workspace.relative(start);
-      const stat = await withFsErrors(shown, () => fs.stat(start), start);
-      if (!stat.isDirectory()) return fail(`${shown} is not a directory; glob searches a directory`);
+      const info = await withFsErrors(shown, () => fs.stat(start), start);
+      if (!info.isDirectory()) return fail(`${shown} is not a directory; glob searches a directory`);
       const pattern = args.pattern.replace(/^\.\//, '');
       const matches = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 
-      // Each match is dated as it is listed, while rg still walks. Synchronous stats: from the page cache they
-      // take microseconds each, far less than a promise round trip.
+      // Each match is dated as it is listed, while rg still walks: callback stats run on libuv's threads (no
+      // promise per file); past MAX_PENDING_STATS outstanding, synchronous ones hold the listing back.
       const dated: { file: string; mtime: number }[] = [];
-      const onFile: OnFile = (file, fromStart) => {
-        if (matches(fromStart))
+      let pending = 0;
+      let allDated: (() => void) | undefined;
+      const date = (file: string) => {
+        if (pending >= MAX_PENDING_STATS) {
           dated.push({ file, mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 });
+          return;
+        }
+        const entry = { file, mtime: 0 };
+        dated.push(entry);
+        pending += 1;
+        stat(file, (error, stats) => {
+          if (!error) entry.mtime = stats.mtimeMs;
+          pending -= 1;
+          if (pending === 0) allDated?.();
+        });
       };
+      // When rg listed only files whose name matches and the pattern is only that name, every file listed matches.
+      const nameDecides = rgNameFilter(pattern) !== undefined && /^(\*\*\/)?[^/]+$/.test(pattern);
       let backend = 'rg';
-      if (!(await listWithRg(options.rgPath, start, pattern, ctx, onFile))) {
+      const listed = await listWithRg(options.rgPath, start, pattern, ctx, (file, fromStart) => {
+        if (nameDecides || matches(fromStart)) date(file);
+      });
+      if (!listed) {
         backend = 'js';
         // A read-only root outside the workspace is walked from itself, as rg does.
         const { root } = ctx.workspace;
         for await (const file of walkFiles(isInside(root, start) ? root : start, start, ctx.signal))
-          onFile(file, toSlash(path.relative(start, file)));
+          if (matches(toSlash(path.relative(start, file)))) date(file);
       }
+      if (pending > 0) await new Promise<void>((resolve) => (allDated = resolve));
       // Newest first; equal times by path, so the order is stable.
       dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       const lines = dated.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));

@@ -106,7 +106,10 @@ async function readBigRange(
 ): Promise<ToolResult> {
   const wanted = limit ?? Number.MAX_SAFE_INTEGER;
   const range = await withFsErrors(shown, () =>
-    readLineRange(absolute, offset - 1, wanted, ctx.limits.maxOutputSize - HEADER_ROOM, ctx.signal),
+    readLineRange(absolute, offset - 1, wanted, ctx.limits.maxOutputSize - HEADER_ROOM, {
+      signal: ctx.signal,
+      ...(ctx.lineIndexes ? { indexes: ctx.lineIndexes } : {}),
+    }),
   );
   if (range.binary) {
     throw new Error(

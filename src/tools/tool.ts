@@ -13,6 +13,7 @@ import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { HostLookup } from '../safety/network.js';
 import type { Workspace } from '../safety/workspace.js';
+import type { LineIndexes } from './line-index.js';
 
 export type { ToolPreview } from '../core/approval.js';
 
@@ -120,6 +121,8 @@ export interface ToolContext {
   callId?: string;
   /** Sub-agents the `task` tool runs (the runtime's); absent: no task can start here. */
   subagents?: Subagents;
+  /** The run's line indexes of big files, so read_file pages through one without rescanning; absent: none kept. */
+  lineIndexes?: LineIndexes;
 }
 
 /** A tool call as hooks see it. */

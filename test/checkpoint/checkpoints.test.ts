@@ -92,6 +92,19 @@ describe('checkpoints in a shadow git repository', () => {
     expect(await treeSnapshot(t.root)).toEqual(before);
   });
 
+  it('a second settle waits for the record of the state the last call left, started by the first', async () => {
+    const t = await setup({ 'a.txt': 'one\n' });
+    t.checkpointer.startRun('run-1');
+    const recordAfter = await t.take('write_file', ['a.txt']);
+    await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
+    await recordAfter();
+    // The first, as a turn's calls end, is not awaited; the run's end settles again and must find it written.
+    void t.checkpointer.settle();
+    await t.checkpointer.settle();
+    expect(await (await t.store()).changedByLastCalls?.()).toEqual([{ status: 'M', path: 'a.txt' }]);
+    await t.checkpointer.drained();
+  });
+
   it('can undo an undo: the undo checkpoint is the newest run', async () => {
     const t = await setup({ 'a.txt': 'one\n' });
     t.checkpointer.startRun('run-1');

@@ -91,6 +91,26 @@ describe('a fill of many paths', () => {
     expect(ours).not.toContain('empty-dir');
   });
 
+  it('stages the same entries and a pack git verifies when the files are read on worker threads', async () => {
+    const threaded = join(gitDir, '..', 'threaded.git');
+    await shadowGit(threaded, root, process.env).ensure();
+    const filled = await fillIndex(
+      threaded,
+      root,
+      { paths: listed, maxFileBytes: MAX },
+      { workers: 2, workerAt: 0 },
+    );
+    expect(filled.large).toEqual(['big.bin']);
+    expect(filled.threaded).toBeGreaterThan(0);
+    expect(await gitIn(threaded, root, ['ls-files', '--debug'])).toBe(
+      await gitIn(gitDir, root, ['ls-files', '--debug']),
+    );
+    const pack = (await fs.readdir(join(threaded, 'objects', 'pack'))).find((n) => n.endsWith('.pack'));
+    await gitIn(threaded, root, ['verify-pack', join(threaded, 'objects', 'pack', pack as string)]);
+    const tree = (await gitIn(threaded, root, ['write-tree'])).trim();
+    expect(await gitIn(threaded, root, ['fsck', '--strict', '--no-dangling', tree])).toBe('');
+  });
+
   it('records the stat data git records, so a later look finds nothing changed without reading a file', async () => {
     expect(await gitIn(gitDir, root, ['ls-files', '--debug'])).toBe(
       await gitIn(refDir, root, ['ls-files', '--debug']),

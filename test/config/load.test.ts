@@ -3,9 +3,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { setPath } from '../../src/config/defaults.js';
+import { computeConfigDefaults, configLeaves } from '../../src/config/keys.js';
 import { loadConfig } from '../../src/config/load.js';
 import { normaliseOllamaHost } from '../../src/config/overrides.js';
 import { projectConfigPath, userConfigPath } from '../../src/config/paths.js';
+import { configSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/core/errors.js';
 
 let root: string;
@@ -64,6 +67,30 @@ describe('precedence', () => {
     expect(Object.values(loaded.sources).every((source) => source === 'default')).toBe(true);
     expect(loaded.sources['provider.openai-compatible.api_key']).toBe('default');
     expect(Object.keys(loaded.sources)).toContain('agent.terminal.max_stderr_bytes');
+  });
+
+  test('the defaults survive the JSON the build writes them into the bundle as', () => {
+    const defaults = computeConfigDefaults();
+    expect(JSON.parse(JSON.stringify(defaults))).toStrictEqual(defaults);
+  });
+
+  test('with no files, variables and flags make the config the whole schema parses', async () => {
+    env.OLLAMA_HOST = 'box:1234';
+    env.KEEL_MODEL = 'env-model';
+    env.OPENAI_API_KEY = 'sk-x';
+    const loaded = await loadConfig({
+      workspace,
+      env,
+      flags: { provider: 'ollama', baseUrl: 'http://flag:1/v1', maxTurns: 7 },
+    });
+    const raw: Record<string, unknown> = {};
+    for (const leaf of configLeaves())
+      if (leaf.defaultValue !== undefined) setPath(raw, leaf.path, leaf.defaultValue);
+    setPath(raw, ['provider', 'ollama', 'model'], 'env-model');
+    setPath(raw, ['provider', 'ollama', 'base_url'], 'http://flag:1/v1');
+    setPath(raw, ['provider', 'openai-compatible', 'api_key'], 'sk-x');
+    setPath(raw, ['agent', 'max_turns'], 7);
+    expect(loaded.config).toStrictEqual(configSchema.parse(raw));
   });
 
   test('each layer overrides the one below and reports itself as the source', async () => {

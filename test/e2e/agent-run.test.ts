@@ -1,6 +1,6 @@
-// keel run against the scripted model server over loopback, in temp workspaces: the built binary for what only it
-// shows (a multi-step run per default wire format, signals, stdin as the goal, the output formats, the chat), the
-// rest in-process through runCommand (test/support/run-in-process.ts), which is what the binary runs.
+// keel run against the scripted model server over loopback, in temp workspaces: the built binary for a multi-step
+// run and for signals (Ctrl-C in a run, and at the chat's question), the rest in process: runCommand
+// (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat).
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { configInitCommand, configShowCommand } from '../../src/cli/config-comma
 import { captureOutput } from '../support/agent-in-process.js';
 import { converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
@@ -15,26 +16,30 @@ import { inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
 
+// The built binary for the default wire format; the same run in process (runCommand) for the other.
 describe.each([
-  ['ollama', (s: ModelServer) => s.ollamaUrl],
-  ['openai-compatible', (s: ModelServer) => s.openaiUrl],
-])('keel run against %s', (provider, baseUrl) => {
+  ['ollama', (s: ModelServer) => s.ollamaUrl, true],
+  ['openai-compatible', (s: ModelServer) => s.openaiUrl, false],
+])('keel run against %s', (provider, baseUrl, binary) => {
   it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
     const s = await server(todoScript());
     const ws = await workspace(todoFiles);
-    const r = await runKeel([
-      'run',
-      '--provider',
-      provider,
-      '--base-url',
-      baseUrl(s),
-      '--model',
-      'test-model',
-      '--cwd',
-      ws,
-      '--prompt',
-      'Find all TODO comments and create tasks.md',
-    ]);
+    const prompt = 'Find all TODO comments and create tasks.md';
+    const r = binary
+      ? await runKeel([
+          'run',
+          '--provider',
+          provider,
+          '--base-url',
+          baseUrl(s),
+          '--model',
+          'test-model',
+          '--cwd',
+          ws,
+          '--prompt',
+          prompt,
+        ])
+      : await keelRun({ provider, baseUrl: baseUrl(s), model: 'test-model', cwd: ws, prompt });
     await expectTodoTaskDone(r, ws, s);
     // Both parallel calls were answered, with the real file contents.
     const third = toolMessages(s.requests[2]!.body);
@@ -215,7 +220,7 @@ describe('keel run safety and limits', () => {
     const ws = await workspace({});
     const s = await server([{ text: 'hello back' }]);
     // An Ollama behind authentication: OLLAMA_API_KEY goes as a bearer token, never into the output.
-    const r = await runKeel(['--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runCli(['--base-url', s.ollamaUrl, '--cwd', ws], {
       input: 'say hello\n',
       env: { OLLAMA_API_KEY: 'ollama-key-canary-7319' },
     });
@@ -229,7 +234,7 @@ describe('keel run safety and limits', () => {
   it('runs headless with keel -p, piped input attached as context', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'it fails on line 3' }]);
-    const r = await runKeel(['-p', 'why does this fail', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runCli(['-p', 'why does this fail', '--base-url', s.ollamaUrl, '--cwd', ws], {
       input: 'Error: boom at line 3\n',
     });
     expect(r.code).toBe(0);
@@ -257,7 +262,7 @@ describe('keel run outputs', () => {
       },
       { text: 'The file says A.', usage: { input: 20, output: 6 } },
     ]);
-    const r = await runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'x']);
+    const r = await ollamaRun(s, ws, { output: 'stream-json', prompt: 'x' });
     expect(r.code).toBe(0);
     const events = r.stdout
       .trim()
@@ -281,7 +286,7 @@ describe('keel run outputs', () => {
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }], usage: { input: 10, output: 5 } },
       { text: 'A', usage: { input: 20, output: 6 } },
     ]);
-    const r = await runOllama(s, ws, ['--output', 'json', '--prompt', 'x']);
+    const r = await ollamaRun(s, ws, { output: 'json', prompt: 'x' });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({
@@ -464,7 +469,7 @@ describe('chat', () => {
       { text: 'It says A.' },
       { text: 'You asked about a.txt.' },
     ]);
-    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    const r = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
       input: 'what is in a.txt?\n!cat a.txt\nwhat did I ask?\nexit\nthis line is never sent\n',
     });
     expect(r.code).toBe(0);
@@ -481,15 +486,14 @@ describe('chat', () => {
     const ws = await workspace({});
     const touch = { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] };
     const s = await server([touch, { text: 'made it' }, touch, { text: 'not made' }]);
-    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      openStdin: true,
-      onSpawn: converse([
+    const r = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      steps: [
         { send: 'make a file\n' },
         { until: (o) => questions(o) === 1, send: 'y\n' },
         { until: (o) => o.stdout.includes('made it'), send: 'make it again\n' },
         { until: (o) => questions(o) === 2, send: 'n\n' },
         { until: (o) => o.stdout.includes('not made'), end: true },
-      ]),
+      ],
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/touch made\.txt/);
@@ -504,14 +508,13 @@ describe('chat', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'not made' },
     ]);
-    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      openStdin: true,
-      onSpawn: converse([
+    const r = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      steps: [
         // "y" typed ahead while the agent works, before any question was shown.
         { send: 'make a file\ny\n' },
         { until: (o) => questions(o) === 1, send: 'n\n' },
         { until: (o) => o.stdout.includes('not made'), end: true },
-      ]),
+      ],
     });
     expect(r.code).toBe(0);
     expect(questions(r)).toBe(1);

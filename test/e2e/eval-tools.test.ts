@@ -1,11 +1,12 @@
 // `keel eval tools` runs every tool eval through the executor, and all pass: in process, through the command
 // function the CLI calls (the TypeScript service and the lib files it parsed stay loaded between cases); the built
-// CLI for what only it shows: the text table with exit 1 on a failure, and exit 2 naming an invalid case file.
+// CLI for the text table with exit 1 on a failure; the command line in process for exit 2 naming an invalid case.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvalStreams, evalToolsCommand } from '../../src/cli/eval-command.js';
 import { runKeel } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 import { homeEnv, useE2E } from '../support/e2e.js';
 
 const { workspace } = useE2E();
@@ -114,7 +115,7 @@ describe('keel eval tools', () => {
     const dir = await workspace({
       'tools/bad.json': JSON.stringify({ tool: 'read_file', cases: [{ name: 'x', args: {}, expect: {} }] }),
     });
-    const r = await runKeel(['eval', 'tools', '--dir', dir]);
+    const r = await runCli(['eval', 'tools', '--dir', dir]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bad.json');
     expect(r.stderr).toContain('give exactly one of output and error');

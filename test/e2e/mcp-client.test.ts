@@ -63,7 +63,7 @@ describe('MCP servers in keel run (the built CLI)', () => {
         // It ignores SIGTERM and never answers.
         args: [fixture('gated-server.mjs'), '--stubborn', '--pid', pidFile],
         timeout_seconds: 600,
-        startup_timeout_seconds: 2,
+        startup_timeout_seconds: 1,
       },
     });
     const s = await server([
@@ -98,7 +98,7 @@ describe('MCP servers in keel run (the built CLI)', () => {
     // everything is listed too unless it was ready before the first request.
     expect(waiting[0]).toMatch(/^waiting for MCP servers to start: (everything, )?hung \(up to \d+ s\)$/);
     expect(lines.filter((line) => line.includes('warning'))).toEqual([
-      'warning: MCP server hung is not ready after 2 s (startup_timeout_seconds); its tools join when it is',
+      'warning: MCP server hung is not ready after 1 s (startup_timeout_seconds); its tools join when it is',
     ]);
     await waitUntilGone(Number(await readFile(pidFile, 'utf8')));
   });

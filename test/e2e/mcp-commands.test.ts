@@ -1,6 +1,7 @@
-// `keel mcp list|add|remove` in-process on real config files and real servers (one binary run for the command line
-// of `mcp add … -- <command>`), and `keel mcp serve` driven by the MCP SDK's own client over stdio: one serve in
-// the default restricted mode and one in full mode with the user's hooks (the policy, the audit log, checkpoints).
+// `keel mcp list|add|remove` in-process on real config files and real servers (the whole command line in process
+// for `mcp add … -- <command>`), and the built `keel mcp serve` driven by the MCP SDK's own client over stdio: one
+// serve in the default restricted mode and one in full mode with the user's hooks (the policy, the audit log,
+// checkpoints).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,7 +11,8 @@ import { mcpAddCommand, mcpListCommand, mcpRemoveCommand } from '../../src/cli/m
 import { loadConfigFor } from '../../src/cli/run-options.js';
 import { undoCommand } from '../../src/cli/undo-command.js';
 import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
-import { keelBin, makeWorkspace, runKeel } from '../support/cli.js';
+import { keelBin, makeWorkspace } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 import { useE2E } from '../support/e2e.js';
 import { everythingEntry, fixture, mcpConfig } from '../support/mcp.js';
 
@@ -81,10 +83,10 @@ describe('keel mcp add / remove', () => {
     ...(config ? { config } : {}),
   });
 
-  it('takes the stdio command after -- whole, its own options included (the binary parses it)', async () => {
+  it('takes the stdio command after -- whole, its own options included (the command line parses it)', async () => {
     const ws = await workspace();
     const file = join(ws, 'user.yaml');
-    const r = await runKeel([
+    const r = await runCli([
       'mcp',
       'add',
       '--config',

@@ -5,7 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionDir } from '../../src/session/session-file.js';
+import { sessionDir } from '../../src/session/session-list.js';
 import { listSessions } from '../../src/session/session-sidecar.js';
 import { type KeelRun, makeWorkspace, runKeel } from '../support/cli.js';
 import { type ModelServer, type ScriptStep, startModelServer } from '../support/model-server.js';

@@ -2,9 +2,11 @@
 // cut-off last line ignored, the crash note of the next chat, and keel sessions list/show/export/rm. The command
 // line runs in process (test/support/cli-in-process.ts); the built binary only for the runs that are killed.
 import { existsSync } from 'node:fs';
-import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sessionDir } from '../../src/session/session-list.js';
+import { runKeel } from '../support/cli.js';
 import { runCli } from '../support/cli-in-process.js';
 import { runOllama, useE2E } from '../support/e2e.js';
 import type { ReceivedRequest } from '../support/model-server.js';
@@ -102,6 +104,46 @@ describe('sessions', () => {
     const missing = await runCli(['sessions', 'show', meta.id, '--cwd', ws], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no session');
+  });
+
+  it('the built binary lists sessions as the full CLI does, from sidecars or from the files', async () => {
+    const ws = await workspace();
+    const { env, data } = await dirs();
+    const dir = sessionDir(join(data, 'keel'), await realpath(ws));
+    await mkdir(dir, { recursive: true });
+    const line = (event: object, minute: number) =>
+      `${JSON.stringify({ ...event, time: `2026-01-0${minute}T10:0${minute}:00.000Z` })}\n`;
+    const price = { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3 };
+    for (const [n, title] of ['fix the \u001b[31mbug', 'add a test', 'explain the loop'].entries()) {
+      const id = `2026010${n + 1}-100000-${n}`;
+      const meta = { type: 'session', version: 1, id, workspace: ws, provider: 'anthropic', model: 'm' };
+      await writeFile(
+        join(dir, `${id}.jsonl`),
+        `${JSON.stringify({ ...meta, started: '2026-01-01T00:00:00.000Z', ...(n === 1 ? { price } : {}) })}\n` +
+          line({ type: 'message', role: 'user', content: title }, n + 1) +
+          line(
+            { type: 'usage', turn: 1, input_tokens: 1500 * n, output_tokens: 10, cache_read_tokens: 900 * n },
+            n + 1,
+          ) +
+          line({ type: 'message', role: 'assistant', content: 'done' }, n + 1),
+      );
+    }
+    const text = ['sessions', 'list', '--cwd', ws];
+    const json = ['--output', 'json', 'sessions', 'list', '--cwd', ws];
+    // In process, the full CLI also writes the sidecars the binary's own small bundle then reads.
+    const expected = { text: await runCli(text, { env }), json: await runCli(json, { env }) };
+    expect(expected.text.stdout.split('\n')).toHaveLength(4);
+    expect(expected.text.stdout).toContain('\\x1b[31mbug');
+    expect(await runKeel(text, { env })).toEqual(expected.text);
+    expect(await runKeel(json, { env })).toEqual(expected.json);
+    // A session that grew after its sidecar: the binary hands the listing to the full CLI, which reads the file.
+    await appendFile(
+      join(dir, '20260102-100000-1.jsonl'),
+      line({ type: 'message', role: 'assistant', content: 'more' }, 4),
+    );
+    const grown = await runKeel(text, { env });
+    expect(grown).toEqual(await runCli(text, { env }));
+    expect(grown.stdout).toContain('2 turns');
   });
 
   it('writes nothing under --no-session', async () => {

@@ -54,14 +54,44 @@ describe('stdio server processes', () => {
       await servers?.close();
     }
     // Ended with SIGTERM and not awaited: it goes soon after.
-    const pid = Number(await readFile(pidFile, 'utf8'));
-    for (;;) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await gone(Number(await readFile(pidFile, 'utf8')));
+  });
+
+  it('that ignore SIGTERM get SIGKILL after a grace period, in a process that outlives the run', async () => {
+    const home = await workspace();
+    const pidFile = join(home, 'stubborn.pid');
+    const servers = startMcpServers({
+      servers: {
+        stubborn: mcpServerSchema.parse({
+          command: process.execPath,
+          args: [fixture('gated-server.mjs'), '--stubborn', '--pid', pidFile],
+        }),
+      },
+      registry: createRegistry([]),
+      env: process.env,
+      workspace: home,
+      warn: () => {},
+    });
+    // It never answers (a hung server): once it has started, the run ends.
+    let pid = 0;
+    while (!pid) pid = Number(await readFile(pidFile, 'utf8').catch(() => '')) || (await tick());
+    await servers?.close();
+    // Still there just after SIGTERM (it ignores it), gone once the grace period is over.
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await gone(pid);
   });
 });
+
+const tick = () => new Promise<0>((resolve) => setTimeout(() => resolve(0), 20));
+
+/** Resolves once the process is gone (the test's timeout fails it otherwise). */
+async function gone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await tick();
+  }
+}

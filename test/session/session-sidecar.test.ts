@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentEvent, createEventStream } from '../../src/core/events.js';
 import { createRedactor } from '../../src/safety/redact.js';
-import { listSessions, sidecarOf } from '../../src/session/session-sidecar.js';
+import { parseSidecar, sidecarOf } from '../../src/session/session-list.js';
+import { listSessions } from '../../src/session/session-sidecar.js';
 import { createSessionStore } from '../../src/session/session-store.js';
 import { SessionTally, titleOf } from '../../src/session/session-summary.js';
 
@@ -153,5 +154,42 @@ describe('session sidecar', () => {
     );
     const [again] = (await listSessions(dir)).filter((s) => s.id === 'old');
     expect(again?.turns).toBe(4);
+  });
+});
+
+describe('parseSidecar', () => {
+  const summary = {
+    id: 's',
+    title: 't',
+    workspace: '/w',
+    provider: 'p',
+    model: 'm',
+    started: 'a',
+    updated: 'b',
+    turns: 1,
+    input_tokens: 2,
+    output_tokens: 3,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+  };
+
+  it("keeps the summary's own fields in their order, with or without a cost", () => {
+    const { id, ...rest } = summary;
+    const text = JSON.stringify({ bytes: 9, extra: 1, summary: { ...rest, cost: 0.5, id, later: 'x' } });
+    const parsed = parseSidecar(text);
+    expect(parsed?.bytes).toBe(9);
+    expect(JSON.stringify(parsed?.summary)).toBe(JSON.stringify({ ...summary, cost: 0.5 }));
+    expect(parseSidecar(JSON.stringify({ bytes: 9, summary }))?.summary).toEqual(summary);
+  });
+
+  it.each([
+    ['not JSON', '{"bytes":'],
+    ['no bytes', JSON.stringify({ summary })],
+    ['a field missing', JSON.stringify({ bytes: 1, summary: { ...summary, title: undefined } })],
+    ['a field of another type', JSON.stringify({ bytes: 1, summary: { ...summary, turns: '1' } })],
+    ['a null cost', JSON.stringify({ bytes: 1, summary: { ...summary, cost: null } })],
+    ['an array', '[]'],
+  ])('is no sidecar with %s', (_, text) => {
+    expect(parseSidecar(text)).toBeUndefined();
   });
 });

@@ -168,7 +168,8 @@ export async function startTerminal(
     async close() {
       control.close();
       await tmux('kill-server').catch(() => {});
-      await rm(home, { recursive: true, force: true });
+      // A git process the killed chat started (its checkpoint store) may still be writing there.
+      await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

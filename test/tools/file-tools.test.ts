@@ -178,14 +178,9 @@ describe('read_file', () => {
             [2, 1],
             [5, 1],
           ] as const) {
-            const range = await readLineRange(
-              path.join(dir.root, `t${i}`),
-              start,
-              limit,
-              1000,
-              undefined,
-              chunk,
-            );
+            const range = await readLineRange(path.join(dir.root, `t${i}`), start, limit, 1000, {
+              chunkSize: chunk,
+            });
             const want = lines.slice(start, start + limit);
             const where = `text ${i}, chunk ${chunk}, lines ${start}+${limit}`;
             expect(range.data.toString(), where).toBe(want.join('\n'));

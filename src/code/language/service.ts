@@ -81,9 +81,11 @@ export interface LanguageServiceFactory {
 
 /** The run's language services: one per factory, started on first use and kept warm until `close`. */
 export class LanguageServices {
-  readonly #started = new Map<string, Promise<LanguageService | undefined>>();
+  #started = new Map<string, Promise<LanguageService | undefined>>();
   /** Files Keel's tools changed in this run (get_diagnostics lists their errors by default). */
   readonly #changed = new Set<string>();
+  /** A view's close leaves the services to their owner. */
+  #owner = true;
 
   #factories:
     | readonly LanguageServiceFactory[]
@@ -96,6 +98,20 @@ export class LanguageServices {
     factories: readonly LanguageServiceFactory[] | (() => Promise<readonly LanguageServiceFactory[]>),
   ) {
     this.#factories = factories;
+  }
+
+  /**
+   * These services for another run on the same workspace (the next tool eval case on its fixture): the ones
+   * started so far or later are shared and stay with this owner, which closes them; the files changed are the
+   * view's own, and its close leaves the services running.
+   */
+  view(): LanguageServices {
+    if (typeof this.#factories === 'function') this.#factories = this.#factories();
+    const view = new LanguageServices(this.root, []);
+    view.#factories = this.#factories;
+    view.#started = this.#started;
+    view.#owner = false;
+    return view;
   }
 
   /** The service for a file, or undefined when none handles it or it could not start. */
@@ -123,6 +139,7 @@ export class LanguageServices {
   }
 
   async close(): Promise<void> {
+    if (!this.#owner) return;
     const services = [...this.#started.values()];
     this.#started.clear();
     await Promise.all(services.map(async (s) => (await s)?.close()));

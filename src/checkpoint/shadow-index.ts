@@ -1,0 +1,119 @@
+// The shadow index as this process last read or wrote it, kept parsed, and the tree id of each of its folders: a
+// later checkpoint after a few edits parses no index and hashes only the trees of the folders above what changed.
+// The parse is reused only while the file still ends in the checksum it had; the trees only when the stage that
+// changed the index named every path it changed, starting from the index the trees were built from.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { folderTrees, type IndexEntries, NO_ENTRIES, readIndexEntries, storeTrees } from './index-trees.js';
+
+/** An index file's bytes, its entries, and its checksum (its last 20 bytes, hex). */
+export interface ParsedIndex {
+  buf: Buffer;
+  entries: IndexEntries;
+  sum: string;
+}
+
+const SUM = 20;
+/** git ≥ 2.40 may write no checksum (index.skipHash): such an index is parsed anew at every read. */
+const NO_SUM = '0'.repeat(2 * SUM);
+
+export interface ShadowIndex {
+  /** The index as it is on disk (undefined: there is none yet). */
+  read(): Promise<ParsedIndex | undefined>;
+  /** This process wrote the index: what it wrote, for the next read. */
+  wrote(index: ParsedIndex): void;
+  /**
+   * A stage changed the index only at or below `paths` (workspace-relative), starting from the index whose checksum
+   * is `from` and leaving the one whose checksum is `to`.
+   */
+  changed(from: string, to: string, paths: readonly string[]): void;
+  /** Writes the trees of the index the store lacks; resolves with the root tree's id. */
+  writeTrees(known: Set<string>): Promise<string>;
+}
+
+/** The last 20 bytes of a file, hex: one open and one read, however big the file. */
+export async function checksum(file: string): Promise<string | undefined> {
+  const handle = await fs.open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    const { size } = await handle.stat();
+    if (size < 32) return NO_SUM;
+    const tail = Buffer.alloc(SUM);
+    await handle.read(tail, 0, SUM, size - SUM);
+    return tail.toString('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether folder `dir` (latin1 bytes, '' for the root) may differ: it holds, is, or lies below a changed path. */
+export function dirtyTest(paths: Iterable<string>): (dir: string) => boolean {
+  const changed = new Set<string>();
+  const above = new Set<string>(['']);
+  for (const path of paths) {
+    const bytes = Buffer.from(path, 'utf8').toString('latin1');
+    changed.add(bytes);
+    for (let at = bytes.indexOf('/'); at >= 0; at = bytes.indexOf('/', at + 1)) above.add(bytes.slice(0, at));
+  }
+  return (dir) => {
+    if (above.has(dir) || changed.has(dir)) return true;
+    for (let at = dir.indexOf('/'); at >= 0; at = dir.indexOf('/', at + 1)) {
+      if (changed.has(dir.slice(0, at))) return true;
+    }
+    return false;
+  };
+}
+
+export function shadowIndex(gitDir: string): ShadowIndex {
+  const file = join(gitDir, 'index');
+  let parsed: ParsedIndex | undefined;
+  // The tree id of every folder of the index whose checksum is `treesOf`, less those below `dirty` paths.
+  let folders = new Map<string, Buffer>();
+  let treesOf: string | undefined;
+  let dirty: Set<string> | undefined;
+
+  const read = async (): Promise<ParsedIndex | undefined> => {
+    const sum = await checksum(file);
+    if (sum === undefined) return undefined;
+    if (parsed && sum === parsed.sum && sum !== NO_SUM) return parsed;
+    const buf = await fs.readFile(file);
+    parsed = { buf, entries: readIndexEntries(buf), sum: buf.subarray(buf.length - SUM).toString('hex') };
+    return parsed;
+  };
+
+  return {
+    read,
+    wrote(index) {
+      parsed = index;
+    },
+    changed(from, to, paths) {
+      // Anything else may have changed it since the trees were built: they are built whole.
+      if (dirty === undefined || from !== treesOf || from === NO_SUM) {
+        dirty = undefined;
+        return;
+      }
+      for (const path of paths) dirty.add(path);
+      treesOf = to;
+    },
+    async writeTrees(known) {
+      const index = await read();
+      const sum = index?.sum;
+      const incremental = dirty !== undefined && sum === treesOf && sum !== NO_SUM;
+      let reuse: ((dir: string) => Buffer | undefined) | undefined;
+      if (incremental) {
+        const isDirty = dirtyTest(dirty ?? []);
+        for (const dir of folders.keys()) if (isDirty(dir)) folders.delete(dir);
+        reuse = (dir) => folders.get(dir);
+      } else folders = new Map();
+      const { made, folders: built } = folderTrees(index?.entries ?? NO_ENTRIES, reuse);
+      await storeTrees(gitDir, made, known);
+      for (const [dir, id] of built) folders.set(dir, id);
+      treesOf = sum;
+      dirty = new Set();
+      return (made[made.length - 1] as { oid: string }).oid;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// `keel sessions list`'s own bundle: which command lines it answers alone (the rest go to the full CLI), and that
+// it answers only from sidecars that cover their session files.
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listArgs, sidecarSessions } from '../../src/cli/sessions-list.js';
+import { sessionDir, sidecarOf } from '../../src/session/session-list.js';
+
+describe('listArgs', () => {
+  it.each([
+    [['sessions', 'list'], { output: 'text' }],
+    [['sessions', 'list', '--cwd', '/w'], { cwd: '/w', output: 'text' }],
+    [['--cwd=/w', 'sessions', 'list', '--output=json'], { cwd: '/w', output: 'json' }],
+    [['sessions', '--output', 'stream-json', 'list', '--debug'], { output: 'stream-json' }],
+    // commander keeps the last of a repeated option.
+    [['sessions', 'list', '--cwd', '/a', '--cwd', '/b'], { cwd: '/b', output: 'text' }],
+    [['sessions', 'list', '--cwd='], { cwd: '', output: 'text' }],
+  ])('%j is a listing with %j', (args, options) => {
+    expect(listArgs(args)).toEqual(options);
+  });
+
+  it.each([
+    [['sessions']],
+    [['sessions', 'show', 'list']],
+    [['list', 'sessions']],
+    [['sessions', 'list', 'extra']],
+    [['sessions', 'list', '--help']],
+    [['sessions', 'list', '-h']],
+    [['sessions', 'list', '--output', 'yaml']],
+    [['sessions', 'list', '--cwd']],
+    [['sessions', 'list', '--cwd', '--debug']],
+    [['sessions', 'list', '--model', 'm']],
+    [['sessions', 'list', '--debug=1']],
+    [['sessions', 'list', '--']],
+    [['run', '-p', 'sessions', 'list']],
+  ])('%j goes to the full CLI', (args) => {
+    expect(listArgs(args)).toBeUndefined();
+  });
+});
+
+describe('sidecarSessions', () => {
+  let home: string;
+  let ws: string;
+  let dir: string;
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'keel-list-'));
+    ws = join(home, 'ws');
+    await mkdir(ws);
+    dir = sessionDir(join(home, 'data', 'keel'), await realpath(ws));
+    await mkdir(dir, { recursive: true });
+    vi.stubEnv('XDG_DATA_HOME', join(home, 'data'));
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const summary = (id: string, updated: string) => ({
+    id,
+    title: id,
+    workspace: ws,
+    provider: 'ollama',
+    model: 'm',
+    started: updated,
+    updated,
+    turns: 1,
+    input_tokens: 10,
+    output_tokens: 1,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+  });
+  const writeSession = async (id: string, updated: string, bytes = 3) => {
+    const file = join(dir, `${id}.jsonl`);
+    await writeFile(file, 'abc');
+    await writeFile(sidecarOf(file), JSON.stringify({ bytes, summary: summary(id, updated) }));
+  };
+
+  it('lists the sessions newest first when every sidecar covers its file', async () => {
+    await writeSession('a', '2026-01-01T00:00:00.000Z');
+    await writeSession('b', '2026-01-02T00:00:00.000Z');
+    expect(sidecarSessions(ws)?.map((s) => s.id)).toEqual(['b', 'a']);
+  });
+
+  it('hands the listing over when a sidecar is outdated', async () => {
+    await writeSession('c', '2026-01-03T00:00:00.000Z', 2);
+    expect(sidecarSessions(ws)).toBeUndefined();
+  });
+
+  it('hands the listing over when the workspace is missing or a file', async () => {
+    expect(sidecarSessions(join(home, 'nowhere'))).toBeUndefined();
+    await writeFile(join(home, 'file'), '');
+    expect(sidecarSessions(join(home, 'file'))).toBeUndefined();
+  });
+});
