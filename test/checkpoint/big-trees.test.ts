@@ -1,7 +1,6 @@
 // Checkpoints that cost little on big trees, on small real trees with real git: the shadow index seeded from the
 // user's and their objects shared (never copied), undo from such a checkpoint, objects packed, files over
 // checkpoints.max_file_mb named by size and hash, and the first checkpoint's work started ahead of the first call.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { judgeIndex } from '../../src/checkpoint/git-index.js';
 import { parseRaw } from '../../src/checkpoint/restore-checks.js';
 import { modeMayChangeFiles } from '../../src/runtime/executor.js';
 import { useCleanup } from '../support/cleanup.js';
+import { exec } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -25,10 +25,14 @@ async function tempDir(prefix: string): Promise<string> {
 }
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-    cwd,
+  exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, env: gitEnv });
+
+/** A repository of the files in `root` with one commit, made by one shell. */
+const commitAll = (root: string) =>
+  exec('sh', ['-c', 'git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm init'], {
+    cwd: root,
     env: gitEnv,
-  }).toString();
+  });
 
 async function workspace(
   files: Record<string, string>,
@@ -40,11 +44,7 @@ async function workspace(
     await fs.mkdir(join(root, path, '..'), { recursive: true });
     await fs.writeFile(join(root, path), content);
   }
-  if (options.repo) {
-    git(root, 'init', '-q');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-qm', 'init');
-  }
+  if (options.repo) await commitAll(root);
   const store = {
     root,
     stateDir,
@@ -68,17 +68,15 @@ async function workspace(
       if (/^[0-9a-f]{2}$/.test(dir)) for (const f of await fs.readdir(join(objects, dir))) ids.add(dir + f);
     }
     for (const idx of (await fs.readdir(join(objects, 'pack'))).filter((f) => f.endsWith('.idx'))) {
-      const out = execFileSync('git', ['show-index'], {
-        input: await fs.readFile(join(objects, 'pack', idx)),
-      });
-      for (const line of out.toString().split('\n')) if (line) ids.add(line.split(' ')[1] ?? '');
+      const out = await exec('git', ['show-index'], { input: await fs.readFile(join(objects, 'pack', idx)) });
+      for (const line of out.split('\n')) if (line) ids.add(line.split(' ')[1] ?? '');
     }
     return ids;
   };
   return { root, gitDir, checkpointer, take, ownObjects, store: () => openCheckpointStore(store) };
 }
 
-const blobOf = (cwd: string, path: string) => git(cwd, 'rev-parse', `HEAD:${path}`).trim();
+const blobOf = async (cwd: string, path: string) => (await git(cwd, 'rev-parse', `HEAD:${path}`)).trim();
 
 describe('a checkpoint in a git repository', () => {
   it('copies no tracked file: the shadow store holds only what changed, and undo restores exactly', async () => {
@@ -93,15 +91,15 @@ describe('a checkpoint in a git repository', () => {
 
     const own = await t.ownObjects();
     for (const path of ['keep.txt', 'src/m0.ts', 'src/m39.ts'])
-      expect(own.has(blobOf(t.root, path))).toBe(false);
+      expect(own.has(await blobOf(t.root, path))).toBe(false);
     // What differs from the index is stored here.
-    const edited = execFileSync('git', ['hash-object', 'edit.txt'], { cwd: t.root }).toString().trim();
+    const edited = (await exec('git', ['hash-object', 'edit.txt'], { cwd: t.root })).trim();
     expect(own.has(edited)).toBe(true);
     // The index was seeded, so the shadow's tree names the repository's blobs for unchanged files.
-    const tree = execFileSync('git', ['ls-tree', '-r', 'refs/keel/checkpoints', 'src/m0.ts'], {
+    const tree = await exec('git', ['ls-tree', '-r', 'refs/keel/checkpoints', 'src/m0.ts'], {
       env: { ...gitEnv, GIT_DIR: t.gitDir },
-    }).toString();
-    expect(tree).toContain(blobOf(t.root, 'src/m0.ts'));
+    });
+    expect(tree).toContain(await blobOf(t.root, 'src/m0.ts'));
 
     await fs.writeFile(join(t.root, 'keep.txt'), 'changed by the agent\n');
     await fs.rm(join(t.root, 'src'), { recursive: true });
@@ -113,7 +111,7 @@ describe('a checkpoint in a git repository', () => {
     const expected = { ...before };
     delete expected['.git'];
     expect(after).toEqual(expected);
-    expect(git(t.root, 'status', '--porcelain')).toBe(' M edit.txt\n?? new.txt\n');
+    expect(await git(t.root, 'status', '--porcelain')).toBe(' M edit.txt\n?? new.txt\n');
   });
 
   it('refuses a restore whose contents the repository has pruned, naming the file, and changes nothing', async () => {
@@ -122,7 +120,7 @@ describe('a checkpoint in a git repository', () => {
     await t.take();
     await fs.writeFile(join(t.root, 'a.txt'), 'agent\n');
     await fs.writeFile(join(t.root, 'b.txt'), 'agent b\n');
-    const blob = blobOf(t.root, 'a.txt');
+    const blob = await blobOf(t.root, 'a.txt');
     // As `git gc --prune` would after a rewrite: a.txt's committed contents are gone from the user's store.
     await fs.rm(join(t.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)), { force: true });
     const store = await t.store();
@@ -148,10 +146,10 @@ describe('objects of a checkpoint', () => {
       for (const f of await fs.readdir(join(objects, dir))) loose.push(dir + f);
     expect(loose.length).toBeGreaterThan(0);
     // Every loose object's type, from one git process: `<id> <type> <size>` per line.
-    const types = execFileSync('git', ['cat-file', '--batch-check'], {
+    const types = await exec('git', ['cat-file', '--batch-check'], {
       env: { ...gitEnv, GIT_DIR: t.gitDir },
       input: `${loose.join('\n')}\n`,
-    }).toString();
+    });
     expect(types.trim().split('\n')).toHaveLength(loose.length);
     expect(types).not.toMatch(/ blob /);
     expect((await t.ownObjects()).size).toBeGreaterThan(200);
@@ -173,7 +171,7 @@ describe('files over checkpoints.max_file_mb', () => {
       ['big2.bin', big.length],
     ]);
     expect(target.large?.[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const blob = execFileSync('git', ['hash-object', 'big.bin'], { cwd: t.root }).toString().trim();
+    const blob = (await exec('git', ['hash-object', 'big.bin'], { cwd: t.root })).trim();
     expect((await t.ownObjects()).has(blob)).toBe(false);
 
     await fs.writeFile(join(t.root, 'small.txt'), 'edited\n');
@@ -221,15 +219,13 @@ describe('seeding from the user’s index', () => {
     const root = await tempDir('keel-big-index-');
     await fs.writeFile(join(root, 'a.txt'), 'a\n');
     await fs.writeFile(join(root, 'b.txt'), 'b\n');
-    git(root, 'init', '-q');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-qm', 'init');
-    const verdict = () => {
-      const v = judgeIndex(execFileSync('cat', ['.git/index'], { cwd: root }));
+    await commitAll(root);
+    const verdict = async () => {
+      const v = judgeIndex(await fs.readFile(join(root, '.git/index')));
       return v.ok ? 'ok' : v.why;
     };
-    const cases: [string, () => void, string][] = [
-      ['a plain index', () => {}, 'ok'],
+    const cases: [string, () => Promise<unknown>, string][] = [
+      ['a plain index', async () => {}, 'ok'],
       ['index v4', () => git(root, 'update-index', '--index-version', '4'), 'ok'],
       [
         'skip-worktree',
@@ -246,8 +242,8 @@ describe('seeding from the user’s index', () => {
       ['split index', () => git(root, 'update-index', '--split-index'), 'a split index'],
     ];
     for (const [what, step, expected] of cases) {
-      step();
-      expect([what, verdict()]).toEqual([what, expected]);
+      await step();
+      expect([what, await verdict()]).toEqual([what, expected]);
     }
     expect(judgeIndex(Buffer.from('not an index at all, no'))).toEqual({ ok: false, why: 'not an index' });
   });

@@ -1,5 +1,4 @@
 // Checkpoint stores on real files with real git (and without it): snapshots, listing, restore, run grouping.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import {
 } from '../../src/checkpoint/checkpointer.js';
 import { CheckpointError, undoTarget, workspaceKey } from '../../src/checkpoint/checkpoints.js';
 import { useCleanup } from '../support/cleanup.js';
+import { exec } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -146,16 +146,12 @@ describe('checkpoints in a shadow git repository', () => {
 
   it('never touches the workspace’s own .git, and its git status stays as it was', async () => {
     const t = await setup({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
-    const git = (...args: string[]) =>
-      execFileSync('git', args, {
-        cwd: t.root,
-        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-      }).toString();
-    git('init', '-q');
-    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.');
-    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    const status = () => exec('git', ['status', '--porcelain'], { cwd: t.root, env });
+    const commit = 'git init -q && git add . && git -c user.name=t -c user.email=t@t commit -qm init';
+    await exec('sh', ['-c', commit], { cwd: t.root, env });
     await fs.writeFile(join(t.root, 'a.txt'), 'A edited by the user\n');
-    const status = git('status', '--porcelain');
+    const before = await status();
     const dotGit = await treeSnapshot(join(t.root, '.git'), { mtimes: true });
     t.checkpointer.startRun('run-1');
     await t.take('execute_command');
@@ -164,7 +160,7 @@ describe('checkpoints in a shadow git repository', () => {
     const store = await t.store();
     await store.restore(undoTarget(await store.list()), 'undo-1');
     expect(await treeSnapshot(join(t.root, '.git'), { mtimes: true })).toEqual(dotGit);
-    expect(git('status', '--porcelain')).toBe(status);
+    expect(await status()).toBe(before);
   });
 
   it('ignores the user’s global git config: hooks and signing never run', async () => {

@@ -1,7 +1,6 @@
 // Many paths taken into the shadow index by Keel itself (fill.ts: one pack, the index with stat data), checked with
 // real git: the same entries `git add -A` stages (ids, modes, stat data), a store git fsck finds clean, later
 // changes through git on top, and undo restoring from such a checkpoint.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,17 +12,17 @@ import { fillIndex } from '../../src/checkpoint/fill.js';
 import { packIndex, packWriter } from '../../src/checkpoint/pack-writer.js';
 import { shadowGit } from '../../src/checkpoint/shadow-git.js';
 import { FILL_AT } from '../../src/checkpoint/stage.js';
+import { exec } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
 // Both stores name paths alike: the shadow's config does not quote them.
 const gitIn = (gitDir: string, root: string, args: string[], input?: string) =>
-  execFileSync('git', ['-c', 'core.quotePath=false', ...args], {
+  exec('git', ['-c', 'core.quotePath=false', ...args], {
     cwd: root,
     env: { ...gitEnv, GIT_DIR: gitDir, GIT_WORK_TREE: root },
-    stdio: 'pipe',
     ...(input !== undefined ? { input } : {}),
-  }).toString();
+  });
 
 const dirs: string[] = [];
 async function tempDir(prefix: string): Promise<string> {
@@ -80,13 +79,13 @@ describe('a fill of many paths', () => {
     expect(filled.large).toEqual(['big.bin']);
     // What git itself stages for the same tree, big.bin left out as the fill leaves it.
     refDir = join(state, 'ref.git');
-    execFileSync('git', ['init', '-q', '--bare', refDir], { env: gitEnv });
-    gitIn(refDir, root, ['add', '-A', '--', '.', ':(exclude)big.bin']);
+    await exec('git', ['init', '-q', '--bare', refDir], { env: gitEnv });
+    await gitIn(refDir, root, ['add', '-A', '--', '.', ':(exclude)big.bin']);
   });
 
-  it('stages what git add -A stages: the same paths, modes and blob ids', () => {
-    const ours = gitIn(gitDir, root, ['ls-files', '-s']);
-    expect(ours).toBe(gitIn(refDir, root, ['ls-files', '-s']));
+  it('stages what git add -A stages: the same paths, modes and blob ids', async () => {
+    const ours = await gitIn(gitDir, root, ['ls-files', '-s']);
+    expect(ours).toBe(await gitIn(refDir, root, ['ls-files', '-s']));
     expect(ours).toMatch(/^100755 \S+ 0\trun\.sh$/m);
     expect(ours).toMatch(/^120000 \S+ 0\tdangling$/m);
     expect(ours).not.toContain('empty-dir');
@@ -103,16 +102,20 @@ describe('a fill of many paths', () => {
     );
     expect(filled.large).toEqual(['big.bin']);
     expect(filled.threaded).toBeGreaterThan(0);
-    expect(gitIn(threaded, root, ['ls-files', '--debug'])).toBe(gitIn(gitDir, root, ['ls-files', '--debug']));
+    expect(await gitIn(threaded, root, ['ls-files', '--debug'])).toBe(
+      await gitIn(gitDir, root, ['ls-files', '--debug']),
+    );
     const pack = (await fs.readdir(join(threaded, 'objects', 'pack'))).find((n) => n.endsWith('.pack'));
-    gitIn(threaded, root, ['verify-pack', join(threaded, 'objects', 'pack', pack as string)]);
-    const tree = gitIn(threaded, root, ['write-tree']).trim();
-    expect(gitIn(threaded, root, ['fsck', '--strict', '--no-dangling', tree])).toBe('');
+    await gitIn(threaded, root, ['verify-pack', join(threaded, 'objects', 'pack', pack as string)]);
+    const tree = (await gitIn(threaded, root, ['write-tree'])).trim();
+    expect(await gitIn(threaded, root, ['fsck', '--strict', '--no-dangling', tree])).toBe('');
   });
 
-  it('records the stat data git records, so a later look finds nothing changed without reading a file', () => {
-    expect(gitIn(gitDir, root, ['ls-files', '--debug'])).toBe(gitIn(refDir, root, ['ls-files', '--debug']));
-    expect(gitIn(gitDir, root, ['diff-files', '--name-only'])).toBe('');
+  it('records the stat data git records, so a later look finds nothing changed without reading a file', async () => {
+    expect(await gitIn(gitDir, root, ['ls-files', '--debug'])).toBe(
+      await gitIn(refDir, root, ['ls-files', '--debug']),
+    );
+    expect(await gitIn(gitDir, root, ['diff-files', '--name-only'])).toBe('');
   });
 
   it('writes one pack git verifies, and no loose object', async () => {
@@ -122,11 +125,11 @@ describe('a fill of many paths', () => {
     const packs = (await fs.readdir(join(objects, 'pack'))).sort();
     expect(packs).toHaveLength(2);
     expect(packs[0]).toMatch(/^pack-[0-9a-f]{40}\.idx$/);
-    gitIn(gitDir, root, ['verify-pack', join(objects, 'pack', packs[1] as string)]);
-    const tree = gitIn(gitDir, root, ['write-tree']).trim();
-    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling', tree])).toBe('');
-    expect(gitIn(gitDir, root, ['cat-file', '-p', `${tree}:link`])).toBe('a/x.txt');
-    expect(gitIn(gitDir, root, ['cat-file', '-p', `${tree}:bin.dat`])).toBe(
+    await gitIn(gitDir, root, ['verify-pack', join(objects, 'pack', packs[1] as string)]);
+    const tree = (await gitIn(gitDir, root, ['write-tree'])).trim();
+    expect(await gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling', tree])).toBe('');
+    expect(await gitIn(gitDir, root, ['cat-file', '-p', `${tree}:link`])).toBe('a/x.txt');
+    expect(await gitIn(gitDir, root, ['cat-file', '-p', `${tree}:bin.dat`])).toBe(
       Buffer.from([0, 1, 2, 255, 0, 10]).toString(),
     );
   });
@@ -134,10 +137,10 @@ describe('a fill of many paths', () => {
   it('lets git update-index take later changes on top', async () => {
     await fs.writeFile(join(root, 'a/x.txt'), 'x changed\n');
     await fs.rm(join(root, 'a.b'));
-    gitIn(gitDir, root, ['update-index', '--add', '--remove', '-z', '--stdin'], 'a/x.txt\0a.b\0');
-    gitIn(refDir, root, ['add', '-A', '--', '.', ':(exclude)big.bin']);
-    expect(gitIn(gitDir, root, ['ls-files', '-s'])).toBe(gitIn(refDir, root, ['ls-files', '-s']));
-    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+    await gitIn(gitDir, root, ['update-index', '--add', '--remove', '-z', '--stdin'], 'a/x.txt\0a.b\0');
+    await gitIn(refDir, root, ['add', '-A', '--', '.', ':(exclude)big.bin']);
+    expect(await gitIn(gitDir, root, ['ls-files', '-s'])).toBe(await gitIn(refDir, root, ['ls-files', '-s']));
+    expect(await gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
   });
 });
 
@@ -187,7 +190,7 @@ describe('the pack idx', () => {
       ],
       Buffer.alloc(20, 9),
     );
-    const shown = execFileSync('git', ['show-index'], { input: idx, env: gitEnv }).toString();
+    const shown = await exec('git', ['show-index'], { input: idx, env: gitEnv });
     expect(shown).toBe(`12 ${'aa'.repeat(20)} (00000002)\n${3 * 2 ** 31} ${'bb'.repeat(20)} (00000001)\n`);
   });
 
@@ -228,7 +231,7 @@ describe('a first checkpoint of a tree without git', () => {
     await store.restore(first, 'undo-1');
     expect(await treeSnapshot(root)).toEqual(before);
     const gitDir = join(checkpointDir(stateDir, root), 'git');
-    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+    expect(await gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
   });
 
   it('writes the trees of many folders as one pack too: the commit is the one loose object', async () => {
@@ -251,9 +254,9 @@ describe('a first checkpoint of a tree without git', () => {
     for (const dir of (await fs.readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d)))
       for (const f of await fs.readdir(join(objects, dir))) loose.push(dir + f);
     expect(loose).toHaveLength(1);
-    expect(gitIn(gitDir, root, ['cat-file', '-t', loose[0] as string]).trim()).toBe('commit');
-    expect(gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
-    expect(gitIn(gitDir, root, ['ls-tree', '-r', '--name-only', 'refs/keel/checkpoints'])).toContain(
+    expect((await gitIn(gitDir, root, ['cat-file', '-t', loose[0] as string])).trim()).toBe('commit');
+    expect(await gitIn(gitDir, root, ['fsck', '--strict', '--no-dangling'])).toBe('');
+    expect(await gitIn(gitDir, root, ['ls-tree', '-r', '--name-only', 'refs/keel/checkpoints'])).toContain(
       'd299/f.txt',
     );
   });

@@ -1,7 +1,6 @@
 // Later checkpoints from the tree watch: each change made behind Keel's back (a shell command's) is staged from
 // the paths the watch saw, and the snapshot is the one a full scan of the same tree gives (same root tree, same
 // skipped and large files); whatever the watch cannot vouch for falls back to the scan.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { type ShadowGit, shadowGit } from '../../src/checkpoint/shadow-git.js';
 import { stager } from '../../src/checkpoint/stage.js';
 import { treeWatch } from '../../src/checkpoint/tree-watch.js';
 import { useCleanup } from '../support/cleanup.js';
+import { exec } from '../support/small-shell.js';
 
 const track = useCleanup();
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -25,7 +25,7 @@ async function tempDir(prefix: string, cleanup: Cleanup): Promise<string> {
 }
 
 /** A shell command, as execute_command runs one: the change is made by another process. */
-const sh = (cwd: string, script: string) => execFileSync('sh', ['-c', script], { cwd, env: gitEnv });
+const sh = (cwd: string, script: string) => exec('sh', ['-c', script], { cwd, env: gitEnv });
 
 /** A workspace staged twice over: through the tree watch, and by a full scan, into two shadow repositories. */
 async function pair(
@@ -40,11 +40,8 @@ async function pair(
     await fs.writeFile(join(root, path), content);
   }
   if (options.repo) {
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, env: gitEnv });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'init');
+    // One shell starts the three.
+    await sh(root, 'git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm init');
   }
   const stageOptions = {
     root,
@@ -71,10 +68,7 @@ async function pair(
   const watched = shadow('watched', true);
   /** A plain git command on the watched shadow repository. */
   const gitWatched = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: root,
-      env: { ...gitEnv, GIT_DIR: watched.gitDir, GIT_WORK_TREE: root },
-    }).toString();
+    exec('git', args, { cwd: root, env: { ...gitEnv, GIT_DIR: watched.gitDir, GIT_WORK_TREE: root } });
   const scanned = shadow('scanned', false);
   const stageWatched = stager(watched, stageOptions, watch);
   const stageScanned = stager(scanned, stageOptions);
@@ -119,53 +113,53 @@ describe('later checkpoints from the tree watch', () => {
   });
 
   it('stages edits of tracked files without a git process, recording the stat data git would', async () => {
-    sh(ws.root, 'echo more >> src/b.ts && echo again >> a.txt && chmod +x src/c.ts');
+    await sh(ws.root, 'echo more >> src/b.ts && echo again >> a.txt && chmod +x src/c.ts');
     expect(await ws.check()).toEqual({ how: 'watch', processes: 0 });
     // git finds every entry matching its file by stat alone.
-    expect(ws.git('ls-files', '-m', '-d')).toBe('');
+    expect(await ws.git('ls-files', '-m', '-d')).toBe('');
     // The new contents are read back from the pack written for them.
-    const blob = ws.git('ls-files', '-s', 'src/b.ts').split(/\s+/)[1] as string;
-    expect(ws.git('cat-file', '-p', blob)).toBe(await fs.readFile(join(ws.root, 'src/b.ts'), 'utf8'));
+    const blob = (await ws.git('ls-files', '-s', 'src/b.ts')).split(/\s+/)[1] as string;
+    expect(await ws.git('cat-file', '-p', blob)).toBe(await fs.readFile(join(ws.root, 'src/b.ts'), 'utf8'));
     expect(await ws.check()).toEqual({ how: 'watch', processes: 0 });
   });
 
   it('stages new, deleted and renamed files', async () => {
-    sh(ws.root, 'echo new > src/new.ts && rm a.txt && mv src/c.ts src/e.ts');
+    await sh(ws.root, 'echo new > src/new.ts && rm a.txt && mv src/c.ts src/e.ts');
     expect((await ws.check()).how).toBe('watch');
   });
 
   it('stages files made in new nested folders right after making them, and those made there later', async () => {
-    sh(ws.root, 'mkdir -p x/y/z && echo 1 > x/y/z/f.txt && echo 2 > x/g.txt');
+    await sh(ws.root, 'mkdir -p x/y/z && echo 1 > x/y/z/f.txt && echo 2 > x/g.txt');
     expect((await ws.check()).how).toBe('watch');
-    sh(ws.root, 'echo 3 > x/y/z/h.txt && echo changed > x/y/z/f.txt');
+    await sh(ws.root, 'echo 3 > x/y/z/h.txt && echo changed > x/y/z/f.txt');
     expect((await ws.check()).how).toBe('watch');
   });
 
   it('keeps a changed ignored file (.env) and names a new one over the ignored-file limit', async () => {
-    sh(ws.root, `echo KEY=2 > .env && echo small > ok.log && printf '%070d' 0 > big.log`);
+    await sh(ws.root, `echo KEY=2 > .env && echo small > ok.log && printf '%070d' 0 > big.log`);
     expect((await ws.check()).how).toBe('watch');
-    sh(ws.root, `printf '%070d' 0 > .env`);
+    await sh(ws.root, `printf '%070d' 0 > .env`);
     expect((await ws.check()).how).toBe('watch');
   });
 
   it('stages symbolic links, to files and to folders', async () => {
-    sh(ws.root, 'ln -s src/b.ts link && ln -s dir dirlink');
+    await sh(ws.root, 'ln -s src/b.ts link && ln -s dir dirlink');
     expect((await ws.check()).how).toBe('watch');
-    sh(ws.root, 'echo changed > dir/d.txt && rm link && ln -s dir/d.txt link');
+    await sh(ws.root, 'echo changed > dir/d.txt && rm link && ln -s dir/d.txt link');
     expect((await ws.check()).how).toBe('watch');
   });
 
   it('names a new ignored node_modules as a generated tree without walking it', async () => {
-    sh(ws.root, 'mkdir -p node_modules/pkg && echo x > node_modules/pkg/index.js');
+    await sh(ws.root, 'mkdir -p node_modules/pkg && echo x > node_modules/pkg/index.js');
     expect((await ws.check()).how).toBe('watch');
-    sh(ws.root, 'rm -r node_modules');
+    await sh(ws.root, 'rm -r node_modules');
     expect((await ws.check()).how).toBe('watch');
   });
 
   it('names a new file over checkpoints.max_file_mb by size and hash', async () => {
-    sh(ws.root, `printf '%0200d' 0 > huge.bin && printf '%0200d' 1 > src/b.ts`);
+    await sh(ws.root, `printf '%0200d' 0 > huge.bin && printf '%0200d' 1 > src/b.ts`);
     expect((await ws.check()).how).toBe('watch');
-    sh(ws.root, 'echo small > huge.bin');
+    await sh(ws.root, 'echo small > huge.bin');
     expect((await ws.check()).how).toBe('watch');
   });
 });
@@ -173,41 +167,41 @@ describe('later checkpoints from the tree watch', () => {
 describe('checkpoints the tree watch cannot vouch for', () => {
   it('scans the whole tree when a .gitignore changes', async () => {
     const { root, check } = await pair({ '.gitignore': '*.log\n', 'a.log': 'log', 'a.txt': 'a' });
-    sh(root, 'echo > .gitignore');
+    await sh(root, 'echo > .gitignore');
     expect((await check()).how).toBe('scan');
   });
 
   it('watches a folder named like a generated tree once a scan finds git does not ignore it', async () => {
     const { root, check } = await pair({ 'a.txt': 'a', 'build/keep.txt': 'k' });
-    sh(root, 'echo changed > build/keep.txt');
+    await sh(root, 'echo changed > build/keep.txt');
     // The first scan found build/ not ignored: watched from the next scan on.
     expect((await check()).how).toBe('scan');
-    sh(root, 'echo again > build/keep.txt && mkdir dist && echo d > dist/out.js');
+    await sh(root, 'echo again > build/keep.txt && mkdir dist && echo d > dist/out.js');
     expect((await check()).how).toBe('scan');
-    sh(root, 'echo third > build/keep.txt && echo e > dist/more.js');
+    await sh(root, 'echo third > build/keep.txt && echo e > dist/more.js');
     expect((await check()).how).toBe('watch');
   });
 
   it('scans again after a folder is renamed or removed, then watches the tree as it is', async () => {
     const { root, check } = await pair({ 'a.txt': 'a', 'old/b.txt': 'b', 'gone/deep/c.txt': 'c' });
-    sh(root, 'mv old new && mkdir old && echo c > old/c.txt');
+    await sh(root, 'mv old new && mkdir old && echo c > old/c.txt');
     expect((await check()).how).toBe('scan');
-    sh(root, 'echo changed > new/b.txt && echo d > old/d.txt');
+    await sh(root, 'echo changed > new/b.txt && echo d > old/d.txt');
     expect((await check()).how).toBe('watch');
-    sh(root, 'rm -r gone');
+    await sh(root, 'rm -r gone');
     expect((await check()).how).toBe('scan');
   });
 
   it('does not watch a repository nested in the workspace: every checkpoint scans', async () => {
     const { root, check } = await pair({ 'a.txt': 'a', 'sub/.git/HEAD': 'ref: refs/heads/main\n' });
-    sh(root, 'echo changed > a.txt');
+    await sh(root, 'echo changed > a.txt');
     expect((await check()).how).toBe('scan');
   });
 
   it('scans after the watch is closed', async () => {
     const { root, watch, check } = await pair({ 'a.txt': 'a' });
     watch.close();
-    sh(root, 'echo changed > a.txt');
+    await sh(root, 'echo changed > a.txt');
     expect((await check()).how).toBe('scan');
   });
 });

@@ -1,6 +1,5 @@
 // Undo that loses nothing, on real files with real git: git-ignored files up to the size limit, what is left out
 // named, hand edits made after a run told apart and kept, and a damaged shadow repository repaired on use.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
 import { useCleanup } from '../support/cleanup.js';
+import { exec } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -135,26 +135,18 @@ it('the state a run left is recorded once, at its end, not after each change', a
     await fs.writeFile(join(t.root, 'a.txt'), text);
     await recordAfter();
   }
-  const afterRef = () => {
-    try {
-      return execFileSync(
-        'git',
-        ['--git-dir', t.gitDir, 'rev-parse', '--verify', '--quiet', 'refs/keel/after'],
-        {
-          encoding: 'utf8',
-        },
-      ).trim();
-    } catch {
-      return '';
-    }
-  };
-  expect(afterRef()).toBe('');
+  const afterRef = () =>
+    exec('git', ['--git-dir', t.gitDir, 'rev-parse', '--verify', '--quiet', 'refs/keel/after']).then(
+      (id) => id.trim(),
+      () => '',
+    );
+  expect(await afterRef()).toBe('');
   await t.checkpointer.settle();
-  const recorded = afterRef();
+  const recorded = await afterRef();
   expect(recorded).not.toBe('');
   // Nothing changed since: a second settle records nothing new.
   await t.checkpointer.settle();
-  expect(afterRef()).toBe(recorded);
+  expect(await afterRef()).toBe(recorded);
 });
 
 describe('a damaged checkpoint store', () => {
@@ -211,8 +203,6 @@ describe('a damaged checkpoint store', () => {
     const store = await t.store();
     await store.restore(undoTarget(await store.list()), 'undo-1');
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
-    expect(execFileSync('git', ['--git-dir', t.gitDir, 'config', 'core.hooksPath']).toString()).toBe(
-      '/dev/null\n',
-    );
+    expect(await exec('git', ['--git-dir', t.gitDir, 'config', 'core.hooksPath'])).toBe('/dev/null\n');
   });
 });

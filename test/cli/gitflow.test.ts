@@ -1,7 +1,6 @@
 // keel commit, git.auto_commit, keel review and keel sessions fork in-process, against the scripted model server
 // in temp git repositories (the system git): what gets committed and with which message, the findings and exit
 // codes of a review, and a fork that leaves its original untouched.
-import { execFileSync } from 'node:child_process';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import type { CommandOutput } from '../../src/ui/command-output.js';
 import { makeWorkspace } from '../support/cli.js';
 import { homeEnv, useE2E } from '../support/e2e.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
+import { exec } from '../support/small-shell.js';
 
 const { server, workspace } = useE2E();
 /** A run, then git processes and a model request: well under this, but the suite shares two cores. */
@@ -30,22 +30,23 @@ afterEach(() => {
   process.env = { ...saved };
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, env: process.env }).toString();
+const git = (cwd: string, ...args: string[]) => exec('git', args, { cwd });
 
-// Made once, copied for each test: seven git processes instead of seven per test.
+// Made once by one shell, copied for each test: seven git processes in all instead of seven per test.
 let template = '';
 beforeAll(async () => {
   template = await makeWorkspace({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
+  const script = [
+    'git init -q -b main',
+    'git config user.name Tester',
+    'git config user.email tester@example.com',
+    'git add a.txt',
+    "git commit -qm 'feat: add a'",
+    'git add b.txt',
+    "git commit -qm 'fix: correct b'",
+  ].join(' && ');
   const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-  const run = (...args: string[]) => execFileSync('git', args, { cwd: template, env });
-  run('init', '-q', '-b', 'main');
-  run('config', 'user.name', 'Tester');
-  run('config', 'user.email', 'tester@example.com');
-  run('add', 'a.txt');
-  run('commit', '-qm', 'feat: add a');
-  run('add', 'b.txt');
-  run('commit', '-qm', 'fix: correct b');
+  await exec('sh', ['-c', script], { cwd: template, env });
   return () => rm(template, { recursive: true, force: true });
 });
 
@@ -110,14 +111,14 @@ describe('keel commit', SLOW, () => {
     const out = capture();
     expect(await commitCommand([], { ...options(s, ws), yes: true }, out)).toBe(0);
     expect(out.out).toMatch(/^committed [0-9a-f]+: feat: update a and add c\n$/);
-    expect(git(ws, 'log', '-1', '--format=%B').trim()).toBe(
+    expect((await git(ws, 'log', '-1', '--format=%B')).trim()).toBe(
       'feat: update a and add c\n\nThe shell made c.\n\nAssisted-by: Keel (ollama/test-model)',
     );
-    expect(git(ws, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([
+    expect((await git(ws, 'show', '--name-only', '--format=', 'HEAD')).trim().split('\n')).toEqual([
       'a.txt',
       'c.txt',
     ]);
-    expect(git(ws, 'status', '--porcelain')).toBe(' M b.txt\n');
+    expect(await git(ws, 'status', '--porcelain')).toBe(' M b.txt\n');
     // One request without tools, with the repository's style and the staged diff.
     const draft = s.requests[3]!;
     expect(draft.body.tools ?? []).toEqual([]);
@@ -147,9 +148,9 @@ describe('keel commit', SLOW, () => {
     await writeFile(join(ws, 'b.txt'), 'B edited by hand\n');
     const events: AgentEvent[] = [];
     await runAgent(s, ws, 'make d', { configFile: config, observe: (e) => void events.push(e) });
-    expect(git(ws, 'log', '-1', '--format=%B').trim()).toBe('feat: add d');
-    expect(git(ws, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('d.txt');
-    expect(git(ws, 'status', '--porcelain')).toBe(' M b.txt\n');
+    expect((await git(ws, 'log', '-1', '--format=%B')).trim()).toBe('feat: add d');
+    expect((await git(ws, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('d.txt');
+    expect(await git(ws, 'status', '--porcelain')).toBe(' M b.txt\n');
     expect(events).toContainEqual({
       type: 'status',
       message: expect.stringMatching(/^committed [0-9a-f]+: feat: add d$/),

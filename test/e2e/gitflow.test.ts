@@ -1,19 +1,19 @@
 // The built binary's git commands, one start each, against the scripted model server in a temp git repository:
 // after a run (in process, checkpoints on), `keel commit --yes` (only the run's file), `keel review --fail-on`
 // (findings, exit 1) and `keel sessions fork --at` (a new id; the original untouched).
-import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { exec } from '../support/small-shell.js';
 import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
 const keel = useUndoRuns();
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).toString();
+  exec('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
 
 describe('keel commit, review and sessions fork (built binary)', () => {
   it("commits the run's file, reviews the diff with --fail-on, and forks the run's session", {
@@ -24,11 +24,17 @@ describe('keel commit, review and sessions fork (built binary)', () => {
     const env = { XDG_STATE_HOME: keel.stateHome(), XDG_DATA_HOME: keel.dataHome() };
     // Three starts of the binary on a shared machine: each well under this.
     const timeoutMs = 60_000;
-    git(ws, 'init', '-q', '-b', 'main');
-    git(ws, 'config', 'user.name', 'Tester');
-    git(ws, 'config', 'user.email', 'tester@example.com');
-    git(ws, 'add', '.');
-    git(ws, 'commit', '-qm', 'Initial files');
+    const init = [
+      'git init -q -b main',
+      'git config user.name Tester',
+      'git config user.email tester@example.com',
+      'git add .',
+      "git commit -qm 'Initial files'",
+    ];
+    await exec('sh', ['-c', init.join(' && ')], {
+      cwd: ws,
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
     const s = await server([
       { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'A2\n' } }] },
       { text: 'Changed a.' },
@@ -54,9 +60,11 @@ describe('keel commit, review and sessions fork (built binary)', () => {
     });
     expect(commit.code, commit.stderr).toBe(0);
     expect(commit.stdout).toMatch(/^committed [0-9a-f]+: Update a\n$/);
-    expect(git(ws, 'log', '-1', '--format=%B').trim()).toBe('Update a\n\nAssisted-by: Keel (ollama/qwen3)');
-    expect(git(ws, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('a.txt');
-    expect(git(ws, 'status', '--porcelain')).toBe(' M b.txt\n');
+    expect((await git(ws, 'log', '-1', '--format=%B')).trim()).toBe(
+      'Update a\n\nAssisted-by: Keel (ollama/qwen3)',
+    );
+    expect((await git(ws, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
+    expect(await git(ws, 'status', '--porcelain')).toBe(' M b.txt\n');
 
     const review = await runKeel(['review', '--fail-on', 'medium', '--base-url', s.ollamaUrl, '--cwd', ws], {
       env,

@@ -1,7 +1,6 @@
 // Checkpoints taken by runs and chat turns against the scripted model server, then `keel undo` restoring the real
 // tree byte for byte, inside and outside git repositories; and --dry-run changing nothing. The built binary runs
 // once (`keel run`, then `keel undo`); the rest calls the same code in process.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
 import { makeWorkspace, runKeel } from '../support/cli.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import { type ScriptStep, startModelServer } from '../support/model-server.js';
+import { exec } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 import { useUndoRuns } from '../support/undo-runs.js';
 
@@ -66,12 +66,8 @@ const fewerCalls: ScriptStep[] = [
   { text: 'All changed.' },
 ];
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-    cwd,
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-  }).toString();
-}
+const gitEnv = () => ({ ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' });
+const git = (cwd: string, ...args: string[]) => exec('git', args, { cwd, env: gitEnv() });
 
 async function expectChangesMade(ws: string): Promise<void> {
   expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('overwritten\n');
@@ -120,13 +116,18 @@ describe('keel run, then keel undo (built binary)', () => {
 describe('keel undo', () => {
   it('restores a git repository without touching its .git: git status is as before the run', async () => {
     const ws = await workspace(files);
-    git(ws, 'init', '-q');
-    git(ws, 'add', '.');
-    git(ws, 'commit', '-qm', 'init');
+    await exec(
+      'sh',
+      ['-c', 'git init -q && git add . && git -c user.name=t -c user.email=t@t commit -qm init'],
+      {
+        cwd: ws,
+        env: gitEnv(),
+      },
+    );
     // The user's own uncommitted work is part of the state to come back to.
     await fs.writeFile(join(ws, 'a.txt'), 'edited, not committed\n');
     await fs.writeFile(join(ws, 'untracked.txt'), 'mine\n');
-    const status = git(ws, 'status', '--porcelain');
+    const status = await git(ws, 'status', '--porcelain');
     const dotGit = await treeSnapshot(join(ws, '.git'), { mtimes: true });
     const before = await treeSnapshot(ws, { skip: ['.git'] });
     const r = await keel.run(await server(fewerCalls), ws, 'change things');
@@ -137,7 +138,7 @@ describe('keel undo', () => {
     expect(u.code).toBe(0);
     expect(await treeSnapshot(ws, { skip: ['.git'] })).toEqual(before);
     expect(await treeSnapshot(join(ws, '.git'), { mtimes: true })).toEqual(dotGit);
-    expect(git(ws, 'status', '--porcelain')).toBe(status);
+    expect(await git(ws, 'status', '--porcelain')).toBe(status);
   });
 
   describe('after a run of every kind of change', () => {

@@ -1,7 +1,8 @@
 // In a fake HOME with canary secrets: files Keel reads for the user go through the jail (context files, custom
 // commands, plan files), cassettes and JSON output are redacted, Keel's state dir is off limits to file tools,
 // oversized tool arguments are refused, and no command outlives a kill -9 of Keel. Runs are assembled in-process as
-// keel run assembles them; the built binary runs for --record with stream-json output and to be killed with -9.
+// keel run assembles them, --record with stream-json output through the command line in process; the built binary
+// runs once, to be killed with -9.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { ExitCode } from '../../src/core/errors.js';
 import { loadPlan } from '../../src/plan/parse.js';
 import { planToPrompt } from '../../src/plan/prompt.js';
 import { runAgent, withEnv } from '../support/agent-in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
@@ -120,10 +122,23 @@ describe('secrets and bounds', () => {
       { text: `done ${echoed}` },
     ]);
     const cassette = join(fake.home, 'run.cassette.json');
-    const r = await runOllama(
-      s,
-      fake.ws,
-      ['--config', config, '--record', cassette, '--output', 'stream-json', '--prompt', 'x'],
+    // The command line as the binary parses and runs it, in process (killing Keel below needs the binary).
+    const r = await runCli(
+      [
+        'run',
+        '--base-url',
+        s.ollamaUrl,
+        '--cwd',
+        fake.ws,
+        '--config',
+        config,
+        '--record',
+        cassette,
+        '--output',
+        'stream-json',
+        '--prompt',
+        'x',
+      ],
       { env: { ...fake.env, OPENAI_API_KEY: secrets[0]!, MY_SERVICE_TOKEN: secrets[1]! } },
     );
     expect(r.code, r.stderr).toBe(0);

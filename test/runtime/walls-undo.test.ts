@@ -2,7 +2,6 @@
 // back git-ignored files, naming what it cannot restore, keeping hand edits, and working on a checkpoint store
 // damaged on purpose. Runs and undo in process (the code the CLI calls) against the scripted model server, in a
 // temp home; test/e2e/undo.test.ts starts the built binary for `keel run` and `keel undo`.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
 import type { RunOptions } from '../../src/runtime/assemble.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
 import type { ScriptStep } from '../support/model-server.js';
+import { exec } from '../support/small-shell.js';
 import { useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
@@ -25,12 +25,11 @@ async function run(steps: ScriptStep[], ws: string, extra: Partial<RunOptions> =
   return { s, r: await keel.run(s, ws, 'go', extra) };
 }
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+const git = (cwd: string, ...args: string[]) =>
+  exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
     cwd,
     env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-  }).toString();
-}
+  });
 
 const exists = (path: string) =>
   fs.lstat(path).then(
@@ -50,7 +49,7 @@ const plant = [
 describe('the tripwire', () => {
   it('puts back .keel.yaml, .git/config and a new hook a command planted, and says so', async () => {
     const ws = await workspace({ 'build.sh': `${plant}\n`, 'a.txt': 'A\n' });
-    git(ws, 'init', '-q');
+    await git(ws, 'init', '-q');
     const config = await fs.readFile(join(ws, '.git/config'), 'utf8');
     const { s, r } = await run([command('sh build.sh'), { text: 'built' }], ws);
     expect(r.reasons).toEqual(['done']);
@@ -105,7 +104,7 @@ describe('keel undo', () => {
       'clean.sh': 'rm -f .env debug.log big.log\nrm -rf node_modules\n',
       'a.txt': 'A\n',
     });
-    git(ws, 'init', '-q');
+    await git(ws, 'init', '-q');
     const { r } = await run([command('sh clean.sh'), { text: 'cleaned' }], ws);
     expect(r.reasons).toEqual(['done']);
     expect(await exists(join(ws, '.env'))).toBe(false);
