@@ -182,8 +182,12 @@ export async function checkpointBench({ root, runs = 5 }) {
     rows.push([
       'checkpoint: disk for 10 × 20 edited files',
       `${(grown / 1e3).toFixed(0)} KB`,
-      `${(grown / refGrown).toFixed(2)}× git's packed commits of them (${(refGrown / 1e3).toFixed(0)} KB), target ≤ 1.2×`,
-      grown / refGrown <= 1.2,
+      grown > 0
+        ? `${(grown / refGrown).toFixed(2)}× git's packed commits of them (${(refGrown / 1e3).toFixed(0)} KB), target ≤ 1.2×`
+        : // The upkeep's geometric repack can merge the first fill's pack with the new ones and delta-compress it
+          // smaller than it was: the store shrank, so this way of measuring says nothing about the edits' cost.
+          'n/a: the store shrank (its repack recompressed the first pack); target ≤ 1.2×',
+      grown > 0 ? grown / refGrown <= 1.2 : null,
     ]);
     await rm(repo, { recursive: true, force: true });
     await rm(refRepoDir, { recursive: true, force: true });
