@@ -34,8 +34,22 @@ export interface TreeWatch {
   close(): void;
 }
 
-/** More directories than this are not watched (each costs a kernel watch, shared by all of the user's programs). */
-export const MAX_DIRS = 10_000;
+/**
+ * How many directories are watched at most: each costs a kernel watch, and the kernel's limit (max_user_watches) is
+ * shared by all of the user's programs (editors watch too), so a quarter of it, never more than 50,000. A big
+ * repository (babel: 13k folders) is watched where the limit allows it; an old kernel's 8,192 allows 2,048.
+ */
+export function dirLimit(maxUserWatches: number | undefined): number {
+  return maxUserWatches && maxUserWatches > 0 ? Math.min(50_000, Math.floor(maxUserWatches / 4)) : 10_000;
+}
+
+function maxUserWatches(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 /** More changed paths than this: a full scan costs less than naming them all. */
 export const MAX_PATHS = 2000;
 
@@ -54,9 +68,9 @@ const afterPoll = () => new Promise<void>((resolve) => setImmediate(() => setImm
 const join2 = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 
 export function treeWatch(root: string, options: { maxDirs?: number } = {}): TreeWatch {
-  const maxDirs = options.maxDirs ?? MAX_DIRS;
   // Only Linux's inotify watches a directory for the cost of one kernel watch; elsewhere every scan is full.
   const usable = process.platform === 'linux';
+  const maxDirs = options.maxDirs ?? (usable ? dirLimit(maxUserWatches()) : 0);
   const burstLimit = Math.floor(queueLimit() / 2);
   const watchers = new Map<string, FSWatcher>();
   const kept = new Set<string>();

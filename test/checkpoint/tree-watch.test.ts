@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeIndexTrees } from '../../src/checkpoint/index-trees.js';
 import { type ShadowGit, shadowGit } from '../../src/checkpoint/shadow-git.js';
 import { stager } from '../../src/checkpoint/stage.js';
-import { treeWatch } from '../../src/checkpoint/tree-watch.js';
+import { dirLimit, treeWatch } from '../../src/checkpoint/tree-watch.js';
 import { useCleanup } from '../support/cleanup.js';
 import { exec } from '../support/small-shell.js';
 
@@ -203,5 +203,16 @@ describe('checkpoints the tree watch cannot vouch for', () => {
     watch.close();
     await sh(root, 'echo changed > a.txt');
     expect((await check()).how).toBe('scan');
+  });
+});
+
+describe('how many directories are watched', () => {
+  it.each([
+    [undefined, 10_000], // no /proc: the old fixed limit
+    [8192, 2048], // an old kernel's default: a quarter of it
+    [192_536, 48_134], // a newer default: big repositories (babel's 13k folders) are watched
+    [1_048_576, 50_000], // never over 50,000
+  ])('with max_user_watches %s: %i', (watches, limit) => {
+    expect(dirLimit(watches)).toBe(limit);
   });
 });
