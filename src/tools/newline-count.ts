@@ -142,6 +142,19 @@ interface CountExports {
   count: (p: number, end: number) => number;
 }
 
+/** The compiled counter by its memory's pages (one size in practice): each read of a big file instantiates it. */
+const compiled = new Map<number, object | null>();
+
+function compiledModule(wasm: Wasm | undefined, pages: number): object | null {
+  let module = compiled.get(pages);
+  if (module === undefined) {
+    const bytes = moduleBytes(pages);
+    module = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
+    compiled.set(pages, module);
+  }
+  return module;
+}
+
 /** The fastest counter here; its buffers come from one memory, so ask for them once per counter. */
 export function newlineCounter(): NewlineCounter {
   const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly;
@@ -149,9 +162,9 @@ export function newlineCounter(): NewlineCounter {
   let exports: CountExports | undefined;
   return {
     buffers(count, size) {
-      const bytes = moduleBytes(Math.max(1, Math.ceil((count * size) / 65536)));
-      if (!wasm?.validate(bytes)) return fallback.buffers(count, size);
-      exports = new wasm.Instance(new wasm.Module(bytes)).exports;
+      const module = compiledModule(wasm, Math.max(1, Math.ceil((count * size) / 65536)));
+      if (!wasm || !module) return fallback.buffers(count, size);
+      exports = new wasm.Instance(module).exports;
       const memory = exports.memory.buffer;
       return Array.from({ length: count }, (_, i) => Buffer.from(memory, i * size, size));
     },
