@@ -119,15 +119,21 @@ const toolSpecs = JSON.stringify(built.specs);
 const toolSafety = JSON.stringify(built.safety);
 const configDefaults = JSON.stringify(built.config);
 
-await build({
-  entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/keel.cjs',
+// What the CLI's bundle and the sessions list's own share: minified CommonJS for Node 20.
+const cliBundle = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
   minify: true,
   legalComments: 'none',
+  logLevel: 'warning',
+};
+
+await build({
+  ...cliBundle,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/keel.cjs',
   plugins: [zodEnglishOnly, lazyBuiltinTools],
   external,
   define: {
@@ -138,7 +144,6 @@ await build({
     'import.meta.url': '__keelModuleUrl',
   },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
-  logLevel: 'warning',
 });
 // The launcher reads the bundle as latin1 (no UTF-8 decoding at start-up), which is exact only for ASCII.
 const bundle = await readFile('dist/keel.cjs');
@@ -151,17 +156,7 @@ if (wide !== -1) {
 }
 // `keel sessions list` has its own small bundle, which the launcher requires instead of the CLI's (it hands anything
 // else back): the listing reads only sidecars, so it needs none of the rest. It must stay small to stay fast.
-await build({
-  entryPoints: ['src/cli/sessions-list.ts'],
-  outfile: 'dist/sessions-list.cjs',
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await build({ ...cliBundle, entryPoints: ['src/cli/sessions-list.ts'], outfile: 'dist/sessions-list.cjs' });
 const listBytes = (await readFile('dist/sessions-list.cjs')).length;
 if (listBytes > 100_000)
   throw new Error(
