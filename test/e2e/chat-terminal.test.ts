@@ -225,7 +225,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       await term.keys('C-c');
       await term.waitFor(after('› first', 'interrupted'));
       await send(term, 'again');
-      await term.waitFor('answer after the interrupt');
+      // The turn's status line first: the prompt is drawn after it.
+      await term.waitFor(after('answer after the interrupt', / in \/ \d+ out\n›/));
       expect(lastUser(s, 13)).toBe('again');
       // At the prompt: Ctrl-C clears a half-typed line, and on an empty one leaves the chat.
       await term.type('half typed');
