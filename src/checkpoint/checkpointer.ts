@@ -6,7 +6,7 @@ import type { ToolPreview } from '../core/approval.js';
 import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoints.js';
 import { copyStore } from './copy-store.js';
 import { gitStore } from './git-store.js';
-import { GitMissingError, shadowGit } from './shadow-git.js';
+import { GitMissingError, type ShadowGit, shadowGit } from './shadow-git.js';
 import { type TreeWatch, treeWatch } from './tree-watch.js';
 
 export const NO_GIT_WARNING =
@@ -43,15 +43,32 @@ function stores(options: StoreOptions, watch?: TreeWatch) {
   };
 }
 
+/**
+ * Whether git runs, asked once a process for each PATH: each git process costs a fork of this (large) process.
+ * Only answers are kept; a failure other than git missing is thrown, and asked again next time.
+ */
+const gitFound = new Map<string, Promise<boolean>>();
+function gitRuns(git: ShadowGit, path: string | undefined): Promise<boolean> {
+  const key = path ?? '';
+  let found = gitFound.get(key);
+  if (!found) {
+    found = git.run(['--version']).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof GitMissingError) return false;
+        gitFound.delete(key);
+        throw error;
+      },
+    );
+    gitFound.set(key, found);
+  }
+  return found;
+}
+
 /** The store `keel undo` reads: git's when git runs, unless only copies were ever taken here. */
 export async function openCheckpointStore(options: StoreOptions): Promise<CheckpointStore> {
   const s = stores(options);
-  try {
-    await s.git.run(['--version']);
-  } catch (error) {
-    if (error instanceof GitMissingError) return s.copyStore;
-    throw error;
-  }
+  if (!(await gitRuns(s.git, options.env.PATH))) return s.copyStore;
   const hasCopies = await fs.readdir(s.copies).then(
     (names) => names.length > 0,
     () => false,

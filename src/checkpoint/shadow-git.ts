@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ancestorIgnores } from './ancestor-ignores.js';
+import { readRef } from './git-objects.js';
 import { findUserRepo, seedIndex } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
@@ -181,8 +182,11 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     }
   };
 
-  /** Puts back what a kill or a careless hand removed: directories, HEAD, our config. Keeps the checkpoints. */
-  const repair = async () => {
+  /**
+   * Puts back what a kill or a careless hand removed: directories, HEAD, our config. Keeps the checkpoints.
+   * Resolves with whether git read the store (its index listed).
+   */
+  const repair = async (): Promise<boolean> => {
     for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) {
       await fs.mkdir(join(gitDir, dir), { recursive: true });
     }
@@ -197,19 +201,17 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
       await writeAtomic(join(gitDir, 'info', 'attributes'), shadowAttributes);
     }
     // A damaged index is only a cache of the last snapshot: without it the next one adds every file again.
+    const readable = await run(['ls-files', '--stage']).then(
+      () => true,
+      () => false,
+    );
+    if (!readable) await fs.rm(join(gitDir, 'index'), { force: true });
+    // A chain whose newest commit is gone (objects lost) cannot be read: it starts again. The ref is read here,
+    // not by a git process: each one costs a fork of this (large) process.
+    const ref = await readRef(gitDir, CHECKPOINT_REF);
     if (
-      await run(['ls-files', '--stage']).then(
-        () => false,
-        () => true,
-      )
-    ) {
-      await fs.rm(join(gitDir, 'index'), { force: true });
-    }
-    // A chain whose newest commit is gone (objects lost) cannot be read: it starts again.
-    const ref = await run(['rev-parse', '--verify', '--quiet', CHECKPOINT_REF]).catch(() => '');
-    if (
-      ref.trim() &&
-      (await run(['cat-file', '-e', `${ref.trim()}^{commit}`]).then(
+      ref &&
+      (await run(['cat-file', '-e', `${ref}^{commit}`]).then(
         () => false,
         () => true,
       ))
@@ -218,6 +220,7 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
         fs.rm(join(gitDir, CHECKPOINT_REF), { force: true }),
       );
     }
+    return readable;
   };
 
   const create = async () => {
@@ -229,13 +232,14 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     )
       await createFresh();
     else {
-      await repair();
-      // Beyond repair (git still cannot read it): set aside, so nothing is lost, and start a new store.
+      // Beyond repair (git still cannot read it): set aside, so nothing is lost, and start a new store. A store
+      // whose index git listed is one git reads: not asked again.
       if (
-        await run(['rev-parse', '--git-dir']).then(
+        !(await repair()) &&
+        (await run(['rev-parse', '--git-dir']).then(
           () => false,
           () => true,
-        )
+        ))
       ) {
         await fs.rename(gitDir, `${gitDir}.damaged-${Date.now()}`);
         await createFresh();
