@@ -1,5 +1,6 @@
 // `keel doctor` checks what a run needs, one line each with a fix, and exits 1 when a run cannot work: its JSON in
-// process (test/support/cli-in-process.ts), its text from the built binary.
+// process (test/support/cli-in-process.ts), its text from the built binary (with no MCP server that starts: each
+// start costs a node process).
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,7 +52,10 @@ describe('keel doctor', () => {
     });
     expect(by('data dir')).toMatchObject({ ok: true });
 
-    const text = await runKeel(args, { env: { ...env, XDG_STATE_HOME: join(home, 'fresh') } });
+    // The binary's text needs no server that starts: only the broken one (the started one is checked above).
+    const brokenOnly = await mcpConfig(home, { broken: { command: join(ws, 'no-such-server') } });
+    const textArgs = args.map((arg) => (arg === config ? brokenOnly : arg));
+    const text = await runKeel(textArgs, { env: { ...env, XDG_STATE_HOME: join(home, 'fresh') } });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^✓ node: Node\.js \d+/m);
     expect(text.stdout).toMatch(/^! mcp broken: .*\n {4}fix: keel mcp list shows it/m);
