@@ -207,8 +207,10 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       // lists its prompts once it is); its text goes to the model.
       for (let i = 0; i < 50; i++) {
         await send(term, '/help');
+        // The whole help is one print, its keys last.
+        const shown = await term.waitFor(after('› /help', 'Ctrl-D'));
+        if (after('› /help', '/everything__args-prompt')(shown)) break;
         await new Promise((r) => setTimeout(r, 200));
-        if ((await term.screen()).includes('/everything__args-prompt')) break;
       }
       await term.waitFor('/everything__args-prompt');
       await term.keys('C-l');
