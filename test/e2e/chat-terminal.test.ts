@@ -331,7 +331,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       await send(second, 'pick a greeting');
       await second.waitFor('answer (1-2 or your answer)');
       await send(second, '2');
-      await second.waitFor('I will use hi there.');
+      // The turn's status line first: /plan typed while the turn ends may be drawn before the prompt.
+      await second.waitFor(after('I will use hi there.', / in \/ \d+ out\n›/));
       expect(toolMessages(s.requests[5]!.body).at(-1)).toContain('hi there');
       // /plan: a plan-mode turn offers only what plans (no writes, no commands), then the chat asks how to go on.
       await send(second, '/plan');
