@@ -89,7 +89,13 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
       if (seen.has(key)) return id;
       seen.add(key);
       // A big tree's files are deflated by fill-job.ts, on worker threads; what comes here (trees) is small.
-      store(id, objectHeader(TYPES[type], content.length), deflateSync(content, { level }));
+      // As fill-job.ts deflates: a window fitted to the content, memLevel 9 (zlib's level 1 is fastest so).
+      const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(content.length + 262))));
+      store(
+        id,
+        objectHeader(TYPES[type], content.length),
+        deflateSync(content, { level, windowBits, memLevel: 9 }),
+      );
       return id;
     },
 
