@@ -6,7 +6,7 @@ import type { ToolPreview } from '../core/approval.js';
 import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoints.js';
 import { copyStore } from './copy-store.js';
 import { gitStore } from './git-store.js';
-import { GitMissingError, shadowGit } from './shadow-git.js';
+import { GitMissingError, type ShadowGit, shadowGit } from './shadow-git.js';
 import { type TreeWatch, treeWatch } from './tree-watch.js';
 
 export const NO_GIT_WARNING =
@@ -43,11 +43,19 @@ function stores(options: StoreOptions, watch?: TreeWatch) {
   };
 }
 
+/** PATHs where `git --version` ran: git does not come and go within a process. */
+const gitFound = new Set<string | undefined>();
+async function gitInstalled(git: ShadowGit, path: string | undefined): Promise<void> {
+  if (gitFound.has(path)) return;
+  await git.run(['--version']);
+  gitFound.add(path);
+}
+
 /** The store `keel undo` reads: git's when git runs, unless only copies were ever taken here. */
 export async function openCheckpointStore(options: StoreOptions): Promise<CheckpointStore> {
   const s = stores(options);
   try {
-    await s.git.run(['--version']);
+    await gitInstalled(s.git, options.env.PATH);
   } catch (error) {
     if (error instanceof GitMissingError) return s.copyStore;
     throw error;
