@@ -180,16 +180,12 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks, the first change awaits it;
-  // from when the first request is out, so none of its git processes come before that request.
+  // from when the first request is out, so none of its git processes come before that request. A run whose mode
+  // changes no file (keel ask) loads the execution side only at a call, if any.
   const mayChange = modeMayChangeFiles(mode);
   // A failure to load is the first call's to report; in the background it is left alone.
   const loadedLater = () => execution.load().catch(() => undefined);
-  sent.after(
-    () =>
-      void loadedLater().then((opened) => {
-        if (mayChange) void opened?.checkpoints?.prepare();
-      }),
-  );
+  if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.prepare()));
   if (Object.values(config.hooks).some((list) => list.length > 0))
     await (await execution.load()).hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
@@ -281,7 +277,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
       // Each change of this run is recorded under its id: set before any call runs, as calls wait for the loading.
       execution.whenOpen(({ checkpoints }) => checkpoints?.startRun(turnRun, session?.id));
-      sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.warm()));
+      if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.warm()));
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
         // Loaded once the first request was out: a run that never sent one has nothing to settle.
