@@ -102,6 +102,24 @@ if (hasScript) {
   }
 }
 
+/** A row against an absolute target (no reference names one): holds when value ≤ limit. */
+const within = (what, value, limit, format = seconds) =>
+  row(what, format(value), `target ≤ ${format(limit)}`, value <= limit);
+const startupRows = [
+  ...startup,
+  within('first request body, every default tool', everyToolKb, 8, kb),
+  hasScript
+    ? within('chat: launch → first prompt (pty)', median(chatPrompt), 300)
+    : row('chat: launch → first prompt (pty)', 'n/a', 'no script(1)', null),
+];
+// BENCH_ONLY=startup: the start-up rows alone, for quick rounds while working on start-up.
+if (process.env.BENCH_ONLY === 'startup') {
+  await rm(bundleDir, { recursive: true, force: true });
+  printRows('Start-up, against codex and the previous Keel build in the same rounds', startupRows);
+  printSummary(startupRows);
+  process.exit(0);
+}
+
 // A checkpoint of a 10,000-file workspace (100 directories of 100 files) after one file changed: what every
 // mutating tool call pays before it runs.
 const checkpointTimes = [];
@@ -232,9 +250,6 @@ for (const [label, args] of [
 }
 await rm(grepHarness, { force: true });
 
-/** A row against an absolute target (no reference names one): holds when value ≤ limit. */
-const within = (what, value, limit, format = seconds) =>
-  row(what, format(value), `target ≤ ${format(limit)}`, value <= limit);
 const section = (heading, rows) => {
   printRows(heading, rows);
   all.push(...rows);
@@ -243,13 +258,7 @@ const all = [];
 process.stdout.write(
   `Keel bench: medians of ${runs} runs (round 0 left out), scripted model server on loopback\n`,
 );
-section('Start-up, against codex and the previous Keel build in the same rounds', [
-  ...startup,
-  within('first request body, every default tool', everyToolKb, 8, kb),
-  hasScript
-    ? within('chat: launch → first prompt (pty)', median(chatPrompt), 300)
-    : row('chat: launch → first prompt (pty)', 'n/a', 'no script(1)', null),
-]);
+section('Start-up, against codex and the previous Keel build in the same rounds', startupRows);
 section('Code map and grep', [
   within('checkpoint, 10k files, 1 edit', median(checkpointTimes), 150),
   within(`codebase map, cold (${mapFiles} files)`, median(cold), 3000),

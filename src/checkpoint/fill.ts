@@ -59,10 +59,9 @@ export async function fillIndex(
         touched.add(path);
         if (kind === KIND.large) filled.large.push(path);
         if (kind !== KIND.blob) continue;
-        const entryMeta = meta.subarray(k * META, (k + 1) * META);
         const from = k === 0 ? 0 : (result.ends[k - 1] as number);
-        pack.addEntry(entryMeta.subarray(40), data.subarray(from, result.ends[k]), result.crcs[k] as number);
-        metas[i] = entryMeta;
+        pack.addEntry(meta, k * META + 40, data, from, result.ends[k] as number, result.crcs[k] as number);
+        metas[i] = meta.subarray(k * META, (k + 1) * META);
       }
     };
     filled.threaded = await runFill(

@@ -1,6 +1,8 @@
 // Reads a git index file just far enough to tell whether the shadow repository may start from a copy of it: an
 // index holding entries git would not stat as usual (skip-worktree, assume-unchanged, intent-to-add, conflicts), or
-// split or sparse, would make a copy record the workspace wrongly. Format: git's Documentation/gitformat-index.txt.
+// split or sparse, would make a copy record the workspace wrongly; and whether an index is whole at all. Format:
+// git's Documentation/gitformat-index.txt.
+import { createHash } from 'node:crypto';
 
 export type IndexVerdict = { ok: true; entries: number } | { ok: false; why: string };
 
@@ -69,4 +71,20 @@ export function judgeIndex(buf: Buffer): IndexVerdict {
     at += 8 + buf.readUInt32BE(at + 4);
   }
   return { ok: true, entries: count };
+}
+
+/**
+ * Whether git would read this index: its header, and the SHA-1 of its content in its last 20 bytes (all zeros
+ * when index.skipHash wrote it). Anything else (a truncated write, garbage) fails the checksum.
+ */
+export function indexIntact(buf: Buffer): boolean {
+  if (buf.length < 12 + 20 || buf.toString('latin1', 0, 4) !== 'DIRC') return false;
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) return false;
+  const sum = buf.subarray(buf.length - 20);
+  if (sum.every((byte) => byte === 0)) return true;
+  return createHash('sha1')
+    .update(buf.subarray(0, buf.length - 20))
+    .digest()
+    .equals(sum);
 }

@@ -30,17 +30,25 @@ function objectHeader(type: number, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
-interface Entry {
-  id: Buffer;
-  offset: number;
-  crc: number;
+/**
+ * The objects of a pack, for its idx: object k's id is `ids[20k, 20k + 20)`, its offset `offsets[k]`, the CRC-32
+ * of its entry `crcs[k]`. Flat rather than an object per entry: a first checkpoint adds 100k of them.
+ */
+export interface PackObjects {
+  count: number;
+  ids: Buffer;
+  offsets: readonly number[];
+  crcs: readonly number[];
 }
 
 export interface PackWriter {
   /** Adds an object (once per content: a repeat is not written again); resolves with its id. */
   add(type: ObjectType, content: Buffer): Promise<Buffer>;
-  /** Adds an object already made into its pack entry (header, deflated content) elsewhere; once per id. */
-  addEntry(id: Buffer, entry: Uint8Array, crc: number): void;
+  /**
+   * Adds an object already made into its pack entry (header, deflated content) elsewhere, once per id: its id is
+   * `ids[idAt, idAt + 20)`, its entry `data[from, to)` — ranges of a fill job's buffers, so no view is made per file.
+   */
+  addEntry(ids: Buffer, idAt: number, data: Buffer, from: number, to: number, crc: number): void;
   /** Completes the pack and its idx under objects/pack; resolves with the pack's name, or undefined if empty. */
   finish(): Promise<string | undefined>;
   /** Removes what was written (an error midway). */
@@ -52,30 +60,61 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
   const dir = join(gitDir, 'objects', 'pack');
   const temp = join(dir, `tmp_keel_${process.pid}_${randomBytes(4).toString('hex')}`);
   const fd = openSync(temp, 'w', 0o444);
-  const entries: Entry[] = [];
+  const objects = {
+    count: 0,
+    ids: Buffer.allocUnsafe(20 * 1024),
+    offsets: [] as number[],
+    crcs: [] as number[],
+  };
   const seen = new Set<string>();
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
+  // Entries are copied into one buffer, written when full: one write a WRITE_AT, no concat of many small chunks.
+  const out = Buffer.allocUnsafe(WRITE_AT);
+  let used = 0;
   let offset = 0;
   let closed = false;
   const flush = () => {
-    if (pendingBytes > 0) writeSync(fd, Buffer.concat(pending, pendingBytes));
-    pending = [];
-    pendingBytes = 0;
+    if (used > 0) writeSync(fd, out, 0, used);
+    used = 0;
   };
-  const push = (chunk: Uint8Array) => {
-    pending.push(chunk);
-    pendingBytes += chunk.length;
-    offset += chunk.length;
+  const copy = (data: Buffer, from: number, to: number) => {
+    const length = to - from;
+    if (used + length > WRITE_AT) flush();
+    if (length >= WRITE_AT) writeSync(fd, data, from, length);
+    else used += data.copy(out, used, from, to);
   };
-  const store = (id: Buffer, header: Buffer, body: Buffer) => {
-    entries.push({ id, offset, crc: crc32(body, crc32(header)) });
-    push(header);
-    push(body);
-    if (pendingBytes >= WRITE_AT) flush();
+  // Entries that follow each other in one buffer (a fill job's) are copied as one run: a copy per job, not a file.
+  let run: { data: Buffer; from: number; to: number } | undefined;
+  const endRun = () => {
+    if (run) copy(run.data, run.from, run.to);
+    run = undefined;
+  };
+  const put = (data: Buffer, from = 0, to = data.length) => {
+    if (run && run.data === data && run.to === from) run.to = to;
+    else {
+      endRun();
+      run = { data, from, to };
+    }
+    offset += to - from;
+  };
+  /** Records an object about to be written at `offset`, unless its id was seen; false for a repeat. */
+  const record = (ids: Buffer, idAt: number, crc: number): boolean => {
+    const key = ids.toString('latin1', idAt, idAt + 20);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    const k = objects.count++;
+    if (objects.ids.length < (k + 1) * 20) {
+      const grown = Buffer.allocUnsafe(objects.ids.length * 2);
+      objects.ids.copy(grown);
+      objects.ids = grown;
+    }
+    // Byte by byte: Buffer#copy costs more than 20 bytes do.
+    for (let j = 0; j < 20; j++) objects.ids[k * 20 + j] = ids[idAt + j] as number;
+    objects.offsets.push(offset);
+    objects.crcs.push(crc);
+    return true;
   };
   // The object count is not known yet: the header is written last, in place.
-  push(Buffer.alloc(12));
+  put(Buffer.alloc(12));
   const close = () => {
     if (closed) return;
     closed = true;
@@ -85,34 +124,34 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
   return {
     async add(type, content) {
       const id = objectId(type, content);
-      const key = id.toString('latin1');
-      if (seen.has(key)) return id;
-      seen.add(key);
       // A big tree's files are deflated by fill-job.ts, on worker threads; what comes here (trees) is small.
-      store(id, objectHeader(TYPES[type], content.length), deflateSync(content, { level }));
+      // As fill-job.ts deflates: a window fitted to the content, memLevel 9 (zlib's level 1 is fastest so).
+      const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(content.length + 262))));
+      const header = objectHeader(TYPES[type], content.length);
+      const body = deflateSync(content, { level, windowBits, memLevel: 9 });
+      if (record(id, 0, crc32(body, crc32(header)))) {
+        put(header);
+        put(body);
+      }
       return id;
     },
 
-    addEntry(id, entry, crc) {
-      const key = id.toString('latin1');
-      if (seen.has(key)) return;
-      seen.add(key);
-      entries.push({ id, offset, crc });
-      push(entry);
-      if (pendingBytes >= WRITE_AT) flush();
+    addEntry(ids, idAt, data, from, to, crc) {
+      if (record(ids, idAt, crc)) put(data, from, to);
     },
 
     async finish() {
+      endRun();
       flush();
       close();
-      if (entries.length === 0) {
+      if (objects.count === 0) {
         await fs.rm(temp, { force: true });
         return undefined;
       }
       const head = Buffer.alloc(12);
       head.write('PACK', 0, 'latin1');
       head.writeUInt32BE(2, 4);
-      head.writeUInt32BE(entries.length, 8);
+      head.writeUInt32BE(objects.count, 8);
       // The trailer is the SHA-1 of all before it: the file is read back once, in large reads.
       const handle = await fs.open(temp, 'r+');
       let checksum: Buffer;
@@ -133,7 +172,7 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
       }
       const name = `pack-${checksum.toString('hex')}`;
       const idxTemp = `${temp}.idx`;
-      await fs.writeFile(idxTemp, packIndex(entries, checksum), { mode: 0o444 });
+      await fs.writeFile(idxTemp, packIndex(objects, checksum), { mode: 0o444 });
       // The pack first: git looks for packs by their idx, which must never name a pack not yet in place.
       await fs.rename(temp, join(dir, `${name}.pack`));
       await fs.rename(idxTemp, join(dir, `${name}.idx`));
@@ -149,41 +188,47 @@ export function packWriter(gitDir: string, level = 1): PackWriter {
 }
 
 /** The idx (v2) of a pack's objects: fan-out, sorted ids, CRC32s, offsets (31-bit, else in a 64-bit table). */
-export function packIndex(objects: readonly Entry[], packChecksum: Buffer): Buffer {
-  // By the ids' first four bytes as a number, then whole: a call of Buffer.compare per comparison costs more than
-  // the sort itself for a pack of 100k objects.
-  const sorted = objects
-    .map((e) => ({ e, key: e.id.readUInt32BE(0) }))
-    .sort((a, b) => a.key - b.key || Buffer.compare(a.e.id, b.e.id))
-    .map((k) => k.e);
-  const n = sorted.length;
-  const large = sorted.filter((e) => e.offset >= LARGE_OFFSET);
-  const out = Buffer.alloc(8 + 256 * 4 + n * 28 + large.length * 8 + 40);
+export function packIndex(objects: PackObjects, packChecksum: Buffer): Buffer {
+  const { count: n, ids } = objects;
+  // Object numbers sorted by id: by the first four bytes as a number, then whole (rarely needed).
+  const keys = new Uint32Array(n);
+  for (let k = 0; k < n; k++) keys[k] = ids.readUInt32BE(k * 20);
+  const sorted = new Uint32Array(n);
+  for (let k = 0; k < n; k++) sorted[k] = k;
+  sorted.sort(
+    (a, b) =>
+      (keys[a] as number) - (keys[b] as number) || ids.compare(ids, b * 20, b * 20 + 20, a * 20, a * 20 + 20),
+  );
+  let large = 0;
+  for (const o of objects.offsets) if (o >= LARGE_OFFSET) large++;
+  const out = Buffer.alloc(8 + 256 * 4 + n * 28 + large * 8 + 40);
   out.writeUInt32BE(0xff744f63, 0);
   out.writeUInt32BE(2, 4);
   const fanout = 8;
-  const ids = fanout + 256 * 4;
-  const crcs = ids + n * 20;
+  const idsAt = fanout + 256 * 4;
+  const crcs = idsAt + n * 20;
   const offsets = crcs + n * 4;
   const offsets64 = offsets + n * 4;
   let largeAt = 0;
-  sorted.forEach((e, i) => {
-    e.id.copy(out, ids + i * 20);
-    out.writeUInt32BE(e.crc >>> 0, crcs + i * 4);
-    if (e.offset < LARGE_OFFSET) out.writeUInt32BE(e.offset, offsets + i * 4);
+  for (let i = 0; i < n; i++) {
+    const k = sorted[i] as number;
+    for (let j = 0; j < 20; j++) out[idsAt + i * 20 + j] = ids[k * 20 + j] as number;
+    out.writeUInt32BE((objects.crcs[k] as number) >>> 0, crcs + i * 4);
+    const offset = objects.offsets[k] as number;
+    if (offset < LARGE_OFFSET) out.writeUInt32BE(offset, offsets + i * 4);
     else {
       out.writeUInt32BE((LARGE_OFFSET | largeAt) >>> 0, offsets + i * 4);
-      out.writeBigUInt64BE(BigInt(e.offset), offsets64 + largeAt * 8);
+      out.writeBigUInt64BE(BigInt(offset), offsets64 + largeAt * 8);
       largeAt += 1;
     }
-  });
+  }
   // Fan-out: entry b counts the ids whose first byte is at most b.
   let i = 0;
   for (let b = 0; b < 256; b++) {
-    while (i < n && ((sorted[i] as Entry).id[0] as number) <= b) i++;
+    while (i < n && (out[idsAt + i * 20] as number) <= b) i++;
     out.writeUInt32BE(i, fanout + b * 4);
   }
-  const end = offsets64 + large.length * 8;
+  const end = offsets64 + large * 8;
   packChecksum.copy(out, end);
   createHash('sha1')
     .update(out.subarray(0, end + 20))

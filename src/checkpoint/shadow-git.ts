@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ancestorIgnores } from './ancestor-ignores.js';
-import { readRef } from './git-objects.js';
+import { indexIntact } from './git-index.js';
 import { findUserRepo, seedIndex } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
@@ -20,7 +20,13 @@ export class GitMissingError extends Error {
 }
 
 export class GitCommandError extends Error {
-  constructor(args: readonly string[], code: number | null, stderr: string) {
+  constructor(
+    args: readonly string[],
+    code: number | null,
+    stderr: string,
+    /** What the command printed before it failed. */
+    readonly stdout = '',
+  ) {
     const detail = stderr.trim().split('\n').slice(0, 3).join('; ');
     super(`git ${args[0] ?? ''} failed (exit ${code ?? 'signal'})${detail ? `: ${detail}` : ''}`);
     this.name = 'GitCommandError';
@@ -131,6 +137,13 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await fs.rename(temp, path);
 }
 
+/** Whether the ref is written down, loose or packed (whatever it points to). */
+async function refRecorded(gitDir: string, ref: string): Promise<boolean> {
+  if ((await readText(join(gitDir, ref))) !== undefined) return true;
+  const packed = (await readText(join(gitDir, 'packed-refs'))) ?? '';
+  return packed.split('\n').some((line) => line.endsWith(` ${ref}`));
+}
+
 function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], input?: string) {
   return new Promise<string>((resolve, reject) => {
     const child = spawn('git', args, { cwd, env, stdio: 'pipe' });
@@ -143,7 +156,15 @@ function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], 
     );
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-      else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
+      else
+        reject(
+          new GitCommandError(
+            args,
+            code,
+            Buffer.concat(err).toString('utf8'),
+            Buffer.concat(out).toString('utf8'),
+          ),
+        );
     });
     child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
@@ -183,8 +204,8 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
   };
 
   /**
-   * Puts back what a kill or a careless hand removed: directories, HEAD, our config. Keeps the checkpoints.
-   * Resolves with whether git read the store (its index listed).
+   * Puts back what a kill or a careless hand removed: directories, HEAD, our config. Keeps the checkpoints. False
+   * when git still cannot read the store.
    */
   const repair = async (): Promise<boolean> => {
     for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) {
@@ -201,26 +222,31 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
       await writeAtomic(join(gitDir, 'info', 'attributes'), shadowAttributes);
     }
     // A damaged index is only a cache of the last snapshot: without it the next one adds every file again.
-    const readable = await run(['ls-files', '--stage']).then(
-      () => true,
-      () => false,
+    const index = await fs.readFile(join(gitDir, 'index')).catch(() => undefined);
+    if (index && !indexIntact(index)) await fs.rm(join(gitDir, 'index'), { force: true });
+    // One git process tells both whether git can read the store at all (it prints the git dir) and whether the
+    // chain's newest commit is there.
+    const newest = await run([
+      'rev-parse',
+      '--git-dir',
+      '--verify',
+      '--quiet',
+      `${CHECKPOINT_REF}^{commit}`,
+    ]).then(
+      (out) => ({ found: true, out }),
+      (error: unknown) => {
+        if (error instanceof GitCommandError) return { found: false, out: error.stdout };
+        throw error;
+      },
     );
-    if (!readable) await fs.rm(join(gitDir, 'index'), { force: true });
-    // A chain whose newest commit is gone (objects lost) cannot be read: it starts again. The ref is read here,
-    // not by a git process: each one costs a fork of this (large) process.
-    const ref = await readRef(gitDir, CHECKPOINT_REF);
-    if (
-      ref &&
-      (await run(['cat-file', '-e', `${ref}^{commit}`]).then(
-        () => false,
-        () => true,
-      ))
-    ) {
+    if (newest.out.trim() === '') return false;
+    // A chain whose newest commit is gone (objects lost) cannot be read: it starts again.
+    if (!newest.found && (await refRecorded(gitDir, CHECKPOINT_REF))) {
       await run(['update-ref', '-d', CHECKPOINT_REF]).catch(() =>
         fs.rm(join(gitDir, CHECKPOINT_REF), { force: true }),
       );
     }
-    return readable;
+    return true;
   };
 
   const create = async () => {
@@ -231,19 +257,10 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
       ))
     )
       await createFresh();
-    else {
-      // Beyond repair (git still cannot read it): set aside, so nothing is lost, and start a new store. A store
-      // whose index git listed is one git reads: not asked again.
-      if (
-        !(await repair()) &&
-        (await run(['rev-parse', '--git-dir']).then(
-          () => false,
-          () => true,
-        ))
-      ) {
-        await fs.rename(gitDir, `${gitDir}.damaged-${Date.now()}`);
-        await createFresh();
-      }
+    // Beyond repair (git still cannot read it): set aside, so nothing is lost, and start a new store.
+    else if (!(await repair())) {
+      await fs.rename(gitDir, `${gitDir}.damaged-${Date.now()}`);
+      await createFresh();
     }
     // Refreshed once a process: the .gitignore files above the workspace may have changed since the last run.
     await writeAtomic(join(gitDir, 'info', 'exclude'), (await ancestorIgnores(workTree)).join('\n'));

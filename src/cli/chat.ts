@@ -2,7 +2,6 @@
 // the chat's commands (chat-commands.ts), `@path` attaches a file. This file only wires: input → user turns and
 // commands, the agent's events → the chat's screen (ui/chat-screen.ts), which writes everything the chat shows.
 import { realpath, stat } from 'node:fs/promises';
-import { keepUserFile } from '../checkpoint/user-files.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -279,7 +278,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       if (agent) await rewind(rewindChat(agent), args);
     },
     wroteForUser: async (file) => {
-      if (agent) await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
+      if (!agent) return;
+      // Loaded here: the checkpoint store's modules are not needed before the chat's first prompt.
+      const { keepUserFile } = await import('../checkpoint/user-files.js');
+      await keepUserFile(stateDir(env), agent.workspace.root, await realpath(file));
     },
     gitContext: () => agent && { agent, options: current, screen, busy, interactive },
     subcommand: {

@@ -1,8 +1,9 @@
 // A first run that sets itself up: with no provider chosen, an Ollama on this machine is used (and saved), or the
 // user picks a provider at the terminal, logs in, and the chat goes on; headless, one error names the command.
 // The decisions are provider-setup.ts's; this file asks, probes and writes.
+
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load.js';
 import { userConfigPath } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
@@ -39,6 +40,10 @@ async function foundCredentials(): Promise<CredentialProvider[]> {
 
 /** One line from the terminal; null on Ctrl-C or Ctrl-D. */
 function ask(prompt: string): Promise<string | null> {
+  // Required here, not imported: only the first run's questions use readline, and loading it costs every start.
+  const { createInterface } = createRequire(import.meta.url)(
+    'node:readline',
+  ) as typeof import('node:readline');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   return new Promise((done) => {
     let answered = false;

@@ -5,14 +5,17 @@ import { mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promis
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
+import { once } from '../core/once.js';
 import { stateDir } from './paths.js';
 
-const trustFileSchema = z
-  .object({
-    version: z.literal(1),
-    folders: z.array(z.string().refine(isAbsolute, 'folders must be absolute paths')),
-  })
-  .strict();
+const trustFileSchema = once(() =>
+  z
+    .object({
+      version: z.literal(1),
+      folders: z.array(z.string().refine(isAbsolute, 'folders must be absolute paths')),
+    })
+    .strict(),
+);
 
 export function trustFilePath(env: NodeJS.ProcessEnv): string {
   return join(stateDir(env), 'trusted-folders.json');
@@ -44,7 +47,7 @@ export async function readTrustedFolders(env: NodeJS.ProcessEnv): Promise<string
   } catch (error) {
     throw corrupt(file, 'it is not JSON', error);
   }
-  const result = trustFileSchema.safeParse(json);
+  const result = trustFileSchema().safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
     const at = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';

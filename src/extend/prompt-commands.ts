@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { userConfigPath } from '../config/paths.js';
+import { once } from '../core/once.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import { createReadJail, type ReadJail, skippedWarning } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -18,25 +19,29 @@ export const userCommandsDir = (env: NodeJS.ProcessEnv): string =>
   join(dirname(userConfigPath(env)), 'commands');
 
 /** A list of tool names: Claude Code writes it as one comma-separated string; a YAML list works too. */
-export const toolList = z
-  .union([z.array(z.string()), z.string()])
-  .optional()
-  .transform((value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((name) => name.trim())
-          .filter(Boolean)
-      : value,
-  );
+export const toolList = once(() =>
+  z
+    .union([z.array(z.string()), z.string()])
+    .optional()
+    .transform((value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean)
+        : value,
+    ),
+);
 
-const frontMatterSchema = z
-  .object({
-    description: z.string().optional(),
-    'allowed-tools': toolList,
-    'argument-hint': z.string().optional(),
-  })
-  .loose();
+const frontMatterSchema = once(() =>
+  z
+    .object({
+      description: z.string().optional(),
+      'allowed-tools': toolList(),
+      'argument-hint': z.string().optional(),
+    })
+    .loose(),
+);
 
 export interface LoadedCommands {
   commands: PromptCommand[];
@@ -95,7 +100,7 @@ async function commandFrom(
   real = file,
 ): Promise<PromptCommand> {
   const { meta, body } = await splitFrontMatter(await readFile(real, 'utf8'));
-  const front = frontMatterSchema.parse(meta);
+  const front = frontMatterSchema().parse(meta);
   const name = commandName(root, file);
   const firstLine = body.trim().split('\n')[0] ?? '';
   return {

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
+import { once } from '../core/once.js';
 import { type Keyring, systemKeyring } from './keyring.js';
 
 /** The environment variable that holds each provider's credential (and overrides any stored one). */
@@ -55,7 +56,7 @@ export function credentialsPath(env: NodeJS.ProcessEnv): string {
   return join(base, 'keel', 'credentials.yaml');
 }
 
-const fileSchema = z.record(z.string(), z.string());
+const fileSchema = once(() => z.record(z.string(), z.string()));
 
 export class CredentialStore {
   readonly file: string;
@@ -171,7 +172,7 @@ export class CredentialStore {
       value = undefined;
     }
     // Errors name the file, never its content, and carry no cause: a parser's message would quote secrets.
-    const parsed = fileSchema.safeParse(value);
+    const parsed = fileSchema().safeParse(value);
     if (!parsed.success) {
       throw new ConfigError(`credentials file ${this.file} is not a map of provider: secret`, {
         hint: 'fix it, or delete it and log in again with `keel auth login <provider>`',

@@ -1,6 +1,7 @@
 // Ollama's own REST endpoints beside chat: the host form OLLAMA_HOST takes, /api/tags (models) and /api/show
 // (context length, capabilities). Plain fetch: no SDK is needed to read two JSON documents.
 import { z } from 'zod';
+import { once } from '../core/once.js';
 import { capabilitiesOf, type ModelCapabilities, type ServerCapabilities } from './capabilities.js';
 import type { ProviderErrorContext } from './errors.js';
 import { fetchJson } from './fetch-json.js';
@@ -43,7 +44,7 @@ export function ollamaErrorContext(root: string, modelId: string): ProviderError
   };
 }
 
-const tagsSchema = z.object({ models: z.array(z.object({ name: z.string() }).loose()) }).loose();
+const tagsSchema = once(() => z.object({ models: z.array(z.object({ name: z.string() }).loose()) }).loose());
 /** What POST /api/show says of one model, nothing from the table. Throws classified errors (unreachable, not found). */
 export async function readOllamaShow(
   root: string,
@@ -85,7 +86,7 @@ export function ollamaHeaders(apiKey: string | undefined): Record<string, string
 /** The names of the installed models (GET /api/tags); throws classified errors (unreachable, rejected). */
 export async function listOllamaTags(root: string, signal?: AbortSignal, apiKey?: string): Promise<string[]> {
   const context = ollamaErrorContext(root, '');
-  const tags = tagsSchema.safeParse(
+  const tags = tagsSchema().safeParse(
     await fetchJson(`${root}/api/tags`, context, { signal, endpoint: true, headers: ollamaHeaders(apiKey) }),
   );
   return tags.success ? tags.data.models.map((m) => m.name) : [];

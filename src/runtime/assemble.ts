@@ -16,7 +16,6 @@ import { createModel } from '../providers/index.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
 import { KeptApprovals, keptApprovalsFile } from '../safety/kept-approvals.js';
 import { runRedactor } from '../safety/redact.js';
-import { describeTripped } from '../safety/tripwire.js';
 import { resumedTodos } from '../session/resume.js';
 import { summarize } from '../session/session-summary.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
@@ -29,8 +28,10 @@ import {
   promptBuilder,
 } from './conversation.js';
 import { runEvents } from './events.js';
-import { type Executor, modeMayChangeFiles, openExecution, planModeExecutor } from './executor.js';
+import { modeMayChangeFiles, planModeExecutor } from './execution-modes.js';
+import type { Executor } from './executor.js';
 import { firstRequest } from './first-request.js';
+import { lazyExecution } from './lazy-execution.js';
 import type { Run, RunOptions } from './run-types.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
@@ -137,13 +138,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     ? (options.approvals ??
       new ApprovalMemory(new KeptApprovals(keptApprovalsFile(state, workspace.root), workspace.root)))
     : undefined;
-  const {
-    executor: execution,
-    held,
-    hooks,
-    checkpoints,
-    tripwire,
-  } = openExecution({
+  // The execution side loads once the first request is out (or at a call before that): that request needs only the
+  // tools' specs. Configured hooks load it at once, as the session-start hook runs before the first request.
+  const execution = lazyExecution({
     config,
     registry,
     policy,
@@ -160,7 +157,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approvals,
     dryRun,
   });
-  const executor: Executor = mode === 'plan' ? planModeExecutor(execution, registry) : execution;
+  const executor: Executor =
+    mode === 'plan' ? planModeExecutor(execution.executor, registry) : execution.executor;
   const subagents = tasks
     ? createSubagents({
         config,
@@ -171,20 +169,25 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         sandboxed: commands.sandboxed,
         dryRun,
         policyFor,
-        held,
+        held: execution.held,
         toolParts,
         model,
         registry,
         agents,
         flush: events.flush,
-        outputDir: held.saveOutput ? join(outputRoot, runId) : undefined,
+        outputDir: join(outputRoot, runId),
       })
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks, the first change awaits it;
-  // from when the first request is out, so none of its git processes come before that request.
-  if (modeMayChangeFiles(mode)) sent.after(() => void checkpoints?.prepare());
-  await hooks?.sessionStart();
+  // from when the first request is out, so none of its git processes come before that request. A run whose mode
+  // changes no file (keel ask) loads the execution side only at a call, if any.
+  const mayChange = modeMayChangeFiles(mode);
+  // A failure to load is the first call's to report; in the background it is left alone.
+  const loadedLater = () => execution.load().catch(() => undefined);
+  if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.prepare()));
+  if (Object.values(config.hooks).some((list) => list.length > 0))
+    await (await execution.load()).hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
     workspace: workspace.root,
@@ -216,12 +219,11 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     intent: options.systemPrompt === undefined,
     // The state a turn's calls left is recorded as the next request goes out, while the model thinks: the run's end
     // then finds it recorded rather than waiting for it.
-    emit: checkpoints
-      ? (event) => {
-          emit(event);
-          if (event.type === 'turn_end' && event.tool_calls > 0) void checkpoints.settle();
-        }
-      : emit,
+    emit: (event) => {
+      emit(event);
+      // A turn with calls loaded the execution side.
+      if (event.type === 'turn_end' && event.tool_calls > 0) void execution.current()?.checkpoints?.settle();
+    },
     flush: events.flush,
     workspace: workspace.root,
     maxTurns: config.agent.max_turns,
@@ -273,10 +275,13 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       // Each run, or each chat turn, is one step `keel undo` can take back.
       runs += 1;
       const turnRun = runs === 1 ? runId : `${runId}-${runs}`;
-      checkpoints?.startRun(turnRun, session?.id);
-      sent.after(() => checkpoints?.warm());
+      // Each change of this run is recorded under its id: set before any call runs, as calls wait for the loading.
+      execution.whenOpen(({ checkpoints }) => checkpoints?.startRun(turnRun, session?.id));
+      if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.warm()));
       if (runs === 1) todos.announce();
       const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
+        // Loaded once the first request was out: a run that never sent one has nothing to settle.
+        const checkpoints = (await execution.started()?.catch(() => undefined))?.checkpoints;
         await checkpoints?.settle();
         // git.auto_commit: the run's or turn's changes, committed with a written message (not after an interrupt).
         if (config.git.auto_commit && checkpoints && !dryRun && ended.reason !== 'interrupted') {
@@ -285,6 +290,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         }
         return ended;
       });
+      // Configured hooks loaded the execution side before the first request.
+      const hooks = execution.current()?.hooks;
       if (!hooks) return result;
       return result.then(async (ended) => {
         await hooks.stop({ reason: ended.reason, turns: ended.turns });
@@ -292,7 +299,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       });
     },
     checkpoint: async (change) => {
-      await checkpoints?.take(change);
+      await (await execution.load()).checkpoints?.take(change);
     },
     compact: async (focus, signal) => {
       await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
@@ -303,14 +310,17 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       sent.dispose();
       runner.killAll();
       await languages.close();
+      const opened = await execution.started()?.catch(() => undefined);
+      const checkpoints = opened?.checkpoints;
       await checkpoints?.settle();
       // A finished `keel run` exits without waiting for what is left running (cli/main.ts): nothing may be
       // half-written to the store, and the audit log has every line.
       await checkpoints?.drained();
       checkpoints?.close(); // the tree watch's handles (unref'd: they never keep the process alive)
       // What a background command wrote after the last call returned is put back before the next run can read it.
-      const late = (await tripwire?.settle()) ?? [];
+      const late = (await opened?.tripwire?.settle()) ?? [];
       if (late.length > 0) {
+        const { describeTripped } = await import('../safety/tripwire.js');
         emit({
           type: 'warning',
           message: `tripwire: a background command changed protected files: ${describeTripped(late)}`,

@@ -10,8 +10,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { ToolCall } from '../core/messages.js';
 import { createHooks, type Hooks } from '../extend/hooks.js';
 import { ApprovalMemory } from '../safety/approval-memory.js';
-import { ACTIONS, type ActionKind, verdictOf } from '../safety/modes.js';
-import type { ExecutionMode, Policy } from '../safety/policy.js';
+import type { Policy } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { createTripwire, type Tripwire } from '../safety/tripwire.js';
 import {
@@ -22,9 +21,11 @@ import {
   type PreparedCall,
 } from '../tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
-import { offeredInPlanMode, type ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { ContextFor } from './tool-context.js';
+
+export { modeMayChangeFiles, planModeExecutor } from './execution-modes.js';
 
 export interface Executor extends LoopExecutor {
   readonly registry: ToolRegistry;
@@ -92,14 +93,6 @@ export interface Execution {
   tripwire?: Tripwire;
 }
 
-/** Whether a mode lets any call change files (only then is a run's first checkpoint prepared at launch). */
-export function modeMayChangeFiles(mode: ExecutionMode): boolean {
-  return Object.entries(ACTIONS).some(
-    ([kind]) =>
-      kind !== 'read' && kind !== 'read-only-command' && verdictOf(kind as ActionKind, mode) !== 'deny',
-  );
-}
-
 /** The executor with the run's hooks, checkpoints (before each change, for `keel undo`), saved outputs and approvals. */
 export function openExecution(options: ExecutionOptions): Execution {
   const { emit, env } = options;
@@ -156,18 +149,5 @@ export function openExecution(options: ExecutionOptions): Execution {
     ...(hooks ? { hooks } : {}),
     ...(checkpoints ? { checkpoints } : {}),
     ...(tripwire ? { tripwire } : {}),
-  };
-}
-
-/** Plan mode offers only what plans (tools joining later, MCP's among them, included); the policy refuses the rest. */
-export function planModeExecutor(execution: Executor, registry: ToolRegistry): Executor {
-  return {
-    ...execution,
-    specs: () =>
-      execution
-        .specs()
-        .filter((spec) =>
-          offeredInPlanMode(registry.get(spec.name) ?? { name: spec.name, safety: 'dangerous' }),
-        ),
   };
 }

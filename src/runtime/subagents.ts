@@ -22,7 +22,6 @@ import { createRegistry, readOnlyTools, type ToolRegistry } from '../tools/regis
 import { taskTool } from '../tools/task.js';
 import type { Tool } from '../tools/tool.js';
 import { conversationBudget, conversationText, openConversation, promptBuilder } from './conversation.js';
-import { createExecutor } from './executor.js';
 import { type ToolContextParts, toolContexts, toolLimits } from './tool-context.js';
 
 /** How deep sub-agents nest: the run's sub-agents (depth 1) may start their own (depth 2), those none. */
@@ -47,8 +46,8 @@ export interface SubagentParts {
   dryRun: boolean;
   /** The run's policy for its own mode, a new one for a narrower mode. */
   policyFor(mode: ExecutionMode): Policy;
-  /** The run's executor context: approvals, hooks, checkpoints, tripwire and dry run are shared. */
-  held: ExecutorContext;
+  /** The run's executor context, loaded with its execution side: approvals, hooks, checkpoints, tripwire, dry run. */
+  held(): Promise<ExecutorContext>;
   /** The run's side of every tool context (workspace, runner, state and cache dirs, language services). */
   toolParts: ToolContextParts;
   model: Model;
@@ -182,11 +181,13 @@ export function createSubagents(parts: SubagentParts, depth = 0, path = ''): Sub
     const saveOutput = parts.outputDir
       ? createOutputStore(join(parts.outputDir, `task-${parent.replace(/[^\w-]/g, '_')}`))
       : undefined;
+    // The execution side, loaded lazily by the run (runtime/lazy-execution.ts), is loaded by the time a task runs.
+    const [held, { createExecutor }] = await Promise.all([parts.held(), import('./executor.js')]);
     const executor = createExecutor(
       {
-        ...parts.held,
+        ...held,
         registry,
-        policy: mode === parts.mode ? parts.held.policy : parts.policyFor(mode),
+        policy: mode === parts.mode ? held.policy : parts.policyFor(mode),
         ...(saveOutput ? { saveOutput } : {}),
       },
       contextFor,

@@ -6,27 +6,30 @@ import { z } from 'zod';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type AgentEvent, replayConversation } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { once } from '../core/once.js';
 
 /** The first line of a session file. */
-export const sessionMetaSchema = z.object({
-  type: z.literal('session'),
-  version: z.literal(1),
-  id: z.string(),
-  workspace: z.string(),
-  provider: z.string(),
-  model: z.string(),
-  started: z.string(),
-  /** Dollars per million tokens, when the model's price was known. */
-  price: z
-    .object({
-      inputPerMTok: z.number(),
-      outputPerMTok: z.number(),
-      cacheReadPerMTok: z.number().optional(),
-      cacheWritePerMTok: z.number().optional(),
-    })
-    .optional(),
-});
-export type SessionMeta = z.infer<typeof sessionMetaSchema>;
+const sessionMetaSchema = once(() =>
+  z.object({
+    type: z.literal('session'),
+    version: z.literal(1),
+    id: z.string(),
+    workspace: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    started: z.string(),
+    /** Dollars per million tokens, when the model's price was known. */
+    price: z
+      .object({
+        inputPerMTok: z.number(),
+        outputPerMTok: z.number(),
+        cacheReadPerMTok: z.number().optional(),
+        cacheWritePerMTok: z.number().optional(),
+      })
+      .optional(),
+  }),
+);
+export type SessionMeta = z.infer<ReturnType<typeof sessionMetaSchema>>;
 
 /**
  * Every other line: an event as the stream carried it, with the time it was written. Checked by hand, not by a zod
@@ -73,7 +76,7 @@ export function parseSession(text: string): SessionRecord | undefined {
       continue;
     }
     if (meta === undefined) {
-      const parsed = sessionMetaSchema.safeParse(value);
+      const parsed = sessionMetaSchema().safeParse(value);
       if (parsed.success) meta = parsed.data;
       continue;
     }

@@ -1,6 +1,6 @@
 // glob: files whose path matches a glob, newest first, honouring .gitignore; listed by ripgrep (--files), or by
 // the JS walk when the binary cannot run.
-import { promises as fs, stat, statSync } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -15,10 +15,40 @@ const schema = z.object({
   path: z.string().optional(),
 });
 
+/** A file and its modification time (0 when it cannot be read). */
+interface Dated {
+  file: string;
+  mtime: number;
+}
+
+const dated1 = (file: string): Dated => ({
+  file,
+  mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+});
+
+/** Newest first; equal times by path, so the order is stable. */
+const newestFirst = (a: Dated, b: Dated): number =>
+  b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+
+/**
+ * The first `max` of `files` in newestFirst order, given them already newest first by rg's own stat
+ * (`--sortr=modified`, ties in walk order): only that head is dated here, with the run of files sharing the last
+ * one's time (so ties at the cut are ordered by path as a full sort would), and re-sorted.
+ */
+export function newestListed(files: readonly string[], max: number, date = dated1): Dated[] {
+  const head = files.slice(0, max).map(date);
+  const last = head.at(-1);
+  if (last && head.length === max)
+    for (let i = max; i < files.length; i++) {
+      const next = date(files[i] as string);
+      if (next.mtime !== last.mtime) break;
+      head.push(next);
+    }
+  return head.sort(newestFirst);
+}
+
 /** Files listed at most; a note says how many more matched. */
 export const MAX_GLOB_FILES = 200;
-/** Stats in flight at most while rg lists. */
-const MAX_PENDING_STATS = 1024;
 
 const toSlash =
   path.sep === '/' ? (p: string): string => p : (p: string): string => p.split(path.sep).join('/');
@@ -42,9 +72,8 @@ export function rgNameFilter(pattern: string): string | undefined {
 type OnFile = (file: string, fromStart: string) => void;
 
 /**
- * Lists the files under `start` as rg sees them (gitignore, hidden, no .git, links not followed), only those whose
- * name `pattern` may match when rg can tell, each to `onFile` as rg prints it (so the caller's work overlaps rg's
- * walk); false without rg.
+ * Lists the files under `start` as rg sees them (gitignore, hidden, no .git, links not followed), newest first,
+ * only those whose name `pattern` may match when rg can tell, each to `onFile`; false without rg.
  */
 async function listWithRg(
   rgPath: string | undefined,
@@ -64,7 +93,9 @@ async function listWithRg(
   try {
     const binary = rgPath ?? (await bundledRgPath());
     const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
-    const argv = [...RG_BASE_ARGS, '--files', ...byName, '--', target];
+    // rg dates and orders the files itself (one stat per file in Rust, before printing), so only the head is
+    // dated here; sorting makes rg walk on one thread, which on two cores costs less than the stats it saves.
+    const argv = [...RG_BASE_ARGS, '--files', '--sortr=modified', ...byName, '--', target];
     const run = await runRipgrep(binary, argv, {
       cwd: root,
       signal: ctx.signal,
@@ -105,49 +136,31 @@ export function createGlobTool(options: { rgPath?: string } = {}) {
       const pattern = args.pattern.replace(/^\.\//, '');
       const matches = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 
-      // Each match is dated as it is listed, while rg still walks: callback stats run on libuv's threads (no
-      // promise per file); past MAX_PENDING_STATS outstanding, synchronous ones hold the listing back.
-      const dated: { file: string; mtime: number }[] = [];
-      let pending = 0;
-      let allDated: (() => void) | undefined;
-      const date = (file: string) => {
-        if (pending >= MAX_PENDING_STATS) {
-          dated.push({ file, mtime: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 });
-          return;
-        }
-        const entry = { file, mtime: 0 };
-        dated.push(entry);
-        pending += 1;
-        stat(file, (error, stats) => {
-          if (!error) entry.mtime = stats.mtimeMs;
-          pending -= 1;
-          if (pending === 0) allDated?.();
-        });
-      };
       // When rg listed only files whose name matches and the pattern is only that name, every file listed matches.
       const nameDecides = rgNameFilter(pattern) !== undefined && /^(\*\*\/)?[^/]+$/.test(pattern);
+      const found: string[] = [];
       let backend = 'rg';
       const listed = await listWithRg(options.rgPath, start, pattern, ctx, (file, fromStart) => {
-        if (nameDecides || matches(fromStart)) date(file);
+        if (nameDecides || matches(fromStart)) found.push(file);
       });
-      if (!listed) {
+      let dated: Dated[];
+      if (listed) dated = newestListed(found, MAX_GLOB_FILES);
+      else {
         backend = 'js';
         // A read-only root outside the workspace is walked from itself, as rg does.
         const { root } = ctx.workspace;
         for await (const file of walkFiles(isInside(root, start) ? root : start, start, ctx.signal))
-          if (matches(toSlash(path.relative(start, file)))) date(file);
+          if (matches(toSlash(path.relative(start, file)))) found.push(file);
+        dated = found.map(dated1).sort(newestFirst);
       }
-      if (pending > 0) await new Promise<void>((resolve) => (allDated = resolve));
-      // Newest first; equal times by path, so the order is stable.
-      dated.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       const lines = dated.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));
-      const leftOut = dated.length - lines.length;
+      const leftOut = found.length - lines.length;
       if (leftOut > 0) lines.push(`[${leftOut} more files left out; narrow the pattern or path]`);
-      if (dated.length === 0) lines.push(`no files match ${pattern}${shown === '.' ? '' : ` in ${shown}`}`);
+      if (found.length === 0) lines.push(`no files match ${pattern}${shown === '.' ? '' : ` in ${shown}`}`);
       return ok(
         lines.join('\n'),
-        { files: dated.length, capped: leftOut > 0, backend },
-        `glob ${pattern}: ${dated.length} files`,
+        { files: found.length, capped: leftOut > 0, backend },
+        `glob ${pattern}: ${found.length} files`,
       );
     },
   });

@@ -1,6 +1,7 @@
 // The search APIs web_search can use (web.search): how each is asked (Brave, Tavily, SearXNG) and its answer
 // read back through a zod schema into title, URL and snippet.
 import { z } from 'zod';
+import { once } from '../core/once.js';
 import type { SearchEndpoint } from './tool.js';
 import type { HttpRequest } from './web-http.js';
 
@@ -17,22 +18,26 @@ export const DEFAULT_SEARCH_URLS: Readonly<Record<SearchEndpoint['provider'], st
   searxng: undefined,
 };
 
-const braveAnswer = z.object({
-  web: z
-    .object({
-      results: z
-        .array(z.object({ title: z.string(), url: z.string(), description: z.string().optional() }))
-        .default([]),
-    })
-    .optional(),
-});
+const braveAnswer = once(() =>
+  z.object({
+    web: z
+      .object({
+        results: z
+          .array(z.object({ title: z.string(), url: z.string(), description: z.string().optional() }))
+          .default([]),
+      })
+      .optional(),
+  }),
+);
 
 /** Tavily and SearXNG both answer `results: [{title, url, content}]`. */
-const resultsAnswer = z.object({
-  results: z
-    .array(z.object({ title: z.string().default(''), url: z.string(), content: z.string().nullish() }))
-    .default([]),
-});
+const resultsAnswer = once(() =>
+  z.object({
+    results: z
+      .array(z.object({ title: z.string().default(''), url: z.string(), content: z.string().nullish() }))
+      .default([]),
+  }),
+);
 
 /** The request for one search: the URL (also what the policy judges), method, headers and body. */
 export function searchRequest(
@@ -83,12 +88,12 @@ const collapse = (text: string): string =>
 export function searchHits(provider: SearchEndpoint['provider'], json: unknown, count: number): SearchHit[] {
   const hits =
     provider === 'brave'
-      ? (braveAnswer.parse(json).web?.results ?? []).map((r) => ({
+      ? (braveAnswer().parse(json).web?.results ?? []).map((r) => ({
           title: r.title,
           url: r.url,
           snippet: r.description ?? '',
         }))
-      : resultsAnswer
+      : resultsAnswer()
           .parse(json)
           .results.map((r) => ({ title: r.title, url: r.url, snippet: r.content ?? '' }));
   // Brave marks matches with <strong>; snippets are read as plain text.

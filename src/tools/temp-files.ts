@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { once } from '../core/once.js';
 
 /** Every temp file's name starts `.keel-tmp-<pid>-<random>-`, so a leftover is recognisable at a glance. */
 export const TEMP_PREFIX = '.keel-tmp-';
@@ -14,7 +15,7 @@ const JOURNAL_DIR = 'temp-files';
 const MAX_BASENAME = 200;
 
 /** A journal entry, `<pid>-<random>.json`: the host the process ran on and the temp file's absolute path. */
-const entrySchema = z.object({ host: z.string(), path: z.string() });
+const entrySchema = once(() => z.object({ host: z.string(), path: z.string() }));
 
 export interface TempFile {
   /** Where to write: beside the target, so the rename onto it is atomic. */
@@ -55,9 +56,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readEntry(file: string): Promise<z.infer<typeof entrySchema> | undefined> {
+async function readEntry(file: string): Promise<z.infer<ReturnType<typeof entrySchema>> | undefined> {
   try {
-    return entrySchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
+    return entrySchema().parse(JSON.parse(await fs.readFile(file, 'utf8')));
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
-import { judgeIndex } from '../../src/checkpoint/git-index.js';
+import { indexIntact, judgeIndex } from '../../src/checkpoint/git-index.js';
 import { parseRaw } from '../../src/checkpoint/restore-checks.js';
 import { modeMayChangeFiles } from '../../src/runtime/executor.js';
 import { useCleanup } from '../support/cleanup.js';
@@ -246,6 +246,21 @@ describe('seeding from the user’s index', () => {
       expect([what, await verdict()]).toEqual([what, expected]);
     }
     expect(judgeIndex(Buffer.from('not an index at all, no'))).toEqual({ ok: false, why: 'not an index' });
+  });
+
+  it('takes an index git wrote as whole, and not one cut short or changed', async () => {
+    const root = await tempDir('keel-big-intact-');
+    await fs.writeFile(join(root, 'a.txt'), 'a\n');
+    await commitAll(root);
+    const written = await fs.readFile(join(root, '.git/index'));
+    await git(root, 'update-index', '--index-version', '4');
+    const v4 = await fs.readFile(join(root, '.git/index'));
+    const flipped = Buffer.from(written);
+    flipped[20] = (flipped[20] ?? 0) ^ 1;
+    const unhashed = Buffer.concat([written.subarray(0, -20), Buffer.alloc(20)]);
+    expect(
+      [written, v4, written.subarray(0, -1), flipped, unhashed, Buffer.from('not an index')].map(indexIntact),
+    ).toEqual([true, true, false, false, true, false]);
   });
 
   it('reads git diff --raw records', () => {

@@ -182,16 +182,21 @@ describe('a fill into an index that has entries', () => {
 
 describe('the pack idx', () => {
   it('puts offsets past 2 GiB in its 64-bit table, as git reads them', async () => {
-    const id = (byte: number) => Buffer.alloc(20, byte);
+    const ids = Buffer.concat([Buffer.alloc(20, 0xbb), Buffer.alloc(20, 0xaa)]);
+    const idx = packIndex({ count: 2, ids, offsets: [3 * 2 ** 31, 12], crcs: [1, 2] }, Buffer.alloc(20, 9));
+    const shown = await exec('git', ['show-index'], { input: idx, env: gitEnv });
+    expect(shown).toBe(`12 ${'aa'.repeat(20)} (00000002)\n${3 * 2 ** 31} ${'bb'.repeat(20)} (00000001)\n`);
+  });
+
+  it('orders ids that share their first four bytes by the rest, as git looks them up', async () => {
+    const id = (last: number) => Buffer.concat([Buffer.alloc(19, 0xcc), Buffer.from([last])]);
     const idx = packIndex(
-      [
-        { id: id(0xbb), offset: 3 * 2 ** 31, crc: 1 },
-        { id: id(0xaa), offset: 12, crc: 2 },
-      ],
+      { count: 3, ids: Buffer.concat([id(3), id(1), id(2)]), offsets: [30, 10, 20], crcs: [3, 1, 2] },
       Buffer.alloc(20, 9),
     );
     const shown = await exec('git', ['show-index'], { input: idx, env: gitEnv });
-    expect(shown).toBe(`12 ${'aa'.repeat(20)} (00000002)\n${3 * 2 ** 31} ${'bb'.repeat(20)} (00000001)\n`);
+    const hex = (last: number) => `${'cc'.repeat(19)}0${last}`;
+    expect(shown).toBe(`10 ${hex(1)} (00000001)\n20 ${hex(2)} (00000002)\n30 ${hex(3)} (00000003)\n`);
   });
 
   it('writes nothing for a pack with no object', async () => {

@@ -156,6 +156,11 @@ describe('a damaged checkpoint store', () => {
     ['HEAD deleted', (d) => fs.rm(join(d, 'HEAD'))],
     ['config emptied', (d) => fs.writeFile(join(d, 'config'), '')],
     ['index garbled', (d) => fs.writeFile(join(d, 'index'), 'not an index')],
+    // As if the objects were lost: the chain's newest commit is not in the store.
+    [
+      'the newest checkpoint gone',
+      (d) => fs.writeFile(join(d, 'refs/keel/checkpoints'), `${'1'.repeat(40)}\n`),
+    ],
   ];
   describe('one store, damaged in turn', () => {
     // Made once: each damage meets the store the previous test left repaired.

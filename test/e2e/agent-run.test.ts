@@ -1,5 +1,5 @@
-// keel run against the scripted model server over loopback, in temp workspaces: the built binary for a multi-step
-// run and for signals (Ctrl-C in a run, and at the chat's question), the rest in process: runCommand
+// keel run against the scripted model server over loopback, in temp workspaces: the built binary for signals
+// (Ctrl-C in a run, and at the chat's question), the rest in process: runCommand
 // (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat).
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -16,30 +16,16 @@ import { inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
 
 const { server, workspace, removeLater } = useE2E();
 
-// The built binary for the default wire format; the same run in process (runCommand) for the other.
+// Both wire formats in process (runCommand): a multi-step run of the built binary is test/e2e/code-tools.test.ts's.
 describe.each([
-  ['ollama', (s: ModelServer) => s.ollamaUrl, true],
-  ['openai-compatible', (s: ModelServer) => s.openaiUrl, false],
-])('keel run against %s', (provider, baseUrl, binary) => {
+  ['ollama', (s: ModelServer) => s.ollamaUrl],
+  ['openai-compatible', (s: ModelServer) => s.openaiUrl],
+])('keel run against %s', (provider, baseUrl) => {
   it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
     const s = await server(todoScript());
     const ws = await workspace(todoFiles);
     const prompt = 'Find all TODO comments and create tasks.md';
-    const r = binary
-      ? await runKeel([
-          'run',
-          '--provider',
-          provider,
-          '--base-url',
-          baseUrl(s),
-          '--model',
-          'test-model',
-          '--cwd',
-          ws,
-          '--prompt',
-          prompt,
-        ])
-      : await keelRun({ provider, baseUrl: baseUrl(s), model: 'test-model', cwd: ws, prompt });
+    const r = await keelRun({ provider, baseUrl: baseUrl(s), model: 'test-model', cwd: ws, prompt });
     await expectTodoTaskDone(r, ws, s);
     // Both parallel calls were answered, with the real file contents.
     const third = toolMessages(s.requests[2]!.body);

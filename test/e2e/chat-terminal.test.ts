@@ -11,10 +11,8 @@ import type { ModelServer } from '../support/model-server.js';
 import { hasTmux, startTerminal, type Terminal } from '../support/tmux.js';
 
 const { server, workspace, track } = useE2E();
-const everything = resolve(
-  import.meta.dirname,
-  '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
+// A light MCP server with server-everything's args-prompt (test/mcp/manager.test.ts has the real one's prompts).
+const promptsServer = resolve(import.meta.dirname, '../fixtures/mcp/prompts-server.mjs');
 
 /** The last user message of a chat request (Ollama's wire). */
 const lastUser = (s: ModelServer, index: number) => {
@@ -104,9 +102,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
         'keel/config.yaml': [
           'mcp:',
           '  servers:',
-          '    everything:',
+          '    weather:',
           '      command: node',
-          `      args: [${JSON.stringify(everything)}, stdio]`,
+          `      args: [${JSON.stringify(promptsServer)}]`,
           '',
         ].join('\n'),
       });
@@ -205,14 +203,19 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
 
       // An MCP server's prompt is a slash command once the server is ready (it starts in the background: /help
       // lists its prompts once it is); its text goes to the model.
+      // The whole help is one print, its keys last: a help is shown when one more 'Ctrl-D' is (the line typed may
+      // be drawn before the prompt while the last turn ends, so it marks nothing).
+      const helps = (screen: string) => screen.split('Ctrl-D').length - 1;
       for (let i = 0; i < 50; i++) {
+        const before = helps(await term.screen());
         await send(term, '/help');
+        const shown = await term.waitFor((screen) => helps(screen) > before);
+        if (shown.includes('/weather__args-prompt')) break;
         await new Promise((r) => setTimeout(r, 200));
-        if ((await term.screen()).includes('/everything__args-prompt')) break;
       }
-      await term.waitFor('/everything__args-prompt');
+      await term.waitFor('/weather__args-prompt');
       await term.keys('C-l');
-      await send(term, '/everything__args-prompt Paris');
+      await send(term, '/weather__args-prompt Paris');
       await term.waitFor('about Paris');
       expect(lastUser(s, 11)).toContain('Paris');
 
@@ -328,7 +331,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       await send(second, 'pick a greeting');
       await second.waitFor('answer (1-2 or your answer)');
       await send(second, '2');
-      await second.waitFor('I will use hi there.');
+      // The turn's status line first: /plan typed while the turn ends may be drawn before the prompt.
+      await second.waitFor(after('I will use hi there.', / in \/ \d+ out\n›/));
       expect(toolMessages(s.requests[5]!.body).at(-1)).toContain('hi there');
       // /plan: a plan-mode turn offers only what plans (no writes, no commands), then the chat asks how to go on.
       await send(second, '/plan');

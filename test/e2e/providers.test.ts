@@ -1,6 +1,11 @@
-// The same multi-step TODO task from the built CLI against each hosted provider's own wire format (one binary run
-// per format); missing and rejected keys and OpenRouter's specifics in-process through runCommand.
+// The same multi-step TODO task against each hosted provider's own wire format, in-process through runCommand; the
+// built CLI once for all four, in one chat that switches provider with /model, so each provider's module is loaded
+// and talks its wire format from the bundle (a process per provider cost half a second of CPU each); missing and
+// rejected keys and OpenRouter's specifics in-process.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
@@ -41,13 +46,7 @@ async function setup(c: Case, script: ScriptStep[]) {
   return { s, ws };
 }
 
-const run = (c: Case, s: ModelServer, ws: string, env: Record<string, string>, extra: string[] = []) =>
-  runKeel(
-    ['run', '--provider', c.provider, '--base-url', c.url(s), '--model', 'test-model', '--cwd', ws, ...extra],
-    { env },
-  );
-
-/** The same run in-process (runCommand, as the binary runs it). */
+/** `keel run` in-process (runCommand, as the binary runs it). */
 const runHere = (
   c: Case,
   s: ModelServer,
@@ -71,10 +70,7 @@ const runHere = (
 describe.each(cases)('keel run --provider $provider', (c) => {
   it('finds TODO comments across files and writes tasks.md in a multi-step run', async () => {
     const { s, ws } = await setup(c, signedTodoScript);
-    const r = await run(c, s, ws, { [c.envVar]: key }, [
-      '--prompt',
-      'Find all TODO comments and create tasks.md',
-    ]);
+    const r = await runHere(c, s, ws, { [c.envVar]: key }, 'Find all TODO comments and create tasks.md');
     await expectTodoTaskDone(r, ws, s);
     // Both parallel calls were answered with the real file contents, and the listing reached the model.
     const third = c.toolResults(s.requests[2]!.body);
@@ -106,6 +102,52 @@ describe.each(cases)('keel run --provider $provider', (c) => {
     const r = await runHere(c, s, ws, { [c.envVar]: key }, 'hi');
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`credentials rejected by ${c.provider}`);
+    expect(r.stdout + r.stderr).not.toContain(key);
+  });
+});
+
+describe('the built CLI with each hosted provider', () => {
+  it('answers through gemini, anthropic, openai and openrouter in one chat, switching with /model, each with its own key and wire format', async () => {
+    // OpenRouter last: there, `/model anthropic/…` names a vendor's model on OpenRouter, not the provider.
+    const order = [...cases].sort(
+      (a, b) => Number(a.provider === 'openrouter') - Number(b.provider === 'openrouter'),
+    );
+    const ws = await workspace(todoFiles);
+    const s = await server(
+      order.flatMap((c) => [
+        { toolCalls: [{ name: 'list_files', args: { path: '.', recursive: true } }] },
+        { text: `listed through ${c.provider}` },
+      ]),
+    );
+    // Each provider's address from the config: a switch of provider leaves --base-url behind.
+    const config = join(await workspace(), 'providers.yaml');
+    await writeFile(
+      config,
+      stringify({ provider: Object.fromEntries(cases.map((c) => [c.provider, { base_url: c.url(s) }])) }),
+    );
+    const [first, ...others] = order;
+    const input = [
+      'list the files',
+      ...others.flatMap((c) => [`/model ${c.provider}/test-model`, 'list the files']),
+      '',
+    ].join('\n');
+    const keys = Object.fromEntries(cases.map((c) => [c.envVar, `${key}-${c.provider}`]));
+    const r = await runKeel(
+      ['chat', '--provider', first!.provider, '--model', 'test-model', '--config', config, '--cwd', ws],
+      { env: keys, input },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.requests).toHaveLength(2 * order.length);
+    for (const [i, c] of order.entries()) {
+      expect(r.stdout).toContain(`listed through ${c.provider}`);
+      const [call, answer] = [s.requests[2 * i]!, s.requests[2 * i + 1]!];
+      // Each provider's own key, on its own wire format; the listing's result went back to it.
+      expect(JSON.stringify(call.headers)).toContain(`${key}-${c.provider}`);
+      expect(c.toolResults(answer.body)).toContain('src/main.ts');
+      if (c.provider === 'gemini') expect(call.path).toBe('/v1beta/models/test-model:streamGenerateContent');
+      else if (c.provider === 'anthropic') expect(call.path).toBe('/v1/messages');
+      else expect(call.body.model).toBe('test-model');
+    }
     expect(r.stdout + r.stderr).not.toContain(key);
   });
 });

@@ -90,6 +90,17 @@ describe('agent files', () => {
     expect(trusted.agents.map((a) => a.name)).toEqual(['explore', 'review']);
   });
 
+  it('lists the built-in agents and the files’ agents together by name', async () => {
+    const home = await workspace({ 'config/keel/agents/zeta.md': '---\ndescription: last\n---\n' });
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };
+    const ws = await workspace({ '.keel/agents/alpha.md': '---\ndescription: first\n---\n' });
+    await trustFolder(env, ws);
+    const loaded = await loadAgents({ workspace: ws, env });
+    expect(loaded.agents.map((a) => a.name)).toEqual(['alpha', 'explore', 'review', 'zeta']);
+    const none = await loadAgents({ workspace: await workspace(), env: { ...env, XDG_CONFIG_HOME: ws } });
+    expect(none.agents.map((a) => a.name)).toEqual(['explore', 'review']);
+  });
+
   it('skips a project agent file that links out of the workspace', async () => {
     const home = await workspace({ 'secret.md': '---\ndescription: outside\n---\n' });
     const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state') };

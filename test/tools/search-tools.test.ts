@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openWorkspace } from '../../src/safety/workspace.js';
-import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
+import { createGlobTool, MAX_GLOB_FILES, newestListed, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -281,6 +281,47 @@ describe('glob: rg prefiltering with its own --glob', () => {
     expect(rgNameFilter('+(a|b).ts')).toBeUndefined();
     expect(rgNameFilter('!*.ts')).toBeUndefined();
     expect(rgNameFilter('a/{b,c/d}.ts')).toBeUndefined();
+  });
+});
+
+describe('glob: rg orders by time, only the head is dated here', () => {
+  test('a capped list with ties across the cut is the same, in the same order, from rg and from the JS walk', async () => {
+    const names = Array.from(
+      { length: MAX_GLOB_FILES + 5 },
+      (_, i) => `tied/f${String(i).padStart(3, '0')}.txt`,
+    );
+    await Promise.all(names.map((name) => ws.write(name, '')));
+    // Three newest files, then every other file at one time, so the cut falls inside the tie.
+    await Promise.all(
+      names.map((name, i) => fs.utimes(path.join(ws.root, name), 1_000, i < 3 ? 5_000 + i : 1_000)),
+    );
+    const rg = createGlobTool() as Tool;
+    const js = createGlobTool({ rgPath: await unrunnableRg() }) as Tool;
+    const fromRg = await run(rg, { pattern: 'tied/*.txt' });
+    const fromJs = await run(js, { pattern: 'tied/*.txt' });
+    expect(fromRg.metadata.backend).toBe('rg');
+    expect(fromRg.output).toBe(fromJs.output);
+    expect(fromRg.output.split('\n').slice(0, 4)).toEqual([
+      'tied/f002.txt',
+      'tied/f001.txt',
+      'tied/f000.txt',
+      'tied/f003.txt',
+    ]);
+  });
+
+  test('newestListed dates the head and the run tied with its last file, ordered newest first then by path', () => {
+    const times: Record<string, number> = { a: 1, b: 5, c: 3, d: 3, e: 3, f: 2 };
+    const date = (file: string) => ({ file, mtime: times[file] ?? 0 });
+    const files = (order: string) =>
+      newestListed([...order], 3, date)
+        .map((d) => d.file)
+        .join('');
+    // rg's order: newest first, ties in walk order.
+    expect(files('becdfa')).toBe('bcde');
+    expect(files('bedcfa')).toBe('bcde');
+    expect(files('bcdefa')).toBe('bcde');
+    expect(files('bf')).toBe('bf');
+    expect(newestListed([], 3, date)).toEqual([]);
   });
 });
 
