@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 
 const AUTHOR = 'Keel <keel@localhost>';
 
@@ -56,6 +56,28 @@ export function writeCommit(
     `tree ${commit.tree}\n${commit.parent ? `parent ${commit.parent}\n` : ''}author ${stamp}\ncommitter ${stamp}\n\n${commit.message}`,
   );
   return writeLooseObject(gitDir, 'commit', body);
+}
+
+/**
+ * The first parent of a commit the store holds loose (as Keel writes them), read without a git process: '' when it
+ * has none; undefined when it is not loose (packed since, or another object), for the caller to ask git.
+ */
+export async function looseCommitParent(gitDir: string, oid: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
+  const raw = await fs
+    .readFile(join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2)))
+    .catch(() => undefined);
+  if (!raw) return undefined;
+  let text: string;
+  try {
+    text = inflateSync(raw).toString('latin1');
+  } catch {
+    return undefined;
+  }
+  const body = text.indexOf('\0');
+  if (!text.startsWith('commit ') || body < 0) return undefined;
+  const header = text.slice(body + 1, text.indexOf('\n\n', body));
+  return /^parent ([0-9a-f]{40})$/m.exec(header)?.[1] ?? '';
 }
 
 /** The hash a ref holds: its own file, else its line in packed-refs. */

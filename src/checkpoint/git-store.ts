@@ -10,7 +10,7 @@ import {
   type FileChange,
   type RestoreResult,
 } from './checkpoints.js';
-import { readRef, updateRef, writeCommit } from './git-objects.js';
+import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
@@ -123,6 +123,11 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     return commit(full, REF, parent, parent);
   };
 
+  /** A commit's first parent ('' if none or unreadable): read in process when loose, else by git. */
+  const parentOf = async (commit: string) =>
+    (await looseCommitParent(git.gitDir, commit)) ??
+    (await git.run(['rev-parse', '--verify', '--quiet', `${commit}^`]).catch(() => '')).trim();
+
   /** The files changed between two commits (or a commit and the index). */
   const diff = async (...revs: string[]) =>
     parseNameStatus(await git.run(['diff', '-z', '--no-renames', '--name-status', ...revs]));
@@ -169,9 +174,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const newest = await head();
       const after = await head(AFTER_REF);
       if (!newest || !after) return undefined;
-      const parent = (
-        await git.run(['rev-parse', '--verify', '--quiet', `${after}^`]).catch(() => '')
-      ).trim();
+      const parent = await parentOf(after);
       return parent === newest ? diff(newest, after) : undefined;
     },
     async prepare() {
@@ -219,9 +222,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     async restore(target: Checkpoint, undoRun: string): Promise<RestoreResult> {
       const newest = await head();
       const after = await head(AFTER_REF);
-      const afterParent = after
-        ? (await git.run(['rev-parse', '--verify', '--quiet', `${after}^`]).catch(() => '')).trim()
-        : undefined;
+      const afterParent = after ? await parentOf(after) : undefined;
       const current = await snapshot({
         time: new Date().toISOString(),
         run: undoRun,

@@ -200,7 +200,8 @@ export async function restoreFilesAt(
   out: CommandOutput,
 ): Promise<boolean> {
   const opened = await openStore(options);
-  const target = checkpointSince(await opened.store.list(), time);
+  // What changed after the newest is only listed, never restored from: not staged for here.
+  const target = checkpointSince(await opened.store.list({ newestChanged: false }), time);
   if (!target) return false;
   await restore(opened, target, 'before that message', out);
   return true;
@@ -214,7 +215,9 @@ export async function undoCommand(
   try {
     const opened = await openStore(options);
     const { root, store } = opened;
-    const checkpoints = await store.list();
+    // What changed after the newest checkpoint costs staging the workspace: only the listing shows it (a restore
+    // stages it anyway, into the checkpoint it takes first).
+    const checkpoints = await store.list({ newestChanged: options.list === true });
     if (options.list) {
       if (checkpoints.length === 0) {
         out.print(`no checkpoints for ${sanitize(root)}: nothing to undo\n`);

@@ -105,7 +105,7 @@ describe('a checkpoint in a git repository', () => {
     await fs.rm(join(t.root, 'src'), { recursive: true });
     await fs.writeFile(join(t.root, 'made.txt'), 'made\n');
     const store = await t.store();
-    await store.restore(undoTarget(await store.list()), 'undo-1');
+    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     const after = await treeSnapshot(t.root);
     delete after['.git'];
     const expected = { ...before };
@@ -124,7 +124,9 @@ describe('a checkpoint in a git repository', () => {
     // As `git gc --prune` would after a rewrite: a.txt's committed contents are gone from the user's store.
     await fs.rm(join(t.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)), { force: true });
     const store = await t.store();
-    const error = await store.restore(undoTarget(await store.list()), 'undo-1').catch((e: unknown) => e);
+    const error = await store
+      .restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1')
+      .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/cannot restore checkpoint .*\(a\.txt\).*nothing was changed/);
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('agent\n');
     expect(await fs.readFile(join(t.root, 'b.txt'), 'utf8')).toBe('agent b\n');
@@ -165,7 +167,7 @@ describe('files over checkpoints.max_file_mb', () => {
     t.checkpointer.startRun('run-1');
     await t.take();
     const store = await t.store();
-    const target = undoTarget(await store.list());
+    const target = undoTarget(await store.list({ newestChanged: false }));
     expect(target.large?.map((f) => [f.path, f.size])).toEqual([
       ['big.bin', big.length],
       ['big2.bin', big.length],

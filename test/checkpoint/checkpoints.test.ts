@@ -112,7 +112,7 @@ describe('checkpoints in a shadow git repository', () => {
     await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
     const after = await treeSnapshot(t.root);
     const store = await t.store();
-    const undo = await store.restore(undoTarget(await store.list()), 'undo-1');
+    const undo = await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
     const list = await store.list();
     expect(list[0]?.id).toBe(undo.undoId);
@@ -158,7 +158,7 @@ describe('checkpoints in a shadow git repository', () => {
     await fs.rm(join(t.root, 'b.txt'));
     await fs.writeFile(join(t.root, 'c.txt'), 'C\n');
     const store = await t.store();
-    await store.restore(undoTarget(await store.list()), 'undo-1');
+    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(await treeSnapshot(join(t.root, '.git'), { mtimes: true })).toEqual(dotGit);
     expect(await status()).toBe(before);
   });
@@ -183,7 +183,7 @@ describe('checkpoints in a shadow git repository', () => {
     await t.take('execute_command');
     await fs.writeFile(join(t.root, 'crlf.txt'), 'gone\n');
     const store = await t.store();
-    await store.restore(undoTarget(await store.list()), 'undo-1');
+    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(await treeSnapshot(t.root)).toEqual(before);
     await expect(fs.stat(join(t0, 'HOOK-RAN'))).rejects.toThrow();
   });
@@ -306,7 +306,7 @@ describe('checkpoints without git', () => {
     ]);
     expect(await treeSnapshot(t.root)).toEqual(before);
     // And the undo can be undone.
-    await store.restore(undoTarget(await store.list()), 'undo-2');
+    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-2');
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('changed\n');
     await expect(fs.stat(join(t.root, 'dir'))).rejects.toThrow();
   });

@@ -58,7 +58,7 @@ describe('git-ignored files in checkpoints', () => {
     await fs.writeFile(join(t.root, 'node_modules/pkg/index.js'), 'rebuilt\n');
 
     const store = await t.store();
-    const target = undoTarget(await store.list());
+    const target = undoTarget(await store.list({ newestChanged: false }));
     expect(target.skipped).toEqual([
       { path: 'huge.log', reason: 'size', size: 2048 },
       { path: 'node_modules/', reason: 'generated' },
@@ -103,13 +103,13 @@ describe('undo after edits by hand', () => {
     const handState = await treeSnapshot(t.root);
 
     const store = await t.store();
-    const result = await store.restore(undoTarget(await store.list()), 'undo-1');
+    const result = await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(result.handEdits).toEqual([
       { status: 'A', path: 'fresh.txt' },
       { status: 'M', path: 'notes.txt' },
     ]);
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
-    await store.restore(undoTarget(await store.list(), result.undoId), 'undo-2');
+    await store.restore(undoTarget(await store.list({ newestChanged: false }), result.undoId), 'undo-2');
     expect(await treeSnapshot(t.root)).toEqual(handState);
   });
 
@@ -121,7 +121,7 @@ describe('undo after edits by hand', () => {
     await recordAfter();
     await t.checkpointer.settle();
     const store = await t.store();
-    const result = await store.restore(undoTarget(await store.list()), 'undo-1');
+    const result = await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(result.handEdits).toEqual([]);
     expect(result.changes).toEqual([{ status: 'M', path: 'a.txt' }]);
   });
@@ -193,7 +193,7 @@ describe('a damaged checkpoint store', () => {
         });
         await fs.writeFile(join(t.root, 'a.txt'), 'after\n');
         const store = await t.store();
-        await store.restore(undoTarget(await store.list()), `undo-${n}`);
+        await store.restore(undoTarget(await store.list({ newestChanged: false })), `undo-${n}`);
         expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe(before);
       });
     }
@@ -206,7 +206,7 @@ describe('a damaged checkpoint store', () => {
     await t.take('write_file');
     await fs.writeFile(join(t.root, 'a.txt'), 'two\n');
     const store = await t.store();
-    await store.restore(undoTarget(await store.list()), 'undo-1');
+    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
     expect(await exec('git', ['--git-dir', t.gitDir, 'config', 'core.hooksPath'])).toBe('/dev/null\n');
   });
