@@ -20,6 +20,7 @@ import {
   whenOffered,
 } from '../support/mcp.js';
 import type { ModelServer } from '../support/model-server.js';
+import { hasEnded } from '../support/processes.js';
 
 const { server, workspace } = useE2E();
 const home = useTempHome();
@@ -308,14 +309,7 @@ async function startHttpEverything(
   return { port, log: () => log };
 }
 
-/** Resolves once no process has this pid (a SIGTERMed child may take a moment to go). */
+/** Resolves once the process has ended (a SIGTERMed child may take a moment to go; init reaps it later still). */
 async function waitUntilGone(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolveLater) => setTimeout(resolveLater, 50));
-  }
+  while (!hasEnded(pid)) await new Promise((resolveLater) => setTimeout(resolveLater, 50));
 }
