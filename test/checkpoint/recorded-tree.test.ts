@@ -2,7 +2,6 @@
 // the checkpoint found the changes (the first one's scan, later ones from the tree watch with the index patched in
 // place and only the changed folders' trees rebuilt): after edits, adds, deletes, a symlink, executable bits, type
 // changes; and the shadow store stays one git fsck finds whole.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,15 +9,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Checkpointer, createCheckpointer } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
+import { exec } from '../support/small-shell.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
-const git = (cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-    cwd,
-    env: { ...gitEnv, ...env },
-  })
-    .toString()
-    .trim();
+/** Forked from the small shell, not from this worker (see test/support/small-shell.ts). */
+const git = async (cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) =>
+  (
+    await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+      cwd,
+      env: { ...gitEnv, ...env },
+    })
+  ).trim();
 
 const FILES: Record<string, string> = {
   'a.txt': 'a\n',
@@ -126,12 +127,12 @@ describe.each([
       await fs.writeFile(join(root, path), content);
     }
     if (repo) {
-      git(root, {}, 'init', '-q');
-      git(root, {}, 'add', '-A');
-      git(root, {}, 'commit', '-qm', 'init');
+      await git(root, {}, 'init', '-q');
+      await git(root, {}, 'add', '-A');
+      await git(root, {}, 'commit', '-qm', 'init');
     }
     refDir = join(state, 'ref.git');
-    git(state, {}, 'init', '-q', '--bare', refDir);
+    await git(state, {}, 'init', '-q', '--bare', refDir);
     checkpointer = createCheckpointer({ root, stateDir: state, env: process.env, warn: () => {} });
     checkpointer.startRun('r');
   });
@@ -151,10 +152,10 @@ describe.each([
       tool: 'execute_command',
       preview: { reads: [], writes: [], summary: 'cmd' },
     });
-    const recorded = git(root, shadow(), 'rev-parse', 'refs/keel/checkpoints^{tree}');
+    const recorded = await git(root, shadow(), 'rev-parse', 'refs/keel/checkpoints^{tree}');
     const env = { GIT_DIR: refDir, GIT_WORK_TREE: root };
-    git(root, env, 'add', '-A');
-    return { recorded, expected: git(root, env, 'write-tree') };
+    await git(root, env, 'add', '-A');
+    return { recorded, expected: await git(root, env, 'write-tree') };
   };
 
   it('is git write-tree of the files at the first checkpoint', async () => {
@@ -168,11 +169,12 @@ describe.each([
     expect(recorded).toBe(expected);
   });
 
-  it('leaves a store git fsck finds whole', () => {
+  it('leaves a store git fsck finds whole', async () => {
     const env = {
       ...shadow(),
       ...(repo ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: join(root, '.git', 'objects') } : {}),
     };
-    expect(() => git(root, env, 'fsck', '--strict', '--no-dangling', '--no-progress')).not.toThrow();
+    // exec rejects on a non-zero exit, with git's stderr.
+    await git(root, env, 'fsck', '--strict', '--no-dangling', '--no-progress');
   });
 });

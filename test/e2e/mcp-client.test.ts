@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { AgentEvent } from '../../src/core/events.js';
 import { answerOf, runInProcess, useTempHome, warningsOf } from '../support/assemble-in-process.js';
@@ -20,10 +20,23 @@ import {
   whenOffered,
 } from '../support/mcp.js';
 import type { ModelServer } from '../support/model-server.js';
+import { hasEnded } from '../support/processes.js';
 
-const { server, workspace, track } = useE2E();
+const { server, workspace } = useE2E();
 const home = useTempHome();
 const node = process.execPath;
+
+// server-everything over streamable HTTP boots in ~1.5 s: started with the file, so that it boots while the built
+// CLI's tests wait on their hung and silent servers, and awaited by the one test that uses it.
+let http: Promise<{ port: number; log: () => string }>;
+let stopHttp = () => {};
+beforeAll(() => {
+  http = startHttpEverything((stop) => {
+    stopHttp = stop;
+  });
+  http.catch(() => {}); // reported by the test that awaits it
+});
+afterAll(() => stopHttp());
 
 /** Resolves when `test` holds for an event: pass `observe` to the run, await `seen` in a script step. */
 function eventWatch(test: (event: AgentEvent) => boolean) {
@@ -131,8 +144,7 @@ describe('MCP servers in keel run (the built CLI)', () => {
 
 describe('MCP servers in a run', () => {
   it('runs server-everything tools over streamable HTTP, with a header filled from the environment', async () => {
-    const port = await freePort();
-    const http = await startHttpEverything(port);
+    const { port, log } = await http;
     const ws = await workspace();
     const config = await mcpConfig(ws, {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
@@ -148,7 +160,7 @@ describe('MCP servers in a run', () => {
     expect(result.reason).toBe('done');
     expect(answerOf(events)).toBe('summed');
     expect(toolMessages(s.requests.at(-1)!.body).at(-1)).toMatch(/42/);
-    expect(http.log()).toContain('Received MCP POST request');
+    expect(log()).toContain('Received MCP POST request');
     // The expanded secret went to the server only: not to the model, not to any event the outputs print.
     for (const request of s.requests) expect(request.rawBody).not.toContain('tok-SECRET-123');
     expect(JSON.stringify(events)).not.toContain('tok-SECRET-123');
@@ -274,15 +286,16 @@ describe('MCP servers in a run', () => {
   });
 });
 
-/** server-everything over streamable HTTP on `port`, stopped after the test; `log()` is what it printed. */
-async function startHttpEverything(port: number): Promise<{ log: () => string }> {
+/** server-everything over streamable HTTP on a free port, stopped by `onStop`'s function; `log()` is what it printed. */
+async function startHttpEverything(
+  onStop: (stop: () => void) => void,
+): Promise<{ port: number; log: () => string }> {
+  const port = await freePort();
   const child: ChildProcess = spawn(node, [everythingEntry, 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  track(async () => {
-    child.kill('SIGKILL');
-  });
+  onStop(() => child.kill('SIGKILL'));
   let log = '';
   await new Promise<void>((resolveReady, reject) => {
     const onData = (chunk: Buffer) => {
@@ -293,17 +306,10 @@ async function startHttpEverything(port: number): Promise<{ log: () => string }>
     child.stderr?.on('data', onData);
     child.once('exit', () => reject(new Error(`server-everything exited: ${log}`)));
   });
-  return { log: () => log };
+  return { port, log: () => log };
 }
 
-/** Resolves once no process has this pid (a SIGTERMed child may take a moment to go). */
+/** Resolves once the process has ended (a SIGTERMed child may take a moment to go; init reaps it later still). */
 async function waitUntilGone(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolveLater) => setTimeout(resolveLater, 50));
-  }
+  while (!hasEnded(pid)) await new Promise((resolveLater) => setTimeout(resolveLater, 50));
 }

@@ -54,3 +54,23 @@ export function stopProcessesWith(text: string, exact = false): void {
     }
   }
 }
+
+/**
+ * Whether the process has ended: none has this pid, or it is a zombie. A child of a process that has exited is
+ * reparented to init, which may reap it only seconds later; it is dead (holds nothing but its pid) all the same.
+ */
+export function hasEnded(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  if (!hasProc) return false;
+  try {
+    // The state follows the parenthesised command name, which may itself hold spaces or parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
