@@ -152,7 +152,9 @@ describe('parallel read-only calls', () => {
     const write = { name: 'write_file', args: { path: 'c.txt', content: 'charlie\n' } };
     const s = await server([step(follow('a.txt', sleepA), write, follow('b.txt', sleepB)), { text: 'done' }]);
     const running = runOllama(s, ws, ['--output', 'stream-json', '--prompt', 'follow the files']);
-    const bothRunning = () => [sleepA, sleepB].every((sleep) => processesWith(sleep).length > 0);
+    // The sleeps themselves, not only the shells about to exec them: a sleep not yet started would not be stopped
+    // below, and would run out its 20 s timeout.
+    const bothRunning = () => [sleepA, sleepB].every((sleep) => processesWith(sleep, true).length > 0);
     await vi.waitFor(() => expect(bothRunning(), 'both commands running at once').toBe(true), {
       timeout: 15_000,
       interval: 200,

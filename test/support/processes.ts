@@ -33,11 +33,14 @@ function processes(): { pid: number; args: string }[] {
 /** A sleep duration no other process uses, so `ps` finds exactly the sleeps a test started. */
 export const uniqueDuration = (): string => `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
 
-/** Live processes whose command line contains `text` (zombies show no arguments, so they never match). */
-export function processesWith(text: string): string[] {
+/**
+ * Live processes whose command line contains `text` (zombies show no arguments, so they never match), or, with
+ * `exact`, is `text`: the program itself, once the shell that runs it has exec'd it.
+ */
+export function processesWith(text: string, exact = false): string[] {
   return processes()
     .map((p) => p.args)
-    .filter((args) => args.includes(text));
+    .filter((args) => (exact ? args === text : args.includes(text)));
 }
 
 /**
