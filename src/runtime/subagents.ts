@@ -178,11 +178,13 @@ export function createSubagents(parts: SubagentParts, depth = 0, path = ''): Sub
       conversationText: () => conversationText(conversation?.messages ?? []),
       subagents: child,
     });
-    const saveOutput = parts.outputDir
-      ? createOutputStore(join(parts.outputDir, `task-${parent.replace(/[^\w-]/g, '_')}`))
-      : undefined;
     // The execution side, loaded lazily by the run (runtime/lazy-execution.ts), is loaded by the time a task runs.
     const [held, { createExecutor }] = await Promise.all([parts.held(), import('./executor.js')]);
+    // Outputs are saved where the run saves its own.
+    const saveOutput =
+      parts.outputDir && held.saveOutput
+        ? createOutputStore(join(parts.outputDir, `task-${parent.replace(/[^\w-]/g, '_')}`))
+        : undefined;
     const executor = createExecutor(
       {
         ...held,
