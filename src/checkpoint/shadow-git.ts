@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ancestorIgnores } from './ancestor-ignores.js';
 import { indexIntact } from './git-index.js';
+import { readRef } from './git-objects.js';
 import { findUserRepo, seedIndex } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
@@ -137,13 +138,6 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await fs.rename(temp, path);
 }
 
-/** Whether the ref is written down, loose or packed (whatever it points to). */
-async function refRecorded(gitDir: string, ref: string): Promise<boolean> {
-  if ((await readText(join(gitDir, ref))) !== undefined) return true;
-  const packed = (await readText(join(gitDir, 'packed-refs'))) ?? '';
-  return packed.split('\n').some((line) => line.endsWith(` ${ref}`));
-}
-
 function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], input?: string) {
   return new Promise<string>((resolve, reject) => {
     const child = spawn('git', args, { cwd, env, stdio: 'pipe' });
@@ -241,7 +235,7 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     );
     if (newest.out.trim() === '') return false;
     // A chain whose newest commit is gone (objects lost) cannot be read: it starts again.
-    if (!newest.found && (await refRecorded(gitDir, CHECKPOINT_REF))) {
+    if (!newest.found && (await readRef(gitDir, CHECKPOINT_REF)) !== undefined) {
       await run(['update-ref', '-d', CHECKPOINT_REF]).catch(() =>
         fs.rm(join(gitDir, CHECKPOINT_REF), { force: true }),
       );
