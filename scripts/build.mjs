@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
@@ -69,6 +70,33 @@ const lazyBuiltinTools = {
       if (imports.length === 0 || /\(\) => \w+Tool\b/.test(contents))
         throw new Error('src/tools/builtins.ts: a loader is not an imported tool');
       return { contents, loader: 'ts', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+// The AI SDK's provider-utils (normalizeHeaders, withUserAgentSuffix, sanitizeRequestHeaders) and the OpenRouter
+// provider use the global Headers, which is undici's: touching it loads all of undici before the first request.
+// Inside exactly those files `Headers` is Keel's light class instead (a module-scope import shadows the global);
+// the global itself, and every other package (the MCP SDK's fetch), are left alone.
+const lightHeadersModule = fileURLToPath(new URL('../src/providers/http-headers.ts', import.meta.url));
+const lightHeadersFiles =
+  /[\\/]node_modules[\\/](@ai-sdk[\\/]provider-utils|@openrouter[\\/]ai-sdk-provider)[\\/]dist[\\/][^\\/]+\.m?js$/;
+const lightHeaders = {
+  name: 'light-headers',
+  setup(build) {
+    let shadowed = 0;
+    build.onLoad({ filter: lightHeadersFiles }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!/\bHeaders\b/.test(source)) return undefined;
+      shadowed++;
+      const binding = args.path.endsWith('.mjs')
+        ? `import { LightHeaders as Headers } from ${JSON.stringify(lightHeadersModule)};\n`
+        : `const { LightHeaders: Headers } = require(${JSON.stringify(lightHeadersModule)});\n`;
+      return { contents: binding + source, loader: 'js', resolveDir: dirname(args.path) };
+    });
+    build.onEnd((result) => {
+      if (result.errors.length === 0 && shadowed === 0)
+        throw new Error('light-headers: no AI SDK file using Headers was bundled; update scripts/build.mjs');
     });
   },
 };
@@ -162,7 +190,7 @@ await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
-  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools],
+  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools, lightHeaders],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
@@ -212,7 +240,7 @@ await build({
   format: 'esm',
   target: 'node20',
   legalComments: 'none',
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, lightHeaders],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
