@@ -29,7 +29,7 @@ export class LightHeaders implements Iterable<[string, string]> {
       return;
     }
     for (const [name, value] of Object.entries(init)) {
-      if (value === undefined) continue;
+      // As in fetch, an undefined value is the string "undefined" (the AI SDK drops them before it builds Headers).
       if (Array.isArray(value)) for (const each of value) this.append(name, each);
       else this.append(name, value as string);
     }
