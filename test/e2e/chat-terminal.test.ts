@@ -242,33 +242,40 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   );
 
   it(
-    'Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
+    'the prompt comes before the run is assembled, /help answers at once and a message typed meanwhile is sent; Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
     LONG,
     async () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
-      const s = await server([
-        { toolCalls: [command] },
-        { text: 'first done' },
-        { toolCalls: [command] },
-        { text: 'second done' },
-        {
-          toolCalls: [
-            { name: 'ask_user', args: { question: 'Which greeting?', options: ['hello', 'hi there'] } },
-          ],
-        },
-        { text: 'I will use hi there.' },
-        {
-          toolCalls: [
-            {
-              name: 'todo_write',
-              args: { todos: [{ id: '1', content: 'write greeting.txt', status: 'pending' }] },
-            },
-          ],
-        },
-        { text: 'Plan: one step, write greeting.txt.' },
-        { toolCalls: [{ name: 'write_file', args: { path: 'greeting.txt', content: 'hi there\n' } }] },
-        { text: 'Done: greeting.txt written.' },
-      ]);
+      // The first chat's run stays in its assembly (the model's /api/show unanswered) until the test lets it go on.
+      let assemble = () => {};
+      const s = await server({
+        showAfter: new Promise<void>((resolve) => {
+          assemble = resolve;
+        }),
+        script: [
+          { toolCalls: [command] },
+          { text: 'first done' },
+          { toolCalls: [command] },
+          { text: 'second done' },
+          {
+            toolCalls: [
+              { name: 'ask_user', args: { question: 'Which greeting?', options: ['hello', 'hi there'] } },
+            ],
+          },
+          { text: 'I will use hi there.' },
+          {
+            toolCalls: [
+              {
+                name: 'todo_write',
+                args: { todos: [{ id: '1', content: 'write greeting.txt', status: 'pending' }] },
+              },
+            ],
+          },
+          { text: 'Plan: one step, write greeting.txt.' },
+          { toolCalls: [{ name: 'write_file', args: { path: 'greeting.txt', content: 'hi there\n' } }] },
+          { text: 'Done: greeting.txt written.' },
+        ],
+      });
       const ws = await workspace();
       // Both chats share Keel's state dir, where the kept answer lives; never the workspace.
       const state = await workspace();
@@ -285,7 +292,13 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
         return term;
       };
       const first = await open();
+      // The prompt before the run is there: /help answers at once, a message typed ahead waits for the run.
+      await send(first, '/help');
+      await first.waitFor('/compact [focus]');
       await send(first, 'log it');
+      await first.waitFor('› log it');
+      expect(s.requests).toHaveLength(0);
+      assemble();
       await first.waitFor('A: always in this workspace');
       await send(first, 'A');
       await first.waitFor('first done');
@@ -353,4 +366,18 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(toolNames(s.requests[8]!.body)).toContain('write_file');
     },
   );
+
+  it('a run that fails to assemble after the prompt is shown ends the chat with its error once and its exit code', async () => {
+    const ws = await workspace();
+    // No Anthropic key anywhere: creating the model fails, after the banner and the prompt are drawn.
+    const term = await startTerminal(['chat', '--provider', 'anthropic', '--cwd', ws], { cwd: ws });
+    track(term.close);
+    await waitExit(term);
+    expect(await term.exitCode()).toBe(3);
+    const screen = await term.screen();
+    expect(screen).toContain('keel chat · anthropic/');
+    expect(screen.split('error: no API key for anthropic')).toHaveLength(2);
+    // The prompt's line was wiped: the error stands alone under the banner.
+    expect(screen).not.toContain('›');
+  });
 });

@@ -77,6 +77,8 @@ export interface ModelServerOptions extends ModelListOptions {
   splitToolArgs?: boolean;
   /** Speak OpenRouter's dialect on the OpenAI route: `: OPENROUTER PROCESSING` comments, `delta.reasoning`, /models. */
   openrouter?: boolean;
+  /** Ollama's /api/show answers once this settles: a chat's run held in its assembly (the model is created after it). */
+  showAfter?: Promise<unknown>;
 }
 
 /** A further wire format (test/support/wire-*.ts), registered in `wires` below. */
@@ -113,6 +115,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const route = `${req.method} ${path}`;
     routes.push(route);
     if (route === 'GET /api/version') return sendJson(res, 200, { version: '0.12.6' });
+    if (route === 'POST /api/show') await options.showAfter;
     const list = modelListAnswer(route, req.headers, parseJson(rawBody) as { model?: string }, options);
     if (list) return sendJson(res, list.status, list.body);
     const isOllama = route === 'POST /api/chat';

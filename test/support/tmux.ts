@@ -109,6 +109,8 @@ export interface Terminal {
   ): Promise<string>;
   /** Whether keel has exited (the pane stays, dead, to be read). */
   exited(): Promise<boolean>;
+  /** Keel's exit code once it has exited, else undefined. */
+  exitCode(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -165,6 +167,12 @@ export async function startTerminal(
       }
     },
     exited: async () => (await control.command("display-message -p '#{pane_dead}'"))[0]?.trim() === '1',
+    exitCode: async () => {
+      const [dead, status] = (
+        await control.command("display-message -p '#{pane_dead}:#{pane_dead_status}'")
+      )[0]!.split(':');
+      return dead?.trim() === '1' ? Number(status) : undefined;
+    },
     async close() {
       control.close();
       await tmux('kill-server').catch(() => {});
