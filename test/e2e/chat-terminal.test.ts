@@ -1,4 +1,5 @@
-// End to end in a real terminal (tmux): the chat's Markdown, spinner, slash commands, Tab completion, @files,
+// End to end in a real terminal (tmux): the prompt drawn before the run is assembled (typed text kept and sent once
+// it is, an assembly failure then ending the chat with its error and exit code), the chat's Markdown, spinner, slash commands, Tab completion, @files,
 // pasted and continued input, Ctrl-C during a turn, modes (Shift+Tab, /mode) and kept approvals, /exit, the model's
 // ask_user question answered by number, and /plan (a plan-mode turn offers only what plans, the chat asks how to go
 // on, and "a" executes the plan in auto mode), against the scripted model server. Each chat is one conversation whose steps check one behaviour each: starting a
@@ -292,7 +293,10 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
         return term;
       };
       const first = await open();
-      // The prompt before the run is there: /help answers at once, a message typed ahead waits for the run.
+      // The prompt is up while the run still waits for the model's /api/show: /help answers at once, a message
+      // typed meanwhile waits for the run and is sent once it is there.
+      for (let i = 0; i < 50 && s.heldShows() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(s.heldShows(), 'the run waits for /api/show with the prompt up').toBe(1);
       await send(first, '/help');
       await first.waitFor('/compact [focus]');
       await send(first, 'log it');
@@ -367,17 +371,37 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
     },
   );
 
-  it('a run that fails to assemble after the prompt is shown ends the chat with its error once and its exit code', async () => {
+  it('a run that fails to assemble while the prompt is up ends the chat with its error once and its exit code', async () => {
+    // The model lacks tool calling and the config insists on native calls: creating the model fails, once its
+    // /api/show is answered, which the test lets happen only after the prompt is up and text is typed at it.
+    let assemble = () => {};
+    const s = await server({
+      showAfter: new Promise<void>((resolve) => {
+        assemble = resolve;
+      }),
+      ollamaModels: [{ name: 'qwen3:latest', capabilities: ['completion'] }],
+      script: [],
+    });
     const ws = await workspace();
-    // No Anthropic key anywhere: creating the model fails, after the banner and the prompt are drawn.
-    const term = await startTerminal(['chat', '--provider', 'anthropic', '--cwd', ws], { cwd: ws });
+    const config = await workspace({
+      'keel/config.yaml': 'provider:\n  ollama:\n    tool_protocol: native\n',
+    });
+    const term = await startTerminal(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      cwd: ws,
+      env: { XDG_CONFIG_HOME: config },
+      exitStatus: true,
+    });
     track(term.close);
-    await waitExit(term);
-    expect(await term.exitCode()).toBe(3);
-    const screen = await term.screen();
-    expect(screen).toContain('keel chat · anthropic/');
-    expect(screen.split('error: no API key for anthropic')).toHaveLength(2);
-    // The prompt's line was wiped: the error stands alone under the banner.
+    await term.waitFor('› ');
+    await term.type('typed ahead');
+    await term.waitFor('› typed ahead');
+    assemble();
+    const screen = await term.waitFor('keel exited with');
+    expect(screen).toContain('keel exited with 2');
+    expect(screen).toContain('keel chat · ollama/qwen3');
+    expect(screen.split('error: model "qwen3" does not support tools')).toHaveLength(2);
+    // The prompt's line, and what was typed at it, were wiped: the error stands alone under the banner.
     expect(screen).not.toContain('›');
+    expect(s.requests).toHaveLength(0);
   });
 });

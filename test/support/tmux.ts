@@ -109,15 +109,16 @@ export interface Terminal {
   ): Promise<string>;
   /** Whether keel has exited (the pane stays, dead, to be read). */
   exited(): Promise<boolean>;
-  /** Keel's exit code once it has exited, else undefined. */
-  exitCode(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
-/** Starts `keel ...args` in a 100×30 terminal with a temp HOME; colour on (no NO_COLOR). */
+/**
+ * Starts `keel ...args` in a 100×30 terminal with a temp HOME; colour on (no NO_COLOR). `exitStatus`: the shell that
+ * starts keel prints `keel exited with <code>` when it ends (tmux itself may never learn a process's status).
+ */
 export async function startTerminal(
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; exitStatus?: boolean },
 ): Promise<Terminal> {
   const home = await mkdtemp(join(tmpdir(), 'keel-tty-'));
   const socket = join(home, 'tmux.sock');
@@ -135,7 +136,8 @@ export async function startTerminal(
   };
   const tmux = (...argv: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...argv], { env });
   const quoted = [process.execPath, keelBin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, `exec ${quoted}`);
+  const command = options.exitStatus ? `${quoted}; echo "keel exited with $?"` : `exec ${quoted}`;
+  await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, command);
   await tmux('set-option', '-g', 'remain-on-exit', 'on');
   await tmux('set-option', '-g', 'history-limit', '5000');
   const control = controlClient(socket, env);
@@ -167,12 +169,6 @@ export async function startTerminal(
       }
     },
     exited: async () => (await control.command("display-message -p '#{pane_dead}'"))[0]?.trim() === '1',
-    exitCode: async () => {
-      const [dead, status] = (
-        await control.command("display-message -p '#{pane_dead}:#{pane_dead_status}'")
-      )[0]!.split(':');
-      return dead?.trim() === '1' ? Number(status) : undefined;
-    },
     async close() {
       control.close();
       await tmux('kill-server').catch(() => {});
