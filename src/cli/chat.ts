@@ -149,7 +149,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const userShell = new UserShell();
   const shell = async (command: string) => {
-    await switching;
+    await settled();
     if (!agent) return;
     running = new AbortController();
     try {
@@ -159,7 +159,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
   };
   const send = async (typed: string) => {
-    await switching;
+    await settled();
     if (!agent) return;
     const text = userShell.withOutputs(typed);
     const { message, attached, skipped, images } = await chatMessage(
@@ -190,14 +190,17 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (agent)
       screen.status(`${agent.mode} mode · ${statusLine(modelName(agent), contextUse(agent), usage.total)}`);
   };
-  /**
-   * The first run being assembled while the prompt is up, or a mode switch in progress: messages and commands wait
-   * for it, so none runs on an agent not there yet or being replaced.
-   */
+  /** The first run assembled while the prompt is up, or a mode switch: inputs wait for it (settled). */
   let switching: Promise<void> | undefined;
   /** The first run's assembly when the prompt did not wait for it; why it failed, if it did (the chat ends). */
   let firstRun: Promise<void> | undefined;
   let failed: { error: unknown } | undefined;
+  /** Waits for `switching`, so no input runs on an agent not there yet or being replaced; a long wait spins. */
+  const settled = async () => {
+    if (!switching) return;
+    screen.wait('starting');
+    await switching.finally(screen.idle);
+  };
 
   const chat: ChatContext = {
     note: screen.notice,
@@ -302,7 +305,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {
     const builtin = CHAT_COMMANDS.find((c) => c.name === name);
-    if (!builtin?.anytime) await switching;
+    if (!builtin?.anytime) await settled();
     if (failed) return;
     const prompt = builtin ? undefined : agent?.promptCommands?.().find((p) => p.name === name);
     try {
@@ -323,12 +326,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const resume = (await offerCrashed(options, screen, interactive)) ?? options.resume;
     // The config set-up loaded (a broken one fails here, before the prompt) and the mode: the banner's and the run's.
     const loaded = setup.loaded ?? (await loadConfigFor(options));
-    const mode = await resolveMode(options, loaded.config, 'interactive');
-    const headline = await earlyHeadline({ ...options, interactive }, resume, loaded, mode);
-    const assembled = start(options, { continue: options.continue, resume }, undefined, {
-      loaded,
-      mode,
-    }).then(adopt);
+    const known = { loaded, mode: await resolveMode(options, loaded.config, 'interactive') };
+    const headline = await earlyHeadline({ ...options, interactive }, resume, loaded, known.mode);
+    const assembled = start(options, { continue: options.continue, resume }, undefined, known).then(adopt);
     if (headline) {
       // The prompt comes now; the run is assembled while the user types, awaited by the first input that needs it.
       // Failing, it ends the chat with its error, the prompt wiped.
