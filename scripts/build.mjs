@@ -6,7 +6,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { lazyChildProcess, lazyEventSourceStream } from './startup-plugins.mjs';
+import { lazyBuiltinModules, lazyEventSourceStream } from './startup-plugins.mjs';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
 // so the locale index is replaced by one that exports `en` alone (halves zod's share of the bundle).
@@ -163,7 +163,7 @@ await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
-  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools, lazyChildProcess, lazyEventSourceStream],
+  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools, lazyBuiltinModules, lazyEventSourceStream],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),

@@ -2,27 +2,37 @@
 // needs only when it is first used is loaded then, not when the bundle is evaluated. Used by scripts/build.mjs.
 
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 
 // node:child_process takes about 7 ms to load here (it brings net, dgram and their streams), and nothing before a
 // run's first model request spawns a process (the sandbox probe's answer is kept between runs). Keel's modules and
 // commander get functions that load it at their first call. A name missing here fails the build ("No matching
-// export"), so nothing is silently left out.
-const childProcessFunctions = ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'exec', 'execSync', 'fork'];
+// export"), so nothing is silently left out; a file that imports the whole namespace (`import * as`) keeps the
+// real module.
+const lazyBuiltins = {
+  child_process: ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'exec', 'execSync', 'fork'],
+};
 
-export const lazyChildProcess = {
-  name: 'lazy-child-process',
+export const lazyBuiltinModules = {
+  name: 'lazy-builtin-modules',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
-      if (args.namespace === 'lazy-child-process') return { path: 'node:child_process', external: true };
-      return /[\\/](src|node_modules[\\/]commander)[\\/]/.test(args.importer)
-        ? { path: 'child_process', namespace: 'lazy-child-process' }
-        : undefined;
+    const filter = new RegExp(`^(node:)?(${Object.keys(lazyBuiltins).join('|')})$`);
+    build.onResolve({ filter }, async (args) => {
+      const name = args.path.replace(/^node:/, '');
+      if (args.namespace === 'lazy-builtin') return { path: `node:${name}`, external: true };
+      const keel = args.importer.startsWith(srcDir);
+      if (!keel && !/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
+      const source = await readFile(args.importer, 'utf8');
+      if (new RegExp(`import \\* as \\w+ from 'node:${name}'`).test(source)) return undefined;
+      return { path: name, namespace: 'lazy-builtin' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: [
         'let loaded;',
-        "const load = () => (loaded ??= require('node:child_process'));",
-        ...childProcessFunctions.map(
+        `const load = () => (loaded ??= require('node:${args.path}'));`,
+        ...lazyBuiltins[args.path].map(
           (name) => `export function ${name}(...args) { return load().${name}(...args); }`,
         ),
       ].join('\n'),
