@@ -159,6 +159,29 @@ const cliBundle = {
   logLevel: 'warning',
 };
 
+// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
+// untouched (built beside it). Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
+const library = build({
+  entryPoints: ['src/api/index.ts'],
+  outfile: 'dist/index.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  legalComments: 'none',
+  plugins: [zodEnglishOnly],
+  external,
+  define: {
+    KEEL_VERSION: JSON.stringify(pkg.version),
+    KEEL_TOOL_SPECS: toolSpecs,
+    KEEL_TOOL_SAFETY: toolSafety,
+    KEEL_CONFIG_DEFAULTS: configDefaults,
+  },
+  banner: {
+    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
 await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
@@ -194,7 +217,7 @@ if (listBytes > 100_000)
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
 const launcher = await readFile('scripts/launcher.js', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
-// Rendering the help and the warm-up run (below) start now, beside the library's bundle.
+// Rendering the help and the warm-up run (below) start now, while the library may still be bundling.
 const help = runNode(['dist/keel.cjs', '--help'], { env: { ...process.env, NO_COLOR: '1' } });
 // Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
 // (config, tools, provider) without network; the launcher then saves V8's code cache of everything it compiled.
@@ -211,29 +234,7 @@ const warmUp = runNode(
   },
 );
 
-// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
-// untouched. Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
-await build({
-  entryPoints: ['src/api/index.ts'],
-  outfile: 'dist/index.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  legalComments: 'none',
-  plugins: [zodEnglishOnly],
-  external,
-  define: {
-    KEEL_VERSION: JSON.stringify(pkg.version),
-    KEEL_TOOL_SPECS: toolSpecs,
-    KEEL_TOOL_SAFETY: toolSafety,
-    KEEL_CONFIG_DEFAULTS: configDefaults,
-  },
-  banner: {
-    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+await library;
 if ((await declarations).status !== 0)
   throw new Error(`the library's declarations failed: ${(await declarations).output}`);
 await writeFile(
