@@ -6,6 +6,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { lazyBuiltinModules, lazyEventSourceStream } from './startup-plugins.mjs';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
 // so the locale index is replaced by one that exports `en` alone (halves zod's share of the bundle).
@@ -158,11 +159,34 @@ const cliBundle = {
   logLevel: 'warning',
 };
 
+// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
+// untouched (built beside it). Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
+const library = build({
+  entryPoints: ['src/api/index.ts'],
+  outfile: 'dist/index.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  legalComments: 'none',
+  plugins: [zodEnglishOnly],
+  external,
+  define: {
+    KEEL_VERSION: JSON.stringify(pkg.version),
+    KEEL_TOOL_SPECS: toolSpecs,
+    KEEL_TOOL_SAFETY: toolSafety,
+    KEEL_CONFIG_DEFAULTS: configDefaults,
+  },
+  banner: {
+    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
 await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
-  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools],
+  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools, lazyBuiltinModules, lazyEventSourceStream],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
@@ -193,38 +217,24 @@ if (listBytes > 100_000)
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
 const launcher = await readFile('scripts/launcher.js', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
-const help = spawnSync(process.execPath, ['dist/keel.cjs', '--help'], {
-  encoding: 'utf8',
-  env: { ...process.env, NO_COLOR: '1' },
-});
-if (help.status !== 0 || !help.stdout.startsWith('Usage: keel'))
-  throw new Error(`keel --help failed at build time: ${help.stderr}`);
-await writeFile('dist/help.txt', help.stdout);
-await chmod('dist/keel.js', 0o755);
+// Rendering the help and the warm-up run (below) start now, while the library may still be bundling.
+const help = runNode(['dist/keel.cjs', '--help'], { env: { ...process.env, NO_COLOR: '1' } });
+// Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
+// (config, tools, provider) without network; the launcher then saves V8's code cache of everything it compiled.
+const workspace = await mkdtemp(join(tmpdir(), 'keel-build-'));
+const warmUp = runNode(
+  ['dist/keel.js', 'run', '--cwd', workspace, '--base-url', 'http://127.0.0.1:9', '--prompt', 'warm-up'],
+  {
+    env: {
+      ...process.env,
+      KEEL_BUILD_CODE_CACHE: 'dist/keel.cache',
+      HOME: workspace,
+      XDG_CONFIG_HOME: workspace,
+    },
+  },
+);
 
-// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
-// untouched. Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
-await build({
-  entryPoints: ['src/api/index.ts'],
-  outfile: 'dist/index.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  legalComments: 'none',
-  plugins: [zodEnglishOnly],
-  external,
-  define: {
-    KEEL_VERSION: JSON.stringify(pkg.version),
-    KEEL_TOOL_SPECS: toolSpecs,
-    KEEL_TOOL_SAFETY: toolSafety,
-    KEEL_CONFIG_DEFAULTS: configDefaults,
-  },
-  banner: {
-    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
+await library;
 if ((await declarations).status !== 0)
   throw new Error(`the library's declarations failed: ${(await declarations).output}`);
 await writeFile(
@@ -236,20 +246,23 @@ await writeFile(
     'export declare const createAgent: CreateAgent;\n',
 );
 
-// Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
-// (config, tools, provider) without network; the launcher then saves V8's code cache of everything it compiled.
-const workspace = await mkdtemp(join(tmpdir(), 'keel-build-'));
-spawnSync(
-  process.execPath,
-  ['dist/keel.js', 'run', '--cwd', workspace, '--base-url', 'http://127.0.0.1:9', '--prompt', 'warm-up'],
-  {
-    env: {
-      ...process.env,
-      KEEL_BUILD_CODE_CACHE: 'dist/keel.cache',
-      HOME: workspace,
-      XDG_CONFIG_HOME: workspace,
-    },
-    stdio: 'ignore',
-  },
-);
+const helpRun = await help;
+if (helpRun.status !== 0 || !helpRun.stdout.startsWith('Usage: keel'))
+  throw new Error(`keel --help failed at build time: ${helpRun.stderr}`);
+await writeFile('dist/help.txt', helpRun.stdout);
+await chmod('dist/keel.js', 0o755);
+await warmUp;
 await rm(workspace, { recursive: true, force: true });
+
+/** Runs node with `args`, its output collected: resolves with the exit status, stdout and stderr. */
+function runNode(args, options) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolvePromise({ status, stdout, stderr }));
+  });
+}

@@ -9,7 +9,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { constants, Script } from 'node:vm';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,10 +25,6 @@ else if (process.argv.includes('sessions') && process.argv.includes('list'))
 else runCli();
 
 function runCli() {
-  // WebAssembly (fetch's HTTP parser, the bash grammar) runs on V8's baseline compiler only: the optimising tier
-  // would compile in the background after the first response, about 17 MB of peak memory for parsers that only ever
-  // see a few kilobytes at a time.
-  setFlagsFromString('--liftoff-only');
   const file = join(here, 'keel.cjs');
   const cacheFile = join(here, 'keel.cache');
   let cachedData;
