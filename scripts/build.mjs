@@ -1,5 +1,6 @@
-// Builds the CLI: esbuild bundles src/ into dist/keel.cjs; dist/keel.js is the launcher that runs it through a
-// V8 code cache (dist/keel.cache) made here by a warm-up run. Modules reached through dynamic import() are
+// Builds the CLI: esbuild bundles src/ into dist/keel.cjs; dist/keel.js is the launcher (CommonJS, as
+// dist/package.json says) that runs it through a V8 code cache (dist/keel.cache) made here by a warm-up run. The
+// library is dist/lib/ (ES modules, as dist/lib/package.json says). Modules reached through dynamic import() are
 // wrapped by esbuild and only evaluated when first used, so start-up stays fast.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -95,10 +96,17 @@ const external = [
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await mkdir('dist', { recursive: true });
 await rm('dist/keel.cache', { force: true });
+// dist/*.js are CommonJS (the launcher: Node starts a CommonJS entry without its ESM loader); dist/lib/ is ESM.
+await writeFile('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+await mkdir('dist/lib', { recursive: true });
+await writeFile('dist/lib/package.json', `${JSON.stringify({ type: 'module' })}\n`);
+// What earlier builds put where the library was.
+for (const old of ['dist/index.js', 'dist/index.d.ts', 'dist/types'])
+  await rm(old, { recursive: true, force: true });
 
 // The library's types: declarations of src/api/types.ts and the few core files it names (not the whole program,
 // which would take tsc far longer), made by tsc in the background while the bundles build.
-await rm('dist/types', { recursive: true, force: true });
+await rm('dist/lib/types', { recursive: true, force: true });
 const declarations = new Promise((resolvePromise) => {
   const tsc = spawn(
     process.execPath,
@@ -107,7 +115,7 @@ const declarations = new Promise((resolvePromise) => {
       'src/api/types.ts',
       ...['--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--types', 'node'],
       ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
-      ...['--rootDir', 'src', '--outDir', 'dist/types'],
+      ...['--rootDir', 'src', '--outDir', 'dist/lib/types'],
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -163,7 +171,7 @@ const cliBundle = {
 // untouched (built beside it). Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
 const library = build({
   entryPoints: ['src/api/index.ts'],
-  outfile: 'dist/index.js',
+  outfile: 'dist/lib/index.js',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -215,7 +223,7 @@ if (listBytes > 100_000)
     `dist/sessions-list.cjs is ${listBytes} bytes: src/cli/sessions-list.ts imports more than listing needs`,
   );
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
-const launcher = await readFile('scripts/launcher.js', 'utf8');
+const launcher = await readFile('scripts/launcher.cjs', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
 // Rendering the help and the warm-up run (below) start now, while the library may still be bundling.
 const help = runNode(['dist/keel.cjs', '--help'], { env: { ...process.env, NO_COLOR: '1' } });
@@ -238,7 +246,7 @@ await library;
 if ((await declarations).status !== 0)
   throw new Error(`the library's declarations failed: ${(await declarations).output}`);
 await writeFile(
-  'dist/index.d.ts',
+  'dist/lib/index.d.ts',
   // index.d.ts declares createAgent with the type agent.ts is checked against.
   "export type * from './types/api/types.js';\n" +
     "import type { CreateAgent } from './types/api/types.js';\n" +
