@@ -149,8 +149,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const userShell = new UserShell();
   const shell = async (command: string) => {
-    await settled();
-    if (!agent) return;
+    if (!(await settled()) || !agent) return;
     running = new AbortController();
     try {
       await userShell.run(agent, command, running.signal);
@@ -159,8 +158,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
   };
   const send = async (typed: string) => {
-    await settled();
-    if (!agent) return;
+    if (!(await settled()) || !agent) return;
     const text = userShell.withOutputs(typed);
     const { message, attached, skipped, images } = await chatMessage(
       text,
@@ -192,15 +190,20 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   /** The first run assembled while the prompt is up, or a mode switch: inputs wait for it (settled). */
   let switching: Promise<void> | undefined;
-  /** The first run's assembly when the prompt did not wait for it; why it failed, if it did (the chat ends). */
+  /** The first run's assembly when the prompt did not wait for it, and why it failed, if it did (the chat ends). */
   let firstRun: Promise<void> | undefined;
   let failed: { error: unknown } | undefined;
-  /** Waits for `switching`, so no input runs on an agent not there yet or being replaced; a long wait spins. */
-  const settled = async () => {
-    if (!switching) return;
-    screen.wait('starting');
-    await switching.finally(screen.idle);
-  };
+  /** Waits for `switching` (no input runs on an agent not there yet or being replaced); Ctrl-C drops the input. */
+  const settled = async () =>
+    !switching ||
+    busy(
+      'starting',
+      (signal) =>
+        new Promise<boolean>((resolve) => {
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+          void switching?.then(() => resolve(true));
+        }),
+    );
 
   const chat: ChatContext = {
     note: screen.notice,
@@ -305,8 +308,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {
     const builtin = CHAT_COMMANDS.find((c) => c.name === name);
-    if (!builtin?.anytime) await settled();
-    if (failed) return;
+    if ((!builtin?.anytime && !(await settled())) || failed) return;
     const prompt = builtin ? undefined : agent?.promptCommands?.().find((p) => p.name === name);
     try {
       if (builtin) await builtin.run(args, chat);
@@ -324,14 +326,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   try {
     const resume = (await offerCrashed(options, screen, interactive)) ?? options.resume;
-    // The config set-up loaded (a broken one fails here, before the prompt) and the mode: the banner's and the run's.
+    // The config (a broken one fails here, before the prompt) and the mode: the banner's and the run's.
     const loaded = setup.loaded ?? (await loadConfigFor(options));
     const known = { loaded, mode: await resolveMode(options, loaded.config, 'interactive') };
     const headline = await earlyHeadline({ ...options, interactive }, resume, loaded, known.mode);
     const assembled = start(options, { continue: options.continue, resume }, undefined, known).then(adopt);
     if (headline) {
-      // The prompt comes now; the run is assembled while the user types, awaited by the first input that needs it.
-      // Failing, it ends the chat with its error, the prompt wiped.
+      // The prompt now, the run assembled as the user types; failing, it ends the chat with its error, the prompt wiped.
       firstRun = assembled;
       screen.banner(headline.model, headline.workspace);
       switching = assembled

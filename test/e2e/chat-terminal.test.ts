@@ -243,7 +243,7 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   );
 
   it(
-    'the prompt comes before the run is assembled, /help answers at once and a message typed meanwhile is sent; Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
+    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
     LONG,
     async () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
@@ -299,6 +299,11 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(s.heldShows(), 'the run waits for /api/show with the prompt up').toBe(1);
       await send(first, '/help');
       await first.waitFor('/compact [focus]');
+      // Ctrl-C while a message waits for the run drops that message; the chat goes on.
+      await send(first, 'never sent');
+      await first.waitFor(after('› never sent', 'starting'));
+      await first.keys('C-c');
+      await first.waitFor(after('› never sent', '\n›'));
       await send(first, 'log it');
       await first.waitFor('› log it');
       expect(s.requests).toHaveLength(0);
@@ -306,6 +311,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       await first.waitFor('A: always in this workspace');
       await send(first, 'A');
       await first.waitFor('first done');
+      expect(lastUser(s, 0)).toBe('log it');
+      expect(history(s, 1)).not.toContain('never sent');
       await first.waitFor('interactive mode · ollama/');
       await first.keys('BTab');
       await first.waitFor('restricted mode · ollama/');
