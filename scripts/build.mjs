@@ -1,12 +1,13 @@
-// Builds the CLI: esbuild bundles src/ into dist/keel.cjs; dist/keel.js is the launcher that runs it through a
-// V8 code cache (dist/keel.cache) made here by a warm-up run. Modules reached through dynamic import() are
+// Builds the CLI: esbuild bundles src/ into dist/keel.cjs; dist/keel.js is the launcher (CommonJS, as
+// dist/package.json says) that runs it through a V8 code cache (dist/keel.cache) made here by a warm-up run. The
+// library is dist/lib/ (ES modules, as dist/lib/package.json says). Modules reached through dynamic import() are
 // wrapped by esbuild and only evaluated when first used, so start-up stays fast.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyBuiltinModules, lazyEventSourceStream, lightHeaders } from './startup-plugins.mjs';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
 // so the locale index is replaced by one that exports `en` alone (halves zod's share of the bundle).
@@ -74,33 +75,6 @@ const lazyBuiltinTools = {
   },
 };
 
-// The AI SDK's provider-utils (normalizeHeaders, withUserAgentSuffix, sanitizeRequestHeaders) and the OpenRouter
-// provider use the global Headers, which is undici's: touching it loads all of undici before the first request.
-// Inside exactly those files `Headers` is Keel's light class instead (a module-scope import shadows the global);
-// the global itself, and every other package (the MCP SDK's fetch), are left alone.
-const lightHeadersModule = fileURLToPath(new URL('../src/providers/http-headers.ts', import.meta.url));
-const lightHeadersFiles =
-  /[\\/]node_modules[\\/](@ai-sdk[\\/]provider-utils|@openrouter[\\/]ai-sdk-provider)[\\/]dist[\\/][^\\/]+\.m?js$/;
-const lightHeaders = {
-  name: 'light-headers',
-  setup(build) {
-    let shadowed = 0;
-    build.onLoad({ filter: lightHeadersFiles }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!/\bHeaders\b/.test(source)) return undefined;
-      shadowed++;
-      const binding = args.path.endsWith('.mjs')
-        ? `import { LightHeaders as Headers } from ${JSON.stringify(lightHeadersModule)};\n`
-        : `const { LightHeaders: Headers } = require(${JSON.stringify(lightHeadersModule)});\n`;
-      return { contents: binding + source, loader: 'js', resolveDir: dirname(args.path) };
-    });
-    build.onEnd((result) => {
-      if (result.errors.length === 0 && shadowed === 0)
-        throw new Error('light-headers: no AI SDK file using Headers was bundled; update scripts/build.mjs');
-    });
-  },
-};
-
 // Packages left in node_modules: those that locate their own .wasm files next to their code; @napi-rs/keyring's
 // native .node binary; @ast-grep/napi and its language packages, which load native parsers from their own
 // directories; highlight.js, required only when a chat answer holds a code block, one language file at a time;
@@ -122,10 +96,17 @@ const external = [
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await mkdir('dist', { recursive: true });
 await rm('dist/keel.cache', { force: true });
+// dist/*.js are CommonJS (the launcher: Node starts a CommonJS entry without its ESM loader); dist/lib/ is ESM.
+await writeFile('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+await mkdir('dist/lib', { recursive: true });
+await writeFile('dist/lib/package.json', `${JSON.stringify({ type: 'module' })}\n`);
+// What earlier builds put where the library was.
+for (const old of ['dist/index.js', 'dist/index.d.ts', 'dist/types'])
+  await rm(old, { recursive: true, force: true });
 
 // The library's types: declarations of src/api/types.ts and the few core files it names (not the whole program,
 // which would take tsc far longer), made by tsc in the background while the bundles build.
-await rm('dist/types', { recursive: true, force: true });
+await rm('dist/lib/types', { recursive: true, force: true });
 const declarations = new Promise((resolvePromise) => {
   const tsc = spawn(
     process.execPath,
@@ -134,7 +115,7 @@ const declarations = new Promise((resolvePromise) => {
       'src/api/types.ts',
       ...['--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--types', 'node'],
       ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
-      ...['--rootDir', 'src', '--outDir', 'dist/types'],
+      ...['--rootDir', 'src', '--outDir', 'dist/lib/types'],
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -186,11 +167,41 @@ const cliBundle = {
   logLevel: 'warning',
 };
 
+// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
+// untouched (built beside it). Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
+const library = build({
+  entryPoints: ['src/api/index.ts'],
+  outfile: 'dist/lib/index.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  legalComments: 'none',
+  plugins: [zodEnglishOnly, lightHeaders],
+  external,
+  define: {
+    KEEL_VERSION: JSON.stringify(pkg.version),
+    KEEL_TOOL_SPECS: toolSpecs,
+    KEEL_TOOL_SAFETY: toolSafety,
+    KEEL_CONFIG_DEFAULTS: configDefaults,
+  },
+  banner: {
+    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
 await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
-  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools, lightHeaders],
+  plugins: [
+    zodEnglishOnly,
+    zodV3KindsOnly,
+    lazyBuiltinTools,
+    lazyBuiltinModules,
+    lazyEventSourceStream,
+    lightHeaders,
+  ],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
@@ -219,56 +230,14 @@ if (listBytes > 100_000)
     `dist/sessions-list.cjs is ${listBytes} bytes: src/cli/sessions-list.ts imports more than listing needs`,
   );
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
-const launcher = await readFile('scripts/launcher.js', 'utf8');
+const launcher = await readFile('scripts/launcher.cjs', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
-const help = spawnSync(process.execPath, ['dist/keel.cjs', '--help'], {
-  encoding: 'utf8',
-  env: { ...process.env, NO_COLOR: '1' },
-});
-if (help.status !== 0 || !help.stdout.startsWith('Usage: keel'))
-  throw new Error(`keel --help failed at build time: ${help.stderr}`);
-await writeFile('dist/help.txt', help.stdout);
-await chmod('dist/keel.js', 0o755);
-
-// The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
-// untouched. Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
-await build({
-  entryPoints: ['src/api/index.ts'],
-  outfile: 'dist/index.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  legalComments: 'none',
-  plugins: [zodEnglishOnly, lightHeaders],
-  external,
-  define: {
-    KEEL_VERSION: JSON.stringify(pkg.version),
-    KEEL_TOOL_SPECS: toolSpecs,
-    KEEL_TOOL_SAFETY: toolSafety,
-    KEEL_CONFIG_DEFAULTS: configDefaults,
-  },
-  banner: {
-    js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-});
-if ((await declarations).status !== 0)
-  throw new Error(`the library's declarations failed: ${(await declarations).output}`);
-await writeFile(
-  'dist/index.d.ts',
-  // index.d.ts declares createAgent with the type agent.ts is checked against.
-  "export type * from './types/api/types.js';\n" +
-    "import type { CreateAgent } from './types/api/types.js';\n" +
-    '/** An agent working in `cwd`: each run() sends a message and yields its events; see README "Library". */\n' +
-    'export declare const createAgent: CreateAgent;\n',
-);
-
+// Rendering the help and the warm-up run (below) start now, while the library may still be bundling.
+const help = runNode(['dist/keel.cjs', '--help'], { env: { ...process.env, NO_COLOR: '1' } });
 // Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
 // (config, tools, provider) without network; the launcher then saves V8's code cache of everything it compiled.
 const workspace = await mkdtemp(join(tmpdir(), 'keel-build-'));
-spawnSync(
-  process.execPath,
+const warmUp = runNode(
   ['dist/keel.js', 'run', '--cwd', workspace, '--base-url', 'http://127.0.0.1:9', '--prompt', 'warm-up'],
   {
     env: {
@@ -277,7 +246,38 @@ spawnSync(
       HOME: workspace,
       XDG_CONFIG_HOME: workspace,
     },
-    stdio: 'ignore',
   },
 );
+
+await library;
+if ((await declarations).status !== 0)
+  throw new Error(`the library's declarations failed: ${(await declarations).output}`);
+await writeFile(
+  'dist/lib/index.d.ts',
+  // index.d.ts declares createAgent with the type agent.ts is checked against.
+  "export type * from './types/api/types.js';\n" +
+    "import type { CreateAgent } from './types/api/types.js';\n" +
+    '/** An agent working in `cwd`: each run() sends a message and yields its events; see README "Library". */\n' +
+    'export declare const createAgent: CreateAgent;\n',
+);
+
+const helpRun = await help;
+if (helpRun.status !== 0 || !helpRun.stdout.startsWith('Usage: keel'))
+  throw new Error(`keel --help failed at build time: ${helpRun.stderr}`);
+await writeFile('dist/help.txt', helpRun.stdout);
+await chmod('dist/keel.js', 0o755);
+await warmUp;
 await rm(workspace, { recursive: true, force: true });
+
+/** Runs node with `args`, its output collected: resolves with the exit status, stdout and stderr. */
+function runNode(args, options) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolvePromise({ status, stdout, stderr }));
+  });
+}

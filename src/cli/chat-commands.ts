@@ -62,11 +62,18 @@ export interface ChatCommand {
   /** How its arguments read in /help, e.g. `<id>` or `[focus]`. */
   args?: string;
   description: string;
+  /** Runs at once, even before the chat's run is assembled: it needs nothing of it (others wait for it). */
+  anytime?: true;
   run(args: string, chat: ChatContext): Promise<void> | void;
 }
 
 export const CHAT_COMMANDS: readonly ChatCommand[] = [
-  { name: 'help', description: 'list commands and keys', run: (_, chat) => chat.print(chat.help()) },
+  {
+    name: 'help',
+    description: 'list commands and keys',
+    anytime: true,
+    run: (_, chat) => chat.print(chat.help()),
+  },
   {
     name: 'clear',
     description: 'start a new session (the conversation so far stays saved)',
@@ -193,7 +200,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     description: 'write or update AGENTS.md from an analysis of the project (keel init)',
     run: async (_, chat) => void (await chat.subcommand.init()),
   },
-  { name: 'exit', description: 'leave the chat (also Ctrl-D)', run: (_, chat) => chat.exit() },
+  { name: 'exit', description: 'leave the chat (also Ctrl-D)', anytime: true, run: (_, chat) => chat.exit() },
 ];
 
 /** /commit, /review and /fork: their module loads only when one is used. */

@@ -2,40 +2,33 @@
 // the chat's commands (chat-commands.ts), `@path` attaches a file. This file only wires: input → user turns and
 // commands, the agent's events → the chat's screen (ui/chat-screen.ts), which writes everything the chat shows.
 import { realpath, stat } from 'node:fs/promises';
-import { dataDir, stateDir } from '../config/paths.js';
+import type { LoadedConfig } from '../config/load.js';
+import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
-import { resolveWorkspaceDir } from '../runtime/config.js';
 import { carryConversation } from '../runtime/conversation.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
-import { nextMode } from '../safety/modes.js';
+import { type ExecutionMode, nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
-import { clearMarkerSync, crashedSessions, dismissCrashed } from '../session/marker.js';
-import { sessionDir } from '../session/session-list.js';
-import { type ChatScreen, createChatScreen } from '../ui/chat-screen.js';
+import { clearMarkerSync } from '../session/marker.js';
+import { createChatScreen } from '../ui/chat-screen.js';
 import { chatMessage, imagingOf } from './chat-attach.js';
-import {
-  CHAT_COMMANDS,
-  type ChatContext,
-  helpText,
-  modelSwitch,
-  parseCommand,
-  suggestCommand,
-} from './chat-commands.js';
+import { CHAT_COMMANDS, type ChatContext, helpText, parseCommand, suggestCommand } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { afterPlan } from './chat-plan.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { UserShell } from './chat-shell.js';
+import { earlyHeadline, offerCrashed, switchedOptions } from './chat-start.js';
 import { ChatUsage, contextUse, modelName, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
-import { ensureProvider } from './first-run.js';
+import { providerSetUp } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { startRun } from './run-options.js';
+import { loadConfigFor, startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
 export interface ChatOptions extends GlobalOptions, ModeFlags {
@@ -52,40 +45,13 @@ export interface ChatOptions extends GlobalOptions, ModeFlags {
 
 const PROMPT = '› ';
 
-/**
- * A session whose process died (its active marker left behind) is reported once; on a terminal the user may
- * resume it at once. Returns the id to resume, if they said yes.
- */
-async function offerCrashed(options: ChatOptions, screen: ChatScreen, interactive: boolean) {
-  if (options.continue || options.resume !== undefined) return undefined;
-  const dir = sessionDir(dataDir(process.env), await realpath(await resolveWorkspaceDir(options.cwd)));
-  const crashed = await crashedSessions(dir);
-  if (crashed.length === 0) return undefined;
-  for (const id of crashed) await dismissCrashed(dir, id);
-  screen.notice(
-    `the last session ended unexpectedly; resume it with keel chat --continue (session ${crashed[0]})\n`,
-  );
-  if (!interactive) return undefined;
-  const answer = await screen.reader.read('resume it now? [y/N] ');
-  return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
-}
-
-/** The options after `/model <arg>`: another provider drops the old one's --base-url. */
-function switchedOptions(current: ChatOptions, arg: string, provider: string): ChatOptions {
-  const next = modelSwitch(arg, provider);
-  if (next.provider === undefined || next.provider === provider)
-    return next.model === undefined ? current : { ...current, model: next.model };
-  const { baseUrl: _, model: __, ...rest } = current;
-  return { ...rest, provider: next.provider, ...(next.model ? { model: next.model } : {}) };
-}
-
 export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
   const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
   // No provider chosen yet: set one up before the chat's screen takes the terminal (headless: say how, and stop).
-  const setup = await ensureProvider(options, interactive && Boolean(process.stdout.isTTY));
-  if (setup !== undefined) return setup;
+  const setup = await providerSetUp(options, interactive && Boolean(process.stdout.isTTY));
+  if (setup.stop !== undefined) return setup.stop;
   const historyFile = historyPath(stateDir(env));
   let agent: Run | undefined;
   let current: ChatOptions = options;
@@ -137,9 +103,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     opts: ChatOptions,
     session: { continue?: boolean; resume?: string },
     approvals?: ApprovalMemory,
+    known?: { loaded: LoadedConfig; mode: ExecutionMode },
   ) =>
     startRun(opts, {
-      mode: (loaded) => resolveMode(opts, loaded.config, 'interactive'),
+      ...(known ? { loaded: known.loaded } : {}),
+      mode: async (loaded) => known?.mode ?? resolveMode(opts, loaded.config, 'interactive'),
       ...(approvals ? { approvals } : {}),
       allow: opts.allow,
       streamText: opts.output === 'text',
@@ -181,8 +149,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   const userShell = new UserShell();
   const shell = async (command: string) => {
-    await switching;
-    if (!agent) return;
+    if (!(await settled()) || !agent) return;
     running = new AbortController();
     try {
       await userShell.run(agent, command, running.signal);
@@ -191,8 +158,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
   };
   const send = async (typed: string) => {
-    await switching;
-    if (!agent) return;
+    if (!(await settled()) || !agent) return;
     const text = userShell.withOutputs(typed);
     const { message, attached, skipped, images } = await chatMessage(
       text,
@@ -222,8 +188,22 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (agent)
       screen.status(`${agent.mode} mode · ${statusLine(modelName(agent), contextUse(agent), usage.total)}`);
   };
-  /** A mode switch in progress: messages and commands wait for it, so none runs on the agent being replaced. */
+  /** The first run assembled while the prompt is up, or a mode switch: inputs wait for it (settled). */
   let switching: Promise<void> | undefined;
+  /** The first run's assembly when the prompt did not wait for it, and why it failed, if it did (the chat ends). */
+  let firstRun: Promise<void> | undefined;
+  let failed: { error: unknown } | undefined;
+  /** Waits for `switching` (no input runs on an agent not there yet or being replaced); Ctrl-C drops the input. */
+  const settled = async () =>
+    !switching ||
+    busy(
+      'starting',
+      (signal) =>
+        new Promise<boolean>((resolve) => {
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+          void switching?.then(() => resolve(true));
+        }),
+    );
 
   const chat: ChatContext = {
     note: screen.notice,
@@ -327,8 +307,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {
-    await switching;
     const builtin = CHAT_COMMANDS.find((c) => c.name === name);
+    if ((!builtin?.anytime && !(await settled())) || failed) return;
     const prompt = builtin ? undefined : agent?.promptCommands?.().find((p) => p.name === name);
     try {
       if (builtin) await builtin.run(args, chat);
@@ -346,16 +326,36 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   try {
     const resume = (await offerCrashed(options, screen, interactive)) ?? options.resume;
-    await adopt(await start(options, { continue: options.continue, resume }));
-    if (!agent) return ExitCode.failed;
-    const first: Run = agent;
-    if (interactive) screen.banner(`${modelName(first)} · ${first.mode} mode`, first.workspace.root);
-    showResumed(first);
+    // The config (a broken one fails here, before the prompt) and the mode: the banner's and the run's.
+    const loaded = setup.loaded ?? (await loadConfigFor(options));
+    const known = { loaded, mode: await resolveMode(options, loaded.config, 'interactive') };
+    const headline = await earlyHeadline({ ...options, interactive }, resume, loaded, known.mode);
+    const assembled = start(options, { continue: options.continue, resume }, undefined, known).then(adopt);
+    if (headline) {
+      // The prompt now, the run assembled as the user types; failing, it ends the chat with its error, the prompt wiped.
+      firstRun = assembled;
+      screen.banner(headline.model, headline.workspace);
+      switching = assembled
+        .catch((error: unknown) => {
+          failed = { error };
+          screen.dropPrompt();
+        })
+        .finally(() => {
+          switching = undefined;
+        });
+    } else {
+      await assembled;
+      if (!agent) return ExitCode.failed;
+      const first: Run = agent;
+      if (interactive) screen.banner(`${modelName(first)} · ${first.mode} mode`, first.workspace.root);
+      showResumed(first);
+    }
     let firstMessage = options.message?.join(' ').trim() || undefined;
     if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
     for (;;) {
       const line = firstMessage ?? (await reader.readMessage(PROMPT));
       firstMessage = undefined;
+      if (failed) throw failed.error;
       if (line === null) {
         // Ctrl-D: the shell's prompt goes on a line of its own.
         if (interactive) screen.endLine();
@@ -387,6 +387,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       out: screen,
     });
   } finally {
+    // A chat left while its run was still being assembled closes that run too once it is there.
+    await firstRun?.catch(() => {});
     // Background commands end with the chat; a clean exit: the session's active marker goes.
     await agent?.close().catch(() => {});
     process.off('SIGINT', interrupt);

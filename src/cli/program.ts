@@ -1,7 +1,7 @@
 // Keel's commands and options, for commander: each subcommand's module loads only when it runs.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './global-options.js';
-import { allowOption, modeOption, probeEarly } from './mode-options.js';
+import { allowOption, type ModeFlags, modeOption, probeEarly } from './mode-options.js';
 
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
@@ -137,6 +137,7 @@ Start it as you start other agents:
     )
     .argument('[message...]', 'a first message to send (quoting it is optional)')
     .action(async (message: string[], options, command: Command) => {
+      probeEarly(options);
       const { chatCommand } = await import('./chat.js');
       process.exitCode = await chatCommand({
         ...command.optsWithGlobals<GlobalOptions>(),
@@ -384,6 +385,7 @@ Start it as you start other agents:
     // An argument that is no subcommand: commander's own "unknown command" error, with its suggestion.
     if (command.args.length > 0) (command as unknown as { unknownCommand(): never }).unknownCommand();
     if (!process.stdin.isTTY || !process.stdout.isTTY) command.help({ error: true });
+    probeEarly(command.optsWithGlobals<ModeFlags>());
     const { chatCommand } = await import('./chat.js');
     process.exitCode = await chatCommand(command.optsWithGlobals<GlobalOptions>());
   });

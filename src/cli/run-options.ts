@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { EventSink } from '../core/events.js';
-import { assembleRun, type Run, type RunOptions } from '../runtime/assemble.js';
+import type { Run, RunOptions } from '../runtime/assemble.js';
 import { loadRunConfig, type RunSource } from '../runtime/config.js';
 import type { GlobalOptions } from './global-options.js';
 import { type OutputChoice, outputSink, type RunStreams } from './outputs.js';
@@ -40,8 +40,11 @@ export type CliRunOptions = Omit<RunOptions, keyof RunSource | 'outputs' | 'env'
  * Assembles the run for a subcommand, its events printed as --output says (or by the chat's screen), to `io`
  * (default: the process's stdout and stderr).
  */
-export function startRun(options: GlobalOptions, choice: CliRunOptions, io?: RunStreams): Promise<Run> {
+export async function startRun(options: GlobalOptions, choice: CliRunOptions, io?: RunStreams): Promise<Run> {
   const { output, ...rest } = choice;
+  // Loaded here, not imported: the run's modules (tools, safety, the agent loop) are evaluated once a run starts, so
+  // the chat draws its prompt first and assembles its run while the user types.
+  const { assembleRun } = await import('../runtime/assemble.js');
   return assembleRun({
     ...rest,
     ...runSource(options),

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import { clip } from '../core/text.js';
+import { baselineWasmOnly } from '../core/wasm-tier.js';
 import { expandAll } from './config.js';
 import { ServerProcess, stdioServer } from './server-process.js';
 import { GroupStdioTransport } from './stdio-transport.js';
@@ -33,6 +34,7 @@ export interface TransportOptions {
 export function openTransport({ name, server, env, workspace, early }: TransportOptions): OpenedTransport {
   if (server.url !== undefined) {
     const headers = expandAll(server.headers, env, `mcp.servers.${name}.headers`);
+    baselineWasmOnly(); // the SDK's transport uses fetch, whose HTTP parser is WebAssembly
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
     const gone = () => Promise.resolve();
     return { transport, pid: () => null, kill: () => {}, gone, lastStderr: () => undefined };

@@ -19,6 +19,7 @@ import {
 } from '@ai-sdk/provider';
 import { describeImage, type ImagePart, type Message, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from '../core/model.js';
+import { baselineWasmOnly } from '../core/wasm-tier.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { abortError, BrokenStreamError, classifyProviderError, type ProviderErrorContext } from './errors.js';
 
@@ -85,6 +86,8 @@ async function* streamEvents(
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
   try {
     reader = (await model.doStream(call)).stream.getReader();
+    // The first request is out: WebAssembly compiled from here on (a parser, fetch) stays on the baseline tier.
+    baselineWasmOnly();
   } catch (error) {
     throw classifyProviderError(error, options.errors, signal);
   }

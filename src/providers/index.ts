@@ -41,6 +41,14 @@ export async function createModel(
 }
 
 /**
+ * `provider/model` as the model created from this provider configuration will call itself, known without creating
+ * it (the chat's banner, drawn while the run is assembled); undefined for a replay, whose cassette names its model.
+ */
+export function configuredModelName(provider: KeelConfig['provider']): string | undefined {
+  return provider.type === 'replay' ? undefined : `${provider.type}/${provider[provider.type].model}`;
+}
+
+/**
  * The text protocol wraps everything else, so cassettes and retries hold the provider's own replies. auto: text
  * when the model is known to lack tool calling, else native until the provider refuses it.
  */

@@ -63,6 +63,13 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   });
   const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;
+  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
+  const redact = runRedactor(env, loaded);
+  const provider = runAgent?.model ? agentProvider(config, runAgent.model) : config.provider;
+  // The model is made (for Ollama, /api/show answered) while safety and the tools are set up, so its wait on the
+  // server overlaps their work. A failure is reported where it is awaited, after theirs, as before.
+  const making = createModel(provider, { record: options.record, env, redact });
+  making.catch(() => {});
   const { state, outputRoot, workspace, commands, policy, policyFor } = await openSafety(loaded, {
     dir,
     mode,
@@ -78,10 +85,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     registry.remove('ask_user');
   // An agent run keeps its agent's tools; the task tool joins the coding agent's (not keel init's or ask's).
   const tasks = agentRegistry(registry, agents, runAgent, options.tools === undefined);
-  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
-  const redact = runRedactor(env, loaded);
-  const provider = runAgent?.model ? agentProvider(config, runAgent.model) : config.provider;
-  const model = await createModel(provider, { record: options.record, env, redact });
+  const model = await making;
   const opened = await openSession({
     workspace: workspace.root,
     env,

@@ -70,6 +70,8 @@ export interface ChatScreen extends CommandOutput {
   idle(): void;
   /** Leaving: the shell's prompt goes on a line of its own. */
   endLine(): void;
+  /** The chat ends with an error while its prompt may be up: the prompt's line is wiped and the input ends. */
+  dropPrompt(): void;
   /** The last tool result as the model read it, for /output. */
   lastOutput(): { tool: string; content: string } | undefined;
   close(): void;
@@ -133,7 +135,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     notes.write(text);
   };
 
-  const sink = (event: AgentEvent) => {
+  const show = (event: AgentEvent) => {
     spinner.stop();
     const next = waitAfter(event);
     if (next === null) waiting = undefined;
@@ -146,6 +148,8 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     }
     if (waiting) spinner.start(waiting.label, waiting.since);
   };
+  // An event while the prompt waits (a warning of the run assembled as the user types) goes above it.
+  const sink = (event: AgentEvent) => reader.above(() => show(event));
 
   return {
     sink,
@@ -178,6 +182,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
       spinner.stop();
     },
     endLine: () => err('\n'),
+    dropPrompt: () => reader.close(true),
     lastOutput: () => last,
     close: () => {
       spinner.stop();

@@ -33,6 +33,8 @@ export class LineReader {
   private doubleEscape: string | undefined;
   private lastEscape = 0;
   private atMessagePrompt = false;
+  /** Inside interject's write: text written there goes straight out, the prompt is drawn again once, after it. */
+  private interjecting = false;
   private readonly pasteOff = () => {
     if (this.pasteMode) this.output.write(PASTE_OFF);
     this.pasteMode = false;
@@ -255,20 +257,37 @@ export class LineReader {
    * text written, and the prompt with what was typed drawn again below it.
    */
   interject(write: () => void): void {
-    if (!this.interactive || this.closed) {
+    if (!this.interactive || this.closed || this.interjecting) {
       write();
       return;
     }
     this.output.write('\r\x1b[2K');
-    write();
+    this.interjecting = true;
+    try {
+      write();
+    } finally {
+      this.interjecting = false;
+    }
     this.rl.prompt(true);
+  }
+
+  /**
+   * Writes text that arrives while a prompt waits for input (the chat's run finishing its set-up as the user
+   * types, a late MCP server's warning) above the prompt, as interject does; at once when no prompt is up.
+   */
+  above(write: () => void): void {
+    if (this.waiting === undefined) write();
+    else this.interject(write);
   }
 
   onInterrupt(handler: () => void): void {
     this.rl.on('SIGINT', handler);
   }
 
-  close(): void {
+  /** Ends the input. `erase`: a prompt still up, and what was typed at it, are wiped (the chat ends with an error). */
+  close(erase = false): void {
+    if (erase && this.interactive && this.waiting !== undefined && !this.closed)
+      this.output.write('\r\x1b[2K');
     this.pasteOff();
     process.off('exit', this.pasteOff);
     this.rl.close();

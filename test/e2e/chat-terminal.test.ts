@@ -1,4 +1,5 @@
-// End to end in a real terminal (tmux): the chat's Markdown, spinner, slash commands, Tab completion, @files,
+// End to end in a real terminal (tmux): the prompt drawn before the run is assembled (typed text kept and sent once
+// it is, an assembly failure then ending the chat with its error and exit code), the chat's Markdown, spinner, slash commands, Tab completion, @files,
 // pasted and continued input, Ctrl-C during a turn, modes (Shift+Tab, /mode) and kept approvals, /exit, the model's
 // ask_user question answered by number, and /plan (a plan-mode turn offers only what plans, the chat asks how to go
 // on, and "a" executes the plan in auto mode), against the scripted model server. Each chat is one conversation whose steps check one behaviour each: starting a
@@ -242,33 +243,40 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   );
 
   it(
-    'Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
+    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
     LONG,
     async () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
-      const s = await server([
-        { toolCalls: [command] },
-        { text: 'first done' },
-        { toolCalls: [command] },
-        { text: 'second done' },
-        {
-          toolCalls: [
-            { name: 'ask_user', args: { question: 'Which greeting?', options: ['hello', 'hi there'] } },
-          ],
-        },
-        { text: 'I will use hi there.' },
-        {
-          toolCalls: [
-            {
-              name: 'todo_write',
-              args: { todos: [{ id: '1', content: 'write greeting.txt', status: 'pending' }] },
-            },
-          ],
-        },
-        { text: 'Plan: one step, write greeting.txt.' },
-        { toolCalls: [{ name: 'write_file', args: { path: 'greeting.txt', content: 'hi there\n' } }] },
-        { text: 'Done: greeting.txt written.' },
-      ]);
+      // The first chat's run stays in its assembly (the model's /api/show unanswered) until the test lets it go on.
+      let assemble = () => {};
+      const s = await server({
+        showAfter: new Promise<void>((resolve) => {
+          assemble = resolve;
+        }),
+        script: [
+          { toolCalls: [command] },
+          { text: 'first done' },
+          { toolCalls: [command] },
+          { text: 'second done' },
+          {
+            toolCalls: [
+              { name: 'ask_user', args: { question: 'Which greeting?', options: ['hello', 'hi there'] } },
+            ],
+          },
+          { text: 'I will use hi there.' },
+          {
+            toolCalls: [
+              {
+                name: 'todo_write',
+                args: { todos: [{ id: '1', content: 'write greeting.txt', status: 'pending' }] },
+              },
+            ],
+          },
+          { text: 'Plan: one step, write greeting.txt.' },
+          { toolCalls: [{ name: 'write_file', args: { path: 'greeting.txt', content: 'hi there\n' } }] },
+          { text: 'Done: greeting.txt written.' },
+        ],
+      });
       const ws = await workspace();
       // Both chats share Keel's state dir, where the kept answer lives; never the workspace.
       const state = await workspace();
@@ -285,10 +293,26 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
         return term;
       };
       const first = await open();
+      // The prompt is up while the run still waits for the model's /api/show: /help answers at once, a message
+      // typed meanwhile waits for the run and is sent once it is there.
+      for (let i = 0; i < 50 && s.heldShows() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(s.heldShows(), 'the run waits for /api/show with the prompt up').toBe(1);
+      await send(first, '/help');
+      await first.waitFor('/compact [focus]');
+      // Ctrl-C while a message waits for the run drops that message; the chat goes on.
+      await send(first, 'never sent');
+      await first.waitFor(after('› never sent', 'starting'));
+      await first.keys('C-c');
+      await first.waitFor(after('› never sent', '\n›'));
       await send(first, 'log it');
+      await first.waitFor('› log it');
+      expect(s.requests).toHaveLength(0);
+      assemble();
       await first.waitFor('A: always in this workspace');
       await send(first, 'A');
       await first.waitFor('first done');
+      expect(lastUser(s, 0)).toBe('log it');
+      expect(history(s, 1)).not.toContain('never sent');
       await first.waitFor('interactive mode · ollama/');
       await first.keys('BTab');
       await first.waitFor('restricted mode · ollama/');
@@ -353,4 +377,38 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(toolNames(s.requests[8]!.body)).toContain('write_file');
     },
   );
+
+  it('a run that fails to assemble while the prompt is up ends the chat with its error once and its exit code', async () => {
+    // The model lacks tool calling and the config insists on native calls: creating the model fails, once its
+    // /api/show is answered, which the test lets happen only after the prompt is up and text is typed at it.
+    let assemble = () => {};
+    const s = await server({
+      showAfter: new Promise<void>((resolve) => {
+        assemble = resolve;
+      }),
+      ollamaModels: [{ name: 'qwen3:latest', capabilities: ['completion'] }],
+      script: [],
+    });
+    const ws = await workspace();
+    const config = await workspace({
+      'keel/config.yaml': 'provider:\n  ollama:\n    tool_protocol: native\n',
+    });
+    const term = await startTerminal(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      cwd: ws,
+      env: { XDG_CONFIG_HOME: config },
+      exitStatus: true,
+    });
+    track(term.close);
+    await term.waitFor('› ');
+    await term.type('typed ahead');
+    await term.waitFor('› typed ahead');
+    assemble();
+    const screen = await term.waitFor('keel exited with');
+    expect(screen).toContain('keel exited with 2');
+    expect(screen).toContain('keel chat · ollama/qwen3');
+    expect(screen.split('error: model "qwen3" does not support tools')).toHaveLength(2);
+    // The prompt's line, and what was typed at it, were wiped: the error stands alone under the banner.
+    expect(screen).not.toContain('›');
+    expect(s.requests).toHaveLength(0);
+  });
 });

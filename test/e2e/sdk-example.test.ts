@@ -1,5 +1,5 @@
 // The README's library example (examples/sdk.mjs), run as a user runs it: `import { createAgent } from 'keel'`
-// resolves to the built package (dist/index.js) through the package's exports, against the scripted model server.
+// resolves to the built package (dist/lib/index.js) through the package's exports, against the scripted model server.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

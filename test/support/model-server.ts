@@ -68,6 +68,8 @@ export interface ModelServer {
   /** Why requests were refused with HTTP 400 for breaking their wire format's rules, in order. */
   rejections: string[];
   routes: string[]; // every request as `METHOD /path`, in order (model lists, /api/show, chat)
+  /** /api/show requests held by `showAfter` whose client still waits for the answer. */
+  heldShows(): number;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,8 @@ export interface ModelServerOptions extends ModelListOptions {
   splitToolArgs?: boolean;
   /** Speak OpenRouter's dialect on the OpenAI route: `: OPENROUTER PROCESSING` comments, `delta.reasoning`, /models. */
   openrouter?: boolean;
+  /** Ollama's /api/show answers once this settles: a chat's run held in its assembly (the model is created after it). */
+  showAfter?: Promise<unknown>;
 }
 
 /** A further wire format (test/support/wire-*.ts), registered in `wires` below. */
@@ -105,6 +109,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const requests: ReceivedRequest[] = [];
   const routes: string[] = [];
   const rejections: string[] = [];
+  const held = new Set<ServerResponse>();
   let step = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -113,6 +118,13 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const route = `${req.method} ${path}`;
     routes.push(route);
     if (route === 'GET /api/version') return sendJson(res, 200, { version: '0.12.6' });
+    if (route === 'POST /api/show' && options.showAfter) {
+      // A client that gives up (its connection closed) no longer counts as waiting.
+      held.add(res);
+      res.once('close', () => held.delete(res));
+      await options.showAfter;
+      held.delete(res);
+    }
     const list = modelListAnswer(route, req.headers, parseJson(rawBody) as { model?: string }, options);
     if (list) return sendJson(res, list.status, list.body);
     const isOllama = route === 'POST /api/chat';
@@ -184,6 +196,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     requests,
     rejections,
     routes,
+    heldShows: () => held.size,
     close,
   };
 }

@@ -112,10 +112,13 @@ export interface Terminal {
   close(): Promise<void>;
 }
 
-/** Starts `keel ...args` in a 100×30 terminal with a temp HOME; colour on (no NO_COLOR). */
+/**
+ * Starts `keel ...args` in a 100×30 terminal with a temp HOME; colour on (no NO_COLOR). `exitStatus`: the shell that
+ * starts keel prints `keel exited with <code>` when it ends (tmux itself may never learn a process's status).
+ */
 export async function startTerminal(
   args: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string>; exitStatus?: boolean },
 ): Promise<Terminal> {
   const home = await mkdtemp(join(tmpdir(), 'keel-tty-'));
   const socket = join(home, 'tmux.sock');
@@ -133,7 +136,8 @@ export async function startTerminal(
   };
   const tmux = (...argv: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...argv], { env });
   const quoted = [process.execPath, keelBin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, `exec ${quoted}`);
+  const command = options.exitStatus ? `${quoted}; echo "keel exited with $?"` : `exec ${quoted}`;
+  await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, command);
   await tmux('set-option', '-g', 'remain-on-exit', 'on');
   await tmux('set-option', '-g', 'history-limit', '5000');
   const control = controlClient(socket, env);

@@ -13,7 +13,7 @@ function setup(interactive = false) {
   let written = '';
   output.on('data', (chunk: string) => (written += chunk));
   reader = new LineReader(input, output, interactive);
-  return { input, reader, written: () => written };
+  return { input, output, reader, written: () => written };
 }
 
 describe('LineReader.ask', () => {
@@ -113,5 +113,45 @@ describe('LineReader.read', () => {
     expect(plain(written().slice(before))).toBe('allow? [y/N] earlier');
     input.write('\x15n\r');
     expect(await answer).toBe('n');
+  });
+});
+
+describe('LineReader.above', () => {
+  test('on a terminal, writes above a waiting prompt and draws the prompt again with what was typed', async () => {
+    const { input, output, reader, written } = setup(true);
+    const line = reader.read('› ');
+    input.write('half');
+    await tick();
+    const before = written().length;
+    reader.above(() => output.write('warning\n'));
+    await tick();
+    const shown = plain(written().slice(before));
+    expect(shown.endsWith('warning\n› half')).toBe(true);
+    input.write('\r');
+    expect(await line).toBe('half');
+  });
+
+  test('writes at once, the prompt untouched, when no prompt waits', async () => {
+    const { reader, written } = setup(true);
+    const before = written().length;
+    let wrote = false;
+    reader.above(() => {
+      wrote = true;
+    });
+    await tick();
+    expect(wrote).toBe(true);
+    expect(written().slice(before)).toBe('');
+  });
+});
+
+describe('LineReader.close', () => {
+  test('with erase, wipes a prompt still waiting and ends the read with null', async () => {
+    const { reader, written } = setup(true);
+    const line = reader.read('› ');
+    await tick();
+    const before = written().length;
+    reader.close(true);
+    expect(await line).toBeNull();
+    expect(written().slice(before)).toContain('\r\x1b[2K');
   });
 });

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Parser as TsParser } from 'web-tree-sitter';
+import { baselineWasmOnly } from '../../core/wasm-tier.js';
 
 let parserPromise: Promise<TsParser> | undefined;
 
@@ -12,6 +13,7 @@ async function load(): Promise<TsParser> {
   const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
   // require, not import(): dist/keel.js runs the bundle from V8's code cache, where import() of a package
   // outside the bundle is not available on Node 20.
+  baselineWasmOnly();
   const { Parser, Language } = require('web-tree-sitter') as typeof import('web-tree-sitter');
   await Parser.init({ locateFile: () => runtimeWasm });
   const bash = await Language.load(path.join(grammarDir, 'wasm', 'tree-sitter-bash.wasm'));

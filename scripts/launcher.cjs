@@ -1,37 +1,32 @@
 #!/usr/bin/env node
 // Keel's launcher (copied to dist/keel.js by the build). It runs the bundled CLI, dist/keel.cjs, through V8's
 // code cache (dist/keel.cache, made at build time), so start-up skips parsing and compiling most of the code.
-// Node 20 loses the dynamic-import callback of scripts run from a code cache: the bundle loads packages kept
-// outside it with require(), never import().
+// It is CommonJS (dist/package.json says so): Node starts an ES module entry through its ESM loader, about 10 ms
+// more before the first line runs. Node 20 loses the dynamic-import callback of scripts run from a code cache: the
+// bundle loads packages kept outside it with require(), never import().
 // `keel --version` and `keel --help` are answered here, from the version and the help text the build wrote in, without
 // reading the bundle or its cache.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { constants, Script } from 'node:vm';
+'use strict';
+const { readFileSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const { constants, Script } = require('node:vm');
 
-const here = dirname(fileURLToPath(import.meta.url));
 const VERSION = '__KEEL_VERSION__';
 const only = process.argv.length === 3 ? process.argv[2] : undefined;
 // The help was rendered 80 columns wide: a narrower terminal gets it from the CLI, wrapped to its width.
 const helpFits = !process.stdout.isTTY || (process.stdout.columns ?? 80) >= 80;
 if (only === '--version' || only === '-V') process.stdout.write(`${VERSION}\n`);
 else if ((only === '--help' || only === '-h') && helpFits)
-  process.stdout.write(readFileSync(join(here, 'help.txt')));
+  process.stdout.write(readFileSync(join(__dirname, 'help.txt')));
 // `keel sessions list` answers from its own small bundle, which runs the CLI for any other command line.
 else if (process.argv.includes('sessions') && process.argv.includes('list'))
-  createRequire(import.meta.url)('./sessions-list.cjs').run(process.argv, runCli);
+  require('./sessions-list.cjs').run(process.argv, runCli);
 else runCli();
 
 function runCli() {
-  // WebAssembly (fetch's HTTP parser, the bash grammar) runs on V8's baseline compiler only: the optimising tier
-  // would compile in the background after the first response, about 17 MB of peak memory for parsers that only ever
-  // see a few kilobytes at a time.
-  setFlagsFromString('--liftoff-only');
-  const file = join(here, 'keel.cjs');
-  const cacheFile = join(here, 'keel.cache');
+  const file = join(__dirname, 'keel.cjs');
+  const cacheFile = join(__dirname, 'keel.cache');
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -47,5 +42,5 @@ function runCli() {
   const writeCache = process.env.KEEL_BUILD_CODE_CACHE;
   if (writeCache) process.on('exit', () => writeFileSync(writeCache, script.createCachedData()));
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, here);
+  script.runInThisContext()(module.exports, createRequire(file), module, file, __dirname);
 }
