@@ -3,7 +3,7 @@
 // milliseconds), and the chat's prompt waits for /api/show.
 import { ProviderError } from '../core/errors.js';
 import { classifyProviderError, type ProviderErrorContext } from './errors.js';
-import { httpFetch } from './http-fetch.js';
+import { quietHttpFetch } from './http-fetch.js';
 
 /** An HTTP error status, shaped like the AI SDK's APICallError so classifyProviderError reads it the same way. */
 class HttpStatusError extends Error {
@@ -33,7 +33,8 @@ export async function fetchJson(
 ): Promise<unknown> {
   let response: { status: number; text: string };
   try {
-    const reply = await httpFetch(url, {
+    // Quiet: these requests are not the model's first, which work held until then waits for.
+    const reply = await quietHttpFetch(url, {
       method: options.method ?? 'GET',
       headers: {
         accept: 'application/json',

@@ -2,6 +2,7 @@
 // milliseconds of loading and compiling before the first model request. Plain requests (an http(s) URL, a string or
 // byte body, headers as a record, pairs or Headers) go here; anything else is handed to the global fetch unchanged.
 // Failures are shaped like undici's, so the AI SDK and providers/errors.ts classify them the same way.
+import { channel } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { type HeadersInput, LightHeaders } from './http-headers.js';
@@ -14,6 +15,7 @@ interface Outgoing {
   headers: LightHeaders;
   body?: string | Uint8Array;
   redirects: number;
+  announce: boolean;
 }
 
 const maxRedirects = 20;
@@ -45,21 +47,39 @@ const ignoredInit = new Set([
   'window',
 ]);
 
-export const httpFetch: typeof fetch = (input, init) => {
+/**
+ * Published once a model request is written out, as undici publishes `undici:client:sendHeaders`: work that waits for
+ * a run's first model request (runtime/first-request.ts) listens to both.
+ */
+export const requestSentChannel = 'keel:http:request-sent';
+const requestSent = channel(requestSentChannel);
+
+/** fetch for model requests: each one sent is announced on requestSentChannel. */
+export const httpFetch: typeof fetch = (input, init) => fetchOver(input, init, true);
+
+/** The same for requests that are not the model's (/api/show, model lists), which must not open that gate. */
+export const quietHttpFetch: typeof fetch = (input, init) => fetchOver(input, init, false);
+
+function fetchOver(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  announce: boolean,
+): Promise<Response> {
   let outgoing: Outgoing | undefined;
   try {
-    outgoing = plainRequest(input, init);
+    outgoing = plainRequest(input, init, announce);
   } catch (error) {
     return Promise.reject(error);
   }
   if (!outgoing) return globalThis.fetch(input, init);
   return send(outgoing, init?.signal ?? undefined) as Promise<unknown> as Promise<Response>;
-};
+}
 
 /** The request when httpFetch can send it itself; undefined for what only the real fetch does right. */
 function plainRequest(
   input: Parameters<typeof fetch>[0],
   init: RequestInit | undefined,
+  announce: boolean,
 ): Outgoing | undefined {
   // A Request (or anything else) is not looked at: testing `instanceof Request` alone would load undici.
   if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
@@ -81,7 +101,7 @@ function plainRequest(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (url.username || url.password) return undefined; // fetch refuses credentials in a URL; let it say so
   const headers = new LightHeaders(init?.headers as HeadersInput | undefined);
-  return { url, method: standardMethods.has(upper) ? upper : method, headers, body, redirects: 0 };
+  return { url, method: standardMethods.has(upper) ? upper : method, headers, body, redirects: 0, announce };
 }
 
 /** Sends the request, following redirects as fetch does. */
@@ -147,6 +167,8 @@ function exchange(
         return resolve(exchange(outgoing, signal, true));
       reject(new TypeError('fetch failed', { cause: error }));
     });
+    if (outgoing.announce && requestSent.hasSubscribers)
+      req.once('finish', () => requestSent.publish({ url: outgoing.url.href }));
     req.end(outgoing.body);
   });
 }
@@ -196,5 +218,5 @@ function redirected(outgoing: Outgoing, status: number, location: string): Outgo
     for (const name of bodyHeaders) headers.delete(name);
   }
   if (url.origin !== outgoing.url.origin) for (const name of originHeaders) headers.delete(name);
-  return { url, method, headers, body, redirects: outgoing.redirects + 1 };
+  return { ...outgoing, url, method, headers, body, redirects: outgoing.redirects + 1 };
 }
