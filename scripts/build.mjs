@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { lazyBuiltinModules, lazyEventSourceStream } from './startup-plugins.mjs';
+import { lazyBuiltinModules, lazyEventSourceStream, lightHeaders } from './startup-plugins.mjs';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
 // so the locale index is replaced by one that exports `en` alone (halves zod's share of the bundle).
@@ -177,7 +177,7 @@ const library = build({
   format: 'esm',
   target: 'node20',
   legalComments: 'none',
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, lightHeaders],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),
@@ -194,7 +194,14 @@ await build({
   ...cliBundle,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
-  plugins: [zodEnglishOnly, zodV3KindsOnly, lazyBuiltinTools, lazyBuiltinModules, lazyEventSourceStream],
+  plugins: [
+    zodEnglishOnly,
+    zodV3KindsOnly,
+    lazyBuiltinTools,
+    lazyBuiltinModules,
+    lazyEventSourceStream,
+    lightHeaders,
+  ],
   external,
   define: {
     KEEL_VERSION: JSON.stringify(pkg.version),

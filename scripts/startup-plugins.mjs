@@ -72,3 +72,34 @@ function EventSourceParserStream(options) {
     );
   },
 };
+
+// The AI SDK's provider-utils (normalizeHeaders, withUserAgentSuffix, sanitizeRequestHeaders) and the OpenRouter
+// provider use the global Headers, which is undici's: touching it loads all of undici (30-40 ms) before the first
+// request, though the providers send over node:http (src/providers/http-fetch.ts). Inside exactly those files
+// `Headers` is Keel's light class instead (a module-scope import shadows the global); the global itself, and every
+// other package (the MCP SDK keeps the real fetch), are left alone.
+const lightHeadersModule = fileURLToPath(new URL('../src/providers/http-headers.ts', import.meta.url));
+const lightHeadersFiles =
+  /[\\/]node_modules[\\/](@ai-sdk[\\/]provider-utils|@openrouter[\\/]ai-sdk-provider)[\\/]dist[\\/][^\\/]+\.m?js$/;
+
+export const lightHeaders = {
+  name: 'light-headers',
+  setup(build) {
+    let shadowed = 0;
+    build.onLoad({ filter: lightHeadersFiles }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!/\bHeaders\b/.test(source)) return undefined;
+      shadowed++;
+      const binding = args.path.endsWith('.mjs')
+        ? `import { LightHeaders as Headers } from ${JSON.stringify(lightHeadersModule)};\n`
+        : `const { LightHeaders: Headers } = require(${JSON.stringify(lightHeadersModule)});\n`;
+      return { contents: binding + source, loader: 'js' };
+    });
+    build.onEnd((result) => {
+      if (result.errors.length === 0 && shadowed === 0)
+        throw new Error(
+          'light-headers: no AI SDK file using Headers was bundled; update scripts/startup-plugins.mjs',
+        );
+    });
+  },
+};

@@ -4,6 +4,7 @@ import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sd
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
+import { httpFetch } from './http-fetch.js';
 
 /**
  * max_tokens is required by the API. The SDK would otherwise ask for the model's full output limit (64k for
@@ -33,7 +34,7 @@ export function withCacheBreakpoints(call: LanguageModelV3CallOptions): Language
 
 export function createAnthropicModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
-  const provider = createAnthropic({ baseURL: baseUrl, apiKey: options.apiKey });
+  const provider = createAnthropic({ baseURL: baseUrl, apiKey: options.apiKey, fetch: httpFetch });
   return aiSdkModel(provider(options.model), {
     provider: 'anthropic',
     maxOutputTokens,

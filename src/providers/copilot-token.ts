@@ -1,6 +1,7 @@
 // Exchanges the long-lived GitHub token for Copilot's short-lived API token, and keeps a fresh one at hand.
 import { z } from 'zod';
 import { ProviderError, ProviderUnavailableError } from '../core/errors.js';
+import { httpFetch } from './http-fetch.js';
 
 /** The editor Copilot's internal API expects to talk to; one place to bump when it starts refusing these. */
 export const copilotEditorHeaders = {
@@ -41,7 +42,7 @@ export async function exchangeCopilotToken(
   const url = `${root}/copilot_internal/v2/token`;
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await httpFetch(url, {
       headers: { Authorization: `token ${githubToken}`, Accept: 'application/json', ...copilotEditorHeaders },
       signal: options.signal,
     });

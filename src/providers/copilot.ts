@@ -9,6 +9,8 @@ import { CopilotTokenSource, copilotEditorHeaders, copilotLoginHint } from './co
 import { resolveCredential } from './credentials.js';
 import type { ProviderErrorContext } from './errors.js';
 import { fetchJson } from './fetch-json.js';
+import { httpFetch } from './http-fetch.js';
+import { type HeadersInput, LightHeaders } from './http-headers.js';
 
 type CopilotSettings = KeelConfig['provider']['copilot'];
 
@@ -113,15 +115,16 @@ function copilotFetch(tokens: CopilotTokenSource, placeholder: string | undefine
     init: RequestInit | undefined,
   ): Promise<Response> => {
     const token = await tokens.get(init?.signal ?? undefined);
-    let url = input instanceof Request ? input.url : String(input);
+    // Not `instanceof Request` nor the global Headers: either would load undici (see http-fetch.ts).
+    let url = typeof input === 'object' && 'url' in input ? input.url : String(input);
     if (placeholder && url.startsWith(placeholder)) {
       url = (token.apiUrl ?? defaultApiUrl).replace(/\/+$/, '') + url.slice(placeholder.length);
     }
-    const headers = new Headers(init?.headers);
+    const headers = new LightHeaders(init?.headers as HeadersInput | undefined);
     for (const [name, value] of Object.entries(chatHeaders)) headers.set(name, value);
     headers.set('Authorization', `Bearer ${token.token}`);
     headers.set('X-Initiator', initiator(init?.body));
-    return fetch(url, { ...init, headers });
+    return httpFetch(url, { ...init, headers: headers as unknown as RequestInit['headers'] });
   };
   return async (input, init) => {
     const response = await send(input, init);

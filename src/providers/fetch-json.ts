@@ -1,10 +1,9 @@
-// GET or POST a provider's JSON endpoint (model lists, /api/show), failures classified like chat's. Over node:http
-// rather than fetch: fetch's first use loads undici (tens of milliseconds), and the chat's prompt waits for /api/show
-// but not for the first chat request.
-import type { IncomingMessage, RequestOptions } from 'node:http';
-import { createRequire } from 'node:module';
+// GET or POST a provider's JSON endpoint (model lists, /api/show), failures classified like chat's. Over the
+// providers' node:http client (http-fetch.ts) rather than fetch: fetch's first use loads undici (tens of
+// milliseconds), and the chat's prompt waits for /api/show.
 import { ProviderError } from '../core/errors.js';
 import { classifyProviderError, type ProviderErrorContext } from './errors.js';
+import { quietHttpFetch } from './http-fetch.js';
 
 /** An HTTP error status, shaped like the AI SDK's APICallError so classifyProviderError reads it the same way. */
 class HttpStatusError extends Error {
@@ -34,7 +33,8 @@ export async function fetchJson(
 ): Promise<unknown> {
   let response: { status: number; text: string };
   try {
-    response = await request(url, {
+    // Quiet: these requests are not the model's first, which work held until then waits for.
+    const reply = await quietHttpFetch(url, {
       method: options.method ?? 'GET',
       headers: {
         accept: 'application/json',
@@ -44,6 +44,7 @@ export async function fetchJson(
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
+    response = { status: reply.status, text: await reply.text() };
   } catch (error) {
     throw classifyProviderError(error, context, options.signal);
   }
@@ -62,30 +63,4 @@ export async function fetchJson(
       hint: 'check the base URL (--base-url)',
     });
   }
-}
-
-/** One HTTP(S) request; the whole body as text. https loads only for https URLs. */
-async function request(
-  url: string,
-  options: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
-): Promise<{ status: number; text: string }> {
-  const target = new URL(url);
-  // require, not import(): the bundle runs from V8's code cache, where Node 20 has no dynamic import callback.
-  const load = createRequire(import.meta.url);
-  const { request: send } = (
-    target.protocol === 'https:' ? load('node:https') : load('node:http')
-  ) as typeof import('node:http');
-  const init: RequestOptions = { method: options.method, headers: options.headers, signal: options.signal };
-  return new Promise((resolve, reject) => {
-    const req = send(target, init, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
 }

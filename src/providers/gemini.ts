@@ -5,10 +5,11 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
+import { httpFetch } from './http-fetch.js';
 
 export function createGeminiModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
-  const provider = createGoogleGenerativeAI({ baseURL: baseUrl, apiKey: options.apiKey });
+  const provider = createGoogleGenerativeAI({ baseURL: baseUrl, apiKey: options.apiKey, fetch: httpFetch });
   return aiSdkModel(provider(options.model), {
     provider: 'gemini',
     toolResultImages: 'inline',

@@ -7,6 +7,8 @@
 //    without `done` or `message` breaks the stream with that said (the provider would print its schema error);
 //    missing metadata (`model`, `created_at`) is filled in.
 import { BrokenStreamError } from './errors.js';
+import { httpFetch } from './http-fetch.js';
+import { HttpResponse } from './http-response.js';
 
 interface OllamaMessage {
   role: string;
@@ -24,13 +26,10 @@ export class OllamaStreamError extends Error {
 }
 
 export const ollamaFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, withToolNames(init));
+  const response = await httpFetch(input, withToolNames(init));
   if (!response.ok || !response.body) return response;
-  return new Response(response.body.pipeThrough(checkLines()), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  // The light response, not the global Response: constructing that would load undici.
+  return new HttpResponse(response.body.pipeThrough(checkLines()), response) as unknown as Response;
 };
 
 function withToolNames(init: RequestInit | undefined): RequestInit | undefined {

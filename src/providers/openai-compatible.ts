@@ -2,6 +2,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
+import { httpFetch } from './http-fetch.js';
 
 export interface OpenAICompatibleModelOptions {
   model: string;
@@ -18,6 +19,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     apiKey: options.apiKey,
     // Without it, streamed responses carry no token usage.
     includeUsage: true,
+    fetch: httpFetch,
   });
   return aiSdkModel(provider.chatModel(options.model), {
     provider: 'openai-compatible',

@@ -4,10 +4,11 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
+import { httpFetch } from './http-fetch.js';
 
 export function createOpenAIModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
-  const provider = createOpenAI({ baseURL: baseUrl, apiKey: options.apiKey });
+  const provider = createOpenAI({ baseURL: baseUrl, apiKey: options.apiKey, fetch: httpFetch });
   return aiSdkModel(provider.chat(options.model), {
     provider: 'openai',
     // Web search lives in the Responses API: a search request goes there, with its web_search tool.

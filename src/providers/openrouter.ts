@@ -3,12 +3,18 @@ import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, openRouterHeaders, trimBaseUrl } from './hosted.js';
+import { httpFetch } from './http-fetch.js';
 
 export { openRouterHeaders } from './hosted.js';
 
 export function createOpenRouterModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
-  const provider = createOpenRouter({ baseURL: baseUrl, apiKey: options.apiKey, headers: openRouterHeaders });
+  const provider = createOpenRouter({
+    baseURL: baseUrl,
+    apiKey: options.apiKey,
+    headers: openRouterHeaders,
+    fetch: httpFetch,
+  });
   // Usage accounting: without it the stream may end with no token counts (tokens and cost would show 0).
   return aiSdkModel(provider.chat(options.model, { usage: { include: true } }), {
     provider: 'openrouter',

@@ -3,9 +3,10 @@
 // milliseconds per process, which would otherwise all come before that request.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { AgentEvent } from '../core/events.js';
+import { requestSentChannel } from '../providers/http-fetch.js';
 
-/** fetch (undici) publishes here once a request's headers are written. */
-const SENT = 'undici:client:sendHeaders';
+/** fetch (undici) publishes here once a request's headers are written; the providers' node:http client on its own. */
+const SENT = ['undici:client:sendHeaders', requestSentChannel];
 
 /** Events that follow a model response: the fallback for a model that does not fetch (replay, in-process tests). */
 const RESPONDED = new Set<AgentEvent['type']>([
@@ -31,12 +32,12 @@ export function firstRequest(): FirstRequest {
   const release = () => {
     if (out) return;
     out = true;
-    unsubscribe(SENT, release);
+    for (const name of SENT) unsubscribe(name, release);
     const ready = waiting;
     waiting = [];
     for (const work of ready) work();
   };
-  subscribe(SENT, release);
+  for (const name of SENT) subscribe(name, release);
   return {
     after(work) {
       if (out) work();
@@ -46,7 +47,7 @@ export function firstRequest(): FirstRequest {
       if (RESPONDED.has(event.type)) release();
     },
     dispose() {
-      unsubscribe(SENT, release);
+      for (const name of SENT) unsubscribe(name, release);
       waiting = [];
     },
   };

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpFetch, quietHttpFetch } from '../../src/providers/http-fetch.js';
 import { firstRequest } from '../../src/runtime/first-request.js';
 
 let server: Server;
@@ -25,6 +26,17 @@ describe('firstRequest', () => {
     expect(runs).toBe(0);
     await (await fetch(url)).text();
     await (await fetch(url)).text();
+    expect(runs).toBe(1);
+    gate.dispose();
+  });
+
+  it("opens when the providers' node:http client has sent a model request, not one of its quiet ones", async () => {
+    const gate = firstRequest();
+    let runs = 0;
+    gate.after(() => runs++);
+    await (await quietHttpFetch(url)).text();
+    expect(runs).toBe(0);
+    await (await httpFetch(url)).text();
     expect(runs).toBe(1);
     gate.dispose();
   });

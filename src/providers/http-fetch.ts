@@ -1,0 +1,222 @@
+// fetch for the providers on node:http / node:https: the global fetch is undici, whose first use costs tens of
+// milliseconds of loading and compiling before the first model request. Plain requests (an http(s) URL, a string or
+// byte body, headers as a record, pairs or Headers) go here; anything else is handed to the global fetch unchanged.
+// Failures are shaped like undici's, so the AI SDK and providers/errors.ts classify them the same way.
+import { channel } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import { type HeadersInput, LightHeaders } from './http-headers.js';
+import { toResponse } from './http-response.js';
+
+/** One request as sent: what a redirect changes is kept here. */
+interface Outgoing {
+  url: URL;
+  method: string;
+  headers: LightHeaders;
+  body?: string | Uint8Array;
+  redirects: number;
+  announce: boolean;
+}
+
+const maxRedirects = 20;
+// Ports fetch refuses before connecting (the Fetch standard's "bad port" list, as undici has it): the same URL
+// fails here the same way, with no connection attempted.
+const badPorts = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+// Fetch upper-cases these method names however they are written; others are sent as given.
+const standardMethods = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH']);
+// RequestInit members that change nothing for a request from Node; any other one set means "use the real fetch".
+const ignoredInit = new Set([
+  'method',
+  'headers',
+  'body',
+  'signal',
+  'redirect',
+  'cache',
+  'credentials',
+  'keepalive',
+  'mode',
+  'priority',
+  'referrer',
+  'referrerPolicy',
+  'window',
+]);
+
+/**
+ * Published once a model request is written out, as undici publishes `undici:client:sendHeaders`: work that waits for
+ * a run's first model request (runtime/first-request.ts) listens to both.
+ */
+export const requestSentChannel = 'keel:http:request-sent';
+const requestSent = channel(requestSentChannel);
+
+/** fetch for model requests: each one sent is announced on requestSentChannel. */
+export const httpFetch: typeof fetch = (input, init) => fetchOver(input, init, true);
+
+/** The same for requests that are not the model's (/api/show, model lists), which must not open that gate. */
+export const quietHttpFetch: typeof fetch = (input, init) => fetchOver(input, init, false);
+
+function fetchOver(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  announce: boolean,
+): Promise<Response> {
+  let outgoing: Outgoing | undefined;
+  try {
+    outgoing = plainRequest(input, init, announce);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (!outgoing) return globalThis.fetch(input, init);
+  return send(outgoing, init?.signal ?? undefined) as Promise<unknown> as Promise<Response>;
+}
+
+/** The request when httpFetch can send it itself; undefined for what only the real fetch does right. */
+function plainRequest(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  announce: boolean,
+): Outgoing | undefined {
+  // A Request (or anything else) is not looked at: testing `instanceof Request` alone would load undici.
+  if (typeof input !== 'string' && !(input instanceof URL)) return undefined;
+  for (const [key, value] of Object.entries(init ?? {}))
+    if (value !== undefined && !ignoredInit.has(key)) return undefined;
+  if (init?.redirect !== undefined && init.redirect !== 'follow') return undefined;
+  const body = init?.body ?? undefined;
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) return undefined;
+  const method = init?.method ?? 'GET';
+  const upper = method.toUpperCase();
+  // A GET or HEAD with a body is an error fetch words itself.
+  if (body !== undefined && (upper === 'GET' || upper === 'HEAD')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch (error) {
+    throw new TypeError(`Failed to parse URL from ${String(input)}`, { cause: error });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password) return undefined; // fetch refuses credentials in a URL; let it say so
+  const headers = new LightHeaders(init?.headers as HeadersInput | undefined);
+  return { url, method: standardMethods.has(upper) ? upper : method, headers, body, redirects: 0, announce };
+}
+
+/** Sends the request, following redirects as fetch does. */
+async function send(outgoing: Outgoing, signal: AbortSignal | undefined) {
+  let current = outgoing;
+  for (;;) {
+    if (badPorts.has(Number(current.url.port)))
+      throw new TypeError('fetch failed', { cause: new Error('bad port') });
+    const res = await exchange(current, signal);
+    const location = res.headers.location;
+    if (redirectStatuses.has(res.statusCode ?? 0) && location !== undefined) {
+      res.resume(); // the redirect's own body is not wanted; draining it frees the connection
+      current = redirected(current, res.statusCode!, location);
+      continue;
+    }
+    if (signal?.aborted) {
+      res.destroy();
+      throw signal.reason;
+    }
+    const url = new URL(current.url);
+    url.hash = '';
+    return toResponse(res, {
+      method: current.method,
+      url: url.href,
+      redirected: current.redirects > 0,
+      signal,
+    });
+  }
+}
+
+/** One request and its response head. A connection failure rejects as fetch's TypeError('fetch failed'). */
+function exchange(
+  outgoing: Outgoing,
+  signal: AbortSignal | undefined,
+  again = false,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    // require, not import(): the bundle runs from V8's code cache, where Node 20 has no dynamic import callback.
+    const load = createRequire(import.meta.url);
+    const { request } = (
+      outgoing.url.protocol === 'https:' ? load('node:https') : load('node:http')
+    ) as typeof import('node:http');
+    const req: ClientRequest = request(outgoing.url, {
+      method: outgoing.method,
+      headers: wireHeaders(outgoing),
+    });
+    const onAbort = () => {
+      reject(signal?.reason);
+      req.destroy();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.once('response', (res) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(res);
+    });
+    req.on('error', (error: Error & { code?: string }) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(signal.reason);
+      // A kept-alive connection the server closed as we reused it: the request never reached it, so send it again
+      // once on a fresh connection (Node's documented remedy; undici retries this case too).
+      if (!again && req.reusedSocket && error.code === 'ECONNRESET')
+        return resolve(exchange(outgoing, signal, true));
+      reject(new TypeError('fetch failed', { cause: error }));
+    });
+    if (outgoing.announce && requestSent.hasSubscribers)
+      req.once('finish', () => requestSent.publish({ url: outgoing.url.href }));
+    req.end(outgoing.body);
+  });
+}
+
+/** The headers on the wire: the caller's, with the defaults fetch adds when they are missing. */
+function wireHeaders(outgoing: Outgoing): Record<string, string> {
+  const headers: Record<string, string> = { accept: '*/*', 'user-agent': 'node' };
+  for (const name of outgoing.headers.keys()) headers[name] = outgoing.headers.get(name)!;
+  const { body, method } = outgoing;
+  if (typeof body === 'string' && !outgoing.headers.has('content-type'))
+    headers['content-type'] = 'text/plain;charset=UTF-8';
+  // Fetch always says how long the body is (0 for a POST or PUT without one); Node would otherwise chunk it.
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  else if (method === 'POST' || method === 'PUT' || method === 'PATCH') headers['content-length'] = '0';
+  return headers;
+}
+
+// Request-body headers dropped when a redirect turns the request into a GET (Fetch standard, HTTP-redirect fetch).
+const bodyHeaders = [
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'content-type',
+  'content-length',
+];
+// Credentials that do not follow a redirect to another origin.
+const originHeaders = ['authorization', 'cookie', 'proxy-authorization', 'host'];
+
+/** The request a redirect asks for: 303 (and a POST's 301/302) becomes a GET without a body; 307/308 keep both. */
+function redirected(outgoing: Outgoing, status: number, location: string): Outgoing {
+  if (outgoing.redirects >= maxRedirects)
+    throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
+  let url: URL;
+  try {
+    url = new URL(location, outgoing.url);
+  } catch (error) {
+    throw new TypeError('fetch failed', { cause: error });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError('fetch failed', { cause: new Error('URL scheme must be a HTTP(S) scheme') });
+  const headers = new LightHeaders(outgoing.headers);
+  let { method, body } = outgoing;
+  const toGet = status === 303 ? method !== 'GET' && method !== 'HEAD' : status <= 302 && method === 'POST';
+  if (toGet) {
+    method = 'GET';
+    body = undefined;
+    for (const name of bodyHeaders) headers.delete(name);
+  }
+  if (url.origin !== outgoing.url.origin) for (const name of originHeaders) headers.delete(name);
+  return { ...outgoing, url, method, headers, body, redirects: outgoing.redirects + 1 };
+}

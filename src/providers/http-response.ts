@@ -1,0 +1,189 @@
+// The Response that src/providers/http-fetch.ts returns: status, headers and a web ReadableStream read from Node's
+// IncomingMessage with backpressure (a read resumes the socket, a full queue pauses it), decompressed when the
+// server compressed it anyway. Failures look like undici's: a broken body errors as TypeError('terminated').
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import { type HeadersInput, LightHeaders } from './http-headers.js';
+
+export interface HttpResponseInit {
+  status: number;
+  statusText?: string;
+  /** A record, pairs, or any Headers (a Response's own). */
+  headers?: HeadersInput | LightHeaders | null;
+  url?: string;
+  redirected?: boolean;
+}
+
+/** What the AI SDK, Keel's providers and fetch-json read of a fetch Response. */
+export class HttpResponse {
+  readonly type = 'basic';
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: LightHeaders;
+  readonly url: string;
+  readonly redirected: boolean;
+  #body: ReadableStream<Uint8Array> | null;
+  #used = false;
+
+  constructor(body: ReadableStream<Uint8Array> | null, init: HttpResponseInit) {
+    this.#body = body;
+    this.status = init.status;
+    this.statusText = init.statusText ?? '';
+    this.ok = init.status >= 200 && init.status <= 299;
+    this.headers = new LightHeaders(init.headers as HeadersInput | undefined);
+    this.url = init.url ?? '';
+    this.redirected = init.redirected ?? false;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#body;
+  }
+
+  /** As fetch's: once read, or handed to a reader (the AI SDK pipes it), it cannot be read again. */
+  get bodyUsed(): boolean {
+    return this.#used || (this.#body?.locked ?? false);
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    if (!this.#body) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    const reader = this.#body.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    return Buffer.concat(chunks);
+  }
+
+  async text(): Promise<string> {
+    // TextDecoder drops a leading BOM, as fetch's text() does.
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  clone(): HttpResponse {
+    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
+    let copy: ReadableStream<Uint8Array> | null = null;
+    if (this.#body) [this.#body, copy] = this.#body.tee();
+    return new HttpResponse(copy, this);
+  }
+}
+
+// Fetch gives these no body: 1xx informational, 204 No Content, 205 Reset Content, 304 Not Modified.
+const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
+
+/** The response to a request sent over node:http; the body streams from `res` until it ends, fails or is aborted. */
+export function toResponse(
+  res: IncomingMessage,
+  request: { method: string; url: string; redirected: boolean; signal?: AbortSignal },
+): HttpResponse {
+  const status = res.statusCode ?? 0;
+  const headers = new LightHeaders();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+    headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+  const init = {
+    status,
+    statusText: res.statusMessage ?? '',
+    headers,
+    url: request.url,
+    redirected: request.redirected,
+  };
+  if (request.method === 'HEAD' || nullBodyStatuses.has(status)) {
+    res.resume(); // nothing to read: the connection goes back to the pool
+    return new HttpResponse(null, init);
+  }
+  return new HttpResponse(bodyStream(decoded(res, headers.get('content-encoding')), request.signal), init);
+}
+
+/** The body with the server's content codings undone (gzip, deflate, br); unknown codings pass through raw, as in undici. */
+function decoded(res: IncomingMessage, encoding: string | null): Readable {
+  const codings = (encoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return res;
+  // require, not import(): the bundle runs from V8's code cache, where Node 20 has no dynamic import callback.
+  const load = createRequire(import.meta.url);
+  const zlib = load('node:zlib') as typeof import('node:zlib');
+  // Flushing as data arrives keeps a compressed event stream streaming; a truncated one still yields what came.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const decoders: Readable[] = [];
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(zlib.createGunzip(flush));
+    else if (coding === 'deflate') decoders.push(zlib.createInflate(flush));
+    else if (coding === 'br')
+      decoders.push(
+        zlib.createBrotliDecompress({
+          flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        }),
+      );
+    else return res;
+  }
+  const { pipeline } = load('node:stream') as typeof import('node:stream');
+  // pipeline destroys every stage when one fails; the last one carries the error to the body stream.
+  return (pipeline as (...streams: unknown[]) => Readable)(res, ...decoders, () => {});
+}
+
+/** A web stream over a Node readable: pulled chunk by chunk, cancel destroys it, the signal aborts it. */
+function bodyStream(source: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  let settled = false;
+  let finish: () => void = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const fail = (error: unknown) => {
+          if (settled) return;
+          finish();
+          controller.error(error);
+          source.destroy();
+        };
+        const onAbort = () => fail(signal?.reason);
+        finish = () => {
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
+        };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        source.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) source.pause();
+        });
+        source.pause(); // until the first read: the data listener alone would set it flowing
+        source.once('end', () => {
+          if (settled) return;
+          finish();
+          controller.close();
+        });
+        source.once('error', (error) => fail(new TypeError('terminated', { cause: error })));
+        // Closed without an end or an error of its own: the connection went away mid-body.
+        source.once('close', () => fail(new TypeError('terminated', { cause: closedEarly() })));
+      },
+      pull() {
+        source.resume();
+      },
+      cancel() {
+        if (settled) return;
+        finish();
+        source.destroy();
+      },
+    },
+    // No read-ahead beyond Node's own buffer: the socket is read as the consumer reads.
+    { highWaterMark: 0 },
+  );
+}
+
+function closedEarly(): Error {
+  return Object.assign(new Error('other side closed'), { code: 'ECONNRESET' });
+}
