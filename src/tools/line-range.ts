@@ -43,11 +43,12 @@ export async function readLineRange(
 ): Promise<LineRange> {
   const { signal, chunkSize = CHUNK, indexes } = options;
   const file = await open(absolute, 'r');
+  let counter: NewlineCounter | undefined;
   try {
     const sniff = Buffer.allocUnsafe(SNIFF);
     const { bytesRead: sniffed } = await file.read(sniff, 0, SNIFF, 0);
     if (sniff.subarray(0, sniffed).includes(0)) return { data: Buffer.alloc(0), count: 0, binary: true };
-    const counter = newlineCounter();
+    counter = newlineCounter();
     const [buffer] = counter.buffers(1, chunkSize) as [Buffer];
     const stat = await file.stat({ bigint: true });
     const index = indexes?.of(absolute, stat, chunkSize);
@@ -111,6 +112,7 @@ export async function readLineRange(
       }
     }
   } finally {
+    counter?.release();
     await file.close();
   }
 }

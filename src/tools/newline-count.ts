@@ -7,6 +7,8 @@ export interface NewlineCounter {
   /** Buffers the counter reads fastest (views of its memory): `count` buffers of `size` bytes each. */
   buffers(count: number, size: number): Buffer[];
   count(bytes: Buffer, from: number, to: number): number;
+  /** Done with the buffers: their memory serves the next counter (its pages already mapped: ~1.5 ms a read here). */
+  release(): void;
 }
 
 // Opcodes (WebAssembly core and SIMD); the function below in text form:
@@ -123,6 +125,7 @@ function moduleBytes(pages: number): Uint8Array {
 function indexOfCounter(): NewlineCounter {
   return {
     buffers: (count, size) => Array.from({ length: count }, () => Buffer.allocUnsafe(size)),
+    release() {},
     count(bytes, from, to) {
       let n = 0;
       for (let at = bytes.indexOf(10, from); at !== -1 && at < to; at = bytes.indexOf(10, at + 1)) n++;
@@ -155,18 +158,31 @@ function compiledModule(wasm: Wasm | undefined, pages: number): object | null {
   return module;
 }
 
+/** Released instances by their memory's pages, for the next counter: a few, as reads of big files are few at once. */
+const idle = new Map<number, CountExports[]>();
+const MAX_IDLE = 2;
+
 /** The fastest counter here; its buffers come from one memory, so ask for them once per counter. */
 export function newlineCounter(): NewlineCounter {
   const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly;
   const fallback = indexOfCounter();
   let exports: CountExports | undefined;
+  let pages = 0;
   return {
     buffers(count, size) {
-      const module = compiledModule(wasm, Math.max(1, Math.ceil((count * size) / 65536)));
+      pages = Math.max(1, Math.ceil((count * size) / 65536));
+      const module = compiledModule(wasm, pages);
       if (!wasm || !module) return fallback.buffers(count, size);
-      exports = new wasm.Instance(module).exports;
+      exports = idle.get(pages)?.pop() ?? new wasm.Instance(module).exports;
       const memory = exports.memory.buffer;
       return Array.from({ length: count }, (_, i) => Buffer.from(memory, i * size, size));
+    },
+    release() {
+      if (!exports) return;
+      const list = idle.get(pages) ?? [];
+      if (list.length < MAX_IDLE) list.push(exports);
+      idle.set(pages, list);
+      exports = undefined;
     },
     count(bytes, from, to) {
       if (exports?.memory.buffer !== bytes.buffer) return fallback.count(bytes, from, to);

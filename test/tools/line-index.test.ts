@@ -53,6 +53,24 @@ describe('newline counter', () => {
   test('a buffer of its own (not its memory) is counted too', () => {
     expect(newlineCounter().count(Buffer.from('a\nb\n\nc'), 0, 6)).toBe(3);
   });
+
+  test("a released counter's memory serves the next one, which counts in it; an unreleased one is not shared", () => {
+    const first = newlineCounter();
+    const [a] = first.buffers(1, 4096) as [Buffer];
+    first.release();
+    const second = newlineCounter();
+    const [b] = second.buffers(1, 4096) as [Buffer];
+    const third = newlineCounter();
+    const [c] = third.buffers(1, 4096) as [Buffer];
+    if ('WebAssembly' in globalThis) expect(b.buffer).toBe(a.buffer);
+    expect(c.buffer).not.toBe(b.buffer);
+    b.write('x\ny\n', 0, 'latin1');
+    expect(second.count(b, 0, 4)).toBe(2);
+    // Once released, its buffers are not its memory any more: counted the plain way, still right.
+    second.release();
+    expect(second.count(b, 0, 4)).toBe(2);
+    third.release();
+  });
 });
 
 describe('line index', () => {
