@@ -167,6 +167,14 @@ const cliBundle = {
   logLevel: 'warning',
 };
 
+// What both bundles have written in: the version, the tools' specs and safety levels, the config's defaults.
+const builtIns = {
+  KEEL_VERSION: JSON.stringify(pkg.version),
+  KEEL_TOOL_SPECS: toolSpecs,
+  KEEL_TOOL_SAFETY: toolSafety,
+  KEEL_CONFIG_DEFAULTS: configDefaults,
+};
+
 // The library (`import { createAgent } from 'keel'`): its own ESM bundle, so the CLI's bundle and start-up are
 // untouched (built beside it). Bundled CommonJS dependencies call require(), which an ES module lacks: the banner makes one.
 const library = build({
@@ -179,12 +187,7 @@ const library = build({
   legalComments: 'none',
   plugins: [zodEnglishOnly, lightHeaders],
   external,
-  define: {
-    KEEL_VERSION: JSON.stringify(pkg.version),
-    KEEL_TOOL_SPECS: toolSpecs,
-    KEEL_TOOL_SAFETY: toolSafety,
-    KEEL_CONFIG_DEFAULTS: configDefaults,
-  },
+  define: builtIns,
   banner: {
     js: "import { createRequire as __keelCreateRequire } from 'node:module'; const require = __keelCreateRequire(import.meta.url);",
   },
@@ -203,13 +206,7 @@ await build({
     lightHeaders,
   ],
   external,
-  define: {
-    KEEL_VERSION: JSON.stringify(pkg.version),
-    KEEL_TOOL_SPECS: toolSpecs,
-    KEEL_TOOL_SAFETY: toolSafety,
-    KEEL_CONFIG_DEFAULTS: configDefaults,
-    'import.meta.url': '__keelModuleUrl',
-  },
+  define: { ...builtIns, 'import.meta.url': '__keelModuleUrl' },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
 });
 // The launcher reads the bundle as latin1 (no UTF-8 decoding at start-up), which is exact only for ASCII.
