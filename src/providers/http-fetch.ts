@@ -194,8 +194,17 @@ const bodyHeaders = [
   'content-type',
   'content-length',
 ];
-// Credentials that do not follow a redirect to another origin.
-const originHeaders = ['authorization', 'cookie', 'proxy-authorization', 'host'];
+// Credentials that do not follow a redirect to another origin: fetch's, and the API-key headers of the providers
+// (Anthropic's, Gemini's, Azure-style), which fetch itself would carry along.
+const originHeaders = [
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+  'host',
+  'x-api-key',
+  'x-goog-api-key',
+  'api-key',
+];
 
 /** The request a redirect asks for: 303 (and a POST's 301/302) becomes a GET without a body; 307/308 keep both. */
 function redirected(outgoing: Outgoing, status: number, location: string): Outgoing {

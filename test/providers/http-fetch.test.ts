@@ -150,13 +150,18 @@ describe('httpFetch follows redirects as fetch does', () => {
     expect((await response.json()) as Echo).toMatchObject({ method: 'POST', body: 'kept' });
   });
 
-  it('drops the authorization header on a redirect to another origin', async () => {
+  it("drops the authorization and providers' API-key headers on a redirect to another origin", async () => {
     const other = base.replace('127.0.0.1', 'localhost');
     const response = await httpFetch(`${base}/redirect/302?to=${other}/echo`, {
-      headers: { authorization: 'Bearer secret', 'x-keep': 'yes' },
+      headers: { authorization: 'Bearer secret', 'x-api-key': 'k1', 'x-goog-api-key': 'k2', 'x-keep': 'yes' },
     });
-    const echo = (await response.json()) as Echo;
-    expect([echo.headers.authorization, echo.headers['x-keep']]).toEqual([undefined, 'yes']);
+    const { headers } = (await response.json()) as Echo;
+    expect([
+      headers.authorization,
+      headers['x-api-key'],
+      headers['x-goog-api-key'],
+      headers['x-keep'],
+    ]).toEqual([undefined, undefined, undefined, 'yes']);
   });
 
   it('fails after 20 redirects', async () => {
