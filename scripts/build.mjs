@@ -107,23 +107,13 @@ for (const old of ['dist/index.js', 'dist/index.d.ts', 'dist/types'])
 // The library's types: declarations of src/api/types.ts and the few core files it names (not the whole program,
 // which would take tsc far longer), made by tsc in the background while the bundles build.
 await rm('dist/lib/types', { recursive: true, force: true });
-const declarations = new Promise((resolvePromise) => {
-  const tsc = spawn(
-    process.execPath,
-    [
-      'node_modules/typescript/bin/tsc',
-      'src/api/types.ts',
-      ...['--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--types', 'node'],
-      ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
-      ...['--rootDir', 'src', '--outDir', 'dist/lib/types'],
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  tsc.stdout.on('data', (d) => (output += d));
-  tsc.stderr.on('data', (d) => (output += d));
-  tsc.on('close', (status) => resolvePromise({ status, output }));
-});
+const declarations = runNode([
+  'node_modules/typescript/bin/tsc',
+  'src/api/types.ts',
+  ...['--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--types', 'node'],
+  ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'],
+  ...['--rootDir', 'src', '--outDir', 'dist/lib/types'],
+]);
 
 // The built-in tools' JSON Schemas, converted from zod here once rather than at every start; and the config's
 // defaults, so a run without a config file never builds the config schema (src/config/defaults.ts).
@@ -247,8 +237,8 @@ const warmUp = runNode(
 );
 
 await library;
-if ((await declarations).status !== 0)
-  throw new Error(`the library's declarations failed: ${(await declarations).output}`);
+const tsc = await declarations;
+if (tsc.status !== 0) throw new Error(`the library's declarations failed: ${tsc.stdout}${tsc.stderr}`);
 await writeFile(
   'dist/lib/index.d.ts',
   // index.d.ts declares createAgent with the type agent.ts is checked against.
