@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Checkpointer, createCheckpointer } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
 /** Forked from the small shell, not from this worker (see test/support/small-shell.ts). */
@@ -133,7 +133,13 @@ describe.each([
     }
     refDir = join(state, 'ref.git');
     await git(state, {}, 'init', '-q', '--bare', refDir);
-    checkpointer = createCheckpointer({ root, stateDir: state, env: process.env, warn: () => {} });
+    checkpointer = createCheckpointer({
+      root,
+      stateDir: state,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
     checkpointer.startRun('r');
   });
 
