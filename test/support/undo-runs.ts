@@ -11,6 +11,7 @@ import { captureOutput } from './agent-in-process.js';
 import { makeWorkspace } from './cli.js';
 import { homeEnv } from './e2e.js';
 import type { ModelServer } from './model-server.js';
+import { shellGit } from './small-shell.js';
 
 export { captureOutput };
 
@@ -64,6 +65,7 @@ export function useUndoRuns() {
           sandbox: false,
           session: { save: true },
           observe: (e) => void events.push(e),
+          startGit: shellGit,
           ...extra,
         });
         for (const content of [messages].flat()) {
