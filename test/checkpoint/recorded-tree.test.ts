@@ -151,17 +151,24 @@ describe.each([
   });
 
   const shadow = () => ({ GIT_DIR: join(checkpointDir(state, root), 'git') });
-  /** The newest checkpoint's tree, and plain git's tree of the same files. */
+  /** The newest checkpoint's tree, and plain git's tree of the same files: the three git commands in one shell. */
   const trees = async () => {
     await checkpointer.take({
       callId: `c${n++}`,
       tool: 'execute_command',
       preview: { reads: [], writes: [], summary: 'cmd' },
     });
-    const recorded = await git(root, shadow(), 'rev-parse', 'refs/keel/checkpoints^{tree}');
-    const env = { GIT_DIR: refDir, GIT_WORK_TREE: root };
-    await git(root, env, 'add', '-A');
-    return { recorded, expected: await git(root, env, 'write-tree') };
+    const script = [
+      `GIT_DIR="$1" git rev-parse 'refs/keel/checkpoints^{tree}'`,
+      'GIT_DIR="$2" GIT_WORK_TREE="$3" git add -A',
+      'GIT_DIR="$2" GIT_WORK_TREE="$3" git write-tree',
+    ].join(' && ');
+    const out = await exec('sh', ['-c', script, 'sh', shadow().GIT_DIR, refDir, root], {
+      cwd: root,
+      env: gitEnv,
+    });
+    const [recorded, expected] = out.trim().split('\n');
+    return { recorded, expected };
   };
 
   it('is git write-tree of the files at the first checkpoint', async () => {
