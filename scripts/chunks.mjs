@@ -30,6 +30,7 @@ export const chunks = {
   jsonrpc: ['vscode-jsonrpc/node'],
   acp: ['@agentclientprotocol/sdk'],
   marked: ['marked'],
+  yaml: ['yaml'],
 };
 
 const lightHeadersModule = fileURLToPath(new URL('../src/providers/http-headers.ts', import.meta.url));
