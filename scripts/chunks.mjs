@@ -57,24 +57,28 @@ const wrap = (source) => `(function (exports, require, module, __filename, __dir
 
 /**
  * The CLI bundle's side: an import of a chunked specifier from Keel's code becomes the chunk's export of it, and
- * the loader (with the shared modules) is bundled once. A chunked package imported under a specifier no chunk
- * lists fails the build, so nothing is silently copied back into the bundle.
+ * the loader is bundled once. A chunked package imported under a specifier no chunk lists fails the build, so
+ * nothing is silently copied back into the bundle.
  */
 export const chunkImports = {
   name: 'chunk-imports',
   setup(b) {
     b.onResolve({ filter: /^keel:chunks$/ }, () => ({ path: 'loader', namespace: 'keel-chunks' }));
+    b.onResolve({ filter: /^keel:shared:/ }, (args) => ({
+      path: args.path.slice('keel:shared:'.length),
+      namespace: 'keel-shared',
+    }));
     b.onResolve({ filter: /^[@a-z]/ }, async (args) => {
-      if (args.namespace === 'keel-chunks' && args.path.startsWith('node:')) return undefined;
-      // The loader requires the shared modules: resolved as an import, so the chunk gets the very module instances
-      // Keel's own imports have (a require would pick a package's CommonJS files, a second copy).
-      if (args.namespace === 'keel-chunks' && Object.hasOwn(shared, args.path)) {
+      // A shared module is imported as Keel's own imports resolve it, so the chunk gets the very module instances
+      // they have (a require would pick a package's CommonJS files, a second copy).
+      if (args.namespace === 'keel-shared') {
         const { path, errors } = await b.resolve(args.path, {
           kind: 'import-statement',
           resolveDir: args.resolveDir,
         });
         return errors.length > 0 ? { errors } : { path };
       }
+      if (args.namespace === 'keel-chunks') return undefined;
       const name = owner.get(args.path);
       if (name) return { path: args.path, namespace: 'keel-chunk', pluginData: name };
       if (chunkedPackages.has(packageOf(args.path)) && !args.importer.includes('/node_modules/'))
@@ -95,13 +99,53 @@ export const chunkImports = {
       loader: 'js',
       resolveDir: process.cwd(),
     }));
+    b.onLoad({ filter: /.*/, namespace: 'keel-shared' }, async (args) => ({
+      contents: await sharedSource(args.path),
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
   },
 };
 
+/**
+ * A shared module as the loader hands it to a chunk: an object of its exports, made at the first chunk that asks.
+ * Its exports are imported by name: a namespace import (or a require) would make esbuild build the module's
+ * namespace object, one getter an export, while the bundle is evaluated at every start — zod's entry points alone
+ * have about 260 each.
+ */
+async function sharedSource(id) {
+  const from = shared[id];
+  let names;
+  let itself = [];
+  if (id === 'keel:light-headers') {
+    const source = await readFile(from, 'utf8');
+    names = [...source.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]);
+  } else {
+    const module = await import(from);
+    names = Object.keys(module);
+    // zod's entry points export themselves again as `z` and `default` (a namespace of the same exports): the
+    // object refers to itself there instead, as importing them would build that namespace.
+    const others = names.filter((n) => n !== 'z' && n !== 'default');
+    const same = (value) => value && typeof value === 'object' && others.every((n) => value[n] === module[n]);
+    itself = ['z', 'default'].filter((n) => names.includes(n) && same(module[n]));
+    names = names.filter((n) => !itself.includes(n));
+  }
+  if (names.length === 0) throw new Error(`shared module ${id} exports nothing`);
+  const alias = (i) => `s${i}`;
+  return [
+    `import { ${names.map((n, i) => `${JSON.stringify(n)} as ${alias(i)}`).join(', ')} } from ${JSON.stringify(from)};`,
+    'export default () => {',
+    `  const exports = { __esModule: true, ${names.map((n, i) => `${JSON.stringify(n)}: ${alias(i)}`).join(', ')} };`,
+    ...itself.map((n) => `  exports[${JSON.stringify(n)}] = exports;`),
+    '  return exports;',
+    '};',
+  ].join('\n');
+}
+
 /** The bundle's chunk loader: reads dist/chunks/<name>.cjs and its cache once, and runs it with the shared modules. */
 function loaderSource() {
-  const entries = Object.entries(shared)
-    .map(([id, from]) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(from)}),`)
+  const entries = Object.keys(shared)
+    .map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(`keel:shared:${id}`)}).default(),`)
     .join('\n');
   return `const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
@@ -109,6 +153,12 @@ const { join } = require('node:path');
 const { constants, Script } = require('node:vm');
 const shared = {
 ${entries}
+};
+const made = new Map();
+const sharedModule = (id) => {
+  let exports = made.get(id);
+  if (!exports) made.set(id, (exports = shared[id]()));
+  return exports;
 };
 const loaded = new Map();
 module.exports = function chunk(name) {
@@ -129,7 +179,8 @@ module.exports = function chunk(name) {
   });
   const outside = createRequire(file);
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, (id) => (shared[id] ? shared[id]() : outside(id)), module, file, join(__dirname, 'chunks'));
+  const require = (id) => (Object.hasOwn(shared, id) ? sharedModule(id) : outside(id));
+  script.runInThisContext()(module.exports, require, module, file, join(__dirname, 'chunks'));
   loaded.set(name, module.exports);
   return module.exports;
 };
