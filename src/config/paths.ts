@@ -1,7 +1,7 @@
 // Where config files live: the user file under XDG_CONFIG_HOME and the project file in the workspace.
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 export const projectConfigName = '.keel.yaml';
 
@@ -54,5 +54,5 @@ export function workspaceKey(realRoot: string): string {
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/^[.-]+/, '')
       .slice(0, 40) || 'root';
-  return `${slug}-${createHash('sha256').update(realRoot).digest('hex').slice(0, 12)}`;
+  return `${slug}-${sha256Hex(realRoot).slice(0, 12)}`;
 }
