@@ -81,7 +81,8 @@ export function useUndoRuns() {
     async undo(ws: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
       const out = captureOutput();
       const id = args.find((a) => a !== '--list');
-      const code = await undoCommand(id, { cwd: ws, list: args.includes('--list'), output: 'text' }, out);
+      const options = { cwd: ws, list: args.includes('--list'), output: 'text' as const, startGit: shellGit };
+      const code = await undoCommand(id, options, out);
       return { code, stdout: out.out, stderr: out.err };
     },
   };
