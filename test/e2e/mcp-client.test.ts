@@ -1,7 +1,8 @@
 // MCP servers' tools in a run — the reference servers over stdio and streamable HTTP, a server that crashes
 // mid-run, one that never answers, tools.allow / tools.deny, disabled and untrusted servers — in-process through
 // assembleRun against the scripted model server. The built CLI runs twice, for what only it shows: the status line
-// and warnings on stderr with JSON on stdout, a hung server killed at exit, and stdio servers killed on SIGTERM.
+// and warnings on stderr with JSON on stdout, a hung server killed at exit, and stdio servers killed on SIGTERM; its
+// stdio server is a light one (server-everything over stdio is test/mcp/manager.test.ts's and `keel mcp list`'s).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -70,13 +71,13 @@ describe('MCP servers in keel run (the built CLI)', () => {
     const ws = await workspace({ 'a.txt': 'a\n' });
     const pidFile = join(ws, 'hung.pid');
     const config = await mcpConfig(ws, {
-      everything: { command: node, args: [everythingEntry, 'stdio'] },
+      everything: { command: node, args: [fixture('echo-server.mjs')] },
       hung: {
         command: node,
-        // It ignores SIGTERM and never answers.
+        // It ignores SIGTERM and never answers. The first request waits this long for it (a fraction of a second).
         args: [fixture('gated-server.mjs'), '--stubborn', '--pid', pidFile],
         timeout_seconds: 600,
-        startup_timeout_seconds: 1,
+        startup_timeout_seconds: 0.3,
       },
     });
     const s = await server([
@@ -111,7 +112,7 @@ describe('MCP servers in keel run (the built CLI)', () => {
     // everything is listed too unless it was ready before the first request.
     expect(waiting[0]).toMatch(/^waiting for MCP servers to start: (everything, )?hung \(up to \d+ s\)$/);
     expect(lines.filter((line) => line.includes('warning'))).toEqual([
-      'warning: MCP server hung is not ready after 1 s (startup_timeout_seconds); its tools join when it is',
+      'warning: MCP server hung is not ready after 0.3 s (startup_timeout_seconds); its tools join when it is',
     ]);
     await waitUntilGone(Number(await readFile(pidFile, 'utf8')));
   });
