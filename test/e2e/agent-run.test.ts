@@ -1,5 +1,5 @@
-// keel run against the scripted model server over loopback, in temp workspaces: the built binary for signals
-// (Ctrl-C in a run, and at the chat's question), the rest in process: runCommand
+// keel run against the scripted model server over loopback, in temp workspaces: the built binary for Ctrl-C at the
+// chat's question, the rest in process: runCommand
 // (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat).
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -9,7 +9,7 @@ import { captureOutput } from '../support/agent-in-process.js';
 import { converse, questions } from '../support/chat.js';
 import { runKeel } from '../support/cli.js';
 import { runCli } from '../support/cli-in-process.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
 import { inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
@@ -183,20 +183,19 @@ describe('keel run safety and limits', () => {
     expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
   });
 
+  // In process, the interrupt is the signal Ctrl-C fires in the binary (src/cli/signals.ts); the binary's own SIGINT
+  // is test/e2e/faults.test.ts's (during a backoff) and test/e2e/contracts.test.ts's (twice, with a command running).
   it('stops cleanly with exit 130 on Ctrl-C while the model is answering', async () => {
     const ws = await workspace({});
-    const s = await server([{ hang: true }]);
-    const r = await runOllama(s, ws, ['--prompt', 'wait'], {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (s.requests.length > 0) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-        child.on('close', () => clearInterval(poll));
+    const ctrlC = new AbortController();
+    const s = await server([
+      () => {
+        ctrlC.abort();
+        return { hang: true };
       },
-    });
+    ]);
+    const r = await ollamaRun(s, ws, { prompt: 'wait' }, { signal: ctrlC.signal });
+    expect(s.requests).toHaveLength(1);
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
