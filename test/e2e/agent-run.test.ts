@@ -1,13 +1,12 @@
-// keel run against the scripted model server over loopback, in temp workspaces: the built binary for Ctrl-C at the
-// chat's question, the rest in process: runCommand
-// (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat).
+// keel run and keel chat against the scripted model server over loopback, in temp workspaces, in process: runCommand
+// (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat, Ctrl-C as
+// SIGINT's event). The binary's own SIGINT is test/e2e/faults.test.ts's and test/e2e/contracts.test.ts's.
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configInitCommand, configShowCommand } from '../../src/cli/config-command.js';
 import { captureOutput } from '../support/agent-in-process.js';
-import { converse, questions } from '../support/chat.js';
-import { runKeel } from '../support/cli.js';
+import { questions } from '../support/chat.js';
 import { runCli } from '../support/cli-in-process.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
@@ -515,14 +514,13 @@ describe('chat', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'still here' },
     ]);
-    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      openStdin: true,
-      onSpawn: converse([
+    const r = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      steps: [
         { send: 'make a file\n' },
         { until: (o) => questions(o) === 1, signal: 'SIGINT' },
         { until: (o) => o.stderr.includes('interrupted'), send: 'are you there?\n' },
         { until: (o) => o.stdout.includes('still here'), end: true },
-      ]),
+      ],
     });
     expect(r.code).toBe(0);
     await expect(access(join(ws, 'made.txt'))).rejects.toThrow();
