@@ -7,6 +7,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { buildChunks, chunkImports } from './chunks.mjs';
 import { lazyBuiltinModules, lazyEventSourceStream, lightHeaders } from './startup-plugins.mjs';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
@@ -183,11 +184,13 @@ const library = build({
   },
   logLevel: 'warning',
 });
-await build({
+const cli = await build({
   ...cliBundle,
+  metafile: true,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/keel.cjs',
   plugins: [
+    chunkImports,
     zodEnglishOnly,
     zodV3KindsOnly,
     lazyBuiltinTools,
@@ -199,6 +202,9 @@ await build({
   define: { ...builtIns, 'import.meta.url': '__keelModuleUrl' },
   banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
 });
+// The chunks (scripts/chunks.mjs) build while the rest goes on; the warm-up below needs none of them.
+await rm('dist/chunks', { recursive: true, force: true });
+const chunked = buildChunks('dist/chunks', { ...cliBundle, external, define: builtIns }, cli.metafile.inputs);
 // The launcher reads the bundle as latin1 (no UTF-8 decoding at start-up), which is exact only for ASCII.
 const bundle = await readFile('dist/keel.cjs');
 const wide = bundle.findIndex((byte) => byte > 0x7f);
@@ -254,6 +260,7 @@ if (helpRun.status !== 0 || !helpRun.stdout.startsWith('Usage: keel'))
 await writeFile('dist/help.txt', helpRun.stdout);
 await chmod('dist/keel.js', 0o755);
 await warmUp;
+await chunked;
 await rm(workspace, { recursive: true, force: true });
 
 /** Runs node with `args`, its output collected: resolves with the exit status, stdout and stderr. */

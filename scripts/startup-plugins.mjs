@@ -8,11 +8,13 @@ const srcDir = fileURLToPath(new URL('../src/', import.meta.url));
 
 // node:child_process takes about 7 ms to load here (it brings net, dgram and their streams), and nothing before a
 // run's first model request spawns a process (the sandbox probe's answer is kept between runs). Keel's modules and
-// commander get functions that load it at their first call. A name missing here fails the build ("No matching
+// commander get functions that load it (and node:crypto) at their first call. A name missing here fails the build ("No matching
 // export"), so nothing is silently left out; a file that imports the whole namespace (`import * as`) keeps the
 // real module.
 const lazyBuiltins = {
   child_process: ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'exec', 'execSync', 'fork'],
+  // node:crypto takes 4-8 ms to load; the hashes a run takes before its first request use core/sha256.ts.
+  crypto: ['createHash', 'randomBytes', 'randomUUID'],
 };
 
 export const lazyBuiltinModules = {

@@ -1,7 +1,7 @@
 // Where config files live: the user file under XDG_CONFIG_HOME and the project file in the workspace.
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 export const projectConfigName = '.keel.yaml';
 
@@ -47,12 +47,21 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   return join(base, 'keel');
 }
 
+// A run asks for its workspace's key several times (sessions, state, ask history) before the hash is optimised.
+const keys = new Map<string, string>();
+
 /** `my-app-3f2a9c1b04de`: readable, and unique per real path (two checkouts named `app` stay apart). */
 export function workspaceKey(realRoot: string): string {
-  const slug =
-    basename(realRoot)
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^[.-]+/, '')
-      .slice(0, 40) || 'root';
-  return `${slug}-${createHash('sha256').update(realRoot).digest('hex').slice(0, 12)}`;
+  let key = keys.get(realRoot);
+  if (key === undefined) {
+    const slug =
+      basename(realRoot)
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'root';
+    key = `${slug}-${sha256Hex(realRoot).slice(0, 12)}`;
+    if (keys.size > 100) keys.clear();
+    keys.set(realRoot, key);
+  }
+  return key;
 }

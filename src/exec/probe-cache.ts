@@ -4,11 +4,11 @@
 // boot, the user, the namespace and security settings of the kernel, and this process's namespaces, capabilities
 // and seccomp state. A stale answer fails closed either way: "works" when it no longer does makes sandboxed commands
 // fail, "broken" when it works keeps the older default mode.
-import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { cacheDir } from '../config/paths.js';
+import { sha256Hex } from '../core/sha256.js';
 
 /** The probe's answer: why bwrap cannot run, or undefined when it can. */
 export type ProbeAnswer = string | undefined;
@@ -74,7 +74,7 @@ export function probeKey(bwrap: string, network: boolean): string | undefined {
     read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns'),
     read('/proc/sys/kernel/osrelease'),
   ];
-  return createHash('sha256').update(parts.join('\n')).digest('hex');
+  return sha256Hex(parts.join('\n'));
 }
 
 const cacheFile = (env: NodeJS.ProcessEnv): string => join(cacheDir(env), 'sandbox-probe.json');

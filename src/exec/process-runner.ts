@@ -23,8 +23,10 @@ export const MAX_BACKGROUND = 8;
 
 /** Runs commands with `env` (already reduced to the allowlist by the caller, see commandEnv). */
 export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = bashLauncher): CommandRunner {
-  // Every command's marker starts with this run's random id, so killAll finds them all and nothing else.
-  const runId = randomBytes(6).toString('hex');
+  // Every command's marker starts with this run's random id, so killAll finds them all and nothing else. Made with
+  // the first command: node:crypto is not loaded before a run's first model request.
+  let id: string | undefined;
+  const runId = () => (id ??= randomBytes(6).toString('hex'));
   // Everything a command of this runner starts is younger than Keel itself.
   const startedAt = startTimeOf(process.pid);
   let count = 0;
@@ -42,11 +44,11 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
     count += 1;
     const proc = new CommandProcess(
       launch(command, cwd, argv),
-      { cwd, env, marker: `${runId}-${count}` },
+      { cwd, env, marker: `${runId()}-${count}` },
       onOutput,
     );
     live.add(proc);
-    if (watchdog === null) watchdog = startWatchdog(`${runId}-`);
+    if (watchdog === null) watchdog = startWatchdog(`${runId()}-`);
     const group = proc.pid;
     if (group !== undefined) watchdog?.watch(group);
     void proc.ended.then(() => {
@@ -79,7 +81,7 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
       // A run that started no command has nothing marked to find: the scan of every process is skipped.
       if (count === 0) return killed;
       // Anything marked by this run that escaped its command's tracking.
-      killed += killTree({ marker: `${runId}-`, prefix: true, since: startedAt }).killed;
+      killed += killTree({ marker: `${runId()}-`, prefix: true, since: startedAt }).killed;
       return killed;
     },
   };

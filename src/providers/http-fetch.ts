@@ -71,7 +71,16 @@ function fetchOver(
   } catch (error) {
     return Promise.reject(error);
   }
-  if (!outgoing) return globalThis.fetch(input, init);
+  if (!outgoing) {
+    const answered = globalThis.fetch(input, init);
+    // The real fetch announces nothing of Keel's: its model request is announced once answered.
+    if (announce)
+      answered.then(
+        () => requestSent.hasSubscribers && requestSent.publish({ url: String(input) }),
+        () => {},
+      );
+    return answered;
+  }
   return send(outgoing, init?.signal ?? undefined) as Promise<unknown> as Promise<Response>;
 }
 

@@ -15,6 +15,9 @@ export interface HttpResponseInit {
   redirected?: boolean;
 }
 
+/** Where a body comes from: a web stream as given (a copy, a test's), or Node's readable it is made from on demand. */
+export type BodySource = ReadableStream<Uint8Array> | { node: Readable; signal?: AbortSignal | undefined };
+
 /** What the AI SDK, Keel's providers and fetch-json read of a fetch Response. */
 export class HttpResponse {
   readonly type = 'basic';
@@ -24,11 +27,17 @@ export class HttpResponse {
   readonly headers: LightHeaders;
   readonly url: string;
   readonly redirected: boolean;
-  #body: ReadableStream<Uint8Array> | null;
+  #body: ReadableStream<Uint8Array> | null = null;
+  // The web stream is made when `body` is first asked for: text() and json() read Node's stream directly, so a
+  // response read whole (Ollama's /api/show before the first model request) never loads Node's web streams.
+  #node: { node: Readable; signal?: AbortSignal | undefined } | null = null;
   #used = false;
 
-  constructor(body: ReadableStream<Uint8Array> | null, init: HttpResponseInit) {
-    this.#body = body;
+  constructor(body: BodySource | null, init: HttpResponseInit) {
+    if (body && 'node' in body) {
+      this.#node = body;
+      watchAbort(body.node, body.signal);
+    } else this.#body = body;
     this.status = init.status;
     this.statusText = init.statusText ?? '';
     this.ok = init.status >= 200 && init.status <= 299;
@@ -38,6 +47,10 @@ export class HttpResponse {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
+    if (this.#node) {
+      this.#body = bodyStream(this.#node.node, this.#node.signal);
+      this.#node = null;
+    }
     return this.#body;
   }
 
@@ -54,6 +67,11 @@ export class HttpResponse {
   async bytes(): Promise<Uint8Array> {
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.#used = true;
+    if (this.#node) {
+      const { node, signal } = this.#node;
+      this.#node = null;
+      return readWhole(node, signal);
+    }
     if (!this.#body) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
     const reader = this.#body.getReader();
@@ -73,7 +91,8 @@ export class HttpResponse {
   clone(): HttpResponse {
     if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
     let copy: ReadableStream<Uint8Array> | null = null;
-    if (this.#body) [this.#body, copy] = this.#body.tee();
+    const body = this.body;
+    if (body) [this.#body, copy] = body.tee();
     return new HttpResponse(copy, this);
   }
 }
@@ -101,7 +120,10 @@ export function toResponse(
     res.resume(); // nothing to read: the connection goes back to the pool
     return new HttpResponse(null, init);
   }
-  return new HttpResponse(bodyStream(decoded(res, headers.get('content-encoding')), request.signal), init);
+  return new HttpResponse(
+    { node: decoded(res, headers.get('content-encoding')), signal: request.signal },
+    init,
+  );
 }
 
 /** The body with the server's content codings undone (gzip, deflate, br); unknown codings pass through raw, as in undici. */
@@ -133,6 +155,45 @@ function decoded(res: IncomingMessage, encoding: string | null): Readable {
   const { pipeline } = load('node:stream') as typeof import('node:stream');
   // pipeline destroys every stage when one fails; the last one carries the error to the body stream.
   return (pipeline as (...streams: unknown[]) => Readable)(res, ...decoders, () => {});
+}
+
+/** An abort before the body is read destroys the connection at once, as fetch's does; the read then fails with it. */
+function watchAbort(source: Readable, signal: AbortSignal | undefined): void {
+  if (!signal) return;
+  const onAbort = () => {
+    source.destroy();
+  };
+  if (signal.aborted) {
+    onAbort();
+    return;
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  source.once('close', () => signal.removeEventListener('abort', onAbort));
+}
+
+/** The whole body of a Node readable, failing as the web stream below would. */
+function readWhole(source: Readable, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (error: unknown, bytes?: Uint8Array) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (bytes) resolve(bytes);
+      else {
+        source.destroy();
+        reject(error);
+      }
+    };
+    const onAbort = () => settle(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    source.on('data', (chunk: Buffer) => chunks.push(chunk));
+    source.once('end', () => settle(undefined, Buffer.concat(chunks)));
+    source.once('error', (error) => settle(new TypeError('terminated', { cause: error })));
+    source.once('close', () => settle(new TypeError('terminated', { cause: closedEarly() })));
+  });
 }
 
 /** A web stream over a Node readable: pulled chunk by chunk, cancel destroys it, the signal aborts it. */

@@ -5,8 +5,11 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { AgentEvent } from '../core/events.js';
 import { requestSentChannel } from '../providers/http-fetch.js';
 
-/** fetch (undici) publishes here once a request's headers are written; the providers' node:http client on its own. */
-const SENT = ['undici:client:sendHeaders', requestSentChannel];
+/**
+ * The providers' fetch (providers/http-fetch.ts) publishes here once a model request is out. Not undici's channels:
+ * any fetch would open the gate there, an MCP server's over HTTP before the model's first request.
+ */
+const SENT = [requestSentChannel];
 
 /** Events that follow a model response: the fallback for a model that does not fetch (replay, in-process tests). */
 const RESPONDED = new Set<AgentEvent['type']>([

@@ -12,10 +12,19 @@ export const MAX_EXCHANGES = 5;
 /** Bytes kept of one question (with its piped input) or answer. */
 const MAX_TEXT_BYTES = 16 * 1024;
 
-const exchangeSchema = z.object({ question: z.string(), answer: z.string(), at: z.string() });
-const historySchema = z.object({ directory: z.string(), exchanges: z.array(exchangeSchema) });
+export interface AskExchange {
+  question: string;
+  answer: string;
+  at: string;
+}
 
-export type AskExchange = z.infer<typeof exchangeSchema>;
+// Built when a history is first read (--continue), not as every `keel ask` starts.
+let historySchema: z.ZodType<{ directory: string; exchanges: AskExchange[] }> | undefined;
+const schema = () =>
+  (historySchema ??= z.object({
+    directory: z.string(),
+    exchanges: z.array(z.object({ question: z.string(), answer: z.string(), at: z.string() })),
+  }));
 
 /** `$XDG_DATA_HOME/keel/ask/<directory key>.json`. */
 export function askHistoryPath(dataDir: string, directory: string): string {
@@ -27,7 +36,7 @@ export async function loadAskHistory(file: string): Promise<AskExchange[]> {
   const text = await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return [];
   try {
-    const parsed = historySchema.safeParse(JSON.parse(text));
+    const parsed = schema().safeParse(JSON.parse(text));
     return parsed.success ? parsed.data.exchanges : [];
   } catch {
     return [];

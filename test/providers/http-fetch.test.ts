@@ -204,6 +204,34 @@ describe('httpFetch fails as undici does', () => {
     expect((error as Error).name).toBe('AbortError');
   });
 
+  it('rejects text() with the signal reason when aborted mid-body', async () => {
+    const controller = new AbortController();
+    const response = await httpFetch(`${base}/stream`, { signal: controller.signal });
+    const reading = response.text().catch((e: unknown) => e);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    expect(await reading).toBe(reason);
+  });
+
+  it('rejects text() with the signal reason when aborted before the body is read', async () => {
+    const controller = new AbortController();
+    const response = await httpFetch(`${base}/stream`, { signal: controller.signal });
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(response.text()).rejects.toBe(reason);
+  });
+
+  it('reads a body once, whether as a stream or whole', async () => {
+    const streamed = await httpFetch(`${base}/echo`, { method: 'POST', body: 'one' });
+    await streamed.body!.getReader().read();
+    expect(streamed.bodyUsed).toBe(true);
+    await expect(streamed.text()).rejects.toThrow(TypeError);
+    const whole = await httpFetch(`${base}/echo`, { method: 'POST', body: 'two' });
+    await whole.text();
+    expect(whole.bodyUsed).toBe(true);
+    await expect(whole.text()).rejects.toThrow(TypeError);
+  });
+
   it('errors the body with TypeError("terminated") caused by ECONNRESET when the connection resets mid-body', async () => {
     const response = await httpFetch(`${base}/reset`);
     const error = await response.text().catch((e: unknown) => e);

@@ -18,14 +18,33 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('firstRequest', () => {
-  it('holds work until fetch has sent a request, then runs it once', async () => {
+  it('holds work until a model request is out, then runs it once', async () => {
     const gate = firstRequest();
     let runs = 0;
     gate.after(() => runs++);
     gate.seen({ type: 'turn_start', turn: 1 });
     expect(runs).toBe(0);
+    await (await httpFetch(url)).text();
+    await (await httpFetch(url)).text();
+    expect(runs).toBe(1);
+    gate.dispose();
+  });
+
+  it('stays closed for fetches that are not model requests (an MCP server over HTTP)', async () => {
+    const gate = firstRequest();
+    let runs = 0;
+    gate.after(() => runs++);
     await (await fetch(url)).text();
-    await (await fetch(url)).text();
+    expect(runs).toBe(0);
+    gate.dispose();
+  });
+
+  it('opens for a model request httpFetch hands to the real fetch, once it is answered', async () => {
+    const gate = firstRequest();
+    let runs = 0;
+    gate.after(() => runs++);
+    // A Request object is one httpFetch does not send itself.
+    await (await httpFetch(new Request(url))).text();
     expect(runs).toBe(1);
     gate.dispose();
   });
