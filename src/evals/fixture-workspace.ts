@@ -1,20 +1,7 @@
 // A copy of a fixture workspace (`evals/fixtures/<name>/`) in a temp directory, so no case sees another's changes:
 // a fresh copy, or a used one put back to the fixture's files (restoreFixture), and beside it a state directory.
-import {
-  chmod,
-  cp,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  readlink,
-  realpath,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EvalFileError } from './eval-files.js';
@@ -63,20 +50,22 @@ export type FixtureTree = Map<string, Entry>;
 /** Every entry under `dir` (not following links); an absent `dir` holds nothing. */
 export async function readTree(dir: string | undefined): Promise<FixtureTree> {
   const tree = new Map<string, Entry>();
-  const walk = async (relative: string): Promise<void> => {
-    for (const name of await readdir(join(dir as string, relative))) {
+  // Synchronous calls: a fixture is a few small files, read before every case; each asynchronous call's round trip
+  // through the thread pool cost more than the read (12 ms a case, 2.6 s over the evals, against 1 ms).
+  const walk = (relative: string): void => {
+    for (const name of readdirSync(join(dir as string, relative))) {
       const path = relative === '' ? name : `${relative}/${name}`;
       const absolute = join(dir as string, path);
-      const info = await lstat(absolute);
+      const info = lstatSync(absolute);
       const mode = info.mode & 0o7777;
-      if (info.isSymbolicLink()) tree.set(path, { kind: 'link', target: await readlink(absolute) });
+      if (info.isSymbolicLink()) tree.set(path, { kind: 'link', target: readlinkSync(absolute) });
       else if (info.isDirectory()) {
         tree.set(path, { kind: 'dir', mode });
-        await walk(path);
-      } else tree.set(path, { kind: 'file', mode, data: await readFile(absolute) });
+        walk(path);
+      } else tree.set(path, { kind: 'file', mode, data: readFileSync(absolute) });
     }
   };
-  if (dir !== undefined) await walk('');
+  if (dir !== undefined) walk('');
   return tree;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import type { ToolCall, Usage } from '../core/messages.js';
-import type { Model } from '../core/model.js';
+import type { Model, ToolSpec } from '../core/model.js';
 import { createRegistry, defaultTools } from '../tools/registry.js';
 import { copyFixture, type FixtureCopy } from './fixture-workspace.js';
 import type { LlmCase } from './llm-cases.js';
@@ -19,20 +19,27 @@ export interface LlmEvalOptions {
   onResult?: (result: LlmCaseResult) => void;
 }
 
-/** Asks the model for its first move on one case, in the workspace `root` (its fixture's copy), and scores it. */
+/** The tools a case's request offers, as a run's: web_search only with a search endpoint, which an eval has not. */
+export function offeredTools(): ToolSpec[] {
+  return createRegistry(defaultTools().filter((t) => t.name !== 'web_search')).specs();
+}
+
+/**
+ * Asks the model for its first move on one case, in the workspace `root` (its fixture's copy), and scores it.
+ * `tools`: offeredTools(), made once for all the cases (from source, each tool's schema is converted anew).
+ */
 export async function runLlmCase(
   c: LlmCase,
   run: number,
   root: string,
   options: Omit<LlmEvalOptions, 'repeat'>,
+  tools: ToolSpec[] = offeredTools(),
 ): Promise<LlmCaseResult> {
   const started = Date.now();
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let call: ToolCall | undefined;
   const base = { id: c.id, intent: c.intent, run, checks: [] };
   try {
-    // As a run offers them: web_search only with a search endpoint, which an eval has not.
-    const tools = createRegistry(defaultTools().filter((t) => t.name !== 'web_search')).specs();
     const system = systemPrompt({ workspace: root, mode: 'restricted', commands: true });
     for await (const event of options.model.stream({
       messages: [
@@ -106,6 +113,7 @@ export async function runLlmEvals(
 ): Promise<LlmCaseResult[]> {
   const copies = new Map<string, Promise<FixtureCopy>>();
   const results: LlmCaseResult[] = [];
+  const tools = offeredTools();
   try {
     for (const c of cases) {
       const key = c.fixture ?? '';
@@ -116,7 +124,7 @@ export async function runLlmEvals(
       }
       const { root } = await copy;
       for (let run = 1; run <= options.repeat; run += 1) {
-        const result = await runLlmCase(c, run, root, options);
+        const result = await runLlmCase(c, run, root, options, tools);
         results.push(result);
         options.onResult?.(result);
       }

@@ -1,7 +1,8 @@
 // Tool evals: each case calls one tool with given arguments on a copy of a fixture workspace as the fixture is,
 // through the real executor (full mode, no approvals: what the agent runs), and checks the output or error and the
 // files after. The tools come from the run assembly (runtime/tool-host.ts caseToolsOpener), which the CLI passes in.
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdirSync, rmSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolCall } from '../core/messages.js';
@@ -191,8 +192,9 @@ export async function runToolEvals(
         const { copy, tree } = used;
         try {
           restored = await restoreFixture(copy.root, tree);
-          await rm(copy.stateDir, { recursive: true, force: true });
-          await mkdir(copy.stateDir);
+          // Synchronous: the directory is small, and an asynchronous round trip per call cost more than the work.
+          rmSync(copy.stateDir, { recursive: true, force: true });
+          mkdirSync(copy.stateDir);
         } catch {
           // A case left something that cannot be put back (a directory it made unreadable): a fresh copy.
           copies.delete(key);

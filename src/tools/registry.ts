@@ -51,15 +51,26 @@ function builtin(name: string, load: () => Tool): Tool {
   };
 }
 
+/**
+ * Each zod schema's JSON Schema, converted once: from source (tests, the library) every run's registry asks again
+ * for the same tools' schemas. Shared as the build's prebuilt specs are.
+ */
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
 export function toSpec(tool: Tool): ToolSpec {
   if (tool.jsonSchema)
     return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
   // Converting 25 zod schemas costs tens of milliseconds before the first request; the build did it already.
   const built = prebuilt[tool.name];
   if (built && built.description === tool.description) return built;
-  // io: 'input' keeps fields with defaults optional, as the model may omit them.
-  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.schema, { io: 'input' });
-  return { name: tool.name, description: tool.description, inputSchema: lean(inputSchema) };
+  let inputSchema = converted.get(tool.schema);
+  if (!inputSchema) {
+    // io: 'input' keeps fields with defaults optional, as the model may omit them.
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.schema, { io: 'input' });
+    inputSchema = lean(schema);
+    converted.set(tool.schema, inputSchema);
+  }
+  return { name: tool.name, description: tool.description, inputSchema };
 }
 
 /** What validation alone enforces (bounds, lengths) or fills in (defaults): the model need not read it. */

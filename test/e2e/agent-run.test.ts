@@ -1,15 +1,14 @@
-// keel run against the scripted model server over loopback, in temp workspaces: the built binary for signals
-// (Ctrl-C in a run, and at the chat's question), the rest in process: runCommand
-// (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat).
+// keel run and keel chat against the scripted model server over loopback, in temp workspaces, in process: runCommand
+// (test/support/run-in-process.ts) or the whole command line (cli-in-process.ts: bare keel, -p, the chat, Ctrl-C as
+// SIGINT's event). The binary's own SIGINT is test/e2e/faults.test.ts's and test/e2e/contracts.test.ts's.
 import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configInitCommand, configShowCommand } from '../../src/cli/config-command.js';
 import { captureOutput } from '../support/agent-in-process.js';
-import { converse, questions } from '../support/chat.js';
-import { runKeel } from '../support/cli.js';
+import { questions } from '../support/chat.js';
 import { runCli } from '../support/cli-in-process.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
 import { inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
@@ -183,20 +182,19 @@ describe('keel run safety and limits', () => {
     expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('');
   });
 
+  // In process, the interrupt is the signal Ctrl-C fires in the binary (src/cli/signals.ts); the binary's own SIGINT
+  // is test/e2e/faults.test.ts's (during a backoff) and test/e2e/contracts.test.ts's (twice, with a command running).
   it('stops cleanly with exit 130 on Ctrl-C while the model is answering', async () => {
     const ws = await workspace({});
-    const s = await server([{ hang: true }]);
-    const r = await runOllama(s, ws, ['--prompt', 'wait'], {
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (s.requests.length > 0) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-        child.on('close', () => clearInterval(poll));
+    const ctrlC = new AbortController();
+    const s = await server([
+      () => {
+        ctrlC.abort();
+        return { hang: true };
       },
-    });
+    ]);
+    const r = await ollamaRun(s, ws, { prompt: 'wait' }, { signal: ctrlC.signal });
+    expect(s.requests).toHaveLength(1);
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -516,14 +514,13 @@ describe('chat', () => {
       { toolCalls: [{ name: 'execute_command', args: { command: 'touch made.txt' } }] },
       { text: 'still here' },
     ]);
-    const r = await runKeel(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
-      openStdin: true,
-      onSpawn: converse([
+    const r = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      steps: [
         { send: 'make a file\n' },
         { until: (o) => questions(o) === 1, signal: 'SIGINT' },
         { until: (o) => o.stderr.includes('interrupted'), send: 'are you there?\n' },
         { until: (o) => o.stdout.includes('still here'), end: true },
-      ]),
+      ],
     });
     expect(r.code).toBe(0);
     await expect(access(join(ws, 'made.txt'))).rejects.toThrow();

@@ -166,6 +166,7 @@ describe('keel run fails clearly on faults it cannot recover from', () => {
     );
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(s.requests).toHaveLength(1);
   });
 });

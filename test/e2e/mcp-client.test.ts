@@ -1,7 +1,8 @@
 // MCP servers' tools in a run — the reference servers over stdio and streamable HTTP, a server that crashes
 // mid-run, one that never answers, tools.allow / tools.deny, disabled and untrusted servers — in-process through
 // assembleRun against the scripted model server. The built CLI runs twice, for what only it shows: the status line
-// and warnings on stderr with JSON on stdout, a hung server killed at exit, and stdio servers killed on SIGTERM.
+// and warnings on stderr with JSON on stdout, a hung server killed at exit, and stdio servers killed on SIGTERM; its
+// stdio server is a light one (server-everything over stdio is test/mcp/manager.test.ts's and `keel mcp list`'s).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -70,10 +71,11 @@ describe('MCP servers in keel run (the built CLI)', () => {
     const ws = await workspace({ 'a.txt': 'a\n' });
     const pidFile = join(ws, 'hung.pid');
     const config = await mcpConfig(ws, {
-      everything: { command: node, args: [everythingEntry, 'stdio'] },
+      everything: { command: node, args: [fixture('echo-server.mjs')] },
       hung: {
         command: node,
-        // It ignores SIGTERM and never answers.
+        // It ignores SIGTERM and never answers. Its timeout runs from the servers' start, before the run is assembled:
+        // shorter, a busy machine may reach the first request after it, with nothing left to wait for.
         args: [fixture('gated-server.mjs'), '--stubborn', '--pid', pidFile],
         timeout_seconds: 600,
         startup_timeout_seconds: 1,

@@ -1,13 +1,13 @@
 // Checkpoints taken by runs and chat turns against the scripted model server, then `keel undo` restoring the real
 // tree byte for byte, inside and outside git repositories; and --dry-run changing nothing. The built binary runs
-// once (`keel run`, then `keel undo`); the rest calls the same code in process.
+// once (`keel undo`, after a run in process); the rest calls the same code in process.
 import { promises as fs } from 'node:fs';
 import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
 import { makeWorkspace, runKeel } from '../support/cli.js';
-import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
+import { toolMessages, useE2E } from '../support/e2e.js';
 import { type ScriptStep, startModelServer } from '../support/model-server.js';
 import { exec } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
@@ -77,22 +77,15 @@ async function expectChangesMade(ws: string): Promise<void> {
   await expect(fs.stat(join(ws, 'f.txt'))).rejects.toThrow();
 }
 
-describe('keel run, then keel undo (built binary)', () => {
+describe('keel undo (built binary) after a run', () => {
   it('restores a plain directory byte for byte after file tools and shell commands', async () => {
     const ws = await workspace(files);
-    // A state dir kept across the two starts (runKeel's temp HOME is removed after each).
-    const env = { XDG_STATE_HOME: await workspace() };
+    // The in-process run's state dir, where the binary's undo finds its checkpoints (a binary run's checkpoints are
+    // test/e2e/rewind.test.ts's chat).
+    const env = { XDG_STATE_HOME: keel.stateHome() };
     const before = await treeSnapshot(ws);
-    const r = await runOllama(
-      await server(fewerCalls),
-      ws,
-      ['--allow-dangerous', '--prompt', 'change things'],
-      {
-        env,
-        checkpoints: true,
-      },
-    );
-    expect(r.code).toBe(0);
+    const r = await keel.run(await server(fewerCalls), ws, 'change things');
+    expect(r.reasons).toEqual(['done']);
     await expectChangesMade(ws);
     // The run's build output is ignored: undo leaves it.
     await fs.writeFile(join(ws, 'build/out.js'), 'rebuilt\n');
@@ -142,7 +135,7 @@ describe('keel undo', () => {
   });
 
   describe('after a run of every kind of change', () => {
-    // One run for both tests: the listing reads it, going back by id (which changes the workspace) comes last.
+    // One run for these tests: the listing reads it, going back by id (which changes the workspace) comes last.
     let ws = '';
     beforeAll(async () => {
       ws = await makeWorkspace(files);
@@ -169,6 +162,14 @@ describe('keel undo', () => {
       expect(l.stdout).toContain('changed after: made.txt (created)');
       expect(l.stdout).toContain('changed after: f.txt (deleted), g.txt (created)');
       expect(l.stdout).toContain('changed after: dir/c.txt (deleted), dir/sub/d.txt (deleted)');
+    });
+
+    it('names an unknown id and changes nothing', async () => {
+      const unknown = await keel.undo(ws, 'deadbeef');
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('checkpoint id "deadbeef" is not a checkpoint of this workspace');
+      expect(unknown.stderr).toContain('keel undo --list shows the ids');
+      await expectChangesMade(ws);
     });
 
     it('goes back to one checkpoint by id: before that call', async () => {
@@ -206,22 +207,12 @@ describe('keel undo', () => {
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
   });
 
-  it('says when there is nothing to undo, and names an unknown id', async () => {
+  it('says when there is nothing to undo', async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const none = await keel.undo(ws);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('error: nothing to undo: no checkpoints for this workspace');
     expect((await keel.undo(ws, '--list')).stdout).toMatch(/^no checkpoints for .*: nothing to undo\n$/);
-    const s = await server([
-      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'B\n' } }] },
-      { text: 'done' },
-    ]);
-    await keel.run(s, ws, 'edit');
-    const unknown = await keel.undo(ws, 'deadbeef');
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('checkpoint id "deadbeef" is not a checkpoint of this workspace');
-    expect(unknown.stderr).toContain('keel undo --list shows the ids');
-    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('B\n');
   });
 });
 

@@ -12,6 +12,12 @@ import { type KeelRun, type KeelRunOptions, keelTestEnv } from './cli.js';
 
 type Write = typeof process.stdout.write;
 
+/** Ctrl-C to the command running in process: its SIGINT handler runs, as keel's would on the signal. */
+function ctrlC(): void {
+  if (process.listenerCount('SIGINT') === 0) throw new Error('runCli: Ctrl-C with no SIGINT handler set');
+  process.emit('SIGINT', 'SIGINT');
+}
+
 /** Captures what goes to a stream's write, calling back as the real one does. */
 function capture(stream: NodeJS.WriteStream, sink: (text: string) => void): () => void {
   const original = stream.write;
@@ -31,14 +37,21 @@ function pipedStdin(input: string | undefined): NodeJS.ReadStream {
   return Readable.from(input ? [Buffer.from(input)] : []) as unknown as NodeJS.ReadStream;
 }
 
-/** Like converse() in chat.ts for a child: each step waits for the output it names, then types or ends stdin. */
+/**
+ * Like converse() in chat.ts for a child: each step waits for the output it names, then types, ends stdin, or
+ * delivers a Ctrl-C. That is SIGINT's event on this process, as the kernel's signal is on keel's, to the handler
+ * the command set (there must be one: the test worker has none, and its own would end the worker); delivered on a
+ * later turn of the event loop, as a signal is. Other signals, and process death, need runKeel.
+ */
 function conversation(steps: ChatStep[], output: { stdout: string; stderr: string }) {
   const stdin = new PassThrough();
   let next = 0;
   const advance = () => {
     for (let step = steps[next]; step && (step.until?.(output) ?? true); step = steps[++next]) {
-      if (step.signal) throw new Error('runCli cannot send signals: use runKeel');
+      if (step.signal && step.signal !== 'SIGINT')
+        throw new Error(`runCli cannot send ${step.signal}: use runKeel`);
       if (step.send !== undefined) stdin.write(step.send);
+      if (step.signal) setImmediate(ctrlC);
       if (step.end) stdin.end();
     }
   };
