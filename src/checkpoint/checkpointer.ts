@@ -6,7 +6,7 @@ import type { ToolPreview } from '../core/approval.js';
 import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoints.js';
 import { copyStore } from './copy-store.js';
 import { gitStore } from './git-store.js';
-import { GitMissingError, type ShadowGit, shadowGit } from './shadow-git.js';
+import { GitMissingError, type GitSpawn, type ShadowGit, shadowGit } from './shadow-git.js';
 import { type TreeWatch, treeWatch } from './tree-watch.js';
 
 export const NO_GIT_WARNING =
@@ -22,6 +22,8 @@ export interface StoreOptions {
   maxIgnoredKb?: number;
   /** checkpoints.max_file_mb: larger files are recorded by size and hash, never copied. Default 50. */
   maxFileMb?: number;
+  /** How git processes start (default: spawned from this process). */
+  startGit?: GitSpawn;
 }
 
 export const DEFAULT_MAX_IGNORED_KB = 1024;
@@ -29,7 +31,7 @@ export const DEFAULT_MAX_FILE_MB = 50;
 
 function stores(options: StoreOptions, watch?: TreeWatch) {
   const dir = checkpointDir(options.stateDir, options.root);
-  const git = shadowGit(join(dir, 'git'), options.root, options.env);
+  const git = shadowGit(join(dir, 'git'), options.root, options.env, options.startGit);
   return {
     git,
     gitStore: gitStore(git, {

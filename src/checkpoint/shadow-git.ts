@@ -138,8 +138,19 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await fs.rename(temp, path);
 }
 
-function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], input?: string) {
-  return new Promise<string>((resolve, reject) => {
+/**
+ * Starts one git process in `cwd` with exactly `env`, `input` on its stdin. Resolves with its stdout; rejects with
+ * GitCommandError (a non-zero exit) or GitMissingError (no git on PATH).
+ */
+export type GitSpawn = (
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  args: readonly string[],
+  input?: string,
+) => Promise<string>;
+
+export const spawnGit: GitSpawn = (env, cwd, args, input) =>
+  new Promise<string>((resolve, reject) => {
     const child = spawn('git', args, { cwd, env, stdio: 'pipe' });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -163,15 +174,20 @@ function spawnGit(env: NodeJS.ProcessEnv, cwd: string, args: readonly string[], 
     child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
-}
 
-export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessEnv): ShadowGit {
+/** `startGit`: how each git process starts (a test's may start it from a smaller process than itself). */
+export function shadowGit(
+  gitDir: string,
+  workTree: string,
+  env: NodeJS.ProcessEnv,
+  startGit: GitSpawn = spawnGit,
+): ShadowGit {
   const localEnv = gitEnv(env, gitDir, workTree);
   let childEnv = localEnv;
   let seedSkipped: string | undefined;
   let indexFresh = false;
   const run = (args: readonly string[], input?: string, options: { local?: boolean } = {}) =>
-    spawnGit(options.local ? localEnv : childEnv, workTree, args, input);
+    startGit(options.local ? localEnv : childEnv, workTree, args, input);
   const exists = () =>
     fs.stat(join(gitDir, 'HEAD')).then(
       () => true,
@@ -184,7 +200,7 @@ export function shadowGit(gitDir: string, workTree: string, env: NodeJS.ProcessE
     const temp = `${gitDir}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       // No template: the system's sample hooks and excludes are not wanted.
-      await spawnGit(gitEnv(env, temp, workTree), workTree, ['init', '--quiet', '--template=']);
+      await startGit(gitEnv(env, temp, workTree), workTree, ['init', '--quiet', '--template=']);
       await fs.appendFile(join(temp, 'config'), shadowConfig);
       await fs.mkdir(join(temp, 'info'), { recursive: true });
       await fs.writeFile(join(temp, 'info', 'attributes'), shadowAttributes);

@@ -16,6 +16,7 @@ import {
   type SkippedPath,
   undoTarget,
 } from '../checkpoint/checkpoints.js';
+import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import { restoreKeepingUserFiles } from '../checkpoint/user-files.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
@@ -31,6 +32,8 @@ import { loadConfigFor } from './run-options.js';
 
 export interface UndoOptions extends GlobalOptions {
   list?: boolean;
+  /** How the checkpoint store's git processes start; default: spawned from this process. */
+  startGit?: GitSpawn;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -137,6 +140,7 @@ async function openStore(options: UndoOptions) {
     env: process.env,
     maxIgnoredKb: limitKb,
     maxFileMb: limitMb,
+    ...(options.startGit ? { startGit: options.startGit } : {}),
   });
   return { root, limitKb, state, store };
 }

@@ -8,7 +8,7 @@ import type { McpServerConfig } from '../config/mcp-schema.js';
 import { expandAll } from './config.js';
 
 /** How long a server may take to go after SIGTERM before it gets SIGKILL. */
-const KILL_GRACE_MS = 2000;
+export const KILL_GRACE_MS = 2000;
 
 /**
  * The variables a server inherits from Keel's environment, besides its own `env`: the MCP SDK's

@@ -160,6 +160,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     approve: options.approve,
     approvals,
     dryRun,
+    ...(options.startGit ? { startGit: options.startGit } : {}),
   });
   const executor: Executor =
     mode === 'plan' ? planModeExecutor(execution.executor, registry) : execution.executor;

@@ -4,6 +4,7 @@
 import { dirname, join } from 'node:path';
 import type { LoopExecutor } from '../agent/loop.js';
 import { type Checkpointer, createCheckpointer } from '../checkpoint/checkpointer.js';
+import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import type { KeelConfig } from '../config/schema.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent } from '../core/events.js';
@@ -82,6 +83,8 @@ export interface ExecutionOptions {
   dryRun?: boolean;
   /** false: no checkpoints, tripwire, hooks or saved outputs (policy check, tool evals). */
   guarded?: boolean;
+  /** How the checkpoint store's git processes start; default: spawned from this process. */
+  startGit?: GitSpawn;
 }
 
 export interface Execution {
@@ -117,6 +120,7 @@ export function openExecution(options: ExecutionOptions): Execution {
           env,
           maxIgnoredKb: options.config.checkpoints.max_ignored_file_kb,
           maxFileMb: options.config.checkpoints.max_file_mb,
+          ...(options.startGit ? { startGit: options.startGit } : {}),
           warn: (message) => emit({ type: 'warning', message }),
         })
       : undefined;

@@ -2,6 +2,7 @@
 import type { Conversation } from '../agent/conversation.js';
 import type { LoopResult } from '../agent/loop.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
+import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Approve } from '../core/approval.js';
 import type { AskUser } from '../core/ask-user.js';
@@ -61,6 +62,8 @@ export interface RunOptions extends RunSource {
   terminal?: CommandRunner; // an editor's terminals (keel acp), for commands that would not run in the sandbox
   /** keel run --agent: the run is this agent (its tools, model, mode never wider than the run's, and prompt). */
   agent?: string;
+  /** How the checkpoint store's git processes start; default: spawned from this process. */
+  startGit?: GitSpawn;
 }
 
 export interface Run {

@@ -12,7 +12,7 @@ import { indexIntact, judgeIndex } from '../../src/checkpoint/git-index.js';
 import { parseRaw } from '../../src/checkpoint/restore-checks.js';
 import { modeMayChangeFiles } from '../../src/runtime/executor.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -49,6 +49,7 @@ async function workspace(
     root,
     stateDir,
     env: process.env,
+    startGit: shellGit,
     ...(options.maxFileMb ? { maxFileMb: options.maxFileMb } : {}),
   };
   const checkpointer = createCheckpointer({ ...store, warn: () => {} });

@@ -11,8 +11,9 @@ import {
   openCheckpointStore,
 } from '../../src/checkpoint/checkpointer.js';
 import { CheckpointError, undoTarget, workspaceKey } from '../../src/checkpoint/checkpoints.js';
+import { type GitSpawn, spawnGit } from '../../src/checkpoint/shadow-git.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -23,7 +24,11 @@ async function tempDir(prefix: string): Promise<string> {
   return dir;
 }
 
-async function setup(files: Record<string, string>, env: NodeJS.ProcessEnv = process.env) {
+async function setup(
+  files: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+  startGit: GitSpawn = shellGit,
+) {
   const root = await tempDir('keel-cp-ws-');
   const stateDir = await tempDir('keel-cp-state-');
   for (const [path, content] of Object.entries(files)) {
@@ -31,8 +36,8 @@ async function setup(files: Record<string, string>, env: NodeJS.ProcessEnv = pro
     await fs.writeFile(join(root, path), content);
   }
   const warnings: string[] = [];
-  const checkpointer = createCheckpointer({ root, stateDir, env, warn: (m) => warnings.push(m) });
-  const store = () => openCheckpointStore({ root, stateDir, env });
+  const checkpointer = createCheckpointer({ root, stateDir, env, startGit, warn: (m) => warnings.push(m) });
+  const store = () => openCheckpointStore({ root, stateDir, env, startGit });
   const take = (tool: string, writes: string[] = [], callId = 'c1') =>
     checkpointer.take({
       callId,
@@ -222,7 +227,13 @@ describe('a workspace inside a larger git repository', () => {
     await fs.writeFile(join(root, 'dist', 'out.js'), 'out\n');
     await fs.writeFile(join(root, 'src.ts'), 'src\n');
     const stateDir = await tempDir('keel-cp-state-');
-    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    const checkpointer = createCheckpointer({
+      root,
+      stateDir,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
     checkpointer.startRun('run-1');
     await checkpointer.take({
       callId: 'c',
@@ -232,7 +243,7 @@ describe('a workspace inside a larger git repository', () => {
     await fs.writeFile(join(root, 'dist', 'out.js'), 'rebuilt\n');
     await fs.writeFile(join(root, 'node_modules', 'dep', 'new.js'), 'installed\n');
     await fs.writeFile(join(root, 'src.ts'), 'edited\n');
-    const store = await openCheckpointStore({ root, stateDir, env: process.env });
+    const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
     const list = await store.list();
     expect(list[0]?.changed).toEqual([{ status: 'M', path: 'src.ts' }]);
     await store.restore(undoTarget(list), 'undo-1');
@@ -281,7 +292,7 @@ describe('checkpoints without git', () => {
   const noGit = { ...process.env, PATH: '/nonexistent-keel-test-path' };
 
   it('copies what file tools write, warns once, and undoes them', async () => {
-    const t = await setup({ 'a.txt': 'A\n', 'dir/b.txt': 'B\n', 'dir/c/d.txt': 'D\n' }, noGit);
+    const t = await setup({ 'a.txt': 'A\n', 'dir/b.txt': 'B\n', 'dir/c/d.txt': 'D\n' }, noGit, spawnGit);
     const before = await treeSnapshot(t.root);
     t.checkpointer.startRun('run-1');
     await t.take('write_file', ['a.txt']);

@@ -12,7 +12,7 @@ import { fillIndex } from '../../src/checkpoint/fill.js';
 import { packIndex, packWriter } from '../../src/checkpoint/pack-writer.js';
 import { shadowGit } from '../../src/checkpoint/shadow-git.js';
 import { FILL_AT } from '../../src/checkpoint/stage.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
@@ -72,7 +72,7 @@ describe('a fill of many paths', () => {
     const state = await tempDir('keel-fill-state-');
     await makeTree(root);
     gitDir = join(state, 'shadow.git');
-    const shadow = shadowGit(gitDir, root, process.env);
+    const shadow = shadowGit(gitDir, root, process.env, shellGit);
     await shadow.ensure();
     listed = (await shadow.run(['ls-files', '-z', '-o', '--exclude-standard'])).split('\0').filter(Boolean);
     const filled = await fillIndex(gitDir, root, { paths: listed, maxFileBytes: MAX });
@@ -93,7 +93,7 @@ describe('a fill of many paths', () => {
 
   it('stages the same entries and a pack git verifies when the files are read on worker threads', async () => {
     const threaded = join(gitDir, '..', 'threaded.git');
-    await shadowGit(threaded, root, process.env).ensure();
+    await shadowGit(threaded, root, process.env, shellGit).ensure();
     const filled = await fillIndex(
       threaded,
       root,
@@ -151,7 +151,7 @@ describe('a fill into an index that has entries', () => {
     for (const name of ['keep.txt', 'edit.txt', 'gone.txt', 'untrack.log'])
       await fs.writeFile(join(root, name), `${name}\n`);
     const gitDir = join(state, 'shadow.git');
-    const shadow = shadowGit(gitDir, root, process.env);
+    const shadow = shadowGit(gitDir, root, process.env, shellGit);
     await shadow.ensure();
     // keep.txt is racily clean: its mtime is not older than the index that records it.
     const later = Date.now() / 1000 + 100;
@@ -214,7 +214,13 @@ describe('a first checkpoint of a tree without git', () => {
     await makeTree(root);
     await fs.rm(join(root, 'big.bin'));
     const before = await treeSnapshot(root);
-    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    const checkpointer = createCheckpointer({
+      root,
+      stateDir,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
     checkpointer.startRun('run-1');
     let n = 0;
     const take = () =>
@@ -229,7 +235,7 @@ describe('a first checkpoint of a tree without git', () => {
     await fs.writeFile(join(root, 'made.txt'), 'made\n');
     await take();
     await fs.writeFile(join(root, 'a.b'), 'agent again\n');
-    const store = await openCheckpointStore({ root, stateDir, env: process.env });
+    const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
     const list = await store.list();
     const first = list[list.length - 1];
     if (!first) throw new Error('no checkpoint');
@@ -246,7 +252,13 @@ describe('a first checkpoint of a tree without git', () => {
       await fs.mkdir(join(root, `d${i}`));
       await fs.writeFile(join(root, `d${i}`, 'f.txt'), `${i}\n`);
     }
-    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    const checkpointer = createCheckpointer({
+      root,
+      stateDir,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
     checkpointer.startRun('run-1');
     await checkpointer.take({
       callId: 'c0',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Checkpointer, createCheckpointer } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
 /** Forked from the small shell, not from this worker (see test/support/small-shell.ts). */
@@ -133,7 +133,13 @@ describe.each([
     }
     refDir = join(state, 'ref.git');
     await git(state, {}, 'init', '-q', '--bare', refDir);
-    checkpointer = createCheckpointer({ root, stateDir: state, env: process.env, warn: () => {} });
+    checkpointer = createCheckpointer({
+      root,
+      stateDir: state,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
     checkpointer.startRun('r');
   });
 
@@ -145,17 +151,24 @@ describe.each([
   });
 
   const shadow = () => ({ GIT_DIR: join(checkpointDir(state, root), 'git') });
-  /** The newest checkpoint's tree, and plain git's tree of the same files. */
+  /** The newest checkpoint's tree, and plain git's tree of the same files: the three git commands in one shell. */
   const trees = async () => {
     await checkpointer.take({
       callId: `c${n++}`,
       tool: 'execute_command',
       preview: { reads: [], writes: [], summary: 'cmd' },
     });
-    const recorded = await git(root, shadow(), 'rev-parse', 'refs/keel/checkpoints^{tree}');
-    const env = { GIT_DIR: refDir, GIT_WORK_TREE: root };
-    await git(root, env, 'add', '-A');
-    return { recorded, expected: await git(root, env, 'write-tree') };
+    const script = [
+      `GIT_DIR="$1" git rev-parse 'refs/keel/checkpoints^{tree}'`,
+      'GIT_DIR="$2" GIT_WORK_TREE="$3" git add -A',
+      'GIT_DIR="$2" GIT_WORK_TREE="$3" git write-tree',
+    ].join(' && ');
+    const out = await exec('sh', ['-c', script, 'sh', shadow().GIT_DIR, refDir, root], {
+      cwd: root,
+      env: gitEnv,
+    });
+    const [recorded, expected] = out.trim().split('\n');
+    return { recorded, expected };
   };
 
   it('is git write-tree of the files at the first checkpoint', async () => {

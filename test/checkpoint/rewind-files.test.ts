@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { type Checkpoint, checkpointSince } from '../../src/checkpoint/checkpoints.js';
 import { keepUserFile, restoreKeepingUserFiles } from '../../src/checkpoint/user-files.js';
+import { shellGit } from '../support/small-shell.js';
 
 const at = (time: string, id: string) => ({ id, time }) as Checkpoint;
 
@@ -42,7 +43,13 @@ describe('files back to before a message, on real git', () => {
 
   it('restores the files of two turns back, and a /save export made since stays as it is', async () => {
     await fs.writeFile(join(root, 'a.txt'), 'zero\n');
-    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, warn: () => {} });
+    const checkpointer = createCheckpointer({
+      root,
+      stateDir,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
     const change = async (run: string, content: string) => {
       checkpointer.startRun(run, 'session-1');
       const wrote = await checkpointer.take({
@@ -60,7 +67,7 @@ describe('files back to before a message, on real git', () => {
     await fs.writeFile(join(root, 'export.md'), '# the session\n');
     await keepUserFile(stateDir, root, join(root, 'export.md'));
     await keepUserFile(stateDir, root, join(tmpdir(), 'outside.md'));
-    const store = await openCheckpointStore({ root, stateDir, env: process.env });
+    const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
     const checkpoints = await store.list();
     expect(checkpoints.every((c) => c.session === 'session-1')).toBe(true);
     const target = checkpointSince(checkpoints, firstMessage)!;

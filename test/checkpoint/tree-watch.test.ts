@@ -11,7 +11,7 @@ import { type ShadowGit, shadowGit } from '../../src/checkpoint/shadow-git.js';
 import { stager } from '../../src/checkpoint/stage.js';
 import { dirLimit, treeWatch } from '../../src/checkpoint/tree-watch.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 
 const track = useCleanup();
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -52,7 +52,7 @@ async function pair(
   cleanup(async () => watch.close());
   let processes = 0;
   const shadow = (name: string, count: boolean): ShadowGit => {
-    const git = shadowGit(join(state, name), root, process.env);
+    const git = shadowGit(join(state, name), root, process.env, shellGit);
     return {
       gitDir: git.gitDir,
       ensure: git.ensure,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -27,7 +27,7 @@ async function setup(files: Record<string, string>, maxIgnoredKb = 1, cleanup = 
     await fs.mkdir(join(root, path, '..'), { recursive: true });
     await fs.writeFile(join(root, path), content);
   }
-  const options = { root, stateDir, env: process.env, maxIgnoredKb };
+  const options = { root, stateDir, env: process.env, startGit: shellGit, maxIgnoredKb };
   const checkpointer = createCheckpointer({ ...options, warn: () => {} });
   const take = (tool: string, callId = 'c1') =>
     checkpointer.take({ callId, tool, turn: 1, preview: { reads: [], writes: [], summary: tool } });
@@ -183,6 +183,7 @@ describe('a damaged checkpoint store', () => {
           root: t.root,
           stateDir: t.stateDir,
           env: process.env,
+          startGit: shellGit,
           warn: () => {},
         });
         next.startRun(`run-${n + 1}`);

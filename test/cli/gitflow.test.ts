@@ -14,7 +14,7 @@ import type { CommandOutput } from '../../src/ui/command-output.js';
 import { makeWorkspace } from '../support/cli.js';
 import { homeEnv, useE2E } from '../support/e2e.js';
 import type { ModelServer, ScriptStep } from '../support/model-server.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 
 const { server, workspace } = useE2E();
 /** A run, then git processes and a model request: well under this, but the suite shares two cores. */
@@ -69,6 +69,7 @@ async function runAgent(s: ModelServer, ws: string, message: string, extra: Part
       mode: () => 'full',
       sandbox: false,
       session: { save: true },
+      startGit: shellGit,
       ...extra,
     });
     agent.conversation.push({ role: 'user', content: message });

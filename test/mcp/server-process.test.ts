@@ -3,9 +3,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mcpServerSchema } from '../../src/config/mcp-schema.js';
-import { inheritedEnvironment } from '../../src/mcp/server-process.js';
+import { inheritedEnvironment, KILL_GRACE_MS } from '../../src/mcp/server-process.js';
 import { startMcpServers } from '../../src/mcp/start.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import { useE2E } from '../support/e2e.js';
@@ -75,9 +75,16 @@ describe('stdio server processes', () => {
     // It never answers (a hung server): once it has started, the run ends.
     let pid = 0;
     while (!pid) pid = Number(await readFile(pidFile, 'utf8').catch(() => '')) || (await tick());
-    await servers?.close();
-    // Still there just after SIGTERM (it ignores it), gone once the grace period is over.
-    expect(() => process.kill(pid, 0)).not.toThrow();
+    // The grace period passes on a fake clock: the SIGKILL timer is set as the servers close.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      await servers?.close();
+      // Still there just after SIGTERM (it ignores it), gone once the grace period is over.
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      vi.advanceTimersByTime(KILL_GRACE_MS);
+    } finally {
+      vi.useRealTimers();
+    }
     await gone(pid);
   });
 });

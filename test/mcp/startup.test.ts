@@ -11,6 +11,7 @@ import { assembleRun, type Run } from '../../src/runtime/assemble.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
 import { fixture, mcpConfig, offeredTools } from '../support/mcp.js';
 import type { ScriptStep } from '../support/model-server.js';
+import { shellGit } from '../support/small-shell.js';
 
 const { server, workspace } = useE2E();
 
@@ -37,6 +38,7 @@ async function start(
     flags: { provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model' },
     mode: () => 'full',
     session: { save: false },
+    startGit: shellGit,
     env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), KEEL_KEYRING: 'off' },
     observe: (event) => {
       events.push(event);

@@ -22,6 +22,8 @@ import { ask, collect, failure, freePort, request, textOf } from './helpers.js';
 const start = useModelServers();
 
 const fast: RetryOptions = { retries: 3, idleTimeoutMs: 10_000, baseDelayMs: 5 };
+/** The idle timeout of the stall tests: each stall waits it out, yet a local answer comes well within it. */
+const STALL_MS = 200;
 const retries = (events: ModelEvent[]) => events.filter((event) => event.type === 'retry');
 
 const providers = [
@@ -68,8 +70,8 @@ describe.each(providers)('retries over $name', (provider) => {
 
   it('aborts a stream silent for longer than the idle timeout and retries it once', async () => {
     const s = await start([{ text: 'thinking', stall: true }, { text: 'awake' }]);
-    const events = await collect(wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))));
-    expect(retries(events)).toMatchObject([{ attempt: 1, max: 1, reason: 'no data for 0.3 s' }]);
+    const events = await collect(wrapped(s, { idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ attempt: 1, max: 1, reason: 'no data for 0.2 s' }]);
     expect(textOf(events)).toBe('thinkingawake');
     expect(s.requests).toHaveLength(2);
   });
@@ -79,13 +81,13 @@ describe.each(providers)('retries over $name', (provider) => {
     const events: ModelEvent[] = [];
     let thrown: (Error & { code?: string }) | undefined;
     try {
-      for await (const event of wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))))
+      for await (const event of wrapped(s, { idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))))
         events.push(event);
     } catch (error) {
       thrown = error as Error & { code?: string };
     }
     expect(thrown?.message).toMatch(
-      /^no data from \S+ for 0.3 s; the response stream stalled \(after 1 retry\)$/,
+      /^no data from \S+ for 0.2 s; the response stream stalled \(after 1 retry\)$/,
     );
     expect(retries(events)).toHaveLength(1);
     expect(s.requests).toHaveLength(2);
@@ -97,10 +99,10 @@ describe.each(providers)('retries over $name', (provider) => {
       { stall: true },
       { text: 'ok' },
     ]);
-    const events = await collect(wrapped(s, { idleTimeoutMs: 300 }).stream(request(ask('hi'))));
+    const events = await collect(wrapped(s, { idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))));
     expect(retries(events).map((e) => e.type === 'retry' && `${e.reason} ${e.attempt}/${e.max}`)).toEqual([
       'rate limited (HTTP 429) 1/3',
-      'no data for 0.3 s 2/2',
+      'no data for 0.2 s 2/2',
     ]);
     expect(textOf(events)).toBe('ok');
   });

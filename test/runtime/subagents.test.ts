@@ -12,6 +12,7 @@ import { subagentRuns, taskRuns } from '../../src/session/subagent-runs.js';
 import { makeWorkspace } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest, ScriptStep } from '../support/model-server.js';
+import { shellGit } from '../support/small-shell.js';
 
 const { server, workspace, track } = useE2E();
 
@@ -52,6 +53,7 @@ async function startRun(
     mode: () => options.mode ?? 'restricted',
     session: { save: options.save ?? false },
     observe: (event) => void events.push(event),
+    startGit: shellGit,
     ...(options.agent ? { agent: options.agent } : {}),
   });
   return { run, events };

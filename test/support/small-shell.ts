@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GitCommandError, GitMissingError, type GitSpawn } from '../../src/checkpoint/shadow-git.js';
 
 export interface ExecOptions {
   /** Where the command runs (default: this process's directory). */
@@ -103,3 +104,17 @@ export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = proces
     env: { ...env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
   });
 }
+
+/**
+ * The checkpoint store's git processes (its `startGit`), started from this shell: the same stdout and the same
+ * errors as spawnGit, without a fork of the worker for each (a checkpoint test starts 60–200 of them).
+ */
+export const shellGit: GitSpawn = (env, cwd, args, input) =>
+  exec('git', [...args], { cwd, env, input: input ?? '' }).catch(
+    (error: Error & { status?: number; stdout?: string; stderr?: string }) => {
+      if (error.status === undefined) throw error;
+      // env(1) exits 127 when it finds no git on PATH.
+      if (error.status === 127) throw new GitMissingError();
+      throw new GitCommandError(args, error.status, error.stderr ?? '', error.stdout ?? '');
+    },
+  );

@@ -11,6 +11,7 @@ import { captureOutput } from './agent-in-process.js';
 import { makeWorkspace } from './cli.js';
 import { homeEnv } from './e2e.js';
 import type { ModelServer } from './model-server.js';
+import { shellGit } from './small-shell.js';
 
 export { captureOutput };
 
@@ -64,6 +65,7 @@ export function useUndoRuns() {
           sandbox: false,
           session: { save: true },
           observe: (e) => void events.push(e),
+          startGit: shellGit,
           ...extra,
         });
         for (const content of [messages].flat()) {
@@ -79,7 +81,8 @@ export function useUndoRuns() {
     async undo(ws: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
       const out = captureOutput();
       const id = args.find((a) => a !== '--list');
-      const code = await undoCommand(id, { cwd: ws, list: args.includes('--list'), output: 'text' }, out);
+      const options = { cwd: ws, list: args.includes('--list'), output: 'text' as const, startGit: shellGit };
+      const code = await undoCommand(id, options, out);
       return { code, stdout: out.out, stderr: out.err };
     },
   };
