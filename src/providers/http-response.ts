@@ -188,6 +188,9 @@ function readWhole(source: Readable, signal: AbortSignal | undefined): Promise<U
       }
     };
     const onAbort = () => settle(signal?.reason);
+    // Closed while nobody read it (the connection reset after the headers): its events are gone.
+    if (source.destroyed)
+      return settle(new TypeError('terminated', { cause: source.errored ?? closedEarly() }));
     signal?.addEventListener('abort', onAbort, { once: true });
     source.on('data', (chunk: Buffer) => chunks.push(chunk));
     source.once('end', () => settle(undefined, Buffer.concat(chunks)));
@@ -215,6 +218,9 @@ function bodyStream(source: Readable, signal: AbortSignal | undefined): Readable
           signal?.removeEventListener('abort', onAbort);
         };
         if (signal?.aborted) return onAbort();
+        // Made after the connection closed unread (the stream is made when `body` is first asked for).
+        if (source.destroyed)
+          return fail(new TypeError('terminated', { cause: source.errored ?? closedEarly() }));
         signal?.addEventListener('abort', onAbort, { once: true });
         source.on('data', (chunk: Buffer) => {
           if (settled) return;

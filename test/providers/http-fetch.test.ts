@@ -239,6 +239,21 @@ describe('httpFetch fails as undici does', () => {
     expect(error).toMatchObject({ message: 'terminated', cause: { code: 'ECONNRESET' } });
   });
 
+  it.each([
+    ['text()', (response: Response) => response.text()],
+    ['the body stream', (response: Response) => response.body!.getReader().read()],
+  ])(
+    'fails %s with TypeError("terminated") when the connection reset before it was read',
+    async (_name, read) => {
+      const response = await httpFetch(`${base}/reset`);
+      // The reset arrives and closes the response while nobody reads it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const error = await read(response).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toMatchObject({ message: 'terminated' });
+    },
+  );
+
   it('rejects a URL it cannot parse with a TypeError', async () => {
     await expect(httpFetch('not a url')).rejects.toThrow(TypeError);
   });
