@@ -1,5 +1,5 @@
 // Vendor packages that a run needs only when it uses them (the hosted providers, MCP, LSP's JSON-RPC, ACP,
-// Markdown) are built into chunks of their own, dist/chunks/<name>.cjs, beside the CLI's bundle: every command
+// Markdown, YAML) are built into chunks of their own, dist/chunks/<name>.cjs, beside the CLI's bundle: every command
 // reads and deserialises the bundle at start-up (about 10 ms per MB here), and these were 1 MB of its 2.3 MB.
 // In the bundle an import of a chunked package becomes a require of the chunk, made when the importing module is
 // first evaluated; the chunk runs through its own code cache, made here. Packages both sides use (zod, the AI SDK's
@@ -35,7 +35,7 @@ export const chunks = {
 
 const lightHeadersModule = fileURLToPath(new URL('../src/providers/http-headers.ts', import.meta.url));
 
-/** What a chunk takes from the bundle rather than carrying its own copy: specifier → how the bundle requires it. */
+/** What a chunk takes from the bundle rather than carrying its own copy: specifier → what the bundle imports. */
 const shared = {
   zod: 'zod',
   'zod/v4': 'zod/v4',
@@ -238,6 +238,9 @@ export async function buildChunks(outDir, options, bundleInputs) {
           `chunk ${name} and the CLI's bundle both hold ${twice.slice(0, 5).join(', ')}: share them in scripts/chunks.mjs`,
         );
       const source = await readFile(outfile, 'latin1');
+      // The loader reads a chunk as latin1, as the launcher reads the bundle: exact only for ASCII.
+      const wide = /[\x80-\xff]/.exec(source);
+      if (wide) throw new Error(`${outfile} holds a non-ASCII character at offset ${wide.index}`);
       sizes[name] = source.length;
       await writeFile(outfile.replace(/\.cjs$/, '.cache'), codeCache(outfile, source, specifiers));
     }),
