@@ -8,7 +8,7 @@ import { defineTool, fail, type ToolContext, type ToolResult } from './tool.js';
 
 /** Unread output a background command keeps per stream, at most: the last bytes win. */
 export const BACKGROUND_BUFFER_BYTES = 64 * 1024;
-/** How long starting a background command waits for its first output (or its exit) before returning. */
+/** How long starting a background command waits before returning what it printed so far (less if it exits). */
 const BACKGROUND_FIRST_OUTPUT_MS = 300;
 
 const schema = z.object({
