@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
-import { lazyBuiltinModules, lazyEventSourceStream, lightHeaders } from './startup-plugins.mjs';
+import { lazyEventSourceStream, lightHeaders } from './startup-plugins.mjs';
 
 /** Each chunk's name and the import specifiers it answers, exactly as src/ writes them. */
 export const chunks = {
@@ -190,11 +190,10 @@ module.exports = function chunk(name) {
 /**
  * Builds every chunk into `outDir` with `options` (the bundle's own esbuild options) and makes its code cache by
  * evaluating each of its modules once here; `bundleInputs` are the CLI bundle's metafile inputs, none of which a
- * chunk may hold again. Returns the chunks' sizes in bytes.
+ * chunk may hold again.
  */
 export async function buildChunks(outDir, options, bundleInputs) {
   const inBundle = new Set(Object.keys(bundleInputs).filter((path) => !path.startsWith('<')));
-  const sizes = {};
   await Promise.all(
     Object.entries(chunks).map(async ([name, specifiers]) => {
       const outfile = join(outDir, `${name}.cjs`);
@@ -222,7 +221,6 @@ export async function buildChunks(outDir, options, bundleInputs) {
               });
             },
           },
-          lazyBuiltinModules,
           lazyEventSourceStream,
           ...(name === 'openrouter' ? [lightHeaders] : []),
         ],
@@ -241,11 +239,9 @@ export async function buildChunks(outDir, options, bundleInputs) {
       // The loader reads a chunk as latin1, as the launcher reads the bundle: exact only for ASCII.
       const wide = /[\x80-\xff]/.exec(source);
       if (wide) throw new Error(`${outfile} holds a non-ASCII character at offset ${wide.index}`);
-      sizes[name] = source.length;
       await writeFile(outfile.replace(/\.cjs$/, '.cache'), codeCache(outfile, source, specifiers));
     }),
   );
-  return sizes;
 }
 
 /** V8's code cache of a chunk after each of its modules has been evaluated once (with the packages' own shared modules). */

@@ -18,6 +18,8 @@ interface Outgoing {
   announce: boolean;
 }
 
+// require, not import(): the bundle runs from V8's code cache, where Node 20 has no dynamic import callback.
+const load = createRequire(import.meta.url);
 const maxRedirects = 20;
 // Ports fetch refuses before connecting (the Fetch standard's "bad port" list, as undici has it): the same URL
 // fails here the same way, with no connection attempted.
@@ -48,8 +50,8 @@ const ignoredInit = new Set([
 ]);
 
 /**
- * Published once a model request is written out, as undici publishes `undici:client:sendHeaders`: work that waits for
- * a run's first model request (runtime/first-request.ts) listens to both.
+ * Published once a model request is written out (for one handed to the real fetch: once answered): work that waits
+ * for a run's first model request (runtime/first-request.ts) listens here.
  */
 export const requestSentChannel = 'keel:http:request-sent';
 const requestSent = channel(requestSentChannel);
@@ -149,8 +151,6 @@ function exchange(
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    // require, not import(): the bundle runs from V8's code cache, where Node 20 has no dynamic import callback.
-    const load = createRequire(import.meta.url);
     const { request } = (
       outgoing.url.protocol === 'https:' ? load('node:https') : load('node:http')
     ) as typeof import('node:http');

@@ -5,11 +5,8 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { AgentEvent } from '../core/events.js';
 import { requestSentChannel } from '../providers/http-fetch.js';
 
-/**
- * The providers' fetch (providers/http-fetch.ts) publishes here once a model request is out. Not undici's channels:
- * any fetch would open the gate there, an MCP server's over HTTP before the model's first request.
- */
-const SENT = [requestSentChannel];
+// The providers' fetch (providers/http-fetch.ts) publishes on requestSentChannel once a model request is out. Not on
+// undici's channels: any fetch would open the gate there, an MCP server's over HTTP before the model's first request.
 
 /** Events that follow a model response: the fallback for a model that does not fetch (replay, in-process tests). */
 const RESPONDED = new Set<AgentEvent['type']>([
@@ -35,12 +32,12 @@ export function firstRequest(): FirstRequest {
   const release = () => {
     if (out) return;
     out = true;
-    for (const name of SENT) unsubscribe(name, release);
+    unsubscribe(requestSentChannel, release);
     const ready = waiting;
     waiting = [];
     for (const work of ready) work();
   };
-  for (const name of SENT) subscribe(name, release);
+  subscribe(requestSentChannel, release);
   return {
     after(work) {
       if (out) work();
@@ -50,7 +47,7 @@ export function firstRequest(): FirstRequest {
       if (RESPONDED.has(event.type)) release();
     },
     dispose() {
-      for (const name of SENT) unsubscribe(name, release);
+      unsubscribe(requestSentChannel, release);
       waiting = [];
     },
   };
