@@ -13,7 +13,7 @@ import {
 import { CheckpointError, undoTarget, workspaceKey } from '../../src/checkpoint/checkpoints.js';
 import { type GitSpawn, spawnGit } from '../../src/checkpoint/shadow-git.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec, shellGit } from '../support/small-shell.js';
+import { exec, shellCheckpointer, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -227,13 +227,7 @@ describe('a workspace inside a larger git repository', () => {
     await fs.writeFile(join(root, 'dist', 'out.js'), 'out\n');
     await fs.writeFile(join(root, 'src.ts'), 'src\n');
     const stateDir = await tempDir('keel-cp-state-');
-    const checkpointer = createCheckpointer({
-      root,
-      stateDir,
-      env: process.env,
-      startGit: shellGit,
-      warn: () => {},
-    });
+    const checkpointer = shellCheckpointer(root, stateDir);
     checkpointer.startRun('run-1');
     await checkpointer.take({
       callId: 'c',

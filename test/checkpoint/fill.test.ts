@@ -6,13 +6,13 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
+import { openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
 import { fillIndex } from '../../src/checkpoint/fill.js';
 import { packIndex, packWriter } from '../../src/checkpoint/pack-writer.js';
 import { shadowGit } from '../../src/checkpoint/shadow-git.js';
 import { FILL_AT } from '../../src/checkpoint/stage.js';
-import { exec, shellGit } from '../support/small-shell.js';
+import { exec, shellCheckpointer, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
@@ -214,13 +214,7 @@ describe('a first checkpoint of a tree without git', () => {
     await makeTree(root);
     await fs.rm(join(root, 'big.bin'));
     const before = await treeSnapshot(root);
-    const checkpointer = createCheckpointer({
-      root,
-      stateDir,
-      env: process.env,
-      startGit: shellGit,
-      warn: () => {},
-    });
+    const checkpointer = shellCheckpointer(root, stateDir);
     checkpointer.startRun('run-1');
     let n = 0;
     const take = () =>
@@ -252,13 +246,7 @@ describe('a first checkpoint of a tree without git', () => {
       await fs.mkdir(join(root, `d${i}`));
       await fs.writeFile(join(root, `d${i}`, 'f.txt'), `${i}\n`);
     }
-    const checkpointer = createCheckpointer({
-      root,
-      stateDir,
-      env: process.env,
-      startGit: shellGit,
-      warn: () => {},
-    });
+    const checkpointer = shellCheckpointer(root, stateDir);
     checkpointer.startRun('run-1');
     await checkpointer.take({
       callId: 'c0',

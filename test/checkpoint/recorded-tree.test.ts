@@ -7,9 +7,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Checkpointer, createCheckpointer } from '../../src/checkpoint/checkpointer.js';
+import type { Checkpointer } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
-import { exec, shellGit } from '../support/small-shell.js';
+import { exec, shellCheckpointer } from '../support/small-shell.js';
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' };
 /** Forked from the small shell, not from this worker (see test/support/small-shell.ts). */
@@ -133,13 +133,7 @@ describe.each([
     }
     refDir = join(state, 'ref.git');
     await git(state, {}, 'init', '-q', '--bare', refDir);
-    checkpointer = createCheckpointer({
-      root,
-      stateDir: state,
-      env: process.env,
-      startGit: shellGit,
-      warn: () => {},
-    });
+    checkpointer = shellCheckpointer(root, state);
     checkpointer.startRun('r');
   });
 

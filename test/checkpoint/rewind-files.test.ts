@@ -5,10 +5,10 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
+import { openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { type Checkpoint, checkpointSince } from '../../src/checkpoint/checkpoints.js';
 import { keepUserFile, restoreKeepingUserFiles } from '../../src/checkpoint/user-files.js';
-import { shellGit } from '../support/small-shell.js';
+import { shellCheckpointer, shellGit } from '../support/small-shell.js';
 
 const at = (time: string, id: string) => ({ id, time }) as Checkpoint;
 
@@ -43,13 +43,7 @@ describe('files back to before a message, on real git', () => {
 
   it('restores the files of two turns back, and a /save export made since stays as it is', async () => {
     await fs.writeFile(join(root, 'a.txt'), 'zero\n');
-    const checkpointer = createCheckpointer({
-      root,
-      stateDir,
-      env: process.env,
-      startGit: shellGit,
-      warn: () => {},
-    });
+    const checkpointer = shellCheckpointer(root, stateDir);
     const change = async (run: string, content: string) => {
       checkpointer.startRun(run, 'session-1');
       const wrote = await checkpointer.take({

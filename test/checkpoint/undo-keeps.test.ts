@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec, shellGit } from '../support/small-shell.js';
+import { exec, shellCheckpointer, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -179,13 +179,7 @@ describe('a damaged checkpoint store', () => {
         await fs.writeFile(join(t.root, 'a.txt'), before);
         await apply(t.gitDir);
         // A new process (a new checkpointer) meets the damage.
-        const next = createCheckpointer({
-          root: t.root,
-          stateDir: t.stateDir,
-          env: process.env,
-          startGit: shellGit,
-          warn: () => {},
-        });
+        const next = shellCheckpointer(t.root, t.stateDir);
         next.startRun(`run-${n + 1}`);
         await next.take({
           callId: 'c',

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Checkpointer, createCheckpointer } from '../../src/checkpoint/checkpointer.js';
 import { GitCommandError, GitMissingError, type GitSpawn } from '../../src/checkpoint/shadow-git.js';
 
 export interface ExecOptions {
@@ -118,3 +119,8 @@ export const shellGit: GitSpawn = (env, cwd, args, input) =>
       throw new GitCommandError(args, error.status, error.stderr ?? '', error.stdout ?? '');
     },
   );
+
+/** A checkpointer over `root` with its store in `stateDir`, its git started from this shell, warnings dropped. */
+export function shellCheckpointer(root: string, stateDir: string): Checkpointer {
+  return createCheckpointer({ root, stateDir, env: process.env, startGit: shellGit, warn: () => {} });
+}
