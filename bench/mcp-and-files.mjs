@@ -160,18 +160,26 @@ async function benchFiles({ runs }) {
     emit: () => {},
     limits: { maxOutputSize: 1_048_576, maxFileReadSize: 10 * 1024 * 1024 },
   });
-  /** Interleaved rounds (the first only warms the page cache): keel's median and the reference's (and a second's). */
+  /**
+   * Interleaved rounds (the first only warms the page cache), Keel going first in every other one so neither side
+   * always runs in the other's wake: keel's median and the reference's (and a second's).
+   */
   const compare = async (keelOnce, referenceOnce, secondOnce) => {
     const keelTimes = [];
     const refTimes = [];
     const secondTimes = [];
-    for (let i = 0; i <= runs; i++) {
-      const ref = await referenceOnce();
-      const second = await secondOnce?.();
+    const keelTimed = async () => {
       const started = performance.now();
       await keelOnce();
+      return performance.now() - started;
+    };
+    for (let i = 0; i <= runs; i++) {
+      const first = i % 2 === 1 ? await keelTimed() : undefined;
+      const ref = await referenceOnce();
+      const second = await secondOnce?.();
+      const keel = first ?? (await keelTimed());
       if (i === 0) continue;
-      keelTimes.push(performance.now() - started);
+      keelTimes.push(keel);
       refTimes.push(ref);
       secondTimes.push(second);
     }

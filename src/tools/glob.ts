@@ -1,6 +1,7 @@
 // glob: files whose path matches a glob, newest first, honouring .gitignore; listed by ripgrep (--files), or by
 // the JS walk when the binary cannot run.
 import { promises as fs, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
@@ -71,9 +72,13 @@ export function rgNameFilter(pattern: string): string | undefined {
 /** A listed file: its absolute path and its path from the glob's start, `/`-separated. */
 type OnFile = (file: string, fromStart: string) => void;
 
+/** rg's walking threads: one core is left to Keel, which reads and dates what rg prints while it walks. */
+const walkThreads = Math.max(1, availableParallelism() - 1);
+
 /**
- * Lists the files under `start` as rg sees them (gitignore, hidden, no .git, links not followed), newest first,
- * only those whose name `pattern` may match when rg can tell, each to `onFile`; false without rg.
+ * Lists the files under `start` as rg sees them (gitignore, hidden, no .git, links not followed), each to `onFile`:
+ * only those whose name `pattern` may match when rg can tell (`sorted` false: the caller dates them), else every
+ * file, newest first (`sorted` true); undefined without rg.
  */
 async function listWithRg(
   rgPath: string | undefined,
@@ -81,7 +86,7 @@ async function listWithRg(
   pattern: string,
   ctx: ToolContext,
   onFile: OnFile,
-): Promise<boolean> {
+): Promise<{ sorted: boolean } | undefined> {
   const { root } = ctx.workspace;
   const target = start === root ? '.' : isInside(root, start) ? path.relative(root, start) : start;
   // rg prints each file as the target, a separator, and the path below it; the start's own absolute path then
@@ -92,10 +97,13 @@ async function listWithRg(
   let listed = 0;
   try {
     const binary = rgPath ?? (await bundledRgPath());
-    const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
-    // rg dates and orders the files itself (one stat per file in Rust, before printing), so only the head is
-    // dated here; sorting makes rg walk on one thread, which on two cores costs less than the stats it saves.
-    const argv = [...RG_BASE_ARGS, '--files', '--sortr=modified', ...byName, '--', target];
+    // With a name to filter on, rg prints only the candidates, dated here as they come. Without one every file is
+    // listed, and rg dates and orders them itself (`--sortr=modified`: a stat per entry in Rust, on one thread),
+    // so only the head is dated here. Sorting stats every entry, not only the files printed: not worth it when few are.
+    const order = name
+      ? [`--type-add=keelglob:${name}`, '--type=keelglob', `--threads=${walkThreads}`]
+      : ['--sortr=modified'];
+    const argv = [...RG_BASE_ARGS, '--files', ...order, '--', target];
     const run = await runRipgrep(binary, argv, {
       cwd: root,
       signal: ctx.signal,
@@ -113,9 +121,9 @@ async function listWithRg(
       },
     });
     if (run.code === 2 && listed === 0) throw new Error(`glob failed: ${run.stderr.trim().split('\n')[0]}`);
-    return true;
+    return { sorted: name === undefined };
   } catch (error) {
-    if (error instanceof RipgrepUnavailableError) return false;
+    if (error instanceof RipgrepUnavailableError) return undefined;
     throw error;
   }
 }
@@ -144,7 +152,8 @@ export function createGlobTool(options: { rgPath?: string } = {}) {
         if (nameDecides || matches(fromStart)) found.push(file);
       });
       let dated: Dated[];
-      if (listed) dated = newestListed(found, MAX_GLOB_FILES);
+      if (listed?.sorted) dated = newestListed(found, MAX_GLOB_FILES);
+      else if (listed) dated = found.map(dated1).sort(newestFirst);
       else {
         backend = 'js';
         // A read-only root outside the workspace is walked from itself, as rg does.
