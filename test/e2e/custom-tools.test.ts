@@ -13,6 +13,7 @@ useTempHome();
 
 // Prints each argument as <length>:<text> on a line of its own (a length, so an argument holding newlines reads back
 // whole). A shell script: a node one cost ~0.5 s a call here, and the first test alone makes six.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: ${#a} is the shell's length of $a
 const ARGV_SCRIPT = '#!/bin/sh\nfor a in "$@"; do printf \'%s:%s\\n\' "${#a}" "$a"; done\n';
 
 const CONFIG = `
@@ -210,9 +211,7 @@ describe('tools defined in config', () => {
     const s = await server([{ toolCalls: [{ name: 'show_args', args: { text: 'x' } }] }, { text: 'no' }]);
     const r = await runInProcess(s, ws, 'show', { config, mode: 'restricted' });
     expect(r.result.reason).toBe('done');
-    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(
-      /^Error: refused by policy: `sh argv.sh --text x`/,
-    );
+    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/^Error: refused by policy: `sh argv.sh --text x`/);
   });
 
   it('runs the README example read-only in a restricted run', async () => {
