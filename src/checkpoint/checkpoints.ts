@@ -11,6 +11,8 @@ export const skippedPathSchema = z.object({
   path: z.string(),
   reason: z.enum(['size', 'generated', 'history', 'limit']),
   size: z.number().optional(),
+  /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
+  head: z.string().optional(),
 });
 export type SkippedPath = z.infer<typeof skippedPathSchema>;
 

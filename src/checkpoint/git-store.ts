@@ -16,6 +16,7 @@ import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
 import type { TreeWatch } from './tree-watch.js';
+import { readHead } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 const REF = CHECKPOINT_REF;
@@ -110,7 +111,17 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   };
 
   const snapshot = async (meta: CheckpointMeta): Promise<string> => {
-    const { skipped, large } = await stage();
+    const staged = await stage();
+    const { large } = staged;
+    // `.git` is never copied: where its HEAD points now lets undo say whether git's history moved since.
+    const userHead = staged.skipped.some((s) => s.reason === 'history')
+      ? await readHead(options.root)
+      : undefined;
+    const skipped = staged.skipped.map((s) =>
+      s.reason === 'history'
+        ? { path: s.path, reason: s.reason, ...(userHead ? { head: userHead } : {}) }
+        : s,
+    );
     const parent = await head();
     const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
     const more = skipped.length - shown.length;
