@@ -82,13 +82,14 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   // The first stage of a process refreshes the stat data of every tracked file (once, in the background when
   // the run starts), so later ones find changes by stat alone.
   let refreshed = false;
-  const stage = async (): Promise<Staged> => {
+  const stage = async (signal?: AbortSignal): Promise<Staged> => {
     await git.ensure();
     if (!refreshed) {
       refreshed = true;
       if (!git.indexFresh) await git.run(['update-index', '-q', '--refresh']).catch(() => {});
     }
-    return stageNow();
+    signal?.throwIfAborted();
+    return stageNow(signal);
   };
 
   const commit = async (
@@ -188,8 +189,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const parent = await parentOf(after);
       return parent === newest ? diff(newest, after) : undefined;
     },
-    async prepare() {
-      await stage();
+    async prepare(signal) {
+      await stage(signal);
+      signal?.throwIfAborted();
       // The trees too: a seeded index names the user's trees, which the shadow writes once here.
       await index.writeTrees(trees);
     },
