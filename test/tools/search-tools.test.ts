@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openWorkspace } from '../../src/safety/workspace.js';
-import { createGlobTool, MAX_GLOB_FILES, newestListed, rgNameFilter } from '../../src/tools/glob.js';
+import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -284,7 +284,7 @@ describe('glob: rg prefiltering with its own --glob', () => {
   });
 });
 
-describe('glob: rg orders by time, only the head is dated here', () => {
+describe('glob: ordered by time, or by path past maxDated', () => {
   test('a capped list with ties across the cut is the same, in the same order, from rg and from the JS walk', async () => {
     const names = Array.from(
       { length: MAX_GLOB_FILES + 5 },
@@ -309,19 +309,25 @@ describe('glob: rg orders by time, only the head is dated here', () => {
     ]);
   });
 
-  test('newestListed dates the head and the run tied with its last file, ordered newest first then by path', () => {
-    const times: Record<string, number> = { a: 1, b: 5, c: 3, d: 3, e: 3, f: 2 };
-    const date = (file: string) => ({ file, mtime: times[file] ?? 0 });
-    const files = (order: string) =>
-      newestListed([...order], 3, date)
-        .map((d) => d.file)
-        .join('');
-    // rg's order: newest first, ties in walk order.
-    expect(files('becdfa')).toBe('bcde');
-    expect(files('bedcfa')).toBe('bcde');
-    expect(files('bcdefa')).toBe('bcde');
-    expect(files('bf')).toBe('bf');
-    expect(newestListed([], 3, date)).toEqual([]);
+  test('past maxDated matches lists them by path and says so, from rg and from the JS walk alike', async () => {
+    const names = ['many/c.txt', 'many/a.txt', 'many/d.txt', 'many/b.txt'];
+    await Promise.all(names.map((name) => ws.write(name, '')));
+    await Promise.all(names.map((name, i) => fs.utimes(path.join(ws.root, name), 1_000, 2_000 + i)));
+    const rg = await run(createGlobTool({ maxDated: 3 }) as Tool, { pattern: 'many/*.txt' });
+    const js = await run(createGlobTool({ maxDated: 3, rgPath: await unrunnableRg() }) as Tool, {
+      pattern: 'many/*.txt',
+    });
+    expect(rg.output.split('\n')).toEqual([
+      'many/a.txt',
+      'many/b.txt',
+      'many/c.txt',
+      'many/d.txt',
+      '[over 3 matches: listed by path, not newest first]',
+    ]);
+    expect(js.output).toBe(rg.output);
+    // At the limit they are still dated: newest first.
+    const dated = await run(createGlobTool({ maxDated: 4 }) as Tool, { pattern: 'many/*.txt' });
+    expect(dated.output.split('\n')).toEqual(['many/b.txt', 'many/d.txt', 'many/a.txt', 'many/c.txt']);
   });
 });
 
