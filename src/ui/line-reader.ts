@@ -145,6 +145,21 @@ export class LineReader {
     return waiting;
   }
 
+  /**
+   * A question that follows work the person waited on (the plan of a plan-mode turn, a drafted commit message):
+   * on a terminal only a line entered after it is shown answers it. Lines entered before it were typed ahead as
+   * the next messages, not as answers to a question not yet seen: they stay queued for the prompts after it.
+   * Piped input has no before and after: its next line answers. Null at end of input.
+   */
+  question(prompt: string): Promise<string | null> {
+    if (!this.interactive) return this.read(prompt);
+    if (this.closed) return Promise.resolve(null);
+    this.showPrompt(prompt);
+    return new Promise<string | null>((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
   /** Puts `text` (one line) in the input line at the next prompt, for the user to edit and send. */
   prefill(text: string): void {
     this.initial = text;

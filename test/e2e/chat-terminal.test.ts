@@ -243,12 +243,17 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   );
 
   it(
-    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
+    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans, a line typed during its turn waits until its question is answered, and "a" executes the plan in auto mode',
     LONG,
     async () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
       // The first chat's run stays in its assembly (the model's /api/show unanswered) until the test lets it go on.
       let assemble = () => {};
+      // The plan turn's answer waits until a line has been typed ahead of the question that follows it.
+      let typedAhead = () => {};
+      const planAnswer = new Promise<void>((resolve) => {
+        typedAhead = resolve;
+      });
       const s = await server({
         showAfter: new Promise<void>((resolve) => {
           assemble = resolve;
@@ -272,7 +277,10 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
               },
             ],
           },
-          { text: 'Plan: one step, write greeting.txt.' },
+          async () => {
+            await planAnswer;
+            return { text: 'Plan: one step, write greeting.txt.' };
+          },
           { toolCalls: [{ name: 'write_file', args: { path: 'greeting.txt', content: 'hi there\n' } }] },
           { text: 'Done: greeting.txt written.' },
         ],
@@ -362,6 +370,11 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       await send(second, '/plan');
       await second.waitFor(after('› /plan', 'plan mode ·'));
       await send(second, 'plan writing the greeting');
+      // /cost typed while the plan turn runs is the next message, not the answer to a question not yet shown.
+      await second.waitFor(after('› plan writing the greeting', 'write greeting.txt'));
+      await send(second, '/cost');
+      await second.waitFor(after('write greeting.txt', '/cost'));
+      typedAhead();
       await second.waitFor('k <feedback> to keep planning');
       const planned = toolNames(s.requests[6]!.body);
       expect(planned).toContain('todo_write');
@@ -369,8 +382,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(planned).not.toContain('write_file');
       expect(planned).not.toContain('execute_command');
       await send(second, 'a');
-      const screen = await second.waitFor('Done: greeting.txt written.');
+      const screen = await second.waitFor(after('Done: greeting.txt written.', 'price unknown'));
       if (process.env.SHOW_SCREEN) console.log(screen);
+      expect(screen).not.toMatch(/keep planning, s to stop: \/cost/);
       expect(await readFile(join(ws, 'greeting.txt'), 'utf8')).toBe('hi there\n');
       // Executing in auto mode: the plan's list and the instruction to carry it out reach the model.
       expect(JSON.stringify(s.requests[8]!.body)).toContain('Carry out the plan on the todo list');

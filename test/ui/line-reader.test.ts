@@ -1,4 +1,4 @@
-// LineReader.ask: an approval question is answered only by a line typed after it was shown.
+// LineReader: approval questions (ask) and questions after a turn (question) are answered only by a line typed after them; prompts, history and writes above a prompt.
 import { PassThrough } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -153,5 +153,44 @@ describe('LineReader.close', () => {
     reader.close(true);
     expect(await line).toBeNull();
     expect(written().slice(before)).toContain('\r\x1b[2K');
+  });
+});
+
+describe('LineReader.question', () => {
+  test('on a terminal, a line entered before the question does not answer it and stays the next message', async () => {
+    const { input, reader } = setup(true);
+    // Typed ahead while the turn ran, then the turn ends with a question.
+    input.write('/output\r');
+    await tick();
+    const answer = reader.question('execute it? ');
+    input.write('s\r');
+    expect(await answer).toBe('s');
+    expect(await reader.read('› ')).toBe('/output');
+  });
+
+  test('on a terminal, shows its prompt with what was half-typed before it', async () => {
+    const { input, reader, written } = setup(true);
+    input.write('a');
+    await tick();
+    const before = written().length;
+    const answer = reader.question('execute it? ');
+    await tick();
+    expect(plain(written().slice(before))).toBe('execute it? a');
+    input.write('\r');
+    expect(await answer).toBe('a');
+  });
+
+  test('from piped input, the next line answers, queued or not', async () => {
+    const { input, reader } = setup();
+    input.write('y\n');
+    await tick();
+    expect(await reader.question('commit? ')).toBe('y');
+  });
+
+  test('resolves null at end of input', async () => {
+    const { input, reader } = setup(true);
+    const answer = reader.question('execute it? ');
+    input.end();
+    expect(await answer).toBeNull();
   });
 });
