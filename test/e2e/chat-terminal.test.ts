@@ -249,11 +249,6 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
       // The first chat's run stays in its assembly (the model's /api/show unanswered) until the test lets it go on.
       let assemble = () => {};
-      // The plan turn's answer waits until a line has been typed ahead of the question that follows it.
-      let typedAhead = () => {};
-      const planAnswer = new Promise<void>((resolve) => {
-        typedAhead = resolve;
-      });
       const s = await server({
         showAfter: new Promise<void>((resolve) => {
           assemble = resolve;
@@ -277,10 +272,7 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
               },
             ],
           },
-          async () => {
-            await planAnswer;
-            return { text: 'Plan: one step, write greeting.txt.' };
-          },
+          { text: 'Plan: one step, write greeting.txt.' },
           { toolCalls: [{ name: 'write_file', args: { path: 'greeting.txt', content: 'hi there\n' } }] },
           { text: 'Done: greeting.txt written.' },
         ],
@@ -369,12 +361,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       // /plan: a plan-mode turn offers only what plans (no writes, no commands), then the chat asks how to go on.
       await send(second, '/plan');
       await second.waitFor(after('› /plan', 'plan mode ·'));
-      await send(second, 'plan writing the greeting');
-      // /cost typed while the plan turn runs is the next message, not the answer to a question not yet shown.
-      await second.waitFor(after('› plan writing the greeting', 'write greeting.txt'));
-      await send(second, '/cost');
-      await second.waitFor(after('write greeting.txt', '/cost'));
-      typedAhead();
+      // /cost typed right after the message (one write: it arrives while the plan turn runs) is the next message,
+      // not the answer to the question the turn ends with: it runs once that question is answered.
+      await second.keys('plan writing the greeting', 'Enter', '/cost', 'Enter');
       await second.waitFor('k <feedback> to keep planning');
       const planned = toolNames(s.requests[6]!.body);
       expect(planned).toContain('todo_write');
