@@ -98,7 +98,10 @@ export interface Checkpointer {
    * Resolves when the last record (and checkpoint) is written, whoever started it.
    */
   settle(): Promise<void>;
-  /** Resolves when nothing is being written to the store (a preparation included): safe to exit. */
+  /**
+   * Resolves when nothing is being written to the store: safe to exit. A preparation no checkpoint has waited for
+   * (the run changed nothing) is given up at its next step rather than finished.
+   */
   drained(): Promise<void>;
   /** Stops watching the workspace (the run or chat ended); checkpoints taken after it walk the tree. */
   close(): void;
@@ -127,6 +130,8 @@ export function createCheckpointer(
   // does not wait at its end for the hashing of a big tree).
   let lastTake: Promise<unknown> = Promise.resolve();
   let lastAfter: Promise<unknown> = Promise.resolve();
+  // The preparation running ahead of any checkpoint: what drained() stops when none came.
+  let preparing: AbortController | undefined;
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -171,9 +176,11 @@ export function createCheckpointer(
     },
     prepare() {
       if (store !== s.gitStore) return Promise.resolve();
-      // A failure here resurfaces, and refuses the call, at the first checkpoint.
+      // A failure here resurfaces, and refuses the call, at the first checkpoint (which also redoes a stopped one).
+      const controller = new AbortController();
+      preparing = controller;
       const prepared = queue
-        .then(() => store.prepare?.())
+        .then(() => store.prepare?.(controller.signal))
         .then(
           () => {},
           () => {},
@@ -182,6 +189,8 @@ export function createCheckpointer(
       return prepared;
     },
     take(change) {
+      // A checkpoint builds on the preparation: it is no longer given up.
+      preparing = undefined;
       pendingAfter = false;
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
@@ -200,6 +209,9 @@ export function createCheckpointer(
       return after;
     },
     drained() {
+      // Hashing a big tree for a run that changed nothing would keep it from exiting for seconds: given up instead.
+      preparing?.abort();
+      preparing = undefined;
       // A write cut short (the process exiting) would leave a `.lock` that refuses the next one.
       return queue.then(
         () => {},
