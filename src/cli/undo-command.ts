@@ -3,9 +3,9 @@
 import { realpath } from 'node:fs/promises';
 import { preview, typedText } from '../agent/rewind.js';
 import {
+  COPIES_NOTE,
   DEFAULT_MAX_FILE_MB,
   DEFAULT_MAX_IGNORED_KB,
-  NO_GIT_WARNING,
   openCheckpointStore,
 } from '../checkpoint/checkpointer.js';
 import {
@@ -61,7 +61,7 @@ function changedLine(c: Checkpoint, gitMissing: boolean): string {
 
 function formatList(root: string, checkpoints: Checkpoint[], gitMissing: boolean): string {
   const lines = [`checkpoints of ${root}, newest first (keel undo <id> goes back to before that call):`];
-  if (gitMissing) lines.push(`note: ${NO_GIT_WARNING}`);
+  if (gitMissing) lines.push(`note: ${COPIES_NOTE}`);
   for (const c of checkpoints) {
     const turn = c.turn !== undefined ? ` turn ${c.turn}` : '';
     const start = c.first ? '  [start of run]' : '';
@@ -203,7 +203,7 @@ async function restore(
     for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
   }
   lines.push(...largeLines(result.large ?? []));
-  if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
+  if (store.kind === 'copy') lines.push(`note: ${COPIES_NOTE}`);
   lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
   out.print(sanitize(`${lines.join('\n')}\n`));
 }
