@@ -331,6 +331,37 @@ describe('glob: ordered by time, or by path past maxDated', () => {
   });
 });
 
+describe('grep past its cap', () => {
+  /** An rg that prints `n` matches of ./a.txt in its --heading form and then searches on (sleeps) for a minute. */
+  async function slowRg(n: number, mode: 'content' | 'files' = 'content'): Promise<string> {
+    const fake = path.join(ws.base, 'slow-rg');
+    const print =
+      mode === 'content'
+        ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:hit\\n' $i; i=$((i+1)); done`
+        : `i=1; while [ $i -le ${n} ]; do printf './f%s.txt\\n' $i; i=$((i+1)); done`;
+    await fs.writeFile(fake, `#!/bin/sh\n${print}\nexec sleep 60\n`, { mode: 0o755 });
+    return fake;
+  }
+
+  test('stops counting lines left out once enough is shown, and says the count is a lower bound', async () => {
+    const grep = createGrepTool({ rgPath: await slowRg(300), countPastCapMs: 20 }) as Tool;
+    const result = await run(grep, { pattern: 'hit' });
+    const lines = result.output.split('\n');
+    expect(lines).toHaveLength(MAX_GREP_LINES + 1);
+    expect(lines[0]).toBe('a.txt:1:hit');
+    expect(lines.at(-1)).toMatch(
+      /^\[over \d+ more matching lines left out, counting stopped; narrow the pattern, path or include\]$/,
+    );
+    expect(result.metadata.capped).toBe(true);
+  });
+
+  test('stops listing files past the cap too, and says so', async () => {
+    const grep = createGrepTool({ rgPath: await slowRg(300, 'files'), countPastCapMs: 20 }) as Tool;
+    const result = await run(grep, { pattern: 'hit', output: 'files' });
+    expect(result.output.split('\n').at(-1)).toMatch(/^\[over \d+ more files left out, counting stopped;/);
+  });
+});
+
 describe('search previews', () => {
   test('glob and grep are safe and preview what they read', async () => {
     const grep = createGrepTool();
