@@ -1,7 +1,7 @@
 // Opens a workspace's checkpoint store (the shadow git repository, or copies where git is missing) and, for a
 // run, takes one checkpoint before each call that may change the workspace.
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { promises as fs, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { ToolPreview } from '../core/approval.js';
 import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoints.js';
 import { copyStore } from './copy-store.js';
@@ -11,6 +11,32 @@ import { type TreeWatch, treeWatch } from './tree-watch.js';
 
 export const NO_GIT_WARNING =
   'git was not found: checkpoints cover only file tools (write_file, delete_path, …); changes made by shell commands cannot be undone without git';
+
+/** What `keel undo` notes of a store of copies, whichever reason made it one. */
+export const COPIES_NOTE =
+  'checkpoints here cover only file tools (write_file, delete_path, …): changes made by shell commands cannot be undone';
+
+/**
+ * A workspace too broad to snapshot whole — the filesystem root, the home directory or a folder holding it (gigabytes
+ * of caches, downloads and every project) — named as the warning says it, else undefined. There checkpoints copy only
+ * what file tools write, as where git is missing.
+ */
+export function broadWorkspace(root: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (root === '/') return 'the filesystem root';
+  const home = env.HOME ? resolve(env.HOME) : undefined;
+  if (!home || home === '/') return undefined;
+  let real = home;
+  try {
+    real = realpathSync(home);
+  } catch {
+    // A home that does not exist holds nothing to protect.
+  }
+  for (const h of new Set([home, real])) {
+    if (root === h) return 'your home directory';
+    if (h.startsWith(`${root}/`)) return 'a folder holding your home directory';
+  }
+  return undefined;
+}
 
 export interface StoreOptions {
   /** The workspace's real path (symlinks resolved). */
@@ -98,7 +124,10 @@ export interface Checkpointer {
    * Resolves when the last record (and checkpoint) is written, whoever started it.
    */
   settle(): Promise<void>;
-  /** Resolves when nothing is being written to the store (a preparation included): safe to exit. */
+  /**
+   * Resolves when nothing is being written to the store: safe to exit. A preparation no checkpoint has waited for
+   * (the run changed nothing) is given up at its next step rather than finished.
+   */
   drained(): Promise<void>;
   /** Stops watching the workspace (the run or chat ended); checkpoints taken after it walk the tree. */
   close(): void;
@@ -114,7 +143,9 @@ export function createCheckpointer(
   // Later checkpoints stage only what the watch saw change instead of walking the tree (see tree-watch.ts).
   const watch = options.watch === false ? undefined : treeWatch(options.root);
   const s = stores(options, watch);
-  let store: CheckpointStore = s.gitStore;
+  const broad = broadWorkspace(options.root, options.env);
+  let store: CheckpointStore = broad ? s.copyStore : s.gitStore;
+  let broadWarned = false;
   let run = '';
   let session: string | undefined;
   let first = true;
@@ -127,6 +158,8 @@ export function createCheckpointer(
   // does not wait at its end for the hashing of a big tree).
   let lastTake: Promise<unknown> = Promise.resolve();
   let lastAfter: Promise<unknown> = Promise.resolve();
+  // The preparation running ahead of any checkpoint: what drained() stops when none came.
+  let preparing: AbortController | undefined;
   const take = async (change: CheckpointChange): Promise<void> => {
     const meta = {
       time: new Date().toISOString(),
@@ -139,6 +172,12 @@ export function createCheckpointer(
       paths: change.preview.writes.map(relative),
       first,
     };
+    if (broad && !broadWarned) {
+      broadWarned = true;
+      options.warn(
+        `the workspace is ${broad}: checkpoints cover only file tools (write_file, delete_path, …), as a snapshot of all of it would take minutes; changes made by shell commands cannot be undone here (run Keel in a project folder)`,
+      );
+    }
     try {
       try {
         await store.take(meta, change.preview.writes);
@@ -171,9 +210,11 @@ export function createCheckpointer(
     },
     prepare() {
       if (store !== s.gitStore) return Promise.resolve();
-      // A failure here resurfaces, and refuses the call, at the first checkpoint.
+      // A failure here resurfaces, and refuses the call, at the first checkpoint (which also redoes a stopped one).
+      const controller = new AbortController();
+      preparing = controller;
       const prepared = queue
-        .then(() => store.prepare?.())
+        .then(() => store.prepare?.(controller.signal))
         .then(
           () => {},
           () => {},
@@ -182,6 +223,8 @@ export function createCheckpointer(
       return prepared;
     },
     take(change) {
+      // A checkpoint builds on the preparation: it is no longer given up.
+      preparing = undefined;
       pendingAfter = false;
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
@@ -200,6 +243,9 @@ export function createCheckpointer(
       return after;
     },
     drained() {
+      // Hashing a big tree for a run that changed nothing would keep it from exiting for seconds: given up instead.
+      preparing?.abort();
+      preparing = undefined;
       // A write cut short (the process exiting) would leave a `.lock` that refuses the next one.
       return queue.then(
         () => {},

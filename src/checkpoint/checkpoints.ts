@@ -11,6 +11,8 @@ export const skippedPathSchema = z.object({
   path: z.string(),
   reason: z.enum(['size', 'generated', 'history', 'limit']),
   size: z.number().optional(),
+  /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
+  head: z.string().optional(),
 });
 export type SkippedPath = z.infer<typeof skippedPathSchema>;
 
@@ -88,8 +90,11 @@ export interface CheckpointStore {
    * so later edits by hand are not counted; undefined when that state was not recorded after the newest checkpoint.
    */
   changedByLastCalls?(): Promise<FileChange[] | undefined>;
-  /** Does ahead of time what makes the first snapshot slow (hashing the workspace), without taking one. */
-  prepare?(): Promise<void>;
+  /**
+   * Does ahead of time what makes the first snapshot slow (hashing the workspace), without taking one; once
+   * `signal` aborts it stops between steps, nothing half-written, and rejects (the next snapshot does it all).
+   */
+  prepare?(signal?: AbortSignal): Promise<void>;
 }
 
 export type CheckpointErrorCode =

@@ -40,10 +40,14 @@ function rest(job: FillJob, result: FillResult): FillJob | undefined {
   return { ...job, start: job.start + result.count, paths: job.paths.slice(result.count) };
 }
 
-/** `workers`: at most this many threads (fewer than 2: in-process); `workerAt`: fewer paths are filled in-process. */
+/**
+ * `workers`: at most this many threads (fewer than 2: in-process); `workerAt`: fewer paths are filled in-process;
+ * `signal`: once aborted, no further job starts and the fill rejects with its reason.
+ */
 export interface FillThreads {
   workers?: number;
   workerAt?: number;
+  signal?: AbortSignal;
 }
 
 /**
@@ -59,9 +63,10 @@ export async function runFill(
   const count = Math.min(options.workers ?? MAX_WORKERS, availableParallelism());
   const threads = paths.length >= (options.workerAt ?? WORKER_AT) && count > 1;
   const queue = split(base, paths, threads ? WORKER_JOB : LOCAL_JOB);
-  const threaded = threads ? await inWorkers(queue, take, count) : 0;
+  const threaded = threads ? await inWorkers(queue, take, count, options.signal) : 0;
   // What workers left (none could start, or one failed): here.
   while (queue.length > 0) {
+    options.signal?.throwIfAborted();
     const job = queue.shift() as FillJob;
     const result = fillJob(job, lib);
     take(result);
@@ -77,6 +82,7 @@ async function inWorkers(
   queue: FillJob[],
   take: (result: FillResult) => void,
   count: number,
+  signal: AbortSignal | undefined,
 ): Promise<number> {
   const source = workerSource();
   let done = 0;
@@ -91,7 +97,7 @@ async function inWorkers(
       return;
     }
     workers.push(worker);
-    while (!failed && queue.length > 0) {
+    while (!failed && queue.length > 0 && !signal?.aborted) {
       const job = queue.shift() as FillJob;
       let result: FillResult;
       try {

@@ -16,6 +16,7 @@ import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
 import type { TreeWatch } from './tree-watch.js';
+import { readHead } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 const REF = CHECKPOINT_REF;
@@ -81,13 +82,14 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   // The first stage of a process refreshes the stat data of every tracked file (once, in the background when
   // the run starts), so later ones find changes by stat alone.
   let refreshed = false;
-  const stage = async (): Promise<Staged> => {
+  const stage = async (signal?: AbortSignal): Promise<Staged> => {
     await git.ensure();
     if (!refreshed) {
       refreshed = true;
       if (!git.indexFresh) await git.run(['update-index', '-q', '--refresh']).catch(() => {});
     }
-    return stageNow();
+    signal?.throwIfAborted();
+    return stageNow(signal);
   };
 
   const commit = async (
@@ -110,7 +112,17 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   };
 
   const snapshot = async (meta: CheckpointMeta): Promise<string> => {
-    const { skipped, large } = await stage();
+    const staged = await stage();
+    const { large } = staged;
+    // `.git` is never copied: where its HEAD points now lets undo say whether git's history moved since.
+    const userHead = staged.skipped.some((s) => s.reason === 'history')
+      ? await readHead(options.root)
+      : undefined;
+    const skipped = staged.skipped.map((s) =>
+      s.reason === 'history'
+        ? { path: s.path, reason: s.reason, ...(userHead ? { head: userHead } : {}) }
+        : s,
+    );
     const parent = await head();
     const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
     const more = skipped.length - shown.length;
@@ -177,8 +189,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const parent = await parentOf(after);
       return parent === newest ? diff(newest, after) : undefined;
     },
-    async prepare() {
-      await stage();
+    async prepare(signal) {
+      await stage(signal);
+      signal?.throwIfAborted();
       // The trees too: a seeded index names the user's trees, which the shadow writes once here.
       await index.writeTrees(trees);
     },

@@ -94,13 +94,18 @@ export function stager(
     git.run(['update-index', '--add', '--remove', '-z', '--stdin'], `${list.join('\0')}\0`);
 
   /** Many paths (a first checkpoint of a tree without git): read, hashed and packed by Keel, no process. */
-  const fill = async (changed: string[], plan: IgnoredPlan, large: LargeFile[]) => {
+  const fill = async (changed: string[], plan: IgnoredPlan, large: LargeFile[], signal?: AbortSignal) => {
     const dropped = new Set(plan.untrack);
-    const filled = await fillIndex(git.gitDir, options.root, {
-      paths: [...changed.filter((p) => !dropped.has(p)), ...plan.add],
-      remove: plan.untrack,
-      maxFileBytes: options.maxFileBytes,
-    });
+    const filled = await fillIndex(
+      git.gitDir,
+      options.root,
+      {
+        paths: [...changed.filter((p) => !dropped.has(p)), ...plan.add],
+        remove: plan.untrack,
+        maxFileBytes: options.maxFileBytes,
+      },
+      { signal },
+    );
     for (const path of filled.large) {
       const stat = await fs.lstat(join(options.root, path)).catch(() => undefined);
       if (stat) large.push(await largeFile(path, stat));
@@ -113,17 +118,18 @@ export function stager(
       );
   };
 
-  const scan = async (): Promise<Staged> => {
+  const scan = async (signal?: AbortSignal): Promise<Staged> => {
     // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
     const [changedText, ignoredText] = await Promise.all([
       git.run(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard']),
       git.run(IGNORED_LS_ARGS),
     ]);
+    signal?.throwIfAborted();
     const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));
     const large: LargeFile[] = [];
     // A file listed twice (modified and deleted) is looked at once.
     const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
-    if (entries.size + plan.add.length > FILL_AT) await fill([...entries.keys()], plan, large);
+    if (entries.size + plan.add.length > FILL_AT) await fill([...entries.keys()], plan, large, signal);
     else await updateListed(entries, plan, large);
     large.sort((a, b) => (a.path < b.path ? -1 : 1));
     // Folders named like generated trees that git does not ignore hold files to keep: the watch takes them in.
@@ -193,9 +199,10 @@ export function stager(
   const sorted = (large: Map<string, LargeFile>) =>
     [...large.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 
-  return async function stage(): Promise<Staged> {
+  /** `signal`: a preparation given up (the run ended without a change) stops between jobs and rejects. */
+  return async function stage(signal?: AbortSignal): Promise<Staged> {
     await git.ensure();
-    if (!watch || !changedContext) return scan();
+    if (!watch || !changedContext) return scan(signal);
     try {
       const drained = await watch.drain();
       let rewatch = 'scan' in drained ? drained.scan === 'rebuild' : true;
@@ -208,7 +215,7 @@ export function stager(
       } else rewatch ||= !last;
       // Watched again before the walk: what changes during it is seen by one or the other.
       if (rewatch) await watch.start();
-      const staged = await scan();
+      const staged = await scan(signal);
       last = { skipped: staged.skipped, large: new Map(staged.large.map((f) => [f.path, f])) };
       return staged;
     } catch (error) {

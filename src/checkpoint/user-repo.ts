@@ -80,3 +80,29 @@ export async function seedIndex(index: string, target: string): Promise<string |
   await fs.rename(temp, target);
   return undefined;
 }
+
+/**
+ * Where HEAD of the repository whose `.git` is at `root` points, read from its files: `<ref> <commit>`, or the commit
+ * alone when detached (`<ref>` alone before the first commit); undefined without a readable `.git` there. What a
+ * checkpoint records so `keel undo` can tell whether git's history moved since (undo never touches `.git`).
+ */
+export async function readHead(root: string): Promise<string | undefined> {
+  const gitDir = await gitDirOf(join(root, '.git'));
+  if (!gitDir) return undefined;
+  const head = (await readText(join(gitDir, 'HEAD')))?.trim();
+  if (!head) return undefined;
+  const ref = /^ref: (\S+)$/.exec(head)?.[1];
+  if (!ref) return head;
+  // A linked worktree keeps its own HEAD; branches live in the common directory, loose or packed.
+  const common = (await readText(join(gitDir, 'commondir')))?.trim();
+  const commonDir = common ? resolve(gitDir, common) : gitDir;
+  const loose = (await readText(join(commonDir, ref)))?.trim();
+  const packed = loose
+    ? undefined
+    : ((await readText(join(commonDir, 'packed-refs'))) ?? '')
+        .split('\n')
+        .find((line) => line.endsWith(` ${ref}`))
+        ?.split(' ')[0];
+  const commit = loose || packed;
+  return commit ? `${ref} ${commit}` : ref;
+}

@@ -60,36 +60,41 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       systemPrompt: askSystemPrompt({ directory, tools, shell: process.env.SHELL }),
       session: { save: false },
     });
-    const previous: AskExchange[] = options.continue ? await loadAskHistory(historyFile) : [];
-    for (const message of historyMessages(previous)) agent.conversation.push(message);
-    let message = question || 'Explain this input.';
-    if (piped !== undefined) {
-      const capped = capPiped(piped, pipedBudget(agent.model.capabilities));
-      if (capped.note) agent.emit({ type: 'warning', message: capped.note });
-      message = withPipedInput(message, capped);
+    try {
+      const previous: AskExchange[] = options.continue ? await loadAskHistory(historyFile) : [];
+      for (const message of historyMessages(previous)) agent.conversation.push(message);
+      let message = question || 'Explain this input.';
+      if (piped !== undefined) {
+        const capped = capPiped(piped, pipedBudget(agent.model.capabilities));
+        if (capped.note) agent.emit({ type: 'warning', message: capped.note });
+        message = withPipedInput(message, capped);
+      }
+      const images = await attachImages(message, agent.workspace, createReadJail(process.env), {
+        readsImages: agent.model.capabilities?.images === true,
+        model: agent.model.modelId,
+      });
+      agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
+      const interrupt = interruptSignal(agent.runner);
+      const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
+      if (result.reason === 'done') {
+        await saveAskHistory(
+          historyFile,
+          directory,
+          previous,
+          { question: message, answer: result.answer },
+          runRedactor(process.env, agent.loaded),
+        ).catch((error: unknown) =>
+          agent.emit({
+            type: 'warning',
+            message: `ask history not saved: ${error instanceof Error ? error.message : String(error)}`,
+          }),
+        );
+      }
+      return runExitCode(result, options.debug);
+    } finally {
+      // The audit log's last lines written, language servers ended: the CLI exits right after (cli/main.ts).
+      await agent.close().catch(() => {});
     }
-    const images = await attachImages(message, agent.workspace, createReadJail(process.env), {
-      readsImages: agent.model.capabilities?.images === true,
-      model: agent.model.modelId,
-    });
-    agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
-    const interrupt = interruptSignal(agent.runner);
-    const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());
-    if (result.reason === 'done') {
-      await saveAskHistory(
-        historyFile,
-        directory,
-        previous,
-        { question: message, answer: result.answer },
-        runRedactor(process.env, agent.loaded),
-      ).catch((error: unknown) =>
-        agent.emit({
-          type: 'warning',
-          message: `ask history not saved: ${error instanceof Error ? error.message : String(error)}`,
-        }),
-      );
-    }
-    return runExitCode(result, options.debug);
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json });
   }

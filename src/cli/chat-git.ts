@@ -28,7 +28,8 @@ export interface ChatGitContext {
 }
 
 export function chatGit({ agent, options, screen, busy, interactive }: ChatGitContext): ChatGit {
-  const ask = interactive ? { ask: (prompt: string) => screen.reader.read(prompt) } : {};
+  // A line typed while the message was being drafted never commits it: the answer comes after the message shows.
+  const ask = interactive ? { ask: (prompt: string) => screen.reader.question(prompt) } : {};
   const env = process.env;
   return {
     async commit(args) {

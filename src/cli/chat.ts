@@ -176,9 +176,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
     if (interactive) showStatus();
+    // Lines typed during the plan turn were meant as the next messages: they wait until the question is answered.
     if (interactive && agent.mode === 'plan' && agent.todos().length > 0)
       await afterPlan({
-        ask: (q) => screen.reader.read(q),
+        ask: (q) => screen.reader.question(q),
         note: screen.notice,
         restart: chat.restart,
         send,

@@ -9,10 +9,10 @@ async function main(argv: string[]): Promise<void> {
     // `keel … | head -1`: the reader had what it wanted, so the pipeline succeeded (0, like other tools).
     if (outputClosed.aborted) process.exitCode = 0;
   });
-  // A finished `keel run` has flushed its session and settled its checkpoints (agent.close); what is left (MCP
-  // servers told to end, their pipes) need not be awaited, nor V8's teardown of the heap, which takes longer than
-  // the kernel's. Output written so far is flushed first (pipes are asynchronous on some platforms).
-  if (ran === 'run') {
+  // A finished `keel run` or `keel ask` has flushed its session and settled its checkpoints (agent.close); what is
+  // left (MCP servers told to end, their pipes) need not be awaited, nor V8's teardown of the heap, which takes
+  // longer than the kernel's. Output written so far is flushed first (pipes are asynchronous on some platforms).
+  if (ran === 'run' || ran === 'ask') {
     await Promise.all([process.stdout, process.stderr].map((stream) => flushed(stream)));
     process.exit();
   }

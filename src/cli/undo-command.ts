@@ -3,9 +3,9 @@
 import { realpath } from 'node:fs/promises';
 import { preview, typedText } from '../agent/rewind.js';
 import {
+  COPIES_NOTE,
   DEFAULT_MAX_FILE_MB,
   DEFAULT_MAX_IGNORED_KB,
-  NO_GIT_WARNING,
   openCheckpointStore,
 } from '../checkpoint/checkpointer.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../checkpoint/checkpoints.js';
 import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import { restoreKeepingUserFiles } from '../checkpoint/user-files.js';
+import { readHead } from '../checkpoint/user-repo.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
@@ -60,7 +61,7 @@ function changedLine(c: Checkpoint, gitMissing: boolean): string {
 
 function formatList(root: string, checkpoints: Checkpoint[], gitMissing: boolean): string {
   const lines = [`checkpoints of ${root}, newest first (keel undo <id> goes back to before that call):`];
-  if (gitMissing) lines.push(`note: ${NO_GIT_WARNING}`);
+  if (gitMissing) lines.push(`note: ${COPIES_NOTE}`);
   for (const c of checkpoints) {
     const turn = c.turn !== undefined ? ` turn ${c.turn}` : '';
     const start = c.first ? '  [start of run]' : '';
@@ -76,8 +77,18 @@ function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
-/** Why a path is not in a checkpoint, in the words `keel undo` prints. */
-function skippedLine(s: SkippedPath, limitKb: number): string {
+/** A HEAD as readHead gives it, in a few words: `main at 1a2b3c4`, `1a2b3c4 (detached)`. */
+function headWords(head: string | undefined): string {
+  if (head === undefined) return 'no .git';
+  const branch = (ref: string) => ref.replace(/^refs\/heads\//, '');
+  const space = head.indexOf(' ');
+  if (space !== -1) return `${branch(head.slice(0, space))} at ${head.slice(space + 1, space + 8)}`;
+  if (head.startsWith('refs/')) return `${branch(head)} (no commits)`;
+  return `${head.slice(0, 7)} (detached)`;
+}
+
+/** Why a path is not in a checkpoint, in the words `keel undo` prints; `headNow`: where git's HEAD points now. */
+function skippedLine(s: SkippedPath, limitKb: number, headNow: string | undefined): string {
   const kb = s.size === undefined ? '' : `${Math.ceil(s.size / 1024)} KB, `;
   switch (s.reason) {
     case 'size':
@@ -87,16 +98,19 @@ function skippedLine(s: SkippedPath, limitKb: number): string {
     case 'generated':
       return `${s.path} (generated tree: rebuild it)`;
     case 'history':
-      return `${s.path} (git's own history: checkpoints never copy .git)`;
+      return s.head === undefined
+        ? `${s.path} (git's own history: checkpoints never copy .git)`
+        : `${s.path} (git's history moved since: HEAD was ${headWords(s.head)}, now ${headWords(headNow)}; commits and branches stay as they are)`;
   }
 }
 
 /** What the checkpoint left out, said before the restore starts. */
-function cannotRestore(target: Checkpoint, limitKb: number): string[] {
-  const skipped = target.skipped ?? [];
-  if (skipped.length === 0) return [];
+function cannotRestore(target: Checkpoint, limitKb: number, headNow: string | undefined): string[] {
+  // `.git` is named only when its HEAD moved since, or when the checkpoint did not record where it pointed.
+  const skipped = (target.skipped ?? []).filter((s) => s.reason !== 'history' || s.head !== headNow);
+  if (skipped.length === 0 && !target.skipped_more) return [];
   const lines = ['keel undo cannot restore these (they are not in the checkpoint):'];
-  for (const s of skipped) lines.push(`  ${skippedLine(s, limitKb)}`);
+  for (const s of skipped) lines.push(`  ${skippedLine(s, limitKb, headNow)}`);
   if (target.skipped_more) lines.push(`  and ${target.skipped_more} more`);
   return lines;
 }
@@ -164,7 +178,7 @@ async function restore(
   session?: string,
 ): Promise<void> {
   const { root, limitKb, state, store } = opened;
-  const warnings = cannotRestore(target, limitKb);
+  const warnings = cannotRestore(target, limitKb, await readHead(root));
   if (session) warnings.push(session);
   if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
   const result = await restoreKeepingUserFiles(store, target, `undo-${stamp()}-${process.pid}`, {
@@ -189,7 +203,7 @@ async function restore(
     for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
   }
   lines.push(...largeLines(result.large ?? []));
-  if (store.kind === 'copy') lines.push(`note: ${NO_GIT_WARNING}`);
+  if (store.kind === 'copy') lines.push(`note: ${COPIES_NOTE}`);
   lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
   out.print(sanitize(`${lines.join('\n')}\n`));
 }

@@ -186,8 +186,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
   // The first checkpoint's slow part (hashing a big tree) runs while the model thinks, the first change awaits it;
   // from when the first request is out, so none of its git processes come before that request. A run whose mode
-  // changes no file (keel ask) loads the execution side only at a call, if any.
-  const mayChange = modeMayChangeFiles(mode);
+  // changes no file, or that offers only tools that change none (keel ask), loads the execution side only at a call.
+  const mayChange =
+    modeMayChangeFiles(mode) &&
+    (options.tools === undefined || registry.list().some((tool) => tool.safety !== 'safe'));
   // A failure to load is the first call's to report; in the background it is left alone.
   const loadedLater = () => execution.load().catch(() => undefined);
   if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.prepare()));

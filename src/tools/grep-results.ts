@@ -43,6 +43,8 @@ export class GrepResults {
   private pendingGap = false;
   private readonly notes: string[] = [];
   private lastPath: string | undefined;
+  /** The search was stopped past the cap: the numbers left out are lower bounds. */
+  private stopped = false;
 
   constructor(
     readonly mode: GrepMode,
@@ -82,6 +84,17 @@ export class GrepResults {
   /** Past the cap lines are only counted, so a reader may skip decoding them. */
   get full(): boolean {
     return this.capped;
+  }
+
+  /** Enough to show is found, the rest would only be counted: lines past the cap, or files past it (not counts). */
+  get enough(): boolean {
+    if (this.mode === 'content') return this.capped;
+    return this.mode === 'files' && this.fileList.length > this.caps.maxLines;
+  }
+
+  /** The search stops here: what was left out is said as "more than". */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** A line past the cap: whether it starts a file not seen before, and whether it matches. */
@@ -131,14 +144,15 @@ export class GrepResults {
     const blocks = paths.map((p) => this.groups.get(p)!.join('\n'));
     const out = blocks.length > 0 ? [blocks.join(this.context > 0 ? '\n--\n' : '\n')] : [];
     out.push(...this.notes);
+    const over = this.stopped ? 'over ' : '';
     if (this.capped) {
       out.push(
-        `[${this.leftOutMatches} more matching lines left out` +
-          `${this.leftOutFiles > 0 ? `, in ${files} files in all (${this.leftOutFiles} not shown)` : ''}` +
-          '; narrow the pattern, path or include]',
+        `[${over}${this.leftOutMatches} more matching lines left out` +
+          `${this.leftOutFiles > 0 ? `, in ${over}${files} files in all (${over}${this.leftOutFiles} not shown)` : ''}` +
+          `${this.stopped ? ', counting stopped' : ''}; narrow the pattern, path or include]`,
       );
     }
-    const summary = `${this.matches} matching lines in ${files} files`;
+    const summary = `${over}${this.matches} matching lines in ${over}${files} files`;
     if (this.matches === 0 && this.notes.length === 0) return this.none(pattern);
     return { output: out.join('\n'), summary, matches: this.matches, files, capped: this.capped };
   }
@@ -163,11 +177,15 @@ export class GrepResults {
   private renderFiles(pattern: string) {
     if (this.fileList.length === 0) return this.none(pattern);
     const { shown, leftOut } = this.fit(this.fileList.sort());
-    if (leftOut > 0) shown.push(`[${leftOut} more files left out; narrow the pattern, path or include]`);
+    const over = this.stopped ? 'over ' : '';
+    if (leftOut > 0)
+      shown.push(
+        `[${over}${leftOut} more files left out${this.stopped ? ', counting stopped' : ''}; narrow the pattern, path or include]`,
+      );
     const files = this.fileList.length;
     return {
       output: shown.join('\n'),
-      summary: `${files} files match`,
+      summary: `${over}${files} files match`,
       matches: files,
       files,
       capped: leftOut > 0,

@@ -19,6 +19,11 @@ import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 /** Output lines (or files) the model reads at most; past this, a note says how many more there were. */
 export const MAX_GREP_LINES = 200;
 const MAX_GREP_BYTES = 32_000;
+/**
+ * How long rg goes on only to count what is left out, once enough is found to show: a capped search of a home
+ * directory (gigabytes) would otherwise take as long as reading all of it. The note then says "over".
+ */
+export const COUNT_PAST_CAP_MS = 1000;
 
 /** rg's argv for a search of `target` (relative to the workspace root, where rg runs). */
 export function grepArgv(args: GrepArgs, target: string): string[] {
@@ -100,13 +105,29 @@ async function grepWithRg(
   target: string,
   results: GrepResults,
   ctx: ToolContext,
+  countPastCapMs: number,
 ): Promise<{ warning?: string; error?: string } | undefined> {
+  const stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
   try {
     const binary = rgPath ?? (await bundledRgPath());
+    const read = rgLineReader(results);
     const run = await runRipgrep(binary, grepArgv(args, target), {
       cwd: ctx.workspace.root,
-      signal: ctx.signal,
-      onLine: rgLineReader(results),
+      signal: AbortSignal.any([ctx.signal, stop.signal]),
+      onLine: (data, start, end) => {
+        if (stop.signal.aborted) return;
+        read(data, start, end);
+        if (timer === undefined && results.enough)
+          timer = setTimeout(() => {
+            results.stop();
+            stop.abort();
+          }, countPastCapMs);
+      },
+    }).catch((error: unknown) => {
+      // Stopped past the cap by the timer above: what was found stands.
+      if (stop.signal.aborted && !ctx.signal.aborted) return { code: 0, stderr: '' };
+      throw error;
     });
     if (run.code !== 2) return {};
     const first = run.stderr.trim().split('\n').slice(0, 12).join('\n');
@@ -115,6 +136,8 @@ async function grepWithRg(
   } catch (error) {
     if (error instanceof RipgrepUnavailableError) return undefined;
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -128,8 +151,11 @@ function rgTarget(absolute: string, ctx: ToolContext): string {
   return isInside(root, absolute) ? `./${path.relative(root, absolute)}` : absolute;
 }
 
-/** The grep tool; `rgPath` overrides the bundled binary (tests point it at one that cannot run). */
-export function createGrepTool(options: { rgPath?: string } = {}) {
+/**
+ * The grep tool; `rgPath` overrides the bundled binary (tests point it at one that cannot run), `countPastCapMs`
+ * how long rg may go on counting once the cap is reached.
+ */
+export function createGrepTool(options: { rgPath?: string; countPastCapMs?: number } = {}) {
   return defineTool({
     name: 'grep',
     description: 'Regex search of file contents (ripgrep; skips gitignored).',
@@ -148,7 +174,14 @@ export function createGrepTool(options: { rgPath?: string } = {}) {
       const mode = args.output ?? 'content';
       let results = new GrepResults(mode, caps, args.context ?? 0);
       let backend = 'rg';
-      const rg = await grepWithRg(options.rgPath, args, rgTarget(absolute, ctx), results, ctx);
+      const rg = await grepWithRg(
+        options.rgPath,
+        args,
+        rgTarget(absolute, ctx),
+        results,
+        ctx,
+        options.countPastCapMs ?? COUNT_PAST_CAP_MS,
+      );
       if (rg === undefined) {
         backend = 'js';
         results = new GrepResults(mode, caps, args.context ?? 0);

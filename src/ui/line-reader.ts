@@ -1,5 +1,6 @@
 // Reads lines from a stream one at a time, for the REPL and its approval questions alike. On a terminal it also
-// offers Tab completion, a history, and keeps a bracketed paste of several lines together as one.
+// offers Tab completion, a history, and keeps a bracketed paste of several lines together as one. Keys typed while
+// no prompt is up (a turn runs) edit the line and queue lines unseen: the turn owns the screen until the next prompt.
 import { createInterface, type Interface } from 'node:readline';
 
 /** Tab completion: the candidates for the line so far, and the part of the line they replace. */
@@ -35,6 +36,13 @@ export class LineReader {
   private atMessagePrompt = false;
   /** Inside interject's write: text written there goes straight out, the prompt is drawn again once, after it. */
   private interjecting = false;
+  /**
+   * One of our prompts is up, waiting for its line: only then does readline's echo and redrawing of the line reach
+   * the terminal. Between prompts the chat's turn writes (its answer, tool lines, the spinner); keys echoed among
+   * them would land inside that output, leave the spinner's frames behind, and make readline's next redraw move
+   * up over lines it no longer owns.
+   */
+  private prompting = false;
   private readonly pasteOff = () => {
     if (this.pasteMode) this.output.write(PASTE_OFF);
     this.pasteMode = false;
@@ -49,7 +57,7 @@ export class LineReader {
     const { completer } = options;
     this.rl = createInterface({
       input,
-      output: interactive ? output : undefined,
+      output: interactive ? gated(output, () => this.prompting) : undefined,
       terminal: interactive,
       ...(interactive && options.history ? { history: options.history, historySize: 1000 } : {}),
       ...(interactive ? { removeHistoryDuplicates: true } : {}),
@@ -93,11 +101,13 @@ export class LineReader {
     this.rl.on('line', (typed) => {
       if (this.pasting) {
         this.pasted.push(typed);
-        this.showPrompt('… ');
+        if (this.prompting) this.showPrompt('… ');
         return;
       }
       const line = this.pasted.length > 0 ? [...this.pasted, typed].join('\n') : typed;
       this.pasted = [];
+      // Readline has ended the prompt's line; what comes next is the chat's until the next prompt.
+      this.prompting = false;
       if (this.waiting) {
         const resolve = this.waiting;
         this.waiting = undefined;
@@ -134,7 +144,11 @@ export class LineReader {
   /** Resolves with the next line, or null at end of input. */
   read(prompt: string): Promise<string | null> {
     const queued = this.queue.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
+    if (queued !== undefined) {
+      // Typed while a turn ran and not shown then: shown now, at its prompt, where it takes effect.
+      if (this.interactive) this.output.write(`${prompt}${queued.replace(/\n/g, '\n… ')}\n`);
+      return Promise.resolve(queued);
+    }
     if (this.closed) return Promise.resolve(null);
     this.showPrompt(prompt);
     const waiting = new Promise<string | null>((resolve) => {
@@ -143,6 +157,21 @@ export class LineReader {
     if (this.interactive && this.initial !== undefined) this.rl.write(this.initial);
     this.initial = undefined;
     return waiting;
+  }
+
+  /**
+   * A question that follows work the person waited on (the plan of a plan-mode turn, a drafted commit message):
+   * on a terminal only a line entered after it is shown answers it. Lines entered before it were typed ahead as
+   * the next messages, not as answers to a question not yet seen: they stay queued for the prompts after it.
+   * Piped input has no before and after: its next line answers. Null at end of input.
+   */
+  question(prompt: string): Promise<string | null> {
+    if (!this.interactive) return this.read(prompt);
+    if (this.closed) return Promise.resolve(null);
+    this.showPrompt(prompt);
+    return new Promise<string | null>((resolve) => {
+      this.waiting = resolve;
+    });
   }
 
   /** Puts `text` (one line) in the input line at the next prompt, for the user to edit and send. */
@@ -183,8 +212,9 @@ export class LineReader {
     this.pasted = [];
     if (this.closed || signal.aborted) return Promise.resolve(null);
     if (this.interactive) {
-      // Ctrl-E then Ctrl-U: erase the line being edited (readline's documented way to simulate keys). The erase
-      // redraws the line, so the chat's prompt is cleared first or it would stand before the question.
+      // Ctrl-E then Ctrl-U: erase the line being edited (readline's documented way to simulate keys). Asked while a
+      // turn runs, the erase is unseen (no prompt is up); were a prompt up, the redraw would show the chat's prompt
+      // before the question, so that prompt is cleared first.
       this.rl.setPrompt('');
       this.rl.write(null, { ctrl: true, name: 'e' });
       this.rl.write(null, { ctrl: true, name: 'u' });
@@ -192,7 +222,10 @@ export class LineReader {
     const answered = new Promise<string | null>((resolve) => {
       const answer = (line: string | null) => {
         signal.removeEventListener('abort', onAbort);
-        if (this.waiting === answer) this.waiting = undefined;
+        if (this.waiting === answer) {
+          this.waiting = undefined;
+          this.prompting = false;
+        }
         // An answer is no message worth recalling with the up arrow.
         const history = (this.rl as unknown as { history?: string[] }).history;
         if (line !== null && history?.[0] === line) history.shift();
@@ -218,6 +251,12 @@ export class LineReader {
    */
   private showPrompt(prompt: string): void {
     if (!this.interactive) return;
+    if (!this.prompting) {
+      // Nothing of the line is on the screen (edits since the last prompt were not shown): readline must not move
+      // up over the rows it counted for them, which now hold the turn's output.
+      (this.rl as unknown as { prevRows?: number }).prevRows = 0;
+      this.prompting = true;
+    }
     this.rl.setPrompt(prompt);
     this.rl.prompt(true);
   }
@@ -257,11 +296,12 @@ export class LineReader {
    * text written, and the prompt with what was typed drawn again below it.
    */
   interject(write: () => void): void {
-    if (!this.interactive || this.closed || this.interjecting) {
+    // No prompt up: the screen is the turn's, nothing of ours to clear or draw again.
+    if (!this.interactive || this.closed || this.interjecting || !this.prompting) {
       write();
       return;
     }
-    this.output.write('\r\x1b[2K');
+    this.wipePrompt();
     this.interjecting = true;
     try {
       write();
@@ -269,6 +309,15 @@ export class LineReader {
       this.interjecting = false;
     }
     this.rl.prompt(true);
+  }
+
+  /** Clears the prompt and its line from the screen, every row of it when the line wraps; the cursor at its start. */
+  private wipePrompt(): void {
+    const rl = this.rl as unknown as { prevRows?: number };
+    // prevRows: the rows readline's last redraw put the cursor below the prompt's first row.
+    const up = rl.prevRows ?? 0;
+    this.output.write(`${up > 0 ? `\x1b[${up}A` : ''}\r\x1b[J`);
+    rl.prevRows = 0;
   }
 
   /**
@@ -286,10 +335,29 @@ export class LineReader {
 
   /** Ends the input. `erase`: a prompt still up, and what was typed at it, are wiped (the chat ends with an error). */
   close(erase = false): void {
-    if (erase && this.interactive && this.waiting !== undefined && !this.closed)
-      this.output.write('\r\x1b[2K');
+    if (erase && this.interactive && this.prompting && !this.closed) this.wipePrompt();
     this.pasteOff();
     process.off('exit', this.pasteOff);
     this.rl.close();
   }
+}
+
+/**
+ * The terminal as readline sees it: its size and events are the terminal's, its writes (the echo of keys, the
+ * line redrawn) go through only while `open()` holds.
+ */
+function gated(output: NodeJS.WritableStream, open: () => boolean): NodeJS.WritableStream {
+  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    if (open()) return (output.write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    if (done) process.nextTick(done);
+    return true;
+  };
+  return new Proxy(output, {
+    get(target, key) {
+      if (key === 'write') return write;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

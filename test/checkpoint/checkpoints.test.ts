@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rebasePattern } from '../../src/checkpoint/ancestor-ignores.js';
 import {
+  broadWorkspace,
   createCheckpointer,
   NO_GIT_WARNING,
   openCheckpointStore,
@@ -279,6 +280,49 @@ describe('undo targets', () => {
     expect(() => undoTarget([one], '999999')).toThrow(/"999999" is not a checkpoint of this workspace/);
     expect(() => undoTarget([one], 'ab')).toThrow(/is not a checkpoint/);
     expect(undoTarget([one], 'ABCDEF').id).toBe('abcdef1234');
+  });
+});
+
+describe('a workspace too broad to snapshot whole', () => {
+  it.each([
+    ['/', '/home/me', 'the filesystem root'],
+    ['/home/me', '/home/me', 'your home directory'],
+    ['/home/me', '/home/me/', 'your home directory'],
+    ['/home', '/home/me', 'a folder holding your home directory'],
+    ['/home/me/project', '/home/me', undefined],
+    ['/home/meet', '/home/me', undefined],
+    ['/srv/app', undefined, undefined],
+  ])('%s with HOME=%s is %s', (root, home, named) => {
+    expect(broadWorkspace(root, home === undefined ? {} : { HOME: home })).toBe(named);
+  });
+
+  it('is checkpointed by copies of what file tools write, with one warning saying why', async () => {
+    const t = await setup({ 'a.txt': 'A\n' });
+    const checkpointer = createCheckpointer({
+      root: t.root,
+      stateDir: t.stateDir,
+      env: { ...process.env, HOME: t.root },
+      startGit: shellGit,
+      warn: (m) => t.warnings.push(m),
+    });
+    checkpointer.startRun('run-1');
+    void checkpointer.prepare();
+    const preview = (writes: string[]) => ({
+      reads: [],
+      writes: writes.map((p) => join(t.root, p)),
+      summary: 'x',
+    });
+    await checkpointer.take({ callId: 'c1', tool: 'write_file', preview: preview(['a.txt']) });
+    await fs.writeFile(join(t.root, 'a.txt'), 'changed\n');
+    await checkpointer.take({ callId: 'c2', tool: 'execute_command', preview: preview([]) });
+    await checkpointer.drained();
+    expect(t.warnings).toEqual([
+      expect.stringContaining('the workspace is your home directory: checkpoints cover only file tools'),
+    ]);
+    const store = await t.store();
+    expect(store.kind).toBe('copy');
+    await store.restore(undoTarget(await store.list()), 'undo-1');
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('A\n');
   });
 });
 

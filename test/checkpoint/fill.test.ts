@@ -207,6 +207,52 @@ describe('the pack idx', () => {
   });
 });
 
+describe('a fill given up', () => {
+  it('stops before its next job once its signal aborts: it rejects, and leaves no pack and no index', async () => {
+    const root = await tempDir('keel-fill-stop-');
+    for (let i = 0; i < 500; i++) await fs.writeFile(join(root, `f${i}.txt`), `${i}\n`);
+    const gitDir = join(await tempDir('keel-fill-stop-state-'), 'shadow.git');
+    await shadowGit(gitDir, root, process.env, shellGit).ensure();
+    const controller = new AbortController();
+    // Jobs of 100 paths in process, the event loop given back between them: the abort lands after the first.
+    setImmediate(() => controller.abort());
+    const paths = Array.from({ length: 500 }, (_, i) => `f${i}.txt`);
+    await expect(
+      fillIndex(gitDir, root, { paths, maxFileBytes: MAX }, { workers: 1, signal: controller.signal }),
+    ).rejects.toThrow(/abort/i);
+    expect(await fs.readdir(join(gitDir, 'objects', 'pack'))).toEqual([]);
+    await expect(fs.stat(join(gitDir, 'index'))).rejects.toThrow();
+  });
+
+  it('as a preparation no checkpoint waited for, when the run ends: the next checkpoint does it whole', async () => {
+    const root = await tempDir('keel-prepare-stop-');
+    const stateDir = await tempDir('keel-prepare-stop-state-');
+    for (let i = 0; i < 300; i++) await fs.writeFile(join(root, `f${i}.txt`), `${i}\n`);
+    const checkpointer = shellCheckpointer(root, stateDir);
+    checkpointer.startRun('run-1');
+    void checkpointer.prepare();
+    await checkpointer.drained();
+    const gitDir = join(checkpointDir(stateDir, root), 'git');
+    await expect(fs.stat(join(gitDir, 'index'))).rejects.toThrow();
+
+    const again = shellCheckpointer(root, stateDir);
+    again.startRun('run-2');
+    void again.prepare();
+    await again.take({
+      callId: 'c0',
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 'rm' },
+    });
+    await again.drained();
+    await fs.rm(join(root, 'f7.txt'));
+    const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
+    const [first] = await store.list();
+    if (!first) throw new Error('no checkpoint');
+    await store.restore(first, 'undo-1');
+    expect(await fs.readFile(join(root, 'f7.txt'), 'utf8')).toBe('7\n');
+  });
+});
+
 describe('a first checkpoint of a tree without git', () => {
   it('is packed by Keel, and undo restores the tree from it after more checkpoints', async () => {
     const root = await tempDir('keel-fill-undo-');

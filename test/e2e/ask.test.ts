@@ -1,6 +1,6 @@
 // `keel ask` and `keel run -p` with piped stdin, against the scripted model server: the command line in process
 // (test/support/cli-in-process.ts), and the built binary once, for a real pipe into keel ask.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -128,9 +128,16 @@ describe('keel ask', () => {
       { text: 'The notes say hello.' },
     ]);
     const ws = await workspace({ 'notes.txt': 'hello\n' });
-    const r = await ask(s, ws, ['--tools', 'what do the notes say?']);
+    const state = await mkdtemp(join(tmpdir(), 'keel-ask-state-'));
+    removeLater(state);
+    const r = await ask(s, ws, ['--tools', 'what do the notes say?'], {
+      env: { XDG_STATE_HOME: state },
+      checkpoints: true,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The notes say hello.\n');
+    // No tool it offers changes a file: no checkpoint store is made (hashing a big tree would hold up its exit).
+    expect((await readdir(state, { recursive: true })).filter((p) => p.includes('checkpoints'))).toEqual([]);
     // The read-only code-intelligence tools ride in one `code` tool (agent/code-tool.ts).
     expect(toolNames(s.requests[0]!)).toEqual([
       'code',

@@ -243,7 +243,7 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   );
 
   it(
-    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans and "a" executes the plan in auto mode',
+    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans, a line typed during its turn waits until its question is answered, and "a" executes the plan in auto mode',
     LONG,
     async () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
@@ -361,7 +361,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       // /plan: a plan-mode turn offers only what plans (no writes, no commands), then the chat asks how to go on.
       await send(second, '/plan');
       await second.waitFor(after('› /plan', 'plan mode ·'));
-      await send(second, 'plan writing the greeting');
+      // /cost typed right after the message (one write: it arrives while the plan turn runs) is the next message,
+      // not the answer to the question the turn ends with: it runs once that question is answered.
+      await second.keys('plan writing the greeting', 'Enter', '/cost', 'Enter');
       await second.waitFor('k <feedback> to keep planning');
       const planned = toolNames(s.requests[6]!.body);
       expect(planned).toContain('todo_write');
@@ -369,8 +371,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(planned).not.toContain('write_file');
       expect(planned).not.toContain('execute_command');
       await send(second, 'a');
-      const screen = await second.waitFor('Done: greeting.txt written.');
+      const screen = await second.waitFor(after('Done: greeting.txt written.', 'price unknown'));
       if (process.env.SHOW_SCREEN) console.log(screen);
+      expect(screen).not.toMatch(/keep planning, s to stop: \/cost/);
       expect(await readFile(join(ws, 'greeting.txt'), 'utf8')).toBe('hi there\n');
       // Executing in auto mode: the plan's list and the instruction to carry it out reach the model.
       expect(JSON.stringify(s.requests[8]!.body)).toContain('Carry out the plan on the todo list');

@@ -118,9 +118,31 @@ describe('keel undo', () => {
     expect(lines[0]).toBe('keel undo cannot restore these (they are not in the checkpoint):');
     expect(lines).toContain('  big.log (git-ignored, 1100 KB, over checkpoints.max_ignored_file_kb = 1024)');
     expect(lines).toContain('  node_modules/ (generated tree: rebuild it)');
-    expect(lines).toContain("  .git (git's own history: checkpoints never copy .git)");
+    // git's HEAD did not move, so .git (never in a checkpoint) is not named.
+    expect(u.stdout).not.toContain('.git (');
     expect(u.stdout.indexOf('cannot restore')).toBeLessThan(u.stdout.indexOf('restored '));
     expect(await exists(join(ws, 'big.log'))).toBe(false);
+  });
+
+  it('names .git when the run moved its HEAD: the files come back, the commit stays', async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    await git(ws, 'init', '-q', '-b', 'main');
+    await git(ws, 'add', 'a.txt');
+    await git(ws, 'commit', '-qm', 'one');
+    const before = (await git(ws, 'rev-parse', 'HEAD')).trim();
+    const commit = 'echo B > a.txt && git -c user.name=t -c user.email=t@t commit -qam two';
+    const { r } = await run([command(commit), { text: 'committed' }], ws);
+    expect(r.reasons).toEqual(['done']);
+    const after = (await git(ws, 'rev-parse', 'HEAD')).trim();
+    expect(after).not.toBe(before);
+
+    const u = await keel.undo(ws);
+    expect(u.code).toBe(0);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('A\n');
+    expect(u.stdout.split('\n')).toContain(
+      `  .git (git's history moved since: HEAD was main at ${before.slice(0, 7)}, now main at ${after.slice(0, 7)}; commits and branches stay as they are)`,
+    );
+    expect((await git(ws, 'rev-parse', 'HEAD')).trim()).toBe(after);
   });
 
   it('keeps edits made by hand after the run: names them, and a second undo brings them back', async () => {

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openWorkspace } from '../../src/safety/workspace.js';
-import { createGlobTool, MAX_GLOB_FILES, newestListed, rgNameFilter } from '../../src/tools/glob.js';
+import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -284,7 +284,7 @@ describe('glob: rg prefiltering with its own --glob', () => {
   });
 });
 
-describe('glob: rg orders by time, only the head is dated here', () => {
+describe('glob: ordered by time, or by path past maxDated', () => {
   test('a capped list with ties across the cut is the same, in the same order, from rg and from the JS walk', async () => {
     const names = Array.from(
       { length: MAX_GLOB_FILES + 5 },
@@ -309,19 +309,56 @@ describe('glob: rg orders by time, only the head is dated here', () => {
     ]);
   });
 
-  test('newestListed dates the head and the run tied with its last file, ordered newest first then by path', () => {
-    const times: Record<string, number> = { a: 1, b: 5, c: 3, d: 3, e: 3, f: 2 };
-    const date = (file: string) => ({ file, mtime: times[file] ?? 0 });
-    const files = (order: string) =>
-      newestListed([...order], 3, date)
-        .map((d) => d.file)
-        .join('');
-    // rg's order: newest first, ties in walk order.
-    expect(files('becdfa')).toBe('bcde');
-    expect(files('bedcfa')).toBe('bcde');
-    expect(files('bcdefa')).toBe('bcde');
-    expect(files('bf')).toBe('bf');
-    expect(newestListed([], 3, date)).toEqual([]);
+  test('past maxDated matches lists them by path and says so, from rg and from the JS walk alike', async () => {
+    const names = ['many/c.txt', 'many/a.txt', 'many/d.txt', 'many/b.txt'];
+    await Promise.all(names.map((name) => ws.write(name, '')));
+    await Promise.all(names.map((name, i) => fs.utimes(path.join(ws.root, name), 1_000, 2_000 + i)));
+    const rg = await run(createGlobTool({ maxDated: 3 }) as Tool, { pattern: 'many/*.txt' });
+    const js = await run(createGlobTool({ maxDated: 3, rgPath: await unrunnableRg() }) as Tool, {
+      pattern: 'many/*.txt',
+    });
+    expect(rg.output.split('\n')).toEqual([
+      'many/a.txt',
+      'many/b.txt',
+      'many/c.txt',
+      'many/d.txt',
+      '[over 3 matches: listed by path, not newest first]',
+    ]);
+    expect(js.output).toBe(rg.output);
+    // At the limit they are still dated: newest first.
+    const dated = await run(createGlobTool({ maxDated: 4 }) as Tool, { pattern: 'many/*.txt' });
+    expect(dated.output.split('\n')).toEqual(['many/b.txt', 'many/d.txt', 'many/a.txt', 'many/c.txt']);
+  });
+});
+
+describe('grep past its cap', () => {
+  /** An rg that prints `n` matches of ./a.txt in its --heading form and then searches on (sleeps) for a minute. */
+  async function slowRg(n: number, mode: 'content' | 'files' = 'content'): Promise<string> {
+    const fake = path.join(ws.base, 'slow-rg');
+    const print =
+      mode === 'content'
+        ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:hit\\n' $i; i=$((i+1)); done`
+        : `i=1; while [ $i -le ${n} ]; do printf './f%s.txt\\n' $i; i=$((i+1)); done`;
+    await fs.writeFile(fake, `#!/bin/sh\n${print}\nexec sleep 60\n`, { mode: 0o755 });
+    return fake;
+  }
+
+  test('stops counting lines left out once enough is shown, and says the count is a lower bound', async () => {
+    const grep = createGrepTool({ rgPath: await slowRg(300), countPastCapMs: 20 }) as Tool;
+    const result = await run(grep, { pattern: 'hit' });
+    const lines = result.output.split('\n');
+    expect(lines).toHaveLength(MAX_GREP_LINES + 1);
+    expect(lines[0]).toBe('a.txt:1:hit');
+    expect(lines.at(-1)).toMatch(
+      /^\[over \d+ more matching lines left out, counting stopped; narrow the pattern, path or include\]$/,
+    );
+    expect(result.metadata.capped).toBe(true);
+  });
+
+  test('stops listing files past the cap too, and says so', async () => {
+    const grep = createGrepTool({ rgPath: await slowRg(300, 'files'), countPastCapMs: 20 }) as Tool;
+    const result = await run(grep, { pattern: 'hit', output: 'files' });
+    expect(result.output.split('\n').at(-1)).toMatch(/^\[over \d+ more files left out, counting stopped;/);
   });
 });
 

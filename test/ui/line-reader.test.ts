@@ -1,4 +1,4 @@
-// LineReader.ask: an approval question is answered only by a line typed after it was shown.
+// LineReader: approval questions (ask) and questions after a turn (question) are answered only by a line typed after them; prompts, history and writes above a prompt.
 import { PassThrough } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -152,6 +152,120 @@ describe('LineReader.close', () => {
     const before = written().length;
     reader.close(true);
     expect(await line).toBeNull();
-    expect(written().slice(before)).toContain('\r\x1b[2K');
+    // Back to the start of the prompt's line, and everything from there cleared.
+    expect(written().slice(before).startsWith('\r\x1b[J')).toBe(true);
+  });
+});
+
+describe('LineReader.question', () => {
+  test('on a terminal, a line entered before the question does not answer it and stays the next message', async () => {
+    const { input, reader } = setup(true);
+    // Typed ahead while the turn ran, then the turn ends with a question.
+    input.write('/output\r');
+    await tick();
+    const answer = reader.question('execute it? ');
+    input.write('s\r');
+    expect(await answer).toBe('s');
+    expect(await reader.read('› ')).toBe('/output');
+  });
+
+  test('on a terminal, shows its prompt with what was half-typed before it', async () => {
+    const { input, reader, written } = setup(true);
+    input.write('a');
+    await tick();
+    const before = written().length;
+    const answer = reader.question('execute it? ');
+    await tick();
+    expect(plain(written().slice(before))).toBe('execute it? a');
+    input.write('\r');
+    expect(await answer).toBe('a');
+  });
+
+  test('from piped input, the next line answers, queued or not', async () => {
+    const { input, reader } = setup();
+    input.write('y\n');
+    await tick();
+    expect(await reader.question('commit? ')).toBe('y');
+  });
+
+  test('resolves null at end of input', async () => {
+    const { input, reader } = setup(true);
+    const answer = reader.question('execute it? ');
+    input.end();
+    expect(await answer).toBeNull();
+  });
+});
+
+describe('LineReader between prompts (a turn running)', () => {
+  /** A terminal 20 columns wide, so that a long typed line wraps; Tab completion on, as in the chat. */
+  function narrow() {
+    const input = new PassThrough();
+    const output = Object.assign(new PassThrough({ encoding: 'utf8' }), { columns: 20 });
+    let written = '';
+    output.on('data', (chunk: string) => (written += chunk));
+    reader = new LineReader(input, output, true, { completer: async (line) => [[], line] });
+    return { input, output, reader, written: () => written };
+  }
+
+  test('keys typed while no prompt is up are not echoed among the output, and show at the next prompt', async () => {
+    const { input, reader, written } = setup(true);
+    const before = written().length;
+    input.write('/out');
+    await tick();
+    expect(written().slice(before)).toBe('');
+    const line = reader.read('› ');
+    await tick();
+    expect(plain(written().slice(before))).toBe('› /out');
+    input.write('put\r');
+    expect(await line).toBe('/output');
+  });
+
+  test('a line entered while no prompt is up is shown at the prompt that takes it, not when typed', async () => {
+    const { input, output, reader, written } = setup(true);
+    const before = written().length;
+    input.write('/output\r');
+    await tick();
+    output.write('Done.\n');
+    expect(written().slice(before)).toBe('Done.\n');
+    expect(await reader.read('› ')).toBe('/output');
+    expect(written().slice(before)).toBe('Done.\n› /output\n');
+  });
+
+  /** A cursor-up sequence: readline moving up over rows above the cursor. */
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the terminal's escape sequences is the point
+  const cursorUp = /\x1b\[\d*A/;
+
+  test('text written above a prompt whose line wraps clears every row of it and is not overwritten by the redraw', async () => {
+    const { input, output, reader, written } = narrow();
+    const line = reader.read('› ');
+    for (const key of 'y'.repeat(45)) input.write(key);
+    await tick();
+    const before = written().length;
+    reader.above(() => output.write('warning: late\n'));
+    await tick();
+    const shown = written().slice(before);
+    // Up to the prompt's first row (the line takes three), cleared from there; then the warning, then the prompt.
+    expect(shown.startsWith('\x1b[2A\r\x1b[J')).toBe(true);
+    const after = shown.slice(shown.indexOf('warning: late\n'));
+    expect(after).not.toMatch(cursorUp);
+    expect(plain(after)).toBe(`warning: late\n› ${'y'.repeat(45)}`);
+    input.write('\r');
+    expect(await line).toBe('y'.repeat(45));
+  });
+
+  test('the prompt drawn after a long line typed unseen does not move up over the output written meanwhile', async () => {
+    const { input, output, reader, written } = narrow();
+    // Key by key, as typed: readline redraws the line each time it wraps onto another row.
+    for (const key of 'x'.repeat(45)) input.write(key);
+    await tick();
+    output.write('output of execute_command:\n1\n2\n3\n');
+    const before = written().length;
+    const line = reader.read('› ');
+    await tick();
+    // No cursor-up sequence: the lines above stay; the line is drawn from where the output ended.
+    expect(written().slice(before)).not.toMatch(cursorUp);
+    expect(plain(written().slice(before))).toBe(`› ${'x'.repeat(45)}`);
+    input.write('\r');
+    expect(await line).toBe('x'.repeat(45));
   });
 });
