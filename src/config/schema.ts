@@ -68,7 +68,9 @@ export const configSchema = z
                 'execution mode of run and chat (default: auto where the sandbox works, else restricted for run, interactive for chat)',
               ),
             timeout_seconds: positiveInt.default(30).describe('kill a shell command after this many seconds'),
-            max_stdout_bytes: positiveInt.default(10_485_760).describe('stdout kept per command, in bytes'),
+            max_stdout_bytes: positiveInt
+              .default(10_485_760)
+              .describe('stdout kept per command, in bytes: its first and last halves when it prints more'),
             max_stderr_bytes: positiveInt.default(1_048_576).describe('stderr kept per command, in bytes'),
           })
           .strict()

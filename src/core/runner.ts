@@ -14,10 +14,15 @@ export interface CommandRequest {
 }
 
 export interface CapturedOutput {
-  /** The bytes kept, as text: the first max bytes of a command, the last max bytes of a background read. */
+  /**
+   * The bytes kept, as text: all of a command's output within the cap, else its head (its tail in `tail`); the last
+   * max bytes of a background read.
+   */
   text: string;
-  /** Bytes beyond the cap that were not kept. */
+  /** Bytes beyond the cap that were not kept: between `text` and `tail` when there is a tail. */
   dropped: number;
+  /** A command's last bytes, when its output outgrew the cap: `dropped` bytes came before them. */
+  tail?: string;
 }
 
 /** Processes a command left running (detached, nohup, setsid, daemons) that Keel then looked for and killed. */

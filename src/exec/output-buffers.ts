@@ -1,24 +1,42 @@
-// Bounded output of commands: the head of a command's output, or the unread tail of a background command's,
-// with a count of the bytes not kept, so no stream ever buffers without limit.
+// Bounded output of commands: the head and the tail of a command's output, or the unread tail of a background
+// command's, with a count of the bytes not kept, so no stream ever buffers without limit.
 import type { CapturedOutput } from '../core/runner.js';
 
-/** Keeps the first `max` bytes of a stream and counts the rest. */
-export class HeadBuffer {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  private dropped = 0;
+/**
+ * Keeps the first half of `max` bytes of a stream and its last half, counting the bytes between: a build's or a
+ * test run's verdict comes at its end, however much it printed before.
+ */
+export class HeadTailBuffer {
+  private readonly head: Buffer[] = [];
+  private headSize = 0;
+  private readonly tail: TailBuffer;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    this.tail = new TailBuffer(max - Math.ceil(max / 2));
+  }
 
   push(chunk: Buffer): void {
-    const kept = Math.min(Math.max(0, this.max - this.size), chunk.length);
-    if (kept > 0) this.chunks.push(chunk.subarray(0, kept));
-    this.size += kept;
-    this.dropped += chunk.length - kept;
+    const kept = Math.min(Math.max(0, Math.ceil(this.max / 2) - this.headSize), chunk.length);
+    if (kept > 0) this.head.push(chunk.subarray(0, kept));
+    this.headSize += kept;
+    if (kept < chunk.length) this.tail.push(chunk.subarray(kept));
   }
 
   result(): CapturedOutput {
-    return { text: Buffer.concat(this.chunks).toString('utf8'), dropped: this.dropped };
+    const head = Buffer.concat(this.head);
+    const tail = this.tail.take();
+    if (tail.dropped === 0)
+      return { text: Buffer.concat([head, Buffer.from(tail.text, 'utf8')]).toString('utf8'), dropped: 0 };
+    // The cut may have split a character: its first bytes are left out rather than shown broken.
+    let end = head.length;
+    let back = 0;
+    while (back < 3 && end - back > 0 && (head[end - back - 1]! & 0xc0) === 0x80) back++;
+    if (end - back > 0 && head[end - back - 1]! >= 0xc0) end -= back + 1;
+    return {
+      text: head.subarray(0, end).toString('utf8'),
+      dropped: tail.dropped + head.length - end,
+      tail: tail.text,
+    };
   }
 }
 

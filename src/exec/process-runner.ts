@@ -12,7 +12,7 @@ import type {
   CommandRunner,
 } from '../core/runner.js';
 import { bashLauncher, CommandProcess, type Launcher } from './command-process.js';
-import { HeadBuffer, TailBuffer } from './output-buffers.js';
+import { HeadTailBuffer, TailBuffer } from './output-buffers.js';
 import { killTree, startTimeOf } from './process-tree.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
@@ -95,8 +95,8 @@ type SpawnCommand = (
 ) => CommandProcess;
 
 async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): Promise<CommandOutcome> {
-  const stdout = new HeadBuffer(request.maxStdoutBytes);
-  const stderr = new HeadBuffer(request.maxStderrBytes);
+  const stdout = new HeadTailBuffer(request.maxStdoutBytes);
+  const stderr = new HeadTailBuffer(request.maxStderrBytes);
   const proc = spawnCommand(
     request.command,
     request.cwd,

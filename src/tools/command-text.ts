@@ -4,8 +4,12 @@ import type { BackgroundStatus, CapturedOutput, Leftovers } from '../core/runner
 const processes = (n: number): string => (n === 1 ? '1 process' : `${n} processes`);
 const were = (n: number): string => (n === 1 ? 'was' : 'were');
 
-/** A stream's text without its last newline, with a note of the bytes not kept. */
+/** A stream's text without its last newline, with a note of the bytes not kept (before its tail, if kept). */
 export function shownOutput(output: CapturedOutput, dropped: (n: number) => string): string {
+  if (output.dropped > 0 && output.tail !== undefined) {
+    const head = output.text.endsWith('\n') ? output.text : `${output.text}\n`;
+    return `${head}[${dropped(output.dropped)}]\n${output.tail.replace(/\n$/, '')}`;
+  }
   const text = output.text.replace(/\n$/, '');
   return output.dropped > 0 ? `${text}\n[${dropped(output.dropped)}]` : text;
 }

@@ -87,7 +87,7 @@ export async function runForeground(
   // After a timeout or an abort the error says everything was killed; otherwise say what was left behind.
   if (!outcome.stopped) parts.push(...leftoversNote(outcome.leftovers));
   else if (outcome.leftovers.survived > 0) parts.push(...leftoversNote({ ...outcome.leftovers, killed: 0 }));
-  parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} more bytes not shown`));
+  parts.push(...outputSections(outcome.stdout, outcome.stderr, (n) => `${n} bytes in between not shown`));
   const metadata = {
     exit_code: exitCode,
     stdout_dropped: outcome.stdout.dropped,

@@ -95,11 +95,14 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   // The chat's own look (spinner, compact tool lines, output tails) needs a person at a capable terminal.
   const rich = interactive && richTerminal(stderr, env);
   const style = createStyle(colorEnabled(stderr, env));
-  const spinner = options.spinner ?? (rich ? createSpinner(stderr, style.dim) : noSpinner);
   const reader = new LineReader(options.stdin, stderr, interactive, {
     ...(options.completer ? { completer: options.completer } : {}),
     ...(options.history ? { history: options.history } : {}),
   });
+  // Lines typed while a turn runs are not echoed (line-reader.ts): the spinner's line says what waits.
+  const spinner =
+    options.spinner ??
+    (rich ? createSpinner(stderr, style.dim, () => sanitize(reader.typedAhead())) : noSpinner);
   // At a person's terminal, what the chat writes wraps at word boundaries to its width, read at each line.
   const columns = rich ? () => stderr.columns || 80 : undefined;
   const notes = columns ? wrappingStream(stderr, columns) : stderr;

@@ -141,6 +141,23 @@ export class LineReader {
     return lines.length > 0 ? [...lines, line.endsWith('\\') ? line.slice(0, -1) : line].join('\n') : line;
   }
 
+  /**
+   * What was typed while no prompt is up (unseen until the next prompt), in a few words for the spinner's line:
+   * the lines queued and the line being typed; empty when nothing was.
+   */
+  typedAhead(): string {
+    if (this.prompting || !this.interactive) return '';
+    const line = ((this.rl as unknown as { line?: string }).line ?? '').replace(/\s+/g, ' ');
+    const queued = this.queue.length;
+    return [
+      queued > 0 ? `${queued} line${queued === 1 ? '' : 's'} queued` : '',
+      line.trim() ? `typed: ${line}` : '',
+    ]
+      .filter(Boolean)
+      .map((part) => ` · ${part}`)
+      .join('');
+  }
+
   /** Resolves with the next line, or null at end of input. */
   read(prompt: string): Promise<string | null> {
     const queued = this.queue.shift();

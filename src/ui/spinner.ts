@@ -22,7 +22,15 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(seconds / 60)}m${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;
 }
 
-export function createSpinner(stream: NodeJS.WritableStream, dim: (text: string) => string): Spinner {
+/**
+ * `note`: more to say after the elapsed time, read at each tick (the chat: what was typed meanwhile); the line is cut
+ * to the stream's width, so it never wraps (the next tick could not clear a wrapped line).
+ */
+export function createSpinner(
+  stream: NodeJS.WritableStream & { columns?: number },
+  dim: (text: string) => string,
+  note?: () => string,
+): Spinner {
   let timer: NodeJS.Timeout | undefined;
   let drawn = false;
   const stop = () => {
@@ -38,7 +46,11 @@ export function createSpinner(stream: NodeJS.WritableStream, dim: (text: string)
       let frame = 0;
       timer = setInterval(() => {
         const glyph = FRAMES[frame++ % FRAMES.length];
-        stream.write(`\r\x1b[2K${glyph} ${dim(`${label} ${formatElapsed(Date.now() - started)}`)}`);
+        const base = `${label} ${formatElapsed(Date.now() - started)}`;
+        const extra = note?.() ?? '';
+        const room = Math.max(0, (stream.columns || 80) - 3 - base.length);
+        const shown = extra.length <= room ? extra : `${extra.slice(0, Math.max(0, room - 1))}…`;
+        stream.write(`\r\x1b[2K${glyph} ${dim(base + shown)}`);
         drawn = true;
       }, TICK_MS);
       // A spinner never keeps the process alive.

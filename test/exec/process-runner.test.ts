@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
 import { commandEnv } from '../../src/exec/command-env.js';
-import { HeadBuffer, TailBuffer } from '../../src/exec/output-buffers.js';
+import { HeadTailBuffer, TailBuffer } from '../../src/exec/output-buffers.js';
 import { createProcessRunner } from '../../src/exec/process-runner.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
@@ -180,10 +180,19 @@ describe('output buffers', () => {
     expect(tail.take()).toEqual({ text: 'xy', dropped: 0 });
   });
 
-  test('a head buffer keeps the first bytes and counts the rest', () => {
-    const head = new HeadBuffer(4);
-    head.push(Buffer.from('abc'));
-    head.push(Buffer.from('defg'));
-    expect(head.result()).toEqual({ text: 'abcd', dropped: 3 });
+  test('a head-and-tail buffer keeps the first and the last half of its bytes and counts those between', () => {
+    const all = new HeadTailBuffer(8);
+    all.push(Buffer.from('abc'));
+    all.push(Buffer.from('def'));
+    expect(all.result()).toEqual({ text: 'abcdef', dropped: 0 });
+    const cut = new HeadTailBuffer(8);
+    cut.push(Buffer.from('abc'));
+    cut.push(Buffer.from('defghij'));
+    cut.push(Buffer.from('klm'));
+    expect(cut.result()).toEqual({ text: 'abcd', dropped: 5, tail: 'jklm' });
+    // A character cut at either end is left out whole: é is 2 bytes, € 3.
+    const wide = new HeadTailBuffer(8);
+    wide.push(Buffer.from('abcé-----€yz'));
+    expect(wide.result()).toEqual({ text: 'abc', dropped: 10, tail: 'yz' });
   });
 });

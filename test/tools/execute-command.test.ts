@@ -49,15 +49,23 @@ describe('execute_command', () => {
     expect(processesWith(`sleep ${duration}`)).toEqual([]);
   });
 
-  test('caps stdout and stderr while reading', async () => {
+  test('caps stdout and stderr while reading, keeping the head and the tail of each', async () => {
     const result = await run(
-      { command: 'head -c 100000 /dev/zero | tr "\\0" a; head -c 5000 /dev/zero | tr "\\0" b >&2' },
+      {
+        command:
+          'head -c 100000 /dev/zero | tr "\\0" a; echo; echo FAILED: 3 tests; head -c 5000 /dev/zero | tr "\\0" b >&2',
+      },
       { limits: { maxStdoutBytes: 1000, maxStderrBytes: 100 } },
     );
-    expect(result.output).toContain(`${'a'.repeat(1000)}\n[99000 more bytes not shown]`);
-    expect(result.output).toContain(`${'b'.repeat(100)}\n[4900 more bytes not shown]`);
+    // The verdict a build or a test run prints last is kept, however much came before it.
+    expect(result.output).toContain(
+      `stdout:\n${'a'.repeat(500)}\n[99017 bytes in between not shown]\n${'a'.repeat(483)}\nFAILED: 3 tests\n`,
+    );
+    expect(result.output).toContain(
+      `stderr:\n${'b'.repeat(50)}\n[4900 bytes in between not shown]\n${'b'.repeat(50)}`,
+    );
     expect(result.truncated).toBe(true);
-    expect(result.metadata.stdout_dropped).toBe(99000);
+    expect(result.metadata.stdout_dropped).toBe(99017);
   });
 
   test('commands get only the allowlisted environment: API keys and other variables stay in Keel', async () => {

@@ -269,3 +269,30 @@ describe('LineReader between prompts (a turn running)', () => {
     expect(await line).toBe('x'.repeat(45));
   });
 });
+
+describe('LineReader.typedAhead', () => {
+  test('names the lines queued and the line being typed while no prompt is up, nothing at a prompt', async () => {
+    const { input, reader } = setup(true);
+    expect(reader.typedAhead()).toBe('');
+    input.write('/output\r');
+    await tick();
+    input.write('and  then');
+    await tick();
+    expect(reader.typedAhead()).toBe(' · 1 line queued · typed: and then');
+    // The queued line is taken (no prompt drawn for it): the half-typed one still waits unseen.
+    expect(await reader.read('› ')).toBe('/output');
+    expect(reader.typedAhead()).toBe(' · typed: and then');
+    // A prompt is up: what is typed shows there, not on the spinner's line.
+    const next = reader.read('› ');
+    expect(reader.typedAhead()).toBe('');
+    input.write('\r');
+    expect(await next).toBe('and  then');
+  });
+
+  test('says nothing when input is not a terminal', async () => {
+    const { input, reader } = setup();
+    input.write('queued\n');
+    await tick();
+    expect(reader.typedAhead()).toBe('');
+  });
+});
