@@ -34,7 +34,9 @@ async function options(s: ModelServer, extra: AgentOptions = {}): Promise<AgentO
     provider: 'ollama',
     baseUrl: s.ollamaUrl,
     model: 'test-model',
-    env: { PATH: process.env.PATH, ...homeEnv(home) },
+    // Checkpoints off, as for the other end-to-end runs (test/support/cli.ts): no test here undoes, and each call's
+    // checkpoint started git processes from this worker, the costliest process to fork.
+    env: { PATH: process.env.PATH, ...homeEnv(home), KEEL_CHECKPOINTS: 'off' },
     ...extra,
   };
 }

@@ -1,6 +1,5 @@
 // A checkpoint's trees written from the shadow index by Keel itself: the same tree ids git's write-tree gives, for
 // the names whose order git treats specially, every mode, index versions 2 to 4, and objects git then reads.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,11 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTrees, readIndexEntries, writeIndexTrees } from '../../src/checkpoint/index-trees.js';
 import { useCleanup } from '../support/cleanup.js';
+import { exec } from '../support/small-shell.js';
 
 const track = useCleanup();
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, env: gitEnv }).toString().trim();
+/** git started from the small shell (not forked from this worker), its output trimmed. */
+const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd, env: gitEnv })).trim();
 
 /** Paths whose order differs between plain sorting and git's (a folder sorts as if its name ended in `/`). */
 const FILES = [
@@ -31,55 +31,55 @@ let root = '';
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'keel-trees-')));
-  git(root, 'init', '-q');
+  await git(root, 'init', '-q');
   for (const path of FILES) {
     await fs.mkdir(join(root, path, '..'), { recursive: true });
     await fs.writeFile(join(root, path), `content of ${path}\n`);
   }
   await fs.chmod(join(root, 'tool.sh'), 0o755);
   await fs.symlink('a.b', join(root, 'link'));
-  git(root, 'add', '-A');
+  await git(root, 'add', '-A');
   // A path over the 12-bit length field: git names its end by a NUL only.
   const long = `${'d'.repeat(200)}/${'e'.repeat(200)}/${'f'.repeat(200)}/${'g'.repeat(3500)}.txt`;
-  const blob = git(root, 'hash-object', '-w', '--stdin');
-  git(root, 'update-index', '--add', '--cacheinfo', `100644,${blob},${long}`);
+  const blob = await git(root, 'hash-object', '-w', '--stdin');
+  await git(root, 'update-index', '--add', '--cacheinfo', `100644,${blob},${long}`);
 });
 
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('trees built from the index', () => {
   it.each([2, 3, 4])('have the ids git write-tree gives, from an index of version %i', async (version) => {
-    git(root, 'update-index', '--index-version', String(version));
+    await git(root, 'update-index', '--index-version', String(version));
     const entries = readIndexEntries(await fs.readFile(join(root, '.git', 'index')));
     const trees = buildTrees(entries);
-    expect(trees.at(-1)?.oid).toBe(git(root, 'write-tree'));
+    expect(trees.at(-1)?.oid).toBe(await git(root, 'write-tree'));
     expect(entries.count).toBe(FILES.length + 2);
   });
 
   it('of a store with no index yet (an empty folder checkpointed) is the empty tree, as write-tree gives', async () => {
     const empty = await realpath(await mkdtemp(join(tmpdir(), 'keel-trees-empty-')));
     track(() => rm(empty, { recursive: true, force: true }));
-    git(empty, 'init', '-q');
+    await git(empty, 'init', '-q');
     const gitDir = join(empty, '.git');
     await expect(fs.stat(join(gitDir, 'index'))).rejects.toThrow();
-    expect(await writeIndexTrees(gitDir, new Set())).toBe(git(empty, 'write-tree'));
+    expect(await writeIndexTrees(gitDir, new Set())).toBe(await git(empty, 'write-tree'));
   });
 
   it('leaves out intent-to-add entries, as git does', async () => {
     await fs.writeFile(join(root, 'later.txt'), 'later\n');
-    git(root, 'add', '-N', 'later.txt');
+    await git(root, 'add', '-N', 'later.txt');
     try {
       const trees = buildTrees(readIndexEntries(await fs.readFile(join(root, '.git', 'index'))));
-      expect(trees.at(-1)?.oid).toBe(git(root, 'write-tree'));
+      expect(trees.at(-1)?.oid).toBe(await git(root, 'write-tree'));
     } finally {
-      git(root, 'rm', '-q', '--cached', 'later.txt');
+      await git(root, 'rm', '-q', '--cached', 'later.txt');
     }
   });
 
   it('are written where git reads them, each once', async () => {
     const store = await realpath(await mkdtemp(join(tmpdir(), 'keel-trees-store-')));
     track(() => rm(store, { recursive: true, force: true }));
-    git(store, 'init', '-q', '--bare');
+    await git(store, 'init', '-q', '--bare');
     await fs.copyFile(join(root, '.git', 'index'), join(store, 'index'));
     const known = new Set<string>();
     const tree = await writeIndexTrees(store, known);
@@ -88,15 +88,12 @@ describe('trees built from the index', () => {
       GIT_DIR: store,
       GIT_ALTERNATE_OBJECT_DIRECTORIES: join(root, '.git', 'objects'),
     };
-    const listed = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', tree], { env })
-      .toString()
+    const listed = (await exec('git', ['ls-tree', '-r', '-z', '--name-only', tree], { env }))
       .split('\0')
       .filter(Boolean);
-    expect(listed).toEqual(git(root, 'ls-files', '-z').split('\0').filter(Boolean));
+    expect(listed).toEqual((await git(root, 'ls-files', '-z')).split('\0').filter(Boolean));
     // Trees alone: the blobs stay in the repository they came from.
-    const own = execFileSync('git', ['count-objects', '-v'], {
-      env: { ...gitEnv, GIT_DIR: store },
-    }).toString();
+    const own = await exec('git', ['count-objects', '-v'], { env: { ...gitEnv, GIT_DIR: store } });
     expect(own).toContain(`count: ${known.size}\n`);
     expect(await writeIndexTrees(store, known)).toBe(tree);
   });

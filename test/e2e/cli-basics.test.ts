@@ -1,8 +1,10 @@
 // Version, help and argument errors: the built binary for what only it shows (the version it was built with, help
-// and a parse error's exit code from main.ts, stdin read by auth login), the parse itself in-process otherwise.
+// and a parse error's exit code from main.ts, stdin read by auth login), the parse and the rest of the command line
+// in-process otherwise.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { type KeelRun, runKeel } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 import { keelRun, parseHere } from '../support/run-in-process.js';
 
 /** `keel --help` from the binary, run once for the tests that read it. */
@@ -55,8 +57,9 @@ describe('keel cli basics', () => {
     expect((await parseHere(['run', '--no-such-flag'])).code).toBe(2);
     expect((await parseHere(['run', '--max-turns', 'abc', '--prompt', 'x'])).code).toBe(2);
     expect((await parseHere(['run', '--output', 'xml', '--prompt', 'x'])).code).toBe(2);
-    // One letter from a command is a typo, not a message for the agent: the binary's exit code and message.
-    const typo = await runKeel(['rnu']);
+    // One letter from a command is a typo, not a message for the agent: main.ts's exit code and message (the whole
+    // command line, in process).
+    const typo = await runCli(['rnu']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('(Did you mean run?)');
   });
@@ -75,7 +78,8 @@ describe('keel cli basics', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('logged in to anthropic');
     expect(r.stdout + r.stderr).not.toContain('CANARY');
-    const none = await runKeel(['auth', 'login']);
+    // No stdin read here: the command line in process.
+    const none = await runCli(['auth', 'login']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/ollama needs no login/);
   });

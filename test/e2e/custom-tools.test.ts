@@ -11,7 +11,10 @@ import { toolMessages, useE2E } from '../support/e2e.js';
 const { server, workspace, removeLater } = useE2E();
 useTempHome();
 
-const ARGV_SCRIPT = '#!/usr/bin/env node\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n';
+// Prints each argument as <length>:<text> on a line of its own (a length, so an argument holding newlines reads back
+// whole). A shell script: a node one cost ~0.5 s a call here, and the first test alone makes six.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: ${#a} is the shell's length of $a
+const ARGV_SCRIPT = '#!/bin/sh\nfor a in "$@"; do printf \'%s:%s\\n\' "${#a}" "$a"; done\n';
 
 const CONFIG = `
 tools:
@@ -25,13 +28,13 @@ tools:
         count: { type: number, required: false }
         flag: { type: boolean, required: false }
         tag: { type: string, pattern: "[a-z]+", max_length: 5, required: false }
-      command: node argv.js --text {{text}} "--out={{out}}" {{level}} {{count}} {{flag}} {{tag}}
+      command: sh argv.sh --text {{text}} "--out={{out}}" {{level}} {{count}} {{flag}} {{tag}}
     script_args:
       description: The same, as a script beside the config file.
       parameters:
         first: { type: string }
         second: { type: string, required: false, allow_dash: true }
-      script: tools/argv.js
+      script: tools/argv.sh
       template_validations:
         first: { max_length: 10 }
     open_up:
@@ -41,14 +44,14 @@ tools:
       command: chmod -R 777 {{dir}}
 `;
 
-/** A workspace with argv.js, and a config file (with tools/argv.js beside it) outside it; returns both paths. */
+/** A workspace with argv.sh, and a config file (with tools/argv.sh beside it) outside it; returns both paths. */
 async function setup(): Promise<{ ws: string; config: string }> {
-  const ws = await workspace({ 'argv.js': ARGV_SCRIPT, 'sub/keep.txt': 'x\n' });
+  const ws = await workspace({ 'argv.sh': ARGV_SCRIPT, 'sub/keep.txt': 'x\n' });
   const configDir = `${ws}-config`;
   removeLater(configDir);
   await mkdir(join(configDir, 'tools'), { recursive: true });
-  await writeFile(join(configDir, 'tools', 'argv.js'), ARGV_SCRIPT);
-  await chmod(join(configDir, 'tools', 'argv.js'), 0o755);
+  await writeFile(join(configDir, 'tools', 'argv.sh'), ARGV_SCRIPT);
+  await chmod(join(configDir, 'tools', 'argv.sh'), 0o755);
   const config = join(configDir, 'config.yaml');
   await writeFile(config, CONFIG);
   return { ws, config };
@@ -60,11 +63,20 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** The argv a show_args result printed (its stdout section). */
+/** The argv a show_args result printed (its stdout section, read back as ARGV_SCRIPT writes it). */
 function printedArgv(result: string): string[] {
-  const json = result.split('stdout:\n')[1];
-  if (json === undefined) throw new Error(`no stdout in: ${result}`);
-  return JSON.parse(json) as string[];
+  let rest = result.split('stdout:\n')[1];
+  if (rest === undefined) throw new Error(`no stdout in: ${result}`);
+  const argv: string[] = [];
+  while (rest !== '') {
+    const length = /^(\d+):/.exec(rest);
+    if (!length) throw new Error(`not an argument printed by the script: ${rest}`);
+    const start = length[0].length;
+    argv.push(rest.slice(start, start + Number(length[1])));
+    // Each argument's line ends with a newline, which the last may have lost to the output's trimming.
+    rest = rest.slice(start + Number(length[1])).replace(/^\n/, '');
+  }
+  return argv;
 }
 
 const injections = [
@@ -199,9 +211,7 @@ describe('tools defined in config', () => {
     const s = await server([{ toolCalls: [{ name: 'show_args', args: { text: 'x' } }] }, { text: 'no' }]);
     const r = await runInProcess(s, ws, 'show', { config, mode: 'restricted' });
     expect(r.result.reason).toBe('done');
-    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(
-      /^Error: refused by policy: `node argv.js --text x`/,
-    );
+    expect(toolMessages(s.requests[1]!.body)[0]).toMatch(/^Error: refused by policy: `sh argv.sh --text x`/);
   });
 
   it('runs the README example read-only in a restricted run', async () => {

@@ -12,6 +12,7 @@ import { undoCommand } from '../../src/cli/undo-command.js';
 import { captureOutput, useTempHome } from '../support/assemble-in-process.js';
 import { runKeel } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
+import { shellGit } from '../support/small-shell.js';
 
 const e2e = useE2E();
 useTempHome();
@@ -107,7 +108,7 @@ describe('keel init', () => {
     expect(r.code).toBe(0);
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(agentsMd);
     const undone = captureOutput();
-    expect(await undoCommand(undefined, { cwd: ws, output: 'text' }, undone)).toBe(0);
+    expect(await undoCommand(undefined, { cwd: ws, output: 'text', startGit: shellGit }, undone)).toBe(0);
     expect(undone.out).toMatch(/restored +AGENTS\.md/);
     expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe(before);
   });

@@ -13,6 +13,7 @@ import {
 } from '../../src/cli/policy-command.js';
 import { captureOutput, useHomeEnv } from '../support/agent-in-process.js';
 import { runKeel } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 
 let base: string;
 let ws: string;
@@ -74,10 +75,9 @@ describe('keel policy check', () => {
     });
   });
 
-  it('the binary answers bad input with one message on stderr and exit code 2, without a stack trace', async () => {
-    const r = await runKeel(['policy', 'check', '--cwd', ws, '--config', configFile, '--path', 'x'], {
-      timeoutMs: 60_000,
-    });
+  // The whole command line in process (main.ts's argument handling and exit codes): the binary's wiring is the test above's.
+  it('the command line answers bad input with one message on stderr and exit code 2, without a stack trace', async () => {
+    const r = await runCli(['policy', 'check', '--cwd', ws, '--config', configFile, '--path', 'x']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('--path needs --tool');

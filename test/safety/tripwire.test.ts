@@ -1,6 +1,5 @@
 // The tripwire on real files and real git: protected files a call created, changed or deleted are put back,
 // harmless git config changes stand, and paths the call was approved to write are left alone.
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { gitConfigChangeIsBenign } from '../../src/safety/git-settings.js';
 import { createTripwire, describeTripped } from '../../src/safety/tripwire.js';
 import { useCleanup } from '../support/cleanup.js';
+import { git as shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -23,8 +23,8 @@ async function workspace(files: Record<string, string> = {}): Promise<string> {
   return root;
 }
 
-const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv }).toString();
+/** git without the user's or the system's config, started from the small shell rather than forked from this worker. */
+const git = (cwd: string, ...args: string[]) => shellGit(cwd, args);
 
 /** Arms the tripwire, runs `change`, checks: what was reported, and the tree afterwards. */
 async function around(root: string, change: () => unknown, globs: string[] = [], exempt: string[] = []) {
@@ -63,11 +63,11 @@ describe('the tripwire', () => {
 
   it('puts back .git/config after core.fsmonitor or a ! alias, and removes a new hook', async () => {
     const root = await workspace();
-    git(root, 'init', '-q');
+    await git(root, 'init', '-q');
     const before = await treeSnapshot(join(root, '.git'));
     const tripped = await around(root, async () => {
-      git(root, 'config', '--file', '.git/config', 'core.fsmonitor', 'cat ~/.ssh/id_rsa');
-      git(root, 'config', 'alias.st', '!sh -c evil');
+      await git(root, 'config', '--file', '.git/config', 'core.fsmonitor', 'cat ~/.ssh/id_rsa');
+      await git(root, 'config', 'alias.st', '!sh -c evil');
       await fs.writeFile(join(root, '.git/hooks/pre-commit'), '#!/bin/sh\nevil\n', { mode: 0o755 });
     });
     expect(describeTripped(tripped)).toBe(
@@ -78,20 +78,20 @@ describe('the tripwire', () => {
 
   it('lets git init, git remote add and branch tracking stand: they set nothing that runs', async () => {
     const root = await workspace();
-    const tripped = await around(root, () => {
-      git(root, 'init', '-q');
-      git(root, 'remote', 'add', 'origin', 'https://example.com/r.git');
-      git(root, 'config', 'branch.main.remote', 'origin');
+    const tripped = await around(root, async () => {
+      await git(root, 'init', '-q');
+      await git(root, 'remote', 'add', 'origin', 'https://example.com/r.git');
+      await git(root, 'config', 'branch.main.remote', 'origin');
     });
     expect(tripped).toEqual([]);
-    expect(git(root, 'config', 'remote.origin.url')).toBe('https://example.com/r.git\n');
+    expect(await git(root, 'config', 'remote.origin.url')).toBe('https://example.com/r.git\n');
   });
 
   it('removes a .git/config planted by git init plus core.hooksPath', async () => {
     const root = await workspace();
-    const tripped = await around(root, () => {
-      git(root, 'init', '-q');
-      git(root, 'config', 'core.hooksPath', '.githooks');
+    const tripped = await around(root, async () => {
+      await git(root, 'init', '-q');
+      await git(root, 'config', 'core.hooksPath', '.githooks');
     });
     expect(tripped.map((t) => [t.path, t.change])).toEqual([['.git/config', 'created']]);
     await expect(fs.stat(join(root, '.git/config'))).rejects.toThrow();
@@ -126,7 +126,7 @@ describe('the tripwire', () => {
 
   it('leaves alone what the call was approved to write, and a removed repository', async () => {
     const root = await workspace({ '.keel.yaml': 'old\n' });
-    git(root, 'init', '-q');
+    await git(root, 'init', '-q');
     const tripped = await around(
       root,
       async () => {
@@ -143,7 +143,7 @@ describe('the tripwire', () => {
 
   it('ignores sample hooks and files outside the protected set', async () => {
     const root = await workspace();
-    git(root, 'init', '-q');
+    await git(root, 'init', '-q');
     const tripped = await around(root, async () => {
       await fs.writeFile(join(root, '.git/hooks/pre-commit.sample'), 'sample\n');
       await fs.writeFile(join(root, 'README.md'), 'hello\n');
