@@ -162,9 +162,11 @@ async function benchFiles({ runs }) {
   });
   /**
    * Interleaved rounds (the first only warms the page cache), Keel going first in every other one so neither side
-   * always runs in the other's wake: keel's median and the reference's (and a second's).
+   * always runs in the other's wake: keel's median and the reference's (and a second's). `rewarm`: the reference
+   * runs once untimed before each round, as this host pages out file cache (DAMON) it does not see used, so a round
+   * would otherwise time reads of the disk that differ from one side to the other.
    */
-  const compare = async (keelOnce, referenceOnce, secondOnce) => {
+  const compare = async (keelOnce, referenceOnce, secondOnce, rewarm = false) => {
     const keelTimes = [];
     const refTimes = [];
     const secondTimes = [];
@@ -174,6 +176,7 @@ async function benchFiles({ runs }) {
       return performance.now() - started;
     };
     for (let i = 0; i <= runs; i++) {
+      if (rewarm && i > 0) await referenceOnce();
       const first = i % 2 === 1 ? await keelTimed() : undefined;
       const ref = await referenceOnce();
       const second = await secondOnce?.();
@@ -254,6 +257,8 @@ async function benchFiles({ runs }) {
       },
       async () =>
         (await timed(rgPath, [...RG_BASE_ARGS, '--files', `--glob=${pattern}`, '--', '.'], { cwd: tree })).ms,
+      undefined,
+      true,
     );
     rows.push(
       ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, { name: 'rg --files', limit: 1.1 }),

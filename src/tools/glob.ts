@@ -134,9 +134,16 @@ export function createGlobTool(options: { rgPath?: string; maxDated?: number } =
       // When rg listed only files whose name matches and the pattern is only that name, every file listed matches.
       const nameDecides = rgNameFilter(pattern) !== undefined && /^(\*\*\/)?[^/]+$/.test(pattern);
       const found: string[] = [];
+      // Each match is dated as rg prints it, while rg walks on in its own process: on a cold cache (here the host
+      // pages out what sat unused) the inode reads then overlap rg's directory reads instead of following them.
+      const dated: Dated[] = [];
       let backend = 'rg';
+      const take = (file: string) => {
+        found.push(file);
+        if (dated.length <= maxDated) dated.push(dated1(file));
+      };
       const onFile = (file: string, fromStart: string) => {
-        if (nameDecides || matches(fromStart)) found.push(file);
+        if (nameDecides || matches(fromStart)) take(file);
       };
       const listed = await listWithRg(options.rgPath, start, pattern, ctx, onFile);
       if (!listed) {
@@ -144,14 +151,12 @@ export function createGlobTool(options: { rgPath?: string; maxDated?: number } =
         // A read-only root outside the workspace is walked from itself, as rg does.
         const { root } = ctx.workspace;
         for await (const file of walkFiles(isInside(root, start) ? root : start, start, ctx.signal))
-          if (matches(toSlash(path.relative(start, file)))) found.push(file);
+          if (matches(toSlash(path.relative(start, file)))) take(file);
       }
       // Too many to date: by path, and the result says so.
       const byPath = found.length > maxDated;
-      const dated = byPath
-        ? found.sort().map((file) => ({ file, mtime: 0 }))
-        : found.map(dated1).sort(newestFirst);
-      const lines = dated.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));
+      const ordered = byPath ? found.sort().map((file) => ({ file, mtime: 0 })) : dated.sort(newestFirst);
+      const lines = ordered.slice(0, MAX_GLOB_FILES).map(({ file }) => ctx.workspace.relative(file));
       const leftOut = found.length - lines.length;
       if (leftOut > 0) lines.push(`[${leftOut} more files left out; narrow the pattern or path]`);
       if (byPath) lines.push(`[over ${maxDated} matches: listed by path, not newest first]`);
