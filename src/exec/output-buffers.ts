@@ -24,20 +24,26 @@ export class HeadTailBuffer {
 
   result(): CapturedOutput {
     const head = Buffer.concat(this.head);
-    const tail = this.tail.take();
-    if (tail.dropped === 0)
-      return { text: Buffer.concat([head, Buffer.from(tail.text, 'utf8')]).toString('utf8'), dropped: 0 };
-    // The cut may have split a character: its first bytes are left out rather than shown broken.
-    let end = head.length;
-    let back = 0;
-    while (back < 3 && end - back > 0 && (head[end - back - 1]! & 0xc0) === 0x80) back++;
-    if (end - back > 0 && head[end - back - 1]! >= 0xc0) end -= back + 1;
+    const tail = this.tail.takeBytes();
+    // Nothing left out: one text, decoded whole (a character may straddle the two halves).
+    if (tail.dropped === 0) return { text: Buffer.concat([head, tail.bytes]).toString('utf8'), dropped: 0 };
+    const end = completeEnd(head);
     return {
       text: head.subarray(0, end).toString('utf8'),
       dropped: tail.dropped + head.length - end,
-      tail: tail.text,
+      tail: tail.bytes.toString('utf8'),
     };
   }
+}
+
+/** Where `bytes` ends without a character cut short: before the lead byte of an incomplete last UTF-8 sequence. */
+function completeEnd(bytes: Buffer): number {
+  let lead = bytes.length - 1;
+  while (lead > bytes.length - 4 && lead > 0 && (bytes[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return bytes.length;
+  const first = bytes[lead]!;
+  const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  return bytes.length - lead < length ? lead : bytes.length;
 }
 
 /** Keeps the last `max` bytes written since the last take(), counting what older bytes it let go. */
@@ -68,6 +74,12 @@ export class TailBuffer {
 
   /** What arrived since the last take; the buffer starts empty again. */
   take(): CapturedOutput {
+    const { bytes, dropped } = this.takeBytes();
+    return { text: bytes.toString('utf8'), dropped };
+  }
+
+  /** take()'s bytes, not yet decoded. */
+  takeBytes(): { bytes: Buffer; dropped: number } {
     let bytes = Buffer.concat(this.chunks);
     let dropped = this.dropped;
     if (dropped > 0) {
@@ -80,6 +92,6 @@ export class TailBuffer {
     this.chunks = [];
     this.size = 0;
     this.dropped = 0;
-    return { text: bytes.toString('utf8'), dropped };
+    return { bytes, dropped };
   }
 }

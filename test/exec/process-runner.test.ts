@@ -194,5 +194,12 @@ describe('output buffers', () => {
     const wide = new HeadTailBuffer(8);
     wide.push(Buffer.from('abcé-----€yz'));
     expect(wide.result()).toEqual({ text: 'abc', dropped: 10, tail: 'yz' });
+    // A character whole at the head's end stays; one straddling the halves with nothing left out is whole too.
+    const whole = new HeadTailBuffer(8);
+    whole.push(Buffer.from('abé------yz'));
+    expect(whole.result()).toEqual({ text: 'abé', dropped: 4, tail: '--yz' });
+    const straddling = new HeadTailBuffer(8);
+    straddling.push(Buffer.from('abcéxyz'));
+    expect(straddling.result()).toEqual({ text: 'abcéxyz', dropped: 0 });
   });
 });
