@@ -1,5 +1,5 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
-import { HARMLESS_REDIRECT_TARGETS, readOnlyNames } from '../safety/command/program-rules.js';
+import { HARMLESS_REDIRECT_TARGETS, readOnlyExamples } from '../safety/command/program-rules.js';
 import type { ExecutionMode } from '../safety/modes.js';
 import { type ContextFile, contextSection } from './context-files.js';
 
@@ -14,19 +14,20 @@ export interface SystemPromptOptions {
   sandbox?: { network: boolean };
   /** --dry-run: changes only report what they would do. */
   dryRun?: boolean;
-  /** Whether todo_write is offered: multi-step work is then planned with it first. */
-  planTool?: boolean;
   /** AGENTS.md and the like, in prompt order; none leaves the prompt as it is. */
   contextFiles?: readonly ContextFile[];
 }
 
-/** What execute_command may do in each mode, worded from the same rules data the policy enforces. */
+/**
+ * What execute_command may do in each mode, worded from the same rules data the policy enforces. The read-only set
+ * is named by its common programs only: a command outside them is refused with a message that says why.
+ */
 function commandRules(mode: ExecutionMode, allowRules: readonly string[], sandboxed: boolean): string {
-  const readOnly = readOnlyNames().join(', ');
+  const readOnly = `${readOnlyExamples()}, etc.`;
   const also = allowRules.length > 0 ? ` (also: ${allowRules.join(', ')})` : '';
   switch (mode) {
     case 'restricted':
-      return `execute_command runs only read-only commands${also}: ${readOnly}; no redirection except to ${HARMLESS_REDIRECT_TARGETS.join(', ')} or from a workspace file. Use the file tools to change files; deleting is limited to files you created.`;
+      return `execute_command runs only read-only commands${also}: ${readOnly}; no redirection but to ${HARMLESS_REDIRECT_TARGETS.join(', ')}. Change files with the file tools; delete only files you created.`;
     case 'full':
       return `execute_command may run any command inside the workspace except destructive system-wide ones${also}.`;
     case 'auto':
@@ -57,17 +58,16 @@ function sandboxRules(sandbox: { network: boolean } | undefined): string[] {
 
 export function systemPrompt(options: SystemPromptOptions): string {
   const rules = [
-    'You are Keel, an autonomous coding agent. You work in the workspace',
+    'You are Keel, an autonomous coding agent in the workspace',
     `${options.workspace}; tool paths are relative to it and cannot leave it.`,
-    'Act with the tools instead of describing what to do. Read before you change; make the smallest change that does the job.',
+    'Act with tools, not descriptions. Read before changing; make the smallest change that works.',
     options.commands === false
       ? ''
       : commandRules(options.mode, options.allowRules ?? [], options.sandbox !== undefined),
     ...(options.dryRun ? [DRY_RUN] : []),
     ...(options.mode === 'plan' ? [PLAN_PROMPT] : []),
     ...sandboxRules(options.sandbox),
-    options.planTool ? 'Plan work across files with todo_write.' : '',
-    'If a tool fails, read the error and adapt. When the task is done, reply with a short final answer and no tool call.',
+    'If a tool fails, read the error and adapt. When done, reply with a short final answer and no tool call.',
   ]
     .filter((line) => line !== '')
     .join(' ');

@@ -202,7 +202,6 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     allow: options.allow,
     sandboxed: commands.sandboxed,
     dryRun,
-    planTool: registry.get('todo_write') !== undefined,
     env,
     replacement: options.systemPrompt,
     ...(runAgent?.prompt ? { addition: runAgent.prompt } : {}),

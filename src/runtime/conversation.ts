@@ -30,8 +30,6 @@ export interface PromptOptions {
   allow?: readonly string[];
   sandboxed: boolean;
   dryRun: boolean;
-  /** Whether todo_write is offered (the prompt then mentions planning with it). */
-  planTool: boolean;
   env: NodeJS.ProcessEnv;
   /** Replaces the coding agent's prompt (keel init, keel ask). */
   replacement?: string;
@@ -63,7 +61,6 @@ export function promptBuilder(options: PromptOptions): () => Promise<string> {
         allowRules: [...config.safety.commands.allow, ...(options.allow ?? [])],
         sandbox,
         dryRun: options.dryRun,
-        planTool: options.planTool,
         contextFiles: await findContextFiles({
           workspace: options.workspace,
           userFile: userContextFilePath(options.env),

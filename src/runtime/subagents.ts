@@ -164,7 +164,6 @@ export function createSubagents(parts: SubagentParts, depth = 0, path = ''): Sub
       allow: parts.allow,
       sandboxed: parts.sandboxed,
       dryRun: parts.dryRun,
-      planTool: false,
       env: parts.env,
       warn: (message) => emit({ type: 'warning', message }),
     })();

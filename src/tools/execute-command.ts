@@ -13,7 +13,7 @@ const BACKGROUND_FIRST_OUTPUT_MS = 300;
 
 const schema = z.object({
   command: z.string(),
-  timeout_seconds: z.number().positive().optional().describe('at most the configured one'),
+  timeout_seconds: z.number().positive().optional(),
   background: z.boolean().optional().describe('returns an id'),
 });
 

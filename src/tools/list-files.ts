@@ -9,7 +9,7 @@ import { defineTool, fail, ok } from './tool.js';
 
 const schema = z.object({
   path: z.string().default('.'),
-  pattern: z.string().optional().describe('glob, e.g. *.ts or src/**/*.ts'),
+  pattern: z.string().optional().describe('glob, e.g. *.ts'),
   recursive: z.boolean().default(false),
 });
 

@@ -12,7 +12,7 @@ export const FETCH_TIMEOUT_MS = 30_000;
 
 const schema = z.object({
   url: z.string().min(1).describe('http(s) URL'),
-  prompt: z.string().min(1).optional().describe('what to extract; the page is condensed to that'),
+  prompt: z.string().min(1).optional(),
 });
 
 const ACCEPT = 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5';

@@ -115,8 +115,7 @@ describe('the system prompt', () => {
     expect(prompt.indexOf('/home/u/')).toBeLessThan(prompt.indexOf('/w/AGENTS.md'));
   });
 
-  it('asks for a plan with todo_write for multi-file work only when the tool is offered', () => {
-    expect(systemPrompt({ ...base, planTool: true })).toContain('Plan work across files with todo_write.');
+  it('leaves planning advice to todo_write and the steering note, which come only when the tool is offered', () => {
     expect(systemPrompt(base)).not.toContain('todo_write');
   });
 

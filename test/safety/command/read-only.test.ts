@@ -259,3 +259,21 @@ describe('fewer false refusals (item 6)', () => {
     },
   );
 });
+
+describe('the short read-only list the system prompt shows', () => {
+  test('names only commands the policy runs as read-only, in every mode', async () => {
+    const { readOnlyExamples } = await import('../../../src/safety/command/program-rules.js');
+    const shown = readOnlyExamples().split(', ');
+    expect(shown).toContain('git status/diff/log/show/blame');
+    const commands = shown.flatMap((entry) => {
+      if (entry.startsWith('git '))
+        return entry
+          .slice(4)
+          .split('/')
+          .map((sub) => `git ${sub}`);
+      if (entry.startsWith('printing ')) return ['sed -n 1p a.txt', "awk '{print $1}' a.txt"];
+      return [`${entry} a.txt`];
+    });
+    for (const command of commands) await expectReadOnly(command);
+  });
+});
