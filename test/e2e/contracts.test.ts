@@ -182,3 +182,23 @@ describe('process safety', () => {
     expect(survivors()).toBe('');
   });
 });
+
+describe('the first request', () => {
+  // Issue 20's sizes, where they are largest: without a sandbox the default is restricted mode, whose prompt names
+  // the read-only programs. A message the intent classifier cannot read gets every default tool.
+  it('fits 3.5 KB with the basic tools and 8 KB with every default tool, without a sandbox', async () => {
+    const s = await server([{ text: 'done' }, { text: 'hello' }]);
+    const ws = await workspace();
+    const basic = await ollamaRun(s, ws, {
+      prompt: 'Read notes.txt and write NOTES_UPPER.txt with its text in upper case.',
+      sandbox: false,
+    });
+    const every = await ollamaRun(s, ws, { prompt: 'hello', sandbox: false });
+    expect([basic.code, every.code]).toEqual([0, 0]);
+    const [first, second] = s.requests.map((request) => request.rawBody);
+    expect(first).toContain('runs only read-only commands');
+    expect(Buffer.byteLength(first!)).toBeLessThanOrEqual(3500);
+    expect(JSON.parse(second!).tools.length).toBeGreaterThan(15);
+    expect(Buffer.byteLength(second!)).toBeLessThanOrEqual(8000);
+  });
+});
