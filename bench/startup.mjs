@@ -71,6 +71,8 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
     programs.map((p) => [p.name, { version: [], first: [], whole: [], rss: [], firstKb: 0, totalKb: 0 }]),
   );
   const ask = { first: [], whole: [] };
+  // Node's own boot (`node -e 0`): the floor under every start-up row of Keel's, shown beside codex's.
+  const nodeBoot = [];
 
   /** One scripted run: `build(server, ws)` gives the argv; the task's file is checked unless `check` is false. */
   const scripted = async (program, script, build, check = true) => {
@@ -146,6 +148,8 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
           into.firstKb = r.firstKb;
           into.totalKb = r.totalKb;
         });
+      const boot = await spawnTimed(process.execPath, ['-e', '0'], { env: keelEnv });
+      if (keep) nodeBoot.push(boot.ms);
       // keel ask with the task's prompt, answered at once: its launch → first request against run's above.
       const r = await scripted(
         programs[0],
@@ -192,6 +196,9 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
     ratioRow('launch → first model request vs previous', our('first'), ref(previousProgram, 'first'), {
       ...vsPrev,
       limit: 1,
+    }),
+    ratioRow("Node's own boot (node -e 0), Keel's floor", median(nodeBoot), ref(codexProgram, 'first'), {
+      name: 'codex to its first request',
     }),
     ratioRow('keel ask: launch → first model request', median(ask.first), our('first'), {
       name: 'keel run',
