@@ -59,6 +59,17 @@ function changedLine(c: Checkpoint, gitMissing: boolean): string {
   return `changed after: ${shown.join(', ')}${more}`;
 }
 
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The files a checkpoint names but does not hold (over checkpoints.max_file_mb): an undo cannot bring them back. */
+function largeLine(c: Checkpoint): string {
+  const large = c.large ?? [];
+  if (large.length === 0) return '';
+  const shown = large.slice(0, 5).map((f) => `${f.path} (${mb(f.size)})`);
+  const more = large.length > 5 ? `, and ${large.length - 5} more` : '';
+  return `over checkpoints.max_file_mb, named by size and hash only (undo cannot restore them): ${shown.join(', ')}${more}`;
+}
+
 function formatList(root: string, checkpoints: Checkpoint[], gitMissing: boolean): string {
   const lines = [`checkpoints of ${root}, newest first (keel undo <id> goes back to before that call):`];
   if (gitMissing) lines.push(`note: ${COPIES_NOTE}`);
@@ -66,8 +77,7 @@ function formatList(root: string, checkpoints: Checkpoint[], gitMissing: boolean
     const turn = c.turn !== undefined ? ` turn ${c.turn}` : '';
     const start = c.first ? '  [start of run]' : '';
     lines.push(`${c.id}  ${localTime(c.time)}  run ${c.run}${turn}  ${c.tool}: ${c.summary}${start}`);
-    const changed = changedLine(c, gitMissing);
-    if (changed) lines.push(`    ${changed}`);
+    for (const line of [changedLine(c, gitMissing), largeLine(c)]) if (line) lines.push(`    ${line}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -126,7 +136,7 @@ function largeLines(large: NonNullable<RestoreResult['large']>): string[] {
   if (large.length === 0) return [];
   const lines = ['over checkpoints.max_file_mb, so recorded by size and hash only (never copied):'];
   for (const f of large) {
-    lines.push(`  ${f.path} (${(f.size / 1024 / 1024).toFixed(1)} MB, ${largeWord[f.now]})`);
+    lines.push(`  ${f.path} (${mb(f.size)}, ${largeWord[f.now]})`);
   }
   return lines;
 }

@@ -219,6 +219,35 @@ describe('keel undo', () => {
   });
 });
 
+describe('files over checkpoints.max_file_mb', () => {
+  it('are named in the listing and by undo, which says it cannot bring them back', async () => {
+    const big = Buffer.alloc(1.5 * 1024 * 1024, 7);
+    const ws = await makeWorkspace({ 'a.txt': 'A\n', '.keel.yaml': 'checkpoints:\n  max_file_mb: 1\n' });
+    await fs.writeFile(join(ws, 'big.bin'), big);
+    const s = await startModelServer({
+      script: [
+        { toolCalls: [{ name: 'execute_command', args: { command: 'rm big.bin; echo B > a.txt' } }] },
+        { text: 'done' },
+      ],
+    });
+    try {
+      expect((await keel.run(s, ws, 'clean up')).reasons).toEqual(['done']);
+    } finally {
+      await s.close();
+    }
+    const l = await keel.undo(ws, '--list');
+    expect(l.stdout).toContain('changed after: a.txt (modified)');
+    expect(l.stdout).toContain(
+      'over checkpoints.max_file_mb, named by size and hash only (undo cannot restore them): big.bin (1.5 MB)',
+    );
+    const u = await keel.undo(ws);
+    expect(u.code).toBe(0);
+    expect(u.stdout).toContain('big.bin (1.5 MB, deleted since then: NOT restored)');
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('A\n');
+    await rm(ws, { recursive: true, force: true });
+  });
+});
+
 describe('--dry-run', () => {
   it('changes nothing, runs read-only tools, and tells the model what would have happened', async () => {
     const ws = await workspace({ 'a.txt': 'original A\n', 'b.txt': 'B\n', 'dir/c.txt': 'C\n' });
