@@ -19,6 +19,12 @@ export interface ProcessMatch {
 
 /** Kill rounds before giving up on a process; a fan-out of children is caught as it forks. */
 const MAX_ROUNDS = 12;
+/**
+ * Rounds a process may stay unsure (an empty environment, or exiting) before it is taken for not ours: the first
+ * five pauses add up to 62 ms, far longer than an exec shows an empty environment. A program the user started with
+ * `env -i` meanwhile stays empty, and would otherwise hold every command's end for all the rounds (about 0.7 s).
+ */
+const UNSURE_ROUNDS = 5;
 /** PF_KTHREAD in /proc/<pid>/stat's flags: kernel threads have no environment and are never ours. */
 const KERNEL_THREAD = 0x00200000;
 
@@ -150,13 +156,20 @@ export function terminateTree(match: ProcessMatch): void {
  * Kills (SIGKILL) the group and every marked process, again until none is left or the rounds run out, and
  * says how many were killed and how many survived. Synchronous, so exit handlers can use it.
  */
-export function killTree(match: ProcessMatch): { killed: number; survived: number } {
+export function killTree(match: ProcessMatch): { killed: number; survived: number; rounds: number } {
   const seen = new Set<number>();
+  const unsureFor = new Map<number, number>();
   let lookedAgain = false;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const { marked, unsure, died } = findProcesses(match);
+    const found = findProcesses(match);
+    const { marked, died } = found;
+    const unsure = found.unsure.filter((pid) => {
+      const rounds = (unsureFor.get(pid) ?? 0) + 1;
+      unsureFor.set(pid, rounds);
+      return rounds <= UNSURE_ROUNDS;
+    });
     if (marked.length === 0 && unsure.length === 0) {
-      if (!died || lookedAgain) return { killed: seen.size, survived: 0 };
+      if (!died || lookedAgain) return { killed: seen.size, survived: 0, rounds: round + 1 };
       lookedAgain = true;
     } else lookedAgain = false;
     if (match.group !== undefined && marked.length > 0) signal(-match.group, 'SIGKILL');
@@ -169,5 +182,5 @@ export function killTree(match: ProcessMatch): { killed: number; survived: numbe
     pause(Math.min(2 * 2 ** round, 100));
   }
   const survived = findProcesses(match).marked.length;
-  return { killed: Math.max(0, seen.size - survived), survived };
+  return { killed: Math.max(0, seen.size - survived), survived, rounds: MAX_ROUNDS };
 }

@@ -37,7 +37,8 @@ function start(): Shell {
   // It ends when this process does (its stdin closes); it keeps nothing alive meanwhile.
   // One variable of its own, which each command's subshell unsets before exporting exactly the variables it is given
   // (see execNow). Not none: to Keel's process sweep (src/exec/process-tree.ts) a process with an empty environment
-  // is one in the middle of exec, and an in-process run waited on the shell as on a command's child.
+  // is one in the middle of exec, and an in-process run would look at the shell again for a few rounds after each
+  // command.
   const child = spawn('/bin/sh', ['-s'], {
     stdio: ['pipe', 'pipe', 'inherit'],
     cwd: dir,

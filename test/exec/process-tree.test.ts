@@ -1,0 +1,32 @@
+// The process sweep with real processes: what it waits on before it counts a command's processes as gone.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { killTree, startTimeOf } from '../../src/exec/process-tree.js';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('a program started with an empty environment meanwhile is looked at a few rounds, then left alone', async () => {
+  // As a user's `env -i …` would be: younger than the command, and its environment stays empty.
+  const sleeper = spawn('/bin/sleep', ['30'], { env: {}, stdio: 'ignore' });
+  const pid = sleeper.pid!;
+  try {
+    for (let i = 0; i < 200 && !readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('/bin/sleep'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(readFileSync(`/proc/${pid}/environ`).length).toBe(0);
+    const swept = killTree({ marker: 'keel-test-no-such-command', since: startTimeOf(pid) });
+    expect(swept).toMatchObject({ killed: 0, survived: 0 });
+    // Five rounds unsure, then one that finds nothing left to look at (twelve before: about 0.7 s).
+    expect(swept.rounds).toBeLessThanOrEqual(6);
+    expect(alive(pid)).toBe(true);
+  } finally {
+    sleeper.kill('SIGKILL');
+  }
+});
