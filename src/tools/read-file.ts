@@ -47,13 +47,10 @@ export const readFileTool = defineTool({
       if (image) return image;
     }
     if (stat?.isFile() && stat.size > ctx.limits.maxFileReadSize) {
-      if (args.offset === undefined && args.limit === undefined) {
-        throw new Error(
-          `${shown} is ${stat.size} bytes, over the ${ctx.limits.maxFileReadSize}-byte read limit ` +
-            '(agent.tools.max_file_read_size); read it in parts with offset and limit, or search it with grep',
-        );
-      }
-      return readBigRange(absolute, shown, args.offset ?? 1, args.limit, ctx);
+      // Asked for whole: its first lines, as many as one result holds, and how to go on (a log's head is what is
+      // usually wanted; refusing cost the model a turn).
+      const whole = args.offset === undefined && args.limit === undefined;
+      return readBigRange(absolute, shown, args.offset ?? 1, args.limit, ctx, whole ? stat.size : undefined);
     }
     const text = edited ?? (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize));
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
@@ -96,13 +93,17 @@ async function readImage(absolute: string, shown: string, size: number): Promise
   };
 }
 
-/** Lines of a file over the whole-file read limit, streamed; the total is named when the read reached the end. */
+/**
+ * Lines of a file over the whole-file read limit, streamed; the total is named when the read reached the end.
+ * `wholeSize`: the file was asked for whole, so the header says how big it is and how to read the rest.
+ */
 async function readBigRange(
   absolute: string,
   shown: string,
   offset: number,
   limit: number | undefined,
   ctx: ToolContext,
+  wholeSize?: number,
 ): Promise<ToolResult> {
   const wanted = limit ?? Number.MAX_SAFE_INTEGER;
   const range = await withFsErrors(shown, () =>
@@ -123,7 +124,11 @@ async function readBigRange(
     range.count < wanted && (range.total === undefined || end < range.total)
       ? `; continue with offset ${end + 1}`
       : '';
-  const header = `[${shown}: lines ${offset}-${end}${of}${more}]`;
+  const lines = `${shown}: lines ${offset}-${end}${of}`;
+  const header =
+    wholeSize !== undefined && more
+      ? `[${lines} of a ${wholeSize}-byte file (over agent.tools.max_file_read_size)${more}, or search it with grep]`
+      : `[${lines}${more}]`;
   return ok(
     `${header}\n${decodeUtf8(range.data, shown)}`,
     { path: shown, lines: range.count },

@@ -125,13 +125,13 @@ describe('read_file', () => {
     expect((await run(readFileTool, { path: 'ok.txt' })).output).toBe('\ufeffhéllo 𝄞\n');
   });
 
-  test('refuses files over the read limit, naming the setting', async () => {
+  test('streams a file over the read limit asked for whole: what one result holds (here all of it)', async () => {
     const small = await makeWorkspace({ limits: { maxFileReadSize: 10 } });
     try {
       await small.write('big.txt', 'x'.repeat(11));
       const tool = readFileTool;
-      await expect(tool.execute(tool.schema.parse({ path: 'big.txt' }), small.ctx)).rejects.toThrow(
-        /max_file_read_size/,
+      expect((await tool.execute(tool.schema.parse({ path: 'big.txt' }), small.ctx)).output).toBe(
+        `[big.txt: lines 1-1 of 1]\n${'x'.repeat(11)}`,
       );
     } finally {
       await small.cleanup();
@@ -155,9 +155,14 @@ describe('read_file', () => {
       expect((await read({ path: 'big.txt', offset: 60 })).error).toBe(
         'offset 60 is past the end of big.txt (50 lines)',
       );
-      await expect(read({ path: 'big.txt' })).rejects.toThrow(
-        /max_file_read_size\); read it in parts with offset and limit/,
+      // Asked for whole: its first lines, its size and how to go on.
+      const whole = await read({ path: 'big.txt' });
+      expect(whole.output).toMatch(
+        /^\[big\.txt: lines 1-(\d+) of a 391-byte file \(over agent\.tools\.max_file_read_size\); continue with offset (\d+), or search it with grep\]\nline 1\n/,
       );
+      const [, last, next] = /lines 1-(\d+).*offset (\d+)/.exec(whole.output)!;
+      expect(Number(next)).toBe(Number(last) + 1);
+      expect(whole.output.endsWith(`\nline ${last}`)).toBe(true);
     } finally {
       await small.cleanup();
     }
