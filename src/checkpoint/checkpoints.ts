@@ -4,45 +4,53 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { workspaceKey } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
+import { once } from '../core/once.js';
 
 /** Something a checkpoint left out: an ignored file over the size limit, a generated tree, the `.git` history. */
-export const skippedPathSchema = z.object({
-  /** Workspace-relative; a directory ends with `/`. */
-  path: z.string(),
-  reason: z.enum(['size', 'generated', 'history', 'limit']),
-  size: z.number().optional(),
-  /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
-  head: z.string().optional(),
-});
-export type SkippedPath = z.infer<typeof skippedPathSchema>;
+// The schemas are made on first use (reading a checkpoint's metadata): a run takes checkpoints without reading any.
+export const skippedPathSchema = once(() =>
+  z.object({
+    /** Workspace-relative; a directory ends with `/`. */
+    path: z.string(),
+    reason: z.enum(['size', 'generated', 'history', 'limit']),
+    size: z.number().optional(),
+    /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
+    head: z.string().optional(),
+  }),
+);
+export type SkippedPath = z.infer<ReturnType<typeof skippedPathSchema>>;
 
 /** A file over checkpoints.max_file_mb: never copied, recorded by size and SHA-256 so undo can tell it changed. */
-export const largeFileSchema = z.object({ path: z.string(), size: z.number(), sha256: z.string() });
-export type LargeFile = z.infer<typeof largeFileSchema>;
+export const largeFileSchema = once(() =>
+  z.object({ path: z.string(), size: z.number(), sha256: z.string() }),
+);
+export type LargeFile = z.infer<ReturnType<typeof largeFileSchema>>;
 
 /** What a checkpoint records about the call it was taken before. Stored as JSON in the commit message or meta file. */
-export const checkpointMetaSchema = z.object({
-  /** ISO time the checkpoint was taken. */
-  time: z.string(),
-  /** The run (or chat turn) it belongs to; `undo-…` for the checkpoint an undo takes of the state it replaces. */
-  run: z.string(),
-  turn: z.number().int().optional(),
-  /** The session the run or chat turn was saved in, so `keel undo` can name the turn it takes back. */
-  session: z.string().optional(),
-  call: z.string(),
-  tool: z.string(),
-  summary: z.string(),
-  /** Workspace-relative paths the call said it would write (its preview); a shell command names none. */
-  paths: z.array(z.string()),
-  /** The first checkpoint of its run: restoring it undoes the whole run. */
-  first: z.boolean(),
-  /** What the snapshot left out (the first few), and how many more. */
-  skipped: z.array(skippedPathSchema).optional(),
-  skipped_more: z.number().int().optional(),
-  /** Files over checkpoints.max_file_mb, which the checkpoint names but does not hold. */
-  large: z.array(largeFileSchema).optional(),
-});
-export type CheckpointMeta = z.infer<typeof checkpointMetaSchema>;
+export const checkpointMetaSchema = once(() =>
+  z.object({
+    /** ISO time the checkpoint was taken. */
+    time: z.string(),
+    /** The run (or chat turn) it belongs to; `undo-…` for the checkpoint an undo takes of the state it replaces. */
+    run: z.string(),
+    turn: z.number().int().optional(),
+    /** The session the run or chat turn was saved in, so `keel undo` can name the turn it takes back. */
+    session: z.string().optional(),
+    call: z.string(),
+    tool: z.string(),
+    summary: z.string(),
+    /** Workspace-relative paths the call said it would write (its preview); a shell command names none. */
+    paths: z.array(z.string()),
+    /** The first checkpoint of its run: restoring it undoes the whole run. */
+    first: z.boolean(),
+    /** What the snapshot left out (the first few), and how many more. */
+    skipped: z.array(skippedPathSchema()).optional(),
+    skipped_more: z.number().int().optional(),
+    /** Files over checkpoints.max_file_mb, which the checkpoint names but does not hold. */
+    large: z.array(largeFileSchema()).optional(),
+  }),
+);
+export type CheckpointMeta = z.infer<ReturnType<typeof checkpointMetaSchema>>;
 
 export interface FileChange {
   /** As git names it, from the older state to the newer: A created, M modified, D deleted. */

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
+import { once } from '../core/once.js';
 import {
   type Checkpoint,
   CheckpointError,
@@ -15,9 +16,9 @@ import {
 } from './checkpoints.js';
 
 /** One path a call was going to write: its copy under `files/<index>`, or absent at the time. */
-const savedSchema = z.object({ path: z.string(), existed: z.boolean() });
-const copyMetaSchema = checkpointMetaSchema.extend({ saved: z.array(savedSchema) });
-type Saved = z.infer<typeof savedSchema>;
+const savedSchema = once(() => z.object({ path: z.string(), existed: z.boolean() }));
+const copyMetaSchema = once(() => checkpointMetaSchema().extend({ saved: z.array(savedSchema()) }));
+type Saved = z.infer<ReturnType<typeof savedSchema>>;
 
 const exists = (path: string) =>
   fs.lstat(path).then(
@@ -68,7 +69,7 @@ export function copyStore(dir: string, root: string): CheckpointStore {
       const text = await fs.readFile(join(dir, id, 'meta.json'), 'utf8').catch(() => undefined);
       if (text === undefined) continue;
       try {
-        const parsed = copyMetaSchema.safeParse(JSON.parse(text));
+        const parsed = copyMetaSchema().safeParse(JSON.parse(text));
         if (parsed.success) checkpoints.push({ ...parsed.data, id });
       } catch {
         // A damaged meta file: that checkpoint is skipped, the others still count.

@@ -34,7 +34,7 @@ function parseMeta(body: string): CheckpointMeta | undefined {
   const line = body.split('\n').find((l) => l.startsWith(META));
   if (!line) return undefined;
   try {
-    const parsed = checkpointMetaSchema.safeParse(JSON.parse(line.slice(META.length)));
+    const parsed = checkpointMetaSchema().safeParse(JSON.parse(line.slice(META.length)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
