@@ -64,8 +64,17 @@ async function byService(ctx: ToolContext, touched: readonly Relative[]) {
 /** The errors the change introduced, or a note saying why they could not be had in time. */
 async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promise<Diagnostic[] | string> {
   const budget = ctx.limits.diagnosticsMs ?? BUDGET_MS;
-  // Starting a service (requiring the compiler) is not computing diagnostics: the budget starts once it is up.
+  // Starting a service (requiring the compiler, building a project's program) is not computing diagnostics: the
+  // budget starts once it is up. Without this, a first check in a project of a thousand files spent the budget on
+  // the program alone and reported nothing.
   const groups = await byService(ctx, touched).catch(() => new Map<LanguageService, Relative[]>());
+  for (const [service, files] of groups)
+    await service
+      .prepare?.(
+        files.map((f) => f.path),
+        ctx.signal,
+      )
+      .catch(() => undefined);
   const deadline = Date.now() + budget;
   // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);

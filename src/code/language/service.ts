@@ -65,6 +65,11 @@ export interface LanguageService {
     overlay?: ReadonlyMap<string, string>,
     deadline?: number,
   ): Promise<Diagnostic[]>;
+  /**
+   * Loads what checking `paths` needs and a deadline cannot interrupt (the TypeScript compiler builds a project's
+   * whole program before it checks a file in it): part of starting the service, so a check's time is its own.
+   */
+  prepare?(paths: string[], signal: AbortSignal): Promise<void>;
   /** Files changed on disk since the service last read them (by Keel's tools or anyone). */
   changed(paths: string[]): void;
   close(): Promise<void>;

@@ -3,6 +3,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { cacheDir } from '../../config/paths.js';
+import { type CachedModule, requireCached } from './compiler-cache.js';
 import { lineStarts, offsetAt, positionAt } from './position.js';
 import type {
   Diagnostic,
@@ -18,10 +20,20 @@ import { type Cancellation, isTsFile, type Project, Projects } from './ts-projec
 
 type TypeScript = typeof TS;
 
-/** Loads the compiler (~9 MB of JavaScript) with require: it stays outside the bundle, in node_modules. */
-function loadTypeScript(): TypeScript {
-  // require, not import(): the bundle runs from V8's code cache, where import() of an outside package fails on Node 20.
-  return createRequire(import.meta.url)('typescript') as TypeScript;
+/** The compiler, once per process: loaded on first use, kept for every later service (a chat's, each workspace's). */
+let compiler: CachedModule | undefined;
+
+/**
+ * Loads the compiler (~9 MB of JavaScript), which stays outside the bundle in node_modules, through a V8 code cache
+ * under Keel's cache dir (compiler-cache.ts). Resolved with require, not import(): the bundle runs from V8's code
+ * cache, where import() of an outside package fails on Node 20.
+ */
+function loadTypeScript(): CachedModule {
+  if (!compiler) {
+    const file = createRequire(import.meta.url).resolve('typescript');
+    compiler = requireCached(file, path.join(cacheDir(process.env), 'v8'));
+  }
+  return compiler;
 }
 
 /** How long a references or rename search may take before it is given up. */
@@ -204,6 +216,16 @@ class TypeScriptService implements LanguageService {
     return changes.sort((a, b) => a.path.localeCompare(b.path));
   }
 
+  async prepare(paths: string[], signal: AbortSignal): Promise<void> {
+    await this.#run(signal, Number.POSITIVE_INFINITY, () => {
+      for (const p of paths) {
+        const file = this.#absolute(p);
+        if (isTsFile(file) && this.#texts.exists(file))
+          this.#projects.service(this.#projects.homeOf(file)).getProgram();
+      }
+    });
+  }
+
   async diagnostics(
     paths: string[],
     signal: AbortSignal,
@@ -254,6 +276,8 @@ class TypeScriptService implements LanguageService {
 
   async close(): Promise<void> {
     this.#projects.dispose();
+    // With the functions this service compiled, for the next run's first check.
+    compiler?.save();
   }
 }
 
@@ -262,6 +286,6 @@ export const typeScriptFactory: LanguageServiceFactory = {
   id: 'typescript',
   handles: (file) => isTsFile(file),
   async start(root) {
-    return new TypeScriptService(loadTypeScript(), root);
+    return new TypeScriptService(loadTypeScript().exports as TypeScript, root);
   },
 };

@@ -1,0 +1,72 @@
+// The errors reported after a change: the check's 2 s are its own, not spent loading what it needs.
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Diagnostic, LanguageService, LanguageServices } from '../../src/code/language/service.js';
+import { withNewErrors } from '../../src/tools/after-change.js';
+import { ok } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+let ws: TestWorkspace;
+beforeAll(async () => {
+  ws = await makeWorkspace({ limits: { diagnosticsMs: 50 } });
+});
+afterAll(() => ws.cleanup());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A service like the TypeScript one: nothing can be checked before its program is built (60 ms, longer than the
+ * budget), and a check past the deadline gives up, as the compiler's cancellation token makes it.
+ */
+function slowToLoad(): LanguageService & { calls: string[] } {
+  let loaded = false;
+  const calls: string[] = [];
+  const load = async () => {
+    if (!loaded) await sleep(60);
+    loaded = true;
+  };
+  return {
+    id: 'fake',
+    calls,
+    async prepare() {
+      calls.push('prepare');
+      await load();
+    },
+    async diagnostics(
+      paths: string[],
+      _signal: AbortSignal,
+      overlay?: ReadonlyMap<string, string>,
+      deadline = Infinity,
+    ) {
+      calls.push(overlay ? 'diagnostics before' : 'diagnostics');
+      await load();
+      if (Date.now() > deadline) throw new Error('the service ran out of time');
+      const error: Diagnostic = {
+        path: paths[0]!,
+        line: 1,
+        column: 7,
+        severity: 'error',
+        code: 'TS2322',
+        message: 'Type "s" is not a number.',
+      };
+      return overlay ? [] : [error];
+    },
+    references: async () => [],
+    rename: async () => [],
+    changed: () => {},
+    close: async () => {},
+  };
+}
+
+test('a service that must first load what it checks is given the whole budget for the check itself', async () => {
+  const service = slowToLoad();
+  const languages = { forFile: async () => service, changed: () => {} } as unknown as LanguageServices;
+  const touched = [
+    { absolute: path.join(ws.root, 'a.ts'), before: 'const a = 1;\n', after: 'const a: number = "s";\n' },
+  ];
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited a.ts', {}, 'edited a.ts'));
+  expect(result.output).toBe(
+    'edited a.ts\n1 new error after this change:\n  a.ts:1:7: TS2322 Type "s" is not a number.',
+  );
+  expect(service.calls).toEqual(['prepare', 'diagnostics', 'diagnostics before']);
+});
