@@ -52,6 +52,13 @@ export function rgNameFilter(pattern: string): string | undefined {
   return name;
 }
 
+/** rg's argv for a glob's listing of `target` (the bench runs rg with the same, to compare). */
+export function globArgv(pattern: string, target: string): string[] {
+  const name = rgNameFilter(pattern);
+  const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
+  return [...RG_BASE_ARGS, '--files', ...byName, `--threads=${walkThreads}`, '--', target];
+}
+
 /** A listed file: its absolute path and its path from the glob's start, `/`-separated. */
 type OnFile = (file: string, fromStart: string) => void;
 
@@ -81,13 +88,10 @@ async function listWithRg(
   // stands for the target (string joins: path.resolve per file costs more than the stat).
   const prefix = target.endsWith(path.sep) ? target : `${target}${path.sep}`;
   const base = start.endsWith(path.sep) ? start : `${start}${path.sep}`;
-  const name = rgNameFilter(pattern);
   let listed = 0;
   try {
     const binary = rgPath ?? (await bundledRgPath());
-    const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
-    const argv = [...RG_BASE_ARGS, '--files', ...byName, `--threads=${walkThreads}`, '--', target];
-    const run = await runRipgrep(binary, argv, {
+    const run = await runRipgrep(binary, globArgv(pattern, target), {
       cwd: root,
       signal: ctx.signal,
       onLine: (data, from, end) => {
