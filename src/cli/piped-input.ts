@@ -1,5 +1,6 @@
 // Text piped to `keel ask` and `keel run -p` on stdin: read within a memory bound, capped to what the model's
 // context can spare (head and tail, with a note saying what was left out), and attached to the question.
+import { fstatSync } from 'node:fs';
 import type { ModelCapabilities } from '../core/model.js';
 import { groupDigits, utf8Prefix, utf8Suffix } from '../core/text.js';
 import { promptBudget } from '../providers/capabilities.js';
@@ -48,9 +49,23 @@ export async function readPiped(stream: AsyncIterable<unknown>, keep = keepBytes
   };
 }
 
-/** stdin when it is not a terminal (something was piped or redirected), else undefined. */
+/**
+ * Whether stdin may hold piped text, from its file type alone: not a character device (a terminal, or the /dev/null
+ * that cron, CI and other programs give), not an empty file, not closed. Reading /dev/null to its end took a stream
+ * and the thread pool, about 4 ms, before the first request.
+ */
+export function stdinMayHoldText(fd = 0): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return !stat.isCharacterDevice() && !(stat.isFile() && stat.size === 0);
+  } catch {
+    return false;
+  }
+}
+
+/** stdin when something was piped or redirected to it, else undefined. */
 export async function readStdinIfPiped(): Promise<PipedInput | undefined> {
-  if (process.stdin.isTTY) return undefined;
+  if (!stdinMayHoldText() || process.stdin.isTTY) return undefined;
   const piped = await readPiped(process.stdin);
   return piped.totalBytes === 0 ? undefined : piped;
 }

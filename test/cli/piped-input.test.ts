@@ -1,6 +1,16 @@
 // Piped input: read within a memory bound, capped to a byte budget as head and tail with a note.
-import { describe, expect, it } from 'vitest';
-import { capPiped, pipedBudget, readPiped, withPipedInput } from '../../src/cli/piped-input.js';
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, test } from 'vitest';
+import {
+  capPiped,
+  pipedBudget,
+  readPiped,
+  stdinMayHoldText,
+  withPipedInput,
+} from '../../src/cli/piped-input.js';
 
 async function* chunks(...parts: string[]) {
   for (const part of parts) yield Buffer.from(part);
@@ -45,5 +55,23 @@ describe('piped input', () => {
     expect(withPipedInput('why?', { text: 'log\n', note: 'capped' })).toBe(
       'why?\n\nInput piped to keel on stdin:\n(capped)\n<stdin>\nlog\n</stdin>',
     );
+  });
+});
+
+describe('stdinMayHoldText', () => {
+  test('a device (/dev/null), an empty file or a closed descriptor holds nothing to read; a file with text does', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keel-stdin-'));
+    const open = (path: string) => openSync(path, 'r');
+    const fds: number[] = [];
+    try {
+      await writeFile(join(dir, 'empty.txt'), '');
+      await writeFile(join(dir, 'text.txt'), 'diff --git a b\n');
+      fds.push(open('/dev/null'), open(join(dir, 'empty.txt')), open(join(dir, 'text.txt')));
+      expect(fds.map((fd) => stdinMayHoldText(fd))).toEqual([false, false, true]);
+      expect(stdinMayHoldText(987_654)).toBe(false);
+    } finally {
+      for (const fd of fds) closeSync(fd);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
