@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { once } from '../core/once.js';
 import { isInside } from './workspace.js';
 
 /** Workspace-relative globs, with why each is protected. */
@@ -51,7 +52,11 @@ export interface ProtectedPathsOptions {
   globs: readonly string[];
 }
 
-const match = (globs: readonly string[]) => picomatch([...globs], { dot: true });
+/** A matcher of `globs`, compiled on its first use: a run builds the policy before its first request, and judges paths only later. */
+const match = (globs: readonly string[]): ((path: string) => boolean) => {
+  const compiled = once(() => picomatch([...globs], { dot: true }));
+  return (p) => compiled()(p);
+};
 
 /** Judges each path a file tool writes: why it is protected or secret, or undefined. */
 export function protectedPaths(options: ProtectedPathsOptions) {
