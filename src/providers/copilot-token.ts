@@ -1,6 +1,7 @@
 // Exchanges the long-lived GitHub token for Copilot's short-lived API token, and keeps a fresh one at hand.
 import { z } from 'zod';
 import { ProviderError, ProviderUnavailableError } from '../core/errors.js';
+import { learnSecret } from '../safety/redact.js';
 import { httpFetch } from './http-fetch.js';
 
 /** The editor Copilot's internal API expects to talk to; one place to bump when it starts refusing these. */
@@ -84,6 +85,8 @@ export async function exchangeCopilotToken(
   if (!parsed.success) {
     throw new ProviderError(`GitHub's Copilot token response from ${url} has an unexpected shape`);
   }
+  // A bearer secret that reaches no config or environment: the redactors are told.
+  learnSecret(parsed.data.token);
   return {
     token: parsed.data.token,
     expiresAt: parsed.data.expires_at * 1000,

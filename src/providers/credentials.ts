@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { once } from '../core/once.js';
+import { learnSecret } from '../safety/redact.js';
 import { type Keyring, systemKeyring } from './keyring.js';
 
 /** The environment variable that holds each provider's credential (and overrides any stored one). */
@@ -58,6 +59,15 @@ export function credentialsPath(env: NodeJS.ProcessEnv): string {
 
 const fileSchema = once(() => z.record(z.string(), z.string()));
 
+/** A credential read from a store, told to the redactors first. */
+function learned(found: { value: string; source: CredentialSource }): {
+  value: string;
+  source: CredentialSource;
+} {
+  learnSecret(found.value);
+  return found;
+}
+
 export class CredentialStore {
   readonly file: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -76,12 +86,13 @@ export class CredentialStore {
   ): Promise<{ value: string; source: CredentialSource } | undefined> {
     const fromEnv = this.env[credentialEnvVar[provider]]?.trim();
     if (fromEnv) return { value: fromEnv, source: 'env' };
+    // Not from the environment: the redactors do not know these values unless told.
     const fromSession = this.session.get(provider);
-    if (fromSession) return { value: fromSession, source: 'session' };
+    if (fromSession) return learned({ value: fromSession, source: 'session' });
     const fromKeyring = this.keyringGet(provider);
-    if (fromKeyring) return { value: fromKeyring, source: 'keyring' };
+    if (fromKeyring) return learned({ value: fromKeyring, source: 'keyring' });
     const fromFile = (await this.readFile())[provider];
-    if (fromFile) return { value: fromFile, source: 'file' };
+    if (fromFile) return learned({ value: fromFile, source: 'file' });
     return undefined;
   }
 

@@ -64,6 +64,21 @@ function redactMysqlPassword(text: string): string {
 export type Redactor = (text: string) => string;
 
 /**
+ * Secrets Keel came to hold while it runs, not from its environment or config: an API key read from the OS keyring
+ * or the credentials file, a token a provider exchanged one for. Every redactor of the process replaces them, also
+ * those made before the secret was read (a run's redactor is made before its provider starts).
+ */
+const learned = new Set<string>();
+let learnedSorted: string[] = [];
+
+export function learnSecret(value: string | undefined): void {
+  const secret = value?.trim();
+  if (!secret || secret.length < MIN_SECRET_VALUE || learned.has(secret)) return;
+  learned.add(secret);
+  learnedSorted = [...learned].sort((a, b) => b.length - a.length);
+}
+
+/**
  * A redactor for `env` (Keel's own environment): the values of its secret-looking variables and `extra` (the
  * config's secrets), longest first so a value containing another is replaced whole, then the shapes above.
  */
@@ -79,6 +94,7 @@ export function createRedactor(env: NodeJS.ProcessEnv, extra: readonly string[] 
   return (text) => {
     let result = text;
     for (const value of values) result = result.split(value).join(REDACTED);
+    for (const value of learnedSorted) result = result.split(value).join(REDACTED);
     for (const { pattern } of RULES) {
       result = result.replace(pattern, (_match, kept: unknown, more: unknown) => {
         if (typeof kept !== 'string') return REDACTED;

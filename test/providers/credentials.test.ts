@@ -175,3 +175,22 @@ describe('system keyring', () => {
     if (process.platform === 'linux') expect(systemKeyring({})).toBe(undefined);
   });
 });
+
+describe('credentials the redactors were not made with', () => {
+  it('are redacted once read from the keyring or the file, by redactors made before they were read', async () => {
+    const { createRedactor } = await import('../../src/safety/redact.js');
+    const redact = createRedactor({});
+    const keyringSecret = 'plainkeyringvalue-7c1d9e';
+    const fileSecret = 'plainfilevalue-3b8a2f';
+    const keyring = memoryKeyring();
+    keyring.entries.set('gemini', keyringSecret);
+    await new CredentialStore({ env, keyring: null }).store('openrouter', fileSecret);
+    const line = `key ${keyringSecret} and ${fileSecret}`;
+    // Neither has a token's shape: only knowing the value catches it.
+    expect(redact(line)).toBe(line);
+    const store = new CredentialStore({ env, keyring });
+    expect((await store.lookup('gemini'))?.source).toBe('keyring');
+    expect((await store.lookup('openrouter'))?.source).toBe('file');
+    expect(redact(line)).toBe('key [REDACTED] and [REDACTED]');
+  });
+});
