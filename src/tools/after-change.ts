@@ -15,6 +15,8 @@ interface Relative extends Touched {
 }
 
 const BUDGET_MS = 2000;
+/** Files whose new text is longer are not checked after a change. */
+const MAX_CHECKED_CHARS = 1_000_000;
 const MAX_SHOWN = 10;
 
 // Not by file: a program-wide error (`Cannot find global value 'Promise'`) lands on whichever file is checked first.
@@ -122,13 +124,22 @@ export async function withNewErrors(
   }));
   ctx.languages.changed(files.map((t) => t.path));
   if (ctx.diagnostics === false) return result;
-  const errors = await introduced(ctx, files);
-  if (typeof errors === 'string') return { ...result, output: `${result.output}\n${errors}` };
-  if (errors.length === 0) return result;
+  // A generated or bundled file of megabytes: parsing it again for each change took seconds, and nobody fixes its types.
+  const big = files.filter((f) => f.after.length > MAX_CHECKED_CHARS);
+  const checked = files.filter((f) => f.after.length <= MAX_CHECKED_CHARS);
+  const skipped =
+    big.length > 0
+      ? `(diagnostics skipped for ${big.map((f) => f.path).join(', ')}: over ${MAX_CHECKED_CHARS / 1_000_000} MB)`
+      : undefined;
+  const errors = checked.length > 0 ? await introduced(ctx, checked) : [];
+  const notes = [skipped, typeof errors === 'string' ? errors : undefined].filter((n) => n !== undefined);
+  const output = [result.output, ...notes].join('\n');
+  if (typeof errors === 'string' || errors.length === 0)
+    return notes.length > 0 ? { ...result, output } : result;
   const head = `${errors.length} new error${errors.length === 1 ? '' : 's'} after this change:`;
   return {
     ...result,
-    output: [result.output, head, ...formatDiagnostics(errors)].join('\n'),
+    output: [output, head, ...formatDiagnostics(errors)].join('\n'),
     metadata: { ...result.metadata, new_errors: errors.length },
   };
 }

@@ -70,3 +70,23 @@ test('a service that must first load what it checks is given the whole budget fo
   );
   expect(service.calls).toEqual(['prepare', 'diagnostics', 'diagnostics before']);
 });
+
+test('a file of megabytes (generated, bundled) is not checked after a change, and the result says so', async () => {
+  const service = slowToLoad();
+  const languages = { forFile: async () => service, changed: () => {} } as unknown as LanguageServices;
+  const big = 'x'.repeat(1_000_001);
+  const touched = [
+    { absolute: path.join(ws.root, 'dist/bundle.js'), before: big, after: `${big};` },
+    { absolute: path.join(ws.root, 'a.ts'), before: 'const a = 1;\n', after: 'const a: number = "s";\n' },
+  ];
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  expect(result.output.split('\n').slice(0, 3)).toEqual([
+    'edited',
+    '(diagnostics skipped for dist/bundle.js: over 1 MB)',
+    '1 new error after this change:',
+  ]);
+  expect(service.calls.filter((c) => c.startsWith('diagnostics'))).toEqual([
+    'diagnostics',
+    'diagnostics before',
+  ]);
+});
