@@ -87,7 +87,8 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
   if (stat.size > maxBytes) {
     throw new Error(
       `${shown} is ${stat.size} bytes, over the ${maxBytes}-byte read limit (agent.tools.max_file_read_size); ` +
-        'read it in parts with read_file offset and limit, or search it with the grep tool',
+        'read it in parts with read_file offset and limit, or search it with the grep tool; change it with a command ' +
+        '(sed -i) where the mode allows one',
     );
   }
   const data = await withFsErrors(shown, () => fs.readFile(absolute));
