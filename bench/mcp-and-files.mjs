@@ -256,14 +256,11 @@ async function benchFiles({ runs }) {
       async () => {
         files = (await globTool.execute({ pattern }, ctx)).metadata.files;
       },
-      async () =>
-        (await timed(rgPath, globArgv(pattern, '.'), { cwd: tree })).ms,
+      async () => (await timed(rgPath, globArgv(pattern, '.'), { cwd: tree })).ms,
       undefined,
       true,
     );
-    rows.push(
-      ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, { name: 'rg', limit: 1.1 }),
-    );
+    rows.push(ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, { name: 'rg', limit: 1.1 }));
   }
   return rows;
 }
