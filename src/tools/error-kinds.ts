@@ -25,6 +25,11 @@ interface KindRule {
   emptyOutput?: RegExp;
   /** What the model reads after the error; empty: nothing to add. */
   hint: string;
+  /**
+   * The hint sends the model to Keel's own file tools: given only after their errors. An MCP server's paths may be
+   * in another namespace (its own root), where glob and read_file would mislead.
+   */
+  keelToolsOnly?: true;
 }
 
 /** In order: the first match wins (a timed-out command is a TIMEOUT, not a COMMAND_FAILED). */
@@ -58,16 +63,19 @@ export const ERROR_KINDS: readonly KindRule[] = [
     kind: 'FILE_NOT_FOUND',
     error: /no such file or directory|not found: |does not exist|a parent is not a directory/i,
     hint: 'find the right path first: glob with a pattern such as **/name* (or list_files), then use the exact path it returns',
+    keelToolsOnly: true,
   },
   {
     kind: 'EDIT_CONFLICT',
     error: /old_string (not found|matches \d+ times)|^cannot edit /,
     hint: 'read_file the file again for its current text, then copy old_string exactly from it (with enough lines to be unique)',
+    keelToolsOnly: true,
   },
   {
     kind: 'TIMEOUT',
     error: /timed out/,
     hint: 'narrow the command (fewer files, a filter), or start it with background: true and read its progress with command_output',
+    keelToolsOnly: true,
   },
   {
     kind: 'INTERRUPTED',
@@ -90,32 +98,42 @@ export const ERROR_KINDS: readonly KindRule[] = [
 export interface Classified {
   kind: ErrorKind;
   hint: string;
+  keelToolsOnly?: true;
 }
+
+const classified = (rule: KindRule): Classified => ({
+  kind: rule.kind,
+  hint: rule.hint,
+  ...(rule.keelToolsOnly ? { keelToolsOnly: true } : {}),
+});
 
 /** The kind of a failed result, or of a search that found nothing; undefined for an ordinary success. */
 export function classifyResult(result: ToolResult): Classified | undefined {
   for (const rule of ERROR_KINDS) {
     if (result.success) {
-      if (rule.emptyOutput?.test(result.output)) return { kind: rule.kind, hint: rule.hint };
+      if (rule.emptyOutput?.test(result.output)) return classified(rule);
       continue;
     }
     const error = result.error ?? '';
     if (rule.metadata) {
       const [key, value] = rule.metadata;
       if (key in result.metadata && (value === undefined || result.metadata[key] === value))
-        return { kind: rule.kind, hint: rule.hint };
+        return classified(rule);
     }
-    if (rule.error?.test(error)) return { kind: rule.kind, hint: rule.hint };
+    if (rule.error?.test(error)) return classified(rule);
   }
   return undefined;
 }
 
-/** The result with its kind in the metadata and the hint after what the model reads. */
-export function withRecoveryHint(result: ToolResult): ToolResult {
-  const classified = classifyResult(result);
-  if (!classified) return result;
-  const metadata = { ...result.metadata, error_kind: classified.kind };
-  if (!classified.hint) return { ...result, metadata };
-  const hint = `Hint: ${classified.hint}.`;
+/**
+ * The result with its kind in the metadata and the hint after what the model reads. `keelTool`: the call was to one
+ * of Keel's own tools, not an MCP server's (`server__tool`), so hints naming Keel's file tools apply.
+ */
+export function withRecoveryHint(result: ToolResult, keelTool = true): ToolResult {
+  const found = classifyResult(result);
+  if (!found) return result;
+  const metadata = { ...result.metadata, error_kind: found.kind };
+  if (!found.hint || (found.keelToolsOnly && !keelTool)) return { ...result, metadata };
+  const hint = `Hint: ${found.hint}.`;
   return { ...result, output: result.output ? `${result.output}\n${hint}` : hint, metadata };
 }

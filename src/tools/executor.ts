@@ -332,6 +332,7 @@ export async function executeToolCall(
   // The recovery hint comes after the cap, so it is never the part cut off.
   const result = withRecoveryHint(
     await capOutput(plain, call.id, ctx.limits.maxOutputSize, executor.saveOutput),
+    !call.name.includes('__'),
   );
   ctx.emit({
     type: 'tool_result',

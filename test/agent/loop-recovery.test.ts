@@ -6,7 +6,7 @@ import { type CallAssessment, concurrentCalls, runToolBatch } from '../../src/ag
 import { turnWarning, warningTurns } from '../../src/agent/turn-warnings.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import type { ToolCall } from '../../src/core/messages.js';
-import { classifyResult } from '../../src/tools/error-kinds.js';
+import { classifyResult, withRecoveryHint } from '../../src/tools/error-kinds.js';
 import { fail, ok } from '../../src/tools/tool.js';
 
 const call = (id: string, name = 'read_file', input = `{"path":"${id}"}`): ToolCall => ({ id, name, input });
@@ -85,6 +85,18 @@ describe('tool error kinds', () => {
 
   it('leaves an ordinary success unclassified', () => {
     expect(classifyResult(ok('a.ts:1: match'))).toBeUndefined();
+  });
+
+  it("sends the model to Keel's file tools only after their own errors, not an MCP server's", () => {
+    const missing = fail('ENOENT: no such file or directory, open /srv/notes/a.md');
+    expect(withRecoveryHint(missing).output).toContain('Hint: find the right path first: glob');
+    const fromServer = withRecoveryHint(missing, false);
+    expect(fromServer.output).not.toContain('Hint:');
+    expect(fromServer.metadata.error_kind).toBe('FILE_NOT_FOUND');
+    // A hint that names no tool of Keel's still applies.
+    expect(withRecoveryHint(fail('command timed out after 5s'), false).output).toContain(
+      'Hint: narrow the command',
+    );
   });
 });
 
