@@ -93,9 +93,13 @@ describe('tool error kinds', () => {
     const fromServer = withRecoveryHint(missing, false);
     expect(fromServer.output).not.toContain('Hint:');
     expect(fromServer.metadata.error_kind).toBe('FILE_NOT_FOUND');
+    expect(withRecoveryHint(fail('request timed out after 60 s'), false).output).not.toContain(
+      'background: true',
+    );
     // A hint that names no tool of Keel's still applies.
-    expect(withRecoveryHint(fail('command timed out after 5s'), false).output).toContain(
-      'Hint: narrow the command',
+    const invalid = fail('invalid arguments for fs__read: missing required field path (string)');
+    expect(withRecoveryHint(invalid, false).output).toContain(
+      'Hint: call the tool again with the fields its schema lists',
     );
   });
 });
