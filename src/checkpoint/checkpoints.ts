@@ -12,7 +12,9 @@ export const skippedPathSchema = once(() =>
   z.object({
     /** Workspace-relative; a directory ends with `/`. */
     path: z.string(),
-    reason: z.enum(['size', 'generated', 'history', 'limit']),
+    /** `nested`: a file a call wrote inside a nested git repository (`repo`), whose files checkpoints do not hold. */
+    reason: z.enum(['size', 'generated', 'history', 'limit', 'nested']),
+    repo: z.string().optional(),
     size: z.number().optional(),
     /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
     head: z.string().optional(),

@@ -16,7 +16,7 @@ import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
 import type { TreeWatch } from './tree-watch.js';
-import { readHead } from './user-repo.js';
+import { nestedRepoOf, readHead } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 const REF = CHECKPOINT_REF;
@@ -123,6 +123,11 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         ? { path: s.path, reason: s.reason, ...(userHead ? { head: userHead } : {}) }
         : s,
     );
+    // A file the call will write inside a nested repository: not held (git sees a gitlink there), and undo says so.
+    for (const path of meta.paths) {
+      const repo = await nestedRepoOf(options.root, path);
+      if (repo) skipped.push({ path, reason: 'nested', repo });
+    }
     const parent = await head();
     const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
     const more = skipped.length - shown.length;

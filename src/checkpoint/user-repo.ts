@@ -106,3 +106,17 @@ export async function readHead(root: string): Promise<string | undefined> {
   const commit = loose || packed;
   return commit ? `${ref} ${commit}` : ref;
 }
+
+/**
+ * The nested git repository (a submodule, a clone inside the workspace) holding `path`, as its workspace-relative
+ * folder with a trailing `/`, or undefined. Its files are a gitlink to the shadow repository, as to git: a
+ * checkpoint does not hold them.
+ */
+export async function nestedRepoOf(root: string, path: string): Promise<string | undefined> {
+  const parts = path.split('/').slice(0, -1);
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const folder = parts.slice(0, depth).join('/');
+    if (await fs.lstat(join(root, folder, '.git')).catch(() => undefined)) return `${folder}/`;
+  }
+  return undefined;
+}

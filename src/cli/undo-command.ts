@@ -107,6 +107,8 @@ function skippedLine(s: SkippedPath, limitKb: number, headNow: string | undefine
       return `${s.path} (git-ignored, ${kb}past the ignored files one checkpoint keeps)`;
     case 'generated':
       return `${s.path} (generated tree: rebuild it)`;
+    case 'nested':
+      return `${s.path} (inside the nested git repository ${s.repo ?? ''}: checkpoints do not hold its files; its own git may have them: git -C ${s.repo ?? '.'} status)`;
     case 'history':
       return s.head === undefined
         ? `${s.path} (git's own history: checkpoints never copy .git)`

@@ -248,6 +248,32 @@ describe('files over checkpoints.max_file_mb', () => {
   });
 });
 
+describe('a file written inside a nested git repository', () => {
+  it('is named by undo as one it cannot restore, with the repository that holds it', async () => {
+    const ws = await makeWorkspace({ 'top.txt': 'top\n', 'vendor/lib/lib.txt': 'lib\n' });
+    await git(join(ws, 'vendor/lib'), 'init', '-q');
+    const s = await startModelServer({
+      script: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'vendor/lib/lib.txt', content: 'changed\n' } }] },
+        { toolCalls: [{ name: 'write_file', args: { path: 'top.txt', content: 'changed\n' } }] },
+        { text: 'done' },
+      ],
+    });
+    try {
+      expect((await keel.run(s, ws, 'change both')).reasons).toEqual(['done']);
+    } finally {
+      await s.close();
+    }
+    const u = await keel.undo(ws);
+    expect(u.code).toBe(0);
+    expect(u.stdout).toContain(
+      'vendor/lib/lib.txt (inside the nested git repository vendor/lib/: checkpoints do not hold its files; its own git may have them: git -C vendor/lib/ status)',
+    );
+    expect(await fs.readFile(join(ws, 'top.txt'), 'utf8')).toBe('top\n');
+    await rm(ws, { recursive: true, force: true });
+  });
+});
+
 describe('--dry-run', () => {
   it('changes nothing, runs read-only tools, and tells the model what would have happened', async () => {
     const ws = await workspace({ 'a.txt': 'original A\n', 'b.txt': 'B\n', 'dir/c.txt': 'C\n' });
