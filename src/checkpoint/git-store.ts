@@ -15,6 +15,7 @@ import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
+import { storeLock } from './store-lock.js';
 import type { TreeWatch } from './tree-watch.js';
 import { nestedRepoOf, readHead } from './user-repo.js';
 
@@ -74,6 +75,8 @@ export interface GitStoreOptions {
 
 export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointStore {
   const head = (ref = REF): Promise<string | undefined> => readRef(git.gitDir, ref);
+  // Another Keel in this workspace stages into the same index and moves the same ref: one at a time.
+  const locked = storeLock(git.gitDir);
   // The shadow index kept parsed, with its folders' trees: a snapshot after a few edits rebuilds only theirs.
   const index = shadowIndex(git.gitDir);
   const stageNow = stager(git, options, options.watch, index);
@@ -186,7 +189,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
 
   return {
     kind: 'git',
-    after: recordAfter,
+    after: () => locked(recordAfter),
     async changedByLastCalls() {
       const newest = await head();
       const after = await head(AFTER_REF);
@@ -194,109 +197,112 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const parent = await parentOf(after);
       return parent === newest ? diff(newest, after) : undefined;
     },
-    async prepare(signal) {
-      await stage(signal);
-      signal?.throwIfAborted();
-      // The trees too: a seeded index names the user's trees, which the shadow writes once here.
-      await index.writeTrees(trees);
-    },
-    async take(meta) {
-      return (await snapshot(meta)).slice(0, ID_LENGTH);
-    },
+    prepare: (signal) =>
+      locked(async () => {
+        await stage(signal);
+        signal?.throwIfAborted();
+        // The trees too: a seeded index names the user's trees, which the shadow writes once here.
+        await index.writeTrees(trees);
+      }),
+    take: (meta) => locked(async () => (await snapshot(meta)).slice(0, ID_LENGTH)),
 
-    async list(options) {
-      if (!(await git.exists())) return [];
-      // A store damaged since (a kill during its creation, a file removed by hand) is repaired before it is read.
-      await git.ensure();
-      if (!(await head())) return [];
-      const log = await git.run([
-        'log',
-        '-z',
-        '--no-renames',
-        '--name-status',
-        '--format=%x1e%H%x1f%B%x1f',
-        REF,
-      ]);
-      const commits = log
-        .split('\x1e')
-        .slice(1)
-        .map((record) => {
-          const [hash = '', body = '', rest = ''] = record.split('\x1f');
-          return { hash, meta: parseMeta(body), ownChanges: parseNameStatus(rest) };
-        });
-      // A commit's own diff is what changed since the checkpoint before it: that checkpoint's "changed after".
-      const withNewest = options?.newestChanged !== false;
-      if (withNewest) await stage();
-      const sinceNewest = withNewest ? await diff('--cached', REF) : undefined;
-      const checkpoints: Checkpoint[] = [];
-      commits.forEach((c, i) => {
-        if (!c.meta) return;
-        const changed = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
-        checkpoints.push({ ...c.meta, id: c.hash.slice(0, ID_LENGTH), ...(changed ? { changed } : {}) });
-      });
-      return checkpoints;
-    },
+    list: (options) => locked(() => listCheckpoints(options)),
 
-    async restore(target: Checkpoint, undoRun: string): Promise<RestoreResult> {
-      const newest = await head();
-      const after = await head(AFTER_REF);
-      const afterParent = after ? await parentOf(after) : undefined;
-      const current = await snapshot({
-        time: new Date().toISOString(),
-        run: undoRun,
-        call: 'undo',
-        tool: 'undo',
-        summary: `undo to ${target.id}`,
-        paths: [],
-        first: true,
-      });
-      const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
-      const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
-      // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
-      const { changes: all, missing } = await restoreDiff(git, current, full);
-      if (missing.length > 0) {
-        const shown = missing.slice(0, 5).join(', ');
-        const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
-        throw new CheckpointError(
-          'restore_failed',
-          `cannot restore checkpoint ${target.id}: the contents of ${missing.length} file${missing.length === 1 ? '' : 's'} it holds (${shown}${more}) are gone from the git repository it shared them with (pruned by git gc); nothing was changed`,
-          { hint },
-        );
-      }
-      // A file the target left out (too big) is not "absent" there: it stays as it is, out of the index, so
-      // read-tree does not remove it.
-      const keep = await leftOut(target, all);
-      if (keep.size > 0) {
-        await git.run(
-          ['--literal-pathspecs', 'rm', '--cached', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'],
-          [...keep].join('\0'),
-        );
-      }
-      const changes = all.filter((c) => !keep.has(c.path));
-      // What changed since Keel's last call ended is someone else's work: named, so the user knows it is overwritten.
-      const handEdits = after && newest && afterParent === newest ? await diff(after, current) : undefined;
-      try {
-        // The index holds the state just saved, so files in it but not in the target are removed, the target's
-        // files written; ignored and untracked-by-us paths (and `.git`) are left alone.
-        // The index is rewritten whole: the next stage scans rather than trust what the watch saw before.
-        options.watch?.invalidate();
-        await git.run(['read-tree', '--reset', '-u', full]);
-      } catch (error) {
-        throw new CheckpointError(
-          'restore_failed',
-          `could not restore checkpoint ${target.id}: ${error instanceof Error ? error.message : String(error)}`,
-          { hint, cause: error },
-        );
-      }
-      // Edits made after this undo are then told apart from it too.
-      await recordAfter().catch(() => {});
-      const large = target.large ? await largeNow(options.root, target.large) : [];
-      return {
-        undoId: current.slice(0, ID_LENGTH),
-        changes,
-        ...(handEdits ? { handEdits } : {}),
-        ...(large.length > 0 ? { large } : {}),
-      };
-    },
+    restore: (target: Checkpoint, undoRun: string) => locked(() => restoreTo(target, undoRun)),
   };
+
+  async function listCheckpoints(options?: { newestChanged?: boolean }): Promise<Checkpoint[]> {
+    if (!(await git.exists())) return [];
+    // A store damaged since (a kill during its creation, a file removed by hand) is repaired before it is read.
+    await git.ensure();
+    if (!(await head())) return [];
+    const log = await git.run([
+      'log',
+      '-z',
+      '--no-renames',
+      '--name-status',
+      '--format=%x1e%H%x1f%B%x1f',
+      REF,
+    ]);
+    const commits = log
+      .split('\x1e')
+      .slice(1)
+      .map((record) => {
+        const [hash = '', body = '', rest = ''] = record.split('\x1f');
+        return { hash, meta: parseMeta(body), ownChanges: parseNameStatus(rest) };
+      });
+    // A commit's own diff is what changed since the checkpoint before it: that checkpoint's "changed after".
+    const withNewest = options?.newestChanged !== false;
+    if (withNewest) await stage();
+    const sinceNewest = withNewest ? await diff('--cached', REF) : undefined;
+    const checkpoints: Checkpoint[] = [];
+    commits.forEach((c, i) => {
+      if (!c.meta) return;
+      const changed = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
+      checkpoints.push({ ...c.meta, id: c.hash.slice(0, ID_LENGTH), ...(changed ? { changed } : {}) });
+    });
+    return checkpoints;
+  }
+
+  async function restoreTo(target: Checkpoint, undoRun: string): Promise<RestoreResult> {
+    const newest = await head();
+    const after = await head(AFTER_REF);
+    const afterParent = after ? await parentOf(after) : undefined;
+    const current = await snapshot({
+      time: new Date().toISOString(),
+      run: undoRun,
+      call: 'undo',
+      tool: 'undo',
+      summary: `undo to ${target.id}`,
+      paths: [],
+      first: true,
+    });
+    const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
+    const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
+    // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
+    const { changes: all, missing } = await restoreDiff(git, current, full);
+    if (missing.length > 0) {
+      const shown = missing.slice(0, 5).join(', ');
+      const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
+      throw new CheckpointError(
+        'restore_failed',
+        `cannot restore checkpoint ${target.id}: the contents of ${missing.length} file${missing.length === 1 ? '' : 's'} it holds (${shown}${more}) are gone from the git repository it shared them with (pruned by git gc); nothing was changed`,
+        { hint },
+      );
+    }
+    // A file the target left out (too big) is not "absent" there: it stays as it is, out of the index, so
+    // read-tree does not remove it.
+    const keep = await leftOut(target, all);
+    if (keep.size > 0) {
+      await git.run(
+        ['--literal-pathspecs', 'rm', '--cached', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        [...keep].join('\0'),
+      );
+    }
+    const changes = all.filter((c) => !keep.has(c.path));
+    // What changed since Keel's last call ended is someone else's work: named, so the user knows it is overwritten.
+    const handEdits = after && newest && afterParent === newest ? await diff(after, current) : undefined;
+    try {
+      // The index holds the state just saved, so files in it but not in the target are removed, the target's
+      // files written; ignored and untracked-by-us paths (and `.git`) are left alone.
+      // The index is rewritten whole: the next stage scans rather than trust what the watch saw before.
+      options.watch?.invalidate();
+      await git.run(['read-tree', '--reset', '-u', full]);
+    } catch (error) {
+      throw new CheckpointError(
+        'restore_failed',
+        `could not restore checkpoint ${target.id}: ${error instanceof Error ? error.message : String(error)}`,
+        { hint, cause: error },
+      );
+    }
+    // Edits made after this undo are then told apart from it too.
+    await recordAfter().catch(() => {});
+    const large = target.large ? await largeNow(options.root, target.large) : [];
+    return {
+      undoId: current.slice(0, ID_LENGTH),
+      changes,
+      ...(handEdits ? { handEdits } : {}),
+      ...(large.length > 0 ? { large } : {}),
+    };
+  }
 }

@@ -82,6 +82,31 @@ function formatList(root: string, checkpoints: Checkpoint[], gitMissing: boolean
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * When the newest run's calls are interleaved with another run's (two Keels in one workspace), undo goes back only
+ * past its calls since the other's last one: going further would take the other run's changes too. Said, with the
+ * id that goes back to the run's start.
+ */
+export function interleaved(checkpoints: readonly Checkpoint[], target: Checkpoint): string | undefined {
+  const at = checkpoints.indexOf(target);
+  const older = checkpoints.slice(at + 1);
+  const earlier = older.filter((c) => c.run === target.run);
+  if (earlier.length === 0) return undefined;
+  const start = earlier[earlier.length - 1] as Checkpoint;
+  const others = [
+    ...new Set(
+      older
+        .slice(0, older.indexOf(start))
+        .filter((c) => c.run !== target.run)
+        .map((c) => c.run),
+    ),
+  ];
+  return (
+    `run ${target.run} ran alongside ${others.map((r) => `run ${r}`).join(', ')} in this workspace: this undo takes back ` +
+    `only its ${at + 1} call${at === 0 ? '' : 's'} since then. keel undo ${start.id} goes back to its start, taking the other run's changes since then too.`
+  );
+}
+
 /** `20261123-101908`, as run ids are stamped. */
 function stamp(): string {
   return new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -258,7 +283,14 @@ export async function undoCommand(
     }
     const target = undoTarget(checkpoints, id);
     const session = id === undefined ? await sessionLine(root, target).catch(() => undefined) : undefined;
-    const what = id === undefined ? `before run ${target.run}` : `before ${target.tool} (${target.summary})`;
+    const alongside = id === undefined ? interleaved(checkpoints, target) : undefined;
+    if (alongside) out.print(sanitize(`${alongside}\n`));
+    const what =
+      id !== undefined
+        ? `before ${target.tool} (${target.summary})`
+        : alongside
+          ? `before run ${target.run}'s calls since another run's last one`
+          : `before run ${target.run}`;
     await restore(opened, target, what, out, session);
     return ExitCode.ok;
   } catch (error) {

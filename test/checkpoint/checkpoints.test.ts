@@ -360,3 +360,35 @@ describe('checkpoints without git', () => {
     await expect(fs.stat(join(t.root, 'dir'))).rejects.toThrow();
   });
 });
+
+describe('two Keels in one workspace', () => {
+  it('take their checkpoints one at a time: none fails, and each is listed', async () => {
+    const t = await setup({ 'a.txt': 'A\n' });
+    // A second checkpointer of the same workspace and state, as a second Keel process has.
+    const other = createCheckpointer({
+      root: t.root,
+      stateDir: t.stateDir,
+      env: process.env,
+      startGit: shellGit,
+      warn: () => {},
+    });
+    t.checkpointer.startRun('run-a');
+    other.startRun('run-b');
+    const writes = (checkpointer: typeof other, name: string) => async () => {
+      for (let i = 1; i <= 6; i++) {
+        await checkpointer.take({
+          callId: `${name}${i}`,
+          tool: 'write_file',
+          turn: i,
+          preview: { reads: [], writes: [join(t.root, `${name}${i}.txt`)], summary: `write ${name}${i}` },
+        });
+        await fs.writeFile(join(t.root, `${name}${i}.txt`), `${name}\n`);
+      }
+    };
+    await Promise.all([writes(t.checkpointer, 'a')(), writes(other, 'b')()]);
+    await other.close();
+    const listed = await (await t.store()).list({ newestChanged: false });
+    expect(listed.filter((c) => c.run === 'run-a')).toHaveLength(6);
+    expect(listed.filter((c) => c.run === 'run-b')).toHaveLength(6);
+  });
+});

@@ -1,0 +1,92 @@
+// One Keel at a time in a workspace's checkpoint store: two runs in one workspace (a chat and a `keel run` beside it)
+// each stage into the same shadow index and move the same ref, and the one that came second failed its checkpoint,
+// refusing the call. The lock is a file created exclusively, holding its owner's pid; the second waits for it. A
+// lock whose owner is gone (killed mid-checkpoint) is taken over.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { promises as fs } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Past this, a checkpoint gives up waiting (a first checkpoint of a big tree takes seconds). */
+const WAIT_MS = 60_000;
+/** An empty lock older than this was left by an owner killed between creating and writing it. */
+const EMPTY_STALE_MS = 5_000;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: another user's process holds that pid, alive.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether the lock at `path` was left by an owner that is gone. */
+async function stale(path: string): Promise<boolean> {
+  const text = await fs.readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return false; // Released meanwhile: try again.
+  const pid = Number.parseInt(text, 10);
+  if (Number.isFinite(pid) && pid > 0) return pid !== process.pid && !alive(pid);
+  const stat = await fs.stat(path).catch(() => undefined);
+  return stat !== undefined && Date.now() - stat.mtimeMs > EMPTY_STALE_MS;
+}
+
+/**
+ * `fn` with the store's lock held; calls from inside it (a restore's own snapshot) run at once. `waitMs`: how long to
+ * wait for another process's checkpoint before failing with a message that names the lock.
+ */
+export function storeLock(gitDir: string, waitMs = WAIT_MS) {
+  // Beside the shadow repository, not in it: the first checkpoint creates the repository while holding the lock.
+  const path = join(dirname(gitDir), 'store.lock');
+  // Set inside `fn`: a call made from within it (not one that merely runs meanwhile) runs at once.
+  const holding = new AsyncLocalStorage<boolean>();
+  // Calls of this process queue here, so only one of them waits on the file.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const acquire = async () => {
+    const deadline = Date.now() + waitMs;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+      try {
+        const handle = await fs.open(path, 'wx', 0o600);
+        try {
+          await handle.writeFile(`${process.pid}\n`);
+        } finally {
+          await handle.close();
+        }
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+          continue;
+        }
+        if (code !== 'EEXIST') throw error;
+      }
+      if (await stale(path)) {
+        await fs.rm(path, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new Error(
+          `another Keel is taking a checkpoint of this workspace (${path} is held); if no other Keel runs here, remove that file`,
+        );
+      await sleep(wait);
+    }
+  };
+
+  return async function locked<T>(fn: () => Promise<T>): Promise<T> {
+    if (holding.getStore()) return fn();
+    const run = queue.then(async () => {
+      await acquire();
+      try {
+        return await holding.run(true, fn);
+      } finally {
+        await fs.rm(path, { force: true });
+      }
+    });
+    queue = run.catch(() => {});
+    return run;
+  };
+}
