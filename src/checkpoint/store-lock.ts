@@ -2,7 +2,6 @@
 // each stage into the same shadow index and move the same ref, and the one that came second failed its checkpoint,
 // refusing the call. The lock is a file created exclusively, holding its owner's pid; the second waits for it. A
 // lock whose owner is gone (killed mid-checkpoint) is taken over.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, promises as fs, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -34,14 +33,13 @@ async function stale(path: string): Promise<boolean> {
 }
 
 /**
- * `fn` with the store's lock held; calls from inside it (a restore's own snapshot) run at once. `waitMs`: how long to
- * wait for another process's checkpoint before failing with a message that names the lock.
+ * `fn` with the store's lock held. Not reentrant: a store's own steps (a restore's snapshot) call its unlocked parts.
+ * `waitMs`: how long to wait for another process's checkpoint before failing with a message that names the lock.
+ * (Not AsyncLocalStorage for reentrancy: it turns on promise hooks for the whole process, 30 ms on a short run.)
  */
 export function storeLock(gitDir: string, waitMs = WAIT_MS) {
   // Beside the shadow repository, not in it: the first checkpoint creates the repository while holding the lock.
   const path = join(dirname(gitDir), 'store.lock');
-  // Set inside `fn`: a call made from within it (not one that merely runs meanwhile) runs at once.
-  const holding = new AsyncLocalStorage<boolean>();
   // Calls of this process queue here, so only one of them waits on the file.
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -84,11 +82,10 @@ export function storeLock(gitDir: string, waitMs = WAIT_MS) {
   };
 
   return async function locked<T>(fn: () => Promise<T>): Promise<T> {
-    if (holding.getStore()) return fn();
     const run = queue.then(async () => {
       await acquire();
       try {
-        return await holding.run(true, fn);
+        return await fn();
       } finally {
         rmSync(path, { force: true });
       }
