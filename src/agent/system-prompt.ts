@@ -1,5 +1,5 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
-import { HARMLESS_REDIRECT_TARGETS, readOnlyExamples } from '../safety/command/program-rules.js';
+import { ALLOWED_PROGRAMS, HARMLESS_REDIRECT_TARGETS } from '../safety/command/program-rules.js';
 import type { ExecutionMode } from '../safety/modes.js';
 import { type ContextFile, contextSection } from './context-files.js';
 
@@ -16,6 +16,36 @@ export interface SystemPromptOptions {
   dryRun?: boolean;
   /** AGENTS.md and the like, in prompt order; none leaves the prompt as it is. */
   contextFiles?: readonly ContextFile[];
+}
+
+/** The programs the model is shown by name (the rest of the read-only set is left to a refusal's message). */
+const SHOWN_PROGRAMS = [
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'grep',
+  'rg',
+  'find',
+  'wc',
+  'diff',
+  'sort',
+  'stat',
+  'tree',
+];
+const SHOWN_GIT = ['status', 'diff', 'log', 'show', 'blame'];
+
+/**
+ * The read-only set in short, for the system prompt, where every byte is paid again on every request: the common
+ * programs, git's reading subcommands and printing sed/awk, each taken from the rules so none is named that is refused.
+ */
+export function readOnlyExamples(): string {
+  const names = SHOWN_PROGRAMS.filter((name) => ALLOWED_PROGRAMS[name] !== undefined);
+  const git = SHOWN_GIT.filter((sub) => ALLOWED_PROGRAMS.git?.subcommands?.[sub] !== undefined);
+  if (git.length > 0) names.push(`git ${git.join('/')}`);
+  const scripts = ['sed', 'awk'].filter((name) => ALLOWED_PROGRAMS[name]?.script !== undefined);
+  if (scripts.length > 0) names.push(`printing ${scripts.join('/')}`);
+  return names.join(', ');
 }
 
 /**

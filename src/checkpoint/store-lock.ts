@@ -4,21 +4,12 @@
 // lock whose owner is gone (killed mid-checkpoint) is taken over.
 import { closeSync, promises as fs, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { processAlive } from '../core/process-alive.js';
 
 /** Past this, a checkpoint gives up waiting (a first checkpoint of a big tree takes seconds). */
 const WAIT_MS = 60_000;
 /** An empty lock older than this was left by an owner killed between creating and writing it. */
 const EMPTY_STALE_MS = 5_000;
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: another user's process holds that pid, alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,7 +18,7 @@ async function stale(path: string): Promise<boolean> {
   const text = await fs.readFile(path, 'utf8').catch(() => undefined);
   if (text === undefined) return false; // Released meanwhile: try again.
   const pid = Number.parseInt(text, 10);
-  if (Number.isFinite(pid) && pid > 0) return pid !== process.pid && !alive(pid);
+  if (Number.isFinite(pid) && pid > 0) return pid !== process.pid && !processAlive(pid);
   const stat = await fs.stat(path).catch(() => undefined);
   return stat !== undefined && Date.now() - stat.mtimeMs > EMPTY_STALE_MS;
 }

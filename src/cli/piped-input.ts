@@ -65,7 +65,8 @@ export function stdinMayHoldText(fd = 0): boolean {
 
 /** stdin when something was piped or redirected to it, else undefined. */
 export async function readStdinIfPiped(): Promise<PipedInput | undefined> {
-  if (!stdinMayHoldText() || process.stdin.isTTY) return undefined;
+  // A terminal is a character device: never read here.
+  if (!stdinMayHoldText()) return undefined;
   const piped = await readPiped(process.stdin);
   return piped.totalBytes === 0 ? undefined : piped;
 }

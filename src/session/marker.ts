@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processAlive } from '../core/process-alive.js';
 
 const suffix = '.active';
 
@@ -22,23 +23,13 @@ export function clearMarkerSync(sessionFile: string): void {
   rmSync(markerOf(sessionFile), { force: true });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Ids of the sessions in `dir` whose process ended without a clean exit, newest first. */
 export async function crashedSessions(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const crashed: string[] = [];
   for (const name of names.filter((n) => n.endsWith(suffix))) {
     const pid = Number.parseInt(await readFile(join(dir, name), 'utf8').catch(() => ''), 10);
-    if (!Number.isInteger(pid) || pid === process.pid || !alive(pid))
+    if (!Number.isInteger(pid) || pid === process.pid || !processAlive(pid))
       crashed.push(name.slice(0, -suffix.length));
   }
   return crashed.sort().reverse();

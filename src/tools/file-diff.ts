@@ -44,7 +44,7 @@ function countLines(text: string, end: number): number {
 }
 
 /** The changed region of `before` → `after`, cut at line boundaries with context around it. */
-export function changedWindow(before: string, after: string): Window {
+function changedWindow(before: string, after: string): Window {
   const shorter = Math.min(before.length, after.length);
   let prefix = 0;
   while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;

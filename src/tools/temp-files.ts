@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { once } from '../core/once.js';
+import { processAlive } from '../core/process-alive.js';
 
 /** Every temp file's name starts `.keel-tmp-<pid>-<random>-`, so a leftover is recognisable at a glance. */
 export const TEMP_PREFIX = '.keel-tmp-';
@@ -46,16 +47,6 @@ export async function startTempFile(target: string, stateDir: string | undefined
   return { path: temp, done: () => fs.rm(entry, { force: true }) };
 }
 
-/** True while a process with this id exists (EPERM: it exists but belongs to another user). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error instanceof Error && 'code' in error && error.code === 'EPERM';
-  }
-}
-
 async function readEntry(file: string): Promise<z.infer<ReturnType<typeof entrySchema>> | undefined> {
   try {
     return entrySchema().parse(JSON.parse(await fs.readFile(file, 'utf8')));
@@ -91,7 +82,7 @@ export async function cleanStaleTempFiles(stateDir: string): Promise<number> {
     const entry = await readEntry(file);
     // Another machine's process ids (a shared home) say nothing about processes here.
     if (entry && entry.host !== hostname()) continue;
-    if (isAlive(Number(id[1]))) continue;
+    if (processAlive(Number(id[1]))) continue;
     const expected = `${TEMP_PREFIX}${name.slice(0, -'.json'.length)}-`;
     const owned = entry && path.isAbsolute(entry.path) && path.basename(entry.path).startsWith(expected);
     try {

@@ -212,36 +212,6 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
   type: { pathArgs: false },
 };
 
-/** The programs the model is shown by name (the rest of the read-only set is left to a refusal's message). */
-const SHOWN_PROGRAMS = [
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'grep',
-  'rg',
-  'find',
-  'wc',
-  'diff',
-  'sort',
-  'stat',
-  'tree',
-];
-const SHOWN_GIT = ['status', 'diff', 'log', 'show', 'blame'];
-
-/**
- * The read-only set in short, for the system prompt, where every byte is paid again on every request: the common
- * programs, git's reading subcommands and printing sed/awk, each taken from the rules so none is named that is refused.
- */
-export function readOnlyExamples(): string {
-  const names = SHOWN_PROGRAMS.filter((name) => ALLOWED_PROGRAMS[name] !== undefined);
-  const git = SHOWN_GIT.filter((sub) => ALLOWED_PROGRAMS.git?.subcommands?.[sub] !== undefined);
-  if (git.length > 0) names.push(`git ${git.join('/')}`);
-  const scripts = ['sed', 'awk'].filter((name) => ALLOWED_PROGRAMS[name]?.script !== undefined);
-  if (scripts.length > 0) names.push(`printing ${scripts.join('/')}`);
-  return names.join(', ');
-}
-
 /** The read-only set as shown to people and the model: `git status|diff|...` for programs with subcommands. */
 export function readOnlyNames(): string[] {
   // Programs that take the same kind of script share one entry (`awk|gawk|mawk|nawk (...)`): every byte of the list

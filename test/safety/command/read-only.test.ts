@@ -262,7 +262,7 @@ describe('fewer false refusals (item 6)', () => {
 
 describe('the short read-only list the system prompt shows', () => {
   test('names only commands the policy runs as read-only, in every mode', async () => {
-    const { readOnlyExamples } = await import('../../../src/safety/command/program-rules.js');
+    const { readOnlyExamples } = await import('../../../src/agent/system-prompt.js');
     const shown = readOnlyExamples().split(', ');
     expect(shown).toContain('git status/diff/log/show/blame');
     const commands = shown.flatMap((entry) => {
