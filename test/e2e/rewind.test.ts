@@ -186,7 +186,8 @@ describe.skipIf(!hasTmux())('/rewind in a terminal', () => {
     await term.waitFor('the conversation and files (f)?');
     await term.type('c');
     await term.keys('Enter');
-    await term.waitFor('› second');
+    // The prompt's own line, not the earlier '› second' the message was first typed on (still on the screen).
+    await term.waitFor((screen) => screen.trimEnd().split('\n').at(-1) === '› second');
     await term.type(' edited');
     await term.keys('Enter');
     await term.waitFor('answer edited');
