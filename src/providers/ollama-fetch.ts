@@ -2,10 +2,9 @@
 //  - Requests: tool results carry only `tool_call_id`; newer Ollama matches them to calls by `tool_name`, so fill it in.
 //  - Responses: a mid-stream `{"error":...}` line fails the provider's schema and is silently dropped (with a
 //    console.warn), so the answer would just stop. Raise it as an error instead; a garbled line likewise breaks the
-//    stream (retried like a reset) rather than losing part of the answer unnoticed. A final `done` line without a
-//    `done_reason` (older servers) gets `stop`, so a finish is told apart from a stream that just ended. A line
-//    without `done` or `message` breaks the stream with that said (the provider would print its schema error);
-//    missing metadata (`model`, `created_at`) is filled in.
+//    stream (retried like a reset) rather than losing part of the answer unnoticed. Each line is mended to the
+//    provider's schema or breaks the stream with what is wrong said (`ollamaChunk`): the provider would print its
+//    schema error and drop the line.
 import { BrokenStreamError } from './errors.js';
 import { httpFetch } from './http-fetch.js';
 import { HttpResponse } from './http-response.js';
@@ -77,29 +76,13 @@ function checkLines(): TransformStream<Uint8Array, Uint8Array> {
       fail(controller, new OllamaStreamError(message));
       return;
     }
-    const record = value as Record<string, unknown> | null;
-    const message = record?.message as { content?: unknown } | undefined;
-    if (
-      typeof record?.done !== 'boolean' ||
-      typeof message !== 'object' ||
-      typeof message?.content !== 'string'
-    ) {
+    const chunk = ollamaChunk(value);
+    if (typeof chunk === 'string') {
       // The provider would print its schema error and drop the line; say what is wrong instead.
-      fail(
-        controller,
-        new BrokenStreamError('a response line is not an Ollama chat chunk (no done or message)'),
-      );
+      fail(controller, new BrokenStreamError(chunk));
       return;
     }
-    // Servers speaking Ollama's API without its metadata (model, created_at) still stream well-formed answers.
-    const filled = {
-      ...record,
-      model: typeof record.model === 'string' ? record.model : '',
-      created_at: typeof record.created_at === 'string' ? record.created_at : new Date().toISOString(),
-      message: { role: 'assistant', ...message },
-      ...(record.done === true && record.done_reason === undefined ? { done_reason: 'stop' } : {}),
-    };
-    controller.enqueue(encoder.encode(`${JSON.stringify(filled)}\n`));
+    controller.enqueue(encoder.encode(`${JSON.stringify(chunk)}\n`));
   };
   return new TransformStream({
     transform(chunk, controller) {
@@ -112,4 +95,72 @@ function checkLines(): TransformStream<Uint8Array, Uint8Array> {
       emit(buffer + decoder.decode(), controller);
     },
   });
+}
+
+const usageFields = [
+  'eval_count',
+  'eval_duration',
+  'load_duration',
+  'prompt_eval_count',
+  'prompt_eval_duration',
+  'total_duration',
+];
+
+/**
+ * A response line as ollama-ai-provider-v2's schema takes it, or what makes it no chat chunk. Servers speaking
+ * Ollama's API loosely send what its schema rejects (and the provider drops, printing the error): no metadata
+ * (`model`, `created_at`), `null` for an absent field (`done_reason`, `thinking`, a call's `id`, usage counts), a
+ * tool call's `arguments` as JSON text (as OpenAI's wire has it). Those are mended; a line without `done` or a
+ * message, or a tool call without a name or with arguments that are no JSON object, is named.
+ */
+export function ollamaChunk(value: unknown): Record<string, unknown> | string {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  const message = record?.message as Record<string, unknown> | undefined;
+  if (
+    typeof record?.done !== 'boolean' ||
+    typeof message !== 'object' ||
+    message === null ||
+    typeof message.content !== 'string'
+  )
+    return 'a response line is not an Ollama chat chunk (no done or message)';
+  const calls: Record<string, unknown>[] = [];
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls as {
+      id?: unknown;
+      function?: { name?: unknown; arguments?: unknown };
+    }[]) {
+      const name = call?.function?.name;
+      if (typeof name !== 'string' || name === '') return 'a tool call in the response has no function name';
+      let args = call.function?.arguments ?? {};
+      if (typeof args === 'string') {
+        try {
+          args = args.trim() === '' ? {} : JSON.parse(args);
+        } catch {
+          return `the arguments of the tool call ${name} are not JSON`;
+        }
+      }
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return `the arguments of the tool call ${name} are not a JSON object`;
+      calls.push({
+        ...(typeof call.id === 'string' ? { id: call.id } : {}),
+        function: { name, arguments: args },
+      });
+    }
+  }
+  const chunk: Record<string, unknown> = {
+    ...record,
+    model: typeof record.model === 'string' ? record.model : '',
+    created_at: typeof record.created_at === 'string' ? record.created_at : new Date().toISOString(),
+    message: {
+      ...message,
+      role: typeof message.role === 'string' ? message.role : 'assistant',
+      ...(typeof message.thinking === 'string' ? {} : { thinking: undefined }),
+      tool_calls: calls.length > 0 ? calls : undefined,
+    },
+  };
+  if (typeof chunk.done_reason !== 'string')
+    // Older servers end without one: a finish is still told apart from a stream that just ended.
+    chunk.done_reason = record.done === true ? 'stop' : undefined;
+  for (const field of usageFields) if (typeof chunk[field] !== 'number') chunk[field] = undefined;
+  return chunk;
 }
