@@ -91,14 +91,39 @@ export function openConversation(
   return conversation;
 }
 
-/** What the user and the model said and the arguments of the model's tool calls: files and names they mention. */
+/**
+ * What the user and the model said and the values of the model's tool-call arguments: files and names they mention.
+ * Not the arguments' keys, nor the code tool's action: `{"action": …, "path": …}` mentions no file defining `action`.
+ */
 export function conversationText(messages: readonly Message[]): string {
   const parts: string[] = [];
   for (const m of messages) {
     if (m.role === 'user') parts.push(m.content);
-    if (m.role === 'assistant') parts.push(m.content, ...(m.toolCalls ?? []).map((c) => c.input));
+    if (m.role === 'assistant')
+      parts.push(m.content, ...(m.toolCalls ?? []).map((c) => argumentText(c.input)));
   }
   return parts.join('\n');
+}
+
+/** The string and number leaves of a call's JSON arguments (the text itself when it is no JSON). */
+function argumentText(input: string): string {
+  let args: unknown;
+  try {
+    args = JSON.parse(input);
+  } catch {
+    return input;
+  }
+  const leaves: string[] = [];
+  const walk = (value: unknown, key?: string): void => {
+    if (typeof value === 'string') {
+      if (key !== 'action') leaves.push(value);
+    } else if (typeof value === 'number') leaves.push(String(value));
+    else if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (typeof value === 'object' && value !== null)
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  walk(args);
+  return leaves.join('\n');
 }
 
 /**
