@@ -1,6 +1,8 @@
 // Feedback after a change: the errors a file tool's change introduced in the files it touched, from the language
 // service of each file (new errors only: the file's errors before the change are subtracted), within 2 s.
+import { removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
+import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
 import type { ToolContext, ToolResult } from './tool.js';
 
 /** One file a tool changed: its absolute path, its text before (undefined: new) and after. */
@@ -18,6 +20,9 @@ const BUDGET_MS = 2000;
 /** Files whose new text is longer are not checked after a change. */
 const MAX_CHECKED_CHARS = 1_000_000;
 const MAX_SHOWN = 10;
+/** Most names a change took away that are searched for, and most files naming them that are checked. */
+const MAX_REMOVED = 10;
+const MAX_IMPORTERS = 20;
 
 // Not by file: a program-wide error (`Cannot find global value 'Promise'`) lands on whichever file is checked first.
 const key = (d: Diagnostic) => `${d.code ?? ''}\0${d.message}`;
@@ -63,8 +68,14 @@ async function byService(ctx: ToolContext, touched: readonly Relative[]) {
   return groups;
 }
 
-/** The errors the change introduced, or a note saying why they could not be had in time. */
-async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promise<Diagnostic[] | string> {
+interface Found {
+  errors: Diagnostic[];
+  /** Why some were not looked for. */
+  note?: string;
+}
+
+/** The errors the change introduced, and a note saying what could not be checked in time. */
+async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promise<Found> {
   const budget = ctx.limits.diagnosticsMs ?? BUDGET_MS;
   // Starting a service (requiring the compiler, building a project's program) is not computing diagnostics: the
   // budget starts once it is up. Without this, a first check in a project of a thousand files spent the budget on
@@ -80,32 +91,97 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
   const deadline = Date.now() + budget;
   // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
-  const found: Diagnostic[] = [];
+  const errors: Diagnostic[] = [];
   try {
-    for (const [service, files] of groups) {
-      const paths = files.map((f) => f.path);
-      const after = await service.diagnostics(paths, signal, undefined, deadline);
-      // Files without errors now have no new ones: the texts before need no check (the usual, cheaper case).
-      const suspects = files.filter((f) => f.before !== undefined && after.some((d) => d.path === f.path));
-      const overlay = new Map(suspects.map((f) => [f.path, f.before!]));
-      const before =
-        suspects.length > 0
-          ? await service.diagnostics(
-              suspects.map((f) => f.path),
-              signal,
-              overlay,
-              deadline,
-            )
-          : [];
-      found.push(...introducedErrors(before, after));
-    }
+    for (const [service, files] of groups)
+      errors.push(...(await newErrors(service, files, [], signal, deadline)));
   } catch (error) {
     if (ctx.signal.aborted) throw error;
-    return Date.now() > deadline
-      ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
-      : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`;
+    const note =
+      Date.now() > deadline
+        ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
+        : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`;
+    return { errors, note };
   }
-  return found;
+  // An export the change took away breaks the files that use it, not the file itself: those are checked too.
+  const notes: string[] = [];
+  for (const [service, files] of groups) {
+    const removed = [
+      ...new Set(
+        files.flatMap((f) => (f.before === undefined ? [] : removedExports(f.path, f.before, f.after))),
+      ),
+    ].slice(0, MAX_REMOVED);
+    if (removed.length === 0) continue;
+    let naming: string[] = [];
+    try {
+      naming = await filesNaming(ctx, service, removed, files, signal);
+      const checked = naming.slice(0, MAX_IMPORTERS);
+      if (checked.length > 0) errors.push(...(await newErrors(service, files, checked, signal, deadline)));
+      if (naming.length > checked.length)
+        notes.push(unchecked(naming.slice(checked.length), removed, 'not checked (too many)'));
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const why =
+        Date.now() > deadline
+          ? `not checked within ${budget / 1000} s`
+          : `not checked: ${error instanceof Error ? error.message : String(error)}`;
+      notes.push(unchecked(naming, removed, why));
+    }
+  }
+  const note = notes.length > 0 ? notes.join('\n') : undefined;
+  return { errors, note };
+}
+
+/** Says which files name exports a change took away and were not checked, and how to check them. */
+function unchecked(files: readonly string[], removed: readonly string[], why: string): string {
+  const names = removed.join(', ');
+  if (files.length === 0) return `(files naming ${names}, which this change no longer exports: ${why})`;
+  const shown = files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
+  return `(${files.length} file${files.length === 1 ? '' : 's'} naming ${names}, which this change no longer exports: ${why}; get_diagnostics with their paths checks them: ${shown})`;
+}
+
+/**
+ * The errors in `others` (or, when there are none, in the changed `files` themselves) that the texts before the
+ * change did not have. Files without errors now have no new ones: the texts before need no check (the usual case).
+ */
+async function newErrors(
+  service: LanguageService,
+  files: readonly Relative[],
+  others: readonly string[],
+  signal: AbortSignal,
+  deadline: number,
+): Promise<Diagnostic[]> {
+  const paths = others.length > 0 ? others : files.map((f) => f.path);
+  const after = await service.diagnostics([...paths], signal, undefined, deadline);
+  const suspects = paths.filter((p) => after.some((d) => d.path === p));
+  const changed = files.filter((f) => f.before !== undefined);
+  const overlay = new Map(changed.map((f) => [f.path, f.before!]));
+  const asked = others.length > 0 ? suspects : suspects.filter((p) => overlay.has(p));
+  const before = asked.length > 0 ? await service.diagnostics(asked, signal, overlay, deadline) : [];
+  return introducedErrors(before, after);
+}
+
+/** The workspace's other files that `service` handles and that name one of `names` (ripgrep, whole words). */
+async function filesNaming(
+  ctx: ToolContext,
+  service: LanguageService,
+  names: readonly string[],
+  changed: readonly Relative[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  const found: string[] = [];
+  const argv = [...RG_BASE_ARGS, '--files-with-matches', '--word-regexp', '--fixed-strings'];
+  await runRipgrep(await bundledRgPath(), [...argv, ...names.flatMap((n) => ['-e', n]), '--', '.'], {
+    cwd: ctx.workspace.root,
+    signal,
+    onLine: (data, start, end) => found.push(data.toString('utf8', start, end).replace(/^\.\//, '')),
+  });
+  const own = new Set(changed.map((f) => f.path));
+  const handled: string[] = [];
+  for (const path of found.sort()) {
+    if (!own.has(path) && (await ctx.languages?.forFile(path)) === service) handled.push(path);
+  }
+  return handled;
 }
 
 /**
@@ -131,11 +207,11 @@ export async function withNewErrors(
     big.length > 0
       ? `(diagnostics skipped for ${big.map((f) => f.path).join(', ')}: over ${MAX_CHECKED_CHARS / 1_000_000} MB)`
       : undefined;
-  const errors = checked.length > 0 ? await introduced(ctx, checked) : [];
-  const notes = [skipped, typeof errors === 'string' ? errors : undefined].filter((n) => n !== undefined);
+  const { errors, note } =
+    checked.length > 0 ? await introduced(ctx, checked) : { errors: [], note: undefined };
+  const notes = [skipped, note].filter((n) => n !== undefined);
   const output = [result.output, ...notes].join('\n');
-  if (typeof errors === 'string' || errors.length === 0)
-    return notes.length > 0 ? { ...result, output } : result;
+  if (errors.length === 0) return notes.length > 0 ? { ...result, output } : result;
   const head = `${errors.length} new error${errors.length === 1 ? '' : 's'} after this change:`;
   return {
     ...result,

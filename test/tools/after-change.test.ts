@@ -90,3 +90,36 @@ test('a file of megabytes (generated, bundled) is not checked after a change, an
     'diagnostics before',
   ]);
 });
+
+test('files naming an export the change took away, not checked in time, are named with how to check them', async () => {
+  await ws.write('units.ts', 'export function feetToMetres() {}\n');
+  await ws.write('height.ts', "import { toMetres } from './units';\n");
+  await ws.write('notes.md', 'toMetres, in prose: no service handles it\n');
+  const asked: string[][] = [];
+  // Checks the changed file at once; a file in another project of the repository needs longer than the budget.
+  const service: LanguageService = {
+    ...slowToLoad(),
+    async diagnostics(paths, _signal, _overlay, deadline = Infinity) {
+      asked.push(paths);
+      if (paths[0] !== 'units.ts') await sleep(80);
+      if (Date.now() > deadline) throw new Error('the service ran out of time');
+      return [];
+    },
+  };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const touched = [
+    {
+      absolute: path.join(ws.root, 'units.ts'),
+      before: 'export function toMetres() {}\n',
+      after: 'export function feetToMetres() {}\n',
+    },
+  ];
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  expect(asked).toEqual([['units.ts'], ['height.ts']]);
+  expect(result.output).toBe(
+    'edited\n(1 file naming toMetres, which this change no longer exports: not checked within 0.05 s; get_diagnostics with their paths checks them: height.ts)',
+  );
+});

@@ -209,6 +209,27 @@ describe('diagnostics after a change', () => {
     expect(listed.output).toContain('TS2322');
   });
 
+  test('an edit that takes an export away reports the errors of the files importing it', async () => {
+    const files = {
+      'src/units.ts': 'export function toMetres(feet: number): number {\n  return feet * 0.3048;\n}\n',
+      'src/units-index.ts': "export { toMetres } from './units';\n",
+      'src/height.ts': "import { toMetres } from './units';\n\nexport const height = toMetres(6);\n",
+    };
+    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(ws.root, file), text);
+    ctx.languages?.changed(Object.keys(files));
+    const result = await run(editFileTool, {
+      path: 'src/units.ts',
+      old_string: 'export function toMetres(',
+      new_string: 'export function feetToMetres(',
+    });
+    for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
+    ctx.languages?.changed(Object.keys(files));
+    // The barrel re-exporting it and a module importing it, neither of them touched by the edit.
+    expect(result.output).toMatch(/\n2 new errors after this change:\n/);
+    expect(result.output).toMatch(/\n {2}src\/height\.ts:1:10: TS(2305|2724) /);
+    expect(result.output).toMatch(/\n {2}src\/units-index\.ts:1:10: TS(2305|2724) /);
+  });
+
   test('a new file with an error reports it', async () => {
     await fs.rm(path.join(ws.root, 'src/broken.ts'));
     const result = await run(writeFileTool, {

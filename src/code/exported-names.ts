@@ -1,0 +1,35 @@
+// The names a source file exports, read from its text (no parse): enough to tell which names a change took away
+// from a module, so the files that still use them can be checked by the language service, which has the last word.
+
+const SCRIPT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+const PYTHON = /\.pyi?$/;
+
+const SCRIPT_DECLARATION =
+  /^[ \t]*export[ \t]+(?:declare[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?(?:abstract[ \t]+)?(?:function[ \t]*\*?|class|const|let|var|interface|type|enum|namespace)[ \t]+([A-Za-z_$][\w$]*)/gm;
+const SCRIPT_LIST = /\bexport[ \t]+(?:type[ \t]+)?\{([^}]*)\}/g;
+const COMMONJS = /^[ \t]*(?:module\.)?exports\.([A-Za-z_$][\w$]*)[ \t]*=/gm;
+const PYTHON_TOP_LEVEL = /^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)|^(\w+)[ \t]*(?::[^=\n]*)?=(?!=)/gm;
+
+/** The names `text` (the file at `path`) exports: TS/JS exports, Python's top-level definitions; none otherwise. */
+export function exportedNames(path: string, text: string): Set<string> {
+  const names = new Set<string>();
+  if (SCRIPT.test(path)) {
+    for (const m of text.matchAll(SCRIPT_DECLARATION)) names.add(m[1]!);
+    for (const m of text.matchAll(COMMONJS)) names.add(m[1]!);
+    for (const m of text.matchAll(SCRIPT_LIST))
+      for (const item of m[1]!.split(',')) {
+        // `a`, `a as b`, `type a as b`: the name importers use is the last word.
+        const name = item.trim().split(/\s+/).at(-1);
+        if (name && name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name)) names.add(name);
+      }
+  } else if (PYTHON.test(path)) {
+    for (const m of text.matchAll(PYTHON_TOP_LEVEL)) names.add((m[1] ?? m[2])!);
+  }
+  return names;
+}
+
+/** The names `before` exported and `after` no longer does. */
+export function removedExports(path: string, before: string, after: string): string[] {
+  const now = exportedNames(path, after);
+  return [...exportedNames(path, before)].filter((name) => !now.has(name));
+}

@@ -1,0 +1,51 @@
+// The names a file exports, read from its text: which names a change took away, so their users get checked.
+import { describe, expect, it } from 'vitest';
+import { exportedNames, removedExports } from '../../src/code/exported-names.js';
+
+describe('exportedNames', () => {
+  it.each([
+    [
+      'a.ts',
+      'export function f() {}\nexport async function g() {}\nexport function* h() {}',
+      ['f', 'g', 'h'],
+    ],
+    ['a.ts', 'export const a = 1, b = 2;\nexport let c;\nexport var d;', ['a', 'c', 'd']],
+    ['a.ts', 'export class C {}\nexport abstract class D {}\nexport default class E {}', ['C', 'D', 'E']],
+    [
+      'a.ts',
+      'export interface I {}\nexport type T = 1;\nexport enum En {}\nexport declare const x: 1;',
+      ['I', 'T', 'En', 'x'],
+    ],
+    [
+      'a.ts',
+      "export { a, b as c, type d, default as e } from './x';\nexport type { T2 };",
+      ['a', 'c', 'd', 'e', 'T2'],
+    ],
+    ['a.ts', 'export default function () {}\nexport { x as default };\nconst local = 1;', []],
+    ['a.cjs', 'module.exports.run = run;\nexports.stop = () => {};', ['run', 'stop']],
+    [
+      'a.py',
+      'def f():\n    def inner(): pass\nasync def g(): pass\nclass C:\n    x = 1\nLIMIT = 3\nname: str = "a"\nif x == 1: pass',
+      ['f', 'g', 'C', 'LIMIT', 'name'],
+    ],
+    ['a.go', 'func Run() {}', []],
+  ])('%s: %s', (path, text, names) => {
+    expect([...exportedNames(path, text)]).toEqual(names);
+  });
+});
+
+describe('removedExports', () => {
+  it.each([
+    ['a renamed function', 'export function a() {}', 'export function b() {}', ['a']],
+    [
+      'one made private',
+      'export const a = 1;\nexport const b = 2;',
+      'const a = 1;\nexport const b = 2;',
+      ['a'],
+    ],
+    ['moved into a list', 'export function a() {}', 'function a() {}\nexport { a };', []],
+    ['a body edited', 'def f():\n    return 1\n', 'def f():\n    return 2\n', []],
+  ])('%s', (_, before, after, removed) => {
+    expect(removedExports(before.includes('def ') ? 'm.py' : 'm.ts', before, after)).toEqual(removed);
+  });
+});
