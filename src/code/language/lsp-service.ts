@@ -53,6 +53,7 @@ export class LspLanguageService implements LanguageService {
   #documents: LspDocuments;
   #restarts = 0;
   #closed = false;
+  #prepared = false;
   /** One operation at a time: an overlay must not be seen by a rename running beside it. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -209,6 +210,16 @@ export class LspLanguageService implements LanguageService {
         }
       });
     });
+  }
+
+  /**
+   * The server's first diagnostics, which a cold server (pyright reading the project and its stubs) takes seconds
+   * to publish: had once before a check's budget starts, so the check times only itself. Later calls do nothing.
+   */
+  async prepare(paths: string[], signal: AbortSignal): Promise<void> {
+    if (this.#prepared) return;
+    this.#prepared = true;
+    await this.diagnostics(paths, signal).catch(() => undefined);
   }
 
   diagnostics(

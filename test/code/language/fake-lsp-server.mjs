@@ -1,5 +1,5 @@
 // A tiny language server for the LSP client's tests: JSON-RPC over stdio, behaviour chosen by argv[2]
-// ('crash-at-start', 'linger' (ignores exit), anything else: normal). Positions name what it answers.
+// ('crash-at-start', 'linger' (ignores exit), 'slow-first' (the first diagnostics 600 ms late), anything else: normal). Positions name what it answers.
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 
@@ -16,7 +16,16 @@ const range = (line, character, length) => ({
   end: { line, character: character + length },
 });
 
+let readyAt;
 function publish(uri, version) {
+  // 'slow-first': no diagnostics until 600 ms after the first file opened, as a cold pyright reads the project.
+  if (mode === 'slow-first') {
+    readyAt ??= Date.now() + 600;
+    if (Date.now() < readyAt) {
+      setTimeout(() => publish(uri, version), readyAt - Date.now());
+      return;
+    }
+  }
   const text = texts.get(uri) ?? '';
   const diagnostics = [];
   text.split('\n').forEach((line, i) => {

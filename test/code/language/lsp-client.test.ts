@@ -95,6 +95,21 @@ describe('diagnostics', () => {
     expect(await service.diagnostics(['a.txt'], signal)).toEqual([]);
   });
 
+  test("a cold server's first diagnostics are had by prepare, so a check's budget times only the check", async () => {
+    const cold = (await startLspService(spec('slow-first'), root, options)) as LspLanguageService;
+    try {
+      await cold.prepare(['b.txt'], signal);
+      const found = await cold.diagnostics(
+        ['b.txt'],
+        AbortSignal.timeout(300),
+        new Map([['b.txt', 'bad\n']]),
+      );
+      expect(found.map((d) => d.message)).toEqual(['bad on line 1']);
+    } finally {
+      await cold.close();
+    }
+  });
+
   test('a file changed on disk is sent again', async () => {
     await fs.writeFile(path.join(root, 'b.txt'), 'bad\n');
     service.changed(['b.txt']);
