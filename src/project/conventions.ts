@@ -1,12 +1,14 @@
 // extract_conventions' analysis: formatter and linter configs with their key settings, file naming, test layout,
-// the project's scripts (package.json, Makefile, justfile) and the commit message style of recent history.
+// the project's scripts (package.json, Makefile, justfile, scripts/) and the commit message style of recent history.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { CommandRunner } from '../core/runner.js';
 import { keyValue, type ProjectScan, prop, tomlSection } from './scan.js';
 
 export interface Conventions {
   /** `biome (biome.json): indent tab, quotes single, line width 110`. */
   formatters: string[];
-  /** `kebab-case (41 of 52 source files)`. */
+  /** `kebab-case 41, camelCase 2 (of 43 multi-word names; 9 one-word)`. */
   fileNaming: string;
   testLayout: string[];
   /** `npm test: vitest run`, `make build`. */
@@ -132,13 +134,17 @@ export function fileNaming(files: readonly string[]): string {
       .split('/')
       .at(-1)!
       .replace(/(\.(test|spec|d))?\.[^.]+$/, '')
-      .replace(/^test_|_test$/, '');
+      .replace(/^test_|_test$/, '')
+      // Python's private modules (`_models.py`) and dunder files name their style after the underscores.
+      .replace(/^_+|_+$/g, '');
     const style = namingOf(base);
     if (style) counts.set(style, (counts.get(style) ?? 0) + 1);
   }
   const ranked = [...counts].sort((a, b) => b[1] - a[1]);
   if (ranked.length === 0) return sources === 0 ? 'no source files' : 'single-word names only';
-  return `${ranked.map(([style, n]) => `${style} ${n}`).join(', ')} (of ${sources} source files)`;
+  const named = ranked.reduce((sum, [, n]) => sum + n, 0);
+  const oneWord = sources - named;
+  return `${ranked.map(([style, n]) => `${style} ${n}`).join(', ')} (of ${named} multi-word names${oneWord > 0 ? `; ${oneWord} one-word` : ''})`;
 }
 
 /** Where tests live and how they are named. */
@@ -175,6 +181,14 @@ export function testLayout(files: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Whether the file (not a link) has an execute bit: a script meant to be run, not a module in a folder of that name.
+ */
+async function executable(root: string, file: string): Promise<boolean> {
+  const stat = await fs.lstat(path.join(root, file)).catch(() => undefined);
+  return stat?.isFile() === true && (stat.mode & 0o111) !== 0;
+}
+
 async function scripts(scan: ProjectScan): Promise<string[]> {
   const out: string[] = [];
   const pkg = await scan.readJson('package.json');
@@ -195,6 +209,15 @@ async function scripts(scan: ProjectScan): Promise<string[]> {
     const targets = [...text.matchAll(/^([A-Za-z0-9][\w.-]*)\s*:(?!=)/gm)].map((m) => m[1]!);
     for (const target of [...new Set(targets)].slice(0, 20)) out.push(`${tool} ${target}`);
   }
+  // "Scripts to rule them all": scripts/test, scripts/lint, run as they are.
+  for (const dir of ['scripts', 'script', 'bin'])
+    for (const file of scan.files.filter(
+      (f) => f.startsWith(`${dir}/`) && !f.slice(dir.length + 1).includes('/'),
+    )) {
+      const name = file.slice(dir.length + 1);
+      if (/^[\w-]+(\.sh)?$/.test(name) && (await executable(scan.root, file)) && out.length < 40)
+        out.push(file);
+    }
   const composer = await scan.readJson('composer.json');
   for (const name of Object.keys((composer?.scripts as object | undefined) ?? {}).slice(0, 10))
     out.push(`composer ${name}`);

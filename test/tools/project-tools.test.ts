@@ -1,6 +1,7 @@
 // The project analyses behind keel init (detect_project_type, extract_conventions, get_project_overview) on small
 // real projects in temp dirs: an npm TypeScript project, a Python, a Go and a Flutter one.
 import { execFileSync } from 'node:child_process';
+import { chmod } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectProjectTypeTool } from '../../src/tools/detect-project-type.js';
 import { extractConventionsTool } from '../../src/tools/extract-conventions.js';
@@ -174,7 +175,7 @@ describe('extract_conventions', () => {
     expect(output).toContain(
       'biome (biome.json): indent space, indent width 2, line width 110, quotes single',
     );
-    expect(output).toMatch(/file naming: kebab-case 4 \(of 5 source files\)/);
+    expect(output).toContain('file naming: kebab-case 4 (of 4 multi-word names; 1 one-word)');
     expect(output).toContain('*.test.*: 2 files, next to the sources (src/ 2)');
     expect(output).toContain('npm run build: tsc -p .');
     expect(output).toContain('npm test: vitest run');
@@ -192,6 +193,26 @@ describe('extract_conventions', () => {
     expect(output).toContain('make test');
     expect(output).toContain('make lint');
     expect(output).not.toContain('make VERSION');
+  });
+
+  it("names private modules' style past their underscores, and the executable scripts in scripts/", async () => {
+    const w = await project({
+      'pkg/__init__.py': '',
+      'pkg/_status_codes.py': '',
+      'pkg/_main.py': '',
+      'pkg/_multipart.py': '',
+      'pkg/read_config.py': '',
+      'scripts/test': '#!/bin/sh\npytest\n',
+      'scripts/lint.sh': '#!/bin/sh\nruff check\n',
+      'scripts/helpers.py': 'x = 1\n',
+      'scripts/README': 'not run\n',
+    });
+    for (const file of ['scripts/test', 'scripts/lint.sh', 'scripts/helpers.py'])
+      await chmod(`${w.root}/${file}`, 0o755);
+    const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('file naming: snake_case 2 (of 2 multi-word names; 4 one-word)');
+    // helpers.py is a module kept there, README is not executable.
+    expect(output).toMatch(/scripts:\n {2}scripts\/lint\.sh\n {2}scripts\/test$/);
   });
 
   it('names gofmt for Go and the Dart analyzer and formatter for Flutter', async () => {
