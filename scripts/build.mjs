@@ -214,6 +214,16 @@ if (wide !== -1) {
     `dist/keel.cjs line ${line} holds a non-ASCII character: write it as a \\u escape in the source (the launcher reads the bundle as latin1)`,
   );
 }
+// The TypeScript service's worker thread (src/code/language/ts-remote.ts): its own bundle beside the CLI's, which
+// the library (dist/lib/) finds one directory up. The compiler itself stays in node_modules, as for the CLI.
+const tsWorker = build({
+  ...cliBundle,
+  entryPoints: ['src/code/language/ts-worker.ts'],
+  outfile: 'dist/ts-worker.cjs',
+  external,
+  define: { ...builtIns, 'import.meta.url': '__keelModuleUrl' },
+  banner: { js: "var __keelModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
+});
 // `keel sessions list` has its own small bundle, which the launcher requires instead of the CLI's (it hands anything
 // else back): the listing reads only sidecars, so it needs none of the rest. It must stay small to stay fast.
 await build({ ...cliBundle, entryPoints: ['src/cli/sessions-list.ts'], outfile: 'dist/sessions-list.cjs' });
@@ -243,6 +253,7 @@ const warmUp = runNode(
 );
 
 await library;
+await tsWorker;
 const tsc = await declarations;
 if (tsc.status !== 0) throw new Error(`the library's declarations failed: ${tsc.stdout}${tsc.stderr}`);
 await writeFile(

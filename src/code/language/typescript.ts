@@ -17,6 +17,7 @@ import type {
 } from './service.js';
 import { SourceTexts } from './ts-files.js';
 import { type Cancellation, isTsFile, type Project, Projects } from './ts-projects.js';
+import { startRemoteTypeScript, tsWorkerFile } from './ts-remote.js';
 
 type TypeScript = typeof TS;
 
@@ -48,7 +49,7 @@ interface Span {
   suffixText?: string;
 }
 
-class TypeScriptService implements LanguageService {
+export class TypeScriptService implements LanguageService {
   readonly id = 'typescript';
   readonly #texts: SourceTexts;
   readonly #projects: Projects;
@@ -281,11 +282,23 @@ class TypeScriptService implements LanguageService {
   }
 }
 
-/** The factory the run's registry starts on the first TS/JS file a tool asks about. */
+/** The service in this thread: the compiler loaded here (a worker's own, or where no worker file is built). */
+export function localTypeScriptService(root: string): TypeScriptService {
+  return new TypeScriptService(loadTypeScript().exports as TypeScript, root);
+}
+
+/**
+ * The factory the run's registry starts on the first TS/JS file a tool asks about. Built, the service runs in a
+ * worker thread (ts-remote.ts), so building a big project's program (seconds, synchronous) leaves the run's own
+ * thread free: Ctrl-C, the spinner, streamed output and other calls go on meanwhile. From the sources (the tests)
+ * there is no worker file, and it runs here.
+ */
 export const typeScriptFactory: LanguageServiceFactory = {
   id: 'typescript',
   handles: (file) => isTsFile(file),
   async start(root) {
-    return new TypeScriptService(loadTypeScript().exports as TypeScript, root);
+    const worker = tsWorkerFile();
+    if (worker) return startRemoteTypeScript(worker, root);
+    return localTypeScriptService(root);
   },
 };

@@ -1,0 +1,69 @@
+// The TypeScript service in its worker thread (dist/ts-worker.cjs, as the built CLI and library run it): calls
+// answered across the thread, an aborted call answered at once, a worker that dies failing what waits on it.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { LanguageService } from '../../../src/code/language/service.js';
+import { startRemoteTypeScript } from '../../../src/code/language/ts-remote.js';
+import { tsProject } from './ts-fixture.js';
+
+const workerFile = path.resolve('dist/ts-worker.cjs');
+const signal = new AbortController().signal;
+let root: string;
+let service: LanguageService;
+
+beforeAll(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-ts-remote-')));
+  for (const [file, content] of Object.entries(tsProject)) {
+    await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await fs.writeFile(path.join(root, file), content);
+  }
+  service = startRemoteTypeScript(workerFile, root);
+});
+afterAll(async () => {
+  await service.close();
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+describe('the TypeScript service in a worker', () => {
+  test('finds references, checks an overlay and renames, as the service in this thread does', async () => {
+    await service.prepare?.(['src/app.ts'], signal);
+    const refs = await service.references({ path: 'src/greet.ts', line: 1, column: 17 }, signal);
+    expect(refs.map((r) => `${r.path}:${r.line}`)).toContain('src/app.ts:1');
+    const broken = new Map([['src/scale.ts', 'export function scale(): number {\n  return "x";\n}\n']]);
+    const found = await service.diagnostics(['src/scale.ts'], signal, broken);
+    expect(found.map((d) => `${d.path}:${d.line} ${d.code}`)).toEqual(['src/scale.ts:2 TS2322']);
+    expect(await service.diagnostics(['src/scale.ts'], signal)).toEqual([]);
+    const renamed = await service.rename({ path: 'src/greet.ts', line: 1, column: 17 }, 'hello', {}, signal);
+    expect(Array.isArray(renamed) && renamed.map((c) => c.path)).toContain('src/app.ts');
+  });
+
+  test('a file changed on disk is read again once the worker hears of it', async () => {
+    await fs.writeFile(path.join(root, 'src/scale.ts'), 'export const s: number = "x";\n');
+    service.changed(['src/scale.ts']);
+    const found = await service.diagnostics(['src/scale.ts'], signal);
+    expect(found.map((d) => d.code)).toEqual(['TS2322']);
+  });
+
+  test('an aborted call is answered at once with the abort, and the worker goes on serving', async () => {
+    const controller = new AbortController();
+    const call = service.diagnostics(['src/app.ts'], controller.signal);
+    controller.abort(new Error('stopped by the user'));
+    await expect(call).rejects.toThrow('stopped by the user');
+    expect(await service.diagnostics(['src/app.ts'], signal)).toEqual([]);
+  });
+
+  test('a worker that dies fails the calls waiting on it and every later one, with what happened', async () => {
+    const doomed = startRemoteTypeScript(workerFile, root) as LanguageService & {
+      worker: { terminate(): Promise<number> };
+    };
+    const waiting = doomed.diagnostics(['src/app.ts'], signal);
+    await doomed.worker.terminate();
+    await expect(waiting).rejects.toThrow("the TypeScript service's worker exited");
+    await expect(doomed.references({ path: 'src/app.ts', line: 1, column: 1 }, signal)).rejects.toThrow(
+      "the TypeScript service's worker exited",
+    );
+    await doomed.close();
+  });
+});
