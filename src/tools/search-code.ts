@@ -22,14 +22,23 @@ export const searchCodeTool = defineTool({
   },
   async execute(args, ctx) {
     const index = await codeIndexOf(ctx);
-    const hits = [];
+    // Several words ("retry transport", "parse_args, Config"): each is matched on its own. Names matching all of them
+    // come first; when none does, those matching some, most words first.
+    const terms = args.query.split(/[\s,]+/).filter(Boolean);
+    const all = [];
+    const some = [];
     for (const [path, tags] of index.files) {
       for (const def of tags.definitions) {
         if (args.kind && def.kind !== args.kind) continue;
-        const score = fuzzyScore(args.query, def.name);
-        if (score > 0) hits.push({ path, def, score });
+        const scores = terms.map((term) => fuzzyScore(term, def.name)).filter((score) => score > 0);
+        if (scores.length === 0) continue;
+        const score = scores.reduce((sum, n) => sum + n, 0);
+        if (scores.length === terms.length) all.push({ path, def, score });
+        else some.push({ path, def, score: scores.length * 1000 + score });
       }
     }
+    const partial = all.length === 0 && some.length > 0;
+    const hits = partial ? some : all;
     hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.def.line - b.def.line);
     const lines = hits
       .slice(0, MAX_RESULTS)
@@ -39,6 +48,8 @@ export const searchCodeTool = defineTool({
       );
     if (hits.length > MAX_RESULTS)
       lines.push(`[${hits.length - MAX_RESULTS} more matches; refine the query]`);
+    if (partial)
+      lines.unshift(`(no ${args.kind ?? 'symbol'} matches all of ${terms.join(', ')}; these match some)`);
     if (lines.length === 0) lines.push(`(no ${args.kind ?? 'symbol'} matches ${args.query})`);
     return ok(lines.join('\n'), { matches: hits.length }, `${hits.length} symbols match ${args.query}`);
   },

@@ -88,3 +88,16 @@ describe.each(Object.keys(projects))('%s project', (lang) => {
     expect(result.output).toContain('cycles: none');
   });
 });
+
+test('search_code matches each word of a query on its own; with none matching all, those matching some, said so', async () => {
+  await ws.write(
+    'transport.py',
+    'class HTTPTransport:\n    pass\n\nclass RetryTransport:\n    pass\n\ndef retry_delay():\n    pass\n',
+  );
+  const both = await run(searchCodeTool, { query: 'retry transport' });
+  expect(both.output.split('\n')).toEqual(['transport.py:4 class RetryTransport: class RetryTransport']);
+  const some = await run(searchCodeTool, { query: 'transport, pool' });
+  expect(some.output.split('\n')[0]).toBe('(no symbol matches all of transport, pool; these match some)');
+  expect(some.output).toContain('HTTPTransport');
+  expect((await run(searchCodeTool, { query: 'zzz qqq' })).output).toBe('(no symbol matches zzz qqq)');
+});
