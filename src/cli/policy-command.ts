@@ -23,6 +23,8 @@ export interface PolicyShowOptions extends GlobalOptions {
 
 export interface PolicyCheckOptions extends GlobalOptions, ModeFlags {
   command?: string;
+  /** The command as words after `check` (`keel policy check "npm test"`), in place of --command. */
+  words?: string[];
   path?: string;
   tool?: string;
   json?: boolean;
@@ -138,8 +140,15 @@ export async function policyCheckCommand(
   out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
+    if (options.words !== undefined && options.words.length > 0) {
+      if (options.command !== undefined)
+        throw new UsageError('give the command once: after check, or with --command');
+      options = { ...options, command: options.words.join(' ') };
+    }
     if ((options.command === undefined) === (options.path === undefined)) {
-      throw new UsageError('give either --command "<cmd>" or --path <path> --tool <name>');
+      throw new UsageError(
+        'give either a command ("<cmd>" or --command "<cmd>") or --path <path> --tool <name>',
+      );
     }
     if (options.path !== undefined && options.tool === undefined) {
       throw new UsageError('--path needs --tool <name>, e.g. --tool write_file');

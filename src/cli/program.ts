@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './global-options.js';
 import { allowOption, type ModeFlags, modeOption, probeEarly } from './mode-options.js';
+import type { PolicyCheckOptions } from './policy-command.js';
 
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
@@ -240,13 +241,19 @@ Start it as you start other agents:
   policy
     .command('check')
     .description('decide a command or a file tool call as the agent would: exit 0 allow, 1 ask, 2 deny')
+    .argument('[command...]', 'the shell command to check, quoted: keel policy check "npm test"')
     .option('--command <cmd>', 'the shell command to check')
     .option('--path <path>', 'the path a file tool would touch (with --tool)')
     .option('--tool <name>', 'the tool for --path: write_file, create_directory, delete_path, read_file, ...')
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--json', 'print {"decision": ..., "reasons": [...]}')
-    .action(lazyAction(async () => (await import('./policy-command.js')).policyCheckCommand));
+    .action(
+      lazyAction(async () => {
+        const { policyCheckCommand } = await import('./policy-command.js');
+        return (words: string[], options: PolicyCheckOptions) => policyCheckCommand({ ...options, words });
+      }),
+    );
 
   program
     .command('audit')

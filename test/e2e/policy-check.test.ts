@@ -84,6 +84,16 @@ describe('keel policy check', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('takes the command after check as --command does, and refuses it given both ways', async () => {
+    const args = ['policy', 'check', '--cwd', ws, '--config', configFile, '--json'];
+    const r = await runCli([...args, 'git push origin main']);
+    expect(r.code).toBe(2);
+    expect(jsonLine(r.stdout)).toMatchObject({ decision: 'deny' });
+    const both = await runCli([...args, '--command', 'ls', 'git status']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give the command once: after check, or with --command');
+  });
+
   it('returns 1 or 2 for ask or deny and prints the decision as one JSON line', async () => {
     const asked = await check({ command: 'make', mode: 'interactive', json: true });
     expect(asked.code).toBe(1);
@@ -139,7 +149,7 @@ describe('keel policy check', () => {
       await check({ command: 'ls', allow: ['make && rm -rf x'] }),
     ];
     const messages = [
-      'give either --command',
+      'give either a command ("<cmd>" or --command "<cmd>")',
       '--path needs --tool',
       'no tool named nope',
       'command rule "make && rm -rf x" is not a single simple command',
