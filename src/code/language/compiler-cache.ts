@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Script } from 'node:vm';
+import { threadId } from 'node:worker_threads';
 
 export interface CachedModule {
   exports: unknown;
@@ -62,7 +63,8 @@ export function requireCached(file: string, dir: string | undefined): CachedModu
       saved = true;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const temp = `${cacheFile}.${process.pid}.tmp`;
+        // Per thread: each TypeScript worker of a process loads the compiler on its own.
+        const temp = `${cacheFile}.${process.pid}.${threadId}.tmp`;
         writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
         renameSync(temp, cacheFile);
         // The caches of earlier versions of the file.

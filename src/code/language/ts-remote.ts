@@ -145,7 +145,12 @@ class RemoteTypeScriptService implements LanguageService {
   }
 
   async close(): Promise<void> {
-    // The worker saves the compiler's code cache, then is ended (a call it is busy with is not waited for).
+    // Busy (a program build the run no longer waits for), the worker is ended at once; idle, it first saves the
+    // compiler's code cache for the next run.
+    if (this.#pending.size > 0) {
+      await this.worker.terminate();
+      return;
+    }
     await Promise.race([
       this.#call({ method: 'close' }),
       new Promise((resolve) => setTimeout(resolve, 2000).unref()),

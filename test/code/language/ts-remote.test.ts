@@ -54,6 +54,13 @@ describe('the TypeScript service in a worker', () => {
     expect(await service.diagnostics(['src/app.ts'], signal)).toEqual([]);
   });
 
+  test('closed while busy, the worker is ended at once; the call waiting on it fails', async () => {
+    const busy = startRemoteTypeScript(workerFile, root);
+    const waiting = busy.prepare?.(['src/app.ts'], signal);
+    await busy.close();
+    await expect(waiting).rejects.toThrow("the TypeScript service's worker exited");
+  });
+
   test('a worker that dies fails the calls waiting on it and every later one, with what happened', async () => {
     const doomed = startRemoteTypeScript(workerFile, root) as LanguageService & {
       worker: { terminate(): Promise<number> };
