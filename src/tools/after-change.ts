@@ -212,10 +212,17 @@ export async function withNewErrors(
   const notes = [skipped, note].filter((n) => n !== undefined);
   const output = [result.output, ...notes].join('\n');
   if (errors.length === 0) return notes.length > 0 ? { ...result, output } : result;
-  const head = `${errors.length} new error${errors.length === 1 ? '' : 's'} after this change:`;
+  const count = `${errors.length} new error${errors.length === 1 ? '' : 's'}`;
   return {
     ...result,
-    output: [output, head, ...formatDiagnostics(errors)].join('\n'),
+    output: [output, `${count} after this change:`, ...formatDiagnostics(errors)].join('\n'),
     metadata: { ...result.metadata, new_errors: errors.length },
+    // The user sees them too: counted on the summary line, the first few under the diff.
+    ...(result.display !== undefined ? { display: withErrors(result.display, count, errors) } : {}),
   };
+}
+
+function withErrors(display: string, count: string, errors: readonly Diagnostic[]): string {
+  const [summary = '', ...rest] = display.split('\n');
+  return [`${summary} · ${count}`, ...rest, ...formatDiagnostics(errors, 3)].join('\n');
 }

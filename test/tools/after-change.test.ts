@@ -69,6 +69,8 @@ test('a service that must first load what it checks is given the whole budget fo
     'edited a.ts\n1 new error after this change:\n  a.ts:1:7: TS2322 Type "s" is not a number.',
   );
   expect(service.calls).toEqual(['prepare', 'diagnostics', 'diagnostics before']);
+  // What the user sees: the count on the summary line, the errors under it.
+  expect(result.display).toBe('edited a.ts · 1 new error\n  a.ts:1:7: TS2322 Type "s" is not a number.');
 });
 
 test('a file of megabytes (generated, bundled) is not checked after a change, and the result says so', async () => {
