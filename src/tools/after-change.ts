@@ -113,16 +113,27 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
     ].slice(0, MAX_REMOVED);
     if (removed.length === 0) continue;
     let naming: string[] = [];
+    let until = Number.POSITIVE_INFINITY;
     try {
-      naming = await filesNaming(ctx, service, removed, files, signal);
+      naming = await filesNaming(ctx, service, removed, files, ctx.signal);
       const checked = naming.slice(0, MAX_IMPORTERS);
-      if (checked.length > 0) errors.push(...(await newErrors(service, files, checked, signal, deadline)));
+      if (checked.length > 0) {
+        // Their first check is loading too (a language server opening them, another project's program): bounded
+        // by a budget of its own, and the check has its own after it.
+        await service
+          .prepare?.(checked, AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]))
+          .catch(() => undefined);
+        ctx.signal.throwIfAborted();
+        until = Date.now() + budget;
+        const own = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
+        errors.push(...(await newErrors(service, files, checked, own, until)));
+      }
       if (naming.length > checked.length)
         notes.push(unchecked(naming.slice(checked.length), removed, 'not checked (too many)'));
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       const why =
-        Date.now() > deadline
+        Date.now() > until
           ? `not checked within ${budget / 1000} s`
           : `not checked: ${error instanceof Error ? error.message : String(error)}`;
       notes.push(unchecked(naming, removed, why));

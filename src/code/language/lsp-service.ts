@@ -53,7 +53,8 @@ export class LspLanguageService implements LanguageService {
   #documents: LspDocuments;
   #restarts = 0;
   #closed = false;
-  #prepared = false;
+  /** Files whose first diagnostics were had (prepare). */
+  readonly #prepared = new Set<string>();
   /** One operation at a time: an overlay must not be seen by a rename running beside it. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -213,13 +214,15 @@ export class LspLanguageService implements LanguageService {
   }
 
   /**
-   * The server's first diagnostics, which a cold server (pyright reading the project and its stubs) takes seconds
-   * to publish: had once before a check's budget starts, so the check times only itself. Later calls do nothing.
+   * The first diagnostics of files not yet asked about, which a server publishes slowly (a cold pyright reads the
+   * project and its stubs first; a file newly opened is analysed with what it imports): had before a check's
+   * budget starts, so the check times only itself.
    */
   async prepare(paths: string[], signal: AbortSignal): Promise<void> {
-    if (this.#prepared) return;
-    this.#prepared = true;
-    await this.diagnostics(paths, signal).catch(() => undefined);
+    const fresh = paths.filter((p) => !this.#prepared.has(p));
+    if (fresh.length === 0) return;
+    for (const p of fresh) this.#prepared.add(p);
+    await this.diagnostics(fresh, signal).catch(() => undefined);
   }
 
   diagnostics(
