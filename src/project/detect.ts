@@ -101,8 +101,12 @@ async function packageJsonDetails(
     typeof pkg.packageManager === 'string' ? /^[a-z]+/.exec(pkg.packageManager)?.[0] : undefined;
   if (declared) found.packageManagers.add(declared, 'package.json');
   const workspaces = Array.isArray(pkg.workspaces) ? pkg.workspaces : prop(pkg, 'workspaces', 'packages');
+  // The `workspaces` field is npm's, yarn's and bun's alike: named after the package manager in use.
+  const manager =
+    ['yarn', 'bun'].find((pm) => declared === pm || found.packageManagers.list.some((f) => f.name === pm)) ??
+    'npm';
   if (Array.isArray(workspaces) && workspaces.length > 0)
-    found.workspaces.add(`npm workspaces (${workspaces.join(', ')})`, 'package.json');
+    found.workspaces.add(`${manager} workspaces (${workspaces.join(', ')})`, 'package.json');
   const lockfiles = ['npm', 'pnpm', 'yarn', 'bun'];
   if (!found.packageManagers.list.some((f) => lockfiles.includes(f.name)))
     found.packageManagers.add('npm (no lockfile)', 'package.json');
@@ -114,6 +118,19 @@ class Findings {
     if (!this.list.some((f) => f.name === name)) this.list.push({ name, from });
   }
 }
+
+/** The manifests, the root's first; a monorepo's hundreds of package manifests counted past the first ten. */
+function manifestList(manifests: readonly string[]): string {
+  if (manifests.length === 0) return 'none';
+  const ordered = [...manifests].sort(
+    (a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1),
+  );
+  const shown = ordered.slice(0, MAX_MANIFESTS_SHOWN).join(', ');
+  const more = ordered.length - MAX_MANIFESTS_SHOWN;
+  return more > 0 ? `${shown} and ${more} more` : shown;
+}
+
+const MAX_MANIFESTS_SHOWN = 10;
 
 export function formatProjectType(type: ProjectType, truncated: boolean): string {
   const list = (items: Finding[]) =>
@@ -129,6 +146,6 @@ export function formatProjectType(type: ProjectType, truncated: boolean): string
     `frameworks: ${list(type.frameworks)}`,
     `test frameworks: ${list(type.testFrameworks)}`,
     `workspaces: ${list(type.workspaces)}`,
-    `manifests: ${type.manifests.length === 0 ? 'none' : type.manifests.join(', ')}`,
+    `manifests: ${manifestList(type.manifests)}`,
   ].join('\n');
 }

@@ -125,8 +125,11 @@ export function prop(value: unknown, ...keys: string[]): unknown {
 
 /** Files at most `depth` directories below the root (0: the root itself) whose base name is `name`. */
 export function filesNamed(scan: ProjectScan, name: string, depth = 2): string[] {
-  return scan.files.filter((f) => {
+  const found = scan.files.filter((f) => {
     const parts = f.split('/');
     return parts.length - 1 <= depth && parts.at(-1) === name;
   });
+  // Shallowest first, then by path: the root's own file is the one named, not the walk's first.
+  const level = (f: string) => f.split('/').length;
+  return found.sort((a, b) => level(a) - level(b) || (a < b ? -1 : a > b ? 1 : 0));
 }

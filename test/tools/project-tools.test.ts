@@ -157,6 +157,25 @@ describe('detect_project_type', () => {
     expect(output).toContain('flutter_test (pubspec.yaml)');
   });
 
+  it("names a yarn monorepo's workspaces after yarn, the root's tsconfig, and counts manifests past ten", async () => {
+    const packages = Object.fromEntries(
+      Array.from({ length: 14 }, (_, i) => [`packages/p${String(i).padStart(2, '0')}/package.json`, '{}']),
+    );
+    const w = await project({
+      'codemods/a/tsconfig.json': '{}',
+      ...packages,
+      'package.json': JSON.stringify({ packageManager: 'yarn@4.1.0', workspaces: ['packages/*'] }),
+      'tsconfig.json': '{}',
+    });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('workspaces: yarn workspaces (packages/*) (package.json)');
+    expect(output).toContain('typescript (tsc) (tsconfig.json)');
+    expect(output).toContain(
+      'manifests: package.json, packages/p00/package.json, packages/p01/package.json, packages/p02/package.json',
+    );
+    expect(output).toContain('packages/p08/package.json and 5 more');
+  });
+
   it('reports npm workspaces and a path that is not a directory as a failure the model reads', async () => {
     const w = await project({ 'package.json': JSON.stringify({ workspaces: ['packages/*'] }), 'a.txt': 'x' });
     const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
