@@ -2,9 +2,9 @@
 // dependency and build directories, capped; plus small helpers to read the manifests among them.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { SKIPPED_DIRS, walkFiles } from './file-walk.js';
+import { SKIPPED_DIRS, walkEntries, walkFiles } from './file-walk.js';
 
-/** A project larger than this is described from its first files in name order. */
+/** A project larger than this is described from its first files in name order, and the root's own files. */
 export const MAX_SCANNED_FILES = 20_000;
 /** Manifests and configs larger than this are not read (a lockfile is only noticed, never parsed). */
 const MAX_READ_BYTES = 256 * 1024;
@@ -22,15 +22,28 @@ export interface ProjectScan {
   readJson(file: string): Promise<Record<string, unknown> | undefined>;
 }
 
-export async function scanProject(root: string, signal: AbortSignal): Promise<ProjectScan> {
+export async function scanProject(
+  root: string,
+  signal: AbortSignal,
+  limit = MAX_SCANNED_FILES,
+): Promise<ProjectScan> {
   const files: string[] = [];
   let truncated = false;
   for await (const full of walkFiles(root, root, signal, (name) => SKIPPED_DIRS.has(name))) {
-    if (files.length >= MAX_SCANNED_FILES) {
+    if (files.length >= limit) {
       truncated = true;
       break;
     }
     files.push(path.relative(root, full).split(path.sep).join('/'));
+  }
+  // Cut short in name order, the walk missed the root's own files after the big directory (babel's packages/ hid
+  // tsconfig.json and yarn.lock): they describe the project most, so they are always in.
+  if (truncated) {
+    const listed = new Set(files);
+    for await (const entry of walkEntries(root, root, { signal, recursive: false })) {
+      const rel = path.relative(root, entry.path).split(path.sep).join('/');
+      if (entry.isFile && !listed.has(rel)) files.push(rel);
+    }
   }
   const present = new Set(files);
   const texts = new Map<string, Promise<string | undefined>>();
