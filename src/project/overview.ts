@@ -52,19 +52,54 @@ export async function projectOverview(scan: ProjectScan, options: OverviewOption
 }
 
 /** The title and text up to the second heading, capped. */
+/**
+ * A README's text without what only renders as pictures: HTML comments, badges and images, HTML tags (their text
+ * kept; `<h2>` as a heading), outside code fences; the blank lines they leave collapsed.
+ */
+function withoutMarkup(text: string): string {
+  let fenced = false;
+  const lines: string[] = [];
+  for (const line of text.replace(/<!--[\s\S]*?-->/g, '').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^\s*(```|~~~)/.test(line)) {
+      lines.push(line);
+      continue;
+    }
+    const heading = /^\s*<h([1-6])[^>]*>(.*?)<\/h\1>\s*$/i.exec(line);
+    if (heading) {
+      lines.push(`${'#'.repeat(Number(heading[1]))} ${heading[2]!.replace(/<[^>]+>/g, '').trim()}`);
+      continue;
+    }
+    const cleaned = line
+      .replace(/\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)/g, '')
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+      .replace(/<[^>]+>/g, '')
+      .trimEnd();
+    // A line that was only markup goes; a blank line stays.
+    if (cleaned.trim() !== '' || line.trim() === '') lines.push(cleaned);
+  }
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+/, '');
+}
+
 export function firstSection(text: string): string {
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const lines = withoutMarkup(text.replace(/\r\n/g, '\n')).split('\n');
   const isHeading = (i: number) =>
     /^#{1,6}\s/.test(lines[i]!) || (lines[i]!.trim() !== '' && /^(=+|-+)\s*$/.test(lines[i + 1] ?? ''));
+  // The section ends at the first heading after some text: the title (or the badges' place) opens it.
   let end = lines.length;
-  let seen = false;
+  let prose = false;
   for (let i = 0; i < lines.length; i++) {
-    if (!isHeading(i)) continue;
-    if (seen) {
-      end = i;
-      break;
-    }
-    seen = true;
+    if (isHeading(i)) {
+      if (prose) {
+        end = i;
+        break;
+      }
+      // A setext heading's underline is part of it.
+      if (!/^#/.test(lines[i]!)) i++;
+    } else if (lines[i]!.trim() !== '') prose = true;
   }
   const joined = lines.slice(0, Math.min(end, MAX_README_LINES)).join('\n').trim();
   return joined.length > MAX_README_CHARS ? `${joined.slice(0, MAX_README_CHARS)}…` : joined;

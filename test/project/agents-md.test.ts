@@ -50,9 +50,33 @@ describe('initPrompt', () => {
 });
 
 describe('firstSection', () => {
-  it('ends at the second heading, ATX or setext', () => {
+  it('ends at the first heading after some text, ATX or setext', () => {
     expect(firstSection('# T\n\nIntro.\n\n## Install\n\nnpm ci\n')).toBe('# T\n\nIntro.');
     expect(firstSection('T\n=\n\nIntro.\n\nInstall\n-------\nnpm ci\n')).toBe('T\n=\n\nIntro.');
+    expect(firstSection('# T\n## Sub\n\nIntro.\n## Install\n')).toBe('# T\n## Sub\n\nIntro.');
+  });
+
+  it('leaves out what only renders as pictures: badges, images, HTML tags and comments, not code', () => {
+    const readme = [
+      '<p align="center">',
+      '  <a href="https://x.org/"><img alt="logo" src="logo.png" width="350"></a>',
+      '</p>',
+      '<!-- a comment',
+      'over lines -->',
+      '<p align="center"><strong>HTTPX</strong> <em>- A next-generation HTTP client.</em></p>',
+      '',
+      '[![Build](https://ci/badge.svg)](https://ci) ![cov](https://cov.svg)',
+      '',
+      'Install it:',
+      '```html',
+      '<script src="x.js"></script>',
+      '```',
+      '<h2 align="center">Supporting</h2>',
+      'Backers.',
+    ].join('\n');
+    expect(firstSection(readme)).toBe(
+      'HTTPX - A next-generation HTTP client.\n\nInstall it:\n```html\n<script src="x.js"></script>\n```',
+    );
   });
 
   it('caps a long opening', () => {
