@@ -2,6 +2,7 @@
 // service of each file (new errors only: the file's errors before the change are subtracted), within 2 s.
 import { removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
+import { SKIPPED_DIRS } from '../project/file-walk.js';
 import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
 import type { ToolContext, ToolResult } from './tool.js';
 
@@ -181,7 +182,9 @@ async function filesNaming(
   signal: AbortSignal,
 ): Promise<string[]> {
   const found: string[] = [];
-  const argv = [...RG_BASE_ARGS, '--files-with-matches', '--word-regexp', '--fixed-strings'];
+  // Dependencies, build output and vendored code are no users to check, ignored by git or not.
+  const skipped = [...SKIPPED_DIRS].map((dir) => `--glob=!**/${dir}/**`);
+  const argv = [...RG_BASE_ARGS, ...skipped, '--files-with-matches', '--word-regexp', '--fixed-strings'];
   await runRipgrep(await bundledRgPath(), [...argv, ...names.flatMap((n) => ['-e', n]), '--', '.'], {
     cwd: ctx.workspace.root,
     signal,

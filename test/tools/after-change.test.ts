@@ -97,6 +97,7 @@ test('files naming an export the change took away, not checked in time, are name
   await ws.write('units.ts', 'export function feetToMetres() {}\n');
   await ws.write('height.ts', "import { toMetres } from './units';\n");
   await ws.write('notes.md', 'toMetres, in prose: no service handles it\n');
+  await ws.write('node_modules/units/index.d.ts', 'export declare function toMetres(): void;\n');
   const asked: string[][] = [];
   // Checks the changed file at once; a file in another project of the repository needs longer than the budget.
   const service: LanguageService = {
