@@ -18,6 +18,7 @@ import { RepetitionGuard } from './repetition.js';
 import { steeringNote } from './steering.js';
 import { type CallAssessment, runToolBatch, type ToolOutcome } from './tool-batch.js';
 import type { ToolOffer } from './tool-offer.js';
+import type { ToolSpend } from './tool-spend.js';
 import { turnWarning } from './turn-warnings.js';
 
 export type { CallAssessment, ToolOutcome } from './tool-batch.js';
@@ -42,6 +43,8 @@ export interface LoopExecutor {
 
 export interface LoopOptions {
   model: Model;
+  /** What the run's tools spend on model requests of their own (sub-agents, page condensing): in its totals. */
+  toolSpend?: ToolSpend;
   /** The run's tool executor, as a value: the tools it offers and how it runs and assesses their calls. */
   executor: LoopExecutor;
   /** Classify the user's message and steer the model with a note on it (the coding agent; not keel init). */
@@ -74,7 +77,10 @@ export interface LoopResult {
   answer: string;
   turns: number;
   toolCalls: number;
+  /** The run's own requests and what its tools spent on theirs (LoopOptions.toolSpend). */
   usage: Usage;
+  /** At the list prices of the models used; undefined when one is unknown. */
+  costUsd?: number;
   /** Set when reason is failed. */
   error?: KeelError;
 }
@@ -232,23 +238,31 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   let partial = '';
   let autoCompact = options.autoCompact;
   const end = (reason: RunEndReason, error?: KeelError): LoopResult => {
+    const own = usageCost(state.usage, model.capabilities?.price);
+    const spent = options.toolSpend?.take();
+    const usage = spent ? addUsage(state.usage, spent.usage) : state.usage;
+    const cost = !spent
+      ? own
+      : own === undefined || spent.costUsd === undefined
+        ? undefined
+        : own + spent.costUsd;
     const result: LoopResult = {
       reason,
       answer: state.answer,
       turns: state.turns,
       toolCalls: state.toolCalls,
-      usage: state.usage,
+      usage,
+      ...(cost === undefined ? {} : { costUsd: cost }),
       error,
     };
     if (error) emit({ type: 'error', code: error.code, message: error.message, hint: error.hint });
-    const cost = usageCost(state.usage, model.capabilities?.price);
     emit({
       type: 'run_end',
       reason,
       answer: state.answer,
       turns: state.turns,
       tool_calls: state.toolCalls,
-      usage: { ...usageCounts(state.usage), ...(cost === undefined ? {} : { cost_usd: cost }) },
+      usage: { ...usageCounts(usage), ...(cost === undefined ? {} : { cost_usd: cost }) },
     });
     return result;
   };

@@ -109,7 +109,10 @@ type RunEvent =
       /** Absolute paths a file tool created, changed or deleted (a command's changes cannot be known). */
       changed?: string[];
     }
-  /** One model call's tokens; input_tokens counts cached ones too (cache_read_tokens, cache_write_tokens of it). */
+  /**
+   * One model call's tokens; input_tokens counts cached ones too (cache_read_tokens, cache_write_tokens of it).
+   * Turn 0: a tool's own request (web_fetch condensing a page), no turn's.
+   */
   | ({ type: 'usage'; turn: number } & UsageCounts)
   /** What the user's message asks for, from a local classifier (no model call); it steers the system prompt. */
   | {

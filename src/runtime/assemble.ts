@@ -8,6 +8,7 @@ import type { Conversation } from '../agent/conversation.js';
 import { type LoopOptions, runLoop } from '../agent/loop.js';
 import { OfferedTools } from '../agent/offered-tools.js';
 import { ToolOffer } from '../agent/tool-offer.js';
+import { ToolSpend } from '../agent/tool-spend.js';
 import { cacheDir } from '../config/paths.js';
 import { TodoBoard } from '../core/todo-board.js';
 import { withServers } from '../mcp/start.js';
@@ -118,6 +119,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
   const languages = runLanguages(workspace.root, config);
+  // What the tools spend on model requests of their own (sub-agents, page condensing): in each run's totals.
+  const toolSpend = new ToolSpend();
   const toolParts: ToolContextParts = {
     workspace,
     runner: commands.runner,
@@ -131,7 +134,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     diagnostics: config.code.diagnostics,
     ...(options.askUser ? { askUser: options.askUser } : {}),
     web: webAccess(config, env, model),
-    condense: modelCondenser(model),
+    condense: modelCondenser(model, toolSpend, emit),
     ...(options.files ? { files: options.files } : {}),
   };
   // Sub-agents share the executor's context, so the tool contexts gain them once it exists.
@@ -181,6 +184,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
         agents,
         flush: events.flush,
         outputDir: join(outputRoot, runId),
+        spend: toolSpend,
       })
     : undefined;
   if (subagents) contexts = toolContexts({ ...toolParts, subagents });
@@ -221,6 +225,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const loopOptions: Omit<LoopOptions, 'signal'> = {
     model,
     executor,
+    toolSpend,
     // keel init's own prompt asks for a file, not a task to steer.
     intent: options.systemPrompt === undefined,
     // The state a turn's calls left is recorded as the next request goes out, while the model thinks: the run's end

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Conversation } from '../agent/conversation.js';
 import { runLoop } from '../agent/loop.js';
+import { ToolSpend } from '../agent/tool-spend.js';
 import { providerNames } from '../config/provider-schema.js';
 import type { KeelConfig } from '../config/schema.js';
 import { UsageError } from '../core/errors.js';
@@ -57,6 +58,8 @@ export interface SubagentParts {
   flush: () => Promise<void>;
   /** The run's folder of oversized results; a sub-agent's go in a folder of their own (its call ids may repeat the run's). */
   outputDir?: string;
+  /** Where the run counts what its tools spend on model requests: each sub-agent run's usage and cost. */
+  spend?: ToolSpend;
 }
 
 /** Whether `mode` lets through anything `than` would not (the modes, least to most autonomous). */
@@ -110,7 +113,12 @@ function limiter(limit: number) {
 }
 
 /** The sub-agents of the run (depth 0), or of a sub-agent (`path`: its task call's id, `T1`). */
-export function createSubagents(parts: SubagentParts, depth = 0, path = ''): Subagents {
+export function createSubagents(
+  parts: SubagentParts,
+  depth = 0,
+  path = '',
+  spend: ToolSpend | undefined = parts.spend,
+): Subagents {
   const summaries: AgentSummary[] = parts.agents.map((a) => ({ name: a.name, description: a.description }));
   const find = (name: string | undefined) =>
     name === undefined ? undefined : parts.agents.find((a) => a.name === name);
@@ -150,9 +158,11 @@ export function createSubagents(parts: SubagentParts, depth = 0, path = ''): Sub
       .filter((name) => name !== 'task')
       .map((name) => parts.registry.get(name)!)
       .filter(Boolean);
+    // What this sub-agent's own sub-agents spend is in its totals, and through them in the run's.
+    const childSpend = new ToolSpend();
     const child =
       names.includes('task') && childDepth < MAX_TASK_DEPTH
-        ? createSubagents(parts, childDepth, parent)
+        ? createSubagents(parts, childDepth, parent, childSpend)
         : undefined;
     if (child) tools.push(taskTool(summaries) as Tool);
     const registry = createRegistry(tools);
@@ -204,7 +214,9 @@ export function createSubagents(parts: SubagentParts, depth = 0, path = ''): Sub
       maxTurns: parts.config.agent.max_turns,
       signal: call.signal,
       maxToolArgumentBytes: Math.min(parts.config.agent.max_tool_argument_kb * 1024, budget * 2),
+      toolSpend: childSpend,
     });
+    spend?.add(ended.usage, ended.costUsd);
     const outcome: TaskOutcome = {
       agent: agent?.name ?? 'default',
       reason: ended.reason,

@@ -1,6 +1,8 @@
 // A run's web access for the tools (safety.web, web.search with its key from the credential store) and the model
 // condensing a fetched page (web_fetch's prompt): one request, no tools.
+import type { ToolSpend } from '../agent/tool-spend.js';
 import type { KeelConfig } from '../config/schema.js';
+import { type AgentEvent, usageCounts } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import { CredentialStore } from '../providers/credentials.js';
@@ -68,9 +70,14 @@ function nativeSearch(model: Model, url: string): NativeSearch {
 const CONDENSE_SYSTEM =
   'You condense a web page for a coding agent. Answer only from the page, concisely, keeping exact names, versions, code and URLs that matter. Say so when the page does not answer.';
 
-/** The run's model, asked once without tools to condense a page as the prompt asks; its text answer. */
+/**
+ * The run's model, asked once without tools to condense a page as the prompt asks; its text answer. What the request
+ * spends is in the run's totals (`spend`) and a usage event (turn 0: no turn's request) for the session and /cost.
+ */
 export function modelCondenser(
   model: Model,
+  spend?: ToolSpend,
+  emit?: (event: AgentEvent) => void,
 ): (text: string, prompt: string, signal: AbortSignal) => Promise<string> {
   return async (text, prompt, signal) => {
     const messages: Message[] = [
@@ -80,6 +87,10 @@ export function modelCondenser(
     let answer = '';
     for await (const event of model.stream({ messages, tools: [], signal })) {
       if (event.type === 'text') answer += event.delta;
+      else if (event.type === 'usage') {
+        spend?.addPriced(event.usage, model.capabilities?.price);
+        emit?.({ type: 'usage', turn: 0, ...usageCounts(event.usage) });
+      }
       // A retried response starts again.
       else if (event.type === 'retry') answer = '';
     }

@@ -108,6 +108,16 @@ describe('the task tool', () => {
     const read = events.find((e) => e.type === 'tool_result' && e.name === 'read_file');
     expect(read?.parent).toBe('t1');
     expect(events.filter((e) => e.type === 'run_end' && e.parent === undefined)).toHaveLength(1);
+    // What the sub-agent's requests spent is in the run's totals: its run_end, the result.
+    const spent = (e: AgentEvent | undefined) => (e?.type === 'run_end' ? e.usage.input_tokens : undefined);
+    const own = events.filter((e) => e.type === 'usage' && e.parent === undefined);
+    const all = events.filter((e) => e.type === 'usage');
+    const sum = (list: AgentEvent[]) => list.reduce((n, e) => n + (e.type === 'usage' ? e.input_tokens : 0), 0);
+    expect(all.length).toBe(4);
+    expect(sum(own)).toBeLessThan(sum(all));
+    expect(spent(events.find((e) => e.type === 'run_end' && e.parent === 't1'))).toBe(sum(all) - sum(own));
+    expect(spent(events.find((e) => e.type === 'run_end' && e.parent === undefined))).toBe(sum(all));
+    expect(result.usage.inputTokens).toBe(sum(all));
     const record = await readSession(run.session!.file);
     expect(sessionMessages(record!).map((m) => m.role)).toEqual([
       'system',
