@@ -263,7 +263,9 @@ async function showTasks(args: string, chat: ChatContext): Promise<void> {
   const tasks = taskRuns((await readSession(file))?.events ?? []);
   if (tasks.length === 0) return chat.note('no sub-agent task has run in this chat\n');
   if (!args.trim()) {
-    const list = tasks.map((t, i) => `${i + 1}. ${t.description} (${t.lines.length} tool calls)`);
+    const list = tasks.map(
+      (t, i) => `${i + 1}. ${t.description} (${t.lines.length} tool call${t.lines.length === 1 ? '' : 's'})`,
+    );
     return chat.print(`${list.join('\n')}\n`);
   }
   const n = Number(args.trim());

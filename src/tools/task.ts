@@ -68,7 +68,8 @@ export function taskTool(agents: readonly AgentSummary[]) {
         return fail(error instanceof Error ? error.message : String(error));
       }
       const { usage } = outcome;
-      const spent = `${outcome.turns} turns, ${outcome.toolCalls} tool calls, ${usage.input_tokens} in / ${usage.output_tokens} out tokens`;
+      const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+      const spent = `${plural(outcome.turns, 'turn')}, ${plural(outcome.toolCalls, 'tool call')}, ${usage.input_tokens} in / ${usage.output_tokens} out tokens`;
       const metadata = {
         agent: outcome.agent,
         reason: outcome.reason,

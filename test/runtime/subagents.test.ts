@@ -101,7 +101,7 @@ describe('the task tool', () => {
     const results = messages(parentNext!).filter((m) => m.role === 'tool');
     expect(results).toHaveLength(1);
     expect(results[0]!.content).toMatch(
-      /^SUMMARY: a\.ts exports one constant\.\n\[task default: 2 turns, 1 tool calls, \d+ in \/ \d+ out tokens\]/,
+      /^SUMMARY: a\.ts exports one constant\.\n\[task default: 2 turns, 1 tool call, \d+ in \/ \d+ out tokens\]/,
     );
 
     // The sub-agent's events carry the task call's id; the session keeps them but replays only the parent's.
@@ -141,7 +141,7 @@ describe('the task tool', () => {
     await tasks.run('', chat as unknown as ChatContext);
     await tasks.run('1', chat as unknown as ChatContext);
     await tasks.run('2', chat as unknown as ChatContext);
-    expect(shown[0]).toBe('1. summarise a (1 tool calls)\n');
+    expect(shown[0]).toBe('1. summarise a (1 tool call)\n');
     expect(shown.slice(1, 3).join('')).toMatch(/^task 1: summarise a\n✓ read_file \{"path":"a\.ts"\}/);
     expect(shown[3]).toBe('usage: /tasks [n], n from 1 to 1\n');
   });
