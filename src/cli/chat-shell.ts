@@ -1,12 +1,17 @@
 // `!<command>` in the chat: the user's own command, through the policy like any (asked about, checkpointed,
-// audited); its output waits and goes to the model with the next message (no model turn of its own).
+// audited), its output shown to the user whole; the output waits and goes to the model with the next message (no
+// model turn of its own).
+
 import type { Run } from '../runtime/assemble.js';
+import type { ToolResult } from '../tools/tool.js';
+import { sanitize } from '../ui/sanitize.js';
 
 export class UserShell {
   private pending: string[] = [];
   private count = 0;
 
-  async run(agent: Run, command: string, signal: AbortSignal): Promise<void> {
+  /** Runs `command`; `show` gets what it printed (stdout, then stderr under its label), as the terminal shows it. */
+  async run(agent: Run, command: string, signal: AbortSignal, show?: (text: string) => void): Promise<void> {
     this.count += 1;
     const call = {
       id: `user-shell-${this.count}`,
@@ -14,6 +19,8 @@ export class UserShell {
       input: JSON.stringify({ command }),
     };
     const result = await agent.executor.execute(call, 0, signal);
+    const printed = commandPrinted(result);
+    if (printed && show) show(`${sanitize(printed)}\n`);
     const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
     this.pending.push(`I ran \`${command}\` myself:\n${output}`);
   }
@@ -24,4 +31,13 @@ export class UserShell {
     this.pending = [];
     return text;
   }
+}
+
+/** What the command printed, from its result for the model: without the exit code line, stdout unlabelled when alone. */
+export function commandPrinted(result: ToolResult): string {
+  const lines = result.output.split('\n');
+  const body = (lines[0]?.startsWith('exit code:') ? lines.slice(1) : lines).join('\n').replace(/\n+$/, '');
+  return body.startsWith('stdout:\n') && !body.includes('\nstderr:\n')
+    ? body.slice('stdout:\n'.length)
+    : body;
 }

@@ -152,7 +152,12 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!(await settled()) || !agent) return;
     running = new AbortController();
     try {
-      await userShell.run(agent, command, running.signal);
+      await userShell.run(
+        agent,
+        command,
+        running.signal,
+        options.output === 'text' ? screen.print : undefined,
+      );
     } finally {
       running = undefined;
     }

@@ -464,6 +464,8 @@ describe('chat', () => {
     expect(s.requests[2]!.rawBody).toContain('what is in a.txt?');
     expect(s.requests[2]!.rawBody).toContain('It says A.');
     expect(s.requests[2]!.rawBody).toContain('I ran `cat a.txt` myself:');
+    // The user sees what the command printed, not only that it ran.
+    expect(r.stdout).toContain('It says A.\nA\n');
   });
 
   it('asks before running a command beyond the read-only set, and runs it only when approved', async () => {
