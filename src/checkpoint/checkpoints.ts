@@ -12,8 +12,11 @@ export const skippedPathSchema = once(() =>
   z.object({
     /** Workspace-relative; a directory ends with `/`. */
     path: z.string(),
-    /** `nested`: a file a call wrote inside a nested git repository (`repo`), whose files checkpoints do not hold. */
-    reason: z.enum(['size', 'generated', 'history', 'limit', 'nested']),
+    /**
+     * `nested`: a file a call wrote inside a nested git repository (`repo`), whose files checkpoints do not hold.
+     * `encoding`: a file whose name is not UTF-8 (shown with U+FFFD): no checkpoint can hold it.
+     */
+    reason: z.enum(['size', 'generated', 'history', 'limit', 'nested', 'encoding']),
     repo: z.string().optional(),
     size: z.number().optional(),
     /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
@@ -82,6 +85,8 @@ export interface RestoreResult {
   handEdits?: FileChange[];
   /** The target's files over checkpoints.max_file_mb, and whether each is as it was then (so nothing was lost). */
   large?: (LargeFile & { now: 'unchanged' | 'changed' | 'deleted' })[];
+  /** Files whose names are not UTF-8 (shown with U+FFFD): in no checkpoint, so the restore left them as they are. */
+  left?: string[];
 }
 
 /** Where one workspace's checkpoints are kept, and how: shared by the git store and the copy store. */

@@ -9,6 +9,7 @@ import {
   checkpointMetaSchema,
   type FileChange,
   type RestoreResult,
+  type SkippedPath,
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
@@ -114,6 +115,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     return hash;
   };
 
+  /** What the last snapshot left out (the restore's own snapshot names the files it cannot touch). */
+  let lastSkipped: SkippedPath[] = [];
   const snapshot = async (meta: CheckpointMeta): Promise<string> => {
     const staged = await stage();
     const { large } = staged;
@@ -131,6 +134,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const repo = await nestedRepoOf(options.root, path);
       if (repo) skipped.push({ path, reason: 'nested', repo });
     }
+    lastSkipped = skipped;
     const parent = await head();
     const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
     const more = skipped.length - shown.length;
@@ -257,6 +261,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       paths: [],
       first: true,
     });
+    const left = lastSkipped.filter((s) => s.reason === 'encoding').map((s) => s.path);
     const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
     const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
     // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
@@ -303,6 +308,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       changes,
       ...(handEdits ? { handEdits } : {}),
       ...(large.length > 0 ? { large } : {}),
+      ...(left.length > 0 ? { left } : {}),
     };
   }
 }

@@ -112,7 +112,8 @@ export async function stageChanged(
   const { root, watch } = ctx;
   // git never records a `.git`; a changed .gitignore changes what every other path means.
   const list = [...changed].filter((p) => !p.split('/').includes('.git'));
-  if (list.some((p) => basename(p) === '.gitignore')) return undefined;
+  // A name that is not UTF-8 (it reads with U+FFFD in it) cannot be looked up: the scan names it as left out.
+  if (list.some((p) => basename(p) === '.gitignore' || p.includes('\uFFFD'))) return undefined;
   if (list.length === 0) return last;
   const parsed = await ctx.index.read().catch(() => undefined);
   if (!parsed) return undefined;

@@ -127,15 +127,22 @@ export function stager(
     signal?.throwIfAborted();
     const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));
     const large: LargeFile[] = [];
-    // A file listed twice (modified and deleted) is looked at once.
+    // A file listed twice (modified and deleted) is looked at once. A name that is not UTF-8 reads with U+FFFD in
+    // it, which names no file: it cannot be held, and undo says so (it leaves such a file as it is).
     const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    const unreadable: SkippedPath[] = [];
+    for (const path of entries.keys())
+      if (path.includes('\uFFFD')) {
+        entries.delete(path);
+        unreadable.push({ path, reason: 'encoding' });
+      }
     if (entries.size + plan.add.length > FILL_AT) await fill([...entries.keys()], plan, large, signal);
     else await updateListed(entries, plan, large);
     large.sort((a, b) => (a.path < b.path ? -1 : 1));
     // Folders named like generated trees that git does not ignore hold files to keep: the watch takes them in.
     const ignored = new Set(parseIgnoredListing(ignoredText).others);
     for (const dir of watch?.unwatched() ?? []) if (!listedIgnored(dir, ignored)) watch?.keep(dir);
-    return { skipped: plan.skipped, large, how: 'scan' };
+    return { skipped: [...plan.skipped, ...unreadable], large, how: 'scan' };
   };
 
   /** A few paths: files over the limit named, the rest through `git update-index`. */

@@ -48,13 +48,18 @@ function localTime(iso: string): string {
 
 const changeWord: Record<FileChange['status'], string> = { A: 'created', M: 'modified', D: 'deleted' };
 
+/** A path as the listing shows it: quoted, with escapes, when it holds a line break or another control character. */
+export const shownPath = (path: string): string =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
+  /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
+
 function changedLine(c: Checkpoint, gitMissing: boolean): string {
   if (c.changed === undefined) {
     if (c.paths.length > 0) return `paths: ${c.paths.join(', ')}`;
     return gitMissing && c.tool !== 'undo' ? 'not covered: shell changes cannot be undone without git' : '';
   }
   if (c.changed.length === 0) return 'changed after: nothing';
-  const shown = c.changed.slice(0, 8).map((f) => `${f.path} (${changeWord[f.status]})`);
+  const shown = c.changed.slice(0, 8).map((f) => `${shownPath(f.path)} (${changeWord[f.status]})`);
   const more = c.changed.length > 8 ? `, and ${c.changed.length - 8} more` : '';
   return `changed after: ${shown.join(', ')}${more}`;
 }
@@ -65,7 +70,7 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function largeLine(c: Checkpoint): string {
   const large = c.large ?? [];
   if (large.length === 0) return '';
-  const shown = large.slice(0, 5).map((f) => `${f.path} (${mb(f.size)})`);
+  const shown = large.slice(0, 5).map((f) => `${shownPath(f.path)} (${mb(f.size)})`);
   const more = large.length > 5 ? `, and ${large.length - 5} more` : '';
   return `over checkpoints.max_file_mb, named by size and hash only (undo cannot restore them): ${shown.join(', ')}${more}`;
 }
@@ -127,17 +132,19 @@ function skippedLine(s: SkippedPath, limitKb: number, headNow: string | undefine
   const kb = s.size === undefined ? '' : `${Math.ceil(s.size / 1024)} KB, `;
   switch (s.reason) {
     case 'size':
-      return `${s.path} (git-ignored, ${kb}over checkpoints.max_ignored_file_kb = ${limitKb})`;
+      return `${shownPath(s.path)} (git-ignored, ${kb}over checkpoints.max_ignored_file_kb = ${limitKb})`;
     case 'limit':
-      return `${s.path} (git-ignored, ${kb}past the ignored files one checkpoint keeps)`;
+      return `${shownPath(s.path)} (git-ignored, ${kb}past the ignored files one checkpoint keeps)`;
     case 'generated':
-      return `${s.path} (generated tree: rebuild it)`;
+      return `${shownPath(s.path)} (generated tree: rebuild it)`;
+    case 'encoding':
+      return `${shownPath(s.path)} (its name is not UTF-8: no checkpoint can hold it)`;
     case 'nested':
-      return `${s.path} (inside the nested git repository ${s.repo ?? ''}: checkpoints do not hold its files; its own git may have them: git -C ${s.repo ?? '.'} status)`;
+      return `${shownPath(s.path)} (inside the nested git repository ${s.repo ?? ''}: checkpoints do not hold its files; its own git may have them: git -C ${s.repo ?? '.'} status)`;
     case 'history':
       return s.head === undefined
-        ? `${s.path} (git's own history: checkpoints never copy .git)`
-        : `${s.path} (git's history moved since: HEAD was ${headWords(s.head)}, now ${headWords(headNow)}; commits and branches stay as they are)`;
+        ? `${shownPath(s.path)} (git's own history: checkpoints never copy .git)`
+        : `${shownPath(s.path)} (git's history moved since: HEAD was ${headWords(s.head)}, now ${headWords(headNow)}; commits and branches stay as they are)`;
   }
 }
 
@@ -163,7 +170,7 @@ function largeLines(large: NonNullable<RestoreResult['large']>): string[] {
   if (large.length === 0) return [];
   const lines = ['over checkpoints.max_file_mb, so recorded by size and hash only (never copied):'];
   for (const f of large) {
-    lines.push(`  ${f.path} (${mb(f.size)}, ${largeWord[f.now]})`);
+    lines.push(`  ${shownPath(f.path)} (${mb(f.size)}, ${largeWord[f.now]})`);
   }
   return lines;
 }
@@ -224,7 +231,7 @@ async function restore(
   });
   const lines = [`restored ${root} to ${what}: checkpoint ${target.id} of ${localTime(target.time)}`];
   for (const change of result.changes)
-    lines.push(`  ${restoreWord[change.status].padEnd(12)} ${change.path}`);
+    lines.push(`  ${restoreWord[change.status].padEnd(12)} ${shownPath(change.path)}`);
   const count = result.changes.length;
   lines.push(
     count === 0
@@ -237,9 +244,13 @@ async function restore(
     lines.push(
       `changed since Keel's last change (not by Keel), now overwritten; kept in checkpoint ${result.undoId}:`,
     );
-    for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${c.path}`);
+    for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${shownPath(c.path)}`);
   }
   lines.push(...largeLines(result.large ?? []));
+  if (result.left && result.left.length > 0) {
+    lines.push('left as they are (their names are not UTF-8: no checkpoint can hold them):');
+    for (const path of result.left) lines.push(`  ${shownPath(path)}`);
+  }
   if (store.kind === 'copy') lines.push(`note: ${COPIES_NOTE}`);
   lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
   out.print(sanitize(`${lines.join('\n')}\n`));

@@ -274,6 +274,39 @@ describe('a file written inside a nested git repository', () => {
   });
 });
 
+describe('names no checkpoint can hold', () => {
+  it('undo shows a line break in a name quoted, and names a file whose name is not UTF-8 as left as it is', async () => {
+    const ws = await makeWorkspace({ 'a.txt': 'A\n' });
+    await git(ws, 'init', '-q');
+    await git(ws, 'add', '-A');
+    await git(ws, '-c', 'user.email=k@e', '-c', 'user.name=k', 'commit', '-qm', 'base');
+    // ANSI-C quoting: names written literally, which the policy can check (a substitution it cannot).
+    const command = "printf x > $'caf\\351.txt' && printf y > $'two\\nlines.txt' && echo B > a.txt";
+    const s = await startModelServer({
+      script: [{ toolCalls: [{ name: 'execute_command', args: { command } }] }, { text: 'done' }],
+    });
+    try {
+      expect((await keel.run(s, ws, 'make files')).reasons).toEqual(['done']);
+    } finally {
+      await s.close();
+    }
+    const latin1 = Buffer.concat([
+      Buffer.from(`${ws}/`),
+      Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+      Buffer.from('.txt'),
+    ]);
+    await fs.access(latin1);
+    const u = await keel.undo(ws);
+    expect(u.code).toBe(0);
+    expect(u.stdout).toContain('  removed      "two\\nlines.txt"\n');
+    expect(u.stdout).toContain(
+      'left as they are (their names are not UTF-8: no checkpoint can hold them):\n  caf\uFFFD.txt\n',
+    );
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('A\n');
+    await rm(ws, { recursive: true, force: true });
+  });
+});
+
 describe('--dry-run', () => {
   it('changes nothing, runs read-only tools, and tells the model what would have happened', async () => {
     const ws = await workspace({ 'a.txt': 'original A\n', 'b.txt': 'B\n', 'dir/c.txt': 'C\n' });
