@@ -112,7 +112,8 @@ describe('the task tool', () => {
     const spent = (e: AgentEvent | undefined) => (e?.type === 'run_end' ? e.usage.input_tokens : undefined);
     const own = events.filter((e) => e.type === 'usage' && e.parent === undefined);
     const all = events.filter((e) => e.type === 'usage');
-    const sum = (list: AgentEvent[]) => list.reduce((n, e) => n + (e.type === 'usage' ? e.input_tokens : 0), 0);
+    const sum = (list: AgentEvent[]) =>
+      list.reduce((n, e) => n + (e.type === 'usage' ? e.input_tokens : 0), 0);
     expect(all.length).toBe(4);
     expect(sum(own)).toBeLessThan(sum(all));
     expect(spent(events.find((e) => e.type === 'run_end' && e.parent === 't1'))).toBe(sum(all) - sum(own));
