@@ -95,8 +95,12 @@ export async function makeCommit(git: Git, message: string): Promise<MadeCommit>
     const args = ['commit', '--quiet', '--cleanup=strip', '-F', file];
     const made = await git.run(args, { commit: true });
     if (made.code !== 0) {
+      // git with no identity (a fresh machine, a container) says so among lines of advice: the fix, said plainly.
+      const identity = /Please tell me who you are|unable to auto-detect email address/.test(made.stderr);
       throw new GitError(gitFailure(args, made), {
-        hint: 'nothing was committed; the changes stay staged (a hook may have refused them)',
+        hint: identity
+          ? 'nothing was committed; the changes stay staged. git has no author identity here: set one with git config user.name "Your Name" and git config user.email you@example.com (--global for every repository), then commit again'
+          : 'nothing was committed; the changes stay staged (a hook may have refused them)',
       });
     }
   } finally {

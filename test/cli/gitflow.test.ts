@@ -137,6 +137,20 @@ describe('keel commit', SLOW, () => {
     expect(s.requests).toHaveLength(0);
   });
 
+  it('says how to set an author when git has none, the changes left staged', async () => {
+    const ws = await repo();
+    for (const key of ['user.name', 'user.email']) await git(ws, 'config', '--unset', key);
+    // As on a machine git cannot guess an identity on.
+    await git(ws, 'config', 'user.useConfigOnly', 'true');
+    await writeFile(join(ws, 'a.txt'), 'A3\n');
+    await git(ws, 'add', 'a.txt');
+    const s = await server([{ text: 'fix: update a' }]);
+    const out = capture();
+    expect(await commitCommand([], { ...options(s, ws), yes: true }, out)).not.toBe(0);
+    expect(out.err).toContain('git has no author identity here: set one with git config user.name');
+    expect(await git(ws, 'status', '--porcelain')).toBe('M  a.txt\n');
+  });
+
   it('git.auto_commit commits the run with a written message, without the trailer when attribution is off', async () => {
     const ws = await repo();
     const config = join(home, 'keel.yaml');
