@@ -190,6 +190,12 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     run: (args, chat) => gitCommand(chat, 'review', args),
   },
   {
+    name: 'diff',
+    args: '[paths…]',
+    description: "the uncommitted changes: git's diff against HEAD, and the new files",
+    run: (args, chat) => gitCommand(chat, 'diff', args),
+  },
+  {
     name: 'fork',
     args: '[n]',
     description: 'start a new saved session from this one, up to your message n (default: all)',

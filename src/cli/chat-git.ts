@@ -1,9 +1,15 @@
-// The chat's /commit, /review and /fork: the same work as keel commit, keel review and keel sessions fork, on the
-// chat's agent (its model, workspace and session), shown on the chat's screen and asked at its prompt.
+// The chat's /commit, /review, /fork and /diff: the same work as keel commit, keel review and keel sessions fork, on
+// the chat's agent (its model, workspace and session), shown on the chat's screen and asked at its prompt; /diff
+// shows git's diff of the uncommitted changes, as keel review reads them.
 import { resolve } from 'node:path';
+import { GitError, openGit } from '../git/git.js';
+import { reviewChange } from '../git/review-diff.js';
 import type { Run } from '../runtime/assemble.js';
 import { draftCommit, gitRunner } from '../runtime/git-work.js';
 import type { ChatScreen } from '../ui/chat-screen.js';
+import { sanitize } from '../ui/sanitize.js';
+import { colorEnabled, createStyle } from '../ui/style.js';
+import { colourDiff } from '../ui/text-renderer.js';
 import { approveCommit, commitFiles, NOTHING_TO_COMMIT } from './commit-command.js';
 import { forkSessionFile } from './fork-command.js';
 import type { GlobalOptions } from './global-options.js';
@@ -13,6 +19,7 @@ export interface ChatGit {
   commit(args: string): Promise<void>;
   review(args: string): Promise<void>;
   fork(args: string): Promise<void>;
+  diff(args: string): Promise<void>;
 }
 
 type Busy = <T>(label: string, work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
@@ -67,6 +74,33 @@ export function chatGit({ agent, options, screen, busy, interactive }: ChatGitCo
       await busy('reviewing', (signal) =>
         reviewCommand(paths, { ...reviewOptions, output: 'text' }, screen, { screen: screen.sink, signal }),
       );
+    },
+    async diff(args) {
+      const words = args.split(/\s+/).filter(Boolean);
+      const runner = gitRunner(agent.loaded, env);
+      try {
+        const change = await busy('reading the diff', async (signal) => {
+          const git = await openGit(runner, agent.workspace.root, signal);
+          const paths = await Promise.all(
+            words.map((p) => agent.workspace.resolve(resolve(agent.workspace.root, p))),
+          );
+          return reviewChange(git, { pathspecs: paths.map((p) => git.path(p)) });
+        });
+        if (!change.diff.trim() && change.untracked.length === 0)
+          return screen.notice('no uncommitted changes\n');
+        const style = createStyle(colorEnabled(process.stdout, env));
+        if (change.diff.trim()) screen.print(`${colourDiff(sanitize(change.diff.trimEnd()), style)}\n`);
+        if (change.untracked.length > 0)
+          screen.notice(`new files git does not track yet: ${sanitize(change.untracked.join(', '))}\n`);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        const where = /not a git repository/.test(error.message)
+          ? ' (keel undo --list names what Keel changed here)'
+          : '';
+        screen.notice(`${sanitize(error.message)}${where}\n`);
+      } finally {
+        runner.killAll();
+      }
     },
     async fork(args) {
       const file = agent.session?.file;

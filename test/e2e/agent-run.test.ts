@@ -12,6 +12,7 @@ import { toolMessages, useE2E } from '../support/e2e.js';
 import { expectTodoTaskDone, todoFiles, todoScript } from '../support/fixtures.js';
 import type { ModelServer } from '../support/model-server.js';
 import { inKeelEnv, keelRun, ollamaRun } from '../support/run-in-process.js';
+import { exec } from '../support/small-shell.js';
 
 const { server, workspace, removeLater } = useE2E();
 
@@ -466,6 +467,24 @@ describe('chat', () => {
     expect(s.requests[2]!.rawBody).toContain('I ran `cat a.txt` myself:');
     // The user sees what the command printed, not only that it ran.
     expect(r.stdout).toContain('It says A.\nA\n');
+  });
+
+  it("/diff shows git's diff of the uncommitted changes and the new files; outside git, says so", async () => {
+    const ws = await workspace({ 'a.txt': 'A\n' });
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+    const init = 'git init -q && git add -A && git -c user.email=k@e -c user.name=k commit -qm base';
+    await exec('sh', ['-c', `${init} && echo B > a.txt && echo N > new.txt`], { cwd: ws, env });
+    const s = await server([]);
+    const r = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { input: '/diff\nexit\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-A\n+B\n');
+    expect(r.stderr).toContain('new files git does not track yet: new.txt');
+    const plain = await workspace({ 'a.txt': 'A\n' });
+    const outside = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', plain], {
+      input: '/diff\nexit\n',
+    });
+    expect(outside.stderr).toContain('not a git repository');
+    expect(s.requests).toHaveLength(0);
   });
 
   it('asks before running a command beyond the read-only set, and runs it only when approved', async () => {
