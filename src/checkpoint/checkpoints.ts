@@ -25,6 +25,15 @@ export const skippedPathSchema = once(() =>
 );
 export type SkippedPath = z.infer<ReturnType<typeof skippedPathSchema>>;
 
+/**
+ * A file a call wrote inside a nested git repository, held apart (nested-files.ts): its content by SHA-256 in the
+ * store, or no sha256 when it did not exist.
+ */
+export const nestedFileSchema = once(() =>
+  z.object({ path: z.string(), sha256: z.string().optional(), mode: z.number().optional() }),
+);
+export type NestedFile = z.infer<ReturnType<typeof nestedFileSchema>>;
+
 /** A file over checkpoints.max_file_mb: never copied, recorded by size and SHA-256 so undo can tell it changed. */
 export const largeFileSchema = once(() =>
   z.object({ path: z.string(), size: z.number(), sha256: z.string() }),
@@ -53,6 +62,8 @@ export const checkpointMetaSchema = once(() =>
     skipped_more: z.number().int().optional(),
     /** Files over checkpoints.max_file_mb, which the checkpoint names but does not hold. */
     large: z.array(largeFileSchema()).optional(),
+    /** Files the call wrote inside nested git repositories, held apart from the tree. */
+    nested: z.array(nestedFileSchema()).optional(),
   }),
 );
 export type CheckpointMeta = z.infer<ReturnType<typeof checkpointMetaSchema>>;

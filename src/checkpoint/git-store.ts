@@ -1,6 +1,7 @@
 // Checkpoints as commits of a shadow git repository: the whole workspace (less what its .gitignore files ignore)
 // before each call, so changes made by shell commands can be undone too. Plumbing only (ls-files, update-index;
 // trees, the commit and its ref written directly) — no porcelain, no hooks; the user's own `.git` is only read from.
+import { join } from 'node:path';
 import {
   type Checkpoint,
   CheckpointError,
@@ -12,13 +13,14 @@ import {
   type SkippedPath,
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
+import { holdNested, nestedTargets, restoreNested } from './nested-files.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
 import { storeLock } from './store-lock.js';
 import type { TreeWatch } from './tree-watch.js';
-import { nestedRepoOf, readHead } from './user-repo.js';
+import { readHead } from './user-repo.js';
 
 /** The chain of checkpoints; each commit's parent is the checkpoint before it. */
 const REF = CHECKPOINT_REF;
@@ -115,6 +117,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     return hash;
   };
 
+  /** Where files written inside nested repositories are held (nested-files.ts). */
+  const nestedFolder = join(git.gitDir, 'keel-nested');
   /** What the last snapshot left out (the restore's own snapshot names the files it cannot touch). */
   let lastSkipped: SkippedPath[] = [];
   const snapshot = async (meta: CheckpointMeta): Promise<string> => {
@@ -129,11 +133,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         ? { path: s.path, reason: s.reason, ...(userHead ? { head: userHead } : {}) }
         : s,
     );
-    // A file the call will write inside a nested repository: not held (git sees a gitlink there), and undo says so.
-    for (const path of meta.paths) {
-      const repo = await nestedRepoOf(options.root, path);
-      if (repo) skipped.push({ path, reason: 'nested', repo });
-    }
+    // A file the call will write inside a nested repository (git sees a gitlink there): held apart.
+    const nested = await holdNested(options.root, nestedFolder, meta.paths, options.maxFileBytes);
+    skipped.push(...nested.skipped);
     lastSkipped = skipped;
     const parent = await head();
     const shown = skipped.slice(0, MAX_SKIPPED_SHOWN);
@@ -143,6 +145,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       ...(shown.length > 0 ? { skipped: shown } : {}),
       ...(more > 0 ? { skipped_more: more } : {}),
       ...(large.length > 0 ? { large } : {}),
+      ...(nested.held.length > 0 ? { nested: nested.held } : {}),
     };
     return commit(full, REF, parent, parent);
   };
@@ -242,7 +245,12 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     const checkpoints: Checkpoint[] = [];
     commits.forEach((c, i) => {
       if (!c.meta) return;
-      const changed = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
+      const own = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
+      // The files of nested repositories the call wrote are held apart, not in the trees diffed: named as well.
+      const nested = (c.meta.nested ?? []).map(
+        (f): FileChange => ({ status: f.sha256 ? 'M' : 'A', path: f.path }),
+      );
+      const changed = own && nested.length > 0 ? [...own, ...nested] : own;
       checkpoints.push({ ...c.meta, id: c.hash.slice(0, ID_LENGTH), ...(changed ? { changed } : {}) });
     });
     return checkpoints;
@@ -252,13 +260,18 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     const newest = await head();
     const after = await head(AFTER_REF);
     const afterParent = after ? await parentOf(after) : undefined;
+    // Files written inside nested repositories since the target, as they were then: this undo's own checkpoint
+    // holds them as they are now, so undoing it puts them back too.
+    const since = await listCheckpoints({ newestChanged: false });
+    const at = since.findIndex((c) => c.id === target.id);
+    const nested = nestedTargets(at === -1 ? [target] : since.slice(0, at + 1).reverse());
     const current = await snapshot({
       time: new Date().toISOString(),
       run: undoRun,
       call: 'undo',
       tool: 'undo',
       summary: `undo to ${target.id}`,
-      paths: [],
+      paths: [...nested.keys()],
       first: true,
     });
     const left = lastSkipped.filter((s) => s.reason === 'encoding').map((s) => s.path);
@@ -300,6 +313,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         { hint, cause: error },
       );
     }
+    changes.push(...(await restoreNested(options.root, nestedFolder, nested)));
     // Edits made after this undo are then told apart from it too.
     await recordAfter().catch(() => {});
     const large = target.large ? await largeNow(options.root, target.large) : [];

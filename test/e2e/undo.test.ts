@@ -248,13 +248,22 @@ describe('files over checkpoints.max_file_mb', () => {
   });
 });
 
-describe('a file written inside a nested git repository', () => {
-  it('is named by undo as one it cannot restore, with the repository that holds it', async () => {
+describe('files written inside a nested git repository', () => {
+  it('are held apart and put back by undo, a file made there removed; undoing the undo brings the changes back', async () => {
     const ws = await makeWorkspace({ 'top.txt': 'top\n', 'vendor/lib/lib.txt': 'lib\n' });
     await git(join(ws, 'vendor/lib'), 'init', '-q');
     const s = await startModelServer({
       script: [
         { toolCalls: [{ name: 'write_file', args: { path: 'vendor/lib/lib.txt', content: 'changed\n' } }] },
+        { toolCalls: [{ name: 'write_file', args: { path: 'vendor/lib/new.txt', content: 'new\n' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'edit_file',
+              args: { path: 'vendor/lib/lib.txt', old_string: 'changed', new_string: 'twice' },
+            },
+          ],
+        },
         { toolCalls: [{ name: 'write_file', args: { path: 'top.txt', content: 'changed\n' } }] },
         { text: 'done' },
       ],
@@ -264,12 +273,22 @@ describe('a file written inside a nested git repository', () => {
     } finally {
       await s.close();
     }
+    const listed = await keel.undo(ws, '--list');
+    expect(listed.stdout).toMatch(/changed after: vendor\/lib\/lib\.txt \(modified\)\n/);
+    expect(listed.stdout).toMatch(/changed after: vendor\/lib\/new\.txt \(created\)\n/);
     const u = await keel.undo(ws);
     expect(u.code).toBe(0);
-    expect(u.stdout).toContain(
-      'vendor/lib/lib.txt (inside the nested git repository vendor/lib/: checkpoints do not hold its files; its own git may have them: git -C vendor/lib/ status)',
-    );
+    expect(u.stdout).toContain('  restored     vendor/lib/lib.txt\n');
+    expect(u.stdout).toContain('  removed      vendor/lib/new.txt\n');
+    expect(u.stdout).not.toContain('nested git repository');
+    expect(await fs.readFile(join(ws, 'vendor/lib/lib.txt'), 'utf8')).toBe('lib\n');
+    await expect(fs.access(join(ws, 'vendor/lib/new.txt'))).rejects.toThrow();
     expect(await fs.readFile(join(ws, 'top.txt'), 'utf8')).toBe('top\n');
+    // The undo's own checkpoint held them as they were: undoing it puts the run's changes back.
+    expect((await keel.undo(ws)).code).toBe(0);
+    expect(await fs.readFile(join(ws, 'vendor/lib/lib.txt'), 'utf8')).toBe('twice\n');
+    expect(await fs.readFile(join(ws, 'vendor/lib/new.txt'), 'utf8')).toBe('new\n');
+    expect(await fs.readFile(join(ws, 'top.txt'), 'utf8')).toBe('changed\n');
     await rm(ws, { recursive: true, force: true });
   });
 });
