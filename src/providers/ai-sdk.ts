@@ -53,6 +53,9 @@ export interface NativeWebSearch {
 }
 
 export function aiSdkModel(model: LanguageModelV3, options: AiSdkModelOptions): Model {
+  // Provider packages print some notices with console.warn unless the AI SDK's own switch is off (OpenRouter:
+  // "reasoning_details entries were removed"): a stray line on the chat's screen, or in a run's piped stderr.
+  quietProviderWarnings();
   return {
     provider: options.provider,
     modelId: model.modelId,
@@ -322,4 +325,10 @@ function parseInput(input: string): JSONObject {
 
 export function toFunctionTool(tool: ToolSpec): LanguageModelV3FunctionTool {
   return { type: 'function', name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
+
+/** Turns off the AI SDK ecosystem's console warnings, unless a program using Keel's library set its own logger. */
+export function quietProviderWarnings(): void {
+  const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  if (global.AI_SDK_LOG_WARNINGS === undefined) global.AI_SDK_LOG_WARNINGS = false;
 }

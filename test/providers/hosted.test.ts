@@ -306,6 +306,41 @@ describe('provider specifics', () => {
     expect(headers['x-title']).toBe('Keel');
   });
 
+  it('openrouter: prints nothing of its own when it drops unsigned reasoning details it is sent back', async () => {
+    const s = await startServer({ openrouter: true, script: [{ text: 'ok' }] });
+    const m = createOpenRouterModel({
+      model: 'anthropic/claude-sonnet-4',
+      baseUrl: s.openaiUrl,
+      apiKey: key,
+    });
+    const details = [{ type: 'reasoning.text', text: 'thinking', format: 'anthropic-claude-v1' }];
+    const messages: Message[] = [
+      ...ask('read a.txt'),
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          {
+            id: 'c1',
+            name: 'read_file',
+            input: '{"path":"a.txt"}',
+            providerMetadata: { openrouter: { reasoning_details: details } },
+          },
+        ],
+      },
+      { role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'A' },
+    ];
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      expect(textOf(await collect(m.stream(request(messages))))).toBe('ok');
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('openai: uses chat completions, not the Responses API', async () => {
     const s = await startServer({ script: [{ text: 'ok' }] });
     await collect(
