@@ -33,7 +33,7 @@ export const getCodebaseMapTool = defineTool({
     const note =
       scanned > 0 ? `\n(ranked from a quick scan of ${scanned} files; signatures shown are parsed)` : '';
     const text = map.total === 0 ? '(no source files in a language the map reads)' : map.text + note;
-    const summary = `mapped ${map.shown} of ${map.total} files (${parsed} parsed${scanned ? `, ${scanned} scanned` : ''})`;
+    const summary = `mapped ${map.shown} of ${map.total} files with definitions (${parsed} parsed${scanned ? `, ${scanned} scanned` : ''})`;
     return ok(text, { files: map.total, shown: map.shown, parsed, scanned }, summary);
   },
 });
