@@ -60,8 +60,12 @@ class RemoteTypeScriptService implements LanguageService {
   readonly #pending = new Map<number, Pending>();
   #failed: Error | undefined;
 
+  /** Requests the worker has not answered yet, aborted ones included: it is busy while any is. */
+  readonly #unanswered = new Set<number>();
+
   constructor(readonly worker: Worker) {
     worker.on('message', (answer: TsAnswer) => {
+      this.#unanswered.delete(answer.id);
       const pending = this.#pending.get(answer.id);
       if (!pending) return;
       this.#settled(answer.id);
@@ -110,6 +114,7 @@ class RemoteTypeScriptService implements LanguageService {
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.worker.ref();
+      this.#unanswered.add(id);
       this.worker.postMessage({ ...request, id } as TsRequest);
     });
   }
@@ -147,7 +152,7 @@ class RemoteTypeScriptService implements LanguageService {
   async close(): Promise<void> {
     // Busy (a program build the run no longer waits for), the worker is ended at once; idle, it first saves the
     // compiler's code cache for the next run.
-    if (this.#pending.size > 0) {
+    if (this.#unanswered.size > 0) {
       await this.worker.terminate();
       return;
     }

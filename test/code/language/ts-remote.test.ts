@@ -61,6 +61,23 @@ describe('the TypeScript service in a worker', () => {
     await expect(waiting).rejects.toThrow("the TypeScript service's worker exited");
   });
 
+  test('closed while still busy with a call given up on, the worker is ended at once, not waited for', async () => {
+    const busy = startRemoteTypeScript(workerFile, root) as LanguageService & {
+      worker: { on(event: 'exit' | 'message', listener: () => void): void };
+    };
+    const controller = new AbortController();
+    const given = busy.prepare?.(['src/app.ts'], controller.signal);
+    controller.abort(new Error('Ctrl-C'));
+    await expect(given).rejects.toThrow('Ctrl-C');
+    // Had close asked the busy worker to save its cache first, it would have waited for the program build's
+    // answer, then its own; ended at once, the worker answers nothing more.
+    const heard: string[] = [];
+    busy.worker.on('message', () => heard.push('answer'));
+    busy.worker.on('exit', () => heard.push('exit'));
+    await busy.close();
+    expect(heard).toEqual(['exit']);
+  });
+
   test('a worker that dies fails the calls waiting on it and every later one, with what happened', async () => {
     const doomed = startRemoteTypeScript(workerFile, root) as LanguageService & {
       worker: { terminate(): Promise<number> };
