@@ -60,7 +60,8 @@ export function nestedTargets(oldestFirst: readonly { nested?: NestedFile[] }[])
 
 /**
  * Writes the held files back (or removes those that did not exist), each only where its folder is still inside the
- * workspace (a folder replaced by a link since is not written through); returns what changed.
+ * workspace (a folder replaced by a link since is not written through) and no folder stands in its place now;
+ * returns what changed.
  */
 export async function restoreNested(
   root: string,
@@ -75,10 +76,13 @@ export async function restoreNested(
       throw new Error('dangling link');
     }).catch(() => undefined);
     if (real === undefined || !isInside(root, real)) continue;
-    const stat = await fs.lstat(file).catch(() => undefined);
+    const target = join(real, basename(file));
+    const stat = await fs.lstat(target).catch(() => undefined);
+    // A folder there now holds what no checkpoint has: it is left as it is.
+    if (stat?.isDirectory()) continue;
     if (held.sha256 === undefined) {
-      if (stat && !stat.isDirectory()) {
-        await fs.rm(file, { force: true });
+      if (stat) {
+        await fs.rm(target, { force: true });
         changes.push({ status: 'D', path });
       }
       continue;
@@ -87,13 +91,14 @@ export async function restoreNested(
     if (!data) continue;
     if (stat?.isFile()) {
       const now = createHash('sha256')
-        .update(await fs.readFile(file))
+        .update(await fs.readFile(target))
         .digest('hex');
       if (now === held.sha256) continue;
     }
-    if (stat && !stat.isFile()) await fs.rm(file, { recursive: stat.isDirectory(), force: true });
+    // A link there now is replaced, never written through.
+    if (stat && !stat.isFile()) await fs.rm(target, { force: true });
     await fs.mkdir(real, { recursive: true });
-    await fs.writeFile(join(real, basename(file)), data, { mode: held.mode ?? 0o644 });
+    await fs.writeFile(target, data, { mode: held.mode ?? 0o644 });
     changes.push({ status: stat ? 'M' : 'A', path });
   }
   return changes;
