@@ -1,5 +1,6 @@
 // Feedback after a change: the errors a file tool's change introduced in the files it touched, from the language
 // service of each file (new errors only: the file's errors before the change are subtracted), within 2 s.
+import { promises as fs } from 'node:fs';
 import { removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
@@ -11,10 +12,23 @@ export interface Touched {
   absolute: string;
   before: string | undefined;
   after: string;
+  /** The file is gone (deleted, or moved away): its importers are checked, not the file. */
+  removed?: boolean;
+  /** Moved here from this absolute path: its errors before are those it had there. */
+  movedFrom?: string;
 }
 
 interface Relative extends Touched {
   path: string;
+  /** movedFrom, workspace-relative. */
+  from?: string;
+}
+
+/** The name importers use for a module: its file's stem, or its folder's for an index or __init__ file. */
+export function moduleName(path: string): string {
+  const parts = path.split('/');
+  const stem = (parts.at(-1) ?? '').replace(/\.[^.]+$/, '');
+  return (stem === 'index' || stem === '__init__') && parts.length > 1 ? parts.at(-2)! : stem;
 }
 
 const BUDGET_MS = 2000;
@@ -95,7 +109,8 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
   const errors: Diagnostic[] = [];
   try {
     for (const [service, files] of groups)
-      errors.push(...(await newErrors(service, files, [], signal, deadline)));
+      if (files.some((f) => !f.removed))
+        errors.push(...(await newErrors(service, files, [], signal, deadline)));
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const note =
@@ -107,12 +122,22 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
   // An export the change took away breaks the files that use it, not the file itself: those are checked too.
   const notes: string[] = [];
   for (const [service, files] of groups) {
+    // A removed file's importers name its module; an edited file's users name the exports it took away.
     const removed = [
       ...new Set(
-        files.flatMap((f) => (f.before === undefined ? [] : removedExports(f.path, f.before, f.after))),
+        files.flatMap((f) =>
+          f.removed
+            ? [moduleName(f.path)]
+            : f.before === undefined
+              ? []
+              : removedExports(f.path, f.before, f.after),
+        ),
       ),
     ].slice(0, MAX_REMOVED);
     if (removed.length === 0) continue;
+    const gone = files.some((f) => f.removed)
+      ? 'which this change removed'
+      : 'which this change no longer exports';
     let naming: string[] = [];
     let until = Number.POSITIVE_INFINITY;
     try {
@@ -130,14 +155,14 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
         errors.push(...(await newErrors(service, files, checked, own, until)));
       }
       if (naming.length > checked.length)
-        notes.push(unchecked(naming.slice(checked.length), removed, 'not checked (too many)'));
+        notes.push(unchecked(naming.slice(checked.length), removed, gone, 'not checked (too many)'));
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       const why =
         Date.now() > until
           ? `not checked within ${budget / 1000} s`
           : `not checked: ${error instanceof Error ? error.message : String(error)}`;
-      notes.push(unchecked(naming, removed, why));
+      notes.push(unchecked(naming, removed, gone, why));
     }
   }
   const note = notes.length > 0 ? notes.join('\n') : undefined;
@@ -145,11 +170,11 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
 }
 
 /** Says which files name exports a change took away and were not checked, and how to check them. */
-function unchecked(files: readonly string[], removed: readonly string[], why: string): string {
+function unchecked(files: readonly string[], removed: readonly string[], gone: string, why: string): string {
   const names = removed.join(', ');
-  if (files.length === 0) return `(files naming ${names}, which this change no longer exports: ${why})`;
+  if (files.length === 0) return `(files naming ${names}, ${gone}: ${why})`;
   const shown = files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
-  return `(${files.length} file${files.length === 1 ? '' : 's'} naming ${names}, which this change no longer exports: ${why}; get_diagnostics with their paths checks them: ${shown})`;
+  return `(${files.length} file${files.length === 1 ? '' : 's'} naming ${names}, ${gone}: ${why}; get_diagnostics with their paths checks them: ${shown})`;
 }
 
 /**
@@ -163,12 +188,16 @@ async function newErrors(
   signal: AbortSignal,
   deadline: number,
 ): Promise<Diagnostic[]> {
-  const paths = others.length > 0 ? others : files.map((f) => f.path);
+  const paths = others.length > 0 ? others : files.filter((f) => !f.removed).map((f) => f.path);
   const after = await service.diagnostics([...paths], signal, undefined, deadline);
   const suspects = paths.filter((p) => after.some((d) => d.path === p));
   const changed = files.filter((f) => f.before !== undefined);
   const overlay = new Map(changed.map((f) => [f.path, f.before!]));
-  const asked = others.length > 0 ? suspects : suspects.filter((p) => overlay.has(p));
+  // A moved file's errors before are those it had where it was (its text there, in the overlay).
+  const whereBefore = (p: string) => files.find((f) => f.path === p)?.from ?? p;
+  const asked = (others.length > 0 ? suspects : suspects.map(whereBefore)).filter(
+    (p) => others.length > 0 || overlay.has(p),
+  );
   const before = asked.length > 0 ? await service.diagnostics(asked, signal, overlay, deadline) : [];
   return introducedErrors(before, after);
 }
@@ -199,6 +228,21 @@ async function filesNaming(
 }
 
 /**
+ * The text of a file about to be deleted or moved, when a language service handles it and checks are on: what
+ * its importers are checked against once it is gone; undefined otherwise (or over 1 MB).
+ */
+export async function checkedText(
+  ctx: ToolContext,
+  absolute: string,
+  size: number,
+): Promise<string | undefined> {
+  if (!ctx.languages || ctx.diagnostics === false || size > MAX_CHECKED_CHARS) return undefined;
+  const path = ctx.workspace.relative(absolute).split('\\').join('/');
+  if (!(await ctx.languages.forFile(path).catch(() => undefined))) return undefined;
+  return fs.readFile(absolute, 'utf8').catch(() => undefined);
+}
+
+/**
  * `result` with the errors its change introduced in the files it touched (after the files are written); the
  * language services are told the files changed. Nothing is added without a service or with code.diagnostics off.
  */
@@ -208,9 +252,11 @@ export async function withNewErrors(
   result: ToolResult,
 ): Promise<ToolResult> {
   if (!result.success || !ctx.languages || touched.length === 0) return result;
+  const relative = (absolute: string) => ctx.workspace.relative(absolute).split('\\').join('/');
   const files = touched.map((t) => ({
     ...t,
-    path: ctx.workspace.relative(t.absolute).split('\\').join('/'),
+    path: relative(t.absolute),
+    ...(t.movedFrom ? { from: relative(t.movedFrom) } : {}),
   }));
   ctx.languages.changed(files.map((t) => t.path));
   if (ctx.diagnostics === false) return result;
@@ -232,7 +278,7 @@ export async function withNewErrors(
     output: [output, `${count} after this change:`, ...formatDiagnostics(errors)].join('\n'),
     metadata: { ...result.metadata, new_errors: errors.length },
     // The user sees them too: counted on the summary line, the first few under the diff.
-    ...(result.display !== undefined ? { display: withErrors(result.display, count, errors) } : {}),
+    display: withErrors(result.display ?? result.output.split('\n')[0] ?? '', count, errors),
   };
 }
 

@@ -1,6 +1,7 @@
 // delete_path: deletes a file, a symlink or a directory (recursive required when it is not empty).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { checkedText, withNewErrors } from './after-change.js';
 import { resolveEntry } from './entry-path.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
@@ -36,7 +37,12 @@ export const deletePathTool = defineTool({
       await withFsErrors(shown, () => fs.rm(absolute, { recursive: true }));
       return ok(`deleted directory ${shown}`, { path: shown, kind: 'directory' });
     }
+    // A source file's text, read first: what imported it is checked against it once it is gone.
+    const before = stat.isFile() ? await checkedText(ctx, absolute, stat.size) : undefined;
     await withFsErrors(shown, () => fs.unlink(absolute));
-    return ok(`deleted ${shown}`, { path: shown, kind: stat.isSymbolicLink() ? 'symlink' : 'file' });
+    const result = ok(`deleted ${shown}`, { path: shown, kind: stat.isSymbolicLink() ? 'symlink' : 'file' });
+    return before === undefined
+      ? result
+      : withNewErrors(ctx, [{ absolute, before, after: '', removed: true }], result);
   },
 });

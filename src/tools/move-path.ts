@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { checkedText, withNewErrors } from './after-change.js';
 import { fsErrorMessage, withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 import { checkTransfer, resolveTransfer } from './transfer.js';
@@ -28,6 +29,8 @@ export const movePathTool = defineTool({
     const transfer = await checkTransfer(args, ctx, false);
     if (typeof transfer === 'string') return fail(transfer);
     const { source, destination, shownSource, shownDestination } = transfer;
+    // A source file's text, read first: what imported it where it was is checked, and so is it where it goes.
+    const text = transfer.stat.isFile() ? await checkedText(ctx, source, transfer.stat.size) : undefined;
     const dir = path.dirname(destination);
     await withFsErrors(ctx.workspace.relative(dir), () => fs.mkdir(dir, { recursive: true }));
     try {
@@ -40,9 +43,18 @@ export const movePathTool = defineTool({
     }
     const what = transfer.stat.isDirectory() ? 'directory ' : '';
     const replaced = transfer.replaces ? ' (replaced the existing file)' : '';
-    return ok(`moved ${what}${shownSource} to ${shownDestination}${replaced}`, {
+    const result = ok(`moved ${what}${shownSource} to ${shownDestination}${replaced}`, {
       source: shownSource,
       destination: shownDestination,
     });
+    if (text === undefined) return result;
+    return withNewErrors(
+      ctx,
+      [
+        { absolute: source, before: text, after: '', removed: true },
+        { absolute: destination, before: undefined, after: text, movedFrom: source },
+      ],
+      result,
+    );
   },
 });

@@ -221,7 +221,14 @@ export class Projects {
     const host: TS.LanguageServiceHost = {
       getCompilationSettings: () => project.options,
       getProjectReferences: () => project.references,
-      getScriptFileNames: () => [...project.roots].filter((f) => texts.exists(f)),
+      // The overlay's files not on disk are roots too where the project's folder holds them: a file a change would
+      // create, or one it removed, checked as it was.
+      getScriptFileNames: () => [
+        ...[...project.roots].filter((f) => texts.exists(f)),
+        ...texts
+          .overlayFiles()
+          .filter((f) => !project.roots.has(f) && isTsFile(f) && !path.relative(project.dir, f).startsWith('..')),
+      ],
       getScriptVersion: (file) => texts.version(file),
       getScriptSnapshot: (file) => {
         const text = texts.text(file);

@@ -5,10 +5,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LanguageServices } from '../../../src/code/language/service.js';
 import { typeScriptFactory } from '../../../src/code/language/typescript.js';
+import { deletePathTool as deleteTool } from '../../../src/tools/delete-path.js';
 import { editFileTool } from '../../../src/tools/edit-file.js';
 import { findReferencesTool } from '../../../src/tools/find-references.js';
 import { getDiagnosticsTool } from '../../../src/tools/get-diagnostics.js';
 import { inspectSymbolTool } from '../../../src/tools/inspect-symbol.js';
+import { movePathTool as moveFileTool } from '../../../src/tools/move-path.js';
 import { renameSymbolTool } from '../../../src/tools/rename-symbol.js';
 import type { Tool, ToolContext, ToolResult } from '../../../src/tools/tool.js';
 import { writeFileTool } from '../../../src/tools/write-file.js';
@@ -228,6 +230,37 @@ describe('diagnostics after a change', () => {
     expect(result.output).toMatch(/\n2 new errors after this change:\n/);
     expect(result.output).toMatch(/\n {2}src\/height\.ts:1:10: TS(2305|2724) /);
     expect(result.output).toMatch(/\n {2}src\/units-index\.ts:1:10: TS(2305|2724) /);
+  });
+
+  test("deleting or moving a module reports what broke: its importers, and the moved file's own imports", async () => {
+    const files = {
+      'src/feet.ts': 'export const FOOT = 0.3048;\n',
+      'src/length.ts':
+        "import { FOOT } from './feet';\n\nexport const length = (feet: number) => feet * FOOT;\n",
+      'src/uses-length.ts': "import { length } from './length';\n\nexport const six = length(6);\n",
+    };
+    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(ws.root, file), text);
+    ctx.languages?.changed(Object.keys(files));
+    const moved = await run(moveFileTool, { source: 'src/length.ts', destination: 'src/lib/length.ts' });
+    expect(moved.output).toMatch(/\n2 new errors after this change:\n/);
+    // Its importer lost it; it lost './feet' where it went.
+    expect(moved.output).toMatch(/\n {2}src\/uses-length\.ts:1:24: TS2307 /);
+    expect(moved.output).toMatch(/\n {2}src\/lib\/length\.ts:1:22: TS2307 /);
+    // Deleting what the moved file imports breaks nothing more: it lost it already.
+    expect((await run(deleteTool, { path: 'src/feet.ts' })).output).toBe('deleted src/feet.ts');
+    await fs.writeFile(path.join(ws.root, 'src/feet.ts'), files['src/feet.ts']);
+    await fs.writeFile(
+      path.join(ws.root, 'src/lib/feet-user.ts'),
+      "import { FOOT } from '../feet';\n\nexport const f = FOOT;\n",
+    );
+    ctx.languages?.changed(['src/feet.ts', 'src/lib/feet-user.ts']);
+    const deleted = await run(deleteTool, { path: 'src/feet.ts' });
+    expect(deleted.output).toMatch(
+      /^deleted src\/feet\.ts\n1 new error after this change:\n {2}src\/lib\/feet-user\.ts:1:22: TS2307 /,
+    );
+    for (const file of ['src/lib/length.ts', 'src/lib/feet-user.ts', 'src/uses-length.ts'])
+      await fs.rm(path.join(ws.root, file));
+    ctx.languages?.changed([]);
   });
 
   test('a new file with an error reports it', async () => {
