@@ -1,6 +1,7 @@
 // A LanguageService over a language server (LSP): references with their declarations marked, renames as whole-file
 // changes checked against the workspace, and diagnostics (pulled when the server offers it, else the ones it
 // publishes for the version sent), with an overlay sent as a temporary change and taken back afterwards.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type {
   Location,
@@ -233,7 +234,12 @@ export class LspLanguageService implements LanguageService {
     return this.#serial(async () => {
       const files = new Map<string, string>();
       for (const p of new Set([...paths, ...(overlay?.keys() ?? [])])) files.set(p, await this.#file(p));
-      for (const file of files.values()) await this.#documents.sync(file);
+      // An overlay file not on disk (one a change removed, checked as it was) is opened with its overlay text only.
+      const gone = new Set<string>();
+      for (const [relative, file] of files) {
+        if (overlay?.has(relative) && !(await isFile(file))) gone.add(file);
+        else await this.#documents.sync(file);
+      }
       const since =
         this.client.published.size === 0
           ? 0
@@ -270,7 +276,9 @@ export class LspLanguageService implements LanguageService {
         return found;
       } finally {
         if (overlay && !this.client.exited)
-          for (const file of files.values()) await this.#documents.sync(file);
+          for (const file of files.values())
+            if (gone.has(file)) this.#documents.close(file);
+            else await this.#documents.sync(file);
       }
     });
   }
@@ -364,3 +372,9 @@ export class LspLanguageService implements LanguageService {
 function key(uri: string, range: Range): string {
   return `${uri}#${range.start.line}:${range.start.character}`;
 }
+
+const isFile = (file: string): Promise<boolean> =>
+  fs.stat(file).then(
+    (stat) => stat.isFile(),
+    () => false,
+  );

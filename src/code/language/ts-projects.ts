@@ -227,7 +227,9 @@ export class Projects {
         ...[...project.roots].filter((f) => texts.exists(f)),
         ...texts
           .overlayFiles()
-          .filter((f) => !project.roots.has(f) && isTsFile(f) && !path.relative(project.dir, f).startsWith('..')),
+          .filter(
+            (f) => !project.roots.has(f) && isTsFile(f) && !path.relative(project.dir, f).startsWith('..'),
+          ),
       ],
       getScriptVersion: (file) => texts.version(file),
       getScriptSnapshot: (file) => {
