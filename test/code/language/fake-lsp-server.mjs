@@ -56,6 +56,7 @@ connection.onNotification('textDocument/didChange', ({ textDocument, contentChan
   texts.set(textDocument.uri, contentChanges.at(-1).text);
   publish(textDocument.uri, textDocument.version);
 });
+connection.onNotification('textDocument/didClose', ({ textDocument }) => texts.delete(textDocument.uri));
 connection.onRequest('keel/text', ({ uri }) => texts.get(uri) ?? null);
 
 // Line 0: answered; line 1: crash; line 2: never answered.

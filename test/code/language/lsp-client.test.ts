@@ -110,6 +110,13 @@ describe('diagnostics', () => {
     }
   });
 
+  test('an overlay file not on disk (one a change removed) is checked from its overlay text, then closed', async () => {
+    const found = await service.diagnostics(['gone.txt'], signal, new Map([['gone.txt', 'bad\n']]));
+    expect(found.map((d) => `${d.path}:${d.line} ${d.message}`)).toEqual(['gone.txt:1 bad on line 1']);
+    const uri = pathToFileURL(path.join(root, 'gone.txt')).href;
+    expect(await service.client.request('keel/text', { uri })).toBeNull();
+  });
+
   test('a file changed on disk is sent again', async () => {
     await fs.writeFile(path.join(root, 'b.txt'), 'bad\n');
     service.changed(['b.txt']);
