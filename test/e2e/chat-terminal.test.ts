@@ -295,7 +295,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       const first = await open();
       // The prompt is up while the run still waits for the model's /api/show: /help answers at once, a message
       // typed meanwhile waits for the run and is sent once it is there.
-      for (let i = 0; i < 50 && s.heldShows() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      // Waited for, not timed: on a loaded machine the run reaches /api/show seconds after the prompt.
+      for (let i = 0; i < 500 && s.heldShows() === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(s.heldShows(), 'the run waits for /api/show with the prompt up').toBe(1);
       await send(first, '/help');
       await first.waitFor('/compact [focus]');
