@@ -54,16 +54,32 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** Restarts after a worker dies (out of memory, a crash in the compiler): one that keeps dying is given up on. */
+const MAX_RESTARTS = 2;
+
 class RemoteTypeScriptService implements LanguageService {
   readonly id = 'typescript';
   #next = 1;
   readonly #pending = new Map<number, Pending>();
+  /** Why the worker is gone; the next call starts another unless it died MAX_RESTARTS times already. */
   #failed: Error | undefined;
+  #restarts = 0;
+  #closed = false;
+  #worker: Worker;
 
   /** Requests the worker has not answered yet, aborted ones included: it is busy while any is. */
   readonly #unanswered = new Set<number>();
 
-  constructor(readonly worker: Worker) {
+  constructor(readonly start: () => Worker) {
+    this.#worker = this.#started(start());
+  }
+
+  /** The current worker (the tests end it as a crash would). */
+  get worker(): Worker {
+    return this.#worker;
+  }
+
+  #started(worker: Worker): Worker {
     worker.on('message', (answer: TsAnswer) => {
       this.#unanswered.delete(answer.id);
       const pending = this.#pending.get(answer.id);
@@ -74,7 +90,9 @@ class RemoteTypeScriptService implements LanguageService {
       else pending.resolve(answer.result);
     });
     const fail = (error: Error) => {
-      this.#failed = error;
+      if (worker !== this.#worker) return;
+      this.#failed ??= error;
+      this.#unanswered.clear();
       for (const [id, pending] of this.#pending) {
         this.#settled(id);
         pending.reject(error);
@@ -84,22 +102,30 @@ class RemoteTypeScriptService implements LanguageService {
     worker.on('exit', (code) => fail(new Error(`the TypeScript service's worker exited (code ${code})`)));
     // Idle, the worker does not keep the process alive; while a call waits on it, it does.
     worker.unref();
+    return worker;
   }
 
   #settled(id: number): void {
     this.#pending.delete(id);
-    if (this.#pending.size === 0) this.worker.unref();
+    if (this.#pending.size === 0) this.#worker.unref();
   }
 
   #call<T>(request: Unnumbered, signal?: AbortSignal): Promise<T> {
-    if (this.#failed) return Promise.reject(this.#failed);
+    if (this.#failed) {
+      if (this.#closed || this.#restarts >= MAX_RESTARTS) return Promise.reject(this.#failed);
+      // A new worker builds its programs again: slower once, then as before.
+      this.#restarts++;
+      this.#failed = undefined;
+      this.#worker = this.#started(this.start());
+    }
     signal?.throwIfAborted();
+    const worker = this.#worker;
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
         if (!this.#pending.has(id)) return;
         this.#settled(id);
-        this.worker.postMessage({ method: 'cancel', id } satisfies TsMessage);
+        worker.postMessage({ method: 'cancel', id } satisfies TsMessage);
         reject(signal!.reason);
       };
       this.#pending.set(id, {
@@ -113,9 +139,9 @@ class RemoteTypeScriptService implements LanguageService {
         },
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.worker.ref();
+      worker.ref();
       this.#unanswered.add(id);
-      this.worker.postMessage({ ...request, id } as TsRequest);
+      worker.postMessage({ ...request, id } as TsRequest);
     });
   }
 
@@ -146,25 +172,29 @@ class RemoteTypeScriptService implements LanguageService {
   }
 
   changed(paths: string[]): void {
-    if (!this.#failed) this.worker.postMessage({ method: 'changed', paths } satisfies TsMessage);
+    // A worker started later reads every file afresh.
+    if (!this.#failed) this.#worker.postMessage({ method: 'changed', paths } satisfies TsMessage);
   }
 
   async close(): Promise<void> {
-    // Busy (a program build the run no longer waits for), the worker is ended at once; idle, it first saves the
-    // compiler's code cache for the next run.
-    if (this.#unanswered.size > 0) {
-      await this.worker.terminate();
+    const worker = this.#worker;
+    // Busy (a program build the run no longer waits for) or gone, the worker is ended at once; idle, it first
+    // saves the compiler's code cache for the next run.
+    if (this.#unanswered.size > 0 || this.#failed) {
+      this.#closed = true;
+      await worker.terminate();
       return;
     }
     await Promise.race([
       this.#call({ method: 'close' }),
       new Promise((resolve) => setTimeout(resolve, 2000).unref()),
     ]).catch(() => {});
-    await this.worker.terminate();
+    this.#closed = true;
+    await worker.terminate();
   }
 }
 
 /** The service for `root` in a worker started from `file` (ts-worker.cjs). */
 export function startRemoteTypeScript(file: string, root: string): LanguageService {
-  return new RemoteTypeScriptService(new Worker(file, { workerData: { root } }));
+  return new RemoteTypeScriptService(() => new Worker(file, { workerData: { root } }));
 }

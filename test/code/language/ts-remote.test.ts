@@ -78,13 +78,19 @@ describe('the TypeScript service in a worker', () => {
     expect(heard).toEqual(['exit']);
   });
 
-  test('a worker that dies fails the calls waiting on it and every later one, with what happened', async () => {
+  test('a worker that dies fails the calls waiting on it; the next call starts another, twice at most', async () => {
     const doomed = startRemoteTypeScript(workerFile, root) as LanguageService & {
       worker: { terminate(): Promise<number> };
     };
     const waiting = doomed.diagnostics(['src/app.ts'], signal);
     await doomed.worker.terminate();
     await expect(waiting).rejects.toThrow("the TypeScript service's worker exited");
+    // Started again: it answers as the first did.
+    expect(await doomed.diagnostics(['src/app.ts'], signal)).toEqual([]);
+    await doomed.worker.terminate();
+    expect(await doomed.diagnostics(['src/app.ts'], signal)).toEqual([]);
+    // A third death is the last: it keeps dying, so it is given up on.
+    await doomed.worker.terminate();
     await expect(doomed.references({ path: 'src/app.ts', line: 1, column: 1 }, signal)).rejects.toThrow(
       "the TypeScript service's worker exited",
     );
