@@ -1,10 +1,11 @@
 // delete_path: deletes a file, a symlink or a directory (recursive required when it is not empty).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { checkedText, withNewErrors } from './after-change.js';
+import { walkFiles } from '../project/file-walk.js';
+import { checkedText, type Touched, withNewErrors } from './after-change.js';
 import { resolveEntry } from './entry-path.js';
 import { withFsErrors } from './fs-util.js';
-import { defineTool, fail, ok } from './tool.js';
+import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.object({ path: z.string(), recursive: z.boolean().default(false) });
 
@@ -34,8 +35,11 @@ export const deletePathTool = defineTool({
           `${shown} is a directory with ${entries.length} entries; pass recursive: true to delete it`,
         );
       }
+      // Its source files' texts, read first (a folder of a few): their importers are checked once they are gone.
+      const sources = await folderSources(ctx, absolute);
       await withFsErrors(shown, () => fs.rm(absolute, { recursive: true }));
-      return ok(`deleted directory ${shown}`, { path: shown, kind: 'directory' });
+      const result = ok(`deleted directory ${shown}`, { path: shown, kind: 'directory' });
+      return sources.length === 0 ? result : withNewErrors(ctx, sources, result);
     }
     // A source file's text, read first: what imported it is checked against it once it is gone.
     const before = stat.isFile() ? await checkedText(ctx, absolute, stat.size) : undefined;
@@ -46,3 +50,19 @@ export const deletePathTool = defineTool({
       : withNewErrors(ctx, [{ absolute, before, after: '', removed: true }], result);
   },
 });
+
+/** Most files a deleted folder may hold for its importers to be checked: a bigger one is not (it would take long). */
+const MAX_FOLDER_FILES = 50;
+
+/** The source files of a folder about to be deleted, with their texts, as removed; none past MAX_FOLDER_FILES. */
+async function folderSources(ctx: ToolContext, folder: string): Promise<Touched[]> {
+  const found: Touched[] = [];
+  let files = 0;
+  for await (const file of walkFiles(ctx.workspace.root, folder, ctx.signal)) {
+    if (++files > MAX_FOLDER_FILES) return [];
+    const stat = await fs.lstat(file).catch(() => undefined);
+    const before = stat?.isFile() ? await checkedText(ctx, file, stat.size) : undefined;
+    if (before !== undefined) found.push({ absolute: file, before, after: '', removed: true });
+  }
+  return found;
+}

@@ -241,7 +241,9 @@ export class Projects {
       fileExists: (file) => texts.exists(file),
       readFile: (file) => texts.text(file),
       readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
+      // A folder a change removed holds the overlay's files while they are checked as they were.
+      directoryExists: (dir) =>
+        ts.sys.directoryExists(dir) || texts.overlayFiles().some((f) => f.startsWith(`${dir}${path.sep}`)),
       getDirectories: ts.sys.getDirectories,
       realpath: ts.sys.realpath,
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,

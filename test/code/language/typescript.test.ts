@@ -263,6 +263,23 @@ describe('diagnostics after a change', () => {
     ctx.languages?.changed([]);
   });
 
+  test('deleting a folder of modules reports the importers it broke', async () => {
+    await fs.mkdir(path.join(ws.root, 'src/angles'), { recursive: true });
+    const files = {
+      'src/angles/index.ts': "export { toRadians } from './convert';\n",
+      'src/angles/convert.ts': 'export const toRadians = (d: number) => (d * Math.PI) / 180;\n',
+      'src/turn.ts': "import { toRadians } from './angles';\n\nexport const right = toRadians(90);\n",
+    };
+    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(ws.root, file), text);
+    ctx.languages?.changed(Object.keys(files));
+    const deleted = await run(deleteTool, { path: 'src/angles', recursive: true });
+    await fs.rm(path.join(ws.root, 'src/turn.ts'));
+    ctx.languages?.changed(['src/turn.ts']);
+    expect(deleted.output).toMatch(
+      /^deleted directory src\/angles\n1 new error after this change:\n {2}src\/turn\.ts:1:27: TS2307 /,
+    );
+  });
+
   test('a new file with an error reports it', async () => {
     await fs.rm(path.join(ws.root, 'src/broken.ts'));
     const result = await run(writeFileTool, {
