@@ -222,7 +222,7 @@ export class TypeScriptService implements LanguageService {
       for (const p of paths) {
         const file = this.#absolute(p);
         if (isTsFile(file) && this.#texts.exists(file))
-          this.#projects.service(this.#projects.homeOf(file)).getProgram();
+          this.#projects.service(this.#projects.homeOf(file)).getProgram()?.getTypeChecker();
       }
     });
   }
