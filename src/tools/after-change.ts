@@ -1,5 +1,6 @@
-// Feedback after a change: the errors a file tool's change introduced in the files it touched, from the language
-// service of each file (new errors only: the file's errors before the change are subtracted), within 2 s.
+// Feedback after a change: the errors a file tool's change introduced, from the language service of each file (new
+// errors only: those before the change are subtracted), within 2 s once the service has loaded: in the files it
+// touched, and in the files still naming what it took away (an export, a module it deleted or moved).
 import { promises as fs } from 'node:fs';
 import { removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
