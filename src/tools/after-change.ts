@@ -33,6 +33,8 @@ export function moduleName(path: string): string {
 }
 
 const BUDGET_MS = 2000;
+/** How many budgets a language service may take to load (build a program, read a project) before a check. */
+const LOAD_BUDGETS = 5;
 /** Files whose new text is longer are not checked after a change. */
 const MAX_CHECKED_CHARS = 1_000_000;
 const MAX_SHOWN = 10;
@@ -96,14 +98,28 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
   // Starting a service (requiring the compiler, building a project's program) is not computing diagnostics: the
   // budget starts once it is up. Without this, a first check in a project of a thousand files spent the budget on
   // the program alone and reported nothing.
+  // Loading is waited for up to LOAD_BUDGETS budgets: a monorepo whose program takes a minute to build gets its
+  // result now, with a note, and the build goes on (a worker's, or a server's) for the next check.
   const groups = await byService(ctx, touched).catch(() => new Map<LanguageService, Relative[]>());
-  for (const [service, files] of groups)
-    await service
-      .prepare?.(
-        files.map((f) => f.path),
-        ctx.signal,
-      )
-      .catch(() => undefined);
+  const loading = AbortSignal.timeout(budget * LOAD_BUDGETS);
+  // Raced, not only signalled: a service doing synchronous work (the compiler in this thread) cannot hear it.
+  const loaded = new Promise<void>((resolve) =>
+    loading.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  for (const [service, files] of groups) {
+    if (loading.aborted) break;
+    const prepared = service.prepare?.(
+      files.map((f) => f.path),
+      AbortSignal.any([ctx.signal, loading]),
+    );
+    await Promise.race([prepared?.catch(() => undefined), loaded]);
+  }
+  ctx.signal.throwIfAborted();
+  if (loading.aborted)
+    return {
+      errors: [],
+      note: `(diagnostics skipped: the project was still loading after ${(budget * LOAD_BUDGETS) / 1000} s; it goes on loading, and get_diagnostics lists errors)`,
+    };
   const deadline = Date.now() + budget;
   // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);

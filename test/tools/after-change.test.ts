@@ -126,3 +126,29 @@ test('files naming an export the change took away, not checked in time, are name
     'edited\n(1 file naming toMetres, which this change no longer exports: not checked within 0.05 s; get_diagnostics with their paths checks them: height.ts)',
   );
 });
+
+test('a service still loading after five budgets is not waited for: the result says so, and the loading goes on', async () => {
+  const service = slowToLoad();
+  // Loading takes 400 ms here: past 5 × the 50 ms budget.
+  let loaded = false;
+  const languages = {
+    forFile: async () => ({
+      ...service,
+      prepare: () =>
+        sleep(400).then(() => {
+          loaded = true;
+        }),
+    }),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const touched = [
+    { absolute: path.join(ws.root, 'a.ts'), before: 'const a = 1;\n', after: 'const a = 2;\n' },
+  ];
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  expect(result.output).toBe(
+    'edited\n(diagnostics skipped: the project was still loading after 0.25 s; it goes on loading, and get_diagnostics lists errors)',
+  );
+  expect(loaded).toBe(false);
+  await sleep(400);
+  expect(loaded).toBe(true);
+});
