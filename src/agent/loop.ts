@@ -18,7 +18,7 @@ import { RepetitionGuard } from './repetition.js';
 import { steeringNote } from './steering.js';
 import { type CallAssessment, runToolBatch, type ToolOutcome } from './tool-batch.js';
 import type { ToolOffer } from './tool-offer.js';
-import type { ToolSpend } from './tool-spend.js';
+import { type ToolSpend, withToolSpend } from './tool-spend.js';
 import { turnWarning } from './turn-warnings.js';
 
 export type { CallAssessment, ToolOutcome } from './tool-batch.js';
@@ -238,14 +238,10 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   let partial = '';
   let autoCompact = options.autoCompact;
   const end = (reason: RunEndReason, error?: KeelError): LoopResult => {
-    const own = usageCost(state.usage, model.capabilities?.price);
-    const spent = options.toolSpend?.take();
-    const usage = spent ? addUsage(state.usage, spent.usage) : state.usage;
-    const cost = !spent
-      ? own
-      : own === undefined || spent.costUsd === undefined
-        ? undefined
-        : own + spent.costUsd;
+    const { usage, costUsd: cost } = withToolSpend(
+      { usage: state.usage, costUsd: usageCost(state.usage, model.capabilities?.price) },
+      options.toolSpend,
+    );
     const result: LoopResult = {
       reason,
       answer: state.answer,

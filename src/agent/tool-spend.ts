@@ -39,3 +39,13 @@ export class ToolSpend {
     return spent;
   }
 }
+
+/** A run's own usage and cost with what its tools spent since the last take; the cost unknown if either part's is. */
+export function withToolSpend(own: Spent, spend: ToolSpend | undefined): Spent {
+  const spent = spend?.take();
+  if (!spent) return own;
+  const usage = addUsage(own.usage, spent.usage);
+  return own.costUsd === undefined || spent.costUsd === undefined
+    ? { usage }
+    : { usage, costUsd: own.costUsd + spent.costUsd };
+}

@@ -10,8 +10,10 @@ export class UserShell {
   private pending: string[] = [];
   private count = 0;
 
-  /** Runs `command`; `show` gets what it printed (stdout, then stderr under its label), as the terminal shows it. */
-  async run(agent: Run, command: string, signal: AbortSignal, show?: (text: string) => void): Promise<void> {
+  /** `show` gets what each command printed (stdout, then stderr under its label); none: machine output. */
+  constructor(private readonly show?: (text: string) => void) {}
+
+  async run(agent: Run, command: string, signal: AbortSignal): Promise<void> {
     this.count += 1;
     const call = {
       id: `user-shell-${this.count}`,
@@ -20,7 +22,7 @@ export class UserShell {
     };
     const result = await agent.executor.execute(call, 0, signal);
     const printed = commandPrinted(result);
-    if (printed && show) show(`${sanitize(printed)}\n`);
+    if (printed && this.show) this.show(`${sanitize(printed)}\n`);
     const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
     this.pending.push(`I ran \`${command}\` myself:\n${output}`);
   }

@@ -147,17 +147,12 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
   };
-  const userShell = new UserShell();
+  const userShell = new UserShell(options.output === 'text' ? screen.print : undefined);
   const shell = async (command: string) => {
     if (!(await settled()) || !agent) return;
     running = new AbortController();
     try {
-      await userShell.run(
-        agent,
-        command,
-        running.signal,
-        options.output === 'text' ? screen.print : undefined,
-      );
+      await userShell.run(agent, command, running.signal);
     } finally {
       running = undefined;
     }

@@ -34,6 +34,15 @@ afterAll(async () => {
 const run = (tool: Tool, args: unknown, on: ToolContext = ctx): Promise<ToolResult> =>
   tool.execute(tool.schema.parse(args), on);
 
+/** Writes `files` (workspace-relative path → text) and tells the services they changed. */
+async function writeFiles(files: Record<string, string>): Promise<void> {
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(ws.root, file)), { recursive: true });
+    await fs.writeFile(path.join(ws.root, file), text);
+  }
+  ctx.languages?.changed(Object.keys(files));
+}
+
 /** Every error the service sees in the project's files now, as `path: TS1234`. */
 async function projectErrors(): Promise<string[]> {
   const service = (await ctx.languages!.forFile('src/app.ts'))!;
@@ -217,8 +226,7 @@ describe('diagnostics after a change', () => {
       'src/units-index.ts': "export { toMetres } from './units';\n",
       'src/height.ts': "import { toMetres } from './units';\n\nexport const height = toMetres(6);\n",
     };
-    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(ws.root, file), text);
-    ctx.languages?.changed(Object.keys(files));
+    await writeFiles(files);
     const result = await run(editFileTool, {
       path: 'src/units.ts',
       old_string: 'export function toMetres(',
@@ -239,8 +247,7 @@ describe('diagnostics after a change', () => {
         "import { FOOT } from './feet';\n\nexport const length = (feet: number) => feet * FOOT;\n",
       'src/uses-length.ts': "import { length } from './length';\n\nexport const six = length(6);\n",
     };
-    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(ws.root, file), text);
-    ctx.languages?.changed(Object.keys(files));
+    await writeFiles(files);
     const moved = await run(moveFileTool, { source: 'src/length.ts', destination: 'src/lib/length.ts' });
     expect(moved.output).toMatch(/\n2 new errors after this change:\n/);
     // Its importer lost it; it lost './feet' where it went.
@@ -248,12 +255,10 @@ describe('diagnostics after a change', () => {
     expect(moved.output).toMatch(/\n {2}src\/lib\/length\.ts:1:22: TS2307 /);
     // Deleting what the moved file imports breaks nothing more: it lost it already.
     expect((await run(deleteTool, { path: 'src/feet.ts' })).output).toBe('deleted src/feet.ts');
-    await fs.writeFile(path.join(ws.root, 'src/feet.ts'), files['src/feet.ts']);
-    await fs.writeFile(
-      path.join(ws.root, 'src/lib/feet-user.ts'),
-      "import { FOOT } from '../feet';\n\nexport const f = FOOT;\n",
-    );
-    ctx.languages?.changed(['src/feet.ts', 'src/lib/feet-user.ts']);
+    await writeFiles({
+      'src/feet.ts': files['src/feet.ts'],
+      'src/lib/feet-user.ts': "import { FOOT } from '../feet';\n\nexport const f = FOOT;\n",
+    });
     const deleted = await run(deleteTool, { path: 'src/feet.ts' });
     expect(deleted.output).toMatch(
       /^deleted src\/feet\.ts\n1 new error after this change:\n {2}src\/lib\/feet-user\.ts:1:22: TS2307 /,
@@ -264,14 +269,12 @@ describe('diagnostics after a change', () => {
   });
 
   test('deleting a folder of modules reports the importers it broke', async () => {
-    await fs.mkdir(path.join(ws.root, 'src/angles'), { recursive: true });
     const files = {
       'src/angles/index.ts': "export { toRadians } from './convert';\n",
       'src/angles/convert.ts': 'export const toRadians = (d: number) => (d * Math.PI) / 180;\n',
       'src/turn.ts': "import { toRadians } from './angles';\n\nexport const right = toRadians(90);\n",
     };
-    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(ws.root, file), text);
-    ctx.languages?.changed(Object.keys(files));
+    await writeFiles(files);
     const deleted = await run(deleteTool, { path: 'src/angles', recursive: true });
     await fs.rm(path.join(ws.root, 'src/turn.ts'));
     ctx.languages?.changed(['src/turn.ts']);
