@@ -2,7 +2,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
-import { httpFetch } from './http-fetch.js';
+import { compatibleFetch } from './compatible-fetch.js';
 
 export interface OpenAICompatibleModelOptions {
   model: string;
@@ -19,7 +19,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     apiKey: options.apiKey,
     // Without it, streamed responses carry no token usage.
     includeUsage: true,
-    fetch: httpFetch,
+    // Tool-call arguments sent as JSON objects (some local servers) mended to the JSON text the schema takes.
+    fetch: compatibleFetch,
   });
   return aiSdkModel(provider.chatModel(options.model), {
     provider: 'openai-compatible',

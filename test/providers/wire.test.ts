@@ -131,6 +131,17 @@ describe('openai-compatible wire format', () => {
     expect(tool).toEqual({ role: 'tool', tool_call_id: 'call_9', content: 'file not found: a.txt' });
   });
 
+  it('takes tool-call arguments a server sends as a JSON object, as some local servers do', async () => {
+    const server = await start([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' }, objectArgs: true }] },
+    ]);
+    const model = createOpenAICompatibleModel({ model: 'local', baseUrl: server.openaiUrl });
+    const events = await collect(model.stream(request(ask('read a.txt'))));
+    expect(events.filter((e) => e.type === 'retry')).toEqual([]);
+    const calls = events.flatMap((e) => (e.type === 'tool-call' ? [e.call] : []));
+    expect(calls).toMatchObject([{ name: 'read_file', input: '{"path":"a.txt"}' }]);
+  });
+
   it('sends no Authorization header without an API key and no tools when none are offered', async () => {
     const server = await start([{ text: 'ok' }]);
     const model = createOpenAICompatibleModel({ model: 'local', baseUrl: server.openaiUrl });

@@ -14,6 +14,7 @@ export interface ScriptedToolCall {
   id?: string;
   signature?: string; // Gemini thoughtSignature on the functionCall part
   rawArgs?: string; // OpenAI only: send this argument text verbatim instead of JSON of args (malformed JSON)
+  objectArgs?: boolean; // OpenAI only: send args as a JSON object in the call's first chunk, as some local servers do
   input?: string; // Responses only: a custom_tool_call with this freeform input (codex's apply_patch) instead of args
 }
 export interface ScriptedReply {
@@ -322,9 +323,10 @@ async function openaiStream(
       index,
       id: call.id ?? callId(replyNumber, index),
       type: 'function',
-      function: { name: call.name, arguments: '' },
+      function: { name: call.name, arguments: call.objectArgs ? (call.args ?? {}) : '' },
     };
     await send(chunk({ tool_calls: [first] }));
+    if (call.objectArgs) continue;
     for (const fragment of fragments)
       await send(chunk({ tool_calls: [{ index, function: { arguments: fragment } }] }));
   }

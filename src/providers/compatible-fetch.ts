@@ -1,0 +1,101 @@
+// Wire fixes for OpenAI-compatible servers that @ai-sdk/openai-compatible's schema rejects, applied as a fetch
+// wrapper: some servers (llama.cpp forks, LocalAI, vLLM tool parsers) send a tool call's `arguments` as a JSON object
+// rather than JSON text, or a `role` other than "assistant". The provider fails the whole chunk on its schema, so the
+// tool call is lost and the stream retried as garbled. Each event's JSON is mended before the provider sees it.
+import { httpFetch } from './http-fetch.js';
+import { HttpResponse } from './http-response.js';
+
+export const compatibleFetch: typeof fetch = async (input, init) => {
+  const response = await httpFetch(input, init);
+  if (!response.ok || !response.body) return response;
+  const stream = response.headers.get('content-type')?.includes('text/event-stream');
+  // The light response, not the global Response: constructing that would load undici.
+  return new HttpResponse(
+    response.body.pipeThrough(stream ? mendEvents() : mendWhole()),
+    response,
+  ) as unknown as Response;
+};
+
+/** Re-frames the event stream line by line, mending each `data:` line's JSON (streaming is kept). */
+function mendEvents(): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let buffer = '';
+  const mendLine = (line: string) => {
+    // Only lines that may need it are parsed: text deltas pass as they came.
+    if (!line.startsWith('data:') || !(line.includes('"tool_calls"') || line.includes('"role"'))) return line;
+    try {
+      const value: unknown = JSON.parse(line.slice(5));
+      return mendCompatible(value) ? `data: ${JSON.stringify(value)}` : line;
+    } catch {
+      return line; // not JSON: the provider names it
+    }
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      buffer += decoder.decode(chunk, { stream: true });
+      const end = buffer.lastIndexOf('\n');
+      if (end < 0) return;
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 1);
+      controller.enqueue(encoder.encode(`${lines.map(mendLine).join('\n')}\n`));
+    },
+    flush(controller) {
+      const rest = buffer + decoder.decode();
+      if (rest !== '') controller.enqueue(encoder.encode(mendLine(rest)));
+    },
+  });
+}
+
+/** A whole (not streamed) JSON response, mended once it has all arrived. */
+function mendWhole(): TransformStream<Uint8Array, Uint8Array> {
+  const parts: Uint8Array[] = [];
+  return new TransformStream({
+    transform(chunk) {
+      parts.push(chunk);
+    },
+    flush(controller) {
+      const bytes = Buffer.concat(parts);
+      try {
+        const value: unknown = JSON.parse(bytes.toString('utf8'));
+        if (mendCompatible(value)) {
+          controller.enqueue(new TextEncoder().encode(JSON.stringify(value)));
+          return;
+        }
+      } catch {
+        // not JSON: passed on as it came, for the provider to name
+      }
+      controller.enqueue(bytes);
+    },
+  });
+}
+
+/**
+ * Mends one Chat Completions response or stream chunk in place to what the provider's schema takes; true when it
+ * changed anything. A tool call's `arguments` sent as a JSON value becomes its JSON text; a `role` other than
+ * "assistant" is dropped (the reply is the assistant's whatever a server calls it).
+ */
+export function mendCompatible(value: unknown): boolean {
+  const choices = (value as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices)) return false;
+  let changed = false;
+  for (const choice of choices as { delta?: unknown; message?: unknown }[]) {
+    for (const part of [choice?.delta, choice?.message]) {
+      if (typeof part !== 'object' || part === null) continue;
+      const message = part as { role?: unknown; tool_calls?: unknown };
+      if (message.role != null && message.role !== 'assistant' && message.role !== '') {
+        delete message.role;
+        changed = true;
+      }
+      if (!Array.isArray(message.tool_calls)) continue;
+      for (const call of message.tool_calls as { function?: { arguments?: unknown } }[]) {
+        const args = call?.function?.arguments;
+        if (typeof args === 'object' && args !== null) {
+          call.function = { ...call.function, arguments: JSON.stringify(args) };
+          changed = true;
+        }
+      }
+    }
+  }
+  return changed;
+}
