@@ -3,12 +3,13 @@
 // `dist/index.js` is the `src/index.ts` it was compiled from. The map ranks these files first.
 import { promises as fs } from 'node:fs';
 import { posix } from 'node:path';
+import { parse } from 'yaml';
 import { keyValue, tomlSection } from '../project/scan.js';
 
 export interface ProjectEntries {
   /** Source files the root manifests name, in manifest order. */
   entryPoints: string[];
-  /** Entry files of workspace packages (package.json workspaces, Cargo workspace members). */
+  /** Entry files of workspace packages (package.json workspaces, pnpm-workspace.yaml, Cargo workspace members). */
   packageEntryPoints: string[];
   /** Workspace package name → its entry file, so `import … from '@scope/pkg'` resolves inside the repository. */
   packages: Map<string, string>;
@@ -139,6 +140,16 @@ function membersOf(globs: string[], dirs: ReadonlySet<string>): string[] {
 
 const readText = (file: string) => fs.readFile(file, 'utf8').catch(() => undefined);
 
+/** The member globs of a pnpm-workspace.yaml (`packages:`), none when it is absent or no YAML. */
+export function pnpmPackages(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  try {
+    return leaves((parse(text) as { packages?: unknown } | null)?.packages);
+  } catch {
+    return [];
+  }
+}
+
 async function readJson(file: string): Promise<unknown> {
   const text = await readText(file);
   try {
@@ -163,7 +174,10 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
     for (const entry of packageJsonEntries(pkg))
       add(result.entryPoints, resolveScriptEntry('', entry, files));
     const ws = (pkg as { workspaces?: unknown }).workspaces;
-    const globs = leaves(Array.isArray(ws) ? ws : (ws as { packages?: unknown } | undefined)?.packages);
+    const globs = [
+      ...leaves(Array.isArray(ws) ? ws : (ws as { packages?: unknown } | undefined)?.packages),
+      ...pnpmPackages(await readText(posix.join(root, 'pnpm-workspace.yaml'))),
+    ].filter((glob) => !glob.startsWith('!'));
     for (const dir of membersOf(globs, dirs)) {
       const member = (await readJson(posix.join(root, dir, 'package.json'))) as
         | { name?: unknown }

@@ -27,6 +27,8 @@ const MAX_ITERATIONS = 40;
 const IMPORT_WEIGHT = 10;
 /** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
 const SUPPORT_WEIGHT = 0.1;
+/** A use as `x.name` of a name some file defines at its top level, against a bare use. */
+const MODULE_MEMBER = 0.3;
 /** How much depending on the project's files counts against being depended on. */
 const HUB_SHARE = 1;
 
@@ -97,10 +99,12 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
   const definerLists: number[][] = [];
   paths.forEach((p, i) => {
     for (const def of index.files.get(p)!.definitions) {
-      let id = nameIds.get(def.name);
+      // A member (a method or field of a class) is its own name node, `.name`: member uses reach it.
+      const key = def.container === undefined ? def.name : `.${def.name}`;
+      let id = nameIds.get(key);
       if (id === undefined) {
         id = definerLists.length;
-        nameIds.set(def.name, id);
+        nameIds.set(key, id);
         definerLists.push([]);
       }
       const list = definerLists[id]!;
@@ -108,7 +112,8 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     }
   });
   const weightOf = new Float64Array(definerLists.length);
-  for (const [name, id] of nameIds) weightOf[id] = nameWeight(name, definerLists[id]!.length);
+  for (const [name, id] of nameIds)
+    weightOf[id] = nameWeight(name.replace(/^\./, ''), definerLists[id]!.length);
 
   const resolver = new ImportResolver(index, index.project?.goModule, index.project?.packages);
   const position = new Map(paths.map((p, i) => [p, i]));
@@ -142,12 +147,20 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       targets.push(to);
       weights.push(weight);
     }
-    for (const [name, count] of references) {
-      const id = nameIds.get(name);
-      // A name the file defines itself is most likely its own; one it imports from a known file is counted there.
-      if (id === undefined || bound.has(name) || holds(definerLists[id]!, from)) continue;
+    const link = (id: number | undefined, weight: number) => {
+      // A name the file defines itself is most likely its own.
+      if (id === undefined || holds(definerLists[id]!, from)) return;
       targets.push(n + id);
-      weights.push(weightOf[id]! * Math.sqrt(count));
+      weights.push(weightOf[id]! * weight);
+    };
+    for (const [name, count] of references) {
+      if (name.startsWith('.')) {
+        // `x.name`: a member of some class, or a module's own `name` (`ns.name`, Python's `mod.name`, Go's
+        // `pkg.Name`), which counts less: `Array.isArray` is no use of a file's own isArray.
+        link(nameIds.get(name), Math.sqrt(count));
+        link(nameIds.get(name.slice(1)), MODULE_MEMBER * Math.sqrt(count));
+        // A name it imports from a known file is counted there.
+      } else if (!bound.has(name)) link(nameIds.get(name), Math.sqrt(count));
     }
     let total = 0;
     for (let e = start; e < targets.length; e++) total += weights[e]!;
@@ -291,7 +304,7 @@ export function rankScored(
     graph.names.forEach((name, id) => {
       const start = graph.nameOffsets[id]!;
       const stop = graph.nameOffsets[id + 1]!;
-      if (mentionedNames.has(name) && stop - start <= 5)
+      if (mentionedNames.has(name.replace(/^\./, '')) && stop - start <= 5)
         for (let d = start; d < stop; d++) favoured.add(paths[graph.definers[d]!]!);
     });
   const entries = new Set(input.entryPoints);

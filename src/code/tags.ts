@@ -185,7 +185,11 @@ function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): 
 const LOCAL_KINDS: ReadonlySet<SymbolKind> = new Set(['variable', 'constant', 'field']);
 const BODY_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method']);
 
-/** Methods get their class; variables inside a function body are locals, not definitions. */
+/**
+ * Methods get their class; variables inside a function body are locals, not definitions, and so are the methods of an
+ * object literal there (an observer's `next`, a resolver's `string`): they would otherwise define names that every
+ * file uses (`.next(`, `: string`) and rank their file first.
+ */
 function placeInContainers(found: Found[]): Definition[] {
   const containers = found.filter((f) => f.container);
   const bodies = found.filter((f) => BODY_KINDS.has(f.def.kind));
@@ -197,6 +201,9 @@ function placeInContainers(found: Found[]): Definition[] {
     if (LOCAL_KINDS.has(f.def.kind) && bodies.some((b) => inside(b, f))) continue;
     let owner: Found | undefined;
     for (const c of containers) if (inside(c, f) && (!owner || owner.start <= c.start)) owner = c;
+    // A body between the method and its innermost class: an object literal's method there.
+    if (f.def.kind === 'method' && bodies.some((b) => inside(b, f) && (!owner || owner.start < b.start)))
+      continue;
     if (owner) {
       f.def.container = owner.def.name;
       if (f.def.kind === 'function') f.def.kind = 'method';
@@ -213,16 +220,29 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** The identifiers in code, skipping comments and strings with the language's lexer, and the sorted `skip` ranges. */
+/** True when the name at `index` follows a `.` (spaces and line breaks between allowed; `...spread` excluded). */
+function isMemberAccess(source: string, index: number): boolean {
+  let at = index - 1;
+  while (at >= 0 && (source[at] === ' ' || source[at] === '\n' || source[at] === '\t' || source[at] === '\r'))
+    at -= 1;
+  return source[at] === '.' && source[at - 1] !== '.';
+}
+
+/**
+ * The identifiers in code, skipping comments and strings with the language's lexer, and the sorted `skip` ranges. A
+ * name after a `.` (`obj.name`, `mod.name`) is a member use and kept as `.name`: it can mean a method or field of
+ * any class, where a bare name is resolved by scope (and a keyword, `throw`, is no use of a method of that name).
+ */
 export function findReferences(lang: LanguageSpec, source: string, skip: [number, number][]): string {
   const counts = new Map<string, number>();
   let next = 0;
   for (const match of source.matchAll(lang.lexer)) {
-    const name = match[1];
+    let name = match[1];
     if (name === undefined) continue;
     // Names inside import and export statements are bindings, not uses.
     while (next < skip.length && skip[next]![1] <= match.index) next += 1;
     if (next < skip.length && skip[next]![0] <= match.index) continue;
+    if (isMemberAccess(source, match.index)) name = `.${name}`;
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   let text = '';
@@ -230,18 +250,21 @@ export function findReferences(lang: LanguageSpec, source: string, skip: [number
   return text;
 }
 
-/** How often a file's code uses `name` (0: not at all). */
+/** How often a file's code uses `name`, bare or as a member (0: not at all). */
 export function referenceCount(tags: FileTags, name: string): number {
   const text = ` ${tags.references} `;
-  const key = ` ${name} `;
-  // Counts are digits and names never are, so the key can only match a name.
-  const at = text.indexOf(key);
-  if (at < 0) return 0;
-  const from = at + key.length;
-  return Number(text.slice(from, text.indexOf(' ', from)));
+  let total = 0;
+  for (const key of [` ${name} `, ` .${name} `]) {
+    // Counts are digits and names never are, so the key can only match a name.
+    const at = text.indexOf(key);
+    if (at < 0) continue;
+    const from = at + key.length;
+    total += Number(text.slice(from, text.indexOf(' ', from)));
+  }
+  return total;
 }
 
-/** Each name a file's code uses, with how often. */
+/** Each name a file's code uses, with how often: `.name` for a use as a member (after a `.`). */
 export function forEachReference(tags: FileTags, each: (name: string, count: number) => void): void {
   if (!tags.references) return;
   const parts = tags.references.split(' ');

@@ -1,0 +1,68 @@
+// A monorepo's workspace packages, as npm, yarn and pnpm declare them: each package's entry file (its built `dist/`
+// mapped back to `src/`), and its name, so `import … from '@acme/core'` inside the repository reaches that file.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { findProjectEntries, pnpmPackages } from '../../src/code/entry-points.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function tree(files: Record<string, string>): Promise<{ root: string; files: Set<string> }> {
+  dir = await mkdtemp(path.join(tmpdir(), 'keel-entries-'));
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  return { root: dir, files: new Set(Object.keys(files)) };
+}
+
+const member = (name: string) =>
+  JSON.stringify({ name, exports: { '.': { import: './dist/index.mjs', types: './dist/index.d.mts' } } });
+const packages = {
+  'packages/core/package.json': member('@acme/core'),
+  'packages/core/src/index.ts': 'export const core = 1;\n',
+  'packages/client/package.json': member('@acme/client'),
+  'packages/client/src/index.ts': "import { core } from '@acme/core';\nexport const client = core;\n",
+  'packages/internal-test/package.json': member('@acme/internal-test'),
+  'packages/internal-test/src/index.ts': 'export const t = 1;\n',
+};
+
+describe('workspace packages', () => {
+  test.each([
+    [
+      'npm and yarn: package.json workspaces',
+      { 'package.json': JSON.stringify({ workspaces: ['packages/*'] }) },
+    ],
+    [
+      'yarn: workspaces.packages',
+      { 'package.json': JSON.stringify({ workspaces: { packages: ['packages/*'] } }) },
+    ],
+    [
+      'pnpm: pnpm-workspace.yaml',
+      {
+        'package.json': JSON.stringify({ private: true }),
+        'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - '!**/internal-*'\n",
+      },
+    ],
+  ])('%s', async (_, manifests) => {
+    const { root, files } = await tree({ ...manifests, ...packages });
+    const entries = await findProjectEntries(root, files);
+    expect(entries.packages.get('@acme/core')).toBe('packages/core/src/index.ts');
+    expect(entries.packages.get('@acme/client')).toBe('packages/client/src/index.ts');
+    expect(entries.packageEntryPoints).toContain('packages/core/src/index.ts');
+  });
+
+  test.each([
+    ['a list', "packages:\n  - 'packages/*'\n  - apps/web\n", ['packages/*', 'apps/web']],
+    ['none', 'catalog:\n  react: ^19\n', []],
+    ['not YAML', 'packages: [unclosed\n', []],
+    ['absent', undefined, []],
+  ])('pnpm-workspace.yaml with %s', (_, text, expected) => {
+    expect(pnpmPackages(text)).toEqual(expected);
+  });
+});

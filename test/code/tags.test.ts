@@ -1,0 +1,100 @@
+// What a file's tags say, and how the map ranks by them, where real repositories fooled it: object literals' methods
+// inside functions are no definitions (tRPC's resolver `string(ctx)` took every `: string` and `z.string()`), a use
+// after a `.` is a member use (`.next()`, `Array.isArray`), and a keyword is no use of a method named like it.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadCodeIndex } from '../../src/code/code-index.js';
+import { languageOf } from '../../src/code/languages.js';
+import { prepareRank, rankScored } from '../../src/code/rank.js';
+import { extractTags, forEachReference, referenceCount } from '../../src/code/tags.js';
+
+const tagsOf = (file: string, source: string) => extractTags(languageOf(file)!, source);
+const references = (file: string, source: string) => {
+  const found: Record<string, number> = {};
+  forEachReference(tagsOf(file, source), (name, count) => {
+    found[name] = count;
+  });
+  return found;
+};
+
+describe('definitions', () => {
+  test("an object literal's methods inside a function are locals; a class's and a top-level object's are kept", () => {
+    const source = [
+      'export function resolvers() {',
+      '  return { string(ctx) { return ctx; }, number(ctx) { return ctx; } };',
+      '}',
+      'export class Client {',
+      '  query(path: string) { return observe({ next(v) {}, error(e) {} }); }',
+      '}',
+      'export const api = { get(url: string) { return url; } };',
+    ].join('\n');
+    expect(tagsOf('a.ts', source).definitions.map((d) => [d.name, d.kind, d.container])).toEqual([
+      ['resolvers', 'function', undefined],
+      ['Client', 'class', undefined],
+      ['query', 'method', 'Client'],
+      ['api', 'constant', undefined],
+      ['get', 'method', undefined],
+    ]);
+  });
+});
+
+describe('references', () => {
+  test.each([
+    ['a bare use', 'run(x);', { run: 1, x: 1 }],
+    ['a use after a dot is a member use', 'z.string(); a?.b;', { z: 1, '.string': 1, a: 1, '.b': 1 }],
+    [
+      'across a line break in a chain',
+      'list\n  .map(f)\n  .filter(g);',
+      { list: 1, '.map': 1, f: 1, '.filter': 1, g: 1 },
+    ],
+    ['a spread is a bare use', 'call(...args);', { call: 1, args: 1 }],
+    ['a keyword is bare', 'throw new Error(x);', { throw: 1, new: 1, Error: 1, x: 1 }],
+  ])('%s', (_, source, expected) => {
+    expect(references('a.ts', source)).toEqual(expected);
+  });
+
+  test('referenceCount adds bare and member uses', () => {
+    const tags = tagsOf('a.py', 'import mod\nmod.helper()\nhelper()\nhelper()\n');
+    expect(referenceCount(tags, 'helper')).toBe(3);
+    expect(referenceCount(tags, 'mod')).toBe(1);
+    expect(referenceCount(tags, 'absent')).toBe(0);
+  });
+});
+
+describe('ranking by member and bare uses', () => {
+  test('a method named like a keyword gets nothing from those keywords; a member use counts less for a top-level name', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'keel-tags-'));
+    try {
+      const files: Record<string, string> = {
+        // A generator helper whose method is named `throw`: every `throw` statement would count as its use.
+        'src/gen.ts': 'export class Gen { throw(e: unknown) { return e; } next() { return 1; } }\n',
+        // As many definitions, used by nobody.
+        'src/lonely.ts': 'export class Lonely { a() { return 1; } b() { return 2; } }\n',
+        // A helper named like a builtin's member, and one used by its bare name.
+        'src/is.ts': 'export function isArray(v: unknown) { return v; }\n',
+        'src/bare.ts': 'export function isList(v: unknown) { return v; }\n',
+      };
+      for (let i = 0; i < 6; i++)
+        files[`src/user${i}.ts`] = [
+          'export function use(v: unknown) {',
+          '  if (!Array.isArray(v)) throw new Error("no");',
+          '  if (!isList(v)) throw new Error("empty");',
+          '  return v;',
+          '}',
+        ].join('\n');
+      for (const [file, content] of Object.entries(files)) {
+        await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
+        await writeFile(path.join(dir, file), content);
+      }
+      const input = prepareRank(await loadCodeIndex(dir));
+      const { scores } = rankScored(input);
+      const authority = (file: string) => scores.authority[input.paths.indexOf(file)]!;
+      expect(authority('src/gen.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
+      expect(authority('src/is.ts')).toBeLessThan(authority('src/bare.ts'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
