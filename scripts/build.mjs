@@ -134,6 +134,10 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // CommonJS packages in it (yaml) require Node's built-ins.
+  banner: {
+    js: "import { createRequire as keelRequire } from 'node:module'; const require = keelRequire(import.meta.url);",
+  },
   plugins: [zodEnglishOnly],
   // Tools load these lazily; making their specs never runs them.
   external,

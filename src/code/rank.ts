@@ -3,11 +3,13 @@
 // names the conversation mentions. Tests, fixtures, examples, docs, generated and vendored files come last.
 // A name is a node of its own (file → name → the files defining it), so the graph grows with the references,
 // not with references × definitions: `foo`, defined in 5,000 fixtures, is one node, not 5,000 edges per use.
+// A bare use reaches top-level definitions, a use as `x.name` the members of classes (`.name` is a node of its own);
+// an ES module's top-level names it does not export reach nothing outside it.
 import type { CodeIndex } from './code-index.js';
 import { isSupportFile } from './file-roles.js';
 import { localNames } from './imports.js';
 import { ImportResolver } from './module-graph.js';
-import { forEachReference } from './tags.js';
+import { type Definition, type FileTags, forEachReference } from './tags.js';
 
 export interface RankOptions {
   /** Text naming files or symbols to favour: the focus argument and the conversation so far. */
@@ -27,8 +29,6 @@ const MAX_ITERATIONS = 40;
 const IMPORT_WEIGHT = 10;
 /** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
 const SUPPORT_WEIGHT = 0.1;
-/** A use as `x.name` of a name some file defines at its top level, against a bare use. */
-const MODULE_MEMBER = 0.3;
 /** How much depending on the project's files counts against being depended on. */
 const HUB_SHARE = 1;
 
@@ -40,6 +40,22 @@ function nameWeight(name: string, definers: number): number {
   if (name.startsWith('_')) weight *= 0.1;
   if (definers > 5) weight *= 0.1;
   return weight;
+}
+
+const ES_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
+
+/**
+ * For an ES module, which of its definitions no other file can use: top-level names it does not export (a script's
+ * `const args`, `program`), which would otherwise take every use of a parameter or local of that name elsewhere.
+ * Undefined for other files: a declaration file's ambient names, CommonJS, Go's package-wide names, Python's.
+ */
+function modulePrivate(path: string, tags: FileTags): ((def: Definition) => boolean) | undefined {
+  if (!ES_LANGUAGES.has(tags.language) || /\.d\.[cm]?ts$/.test(path) || tags.quick) return undefined;
+  const esm =
+    tags.imports.length > 0 || (tags.exports?.length ?? 0) > 0 || tags.definitions.some((d) => d.exported);
+  if (!esm) return undefined;
+  const exported = new Set(tags.exports?.map((e) => e.name));
+  return (def) => def.container === undefined && !def.exported && !exported.has(def.name);
 }
 
 /** Files named in the text: by path, or by a base name of at least 4 characters as a whole word. */
@@ -98,7 +114,10 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
   const nameIds = new Map<string, number>();
   const definerLists: number[][] = [];
   paths.forEach((p, i) => {
-    for (const def of index.files.get(p)!.definitions) {
+    const tags = index.files.get(p)!;
+    const privateTop = modulePrivate(p, tags);
+    for (const def of tags.definitions) {
+      if (privateTop?.(def)) continue;
       // A member (a method or field of a class) is its own name node, `.name`: member uses reach it.
       const key = def.container === undefined ? def.name : `.${def.name}`;
       let id = nameIds.get(key);
@@ -147,20 +166,15 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       targets.push(to);
       weights.push(weight);
     }
-    const link = (id: number | undefined, weight: number) => {
-      // A name the file defines itself is most likely its own.
-      if (id === undefined || holds(definerLists[id]!, from)) return;
-      targets.push(n + id);
-      weights.push(weightOf[id]! * weight);
-    };
     for (const [name, count] of references) {
-      if (name.startsWith('.')) {
-        // `x.name`: a member of some class, or a module's own `name` (`ns.name`, Python's `mod.name`, Go's
-        // `pkg.Name`), which counts less: `Array.isArray` is no use of a file's own isArray.
-        link(nameIds.get(name), Math.sqrt(count));
-        link(nameIds.get(name.slice(1)), MODULE_MEMBER * Math.sqrt(count));
-        // A name it imports from a known file is counted there.
-      } else if (!bound.has(name)) link(nameIds.get(name), Math.sqrt(count));
+      // `.name` reaches the members of classes (a module's member, `ns.name`, was kept bare by the tags); `~name` is
+      // the file's own variable; a bare name it imports from a known file is counted there.
+      if (name.startsWith('~') || bound.has(name)) continue;
+      const id = nameIds.get(name);
+      // A name the file defines itself is most likely its own.
+      if (id === undefined || holds(definerLists[id]!, from)) continue;
+      targets.push(n + id);
+      weights.push(weightOf[id]! * Math.sqrt(count));
     }
     let total = 0;
     for (let e = start; e < targets.length; e++) total += weights[e]!;

@@ -150,6 +150,12 @@ function isExported(
   }
 }
 
+/** `const fs = require('fs')`: an import in CommonJS, not a definition of the file's own. */
+function isRequire(part: AstNode): boolean {
+  const value = part.kind() === 'variable_declarator' ? part.field('value') : null;
+  return value?.kind() === 'call_expression' && value.field('function')?.text() === 'require';
+}
+
 function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): Definition[] {
   const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
   const found: Found[] = [];
@@ -159,7 +165,7 @@ function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): 
     const parts = rule.each ? node.children().filter((c) => c.kind() === rule.each) : [node];
     for (const part of parts) {
       const name = nameOf(part, rule);
-      if (!name) continue;
+      if (!name || isRequire(part)) continue;
       const range = part.range();
       const signature = signatureOf(source, part);
       found.push({
@@ -220,41 +226,94 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** True when the name at `index` follows a `.` (spaces and line breaks between allowed; `...spread` excluded). */
-function isMemberAccess(source: string, index: number): boolean {
+const isSpace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
+const isWord = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
+
+/**
+ * How the name at `index` is used: bare; as a member of a module (`ns.name`, where `ns` is in `modules`), which is a
+ * use of that module's top-level name; or as a member of anything else (`obj.name`). Spaces and line breaks may
+ * stand around the `.`; `...spread` is bare.
+ */
+function useOf(source: string, index: number, modules: ReadonlySet<string>): 'bare' | 'module' | 'member' {
   let at = index - 1;
-  while (at >= 0 && (source[at] === ' ' || source[at] === '\n' || source[at] === '\t' || source[at] === '\r'))
-    at -= 1;
-  return source[at] === '.' && source[at - 1] !== '.';
+  while (at >= 0 && isSpace(source[at])) at -= 1;
+  if (source[at] !== '.' || source[at - 1] === '.') return 'bare';
+  if (modules.size === 0) return 'member';
+  at -= 1;
+  while (at >= 0 && isSpace(source[at])) at -= 1;
+  const end = at + 1;
+  while (at >= 0 && isWord(source[at])) at -= 1;
+  // The receiver must itself be bare: `a.ns.name` is no use of the module ns.
+  let before = at;
+  while (before >= 0 && isSpace(source[before])) before -= 1;
+  return source[before] !== '.' && modules.has(source.slice(at + 1, end)) ? 'module' : 'member';
+}
+
+/**
+ * The names a file binds to whole modules, as receivers of their members: namespace imports and aliases
+ * (`import * as t`, `import numpy as np`), Python's imported modules and names (`import os.path`, `from . import
+ * utils`), Go's package names.
+ */
+export function moduleReceivers(imports: readonly Import[], language: LanguageId): Set<string> {
+  const names = new Set<string>();
+  for (const imp of imports) {
+    if (imp.alias) names.add(imp.alias);
+    for (const b of imp.bindings) {
+      if (b.name === '*' && b.alias) names.add(b.alias);
+      else if (language === 'python' && b.name !== '*') names.add(b.alias ?? b.name);
+    }
+    if (language === 'python' && imp.bindings.length === 0 && !imp.alias)
+      names.add(imp.module.split('.')[0]!);
+    if (language === 'go' && !imp.alias) names.add(imp.module.split('/').pop()!);
+  }
+  return names;
 }
 
 /**
  * The identifiers in code, skipping comments and strings with the language's lexer, and the sorted `skip` ranges. A
- * name after a `.` (`obj.name`, `mod.name`) is a member use and kept as `.name`: it can mean a method or field of
- * any class, where a bare name is resolved by scope (and a keyword, `throw`, is no use of a method of that name).
+ * name after a `.` (`obj.name`) is a member use and kept as `.name`: it can mean a method or field of any class,
+ * where a bare name is resolved by scope (and a keyword, `throw`, is no use of a method of that name). A member of
+ * one of `modules` (`t.identifier`, `os.getcwd`, `cobra.Command`) is that module's top-level name, kept bare.
  */
-export function findReferences(lang: LanguageSpec, source: string, skip: [number, number][]): string {
+export function findReferences(
+  lang: LanguageSpec,
+  source: string,
+  skip: [number, number][],
+  modules: ReadonlySet<string> = new Set(),
+): string {
   const counts = new Map<string, number>();
+  const declared = new Set<string>();
   let next = 0;
+  let previous = '';
   for (const match of source.matchAll(lang.lexer)) {
     let name = match[1];
     if (name === undefined) continue;
+    const word = name;
     // Names inside import and export statements are bindings, not uses.
     while (next < skip.length && skip[next]![1] <= match.index) next += 1;
     if (next < skip.length && skip[next]![0] <= match.index) continue;
-    if (isMemberAccess(source, match.index)) name = `.${name}`;
+    if (useOf(source, match.index, modules) === 'member') name = `.${name}`;
+    else if (DECLARING.has(previous)) declared.add(name);
+    previous = word;
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   let text = '';
-  for (const [name, count] of counts) text += text ? ` ${name} ${count}` : `${name} ${count}`;
+  for (const [name, count] of counts) {
+    // The file's uses of a name it declares a variable of are most likely that variable's.
+    const key = declared.has(name) ? `~${name}` : name;
+    text += text ? ` ${key} ${count}` : `${key} ${count}`;
+  }
   return text;
 }
 
-/** How often a file's code uses `name`, bare or as a member (0: not at all). */
+/** Words before the name a statement declares a variable of (JavaScript, TypeScript, Rust, Go, Dart). */
+const DECLARING = new Set(['const', 'let', 'var']);
+
+/** How often a file's code uses `name`, bare, as a member or as a variable it declares (0: not at all). */
 export function referenceCount(tags: FileTags, name: string): number {
   const text = ` ${tags.references} `;
   let total = 0;
-  for (const key of [` ${name} `, ` .${name} `]) {
+  for (const key of [` ${name} `, ` .${name} `, ` ~${name} `]) {
     // Counts are digits and names never are, so the key can only match a name.
     const at = text.indexOf(key);
     if (at < 0) continue;
@@ -264,7 +323,10 @@ export function referenceCount(tags: FileTags, name: string): number {
   return total;
 }
 
-/** Each name a file's code uses, with how often: `.name` for a use as a member (after a `.`). */
+/**
+ * Each name a file's code uses, with how often: `.name` for a use as a member (after a `.`), `~name` for a name the
+ * file also declares a variable of (`const name`).
+ */
 export function forEachReference(tags: FileTags, each: (name: string, count: number) => void): void {
   if (!tags.references) return;
   const parts = tags.references.split(' ');
@@ -294,7 +356,7 @@ export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode):
     ),
     imports,
     ...(exports.length > 0 ? { exports } : {}),
-    references: findReferences(lang, source, skip),
+    references: findReferences(lang, source, skip, moduleReceivers(imports, lang.id)),
     ...(isGeneratedText(source) ? { generated: true } : {}),
   };
 }

@@ -1,6 +1,8 @@
 // get_project_overview's analysis: the README's opening section, the top-level layout with file counts, entry
 // points, and a short repo map (signatures of the most referenced files) as the key modules.
 import { loadCodeIndex } from '../code/code-index.js';
+import { findProjectEntries } from '../code/entry-points.js';
+import { isSupportFile } from '../code/file-roles.js';
 import { buildRepoMap } from '../code/repo-map.js';
 import { type ProjectScan, prop } from './scan.js';
 
@@ -9,12 +11,15 @@ export interface ProjectOverview {
   /** `src/ 120 files`, then the root's own files. */
   layout: string[];
   entryPoints: string[];
+  /** Workspace packages (npm, yarn, pnpm, Cargo): `name: entry file`, or the entry file alone. */
+  packages?: string[];
   keyModules?: string;
 }
 
 const README = /^readme(\.(md|markdown|rst|txt|adoc))?$/i;
 const MAX_README_LINES = 40;
 const MAX_README_CHARS = 2000;
+const MAX_PACKAGES = 12;
 
 /** Conventional entry points, by path. */
 const ENTRY_FILES: readonly RegExp[] = [
@@ -47,6 +52,7 @@ export async function projectOverview(scan: ProjectScan, options: OverviewOption
       : {}),
     layout: layout(scan.files),
     entryPoints: await entryPoints(scan),
+    ...(await workspacePackages(scan)),
     ...(options.mapTokens > 0 ? await keyModules(scan.root, options) : {}),
   };
 }
@@ -65,16 +71,19 @@ function withoutMarkup(text: string): string {
       lines.push(line);
       continue;
     }
-    const heading = /^\s*<h([1-6])[^>]*>(.*?)<\/h\1>\s*$/i.exec(line);
+    // A line break in HTML is a space in the text it leaves.
+    const broken = line.replace(/<br\s*\/?>/gi, ' ');
+    const heading = /^\s*<h([1-6])[^>]*>(.*?)<\/h\1>\s*$/i.exec(broken);
     if (heading) {
       lines.push(`${'#'.repeat(Number(heading[1]))} ${heading[2]!.replace(/<[^>]+>/g, '').trim()}`);
       continue;
     }
-    const cleaned = line
+    const stripped = broken
       .replace(/\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)/g, '')
       .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-      .replace(/<[^>]+>/g, '')
-      .trimEnd();
+      .replace(/<[^>]+>/g, '');
+    // Text that was inside HTML keeps none of the HTML's indentation (it is no Markdown code block).
+    const cleaned = stripped === broken ? stripped.trimEnd() : stripped.trim();
     // A line that was only markup goes; a blank line stays.
     if (cleaned.trim() !== '' || line.trim() === '') lines.push(cleaned);
   }
@@ -157,6 +166,20 @@ async function entryPoints(scan: ProjectScan): Promise<string[]> {
   return [...new Set(out)].slice(0, 20);
 }
 
+/** A monorepo's packages with their entry files, as the map resolves `import … from '@scope/pkg'` to them. */
+async function workspacePackages(scan: ProjectScan): Promise<{ packages?: string[] }> {
+  const found = await findProjectEntries(scan.root, new Set(scan.files));
+  const named = new Set(found.packages.values());
+  const packages = [
+    ...[...found.packages].map(([name, entry]) => ({ entry, text: `${name}: ${entry}` })),
+    ...found.packageEntryPoints.filter((entry) => !named.has(entry)).map((entry) => ({ entry, text: entry })),
+  ];
+  // The project's own packages before its examples, tests and docs.
+  const order = (entry: string) => (isSupportFile(entry) ? 1 : 0);
+  packages.sort((a, b) => order(a.entry) - order(b.entry));
+  return packages.length === 0 ? {} : { packages: packages.map((p) => p.text) };
+}
+
 /** The repo map at a small budget; a project in no language the map reads, or a parser that fails, has none. */
 async function keyModules(root: string, options: OverviewOptions): Promise<{ keyModules?: string }> {
   try {
@@ -181,6 +204,11 @@ export function formatOverview(o: ProjectOverview): string {
       ? 'entry points: none recognised'
       : `entry points:\n${o.entryPoints.map((e) => `  ${e}`).join('\n')}`,
   );
+  if (o.packages) {
+    const shown = o.packages.slice(0, MAX_PACKAGES).map((p) => `  ${p}`);
+    if (o.packages.length > MAX_PACKAGES) shown.push(`  and ${o.packages.length - MAX_PACKAGES} more`);
+    parts.push(`workspace packages (${o.packages.length}):\n${shown.join('\n')}`);
+  }
   if (o.keyModules) parts.push(`key modules (signatures, most referenced first):\n${o.keyModules}`);
   return parts.join('\n\n');
 }

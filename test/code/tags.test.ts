@@ -1,6 +1,7 @@
 // What a file's tags say, and how the map ranks by them, where real repositories fooled it: object literals' methods
 // inside functions are no definitions (tRPC's resolver `string(ctx)` took every `: string` and `z.string()`), a use
-// after a `.` is a member use (`.next()`, `Array.isArray`), and a keyword is no use of a method named like it.
+// after a `.` is a member use (`.next()`, `Array.isArray`) unless `.` follows a module (`t.identifier`), a keyword is no use
+// of a method named like it, and neither a file's own variables nor a script's private names reach other files.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,11 @@ describe('definitions', () => {
   });
 });
 
+test("CommonJS's `const fs = require('fs')` is no definition", () => {
+  const source = "const fs = require('fs');\nconst limit = 3;\nmodule.exports = { limit };\n";
+  expect(tagsOf('a.js', source).definitions.map((d) => d.name)).toEqual(['limit']);
+});
+
 describe('references', () => {
   test.each([
     ['a bare use', 'run(x);', { run: 1, x: 1 }],
@@ -55,6 +61,62 @@ describe('references', () => {
     expect(references('a.ts', source)).toEqual(expected);
   });
 
+  test.each([
+    [
+      'a namespace import',
+      'a.ts',
+      "import * as t from './types';\nt.identifier(x);",
+      { t: 1, identifier: 1, x: 1 },
+    ],
+    [
+      'a Python module',
+      'a.py',
+      'import os.path\nos.getcwd()\nobj.getcwd()\n',
+      { os: 1, getcwd: 1, '.getcwd': 1, obj: 1 },
+    ],
+    [
+      'a Python name taken from a package',
+      'a.py',
+      'from . import utils\nutils.run()\n',
+      { utils: 1, run: 1 },
+    ],
+    [
+      'a Go package',
+      'a.go',
+      'package a\nimport "github.com/spf13/cobra"\nvar c = cobra.Command{}\n',
+      { package: 1, a: 1, import: 1, var: 1, '~c': 1, cobra: 1, Command: 1 },
+    ],
+    [
+      'no module: a member of a member',
+      'a.ts',
+      "import * as t from './types';\nx.t.identifier;",
+      { '.t': 1, x: 1, '.identifier': 1 },
+    ],
+  ])('a member of %s is a use of its top-level name', (_, file, source, expected) => {
+    expect(references(file, source)).toEqual(expected);
+  });
+
+  test('a name the file declares a variable of is marked as its own', () => {
+    expect(
+      references(
+        'a.ts',
+        'const params = new URLSearchParams();\nparams.get(q);\nfor (const [k] of e) use(k);',
+      ),
+    ).toEqual({
+      const: 2,
+      '~params': 2,
+      URLSearchParams: 1,
+      new: 1,
+      '.get': 1,
+      q: 1,
+      for: 1,
+      of: 1,
+      '~k': 2,
+      e: 1,
+      use: 1,
+    });
+  });
+
   test('referenceCount adds bare and member uses', () => {
     const tags = tagsOf('a.py', 'import mod\nmod.helper()\nhelper()\nhelper()\n');
     expect(referenceCount(tags, 'helper')).toBe(3);
@@ -64,7 +126,7 @@ describe('references', () => {
 });
 
 describe('ranking by member and bare uses', () => {
-  test('a method named like a keyword gets nothing from those keywords; a member use counts less for a top-level name', async () => {
+  test("a method named like a keyword gets nothing from those keywords, a top-level name nothing from member uses, a script's own names nothing from the variables of others", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'keel-tags-'));
     try {
       const files: Record<string, string> = {
@@ -75,10 +137,13 @@ describe('ranking by member and bare uses', () => {
         // A helper named like a builtin's member, and one used by its bare name.
         'src/is.ts': 'export function isArray(v: unknown) { return v; }\n',
         'src/bare.ts': 'export function isList(v: unknown) { return v; }\n',
+        'src/cli.ts':
+          "import { isList } from './bare.js';\nconst args = process.argv;\nconst a = 1, b = 2;\nisList(args);\n",
       };
       for (let i = 0; i < 6; i++)
         files[`src/user${i}.ts`] = [
-          'export function use(v: unknown) {',
+          'export function use(v: unknown, ...args: unknown[]) {',
+          '  if (args.length > 0) return args;',
           '  if (!Array.isArray(v)) throw new Error("no");',
           '  if (!isList(v)) throw new Error("empty");',
           '  return v;',
@@ -92,6 +157,8 @@ describe('ranking by member and bare uses', () => {
       const { scores } = rankScored(input);
       const authority = (file: string) => scores.authority[input.paths.indexOf(file)]!;
       expect(authority('src/gen.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
+      // A script's own `const args` is no definition anyone else can use: the users' `args` are theirs.
+      expect(authority('src/cli.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
       expect(authority('src/is.ts')).toBeLessThan(authority('src/bare.ts'));
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -79,6 +79,22 @@ describe('firstSection', () => {
     );
   });
 
+  it("reads an HTML line break as a space, and text nested in HTML without the HTML's indentation", () => {
+    const readme = [
+      '<div align="center">',
+      '  <h3>Move fast and break nothing.<br />Typesafe APIs made easy.</h3>',
+      '  <figure>',
+      '      <p align="center">',
+      '        The client imports <strong>no</strong> server code.',
+      '      </p>',
+      '  </figure>',
+      '</div>',
+    ].join('\n');
+    expect(firstSection(readme)).toBe(
+      '### Move fast and break nothing. Typesafe APIs made easy.\nThe client imports no server code.',
+    );
+  });
+
   it('caps a long opening', () => {
     const text = firstSection(`# T\n${'line\n'.repeat(100)}`);
     expect(text.split('\n')).toHaveLength(40);

@@ -297,6 +297,24 @@ describe('get_project_overview', () => {
   });
 });
 
+describe('get_project_overview of a pnpm monorepo', () => {
+  it('lists its workspace packages with their entry files, its own before its examples', async () => {
+    const pkg = (name: string) => JSON.stringify({ name, main: './dist/index.js' });
+    const w = await project({
+      'package.json': JSON.stringify({ private: true }),
+      'pnpm-workspace.yaml': "packages:\n  - 'examples/*'\n  - 'packages/*'\n",
+      'examples/demo/package.json': pkg('demo'),
+      'examples/demo/src/index.ts': 'export const demo = 1;\n',
+      'packages/core/package.json': pkg('@acme/core'),
+      'packages/core/src/index.ts': 'export const core = 1;\n',
+    });
+    const { output } = await getProjectOverviewTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'workspace packages (2):\n  @acme/core: packages/core/src/index.ts\n  demo: examples/demo/src/index.ts',
+    );
+  });
+});
+
 describe('the project tools', () => {
   it('are read-only and kept apart from the default tools', async () => {
     expect(projectTools().map((t) => [t.name, t.safety])).toEqual([
