@@ -118,7 +118,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A model with a smaller window than the configured budget prunes before the server would cut the prompt.
   const maxTokens = conversationBudget(config, model.capabilities);
   let conversation: Conversation | undefined;
-  const languages = runLanguages(workspace.root, config);
+  const languages = runLanguages(workspace.root, config, registry);
   // What the tools spend on model requests of their own (sub-agents, page condensing): in each run's totals.
   const toolSpend = new ToolSpend();
   const toolParts: ToolContextParts = {

@@ -11,6 +11,7 @@ import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { Workspace } from '../safety/workspace.js';
 import { LineIndexes } from '../tools/line-index.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolLimits, WebAccess } from '../tools/tool.js';
 
 /** What the model reads of one tool result at most: an eighth of the conversation budget (4 bytes a token), never more than configured. */
@@ -58,11 +59,18 @@ export interface ToolContextParts {
  * The run's language services: nothing starts here, each service on the first file a tool asks about; the
  * factories' modules (TypeScript's service, the language servers' table) load then too.
  */
-export function runLanguages(root: string, config: KeelConfig): LanguageServices {
-  return new LanguageServices(root, async () =>
+export function runLanguages(root: string, config: KeelConfig, registry?: ToolRegistry): LanguageServices {
+  const languages = new LanguageServices(root, async () =>
     (await import('../code/language/factories.js')).languageServiceFactories(config),
   );
+  // A run that can edit files and checks its changes loads a file's service when it reads the file.
+  if (config.code.diagnostics && registry?.list().some((tool) => EDITING.has(tool.name)))
+    languages.warmOnRead();
+  return languages;
 }
+
+/** The file tools whose changes are checked: a run offering one is a run that edits. */
+const EDITING = new Set(['edit_file', 'write_file']);
 
 /** One call's context: its abort signal, and the sink of a call whose events are held back (a concurrent one). */
 export type ContextFor = (signal: AbortSignal, emit?: (event: AgentEvent) => void) => ToolContext;

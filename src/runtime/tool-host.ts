@@ -88,7 +88,7 @@ export async function openToolHost(options: ToolHostOptions): Promise<ToolHost> 
   const { emit } = events;
   if (commands.warning) emit({ type: 'warning', message: commands.warning });
   // Without a model the conversation budget is the configured one.
-  const languages = options.languages ?? runLanguages(workspace.root, config);
+  const languages = options.languages ?? runLanguages(workspace.root, config, registry);
   const contextFor = toolContexts({
     workspace,
     runner: commands.runner,

@@ -155,35 +155,100 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
     const gone = files.some((f) => f.removed)
       ? 'which this change removed'
       : 'which this change no longer exports';
-    let naming: string[] = [];
-    let until = Number.POSITIVE_INFINITY;
+    let naming: string[];
     try {
       naming = await usersNaming(ctx, service, removed, files, ctx.signal);
-      const checked = naming.slice(0, MAX_IMPORTERS);
-      if (checked.length > 0) {
-        // Their first check is loading too (a language server opening them, another project's program): bounded
-        // by a budget of its own, and the check has its own after it.
-        await service
-          .prepare?.(checked, AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]))
-          .catch(() => undefined);
-        ctx.signal.throwIfAborted();
-        until = Date.now() + budget;
-        const own = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
-        errors.push(...(await newErrors(service, files, checked, own, until)));
-      }
-      if (naming.length > checked.length)
-        notes.push(unchecked(naming.slice(checked.length), removed, gone, 'not checked (too many)'));
     } catch (error) {
       if (ctx.signal.aborted) throw error;
-      const why =
-        Date.now() > until
-          ? `not checked within ${budget / 1000} s`
-          : `not checked: ${error instanceof Error ? error.message : String(error)}`;
-      notes.push(unchecked(naming, removed, gone, why));
+      notes.push(
+        unchecked(
+          [],
+          removed,
+          gone,
+          `not checked: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+      continue;
     }
+    const checked = naming.slice(0, MAX_IMPORTERS);
+    // Those in the changed file's own package first: its program (or its server's project) is the one loaded, and
+    // another package's loading past the budget leaves these checked.
+    const home = await packageOf(ctx, files[0]!.path);
+    const near = checked.filter((p) => home === '' || p.startsWith(`${home}/`));
+    for (const group of [near, checked.filter((p) => !near.includes(p))]) {
+      if (group.length === 0) continue;
+      const found = await checkNaming(ctx, service, files, group, budget);
+      if (typeof found === 'string') notes.push(unchecked(group, removed, gone, found));
+      else errors.push(...found);
+    }
+    if (naming.length > checked.length)
+      notes.push(unchecked(naming.slice(checked.length), removed, gone, 'not checked (too many)'));
   }
   const note = notes.length > 0 ? notes.join('\n') : undefined;
   return { errors, note };
+}
+
+/**
+ * The new errors in `group`, files naming what `files` took away, or why they were not checked. Their first check
+ * is loading too (a language server opening them, another project's program): bounded by a budget of its own, and
+ * the check has its own after it. Still loading then, they are named at once: their check would wait for the load.
+ */
+async function checkNaming(
+  ctx: ToolContext,
+  service: LanguageService,
+  files: Relative[],
+  group: string[],
+  budget: number,
+): Promise<Diagnostic[] | string> {
+  const late = `not checked within ${budget / 1000} s`;
+  let until = Date.now() + budget;
+  try {
+    const loading = AbortSignal.timeout(budget);
+    await service.prepare?.(group, AbortSignal.any([ctx.signal, loading])).catch(() => undefined);
+    ctx.signal.throwIfAborted();
+    if (loading.aborted) return late;
+    until = Date.now() + budget;
+    return await newErrors(
+      service,
+      files,
+      group,
+      AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]),
+      until,
+    );
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return Date.now() > until
+      ? late
+      : `not checked: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** Files a folder holding one of these is a package of its own: a project its language service loads apart. */
+const PACKAGE_FILES = [
+  'package.json',
+  'tsconfig.json',
+  'jsconfig.json',
+  'pyproject.toml',
+  'setup.py',
+  'go.mod',
+  'Cargo.toml',
+];
+
+/** The workspace-relative folder of the package holding `path` (its nearest folder with a manifest), '' the root. */
+async function packageOf(ctx: ToolContext, path: string): Promise<string> {
+  const parts = path.split('/').slice(0, -1);
+  for (let depth = parts.length; depth > 0; depth--) {
+    const folder = parts.slice(0, depth).join('/');
+    for (const name of PACKAGE_FILES)
+      if (
+        await fs.access(`${ctx.workspace.root}/${folder}/${name}`).then(
+          () => true,
+          () => false,
+        )
+      )
+        return folder;
+  }
+  return '';
 }
 
 /** Says which files name exports a change took away and were not checked, and how to check them. */

@@ -53,6 +53,8 @@ export const readFileTool = defineTool({
       return readBigRange(absolute, shown, args.offset ?? 1, args.limit, ctx, whole ? stat.size : undefined);
     }
     const text = edited ?? (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize));
+    // A run that may edit this file has its language service load meanwhile (LanguageServices.warm).
+    ctx.languages?.warm(shown);
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
     const total = text === '' ? 0 : lines.length;
     const whole = args.offset === undefined && args.limit === undefined;

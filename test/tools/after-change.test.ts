@@ -152,3 +152,61 @@ test('a service still loading after five budgets is not waited for: the result s
   await sleep(400);
   expect(loaded).toBe(true);
 });
+
+test("files naming a taken-away export: those in the changed file's package are checked, another package's loading past the budget is named", async () => {
+  await ws.write('packages/core/package.json', '{"name":"core"}\n');
+  await ws.write('packages/core/src/util.ts', 'export function isObj() {}\n');
+  await ws.write('packages/core/src/user.ts', "import { isObject } from './util';\n");
+  await ws.write('packages/app/package.json', '{"name":"app"}\n');
+  await ws.write('packages/app/src/main.ts', "import { isObject } from 'core';\n");
+  const prepared: string[][] = [];
+  const service: LanguageService = {
+    ...slowToLoad(),
+    // The core's program is built; the app's takes longer than the budget to build.
+    async prepare(paths) {
+      prepared.push(paths);
+      if (paths.some((p) => p.startsWith('packages/app/'))) await sleep(120);
+    },
+    async diagnostics(paths, _signal, overlay) {
+      if (overlay || !paths.includes('packages/core/src/user.ts')) return [];
+      return [
+        {
+          path: 'packages/core/src/user.ts',
+          line: 1,
+          column: 10,
+          severity: 'error',
+          code: 'TS2305',
+          message: "Module './util' has no exported member 'isObject'.",
+        },
+      ];
+    },
+  };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const touched = [
+    {
+      absolute: path.join(ws.root, 'packages/core/src/util.ts'),
+      before: 'export function isObject() {}\n',
+      after: 'export function isObj() {}\n',
+    },
+  ];
+  const started = Date.now();
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  expect(prepared).toEqual([
+    ['packages/core/src/util.ts'],
+    ['packages/core/src/user.ts'],
+    ['packages/app/src/main.ts'],
+  ]);
+  expect(result.output).toBe(
+    [
+      'edited',
+      '(1 file naming isObject, which this change no longer exports: not checked within 0.05 s; get_diagnostics with their paths checks them: packages/app/src/main.ts)',
+      '1 new error after this change:',
+      "  packages/core/src/user.ts:1:10: TS2305 Module './util' has no exported member 'isObject'.",
+    ].join('\n'),
+  );
+  // The app's check was not waited for past its loading: one budget, not one for loading and one for checking.
+  expect(Date.now() - started).toBeLessThan(400);
+});

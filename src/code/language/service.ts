@@ -91,6 +91,10 @@ export class LanguageServices {
   readonly #changed = new Set<string>();
   /** A view's close leaves the services to their owner. */
   #owner = true;
+  /** Set by warmOnRead: ends the warm-ups at close. */
+  #warming: AbortController | undefined;
+  /** The factories a warm-up started for (one each: a read elsewhere in a monorepo builds no second program). */
+  readonly #warmed = new Set<string>();
 
   #factories:
     | readonly LanguageServiceFactory[]
@@ -132,6 +136,32 @@ export class LanguageServices {
     return service;
   }
 
+  /**
+   * From now on, a file read starts its service and what a first check of it waits for (the TypeScript program,
+   * a language server's first diagnostics), in the background: a run that may edit reads before it edits, and its
+   * first edit's check then finds the project loaded. Off by default: a read-only run pays nothing.
+   */
+  warmOnRead(): void {
+    this.#warming ??= new AbortController();
+  }
+
+  get warmsOnRead(): boolean {
+    return this.#warming !== undefined;
+  }
+
+  /** A tool read `path` (workspace-relative): warms its service once, if warmOnRead was asked. Never throws. */
+  warm(path: string): void {
+    const warming = this.#warming;
+    if (!warming || warming.signal.aborted) return;
+    void (async () => {
+      if (typeof this.#factories === 'function') this.#factories = this.#factories();
+      const factory = (await this.#factories).find((f) => f.handles(path));
+      if (!factory || this.#warmed.has(factory.id)) return;
+      this.#warmed.add(factory.id);
+      await (await this.forFile(path))?.prepare?.([path], warming.signal);
+    })().catch(() => {});
+  }
+
   /** Tells every started service that files changed (none named: anything may have, a command ran). */
   changed(paths: string[]): void {
     for (const path of paths) this.#changed.add(path);
@@ -144,6 +174,7 @@ export class LanguageServices {
   }
 
   async close(): Promise<void> {
+    this.#warming?.abort();
     if (!this.#owner) return;
     const services = [...this.#started.values()];
     this.#started.clear();
