@@ -21,6 +21,8 @@ export const skippedPathSchema = once(() =>
     size: z.number().optional(),
     /** `.git` (history): where HEAD pointed then (user-repo.ts readHead), so undo says whether history moved. */
     head: z.string().optional(),
+    /** A generated tree: its treeStamp then (ignored-files.ts), so undo names it only when it changed since. */
+    stamp: z.string().optional(),
   }),
 );
 export type SkippedPath = z.infer<ReturnType<typeof skippedPathSchema>>;

@@ -1,8 +1,9 @@
 // Git-ignored files a checkpoint keeps too (`.env`, `*.log`): those up to checkpoints.max_ignored_file_kb, outside
 // generated trees (node_modules, dist, …), which are rebuilt rather than restored. What is left out is named, so
 // `keel undo` can say what it cannot bring back.
-import { promises as fs } from 'node:fs';
+import { promises as fs, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 import type { SkippedPath } from './checkpoints.js';
 
 /** Directory names holding generated output or downloads: never copied into a checkpoint when git ignores them. */
@@ -85,6 +86,28 @@ export function parseIgnoredListing(text: string): IgnoredListing {
   return listing;
 }
 
+/**
+ * What a generated tree looks like from its top: its folder's mtime and its entries' names and mtimes, which change
+ * when an install adds a package or a build rewrites an output file (not what changes deeper down); undefined when
+ * it is gone.
+ */
+export function treeStamp(root: string, tree: string): string | undefined {
+  const folder = join(root, tree);
+  const stat = lstatSync(folder, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) return undefined;
+  let names: string[];
+  try {
+    names = readdirSync(folder).sort();
+  } catch {
+    names = [];
+  }
+  // Synchronous: a node_modules of 500 packages takes 3 ms so, 60 ms as as many awaited stats.
+  const parts = [String(stat.mtimeMs)];
+  for (const name of names)
+    parts.push(`${name}\0${lstatSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? ''}`);
+  return sha256Hex(parts.join('\n')).slice(0, 16);
+}
+
 /** Decides which ignored files go into the next snapshot. */
 export async function planIgnored(
   root: string,
@@ -150,6 +173,11 @@ export async function planIgnored(
       plan.untrack.push(rel);
       plan.skipped.push({ path: rel, reason: 'size', size: stat.size });
     }
+  }
+  for (const skipped of plan.skipped) {
+    if (skipped.reason !== 'generated') continue;
+    const stamp = treeStamp(root, skipped.path);
+    if (stamp !== undefined) skipped.stamp = stamp;
   }
   const dotGit = await fs.lstat(join(root, '.git')).catch(() => undefined);
   if (dotGit) plan.skipped.push({ path: '.git', reason: 'history' });

@@ -16,6 +16,7 @@ import {
   type SkippedPath,
   undoTarget,
 } from '../checkpoint/checkpoints.js';
+import { treeStamp } from '../checkpoint/ignored-files.js';
 import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import { restoreKeepingUserFiles } from '../checkpoint/user-files.js';
 import { readHead } from '../checkpoint/user-repo.js';
@@ -148,10 +149,23 @@ function skippedLine(s: SkippedPath, limitKb: number, headNow: string | undefine
   }
 }
 
+/** A generated tree that looks from its top as the checkpoint recorded it: nothing to rebuild. */
+function unchangedTree(root: string, s: SkippedPath): boolean {
+  return s.reason === 'generated' && s.stamp !== undefined && treeStamp(root, s.path) === s.stamp;
+}
+
 /** What the checkpoint left out, said before the restore starts. */
-function cannotRestore(target: Checkpoint, limitKb: number, headNow: string | undefined): string[] {
-  // `.git` is named only when its HEAD moved since, or when the checkpoint did not record where it pointed.
-  const skipped = (target.skipped ?? []).filter((s) => s.reason !== 'history' || s.head !== headNow);
+function cannotRestore(
+  root: string,
+  target: Checkpoint,
+  limitKb: number,
+  headNow: string | undefined,
+): string[] {
+  // `.git` is named only when its HEAD moved since, or when the checkpoint did not record where it pointed; a
+  // generated tree (node_modules) only when its entries changed since.
+  const skipped = (target.skipped ?? []).filter(
+    (s) => (s.reason !== 'history' || s.head !== headNow) && !unchangedTree(root, s),
+  );
   if (skipped.length === 0 && !target.skipped_more) return [];
   const lines = ['keel undo cannot restore these (they are not in the checkpoint):'];
   for (const s of skipped) lines.push(`  ${skippedLine(s, limitKb, headNow)}`);
@@ -222,7 +236,7 @@ async function restore(
   session?: string,
 ): Promise<void> {
   const { root, limitKb, state, store } = opened;
-  const warnings = cannotRestore(target, limitKb, await readHead(root));
+  const warnings = cannotRestore(root, target, limitKb, await readHead(root));
   if (session) warnings.push(session);
   if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
   const result = await restoreKeepingUserFiles(store, target, `undo-${stamp()}-${process.pid}`, {

@@ -61,7 +61,7 @@ describe('git-ignored files in checkpoints', () => {
     const target = undoTarget(await store.list({ newestChanged: false }));
     expect(target.skipped).toEqual([
       { path: 'huge.log', reason: 'size', size: 2048 },
-      { path: 'node_modules/', reason: 'generated' },
+      { path: 'node_modules/', reason: 'generated', stamp: expect.any(String) },
       { path: '.git', reason: 'history' },
     ]);
     const result = await store.restore(target, 'undo-1');

@@ -124,6 +124,28 @@ describe('keel undo', () => {
     expect(await exists(join(ws, 'big.log'))).toBe(false);
   });
 
+  it('names a generated tree only when it changed: an install into node_modules, not a run that left it alone', async () => {
+    const files = {
+      '.gitignore': 'node_modules/\n',
+      'node_modules/dep/index.js': 'module.exports = 1;\n',
+      'a.txt': 'A\n',
+    };
+    const quiet = await workspace(files);
+    await git(quiet, 'init', '-q');
+    expect((await run([command('echo B > a.txt'), { text: 'done' }], quiet)).r.reasons).toEqual(['done']);
+    const left = await keel.undo(quiet);
+    expect(left.code).toBe(0);
+    expect(await fs.readFile(join(quiet, 'a.txt'), 'utf8')).toBe('A\n');
+    expect(left.stdout).not.toContain('cannot restore');
+
+    const installed = await workspace(files);
+    await git(installed, 'init', '-q');
+    const install = 'mkdir node_modules/left-pad && echo B > a.txt';
+    expect((await run([command(install), { text: 'done' }], installed)).r.reasons).toEqual(['done']);
+    const changed = await keel.undo(installed);
+    expect(changed.stdout.split('\n')).toContain('  node_modules/ (generated tree: rebuild it)');
+  });
+
   it('names .git when the run moved its HEAD: the files come back, the commit stays', async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     await git(ws, 'init', '-q', '-b', 'main');
