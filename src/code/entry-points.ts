@@ -9,7 +9,7 @@ import { keyValue, tomlSection } from '../project/scan.js';
 export interface ProjectEntries {
   /** Source files the root manifests name, in manifest order. */
   entryPoints: string[];
-  /** Entry files of workspace packages (package.json workspaces, pnpm-workspace.yaml, Cargo workspace members). */
+  /** Entry files of workspace packages (package.json workspaces, pnpm-workspace.yaml, uv and Cargo workspace members). */
   packageEntryPoints: string[];
   /** Workspace package name → its entry file, so `import … from '@scope/pkg'` resolves inside the repository. */
   packages: Map<string, string>;
@@ -123,6 +123,12 @@ export function cargoEntries(text: string): string[] {
   return [...paths, 'src/lib.rs', 'src/main.rs'];
 }
 
+/** The strings of a TOML array `key = ["a", "b"]` (over lines too) in a section's text. */
+function tomlList(section: string, key: string): string[] {
+  const list = new RegExp(`^\\s*${key}\\s*=\\s*\\[([^\\]]*)\\]`, 'm').exec(section)?.[1] ?? '';
+  return [...list.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!);
+}
+
 /** Workspace member globs (`packages/*`, `crates/core`) → the index directories they match. */
 function membersOf(globs: string[], dirs: ReadonlySet<string>): string[] {
   const found: string[] = [];
@@ -191,9 +197,20 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
     }
   }
   const pyproject = await readText(posix.join(root, 'pyproject.toml'));
-  if (pyproject !== undefined)
+  if (pyproject !== undefined) {
     for (const name of pyprojectModules(pyproject))
       add(result.entryPoints, resolvePythonModule('', name, files));
+    // A uv workspace's members: each a Python package of its own.
+    for (const dir of membersOf(tomlList(tomlSection(pyproject, 'tool.uv.workspace'), 'members'), dirs)) {
+      const member = await readText(posix.join(root, dir, 'pyproject.toml'));
+      const entry =
+        member &&
+        pyprojectModules(member)
+          .map((name) => resolvePythonModule(dir, name, files))
+          .find(Boolean);
+      add(result.packageEntryPoints, entry);
+    }
+  }
   const goMod = await readText(posix.join(root, 'go.mod'));
   const goModule = goMod && /^module\s+(\S+)/m.exec(goMod)?.[1];
   if (goModule) {
@@ -205,9 +222,7 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
   const cargo = await readText(posix.join(root, 'Cargo.toml'));
   if (cargo !== undefined) {
     for (const entry of cargoEntries(cargo)) if (files.has(entry)) add(result.entryPoints, entry);
-    const members = /^\s*members\s*=\s*\[([^\]]*)\]/m.exec(tomlSection(cargo, 'workspace'))?.[1] ?? '';
-    const globs = [...members.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]!);
-    for (const dir of membersOf(globs, dirs))
+    for (const dir of membersOf(tomlList(tomlSection(cargo, 'workspace'), 'members'), dirs))
       for (const entry of ['src/lib.rs', 'src/main.rs'])
         if (files.has(posix.join(dir, entry))) add(result.packageEntryPoints, posix.join(dir, entry));
   }

@@ -57,6 +57,24 @@ describe('workspace packages', () => {
     expect(entries.packageEntryPoints).toContain('packages/core/src/index.ts');
   });
 
+  test('uv: the members of [tool.uv.workspace], each its package, and Cargo workspace members', async () => {
+    const { root, files } = await tree({
+      'pyproject.toml': '[project]\nname = "suite"\n\n[tool.uv.workspace]\nmembers = [\n  "libs/*",\n]\n',
+      'libs/core/pyproject.toml': '[project]\nname = "acme-core"\n',
+      'libs/core/src/acme_core/__init__.py': 'VALUE = 1\n',
+      'libs/web/pyproject.toml': '[project]\nname = "acme-web"\n',
+      'libs/web/acme_web.py': 'import acme_core\n',
+      'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n',
+      'crates/engine/src/lib.rs': 'pub fn run() {}\n',
+    });
+    const entries = await findProjectEntries(root, files);
+    expect(entries.packageEntryPoints).toEqual([
+      'libs/core/src/acme_core/__init__.py',
+      'libs/web/acme_web.py',
+      'crates/engine/src/lib.rs',
+    ]);
+  });
+
   test.each([
     ['a list', "packages:\n  - 'packages/*'\n  - apps/web\n", ['packages/*', 'apps/web']],
     ['none', 'catalog:\n  react: ^19\n', []],
