@@ -118,8 +118,8 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     const privateTop = modulePrivate(p, tags);
     for (const def of tags.definitions) {
       if (privateTop?.(def)) continue;
-      // A member (a method or field of a class) is its own name node, `.name`: member uses reach it.
-      const key = def.container === undefined ? def.name : `.${def.name}`;
+      // A member (a method or field of a class, a Go method) is its own name node, `.name`: member uses reach it.
+      const key = def.container === undefined && def.kind !== 'method' ? def.name : `.${def.name}`;
       let id = nameIds.get(key);
       if (id === undefined) {
         id = definerLists.length;
@@ -166,15 +166,21 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       targets.push(to);
       weights.push(weight);
     }
-    for (const [name, count] of references) {
-      // `.name` reaches the members of classes (a module's member, `ns.name`, was kept bare by the tags); `~name` is
-      // the file's own variable; a bare name it imports from a known file is counted there.
-      if (name.startsWith('~') || bound.has(name)) continue;
-      const id = nameIds.get(name);
+    const link = (key: string, count: number) => {
+      const id = nameIds.get(key);
       // A name the file defines itself is most likely its own.
-      if (id === undefined || holds(definerLists[id]!, from)) continue;
+      if (id === undefined || holds(definerLists[id]!, from)) return;
       targets.push(n + id);
       weights.push(weightOf[id]! * Math.sqrt(count));
+    };
+    for (const [name, count] of references) {
+      // `.name` reaches the members of classes (a module's member, `ns.name`, was kept bare by the tags); `:name`
+      // (`Type::name`) members and top-level names alike; `~name` is the file's own variable; a bare name it
+      // imports from a known file is counted there.
+      if (name.startsWith(':')) {
+        link(name.slice(1), count);
+        link(`.${name.slice(1)}`, count);
+      } else if (!name.startsWith('~') && !bound.has(name)) link(name, count);
     }
     let total = 0;
     for (let e = start; e < targets.length; e++) total += weights[e]!;

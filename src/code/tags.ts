@@ -234,9 +234,15 @@ const isWord = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
  * use of that module's top-level name; or as a member of anything else (`obj.name`). Spaces and line breaks may
  * stand around the `.`; `...spread` is bare.
  */
-function useOf(source: string, index: number, modules: ReadonlySet<string>): 'bare' | 'module' | 'member' {
+function useOf(
+  source: string,
+  index: number,
+  modules: ReadonlySet<string>,
+): 'bare' | 'module' | 'member' | 'path' {
   let at = index - 1;
   while (at >= 0 && isSpace(source[at])) at -= 1;
+  // `Type::new`, `utils::parse` (Rust, C++): an associated function or a module's name alike.
+  if (source[at] === ':' && source[at - 1] === ':') return 'path';
   if (source[at] !== '.' || source[at - 1] === '.') return 'bare';
   if (modules.size === 0) return 'member';
   at -= 1;
@@ -292,7 +298,9 @@ export function findReferences(
     // Names inside import and export statements are bindings, not uses.
     while (next < skip.length && skip[next]![1] <= match.index) next += 1;
     if (next < skip.length && skip[next]![0] <= match.index) continue;
-    if (useOf(source, match.index, modules) === 'member') name = `.${name}`;
+    const use = useOf(source, match.index, modules);
+    if (use === 'member') name = `.${name}`;
+    else if (use === 'path') name = `:${name}`;
     else if (DECLARING.has(previous)) declared.add(name);
     previous = word;
     counts.set(name, (counts.get(name) ?? 0) + 1);
@@ -313,7 +321,7 @@ const DECLARING = new Set(['const', 'let', 'var']);
 export function referenceCount(tags: FileTags, name: string): number {
   const text = ` ${tags.references} `;
   let total = 0;
-  for (const key of [` ${name} `, ` .${name} `, ` ~${name} `]) {
+  for (const key of [` ${name} `, ` .${name} `, ` ~${name} `, ` :${name} `]) {
     // Counts are digits and names never are, so the key can only match a name.
     const at = text.indexOf(key);
     if (at < 0) continue;
@@ -324,8 +332,8 @@ export function referenceCount(tags: FileTags, name: string): number {
 }
 
 /**
- * Each name a file's code uses, with how often: `.name` for a use as a member (after a `.`), `~name` for a name the
- * file also declares a variable of (`const name`).
+ * Each name a file's code uses, with how often: `.name` for a use as a member (after a `.`), `:name` after a `::`
+ * (a type's or a module's), `~name` for a name the file also declares a variable of (`const name`).
  */
 export function forEachReference(tags: FileTags, each: (name: string, count: number) => void): void {
   if (!tags.references) return;

@@ -96,6 +96,19 @@ describe('references', () => {
     expect(references(file, source)).toEqual(expected);
   });
 
+  test("a name after :: is a path use, a type's or a module's", () => {
+    expect(references('a.rs', 'fn main() { let p = Parser::new(); utils::run(p); }')).toEqual({
+      fn: 1,
+      main: 1,
+      let: 1,
+      '~p': 2,
+      Parser: 1,
+      ':new': 1,
+      utils: 1,
+      ':run': 1,
+    });
+  });
+
   test('a name the file declares a variable of is marked as its own', () => {
     expect(
       references(
@@ -122,6 +135,50 @@ describe('references', () => {
     expect(referenceCount(tags, 'helper')).toBe(3);
     expect(referenceCount(tags, 'mod')).toBe(1);
     expect(referenceCount(tags, 'absent')).toBe(0);
+  });
+});
+
+describe('ranking by member and path uses', () => {
+  test.each([
+    [
+      'Go methods, reached by member uses (a method has no class: it is a member all the same)',
+      {
+        'go.mod': 'module example.com/app\n',
+        'cmd.go': 'package app\n\ntype Cmd struct{}\n',
+        'execute.go': 'package app\n\nfunc (c *Cmd) Execute() error { return nil }\n',
+        'lonely.go': 'package app\n\nfunc (c *Cmd) Unused() error { return nil }\n',
+        'a.go': 'package app\n\nfunc A(c *Cmd) { c.Execute() }\n',
+        'b.go': 'package app\n\nfunc B(c *Cmd) { c.Execute() }\n',
+      },
+      'execute.go',
+    ],
+    [
+      'Rust associated functions, reached by Type::name',
+      {
+        'Cargo.toml': '[package]\nname = "app"\n',
+        'src/parser.rs': 'pub struct Parser;\n',
+        'src/build.rs': 'impl Parser {\n    pub fn build() -> Parser { Parser }\n}\n',
+        'src/lonely.rs': 'impl Parser {\n    pub fn unused() -> Parser { Parser }\n}\n',
+        'src/a.rs': 'pub fn a() { let _p = Parser::build(); }\n',
+        'src/b.rs': 'pub fn b() { let _p = Parser::build(); }\n',
+      },
+      'src/build.rs',
+    ],
+  ])('%s', async (_, files, used) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'keel-tags-'));
+    try {
+      for (const [file, content] of Object.entries(files)) {
+        await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
+        await writeFile(path.join(dir, file), content);
+      }
+      const input = prepareRank(await loadCodeIndex(dir));
+      const { scores } = rankScored(input);
+      const authority = (file: string) => scores.authority[input.paths.indexOf(file)]!;
+      const lonely = Object.keys(files).find((f) => f.includes('lonely'))!;
+      expect(authority(used)).toBeGreaterThan(authority(lonely) * 1.5);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
