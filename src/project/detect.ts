@@ -1,5 +1,6 @@
 // detect_project_type's analysis: languages by file count, package managers, build tools, frameworks, test
 // frameworks and workspaces, from the files present and the dependencies manifests declare.
+import { isSupportFile } from '../code/file-roles.js';
 import { declares, isManifest, readDependencies } from './dependencies.js';
 import { filesNamed, type ProjectScan, prop } from './scan.js';
 import { DEPENDENCY_SIGNALS, LANGUAGE_BY_EXTENSION, TOOL_FILES, WORKSPACE_FILES } from './signals.js';
@@ -114,8 +115,11 @@ async function packageJsonDetails(
 
 class Findings {
   readonly list: Finding[] = [];
+  /** Once per name; a file of the project's own (not an example's, a test's, a doc's) names it when one does. */
   add(name: string, from: string): void {
-    if (!this.list.some((f) => f.name === name)) this.list.push({ name, from });
+    const known = this.list.find((f) => f.name === name);
+    if (!known) this.list.push({ name, from });
+    else if (isSupportFile(known.from) && !isSupportFile(from)) known.from = from;
   }
 }
 
@@ -133,8 +137,14 @@ function manifestList(manifests: readonly string[]): string {
 const MAX_MANIFESTS_SHOWN = 10;
 
 export function formatProjectType(type: ProjectType, truncated: boolean): string {
-  const list = (items: Finding[]) =>
-    items.length === 0 ? 'none found' : items.map((f) => `${f.name} (${f.from})`).join(', ');
+  const named = (items: Finding[]) => items.map((f) => `${f.name} (${f.from})`).join(', ');
+  // What only examples, tests or docs use is said apart: a monorepo's examples are not the project's stack.
+  const list = (items: Finding[]) => {
+    const own = items.filter((f) => !isSupportFile(f.from));
+    const elsewhere = items.filter((f) => isSupportFile(f.from));
+    const head = own.length === 0 ? 'none found' : named(own);
+    return elsewhere.length === 0 ? head : `${head}; only in examples, tests or docs: ${named(elsewhere)}`;
+  };
   const languages =
     type.languages.length === 0
       ? 'none recognised'

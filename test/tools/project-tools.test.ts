@@ -297,6 +297,23 @@ describe('get_project_overview', () => {
   });
 });
 
+describe('detect_project_type of a monorepo with examples', () => {
+  it("names what only its examples use apart, and the project's own manifest where one declares it too", async () => {
+    const w = await project({
+      'package.json': JSON.stringify({ private: true, devDependencies: { vitest: '^4' } }),
+      'packages/server/package.json': JSON.stringify({ name: 'server', peerDependencies: { express: '^5' } }),
+      'examples/next-app/package.json': JSON.stringify({
+        dependencies: { next: '^15', react: '^19', express: '^5' },
+      }),
+    });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'frameworks: Express (packages/server/package.json); only in examples, tests or docs: React (examples/next-app/package.json), Next.js (examples/next-app/package.json)',
+    );
+    expect(output).toContain('test frameworks: Vitest (package.json)');
+  });
+});
+
 describe('get_project_overview of a pnpm monorepo', () => {
   it('lists its workspace packages with their entry files, its own before its examples', async () => {
     const pkg = (name: string) => JSON.stringify({ name, main: './dist/index.js' });
