@@ -135,13 +135,15 @@ function manifestList(manifests: readonly string[]): string {
 }
 
 const MAX_MANIFESTS_SHOWN = 10;
+/** A path in an example, a demo or the docs. */
+const EXAMPLES = /(^|\/)(examples?|samples?|demos?|docs?)\//i;
 
 export function formatProjectType(type: ProjectType, truncated: boolean): string {
   const named = (items: Finding[]) => items.map((f) => `${f.name} (${f.from})`).join(', ');
   // What only examples, tests or docs use is said apart: a monorepo's examples are not the project's stack.
-  const list = (items: Finding[]) => {
-    const own = items.filter((f) => !isSupportFile(f.from));
-    const elsewhere = items.filter((f) => isSupportFile(f.from));
+  const list = (items: Finding[], apart = isSupportFile) => {
+    const own = items.filter((f) => !apart(f.from));
+    const elsewhere = items.filter((f) => apart(f.from));
     const head = own.length === 0 ? 'none found' : named(own);
     return elsewhere.length === 0 ? head : `${head}; only in examples, tests or docs: ${named(elsewhere)}`;
   };
@@ -154,7 +156,8 @@ export function formatProjectType(type: ProjectType, truncated: boolean): string
     `package managers: ${list(type.packageManagers)}`,
     `build tools: ${list(type.buildTools)}`,
     `frameworks: ${list(type.frameworks)}`,
-    `test frameworks: ${list(type.testFrameworks)}`,
+    // A test tool is found in tests: only an example's or a doc's is apart.
+    `test frameworks: ${list(type.testFrameworks, (from) => isSupportFile(from) && EXAMPLES.test(from))}`,
     `workspaces: ${list(type.workspaces)}`,
     `manifests: ${manifestList(type.manifests)}`,
   ].join('\n');

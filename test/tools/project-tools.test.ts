@@ -312,6 +312,15 @@ describe('detect_project_type of a monorepo with examples', () => {
     );
     expect(output).toContain('test frameworks: Vitest (package.json)');
   });
+
+  it("a test tool found by its test files is the project's own", async () => {
+    const w = await project({
+      'go.mod': 'module example.com/x\n',
+      'src/algo/algo_test.go': 'package algo\n',
+    });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('test frameworks: go test (src/algo/algo_test.go)\n');
+  });
 });
 
 describe('get_project_overview of a pnpm monorepo', () => {
