@@ -152,7 +152,8 @@ export class LanguageServices {
   /** A tool read `path` (workspace-relative): warms its service once, if warmOnRead was asked. Never throws. */
   warm(path: string): void {
     const warming = this.#warming;
-    if (!warming || warming.signal.aborted) return;
+    // A file outside the workspace (a read allowed there) loads no project of its own.
+    if (!warming || warming.signal.aborted || path.startsWith('../') || path.startsWith('/')) return;
     void (async () => {
       if (typeof this.#factories === 'function') this.#factories = this.#factories();
       const factory = (await this.#factories).find((f) => f.handles(path));

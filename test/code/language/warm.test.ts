@@ -31,6 +31,8 @@ test('warm prepares the first file read per service, in the background, and clos
   expect(prepared).toEqual([]);
   languages.warmOnRead();
   languages.warm('notes.md');
+  languages.warm('../elsewhere/b.ts');
+  languages.warm('/abs/c.ts');
   languages.warm('src/a.ts');
   languages.warm('src/b.ts');
   await settle();
