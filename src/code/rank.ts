@@ -55,7 +55,9 @@ function modulePrivate(path: string, tags: FileTags): ((def: Definition) => bool
     tags.imports.length > 0 || (tags.exports?.length ?? 0) > 0 || tags.definitions.some((d) => d.exported);
   if (!esm) return undefined;
   const exported = new Set(tags.exports?.map((e) => e.name));
-  return (def) => def.container === undefined && !def.exported && !exported.has(def.name);
+  // A method with no class (an exported object's) is reached as a member: never private so.
+  return (def) =>
+    def.container === undefined && def.kind !== 'method' && !def.exported && !exported.has(def.name);
 }
 
 /** Files named in the text: by path, or by a base name of at least 4 characters as a whole word. */
