@@ -101,7 +101,7 @@ export function treeStamp(root: string, tree: string): string | undefined {
   } catch {
     names = [];
   }
-  // Synchronous: a node_modules of 500 packages takes 3 ms so, 60 ms as as many awaited stats.
+  // Synchronous: a node_modules of 500 packages is stated in about 3 ms so, in 60 ms awaiting each stat.
   const parts = [String(stat.mtimeMs)];
   for (const name of names)
     parts.push(`${name}\0${lstatSync(join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? ''}`);

@@ -223,7 +223,7 @@ async function checkNaming(
   }
 }
 
-/** Files a folder holding one of these is a package of its own: a project its language service loads apart. */
+/** A folder holding one of these files is a package of its own: a project its language service loads apart. */
 const PACKAGE_FILES = [
   'package.json',
   'tsconfig.json',
