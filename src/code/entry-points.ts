@@ -13,6 +13,8 @@ export interface ProjectEntries {
   packageEntryPoints: string[];
   /** Workspace package name → its entry file, so `import … from '@scope/pkg'` resolves inside the repository. */
   packages: Map<string, string>;
+  /** A workspace package's exported subpaths (`@scope/pkg/utils`, from its `exports`) → their source files. */
+  subpaths: Map<string, string>;
   /** go.mod's module path. */
   goModule?: string;
 }
@@ -58,11 +60,38 @@ export function packageJsonEntries(json: unknown): string[] {
   return [...new Set(paths)];
 }
 
-/** The source file an entry path names: itself, or the source a build directory's file was compiled from. */
+/**
+ * The subpaths a package.json `exports` declares (`"./utils": {...}` → `utils`), each with the source file its
+ * target was built from; patterns (`./*`) and subpaths whose source is not found are left out.
+ */
+export function exportedSubpaths(
+  dir: string,
+  pkg: { exports?: unknown },
+  files: ReadonlySet<string>,
+): [string, string][] {
+  const exports = pkg.exports;
+  if (typeof exports !== 'object' || exports === null || Array.isArray(exports)) return [];
+  const found: [string, string][] = [];
+  for (const [key, value] of Object.entries(exports)) {
+    if (!key.startsWith('./') || key === './' || key.includes('*') || key === './package.json') continue;
+    const source = leaves(value)
+      .filter((p) => !/\.(d\.[cm]?ts|json|css|map)$/.test(p))
+      .map((p) => resolveScriptEntry(dir, posix.normalize(p).replace(/^\.\//, ''), files, false))
+      .find(Boolean);
+    if (source) found.push([key.slice(2), source]);
+  }
+  return found;
+}
+
+/**
+ * The source file an entry path names: itself, or the source a build directory's file was compiled from; with
+ * `fallback`, a conventional entry file (src/index.ts) when neither is found.
+ */
 export function resolveScriptEntry(
   dir: string,
   entry: string,
   files: ReadonlySet<string>,
+  fallback = true,
 ): string | undefined {
   const stem = entry.replace(/\.(d\.)?[cm]?[jt]sx?$/, '');
   const parts = stem.split('/');
@@ -80,6 +109,7 @@ export function resolveScriptEntry(
       }
     }
   }
+  if (!fallback) return undefined;
   // The conventional places when the declared file names nothing in the repository.
   for (const candidate of ['src/index', 'source/index', 'index', 'lib/index', 'src/main', 'main'])
     for (const ext of SCRIPT_EXTENSIONS)
@@ -167,7 +197,12 @@ async function readJson(file: string): Promise<unknown> {
 
 /** Reads the root's manifests (and its workspace packages') against the index's files. */
 export async function findProjectEntries(root: string, files: ReadonlySet<string>): Promise<ProjectEntries> {
-  const result: ProjectEntries = { entryPoints: [], packageEntryPoints: [], packages: new Map() };
+  const result: ProjectEntries = {
+    entryPoints: [],
+    packageEntryPoints: [],
+    packages: new Map(),
+    subpaths: new Map(),
+  };
   const dirs = new Set<string>();
   for (const file of files)
     for (let d = posix.dirname(file); d !== '.' && !dirs.has(d); d = posix.dirname(d)) dirs.add(d);
@@ -186,7 +221,7 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
     ].filter((glob) => !glob.startsWith('!'));
     for (const dir of membersOf(globs, dirs)) {
       const member = (await readJson(posix.join(root, dir, 'package.json'))) as
-        | { name?: unknown }
+        | { name?: unknown; exports?: unknown }
         | undefined;
       if (!member) continue;
       const entry = packageJsonEntries(member)
@@ -194,6 +229,9 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
         .find(Boolean);
       add(result.packageEntryPoints, entry);
       if (entry && typeof member.name === 'string') result.packages.set(member.name, entry);
+      if (typeof member.name === 'string')
+        for (const [subpath, file] of exportedSubpaths(dir, member, files))
+          result.subpaths.set(`${member.name}/${subpath}`, file);
     }
   }
   const pyproject = await readText(posix.join(root, 'pyproject.toml'));

@@ -57,6 +57,26 @@ describe('workspace packages', () => {
     expect(entries.packageEntryPoints).toContain('packages/core/src/index.ts');
   });
 
+  test('the subpaths a package exports resolve to their sources: @acme/core/utils is its src/utils.ts', async () => {
+    const { root, files } = await tree({
+      'package.json': JSON.stringify({ workspaces: ['packages/*'] }),
+      'packages/core/package.json': JSON.stringify({
+        name: '@acme/core',
+        exports: {
+          '.': { import: './dist/index.mjs' },
+          './utils': { types: './dist/utils.d.mts', import: './dist/utils.mjs' },
+          './internal/*': './dist/internal/*.mjs',
+          './missing': './dist/missing.mjs',
+          './package.json': './package.json',
+        },
+      }),
+      'packages/core/src/index.ts': 'export const core = 1;\n',
+      'packages/core/src/utils.ts': 'export const util = 1;\n',
+    });
+    const entries = await findProjectEntries(root, files);
+    expect([...entries.subpaths]).toEqual([['@acme/core/utils', 'packages/core/src/utils.ts']]);
+  });
+
   test('uv: the members of [tool.uv.workspace], each its package, and Cargo workspace members', async () => {
     const { root, files } = await tree({
       'pyproject.toml': '[project]\nname = "suite"\n\n[tool.uv.workspace]\nmembers = [\n  "libs/*",\n]\n',
