@@ -4,7 +4,13 @@
 import { promises as fs } from 'node:fs';
 import { posix } from 'node:path';
 import { parse } from 'yaml';
-import { keyValue, tomlSection } from '../project/scan.js';
+import { keyValue, stripJsonComments, tomlSection } from '../project/scan.js';
+
+/** An import specifier pattern (`@/*`, `~lib`) and the workspace-relative paths it stands for (`src/*`). */
+export interface PathAlias {
+  pattern: string;
+  targets: string[];
+}
 
 export interface ProjectEntries {
   /** Source files the root manifests name, in manifest order. */
@@ -15,6 +21,8 @@ export interface ProjectEntries {
   packages: Map<string, string>;
   /** A workspace package's exported subpaths (`@scope/pkg/utils`, from its `exports`) → their source files. */
   subpaths: Map<string, string>;
+  /** The root tsconfig's (or jsconfig's) `paths` and `baseUrl`: `@/*` → `src/*`, workspace-relative. */
+  aliases: PathAlias[];
   /** go.mod's module path. */
   goModule?: string;
 }
@@ -195,6 +203,57 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
+/** A tsconfig's compiler options, following a relative `extends` (a few levels) for what it does not set itself. */
+async function compilerOptions(
+  root: string,
+  config: string,
+  depth = 0,
+): Promise<{ dir: string; paths?: unknown; baseUrl?: string } | undefined> {
+  const text = await readText(posix.join(root, config));
+  if (text === undefined) return undefined;
+  let json: { extends?: unknown; compilerOptions?: { paths?: unknown; baseUrl?: unknown } };
+  try {
+    json = JSON.parse(stripJsonComments(text));
+  } catch {
+    return undefined;
+  }
+  const dir = posix.dirname(config);
+  const own = json.compilerOptions ?? {};
+  const base =
+    typeof json.extends === 'string' && json.extends.startsWith('.') && depth < 4
+      ? await compilerOptions(
+          root,
+          posix.join(dir, json.extends.endsWith('.json') ? json.extends : `${json.extends}.json`),
+          depth + 1,
+        )
+      : undefined;
+  // `paths` and `baseUrl` resolve against the config that sets them.
+  const baseUrl = typeof own.baseUrl === 'string' ? posix.join(dir, own.baseUrl) : base?.baseUrl;
+  if (own.paths !== undefined)
+    return { dir, paths: own.paths, ...(baseUrl !== undefined ? { baseUrl } : {}) };
+  return base
+    ? { ...base, ...(baseUrl !== undefined ? { baseUrl } : {}) }
+    : { dir, ...(baseUrl !== undefined ? { baseUrl } : {}) };
+}
+
+/** The root tsconfig.json's (else jsconfig.json's) import aliases: its `paths`, and `baseUrl` as `*`. */
+async function configAliases(root: string): Promise<PathAlias[]> {
+  const options =
+    (await compilerOptions(root, 'tsconfig.json')) ?? (await compilerOptions(root, 'jsconfig.json'));
+  if (!options) return [];
+  const from = options.baseUrl ?? options.dir;
+  const aliases: PathAlias[] = [];
+  if (typeof options.paths === 'object' && options.paths !== null)
+    for (const [pattern, targets] of Object.entries(options.paths)) {
+      const list = (Array.isArray(targets) ? targets : []).filter((t): t is string => typeof t === 'string');
+      aliases.push({ pattern, targets: list.map((t) => posix.normalize(posix.join(from, t))) });
+    }
+  // With a baseUrl, `components/Button` is looked up under it too.
+  if (options.baseUrl !== undefined)
+    aliases.push({ pattern: '*', targets: [posix.join(posix.normalize(options.baseUrl), '*')] });
+  return aliases;
+}
+
 /** Reads the root's manifests (and its workspace packages') against the index's files. */
 export async function findProjectEntries(root: string, files: ReadonlySet<string>): Promise<ProjectEntries> {
   const result: ProjectEntries = {
@@ -202,6 +261,7 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
     packageEntryPoints: [],
     packages: new Map(),
     subpaths: new Map(),
+    aliases: await configAliases(root),
   };
   const dirs = new Set<string>();
   for (const file of files)

@@ -9,7 +9,15 @@ import type { Listed } from './code-index.js';
 import { languageOf } from './languages.js';
 import { MAX_SOURCE_FILES } from './source-files.js';
 
-const MANIFESTS = ['package.json', 'pnpm-workspace.yaml', 'pyproject.toml', 'go.mod', 'Cargo.toml'];
+const MANIFESTS = [
+  'package.json',
+  'pnpm-workspace.yaml',
+  'tsconfig.json',
+  'jsconfig.json',
+  'pyproject.toml',
+  'go.mod',
+  'Cargo.toml',
+];
 /** The root directory in the list of directories. */
 const ROOT = '.';
 

@@ -3,6 +3,7 @@
 // packages), and its cycles (Tarjan's strongly connected components).
 import { posix } from 'node:path';
 import type { CodeIndex } from './code-index.js';
+import type { PathAlias } from './entry-points.js';
 import type { Import } from './tags.js';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
@@ -23,12 +24,17 @@ export class ImportResolver {
   /** Base name → files: a package path rooted anywhere is looked up by its last part, not against every file. */
   private readonly byBase = new Map<string, string[]>();
 
+  /** Workspace package name (or an exported subpath of one) → its source file, for `@scope/pkg` imports. */
+  private readonly packages: ReadonlyMap<string, string>;
+  private readonly aliases: readonly PathAlias[];
+
   constructor(
     index: CodeIndex,
-    private readonly goModule?: string,
-    /** Workspace package name → its entry file (`@scope/pkg` imported by a sibling package). */
-    private readonly packages?: ReadonlyMap<string, string>,
+    private readonly goModule = index.project?.goModule,
   ) {
+    const project = index.project;
+    this.packages = new Map([...(project?.packages ?? []), ...(project?.subpaths ?? [])]);
+    this.aliases = project?.aliases ?? [];
     this.files = new Set(index.files.keys());
     for (const file of this.files) {
       const dir = posix.dirname(file);
@@ -63,6 +69,16 @@ export class ImportResolver {
     return best ? [best] : [];
   }
 
+  /** The script file an import path names: itself, with a TypeScript or JavaScript extension, or its index. */
+  private script(base: string): string | undefined {
+    if (this.files.has(base)) return base;
+    // Candidates tried one by one, built only as needed: most imports resolve on the first or second.
+    const stripped = base.replace(/\.(m|c)?jsx?$/, '');
+    for (const e of TS_EXTENSIONS) if (this.files.has(stripped + e)) return stripped + e;
+    for (const e of TS_EXTENSIONS) if (this.files.has(`${base}/index${e}`)) return `${base}/index${e}`;
+    return undefined;
+  }
+
   /** The repository files an import of `from` refers to; empty for external modules. */
   resolve(from: string, imp: Import, language: string): string[] {
     const dir = posix.dirname(from);
@@ -72,16 +88,29 @@ export class ImportResolver {
       case 'tsx':
       case 'javascript': {
         if (!m.startsWith('.')) {
-          const entry = this.packages?.get(m);
-          return entry ? [entry] : [];
+          const entry = this.packages.get(m);
+          if (entry) return [entry];
+          // tsconfig `paths` (`@/lib/utils` → src/lib/utils.ts) and `baseUrl`.
+          for (const { pattern, targets } of this.aliases) {
+            const star = pattern.indexOf('*');
+            const rest =
+              star < 0
+                ? m === pattern
+                  ? ''
+                  : undefined
+                : m.startsWith(pattern.slice(0, star)) && m.endsWith(pattern.slice(star + 1))
+                  ? m.slice(star, m.length - (pattern.length - star - 1))
+                  : undefined;
+            if (rest === undefined) continue;
+            for (const target of targets) {
+              const found = this.script(target.replace('*', rest));
+              if (found) return [found];
+            }
+          }
+          return [];
         }
-        const base = posix.join(dir, m);
-        if (this.files.has(base)) return [base];
-        // Candidates tried one by one, built only as needed: most imports resolve on the first or second.
-        const stripped = base.replace(/\.(m|c)?jsx?$/, '');
-        for (const e of TS_EXTENSIONS) if (this.files.has(stripped + e)) return [stripped + e];
-        for (const e of TS_EXTENSIONS) if (this.files.has(`${base}/index${e}`)) return [`${base}/index${e}`];
-        return [];
+        const found = this.script(posix.join(dir, m));
+        return found ? [found] : [];
       }
       case 'python': {
         const dots = /^\.*/.exec(m)![0].length;
@@ -205,7 +234,7 @@ export function findCycles(edges: Map<string, string[]>): string[][] {
 
 /** The import graph of the files under `under` (a workspace-relative directory or file; '' for all). */
 export function buildModuleGraph(index: CodeIndex, under: string, goModule?: string): ModuleGraph {
-  const resolver = new ImportResolver(index, goModule);
+  const resolver = new ImportResolver(index, goModule ?? index.project?.goModule);
   const edges = new Map<string, string[]>();
   const external = new Map<string, number>();
   const inScope = (p: string) => under === '' || p === under || p.startsWith(`${under}/`);

@@ -136,10 +136,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
   for (const [name, id] of nameIds)
     weightOf[id] = nameWeight(name.replace(/^\./, ''), definerLists[id]!.length);
 
-  const project = index.project;
-  // A workspace package by its name, or one of the subpaths it exports (`@scope/pkg/utils`).
-  const packages = project && new Map([...project.packages, ...(project.subpaths ?? [])]);
-  const resolver = new ImportResolver(index, project?.goModule, packages);
+  const resolver = new ImportResolver(index);
   const position = new Map(paths.map((p, i) => [p, i]));
   const offsets = new Int32Array(n + 1);
   const targets: number[] = [];

@@ -31,7 +31,6 @@ export const getImportsExportsTool = defineTool({
     const resolver = new ImportResolver(
       index,
       index.project?.goModule ?? (await goModule(ctx.workspace.root)),
-      index.project?.packages,
     );
     const lines = [`imports (${tags.imports.filter((i) => !i.reexport).length}):`];
     const reexports: string[] = [];

@@ -4,7 +4,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { loadCodeIndex } from '../../src/code/code-index.js';
 import { findProjectEntries, pnpmPackages } from '../../src/code/entry-points.js';
+import { ImportResolver } from '../../src/code/module-graph.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -75,6 +77,36 @@ describe('workspace packages', () => {
     });
     const entries = await findProjectEntries(root, files);
     expect([...entries.subpaths]).toEqual([['@acme/core/utils', 'packages/core/src/utils.ts']]);
+  });
+
+  test("tsconfig paths and baseUrl (through extends) resolve aliased imports: '@/lib/utils' is src/lib/utils.ts", async () => {
+    const { root, files } = await tree({
+      'tsconfig.base.json':
+        '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./src/*"], "~ui": ["src/ui/index.ts"] } } }\n',
+      // JSONC, as tsconfig files are written: comments and a trailing comma.
+      'tsconfig.json':
+        '{\n  // the app\n  "extends": "./tsconfig.base.json",\n  "compilerOptions": { "strict": true, },\n}\n',
+      'src/lib/utils.ts': 'export const cn = 1;\n',
+      'src/ui/index.ts': 'export const Button = 1;\n',
+      'src/components/card.tsx': 'export const Card = 1;\n',
+      'src/app/page.tsx':
+        "import { cn } from '@/lib/utils';\nimport { Button } from '~ui';\nimport { Card } from 'src/components/card';\nimport React from 'react';\n",
+    });
+    const entries = await findProjectEntries(root, files);
+    expect(entries.aliases).toEqual([
+      { pattern: '@/*', targets: ['src/*'] },
+      { pattern: '~ui', targets: ['src/ui/index.ts'] },
+      { pattern: '*', targets: ['*'] },
+    ]);
+    const index = await loadCodeIndex(root);
+    const resolver = new ImportResolver(index);
+    const page = index.files.get('src/app/page.tsx')!;
+    expect(page.imports.map((imp) => resolver.resolve('src/app/page.tsx', imp, page.language))).toEqual([
+      ['src/lib/utils.ts'],
+      ['src/ui/index.ts'],
+      ['src/components/card.tsx'],
+      [],
+    ]);
   });
 
   test('uv: the members of [tool.uv.workspace], each its package, and Cargo workspace members', async () => {
