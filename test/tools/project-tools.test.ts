@@ -313,6 +313,19 @@ describe('detect_project_type of a monorepo with examples', () => {
     expect(output).toContain('test frameworks: Vitest (package.json)');
   });
 
+  it('names the libraries that shape an app: Tailwind CSS, Prisma (once, from either package), tRPC', async () => {
+    const w = await project({
+      'package.json': JSON.stringify({
+        dependencies: { next: '15', '@prisma/client': '6', '@trpc/server': '11' },
+        devDependencies: { prisma: '6', tailwindcss: '4' },
+      }),
+    });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'frameworks: Next.js (package.json), Tailwind CSS (package.json), tRPC (package.json), Prisma (package.json)\n',
+    );
+  });
+
   it("a test tool found by its test files is the project's own", async () => {
     const w = await project({
       'go.mod': 'module example.com/x\n',
