@@ -1,5 +1,6 @@
 // search_code: fuzzy search over the repository's definitions (functions, classes, types, methods…).
 import { z } from 'zod';
+import { isSupportFile } from '../code/file-roles.js';
 import { fuzzyScore } from '../code/fuzzy.js';
 import { SYMBOL_KINDS, type SymbolKind } from '../code/languages.js';
 import { codeIndexOf } from './code-index-of.js';
@@ -11,6 +12,8 @@ const schema = z.object({
 });
 
 const MAX_RESULTS = 40;
+/** A test's, an example's or a generated file's match counts half: `createRouter` in an example after the library's. */
+const SUPPORT_WEIGHT = 0.5;
 
 export const searchCodeTool = defineTool({
   name: 'search_code',
@@ -28,11 +31,13 @@ export const searchCodeTool = defineTool({
     const all = [];
     const some = [];
     for (const [path, tags] of index.files) {
+      // The project's own code before its tests, examples, docs and generated files, on a like match.
+      const weight = isSupportFile(path) || tags.generated ? SUPPORT_WEIGHT : 1;
       for (const def of tags.definitions) {
         if (args.kind && def.kind !== args.kind) continue;
         const scores = terms.map((term) => fuzzyScore(term, def.name)).filter((score) => score > 0);
         if (scores.length === 0) continue;
-        const score = scores.reduce((sum, n) => sum + n, 0);
+        const score = scores.reduce((sum, n) => sum + n, 0) * weight;
         if (scores.length === terms.length) all.push({ path, def, score });
         else some.push({ path, def, score: scores.length * 1000 + score });
       }

@@ -101,3 +101,15 @@ test('search_code matches each word of a query on its own; with none matching al
   expect(some.output).toContain('HTTPTransport');
   expect((await run(searchCodeTool, { query: 'zzz qqq' })).output).toBe('(no symbol matches zzz qqq)');
 });
+
+test("search_code lists the project's own definitions before a test's or an example's on a like match", async () => {
+  await ws.write('src/router.ts', 'export function createRouterFactory() {}\n');
+  await ws.write('examples/app/codegen.ts', 'function createRouter() {}\n');
+  await ws.write('test/helpers.ts', 'export function createAppRouter() {}\n');
+  const found = await run(searchCodeTool, { query: 'create router' });
+  expect(found.output.split('\n').map((line) => line.split(':')[0])).toEqual([
+    'src/router.ts',
+    'examples/app/codegen.ts',
+    'test/helpers.ts',
+  ]);
+});
