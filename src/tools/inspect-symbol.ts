@@ -7,11 +7,30 @@ import { definitionsOf, findProjectReferences } from '../code/references.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-/** Uses (not declarations) of the definitions by their language service: [uses, files]; undefined without one. */
+/**
+ * Uses (not declarations) of the definitions by their language service: [uses, files]; undefined without one, or
+ * when it did not answer within the diagnostics budget (2 s: a big project's program still loading, which goes on
+ * for the next call).
+ */
 async function serviceUses(
   ctx: ToolContext,
   name: string,
   defs: readonly { path: string; def: { line: number } }[],
+): Promise<[number, number] | undefined> {
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.limits.diagnosticsMs ?? 2000)]);
+  try {
+    return await countUses(ctx, name, defs, signal);
+  } catch (error) {
+    if (ctx.signal.aborted || !signal.aborted) throw error;
+    return undefined;
+  }
+}
+
+async function countUses(
+  ctx: ToolContext,
+  name: string,
+  defs: readonly { path: string; def: { line: number } }[],
+  signal: AbortSignal,
 ): Promise<[number, number] | undefined> {
   const seen = new Set<string>();
   const files = new Set<string>();
@@ -21,7 +40,7 @@ async function serviceUses(
     const text = await fs.readFile(await ctx.workspace.resolveForRead(path), 'utf8');
     const at = bindingAt(text, name, { line: def.line });
     if ('error' in at) return undefined;
-    for (const l of await service.references({ path, line: at.line, column: at.column }, ctx.signal)) {
+    for (const l of await service.references({ path, line: at.line, column: at.column }, signal)) {
       if (l.definition) continue;
       seen.add(`${l.path}:${l.line}:${l.column}`);
       files.add(l.path);
@@ -52,7 +71,8 @@ export const inspectSymbolTool = defineTool({
     );
     if (defs.length === 0)
       return fail(`no definition of ${args.name}${file ? ` in ${file}` : ''}; try search_code`);
-    let [uses, files] = (await serviceUses(ctx, member!, defs.slice(0, 10))) ?? [-1, 0];
+    const exact = await serviceUses(ctx, member!, defs.slice(0, 10));
+    let [uses, files] = exact ?? [-1, 0];
     if (uses < 0) {
       const refs = await findProjectReferences(
         index,
@@ -74,7 +94,8 @@ export const inspectSymbolTool = defineTool({
       return lines.join('\n');
     });
     if (defs.length > 10) blocks.push(`[${defs.length - 10} more definitions]`);
-    blocks.push(`references: ${uses} in ${files} files (find_references lists them)`);
+    const how = exact ? '' : ', by name: same-named symbols may be counted';
+    blocks.push(`references: ${uses} in ${files} files${how} (find_references lists them)`);
     return ok(
       blocks.join('\n'),
       { definitions: defs.length, references: uses },

@@ -113,3 +113,19 @@ test("search_code lists the project's own definitions before a test's or an exam
     'test/helpers.ts',
   ]);
 });
+
+test('inspect_symbol counts by name, and says so, when the language service does not answer within the budget', async () => {
+  await ws.write('src/core.ts', 'export function coreRun() {}\n');
+  await ws.write('src/user.ts', "import { coreRun } from './core';\ncoreRun();\n");
+  // A service still building a big project's program: it answers nothing until the call is given up.
+  const loading = {
+    references: (_at: unknown, signal: AbortSignal) =>
+      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+  };
+  const languages = { forFile: async () => loading } as never;
+  const ctx = { ...ws.ctx, languages, limits: { ...ws.ctx.limits, diagnosticsMs: 50 } };
+  const result = await inspectSymbolTool.execute({ name: 'coreRun' }, ctx);
+  expect(result.output).toContain(
+    'references: 2 in 1 files, by name: same-named symbols may be counted (find_references lists them)',
+  );
+});
