@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { SKIPPED_DIRS, walkFiles } from '../../project/file-walk.js';
+import { isSupportFile } from '../file-roles.js';
 import type { SourceTexts } from './ts-files.js';
 
 type TypeScript = typeof TS;
@@ -119,6 +120,13 @@ export class Projects {
     }
     const old = this.#projects;
     this.#projects = new Map();
+    // The project's own configs before its examples', tests' and docs' (past the cap, those are left out), the
+    // shallowest first.
+    const rank = (config: string) => {
+      const rel = path.relative(this.root, config).split(path.sep).join('/');
+      return (isSupportFile(rel) ? 1000 : 0) + rel.split('/').length;
+    };
+    configs.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
     for (const config of configs) this.#addConfig(config, old);
     const covered = new Set([...this.#projects.values()].flatMap((p) => [...p.roots]));
     for (const file of files) {
@@ -208,10 +216,20 @@ export class Projects {
     return project;
   }
 
-  /** The projects a reference search consults: the file's own first, then the others that may import it. */
-  consulted(file: string): Project[] {
+  /**
+   * The projects a reference search consults: the file's own first, then the others that may import it: with
+   * `name`, only those with a file whose text holds it (a monorepo's other packages, not its dozens of examples,
+   * each a program to build), the project's own before its examples' and tests'.
+   */
+  consulted(file: string, name?: string): Project[] {
     const home = this.homeOf(file);
-    const others = [...this.#projects.values()].filter((p) => p !== home && p.roots.size > 0);
+    const mentions = (project: Project) =>
+      name === undefined || [...project.roots].some((root) => this.texts.text(root)?.includes(name) === true);
+    const support = (project: Project) =>
+      isSupportFile(`${path.relative(this.root, project.dir).split(path.sep).join('/')}/x`) ? 1 : 0;
+    const others = [...this.#projects.values()]
+      .filter((p) => p !== home && p.roots.size > 0 && mentions(p))
+      .sort((a, b) => support(a) - support(b));
     return [home, ...others].slice(0, MAX_PROJECTS);
   }
 

@@ -98,12 +98,29 @@ export class TypeScriptService implements LanguageService {
     return { file, offset: offsetAt(lineStarts(text), at.line, at.column, text.length) };
   }
 
-  /** The projects that contain `file`, its own first (a test folder outside the tsconfig imports the sources too). */
-  #containing(file: string): { project: Project; service: TS.LanguageService }[] {
-    return this.#projects.consulted(file).flatMap((project) => {
+  /**
+   * The projects that contain `file`, its own first (a test folder outside the tsconfig imports the sources too; a
+   * monorepo's other packages import it through paths); with `offset`, only those with a file naming the identifier
+   * there.
+   */
+  #containing(file: string, offset?: number): { project: Project; service: TS.LanguageService }[] {
+    const name = offset === undefined ? undefined : this.#wordAt(file, offset);
+    return this.#projects.consulted(file, name).flatMap((project) => {
       const service = this.#projects.service(project);
       return service.getProgram()?.getSourceFile(file) ? [{ project, service }] : [];
     });
+  }
+
+  /** The identifier at `offset` of `file` (undefined when none is there). */
+  #wordAt(file: string, offset: number): string | undefined {
+    const text = this.#texts.text(file) ?? '';
+    const word = /[\w$#]/;
+    let start = offset;
+    let end = offset;
+    while (start > 0 && word.test(text[start - 1]!)) start -= 1;
+    while (end < text.length && word.test(text[end]!)) end += 1;
+    const found = text.slice(start, end).replace(/^#/, '');
+    return found === '' ? undefined : found;
   }
 
   /** Spans found in several projects, once each. */
@@ -121,7 +138,7 @@ export class TypeScriptService implements LanguageService {
   async references(at: SourcePosition, signal: AbortSignal): Promise<SourceLocation[]> {
     const spans = await this.#run(signal, Date.now() + SEARCH_MS, () => {
       const { file, offset } = this.#offset(at);
-      return this.#containing(file).flatMap(({ service }) =>
+      return this.#containing(file, offset).flatMap(({ service }) =>
         (service.findReferences(file, offset) ?? []).flatMap((symbol) =>
           symbol.references.map((r) => ({
             file: r.fileName,
@@ -160,7 +177,7 @@ export class TypeScriptService implements LanguageService {
   ): Promise<FileChange[] | string> {
     const found = await this.#run(signal, Date.now() + SEARCH_MS, () => {
       const { file, offset } = this.#offset(at);
-      const home = this.#containing(file);
+      const home = this.#containing(file, offset);
       if (home.length === 0) return `${at.path} is not part of any TypeScript project`;
       const info = home[0]!.service.getRenameInfo(file, offset, { allowRenameOfImportPath: false });
       if (!info.canRename) return info.localizedErrorMessage;

@@ -302,3 +302,40 @@ test('a file a command rewrote is read again once the services hear that anythin
   const result = await run(getDiagnosticsTool, { paths: ['src/app.ts'] });
   expect(result.output).toMatch(/^1 errors, 0 warnings in 1 file\n {2}src\/app\.ts:3:14: TS2322/);
 });
+
+describe('a monorepo of many projects', () => {
+  test("a rename reaches the packages importing through paths, past dozens of examples' projects", async () => {
+    const mono = await makeWorkspace();
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, baseUrl: '.', paths: { '@acme/core': ['./packages/core/src'] } },
+        include: ['packages'],
+      }),
+      'packages/core/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.json', include: ['src'] }),
+      'packages/core/src/index.ts': 'export function helper(n: number): number {\n  return n + 1;\n}\n',
+      'packages/zapp/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.json', include: ['src'] }),
+      'packages/zapp/src/main.ts': "import { helper } from '@acme/core';\n\nexport const two = helper(1);\n",
+    };
+    // More example projects than a search consults, none of them naming the symbol.
+    for (let i = 0; i < 30; i++) {
+      files[`examples/e${i}/tsconfig.json`] = JSON.stringify({ include: ['.'] });
+      files[`examples/e${i}/index.ts`] = `export const e${i} = ${i};\n`;
+    }
+    for (const [file, content] of Object.entries(files)) await mono.write(file, content);
+    const languages = new LanguageServices(mono.root, [typeScriptFactory]);
+    try {
+      const result = await run(
+        renameSymbolTool,
+        { name: 'helper', new_name: 'increment', path: 'packages/core/src/index.ts' },
+        { ...mono.ctx, languages },
+      );
+      expect(result.success, result.error).toBe(true);
+      expect(await mono.read('packages/zapp/src/main.ts')).toBe(
+        "import { increment } from '@acme/core';\n\nexport const two = increment(1);\n",
+      );
+    } finally {
+      await languages.close();
+      await mono.cleanup();
+    }
+  });
+});
