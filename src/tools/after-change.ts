@@ -289,11 +289,11 @@ async function newErrors(
  * lsp-mentions' filesNaming: that walk reads every file in this process, seconds on a 27k-file tree, for a check
  * that has two.
  */
-async function usersNaming(
+export async function usersNaming(
   ctx: ToolContext,
   service: LanguageService,
   names: readonly string[],
-  changed: readonly Relative[],
+  changed: readonly { path: string }[],
   signal: AbortSignal,
 ): Promise<string[]> {
   const found: string[] = [];

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { planRename } from '../code/rename.js';
-import { formatDiagnostics, introducedErrors, withNewErrors } from './after-change.js';
+import { formatDiagnostics, introducedErrors, usersNaming, withNewErrors } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
 import { fileChangeDiff } from './file-diff.js';
 import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
@@ -20,6 +20,8 @@ type Args = z.infer<typeof schema>;
 
 /** A rename's check may take this long: it decides whether the rename lands. */
 const CHECK_MS = 20_000;
+/** Most files still naming the old name that are checked with the renamed ones. */
+const MAX_LEFT = 20;
 
 interface Planned {
   files: { path: string; before: string; after: string; count: number }[];
@@ -52,10 +54,13 @@ async function check(
 ): Promise<{ refuse: string } | { note: string } | undefined> {
   if (!planned.service) return undefined;
   const { service } = planned.service;
-  const paths = planned.files.map((f) => f.path);
   const deadline = Date.now() + CHECK_MS;
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(CHECK_MS)]);
   try {
+    // The files the rename leaves still naming the old name: a same-named symbol of their own, or an importer the
+    // service's projects did not reach (another package's), which the rename would break.
+    const left = (await usersNaming(ctx, service, [args.name], planned.files, signal)).slice(0, MAX_LEFT);
+    const paths = [...planned.files.map((f) => f.path), ...left];
     const overlay = new Map(planned.files.map((f) => [f.path, f.after]));
     const after = await service.diagnostics(paths, signal, overlay, deadline);
     // Only files with errors after the rename can have new ones: the others need no check of their text before.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Diagnostic, LanguageService, LanguageServices } from '../../src/code/language/service.js';
 import { withNewErrors } from '../../src/tools/after-change.js';
+import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
 import { ok } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
@@ -209,4 +210,52 @@ test("files naming a taken-away export: those in the changed file's package are 
   );
   // The app's check was not waited for past its loading: one budget, not one for loading and one for checking.
   expect(Date.now() - started).toBeLessThan(400);
+});
+
+test("rename_symbol refuses a service's rename that leaves an importer naming the old name broken (a project it did not reach)", async () => {
+  await ws.write('lib/core.ts', 'export function helper() {}\n');
+  await ws.write('lib/own.ts', 'function helper() {}\nhelper();\n');
+  await ws.write('other/user.ts', "import { helper } from '../lib/core';\nhelper();\n");
+  // The service renames in core.ts alone: other/user.ts is in a project it did not consult.
+  const service: LanguageService = {
+    ...slowToLoad(),
+    prepare: async () => {},
+    rename: async () => [
+      {
+        path: 'lib/core.ts',
+        before: 'export function helper() {}\n',
+        after: 'export function assist() {}\n',
+        count: 1,
+      },
+    ],
+    async diagnostics(paths, _signal, overlay) {
+      const renamed = overlay?.get('lib/core.ts')?.includes('assist') === true;
+      return renamed && paths.includes('other/user.ts')
+        ? [
+            {
+              path: 'other/user.ts',
+              line: 1,
+              column: 10,
+              severity: 'error',
+              code: 'TS2305',
+              message: "Module '../lib/core' has no exported member 'helper'.",
+            },
+          ]
+        : [];
+    },
+  };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const result = await renameSymbolTool.execute(
+    renameSymbolTool.schema.parse({ name: 'helper', new_name: 'assist', path: 'lib/core.ts' }),
+    { ...ws.ctx, languages },
+  );
+  expect(result.success).toBe(false);
+  expect(result.error).toContain('renaming helper to assist would introduce 1 errors; nothing was written');
+  expect(result.error).toContain(
+    "other/user.ts:1:10: TS2305 Module '../lib/core' has no exported member 'helper'.",
+  );
+  expect(await ws.read('lib/core.ts')).toBe('export function helper() {}\n');
 });
