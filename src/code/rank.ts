@@ -177,12 +177,12 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     };
     for (const [name, count] of references) {
       // `.name` reaches the members of classes (a module's member, `ns.name`, was kept bare by the tags); `:name`
-      // (`Type::name`) members and top-level names alike; `~name` is the file's own variable; a bare name it
-      // imports from a known file is counted there.
+      // (`Type::name`) members and top-level names alike; `~name` is the file's own variable, `'name` a property
+      // name; a bare name it imports from a known file is counted there.
       if (name.startsWith(':')) {
         link(name.slice(1), count);
         link(`.${name.slice(1)}`, count);
-      } else if (!name.startsWith('~') && !bound.has(name)) link(name, count);
+      } else if (!name.startsWith('~') && !name.startsWith("'") && !bound.has(name)) link(name, count);
     }
     let total = 0;
     for (let e = start; e < targets.length; e++) total += weights[e]!;

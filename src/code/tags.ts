@@ -237,13 +237,15 @@ const isWord = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
 function useOf(
   source: string,
   index: number,
+  length: number,
   modules: ReadonlySet<string>,
-): 'bare' | 'module' | 'member' | 'path' {
+): 'bare' | 'module' | 'member' | 'path' | 'key' {
   let at = index - 1;
   while (at >= 0 && isSpace(source[at])) at -= 1;
   // `Type::new`, `utils::parse` (Rust, C++): an associated function or a module's name alike.
   if (source[at] === ':' && source[at - 1] === ':') return 'path';
-  if (source[at] !== '.' || source[at - 1] === '.') return 'bare';
+  if (source[at] !== '.' || source[at - 1] === '.')
+    return isKey(source, at, index, index + length) ? 'key' : 'bare';
   if (modules.size === 0) return 'member';
   at -= 1;
   while (at >= 0 && isSpace(source[at])) at -= 1;
@@ -253,6 +255,22 @@ function useOf(
   let before = at;
   while (before >= 0 && isSpace(source[before])) before -= 1;
   return source[before] !== '.' && modules.has(source.slice(at + 1, end)) ? 'module' : 'member';
+}
+
+/**
+ * A property name or a declared parameter, not a use: `{ key: value }`, `key?: Type` in a type, `f(param: Type)`,
+ * Go's `T{Field: x}`, Python's `name: int = 1`: the name stands after `{`, `,`, `;`, `(` or at a line's start
+ * (`before`: the last other character before it), and before a single `:`. A ternary's `? a : b` and a `case a:`
+ * are uses.
+ */
+function isKey(source: string, before: number, start: number, end: number): boolean {
+  const opener = before < 0 ? '' : source[before];
+  const lineStart = before < 0 || source.slice(before + 1, start).includes('\n');
+  if (!lineStart && opener !== '{' && opener !== ',' && opener !== ';' && opener !== '(') return false;
+  let at = end;
+  while (at < source.length && (source[at] === ' ' || source[at] === '\t')) at += 1;
+  if (source[at] === '?') at += 1;
+  return source[at] === ':' && source[at + 1] !== ':';
 }
 
 /**
@@ -298,9 +316,10 @@ export function findReferences(
     // Names inside import and export statements are bindings, not uses.
     while (next < skip.length && skip[next]![1] <= match.index) next += 1;
     if (next < skip.length && skip[next]![0] <= match.index) continue;
-    const use = useOf(source, match.index, modules);
+    const use = useOf(source, match.index, name.length, modules);
     if (use === 'member') name = `.${name}`;
     else if (use === 'path') name = `:${name}`;
+    else if (use === 'key') name = `'${name}`;
     else if (DECLARING.has(previous)) declared.add(name);
     previous = word;
     counts.set(name, (counts.get(name) ?? 0) + 1);
@@ -321,7 +340,7 @@ const DECLARING = new Set(['const', 'let', 'var']);
 export function referenceCount(tags: FileTags, name: string): number {
   const text = ` ${tags.references} `;
   let total = 0;
-  for (const key of [` ${name} `, ` .${name} `, ` ~${name} `, ` :${name} `]) {
+  for (const key of [` ${name} `, ` .${name} `, ` ~${name} `, ` :${name} `, ` '${name} `]) {
     // Counts are digits and names never are, so the key can only match a name.
     const at = text.indexOf(key);
     if (at < 0) continue;
@@ -333,7 +352,8 @@ export function referenceCount(tags: FileTags, name: string): number {
 
 /**
  * Each name a file's code uses, with how often: `.name` for a use as a member (after a `.`), `:name` after a `::`
- * (a type's or a module's), `~name` for a name the file also declares a variable of (`const name`).
+ * (a type's or a module's), `~name` for a name the file also declares a variable of (`const name`), `'name` as a
+ * property name or a parameter's (`{ name: 1 }`, `f(name: T)`): said, not used.
  */
 export function forEachReference(tags: FileTags, each: (name: string, count: number) => void): void {
   if (!tags.references) return;

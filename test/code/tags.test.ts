@@ -57,8 +57,48 @@ describe('references', () => {
     ],
     ['a spread is a bare use', 'call(...args);', { call: 1, args: 1 }],
     ['a keyword is bare', 'throw new Error(x);', { throw: 1, new: 1, Error: 1, x: 1 }],
+    [
+      "a property name and a parameter's are said, not used; a ternary's and a case's are uses",
+      'f({ key: value, other });\ntype T = { opt?: string };\nfunction g(param: number) { return a ? b : c; }\nswitch (k) { case x: break; }',
+      {
+        f: 1,
+        "'key": 1,
+        value: 1,
+        other: 1,
+        type: 1,
+        T: 1,
+        "'opt": 1,
+        string: 1,
+        function: 1,
+        g: 1,
+        "'param": 1,
+        number: 1,
+        return: 1,
+        a: 1,
+        b: 1,
+        c: 1,
+        switch: 1,
+        k: 1,
+        case: 1,
+        x: 1,
+        break: 1,
+      },
+    ],
   ])('%s', (_, source, expected) => {
     expect(references('a.ts', source)).toEqual(expected);
+  });
+
+  test("Python: an annotated name is declared, not used; a slice's and a lambda's are uses", () => {
+    expect(references('a.py', 'limit: int = 3\nitems[start:end]\nf = lambda x: x\n')).toEqual({
+      "'limit": 1,
+      int: 1,
+      items: 1,
+      start: 1,
+      end: 1,
+      f: 1,
+      lambda: 1,
+      x: 2,
+    });
   });
 
   test.each([
