@@ -264,13 +264,15 @@ function useOf(
  * are uses.
  */
 function isKey(source: string, before: number, start: number, end: number): boolean {
-  const opener = before < 0 ? '' : source[before];
-  const lineStart = before < 0 || source.slice(before + 1, start).includes('\n');
-  if (!lineStart && opener !== '{' && opener !== ',' && opener !== ';' && opener !== '(') return false;
   let at = end;
   while (at < source.length && (source[at] === ' ' || source[at] === '\t')) at += 1;
   if (source[at] === '?') at += 1;
-  return source[at] === ':' && source[at + 1] !== ':';
+  if (source[at] !== ':' || source[at + 1] === ':') return false;
+  const opener = before < 0 ? '\n' : source[before];
+  if (opener === '{' || opener === ',' || opener === ';' || opener === '(') return true;
+  // At a line's start: a line break between the last other character and the name.
+  for (let i = before + 1; i < start; i++) if (source[i] === '\n') return true;
+  return before < 0;
 }
 
 /**
