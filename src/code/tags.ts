@@ -321,8 +321,11 @@ export function findReferences(
     const use = useOf(source, match.index, name.length, modules);
     if (use === 'member') name = `.${name}`;
     else if (use === 'path') name = `:${name}`;
-    else if (use === 'key') name = `'${name}`;
-    else if (DECLARING.has(previous)) declared.add(name);
+    else if (use === 'key') {
+      // A parameter (`f(limit: number)`) is the file's own from then on, as a variable is.
+      declared.add(name);
+      name = `'${name}`;
+    } else if (DECLARING.has(previous)) declared.add(name);
     previous = word;
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }

@@ -58,8 +58,8 @@ describe('references', () => {
     ['a spread is a bare use', 'call(...args);', { call: 1, args: 1 }],
     ['a keyword is bare', 'throw new Error(x);', { throw: 1, new: 1, Error: 1, x: 1 }],
     [
-      "a property name and a parameter's are said, not used; a ternary's and a case's are uses",
-      'f({ key: value, other });\ntype T = { opt?: string };\nfunction g(param: number) { return a ? b : c; }\nswitch (k) { case x: break; }',
+      "a property name and a parameter's are said, not used, and the parameter is the file's own; a ternary's and a case's are uses",
+      'f({ key: value, other });\ntype T = { opt?: string };\nfunction g(param: number) { return param ? b : c; }\nswitch (k) { case x: break; }',
       {
         f: 1,
         "'key": 1,
@@ -74,7 +74,7 @@ describe('references', () => {
         "'param": 1,
         number: 1,
         return: 1,
-        a: 1,
+        '~param': 1,
         b: 1,
         c: 1,
         switch: 1,
