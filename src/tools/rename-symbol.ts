@@ -59,7 +59,10 @@ async function check(
   try {
     // The files the rename leaves still naming the old name: a same-named symbol of their own, or an importer the
     // service's projects did not reach (another package's), which the rename would break.
-    const left = (await usersNaming(ctx, service, [args.name], planned.files, signal)).slice(0, MAX_LEFT);
+    // A common name (a `get` method) is named by many files of their own: those are not checked, and the result
+    // says how many there are.
+    const naming = await usersNaming(ctx, service, [args.name], planned.files, signal);
+    const left = naming.length <= MAX_LEFT ? naming : [];
     const paths = [...planned.files.map((f) => f.path), ...left];
     const overlay = new Map(planned.files.map((f) => [f.path, f.after]));
     const after = await service.diagnostics(paths, signal, overlay, deadline);
@@ -68,7 +71,12 @@ async function check(
     const before =
       suspects.length > 0 ? await service.diagnostics(suspects, signal, undefined, deadline) : [];
     const added = introducedErrors(before, after, { from: args.name, to: args.new_name });
-    if (added.length === 0) return undefined;
+    if (added.length === 0)
+      return left.length < naming.length
+        ? {
+            note: `(${naming.length} files the rename did not change still name ${args.name}: too many to check; most likely same-named symbols of their own)`,
+          }
+        : undefined;
     const head = `renaming ${args.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
     return { refuse: [head, ...formatDiagnostics(added)].join('\n') };
   } catch (error) {

@@ -259,3 +259,38 @@ test("rename_symbol refuses a service's rename that leaves an importer naming th
   );
   expect(await ws.read('lib/core.ts')).toBe('export function helper() {}\n');
 });
+
+test('rename_symbol of a name many other files use for their own things checks none of them, and says so', async () => {
+  await ws.write('many/core.ts', 'export function get() {}\n');
+  for (let i = 0; i < 21; i++) await ws.write(`many/own${i}.ts`, 'const get = () => 1;\nget();\n');
+  const checked: string[][] = [];
+  const service: LanguageService = {
+    ...slowToLoad(),
+    prepare: async () => {},
+    rename: async () => [
+      {
+        path: 'many/core.ts',
+        before: 'export function get() {}\n',
+        after: 'export function fetchOne() {}\n',
+        count: 1,
+      },
+    ],
+    async diagnostics(paths) {
+      checked.push(paths);
+      return [];
+    },
+  };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const result = await renameSymbolTool.execute(
+    renameSymbolTool.schema.parse({ name: 'get', new_name: 'fetchOne', path: 'many/core.ts' }),
+    { ...ws.ctx, languages },
+  );
+  expect(result.success, result.error).toBe(true);
+  expect(checked).toEqual([['many/core.ts']]);
+  expect(result.output).toContain(
+    '(21 files the rename did not change still name get: too many to check; most likely same-named symbols of their own)',
+  );
+});
