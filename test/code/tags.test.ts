@@ -12,6 +12,22 @@ import { prepareRank, rankScored } from '../../src/code/rank.js';
 import { extractTags, forEachReference, referenceCount } from '../../src/code/tags.js';
 
 const tagsOf = (file: string, source: string) => extractTags(languageOf(file)!, source);
+
+/** The map's authority of each file of a project made of `files`, written to a temporary folder. */
+async function authorities(files: Record<string, string>): Promise<(file: string) => number> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'keel-tags-'));
+  try {
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+    }
+    const input = prepareRank(await loadCodeIndex(dir));
+    const { scores } = rankScored(input);
+    return (file) => scores.authority[input.paths.indexOf(file)]!;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 const references = (file: string, source: string) => {
   const found: Record<string, number> = {};
   forEachReference(tagsOf(file, source), (name, count) => {
@@ -205,60 +221,38 @@ describe('ranking by member and path uses', () => {
       'src/build.rs',
     ],
   ])('%s', async (_, files, used) => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'keel-tags-'));
-    try {
-      for (const [file, content] of Object.entries(files)) {
-        await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
-        await writeFile(path.join(dir, file), content);
-      }
-      const input = prepareRank(await loadCodeIndex(dir));
-      const { scores } = rankScored(input);
-      const authority = (file: string) => scores.authority[input.paths.indexOf(file)]!;
-      const lonely = Object.keys(files).find((f) => f.includes('lonely'))!;
-      expect(authority(used)).toBeGreaterThan(authority(lonely) * 1.5);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const authority = await authorities(files);
+    const lonely = Object.keys(files).find((f) => f.includes('lonely'))!;
+    expect(authority(used)).toBeGreaterThan(authority(lonely) * 1.5);
   });
 });
 
 describe('ranking by member and bare uses', () => {
   test("a method named like a keyword gets nothing from those keywords, a top-level name nothing from member uses, a script's own names nothing from the variables of others", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'keel-tags-'));
-    try {
-      const files: Record<string, string> = {
-        // A generator helper whose method is named `throw`: every `throw` statement would count as its use.
-        'src/gen.ts': 'export class Gen { throw(e: unknown) { return e; } next() { return 1; } }\n',
-        // As many definitions, used by nobody.
-        'src/lonely.ts': 'export class Lonely { a() { return 1; } b() { return 2; } }\n',
-        // A helper named like a builtin's member, and one used by its bare name.
-        'src/is.ts': 'export function isArray(v: unknown) { return v; }\n',
-        'src/bare.ts': 'export function isList(v: unknown) { return v; }\n',
-        'src/cli.ts':
-          "import { isList } from './bare.js';\nconst args = process.argv;\nconst a = 1, b = 2;\nisList(args);\n",
-      };
-      for (let i = 0; i < 6; i++)
-        files[`src/user${i}.ts`] = [
-          'export function use(v: unknown, ...args: unknown[]) {',
-          '  if (args.length > 0) return args;',
-          '  if (!Array.isArray(v)) throw new Error("no");',
-          '  if (!isList(v)) throw new Error("empty");',
-          '  return v;',
-          '}',
-        ].join('\n');
-      for (const [file, content] of Object.entries(files)) {
-        await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
-        await writeFile(path.join(dir, file), content);
-      }
-      const input = prepareRank(await loadCodeIndex(dir));
-      const { scores } = rankScored(input);
-      const authority = (file: string) => scores.authority[input.paths.indexOf(file)]!;
-      expect(authority('src/gen.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
-      // A script's own `const args` is no definition anyone else can use: the users' `args` are theirs.
-      expect(authority('src/cli.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
-      expect(authority('src/is.ts')).toBeLessThan(authority('src/bare.ts'));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const files: Record<string, string> = {
+      // A generator helper whose method is named `throw`: every `throw` statement would count as its use.
+      'src/gen.ts': 'export class Gen { throw(e: unknown) { return e; } next() { return 1; } }\n',
+      // As many definitions, used by nobody.
+      'src/lonely.ts': 'export class Lonely { a() { return 1; } b() { return 2; } }\n',
+      // A helper named like a builtin's member, and one used by its bare name.
+      'src/is.ts': 'export function isArray(v: unknown) { return v; }\n',
+      'src/bare.ts': 'export function isList(v: unknown) { return v; }\n',
+      'src/cli.ts':
+        "import { isList } from './bare.js';\nconst args = process.argv;\nconst a = 1, b = 2;\nisList(args);\n",
+    };
+    for (let i = 0; i < 6; i++)
+      files[`src/user${i}.ts`] = [
+        'export function use(v: unknown, ...args: unknown[]) {',
+        '  if (args.length > 0) return args;',
+        '  if (!Array.isArray(v)) throw new Error("no");',
+        '  if (!isList(v)) throw new Error("empty");',
+        '  return v;',
+        '}',
+      ].join('\n');
+    const authority = await authorities(files);
+    expect(authority('src/gen.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
+    // A script's own `const args` is no definition anyone else can use: the users' `args` are theirs.
+    expect(authority('src/cli.ts')).toBeCloseTo(authority('src/lonely.ts'), 12);
+    expect(authority('src/is.ts')).toBeLessThan(authority('src/bare.ts'));
   });
 });
