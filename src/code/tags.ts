@@ -260,15 +260,18 @@ function useOf(
 /**
  * A property name or a declared parameter, not a use: `{ key: value }`, `key?: Type` in a type, `f(param: Type)`,
  * Go's `T{Field: x}`, Python's `name: int = 1`: the name stands after `{`, `,`, `;`, `(` or at a line's start
- * (`before`: the last other character before it), and before a single `:`. A ternary's `? a : b` and a `case a:`
- * are uses.
+ * (`before`: the last other character before it), and before a single `:`; or after `(` or `,` and before a single
+ * `=` (Python's `f(timeout=5)`, a default). A ternary's `? a : b` and a `case a:` are uses.
  */
 function isKey(source: string, before: number, start: number, end: number): boolean {
   let at = end;
   while (at < source.length && (source[at] === ' ' || source[at] === '\t')) at += 1;
   if (source[at] === '?') at += 1;
-  if (source[at] !== ':' || source[at + 1] === ':') return false;
   const opener = before < 0 ? '\n' : source[before];
+  // A keyword argument or a default (`f(timeout=5)`, `(a = 1) =>`): not `==`, `=>`.
+  if (source[at] === '=' && source[at + 1] !== '=' && source[at + 1] !== '>')
+    return opener === '(' || opener === ',';
+  if (source[at] !== ':' || source[at + 1] === ':') return false;
   if (opener === '{' || opener === ',' || opener === ';' || opener === '(') return true;
   // At a line's start: a line break between the last other character and the name.
   for (let i = before + 1; i < start; i++) if (source[i] === '\n') return true;

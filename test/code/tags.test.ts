@@ -104,8 +104,10 @@ describe('references', () => {
     expect(references('a.ts', source)).toEqual(expected);
   });
 
-  test("Python: an annotated name is declared, not used; a slice's and a lambda's are uses", () => {
-    expect(references('a.py', 'limit: int = 3\nitems[start:end]\nf = lambda x: x\n')).toEqual({
+  test("Python: an annotated name and a keyword argument are said, not used; a slice's, a lambda's and a comparison's are uses", () => {
+    expect(
+      references('a.py', 'limit: int = 3\nitems[start:end]\nf = lambda x: x\ng(timeout=5, retry=x == y)\n'),
+    ).toEqual({
       "'limit": 1,
       int: 1,
       items: 1,
@@ -113,7 +115,11 @@ describe('references', () => {
       end: 1,
       f: 1,
       lambda: 1,
-      x: 2,
+      x: 3,
+      g: 1,
+      "'timeout": 1,
+      "'retry": 1,
+      y: 1,
     });
   });
 
