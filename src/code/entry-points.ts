@@ -209,6 +209,8 @@ async function compilerOptions(
   config: string,
   depth = 0,
 ): Promise<{ dir: string; paths?: unknown; baseUrl?: string } | undefined> {
+  // Only configs inside the workspace: an `extends` climbing out of it is not followed.
+  if (config.startsWith('../') || posix.isAbsolute(config)) return undefined;
   const text = await readText(posix.join(root, config));
   if (text === undefined) return undefined;
   let json: { extends?: unknown; compilerOptions?: { paths?: unknown; baseUrl?: unknown } };

@@ -109,6 +109,17 @@ describe('workspace packages', () => {
     ]);
   });
 
+  test('a tsconfig extending a file outside the workspace is not followed there', async () => {
+    const { root, files } = await tree({ 'tsconfig.json': '{ "extends": "../outside-base.json" }\n' });
+    const outside = path.join(root, '..', 'outside-base.json');
+    await writeFile(outside, '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }\n');
+    try {
+      expect((await findProjectEntries(root, files)).aliases).toEqual([]);
+    } finally {
+      await rm(outside, { force: true });
+    }
+  });
+
   test('uv: the members of [tool.uv.workspace], each its package, and Cargo workspace members', async () => {
     const { root, files } = await tree({
       'pyproject.toml': '[project]\nname = "suite"\n\n[tool.uv.workspace]\nmembers = [\n  "libs/*",\n]\n',
