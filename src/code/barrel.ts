@@ -1,6 +1,7 @@
 // A barrel file: one module re-exporting a directory's public modules (index.ts for TS/JS, <dir>.dart for Dart).
 import path from 'node:path';
 import type { CodeIndex } from './code-index.js';
+import { languageOf } from './languages.js';
 
 export interface Barrel {
   /** Workspace-relative path of the barrel file. */
@@ -25,7 +26,9 @@ export function planBarrel(index: CodeIndex, dir: string): Barrel | string {
   const modules = inDir
     .filter(([file, tags]) => {
       const base = path.posix.basename(file);
-      if (file === barrelPath || SKIP.test(base) || /^index\.[jt]sx?$/.test(base)) return false;
+      // A component (.vue, .svelte) is not re-exported by name.
+      if (file === barrelPath || SKIP.test(base) || /^index\.[jt]sx?$/.test(base) || !languageOf(base))
+        return false;
       if (dart ? tags.language !== 'dart' || base.startsWith('_') : !TS_LIKE.has(tags.language)) return false;
       return tags.definitions.some((d) => d.exported && !d.container);
     })

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { napi, parseSourceAsync } from './ast-grep.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
 import { isMinifiedText } from './file-roles.js';
-import { type LanguageSpec, languageOf } from './languages.js';
+import { indexLanguageOf, indexSource, type LanguageSpec } from './languages.js';
 import { quickTags } from './quick-tags.js';
 import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
@@ -175,10 +175,10 @@ async function parseAll(
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const items: { hash: string; lang: LanguageSpec | undefined; source: string }[] = [];
   for (const [hash, { rel, data }] of queued) {
-    const lang = languageOf(rel);
+    const lang = indexLanguageOf(rel);
     let source: string | undefined;
     try {
-      source = decoder.decode(data);
+      source = indexSource(rel, decoder.decode(data));
     } catch {
       continue;
     }

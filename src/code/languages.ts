@@ -288,3 +288,36 @@ export function languageOf(file: string): LanguageSpec | undefined {
   const dot = file.lastIndexOf('.');
   return dot < 0 ? undefined : BY_EXTENSION.get(file.slice(dot).toLowerCase());
 }
+
+/** Single-file components whose `<script>` blocks the code index reads as TypeScript (the rest is markup). */
+const COMPONENT_EXTENSIONS = new Set(['.vue', '.svelte']);
+
+const isComponent = (file: string) => {
+  const dot = file.lastIndexOf('.');
+  return dot >= 0 && COMPONENT_EXTENSIONS.has(file.slice(dot).toLowerCase());
+};
+
+/**
+ * The language the code index (map, search, inspection) reads a file in: its own, or TypeScript for a Vue or Svelte
+ * component's scripts. Only the index: edits, renames and organize_imports leave components alone.
+ */
+export function indexLanguageOf(file: string): LanguageSpec | undefined {
+  return isComponent(file) ? BY_EXTENSION.get('.ts') : languageOf(file);
+}
+
+/**
+ * The text the code index parses: a component's `<script>` blocks where they stand, everything else blanked (line
+ * breaks kept, so lines and columns are the file's own); any other file as it is.
+ */
+export function indexSource(file: string, source: string): string {
+  if (!isComponent(file)) return source;
+  let out = '';
+  let at = 0;
+  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
+  for (const match of source.matchAll(/(<script\b[^>]*>)([\s\S]*?)(<\/script\s*>)/gi)) {
+    const start = match.index;
+    out += blank(source.slice(at, start)) + blank(match[1]!) + match[2]! + blank(match[3]!);
+    at = start + match[0].length;
+  }
+  return out + blank(source.slice(at));
+}

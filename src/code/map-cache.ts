@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { cacheFileFor, cacheWrites, type LoadOptions, loadCodeIndex, settleCache } from './code-index.js';
-import { languageOf } from './languages.js';
+import { indexLanguageOf, indexSource } from './languages.js';
 import { cachedListing, type Listing, listedOf, walkListing } from './map-listing.js';
 import {
   definitionsFileOf,
@@ -202,10 +202,10 @@ export async function loadRepoMap(
 
 /** The definitions of one file from its syntax tree; undefined when it cannot be read or parsed now. */
 function parsedDefinitions(root: string, rel: string): Definition[] | undefined {
-  const lang = languageOf(rel);
+  const lang = indexLanguageOf(rel);
   if (!lang) return undefined;
   try {
-    return extractTags(lang, readFileSync(path.join(root, rel), 'utf8')).definitions;
+    return extractTags(lang, indexSource(rel, readFileSync(path.join(root, rel), 'utf8'))).definitions;
   } catch {
     return undefined;
   }

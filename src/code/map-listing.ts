@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SKIPPED_DIRS, walkEntries } from '../project/file-walk.js';
 import type { Listed } from './code-index.js';
-import { languageOf } from './languages.js';
+import { indexLanguageOf } from './languages.js';
 import { MAX_SOURCE_FILES } from './source-files.js';
 
 const MANIFESTS = [
@@ -58,7 +58,7 @@ export async function walkListing(root: string, signal?: AbortSignal): Promise<L
       times.push(statOf(root, rel)?.mtimeMs ?? -1);
     } else if (entry.isFile) {
       if (path.basename(rel) === '.gitignore') ignores.push(rel);
-      else if (languageOf(path.basename(rel))) paths.push(rel);
+      else if (indexLanguageOf(path.basename(rel))) paths.push(rel);
       // A repository larger than this is mapped in part.
       if (paths.length >= MAX_SOURCE_FILES) break;
     }

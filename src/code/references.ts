@@ -159,7 +159,9 @@ export async function findProjectReferences(
       if (!imports) continue;
     }
     signal?.throwIfAborted();
-    const lang = languageOf(file)!;
+    // A component (.vue, .svelte) is mapped, not searched or renamed by name.
+    const lang = languageOf(file);
+    if (!lang) continue;
     const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => undefined);
     if (source === undefined) continue;
     const lines = new Set(tags.definitions.filter((d) => d.name === name).map((d) => d.line));

@@ -1,0 +1,85 @@
+// Vue and Svelte components in the code index: their <script> blocks read as TypeScript where they stand (lines are
+// the file's own), the markup left out; imports of them resolve; edits, renames and barrels leave them alone.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { planBarrel } from '../../src/code/barrel.js';
+import { type CodeIndex, loadCodeIndex } from '../../src/code/code-index.js';
+import { indexLanguageOf, indexSource, languageOf } from '../../src/code/languages.js';
+import { ImportResolver } from '../../src/code/module-graph.js';
+
+const vue = [
+  '<template>',
+  '  <button @click="inc">{{ count }} {{ label(count) }}</button>',
+  '</template>',
+  '',
+  '<script setup lang="ts">',
+  "import { ref } from 'vue';",
+  "import { label } from './format';",
+  'const count = ref(0);',
+  'function inc() {',
+  '  count.value += 1;',
+  '}',
+  '</script>',
+  '',
+  '<style scoped>',
+  'button { color: red; }',
+  '</style>',
+  '',
+].join('\n');
+
+let dir: string;
+let index: CodeIndex;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'keel-components-'));
+  const files: Record<string, string> = {
+    'src/Counter.vue': vue,
+    'src/format.ts': "export function label(n: number): string {\n  return String(n) + ' clicks';\n}\n",
+    'src/Card.svelte':
+      '<script context="module" lang="ts">\n  export const cards = 3;\n</script>\n<script lang="ts">\n  export let title: string;\n</script>\n<h1>{title}</h1>\n',
+    'src/main.ts':
+      "import Counter from './Counter.vue';\nimport Card from './Card.svelte';\nexport { Counter, Card };\n",
+  };
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.join(dir, path.dirname(file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  index = await loadCodeIndex(dir);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a component is read by the index as TypeScript, and by nothing else', () => {
+  expect(indexLanguageOf('src/Counter.vue')?.id).toBe('typescript');
+  expect(indexLanguageOf('src/Card.svelte')?.id).toBe('typescript');
+  expect(languageOf('src/Counter.vue')).toBeUndefined();
+  const masked = indexSource('src/Counter.vue', vue);
+  expect(masked.split('\n')).toHaveLength(vue.split('\n').length);
+  expect(masked).not.toContain('button');
+  expect(masked.split('\n')[8]).toBe('function inc() {');
+});
+
+test("a component's definitions and imports are indexed at their own lines, and imports of it resolve", () => {
+  const counter = index.files.get('src/Counter.vue')!;
+  expect(counter.definitions.map((d) => [d.name, d.line])).toEqual([
+    ['count', 8],
+    ['inc', 9],
+  ]);
+  expect(counter.imports.map((i) => i.module)).toEqual(['vue', './format']);
+  expect(index.files.get('src/Card.svelte')!.definitions.map((d) => d.name)).toEqual(['cards', 'title']);
+  const resolver = new ImportResolver(index);
+  const main = index.files.get('src/main.ts')!;
+  expect(
+    main.imports.filter((i) => !i.reexport).map((i) => resolver.resolve('src/main.ts', i, main.language)),
+  ).toEqual([['src/Counter.vue'], ['src/Card.svelte']]);
+  expect(resolver.resolve('src/Counter.vue', counter.imports[1]!, counter.language)).toEqual([
+    'src/format.ts',
+  ]);
+});
+
+test('a barrel re-exports no component', () => {
+  const barrel = planBarrel(index, 'src');
+  expect(typeof barrel === 'string' ? barrel : barrel.modules).toEqual(['format.ts']);
+});
