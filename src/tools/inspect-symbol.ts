@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { bindingAt } from '../code/language/position.js';
+import { languageOf } from '../code/languages.js';
 import { definitionsOf, findProjectReferences } from '../code/references.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -95,7 +96,11 @@ export const inspectSymbolTool = defineTool({
     });
     if (defs.length > 10) blocks.push(`[${defs.length - 10} more definitions]`);
     const how = exact ? '' : ', by name: same-named symbols may be counted';
-    blocks.push(`references: ${uses} in ${files} files${how} (find_references lists them)`);
+    // A component's markup (a Vue template's `@click="inc"`) is not read: its uses there are not in the count.
+    const markup = defs.some((d) => !languageOf(d.path))
+      ? "; uses in components' markup are not counted"
+      : '';
+    blocks.push(`references: ${uses} in ${files} files${how}${markup} (find_references lists them)`);
     return ok(
       blocks.join('\n'),
       { definitions: defs.length, references: uses },

@@ -8,6 +8,8 @@ import { planBarrel } from '../../src/code/barrel.js';
 import { type CodeIndex, loadCodeIndex } from '../../src/code/code-index.js';
 import { indexLanguageOf, indexSource, languageOf } from '../../src/code/languages.js';
 import { ImportResolver } from '../../src/code/module-graph.js';
+import { inspectSymbolTool } from '../../src/tools/inspect-symbol.js';
+import { makeWorkspace } from '../tools/helpers.js';
 
 const vue = [
   '<template>',
@@ -82,4 +84,16 @@ test("a component's definitions and imports are indexed at their own lines, and 
 test('a barrel re-exports no component', () => {
   const barrel = planBarrel(index, 'src');
   expect(typeof barrel === 'string' ? barrel : barrel.modules).toEqual(['format.ts']);
+});
+
+test("inspect_symbol of a component's function says its markup's uses are not counted", async () => {
+  const ws = await makeWorkspace();
+  try {
+    await ws.write('src/Counter.vue', vue);
+    const result = await inspectSymbolTool.execute({ name: 'inc' }, ws.ctx);
+    expect(result.output).toContain('function inc at src/Counter.vue:9-11');
+    expect(result.output).toContain("uses in components' markup are not counted");
+  } finally {
+    await ws.cleanup();
+  }
 });
