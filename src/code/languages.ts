@@ -289,8 +289,11 @@ export function languageOf(file: string): LanguageSpec | undefined {
   return dot < 0 ? undefined : BY_EXTENSION.get(file.slice(dot).toLowerCase());
 }
 
-/** Single-file components whose `<script>` blocks the code index reads as TypeScript (the rest is markup). */
-const COMPONENT_EXTENSIONS = new Set(['.vue', '.svelte']);
+/**
+ * Single-file components whose scripts the code index reads as TypeScript (the rest is markup): `<script>` blocks,
+ * and an Astro component's frontmatter (between its first two `---` lines).
+ */
+const COMPONENT_EXTENSIONS = new Set(['.vue', '.svelte', '.astro']);
 
 const isComponent = (file: string) => {
   const dot = file.lastIndexOf('.');
@@ -298,8 +301,8 @@ const isComponent = (file: string) => {
 };
 
 /**
- * The language the code index (map, search, inspection) reads a file in: its own, or TypeScript for a Vue or Svelte
- * component's scripts. Only the index: edits, renames and organize_imports leave components alone.
+ * The language the code index (map, search, inspection) reads a file in: its own, or TypeScript for a Vue, Svelte or
+ * Astro component's scripts. Only the index: edits, renames and organize_imports leave components alone.
  */
 export function indexLanguageOf(file: string): LanguageSpec | undefined {
   return isComponent(file) ? BY_EXTENSION.get('.ts') : languageOf(file);
@@ -314,8 +317,16 @@ export function indexSource(file: string, source: string): string {
   let out = '';
   let at = 0;
   const blank = (text: string) => text.replace(/[^\n]/g, ' ');
+  const frontmatter = file.toLowerCase().endsWith('.astro')
+    ? /^(\s*---[^\n]*\n)([\s\S]*?\n)(---)/.exec(source)
+    : null;
+  if (frontmatter) {
+    out = blank(frontmatter[1]!) + frontmatter[2]! + blank(frontmatter[3]!);
+    at = frontmatter[0].length;
+  }
   for (const match of source.matchAll(/(<script\b[^>]*>)([\s\S]*?)(<\/script\s*>)/gi)) {
     const start = match.index;
+    if (start < at) continue;
     out += blank(source.slice(at, start)) + blank(match[1]!) + match[2]! + blank(match[3]!);
     at = start + match[0].length;
   }

@@ -63,6 +63,17 @@ test('a component is read by the index as TypeScript, and by nothing else', () =
   expect(masked.split('\n')[8]).toBe('function inc() {');
 });
 
+test("an Astro component's frontmatter and scripts are its code, lines kept", () => {
+  const astro =
+    "---\nimport Layout from '../layouts/Layout.astro';\nconst title = 'Home';\n---\n<Layout title={title}>\n  <h1>{title}</h1>\n</Layout>\n<script>\n  const el = 1;\n</script>\n";
+  const masked = indexSource('src/pages/index.astro', astro).split('\n');
+  expect(masked[1]).toBe("import Layout from '../layouts/Layout.astro';");
+  expect(masked[2]).toBe("const title = 'Home';");
+  expect(masked[5]!.trim()).toBe('');
+  expect(masked[8]).toBe('  const el = 1;');
+  expect(masked).toHaveLength(astro.split('\n').length);
+});
+
 test("a component's definitions and imports are indexed at their own lines, and imports of it resolve", () => {
   const counter = index.files.get('src/Counter.vue')!;
   expect(counter.definitions.map((d) => [d.name, d.line])).toEqual([
