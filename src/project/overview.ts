@@ -84,6 +84,8 @@ function withoutMarkup(text: string): string {
       .replace(/<[^>]+>/g, '');
     // Text that was inside HTML keeps none of the HTML's indentation (it is no Markdown code block).
     const cleaned = stripped === broken ? stripped.trimEnd() : stripped.trim();
+    // A thematic break (`---` after a blank line, not a heading's underline) draws nothing worth sending.
+    if (/^ {0,3}([-*_])( *\1){2,} *$/.test(cleaned) && (lines.at(-1) ?? '').trim() === '') continue;
     // A line that was only markup goes; a blank line stays.
     if (cleaned.trim() !== '' || line.trim() === '') lines.push(cleaned);
   }

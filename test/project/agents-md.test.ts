@@ -95,6 +95,13 @@ describe('firstSection', () => {
     );
   });
 
+  it("leaves out thematic breaks, not a setext heading's underline", () => {
+    expect(firstSection('# fzf\n\n---\n\nA fuzzy finder.\n\n***\n\nMore.\n')).toBe(
+      '# fzf\n\nA fuzzy finder.\n\nMore.',
+    );
+    expect(firstSection('Title\n---\n\nIntro.\n')).toBe('Title\n---\n\nIntro.');
+  });
+
   it('caps a long opening', () => {
     const text = firstSection(`# T\n${'line\n'.repeat(100)}`);
     expect(text.split('\n')).toHaveLength(40);
