@@ -8,7 +8,9 @@ import { HttpResponse } from './http-response.js';
 export const compatibleFetch: typeof fetch = async (input, init) => {
   const response = await httpFetch(input, init);
   if (!response.ok || !response.body) return response;
-  const stream = response.headers.get('content-type')?.includes('text/event-stream');
+  // A streamed request's answer is an event stream, whatever content type a server gives it (some give none).
+  const asked = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
+  const stream = asked || response.headers.get('content-type')?.includes('text/event-stream') === true;
   // The light response, not the global Response: constructing that would load undici.
   return new HttpResponse(
     response.body.pipeThrough(stream ? mendEvents() : mendWhole()),

@@ -25,6 +25,14 @@ const cases = [
     rest: `${sse({ content: ' world' })}${sse({}, 'stop')}data: [DONE]\n\n`,
     model: (url: string): Model => createOpenAICompatibleModel({ model: 'm', baseUrl: `${url}/v1` }),
   },
+  {
+    // A server that gives its event stream no content type.
+    name: 'openai-compatible without a content type',
+    first: sse({ role: 'assistant', content: 'Hello' }),
+    rest: `${sse({ content: ' world' })}${sse({}, 'stop')}data: [DONE]\n\n`,
+    model: (url: string): Model => createOpenAICompatibleModel({ model: 'm', baseUrl: `${url}/v1` }),
+    contentType: undefined,
+  },
 ];
 
 let close: (() => void) | undefined;
@@ -36,9 +44,13 @@ describe.each(cases)('$name streaming', (c) => {
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        res.writeHead(200, {
-          'content-type': c.name === 'ollama' ? 'application/x-ndjson' : 'text/event-stream',
-        });
+        const type =
+          'contentType' in c
+            ? c.contentType
+            : c.name === 'ollama'
+              ? 'application/x-ndjson'
+              : 'text/event-stream';
+        res.writeHead(200, type ? { 'content-type': type } : {});
         res.write(c.first);
         pending = res; // the rest is sent only once the client has shown the first words
       });
