@@ -256,6 +256,16 @@ async function configAliases(root: string): Promise<PathAlias[]> {
   return aliases;
 }
 
+/** Whether a package.json lists `name` among its dependencies of any kind. */
+function declaresDependency(pkg: unknown, name: string): boolean {
+  if (typeof pkg !== 'object' || pkg === null) return false;
+  const fields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
+  return fields.some((field) => {
+    const deps = (pkg as Record<string, unknown>)[field];
+    return typeof deps === 'object' && deps !== null && name in deps;
+  });
+}
+
 /** Reads the root's manifests (and its workspace packages') against the index's files. */
 export async function findProjectEntries(root: string, files: ReadonlySet<string>): Promise<ProjectEntries> {
   const result: ProjectEntries = {
@@ -273,6 +283,12 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
   };
 
   const pkg = await readJson(posix.join(root, 'package.json'));
+  // SvelteKit's `$lib` (from its generated tsconfig, absent before a build): src/lib.
+  if (declaresDependency(pkg, '@sveltejs/kit') && !result.aliases.some((a) => a.pattern.startsWith('$lib')))
+    result.aliases.push(
+      { pattern: '$lib', targets: ['src/lib'] },
+      { pattern: '$lib/*', targets: ['src/lib/*'] },
+    );
   if (pkg !== undefined) {
     for (const entry of packageJsonEntries(pkg))
       add(result.entryPoints, resolveScriptEntry('', entry, files));

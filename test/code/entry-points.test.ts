@@ -109,6 +109,18 @@ describe('workspace packages', () => {
     ]);
   });
 
+  test("SvelteKit's $lib is src/lib before its tsconfig is generated", async () => {
+    const { root, files } = await tree({
+      'package.json': JSON.stringify({ devDependencies: { '@sveltejs/kit': '^2' } }),
+      'jsconfig.json': '{ "extends": "./.svelte-kit/tsconfig.json" }\n',
+      'src/lib/api.js': 'export function get() {}\n',
+    });
+    expect((await findProjectEntries(root, files)).aliases).toEqual([
+      { pattern: '$lib', targets: ['src/lib'] },
+      { pattern: '$lib/*', targets: ['src/lib/*'] },
+    ]);
+  });
+
   test('a tsconfig extending a file outside the workspace is not followed there', async () => {
     const { root, files } = await tree({ 'tsconfig.json': '{ "extends": "../outside-base.json" }\n' });
     const outside = path.join(root, '..', 'outside-base.json');
