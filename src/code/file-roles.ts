@@ -61,6 +61,11 @@ export function isSupportFile(path: string): boolean {
   return SUPPORT_FILES.some((pattern) => pattern.test(base));
 }
 
+/** True for a workspace-relative folder (with `/`; '' the root) in or under a test, example, doc… folder. */
+export function isSupportFolder(folder: string): boolean {
+  return folder !== '' && folder.split('/').some((dir) => SUPPORT_DIRS.has(dir.toLowerCase()));
+}
+
 /** Generated text, by the marker tools put in its first lines: kept in the index, ranked last. */
 export function isGeneratedText(source: string): boolean {
   return /@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b|\bautomatically generated\b/i.test(

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { SKIPPED_DIRS, walkFiles } from '../../project/file-walk.js';
-import { isSupportFile } from '../file-roles.js';
+import { isSupportFile, isSupportFolder } from '../file-roles.js';
 import type { SourceTexts } from './ts-files.js';
 
 type TypeScript = typeof TS;
@@ -226,7 +226,7 @@ export class Projects {
     const mentions = (project: Project) =>
       name === undefined || [...project.roots].some((root) => this.texts.text(root)?.includes(name) === true);
     const support = (project: Project) =>
-      isSupportFile(`${path.relative(this.root, project.dir).split(path.sep).join('/')}/x`) ? 1 : 0;
+      isSupportFolder(path.relative(this.root, project.dir).split(path.sep).join('/')) ? 1 : 0;
     const others = [...this.#projects.values()]
       .filter((p) => p !== home && p.roots.size > 0 && mentions(p))
       .sort((a, b) => support(a) - support(b));
