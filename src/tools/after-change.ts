@@ -289,11 +289,25 @@ async function newErrors(
  * lsp-mentions' filesNaming: that walk reads every file in this process, seconds on a 27k-file tree, for a check
  * that has two.
  */
-export async function usersNaming(
+async function usersNaming(
   ctx: ToolContext,
   service: LanguageService,
   names: readonly string[],
   changed: readonly { path: string }[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  const own = new Set(changed.map((f) => f.path));
+  const handled: string[] = [];
+  for (const path of await wordSearch(ctx, names, signal)) {
+    if (!own.has(path) && (await ctx.languages?.forFile(path)) === service) handled.push(path);
+  }
+  return handled;
+}
+
+/** The workspace's files naming any of `names` as a whole word (ripgrep), sorted, dependencies and builds left out. */
+export async function wordSearch(
+  ctx: ToolContext,
+  names: readonly string[],
   signal: AbortSignal,
 ): Promise<string[]> {
   const found: string[] = [];
@@ -305,12 +319,7 @@ export async function usersNaming(
     signal,
     onLine: (data, start, end) => found.push(data.toString('utf8', start, end).replace(/^\.\//, '')),
   });
-  const own = new Set(changed.map((f) => f.path));
-  const handled: string[] = [];
-  for (const path of found.sort()) {
-    if (!own.has(path) && (await ctx.languages?.forFile(path)) === service) handled.push(path);
-  }
-  return handled;
+  return found.sort();
 }
 
 /**

@@ -2,8 +2,9 @@
 // refused when the result would have new errors; without a service, a name-based rename. Written all or none.
 import { z } from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
+import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { planRename } from '../code/rename.js';
-import { formatDiagnostics, introducedErrors, usersNaming, withNewErrors } from './after-change.js';
+import { formatDiagnostics, introducedErrors, withNewErrors, wordSearch } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
 import { fileChangeDiff } from './file-diff.js';
 import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
@@ -61,7 +62,13 @@ async function check(
     // service's projects did not reach (another package's), which the rename would break.
     // A common name (a `get` method) is named by many files of their own: those are not checked, and the result
     // says how many there are.
-    const naming = await usersNaming(ctx, service, [args.name], planned.files, signal);
+    const all = await wordSearch(ctx, [args.name], signal);
+    const renamed = new Set(planned.files.map((f) => f.path));
+    const naming: string[] = [];
+    // Components (.vue, .svelte, .astro) no language service reads: named in the result, not renamed.
+    const components = all.filter((p) => !renamed.has(p) && indexLanguageOf(p) !== languageOf(p));
+    for (const path of all)
+      if (!renamed.has(path) && (await ctx.languages?.forFile(path)) === service) naming.push(path);
     const left = naming.length <= MAX_LEFT ? naming : [];
     const paths = [...planned.files.map((f) => f.path), ...left];
     const overlay = new Map(planned.files.map((f) => [f.path, f.after]));
@@ -71,14 +78,20 @@ async function check(
     const before =
       suspects.length > 0 ? await service.diagnostics(suspects, signal, undefined, deadline) : [];
     const added = introducedErrors(before, after, { from: args.name, to: args.new_name });
-    if (added.length === 0)
-      return left.length < naming.length
-        ? {
-            note: `(${naming.length} files the rename did not change still name ${args.name}: too many to check; most likely same-named symbols of their own)`,
-          }
-        : undefined;
-    const head = `renaming ${args.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
-    return { refuse: [head, ...formatDiagnostics(added)].join('\n') };
+    if (added.length > 0) {
+      const head = `renaming ${args.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
+      return { refuse: [head, ...formatDiagnostics(added)].join('\n') };
+    }
+    const notes: string[] = [];
+    if (left.length < naming.length)
+      notes.push(
+        `(${naming.length} files the rename did not change still name ${args.name}: too many to check; most likely same-named symbols of their own)`,
+      );
+    if (components.length > 0)
+      notes.push(
+        `(not renamed in components, which no language service here reads: ${components.slice(0, 5).join(', ')}${components.length > 5 ? ` and ${components.length - 5} more` : ''} still name ${args.name}; update their uses)`,
+      );
+    return notes.length > 0 ? { note: notes.join('\n') } : undefined;
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return {

@@ -294,3 +294,36 @@ test('rename_symbol of a name many other files use for their own things checks n
     '(21 files the rename did not change still name get: too many to check; most likely same-named symbols of their own)',
   );
 });
+
+test('rename_symbol names the components (.vue, .svelte) still naming the old name: no language service here renames them', async () => {
+  await ws.write('comp/format.ts', 'export function label() {}\n');
+  await ws.write(
+    'comp/Counter.vue',
+    '<script setup lang="ts">\nimport { label } from \'./format\';\n</script>\n',
+  );
+  const service: LanguageService = {
+    ...slowToLoad(),
+    prepare: async () => {},
+    rename: async () => [
+      {
+        path: 'comp/format.ts',
+        before: 'export function label() {}\n',
+        after: 'export function caption() {}\n',
+        count: 1,
+      },
+    ],
+    diagnostics: async () => [],
+  };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const result = await renameSymbolTool.execute(
+    renameSymbolTool.schema.parse({ name: 'label', new_name: 'caption', path: 'comp/format.ts' }),
+    { ...ws.ctx, languages },
+  );
+  expect(result.success, result.error).toBe(true);
+  expect(result.output).toContain(
+    '(not renamed in components, which no language service here reads: comp/Counter.vue still name label; update their uses)',
+  );
+});
