@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
+import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
 import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
 import type { ToolContext, ToolResult } from './tool.js';
@@ -157,7 +158,18 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
       : 'which this change no longer exports';
     let naming: string[];
     try {
-      naming = await usersNaming(ctx, service, removed, files, ctx.signal);
+      const found = await wordSearch(ctx, removed, ctx.signal);
+      naming = await handledBy(ctx, service, found, files);
+      // Components (.vue, .svelte, .astro) no language service here reads: named, not checked.
+      const components = found.filter((p) => indexLanguageOf(p) !== languageOf(p));
+      if (components.length > 0) {
+        const shown =
+          components.slice(0, 5).join(', ') +
+          (components.length > 5 ? ` and ${components.length - 5} more` : '');
+        notes.push(
+          `(components naming ${removed.join(', ')}, ${gone}, are not checked: no language service here reads them: ${shown})`,
+        );
+      }
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       notes.push(
@@ -284,27 +296,26 @@ async function newErrors(
   return introducedErrors(before, after);
 }
 
-/**
- * The workspace's other files that `service` handles and that name one of `names` (ripgrep, whole words). Not
- * lsp-mentions' filesNaming: that walk reads every file in this process, seconds on a 27k-file tree, for a check
- * that has two.
- */
-async function usersNaming(
+/** Of the files `wordSearch` found, the others (not `changed`) that `service` handles. */
+async function handledBy(
   ctx: ToolContext,
   service: LanguageService,
-  names: readonly string[],
+  found: readonly string[],
   changed: readonly { path: string }[],
-  signal: AbortSignal,
 ): Promise<string[]> {
   const own = new Set(changed.map((f) => f.path));
   const handled: string[] = [];
-  for (const path of await wordSearch(ctx, names, signal)) {
+  for (const path of found) {
     if (!own.has(path) && (await ctx.languages?.forFile(path)) === service) handled.push(path);
   }
   return handled;
 }
 
-/** The workspace's files naming any of `names` as a whole word (ripgrep), sorted, dependencies and builds left out. */
+/**
+ * The workspace's files naming any of `names` as a whole word (ripgrep), sorted, dependencies and builds left out.
+ * Not lsp-mentions' filesNaming: that walk reads every file in this process, seconds on a 27k-file tree, for a check
+ * that has two.
+ */
 export async function wordSearch(
   ctx: ToolContext,
   names: readonly string[],

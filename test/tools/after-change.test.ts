@@ -327,3 +327,27 @@ test('rename_symbol names the components (.vue, .svelte) still naming the old na
     '(not renamed in components, which no language service here reads: comp/Counter.vue still name label; update their uses)',
   );
 });
+
+test('components naming an export the change took away are named as not checked', async () => {
+  await ws.write('vue/format.ts', 'export function headline() {}\n');
+  await ws.write(
+    'vue/Card.vue',
+    '<script setup lang="ts">\nimport { subtitle } from \'./format\';\n</script>\n',
+  );
+  const service: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const touched = [
+    {
+      absolute: path.join(ws.root, 'vue/format.ts'),
+      before: 'export function subtitle() {}\n',
+      after: 'export function headline() {}\n',
+    },
+  ];
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  expect(result.output).toContain(
+    '(components naming subtitle, which this change no longer exports, are not checked: no language service here reads them: vue/Card.vue)',
+  );
+});
