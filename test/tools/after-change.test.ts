@@ -15,6 +15,35 @@ afterAll(() => ws.cleanup());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Language services where `service` handles the TypeScript files and nothing else does. */
+const tsOnly = (service: LanguageService) =>
+  ({
+    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
+    changed: () => {},
+  }) as unknown as LanguageServices;
+
+/**
+ * rename_symbol run with a service that renames `path`'s `from` to `to` there alone (a project it did not reach
+ * keeps the old name) and answers `diagnostics`.
+ */
+function renameAlone(
+  path: string,
+  [from, to]: [string, string],
+  diagnostics: LanguageService['diagnostics'] = async () => [],
+) {
+  const before = `export function ${from}() {}\n`;
+  const service: LanguageService = {
+    ...slowToLoad(),
+    prepare: async () => {},
+    rename: async () => [{ path, before, after: `export function ${to}() {}\n`, count: 1 }],
+    diagnostics,
+  };
+  return renameSymbolTool.execute(renameSymbolTool.schema.parse({ name: from, new_name: to, path }), {
+    ...ws.ctx,
+    languages: tsOnly(service),
+  });
+}
+
 /**
  * A service like the TypeScript one: nothing can be checked before its program is built (60 ms, longer than the
  * budget), and a check past the deadline gives up, as the compiler's cancellation token makes it.
@@ -110,10 +139,7 @@ test('files naming an export the change took away, not checked in time, are name
       return [];
     },
   };
-  const languages = {
-    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
-    changed: () => {},
-  } as unknown as LanguageServices;
+  const languages = tsOnly(service);
   const touched = [
     {
       absolute: path.join(ws.root, 'units.ts'),
@@ -182,10 +208,7 @@ test("files naming a taken-away export: those in the changed file's package are 
       ];
     },
   };
-  const languages = {
-    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
-    changed: () => {},
-  } as unknown as LanguageServices;
+  const languages = tsOnly(service);
   const touched = [
     {
       absolute: path.join(ws.root, 'packages/core/src/util.ts'),
@@ -217,41 +240,21 @@ test("rename_symbol refuses a service's rename that leaves an importer naming th
   await ws.write('lib/own.ts', 'function helper() {}\nhelper();\n');
   await ws.write('other/user.ts', "import { helper } from '../lib/core';\nhelper();\n");
   // The service renames in core.ts alone: other/user.ts is in a project it did not consult.
-  const service: LanguageService = {
-    ...slowToLoad(),
-    prepare: async () => {},
-    rename: async () => [
-      {
-        path: 'lib/core.ts',
-        before: 'export function helper() {}\n',
-        after: 'export function assist() {}\n',
-        count: 1,
-      },
-    ],
-    async diagnostics(paths, _signal, overlay) {
-      const renamed = overlay?.get('lib/core.ts')?.includes('assist') === true;
-      return renamed && paths.includes('other/user.ts')
-        ? [
-            {
-              path: 'other/user.ts',
-              line: 1,
-              column: 10,
-              severity: 'error',
-              code: 'TS2305',
-              message: "Module '../lib/core' has no exported member 'helper'.",
-            },
-          ]
-        : [];
-    },
-  };
-  const languages = {
-    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
-    changed: () => {},
-  } as unknown as LanguageServices;
-  const result = await renameSymbolTool.execute(
-    renameSymbolTool.schema.parse({ name: 'helper', new_name: 'assist', path: 'lib/core.ts' }),
-    { ...ws.ctx, languages },
-  );
+  const result = await renameAlone('lib/core.ts', ['helper', 'assist'], async (paths, _signal, overlay) => {
+    const renamed = overlay?.get('lib/core.ts')?.includes('assist') === true;
+    return renamed && paths.includes('other/user.ts')
+      ? [
+          {
+            path: 'other/user.ts',
+            line: 1,
+            column: 10,
+            severity: 'error',
+            code: 'TS2305',
+            message: "Module '../lib/core' has no exported member 'helper'.",
+          },
+        ]
+      : [];
+  });
   expect(result.success).toBe(false);
   expect(result.error).toContain('renaming helper to assist would introduce 1 errors; nothing was written');
   expect(result.error).toContain(
@@ -264,30 +267,10 @@ test('rename_symbol of a name many other files use for their own things checks n
   await ws.write('many/core.ts', 'export function get() {}\n');
   for (let i = 0; i < 21; i++) await ws.write(`many/own${i}.ts`, 'const get = () => 1;\nget();\n');
   const checked: string[][] = [];
-  const service: LanguageService = {
-    ...slowToLoad(),
-    prepare: async () => {},
-    rename: async () => [
-      {
-        path: 'many/core.ts',
-        before: 'export function get() {}\n',
-        after: 'export function fetchOne() {}\n',
-        count: 1,
-      },
-    ],
-    async diagnostics(paths) {
-      checked.push(paths);
-      return [];
-    },
-  };
-  const languages = {
-    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
-    changed: () => {},
-  } as unknown as LanguageServices;
-  const result = await renameSymbolTool.execute(
-    renameSymbolTool.schema.parse({ name: 'get', new_name: 'fetchOne', path: 'many/core.ts' }),
-    { ...ws.ctx, languages },
-  );
+  const result = await renameAlone('many/core.ts', ['get', 'fetchOne'], async (paths) => {
+    checked.push(paths);
+    return [];
+  });
   expect(result.success, result.error).toBe(true);
   expect(checked).toEqual([['many/core.ts']]);
   expect(result.output).toContain(
@@ -301,27 +284,7 @@ test('rename_symbol names the components (.vue, .svelte) still naming the old na
     'comp/Counter.vue',
     '<script setup lang="ts">\nimport { label } from \'./format\';\n</script>\n',
   );
-  const service: LanguageService = {
-    ...slowToLoad(),
-    prepare: async () => {},
-    rename: async () => [
-      {
-        path: 'comp/format.ts',
-        before: 'export function label() {}\n',
-        after: 'export function caption() {}\n',
-        count: 1,
-      },
-    ],
-    diagnostics: async () => [],
-  };
-  const languages = {
-    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
-    changed: () => {},
-  } as unknown as LanguageServices;
-  const result = await renameSymbolTool.execute(
-    renameSymbolTool.schema.parse({ name: 'label', new_name: 'caption', path: 'comp/format.ts' }),
-    { ...ws.ctx, languages },
-  );
+  const result = await renameAlone('comp/format.ts', ['label', 'caption']);
   expect(result.success, result.error).toBe(true);
   expect(result.output).toContain(
     '(not renamed in components, which no language service here reads: comp/Counter.vue still name label; update their uses)',
@@ -335,10 +298,7 @@ test('components naming an export the change took away are named as not checked'
     '<script setup lang="ts">\nimport { subtitle } from \'./format\';\n</script>\n',
   );
   const service: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
-  const languages = {
-    forFile: async (file: string) => (file.endsWith('.ts') ? service : undefined),
-    changed: () => {},
-  } as unknown as LanguageServices;
+  const languages = tsOnly(service);
   const touched = [
     {
       absolute: path.join(ws.root, 'vue/format.ts'),
