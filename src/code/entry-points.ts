@@ -10,6 +10,8 @@ import { keyValue, stripJsonComments, tomlSection } from '../project/scan.js';
 export interface PathAlias {
   pattern: string;
   targets: string[];
+  /** A workspace package's folder whose files alone use it (its own tsconfig's `paths`); none: every file. */
+  scope?: string;
 }
 
 export interface ProjectEntries {
@@ -238,21 +240,26 @@ async function compilerOptions(
     : { dir, ...(baseUrl !== undefined ? { baseUrl } : {}) };
 }
 
-/** The root tsconfig.json's (else jsconfig.json's) import aliases: its `paths`, and `baseUrl` as `*`. */
-async function configAliases(root: string): Promise<PathAlias[]> {
+/**
+ * The import aliases of the tsconfig.json (else jsconfig.json) in `dir` ('' the root): its `paths`, and `baseUrl` as
+ * `*`; a package folder's are scoped to it.
+ */
+async function configAliases(root: string, dir = ''): Promise<PathAlias[]> {
+  const at = (name: string) => (dir ? `${dir}/${name}` : name);
   const options =
-    (await compilerOptions(root, 'tsconfig.json')) ?? (await compilerOptions(root, 'jsconfig.json'));
+    (await compilerOptions(root, at('tsconfig.json'))) ?? (await compilerOptions(root, at('jsconfig.json')));
   if (!options) return [];
   const from = options.baseUrl ?? options.dir;
+  const scope = dir ? { scope: dir } : {};
   const aliases: PathAlias[] = [];
   if (typeof options.paths === 'object' && options.paths !== null)
     for (const [pattern, targets] of Object.entries(options.paths)) {
       const list = (Array.isArray(targets) ? targets : []).filter((t): t is string => typeof t === 'string');
-      aliases.push({ pattern, targets: list.map((t) => posix.normalize(posix.join(from, t))) });
+      aliases.push({ pattern, targets: list.map((t) => posix.normalize(posix.join(from, t))), ...scope });
     }
   // With a baseUrl, `components/Button` is looked up under it too.
   if (options.baseUrl !== undefined)
-    aliases.push({ pattern: '*', targets: [posix.join(posix.normalize(options.baseUrl), '*')] });
+    aliases.push({ pattern: '*', targets: [posix.join(posix.normalize(options.baseUrl), '*')], ...scope });
   return aliases;
 }
 
@@ -306,6 +313,8 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
         .map((e) => resolveScriptEntry(dir, e, files))
         .find(Boolean);
       add(result.packageEntryPoints, entry);
+      // A package's own paths (a Turborepo app's `@/*`) hold for its files, before the root's.
+      result.aliases.unshift(...(await configAliases(root, dir)));
       if (entry && typeof member.name === 'string') result.packages.set(member.name, entry);
       if (typeof member.name === 'string')
         for (const [subpath, file] of exportedSubpaths(dir, member, files))

@@ -91,7 +91,8 @@ export class ImportResolver {
           const entry = this.packages.get(m);
           if (entry) return [entry];
           // tsconfig `paths` (`@/lib/utils` → src/lib/utils.ts) and `baseUrl`.
-          for (const { pattern, targets } of this.aliases) {
+          for (const { pattern, targets, scope } of this.aliases) {
+            if (scope !== undefined && !from.startsWith(`${scope}/`)) continue;
             const star = pattern.indexOf('*');
             const rest =
               star < 0

@@ -109,6 +109,28 @@ describe('workspace packages', () => {
     ]);
   });
 
+  test("each workspace package's own tsconfig paths hold for its files: two apps' '@/lib/x'", async () => {
+    const { root } = await tree({
+      'package.json': JSON.stringify({ workspaces: ['apps/*'] }),
+      'apps/web/package.json': JSON.stringify({ name: 'web' }),
+      'apps/web/tsconfig.json': '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }\n',
+      'apps/web/src/lib/x.ts': 'export const x = 1;\n',
+      'apps/web/src/page.ts': "import { x } from '@/lib/x';\n",
+      'apps/docs/package.json': JSON.stringify({ name: 'docs' }),
+      'apps/docs/jsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["app/*"] } } }\n',
+      'apps/docs/app/lib/x.js': 'export const x = 2;\n',
+      'apps/docs/app/page.js': "import { x } from '@/lib/x';\n",
+    });
+    const index = await loadCodeIndex(root);
+    const resolver = new ImportResolver(index);
+    const resolved = (file: string) => {
+      const tags = index.files.get(file)!;
+      return resolver.resolve(file, tags.imports[0]!, tags.language);
+    };
+    expect(resolved('apps/web/src/page.ts')).toEqual(['apps/web/src/lib/x.ts']);
+    expect(resolved('apps/docs/app/page.js')).toEqual(['apps/docs/app/lib/x.js']);
+  });
+
   test("SvelteKit's $lib is src/lib before its tsconfig is generated", async () => {
     const { root, files } = await tree({
       'package.json': JSON.stringify({ devDependencies: { '@sveltejs/kit': '^2' } }),
