@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { posix } from 'node:path';
 import { parse } from 'yaml';
+import { packageJsonDependencies } from '../project/dependencies.js';
 import { keyValue, stripJsonComments, tomlSection } from '../project/scan.js';
 
 /** An import specifier pattern (`@/*`, `~lib`) and the workspace-relative paths it stands for (`src/*`). */
@@ -263,16 +264,6 @@ async function configAliases(root: string, dir = ''): Promise<PathAlias[]> {
   return aliases;
 }
 
-/** Whether a package.json lists `name` among its dependencies of any kind. */
-function declaresDependency(pkg: unknown, name: string): boolean {
-  if (typeof pkg !== 'object' || pkg === null) return false;
-  const fields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
-  return fields.some((field) => {
-    const deps = (pkg as Record<string, unknown>)[field];
-    return typeof deps === 'object' && deps !== null && name in deps;
-  });
-}
-
 /** Reads the root's manifests (and its workspace packages') against the index's files. */
 export async function findProjectEntries(root: string, files: ReadonlySet<string>): Promise<ProjectEntries> {
   const result: ProjectEntries = {
@@ -291,7 +282,10 @@ export async function findProjectEntries(root: string, files: ReadonlySet<string
 
   const pkg = await readJson(posix.join(root, 'package.json'));
   // SvelteKit's `$lib` (from its generated tsconfig, absent before a build): src/lib.
-  if (declaresDependency(pkg, '@sveltejs/kit') && !result.aliases.some((a) => a.pattern.startsWith('$lib')))
+  if (
+    packageJsonDependencies(pkg).includes('@sveltejs/kit') &&
+    !result.aliases.some((a) => a.pattern.startsWith('$lib'))
+  )
     result.aliases.push(
       { pattern: '$lib', targets: ['src/lib'] },
       { pattern: '$lib/*', targets: ['src/lib/*'] },

@@ -14,12 +14,7 @@ const readers: Record<
   string,
   (text: string, scan: ProjectScan, file: string) => Promise<string[]> | string[]
 > = {
-  'package.json': async (_text, scan, file) => {
-    const json = await scan.readJson(file);
-    return ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((k) =>
-      keysOf(json?.[k]),
-    );
-  },
+  'package.json': async (_text, scan, file) => packageJsonDependencies(await scan.readJson(file)),
   'composer.json': async (_text, scan, file) => {
     const json = await scan.readJson(file);
     return [...keysOf(json?.require), ...keysOf(json?.['require-dev'])];
@@ -82,6 +77,14 @@ function yamlBlockKeys(text: string, blocks: string[]): string[] {
 }
 
 /** The dependencies of every manifest at most two directories deep. */
+/** The names a package.json declares as dependencies of any kind. */
+export function packageJsonDependencies(json: unknown): string[] {
+  const pkg = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  return ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((k) =>
+    keysOf(pkg[k]),
+  );
+}
+
 export async function readDependencies(scan: ProjectScan, manifests: string[]): Promise<ManifestDeps[]> {
   const found: ManifestDeps[] = [];
   for (const manifest of manifests) {

@@ -4,6 +4,7 @@
 // tool call is lost and the stream retried as garbled. Each event's JSON is mended before the provider sees it.
 import { httpFetch } from './http-fetch.js';
 import { HttpResponse } from './http-response.js';
+import { lineStream } from './line-stream.js';
 
 export const compatibleFetch: typeof fetch = async (input, init) => {
   const response = await httpFetch(input, init);
@@ -18,11 +19,9 @@ export const compatibleFetch: typeof fetch = async (input, init) => {
   ) as unknown as Response;
 };
 
-/** Re-frames the event stream line by line, mending each `data:` line's JSON (streaming is kept). */
+/** Mends each `data:` line's JSON of the event stream as it arrives (streaming is kept). */
 function mendEvents(): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let buffer = '';
   const mendLine = (line: string) => {
     // Only lines that may need it are parsed: text deltas pass as they came.
     if (!line.startsWith('data:') || !(line.includes('"tool_calls"') || line.includes('"role"'))) return line;
@@ -33,20 +32,7 @@ function mendEvents(): TransformStream<Uint8Array, Uint8Array> {
       return line; // not JSON: the provider names it
     }
   };
-  return new TransformStream({
-    transform(chunk, controller) {
-      buffer += decoder.decode(chunk, { stream: true });
-      const end = buffer.lastIndexOf('\n');
-      if (end < 0) return;
-      const lines = buffer.slice(0, end).split('\n');
-      buffer = buffer.slice(end + 1);
-      controller.enqueue(encoder.encode(`${lines.map(mendLine).join('\n')}\n`));
-    },
-    flush(controller) {
-      const rest = buffer + decoder.decode();
-      if (rest !== '') controller.enqueue(encoder.encode(mendLine(rest)));
-    },
-  });
+  return lineStream((line, controller) => controller.enqueue(encoder.encode(`${mendLine(line)}\n`)));
 }
 
 /** A whole (not streamed) JSON response, mended once it has all arrived. */

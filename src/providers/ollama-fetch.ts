@@ -8,6 +8,7 @@
 import { BrokenStreamError } from './errors.js';
 import { httpFetch } from './http-fetch.js';
 import { HttpResponse } from './http-response.js';
+import { lineStream } from './line-stream.js';
 
 interface OllamaMessage {
   role: string;
@@ -50,17 +51,15 @@ function withToolNames(init: RequestInit | undefined): RequestInit | undefined {
   return { ...init, body: JSON.stringify(body) };
 }
 
-/** Re-frames the NDJSON body line by line (each complete line is passed on at once: streaming is kept). */
+/** Checks and mends the NDJSON body line by line (each complete line is passed on at once: streaming is kept). */
 function checkLines(): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let buffer = '';
   let failed = false;
   const fail = (controller: TransformStreamDefaultController<Uint8Array>, error: Error) => {
     failed = true;
     controller.error(error);
   };
-  const emit = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
+  return lineStream((line, controller) => {
     const trimmed = line.trim();
     if (trimmed === '' || failed) return;
     let value: unknown;
@@ -83,17 +82,6 @@ function checkLines(): TransformStream<Uint8Array, Uint8Array> {
       return;
     }
     controller.enqueue(encoder.encode(`${JSON.stringify(chunk)}\n`));
-  };
-  return new TransformStream({
-    transform(chunk, controller) {
-      buffer += decoder.decode(chunk, { stream: true });
-      const lines = buffer.split('\n');
-      buffer = lines.pop() ?? '';
-      for (const line of lines) emit(line, controller);
-    },
-    flush(controller) {
-      emit(buffer + decoder.decode(), controller);
-    },
   });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type * as TS from 'typescript';
 import { cacheDir } from '../../config/paths.js';
 import { type CachedModule, requireCached } from './compiler-cache.js';
+import { wordAt } from './lsp-mentions.js';
 import { lineStarts, offsetAt, positionAt } from './position.js';
 import type {
   Diagnostic,
@@ -104,23 +105,16 @@ export class TypeScriptService implements LanguageService {
    * there.
    */
   #containing(file: string, offset?: number): { project: Project; service: TS.LanguageService }[] {
-    const name = offset === undefined ? undefined : this.#wordAt(file, offset);
+    let name: string | undefined;
+    if (offset !== undefined) {
+      const text = this.#texts.text(file) ?? '';
+      // A private name's `#` is no word character: its name starts after it.
+      name = wordAt(text, text[offset] === '#' ? offset + 1 : offset);
+    }
     return this.#projects.consulted(file, name).flatMap((project) => {
       const service = this.#projects.service(project);
       return service.getProgram()?.getSourceFile(file) ? [{ project, service }] : [];
     });
-  }
-
-  /** The identifier at `offset` of `file` (undefined when none is there). */
-  #wordAt(file: string, offset: number): string | undefined {
-    const text = this.#texts.text(file) ?? '';
-    const word = /[\w$#]/;
-    let start = offset;
-    let end = offset;
-    while (start > 0 && word.test(text[start - 1]!)) start -= 1;
-    while (end < text.length && word.test(text[end]!)) end += 1;
-    const found = text.slice(start, end).replace(/^#/, '');
-    return found === '' ? undefined : found;
   }
 
   /** Spans found in several projects, once each. */
