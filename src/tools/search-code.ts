@@ -15,6 +15,28 @@ const MAX_RESULTS = 40;
 /** A test's, an example's or a generated file's match counts half: `createRouter` in an example after the library's. */
 const SUPPORT_WEIGHT = 0.5;
 
+/** The name's or its container's share of an ordinary fuzzy score: the name counts most. */
+const CONTAINER_WEIGHT = 0.6;
+
+/**
+ * One word of several in a name: as a part of it, not scattered letters (a lone query keeps the fuzzy-finder's
+ * subsequences: "gcm" finds getCodebaseMap, but "table" among three words must not match set_renderable), or as
+ * a part of its container's name. A plural word matches its singular ("columns": add_column) a little lower.
+ */
+export function wordScore(word: string, name: string, container?: string): number {
+  let best = 0;
+  for (const [candidate, weight] of [
+    [word, 1],
+    ...(word.length > 3 && /s$/i.test(word) ? [[word.slice(0, -1), 0.8] as const] : []),
+  ] as const) {
+    const lower = candidate.toLowerCase();
+    if (name.toLowerCase().includes(lower)) best = Math.max(best, fuzzyScore(candidate, name) * weight);
+    if (container?.toLowerCase().includes(lower))
+      best = Math.max(best, fuzzyScore(candidate, container) * weight * CONTAINER_WEIGHT);
+  }
+  return best;
+}
+
 export const searchCodeTool = defineTool({
   name: 'search_code',
   description: 'Fuzzy-find symbol definitions by name, optionally of one kind.',
@@ -25,9 +47,11 @@ export const searchCodeTool = defineTool({
   },
   async execute(args, ctx) {
     const index = await codeIndexOf(ctx);
-    // Several words ("retry transport", "parse_args, Config"): each is matched on its own. Names matching all of them
-    // come first; when none does, those matching some, most words first.
+    // Several words ("retry transport", "parse_args, Config", "table render"): each is matched on its own, in the
+    // name or in its class's ("Table render" finds Table._render). Names matching all of them come first; when none
+    // does, those matching some, most words first.
     const terms = args.query.split(/[\s,]+/).filter(Boolean);
+    const match = terms.length === 1 ? fuzzyScore : wordScore;
     const all = [];
     const some = [];
     for (const [path, tags] of index.files) {
@@ -35,7 +59,7 @@ export const searchCodeTool = defineTool({
       const weight = isSupportFile(path) || tags.generated ? SUPPORT_WEIGHT : 1;
       for (const def of tags.definitions) {
         if (args.kind && def.kind !== args.kind) continue;
-        const scores = terms.map((term) => fuzzyScore(term, def.name)).filter((score) => score > 0);
+        const scores = terms.map((term) => match(term, def.name, def.container)).filter((score) => score > 0);
         if (scores.length === 0) continue;
         const score = scores.reduce((sum, n) => sum + n, 0) * weight;
         if (scores.length === terms.length) all.push({ path, def, score });

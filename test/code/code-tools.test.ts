@@ -102,6 +102,21 @@ test('search_code matches each word of a query on its own; with none matching al
   expect((await run(searchCodeTool, { query: 'zzz qqq' })).output).toBe('(no symbol matches zzz qqq)');
 });
 
+test("search_code matches a word of several in a method's class, as a part of a name, never as scattered letters", async () => {
+  await ws.write(
+    'table.py',
+    'class Table:\n    def _render(self):\n        pass\n\n    def add_column(self):\n        pass\n\nclass Live:\n    def set_renderable(self):\n        pass\n',
+  );
+  const found = await run(searchCodeTool, { query: 'Table render' });
+  expect(found.output.split('\n')).toEqual(['table.py:2 method Table._render: def _render(self)']);
+  // "table" is in set_renderable only as scattered letters: that method matches "render" alone, after both words.
+  const some = await run(searchCodeTool, { query: 'render table columns' });
+  const names = some.output.split('\n').slice(1).map((line) => line.split(' ')[2]!.replace(/:$/, ''));
+  expect(names.slice(0, 2).sort()).toEqual(['Table._render', 'Table.add_column']);
+  expect(names).toContain('Live.set_renderable');
+  expect(names.indexOf('Live.set_renderable')).toBeGreaterThan(1);
+});
+
 test("search_code lists the project's own definitions before a test's or an example's on a like match", async () => {
   await ws.write('src/router.ts', 'export function createRouterFactory() {}\n');
   await ws.write('examples/app/codegen.ts', 'function createRouter() {}\n');
