@@ -111,7 +111,10 @@ test("search_code matches a word of several in a method's class, as a part of a 
   expect(found.output.split('\n')).toEqual(['table.py:2 method Table._render: def _render(self)']);
   // "table" is in set_renderable only as scattered letters: that method matches "render" alone, after both words.
   const some = await run(searchCodeTool, { query: 'render table columns' });
-  const names = some.output.split('\n').slice(1).map((line) => line.split(' ')[2]!.replace(/:$/, ''));
+  const names = some.output
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(' ')[2]!.replace(/:$/, ''));
   expect(names.slice(0, 2).sort()).toEqual(['Table._render', 'Table.add_column']);
   expect(names).toContain('Live.set_renderable');
   expect(names.indexOf('Live.set_renderable')).toBeGreaterThan(1);
