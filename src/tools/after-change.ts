@@ -116,29 +116,36 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
     await Promise.race([prepared?.catch(() => undefined), loaded]);
   }
   ctx.signal.throwIfAborted();
-  if (loading.aborted)
-    return {
-      errors: [],
-      note: `(diagnostics skipped: the project was still loading after ${(budget * LOAD_BUDGETS) / 1000} s; it goes on loading, and get_diagnostics lists errors)`,
-    };
-  const deadline = Date.now() + budget;
-  // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
+  const notes: string[] = [];
   const errors: Diagnostic[] = [];
-  try {
-    for (const [service, files] of groups)
-      if (files.some((f) => !f.removed))
-        errors.push(...(await newErrors(service, files, [], signal, deadline)));
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-    const note =
-      Date.now() > deadline
-        ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
-        : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`;
-    return { errors, note };
+  // Why the files naming what the change took away cannot be checked now: they are still named (ripgrep needs no
+  // service), so a change that broke them never reads as clean.
+  let stalled: string | undefined;
+  if (loading.aborted) {
+    notes.push(
+      `(diagnostics skipped: the project was still loading after ${(budget * LOAD_BUDGETS) / 1000} s; it goes on loading, and get_diagnostics lists errors)`,
+    );
+    stalled = 'not checked: the project is still loading';
+  } else {
+    const deadline = Date.now() + budget;
+    // The deadline stops synchronous work (the TypeScript service); the signal stops a language server's request.
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
+    try {
+      for (const [service, files] of groups)
+        if (files.some((f) => !f.removed))
+          errors.push(...(await newErrors(service, files, [], signal, deadline)));
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const late = Date.now() > deadline;
+      notes.push(
+        late
+          ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
+          : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`,
+      );
+      stalled = late ? `not checked within ${budget / 1000} s` : 'not checked';
+    }
   }
   // An export the change took away breaks the files that use it, not the file itself: those are checked too.
-  const notes: string[] = [];
   for (const [service, files] of groups) {
     // A removed file's importers name its module; an edited file's users name the exports it took away.
     const removed = [
@@ -180,6 +187,10 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
           `not checked: ${error instanceof Error ? error.message : String(error)}`,
         ),
       );
+      continue;
+    }
+    if (stalled !== undefined) {
+      if (naming.length > 0) notes.push(unchecked(naming, removed, gone, stalled));
       continue;
     }
     const checked = naming.slice(0, MAX_IMPORTERS);

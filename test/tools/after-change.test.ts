@@ -154,6 +154,40 @@ test('files naming an export the change took away, not checked in time, are name
   );
 });
 
+test("the changed file's own check past its budget still names the files naming an export it took away", async () => {
+  await ws.write('cells.ts', 'export function cellWidth() {}\n');
+  await ws.write('text.ts', "import { cellLen } from './cells';\n");
+  // Pyright re-checking a changed module many files import: longer than the budget, for the file itself too.
+  const service: LanguageService = {
+    ...slowToLoad(),
+    prepare: async () => {},
+    async diagnostics(_paths, _signal, _overlay, deadline = Infinity) {
+      await sleep(80);
+      if (Date.now() > deadline) throw new Error('the service ran out of time');
+      return [];
+    },
+  };
+  const touched = [
+    {
+      absolute: path.join(ws.root, 'cells.ts'),
+      before: 'export function cellLen() {}\n',
+      after: 'export function cellWidth() {}\n',
+    },
+  ];
+  const result = await withNewErrors(
+    { ...ws.ctx, languages: tsOnly(service) },
+    touched,
+    ok('edited', {}, 'edited'),
+  );
+  expect(result.output).toBe(
+    [
+      'edited',
+      '(diagnostics skipped: not ready within 0.05 s; get_diagnostics lists errors)',
+      '(1 file naming cellLen, which this change no longer exports: not checked within 0.05 s; get_diagnostics with their paths checks them: text.ts)',
+    ].join('\n'),
+  );
+});
+
 test('a service still loading after five budgets is not waited for: the result says so, and the loading goes on', async () => {
   const service = slowToLoad();
   // Loading takes 400 ms here: past 5 × the 50 ms budget.
