@@ -33,3 +33,31 @@ export function removedExports(path: string, before: string, after: string): str
   const now = exportedNames(path, after);
   return [...exportedNames(path, before)].filter((name) => !now.has(name));
 }
+
+const escape = (name: string) => name.replace(/\$/g, '\\$');
+
+/**
+ * Whether `text` may still give importers `name` in a way exportedNames does not read: a re-export of everything
+ * (`export * from`, `from m import *`), Python's module `__getattr__`, or the name bound anywhere in it (an import,
+ * an assignment or a definition inside `try:` or `if TYPE_CHECKING:`, an `export` further on). Keel's own check
+ * of importers reports an import as broken only when this says no.
+ */
+export function mayStillExport(path: string, text: string, name: string): boolean {
+  const n = escape(name);
+  if (SCRIPT.test(path))
+    return (
+      /\bexport\s*\*\s*from\b/.test(text) ||
+      new RegExp(`\\bexport\\b[^;\\n]*[\\s{,*]${n}\\b`).test(text) ||
+      new RegExp(`\\bexports\\s*=|\\bexports\\.${n}\\b|\\bexports\\[`).test(text)
+    );
+  if (PYTHON.test(path))
+    return (
+      /^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*/m.test(text) ||
+      /^(?:async[ \t]+)?def[ \t]+__getattr__\b/m.test(text) ||
+      new RegExp(
+        `^[ \\t]*(?:(?:async[ \\t]+)?def|class)[ \\t]+${n}\\b|^[ \\t]*${n}[ \\t]*(?::[^=\\n]*)?=(?!=)|\\bimport\\b[^\\n#]*\\b${n}\\b|\\bas[ \\t]+${n}\\b|^[ \\t]*${n}[ \\t]*[,)]?[ \\t]*$|,[ \\t]*${n}[ \\t]*[,)=]`,
+        'm',
+      ).test(text)
+    );
+  return true;
+}

@@ -2,7 +2,7 @@
 // errors only: those before the change are subtracted), within 2 s once the service has loaded: in the files it
 // touched, and in the files still naming what it took away (an export, a module it deleted or moved).
 import { promises as fs } from 'node:fs';
-import { removedExports } from '../code/exported-names.js';
+import { mayStillExport, removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
@@ -42,6 +42,8 @@ const MAX_SHOWN = 10;
 /** Most names a change took away that are searched for, and most files naming them that are checked. */
 const MAX_REMOVED = 10;
 const MAX_IMPORTERS = 20;
+/** How long the code index may take to load for the import check, at least (the budget, when longer). */
+const INDEX_MS = 1000;
 
 // Not by file: a program-wide error (`Cannot find global value 'Promise'`) lands on whichever file is checked first.
 const key = (d: Diagnostic) => `${d.code ?? ''}\0${d.message}`;
@@ -189,11 +191,17 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
       );
       continue;
     }
+    // Keel's own reading first: an import of a name taken away is broken for sure, and needs no service (which may
+    // take seconds to check a dozen files after a change to a big program). The service checks the rest.
+    const broken = naming.length > 0 ? await brokenImports(ctx, files, removed, naming, budget) : [];
+    errors.push(...broken);
+    const sure = new Set(broken.map((d) => d.path));
+    const rest = naming.filter((p) => !sure.has(p));
     if (stalled !== undefined) {
-      if (naming.length > 0) notes.push(unchecked(naming, removed, gone, stalled));
+      if (rest.length > 0) notes.push(unchecked(rest, removed, gone, stalled));
       continue;
     }
-    const checked = naming.slice(0, MAX_IMPORTERS);
+    const checked = rest.slice(0, MAX_IMPORTERS);
     // Those in the changed file's own package first: its program (or its server's project) is the one loaded, and
     // another package's loading past the budget leaves these checked.
     const home = await packageOf(ctx, files[0]!.path);
@@ -204,8 +212,8 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
       if (typeof found === 'string') notes.push(unchecked(group, removed, gone, found));
       else errors.push(...found);
     }
-    if (naming.length > checked.length)
-      notes.push(unchecked(naming.slice(checked.length), removed, gone, 'not checked (too many)'));
+    if (rest.length > checked.length)
+      notes.push(unchecked(rest.slice(checked.length), removed, gone, 'not checked (too many)'));
   }
   const note = notes.length > 0 ? notes.join('\n') : undefined;
   return { errors, note };
@@ -245,6 +253,78 @@ async function checkNaming(
       : `not checked: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
+
+/**
+ * Imports in `naming` that take one of `removed` by name from a changed file: broken whatever else the
+ * file does, found without the language service (which did not answer in time) from the code index's imports,
+ * resolved as the map resolves them. Nothing when the index is not ready within `budget` (it goes on loading for
+ * the next call). A module imported whole (`from . import cells`, `import * as units`) is left to the service.
+ */
+async function brokenImports(
+  ctx: ToolContext,
+  files: readonly Relative[],
+  removed: readonly string[],
+  naming: readonly string[],
+  budget: number,
+): Promise<Diagnostic[]> {
+  const [{ codeIndexOf }, { ImportResolver }] = await Promise.all([
+    import('./code-index-of.js'),
+    import('../code/module-graph.js'),
+  ]);
+  const loading = codeIndexOf(ctx);
+  loading.catch(() => {});
+  // A small repository's index loads in well under a second; a cold monorepo's is given up at the budget.
+  const index = await Promise.race([loading, sleep(Math.max(budget, INDEX_MS))]);
+  if (!index) return [];
+  const resolver = new ImportResolver(index);
+  // An edited file's importers (a removed file is no longer in the index to resolve to), of the names its new text
+  // surely no longer gives (not re-exported, imported or bound some other way).
+  const edited = new Map(files.filter((f) => !f.removed).map((f) => [f.path, f]));
+  const gone = new Set(removed);
+  const found: Diagnostic[] = [];
+  for (const path of naming) {
+    const tags = index.files.get(path);
+    let lines: string[] | undefined;
+    for (const imp of tags?.imports ?? []) {
+      if (!imp.bindings.some((b) => gone.has(b.name))) continue;
+      const target = resolver.resolve(path, imp, tags!.language).find((t) => edited.has(t));
+      if (target === undefined) continue;
+      const { after, before } = edited.get(target)!;
+      // What the module exports now that it did not: a rename's new name, as the type checker's "did you mean".
+      const added = before === undefined ? [] : removedExports(target, after, before);
+      const now = added.length > 0 && added.length <= 3 ? `; it exports ${added.join(', ')} now` : '';
+      for (const { name } of imp.bindings.filter(
+        (b) => gone.has(b.name) && !mayStillExport(target, after, b.name),
+      )) {
+        lines ??= (await fs.readFile(`${ctx.workspace.root}/${path}`, 'utf8').catch(() => '')).split('\n');
+        found.push({
+          path,
+          ...namePosition(lines, imp.line, name),
+          severity: 'error',
+          message: `'${imp.module}' (${target}) no longer exports ${name}${now}`,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** Where `name` is first written as a word from `line` on (an import spanning lines): the import's line otherwise. */
+function namePosition(
+  lines: readonly string[],
+  line: number,
+  name: string,
+): { line: number; column: number } {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  for (let at = line - 1; at < Math.min(lines.length, line + 20); at++) {
+    const found = word.exec(lines[at]!);
+    if (found) return { line: at + 1, column: found.index + 1 };
+  }
+  return { line, column: 1 };
+}
+
+const sleep = (ms: number) =>
+  new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 
 /** A folder holding one of these files is a package of its own: a project its language service loads apart. */
 const PACKAGE_FILES = [

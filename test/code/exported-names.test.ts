@@ -1,6 +1,6 @@
 // The names a file exports, read from its text: which names a change took away, so their users get checked.
 import { describe, expect, it } from 'vitest';
-import { exportedNames, removedExports } from '../../src/code/exported-names.js';
+import { exportedNames, mayStillExport, removedExports } from '../../src/code/exported-names.js';
 
 describe('exportedNames', () => {
   it.each([
@@ -47,5 +47,36 @@ describe('removedExports', () => {
     ['a body edited', 'def f():\n    return 1\n', 'def f():\n    return 2\n', []],
   ])('%s', (_, before, after, removed) => {
     expect(removedExports(before.includes('def ') ? 'm.py' : 'm.ts', before, after)).toEqual(removed);
+  });
+});
+
+describe('mayStillExport: a name the text may still give importers, so an import of it is not reported broken', () => {
+  it.each([
+    // The name is gone: an import of it is broken.
+    ['cells.py', 'def cell_width(text):\n    pass\n\ntotal = cell_len(x) + 1\n', 'cell_len', false],
+    ['units.ts', 'export function feetToMetres() {}\nconst m = toMetres();\n', 'toMetres', false],
+    // Still given, by means exportedNames does not read.
+    ['cells.py', 'from ._widths import cell_len\n', 'cell_len', true],
+    ['cells.py', 'from ._widths import (\n    set_size,\n    cell_len\n)\n', 'cell_len', true],
+    [
+      'cells.py',
+      'try:\n    from ._fast import cell_len\nexcept ImportError:\n    cell_len = None\n',
+      'cell_len',
+      true,
+    ],
+    ['cells.py', 'if TYPE_CHECKING:\n    def cell_len(t): ...\n', 'cell_len', true],
+    ['cells.py', 'from ._widths import *\n', 'cell_len', true],
+    ['cells.py', 'def __getattr__(name):\n    return 1\n', 'cell_len', true],
+    ['cells.py', 'import cell_len\n', 'cell_len', true],
+    ['cells.py', 'from x import y as cell_len\n', 'cell_len', true],
+    ['units.ts', "export * from './metres';\n", 'toMetres', true],
+    ['units.ts', "export { toMetres } from './metres';\n", 'toMetres', true],
+    ['units.ts', 'function toMetres() {}\nexport { feet, toMetres };\n', 'toMetres', true],
+    ['units.js', 'module.exports = { toMetres };\n', 'toMetres', true],
+    ['units.js', 'exports.toMetres = () => 1;\n', 'toMetres', true],
+    // Not read at all: never said to be gone.
+    ['units.go', 'package units\n', 'ToMetres', true],
+  ])('%s %j %s → %s', (path, text, name, expected) => {
+    expect(mayStillExport(path, text, name)).toBe(expected);
   });
 });

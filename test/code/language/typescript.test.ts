@@ -225,6 +225,7 @@ describe('diagnostics after a change', () => {
       'src/units.ts': 'export function toMetres(feet: number): number {\n  return feet * 0.3048;\n}\n',
       'src/units-index.ts': "export { toMetres } from './units';\n",
       'src/height.ts': "import { toMetres } from './units';\n\nexport const height = toMetres(6);\n",
+      'src/area.ts': "import * as units from './units';\n\nexport const side = units.toMetres(2);\n",
     };
     await writeFiles(files);
     const result = await run(editFileTool, {
@@ -234,10 +235,17 @@ describe('diagnostics after a change', () => {
     });
     for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
     ctx.languages?.changed(Object.keys(files));
-    // The barrel re-exporting it and a module importing it, neither of them touched by the edit.
-    expect(result.output).toMatch(/\n2 new errors after this change:\n/);
-    expect(result.output).toMatch(/\n {2}src\/height\.ts:1:10: TS(2305|2724) /);
-    expect(result.output).toMatch(/\n {2}src\/units-index\.ts:1:10: TS(2305|2724) /);
+    // The barrel re-exporting it and modules importing it, none of them touched by the edit.
+    expect(result.output).toMatch(/\n3 new errors after this change:\n/);
+    // The module imported whole: the type checker's word.
+    expect(result.output).toMatch(/\n {2}src\/area\.ts:3:(2[0-9]): TS(2339|2551) /);
+    // Read from the imports themselves: no type check is needed to know these are broken.
+    expect(result.output).toContain(
+      "\n  src/height.ts:1:10: './units' (src/units.ts) no longer exports toMetres; it exports feetToMetres now",
+    );
+    expect(result.output).toContain(
+      "\n  src/units-index.ts:1:10: './units' (src/units.ts) no longer exports toMetres; it exports feetToMetres now",
+    );
   });
 
   test("deleting or moving a module reports what broke: its importers, and the moved file's own imports", async () => {
