@@ -60,7 +60,8 @@ export const searchCodeTool = defineTool({
       for (const def of tags.definitions) {
         if (args.kind && def.kind !== args.kind) continue;
         const scores = terms.map((term) => match(term, def.name, def.container)).filter((score) => score > 0);
-        if (scores.length === 0) continue;
+        // Its class's name alone does not make a member a match (ReactiveEffect's fields for "reactive effect").
+        if (scores.length === 0 || !terms.some((term) => match(term, def.name) > 0)) continue;
         const score = scores.reduce((sum, n) => sum + n, 0) * weight;
         if (scores.length === terms.length) all.push({ path, def, score });
         else some.push({ path, def, score: scores.length * 1000 + score });

@@ -109,6 +109,10 @@ test("search_code matches a word of several in a method's class, as a part of a 
   );
   const found = await run(searchCodeTool, { query: 'Table render' });
   expect(found.output.split('\n')).toEqual(['table.py:2 method Table._render: def _render(self)']);
+  // A member none of whose words is in its own name is no match: the class itself is.
+  await ws.write('effect.py', 'class ReactiveEffect:\n    def run(self):\n        pass\n');
+  const effect = await run(searchCodeTool, { query: 'reactive effect' });
+  expect(effect.output.split('\n')).toEqual(['effect.py:1 class ReactiveEffect: class ReactiveEffect']);
   // "table" is in set_renderable only as scattered letters: that method matches "render" alone, after both words.
   const some = await run(searchCodeTool, { query: 'render table columns' });
   const names = some.output
