@@ -29,12 +29,31 @@ const MAX_ITERATIONS = 40;
 const IMPORT_WEIGHT = 10;
 /** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
 const SUPPORT_WEIGHT = 0.1;
+/** What a member use passes on of its share when many files write the name as a property of their own records. */
+const COMMON_MEMBER_SHARE = 0.1;
 /** How much depending on the project's files counts against being depended on. */
 const HUB_SHARE = 1;
 
+/**
+ * Methods of the languages' own collections, strings and promises: `xs.push(…)`, `s.split(…)`, `d.items()` are
+ * almost always theirs, not a method of the project's that happens to share the name (Vue's arrayInstrumentations
+ * object defines push, map, includes…). A member use of one says little.
+ */
+const BUILTIN_METHODS = new Set(
+  (
+    'push pop shift unshift slice splice concat join map filter reduce forEach find findIndex findLast some every ' +
+    'includes indexOf lastIndexOf flat flatMap fill sort reverse keys values entries at get set has delete clear add ' +
+    'then catch finally call apply bind toString valueOf replace replaceAll split trim startsWith endsWith padStart ' +
+    'padEnd toLowerCase toUpperCase charAt charCodeAt match matchAll substring test exec hasOwnProperty ' +
+    'append extend insert remove index count copy items update setdefault popitem discard strip lstrip rstrip ' +
+    'startswith endswith lower upper format encode decode'
+  ).split(' '),
+);
+
 /** How much a use of `name` says about a dependency: little when it is private or defined in many files. */
-function nameWeight(name: string, definers: number): number {
+function nameWeight(name: string, definers: number, member = false): number {
   let weight = 1;
+  if (member && BUILTIN_METHODS.has(name)) weight *= 0.1;
   // Long, specific names (camelCase, snake_case) say more than short generic ones.
   if (name.length >= 8 && /[a-z][A-Z]|_[a-z]/.test(name)) weight *= 10;
   if (name.startsWith('_')) weight *= 0.1;
@@ -134,16 +153,19 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
   });
   const weightOf = new Float64Array(definerLists.length);
   for (const [name, id] of nameIds)
-    weightOf[id] = nameWeight(name.replace(/^\./, ''), definerLists[id]!.length);
+    weightOf[id] = nameWeight(name.replace(/^\./, ''), definerLists[id]!.length, name.startsWith('.'));
 
   const resolver = new ImportResolver(index);
   const position = new Map(paths.map((p, i) => [p, i]));
   const offsets = new Int32Array(n + 1);
   const targets: number[] = [];
   const weights: number[] = [];
+  /** Per edge, the name node it reaches through (-1: an import). */
+  const through: number[] = [];
+  /** Per name, how many files write it as a property name (`{ line: 1 }`, `line?: number`). */
+  const asProperty = new Map<string, number>();
   paths.forEach((p, from) => {
     const tags = index.files.get(p)!;
-    const start = targets.length;
     const imported = new Map<number, number>();
     const bound = new Set<string>();
     const references = new Map<string, number>();
@@ -167,6 +189,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     for (const [to, weight] of imported) {
       targets.push(to);
       weights.push(weight);
+      through.push(-1);
     }
     const link = (key: string, count: number) => {
       const id = nameIds.get(key);
@@ -174,6 +197,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       if (id === undefined || holds(definerLists[id]!, from)) return;
       targets.push(n + id);
       weights.push(weightOf[id]! * Math.sqrt(count));
+      through.push(id);
     };
     for (const [name, count] of references) {
       // `.name` reaches the members of classes (a module's member, `ns.name`, was kept bare by the tags); `:name`
@@ -182,13 +206,31 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       if (name.startsWith(':')) {
         link(name.slice(1), count);
         link(`.${name.slice(1)}`, count);
-      } else if (!name.startsWith('~') && !name.startsWith("'") && !bound.has(name)) link(name, count);
+      } else if (name.startsWith("'"))
+        asProperty.set(name.slice(1), (asProperty.get(name.slice(1)) ?? 0) + 1);
+      else if (!name.startsWith('~') && !bound.has(name)) link(name, count);
     }
-    let total = 0;
-    for (let e = start; e < targets.length; e++) total += weights[e]!;
-    for (let e = start; e < targets.length; e++) weights[e]! /= total;
     offsets[from + 1] = targets.length;
   });
+  // A member name many files write as a property of their own objects (`line`, `file`, `count`) is mostly theirs:
+  // `d.line` reads a record, not GrepResults' line(). Such a name counts as defined that many times more.
+  const commonMember = new Float64Array(definerLists.length).fill(1);
+  for (const [name, id] of nameIds)
+    if (name.startsWith('.')) {
+      const definers = definerLists[id]!.length;
+      const properties = asProperty.get(name.slice(1)) ?? 0;
+      if (definers <= 5 && definers + properties > 5) commonMember[id] = COMMON_MEMBER_SHARE;
+    }
+  // Each file's uses share its rank; what a use of a common member name does not pass on leaks back by the
+  // personalisation (pageRank): a file reading only `d.line` and `d.file` must not hand it all to GrepResults.
+  for (let from = 0; from < n; from++) {
+    const start = offsets[from]!;
+    const stop = offsets[from + 1]!;
+    let total = 0;
+    for (let e = start; e < stop; e++) total += weights[e]!;
+    for (let e = start; e < stop; e++)
+      weights[e] = (weights[e]! / total) * (through[e]! >= 0 ? commonMember[through[e]!]! : 1);
+  }
   const nameOffsets = new Int32Array(definerLists.length + 1);
   definerLists.forEach((list, id) => {
     nameOffsets[id + 1] = nameOffsets[id]! + list.length;
@@ -257,11 +299,16 @@ function pageRank(graph: Graph, personal: Float64Array, start?: Float64Array): F
         continue;
       }
       const share = DAMPING * rank[from]!;
+      let passed = 0;
       for (let e = start; e < stop; e++) {
         const to = graph.targets[e]!;
-        if (to < n) next[to]! += share * graph.weights[e]!;
-        else nameMass[to - n]! += share * graph.weights[e]!;
+        const weight = graph.weights[e]!;
+        passed += weight;
+        if (to < n) next[to]! += share * weight;
+        else nameMass[to - n]! += share * weight;
       }
+      // Weights short of 1 (uses of common member names) leak like a file that uses nothing.
+      if (passed < 1) dangling += rank[from]! * (1 - passed);
     }
     for (let id = 0; id < names; id++) {
       const mass = nameMass[id]!;

@@ -262,3 +262,33 @@ describe('ranking by member and bare uses', () => {
     expect(authority('src/is.ts')).toBeLessThan(authority('src/bare.ts'));
   });
 });
+
+describe('ranking by member uses of common names', () => {
+  test("a method named like an array's or a record's field is reached by little of `xs.push()` or `d.line`", async () => {
+    const files: Record<string, string> = {
+      // Vue's arrayInstrumentations: an object defining methods named like Array's.
+      'src/array.ts':
+        'export const instrumented = {\n  push(...a: unknown[]) { return a; },\n  includes(x: unknown) { return x; },\n};\n',
+      // GrepResults: a class whose line() shares its name with every record's `line` field.
+      'src/results.ts': 'export class Results {\n  line(n: number) { return n; }\n}\n',
+      // As many definitions, used by a method call of a distinctive name.
+      'src/report.ts': 'export class Report {\n  summarise(n: number) { return n; }\n}\n',
+      'src/lonely.ts': 'export class Lonely {\n  alone(n: number) { return n; }\n}\n',
+    };
+    for (let i = 0; i < 6; i++) {
+      files[`src/record${i}.ts`] = `export interface Hit${i} { line: number; path: string }\n`;
+      files[`src/user${i}.ts`] = [
+        `export function use${i}(xs: number[], d: { line: number }, r: { summarise(n: number): number }) {`,
+        '  xs.push(d.line);',
+        '  if (xs.includes(d.line)) return r.summarise(d.line);',
+        '  return d.line;',
+        '}',
+      ].join('\n');
+    }
+    const authority = await authorities(files);
+    // What each gets from the users, over what a file used by nobody gets.
+    const gained = (file: string) => authority(file) - authority('src/lonely.ts');
+    expect(gained('src/report.ts')).toBeGreaterThan(gained('src/array.ts') * 3);
+    expect(gained('src/report.ts')).toBeGreaterThan(gained('src/results.ts') * 3);
+  });
+});
