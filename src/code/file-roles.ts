@@ -37,7 +37,19 @@ const SUPPORT_DIRS = new Set([
   'third_party',
   'thirdparty',
   'external',
+  'website',
+  'playground',
+  'playgrounds',
+  'storybook',
+  'stories',
+  'tutorial',
+  'tutorials',
 ]);
+
+/** `docs_src` (FastAPI's tutorial code), `docs-site`, `examples_py`, `test-utils`: such a folder with a suffix. */
+const SUPPORT_DIR_PREFIX = /^(docs?|examples?|samples?|tests?|demos?|benchmarks?|fixtures?)[_-]/i;
+
+const isSupportDir = (dir: string) => SUPPORT_DIRS.has(dir.toLowerCase()) || SUPPORT_DIR_PREFIX.test(dir);
 
 /** File names of tests, test configuration and generated or minified code. */
 const SUPPORT_FILES = [
@@ -57,13 +69,13 @@ const SUPPORT_FILES = [
 export function isSupportFile(path: string): boolean {
   const parts = path.split('/');
   const base = parts.pop()!;
-  if (parts.some((dir) => SUPPORT_DIRS.has(dir.toLowerCase()))) return true;
+  if (parts.some(isSupportDir)) return true;
   return SUPPORT_FILES.some((pattern) => pattern.test(base));
 }
 
 /** True for a workspace-relative folder (with `/`; '' the root) in or under a test, example, doc… folder. */
 export function isSupportFolder(folder: string): boolean {
-  return folder !== '' && folder.split('/').some((dir) => SUPPORT_DIRS.has(dir.toLowerCase()));
+  return folder !== '' && folder.split('/').some(isSupportDir);
 }
 
 /** Generated text, by the marker tools put in its first lines: kept in the index, ranked last. */

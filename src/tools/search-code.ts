@@ -15,20 +15,30 @@ const MAX_RESULTS = 40;
 /** A test's, an example's or a generated file's match counts half: `createRouter` in an example after the library's. */
 const SUPPORT_WEIGHT = 0.5;
 
+/** A word's forms without its plural or -y ending: columns → column, classes → class, dependency → dependenc. */
+function stems(word: string): string[] {
+  const found = new Set<string>();
+  if (word.length > 3 && /s$/i.test(word)) found.add(word.slice(0, -1));
+  if (word.length > 4 && /es$/i.test(word)) found.add(word.slice(0, -2));
+  if (word.length > 4 && /(ies|y)$/i.test(word)) found.add(word.replace(/(ies|y)$/i, ''));
+  return [...found];
+}
+
 /** The name's or its container's share of an ordinary fuzzy score: the name counts most. */
 const CONTAINER_WEIGHT = 0.6;
 
 /**
  * One word of several in a name: as a part of it, not scattered letters (a lone query keeps the fuzzy-finder's
  * subsequences: "gcm" finds getCodebaseMap, but "table" among three words must not match set_renderable), or as
- * a part of its container's name. A plural word matches its singular ("columns": add_column) a little lower.
+ * a part of its container's name. A word matches its other number a little lower ("columns": add_column,
+ * "dependency": solve_dependencies).
  */
 export function wordScore(word: string, name: string, container?: string): number {
   let best = 0;
   for (const [candidate, weight] of [
-    [word, 1],
-    ...(word.length > 3 && /s$/i.test(word) ? [[word.slice(0, -1), 0.8] as const] : []),
-  ] as const) {
+    [word, 1] as const,
+    ...stems(word).map((stem) => [stem, 0.8] as const),
+  ]) {
     const lower = candidate.toLowerCase();
     if (name.toLowerCase().includes(lower)) best = Math.max(best, fuzzyScore(candidate, name) * weight);
     if (container?.toLowerCase().includes(lower))

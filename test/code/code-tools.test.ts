@@ -109,6 +109,12 @@ test("search_code matches a word of several in a method's class, as a part of a 
   );
   const found = await run(searchCodeTool, { query: 'Table render' });
   expect(found.output.split('\n')).toEqual(['table.py:2 method Table._render: def _render(self)']);
+  // A word in its other number: "dependency" in solve_dependencies.
+  await ws.write('deps.py', 'def solve_dependencies():\n    pass\n');
+  const solve = await run(searchCodeTool, { query: 'dependency solve' });
+  expect(solve.output.split('\n')).toEqual([
+    'deps.py:1 function solve_dependencies: def solve_dependencies()',
+  ]);
   // A member none of whose words is in its own name is no match: the class itself is.
   await ws.write('effect.py', 'class ReactiveEffect:\n    def run(self):\n        pass\n');
   const effect = await run(searchCodeTool, { query: 'reactive effect' });
