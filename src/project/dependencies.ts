@@ -22,6 +22,10 @@ const readers: Record<
   'pyproject.toml': (text) => [
     // PEP 621 lists ("fastapi>=0.110", "pytest ; extra == 'test'") and Poetry tables (`fastapi = "^0.110"`).
     ...[...text.matchAll(/^\s*["']([A-Za-z0-9_.-]+)/gm)].map((m) => m[1]!),
+    // [build-system] requires = ["pdm-backend"], on one line: the build backend.
+    ...[...text.matchAll(/^\s*requires\s*=\s*\[([^\]]*)\]/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/["']([A-Za-z0-9_.-]+)/g)].map((n) => n[1]!),
+    ),
     ...sectionsMatching(text, /^tool\.poetry\..*dependencies$/).flatMap((block) =>
       [...block.matchAll(/^\s*([A-Za-z0-9_.-]+)\s*=/gm)].map((m) => m[1]!),
     ),

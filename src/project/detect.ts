@@ -75,6 +75,8 @@ export async function detectProjectType(scan: ProjectScan): Promise<ProjectType>
   const pyproject = (await scan.read('pyproject.toml')) ?? '';
   if (pyproject.includes('[tool.pytest')) found.testFrameworks.add('pytest', 'pyproject.toml');
   if (pyproject.includes('[tool.poetry')) found.packageManagers.add('poetry', 'pyproject.toml');
+  if (pyproject.includes('[tool.pdm')) found.packageManagers.add('pdm', 'pyproject.toml');
+  if (pyproject.includes('[tool.uv')) found.packageManagers.add('uv', 'pyproject.toml');
   if (/^\s*\[workspace\]/m.test((await scan.read('Cargo.toml')) ?? ''))
     found.workspaces.add('Cargo workspace', 'Cargo.toml');
   for (const [file, name] of Object.entries(WORKSPACE_FILES))

@@ -163,6 +163,11 @@ export const DEPENDENCY_SIGNALS: readonly {
   { dep: 'nx', name: 'Nx', kind: 'build' },
   { dep: 'setuptools', name: 'setuptools', kind: 'build' },
   { dep: 'hatchling', name: 'Hatch', kind: 'build' },
+  { dep: 'pdm-backend', name: 'PDM', kind: 'build' },
+  { dep: 'poetry-core', name: 'Poetry', kind: 'build' },
+  { dep: 'flit_core', name: 'Flit', kind: 'build' },
+  { dep: 'flit-core', name: 'Flit', kind: 'build' },
+  { dep: 'scikit-build-core', name: 'scikit-build', kind: 'build' },
   { dep: 'maturin', name: 'maturin', kind: 'build' },
 ];
 

@@ -138,6 +138,18 @@ describe('detect_project_type', () => {
     expect(output).toContain('make (Makefile)');
   });
 
+  it("reads a pyproject's build backend and its [tool.pdm] table (FastAPI's own shape)", async () => {
+    const w = await project({
+      'pyproject.toml':
+        '[build-system]\nrequires = ["pdm-backend"]\nbuild-backend = "pdm.backend"\n\n[project]\nname = "api"\ndependencies = [\n  "starlette>=0.40",\n]\n\n[tool.pdm]\nversion = { source = "file", path = "api/__init__.py" }\n',
+      'api/__init__.py': '',
+    });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('package managers: pdm (pyproject.toml)');
+    expect(output).toContain('build tools: PDM (pyproject.toml)');
+    expect(output).toContain('Starlette (pyproject.toml)');
+  });
+
   it('reads a Go module: go modules, Gin, testify and go test', async () => {
     const w = await project(goProject);
     const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
