@@ -160,7 +160,13 @@ export function pyprojectModules(text: string): string[] {
 
 /** The crate roots a Cargo.toml declares: [lib] and [[bin]] paths, or Cargo's defaults. */
 export function cargoEntries(text: string): string[] {
-  const paths = [...text.matchAll(/^\s*path\s*=\s*["']([^"']+\.rs)["']/gm)].map((m) => m[1]!);
+  // A [lib]'s or a [[bin]]'s path; a [[test]]'s, [[bench]]'s or [[example]]'s is no entry point of the crate's.
+  const paths: string[] = [];
+  for (const section of text.split(/^(?=\s*\[)/m)) {
+    if (!/^\s*\[(lib|\[bin\])\]/.test(section)) continue;
+    const path = /^\s*path\s*=\s*["']([^"']+\.rs)["']/m.exec(section)?.[1];
+    if (path) paths.push(path);
+  }
   return [...paths, 'src/lib.rs', 'src/main.rs'];
 }
 

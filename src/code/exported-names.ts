@@ -34,7 +34,7 @@ export function removedExports(path: string, before: string, after: string): str
   return [...exportedNames(path, before)].filter((name) => !now.has(name));
 }
 
-const escape = (name: string) => name.replace(/\$/g, '\\$');
+const escapeDollar = (name: string) => name.replace(/\$/g, '\\$');
 
 /**
  * Whether `text` may still give importers `name` in a way exportedNames does not read: a re-export of everything
@@ -43,7 +43,7 @@ const escape = (name: string) => name.replace(/\$/g, '\\$');
  * of importers reports an import as broken only when this says no.
  */
 export function mayStillExport(path: string, text: string, name: string): boolean {
-  const n = escape(name);
+  const n = escapeDollar(name);
   if (SCRIPT.test(path))
     return (
       /\bexport\s*\*\s*from\b/.test(text) ||

@@ -194,24 +194,60 @@ function rustStatement(node: AstNode, found: FoundImports, line: number): void {
   const path = /\buse\s+([^;]+?)\s*;?$/.exec(text)?.[1];
   if (!path) return;
   const reexport = /^pub\b/.test(text);
-  const brace = path.indexOf('{');
-  let module: string;
-  let bindings: ImportedName[];
-  if (brace >= 0) {
-    module = path.slice(0, brace).replace(/::$/, '');
-    const inner = path.slice(brace + 1, path.lastIndexOf('}'));
-    bindings = [...inner.matchAll(/([\w:]+|\*)(?:\s+as\s+(\w+))?/g)].map((m) => {
-      const last = m[1]!.split('::').pop()!;
-      return named(last === 'self' ? module.split('::').pop()! : last, m[2]);
-    });
-  } else {
-    const m = /^([\w:]+?)(?:::(\*))?(?:\s+as\s+(\w+))?$/.exec(path);
-    if (!m) return;
-    module = m[1]!;
-    bindings = [m[2] ? named('*') : named(module.split('::').pop()!, m[3])];
+  if (path.includes('{')) {
+    // A use tree (`std::{sync::{atomic::{AtomicBool, Ordering}, mpsc}, thread}`): one import per module it reaches.
+    const byModule = new Map<string, ImportedName[]>();
+    for (const [module, binding] of useTree(path))
+      byModule.set(module, [...(byModule.get(module) ?? []), binding]);
+    for (const [module, bindings] of byModule) {
+      const names = bindings.map((b) => b.name).filter((n) => n !== '*');
+      found.imports.push({ module, names, bindings, line, reexport, text });
+    }
+    return;
   }
+  const m = /^([\w:]+?)(?:::(\*))?(?:\s+as\s+(\w+))?$/.exec(path);
+  if (!m) return;
+  const module = m[1]!;
+  const bindings = [m[2] ? named('*') : named(module.split('::').pop()!, m[3])];
   const names = bindings.map((b) => b.name).filter((n) => n !== '*');
   found.imports.push({ module, names, bindings, line, reexport, text });
+}
+
+/** The top-level items of a use group's inside, split at the commas outside nested braces. */
+function groupItems(inside: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inside.length; i++) {
+    const char = inside[i];
+    if (char === '{') depth += 1;
+    else if (char === '}') depth -= 1;
+    else if (char === ',' && depth === 0) {
+      items.push(inside.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(inside.slice(start));
+  return items.map((item) => item.trim()).filter(Boolean);
+}
+
+/** Each name a Rust use tree binds, with the module path it comes from: `a::{b::{C, D as E}, self}`. */
+function useTree(path: string, prefix = ''): [string, ImportedName][] {
+  const join = (a: string, b: string) => (a && b ? `${a}::${b}` : a || b);
+  const brace = path.indexOf('{');
+  if (brace >= 0) {
+    const base = join(prefix, path.slice(0, brace).trim().replace(/::$/, ''));
+    const inside = path.slice(brace + 1, path.lastIndexOf('}'));
+    return groupItems(inside).flatMap((item) => useTree(item, base));
+  }
+  const m = /^([\w:]+|\*)(?:\s+as\s+(\w+))?$/.exec(path.trim());
+  if (!m) return [];
+  const parts = m[1]!.split('::');
+  const last = parts.pop()!;
+  const module = join(prefix, parts.join('::'));
+  // `self` in a group binds the module itself, by its last part.
+  if (last === 'self') return [[module, named(module.split('::').pop()!, m[2])]];
+  return [[module, last === '*' ? named('*') : named(last, m[2])]];
 }
 
 /** Go import specs, Java imports, Dart imports and exports: one module each. */

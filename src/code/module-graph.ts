@@ -179,7 +179,14 @@ export class ImportResolver {
 
   private crateRoot(from: string): string {
     const at = from.lastIndexOf('src/');
-    return at >= 0 ? from.slice(0, at + 3) : 'src';
+    if (at >= 0) return from.slice(0, at + 3);
+    // A crate without src/ (ripgrep's crates/core/main.rs, named in Cargo.toml): the nearest folder up holding a
+    // main.rs or lib.rs.
+    for (let dir = posix.dirname(from); ; dir = posix.dirname(dir)) {
+      const root = (this.byDir.get(dir) ?? []).some((f) => /(^|\/)(main|lib)\.rs$/.test(f));
+      if (root) return dir;
+      if (dir === '.' || dir === '/') return 'src';
+    }
   }
 }
 

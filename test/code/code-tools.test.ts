@@ -157,3 +157,19 @@ test('inspect_symbol counts by name, and says so, when the language service does
     'references: 2 in 1 files, by name: same-named symbols may be counted (find_references lists them)',
   );
 });
+
+test("get_imports_exports resolves crate:: paths of a crate without src/ (ripgrep's crates/core/main.rs) and a nested use tree", async () => {
+  await ws.write(
+    'Cargo.toml',
+    '[package]\nname = "rg"\n\n[[bin]]\nname = "rg"\npath = "crates/core/main.rs"\n',
+  );
+  await ws.write(
+    'crates/core/main.rs',
+    'mod flags;\nmod search;\n\nuse crate::{flags::{HiArgs, Mode}, search::Worker};\n\nfn main() {}\n',
+  );
+  await ws.write('crates/core/flags/mod.rs', 'pub struct HiArgs;\npub enum Mode { A }\n');
+  await ws.write('crates/core/search.rs', 'pub struct Worker;\n');
+  const result = await run(getImportsExportsTool, { path: 'crates/core/main.rs' });
+  expect(result.output).toContain('crate::flags {HiArgs, Mode} → crates/core/flags/mod.rs');
+  expect(result.output).toContain('crate::search {Worker} → crates/core/search.rs');
+});

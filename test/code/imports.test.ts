@@ -58,6 +58,18 @@ describe('imports as written', () => {
     ['rust alias', 'a.rs', 'use std::io::Result as IoResult;\n', ['std::io::Result {Result as IoResult}']],
     ['rust pub use glob', 'a.rs', 'pub use self::x::*;\n', ['export self::x {*}']],
     [
+      'rust nested use tree (ripgrep): one import per module reached',
+      'a.rs',
+      'use std::{\n    sync::{\n        atomic::{AtomicBool, Ordering},\n        mpsc,\n    },\n    thread,\n};\nuse crate::{flags::{HiArgs, SearchMode}, haystack::{self, Haystack}};\n',
+      [
+        'std::sync::atomic {AtomicBool, Ordering}',
+        'std::sync {mpsc}',
+        'std {thread}',
+        'crate::flags {HiArgs, SearchMode}',
+        'crate::haystack {haystack, Haystack}',
+      ],
+    ],
+    [
       'java static and wildcard',
       'A.java',
       'import static a.b.C.m;\nimport a.b.*;\nclass A {}\n',

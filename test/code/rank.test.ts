@@ -154,6 +154,10 @@ describe('entry points from manifests', () => {
     expect(
       cargoEntries('[lib]\npath = "src/core.rs"\n\n[[bin]]\nname = "x"\npath = "src/bin/x.rs"\n'),
     ).toEqual(['src/core.rs', 'src/bin/x.rs', 'src/lib.rs', 'src/main.rs']);
+    // ripgrep's: the binary's path outside src/, and a test target that is no entry point.
+    const ripgrep =
+      '[package]\nname = "ripgrep"\n\n[[bin]]\nbench = false\npath = "crates/core/main.rs"\nname = "rg"\n\n[[test]]\nname = "integration"\npath = "tests/tests.rs"\n\n[[example]]\npath = "examples/a.rs"\n';
+    expect(cargoEntries(ripgrep)).toEqual(['crates/core/main.rs', 'src/lib.rs', 'src/main.rs']);
   });
 });
 
