@@ -44,7 +44,10 @@ export interface FoundImports {
   skip: [number, number][];
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 200);
+/** A statement on one line, whole: what it is parsed from (a Rust use tree of 400 characters). */
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** The same, cut for showing. */
+const oneLine = (text: string) => flat(text).slice(0, 200);
 const unquote = (text: string) => text.replace(/^['"`]|['"`]$/g, '');
 const withoutComments = (text: string) => text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|#[^\n]*/g, ' ');
 const named = (name: string, alias?: string): ImportedName =>
@@ -182,18 +185,19 @@ function pythonStatement(node: AstNode, found: FoundImports, line: number): void
 
 /** Rust `use a::b::{c as d, e};`, `use a::b as c;`, `use a::*;`, `mod x;`. */
 function rustStatement(node: AstNode, found: FoundImports, line: number): void {
-  const text = oneLine(withoutComments(node.text()));
+  const whole = flat(withoutComments(node.text()));
+  const text = whole.slice(0, 200);
   if (node.kind() === 'mod_item') {
     // `mod x { … }` is an inline module, not a file.
-    const mod = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/.exec(text)?.[1];
+    const mod = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/.exec(whole)?.[1];
     if (mod) found.imports.push({ module: mod, names: [], bindings: [], line, reexport: false, text });
     return;
   }
   const range = node.range();
   found.skip.push([range.start.index, range.end.index]);
-  const path = /\buse\s+([^;]+?)\s*;?$/.exec(text)?.[1];
+  const path = /\buse\s+([^;]+?)\s*;?$/.exec(whole)?.[1];
   if (!path) return;
-  const reexport = /^pub\b/.test(text);
+  const reexport = /^pub\b/.test(whole);
   if (path.includes('{')) {
     // A use tree (`std::{sync::{atomic::{AtomicBool, Ordering}, mpsc}, thread}`): one import per module it reaches.
     const byModule = new Map<string, ImportedName[]>();
@@ -254,7 +258,8 @@ function useTree(path: string, prefix = ''): [string, ImportedName][] {
 function otherStatement(lang: LanguageSpec, node: AstNode, found: FoundImports, line: number): void {
   const range = node.range();
   found.skip.push([range.start.index, range.end.index]);
-  const text = oneLine(withoutComments(node.text()));
+  const whole = flat(withoutComments(node.text()));
+  const text = whole.slice(0, 200);
   if (lang.id === 'go') {
     const module = unquote(node.field('path')?.text() ?? '');
     const alias = node.field('name')?.text();
@@ -270,7 +275,7 @@ function otherStatement(lang: LanguageSpec, node: AstNode, found: FoundImports, 
     if (alias) imp.alias = alias;
     if (module) found.imports.push(imp);
   } else if (lang.id === 'java') {
-    const m = /^import\s+(?:static\s+)?([\w.]+?)(\.\*)?\s*;?$/.exec(text);
+    const m = /^import\s+(?:static\s+)?([\w.]+?)(\.\*)?\s*;?$/.exec(whole);
     if (!m) return;
     const name = m[2] ? '*' : m[1]!.split('.').pop()!;
     const module = m[2] ? `${m[1]}.*` : m[1]!;
@@ -283,10 +288,10 @@ function otherStatement(lang: LanguageSpec, node: AstNode, found: FoundImports, 
       text,
     });
   } else if (lang.id === 'dart') {
-    const module = /^(?:import|export)\s+['"]([^'"]+)['"]/.exec(text)?.[1];
+    const module = /^(?:import|export)\s+['"]([^'"]+)['"]/.exec(whole)?.[1];
     if (!module) return;
-    const alias = /\bas\s+(\w+)/.exec(text)?.[1];
-    const shown = /\bshow\s+([\w\s,]+?)(?:\bhide\b|;|$)/.exec(text)?.[1];
+    const alias = /\bas\s+(\w+)/.exec(whole)?.[1];
+    const shown = /\bshow\s+([\w\s,]+?)(?:\bhide\b|;|$)/.exec(whole)?.[1];
     const bindings = (shown?.match(/\w+/g) ?? []).map((n) => named(n));
     const imp: Import = {
       module,

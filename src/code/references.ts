@@ -6,7 +6,7 @@ import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
 import { ImportResolver } from './module-graph.js';
-import { referenceCount } from './tags.js';
+import { type FileTags, referenceCount } from './tags.js';
 
 export interface Occurrence {
   /** 1-based line and column. */
@@ -133,6 +133,18 @@ export function definitionsOf(index: CodeIndex, name: string, inFile?: string) {
 }
 
 /**
+ * Whether the file names `name` where its tags count no use: defining it, importing or re-exporting it (a Rust
+ * `pub use crate::sink::{Sink, SinkMatch}` in lib.rs, a barrel's `export { a } from`), or exporting it by a list.
+ */
+function namesInSyntax(tags: FileTags, name: string): boolean {
+  return (
+    tags.definitions.some((d) => d.name === name) ||
+    tags.imports.some((imp) => imp.bindings.some((b) => b.name === name || b.alias === name)) ||
+    (tags.exports ?? []).some((e) => e.name === name || e.alias === name)
+  );
+}
+
+/**
  * Every reference to `name` across the repository. Given the file that defines it (`definedIn`), files in
  * languages whose imports resolve (TS/JS, Python, Dart) count only when they are that file or import it.
  */
@@ -147,7 +159,7 @@ export async function findProjectReferences(
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
   for (const [file, tags] of index.files) {
-    if (referenceCount(tags, name) === 0) continue;
+    if (referenceCount(tags, name) === 0 && !namesInSyntax(tags, name)) continue;
     if (
       definedIn !== undefined &&
       file !== definedIn &&

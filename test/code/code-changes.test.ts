@@ -47,6 +47,21 @@ describe.each(['typescript', 'python', 'dart'])('rename_symbol in %s', (lang) =>
   });
 });
 
+test("rename_symbol by name renames a Rust crate's re-export in lib.rs, where the name is never used", async () => {
+  await ws.write('Cargo.toml', '[package]\nname = "searcher"\n');
+  await ws.write(
+    'src/lib.rs',
+    'pub use crate::{\n    lines::{LineIter, LineStep},\n    sink::{\n        Sink, SinkContext, SinkContextKind, SinkError, SinkFinish, SinkMatch,\n        sinks,\n    },\n};\n\nmod lines;\nmod sink;\n',
+  );
+  await ws.write('src/sink.rs', 'pub struct SinkMatch;\n\npub fn first(m: &SinkMatch) {}\n');
+  const result = await run(renameSymbolTool, { name: 'SinkMatch', new_name: 'MatchedLines' });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/lib.rs')).toContain('SinkFinish, MatchedLines,');
+  expect(await ws.read('src/sink.rs')).toBe(
+    'pub struct MatchedLines;\n\npub fn first(m: &MatchedLines) {}\n',
+  );
+});
+
 test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
   await ws.write('a.ts', 'export function one() {}\nexport function two() { one(); }\n');
   const result = await run(renameSymbolTool, { name: 'one', new_name: 'two' });

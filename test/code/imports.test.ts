@@ -70,6 +70,16 @@ describe('imports as written', () => {
       ],
     ],
     [
+      "rust use tree longer than a line's shown text (ripgrep's lib.rs re-exports)",
+      'lib.rs',
+      'pub use crate::{\n    lines::{LineIter, LineStep},\n    searcher::{\n        BinaryDetection, ConfigError, Encoding, MmapChoice, Searcher,\n        SearcherBuilder,\n    },\n    sink::{\n        Sink, SinkContext, SinkContextKind, SinkError, SinkFinish, SinkMatch,\n        sinks,\n    },\n};\n',
+      [
+        'export crate::lines {LineIter, LineStep}',
+        'export crate::searcher {BinaryDetection, ConfigError, Encoding, MmapChoice, Searcher, SearcherBuilder}',
+        'export crate::sink {Sink, SinkContext, SinkContextKind, SinkError, SinkFinish, SinkMatch, sinks}',
+      ],
+    ],
+    [
       'java static and wildcard',
       'A.java',
       'import static a.b.C.m;\nimport a.b.*;\nclass A {}\n',
