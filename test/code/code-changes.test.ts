@@ -125,6 +125,21 @@ test('organize_imports sorts, merges duplicates and drops unused names in TypeSc
   );
 });
 
+test("organize_imports sorts a Python module's imports in sections, the project's own packages apart", async () => {
+  await ws.write('pyproject.toml', '[project]\nname = "shop"\n\n[tool.ruff]\nline-length = 100\n');
+  await ws.write('src/shop/__init__.py', '');
+  await ws.write('src/shop/models.py', 'class Cart:\n    pass\n');
+  await ws.write(
+    'src/shop/cli.py',
+    'from shop.models import Cart\nimport click\nimport os\nimport sys\n\n\ndef main():\n    click.echo(os.getcwd(), Cart())\n',
+  );
+  const result = await run(organizeImportsTool, { path: 'src/shop/cli.py' });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/shop/cli.py')).toBe(
+    'import os\n\nimport click\n\nfrom shop.models import Cart\n\n\ndef main():\n    click.echo(os.getcwd(), Cart())\n',
+  );
+});
+
 test('organize_imports sorts Dart imports (dart:, package:, relative) and drops an unused prefix', async () => {
   await ws.write(
     'lib/a.dart',
