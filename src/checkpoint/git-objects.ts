@@ -16,6 +16,34 @@ export function hasLooseObject(gitDir: string, oid: string): Promise<boolean> {
   );
 }
 
+/**
+ * The ids of the objects in the store's own packs (objects/pack/*.idx, versions 1 and 2), as hex. A pack index is
+ * a fan-out table of 256 counts, then the sorted 20-byte names (version 2, after its 8-byte header) or offset and
+ * name pairs (version 1): reading the names is cheap, where finding each object in a pack one by one is not.
+ */
+export async function packedObjectIds(gitDir: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  const folder = join(gitDir, 'objects', 'pack');
+  const names = await fs.readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith('.idx')) continue;
+    const idx = await fs.readFile(join(folder, name)).catch(() => undefined);
+    if (!idx || idx.length < 1032) continue;
+    const v2 = idx.readUInt32BE(0) === 0xff744f63;
+    const fanout = v2 ? 8 : 0;
+    const count = idx.readUInt32BE(fanout + 255 * 4);
+    const first = fanout + 256 * 4;
+    const stride = v2 ? 20 : 24;
+    const skip = v2 ? 0 : 4;
+    if (idx.length < first + count * stride) continue;
+    for (let i = 0; i < count; i++) {
+      const at = first + i * stride + skip;
+      ids.add(idx.toString('hex', at, at + 20));
+    }
+  }
+  return ids;
+}
+
 /** Writes an object loose unless it is there; resolves with its hash (`oid`: already known to the caller). */
 export async function writeLooseObject(
   gitDir: string,

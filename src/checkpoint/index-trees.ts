@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { readVarint } from './git-index.js';
-import { hasLooseObject, writeLooseObject } from './git-objects.js';
+import { hasLooseObject, packedObjectIds, writeLooseObject } from './git-objects.js';
 import { packWriter } from './pack-writer.js';
 
 /** An index's stage-0 entries, in index order: each path is `names[start[i]..end[i])`, its object id at oidAt[i]. */
@@ -223,8 +223,14 @@ export async function writeIndexTrees(gitDir: string, known: Set<string>): Promi
 
 /** Writes the trees the store lacks (`known`: those this process wrote or found), adding them to `known`. */
 export async function storeTrees(gitDir: string, trees: readonly TreeObject[], known: Set<string>) {
-  const fresh = trees.filter((t) => !known.has(t.oid));
+  let fresh = trees.filter((t) => !known.has(t.oid));
   // Many at once (a first snapshot of a big tree): one pack rather than a file each.
+  if (fresh.length > PACK_AT) {
+    // A process's first snapshot of a tree an earlier one stored: its trees are in the store's packs already
+    // (babel's 12k folders were packed again, 1.4 MB, at every launch).
+    for (const id of await packedObjectIds(gitDir)) known.add(id);
+    fresh = fresh.filter((t) => !known.has(t.oid));
+  }
   if (fresh.length > PACK_AT) {
     const pack = packWriter(gitDir);
     try {

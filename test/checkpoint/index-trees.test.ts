@@ -98,3 +98,33 @@ describe('trees built from the index', () => {
     expect(await writeIndexTrees(store, known)).toBe(tree);
   });
 });
+
+describe('trees a store holds in its packs', () => {
+  it('are not packed again by a later process, which knows none of them yet', async () => {
+    const store = await realpath(await mkdtemp(join(tmpdir(), 'keel-trees-packed-')));
+    track(() => rm(store, { recursive: true, force: true }));
+    await git(store, 'init', '-q', '--bare');
+    // More folders than one snapshot writes loose: they go into one pack.
+    const many = await realpath(await mkdtemp(join(tmpdir(), 'keel-trees-many-')));
+    track(() => rm(many, { recursive: true, force: true }));
+    await git(many, 'init', '-q');
+    for (let i = 0; i < 300; i++) {
+      await fs.mkdir(join(many, `d${i}`));
+      await fs.writeFile(join(many, `d${i}`, 'f.txt'), `${i}\n`);
+    }
+    await git(many, 'add', '-A');
+    await fs.copyFile(join(many, '.git', 'index'), join(store, 'index'));
+    const packs = async () =>
+      (await fs.readdir(join(store, 'objects', 'pack'))).filter((f) => f.endsWith('.pack'));
+    const tree = await writeIndexTrees(store, new Set());
+    expect(await packs()).toHaveLength(1);
+    // A new process after one more file: nothing known, every tree but the two changed found in the pack.
+    await fs.writeFile(join(many, 'd7', 'g.txt'), 'more\n');
+    await git(many, 'add', '-A');
+    await fs.copyFile(join(many, '.git', 'index'), join(store, 'index'));
+    expect(await writeIndexTrees(store, new Set())).not.toBe(tree);
+    expect(await packs()).toHaveLength(1);
+    const loose = await exec('git', ['count-objects', '-v'], { env: { ...gitEnv, GIT_DIR: store } });
+    expect(loose).toContain('count: 2\n');
+  });
+});
