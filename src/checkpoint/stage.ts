@@ -9,7 +9,14 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LargeFile, SkippedPath } from './checkpoints.js';
 import { fillIndex } from './fill.js';
-import { IGNORED_LS_ARGS, type IgnoredPlan, parseIgnoredListing, planIgnored } from './ignored-files.js';
+import {
+  GENERATED_TREES,
+  IGNORED_LS_ARGS,
+  type IgnoredPlan,
+  parseIgnoredListing,
+  planIgnored,
+} from './ignored-files.js';
+import type { IndexEntries } from './index-trees.js';
 import type { ShadowGit } from './shadow-git.js';
 import { type ShadowIndex, shadowIndex } from './shadow-index.js';
 import { type LastStage, listedIgnored, stageChanged } from './stage-changed.js';
@@ -52,6 +59,25 @@ function sha256(path: string): Promise<string> {
       .on('error', reject)
       .on('end', () => resolve(hash.digest('hex')));
   });
+}
+
+/** Matches a path with a folder named like a generated tree: the cheap test before splitting it. */
+const GENERATED_SEGMENT = new RegExp(
+  `(^|/)(${[...GENERATED_TREES].map((name) => name.replace(/\./g, '\\.')).join('|')})/`,
+);
+
+/** The folders named like generated trees (node_modules, dist, …) that hold files the index tracks. */
+export function trackedGenerated(entries: IndexEntries | undefined): string[] {
+  const found = new Set<string>();
+  if (!entries) return [];
+  for (let i = 0; i < entries.count; i++) {
+    const path = entries.names.toString('utf8', entries.start[i], entries.end[i]);
+    if (!GENERATED_SEGMENT.test(path)) continue;
+    const parts = path.split('/');
+    for (let j = 0; j < parts.length - 1; j++)
+      if (GENERATED_TREES.has(parts[j]!)) found.add(parts.slice(0, j + 1).join('/'));
+  }
+  return [...found];
 }
 
 /**
@@ -220,6 +246,10 @@ export function stager(
           return { skipped: next.skipped, large: sorted(next.large), how: 'watch' };
         }
       } else rewatch ||= !last;
+      // Folders named like generated trees that hold tracked files (babel's test fixtures' node_modules, .yarn):
+      // watched from the first start, where finding them after it made the next stage start again and walk all.
+      if (rewatch && !last)
+        for (const dir of trackedGenerated((await index.read())?.entries)) watch.keep(dir);
       // Watched again before the walk: what changes during it is seen by one or the other.
       if (rewatch) await watch.start();
       const staged = await scan(signal);

@@ -182,6 +182,23 @@ describe('checkpoints the tree watch cannot vouch for', () => {
     expect((await check()).how).toBe('watch');
   });
 
+  it("watches a generated tree's name that holds tracked files from the first start (babel's fixtures)", async () => {
+    const { root, check } = await pair(
+      {
+        'a.txt': 'a',
+        'test/fixtures/resolve/node_modules/pkg/index.js': 'x',
+        '.yarn/releases/yarn.cjs': 'y',
+      },
+      { repo: true },
+    );
+    // The index named both folders before the first walk: no second start, no scan.
+    await sh(
+      root,
+      'echo changed > test/fixtures/resolve/node_modules/pkg/index.js && echo z > .yarn/releases/yarn.cjs',
+    );
+    expect((await check()).how).toBe('watch');
+  });
+
   it('scans again after a folder is renamed or removed, then watches the tree as it is', async () => {
     const { root, check } = await pair({ 'a.txt': 'a', 'old/b.txt': 'b', 'gone/deep/c.txt': 'c' });
     await sh(root, 'mv old new && mkdir old && echo c > old/c.txt');
