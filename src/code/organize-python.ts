@@ -239,7 +239,8 @@ export function organizePythonImports(
   }
   const start = run[0]!.range().start.index;
   let end = run.at(-1)!.range().end.index;
-  if (source[end] === '\n') end += 1;
+  if (source.startsWith('\r\n', end)) end += 2;
+  else if (source[end] === '\n') end += 1;
   const rest = source.slice(0, start) + source.slice(end);
   const mentioned = (name: string) => new RegExp(`(?<![\\w.])${escapeRegex(name)}(?!\\w)`).test(rest);
   const keepAll = options.isPackageInit;
@@ -313,7 +314,9 @@ export function organizePythonImports(
         .join('\n')
         .replace(/^\n+/, ''),
     );
-  const block = blocks.length > 0 ? `${blocks.join('\n\n')}\n` : '';
+  // A file with CRLF line ends keeps them.
+  const eol = source.includes('\r\n') ? '\r\n' : '\n';
+  const block = blocks.length > 0 ? `${blocks.join('\n\n')}\n`.replace(/\r?\n/g, eol) : '';
   // What followed the block keeps its spacing; the block keeps the first import's place.
   return source.slice(0, start) + block + source.slice(end);
 }

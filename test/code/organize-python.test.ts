@@ -170,6 +170,12 @@ describe('organizePythonImports', () => {
     expect(organize(source)).toBe(source);
   });
 
+  test('a file with CRLF line ends keeps them', () => {
+    expect(organize('import sys\r\nimport os\r\n\r\nprint(os, sys)\r\n')).toBe(
+      'import os\r\nimport sys\r\n\r\nprint(os, sys)\r\n',
+    );
+  });
+
   test('a file without imports, or already organised, is returned as it is', () => {
     expect(organize('x = 1\n')).toBe('x = 1\n');
     const tidy = 'import os\n\nfrom shop import cart\n\nprint(os, cart)\n';
