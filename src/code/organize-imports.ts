@@ -140,15 +140,18 @@ export function organizeImports(lang: LanguageSpec, source: string): string | un
   if (nodes.length === 0) return source;
   const lines = dart ? organizeDart(lang, root, nodes) : organizeTs(lang, source, root, nodes);
   if (!dart && lines.length === 0 && nodes.some((n) => !parseTsImport(n.text()))) return source;
-  // The new block goes where the first import was; the other imports go, with the line each stood on.
+  // The new block goes where the first import was; the other imports go, with the line each stood on. A file
+  // with CRLF line ends keeps them.
+  const eol = source.includes('\r\n') ? '\r\n' : '\n';
   let out = '';
   let at = 0;
   nodes.forEach((node, i) => {
     const start = node.range().start.index;
     let end = node.range().end.index;
-    if (source[end] === '\n') end += 1;
+    if (source.startsWith('\r\n', end)) end += 2;
+    else if (source[end] === '\n') end += 1;
     out += source.slice(at, start);
-    if (i === 0 && lines.length > 0) out += `${lines.join('\n')}\n`;
+    if (i === 0 && lines.length > 0) out += `${lines.join('\n')}\n`.replace(/\r?\n/g, eol);
     at = end;
   });
   return out + source.slice(at);

@@ -123,6 +123,15 @@ test('organize_imports sorts, merges duplicates and drops unused names in TypeSc
   expect(await ws.read('a.ts')).toBe(
     "import fs from 'node:fs';\nimport { x, y } from './z.js';\n\nexport const v = [x, y, fs];\n",
   );
+  // A file with CRLF line ends keeps them, and the blank line after its imports stays one.
+  await ws.write(
+    'b.ts',
+    "import { b } from './b';\r\nimport { a } from './a';\r\n\r\nexport const x = a + b;\r\n",
+  );
+  await run(organizeImportsTool, { path: 'b.ts' });
+  expect(await ws.read('b.ts')).toBe(
+    "import { a } from './a';\r\nimport { b } from './b';\r\n\r\nexport const x = a + b;\r\n",
+  );
 });
 
 test("organize_imports sorts a Python module's imports in sections, the project's own packages apart", async () => {
