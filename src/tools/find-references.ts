@@ -38,13 +38,15 @@ export const findReferencesTool = defineTool({
     return { reads: [ctx.workspace.root], writes: [], summary: `find references to ${args.name}` };
   },
   async execute(args, ctx) {
-    const target = await symbolTarget(ctx, args);
+    // A search may pick the module-level one of several same-named definitions; a rename never guesses.
+    const target = await symbolTarget(ctx, args, { topLevel: true });
     if (target.kind === 'error') return fail(target.error);
     if (target.kind === 'service') {
       const locations = await target.service.references(target.at, ctx.signal);
       const files = new Set(locations.map((l) => l.path)).size;
       const lines = await serviceLines(ctx, locations);
       if (locations.length === 0) lines.push(`(no references to ${args.name})`);
+      if (target.note) lines.push(target.note);
       return ok(
         lines.join('\n'),
         { references: locations.length, files },

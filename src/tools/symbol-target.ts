@@ -21,13 +21,20 @@ const bindingSchema = z.object(bindingFields);
 export type BindingArgs = z.infer<typeof bindingSchema>;
 
 export type SymbolTarget =
-  | { kind: 'service'; service: LanguageService; at: SourcePosition }
+  /** `note`: which of several same-named definitions was taken (find_references' pick, see definingFile). */
+  | { kind: 'service'; service: LanguageService; at: SourcePosition; note?: string }
   /** No service for the file: the name-based tools, limited to `definedIn` when the model named the file. */
   | { kind: 'names'; definedIn: string | undefined }
   | { kind: 'error'; error: string };
 
-/** The file and line of `name`'s one defining file, or why there is none to pick. */
-async function definingFile(ctx: ToolContext, name: string) {
+const MEMBER_KINDS = new Set(['method', 'field']);
+
+/**
+ * The file and line of `name`'s one defining file, or why there is none to pick. `topLevel` (a search, never a
+ * change): of several, the one module-level definition when the others are members of classes (rich's
+ * `cell_len()` beside `Text.cell_len`), with a note naming the others.
+ */
+async function definingFile(ctx: ToolContext, name: string, topLevel: boolean) {
   const defs = definitionsOf(await codeIndexOf(ctx), name);
   const files = [...new Set(defs.map((d) => d.path))];
   if (files.length <= 1) return defs[0] ? { path: defs[0].path, line: defs[0].def.line } : undefined;
@@ -35,15 +42,32 @@ async function definingFile(ctx: ToolContext, name: string) {
   for (const file of files) {
     if (await ctx.languages?.forFile(file)) {
       const where = defs.slice(0, 5).map((d) => `${d.path}:${d.def.line}`);
+      const tops = defs.filter((d) => d.def.container === undefined && !MEMBER_KINDS.has(d.def.kind));
+      if (topLevel && tops.length === 1) {
+        const others = defs.filter((d) => d !== tops[0]).slice(0, 5);
+        const also = others.map(
+          (d) => `${d.def.container ? `${d.def.container}.` : ''}${name} at ${d.path}:${d.def.line}`,
+        );
+        return {
+          path: tops[0]!.path,
+          line: tops[0]!.def.line,
+          note: `(the module-level ${name} of ${tops[0]!.path}; also ${also.join(', ')}: give path and line for those)`,
+        };
+      }
       return `${name} is defined in ${files.length} files (${where.join(', ')}); give path and line`;
     }
   }
   return undefined;
 }
 
-export async function symbolTarget(ctx: ToolContext, args: BindingArgs): Promise<SymbolTarget> {
+export async function symbolTarget(
+  ctx: ToolContext,
+  args: BindingArgs,
+  options: { topLevel?: boolean } = {},
+): Promise<SymbolTarget> {
   let file: string;
   let line = args.line;
+  let note: string | undefined;
   if (args.path !== undefined) {
     file = await indexPath(ctx, args.path);
     // Neither line nor occurrence: the name where the file defines it, not a mention in a comment above.
@@ -51,10 +75,11 @@ export async function symbolTarget(ctx: ToolContext, args: BindingArgs): Promise
       line = definitionsOf(await codeIndexOf(ctx), args.name, file)[0]?.def.line;
     }
   } else {
-    const defined = ctx.languages ? await definingFile(ctx, args.name) : undefined;
+    const defined = ctx.languages ? await definingFile(ctx, args.name, options.topLevel === true) : undefined;
     if (typeof defined === 'string') return { kind: 'error', error: defined };
     if (!defined) return { kind: 'names', definedIn: undefined };
     file = defined.path;
+    note = 'note' in defined ? defined.note : undefined;
     if (args.occurrence === undefined) line ??= defined.line;
   }
   const service = await ctx.languages?.forFile(file);
@@ -63,7 +88,12 @@ export async function symbolTarget(ctx: ToolContext, args: BindingArgs): Promise
   if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
   const at = bindingAt(text, args.name, { line, column: args.column, occurrence: args.occurrence });
   if ('error' in at) return { kind: 'error', error: `${file}: ${at.error}` };
-  return { kind: 'service', service, at: { path: file, line: at.line, column: at.column } };
+  return {
+    kind: 'service',
+    service,
+    at: { path: file, line: at.line, column: at.column },
+    ...(note ? { note } : {}),
+  };
 }
 
 /** Said by every result of the name-based search. */

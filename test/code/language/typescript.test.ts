@@ -166,6 +166,27 @@ describe('find_references and inspect_symbol through the TypeScript service', ()
     expect(result.output).not.toContain('name-based');
   });
 
+  test('find_references of a name a function and a class member share takes the function and names the member', async () => {
+    await writeFiles({
+      'src/cells.ts': 'export function cellLen(text: string): number {\n  return text.length;\n}\n',
+      'src/text.ts':
+        "import { cellLen } from './cells';\n\nexport class Text {\n  cellLen(): number {\n    return cellLen('x');\n  }\n}\n",
+    });
+    try {
+      const result = await run(findReferencesTool, { name: 'cellLen' });
+      expect(result.success, result.error).toBe(true);
+      expect(result.output).toContain('src/cells.ts:1:17');
+      expect(result.output).toContain('src/text.ts:5:12');
+      expect(result.output).not.toMatch(/^src\/text\.ts:4:/m);
+      expect(result.output).toContain(
+        '(the module-level cellLen of src/cells.ts; also Text.cellLen at src/text.ts:4: give path and line for those)',
+      );
+    } finally {
+      for (const file of ['src/cells.ts', 'src/text.ts']) await fs.rm(path.join(ws.root, file));
+      ctx.languages?.changed(['src/cells.ts', 'src/text.ts']);
+    }
+  });
+
   test('inspect_symbol counts the uses the service finds', async () => {
     const result = await run(inspectSymbolTool, { name: 'buildThing', path: 'src/make.ts' });
     // The default import and the call; `factory.create` and same-named strings would not count.
