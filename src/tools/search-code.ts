@@ -71,15 +71,26 @@ export const searchCodeTool = defineTool({
         if (args.kind && def.kind !== args.kind) continue;
         const scores = terms.map((term) => match(term, def.name, def.container)).filter((score) => score > 0);
         // Its class's name alone does not make a member a match (ReactiveEffect's fields for "reactive effect").
-        if (scores.length === 0 || !terms.some((term) => match(term, def.name) > 0)) continue;
+        const inName = terms.filter((term) => match(term, def.name) > 0).length;
+        if (scores.length === 0 || inName === 0) continue;
         const score = scores.reduce((sum, n) => sum + n, 0) * weight;
-        if (scores.length === terms.length) all.push({ path, def, score });
-        else some.push({ path, def, score: scores.length * 1000 + score });
+        const hit = { path, def, words: scores.length, inName, score };
+        if (scores.length === terms.length) all.push(hit);
+        else some.push(hit);
       }
     }
     const partial = all.length === 0 && some.length > 0;
     const hits = partial ? some : all;
-    hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.def.line - b.def.line);
+    // Most words first, then most of them in the name itself (BlogPage before BlogPersonRelationship.page for
+    // "blog page"), then the closer match.
+    hits.sort(
+      (a, b) =>
+        b.words - a.words ||
+        b.inName - a.inName ||
+        b.score - a.score ||
+        a.path.localeCompare(b.path) ||
+        a.def.line - b.def.line,
+    );
     const lines = hits
       .slice(0, MAX_RESULTS)
       .map(

@@ -109,6 +109,13 @@ test("search_code matches a word of several in a method's class, as a part of a 
   );
   const found = await run(searchCodeTool, { query: 'Table render' });
   expect(found.output.split('\n')).toEqual(['table.py:2 method Table._render: def _render(self)']);
+  // All the words in a name before some in the name and the rest in its class's.
+  await ws.write('blog.py', 'class BlogPersonRelationship:\n    page = 1\n\nclass BlogPage:\n    pass\n');
+  const blog = await run(searchCodeTool, { query: 'blog page' });
+  expect(blog.output.split('\n').map((line) => line.split(' ')[2])).toEqual([
+    'BlogPage:',
+    'BlogPersonRelationship.page:',
+  ]);
   // A word in its other number: "dependency" in solve_dependencies.
   await ws.write('deps.py', 'def solve_dependencies():\n    pass\n');
   const solve = await run(searchCodeTool, { query: 'dependency solve' });
