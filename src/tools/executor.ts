@@ -226,8 +226,14 @@ async function run(
   await executor.hooks?.afterTool(hooked, result, ctx.signal);
   // The policy learns what ran (write_file's `created`: files this run may delete again in restricted mode).
   executor.policy.record?.({ tool: tool.name, safety: tool.safety, args, preview }, result);
-  // A file tool's writes are known from its preview; a command's are not (its preview names none).
-  const fileChange = mutating && result.success && preview.command === undefined && preview.writes.length > 0;
+  // A file tool's writes are known from its preview; a command's are not (its preview names none). A tool that
+  // found nothing to do says so (`changed: false`: imports already organized, a barrel up to date).
+  const fileChange =
+    mutating &&
+    result.success &&
+    preview.command === undefined &&
+    preview.writes.length > 0 &&
+    result.metadata.changed !== false;
   // Language services read the disk again: the files written, or anything after a command.
   if (mutating) {
     const written = preview.writes.map((w) => ctx.workspace.relative(w).split('\\').join('/'));

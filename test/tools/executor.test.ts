@@ -90,6 +90,22 @@ describe('executeToolCall', () => {
     ]);
   });
 
+  test("a file tool's result names the files it changed; one that found nothing to do names none", async () => {
+    await useMode('auto');
+    await ws.write(
+      'a.ts',
+      "import { b } from './b';\nimport { a } from './a';\n\nexport const x = [a, b];\n",
+    );
+    const changedBy = async (input: string) => {
+      await exec(call('organize_imports', input), 1);
+      const result = ws.events.findLast((e) => e.type === 'tool_result');
+      return result?.type === 'tool_result' ? (result.changed ?? []).map((p) => path.basename(p)) : undefined;
+    };
+    expect(await changedBy('{"path":"a.ts"}')).toEqual(['a.ts']);
+    // Organised already: written nowhere, so changed nowhere (the run's summary counted it).
+    expect(await changedBy('{"path":"a.ts"}')).toEqual([]);
+  });
+
   test('invalid JSON becomes an error result, with the raw text in the tool_call event', async () => {
     const result = await exec(call('read_file', '{"path":'), 1);
     expect(result.success).toBe(false);
