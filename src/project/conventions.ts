@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CommandRunner } from '../core/runner.js';
+import { packageJsonDependencies } from './dependencies.js';
 import { keyValue, type ProjectScan, prop, tomlSection } from './scan.js';
 
 export interface Conventions {
@@ -34,6 +35,13 @@ const CONFIG_FILES: readonly { test: RegExp; tool: string }[] = [
   { test: /^\.rubocop\.yml$/, tool: 'rubocop' },
   { test: /^\.stylelintrc(\.json)?$/, tool: 'stylelint' },
   { test: /^deno\.jsonc?$/, tool: 'deno fmt' },
+];
+
+/** Formatters that run without a config, by package name: the name shown and what their defaults are. */
+const DEFAULTED_TOOLS: readonly [string, string, string][] = [
+  ['prettier', 'prettier', 'double quotes, semicolons, 2 spaces, width 80'],
+  ['@biomejs/biome', 'biome', 'double quotes, semicolons, tabs, width 80'],
+  ['standard', 'standard', 'single quotes, no semicolons, 2 spaces'],
 ];
 
 export async function extractConventions(
@@ -68,6 +76,11 @@ async function formatters(scan: ProjectScan): Promise<string[]> {
   const pkg = await scan.readJson('package.json');
   if (pkg?.prettier !== undefined) found.push('prettier (package.json)');
   if (pkg?.eslintConfig !== undefined) found.push('eslint (package.json)');
+  // A formatter the project installs without a config file runs with its defaults: worth knowing before writing.
+  const installed = new Set(packageJsonDependencies(pkg));
+  for (const [dep, tool, defaults] of DEFAULTED_TOOLS)
+    if (installed.has(dep) && !found.some((f) => f.startsWith(`${tool} (`)))
+      found.push(`${tool} (package.json dependency, no config: its defaults, ${defaults})`);
   if (scan.has('go.mod')) found.push('gofmt (Go: the standard formatting)');
   if (scan.has('Cargo.toml') && !found.some((f) => f.startsWith('rustfmt'))) found.push('rustfmt (defaults)');
   if (scan.has('pubspec.yaml')) found.push('dart format (Dart: the standard formatting)');

@@ -215,6 +215,28 @@ describe('extract_conventions', () => {
     expect(output).not.toContain('commit messages');
   });
 
+  it("names a formatter installed without a config file with its defaults (vercel/commerce's prettier)", async () => {
+    const w = await project({
+      'package.json': JSON.stringify({
+        scripts: { prettier: 'prettier --write .' },
+        devDependencies: { prettier: '3.5.3' },
+      }),
+      'app/page.tsx': 'export default function Page() {}\n',
+    });
+    const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'prettier (package.json dependency, no config: its defaults, double quotes, semicolons, 2 spaces, width 80)',
+    );
+    // With a config file, the file's settings are what counts.
+    const configured = await project({
+      'package.json': JSON.stringify({ devDependencies: { prettier: '3.5.3' } }),
+      '.prettierrc': '{ "singleQuote": true }',
+    });
+    const again = await extractConventionsTool.execute({ path: '.' }, configured.ctx);
+    expect(again.output).not.toContain('no config');
+    expect(again.output).toContain('prettier (.prettierrc)');
+  });
+
   it('reads ruff from pyproject, snake_case names, tests/ and Makefile targets', async () => {
     const w = await project(pythonProject);
     const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);
