@@ -89,11 +89,20 @@ export function packageJsonDependencies(json: unknown): string[] {
   );
 }
 
+/** The reader of a manifest: by its name, and any pip requirements file (`requirements-test.txt`, `requirements/base.txt`). */
+function readerOf(file: string) {
+  const base = file.split('/').at(-1)!;
+  if (Object.hasOwn(readers, base)) return readers[base];
+  return /^requirements[\w.-]*\.txt$/.test(base) || /(^|\/)requirements\/[\w.-]+\.txt$/.test(file)
+    ? readers['requirements.txt']
+    : undefined;
+}
+
 export async function readDependencies(scan: ProjectScan, manifests: string[]): Promise<ManifestDeps[]> {
   const found: ManifestDeps[] = [];
   for (const manifest of manifests) {
     const base = manifest.split('/').at(-1)!;
-    const reader = readers[base];
+    const reader = readerOf(manifest);
     if (!reader) continue;
     const text = await scan.read(manifest);
     if (text === undefined) continue;
@@ -104,7 +113,7 @@ export async function readDependencies(scan: ProjectScan, manifests: string[]): 
 }
 
 export function isManifest(file: string): boolean {
-  return Object.hasOwn(readers, file.split('/').at(-1)!);
+  return readerOf(file) !== undefined;
 }
 
 /** Whether `signal` (a dependency name from the signals table) is among the declared names (PEP 503 spelling tolerated). */

@@ -76,6 +76,11 @@ export async function detectProjectType(scan: ProjectScan): Promise<ProjectType>
   if (pyproject.includes('[tool.pytest')) found.testFrameworks.add('pytest', 'pyproject.toml');
   if (pyproject.includes('[tool.poetry')) found.packageManagers.add('poetry', 'pyproject.toml');
   if (pyproject.includes('[tool.pdm')) found.packageManagers.add('pdm', 'pyproject.toml');
+  // A Django project's manage.py runs its tests (unittest's runner) unless pytest does.
+  if (scan.has('manage.py') && found.frameworks.list.some((f) => f.name === 'Django')) {
+    if (!found.testFrameworks.list.some((f) => f.name === 'pytest'))
+      found.testFrameworks.add('Django test runner (manage.py test)', 'manage.py');
+  }
   if (pyproject.includes('[tool.uv')) found.packageManagers.add('uv', 'pyproject.toml');
   if (/^\s*\[workspace\]/m.test((await scan.read('Cargo.toml')) ?? ''))
     found.workspaces.add('Cargo workspace', 'Cargo.toml');

@@ -116,6 +116,8 @@ export const DEPENDENCY_SIGNALS: readonly {
   { dep: 'mongoose', name: 'Mongoose', kind: 'framework' },
   { dep: 'react-native', name: 'React Native', kind: 'framework' },
   { dep: 'django', name: 'Django', kind: 'framework' },
+  { dep: 'wagtail', name: 'Wagtail', kind: 'framework' },
+  { dep: 'djangorestframework', name: 'Django REST framework', kind: 'framework' },
   { dep: 'flask', name: 'Flask', kind: 'framework' },
   { dep: 'fastapi', name: 'FastAPI', kind: 'framework' },
   { dep: 'starlette', name: 'Starlette', kind: 'framework' },

@@ -138,6 +138,19 @@ describe('detect_project_type', () => {
     expect(output).toContain('make (Makefile)');
   });
 
+  it("reads a Django site's requirements/ files through requirements.txt's -r, and its manage.py test runner (wagtail's bakerydemo)", async () => {
+    const w = await project({
+      'requirements.txt': '-r requirements/production.txt\n',
+      'requirements/base.txt': 'Django>=6.0,<6.1\nwagtail>=7.4,<7.5\n',
+      'requirements/production.txt': '-r base.txt\ngunicorn>=23\n',
+      'manage.py': 'import os\n',
+      'bakery/settings.py': 'DEBUG = False\n',
+    });
+    const { output } = await detectProjectTypeTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain('frameworks: Django (requirements/base.txt), Wagtail (requirements/base.txt)');
+    expect(output).toContain('test frameworks: Django test runner (manage.py test) (manage.py)');
+  });
+
   it("reads a pyproject's build backend and its [tool.pdm] table (FastAPI's own shape)", async () => {
     const w = await project({
       'pyproject.toml':
