@@ -255,10 +255,10 @@ async function checkNaming(
 }
 
 /**
- * Imports in `naming` that take one of `removed` by name from a changed file: broken whatever else the
- * file does, found without the language service (which did not answer in time) from the code index's imports,
- * resolved as the map resolves them. Nothing when the index is not ready within `budget` (it goes on loading for
- * the next call). A module imported whole (`from . import cells`, `import * as units`) is left to the service.
+ * Imports in `naming` that take one of `removed` by name from a changed file: broken whatever else the file does,
+ * found without a language service from the code index's imports, resolved as the map resolves them. Nothing when
+ * the index is not ready within `budget` (it goes on loading for the next call). A module imported whole (`from .
+ * import cells`, `import * as units`) or through a barrel is left to the service.
  */
 async function brokenImports(
   ctx: ToolContext,
