@@ -213,7 +213,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     offsets[from + 1] = targets.length;
   });
   // A member name many files write as a property of their own objects (`line`, `file`, `count`) is mostly theirs:
-  // `d.line` reads a record, not GrepResults' line(). Such a name counts as defined that many times more.
+  // `d.line` reads a record, not GrepResults' line(). A use of it passes on a tenth of its share (COMMON_MEMBER_SHARE).
   const commonMember = new Float64Array(definerLists.length).fill(1);
   for (const [name, id] of nameIds)
     if (name.startsWith('.')) {
