@@ -160,17 +160,27 @@ export async function stageChanged(
     const stat = await fs.lstat(join(root, path)).catch(() => undefined);
     if (stat) stats.set(path, stat);
   }
-  // Which new paths git ignores, and which tracked ones grown past the ignored-file limit are ignored: one
-  // listing of just those paths, as the full scan's.
-  const ask = [
-    ...fresh,
-    ...freshDirs,
-    ...members.filter((p) => (stats.get(p)?.size ?? 0) > ctx.maxIgnoredBytes),
-  ];
-  const listing: IgnoredListing =
-    ask.length > 0
-      ? parseIgnoredListing(await ctx.git.run(['--literal-pathspecs', ...IGNORED_LS_ARGS, '--', ...ask]))
-      : { others: [], cached: [] };
+  // Which new paths git ignores, and which tracked ones grown past the ignored-file limit are ignored: listings of
+  // just those paths, as the full scan's. Apart: `-c -i` tests every entry of the index against the ignore rules
+  // whatever the paths asked (0.2 s in babel's), `-o -i` only the paths.
+  const grown = members.filter((p) => (stats.get(p)?.size ?? 0) > ctx.maxIgnoredBytes);
+  const untracked = [...fresh, ...freshDirs];
+  const listed = (drop: string[], paths: string[]) =>
+    paths.length > 0
+      ? ctx.git
+          .run([
+            '--literal-pathspecs',
+            ...IGNORED_LS_ARGS.filter((arg) => !drop.includes(arg)),
+            '--',
+            ...paths,
+          ])
+          .then(parseIgnoredListing)
+      : Promise.resolve<IgnoredListing>({ others: [], cached: [] });
+  const [others, cached] = await Promise.all([
+    listed(['-c'], untracked),
+    listed(['-o', '--directory'], grown),
+  ]);
+  const listing: IgnoredListing = { others: others.others, cached: cached.cached };
   const ignored = new Set(listing.others);
   for (const dir of freshDirs) {
     // A new folder named like a generated tree that git does not ignore holds files to keep: watched from now on.

@@ -2,7 +2,7 @@
 // later checkpoint stages only the paths that changed instead of walking the whole tree. Whenever a change may
 // have gone unseen (not started yet, an error, a full event queue, too many changes, a platform without inotify)
 // it says so, and the caller scans the whole tree as without it: a missed change would be an undo losing work.
-import { type FSWatcher, promises as fs, watch as fsWatch, readFileSync } from 'node:fs';
+import { type FSWatcher, promises as fs, watch as fsWatch, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_TREES } from './ignored-files.js';
 
@@ -113,20 +113,27 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
     return 'ok';
   };
 
-  /** Watches a folder, then lists it: whatever is made in it before the watch is in the listing. */
+  /**
+   * Watches a folder, then lists it: whatever is made in it before the watch is in the listing. Listed in this
+   * thread, a batch at a time with a turn of the loop between: an asynchronous readdir costs ~45 µs of this thread
+   * a folder in callbacks alone (0.6 s for babel's 13k), a synchronous one a third of that.
+   */
   const walk = async (mine: number): Promise<boolean> => {
     const queue = [''];
     while (queue.length > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (mine !== generation) return false;
-      const batch = queue.splice(0, 64);
-      const lists = await Promise.all(
-        batch.map(async (rel) => {
-          const watched = watchDir(rel);
-          if (watched !== 'ok') return watched;
+      const batch = queue.splice(0, 256);
+      const lists = batch.map((rel) => {
+        const watched = watchDir(rel);
+        if (watched !== 'ok') return watched;
+        try {
+          return readdirSync(join(root, rel), { withFileTypes: true });
+        } catch {
           // A folder removed after its watch was set: its parent's watch names it.
-          return fs.readdir(join(root, rel), { withFileTypes: true }).catch(() => 'gone' as const);
-        }),
-      );
+          return 'gone' as const;
+        }
+      });
       for (const [i, entries] of lists.entries()) {
         const rel = batch[i] as string;
         if (entries === 'failed' || (entries === 'gone' && rel === '')) return false;
