@@ -26,6 +26,8 @@ export interface Import {
   reexport: boolean;
   /** `import type` / `export type … from`: names for the type checker only. */
   typeOnly?: boolean;
+  /** CommonJS: a `require('m')` call, not an import statement (the file is no ES module for it). */
+  commonJs?: boolean;
   text: string;
 }
 
@@ -316,6 +318,67 @@ export function findImports(lang: LanguageSpec, nodes: AstNode[]): FoundImports 
     else if (lang.id === 'python') pythonStatement(node, found, line);
     else if (lang.id === 'rust') rustStatement(node, found, line);
     else otherStatement(lang, node, found, line);
+  }
+  return found;
+}
+
+/**
+ * CommonJS `require('m')` calls (nodes of kind call_expression whose callee is `require`, a string argument): what
+ * each binds where its shape says (`const m = require('m')` the module, `const { a, b: c } = require('m')` names,
+ * `const a = require('m').a` one name); anything else takes the module alone (`require('m')`, `require('d')('x')`).
+ */
+export function requireImports(calls: AstNode[]): Import[] {
+  const found: Import[] = [];
+  for (const call of calls) {
+    if (call.field('function')?.text() !== 'require') continue;
+    const arg = call.field('arguments')?.namedChildren()[0];
+    if (arg?.kind() !== 'string') continue;
+    const module = unquote(arg.text());
+    if (!module) continue;
+    let value: AstNode = call;
+    let parent = call.parent();
+    let property: string | undefined;
+    if (
+      parent?.kind() === 'member_expression' &&
+      parent.field('object')?.range().start.index === call.range().start.index
+    ) {
+      property = parent.field('property')?.text();
+      value = parent;
+      parent = parent.parent();
+    }
+    const bindings: ImportedName[] = [];
+    let alias: string | undefined;
+    const declared =
+      parent?.kind() === 'variable_declarator' &&
+      parent.field('value')?.range().start.index === value.range().start.index
+        ? parent.field('name')
+        : null;
+    if (declared?.kind() === 'identifier') {
+      if (property) bindings.push(named(property, declared.text()));
+      else {
+        alias = declared.text();
+        bindings.push(named('*', alias));
+      }
+    } else if (declared?.kind() === 'object_pattern' && !property) {
+      for (const part of declared.namedChildren()) {
+        if (part.kind() === 'shorthand_property_identifier_pattern') bindings.push(named(part.text()));
+        else if (part.kind() === 'pair_pattern') {
+          const key = part.field('key')?.text();
+          const local = part.field('value');
+          if (key && local?.kind() === 'identifier') bindings.push(named(key, local.text()));
+        }
+      }
+    }
+    found.push({
+      module,
+      names: bindings.map((b) => b.name).filter((n) => n !== '*'),
+      bindings,
+      ...(alias ? { alias } : {}),
+      line: call.range().start.line + 1,
+      reexport: false,
+      commonJs: true,
+      text: oneLine((parent?.kind() === 'variable_declarator' ? parent : value).text()),
+    });
   }
   return found;
 }

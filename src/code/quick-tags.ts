@@ -26,6 +26,7 @@ function lineCounter(source: string): (index: number) => number {
 
 // `import x, { a as b, type C } from 'm'`, `export * as ns from 'm'`, `import type T from 'm'` (no quotes or `;` in the clause).
 const TS_FROM = /^[ \t]*(import|export)[ \t]+(type[ \t]+)?([^;'"`]*?)[ \t\n]*from[ \t]*(['"])([^'"\n]+)\4/gm;
+const REQUIRE = /(?<![\w$.])require\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
 const TS_BARE = /^[ \t]*import[ \t]*(['"])([^'"\n]+)\1/gm;
 const TS_DEFINITION =
   /^(export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?(function\*?|class|interface|type|enum|const|let|var)[ \t]+([A-Za-z_$][\w$]*)/gm;
@@ -92,6 +93,10 @@ function tsImports(source: string, line: (i: number) => number, skip: [number, n
     found.push({ index: m.index, imp });
     skip.push([m.index, m.index + m[0].length]);
   }
+  // CommonJS: `require('m')` takes the module (what it binds is the parse's to say).
+  if (source.includes('require'))
+    for (const m of source.matchAll(REQUIRE))
+      found.push({ index: m.index, imp: { ...wholeModule(m[2]!, m[0]), commonJs: true } });
   return inOrder(found, line);
 }
 

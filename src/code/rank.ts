@@ -70,8 +70,11 @@ const ES_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
  */
 function modulePrivate(path: string, tags: FileTags): ((def: Definition) => boolean) | undefined {
   if (!ES_LANGUAGES.has(tags.language) || /\.d\.[cm]?ts$/.test(path) || tags.quick) return undefined;
+  // A `require('m')` makes no ES module: a CommonJS file's top-level names stay reachable by name.
   const esm =
-    tags.imports.length > 0 || (tags.exports?.length ?? 0) > 0 || tags.definitions.some((d) => d.exported);
+    tags.imports.some((imp) => !imp.commonJs) ||
+    (tags.exports?.length ?? 0) > 0 ||
+    tags.definitions.some((d) => d.exported);
   if (!esm) return undefined;
   const exported = new Set(tags.exports?.map((e) => e.name));
   // A method with no class (an exported object's) is reached as a member: never private so.

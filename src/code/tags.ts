@@ -2,7 +2,7 @@
 // Generic over the language tables of languages.ts; definitions and imports come from the tree-sitter tree.
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import { isGeneratedText, isMinifiedText } from './file-roles.js';
-import { findImports, type Import, type LocalExport } from './imports.js';
+import { findImports, type Import, type LocalExport, requireImports } from './imports.js';
 import type { DefinitionRule, LanguageId, LanguageSpec, SymbolKind } from './languages.js';
 
 export interface Definition {
@@ -150,10 +150,16 @@ function isExported(
   }
 }
 
-/** `const fs = require('fs')`: an import in CommonJS, not a definition of the file's own. */
+/** The languages where a `require('m')` call is an import (TypeScript compiled to CommonJS writes them too). */
+const COMMONJS_LANGUAGES: ReadonlySet<string> = new Set(['javascript', 'typescript', 'tsx']);
+
+/**
+ * `const fs = require('fs')`, `var sign = require('cookie-signature').sign`, `var debug = require('debug')('app')`:
+ * an import in CommonJS, not a definition of the file's own.
+ */
 function isRequire(part: AstNode): boolean {
   const value = part.kind() === 'variable_declarator' ? part.field('value') : null;
-  return value?.kind() === 'call_expression' && value.field('function')?.text() === 'require';
+  return value !== null && value !== undefined && /^require\s*\(/.test(value.text());
 }
 
 function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): Definition[] {
@@ -383,6 +389,11 @@ export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode):
     lang,
     nodes.filter((_, i) => importKinds.has(kinds[i]!)),
   );
+  // CommonJS: `require('m')` calls are imports too (searched for only where the text has one).
+  if (COMMONJS_LANGUAGES.has(lang.id) && /\brequire\s*\(/.test(source)) {
+    imports.push(...requireImports(findKinds(lang, root, ['call_expression'], '^require\\s*\\(')));
+    imports.sort((a, b) => a.line - b.line);
+  }
   return {
     language: lang.id,
     definitions: findDefinitions(

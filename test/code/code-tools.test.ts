@@ -180,3 +180,20 @@ test("get_imports_exports resolves crate:: paths of a crate without src/ (ripgre
   expect(result.output).toContain('crate::flags {HiArgs, Mode} → crates/core/flags/mod.rs');
   expect(result.output).toContain('crate::search {Worker} → crates/core/search.rs');
 });
+
+test("a CommonJS project's requires are its imports: resolved, in the graph, and no definitions of the file's own (Express)", async () => {
+  await ws.write(
+    'lib/application.js',
+    "'use strict';\nvar debug = require('debug')('express:application');\nvar View = require('./view');\nvar compileETag = require('./utils').compileETag;\n\nvar app = exports = module.exports = {};\n\nfunction logerror(err) {\n  debug(err, View, compileETag);\n}\n",
+  );
+  await ws.write('lib/view.js', "'use strict';\nmodule.exports = View;\nfunction View(name) {}\n");
+  await ws.write('lib/utils.js', "'use strict';\nexports.compileETag = function (val) {};\n");
+  const imports = await run(getImportsExportsTool, { path: 'lib/application.js' });
+  expect(imports.output).toContain('./view {* as View} → lib/view.js');
+  expect(imports.output).toContain('./utils {compileETag} → lib/utils.js');
+  const graph = await run(buildDependencyGraphTool, {});
+  expect(graph.output).toContain('lib/application.js → lib/utils.js, lib/view.js');
+  const map = await run(getCodebaseMapTool, {});
+  expect(map.output).toContain('function logerror(err)');
+  expect(map.output).not.toContain("require('./view')");
+});

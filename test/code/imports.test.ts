@@ -22,6 +22,25 @@ describe('imports as written', () => {
     ],
     ['ts namespace', 'a.ts', "import * as ns from 'y';", ['y {* as ns}']],
     ['ts type-only', 'a.ts', "import type {T} from './t';", ['type ./t {T}']],
+    [
+      "CommonJS requires (Express's lib/application.js): the module, names destructured, one name, or the module alone",
+      'a.js',
+      [
+        "var debug = require('debug')('express:application');",
+        "var utils = require('./utils');",
+        "var compileETag = require('./utils').compileETag;",
+        "const { resolve, join: joinPath } = require('node:path');",
+        "require('./polyfill');",
+        'function later() { return require(name); }',
+      ].join('\n'),
+      [
+        'debug',
+        './utils {* as utils}',
+        './utils {compileETag}',
+        'node:path {resolve, join as joinPath}',
+        './polyfill',
+      ],
+    ],
     ['ts side effect', 'a.ts', "import './polyfill.js';", ['./polyfill.js']],
     ['ts re-export with alias', 'a.ts', "export {a as d, e} from './z';", ['export ./z {a as d, e}']],
     [
