@@ -71,6 +71,11 @@ export class ImportResolver {
 
   /** The script file an import path names: itself, with a TypeScript or JavaScript extension, or its index. */
   private script(base: string): string | undefined {
+    // `require('..')` from test/: the repository's root module.
+    if (base === '.' || base === '') {
+      for (const e of TS_EXTENSIONS) if (this.files.has(`index${e}`)) return `index${e}`;
+      return undefined;
+    }
     if (this.files.has(base)) return base;
     // Candidates tried one by one, built only as needed: most imports resolve on the first or second.
     const stripped = base.replace(/\.(m|c)?jsx?$/, '');

@@ -191,8 +191,13 @@ test("a CommonJS project's requires are its imports: resolved, in the graph, and
   const imports = await run(getImportsExportsTool, { path: 'lib/application.js' });
   expect(imports.output).toContain('./view {* as View} → lib/view.js');
   expect(imports.output).toContain('./utils {compileETag} → lib/utils.js');
+  // Express's tests require the package's root, `require('..')`.
+  await ws.write('index.js', "module.exports = require('./lib/application');\n");
+  await ws.write('test/app.js', "var express = require('..');\nexpress();\n");
   const graph = await run(buildDependencyGraphTool, {});
   expect(graph.output).toContain('lib/application.js → lib/utils.js, lib/view.js');
+  expect(graph.output).toContain('test/app.js → index.js');
+  expect(graph.output).toContain('index.js → lib/application.js');
   const map = await run(getCodebaseMapTool, {});
   expect(map.output).toContain('function logerror(err)');
   expect(map.output).not.toContain("require('./view')");
