@@ -162,9 +162,25 @@ function isRequire(part: AstNode): boolean {
   return value !== null && value !== undefined && /^require\s*\(/.test(value.text());
 }
 
-function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): Definition[] {
+/**
+ * `program`: the file's root, when its text has a line assigning a function to a member (`res.send = function`):
+ * its top-level statements are looked at for them (not every assignment of the file: 3× the parse on babel).
+ */
+function findDefinitions(
+  lang: LanguageSpec,
+  source: string,
+  nodes: AstNode[],
+  program?: AstNode,
+): Definition[] {
   const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
   const found: Found[] = [];
+  for (const statement of program?.children() ?? []) {
+    if (statement.kind() !== 'expression_statement') continue;
+    const expression = statement.children()[0];
+    if (expression?.kind() !== 'assignment_expression') continue;
+    const assigned = assignedFunction(lang, source, expression);
+    if (assigned) found.push(assigned);
+  }
   for (const node of nodes) {
     const rule = rules.get(node.kind())!;
     if (rule.parents && !rules.get(node.kind())!.parents!.includes(node.parent()?.kind() ?? '')) continue;
@@ -191,7 +207,55 @@ function findDefinitions(lang: LanguageSpec, source: string, nodes: AstNode[]): 
       });
     }
   }
+  // In source order: the assigned functions were found apart.
+  if (program) found.sort((a, b) => a.start - b.start);
   return placeInContainers(found);
+}
+
+/** A line that assigns a function to a member, at its start: `exports.x = function`, `res.send = (body) =>`. */
+const ASSIGNED_FUNCTION =
+  /^[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/m;
+
+const FUNCTION_VALUES: ReadonlySet<string> = new Set([
+  'function_expression',
+  'function',
+  'arrow_function',
+  'generator_function',
+]);
+
+/**
+ * A function assigned to a member at the top level: `exports.name = function` (and `module.exports.name`) is the
+ * module's own exported function; `res.send = function send(body)` a method of `res` (Express's response, an
+ * `app.use`): what a prototype-style or CommonJS API is made of. Undefined for anything else.
+ */
+function assignedFunction(lang: LanguageSpec, source: string, node: AstNode): Found | undefined {
+  if (node.parent()?.parent()?.kind() !== 'program') return undefined;
+  const left = node.field('left');
+  const right = node.field('right');
+  if (left?.kind() !== 'member_expression' || !right || !FUNCTION_VALUES.has(right.kind())) return undefined;
+  const name = left.field('property')?.text();
+  const object = left.field('object')?.text();
+  if (!name || !object || !/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
+  const module = object === 'exports' || object === 'module.exports';
+  // `Foo.prototype.bar = function`: a method of Foo.
+  const container = module ? undefined : object.replace(/\.prototype$/, '');
+  const range = node.range();
+  return {
+    def: {
+      name,
+      kind: module ? 'function' : 'method',
+      line: range.start.line + 1,
+      endLine: range.end.line + 1,
+      signature: signatureOf(source, node),
+      exported: module,
+      ...(container ? { container } : {}),
+      ...optional('doc', docOf(source, node, lang)),
+    },
+    start: range.start.index,
+    end: range.end.index,
+    container: false,
+    containerOnly: false,
+  };
 }
 
 const LOCAL_KINDS: ReadonlySet<SymbolKind> = new Set(['variable', 'constant', 'field']);
@@ -400,6 +464,7 @@ export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode):
       lang,
       source,
       nodes.filter((_, i) => definitionKinds.has(kinds[i]!)),
+      COMMONJS_LANGUAGES.has(lang.id) && ASSIGNED_FUNCTION.test(source) ? root : undefined,
     ),
     imports,
     ...(exports.length > 0 ? { exports } : {}),

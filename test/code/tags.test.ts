@@ -57,6 +57,35 @@ describe('definitions', () => {
   });
 });
 
+test("functions assigned to members at the top level are an API's definitions (Express's exports.x, res.send, View.prototype)", () => {
+  const source = [
+    "var sign = require('cookie-signature').sign;",
+    "var debug = require('debug')('express:view');",
+    'var res = Object.create(http.ServerResponse.prototype);',
+    '/** Sends a response. */',
+    'res.send = function send(body) {',
+    '  this.helper = function () {};',
+    '};',
+    'exports.compileETag = function (val) {};',
+    'module.exports.etag = (body) => body;',
+    'View.prototype.lookup = function lookup(name) {};',
+    'app.settings = {};',
+    'function start() {',
+    '  app.inner = function () {};',
+    '}',
+  ].join('\n');
+  expect(
+    tagsOf('a.js', source).definitions.map((d) => [d.name, d.kind, d.container, d.exported, d.doc]),
+  ).toEqual([
+    ['res', 'variable', undefined, false, undefined],
+    ['send', 'method', 'res', false, 'Sends a response.'],
+    ['compileETag', 'function', undefined, true, undefined],
+    ['etag', 'function', undefined, true, undefined],
+    ['lookup', 'method', 'View', false, undefined],
+    ['start', 'function', undefined, false, undefined],
+  ]);
+});
+
 test("CommonJS's `const fs = require('fs')` is no definition", () => {
   const source = "const fs = require('fs');\nconst limit = 3;\nmodule.exports = { limit };\n";
   expect(tagsOf('a.js', source).definitions.map((d) => d.name)).toEqual(['limit']);
