@@ -180,6 +180,7 @@ function findDefinitions(
     if (expression?.kind() !== 'assignment_expression') continue;
     const assigned = assignedFunction(lang, source, expression);
     if (assigned) found.push(assigned);
+    else found.push(...exportedObject(lang, source, expression));
   }
   for (const node of nodes) {
     const rule = rules.get(node.kind())!;
@@ -214,7 +215,43 @@ function findDefinitions(
 
 /** A line that assigns a function to a member, at its start: `exports.x = function`, `res.send = (body) =>`. */
 const ASSIGNED_FUNCTION =
-  /^[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)/m;
+  /^(?:[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)|module\.exports\s*=\s*\{)/m;
+
+/**
+ * `module.exports = { kConnect: Symbol('connect'), format: function () {} }` at the top level: each key is a name
+ * the module exports (undici's symbols.js), a definition of the file's. Methods written `m() {}` are found as
+ * methods already.
+ */
+function exportedObject(lang: LanguageSpec, source: string, node: AstNode): Found[] {
+  if (node.field('left')?.text() !== 'module.exports') return [];
+  const object = node.field('right');
+  if (object?.kind() !== 'object') return [];
+  const found: Found[] = [];
+  for (const part of object.namedChildren()) {
+    // `{ parse }` names a binding the file defines or imports already: that is its definition.
+    const key = part.kind() === 'pair' ? part.field('key') : undefined;
+    const name = key?.text();
+    if (!key || !name || !/^[A-Za-z_$][\w$]*$/.test(name)) continue;
+    const value = part.kind() === 'pair' ? part.field('value') : undefined;
+    const range = part.range();
+    found.push({
+      def: {
+        name,
+        kind: value && FUNCTION_VALUES.has(value.kind()) ? 'function' : 'constant',
+        line: range.start.line + 1,
+        endLine: range.end.line + 1,
+        signature: signatureOf(source, part),
+        exported: true,
+        ...optional('doc', docOf(source, part, lang)),
+      },
+      start: range.start.index,
+      end: range.end.index,
+      container: false,
+      containerOnly: false,
+    });
+  }
+  return found;
+}
 
 const FUNCTION_VALUES: ReadonlySet<string> = new Set([
   'function_expression',

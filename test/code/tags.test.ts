@@ -57,7 +57,7 @@ describe('definitions', () => {
   });
 });
 
-test("functions assigned to members at the top level are an API's definitions (Express's exports.x, res.send, View.prototype)", () => {
+test("functions assigned to members at the top level and module.exports' keys are an API's definitions (Express's exports.x, res.send, View.prototype; undici's symbols)", () => {
   const source = [
     "var sign = require('cookie-signature').sign;",
     "var debug = require('debug')('express:view');",
@@ -70,6 +70,7 @@ test("functions assigned to members at the top level are an API's definitions (E
     'module.exports.etag = (body) => body;',
     'View.prototype.lookup = function lookup(name) {};',
     'app.settings = {};',
+    "module.exports = { kConnect: Symbol('connect'), format: function () {}, res, parse() {} };",
     'function start() {',
     '  app.inner = function () {};',
     '}',
@@ -82,6 +83,9 @@ test("functions assigned to members at the top level are an API's definitions (E
     ['compileETag', 'function', undefined, true, undefined],
     ['etag', 'function', undefined, true, undefined],
     ['lookup', 'method', 'View', false, undefined],
+    ['kConnect', 'constant', undefined, true, undefined],
+    ['format', 'function', undefined, true, undefined],
+    ['parse', 'method', undefined, false, undefined],
     ['start', 'function', undefined, false, undefined],
   ]);
 });

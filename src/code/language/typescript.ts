@@ -40,6 +40,8 @@ function loadTypeScript(): CachedModule {
 
 /** How long a references or rename search may take before it is given up. */
 const SEARCH_MS = 30_000;
+/** Most `require` destructurings whose local's uses a reference search follows (each is a search of its own). */
+const MAX_REQUIRE_BINDINGS = 30;
 
 interface Span {
   file: string;
@@ -132,21 +134,38 @@ export class TypeScriptService implements LanguageService {
   async references(at: SourcePosition, signal: AbortSignal): Promise<SourceLocation[]> {
     const spans = await this.#run(signal, Date.now() + SEARCH_MS, () => {
       const { file, offset } = this.#offset(at);
-      return this.#containing(file, offset).flatMap(({ service }) =>
-        (service.findReferences(file, offset) ?? []).flatMap((symbol) =>
-          symbol.references.map((r) => ({
-            file: r.fileName,
-            start: r.textSpan.start,
-            length: r.textSpan.length,
-            definition: r.isDefinition === true,
-          })),
-        ),
-      );
+      const found = this.#referencesAt(file, offset);
+      // CommonJS: `const { kConnect } = require('./symbols')` binds a local the property's references stop at;
+      // its uses (`client[kConnect]()`) are that local's references, asked for at each such binding.
+      for (const span of found.filter((s) => this.#requireBinding(s)).slice(0, MAX_REQUIRE_BINDINGS))
+        found.push(...this.#referencesAt(span.file, span.start));
+      return found;
     });
     return this.#unique(spans)
       .filter((s) => this.#texts.inWorkspace(s.file))
       .map((s) => this.#location(s))
       .sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  }
+
+  #referencesAt(file: string, offset: number): Span[] {
+    return this.#containing(file, offset).flatMap(({ service }) =>
+      (service.findReferences(file, offset) ?? []).flatMap((symbol) =>
+        symbol.references.map((r) => ({
+          file: r.fileName,
+          start: r.textSpan.start,
+          length: r.textSpan.length,
+          definition: r.isDefinition === true,
+        })),
+      ),
+    );
+  }
+
+  /** Whether a span is a name destructured from a `require(…)` (`const { a, b } = require('m')`, over lines too). */
+  #requireBinding(span: Span): boolean {
+    const text = this.#texts.text(span.file);
+    if (text === undefined) return false;
+    // From the name to the pattern's `}`: only names, commas, renames and spaces, then `= require(`.
+    return /^[\w$\s,:]*\}\s*=\s*require\s*\(/.test(text.slice(span.start, span.start + 4000));
   }
 
   #location(span: Span): SourceLocation {

@@ -187,6 +187,33 @@ describe('find_references and inspect_symbol through the TypeScript service', ()
     }
   });
 
+  test("find_references of a CommonJS module.exports key follows the names destructured from require to their uses (undici's symbols)", async () => {
+    const files = {
+      'lib/symbols.js':
+        "module.exports = {\n  kConnect: Symbol('connect'),\n  kClose: Symbol('close'),\n};\n",
+      'lib/client.js':
+        "'use strict';\nconst {\n  kClose,\n  kConnect,\n} = require('./symbols');\n\nclass Client {\n  [kConnect](cb) { return cb(kClose); }\n}\nmodule.exports = Client;\n",
+      'test/client.js':
+        "const { kConnect } = require('../lib/symbols');\nconst Client = require('../lib/client');\nnew Client()[kConnect](() => {});\n",
+    };
+    await writeFiles(files);
+    try {
+      const result = await run(findReferencesTool, { name: 'kConnect' });
+      expect(result.success, result.error).toBe(true);
+      const lines = result.output.split('\n').map((line) => line.split(': ')[0]);
+      expect(lines).toEqual([
+        'lib/client.js:4:3 (definition)',
+        'lib/client.js:8:4',
+        'lib/symbols.js:2:3 (definition)',
+        'test/client.js:1:9 (definition)',
+        'test/client.js:3:14',
+      ]);
+    } finally {
+      for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
+      ctx.languages?.changed(Object.keys(files));
+    }
+  });
+
   test('inspect_symbol counts the uses the service finds', async () => {
     const result = await run(inspectSymbolTool, { name: 'buildThing', path: 'src/make.ts' });
     // The default import and the call; `factory.create` and same-named strings would not count.
