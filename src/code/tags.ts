@@ -218,9 +218,9 @@ const ASSIGNED_FUNCTION =
   /^(?:[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)|module\.exports\s*=\s*\{)/m;
 
 /**
- * `module.exports = { kConnect: Symbol('connect'), format: function () {} }` at the top level: each key is a name
- * the module exports (undici's symbols.js), a definition of the file's. Methods written `m() {}` are found as
- * methods already.
+ * `module.exports = { kConnect: Symbol('connect'), format: function () {} }` at the top level: each key holding a
+ * function, a class or a symbol is a name the module exports (undici's symbols.js), a definition of the file's.
+ * Methods written `m() {}` are found as methods already.
  */
 function exportedObject(lang: LanguageSpec, source: string, node: AstNode): Found[] {
   if (node.field('left')?.text() !== 'module.exports') return [];
@@ -233,11 +233,16 @@ function exportedObject(lang: LanguageSpec, source: string, node: AstNode): Foun
     const name = key?.text();
     if (!key || !name || !/^[A-Za-z_$][\w$]*$/.test(name)) continue;
     const value = part.kind() === 'pair' ? part.field('value') : undefined;
+    // A function, a class or a Symbol(): an API's name. Not a config's `resolve: {…}` or `mode: 'development'`
+    // (a webpack.config.js would define `resolve` and `output` for every use of those names).
+    const callee = value?.kind() === 'call_expression' ? value.field('function')?.text() : undefined;
+    const isFunction = value !== undefined && value !== null && FUNCTION_VALUES.has(value.kind());
+    if (!isFunction && value?.kind() !== 'class' && callee !== 'Symbol') continue;
     const range = part.range();
     found.push({
       def: {
         name,
-        kind: value && FUNCTION_VALUES.has(value.kind()) ? 'function' : 'constant',
+        kind: isFunction ? 'function' : 'constant',
         line: range.start.line + 1,
         endLine: range.end.line + 1,
         signature: signatureOf(source, part),

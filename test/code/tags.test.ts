@@ -70,7 +70,7 @@ test("functions assigned to members at the top level and module.exports' keys ar
     'module.exports.etag = (body) => body;',
     'View.prototype.lookup = function lookup(name) {};',
     'app.settings = {};',
-    "module.exports = { kConnect: Symbol('connect'), format: function () {}, res, parse() {} };",
+    "module.exports = { kConnect: Symbol('connect'), format: function () {}, res, parse() {}, resolve: { alias: {} }, mode: 'x' };",
     'function start() {',
     '  app.inner = function () {};',
     '}',
