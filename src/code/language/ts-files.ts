@@ -33,6 +33,14 @@ export class SourceTexts {
     }
   }
 
+  /**
+   * Changes whenever what exists may have: files changed, or an overlay is served or taken away. A module
+   * resolution cache is good for one generation.
+   */
+  get generation(): string {
+    return `${this.#workspace}:${this.#outside}:${this.#overlay.size > 0 ? this.#overlaySerial : 0}`;
+  }
+
   /** Files of the overlay that are not on disk (new files a change would create). */
   overlayFiles(): string[] {
     return [...this.#overlay.keys()];

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { SKIPPED_DIRS, walkFiles } from '../../project/file-walk.js';
+import { findProjectEntries } from '../entry-points.js';
 import { isSupportFile, isSupportFolder } from '../file-roles.js';
 import type { SourceTexts } from './ts-files.js';
 
@@ -16,6 +17,23 @@ const CONFIG_NAMES = new Set(['tsconfig.json', 'jsconfig.json']);
 const MAX_PROJECTS = 24;
 
 export const isTsFile = (file: string) => TS_EXTENSIONS.some((ext) => file.endsWith(ext));
+
+/** TypeScript's name for a source file's kind, for a module Keel resolved itself. */
+function extensionOf(ts: TypeScript, file: string): TS.Extension {
+  if (file.endsWith('.d.ts')) return ts.Extension.Dts;
+  const ext = path.extname(file);
+  const kinds: Record<string, TS.Extension> = {
+    '.ts': ts.Extension.Ts,
+    '.tsx': ts.Extension.Tsx,
+    '.mts': ts.Extension.Mts,
+    '.cts': ts.Extension.Cts,
+    '.js': ts.Extension.Js,
+    '.jsx': ts.Extension.Jsx,
+    '.mjs': ts.Extension.Mjs,
+    '.cjs': ts.Extension.Cjs,
+  };
+  return kinds[ext] ?? ts.Extension.Ts;
+}
 
 export interface Project {
   /** The config file, or `loose:<config or none>`. */
@@ -88,6 +106,12 @@ function withSharedLibs(ts: TypeScript, own: TS.DocumentRegistry): TS.DocumentRe
 export class Projects {
   #projects = new Map<string, Project>();
   #stale = true;
+  /**
+   * The workspace's own packages by import name (`@tanstack/query-core`, `@trpc/server/…` subpaths) → their source
+   * entry files: where an import TypeScript cannot resolve (a monorepo not installed, or installed but not built)
+   * goes, so references and renames cross its packages.
+   */
+  #packages = new Map<string, string>();
   readonly #registry: TS.DocumentRegistry;
 
   constructor(
@@ -118,6 +142,14 @@ export class Projects {
       if (CONFIG_NAMES.has(path.basename(file))) configs.push(file);
       else if (isTsFile(file)) files.push(file);
     }
+    const relative = (file: string) => path.relative(this.root, file).split(path.sep).join('/');
+    const entries = await findProjectEntries(this.root, new Set(files.map(relative))).catch(() => undefined);
+    this.#packages = new Map(
+      [...(entries?.packages ?? []), ...(entries?.subpaths ?? [])].map(([name, file]) => [
+        name,
+        path.join(this.root, file),
+      ]),
+    );
     const old = this.#projects;
     this.#projects = new Map();
     // The project's own configs before its examples', tests' and docs' (past the cap, those are left out), the
@@ -236,7 +268,47 @@ export class Projects {
   service(project: Project): TS.LanguageService {
     if (project.service) return project.service;
     const { ts, texts, cancellation } = this;
+    const packages = this.#packages;
+    const moduleHost: TS.ModuleResolutionHost = {
+      fileExists: (file) => texts.exists(file),
+      readFile: (file) => texts.text(file),
+      // A folder a change removed holds the overlay's files while they are checked as they were.
+      directoryExists: (dir) =>
+        ts.sys.directoryExists(dir) || texts.overlayFiles().some((f) => f.startsWith(`${dir}${path.sep}`)),
+      realpath: ts.sys.realpath,
+      getCurrentDirectory: () => project.dir,
+      getDirectories: ts.sys.getDirectories,
+    };
+    // One cache per generation of the texts: a deleted file, or one an overlay brings back, resolves anew.
+    let cache = ts.createModuleResolutionCache(project.dir, (name) => name, project.options);
+    let cacheOf = texts.generation;
     const host: TS.LanguageServiceHost = {
+      // TypeScript's own resolution first; a workspace package it cannot find resolves to its source.
+      resolveModuleNames: (names, containing, _reused, redirected, options) => {
+        if (cacheOf !== texts.generation) {
+          cache = ts.createModuleResolutionCache(project.dir, (name) => name, project.options);
+          cacheOf = texts.generation;
+        }
+        return names.map((name) => {
+          const found = ts.resolveModuleName(
+            name,
+            containing,
+            options,
+            moduleHost,
+            cache,
+            redirected,
+          ).resolvedModule;
+          if (found) return found;
+          const source = packages.get(name);
+          return source === undefined
+            ? undefined
+            : {
+                resolvedFileName: source,
+                extension: extensionOf(ts, source),
+                isExternalLibraryImport: false,
+              };
+        });
+      },
       getCompilationSettings: () => project.options,
       getProjectReferences: () => project.references,
       // The overlay's files not on disk are roots too where the project's folder holds them: a file a change would

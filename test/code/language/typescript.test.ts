@@ -360,6 +360,45 @@ test('a file a command rewrote is read again once the services hear that anythin
 });
 
 describe('a monorepo of many projects', () => {
+  test("references cross a pnpm workspace's packages that are neither installed nor built (TanStack Query)", async () => {
+    const mono = await makeWorkspace();
+    const files: Record<string, string> = {
+      'pnpm-workspace.yaml': 'packages:\n  - packages/*\n',
+      'package.json': JSON.stringify({ private: true }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, moduleResolution: 'Bundler', module: 'ESNext' },
+      }),
+      'packages/core/package.json': JSON.stringify({
+        name: '@acme/core',
+        exports: { '.': { types: './build/index.d.ts', default: './build/index.js' } },
+      }),
+      'packages/core/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.json', include: ['src'] }),
+      'packages/core/src/index.ts': "export { notify } from './notify';\n",
+      'packages/core/src/notify.ts': 'export function notify(n: number): number {\n  return n;\n}\n',
+      'packages/react/package.json': JSON.stringify({
+        name: '@acme/react',
+        dependencies: { '@acme/core': 'workspace:*' },
+      }),
+      'packages/react/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.json', include: ['src'] }),
+      'packages/react/src/use.ts': "import { notify } from '@acme/core';\n\nexport const used = notify(1);\n",
+    };
+    for (const [file, content] of Object.entries(files)) await mono.write(file, content);
+    const languages = new LanguageServices(mono.root, [typeScriptFactory]);
+    try {
+      const result = await run(
+        findReferencesTool,
+        { name: 'notify', path: 'packages/core/src/notify.ts' },
+        { ...mono.ctx, languages },
+      );
+      expect(result.success, result.error).toBe(true);
+      expect(result.output).toContain("packages/react/src/use.ts:1:10: import { notify } from '@acme/core';");
+      expect(result.output).toContain('packages/react/src/use.ts:3:21: export const used = notify(1);');
+    } finally {
+      await languages.close();
+      await mono.cleanup();
+    }
+  });
+
   test("a rename reaches the packages importing through paths, past dozens of examples' projects", async () => {
     const mono = await makeWorkspace();
     const files: Record<string, string> = {
