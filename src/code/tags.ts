@@ -238,24 +238,34 @@ function exportedObject(lang: LanguageSpec, source: string, node: AstNode): Foun
     const callee = value?.kind() === 'call_expression' ? value.field('function')?.text() : undefined;
     const isFunction = value !== undefined && value !== null && FUNCTION_VALUES.has(value.kind());
     if (!isFunction && value?.kind() !== 'class' && callee !== 'Symbol') continue;
-    const range = part.range();
-    found.push({
-      def: {
-        name,
-        kind: isFunction ? 'function' : 'constant',
-        line: range.start.line + 1,
-        endLine: range.end.line + 1,
-        signature: signatureOf(source, part),
-        exported: true,
-        ...optional('doc', docOf(source, part, lang)),
-      },
-      start: range.start.index,
-      end: range.end.index,
-      container: false,
-      containerOnly: false,
-    });
+    found.push(
+      definedAt(lang, source, part, { name, kind: isFunction ? 'function' : 'constant', exported: true }),
+    );
   }
   return found;
+}
+
+/** A definition found outside the language's rules (a CommonJS API's), at `node`. */
+function definedAt(
+  lang: LanguageSpec,
+  source: string,
+  node: AstNode,
+  def: Pick<Definition, 'name' | 'kind' | 'exported' | 'container'>,
+): Found {
+  const range = node.range();
+  return {
+    def: {
+      ...def,
+      line: range.start.line + 1,
+      endLine: range.end.line + 1,
+      signature: signatureOf(source, node),
+      ...optional('doc', docOf(source, node, lang)),
+    },
+    start: range.start.index,
+    end: range.end.index,
+    container: false,
+    containerOnly: false,
+  };
 }
 
 const FUNCTION_VALUES: ReadonlySet<string> = new Set([
@@ -281,23 +291,12 @@ function assignedFunction(lang: LanguageSpec, source: string, node: AstNode): Fo
   const module = object === 'exports' || object === 'module.exports';
   // `Foo.prototype.bar = function`: a method of Foo.
   const container = module ? undefined : object.replace(/\.prototype$/, '');
-  const range = node.range();
-  return {
-    def: {
-      name,
-      kind: module ? 'function' : 'method',
-      line: range.start.line + 1,
-      endLine: range.end.line + 1,
-      signature: signatureOf(source, node),
-      exported: module,
-      ...(container ? { container } : {}),
-      ...optional('doc', docOf(source, node, lang)),
-    },
-    start: range.start.index,
-    end: range.end.index,
-    container: false,
-    containerOnly: false,
-  };
+  return definedAt(lang, source, node, {
+    name,
+    kind: module ? 'function' : 'method',
+    exported: module,
+    ...(container ? { container } : {}),
+  });
 }
 
 const LOCAL_KINDS: ReadonlySet<SymbolKind> = new Set(['variable', 'constant', 'field']);
