@@ -299,7 +299,8 @@ async function brokenImports(
         lines ??= (await fs.readFile(`${ctx.workspace.root}/${path}`, 'utf8').catch(() => '')).split('\n');
         found.push({
           path,
-          ...namePosition(lines, imp.line, name),
+          // `var compileETag = require('./utils').compileETag`: the name taken is the last on the line.
+          ...namePosition(lines, imp.line, name, imp.commonJs === true),
           severity: 'error',
           message: `'${imp.module}' (${target}) no longer exports ${name}${now}`,
         });
@@ -314,11 +315,13 @@ function namePosition(
   lines: readonly string[],
   line: number,
   name: string,
+  last = false,
 ): { line: number; column: number } {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
   for (let at = line - 1; at < Math.min(lines.length, line + 20); at++) {
-    const found = word.exec(lines[at]!);
-    if (found) return { line: at + 1, column: found.index + 1 };
+    const found = [...lines[at]!.matchAll(word)];
+    const pick = last ? found.at(-1) : found[0];
+    if (pick) return { line: at + 1, column: pick.index + 1 };
   }
   return { line, column: 1 };
 }

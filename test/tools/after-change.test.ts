@@ -196,6 +196,32 @@ test("the changed file's own check past its budget still names the files naming 
   );
 });
 
+test("a CommonJS importer of a name an edit took away is an error at the name it takes (Express's require('./utils').compileETag)", async () => {
+  await ws.write('lib/utils.js', 'exports.compileEtag = function (val) {};\n');
+  await ws.write(
+    'lib/app.js',
+    "'use strict';\nvar compileETag = require('./utils').compileETag;\ncompileETag(1);\n",
+  );
+  const service: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.js') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const touched = [
+    {
+      absolute: path.join(ws.root, 'lib/utils.js'),
+      before: 'exports.compileETag = function (val) {};\n',
+      after: 'exports.compileEtag = function (val) {};\n',
+    },
+  ];
+  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  expect(result.output.split('\n')).toEqual([
+    'edited',
+    '1 new error after this change:',
+    "  lib/app.js:2:38: './utils' (lib/utils.js) no longer exports compileETag; it exports compileEtag now",
+  ]);
+});
+
 test('a service still loading after five budgets is not waited for: the result says so, and the loading goes on', async () => {
   const service = slowToLoad();
   // Loading takes 400 ms here: past 5 × the 50 ms budget.
