@@ -65,8 +65,20 @@ const SUPPORT_FILES = [
   /\.(g|freezed)\.dart$/,
 ];
 
+/**
+ * A JVM source root (Maven's and Gradle's `src/main/java/`, `src/test/kotlin/`): the folders under it are a
+ * package's name (`org/springframework/samples/petclinic`), not the project's layout.
+ */
+const JVM_SOURCE_ROOT = /^((?:.*\/)?)src\/([A-Za-z]+)\/(?:java|kotlin|scala|groovy)\//;
+
 /** True for a workspace-relative path (with `/`) of a test, fixture, example, benchmark, doc, generated or vendored file. */
 export function isSupportFile(path: string): boolean {
+  const jvm = JVM_SOURCE_ROOT.exec(path);
+  if (jvm) {
+    // `src/test/java/…`, `src/testFixtures/…`, `src/integrationTest/…` are tests; `src/main/java/…` is the code.
+    const sourceSet = jvm[2]!.toLowerCase();
+    return sourceSet !== 'main' || jvm[1]!.split('/').some(isSupportDir);
+  }
   const parts = path.split('/');
   const base = parts.pop()!;
   if (parts.some(isSupportDir)) return true;

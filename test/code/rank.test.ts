@@ -106,6 +106,11 @@ describe('support files', () => {
     ['src/api.pb.go', true],
     ['dist/app.min.js', true],
     ['docs_src/dependencies/tutorial008.py', true],
+    // Java packages are names, not layout (spring-petclinic's org/springframework/samples/…).
+    ['src/main/java/org/springframework/samples/petclinic/owner/Owner.java', false],
+    ['src/test/java/org/springframework/samples/petclinic/owner/OwnerControllerTests.java', true],
+    ['app/src/main/kotlin/com/example/test/Util.kt', false],
+    ['examples/demo/src/main/java/com/acme/App.java', true],
     ['website/src/pages/index.tsx', true],
     ['packages/test-utils/src/render.ts', true],
     ['playground/src/App.vue', true],
