@@ -174,10 +174,22 @@ function findDefinitions(
 ): Definition[] {
   const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
   const found: Found[] = [];
+  // What `module.exports = res` (or `var app = exports = module.exports = {}`) makes the module: it and the
+  // functions assigned to its members are the module's exports (Express's response and application).
+  const exportedAs = new Set<string>();
   for (const statement of program?.children() ?? []) {
+    if (statement.kind() === 'variable_declaration' || statement.kind() === 'lexical_declaration') {
+      for (const declarator of statement.children())
+        if (/(^|=)\s*module\.exports\s*=/.test(declarator.field('value')?.text() ?? ''))
+          exportedAs.add(declarator.field('name')?.text() ?? '');
+      continue;
+    }
     if (statement.kind() !== 'expression_statement') continue;
     const expression = statement.children()[0];
     if (expression?.kind() !== 'assignment_expression') continue;
+    const right = expression.field('right');
+    if (expression.field('left')?.text() === 'module.exports' && right?.kind() === 'identifier')
+      exportedAs.add(right.text());
     const assigned = assignedFunction(lang, source, expression);
     if (assigned) found.push(assigned);
     else found.push(...exportedObject(lang, source, expression));
@@ -210,12 +222,19 @@ function findDefinitions(
   }
   // In source order: the assigned functions were found apart.
   if (program) found.sort((a, b) => a.start - b.start);
+  if (exportedAs.size > 0)
+    for (const { def } of found)
+      if (exportedAs.has(def.container ?? def.name) && (def.container !== undefined || def.kind !== 'method'))
+        def.exported = true;
   return placeInContainers(found);
 }
 
-/** A line that assigns a function to a member, at its start: `exports.x = function`, `res.send = (body) =>`. */
+/**
+ * A line that assigns a function to a member, at its start (`exports.x = function`, `res.send = (body) =>`), or
+ * sets `module.exports`: the top-level statements are looked at for what they define and export.
+ */
 const ASSIGNED_FUNCTION =
-  /^(?:[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)|module\.exports\s*=\s*\{)/m;
+  /^(?:[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)|module\.exports\s*=|(?:var|let|const)\s+[A-Za-z_$][\w$]*\s*=\s*(?:exports\s*=\s*)?module\.exports\s*=)/m;
 
 /**
  * `module.exports = { kConnect: Symbol('connect'), format: function () {} }` at the top level: each key holding a

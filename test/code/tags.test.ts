@@ -90,6 +90,25 @@ test("functions assigned to members at the top level and module.exports' keys ar
   ]);
 });
 
+test("what module.exports is set to is exported, with the functions assigned to its members (Express's res, app)", () => {
+  const response = [
+    'var res = Object.create(http.ServerResponse.prototype);',
+    'module.exports = res;',
+    'res.send = function send(body) {};',
+    'function sendfile(res, file) {}',
+  ].join('\n');
+  expect(tagsOf('a.js', response).definitions.map((d) => [d.name, d.exported])).toEqual([
+    ['res', true],
+    ['send', true],
+    ['sendfile', false],
+  ]);
+  const application = 'var app = exports = module.exports = {};\napp.use = function use(fn) {};\n';
+  expect(tagsOf('a.js', application).definitions.map((d) => [d.name, d.exported])).toEqual([
+    ['app', true],
+    ['use', true],
+  ]);
+});
+
 test("CommonJS's `const fs = require('fs')` is no definition", () => {
   const source = "const fs = require('fs');\nconst limit = 3;\nmodule.exports = { limit };\n";
   expect(tagsOf('a.js', source).definitions.map((d) => d.name)).toEqual(['limit']);
