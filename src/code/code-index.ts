@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { napi, parseSourceAsync } from './ast-grep.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
-import { isMinifiedText } from './file-roles.js';
+import { isMinifiedText, isSupportFile } from './file-roles.js';
 import { indexLanguageOf, indexSource, type LanguageSpec } from './languages.js';
 import { quickTags } from './quick-tags.js';
 import { listSourceFiles } from './source-files.js';
@@ -295,5 +295,16 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
     else await settleCache(write, found.length);
   }
   const project = await findProjectEntries(root, new Set(byPath.keys()));
+  // A Java application's entry is the class with `static void main` (no manifest names it): Spring Boot's, a CLI's.
+  for (const [path, tags] of byPath)
+    if (
+      tags.language === 'java' &&
+      !isSupportFile(path) &&
+      tags.definitions.some(
+        (d) => d.name === 'main' && /\bstatic\b[^(]*\bvoid\s+main\s*\(/.test(d.signature),
+      ) &&
+      !project.entryPoints.includes(path)
+    )
+      project.entryPoints.push(path);
   return { root, files: byPath, project, stats };
 }

@@ -33,7 +33,8 @@ const ENTRY_FILES: readonly RegExp[] = [
   /^manage\.py$/,
   /^[^/]+\/__main__\.py$/,
   /^src\/[^/]+\/__main__\.py$/,
-  /^src\/main\/java\/.*\/Application\.java$/,
+  // Spring Boot's `@SpringBootApplication` class: PetClinicApplication.java.
+  /^src\/main\/(java|kotlin)\/.*Application\.(java|kt)$/,
 ];
 
 export interface OverviewOptions {

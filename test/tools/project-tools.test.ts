@@ -313,6 +313,25 @@ describe('extract_conventions', () => {
 });
 
 describe('get_project_overview', () => {
+  it("names a Spring Boot application's class as its entry point and maps it first (spring-petclinic)", async () => {
+    const w = await project({
+      'pom.xml': '<project><artifactId>petclinic</artifactId></project>\n',
+      'src/main/java/org/springframework/samples/petclinic/PetClinicApplication.java':
+        'package org.springframework.samples.petclinic;\n\npublic class PetClinicApplication {\n  public static void main(String[] args) {}\n}\n',
+      'src/main/java/org/springframework/samples/petclinic/model/BaseEntity.java':
+        'package org.springframework.samples.petclinic.model;\n\npublic class BaseEntity {\n  public Integer getId() { return 1; }\n}\n',
+      'src/main/java/org/springframework/samples/petclinic/owner/Owner.java':
+        'package org.springframework.samples.petclinic.owner;\n\nimport org.springframework.samples.petclinic.model.BaseEntity;\n\npublic class Owner extends BaseEntity {}\n',
+    });
+    const { output } = await getProjectOverviewTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'entry points:\n  src/main/java/org/springframework/samples/petclinic/PetClinicApplication.java',
+    );
+    expect(output).toMatch(
+      /key modules[^\n]*\nsrc\/main\/java\/org\/springframework\/samples\/petclinic\/PetClinicApplication\.java:/,
+    );
+  });
+
   it("gives the README's opening section, the layout, entry points and key modules", async () => {
     const w = await project(typescriptProject);
     const { output } = await getProjectOverviewTool.execute({ path: '.' }, w.ctx);
