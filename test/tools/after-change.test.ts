@@ -222,6 +222,49 @@ test("a CommonJS importer of a name an edit took away is an error at the name it
   ]);
 });
 
+test("an importer through a barrel's export * of a name an edit took away is an error; one the barrel still gives another way is not (tRPC's unstable-core-do-not-import)", async () => {
+  await ws.write('bcore/utils.ts', 'export function hasKeysOf() {}\n');
+  await ws.write('bcore/other.ts', 'export function isCallable() {}\n');
+  await ws.write('bcore/index.ts', "export * from './utils';\nexport * from './other';\n");
+  await ws.write('bclient/error.ts', "import { hasKeys } from '../bcore';\nhasKeys();\n");
+  await ws.write('bclient/fn.ts', "import { isCallable } from '../bcore';\nisCallable();\n");
+  // A barrel that gives hasKeys from a file of its own too: not known broken.
+  await ws.write('bshim/own.ts', 'export function hasKeys() {}\n');
+  await ws.write('bshim/index.ts', "export * from '../bcore/utils';\nexport * from './own';\n");
+  await ws.write('bclient/shimmed.ts', "import { hasKeys } from '../bshim';\nhasKeys();\n");
+  // …and one whose other source is vendored code, which the index leaves out: read from the disk.
+  await ws.write('bvend/vendor/own.ts', 'export function hasKeys() {}\n');
+  await ws.write('bvend/index.ts', "export * from '../bcore/utils';\nexport * from './vendor/own';\n");
+  await ws.write('bclient/vendored.ts', "import { hasKeys } from '../bvend';\nhasKeys();\n");
+  const service: LanguageService = {
+    ...slowToLoad(),
+    prepare: async () => {},
+    async diagnostics(_paths, _signal, _overlay, deadline = Infinity) {
+      await sleep(80);
+      if (Date.now() > deadline) throw new Error('the service ran out of time');
+      return [];
+    },
+  };
+  const touched = [
+    {
+      absolute: path.join(ws.root, 'bcore/utils.ts'),
+      before: 'export function hasKeys() {}\n',
+      after: 'export function hasKeysOf() {}\n',
+    },
+  ];
+  const result = await withNewErrors(
+    { ...ws.ctx, languages: tsOnly(service) },
+    touched,
+    ok('edited', {}, 'edited'),
+  );
+  expect(result.output).toContain(
+    "  bclient/error.ts:1:10: '../bcore' (bcore/index.ts) no longer exports hasKeys: it re-exported it from bcore/utils.ts",
+  );
+  expect(result.output).not.toMatch(/client\/shimmed\.ts:1:\d+: /);
+  expect(result.output).not.toMatch(/client\/vendored\.ts:1:\d+: /);
+  expect(result.output).toContain('bclient/shimmed.ts');
+});
+
 test('a service still loading after five budgets is not waited for: the result says so, and the loading goes on', async () => {
   const service = slowToLoad();
   // Loading takes 400 ms here: past 5 × the 50 ms budget.
