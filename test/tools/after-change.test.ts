@@ -88,6 +88,19 @@ function slowToLoad(): LanguageService & { calls: string[] } {
   };
 }
 
+/** A service loaded, whose every check takes longer than the 50 ms budget (a big program re-checked). */
+function checkingPastBudget(): LanguageService {
+  return {
+    ...slowToLoad(),
+    prepare: async () => {},
+    async diagnostics(_paths, _signal, _overlay, deadline = Infinity) {
+      await sleep(80);
+      if (Date.now() > deadline) throw new Error('the service ran out of time');
+      return [];
+    },
+  };
+}
+
 test('a service that must first load what it checks is given the whole budget for the check itself', async () => {
   const service = slowToLoad();
   const languages = { forFile: async () => service, changed: () => {} } as unknown as LanguageServices;
@@ -164,15 +177,7 @@ test("the changed file's own check past its budget still names the files naming 
   await ws.write('text.ts', "import { cellLen } from './cells';\n");
   await ws.write('layout.ts', "import * as cells from './cells';\ncells.cellLen();\n");
   // Pyright re-checking a changed module many files import: longer than the budget, for the file itself too.
-  const service: LanguageService = {
-    ...slowToLoad(),
-    prepare: async () => {},
-    async diagnostics(_paths, _signal, _overlay, deadline = Infinity) {
-      await sleep(80);
-      if (Date.now() > deadline) throw new Error('the service ran out of time');
-      return [];
-    },
-  };
+  const service = checkingPastBudget();
   const touched = [
     {
       absolute: path.join(ws.root, 'cells.ts'),
@@ -236,15 +241,7 @@ test("an importer through a barrel's export * of a name an edit took away is an 
   await ws.write('bvend/vendor/own.ts', 'export function hasKeys() {}\n');
   await ws.write('bvend/index.ts', "export * from '../bcore/utils';\nexport * from './vendor/own';\n");
   await ws.write('bclient/vendored.ts', "import { hasKeys } from '../bvend';\nhasKeys();\n");
-  const service: LanguageService = {
-    ...slowToLoad(),
-    prepare: async () => {},
-    async diagnostics(_paths, _signal, _overlay, deadline = Infinity) {
-      await sleep(80);
-      if (Date.now() > deadline) throw new Error('the service ran out of time');
-      return [];
-    },
-  };
+  const service = checkingPastBudget();
   const touched = [
     {
       absolute: path.join(ws.root, 'bcore/utils.ts'),
