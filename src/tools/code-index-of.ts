@@ -11,6 +11,9 @@ interface Kept {
   index: CodeIndex;
 }
 
+/** How many workspaces' indexes a process keeps. */
+const MAX_KEPT = 2;
+
 /** Per workspace root and cache dir: the last index and its listing; a load in flight is shared. */
 const kept = new Map<string, Kept>();
 const loading = new Map<string, Promise<CodeIndex>>();
@@ -38,7 +41,10 @@ async function freshIndex(root: string, key: string, ctx: ToolContext): Promise<
     signal: ctx.signal,
     listed: listedOf(listing),
   });
+  // The last few workspaces' (sub-agents' worktrees are workspaces of their own): a big one's index is large.
+  kept.delete(key);
   kept.set(key, { listing, index });
+  while (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
   return index;
 }
 

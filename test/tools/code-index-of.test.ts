@@ -27,3 +27,21 @@ test('the same index while nothing changed; a changed file, a new one and a remo
   await rm(path.join(ws.root, 'src/a.ts'));
   expect((await codeIndexOf(ws.ctx)).files.has('src/a.ts')).toBe(false);
 });
+
+test('a process keeps the indexes of its last two workspaces only', async () => {
+  const others = [await makeWorkspace(), await makeWorkspace()];
+  try {
+    await ws.write('a.ts', 'export const a = 1;\n');
+    const first = await codeIndexOf(ws.ctx);
+    for (const other of others) {
+      await other.write('b.ts', 'export const b = 1;\n');
+      await codeIndexOf(other.ctx);
+    }
+    // Two others came after: the first workspace's index is loaded again.
+    expect(await codeIndexOf(ws.ctx)).not.toBe(first);
+    const last = await codeIndexOf(others[1]!.ctx);
+    expect(await codeIndexOf(others[1]!.ctx)).toBe(last);
+  } finally {
+    for (const other of others) await other.cleanup();
+  }
+});
