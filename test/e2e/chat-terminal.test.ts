@@ -325,7 +325,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       const second = await open();
       // /help lists the commands; an unknown one gets a suggestion; none of it reaches the model.
       await send(second, '/help');
-      await second.waitFor('/compact [focus]');
+      // The list's last command: the whole list is on the screen (under load it is drawn in more than one write).
+      await second.waitFor('/exit');
       const help = await second.screen();
       for (const name of [
         '/clear',
