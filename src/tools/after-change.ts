@@ -1,13 +1,12 @@
 // Feedback after a change: the errors a file tool's change introduced, from the language service of each file (new
 // errors only: those before the change are subtracted), within 2 s once the service has loaded: in the files it
 // touched, and in the files still naming what it took away (an export, a module it deleted or moved).
-import { promises as fs, readFileSync } from 'node:fs';
-import { posix } from 'node:path';
-import { mayStillExport, removedExports } from '../code/exported-names.js';
-import type { Import } from '../code/imports.js';
+import { promises as fs } from 'node:fs';
+import { removedExports } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
+import { brokenImports } from './broken-imports.js';
 import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
 import type { ToolContext, ToolResult } from './tool.js';
 
@@ -44,11 +43,6 @@ const MAX_SHOWN = 10;
 /** Most names a change took away that are searched for, and most files naming them that are checked. */
 const MAX_REMOVED = 10;
 const MAX_IMPORTERS = 20;
-/** How deep through barrels (`export * from`) and how many of their files the import check follows. */
-const MAX_BARREL_DEPTH = 4;
-const MAX_BARREL_FILES = 400;
-/** How long the code index may take to load for the import check, at least (the budget, when longer). */
-const INDEX_MS = 1000;
 
 // Not by file: a program-wide error (`Cannot find global value 'Promise'`) lands on whichever file is checked first.
 const key = (d: Diagnostic) => `${d.code ?? ''}\0${d.message}`;
@@ -258,175 +252,6 @@ async function checkNaming(
       : `not checked: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
-
-/**
- * Imports in `naming` that take one of `removed` by name from a changed file: broken whatever else the file does,
- * found without a language service from the code index's imports, resolved as the map resolves them. Nothing when
- * the index is not ready within `budget` (it goes on loading for the next call). A module imported whole (`from .
- * import cells`, `import * as units`) or through a barrel is left to the service.
- */
-async function brokenImports(
-  ctx: ToolContext,
-  files: readonly Relative[],
-  removed: readonly string[],
-  naming: readonly string[],
-  budget: number,
-): Promise<Diagnostic[]> {
-  const [{ codeIndexOf }, { ImportResolver }] = await Promise.all([
-    import('./code-index-of.js'),
-    import('../code/module-graph.js'),
-  ]);
-  const loading = codeIndexOf(ctx);
-  loading.catch(() => {});
-  // A small repository's index loads in well under a second; a cold monorepo's is given up at the budget.
-  const index = await Promise.race([loading, sleep(Math.max(budget, INDEX_MS))]);
-  if (!index) return [];
-  const resolver = new ImportResolver(index);
-  // An edited file's importers (a removed file is no longer in the index to resolve to), of the names its new text
-  // surely no longer gives (not re-exported, imported or bound some other way).
-  const edited = new Map(files.filter((f) => !f.removed).map((f) => [f.path, f]));
-  const gone = new Set(removed);
-  const found: Diagnostic[] = [];
-  const { exportedNames } = await import('../code/exported-names.js');
-  /** Whether an edited file took `name` away for sure (exported before, given no way now). */
-  const takenFrom = (file: string, name: string) => {
-    const f = edited.get(file);
-    return (
-      f?.before !== undefined &&
-      exportedNames(file, f.before).has(name) &&
-      !exportedNames(file, f.after).has(name) &&
-      !mayStillExport(file, f.after, name)
-    );
-  };
-  const reexports = (file: string) => (index.files.get(file)?.imports ?? []).filter((imp) => imp.reexport);
-  const isStar = (imp: Import) => imp.bindings.some((b) => b.name === '*' && !b.alias);
-  /** The edited file an unedited barrel's `export *` (or named re-export) chain took `name` from, if any. */
-  const takenVia = (file: string, name: string, depth = 0, seen = new Set<string>()): string | undefined => {
-    if (depth > MAX_BARREL_DEPTH || seen.size > MAX_BARREL_FILES || seen.has(file)) return undefined;
-    seen.add(file);
-    for (const imp of reexports(file)) {
-      if (!isStar(imp) && !imp.bindings.some((b) => (b.alias ?? b.name) === name)) continue;
-      for (const source of resolver.resolve(file, imp, index.files.get(file)!.language)) {
-        const taken = edited.has(source)
-          ? takenFrom(source, name)
-            ? source
-            : undefined
-          : takenVia(source, name, depth + 1, seen);
-        if (taken) return taken;
-      }
-    }
-    return undefined;
-  };
-  /** Whether an unedited file may still give `name`: by its own export, or a re-export any of whose routes may. */
-  const gives = (file: string, name: string, depth = 0, seen = new Set<string>()): boolean => {
-    // Past the limits nothing is known: it may give it. A file met again gives nothing new.
-    if (depth > MAX_BARREL_DEPTH || seen.size > MAX_BARREL_FILES) return true;
-    if (seen.has(file)) return false;
-    seen.add(file);
-    const tags = index.files.get(file);
-    if (!tags) return true;
-    if (tags.definitions.some((d) => d.name === name && d.exported && d.container === undefined)) return true;
-    if ((tags.exports ?? []).some((e) => e.name === name || e.alias === name)) return true;
-    for (const imp of tags.imports) {
-      if (!imp.reexport || (!isStar(imp) && !imp.bindings.some((b) => (b.alias ?? b.name) === name)))
-        continue;
-      const sources = resolver.resolve(file, imp, tags.language);
-      // A package outside the repository may give it; a file the index leaves out (vendored code) is read.
-      if (sources.length === 0) {
-        if (!imp.module.startsWith('.') || unindexedGives(file, imp.module, name)) return true;
-        continue;
-      }
-      for (const source of sources) {
-        const changed = edited.get(source);
-        const still = changed
-          ? exportedNames(source, changed.after).has(name) || mayStillExport(source, changed.after, name)
-          : gives(source, name, depth + 1, seen);
-        if (still) return true;
-      }
-    }
-    return false;
-  };
-  /** A relative module the index does not hold (tRPC's `./vendor/unpromise`): whether its text may give `name`. */
-  const unindexedGives = (from: string, module: string, name: string): boolean => {
-    const base = posix.join(posix.dirname(from), module).replace(/\.[cm]?js$/, '');
-    for (const candidate of ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '/index.ts', '/index.js'].map(
-      (e) => base + e,
-    )) {
-      let text: string;
-      try {
-        text = readFileSync(`${ctx.workspace.root}/${candidate}`, 'utf8');
-      } catch {
-        continue;
-      }
-      return exportedNames(candidate, text).has(name) || mayStillExport(candidate, text, name);
-    }
-    return true;
-  };
-  for (const path of naming) {
-    const tags = index.files.get(path);
-    let lines: string[] | undefined;
-    for (const imp of tags?.imports ?? []) {
-      if (!imp.bindings.some((b) => gone.has(b.name))) continue;
-      const targets = resolver.resolve(path, imp, tags!.language);
-      const target = targets.find((t) => edited.has(t));
-      if (target === undefined) {
-        // Through a barrel (`export * from './utils'`): broken when the barrel's chain took the name away and
-        // nothing else it re-exports may give it.
-        for (const barrel of targets.filter((t) => index.files.has(t)))
-          for (const { name } of imp.bindings.filter((b) => gone.has(b.name))) {
-            const source = takenVia(barrel, name);
-            if (!source || gives(barrel, name)) continue;
-            lines ??= (await fs.readFile(`${ctx.workspace.root}/${path}`, 'utf8').catch(() => '')).split(
-              '\n',
-            );
-            found.push({
-              path,
-              ...namePosition(lines, imp.line, name, imp.commonJs === true),
-              severity: 'error',
-              message: `'${imp.module}' (${barrel}) no longer exports ${name}: it re-exported it from ${source}`,
-            });
-          }
-        continue;
-      }
-      const { after, before } = edited.get(target)!;
-      // What the module exports now that it did not: a rename's new name, as the type checker's "did you mean".
-      const added = before === undefined ? [] : removedExports(target, after, before);
-      const now = added.length > 0 && added.length <= 3 ? `; it exports ${added.join(', ')} now` : '';
-      for (const { name } of imp.bindings.filter(
-        (b) => gone.has(b.name) && !mayStillExport(target, after, b.name),
-      )) {
-        lines ??= (await fs.readFile(`${ctx.workspace.root}/${path}`, 'utf8').catch(() => '')).split('\n');
-        found.push({
-          path,
-          // `var compileETag = require('./utils').compileETag`: the name taken is the last on the line.
-          ...namePosition(lines, imp.line, name, imp.commonJs === true),
-          severity: 'error',
-          message: `'${imp.module}' (${target}) no longer exports ${name}${now}`,
-        });
-      }
-    }
-  }
-  return found;
-}
-
-/** Where `name` is first written as a word from `line` on (an import spanning lines): the import's line otherwise. */
-function namePosition(
-  lines: readonly string[],
-  line: number,
-  name: string,
-  last = false,
-): { line: number; column: number } {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
-  for (let at = line - 1; at < Math.min(lines.length, line + 20); at++) {
-    const found = [...lines[at]!.matchAll(word)];
-    const pick = last ? found.at(-1) : found[0];
-    if (pick) return { line: at + 1, column: pick.index + 1 };
-  }
-  return { line, column: 1 };
-}
-
-const sleep = (ms: number) =>
-  new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 
 /** A folder holding one of these files is a package of its own: a project its language service loads apart. */
 const PACKAGE_FILES = [
