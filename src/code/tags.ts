@@ -1,6 +1,7 @@
 // A file's tags: its definitions (name, kind, signature, doc comment, place), imports and the names its code uses.
 // Generic over the language tables of languages.ts; definitions and imports come from the tree-sitter tree.
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
+import { type Assigned, assignedDefinitions, COMMONJS_LANGUAGES, isRequire, mayAssign } from './commonjs.js';
 import { isGeneratedText, isMinifiedText } from './file-roles.js';
 import { findImports, type Import, type LocalExport, requireImports } from './imports.js';
 import type { DefinitionRule, LanguageId, LanguageSpec, SymbolKind } from './languages.js';
@@ -27,7 +28,6 @@ export interface FileTags {
   imports: Import[];
   /** Export statements of the module's own names (`export { a as b }`, `export default x`), when it has any. */
   exports?: LocalExport[];
-  /** Names used in code (not in comments or strings), with how often: the edges of the reference graph. */
   /**
    * Names used in code (not in comments or strings), with how often: the edges of the reference graph. One string
    * `name count name count …` per file: 28k files' tags as objects of names cost seconds of garbage collection.
@@ -150,22 +150,7 @@ function isExported(
   }
 }
 
-/** The languages where a `require('m')` call is an import (TypeScript compiled to CommonJS writes them too). */
-const COMMONJS_LANGUAGES: ReadonlySet<string> = new Set(['javascript', 'typescript', 'tsx']);
-
-/**
- * `const fs = require('fs')`, `var sign = require('cookie-signature').sign`, `var debug = require('debug')('app')`:
- * an import in CommonJS, not a definition of the file's own.
- */
-function isRequire(part: AstNode): boolean {
-  const value = part.kind() === 'variable_declarator' ? part.field('value') : null;
-  return value !== null && value !== undefined && /^require\s*\(/.test(value.text());
-}
-
-/**
- * `program`: the file's root, when its text has a line assigning a function to a member (`res.send = function`):
- * its top-level statements are looked at for them (not every assignment of the file: 3× the parse on babel).
- */
+/** `program`: the file's root, when it may define by assignment (commonjs.ts): its top-level statements are read. */
 function findDefinitions(
   lang: LanguageSpec,
   source: string,
@@ -174,26 +159,8 @@ function findDefinitions(
 ): Definition[] {
   const rules = new Map(lang.definitions.map((rule) => [rule.kind, rule]));
   const found: Found[] = [];
-  // What `module.exports = res` (or `var app = exports = module.exports = {}`) makes the module: it and the
-  // functions assigned to its members are the module's exports (Express's response and application).
-  const exportedAs = new Set<string>();
-  for (const statement of program?.children() ?? []) {
-    if (statement.kind() === 'variable_declaration' || statement.kind() === 'lexical_declaration') {
-      for (const declarator of statement.children())
-        if (/(^|=)\s*module\.exports\s*=/.test(declarator.field('value')?.text() ?? ''))
-          exportedAs.add(declarator.field('name')?.text() ?? '');
-      continue;
-    }
-    if (statement.kind() !== 'expression_statement') continue;
-    const expression = statement.children()[0];
-    if (expression?.kind() !== 'assignment_expression') continue;
-    const right = expression.field('right');
-    if (expression.field('left')?.text() === 'module.exports' && right?.kind() === 'identifier')
-      exportedAs.add(right.text());
-    const assigned = assignedFunction(lang, source, expression);
-    if (assigned) found.push(assigned);
-    else found.push(...exportedObject(lang, source, expression));
-  }
+  const assigned = program ? assignedDefinitions(program) : undefined;
+  for (const { node, def } of assigned?.defined ?? []) found.push(definedAt(lang, source, node, def));
   for (const node of nodes) {
     const rule = rules.get(node.kind())!;
     if (rule.parents && !rules.get(node.kind())!.parents!.includes(node.parent()?.kind() ?? '')) continue;
@@ -222,55 +189,17 @@ function findDefinitions(
   }
   // In source order: the assigned functions were found apart.
   if (program) found.sort((a, b) => a.start - b.start);
-  if (exportedAs.size > 0)
+  // What `module.exports` is set to is exported, with the functions assigned to its members.
+  const exportedAs = assigned?.exportedAs;
+  if (exportedAs && exportedAs.size > 0)
     for (const { def } of found)
       if (exportedAs.has(def.container ?? def.name) && (def.container !== undefined || def.kind !== 'method'))
         def.exported = true;
   return placeInContainers(found);
 }
 
-/**
- * A line that assigns a function to a member, at its start (`exports.x = function`, `res.send = (body) =>`), or
- * sets `module.exports`: the top-level statements are looked at for what they define and export.
- */
-const ASSIGNED_FUNCTION =
-  /^(?:[A-Za-z_$][\w$.]*\.[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\b|\(|[A-Za-z_$][\w$]*\s*=>)|module\.exports\s*=|(?:var|let|const)\s+[A-Za-z_$][\w$]*\s*=\s*(?:exports\s*=\s*)?module\.exports\s*=)/m;
-
-/**
- * `module.exports = { kConnect: Symbol('connect'), format: function () {} }` at the top level: each key holding a
- * function, a class or a symbol is a name the module exports (undici's symbols.js), a definition of the file's.
- * Methods written `m() {}` are found as methods already.
- */
-function exportedObject(lang: LanguageSpec, source: string, node: AstNode): Found[] {
-  if (node.field('left')?.text() !== 'module.exports') return [];
-  const object = node.field('right');
-  if (object?.kind() !== 'object') return [];
-  const found: Found[] = [];
-  for (const part of object.namedChildren()) {
-    // `{ parse }` names a binding the file defines or imports already: that is its definition.
-    const key = part.kind() === 'pair' ? part.field('key') : undefined;
-    const name = key?.text();
-    if (!key || !name || !/^[A-Za-z_$][\w$]*$/.test(name)) continue;
-    const value = part.kind() === 'pair' ? part.field('value') : undefined;
-    // A function, a class or a Symbol(): an API's name. Not a config's `resolve: {…}` or `mode: 'development'`
-    // (a webpack.config.js would define `resolve` and `output` for every use of those names).
-    const callee = value?.kind() === 'call_expression' ? value.field('function')?.text() : undefined;
-    const isFunction = value !== undefined && value !== null && FUNCTION_VALUES.has(value.kind());
-    if (!isFunction && value?.kind() !== 'class' && callee !== 'Symbol') continue;
-    found.push(
-      definedAt(lang, source, part, { name, kind: isFunction ? 'function' : 'constant', exported: true }),
-    );
-  }
-  return found;
-}
-
 /** A definition found outside the language's rules (a CommonJS API's), at `node`. */
-function definedAt(
-  lang: LanguageSpec,
-  source: string,
-  node: AstNode,
-  def: Pick<Definition, 'name' | 'kind' | 'exported' | 'container'>,
-): Found {
+function definedAt(lang: LanguageSpec, source: string, node: AstNode, def: Assigned['def']): Found {
   const range = node.range();
   return {
     def: {
@@ -285,37 +214,6 @@ function definedAt(
     container: false,
     containerOnly: false,
   };
-}
-
-const FUNCTION_VALUES: ReadonlySet<string> = new Set([
-  'function_expression',
-  'function',
-  'arrow_function',
-  'generator_function',
-]);
-
-/**
- * A function assigned to a member at the top level: `exports.name = function` (and `module.exports.name`) is the
- * module's own exported function; `res.send = function send(body)` a method of `res` (Express's response, an
- * `app.use`): what a prototype-style or CommonJS API is made of. Undefined for anything else.
- */
-function assignedFunction(lang: LanguageSpec, source: string, node: AstNode): Found | undefined {
-  if (node.parent()?.parent()?.kind() !== 'program') return undefined;
-  const left = node.field('left');
-  const right = node.field('right');
-  if (left?.kind() !== 'member_expression' || !right || !FUNCTION_VALUES.has(right.kind())) return undefined;
-  const name = left.field('property')?.text();
-  const object = left.field('object')?.text();
-  if (!name || !object || !/^[A-Za-z_$][\w$]*$/.test(name)) return undefined;
-  const module = object === 'exports' || object === 'module.exports';
-  // `Foo.prototype.bar = function`: a method of Foo.
-  const container = module ? undefined : object.replace(/\.prototype$/, '');
-  return definedAt(lang, source, node, {
-    name,
-    kind: module ? 'function' : 'method',
-    exported: module,
-    ...(container ? { container } : {}),
-  });
 }
 
 const LOCAL_KINDS: ReadonlySet<SymbolKind> = new Set(['variable', 'constant', 'field']);
@@ -524,7 +422,7 @@ export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode):
       lang,
       source,
       nodes.filter((_, i) => definitionKinds.has(kinds[i]!)),
-      COMMONJS_LANGUAGES.has(lang.id) && ASSIGNED_FUNCTION.test(source) ? root : undefined,
+      mayAssign(lang.id, source) ? root : undefined,
     ),
     imports,
     ...(exports.length > 0 ? { exports } : {}),
