@@ -24,25 +24,22 @@ function stems(word: string): string[] {
   return [...found];
 }
 
-/** The name's or its container's share of an ordinary fuzzy score: the name counts most. */
+/** What a word found in a member's class name counts, against 1 in its own name. */
 const CONTAINER_WEIGHT = 0.6;
 
 /**
  * One word of several in a name: as a part of it, not scattered letters (a lone query keeps the fuzzy-finder's
- * subsequences: "gcm" finds getCodebaseMap, but "table" among three words must not match set_renderable), or as
- * a part of its container's name. A word matches its other number a little lower ("columns": add_column,
- * "dependency": solve_dependencies).
+ * subsequences: "gcm" finds getCodebaseMap, but "table" among three words must not match set_renderable). A word
+ * matches its other number a little lower ("columns": add_column, "dependency": solve_dependencies).
  */
-export function wordScore(word: string, name: string, container?: string): number {
+export function wordScore(word: string, name: string): number {
   let best = 0;
   for (const [candidate, weight] of [
     [word, 1] as const,
     ...stems(word).map((stem) => [stem, 0.8] as const),
   ]) {
-    const lower = candidate.toLowerCase();
-    if (name.toLowerCase().includes(lower)) best = Math.max(best, fuzzyScore(candidate, name) * weight);
-    if (container?.toLowerCase().includes(lower))
-      best = Math.max(best, fuzzyScore(candidate, container) * weight * CONTAINER_WEIGHT);
+    if (name.toLowerCase().includes(candidate.toLowerCase()))
+      best = Math.max(best, fuzzyScore(candidate, name) * weight);
   }
   return best;
 }
@@ -69,10 +66,18 @@ export const searchCodeTool = defineTool({
       const weight = isSupportFile(path) || tags.generated ? SUPPORT_WEIGHT : 1;
       for (const def of tags.definitions) {
         if (args.kind && def.kind !== args.kind) continue;
-        const scores = terms.map((term) => match(term, def.name, def.container)).filter((score) => score > 0);
-        // Its class's name alone does not make a member a match (ReactiveEffect's fields for "reactive effect").
-        const inName = terms.filter((term) => match(term, def.name) > 0).length;
-        if (scores.length === 0 || inName === 0) continue;
+        // A word in the name, or (of several) in its class's: its class's name alone does not make a member a
+        // match (ReactiveEffect's fields for "reactive effect").
+        const named = terms.map((term) => match(term, def.name));
+        const inName = named.filter((score) => score > 0).length;
+        if (inName === 0) continue;
+        const scores = named
+          .map((score, i) =>
+            score > 0 || terms.length === 1 || def.container === undefined
+              ? score
+              : wordScore(terms[i]!, def.container) * CONTAINER_WEIGHT,
+          )
+          .filter((score) => score > 0);
         const score = scores.reduce((sum, n) => sum + n, 0) * weight;
         const hit = { path, def, words: scores.length, inName, score };
         if (scores.length === terms.length) all.push(hit);
