@@ -15,6 +15,14 @@ afterAll(() => ws.cleanup());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** withNewErrors after an edit of one file from `before` to `after`, with these language services. */
+const afterEdit = (languages: LanguageServices, file: string, before: string, after: string) =>
+  withNewErrors(
+    { ...ws.ctx, languages },
+    [{ absolute: path.join(ws.root, file), before, after }],
+    ok('edited', {}, 'edited'),
+  );
+
 /** Language services where `service` handles the TypeScript files and nothing else does. */
 const tsOnly = (service: LanguageService) =>
   ({
@@ -154,14 +162,12 @@ test('files naming an export the change took away, not checked in time, are name
     },
   };
   const languages = tsOnly(service);
-  const touched = [
-    {
-      absolute: path.join(ws.root, 'units.ts'),
-      before: 'export function toMetres() {}\n',
-      after: 'export function feetToMetres() {}\n',
-    },
-  ];
-  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  const result = await afterEdit(
+    languages,
+    'units.ts',
+    'export function toMetres() {}\n',
+    'export function feetToMetres() {}\n',
+  );
   expect(asked).toEqual([['units.ts'], ['length.ts']]);
   // An import of the name itself is broken for sure, read from the code: an error. A module imported whole is named.
   expect(result.output.split('\n')).toEqual([
@@ -178,17 +184,11 @@ test("the changed file's own check past its budget still names the files naming 
   await ws.write('layout.ts', "import * as cells from './cells';\ncells.cellLen();\n");
   // Pyright re-checking a changed module many files import: longer than the budget, for the file itself too.
   const service = checkingPastBudget();
-  const touched = [
-    {
-      absolute: path.join(ws.root, 'cells.ts'),
-      before: 'export function cellLen() {}\n',
-      after: 'export function cellWidth() {}\n',
-    },
-  ];
-  const result = await withNewErrors(
-    { ...ws.ctx, languages: tsOnly(service) },
-    touched,
-    ok('edited', {}, 'edited'),
+  const result = await afterEdit(
+    tsOnly(service),
+    'cells.ts',
+    'export function cellLen() {}\n',
+    'export function cellWidth() {}\n',
   );
   expect(result.output).toBe(
     [
@@ -212,14 +212,12 @@ test("a CommonJS importer of a name an edit took away is an error at the name it
     forFile: async (file: string) => (file.endsWith('.js') ? service : undefined),
     changed: () => {},
   } as unknown as LanguageServices;
-  const touched = [
-    {
-      absolute: path.join(ws.root, 'lib/utils.js'),
-      before: 'exports.compileETag = function (val) {};\n',
-      after: 'exports.compileEtag = function (val) {};\n',
-    },
-  ];
-  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  const result = await afterEdit(
+    languages,
+    'lib/utils.js',
+    'exports.compileETag = function (val) {};\n',
+    'exports.compileEtag = function (val) {};\n',
+  );
   expect(result.output.split('\n')).toEqual([
     'edited',
     '1 new error after this change:',
@@ -242,17 +240,11 @@ test("an importer through a barrel's export * of a name an edit took away is an 
   await ws.write('bvend/index.ts', "export * from '../bcore/utils';\nexport * from './vendor/own';\n");
   await ws.write('bclient/vendored.ts', "import { hasKeys } from '../bvend';\nhasKeys();\n");
   const service = checkingPastBudget();
-  const touched = [
-    {
-      absolute: path.join(ws.root, 'bcore/utils.ts'),
-      before: 'export function hasKeys() {}\n',
-      after: 'export function hasKeysOf() {}\n',
-    },
-  ];
-  const result = await withNewErrors(
-    { ...ws.ctx, languages: tsOnly(service) },
-    touched,
-    ok('edited', {}, 'edited'),
+  const result = await afterEdit(
+    tsOnly(service),
+    'bcore/utils.ts',
+    'export function hasKeys() {}\n',
+    'export function hasKeysOf() {}\n',
   );
   expect(result.output).toContain(
     "  bclient/error.ts:1:10: '../bcore' (bcore/index.ts) no longer exports hasKeys: it re-exported it from bcore/utils.ts",
@@ -408,14 +400,12 @@ test('components naming an export the change took away are named as not checked'
   );
   const service: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
   const languages = tsOnly(service);
-  const touched = [
-    {
-      absolute: path.join(ws.root, 'vue/format.ts'),
-      before: 'export function subtitle() {}\n',
-      after: 'export function headline() {}\n',
-    },
-  ];
-  const result = await withNewErrors({ ...ws.ctx, languages }, touched, ok('edited', {}, 'edited'));
+  const result = await afterEdit(
+    languages,
+    'vue/format.ts',
+    'export function subtitle() {}\n',
+    'export function headline() {}\n',
+  );
   expect(result.output).toContain(
     '(components naming subtitle, which this change no longer exports, are not checked: no language service here reads them: vue/Card.vue)',
   );
