@@ -3,7 +3,7 @@
 // `View.prototype.lookup = function`, `module.exports = { kConnect: Symbol() }`, `module.exports = res` — which no
 // declaration rule of languages.ts sees (tags.ts turns each into a definition).
 import type { AstNode } from './ast-grep.js';
-import type { Definition } from './tags.js';
+import type { SymbolKind } from './languages.js';
 
 /** The languages where a `require('m')` call is an import (TypeScript compiled to CommonJS writes them too). */
 export const COMMONJS_LANGUAGES: ReadonlySet<string> = new Set(['javascript', 'typescript', 'tsx']);
@@ -42,7 +42,8 @@ export function isRequire(part: AstNode): boolean {
 /** A definition by assignment: the node it stands at and what it is. */
 export interface Assigned {
   node: AstNode;
-  def: Pick<Definition, 'name' | 'kind' | 'exported' | 'container'>;
+  /** What tags.ts makes a Definition of (it adds the lines, signature and doc). */
+  def: { name: string; kind: SymbolKind; exported: boolean; container?: string };
 }
 
 /**
