@@ -100,6 +100,42 @@ async function check(
   }
 }
 
+/** Most places named in the note on where the old name is still written. */
+const MAX_STILL = 6;
+
+/**
+ * Where the old name is still written after the rename, which renames code only: lines of the renamed files (a
+ * comment, a docstring, a string, a symbol of the same name) and files no code index reads (docs, a changelog),
+ * which a user would update by hand; undefined when there are none or the search fails.
+ */
+async function stillWritten(
+  ctx: ToolContext,
+  name: string,
+  files: readonly { path: string; after: string }[],
+): Promise<string | undefined> {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g');
+  const lines: string[] = [];
+  for (const file of files)
+    for (const match of file.after.matchAll(word)) {
+      const line = file.after.slice(0, match.index).split('\n').length;
+      const at = `${file.path}:${line}`;
+      if (lines.at(-1) !== at) lines.push(at);
+    }
+  let texts: string[] = [];
+  try {
+    const renamed = new Set(files.map((f) => f.path));
+    const found = await wordSearch(ctx, [name], ctx.signal);
+    texts = found.filter((p) => !renamed.has(p) && !indexLanguageOf(p));
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+  }
+  const places = [...lines, ...texts];
+  if (places.length === 0) return undefined;
+  const shown = places.slice(0, MAX_STILL).join(', ');
+  const more = places.length > MAX_STILL ? ` and ${places.length - MAX_STILL} more` : '';
+  return `(${name} is still written where the rename does not reach (comments, strings, docs, same-named symbols): ${shown}${more}; update those that mean this symbol)`;
+}
+
 export const renameSymbolTool = defineTool({
   name: 'rename_symbol',
   description: 'Rename the symbol at path+line/column (or occurrence) everywhere; refused if it adds errors.',
@@ -130,7 +166,8 @@ export const renameSymbolTool = defineTool({
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
     const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
-    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${how}`;
+    const left = await stillWritten(ctx, args.name, files);
+    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${how}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
     const result = ok(
       text,

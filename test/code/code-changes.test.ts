@@ -45,6 +45,23 @@ describe.each(['typescript', 'python', 'dart'])('rename_symbol in %s', (lang) =>
     expect(user).toMatch(/sumPrices\(\[1, 2\]\)/);
     if (lang === 'typescript') expect(user).toContain(`{ ${name}: sumPrices }`);
   });
+
+  test('says where the old name is still written: comments and strings of the renamed files, and docs', async () => {
+    const project = projects[lang]!;
+    for (const [file, content] of Object.entries(project.files)) await ws.write(file, content);
+    const name = symbolOf(lang);
+    await ws.write('docs/api.md', `Call \`${name}\` to add the prices.\n`);
+    await ws.write('CHANGES.txt', 'Nothing here names it.\n');
+    const result = await run(renameSymbolTool, { name, new_name: 'sumPrices' });
+    expect(result.success).toBe(true);
+    const note = result.output.split('\n').at(-1)!;
+    expect(note).toMatch(new RegExp(`^\\(${name} is still written where the rename does not reach`));
+    // The user file's comment line (3) and string line (4); the docs file; never a file that does not name it.
+    expect(note).toContain(`${project.user}:3, ${project.user}:4`);
+    expect(note).toContain('docs/api.md');
+    expect(note).not.toContain('CHANGES.txt');
+    expect(note).not.toContain(`${project.def}:`);
+  });
 });
 
 test("rename_symbol by name renames a Rust crate's re-export in lib.rs, where the name is never used", async () => {
