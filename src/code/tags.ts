@@ -173,7 +173,11 @@ function findDefinitions(
       found.push({
         def: {
           name,
-          kind: rule.symbol,
+          // `let` is a lexical declaration too, but no constant.
+          kind:
+            rule.kind === 'lexical_declaration' && source.startsWith('let', node.range().start.index)
+              ? 'variable'
+              : rule.symbol,
           line: range.start.line + 1,
           endLine: node.range().end.line + 1,
           signature,

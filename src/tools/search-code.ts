@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isSupportFile } from '../code/file-roles.js';
 import { fuzzyScore } from '../code/fuzzy.js';
 import { SYMBOL_KINDS, type SymbolKind } from '../code/languages.js';
+import type { Definition } from '../code/tags.js';
 import { codeIndexOf } from './code-index-of.js';
 import { defineTool, ok } from './tool.js';
 
@@ -12,6 +13,9 @@ const schema = z.object({
 });
 
 const MAX_RESULTS = 40;
+/** Under this many names matching every word of a query, up to SOME_AFTER matching some follow them. */
+const FEW = 5;
+const SOME_AFTER = 10;
 /** A test's, an example's or a generated file's match counts half: `createRouter` in an example after the library's. */
 const SUPPORT_WEIGHT = 0.5;
 
@@ -26,6 +30,8 @@ function stems(word: string): string[] {
 
 /** What a word found in a member's class name counts, against 1 in its own name. */
 const CONTAINER_WEIGHT = 0.6;
+/** What a word found in a definition's parameters (or bases) counts: `mount(component, options)` for "mount component". */
+const PARAMETER_WEIGHT = 0.5;
 
 /**
  * One word of several in a name: as a part of it, not scattered letters (a lone query keeps the fuzzy-finder's
@@ -44,6 +50,26 @@ export function wordScore(word: string, name: string): number {
   return best;
 }
 
+/** A word of several in the parameters (a class's bases) of a definition whose name lacks it, weighted; 0 if none. */
+function parameterScore(word: string, def: { name: string; signature: string }): number {
+  const open = def.signature.indexOf('(', Math.max(0, def.signature.indexOf(def.name)));
+  if (open < 0) return 0;
+  let best = 0;
+  for (const [identifier] of def.signature.slice(open).matchAll(/[A-Za-z_$][\w$]*/g))
+    best = Math.max(best, wordScore(word, identifier));
+  return best * PARAMETER_WEIGHT;
+}
+
+interface Hit {
+  path: string;
+  def: Definition;
+  /** The query's words matched, in the name or beside it (its class, its parameters). */
+  words: number;
+  /** Those in the name itself. */
+  inName: number;
+  score: number;
+}
+
 export const searchCodeTool = defineTool({
   name: 'search_code',
   description: 'Fuzzy-find symbol definitions by name, optionally of one kind.',
@@ -59,8 +85,8 @@ export const searchCodeTool = defineTool({
     // does, those matching some, most words first.
     const terms = args.query.split(/[\s,]+/).filter(Boolean);
     const match = terms.length === 1 ? fuzzyScore : wordScore;
-    const all = [];
-    const some = [];
+    const all: Hit[] = [];
+    const some: Hit[] = [];
     for (const [path, tags] of index.files) {
       // The project's own code before its tests, examples, docs and generated files, on a like match.
       const weight = isSupportFile(path) || tags.generated ? SUPPORT_WEIGHT : 1;
@@ -73,9 +99,12 @@ export const searchCodeTool = defineTool({
         if (inName === 0) continue;
         const scores = named
           .map((score, i) =>
-            score > 0 || terms.length === 1 || def.container === undefined
+            score > 0 || terms.length === 1
               ? score
-              : wordScore(terms[i]!, def.container) * CONTAINER_WEIGHT,
+              : Math.max(
+                  def.container === undefined ? 0 : wordScore(terms[i]!, def.container) * CONTAINER_WEIGHT,
+                  parameterScore(terms[i]!, def),
+                ),
           )
           .filter((score) => score > 0);
         const score = scores.reduce((sum, n) => sum + n, 0) * weight;
@@ -84,29 +113,42 @@ export const searchCodeTool = defineTool({
         else some.push(hit);
       }
     }
-    const partial = all.length === 0 && some.length > 0;
-    const hits = partial ? some : all;
     // Most words first, then most of them in the name itself (BlogPage before BlogPersonRelationship.page for
     // "blog page"), then the closer match.
-    hits.sort(
-      (a, b) =>
-        b.words - a.words ||
-        b.inName - a.inName ||
-        b.score - a.score ||
-        a.path.localeCompare(b.path) ||
-        a.def.line - b.def.line,
-    );
-    const lines = hits
-      .slice(0, MAX_RESULTS)
-      .map(
-        ({ path, def }) =>
-          `${path}:${def.line} ${def.kind} ${def.container ? `${def.container}.` : ''}${def.name}: ${def.signature}`,
+    const order = (a: Hit, b: Hit) =>
+      b.words - a.words ||
+      b.inName - a.inName ||
+      b.score - a.score ||
+      a.path.localeCompare(b.path) ||
+      a.def.line - b.def.line;
+    all.sort(order);
+    some.sort(order);
+    const line = ({ path, def }: Hit) =>
+      `${path}:${def.line} ${def.kind} ${def.container ? `${def.container}.` : ''}${def.name}: ${def.signature}`;
+    const lines = all.slice(0, MAX_RESULTS).map(line);
+    // Few names match every word: the best of those matching some follow, marked (what was meant may lack a word).
+    const room =
+      all.length === 0
+        ? Math.min(some.length, MAX_RESULTS)
+        : all.length < FEW
+          ? Math.min(some.length, SOME_AFTER)
+          : 0;
+    if (room > 0) {
+      lines.push(
+        all.length === 0
+          ? `(no ${args.kind ?? 'symbol'} matches all of ${terms.join(', ')}; these match some)`
+          : '(these match some of the words)',
+        ...some.slice(0, room).map(line),
       );
-    if (hits.length > MAX_RESULTS)
-      lines.push(`[${hits.length - MAX_RESULTS} more matches; refine the query]`);
-    if (partial)
-      lines.unshift(`(no ${args.kind ?? 'symbol'} matches all of ${terms.join(', ')}; these match some)`);
+    }
+    const hits = all.length + some.length;
+    const more = all.length - Math.min(all.length, MAX_RESULTS);
+    const moreSome = some.length - room;
+    if (more > 0) lines.push(`[${more} more matches; refine the query]`);
+    else if (moreSome > 0 && all.length > 0)
+      lines.push(`[${moreSome} more match some of the words; refine the query]`);
+    else if (moreSome > 0) lines.push(`[${moreSome} more matches; refine the query]`);
     if (lines.length === 0) lines.push(`(no ${args.kind ?? 'symbol'} matches ${args.query})`);
-    return ok(lines.join('\n'), { matches: hits.length }, `${hits.length} symbols match ${args.query}`);
+    return ok(lines.join('\n'), { matches: hits }, `${hits} symbols match ${args.query}`);
   },
 });

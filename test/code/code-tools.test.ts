@@ -94,13 +94,22 @@ test('search_code matches each word of a query on its own; with none matching al
     'transport.py',
     'class HTTPTransport:\n    pass\n\nclass RetryTransport:\n    pass\n\ndef retry_delay():\n    pass\n',
   );
+  // One name has both words; a few with one follow it, marked.
   const both = await run(searchCodeTool, { query: 'retry transport' });
-  expect(both.output.split('\n')).toEqual(['transport.py:4 class RetryTransport: class RetryTransport']);
+  expect(both.output.split('\n')).toEqual([
+    'transport.py:4 class RetryTransport: class RetryTransport',
+    '(these match some of the words)',
+    'transport.py:7 function retry_delay: def retry_delay()',
+    'transport.py:1 class HTTPTransport: class HTTPTransport',
+  ]);
   const some = await run(searchCodeTool, { query: 'transport, pool' });
   expect(some.output.split('\n')[0]).toBe('(no symbol matches all of transport, pool; these match some)');
   expect(some.output).toContain('HTTPTransport');
   expect((await run(searchCodeTool, { query: 'zzz qqq' })).output).toBe('(no symbol matches zzz qqq)');
 });
+
+/** A search's lines before those matching only some of its words. */
+const matchingAll = (output: string) => output.split('\n(these match some of the words)\n')[0]!.split('\n');
 
 test("search_code matches a word of several in a method's class, as a part of a name, never as scattered letters", async () => {
   await ws.write(
@@ -108,24 +117,37 @@ test("search_code matches a word of several in a method's class, as a part of a 
     'class Table:\n    def _render(self):\n        pass\n\n    def add_column(self):\n        pass\n\nclass Live:\n    def set_renderable(self):\n        pass\n',
   );
   const found = await run(searchCodeTool, { query: 'Table render' });
-  expect(found.output.split('\n')).toEqual(['table.py:2 method Table._render: def _render(self)']);
+  expect(found.output.split('\n')[0]).toBe('table.py:2 method Table._render: def _render(self)');
+  expect(found.output.split('\n')[1]).toBe('(these match some of the words)');
   // All the words in a name before some in the name and the rest in its class's.
   await ws.write('blog.py', 'class BlogPersonRelationship:\n    page = 1\n\nclass BlogPage:\n    pass\n');
   const blog = await run(searchCodeTool, { query: 'blog page' });
-  expect(blog.output.split('\n').map((line) => line.split(' ')[2])).toEqual([
+  expect(matchingAll(blog.output).map((line) => line.split(' ')[2])).toEqual([
     'BlogPage:',
     'BlogPersonRelationship.page:',
   ]);
   // A word in its other number: "dependency" in solve_dependencies.
   await ws.write('deps.py', 'def solve_dependencies():\n    pass\n');
   const solve = await run(searchCodeTool, { query: 'dependency solve' });
-  expect(solve.output.split('\n')).toEqual([
+  expect(matchingAll(solve.output)).toEqual([
     'deps.py:1 function solve_dependencies: def solve_dependencies()',
   ]);
+  // A word the name lacks may be in its parameters: mount(component, options) for "mount component", after a name
+  // with both words; a name with neither word in its parameters matches some.
+  await ws.write(
+    'render.js',
+    'let mounted_components = new WeakMap();\nexport function mount(component, options) {}\nexport function unmount(app) {}\n',
+  );
+  const mount = await run(searchCodeTool, { query: 'mount component' });
+  expect(matchingAll(mount.output)).toEqual([
+    'render.js:1 variable mounted_components: let mounted_components = new WeakMap();',
+    'render.js:2 function mount: export function mount(component, options)',
+  ]);
+  expect(mount.output).toContain('(these match some of the words)\nrender.js:3 function unmount');
   // A member none of whose words is in its own name is no match: the class itself is.
   await ws.write('effect.py', 'class ReactiveEffect:\n    def run(self):\n        pass\n');
   const effect = await run(searchCodeTool, { query: 'reactive effect' });
-  expect(effect.output.split('\n')).toEqual(['effect.py:1 class ReactiveEffect: class ReactiveEffect']);
+  expect(matchingAll(effect.output)).toEqual(['effect.py:1 class ReactiveEffect: class ReactiveEffect']);
   // "table" is in set_renderable only as scattered letters: that method matches "render" alone, after both words.
   const some = await run(searchCodeTool, { query: 'render table columns' });
   const names = some.output
