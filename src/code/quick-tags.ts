@@ -4,7 +4,14 @@
 import { isGeneratedText, isMinifiedText } from './file-roles.js';
 import type { ImportedName } from './imports.js';
 import type { LanguageSpec, SymbolKind } from './languages.js';
-import { type Definition, type FileTags, findReferences, type Import, moduleReceivers } from './tags.js';
+import {
+  type Definition,
+  type FileTags,
+  findReferences,
+  foreignModules,
+  type Import,
+  moduleReceivers,
+} from './tags.js';
 
 /** The languages a scan reads; the others are always parsed. */
 export const QUICK_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'tsx', 'javascript', 'python']);
@@ -209,7 +216,13 @@ export function quickTags(lang: LanguageSpec, source: string): FileTags | undefi
     language: lang.id,
     definitions,
     imports,
-    references: findReferences(lang, source, skip, moduleReceivers(imports, lang.id)),
+    references: findReferences(
+      lang,
+      source,
+      skip,
+      moduleReceivers(imports, lang.id),
+      foreignModules(imports, lang.id),
+    ),
     ...(isGeneratedText(source) ? { generated: true } : {}),
     quick: true,
   };

@@ -35,7 +35,7 @@ const COMMON_MEMBER_SHARE = 0.1;
 const HUB_SHARE = 1;
 
 /**
- * Methods of the languages' own collections, strings and promises: `xs.push(…)`, `s.split(…)`, `d.items()` are
+ * Methods of the languages' own collections, strings, promises and common interfaces: `xs.push(…)`, `s.split(…)`, `d.items()` are
  * almost always theirs, not a method of the project's that happens to share the name (Vue's arrayInstrumentations
  * object defines push, map, includes…). A member use of one says little.
  */
@@ -46,7 +46,12 @@ const BUILTIN_METHODS = new Set(
     'then catch finally call apply bind toString valueOf replace replaceAll split trim startsWith endsWith padStart ' +
     'padEnd toLowerCase toUpperCase charAt charCodeAt match matchAll substring test exec hasOwnProperty ' +
     'append extend insert remove index count copy items update setdefault popitem discard strip lstrip rstrip ' +
-    'startswith endswith lower upper format encode decode'
+    'startswith endswith lower upper format encode decode ' +
+    // Go's io, fmt, sort, context and sync interfaces, written by every writer, error and mutex.
+    'Write WriteString WriteByte WriteRune Read ReadByte ReadRune Close String Error Len Less Swap Unwrap Flush ' +
+    'Lock Unlock RLock RUnlock Done Err Value Deadline Seek ' +
+    // Java's Object and collections; Rust's Clone, Option, Result and iterators.
+    'equals hashCode size isEmpty contains put iterator stream clone unwrap expect iter len is_empty collect into'
   ).split(' '),
 );
 

@@ -261,6 +261,8 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 const isSpace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
 const isWord = (c: string | undefined) => c !== undefined && /[\w$]/.test(c);
 
+const EMPTY: ReadonlySet<string> = new Set();
+
 /**
  * How the name at `index` is used: bare; as a member of a module (`ns.name`, where `ns` is in `modules`), which is a
  * use of that module's top-level name; or as a member of anything else (`obj.name`). Spaces and line breaks may
@@ -271,7 +273,8 @@ function useOf(
   index: number,
   length: number,
   modules: ReadonlySet<string>,
-): 'bare' | 'module' | 'member' | 'path' | 'key' {
+  foreign: ReadonlySet<string> = EMPTY,
+): 'bare' | 'module' | 'foreign' | 'member' | 'path' | 'key' {
   let at = index - 1;
   while (at >= 0 && isSpace(source[at])) at -= 1;
   // `Type::new`, `utils::parse` (Rust, C++): an associated function or a module's name alike.
@@ -286,7 +289,24 @@ function useOf(
   // The receiver must itself be bare: `a.ns.name` is no use of the module ns.
   let before = at;
   while (before >= 0 && isSpace(source[before])) before -= 1;
-  return source[before] !== '.' && modules.has(source.slice(at + 1, end)) ? 'module' : 'member';
+  if (source[before] === '.') return 'member';
+  const receiver = source.slice(at + 1, end);
+  return foreign.has(receiver) ? 'foreign' : modules.has(receiver) ? 'module' : 'member';
+}
+
+/**
+ * The names of imported packages that cannot be the project's: Go's standard library (no dot in the path's first
+ * element: `net/http`, `fmt`). `http.ResponseWriter` is net/http's, never the project's ResponseWriter.
+ */
+export function foreignModules(imports: readonly Import[], language: LanguageId): Set<string> {
+  const names = new Set<string>();
+  if (language !== 'go') return names;
+  for (const imp of imports) {
+    if (imp.module.split('/')[0]!.includes('.')) continue;
+    const name = imp.alias ?? imp.module.split('/').pop()!;
+    if (name !== '_' && name !== '.') names.add(name);
+  }
+  return names;
 }
 
 /**
@@ -341,6 +361,7 @@ export function findReferences(
   source: string,
   skip: [number, number][],
   modules: ReadonlySet<string> = new Set(),
+  foreign: ReadonlySet<string> = EMPTY,
 ): string {
   const counts = new Map<string, number>();
   const declared = new Set<string>();
@@ -353,7 +374,12 @@ export function findReferences(
     // Names inside import and export statements are bindings, not uses.
     while (next < skip.length && skip[next]![1] <= match.index) next += 1;
     if (next < skip.length && skip[next]![0] <= match.index) continue;
-    const use = useOf(source, match.index, name.length, modules);
+    const use = useOf(source, match.index, name.length, modules, foreign);
+    // Another package's name (`http.ResponseWriter`, Go's standard library): no use of the project's.
+    if (use === 'foreign') {
+      previous = word;
+      continue;
+    }
     if (use === 'member') name = `.${name}`;
     else if (use === 'path') name = `:${name}`;
     else if (use === 'key') {
@@ -430,7 +456,13 @@ export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode):
     ),
     imports,
     ...(exports.length > 0 ? { exports } : {}),
-    references: findReferences(lang, source, skip, moduleReceivers(imports, lang.id)),
+    references: findReferences(
+      lang,
+      source,
+      skip,
+      moduleReceivers(imports, lang.id),
+      foreignModules(imports, lang.id),
+    ),
     ...(isGeneratedText(source) ? { generated: true } : {}),
   };
 }

@@ -201,6 +201,12 @@ describe('references', () => {
       { package: 1, a: 1, import: 1, var: 1, '~c': 1, cobra: 1, Command: 1 },
     ],
     [
+      "a Go standard library package: its names are none of the project's",
+      'a.go',
+      'package a\nimport (\n  "net/http"\n  j "encoding/json"\n)\nfunc f(w http.ResponseWriter) { j.Marshal(w) }\n',
+      { package: 1, a: 1, import: 1, func: 1, f: 1, w: 2, http: 1, j: 1 },
+    ],
+    [
       'no module: a member of a member',
       'a.ts',
       "import * as t from './types';\nx.t.identifier;",
