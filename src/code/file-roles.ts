@@ -49,7 +49,11 @@ const SUPPORT_DIRS = new Set([
 /** `docs_src` (FastAPI's tutorial code), `docs-site`, `examples_py`, `test-utils`: such a folder with a suffix. */
 const SUPPORT_DIR_PREFIX = /^(docs?|examples?|samples?|tests?|demos?|benchmarks?|fixtures?)[_-]/i;
 
-const isSupportDir = (dir: string) => SUPPORT_DIRS.has(dir.toLowerCase()) || SUPPORT_DIR_PREFIX.test(dir);
+/** A dot folder (`.github/actions/…`, `.storybook`, `.vitepress`, `.husky`) holds the tooling's files, not the product. */
+const isSupportDir = (dir: string) =>
+  SUPPORT_DIRS.has(dir.toLowerCase()) ||
+  SUPPORT_DIR_PREFIX.test(dir) ||
+  (dir.startsWith('.') && dir.length > 1);
 
 /** File names of tests, test configuration and generated or minified code. */
 const SUPPORT_FILES = [

@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import type { CodeIndex } from './code-index.js';
 import type { PathAlias } from './entry-points.js';
+import { PYTHON_STDLIB } from './python-stdlib.js';
 import type { Import } from './tags.js';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
@@ -64,6 +65,27 @@ export class ImportResolver {
       for (const file of this.byBase.get(posix.basename(suffix)) ?? []) {
         if ((file === suffix || file.endsWith(`/${suffix}`)) && (!best || file.length < best.length))
           best = file;
+      }
+    }
+    return best ? [best] : [];
+  }
+
+  /**
+   * The file an absolute Python import names: under a source root (the workspace's, `src/`, `python/`, a tests
+   * folder), never inside a package (a folder with an `__init__.py`): `import typing` is the standard library's,
+   * not `pydantic/typing.py`, which is `pydantic.typing`. A standard library name is the project's only at the
+   * root or in `src/`.
+   */
+  private topLevelPython(suffixes: string[]): string[] {
+    const stdlib = PYTHON_STDLIB.has(suffixes[0]!.split('/')[0]!.replace(/\.pyi?$/, ''));
+    let best: string | undefined;
+    for (const suffix of suffixes) {
+      for (const file of this.byBase.get(posix.basename(suffix)) ?? []) {
+        if (file !== suffix && !file.endsWith(`/${suffix}`)) continue;
+        const root = file === suffix ? '' : file.slice(0, -suffix.length - 1);
+        if (root !== '' && this.files.has(`${root}/__init__.py`)) continue;
+        if (stdlib && root !== '' && root !== 'src') continue;
+        if (!best || file.length < best.length) best = file;
       }
     }
     return best ? [best] : [];
@@ -131,8 +153,8 @@ export class ImportResolver {
           const named = imp.names.flatMap((n) => this.first(asModule(posix.join(target, n))));
           return named.length > 0 ? named : direct;
         }
-        const named = imp.names.flatMap((n) => this.bySuffix(asModule(`${rest}/${n}`)));
-        return named.length > 0 ? named : this.bySuffix(asModule(rest));
+        const named = imp.names.flatMap((n) => this.topLevelPython(asModule(`${rest}/${n}`)));
+        return named.length > 0 ? named : this.topLevelPython(asModule(rest));
       }
       case 'dart': {
         if (m.startsWith('dart:')) return [];

@@ -47,6 +47,8 @@ const BUILTIN_METHODS = new Set(
     'padEnd toLowerCase toUpperCase charAt charCodeAt match matchAll substring test exec hasOwnProperty ' +
     'append extend insert remove index count copy items update setdefault popitem discard strip lstrip rstrip ' +
     'startswith endswith lower upper format encode decode ' +
+    // Files and streams (Python's io, Node's streams): `sys.stdout.write(…)`, `f.read()`.
+    'write read readline readlines writelines flush close seek tell fileno isatty end pipe on once emit ' +
     // Go's io, fmt, sort, context and sync interfaces, written by every writer, error and mutex.
     'Write WriteString WriteByte WriteRune Read ReadByte ReadRune Close String Error Len Less Swap Unwrap Flush ' +
     'Lock Unlock RLock RUnlock Done Err Value Deadline Seek ' +
@@ -159,11 +161,38 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       if (list.at(-1) !== i) list.push(i);
     }
   });
+  // A name is generic when many of the project's own files define it: tests' stand-ins (a test's own `class
+  // BaseModel`) do not make pydantic's BaseModel one.
+  const supportFile = paths.map((p) => isSupportFile(p) || index.files.get(p)!.generated === true);
   const weightOf = new Float64Array(definerLists.length);
-  for (const [name, id] of nameIds)
-    weightOf[id] = nameWeight(name.replace(/^\./, ''), definerLists[id]!.length, name.startsWith('.'));
+  for (const [name, id] of nameIds) {
+    const list = definerLists[id]!;
+    const own = list.filter((i) => !supportFile[i]).length;
+    weightOf[id] = nameWeight(name.replace(/^\./, ''), own > 0 ? own : list.length, name.startsWith('.'));
+  }
 
   const resolver = new ImportResolver(index);
+  const packageInits = Uint8Array.from(paths, (p) =>
+    p === '__init__.py' || p.endsWith('/__init__.py') ? 1 : 0,
+  );
+  /** How many public names a file defines at its top level. */
+  const publicCount = (file: string) =>
+    index.files.get(file)?.definitions.filter((d) => !d.container && !d.name.startsWith('_')).length ?? 0;
+  /** Per file, the names it defines at its top level (built when first asked). */
+  const topLevel = new Map<string, Set<string>>();
+  const definesName = (file: string, name: string) => {
+    let names = topLevel.get(file);
+    if (!names) {
+      names = new Set(
+        index.files
+          .get(file)
+          ?.definitions.filter((d) => !d.container)
+          .map((d) => d.name),
+      );
+      topLevel.set(file, names);
+    }
+    return names.has(name);
+  };
   const position = new Map(paths.map((p, i) => [p, i]));
   const offsets = new Int32Array(n + 1);
   const targets: number[] = [];
@@ -176,18 +205,29 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     const tags = index.files.get(p)!;
     const imported = new Map<number, number>();
     const bound = new Set<string>();
+    const passedOn = new Set<string>();
     const references = new Map<string, number>();
     forEachReference(tags, (name, count) => references.set(name, count));
     for (const imp of tags.imports) {
       const files = resolver.resolve(p, imp, tags.language);
       if (files.length === 0) continue;
       // A barrel's re-export or a type-only import passes names along; the code that uses them depends more.
-      const passing = imp.reexport || imp.typeOnly === true;
+      // A package's __init__.py passes on what it imports, at run time or only for type checkers: each name is
+      // its API, used at least once, and `from .main import *` gives as many as main.py defines.
+      const packageInit = packageInits[from] === 1;
+      const passing = imp.reexport || imp.typeOnly === true || packageInit;
       let uses = 0;
       for (const local of localNames(imp, tags.language)) {
         bound.add(local);
-        uses += Math.sqrt(references.get(local) ?? 0);
+        uses += Math.sqrt(Math.max(packageInit ? 1 : 0, references.get(local) ?? 0));
       }
+      if (packageInit && imp.bindings.some((b) => b.name === '*'))
+        uses += Math.sqrt(Math.max(1, ...files.map((file) => publicCount(file))));
+      // A name taken from a file that only passes it on (a package's __init__.py, a barrel) is also a use of the
+      // name, reaching the files defining it: `from pydantic import BaseModel` depends on pydantic/main.py.
+      for (const b of imp.bindings)
+        if (b.name !== '*' && !b.alias && !files.some((file) => definesName(file, b.name)))
+          passedOn.add(b.name);
       const weight = (passing ? IMPORT_WEIGHT * 0.2 : IMPORT_WEIGHT) * (1 + uses);
       for (const file of files) {
         const to = position.get(file);
@@ -216,7 +256,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
         link(`.${name.slice(1)}`, count);
       } else if (name.startsWith("'"))
         asProperty.set(name.slice(1), (asProperty.get(name.slice(1)) ?? 0) + 1);
-      else if (!name.startsWith('~') && !bound.has(name)) link(name, count);
+      else if (!name.startsWith('~') && (!bound.has(name) || passedOn.has(name))) link(name, count);
     }
     offsets[from + 1] = targets.length;
   });

@@ -13,6 +13,7 @@ import {
 } from '../../src/code/entry-points.js';
 import { isSupportFile } from '../../src/code/file-roles.js';
 import { loadRepoMap } from '../../src/code/map-cache.js';
+import { ImportResolver } from '../../src/code/module-graph.js';
 import { rankFiles } from '../../src/code/rank.js';
 import { buildRepoMap, renderFile } from '../../src/code/repo-map.js';
 import type { Definition, FileTags } from '../../src/code/tags.js';
@@ -114,6 +115,9 @@ describe('support files', () => {
     ['website/src/pages/index.tsx', true],
     ['packages/test-utils/src/render.ts', true],
     ['playground/src/App.vue', true],
+    // A dot folder is tooling: FastAPI's GitHub actions' scripts.
+    ['.github/actions/people/app/main.py', true],
+    ['.storybook/preview.ts', true],
     ['src/testing-library.ts', false],
     ['src/docstring.py', false],
     ['src/examples.ts', false],
@@ -220,5 +224,49 @@ describe('the map cache', () => {
     const changed = await loadRepoMap(root, { cacheDir }, 2000, '');
     expect(changed.parsed).toBe(1);
     expect(changed.map.text).toContain('isString');
+  });
+});
+
+describe('Python package whose __init__.py re-exports its API for type checkers (pydantic)', () => {
+  const files: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "pkg"\n',
+    'pkg/__init__.py':
+      "from typing import TYPE_CHECKING\nfrom .version import VERSION, check\n\ncheck(VERSION)\ncheck(VERSION)\n\nif TYPE_CHECKING:\n    from .main import *\n    from .fields import Field\n\n__all__ = ['BaseModel', 'Field', 'VERSION']\n",
+    'pkg/version.py': "VERSION = '1'\n\n\ndef check(version):\n    return version\n",
+    // Named like the standard library's module, which every file imports: `import typing` is never this file.
+    'pkg/typing.py': 'def get_origin(tp):\n    return tp\n',
+    'pkg/main.py':
+      "import typing\nfrom .fields import Field\n\n\nclass BaseModel:\n    def model_dump(self) -> typing.Any:\n        return {}\n\n\ndef create_model():\n    return BaseModel\n\n\n__all__ = ['BaseModel', 'create_model']\n",
+    'pkg/fields.py': 'import typing\n\n\nclass Field:\n    default: typing.Any = None\n',
+    'pkg/utils.py': 'import typing\n\n\ndef helper(x: typing.Any):\n    return x\n',
+  };
+  // Tests use the API through the package, and some define stand-ins of their own named like it.
+  for (let i = 0; i < 7; i++)
+    files[`tests/test_${i}.py`] =
+      i % 2 === 0
+        ? 'from pkg import BaseModel\n\n\ndef test_dump():\n    BaseModel().model_dump()\n    BaseModel().model_dump()\n'
+        : 'class BaseModel:\n    pass\n\n\ndef test_stand_in():\n    BaseModel()\n';
+  let index: CodeIndex;
+  beforeAll(async () => {
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(path.join(dir, 'pydantic', path.dirname(file)), { recursive: true });
+      await writeFile(path.join(dir, 'pydantic', file), content);
+    }
+    index = await loadCodeIndex(path.join(dir, 'pydantic'));
+  });
+
+  test('`import typing` is the standard library, not pkg/typing.py, which is pkg.typing', () => {
+    const resolver = new ImportResolver(index);
+    const imp = index.files.get('pkg/main.py')!.imports.find((i) => i.module === 'typing')!;
+    expect(resolver.resolve('pkg/main.py', imp, 'python')).toEqual([]);
+  });
+
+  test('the modules __init__.py re-exports, and the class the tests use through it, rank above the version', () => {
+    const ranked = rankFiles(index).map((r) => r.path);
+    expect(ranked[0]).toBe('pkg/__init__.py');
+    expect(ranked.indexOf('pkg/main.py')).toBeLessThan(ranked.indexOf('pkg/version.py'));
+    expect(ranked.indexOf('pkg/fields.py')).toBeLessThan(ranked.indexOf('pkg/version.py'));
+    // The files importing the standard library's typing give pkg/typing.py nothing.
+    expect(ranked.indexOf('pkg/typing.py')).toBeGreaterThan(ranked.indexOf('pkg/version.py'));
   });
 });
