@@ -61,6 +61,8 @@ const SUPPORT_FILES = [
   /^test_.*\.py$/,
   /_test\.(py|go|dart)$/,
   /^conftest\.py$/,
+  // date-fns keeps each function's tests beside it: src/addDays/test.ts.
+  /^(tests?|spec|benchmark)\.[cm]?[jt]sx?$/,
   /Tests?\.java$/,
   /\.min\.[cm]?js$/,
   /[._-]generated\.[^.]+$/,

@@ -1,7 +1,9 @@
 // get_project_overview's analysis: the README's opening section, the top-level layout with file counts, entry
 // points, and a short repo map (signatures of the most referenced files) as the key modules.
+import { existsSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { loadCodeIndex } from '../code/code-index.js';
-import { findProjectEntries } from '../code/entry-points.js';
+import { findProjectEntries, resolveScriptEntry } from '../code/entry-points.js';
 import { isSupportFile } from '../code/file-roles.js';
 import { buildRepoMap } from '../code/repo-map.js';
 import { type ProjectScan, prop } from './scan.js';
@@ -151,16 +153,28 @@ function subdirs(files: readonly string[], dir: string): string {
 async function entryPoints(scan: ProjectScan): Promise<string[]> {
   const out: string[] = [];
   const pkg = await scan.readJson('package.json');
+  const files = new Set(scan.files);
+  // A declared file the build makes (date-fns' main is index.cjs) is named with the source it is built from.
+  const declared = (value: string, why: string) => {
+    const file = posix.normalize(value);
+    // A walk cut short may have missed it.
+    if (files.has(file) || (scan.truncated && existsSync(join(scan.root, file)))) return `${file} (${why})`;
+    const source = resolveScriptEntry('', file, files, false);
+    if (source) return `${source} (${why}, built to ${file})`;
+    const likely = resolveScriptEntry('', file, files);
+    return `${file} (${why}; built, not in the repository${likely ? `; its source is likely ${likely}` : ''})`;
+  };
   for (const key of ['main', 'module', 'types']) {
     const value = pkg?.[key];
-    if (typeof value === 'string') out.push(`${value} (package.json ${key})`);
+    if (typeof value === 'string') out.push(declared(value, `package.json ${key}`));
   }
   const bin = pkg?.bin;
-  if (typeof bin === 'string') out.push(`${bin} (package.json bin)`);
+  if (typeof bin === 'string') out.push(declared(bin, 'package.json bin'));
   else if (typeof bin === 'object' && bin !== null)
-    for (const [name, file] of Object.entries(bin)) out.push(`${String(file)} (package.json bin: ${name})`);
+    for (const [name, file] of Object.entries(bin))
+      out.push(declared(String(file), `package.json bin: ${name}`));
   const exported = prop(pkg, 'exports', '.');
-  if (typeof exported === 'string') out.push(`${exported} (package.json exports)`);
+  if (typeof exported === 'string') out.push(declared(exported, 'package.json exports'));
   const pyproject = (await scan.read('pyproject.toml')) ?? '';
   const scriptsBlock = /^\[project\.scripts\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
   for (const m of scriptsBlock.matchAll(/^\s*([\w.-]+)\s*=\s*["']([^"']+)["']/gm))

@@ -118,6 +118,9 @@ describe('support files', () => {
     // A dot folder is tooling: FastAPI's GitHub actions' scripts.
     ['.github/actions/people/app/main.py', true],
     ['.storybook/preview.ts', true],
+    ['src/addDays/test.ts', true],
+    ['src/addDays/index.ts', false],
+    ['src/testing.ts', false],
     ['src/testing-library.ts', false],
     ['src/docstring.py', false],
     ['src/examples.ts', false],

@@ -339,9 +339,23 @@ describe('get_project_overview', () => {
     expect(output).not.toContain('npm ci');
     expect(output).toContain('src/ 5 files');
     expect(output).not.toMatch(/^ {2}dist\/ /m);
-    expect(output).toContain('dist/cli.js (package.json bin: shop)');
+    // The bin is built (ignored by git): named with the source it is built from.
+    expect(output).toContain('src/cli.ts (package.json bin: shop, built to dist/cli.js)');
     expect(output).toMatch(
       /key modules[^\n]*\n[\s\S]*src\/order-store\.ts:\n\s+\d+│ export class OrderStore/,
+    );
+  });
+
+  it("names a declared entry the build makes as such, with its likely source (date-fns' index.cjs)", async () => {
+    const w = await project({
+      'package.json': JSON.stringify({ name: 'date-fns', main: 'index.cjs', module: 'index.js' }),
+      'src/index.ts': "export * from './addDays/index.js';\n",
+      'src/addDays/index.ts':
+        'export function addDays(date: Date, amount: number): Date {\n  return date;\n}\n',
+    });
+    const { output } = await getProjectOverviewTool.execute({ path: '.' }, w.ctx);
+    expect(output).toContain(
+      'entry points:\n  index.cjs (package.json main; built, not in the repository; its source is likely src/index.ts)\n  index.js (package.json module; built',
     );
   });
 
