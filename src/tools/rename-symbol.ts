@@ -113,7 +113,8 @@ async function stillWritten(
   name: string,
   files: readonly { path: string; after: string }[],
 ): Promise<string | undefined> {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g');
+  // A part of a path (`'../constructFrom/index.ts'`, date-fns' folder per function) names no symbol.
+  const word = new RegExp(`(?<![\\w$/])${name.replace(/[$]/g, '\\$')}(?![\\w$/])`, 'g');
   const lines: string[] = [];
   for (const file of files)
     for (const match of file.after.matchAll(word)) {

@@ -64,6 +64,20 @@ describe.each(['typescript', 'python', 'dart'])('rename_symbol in %s', (lang) =>
   });
 });
 
+test("rename_symbol's note leaves out the old name as a part of a path: date-fns' folder per function", async () => {
+  await ws.write('src/addDays/index.ts', 'export function addDays(n: number): number {\n  return n;\n}\n');
+  await ws.write(
+    'src/addWeeks/index.ts',
+    "import { addDays } from '../addDays/index.js';\n\n// addDays, seven times\nexport const addWeeks = (n: number) => addDays(n * 7);\n",
+  );
+  const result = await run(renameSymbolTool, { name: 'addDays', new_name: 'plusDays' });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/addWeeks/index.ts')).toContain("import { plusDays } from '../addDays/index.js';");
+  expect(result.output.split('\n').at(-1)).toBe(
+    '(addDays is still written where the rename does not reach (comments, strings, docs, same-named symbols): src/addWeeks/index.ts:3; update those that mean this symbol)',
+  );
+});
+
 test("rename_symbol by name renames a Rust crate's re-export in lib.rs, where the name is never used", async () => {
   await ws.write('Cargo.toml', '[package]\nname = "searcher"\n');
   await ws.write(
