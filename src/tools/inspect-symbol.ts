@@ -2,9 +2,11 @@
 // by the file's language service when it has one, else by the name-based search).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
+import { isSupportFile } from '../code/file-roles.js';
 import { bindingAt } from '../code/language/position.js';
 import { languageOf } from '../code/languages.js';
 import { definitionsOf, findProjectReferences } from '../code/references.js';
+import type { Definition } from '../code/tags.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
@@ -67,9 +69,13 @@ export const inspectSymbolTool = defineTool({
     const index = await codeIndexOf(ctx);
     const file = args.path === undefined ? undefined : await indexPath(ctx, args.path);
     const [container, member] = args.name.includes('.') ? args.name.split('.', 2) : [undefined, args.name];
-    const defs = definitionsOf(index, member!, file).filter(
-      (d) => !container || d.def.container === container,
-    );
+    // The type or function before same-named methods (gin's Engine struct before a validator's Engine()), the
+    // project's code before its tests.
+    const order = (d: { path: string; def: Definition }) =>
+      (d.def.container !== undefined || d.def.kind === 'method' ? 2 : 0) + (isSupportFile(d.path) ? 1 : 0);
+    const defs = definitionsOf(index, member!, file)
+      .filter((d) => !container || d.def.container === container)
+      .sort((a, b) => order(a) - order(b));
     if (defs.length === 0)
       return fail(`no definition of ${args.name}${file ? ` in ${file}` : ''}; try search_code`);
     const exact = await serviceUses(ctx, member!, defs.slice(0, 10));

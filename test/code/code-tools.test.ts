@@ -171,6 +171,23 @@ test("search_code lists the project's own definitions before a test's or an exam
   ]);
 });
 
+test("inspect_symbol lists a type before same-named methods, and the project's code before its tests (gin's Engine)", async () => {
+  await ws.write('go.mod', 'module example.com/gin\n\ngo 1.22\n');
+  await ws.write(
+    'binding/validator.go',
+    'package binding\n\ntype defaultValidator struct{}\n\n// Engine returns the validator engine.\nfunc (v *defaultValidator) Engine() any { return nil }\n',
+  );
+  await ws.write('engine_test.go', 'package gin\n\ntype Engine struct{ fake bool }\n');
+  await ws.write('gin.go', "package gin\n\n// Engine is the framework's instance.\ntype Engine struct{}\n");
+  const result = await run(inspectSymbolTool, { name: 'Engine' });
+  const heads = result.output.split('\n').filter((line) => / at /.test(line));
+  expect(heads).toEqual([
+    'type Engine at gin.go:4-4',
+    'type Engine at engine_test.go:3-3',
+    'method Engine at binding/validator.go:6-6',
+  ]);
+});
+
 test('inspect_symbol counts by name, and says so, when the language service does not answer within the budget', async () => {
   await ws.write('src/core.ts', 'export function coreRun() {}\n');
   await ws.write('src/user.ts', "import { coreRun } from './core';\ncoreRun();\n");
