@@ -50,14 +50,57 @@ export function mayStillExport(path: string, text: string, name: string): boolea
       new RegExp(`\\bexport\\b[^;\\n]*[\\s{,*]${n}\\b`).test(text) ||
       new RegExp(`\\bexports\\s*=|\\bexports\\.${n}\\b|\\bexports\\[`).test(text)
     );
-  if (PYTHON.test(path))
+  if (PYTHON.test(path)) {
+    // A docstring's example (`from pydantic import BaseModel, computed_field`) or a comment binds nothing.
+    const code = withoutPythonStrings(text);
     return (
-      /^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*/m.test(text) ||
-      /^(?:async[ \t]+)?def[ \t]+__getattr__\b/m.test(text) ||
+      /^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*/m.test(code) ||
+      /^(?:async[ \t]+)?def[ \t]+__getattr__\b/m.test(code) ||
       new RegExp(
         `^[ \\t]*(?:(?:async[ \\t]+)?def|class)[ \\t]+${n}\\b|^[ \\t]*${n}[ \\t]*(?::[^=\\n]*)?=(?!=)|\\bimport\\b[^\\n#]*\\b${n}\\b|\\bas[ \\t]+${n}\\b|^[ \\t]*${n}[ \\t]*[,)]?[ \\t]*$|,[ \\t]*${n}[ \\t]*[,)=]`,
         'm',
-      ).test(text)
+      ).test(code)
     );
+  }
   return true;
+}
+
+/** A Python string (triple-quoted ones too, an unterminated one to the end) or a comment. */
+const PYTHON_STRING_OR_COMMENT =
+  /("""|''')[\s\S]*?(?:\1|$(?![\s\S]))|#[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
+
+/** Python text with its strings and comments blanked, line breaks kept. */
+export function withoutPythonStrings(text: string): string {
+  return text.replace(PYTHON_STRING_OR_COMMENT, (match) => match.replace(/[^\n]/g, ' '));
+}
+
+/**
+ * Where a Python module's `__all__` still lists one of `names` its text no longer binds (pydantic's fields.py after
+ * `computed_field` was renamed): `from module import *` fails there. 1-based line and column of the string.
+ */
+export function staleAllEntries(
+  path: string,
+  text: string,
+  names: readonly string[],
+): { name: string; line: number; column: number }[] {
+  if (!PYTHON.test(path) || names.length === 0) return [];
+  const head = /^__all__[ \t]*(?::[^=\n]*)?=[ \t]*/m.exec(text);
+  if (!head) return [];
+  const start = head.index + head[0].length;
+  let end = text.indexOf('\n', start);
+  const open = text[start];
+  if (open === '(' || open === '[') {
+    const close = text.indexOf(open === '(' ? ')' : ']', start);
+    end = close < 0 ? text.length : close;
+  }
+  if (end < 0) end = text.length;
+  const found: { name: string; line: number; column: number }[] = [];
+  for (const name of names) {
+    const entry = new RegExp(`(['"])${escapeDollar(name)}\\1`).exec(text.slice(start, end));
+    if (!entry || mayStillExport(path, text, name)) continue;
+    const at = start + entry.index;
+    const before = text.slice(0, at);
+    found.push({ name, line: before.split('\n').length, column: at - before.lastIndexOf('\n') });
+  }
+  return found;
 }

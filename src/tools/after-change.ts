@@ -2,7 +2,7 @@
 // errors only: those before the change are subtracted), within 2 s once the service has loaded: in the files it
 // touched, and in the files still naming what it took away (an export, a module it deleted or moved).
 import { promises as fs } from 'node:fs';
-import { removedExports } from '../code/exported-names.js';
+import { removedExports, staleAllEntries } from '../code/exported-names.js';
 import type { Diagnostic, LanguageService } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
@@ -161,6 +161,19 @@ async function introduced(ctx: ToolContext, touched: readonly Relative[]): Promi
       ),
     ].slice(0, MAX_REMOVED);
     if (removed.length === 0) continue;
+    // A Python module's `__all__` still listing a name it took away: `from module import *` fails.
+    for (const f of files)
+      if (!f.removed && f.before !== undefined)
+        // The service may have said so itself.
+        for (const stale of staleAllEntries(f.path, f.after, removedExports(f.path, f.before, f.after)))
+          if (!errors.some((e) => e.path === f.path && e.line === stale.line))
+            errors.push({
+              path: f.path,
+              line: stale.line,
+              column: stale.column,
+              severity: 'error',
+              message: `__all__ lists ${stale.name}, which this module no longer defines`,
+            });
     const gone = files.some((f) => f.removed)
       ? 'which this change removed'
       : 'which this change no longer exports';

@@ -55,6 +55,13 @@ describe('mayStillExport: a name the text may still give importers, so an import
     // The name is gone: an import of it is broken.
     ['cells.py', 'def cell_width(text):\n    pass\n\ntotal = cell_len(x) + 1\n', 'cell_len', false],
     ['units.ts', 'export function feetToMetres() {}\nconst m = toMetres();\n', 'toMetres', false],
+    // A docstring's example, a string in __all__ and a comment bind nothing (pydantic's fields.py).
+    [
+      'fields.py',
+      '__all__ = \'Field\', \'computed_field\'\n\ndef computed_property():\n    """Usage:\n\n    from pydantic import BaseModel, computed_field\n    """\n\n# import computed_field\nx = \'\\nfrom a import computed_field\'\n',
+      'computed_field',
+      false,
+    ],
     // Still given, by means exportedNames does not read.
     ['cells.py', 'from ._widths import cell_len\n', 'cell_len', true],
     ['cells.py', 'from ._widths import (\n    set_size,\n    cell_len\n)\n', 'cell_len', true],

@@ -410,3 +410,28 @@ test('components naming an export the change took away are named as not checked'
     '(components naming subtitle, which this change no longer exports, are not checked: no language service here reads them: vue/Card.vue)',
   );
 });
+
+test("a Python module's __all__ still listing a name it took away is an error; a docstring's example import keeps no name (pydantic's fields.py)", async () => {
+  await ws.write('pyd/__init__.py', '');
+  await ws.write('pyd/main.py', 'from .fields import computed_field\n');
+  const service: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
+  const languages = {
+    forFile: async (file: string) => (file.endsWith('.py') ? service : undefined),
+    changed: () => {},
+  } as unknown as LanguageServices;
+  const body = (name: string) =>
+    `def ${name}():\n    """Usage:\n\n    from pyd import computed_field\n    """\n`;
+  await ws.write('pyd/fields.py', `__all__ = 'Field', 'computed_field'\n\n${body('computed_property')}`);
+  const result = await afterEdit(
+    languages,
+    'pyd/fields.py',
+    `__all__ = 'Field', 'computed_field'\n\n${body('computed_field')}`,
+    `__all__ = 'Field', 'computed_field'\n\n${body('computed_property')}`,
+  );
+  expect(result.output.split('\n')).toEqual([
+    'edited',
+    '2 new errors after this change:',
+    '  pyd/fields.py:1:20: __all__ lists computed_field, which this module no longer defines',
+    "  pyd/main.py:1:21: '.fields' (pyd/fields.py) no longer exports computed_field; it exports computed_property now",
+  ]);
+});
