@@ -406,7 +406,7 @@ export async function withNewErrors(
       : undefined;
   const { errors, note } =
     checked.length > 0 ? await introduced(ctx, checked) : { errors: [], note: undefined };
-  const notes = [skipped, note].filter((n) => n !== undefined);
+  const notes = [skipped, note, await unserved(ctx, checked)].filter((n) => n !== undefined);
   const output = [result.output, ...notes].join('\n');
   if (errors.length === 0) return notes.length > 0 ? { ...result, output } : result;
   const count = `${errors.length} new error${errors.length === 1 ? '' : 's'}`;
@@ -417,6 +417,24 @@ export async function withNewErrors(
     // The user sees them too: counted on the summary line, the first few under the diff.
     display: withErrors(result.display ?? result.output.split('\n')[0] ?? '', count, errors),
   };
+}
+
+/**
+ * For the changed files no language service reads here (Go without gopls): where that language's code still names a
+ * definition the change took away, as a note (unserved-check.ts); undefined when there is nothing to say.
+ */
+async function unserved(ctx: ToolContext, files: readonly Relative[]): Promise<string | undefined> {
+  const alone: Relative[] = [];
+  for (const file of files)
+    if (!(await ctx.languages?.forFile(file.path).catch(() => undefined))) alone.push(file);
+  if (alone.length === 0) return undefined;
+  try {
+    const { unservedNote } = await import('./unserved-check.js');
+    return await unservedNote(ctx, alone);
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return undefined;
+  }
 }
 
 function withErrors(display: string, count: string, errors: readonly Diagnostic[]): string {

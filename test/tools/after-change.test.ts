@@ -2,9 +2,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Diagnostic, LanguageService, LanguageServices } from '../../src/code/language/service.js';
+import { languageOf } from '../../src/code/languages.js';
 import { withNewErrors } from '../../src/tools/after-change.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
 import { ok } from '../../src/tools/tool.js';
+import { removedDefinitions } from '../../src/tools/unserved-check.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
 let ws: TestWorkspace;
@@ -435,3 +437,48 @@ test("a Python module's __all__ still listing a name it took away is an error; a
     "  pyd/main.py:1:21: '.fields' (pyd/fields.py) no longer exports computed_field; it exports computed_property now",
   ]);
 });
+
+test("a change to a file no language service reads here names the places that language's code still names what it took away (gin without gopls)", async () => {
+  const before = 'package gin\n\nfunc filterFlags(s string) string {\n\treturn s\n}\n';
+  const after = 'package gin\n\nfunc stripFlags(s string) string {\n\treturn s\n}\n';
+  await ws.write('gin/utils.go', after);
+  await ws.write('gin/context.go', 'package gin\n\nfunc ct() string {\n\treturn filterFlags("a")\n}\n');
+  await ws.write('gin/notes.md', 'filterFlags, in prose\n');
+  await ws.write('gin/other.ts', 'export const filterFlags = 1;\n');
+  const none = { forFile: async () => undefined, changed: () => {} } as unknown as LanguageServices;
+  const result = await afterEdit(none, 'gin/utils.go', before, after);
+  expect(result.output.split('\n')).toEqual([
+    'edited',
+    '(no language service checks .go files here (gopls is not on PATH): 1 place in 1 file still names filterFlags, which this change removed: gin/context.go:4; found by name, so some may be other symbols of that name: update those that use it)',
+  ]);
+  // Nothing taken away: nothing said.
+  const same = await afterEdit(none, 'gin/utils.go', after, after.replace('return s', 'return s + ""'));
+  expect(same.output).toBe('edited');
+});
+
+test.each([
+  [
+    'a.go',
+    'package a\n\nfunc Run() {}\nfunc (c *C) Get() {}\nfunc (c *C) HandleRequest() {}\n',
+    'package a\n',
+    ['Run', 'HandleRequest'],
+  ],
+  [
+    'a.rs',
+    'pub fn parse() {}\nimpl S {\n    pub fn bytes(&self) {}\n    pub fn binary_byte_offset(&self) {}\n}\n',
+    'impl S {}\n',
+    ['parse', 'binary_byte_offset'],
+  ],
+  [
+    'A.java',
+    'class A {\n  void findPetTypes() {}\n  void get() {}\n}\n',
+    'class B {}\n',
+    ['A', 'findPetTypes'],
+  ],
+  ['a.go', 'package a\n\nfunc Run() {}\n', 'package a\n\nfunc Run() { x() }\n', []],
+])(
+  'removedDefinitions(%s): top-level names and specific member names the text no longer defines',
+  (file, before, after, expected) => {
+    expect(removedDefinitions(languageOf(file)!, before, after)).toEqual(expected);
+  },
+);

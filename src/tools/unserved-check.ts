@@ -1,0 +1,109 @@
+// The check after a change to a file no language service reads here (Go without gopls, Rust without
+// rust-analyzer, Java without jdtls): the definitions the change took away, and the places in that language's code
+// still naming them. By name only, so a note, never errors: the change is not reported clean when it broke callers.
+import path from 'node:path';
+import { pathServers } from '../code/language/lsp-servers.js';
+import { indexLanguageOf, type LanguageSpec, languageOf } from '../code/languages.js';
+import { extractTags, type FileTags } from '../code/tags.js';
+import { SKIPPED_DIRS } from '../project/file-walk.js';
+import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
+import type { ToolContext } from './tool.js';
+
+/** A changed file, workspace-relative, with its texts. */
+export interface UnservedFile {
+  path: string;
+  before: string | undefined;
+  after: string;
+  removed?: boolean;
+}
+
+/** Most names looked for, and places named in the note. */
+const MAX_NAMES = 10;
+const MAX_PLACES = 8;
+/** A member's name shorter than this (`run`, `get`) is everywhere: not looked for. */
+const MIN_MEMBER_NAME = 6;
+
+/** The names `before` defined and `after` does not: top-level ones, and members with specific names. */
+export function removedDefinitions(lang: LanguageSpec, before: string, after: string | undefined): string[] {
+  const names = (tags: FileTags) => new Set(tags.definitions.map((d) => d.name));
+  const was = extractTags(lang, before);
+  const now = after === undefined ? new Set<string>() : names(extractTags(lang, after));
+  const gone = was.definitions.filter(
+    (d) =>
+      !now.has(d.name) &&
+      ((d.container === undefined && d.kind !== 'method') || d.name.length >= MIN_MEMBER_NAME),
+  );
+  return [...new Set(gone.map((d) => d.name))];
+}
+
+/** The note for the changed files no service checked, or undefined when they took nothing away still named. */
+export async function unservedNote(
+  ctx: ToolContext,
+  files: readonly UnservedFile[],
+): Promise<string | undefined> {
+  const notes: string[] = [];
+  for (const file of files) {
+    const lang = indexLanguageOf(file.path);
+    // Components (.vue, .svelte) are named by the check of their scripts' language; nothing parses the rest.
+    if (!lang || lang !== languageOf(file.path) || file.before === undefined) continue;
+    let removed: string[];
+    try {
+      removed = removedDefinitions(lang, file.before, file.removed ? undefined : file.after).slice(
+        0,
+        MAX_NAMES,
+      );
+    } catch {
+      continue;
+    }
+    if (removed.length === 0) continue;
+    const places = await namedAt(ctx, removed, (p) => indexLanguageOf(p)?.id === lang.id);
+    if (places.length === 0) continue;
+    const extension = path.extname(file.path).toLowerCase();
+    const server = pathServers.find((s) => s.extensions.includes(extension));
+    const why = server
+      ? `no language service checks ${extension} files here (${server.command[0]} is not on PATH)`
+      : `no language service checks ${extension} files here`;
+    const shown = places.slice(0, MAX_PLACES).join(', ');
+    const more = places.length > MAX_PLACES ? ` and ${places.length - MAX_PLACES} more` : '';
+    const what = file.removed ? 'which this change removed with the file' : 'which this change removed';
+    const inFiles = new Set(places.map((p) => p.slice(0, p.lastIndexOf(':')))).size;
+    const count = `${places.length} place${places.length === 1 ? '' : 's'} in ${inFiles} file${inFiles === 1 ? '' : 's'}`;
+    notes.push(
+      `(${why}: ${count} still name${places.length === 1 ? 's' : ''} ${removed.join(', ')}, ${what}: ${shown}${more}; found by name, so some may be other symbols of that name: update those that use it)`,
+    );
+  }
+  return notes.length > 0 ? notes.join('\n') : undefined;
+}
+
+/** `path:line` of each line naming one of `names` as a word, in the files `keep` accepts. */
+async function namedAt(
+  ctx: ToolContext,
+  names: readonly string[],
+  keep: (path: string) => boolean,
+): Promise<string[]> {
+  const found: string[] = [];
+  const skipped = [...SKIPPED_DIRS].map((dir) => `--glob=!**/${dir}/**`);
+  const argv = [
+    ...RG_BASE_ARGS,
+    ...skipped,
+    '--line-number',
+    '--with-filename',
+    '--no-heading',
+    '--word-regexp',
+    '--fixed-strings',
+    '--max-count=20',
+    ...names.flatMap((n) => ['-e', n]),
+    '--',
+    '.',
+  ];
+  await runRipgrep(await bundledRgPath(), argv, {
+    cwd: ctx.workspace.root,
+    signal: ctx.signal,
+    onLine: (data, start, end) => {
+      const line = data.toString('utf8', start, end);
+      const match = /^(?:\.\/)?(.+?):(\d+):/.exec(line);
+      if (match && keep(match[1]!)) found.push(`${match[1]}:${match[2]}`);
+    },
+  });
+  return found.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
