@@ -77,6 +77,19 @@ export class ImportResolver {
    * root or in `src/`.
    */
   private topLevelPython(suffixes: string[]): string[] {
+    const key = suffixes[0]!;
+    let found = this.pythonTopLevel.get(key);
+    if (!found) {
+      found = this.findTopLevelPython(suffixes);
+      this.pythonTopLevel.set(key, found);
+    }
+    return found.length === 0 ? [] : [...found];
+  }
+
+  /** Absolute Python modules already looked up, by their first suffix: many files import the same ones. */
+  private readonly pythonTopLevel = new Map<string, string[]>();
+
+  private findTopLevelPython(suffixes: string[]): string[] {
     const stdlib = PYTHON_STDLIB.has(suffixes[0]!.split('/')[0]!.replace(/\.pyi?$/, ''));
     let best: string | undefined;
     for (const suffix of suffixes) {

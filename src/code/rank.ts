@@ -140,7 +140,7 @@ export interface RankInput {
   packageEntryPoints: string[];
 }
 
-function buildGraph(index: CodeIndex, paths: string[]): Graph {
+function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array): Graph {
   const n = paths.length;
   const nameIds = new Map<string, number>();
   const definerLists: number[][] = [];
@@ -163,7 +163,6 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
   });
   // A name is generic when many of the project's own files define it: tests' stand-ins (a test's own `class
   // BaseModel`) do not make pydantic's BaseModel one.
-  const supportFile = paths.map((p) => isSupportFile(p) || index.files.get(p)!.generated === true);
   const weightOf = new Float64Array(definerLists.length);
   for (const [name, id] of nameIds) {
     const list = definerLists[id]!;
@@ -178,21 +177,12 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
   /** How many public names a file defines at its top level. */
   const publicCount = (file: string) =>
     index.files.get(file)?.definitions.filter((d) => !d.container && !d.name.startsWith('_')).length ?? 0;
-  /** Per file, the names it defines at its top level (built when first asked). */
-  const topLevel = new Map<string, Set<string>>();
-  const definesName = (file: string, name: string) => {
-    let names = topLevel.get(file);
-    if (!names) {
-      names = new Set(
-        index.files
-          .get(file)
-          ?.definitions.filter((d) => !d.container)
-          .map((d) => d.name),
-      );
-      topLevel.set(file, names);
-    }
-    return names.has(name);
+  /** Whether the file defines `name` where an import can take it (its top level, exported). */
+  const definesName = (file: number, name: string) => {
+    const id = nameIds.get(name);
+    return id !== undefined && holds(definerLists[id]!, file);
   };
+
   const position = new Map(paths.map((p, i) => [p, i]));
   const offsets = new Int32Array(n + 1);
   const targets: number[] = [];
@@ -205,7 +195,8 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
     const tags = index.files.get(p)!;
     const imported = new Map<number, number>();
     const bound = new Set<string>();
-    const passedOn = new Set<string>();
+    /** Names taken from files that only pass them on (made when the file has one). */
+    let passedOn: Set<string> | undefined;
     const references = new Map<string, number>();
     forEachReference(tags, (name, count) => references.set(name, count));
     for (const imp of tags.imports) {
@@ -226,8 +217,12 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
       // A name taken from a file that only passes it on (a package's __init__.py, a barrel) is also a use of the
       // name, reaching the files defining it: `from pydantic import BaseModel` depends on pydantic/main.py.
       for (const b of imp.bindings)
-        if (b.name !== '*' && !b.alias && !files.some((file) => definesName(file, b.name)))
-          passedOn.add(b.name);
+        if (
+          b.name !== '*' &&
+          !b.alias &&
+          !files.some((file) => definesName(position.get(file) ?? -1, b.name))
+        )
+          (passedOn ??= new Set()).add(b.name);
       const weight = (passing ? IMPORT_WEIGHT * 0.2 : IMPORT_WEIGHT) * (1 + uses);
       for (const file of files) {
         const to = position.get(file);
@@ -256,7 +251,7 @@ function buildGraph(index: CodeIndex, paths: string[]): Graph {
         link(`.${name.slice(1)}`, count);
       } else if (name.startsWith("'"))
         asProperty.set(name.slice(1), (asProperty.get(name.slice(1)) ?? 0) + 1);
-      else if (!name.startsWith('~') && (!bound.has(name) || passedOn.has(name))) link(name, count);
+      else if (!name.startsWith('~') && (!bound.has(name) || passedOn?.has(name) === true)) link(name, count);
     }
     offsets[from + 1] = targets.length;
   });
@@ -382,13 +377,14 @@ function pageRank(graph: Graph, personal: Float64Array, start?: Float64Array): F
 /** The graph and per-file facts of an index. */
 export function prepareRank(index: CodeIndex): RankInput {
   const paths = [...index.files.keys()];
+  const support = Uint8Array.from(paths, (p) =>
+    isSupportFile(p) || index.files.get(p)!.generated === true ? 1 : 0,
+  );
   return {
     paths,
-    graph: buildGraph(index, paths),
+    graph: buildGraph(index, paths, support),
     sizes: Int32Array.from(paths, (p) => index.files.get(p)!.definitions.length),
-    support: Uint8Array.from(paths, (p) =>
-      isSupportFile(p) || index.files.get(p)!.generated === true ? 1 : 0,
-    ),
+    support,
     entryPoints: index.project?.entryPoints ?? [],
     packageEntryPoints: index.project?.packageEntryPoints ?? [],
   };

@@ -298,9 +298,9 @@ function useOf(
  * The names of imported packages that cannot be the project's: Go's standard library (no dot in the path's first
  * element: `net/http`, `fmt`). `http.ResponseWriter` is net/http's, never the project's ResponseWriter.
  */
-export function foreignModules(imports: readonly Import[], language: LanguageId): Set<string> {
+export function foreignModules(imports: readonly Import[], language: LanguageId): ReadonlySet<string> {
+  if (language !== 'go') return EMPTY;
   const names = new Set<string>();
-  if (language !== 'go') return names;
   for (const imp of imports) {
     if (imp.module.split('/')[0]!.includes('.')) continue;
     const name = imp.alias ?? imp.module.split('/').pop()!;
