@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { loadCodeIndex } from '../code/code-index.js';
-import { findProjectEntries, resolveScriptEntry } from '../code/entry-points.js';
+import { findProjectEntries, type ProjectEntries, resolveScriptEntry } from '../code/entry-points.js';
 import { isSupportFile } from '../code/file-roles.js';
 import { buildRepoMap } from '../code/repo-map.js';
 import { type ProjectScan, prop } from './scan.js';
@@ -49,13 +49,14 @@ export interface OverviewOptions {
 export async function projectOverview(scan: ProjectScan, options: OverviewOptions): Promise<ProjectOverview> {
   const readmeFile = scan.files.find((f) => !f.includes('/') && README.test(f));
   const readmeText = readmeFile ? await scan.read(readmeFile) : undefined;
+  const found = await findProjectEntries(scan.root, new Set(scan.files));
   return {
     ...(readmeFile && readmeText !== undefined
       ? { readme: { file: readmeFile, text: firstSection(readmeText) } }
       : {}),
     layout: layout(scan.files),
-    entryPoints: await entryPoints(scan),
-    ...(await workspacePackages(scan)),
+    entryPoints: await entryPoints(scan, found),
+    ...workspacePackages(found),
     ...(options.mapTokens > 0 ? await keyModules(scan.root, options) : {}),
   };
 }
@@ -150,42 +151,52 @@ function subdirs(files: readonly string[], dir: string): string {
   return ` (${list.slice(0, 8).join(', ')}${list.length > 8 ? ', …' : ''})`;
 }
 
-async function entryPoints(scan: ProjectScan): Promise<string[]> {
-  const out: string[] = [];
+async function entryPoints(scan: ProjectScan, found: ProjectEntries): Promise<string[]> {
+  /** Each entry file with why it is one (several reasons for one file are said together). */
+  const out = new Map<string, string[]>();
+  const add = (file: string, why?: string) => {
+    const reasons = out.get(file) ?? [];
+    if (why && !reasons.includes(why)) reasons.push(why);
+    out.set(file, reasons);
+  };
   const pkg = await scan.readJson('package.json');
   const files = new Set(scan.files);
   // A declared file the build makes (date-fns' main is index.cjs) is named with the source it is built from.
   const declared = (value: string, why: string) => {
     const file = posix.normalize(value);
     // A walk cut short may have missed it.
-    if (files.has(file) || (scan.truncated && existsSync(join(scan.root, file)))) return `${file} (${why})`;
+    if (files.has(file) || (scan.truncated && existsSync(join(scan.root, file)))) return add(file, why);
     const source = resolveScriptEntry('', file, files, false);
-    if (source) return `${source} (${why}, built to ${file})`;
+    if (source) return add(source, `${why}, built to ${file}`);
     const likely = resolveScriptEntry('', file, files);
-    return `${file} (${why}; built, not in the repository${likely ? `; its source is likely ${likely}` : ''})`;
+    add(file, `${why}; built, not in the repository${likely ? `; its source is likely ${likely}` : ''}`);
   };
   for (const key of ['main', 'module', 'types']) {
     const value = pkg?.[key];
-    if (typeof value === 'string') out.push(declared(value, `package.json ${key}`));
+    if (typeof value === 'string') declared(value, `package.json ${key}`);
   }
   const bin = pkg?.bin;
-  if (typeof bin === 'string') out.push(declared(bin, 'package.json bin'));
+  if (typeof bin === 'string') declared(bin, 'package.json bin');
   else if (typeof bin === 'object' && bin !== null)
-    for (const [name, file] of Object.entries(bin))
-      out.push(declared(String(file), `package.json bin: ${name}`));
+    for (const [name, file] of Object.entries(bin)) declared(String(file), `package.json bin: ${name}`);
   const exported = prop(pkg, 'exports', '.');
-  if (typeof exported === 'string') out.push(declared(exported, 'package.json exports'));
+  if (typeof exported === 'string') declared(exported, 'package.json exports');
   const pyproject = (await scan.read('pyproject.toml')) ?? '';
   const scriptsBlock = /^\[project\.scripts\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1] ?? '';
   for (const m of scriptsBlock.matchAll(/^\s*([\w.-]+)\s*=\s*["']([^"']+)["']/gm))
-    out.push(`${m[2]} (pyproject script: ${m[1]})`);
-  for (const f of scan.files) if (ENTRY_FILES.some((re) => re.test(f))) out.push(f);
-  return [...new Set(out)].slice(0, 20);
+    add(m[2]!, `pyproject script: ${m[1]}`);
+  // The package pyproject.toml makes and Cargo.toml's crate, as the map finds them: a library's API.
+  for (const entry of found.entryPoints)
+    if (entry.endsWith('.py')) add(entry, 'the package pyproject.toml names');
+    else if (entry.endsWith('.rs')) add(entry, "the crate's root");
+  for (const f of scan.files) if (ENTRY_FILES.some((re) => re.test(f))) add(f);
+  return [...out]
+    .slice(0, 20)
+    .map(([file, reasons]) => (reasons.length > 0 ? `${file} (${reasons.join('; ')})` : file));
 }
 
 /** A monorepo's packages with their entry files, as the map resolves `import … from '@scope/pkg'` to them. */
-async function workspacePackages(scan: ProjectScan): Promise<{ packages?: string[] }> {
-  const found = await findProjectEntries(scan.root, new Set(scan.files));
+function workspacePackages(found: ProjectEntries): { packages?: string[] } {
   const named = new Set(found.packages.values());
   const packages = [
     ...[...found.packages].map(([name, entry]) => ({ entry, text: `${name}: ${entry}` })),

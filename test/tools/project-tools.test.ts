@@ -359,6 +359,24 @@ describe('get_project_overview', () => {
     );
   });
 
+  it("says each entry file once with all its reasons, and a Python library's package (hono, requests)", async () => {
+    const hono = await project({
+      'package.json': JSON.stringify({ main: 'dist/cjs/index.js', module: 'dist/index.js' }),
+      'src/index.ts': 'export const app = 1;\n',
+    });
+    expect((await getProjectOverviewTool.execute({ path: '.' }, hono.ctx)).output).toContain(
+      'entry points:\n  src/index.ts (package.json main, built to dist/cjs/index.js; package.json module, built to dist/index.js)\n\n',
+    );
+    const requests = await project({
+      'pyproject.toml': '[project]\nname = "requests"\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n',
+      'src/requests/__init__.py': 'from .api import get\n',
+      'src/requests/api.py': 'def get(url):\n    return url\n',
+    });
+    expect((await getProjectOverviewTool.execute({ path: '.' }, requests.ctx)).output).toContain(
+      'entry points:\n  src/requests/__init__.py (the package pyproject.toml names)\n',
+    );
+  });
+
   it('finds Go, Python and Dart entry points', async () => {
     const go = await project(goProject);
     expect((await getProjectOverviewTool.execute({ path: '.' }, go.ctx)).output).toContain(
