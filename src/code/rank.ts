@@ -210,7 +210,9 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
       let uses = 0;
       for (const local of localNames(imp, tags.language)) {
         bound.add(local);
-        uses += Math.sqrt(Math.max(packageInit ? 1 : 0, references.get(local) ?? 0));
+        // A dunder (`__version__`, `__title__`) is the package's metadata, not its API.
+        const api = packageInit ? (local.startsWith('__') ? 0.01 : 1) : 0;
+        uses += Math.sqrt(Math.max(api, references.get(local) ?? 0));
       }
       if (packageInit && imp.bindings.some((b) => b.name === '*'))
         uses += Math.sqrt(Math.max(1, ...files.map((file) => publicCount(file))));
