@@ -387,6 +387,8 @@ export async function withNewErrors(
   ctx: ToolContext,
   touched: readonly Touched[],
   result: ToolResult,
+  /** `leftNamed`: the result already names where the old names are still written (rename_symbol). */
+  options: { leftNamed?: boolean } = {},
 ): Promise<ToolResult> {
   if (!result.success || !ctx.languages || touched.length === 0) return result;
   const relative = (absolute: string) => ctx.workspace.relative(absolute).split('\\').join('/');
@@ -406,7 +408,8 @@ export async function withNewErrors(
       : undefined;
   const { errors, note } =
     checked.length > 0 ? await introduced(ctx, checked) : { errors: [], note: undefined };
-  const notes = [skipped, note, await unserved(ctx, checked)].filter((n) => n !== undefined);
+  const left = options.leftNamed ? undefined : await unserved(ctx, checked);
+  const notes = [skipped, note, left].filter((n) => n !== undefined);
   const output = [result.output, ...notes].join('\n');
   if (errors.length === 0) return notes.length > 0 ? { ...result, output } : result;
   const count = `${errors.length} new error${errors.length === 1 ? '' : 's'}`;

@@ -180,6 +180,6 @@ export const renameSymbolTool = defineTool({
       ctx.languages?.changed(files.map((f) => f.path));
       return result;
     }
-    return withNewErrors(ctx, changes, result);
+    return withNewErrors(ctx, changes, result, { leftNamed: true });
   },
 });
