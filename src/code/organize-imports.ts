@@ -14,6 +14,37 @@ interface TsImport {
   namespace?: string;
   named: Spec[];
   sideEffect: boolean;
+  /** The statement's text as written, when it alone made this import: kept as it was if nothing in it changed. */
+  text?: string;
+}
+
+/** How the organised imports are written: the project formatter's line width (wrapped past it, one name a line). */
+export interface ScriptImportStyle {
+  /** The line width the project's formatter keeps to (biome, prettier, .editorconfig); unknown: 80, or the file's longest import. */
+  lineWidth?: number;
+}
+
+type Compare = (a: string, b: string) => number;
+const ordinal: Compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const ignoringCase: Compare = (a, b) => ordinal(a.toLowerCase(), b.toLowerCase()) || ordinal(a, b);
+const locale: Compare = (a, b) => a.localeCompare(b);
+
+/**
+ * The order the file's own import lists keep: by code unit (`METHODS` before `METHOD_NAME_ALL`, as eslint's
+ * sort-imports), ignoring case, or the locale's: whichever most of its lists of two or more names are sorted by
+ * (the locale's on a tie, or when none is).
+ */
+function detectedOrder(lists: readonly string[][]): Compare {
+  const informative = lists.filter((names) => names.length > 1);
+  const sortedBy = (compare: Compare) =>
+    informative.filter((names) => names.every((name, i) => i === 0 || compare(names[i - 1]!, name) <= 0))
+      .length;
+  let best: [Compare, number] = [locale, sortedBy(locale)];
+  for (const compare of [ordinal, ignoringCase]) {
+    const count = sortedBy(compare);
+    if (count > best[1]) best = [compare, count];
+  }
+  return best[0];
 }
 
 /** Names used in code outside the import statements. */
@@ -49,54 +80,98 @@ function parseTsImport(text: string): TsImport | undefined {
 
 const localName = (s: Spec) => s.alias ?? s.name.replace(/^type\s+/, '');
 
-function renderTs(imp: TsImport, quote: string, semi: string): string {
-  if (imp.sideEffect) return `import ${quote}${imp.module}${quote}${semi}`;
-  const parts: string[] = [];
-  if (imp.defaultName) parts.push(imp.defaultName);
-  if (imp.namespace) parts.push(`* as ${imp.namespace}`);
-  if (imp.named.length > 0) {
-    const names = imp.named.map((s) => (s.alias ? `${s.name} as ${s.alias}` : s.name));
-    parts.push(`{ ${names.join(', ')} }`);
-  }
-  return `import ${imp.typeOnly ? 'type ' : ''}${parts.join(', ')} from ${quote}${imp.module}${quote}${semi}`;
+interface Layout {
+  quote: string;
+  semi: string;
+  width: number;
+  indent: string;
+  trailingComma: boolean;
 }
+
+function renderTs(imp: TsImport, layout: Layout): string {
+  const { quote, semi } = layout;
+  if (imp.sideEffect) return `import ${quote}${imp.module}${quote}${semi}`;
+  const head: string[] = [];
+  if (imp.defaultName) head.push(imp.defaultName);
+  if (imp.namespace) head.push(`* as ${imp.namespace}`);
+  const names = imp.named.map((s) => (s.alias ? `${s.name} as ${s.alias}` : s.name));
+  const type = imp.typeOnly ? 'type ' : '';
+  const from = ` from ${quote}${imp.module}${quote}${semi}`;
+  const parts = names.length > 0 ? [...head, `{ ${names.join(', ')} }`] : head;
+  const line = `import ${type}${parts.join(', ')}${from}`;
+  if (line.length <= layout.width || names.length === 0) return line;
+  // Past the width: one name a line, as prettier and biome write it.
+  const lead = head.length > 0 ? `${head.join(', ')}, ` : '';
+  const list = names.map(
+    (n, i) => `${layout.indent}${n}${i < names.length - 1 || layout.trailingComma ? ',' : ''}`,
+  );
+  return `import ${type}${lead}{\n${list.join('\n')}\n}${from}`;
+}
+
+/** The same import, name for name in the same order: its text can stay as written. */
+const sameImport = (a: TsImport, b: TsImport) =>
+  a.defaultName === b.defaultName &&
+  a.namespace === b.namespace &&
+  a.named.length === b.named.length &&
+  a.named.every((s, i) => s.name === b.named[i]!.name && s.alias === b.named[i]!.alias);
 
 /** Packages first, then relative paths; alphabetical within each. */
 const moduleOrder = (m: string) => (m.startsWith('.') ? 1 : 0);
 
-function organizeTs(lang: LanguageSpec, source: string, root: AstNode, nodes: AstNode[]): string[] {
+function organizeTs(
+  lang: LanguageSpec,
+  source: string,
+  root: AstNode,
+  nodes: AstNode[],
+  style: ScriptImportStyle,
+): string[] {
   const used = usedNames(lang, root, nodes);
   const merged = new Map<string, TsImport>();
+  const written: TsImport[] = [];
   for (const node of nodes) {
     const text = node.text();
     const imp = parseTsImport(text);
     if (!imp) return [];
+    written.push(parseTsImport(text)!);
     const key = `${imp.module}\0${imp.typeOnly}\0${imp.namespace ?? ''}`;
     const into = merged.get(key);
-    if (!into) merged.set(key, imp);
+    if (!into) merged.set(key, { ...imp, text });
     else {
+      delete into.text;
       into.defaultName ??= imp.defaultName;
       into.sideEffect &&= imp.sideEffect;
       for (const spec of imp.named)
         if (!into.named.some((s) => localName(s) === localName(spec))) into.named.push(spec);
     }
   }
-  const quote = /from\s*(['"])/.exec(source)?.[1] ?? "'";
-  const semi = /\bfrom\s*['"][^'"]+['"](;?)/.exec(source)?.[1] ?? ';';
+  const texts = nodes.map((n) => n.text());
+  const wrapped = texts.filter((t) => /\{\s*\n/.test(t));
+  const layout: Layout = {
+    quote: /from\s*(['"])/.exec(source)?.[1] ?? "'",
+    semi: /\bfrom\s*['"][^'"]+['"](;?)/.exec(source)?.[1] ?? ';',
+    // Unknown, the formatters' 80, or wider where the file's own one-line imports are.
+    width: style.lineWidth ?? Math.max(80, ...texts.filter((t) => !t.includes('\n')).map((t) => t.length)),
+    indent: /\{[ \t]*\n([ \t]+)/.exec(wrapped[0] ?? '')?.[1] ?? (/^\t/m.test(source) ? '\t' : '  '),
+    trailingComma: wrapped.length === 0 || wrapped.some((t) => /,\s*\}/.test(t)),
+  };
+  const order = detectedOrder(written.map((imp) => imp.named.map(localName)));
   const kept: TsImport[] = [];
   for (const imp of merged.values()) {
+    const before = { ...imp, named: [...imp.named] };
     if (!imp.sideEffect) {
       if (imp.defaultName && !used.has(imp.defaultName)) delete imp.defaultName;
       if (imp.namespace && !used.has(imp.namespace)) delete imp.namespace;
       imp.named = imp.named
         .filter((s) => used.has(localName(s)))
-        .sort((a, b) => localName(a).localeCompare(localName(b)));
+        .sort((a, b) => order(localName(a), localName(b)));
       if (!imp.defaultName && !imp.namespace && imp.named.length === 0) continue;
     }
+    if (imp.text !== undefined && !sameImport(before, imp)) delete imp.text;
     kept.push(imp);
   }
-  kept.sort((a, b) => moduleOrder(a.module) - moduleOrder(b.module) || a.module.localeCompare(b.module));
-  return kept.map((imp) => renderTs(imp, quote, semi));
+  kept.sort((a, b) => moduleOrder(a.module) - moduleOrder(b.module) || locale(a.module, b.module));
+  // An import nothing changed in stays as written (wrapped, commented, formatted as the project formats it).
+  return kept.map((imp) => imp.text ?? renderTs(imp, layout));
 }
 
 /** dart: first, then package:, then relative; an import with `as`/`show` whose names are unused is dropped. */
@@ -128,7 +203,11 @@ function organizeDart(lang: LanguageSpec, root: AstNode, nodes: AstNode[]): stri
 }
 
 /** The file with its imports organised (unchanged when it has none); undefined for other languages. */
-export function organizeImports(lang: LanguageSpec, source: string): string | undefined {
+export function organizeImports(
+  lang: LanguageSpec,
+  source: string,
+  style: ScriptImportStyle = {},
+): string | undefined {
   if (!['typescript', 'tsx', 'javascript', 'dart'].includes(lang.id)) return undefined;
   const root = parseSource(lang, source);
   const dart = lang.id === 'dart';
@@ -138,7 +217,7 @@ export function organizeImports(lang: LanguageSpec, source: string): string | un
       dart ? n.kind() === 'import_or_export' && /^import\b/.test(n.text()) : n.kind() === 'import_statement',
     );
   if (nodes.length === 0) return source;
-  const lines = dart ? organizeDart(lang, root, nodes) : organizeTs(lang, source, root, nodes);
+  const lines = dart ? organizeDart(lang, root, nodes) : organizeTs(lang, source, root, nodes, style);
   if (!dart && lines.length === 0 && nodes.some((n) => !parseTsImport(n.text()))) return source;
   // The new block goes where the first import was; the other imports go, with the line each stood on. A file
   // with CRLF line ends keeps them.

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { languageOf } from '../code/languages.js';
 import { organizeImports } from '../code/organize-imports.js';
 import { organizePythonImports, type PythonImportStyle } from '../code/organize-python.js';
-import { keyValue, tomlSection } from '../project/scan.js';
+import { keyValue, prop, stripJsonComments, tomlSection } from '../project/scan.js';
 import { withNewErrors } from './after-change.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile } from './fs-util.js';
@@ -26,9 +26,55 @@ async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
           isPackageInit: path.basename(absolute) === '__init__.py',
         })
       : lang
-        ? organizeImports(lang, before)
+        ? organizeImports(lang, before, { ...(await scriptLineWidth(ctx, absolute)) })
         : undefined;
   return { absolute, shown, before, after };
+}
+
+/**
+ * The line width the project's formatter keeps TS/JS to, from the nearest config up to the workspace root: biome's
+ * `formatter.lineWidth` (or `javascript.formatter.lineWidth`), prettier's `printWidth` (`.prettierrc`,
+ * `.prettierrc.json`, package.json's `prettier`), `.editorconfig`'s `max_line_length`; their 80 when a biome or
+ * prettier config sets none. Nothing found: the organiser infers it from the file.
+ */
+async function scriptLineWidth(ctx: ToolContext, absolute: string): Promise<{ lineWidth?: number }> {
+  const root = ctx.workspace.root;
+  const read = (file: string) => fs.readFile(file, 'utf8').catch(() => undefined);
+  const json = async (file: string) => {
+    const text = await read(file);
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(stripJsonComments(text)) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  const width = (value: unknown) =>
+    typeof value === 'number' && value > 0 ? { lineWidth: value } : undefined;
+  for (let dir = path.dirname(absolute); ; dir = path.dirname(dir)) {
+    for (const name of ['biome.json', 'biome.jsonc']) {
+      const config = await json(path.join(dir, name));
+      if (config !== undefined)
+        return (
+          width(prop(config, 'javascript', 'formatter', 'lineWidth')) ??
+          width(prop(config, 'formatter', 'lineWidth')) ?? { lineWidth: 80 }
+        );
+    }
+    for (const name of ['.prettierrc', '.prettierrc.json']) {
+      const config = await json(path.join(dir, name));
+      if (config !== undefined) return width(prop(config, 'printWidth')) ?? { lineWidth: 80 };
+    }
+    const pkg = await json(path.join(dir, 'package.json'));
+    const prettier = prop(pkg, 'prettier');
+    if (typeof prettier === 'object' && prettier !== null)
+      return width(prop(prettier, 'printWidth')) ?? { lineWidth: 80 };
+    const editorconfig = await read(path.join(dir, '.editorconfig'));
+    const all = editorconfig && /^\[\*\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(editorconfig)?.[1];
+    const max = all ? Number(keyValue(all, 'max_line_length')) : Number.NaN;
+    if (Number.isInteger(max) && max > 0) return { lineWidth: max };
+    // Up to the workspace root, never past it.
+    if (dir === root || !dir.startsWith(`${root}${path.sep}`)) return {};
+  }
 }
 
 /**

@@ -165,6 +165,48 @@ test('organize_imports sorts, merges duplicates and drops unused names in TypeSc
   );
 });
 
+test("organize_imports keeps the file's own layout: imports it does not change as written, the list's order, wrapping past the formatter's width (hono)", async () => {
+  await ws.write('hono/.prettierrc', JSON.stringify({ printWidth: 40, semi: false }));
+  await ws.write(
+    'hono/src/base.ts',
+    [
+      "import { compose } from './compose'",
+      "import { METHODS, METHOD_NAME_ALL, METHOD_NAME_ALL_LOWERCASE } from './router'",
+      'import type {',
+      '  Env,',
+      '  ErrorHandler,',
+      '  H,',
+      "} from './types'",
+      "import { Alpha, Beta, Gamma, Delta, Unused } from './greek'",
+      '',
+      'export const all: unknown[] = [compose, METHODS, METHOD_NAME_ALL, METHOD_NAME_ALL_LOWERCASE]',
+      'export type T = Env | ErrorHandler | H',
+      'export const g = [Alpha, Beta, Gamma, Delta]',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(organizeImportsTool, { path: 'hono/src/base.ts' });
+  expect(result.success).toBe(true);
+  expect((await ws.read('hono/src/base.ts')).split('\n').slice(0, 14)).toEqual([
+    "import { compose } from './compose'",
+    // Changed (a name dropped, the rest sorted by code unit as most of the file's lists are): wrapped past 40 columns.
+    'import {',
+    '  Alpha,',
+    '  Beta,',
+    '  Delta,',
+    '  Gamma,',
+    "} from './greek'",
+    // Unchanged: as written, one line (81 columns, as the file had it) and three.
+    "import { METHODS, METHOD_NAME_ALL, METHOD_NAME_ALL_LOWERCASE } from './router'",
+    'import type {',
+    '  Env,',
+    '  ErrorHandler,',
+    '  H,',
+    "} from './types'",
+    '',
+  ]);
+});
+
 test("organize_imports sorts a Python module's imports in sections, the project's own packages apart", async () => {
   await ws.write('pyproject.toml', '[project]\nname = "shop"\n\n[tool.ruff]\nline-length = 100\n');
   await ws.write('src/shop/__init__.py', '');
