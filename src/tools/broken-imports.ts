@@ -6,6 +6,7 @@ import { posix } from 'node:path';
 import { exportedNames, mayStillExport, removedExports } from '../code/exported-names.js';
 import type { Import } from '../code/imports.js';
 import type { Diagnostic } from '../code/language/service.js';
+import { indexLanguageOf, type LanguageSpec } from '../code/languages.js';
 import type { ToolContext } from './tool.js';
 
 /** A file a change wrote (workspace-relative `path`) or removed, with its texts. */
@@ -140,10 +141,59 @@ export async function brokenImports(
     }
     return true;
   };
+  /**
+   * A module bound to a name (`import * as units`, `from . import views`, `import pkg.views as v`) that an edited
+   * file took names away from: `units.toMetres`, `views.index` are broken, found with the language's own lexer.
+   */
+  const moduleBound = async (path: string, imp: Import) => {
+    const lang = indexLanguageOf(path);
+    if (!lang) return;
+    const targets = resolver.resolve(path, imp, lang.id).filter((t) => edited.has(t));
+    if (targets.length === 0) return;
+    /** Per local name and target: the module as the code names it (`bakerydemo.search.views`, `.views`). */
+    const pairs = new Map<string, [string, string, string]>();
+    const pair = (local: string, target: string, module: string) =>
+      pairs.set(`${local}\0${target}`, [local, target, module]);
+    for (const target of targets) {
+      if (imp.alias) pair(imp.alias, target, imp.module);
+      for (const b of imp.bindings)
+        if (b.name === '*' ? b.alias !== undefined : lang.id === 'python' && moduleOf(target) === b.name)
+          pair(
+            b.alias ?? b.name,
+            target,
+            b.name === '*' ? imp.module : `${imp.module}${imp.module.endsWith('.') ? '' : '.'}${b.name}`,
+          );
+    }
+    if (pairs.size === 0) return;
+    let source: string;
+    try {
+      source = await fs.readFile(`${ctx.workspace.root}/${path}`, 'utf8');
+    } catch {
+      return;
+    }
+    for (const [local, target, module] of pairs.values()) {
+      const taken = [...gone].filter((name) => takenFrom(target, name));
+      if (taken.length === 0) continue;
+      const { before, after } = edited.get(target)!;
+      const added = before === undefined ? [] : removedExports(target, after, before);
+      const now = added.length > 0 && added.length <= 3 ? `; it exports ${added.join(', ')} now` : '';
+      for (const use of memberUses(lang, source, local, taken))
+        found.push({
+          path,
+          line: use.line,
+          column: use.column,
+          severity: 'error',
+          message: `'${module}' (${target}) no longer exports ${use.name}${now}`,
+        });
+    }
+  };
   for (const path of naming) {
     const tags = index.files.get(path);
     for (const imp of tags?.imports ?? []) {
-      if (!imp.bindings.some((b) => gone.has(b.name))) continue;
+      if (!imp.bindings.some((b) => gone.has(b.name))) {
+        await moduleBound(path, imp);
+        continue;
+      }
       const targets = resolver.resolve(path, imp, tags!.language);
       const target = targets.find((t) => edited.has(t));
       if (target === undefined) {
@@ -170,6 +220,54 @@ export async function brokenImports(
       ))
         await report(path, imp, name, `'${imp.module}' (${target}) no longer exports ${name}${now}`);
     }
+  }
+  return found;
+}
+
+/** The name importers use for a module file: its stem, or its folder's for an `__init__.py` or index file. */
+function moduleOf(file: string): string {
+  const parts = file.split('/');
+  const stem = parts.at(-1)!.replace(/\.[^.]+$/, '');
+  return (stem === '__init__' || stem === 'index') && parts.length > 1 ? parts.at(-2)! : stem;
+}
+
+/**
+ * Where `source` uses one of `names` as a member of `local` (`local.name`, spaces allowed around the dot), read with
+ * the language's lexer so comments and strings are skipped; `local` must not itself be a member (`a.local.name`).
+ */
+export function memberUses(
+  lang: LanguageSpec,
+  source: string,
+  local: string,
+  names: readonly string[],
+): { name: string; line: number; column: number }[] {
+  const found: { name: string; line: number; column: number }[] = [];
+  const wanted = new Set(names);
+  let previous: { text: string; end: number } | undefined;
+  let lineStart = 0;
+  let line = 1;
+  const lineOf = (index: number) => {
+    for (let at = source.indexOf('\n', lineStart); at >= 0 && at < index; at = source.indexOf('\n', at + 1)) {
+      line += 1;
+      lineStart = at + 1;
+    }
+    return { line, column: index - lineStart + 1 };
+  };
+  for (const match of source.matchAll(lang.lexer)) {
+    const word = match[1];
+    if (word === undefined) {
+      previous = undefined;
+      continue;
+    }
+    if (
+      previous?.text === local &&
+      wanted.has(word) &&
+      /^\s*\.\s*$/.test(source.slice(previous.end, match.index))
+    ) {
+      const before = source.slice(0, previous.end - local.length).trimEnd();
+      if (!before.endsWith('.')) found.push({ name: word, ...lineOf(match.index) });
+    }
+    previous = { text: word, end: match.index + word.length };
   }
   return found;
 }

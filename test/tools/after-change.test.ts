@@ -149,7 +149,11 @@ test('a file of megabytes (generated, bundled) is not checked after a change, an
 test('files naming an export the change took away, not checked in time, are named with how to check them', async () => {
   await ws.write('units.ts', 'export function feetToMetres() {}\n');
   await ws.write('height.ts', "import { toMetres } from './units';\n");
-  await ws.write('length.ts', "import * as units from './units';\nunits.toMetres();\n");
+  // A module loaded at run time: only the service can tell what it gives.
+  await ws.write(
+    'length.ts',
+    "export async function f() {\n  const units = await import('./units');\n  units.toMetres();\n}\n",
+  );
   await ws.write('notes.md', 'toMetres, in prose: no service handles it\n');
   await ws.write('node_modules/units/index.d.ts', 'export declare function toMetres(): void;\n');
   const asked: string[][] = [];
@@ -183,7 +187,10 @@ test('files naming an export the change took away, not checked in time, are name
 test("the changed file's own check past its budget still names the files naming an export it took away", async () => {
   await ws.write('cells.ts', 'export function cellWidth() {}\n');
   await ws.write('text.ts', "import { cellLen } from './cells';\n");
-  await ws.write('layout.ts', "import * as cells from './cells';\ncells.cellLen();\n");
+  await ws.write(
+    'layout.ts',
+    "export async function f() {\n  const cells = await import('./cells');\n  cells.cellLen();\n}\n",
+  );
   // Pyright re-checking a changed module many files import: longer than the budget, for the file itself too.
   const service = checkingPastBudget();
   const result = await afterEdit(
@@ -286,7 +293,10 @@ test("files naming a taken-away export: those in the changed file's package are 
   await ws.write('packages/core/package.json', '{"name":"core"}\n');
   await ws.write('packages/core/src/util.ts', 'export function isObj() {}\n');
   // The module imported whole: Keel's reading of imports cannot tell, the service checks it.
-  await ws.write('packages/core/src/user.ts', "import * as util from './util';\nutil.isObject();\n");
+  await ws.write(
+    'packages/core/src/user.ts',
+    "export async function f() {\n  const util = await import('./util');\n  util.isObject();\n}\n",
+  );
   await ws.write('packages/app/package.json', '{"name":"app"}\n');
   await ws.write('packages/app/src/main.ts', "import { isObject } from 'core';\n");
   const prepared: string[][] = [];
@@ -482,3 +492,42 @@ test.each([
     expect(removedDefinitions(languageOf(file)!, before, after)).toEqual(expected);
   },
 );
+
+test("a module bound to a name loses what the change took away: `units.toMetres` after `import * as units`, Django's `views.index` after `from . import views`", async () => {
+  await ws.write('ns/units.ts', 'export function feetToMetres() {}\n');
+  await ws.write(
+    'ns/length.ts',
+    "import * as units from './units';\n// units.toMetres in a comment\nexport const m = units . toMetres() + other.units.toMetres();\n",
+  );
+  const ts: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
+  const tsResult = await afterEdit(
+    tsOnly(ts),
+    'ns/units.ts',
+    'export function toMetres() {}\n',
+    'export function feetToMetres() {}\n',
+  );
+  expect(tsResult.output.split('\n').slice(1)).toEqual([
+    '1 new error after this change:',
+    "  ns/length.ts:3:26: './units' (ns/units.ts) no longer exports toMetres; it exports feetToMetres now",
+  ]);
+  await ws.write('shop/__init__.py', '');
+  await ws.write('shop/views.py', 'def home(request):\n    return None\n');
+  await ws.write(
+    'shop/urls.py',
+    'from django.urls import path\n\nfrom . import views\n\nurlpatterns = [\n    path("", views.index, name="views.index"),\n]\n',
+  );
+  const py: LanguageService = { ...slowToLoad(), prepare: async () => {}, diagnostics: async () => [] };
+  const pyResult = await afterEdit(
+    {
+      forFile: async (f: string) => (f.endsWith('.py') ? py : undefined),
+      changed: () => {},
+    } as unknown as LanguageServices,
+    'shop/views.py',
+    'def index(request):\n    return None\n',
+    'def home(request):\n    return None\n',
+  );
+  expect(pyResult.output.split('\n').slice(1)).toEqual([
+    '1 new error after this change:',
+    "  shop/urls.py:6:20: '.views' (shop/views.py) no longer exports index; it exports home now",
+  ]);
+});
