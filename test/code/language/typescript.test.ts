@@ -274,6 +274,8 @@ describe('diagnostics after a change', () => {
       'src/units-index.ts': "export { toMetres } from './units';\n",
       'src/height.ts': "import { toMetres } from './units';\n\nexport const height = toMetres(6);\n",
       'src/area.ts': "import * as units from './units';\n\nexport const side = units.toMetres(2);\n",
+      'src/lazy.ts':
+        "export async function side() {\n  const units = await import('./units');\n  return units.toMetres(2);\n}\n",
     };
     await writeFiles(files);
     const result = await run(editFileTool, {
@@ -284,9 +286,13 @@ describe('diagnostics after a change', () => {
     for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
     ctx.languages?.changed(Object.keys(files));
     // The barrel re-exporting it and modules importing it, none of them touched by the edit.
-    expect(result.output).toMatch(/\n3 new errors after this change:\n/);
-    // The module imported whole: the type checker's word.
-    expect(result.output).toMatch(/\n {2}src\/area\.ts:3:(2[0-9]): TS(2339|2551) /);
+    expect(result.output).toMatch(/\n4 new errors after this change:\n/);
+    // The module loaded at run time: the type checker's word.
+    expect(result.output).toMatch(/\n {2}src\/lazy\.ts:3:(1[0-9]): TS(2339|2551) /);
+    // The module imported whole, read from its uses.
+    expect(result.output).toContain(
+      "\n  src/area.ts:3:27: './units' (src/units.ts) no longer exports toMetres; it exports feetToMetres now",
+    );
     // Read from the imports themselves: no type check is needed to know these are broken.
     expect(result.output).toContain(
       "\n  src/height.ts:1:10: './units' (src/units.ts) no longer exports toMetres; it exports feetToMetres now",
