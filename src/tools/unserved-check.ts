@@ -1,6 +1,7 @@
 // The check after a change to a file no language service reads here (Go without gopls, Rust without
 // rust-analyzer, Java without jdtls): the definitions the change took away, and the places in that language's code
 // still naming them. By name only, so a note, never errors: the change is not reported clean when it broke callers.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathServers } from '../code/language/lsp-servers.js';
 import { indexLanguageOf, type LanguageSpec, languageOf } from '../code/languages.js';
@@ -56,7 +57,10 @@ export async function unservedNote(
       continue;
     }
     if (removed.length === 0) continue;
-    const places = await namedAt(ctx, removed, (p) => indexLanguageOf(p)?.id === lang.id);
+    let found = await namedAt(ctx, removed, (p) => indexLanguageOf(p)?.id === lang.id);
+    // Go's names are package-wide: bare in the package's own folder, `pkg.Name` in files importing it.
+    if (lang.id === 'go') found = await goUses(ctx, file.path, removed, found);
+    const places = found.map((f) => `${f.path}:${f.line}`);
     if (places.length === 0) continue;
     const extension = path.extname(file.path).toLowerCase();
     const server = pathServers.find((s) => s.extensions.includes(extension));
@@ -75,13 +79,68 @@ export async function unservedNote(
   return notes.length > 0 ? notes.join('\n') : undefined;
 }
 
-/** `path:line` of each line naming one of `names` as a word, in the files `keep` accepts. */
+interface Place {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/**
+ * Of the Go lines naming `names`, those that can use the package's own: bare in a file of the package's folder,
+ * `alias.Name` in a file importing the package by its path (go.mod's module path and the folder).
+ */
+async function goUses(
+  ctx: ToolContext,
+  changed: string,
+  names: readonly string[],
+  found: readonly Place[],
+): Promise<Place[]> {
+  const dir = path.posix.dirname(changed);
+  const goMod = await fs.readFile(path.join(ctx.workspace.root, 'go.mod'), 'utf8').catch(() => '');
+  const module = /^module\s+(\S+)/m.exec(goMod)?.[1];
+  const importPath = module && (dir === '.' ? module : `${module}/${dir}`);
+  const either = names.map(escapeRegExp).join('|');
+  const bare = new RegExp(`(?<![\\w.])(?:${either})\\b`);
+  const aliases = new Map<string, string | undefined>();
+  const aliasIn = async (file: string) => {
+    if (!importPath) return undefined;
+    if (!aliases.has(file)) {
+      const text = await fs.readFile(path.join(ctx.workspace.root, file), 'utf8').catch(() => '');
+      const quoted = `"${importPath}"`;
+      const at = text.indexOf(quoted);
+      const alias =
+        at < 0
+          ? undefined
+          : (/(\w+)\s*$/.exec(text.slice(text.lastIndexOf('\n', at) + 1, at))?.[1] ??
+            importPath.split('/').pop());
+      aliases.set(file, alias === 'import' ? importPath.split('/').pop() : alias);
+    }
+    return aliases.get(file);
+  };
+  const kept: Place[] = [];
+  for (const place of found) {
+    // Comments say nothing about the build.
+    const code = place.text.replace(/\/\/.*$/, '');
+    if (path.posix.dirname(place.path) === dir) {
+      if (bare.test(code)) kept.push(place);
+      continue;
+    }
+    const alias = await aliasIn(place.path);
+    if (alias && new RegExp(`(?<![\\w.])${escapeRegExp(alias)}\\s*\\.\\s*(?:${either})\\b`).test(code))
+      kept.push(place);
+  }
+  return kept;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Each line naming one of `names` as a word, in the files `keep` accepts, by path and line. */
 async function namedAt(
   ctx: ToolContext,
   names: readonly string[],
   keep: (path: string) => boolean,
-): Promise<string[]> {
-  const found: string[] = [];
+): Promise<Place[]> {
+  const found: Place[] = [];
   const skipped = [...SKIPPED_DIRS].map((dir) => `--glob=!**/${dir}/**`);
   const argv = [
     ...RG_BASE_ARGS,
@@ -101,9 +160,9 @@ async function namedAt(
     signal: ctx.signal,
     onLine: (data, start, end) => {
       const line = data.toString('utf8', start, end);
-      const match = /^(?:\.\/)?(.+?):(\d+):/.exec(line);
-      if (match && keep(match[1]!)) found.push(`${match[1]}:${match[2]}`);
+      const match = /^(?:\.\/)?(.+?):(\d+):(.*)$/.exec(line);
+      if (match && keep(match[1]!)) found.push({ path: match[1]!, line: Number(match[2]), text: match[3]! });
     },
   });
-  return found.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return found.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
 }

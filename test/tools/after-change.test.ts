@@ -1,4 +1,5 @@
 // The errors reported after a change: the check's 2 s are its own, not spent loading what it needs.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Diagnostic, LanguageService, LanguageServices } from '../../src/code/language/service.js';
@@ -464,6 +465,25 @@ test("a change to a file no language service reads here names the places that la
   // Nothing taken away: nothing said.
   const same = await afterEdit(none, 'gin/utils.go', after, after.replace('return s', 'return s + ""'));
   expect(same.output).toBe('edited');
+  // An exported name: `gin.New` where gin is this package, by its import path (go.mod's module and the folder);
+  // never another package's `errors.New`, a comment, or a same-named method.
+  await ws.write('go.mod', 'module example.com/m\n\ngo 1.22\n');
+  await ws.write('gin/gin.go', 'package gin\n\nfunc Create() *Engine { return nil }\n');
+  await ws.write(
+    'app/main.go',
+    'package main\n\nimport (\n\t"errors"\n\n\tweb "example.com/m/gin"\n)\n\nfunc main() {\n\t_ = errors.New("x") // web.New in a comment\n\t_ = web.New()\n}\n',
+  );
+  await ws.write('other/x.go', 'package other\n\nfunc (s *S) New() {}\nfunc New() {}\n');
+  const exported = await afterEdit(
+    none,
+    'gin/gin.go',
+    'package gin\n\nfunc New() *Engine { return nil }\n',
+    'package gin\n\nfunc Create() *Engine { return nil }\n',
+  );
+  expect(exported.output).toContain(
+    ': 1 place in 1 file still names New, which this change removed: app/main.go:11;',
+  );
+  await fs.rm(path.join(ws.root, 'go.mod'));
 });
 
 test.each([
