@@ -31,6 +31,8 @@ const IMPORT_WEIGHT = 10;
 const SUPPORT_WEIGHT = 0.1;
 /** What a member use passes on of its share when many files write the name as a property of their own records. */
 const COMMON_MEMBER_SHARE = 0.1;
+/** How deep a name taken from a barrel is followed through its re-exports to the file defining it. */
+const MAX_REEXPORT_DEPTH = 4;
 /** How much depending on the project's files counts against being depended on. */
 const HUB_SHARE = 1;
 
@@ -184,6 +186,37 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
   };
 
   const position = new Map(paths.map((p, i) => [p, i]));
+  /** Per file and name: the files defining the name its re-exports lead to (memoised; a barrel is asked often). */
+  const viaMemo = new Map<string, number[]>();
+  /**
+   * The files defining `name` that `file` passes it on from: through `export … from` (a named or `*` re-export)
+   * and a package __init__.py's imports, at most MAX_REEXPORT_DEPTH deep.
+   */
+  const definersVia = (file: number, name: string, depth = 0, seen = new Set<number>()): number[] => {
+    if (definesName(file, name)) return [file];
+    if (depth >= MAX_REEXPORT_DEPTH || seen.has(file)) return [];
+    const key = `${file}\0${name}`;
+    const known = viaMemo.get(key);
+    if (known) return known;
+    seen.add(file);
+    const path = paths[file]!;
+    const tags = index.files.get(path)!;
+    const found: number[] = [];
+    for (const imp of tags.imports) {
+      if (!imp.reexport && packageInits[file] !== 1) continue;
+      const named = imp.bindings.find((b) => (b.alias ?? b.name) === name && b.name !== '*');
+      if (!named && !imp.bindings.some((b) => b.name === '*' && !b.alias)) continue;
+      for (const target of resolver.resolve(path, imp, tags.language)) {
+        const to = position.get(target);
+        if (to !== undefined && to !== file)
+          for (const definer of definersVia(to, named ? named.name : name, depth + 1, seen))
+            if (!found.includes(definer)) found.push(definer);
+      }
+      if (named && found.length > 0) break;
+    }
+    viaMemo.set(key, found);
+    return found;
+  };
   const offsets = new Int32Array(n + 1);
   const targets: number[] = [];
   const weights: number[] = [];
@@ -216,15 +249,22 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
       }
       if (packageInit && imp.bindings.some((b) => b.name === '*'))
         uses += Math.sqrt(Math.max(1, ...files.map((file) => publicCount(file))));
-      // A name taken from a file that only passes it on (a package's __init__.py, a barrel) is also a use of the
-      // name, reaching the files defining it: `from pydantic import BaseModel` depends on pydantic/main.py.
-      for (const b of imp.bindings)
-        if (
-          b.name !== '*' &&
-          !b.alias &&
-          !files.some((file) => definesName(position.get(file) ?? -1, b.name))
-        )
-          (passedOn ??= new Set()).add(b.name);
+      // A name taken from a file that only passes it on (a package's __init__.py, a barrel) is a use of the file
+      // its re-exports lead to: `from pydantic import BaseModel` depends on pydantic/main.py, and `import {
+      // transformAsync } from '@babel/core'` on babel-core's, not on babel-standalone's of that name. Where the
+      // chain cannot be followed, a use of the name, reaching every file defining it.
+      for (const b of imp.bindings) {
+        if (b.name === '*' || files.some((file) => definesName(position.get(file) ?? -1, b.name))) continue;
+        const definers = files.flatMap((file) => {
+          const at = position.get(file);
+          return at === undefined ? [] : definersVia(at, b.name);
+        });
+        const count = references.get(b.alias ?? b.name) ?? 0;
+        if (definers.length > 0) {
+          const weight = (IMPORT_WEIGHT * (1 + Math.sqrt(count))) / definers.length;
+          for (const to of definers) if (to !== from) imported.set(to, (imported.get(to) ?? 0) + weight);
+        } else if (!b.alias) (passedOn ??= new Set()).add(b.name);
+      }
       const weight = (passing ? IMPORT_WEIGHT * 0.2 : IMPORT_WEIGHT) * (1 + uses);
       for (const file of files) {
         const to = position.get(file);

@@ -273,3 +273,27 @@ describe('Python package whose __init__.py re-exports its API for type checkers 
     expect(ranked.indexOf('pkg/typing.py')).toBeGreaterThan(ranked.indexOf('pkg/version.py'));
   });
 });
+
+test("a name taken through a barrel counts for the file the barrel's re-exports lead to, not a same-named one elsewhere (babel's transformAsync)", async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'core', main: 'src/index.ts' }),
+    'src/index.ts': "export * from './transform';\nexport * from './parse';\n",
+    'src/transform.ts': 'export function transformAsync(code: string) {\n  return code;\n}\n',
+    'src/parse.ts': 'export function parse(code: string) {\n  return code;\n}\n',
+    // A wrapper of the same name, which nothing imports by name, in a file of many definitions.
+    'standalone/index.ts': `export function transformAsync(code: string) {\n  return code;\n}\n${Array.from(
+      { length: 10 },
+      (_, i) => `export const option${i} = ${i};\n`,
+    ).join('')}`,
+  };
+  for (let i = 0; i < 12; i++)
+    files[`src/user${i}.ts`] =
+      `import { transformAsync } from './index';\nexport const r${i} = transformAsync('a') + transformAsync('b');\n`;
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.join(dir, 'barrel', path.dirname(file)), { recursive: true });
+    await writeFile(path.join(dir, 'barrel', file), content);
+  }
+  const ranked = rankFiles(await loadCodeIndex(path.join(dir, 'barrel'))).map((r) => r.path);
+  // The wrapper gets nothing of the name's uses: below the barrel's other module, which nobody uses by name either.
+  expect(ranked.slice(1, 4)).toEqual(['src/transform.ts', 'src/parse.ts', 'standalone/index.ts']);
+});
