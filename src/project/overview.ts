@@ -6,6 +6,7 @@ import { loadCodeIndex } from '../code/code-index.js';
 import { findProjectEntries, type ProjectEntries, resolveScriptEntry } from '../code/entry-points.js';
 import { isSupportFile } from '../code/file-roles.js';
 import { buildRepoMap } from '../code/repo-map.js';
+import { packageJsonDependencies } from './dependencies.js';
 import { type ProjectScan, prop } from './scan.js';
 
 export interface ProjectOverview {
@@ -37,6 +38,60 @@ const ENTRY_FILES: readonly RegExp[] = [
   /^src\/[^/]+\/__main__\.py$/,
   // Spring Boot's `@SpringBootApplication` class: PetClinicApplication.java.
   /^src\/main\/(java|kotlin)\/.*Application\.(java|kt)$/,
+];
+
+/** Web frameworks by their package, with the files their apps start from (what each is). */
+const FRAMEWORK_ENTRIES: readonly [string, string, [string, string][]][] = [
+  [
+    'next',
+    'Next.js',
+    ['', 'src/'].flatMap((root): [string, string][] => [
+      ...['tsx', 'jsx', 'js'].flatMap((e): [string, string][] => [
+        [`${root}app/layout.${e}`, 'root layout, app router'],
+        [`${root}app/page.${e}`, 'home page'],
+        [`${root}pages/_app.${e}`, 'app, pages router'],
+        [`${root}pages/index.${e}`, 'home page'],
+      ]),
+      [`${root}middleware.ts`, 'middleware'],
+    ]),
+  ],
+  [
+    'astro',
+    'Astro',
+    [
+      ['src/pages/index.astro', 'home page'],
+      ['src/layouts/Layout.astro', 'layout'],
+      ['astro.config.mjs', 'config'],
+      ['astro.config.ts', 'config'],
+    ],
+  ],
+  [
+    '@sveltejs/kit',
+    'SvelteKit',
+    [
+      ['src/routes/+layout.svelte', 'root layout'],
+      ['src/routes/+page.svelte', 'home page'],
+      ['src/hooks.server.ts', 'server hooks'],
+      ['src/hooks.server.js', 'server hooks'],
+    ],
+  ],
+  [
+    'nuxt',
+    'Nuxt',
+    [
+      ['app.vue', 'app'],
+      ['pages/index.vue', 'home page'],
+      ['nuxt.config.ts', 'config'],
+    ],
+  ],
+  [
+    '@remix-run/react',
+    'Remix',
+    [
+      ['app/root.tsx', 'root route'],
+      ['app/routes/_index.tsx', 'home page'],
+    ],
+  ],
 ];
 
 export interface OverviewOptions {
@@ -190,6 +245,11 @@ async function entryPoints(scan: ProjectScan, found: ProjectEntries): Promise<st
     if (entry.endsWith('.py')) add(entry, 'the package pyproject.toml names');
     else if (entry.endsWith('.rs')) add(entry, "the crate's root");
   for (const f of scan.files) if (ENTRY_FILES.some((re) => re.test(f))) add(f);
+  // A web framework's app starts where its routes do: Next.js's root layout, Astro's and SvelteKit's first pages.
+  const deps = new Set(packageJsonDependencies(pkg));
+  for (const [dependency, framework, entries] of FRAMEWORK_ENTRIES)
+    if (deps.has(dependency))
+      for (const [file, what] of entries) if (files.has(file)) add(file, `${framework} ${what}`);
   return [...out]
     .slice(0, 20)
     .map(([file, reasons]) => (reasons.length > 0 ? `${file} (${reasons.join('; ')})` : file));

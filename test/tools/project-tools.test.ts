@@ -377,6 +377,25 @@ describe('get_project_overview', () => {
     );
   });
 
+  it("names a web framework's app entries: Next.js's root layout, SvelteKit's routes", async () => {
+    const next = await project({
+      'package.json': JSON.stringify({ private: true, dependencies: { next: '15.0.0', react: '19.0.0' } }),
+      'app/layout.tsx': 'export default function RootLayout() { return null }\n',
+      'app/page.tsx': 'export default function Page() { return null }\n',
+      'middleware.ts': 'export function middleware() {}\n',
+    });
+    expect((await getProjectOverviewTool.execute({ path: '.' }, next.ctx)).output).toContain(
+      'entry points:\n  app/layout.tsx (Next.js root layout, app router)\n  app/page.tsx (Next.js home page)\n  middleware.ts (Next.js middleware)\n',
+    );
+    const kit = await project({
+      'package.json': JSON.stringify({ devDependencies: { '@sveltejs/kit': '^2' } }),
+      'src/routes/+page.svelte': '<h1>hi</h1>\n',
+    });
+    expect((await getProjectOverviewTool.execute({ path: '.' }, kit.ctx)).output).toContain(
+      'entry points:\n  src/routes/+page.svelte (SvelteKit home page)',
+    );
+  });
+
   it('finds Go, Python and Dart entry points', async () => {
     const go = await project(goProject);
     expect((await getProjectOverviewTool.execute({ path: '.' }, go.ctx)).output).toContain(
