@@ -263,7 +263,10 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
         if (definers.length > 0) {
           const weight = (IMPORT_WEIGHT * (1 + Math.sqrt(count))) / definers.length;
           for (const to of definers) if (to !== from) imported.set(to, (imported.get(to) ?? 0) + weight);
-        } else if (!b.alias) (passedOn ??= new Set()).add(b.name);
+        } else if (!b.alias) {
+          passedOn ??= new Set();
+          passedOn.add(b.name);
+        }
       }
       const weight = (passing ? IMPORT_WEIGHT * 0.2 : IMPORT_WEIGHT) * (1 + uses);
       for (const file of files) {
