@@ -80,6 +80,40 @@ function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
   );
 }
 
+/** The names a Go file's imports bind: each path's alias, or its last element (`_` and `.` imports bind none). */
+export function goImportNames(source: string, onlyPath?: string): Set<string> {
+  const names = new Set<string>();
+  const blocks = [...source.matchAll(/^import\s*\(([\s\S]*?)^\)/gm)].map((m) => m[1]!);
+  const singles = [...source.matchAll(/^import\s+((?:[\w.]+\s+)?"[^"]+")/gm)].map((m) => m[1]!);
+  for (const spec of [...blocks.flatMap((b) => b.split('\n')), ...singles]) {
+    const m = /^\s*(?:([\w.]+)\s+)?"([^"]+)"/.exec(spec.replace(/\/\/.*$/, ''));
+    if (!m) continue;
+    const importPath = m[2]!;
+    // The standard library's packages (`errors`, `net/http`) are never the project's.
+    if (onlyPath !== undefined ? importPath !== onlyPath : !importPath.split('/')[0]!.includes('.')) continue;
+    const name = m[1] ?? importPath.split('/').pop()!;
+    if (name !== '_' && name !== '.') names.add(name);
+  }
+  return names;
+}
+
+/**
+ * How a Go name is qualified: `package` for `pkg.Name` (a selector or a qualified type) of an imported package in
+ * `packages`; `other` for a method's or a field's name (`x.Name` of anything else, a method declared or listed in an
+ * interface, a struct field, a composite literal's key) or another package's type; `none` for a bare name.
+ */
+function goQualifier(node: AstNode, packages: ReadonlySet<string>): 'package' | 'other' | 'none' {
+  const parent = node.parent();
+  if (parent?.kind() === 'qualified_type' && same(parent.field('name'), node)) {
+    const pkg = parent.field('package');
+    return pkg !== null && pkg !== undefined && packages.has(pkg.text()) ? 'package' : 'other';
+  }
+  if (node.kind() !== 'field_identifier') return 'none';
+  if (parent?.kind() !== 'selector_expression' || !same(parent.field('field'), node)) return 'other';
+  const operand = parent.field('operand');
+  return operand?.kind() === 'identifier' && packages.has(operand.text()) ? 'package' : 'other';
+}
+
 /**
  * The occurrences of `name` in one file. `members`: the name is a method or field, so `obj.name` counts too;
  * otherwise member accesses are other things with the same name. `definitionLines`: lines where the file defines it.
@@ -90,11 +124,21 @@ export function findOccurrences(
   name: string,
   members: boolean,
   definitionLines: ReadonlySet<number> = new Set(),
+  /** Go, a package-level name: whether this file is in its package, and the names binding its import path here. */
+  goPackage?: { same: boolean; aliases: ReadonlySet<string> },
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
+  // Go writes another package's names as selectors too (`gin.New`): of a selector's fields, only those of an
+  // imported package are the name itself when it is no method or field; a bare name outside the name's own
+  // package is that package's own.
+  const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`).filter(
-    (node) => members || !isMemberAccess(lang, node),
+    (node) =>
+      members ||
+      (!isMemberAccess(lang, node) &&
+        (!packages || goQualifier(node, packages) !== 'other') &&
+        (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package')),
   );
   const shadows: [number, number][] = [];
   for (const node of nodes) {
@@ -158,6 +202,15 @@ export async function findProjectReferences(
   const members = defs.length > 0 && defs.every((d) => MEMBER_KINDS.has(d.def.kind));
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
+  // A Go package-level name defined in one package: its import path, so other packages' files count only where
+  // they name it through an import of that path.
+  const dirs = [...new Set(defs.map((d) => path.posix.dirname(d.path)))];
+  const goModule = index.project?.goModule;
+  const goDir =
+    !members && goModule && dirs.length === 1 && defs.every((d) => d.path.endsWith('.go'))
+      ? dirs[0]!
+      : undefined;
+  const goPath = goDir === undefined ? undefined : goDir === '.' ? goModule : `${goModule}/${goDir}`;
   for (const [file, tags] of index.files) {
     if (referenceCount(tags, name) === 0 && !namesInSyntax(tags, name)) continue;
     if (
@@ -177,7 +230,12 @@ export async function findProjectReferences(
     const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => undefined);
     if (source === undefined) continue;
     const lines = new Set(tags.definitions.filter((d) => d.name === name).map((d) => d.line));
-    const { occurrences, shadowed } = findOccurrences(lang, source, name, members, lines);
+    let goPackage: { same: boolean; aliases: ReadonlySet<string> } | undefined;
+    if (goPath !== undefined && lang.id === 'go') {
+      goPackage = { same: path.posix.dirname(file) === goDir, aliases: goImportNames(source, goPath) };
+      if (!goPackage.same && goPackage.aliases.size === 0) continue;
+    }
+    const { occurrences, shadowed } = findOccurrences(lang, source, name, members, lines, goPackage);
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }
   return results;

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathServers } from '../code/language/lsp-servers.js';
 import { indexLanguageOf, type LanguageSpec, languageOf } from '../code/languages.js';
+import { goImportNames } from '../code/references.js';
 import { extractTags, type FileTags } from '../code/tags.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
 import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
@@ -101,21 +102,16 @@ async function goUses(
   const importPath = module && (dir === '.' ? module : `${module}/${dir}`);
   const either = names.map(escapeRegExp).join('|');
   const bare = new RegExp(`(?<![\\w.])(?:${either})\\b`);
-  const aliases = new Map<string, string | undefined>();
-  const aliasIn = async (file: string) => {
-    if (!importPath) return undefined;
-    if (!aliases.has(file)) {
+  const aliases = new Map<string, ReadonlySet<string>>();
+  const aliasesIn = async (file: string): Promise<ReadonlySet<string>> => {
+    if (!importPath) return new Set();
+    let found = aliases.get(file);
+    if (!found) {
       const text = await fs.readFile(path.join(ctx.workspace.root, file), 'utf8').catch(() => '');
-      const quoted = `"${importPath}"`;
-      const at = text.indexOf(quoted);
-      const alias =
-        at < 0
-          ? undefined
-          : (/(\w+)\s*$/.exec(text.slice(text.lastIndexOf('\n', at) + 1, at))?.[1] ??
-            importPath.split('/').pop());
-      aliases.set(file, alias === 'import' ? importPath.split('/').pop() : alias);
+      found = goImportNames(text, importPath);
+      aliases.set(file, found);
     }
-    return aliases.get(file);
+    return found;
   };
   const kept: Place[] = [];
   for (const place of found) {
@@ -125,9 +121,11 @@ async function goUses(
       if (bare.test(code)) kept.push(place);
       continue;
     }
-    const alias = await aliasIn(place.path);
-    if (alias && new RegExp(`(?<![\\w.])${escapeRegExp(alias)}\\s*\\.\\s*(?:${either})\\b`).test(code))
-      kept.push(place);
+    for (const alias of await aliasesIn(place.path))
+      if (new RegExp(`(?<![\\w.])${escapeRegExp(alias)}\\s*\\.\\s*(?:${either})\\b`).test(code)) {
+        kept.push(place);
+        break;
+      }
   }
   return kept;
 }

@@ -79,7 +79,8 @@ describe.each(Object.keys(projects))('%s project', (lang) => {
       .map((l) => Number(l.split(':')[1]));
     expect(lines).toEqual(expectedUserLines[lang]);
     expect(result.output).toContain(`${project.def}:`);
-    expect(result.metadata.shadowed).toBeGreaterThanOrEqual(1);
+    // Go: a bare name in another package is that package's own, never counted, shadowing or not.
+    if (lang !== 'go') expect(result.metadata.shadowed).toBeGreaterThanOrEqual(1);
   });
 
   test('build_dependency_graph links the user file to the defining file, without cycles', async () => {
@@ -169,6 +170,33 @@ test("search_code lists the project's own definitions before a test's or an exam
     'examples/app/codegen.ts',
     'test/helpers.ts',
   ]);
+});
+
+test("Go references by name: a package-level name's are bare in its package and `pkg.Name` elsewhere, never a method's or another package's (gin's Engine, errors.New)", async () => {
+  await ws.write('go.mod', 'module example.com/gin\n\ngo 1.22\n');
+  await ws.write(
+    'gin.go',
+    'package gin\n\ntype Engine struct{}\n\nfunc New() *Engine { return &Engine{} }\n',
+  );
+  await ws.write(
+    'binding/validator.go',
+    'package binding\n\ntype StructValidator interface {\n\tEngine() any\n}\n\ntype v struct{}\n\nfunc (x *v) Engine() any { return nil }\n\nfunc use(s StructValidator) { _ = s.Engine() }\n\nfunc New() *v { return &v{} }\n',
+  );
+  await ws.write(
+    'app/main.go',
+    'package main\n\nimport (\n\t"errors"\n\n\tweb "example.com/gin"\n)\n\nfunc main() {\n\t_ = errors.New("x")\n\tvar e *web.Engine = web.New()\n\t_ = e\n}\n',
+  );
+  const engine = await run(findReferencesTool, { name: 'Engine', path: 'gin.go' });
+  expect(
+    engine.output
+      .split('\n')
+      .filter((l) => /^\S+:\d+:\d+/.test(l))
+      .map((l) => l.split(': ')[0]),
+  ).toEqual(['app/main.go:11:13', 'gin.go:3:6 (definition)', 'gin.go:5:13', 'gin.go:5:30']);
+  const made = await run(findReferencesTool, { name: 'New', path: 'gin.go' });
+  expect(made.output).toContain('app/main.go:11:26');
+  expect(made.output).not.toContain('app/main.go:10');
+  expect(made.output).not.toContain('binding/');
 });
 
 test("inspect_symbol lists a type before same-named methods, and the project's code before its tests (gin's Engine)", async () => {
