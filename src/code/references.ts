@@ -98,6 +98,28 @@ export function goImportNames(source: string, onlyPath?: string): Set<string> {
 }
 
 /**
+ * A Rust name that is a module's, not an item's: `mod hostname;`, or the path before `::` (`hostname::hostname`,
+ * `use hostname::{…}`).
+ */
+function isRustModulePath(node: AstNode): boolean {
+  const parent = node.parent();
+  if (!parent) return false;
+  if (parent.kind() === 'mod_item') return same(parent.field('name'), node);
+  return (
+    ['scoped_identifier', 'scoped_use_list', 'scoped_type_identifier'].includes(parent.kind()) &&
+    same(parent.field('path'), node)
+  );
+}
+
+/** A Rust name after a path that does not start in this crate's own modules (`grep::cli::hostname`). */
+function isForeignRustPath(node: AstNode): boolean {
+  const parent = node.parent();
+  if (parent?.kind() !== 'scoped_identifier' || !same(parent.field('name'), node)) return false;
+  const first = parent.field('path')?.text().split('::')[0]?.trim();
+  return first !== 'self' && first !== 'super' && first !== 'crate' && first !== 'Self';
+}
+
+/**
  * How a Go name is qualified: `package` for `pkg.Name` (a selector or a qualified type) of an imported package in
  * `packages`; `other` for a method's or a field's name (`x.Name` of anything else, a method declared or listed in an
  * interface, a struct field, a composite literal's key) or another package's type; `none` for a bare name.
@@ -126,6 +148,8 @@ export function findOccurrences(
   definitionLines: ReadonlySet<number> = new Set(),
   /** Go, a package-level name: whether this file is in its package, and the names binding its import path here. */
   goPackage?: { same: boolean; aliases: ReadonlySet<string> },
+  /** A Rust item without `pub`: `other::name` is another module's (only `self::`, `super::`, `crate::` may be it). */
+  rustPrivate = false,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -137,6 +161,7 @@ export function findOccurrences(
     (node) =>
       members ||
       (!isMemberAccess(lang, node) &&
+        !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
         (!packages || goQualifier(node, packages) !== 'other') &&
         (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package')),
   );
@@ -144,7 +169,8 @@ export function findOccurrences(
   for (const node of nodes) {
     if (!isBinding(lang, node)) continue;
     const scope = bindingScope(lang, node);
-    if (scope) shadows.push(scope);
+    // From the binding on: a function's own name, before a local of that name in its body, is not shadowed.
+    if (scope) shadows.push([Math.max(scope[0], node.range().start.index), scope[1]]);
   }
   const occurrences: Occurrence[] = [];
   let shadowed = 0;
@@ -211,7 +237,16 @@ export async function findProjectReferences(
       ? dirs[0]!
       : undefined;
   const goPath = goDir === undefined ? undefined : goDir === '.' ? goModule : `${goModule}/${goDir}`;
+  // A name its language keeps private is used only where it is defined: a Rust item without `pub` in its own
+  // module's file, an unexported Go name in its own package.
+  const privateTo = (file: string, language: string): boolean | undefined => {
+    if (definedIn === undefined || defs.length === 0 || defs.some((d) => d.def.exported)) return undefined;
+    if (language === 'rust') return file === definedIn;
+    if (language === 'go') return path.posix.dirname(file) === path.posix.dirname(definedIn);
+    return undefined;
+  };
   for (const [file, tags] of index.files) {
+    if (privateTo(file, tags.language) === false) continue;
     if (referenceCount(tags, name) === 0 && !namesInSyntax(tags, name)) continue;
     if (
       definedIn !== undefined &&
@@ -235,7 +270,15 @@ export async function findProjectReferences(
       goPackage = { same: path.posix.dirname(file) === goDir, aliases: goImportNames(source, goPath) };
       if (!goPackage.same && goPackage.aliases.size === 0) continue;
     }
-    const { occurrences, shadowed } = findOccurrences(lang, source, name, members, lines, goPackage);
+    const { occurrences, shadowed } = findOccurrences(
+      lang,
+      source,
+      name,
+      members,
+      lines,
+      goPackage,
+      lang.id === 'rust' && privateTo(file, 'rust') === true,
+    );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }
   return results;

@@ -93,6 +93,53 @@ test("rename_symbol by name renames a Rust crate's re-export in lib.rs, where th
   );
 });
 
+test("rename_symbol by name of a private Rust fn stays in its file: never another crate's fn, a module, or another path's item; its own name is renamed though its body has a local of that name (ripgrep's hostname)", async () => {
+  await ws.write('Cargo.toml', '[workspace]\nmembers = ["crates/*"]\n');
+  await ws.write('crates/cli/Cargo.toml', '[package]\nname = "grep-cli"\n');
+  await ws.write('crates/cli/src/lib.rs', 'mod hostname;\n\npub use crate::hostname::hostname;\n');
+  await ws.write('crates/cli/src/hostname.rs', 'pub fn hostname() -> Option<String> {\n    None\n}\n');
+  await ws.write('crates/core/Cargo.toml', '[package]\nname = "core"\n');
+  await ws.write(
+    'crates/core/src/main.rs',
+    [
+      'fn main() {',
+      '    let os = grep_cli::hostname();',
+      '    let h = hostname(os);',
+      '}',
+      '',
+      'fn hostname(bin: Option<String>) -> Option<String> {',
+      '    let hostname = bin?;',
+      '    Some(hostname)',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(renameSymbolTool, {
+    name: 'hostname',
+    path: 'crates/core/src/main.rs',
+    new_name: 'host_name',
+  });
+  expect(result.success).toBe(true);
+  expect(await ws.read('crates/core/src/main.rs')).toBe(
+    [
+      'fn main() {',
+      '    let os = grep_cli::hostname();',
+      '    let h = host_name(os);',
+      '}',
+      '',
+      'fn host_name(bin: Option<String>) -> Option<String> {',
+      '    let hostname = bin?;',
+      '    Some(hostname)',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  expect(await ws.read('crates/cli/src/lib.rs')).toBe(
+    'mod hostname;\n\npub use crate::hostname::hostname;\n',
+  );
+  expect(await ws.read('crates/cli/src/hostname.rs')).toContain('pub fn hostname()');
+});
+
 test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
   await ws.write('a.ts', 'export function one() {}\nexport function two() { one(); }\n');
   const result = await run(renameSymbolTool, { name: 'one', new_name: 'two' });
