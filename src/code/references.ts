@@ -105,9 +105,16 @@ function isRustModulePath(node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   if (parent.kind() === 'mod_item') return same(parent.field('name'), node);
+  const scoped = ['scoped_identifier', 'scoped_use_list', 'scoped_type_identifier', 'use_wildcard'];
+  if (scoped.includes(parent.kind()) && same(parent.field('path'), node)) return true;
+  // The last part of a path that is itself a path's start: `crate::hostname` in `crate::hostname::hostname`.
+  const grand = parent.parent();
   return (
-    ['scoped_identifier', 'scoped_use_list', 'scoped_type_identifier'].includes(parent.kind()) &&
-    same(parent.field('path'), node)
+    parent.kind() === 'scoped_identifier' &&
+    same(parent.field('name'), node) &&
+    grand !== null &&
+    scoped.includes(grand.kind()) &&
+    same(grand.field('path'), parent)
   );
 }
 
@@ -150,6 +157,8 @@ export function findOccurrences(
   goPackage?: { same: boolean; aliases: ReadonlySet<string> },
   /** A Rust item without `pub`: `other::name` is another module's (only `self::`, `super::`, `crate::` may be it). */
   rustPrivate = false,
+  /** The file defines its own item of that name: only a path to another crate's (`grep_cli::name`) is the name. */
+  ownItem = false,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -162,6 +171,7 @@ export function findOccurrences(
       members ||
       (!isMemberAccess(lang, node) &&
         !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
+        (!ownItem || isForeignRustPath(node)) &&
         (!packages || goQualifier(node, packages) !== 'other') &&
         (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package')),
   );
@@ -247,6 +257,16 @@ export async function findProjectReferences(
   };
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
+    // Another file defining a top-level item of that name uses its own (ripgrep's core has a private hostname
+    // beside grep_cli's public one): only a Rust path to ours (`grep_cli::hostname`) can be ours there.
+    const ownItem =
+      definedIn !== undefined &&
+      file !== definedIn &&
+      !members &&
+      tags.definitions.some(
+        (d) => d.name === name && d.container === undefined && d.kind !== 'method' && d.kind !== 'module',
+      );
+    if (ownItem && tags.language !== 'rust') continue;
     if (referenceCount(tags, name) === 0 && !namesInSyntax(tags, name)) continue;
     if (
       definedIn !== undefined &&
@@ -278,6 +298,7 @@ export async function findProjectReferences(
       lines,
       goPackage,
       lang.id === 'rust' && privateTo(file, 'rust') === true,
+      ownItem,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

@@ -138,6 +138,21 @@ test("rename_symbol by name of a private Rust fn stays in its file: never anothe
     'mod hostname;\n\npub use crate::hostname::hostname;\n',
   );
   expect(await ws.read('crates/cli/src/hostname.rs')).toContain('pub fn hostname()');
+  // The public one, renamed where it is defined: the other crate's file defining its own keeps its own, and has
+  // its path to the public one renamed.
+  const main = await ws.read('crates/core/src/main.rs');
+  const pub = await run(renameSymbolTool, {
+    name: 'hostname',
+    path: 'crates/cli/src/hostname.rs',
+    new_name: 'get_hostname',
+  });
+  expect(pub.success).toBe(true);
+  expect(await ws.read('crates/cli/src/lib.rs')).toBe(
+    'mod hostname;\n\npub use crate::hostname::get_hostname;\n',
+  );
+  expect(await ws.read('crates/core/src/main.rs')).toBe(
+    main.replace('grep_cli::hostname()', 'grep_cli::get_hostname()'),
+  );
 });
 
 test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
