@@ -1,5 +1,6 @@
 // rename_symbol: renames one binding everywhere its language service sees it (importers through barrels included),
 // refused when the result would have new errors; without a service, a name-based rename. Written all or none.
+import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
@@ -100,6 +101,26 @@ async function check(
   }
 }
 
+/**
+ * The Java file a rename must move with the type: a top-level type is declared in the file of its name (`public
+ * class Owner` in Owner.java), and the renamed file now declares the new name at the top level. Its path and the
+ * new one, or undefined.
+ */
+export function javaFileMove(
+  files: readonly { path: string; after: string }[],
+  name: string,
+  newName: string,
+): { from: string; to: string } | undefined {
+  const file = files.find((f) => f.path === `${name}.java` || f.path.endsWith(`/${name}.java`));
+  if (!file) return undefined;
+  const declares = new RegExp(
+    `^(?:public\\s+|final\\s+|abstract\\s+|sealed\\s+|non-sealed\\s+|strictfp\\s+)*(?:class|interface|enum|record|@interface)\\s+${newName}\\b`,
+    'm',
+  );
+  if (!declares.test(file.after)) return undefined;
+  return { from: file.path, to: `${file.path.slice(0, -`${name}.java`.length)}${newName}.java` };
+}
+
 /** Most places named in the note on where the old name is still written. */
 const MAX_STILL = 6;
 
@@ -146,7 +167,10 @@ export const renameSymbolTool = defineTool({
     const planned = await plan(args, ctx);
     const summary = `rename ${args.name} to ${args.new_name}`;
     if (typeof planned === 'string') return { reads: [ctx.workspace.root], writes: [], summary };
-    const writes = await Promise.all(planned.files.map((f) => ctx.workspace.resolve(f.path)));
+    const move = javaFileMove(planned.files, args.name, args.new_name);
+    const writes = await Promise.all(
+      [...planned.files.map((f) => f.path), ...(move ? [move.to] : [])].map((p) => ctx.workspace.resolve(p)),
+    );
     const diff = planned.files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
     return { reads: writes, writes, diff, summary: `${summary} in ${planned.files.length} files` };
   },
@@ -156,19 +180,35 @@ export const renameSymbolTool = defineTool({
     const checked = await check(planned, args, ctx);
     if (checked && 'refuse' in checked) return fail(checked.refuse, { refused: true });
     const { files } = planned;
+    // A Java type's file goes with it: written under the new name, the old one removed.
+    const move = javaFileMove(files, args.name, args.new_name);
+    const moveTo = move ? await ctx.workspace.resolve(move.to) : undefined;
+    if (
+      move &&
+      moveTo &&
+      (await fs.stat(moveTo).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return fail(
+        `${move.to} already exists: the renamed ${args.name}.java cannot take its name; pick another name`,
+      );
     const changes = await Promise.all(
       files.map(async (f) => ({
-        absolute: await ctx.workspace.resolve(f.path),
-        before: f.before,
+        absolute: f.path === move?.from && moveTo ? moveTo : await ctx.workspace.resolve(f.path),
+        before: f.path === move?.from ? undefined : f.before,
         after: f.after,
       })),
     );
     await writeFilesAtomic(changes, ctx);
+    if (move) await fs.rm(await ctx.workspace.resolve(move.from), { force: true });
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
     const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
     const left = await stillWritten(ctx, args.name, files);
-    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${how}${left ? `\n${left}` : ''}`;
+    const moved = move ? `\nmoved ${move.from} to ${move.to}: a Java type's file is named after it` : '';
+    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
     const result = ok(
       text,

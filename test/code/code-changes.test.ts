@@ -155,6 +155,42 @@ test("rename_symbol by name of a private Rust fn stays in its file: never anothe
   );
 });
 
+test("rename_symbol of a Java type moves its file to the new name, as javac requires (spring-petclinic's Owner)", async () => {
+  await ws.write(
+    'src/main/java/shop/Owner.java',
+    'package shop;\n\n/** An Owner. */\npublic class Owner {\n  public String name;\n}\n',
+  );
+  await ws.write(
+    'src/main/java/shop/Clinic.java',
+    'package shop;\n\npublic class Clinic {\n  public Owner find() {\n    return new Owner();\n  }\n}\n',
+  );
+  const args = { name: 'Owner', path: 'src/main/java/shop/Owner.java', new_name: 'PetOwner' };
+  const preview = await renameSymbolTool.preview!(renameSymbolTool.schema.parse(args), ws.ctx);
+  expect(preview.writes).toContain(path.join(ws.root, 'src/main/java/shop/PetOwner.java'));
+  const result = await run(renameSymbolTool, args);
+  expect(result.success).toBe(true);
+  expect(result.output).toContain(
+    "moved src/main/java/shop/Owner.java to src/main/java/shop/PetOwner.java: a Java type's file is named after it",
+  );
+  expect(await ws.read('src/main/java/shop/PetOwner.java')).toBe(
+    'package shop;\n\n/** An Owner. */\npublic class PetOwner {\n  public String name;\n}\n',
+  );
+  await expect(ws.read('src/main/java/shop/Owner.java')).rejects.toThrow();
+  expect(await ws.read('src/main/java/shop/Clinic.java')).toContain(
+    'public PetOwner find() {\n    return new PetOwner();',
+  );
+  // A name whose file is taken: refused, nothing written.
+  await ws.write('src/main/java/shop/Visit.java', 'package shop;\n\npublic class Visit {}\n');
+  await ws.write('src/main/java/shop/Call.java', 'package shop;\n\nclass Call {}\n');
+  const taken = await run(renameSymbolTool, {
+    name: 'Visit',
+    path: 'src/main/java/shop/Visit.java',
+    new_name: 'Call',
+  });
+  expect(taken.success).toBe(false);
+  expect(await ws.read('src/main/java/shop/Visit.java')).toContain('public class Visit');
+});
+
 test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
   await ws.write('a.ts', 'export function one() {}\nexport function two() { one(); }\n');
   const result = await run(renameSymbolTool, { name: 'one', new_name: 'two' });
