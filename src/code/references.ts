@@ -255,8 +255,21 @@ export async function findProjectReferences(
     if (language === 'go') return path.posix.dirname(file) === path.posix.dirname(definedIn);
     return undefined;
   };
+  // A Java member is used through its class: a file never naming the class (or declaring it) calls another
+  // type's method of that name (gson's GsonBuilder.setLenient beside java.util.Calendar's).
+  const javaClasses =
+    members && definedIn !== undefined && defs.every((d) => d.path.endsWith('.java') && d.def.container)
+      ? [...new Set(defs.map((d) => d.def.container!))]
+      : undefined;
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
+    if (
+      javaClasses &&
+      file !== definedIn &&
+      tags.language === 'java' &&
+      !javaClasses.some((c) => referenceCount(tags, c) > 0 || tags.definitions.some((d) => d.name === c))
+    )
+      continue;
     // Another file defining a top-level item of that name uses its own (ripgrep's core has a private hostname
     // beside grep_cli's public one): only a Rust path to ours (`grep_cli::hostname`) can be ours there.
     const ownItem =

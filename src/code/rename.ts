@@ -25,10 +25,16 @@ export async function planRename(
   if (defs.length === 0)
     return `no definition of ${name}${definedIn ? ` in ${definedIn}` : ''}; try search_code`;
   const files = await findProjectReferences(index, name, definedIn, signal);
-  const clash = files.find((f) =>
-    index.files.get(f.path)?.definitions.some((d) => d.name === newName && !d.container),
-  );
-  if (clash) return `${newName} is already defined in ${clash.path}; pick another name`;
+  // A definition of the new name in a file the rename changes would take its uses: one at the top level, or a
+  // nested type (gson's MapTypeAdapterFactory.Adapter, had TypeAdapter become Adapter).
+  const TYPES = new Set(['class', 'interface', 'enum', 'type']);
+  for (const f of files) {
+    const taken = index.files
+      .get(f.path)
+      ?.definitions.find((d) => d.name === newName && (!d.container || TYPES.has(d.kind)));
+    if (taken)
+      return `${newName} is already defined in ${f.path}${taken.container ? ` (${taken.container}.${newName})` : ''}; pick another name`;
+  }
   const renamed: RenamedFile[] = [];
   for (const file of files) {
     if (file.occurrences.length === 0) continue;

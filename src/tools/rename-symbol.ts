@@ -133,6 +133,7 @@ async function stillWritten(
   ctx: ToolContext,
   name: string,
   files: readonly { path: string; after: string }[],
+  nameBased: boolean,
 ): Promise<string | undefined> {
   // A part of a path (`'../constructFrom/index.ts'`, date-fns' folder per function) names no symbol.
   const word = new RegExp(`(?<![\\w$/])${name.replace(/[$]/g, '\\$')}(?![\\w$/])`, 'g');
@@ -144,18 +145,30 @@ async function stillWritten(
       if (lines.at(-1) !== at) lines.push(at);
     }
   let texts: string[] = [];
+  let code: string[] = [];
   try {
     const renamed = new Set(files.map((f) => f.path));
     const found = await wordSearch(ctx, [name], ctx.signal);
     texts = found.filter((p) => !renamed.has(p) && !indexLanguageOf(p));
+    // By name, a file left alone may call it too: on a receiver whose type the search cannot tell.
+    if (nameBased) code = found.filter((p) => !renamed.has(p) && indexLanguageOf(p));
   } catch (error) {
     if (ctx.signal.aborted) throw error;
   }
+  const notes: string[] = [];
+  const list = (places: string[]) =>
+    places.slice(0, MAX_STILL).join(', ') +
+    (places.length > MAX_STILL ? ` and ${places.length - MAX_STILL} more` : '');
   const places = [...lines, ...texts];
-  if (places.length === 0) return undefined;
-  const shown = places.slice(0, MAX_STILL).join(', ');
-  const more = places.length > MAX_STILL ? ` and ${places.length - MAX_STILL} more` : '';
-  return `(${name} is still written where the rename does not reach (comments, strings, docs, same-named symbols): ${shown}${more}; update those that mean this symbol)`;
+  if (places.length > 0)
+    notes.push(
+      `(${name} is still written where the rename does not reach (comments, strings, docs, same-named symbols): ${list(places)}; update those that mean this symbol)`,
+    );
+  if (code.length > 0)
+    notes.push(
+      `(not renamed, and still naming ${name}: ${list(code)}; by name the rename cannot tell whether they use this symbol or another of that name: check them)`,
+    );
+  return notes.length > 0 ? notes.join('\n') : undefined;
 }
 
 export const renameSymbolTool = defineTool({
@@ -206,7 +219,7 @@ export const renameSymbolTool = defineTool({
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
     const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
-    const left = await stillWritten(ctx, args.name, files);
+    const left = await stillWritten(ctx, args.name, files, !planned.service);
     const moved = move ? `\nmoved ${move.from} to ${move.to}: a Java type's file is named after it` : '';
     const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');

@@ -191,6 +191,41 @@ test("rename_symbol of a Java type moves its file to the new name, as javac requ
   expect(await ws.read('src/main/java/shop/Visit.java')).toContain('public class Visit');
 });
 
+test('rename_symbol by name of a Java method renames the calls in files naming its class, lists the others, and refuses a new name a nested class has (gson)', async () => {
+  await ws.write(
+    'src/GsonBuilder.java',
+    'public final class GsonBuilder {\n  public GsonBuilder setLenient() {\n    return this;\n  }\n}\n',
+  );
+  await ws.write('src/App.java', 'class App {\n  Object b = new GsonBuilder().setLenient();\n}\n');
+  await ws.write(
+    'src/Dates.java',
+    'import java.util.Calendar;\n\nclass Dates {\n  void f(Calendar calendar) {\n    calendar.setLenient(false);\n  }\n}\n',
+  );
+  const result = await run(renameSymbolTool, {
+    name: 'setLenient',
+    path: 'src/GsonBuilder.java',
+    new_name: 'setLeniency',
+  });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/App.java')).toContain('new GsonBuilder().setLeniency();');
+  expect(await ws.read('src/Dates.java')).toContain('calendar.setLenient(false);');
+  expect(result.output).toContain('(not renamed, and still naming setLenient: src/Dates.java;');
+  // A nested class of the new name in a file the rename changes would take its uses.
+  await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
+  await ws.write(
+    'src/MapFactory.java',
+    'final class MapFactory {\n  private final class Adapter extends TypeAdapter<Object> {}\n}\n',
+  );
+  const clash = await run(renameSymbolTool, {
+    name: 'TypeAdapter',
+    path: 'src/TypeAdapter.java',
+    new_name: 'Adapter',
+  });
+  expect(clash.success).toBe(false);
+  expect(clash.error).toContain('Adapter is already defined in src/MapFactory.java (MapFactory.Adapter)');
+  expect(await ws.read('src/TypeAdapter.java')).toBe('public abstract class TypeAdapter<T> {}\n');
+});
+
 test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
   await ws.write('a.ts', 'export function one() {}\nexport function two() { one(); }\n');
   const result = await run(renameSymbolTool, { name: 'one', new_name: 'two' });
