@@ -239,10 +239,11 @@ export const LANGUAGES: readonly LanguageSpec[] = [
       { parent: 'field_access', field: 'field' },
       { parent: 'method_invocation', field: 'name' },
     ],
+    // A varargs parameter's name is its variable_declarator's (`Strat... strategies`: never the type).
     localBindings: [
       'formal_parameter.name',
       'variable_declarator.name',
-      'spread_parameter',
+      'enhanced_for_statement.name',
       'catch_formal_parameter.name',
     ],
     scopes: ['method_declaration', 'constructor_declaration', 'lambda_expression'],

@@ -219,7 +219,8 @@ export const renameSymbolTool = defineTool({
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
     const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
-    const left = await stillWritten(ctx, args.name, files, !planned.service);
+    const written = files.map((f) => (move && f.path === move.from ? { ...f, path: move.to } : f));
+    const left = await stillWritten(ctx, args.name, written, !planned.service);
     const moved = move ? `\nmoved ${move.from} to ${move.to}: a Java type's file is named after it` : '';
     const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');

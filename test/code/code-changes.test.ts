@@ -179,6 +179,9 @@ test("rename_symbol of a Java type moves its file to the new name, as javac requ
   expect(await ws.read('src/main/java/shop/Clinic.java')).toContain(
     'public PetOwner find() {\n    return new PetOwner();',
   );
+  // Its doc comment still says Owner, in the file under its new name; no file is taken for one left alone.
+  expect(result.output).toContain('src/main/java/shop/PetOwner.java:3');
+  expect(result.output).not.toContain('not renamed');
   // A name whose file is taken: refused, nothing written.
   await ws.write('src/main/java/shop/Visit.java', 'package shop;\n\npublic class Visit {}\n');
   await ws.write('src/main/java/shop/Call.java', 'package shop;\n\nclass Call {}\n');

@@ -199,6 +199,18 @@ test("Go references by name: a package-level name's are bare in its package and 
   expect(made.output).not.toContain('binding/');
 });
 
+test("Java references by name count a varargs parameter's and an enhanced for's type: never a binding (gson's ExclusionStrategy...)", async () => {
+  await ws.write('src/Strat.java', 'public interface Strat {\n  boolean skip();\n}\n');
+  await ws.write(
+    'src/B.java',
+    'public class B {\n  public B set(Strat... strategies) {\n    for (Strat s : strategies) { s.skip(); }\n    return this;\n  }\n}\n',
+  );
+  const result = await run(findReferencesTool, { name: 'Strat', path: 'src/Strat.java' });
+  expect(result.output).toContain('src/B.java:2:16: ');
+  expect(result.output).toContain('src/B.java:3:10: ');
+  expect(result.output).not.toContain('shadow');
+});
+
 test("inspect_symbol lists a type before same-named methods, and the project's code before its tests (gin's Engine)", async () => {
   await ws.write('go.mod', 'module example.com/gin\n\ngo 1.22\n');
   await ws.write(
