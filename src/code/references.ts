@@ -2,6 +2,7 @@
 // the uses of a local binding (parameter, local variable) of the same name that shadows it in a function.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { NapiConfig } from '@ast-grep/napi';
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
@@ -126,6 +127,76 @@ function isForeignRustPath(node: AstNode): boolean {
   return first !== 'self' && first !== 'super' && first !== 'crate' && first !== 'Self';
 }
 
+/** The classes `names` with those extending or implementing them (read from their signatures, one level). */
+function javaFamily(index: CodeIndex, names: readonly string[]): Set<string> {
+  const family = new Set(names);
+  for (const tags of index.files.values()) {
+    if (tags.language !== 'java') continue;
+    for (const d of tags.definitions) {
+      if (d.kind !== 'class' && d.kind !== 'interface') continue;
+      const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
+      if (names.some((n) => new RegExp(`\\b${n}\\b`).test(heritage))) family.add(d.name);
+    }
+  }
+  return family;
+}
+
+/**
+ * Whether a Java method's name here can be the allowed classes' method: a declaration inside one of them (or an
+ * unknown class), a call on `this`/`super`/nothing, or on a variable whose declared type is one of them or
+ * cannot be read; not a call on a variable declared of another type (`JsonReader in` for JsonWriter's beginObject).
+ */
+function javaReceiverFits(node: AstNode, allowed: ReadonlySet<string>): boolean {
+  const parent = node.parent();
+  if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
+    const owner = node
+      .ancestors()
+      .find((a) => a.kind() === 'class_declaration' || a.kind() === 'interface_declaration');
+    const ownerName = owner?.field('name')?.text();
+    return ownerName === undefined || allowed.has(ownerName);
+  }
+  if (parent?.kind() !== 'method_invocation' || !same(parent.field('name'), node)) return true;
+  const object = parent.field('object');
+  if (object?.kind() !== 'identifier') return true;
+  const type = javaDeclaredType(node, object.text());
+  return type === undefined || allowed.has(type) || !/^[A-Z]/.test(type);
+}
+
+/** The simple type a Java identifier is declared with in the enclosing method or class (`JsonReader in`). */
+function javaDeclaredType(from: AstNode, variable: string): string | undefined {
+  for (const scope of from.ancestors()) {
+    if (
+      !['method_declaration', 'constructor_declaration', 'class_body', 'lambda_expression'].includes(
+        scope.kind(),
+      )
+    )
+      continue;
+    const kinds = ['formal_parameter', 'local_variable_declaration', 'field_declaration', 'spread_parameter'];
+    for (const declarator of scope.findAll({
+      rule: { any: kinds.map((kind) => ({ kind })) },
+    } as NapiConfig)) {
+      const names =
+        declarator.kind() === 'formal_parameter'
+          ? [declarator.field('name')]
+          : declarator
+              .children()
+              .filter((c) => c.kind() === 'variable_declarator')
+              .map((c) => c.field('name'));
+      if (!names.some((n) => n?.text() === variable)) continue;
+      const type =
+        declarator.field('type') ?? declarator.children().find((c) => /type|identifier/.test(c.kind()));
+      return type
+        ?.text()
+        .replace(/<[\s\S]*$/, '')
+        .replace(/\[\]/g, '')
+        .split('.')
+        .pop()
+        ?.trim();
+    }
+  }
+  return undefined;
+}
+
 /**
  * How a Go name is qualified: `package` for `pkg.Name` (a selector or a qualified type) of an imported package in
  * `packages`; `other` for a method's or a field's name (`x.Name` of anything else, a method declared or listed in an
@@ -159,6 +230,8 @@ export function findOccurrences(
   rustPrivate = false,
   /** The file defines its own item of that name: only a path to another crate's (`grep_cli::name`) is the name. */
   ownItem = false,
+  /** A Java method's classes (and their subclasses): a call on a variable declared of another type is not it. */
+  javaAllowed?: ReadonlySet<string>,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -168,7 +241,7 @@ export function findOccurrences(
   const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`).filter(
     (node) =>
-      members ||
+      (members && (!javaAllowed || javaReceiverFits(node, javaAllowed))) ||
       (!isMemberAccess(lang, node) &&
         !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
         (!ownItem || isForeignRustPath(node)) &&
@@ -186,7 +259,11 @@ export function findOccurrences(
   let shadowed = 0;
   for (const node of nodes) {
     const { start, end } = node.range();
-    if (shadows.some(([from, to]) => from <= start.index && start.index < to)) {
+    // A local shadows bare names only: `in.peek()` is no use of a local `peek`.
+    if (
+      shadows.some(([from, to]) => from <= start.index && start.index < to) &&
+      !(members && (isMemberAccess(lang, node) || lang.memberIdentifiers.includes(node.kind())))
+    ) {
       shadowed += 1;
       continue;
     }
@@ -261,6 +338,8 @@ export async function findProjectReferences(
     members && definedIn !== undefined && defs.every((d) => d.path.endsWith('.java') && d.def.container)
       ? [...new Set(defs.map((d) => d.def.container!))]
       : undefined;
+  // …and the classes extending or implementing one, whose overrides are the same method.
+  const javaAllowed = javaClasses ? javaFamily(index, javaClasses) : undefined;
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
     if (
@@ -312,6 +391,7 @@ export async function findProjectReferences(
       goPackage,
       lang.id === 'rust' && privateTo(file, 'rust') === true,
       ownItem,
+      lang.id === 'java' ? javaAllowed : undefined,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

@@ -213,6 +213,35 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   expect(await ws.read('src/App.java')).toContain('new GsonBuilder().setLeniency();');
   expect(await ws.read('src/Dates.java')).toContain('calendar.setLenient(false);');
   expect(result.output).toContain('(not renamed, and still naming setLenient: src/Dates.java;');
+  // In a file naming both classes, the call on a variable of the other type is left alone; a local of the
+  // method's name shadows no call of it.
+  await ws.write(
+    'src/JsonWriter.java',
+    'public class JsonWriter {\n  public JsonWriter beginObject() {\n    return this;\n  }\n}\n',
+  );
+  await ws.write(
+    'src/JsonTreeWriter.java',
+    'class JsonTreeWriter extends JsonWriter {\n  @Override public JsonWriter beginObject() {\n    return this;\n  }\n}\n',
+  );
+  await ws.write(
+    'src/JsonReader.java',
+    'public class JsonReader {\n  public void beginObject() {}\n  public int peek() { return 0; }\n}\n',
+  );
+  await ws.write(
+    'src/Copy.java',
+    'class Copy {\n  void copy(JsonReader in, JsonWriter out) {\n    int beginObject = in.peek();\n    in.beginObject();\n    out.beginObject();\n  }\n}\n',
+  );
+  const begin = await run(renameSymbolTool, {
+    name: 'beginObject',
+    path: 'src/JsonWriter.java',
+    new_name: 'startObject',
+  });
+  expect(begin.success).toBe(true);
+  expect(await ws.read('src/Copy.java')).toBe(
+    'class Copy {\n  void copy(JsonReader in, JsonWriter out) {\n    int beginObject = in.peek();\n    in.beginObject();\n    out.startObject();\n  }\n}\n',
+  );
+  expect(await ws.read('src/JsonTreeWriter.java')).toContain('public JsonWriter startObject()');
+  expect(await ws.read('src/JsonReader.java')).toContain('public void beginObject() {}');
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
   await ws.write(
