@@ -130,13 +130,24 @@ function isForeignRustPath(node: AstNode): boolean {
 /** The classes `names` with those extending or implementing them (read from their signatures, one level). */
 function javaFamily(index: CodeIndex, names: readonly string[]): Set<string> {
   const family = new Set(names);
+  const heritages: [string, string[]][] = [];
   for (const tags of index.files.values()) {
     if (tags.language !== 'java') continue;
     for (const d of tags.definitions) {
       if (d.kind !== 'class' && d.kind !== 'interface') continue;
       const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
-      if (names.some((n) => new RegExp(`\\b${n}\\b`).test(heritage))) family.add(d.name);
+      heritages.push([d.name, heritage.match(/[A-Za-z_$][\w$]*/g) ?? []]);
     }
+  }
+  // Down the hierarchy as far as it goes (FutureTypeAdapter extends SerializationDelegatingTypeAdapter extends
+  // TypeAdapter).
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, parents] of heritages)
+      if (!family.has(name) && parents.some((p) => family.has(p))) {
+        family.add(name);
+        grew = true;
+      }
   }
   return family;
 }
@@ -149,17 +160,49 @@ function javaFamily(index: CodeIndex, names: readonly string[]): Set<string> {
 function javaReceiverFits(node: AstNode, allowed: ReadonlySet<string>): boolean {
   const parent = node.parent();
   if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
-    const owner = node
-      .ancestors()
-      .find((a) => a.kind() === 'class_declaration' || a.kind() === 'interface_declaration');
-    const ownerName = owner?.field('name')?.text();
+    const ownerName = javaOwner(node);
     return ownerName === undefined || allowed.has(ownerName);
   }
   if (parent?.kind() !== 'method_invocation' || !same(parent.field('name'), node)) return true;
   const object = parent.field('object');
-  if (object?.kind() !== 'identifier') return true;
+  // A call on nothing or `this` is the enclosing classes' (an inner class may call its outer's).
+  if (!object || object.kind() === 'this') {
+    const owners = javaOwners(node);
+    return owners.length === 0 || owners.some((o) => o === undefined || allowed.has(o));
+  }
+  // A cast names the type: `((JsonObject) current).add(…)`.
+  const cast = /^\(\s*\(\s*([\w.$]+)(?:<[^)]*>)?\s*\)/.exec(object.text())?.[1]?.split('.').pop();
+  if (cast !== undefined) return allowed.has(cast) || !/^[A-Z]/.test(cast);
+  if (object.kind() !== 'identifier') return true;
   const type = javaDeclaredType(node, object.text());
+  // No variable of that name: a class, called statically (`Streams.write(…)`).
+  if (type === undefined && /^[A-Z]/.test(object.text())) return allowed.has(object.text());
   return type === undefined || allowed.has(type) || !/^[A-Z]/.test(type);
+}
+
+const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
+
+/** The class a Java method is declared in: its class or interface, or an anonymous class's type. */
+function javaOwner(node: AstNode): string | undefined {
+  return javaOwners(node)[0];
+}
+
+/** The classes around a Java node, innermost first: declared ones by name, anonymous ones by their type. */
+function javaOwners(node: AstNode): (string | undefined)[] {
+  const owners: (string | undefined)[] = [];
+  for (const a of node.ancestors()) {
+    if (JAVA_TYPES.includes(a.kind())) owners.push(a.field('name')?.text());
+    else if (a.kind() === 'object_creation_expression' && a.children().some((c) => c.kind() === 'class_body'))
+      owners.push(
+        a
+          .field('type')
+          ?.text()
+          .replace(/<[\s\S]*$/, '')
+          .split('.')
+          .pop(),
+      );
+  }
+  return owners;
 }
 
 /** The simple type a Java identifier is declared with in the enclosing method or class (`JsonReader in`). */
@@ -239,14 +282,14 @@ export function findOccurrences(
   // imported package are the name itself when it is no method or field; a bare name outside the name's own
   // package is that package's own.
   const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
-  const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`).filter(
-    (node) =>
-      (members && (!javaAllowed || javaReceiverFits(node, javaAllowed))) ||
-      (!isMemberAccess(lang, node) &&
+  const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`).filter((node) =>
+    members
+      ? !javaAllowed || javaReceiverFits(node, javaAllowed)
+      : !isMemberAccess(lang, node) &&
         !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
         (!ownItem || isForeignRustPath(node)) &&
         (!packages || goQualifier(node, packages) !== 'other') &&
-        (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package')),
+        (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package'),
   );
   const shadows: [number, number][] = [];
   for (const node of nodes) {
@@ -346,7 +389,9 @@ export async function findProjectReferences(
       javaClasses &&
       file !== definedIn &&
       tags.language === 'java' &&
-      !javaClasses.some((c) => referenceCount(tags, c) > 0 || tags.definitions.some((d) => d.name === c))
+      ![...javaAllowed!].some(
+        (c) => referenceCount(tags, c) > 0 || tags.definitions.some((d) => d.name === c),
+      )
     )
       continue;
     // Another file defining a top-level item of that name uses its own (ripgrep's core has a private hostname

@@ -242,6 +242,31 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   );
   expect(await ws.read('src/JsonTreeWriter.java')).toContain('public JsonWriter startObject()');
   expect(await ws.read('src/JsonReader.java')).toContain('public void beginObject() {}');
+  // Overrides down the hierarchy and in anonymous classes go with it; a static method of another class, and a
+  // call on a cast to another type, do not (gson's TypeAdapter.write, Streams.write).
+  await ws.write(
+    'src/TypeAdapter2.java',
+    'public abstract class TypeAdapter2<T> {\n  public abstract void write(T value);\n}\n',
+  );
+  await ws.write('src/Delegating.java', 'abstract class Delegating<T> extends TypeAdapter2<T> {}\n');
+  await ws.write(
+    'src/Future.java',
+    'class Future<T> extends Delegating<T> {\n  @Override public void write(T value) {}\n}\n',
+  );
+  await ws.write(
+    'src/Streams.java',
+    'final class Streams {\n  static void write(Object o) {}\n  static TypeAdapter2<String> make() {\n    return new TypeAdapter2<String>() {\n      @Override public void write(String value) {}\n    };\n  }\n  void use(Object w) {\n    Streams.write(w);\n    ((Future<String>) w).write("a");\n    ((Streams) w).write2();\n  }\n  void write2() {}\n}\n',
+  );
+  const write = await run(renameSymbolTool, {
+    name: 'write',
+    path: 'src/TypeAdapter2.java',
+    new_name: 'writeTo',
+  });
+  expect(write.success).toBe(true);
+  expect(await ws.read('src/Future.java')).toContain('@Override public void writeTo(T value) {}');
+  expect(await ws.read('src/Streams.java')).toBe(
+    'final class Streams {\n  static void write(Object o) {}\n  static TypeAdapter2<String> make() {\n    return new TypeAdapter2<String>() {\n      @Override public void writeTo(String value) {}\n    };\n  }\n  void use(Object w) {\n    Streams.write(w);\n    ((Future<String>) w).writeTo("a");\n    ((Streams) w).write2();\n  }\n  void write2() {}\n}\n',
+  );
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
   await ws.write(
