@@ -428,8 +428,15 @@ export async function withNewErrors(
  */
 async function unserved(ctx: ToolContext, files: readonly Relative[]): Promise<string | undefined> {
   const alone: Relative[] = [];
+  // Code in a language the index parses only (a note or a data file has no definitions to take away).
   for (const file of files)
-    if (!(await ctx.languages?.forFile(file.path).catch(() => undefined))) alone.push(file);
+    if (
+      file.before !== undefined &&
+      indexLanguageOf(file.path) === languageOf(file.path) &&
+      languageOf(file.path) !== undefined &&
+      !(await ctx.languages?.forFile(file.path).catch(() => undefined))
+    )
+      alone.push(file);
   if (alone.length === 0) return undefined;
   try {
     const { unservedNote } = await import('./unserved-check.js');
