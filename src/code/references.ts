@@ -1,6 +1,6 @@
 // References to a name, from the syntax tree: identifiers in code only (never in strings or comments), without
 // the uses of a local binding (parameter, local variable) of the same name that shadows it in a function.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NapiConfig } from '@ast-grep/napi';
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
@@ -152,12 +152,128 @@ function javaFamily(index: CodeIndex, names: readonly string[]): Set<string> {
   return family;
 }
 
+/** A Java class member's declared type (a field's, a method's return), by class and member name; undefined if unknown. */
+export type JavaMemberType = (owner: string, member: string) => string | undefined;
+
+/** The member types of the index's Java classes, read from their signatures (`private final CodeBlock javadoc`). */
+function javaMemberTypes(index: CodeIndex): JavaMemberType {
+  /** Per `Class.member`, where it is declared: the file and line its type is read from when first asked. */
+  let places: Map<string, { path: string; line: number }> | undefined;
+  const types = new Map<string, string | undefined>();
+  const lines = new Map<string, string[]>();
+  return (owner, member) => {
+    const key = `${owner}.${member}`;
+    if (types.has(key)) return types.get(key);
+    if (!places) {
+      places = new Map();
+      for (const [file, tags] of index.files) {
+        if (tags.language !== 'java') continue;
+        for (const d of tags.definitions)
+          if (d.container && (d.kind === 'field' || d.kind === 'method')) {
+            const at = `${d.container}.${d.name}`;
+            if (!places.has(at)) places.set(at, { path: file, line: d.line });
+          }
+      }
+    }
+    const place = places.get(key);
+    let type: string | undefined;
+    if (place) {
+      let text = lines.get(place.path);
+      if (!text) {
+        try {
+          text = readFileSync(path.join(index.root, place.path), 'utf8').split('\n');
+        } catch {
+          text = [];
+        }
+        lines.set(place.path, text);
+      }
+      // The declaration's line up to the name: `private final CodeBlock.Builder javadoc = …`.
+      const line = text[place.line - 1] ?? '';
+      const before = line
+        .slice(0, line.search(new RegExp(`\\b${member}\\b`)))
+        .replace(/@\w+(\([^)]*\))?/g, '');
+      type = /([A-Za-z_$][\w$.]*)(?:<[^>]*>)?(?:\[\])*\s*$/.exec(before.trim())?.[1]?.split('.').pop();
+    }
+    types.set(key, type);
+    return type;
+  };
+}
+
+/** The simple type of a Java expression where it can be read: a variable, a class, a cast, `new T(…)`, a field or a call of a known type. */
+function javaTypeOf(expr: AstNode, memberType: JavaMemberType, depth = 0): string | undefined {
+  if (depth > 6) return undefined;
+  const simple = (text: string | undefined) =>
+    text
+      ?.replace(/<[\s\S]*$/, '')
+      .split('.')
+      .pop()
+      ?.trim();
+  switch (expr.kind()) {
+    case 'this':
+      return javaOwners(expr)[0];
+    case 'identifier': {
+      const declared = javaDeclaredType(expr, expr.text());
+      return declared ?? (/^[A-Z]/.test(expr.text()) ? expr.text() : undefined);
+    }
+    case 'object_creation_expression':
+      return simple(expr.field('type')?.text());
+    case 'cast_expression':
+      return simple(expr.field('type')?.text());
+    case 'parenthesized_expression': {
+      const inner = expr.namedChildren()[0];
+      return inner ? javaTypeOf(inner, memberType, depth + 1) : undefined;
+    }
+    case 'field_access': {
+      const owner = expr.field('object');
+      const type = owner ? javaTypeOf(owner, memberType, depth + 1) : undefined;
+      const field = expr.field('field')?.text();
+      return type && field ? memberType(type, field) : undefined;
+    }
+    case 'method_invocation': {
+      const owner = expr.field('object');
+      const method = expr.field('name')?.text();
+      if (!method) return undefined;
+      if (owner) {
+        const type = javaTypeOf(owner, memberType, depth + 1);
+        return type ? memberType(type, method) : undefined;
+      }
+      // A call on nothing: a method of an enclosing class, declared in this file (an anonymous class's too) or
+      // known to the index.
+      for (const body of expr.ancestors()) {
+        if (body.kind() !== 'class_body') continue;
+        const declared = body
+          .children()
+          .find((c) => c.kind() === 'method_declaration' && c.field('name')?.text() === method);
+        const type = declared?.field('type')?.text();
+        if (type)
+          return type
+            .replace(/<[\s\S]*$/, '')
+            .split('.')
+            .pop();
+      }
+      for (const enclosing of javaOwners(expr)) {
+        const type = enclosing ? memberType(enclosing, method) : undefined;
+        if (type) return type;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Whether a Java method's name here can be the allowed classes' method: a declaration inside one of them (or an
- * unknown class), a call on `this`/`super`/nothing, or on a variable whose declared type is one of them or
- * cannot be read; not a call on a variable declared of another type (`JsonReader in` for JsonWriter's beginObject).
+ * unknown class), a call on nothing or `this` inside one, or on a receiver whose type is one of them; a receiver
+ * of another type is not it (`JsonReader in` for JsonWriter's beginObject, `Streams.write`); one whose type cannot
+ * be read is it only when `unknownFits` (the name is no other class's, nor the JDK's).
  */
-function javaReceiverFits(node: AstNode, allowed: ReadonlySet<string>): boolean {
+function javaReceiverFits(
+  node: AstNode,
+  allowed: ReadonlySet<string>,
+  unknownFits: boolean,
+  memberType: JavaMemberType,
+): boolean {
   const parent = node.parent();
   if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
     const ownerName = javaOwner(node);
@@ -170,15 +286,25 @@ function javaReceiverFits(node: AstNode, allowed: ReadonlySet<string>): boolean 
     const owners = javaOwners(node);
     return owners.length === 0 || owners.some((o) => o === undefined || allowed.has(o));
   }
-  // A cast names the type: `((JsonObject) current).add(…)`.
-  const cast = /^\(\s*\(\s*([\w.$]+)(?:<[^)]*>)?\s*\)/.exec(object.text())?.[1]?.split('.').pop();
-  if (cast !== undefined) return allowed.has(cast) || !/^[A-Z]/.test(cast);
-  if (object.kind() !== 'identifier') return true;
-  const type = javaDeclaredType(node, object.text());
-  // No variable of that name: a class, called statically (`Streams.write(…)`).
-  if (type === undefined && /^[A-Z]/.test(object.text())) return allowed.has(object.text());
-  return type === undefined || allowed.has(type) || !/^[A-Z]/.test(type);
+  // A static field of one of the classes (`JsonElementTypeAdapter.ADAPTER.write(…)`) holds one of them.
+  if (object.kind() === 'field_access') {
+    const owner = object.field('object');
+    if (owner?.kind() === 'identifier' && allowed.has(owner.text())) return true;
+  }
+  const type = javaTypeOf(object, memberType);
+  if (type === undefined) return unknownFits;
+  return allowed.has(type) || (!/^[A-Z]/.test(type) && unknownFits);
 }
+
+/** Methods of the JDK's Object, String and collections: on a receiver of unknown type, most likely theirs. */
+const JDK_METHODS = new Set(
+  (
+    'equals hashCode toString getClass isEmpty size length get set add addAll remove removeAll clear contains ' +
+    'containsKey containsValue put putAll keySet values entrySet iterator stream forEach charAt substring trim ' +
+    'startsWith endsWith indexOf lastIndexOf split replace toLowerCase toUpperCase format append insert close ' +
+    'flush write read next hasNext compareTo name ordinal valueOf getName getValue getKey apply accept test'
+  ).split(' '),
+);
 
 const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
 
@@ -214,12 +340,21 @@ function javaDeclaredType(from: AstNode, variable: string): string | undefined {
       )
     )
       continue;
-    const kinds = ['formal_parameter', 'local_variable_declaration', 'field_declaration', 'spread_parameter'];
+    const kinds = [
+      'formal_parameter',
+      'local_variable_declaration',
+      'field_declaration',
+      'spread_parameter',
+      'enhanced_for_statement',
+      'catch_formal_parameter',
+    ];
     for (const declarator of scope.findAll({
       rule: { any: kinds.map((kind) => ({ kind })) },
     } as NapiConfig)) {
       const names =
-        declarator.kind() === 'formal_parameter'
+        declarator.kind() === 'formal_parameter' ||
+        declarator.kind() === 'enhanced_for_statement' ||
+        declarator.kind() === 'catch_formal_parameter'
           ? [declarator.field('name')]
           : declarator
               .children()
@@ -275,6 +410,10 @@ export function findOccurrences(
   ownItem = false,
   /** A Java method's classes (and their subclasses): a call on a variable declared of another type is not it. */
   javaAllowed?: ReadonlySet<string>,
+  /** A Java call on a receiver of unwritten type counts: the name is no other class's and no JDK type's. */
+  javaUnknownFits = true,
+  /** The project's Java member types, for receivers that are fields or calls. */
+  javaMemberType: JavaMemberType = () => undefined,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -284,7 +423,7 @@ export function findOccurrences(
   const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`).filter((node) =>
     members
-      ? !javaAllowed || javaReceiverFits(node, javaAllowed)
+      ? !javaAllowed || javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!)
       : !isMemberAccess(lang, node) &&
         !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
         (!ownItem || isForeignRustPath(node)) &&
@@ -383,6 +522,18 @@ export async function findProjectReferences(
       : undefined;
   // …and the classes extending or implementing one, whose overrides are the same method.
   const javaAllowed = javaClasses ? javaFamily(index, javaClasses) : undefined;
+  const memberTypes = javaMemberTypes(index);
+  // Ambiguous on a receiver of unknown type: a name other classes define too, or the JDK's own (`isEmpty`).
+  const javaUnknownFits =
+    javaAllowed === undefined ||
+    (!JDK_METHODS.has(name) &&
+      ![...index.files.values()].some(
+        (t) =>
+          t.language === 'java' &&
+          t.definitions.some(
+            (d) => d.name === name && d.container !== undefined && !javaAllowed.has(d.container),
+          ),
+      ));
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
     if (
@@ -437,6 +588,8 @@ export async function findProjectReferences(
       lang.id === 'rust' && privateTo(file, 'rust') === true,
       ownItem,
       lang.id === 'java' ? javaAllowed : undefined,
+      javaUnknownFits,
+      memberTypes,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

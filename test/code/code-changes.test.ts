@@ -267,6 +267,21 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   expect(await ws.read('src/Streams.java')).toBe(
     'final class Streams {\n  static void write(Object o) {}\n  static TypeAdapter2<String> make() {\n    return new TypeAdapter2<String>() {\n      @Override public void writeTo(String value) {}\n    };\n  }\n  void use(Object w) {\n    Streams.write(w);\n    ((Future<String>) w).writeTo("a");\n    ((Streams) w).write2();\n  }\n  void write2() {}\n}\n',
   );
+  // A receiver read through fields and calls of known types (javapoet's `builder.javadoc.add(…)`), never a JDK
+  // collection's `add` on a receiver of unknown type.
+  await ws.write(
+    'src/Code.java',
+    'public final class Code {\n  public static final class Builder {\n    public Builder add(String s) {\n      return this;\n    }\n  }\n}\n',
+  );
+  await ws.write(
+    'src/Spec.java',
+    'import java.util.List;\n\nclass Spec {\n  private final Code.Builder javadoc = new Code.Builder();\n  private Code.Builder doc() {\n    return javadoc;\n  }\n  void f(List<String> names) {\n    this.javadoc.add("a");\n    doc().add("b");\n    names.add("c");\n    names.subList(0, 1).add("d");\n  }\n}\n',
+  );
+  const add = await run(renameSymbolTool, { name: 'add', path: 'src/Code.java', new_name: 'append' });
+  expect(add.success).toBe(true);
+  expect(await ws.read('src/Spec.java')).toContain(
+    '    this.javadoc.append("a");\n    doc().append("b");\n    names.add("c");\n    names.subList(0, 1).add("d");',
+  );
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
   await ws.write(
