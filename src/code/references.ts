@@ -273,12 +273,15 @@ function javaReceiverFits(
   allowed: ReadonlySet<string>,
   unknownFits: boolean,
   memberType: JavaMemberType,
+  methodsOnly = false,
 ): boolean {
   const parent = node.parent();
   if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
     const ownerName = javaOwner(node);
     return ownerName === undefined || allowed.has(ownerName);
   }
+  // A method is called, never read as a field (`start.tagName.value()` is Token's field).
+  if (methodsOnly && parent?.kind() === 'field_access' && same(parent.field('field'), node)) return false;
   if (parent?.kind() !== 'method_invocation' || !same(parent.field('name'), node)) return true;
   const object = parent.field('object');
   // A call on nothing or `this` is the enclosing classes' (an inner class may call its outer's).
@@ -305,6 +308,29 @@ const JDK_METHODS = new Set(
     'flush write read next hasNext compareTo name ordinal valueOf getName getValue getKey apply accept test'
   ).split(' '),
 );
+
+/** A package's name in a Java import or package declaration (`select` in `import org.jsoup.select.Collector`). */
+function isJavaPackagePart(node: AstNode): boolean {
+  const declaration = node
+    .ancestors()
+    .find((a) => a.kind() === 'import_declaration' || a.kind() === 'package_declaration');
+  if (!declaration) return false;
+  if (declaration.kind() === 'package_declaration') return true;
+  // The last part is what is imported (`import static …Normalizer.lowerCase;`); a part before it that starts in
+  // lower case is a package.
+  return /^[a-z]/.test(node.text()) && !new RegExp(`\\.${node.text()}\\s*;\\s*$`).test(declaration.text());
+}
+
+/** Whether a Java file imports a type `name` from another package than `ours` (`import org.w3c.dom.Element;`). */
+function javaImportsOther(source: string, name: string, ours: string | undefined): boolean {
+  for (const m of source.matchAll(/^\s*import\s+(?!static\b)([\w.]+)\s*;/gm)) {
+    const parts = m[1]!.split('.');
+    if (parts.at(-1) !== name) continue;
+    const from = parts.slice(0, -1).join('.');
+    if (ours === undefined || from !== ours) return true;
+  }
+  return false;
+}
 
 const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
 
@@ -414,6 +440,10 @@ export function findOccurrences(
   javaUnknownFits = true,
   /** The project's Java member types, for receivers that are fields or calls. */
   javaMemberType: JavaMemberType = () => undefined,
+  /** Every definition is a Java method: a field access of the name is something else. */
+  javaMethodsOnly = false,
+  /** The Java package the name is defined in (`org.jsoup.nodes`), when known. */
+  javaPackageOfDefinition?: string,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -421,15 +451,21 @@ export function findOccurrences(
   // imported package are the name itself when it is no method or field; a bare name outside the name's own
   // package is that package's own.
   const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
-  const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`).filter((node) =>
-    members
-      ? !javaAllowed || javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!)
-      : !isMemberAccess(lang, node) &&
-        !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
-        (!ownItem || isForeignRustPath(node)) &&
-        (!packages || goQualifier(node, packages) !== 'other') &&
-        (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package'),
-  );
+  // Java: a file importing another package's type of that name (`import org.w3c.dom.Element`) means that one.
+  if (lang.id === 'java' && !members && javaImportsOther(source, name, javaPackageOfDefinition))
+    return { occurrences: [], shadowed: 0 };
+  const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`)
+    .filter((node) => !(lang.id === 'java' && isJavaPackagePart(node)))
+    .filter((node) =>
+      members
+        ? !javaAllowed ||
+          javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)
+        : !isMemberAccess(lang, node) &&
+          !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
+          (!ownItem || isForeignRustPath(node)) &&
+          (!packages || goQualifier(node, packages) !== 'other') &&
+          (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package'),
+    );
   const shadows: [number, number][] = [];
   for (const node of nodes) {
     if (!isBinding(lang, node)) continue;
@@ -478,7 +514,12 @@ export function definitionsOf(index: CodeIndex, name: string, inFile?: string) {
 function namesInSyntax(tags: FileTags, name: string): boolean {
   return (
     tags.definitions.some((d) => d.name === name) ||
-    tags.imports.some((imp) => imp.bindings.some((b) => b.name === name || b.alias === name)) ||
+    tags.imports.some(
+      (imp) =>
+        imp.bindings.some((b) => b.name === name || b.alias === name) ||
+        // A Java import through a class (`import static org.jsoup.nodes.Document.OutputSettings.Syntax`).
+        (tags.language === 'java' && imp.module.split('.').includes(name)),
+    ) ||
     (tags.exports ?? []).some((e) => e.name === name || e.alias === name)
   );
 }
@@ -523,6 +564,12 @@ export async function findProjectReferences(
   // …and the classes extending or implementing one, whose overrides are the same method.
   const javaAllowed = javaClasses ? javaFamily(index, javaClasses) : undefined;
   const memberTypes = javaMemberTypes(index);
+  const javaPackage =
+    definedIn?.endsWith('.java') === true
+      ? /^\s*package\s+([\w.]+)\s*;/m.exec(
+          await fs.readFile(path.join(index.root, definedIn), 'utf8').catch(() => ''),
+        )?.[1]
+      : undefined;
   // Ambiguous on a receiver of unknown type: a name other classes define too, or the JDK's own (`isEmpty`).
   const javaUnknownFits =
     javaAllowed === undefined ||
@@ -590,6 +637,8 @@ export async function findProjectReferences(
       lang.id === 'java' ? javaAllowed : undefined,
       javaUnknownFits,
       memberTypes,
+      defs.every((d) => d.def.kind === 'method'),
+      javaPackage,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

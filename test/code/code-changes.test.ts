@@ -282,6 +282,47 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   expect(await ws.read('src/Spec.java')).toContain(
     '    this.javadoc.append("a");\n    doc().append("b");\n    names.add("c");\n    names.subList(0, 1).add("d");',
   );
+  // Imports (jsoup): a package of the method's name stays (`org.jsoup.select`); a field of the name is no call.
+  await ws.write(
+    'src/org/jsoup/select/Collector.java',
+    'package org.jsoup.select;\n\npublic class Collector {}\n',
+  );
+  await ws.write(
+    'src/org/jsoup/nodes/Node.java',
+    'package org.jsoup.nodes;\n\nimport org.jsoup.select.Collector;\n\npublic class Node {\n  String tagName;\n  public Node select(String q) {\n    return this;\n  }\n  Node first() {\n    return select("a").select(tagName);\n  }\n}\n',
+  );
+  const select = await run(renameSymbolTool, {
+    name: 'select',
+    path: 'src/org/jsoup/nodes/Node.java',
+    new_name: 'query',
+  });
+  expect(select.success).toBe(true);
+  const node = await ws.read('src/org/jsoup/nodes/Node.java');
+  expect(node).toContain('import org.jsoup.select.Collector;');
+  expect(node).toContain('return query("a").query(tagName);');
+  // A type: a file importing another package's type of that name keeps it; an import through the class is renamed.
+  await ws.write(
+    'src/org/jsoup/nodes/Doc.java',
+    'package org.jsoup.nodes;\n\npublic class Doc {\n  public static class Settings {}\n}\n',
+  );
+  await ws.write(
+    'src/org/w3c/W3C.java',
+    'package org.w3c;\n\nimport org.w3c.dom.Doc;\n\nclass W3C {\n  Doc d;\n}\n',
+  );
+  await ws.write(
+    'src/org/jsoup/parser/P.java',
+    'package org.jsoup.parser;\n\nimport static org.jsoup.nodes.Doc.Settings;\n\nclass P {}\n',
+  );
+  const doc = await run(renameSymbolTool, {
+    name: 'Doc',
+    path: 'src/org/jsoup/nodes/Doc.java',
+    new_name: 'HtmlDoc',
+  });
+  expect(doc.success).toBe(true);
+  expect(await ws.read('src/org/w3c/W3C.java')).toContain('import org.w3c.dom.Doc;\n\nclass W3C {\n  Doc d;');
+  expect(await ws.read('src/org/jsoup/parser/P.java')).toContain(
+    'import static org.jsoup.nodes.HtmlDoc.Settings;',
+  );
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
   await ws.write(
