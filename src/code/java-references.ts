@@ -1,0 +1,285 @@
+// Java by name (no language service): the hierarchy of a method's classes, the types a receiver can be read to
+// have (declarations, casts, the project's field and method types), and what an import names. references.ts asks
+// these to leave out another type's method of the same name.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { NapiConfig } from '@ast-grep/napi';
+import type { AstNode } from './ast-grep.js';
+import type { CodeIndex } from './code-index.js';
+
+const same = (a: AstNode | null | undefined, b: AstNode) =>
+  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
+
+/** The classes `names` with those extending or implementing them, all the way down (read from their signatures). */
+export function javaFamily(index: CodeIndex, names: readonly string[]): Set<string> {
+  const family = new Set(names);
+  const heritages: [string, string[]][] = [];
+  for (const tags of index.files.values()) {
+    if (tags.language !== 'java') continue;
+    for (const d of tags.definitions) {
+      if (d.kind !== 'class' && d.kind !== 'interface') continue;
+      const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
+      heritages.push([d.name, heritage.match(/[A-Za-z_$][\w$]*/g) ?? []]);
+    }
+  }
+  // Down the hierarchy as far as it goes (FutureTypeAdapter extends SerializationDelegatingTypeAdapter extends
+  // TypeAdapter).
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, parents] of heritages)
+      if (!family.has(name) && parents.some((p) => family.has(p))) {
+        family.add(name);
+        grew = true;
+      }
+  }
+  return family;
+}
+
+/** A Java class member's declared type (a field's, a method's return), by class and member name; undefined if unknown. */
+export type JavaMemberType = (owner: string, member: string) => string | undefined;
+
+/** The member types of the index's Java classes, read from their signatures (`private final CodeBlock javadoc`). */
+export function javaMemberTypes(index: CodeIndex): JavaMemberType {
+  /** Per `Class.member`, where it is declared: the file and line its type is read from when first asked. */
+  let places: Map<string, { path: string; line: number }> | undefined;
+  const types = new Map<string, string | undefined>();
+  const lines = new Map<string, string[]>();
+  return (owner, member) => {
+    const key = `${owner}.${member}`;
+    if (types.has(key)) return types.get(key);
+    if (!places) {
+      places = new Map();
+      for (const [file, tags] of index.files) {
+        if (tags.language !== 'java') continue;
+        for (const d of tags.definitions)
+          if (d.container && (d.kind === 'field' || d.kind === 'method')) {
+            const at = `${d.container}.${d.name}`;
+            if (!places.has(at)) places.set(at, { path: file, line: d.line });
+          }
+      }
+    }
+    const place = places.get(key);
+    let type: string | undefined;
+    if (place) {
+      let text = lines.get(place.path);
+      if (!text) {
+        try {
+          text = readFileSync(path.join(index.root, place.path), 'utf8').split('\n');
+        } catch {
+          text = [];
+        }
+        lines.set(place.path, text);
+      }
+      // The declaration's line up to the name: `private final CodeBlock.Builder javadoc = …`.
+      const line = text[place.line - 1] ?? '';
+      const before = line
+        .slice(0, line.search(new RegExp(`\\b${member}\\b`)))
+        .replace(/@\w+(\([^)]*\))?/g, '');
+      type = /([A-Za-z_$][\w$.]*)(?:<[^>]*>)?(?:\[\])*\s*$/.exec(before.trim())?.[1]?.split('.').pop();
+    }
+    types.set(key, type);
+    return type;
+  };
+}
+
+/** The simple type of a Java expression where it can be read: a variable, a class, a cast, `new T(…)`, a field or a call of a known type. */
+export function javaTypeOf(expr: AstNode, memberType: JavaMemberType, depth = 0): string | undefined {
+  if (depth > 6) return undefined;
+  const simple = (text: string | undefined) =>
+    text
+      ?.replace(/<[\s\S]*$/, '')
+      .split('.')
+      .pop()
+      ?.trim();
+  switch (expr.kind()) {
+    case 'this':
+      return javaOwners(expr)[0];
+    case 'identifier': {
+      const declared = javaDeclaredType(expr, expr.text());
+      return declared ?? (/^[A-Z]/.test(expr.text()) ? expr.text() : undefined);
+    }
+    case 'object_creation_expression':
+      return simple(expr.field('type')?.text());
+    case 'cast_expression':
+      return simple(expr.field('type')?.text());
+    case 'parenthesized_expression': {
+      const inner = expr.namedChildren()[0];
+      return inner ? javaTypeOf(inner, memberType, depth + 1) : undefined;
+    }
+    case 'field_access': {
+      const owner = expr.field('object');
+      const type = owner ? javaTypeOf(owner, memberType, depth + 1) : undefined;
+      const field = expr.field('field')?.text();
+      return type && field ? memberType(type, field) : undefined;
+    }
+    case 'method_invocation': {
+      const owner = expr.field('object');
+      const method = expr.field('name')?.text();
+      if (!method) return undefined;
+      if (owner) {
+        const type = javaTypeOf(owner, memberType, depth + 1);
+        return type ? memberType(type, method) : undefined;
+      }
+      // A call on nothing: a method of an enclosing class, declared in this file (an anonymous class's too) or
+      // known to the index.
+      for (const body of expr.ancestors()) {
+        if (body.kind() !== 'class_body') continue;
+        const declared = body
+          .children()
+          .find((c) => c.kind() === 'method_declaration' && c.field('name')?.text() === method);
+        const type = declared?.field('type')?.text();
+        if (type)
+          return type
+            .replace(/<[\s\S]*$/, '')
+            .split('.')
+            .pop();
+      }
+      for (const enclosing of javaOwners(expr)) {
+        const type = enclosing ? memberType(enclosing, method) : undefined;
+        if (type) return type;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether a Java method's name here can be the allowed classes' method: a declaration inside one of them (or an
+ * unknown class), a call on nothing or `this` inside one, or on a receiver whose type is one of them; a receiver
+ * of another type is not it (`JsonReader in` for JsonWriter's beginObject, `Streams.write`); one whose type cannot
+ * be read is it only when `unknownFits` (the name is no other class's, nor the JDK's).
+ */
+export function javaReceiverFits(
+  node: AstNode,
+  allowed: ReadonlySet<string>,
+  unknownFits: boolean,
+  memberType: JavaMemberType,
+  methodsOnly = false,
+): boolean {
+  const parent = node.parent();
+  if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
+    const ownerName = javaOwner(node);
+    return ownerName === undefined || allowed.has(ownerName);
+  }
+  // A method is called, never read as a field (`start.tagName.value()` is Token's field).
+  if (methodsOnly && parent?.kind() === 'field_access' && same(parent.field('field'), node)) return false;
+  if (parent?.kind() !== 'method_invocation' || !same(parent.field('name'), node)) return true;
+  const object = parent.field('object');
+  // A call on nothing or `this` is the enclosing classes' (an inner class may call its outer's).
+  if (!object || object.kind() === 'this') {
+    const owners = javaOwners(node);
+    return owners.length === 0 || owners.some((o) => o === undefined || allowed.has(o));
+  }
+  // A static field of one of the classes (`JsonElementTypeAdapter.ADAPTER.write(…)`) holds one of them.
+  if (object.kind() === 'field_access') {
+    const owner = object.field('object');
+    if (owner?.kind() === 'identifier' && allowed.has(owner.text())) return true;
+  }
+  const type = javaTypeOf(object, memberType);
+  if (type === undefined) return unknownFits;
+  return allowed.has(type) || (!/^[A-Z]/.test(type) && unknownFits);
+}
+
+/** Methods of the JDK's Object, String and collections: on a receiver of unknown type, most likely theirs. */
+export const JDK_METHODS = new Set(
+  (
+    'equals hashCode toString getClass isEmpty size length get set add addAll remove removeAll clear contains ' +
+    'containsKey containsValue put putAll keySet values entrySet iterator stream forEach charAt substring trim ' +
+    'startsWith endsWith indexOf lastIndexOf split replace toLowerCase toUpperCase format append insert close ' +
+    'flush write read next hasNext compareTo name ordinal valueOf getName getValue getKey apply accept test'
+  ).split(' '),
+);
+
+/** A package's name in a Java import or package declaration (`select` in `import org.jsoup.select.Collector`). */
+export function isJavaPackagePart(node: AstNode): boolean {
+  const declaration = node
+    .ancestors()
+    .find((a) => a.kind() === 'import_declaration' || a.kind() === 'package_declaration');
+  if (!declaration) return false;
+  if (declaration.kind() === 'package_declaration') return true;
+  // The last part is what is imported (`import static …Normalizer.lowerCase;`); a part before it that starts in
+  // lower case is a package.
+  return /^[a-z]/.test(node.text()) && !new RegExp(`\\.${node.text()}\\s*;\\s*$`).test(declaration.text());
+}
+
+/** Whether a Java file imports a type `name` from another package than `ours` (`import org.w3c.dom.Element;`). */
+export function javaImportsOther(source: string, name: string, ours: string | undefined): boolean {
+  for (const m of source.matchAll(/^\s*import\s+(?!static\b)([\w.]+)\s*;/gm)) {
+    const parts = m[1]!.split('.');
+    if (parts.at(-1) !== name) continue;
+    const from = parts.slice(0, -1).join('.');
+    if (ours === undefined || from !== ours) return true;
+  }
+  return false;
+}
+
+const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
+
+/** The class a Java method is declared in: its class or interface, or an anonymous class's type. */
+function javaOwner(node: AstNode): string | undefined {
+  return javaOwners(node)[0];
+}
+
+/** The classes around a Java node, innermost first: declared ones by name, anonymous ones by their type. */
+function javaOwners(node: AstNode): (string | undefined)[] {
+  const owners: (string | undefined)[] = [];
+  for (const a of node.ancestors()) {
+    if (JAVA_TYPES.includes(a.kind())) owners.push(a.field('name')?.text());
+    else if (a.kind() === 'object_creation_expression' && a.children().some((c) => c.kind() === 'class_body'))
+      owners.push(
+        a
+          .field('type')
+          ?.text()
+          .replace(/<[\s\S]*$/, '')
+          .split('.')
+          .pop(),
+      );
+  }
+  return owners;
+}
+
+/** The simple type a Java identifier is declared with in the enclosing method or class (`JsonReader in`). */
+function javaDeclaredType(from: AstNode, variable: string): string | undefined {
+  for (const scope of from.ancestors()) {
+    if (
+      !['method_declaration', 'constructor_declaration', 'class_body', 'lambda_expression'].includes(
+        scope.kind(),
+      )
+    )
+      continue;
+    const kinds = [
+      'formal_parameter',
+      'local_variable_declaration',
+      'field_declaration',
+      'spread_parameter',
+      'enhanced_for_statement',
+      'catch_formal_parameter',
+    ];
+    for (const declarator of scope.findAll({
+      rule: { any: kinds.map((kind) => ({ kind })) },
+    } as NapiConfig)) {
+      const names =
+        declarator.kind() === 'formal_parameter' ||
+        declarator.kind() === 'enhanced_for_statement' ||
+        declarator.kind() === 'catch_formal_parameter'
+          ? [declarator.field('name')]
+          : declarator
+              .children()
+              .filter((c) => c.kind() === 'variable_declarator')
+              .map((c) => c.field('name'));
+      if (!names.some((n) => n?.text() === variable)) continue;
+      const type =
+        declarator.field('type') ?? declarator.children().find((c) => /type|identifier/.test(c.kind()));
+      return type
+        ?.text()
+        .replace(/<[\s\S]*$/, '')
+        .replace(/\[\]/g, '')
+        .split('.')
+        .pop()
+        ?.trim();
+    }
+  }
+  return undefined;
+}
