@@ -4,14 +4,7 @@
 import { isGeneratedText, isMinifiedText } from './file-roles.js';
 import type { ImportedName } from './imports.js';
 import type { LanguageSpec, SymbolKind } from './languages.js';
-import {
-  type Definition,
-  type FileTags,
-  findReferences,
-  foreignModules,
-  type Import,
-  moduleReceivers,
-} from './tags.js';
+import { type Definition, type FileTags, type Import, referencesWithImports } from './tags.js';
 
 /** The languages a scan reads; the others are always parsed. */
 export const QUICK_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'tsx', 'javascript', 'python']);
@@ -216,13 +209,7 @@ export function quickTags(lang: LanguageSpec, source: string): FileTags | undefi
     language: lang.id,
     definitions,
     imports,
-    references: findReferences(
-      lang,
-      source,
-      skip,
-      moduleReceivers(imports, lang.id),
-      foreignModules(imports, lang.id),
-    ),
+    references: referencesWithImports(lang, source, skip, imports),
     ...(isGeneratedText(source) ? { generated: true } : {}),
     quick: true,
   };

@@ -402,6 +402,22 @@ export function findReferences(
 /** Words before the name a statement declares a variable of (JavaScript, TypeScript, Rust, Go, Dart). */
 const DECLARING = new Set(['const', 'let', 'var']);
 
+/** findReferences with what the file's imports bind: modules (kept bare) and foreign packages (left out). */
+export function referencesWithImports(
+  lang: LanguageSpec,
+  source: string,
+  skip: [number, number][],
+  imports: readonly Import[],
+): string {
+  return findReferences(
+    lang,
+    source,
+    skip,
+    moduleReceivers(imports, lang.id),
+    foreignModules(imports, lang.id),
+  );
+}
+
 /** How often a file's code uses `name`, bare, as a member or as a variable it declares (0: not at all). */
 export function referenceCount(tags: FileTags, name: string): number {
   const text = ` ${tags.references} `;
@@ -456,13 +472,7 @@ export function extractTags(lang: LanguageSpec, source: string, tree?: AstNode):
     ),
     imports,
     ...(exports.length > 0 ? { exports } : {}),
-    references: findReferences(
-      lang,
-      source,
-      skip,
-      moduleReceivers(imports, lang.id),
-      foreignModules(imports, lang.id),
-    ),
+    references: referencesWithImports(lang, source, skip, imports),
     ...(isGeneratedText(source) ? { generated: true } : {}),
   };
 }
