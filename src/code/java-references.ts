@@ -164,7 +164,15 @@ export function javaReceiverFits(
     return ownerName === undefined || allowed.has(ownerName);
   }
   // A method is called, never read as a field (`start.tagName.value()` is Token's field).
-  if (methodsOnly && parent?.kind() === 'field_access' && same(parent.field('field'), node)) return false;
+  // A method is declared, called or referenced (`X::name`), never read as a field (`start.tagName.value()`),
+  // declared as a variable (`String tagName`) or written as a package (`org.jsoup.select.Elements`).
+  if (methodsOnly) {
+    const kind = parent?.kind();
+    const named = kind === 'method_invocation' && same(parent!.field('name'), node);
+    // `X::name`: the name is the reference's last part.
+    const referenced = kind === 'method_reference' && same(parent!.namedChildren().at(-1), node);
+    if (!named && !referenced) return false;
+  }
   if (parent?.kind() !== 'method_invocation' || !same(parent.field('name'), node)) return true;
   const object = parent.field('object');
   // A call on nothing or `this` is the enclosing classes' (an inner class may call its outer's).
@@ -282,4 +290,29 @@ function javaDeclaredType(from: AstNode, variable: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The package a Java name is written qualified with (`org.jsoup.nodes` in `org.jsoup.nodes.Element`), or its
+ * class (`Outer` in `Outer.Inner`); undefined for a name standing alone. Imports are read apart (isJavaPackagePart).
+ */
+export function javaQualifier(node: AstNode): string | undefined {
+  const parent = node.parent();
+  // In an import, the path before the name (`org.jsoup.nodes` in `import static org.jsoup.nodes.Document.X`).
+  const declaration = node.ancestors().find((a) => a.kind() === 'import_declaration');
+  if (declaration) {
+    const before = declaration.text().slice(0, node.range().start.index - declaration.range().start.index);
+    const path = before
+      .replace(/^\s*import\s+(static\s+)?/, '')
+      .replace(/\s+/g, '')
+      .replace(/\.$/, '');
+    return path === '' ? undefined : path;
+  }
+  if (!parent || !['scoped_type_identifier', 'scoped_identifier', 'field_access'].includes(parent.kind()))
+    return undefined;
+  const text = parent.text().replace(/\s+/g, '');
+  if (!text.endsWith(`.${node.text()}`)) return undefined;
+  const qualifier = text.slice(0, -node.text().length - 1);
+  // Only a dotted path of names: `a.b().c` is an expression, not a qualifier.
+  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(qualifier) ? qualifier : undefined;
 }

@@ -11,6 +11,7 @@ import {
   javaFamily,
   javaImportsOther,
   javaMemberTypes,
+  javaQualifier,
   javaReceiverFits,
 } from './java-references.js';
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
@@ -185,11 +186,22 @@ export function findOccurrences(
   // imported package are the name itself when it is no method or field; a bare name outside the name's own
   // package is that package's own.
   const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
-  // Java: a file importing another package's type of that name (`import org.w3c.dom.Element`) means that one.
-  if (lang.id === 'java' && !members && javaImportsOther(source, name, javaPackageOfDefinition))
-    return { occurrences: [], shadowed: 0 };
+  // Java: a file importing another package's type of that name (`import org.w3c.dom.Element`) means that one
+  // where the name stands alone; a qualified name is the package's it names (`org.jsoup.nodes.Element`).
+  const otherImported =
+    lang.id === 'java' && !members && javaImportsOther(source, name, javaPackageOfDefinition);
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`)
     .filter((node) => !(lang.id === 'java' && isJavaPackagePart(node)))
+    .filter((node) => {
+      if (lang.id !== 'java' || members) return true;
+      const qualifier = javaQualifier(node);
+      if (qualifier === undefined) return !otherImported;
+      return (
+        javaPackageOfDefinition === undefined ||
+        !/^[a-z]/.test(qualifier) ||
+        qualifier === javaPackageOfDefinition
+      );
+    })
     .filter((node) =>
       members
         ? !javaAllowed ||

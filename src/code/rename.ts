@@ -1,5 +1,6 @@
 // A project-wide rename: every reference find_references sees, rewritten; object shorthands keep their key.
 import type { CodeIndex } from './code-index.js';
+import { javaFamily } from './java-references.js';
 import { definitionsOf, findProjectReferences } from './references.js';
 
 export interface RenamedFile {
@@ -28,12 +29,30 @@ export async function planRename(
   // A definition of the new name in a file the rename changes would take its uses: one at the top level, or a
   // nested type (gson's MapTypeAdapterFactory.Adapter, had TypeAdapter become Adapter).
   const TYPES = new Set(['class', 'interface', 'enum', 'type']);
-  for (const f of files) {
+  // A method renamed onto a name a class it changes already has (jsoup's Node.attr → Element.attribute) would
+  // overload or clash: refused, as a Java or Go build would fail or call the other one.
+  const methods = defs.every((d) => d.def.kind === 'method' && d.def.container !== undefined);
+  const family = methods
+    ? javaFamily(index, [...new Set(defs.map((d) => d.def.container!))])
+    : new Set<string>();
+  // Every Java file for a method (a subclass declaring the new name need not call the old one), else the files
+  // the rename changes.
+  const checked = new Set([
+    ...files.map((f) => f.path),
+    ...(methods ? [...index.files.keys()].filter((p) => p.endsWith('.java')) : []),
+  ]);
+  for (const file of checked) {
+    const changed = files.some((f) => f.path === file);
     const taken = index.files
-      .get(f.path)
-      ?.definitions.find((d) => d.name === newName && (!d.container || TYPES.has(d.kind)));
+      .get(file)
+      ?.definitions.find(
+        (d) =>
+          d.name === newName &&
+          ((changed && (!d.container || TYPES.has(d.kind))) ||
+            (methods && d.kind === 'method' && d.container !== undefined && family.has(d.container))),
+      );
     if (taken)
-      return `${newName} is already defined in ${f.path}${taken.container ? ` (${taken.container}.${newName})` : ''}; pick another name`;
+      return `${newName} is already defined in ${file}${taken.container ? ` (${taken.container}.${newName})` : ''}; pick another name`;
   }
   const renamed: RenamedFile[] = [];
   for (const file of files) {

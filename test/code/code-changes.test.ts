@@ -323,6 +323,31 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   expect(await ws.read('src/org/jsoup/parser/P.java')).toContain(
     'import static org.jsoup.nodes.HtmlDoc.Settings;',
   );
+  // jsoup: a variable named like the method is no call of it; a name a subclass already has as a method is refused.
+  await ws.write(
+    'src/jsoup/Node.java',
+    'public class Node {\n  public String text() {\n    final String text = "a";\n    return text.trim();\n  }\n  public String attr(String k) {\n    return k;\n  }\n}\n',
+  );
+  await ws.write(
+    'src/jsoup/Element.java',
+    'public class Element extends Node {\n  public Object attribute(String k) {\n    return null;\n  }\n}\n',
+  );
+  const text = await run(renameSymbolTool, {
+    name: 'text',
+    path: 'src/jsoup/Node.java',
+    new_name: 'textContent',
+  });
+  expect(text.success).toBe(true);
+  expect(await ws.read('src/jsoup/Node.java')).toContain(
+    'public String textContent() {\n    final String text = "a";\n    return text.trim();',
+  );
+  const attr = await run(renameSymbolTool, {
+    name: 'attr',
+    path: 'src/jsoup/Node.java',
+    new_name: 'attribute',
+  });
+  expect(attr.success).toBe(false);
+  expect(attr.error).toContain('attribute is already defined in src/jsoup/Element.java (Element.attribute)');
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
   await ws.write(
