@@ -11,7 +11,7 @@ const same = (a: AstNode | null | undefined, b: AstNode) =>
   a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
 
 /** The classes `names` with those extending or implementing them, all the way down (read from their signatures). */
-export function javaFamily(index: CodeIndex, names: readonly string[]): Set<string> {
+export function javaFamily(index: CodeIndex, names: readonly string[], method?: string): Set<string> {
   const family = new Set(names);
   const heritages: [string, string[]][] = [];
   for (const tags of index.files.values()) {
@@ -20,6 +20,25 @@ export function javaFamily(index: CodeIndex, names: readonly string[]): Set<stri
       if (d.kind !== 'class' && d.kind !== 'interface') continue;
       const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
       heritages.push([d.name, heritage.match(/[A-Za-z_$][\w$]*/g) ?? []]);
+    }
+  }
+  // Up to the supertypes declaring the method too: an override and what it overrides are one method (jsoup's
+  // Element.normalName and Node.normalName).
+  if (method !== undefined) {
+    const declares = new Set<string>();
+    for (const tags of index.files.values())
+      if (tags.language === 'java')
+        for (const d of tags.definitions)
+          if (d.name === method && d.kind === 'method' && d.container) declares.add(d.container);
+    const parentsOf = new Map(heritages);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const name of [...family])
+        for (const parent of parentsOf.get(name) ?? [])
+          if (declares.has(parent) && !family.has(parent)) {
+            family.add(parent);
+            grew = true;
+          }
     }
   }
   // Down the hierarchy as far as it goes (FutureTypeAdapter extends SerializationDelegatingTypeAdapter extends
@@ -44,6 +63,9 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
   let places: Map<string, { path: string; line: number }> | undefined;
   const types = new Map<string, string | undefined>();
   const lines = new Map<string, string[]>();
+  /** Per class, the classes and interfaces it extends or implements. */
+  const parents = new Map<string, string[]>();
+  const parentsOf = (name: string) => parents.get(name) ?? [];
   return (owner, member) => {
     const key = `${owner}.${member}`;
     if (types.has(key)) return types.get(key);
@@ -51,14 +73,39 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
       places = new Map();
       for (const [file, tags] of index.files) {
         if (tags.language !== 'java') continue;
-        for (const d of tags.definitions)
+        for (const d of tags.definitions) {
+          if (d.kind === 'class' || d.kind === 'interface') {
+            const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
+            parents.set(
+              d.name,
+              (heritage.replace(/<[^>]*>/g, '').match(/[A-Za-z_$][\w$]*/g) ?? []).filter(
+                (w) => w !== 'implements' && w !== 'extends',
+              ),
+            );
+          }
           if (d.container && (d.kind === 'field' || d.kind === 'method')) {
             const at = `${d.container}.${d.name}`;
             if (!places.has(at)) places.set(at, { path: file, line: d.line });
           }
+        }
       }
     }
-    const place = places.get(key);
+    // Declared here, or inherited: the nearest superclass declaring it (HtmlTreeBuilder.currentElement is
+    // TreeBuilder's).
+    let place = places.get(key);
+    if (!place) {
+      const seen = new Set<string>([owner]);
+      for (let level = parentsOf(owner); !place && level.length > 0; ) {
+        const next: string[] = [];
+        for (const parent of level) {
+          if (seen.has(parent)) continue;
+          seen.add(parent);
+          place ??= places.get(`${parent}.${member}`);
+          next.push(...parentsOf(parent));
+        }
+        level = next;
+      }
+    }
     let type: string | undefined;
     if (place) {
       let text = lines.get(place.path);

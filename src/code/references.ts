@@ -308,7 +308,9 @@ export async function findProjectReferences(
       ? [...new Set(defs.map((d) => d.def.container!))]
       : undefined;
   // …and the classes extending or implementing one, whose overrides are the same method.
-  const javaAllowed = javaClasses ? javaFamily(index, javaClasses) : undefined;
+  const javaAllowed = javaClasses
+    ? javaFamily(index, javaClasses, defs.every((d) => d.def.kind === 'method') ? name : undefined)
+    : undefined;
   const memberTypes = javaMemberTypes(index);
   const javaPackage =
     definedIn?.endsWith('.java') === true

@@ -348,6 +348,30 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   });
   expect(attr.success).toBe(false);
   expect(attr.error).toContain('attribute is already defined in src/jsoup/Element.java (Element.attribute)');
+  // An override and what it overrides are one method; a receiver read through an inherited method's type.
+  await ws.write(
+    'src/up/Base.java',
+    'public class Base {\n  public String normalName() {\n    return "";\n  }\n}\n',
+  );
+  await ws.write(
+    'src/up/Elem.java',
+    'public class Elem extends Base {\n  @Override public String normalName() {\n    return "e";\n  }\n}\n',
+  );
+  await ws.write('src/up/Tree.java', 'public class Tree {\n  Elem current() {\n    return null;\n  }\n}\n');
+  await ws.write(
+    'src/up/HtmlTree.java',
+    'class HtmlTree extends Tree {\n  Elem last;\n  String f(HtmlTree tb) {\n    return tb.current().normalName();\n  }\n}\n',
+  );
+  await ws.write('src/up/Token.java', 'class Token {\n  String normalName() {\n    return "t";\n  }\n}\n');
+  const up = await run(renameSymbolTool, {
+    name: 'normalName',
+    path: 'src/up/Elem.java',
+    new_name: 'normName',
+  });
+  expect(up.success).toBe(true);
+  expect(await ws.read('src/up/Base.java')).toContain('public String normName()');
+  expect(await ws.read('src/up/HtmlTree.java')).toContain('return tb.current().normName();');
+  expect(await ws.read('src/up/Token.java')).toContain('String normalName()');
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
   await ws.write(
