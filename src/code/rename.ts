@@ -30,7 +30,7 @@ export async function planRename(
   // nested type (gson's MapTypeAdapterFactory.Adapter, had TypeAdapter become Adapter).
   const TYPES = new Set(['class', 'interface', 'enum', 'type']);
   // A method renamed onto a name a class it changes already has (jsoup's Node.attr → Element.attribute) would
-  // overload or clash: refused, as a Java or Go build would fail or call the other one.
+  // overload or clash: refused, as a Java build would fail or call the other one.
   const methods = defs.every((d) => d.def.kind === 'method' && d.def.container !== undefined);
   const family = methods
     ? javaFamily(index, [...new Set(defs.map((d) => d.def.container!))])
