@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
+import { localNames } from './imports.js';
 import {
   isJavaPackagePart,
   type JavaMemberType,
@@ -16,7 +17,7 @@ import {
 } from './java-references.js';
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
 import { ImportResolver } from './module-graph.js';
-import { type FileTags, referenceCount } from './tags.js';
+import { type FileTags, type Import, referenceCount } from './tags.js';
 
 export interface Occurrence {
   /** 1-based line and column. */
@@ -29,6 +30,15 @@ export interface Occurrence {
   shorthand: boolean;
   /** The name as declared by a definition of the file (not a use). */
   definition: boolean;
+}
+
+/**
+ * Go, a package-level name: whether this file is in its package (undefined: unknown), and the names its imports
+ * bind to packages that may hold it (`gin` in `gin.New`).
+ */
+interface GoPackage {
+  same: boolean | undefined;
+  aliases: ReadonlySet<string>;
 }
 
 export interface FileReferences {
@@ -90,19 +100,15 @@ function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
   );
 }
 
-/** The names a Go file's imports bind: each path's alias, or its last element (`_` and `.` imports bind none). */
-export function goImportNames(source: string, onlyPath?: string): Set<string> {
+/**
+ * The names a Go file's imports bind (`localNames`: each path's alias, or its last element; `_` and `.` bind none):
+ * of `onlyPath` alone, or of every package but the standard library's (`errors`, `net/http`: never the project's).
+ */
+export function goPackageNames(imports: readonly Import[], onlyPath?: string): Set<string> {
   const names = new Set<string>();
-  const blocks = [...source.matchAll(/^import\s*\(([\s\S]*?)^\)/gm)].map((m) => m[1]!);
-  const singles = [...source.matchAll(/^import\s+((?:[\w.]+\s+)?"[^"]+")/gm)].map((m) => m[1]!);
-  for (const spec of [...blocks.flatMap((b) => b.split('\n')), ...singles]) {
-    const m = /^\s*(?:([\w.]+)\s+)?"([^"]+)"/.exec(spec.replace(/\/\/.*$/, ''));
-    if (!m) continue;
-    const importPath = m[2]!;
-    // The standard library's packages (`errors`, `net/http`) are never the project's.
-    if (onlyPath !== undefined ? importPath !== onlyPath : !importPath.split('/')[0]!.includes('.')) continue;
-    const name = m[1] ?? importPath.split('/').pop()!;
-    if (name !== '_' && name !== '.') names.add(name);
+  for (const imp of imports) {
+    if (onlyPath !== undefined ? imp.module !== onlyPath : !imp.module.split('/')[0]!.includes('.')) continue;
+    for (const name of localNames(imp, 'go')) if (name !== '_' && name !== '.') names.add(name);
   }
   return names;
 }
@@ -164,7 +170,7 @@ export function findOccurrences(
   members: boolean,
   definitionLines: ReadonlySet<number> = new Set(),
   /** Go, a package-level name: whether this file is in its package, and the names binding its import path here. */
-  goPackage?: { same: boolean; aliases: ReadonlySet<string> },
+  goPackage?: GoPackage,
   /** A Rust item without `pub`: `other::name` is another module's (only `self::`, `super::`, `crate::` may be it). */
   rustPrivate = false,
   /** The file defines its own item of that name: only a path to another crate's (`grep_cli::name`) is the name. */
@@ -185,7 +191,7 @@ export function findOccurrences(
   // Go writes another package's names as selectors too (`gin.New`): of a selector's fields, only those of an
   // imported package are the name itself when it is no method or field; a bare name outside the name's own
   // package is that package's own.
-  const packages = lang.id === 'go' && !members ? (goPackage?.aliases ?? goImportNames(source)) : undefined;
+  const packages = lang.id === 'go' && !members ? goPackage?.aliases : undefined;
   // Java: a file importing another package's type of that name (`import org.w3c.dom.Element`) means that one
   // where the name stands alone; a qualified name is the package's it names (`org.jsoup.nodes.Element`).
   const otherImported =
@@ -210,7 +216,7 @@ export function findOccurrences(
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           (!ownItem || isForeignRustPath(node)) &&
           (!packages || goQualifier(node, packages) !== 'other') &&
-          (goPackage === undefined || goPackage.same || goQualifier(node, packages!) === 'package'),
+          (goPackage?.same !== false || goQualifier(node, packages!) === 'package'),
     );
   const shadows: [number, number][] = [];
   for (const node of nodes) {
@@ -368,10 +374,13 @@ export async function findProjectReferences(
     const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => undefined);
     if (source === undefined) continue;
     const lines = new Set(tags.definitions.filter((d) => d.name === name).map((d) => d.line));
-    let goPackage: { same: boolean; aliases: ReadonlySet<string> } | undefined;
-    if (goPath !== undefined && lang.id === 'go') {
-      goPackage = { same: path.posix.dirname(file) === goDir, aliases: goImportNames(source, goPath) };
-      if (!goPackage.same && goPackage.aliases.size === 0) continue;
+    let goPackage: GoPackage | undefined;
+    if (lang.id === 'go') {
+      goPackage = {
+        same: goPath === undefined ? undefined : path.posix.dirname(file) === goDir,
+        aliases: goPackageNames(tags.imports, goPath),
+      };
+      if (goPackage.same === false && goPackage.aliases.size === 0) continue;
     }
     const { occurrences, shadowed } = findOccurrences(
       lang,

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathServers } from '../code/language/lsp-servers.js';
 import { indexLanguageOf, type LanguageSpec, languageOf } from '../code/languages.js';
-import { goImportNames } from '../code/references.js';
+import { goPackageNames } from '../code/references.js';
 import { extractTags, type FileTags } from '../code/tags.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
 import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
@@ -108,7 +108,8 @@ async function goUses(
     let found = aliases.get(file);
     if (!found) {
       const text = await fs.readFile(path.join(ctx.workspace.root, file), 'utf8').catch(() => '');
-      found = goImportNames(text, importPath);
+      const go = languageOf(file);
+      found = go ? goPackageNames(extractTags(go, text).imports, importPath) : new Set();
       aliases.set(file, found);
     }
     return found;
