@@ -18,7 +18,14 @@ export interface ModuleGraph {
   cycles: string[][];
 }
 
-/** Resolves imports against the index's file list; `goModule` is go.mod's module path, if any. */
+/** A folder a build writes (`lib/`, `dist/`): an import of a file there that the repository lacks names its source. */
+const BUILT_FOLDER = /(^|\/)(lib|dist|build|out|esm|cjs)(?=\/|$)/g;
+
+/**
+ * Resolves imports against the index's file list; `goModule` is go.mod's module path, if any. `builtToSource`: a
+ * relative import of a built file the repository lacks (babel's tests' `require('../lib/index.js')`) resolves to its
+ * source beside it (`src/index.ts`), for the map; checks of imports leave it unresolved, as it is.
+ */
 export class ImportResolver {
   private readonly files: Set<string>;
   private readonly byDir = new Map<string, string[]>();
@@ -32,6 +39,7 @@ export class ImportResolver {
   constructor(
     index: CodeIndex,
     private readonly goModule = index.project?.goModule,
+    private readonly options: { builtToSource?: boolean } = {},
   ) {
     const project = index.project;
     this.packages = new Map([...(project?.packages ?? []), ...(project?.subpaths ?? [])]);
@@ -119,6 +127,15 @@ export class ImportResolver {
     return undefined;
   }
 
+  /** The source of a built path the repository lacks: its last built folder read as `src/` (see builtToSource). */
+  private source(built: string): string | undefined {
+    const matches = [...built.matchAll(BUILT_FOLDER)];
+    const last = matches.at(-1);
+    if (!last) return undefined;
+    const at = last.index + last[1]!.length;
+    return this.script(`${built.slice(0, at)}src${built.slice(at + last[2]!.length)}`);
+  }
+
   /** The repository files an import of `from` refers to; empty for external modules. */
   resolve(from: string, imp: Import, language: string): string[] {
     const dir = posix.dirname(from);
@@ -150,7 +167,8 @@ export class ImportResolver {
           }
           return [];
         }
-        const found = this.script(posix.join(dir, m));
+        const joined = posix.join(dir, m);
+        const found = this.script(joined) ?? (this.options.builtToSource ? this.source(joined) : undefined);
         return found ? [found] : [];
       }
       case 'python': {

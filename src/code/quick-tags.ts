@@ -27,6 +27,7 @@ function lineCounter(source: string): (index: number) => number {
 // `import x, { a as b, type C } from 'm'`, `export * as ns from 'm'`, `import type T from 'm'` (no quotes or `;` in the clause).
 const TS_FROM = /^[ \t]*(import|export)[ \t]+(type[ \t]+)?([^;'"`]*?)[ \t\n]*from[ \t]*(['"])([^'"\n]+)\4/gm;
 const REQUIRE = /(?<![\w$.])require\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
+const REQUIRE_DECLARED = /(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*$/;
 const TS_BARE = /^[ \t]*import[ \t]*(['"])([^'"\n]+)\1/gm;
 const TS_DEFINITION =
   /^(export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?(function\*?|class|interface|type|enum|const|let|var)[ \t]+([A-Za-z_$][\w$]*)/gm;
@@ -95,8 +96,14 @@ function tsImports(source: string, line: (i: number) => number, skip: [number, n
   }
   // CommonJS: `require('m')` takes the module (what it binds is the parse's to say).
   if (source.includes('require'))
-    for (const m of source.matchAll(REQUIRE))
-      found.push({ index: m.index, imp: { ...wholeModule(m[2]!, m[0]), commonJs: true } });
+    for (const m of source.matchAll(REQUIRE)) {
+      // `const babel = require('m')` binds the module to a name, as the parse says (not `require('m').x` or `(…)`).
+      const declared = REQUIRE_DECLARED.exec(source.slice(Math.max(0, m.index - 80), m.index))?.[1];
+      const alias = declared && !/^\s*[.([]/.test(source.slice(m.index + m[0].length)) ? declared : undefined;
+      const imp = { ...wholeModule(m[2]!, m[0], alias), commonJs: true };
+      if (alias) imp.bindings = [{ name: '*', alias }];
+      found.push({ index: m.index, imp });
+    }
   return inOrder(found, line);
 }
 

@@ -172,7 +172,7 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
     weightOf[id] = nameWeight(name.replace(/^\./, ''), own > 0 ? own : list.length, name.startsWith('.'));
   }
 
-  const resolver = new ImportResolver(index);
+  const resolver = new ImportResolver(index, undefined, { builtToSource: true });
   const packageInits = Uint8Array.from(paths, (p) =>
     p === '__init__.py' || p.endsWith('/__init__.py') ? 1 : 0,
   );
@@ -232,9 +232,17 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
     let passedOn: Set<string> | undefined;
     const references = new Map<string, number>();
     forEachReference(tags, (name, count) => references.set(name, count));
+    /** The files of modules bound to a name here, and the names they were found to give. */
+    const modules: number[] = [];
+    const viaModule = new Set<string>();
     for (const imp of tags.imports) {
       const files = resolver.resolve(p, imp, tags.language);
       if (files.length === 0) continue;
+      if (imp.alias !== undefined && imp.typeOnly !== true)
+        for (const file of files) {
+          const at = position.get(file);
+          if (at !== undefined && at !== from) modules.push(at);
+        }
       // A barrel's re-export or a type-only import passes names along; the code that uses them depends more.
       // A package's __init__.py passes on what it imports, at run time or only for type checkers: each name is
       // its API, used at least once, and `from .main import *` gives as many as main.py defines.
@@ -274,6 +282,18 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
         if (to !== undefined && to !== from) imported.set(to, (imported.get(to) ?? 0) + weight);
       }
     }
+    // A module bound to a name (`import * as babel`, `const babel = require(…)`): the names the file uses that its
+    // re-exports lead to are uses of the files defining them (`babel.transformAsync`: babel-core's), not of every
+    // file defining the name.
+    if (modules.length > 0)
+      for (const [name, count] of references) {
+        if (!/^[A-Za-z_$]/.test(name) || bound.has(name)) continue;
+        const definers = modules.flatMap((file) => definersVia(file, name));
+        if (definers.length === 0) continue;
+        const weight = (IMPORT_WEIGHT * (1 + Math.sqrt(count))) / definers.length;
+        for (const to of definers) if (to !== from) imported.set(to, (imported.get(to) ?? 0) + weight);
+        viaModule.add(name);
+      }
     for (const [to, weight] of imported) {
       targets.push(to);
       weights.push(weight);
@@ -296,7 +316,12 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
         link(`.${name.slice(1)}`, count);
       } else if (name.startsWith("'"))
         asProperty.set(name.slice(1), (asProperty.get(name.slice(1)) ?? 0) + 1);
-      else if (!name.startsWith('~') && (!bound.has(name) || passedOn?.has(name) === true)) link(name, count);
+      else if (
+        !name.startsWith('~') &&
+        !viaModule.has(name) &&
+        (!bound.has(name) || passedOn?.has(name) === true)
+      )
+        link(name, count);
     }
     offsets[from + 1] = targets.length;
   });
@@ -333,11 +358,26 @@ function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8Array):
   };
 }
 
-/** The file-to-file edges turned around, names left out: who depends on a file, for the hub score. */
+/**
+ * The file-to-file edges turned around, names left out: who depends on a file, for the hub score. Two files that
+ * import each other, each the other's only importer (babel-standalone's index.ts and transformScriptTags.ts), are
+ * left out of each other's: the pair would hand its score back and forth and keep it, topping the map.
+ */
 function reversed(graph: Graph, n: number): Graph {
+  const edges = new Set<number>();
+  const importers = new Int32Array(n);
+  for (let from = 0; from < n; from++)
+    for (let e = graph.offsets[from]!; e < graph.offsets[from + 1]!; e++)
+      if (graph.targets[e]! < n) {
+        edges.add(from * n + graph.targets[e]!);
+        importers[graph.targets[e]!]! += 1;
+      }
+  const kept = (from: number, to: number) =>
+    to < n && !(importers[from] === 1 && importers[to] === 1 && edges.has(to * n + from));
   const counts = new Int32Array(n + 1);
-  for (let e = 0; e < graph.targets.length; e++)
-    if (graph.targets[e]! < n) counts[graph.targets[e]! + 1]! += 1;
+  for (let from = 0; from < n; from++)
+    for (let e = graph.offsets[from]!; e < graph.offsets[from + 1]!; e++)
+      if (kept(from, graph.targets[e]!)) counts[graph.targets[e]! + 1]! += 1;
   for (let i = 0; i < n; i++) counts[i + 1]! += counts[i]!;
   const offsets = Int32Array.from(counts);
   const fill = Int32Array.from(counts);
@@ -346,7 +386,7 @@ function reversed(graph: Graph, n: number): Graph {
   for (let from = 0; from < n; from++)
     for (let e = graph.offsets[from]!; e < graph.offsets[from + 1]!; e++) {
       const to = graph.targets[e]!;
-      if (to >= n) continue;
+      if (!kept(from, to)) continue;
       targets[fill[to]!] = from;
       weights[fill[to]!++] = graph.weights[e]!;
     }

@@ -102,6 +102,25 @@ describe('a scan agrees with the parse', () => {
     expect(quickTags(lang, source)!.references).toEqual(extractTags(lang, source).references);
   });
 
+  test('a module required into a name is bound to it, as the parse binds it; a required member or call is not', () => {
+    const lang = languageOf('a.js')!;
+    const source = [
+      "const babel = require('../lib/index.js');",
+      "var sign = require('cookie-signature').sign;",
+      "const debug = require('debug')('app');",
+      "require('./polyfill.js');",
+    ].join('\n');
+    const scanned = comparable(quickTags(lang, source)!.imports);
+    expect(scanned[0]).toEqual({
+      module: '../lib/index.js',
+      bindings: [{ name: '*', alias: 'babel' }],
+      alias: 'babel',
+      reexport: false,
+    });
+    expect(scanned.slice(1).map((imp) => imp.alias)).toEqual([undefined, undefined, undefined]);
+    expect(scanned[0]).toEqual(comparable(extractTags(lang, source).imports)[0]);
+  });
+
   test('Python methods belong to their class; names bound inside functions are no definitions', () => {
     const defs = quickTags(languageOf('a.py')!, PY)!.definitions;
     expect(defs.filter((d) => d.kind === 'method').map((d) => [d.container, d.name, d.exported])).toEqual([

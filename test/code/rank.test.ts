@@ -297,3 +297,64 @@ test("a name taken through a barrel counts for the file the barrel's re-exports 
   // The wrapper gets nothing of the name's uses: below the barrel's other module, which nobody uses by name either.
   expect(ranked.slice(1, 4)).toEqual(['src/transform.ts', 'src/parse.ts', 'standalone/index.ts']);
 });
+
+/** Writes `files` under dir/name and loads their index. */
+async function indexOf(name: string, files: Record<string, string>): Promise<CodeIndex> {
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.join(dir, name, path.dirname(file)), { recursive: true });
+    await writeFile(path.join(dir, name, file), content);
+  }
+  return loadCodeIndex(path.join(dir, name));
+}
+
+test("a module bound to a name (`import * as babel`, `const babel = require('../lib/index.js')`, built and not in the repository) counts for the files its names come from", async () => {
+  const files: Record<string, string> = {
+    'packages/core/package.json': JSON.stringify({ name: 'core', main: './lib/index.js' }),
+    'packages/core/src/index.ts': "export * from './transform';\nexport * from './parse';\n",
+    'packages/core/src/transform.ts': 'export function transformAsync(code: string) {\n  return code;\n}\n',
+    'packages/core/src/parse.ts': 'export function parse(code: string) {\n  return code;\n}\n',
+    // A wrapper of the same name, which nothing imports.
+    'packages/standalone/src/index.ts': 'export function transformAsync(code: string) {\n  return code;\n}\n',
+  };
+  for (let i = 0; i < 8; i++) {
+    files[`packages/core/test/esm${i}.js`] =
+      `import * as babel from '../lib/index.js';\nbabel.transformAsync('a');\nbabel.transformAsync('b');\n`;
+    files[`packages/core/test/cjs${i}.cjs`] =
+      `const babel = require('../lib/index.js');\nbabel.transformAsync('a').then(console.log);\n`;
+  }
+  const index = await indexOf('bound', files);
+  const resolver = new ImportResolver(index, undefined, { builtToSource: true });
+  const [imp] = index.files.get('packages/core/test/cjs0.cjs')!.imports;
+  expect(resolver.resolve('packages/core/test/cjs0.cjs', imp!, 'javascript')).toEqual([
+    'packages/core/src/index.ts',
+  ]);
+  // What import checks see stays as it is: the built file is not in the repository.
+  expect(new ImportResolver(index).resolve('packages/core/test/cjs0.cjs', imp!, 'javascript')).toEqual([]);
+  // The tests' uses go to babel-core's transform.ts alone: the wrapper of the same name ranks as the module nobody
+  // uses (parse.ts), below it.
+  const ranked = rankFiles(index).map((r) => r.path);
+  expect(ranked.slice(0, 2)).toContain('packages/core/src/transform.ts');
+  expect(ranked.indexOf('packages/standalone/src/index.ts')).toBeGreaterThan(
+    ranked.indexOf('packages/core/src/parse.ts'),
+  );
+});
+
+test("two files each the other's only importer do not top the map by handing their score back and forth (babel-standalone)", async () => {
+  const files: Record<string, string> = {
+    'src/core.ts': `export class Core {\n  run() {\n    return 1;\n  }\n}\nexport function helper() {\n  return 2;\n}\n`,
+    // An aggregating entry and its script-tags helper, which imports it back.
+    'standalone/index.ts': `import { Core, helper } from '../src/core';\nimport { scripts } from './tags';\n${Array.from(
+      { length: 2 },
+      (_, i) => `import { plugin${i} } from './plugin${i}';`,
+    ).join(
+      '\n',
+    )}\nexport const all = [Core, helper, scripts, ${Array.from({ length: 2 }, (_, i) => `plugin${i}`).join(', ')}];\n`,
+    'standalone/tags.ts': "import { all } from './index';\nexport const scripts = () => all.length;\n",
+  };
+  for (let i = 0; i < 2; i++) files[`standalone/plugin${i}.ts`] = `export const plugin${i} = () => ${i};\n`;
+  for (let i = 0; i < 6; i++)
+    files[`src/use${i}.ts`] = `import { Core } from './core';\nexport const u${i} = new Core().run();\n`;
+  const ranked = rankFiles(await indexOf('trap', files)).map((r) => r.path);
+  expect(ranked[0]).toBe('src/core.ts');
+  expect(ranked.indexOf('standalone/tags.ts')).toBeGreaterThan(ranked.indexOf('standalone/index.ts'));
+});
