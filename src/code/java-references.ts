@@ -54,7 +54,10 @@ export function javaFamily(index: CodeIndex, names: readonly string[], method?: 
   return family;
 }
 
-/** A Java class member's declared type (a field's, a method's return), by class and member name; undefined if unknown. */
+/**
+ * A Java class member's declared type (a field's, a method's return) as written, type arguments too (`ArrayList<Element>`),
+ * by class and member name; undefined if unknown.
+ */
 export type JavaMemberType = (owner: string, member: string) => string | undefined;
 
 /** The member types of the index's Java classes, read from their signatures (`private final CodeBlock javadoc`). */
@@ -122,40 +125,134 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
       const before = line
         .slice(0, line.search(new RegExp(`\\b${member}\\b`)))
         .replace(/@\w+(\([^)]*\))?/g, '');
-      type = /([A-Za-z_$][\w$.]*)(?:<[^>]*>)?(?:\[\])*\s*$/.exec(before.trim())?.[1]?.split('.').pop();
+      type = lastTypeText(before);
     }
     types.set(key, type);
     return type;
   };
 }
 
+/** A Java type as written → its simple name: `Map.Entry<K, V>[]` → `Entry`. */
+const simpleType = (text: string | undefined): string | undefined =>
+  text
+    ?.replace(/<[\s\S]*$/, '')
+    .replace(/\[\]/g, '')
+    .split('.')
+    .pop()
+    ?.trim() || undefined;
+
+/** The type written last in `text`, type arguments and all (`private final ArrayList<Element> ` → `ArrayList<Element>`). */
+function lastTypeText(text: string): string | undefined {
+  let end = text.trimEnd().replace(/(\[\])+$/, '');
+  let at = end.length;
+  if (end.endsWith('>')) {
+    let depth = 0;
+    for (at = end.length - 1; at >= 0; at--) {
+      if (end[at] === '>') depth++;
+      else if (end[at] === '<' && --depth === 0) break;
+    }
+    if (at < 0) return undefined;
+  }
+  const name = /[A-Za-z_$][\w$.]*$/.exec(end.slice(0, at))?.[0];
+  if (!name) return undefined;
+  end = end.slice(at - name.length);
+  return end;
+}
+
+/** The type arguments of a type as written, top level only: `Map<String, List<Node>>` → `String`, `List<Node>`. */
+function typeArguments(text: string): string[] {
+  const open = text.indexOf('<');
+  if (open < 0 || !text.endsWith('>')) return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let from = open + 1;
+  for (let i = from; i < text.length - 1; i++) {
+    if (text[i] === '<') depth++;
+    else if (text[i] === '>') depth--;
+    else if (text[i] === ',' && depth === 0) {
+      parts.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from, text.length - 1).trim());
+  return parts;
+}
+
+/** The JDK's containers by how many type arguments they take, and which of them their element accessors return. */
+const ONE_ELEMENT = new Set(
+  (
+    'List ArrayList LinkedList Vector Stack Deque ArrayDeque Queue PriorityQueue Collection Iterable Set SortedSet ' +
+    'NavigableSet TreeSet HashSet LinkedHashSet Optional Iterator ListIterator Supplier AtomicReference ThreadLocal ' +
+    'Future CompletableFuture Callable Reference WeakReference SoftReference BlockingQueue LinkedBlockingQueue ' +
+    'ArrayBlockingQueue ConcurrentLinkedQueue ConcurrentLinkedDeque CopyOnWriteArrayList'
+  ).split(' '),
+);
+const ELEMENT_METHODS = new Set(
+  (
+    'get getFirst getLast peek peekFirst peekLast pop poll pollFirst pollLast element first last next previous ' +
+    'removeFirst removeLast elementAt firstElement lastElement orElse orElseThrow orElseGet join take call floor ' +
+    'ceiling lower higher getAcquire getPlain'
+  ).split(' '),
+);
+const TWO_ELEMENTS = new Set(
+  'Map HashMap TreeMap LinkedHashMap SortedMap NavigableMap ConcurrentHashMap ConcurrentMap EnumMap IdentityHashMap WeakHashMap'.split(
+    ' ',
+  ),
+);
+const VALUE_METHODS = new Set(
+  'get getOrDefault remove put putIfAbsent replace compute computeIfAbsent computeIfPresent merge'.split(' '),
+);
+const KEY_METHODS = new Set('firstKey lastKey floorKey ceilingKey lowerKey higherKey'.split(' '));
+
+/**
+ * What an element accessor of a JDK container returns (`stack.get(i)` of an `ArrayList<Element>`: `Element`), or
+ * undefined: not such a call, or a type variable (`T`) or wildcard whose class is not written here.
+ */
+function elementType(container: string, method: string): string | undefined {
+  const args = typeArguments(container);
+  const kind = simpleType(container);
+  if (!kind) return undefined;
+  let arg: string | undefined;
+  if (ONE_ELEMENT.has(kind) && args.length === 1 && ELEMENT_METHODS.has(method)) arg = args[0];
+  else if (TWO_ELEMENTS.has(kind) && args.length === 2)
+    arg = VALUE_METHODS.has(method) ? args[1] : KEY_METHODS.has(method) ? args[0] : undefined;
+  const bound = arg?.replace(/^\?\s+extends\s+/, '');
+  if (!bound || bound.startsWith('?') || /^[A-Z][A-Z0-9]?$/.test(bound)) return undefined;
+  return bound;
+}
+
 /** The simple type of a Java expression where it can be read: a variable, a class, a cast, `new T(…)`, a field or a call of a known type. */
 export function javaTypeOf(expr: AstNode, memberType: JavaMemberType, depth = 0): string | undefined {
+  return simpleType(javaTypeText(expr, memberType, depth));
+}
+
+/** javaTypeOf's type as written, type arguments and all where they are known (`ArrayList<Element>`). */
+function javaTypeText(expr: AstNode, memberType: JavaMemberType, depth: number): string | undefined {
   if (depth > 6) return undefined;
-  const simple = (text: string | undefined) =>
-    text
-      ?.replace(/<[\s\S]*$/, '')
-      .split('.')
-      .pop()
-      ?.trim();
   switch (expr.kind()) {
     case 'this':
       return javaOwners(expr)[0];
     case 'identifier': {
       const declared = javaDeclaredType(expr, expr.text());
-      return declared ?? (/^[A-Z]/.test(expr.text()) ? expr.text() : undefined);
+      if (declared) return declared;
+      // Not declared in the method or its class: a field it inherits (TreeBuilder's `stack` in HtmlTreeBuilder).
+      if (/^[a-z_$]/.test(expr.text()))
+        for (const owner of javaOwners(expr)) {
+          const type = owner ? memberType(owner, expr.text()) : undefined;
+          if (type) return type;
+        }
+      return /^[A-Z]/.test(expr.text()) ? expr.text() : undefined;
     }
     case 'object_creation_expression':
-      return simple(expr.field('type')?.text());
     case 'cast_expression':
-      return simple(expr.field('type')?.text());
+      return expr.field('type')?.text();
     case 'parenthesized_expression': {
       const inner = expr.namedChildren()[0];
-      return inner ? javaTypeOf(inner, memberType, depth + 1) : undefined;
+      return inner ? javaTypeText(inner, memberType, depth + 1) : undefined;
     }
     case 'field_access': {
       const owner = expr.field('object');
-      const type = owner ? javaTypeOf(owner, memberType, depth + 1) : undefined;
+      const type = owner ? simpleType(javaTypeText(owner, memberType, depth + 1)) : undefined;
       const field = expr.field('field')?.text();
       return type && field ? memberType(type, field) : undefined;
     }
@@ -164,7 +261,11 @@ export function javaTypeOf(expr: AstNode, memberType: JavaMemberType, depth = 0)
       const method = expr.field('name')?.text();
       if (!method) return undefined;
       if (owner) {
-        const type = javaTypeOf(owner, memberType, depth + 1);
+        const text = javaTypeText(owner, memberType, depth + 1);
+        if (!text) return undefined;
+        const element = elementType(text, method);
+        if (element) return element;
+        const type = simpleType(text);
         return type ? memberType(type, method) : undefined;
       }
       // A call on nothing: a method of an enclosing class, declared in this file (an anonymous class's too) or
@@ -175,11 +276,7 @@ export function javaTypeOf(expr: AstNode, memberType: JavaMemberType, depth = 0)
           .children()
           .find((c) => c.kind() === 'method_declaration' && c.field('name')?.text() === method);
         const type = declared?.field('type')?.text();
-        if (type)
-          return type
-            .replace(/<[\s\S]*$/, '')
-            .split('.')
-            .pop();
+        if (type) return type;
       }
       for (const enclosing of javaOwners(expr)) {
         const type = enclosing ? memberType(enclosing, method) : undefined;
@@ -295,7 +392,7 @@ function javaOwners(node: AstNode): (string | undefined)[] {
   return owners;
 }
 
-/** The simple type a Java identifier is declared with in the enclosing method or class (`JsonReader in`). */
+/** The type a Java identifier is declared with in the enclosing method or class, as written (`JsonReader in`). */
 function javaDeclaredType(from: AstNode, variable: string): string | undefined {
   for (const scope of from.ancestors()) {
     if (
@@ -327,13 +424,7 @@ function javaDeclaredType(from: AstNode, variable: string): string | undefined {
       if (!names.some((n) => n?.text() === variable)) continue;
       const type =
         declarator.field('type') ?? declarator.children().find((c) => /type|identifier/.test(c.kind()));
-      return type
-        ?.text()
-        .replace(/<[\s\S]*$/, '')
-        .replace(/\[\]/g, '')
-        .split('.')
-        .pop()
-        ?.trim();
+      return type?.text().trim();
     }
   }
   return undefined;

@@ -357,10 +357,14 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
     'src/up/Elem.java',
     'public class Elem extends Base {\n  @Override public String normalName() {\n    return "e";\n  }\n}\n',
   );
-  await ws.write('src/up/Tree.java', 'public class Tree {\n  Elem current() {\n    return null;\n  }\n}\n');
+  await ws.write(
+    'src/up/Tree.java',
+    'import java.util.*;\npublic class Tree {\n  final ArrayList<Elem> stack = new ArrayList<>();\n  Map<String, Token> tokens;\n  Elem current() {\n    return null;\n  }\n}\n',
+  );
+  // An element of a JDK container, read through an inherited field's type arguments.
   await ws.write(
     'src/up/HtmlTree.java',
-    'class HtmlTree extends Tree {\n  Elem last;\n  String f(HtmlTree tb) {\n    return tb.current().normalName();\n  }\n}\n',
+    'class HtmlTree extends Tree {\n  Elem last;\n  String f(HtmlTree tb) {\n    return tb.current().normalName();\n  }\n  String g(int i) {\n    return stack.get(i).normalName() + tokens.get("a").normalName();\n  }\n}\n',
   );
   await ws.write('src/up/Token.java', 'class Token {\n  String normalName() {\n    return "t";\n  }\n}\n');
   const up = await run(renameSymbolTool, {
@@ -371,6 +375,9 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   expect(up.success).toBe(true);
   expect(await ws.read('src/up/Base.java')).toContain('public String normName()');
   expect(await ws.read('src/up/HtmlTree.java')).toContain('return tb.current().normName();');
+  expect(await ws.read('src/up/HtmlTree.java')).toContain(
+    'return stack.get(i).normName() + tokens.get("a").normalName();',
+  );
   expect(await ws.read('src/up/Token.java')).toContain('String normalName()');
   // A nested class of the new name in a file the rename changes would take its uses.
   await ws.write('src/TypeAdapter.java', 'public abstract class TypeAdapter<T> {}\n');
