@@ -39,6 +39,7 @@ export interface AstNode {
   field(name: string): AstNode | null;
   parent(): AstNode | null;
   next(): AstNode | null;
+  prev(): AstNode | null;
   children(): AstNode[];
   namedChildren(): AstNode[];
   ancestors(): AstNode[];

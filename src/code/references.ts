@@ -17,6 +17,14 @@ import {
 } from './java-references.js';
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
 import { ImportResolver } from './module-graph.js';
+import {
+  RUST_STD_METHODS,
+  RUST_TRAIT_IMPL,
+  rustImplTrait,
+  rustMemberTypes,
+  rustReceiverFits,
+  rustSimpleType,
+} from './rust-references.js';
 import { type FileTags, type Import, referenceCount } from './tags.js';
 
 export interface Occurrence {
@@ -92,6 +100,72 @@ function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | und
   return [range.start.index, end];
 }
 
+/** Rust patterns an identifier may sit in, down from the let, parameter, arm or loop that binds it. */
+const RUST_PATTERNS = new Set([
+  'tuple_struct_pattern',
+  'tuple_pattern',
+  'struct_pattern',
+  'field_pattern',
+  'ref_pattern',
+  'mut_pattern',
+  'slice_pattern',
+  'or_pattern',
+  'captured_pattern',
+  'reference_pattern',
+]);
+
+/**
+ * Where a Rust local binding is in scope, when `node` is one: a `let`'s after the statement (its value still means
+ * the outer name: `let hostname = hostname(…)`), an `if let`'s or `while let`'s in its block, a `for`'s in its
+ * body, a match arm's in the arm, a parameter's in its function or closure. Names deep in patterns bind too
+ * (`if let Some(hostname) = hostname(…)`), but not a pattern's type or variant (`Some`).
+ */
+function rustBindingScope(node: AstNode): [number, number] | undefined {
+  let child = node;
+  let parent = node.parent();
+  while (parent && RUST_PATTERNS.has(parent.kind())) {
+    const kind = parent.kind();
+    if ((kind === 'tuple_struct_pattern' || kind === 'struct_pattern') && same(parent.field('type'), child))
+      return undefined;
+    if (kind === 'field_pattern' && !same(parent.field('pattern'), child)) return undefined;
+    child = parent;
+    parent = parent.parent();
+  }
+  if (!parent) return undefined;
+  const span = (n: AstNode | null | undefined): [number, number] | undefined =>
+    n ? [n.range().start.index, n.range().end.index] : undefined;
+  switch (parent.kind()) {
+    case 'let_declaration': {
+      if (!same(parent.field('pattern'), child)) return undefined;
+      const block = parent.ancestors().find((a) => a.kind() === 'block' || a.kind() === 'function_item');
+      return block ? [parent.range().end.index, block.range().end.index] : undefined;
+    }
+    case 'let_condition': {
+      if (!same(parent.field('pattern'), child)) return undefined;
+      const holder = parent
+        .ancestors()
+        .find((a) => a.kind() === 'if_expression' || a.kind() === 'while_expression');
+      return span(holder?.field(holder.kind() === 'if_expression' ? 'consequence' : 'body'));
+    }
+    case 'for_expression':
+      return same(parent.field('pattern'), child) ? span(parent.field('body')) : undefined;
+    case 'match_pattern': {
+      const arm = parent.parent();
+      return arm?.kind() === 'match_arm' ? [parent.range().end.index, arm.range().end.index] : undefined;
+    }
+    case 'parameter': {
+      if (!same(parent.field('pattern'), child)) return undefined;
+      return span(
+        parent.ancestors().find((a) => a.kind() === 'function_item' || a.kind() === 'closure_expression'),
+      );
+    }
+    case 'closure_parameters':
+      return span(parent.parent());
+    default:
+      return undefined;
+  }
+}
+
 function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
@@ -115,12 +189,14 @@ export function goPackageNames(imports: readonly Import[], onlyPath?: string): S
 
 /**
  * A Rust name that is a module's, not an item's: `mod hostname;`, or the path before `::` (`hostname::hostname`,
- * `use hostname::{…}`).
+ * `use hostname::{…}`). A type's name before `::` is the type (`Version::new`, `Level::Info`): modules are
+ * snake_case, types UpperCamelCase.
  */
 function isRustModulePath(node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   if (parent.kind() === 'mod_item') return same(parent.field('name'), node);
+  if (/^[A-Z]/.test(node.text())) return false;
   const scoped = ['scoped_identifier', 'scoped_use_list', 'scoped_type_identifier', 'use_wildcard'];
   if (scoped.includes(parent.kind()) && same(parent.field('path'), node)) return true;
   // The last part of a path that is itself a path's start: `crate::hostname` in `crate::hostname::hostname`.
@@ -185,6 +261,8 @@ export function findOccurrences(
   javaMethodsOnly = false,
   /** The Java package the name is defined in (`org.jsoup.nodes`), when known. */
   javaPackageOfDefinition?: string,
+  /** A Rust method's: whether a use is a call of it (rustReceiverFits), not of another type's of that name. */
+  rustMethod?: (node: AstNode) => boolean,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -210,8 +288,9 @@ export function findOccurrences(
     })
     .filter((node) =>
       members
-        ? !javaAllowed ||
-          javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)
+        ? (!javaAllowed ||
+            javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)) &&
+          (!rustMethod || rustMethod(node))
         : !isMemberAccess(lang, node) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           (!ownItem || isForeignRustPath(node)) &&
@@ -219,7 +298,17 @@ export function findOccurrences(
           (goPackage?.same !== false || goQualifier(node, packages!) === 'package'),
     );
   const shadows: [number, number][] = [];
+  /** The local bindings themselves (Rust's, whose scope may not hold them: `if let Some(x) = …`). */
+  const bindings = new Set<number>();
   for (const node of nodes) {
+    if (lang.id === 'rust') {
+      const scope = rustBindingScope(node);
+      if (scope) {
+        shadows.push(scope);
+        bindings.add(node.range().start.index);
+      }
+      continue;
+    }
     if (!isBinding(lang, node)) continue;
     const scope = bindingScope(lang, node);
     // From the binding on: a function's own name, before a local of that name in its body, is not shadowed.
@@ -229,6 +318,10 @@ export function findOccurrences(
   let shadowed = 0;
   for (const node of nodes) {
     const { start, end } = node.range();
+    if (bindings.has(start.index)) {
+      shadowed += 1;
+      continue;
+    }
     // A local shadows bare names only: `in.peek()` is no use of a local `peek`.
     if (
       shadows.some(([from, to]) => from <= start.index && start.index < to) &&
@@ -250,13 +343,19 @@ export function findOccurrences(
 }
 
 /** The definitions named `name` (in `inFile` when given) and whether any is a member (method or field). */
-export function definitionsOf(index: CodeIndex, name: string, inFile?: string) {
+export function definitionsOf(index: CodeIndex, name: string, inFile?: string, line?: number) {
   const found = [];
   for (const [file, tags] of index.files) {
     if (inFile !== undefined && file !== inFile) continue;
     for (const def of tags.definitions) if (def.name === name) found.push({ path: file, def });
   }
-  return found;
+  // At a line: the definition there, and those of its type of that name (a Java method's overloads); none there,
+  // all of them.
+  const at =
+    line === undefined
+      ? undefined
+      : found.find((d) => d.def.line <= line && line <= (d.def.endLine ?? d.def.line));
+  return at ? found.filter((d) => d.def.container === at.def.container) : found;
 }
 
 /**
@@ -285,8 +384,9 @@ export async function findProjectReferences(
   name: string,
   definedIn?: string,
   signal?: AbortSignal,
+  line?: number,
 ): Promise<FileReferences[]> {
-  const defs = definitionsOf(index, name, definedIn);
+  const defs = definitionsOf(index, name, definedIn, line);
   const members = defs.length > 0 && defs.every((d) => MEMBER_KINDS.has(d.def.kind));
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
@@ -300,10 +400,18 @@ export async function findProjectReferences(
       : undefined;
   const goPath = goDir === undefined ? undefined : goDir === '.' ? goModule : `${goModule}/${goDir}`;
   // A name its language keeps private is used only where it is defined: a Rust item without `pub` in its own
-  // module's file, an unexported Go name in its own package.
+  // module and the modules below it (lib.rs's in the whole crate, `flags/hiargs.rs`'s in `flags/hiargs/`), an
+  // unexported Go name in its own package.
+  const rustBelow =
+    definedIn === undefined
+      ? undefined
+      : /(^|\/)(lib|main|mod)\.rs$/.test(definedIn)
+        ? path.posix.dirname(definedIn)
+        : definedIn.replace(/\.rs$/, '');
   const privateTo = (file: string, language: string): boolean | undefined => {
     if (definedIn === undefined || defs.length === 0 || defs.some((d) => d.def.exported)) return undefined;
-    if (language === 'rust') return file === definedIn;
+    if (language === 'rust')
+      return file === definedIn || rustBelow === '.' || file.startsWith(`${rustBelow}/`);
     if (language === 'go') return path.posix.dirname(file) === path.posix.dirname(definedIn);
     return undefined;
   };
@@ -335,6 +443,59 @@ export async function findProjectReferences(
             (d) => d.name === name && d.container !== undefined && !javaAllowed.has(d.container),
           ),
       ));
+  // A Rust method's types (the `impl`s and traits defining it): another type's method of that name, or std's
+  // (`str::is_empty`), is not it; a receiver whose type cannot be read is it only when no other has the name.
+  const rustTypes =
+    members &&
+    definedIn?.endsWith('.rs') === true &&
+    defs.every((d) => d.path.endsWith('.rs') && d.def.container)
+      ? new Set<string>()
+      : undefined;
+  let rustMethod: ((node: AstNode) => boolean) | undefined;
+  if (rustTypes) {
+    const projectTypes = new Set<string>();
+    for (const tags of index.files.values())
+      if (tags.language === 'rust')
+        for (const d of tags.definitions)
+          if (d.kind === 'class' || d.kind === 'enum' || d.kind === 'interface' || d.kind === 'type')
+            projectTypes.add(d.name);
+    // A method of another crate's trait (`impl ExactSizeIterator for IntoIter { fn len }`) is that trait's name:
+    // its type is not one the rename may take.
+    const projectTraits = new Set<string>();
+    for (const tags of index.files.values())
+      if (tags.language === 'rust')
+        for (const d of tags.definitions) if (d.kind === 'interface') projectTraits.add(d.name);
+    /** The project's traits the method is a method of: it is theirs in every type implementing them. */
+    const traits = new Set<string>();
+    for (const d of defs) {
+      const source = await fs.readFile(path.join(index.root, d.path), 'utf8').catch(() => '');
+      const trait = rustImplTrait(source, d.def.line);
+      if (trait !== undefined && !projectTypes.has(trait)) continue;
+      rustTypes.add(d.def.container!);
+      if (trait !== undefined) traits.add(trait);
+      else if (projectTraits.has(d.def.container!)) traits.add(d.def.container!);
+    }
+    for (const trait of traits) rustTypes.add(trait);
+    if (traits.size > 0)
+      for (const [file, tags] of index.files) {
+        if (tags.language !== 'rust') continue;
+        const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => '');
+        for (const [, trait, type] of source.matchAll(RUST_TRAIT_IMPL))
+          if (traits.has(rustSimpleType(trait) ?? '')) {
+            const implementor = rustSimpleType(type);
+            if (implementor) rustTypes.add(implementor);
+          }
+      }
+    let otherDefines = false;
+    for (const tags of index.files.values())
+      if (tags.language === 'rust')
+        for (const d of tags.definitions)
+          if (d.name === name && d.container !== undefined && !rustTypes.has(d.container))
+            otherDefines = true;
+    const unknownFits = !otherDefines && !RUST_STD_METHODS.has(name);
+    const rustMembers = rustMemberTypes(index);
+    rustMethod = (node) => rustReceiverFits(node, rustTypes, unknownFits, projectTypes, rustMembers);
+  }
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
     if (
@@ -396,6 +557,7 @@ export async function findProjectReferences(
       memberTypes,
       defs.every((d) => d.def.kind === 'method'),
       javaPackage,
+      lang.id === 'rust' ? rustMethod : undefined,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

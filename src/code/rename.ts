@@ -19,13 +19,15 @@ export async function planRename(
   newName: string,
   definedIn: string | undefined,
   signal?: AbortSignal,
+  /** The line of `definedIn` holding the definition, when the model gave one. */
+  line?: number,
 ): Promise<RenamedFile[] | string> {
   if (!IDENTIFIER.test(newName)) return `${newName} is not a valid identifier`;
   if (newName === name) return 'the new name is the same as the old one';
-  const defs = definitionsOf(index, name, definedIn);
+  const defs = definitionsOf(index, name, definedIn, line);
   if (defs.length === 0)
     return `no definition of ${name}${definedIn ? ` in ${definedIn}` : ''}; try search_code`;
-  const files = await findProjectReferences(index, name, definedIn, signal);
+  const files = await findProjectReferences(index, name, definedIn, signal, line);
   // A definition of the new name in a file the rename changes would take its uses: one at the top level, or a
   // nested type (gson's MapTypeAdapterFactory.Adapter, had TypeAdapter become Adapter).
   const TYPES = new Set(['class', 'interface', 'enum', 'type']);

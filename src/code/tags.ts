@@ -54,8 +54,13 @@ function nameOf(node: AstNode, rule: DefinitionRule): string | undefined {
     text = child?.text();
   }
   if (text === undefined) return undefined;
-  // Rust `impl<T> Trait for S<T>` and generic types: the bare name.
-  const bare = text.replace(/<[\s\S]*$/, '').trim();
+  // Rust `impl<T> Trait for S<T>` and generic types: the bare name; `impl Log for &'_ T`, `for std::sync::Arc<T>`:
+  // the type's own name, past the reference and the path.
+  const bare = text
+    .replace(/^&\s*('\w+\s+)?(mut\s+)?/, '')
+    .replace(/<[\s\S]*$/, '')
+    .replace(/^[\w:]*::/, '')
+    .trim();
   return NAME.test(bare) ? bare : undefined;
 }
 
@@ -246,8 +251,9 @@ function placeInContainers(found: Found[]): Definition[] {
       f.def.container = owner.def.name;
       if (f.def.kind === 'function') f.def.kind = 'method';
       if (f.def.kind === 'variable' || f.def.kind === 'constant') f.def.kind = 'field';
-      // A member is public when its class is, unless the language marks members themselves.
-      if (!owner.def.exported) f.def.exported = false;
+      // A member is public when its class is, unless the language marks members themselves. A Rust `impl` block
+      // has no visibility of its own: its `pub fn` is public.
+      if (!owner.def.exported && !owner.containerOnly) f.def.exported = false;
     }
     result.push(f.def);
   }

@@ -54,7 +54,7 @@ export const findReferencesTool = defineTool({
       );
     }
     const index = await codeIndexOf(ctx);
-    const files = await findProjectReferences(index, args.name, target.definedIn, ctx.signal);
+    const files = await findProjectReferences(index, args.name, target.definedIn, ctx.signal, target.line);
     const lines: string[] = [];
     let count = 0;
     let shadowed = 0;

@@ -41,7 +41,7 @@ async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
     return { files, service: target };
   }
   const index = await codeIndexOf(ctx);
-  const files = await planRename(index, args.name, args.new_name, target.definedIn, ctx.signal);
+  const files = await planRename(index, args.name, args.new_name, target.definedIn, ctx.signal, target.line);
   return typeof files === 'string' ? files : { files };
 }
 

@@ -23,8 +23,11 @@ export type BindingArgs = z.infer<typeof bindingSchema>;
 export type SymbolTarget =
   /** `note`: which of several same-named definitions was taken (find_references' pick, see definingFile). */
   | { kind: 'service'; service: LanguageService; at: SourcePosition; note?: string }
-  /** No service for the file: the name-based tools, limited to `definedIn` when the model named the file. */
-  | { kind: 'names'; definedIn: string | undefined }
+  /**
+   * No service for the file: the name-based tools, limited to `definedIn` when the model named the file, and to
+   * the definition at `line` of it when the model gave one (Record's `args`, not RecordBuilder's beside it).
+   */
+  | { kind: 'names'; definedIn: string | undefined; line?: number }
   | { kind: 'error'; error: string };
 
 const MEMBER_KINDS = new Set(['method', 'field']);
@@ -83,7 +86,10 @@ export async function symbolTarget(
     if (args.occurrence === undefined) line ??= defined.line;
   }
   const service = await ctx.languages?.forFile(file);
-  if (!service) return { kind: 'names', definedIn: args.path === undefined ? undefined : file };
+  if (!service)
+    return args.path === undefined
+      ? { kind: 'names', definedIn: undefined }
+      : { kind: 'names', definedIn: file, ...(args.line === undefined ? {} : { line: args.line }) };
   const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
   if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
   const at = bindingAt(text, args.name, { line, column: args.column, occurrence: args.occurrence });

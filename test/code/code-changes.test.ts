@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { cacheFileFor, loadCodeIndex } from '../../src/code/code-index.js';
 import { buildDependencyGraphTool } from '../../src/tools/build-dependency-graph.js';
 import { createBarrelTool } from '../../src/tools/create-barrel.js';
+import { findReferencesTool } from '../../src/tools/find-references.js';
 import { organizeImportsTool } from '../../src/tools/organize-imports.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
@@ -91,6 +92,162 @@ test("rename_symbol by name renames a Rust crate's re-export in lib.rs, where th
   expect(await ws.read('src/sink.rs')).toBe(
     'pub struct MatchedLines;\n\npub fn first(m: &MatchedLines) {}\n',
   );
+});
+
+test("rename_symbol by name of a Rust type renames it before `::` (`Version::new`), and a private fn of lib.rs in the crate's other modules (semver, smallvec)", async () => {
+  await ws.write('Cargo.toml', '[package]\nname = "semver"\n');
+  await ws.write(
+    'src/lib.rs',
+    'mod parse;\n#[cfg(test)]\nmod tests;\n\npub struct Version {\n    pub major: u64,\n}\n\nimpl Version {\n    pub const fn new(major: u64) -> Self {\n        Version { major }\n    }\n}\n\nfn bump(v: &Version) -> u64 {\n    v.major + 1\n}\n',
+  );
+  await ws.write(
+    'src/parse.rs',
+    'use crate::Version;\n\npub fn parse() -> Version {\n    Version::new(1)\n}\n',
+  );
+  await ws.write(
+    'src/tests.rs',
+    'use super::*;\n\n#[test]\nfn t() {\n    assert_eq!(bump(&Version::new(1)), 2);\n}\n',
+  );
+  const type = await run(renameSymbolTool, { name: 'Version', path: 'src/lib.rs', new_name: 'SemVer' });
+  expect(type.success).toBe(true);
+  expect(await ws.read('src/parse.rs')).toBe(
+    'use crate::SemVer;\n\npub fn parse() -> SemVer {\n    SemVer::new(1)\n}\n',
+  );
+  const fn = await run(renameSymbolTool, { name: 'bump', path: 'src/lib.rs', new_name: 'next_major' });
+  expect(fn.success).toBe(true);
+  expect(await ws.read('src/tests.rs')).toContain('assert_eq!(next_major(&SemVer::new(1)), 2);');
+});
+
+test("rename_symbol by name of a Rust method: calls on its type's receivers, in macros too, never another type's or std's method of that name, a free fn, or another crate's trait method (log, smallvec)", async () => {
+  await ws.write('Cargo.toml', '[package]\nname = "log"\n');
+  await ws.write(
+    'src/lib.rs',
+    [
+      'mod private;',
+      "pub struct Record<'a> {",
+      "    args: &'a str,",
+      '}',
+      "pub struct RecordBuilder<'a> {",
+      "    record: Record<'a>,",
+      '}',
+      "impl<'a> Record<'a> {",
+      "    pub fn args(&self) -> &'a str {",
+      '        self.args',
+      '    }',
+      "    pub fn builder() -> RecordBuilder<'a> {",
+      '        RecordBuilder { record: Record { args: "" } }',
+      '    }',
+      '    pub fn is_empty(&self) -> bool {',
+      '        self.args.is_empty()',
+      '    }',
+      '}',
+      "impl<'a> RecordBuilder<'a> {",
+      "    pub fn args(&mut self, args: &'a str) -> &mut RecordBuilder<'a> {",
+      '        self.record.args = args;',
+      '        self',
+      '    }',
+      "    pub fn build(&self) -> Record<'a> {",
+      '        Record { args: self.record.args() }',
+      '    }',
+      '}',
+      'pub trait Log {',
+      '    fn enabled(&self) -> bool;',
+      '}',
+      "impl<T: ?Sized + Log> Log for &'_ T {",
+      '    fn enabled(&self) -> bool {',
+      '        (**self).enabled()',
+      '    }',
+      '}',
+      'impl<T: ?Sized + Log> Log for std::boxed::Box<T> {',
+      '    fn enabled(&self) -> bool {',
+      '        self.as_ref().enabled()',
+      '    }',
+      '}',
+      'pub struct IntoIter(Vec<u8>);',
+      'impl ExactSizeIterator for IntoIter {',
+      '    fn len(&self) -> usize {',
+      '        self.0.len()',
+      '    }',
+      '}',
+      'impl IntoIter {',
+      '    pub fn len(&self) -> usize {',
+      '        self.0.len()',
+      '    }',
+      '}',
+      'pub fn show(r: &Record) -> usize {',
+      '    let b = Record::builder();',
+      '    assert!(!r.is_empty());',
+      '    let v = IntoIter(Vec::new());',
+      '    r.args().len() + b.build().args().len() + v.len()',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await ws.write(
+    'src/private.rs',
+    'use crate::Log;\npub struct Global;\nimpl Log for Global {\n    fn enabled(&self) -> bool {\n        true\n    }\n}\npub fn enabled<L: Log>(logger: L) -> bool {\n    logger.enabled()\n}\n',
+  );
+  const args = await run(renameSymbolTool, {
+    name: 'args',
+    path: 'src/lib.rs',
+    line: 9,
+    new_name: 'message',
+  });
+  expect(args.success).toBe(true);
+  let lib = await ws.read('src/lib.rs');
+  expect(lib).toContain("pub fn message(&self) -> &'a str {\n        self.args\n");
+  expect(lib).toContain("pub fn args(&mut self, args: &'a str)");
+  expect(lib).toContain('Record { args: self.record.message() }');
+  expect(lib).toContain('r.message().len() + b.build().message().len() + v.len()');
+  // Record's is_empty, not str's; in assert!'s tokens too.
+  const empty = await run(renameSymbolTool, { name: 'is_empty', path: 'src/lib.rs', new_name: 'blank' });
+  expect(empty.success).toBe(true);
+  lib = await ws.read('src/lib.rs');
+  expect(lib).toContain('pub fn blank(&self) -> bool {\n        self.args.is_empty()');
+  expect(lib).toContain('assert!(!r.blank());');
+  // A trait's method: in every impl of the trait (through a reference and a Box, in another file), not a free fn.
+  const enabled = await run(renameSymbolTool, { name: 'enabled', path: 'src/lib.rs', new_name: 'on' });
+  expect(enabled.success).toBe(true);
+  lib = await ws.read('src/lib.rs');
+  expect(lib).not.toContain('enabled');
+  expect(await ws.read('src/private.rs')).toBe(
+    'use crate::Log;\npub struct Global;\nimpl Log for Global {\n    fn on(&self) -> bool {\n        true\n    }\n}\npub fn enabled<L: Log>(logger: L) -> bool {\n    logger.on()\n}\n',
+  );
+  // IntoIter's own len, not ExactSizeIterator's nor Vec's.
+  const len = await run(renameSymbolTool, { name: 'len', path: 'src/lib.rs', new_name: 'count' });
+  expect(len.success).toBe(true);
+  lib = await ws.read('src/lib.rs');
+  expect(lib).toContain(
+    'impl ExactSizeIterator for IntoIter {\n    fn len(&self) -> usize {\n        self.0.len()',
+  );
+  expect(lib).toContain('impl IntoIter {\n    pub fn count(&self) -> usize {\n        self.0.len()');
+  expect(lib).toContain('r.message().len() + b.build().message().len() + v.count()');
+});
+
+test("find_references of a Rust fn leaves out the locals an `if let` or `let … else` binds: the call in the let's value is the fn (ripgrep's hostname)", async () => {
+  await ws.write(
+    'src/main.rs',
+    [
+      'fn main() {',
+      '    if let Some(hostname) = hostname(None) {',
+      '        println!("{}", hostname);',
+      '    }',
+      '    let Some(hostname) = hostname(None) else { return };',
+      '    drop(hostname);',
+      '}',
+      'fn hostname(bin: Option<String>) -> Option<String> {',
+      '    bin',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(findReferencesTool, { name: 'hostname', path: 'src/main.rs' });
+  expect(result.success).toBe(true);
+  expect(result.output).toContain('src/main.rs:2:29:');
+  expect(result.output).toContain('src/main.rs:5:26:');
+  expect(result.output).toContain('src/main.rs:8:4 (definition)');
+  for (const local of ['src/main.rs:2:17', 'src/main.rs:3:', 'src/main.rs:5:14', 'src/main.rs:6:'])
+    expect(result.output).not.toContain(local);
 });
 
 test("rename_symbol by name of a private Rust fn stays in its file: never another crate's fn, a module, or another path's item; its own name is renamed though its body has a local of that name (ripgrep's hostname)", async () => {

@@ -1,0 +1,330 @@
+// Rust by name (no rust-analyzer): the type a method call's receiver can be read to have (`self` in an `impl`, a
+// typed parameter or `let`, a constructor, a field or a method of a known type), so references.ts leaves out
+// another type's method of the same name (log's RecordBuilder::args beside Record::args, `str::is_empty`).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AstNode } from './ast-grep.js';
+import type { CodeIndex } from './code-index.js';
+
+const same = (a: AstNode | null | undefined, b: AstNode) =>
+  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
+
+/** Methods of Rust's core and standard types: on a receiver of unknown type, most likely theirs. */
+export const RUST_STD_METHODS = new Set(
+  (
+    'new default clone clone_from eq ne cmp partial_cmp hash fmt to_string to_owned into from try_from try_into ' +
+    'as_ref as_mut borrow borrow_mut deref deref_mut drop len is_empty capacity clear push pop insert remove get ' +
+    'get_mut contains contains_key iter iter_mut into_iter next map filter collect extend truncate reserve ' +
+    'with_capacity as_str as_slice as_bytes as_ptr split trim starts_with ends_with find replace chars bytes lines ' +
+    'parse unwrap expect unwrap_or unwrap_or_else unwrap_or_default ok err is_some is_none is_ok is_err and_then ' +
+    'or_else take replace_with first last sort sort_by join write write_str write_fmt flush read lock min max ' +
+    'count sum keys values entry append drain retain'
+  ).split(' '),
+);
+
+/** The types std and core give most receivers (a receiver of one of these is never the project's type). */
+const STD_TYPES = new Set(
+  (
+    'str String Vec VecDeque HashMap HashSet BTreeMap BTreeSet Option Result Path PathBuf OsStr OsString Cow ' +
+    'Formatter Arguments Duration Instant File Error usize isize u8 u16 u32 u64 u128 i8 i16 i32 i64 i128 f32 ' +
+    'f64 bool char'
+  ).split(' '),
+);
+
+/** What a macro's tokens are held in: its arguments, and a `macro_rules!` body's repetitions. */
+const TOKENS = new Set(['token_tree', 'token_repetition']);
+
+/** Methods giving the receiver (or what it holds) back: their result has its type, for a method call. */
+const SAME_TYPE = new Set([
+  'as_ref',
+  'as_mut',
+  'borrow',
+  'borrow_mut',
+  'deref',
+  'deref_mut',
+  'clone',
+  'by_ref',
+]);
+
+/** Wrappers a method call sees through (auto-deref): `Box<Record>` calls Record's methods. */
+const DEREF = new Set(['Box', 'Rc', 'Arc', 'RefCell', 'Mutex', 'Cow']);
+
+/** A member's declared type (a method's return, a struct field's), by type and member; '' for a free function. */
+export type RustMemberType = (owner: string, member: string) => string | undefined;
+
+/** The simple name of a Rust type as written: `&'a mut Box<RecordBuilder<'a>>` → `RecordBuilder`. */
+export function rustSimpleType(text: string | undefined): string | undefined {
+  let t = text?.trim();
+  for (let i = 0; t && i < 6; i++) {
+    t = t
+      .replace(/^&\s*('\w+\s+)?/, '')
+      .replace(/^(mut|dyn|impl)\s+/, '')
+      .trim();
+    const generic = /^([\w:]+?)(?:::)?\s*<([\s\S]*)>$/.exec(t);
+    const base = (generic?.[1] ?? t).split('::').pop()!;
+    if (generic && DEREF.has(base)) {
+      t = generic[2]!.split(',')[0]!;
+      continue;
+    }
+    return /^[A-Za-z_]\w*$/.test(base) ? base : undefined;
+  }
+  return undefined;
+}
+
+/** `impl<…> Trait<…> for Type {`: the trait and the type, as written. */
+export const RUST_TRAIT_IMPL =
+  /^\s*(?:unsafe\s+)?impl\s*(?:<(?:[^<>]|<[^<>]*>)*>)?\s*([\w:]+(?:<(?:[^<>]|<[^<>]*>)*>)?)\s+for\s+([^{]+?)\s*(?:where\b[^{]*)?\{/gm;
+
+/**
+ * The trait an `impl … for` block holding the definition at `line` (1-based) of `source` implements, read off the
+ * nearest `impl` line above it: `impl<T, const N: usize> ExactSizeIterator for IntoIter<T, N> {` → ExactSizeIterator.
+ */
+export function rustImplTrait(source: string, line: number): string | undefined {
+  const lines = source.split('\n');
+  for (let i = line - 2; i >= 0; i--) {
+    const text = lines[i]!;
+    if (!/^\s*(?:unsafe\s+)?impl\b/.test(text)) continue;
+    const header = text.replace(/^\s*(?:unsafe\s+)?impl\s*(?:<(?:[^<>]|<[^<>]*>)*>)?/, '');
+    const trait = /^\s*([\w:]+(?:<(?:[^<>]|<[^<>]*>)*>)?)\s+for\s/.exec(header)?.[1];
+    return trait ? rustSimpleType(trait) : undefined;
+  }
+  return undefined;
+}
+
+/** The project's Rust member types, read from method signatures and struct declarations as asked. */
+export function rustMemberTypes(index: CodeIndex): RustMemberType {
+  const known = new Map<string, string | undefined>();
+  let methods: Map<string, string> | undefined;
+  let structs: Map<string, { path: string; line: number; endLine: number }> | undefined;
+  const texts = new Map<string, string[]>();
+  return (owner, member) => {
+    const key = `${owner}.${member}`;
+    if (known.has(key)) return known.get(key);
+    if (!methods || !structs) {
+      methods = new Map();
+      structs = new Map();
+      for (const [file, tags] of index.files) {
+        if (tags.language !== 'rust') continue;
+        for (const d of tags.definitions) {
+          if (d.kind === 'class' && !structs.has(d.name))
+            structs.set(d.name, { path: file, line: d.line, endLine: d.endLine ?? d.line });
+          if (d.kind === 'method' || d.kind === 'function') {
+            const at = `${d.container ?? ''}.${d.name}`;
+            if (methods.has(at)) continue;
+            const returns = /->\s*([^{]+?)\s*(?:where\b|\{|$)/.exec(d.signature)?.[1];
+            if (returns) methods.set(at, returns.replace(/\bSelf\b/g, d.container ?? 'Self'));
+          }
+        }
+      }
+    }
+    let type = methods.get(key);
+    const struct = type === undefined ? structs.get(owner) : undefined;
+    if (struct) {
+      let lines = texts.get(struct.path);
+      if (!lines) {
+        try {
+          lines = readFileSync(path.join(index.root, struct.path), 'utf8').split('\n');
+        } catch {
+          lines = [];
+        }
+        texts.set(struct.path, lines);
+      }
+      const body = lines.slice(struct.line - 1, struct.endLine).join('\n');
+      type = new RegExp(`(?:^|[{,\\s])${member}\\s*:\\s*([^,}\\n]+)`).exec(body)?.[1]?.trim();
+    }
+    known.set(key, type);
+    return type;
+  };
+}
+
+/** The type an `impl` (or a trait) around `node` is for: `impl<A: Array> SmallVec<A>` → `SmallVec`. */
+function enclosingImpl(node: AstNode): string | undefined {
+  for (const a of node.ancestors()) {
+    if (a.kind() === 'impl_item') return rustSimpleType(a.field('type')?.text());
+    if (a.kind() === 'trait_item') return a.field('name')?.text();
+  }
+  return undefined;
+}
+
+/** The type text `name` is declared with where `from` uses it: a parameter, or the nearest `let` before it. */
+function declaredType(
+  from: AstNode,
+  name: string,
+  memberType: RustMemberType,
+  depth: number,
+): string | undefined {
+  const at = from.range().start.index;
+  for (const scope of from.ancestors()) {
+    if (scope.kind() === 'block') {
+      let found: AstNode | undefined;
+      for (const statement of scope.children())
+        if (
+          statement.kind() === 'let_declaration' &&
+          statement.range().end.index <= at &&
+          statement.field('pattern')?.kind() === 'identifier' &&
+          statement.field('pattern')?.text() === name
+        )
+          found = statement;
+      if (found) {
+        const type = found.field('type')?.text();
+        if (type) return type;
+        const value = found.field('value');
+        return value ? typeText(value, memberType, depth + 1) : undefined;
+      }
+    }
+    if (scope.kind() === 'function_item' || scope.kind() === 'closure_expression') {
+      const params = scope.field('parameters');
+      for (const param of params?.children() ?? [])
+        if (
+          param.kind() === 'parameter' &&
+          param
+            .field('pattern')
+            ?.text()
+            .replace(/^mut\s+/, '') === name
+        )
+          return param.field('type')?.text();
+      if (scope.kind() === 'function_item') return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The type a `let` in a macro's tokens gives `name` before `node` (`let mut vec = $crate::SmallVec::new();` in a
+ * `macro_rules!` body): its annotation, or the type its value is made by (`Type::new(…)`, `Type { … }`).
+ */
+function letInTokens(node: AstNode, name: string): string | undefined {
+  const tokens = node.ancestors().findLast((a) => TOKENS.has(a.kind()) || a.kind() === 'macro_definition');
+  if (!tokens) return undefined;
+  const text = tokens.text().slice(0, node.range().start.index - tokens.range().start.index);
+  const lets = [
+    ...text.matchAll(
+      new RegExp(`\\blet\\s+(?:mut\\s+)?${name}\\s*(?::\\s*([^=;]+?))?\\s*=\\s*([^;]+);`, 'g'),
+    ),
+  ];
+  const last = lets.at(-1);
+  if (!last) return undefined;
+  if (last[1]) return last[1];
+  return /([A-Z]\w*)\s*(?:::\s*<[^>]*>\s*)?(?:::\s*\w+\s*\(|\{)/.exec(last[2]!)?.[1];
+}
+
+/** The type of a Rust expression as written where it can be read, else undefined. */
+function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string | undefined {
+  if (depth > 6) return undefined;
+  switch (expr.kind()) {
+    case 'self':
+      return enclosingImpl(expr);
+    case 'identifier':
+      return declaredType(expr, expr.text(), memberType, depth);
+    case 'reference_expression':
+    case 'unary_expression':
+    case 'parenthesized_expression': {
+      // `&x`, `(x)`, and `*x` (a method call derefs as far as it needs: `(**self).flush()`).
+      if (expr.kind() === 'unary_expression' && !expr.text().startsWith('*')) return undefined;
+      const inner = expr.field('value') ?? expr.namedChildren().at(-1);
+      return inner ? typeText(inner, memberType, depth + 1) : undefined;
+    }
+    case 'struct_expression':
+      return expr.field('name')?.text();
+    case 'field_expression': {
+      const owner = rustSimpleType(typeText(expr.field('value')!, memberType, depth + 1));
+      const field = expr.field('field')?.text();
+      return owner && field ? memberType(owner, field) : undefined;
+    }
+    case 'try_expression': {
+      // `x?` of a Result<T, E> or an Option<T>: T.
+      const inner = expr.namedChildren()[0];
+      const text = inner ? typeText(inner, memberType, depth + 1) : undefined;
+      return /^(?:Result|Option)\s*<([\s\S]*)>$/.exec(text?.trim() ?? '')?.[1]?.split(',')[0];
+    }
+    case 'call_expression': {
+      const fn = expr.field('function');
+      if (!fn) return undefined;
+      if (fn.kind() === 'scoped_identifier') {
+        const prefix = fn.field('path')?.text();
+        const name = fn.field('name')?.text();
+        const owner = prefix === 'Self' ? enclosingImpl(expr) : rustSimpleType(prefix);
+        if (!owner || !name || !/^[A-Z]/.test(owner)) return undefined;
+        return memberType(owner, name) ?? (name === 'new' || name === 'default' ? owner : undefined);
+      }
+      if (fn.kind() === 'field_expression') {
+        const owner = rustSimpleType(typeText(fn.field('value')!, memberType, depth + 1));
+        const name = fn.field('field')?.text();
+        if (!owner || !name) return undefined;
+        // A view of the receiver itself (`self.as_ref()` of a Box<T>: the T it holds).
+        return memberType(owner, name) ?? (SAME_TYPE.has(name) ? owner : undefined);
+      }
+      // A tuple struct made (`IntoIter(v)`), or a function's return.
+      if (fn.kind() === 'identifier') return /^[A-Z]/.test(fn.text()) ? fn.text() : memberType('', fn.text());
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether a Rust method's name here can be the allowed types' method: its declaration in one of their `impl`s or
+ * traits, a call on a receiver of one of them (`self`, a typed variable, a constructor, a field, a call of known
+ * type), `Type::name` or `Self::name` of one of them. A receiver whose type cannot be read counts only when
+ * `unknownFits` (no other type of the project, nor std, has the name); a bare call is a function's, not the method.
+ */
+export function rustReceiverFits(
+  node: AstNode,
+  allowed: ReadonlySet<string>,
+  unknownFits: boolean,
+  projectTypes: ReadonlySet<string>,
+  memberType: RustMemberType,
+): boolean {
+  const parent = node.parent();
+  const fits = (type: string | undefined) => {
+    if (type === undefined) return unknownFits;
+    if (allowed.has(type)) return true;
+    // A type parameter (`T: Trait`) or a type the project does not define: whose method it is cannot be read.
+    return !projectTypes.has(type) && !STD_TYPES.has(type) && !/^[a-z]/.test(type) && unknownFits;
+  };
+  if (!parent) return false;
+  if (
+    (parent.kind() === 'function_item' || parent.kind() === 'function_signature_item') &&
+    same(parent.field('name'), node)
+  ) {
+    const impl = node.ancestors().find((a) => a.kind() === 'impl_item' || a.kind() === 'trait_item');
+    // A method of another crate's trait (`impl ExactSizeIterator for IntoIter { fn len }`) is that trait's name.
+    const traitName = impl?.kind() === 'impl_item' ? rustSimpleType(impl.field('trait')?.text()) : undefined;
+    if (traitName !== undefined) return allowed.has(traitName);
+    // A function outside any `impl` or trait is a function of that name, not the method.
+    const owner = impl ? enclosingImpl(node) : undefined;
+    return owner !== undefined && allowed.has(owner);
+  }
+  if (parent.kind() === 'field_expression' && same(parent.field('field'), node)) {
+    const call = parent.parent();
+    // A field read (`self.args`) is no call of the method.
+    if (call?.kind() !== 'call_expression' || !same(call.field('function'), parent)) return false;
+    return fits(rustSimpleType(typeText(parent.field('value')!, memberType)));
+  }
+  if (parent.kind() === 'scoped_identifier' && same(parent.field('name'), node)) {
+    const prefix = parent.field('path')?.text();
+    if (prefix === 'Self') return fits(enclosingImpl(node));
+    const owner = rustSimpleType(prefix);
+    return owner !== undefined && /^[A-Z]/.test(owner) && fits(owner);
+  }
+  // In a macro's arguments (`assert!(v.spilled())`) the call is tokens: `receiver . name` or `Type :: name`.
+  if (TOKENS.has(parent.kind())) {
+    const op = node.prev();
+    const before = op?.prev();
+    if (!op || !before) return false;
+    if (op.text() === '.') {
+      if (before.kind() === 'self') return fits(enclosingImpl(node));
+      if (before.kind() !== 'identifier') return unknownFits;
+      const declared = declaredType(node, before.text(), memberType, 0) ?? letInTokens(node, before.text());
+      return fits(rustSimpleType(declared));
+    }
+    if (op.text() === '::') {
+      if (before.text() === 'Self') return fits(enclosingImpl(node));
+      return /^[A-Z]/.test(before.text()) && fits(before.text());
+    }
+    return false;
+  }
+  // A bare name is a function's or a variable's, never a method's.
+  return false;
+}
