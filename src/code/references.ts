@@ -210,6 +210,19 @@ function isRustModulePath(node: AstNode): boolean {
   );
 }
 
+/** The module a Rust path names its last item through: `imp` in `super::imp::OnceCell` or `use imp::{A, B}`. */
+function rustQualifier(node: AstNode): string | undefined {
+  let parent = node.parent();
+  // `use a::{B, C}`: the list's path.
+  if (parent?.kind() === 'use_list') parent = parent.parent();
+  if (!parent || !['scoped_identifier', 'scoped_type_identifier', 'scoped_use_list'].includes(parent.kind()))
+    return undefined;
+  if (parent.kind() !== 'scoped_use_list' && !same(parent.field('name'), node)) return undefined;
+  const path = parent.field('path');
+  if (!path) return undefined;
+  return (path.kind() === 'scoped_identifier' ? path.field('name') : path)?.text();
+}
+
 /** A Rust name after a path that does not start in this crate's own modules (`grep::cli::hostname`). */
 function isForeignRustPath(node: AstNode): boolean {
   const parent = node.parent();
@@ -263,6 +276,11 @@ export function findOccurrences(
   javaPackageOfDefinition?: string,
   /** A Rust method's: whether a use is a call of it (rustReceiverFits), not of another type's of that name. */
   rustMethod?: (node: AstNode) => boolean,
+  /**
+   * A Rust item other modules define their own of: whether a path through module `m` (`imp::OnceCell`) may lead
+   * to this one.
+   */
+  rustThrough?: (module: string) => boolean,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -293,6 +311,7 @@ export function findOccurrences(
           (!rustMethod || rustMethod(node))
         : !isMemberAccess(lang, node) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
+          !(rustThrough && !rustThrough(rustQualifier(node) ?? 'self')) &&
           (!ownItem || isForeignRustPath(node)) &&
           (!packages || goQualifier(node, packages) !== 'other') &&
           (goPackage?.same !== false || goQualifier(node, packages!) === 'package'),
@@ -451,7 +470,7 @@ export async function findProjectReferences(
     defs.every((d) => d.path.endsWith('.rs') && d.def.container)
       ? new Set<string>()
       : undefined;
-  let rustMethod: ((node: AstNode) => boolean) | undefined;
+  let rustMethod: ((node: AstNode, file: string) => boolean) | undefined;
   if (rustTypes) {
     const projectTypes = new Set<string>();
     for (const tags of index.files.values())
@@ -494,7 +513,39 @@ export async function findProjectReferences(
             otherDefines = true;
     const unknownFits = !otherDefines && !RUST_STD_METHODS.has(name);
     const rustMembers = rustMemberTypes(index);
-    rustMethod = (node) => rustReceiverFits(node, rustTypes, unknownFits, projectTypes, rustMembers);
+    const defFiles = new Set(defs.map((d) => d.path));
+    rustMethod = (node, file) =>
+      rustReceiverFits(
+        node,
+        rustTypes,
+        unknownFits,
+        projectTypes,
+        (owner, member) => rustMembers(owner, member, file),
+        defFiles.has(file),
+      );
+  }
+  // A Rust item other files define their own of (once_cell's `imp::OnceCell` beside `sync::OnceCell`): a path to
+  // it through a module is ours only through the modules ours is in.
+  let rustThrough: ((module: string) => boolean) | undefined;
+  if (!members && definedIn?.endsWith('.rs') === true) {
+    const defFiles = new Set(defs.map((d) => d.path));
+    const others = [...index.files].some(
+      ([file, tags]) =>
+        tags.language === 'rust' &&
+        !defFiles.has(file) &&
+        tags.definitions.some((d) => d.name === name && d.container === undefined && d.kind !== 'module'),
+    );
+    if (others) {
+      const modules = new Set(['self', 'super', 'crate', 'Self']);
+      for (const file of defFiles) {
+        const stem = path.posix.basename(file, '.rs');
+        modules.add(stem === 'mod' ? path.posix.basename(path.posix.dirname(file)) : stem);
+        const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => '');
+        for (const [, inline] of source.matchAll(/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/gm))
+          modules.add(inline!);
+      }
+      rustThrough = (module) => modules.has(module);
+    }
   }
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
@@ -557,7 +608,8 @@ export async function findProjectReferences(
       memberTypes,
       defs.every((d) => d.def.kind === 'method'),
       javaPackage,
-      lang.id === 'rust' ? rustMethod : undefined,
+      lang.id === 'rust' && rustMethod ? (node) => rustMethod!(node, file) : undefined,
+      lang.id === 'rust' ? rustThrough : undefined,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

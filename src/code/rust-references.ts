@@ -18,7 +18,7 @@ export const RUST_STD_METHODS = new Set(
     'with_capacity as_str as_slice as_bytes as_ptr split trim starts_with ends_with find replace chars bytes lines ' +
     'parse unwrap expect unwrap_or unwrap_or_else unwrap_or_default ok err is_some is_none is_ok is_err and_then ' +
     'or_else take replace_with first last sort sort_by join write write_str write_fmt flush read lock min max ' +
-    'count sum keys values entry append drain retain'
+    'count sum keys values entry append drain retain into_inner get_or_insert set swap load store'
   ).split(' '),
 );
 
@@ -47,10 +47,31 @@ const SAME_TYPE = new Set([
 ]);
 
 /** Wrappers a method call sees through (auto-deref): `Box<Record>` calls Record's methods. */
-const DEREF = new Set(['Box', 'Rc', 'Arc', 'RefCell', 'Mutex', 'Cow']);
+const DEREF = new Set(['Box', 'Rc', 'Arc', 'Cow', 'ManuallyDrop']);
 
-/** A member's declared type (a method's return, a struct field's), by type and member; '' for a free function. */
-export type RustMemberType = (owner: string, member: string) => string | undefined;
+/**
+ * A member's declared type (a method's return, a struct field's), by type and member ('' for a free function); of
+ * the type defined in `file` when it defines one of that name (once_cell has five `OnceCell`s).
+ */
+export type RustMemberType = (owner: string, member: string, file?: string) => string | undefined;
+
+/** The parts of a list at its top level: `A<B, C>, D` → `A<B, C>`, `D`. */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '<' || c === '(' || c === '[') depth++;
+    else if (c === '>' || c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  if (text.slice(from).trim()) parts.push(text.slice(from).trim());
+  return parts;
+}
 
 /** The simple name of a Rust type as written: `&'a mut Box<RecordBuilder<'a>>` → `RecordBuilder`. */
 export function rustSimpleType(text: string | undefined): string | undefined {
@@ -94,32 +115,45 @@ export function rustImplTrait(source: string, line: number): string | undefined 
 /** The project's Rust member types, read from method signatures and struct declarations as asked. */
 export function rustMemberTypes(index: CodeIndex): RustMemberType {
   const known = new Map<string, string | undefined>();
-  let methods: Map<string, string> | undefined;
-  let structs: Map<string, { path: string; line: number; endLine: number }> | undefined;
+  /** Per `Type.member`, the files defining it with the type each gives. */
+  let methods: Map<string, { path: string; type: string }[]> | undefined;
+  let structs: Map<string, { path: string; line: number; endLine: number }[]> | undefined;
   const texts = new Map<string, string[]>();
-  return (owner, member) => {
+  const pick = <T extends { path: string }>(list: T[] | undefined, file: string | undefined) =>
+    list?.find((entry) => entry.path === file) ?? list?.[0];
+  return (owner, member, file) => {
     const key = `${owner}.${member}`;
-    if (known.has(key)) return known.get(key);
+    const memo = `${key}\0${file ?? ''}`;
+    if (known.has(memo)) return known.get(memo);
     if (!methods || !structs) {
       methods = new Map();
       structs = new Map();
-      for (const [file, tags] of index.files) {
+      for (const [path, tags] of index.files) {
         if (tags.language !== 'rust') continue;
         for (const d of tags.definitions) {
-          if (d.kind === 'class' && !structs.has(d.name))
-            structs.set(d.name, { path: file, line: d.line, endLine: d.endLine ?? d.line });
+          if (d.kind === 'class') {
+            const list = structs.get(d.name) ?? [];
+            list.push({ path, line: d.line, endLine: d.endLine ?? d.line });
+            structs.set(d.name, list);
+          }
           if (d.kind === 'method' || d.kind === 'function') {
-            const at = `${d.container ?? ''}.${d.name}`;
-            if (methods.has(at)) continue;
             const returns = /->\s*([^{]+?)\s*(?:where\b|\{|$)/.exec(d.signature)?.[1];
-            if (returns) methods.set(at, returns.replace(/\bSelf\b/g, d.container ?? 'Self'));
+            if (!returns) continue;
+            const at = `${d.container ?? ''}.${d.name}`;
+            const list = methods.get(at) ?? [];
+            list.push({ path, type: returns.replace(/\bSelf\b/g, d.container ?? 'Self') });
+            methods.set(at, list);
           }
         }
       }
     }
-    let type = methods.get(key);
-    const struct = type === undefined ? structs.get(owner) : undefined;
-    if (struct) {
+    let type = pick(methods.get(key), file)?.type;
+    // Same-named structs (in one file too): the first, the file's own first, that has the field.
+    const candidates = [...(structs.get(owner) ?? [])].sort(
+      (a, b) => Number(b.path === file) - Number(a.path === file),
+    );
+    for (const struct of type === undefined ? candidates : []) {
+      if (type !== undefined) break;
       let lines = texts.get(struct.path);
       if (!lines) {
         try {
@@ -130,11 +164,31 @@ export function rustMemberTypes(index: CodeIndex): RustMemberType {
         texts.set(struct.path, lines);
       }
       const body = lines.slice(struct.line - 1, struct.endLine).join('\n');
-      type = new RegExp(`(?:^|[{,\\s])${member}\\s*:\\s*([^,}\\n]+)`).exec(body)?.[1]?.trim();
+      // A tuple struct's field by its place: `struct OnceCell<T>(Imp<T>);`.
+      if (/^\d+$/.test(member)) {
+        const fields = /\((.*)\)\s*(?:where\b[^;]*)?;/s.exec(body)?.[1];
+        type =
+          fields === undefined
+            ? undefined
+            : topLevelParts(fields)[Number(member)]?.replace(/^pub(\([^)]*\))?\s+/, '');
+      } else type = new RegExp(`(?:^|[{,\\s])${member}\\s*:\\s*([^,}\\n]+)`).exec(body)?.[1]?.trim();
     }
-    known.set(key, type);
+    known.set(memo, type);
     return type;
   };
+}
+
+/** Whether `type` is a type parameter where `node` is: one letter (`T`), or declared by an enclosing fn or impl. */
+function isTypeParameter(node: AstNode, type: string): boolean {
+  if (/^[A-Z]\d?$/.test(type)) return true;
+  const declared = new RegExp(`[<,]\\s*${type}\\s*[:,>=]`);
+  return node
+    .ancestors()
+    .some(
+      (a) =>
+        ['function_item', 'impl_item', 'trait_item'].includes(a.kind()) &&
+        declared.test(a.field('type_parameters')?.text() ?? ''),
+    );
 }
 
 /** The type an `impl` (or a trait) around `node` is for: `impl<A: Array> SmallVec<A>` → `SmallVec`. */
@@ -214,8 +268,11 @@ function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string 
   switch (expr.kind()) {
     case 'self':
       return enclosingImpl(expr);
-    case 'identifier':
-      return declaredType(expr, expr.text(), memberType, depth);
+    case 'identifier': {
+      // `source: &Self` is the impl's type.
+      const declared = declaredType(expr, expr.text(), memberType, depth);
+      return declared?.replace(/\bSelf\b/g, () => enclosingImpl(expr) ?? 'Self');
+    }
     case 'reference_expression':
     case 'unary_expression':
     case 'parenthesized_expression': {
@@ -243,6 +300,11 @@ function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string 
       if (fn.kind() === 'scoped_identifier') {
         const prefix = fn.field('path')?.text();
         const name = fn.field('name')?.text();
+        // `mem::take(self)`, `mem::replace(&mut x, y)`: what the first argument points to.
+        if (/(^|::)mem$/.test(prefix ?? '') && (name === 'take' || name === 'replace')) {
+          const first = expr.field('arguments')?.namedChildren()[0];
+          return first ? typeText(first, memberType, depth + 1) : undefined;
+        }
         const owner = prefix === 'Self' ? enclosingImpl(expr) : rustSimpleType(prefix);
         if (!owner || !name || !/^[A-Z]/.test(owner)) return undefined;
         return memberType(owner, name) ?? (name === 'new' || name === 'default' ? owner : undefined);
@@ -275,13 +337,17 @@ export function rustReceiverFits(
   unknownFits: boolean,
   projectTypes: ReadonlySet<string>,
   memberType: RustMemberType,
+  /** The file holds a definition the rename starts from. */
+  definingFile = true,
 ): boolean {
   const parent = node.parent();
   const fits = (type: string | undefined) => {
     if (type === undefined) return unknownFits;
     if (allowed.has(type)) return true;
-    // A type parameter (`T: Trait`) or a type the project does not define: whose method it is cannot be read.
-    return !projectTypes.has(type) && !STD_TYPES.has(type) && !/^[a-z]/.test(type) && unknownFits;
+    if (projectTypes.has(type) || STD_TYPES.has(type) || /^[a-z]/.test(type)) return false;
+    // A type parameter (`L: Log`): whose method it is cannot be read. Any other type is another crate's
+    // (`UnsafeCell`), whose method it is.
+    return isTypeParameter(node, type) && unknownFits;
   };
   if (!parent) return false;
   if (
@@ -292,9 +358,10 @@ export function rustReceiverFits(
     // A method of another crate's trait (`impl ExactSizeIterator for IntoIter { fn len }`) is that trait's name.
     const traitName = impl?.kind() === 'impl_item' ? rustSimpleType(impl.field('trait')?.text()) : undefined;
     if (traitName !== undefined) return allowed.has(traitName);
-    // A function outside any `impl` or trait is a function of that name, not the method.
+    // A function outside any `impl` or trait is a function of that name, not the method; an inherent method is
+    // declared where the renamed one is (once_cell's five `OnceCell`s are as many types).
     const owner = impl ? enclosingImpl(node) : undefined;
-    return owner !== undefined && allowed.has(owner);
+    return owner !== undefined && allowed.has(owner) && (definingFile || impl?.kind() === 'trait_item');
   }
   if (parent.kind() === 'field_expression' && same(parent.field('field'), node)) {
     const call = parent.parent();

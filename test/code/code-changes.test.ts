@@ -224,6 +224,41 @@ test("rename_symbol by name of a Rust method: calls on its type's receivers, in 
   expect(lib).toContain('r.message().len() + b.build().message().len() + v.count()');
 });
 
+test("rename_symbol by name of a Rust type another module defines its own of: a path through that module is its (once_cell's imp::OnceCell), and a method call on another crate's type is not ours", async () => {
+  await ws.write('Cargo.toml', '[package]\nname = "once_cell"\n');
+  await ws.write(
+    'src/lib.rs',
+    [
+      '#[path = "imp_std.rs"]',
+      'mod imp;',
+      'pub mod sync {',
+      '    use super::imp::OnceCell as Imp;',
+      '    pub struct OnceCell<T>(Imp<T>);',
+      '    impl<T> OnceCell<T> {',
+      '        pub fn into_inner(self) -> Option<T> {',
+      '            self.0.into_inner()',
+      '        }',
+      '    }',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const imp =
+    'use std::cell::UnsafeCell;\npub(crate) struct OnceCell<T> {\n    value: UnsafeCell<Option<T>>,\n}\nimpl<T> OnceCell<T> {\n    pub(crate) fn into_inner(self) -> Option<T> {\n        self.value.into_inner()\n    }\n}\n';
+  await ws.write('src/imp_std.rs', imp);
+  const type = await run(renameSymbolTool, { name: 'OnceCell', path: 'src/lib.rs', new_name: 'Cell' });
+  expect(type.success).toBe(true);
+  let lib = await ws.read('src/lib.rs');
+  expect(lib).toContain(
+    'use super::imp::OnceCell as Imp;\n    pub struct Cell<T>(Imp<T>);\n    impl<T> Cell<T> {',
+  );
+  const method = await run(renameSymbolTool, { name: 'into_inner', path: 'src/lib.rs', new_name: 'inner' });
+  expect(method.success).toBe(true);
+  lib = await ws.read('src/lib.rs');
+  expect(lib).toContain('pub fn inner(self) -> Option<T> {\n            self.0.into_inner()');
+  expect(await ws.read('src/imp_std.rs')).toBe(imp);
+});
+
 test("find_references of a Rust fn leaves out the locals an `if let` or `let … else` binds: the call in the let's value is the fn (ripgrep's hostname)", async () => {
   await ws.write(
     'src/main.rs',
