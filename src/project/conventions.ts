@@ -162,7 +162,7 @@ export function fileNaming(files: readonly string[]): string {
 
 /** Where tests live and how they are named. */
 export function testLayout(files: readonly string[]): string[] {
-  const patterns: [RegExp, string][] = [
+  const suffixes: [RegExp, string][] = [
     [/\.test\.[cm]?[jt]sx?$/, '*.test.*'],
     [/\.spec\.[cm]?[jt]sx?$/, '*.spec.*'],
     [/(^|\/)test_[^/]+\.py$/, 'test_*.py'],
@@ -170,11 +170,25 @@ export function testLayout(files: readonly string[]): string[] {
     [/_test\.go$/, '*_test.go'],
     [/_test\.dart$/, '*_test.dart'],
     [/_spec\.rb$/, '*_spec.rb'],
-    [/Tests?\.(java|kt|cs|php)$/, '*Test.*'],
+    [/(^|\/)test_[^/]+\.rb$|_test\.rb$/, 'test_*.rb / *_test.rb'],
+    [/_test\.exs$/, '*_test.exs'],
+    [/Tests?\.(java|kt|cs|php|swift)$/, '*Test.*'],
+    // Cargo's integration tests (every .rs of a crate's tests/) and unit-test modules kept in their own file.
+    [/(^|\/)tests\/.+\.rs$/, 'tests/*.rs'],
+    [/(^|\/)(tests|test)\.rs$/, 'tests.rs modules'],
+  ];
+  const named = new Set(files.filter((f) => suffixes.some(([test]) => test.test(f))));
+  // Jest's __tests__/ and mocha's test/ hold tests without a suffix (fixtures and helpers there are not tests).
+  const unnamed = (folder: RegExp) => (f: string) =>
+    folder.test(f) && !named.has(f) && !/\/(fixtures?|support|helpers?|__fixtures__)\//.test(f);
+  const patterns: [(f: string) => boolean, string][] = [
+    ...suffixes.map(([test, name]): [(f: string) => boolean, string] => [(f) => test.test(f), name]),
+    [unnamed(/(^|\/)__tests__\/.+\.[cm]?[jt]sx?$/), '__tests__/*'],
+    [unnamed(/(^|\/)test\/.+\.[cm]?[jt]s$/), 'test/*.js'],
   ];
   const out: string[] = [];
   for (const [test, name] of patterns) {
-    const matching = files.filter((f) => test.test(f));
+    const matching = files.filter(test);
     if (matching.length === 0) continue;
     const dirs = new Map<string, number>();
     for (const f of matching) {

@@ -295,6 +295,32 @@ describe('extract_conventions', () => {
     expect(output).toContain('*_test.dart: 1 files, in test directories (test/ 1)');
   });
 
+  it("finds Cargo's integration tests and a crate's tests.rs, mocha's test/ and Jest's __tests__ without a suffix", async () => {
+    const rust = await project({
+      'Cargo.toml': '[package]\nname = "smallvec"\n',
+      'src/lib.rs': '#[cfg(test)]\nmod tests;\n',
+      'src/tests.rs': '#[test]\nfn t() {}\n',
+      'tests/it/main.rs': '#[test]\nfn t() {}\n',
+      'tests/macros.rs': '#[test]\nfn m() {}\n',
+    });
+    const rustOut = (await extractConventionsTool.execute({ path: '.' }, rust.ctx)).output;
+    expect(rustOut).toContain('tests/*.rs: 2 files, in test directories (tests/ 2)');
+    expect(rustOut).toContain('tests.rs modules: 1 files, next to the sources (src/ 1)');
+    await rust.cleanup();
+    const js = await project({
+      'package.json': '{"name":"express"}',
+      'lib/app.js': 'module.exports = {};\n',
+      'test/app.router.js': "describe('router', () => {});\n",
+      'test/support/utils.js': 'exports.x = 1;\n',
+      'test/fixtures/name.js': 'module.exports = 1;\n',
+      'src/__tests__/render.js': "test('renders', () => {});\n",
+    });
+    const { output } = await extractConventionsTool.execute({ path: '.' }, js.ctx);
+    expect(output).toContain('test/*.js: 1 files, in test directories (test/ 1)');
+    expect(output).toContain('__tests__/*: 1 files, in test directories (src/ 1)');
+    await js.cleanup();
+  });
+
   it('describes the commit style of a git repository', async () => {
     const w = await project({ 'a.ts': 'export const a = 1;\n' });
     const git = (...args: string[]) =>
