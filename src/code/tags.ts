@@ -204,7 +204,7 @@ function findDefinitions(
     for (const { def } of found)
       if (exportedAs.has(def.container ?? def.name) && (def.container !== undefined || def.kind !== 'method'))
         def.exported = true;
-  return placeInContainers(found);
+  return placeInContainers(found, lang.id === 'rust');
 }
 
 /** A definition found outside the language's rules (a CommonJS API's), at `node`. */
@@ -233,7 +233,7 @@ const BODY_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method']);
  * object literal there (an observer's `next`, a resolver's `string`): they would otherwise define names that every
  * file uses (`.next(`, `: string`) and rank their file first.
  */
-function placeInContainers(found: Found[]): Definition[] {
+function placeInContainers(found: Found[], rust = false): Definition[] {
   const containers = found.filter((f) => f.container);
   const bodies = found.filter((f) => BODY_KINDS.has(f.def.kind));
   const inside = (outer: Found, inner: Found) =>
@@ -254,6 +254,8 @@ function placeInContainers(found: Found[]): Definition[] {
       // A member is public when its class is, unless the language marks members themselves. A Rust `impl` block
       // has no visibility of its own: its `pub fn` is public.
       if (!owner.def.exported && !owner.containerOnly) f.def.exported = false;
+      // A Rust trait's items are as public as the trait (they take no `pub`).
+      if (rust && owner.def.kind === 'interface') f.def.exported = owner.def.exported;
     }
     result.push(f.def);
   }

@@ -187,6 +187,11 @@ test("rename_symbol by name of a Rust method: calls on its type's receivers, in 
     'src/private.rs',
     'use crate::Log;\npub struct Global;\nimpl Log for Global {\n    fn enabled(&self) -> bool {\n        true\n    }\n}\npub fn enabled<L: Log>(logger: L) -> bool {\n    logger.enabled()\n}\n',
   );
+  // Another crate's impl of the trait (a trait's methods are as public as the trait).
+  await ws.write(
+    'examples/logger.rs',
+    'struct Mine;\nimpl log::Log for Mine {\n    fn enabled(&self) -> bool {\n        false\n    }\n}\n',
+  );
   const args = await run(renameSymbolTool, {
     name: 'args',
     path: 'src/lib.rs',
@@ -210,6 +215,9 @@ test("rename_symbol by name of a Rust method: calls on its type's receivers, in 
   expect(enabled.success).toBe(true);
   lib = await ws.read('src/lib.rs');
   expect(lib).not.toContain('enabled');
+  expect(await ws.read('examples/logger.rs')).toContain(
+    'impl log::Log for Mine {\n    fn on(&self) -> bool {',
+  );
   expect(await ws.read('src/private.rs')).toBe(
     'use crate::Log;\npub struct Global;\nimpl Log for Global {\n    fn on(&self) -> bool {\n        true\n    }\n}\npub fn enabled<L: Log>(logger: L) -> bool {\n    logger.on()\n}\n',
   );
