@@ -13,6 +13,13 @@ const schema = z.object({
 });
 
 const MAX_RESULTS = 40;
+/** English words that join a query's words (a sentence-like query), left out when others remain. */
+const FILLER = new Set(
+  'a an the of to in on at by for from with without and or is are be that this it its as into how where what which when does do should can'.split(
+    ' ',
+  ),
+);
+
 /** Under this many names matching every word of a query, up to SOME_AFTER matching some follow them. */
 const FEW = 5;
 const SOME_AFTER = 10;
@@ -83,7 +90,10 @@ export const searchCodeTool = defineTool({
     // Several words ("retry transport", "parse_args, Config", "table render"): each is matched on its own, in the
     // name or in its class's ("Table render" finds Table._render). Names matching all of them come first; when none
     // does, those matching some, most words first.
-    const terms = args.query.split(/[\s,]+/).filter(Boolean);
+    // Words that only join the others ("search a file with memory map") match everything and say nothing.
+    const words = args.query.split(/[\s,]+/).filter(Boolean);
+    const meaningful = words.filter((word) => !FILLER.has(word.toLowerCase()));
+    const terms = words.length > 1 && meaningful.length > 0 ? meaningful : words;
     const match = terms.length === 1 ? fuzzyScore : wordScore;
     const all: Hit[] = [];
     const some: Hit[] = [];

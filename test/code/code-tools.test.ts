@@ -145,6 +145,16 @@ test("search_code matches a word of several in a method's class, as a part of a 
     'render.js:2 function mount: export function mount(component, options)',
   ]);
   expect(mount.output).toContain('(these match some of the words)\nrender.js:3 function unmount');
+  // Words that only join the others are left out: "a" and "with" match every name holding the letters.
+  await ws.write(
+    'search.rs',
+    'pub fn search_file(path: &str) {}\npub struct WithFilename;\npub fn memory_map() {}\n',
+  );
+  const sentence = await run(searchCodeTool, { query: 'search a file with memory map' });
+  expect(sentence.output).toContain('no symbol matches all of search, file, memory, map; these match some');
+  const first = sentence.output.split('\n').slice(1, 3).join('\n');
+  expect(first).toContain('function search_file');
+  expect(first).toContain('function memory_map');
   // A member none of whose words is in its own name is no match: the class itself is.
   await ws.write('effect.py', 'class ReactiveEffect:\n    def run(self):\n        pass\n');
   const effect = await run(searchCodeTool, { query: 'reactive effect' });
