@@ -1,11 +1,10 @@
 // Java by name (no language service): the hierarchy of a method's classes, the types a receiver can be read to
 // have (declarations, casts, the project's field and method types), and what an import names. references.ts asks
 // these to leave out another type's method of the same name.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { NapiConfig } from '@ast-grep/napi';
 import type { AstNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
+import { sourceLines, topLevelParts } from './source-text.js';
 
 const same = (a: AstNode | null | undefined, b: AstNode) =>
   a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
@@ -65,7 +64,7 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
   /** Per `Class.member`, where it is declared: the file and line its type is read from when first asked. */
   let places: Map<string, { path: string; line: number }> | undefined;
   const types = new Map<string, string | undefined>();
-  const lines = new Map<string, string[]>();
+  const linesOf = sourceLines(index.root);
   /** Per class, the classes and interfaces it extends or implements. */
   const parents = new Map<string, string[]>();
   const parentsOf = (name: string) => parents.get(name) ?? [];
@@ -111,15 +110,7 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
     }
     let type: string | undefined;
     if (place) {
-      let text = lines.get(place.path);
-      if (!text) {
-        try {
-          text = readFileSync(path.join(index.root, place.path), 'utf8').split('\n');
-        } catch {
-          text = [];
-        }
-        lines.set(place.path, text);
-      }
+      const text = linesOf(place.path);
       // The declaration's line up to the name: `private final CodeBlock.Builder javadoc = …`.
       const line = text[place.line - 1] ?? '';
       const before = line
@@ -162,20 +153,7 @@ function lastTypeText(text: string): string | undefined {
 /** The type arguments of a type as written, top level only: `Map<String, List<Node>>` → `String`, `List<Node>`. */
 function typeArguments(text: string): string[] {
   const open = text.indexOf('<');
-  if (open < 0 || !text.endsWith('>')) return [];
-  const parts: string[] = [];
-  let depth = 0;
-  let from = open + 1;
-  for (let i = from; i < text.length - 1; i++) {
-    if (text[i] === '<') depth++;
-    else if (text[i] === '>') depth--;
-    else if (text[i] === ',' && depth === 0) {
-      parts.push(text.slice(from, i).trim());
-      from = i + 1;
-    }
-  }
-  parts.push(text.slice(from, text.length - 1).trim());
-  return parts;
+  return open < 0 || !text.endsWith('>') ? [] : topLevelParts(text.slice(open + 1, -1));
 }
 
 /** The JDK's containers by how many type arguments they take, and which of them their element accessors return. */

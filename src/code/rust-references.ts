@@ -1,10 +1,9 @@
 // Rust by name (no rust-analyzer): the type a method call's receiver can be read to have (`self` in an `impl`, a
 // typed parameter or `let`, a constructor, a field or a method of a known type), so references.ts leaves out
 // another type's method of the same name (log's RecordBuilder::args beside Record::args, `str::is_empty`).
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { AstNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
+import { sourceLines, topLevelParts } from './source-text.js';
 
 const same = (a: AstNode | null | undefined, b: AstNode) =>
   a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
@@ -55,24 +54,6 @@ const DEREF = new Set(['Box', 'Rc', 'Arc', 'Cow', 'ManuallyDrop']);
  */
 export type RustMemberType = (owner: string, member: string, file?: string) => string | undefined;
 
-/** The parts of a list at its top level: `A<B, C>, D` → `A<B, C>`, `D`. */
-function topLevelParts(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '<' || c === '(' || c === '[') depth++;
-    else if (c === '>' || c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(from, i).trim());
-      from = i + 1;
-    }
-  }
-  if (text.slice(from).trim()) parts.push(text.slice(from).trim());
-  return parts;
-}
-
 /** The simple name of a Rust type as written: `&'a mut Box<RecordBuilder<'a>>` → `RecordBuilder`. */
 export function rustSimpleType(text: string | undefined): string | undefined {
   let t = text?.trim();
@@ -118,7 +99,7 @@ export function rustMemberTypes(index: CodeIndex): RustMemberType {
   /** Per `Type.member`, the files defining it with the type each gives. */
   let methods: Map<string, { path: string; type: string }[]> | undefined;
   let structs: Map<string, { path: string; line: number; endLine: number }[]> | undefined;
-  const texts = new Map<string, string[]>();
+  const linesOf = sourceLines(index.root);
   const pick = <T extends { path: string }>(list: T[] | undefined, file: string | undefined) =>
     list?.find((entry) => entry.path === file) ?? list?.[0];
   return (owner, member, file) => {
@@ -154,16 +135,9 @@ export function rustMemberTypes(index: CodeIndex): RustMemberType {
     );
     for (const struct of type === undefined ? candidates : []) {
       if (type !== undefined) break;
-      let lines = texts.get(struct.path);
-      if (!lines) {
-        try {
-          lines = readFileSync(path.join(index.root, struct.path), 'utf8').split('\n');
-        } catch {
-          lines = [];
-        }
-        texts.set(struct.path, lines);
-      }
-      const body = lines.slice(struct.line - 1, struct.endLine).join('\n');
+      const body = linesOf(struct.path)
+        .slice(struct.line - 1, struct.endLine)
+        .join('\n');
       // A tuple struct's field by its place: `struct OnceCell<T>(Imp<T>);`.
       if (/^\d+$/.test(member)) {
         const fields = /\((.*)\)\s*(?:where\b[^;]*)?;/s.exec(body)?.[1];
