@@ -2,6 +2,7 @@
 // the uses of a local binding (parameter, local variable) of the same name that shadows it in a function.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { NapiConfig } from '@ast-grep/napi';
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import { localNames } from './imports.js';
@@ -231,6 +232,121 @@ function isForeignRustPath(node: AstNode): boolean {
   return first !== 'self' && first !== 'super' && first !== 'crate' && first !== 'Self';
 }
 
+/** The names a Go file's imports of packages outside its module bind (`url` for "net/url", an alias if given). */
+function goForeignImportNames(imports: readonly Import[], module: string | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const imp of imports) {
+    if (module !== undefined && (imp.module === module || imp.module.startsWith(`${module}/`))) continue;
+    for (const name of localNames(imp, 'go')) if (name !== '_' && name !== '.') names.add(name);
+  }
+  return names;
+}
+
+/**
+ * Whether a Go expression is another package's (a package itself, or a value of its type): `req` declared
+ * `req *http.Request`, `req.URL`, `url.URL{…}`, `http.NewRequest(…)`'s results. Its fields and methods of a name
+ * are that type's, not the project's.
+ */
+function goForeign(
+  expr: AstNode,
+  imported: ReadonlySet<string>,
+  depth = 0,
+  /** The first result types the project's functions and methods of a name declare. */
+  results: (name: string) => readonly string[] = () => [],
+): boolean {
+  if (depth > 4) return false;
+  const qualified = (type: string) => /^[*[\]\s]*([A-Za-z_]\w*)\.[A-Za-z_]/.exec(type)?.[1];
+  if (expr.kind() === 'call_expression') {
+    // A call of the project's whose every definition of that name gives another package's type first
+    // (`route.URLHost(…)`: *url.URL).
+    const fn = expr.field('function');
+    const called = fn?.kind() === 'selector_expression' ? fn.field('field')?.text() : fn?.text();
+    const types = called ? results(called) : [];
+    if (types.length > 0 && types.every((type) => imported.has(qualified(type) ?? ''))) return true;
+  }
+  switch (expr.kind()) {
+    case 'selector_expression':
+    case 'call_expression':
+    case 'index_expression':
+    case 'parenthesized_expression':
+    case 'unary_expression': {
+      const inner =
+        expr.field('operand') ?? expr.field('function') ?? expr.namedChildren().find((c) => c.kind() !== '&');
+      return inner ? goForeign(inner, imported, depth + 1, results) : false;
+    }
+    case 'composite_literal': {
+      const pkg = qualified(expr.field('type')?.text() ?? '');
+      return pkg !== undefined && imported.has(pkg);
+    }
+    case 'identifier': {
+      const name = expr.text();
+      const at = expr.range().start.index;
+      const holds = (n: AstNode) => n.range().start.index <= at && at < n.range().end.index;
+      const outer = expr
+        .ancestors()
+        .findLast((a) => a.kind() === 'function_declaration' || a.kind() === 'method_declaration');
+      // The nearest declaration before the use whose scope holds it (a parameter's: its function; a variable's:
+      // its block), not one of a closure beside it (`func(w http.ResponseWriter, r *http.Request) {}`).
+      let found: AstNode | undefined;
+      for (const declaration of outer?.findAll({
+        rule: {
+          any: [{ kind: 'parameter_declaration' }, { kind: 'var_spec' }, { kind: 'short_var_declaration' }],
+        },
+      } as NapiConfig) ?? []) {
+        if (declaration.range().start.index > at) continue;
+        const names =
+          declaration.kind() === 'short_var_declaration'
+            ? (declaration.field('left')?.namedChildren() ?? [])
+            : declaration.children().filter((c) => c.kind() === 'identifier');
+        if (!names.some((n) => n.text() === name)) continue;
+        const scope = declaration
+          .ancestors()
+          .find((a) =>
+            declaration.kind() === 'parameter_declaration'
+              ? ['function_declaration', 'method_declaration', 'func_literal'].includes(a.kind())
+              : a.kind() === 'block',
+          );
+        if (scope && holds(scope)) found = declaration;
+      }
+      if (!found) return imported.has(name);
+      if (found.kind() === 'short_var_declaration') {
+        const left = found.field('left')?.namedChildren() ?? [];
+        const place = left.findIndex((n) => n.text() === name);
+        const values = found.field('right')?.namedChildren() ?? [];
+        // `a, b := f()`: one call gives both.
+        const value = values.length === left.length ? values[place] : values[0];
+        return value !== undefined && goForeign(value, imported, depth + 1, results);
+      }
+      const pkg = qualified(found.field('type')?.text() ?? '');
+      return pkg !== undefined && imported.has(pkg);
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether a Go member name here is another package's: a selector on a foreign value (goForeign), a type written
+ * qualified (`url.URL`), or a key of a foreign type's composite literal (`url.URL{Host: h}`).
+ */
+function goForeignMember(
+  node: AstNode,
+  imported: ReadonlySet<string>,
+  results: (name: string) => readonly string[],
+): boolean {
+  const parent = node.parent();
+  if (parent?.kind() === 'qualified_type') return true;
+  if (parent?.kind() === 'selector_expression' && same(parent.field('field'), node)) {
+    const operand = parent.field('operand');
+    return operand !== null && operand !== undefined && goForeign(operand, imported, 0, results);
+  }
+  const literal = node.ancestors().find((a) => a.kind() === 'composite_literal');
+  const keyed = node.ancestors().find((a) => a.kind() === 'keyed_element');
+  if (literal && keyed && keyed.namedChildren()[0]?.range().start.index === node.range().start.index)
+    return goForeign(literal, imported);
+  return false;
+}
+
 /**
  * How a Go name is qualified: `package` for `pkg.Name` (a selector or a qualified type) of an imported package in
  * `packages`; `other` for a method's or a field's name (`x.Name` of anything else, a method declared or listed in an
@@ -281,6 +397,10 @@ export function findOccurrences(
    * to this one.
    */
   rustThrough?: (module: string) => boolean,
+  /** Go: the first result types the project's functions and methods of a name declare. */
+  goResults: (name: string) => readonly string[] = () => [],
+  /** Go: the names this file's imports of other modules' packages bind (`http`, `url`): never the project's. */
+  goForeignImports?: ReadonlySet<string>,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -292,6 +412,7 @@ export function findOccurrences(
   // where the name stands alone; a qualified name is the package's it names (`org.jsoup.nodes.Element`).
   const otherImported =
     lang.id === 'java' && !members && javaImportsOther(source, name, javaPackageOfDefinition);
+  const goImported = lang.id === 'go' && members ? goForeignImports : undefined;
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`)
     .filter((node) => !(lang.id === 'java' && isJavaPackagePart(node)))
     .filter((node) => {
@@ -308,7 +429,8 @@ export function findOccurrences(
       members
         ? (!javaAllowed ||
             javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)) &&
-          (!rustMethod || rustMethod(node))
+          (!rustMethod || rustMethod(node)) &&
+          !(goImported && goForeignMember(node, goImported, goResults))
         : !isMemberAccess(lang, node) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           !(rustThrough && !rustThrough(rustQualifier(node) ?? 'self')) &&
@@ -358,6 +480,28 @@ export function findOccurrences(
       definition: definitionLines.has(start.line + 1),
     });
   }
+  // Go's examples are named for what they show (`ExampleRoute_Methods`): go vet, which go test runs, refuses one
+  // naming a type, function or method that does not exist, so the name in theirs goes too.
+  if (lang.id === 'go' && goPackage?.same !== false && /^func Example/m.test(source))
+    for (const fn of root.findAll({ rule: { kind: 'function_declaration' } } as NapiConfig)) {
+      const id = fn.field('name');
+      const text = id?.text() ?? '';
+      const whole =
+        !members && text.startsWith(`Example${name}`) && /^(_|$)/.test(text.slice(7 + name.length));
+      const method =
+        members && new RegExp(`^Example[A-Z]\\w*?_${escapeRegex(name)}(_[a-z]\\w*)?$`).test(text);
+      if (!id || (!whole && !method)) continue;
+      const at = whole ? 7 : text.indexOf(`_${name}`, 7) + 1;
+      const { start } = id.range();
+      occurrences.push({
+        line: start.line + 1,
+        column: start.column + 1 + at,
+        start: start.index + at,
+        end: start.index + at + name.length,
+        shorthand: false,
+        definition: false,
+      });
+    }
   return { occurrences, shadowed };
 }
 
@@ -547,6 +691,26 @@ export async function findProjectReferences(
       rustThrough = (module) => modules.has(module);
     }
   }
+  // Go: each function's and method's first result type, by name (what a call of the name gives).
+  let goResultTypes: Map<string, string[]> | undefined;
+  const goResults = (called: string): readonly string[] => {
+    if (!goResultTypes) {
+      goResultTypes = new Map();
+      for (const tags of index.files.values())
+        if (tags.language === 'go')
+          for (const d of tags.definitions) {
+            if (d.kind !== 'function' && d.kind !== 'method') continue;
+            const first = /\)\s*\(?\s*([*[\]\w.]+)/.exec(
+              d.signature.replace(/^func\s*(\([^)]*\))?\s*\w+/, ''),
+            )?.[1];
+            if (!first) continue;
+            const list = goResultTypes.get(d.name) ?? [];
+            list.push(first);
+            goResultTypes.set(d.name, list);
+          }
+    }
+    return goResultTypes.get(called) ?? [];
+  };
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
     if (
@@ -568,7 +732,16 @@ export async function findProjectReferences(
         (d) => d.name === name && d.container === undefined && d.kind !== 'method' && d.kind !== 'module',
       );
     if (ownItem && tags.language !== 'rust') continue;
-    if (referenceCount(tags, name) === 0 && !namesInSyntax(tags, name)) continue;
+    if (
+      referenceCount(tags, name) === 0 &&
+      !namesInSyntax(tags, name) &&
+      // A Go test file whose examples are named for it (`ExampleRoute_HeadersRegexp`) and use it only through calls.
+      !(
+        tags.language === 'go' &&
+        tags.definitions.some((d) => /^Example/.test(d.name) && d.name.includes(name))
+      )
+    )
+      continue;
     if (
       definedIn !== undefined &&
       file !== definedIn &&
@@ -610,6 +783,8 @@ export async function findProjectReferences(
       javaPackage,
       lang.id === 'rust' && rustMethod ? (node) => rustMethod!(node, file) : undefined,
       lang.id === 'rust' ? rustThrough : undefined,
+      goResults,
+      lang.id === 'go' ? goForeignImportNames(tags.imports, goModule) : undefined,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

@@ -12,6 +12,38 @@ export interface RenamedFile {
 
 export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** Methods of the Go standard library's interfaces, with the interface a type has by defining them. */
+const GO_INTERFACE_METHODS = new Map(
+  Object.entries({
+    ServeHTTP: "net/http's Handler",
+    String: "fmt's Stringer",
+    GoString: "fmt's GoStringer",
+    Format: "fmt's Formatter",
+    Error: 'the error interface',
+    Unwrap: "errors' wrapping",
+    Is: "errors.Is's",
+    As: "errors.As's",
+    Read: "io's Reader",
+    Write: "io's Writer",
+    Close: "io's Closer",
+    Seek: "io's Seeker",
+    ReadFrom: "io's ReaderFrom",
+    WriteTo: "io's WriterTo",
+    Len: "sort's Interface",
+    Less: "sort's Interface",
+    Swap: "sort's Interface",
+    MarshalJSON: "encoding/json's Marshaler",
+    UnmarshalJSON: "encoding/json's Unmarshaler",
+    MarshalText: "encoding's TextMarshaler",
+    UnmarshalText: "encoding's TextUnmarshaler",
+    Scan: "database/sql's Scanner",
+    Value: "database/sql/driver's Valuer",
+    Deadline: "context's Context",
+    Done: "context's Context",
+    Err: "context's Context",
+  }),
+);
+
 /** The new content of every file that mentions `name`; an error message when the rename cannot be done. */
 export async function planRename(
   index: CodeIndex,
@@ -27,6 +59,11 @@ export async function planRename(
   const defs = definitionsOf(index, name, definedIn, line);
   if (defs.length === 0)
     return `no definition of ${name}${definedIn ? ` in ${definedIn}` : ''}; try search_code`;
+  // Go satisfies interfaces by method name alone: a method the standard library's interfaces name, renamed,
+  // silently stops its types being one (mux's Router an http.Handler), which a rename by name cannot see.
+  const goInterface = GO_INTERFACE_METHODS.get(name);
+  if (goInterface && defs.every((d) => d.path.endsWith('.go') && d.def.kind === 'method'))
+    return `${name} is the method ${goInterface} names: renamed, the types defining it would stop being one, which a rename by name cannot check (no gopls here); rename it by hand where that is wanted`;
   const files = await findProjectReferences(index, name, definedIn, signal, line);
   // A definition of the new name in a file the rename changes would take its uses: one at the top level, or a
   // nested type (gson's MapTypeAdapterFactory.Adapter, had TypeAdapter become Adapter).

@@ -267,6 +267,72 @@ test("rename_symbol by name of a Rust type another module defines its own of: a 
   expect(await ws.read('src/imp_std.rs')).toBe(imp);
 });
 
+test("rename_symbol by name of a Go method or type: never another package's field of that name, its examples' names go with it, and a standard interface's method is refused (gorilla/mux, checked with go vet)", async () => {
+  await ws.write('go.mod', 'module github.com/gorilla/mux\n\ngo 1.20\n');
+  await ws.write(
+    'route.go',
+    [
+      'package mux',
+      '',
+      'import (',
+      '\t"net/http"',
+      '\t"net/url"',
+      ')',
+      '',
+      'type Route struct{ host string }',
+      '',
+      'func (r *Route) URL() (*url.URL, error) { return &url.URL{Host: r.host}, nil }',
+      '',
+      'func (r *Route) Host(h string) *Route { r.host = h; return r }',
+      '',
+      'type Router struct{ routes []*Route }',
+      '',
+      'func NewRouter() *Router { return &Router{} }',
+      '',
+      'func (r *Router) HandleFunc(path string) *Route { return &Route{} }',
+      '',
+      'func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {',
+      '\t_ = req.URL.Host',
+      '}',
+      '',
+      'func use() string {',
+      '\tcb := func(w http.ResponseWriter, r *http.Request) {}',
+      '\t_ = cb',
+      '\tr := NewRouter()',
+      '\tu, _ := r.HandleFunc("/").Host("a").URL()',
+      '\treturn u.Host',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  await ws.write(
+    'example_route_test.go',
+    'package mux_test\n\nimport "github.com/gorilla/mux"\n\nfunc ExampleRoute_Host() {\n\tmux.NewRouter().HandleFunc("/").Host("a")\n}\n',
+  );
+  const host = await run(renameSymbolTool, { name: 'Host', path: 'route.go', new_name: 'Hostname' });
+  expect(host.success).toBe(true);
+  let route = await ws.read('route.go');
+  expect(route).toContain('return &url.URL{Host: r.host}, nil');
+  expect(route).toContain('func (r *Route) Hostname(h string) *Route');
+  expect(route).toContain('_ = req.URL.Host');
+  expect(route).toContain('u, _ := r.HandleFunc("/").Hostname("a").URL()\n\treturn u.Host');
+  expect(await ws.read('example_route_test.go')).toContain(
+    'func ExampleRoute_Hostname() {\n\tmux.NewRouter().HandleFunc("/").Hostname("a")',
+  );
+  const url = await run(renameSymbolTool, { name: 'URL', path: 'route.go', new_name: 'BuildURL' });
+  expect(url.success).toBe(true);
+  route = await ws.read('route.go');
+  expect(route).toContain('func (r *Route) BuildURL() (*url.URL, error)');
+  expect(route).toContain('.Hostname("a").BuildURL()');
+  expect(route).toContain('_ = req.URL.Host');
+  const type = await run(renameSymbolTool, { name: 'Route', path: 'route.go', new_name: 'Endpoint' });
+  expect(type.success).toBe(true);
+  expect(await ws.read('example_route_test.go')).toContain('func ExampleEndpoint_Hostname() {');
+  const serve = await run(renameSymbolTool, { name: 'ServeHTTP', path: 'route.go', new_name: 'Serve' });
+  expect(serve.success).toBe(false);
+  expect(serve.error).toContain("ServeHTTP is the method net/http's Handler names");
+});
+
 test("find_references of a Rust fn leaves out the locals an `if let` or `let … else` binds: the call in the let's value is the fn (ripgrep's hostname)", async () => {
   await ws.write(
     'src/main.rs',
