@@ -408,8 +408,17 @@ export async function withNewErrors(
       : undefined;
   const { errors, note } =
     checked.length > 0 ? await introduced(ctx, checked) : { errors: [], note: undefined };
-  const left = options.leftNamed ? undefined : await unserved(ctx, checked);
-  const notes = [skipped, note, left].filter((n) => n !== undefined);
+  // Files no service reads: Go ones checked by `go vet` where the go command is here; the rest (and Go where it
+  // could not run) named where their removed definitions are still named.
+  const alone = await unservedFiles(ctx, checked);
+  const vetted = await goVetted(ctx, alone);
+  if (vetted) errors.push(...vetted.errors);
+  const left = options.leftNamed
+    ? undefined
+    : // Vetted clean but for the change's own errors: the by-name note has nothing to add. Other errors may have
+      // stopped vet before the importers (a package failing already): the note still names them.
+      await unserved(ctx, vetted && !vetted.note ? alone.filter((f) => !f.path.endsWith('.go')) : alone);
+  const notes = [skipped, note, vetted?.note, left].filter((n) => n !== undefined);
   const output = [result.output, ...notes].join('\n');
   if (errors.length === 0) return notes.length > 0 ? { ...result, output } : result;
   const count = `${errors.length} new error${errors.length === 1 ? '' : 's'}`;
@@ -426,21 +435,53 @@ export async function withNewErrors(
  * For the changed files no language service reads here (Go without gopls): where that language's code still names a
  * definition the change took away, as a note (unserved-check.ts); undefined when there is nothing to say.
  */
-async function unserved(ctx: ToolContext, files: readonly Relative[]): Promise<string | undefined> {
+async function unserved(ctx: ToolContext, alone: readonly Relative[]): Promise<string | undefined> {
+  if (!alone.some((file) => file.before !== undefined)) return undefined;
+  try {
+    const { unservedNote } = await import('./unserved-check.js');
+    return await unservedNote(ctx, alone);
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return undefined;
+  }
+}
+
+/** The changed files in a language the index parses that no language service reads here. */
+async function unservedFiles(ctx: ToolContext, files: readonly Relative[]): Promise<Relative[]> {
   const alone: Relative[] = [];
   // Code in a language the index parses only (a note or a data file has no definitions to take away).
   for (const file of files)
     if (
-      file.before !== undefined &&
       indexLanguageOf(file.path) === languageOf(file.path) &&
       languageOf(file.path) !== undefined &&
       !(await ctx.languages?.forFile(file.path).catch(() => undefined))
     )
       alone.push(file);
-  if (alone.length === 0) return undefined;
+  return alone;
+}
+
+/** What `go vet` says of the Go files no service reads (go-check.ts); undefined when it could not check. */
+async function goVetted(ctx: ToolContext, alone: readonly Relative[]) {
+  if (!alone.some((file) => file.path.endsWith('.go'))) return undefined;
   try {
-    const { unservedNote } = await import('./unserved-check.js');
-    return await unservedNote(ctx, alone);
+    const [{ goVetErrors }, { changedSignatures, removedDefinitions }] = await Promise.all([
+      import('./go-check.js'),
+      import('./unserved-check.js'),
+    ]);
+    // A cold build cache compiles the standard library first (seconds, once): the budget a project's loading gets.
+    const budget = (ctx.limits.diagnosticsMs ?? BUDGET_MS) * LOAD_BUDGETS;
+    const lang = languageOf('a.go')!;
+    // The change's errors name what it took away or changed the signature of.
+    return await goVetErrors(ctx, alone, budget, (file) =>
+      file.before === undefined
+        ? []
+        : file.removed
+          ? removedDefinitions(lang, file.before, undefined)
+          : [
+              ...removedDefinitions(lang, file.before, file.after),
+              ...changedSignatures(lang, file.before, file.after),
+            ],
+    );
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return undefined;

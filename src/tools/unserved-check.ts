@@ -38,6 +38,26 @@ export function removedDefinitions(lang: LanguageSpec, before: string, after: st
   return [...new Set(gone.map((d) => d.name))];
 }
 
+/** The names `before` and `after` both define with another signature (`GetName()` → `GetName(x int)`). */
+export function changedSignatures(lang: LanguageSpec, before: string, after: string): string[] {
+  const signatures = (source: string) => {
+    const by = new Map<string, Set<string>>();
+    for (const d of extractTags(lang, source).definitions) {
+      const key = `${d.container ?? ''}.${d.name}`;
+      by.set(key, (by.get(key) ?? new Set()).add(d.signature));
+    }
+    return by;
+  };
+  const was = signatures(before);
+  const now = signatures(after);
+  const changed = new Set<string>();
+  for (const [key, old] of was) {
+    const current = now.get(key);
+    if (current && [...old].some((signature) => !current.has(signature))) changed.add(key.split('.').pop()!);
+  }
+  return [...changed];
+}
+
 /** The note for the changed files no service checked, or undefined when they took nothing away still named. */
 export async function unservedNote(
   ctx: ToolContext,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Diagnostic, LanguageService, LanguageServices } from '../../src/code/language/service.js';
 import { languageOf } from '../../src/code/languages.js';
+import { findOnPath } from '../../src/exec/probe-cache.js';
 import { withNewErrors } from '../../src/tools/after-change.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
 import { ok } from '../../src/tools/tool.js';
@@ -19,9 +20,19 @@ afterAll(() => ws.cleanup());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** withNewErrors after an edit of one file from `before` to `after`, with these language services. */
-const afterEdit = (languages: LanguageServices, file: string, before: string, after: string) =>
+const afterEdit = (
+  languages: LanguageServices,
+  file: string,
+  before: string,
+  after: string,
+  diagnosticsMs?: number,
+) =>
   withNewErrors(
-    { ...ws.ctx, languages },
+    {
+      ...ws.ctx,
+      languages,
+      ...(diagnosticsMs ? { limits: { ...ws.ctx.limits, diagnosticsMs } } : {}),
+    },
     [{ absolute: path.join(ws.root, file), before, after }],
     ok('edited', {}, 'edited'),
   );
@@ -485,6 +496,32 @@ test("a change to a file no language service reads here names the places that la
   );
   await fs.rm(path.join(ws.root, 'go.mod'));
 });
+
+// The go command where this machine has one (Debian's golang-go here): without it the by-name note above stands.
+const go = findOnPath('go', process.env.PATH);
+test.skipIf(!go)(
+  'with the go command and no gopls, a Go change is checked by go vet: its new errors, nothing said when it vets clean',
+  async () => {
+    await ws.write('vetted/go.mod', 'module example.com/vetted\n\ngo 1.19\n');
+    await ws.write('vetted/b.go', 'package vetted\n\nfunc Use() int { return Helper() }\n');
+    const before = 'package vetted\n\nfunc Helper() int { return 1 }\n';
+    const renamed = 'package vetted\n\nfunc Aid() int { return 1 }\n';
+    await ws.write('vetted/a.go', renamed);
+    const none = { forFile: async () => undefined, changed: () => {} } as unknown as LanguageServices;
+    // A cold build cache compiles the runtime first: a budget a machine under load keeps.
+    const broken = await afterEdit(none, 'vetted/a.go', before, renamed, 6000);
+    const lines = broken.output.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['edited', '1 new error after this change:']);
+    // Go 1.19's vet says "undeclared name: Helper", later ones "undefined: Helper".
+    expect(lines[2]).toMatch(/^ {2}vetted\/b\.go:3:\d+: (undefined|undeclared name): Helper$/);
+    expect(lines).toHaveLength(3);
+    await ws.write('vetted/b.go', 'package vetted\n\nfunc Use() int { return Aid() }\n');
+    const fixed = 'package vetted\n\nfunc Aid() int { return 2 }\n';
+    await ws.write('vetted/a.go', fixed);
+    expect((await afterEdit(none, 'vetted/a.go', renamed, fixed, 6000)).output).toBe('edited');
+    await fs.rm(path.join(ws.root, 'vetted'), { recursive: true });
+  },
+);
 
 test.each([
   [
