@@ -71,6 +71,12 @@ export async function planRename(
   // A method renamed onto a name a class it changes already has (jsoup's Node.attr → Element.attribute) would
   // overload or clash: refused, as a Java build would fail or call the other one.
   const methods = defs.every((d) => d.def.kind === 'method' && d.def.container !== undefined);
+  // Go's methods are named without their type here: it is read off the receiver (`func (r *Route) Host`).
+  const renamesMethods = defs.every((d) => d.def.kind === 'method');
+  const receiver = (signature: string) => /^func\s*\(\s*\w*\s*\*?\s*(\w+)/.exec(signature)?.[1];
+  const goReceivers = new Set(
+    defs.filter((d) => d.path.endsWith('.go')).map((d) => receiver(d.def.signature) ?? ''),
+  );
   const family = methods
     ? javaFamily(index, [...new Set(defs.map((d) => d.def.container!))])
     : new Set<string>();
@@ -82,14 +88,16 @@ export async function planRename(
   ]);
   for (const file of checked) {
     const changed = files.some((f) => f.path === file);
-    const taken = index.files
-      .get(file)
-      ?.definitions.find(
-        (d) =>
-          d.name === newName &&
-          ((changed && (!d.container || TYPES.has(d.kind))) ||
-            (methods && d.kind === 'method' && d.container !== undefined && family.has(d.container))),
-      );
+    const taken = index.files.get(file)?.definitions.find(
+      (d) =>
+        d.name === newName &&
+        // A method's new name is taken by another method of its classes; a function of that name lives beside it
+        // (gin's render.WriteJSON and a Context.WriteJSON).
+        ((changed &&
+          (renamesMethods ? !d.container && TYPES.has(d.kind) : !d.container || TYPES.has(d.kind))) ||
+          (methods && d.kind === 'method' && d.container !== undefined && family.has(d.container)) ||
+          (renamesMethods && d.kind === 'method' && goReceivers.has(receiver(d.signature) ?? '\0'))),
+    );
     if (taken)
       return `${newName} is already defined in ${file}${taken.container ? ` (${taken.container}.${newName})` : ''}; pick another name`;
   }

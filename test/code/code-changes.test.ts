@@ -328,6 +328,14 @@ test("rename_symbol by name of a Go method or type: never another package's fiel
   const type = await run(renameSymbolTool, { name: 'Route', path: 'route.go', new_name: 'Endpoint' });
   expect(type.success).toBe(true);
   expect(await ws.read('example_route_test.go')).toContain('func ExampleEndpoint_Hostname() {');
+  // A method may take the name of a function beside it (they are not one namespace): gin's render.WriteJSON.
+  const handle = await run(renameSymbolTool, { name: 'HandleFunc', path: 'route.go', new_name: 'NewRouter' });
+  expect(handle.success).toBe(true);
+  expect(await ws.read('route.go')).toContain('func (r *Router) NewRouter(path string) *Endpoint');
+  // …but not a method its type has already.
+  const clash = await run(renameSymbolTool, { name: 'BuildURL', path: 'route.go', new_name: 'Hostname' });
+  expect(clash.success).toBe(false);
+  expect(clash.error).toContain('Hostname is already defined in route.go');
   const serve = await run(renameSymbolTool, { name: 'ServeHTTP', path: 'route.go', new_name: 'Serve' });
   expect(serve.success).toBe(false);
   expect(serve.error).toContain("ServeHTTP is the method net/http's Handler names");
