@@ -1,6 +1,6 @@
 // References to a name, from the syntax tree: identifiers in code only (never in strings or comments), without
 // the uses of a local binding (parameter, local variable) of the same name that shadows it in a function.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NapiConfig } from '@ast-grep/napi';
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
@@ -26,7 +26,7 @@ import {
   rustReceiverFits,
   rustSimpleType,
 } from './rust-references.js';
-import { type FileTags, type Import, referenceCount } from './tags.js';
+import { type Definition, type FileTags, type Import, referenceCount } from './tags.js';
 
 export interface Occurrence {
   /** 1-based line and column. */
@@ -325,6 +325,116 @@ function goForeign(
   }
 }
 
+/** A Go interface type's definition (`type matcher interface`). */
+const isGoInterface = (d: Definition) =>
+  d.kind === 'interface' || (d.kind === 'type' && /\binterface\b/.test(d.signature));
+
+/** The text of a Go file's interface types (`type matcher interface { … }`), read as needed. */
+function interfaceBodies(file: string, definitions: readonly Definition[]): string {
+  let lines: string[];
+  try {
+    lines = readFileSync(file, 'utf8').split('\n');
+  } catch {
+    return '';
+  }
+  return definitions
+    .filter(isGoInterface)
+    .map((d) => lines.slice(d.line - 1, d.endLine ?? d.line).join('\n'))
+    .join('\n');
+}
+
+/** A Go receiver's or variable's type as written → its name: `*Context` → `Context`, `[]*gin.Engine` → `Engine`. */
+const goSimpleType = (type: string | undefined) =>
+  type
+    ?.replace(/^[*[\]\s&]*/, '')
+    .split('.')
+    .pop()
+    ?.match(/^[A-Za-z_]\w*/)?.[0];
+
+/** The type a Go variable is declared with where `use` is, when it is written or made there; undefined if unread. */
+function goTypeOf(use: AstNode, results: (name: string) => readonly string[]): string | undefined {
+  const made = goMadeType(use, results);
+  if (made !== null) return made;
+  if (use.kind() !== 'identifier') return undefined;
+  const name = use.text();
+  const at = use.range().start.index;
+  const outer = use
+    .ancestors()
+    .findLast((a) => a.kind() === 'function_declaration' || a.kind() === 'method_declaration');
+  let found: AstNode | undefined;
+  for (const declaration of outer?.findAll({
+    rule: {
+      any: [{ kind: 'parameter_declaration' }, { kind: 'var_spec' }, { kind: 'short_var_declaration' }],
+    },
+  } as NapiConfig) ?? []) {
+    if (declaration.range().start.index > at) continue;
+    const names =
+      declaration.kind() === 'short_var_declaration'
+        ? (declaration.field('left')?.namedChildren() ?? [])
+        : declaration.children().filter((c) => c.kind() === 'identifier');
+    if (names.some((n) => n.text() === name)) found = declaration;
+  }
+  if (!found) return undefined;
+  if (found.kind() !== 'short_var_declaration') return goSimpleType(found.field('type')?.text());
+  const left = found.field('left')?.namedChildren() ?? [];
+  const values = found.field('right')?.namedChildren() ?? [];
+  const value = values.length === left.length ? values[left.findIndex((n) => n.text() === name)] : values[0];
+  return value ? (goMadeType(value, results) ?? undefined) : undefined;
+}
+
+/**
+ * The type an expression makes: `&T{…}`, `T{…}`, a call of the project's whose definitions of that name all give one
+ * type first (`r.NewRoute()`: *Route); undefined when it makes one that cannot be read, null when it is no such
+ * expression.
+ */
+function goMadeType(expr: AstNode, results: (name: string) => readonly string[]): string | undefined | null {
+  let value = expr;
+  while (value.kind() === 'unary_expression' || value.kind() === 'parenthesized_expression') {
+    const inner = value.namedChildren().at(-1);
+    if (!inner) return undefined;
+    value = inner;
+  }
+  if (value.kind() === 'composite_literal') return goSimpleType(value.field('type')?.text());
+  if (value.kind() === 'call_expression') {
+    const fn = value.field('function');
+    // `new(Route)`.
+    if (fn?.kind() === 'identifier' && fn.text() === 'new')
+      return goSimpleType(value.field('arguments')?.namedChildren()[0]?.text());
+    const called = fn?.kind() === 'selector_expression' ? fn.field('field')?.text() : fn?.text();
+    const types = [...new Set((called ? results(called) : []).map(goSimpleType))];
+    return types.length === 1 ? types[0] : undefined;
+  }
+  return value === expr ? null : undefined;
+}
+
+/**
+ * Whether a Go method's name here can be the method of the allowed receiver types: its declaration on one of them,
+ * a selector on a value of one of them, or (its type unread) where no other type has a method of the name; never a
+ * package's name (`binding.JSON`), a type or a variable of the name.
+ */
+function goReceiverFits(
+  node: AstNode,
+  allowed: ReadonlySet<string>,
+  unknownFits: boolean,
+  packages: ReadonlySet<string>,
+  results: (name: string) => readonly string[],
+): boolean {
+  const parent = node.parent();
+  if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
+    const receiver = /\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)/.exec(parent.field('receiver')?.text() ?? '')?.[1];
+    return receiver !== undefined && allowed.has(receiver);
+  }
+  // An interface's method of the name: renamed with it when nothing else has one.
+  if (parent?.kind() === 'method_elem' || parent?.kind() === 'method_spec') return unknownFits;
+  if (parent?.kind() !== 'selector_expression' || !same(parent.field('field'), node)) return false;
+  const operand = parent.field('operand');
+  if (!operand) return false;
+  const type = goTypeOf(operand, results);
+  if (type !== undefined) return allowed.has(type);
+  if (operand.kind() === 'identifier' && packages.has(operand.text())) return false;
+  return unknownFits;
+}
+
 /**
  * Whether a Go member name here is another package's: a selector on a foreign value (goForeign), a type written
  * qualified (`url.URL`), or a key of a foreign type's composite literal (`url.URL{Host: h}`).
@@ -401,6 +511,11 @@ export function findOccurrences(
   goResults: (name: string) => readonly string[] = () => [],
   /** Go: the names this file's imports of other modules' packages bind (`http`, `url`): never the project's. */
   goForeignImports?: ReadonlySet<string>,
+  /**
+   * A Go method's: whether a use is it (goReceiverFits), not another type's method or a package's name;
+   * `fieldNamed`: this file declares a struct field of the name, so a selector of unread type may be that field.
+   */
+  goMethod?: (node: AstNode, fieldNamed: boolean) => boolean,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
@@ -413,6 +528,15 @@ export function findOccurrences(
   const otherImported =
     lang.id === 'java' && !members && javaImportsOther(source, name, javaPackageOfDefinition);
   const goImported = lang.id === 'go' && members ? goForeignImports : undefined;
+  const goFieldNamed =
+    goMethod !== undefined &&
+    root.findAll({
+      rule: {
+        kind: 'field_identifier',
+        regex: `^${escapeRegex(name)}$`,
+        inside: { kind: 'field_declaration' },
+      },
+    } as NapiConfig).length > 0;
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`)
     .filter((node) => !(lang.id === 'java' && isJavaPackagePart(node)))
     .filter((node) => {
@@ -430,7 +554,8 @@ export function findOccurrences(
         ? (!javaAllowed ||
             javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)) &&
           (!rustMethod || rustMethod(node)) &&
-          !(goImported && goForeignMember(node, goImported, goResults))
+          !(goImported && goForeignMember(node, goImported, goResults)) &&
+          (!goMethod || goMethod(node, goFieldNamed))
         : !isMemberAccess(lang, node) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           !(rustThrough && !rustThrough(rustQualifier(node) ?? 'self')) &&
@@ -518,7 +643,11 @@ export function definitionsOf(index: CodeIndex, name: string, inFile?: string, l
     line === undefined
       ? undefined
       : found.find((d) => d.def.line <= line && line <= (d.def.endLine ?? d.def.line));
-  return at ? found.filter((d) => d.def.container === at.def.container) : found;
+  // Go names a method's type only in its receiver (`func (c *Context) JSON`).
+  const receiver = (d: Definition) => /^func\s*\(\s*\w*\s*\*?\s*(\w+)/.exec(d.signature)?.[1];
+  return at
+    ? found.filter((d) => d.def.container === at.def.container && receiver(d.def) === receiver(at.def))
+    : found;
 }
 
 /**
@@ -691,6 +820,46 @@ export async function findProjectReferences(
       rustThrough = (module) => modules.has(module);
     }
   }
+  // A Go method's receiver types (read off their declarations): another type's method of the name is not it.
+  const goReceiverOf = (signature: string) => /^func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)/.exec(signature)?.[1];
+  const goMethods =
+    members && defs.length > 0 && defs.every((d) => d.path.endsWith('.go') && d.def.kind === 'method');
+  // A method a project interface declares (mux's matcher.Match) is one method in every type defining it: renamed
+  // alone, a type would stop satisfying the interface.
+  const goInterfaceMethod =
+    goMethods &&
+    [...index.files].some(
+      ([file, t]) =>
+        t.language === 'go' &&
+        t.definitions.some(isGoInterface) &&
+        new RegExp(`^\\s+${escapeRegex(name)}\\(`, 'm').test(
+          interfaceBodies(path.join(index.root, file), t.definitions),
+        ),
+    );
+  const goReceivers = goMethods
+    ? new Set(
+        goInterfaceMethod
+          ? [...index.files.values()].flatMap((t) =>
+              t.language === 'go'
+                ? t.definitions
+                    .filter((d) => d.name === name && d.kind === 'method')
+                    .map((d) => goReceiverOf(d.signature) ?? '')
+                : [],
+            )
+          : defs.map((d) => goReceiverOf(d.def.signature) ?? ''),
+      )
+    : undefined;
+  const goUnknownFits =
+    goReceivers !== undefined &&
+    (goInterfaceMethod ||
+      ![...index.files.values()].some(
+        (t) =>
+          t.language === 'go' &&
+          t.definitions.some(
+            (d) =>
+              d.name === name && d.kind === 'method' && !goReceivers.has(goReceiverOf(d.signature) ?? ''),
+          ),
+      ));
   // Go: each function's and method's first result type, by name (what a call of the name gives).
   let goResultTypes: Map<string, string[]> | undefined;
   const goResults = (called: string): readonly string[] => {
@@ -785,6 +954,16 @@ export async function findProjectReferences(
       lang.id === 'rust' ? rustThrough : undefined,
       goResults,
       lang.id === 'go' ? goForeignImportNames(tags.imports, goModule) : undefined,
+      goReceivers && lang.id === 'go'
+        ? (node, fieldNamed) =>
+            goReceiverFits(
+              node,
+              goReceivers,
+              goUnknownFits && !fieldNamed,
+              goForeignImportNames(tags.imports, undefined),
+              goResults,
+            )
+        : undefined,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
   }

@@ -341,6 +341,58 @@ test("rename_symbol by name of a Go method or type: never another package's fiel
   expect(serve.error).toContain("ServeHTTP is the method net/http's Handler names");
 });
 
+test("find_references and rename_symbol by name of a Go method: its receiver's calls only (a variable's type, new(T), a call's result), never a package's variable, a type or another type's method of the name; a method a project interface names goes with every type defining it (gin, mux)", async () => {
+  await ws.write('go.mod', 'module example.com/gin\n\ngo 1.19\n');
+  await ws.write('binding/binding.go', 'package binding\n\nvar JSON = 1\n');
+  await ws.write('render/json.go', 'package render\n\ntype JSON struct{}\n');
+  await ws.write(
+    'context.go',
+    [
+      'package gin',
+      '',
+      'import "example.com/gin/binding"',
+      '',
+      'type Context struct{}',
+      'type Error struct{}',
+      '',
+      'func NewContext() *Context { return &Context{} }',
+      'func (c *Context) JSON(code int) {}',
+      'func (e *Error) JSON() any { return nil }',
+      '',
+      'func use(c *Context, err *Error) {',
+      '\tc.JSON(binding.JSON)',
+      '\t_ = err.JSON()',
+      '\tNewContext().JSON(1)',
+      '\tnew(Context).JSON(2)',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const refs = await run(findReferencesTool, { name: 'JSON', path: 'context.go', line: 9 });
+  expect(refs.success).toBe(true);
+  const places = refs.output
+    .split('\n')
+    .filter((l) => /^\S+\.go:/.test(l))
+    .map((l) => l.split(': ')[0]!.replace(' (definition)', ''));
+  expect(places).toEqual(['context.go:9:19', 'context.go:13:4', 'context.go:15:15', 'context.go:16:15']);
+  // A method an interface of the project names: every type's, and the interface's, or the types stop being one.
+  await ws.write(
+    'match.go',
+    'package gin\n\ntype matcher interface {\n\tMatch(s string) bool\n}\n\ntype Router struct{}\ntype Route struct{}\n\nfunc (r *Router) Match(s string) bool { return true }\nfunc (r *Route) Match(s string) bool { return false }\n\nvar _ matcher = &Router{}\n',
+  );
+  const match = await run(renameSymbolTool, {
+    name: 'Match',
+    path: 'match.go',
+    line: 10,
+    new_name: 'Matches',
+  });
+  expect(match.success).toBe(true);
+  const after = await ws.read('match.go');
+  expect(after).toContain('\tMatches(s string) bool\n');
+  expect(after).toContain('func (r *Router) Matches(s string) bool');
+  expect(after).toContain('func (r *Route) Matches(s string) bool');
+});
+
 test("find_references of a Rust fn leaves out the locals an `if let` or `let … else` binds: the call in the let's value is the fn (ripgrep's hostname)", async () => {
   await ws.write(
     'src/main.rs',
