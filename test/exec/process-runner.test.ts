@@ -99,6 +99,9 @@ describe('background commands', () => {
     }
     expect(seen).toBe('first\nsecond\n');
     expect(command.read()).toMatchObject({ stdout: { text: '' }, status: { state: 'running' } });
+    // The shell forks sleep after it echoes: on a busy machine that can come a moment after "second" is read.
+    for (let waited = 0; processesWith(sleep).length === 0 && waited < 2000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(processesWith(sleep)).toHaveLength(1);
     const status = await command.kill();
     expect(status).toMatchObject({ state: 'exited', killed: true });
