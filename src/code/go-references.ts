@@ -58,41 +58,11 @@ function goForeign(
     }
     case 'identifier': {
       const name = expr.text();
-      const at = expr.range().start.index;
-      const holds = (n: AstNode) => n.range().start.index <= at && at < n.range().end.index;
-      const outer = expr
-        .ancestors()
-        .findLast((a) => a.kind() === 'function_declaration' || a.kind() === 'method_declaration');
-      // The nearest declaration before the use whose scope holds it (a parameter's: its function; a variable's:
-      // its block), not one of a closure beside it (`func(w http.ResponseWriter, r *http.Request) {}`).
-      let found: AstNode | undefined;
-      for (const declaration of outer?.findAll({
-        rule: {
-          any: [{ kind: 'parameter_declaration' }, { kind: 'var_spec' }, { kind: 'short_var_declaration' }],
-        },
-      } as NapiConfig) ?? []) {
-        if (declaration.range().start.index > at) continue;
-        const names =
-          declaration.kind() === 'short_var_declaration'
-            ? (declaration.field('left')?.namedChildren() ?? [])
-            : declaration.children().filter((c) => c.kind() === 'identifier');
-        if (!names.some((n) => n.text() === name)) continue;
-        const scope = declaration
-          .ancestors()
-          .find((a) =>
-            declaration.kind() === 'parameter_declaration'
-              ? ['function_declaration', 'method_declaration', 'func_literal'].includes(a.kind())
-              : a.kind() === 'block',
-          );
-        if (scope && holds(scope)) found = declaration;
-      }
+      const found = goDeclaration(expr);
+      // Not declared in the function: a package's name, when the file imports one of it.
       if (!found) return imported.has(name);
       if (found.kind() === 'short_var_declaration') {
-        const left = found.field('left')?.namedChildren() ?? [];
-        const place = left.findIndex((n) => n.text() === name);
-        const values = found.field('right')?.namedChildren() ?? [];
-        // `a, b := f()`: one call gives both.
-        const value = values.length === left.length ? values[place] : values[0];
+        const value = declaredValue(found, name);
         return value !== undefined && goForeign(value, imported, depth + 1, results);
       }
       const pkg = qualified(found.field('type')?.text() ?? '');
@@ -134,8 +104,22 @@ function goTypeOf(use: AstNode, results: (name: string) => readonly string[]): s
   const made = goMadeType(use, results);
   if (made !== null) return made;
   if (use.kind() !== 'identifier') return undefined;
+  const found = goDeclaration(use);
+  if (!found) return undefined;
+  if (found.kind() !== 'short_var_declaration') return goSimpleType(found.field('type')?.text());
+  const value = declaredValue(found, use.text());
+  return value ? (goMadeType(value, results) ?? undefined) : undefined;
+}
+
+/**
+ * The declaration of the variable `use` names: the nearest before it whose scope holds it (a parameter's: its
+ * function; a variable's: its block), not one of a closure beside it (`func(w http.ResponseWriter, r *http.Request)
+ * {}` before `r := NewRouter()`).
+ */
+function goDeclaration(use: AstNode): AstNode | undefined {
   const name = use.text();
   const at = use.range().start.index;
+  const holds = (n: AstNode) => n.range().start.index <= at && at < n.range().end.index;
   const outer = use
     .ancestors()
     .findLast((a) => a.kind() === 'function_declaration' || a.kind() === 'method_declaration');
@@ -150,14 +134,24 @@ function goTypeOf(use: AstNode, results: (name: string) => readonly string[]): s
       declaration.kind() === 'short_var_declaration'
         ? (declaration.field('left')?.namedChildren() ?? [])
         : declaration.children().filter((c) => c.kind() === 'identifier');
-    if (names.some((n) => n.text() === name)) found = declaration;
+    if (!names.some((n) => n.text() === name)) continue;
+    const scope = declaration
+      .ancestors()
+      .find((a) =>
+        declaration.kind() === 'parameter_declaration'
+          ? ['function_declaration', 'method_declaration', 'func_literal'].includes(a.kind())
+          : a.kind() === 'block',
+      );
+    if (scope && holds(scope)) found = declaration;
   }
-  if (!found) return undefined;
-  if (found.kind() !== 'short_var_declaration') return goSimpleType(found.field('type')?.text());
-  const left = found.field('left')?.namedChildren() ?? [];
-  const values = found.field('right')?.namedChildren() ?? [];
-  const value = values.length === left.length ? values[left.findIndex((n) => n.text() === name)] : values[0];
-  return value ? (goMadeType(value, results) ?? undefined) : undefined;
+  return found;
+}
+
+/** The value a short variable declaration gives `name` (`a, b := f()`: one call gives both). */
+function declaredValue(declaration: AstNode, name: string): AstNode | undefined {
+  const left = declaration.field('left')?.namedChildren() ?? [];
+  const values = declaration.field('right')?.namedChildren() ?? [];
+  return values.length === left.length ? values[left.findIndex((n) => n.text() === name)] : values[0];
 }
 
 /**
