@@ -23,8 +23,9 @@ test('a program started with an empty environment meanwhile is looked at a few r
     expect(readFileSync(`/proc/${pid}/environ`).length).toBe(0);
     const swept = killTree({ marker: 'keel-test-no-such-command', since: startTimeOf(pid) });
     expect(swept).toMatchObject({ killed: 0, survived: 0 });
-    // Five rounds unsure, then one that finds nothing left to look at (twelve before: about 0.7 s).
-    expect(swept.rounds).toBeLessThanOrEqual(6);
+    // Five rounds unsure, then one that finds nothing left to look at (twelve before: about 0.7 s); a process
+    // another test starts meanwhile (go vet's compilers) may be unsure for a round or two more.
+    expect(swept.rounds).toBeLessThanOrEqual(8);
     expect(alive(pid)).toBe(true);
   } finally {
     sleeper.kill('SIGKILL');
