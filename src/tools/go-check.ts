@@ -1,5 +1,6 @@
 // The check after a change to Go files when gopls is missing but the go command is on PATH: `go vet ./...` over
-// the changed files' module. Never a download (GOPROXY=off, -mod=readonly): a module whose dependencies are not in
+// the changed files' module, with the user's GOFLAGS (a vendored module's -mod=vendor; go.mod is read-only by default
+// since Go 1.16). Never a download (GOPROXY=off, GOTOOLCHAIN=local): a module whose dependencies are not in
 // the module cache, or a go too old for it, is not checked here (the by-name note is).
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -40,7 +41,7 @@ function vet(go: string, cwd: string, signal: AbortSignal): Promise<string[] | u
       cwd,
       signal,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, GOFLAGS: '-mod=readonly', GOPROXY: 'off', GOTOOLCHAIN: 'local' },
+      env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local' },
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
