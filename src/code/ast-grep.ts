@@ -46,6 +46,10 @@ export interface AstNode {
   findAll(config: NapiConfig): AstNode[];
 }
 
+/** Whether two nodes are the same node of a tree (same place, same kind). */
+export const sameNode = (a: AstNode | null | undefined, b: AstNode): boolean =>
+  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
+
 /** The syntax tree of `source` in the given language. */
 export function parseSource(lang: LanguageSpec, source: string): AstNode {
   return napi().parse(lang.astGrep, source).root() as unknown as AstNode;

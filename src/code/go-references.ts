@@ -1,14 +1,14 @@
 // Go by name (no gopls): the type a selector's operand can be read to have (a variable's declared or made type,
 // `new(T)`, a project function's result), whether it is another module's package or value, and a project
 // interface's methods. references.ts asks these to leave out another type's field or method of the same name.
-import { readFileSync } from 'node:fs';
 import type { NapiConfig } from '@ast-grep/napi';
-import type { AstNode } from './ast-grep.js';
+import { type AstNode, sameNode } from './ast-grep.js';
 import { localNames } from './imports.js';
 import type { Definition, Import } from './tags.js';
 
-const same = (a: AstNode | null | undefined, b: AstNode) =>
-  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
+/** The type a Go method's declaration names in its receiver: `func (c *Context) JSON(…)` → `Context`. */
+export const goReceiverType = (signature: string): string | undefined =>
+  /^func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)/.exec(signature)?.[1];
 
 /** The names a Go file's imports of packages outside its module bind (`url` for "net/url", an alias if given). */
 export function goForeignImportNames(imports: readonly Import[], module: string | undefined): Set<string> {
@@ -77,14 +77,9 @@ function goForeign(
 export const isGoInterface = (d: Definition) =>
   d.kind === 'interface' || (d.kind === 'type' && /\binterface\b/.test(d.signature));
 
-/** The text of a Go file's interface types (`type matcher interface { … }`), read as needed. */
-export function interfaceBodies(file: string, definitions: readonly Definition[]): string {
-  let lines: string[];
-  try {
-    lines = readFileSync(file, 'utf8').split('\n');
-  } catch {
-    return '';
-  }
+/** The text of a Go file's interface types (`type matcher interface { … }`), from the file's `text`. */
+export function interfaceBodies(text: string, definitions: readonly Definition[]): string {
+  const lines = text.split('\n');
   return definitions
     .filter(isGoInterface)
     .map((d) => lines.slice(d.line - 1, d.endLine ?? d.line).join('\n'))
@@ -192,13 +187,13 @@ export function goReceiverFits(
   results: (name: string) => readonly string[],
 ): boolean {
   const parent = node.parent();
-  if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
+  if (parent?.kind() === 'method_declaration' && sameNode(parent.field('name'), node)) {
     const receiver = /\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)/.exec(parent.field('receiver')?.text() ?? '')?.[1];
     return receiver !== undefined && allowed.has(receiver);
   }
   // An interface's method of the name: renamed with it when nothing else has one.
   if (parent?.kind() === 'method_elem' || parent?.kind() === 'method_spec') return unknownFits;
-  if (parent?.kind() !== 'selector_expression' || !same(parent.field('field'), node)) return false;
+  if (parent?.kind() !== 'selector_expression' || !sameNode(parent.field('field'), node)) return false;
   const operand = parent.field('operand');
   if (!operand) return false;
   const type = goTypeOf(operand, results);
@@ -218,7 +213,7 @@ export function goForeignMember(
 ): boolean {
   const parent = node.parent();
   if (parent?.kind() === 'qualified_type') return true;
-  if (parent?.kind() === 'selector_expression' && same(parent.field('field'), node)) {
+  if (parent?.kind() === 'selector_expression' && sameNode(parent.field('field'), node)) {
     const operand = parent.field('operand');
     return operand !== null && operand !== undefined && goForeign(operand, imported, 0, results);
   }

@@ -2,12 +2,9 @@
 // have (declarations, casts, the project's field and method types), and what an import names. references.ts asks
 // these to leave out another type's method of the same name.
 import type { NapiConfig } from '@ast-grep/napi';
-import type { AstNode } from './ast-grep.js';
+import { type AstNode, sameNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import { sourceLines, topLevelParts } from './source-text.js';
-
-const same = (a: AstNode | null | undefined, b: AstNode) =>
-  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
 
 /** The classes `names` with those extending or implementing them, all the way down (read from their signatures). */
 export function javaFamily(index: CodeIndex, names: readonly string[], method?: string): Set<string> {
@@ -281,7 +278,7 @@ export function javaReceiverFits(
   methodsOnly = false,
 ): boolean {
   const parent = node.parent();
-  if (parent?.kind() === 'method_declaration' && same(parent.field('name'), node)) {
+  if (parent?.kind() === 'method_declaration' && sameNode(parent.field('name'), node)) {
     const ownerName = javaOwner(node);
     return ownerName === undefined || allowed.has(ownerName);
   }
@@ -290,12 +287,12 @@ export function javaReceiverFits(
   // declared as a variable (`String tagName`) or written as a package (`org.jsoup.select.Elements`).
   if (methodsOnly) {
     const kind = parent?.kind();
-    const named = kind === 'method_invocation' && same(parent!.field('name'), node);
+    const named = kind === 'method_invocation' && sameNode(parent!.field('name'), node);
     // `X::name`: the name is the reference's last part.
-    const referenced = kind === 'method_reference' && same(parent!.namedChildren().at(-1), node);
+    const referenced = kind === 'method_reference' && sameNode(parent!.namedChildren().at(-1), node);
     if (!named && !referenced) return false;
   }
-  if (parent?.kind() !== 'method_invocation' || !same(parent.field('name'), node)) return true;
+  if (parent?.kind() !== 'method_invocation' || !sameNode(parent.field('name'), node)) return true;
   const object = parent.field('object');
   // A call on nothing or `this` is the enclosing classes' (an inner class may call its outer's).
   if (!object || object.kind() === 'this') {

@@ -3,12 +3,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { NapiConfig } from '@ast-grep/napi';
-import { type AstNode, findKinds, parseSource } from './ast-grep.js';
+import { type AstNode, findKinds, parseSource, sameNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import {
   goForeignImportNames,
   goForeignMember,
   goReceiverFits,
+  goReceiverType,
   interfaceBodies,
   isGoInterface,
 } from './go-references.js';
@@ -26,10 +27,14 @@ import {
 import { type LanguageSpec, languageOf, type SymbolKind } from './languages.js';
 import { ImportResolver } from './module-graph.js';
 import {
+  isForeignRustPath,
+  isRustModulePath,
   RUST_STD_METHODS,
   RUST_TRAIT_IMPL,
+  rustBindingScope,
   rustImplTrait,
   rustMemberTypes,
+  rustQualifier,
   rustReceiverFits,
   rustSimpleType,
 } from './rust-references.js';
@@ -67,9 +72,6 @@ export interface FileReferences {
 
 const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set(['method', 'field']);
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const same = (a: AstNode | null | undefined, b: AstNode) =>
-  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
-
 /** Whether `node` is declared here by a local binding rule of the language (see LanguageSpec.localBindings). */
 function isBinding(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
@@ -82,11 +84,11 @@ function isBinding(lang: LanguageSpec, node: AstNode): boolean {
     if (ruleKind !== kind) continue;
     if (outer !== undefined) {
       const grand = parent.parent();
-      if (grand?.kind() !== outer || !same(grand.namedChildren()[0], parent)) continue;
+      if (grand?.kind() !== outer || !sameNode(grand.namedChildren()[0], parent)) continue;
     }
     if (any) return true;
-    if (field !== undefined) return same(parent.field(field), node);
-    return same(
+    if (field !== undefined) return sameNode(parent.field(field), node);
+    return sameNode(
       parent.namedChildren().find((c) => c.kind() === node.kind()),
       node,
     );
@@ -108,77 +110,11 @@ function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | und
   return [range.start.index, end];
 }
 
-/** Rust patterns an identifier may sit in, down from the let, parameter, arm or loop that binds it. */
-const RUST_PATTERNS = new Set([
-  'tuple_struct_pattern',
-  'tuple_pattern',
-  'struct_pattern',
-  'field_pattern',
-  'ref_pattern',
-  'mut_pattern',
-  'slice_pattern',
-  'or_pattern',
-  'captured_pattern',
-  'reference_pattern',
-]);
-
-/**
- * Where a Rust local binding is in scope, when `node` is one: a `let`'s after the statement (its value still means
- * the outer name: `let hostname = hostname(…)`), an `if let`'s or `while let`'s in its block, a `for`'s in its
- * body, a match arm's in the arm, a parameter's in its function or closure. Names deep in patterns bind too
- * (`if let Some(hostname) = hostname(…)`), but not a pattern's type or variant (`Some`).
- */
-function rustBindingScope(node: AstNode): [number, number] | undefined {
-  let child = node;
-  let parent = node.parent();
-  while (parent && RUST_PATTERNS.has(parent.kind())) {
-    const kind = parent.kind();
-    if ((kind === 'tuple_struct_pattern' || kind === 'struct_pattern') && same(parent.field('type'), child))
-      return undefined;
-    if (kind === 'field_pattern' && !same(parent.field('pattern'), child)) return undefined;
-    child = parent;
-    parent = parent.parent();
-  }
-  if (!parent) return undefined;
-  const span = (n: AstNode | null | undefined): [number, number] | undefined =>
-    n ? [n.range().start.index, n.range().end.index] : undefined;
-  switch (parent.kind()) {
-    case 'let_declaration': {
-      if (!same(parent.field('pattern'), child)) return undefined;
-      const block = parent.ancestors().find((a) => a.kind() === 'block' || a.kind() === 'function_item');
-      return block ? [parent.range().end.index, block.range().end.index] : undefined;
-    }
-    case 'let_condition': {
-      if (!same(parent.field('pattern'), child)) return undefined;
-      const holder = parent
-        .ancestors()
-        .find((a) => a.kind() === 'if_expression' || a.kind() === 'while_expression');
-      return span(holder?.field(holder.kind() === 'if_expression' ? 'consequence' : 'body'));
-    }
-    case 'for_expression':
-      return same(parent.field('pattern'), child) ? span(parent.field('body')) : undefined;
-    case 'match_pattern': {
-      const arm = parent.parent();
-      return arm?.kind() === 'match_arm' ? [parent.range().end.index, arm.range().end.index] : undefined;
-    }
-    case 'parameter': {
-      if (!same(parent.field('pattern'), child)) return undefined;
-      return span(
-        parent.ancestors().find((a) => a.kind() === 'function_item' || a.kind() === 'closure_expression'),
-      );
-    }
-    case 'closure_parameters':
-      return span(parent.parent());
-    default:
-      return undefined;
-  }
-}
-
 function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   return (lang.memberAccess ?? []).some(
-    (m) => m.parent === parent.kind() && (m.field === '' || same(parent.field(m.field), node)),
+    (m) => m.parent === parent.kind() && (m.field === '' || sameNode(parent.field(m.field), node)),
   );
 }
 
@@ -196,62 +132,18 @@ export function goPackageNames(imports: readonly Import[], onlyPath?: string): S
 }
 
 /**
- * A Rust name that is a module's, not an item's: `mod hostname;`, or the path before `::` (`hostname::hostname`,
- * `use hostname::{…}`). A type's name before `::` is the type (`Version::new`, `Level::Info`): modules are
- * snake_case, types UpperCamelCase.
- */
-function isRustModulePath(node: AstNode): boolean {
-  const parent = node.parent();
-  if (!parent) return false;
-  if (parent.kind() === 'mod_item') return same(parent.field('name'), node);
-  if (/^[A-Z]/.test(node.text())) return false;
-  const scoped = ['scoped_identifier', 'scoped_use_list', 'scoped_type_identifier', 'use_wildcard'];
-  if (scoped.includes(parent.kind()) && same(parent.field('path'), node)) return true;
-  // The last part of a path that is itself a path's start: `crate::hostname` in `crate::hostname::hostname`.
-  const grand = parent.parent();
-  return (
-    parent.kind() === 'scoped_identifier' &&
-    same(parent.field('name'), node) &&
-    grand !== null &&
-    scoped.includes(grand.kind()) &&
-    same(grand.field('path'), parent)
-  );
-}
-
-/** The module a Rust path names its last item through: `imp` in `super::imp::OnceCell` or `use imp::{A, B}`. */
-function rustQualifier(node: AstNode): string | undefined {
-  let parent = node.parent();
-  // `use a::{B, C}`: the list's path.
-  if (parent?.kind() === 'use_list') parent = parent.parent();
-  if (!parent || !['scoped_identifier', 'scoped_type_identifier', 'scoped_use_list'].includes(parent.kind()))
-    return undefined;
-  if (parent.kind() !== 'scoped_use_list' && !same(parent.field('name'), node)) return undefined;
-  const path = parent.field('path');
-  if (!path) return undefined;
-  return (path.kind() === 'scoped_identifier' ? path.field('name') : path)?.text();
-}
-
-/** A Rust name after a path that does not start in this crate's own modules (`grep::cli::hostname`). */
-function isForeignRustPath(node: AstNode): boolean {
-  const parent = node.parent();
-  if (parent?.kind() !== 'scoped_identifier' || !same(parent.field('name'), node)) return false;
-  const first = parent.field('path')?.text().split('::')[0]?.trim();
-  return first !== 'self' && first !== 'super' && first !== 'crate' && first !== 'Self';
-}
-
-/**
  * How a Go name is qualified: `package` for `pkg.Name` (a selector or a qualified type) of an imported package in
  * `packages`; `other` for a method's or a field's name (`x.Name` of anything else, a method declared or listed in an
  * interface, a struct field, a composite literal's key) or another package's type; `none` for a bare name.
  */
 function goQualifier(node: AstNode, packages: ReadonlySet<string>): 'package' | 'other' | 'none' {
   const parent = node.parent();
-  if (parent?.kind() === 'qualified_type' && same(parent.field('name'), node)) {
+  if (parent?.kind() === 'qualified_type' && sameNode(parent.field('name'), node)) {
     const pkg = parent.field('package');
     return pkg !== null && pkg !== undefined && packages.has(pkg.text()) ? 'package' : 'other';
   }
   if (node.kind() !== 'field_identifier') return 'none';
-  if (parent?.kind() !== 'selector_expression' || !same(parent.field('field'), node)) return 'other';
+  if (parent?.kind() !== 'selector_expression' || !sameNode(parent.field('field'), node)) return 'other';
   const operand = parent.field('operand');
   return operand?.kind() === 'identifier' && packages.has(operand.text()) ? 'package' : 'other';
 }
@@ -426,9 +318,12 @@ export function definitionsOf(index: CodeIndex, name: string, inFile?: string, l
       ? undefined
       : found.find((d) => d.def.line <= line && line <= (d.def.endLine ?? d.def.line));
   // Go names a method's type only in its receiver (`func (c *Context) JSON`).
-  const receiver = (d: Definition) => /^func\s*\(\s*\w*\s*\*?\s*(\w+)/.exec(d.signature)?.[1];
   return at
-    ? found.filter((d) => d.def.container === at.def.container && receiver(d.def) === receiver(at.def))
+    ? found.filter(
+        (d) =>
+          d.def.container === at.def.container &&
+          goReceiverType(d.def.signature) === goReceiverType(at.def.signature),
+      )
     : found;
 }
 
@@ -461,6 +356,17 @@ export async function findProjectReferences(
   line?: number,
 ): Promise<FileReferences[]> {
   const defs = definitionsOf(index, name, definedIn, line);
+  // Files read before the search proper (the definitions' files, a trait's impls, interfaces) are read once: the
+  // search takes each text from here, and lets it go.
+  const texts = new Map<string, Promise<string | undefined>>();
+  const textOf = (file: string) => {
+    let text = texts.get(file);
+    if (!text) {
+      text = fs.readFile(path.join(index.root, file), 'utf8').catch(() => undefined);
+      texts.set(file, text);
+    }
+    return text;
+  };
   const members = defs.length > 0 && defs.every((d) => MEMBER_KINDS.has(d.def.kind));
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
@@ -502,9 +408,7 @@ export async function findProjectReferences(
   const memberTypes = javaMemberTypes(index);
   const javaPackage =
     definedIn?.endsWith('.java') === true
-      ? /^\s*package\s+([\w.]+)\s*;/m.exec(
-          await fs.readFile(path.join(index.root, definedIn), 'utf8').catch(() => ''),
-        )?.[1]
+      ? /^\s*package\s+([\w.]+)\s*;/m.exec((await textOf(definedIn)) ?? '')?.[1]
       : undefined;
   // Ambiguous on a receiver of unknown type: a name other classes define too, or the JDK's own (`isEmpty`).
   const javaUnknownFits =
@@ -542,7 +446,7 @@ export async function findProjectReferences(
     /** The project's traits the method is a method of: it is theirs in every type implementing them. */
     const traits = new Set<string>();
     for (const d of defs) {
-      const source = await fs.readFile(path.join(index.root, d.path), 'utf8').catch(() => '');
+      const source = (await textOf(d.path)) ?? '';
       const trait = rustImplTrait(source, d.def.line);
       if (trait !== undefined && !projectTypes.has(trait)) continue;
       rustTypes.add(d.def.container!);
@@ -553,7 +457,7 @@ export async function findProjectReferences(
     if (traits.size > 0)
       for (const [file, tags] of index.files) {
         if (tags.language !== 'rust') continue;
-        const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => '');
+        const source = (await textOf(file)) ?? '';
         for (const [, trait, type] of source.matchAll(RUST_TRAIT_IMPL))
           if (traits.has(rustSimpleType(trait) ?? '')) {
             const implementor = rustSimpleType(type);
@@ -595,7 +499,7 @@ export async function findProjectReferences(
       for (const file of defFiles) {
         const stem = path.posix.basename(file, '.rs');
         modules.add(stem === 'mod' ? path.posix.basename(path.posix.dirname(file)) : stem);
-        const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => '');
+        const source = (await textOf(file)) ?? '';
         for (const [, inline] of source.matchAll(/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/gm))
           modules.add(inline!);
       }
@@ -603,21 +507,20 @@ export async function findProjectReferences(
     }
   }
   // A Go method's receiver types (read off their declarations): another type's method of the name is not it.
-  const goReceiverOf = (signature: string) => /^func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)/.exec(signature)?.[1];
   const goMethods =
     members && defs.length > 0 && defs.every((d) => d.path.endsWith('.go') && d.def.kind === 'method');
   // A method a project interface declares (mux's matcher.Match) is one method in every type defining it: renamed
   // alone, a type would stop satisfying the interface.
-  const goInterfaceMethod =
-    goMethods &&
-    [...index.files].some(
-      ([file, t]) =>
-        t.language === 'go' &&
-        t.definitions.some(isGoInterface) &&
-        new RegExp(`^\\s+${escapeRegex(name)}\\(`, 'm').test(
-          interfaceBodies(path.join(index.root, file), t.definitions),
-        ),
-    );
+  let goInterfaceMethod = false;
+  if (goMethods) {
+    const declared = new RegExp(`^\\s+${escapeRegex(name)}\\(`, 'm');
+    for (const [file, t] of index.files)
+      if (t.language === 'go' && t.definitions.some(isGoInterface))
+        if (declared.test(interfaceBodies((await textOf(file)) ?? '', t.definitions))) {
+          goInterfaceMethod = true;
+          break;
+        }
+  }
   const goReceivers = goMethods
     ? new Set(
         goInterfaceMethod
@@ -625,10 +528,10 @@ export async function findProjectReferences(
               t.language === 'go'
                 ? t.definitions
                     .filter((d) => d.name === name && d.kind === 'method')
-                    .map((d) => goReceiverOf(d.signature) ?? '')
+                    .map((d) => goReceiverType(d.signature) ?? '')
                 : [],
             )
-          : defs.map((d) => goReceiverOf(d.def.signature) ?? ''),
+          : defs.map((d) => goReceiverType(d.def.signature) ?? ''),
       )
     : undefined;
   const goUnknownFits =
@@ -639,7 +542,7 @@ export async function findProjectReferences(
           t.language === 'go' &&
           t.definitions.some(
             (d) =>
-              d.name === name && d.kind === 'method' && !goReceivers.has(goReceiverOf(d.signature) ?? ''),
+              d.name === name && d.kind === 'method' && !goReceivers.has(goReceiverType(d.signature) ?? ''),
           ),
       ));
   // Go: each function's and method's first result type, by name (what a call of the name gives).
@@ -707,7 +610,8 @@ export async function findProjectReferences(
     // A component (.vue, .svelte) is mapped, not searched or renamed by name.
     const lang = languageOf(file);
     if (!lang) continue;
-    const source = await fs.readFile(path.join(index.root, file), 'utf8').catch(() => undefined);
+    const source = await textOf(file);
+    texts.delete(file);
     if (source === undefined) continue;
     const lines = new Set(tags.definitions.filter((d) => d.name === name).map((d) => d.line));
     let goPackage: GoPackage | undefined;

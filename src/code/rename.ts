@@ -1,5 +1,6 @@
 // A project-wide rename: every reference find_references sees, rewritten; object shorthands keep their key.
 import type { CodeIndex } from './code-index.js';
+import { goReceiverType } from './go-references.js';
 import { javaFamily } from './java-references.js';
 import { definitionsOf, findProjectReferences } from './references.js';
 
@@ -73,9 +74,8 @@ export async function planRename(
   const methods = defs.every((d) => d.def.kind === 'method' && d.def.container !== undefined);
   // Go's methods are named without their type here: it is read off the receiver (`func (r *Route) Host`).
   const renamesMethods = defs.every((d) => d.def.kind === 'method');
-  const receiver = (signature: string) => /^func\s*\(\s*\w*\s*\*?\s*(\w+)/.exec(signature)?.[1];
   const goReceivers = new Set(
-    defs.filter((d) => d.path.endsWith('.go')).map((d) => receiver(d.def.signature) ?? ''),
+    defs.filter((d) => d.path.endsWith('.go')).map((d) => goReceiverType(d.def.signature) ?? ''),
   );
   const family = methods
     ? javaFamily(index, [...new Set(defs.map((d) => d.def.container!))])
@@ -96,7 +96,7 @@ export async function planRename(
         ((changed &&
           (renamesMethods ? !d.container && TYPES.has(d.kind) : !d.container || TYPES.has(d.kind))) ||
           (methods && d.kind === 'method' && d.container !== undefined && family.has(d.container)) ||
-          (renamesMethods && d.kind === 'method' && goReceivers.has(receiver(d.signature) ?? '\0'))),
+          (renamesMethods && d.kind === 'method' && goReceivers.has(goReceiverType(d.signature) ?? '\0'))),
     );
     if (taken)
       return `${newName} is already defined in ${file}${taken.container ? ` (${taken.container}.${newName})` : ''}; pick another name`;

@@ -1,12 +1,10 @@
 // Rust by name (no rust-analyzer): the type a method call's receiver can be read to have (`self` in an `impl`, a
 // typed parameter or `let`, a constructor, a field or a method of a known type), so references.ts leaves out
-// another type's method of the same name (log's RecordBuilder::args beside Record::args, `str::is_empty`).
-import type { AstNode } from './ast-grep.js';
+// another type's method of the same name (log's RecordBuilder::args beside Record::args, `str::is_empty`); and the
+// scopes of a pattern's bindings and what a path's parts are (a module, another crate's item).
+import { type AstNode, sameNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
 import { sourceLines, topLevelParts } from './source-text.js';
-
-const same = (a: AstNode | null | undefined, b: AstNode) =>
-  a !== null && a !== undefined && a.range().start.index === b.range().start.index && a.kind() === b.kind();
 
 /** Methods of Rust's core and standard types: on a receiver of unknown type, most likely theirs. */
 export const RUST_STD_METHODS = new Set(
@@ -326,7 +324,7 @@ export function rustReceiverFits(
   if (!parent) return false;
   if (
     (parent.kind() === 'function_item' || parent.kind() === 'function_signature_item') &&
-    same(parent.field('name'), node)
+    sameNode(parent.field('name'), node)
   ) {
     const impl = node.ancestors().find((a) => a.kind() === 'impl_item' || a.kind() === 'trait_item');
     // A method of another crate's trait (`impl ExactSizeIterator for IntoIter { fn len }`) is that trait's name.
@@ -337,13 +335,13 @@ export function rustReceiverFits(
     const owner = impl ? enclosingImpl(node) : undefined;
     return owner !== undefined && allowed.has(owner) && (definingFile || impl?.kind() === 'trait_item');
   }
-  if (parent.kind() === 'field_expression' && same(parent.field('field'), node)) {
+  if (parent.kind() === 'field_expression' && sameNode(parent.field('field'), node)) {
     const call = parent.parent();
     // A field read (`self.args`) is no call of the method.
-    if (call?.kind() !== 'call_expression' || !same(call.field('function'), parent)) return false;
+    if (call?.kind() !== 'call_expression' || !sameNode(call.field('function'), parent)) return false;
     return fits(rustSimpleType(typeText(parent.field('value')!, memberType)));
   }
-  if (parent.kind() === 'scoped_identifier' && same(parent.field('name'), node)) {
+  if (parent.kind() === 'scoped_identifier' && sameNode(parent.field('name'), node)) {
     const prefix = parent.field('path')?.text();
     if (prefix === 'Self') return fits(enclosingImpl(node));
     const owner = rustSimpleType(prefix);
@@ -368,4 +366,117 @@ export function rustReceiverFits(
   }
   // A bare name is a function's or a variable's, never a method's.
   return false;
+}
+
+/** Rust patterns an identifier may sit in, down from the let, parameter, arm or loop that binds it. */
+const RUST_PATTERNS = new Set([
+  'tuple_struct_pattern',
+  'tuple_pattern',
+  'struct_pattern',
+  'field_pattern',
+  'ref_pattern',
+  'mut_pattern',
+  'slice_pattern',
+  'or_pattern',
+  'captured_pattern',
+  'reference_pattern',
+]);
+
+/**
+ * Where a Rust local binding is in scope, when `node` is one: a `let`'s after the statement (its value still means
+ * the outer name: `let hostname = hostname(…)`), an `if let`'s or `while let`'s in its block, a `for`'s in its
+ * body, a match arm's in the arm, a parameter's in its function or closure. Names deep in patterns bind too
+ * (`if let Some(hostname) = hostname(…)`), but not a pattern's type or variant (`Some`).
+ */
+export function rustBindingScope(node: AstNode): [number, number] | undefined {
+  let child = node;
+  let parent = node.parent();
+  while (parent && RUST_PATTERNS.has(parent.kind())) {
+    const kind = parent.kind();
+    if (
+      (kind === 'tuple_struct_pattern' || kind === 'struct_pattern') &&
+      sameNode(parent.field('type'), child)
+    )
+      return undefined;
+    if (kind === 'field_pattern' && !sameNode(parent.field('pattern'), child)) return undefined;
+    child = parent;
+    parent = parent.parent();
+  }
+  if (!parent) return undefined;
+  const span = (n: AstNode | null | undefined): [number, number] | undefined =>
+    n ? [n.range().start.index, n.range().end.index] : undefined;
+  switch (parent.kind()) {
+    case 'let_declaration': {
+      if (!sameNode(parent.field('pattern'), child)) return undefined;
+      const block = parent.ancestors().find((a) => a.kind() === 'block' || a.kind() === 'function_item');
+      return block ? [parent.range().end.index, block.range().end.index] : undefined;
+    }
+    case 'let_condition': {
+      if (!sameNode(parent.field('pattern'), child)) return undefined;
+      const holder = parent
+        .ancestors()
+        .find((a) => a.kind() === 'if_expression' || a.kind() === 'while_expression');
+      return span(holder?.field(holder.kind() === 'if_expression' ? 'consequence' : 'body'));
+    }
+    case 'for_expression':
+      return sameNode(parent.field('pattern'), child) ? span(parent.field('body')) : undefined;
+    case 'match_pattern': {
+      const arm = parent.parent();
+      return arm?.kind() === 'match_arm' ? [parent.range().end.index, arm.range().end.index] : undefined;
+    }
+    case 'parameter': {
+      if (!sameNode(parent.field('pattern'), child)) return undefined;
+      return span(
+        parent.ancestors().find((a) => a.kind() === 'function_item' || a.kind() === 'closure_expression'),
+      );
+    }
+    case 'closure_parameters':
+      return span(parent.parent());
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A Rust name that is a module's, not an item's: `mod hostname;`, or the path before `::` (`hostname::hostname`,
+ * `use hostname::{…}`). A type's name before `::` is the type (`Version::new`, `Level::Info`): modules are
+ * snake_case, types UpperCamelCase.
+ */
+export function isRustModulePath(node: AstNode): boolean {
+  const parent = node.parent();
+  if (!parent) return false;
+  if (parent.kind() === 'mod_item') return sameNode(parent.field('name'), node);
+  if (/^[A-Z]/.test(node.text())) return false;
+  const scoped = ['scoped_identifier', 'scoped_use_list', 'scoped_type_identifier', 'use_wildcard'];
+  if (scoped.includes(parent.kind()) && sameNode(parent.field('path'), node)) return true;
+  // The last part of a path that is itself a path's start: `crate::hostname` in `crate::hostname::hostname`.
+  const grand = parent.parent();
+  return (
+    parent.kind() === 'scoped_identifier' &&
+    sameNode(parent.field('name'), node) &&
+    grand !== null &&
+    scoped.includes(grand.kind()) &&
+    sameNode(grand.field('path'), parent)
+  );
+}
+
+/** The module a Rust path names its last item through: `imp` in `super::imp::OnceCell` or `use imp::{A, B}`. */
+export function rustQualifier(node: AstNode): string | undefined {
+  let parent = node.parent();
+  // `use a::{B, C}`: the list's path.
+  if (parent?.kind() === 'use_list') parent = parent.parent();
+  if (!parent || !['scoped_identifier', 'scoped_type_identifier', 'scoped_use_list'].includes(parent.kind()))
+    return undefined;
+  if (parent.kind() !== 'scoped_use_list' && !sameNode(parent.field('name'), node)) return undefined;
+  const path = parent.field('path');
+  if (!path) return undefined;
+  return (path.kind() === 'scoped_identifier' ? path.field('name') : path)?.text();
+}
+
+/** A Rust name after a path that does not start in this crate's own modules (`grep::cli::hostname`). */
+export function isForeignRustPath(node: AstNode): boolean {
+  const parent = node.parent();
+  if (parent?.kind() !== 'scoped_identifier' || !sameNode(parent.field('name'), node)) return false;
+  const first = parent.field('path')?.text().split('::')[0]?.trim();
+  return first !== 'self' && first !== 'super' && first !== 'crate' && first !== 'Self';
 }

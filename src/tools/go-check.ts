@@ -7,15 +7,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../code/language/service.js';
 import { findOnPath } from '../exec/probe-cache.js';
+import type { Changed } from './broken-imports.js';
 import type { ToolContext } from './tool.js';
-
-/** A changed file, workspace-relative, with its texts (before: undefined when new). */
-export interface GoChanged {
-  path: string;
-  before: string | undefined;
-  after: string;
-  removed?: boolean;
-}
 
 /** `./route.go:12:3: undefined: Route`: a compiler's or an analyzer's finding (`vet: ` before it from vet's own type check). */
 const FINDING = /^(?:vet: )?(\S+?\.go):(\d+):(\d+): (.+)$/;
@@ -84,10 +77,10 @@ export interface GoVetted {
  */
 export async function goVetErrors(
   ctx: ToolContext,
-  files: readonly GoChanged[],
+  files: readonly Changed[],
   budgetMs: number,
   /** The definitions each changed file's old text had and its new one does not. */
-  removed: (file: GoChanged) => readonly string[],
+  removed: (file: Changed) => readonly string[],
 ): Promise<GoVetted | undefined> {
   const changed = files.filter((f) => f.path.endsWith('.go'));
   const go = changed.length > 0 ? findOnPath('go', process.env.PATH) : undefined;

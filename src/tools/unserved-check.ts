@@ -8,16 +8,9 @@ import { indexLanguageOf, type LanguageSpec, languageOf } from '../code/language
 import { goPackageNames } from '../code/references.js';
 import { extractTags, type FileTags } from '../code/tags.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
+import type { Changed } from './broken-imports.js';
 import { bundledRgPath, RG_BASE_ARGS, runRipgrep } from './ripgrep.js';
 import type { ToolContext } from './tool.js';
-
-/** A changed file, workspace-relative, with its texts. */
-export interface UnservedFile {
-  path: string;
-  before: string | undefined;
-  after: string;
-  removed?: boolean;
-}
 
 /** Most names looked for, and places named in the note. */
 const MAX_NAMES = 10;
@@ -59,10 +52,7 @@ export function changedSignatures(lang: LanguageSpec, before: string, after: str
 }
 
 /** The note for the changed files no service checked, or undefined when they took nothing away still named. */
-export async function unservedNote(
-  ctx: ToolContext,
-  files: readonly UnservedFile[],
-): Promise<string | undefined> {
+export async function unservedNote(ctx: ToolContext, files: readonly Changed[]): Promise<string | undefined> {
   const notes: string[] = [];
   for (const file of files) {
     const lang = indexLanguageOf(file.path);
