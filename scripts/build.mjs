@@ -80,7 +80,7 @@ const lazyBuiltinTools = {
 // native .node binary; @ast-grep/napi and its language packages, which load native parsers from their own
 // directories; highlight.js, required only when a chat answer holds a code block, one language file at a time;
 // typescript (the compiler API behind the TS/JS language service), required when a code tool first needs it;
-// Readability, linkedom and turndown, required when web_fetch first converts a page.
+// Readability, linkedom and turndown (with its GFM plugin), required when web_fetch first converts a page.
 const external = [
   'web-tree-sitter',
   '@vscode/tree-sitter-wasm',
@@ -92,6 +92,7 @@ const external = [
   '@mozilla/readability',
   'linkedom',
   'turndown',
+  '@joplin/turndown-plugin-gfm',
 ];
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));

@@ -1,9 +1,9 @@
 // `@path` in a chat message: the file's content goes with the message, named, read through the workspace jail
 // and capped, so the model need not spend a tool call reading what the user already pointed at. An image (PNG,
 // JPEG, GIF, WebP) goes as an image part to a model that reads images; `keel ask` and `keel run -p` attach images only.
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
-import { IMAGE_EXTENSION, imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
+import { IMAGE_EXTENSION, imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { ReadJail } from '../safety/read-jail.js';
@@ -12,8 +12,28 @@ import type { Workspace } from '../safety/workspace.js';
 /** Attached text beyond this is cut (the model can read the rest with read_file). */
 export const ATTACH_MAX_BYTES = 100_000;
 
-/** `@path` at the start or after whitespace (an e-mail address is not one); trailing punctuation is not part of it. */
-const MENTION = /(^|\s)@([^\s@]+?)(?=[.,;:!?)]*(?:\s|$))/g;
+/**
+ * `@path` at the start or after whitespace (an e-mail address is not one); trailing punctuation is not part of it.
+ * A path with spaces is quoted (`@"My shot.png"`) or has them escaped as a terminal pastes a dropped file
+ * (`@Screenshot\ 2025-01-01.png`).
+ */
+const MENTION = /(^|\s)@(?:"([^"\n]+)"|((?:\\.|[^\s@\\])+?))(?=[.,;:!?)]*(?:\s|$))/g;
+
+/** A mention's path: shell escapes (`\ `, `\(`) undone; other backslashes kept. */
+const mentionPath = (match: RegExpMatchArray): string =>
+  match[2] ?? (match[3] ?? '').replace(/\\([\s'"()[\]&;!$`])/g, '$1');
+
+/** Whether a file's first bytes are an image Keel sends, whatever its name. */
+async function sniffsAsImage(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    return imageType(head.subarray(0, bytesRead)) !== undefined;
+  } finally {
+    await handle.close();
+  }
+}
 
 export interface Attachment {
   path: string;
@@ -62,24 +82,28 @@ export async function attachFiles(
   const blocks: string[] = [];
   const seen = new Set<string>();
   for (const match of text.matchAll(MENTION)) {
-    const requested = match[2] ?? '';
+    const requested = mentionPath(match);
     if (seen.has(requested)) continue;
     seen.add(requested);
-    if (imaging.only && !IMAGE_EXTENSION.test(requested)) continue;
+    // Images only (ask, run -p): a mention not named as an image counts only if it is an image file, and is left as
+    // text otherwise (`@types/node`, `@someone`), whatever stands in the way.
+    const quiet = imaging.only === true && !IMAGE_EXTENSION.test(requested);
     try {
       const absolute = await workspace.resolve(requested);
       const checked = jail ? await jail.check(requested, workspace.root) : undefined;
       if (checked && 'refused' in checked) {
-        skipped.push({ path: requested, reason: checked.refused });
+        if (!quiet) skipped.push({ path: requested, reason: checked.refused });
         continue;
       }
       const info = await stat(absolute);
       if (!info.isFile()) {
-        skipped.push({ path: requested, reason: 'not a file' });
+        if (!quiet) skipped.push({ path: requested, reason: 'not a file' });
         continue;
       }
       const path = workspace.relative(absolute);
-      if (IMAGE_EXTENSION.test(absolute)) {
+      const imageFile = IMAGE_EXTENSION.test(absolute) || (await sniffsAsImage(absolute));
+      if (imaging.only && !imageFile) continue;
+      if (imageFile) {
         if (!imaging.readsImages) {
           skipped.push({ path: requested, reason: cannotRead(imaging.model) });
           continue;
@@ -107,6 +131,7 @@ export async function attachFiles(
       blocks.push(`<file path="${path}">\n${content.replace(/\n$/, '')}${note}\n</file>`);
       attached.push({ path, bytes: data.length, cut });
     } catch (error) {
+      if (quiet) continue;
       const code = (error as NodeJS.ErrnoException).code;
       skipped.push({
         path: requested,

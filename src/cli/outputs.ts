@@ -4,7 +4,6 @@ import type { Model } from '../core/model.js';
 import type { Redactor } from '../safety/redact.js';
 import { redactingSink } from '../safety/redact-stream.js';
 import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
-import { withPlanAnswer } from '../ui/plan-answer.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
 import { createSpinner, spinningSink } from '../ui/spinner.js';
@@ -70,8 +69,10 @@ export function outputSink(
 }
 
 function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io: RunStreams): EventSink {
-  const { streamText } = setup;
   const { stdout, stderr } = io;
+  // A plan run's answer is its plan above the rationale, printed once the run has written both.
+  const planAnswer = setup.planGoal !== undefined;
+  const streamText = setup.streamText && !planAnswer;
   const printAnswer = setup.printAnswer !== false;
   if (options.output === 'stream-json') return createStreamJsonOutput(stdout);
   if (options.output === 'json') {
@@ -98,7 +99,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io:
     );
   }
   const style = createStyle(colorEnabled(stderr, process.env));
-  const renderer = createTextRenderer({
+  return createTextRenderer({
     stdout: printAnswer ? stdout : devNull,
     stderr,
     style,
@@ -111,8 +112,8 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io:
       : {}),
     // Tool lines and notes wrap at word boundaries on a terminal; a pipe gets them whole.
     ...(richTerminal(stderr, process.env) ? { columns: () => stderr.columns || 80 } : {}),
+    planAnswer,
   });
-  return setup.planGoal !== undefined ? withPlanAnswer(renderer) : renderer;
 }
 
 const devNull = { write: () => true } as unknown as NodeJS.WritableStream;

@@ -38,7 +38,7 @@ import {
   rustReceiverFits,
   rustSimpleType,
 } from './rust-references.js';
-import { type Definition, type FileTags, type Import, referenceCount } from './tags.js';
+import { type FileTags, type Import, referenceCount } from './tags.js';
 
 export interface Occurrence {
   /** 1-based line and column. */

@@ -19,7 +19,12 @@ export const CYCLE: readonly ExecutionMode[] = ['plan', 'interactive', 'restrict
  */
 const PLAN_ALLOWS: ReadonlySet<string> = new Set(['read', 'read-only-command']);
 const PLAN_AS_INTERACTIVE: ReadonlySet<string> = new Set(['network', 'network-allowed-domain']);
-export const PLAN_HINT = 'plan mode makes no changes: finish the plan, then execute it in another mode';
+const PLAN_HINT = 'plan mode makes no changes: finish the plan, then execute it in another mode';
+const PLAN_NETWORK_HINT = 'add the domain to safety.web.allow_domains, or approve it in keel chat';
+
+/** How to let a refused action run: plan mode's own hint (a fetch is asked there as in interactive mode). */
+export const hintOf = (kind: ActionKind, mode: ExecutionMode): string =>
+  mode !== 'plan' ? ACTIONS[kind].hint : PLAN_AS_INTERACTIVE.has(kind) ? PLAN_NETWORK_HINT : PLAN_HINT;
 
 /** The mode after `mode` in the chat's cycle (full goes back to the start). */
 export const nextMode = (mode: ExecutionMode): ExecutionMode =>

@@ -11,15 +11,7 @@ import { analyzeCommand } from './command/analysis.js';
 import { judgeCommand } from './command/denylist.js';
 import { inlineCode } from './command/inline-code.js';
 import { commandReason, syntaxReason } from './command/read-only-check.js';
-import {
-  ACTIONS,
-  type ActionKind,
-  type ExecutionMode,
-  PLAN_HINT,
-  stricter,
-  type Verdict,
-  verdictOf,
-} from './modes.js';
+import { type ActionKind, type ExecutionMode, hintOf, stricter, type Verdict, verdictOf } from './modes.js';
 import { domainListed, hostOf } from './network.js';
 import { protectedPaths } from './protected-paths.js';
 import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
@@ -141,7 +133,7 @@ function combine(findings: Finding[], mode: ExecutionMode, sandboxed = false): P
     if (f.hint !== undefined) return f.hint;
     if (isOtherCommand(f))
       return ruleHint(rules.includes(undefined) ? [] : (rules as string[]), mode, sandboxed);
-    return mode === 'plan' ? PLAN_HINT : ACTIONS[f.kind].hint;
+    return hintOf(f.kind, mode);
   });
   const hint = [...new Set(hints.filter((h) => h !== ''))].join('; ');
   if (hint) decision.hint = hint;

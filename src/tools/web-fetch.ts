@@ -1,6 +1,8 @@
 // web_fetch: an http(s) page as Markdown (text as is), or condensed by the model as a prompt asks with the whole
-// page saved. The policy judges the URL's domain (preview.url); redirects are asked again and address-checked.
+// page saved; an image as an image part. The policy judges the URL's domain (preview.url); redirects are asked again and address-checked.
 import { z } from 'zod';
+import { imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
+import type { ImagePart } from '../core/messages.js';
 import { utf8Prefix } from '../core/text.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { httpRequest, networkError } from './web-http.js';
@@ -17,15 +19,26 @@ const schema = z.object({
 
 const ACCEPT = 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5';
 
-/** The page text, from its body's kind; undefined for a binary that is refused. */
-function pageText(url: string, contentType: string, body: Buffer): { text: string; kind: string } | string {
+/** The page text, from its body's kind (an image: described, and its part for a model that sees); why not, for a binary. */
+function pageText(
+  url: string,
+  contentType: string,
+  body: Buffer,
+): { text: string; kind: string; image?: ImagePart } | string {
   const kind = bodyKind(contentType, body);
-  if (kind === 'image') return { text: imageResult(url, contentType, body.length), kind };
+  if (kind === 'image') {
+    const image = body.length <= MAX_IMAGE_BYTES ? imageFromBytes(body, url) : undefined;
+    return {
+      text: imageResult(url, contentType, body.length, image !== undefined),
+      kind,
+      ...(image ? { image } : {}),
+    };
+  }
   if (kind === 'binary')
     return `${url} is binary (${contentType.split(';')[0] || 'no content type'}); web_fetch reads text, HTML and images only`;
   const decoded = decodeBody(contentType, body);
   if (kind === 'text') return { text: decoded, kind };
-  const page = htmlToMarkdown(decoded);
+  const page = htmlToMarkdown(decoded, url);
   return { text: page.title ? `# ${page.title}\n\n${page.markdown}` : page.markdown, kind };
 }
 
@@ -97,10 +110,11 @@ export const webFetchTool = defineTool({
       const summary = await condensed(`${page.text}${cut}`, args.prompt, url, ctx, ctx.condense);
       return ok(`${moved}${summary}`, metadata, `fetched ${url} (${body.length} bytes), condensed`);
     }
-    return ok(
+    const result = ok(
       `${moved}${page.text}${cut}`,
       metadata,
       `fetched ${url} (${body.length} bytes${truncated ? ', cut' : ''})`,
     );
+    return page.image && !truncated ? { ...result, images: [page.image] } : result;
   },
 });

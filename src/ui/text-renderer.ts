@@ -5,6 +5,7 @@ import type { AgentEvent, EventSink } from '../core/events.js';
 import { clipLine } from '../core/text.js';
 import type { TodoItem } from '../core/todos.js';
 import { createMarkdownStream, type MarkdownStream } from './markdown-stream.js';
+import { planText } from './plan-answer.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 import { renderTodoUpdate } from './todo-list.js';
@@ -25,6 +26,8 @@ export interface TextRendererOptions {
   compactTools?: boolean;
   /** A terminal's width, read as each line is written: stderr's lines are wrapped at word boundaries to fit it. */
   columns?: () => number;
+  /** Plan mode: the answer is the plan (the last todo list) above the model's rationale. Needs streamText false. */
+  planAnswer?: boolean;
 }
 
 /** One short line of a tool call's arguments: `path=src/a.ts content=<120 bytes>`. */
@@ -176,7 +179,11 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         if (event.continued) continuing = true;
         else if (event.tool_calls === 0) {
           if (options.streamText) endStreamedLine();
-          else if (turnText.trim()) stdout.write(`${sanitize(turnText.trim())}\n`);
+          else {
+            const plan = options.planAnswer && todos?.length ? `Plan:\n${planText(todos)}` : '';
+            const answer = [plan, turnText.trim()].filter(Boolean).join('\n\n');
+            if (answer) stdout.write(`${sanitize(answer)}\n`);
+          }
           if (citations.length > 0) stdout.write(formatSources(citations));
           citations = [];
         } else endStreamedLine();

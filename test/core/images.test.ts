@@ -134,6 +134,33 @@ describe('@path images', () => {
     ).rejects.toThrow(/cannot attach @shot.png: .*llama3 cannot read images/);
   });
 
+  it('a path with spaces, quoted or escaped as a terminal pastes it, and an image without its extension', async () => {
+    await writeFile(join(ws.root, 'Screenshot 2025-01-01 at 10.00.00.png'), png);
+    await writeFile(join(ws.root, 'snapshot'), png);
+    const escaped = await attachImages(
+      'what is in @Screenshot\\ 2025-01-01\\ at\\ 10.00.00.png ?',
+      ws.ctx.workspace,
+      undefined,
+      vision,
+    );
+    expect(escaped.map((i) => i.name)).toEqual(['Screenshot 2025-01-01 at 10.00.00.png']);
+    const quoted = await attachFiles(
+      'see @"Screenshot 2025-01-01 at 10.00.00.png", @snapshot',
+      ws.ctx.workspace,
+      undefined,
+      undefined,
+      vision,
+    );
+    expect(quoted.images.map((i) => i.name)).toEqual(['Screenshot 2025-01-01 at 10.00.00.png', 'snapshot']);
+    expect(quoted.skipped).toEqual([]);
+    // Ask and run -p: a mention that is no image file stays text, whether or not it exists.
+    expect(
+      (await attachImages('@snapshot @types/node @nobody', ws.ctx.workspace, undefined, vision)).map(
+        (i) => i.name,
+      ),
+    ).toEqual(['snapshot']);
+  });
+
   it('an image linked from outside the workspace is refused by the read jail', async () => {
     const secret = join(ws.base, 'outside.png');
     await writeFile(secret, png);

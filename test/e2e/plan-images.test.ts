@@ -12,6 +12,7 @@ import { assembleRun } from '../../src/runtime/assemble.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
 import { runInProcess, useTempHome } from '../support/assemble-in-process.js';
 import { runKeel } from '../support/cli.js';
+import { runCli } from '../support/cli-in-process.js';
 import { runOllama, useE2E } from '../support/e2e.js';
 import type { ReceivedRequest } from '../support/model-server.js';
 
@@ -69,6 +70,31 @@ describe('plan mode, headless', () => {
     expect(user).toContain('Add the --json flag');
     expect(user).toContain('Two steps: read first');
     expect(toolNames(s.requests[2]!)).toContain('write_file');
+  });
+
+  it('--mode plan with text output prints the plan above the rationale on stdout', async () => {
+    const steps = [
+      { id: '1', content: 'Read src/cli.ts', status: 'pending' },
+      { id: '2', content: 'Add the --json flag', status: 'pending' },
+    ];
+    const s = await server([
+      { toolCalls: [{ name: 'todo_write', args: { todos: steps } }] },
+      { text: 'Rationale: one file.' },
+    ]);
+    const ws = await workspace({ 'src/cli.ts': 'export {};\n' });
+    const r = await runCli([
+      'run',
+      '--mode',
+      'plan',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '-p',
+      'add --json',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Plan:\n1. Read src/cli.ts\n2. Add the --json flag\n\nRationale: one file.\n');
   });
 });
 

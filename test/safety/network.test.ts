@@ -127,6 +127,13 @@ describe('the network kind of action', () => {
     expect(decision.hint).toMatch(/safety\.web\.allow_domains/);
   });
 
+  test('plan mode asks for a fetch as interactive does, and its hint says how to allow one (not "no changes")', async () => {
+    const decision = await decide('plan', 'https://example.com/x');
+    expect(decision.decision).toBe('ask');
+    expect(decision.hint).toBe('add the domain to safety.web.allow_domains, or approve it in keel chat');
+    expect((await decide('plan', 'https://docs.python.org/3/')).decision).toBe('allow');
+  });
+
   test('a fetch is never read-only, so --dry-run reports it instead of fetching', async () => {
     expect((await decide('auto', 'https://example.com/')).readOnly).toBeUndefined();
   });

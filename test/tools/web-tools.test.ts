@@ -16,6 +16,7 @@ import { createOutputStore } from '../../src/tools/output-cap.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import type { SearchEndpoint, ToolContext, WebAccess } from '../../src/tools/tool.js';
 import { webFetchTool } from '../../src/tools/web-fetch.js';
+import { decodeBody } from '../../src/tools/web-page.js';
 import { webSearchTool } from '../../src/tools/web-search.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
@@ -25,6 +26,20 @@ const ARTICLE = `<!doctype html><html><head><title>Release notes</title></head><
 <code>open()</code>. Every caller must change, and this paragraph is long enough for Readability to keep it.</p>
 <pre><code>const c = open('db');</code></pre><ul><li>faster start</li><li>smaller bundle</li></ul></article>
 <script>alert('x')</script></body></html>`;
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const TABLE_PAGE = `<!doctype html><html><head><title>Options</title></head><body><article>
+<h1>Options</h1><p>Every option the command takes is listed here, with its default, and this paragraph is long
+enough for Readability to keep the article it belongs to. See <a href="guide.html">the guide</a> and
+<a href="https://example.com/x">elsewhere</a>.</p><img src="/static/logo.png" alt="logo">
+<table><thead><tr><th>Option</th><th>Default</th></tr></thead>
+<tbody><tr><td><code>--json</code></td><td>off</td></tr></tbody></table>
+<div class="highlight highlight-source-js"><pre>const a = 1;</pre></div>
+</article></body></html>`;
 
 const requests: { url: string; method: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
 let server: http.Server;
@@ -50,6 +65,10 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
         .end(Buffer.from([1, 0, 2, 0]));
     case '/pic.png':
       return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(64));
+    case '/dot.png':
+      return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    case '/docs/table.html':
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(TABLE_PAGE);
     case '/missing':
       return res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     case '/to-page':
@@ -152,6 +171,46 @@ beforeEach(() => {
   ws.events.length = 0;
 });
 
+describe('a page body decoded as browsers decode it', () => {
+  // "Привет" in windows-1251, and "café" in latin1.
+  const ru = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]);
+  const cafe = Buffer.from('caf\u00e9', 'latin1');
+  const html = (head: string, body: Buffer) =>
+    Buffer.concat([Buffer.from(`<html><head>${head}</head><body>`), body]);
+  test.each([
+    ['the content type', 'text/html; charset=windows-1251', html('', ru), 'Привет'],
+    ['<meta charset>', 'text/html', html('<meta charset="windows-1251">', ru), 'Привет'],
+    [
+      '<meta http-equiv>',
+      'text/html',
+      html('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">', cafe),
+      'café',
+    ],
+    [
+      'the content type over <meta>',
+      'text/html; charset=windows-1251',
+      html('<meta charset="utf-8">', ru),
+      'Привет',
+    ],
+    [
+      'the XML declaration',
+      'application/xml',
+      Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>'), cafe]),
+      'café',
+    ],
+    [
+      'a UTF-16 byte order mark',
+      'text/html; charset=windows-1251',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>ok', 'utf16le')]),
+      '<p>ok',
+    ],
+    ['nothing: UTF-8', 'text/html', Buffer.from('<p>caf\u00e9'), 'café'],
+    ['an unknown name: UTF-8', 'text/html; charset=x-nothing', Buffer.from('<p>caf\u00e9'), 'café'],
+  ])('by %s', (_by, contentType, body, expected) => {
+    expect(decodeBody(contentType, body)).toContain(expected);
+  });
+});
+
 describe('web_fetch', () => {
   test('turns an HTML page into Markdown: its title, article, code block and list, without scripts or navigation', async () => {
     const result = await run('web_fetch', { url: page('/page.html') });
@@ -175,11 +234,27 @@ describe('web_fetch', () => {
     expect(result.output).toBe('<b>kept</b> as is\n');
   });
 
-  test('refuses a binary body and describes an image instead of returning its bytes', async () => {
+  test('refuses a binary body; an image comes back as an image part, described when its bytes are no image', async () => {
     const binary = await run('web_fetch', { url: page('/data.bin') });
     expect(binary.error).toMatch(/is binary \(application\/octet-stream\)/);
-    const image = await run('web_fetch', { url: page('/pic.png') });
-    expect(image.output).toMatch(/^\[image: image\/png, 64 bytes, from .*image path/);
+    const image = await run('web_fetch', { url: page('/dot.png') });
+    expect(image.output).toMatch(/^image image\/png, \d+ bytes, from http/);
+    expect(image.images).toEqual([
+      expect.objectContaining({ mediaType: 'image/png', data: PNG.toString('base64') }),
+    ]);
+    const notImage = await run('web_fetch', { url: page('/pic.png') });
+    expect(notImage.output).toMatch(/^\[image: image\/png, 64 bytes, from .*cannot show it/);
+    expect(notImage.images).toBeUndefined();
+  });
+
+  test('keeps tables and highlighted code blocks, and makes relative links and images absolute', async () => {
+    const result = await run('web_fetch', { url: page('/docs/table.html') });
+    expect(result.output).toContain('| Option | Default |');
+    expect(result.output).toContain('| `--json` | off |');
+    expect(result.output).toMatch(/```js\nconst a = 1;\n```/);
+    expect(result.output).toContain(`[the guide](${page('/docs/guide.html')})`);
+    expect(result.output).toContain(`![logo](${page('/static/logo.png')})`);
+    expect(result.output).toContain('[elsewhere](https://example.com/x)');
   });
 
   test('an HTTP error is a failure naming the status', async () => {
