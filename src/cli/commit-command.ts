@@ -1,6 +1,8 @@
 // `keel commit [--yes] [--all] [paths…]` and the chat's /commit: the staged changes, else the files Keel changed
 // in its newest run or session (or the paths named, or --all), with a message the model drafts in the repository's
 // style; shown, then committed after y (e edits it in $EDITOR, n leaves the index as it was) or with --yes.
+
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ChangeScope } from '../checkpoint/changed-paths.js';
 import { ExitCode, UsageError } from '../core/errors.js';
@@ -124,12 +126,16 @@ export async function commitCommand(
   const terminal = Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY);
   try {
     setup = await openCommitSetup(runSource(options), process.env, interrupt.signal);
-    const result = await commitWith(setup, commitFiles(paths, options.all === true, process.cwd()), {
-      out,
-      yes: options.yes === true,
-      env: process.env,
-      ...(terminal ? { ask: askOnTerminal } : {}),
-    });
+    const result = await commitWith(
+      setup,
+      commitFiles(paths, options.all === true, resolve(options.cwd ?? '.')),
+      {
+        out,
+        yes: options.yes === true,
+        env: process.env,
+        ...(terminal ? { ask: askOnTerminal } : {}),
+      },
+    );
     if (result.declined) {
       out.notice('not committed; the index is as it was\n');
       return ExitCode.failed;

@@ -71,12 +71,21 @@ export function parseReviewArgs(args: string): { paths: string[]; base?: string 
   return { paths, ...(base !== undefined ? { base } : {}) };
 }
 
-/** The diff to review, by the system git; paths relative to where keel started, through the workspace jail. */
-async function changeUnderReview(agent: Run, paths: string[], base: string | undefined, signal: AbortSignal) {
+/**
+ * The diff to review, by the system git; paths relative to `from` (--cwd, as `git -C` reads them, else where keel
+ * started), through the workspace jail.
+ */
+async function changeUnderReview(
+  agent: Run,
+  paths: string[],
+  from: string,
+  base: string | undefined,
+  signal: AbortSignal,
+) {
   const runner = gitRunner(agent.loaded, process.env);
   try {
     const git = await openGit(runner, agent.workspace.root, signal);
-    const jailed = await Promise.all(paths.map((p) => agent.workspace.resolve(resolve(process.cwd(), p))));
+    const jailed = await Promise.all(paths.map((p) => agent.workspace.resolve(resolve(from, p))));
     return await reviewChange(git, {
       ...(base !== undefined ? { base } : {}),
       pathspecs: jailed.map((p) => git.path(p)),
@@ -115,7 +124,13 @@ export async function reviewCommand(
       },
     );
     const root = agent.workspace.root;
-    const change = await changeUnderReview(agent, paths, options.base, interrupt.signal);
+    const change = await changeUnderReview(
+      agent,
+      paths,
+      resolve(options.cwd ?? '.'),
+      options.base,
+      interrupt.signal,
+    );
     if (!change.diff.trim() && change.untracked.length === 0) {
       out.notice(`nothing to review: no changes (${change.what})\n`);
       if (json) out.print('[]\n');

@@ -36,7 +36,13 @@ import { lazyExecution } from './lazy-execution.js';
 import type { Run, RunOptions } from './run-types.js';
 import { openSafety } from './safety.js';
 import { openSession } from './session.js';
-import { agentProvider, agentRegistry, createSubagents, openAgents } from './subagents.js';
+import {
+  agentProvider,
+  agentRegistry,
+  createSubagents,
+  openAgents,
+  unknownToolsWarning,
+} from './subagents.js';
 import {
   type ContextFor,
   runLanguages,
@@ -85,6 +91,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   if (options.askUserTool === false || (!options.askUser && mode !== 'interactive' && mode !== 'plan'))
     registry.remove('ask_user');
   // An agent run keeps its agent's tools; the task tool joins the coding agent's (not keel init's or ask's).
+  const unknownTools = runAgent && unknownToolsWarning(runAgent, registry);
   const tasks = agentRegistry(registry, agents, runAgent, options.tools === undefined);
   const model = await making;
   const opened = await openSession({
@@ -109,7 +116,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // MCP servers start now, in the background, their tools joining the registry when ready (the first request waits
   // for them, bounded: toolsReady); they end with the runner. Not for keel init and ask, which choose their tools.
   const mcp = options.tools ? undefined : startRunMcp(loaded, registry, workspace.root, env, emit);
-  for (const message of [...loaded.warnings, ...chosen.warnings]) emit({ type: 'warning', message });
+  for (const message of [...loaded.warnings, ...chosen.warnings, ...(unknownTools ? [unknownTools] : [])])
+    emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
   const todos = new TodoBoard(emit);
   if (options.plan) todos.restore(planTodos(options.plan));

@@ -96,6 +96,19 @@ export function agentTools(agent: AgentDefinition | undefined, registry: ToolReg
   return agent?.tools ? names.filter((n) => agent.tools!.includes(n)) : names.filter((n) => READ_ONLY.has(n));
 }
 
+/**
+ * The names in an agent file's `tools` that no tool of the run has (a typo, a tool this run does not offer): one
+ * warning naming them, else undefined. `task` is added apart, and an MCP tool (`server__tool`) may join later.
+ */
+export function unknownToolsWarning(agent: AgentDefinition, registry: ToolRegistry): string | undefined {
+  const unknown = (agent.tools ?? []).filter(
+    (name) => name !== 'task' && !name.includes('__') && registry.get(name) === undefined,
+  );
+  if (unknown.length === 0) return undefined;
+  const names = registry.list().map((tool) => tool.name);
+  return `agent ${agent.name}: no tool named ${unknown.join(', ')} in this run, left out of its tools (fix its file's tools list; this run's tools: ${names.join(', ')})`;
+}
+
 /** Runs `jobs` with at most `limit` in flight. */
 function limiter(limit: number) {
   let running = 0;
@@ -151,6 +164,8 @@ export function createSubagents(
     const emit = (event: AgentEvent) => call.emit(event.parent === undefined ? { ...event, parent } : event);
     const { mode, note } = agent ? subagentMode(agent, parts.mode) : { mode: parts.mode };
     if (note) emit({ type: 'warning', message: note });
+    const unknown = agent && unknownToolsWarning(agent, parts.registry);
+    if (unknown) emit({ type: 'warning', message: unknown });
     const model = await modelOf(agent);
     const names = agentTools(agent, parts.registry);
     const childDepth = depth + 1;

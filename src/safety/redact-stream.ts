@@ -6,23 +6,34 @@ import { type Redactor, redactDeep } from './redact.js';
 type DeltaType = 'text_delta' | 'reasoning_delta';
 
 export function redactingSink(sink: EventSink, redact: Redactor): EventSink {
-  // The unfinished last word of each kind of delta, with the turn it belongs to.
-  const held = new Map<DeltaType, { turn: number; text: string }>();
-  const release = (type: DeltaType, text: string, turn: number) => {
-    if (text !== '') sink({ type, turn, delta: redactDeep(text, redact) } as AgentEvent);
+  // The unfinished last word of each stream of deltas (its kind and, for a sub-agent's, its parent task call), with
+  // the turn it belongs to: sub-agents running side by side never join each other's words.
+  const held = new Map<string, { type: DeltaType; turn: number; parent?: string; text: string }>();
+  const release = (type: DeltaType, text: string, turn: number, parent: string | undefined) => {
+    if (text !== '')
+      sink({ type, turn, delta: redactDeep(text, redact), ...(parent ? { parent } : {}) } as AgentEvent);
   };
   const flush = () => {
-    for (const [type, { turn, text }] of held) release(type, text, turn);
+    for (const { type, turn, parent, text } of held.values()) release(type, text, turn, parent);
     held.clear();
   };
   return (event) => {
     if (event.type === 'text_delta' || event.type === 'reasoning_delta') {
-      const before = held.get(event.type);
-      if (before && before.turn !== event.turn) flush();
-      const text = (held.get(event.type)?.text ?? '') + event.delta;
+      const key = `${event.type} ${event.parent ?? ''}`;
+      const before = held.get(key);
+      if (before && before.turn !== event.turn) {
+        release(before.type, before.text, before.turn, before.parent);
+        held.delete(key);
+      }
+      const text = (held.get(key)?.text ?? '') + event.delta;
       const cut = text.search(/\S*$/);
-      held.set(event.type, { turn: event.turn, text: text.slice(cut) });
-      release(event.type, text.slice(0, cut), event.turn);
+      held.set(key, {
+        type: event.type,
+        turn: event.turn,
+        ...(event.parent ? { parent: event.parent } : {}),
+        text: text.slice(cut),
+      });
+      release(event.type, text.slice(0, cut), event.turn, event.parent);
       return;
     }
     flush();

@@ -128,6 +128,17 @@ describe('keel commit', SLOW, () => {
     expect(draft.rawBody).not.toContain('edited by hand');
   });
 
+  it('reads its paths relative to --cwd, as git -C does', async () => {
+    const ws = await repo();
+    await writeFile(join(ws, 'a.txt'), 'A by hand\n');
+    await writeFile(join(ws, 'b.txt'), 'B by hand\n');
+    const s = await server([{ text: 'fix: a' }]);
+    const out = capture();
+    expect(process.cwd()).not.toBe(ws);
+    expect(await commitCommand(['a.txt'], { ...options(s, ws), yes: true }, out)).toBe(0);
+    expect((await git(ws, 'show', '--name-only', '--format=', 'HEAD')).trim()).toBe('a.txt');
+  });
+
   it('says there is nothing to commit and exits 1 when Keel changed nothing git sees', async () => {
     const ws = await repo();
     const s = await server([]);

@@ -10,15 +10,31 @@ import { configSchema } from '../../src/config/schema.js';
 import { trustFolder } from '../../src/config/trusted-folders.js';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import { loadAgents, parseAgentFile } from '../../src/extend/agent-files.js';
-import { agentProvider, subagentMode } from '../../src/runtime/subagents.js';
+import { agentProvider, subagentMode, unknownToolsWarning } from '../../src/runtime/subagents.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
-import { toSpec } from '../../src/tools/registry.js';
+import { createRegistry, defaultTools, toSpec } from '../../src/tools/registry.js';
 import { taskTool } from '../../src/tools/task.js';
 import { createStyle } from '../../src/ui/style.js';
 import { subagentLines } from '../../src/ui/text-renderer.js';
 import { useE2E } from '../support/e2e.js';
 
 const { workspace } = useE2E();
+
+describe('unknownToolsWarning', () => {
+  const registry = createRegistry(defaultTools());
+  it.each([
+    [['read_file', 'grep'], undefined],
+    [['read_file', 'task', 'github__search'], undefined],
+    [['read_fil', 'grep', 'frobnicate'], 'no tool named read_fil, frobnicate in this run'],
+  ])('an agent with tools %j: %s', (tools, warning) => {
+    const said = unknownToolsWarning(
+      { name: 'typo', description: '', prompt: '', source: 'user', tools },
+      registry,
+    );
+    if (warning === undefined) expect(said).toBeUndefined();
+    else expect(said).toContain(`agent typo: ${warning}`);
+  });
+});
 
 describe('subagentMode', () => {
   it.each([

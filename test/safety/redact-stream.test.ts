@@ -35,3 +35,22 @@ test('text streams on at each word end instead of waiting for the turn', () => {
   sink({ type: 'text_delta', turn: 1, delta: 'hello wor' });
   expect(events).toEqual([{ type: 'text_delta', turn: 1, delta: 'hello ' }]);
 });
+
+test("a sub-agent's deltas keep their parent, and two sub-agents' words are never joined", () => {
+  const events: AgentEvent[] = [];
+  const sink = redactingSink((e) => void events.push(e), redact);
+  sink({ type: 'text_delta', turn: 1, delta: 'first sk-live', parent: 't1' });
+  sink({ type: 'text_delta', turn: 1, delta: 'second word', parent: 't2' });
+  sink({ type: 'text_delta', turn: 1, delta: '-0123456789abcdef done', parent: 't1' });
+  sink({ type: 'reasoning_delta', turn: 1, delta: 'thinking ', parent: 't2' });
+  sink({ type: 'turn_end', turn: 1 } as AgentEvent);
+  const by = (parent: string) =>
+    events
+      .filter((e) => e.type === 'text_delta' && e.parent === parent)
+      .map((e) => (e.type === 'text_delta' ? e.delta : ''))
+      .join('');
+  expect(by('t1')).toBe('first [REDACTED] done');
+  expect(by('t2')).toBe('second word');
+  expect(events).toContainEqual({ type: 'reasoning_delta', turn: 1, delta: 'thinking ', parent: 't2' });
+  expect(events.every((e) => e.type === 'turn_end' || e.parent !== undefined)).toBe(true);
+});
