@@ -1,6 +1,7 @@
 // Tests for the modes table, the user's command rules, the read-only flag rules, protected paths and the
 // restricted delete rule, through the real policy on real temp workspaces.
 import { promises as fs } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -94,6 +95,18 @@ describe('the modes table', () => {
     ['other-tool', 'ask', 'allow', 'allow', 'allow'],
   ])('%s: interactive %s, restricted %s, auto %s, full %s', (kind, interactive, restricted, auto, full) => {
     expect(ACTIONS[kind]).toMatchObject({ interactive, restricted, auto, full });
+  });
+
+  test("README's modes table says what the table says, row for row", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = Object.values(ACTIONS).map(
+      (row) =>
+        `| ${row.label.replaceAll('|', '\\|')} | ${row.interactive} | ${row.restricted} | ${row.auto} | ${row.full} |`,
+    );
+    const start = readme.indexOf('| action | interactive | restricted | auto | full |');
+    expect(start).toBeGreaterThan(0);
+    const table = readme.slice(start).split('\n\n')[0]!.split('\n').slice(2);
+    expect(table).toEqual(rows);
   });
 
   test('every refusal of the table says how to allow it', () => {
