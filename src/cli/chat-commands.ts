@@ -9,6 +9,7 @@ import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
 import { taskRuns } from '../session/subagent-runs.js';
+import { wrapLine } from '../ui/wrap.js';
 import type { ChatGit, ChatGitContext } from './chat-git.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
@@ -349,8 +350,11 @@ export function suggestCommand(name: string, names: readonly string[]): string |
   return best && best.d <= (name.length >= 3 ? 2 : 1) ? best.name : undefined;
 }
 
-/** /help: the built-in commands, the prompt commands and the keys. */
-export function helpText(prompts: readonly PromptCommand[]): string {
+/**
+ * /help: the built-in commands, the prompt commands and the keys; at a terminal (`columns`), each description
+ * wrapped at word boundaries under its own column.
+ */
+export function helpText(prompts: readonly PromptCommand[], columns?: number): string {
   const rows = CHAT_COMMANDS.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.description]);
   for (const p of prompts) rows.push([`/${p.name}`, `${p.description} (${p.source})`]);
   const width = Math.max(...rows.map((r) => (r[0] ?? '').length));
@@ -366,11 +370,10 @@ export function helpText(prompts: readonly PromptCommand[]): string {
     ['Ctrl-D', 'quit'],
   ];
   const keyWidth = Math.max(...keys.map((k) => (k[0] ?? '').length));
-  return [
-    'commands:',
-    ...rows.map(([name, what]) => `  ${(name ?? '').padEnd(width)}  ${what}`),
-    'keys:',
-    ...keys.map(([key, what]) => `  ${(key ?? '').padEnd(keyWidth)}  ${what}`),
-    '',
-  ].join('\n');
+  const table = (pairs: string[][], first: number) =>
+    pairs.map(([name, what]) => {
+      const line = `  ${(name ?? '').padEnd(first)}  ${what}`;
+      return columns === undefined ? line : wrapLine(line, columns, ' '.repeat(first + 4));
+    });
+  return ['commands:', ...table(rows, width), 'keys:', ...table(keys, keyWidth), ''].join('\n');
 }

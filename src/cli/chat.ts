@@ -240,7 +240,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     exit: () => {
       exiting = true;
     },
-    help: () => helpText(agent?.promptCommands?.() ?? []),
+    help: () =>
+      helpText(agent?.promptCommands?.() ?? [], process.stdout.isTTY ? process.stdout.columns || 80 : undefined),
     cost: () => usage.report(),
     lastOutput: screen.lastOutput,
     get compact() {

@@ -1,6 +1,7 @@
 // `keel doctor`: what a run needs, checked one line at a time — Node, the sandbox, git, ripgrep, the provider
 // (credential, address, model), each MCP server, and Keel's own directories — each failure with its fix. Exit 1
 // when something a run needs is broken; the rest (sandbox, git, ripgrep, MCP) are warnings.
+
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
+import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { listServers } from './mcp-command.js';
 import { reportFailure } from './report.js';
@@ -232,10 +234,12 @@ export async function doctorCommand(
       out.print(`${JSON.stringify({ ok: !broken, checks }, null, 2)}\n`);
     } else {
       const style = createStyle(colorEnabled(process.stdout, process.env));
+      const columns = terminalColumns(process.stdout);
       for (const c of checks) {
         const mark = c.ok ? style.green('✓') : c.required ? style.red('✗') : style.yellow('!');
-        const fix = c.fix ? `\n    fix: ${c.fix}` : '';
-        out.print(`${mark} ${c.name}: ${sanitize(c.detail)}${fix}\n`);
+        const check = wrapFor(`${mark} ${c.name}: ${sanitize(c.detail)}`, columns, '  ');
+        const fix = c.fix ? `\n${wrapFor(`    fix: ${c.fix}`, columns, '         ')}` : '';
+        out.print(`${check}${fix}\n`);
       }
       out.print(broken ? 'something a run needs is broken (✗ above)\n' : 'ready to run\n');
     }

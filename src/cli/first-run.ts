@@ -9,6 +9,7 @@ import { userConfigPath } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type CredentialProvider, CredentialStore, credentialEnvVar } from '../providers/credentials.js';
 import { listOllamaTags, normalizeOllamaHost } from '../providers/ollama-api.js';
+import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { pickOllamaModel, providerChosen, type SetupFacts, setupStep } from './provider-setup.js';
 import { reportFailure } from './report.js';
@@ -123,7 +124,10 @@ async function setUp(
         'provider.ollama.model': step.model,
       });
       process.stderr.write(
-        `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)\n`,
+        `${wrapFor(
+          `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)`,
+          terminalColumns(process.stderr),
+        )}\n`,
       );
       return undefined;
     case 'choose':

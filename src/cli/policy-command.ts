@@ -12,6 +12,7 @@ import { ACTIONS, type ActionKind, MODES, verdictOf } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
+import { terminalColumns, wrapFor, wrapText } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, defaultMode, type ModeChoice, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -30,8 +31,11 @@ export interface PolicyCheckOptions extends GlobalOptions, ModeFlags {
   json?: boolean;
 }
 
-/** The modes table as aligned text: one row per kind of action, one column per mode. */
-export function formatModesTable(): string {
+/**
+ * The modes table as aligned text: one row per kind of action, one column per mode. A terminal narrower than the
+ * table (`columns`) gets each action on its own lines instead, wrapped, with its verdicts below it.
+ */
+export function formatModesTable(columns?: number): string {
   const rows = Object.entries(ACTIONS).map(([kind, row]) => [
     row.label,
     ...MODES.map((mode) => verdictOf(kind as ActionKind, mode)),
@@ -43,7 +47,14 @@ export function formatModesTable(): string {
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  const table = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  if (columns === undefined || Math.max(...table.map((l) => l.length)) <= columns) return table.join('\n');
+  return rows
+    .map(([label = '', ...verdicts]) => {
+      const modes = verdicts.map((verdict, i) => `${MODES[i]} ${verdict}`).join(' · ');
+      return `${wrapText(label, columns, '')}\n${wrapText(`  ${modes}`, columns, '  ')}`;
+    })
+    .join('\n');
 }
 
 /** Where the sandbox stands here: bubblewrap usable or why not, and which runs use it (safety.sandbox). */
@@ -122,13 +133,15 @@ export async function policyShowCommand(
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
     out.print(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
   } else {
-    out.print(`${formatModesTable()}\n`);
-    out.print(`\n${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.\n`);
-    out.print(`\n${formatSandbox(sandbox)}\n`);
-    out.print(
-      '\nDenylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.\n',
+    const columns = terminalColumns(process.stdout);
+    const prose = (text: string) => out.print(`\n${wrapFor(text, columns)}\n`);
+    out.print(`${formatModesTable(columns)}\n`);
+    prose(`${formatDefaults(defaults)} Change it with --mode or agent.terminal.default_mode.`);
+    prose(formatSandbox(sandbox));
+    prose(
+      'Denylisted acts, protected paths and the confirm tier apply in every mode. Headless runs refuse what would ask.',
     );
-    out.print(`\n${sanitize(formatHooks(hooks, loaded.sources))}\n`);
+    prose(sanitize(formatHooks(hooks, loaded.sources)));
   }
   return ExitCode.ok;
 }

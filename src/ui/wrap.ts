@@ -99,3 +99,13 @@ export function wrappingStream(stream: NodeJS.WritableStream, columns: () => num
   };
   return { write } as unknown as NodeJS.WritableStream;
 }
+
+/** The stream's width when it is a terminal (text for it is wrapped to fit), else undefined (a pipe gets lines whole). */
+export function terminalColumns(stream: NodeJS.WritableStream): number | undefined {
+  const tty = stream as NodeJS.WriteStream;
+  return tty.isTTY ? tty.columns || 80 : undefined;
+}
+
+/** `text` wrapped to `columns` when given (terminalColumns), else as it is. */
+export const wrapFor = (text: string, columns: number | undefined, indent?: string): string =>
+  columns === undefined ? text : wrapText(text, columns, indent);

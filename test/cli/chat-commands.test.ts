@@ -100,6 +100,19 @@ describe('the command table', () => {
     expect(help).toContain('Ctrl-C');
   });
 
+  it('/help at a 60-column terminal wraps each description at word boundaries, under its column', () => {
+    const help = helpText([], 60);
+    const lines = help.split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60);
+    const words = new Set(helpText([]).split(/\s+/));
+    for (const word of help.split(/\s+/)) expect(words.has(word)).toBe(true);
+    // Continuation lines start under the descriptions: /help's description begins where they do.
+    const column = (lines[1] ?? '').indexOf('list commands');
+    const continued = lines.slice(0, lines.indexOf('keys:')).filter((l) => /^ {5,}\S/.test(l));
+    expect(continued.length).toBeGreaterThan(0);
+    for (const line of continued) expect(line.search(/\S/)).toBe(column);
+  });
+
   it('suggests the command a typo meant, and nothing for a word far from any', () => {
     expect(suggestCommand('hlep', names)).toBe('help');
     expect(suggestCommand('comapct', names)).toBe('compact');

@@ -1,7 +1,22 @@
 // `keel policy show` names the sandbox state: whether bubblewrap works here, which runs use it, what auto and
 // full modes do without it (with how to install bubblewrap), and the default mode in force.
 import { describe, expect, test } from 'vitest';
-import { formatDefaults, formatSandbox } from '../../src/cli/policy-command.js';
+import { formatDefaults, formatModesTable, formatSandbox } from '../../src/cli/policy-command.js';
+import { MODES } from '../../src/safety/modes.js';
+
+describe('formatModesTable', () => {
+  test('a pipe gets the aligned table; a narrow terminal each action wrapped at words, its verdicts below', () => {
+    const table = formatModesTable();
+    expect(table.split('\n')[0]).toMatch(/^action +plan +interactive +restricted +auto +full$/);
+    expect(formatModesTable(400)).toBe(table);
+    const narrow = formatModesTable(60);
+    expect(Math.max(...narrow.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+    expect(narrow).toContain('read or list files (read-only tools)\n  plan allow · interactive allow');
+    expect(narrow.split('\n').filter((l) => l.startsWith(`  ${MODES[0]} `))).toHaveLength(
+      table.split('\n').length - 2,
+    );
+  });
+});
 
 describe('formatSandbox', () => {
   test('says auto and full modes run in the sandbox when bubblewrap works', () => {
