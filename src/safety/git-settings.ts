@@ -1,6 +1,7 @@
-// Which change to `.git/config` the tripwire lets stand: one touching only settings that run nothing (a remote's
-// URL, a branch's upstream, what `git init` writes). Anything else — fsmonitor, hooksPath, aliases, filters,
-// pagers, an unreadable file — is put back. The file is read by git itself, so every spelling parses as git reads it.
+// Which change to one of git's settings files (`.git/config`, `config.worktree`) the tripwire lets stand: one touching
+// only settings that run nothing (a remote's URL, a branch's upstream, what `git init` writes). Anything else —
+// fsmonitor, hooksPath, aliases, filters, pagers, includes and `extensions.worktreeConfig` (git then reads another
+// file), an unreadable file — is put back. The file is read by git itself, so every spelling parses as git reads it.
 import { spawn } from 'node:child_process';
 
 /** Settings (git's lower-cased names; `*` a subsection) a command may change: none of them runs a program. */
@@ -13,7 +14,7 @@ const BENIGN_SETTINGS: readonly RegExp[] = [
   /^pull\.(rebase|ff)$/,
   /^push\.(default|autosetupremote)$/,
   /^fetch\.prune$/,
-  /^extensions\.(objectformat|worktreeconfig)$/,
+  /^extensions\.objectformat$/,
   /^(color|status|log)\.[a-z.]+$/,
   /^submodule\..+\.(url|active)$/,
   /^gc\.auto$/,

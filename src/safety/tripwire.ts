@@ -1,20 +1,33 @@
-// The tripwire: the files that make a later run execute code (git's config and hooks, Keel's config, other agents'
-// settings, safety.protected_paths) recorded before each call, absent ones included, and put back as they were
-// when the call created, changed or deleted one. It catches what command analysis and the sandbox cannot see.
+// The tripwire: the files that make a later run execute code (git's settings files and hooks, wherever
+// core.hooksPath puts them; Keel's config; the settings of other agents and editors that start programs when they
+// open the folder; safety.protected_paths) recorded before each call, absent ones included, and put back as they
+// were when the call created, changed or deleted one. It catches what command analysis and the sandbox cannot see.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { type GitReads, gitReadsLookup } from './git-reads.js';
 import { gitConfigChangeIsBenign } from './git-settings.js';
+import { kernelPath } from './real-path.js';
 import { isInside } from './workspace.js';
 
-/** Single files watched, workspace-relative. `.git` itself: a file there (`gitdir: …`) points git at another repo. */
+/**
+ * Single files watched, workspace-relative. `.git` itself: a file there (`gitdir: …`) points git at another repo;
+ * `.git/commondir` points it at another repository's config and hooks; `.git/config.worktree` is read as config.
+ */
 export const TRIPWIRE_FILES: readonly string[] = [
   '.git',
   '.git/config',
+  '.git/config.worktree',
+  '.git/commondir',
   '.keel.yaml',
   '.envrc',
+  '.mcp.json',
+  '.devcontainer.json',
+  'opencode.json',
+  'opencode.jsonc',
   '.vscode/tasks.json',
   '.vscode/settings.json',
+  '.vscode/mcp.json',
 ];
 
 /** Directories watched with all they hold. */
@@ -23,9 +36,20 @@ export const TRIPWIRE_TREES: readonly string[] = [
   '.keel',
   '.claude',
   '.gemini',
+  '.qwen',
   '.codex',
   '.cursor',
+  '.opencode',
+  '.devcontainer',
 ];
+
+/** A linked worktree's files in `.git/worktrees/<name>/` that point git at settings (read when git runs there). */
+const WORKTREE_FILES: readonly string[] = ['config', 'config.worktree', 'commondir'];
+
+/** Git's own files read as config: a change that sets only what runs nothing stands (git-settings.ts). */
+const GIT_CONFIG_FILE = /^\.git\/(worktrees\/[^/]+\/)?config(\.worktree)?$/;
+/** What `git worktree add` writes: the way from a linked worktree's folder back to this repository. */
+const WORKTREE_COMMONDIR = /^\.git\/worktrees\/[^/]+\/commondir$/;
 
 /** Entries kept per tree and for the protected_paths globs: enough for any settings folder, bounded per call. */
 const MAX_ENTRIES = 2000;
@@ -127,14 +151,66 @@ async function matchGlob(root: string, glob: string, into: Map<string, Entry>) {
   for (const [rel, entry] of found) if (isMatch(rel)) into.set(rel, entry);
 }
 
-async function record(options: TripwireOptions): Promise<Map<string, Entry>> {
+/** A path resolved as the kernel would, or undefined when it cannot be (a link loop). */
+const resolved = (from: string, requested: string) =>
+  kernelPath(from, requested, (detail) => {
+    throw new Error(detail);
+  }).then(
+    (r) => r.real,
+    () => undefined,
+  );
+
+/** The files of each linked worktree, `.git/worktrees/*` (the folder itself as git made it, not a link). */
+async function worktreeFiles(root: string): Promise<string[]> {
+  const folder = path.join(root, '.git', 'worktrees');
+  if (!(await fs.lstat(folder).catch(() => undefined))?.isDirectory()) return [];
+  const names = (await fs.readdir(folder).catch(() => [] as string[])).slice(0, MAX_ENTRIES);
+  return names.flatMap((name) => WORKTREE_FILES.map((file) => `.git/worktrees/${name}/${file}`));
+}
+
+/** `absolute` inside the workspace, workspace-relative: as named and, when that goes through a link, where it leads. */
+async function inWorkspace(root: string, absolute: string): Promise<string[]> {
+  const rels = new Set<string>();
+  for (const p of [absolute, (await resolved(root, absolute)) ?? absolute]) {
+    const rel = path.relative(root, p).split(path.sep).join('/');
+    if (rel !== '' && rel !== '..' && !rel.startsWith('../') && !path.isAbsolute(rel)) rels.add(rel);
+  }
+  return [...rels];
+}
+
+/** What a record covers beyond the fixed lists, as git reads the repository when the call starts. */
+interface Watched {
+  /** Other files git reads settings from (included ones) that are in the workspace. */
+  settings: string[];
+  /** The hooks folder core.hooksPath names, when it is in the workspace. */
+  trees: string[];
+}
+
+/**
+ * Husky's `.husky/_` holds stubs that run the file of the same name in `.husky`, so the folder above a hooks
+ * folder named `_` is watched instead. The workspace itself is never one, nor `.git/hooks` (always watched).
+ */
+async function watchedBy(root: string, reads: GitReads): Promise<Watched> {
+  const settings = (await Promise.all(reads.settings.map((f) => inWorkspace(root, f)))).flat();
+  const hooks = reads.hooks ? await inWorkspace(root, reads.hooks) : [];
+  const trees = hooks.map((rel) =>
+    path.posix.basename(rel) === '_' && path.posix.dirname(rel) !== '.' ? path.posix.dirname(rel) : rel,
+  );
+  return {
+    settings: [...new Set(settings)],
+    trees: [...new Set(trees)].filter((rel) => rel !== '.git/hooks'),
+  };
+}
+
+async function record(options: TripwireOptions, watched: Watched): Promise<Map<string, Entry>> {
   const state = new Map<string, Entry>();
-  for (const rel of TRIPWIRE_FILES) {
+  const files = [...TRIPWIRE_FILES, ...(await worktreeFiles(options.root)), ...watched.settings];
+  for (const rel of new Set(files)) {
     const entry = await entryOf(path.join(options.root, rel));
     // `.git` as a directory is the repository itself: only a `.git` file (or link) is a setting.
     if (entry && !(rel === '.git' && entry.kind === 'dir')) state.set(rel, entry);
   }
-  for (const rel of TRIPWIRE_TREES) {
+  for (const rel of [...TRIPWIRE_TREES, ...watched.trees]) {
     const found = new Map<string, Entry>();
     await walk(options.root, rel, found, { left: MAX_ENTRIES });
     // Git never runs a sample hook.
@@ -171,9 +247,38 @@ async function restore(root: string, absolute: string, before: Entry | undefined
   await fs.chmod(absolute, before.mode);
 }
 
+/**
+ * Whether a change git itself makes in its normal work stands: a settings file changed only in what runs nothing,
+ * the way back to this repository `git worktree add` writes, the files of a linked worktree git removed whole.
+ */
+async function changeStands(
+  root: string,
+  rel: string,
+  change: { old: Entry | undefined; now: Entry | undefined; settings: readonly string[] },
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
+  const { old, now } = change;
+  if (rel.startsWith('.git/worktrees/') && !now) {
+    return !(await fs.lstat(path.dirname(path.join(root, rel))).catch(() => undefined));
+  }
+  if (now?.kind !== 'file' || !now.content || old?.kind === 'dir') return false;
+  if (GIT_CONFIG_FILE.test(rel) || change.settings.includes(rel)) {
+    const text = old?.kind === 'file' ? old.content?.toString('utf8') : undefined;
+    return gitConfigChangeIsBenign(text, now.content.toString('utf8'), env);
+  }
+  if (WORKTREE_COMMONDIR.test(rel)) {
+    // Read as git reads it: trailing line ends dropped, relative to the worktree's folder, links followed.
+    const target = now.content.toString('utf8').replace(/[\r\n]+$/, '');
+    const common = await resolved(path.dirname(path.join(root, rel)), target);
+    return common !== undefined && common === (await resolved(root, '.git'));
+  }
+  return false;
+}
+
 export function createTripwire(options: TripwireOptions): Tripwire {
   const { root } = options;
   let lingering: ArmedTripwire | undefined;
+  const gitReads = gitReadsLookup(root, options.env);
   return {
     async linger() {
       lingering = await this.arm();
@@ -184,11 +289,14 @@ export function createTripwire(options: TripwireOptions): Tripwire {
       return armed ? armed.check() : [];
     },
     async arm(exempt = []) {
-      const before = await record(options);
+      // As git reads the repository now: a call that points git elsewhere (hooksPath, an include) has that
+      // setting put back, so what the new place holds never runs.
+      const watched = await watchedBy(root, await gitReads());
+      const before = await record(options, watched);
       const isExempt = (rel: string) => exempt.some((e) => isInside(e, path.join(root, rel)));
       return {
         async check() {
-          const after = await record(options);
+          const after = await record(options, watched);
           const paths = [...new Set([...before.keys(), ...after.keys()])].filter(
             (p) => !same(before.get(p), after.get(p)) && !isExempt(p),
           );
@@ -208,10 +316,8 @@ export function createTripwire(options: TripwireOptions): Tripwire {
               await fs.rmdir(path.join(root, rel)).catch(() => {});
               continue;
             }
-            if (rel === '.git/config' && now?.kind === 'file' && now.content && old?.kind !== 'dir') {
-              const text = old?.kind === 'file' ? old.content?.toString('utf8') : undefined;
-              if (await gitConfigChangeIsBenign(text, now.content.toString('utf8'), options.env)) continue;
-            }
+            if (await changeStands(root, rel, { old, now, settings: watched.settings }, options.env))
+              continue;
             const change = !old ? 'created' : !now ? 'deleted' : 'changed';
             try {
               await restore(root, path.join(root, rel), old);

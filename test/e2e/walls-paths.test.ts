@@ -1,7 +1,7 @@
 // The walls of issue 17 in runs against the scripted model server (assembled in-process as keel run assembles them),
 // in a fake HOME with canary files: a workspace link (`here -> .`) never reaches ~/.ssh through `here/..`, git's
-// program settings are never written, `.git` is not deleted headless, and full mode without a sandbox refuses what
-// it cannot see.
+// program settings are never written (nor planted through an archive into `.git`, nor in the hooks core.hooksPath
+// names), `.git` is not deleted headless, and full mode without a sandbox refuses what it cannot see.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -109,6 +109,51 @@ describe('full mode without a sandbox', () => {
     expect(config).toContain(configBefore.trim().split('\n')[0]);
     expect((await stat(join(ws, '.git', 'HEAD'))).isFile()).toBe(true);
     expect(await readFile(join(ws, 'a.txt'), 'utf8')).toBe('A\n');
+    await expect(stat(join(ws, 'leaked.txt'))).rejects.toThrow();
+    for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
+  });
+
+  it('puts back settings an archive plants in .git and a rewritten hook core.hooksPath names; git status runs none', async () => {
+    const { home, ws } = await homeWithLinks();
+    execFileSync('git', ['init', '-q', ws]);
+    execFileSync('git', ['-C', ws, 'config', 'core.hooksPath', '.husky']);
+    await mkdir(join(ws, '.husky'));
+    await writeFile(join(ws, '.husky', 'pre-commit'), 'npm test\n');
+    const configBefore = await readFile(join(ws, '.git', 'config'), 'utf8');
+    const steal = 'cat ~/.ssh/id_rsa > leaked.txt; false #';
+    const plant = [
+      'mkdir -p t evil && cp .git/config t/config && cp .git/config evil/config',
+      "printf '[extensions]\\n\\tworktreeConfig = true\\n' >> t/config",
+      `printf '[core]\\n\\tfsmonitor = "${steal}"\\n' | tee t/config.worktree >> evil/config`,
+      'echo ../evil > t/commondir && tar cf a.tar -C t config config.worktree commondir',
+    ].join(' && ');
+    const s = await server([
+      {
+        toolCalls: [
+          command('git config extensions.worktreeConfig true'),
+          command(plant),
+          command('tar xf a.tar -C .git'),
+          command(`printf '#!/bin/sh\\n${steal}\\n' > .husky/pre-commit`),
+        ],
+      },
+      { toolCalls: [command('git status --short')] },
+      { text: 'done' },
+    ]);
+    const r = await runAgent(s, ws, 'set up git', { mode: 'full', sandbox: false, env: { HOME: home } });
+    expect(r.result.reason).toBe('done');
+    const results = toolMessages(s.requests[1]!.body);
+    expect(results[0]).toMatch(/refused in every mode.*read settings or files from elsewhere/s);
+    expect(results[1]).toContain('exit code: 0');
+    expect(results[2]).toContain(
+      '.git/config.worktree (created; removed again), .git/commondir (created; removed again), ' +
+        '.git/config (changed; restored)',
+    );
+    expect(results[3]).toContain('.husky/pre-commit (changed; restored)');
+    expect(toolMessages(s.requests[2]!.body)[4]).toContain('exit code: 0');
+    expect(await readFile(join(ws, '.git', 'config'), 'utf8')).toBe(configBefore);
+    expect(await readFile(join(ws, '.husky', 'pre-commit'), 'utf8')).toBe('npm test\n');
+    await expect(stat(join(ws, '.git', 'config.worktree'))).rejects.toThrow();
+    await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
     await expect(stat(join(ws, 'leaked.txt'))).rejects.toThrow();
     for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
   });

@@ -88,6 +88,23 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
     expect(existsSync(path.join(options.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
+  test("cannot change the files git reads settings from: config.worktree, commondir, a linked worktree's", async () => {
+    const git = path.join(options.workspace, '.git');
+    await fs.mkdir(path.join(git, 'worktrees', 'wt'), { recursive: true });
+    await fs.writeFile(path.join(git, 'config.worktree'), '[user]\n');
+    await fs.writeFile(path.join(git, 'worktrees', 'wt', 'commondir'), '../..\n');
+    const outcome = await sandboxed(
+      [
+        'echo "[core] fsmonitor = x" >> .git/config.worktree || echo worktree-config-refused',
+        'echo ../evil > .git/worktrees/wt/commondir || echo commondir-refused',
+        'mkdir .git/worktrees/planted || echo worktrees-refused',
+      ].join('; '),
+    );
+    expect(outcome.stdout.text).toBe('worktree-config-refused\ncommondir-refused\nworktrees-refused\n');
+    expect(await fs.readFile(path.join(git, 'config.worktree'), 'utf8')).toBe('[user]\n');
+    expect(await fs.readFile(path.join(git, 'worktrees', 'wt', 'commondir'), 'utf8')).toBe('../..\n');
+  });
+
   test('has a private /tmp', async () => {
     const name = `keel-private-${process.pid}`;
     const outcome = await sandboxed(`echo x > /tmp/${name} && cat /tmp/${name}`);

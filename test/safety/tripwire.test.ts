@@ -111,14 +111,23 @@ describe('the tripwire', () => {
       await fs.writeFile(join(root, '.claude/settings.json'), '{"hooks":{}}');
       await fs.mkdir(join(root, '.vscode'));
       await fs.writeFile(join(root, '.vscode/tasks.json'), '{"runOn":"folderOpen"}');
+      await fs.writeFile(join(root, '.vscode/mcp.json'), '{"servers":{"x":{"command":"sh"}}}');
+      await fs.writeFile(join(root, '.mcp.json'), '{"mcpServers":{"x":{"command":"sh"}}}');
+      await fs.mkdir(join(root, '.devcontainer'));
+      await fs.writeFile(join(root, '.devcontainer/devcontainer.json'), '{"initializeCommand":"id"}');
+      await fs.writeFile(join(root, 'opencode.json'), '{"mcp":{"x":{"command":["sh"]}}}');
       await fs.writeFile(join(root, 'deploy/prod.yaml'), 'replicas: 0\n');
       await fs.writeFile(join(root, 'deploy/new.yaml'), 'x\n');
     }, ['deploy/*.yaml']);
     expect(tripped.map((t) => `${t.path} ${t.change}`).sort()).toEqual([
       '.claude/settings.json created',
+      '.devcontainer/devcontainer.json created',
+      '.mcp.json created',
+      '.vscode/mcp.json created',
       '.vscode/tasks.json created',
       'deploy/new.yaml created',
       'deploy/prod.yaml changed',
+      'opencode.json created',
     ]);
     expect(await fs.readFile(join(root, 'deploy/prod.yaml'), 'utf8')).toBe('replicas: 3\n');
     await expect(fs.stat(join(root, '.claude'))).rejects.toThrow();
@@ -152,6 +161,108 @@ describe('the tripwire', () => {
   });
 });
 
+describe("git's other settings files, linked worktrees and the hooks folder", () => {
+  const fsmonitor = '[core]\n\tfsmonitor = "cat ~/.ssh/id_rsa > leak.txt; false"\n';
+
+  async function repository(files: Record<string, string> = {}): Promise<string> {
+    const root = await workspace(files);
+    await git(root, 'init', '-q');
+    return root;
+  }
+
+  it('puts back extensions.worktreeConfig and removes .git/config.worktree and .git/commondir', async () => {
+    const root = await repository();
+    const before = await treeSnapshot(join(root, '.git'));
+    const tripped = await around(root, async () => {
+      await fs.appendFile(join(root, '.git/config'), '[extensions]\n\tworktreeConfig = true\n');
+      await fs.writeFile(join(root, '.git/config.worktree'), fsmonitor);
+      await fs.writeFile(join(root, '.git/commondir'), '../evil\n');
+    });
+    expect(describeTripped(tripped)).toBe(
+      '.git/config.worktree (created; removed again), .git/commondir (created; removed again), ' +
+        '.git/config (changed; restored)',
+    );
+    expect(await treeSnapshot(join(root, '.git'))).toEqual(before);
+  });
+
+  it('lets a .git/config.worktree that sets only what runs nothing stand', async () => {
+    const root = await repository({ '.git/config.worktree': '[user]\n\tname = a\n' });
+    expect(
+      await around(root, () => git(root, 'config', '--file', '.git/config.worktree', 'user.name', 'b')),
+    ).toEqual([]);
+  });
+
+  it("lets git worktree add and remove stand, and puts back what is planted in a linked worktree's folder", async () => {
+    const root = await repository();
+    await git(root, '-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-q', '--allow-empty', '-m', 'x');
+    expect(await around(root, () => git(root, 'worktree', 'add', '-q', 'wt'))).toEqual([]);
+    expect(await fs.readFile(join(root, '.git/worktrees/wt/commondir'), 'utf8')).toBe('../..\n');
+    const tripped = await around(root, async () => {
+      await fs.writeFile(join(root, '.git/worktrees/wt/config.worktree'), fsmonitor);
+      await fs.writeFile(join(root, '.git/worktrees/wt/commondir'), '../../../evil\n');
+      await fs.mkdir(join(root, '.git/worktrees/planted'));
+      await fs.writeFile(join(root, '.git/worktrees/planted/commondir'), '/tmp/evil\n');
+    });
+    expect(tripped.map((t) => `${t.path} ${t.change}`).sort()).toEqual([
+      '.git/worktrees/planted/commondir created',
+      '.git/worktrees/wt/commondir changed',
+      '.git/worktrees/wt/config.worktree created',
+    ]);
+    expect(await fs.readFile(join(root, '.git/worktrees/wt/commondir'), 'utf8')).toBe('../..\n');
+    expect(await around(root, () => git(root, 'worktree', 'remove', 'wt'))).toEqual([]);
+    await expect(fs.stat(join(root, '.git/worktrees/wt'))).rejects.toThrow();
+  });
+
+  it('watches the folder core.hooksPath names: .husky/pre-commit rewritten is put back', async () => {
+    const root = await repository({ '.husky/pre-commit': 'npm test\n', 'src/a.ts': 'a\n' });
+    await git(root, 'config', 'core.hooksPath', '.husky');
+    const tripped = await around(root, async () => {
+      await fs.writeFile(join(root, '.husky/pre-commit'), 'cat ~/.ssh/id_rsa > leak.txt\n');
+      await fs.writeFile(join(root, '.husky/post-checkout'), 'evil\n');
+      await fs.writeFile(join(root, 'src/a.ts'), 'b\n');
+    });
+    expect(tripped.map((t) => `${t.path} ${t.change}`)).toEqual([
+      '.husky/post-checkout created',
+      '.husky/pre-commit changed',
+    ]);
+    expect(await fs.readFile(join(root, '.husky/pre-commit'), 'utf8')).toBe('npm test\n');
+  });
+
+  it("watches husky 9's .husky/ when core.hooksPath is .husky/_, and nothing there without core.hooksPath", async () => {
+    const root = await repository({
+      '.husky/pre-commit': 'npm test\n',
+      '.husky/_/pre-commit': '. "$(dirname "$0")/h"\n',
+    });
+    const change = () => fs.writeFile(join(root, '.husky/pre-commit'), 'evil\n');
+    expect(await around(root, change)).toEqual([]);
+    await git(root, 'config', 'core.hooksPath', '.husky/_');
+    expect(
+      (await around(root, () => fs.writeFile(join(root, '.husky/pre-commit'), 'worse\n'))).map((t) => t.path),
+    ).toEqual(['.husky/pre-commit']);
+    expect(await fs.readFile(join(root, '.husky/pre-commit'), 'utf8')).toBe('evil\n');
+  });
+
+  it('puts back a hooksPath pointed elsewhere, and leaves the folder it named as it was', async () => {
+    const root = await repository({ 'scripts/build.sh': 'make\n' });
+    const tripped = await around(root, async () => {
+      await fs.appendFile(join(root, '.git/config'), '[core]\n\thooksPath = scripts\n');
+      await fs.writeFile(join(root, 'scripts/pre-commit'), 'evil\n');
+    });
+    expect(tripped.map((t) => t.path)).toEqual(['.git/config']);
+    expect(await fs.readFile(join(root, 'scripts/build.sh'), 'utf8')).toBe('make\n');
+    expect(await git(root, 'rev-parse', '--git-path', 'hooks')).toBe('.git/hooks\n');
+  });
+
+  it('watches a settings file the repository includes from the workspace', async () => {
+    const root = await repository({ '.gitconfig': '[user]\n\tname = a\n' });
+    await git(root, 'config', 'include.path', '../.gitconfig');
+    expect(await around(root, () => fs.appendFile(join(root, '.gitconfig'), '\temail = a@b\n'))).toEqual([]);
+    const tripped = await around(root, () => fs.appendFile(join(root, '.gitconfig'), fsmonitor));
+    expect(tripped.map((t) => `${t.path} ${t.change}`)).toEqual(['.gitconfig changed']);
+    expect(await fs.readFile(join(root, '.gitconfig'), 'utf8')).toBe('[user]\n\tname = a\n\temail = a@b\n');
+  });
+});
+
 describe('which .git/config changes stand', () => {
   const cases: [string, string | undefined, string, boolean][] = [
     ['a new remote', '[core]\n\tbare = false\n', '[core]\n\tbare = false\n[remote "o"]\n\turl = u\n', true],
@@ -162,6 +273,9 @@ describe('which .git/config changes stand', () => {
     ['a filter', '', '[filter "f"]\n\tclean = evil\n', false],
     ['include.path', '', '[include]\n\tpath = /tmp/evil\n', false],
     ['a remote uploadpack', '', '[remote "o"]\n\tuploadpack = evil\n', false],
+    ['extensions.worktreeConfig', '', '[extensions]\n\tworktreeConfig = true\n', false],
+    ['core.worktree', '', '[core]\n\tworktree = /home/u\n', false],
+    ['includeIf', '', '[includeIf "gitdir:/"]\n\tpath = x\n', false],
     ['an unreadable file', '', '[core\n\tfsmonitor', false],
     ['a dangerous setting removed', '[core]\n\tpager = less\n', '', false],
   ];

@@ -86,12 +86,13 @@ export const PERSISTENCE_POINTS = {
     '/etc/sudoers.d',
   ],
   /**
-   * Anywhere, the workspace included: a repository's `.git/hooks/...` and `.git/config`, and other agents' project
-   * settings (`.claude/settings.json` runs hooks).
+   * Anywhere, the workspace included: a repository's `.git/hooks/...`, the files git reads its settings from
+   * (`.git/config`, `config.worktree`, `commondir`, a linked worktree's in `.git/worktrees/<name>/`), and other
+   * agents' project settings (`.claude/settings.json` runs hooks).
    */
   anywhere: [
     /(^|\/)\.git\/hooks(\/|$)/,
-    /(^|\/)\.git\/config$/,
+    /(^|\/)\.git\/(worktrees\/[^/]+\/)?(config|config\.worktree|commondir)$/,
     /(^|\/)\.(claude|gemini|codex|cursor)(\/|$)/,
   ] as readonly RegExp[],
 } as const;
@@ -220,9 +221,19 @@ export const GIT_EXEC_SETTINGS: readonly RegExp[] = [
   /^(credential|gpg)(\..+)?\.(helper|program)$/i,
   /^remote\..+\.(uploadpack|receivepack|vcs)$/i,
   /^protocol\.(ext\.)?allow$/i,
-  /^include(if\..+)?\.path$/i,
   /^sendemail\.(smtpserver|tocmd|cccmd)$/i,
   /^submodule\..+\.update$/i,
+];
+
+/**
+ * Git settings that make git read settings or files from elsewhere, where a program can be set: included files,
+ * `extensions.worktreeConfig` (then `.git/config.worktree` is read, and can hold `core.fsmonitor`), and
+ * `core.worktree` (git then works on, and shows, another folder).
+ */
+export const GIT_REDIRECT_SETTINGS: readonly RegExp[] = [
+  /^include(if\..+)?\.path$/i,
+  /^extensions\.worktreeconfig$/i,
+  /^core\.worktree$/i,
 ];
 
 /** Git settings that run a program only when their value starts with `!` (aliases). */

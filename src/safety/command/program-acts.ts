@@ -5,6 +5,7 @@ import {
   CONTAINER_ESCAPE_FLAGS,
   CONTAINER_SOCKETS,
   GIT_EXEC_SETTINGS,
+  GIT_REDIRECT_SETTINGS,
   GIT_SHELL_ALIAS,
   PAGER_VARIABLES,
 } from './act-rules.js';
@@ -14,10 +15,15 @@ import { type ActScope, hasFlag, optionValue } from './invocation.js';
 import { type Word, within } from './paths.js';
 import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
 
-/** A git setting that makes git run a program. */
-export function gitExecSetting(key: string, value: string | undefined): boolean {
-  if (GIT_SHELL_ALIAS.test(key)) return value === undefined || value.trimStart().startsWith('!');
-  return GIT_EXEC_SETTINGS.some((re) => re.test(key));
+/** What a git setting makes git do that a command may not set up (run a program, read settings elsewhere), or undefined. */
+export function gitSettingDanger(key: string, value: string | undefined): string | undefined {
+  const runs = 'makes git run a program';
+  if (GIT_SHELL_ALIAS.test(key))
+    return value === undefined || value.trimStart().startsWith('!') ? runs : undefined;
+  if (GIT_EXEC_SETTINGS.some((re) => re.test(key))) return runs;
+  if (GIT_REDIRECT_SETTINGS.some((re) => re.test(key)))
+    return 'makes git read settings or files from elsewhere, where a program can be set';
+  return undefined;
 }
 
 /** `-c core.pager=cat`: a pager setting whose value is a plain pager runs nothing new. */
@@ -26,7 +32,7 @@ const harmlessSetting = (key: string, value: string | undefined): boolean =>
 
 /** Sections a `--rename-section` must not produce: renaming `x` to `core` turns `x.fsmonitor` into a program. */
 const EXEC_SECTIONS =
-  /^(core|alias|filter|diff|difftool|merge|mergetool|credential|include|includeif|pager|sequence|gpg|remote|protocol|sendemail|submodule|browser|man|web|init|uploadpack)(\.|$)/i;
+  /^(core|alias|filter|diff|difftool|merge|mergetool|credential|include|includeif|extensions|pager|sequence|gpg|remote|protocol|sendemail|submodule|browser|man|web|init|uploadpack)(\.|$)/i;
 
 /** `git config`'s options that take a value, so the value is not taken for the key. */
 const CONFIG_VALUE_OPTIONS = ['-f', '--file', '--blob', '--type', '--default', '--comment', '--value'];
@@ -39,8 +45,9 @@ function checkSetting(setting: string, fromEnv: boolean, add: Add): void {
   const value = fromEnv || eq === -1 ? undefined : setting.slice(eq + 1);
   // Colours, `core.pager=cat` (git-read-only.ts lists them) and plain pagers run nothing.
   const harmless = !fromEnv && (harmlessSetting(key, value) || harmlessGitSetting(setting));
-  if (!gitExecSetting(key, value) || harmless) return;
-  add('deny', `\`git ${fromEnv ? '--config-env' : '-c'} ${key}\` makes git run a program`);
+  const danger = gitSettingDanger(key, value);
+  if (!danger || harmless) return;
+  add('deny', `\`git ${fromEnv ? '--config-env' : '-c'} ${key}\` ${danger}`);
 }
 
 export function gitActs(args: readonly Word[], add: Add): void {
@@ -100,8 +107,8 @@ function gitConfigActs(rest: readonly string[], add: Add): void {
     add('deny', '`git config --global` (or --system) changes the settings of every repository');
   }
   const [key = '', value] = keyed;
-  if (gitExecSetting(key, unsets ? undefined : value))
-    add('deny', `\`git config ${key}\` makes git run a program`);
+  const danger = gitSettingDanger(key, unsets ? undefined : value);
+  if (danger) add('deny', `\`git config ${key}\` ${danger}`);
 }
 
 export async function containerActs(args: readonly Word[], scope: ActScope): Promise<void> {
