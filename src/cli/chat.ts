@@ -1,6 +1,7 @@
 // `keel chat`: the interactive session. Each message is a turn of one conversation; lines starting with `/` are
 // the chat's commands (chat-commands.ts), `@path` attaches a file. This file only wires: input → user turns and
 // commands, the agent's events → the chat's screen (ui/chat-screen.ts), which writes everything the chat shows.
+
 import { realpath, stat } from 'node:fs/promises';
 import type { LoadedConfig } from '../config/load.js';
 import { stateDir } from '../config/paths.js';
@@ -14,6 +15,7 @@ import { type ExecutionMode, nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync } from '../session/marker.js';
 import { createChatScreen } from '../ui/chat-screen.js';
+import { terminalColumns } from '../ui/wrap.js';
 import { chatMessage, imagingOf } from './chat-attach.js';
 import { CHAT_COMMANDS, type ChatContext, helpText, parseCommand, suggestCommand } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
@@ -240,8 +242,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     exit: () => {
       exiting = true;
     },
-    help: () =>
-      helpText(agent?.promptCommands?.() ?? [], process.stdout.isTTY ? process.stdout.columns || 80 : undefined),
+    help: () => helpText(agent?.promptCommands?.() ?? [], terminalColumns(process.stdout)),
     cost: () => usage.report(),
     lastOutput: screen.lastOutput,
     get compact() {
