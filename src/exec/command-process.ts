@@ -1,8 +1,18 @@
-// One spawned command and everything it starts: its own process group plus a marker in the environment, so
-// stop() and sweep() reach processes that left the group (setsid, nohup, double forks) as well.
-import { type ChildProcess, spawn } from 'node:child_process';
+// One spawned command and everything it starts: its own process group plus two markers, a variable in the
+// environment and an inherited descriptor, so stop() and sweep() reach processes that left the group (setsid,
+// nohup, double forks) as well, with their environment cleared or not.
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { closeSync } from 'node:fs';
 import type { Leftovers } from '../core/runner.js';
-import { killTree, MARKER_VAR, type ProcessMatch, startTimeOf, terminateTree } from './process-tree.js';
+import {
+  killTree,
+  MARKER_FD,
+  MARKER_VAR,
+  openFdMarker,
+  type ProcessMatch,
+  startTimeOf,
+  terminateTree,
+} from './process-tree.js';
 
 /** What to spawn for a command line: bash itself, or bash inside a sandbox. */
 export interface Launch {
@@ -46,15 +56,32 @@ export class CommandProcess {
     onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
   ) {
     this.reportsLeftovers = launch.reportsLeftovers === true;
-    // detached: the command leads its own process group, so one kill reaches everything still in it.
-    this.child = spawn(launch.file, launch.args, {
-      cwd: options.cwd,
-      detached: true,
-      env: { ...options.env, [MARKER_VAR]: options.marker },
-      stdio: ['ignore', 'pipe', 'pipe', ...(launch.reportsLeftovers ? (['pipe'] as const) : [])],
-    });
+    // A launcher that reports leftovers ends them itself (a PID namespace) and needs no descriptor: a sandbox
+    // is not handed one of the host's directories.
+    const fdMarker = this.reportsLeftovers ? undefined : openFdMarker(options.marker);
+    const stdio: StdioOptions = ['ignore', 'pipe', 'pipe'];
+    // fd 3: the launcher's report.
+    if (launch.reportsLeftovers) stdio.push('pipe');
+    else if (fdMarker) stdio.push(...Array<'ignore'>(MARKER_FD - 3).fill('ignore'), fdMarker.fd);
+    try {
+      // detached: the command leads its own process group, so one kill reaches everything still in it.
+      this.child = spawn(launch.file, launch.args, {
+        cwd: options.cwd,
+        detached: true,
+        env: { ...options.env, [MARKER_VAR]: options.marker },
+        stdio,
+      });
+    } finally {
+      // The command holds its own copy from here on.
+      if (fdMarker) closeSync(fdMarker.fd);
+    }
     const pid = this.child.pid;
-    this.match = { group: pid, marker: options.marker, since: pid === undefined ? 0 : startTimeOf(pid) };
+    this.match = {
+      group: pid,
+      marker: options.marker,
+      since: pid === undefined ? 0 : startTimeOf(pid),
+      ...(fdMarker ? { fdLink: fdMarker.link } : {}),
+    };
     this.child.stdout?.on('data', (chunk: Buffer) => onOutput('stdout', chunk));
     this.child.stderr?.on('data', (chunk: Buffer) => onOutput('stderr', chunk));
     let report = '';

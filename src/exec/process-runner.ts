@@ -1,4 +1,4 @@
-// The command runner: each command in its own process group with a marker in its environment, a timeout,
+// The command runner: each command in its own process group with its markers (process-tree.ts), a timeout,
 // capped output, background commands by id, and a kill that reaches every process a command started. Runs bash
 // directly, or through a launcher (the sandbox). Tracks live commands so Keel can kill them all when it exits,
 // and a watchdog kills them if Keel dies without exiting (kill -9).
@@ -13,7 +13,7 @@ import type {
 } from '../core/runner.js';
 import { bashLauncher, CommandProcess, type Launcher } from './command-process.js';
 import { HeadTailBuffer, TailBuffer } from './output-buffers.js';
-import { killTree, startTimeOf } from './process-tree.js';
+import { killTree, markerLink, startTimeOf } from './process-tree.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 
 export { commandEnv } from './command-env.js';
@@ -48,7 +48,7 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
       onOutput,
     );
     live.add(proc);
-    if (watchdog === null) watchdog = startWatchdog(`${runId()}-`);
+    if (watchdog === null) watchdog = startWatchdog(`${runId()}-`, markerLink(`${runId()}-`));
     const group = proc.pid;
     if (group !== undefined) watchdog?.watch(group);
     void proc.ended.then(() => {
@@ -81,7 +81,13 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
       // A run that started no command has nothing marked to find: the scan of every process is skipped.
       if (count === 0) return killed;
       // Anything marked by this run that escaped its command's tracking.
-      killed += killTree({ marker: `${runId()}-`, prefix: true, since: startedAt }).killed;
+      const fdLink = markerLink(`${runId()}-`);
+      killed += killTree({
+        marker: `${runId()}-`,
+        prefix: true,
+        since: startedAt,
+        ...(fdLink ? { fdLink } : {}),
+      }).killed;
       return killed;
     },
   };

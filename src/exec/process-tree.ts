@@ -1,8 +1,19 @@
 // Finds and kills every process a command started, wherever it went. A process group is not enough: `setsid`
-// leaves it and double-forked daemons are re-parented away. Each command gets a marker variable in its
-// environment instead, which children inherit across setsid, nohup and double forks, and which
-// /proc/<pid>/environ shows for every process of the same user.
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+// leaves it and double-forked daemons are re-parented away. Each command carries two markers that children
+// inherit across setsid, nohup and double forks, and that /proc shows for every process of the same user: a
+// variable in its environment (/proc/<pid>/environ), and a file descriptor (/proc/<pid>/fd), which `env -i` or
+// `env -u` does not drop. Either one makes a process the command's.
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  rmdirSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 
 /** The variable that marks a command's processes: `KEEL_RUN_ID=<run>-<command number>`. */
 export const MARKER_VAR = 'KEEL_RUN_ID';
@@ -13,8 +24,54 @@ export interface ProcessMatch {
   /** The marker's value; with `prefix`, any value starting with it (all commands of one Keel run). */
   marker: string;
   prefix?: boolean;
+  /** A descriptor whose /proc link starts with this marks the process too (`markerLink`). */
+  fdLink?: string;
   /** The command's start (clock ticks after boot, from /proc): processes younger than it may be its own. */
   since?: number;
+}
+
+/**
+ * The marker descriptor's number in a command. Above 15: Node marks its inherited descriptors 0-15 close-on-exec
+ * at start-up (libuv's uv_disable_stdio_inheritance), so a Node program's children would lose a lower one. Below
+ * any real limit on open files, and clear of the numbers scripts (3-9) and bash (10 and up, the lowest free)
+ * choose for themselves.
+ */
+export const MARKER_FD = 63;
+
+/**
+ * What /proc/<pid>/fd shows for the marker descriptors of `marker` (of every command of a run, given the run's
+ * prefix): the directory they were opened on, by its real path. Undefined without a temporary directory.
+ */
+export function markerLink(marker: string): string | undefined {
+  try {
+    return `${realpathSync(tmpdir())}/keel-${marker}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A command's marker descriptor: an empty directory made, opened and removed at once (Keel closes its copy once
+ * the command is spawned, so nothing is left on disk or in Keel). Nothing can be read from it, written to it or
+ * created in it, so a command that uses the descriptor gets an error, never a wait, and nothing fills up.
+ * `link` is what its /proc link starts with. Undefined where there is no /proc to find it by, or no directory.
+ */
+export function openFdMarker(marker: string): { fd: number; link: string } | undefined {
+  const base = process.platform === 'linux' ? markerLink(`${marker}-`) : undefined;
+  if (base === undefined) return undefined;
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(base);
+    return { fd: openSync(dir, 'r'), link: base };
+  } catch {
+    return undefined;
+  } finally {
+    try {
+      if (dir !== undefined) rmdirSync(dir);
+    } catch {
+      // Removed by someone else: the descriptor, if open, still marks.
+    }
+  }
 }
 
 /** Kill rounds before giving up on a process; a fan-out of children is caught as it forks. */
@@ -84,6 +141,25 @@ function hasMarker(environ: Buffer, needle: Buffer, prefix: boolean): boolean {
   return false;
 }
 
+/** Whether any of the process's descriptors links to `link…`; read only for processes without the variable. */
+function holdsMarker(pid: string, link: string): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) {
+    try {
+      // readlink, not stat: it never touches the file's filesystem (a hung network mount, say).
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(link)) return true;
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return false;
+}
+
 export interface Found {
   /** Live processes in the group or carrying the marker, never Keel itself. */
   marked: number[];
@@ -120,11 +196,15 @@ export function findProcesses(match: ProcessMatch): Found {
       found.marked.push(Number(entry));
       continue;
     }
-    // Only processes started since the command did can be its own: older ones' environments are not read.
+    // Only processes started since the command did can be its own: older ones' environments and descriptors are
+    // not read.
     if (match.since !== undefined && !young) continue;
     const environ = readProc(entry, 'environ');
     if (environ === undefined) continue;
     if (environ instanceof Buffer && hasMarker(environ, needle, match.prefix === true)) {
+      found.marked.push(Number(entry));
+    } else if (match.fdLink !== undefined && holdsMarker(entry, match.fdLink)) {
+      // Its environment was cleared or the variable removed (`env -i`, `env -u`), but it holds the descriptor.
       found.marked.push(Number(entry));
     } else if (young && (environ === 'exiting' || environ.length === 0)) {
       found.unsure.push(Number(entry));

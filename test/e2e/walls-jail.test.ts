@@ -18,7 +18,7 @@ import { runAgent, withEnv } from '../support/agent-in-process.js';
 import { runCli } from '../support/cli-in-process.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
-import { processesWith, uniqueDuration } from '../support/processes.js';
+import { processesWith, stopProcessesWith, uniqueDuration } from '../support/processes.js';
 
 const { server, removeLater } = useE2E();
 
@@ -213,7 +213,7 @@ describe('without a sandbox', () => {
     }
   });
 
-  it('no command outlives a kill -9 of Keel, background or foreground', async () => {
+  it('no command outlives a kill -9 of Keel, background or foreground, with its environment cleared or not', async () => {
     const fake = await fakeHome();
     const background = `sleep ${uniqueDuration()}`;
     const foreground = `sleep ${uniqueDuration()}`;
@@ -222,9 +222,15 @@ describe('without a sandbox', () => {
         toolCalls: [
           {
             name: 'execute_command',
-            args: { command: `setsid ${background} & ${background}`, background: true },
+            args: {
+              command: `setsid ${background} & setsid env -i ${background} >/dev/null 2>&1 </dev/null & ${background}`,
+              background: true,
+            },
           },
-          { name: 'execute_command', args: { command: `(${foreground} &); ${foreground}` } },
+          {
+            name: 'execute_command',
+            args: { command: `(env -u KEEL_RUN_ID setsid ${foreground} >/dev/null 2>&1 &); ${foreground}` },
+          },
         ],
       },
       { text: 'never reached' },
@@ -236,12 +242,19 @@ describe('without a sandbox', () => {
         keelPid = child.pid;
       },
     });
-    await until(() => processesWith(foreground).length >= 2 && processesWith(background).length >= 2);
-    process.kill(keelPid!, 'SIGKILL');
-    await run;
-    await until(() => processesWith(foreground).length === 0 && processesWith(background).length === 0);
-    expect(processesWith(foreground)).toEqual([]);
-    expect(processesWith(background)).toEqual([]);
+    try {
+      await until(
+        () => processesWith(foreground, true).length >= 2 && processesWith(background, true).length >= 3,
+      );
+      process.kill(keelPid!, 'SIGKILL');
+      await run;
+      await until(() => processesWith(foreground).length === 0 && processesWith(background).length === 0);
+      expect(processesWith(foreground)).toEqual([]);
+      expect(processesWith(background)).toEqual([]);
+    } finally {
+      stopProcessesWith(foreground);
+      stopProcessesWith(background);
+    }
   });
 });
 

@@ -1,12 +1,14 @@
 // Tests for the command runner's process safety with real processes: nothing a command starts outlives its
-// call (setsid, nohup, subshells, double forks, a fan-out), leftovers are reported only when there were some,
-// and killAll ends every command of the run, background ones included.
+// call (setsid, nohup, subshells, double forks, a fan-out, the marker variable dropped: `env -i`, `env -u`, a Node
+// program's empty environment), leftovers are reported only when there were some, and killAll ends every command
+// of the run, background ones included.
+import { readdirSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
 import { commandEnv } from '../../src/exec/command-env.js';
 import { HeadTailBuffer, TailBuffer } from '../../src/exec/output-buffers.js';
 import { createProcessRunner } from '../../src/exec/process-runner.js';
-import { processesWith, uniqueDuration } from '../support/processes.js';
+import { processesWith, stopProcessesWith, uniqueDuration } from '../support/processes.js';
 
 let runner: CommandRunner;
 
@@ -37,18 +39,48 @@ describe('no process outlives its command', () => {
       (s) => `setsid sh -c '${s} & exit 0' </dev/null >/dev/null 2>&1 & echo started`,
     ],
     ['disown', (s) => `${s} >/dev/null 2>&1 & disown; echo started`],
+    // Without the marker variable: only the inherited marker descriptor is left to find them by. The pause lets
+    // them leave the process group before the command ends (else the group's kill would catch them anyway).
+    [
+      'setsid with an empty environment',
+      (s) => `setsid env -i ${s} >/dev/null 2>&1 </dev/null & sleep 0.5; echo started`,
+    ],
+    [
+      'a subshell that drops the marker variable and leaves the session',
+      (s) => `(env -u KEEL_RUN_ID setsid ${s} >/dev/null 2>&1 </dev/null &) ; sleep 0.5; echo started`,
+    ],
+    [
+      'a Node program that detaches a child with an empty environment',
+      (s) =>
+        `node -e 'require("child_process").spawn("setsid", "${s}".split(" "), { env: {}, detached: true, stdio: "ignore" }).unref()'; echo started`,
+    ],
   ];
   for (const [name, command] of escapes) {
     test(`${name}: killed after the call and reported`, async () => {
       const sleep = `sleep ${uniqueDuration()}`;
-      const outcome = await run(command(sleep));
-      expect(outcome.exitCode).toBe(0);
-      expect(outcome.stdout.text).toBe('started\n');
-      expect(processesWith(sleep)).toEqual([]);
-      expect(outcome.leftovers.killed).toBeGreaterThanOrEqual(1);
-      expect(outcome.leftovers.survived).toBe(0);
+      try {
+        const outcome = await run(command(sleep));
+        expect(outcome.exitCode).toBe(0);
+        expect(outcome.stdout.text).toBe('started\n');
+        expect(processesWith(sleep)).toEqual([]);
+        expect(outcome.leftovers.killed).toBeGreaterThanOrEqual(1);
+        expect(outcome.leftovers.survived).toBe(0);
+      } finally {
+        stopProcessesWith(sleep);
+      }
     });
   }
+
+  test('the marker descriptor is a removed directory: nothing to read, write or create, and Keel keeps no copy', async () => {
+    const before = markerLinksOf(process.pid);
+    const outcome = await run(
+      'readlink /proc/$$/fd/63; echo x >&63 || echo no-write; cat <&63 || echo no-read; readlink /proc/$$/fd/0',
+    );
+    const lines = outcome.stdout.text.split('\n');
+    expect(lines[0]).toMatch(/\/keel-[0-9a-f]+-1-[^/]+ \(deleted\)$/);
+    expect(lines.slice(1)).toEqual(['no-write', 'no-read', '/dev/null', '']);
+    expect(markerLinksOf(process.pid)).toEqual(before);
+  });
 
   test('a bounded fan-out of detached children, each forking again, is killed entirely', async () => {
     const sleep = `sleep ${uniqueDuration()}`;
@@ -131,6 +163,33 @@ describe('background commands', () => {
     expect(command.read().status.state).toBe('exited');
   });
 
+  test('kill ends what its command detached without the marker variable, and only that; killAll the rest', async () => {
+    runner = createProcessRunner(commandEnv(process.env));
+    const detach = (s: string) =>
+      `setsid env -i ${s} >/dev/null 2>&1 </dev/null & (env -u KEEL_RUN_ID setsid ${s} >/dev/null 2>&1 </dev/null &); ${s}`;
+    const first = `sleep ${uniqueDuration()}`;
+    const second = `sleep ${uniqueDuration()}`;
+    try {
+      const one = start(detach(first));
+      const two = start(detach(second));
+      // Counted once each has exec'd sleep (env's own command line names the sleep too).
+      const started = () => processesWith(first, true).length >= 3 && processesWith(second, true).length >= 3;
+      for (const end = Date.now() + 20_000; !started() && Date.now() < end; ) await one.settle(20);
+      expect(processesWith(first, true)).toHaveLength(3);
+      expect(processesWith(second, true)).toHaveLength(3);
+      await one.kill();
+      expect(processesWith(first)).toEqual([]);
+      expect(processesWith(second, true)).toHaveLength(3);
+      runner.killAll();
+      expect(processesWith(second)).toEqual([]);
+      await two.settle(10_000);
+      expect(two.read().status.state).toBe('exited');
+    } finally {
+      stopProcessesWith(first);
+      stopProcessesWith(second);
+    }
+  });
+
   test('a background command that exits leaves nothing behind either', async () => {
     runner = createProcessRunner(commandEnv(process.env));
     const sleep = `sleep ${uniqueDuration()}`;
@@ -142,6 +201,19 @@ describe('background commands', () => {
     expect(processesWith(sleep)).toEqual([]);
   });
 });
+
+/** The marker descriptors a process holds: links to a removed `keel-<run>-<command>-` directory. */
+function markerLinksOf(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`)
+    .map((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    })
+    .filter((link) => /\/keel-[0-9a-f]+-\d+-[^/]+ \(deleted\)$/.test(link));
+}
 
 describe('commandEnv', () => {
   test('keeps the allowlist and the passthrough names, exact or by prefix, and nothing else', () => {
