@@ -88,6 +88,22 @@ describe('files read for the user go through the jail', () => {
     await expectCanariesKept(fake, s);
   });
 
+  it('a home that is a git repository is no root for the context file of a workspace without .git', async () => {
+    const fake = await fakeHome();
+    await mkdir(join(fake.home, '.git'));
+    const token = `CANARY-GH-${randomBytes(6).toString('hex')}`;
+    await writeFile(join(fake.home, '.git-credentials'), `https://u:${token}@github.com\n`);
+    await symlink('../.git-credentials', join(fake.ws, 'AGENTS.md'));
+    const s = await server([{ text: 'done' }]);
+    const r = await runAgent(s, fake.ws, 'hello', { env: fake.env });
+    expect(r.result.reason).toBe('done');
+    expect(r.warnings.join('\n')).toMatch(
+      /context file .*project\/AGENTS\.md skipped: it resolves to .*\.git-credentials, outside/,
+    );
+    expect(s.requests.map((q) => q.rawBody).join('')).not.toContain(token);
+    await expectCanariesKept(fake, s);
+  });
+
   it('a plan file in the workspace linked out is refused; one the user names outside it is read', async () => {
     const fake = await fakeHome();
     await symlink('../.ssh/id_rsa', join(fake.ws, 'plan.md'));

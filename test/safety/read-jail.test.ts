@@ -72,8 +72,19 @@ describe('createReadJail', () => {
     else expect('refused' in checked ? checked.refused : 'read').toMatch(expected);
   });
 
-  it('refuses a link into a home secret when the root holds the home directory', async () => {
-    await symlink('.ssh/id_rsa', join(home, 'AGENTS.md'));
+  it.each([
+    '.ssh/id_rsa',
+    '.git-credentials',
+    '.config/gh/hosts.yml',
+    '.netrc',
+    '.pgpass',
+    '.npmrc',
+    '.docker/config.json',
+    '.kube/config',
+  ])('refuses a link to ~/%s when the root holds the home directory', async (secret) => {
+    await mkdir(join(home, secret, '..'), { recursive: true });
+    await writeFile(join(home, secret), 'TOKEN');
+    await symlink(secret, join(home, 'AGENTS.md'));
     const checked = await createReadJail(env).check('AGENTS.md', home);
     expect('refused' in checked && checked.refused).toMatch(/secret location/);
   });
@@ -91,6 +102,48 @@ describe('files read for the user', () => {
     });
     expect(files.map((f) => f.content).join('')).not.toContain('CANARY');
     expect(warnings).toEqual([expect.stringMatching(/context file .*AGENTS\.md skipped: .*outside/)]);
+  });
+
+  it('holds a context file in a workspace without .git to the workspace when the home is a dotfiles repository', async () => {
+    await rm(join(workspace, '.git'), { recursive: true });
+    await mkdir(join(home, '.git'));
+    await writeFile(join(home, '.git-credentials'), 'https://u:CANARY-TOKEN@github.com');
+    await writeFile(join(home, 'notes.md'), 'CANARY-NOTES');
+    await symlink('../.git-credentials', join(workspace, 'AGENTS.md'));
+    await symlink('../notes.md', join(workspace, 'CLAUDE.md'));
+    const warnings: string[] = [];
+    const files = await findContextFiles({
+      workspace,
+      userFile: join(home, '.config', 'keel', 'AGENTS.md'),
+      jail: createReadJail(env),
+      warn: (message) => warnings.push(message),
+    });
+    expect(files.map((f) => f.content).join('')).not.toContain('CANARY');
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /context file .*project\/AGENTS\.md skipped: it resolves to .*\.git-credentials, outside/,
+      ),
+    ]);
+  });
+
+  it('lets a context file above the workspace link inside the repository root, never to a secret there', async () => {
+    await rm(join(workspace, '.git'), { recursive: true });
+    await mkdir(join(home, '.git'));
+    await mkdir(join(home, 'docs'));
+    await writeFile(join(home, 'docs', 'rules.md'), 'house rules');
+    await symlink('docs/rules.md', join(home, 'AGENTS.md'));
+    const jail = createReadJail(env);
+    const userFile = join(home, '.config', 'keel', 'AGENTS.md');
+    expect((await findContextFiles({ workspace, userFile, jail })).map((f) => f.content)).toEqual([
+      'house rules',
+    ]);
+    await rm(join(home, 'AGENTS.md'));
+    await writeFile(join(home, '.git-credentials'), 'CANARY-TOKEN');
+    await symlink('.git-credentials', join(home, 'AGENTS.md'));
+    const warnings: string[] = [];
+    const files = await findContextFiles({ workspace, userFile, jail, warn: (m) => warnings.push(m) });
+    expect(files).toEqual([]);
+    expect(warnings).toEqual([expect.stringMatching(/AGENTS\.md skipped: .*secret location/)]);
   });
 
   it("reads the user's own context file even when it is a link out", async () => {
