@@ -37,7 +37,7 @@ const SECRET_EXCEPTIONS: readonly string[] = ['**/.env.example', '**/.env.sample
 /**
  * Home-relative locations of secrets: keys, cloud and cluster credentials, tokens of git hosts and package registries,
  * passwords. Writes there need an approval (when the workspace contains the home directory); the read jail refuses a
- * link into one.
+ * link into one and a hard link to a file in one (secret-links.ts). Directories are kept small: each is enumerated.
  */
 export const HOME_SECRETS: readonly string[] = [
   '.ssh',

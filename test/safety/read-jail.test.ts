@@ -1,7 +1,7 @@
 // The read jail for files Keel reads on the user's behalf: links out of the root or into secrets are refused,
 // plain files and links staying inside are read; context files and project commands use it.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,6 +56,19 @@ describe('createReadJail', () => {
       /outside/,
     ],
     ['a dangling link', () => symlink('nowhere.md', join(workspace, 'f.md')), /dangling/],
+    [
+      'a hard link to the SSH key',
+      () => link(join(home, '.ssh', 'id_rsa'), join(workspace, 'f.md')),
+      /^it is a hard link to the secret file ~\/\.ssh\/id_rsa$/,
+    ],
+    [
+      "a hard link to a file outside that holds no secret (pnpm's store)",
+      async () => {
+        await writeFile(join(root, 'store.md'), 'x');
+        await link(join(root, 'store.md'), join(workspace, 'f.md'));
+      },
+      'read',
+    ],
     [
       'a link to a secret file inside the root',
       async () => {
@@ -146,6 +159,31 @@ describe('files read for the user', () => {
     expect(warnings).toEqual([expect.stringMatching(/AGENTS\.md skipped: .*secret location/)]);
   });
 
+  it('leaves out a context file and refuses an @include that are hard links to the SSH key', async () => {
+    await link(join(home, '.ssh', 'id_rsa'), join(workspace, 'AGENTS.md'));
+    await mkdir(join(workspace, 'sub'));
+    await link(join(home, '.ssh', 'id_rsa'), join(workspace, 'sub', 'id'));
+    await mkdir(join(workspace, '.keel', 'commands'), { recursive: true });
+    await writeFile(join(workspace, '.keel', 'commands', 'z.md'), 'see @sub/id');
+    const warnings: string[] = [];
+    const files = await findContextFiles({
+      workspace,
+      userFile: join(home, '.config', 'keel', 'AGENTS.md'),
+      jail: createReadJail(env),
+      warn: (message) => warnings.push(message),
+    });
+    expect(files).toEqual([]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/AGENTS\.md skipped: it is a hard link to the secret file ~\/\.ssh\/id_rsa/),
+    ]);
+    // A workspace opened without the secret links: the jail alone refuses.
+    const loaded = await loadPromptCommands({ workspace: await openWorkspace(workspace), env });
+    const command = loaded.commands.find((c) => c.name === 'z');
+    await expect(command?.expand('')).rejects.toThrow(
+      /@sub\/id is refused: it is a hard link to the secret file/,
+    );
+  });
+
   it("reads the user's own context file even when it is a link out", async () => {
     const userFile = join(home, '.config', 'keel', 'AGENTS.md');
     await mkdir(join(home, '.config', 'keel'), { recursive: true });
@@ -195,6 +233,20 @@ describe('scripts and directories a project names', () => {
     );
     expect(attached.message).not.toContain('CANARY');
     expect(attached.skipped).toEqual([{ path: 'key.txt', reason: expect.stringMatching(/outside/) }]);
+  });
+
+  it('leaves out a chat @attachment that is a hard link to the SSH key, saying why', async () => {
+    await link(join(home, '.ssh', 'id_rsa'), join(workspace, 'key.txt'));
+    const attached = await attachFiles(
+      'see @key.txt',
+      await openWorkspace(workspace),
+      undefined,
+      createReadJail(env),
+    );
+    expect(attached.message).not.toContain('CANARY');
+    expect(attached.skipped).toEqual([
+      { path: 'key.txt', reason: 'it is a hard link to the secret file ~/.ssh/id_rsa' },
+    ]);
   });
 
   it("skips a project file's hook whose script links out of the workspace; the user's own hooks run", async () => {
