@@ -1,7 +1,7 @@
 // Context files: the project's instructions for agents (AGENTS.md and its older names) found from the repository
 // root down to the workspace, plus the user's own, read once at start-up and sent with the system prompt.
 import { constants, open, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type ReadJail, skippedWarning } from '../safety/read-jail.js';
 
 /** In each directory the first of these that exists is read: AGENTS.md is the cross-tool convention. */
@@ -81,15 +81,16 @@ export async function findContextFiles(options: {
   userFile: string;
   limits?: ContextLimits;
   /**
-   * The project's files must resolve inside the repository root (the workspace when in none) and not be linked
-   * into a secret; one that is not is skipped with a warning. The user's own file is exempt.
+   * The project's files must resolve inside the workspace (the file in it) or the repository root (a file in a
+   * folder above it), and be neither linked into a secret nor a hard link to one; one that is not is skipped with a
+   * warning. The user's own file is exempt.
    */
   jail?: ReadJail;
   warn?: (message: string) => void;
 }): Promise<ContextFile[]> {
   const limits = options.limits ?? defaultContextLimits;
   const dirs = await contextDirectories(options.workspace);
-  const root = dirs[0] ?? options.workspace;
+  const repositoryRoot = dirs[0] ?? options.workspace;
   const found = await Promise.all([
     isFile(options.userFile).then((yes) => (yes ? options.userFile : undefined)),
     ...dirs.map(contextFileIn),
@@ -100,6 +101,8 @@ export async function findContextFiles(options: {
   for (const path of paths.reverse()) {
     let real = path;
     if (options.jail && path !== options.userFile) {
+      // The workspace's own file stays in the workspace: a home that is a dotfiles repository is no root for it.
+      const root = dirname(path) === resolve(options.workspace) ? options.workspace : repositoryRoot;
       const checked = await options.jail.check(path, root);
       if ('refused' in checked) {
         options.warn?.(skippedWarning('context file', path, checked.refused));

@@ -4,6 +4,8 @@ import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { keelDirs } from '../safety/read-jail.js';
+import { userSecretLinks } from '../safety/secret-links.js';
 import { openWorkspace } from '../safety/workspace.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { reportWarnings } from './report.js';
@@ -22,7 +24,12 @@ export async function commandGoal(
   args: readonly string[],
   cwd: string | undefined,
 ): Promise<CommandGoal> {
-  const workspace = await openWorkspace(await resolveWorkspaceDir(cwd));
+  const workspace = await openWorkspace(
+    await resolveWorkspaceDir(cwd),
+    [],
+    keelDirs(process.env),
+    userSecretLinks(process.env),
+  );
   const { commands, warnings, refused } = await loadPromptCommands({ workspace, env: process.env });
   const wanted = name.replace(/^\//, '');
   const refusal = refused.get(wanted);

@@ -49,7 +49,8 @@ export async function initCommand(options: InitOptions, out: CommandOutput = pro
     const interrupt = interruptSignal(agent.runner);
     try {
       const { signal } = interrupt;
-      const scan = await scanProject(agent.workspace.root, signal);
+      const { workspace } = agent;
+      const scan = await scanProject(workspace.root, signal, undefined, (file) => workspace.secretLink(file));
       const analyses = {
         projectType: formatProjectType(await detectProjectType(scan), scan.truncated),
         conventions: formatConventions(await extractConventions(scan, { runner: agent.runner, signal })),

@@ -215,7 +215,7 @@ async function parseAll(
 /** The source files as just listed and stat'ed (undefined: gone), when the caller has walked the tree already. */
 export interface Listed {
   paths: string[];
-  stats: (Pick<Stats, 'mtimeMs' | 'size'> | undefined)[];
+  stats: (Pick<Stats, 'mtimeMs' | 'size' | 'nlink'> | undefined)[];
 }
 
 export interface LoadOptions {
@@ -228,6 +228,11 @@ export interface LoadOptions {
    */
   quickAbove?: number;
   listed?: Listed;
+  /**
+   * The secret file a source file is a hard link to (the workspace's `secretLink`): such a file is left out of the
+   * index, so no tool built on it reads or shows it. Asked only for a file with more than one link.
+   */
+  secretLink?: (absolute: string) => string | undefined;
   /**
    * Takes the cache write instead of starting it, for a caller with more to do before it answers (the map): begun
    * now, the write of a large cache would take turns with that work at every await.
@@ -256,6 +261,7 @@ export async function loadCodeIndex(root: string, options: LoadOptions = {}): Pr
     const absolute = path.join(root, rel);
     const stat = options.listed ? options.listed.stats[i] : statOrUndefined(absolute);
     if (!stat || stat.size > MAX_FILE_BYTES) continue;
+    if (stat.nlink > 1 && options.secretLink?.(absolute) !== undefined) continue;
     const known = cache.manifest[rel];
     let hash = known?.hash;
     const fresh =

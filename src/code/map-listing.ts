@@ -22,10 +22,14 @@ const MANIFESTS = [
 const ROOT = '.';
 
 export interface Listing {
-  /** Workspace-relative source paths (with `/`), sorted, and their mtimes and sizes (-1: gone since the listing). */
+  /**
+   * Workspace-relative source paths (with `/`), sorted, and their mtimes, sizes and link counts (-1: gone since the
+   * listing).
+   */
   paths: string[];
   times: Float64Array;
   sizes: Float64Array;
+  links: Float64Array;
   /** The directories entered (relative; ROOT the root) and their mtimes taken before each was read. */
   dirs: string[];
   dirTimes: Float64Array;
@@ -97,6 +101,7 @@ function finish(
   // Numbers, not the Stats: 28k Stats kept alive (each with four Dates) double the cost of the stats in collection.
   const times = new Float64Array(paths.length).fill(-1);
   const sizes = new Float64Array(paths.length).fill(-1);
+  const links = new Float64Array(paths.length).fill(-1);
   const hash = createHash('sha1');
   let lines = '';
   const all = [...paths, ...MANIFESTS, ...ignores];
@@ -107,6 +112,7 @@ function finish(
     if (stat && i < paths.length) {
       times[i] = stat.mtimeMs;
       sizes[i] = stat.size;
+      links[i] = stat.nlink;
     }
     if (lines.length > 65_536) {
       hash.update(lines);
@@ -114,14 +120,16 @@ function finish(
     }
   }
   hash.update(lines);
-  return { paths, times, sizes, dirs, dirTimes, ignores, fingerprint: hash.digest('hex') };
+  return { paths, times, sizes, links, dirs, dirTimes, ignores, fingerprint: hash.digest('hex') };
 }
 
 /** The listing as the code index takes it. */
 export function listedOf(listing: Listing): Listed {
-  const { times, sizes } = listing;
+  const { times, sizes, links } = listing;
   return {
     paths: listing.paths,
-    stats: listing.paths.map((_, i) => (times[i]! < 0 ? undefined : { mtimeMs: times[i]!, size: sizes[i]! })),
+    stats: listing.paths.map((_, i) =>
+      times[i]! < 0 ? undefined : { mtimeMs: times[i]!, size: sizes[i]!, nlink: links[i]! },
+    ),
   };
 }

@@ -46,7 +46,7 @@ export async function includeFiles(
     } catch (error) {
       if (error instanceof PathEscapeError) {
         throw new UsageError(`@${requested}: ${error.message}`, {
-          hint: 'a command may include only files inside the workspace',
+          hint: 'a command may include only files inside the workspace, and no secret under another name',
         });
       }
       throw error;

@@ -112,7 +112,7 @@ export async function projectOverview(scan: ProjectScan, options: OverviewOption
     layout: layout(scan.files),
     entryPoints: await entryPoints(scan, found),
     ...workspacePackages(found),
-    ...(options.mapTokens > 0 ? await keyModules(scan.root, options) : {}),
+    ...(options.mapTokens > 0 ? await keyModules(scan.root, options, scan.secretLink) : {}),
   };
 }
 
@@ -269,11 +269,16 @@ function workspacePackages(found: ProjectEntries): { packages?: string[] } {
 }
 
 /** The repo map at a small budget; a project in no language the map reads, or a parser that fails, has none. */
-async function keyModules(root: string, options: OverviewOptions): Promise<{ keyModules?: string }> {
+async function keyModules(
+  root: string,
+  options: OverviewOptions,
+  secretLink: ProjectScan['secretLink'],
+): Promise<{ keyModules?: string }> {
   try {
     const index = await loadCodeIndex(root, {
       signal: options.signal,
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(secretLink ? { secretLink } : {}),
     });
     const map = buildRepoMap(index, options.mapTokens, '');
     return map.total === 0 ? {} : { keyModules: map.text };

@@ -16,16 +16,19 @@ export interface ProjectScan {
   files: string[];
   truncated: boolean;
   has(file: string): boolean;
-  /** A file's text, or undefined when missing, unreadable or too large. */
+  /** A file's text, or undefined when missing, unreadable, too large or a hard link to a secret file. */
   read(file: string): Promise<string | undefined>;
   /** A JSON (or JSONC) file's object, or undefined. */
   readJson(file: string): Promise<Record<string, unknown> | undefined>;
+  /** The secret file a file is a hard link to (the workspace's `secretLink`): never read, nor indexed. */
+  secretLink?: (absolute: string) => string | undefined;
 }
 
 export async function scanProject(
   root: string,
   signal: AbortSignal,
   limit = MAX_SCANNED_FILES,
+  secretLink?: (absolute: string) => string | undefined,
 ): Promise<ProjectScan> {
   const files: string[] = [];
   let truncated = false;
@@ -51,7 +54,7 @@ export async function scanProject(
     if (!present.has(file)) return Promise.resolve(undefined);
     let text = texts.get(file);
     if (!text) {
-      text = readSmall(path.join(root, file));
+      text = readSmall(path.join(root, file), secretLink);
       texts.set(file, text);
     }
     return text;
@@ -62,6 +65,7 @@ export async function scanProject(
     truncated,
     has: (file) => present.has(file),
     read,
+    ...(secretLink ? { secretLink } : {}),
     readJson: async (file) => {
       const text = await read(file);
       if (text === undefined) return undefined;
@@ -77,9 +81,13 @@ export async function scanProject(
   };
 }
 
-async function readSmall(file: string): Promise<string | undefined> {
+async function readSmall(
+  file: string,
+  secretLink: ((absolute: string) => string | undefined) | undefined,
+): Promise<string | undefined> {
   const info = await fs.stat(file).catch(() => undefined);
   if (!info?.isFile() || info.size > MAX_READ_BYTES) return undefined;
+  if (info.nlink > 1 && secretLink?.(file) !== undefined) return undefined;
   return fs.readFile(file, 'utf8').catch(() => undefined);
 }
 

@@ -25,6 +25,7 @@ import { type Git, GitError, openGit } from '../git/git.js';
 import { createModel } from '../providers/index.js';
 import { keelDirs } from '../safety/read-jail.js';
 import { runRedactor } from '../safety/redact.js';
+import { userSecretLinks } from '../safety/secret-links.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 import { loadRunConfig, type RunSource, resolveWorkspaceDir } from './config.js';
 
@@ -54,7 +55,12 @@ export async function openCommitSetup(
   signal: AbortSignal,
 ): Promise<CommitSetup> {
   const { loaded, model } = await openModel(source, env);
-  const workspace = await openWorkspace(await resolveWorkspaceDir(source.cwd), [], keelDirs(env));
+  const workspace = await openWorkspace(
+    await resolveWorkspaceDir(source.cwd),
+    [],
+    keelDirs(env),
+    userSecretLinks(env),
+  );
   return { loaded, model, runner: gitRunner(loaded, env), workspace, env, signal };
 }
 

@@ -13,6 +13,7 @@ import { chooseCommandRunner } from '../exec/sandbox-choice.js';
 import { keelDirectories } from '../exec/sandbox-runner.js';
 import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
 import { keelDirs } from '../safety/read-jail.js';
+import { userSecretLinks } from '../safety/secret-links.js';
 import { openWorkspace, type Workspace } from '../safety/workspace.js';
 
 export interface SafetySetup {
@@ -54,7 +55,7 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
   // Each workspace's saved outputs apart: the model may read back this workspace's, never another's.
   const real = await realpath(options.dir).catch(() => options.dir);
   const outputRoot = join(state, 'tool-output', workspaceKey(real));
-  const workspace = await openWorkspace(options.dir, [outputRoot], keelDirs(env));
+  const workspace = await openWorkspace(options.dir, [outputRoot], keelDirs(env), userSecretLinks(env));
   const chosen = await chooseCommandRunner({
     mode: options.mode,
     requested: options.sandbox ?? config.safety.sandbox,

@@ -1,12 +1,14 @@
 // The jail for files Keel reads on the user's behalf (context files, custom commands, plan files, attachments,
 // config scripts, MCP working directories): the path is resolved as the kernel resolves it, and a file whose real
-// path leaves its root, or that a link carries into a secret location or Keel's own directories, is skipped.
+// path leaves its root, that a link carries into a secret location or Keel's own directories, or that is a hard
+// link to a secret file, is skipped.
 import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { cacheDir, dataDir, stateDir, userConfigPath } from '../config/paths.js';
 import { HOME_SECRETS, SECRET_GLOBS } from './protected-paths.js';
+import { userSecretLinks } from './secret-links.js';
 import { isInside } from './workspace.js';
 
 export interface ReadJail {
@@ -34,6 +36,7 @@ const realOr = (dir: string): Promise<string> => realpath(dir).catch(() => dir);
 
 export function createReadJail(env: NodeJS.ProcessEnv): ReadJail {
   const home = env.HOME || os.homedir();
+  const secretLink = userSecretLinks(env);
   // Resolved once, at the first check (most runs check nothing before their first request): a home reached through
   // a link (/home -> /var/home) must still match the real paths.
   let guarded: Promise<[string[], string[]]> | undefined;
@@ -71,6 +74,9 @@ export function createReadJail(env: NodeJS.ProcessEnv): ReadJail {
         const why = await secretWhy(real, realRoot);
         if (why) return { refused: `it resolves to ${real}, ${why}` };
       }
+      // A hard link has the secret's content under any name, a path inside the root included.
+      const secret = secretLink(real);
+      if (secret !== undefined) return { refused: `it is a hard link to the secret file ${secret}` };
       return { real };
     },
   };

@@ -1,5 +1,6 @@
 // The workspace path jail: every path a tool touches resolves inside the workspace root,
-// resolved as the kernel resolves it (real-path.ts: each link followed before the next `..`).
+// resolved as the kernel resolves it (real-path.ts: each link followed before the next `..`), and is no hard link
+// to a secret file.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
@@ -21,7 +22,15 @@ export interface Workspace {
   resolveForRead(path: string): Promise<string>;
   /** The path relative to the root, for display ("." for the root itself). */
   relative(absolute: string): string;
+  /**
+   * The secret file that the file at `absolute` is a hard link to (`~/.ssh/id_rsa`), or undefined: for a search,
+   * whose files were found under a path that `resolve` checked, never each one named.
+   */
+  secretLink(absolute: string): string | undefined;
 }
+
+/** The secret file (as shown) that a file is another name of (a hard link), or undefined: secret-links.ts. */
+export type SecretLinkOf = (absolute: string) => string | undefined;
 
 /** A path that leads outside the workspace (or cannot be checked). Names the path, never file content. */
 export class PathEscapeError extends KeelError {
@@ -37,6 +46,21 @@ export class PathEscapeError extends KeelError {
     );
     this.name = 'PathEscapeError';
     this.requestedPath = requested;
+  }
+}
+
+/** A path that is a hard link to a secret file: its content is the secret's, whatever its name. */
+export class SecretLinkError extends PathEscapeError {
+  readonly secret: string;
+
+  constructor(requested: string, root: string, secret: string) {
+    super(
+      requested,
+      root,
+      undefined,
+      `path ${JSON.stringify(requested)} is a hard link to the secret file ${secret}, which is protected: tools never read or change it`,
+    );
+    this.secret = secret;
   }
 }
 
@@ -71,7 +95,19 @@ class JailedWorkspace implements Workspace {
     private readonly readOnlyRoots: readonly string[],
     /** Real paths of Keel's own directories inside the workspace (when it holds the home directory). */
     private readonly keelRoots: readonly string[] = [],
+    private readonly secretLinkOf?: SecretLinkOf,
   ) {}
+
+  secretLink(absolute: string): string | undefined {
+    return this.secretLinkOf?.(absolute);
+  }
+
+  /** `real` unless it is a hard link to a secret file. */
+  private notSecret(requested: string, real: string): string {
+    const secret = this.secretLink(real);
+    if (secret !== undefined) throw new SecretLinkError(requested, this.root, secret);
+    return real;
+  }
 
   async resolveForRead(requested: string): Promise<string> {
     try {
@@ -83,7 +119,7 @@ class JailedWorkspace implements Workspace {
       };
       const real = await realpathDeepest(requested, fail);
       for (const root of this.readOnlyRoots) {
-        if (isInside(await realpathDeepest(root, fail), real)) return real;
+        if (isInside(await realpathDeepest(root, fail), real)) return this.notSecret(requested, real);
       }
       throw error;
     }
@@ -109,7 +145,7 @@ class JailedWorkspace implements Workspace {
         `path ${JSON.stringify(requested)} is in Keel's own directory ${keel}, which tools never read or change`,
       );
     }
-    return real;
+    return this.notSecret(requested, real);
   }
 
   relative(absolute: string): string {
@@ -122,12 +158,14 @@ class JailedWorkspace implements Workspace {
  * Opens the workspace at `root` (its realpath). `readOnlyRoots` are directories outside it that may be read
  * (resolveForRead), never written. `keelDirs` (Keel's config, state, data and cache directories) are refused even
  * when the workspace holds them, unless one holds the workspace itself (the user chose to work there); a read-only
- * root inside one stays readable. Throws UsageError when root is not a directory.
+ * root inside one stays readable. `secretLinkOf` (secret-links.ts) refuses a file that is a hard link to a secret.
+ * Throws UsageError when root is not a directory.
  */
 export async function openWorkspace(
   root: string,
   readOnlyRoots: readonly string[] = [],
   keelDirs: readonly string[] = [],
+  secretLinkOf?: SecretLinkOf,
 ): Promise<Workspace> {
   let real: string;
   try {
@@ -148,5 +186,5 @@ export async function openWorkspace(
     const realDir = await fs.realpath(dir).catch(() => path.resolve(dir));
     if (isInside(real, realDir) && !isInside(realDir, real)) keelRoots.push(realDir);
   }
-  return new JailedWorkspace(real, readOnlyRoots, keelRoots);
+  return new JailedWorkspace(real, readOnlyRoots, keelRoots, secretLinkOf);
 }

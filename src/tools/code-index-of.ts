@@ -40,6 +40,7 @@ async function freshIndex(root: string, key: string, ctx: ToolContext): Promise<
     ...(ctx.cacheDir ? { cacheDir: ctx.cacheDir } : {}),
     signal: ctx.signal,
     listed: listedOf(listing),
+    secretLink: (absolute) => ctx.workspace.secretLink(absolute),
   });
   // The last few workspaces' (sub-agents' worktrees are workspaces of their own): a big one's index is large.
   kept.delete(key);

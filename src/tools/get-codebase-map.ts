@@ -25,7 +25,11 @@ export const getCodebaseMapTool = defineTool({
     const mentions = [args.focus ?? '', ctx.conversationText?.() ?? ''].join('\n');
     const { map, parsed, scanned } = await loadRepoMap(
       ctx.workspace.root,
-      { ...(ctx.cacheDir ? { cacheDir: ctx.cacheDir } : {}), signal: ctx.signal },
+      {
+        ...(ctx.cacheDir ? { cacheDir: ctx.cacheDir } : {}),
+        signal: ctx.signal,
+        secretLink: (absolute) => ctx.workspace.secretLink(absolute),
+      },
       args.max_tokens,
       mentions,
     );

@@ -50,33 +50,42 @@ const isDigit = (byte: number | undefined): boolean => byte !== undefined && byt
  * Reads rg's output, a line at a time as bytes. Content comes in --heading form: `path\0` opens a file and runs
  * straight into its first line, then `N:text` (a match) or `N-text` (context), `--` between runs, an empty line
  * between files. Paths start with `./` or `/` (see rgTarget), never a digit, so a line starting with a digit is
- * always a numbered line. Past the cap, lines are only counted, never decoded.
+ * always a numbered line. Past the cap, lines are only counted, never decoded. A file `hidden` names (a hard link
+ * to a secret) is left out whole, its lines and counts too: nothing of it, not even that it matched.
  */
-function rgLineReader(results: GrepResults): (data: Buffer, start: number, end: number) => void {
+function rgLineReader(
+  results: GrepResults,
+  hidden: (file: string) => boolean,
+): (data: Buffer, start: number, end: number) => void {
   let file = '';
+  let hiding = false;
   return (data, start, end) => {
     if (start === end) return;
     if (results.mode === 'files') {
-      results.file(stripDot(data.toString('utf8', start, end)));
+      const name = stripDot(data.toString('utf8', start, end));
+      if (!hidden(name)) results.file(name);
       return;
     }
     let at = start;
     let newFile = false;
     if (!isDigit(data[at])) {
       if (end - at === 2 && data[at] === 45 && data[at + 1] === 45) {
-        results.gap();
+        if (!hiding) results.gap();
         return;
       }
       const nul = data.indexOf(0, at);
       if (nul === -1 || nul >= end) {
         // rg's own word on a file ("binary file matches") rather than a line of it.
-        results.note(stripDot(data.toString('utf8', at, end)));
+        if (!hiding) results.note(stripDot(data.toString('utf8', at, end)));
         return;
       }
       newFile = true;
-      if (!results.full) file = stripDot(data.toString('utf8', at, nul));
+      const name = stripDot(data.toString('utf8', at, nul));
+      hiding = hidden(name);
+      if (!results.full) file = name;
       at = nul + 1;
     }
+    if (hiding) return;
     let i = at;
     while (isDigit(data[i])) i++;
     if (results.mode === 'count') {
@@ -111,7 +120,11 @@ async function grepWithRg(
   let timer: NodeJS.Timeout | undefined;
   try {
     const binary = rgPath ?? (await bundledRgPath());
-    const read = rgLineReader(results);
+    const { workspace } = ctx;
+    const read = rgLineReader(
+      results,
+      (file) => workspace.secretLink(path.resolve(workspace.root, file)) !== undefined,
+    );
     const run = await runRipgrep(binary, grepArgv(args, target), {
       cwd: ctx.workspace.root,
       signal: AbortSignal.any([ctx.signal, stop.signal]),

@@ -10,5 +10,6 @@ export async function projectScanOf(requested: string, ctx: ToolContext): Promis
   const shown = ctx.workspace.relative(root);
   const stat = await withFsErrors(shown, () => fs.stat(root), root);
   if (!stat.isDirectory()) throw new Error(`${shown} is not a directory; give the project's directory`);
-  return scanProject(root, ctx.signal);
+  const { workspace } = ctx;
+  return scanProject(root, ctx.signal, undefined, (absolute) => workspace.secretLink(absolute));
 }

@@ -5,7 +5,7 @@
 // runs once, to be killed with -9.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,46 @@ describe('files read for the user go through the jail', () => {
       /command "x" is refused: \.keel\/commands\/x\.md: it resolves to .*credentials/,
     );
     await expect(goal).rejects.toMatchObject({ exitCode: ExitCode.usage });
+    await expectCanariesKept(fake, s);
+  });
+
+  it('a home that is a git repository is no root for the context file of a workspace without .git', async () => {
+    const fake = await fakeHome();
+    await mkdir(join(fake.home, '.git'));
+    const token = `CANARY-GH-${randomBytes(6).toString('hex')}`;
+    await writeFile(join(fake.home, '.git-credentials'), `https://u:${token}@github.com\n`);
+    await symlink('../.git-credentials', join(fake.ws, 'AGENTS.md'));
+    const s = await server([{ text: 'done' }]);
+    const r = await runAgent(s, fake.ws, 'hello', { env: fake.env });
+    expect(r.result.reason).toBe('done');
+    expect(r.warnings.join('\n')).toMatch(
+      /context file .*project\/AGENTS\.md skipped: it resolves to .*\.git-credentials, outside/,
+    );
+    expect(s.requests.map((q) => q.rawBody).join('')).not.toContain(token);
+    await expectCanariesKept(fake, s);
+  });
+
+  it('a hard link to the SSH key is read by no tool, search or command include', async () => {
+    const fake = await fakeHome();
+    await link(join(fake.home, '.ssh', 'id_rsa'), join(fake.ws, 'hardkey'));
+    await mkdir(join(fake.ws, 'sub'));
+    await link(join(fake.home, '.ssh', 'id_rsa'), join(fake.ws, 'sub', 'id'));
+    await mkdir(join(fake.ws, '.keel', 'commands'), { recursive: true });
+    await writeFile(join(fake.ws, '.keel', 'commands', 'z.md'), 'see @sub/id\n');
+    const s = await server([
+      { toolCalls: [{ name: 'read_file', args: { path: 'hardkey' } }] },
+      { toolCalls: [{ name: 'grep', args: { pattern: 'CANARY' } }] },
+      { toolCalls: [{ name: 'execute_command', args: { command: 'cat sub/id' } }] },
+      { text: 'done' },
+    ]);
+    const r = await runAgent(s, fake.ws, 'x', { env: fake.env, mode: 'restricted' });
+    expect(r.result.reason).toBe('done');
+    const [read, grep, cat] = toolMessages(s.requests[3]!.body).slice(-3);
+    expect(read).toMatch(/^Error: path "hardkey" is a hard link to the secret file ~\/\.ssh\/id_rsa/);
+    expect(grep).toMatch(/^no matches for "CANARY"/);
+    expect(cat).toMatch(/`sub\/id` is a hard link to the secret file ~\/\.ssh\/id_rsa/);
+    const goal = withEnv(fake.env, () => commandGoal('z', [], fake.ws));
+    await expect(goal).rejects.toThrow(/@sub\/id: path "sub\/id" is a hard link to the secret file/);
     await expectCanariesKept(fake, s);
   });
 

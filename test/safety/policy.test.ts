@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LINK_FOLLOWING } from '../../src/safety/command/program-rules.js';
 import { linkFollowingFlag } from '../../src/safety/command/read-only-check.js';
 import { createPolicy, type ExecutionMode, type Policy } from '../../src/safety/policy.js';
+import { secretLinks } from '../../src/safety/secret-links.js';
 import { openWorkspace, type Workspace } from '../../src/safety/workspace.js';
 
 let base: string;
@@ -17,14 +18,20 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'src'), { recursive: true });
   await fs.writeFile(path.join(root, 'src', 'a.ts'), 'a');
   await fs.symlink('/etc', path.join(root, 'etc-link'));
-  // A link out to a secret, found only by walking the workspace; and a hard link to a file outside it.
+  // A link out to a secret, found only by walking the workspace; a hard link to a file outside it (pnpm's store) and
+  // one to the SSH key.
   const outside = path.join(base, 'outside');
   await fs.mkdir(outside);
   await fs.writeFile(path.join(outside, 'secret.txt'), 'secret');
   await fs.symlink(outside, path.join(root, 'src', 'out-link'));
   await fs.link(path.join(outside, 'secret.txt'), path.join(root, 'hardlinked.txt'));
+  const home = path.join(base, 'home');
+  await fs.mkdir(path.join(home, '.ssh'), { recursive: true });
+  await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), 'KEY');
+  await fs.mkdir(path.join(root, 'keys'));
+  await fs.link(path.join(home, '.ssh', 'id_rsa'), path.join(root, 'keys', 'hardkey.txt'));
   await fs.mkdir(path.join(root, 'src', 'sub'));
-  ws = await openWorkspace(root);
+  ws = await openWorkspace(root, [], [], secretLinks(home));
 });
 
 afterAll(async () => {
@@ -154,16 +161,20 @@ describe('restricted and symbolic links found while walking', () => {
 });
 
 describe('restricted and hard links', () => {
-  test('refuses a file with a second name, which may be a file outside the workspace', async () => {
-    const decision = await decide('restricted', 'cat hardlinked.txt');
+  test('refuses a hard link to a secret file, naming the secret', async () => {
+    const decision = await decide('restricted', 'cat keys/hardkey.txt');
     expect(decision.decision).toBe('deny');
-    expect(decision.reason).toContain(
-      '`hardlinked.txt` has 2 hard links, so it may be a file outside the workspace',
-    );
+    expect(decision.reason).toContain('`keys/hardkey.txt` is a hard link to the secret file ~/.ssh/id_rsa');
+    expect(await decide('restricted', 'cat < keys/hardkey.txt')).toMatchObject({ decision: 'deny' });
   });
 
-  test('refuses a glob that matches a hard-linked file', async () => {
-    expect(await decide('restricted', 'cat *.txt')).toMatchObject({ decision: 'deny' });
+  test('refuses a glob that matches a hard link to a secret file', async () => {
+    expect(await decide('restricted', 'cat keys/*.txt')).toMatchObject({ decision: 'deny' });
+  });
+
+  test("allows a hard link to any other file, as pnpm's node_modules are", async () => {
+    expect(await decide('restricted', 'cat hardlinked.txt')).toMatchObject({ decision: 'allow' });
+    expect(await decide('restricted', 'cat *.txt')).toMatchObject({ decision: 'allow' });
   });
 
   test('directories, whose link count is their subdirectories, are not hard links', async () => {

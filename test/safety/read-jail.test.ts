@@ -1,7 +1,7 @@
 // The read jail for files Keel reads on the user's behalf: links out of the root or into secrets are refused,
 // plain files and links staying inside are read; context files and project commands use it.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,19 @@ describe('createReadJail', () => {
     ],
     ['a dangling link', () => symlink('nowhere.md', join(workspace, 'f.md')), /dangling/],
     [
+      'a hard link to the SSH key',
+      () => link(join(home, '.ssh', 'id_rsa'), join(workspace, 'f.md')),
+      /^it is a hard link to the secret file ~\/\.ssh\/id_rsa$/,
+    ],
+    [
+      "a hard link to a file outside that holds no secret (pnpm's store)",
+      async () => {
+        await writeFile(join(root, 'store.md'), 'x');
+        await link(join(root, 'store.md'), join(workspace, 'f.md'));
+      },
+      'read',
+    ],
+    [
       'a link to a secret file inside the root',
       async () => {
         await writeFile(join(workspace, '.env'), 'TOKEN=x');
@@ -72,8 +85,19 @@ describe('createReadJail', () => {
     else expect('refused' in checked ? checked.refused : 'read').toMatch(expected);
   });
 
-  it('refuses a link into a home secret when the root holds the home directory', async () => {
-    await symlink('.ssh/id_rsa', join(home, 'AGENTS.md'));
+  it.each([
+    '.ssh/id_rsa',
+    '.git-credentials',
+    '.config/gh/hosts.yml',
+    '.netrc',
+    '.pgpass',
+    '.npmrc',
+    '.docker/config.json',
+    '.kube/config',
+  ])('refuses a link to ~/%s when the root holds the home directory', async (secret) => {
+    await mkdir(join(home, secret, '..'), { recursive: true });
+    await writeFile(join(home, secret), 'TOKEN');
+    await symlink(secret, join(home, 'AGENTS.md'));
     const checked = await createReadJail(env).check('AGENTS.md', home);
     expect('refused' in checked && checked.refused).toMatch(/secret location/);
   });
@@ -91,6 +115,73 @@ describe('files read for the user', () => {
     });
     expect(files.map((f) => f.content).join('')).not.toContain('CANARY');
     expect(warnings).toEqual([expect.stringMatching(/context file .*AGENTS\.md skipped: .*outside/)]);
+  });
+
+  it('holds a context file in a workspace without .git to the workspace when the home is a dotfiles repository', async () => {
+    await rm(join(workspace, '.git'), { recursive: true });
+    await mkdir(join(home, '.git'));
+    await writeFile(join(home, '.git-credentials'), 'https://u:CANARY-TOKEN@github.com');
+    await writeFile(join(home, 'notes.md'), 'CANARY-NOTES');
+    await symlink('../.git-credentials', join(workspace, 'AGENTS.md'));
+    await symlink('../notes.md', join(workspace, 'CLAUDE.md'));
+    const warnings: string[] = [];
+    const files = await findContextFiles({
+      workspace,
+      userFile: join(home, '.config', 'keel', 'AGENTS.md'),
+      jail: createReadJail(env),
+      warn: (message) => warnings.push(message),
+    });
+    expect(files.map((f) => f.content).join('')).not.toContain('CANARY');
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /context file .*project\/AGENTS\.md skipped: it resolves to .*\.git-credentials, outside/,
+      ),
+    ]);
+  });
+
+  it('lets a context file above the workspace link inside the repository root, never to a secret there', async () => {
+    await rm(join(workspace, '.git'), { recursive: true });
+    await mkdir(join(home, '.git'));
+    await mkdir(join(home, 'docs'));
+    await writeFile(join(home, 'docs', 'rules.md'), 'house rules');
+    await symlink('docs/rules.md', join(home, 'AGENTS.md'));
+    const jail = createReadJail(env);
+    const userFile = join(home, '.config', 'keel', 'AGENTS.md');
+    expect((await findContextFiles({ workspace, userFile, jail })).map((f) => f.content)).toEqual([
+      'house rules',
+    ]);
+    await rm(join(home, 'AGENTS.md'));
+    await writeFile(join(home, '.git-credentials'), 'CANARY-TOKEN');
+    await symlink('.git-credentials', join(home, 'AGENTS.md'));
+    const warnings: string[] = [];
+    const files = await findContextFiles({ workspace, userFile, jail, warn: (m) => warnings.push(m) });
+    expect(files).toEqual([]);
+    expect(warnings).toEqual([expect.stringMatching(/AGENTS\.md skipped: .*secret location/)]);
+  });
+
+  it('leaves out a context file and refuses an @include that are hard links to the SSH key', async () => {
+    await link(join(home, '.ssh', 'id_rsa'), join(workspace, 'AGENTS.md'));
+    await mkdir(join(workspace, 'sub'));
+    await link(join(home, '.ssh', 'id_rsa'), join(workspace, 'sub', 'id'));
+    await mkdir(join(workspace, '.keel', 'commands'), { recursive: true });
+    await writeFile(join(workspace, '.keel', 'commands', 'z.md'), 'see @sub/id');
+    const warnings: string[] = [];
+    const files = await findContextFiles({
+      workspace,
+      userFile: join(home, '.config', 'keel', 'AGENTS.md'),
+      jail: createReadJail(env),
+      warn: (message) => warnings.push(message),
+    });
+    expect(files).toEqual([]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/AGENTS\.md skipped: it is a hard link to the secret file ~\/\.ssh\/id_rsa/),
+    ]);
+    // A workspace opened without the secret links: the jail alone refuses.
+    const loaded = await loadPromptCommands({ workspace: await openWorkspace(workspace), env });
+    const command = loaded.commands.find((c) => c.name === 'z');
+    await expect(command?.expand('')).rejects.toThrow(
+      /@sub\/id is refused: it is a hard link to the secret file/,
+    );
   });
 
   it("reads the user's own context file even when it is a link out", async () => {
@@ -142,6 +233,20 @@ describe('scripts and directories a project names', () => {
     );
     expect(attached.message).not.toContain('CANARY');
     expect(attached.skipped).toEqual([{ path: 'key.txt', reason: expect.stringMatching(/outside/) }]);
+  });
+
+  it('leaves out a chat @attachment that is a hard link to the SSH key, saying why', async () => {
+    await link(join(home, '.ssh', 'id_rsa'), join(workspace, 'key.txt'));
+    const attached = await attachFiles(
+      'see @key.txt',
+      await openWorkspace(workspace),
+      undefined,
+      createReadJail(env),
+    );
+    expect(attached.message).not.toContain('CANARY');
+    expect(attached.skipped).toEqual([
+      { path: 'key.txt', reason: 'it is a hard link to the secret file ~/.ssh/id_rsa' },
+    ]);
   });
 
   it("skips a project file's hook whose script links out of the workspace; the user's own hooks run", async () => {

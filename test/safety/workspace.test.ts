@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { openWorkspace, PathEscapeError, type Workspace } from '../../src/safety/workspace.js';
+import { secretLinks } from '../../src/safety/secret-links.js';
+import {
+  openWorkspace,
+  PathEscapeError,
+  SecretLinkError,
+  type Workspace,
+} from '../../src/safety/workspace.js';
 
 let base: string;
 let root: string;
@@ -130,5 +136,30 @@ describe("Keel's own directories", () => {
   test('a workspace inside a Keel directory is the user choosing to work there', async () => {
     const jailed = await openWorkspace(root, [], [base]);
     expect(await jailed.resolve('src/a.ts')).toBe(path.join(root, 'src', 'a.ts'));
+  });
+});
+
+describe('hard links to secret files', () => {
+  test('are refused for every use, naming the secret; other hard links resolve as any file', async () => {
+    const home = path.join(base, 'home');
+    await fs.mkdir(path.join(home, '.ssh'), { recursive: true });
+    await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), 'KEY');
+    await fs.link(path.join(home, '.ssh', 'id_rsa'), path.join(root, 'hardkey'));
+    // pnpm's node_modules: files hard-linked from its store.
+    await fs.mkdir(path.join(root, 'node_modules', 'x'), { recursive: true });
+    await fs.link(path.join(base, 'outside', 'secret.txt'), path.join(root, 'node_modules', 'x', 'index.js'));
+    const jailed = await openWorkspace(root, [], [], secretLinks(home));
+    for (const use of [jailed.resolve, jailed.resolveForRead]) {
+      const error = await use.call(jailed, 'hardkey').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SecretLinkError);
+      expect((error as Error).message).toBe(
+        'path "hardkey" is a hard link to the secret file ~/.ssh/id_rsa, which is protected: tools never read or change it',
+      );
+      expect(await use.call(jailed, 'node_modules/x/index.js')).toBe(
+        path.join(root, 'node_modules', 'x', 'index.js'),
+      );
+    }
+    expect(jailed.secretLink(path.join(root, 'hardkey'))).toBe('~/.ssh/id_rsa');
+    expect(jailed.secretLink(path.join(root, 'src', 'a.ts'))).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
 // The code tools' index within one process: kept while the tree is unchanged, fresh after any change.
-import { rm } from 'node:fs/promises';
+import { link, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { codeIndexOf } from '../../src/tools/code-index-of.js';
+import { projectScanOf } from '../../src/tools/project-scan-of.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
 let ws: TestWorkspace;
@@ -44,4 +45,19 @@ test('a process keeps the indexes of its last two workspaces only', async () => 
   } finally {
     for (const other of others) await other.cleanup();
   }
+});
+
+test('leaves a hard link to a secret file out of the index, and a project scan does not read it', async () => {
+  const home = path.join(ws.base, 'home');
+  await mkdir(path.join(home, '.aws'), { recursive: true });
+  await writeFile(path.join(home, '.aws', 'credentials'), 'aws_secret_access_key = "CANARY"\n');
+  await link(path.join(home, '.aws', 'credentials'), path.join(ws.root, 'settings.py'));
+  await writeFile(path.join(ws.base, 'store.py'), 'def from_store():\n    pass\n');
+  await link(path.join(ws.base, 'store.py'), path.join(ws.root, 'lib.py'));
+  const index = await codeIndexOf(ws.ctx);
+  expect(index.files.has('settings.py')).toBe(false);
+  expect(await names('lib.py')).toEqual(['from_store']);
+  const scan = await projectScanOf('.', ws.ctx);
+  expect(await scan.read('settings.py')).toBeUndefined();
+  expect(await scan.read('lib.py')).toContain('from_store');
 });

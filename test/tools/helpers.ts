@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AgentEvent } from '../../src/core/events.js';
 import { commandEnv, createProcessRunner } from '../../src/exec/process-runner.js';
 import { createPolicy, type ExecutionMode } from '../../src/safety/policy.js';
+import { secretLinks } from '../../src/safety/secret-links.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import type { ExecutorContext } from '../../src/tools/executor.js';
 import type { ToolContext, ToolLimits } from '../../src/tools/tool.js';
@@ -31,14 +32,17 @@ export const testLimits: ToolLimits = {
   diagnosticsMs: 60_000,
 };
 
-/** A temp dir with a `work` workspace inside it (and room for an `outside` sibling). */
+/**
+ * A temp dir with a `work` workspace inside it (and room for an `outside` sibling); `home` beside it is the home
+ * directory whose secret files (`home/.ssh/id_rsa`) the workspace refuses through hard links, as a run's does.
+ */
 export async function makeWorkspace(
   options: { mode?: ExecutionMode; limits?: Partial<ToolLimits>; signal?: AbortSignal } = {},
 ): Promise<TestWorkspace> {
   const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-tools-')));
   const root = path.join(base, 'work');
   await fs.mkdir(root);
-  const workspace = await openWorkspace(root);
+  const workspace = await openWorkspace(root, [], [], secretLinks(path.join(base, 'home')));
   const events: AgentEvent[] = [];
   const ctx: ToolContext = {
     workspace,

@@ -171,6 +171,27 @@ describe.each(backends)('grep (%s)', (backend, rgPath) => {
     await expect(run(grep, { pattern: 'x', path: 'linkdir' })).rejects.toThrow(/outside the workspace/);
   });
 
+  test('leaves a hard link to a secret file out of every output, counts included; other hard links are searched', async () => {
+    const home = path.join(ws.base, 'home');
+    await fs.mkdir(path.join(home, '.ssh'), { recursive: true });
+    await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), 'helper CANARY-KEY\nhelper again\n');
+    await fs.mkdir(path.join(ws.root, 'keys'));
+    await fs.link(path.join(home, '.ssh', 'id_rsa'), path.join(ws.root, 'keys', 'a-key.txt'));
+    await fs.writeFile(path.join(ws.base, 'store.txt'), 'helper from the store\n');
+    await fs.link(path.join(ws.base, 'store.txt'), path.join(ws.root, 'keys', 'pkg.txt'));
+    const content = await run(grep, { pattern: 'helper', path: 'keys', context: 1 });
+    expect(content.output).toBe('keys/pkg.txt:1:helper from the store');
+    expect(content.display).toBe('grep "helper" in keys: 1 matching lines in 1 files');
+    const files = await run(grep, { pattern: 'helper', output: 'files' });
+    expect(files.output).not.toContain('a-key');
+    expect(files.output).toContain('keys/pkg.txt');
+    const counts = await run(grep, { pattern: 'CANARY', output: 'count' });
+    expect(counts.output).toBe('no matches for "CANARY"');
+    await expect(run(grep, { pattern: 'x', path: 'keys/a-key.txt' })).rejects.toThrow(
+      /hard link to the secret file ~\/\.ssh\/id_rsa/,
+    );
+  });
+
   test('searches a read-only root, naming its files by absolute path', async () => {
     const outside = path.join(ws.base, 'outside');
     await fs.mkdir(outside);

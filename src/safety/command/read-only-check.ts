@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { PathEscapeError, type Workspace } from '../workspace.js';
+import { PathEscapeError, SecretLinkError, type Workspace } from '../workspace.js';
 import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
 import { awkVerdict } from './awk-program.js';
 import { programName } from './denylist.js';
@@ -52,17 +52,13 @@ function pathPart(arg: string): string | undefined {
 
 /** Why a path argument may read outside the workspace, or undefined when it stays inside. */
 async function pathProblem(workspace: Workspace, arg: string): Promise<string | undefined> {
-  let real: string;
   try {
-    real = await workspace.resolve(arg);
+    // The jail refuses a hard link to a secret file; other hard links (pnpm's node_modules) are files like any.
+    await workspace.resolve(arg);
   } catch (error) {
+    if (error instanceof SecretLinkError) return `is a hard link to the secret file ${error.secret}`;
     if (error instanceof PathEscapeError) return 'is outside the workspace';
     throw error;
-  }
-  // A file with several names may share its content with one outside; a directory's count is its subdirectories.
-  const stat = await fs.stat(real).catch(() => undefined);
-  if (stat?.isFile() && stat.nlink > 1) {
-    return `has ${stat.nlink} hard links, so it may be a file outside the workspace`;
   }
   return undefined;
 }

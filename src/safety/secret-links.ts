@@ -1,0 +1,103 @@
+// Hard links to secrets: a file in the workspace that is another name of a file in a secret location (a hard link
+// to ~/.ssh/id_rsa) holds the secret itself, though nothing in its path says so. Told by its inode (device and
+// number), compared only for a regular file with more than one link: pnpm's node_modules and other ordinary hard
+// links are read as before.
+import { type BigIntStats, type Dirent, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { userConfigPath } from '../config/paths.js';
+import { HOME_SECRETS } from './protected-paths.js';
+import { isInside, type SecretLinkOf } from './workspace.js';
+
+/** Files looked at in one secret location at most, nearest first: ~/.kube/cache can hold thousands, keys sit on top. */
+const MAX_FILES_PER_LOCATION = 2000;
+/** Directory levels entered below a secret location. */
+const MAX_DEPTH = 4;
+
+const inodeOf = (stats: BigIntStats): string => `${stats.dev}:${stats.ino}`;
+
+function statOrUndefined(file: string): BigIntStats | undefined {
+  try {
+    return statSync(file, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined; // unreadable (EACCES), a loop: nothing to read through it either
+  }
+}
+
+/**
+ * The inodes of the regular files in the secret locations, each with its name as shown. Links are followed to a file
+ * (a key kept elsewhere and linked in is as secret) and from the location itself (`~/.ssh -> dotfiles/ssh`), never
+ * into a directory below it.
+ */
+function enumerate(locations: readonly { absolute: string; shown: string }[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const location of locations) {
+    const top = statOrUndefined(location.absolute);
+    if (top?.isFile()) found.set(inodeOf(top), location.shown);
+    if (!top?.isDirectory()) continue;
+    let budget = MAX_FILES_PER_LOCATION;
+    const queue = [{ dir: location.absolute, depth: 0 }];
+    while (queue.length > 0 && budget > 0) {
+      const { dir, depth } = queue.shift()!;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (depth + 1 < MAX_DEPTH) queue.push({ dir: full, depth: depth + 1 });
+          continue;
+        }
+        if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+        if (--budget < 0) break;
+        const stats = statOrUndefined(full);
+        if (stats?.isFile()) {
+          found.set(inodeOf(stats), `${location.shown}${full.slice(location.absolute.length)}`);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+// One enumeration per process and set of locations: the jail, the workspace and every search of a run share it.
+// A secret made after it (a key generated mid-session) is not known until the next process.
+const enumerated = new Map<string, Map<string, string>>();
+
+/**
+ * The secret file (home-relative, `~/.ssh/id_rsa`) a file is another name of, among the secret locations under
+ * `home` (HOME_SECRETS) and the absolute `extraFiles`. One stat a file; the secret locations are enumerated the first
+ * time a file with more than one link is asked about.
+ */
+export function secretLinks(home: string, extraFiles: readonly string[] = []): SecretLinkOf {
+  const locations = [
+    ...HOME_SECRETS.map((p) => ({ absolute: path.join(home, p), shown: `~/${p}` })),
+    ...extraFiles.map((file) => ({
+      absolute: file,
+      shown: isInside(home, file) ? `~/${path.relative(home, file)}` : file,
+    })),
+  ];
+  const key = locations.map((l) => l.absolute).join('\0');
+  const secrets = (): Map<string, string> => {
+    let known = enumerated.get(key);
+    if (known === undefined) {
+      known = enumerate(locations);
+      enumerated.set(key, known);
+    }
+    return known;
+  };
+  return (file) => {
+    const stats = statOrUndefined(file);
+    if (!stats?.isFile() || stats.nlink < 2n) return undefined;
+    return secrets().get(inodeOf(stats));
+  };
+}
+
+/** The user's secret links: the home directory's secret locations and Keel's credentials file (wherever XDG puts it). */
+export function userSecretLinks(env: NodeJS.ProcessEnv): SecretLinkOf {
+  const credentials = path.join(path.dirname(userConfigPath(env)), 'credentials.yaml');
+  return secretLinks(env.HOME || os.homedir(), [credentials]);
+}
