@@ -124,7 +124,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       observe,
       env,
     });
-    const taken = tools.find((tool) => run.registry.get(tool.name) !== undefined);
+    const taken = tools.find((tool) => run.registry.has(tool.name));
     if (taken) {
       await run.close();
       throw new UsageError(`custom tool ${taken.name} has the name of a built-in tool`, {

@@ -15,7 +15,7 @@ import {
   saveAskHistory,
 } from '../session/ask-history.js';
 import { readOnlyTools } from '../tools/registry.js';
-import { attachImages } from './chat-attach.js';
+import { attachImages, imagingOf } from './chat-attach.js';
 import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
 import { reportFailure, runExitCode } from './report.js';
@@ -64,15 +64,16 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       const previous: AskExchange[] = options.continue ? await loadAskHistory(historyFile) : [];
       for (const message of historyMessages(previous)) agent.conversation.push(message);
       let message = question || 'Explain this input.';
-      if (piped !== undefined) {
-        const capped = capPiped(piped, pipedBudget(agent.model.capabilities));
-        if (capped.note) agent.emit({ type: 'warning', message: capped.note });
-        message = withPipedInput(message, capped);
-      }
-      const images = await attachImages(message, agent.workspace, createReadJail(process.env), {
-        readsImages: agent.model.capabilities?.images === true,
-        model: agent.model.modelId,
-      });
+      const capped = piped && capPiped(piped, pipedBudget(agent.model.capabilities), imagingOf(agent.model));
+      if (capped?.note) agent.emit({ type: 'warning', message: capped.note });
+      if (capped) message = withPipedInput(message, capped);
+      const images = await attachImages(
+        message,
+        agent.workspace,
+        createReadJail(process.env),
+        imagingOf(agent.model),
+      );
+      if (capped?.image) images.push(capped.image);
       agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
       const interrupt = interruptSignal(agent.runner);
       const result = await agent.run(interrupt.signal).finally(() => interrupt.dispose());

@@ -2,6 +2,7 @@
 // and capped, so the model need not spend a tool call reading what the user already pointed at. An image (PNG,
 // JPEG, GIF, WebP) goes as an image part to a model that reads images; `keel ask` and `keel run -p` attach images only.
 import { open, readFile, stat } from 'node:fs/promises';
+import { looksBinary } from '../core/binary.js';
 import { UsageError } from '../core/errors.js';
 import { IMAGE_EXTENSION, imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
@@ -120,7 +121,7 @@ export async function attachFiles(
         }
       }
       const data = await readFile(absolute);
-      if (data.subarray(0, 8000).includes(0)) {
+      if (looksBinary(data)) {
         skipped.push({ path: requested, reason: 'a binary file' });
         continue;
       }

@@ -1,15 +1,12 @@
-// The chat's slash commands as a table: name, arguments, what it does, and its handler. Prompt commands (custom
-// command files, MCP prompts) come from the agent and become the user's message; an unknown command gets a
-// suggestion and never reaches the model.
+// The chat's slash commands as a table: name, arguments, what it does, and its handler. Which one a `/name` means,
+// prompt commands (custom command files, MCP prompts) beside them, and /help: chat-command-names.ts.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { providerNames } from '../config/provider-schema.js';
-import type { PromptCommand } from '../core/prompt-command.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
 import { taskRuns } from '../session/subagent-runs.js';
-import { wrapLine } from '../ui/wrap.js';
 import type { ChatGit, ChatGitContext } from './chat-git.js';
 
 /** What a command may do to the chat; chat.ts implements it. */
@@ -320,60 +317,4 @@ export function parseCommand(line: string): { name: string; args: string } | und
   const match = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (!match) return undefined;
   return { name: match[1] ?? '', args: (match[2] ?? '').trim() };
-}
-
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j] ?? 0;
-      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length] ?? 0;
-}
-
-/** The closest known name to a mistyped one, if close enough to be a typo (or a prefix of it). */
-export function suggestCommand(name: string, names: readonly string[]): string | undefined {
-  const prefixed = names.find((n) => n.startsWith(name) && name.length > 0);
-  if (prefixed) return prefixed;
-  let best: { name: string; d: number } | undefined;
-  for (const n of names) {
-    const d = distance(name.toLowerCase(), n.toLowerCase());
-    if (!best || d < best.d) best = { name: n, d };
-  }
-  // Two edits (a swapped pair of letters) is still a typo for names of three letters or more.
-  return best && best.d <= (name.length >= 3 ? 2 : 1) ? best.name : undefined;
-}
-
-/**
- * /help: the built-in commands, the prompt commands and the keys; at a terminal (`columns`), each description
- * wrapped at word boundaries under its own column.
- */
-export function helpText(prompts: readonly PromptCommand[], columns?: number): string {
-  const rows = CHAT_COMMANDS.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.description]);
-  for (const p of prompts) rows.push([`/${p.name}`, `${p.description} (${p.source})`]);
-  const width = Math.max(...rows.map((r) => (r[0] ?? '').length));
-  const keys = [
-    ['Enter', 'send the message'],
-    ['\\ at the end', 'continue the message on the next line (a paste stays one message)'],
-    ['@path', "attach a file's content (Tab completes paths)"],
-    ['Tab', 'complete a /command or an @path'],
-    ['Shift+Tab', `next mode (${CYCLE.join(' → ')})`],
-    ['Up / Down', 'earlier messages, also from past chats'],
-    ['Esc Esc', 'at an empty prompt: /rewind'],
-    ['Ctrl-C', 'cancel the turn (twice, or at the prompt: quit)'],
-    ['Ctrl-D', 'quit'],
-  ];
-  const keyWidth = Math.max(...keys.map((k) => (k[0] ?? '').length));
-  const table = (pairs: string[][], first: number) =>
-    pairs.map(([name, what]) => {
-      const line = `  ${(name ?? '').padEnd(first)}  ${what}`;
-      return columns === undefined ? line : wrapLine(line, columns, ' '.repeat(first + 4));
-    });
-  return ['commands:', ...table(rows, width), 'keys:', ...table(keys, keyWidth), ''].join('\n');
 }

@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
+import type { PromptCommand } from '../core/prompt-command.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
 import { carryConversation } from '../runtime/conversation.js';
@@ -17,7 +18,8 @@ import { clearMarkerSync } from '../session/marker.js';
 import { createChatScreen } from '../ui/chat-screen.js';
 import { terminalColumns } from '../ui/wrap.js';
 import { chatMessage, imagingOf } from './chat-attach.js';
-import { CHAT_COMMANDS, type ChatContext, helpText, parseCommand, suggestCommand } from './chat-commands.js';
+import { commandNames, findCommand, helpText } from './chat-command-names.js';
+import { type ChatContext, parseCommand } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { afterPlan } from './chat-plan.js';
@@ -26,6 +28,7 @@ import { UserShell } from './chat-shell.js';
 import { earlyHeadline, offerCrashed, switchedOptions } from './chat-start.js';
 import { ChatUsage, contextUse, modelName, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
+import { restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
@@ -57,10 +60,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const historyFile = historyPath(stateDir(env));
   let agent: Run | undefined;
   let current: ChatOptions = options;
-  const commandNames = () => [
-    ...CHAT_COMMANDS.map((c) => c.name),
-    ...(agent?.promptCommands?.() ?? []).map((p) => p.name),
-  ];
+  const prompts = () => agent?.promptCommands?.() ?? [];
+  const names = () => commandNames(prompts());
   const screen = createChatScreen({
     stdin: process.stdin,
     stdout: process.stdout,
@@ -68,7 +69,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     env,
     interactive,
     output: options.output,
-    completer: chatCompleter(commandNames, () => agent?.workspace),
+    completer: chatCompleter(names, () => agent?.workspace),
     ...(interactive ? { history: await loadHistory(historyFile) } : {}),
   });
   const { reader } = screen;
@@ -159,23 +160,25 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
   };
-  const send = async (typed: string) => {
+  /** A user turn; `command`: the prompt command `typed` is the expansion of, its allowed-tools for this turn. */
+  const send = async (typed: string, command?: PromptCommand) => {
     if (!(await settled()) || !agent) return;
     const text = userShell.withOutputs(typed);
-    const { message, attached, skipped, images } = await chatMessage(
-      text,
-      agent,
-      readJail,
-      imagingOf(agent.model),
-    );
+    // A command file's expansion holds its @files already (extend/file-includes.ts): only images are attached here.
+    const { message, attached, skipped, images } = await chatMessage(text, agent, readJail, {
+      ...imagingOf(agent.model),
+      ...(command?.includesFiles ? { only: true } : {}),
+    });
     screen.attachments(attached, skipped);
     usage.begin(text, agent.model.modelId);
     agent.conversation.push({ role: 'user', content: message, ...(images.length > 0 ? { images } : {}) });
     running = new AbortController();
+    const lift = command?.allowedTools && restrictTools(agent.registry, command.allowedTools, agent.emit);
     try {
       await agent.run(running.signal);
     } finally {
       running = undefined;
+      lift?.();
     }
     if (interactive) showStatus();
     // Lines typed during the plan turn were meant as the next messages: they wait until the question is answered.
@@ -242,7 +245,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     exit: () => {
       exiting = true;
     },
-    help: () => helpText(agent?.promptCommands?.() ?? [], terminalColumns(process.stdout)),
+    help: () => helpText(prompts(), terminalColumns(process.stdout)),
     cost: () => usage.report(),
     lastOutput: screen.lastOutput,
     get compact() {
@@ -310,18 +313,15 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   /** A `/name args` line: a built-in command, a prompt command, or a suggestion; never sent to the model. */
   const runCommand = async (name: string, args: string) => {
-    const builtin = CHAT_COMMANDS.find((c) => c.name === name);
-    if ((!builtin?.anytime && !(await settled())) || failed) return;
-    const prompt = builtin ? undefined : agent?.promptCommands?.().find((p) => p.name === name);
+    if ((!findCommand(name, []).builtin?.anytime && !(await settled())) || failed) return;
+    const { builtin, prompt, guess } = findCommand(name, prompts());
     try {
       if (builtin) await builtin.run(args, chat);
-      else if (prompt) await send(await busy(`expanding /${name}`, (signal) => prompt.expand(args, signal)));
-      else {
-        const guess = suggestCommand(name, commandNames());
+      else if (prompt) await send(await busy(`expanding /${name}`, (s) => prompt.expand(args, s)), prompt);
+      else
         screen.notice(
           `unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; start with // to send a message beginning with /)\n`,
         );
-      }
     } catch (error) {
       reportFailure(error, { debug: options.debug, out: screen });
     }

@@ -42,7 +42,9 @@ export async function commandGoal(
       hint: 'a project command must be a file inside the workspace, not a link to one outside it or to a secret',
     });
   }
-  const command = commands.find((c) => c.name === wanted);
+  // `project:review` too: the chat's name for a command named like one of its built-ins (chat-command-names.ts).
+  const command =
+    commands.find((c) => c.name === wanted) ?? commands.find((c) => `${c.source}:${c.name}` === wanted);
   if (!command) {
     const available = commands.map((c) => c.name).join(', ');
     throw new UsageError(`unknown command "${name}"`, {
@@ -55,14 +57,18 @@ export async function commandGoal(
   return { text, ...(command.allowedTools ? { allowedTools: command.allowedTools } : {}) };
 }
 
-/** Leaves in the registry only the tools a command allows; a name that matches no tool is a warning. */
+/**
+ * Offers only the tools a command allows, also among tools joining later (an MCP server's), until the returned
+ * function lifts it (the chat: after the command's turn). A name that matches no tool is a warning, unless it is
+ * an MCP tool's (`<server>__<tool>`), whose server may not be ready yet.
+ */
 export function restrictTools(
   registry: ToolRegistry,
   allowed: readonly string[],
   emit: (event: AgentEvent) => void,
-): void {
-  for (const tool of registry.list()) if (!allowed.includes(tool.name)) registry.remove(tool.name);
-  const unknown = allowed.filter((name) => !registry.get(name));
+): () => void {
+  const unknown = allowed.filter((name) => !registry.get(name) && !name.includes('__'));
   if (unknown.length > 0)
     emit({ type: 'warning', message: `allowed-tools names no tool: ${unknown.join(', ')}` });
+  return registry.restrict(allowed);
 }

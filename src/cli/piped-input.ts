@@ -1,9 +1,14 @@
 // Text piped to `keel ask` and `keel run -p` on stdin: read within a memory bound, capped to what the model's
-// context can spare (head and tail, with a note saying what was left out), and attached to the question.
+// context can spare (head and tail, with a note saying what was left out), and attached to the question. Binary
+// input is described, not sent (an image goes as an image to a model that reads them).
 import { fstatSync } from 'node:fs';
+import { binaryKind, looksBinary } from '../core/binary.js';
+import { imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
+import type { ImagePart } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { groupDigits, utf8Prefix, utf8Suffix } from '../core/text.js';
 import { promptBudget } from '../providers/capabilities.js';
+import type { ImageAttaching } from './chat-attach.js';
 
 /** What was read: the first and last bytes kept, and how many bytes came in all. */
 export interface PipedInput {
@@ -79,12 +84,51 @@ export function pipedBudget(capabilities: ModelCapabilities | undefined): number
 
 export interface CappedInput {
   text: string;
-  /** Set when something was left out: what the model and the user are told. */
+  /** Set when something was left out or not sent: what the user is told (and, for text, the model). */
   note?: string;
+  /** Binary input, not sent as text: what it is, for the model (`a PNG image, 1,024 bytes, attached as an image`). */
+  binary?: string;
+  /** Piped image bytes, for a model that reads images. */
+  image?: ImagePart;
 }
 
-/** The piped text within `budget` bytes: whole when it fits, else its first two thirds and last third of the budget. */
-export function capPiped(piped: PipedInput, budget: number): CappedInput {
+/**
+ * Binary input (a NUL byte in its head, or an image): described, never sent decoded as text; an image whole at hand
+ * and within the limit goes as an image to a model that reads them. Undefined for text.
+ */
+function binaryInput(piped: PipedInput, imaging: Omit<ImageAttaching, 'only'>): CappedInput | undefined {
+  const isImage = imageType(piped.head) !== undefined;
+  if (!isImage && !looksBinary(piped.head)) return undefined;
+  const what = `${binaryKind(piped.head) ?? 'binary data'}, ${groupDigits(piped.totalBytes)} bytes`;
+  const whole = piped.head.length + piped.tail.length === piped.totalBytes;
+  const why = !isImage
+    ? undefined
+    : !imaging.readsImages
+      ? `${imaging.model} cannot read images (choose a model that can)`
+      : !whole || piped.totalBytes > MAX_IMAGE_BYTES
+        ? 'it is too large to attach'
+        : undefined;
+  const image =
+    isImage && !why ? imageFromBytes(Buffer.concat([piped.head, piped.tail]), 'stdin') : undefined;
+  if (image) return { text: '', binary: `${what}, attached as an image`, image };
+  return {
+    text: '',
+    binary: `${what}, not shown`,
+    note: `stdin holds binary input (${what}): not sent to the model, only described${why ? `; ${why}` : ''}`,
+  };
+}
+
+/**
+ * The piped text within `budget` bytes: whole when it fits, else its first two thirds and last third of the budget.
+ * Binary input is described instead (see binaryInput).
+ */
+export function capPiped(
+  piped: PipedInput,
+  budget: number,
+  imaging: Omit<ImageAttaching, 'only'> = { readsImages: false, model: 'this model' },
+): CappedInput {
+  const binary = binaryInput(piped, imaging);
+  if (binary) return binary;
   // Everything read is at hand when nothing was dropped between head and tail; then both ends come from it.
   const whole = piped.head.length + piped.tail.length === piped.totalBytes;
   const all = whole ? Buffer.concat([piped.head, piped.tail]).toString('utf8') : undefined;
@@ -101,6 +145,7 @@ export function capPiped(piped: PipedInput, budget: number): CappedInput {
 
 /** The user's message: the question, then the piped input between <stdin> tags (with the cap's note). */
 export function withPipedInput(question: string, input: CappedInput): string {
+  if (input.binary !== undefined) return `${question}\n\nInput piped to keel on stdin: ${input.binary}.`;
   const note = input.note ? `(${input.note})\n` : '';
   return `${question}\n\nInput piped to keel on stdin:\n${note}<stdin>\n${input.text.replace(/\n$/, '')}\n</stdin>`;
 }

@@ -9,7 +9,7 @@ import { isInside } from '../safety/workspace.js';
 import { subagentRuns } from '../session/subagent-runs.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
-import { attachImages } from './chat-attach.js';
+import { attachImages, imagingOf } from './chat-attach.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
@@ -178,16 +178,12 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
       stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
       stderr.write(renderHistory(agent.conversation.messages, style, subagentRuns(agent.resumed.events)));
     }
-    let content = goal.text;
-    if (goal.piped !== undefined) {
-      const capped = capPiped(goal.piped, pipedBudget(agent.model.capabilities));
-      if (capped.note) agent.emit({ type: 'warning', message: capped.note });
-      content = withPipedInput(goal.text, capped);
-    }
-    const images = await attachImages(goal.text, agent.workspace, createReadJail(process.env), {
-      readsImages: agent.model.capabilities?.images === true,
-      model: agent.model.modelId,
-    });
+    const imaging = imagingOf(agent.model);
+    const capped = goal.piped && capPiped(goal.piped, pipedBudget(agent.model.capabilities), imaging);
+    if (capped?.note) agent.emit({ type: 'warning', message: capped.note });
+    const content = capped ? withPipedInput(goal.text, capped) : goal.text;
+    const images = await attachImages(goal.text, agent.workspace, createReadJail(process.env), imaging);
+    if (capped?.image) images.push(capped.image);
     agent.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
     const interrupt = io ? { signal: io.signal, dispose() {} } : interruptSignal(agent.runner);
     const result = await agent.run(interrupt.signal).finally(() => {

@@ -11,6 +11,8 @@ export interface PromptCommand {
   allowedTools?: string[];
   /** What the arguments are, shown after the name in help (front matter `argument-hint`). */
   argumentHint?: string;
+  /** Its expansion appends the `@path` files it names (a custom command file's): the chat attaches none again. */
+  includesFiles?: boolean;
   /** The user message for these arguments (placeholders filled, @files included). */
   expand(args: string, signal?: AbortSignal): Promise<string>;
 }

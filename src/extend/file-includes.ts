@@ -1,6 +1,8 @@
 // `@path` in a custom command's text: the file, jailed to the workspace and cut at a size cap, appended to the
-// message. A path leading outside the workspace is an error; a word that names no file (`@decorator`) stays text.
+// message. A path leading outside the workspace is an error; a word that names no file (`@decorator`) stays text, and
+// so does a binary file's (an image goes as an image: cli/chat-attach.ts).
 import { open, stat } from 'node:fs/promises';
+import { looksBinary } from '../core/binary.js';
 import { UsageError } from '../core/errors.js';
 import type { ReadJail } from '../safety/read-jail.js';
 import { PathEscapeError, type Workspace } from '../safety/workspace.js';
@@ -10,12 +12,14 @@ export const INCLUDE_CAP = 100_000;
 
 const REFERENCE = /(^|\s)@([^\s]+)/g;
 
-async function readCapped(file: string): Promise<{ text: string; size: number }> {
+/** The file's text, cut at the cap; undefined for a binary file (an image is attached as one by the caller). */
+async function readCapped(file: string): Promise<{ text: string; size: number } | undefined> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
     const buffer = Buffer.alloc(Math.min(size, INCLUDE_CAP));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (looksBinary(buffer.subarray(0, bytesRead))) return undefined;
     const text = buffer.subarray(0, bytesRead).toString('utf8');
     // A cut may split a character: its broken tail goes.
     return { text: size > INCLUDE_CAP ? text.replace(/\uFFFD+$/, '') : text, size };
@@ -60,7 +64,9 @@ export async function includeFiles(
       });
     }
     seen.add(requested);
-    const { text: content, size } = await readCapped(absolute);
+    const read = await readCapped(absolute);
+    if (!read) continue;
+    const { text: content, size } = read;
     const cut = size > INCLUDE_CAP ? `\n[cut: the first ${INCLUDE_CAP} of ${size} bytes]` : '';
     blocks.push(`<file path="${workspace.relative(absolute)}">\n${content}${cut}\n</file>`);
   }

@@ -109,6 +109,7 @@ async function commandFrom(
     source,
     ...(front['allowed-tools'] ? { allowedTools: front['allowed-tools'] } : {}),
     ...(front['argument-hint'] ? { argumentHint: front['argument-hint'] } : {}),
+    includesFiles: true,
     expand: (args, signal) => includeFiles(fillPlaceholders(body, args), workspace, signal, jail),
   };
 }

@@ -226,7 +226,7 @@ export class McpConnection {
       const listing: ToolListing = { ...info, readOnly: isReadOnly(config, tool.name) };
       if (!offered(tool.name)) return listing;
       listing.exposedAs = exposedName(name, tool.name);
-      if (registry && !registry.get(listing.exposedAs)) {
+      if (registry && !registry.has(listing.exposedAs)) {
         registry.add(mcpTool({ server: name, config, connect: (signal) => this.ready(signal), info }));
         this.registered.push(listing.exposedAs);
       }

@@ -296,10 +296,8 @@ export function agentRegistry(
   runAgent: AgentDefinition | undefined,
   builtIn: boolean,
 ): boolean {
-  if (runAgent) {
-    const kept = new Set(agentTools(runAgent, registry));
-    for (const tool of registry.list()) if (!kept.has(tool.name)) registry.remove(tool.name);
-  }
+  // Its tools only, also among those joining later (an MCP server's): the run never lifts it.
+  if (runAgent) registry.restrict(runAgent.tools ?? [...READ_ONLY]);
   const tasks = builtIn && (!runAgent || runAgent.tools?.includes('task') === true);
   if (tasks) registry.add(taskTool(agents.map((a) => ({ name: a.name, description: a.description }))));
   return tasks;

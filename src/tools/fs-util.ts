@@ -1,6 +1,7 @@
 // Shared file helpers for the tools: readable fs error messages and a checked text-file read.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { looksBinary } from '../core/binary.js';
 import type { ToolContext } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
 
@@ -74,8 +75,6 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-const BINARY_SNIFF_BYTES = 8192;
-
 /**
  * Reads a regular UTF-8 text file, refusing directories, files over maxBytes, binaries (NUL in the first 8 KB)
  * and invalid UTF-8 (with the offset and line of the first bad byte).
@@ -92,7 +91,7 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
     );
   }
   const data = await withFsErrors(shown, () => fs.readFile(absolute));
-  if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+  if (looksBinary(data)) {
     throw new Error(
       `${shown} looks like a binary file (NUL byte in the first 8 KB); only text files can be read`,
     );

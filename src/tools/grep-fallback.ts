@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { looksBinary } from '../core/binary.js';
 import { walkFiles } from '../project/file-walk.js';
 import { isInside } from '../safety/workspace.js';
 import type { GrepArgs, GrepResults } from './grep-results.js';
@@ -10,7 +11,6 @@ import type { ToolContext } from './tool.js';
 
 /** Files larger than this are skipped, as binaries are: a text search through them would stall the run. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
-const BINARY_SNIFF_BYTES = 8192;
 
 /** An include glob as rg reads it: without a slash it matches a file name anywhere, else the path from the root. */
 export function includeMatcher(include: string | undefined): ((relative: string) => boolean) | undefined {
@@ -54,7 +54,7 @@ export async function grepWithJs(
     // A hard link to a secret file is left out without a word, as rg's results leave it out.
     if (stat.nlink > 1 && ctx.workspace.secretLink(file) !== undefined) continue;
     const data = await fs.readFile(file).catch(() => undefined);
-    if (!data || data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
+    if (!data || looksBinary(data)) continue;
     const lines = data.toString('utf8').split('\n');
     if (lines.at(-1) === '') lines.pop();
     const hits: number[] = [];

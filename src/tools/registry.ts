@@ -13,6 +13,14 @@ export interface ToolRegistry {
   specs(): ToolSpec[];
   add(tool: Tool): void;
   remove(name: string): boolean;
+  /** Whether a tool of this name is held, offered or hidden by `restrict`. */
+  has(name: string): boolean;
+  /**
+   * Offers only the tools named (a custom command's allowed-tools, a run's agent): the others, and any tool joining
+   * later under another name (an MCP server's), are hidden from get, list and specs until the returned function
+   * lifts it.
+   */
+  restrict(names: readonly string[]): () => void;
 }
 
 /** The built-in tools' specs, made from their zod schemas at build time (scripts/build.mjs); absent from source. */
@@ -113,11 +121,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export function createRegistry(tools: Tool[]): ToolRegistry {
   const byName = new Map<string, Tool>();
   let specs: ToolSpec[] | undefined;
+  let allowed: ReadonlySet<string> | undefined;
+  const offered = (name: string) => allowed === undefined || allowed.has(name);
   const registry: ToolRegistry = {
-    get: (name) => byName.get(name),
-    list: () => [...byName.values()],
+    get: (name) => (offered(name) ? byName.get(name) : undefined),
+    list: () => [...byName.values()].filter((tool) => offered(tool.name)),
     specs: () => {
-      specs ??= [...byName.values()].map(toSpec);
+      specs ??= registry.list().map(toSpec);
       return specs;
     },
     add(tool) {
@@ -128,6 +138,16 @@ export function createRegistry(tools: Tool[]): ToolRegistry {
     remove(name) {
       specs = undefined;
       return byName.delete(name);
+    },
+    has: (name) => byName.has(name),
+    restrict(names) {
+      const before = allowed;
+      allowed = new Set(allowed === undefined ? names : names.filter((name) => allowed?.has(name)));
+      specs = undefined;
+      return () => {
+        allowed = before;
+        specs = undefined;
+      };
     },
   };
   for (const tool of tools) registry.add(tool);

@@ -58,6 +58,61 @@ describe('piped input', () => {
   });
 });
 
+describe('binary piped input', () => {
+  /** A 1×1 PNG. */
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  async function* bytes(data: Buffer) {
+    yield data;
+  }
+  const sees = { readsImages: true, model: 'llava' };
+  const blind = { readsImages: false, model: 'qwen3' };
+
+  it('describes binary input (its type and size) instead of sending it decoded, with a warning', async () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(4992, 0xfe)]);
+    const capped = capPiped(await readPiped(bytes(elf)), 65_536, sees);
+    expect(capped).toEqual({
+      text: '',
+      binary: 'an ELF executable or library, 5,000 bytes, not shown',
+      note: 'stdin holds binary input (an ELF executable or library, 5,000 bytes): not sent to the model, only described',
+    });
+    const message = withPipedInput('what is this', capped);
+    expect(message).toBe(
+      'what is this\n\nInput piped to keel on stdin: an ELF executable or library, 5,000 bytes, not shown.',
+    );
+    expect(message).not.toContain('\u0000');
+  });
+
+  it('names binary data of no known type by its size alone', async () => {
+    const capped = capPiped(await readPiped(bytes(Buffer.from([1, 2, 0, 3]))), 65_536);
+    expect(capped.binary).toBe('binary data, 4 bytes, not shown');
+  });
+
+  it('attaches a piped image for a model that reads images; for one that does not, says why', async () => {
+    const attached = capPiped(await readPiped(bytes(png)), 65_536, sees);
+    expect(attached.binary).toBe(`a PNG image, ${png.length} bytes, attached as an image`);
+    expect(attached.image).toMatchObject({
+      type: 'image',
+      mediaType: 'image/png',
+      bytes: png.length,
+      name: 'stdin',
+    });
+    expect(attached.note).toBeUndefined();
+    const refused = capPiped(await readPiped(bytes(png)), 65_536, blind);
+    expect(refused.image).toBeUndefined();
+    expect(refused.note).toContain('qwen3 cannot read images (choose a model that can)');
+  });
+
+  it('does not attach an image it did not keep whole', async () => {
+    const big = Buffer.concat([png, Buffer.alloc(3000, 1)]);
+    const capped = capPiped(await readPiped(bytes(big), 1000), 65_536, sees);
+    expect(capped.image).toBeUndefined();
+    expect(capped.note).toContain('it is too large to attach');
+  });
+});
+
 describe('stdinMayHoldText', () => {
   test('a device (/dev/null), an empty file or a closed descriptor holds nothing to read; a file with text does', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'keel-stdin-'));

@@ -93,6 +93,26 @@ describe('keel ask', () => {
     expect(r.stderr).toContain('the piped input was capped');
   });
 
+  it('describes binary stdin (an ELF file) instead of sending its bytes, and warns on stderr', async () => {
+    const s = await server([{ text: 'an executable' }, { text: 'same' }]);
+    const ws = await workspace();
+    const input = `\x7fELF\x02\x01\x01\x00${'\x00\x01'.repeat(500)}`;
+    const r = await ask(s, ws, ['what is this'], { input });
+    expect(r.code, r.stderr).toBe(0);
+    expect(lastUser(s.requests[0]!)).toBe(
+      'what is this\n\nInput piped to keel on stdin: an ELF executable or library, 1,008 bytes, not shown.',
+    );
+    expect(s.requests[0]!.rawBody).not.toMatch(/\\u0000|\uFFFD/);
+    expect(r.stderr).toContain('stdin holds binary input (an ELF executable or library, 1,008 bytes)');
+    // keel run -p takes stdin the same way.
+    const run = await runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '-p', 'what is this'], {
+      input,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUser(s.requests[1]!)).toContain('Input piped to keel on stdin: an ELF executable or library');
+    expect(run.stderr).toContain('stdin holds binary input');
+  });
+
   it('continues the last exchange with --continue, and forgets it after --clear', async () => {
     const data = await mkdtemp(join(tmpdir(), 'keel-data-'));
     removeLater(data);

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { customGoal } from '../../src/cli/run.js';
 import { UsageError } from '../../src/core/errors.js';
 import { useTempHome } from '../support/assemble-in-process.js';
+import { runCli } from '../support/cli-in-process.js';
 import { runOllama, useE2E } from '../support/e2e.js';
+import { fixture, mcpConfig, offeredTools } from '../support/mcp.js';
 
 const { server, workspace, removeLater } = useE2E();
 useTempHome();
@@ -106,6 +108,91 @@ describe('keel run --command', () => {
     expect(both.exitCode).toBe(2);
   });
 });
+
+describe('allowed-tools and the names of commands, in keel run and the chat', () => {
+  it('keeps allowed-tools on MCP tools that join after the start (a cold run, no cached tool list)', async () => {
+    const ws = await workspace({
+      'x.txt': 'x\n',
+      '.keel/commands/look.md': '---\nallowed-tools: [read_file]\n---\nLook at $1\n',
+    });
+    const config = await mcpConfig(ws, {
+      srv: { command: process.execPath, args: [fixture('echo-server.mjs')] },
+    });
+    const s = await server([{ text: 'looked' }]);
+    const r = await runCli([
+      'run',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+      '--config',
+      config,
+      '--command',
+      'look',
+      'x.txt',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(offeredTools(s.requests[0]!)).toEqual(['read_file']);
+    expect(r.stderr).not.toContain('allowed-tools names no tool');
+  });
+
+  it('runs a command named like a chat built-in by its name or as project:<name>', async () => {
+    const { ws, env } = await setup();
+    Object.assign(process.env, env);
+    const goal = await goalOf({ command: 'project:review', args: ['src/a.ts', 'naming'], cwd: ws });
+    expect(goal?.text).toContain('Review src/a.ts with a focus on naming.');
+    expect(goal?.allowedTools).toEqual(['read_file', 'grep']);
+  });
+
+  it("in the chat: a command's allowed-tools hold for its turn only", async () => {
+    const { s, r } = await chatWith(['/check src/db.ts "error handling"', 'hello']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(offeredTools(s.requests[0]!)).toEqual(['read_file']);
+    // The next message gets the whole offer back.
+    expect(offeredTools(s.requests[1]!).length).toBeGreaterThan(1);
+    expect(userMessages(s.requests[1]!.body).at(-1)).toMatch(/^hello\b/);
+  });
+
+  it("in the chat: a command's @file is attached once", async () => {
+    const { s } = await chatWith(['/check src/db.ts "error handling"']);
+    const message = userMessages(s.requests[0]!.body).at(-1)!;
+    expect(message).toContain('Check src/db.ts for error handling.');
+    expect(message.match(/<file path="src\/db.ts">/g)).toHaveLength(1);
+    expect(message.match(/DBMARK/g)).toHaveLength(1);
+  });
+
+  it('in the chat: /review stays the built-in, the review.md command is /project:review, and /help says so', async () => {
+    const { s, r } = await chatWith(['/project:review src/a.ts naming', '/help']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(userMessages(s.requests[0]!.body).at(-1)).toContain('Review src/a.ts with a focus on naming.');
+    expect(offeredTools(s.requests[0]!).sort()).toEqual(['grep', 'read_file']);
+    const help = r.stdout + r.stderr;
+    expect(help).toMatch(/\/project:review\s+Review a file \(project; \/review stays the built-in command\)/);
+    expect(help.match(/^\s+\/review\b/gm)).toHaveLength(1);
+  });
+});
+
+/** A chat in a workspace with the project commands check.md and review.md, `lines` typed, then exit. */
+async function chatWith(lines: string[]) {
+  const ws = await workspace({
+    'src/a.ts': 'export const a = 1;\n',
+    'src/db.ts': 'export const DBMARK = 1;\n',
+    '.keel/commands/check.md':
+      '---\ndescription: Check a file\nallowed-tools: [read_file]\n---\nCheck $1 for $2.\n@$1\n',
+    '.keel/commands/review.md': REVIEW,
+  });
+  const s = await server(lines.map((_, i) => ({ text: `answer ${i + 1}` })));
+  const r = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+    input: `${lines.join('\n')}\nexit\n`,
+  });
+  return { s, r };
+}
+
+/** The user messages of a chat request body, in order. */
+const userMessages = (body: unknown): string[] =>
+  (body as { messages: { role: string; content: string }[] }).messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content);
 
 /** The goal `keel run` takes from these of its options (undefined without --command). */
 const goalOf = (options: { command?: string; prompt?: string; args?: string[]; cwd: string }) =>

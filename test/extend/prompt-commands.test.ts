@@ -49,6 +49,24 @@ describe('loadPromptCommands', () => {
   });
 });
 
+describe('@path includes', () => {
+  it('includes a text file once, and leaves a binary one (an image, an executable) as the mention alone', async () => {
+    const ws = await tree({
+      '.keel/commands/look.md': 'Look at @$1 and @notes.txt and @notes.txt\n',
+      'notes.txt': 'NOTES\n',
+      'shot.png': '\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR',
+      'tool.bin': '\x7fELF\x02\x01\x01\x00',
+    });
+    const workspace = await openWorkspace(ws);
+    const { commands } = await loadPromptCommands({ workspace, env: { XDG_CONFIG_HOME: ws } });
+    const look = commands.find((c) => c.name === 'look')!;
+    expect(await look.expand('shot.png')).toBe(
+      'Look at @shot.png and @notes.txt and @notes.txt\n\n<file path="notes.txt">\nNOTES\n\n</file>',
+    );
+    expect(await look.expand('tool.bin')).not.toContain('<file path="tool.bin">');
+  });
+});
+
 describe('placeholders', () => {
   it('splits arguments like a shell, quotes grouping words', () => {
     expect(argumentWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f\\', 'g']);

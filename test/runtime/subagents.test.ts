@@ -4,11 +4,15 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CHAT_COMMANDS, type ChatContext } from '../../src/cli/chat-commands.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { assembleRun, type Run } from '../../src/runtime/assemble.js';
+import { agentRegistry } from '../../src/runtime/subagents.js';
 import { readSession, sessionMessages } from '../../src/session/session-file.js';
 import { subagentRuns, taskRuns } from '../../src/session/subagent-runs.js';
+import { createRegistry, defaultTools } from '../../src/tools/registry.js';
+import { defineTool, ok } from '../../src/tools/tool.js';
 import { makeWorkspace } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
 import type { ModelServer, ReceivedRequest, ScriptStep } from '../support/model-server.js';
@@ -235,6 +239,29 @@ describe('the task tool', () => {
     const refused = events.find((e) => e.type === 'tool_result' && e.name === 'execute_command');
     expect(refused).toMatchObject({ success: false, parent: 't1', metadata: { policy: 'deny' } });
     expect(messages(s.requests[3]!).at(-1)!.content).toContain('it ran in restricted mode');
+  });
+
+  it("keel run --agent keeps to the agent's tools among those joining later (an MCP server's)", () => {
+    const registry = createRegistry(defaultTools());
+    const reader = {
+      name: 'reader',
+      description: 'reads',
+      tools: ['read_file', 'srv__lookup'],
+      prompt: '',
+      source: 'project' as const,
+    };
+    expect(agentRegistry(registry, [reader], reader, true)).toBe(false);
+    for (const name of ['srv__lookup', 'srv__write'])
+      registry.add(
+        defineTool({
+          name,
+          description: 'x',
+          schema: z.object({}),
+          safety: 'safe',
+          execute: async () => ok(''),
+        }),
+      );
+    expect(registry.specs().map((spec) => spec.name)).toEqual(['read_file', 'srv__lookup']);
   });
 
   it('keel run --agent runs as the agent: its tools, its prompt, no task tool', async () => {

@@ -72,6 +72,38 @@ describe('registry', () => {
     const [tool] = defaultTools();
     expect(() => createRegistry([tool!, tool!])).toThrow(/two tools/);
   });
+
+  test('restrict offers only the tools named, those added later included, until lifted', () => {
+    const restricted = createRegistry(defaultTools());
+    const all = restricted.specs().map((s) => s.name);
+    const mcp = (name: string) =>
+      defineTool({
+        name,
+        description: 'x',
+        schema: z.object({}),
+        safety: 'safe',
+        execute: async () => ok(''),
+      });
+    const lift = restricted.restrict(['read_file', 'srv__allowed']);
+    expect(restricted.specs().map((s) => s.name)).toEqual(['read_file']);
+    // An MCP server's tools joining after the restriction: only a named one is offered.
+    restricted.add(mcp('srv__allowed'));
+    restricted.add(mcp('srv__other'));
+    expect(restricted.specs().map((s) => s.name)).toEqual(['read_file', 'srv__allowed']);
+    expect(restricted.list().map((t) => t.name)).toEqual(['read_file', 'srv__allowed']);
+    expect(restricted.get('grep')).toBeUndefined();
+    expect(restricted.get('srv__other')).toBeUndefined();
+    // Hidden is still held: a second tool of that name is refused.
+    expect(restricted.has('srv__other')).toBe(true);
+    expect(() => restricted.add(mcp('srv__other'))).toThrow(/two tools/);
+    // A restriction inside another is never wider than it.
+    const inner = restricted.restrict(['grep', 'srv__allowed']);
+    expect(restricted.specs().map((s) => s.name)).toEqual(['srv__allowed']);
+    inner();
+    expect(restricted.specs().map((s) => s.name)).toEqual(['read_file', 'srv__allowed']);
+    lift();
+    expect(restricted.specs().map((s) => s.name)).toEqual([...all, 'srv__allowed', 'srv__other']);
+  });
 });
 
 describe('executeToolCall', () => {
@@ -125,6 +157,14 @@ describe('executeToolCall', () => {
       /^unknown tool "run_shell"; available tools: list_files, read_file, write_file, create_directory, delete_path, diff_files, execute_command\b/,
     );
     expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
+  });
+
+  test('a tool a restriction hides is refused as unknown, naming the tools offered', async () => {
+    await ws.write('a.txt', 'A\n');
+    const restricted = createRegistry(defaultTools());
+    restricted.restrict(['read_file']);
+    const result = await exec(call('list_files', '{}'), 1, restricted);
+    expect(result.error).toBe('unknown tool "list_files"; available tools: read_file');
   });
 
   test('schema violations name the bad fields', async () => {
