@@ -40,7 +40,7 @@ function agentOptions(command: Command, verb: 'continue' | 'resume'): Command {
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
     .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
-    .option('--continue', `${verb} this workspace's latest session`)
+    .addOption(new Option('--continue', `${verb} this workspace's latest session`).conflicts('resume'))
     .option('--resume <id>', `${verb} the session with this id (or a prefix of it)`)
     .option('--no-session', 'do not save the session');
 }

@@ -1,4 +1,6 @@
 // Typed errors with a stable code, a user-facing message, a fix hint and the exit code they map to.
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export const ExitCode = {
   ok: 0,
@@ -97,7 +99,7 @@ const placesHint = 'or set XDG_STATE_HOME and XDG_DATA_HOME to a writable direct
  * directory should be) as one message naming the path and the fix; undefined for anything else.
  */
 export function environmentError(error: unknown): KeelError | undefined {
-  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
   if (typeof path !== 'string') return undefined;
   const make = (message: string, hint: string) =>
     new KeelError('environment', ExitCode.failed, message, { hint, cause: error });
@@ -118,8 +120,32 @@ export function environmentError(error: unknown): KeelError | undefined {
         `cannot use ${path}: a file stands where a directory should be`,
         `move that file away, ${placesHint}`,
       );
+    case 'ENOENT': {
+      // Node's recursive mkdir says ENOENT where a parent cannot be written to (a read-only mount).
+      if (syscall !== 'mkdir') return undefined;
+      const blocked = nearestExisting(path);
+      return make(
+        `cannot create ${path}${blocked ? `: ${blocked} exists but cannot be written to (read-only file system or permissions)` : ''}`,
+        `make it writable, ${placesHint}`,
+      );
+    }
     default:
       return undefined;
+  }
+}
+
+/** The deepest folder of `path` that exists, when it is not writable; undefined otherwise. */
+function nearestExisting(path: string): string | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if (existsSync(dir)) {
+      try {
+        accessSync(dir, constants.W_OK);
+        return undefined;
+      } catch {
+        return dir;
+      }
+    }
+    if (dirname(dir) === dir) return undefined;
   }
 }
 

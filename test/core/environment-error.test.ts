@@ -18,6 +18,8 @@ describe('environmentError', () => {
     ['EPERM', /permission denied writing \/s\/keel/, /chown or chmod/],
     ['EROFS', /\/s\/keel is on a read-only file system/, /mount it writable/],
     ['ENOTDIR', /a file stands where a directory should be/, /move that file away/],
+    // Node's recursive mkdir reports a read-only mount as ENOENT.
+    ['ENOENT', /^cannot create \/s\/keel/, /make it writable/],
   ])('%s names the path and the fix', (code, message, hint) => {
     const error = environmentError(fsError(code, '/s/keel'));
     expect(error?.message).toMatch(message);
@@ -27,7 +29,8 @@ describe('environmentError', () => {
   });
 
   it.each([
-    ['another code', fsError('ENOENT', '/s/keel')],
+    ['another code', fsError('EBUSY', '/s/keel')],
+    ['ENOENT of a read', Object.assign(fsError('ENOENT', '/s/keel'), { syscall: 'open' })],
     ['no path', fsError('EACCES')],
     ['not an error', 'text'],
   ])('leaves %s alone', (_name, error) => {

@@ -216,6 +216,25 @@ describe('keel run safety and limits', () => {
     expect(r.stdout + r.stderr).not.toContain('canary');
   });
 
+  it('refuses --continue with --resume as a usage error (exit 2), sending nothing', async () => {
+    const ws = await workspace({});
+    const s = await server([{ text: 'never' }]);
+    const r = await runCli([
+      '-p',
+      'hi',
+      '--continue',
+      '--resume',
+      'abc',
+      '--base-url',
+      s.ollamaUrl,
+      '--cwd',
+      ws,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("'--continue' cannot be used with option '--resume <id>'");
+    expect(s.requests).toHaveLength(0);
+  });
+
   it('runs headless with keel -p, piped input attached as context', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'it fails on line 3' }]);
