@@ -100,7 +100,8 @@ async function setUp(
   options: GlobalOptions,
   terminal: boolean,
 ): Promise<number | undefined> {
-  if (!loaded || providerChosen(loaded.sources)) return undefined;
+  if (!loaded) return undefined;
+  if (providerChosen(loaded.sources)) return terminal ? logInIfNoKey(loaded) : undefined;
   const ollama = await ollamaModels(loaded);
   const facts: SetupFacts = {
     chosen: false,
@@ -133,6 +134,27 @@ async function setUp(
     case 'choose':
       return choose(loaded, file, facts, step.note);
   }
+}
+
+const keyed: readonly string[] = ['anthropic', 'openai', 'gemini', 'openrouter'];
+
+/** At a terminal, a chosen provider whose key is nowhere (environment, keyring, credentials file): log in now. */
+async function logInIfNoKey(loaded: LoadedConfig): Promise<number | undefined> {
+  const provider = loaded.config.provider.type;
+  if (!keyed.includes(provider)) return undefined;
+  const { resolveCredential } = await import('../providers/credentials.js');
+  if (await resolveCredential(provider, process.env)) return undefined;
+  const name = provider as CredentialProvider;
+  process.stderr.write(
+    `No API key for ${provider} yet: paste one to store it as keel auth login ${provider} does (${credentialEnvVar[name]} in the environment also works; Ctrl-C stops)\n`,
+  );
+  try {
+    await (await import('./auth-command.js')).logIn(name, loaded.config.provider.copilot.github_url);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AbortError') return ExitCode.interrupted;
+    throw error;
+  }
+  return undefined;
 }
 
 async function choose(

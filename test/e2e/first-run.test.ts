@@ -93,4 +93,28 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
     expect(saved).toMatch(/type: openai/);
     expect(saved).not.toContain('sk-typed-unseen');
   });
+
+  it('with a provider chosen but no key anywhere, takes the key unseen and goes on with it', async () => {
+    const s = await server([{ text: 'hello with a key' }]);
+    const ws = await workspace();
+    const config = await mkdtemp(join(tmpdir(), 'keel-first-config-'));
+    track(() => rm(config, { recursive: true, force: true }));
+    await mkdir(join(config, 'keel'));
+    await writeFile(
+      join(config, 'keel', 'config.yaml'),
+      `provider:\n  type: openai\n  openai:\n    base_url: ${s.openaiUrl}\n`,
+    );
+    const term = await startTerminal(['--cwd', ws], { cwd: ws, env: { XDG_CONFIG_HOME: config } });
+    track(term.close);
+    await term.waitFor('API key for openai');
+    expect(await term.screen()).toContain('No API key for openai yet');
+    await term.type('sk-later-unseen');
+    await term.keys('Enter');
+    await term.waitFor('› ');
+    await term.type('hello');
+    await term.keys('Enter');
+    await term.waitFor('hello with a key');
+    expect(await term.screen()).not.toContain('sk-later-unseen');
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer sk-later-unseen');
+  });
 });
