@@ -8,9 +8,10 @@ import type { KeelConfig } from '../config/schema.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import { analyzeCommand } from './command/analysis.js';
-import { judgeCommand } from './command/denylist.js';
+import { judgeCommand, startShell } from './command/denylist.js';
 import { inlineCode } from './command/inline-code.js';
 import { commandReason, syntaxReason } from './command/read-only-check.js';
+import { commandShells } from './command/working-directory.js';
 import { type ActionKind, type ExecutionMode, hintOf, stricter, type Verdict, verdictOf } from './modes.js';
 import { domainListed, hostOf } from './network.js';
 import { protectedPaths } from './protected-paths.js';
@@ -195,6 +196,8 @@ export function createPolicy(options: PolicyOptions): Policy {
       protectedPaths: options.config?.safety.protected_paths ?? [],
       stateDir: state,
     });
+    // Where each command runs, through the line's `cd`s: the read-only check reads relative paths from there.
+    const shells = await commandShells(analysis.commands, await startShell({ workspace, home, env }));
     for (const v of verdicts.filter((v) => v.tier === 'deny')) {
       findings.push({ kind: 'denied-command', reason: `${shown} is refused in every mode: ${v.reason}` });
     }
@@ -242,7 +245,9 @@ export function createPolicy(options: PolicyOptions): Policy {
           hint: `write the code to a file in the workspace and run that, or run commands in a sandbox${rule}`,
         });
       } else {
-        const why = syntax ? { reason: syntax } : await commandReason(analysis.commands, index, workspace);
+        const why = syntax
+          ? { reason: syntax }
+          : await commandReason(analysis.commands, index, workspace, shells);
         if (!why) parts.push({ kind: 'read-only-command', reason: `${text} is a read-only command` });
         else if (mode === 'full')
           parts.push({ kind: 'other-command', reason: `full mode runs ${text} (not read-only)` });

@@ -246,6 +246,10 @@ export const EXEC_VARIABLES: readonly RegExp[] = [
   /^(LD_PRELOAD|LD_AUDIT|BASH_ENV|ENV|PROMPT_COMMAND|PERL5OPT|NODE_OPTIONS|PYTHONSTARTUP)$/,
 ];
 
+/** Variables whose value is a path git works in or writes (`GIT_DIR=../x git init`): checked by the path rule. */
+export const PATH_VARIABLES =
+  /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|COMMON_DIR|ALTERNATE_OBJECT_DIRECTORIES)$/;
+
 /** Pager variables run their value too, but these values are plain pagers. */
 export const PAGER_VARIABLES = {
   names: /^(GIT_PAGER|PAGER|MANPAGER)$/,
@@ -281,75 +285,3 @@ export const CONTAINER_SOCKETS: readonly string[] = [
   '/run/docker.sock',
   '/run/podman',
 ];
-
-/**
- * Arguments that are text, not paths, per program: `options` take a text value (`git commit -m`), the first
- * `leading` operands are text (grep's pattern) unless one of `patternOptions` gives the pattern, `none`: no
- * argument is a path (echo). Everything else that looks like a path is checked as one.
- */
-export interface TextArguments {
-  options?: readonly string[];
-  leading?: number;
-  patternOptions?: readonly string[];
-  none?: boolean;
-}
-
-const GREP: TextArguments = {
-  options: ['-e', '--regexp'],
-  leading: 1,
-  patternOptions: ['-e', '--regexp', '-f', '--file'],
-};
-const SED: TextArguments = {
-  options: ['-e', '--expression'],
-  leading: 1,
-  patternOptions: ['-e', '--expression', '-f', '--file'],
-};
-const AWK: TextArguments = { options: ['-v', '--assign'], leading: 1, patternOptions: ['-f', '--file'] };
-const NONE: TextArguments = { none: true };
-
-export const TEXT_ARGUMENTS: Readonly<Record<string, TextArguments>> = {
-  echo: NONE,
-  printf: NONE,
-  test: NONE,
-  '[': NONE,
-  expr: NONE,
-  seq: NONE,
-  tr: NONE,
-  true: NONE,
-  false: NONE,
-  sleep: NONE,
-  wait: NONE,
-  exit: NONE,
-  return: NONE,
-  shift: NONE,
-  grep: GREP,
-  egrep: GREP,
-  fgrep: GREP,
-  rg: GREP,
-  ag: GREP,
-  sed: SED,
-  awk: AWK,
-  gawk: AWK,
-  mawk: AWK,
-  jq: { leading: 1, options: ['--arg', '--argjson'] },
-  git: {
-    options: ['-m', '--message', '--grep', '--author', '--committer', '-S', '-G', '--format', '--pretty'],
-  },
-  gh: { options: ['-b', '--body', '-t', '--title', '-m', '--message'] },
-  curl: {
-    options: ['-d', '--data', '--data-raw', '-H', '--header', '-A', '--user-agent', '-u', '--user', '-X'],
-  },
-  find: {
-    options: [
-      '-name',
-      '-iname',
-      '-path',
-      '-ipath',
-      '-regex',
-      '-iregex',
-      '-wholename',
-      '-iwholename',
-      '-printf',
-    ],
-  },
-};

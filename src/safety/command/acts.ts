@@ -11,72 +11,55 @@ import {
   INTERPRETERS,
   SECRET_LOCATIONS,
   SHELLS,
-  TEXT_ARGUMENTS,
 } from './act-rules.js';
+import { type ArgumentRules, argumentRulesOf } from './argument-rules.js';
+import { atFile, type ReadArguments, readArguments } from './arguments.js';
 import { codeActs, inlineEffects, interpreterName, programTexts } from './code-acts.js';
 import { confirmReason } from './confirm-tier.js';
 import { findSparesGit, guardGit } from './git-guard.js';
 import { awkEffects, sedEffects } from './inline-scripts.js';
-import {
-  type ActScope,
-  destroy,
-  hasFlag,
-  type Invocation,
-  isOption,
-  operandWords,
-  optionValue,
-  write,
-} from './invocation.js';
+import { type ActScope, destroy, hasFlag, type Invocation, operandWords, write } from './invocation.js';
+import { globMatches, TOO_MANY } from './operands.js';
 import { expandWord, isPathWord, resolveWord, type ShellState, type Word } from './paths.js';
 import { archiveActs, containerActs, gitActs, killActs } from './program-acts.js';
 import { lookup } from './program-rules.js';
-import { checkPath, targetOf } from './targets.js';
+import { type Add, checkPath, targetOf } from './targets.js';
 
 const DELETERS = ['rm', 'rmdir', 'unlink', 'shred'];
 /** Programs whose `NAME=value` arguments are variables, not paths. */
 const ASSIGNING = ['export', 'declare', 'typeset', 'local', 'readonly', 'env', 'alias'];
-/** Options taking a value, per program, so the value is not taken for an operand. */
-const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  cp: ['-t', '--target-directory', '-S', '--suffix'],
-  mv: ['-t', '--target-directory', '-S', '--suffix'],
-  ln: ['-t', '--target-directory', '-S', '--suffix'],
-  install: ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group'],
-  truncate: ['-s', '--size', '-r', '--reference'],
-  shred: ['-n', '--iterations', '-s', '--size'],
-  sed: ['-e', '--expression', '-f', '--file', '-l', '--line-length'],
-  rsync: ['-e', '--rsh', '--exclude', '--include', '--filter', '-f'],
-};
+
+/** The program's argument rules, an interpreter's inline-code options and a shell's `-c` among the text ones. */
+function rulesOf(program: string): ArgumentRules {
+  const rules = argumentRulesOf(program) ?? {};
+  const code = [
+    ...(lookup(INTERPRETERS, interpreterName(program)) ?? []),
+    ...(SHELLS.includes(program) ? ['-c'] : []),
+  ];
+  return code.length === 0 ? rules : { ...rules, text: [...(rules.text ?? []), ...code] };
+}
+
+const argumentsOf = (inv: Invocation): ReadArguments => readArguments(inv.args, rulesOf(inv.program ?? ''));
+
+/** A short option the rules do not know, written with a path right after its letter (`-o/x`, `-o../x`). */
+const ATTACHED_PATH = /^-[A-Za-z](\/|\.\.(\/|$))/;
 
 /** The arguments of a program that name paths, leaving out text (`git commit -m`, grep's pattern, echo's words). */
 function pathArguments(inv: Invocation): Word[] {
-  const program = inv.program ?? '';
-  const rule = lookup(TEXT_ARGUMENTS, program) ?? {};
-  if (rule.none) return [];
-  const code = lookup(INTERPRETERS, interpreterName(program)) ?? [];
-  const textOptions = [...(rule.options ?? []), ...code, ...(SHELLS.includes(program) ? ['-c'] : [])];
-  let leading = rule.patternOptions && hasFlag(inv.args, rule.patternOptions) ? 0 : (rule.leading ?? 0);
+  const rules = rulesOf(inv.program ?? '');
+  if (rules.none) return [];
+  const { operands, values, bare } = readArguments(inv.args, rules);
   const found: Word[] = [];
-  let operandsOnly = false;
-  for (let i = 0; i < inv.args.length; i++) {
-    const w = inv.args[i] as Word;
-    if (!operandsOnly && w.text === '--') {
-      operandsOnly = true;
-      continue;
-    }
-    if (!operandsOnly && isOption(w)) {
-      const eq = w.text.indexOf('=');
-      const name = eq === -1 ? w.text : w.text.slice(0, eq);
-      // `-am "msg"`: a cluster ending in a text option's letter takes the next word as its value.
-      const clusterEnd = /^-[A-Za-z]{2,}$/.test(name) ? `-${name.slice(-1)}` : undefined;
-      if (textOptions.includes(name) || (clusterEnd && textOptions.includes(clusterEnd))) {
-        if (eq === -1) i++;
-      } else if (eq !== -1 && w.text.startsWith('--')) found.push({ ...w, text: w.text.slice(eq + 1) });
-      continue;
-    }
-    if (leading > 0) {
-      leading--;
-      continue;
-    }
+  for (const { kind, word } of values) {
+    if (kind === 'text') continue;
+    const file = kind === 'atFile' ? atFile(word.text) : undefined;
+    if (file !== undefined) found.push({ ...word, text: file });
+    // `curl -d "$TOKEN"` sends text: only a written value may be a file named without `@`.
+    else if (kind !== 'atFile' || word.literal) found.push(word);
+  }
+  for (const w of bare) if (ATTACHED_PATH.test(w.text)) found.push({ ...w, text: w.text.slice(2) });
+  const patternGiven = values.some((v) => rules.patternOptions?.includes(v.name));
+  for (const w of operands.slice(patternGiven ? 0 : (rules.leading ?? 0))) {
     // `of=/dev/sda`, `DESTDIR=/usr`: the value may be a path.
     const assignment = /^[A-Za-z_][\w.-]*=/.exec(w.text);
     found.push(assignment ? { ...w, text: w.text.slice(assignment[0].length) } : w);
@@ -119,6 +102,24 @@ async function checkPathArgument(word: Word, assigns: boolean, scope: ActScope):
     if (!assigns) await targetOf(word, scope.shell, scope.add);
     return;
   }
+  // A glob names its matches: each is checked where it leads (`src/*/x` through a link out of the workspace).
+  if (word.glob && scope.shell.cwd !== undefined) {
+    const matches = await globMatches(text, scope.shell.cwd);
+    if (matches === TOO_MANY) scope.add('unseen', `\`${word.text}\` ${TOO_MANY}`);
+    else {
+      // The first match that breaks the path rule is named, with the glob it came from.
+      let found = false;
+      const add: Add = (tier, reason) => {
+        found = true;
+        scope.add(tier, `\`${word.text}\` matches ${reason}`);
+      };
+      for (const match of matches) {
+        const target = await targetOf({ ...word, text: match, glob: false }, scope.shell, add);
+        if (target !== 'unknown') checkPath(target, scope.context, add);
+        if (found) break;
+      }
+    }
+  }
   // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
   const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
   if (!secretName && !(await isPathWord(text, scope.shell))) return;
@@ -128,8 +129,8 @@ async function checkPathArgument(word: Word, assigns: boolean, scope: ActScope):
 
 /** Where cp, mv, install and ln write: the `-t` directory or the last operand, and each source's name in it. */
 function destinations(inv: Invocation, program: string): { sources: Word[]; writes: Word[] } {
-  const words = operandWords(inv.args, lookup(VALUE_OPTIONS, program));
-  const target = optionValue(inv.args, ['-t', '--target-directory']);
+  const { operands: words, values } = argumentsOf(inv);
+  const target = values.find((v) => v.name === '-t' || v.name === '--target-directory')?.word;
   const dest = target ?? (words.length > 1 || program === 'ln' ? words.at(-1) : undefined);
   const sources = target ? words : words.slice(0, -1);
   if (!dest) return { sources, writes: [] };
@@ -164,14 +165,14 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     }
     case 'rsync':
       if (args.some((w) => /^--(delete|remove-source-files)/.test(w.text))) {
-        const dest = operandWords(args, VALUE_OPTIONS.rsync).slice(-1);
+        const dest = argumentsOf(inv).operands.slice(-1);
         await destroy(dest, 'rsync --delete', true, scope);
         const excluded = args.some(
           (w, i) => /^--exclude(=|$)/.test(w.text) && /\.git/.test(w.text + (args[i + 1]?.text ?? '')),
         );
         if (!excluded) await guardGit(dest, 'rsync --delete', scope);
       }
-      await write(operandWords(args, VALUE_OPTIONS.rsync).slice(-1), scope);
+      await write(argumentsOf(inv).operands.slice(-1), scope);
       return;
     case 'chmod':
     case 'chown':
@@ -199,12 +200,17 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'tee':
     case 'truncate':
     case 'shred':
-      return write(operandWords(args, lookup(VALUE_OPTIONS, program)), scope);
+      return write(argumentsOf(inv).operands, scope);
+    // uniq IN OUT writes OUT; split IN PREFIX writes PREFIXaa, PREFIXab...
+    case 'uniq':
+    case 'split':
+      return write(argumentsOf(inv).operands.slice(1, 2), scope);
     case 'sed':
       await inlineEffects(sedEffects, programTexts(args, ['-e', '--expression'], ['-f', '--file']), scope);
       if (hasFlag(args, ['--in-place']) || args.some((w) => /^-[a-zA-Z]*i/.test(w.text))) {
-        const words = operandWords(args, VALUE_OPTIONS.sed);
-        return write(hasFlag(args, ['-e', '--expression', '-f', '--file']) ? words : words.slice(1), scope);
+        const { operands, values } = argumentsOf(inv);
+        const scripted = values.some((v) => ['-e', '--expression', '-f', '--file'].includes(v.name));
+        return write(scripted ? operands : operands.slice(1), scope);
       }
       return;
     case 'dd':
@@ -217,10 +223,6 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'mawk':
     case 'nawk':
       return inlineEffects(awkEffects, programTexts(args, [], ['-f', '--file']), scope);
-    case 'curl':
-      return write([optionValue(args, ['-o', '--output'])], scope);
-    case 'wget':
-      return write([optionValue(args, ['-O', '--output-document'])], scope);
   }
 }
 
@@ -243,6 +245,13 @@ export async function judgeInvocation(inv: Invocation, scope: ActScope): Promise
   if (program === 'git') gitActs(inv.args, scope.add);
   if (CONTAINER_RUNNERS.includes(program)) await containerActs(inv.args, scope);
   await archiveActs(program, inv.args, scope);
+  // `sort -o x`, `curl -ox`, `cp -t dir`: the values of options that name what the program writes.
+  await write(
+    argumentsOf(inv)
+      .values.filter((v) => v.kind === 'write')
+      .map((v) => v.word),
+    scope,
+  );
   await fileActs(inv, program, scope);
   await codeActs(inv, program, scope);
   const confirm = confirmReason(program, texts);

@@ -1,16 +1,16 @@
 // The denylist of acts, in every mode: walks a parsed command in the order it runs, tracking the directory through
 // `cd`, unwraps wrappers (env, timeout, xargs, find -exec, sudo), and judges every invocation and redirection
 // (command-acts.ts, command-targets.ts). Returns each act that is denied, or that needs confirming even in full mode.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace.js';
-import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, SHELLS } from './act-rules.js';
+import { DOWNLOADERS, EXEC_VARIABLES, PAGER_VARIABLES, PATH_VARIABLES, SHELLS } from './act-rules.js';
 import { judgeInvocation } from './acts.js';
 import { analyzeCommand, type CommandAnalysis, type SimpleCommand } from './analysis.js';
 import type { ActScope, Invocation } from './invocation.js';
-import { expandWord, realGlob, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
+import { expandWord, realGlob, resolvePath, type ShellState, type Word } from './paths.js';
 import { lookup, WRAPPERS, wrappedStart } from './program-rules.js';
 import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './targets.js';
+import { commandShells, wordsOf } from './working-directory.js';
 
 export interface CommandContext {
   workspace: Workspace;
@@ -30,12 +30,6 @@ export interface ActVerdict {
 
 /** `bash -c 'bash -c ...'` deeper than this is refused rather than followed. */
 const MAX_NESTING = 3;
-
-const isDirectory = (p: string): Promise<boolean> =>
-  fs.stat(p).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
 
 export const programName = (word: string | undefined): string => path.posix.basename(word ?? '');
 
@@ -79,14 +73,6 @@ function unwrap(
   return found;
 }
 
-function wordsOf(command: SimpleCommand): Word[] {
-  return command.argv.map((text, i) => ({
-    text,
-    literal: !command.nonLiteral.includes(i),
-    glob: command.globs.includes(i),
-  }));
-}
-
 /** Programs whose `VAR=value` arguments set variables for what follows. */
 const ASSIGNING_PROGRAMS = ['env', 'sudo', 'export', 'declare', 'typeset', 'local', 'readonly'];
 
@@ -112,22 +98,11 @@ class Judge {
     const bomb = analysis.functions.find((f) => f.recursive);
     if (bomb) this.add('deny', `defines a function ${bomb.name} that calls itself (fork bomb)`);
     for (const h of analysis.hidden) this.add('unseen', `\`${h.text}\` is ${h.why}`);
-    const shells = new Map<string, ShellState>([['', start]]);
-    const shellOf = (scope: string): ShellState => {
-      for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {
-        const found = shells.get(s);
-        if (found) return found;
-      }
-    };
+    const shells = await commandShells(analysis.commands, start);
     const programs = new Set<string>();
-    for (const command of analysis.commands) {
-      let shell = shellOf(command.scope);
-      if (shell.tentative && command.connector !== '&&') {
-        // `cd new; cat ../x`: if the cd failed, `..` is the old directory's parent. Neither is known.
-        shell = { ...shell, cwd: undefined, tentative: false };
-        shells.set(command.scope, shell);
-      }
-      for (const assignment of command.assignments) checkAssignment(assignment, this.add);
+    for (const [index, command] of analysis.commands.entries()) {
+      const shell = shells[index] as ShellState;
+      for (const assignment of command.assignments) await this.assignment(assignment, shell);
       await this.redirects(command, shell);
       const words = wordsOf(command);
       if (words.length === 0) continue;
@@ -150,8 +125,6 @@ class Judge {
         await judgeInvocation(inv, scope);
         await this.wrapperExtras(inv, scope, depth);
       }
-      const next = await this.cd(words, shell);
-      if (next) shells.set(command.scope, next);
     }
     const downloader = DOWNLOADERS.find((d) => programs.has(d));
     const runner =
@@ -159,10 +132,26 @@ class Judge {
     if (downloader && runner) this.add('deny', `downloads with ${downloader} and runs it with ${runner}`);
   }
 
+  /** `VAR=value`: a variable that runs code, or one whose value is a path git works in (`GIT_DIR=../x`). */
+  private async assignment(assignment: string, shell: ShellState): Promise<void> {
+    checkAssignment(assignment, this.add);
+    const eq = assignment.indexOf('=');
+    if (eq <= 0 || !PATH_VARIABLES.test(assignment.slice(0, eq))) return;
+    for (const part of assignment.slice(eq + 1).split(':')) {
+      if (part === '') continue;
+      const target = await targetOf(
+        { text: part, literal: !/[$`]/.test(part), glob: false },
+        shell,
+        this.add,
+      );
+      if (target !== 'unknown') checkPath(target, this.targets, this.add);
+    }
+  }
+
   /** env's `VAR=value` and `-S "command"`, export's assignments. */
   private async wrapperExtras(inv: Invocation, scope: ActScope, depth: number): Promise<void> {
     if (ASSIGNING_PROGRAMS.includes(inv.program ?? '')) {
-      for (const w of inv.args) if (!w.text.startsWith('-')) checkAssignment(w.text, this.add);
+      for (const w of inv.args) if (!w.text.startsWith('-')) await this.assignment(w.text, scope.shell);
     }
     if (inv.program === 'env') {
       const split = inv.args.findIndex((w) => w.text === '-S' || w.text === '--split-string');
@@ -182,32 +171,6 @@ class Judge {
       checkPath(t, this.targets, this.add);
       if (operator !== '<') checkWrite(t, this.targets, this.add);
     }
-  }
-
-  /**
-   * The shell after `cd` / `pushd`. Bash's `cd` folds `..` before following links (logical), the kernel after:
-   * when the two disagree (`cd here/..` with `here -> .`) the directory is unknown, unless `-P` says physical.
-   */
-  private async cd(words: readonly Word[], shell: ShellState): Promise<ShellState | undefined> {
-    const [first, ...rest] = words;
-    if (!first?.literal || !['cd', 'pushd', 'popd'].includes(first.text)) return undefined;
-    const physical = rest.some((w) => /^-[LPe@]*P[LPe@]*$/.test(w.text));
-    const arg = rest.find((w) => !/^-[LPe@]+$/.test(w.text) && w.text !== '--');
-    const moved = async (cwd: string | undefined): Promise<ShellState> => {
-      const resolved = cwd === undefined ? undefined : await resolvePath(cwd);
-      const real = resolved && 'real' in resolved ? resolved.real : undefined;
-      const exists = real !== undefined && (await isDirectory(real));
-      return { ...shell, cwd: real, oldCwd: shell.cwd, tentative: real !== undefined && !exists };
-    };
-    if (first.text === 'popd') return moved(undefined);
-    if (!arg) return moved(shell.home);
-    if (arg.text === '-' && arg.literal) return moved(shell.oldCwd);
-    const text = expandWord(arg, shell);
-    const kernel = text === undefined ? undefined : await resolveWord(text, shell);
-    if (kernel === undefined || !('real' in kernel)) return moved(undefined);
-    if (physical) return moved(kernel.real);
-    const logical = await resolvePath(kernel.lexical);
-    return moved('real' in logical && logical.real === kernel.real ? kernel.real : undefined);
   }
 
   private async script(script: string, shell: ShellState, depth: number, piped = false): Promise<void> {
@@ -237,6 +200,19 @@ async function targetContext(context: CommandContext): Promise<TargetContext> {
   };
 }
 
+/** The shell a command line starts in: at the workspace root, the home directory with its links followed. */
+export async function startShell(
+  context: Pick<CommandContext, 'workspace' | 'home' | 'env'>,
+): Promise<ShellState> {
+  const home = await resolvePath(context.home);
+  return {
+    home: 'real' in home ? home.real : context.home,
+    cwd: context.workspace.root,
+    oldCwd: undefined,
+    env: context.env,
+  };
+}
+
 /**
  * Every act of the command that is denied in every mode (deny), asked even in full mode (confirm), or that no
  * static reading can see (unseen: a target or code known only when the command runs).
@@ -250,7 +226,6 @@ export async function judgeCommand(
     if (!verdicts.has(reason)) verdicts.set(reason, { tier, reason });
   };
   const targets = await targetContext(context);
-  const start: ShellState = { home: targets.home, cwd: targets.root, oldCwd: undefined, env: context.env };
-  await new Judge(targets, add).analysis(analysis, start, 0);
+  await new Judge(targets, add).analysis(analysis, await startShell(context), 0);
   return [...verdicts.values()];
 }

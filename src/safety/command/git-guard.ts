@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { ActScope } from './invocation.js';
+import { globMatches, TOO_MANY } from './operands.js';
 import { globBase, type Word, within } from './paths.js';
 import { targetOf } from './targets.js';
 
@@ -50,10 +51,23 @@ async function gitLoss(real: string, root: string): Promise<string | undefined> 
   return undefined;
 }
 
-/** A glob whose fixed directory holds `.git` and whose last part matches `.git` (`.g*`, `.[a-z]*`). */
+/**
+ * A glob whose fixed directory holds `.git` and whose last part matches `.git` (`.g*`, `.[a-z]*`, `*\/`), or one
+ * of whose matches is `.git` or holds it.
+ */
 async function globHitsGit(word: Word, scope: ActScope): Promise<boolean> {
-  const last = word.text.split('/').at(-1) ?? '';
-  if (!picomatch(last, { dot: true })('.git')) return false;
+  const matches = scope.shell.cwd === undefined ? [] : await globMatches(word.text, scope.shell.cwd);
+  for (const match of matches === TOO_MANY ? [] : matches) {
+    const target = await targetOf({ ...word, text: match, glob: false }, scope.shell);
+    if (target !== 'unknown' && target.real && (await gitLoss(target.real, scope.context.root))) return true;
+  }
+  // `*\/` and `build/*\/` end in an empty part: the last part is the one before the slash.
+  const last =
+    word.text
+      .split('/')
+      .filter((p) => p !== '')
+      .at(-1) ?? '';
+  if (last === '' || !picomatch(last, { dot: true })('.git')) return false;
   const base = await targetOf({ ...word, text: globBase(word.text), glob: false }, scope.shell);
   return base !== 'unknown' && base.real !== undefined && (await isGitDir(base.real));
 }

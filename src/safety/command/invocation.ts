@@ -1,5 +1,6 @@
 // One program invocation as the denylist sees it (the command itself, or one a wrapper runs), the scope its acts
 // are judged in, and helpers over its argument words shared by command-acts, code-acts and program-acts.
+import { parseOptions } from './options.js';
 import type { ShellState, Word } from './paths.js';
 import {
   type Add,
@@ -40,26 +41,32 @@ export const hasFlag = (args: readonly Word[], long: readonly string[], letters 
   );
 export const hasSubstitution = (w: Word): boolean => !w.literal && /\$\(|`|<\(/.test(w.text);
 
-/** Operand words: not options, not values of the given options, everything after `--`. */
+/** Operand words: not options, not values of the given options (`-t dir`, `-tdir`, `-vt dir`), all after `--`. */
 export function operandWords(args: readonly Word[], valueOptions: readonly string[] = []): Word[] {
-  const found: Word[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i] as Word;
-    if (w.text === '--') return [...found, ...args.slice(i + 1)];
-    if (valueOptions.includes(w.text)) i++;
-    else if (!isOption(w)) found.push(w);
-  }
-  return found;
+  const { operands } = parseOptions(
+    args.map((w) => w.text),
+    { valued: valueOptions },
+  );
+  return operands.map((i) => args[i] as Word);
 }
 
-/** The value of `-o x`, `--output x` or `--output=x`. */
-export function optionValue(args: readonly Word[], names: readonly string[]): Word | undefined {
-  for (const [i, w] of args.entries()) {
-    if (names.includes(w.text)) return args[i + 1];
-    const eq = w.text.indexOf('=');
-    if (eq > 0 && names.includes(w.text.slice(0, eq))) return { ...w, text: w.text.slice(eq + 1) };
-  }
-  return undefined;
+/**
+ * The value of the first of `names` given: `-o x`, `-ox`, `-vo x` (a cluster), `--output x` or `--output=x`.
+ * `valued` are the program's other options that take a value, so a cluster is read as its parser reads it.
+ */
+export function optionValue(
+  args: readonly Word[],
+  names: readonly string[],
+  valued: readonly string[] = [],
+): Word | undefined {
+  const { options } = parseOptions(
+    args.map((w) => w.text),
+    { valued: [...names, ...valued] },
+  );
+  const found = options.find((o) => names.includes(o.name) && o.at !== undefined);
+  if (found?.at === undefined || found.value === undefined) return undefined;
+  const word = args[found.at] as Word;
+  return found.attached ? { ...word, text: found.value } : word;
 }
 
 export async function destroy(words: readonly Word[], act: Destruction, recursive: boolean, scope: ActScope) {

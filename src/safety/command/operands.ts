@@ -2,10 +2,9 @@
 // and its operands told apart from its options (everything after `--` is an operand), so `uniq -- -f keep.txt`
 // and `uniq *` are seen to name an output file.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Workspace } from '../workspace.js';
 import type { SimpleCommand } from './analysis.js';
+import { parseOptions } from './options.js';
 
 /** One argument after expansion: its text, and the glob it came from (undefined for a written word). */
 export interface ExpandedArg {
@@ -13,40 +12,80 @@ export interface ExpandedArg {
   glob?: string;
   /** True when the text is one of the glob's matches (false: it matched nothing, or could not be expanded). */
   matched?: boolean;
+  /** Why the glob could not be expanded (it matches too many paths to check). */
+  problem?: string;
 }
 
 /**
- * Expands each glob whose wildcards are all in its last component, as bash does without nullglob: the sorted
- * matches, or the word itself when nothing matches. Globs elsewhere (`*\/x`) stay one word; the path check
- * refuses those. A directory that cannot be read expands to nothing known: the word stays.
+ * Expands each glob as bash does without nullglob, from the command's directory `cwd`: the sorted matches, or the
+ * word itself when nothing matches.
  */
-export async function expandGlobs(command: SimpleCommand, workspace: Workspace): Promise<ExpandedArg[]> {
+export async function expandGlobs(command: SimpleCommand, cwd: string): Promise<ExpandedArg[]> {
   const out: ExpandedArg[] = [];
   for (const [i, text] of command.argv.entries()) {
     if (i === 0 || !command.globs.includes(i)) {
       out.push({ text });
       continue;
     }
-    const matches = await globMatches(text, workspace);
-    if (matches.length === 0) out.push({ text, glob: text, matched: false });
+    const matches = await globMatches(text, cwd);
+    if (matches === TOO_MANY) out.push({ text, glob: text, matched: false, problem: TOO_MANY });
+    else if (matches.length === 0) out.push({ text, glob: text, matched: false });
     else for (const match of matches) out.push({ text: match, glob: text, matched: true });
   }
   return out;
 }
 
-async function globMatches(glob: string, workspace: Workspace): Promise<string[]> {
-  const slash = glob.lastIndexOf('/');
-  const dir = slash === -1 ? '' : glob.slice(0, slash + 1);
-  const pattern = glob.slice(slash + 1);
-  if (/[*?[]/.test(dir)) return [];
-  const real = await workspace.resolve(dir === '' ? '.' : dir).catch(() => undefined);
-  if (real === undefined) return [];
-  const isMatch = picomatch(pattern, { dot: pattern.startsWith('.') });
-  const entries = await fs.readdir(real).catch(() => [] as string[]);
-  return entries
-    .filter((e) => isMatch(e))
-    .sort()
-    .map((e) => (dir === '' ? e : path.posix.join(dir, e)));
+export const TOO_MANY = 'matches too many paths to check';
+/** Directory entries a glob may look at before it is given up on. */
+const MAX_ENTRIES = 5000;
+
+/** A part with a wildcard bash expands (`*`, `?`, `[`). */
+const isPattern = (part: string): boolean => /[*?[]/.test(part);
+
+/**
+ * The paths a glob names, as bash expands it from `cwd`, written as the glob is (`src/*\/core.py` → `src/a/core.py`),
+ * sorted; a wildcard in any part, a trailing `/` keeping directories only. A part starting with `.` may match `.`
+ * and `..` (bash before 5.2 matches them), so `.*\/x` names the parent's `x`: checked, never dropped.
+ */
+export async function globMatches(glob: string, cwd: string): Promise<string[] | typeof TOO_MANY> {
+  const directoriesOnly = glob.endsWith('/');
+  const parts = glob.split('/').filter((p, i) => p !== '' || i === 0);
+  // Each candidate as written, and where it is from the command's directory (links resolved by the kernel).
+  let found = [{ shown: '', at: cwd }];
+  if (glob.startsWith('/')) {
+    parts.shift();
+    found = [{ shown: '/', at: '/' }];
+  }
+  let seen = 0;
+  for (const part of parts) {
+    const join = (base: string, name: string) =>
+      base === '' || base.endsWith('/') ? `${base}${name}` : `${base}/${name}`;
+    if (!isPattern(part)) {
+      found = found.map((c) => ({ shown: join(c.shown, part), at: `${c.at}/${part}` }));
+      continue;
+    }
+    const isMatch = picomatch(part, { dot: part.startsWith('.'), posix: true });
+    const dots = part.startsWith('.')
+      ? ['.', '..'].filter((d) => picomatch(part, { dot: true, posix: true })(d))
+      : [];
+    const next: typeof found = [];
+    for (const c of found) {
+      const entries = await fs.readdir(c.at).catch(() => [] as string[]);
+      seen += entries.length;
+      if (seen > MAX_ENTRIES) return TOO_MANY;
+      for (const e of [...dots, ...entries.filter((e) => isMatch(e))]) {
+        next.push({ shown: join(c.shown, e), at: `${c.at}/${e}` });
+      }
+    }
+    found = next;
+  }
+  const kept: string[] = [];
+  for (const c of found) {
+    const stat = await (directoriesOnly ? fs.stat(c.at) : fs.lstat(c.at)).catch(() => undefined);
+    if (stat && (!directoriesOnly || stat.isDirectory()))
+      kept.push(directoriesOnly ? `${c.shown}/` : c.shown);
+  }
+  return kept.sort();
 }
 
 /** The options of a program that take the next word as their value (`-f N`, `--skip-fields N`). */
@@ -57,26 +96,7 @@ export interface ValueOptions {
 
 /** The operands of `args` (argv without the program): not options nor their values; all words after `--`. */
 export function operandIndexes(args: readonly string[], rule: ValueOptions): number[] {
-  const flags = rule.valueFlags ?? [];
-  const letters = flags.filter((f) => /^-[A-Za-z0-9]$/.test(f)).map((f) => f[1]);
-  const found: number[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === '--') {
-      for (let j = i + 1; j < args.length; j++) found.push(j);
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      found.push(i);
-    } else if (arg.startsWith('--')) {
-      if (!arg.includes('=') && flags.includes(arg)) i++;
-    } else {
-      // A short cluster: the first value letter takes the rest of the word, or the next word when it ends it.
-      const at = [...arg.slice(1)].findIndex((c) => letters.includes(c));
-      if (at !== -1 && at === arg.length - 2) i++;
-    }
-  }
-  return found;
+  return parseOptions(args, { valued: rule.valueFlags ?? [] }).operands;
 }
 
 /** Index of the `--` ending the options in args, or args.length. */

@@ -1,6 +1,8 @@
 // Acts of particular programs: git's program settings (`-c core.pager`, `git config --global`), containers that get
 // the host (`--privileged`, mounting `/`), signals to every process (`kill -1`, `pkill -u`), and archive extraction
 // whose members may land anywhere (`tar -P`, `unzip` without `-d`).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import {
   CONTAINER_ESCAPE_FLAGS,
   CONTAINER_SOCKETS,
@@ -9,11 +11,13 @@ import {
   GIT_SHELL_ALIAS,
   PAGER_VARIABLES,
 } from './act-rules.js';
+import { argumentRulesOf } from './argument-rules.js';
+import { readArguments } from './arguments.js';
 import { GLOBAL_VALUE_OPTIONS, operands } from './confirm-tier.js';
 import { harmlessGitSetting } from './git-read-only.js';
-import { type ActScope, hasFlag, optionValue } from './invocation.js';
+import { type ActScope, hasFlag, operandWords, write } from './invocation.js';
 import { type Word, within } from './paths.js';
-import { type Add, checkDestruction, checkPath, targetOf } from './targets.js';
+import { type Add, checkDestruction, checkPath, checkWrite, targetOf } from './targets.js';
 
 /** What a git setting makes git do that a command may not set up (run a program, read settings elsewhere), or undefined. */
 export function gitSettingDanger(key: string, value: string | undefined): string | undefined {
@@ -62,6 +66,13 @@ export function gitActs(args: readonly Word[], add: Add): void {
   const texts = args.map((w) => w.text);
   const sub = subcommandIndex(texts, GLOBAL_VALUE_OPTIONS.git);
   if (texts[sub] === 'config') gitConfigActs(texts.slice(sub + 1), add);
+  // apply takes the patch's paths as they are written with --unsafe-paths: `../.profile`, `/etc/x`.
+  const applyRest = texts.slice(sub + 1);
+  const onlyReports =
+    applyRest.some((t) => /^--(check|stat|numstat|summary)$/.test(t)) && !applyRest.includes('--apply');
+  if (texts[sub] === 'apply' && applyRest.includes('--unsafe-paths') && !onlyReports) {
+    add('deny', '`git apply --unsafe-paths` writes wherever the patch says, outside the workspace too');
+  }
   // init's and clone's template directory has hooks copied into .git/hooks, where git runs them later.
   const templated = texts.slice(sub + 1).some((t) => t === '--template' || t.startsWith('--template='));
   if ((texts[sub] === 'init' || texts[sub] === 'clone') && templated) {
@@ -161,57 +172,105 @@ export function killActs(program: string, texts: readonly string[], add: Add): v
 const TAR_PROGRAM_OPTIONS =
   /^(--to-command|--use-compress-program|-I|--info-script|-F|--new-volume-script|--rmt-command|--rsh-command)(=|$)|^--checkpoint-action=.*exec/;
 
+/** Extracting into a folder of the workspace that holds a repository lets members land in its `.git`. */
+const holdsRepository = (dir: string): Promise<boolean> =>
+  fs.stat(path.join(dir, '.git')).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Extraction into folders: each is written (a protected folder such as `.git` is confirmed, a persistence point
+ * refused, outside the workspace the path rule refuses); into the workspace root or a folder holding a repository,
+ * members may land in `.git`, as when no folder is given: unseen.
+ */
+async function extractInto(program: string, folders: readonly Word[], scope: ActScope): Promise<void> {
+  for (const word of folders) {
+    const target = await targetOf(word, scope.shell, scope.add);
+    if (target === 'unknown') continue;
+    checkWrite(target, scope.context, scope.add);
+    const real = target.real;
+    if (real !== undefined && within(scope.context.root, real) && (await holdsRepository(real))) {
+      scope.add(
+        'unseen',
+        `\`${program}\` extracts into \`${word.text}\`, where members may land in .git; extract into a subfolder`,
+      );
+    }
+  }
+}
+
+/** The values the program's rules read for the given options (`-C dir`, `-Cdir`, `--directory=dir`). */
+function valuesOf(program: string, args: readonly Word[], names: readonly string[]): Word[] {
+  const rules = argumentRulesOf(program) ?? {};
+  return readArguments(args, rules)
+    .values.filter((v) => names.includes(v.name))
+    .map((v) => v.word);
+}
+
+const unknownMembers = (program: string, fix: string) =>
+  `\`${program}\` extracts members whose names are known only when it runs; ${fix}`;
+
 /**
  * Extraction writes members wherever their names say: an absolute name or `..` with `tar -P`, and without an
  * explicit target directory in the workspace the analyser cannot know where. Reported as unseen (asked in full
- * mode without the sandbox); the target directory itself is checked as a path argument.
+ * mode without the sandbox); a target directory is checked as a folder written into (extractInto).
  */
 export async function archiveActs(program: string, args: readonly Word[], scope: ActScope): Promise<void> {
   const texts = args.map((w) => w.text);
   if (program === 'tar' || program === 'bsdtar') {
     const bundled = /^[A-Za-z]+$/.test(texts[0] ?? '') ? (texts[0] ?? '') : '';
-    const letters = (l: string) => bundled.includes(l) || hasFlag(args, [], l);
+    const letters = (l: string) => [...l].some((c) => bundled.includes(c) || hasFlag(args, [], c));
     if (texts.some((t) => TAR_PROGRAM_OPTIONS.test(t))) {
       scope.add('unseen', `\`${program}\` runs a program named in its options`);
     }
+    if (
+      letters('cruA') ||
+      hasFlag(args, ['--create', '--append', '--update', '--concatenate', '--catenate'])
+    ) {
+      await write(valuesOf(program, args, ['-f', '--file']), scope);
+    }
     if (!letters('x') && !hasFlag(args, ['--extract', '--get'])) return;
+    const folders = valuesOf(program, args, ['-C', '--directory']);
     if (letters('P') || hasFlag(args, ['--absolute-names'])) {
       scope.add('unseen', `\`${program} -P\` extracts members by absolute names or \`..\`, anywhere`);
-    } else if (!optionValue(args, ['-C', '--directory'])) {
-      scope.add(
-        'unseen',
-        `\`${program}\` extracts members whose names are known only when it runs; use -C <dir>`,
-      );
-    }
-    return;
+    } else if (folders.length === 0) scope.add('unseen', unknownMembers(program, 'use -C <dir>'));
+    return extractInto(program, folders, scope);
   }
   if (program === 'unzip') {
     const listing = hasFlag(args, [], 'lpZtvz');
+    const folders = valuesOf(program, args, ['-d']);
     if (texts.includes('-:')) scope.add('unseen', '`unzip -:` extracts members with `..` anywhere');
-    else if (!listing && !optionValue(args, ['-d'])) {
-      scope.add('unseen', '`unzip` extracts members whose names are known only when it runs; use -d <dir>');
-    }
-    return;
+    else if (!listing && folders.length === 0) scope.add('unseen', unknownMembers(program, 'use -d <dir>'));
+    return listing ? undefined : extractInto(program, folders, scope);
   }
   if (program === 'cpio' && (hasFlag(args, ['--extract'], 'i') || texts.includes('-i'))) {
     scope.add('unseen', '`cpio -i` extracts members by absolute names or `..`, anywhere');
     return;
   }
+  // pax reads an archive with -r and writes its members by their names, absolute ones included; -rw copies.
+  if (program === 'pax' && hasFlag(args, [], 'r')) {
+    if (hasFlag(args, [], 'w')) return write(operandWords(args, PAX_VALUE_OPTIONS).slice(-1), scope);
+    scope.add('unseen', '`pax -r` extracts members by the names in the archive, absolute ones too');
+    return;
+  }
+  const jarExtracts = /^-?[A-Za-z]*x/.test(texts[0] ?? '') || texts.includes('--extract');
+  const rarExtracts =
+    /^(unrar|rar)$/.test(program) && /^(x|e)$/.test(texts.find((t) => !t.startsWith('-')) ?? '');
+  if ((program === 'jar' && jarExtracts) || rarExtracts) {
+    scope.add('unseen', unknownMembers(program, 'list it first, or extract with tar -C or unzip -d'));
+    return;
+  }
   if (/^7z[az]?$/.test(program) && /^[ex]$/.test(texts[0] ?? '')) {
-    const out = texts.find((t) => t.startsWith('-o'));
-    if (!out)
-      scope.add(
-        'unseen',
-        `\`${program}\` extracts members whose names are known only when it runs; use -o<dir>`,
-      );
+    const out = args.find((w) => w.text.startsWith('-o'));
+    if (!out) scope.add('unseen', unknownMembers(program, 'use -o<dir>'));
     else {
-      const word: Word = {
-        text: out.slice(2),
-        literal: args.find((w) => w.text === out)?.literal ?? true,
-        glob: false,
-      };
+      const word: Word = { text: out.text.slice(2), literal: out.literal, glob: false };
       const target = await targetOf(word, scope.shell, scope.add);
       if (target !== 'unknown') checkPath(target, scope.context, scope.add);
+      await extractInto(program, [word], scope);
     }
   }
 }
+
+/** pax's options that take a value, so a value is not taken for the copy's destination. */
+const PAX_VALUE_OPTIONS = ['-f', '-s', '-o', '-x', '-b', '-B', '-G', '-T', '-U', '-p'];

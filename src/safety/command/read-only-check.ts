@@ -1,14 +1,16 @@
 // The read-only check: a simple command is a read-only program of the allowlist, with its flag rules kept,
 // literal in-workspace path arguments and no writes. Returns why a command is not read-only, or undefined.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import picomatch from 'picomatch';
-import { PathEscapeError, SecretLinkError, type Workspace } from '../workspace.js';
+import { isInside, PathEscapeError, SecretLinkError, type Workspace } from '../workspace.js';
 import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
+import { argumentRulesOf } from './argument-rules.js';
+import { syntaxOf } from './arguments.js';
 import { awkVerdict } from './awk-program.js';
 import { programName } from './denylist.js';
 import { gitGlobals, gitReflogProblem, gitRemoteProblem } from './git-read-only.js';
 import { endOfOptions, expandGlobs, operandIndexes } from './operands.js';
+import { parseOptions } from './options.js';
+import type { ShellState } from './paths.js';
 import {
   ALLOWED_PROGRAMS,
   type AllowedProgram,
@@ -19,6 +21,7 @@ import {
 } from './program-rules.js';
 import { sedVerdict } from './sed-script.js';
 import { assignmentProblem, isLoneCd, JUDGED_SYNTAX, systemProgram } from './shell-forms.js';
+import { commandShells, isCd, shellAfter, wordsOf } from './working-directory.js';
 
 const ISSUE_WORDS: Record<IssueKind, string> = {
   command_substitution: 'command substitution',
@@ -50,32 +53,18 @@ function pathPart(arg: string): string | undefined {
   return at === -1 ? undefined : arg.slice(at);
 }
 
+/** A path as the kernel reads it from the command's directory: absolute as written, else below `cwd`. */
+const from = (cwd: string, p: string): string => (p.startsWith('/') ? p : `${cwd}/${p}`);
+
 /** Why a path argument may read outside the workspace, or undefined when it stays inside. */
-async function pathProblem(workspace: Workspace, arg: string): Promise<string | undefined> {
+async function pathProblem(workspace: Workspace, arg: string, cwd: string): Promise<string | undefined> {
   try {
     // The jail refuses a hard link to a secret file; other hard links (pnpm's node_modules) are files like any.
-    await workspace.resolve(arg);
+    await workspace.resolve(from(cwd, arg));
   } catch (error) {
     if (error instanceof SecretLinkError) return `is a hard link to the secret file ${error.secret}`;
     if (error instanceof PathEscapeError) return 'is outside the workspace';
     throw error;
-  }
-  return undefined;
-}
-
-/** A glob stays inside when its fixed directory does and every entry it matches there does. */
-async function globProblem(workspace: Workspace, glob: string): Promise<string | undefined> {
-  const parts = glob.split('/');
-  const first = parts.findIndex((p) => /[*?[]/.test(p));
-  if (first !== parts.length - 1 || parts.includes('..')) return 'is outside the workspace';
-  const dir = parts.slice(0, first).join('/') || (glob.startsWith('/') ? '/' : '.');
-  const problem = await pathProblem(workspace, dir);
-  if (problem) return problem;
-  const isMatch = picomatch(parts[first] ?? '');
-  const entries = await fs.readdir(await workspace.resolve(dir)).catch(() => [] as string[]);
-  for (const entry of entries.filter((e) => isMatch(e))) {
-    const inner = await pathProblem(workspace, path.join(dir, entry));
-    if (inner) return `matches \`${path.join(dir, entry)}\`, which ${inner}`;
   }
   return undefined;
 }
@@ -139,27 +128,25 @@ function flagProblem(args: readonly string[], rule: AllowedProgram, name: string
 }
 
 /** Indexes into args of the words to check as paths: all but a leading pattern (grep, rg). */
-function pathIndexes(args: readonly string[], rule: AllowedProgram): number[] {
-  const indexes: number[] = [];
+function pathIndexes(args: readonly string[], rule: AllowedProgram, program: string): number[] {
   const end = endOfOptions(args);
-  // The pattern given by -e/-f (or --regexp/--file) means no operand is a pattern: check them all.
-  const patternByOption = args.some((a, i) => i < end && /^(-[A-Za-z]*[ef]|--regexp|--file)/.test(a));
-  let skipPattern = Boolean(rule.patternFirst) && !patternByOption;
-  for (let i = 0; i < args.length; i++) {
-    if (i === end) continue;
-    if (skipPattern && (i > end || !isOption(args[i] ?? ''))) {
-      skipPattern = false;
-      continue;
-    }
-    indexes.push(i);
+  let pattern = -1;
+  if (rule.patternFirst) {
+    // Read as the program reads its options, so the value of `--ignore-file x` is never taken for the pattern.
+    const rules = argumentRulesOf(program) ?? {};
+    const parsed = parseOptions(args, syntaxOf(rules));
+    // The pattern given by -e/-f (or --regexp/--file) means no operand is a pattern: check them all.
+    const byOption = parsed.options.some((o) => rules.patternOptions?.includes(o.name));
+    if (!byOption) pattern = parsed.operands[0] ?? -1;
   }
-  return indexes;
+  return args.flatMap((_a, i) => (i === end || i === pattern ? [] : [i]));
 }
 
 /** A redirect that only reads a workspace file (`< src/a.ts`) or duplicates a descriptor (`2>&1`). */
 async function redirectProblem(
   command: SimpleCommand,
   workspace: Workspace,
+  cwd: string,
   shown: string,
 ): Promise<string | undefined> {
   for (const r of command.redirects) {
@@ -170,7 +157,7 @@ async function redirectProblem(
     // A here-document or here-string without expansions only feeds the program text.
     if ((r.operator === '<<' || r.operator === '<<<') && r.literal) continue;
     if (r.operator === '<' && r.literal) {
-      const problem = await pathProblem(workspace, r.target);
+      const problem = await pathProblem(workspace, r.target, cwd);
       if (!problem) continue;
       return `\`${shown}\`: \`< ${r.target}\` ${problem}`;
     }
@@ -185,10 +172,23 @@ export interface ReadOnlyRefusal {
   path?: boolean;
 }
 
-/** Why one simple command is not in the read-only set (program, flags, redirects, paths), or undefined. */
+/** Why the directory a command runs in keeps it out of the read-only set (outside the workspace, unknown). */
+function directoryProblem(workspace: Workspace, cwd: string | undefined, shown: string): string | undefined {
+  if (cwd === undefined)
+    return `\`${shown}\` runs in a directory known only when the command runs (after cd)`;
+  if (isInside(workspace.root, cwd)) return undefined;
+  return `\`${shown}\` runs in \`${cwd}\`, outside the workspace`;
+}
+
+/**
+ * Why one simple command is not in the read-only set (program, flags, redirects, paths), or undefined. `shell`
+ * is where it runs (working-directory.ts): its relative paths are read from there. A `cd` to a folder inside
+ * the workspace is read-only.
+ */
 export async function readOnlyReason(
   written: SimpleCommand,
   workspace: Workspace,
+  shell: ShellState,
   depth = 0,
 ): Promise<ReadOnlyRefusal | undefined> {
   let command = written;
@@ -198,6 +198,15 @@ export async function readOnlyReason(
   // A bare `NAME=value` runs nothing.
   if (command.argv.length === 0 && command.assignments.length > 0 && command.redirects.length === 0) {
     return undefined;
+  }
+  const place = directoryProblem(workspace, shell.cwd, shown);
+  if (place) return { reason: place, path: true };
+  const cwd = shell.cwd as string;
+  const words = wordsOf(command);
+  if (isCd(words) && command.literal && command.redirects.length === 0) {
+    const after = await shellAfter(words, shell);
+    const moved = directoryProblem(workspace, after?.cwd, shown);
+    return moved ? { reason: moved.replace(/runs in/, 'goes to'), path: true } : undefined;
   }
   // `/usr/bin/ls` is judged as ls.
   const system = command.argv[0] === undefined ? undefined : await systemProgram(command.argv[0]);
@@ -212,11 +221,11 @@ export async function readOnlyReason(
     return { reason: `\`${shown}\` is not a read-only command` };
   }
   if (rule.shell) {
-    const redirect = await redirectProblem(command, workspace, shown);
+    const redirect = await redirectProblem(command, workspace, cwd, shown);
     if (redirect) return { reason: redirect, path: redirect.includes('`< ') };
-    return shellScriptReason(command, workspace, depth);
+    return shellScriptReason(command, workspace, shell, depth);
   }
-  const expanded = await expandGlobs(command, workspace);
+  const expanded = await expandGlobs(command, cwd);
   const argv = expanded.map((a) => a.text);
   let name = program ?? '';
   let first = 1;
@@ -226,7 +235,7 @@ export async function readOnlyReason(
     if (typeof globals === 'string') return { reason: globals };
     for (const i of globals.directoryIndexes) {
       base = base === '' || argv[i]?.startsWith('/') ? (argv[i] ?? '') : `${base}/${argv[i]}`;
-      const problem = await pathProblem(workspace, base);
+      const problem = await pathProblem(workspace, base, cwd);
       if (problem) return { reason: `\`${shown}\`: \`-C ${argv[i]}\` ${problem}`, path: true };
     }
     first = globals.subcommand;
@@ -271,9 +280,9 @@ export async function readOnlyReason(
     const reason = `\`${program} ${follows}\` follows symbolic links it finds, which can lead out of the workspace; use ${links.instead}`;
     return { reason, path: true };
   }
-  const redirect = await redirectProblem(command, workspace, shown);
+  const redirect = await redirectProblem(command, workspace, cwd, shown);
   if (redirect) return { reason: redirect, path: redirect.includes('`< ') };
-  let indexes = rule.pathArgs ? pathIndexes(args, rule) : [];
+  let indexes = rule.pathArgs ? pathIndexes(args, rule, program ?? '') : [];
   let afterEnd = endOfOptions(args);
   if (rule.script) {
     const verdict = rule.script === 'sed' ? sedVerdict(args) : awkVerdict(args);
@@ -294,13 +303,13 @@ export async function readOnlyReason(
     const candidate = i > afterEnd ? arg : pathPart(arg);
     if (candidate === undefined || candidate === '') continue;
     const inBase = base === '' || candidate.startsWith('/') ? candidate : `${base}/${candidate}`;
-    const problem =
-      word?.glob !== undefined && !word.matched
-        ? await globProblem(workspace, inBase)
-        : await pathProblem(workspace, inBase);
-    if (problem) return { reason: `\`${shown}\`: \`${arg}\` ${problem}`, path: true };
+    const problem = word?.problem ?? (await pathProblem(workspace, inBase, cwd));
+    if (problem) {
+      const glob = word?.matched ? `\`${word.glob}\` matches \`${arg}\`, which` : `\`${arg}\``;
+      return { reason: `\`${shown}\`: ${glob} ${problem}`, path: true };
+    }
     if (rule.noDirectories && (i > afterEnd || !isOption(arg))) {
-      const stat = await fs.stat(await workspace.resolve(inBase)).catch(() => undefined);
+      const stat = await fs.stat(await workspace.resolve(from(cwd, inBase))).catch(() => undefined);
       if (stat?.isDirectory())
         return {
           reason: `\`${shown}\`: \`${arg}\` is a directory, whose links ${program} would follow; name files`,
@@ -318,6 +327,7 @@ const MAX_SHELL_DEPTH = 2;
 async function shellScriptReason(
   command: SimpleCommand,
   workspace: Workspace,
+  shell: ShellState,
   depth: number,
 ): Promise<ReadOnlyRefusal | undefined> {
   const [program = '', ...args] = command.argv;
@@ -348,23 +358,29 @@ async function shellScriptReason(
   ) {
     return { reason: `the zsh -c script \`${script}\` uses syntax zsh reads differently from bash` };
   }
+  const shells = await commandShells(inner.commands, shell);
   for (const index of inner.commands.keys()) {
-    const why = await commandReason(inner.commands, index, workspace, depth + 1);
+    const why = await commandReason(inner.commands, index, workspace, shells, depth + 1);
     if (why) return why;
   }
   return undefined;
 }
 
-/** Why the command at `index` of a command line is not read-only; a `cd` nothing runs after is. */
+/**
+ * Why the command at `index` of a command line is not read-only; a `cd` nothing runs after is. `shells` are where
+ * each command runs (commandShells).
+ */
 export function commandReason(
   commands: readonly SimpleCommand[],
   index: number,
   workspace: Workspace,
+  shells: readonly ShellState[],
   depth = 0,
 ): Promise<ReadOnlyRefusal | undefined> {
   const command = commands[index];
-  if (!command || isLoneCd(commands, index)) return Promise.resolve(undefined);
-  return readOnlyReason(command, workspace, depth);
+  const shell = shells[index];
+  if (!command || !shell || isLoneCd(commands, index)) return Promise.resolve(undefined);
+  return readOnlyReason(command, workspace, shell, depth);
 }
 
 /** Why the command's syntax keeps it out of the read-only set (a substitution, a subshell...), or undefined. */

@@ -16,7 +16,12 @@ let dashWs: Workspace;
 beforeAll(async () => {
   base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-read-only-')));
   const root = path.join(base, 'work');
-  await fs.mkdir(path.join(root, 'sub'), { recursive: true });
+  await fs.mkdir(path.join(root, 'sub', 'pkg'), { recursive: true });
+  await fs.writeFile(path.join(root, 'sub', 'pkg', 'core.py'), 'def f(): pass\n');
+  // A folder outside the workspace, linked from inside it: globs through the link lead out.
+  await fs.mkdir(path.join(base, 'outside'));
+  await fs.writeFile(path.join(base, 'outside', 'core.py'), 'secret\n');
+  await fs.symlink(path.join(base, 'outside'), path.join(root, 'sub', 'link'));
   await fs.writeFile(path.join(root, 'a.txt'), '1 a\n5 b\n');
   await fs.writeFile(path.join(root, 'keep.txt'), 'keep\n');
   ws = await openWorkspace(root);
@@ -258,6 +263,64 @@ describe('fewer false refusals (item 6)', () => {
       }
     },
   );
+});
+
+describe('globs with a wildcard before the last part', () => {
+  test.each([
+    'ls -d */',
+    'ls sub/p*/',
+    'wc -l sub/p*/core.py',
+    'grep -n def sub/p*/core.py',
+    'cat sub/*/nothing.txt',
+    'ls -d .[!.]*',
+  ])('%s reads inside the workspace and is read-only', async (command) => {
+    await expectReadOnly(command);
+  });
+
+  test.each([
+    ['ls sub/*/', '`sub/*/` matches `sub/link/'],
+    ['wc -l sub/*/core.py', '`sub/*/core.py` matches `sub/link/core.py'],
+    ['cat ../*/core.py', 'outside the workspace'],
+    ['cat /*/passwd', 'outside the workspace'],
+    // bash before 5.2 matches `..` with `.*`.
+    ['cat .*/outside/core.py', '`.*/outside/core.py` matches `../outside/core.py'],
+    ['ls .*', '`.*` matches `..'],
+  ])('%s can reach outside and is refused', async (command, reason) => {
+    const decision = await decide('restricted', command);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toContain(reason);
+  });
+});
+
+describe("grep's and rg's options that name files", () => {
+  test.each([
+    'rg --ignore-file ../x.txt pattern',
+    'rg --ignore-file=../x.txt pattern',
+    'rg -f ../x.txt sub',
+    'rg -f../x.txt sub',
+    'rg --file ../x.txt sub',
+    'rg -g "*.py" --ignore-file ../x.txt pattern',
+    'grep -f ../x.txt a.txt',
+    'grep -f../x.txt a.txt',
+    'grep --file ../x.txt a.txt',
+    'grep --file=../x.txt a.txt',
+    'grep --exclude-from ../x.txt -r pattern sub',
+    'grep -rf ../x.txt sub',
+  ])('%s reads a file outside the workspace and is refused', async (command) => {
+    const decision = await decide('restricted', command);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toContain('../x.txt');
+  });
+
+  test.each([
+    'rg --ignore-file .gitignore pattern',
+    'rg -g "*.py" def sub',
+    'rg -t py -A 2 def sub',
+    'grep -f a.txt keep.txt',
+    'grep -rn --exclude-from a.txt def sub',
+  ])('%s is read-only', async (command) => {
+    await expectReadOnly(command);
+  });
 });
 
 describe('the short read-only list the system prompt shows', () => {

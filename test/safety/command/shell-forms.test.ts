@@ -117,9 +117,9 @@ describe('forms judged by the commands inside them', () => {
     // A program by path is a system program only in the system's directories.
     '/usr/bin/rm a.txt',
     '/usr/bin/../bin/rm a.txt',
-    // cd matters when anything runs after it.
-    'cd sub && ls',
-    'cd sub; cat a.txt',
+    // After a cd, paths are read from where it went: outside, or unknown when the cd may have failed.
+    'cd .. && ls',
+    'cd nope; ls',
     // Other git config keys may hold tokens; other forms write.
     'git config --list',
     'git config --get remote.origin.url',
@@ -137,6 +137,39 @@ describe('forms judged by the commands inside them', () => {
     for (const mode of ['restricted', 'interactive', 'full'] as const) {
       expect((await decide(mode, 'cat <<EOF && rm -rf /\nx\nEOF')).decision).toBe('deny');
     }
+  });
+});
+
+describe('a cd followed through the command line', () => {
+  test.each([
+    'cd sub && ls',
+    'cd sub; ls',
+    'cd sub && cat ../a.txt',
+    'cd sub && git status',
+    'cd sub && cd .. && cat a.txt',
+    'pushd sub && ls',
+    "bash -c 'cd sub && ls'",
+    '(cd sub && ls) && cat a.txt',
+  ])('%j is read-only', async (command) => {
+    await expectReadOnly(command);
+  });
+
+  test.each([
+    ['cd .. && ls', 'outside the workspace'],
+    ['cd / && ls', 'outside the workspace'],
+    ['cd && ls', 'outside the workspace'],
+    ['cd nope; ls', 'known only when the command runs'],
+    ['popd && ls', 'known only when the command runs'],
+    ['cd sub && cat ../../x', 'outside the workspace'],
+    ["bash -c 'cd .. && ls'", 'outside the workspace'],
+  ])('%j is refused: %s', async (command, reason) => {
+    await expectRefused(command);
+    expect((await decide('restricted', command)).reason).toContain(reason);
+  });
+
+  test('a path after cd is judged from where the cd went', async () => {
+    const decision = await decide('restricted', 'cd sub && cat ../a.txt');
+    expect(decision.reason).not.toContain('outside');
   });
 });
 
