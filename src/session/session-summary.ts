@@ -30,9 +30,13 @@ export function isKeelNote(content: string): boolean {
   return content.startsWith('[Keel:');
 }
 
-/** A user message on one line without the notes Keel appended to it (`…\n\n[Keel: …]`); empty for a note. */
+/**
+ * A user message on one line without what Keel appended to it (`…\n\n[Keel: …]` notes, the piped input after
+ * `\n\nInput piped to keel on stdin` — see cli/piped-input.ts); empty for a note.
+ */
 export function titleOf(content: string): string {
   const own = content
+    .split(/\n\nInput piped to keel on stdin\b/)[0]!
     .split(/\n\n(?=\[Keel:)/)
     .filter((part) => !isKeelNote(part))
     .join(' ');

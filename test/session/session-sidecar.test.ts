@@ -34,6 +34,8 @@ describe('session titles', () => {
     ['[Keel: your answer was cut off by the output limit.]', ''],
     ['two\nlines\n\n[Keel: note]\n\n[Keel: another]', 'two lines'],
     ['x'.repeat(100), `${'x'.repeat(71)}…`],
+    ['why?\n\nInput piped to keel on stdin:\n<stdin>\nCONTEXT\n</stdin>\n\n[Keel: debug task.]', 'why?'],
+    ['what is it?\n\nInput piped to keel on stdin: an ELF executable, 5 bytes, not shown.', 'what is it?'],
   ])('titleOf(%j) is %j', (content, title) => {
     expect(titleOf(content)).toBe(title);
   });
