@@ -1,6 +1,7 @@
 // The read-only check: a simple command is a read-only program of the allowlist, with its flag rules kept,
 // literal in-workspace path arguments and no writes. Returns why a command is not read-only, or undefined.
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { isInside, PathEscapeError, SecretLinkError, type Workspace } from '../workspace.js';
 import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
 import { argumentRulesOf } from './argument-rules.js';
@@ -55,6 +56,25 @@ function pathPart(arg: string): string | undefined {
 
 /** A path as the kernel reads it from the command's directory: absolute as written, else below `cwd`. */
 const from = (cwd: string, p: string): string => (p.startsWith('/') ? p : `${cwd}/${p}`);
+
+/**
+ * The repository git would use from `dir` when it is one nested in the workspace (a folder below the root holding
+ * `.git`: a clone, a submodule, or one a command unpacked): its settings are not the watched ones of the workspace's
+ * own repository. Undefined for the workspace's own repository, or none.
+ */
+async function nestedRepository(workspace: Workspace, dir: string): Promise<string | undefined> {
+  const root = workspace.root;
+  let real: string;
+  try {
+    real = await workspace.resolve(dir);
+  } catch {
+    return undefined; // outside: the path checks say so
+  }
+  for (let at = real; at !== root && isInside(root, at); at = path.dirname(at)) {
+    if (await fs.lstat(path.join(at, '.git')).catch(() => undefined)) return path.relative(root, at);
+  }
+  return undefined;
+}
 
 /** Why a path argument may read outside the workspace, or undefined when it stays inside. */
 async function pathProblem(workspace: Workspace, arg: string, cwd: string): Promise<string | undefined> {
@@ -239,6 +259,11 @@ export async function readOnlyReason(
       if (problem) return { reason: `\`${shown}\`: \`-C ${argv[i]}\` ${problem}`, path: true };
     }
     first = globals.subcommand;
+    const nested = await nestedRepository(workspace, base === '' ? cwd : from(cwd, base));
+    if (nested)
+      return {
+        reason: `\`${shown}\` runs git in \`${nested}\`, a repository inside the workspace whose settings (fsmonitor, filters, diff drivers) Keel does not watch: git may run programs they name`,
+      };
   }
   if (rule.subcommands) {
     // `git --version` and `git --help` alone print and exit.

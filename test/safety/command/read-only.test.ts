@@ -24,6 +24,8 @@ beforeAll(async () => {
   await fs.symlink(path.join(base, 'outside'), path.join(root, 'sub', 'link'));
   await fs.writeFile(path.join(root, 'a.txt'), '1 a\n5 b\n');
   await fs.writeFile(path.join(root, 'keep.txt'), 'keep\n');
+  // A repository inside the workspace (a clone, or one a command unpacked): its own settings, unwatched.
+  await fs.mkdir(path.join(root, 'sub', 'vendored', '.git'), { recursive: true });
   ws = await openWorkspace(root);
   const dash = path.join(base, 'dash');
   await fs.mkdir(dash);
@@ -203,6 +205,15 @@ describe('fewer false refusals (item 6)', () => {
   ])('%s is not read-only', async (command, reason) => {
     await expectNotReadOnly(command, reason);
   });
+
+  test.each(['git -C sub/vendored status', 'cd sub/vendored && git status', 'git -C sub -C vendored log -p'])(
+    '%s: git in a repository nested in the workspace is not read-only',
+    async (command) => {
+      const decision = await decide('restricted', command);
+      expect(decision.decision).toBe('deny');
+      expect(decision.reason).toContain('runs git in `sub/vendored`, a repository inside the workspace');
+    },
+  );
 
   test('git -C outside the workspace is refused as a path', async () => {
     const decision = await decide('restricted', 'git -C .. log');
