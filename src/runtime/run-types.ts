@@ -15,6 +15,7 @@ import type { Subagents } from '../core/subagents.js';
 import type { TodoItem } from '../core/todos.js';
 import type { McpServers } from '../mcp/start.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
+import type { HintWords } from '../safety/modes.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import type { Redactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -51,6 +52,8 @@ export interface RunOptions extends RunSource {
   session?: { save: boolean; continue?: boolean; resume?: string };
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
   plan?: readonly string[];
+  /** How refusals name the ways to allow a call (the library's options); default: the command line's flags. */
+  hintWords?: HintWords;
   /** What renders the run (the CLI's outputs; the runtime prints nothing); machine-readable ones pass `redact`. */
   outputs?: (model: Model, redact: Redactor) => EventSink;
   /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
