@@ -274,6 +274,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     executor,
     conversation: current,
     events,
+    redact,
     emit,
     runner,
     ...(mcp ? { mcp } : {}),

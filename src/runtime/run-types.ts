@@ -25,6 +25,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { RunSource } from './config.js';
 import type { Executor } from './executor.js';
+import type { SessionRequest } from './session.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
@@ -49,7 +50,7 @@ export interface RunOptions extends RunSource {
   /** Replaces the coding agent's system prompt (keel init asks for a file's content, not actions). */
   systemPrompt?: string;
   /** Save the session (false: --no-session), and which saved one to continue. */
-  session?: { save: boolean; continue?: boolean; resume?: string };
+  session?: SessionRequest;
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
   plan?: readonly string[];
   /** How refusals name the ways to allow a call (the library's options); default: the command line's flags. */
@@ -85,6 +86,8 @@ export interface Run {
   conversation: Conversation;
   /** The run's events: what `outputs` and `observe` see, the audit log and the session store. */
   events: EventStream;
+  /** What the run redacts from all it saves or prints for machines; an entry point's own text goes through it. */
+  redact: Redactor;
   emit: (event: AgentEvent) => void;
   /** Runs every shell command of the agent; killAll stops them (and the MCP servers) when Keel exits on a signal. */
   runner: CommandRunner;

@@ -1,7 +1,7 @@
 // Shared file helpers for the tools: readable fs error messages and a checked text-file read.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ToolContext } from './tool.js';
+import type { ToolContext, ToolLimits } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
 
 const FS_ERRORS: Record<string, string> = {
@@ -105,7 +105,7 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
  * within the read limit; undefined: read the disk.
  */
 export async function editorText(
-  ctx: Pick<ToolContext, 'files' | 'signal' | 'limits'>,
+  ctx: Pick<ToolContext, 'files' | 'signal'> & { limits: Pick<ToolLimits, 'maxFileReadSize'> },
   absolute: string,
 ): Promise<string | undefined> {
   const text = await ctx.files?.readText?.(absolute, ctx.signal);
