@@ -1,5 +1,6 @@
 // `keel acp`'s protocol side: Keel as an Agent Client Protocol agent, on the official SDK. Sessions are Keel
 // runs (session.ts); this file answers the protocol's requests and turns Keel's questions into the editor's.
+import { isAbsolute } from 'node:path';
 import {
   type AgentApp,
   type AgentContext,
@@ -18,6 +19,7 @@ import { SessionError } from '../session/session-file.js';
 import { clientFiles } from './client-files.js';
 import { clientTerminalRunner } from './client-terminal.js';
 import { permissionAnswer, permissionOptions } from './permission.js';
+import { promptMessage } from './prompt.js';
 import { AcpSession, isMode, type OpenRun, type SessionPeer } from './session.js';
 
 export interface AcpHost {
@@ -111,6 +113,9 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     return session;
   };
   const start = async (cwd: string, resume?: string) => {
+    // ACP's paths are absolute: a relative one would be taken from wherever the editor started Keel.
+    if (!isAbsolute(cwd))
+      throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}`);
     if (await host.missingCredential()) throw RequestError.authRequired();
     // Loading a session this connection has open starts it again from what was saved.
     const open = resume === undefined ? undefined : sessions.get(resume);
@@ -150,8 +155,12 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const session = find(params.sessionId);
+      const message = promptMessage(params.prompt);
+      // Nothing for the model to answer: the editor's slip, said as such rather than sent as an empty message.
+      if (message.content === '')
+        throw RequestError.invalidParams(undefined, 'the prompt is empty: send text, a resource or an image');
       try {
-        return { stopReason: await session.prompt(params.prompt) };
+        return { stopReason: await session.prompt(message) };
       } catch (error) {
         throw requestError(error);
       }

@@ -53,8 +53,14 @@ export function imagePart(block: ContentBlock, index: number): ImagePart | undef
   };
 }
 
-/** The user's message: the text (see promptText) and the images it carries. */
-export function promptMessage(blocks: readonly ContentBlock[]): { content: string; images: ImagePart[] } {
+/** A prompt as the user's message: its text and the images beside it. */
+export interface UserPrompt {
+  content: string;
+  images: ImagePart[];
+}
+
+/** The user's message: the text (see promptText) and the images it carries; no text when the prompt says nothing. */
+export function promptMessage(blocks: readonly ContentBlock[]): UserPrompt {
   const images = blocks.flatMap((block, index) => imagePart(block, index) ?? []);
   const content = promptText(blocks);
   // A message of images alone still says what it holds, for whatever reads text only (titles, the model's notes).

@@ -2,7 +2,7 @@
 // conversation each `session/prompt` continues with `run.run(signal)`, as the chat does with each typed message.
 // Its events reach the editor as `session/update`s in order; the policy's questions as permission requests.
 import { stat } from 'node:fs/promises';
-import type { ContentBlock, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { LoopResult } from '../agent/loop.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
@@ -11,16 +11,19 @@ import type { CommandRunner } from '../core/runner.js';
 import type { Run } from '../runtime/assemble.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { type ExecutionMode, MODES } from '../safety/modes.js';
-import { promptMessage } from './prompt.js';
-import { eventUpdates, planEntries, replayUpdates } from './updates.js';
+import type { UserPrompt } from './prompt.js';
+import { replacedText } from './replaced-text.js';
+import { eventUpdates, newFileCalls, planEntries, replayUpdates } from './updates.js';
 
 /** What a session asks of its host to assemble a run. */
 export interface OpenRequest {
   cwd: string;
   /** Absent: the mode the CLI's flags and the config choose. */
   mode?: ExecutionMode;
-  /** A saved session to take up (`session/load`, or the same session in another mode). */
+  /** A saved session to take up, by its whole id (`session/load`, or the same session in another mode). */
   resume?: string;
+  /** A new session's id: the one the editor already holds, when its mode changes before anything was saved. */
+  id?: string;
   approve: Approve;
   /** The "always" answers a session keeps when its mode changes. */
   approvals?: ApprovalMemory;
@@ -107,16 +110,19 @@ export class AcpSession {
     const run = await open({
       cwd,
       sink,
-      approve: (request, signal) => peer.approve(id())(request, signal),
+      approve: (request, signal) =>
+        session ? session.ask(request, signal) : peer.approve(id())(request, signal),
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
-      ...(resume ? { resume } : {}),
+      ...(resume !== undefined ? { resume } : {}),
     });
-    sessionId = run.session?.id ?? resume ?? `${Date.now()}`;
+    // The id the editor holds (or is about to be given) stays the session's through loads and mode changes.
+    sessionId = resume ?? run.session?.id ?? `${Date.now()}`;
     session = new AcpSession(run, sessionId, cwd, open, peer);
     for (const event of pending) session.follow(event);
-    if (resume) {
-      for (const update of replayUpdates(run.conversation.messages, run.workspace.root)) session.send(update);
+    if (resume !== undefined) {
+      const newFiles = newFileCalls(run.resumed?.events ?? []);
+      session.queue(replayUpdates(run.conversation.messages, run.workspace.root, newFiles));
       const todos = run.todos();
       if (todos.length > 0) session.send({ sessionUpdate: 'plan', entries: planEntries(todos) });
       await session.sent;
@@ -129,23 +135,43 @@ export class AcpSession {
   }
 
   private send(update: SessionUpdate): void {
+    this.queue([update]);
+  }
+
+  /** Updates sent after every earlier one, in order; those still to be worked out wait their turn. */
+  private queue(updates: SessionUpdate[] | Promise<SessionUpdate[]>): void {
+    const failed = (error: unknown) => this.peer.log(`session/update failed: ${String(error)}`);
     this.sent = this.sent
-      .then(() => this.peer.update(this.id, update))
-      .catch((error: unknown) => this.peer.log(`session/update failed: ${String(error)}`));
+      .then(async () => {
+        for (const update of await updates) await this.peer.update(this.id, update).catch(failed);
+      })
+      .catch(failed);
   }
 
   private follow(event: AgentEvent): void {
     if (event.type === 'warning') this.peer.log(`warning: ${event.message}`);
-    for (const update of eventUpdates(event, this.root)) this.send(update);
+    // An overwrite is shown against the text it replaces, read now: the call is announced before the tool runs.
+    if (event.type === 'tool_call' && event.name === 'write_file') {
+      const signal = this.turn?.signal ?? new AbortController().signal;
+      const replaced = replacedText(this.run, this.files, event.args, signal);
+      this.queue(replaced.then((text) => eventUpdates(event, this.root, text)));
+      return;
+    }
+    this.queue(eventUpdates(event, this.root));
   }
 
+  /** The editor is asked once it has every update before the question (the call's, with its diff). */
+  private readonly ask: Approve = async (request, signal) => {
+    await this.sent;
+    return this.peer.approve(this.id)(request, signal);
+  };
+
   /** One user turn: the prompt as the user's message, the loop until it answers, is cancelled or stops. */
-  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+  async prompt({ content, images }: UserPrompt): Promise<StopReason> {
     if (this.turn) throw new Error('a prompt is already running in this session');
     const turn = new AbortController();
     this.turn = turn;
     try {
-      const { content, images } = promptMessage(blocks);
       this.run.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
       const result = await this.run.run(turn.signal);
       await this.sent;
@@ -164,17 +190,18 @@ export class AcpSession {
     if (this.turn) throw new Error('the mode cannot change while a prompt runs');
     if (mode === this.run.mode) return;
     const old = this.run;
+    // The same session either way: taken up when saved, else a new one under its id with the messages in memory.
     const saved =
-      old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session.id : undefined;
+      old.session !== undefined && (await stat(old.session.file).catch(() => undefined)) !== undefined;
     const next = await this.open({
       cwd: this.cwd,
       mode,
       sink: (event) => this.follow(event),
-      approve: this.peer.approve(this.id),
+      approve: this.ask,
       ...(this.files ? { files: this.files } : {}),
       ...(this.terminal ? { terminal: this.terminal } : {}),
       ...(old.approvals ? { approvals: old.approvals } : {}),
-      ...(saved ? { resume: saved } : {}),
+      ...(saved ? { resume: this.id } : { id: this.id }),
     });
     if (!saved) next.conversation.restore(old.conversation.messages);
     this.run = next;

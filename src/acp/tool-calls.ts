@@ -1,6 +1,7 @@
 // How a Keel tool call looks to an ACP client: its kind (the editor's icon), a title, the files it touches
 // (locations the editor can follow) and, for a file change, the change as old and new text. Pure, from the
-// tool's name and arguments alone, so a call announced, asked about or replayed from a session looks the same.
+// tool's name and arguments (and, for write_file, the text it replaces: replaced-text.ts), so a call announced,
+// asked about or replayed from a session looks the same.
 import { isAbsolute, join } from 'node:path';
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 
@@ -80,15 +81,26 @@ export function toolLocations(root: string, rawArgs: unknown): ToolCallLocation[
   }));
 }
 
-/** A file change as the editor shows it: write_file's new content, edit_file's replacements one by one. */
-export function toolDiffs(name: string, root: string, rawArgs: unknown): ToolCallContent[] {
+/**
+ * A file change as the editor shows it: write_file's content against the text it replaces (`replaced`: null for a
+ * new file, undefined when not known, and then no diff is shown rather than a false one), edit_file's replacements
+ * one by one.
+ */
+export function toolDiffs(
+  name: string,
+  root: string,
+  rawArgs: unknown,
+  replaced?: string | null,
+): ToolCallContent[] {
   const args = asArgs(rawArgs);
   const path = text(args.path);
   if (!path) return [];
   const file = absolute(root, path);
   if (name === 'write_file') {
     const content = text(args.content);
-    return content === undefined ? [] : [{ type: 'diff', path: file, oldText: null, newText: content }];
+    return content === undefined || replaced === undefined
+      ? []
+      : [{ type: 'diff', path: file, oldText: replaced, newText: content }];
   }
   if (name !== 'edit_file') return [];
   const edits = Array.isArray(args.edits) ? args.edits.map(asArgs) : [args];
@@ -102,8 +114,8 @@ export function toolDiffs(name: string, root: string, rawArgs: unknown): ToolCal
 }
 
 /** The tool_call fields an announcement, a permission request and a replay share. */
-export function describeToolCall(root: string, name: string, args: unknown) {
-  const diffs = toolDiffs(name, root, args);
+export function describeToolCall(root: string, name: string, args: unknown, replaced?: string | null) {
+  const diffs = toolDiffs(name, root, args, replaced);
   return {
     title: toolTitle(name, args),
     kind: toolKind(name),

@@ -2,6 +2,7 @@
 // the todo list as the plan. A subscriber, like the terminal renderer: the loop is the run's, never one of ours.
 // Also the replay of a saved conversation for `session/load`.
 import type { PlanEntry, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import { typedText } from '../agent/rewind.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { TodoItem } from '../core/todos.js';
@@ -28,13 +29,14 @@ export function planEntries(todos: readonly TodoItem[]): PlanEntry[] {
 
 /**
  * The updates one event makes (most make none: usage, message records, turn bounds). `root` is the session's
- * workspace, which relative paths in arguments are resolved against.
+ * workspace, which relative paths in arguments are resolved against; `replaced`, for a write_file call, the text
+ * it overwrites (null: a new file; see replaced-text.ts).
  */
-export function eventUpdates(event: AgentEvent, root: string): SessionUpdate[] {
+export function eventUpdates(event: AgentEvent, root: string, replaced?: string | null): SessionUpdate[] {
   // A sub-agent's work (the task tool) shows as its tool calls, ids under the task's, never as the agent's own text.
   if (event.parent !== undefined) {
     if (event.type !== 'tool_call' && event.type !== 'tool_result') return [];
-    return eventUpdates({ ...event, id: `${event.parent}/${event.id}`, parent: undefined }, root);
+    return eventUpdates({ ...event, id: `${event.parent}/${event.id}`, parent: undefined }, root, replaced);
   }
   switch (event.type) {
     case 'text_delta':
@@ -47,7 +49,7 @@ export function eventUpdates(event: AgentEvent, root: string): SessionUpdate[] {
           sessionUpdate: 'tool_call',
           toolCallId: event.id,
           status: 'pending',
-          ...describeToolCall(root, event.name, event.args),
+          ...describeToolCall(root, event.name, event.args, replaced),
         },
       ];
     case 'approval_answered':
@@ -89,8 +91,25 @@ function resultUpdate(id: string, name: string, content: string, isError?: boole
   return [{ sessionUpdate: 'tool_call_update', toolCallId: id, content: resultContent(content) }];
 }
 
-/** A saved conversation as the updates that show it again (`session/load`); the system prompt is not shown. */
-export function replayUpdates(messages: readonly Message[], root: string): SessionUpdate[] {
+/** The write_file calls of a saved session that made a new file, as their results recorded. */
+export function newFileCalls(events: readonly AgentEvent[]): Set<string> {
+  return new Set(
+    events.flatMap((e) =>
+      e.type === 'tool_result' && e.name === 'write_file' && e.metadata?.created === true ? [e.id] : [],
+    ),
+  );
+}
+
+/**
+ * A saved conversation as the updates that show it again (`session/load`): the user's messages as typed (without
+ * the files and Keel's notes appended to them, as /rewind lists them), no system prompt. A write_file call shows
+ * its diff only when it made a new file (`newFiles`, see newFileCalls): what an overwrite replaced is not kept.
+ */
+export function replayUpdates(
+  messages: readonly Message[],
+  root: string,
+  newFiles: ReadonlySet<string> = new Set(),
+): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   const names = new Map<string, string>();
   for (const message of messages) {
@@ -98,7 +117,7 @@ export function replayUpdates(messages: readonly Message[], root: string): Sessi
       case 'system':
         break;
       case 'user':
-        updates.push({ sessionUpdate: 'user_message_chunk', content: textBlock(message.content) });
+        updates.push({ sessionUpdate: 'user_message_chunk', content: textBlock(typedText(message.content)) });
         // Images whose bytes the session kept are shown again; the text names the others.
         for (const image of message.images ?? []) {
           if (image.data)
@@ -119,7 +138,12 @@ export function replayUpdates(messages: readonly Message[], root: string): Sessi
             sessionUpdate: 'tool_call',
             toolCallId: call.id,
             status: 'pending',
-            ...describeToolCall(root, call.name, parseInput(call.input)),
+            ...describeToolCall(
+              root,
+              call.name,
+              parseInput(call.input),
+              newFiles.has(call.id) ? null : undefined,
+            ),
           });
         }
         break;

@@ -7,12 +7,19 @@ import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { assembleRun, type Run } from '../runtime/assemble.js';
-import { MODES } from '../safety/modes.js';
+import { type HintWords, MODES } from '../safety/modes.js';
 import { customTool } from './custom-tools.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentOptions, CreateAgent, RunResult, ToolUse, ToolUseAnswer } from './types.js';
 
 const DECISIONS = new Set(['once', 'always', 'keep', 'edit', 'deny']);
+
+/** A refusal's hint names createAgent's options, not the command line's flags. */
+export const LIBRARY_WORDS: HintWords = {
+  mode: (modes) => `set the mode option to ${modes}`,
+  allow: (rules) => `pass allow: [${rules.map((rule) => JSON.stringify(rule)).join(', ')}]`,
+  approve: (modes) => `pass canUseTool to approve it${modes ? ` (in mode ${modes})` : ''}`,
+};
 
 /** canUseTool's answer as the executor's; anything else is a refusal, so a caller's slip never lets a call through. */
 export function approvalAnswer(answer: ToolUseAnswer): ApprovalAnswer {
@@ -76,6 +83,8 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
   let opened: Promise<Run> | undefined;
   let assembled: Run | undefined;
   let busy = false;
+  /** The run in progress: close() interrupts it and waits for its loop to end before closing what it runs on. */
+  let running: { controller: AbortController; done: Promise<void> } | undefined;
   // Where the run's events go: the running call's queue; between runs they wait for the next one.
   let deliver: ((event: AgentEvent) => void) | undefined;
   const waiting: AgentEvent[] = [];
@@ -109,6 +118,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       },
       mode: (loaded) => options.mode ?? loaded.config.agent.terminal.default_mode ?? 'restricted',
       ...(options.allow ? { allow: options.allow } : {}),
+      hintWords: LIBRARY_WORDS,
       ...(approve ? { approve } : {}),
       ...(options.askUser
         ? {
@@ -158,13 +168,24 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       queue.push(event);
     };
     for (const event of waiting.splice(0)) deliver(event);
-    let settled: Promise<LoopResult> | undefined;
-    try {
-      const agent = await current();
+    const started = current().then((agent) => {
       agent.conversation.push({ role: 'user', content: prompt });
-      settled = agent.run(controller.signal).finally(() => queue.end());
       // A failure of the loop itself still ends the iteration: the queue ends, then `await settled` throws.
-      settled.catch(() => {});
+      const settled = agent.run(controller.signal).finally(() => queue.end());
+      return { agent, settled };
+    });
+    const mine = {
+      controller,
+      done: started
+        .then(({ settled }) => settled)
+        .then(
+          () => {},
+          () => {},
+        ),
+    };
+    running = mine;
+    try {
+      const { agent, settled } = await started;
       yield* queue.drain();
       const ended = await settled;
       return runResult(ended, last, agent.session?.id);
@@ -173,14 +194,19 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       // conversation is whole before the next run.
       controller.abort();
       deliver = () => {};
-      await settled?.catch(() => {});
+      await mine.done;
       deliver = undefined;
       runOptions.signal?.removeEventListener('abort', stop);
+      if (running === mine) running = undefined;
       busy = false;
     }
   }
 
   const close = async () => {
+    // A run in progress ends first (interrupted), so nothing runs on, or retries, over a closed run.
+    const stopping = running;
+    stopping?.controller.abort();
+    await stopping?.done;
     const closing = opened;
     opened = undefined;
     assembled = undefined;

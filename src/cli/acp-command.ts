@@ -75,7 +75,12 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
         ...(request.approvals ? { approvals: request.approvals } : {}),
         ...(request.files ? { files: request.files } : {}),
         ...(request.terminal ? { terminal: request.terminal } : {}),
-        session: { save: true, ...(request.resume ? { resume: request.resume } : {}) },
+        // The editor holds whole ids: a load names one exactly, never a prefix of another.
+        session: {
+          save: true,
+          ...(request.resume !== undefined ? { resume: request.resume, exact: true } : {}),
+          ...(request.id !== undefined ? { id: request.id } : {}),
+        },
         // Like every machine-readable output, the editor gets events through the run's redactor.
         outputs: (_model, redact) => redactingSink(request.sink, redact),
         env,

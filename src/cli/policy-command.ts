@@ -8,7 +8,7 @@ import { INSTALL_HINT, probeBubblewrap } from '../exec/sandbox-choice.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { decideCall, openToolHost } from '../runtime/tool-host.js';
-import { ACTIONS, type ActionKind, MODES, verdictOf } from '../safety/modes.js';
+import { ACTIONS, type ActionKind, CLI_WORDS, MODES, verdictOf } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
@@ -130,7 +130,11 @@ export async function policyShowCommand(
   const sandbox = await sandboxState(loaded.config);
   const defaults = await defaultModes(loaded.config, sandbox);
   if (options.json) {
-    const actions = Object.entries(ACTIONS).map(([kind, row]) => ({ kind: kind as ActionKind, ...row }));
+    const actions = Object.entries(ACTIONS).map(([kind, row]) => ({
+      kind: kind as ActionKind,
+      ...row,
+      hint: row.hint(CLI_WORDS),
+    }));
     out.print(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);
   } else {
     const columns = terminalColumns(process.stdout);

@@ -84,6 +84,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     allow: options.allow,
     env,
     terminal: options.terminal,
+    words: options.hintWords,
   });
   void cleanStaleTempFiles(state); // temp files of writes killed before their rename (in the background)
   const registry = await buildRegistry(loaded, workspace.root, { tools: options.tools, nativeSearch: true });
@@ -281,6 +282,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     executor,
     conversation: current,
     events,
+    redact,
     emit,
     runner,
     ...(mcp ? { mcp } : {}),

@@ -15,6 +15,7 @@ import type { Subagents } from '../core/subagents.js';
 import type { TodoItem } from '../core/todos.js';
 import type { McpServers } from '../mcp/start.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
+import type { HintWords } from '../safety/modes.js';
 import type { ExecutionMode } from '../safety/policy.js';
 import type { Redactor } from '../safety/redact.js';
 import type { Workspace } from '../safety/workspace.js';
@@ -24,6 +25,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { RunSource } from './config.js';
 import type { Executor } from './executor.js';
+import type { SessionRequest } from './session.js';
 
 export interface RunOptions extends RunSource {
   /** The execution mode, chosen once the config is loaded (its default_mode may decide it). */
@@ -48,9 +50,11 @@ export interface RunOptions extends RunSource {
   /** Replaces the coding agent's system prompt (keel init asks for a file's content, not actions). */
   systemPrompt?: string;
   /** Save the session (false: --no-session), and which saved one to continue. */
-  session?: { save: boolean; continue?: boolean; resume?: string };
+  session?: SessionRequest;
   /** A plan file's instructions: seeded on the todo board (ids 1, 2, …). */
   plan?: readonly string[];
+  /** How refusals name the ways to allow a call (the library's options); default: the command line's flags. */
+  hintWords?: HintWords;
   /** What renders the run (the CLI's outputs; the runtime prints nothing); machine-readable ones pass `redact`. */
   outputs?: (model: Model, redact: Redactor) => EventSink;
   /** Sees every event before the outputs (the chat's screen, following a json or stream-json chat). */
@@ -82,6 +86,8 @@ export interface Run {
   conversation: Conversation;
   /** The run's events: what `outputs` and `observe` see, the audit log and the session store. */
   events: EventStream;
+  /** What the run redacts from all it saves or prints for machines; an entry point's own text goes through it. */
+  redact: Redactor;
   emit: (event: AgentEvent) => void;
   /** Runs every shell command of the agent; killAll stops them (and the MCP servers) when Keel exits on a signal. */
   runner: CommandRunner;

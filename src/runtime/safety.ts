@@ -11,6 +11,7 @@ import type { CommandRunner } from '../core/runner.js';
 import { commandEnv } from '../exec/process-runner.js';
 import { chooseCommandRunner } from '../exec/sandbox-choice.js';
 import { keelDirectories } from '../exec/sandbox-runner.js';
+import type { HintWords } from '../safety/modes.js';
 import { checkRules, createPolicy, type ExecutionMode, type Policy } from '../safety/policy.js';
 import { keelDirs } from '../safety/read-jail.js';
 import { userSecretLinks } from '../safety/secret-links.js';
@@ -46,6 +47,8 @@ export interface SafetyOptions {
   terminal?: CommandRunner;
   /** Keel's state directory; default: the XDG one (tool evals give each case its own). */
   stateDir?: string;
+  /** The words the policy's hints use; default: the command line's. */
+  words?: HintWords;
 }
 
 export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): Promise<SafetySetup> {
@@ -76,6 +79,7 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
     stateDir: state,
     env,
     sandboxed: commands.sandboxed,
+    ...(options.words ? { words: options.words } : {}),
   };
   await checkRules(policyOptions).catch((error: unknown) => {
     throw new UsageError(error instanceof Error ? error.message : String(error));

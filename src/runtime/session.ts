@@ -3,7 +3,7 @@
 import { dataDir } from '../config/paths.js';
 import type { Model } from '../core/model.js';
 import type { Redactor } from '../safety/redact.js';
-import { sessionToResume } from '../session/resume.js';
+import { type ResumeRequest, sessionToResume } from '../session/resume.js';
 import { readSession, SessionError, type SessionRecord, sessionPath } from '../session/session-file.js';
 import { loadSessionImages } from '../session/session-images.js';
 import { sessionDir } from '../session/session-list.js';
@@ -29,10 +29,20 @@ export function newRunId(): string {
   return `${stamp}-${process.pid}${sameSecond > 0 ? `-${sameSecond + 1}` : ''}`;
 }
 
+/** Whether a run is saved (false: --no-session), and under which id: a saved session it takes up, or a new one. */
+export interface SessionRequest extends ResumeRequest {
+  save: boolean;
+  /**
+   * A new session's id instead of the run's: one a program already holds (keel acp's session, whose mode changed
+   * before anything was saved).
+   */
+  id?: string;
+}
+
 export interface OpenedSession {
   /** This process's run id (saved outputs, checkpoints); a new session is saved under it. */
   runId: string;
-  /** The id the session is saved under: the resumed one's, else runId. */
+  /** The id the session is saved under: the resumed one's, else the one asked for, else runId. */
   id: string;
   resumed?: SessionRecord;
   store?: SessionStore;
@@ -43,8 +53,7 @@ export async function openSession(options: {
   env: NodeJS.ProcessEnv;
   model: Model;
   redact: Redactor;
-  /** Save the session (false: --no-session), and which saved one to continue. */
-  session?: { save: boolean; continue?: boolean; resume?: string };
+  session?: SessionRequest;
 }): Promise<OpenedSession> {
   const runId = newRunId();
   const dir = sessionDir(dataDir(options.env), options.workspace);
@@ -52,7 +61,7 @@ export async function openSession(options: {
   const resumed = resumeId === undefined ? undefined : await readSession(sessionPath(dir, resumeId));
   if (resumeId !== undefined && !resumed) throw new SessionError(`session ${resumeId} cannot be read`);
   if (resumed && resumeId !== undefined) await loadSessionImages(resumed, sessionPath(dir, resumeId));
-  const id = resumeId ?? runId;
+  const id = resumeId ?? options.session?.id ?? runId;
   const { model } = options;
   const store =
     options.session?.save === false

@@ -19,12 +19,36 @@ export const CYCLE: readonly ExecutionMode[] = ['plan', 'interactive', 'restrict
  */
 const PLAN_ALLOWS: ReadonlySet<string> = new Set(['read', 'read-only-command']);
 const PLAN_AS_INTERACTIVE: ReadonlySet<string> = new Set(['network', 'network-allowed-domain']);
-const PLAN_HINT = 'plan mode makes no changes: finish the plan, then execute it in another mode';
-const PLAN_NETWORK_HINT = 'add the domain to safety.web.allow_domains, or approve it in keel chat';
+const PLAN_HINT: Hint = () => 'plan mode makes no changes: finish the plan, then execute it in another mode';
+const PLAN_NETWORK_HINT: Hint = (w) => `add the domain to safety.web.allow_domains, or ${w.approve()}`;
+
+/**
+ * How whoever runs Keel lets it do more, in the words of the entry point: the command line's flags and chat, or a
+ * program's options (the library's, api/agent.ts). Every hint is written with them.
+ */
+export interface HintWords {
+  /** Choosing one of these modes ("auto, restricted or full"). */
+  mode(modes: string): string;
+  /** Allowing exactly these commands for the run. */
+  allow(rules: readonly string[]): string;
+  /** Answering the question, in one of these modes when given. */
+  approve(modes?: string): string;
+}
+
+export const CLI_WORDS: HintWords = {
+  mode: (modes) => `use --mode ${modes}`,
+  allow: (rules) => `pass ${rules.map((rule) => `--allow ${JSON.stringify(rule)}`).join(' ')}`,
+  approve: (modes) => `approve it in keel chat${modes ? ` (--mode ${modes})` : ''}`,
+};
+
+/** A hint in the words given ('' when the action needs none). */
+export type Hint = (words: HintWords) => string;
 
 /** How to let a refused action run: plan mode's own hint (a fetch is asked there as in interactive mode). */
-export const hintOf = (kind: ActionKind, mode: ExecutionMode): string =>
-  mode !== 'plan' ? ACTIONS[kind].hint : PLAN_AS_INTERACTIVE.has(kind) ? PLAN_NETWORK_HINT : PLAN_HINT;
+export const hintOf = (kind: ActionKind, mode: ExecutionMode, words: HintWords = CLI_WORDS): string =>
+  (mode !== 'plan' ? ACTIONS[kind].hint : PLAN_AS_INTERACTIVE.has(kind) ? PLAN_NETWORK_HINT : PLAN_HINT)(
+    words,
+  );
 
 /** The mode after `mode` in the chat's cycle (full goes back to the start). */
 export const nextMode = (mode: ExecutionMode): ExecutionMode =>
@@ -61,10 +85,11 @@ export interface ActionRow {
   auto: Verdict;
   full: Verdict;
   /** How to let the action run when it is refused (or asked where nobody can answer). */
-  hint: string;
+  hint: Hint;
 }
 
-const RULE_HINT = 'add it to safety.commands.allow or pass --allow "<rule>"';
+const NONE: Hint = () => '';
+const ruleHint = (w: HintWords) => `add it to safety.commands.allow or ${w.allow(['<rule>'])}`;
 
 export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
   read: {
@@ -73,7 +98,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: '',
+    hint: NONE,
   },
   'read-only-command': {
     label: 'read-only command (ls, cat, grep, git status, ...)',
@@ -81,7 +106,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: '',
+    hint: NONE,
   },
   'user-allowed-command': {
     label: 'command matching safety.commands.allow or --allow',
@@ -89,7 +114,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: '',
+    hint: NONE,
   },
   'user-ask-command': {
     label: 'command matching safety.commands.ask',
@@ -97,7 +122,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'ask',
     auto: 'ask',
     full: 'ask',
-    hint: 'approve it in keel chat, or move the rule to safety.commands.allow',
+    hint: (w) => `${w.approve()}, or move the rule to safety.commands.allow`,
   },
   'user-denied-command': {
     label: 'command matching safety.commands.deny',
@@ -105,7 +130,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'deny',
     full: 'deny',
-    hint: 'remove the rule from safety.commands.deny',
+    hint: () => 'remove the rule from safety.commands.deny',
   },
   'other-command': {
     label: 'any other command (in auto mode: with no sandbox, or naming paths outside the workspace)',
@@ -113,7 +138,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'ask',
     full: 'allow',
-    hint: `${RULE_HINT}, or use --mode full`,
+    hint: (w) => `${ruleHint(w)}, or ${w.mode('full')}`,
   },
   'sandboxed-command': {
     label: 'any other command, run in the sandbox (workspace writable, no network, home secrets hidden)',
@@ -121,7 +146,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'allow',
     full: 'allow',
-    hint: `${RULE_HINT}, or use --mode auto`,
+    hint: (w) => `${ruleHint(w)}, or ${w.mode('auto')}`,
   },
   'unverifiable-command': {
     label: 'command whose program comes from an expansion, or with control characters',
@@ -129,7 +154,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'deny',
     full: 'deny',
-    hint: 'write the program name literally, without control characters',
+    hint: () => 'write the program name literally, without control characters',
   },
   'inline-code': {
     label: 'inline interpreter code (python3 -c, node -e, awk system()) without a sandbox',
@@ -137,7 +162,8 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'ask',
     full: 'ask',
-    hint: `write the code to a file in the workspace and run that, run with a sandbox, or ${RULE_HINT}`,
+    hint: (w) =>
+      `write the code to a file in the workspace and run that, run with a sandbox, or ${ruleHint(w)}`,
   },
   'unseen-command': {
     label:
@@ -146,7 +172,8 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'ask',
     full: 'ask',
-    hint: 'write the paths literally, extract archives with -C/-d into the workspace, or run commands in the sandbox (install bubblewrap)',
+    hint: () =>
+      'write the paths literally, extract archives with -C/-d into the workspace, or run commands in the sandbox (install bubblewrap)',
   },
   'confirm-command': {
     label: 'confirm-tier command (git push --force, git reset --hard, npm publish, ...)',
@@ -154,7 +181,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'ask',
     full: 'ask',
-    hint: `${RULE_HINT} that matches the whole command`,
+    hint: (w) => `${ruleHint(w)} that matches the whole command`,
   },
   'denied-command': {
     label: 'denylisted act (recursive delete of home or /, sudo, curl | sh, ...)',
@@ -162,7 +189,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'deny',
     full: 'deny',
-    hint: 'no rule or mode lets Keel run it (the reason says what would be accepted, if anything)',
+    hint: () => 'no rule or mode lets Keel run it (the reason says what would be accepted, if anything)',
   },
   'create-file': {
     label: 'create a new file or directory',
@@ -170,7 +197,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: '',
+    hint: NONE,
   },
   'edit-file': {
     label: 'edit or overwrite an existing file (the approval shows the diff)',
@@ -178,7 +205,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: 'use --mode auto, restricted or full to let edits run without asking',
+    hint: (w) => `${w.mode('auto, restricted or full')} to let edits run without asking`,
   },
   'delete-created-file': {
     label: 'delete a file this run created',
@@ -186,7 +213,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: 'use --mode auto, restricted or full to let it run without asking',
+    hint: (w) => `${w.mode('auto, restricted or full')} to let it run without asking`,
   },
   'delete-other': {
     label: 'delete a directory, or a file this run did not create',
@@ -194,7 +221,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'ask',
     full: 'allow',
-    hint: 'approve it in keel chat (--mode interactive or auto), or use --mode full',
+    hint: (w) => `${w.approve('interactive or auto')}, or ${w.mode('full')}`,
   },
   'protected-path-write': {
     label: 'write .git/, .keel.yaml, .keel/, the state dir or safety.protected_paths',
@@ -202,7 +229,8 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'ask',
     auto: 'ask',
     full: 'ask',
-    hint: 'protected paths change only with an explicit approval: approve it in keel chat, or make the change yourself',
+    hint: (w) =>
+      `protected paths change only with an explicit approval: ${w.approve()}, or make the change yourself`,
   },
   'secret-path-write': {
     label: 'write a secret file (.env, keys, ~/.ssh, ...)',
@@ -210,7 +238,8 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'ask',
     auto: 'ask',
     full: 'ask',
-    hint: 'secret files change only with an explicit approval: approve it in keel chat, or make the change yourself',
+    hint: (w) =>
+      `secret files change only with an explicit approval: ${w.approve()}, or make the change yourself`,
   },
   'other-tool': {
     label: 'another tool that may change things (no preview of its writes)',
@@ -219,7 +248,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     // Never stricter than restricted: MCP and custom tools that ran headless by default still do.
     auto: 'allow',
     full: 'allow',
-    hint: 'approve it in keel chat, or use --mode restricted, auto or full to let it run without asking',
+    hint: (w) => `${w.approve()}, or ${w.mode('restricted, auto or full')} to let it run without asking`,
   },
   network: {
     label: 'fetch a web page or search the web (public addresses only unless safety.web.allow_private)',
@@ -227,7 +256,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'deny',
     auto: 'allow',
     full: 'allow',
-    hint: 'add the domain to safety.web.allow_domains, approve it in keel chat, or use --mode auto',
+    hint: (w) => `add the domain to safety.web.allow_domains, ${w.approve()}, or ${w.mode('auto')}`,
   },
   'network-allowed-domain': {
     label: 'fetch from or search through a domain in safety.web.allow_domains',
@@ -235,7 +264,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     restricted: 'allow',
     auto: 'allow',
     full: 'allow',
-    hint: '',
+    hint: NONE,
   },
 };
 

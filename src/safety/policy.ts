@@ -12,7 +12,16 @@ import { judgeCommand, startShell } from './command/denylist.js';
 import { inlineCode } from './command/inline-code.js';
 import { commandReason, syntaxReason } from './command/read-only-check.js';
 import { commandShells } from './command/working-directory.js';
-import { type ActionKind, type ExecutionMode, hintOf, stricter, type Verdict, verdictOf } from './modes.js';
+import {
+  type ActionKind,
+  CLI_WORDS,
+  type ExecutionMode,
+  type HintWords,
+  hintOf,
+  stricter,
+  type Verdict,
+  verdictOf,
+} from './modes.js';
 import { domainListed, hostOf } from './network.js';
 import { protectedPaths } from './protected-paths.js';
 import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
@@ -68,6 +77,8 @@ export interface PolicyOptions {
   stateDir?: string;
   /** The environment commands run in (HOME, the state dir); default: this process's. */
   env?: NodeJS.ProcessEnv;
+  /** The words hints name the ways to allow a call with; default: the command line's (--mode, --allow). */
+  words?: HintWords;
 }
 
 /** The tool whose argument is a shell command, analysed rather than judged by safety level. */
@@ -95,7 +106,7 @@ const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 7
 const quote = (rule: string): string => JSON.stringify(rule);
 
 /** The hint for commands the mode refuses: the rules that would allow them, named exactly. */
-function ruleHint(rules: string[], mode: ExecutionMode, sandboxed: boolean): string {
+function ruleHint(rules: string[], mode: ExecutionMode, sandboxed: boolean, words: HintWords): string {
   // Auto mode runs such commands itself once bubblewrap works; with the sandbox it asked for a path's sake.
   const alternative =
     mode === 'full' || (mode === 'auto' && sandboxed)
@@ -103,18 +114,22 @@ function ruleHint(rules: string[], mode: ExecutionMode, sandboxed: boolean): str
       : mode === 'auto'
         ? ', or install bubblewrap so auto mode runs it in the sandbox'
         : sandboxed
-          ? ', or use --mode auto'
-          : ', or use --mode full';
+          ? `, or ${words.mode('auto')}`
+          : `, or ${words.mode('full')}`;
   if (rules.length === 0) return `no rule can allow this syntax; rewrite it as plain commands${alternative}`;
   const names = rules.map(quote).join(' and ');
-  const flags = rules.map((r) => `--allow ${quote(r)}`).join(' ');
-  return `add ${names} to safety.commands.allow, pass ${flags}${alternative}`;
+  return `add ${names} to safety.commands.allow, ${words.allow(rules)}${alternative}`;
 }
 
 /** Commands outside the read-only set, which an allow rule could name. */
 const isOtherCommand = (f: Finding): boolean => f.kind === 'other-command' || f.kind === 'sandboxed-command';
 
-function combine(findings: Finding[], mode: ExecutionMode, sandboxed = false): PolicyDecision {
+function combine(
+  findings: Finding[],
+  mode: ExecutionMode,
+  sandboxed: boolean,
+  words: HintWords,
+): PolicyDecision {
   if (findings.length === 0) findings.push({ kind: 'unverifiable-command', reason: 'the command is empty' });
   const verdict = findings.map((f) => verdictOf(f.kind, mode)).reduce<Verdict>(stricter, 'allow');
   // A denylisted act or a deny rule is the whole story: no rule or mode would let the command run anyway.
@@ -133,8 +148,8 @@ function combine(findings: Finding[], mode: ExecutionMode, sandboxed = false): P
   const hints = top.map((f) => {
     if (f.hint !== undefined) return f.hint;
     if (isOtherCommand(f))
-      return ruleHint(rules.includes(undefined) ? [] : (rules as string[]), mode, sandboxed);
-    return hintOf(f.kind, mode);
+      return ruleHint(rules.includes(undefined) ? [] : (rules as string[]), mode, sandboxed, words);
+    return hintOf(f.kind, mode, words);
   });
   const hint = [...new Set(hints.filter((h) => h !== ''))].join('; ');
   if (hint) decision.hint = hint;
@@ -178,6 +193,9 @@ export function createPolicy(options: PolicyOptions): Policy {
   });
   /** Files this run created, which restricted mode lets it delete again. */
   const created = new Set<string>();
+  /** The findings' decision in this run's mode, its hints in the entry point's words. */
+  const judge = (findings: Finding[], sandboxed = false) =>
+    combine(findings, mode, sandboxed, options.words ?? CLI_WORDS);
 
   async function decideCommand(command: string): Promise<PolicyDecision> {
     const analysis = await analyzeCommand(command);
@@ -185,7 +203,7 @@ export function createPolicy(options: PolicyOptions): Policy {
     // Syntax that does not parse is the whole story: the parts the parser guessed at say nothing true.
     if (analysis.issues.some((i) => i.kind === 'parse_error')) {
       const reason = `${shown} does not parse as a bash command`;
-      return combine([{ kind: 'denied-command', reason, hint: 'fix the syntax' }], mode);
+      return judge([{ kind: 'denied-command', reason, hint: 'fix the syntax' }]);
     }
     const findings: Finding[] = [];
     const verdicts = await judgeCommand(analysis, {
@@ -288,7 +306,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         });
       }
     }
-    return combine(findings, mode, options.sandboxed === true);
+    return judge(findings, options.sandboxed === true);
   }
 
   /** An allowed command may redirect only into the workspace (or /dev/null), never to a protected path. */
@@ -314,18 +332,15 @@ export function createPolicy(options: PolicyOptions): Policy {
     }
     const domains = options.config?.safety.web.allow_domains ?? [];
     if (domainListed(host, domains))
-      return combine(
-        [{ kind: 'network-allowed-domain', reason: `${host} is in safety.web.allow_domains` }],
-        mode,
-      );
-    return combine([{ kind: 'network', reason: `${tool} connects to ${host}` }], mode);
+      return judge([{ kind: 'network-allowed-domain', reason: `${host} is in safety.web.allow_domains` }]);
+    return judge([{ kind: 'network', reason: `${tool} connects to ${host}` }]);
   }
 
   async function decideFileTool(request: PolicyRequest): Promise<PolicyDecision> {
     const { tool, preview } = request;
     if (preview.writes.length === 0) {
-      if (request.safety === 'safe') return combine([{ kind: 'read', reason: `${tool} is read-only` }], mode);
-      return combine([{ kind: 'other-tool', reason: `${tool} may change things` }], mode);
+      if (request.safety === 'safe') return judge([{ kind: 'read', reason: `${tool} is read-only` }]);
+      return judge([{ kind: 'other-tool', reason: `${tool} may change things` }]);
     }
     const findings: Finding[] = [];
     const operation = TOOL_OPERATIONS[tool] ?? 'write';
@@ -357,7 +372,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         findings.push({ kind: 'create-file', reason: `${tool} creates ${shown}` });
       }
     }
-    return combine(findings, mode);
+    return judge(findings);
   }
 
   return {

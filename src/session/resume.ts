@@ -9,11 +9,13 @@ import { listSessions } from './session-sidecar.js';
 export interface ResumeRequest {
   continue?: boolean;
   resume?: string;
+  /** `resume` is a whole id a program holds (an editor's session id), never a prefix of one. */
+  exact?: boolean;
 }
 
 /** The id to resume in `dir`, or undefined for a new session. */
 export async function sessionToResume(dir: string, request: ResumeRequest): Promise<string | undefined> {
-  if (request.resume !== undefined) return findSession(dir, request.resume);
+  if (request.resume !== undefined) return findSession(dir, request.resume, request.exact);
   if (!request.continue) return undefined;
   const latest = (await listSessions(dir))[0];
   if (!latest)

@@ -95,13 +95,13 @@ export function sessionMessages(record: SessionRecord): Message[] {
   return replayConversation(record.events);
 }
 
-/** The session `id` names: the whole id or a prefix of exactly one. */
-export async function findSession(dir: string, id: string): Promise<string> {
+/** The session `id` names: the whole id or (unless `exact`) a prefix of exactly one. */
+export async function findSession(dir: string, id: string, exact = false): Promise<string> {
   const names = (await readdir(dir).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.jsonl'))
     .map((n) => n.slice(0, -'.jsonl'.length));
   if (names.includes(id)) return id;
-  const matches = names.filter((n) => n.startsWith(id));
+  const matches = exact ? [] : names.filter((n) => n.startsWith(id));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
     throw new SessionError(

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { looksBinary } from '../core/binary.js';
-import type { ToolContext } from './tool.js';
+import type { ToolContext, ToolLimits } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
 
 const FS_ERRORS: Record<string, string> = {
@@ -104,7 +104,7 @@ export async function readTextFile(absolute: string, shown: string, maxBytes: nu
  * within the read limit; undefined: read the disk.
  */
 export async function editorText(
-  ctx: Pick<ToolContext, 'files' | 'signal' | 'limits'>,
+  ctx: Pick<ToolContext, 'files' | 'signal'> & { limits: Pick<ToolLimits, 'maxFileReadSize'> },
   absolute: string,
 ): Promise<string | undefined> {
   const text = await ctx.files?.readText?.(absolute, ctx.signal);

@@ -6,8 +6,8 @@ import { initializeResponse } from '../../src/acp/agent.js';
 import { permissionAnswer, permissionOptions } from '../../src/acp/permission.js';
 import { promptMessage, promptText } from '../../src/acp/prompt.js';
 import { stopReason } from '../../src/acp/session.js';
-import { toolKind, toolTitle } from '../../src/acp/tool-calls.js';
-import { eventUpdates, replayUpdates } from '../../src/acp/updates.js';
+import { toolDiffs, toolKind, toolTitle } from '../../src/acp/tool-calls.js';
+import { eventUpdates, newFileCalls, replayUpdates } from '../../src/acp/updates.js';
 import type { AgentEvent } from '../../src/core/events.js';
 
 const root = '/ws';
@@ -54,22 +54,6 @@ const cases: [string, AgentEvent, SessionUpdate[]][] = [
         locations: [{ path: '/ws/a.ts' }],
         content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'x', newText: 'y' }],
         rawInput: { path: 'a.ts', old_string: 'x', new_string: 'y' },
-      },
-    ],
-  ],
-  [
-    'a new file is a diff without old text',
-    { type: 'tool_call', turn: 1, id: 'c1', name: 'write_file', args: { path: '/ws/n.md', content: '# n' } },
-    [
-      {
-        sessionUpdate: 'tool_call',
-        toolCallId: 'c1',
-        status: 'pending',
-        title: 'write_file /ws/n.md',
-        kind: 'edit',
-        locations: [{ path: '/ws/n.md' }],
-        content: [{ type: 'diff', path: '/ws/n.md', oldText: null, newText: '# n' }],
-        rawInput: { path: '/ws/n.md', content: '# n' },
       },
     ],
   ],
@@ -189,6 +173,31 @@ describe('eventUpdates', () => {
   test.each(cases)('%s', (_name, event, expected) => {
     expect(eventUpdates(event, root)).toEqual(expected);
   });
+
+  test.each([
+    ['a new file is a diff without old text', null],
+    ['an overwrite is a diff against the text it replaces', 'old'],
+  ])('%s', (_name, replaced) => {
+    const write: AgentEvent = {
+      type: 'tool_call',
+      turn: 1,
+      id: 'c1',
+      name: 'write_file',
+      args: { path: '/ws/n.md', content: '# n' },
+    };
+    expect(eventUpdates(write, root, replaced)).toEqual([
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'c1',
+        status: 'pending',
+        title: 'write_file /ws/n.md',
+        kind: 'edit',
+        locations: [{ path: '/ws/n.md' }],
+        content: [{ type: 'diff', path: '/ws/n.md', oldText: replaced, newText: '# n' }],
+        rawInput: { path: '/ws/n.md', content: '# n' },
+      },
+    ]);
+  });
 });
 
 describe('tool calls as the editor sees them', () => {
@@ -211,6 +220,17 @@ describe('tool calls as the editor sees them', () => {
     ['read_file', 'not json', 'read_file'],
   ])('%s %j is titled %s', (name, args, title) => {
     expect(toolTitle(name, args)).toBe(title);
+  });
+
+  const write = { path: 'a.txt', content: 'new\n' };
+  test.each([
+    ['an overwrite shows the text it replaces', 'old\n', [{ oldText: 'old\n', newText: 'new\n' }]],
+    ['a new file shows no old text', null, [{ oldText: null, newText: 'new\n' }]],
+    ['a write whose old text is not known shows no diff rather than a false one', undefined, []],
+  ])('write_file: %s', (_name, replaced, diffs) => {
+    expect(toolDiffs('write_file', root, write, replaced)).toEqual(
+      diffs.map((d) => ({ type: 'diff', path: '/ws/a.txt', ...d })),
+    );
   });
 });
 
@@ -243,6 +263,35 @@ describe('replayUpdates', () => {
     expect(updates[5]).toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: 'line 3' } }],
     });
+  });
+
+  test("shows the user's message as typed, without Keel's note appended to it", () => {
+    const [shown] = replayUpdates(
+      [{ role: 'user', content: 'write new.txt\n\n[Keel: implement. Follow local conventions; verify.]' }],
+      root,
+    );
+    expect(shown).toEqual({
+      sessionUpdate: 'user_message_chunk',
+      content: { type: 'text', text: 'write new.txt' },
+    });
+  });
+
+  test('shows the diff of a write that made a new file, and none for an overwrite, whose old text is gone', () => {
+    const call = (id: string) => ({ id, name: 'write_file', input: '{"path":"a.txt","content":"x"}' });
+    const written = (id: string, created: boolean): AgentEvent => ({
+      ...(result('write_file', true) as Extract<AgentEvent, { type: 'tool_result' }>),
+      id,
+      metadata: { created },
+    });
+    const updates = replayUpdates(
+      [{ role: 'assistant', content: '', toolCalls: [call('made'), call('overwrote')] }],
+      root,
+      newFileCalls([written('made', true), written('overwrote', false)]),
+    );
+    expect(updates.map((u) => ('content' in u ? u.content : undefined))).toEqual([
+      [{ type: 'diff', path: '/ws/a.txt', oldText: null, newText: 'x' }],
+      undefined,
+    ]);
   });
 });
 

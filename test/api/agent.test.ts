@@ -222,4 +222,36 @@ describe('createAgent', () => {
     const next = await collect(agent.run('now answer'));
     expect(next.at(-1)).toMatchObject({ type: 'run_end', reason: 'done', answer: 'back' });
   });
+
+  it('interrupts a run in progress on close(), which resolves once it has ended', async () => {
+    let asked = () => {};
+    const requested = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const s = await server([
+      () => {
+        asked();
+        return { hang: true };
+      },
+      { text: 'never asked for' },
+    ]);
+    const agent = createAgent(await options(s));
+    const events = collect(agent.run('wait forever'));
+    await requested;
+    await agent.close();
+    expect((await events).at(-1)).toMatchObject({ type: 'run_end', reason: 'interrupted' });
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("names createAgent's options, not the command line's flags, in a headless refusal's hint", async () => {
+    const s = await server([
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'beta\n' } }] },
+      { text: 'refused' },
+    ]);
+    const agent = kept(createAgent({ ...(await options(s)), mode: 'interactive' }));
+    await collect(agent.run('change a.txt'));
+    const refusal = toolMessages(s.requests[1]!.body).at(-1);
+    expect(refusal).toContain('set the mode option to auto, restricted or full');
+    expect(refusal).not.toContain('--mode');
+  });
 });

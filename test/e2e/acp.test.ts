@@ -32,6 +32,11 @@ function reply(request: ReceivedRequest): ScriptedReply {
   }
   if (user.includes('please fail'))
     return { status: 400, errorBody: { error: 'the model refused this request' } };
+  if (user.includes('please overwrite')) {
+    return afterTool
+      ? { text: 'overwritten' }
+      : { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'all new\n' } }] };
+  }
   if (user.includes('please edit')) {
     return afterTool
       ? { text: 'edited' }
@@ -64,6 +69,8 @@ let stderr = '';
 let stdout = '';
 const updates = new Map<string, SessionUpdate[]>();
 const asked: RequestPermissionRequest[] = [];
+/** For each permission request, whether the editor had the call's tool_call update (with its diff) before it. */
+const announced = new Map<string, boolean>();
 /** The test editor's unsaved buffers by absolute path, and the writes Keel made through it. */
 const buffers = new Map<string, string>();
 const written: { path: string; content: string }[] = [];
@@ -111,6 +118,11 @@ beforeAll(async () => {
     })
     .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
       asked.push(params);
+      const calls = (updates.get(params.sessionId) ?? []).filter((u) => u.sessionUpdate === 'tool_call');
+      announced.set(
+        params.toolCall.toolCallId,
+        calls.some((u) => u.toolCallId === params.toolCall.toolCallId),
+      );
       if (answer !== 'wait') return { outcome: answer };
       waiting.resolve();
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
@@ -221,6 +233,23 @@ describe('keel acp', () => {
     expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('new line, unsaved\n');
   });
 
+  it('shows an overwrite against the text it replaces (the unsaved buffer), before asking permission for it', async () => {
+    const cwd = await workspace({ 'notes.txt': 'old line\n' });
+    buffers.set(join(cwd, 'notes.txt'), 'old line, unsaved\n');
+    const sessionId = await newSession(cwd);
+    answer = { outcome: 'selected', optionId: 'allow-once' };
+    expect((await prompt(sessionId, 'please overwrite notes')).stopReason).toBe('end_turn');
+    const call = (updates.get(sessionId) ?? []).find((u) => u.sessionUpdate === 'tool_call');
+    expect(call).toMatchObject({
+      title: 'write_file notes.txt',
+      content: [
+        { type: 'diff', path: join(cwd, 'notes.txt'), oldText: 'old line, unsaved\n', newText: 'all new\n' },
+      ],
+    });
+    expect(call?.sessionUpdate === 'tool_call' && announced.get(call.toolCallId)).toBe(true);
+    expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('all new\n');
+  });
+
   it('leaves the file as it was when the permission is rejected', async () => {
     const cwd = await workspace({ 'notes.txt': 'old line\n' });
     const sessionId = await newSession(cwd);
@@ -250,6 +279,40 @@ describe('keel acp', () => {
     expect((await prompt(created.sessionId, 'please edit notes')).stopReason).toBe('end_turn');
     expect(asked.length).toBe(before);
     expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('new line\n');
+  });
+
+  it('keeps the id it gave through a mode change before the first prompt: loaded and continued under it', async () => {
+    const cwd = await workspace();
+    const sessionId = await newSession(cwd);
+    await connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'restricted' });
+    expect((await prompt(sessionId, 'hello after the switch')).stopReason).toBe('end_turn');
+    updates.delete(sessionId);
+    await connection.agent.request(methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    expect(texts(updates.get(sessionId) ?? [], 'user_message_chunk')).toBe('hello after the switch');
+    expect((await prompt(sessionId, 'and again')).stopReason).toBe('end_turn');
+  });
+
+  it('finds no session for an empty id or a part of one', async () => {
+    const { sessionId, cwd } = greeted;
+    for (const id of ['', sessionId.slice(0, -1)]) {
+      await expect(
+        connection.agent.request(methods.agent.session.load, { sessionId: id, cwd, mcpServers: [] }),
+      ).rejects.toMatchObject({ code: -32002 });
+    }
+  });
+
+  it('refuses a relative cwd and an empty prompt as invalid parameters, sending the model nothing', async () => {
+    await expect(
+      connection.agent.request(methods.agent.session.new, { cwd: 'relative/dir', mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('absolute') });
+    const sessionId = await newSession(await workspace());
+    const sent = server.requests.length;
+    for (const empty of [[], [{ type: 'text' as const, text: '  ' }]]) {
+      await expect(
+        connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: empty }),
+      ).rejects.toMatchObject({ code: -32602 });
+    }
+    expect(server.requests.length).toBe(sent);
   });
 
   it('ends a turn cancelled mid-request with stopReason cancelled', async () => {

@@ -5,8 +5,9 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LIBRARY_WORDS } from '../../src/api/agent.js';
 import { configSchema, type KeelConfig } from '../../src/config/schema.js';
-import { ACTIONS, type ActionKind, MODES, verdictOf } from '../../src/safety/modes.js';
+import { ACTIONS, type ActionKind, CLI_WORDS, hintOf, MODES, verdictOf } from '../../src/safety/modes.js';
 import { createPolicy, type ExecutionMode, type PolicyOptions } from '../../src/safety/policy.js';
 import { InvalidRuleError, parseRules } from '../../src/safety/user-rules.js';
 import { openWorkspace, type Workspace } from '../../src/safety/workspace.js';
@@ -111,8 +112,17 @@ describe('the modes table', () => {
 
   test('every refusal of the table says how to allow it', () => {
     for (const row of Object.values(ACTIONS)) {
-      if (MODES.some((m) => m !== 'plan' && row[m] !== 'allow')) expect(row.hint).not.toBe('');
+      if (MODES.some((m) => m !== 'plan' && row[m] !== 'allow')) expect(row.hint(CLI_WORDS)).not.toBe('');
     }
+  });
+
+  test("every hint is written in the entry point's words: the library's name no command-line flag", () => {
+    for (const kind of Object.keys(ACTIONS) as ActionKind[])
+      for (const mode of MODES)
+        expect(hintOf(kind, mode, LIBRARY_WORDS)).not.toMatch(/--mode|--allow|keel chat/);
+    expect(hintOf('edit-file', 'interactive', LIBRARY_WORDS)).toBe(
+      'set the mode option to auto, restricted or full to let edits run without asking',
+    );
   });
 });
 
@@ -212,6 +222,10 @@ describe('user command rules', () => {
     ]);
     expect(decision.hint).toBe(
       'add "npm test" and "cargo build --release" to safety.commands.allow, pass --allow "npm test" --allow "cargo build --release", or use --mode full',
+    );
+    const library = await decide('restricted', 'npm test; cargo build --release', { words: LIBRARY_WORDS });
+    expect(library.hint).toBe(
+      'add "npm test" and "cargo build --release" to safety.commands.allow, pass allow: ["npm test", "cargo build --release"], or set the mode option to full',
     );
   });
 });
