@@ -1,5 +1,6 @@
 // A resumed session's past turns, shortly, for stderr: the user's messages, the answers' first lines and one
 // line per tool call, so the user sees where the conversation stands before typing.
+import { typedText } from '../agent/rewind.js';
 import { describeImage, type Message } from '../core/messages.js';
 import { clipLine } from '../core/text.js';
 import { sanitize } from './sanitize.js';
@@ -19,7 +20,8 @@ export function renderHistory(
   const lines: string[] = skipped > 0 ? [style.dim(`… ${skipped} earlier messages`)] : [];
   for (const m of visible.slice(skipped)) {
     const text = (s: string) => clipLine(sanitize(s.replace(/\s+/g, ' ').trim()), 160);
-    if (m.role === 'user') lines.push(`${style.bold('›')} ${text(m.content)}`);
+    // As the user typed it: Keel's notes and attached files left out.
+    if (m.role === 'user') lines.push(`${style.bold('›')} ${text(typedText(m.content))}`);
     if ((m.role === 'user' || m.role === 'tool') && m.images)
       for (const image of m.images)
         lines.push(
