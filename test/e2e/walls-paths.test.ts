@@ -139,7 +139,13 @@ describe('full mode without a sandbox', () => {
       { toolCalls: [command('git status --short')] },
       { text: 'done' },
     ]);
-    const r = await runAgent(s, ws, 'set up git', { mode: 'full', sandbox: false, env: { HOME: home } });
+    // Extracting into .git asks in every mode: the user's rule lets this one run, for the tripwire to undo.
+    const r = await runAgent(s, ws, 'set up git', {
+      mode: 'full',
+      sandbox: false,
+      env: { HOME: home },
+      allow: ['tar xf a.tar -C .git'],
+    });
     expect(r.result.reason).toBe('done');
     const results = toolMessages(s.requests[1]!.body);
     expect(results[0]).toMatch(/refused in every mode.*read settings or files from elsewhere/s);
