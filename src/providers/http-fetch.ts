@@ -163,12 +163,17 @@ function exchange(
       req.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    let answered = false;
     req.once('response', (res) => {
+      answered = true;
       signal?.removeEventListener('abort', onAbort);
       resolve(res);
     });
     req.on('error', (error: Error & { code?: string }) => {
       signal?.removeEventListener('abort', onAbort);
+      // Once answered, a reset is the body's to report (its stream errors): the request reached the server and is
+      // never sent again here, or the provider would serve (and bill) it twice.
+      if (answered) return;
       if (signal?.aborted) return reject(signal.reason);
       // A kept-alive connection the server closed as we reused it: the request never reached it, so send it again
       // once on a fresh connection (Node's documented remedy; undici retries this case too).

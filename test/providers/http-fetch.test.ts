@@ -10,6 +10,8 @@ let server: Server;
 let base: string;
 /** Resolved by the test to let /stream send its second chunk: proof that the first arrived alone. */
 let release: () => void = () => {};
+/** Requests /reset-counted received. */
+let resets = 0;
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void> = {
   '/echo': (req, res, body) => {
@@ -25,6 +27,11 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
   '/reset': (_req, res) => {
     res.write('partial');
     setImmediate(() => res.socket?.resetAndDestroy());
+  },
+  '/reset-counted': (_req, res) => {
+    resets += 1;
+    // Mid-stream, as a provider's stream breaks: the head and a chunk reach the client, then the reset.
+    res.write('partial', () => setTimeout(() => res.socket?.resetAndDestroy(), 20));
   },
   '/gzip': (_req, res) => compressed(res, 'gzip', gzipSync('zipped text')),
   '/deflate': (_req, res) => compressed(res, 'deflate', deflateSync('deflated text')),
@@ -253,6 +260,15 @@ describe('httpFetch fails as undici does', () => {
       expect(error).toMatchObject({ message: 'terminated' });
     },
   );
+
+  it('never sends a request again when a reused connection resets after the response began (it reached the server)', async () => {
+    await (await httpFetch(`${base}/echo`)).text(); // a kept-alive connection, reused next
+    resets = 0;
+    const response = await httpFetch(`${base}/reset-counted`);
+    await expect(response.text()).rejects.toMatchObject({ message: 'terminated' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(resets).toBe(1);
+  });
 
   it('rejects a URL it cannot parse with a TypeError', async () => {
     await expect(httpFetch('not a url')).rejects.toThrow(TypeError);
