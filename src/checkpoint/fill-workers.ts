@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as zlib from 'node:zlib';
+import { whenIdle } from '../core/foreground.js';
 import { type FillJob, type FillResult, fillJob } from './fill-job.js';
 
 /** Fewer paths than this are filled in-process. */
@@ -67,6 +68,8 @@ export async function runFill(
   // What workers left (none could start, or one failed): here.
   while (queue.length > 0) {
     options.signal?.throwIfAborted();
+    await whenIdle(options.signal);
+    if (queue.length === 0) break;
     const job = queue.shift() as FillJob;
     const result = fillJob(job, lib);
     take(result);
@@ -98,6 +101,9 @@ async function inWorkers(
     }
     workers.push(worker);
     while (!failed && queue.length > 0 && !signal?.aborted) {
+      // A tool call the model waits for goes first: the next job starts once it is done.
+      await whenIdle(signal).catch(() => {});
+      if (failed || queue.length === 0 || signal?.aborted) break;
       const job = queue.shift() as FillJob;
       let result: FillResult;
       try {

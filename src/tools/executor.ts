@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Approve } from '../core/approval.js';
 import { isAbortError } from '../core/errors.js';
+import { inForeground } from '../core/foreground.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
@@ -205,10 +206,11 @@ async function run(
   let executed: ToolResult;
   try {
     const running = { ...ctx, callId: call.id };
-    executed = await tool.execute(
-      args,
-      network ? networkContext(call, tool, args, executor, running) : running,
-    );
+    const execute = () =>
+      tool.execute(args, network ? networkContext(call, tool, args, executor, running) : running);
+    // A read-only call runs in the foreground: background work (a big tree's first checkpoint) waits for it. Never
+    // a task, whose sub-agent's own changes wait for that checkpoint.
+    executed = tool.safety === 'safe' && tool.name !== 'task' ? await inForeground(execute) : await execute();
   } catch (error) {
     // A call that threw (aborted, crashed) may have planted something all the same.
     withTripwire(fail('failed'), tool.name, await armed?.check(), ctx);
