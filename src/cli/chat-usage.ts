@@ -15,6 +15,8 @@ export interface TurnUsage {
   output: number;
   /** Of input: read from the provider's prompt cache. */
   cached: number;
+  /** Of input: written to the provider's prompt cache (Anthropic's breakpoints; priced above plain input). */
+  written: number;
   /** USD, when the model's price is known. */
   cost?: number;
 }
@@ -23,6 +25,7 @@ export interface UsageTotal {
   input: number;
   output: number;
   cached: number;
+  written: number;
   cost?: number;
 }
 
@@ -33,9 +36,13 @@ export function formatTokens(n: number): string {
   return String(n);
 }
 
-/** `1.2k in (900 cached)`: the input and the part of it the provider's prompt cache served. */
-export function formatInput(input: number, cached: number): string {
-  return `${formatTokens(input)} in${cached > 0 ? ` (${formatTokens(cached)} cached)` : ''}`;
+/** `1.2k in (900 cached, 200 to cache)`: the input, the part the provider's prompt cache served and the part written to it. */
+export function formatInput(input: number, cached: number, written = 0): string {
+  const parts = [
+    ...(cached > 0 ? [`${formatTokens(cached)} cached`] : []),
+    ...(written > 0 ? [`${formatTokens(written)} to cache`] : []),
+  ];
+  return `${formatTokens(input)} in${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /** `12%`; a conversation that is there but under half a percent is `<1%`, never `0%`. */
@@ -53,7 +60,7 @@ export function statusLine(
   return [
     model,
     `context ${contextPercent(context.tokens, context.budget)} of ${formatTokens(context.budget)}`,
-    `${formatInput(total.input, total.cached)} / ${formatTokens(total.output)} out`,
+    `${formatInput(total.input, total.cached, total.written)} / ${formatTokens(total.output)} out`,
     ...(total.cost === undefined ? [] : [formatCost(total.cost)]),
   ].join(' · ');
 }
@@ -70,6 +77,7 @@ export class ChatUsage {
       input: 0,
       output: 0,
       cached: 0,
+      written: 0,
     };
     this.turns.push(this.current);
   }
@@ -81,6 +89,7 @@ export class ChatUsage {
     turn.input += usage.input_tokens;
     turn.output += usage.output_tokens;
     turn.cached += usage.cache_read_tokens ?? 0;
+    turn.written += usage.cache_write_tokens ?? 0;
     const cost = usageCost(
       {
         inputTokens: usage.input_tokens,
@@ -94,11 +103,12 @@ export class ChatUsage {
   }
 
   get total(): UsageTotal {
-    const total: UsageTotal = { input: 0, output: 0, cached: 0 };
+    const total: UsageTotal = { input: 0, output: 0, cached: 0, written: 0 };
     for (const t of this.turns) {
       total.input += t.input;
       total.output += t.output;
       total.cached += t.cached;
+      total.written += t.written;
       if (t.cost !== undefined) total.cost = (total.cost ?? 0) + t.cost;
     }
     return total;
@@ -111,6 +121,7 @@ export class ChatUsage {
       `${i + 1}.`,
       `${formatTokens(t.input)} in`,
       `${formatTokens(t.cached)} cached`,
+      `${formatTokens(t.written)} to cache`,
       `${formatTokens(t.output)} out`,
       t.cost === undefined ? '-' : formatCost(t.cost),
       `${t.model}  ${t.label}`,
@@ -120,11 +131,12 @@ export class ChatUsage {
       'total',
       `${formatTokens(total.input)} in`,
       `${formatTokens(total.cached)} cached`,
+      `${formatTokens(total.written)} to cache`,
       `${formatTokens(total.output)} out`,
       total.cost === undefined ? 'price unknown' : formatCost(total.cost),
       '',
     ]);
-    const columns = [0, 1, 2, 3, 4];
+    const columns = [0, 1, 2, 3, 4, 5];
     const widths = columns.map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
     return `${rows
       .map((r) =>

@@ -13,14 +13,14 @@ describe('chat usage', () => {
       { input_tokens: 11_000, output_tokens: 100, cache_read_tokens: 9_000, cache_write_tokens: 1_000 },
       sonnet,
     );
-    expect(usage.total).toMatchObject({ input: 21_000, output: 200, cached: 9_000 });
+    expect(usage.total).toMatchObject({ input: 21_000, output: 200, cached: 9_000, written: 10_000 });
     // 1,000 + 1,000 plain at $3, 9,000 read at $0.30, 10,000 written at $3.75, 200 out at $15.
     expect(usage.total.cost).toBeCloseTo((2_000 * 3 + 9_000 * 0.3 + 10_000 * 3.75 + 200 * 15) / 1e6, 9);
     expect(statusLine('anthropic/claude-sonnet-4-5', { tokens: 20_000, budget: 100_000 }, usage.total)).toBe(
-      'anthropic/claude-sonnet-4-5 · context 20% of 100.0k · 21.0k in (9.0k cached) / 200 out · $0.05',
+      'anthropic/claude-sonnet-4-5 · context 20% of 100.0k · 21.0k in (9.0k cached, 10.0k to cache) / 200 out · $0.05',
     );
     expect(usage.report()).toMatch(
-      /^ {3}1\. {2}21\.0k in {2}9\.0k cached {2}200 out {2}\$0\.05 {2}anthropic/m,
+      /^ {3}1\. {2}21\.0k in {2}9\.0k cached {2}10\.0k to cache {2}200 out {2}\$0\.05 {2}anthropic/m,
     );
   });
 
