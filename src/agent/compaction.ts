@@ -3,7 +3,7 @@
 // and the request still being worked on. The `compaction` event carries the edits, so a resumed session continues
 // from exactly the compacted list.
 import { isAbortError, KeelError } from '../core/errors.js';
-import { type AgentEvent, messageEvent, usageCounts } from '../core/events.js';
+import { type AgentEvent, messageEvent, usageEvent } from '../core/events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import type { TodoItem } from '../core/todos.js';
@@ -72,7 +72,7 @@ async function summarise(
         break;
       case 'usage':
         usage = addUsage(usage, event.usage);
-        options.emit({ type: 'usage', turn: request.turn, ...usageCounts(event.usage) });
+        options.emit(usageEvent(request.turn, event.usage, options.model));
         break;
     }
   }

@@ -4,7 +4,7 @@
 
 import { usageCost } from '../core/cost.js';
 import { ExitCode, environmentError, isAbortError, KeelError } from '../core/errors.js';
-import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
+import { type AgentEvent, messageEvent, type RunEndReason, usageCounts, usageEvent } from '../core/events.js';
 import { addUsage, emptyUsage, imagesFor, type ToolCall, type Usage } from '../core/messages.js';
 import type { FinishReason, Model, ToolSpec } from '../core/model.js';
 import { foldCodeTools, unfoldCodeCall } from './code-tool.js';
@@ -165,7 +165,7 @@ async function streamTurn(
         // The provider's count for exactly these messages makes the next estimate better than bytes alone.
         conversation.calibrate(event.usage.inputTokens);
         addTurnUsage(event.usage);
-        emit({ type: 'usage', turn, ...usageCounts(event.usage) });
+        emit(usageEvent(turn, event.usage, options.model));
         break;
       case 'finish':
         result.finish = event.reason;

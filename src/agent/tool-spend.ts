@@ -1,9 +1,7 @@
 // What a run's tools spent on model requests of their own (a sub-agent's run, web_fetch condensing a page): taken
 // into the run's totals when it ends (its run_end, the summary line, --output json, the library's result), each
 // part priced at its own model's list price.
-import { usageCost } from '../core/cost.js';
 import { addUsage, type Usage } from '../core/messages.js';
-import type { Price } from '../core/model.js';
 
 export interface Spent {
   usage: Usage;
@@ -21,11 +19,6 @@ export class ToolSpend {
     this.#usage = this.#usage ? addUsage(this.#usage, usage) : usage;
     if (costUsd === undefined) this.#priced = false;
     else this.#cost += costUsd;
-  }
-
-  /** A request's usage priced at `price`. */
-  addPriced(usage: Usage, price: Price | undefined): void {
-    this.add(usage, usageCost(usage, price));
   }
 
   /** What was spent since the last take, or undefined for nothing; the tally starts again. */

@@ -1,8 +1,8 @@
 // Tokens and cost of a chat, per turn (one message of the user and all the model calls it took) and in total,
-// priced at the model of the moment (`/model` may change it between turns): for the status line and /cost.
-import { formatCost, usageCost } from '../core/cost.js';
+// each call at the price of the model that served it (`/model` may change it between turns): for the status line
+// and /cost.
+import { formatCost } from '../core/cost.js';
 import type { UsageCounts } from '../core/events.js';
-import type { Price } from '../core/model.js';
 import type { Run } from '../runtime/assemble.js';
 import { conversationBudget } from '../runtime/conversation.js';
 
@@ -17,8 +17,10 @@ export interface TurnUsage {
   cached: number;
   /** Of input: written to the provider's prompt cache (Anthropic's breakpoints; priced above plain input). */
   written: number;
-  /** USD, when the model's price is known. */
+  /** USD of the calls whose model's price is known. */
   cost?: number;
+  /** Some call went to a model whose price is unknown: `cost` is the known part. */
+  partial?: boolean;
 }
 
 export interface UsageTotal {
@@ -27,6 +29,7 @@ export interface UsageTotal {
   cached: number;
   written: number;
   cost?: number;
+  partial?: boolean;
 }
 
 /** `950`, `12.3k`, `1.2M`. */
@@ -61,7 +64,7 @@ export function statusLine(
     model,
     `context ${contextPercent(context.tokens, context.budget)} of ${formatTokens(context.budget)}`,
     `${formatInput(total.input, total.cached, total.written)} / ${formatTokens(total.output)} out`,
-    ...(total.cost === undefined ? [] : [formatCost(total.cost)]),
+    ...(total.cost === undefined ? [] : [formatCost(total.cost, total.partial)]),
   ].join(' · ');
 }
 
@@ -82,35 +85,31 @@ export class ChatUsage {
     this.turns.push(this.current);
   }
 
-  /** One model call's usage (a usage event), priced at `price`. */
-  add(usage: UsageCounts, price: Price | undefined): void {
+  /** One model call's usage event, with its cost at the price of the model that served it (a sub-agent's own). */
+  add(usage: UsageCounts & { cost_usd?: number }): void {
     const turn = this.current;
     if (!turn) return;
     turn.input += usage.input_tokens;
     turn.output += usage.output_tokens;
     turn.cached += usage.cache_read_tokens ?? 0;
     turn.written += usage.cache_write_tokens ?? 0;
-    const cost = usageCost(
-      {
-        inputTokens: usage.input_tokens,
-        outputTokens: usage.output_tokens,
-        cacheReadTokens: usage.cache_read_tokens ?? 0,
-        cacheWriteTokens: usage.cache_write_tokens ?? 0,
-      },
-      price,
-    );
-    if (cost !== undefined) turn.cost = (turn.cost ?? 0) + cost;
+    if (usage.cost_usd !== undefined) turn.cost = (turn.cost ?? 0) + usage.cost_usd;
+    else if (usage.input_tokens + usage.output_tokens > 0) turn.partial = true;
   }
 
   get total(): UsageTotal {
     const total: UsageTotal = { input: 0, output: 0, cached: 0, written: 0 };
+    let unpriced = false;
     for (const t of this.turns) {
       total.input += t.input;
       total.output += t.output;
       total.cached += t.cached;
       total.written += t.written;
       if (t.cost !== undefined) total.cost = (total.cost ?? 0) + t.cost;
+      // A turn with no known price at all leaves out its calls as much as a partly priced one.
+      if (t.partial || (t.cost === undefined && t.input + t.output > 0)) unpriced = true;
     }
+    if (unpriced && total.cost !== undefined) total.partial = true;
     return total;
   }
 
@@ -123,7 +122,7 @@ export class ChatUsage {
       `${formatTokens(t.cached)} cached`,
       `${formatTokens(t.written)} to cache`,
       `${formatTokens(t.output)} out`,
-      t.cost === undefined ? '-' : formatCost(t.cost),
+      t.cost === undefined ? '-' : formatCost(t.cost, t.partial),
       `${t.model}  ${t.label}`,
     ]);
     const total = this.total;
@@ -133,7 +132,7 @@ export class ChatUsage {
       `${formatTokens(total.cached)} cached`,
       `${formatTokens(total.written)} to cache`,
       `${formatTokens(total.output)} out`,
-      total.cost === undefined ? 'price unknown' : formatCost(total.cost),
+      total.cost === undefined ? 'price unknown' : formatCost(total.cost, total.partial),
       '',
     ]);
     const columns = [0, 1, 2, 3, 4, 5];

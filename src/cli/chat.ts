@@ -75,7 +75,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const { reader } = screen;
   const usage = new ChatUsage();
   const follow = (event: AgentEvent) => {
-    if (event.type === 'usage') usage.add(event, agent?.model.capabilities?.price);
+    if (event.type === 'usage') usage.add(event);
     return screen.sink(event);
   };
   let running: AbortController | undefined;

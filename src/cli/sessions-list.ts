@@ -6,6 +6,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { dataDir } from '../config/paths.js';
+import { formatCost } from '../core/cost.js';
 import { resolveWorkspaceDir } from '../runtime/workspace-dir.js';
 import { newestFirst, sessionDir, sidecarListing } from '../session/session-list.js';
 import type { SessionSummary } from '../session/session-summary.js';
@@ -43,7 +44,7 @@ function formatList(sessions: SessionSummary[]): string {
     localTime(s.updated),
     `${s.turns} turn${s.turns === 1 ? '' : 's'}`,
     `${tokens(s.input_tokens + s.output_tokens)} tok${s.cache_read_tokens > 0 ? ` (${tokens(s.cache_read_tokens)} cached)` : ''}`,
-    s.cost === undefined ? '-' : `$${s.cost.toFixed(2)}`,
+    s.cost === undefined ? '-' : formatCost(s.cost, s.cost_partial),
     sanitize(s.title),
   ]);
   const widths = rows[0]!.slice(0, -1).map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -21,8 +21,11 @@ export function usageCost(usage: Usage, price: Price | undefined): number | unde
   return Math.round(usd * 1e9) / 1e9;
 }
 
-/** `$1.23`, `$0.0042`, `$0`: two decimals, or two significant digits below a cent. */
-export function formatCost(usd: number): string {
-  if (usd === 0) return '$0';
-  return `$${usd >= 0.01 ? usd.toFixed(2) : usd.toPrecision(2)}`;
+/**
+ * `$1.23`, `$0.0042`, `$0`: two decimals, or two significant digits below a cent; `$1.23+` when `partial`: the
+ * known part of a total that leaves out requests to models whose price is unknown.
+ */
+export function formatCost(usd: number, partial = false): string {
+  const text = usd === 0 ? '$0' : `$${usd >= 0.01 ? usd.toFixed(2) : usd.toPrecision(2)}`;
+  return partial ? `${text}+` : text;
 }

@@ -1,7 +1,9 @@
 // The one typed event stream: everything the agent does is an event; renderers, JSON output,
 // session store and audit subscribe. Each event serialises to one JSON line (field names in snake_case,
 // as `--output stream-json` prints them).
+import { usageCost } from './cost.js';
 import type { ImagePart, Message, Usage } from './messages.js';
+import type { Model } from './model.js';
 import type { TodoItem } from './todos.js';
 
 export type RunEndReason = 'done' | 'turn-limit' | 'interrupted' | 'failed';
@@ -111,9 +113,10 @@ type RunEvent =
     }
   /**
    * One model call's tokens; input_tokens counts cached ones too (cache_read_tokens, cache_write_tokens of it).
-   * Turn 0: a tool's own request (web_fetch condensing a page), no turn's.
+   * Turn 0: a tool's own request (web_fetch condensing a page), no turn's. The provider and model that served it,
+   * and cost_usd at that model's price when Keel knows it (usageEvent): sessions add these up across model changes.
    */
-  | ({ type: 'usage'; turn: number } & UsageCounts)
+  | ({ type: 'usage'; turn: number; provider: string; model: string; cost_usd?: number } & UsageCounts)
   /** What the user's message asks for, from a local classifier (no model call); it steers the system prompt. */
   | {
       type: 'intent';
@@ -226,6 +229,19 @@ export function usageCounts(usage: Usage): UsageCounts {
     output_tokens: usage.outputTokens,
     ...(usage.cacheReadTokens ? { cache_read_tokens: usage.cacheReadTokens } : {}),
     ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+  };
+}
+
+/** The usage event of one request `model` served, priced at the model's list price when it is known. */
+export function usageEvent(turn: number, usage: Usage, model: Model): Extract<AgentEvent, { type: 'usage' }> {
+  const cost = usageCost(usage, model.capabilities?.price);
+  return {
+    type: 'usage',
+    turn,
+    provider: model.provider,
+    model: model.modelId,
+    ...usageCounts(usage),
+    ...(cost === undefined ? {} : { cost_usd: cost }),
   };
 }
 

@@ -71,13 +71,8 @@ export async function openSession(options: {
           resumed: resumed !== undefined,
           ...(resumed ? { summary: summarize(resumed) } : {}),
           redact: options.redact,
-          meta: {
-            id,
-            workspace: options.workspace,
-            provider: model.provider,
-            model: model.modelId,
-            ...(model.capabilities?.price ? { price: model.capabilities.price } : {}),
-          },
+          // No price: each request's usage event carries its own cost, at the price of the model that served it.
+          meta: { id, workspace: options.workspace, provider: model.provider, model: model.modelId },
         });
   return { runId, id, ...(resumed ? { resumed } : {}), ...(store ? { store } : {}) };
 }

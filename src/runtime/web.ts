@@ -2,7 +2,7 @@
 // condensing a fetched page (web_fetch's prompt): one request, no tools.
 import type { ToolSpend } from '../agent/tool-spend.js';
 import type { KeelConfig } from '../config/schema.js';
-import { type AgentEvent, usageCounts } from '../core/events.js';
+import { type AgentEvent, usageEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Model } from '../core/model.js';
 import { CredentialStore } from '../providers/credentials.js';
@@ -88,8 +88,9 @@ export function modelCondenser(
     for await (const event of model.stream({ messages, tools: [], signal })) {
       if (event.type === 'text') answer += event.delta;
       else if (event.type === 'usage') {
-        spend?.addPriced(event.usage, model.capabilities?.price);
-        emit?.({ type: 'usage', turn: 0, ...usageCounts(event.usage) });
+        const used = usageEvent(0, event.usage, model);
+        spend?.add(event.usage, used.cost_usd);
+        emit?.(used);
       }
       // A retried response starts again.
       else if (event.type === 'retry') answer = '';

@@ -1,6 +1,7 @@
 // A saved session as a document: Markdown, one self-contained HTML page (tool calls folded, diffs coloured, no
 // external assets), or JSON (the summary, the messages and the events).
 import { Marked, type Tokens } from 'marked';
+import { formatCost } from '../core/cost.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { type SessionRecord, sessionMessages } from './session-file.js';
@@ -31,7 +32,7 @@ const fence = (text: string, lang = '') => {
 
 function heading(record: SessionRecord): string[] {
   const s = summarize(record);
-  const cost = s.cost === undefined ? '' : ` · $${s.cost.toFixed(4)}`;
+  const cost = s.cost === undefined ? '' : ` · ${formatCost(s.cost, s.cost_partial)}`;
   const cached = s.cache_read_tokens > 0 ? ` (${s.cache_read_tokens} cached)` : '';
   return [
     `${s.title}`,

@@ -18,7 +18,10 @@ const sessionMetaSchema = once(() =>
     provider: z.string(),
     model: z.string(),
     started: z.string(),
-    /** Dollars per million tokens, when the model's price was known. */
+    /**
+     * Dollars per million tokens of the model the session started with, when known: written before each usage event
+     * carried its own cost, and the price of those events' tokens (session-summary.ts requestCost).
+     */
     price: z
       .object({
         inputPerMTok: z.number(),

@@ -14,7 +14,7 @@ export function sessionDir(dataDir: string, realRoot: string): string {
 export const sidecarOf = (sessionFile: string) =>
   sessionFile.endsWith('.jsonl') ? `${sessionFile.slice(0, -'.jsonl'.length)}.meta.json` : sessionFile;
 
-/** A summary's fields with their types, in the order a listing shows them; `cost` may be missing. */
+/** A summary's fields with their types, in the order a listing shows them; the optional ones may be missing. */
 const summaryTypes = {
   id: 'string',
   title: 'string',
@@ -29,7 +29,10 @@ const summaryTypes = {
   cache_read_tokens: 'number',
   cache_write_tokens: 'number',
   cost: 'number',
-} as const satisfies Record<keyof SessionSummary, 'string' | 'number'>;
+  cost_partial: 'boolean',
+} as const satisfies Record<keyof SessionSummary, 'string' | 'number' | 'boolean'>;
+
+const optional: ReadonlySet<string> = new Set(['cost', 'cost_partial'] satisfies (keyof SessionSummary)[]);
 
 const summaryKeys = Object.keys(summaryTypes) as (keyof SessionSummary)[];
 
@@ -56,7 +59,7 @@ export function parseSidecar(text: string): { bytes: number; summary: SessionSum
   for (let i = 0; i < summaryKeys.length; i++) {
     const key = summaryKeys[i]!;
     const field = fields[key];
-    if (field === undefined && key === 'cost') continue;
+    if (field === undefined && optional.has(key)) continue;
     if (typeof field !== summaryTypes[key]) return undefined;
     summary[key] = field;
   }

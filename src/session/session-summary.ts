@@ -1,7 +1,10 @@
 // What `keel sessions list` shows of a session (title, model turns, tokens with cached ones, cost, updated), kept
-// as a running tally event by event: by the session store as it writes, or from a whole file read once.
+// as a running tally event by event: by the session store as it writes, or from a whole file read once. The cost
+// adds up each model request's own (its usage event's cost_usd, at the price of the model that served it), so a
+// session resumed on another provider or model costs what its runs' summaries said.
 import { usageCost } from '../core/cost.js';
 import type { AgentEvent } from '../core/events.js';
+import type { Price } from '../core/model.js';
 import type { SessionMeta, SessionRecord } from './session-file.js';
 
 export interface SessionSummary {
@@ -21,8 +24,10 @@ export interface SessionSummary {
   cache_read_tokens: number;
   /** Of input_tokens: written to the provider's prompt cache. */
   cache_write_tokens: number;
-  /** Dollars, when the price is known. */
+  /** Dollars of the requests whose model's price is known; absent when none's is. */
   cost?: number;
+  /** Present (true) when `cost` leaves out requests to models whose price is unknown. */
+  cost_partial?: boolean;
 }
 
 /** Notes Keel adds in the user's role (pruning, "continue", an interrupted call): not turns of the user. */
@@ -45,34 +50,68 @@ export function titleOf(content: string): string {
 }
 
 type Line = AgentEvent & { time: string };
+/** A usage line as read back: one written before requests were priced one by one has no provider or model. */
+type StoredUsage = Omit<Extract<AgentEvent, { type: 'usage' }>, 'provider' | 'model'> & {
+  provider?: string;
+  model?: string;
+};
 
 const noTitle = '(no message)';
 
+/**
+ * What one request cost: its cost_usd, or undefined when its model's price is unknown. A usage line without its
+ * model was written before requests were priced one by one: priced as then, at the price in the session's
+ * metadata (that of the model the session started with).
+ */
+function requestCost(usage: StoredUsage, legacyPrice: Price | undefined): number | undefined {
+  if (usage.model !== undefined) return usage.cost_usd;
+  return usageCost(
+    {
+      inputTokens: usage.input_tokens,
+      outputTokens: usage.output_tokens,
+      cacheReadTokens: usage.cache_read_tokens ?? 0,
+      cacheWriteTokens: usage.cache_write_tokens ?? 0,
+    },
+    legacyPrice,
+  );
+}
+
 /** The running summary: add each event the session file holds, in order. */
 export class SessionTally {
-  private readonly summary: SessionSummary;
+  private readonly summary: Omit<SessionSummary, 'cost' | 'cost_partial'>;
+  /** Dollars of the priced requests so far. */
+  private cost = 0;
+  /** Whether any request was priced, and whether any with tokens was not. */
+  private priced = false;
+  private unpriced = false;
+  private readonly legacyPrice: Price | undefined;
 
   constructor(meta: Omit<SessionMeta, 'type' | 'version'>, from?: SessionSummary) {
-    this.summary = from
-      ? { ...from, title: from.title === noTitle ? '' : from.title }
-      : {
-          id: meta.id,
-          title: '',
-          workspace: meta.workspace,
-          provider: meta.provider,
-          model: meta.model,
-          started: meta.started,
-          updated: meta.started,
-          turns: 0,
-          input_tokens: 0,
-          output_tokens: 0,
-          cache_read_tokens: 0,
-          cache_write_tokens: 0,
-        };
-    this.price = meta.price;
+    if (from) {
+      const { cost, cost_partial, ...rest } = from;
+      this.summary = { ...rest, title: from.title === noTitle ? '' : from.title };
+      this.priced = cost !== undefined;
+      this.cost = cost ?? 0;
+      this.unpriced =
+        cost_partial === true || (cost === undefined && rest.input_tokens + rest.output_tokens > 0);
+    } else {
+      this.summary = {
+        id: meta.id,
+        title: '',
+        workspace: meta.workspace,
+        provider: meta.provider,
+        model: meta.model,
+        started: meta.started,
+        updated: meta.started,
+        turns: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+      };
+    }
+    this.legacyPrice = meta.price;
   }
-
-  private readonly price: SessionMeta['price'];
 
   add(event: Line): void {
     const s = this.summary;
@@ -83,6 +122,7 @@ export class SessionTally {
       s.output_tokens += event.output_tokens;
       s.cache_read_tokens += event.cache_read_tokens ?? 0;
       s.cache_write_tokens += event.cache_write_tokens ?? 0;
+      this.addCost(requestCost(event, this.legacyPrice), event.input_tokens + event.output_tokens);
     } else if (event.parent !== undefined) return;
     else if (event.type === 'message' && event.role === 'assistant') s.turns += 1;
     else if (event.type === 'message' && event.role === 'user' && s.title === '')
@@ -93,18 +133,24 @@ export class SessionTally {
     }
   }
 
+  private addCost(cost: number | undefined, tokens: number): void {
+    if (cost === undefined) {
+      if (tokens > 0) this.unpriced = true;
+      return;
+    }
+    this.priced = true;
+    // Whole nano-dollars, as usageCost's: no floating-point tails from adding many small costs.
+    this.cost = Math.round((this.cost + cost) * 1e9) / 1e9;
+  }
+
   get current(): SessionSummary {
     const s = this.summary;
-    const cost = usageCost(
-      {
-        inputTokens: s.input_tokens,
-        outputTokens: s.output_tokens,
-        cacheReadTokens: s.cache_read_tokens,
-        cacheWriteTokens: s.cache_write_tokens,
-      },
-      this.price,
-    );
-    return { ...s, title: s.title || noTitle, ...(cost === undefined ? {} : { cost }) };
+    return {
+      ...s,
+      title: s.title || noTitle,
+      ...(this.priced ? { cost: this.cost } : {}),
+      ...(this.priced && this.unpriced ? { cost_partial: true } : {}),
+    };
   }
 }
 

@@ -165,7 +165,11 @@ const cases: [string, AgentEvent, SessionUpdate[]][] = [
       },
     ],
   ],
-  ['usage makes no update', { type: 'usage', turn: 1, input_tokens: 1, output_tokens: 1 }, []],
+  [
+    'usage makes no update',
+    { type: 'usage', turn: 1, provider: 'p', model: 'm', input_tokens: 1, output_tokens: 1 },
+    [],
+  ],
   ['a message record makes no update (its deltas did)', { type: 'message', role: 'user', content: 'hi' }, []],
 ];
 

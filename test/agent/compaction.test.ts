@@ -99,7 +99,14 @@ describe('compact', () => {
     if (event?.type !== 'compaction') throw new Error('no compaction event');
     expect(event.tokens_before).toBe(result.tokensBefore);
     expect(event.tokens_after).toBe(result.tokensAfter);
-    expect(events).toContainEqual({ type: 'usage', turn: 3, input_tokens: 300, output_tokens: 40 });
+    expect(events).toContainEqual({
+      type: 'usage',
+      turn: 3,
+      provider: 'test',
+      model: 'scripted',
+      input_tokens: 300,
+      output_tokens: 40,
+    });
     // Replaying the session's events yields exactly the compacted list.
     expect(replayConversation(events)).toEqual(messages);
   });

@@ -4,8 +4,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listArgs, sidecarSessions } from '../../src/cli/sessions-list.js';
+import { listArgs, printList, sidecarSessions } from '../../src/cli/sessions-list.js';
 import { sessionDir, sidecarOf } from '../../src/session/session-list.js';
+import type { SessionSummary } from '../../src/session/session-summary.js';
 
 describe('listArgs', () => {
   it.each([
@@ -91,5 +92,45 @@ describe('sidecarSessions', () => {
     expect(sidecarSessions(join(home, 'nowhere'))).toBeUndefined();
     await writeFile(join(home, 'file'), '');
     expect(sidecarSessions(join(home, 'file'))).toBeUndefined();
+  });
+});
+
+describe('printList', () => {
+  const session = (id: string, cost: Partial<SessionSummary>): SessionSummary => ({
+    id,
+    title: `title ${id}`,
+    workspace: '/w',
+    provider: 'p',
+    model: 'm',
+    started: '2026-01-01T00:00:00.000Z',
+    updated: '2026-01-01T00:00:00.000Z',
+    turns: 2,
+    input_tokens: 1000,
+    output_tokens: 10,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    ...cost,
+  });
+  const printed = (sessions: SessionSummary[], output: 'text' | 'json') => {
+    let text = '';
+    printList(sessions, output, { print: (t) => (text += t), notice: () => {} });
+    return text;
+  };
+
+  it.each<[string, Partial<SessionSummary>, string]>([
+    ['a cost under a cent, as the run summary shows it', { cost: 0.0032 }, '$0.0032'],
+    ['a cost of dollars', { cost: 4.5 }, '$4.50'],
+    ['the known part of a partly priced session, marked', { cost: 4.5, cost_partial: true }, '$4.50+'],
+    ['no known price', {}, '-'],
+  ])('shows %s', (_, cost, shown) => {
+    const columns = printed([session('a', cost)], 'text')
+      .trimEnd()
+      .split(/ {2,}/);
+    expect(columns.at(-2)).toBe(shown);
+  });
+
+  it('--output json carries the same numbers', () => {
+    const sessions = [session('a', { cost: 4.5, cost_partial: true }), session('b', {})];
+    expect(JSON.parse(printed(sessions, 'json'))).toEqual(sessions);
   });
 });

@@ -3,8 +3,9 @@
 import type { LanguageModelV3Usage } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { usageCost } from '../../src/core/cost.js';
-import { usageCounts } from '../../src/core/events.js';
+import { usageCounts, usageEvent } from '../../src/core/events.js';
 import { addUsage, type Usage } from '../../src/core/messages.js';
+import type { Model } from '../../src/core/model.js';
 import { toUsage } from '../../src/providers/ai-sdk.js';
 import { lookupModel } from '../../src/providers/capabilities.js';
 
@@ -80,5 +81,50 @@ describe('cost with cached input', () => {
   it('prices cached tokens at the input price when the model has no cache price, and nothing without a price', () => {
     expect(usageCost(million(1_000_000, 0), { inputPerMTok: 2, outputPerMTok: 4 })).toBe(2);
     expect(usageCost(million(1_000_000, 0), undefined)).toBeUndefined();
+  });
+});
+
+describe('usage events', () => {
+  const model = (provider: string, modelId: string): Model => ({
+    provider,
+    modelId,
+    capabilities: {
+      id: modelId,
+      source: 'table',
+      ...(lookupModel(modelId)?.price ? { price: lookupModel(modelId)!.price! } : {}),
+    },
+    stream: () => {
+      throw new Error('not called');
+    },
+  });
+  it.each<[string, Model, Usage, object]>([
+    [
+      'a priced model: its cost, cached tokens at its cache prices',
+      model('anthropic', 'claude-sonnet-4-5'),
+      { inputTokens: 1_000_000, outputTokens: 0, cacheReadTokens: 1_000_000 },
+      {
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        input_tokens: 1_000_000,
+        cache_read_tokens: 1_000_000,
+        cost_usd: 0.3,
+      },
+    ],
+    [
+      'another priced model: its own price',
+      model('openai-compatible', 'gpt-4o-mini'),
+      { inputTokens: 1_000_000, outputTokens: 1_000_000 },
+      { provider: 'openai-compatible', model: 'gpt-4o-mini', cost_usd: 0.75 },
+    ],
+    [
+      'an unpriced model: no cost',
+      model('ollama', 'qwen3'),
+      { inputTokens: 1_000, outputTokens: 10 },
+      { provider: 'ollama', model: 'qwen3', input_tokens: 1_000, output_tokens: 10 },
+    ],
+  ])('%s', (_, served, usage, expected) => {
+    const event = usageEvent(3, usage, served);
+    expect(event).toMatchObject({ type: 'usage', turn: 3, ...expected });
+    if (!('cost_usd' in expected)) expect(event).not.toHaveProperty('cost_usd');
   });
 });

@@ -146,6 +146,65 @@ describe('sessions', () => {
     expect(grown.stdout).toContain('2 turns');
   });
 
+  it("costs each run's requests at its own model's price when resumed on another provider: the list adds up the runs", async () => {
+    const ws = await workspace();
+    const { env: dirsEnv } = await dirs();
+    const env = { ...dirsEnv, ANTHROPIC_API_KEY: 'sk-scripted-test' };
+    const s = await server([
+      { text: 'one', usage: { input: 10_000, output: 200, cacheRead: 6_000, cacheWrite: 2_000 } },
+      { text: 'two', usage: { input: 40_000, output: 1_000, cacheRead: 20_000 } },
+      { text: 'three', usage: { input: 50_000, output: 500 } },
+    ]);
+    const on = (provider: string, url: string, model: string) => [
+      '--provider',
+      provider,
+      '--base-url',
+      url,
+      '--model',
+      model,
+    ];
+    const runs = [
+      // claude-sonnet-4-5: $3 in, $0.30 cache read, $3.75 cache write, $15 out per million tokens.
+      {
+        model: on('anthropic', s.anthropicUrl, 'claude-sonnet-4-5'),
+        cost: (2_000 * 3 + 6_000 * 0.3 + 2_000 * 3.75 + 200 * 15) / 1e6,
+      },
+      // gpt-4o-mini: $0.15 in, $0.075 cache read, $0.60 out.
+      {
+        model: on('openai-compatible', s.openaiUrl, 'gpt-4o-mini'),
+        cost: (20_000 * 0.15 + 20_000 * 0.075 + 1_000 * 0.6) / 1e6,
+      },
+      // No price known for a local model.
+      { model: on('ollama', s.ollamaUrl, 'qwen3'), cost: undefined },
+    ];
+    const listed = async () => {
+      const list = await runCli(['sessions', 'list', '--output', 'json', '--cwd', ws], { env });
+      expect(list.code, list.stderr).toBe(0);
+      return JSON.parse(list.stdout) as { cost?: number; cost_partial?: boolean; input_tokens: number }[];
+    };
+    let total = 0;
+    for (const [i, { model, cost }] of runs.entries()) {
+      const resume = i === 0 ? [] : ['--continue'];
+      const r = await runCli(
+        ['run', ...model, '--cwd', ws, ...resume, '--output', 'json', '--prompt', `step ${i}`],
+        { env },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      // The run's own summary prices it at its model's price.
+      const usd = JSON.parse(r.stdout).usage.cost_usd;
+      if (cost === undefined) expect(usd).toBeUndefined();
+      else expect(usd).toBeCloseTo(cost, 9);
+      total += usd ?? 0;
+      const sessions = await listed();
+      expect(sessions).toHaveLength(1);
+      expect(sessions[0]!.cost, `after run ${i + 1}`).toBeCloseTo(total, 9);
+      // The last run's model had no price: the known part stays, marked partial.
+      expect(sessions[0]!.cost_partial).toBe(cost === undefined ? true : undefined);
+    }
+    const text = await runCli(['sessions', 'list', '--cwd', ws], { env });
+    expect(text.stdout).toContain(' $0.02+ ');
+  });
+
   it('writes nothing under --no-session', async () => {
     const ws = await workspace();
     const { env, data } = await dirs();

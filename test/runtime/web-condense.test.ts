@@ -23,7 +23,17 @@ it("counts a condensing request's tokens and cost in the run's, and says so in a
   expect(await condense('<p>42</p>', 'what number?', new AbortController().signal)).toBe('The page says 42.');
   expect(spend.take()).toEqual({ usage: { inputTokens: 1_000_000, outputTokens: 100_000 }, costUsd: 4.5 });
   expect(spend.take()).toBeUndefined();
-  expect(events).toEqual([{ type: 'usage', turn: 0, input_tokens: 1_000_000, output_tokens: 100_000 }]);
+  expect(events).toEqual([
+    {
+      type: 'usage',
+      turn: 0,
+      provider: 'anthropic',
+      model: 'm',
+      input_tokens: 1_000_000,
+      output_tokens: 100_000,
+      cost_usd: 4.5,
+    },
+  ]);
 });
 
 it('leaves the cost unknown once any part of what was spent has no known price', () => {

@@ -1,5 +1,6 @@
-// Session summaries and their sidecars: turns count model answers, titles leave Keel's notes out, cached tokens are
-// priced at cache prices, the store keeps `<id>.meta.json` current, and listing reads it instead of the messages.
+// Session summaries and their sidecars: turns count model answers, titles leave Keel's notes out, the cost adds each
+// request's at its own model's price (old files: at their meta's, cached tokens at cache prices), the store keeps
+// `<id>.meta.json` current, and listing reads it instead of the messages.
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,18 +52,17 @@ describe('session tally', () => {
     expect(tally.current).toMatchObject({ title: 'build it', turns: 500 });
   });
 
-  it('prices cached input at the cache prices and keeps the cached counts', () => {
+  it('prices the cached input of a usage line written before per-request costs at the cache prices of its meta', () => {
     const tally = new SessionTally(meta);
-    tally.add(
-      at({
-        type: 'usage',
-        turn: 1,
-        input_tokens: 1_000_000,
-        output_tokens: 0,
-        cache_read_tokens: 800_000,
-        cache_write_tokens: 100_000,
-      }),
-    );
+    const legacy = {
+      type: 'usage',
+      turn: 1,
+      input_tokens: 1_000_000,
+      output_tokens: 0,
+      cache_read_tokens: 800_000,
+      cache_write_tokens: 100_000,
+    };
+    tally.add(at(legacy as AgentEvent));
     // 100k plain at $3 + 800k read at $0.30 + 100k written at $3.75
     expect(tally.current).toMatchObject({
       input_tokens: 1_000_000,
@@ -70,6 +70,100 @@ describe('session tally', () => {
       cache_write_tokens: 100_000,
       cost: 0.3 + 0.24 + 0.375,
     });
+    expect(tally.current.cost_partial).toBeUndefined();
+  });
+});
+
+describe('session cost across models', () => {
+  /** A request's usage line as Keel writes it now: the model that served it, and its cost when the price is known. */
+  const used = (model: string, tokens: number, cost?: number, parent?: string): AgentEvent => ({
+    type: 'usage',
+    turn: 1,
+    provider: model.split('/')[0]!,
+    model: model.split('/')[1]!,
+    input_tokens: tokens,
+    output_tokens: 0,
+    ...(cost === undefined ? {} : { cost_usd: cost }),
+    ...(parent === undefined ? {} : { parent }),
+  });
+  /** A usage line written before requests were priced one by one: no model, no cost. */
+  const legacy = (tokens: number) =>
+    ({ type: 'usage', turn: 1, input_tokens: tokens, output_tokens: 0 }) as AgentEvent;
+  const sonnet = 'anthropic/claude-sonnet-4-5';
+  const mini = 'openai-compatible/gpt-4o-mini';
+  const qwen = 'ollama/qwen3';
+  type Meta = ConstructorParameters<typeof SessionTally>[0];
+  const unpricedMeta: Meta = { ...meta, price: undefined };
+
+  it.each<[string, Meta, AgentEvent[], { cost?: number; cost_partial?: boolean }]>([
+    ['one priced model', meta, [used(sonnet, 1000, 0.003)], { cost: 0.003 }],
+    [
+      'two priced models: each at its own price',
+      meta,
+      [used(sonnet, 1000, 0.003), used(mini, 1000, 0.00015)],
+      { cost: 0.00315 },
+    ],
+    [
+      'an unpriced model after a priced one keeps the known part',
+      meta,
+      [used(sonnet, 1000, 0.003), used(qwen, 10)],
+      { cost: 0.003, cost_partial: true },
+    ],
+    [
+      'a priced model after an unpriced one counts only its own',
+      unpricedMeta,
+      [used(qwen, 1000), used(mini, 1000, 0.00015)],
+      { cost: 0.00015, cost_partial: true },
+    ],
+    ['only unpriced models: no cost', meta, [used(qwen, 1000), used(qwen, 10)], {}],
+    [
+      'an unpriced request with no tokens leaves the cost whole',
+      meta,
+      [used(sonnet, 1000, 0.003), used(qwen, 0)],
+      { cost: 0.003 },
+    ],
+    [
+      "a sub-agent's request at its model's price",
+      meta,
+      [used(sonnet, 1000, 0.003), used(mini, 1000, 0.00015, 'call-1')],
+      { cost: 0.00315 },
+    ],
+    ['no requests: no cost', meta, [], {}],
+    // Files written before this change: their usage lines at the meta's price, as they were listed then.
+    ['old lines at the price of the meta', meta, [legacy(1_000_000), legacy(1_000_000)], { cost: 6 }],
+    ['old lines without a price in the meta', unpricedMeta, [legacy(1000)], {}],
+    [
+      'an old session continued on an unpriced model',
+      meta,
+      [legacy(1_000_000), used(qwen, 1000)],
+      { cost: 3, cost_partial: true },
+    ],
+    [
+      'an unpriced old session continued on a priced model',
+      unpricedMeta,
+      [legacy(1000), used(sonnet, 1000, 0.003)],
+      { cost: 0.003, cost_partial: true },
+    ],
+  ])('%s', (_, start, events, expected) => {
+    const whole = new SessionTally(start);
+    for (const event of events) whole.add(at(event));
+    const { cost, cost_partial } = whole.current;
+    expect({ cost, cost_partial }).toEqual({ cost: undefined, cost_partial: undefined, ...expected });
+    // A resumed session's store continues from the summary so far: at any point, the same result as the whole file.
+    for (let split = 0; split <= events.length; split++) {
+      const first = new SessionTally(start);
+      for (const event of events.slice(0, split)) first.add(at(event));
+      const rest = new SessionTally(start, first.current);
+      for (const event of events.slice(split)) rest.add(at(event));
+      expect(rest.current, `continued after ${split} events`).toEqual(whole.current);
+    }
+  });
+
+  it('adds many small costs without floating-point tails', () => {
+    const tally = new SessionTally(meta);
+    for (let i = 0; i < 10; i++) tally.add(at(used(mini, 100, 0.1)));
+    tally.add(at(used(mini, 100, 0.2)));
+    expect(tally.current.cost).toBe(1.2);
   });
 });
 
@@ -80,14 +174,22 @@ describe('session sidecar', () => {
       file,
       resumed: false,
       redact: createRedactor({}),
-      meta: { id, workspace: '/w', provider: 'p', model: 'm', price: { inputPerMTok: 1, outputPerMTok: 1 } },
+      meta: { id, workspace: '/w', provider: 'p', model: 'm' },
     });
     const events = createEventStream(store.sink);
     events.emit({ type: 'run_start', provider: 'p', model: 'm', workspace: '/w' });
     for (let p = 0; p < prompts; p++) {
       events.emit({ type: 'message', role: 'user', content: `prompt ${p}` });
       for (let turn = 1; turn <= 3; turn++) {
-        events.emit({ type: 'usage', turn, input_tokens: 100, output_tokens: 10, cache_read_tokens: 60 });
+        events.emit({
+          type: 'usage',
+          turn,
+          provider: 'p',
+          model: 'm',
+          input_tokens: 100,
+          output_tokens: 10,
+          cache_read_tokens: 60,
+        });
         events.emit({ type: 'message', role: 'assistant', content: `answer ${turn}` });
         events.emit({ type: 'turn_end', turn, tool_calls: 0 });
       }
@@ -123,12 +225,11 @@ describe('session sidecar', () => {
         workspace: '/w',
         provider: 'p',
         model: 'm',
-        price: { inputPerMTok: 1, outputPerMTok: 1 },
       },
     });
     const events = createEventStream(store.sink);
     events.emit({ type: 'message', role: 'user', content: 'go on' });
-    events.emit({ type: 'usage', turn: 1, input_tokens: 100, output_tokens: 10 });
+    events.emit({ type: 'usage', turn: 1, provider: 'p', model: 'm', input_tokens: 100, output_tokens: 10 });
     events.emit({ type: 'message', role: 'assistant', content: 'more' });
     events.emit({ type: 'turn_end', turn: 1, tool_calls: 0 });
     await events.flush();
@@ -182,6 +283,8 @@ describe('parseSidecar', () => {
     expect(parsed?.bytes).toBe(9);
     expect(JSON.stringify(parsed?.summary)).toBe(JSON.stringify({ ...summary, cost: 0.5 }));
     expect(parseSidecar(JSON.stringify({ bytes: 9, summary }))?.summary).toEqual(summary);
+    const partial = { ...summary, cost: 0.5, cost_partial: true };
+    expect(parseSidecar(JSON.stringify({ bytes: 9, summary: partial }))?.summary).toEqual(partial);
   });
 
   it.each([
@@ -190,6 +293,10 @@ describe('parseSidecar', () => {
     ['a field missing', JSON.stringify({ bytes: 1, summary: { ...summary, title: undefined } })],
     ['a field of another type', JSON.stringify({ bytes: 1, summary: { ...summary, turns: '1' } })],
     ['a null cost', JSON.stringify({ bytes: 1, summary: { ...summary, cost: null } })],
+    [
+      'a partial mark that is no boolean',
+      JSON.stringify({ bytes: 1, summary: { ...summary, cost_partial: 1 } }),
+    ],
     ['an array', '[]'],
   ])('is no sidecar with %s', (_, text) => {
     expect(parseSidecar(text)).toBeUndefined();

@@ -29,7 +29,6 @@ async function store(resumed = false, file?: string) {
       workspace: '/w',
       provider: 'p',
       model: 'm',
-      price: { inputPerMTok: 1, outputPerMTok: 2 },
     },
   });
   return { s, path, events: createEventStream(s.sink) };
@@ -41,7 +40,15 @@ describe('session store', () => {
     events.emit({ type: 'run_start', provider: 'p', model: 'm', workspace: '/w' });
     events.emit({ type: 'message', role: 'user', content: 'key "sk-abcdefghijklmnop" \\ "x"' });
     events.emit({ type: 'text_delta', turn: 1, delta: 'not kept' });
-    events.emit({ type: 'usage', turn: 1, input_tokens: 1000, output_tokens: 500 });
+    events.emit({
+      type: 'usage',
+      turn: 1,
+      provider: 'p',
+      model: 'm',
+      input_tokens: 1000,
+      output_tokens: 500,
+      cost_usd: 0.002,
+    });
     events.emit({ type: 'message', role: 'assistant', content: 'ok' });
     await events.flush();
     const record = parseSession(await readFile(path, 'utf8'));

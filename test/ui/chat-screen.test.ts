@@ -110,7 +110,7 @@ describe('createChatScreen', () => {
     expect(
       labels([
         { type: 'turn_start', turn: 1 },
-        { type: 'usage', turn: 1, input_tokens: 1, output_tokens: 1 },
+        { type: 'usage', turn: 1, provider: 'p', model: 'm', input_tokens: 1, output_tokens: 1 },
         { type: 'tool_call', turn: 1, id: 'c1', name: 'execute_command', args: {} },
         { type: 'approval_requested', id: 'c1', name: 'execute_command', reason: 'asks' },
         { type: 'approval_answered', id: 'c1', approved: true, decision: 'once' },

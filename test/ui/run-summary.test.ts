@@ -81,6 +81,8 @@ describe('the run summary line', () => {
       '2 min 5 s',
     ]);
     expect([formatCost(0), formatCost(0.0042), formatCost(1.234)]).toEqual(['$0', '$0.0042', '$1.23']);
+    // The known part of a total that leaves out requests to unpriced models.
+    expect([formatCost(0.0042, true), formatCost(1.234, true)]).toEqual(['$0.0042+', '$1.23+']);
   });
 });
 
