@@ -221,6 +221,23 @@ describe.each(everyProvider)('broken streams over $name', (provider) => {
   });
 });
 
+describe('idle timeout', () => {
+  it("counts bytes that make no event as activity: OpenRouter's keep-alive comments keep a slow stream alive", async () => {
+    // Comments for twice the idle timeout, none of them a gap as long as it; then the answer.
+    const s = await start({
+      script: [{ text: 'slow answer', keepAlive: { count: 8, intervalMs: STALL_MS / 4 } }],
+      openrouter: true,
+    });
+    const inner = createOpenRouterModel({ model: 'm', baseUrl: s.openaiUrl, apiKey: 'k' });
+    const events = await collect(
+      retryingModel(inner, { ...fast, idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))),
+    );
+    expect(retries(events)).toEqual([]);
+    expect(textOf(events)).toBe('slow answer');
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
 describe('retries in the agent loop', () => {
   it('discards the partial turn of a reset stream, so the answer is not doubled', async () => {
     const s = await start([{ text: 'The answer is', reset: true }, { text: 'The answer is 42.' }]);
