@@ -40,6 +40,8 @@ export interface AiSdkModelOptions {
    * serialise them into the result's text.
    */
   toolResultImages?: 'inline' | 'user-message';
+  /** A provider's in-stream error as the failure it stands for (Anthropic's `error` event as its HTTP error). */
+  streamError?: (error: unknown) => unknown;
   /** A provider's last word on the call (Anthropic's prompt-cache breakpoints). */
   prepareCall?: (call: LanguageModelV3CallOptions) => LanguageModelV3CallOptions;
   /** The provider's own web search, for a request that asks for it (ModelRequest.webSearch). */
@@ -169,7 +171,11 @@ async function* readParts(
           yield { type: 'finish', reason: toFinishReason(part.finishReason, sawToolCall) };
           break;
         case 'error':
-          throw classifyProviderError(brokenStream(part.error) ?? part.error, options.errors, signal);
+          throw classifyProviderError(
+            brokenStream(part.error) ?? options.streamError?.(part.error) ?? part.error,
+            options.errors,
+            signal,
+          );
         default:
           // start/end markers, tool-input fragments (we take the assembled tool-call), metadata, raw chunks.
           break;

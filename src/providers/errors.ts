@@ -180,7 +180,8 @@ const transientNetworkCodes = new Set([
 /**
  * Whether a failed model call (as thrown, classified or not) may succeed if asked again: 408, 429, 5xx, a reset
  * or timed-out connection, a stream broken off or garbled. Aborts, credentials (401/403), a 429 for an account out
- * of quota, other 4xx and errors the server reports inside a stream are never retried.
+ * of quota, other 4xx and errors a server reports inside a stream without a status are never retried (Gemini's
+ * SDK and anthropic.ts give theirs the HTTP status they stand for).
  */
 export function retryableFailure(error: unknown, now = Date.now()): RetryableFailure | undefined {
   if (isAbortError(error)) return undefined;
@@ -199,7 +200,9 @@ export function retryableFailure(error: unknown, now = Date.now()): RetryableFai
       ? 'rate limited (HTTP 429)'
       : status === 408
         ? 'request timed out (HTTP 408)'
-        : `server error (HTTP ${status})`;
+        : status === 529
+          ? 'server overloaded (HTTP 529)'
+          : `server error (HTTP ${status})`;
   const retryAfterMs = serverDelayMs(http.responseHeaders, http.responseBody, now);
   return retryAfterMs === undefined ? { reason } : { reason, retryAfterMs };
 }

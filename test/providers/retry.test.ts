@@ -238,6 +238,47 @@ describe('idle timeout', () => {
   });
 });
 
+describe('errors a server reports inside a stream', () => {
+  const anthropic = (s: ModelServer) =>
+    retryingModel(createAnthropicModel({ model: 'm', baseUrl: s.anthropicUrl, apiKey: 'k' }), fast);
+
+  it.each([
+    ['overloaded_error', 'server overloaded (HTTP 529)'],
+    ['api_error', 'server error (HTTP 500)'],
+  ])("retries Anthropic's in-stream %s as its HTTP form", async (type, reason) => {
+    const s = await start([
+      { text: 'partial', midStreamError: 'Overloaded', midStreamErrorType: type },
+      { text: 'recovered' },
+    ]);
+    const events = await collect(anthropic(s).stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ attempt: 1, reason }]);
+    expect(textOf(events.slice(events.findIndex((event) => event.type === 'retry')))).toBe('recovered');
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it("fails at once on Anthropic's in-stream invalid_request_error, with its message", async () => {
+    const s = await start([
+      { text: 'partial', midStreamError: 'prompt is too long', midStreamErrorType: 'invalid_request_error' },
+      { text: 'must not be asked' },
+    ]);
+    const error = await failure(anthropic(s), request(ask('hi')));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('prompt is too long');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("retries Gemini's in-stream UNAVAILABLE as a 503", async () => {
+    const s = await start([
+      { text: 'partial', midStreamError: 'The model is overloaded.' },
+      { text: 'recovered' },
+    ]);
+    const model = retryingModel(createGeminiModel({ model: 'm', baseUrl: s.geminiUrl, apiKey: 'k' }), fast);
+    const events = await collect(model.stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ reason: 'server error (HTTP 503)' }]);
+    expect(s.requests).toHaveLength(2);
+  });
+});
+
 describe('retries in the agent loop', () => {
   it('discards the partial turn of a reset stream, so the answer is not doubled', async () => {
     const s = await start([{ text: 'The answer is', reset: true }, { text: 'The answer is 42.' }]);

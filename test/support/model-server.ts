@@ -26,6 +26,7 @@ export interface ScriptedReply {
   status?: number;
   errorBody?: unknown; // reply with this HTTP error instead
   midStreamError?: string; // start streaming, then send an in-stream error
+  midStreamErrorType?: string; // Anthropic: that error event's type (default overloaded_error)
   delayMs?: number; // wait before answering
   hang?: boolean; // never answer (until the client aborts / server closes)
   // OpenAI route: before the reply, this many SSE comment lines (`: OPENROUTER PROCESSING`), one every intervalMs
