@@ -12,7 +12,7 @@ import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
 import { classifyIntent } from './intent.js';
 import { OfferedTools } from './offered-tools.js';
-import { boundedCall } from './oversized-call.js';
+import { boundedCall, cutCall } from './oversized-call.js';
 import { repeatedReadNote } from './repeated-read.js';
 import { RepetitionGuard } from './repetition.js';
 import { steeringNote } from './steering.js';
@@ -287,7 +287,12 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // Nothing lost: every message so far is on disk before the model sees it.
       await options.flush?.();
 
-      const { text, reasoning, calls, finish } = await streamTurn(
+      const {
+        text,
+        reasoning,
+        calls: streamed,
+        finish,
+      } = await streamTurn(
         conversation,
         options,
         turn,
@@ -297,6 +302,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
         },
         offered,
       );
+      const calls = finish === 'length' ? streamed.map(cutCall) : streamed;
       conversation.push({
         role: 'assistant',
         content: text,

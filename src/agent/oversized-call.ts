@@ -1,5 +1,6 @@
-// A tool call whose arguments are over agent.max_tool_argument_kb: refused before it runs, and its arguments
-// replaced by a short stub at once, so neither the conversation, the session nor any later request carries them.
+// Tool calls refused before they run for their size: arguments over agent.max_tool_argument_kb (replaced by a short
+// stub at once, so neither the conversation, the session nor any later request carries them), and a call the
+// model's output limit cut off before its arguments were complete.
 import type { ToolCall } from '../core/messages.js';
 import { utf8Prefix } from '../core/text.js';
 
@@ -21,4 +22,27 @@ export function boundedCall(call: ToolCall, maxBytes: number): ToolCall {
     'Write large content in parts: write_file with the first part, then append_file with each further part, ' +
     `every call under ${limit}.`;
   return { ...call, input: stub, refused };
+}
+
+/**
+ * A call of a response the output limit cut (finish reason `length`): unchanged when its arguments are whole JSON,
+ * else refused saying so. Reported as invalid JSON, the model would be told to fix field names and write the same
+ * call again, to be cut at the same place.
+ */
+export function cutCall(call: ToolCall): ToolCall {
+  if (call.refused !== undefined || wholeJson(call.input)) return call;
+  const refused =
+    `this ${call.name} call was cut off by the model's output limit before its arguments were complete; ` +
+    'nothing was done. Make each call smaller: write large content in parts (write_file with the first part, ' +
+    'then append_file with each further part), and keep the text before a call short.';
+  return { ...call, refused };
+}
+
+function wholeJson(input: string): boolean {
+  try {
+    JSON.parse(input);
+    return true;
+  } catch {
+    return false;
+  }
 }

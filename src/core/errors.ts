@@ -52,10 +52,10 @@ export class PlanError extends KeelError {
   }
 }
 
-/** The provider cannot be reached or rejected the credentials. */
+/** The provider cannot be reached, rejected the credentials, or refuses an account with no credit left. */
 export class ProviderUnavailableError extends KeelError {
   constructor(
-    code: 'provider_unreachable' | 'credentials_rejected',
+    code: 'provider_unreachable' | 'credentials_rejected' | 'credit_exhausted',
     message: string,
     options?: KeelErrorOptions,
   ) {

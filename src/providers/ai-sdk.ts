@@ -1,5 +1,6 @@
 // Adapts an AI SDK LanguageModelV3 to Keel's Model: calls doStream directly (no `ai` runtime) and maps both ways.
 import { randomUUID } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   InvalidResponseDataError,
   type JSONObject,
@@ -22,6 +23,7 @@ import type { FinishReason, Model, ModelEvent, ModelRequest, ToolSpec } from '..
 import { baselineWasmOnly } from '../core/wasm-tier.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { abortError, BrokenStreamError, classifyProviderError, type ProviderErrorContext } from './errors.js';
+import { bodyDataChannel } from './http-response.js';
 
 export interface AiSdkModelOptions {
   /** Provider name as the user selects it. */
@@ -38,6 +40,8 @@ export interface AiSdkModelOptions {
    * serialise them into the result's text.
    */
   toolResultImages?: 'inline' | 'user-message';
+  /** A provider's in-stream error as the failure it stands for (Anthropic's `error` event as its HTTP error). */
+  streamError?: (error: unknown) => unknown;
   /** A provider's last word on the call (Anthropic's prompt-cache breakpoints). */
   prepareCall?: (call: LanguageModelV3CallOptions) => LanguageModelV3CallOptions;
   /** The provider's own web search, for a request that asks for it (ModelRequest.webSearch). */
@@ -86,6 +90,27 @@ async function* streamEvents(
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
   };
   const call = options.prepareCall ? options.prepareCall(base) : base;
+  // Bytes of this call's response (it is sent with `signal`) are activity even when they make no part: keep-alive
+  // comments of a stream that is slow but alive must not trip the idle timeout.
+  const onBytes = (message: unknown) => {
+    if (message === signal) request.onActivity?.();
+  };
+  if (request.onActivity) subscribe(bodyDataChannel, onBytes);
+  try {
+    yield* readParts(model, call, options, request);
+  } finally {
+    if (request.onActivity) unsubscribe(bodyDataChannel, onBytes);
+  }
+}
+
+/** Streams one call's parts as Keel's events; every failure classified. */
+async function* readParts(
+  model: LanguageModelV3,
+  call: LanguageModelV3CallOptions,
+  options: AiSdkModelOptions,
+  request: ModelRequest,
+): AsyncGenerator<ModelEvent> {
+  const { signal } = request;
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
   try {
     reader = (await model.doStream(call)).stream.getReader();
@@ -146,7 +171,11 @@ async function* streamEvents(
           yield { type: 'finish', reason: toFinishReason(part.finishReason, sawToolCall) };
           break;
         case 'error':
-          throw classifyProviderError(brokenStream(part.error) ?? part.error, options.errors, signal);
+          throw classifyProviderError(
+            brokenStream(part.error) ?? options.streamError?.(part.error) ?? part.error,
+            options.errors,
+            signal,
+          );
         default:
           // start/end markers, tool-input fragments (we take the assembled tool-call), metadata, raw chunks.
           break;

@@ -1,6 +1,10 @@
 // The Anthropic provider: @ai-sdk/anthropic over the Messages API (streamed SSE events), with prompt caching.
 import { createAnthropic } from '@ai-sdk/anthropic';
-import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV3CallOptions,
+  type SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
@@ -32,6 +36,38 @@ export function withCacheBreakpoints(call: LanguageModelV3CallOptions): Language
   return { ...call, prompt, ...(tools ? { tools } : {}) };
 }
 
+/** Anthropic's error types and the HTTP status each stands for (its "HTTP errors" reference). */
+const errorStatus: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/**
+ * An `error` event in the stream (after the 200) as the HTTP error of its type, so it is classified and retried
+ * alike: an in-stream overloaded_error is the 529 it stands for. The SDK does this only for an error that is the
+ * stream's first event; later it passes the bare `{type, message}` on.
+ */
+export function streamErrorAsHttp(error: unknown, url: string): unknown {
+  const { type, message } = (error ?? {}) as { type?: unknown; message?: unknown };
+  const statusCode = typeof type === 'string' ? errorStatus[type] : undefined;
+  if (statusCode === undefined || typeof message !== 'string') return error;
+  return new APICallError({
+    message,
+    url,
+    requestBodyValues: {},
+    statusCode,
+    responseBody: JSON.stringify({ type: 'error', error }),
+  });
+}
+
 export function createAnthropicModel(options: HostedModelOptions): Model {
   const baseUrl = trimBaseUrl(options.baseUrl);
   const provider = createAnthropic({ baseURL: baseUrl, apiKey: options.apiKey, fetch: httpFetch });
@@ -40,6 +76,7 @@ export function createAnthropicModel(options: HostedModelOptions): Model {
     maxOutputTokens,
     toolResultImages: 'inline',
     prepareCall: withCacheBreakpoints,
+    streamError: (error) => streamErrorAsHttp(error, `${baseUrl}/messages`),
     // Anthropic's server-side web search: one search per request, its results as sources.
     webSearch: {
       url: baseUrl,

@@ -60,8 +60,10 @@ function copilotErrorContext(baseUrl: string, modelId: string, githubToken: stri
     baseUrl,
     modelId,
     unreachableHint: 'check the network, or provider.copilot.base_url',
-    credentialsHint: copilotLoginHint,
-    notFoundHint: 'choose another model with --model (the Copilot model list names them)',
+    // The message names the command already; the hint says why a token that worked may not now.
+    credentialsHint: 'the GitHub token may have expired, been revoked, or lost Copilot access',
+    notFoundHint:
+      'choose another model with --model (`keel models copilot` lists those your Copilot plan offers)',
     credentialsEnv: 'GITHUB_TOKEN',
     secrets: [githubToken],
   };
@@ -72,16 +74,25 @@ export function createCopilotModel(options: CopilotModelOptions): Model {
   const override = options.baseUrl?.trim().replace(/\/+$/, '');
   // The SDK needs a base URL up front; the real one (from the token) is swapped in by copilotFetch.
   const placeholder = 'https://copilot.invalid';
+  // Messages name the endpoint the request went to: the token's, known once a token is exchanged.
+  const errors = copilotErrorContext(override ?? defaultApiUrl, options.model, options.githubToken);
   const provider = createOpenAICompatible({
     name: 'copilot',
     baseURL: override ?? placeholder,
     includeUsage: true,
-    fetch: copilotFetch(tokens, override === undefined ? placeholder : undefined),
+    fetch: copilotFetch(
+      tokens,
+      override === undefined
+        ? {
+            placeholder,
+            onEndpoint: (url) => {
+              errors.baseUrl = url;
+            },
+          }
+        : undefined,
+    ),
   });
-  const model = aiSdkModel(provider.chatModel(options.model), {
-    provider: 'copilot',
-    errors: copilotErrorContext(override ?? defaultApiUrl, options.model, options.githubToken),
-  });
+  const model = aiSdkModel(provider.chatModel(options.model), { provider: 'copilot', errors });
   return {
     provider: model.provider,
     modelId: model.modelId,
@@ -105,11 +116,17 @@ function tokenFailure(error: unknown): KeelError | undefined {
   return undefined;
 }
 
+/** URLs starting with the placeholder go to the token's endpoint, which onEndpoint is told. */
+interface TokenEndpoint {
+  placeholder: string;
+  onEndpoint: (url: string) => void;
+}
+
 /**
  * A fetch that adds the current Copilot token and headers, points placeholder URLs at the token's endpoint,
  * and on a 401 exchanges the token once more and retries.
  */
-function copilotFetch(tokens: CopilotTokenSource, placeholder: string | undefined): typeof fetch {
+function copilotFetch(tokens: CopilotTokenSource, endpoint: TokenEndpoint | undefined): typeof fetch {
   const send = async (
     input: Parameters<typeof fetch>[0],
     init: RequestInit | undefined,
@@ -117,8 +134,10 @@ function copilotFetch(tokens: CopilotTokenSource, placeholder: string | undefine
     const token = await tokens.get(init?.signal ?? undefined);
     // Not `instanceof Request` nor the global Headers: either would load undici (see http-fetch.ts).
     let url = typeof input === 'object' && 'url' in input ? input.url : String(input);
-    if (placeholder && url.startsWith(placeholder)) {
-      url = (token.apiUrl ?? defaultApiUrl).replace(/\/+$/, '') + url.slice(placeholder.length);
+    if (endpoint && url.startsWith(endpoint.placeholder)) {
+      const root = (token.apiUrl ?? defaultApiUrl).replace(/\/+$/, '');
+      endpoint.onEndpoint(root);
+      url = root + url.slice(endpoint.placeholder.length);
     }
     const headers = new LightHeaders(init?.headers as HeadersInput | undefined);
     for (const [name, value] of Object.entries(chatHeaders)) headers.set(name, value);

@@ -1,7 +1,7 @@
 // Provider credentials: looked up env var > session memory > OS keyring > credentials file; stored and removed.
 // Values never leave this module except to the provider that asked for them.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { access, chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
@@ -40,7 +40,7 @@ export interface CredentialStatus {
 
 export interface StoreResult {
   source: CredentialSource;
-  /** Said once, when the keyring is unavailable and the file is used instead. */
+  /** Said once: when the keyring is unavailable and the file is created to hold the credential instead. */
   notice?: string;
 }
 
@@ -122,8 +122,14 @@ export class CredentialStore {
       }
     }
     const entries = await this.readFile();
+    const created = await access(this.file).then(
+      () => false,
+      () => true,
+    );
     entries[provider] = secret;
     await this.writeFile(entries);
+    // Every later login goes to the same file: saying so each time would be noise.
+    if (!created) return { source: 'file' };
     return {
       source: 'file',
       notice: `no OS keyring available; storing credentials in ${this.file} (mode 0600)`,

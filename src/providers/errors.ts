@@ -6,7 +6,7 @@ import {
   ProviderError,
   ProviderUnavailableError,
 } from '../core/errors.js';
-import { clip } from '../core/text.js';
+import { bodyReport, causeOf, type ServerReport, serverReport } from './server-errors.js';
 
 /** What the classifier needs to say where a failure happened and how to fix it. */
 export interface ProviderErrorContext {
@@ -21,6 +21,8 @@ export interface ProviderErrorContext {
   /** The env var holding the key (`GEMINI_API_KEY`); when set, a 401/403 names it and `keel auth login`. */
   credentialsEnv?: string;
   notFoundHint: string;
+  /** Where to add credit or check the plan, for a refusal of an account out of credit. */
+  creditHint?: string;
   /** Values that must never appear in a message (API keys), in case a server echoes them. */
   secrets?: string[];
 }
@@ -60,10 +62,13 @@ export class BrokenStreamError extends Error {
   }
 }
 
-/** The refusal of a model that cannot call tools: from the server's 400, or before any request from /api/show. */
-export function modelWithoutTools(modelId: string, cause?: unknown): ModelUnsupportedError {
+/**
+ * The refusal of a model that cannot call tools: from the server (Ollama's "does not support tools", OpenRouter's
+ * "No endpoints found that support tool use", …), or before any request from /api/show.
+ */
+export function modelWithoutTools(modelId: string, provider: string, cause?: unknown): ModelUnsupportedError {
   return new ModelUnsupportedError('model_without_tools', `model "${modelId}" does not support tools`, {
-    hint: 'pick a model with tool support, e.g. --model qwen3, or describe the tools in the prompt: provider.<name>.tool_protocol: text',
+    hint: `pick a model with tool support (--model), or have Keel describe the tools in the prompt: provider.${provider}.tool_protocol: text (or auto: only for models that refuse tools)`,
     cause,
   });
 }
@@ -95,41 +100,50 @@ export function classifyProviderError(
     );
   }
   const status = statusOf(error);
-  const detail = redact(serverMessage(error), context.secrets);
-  if (status !== undefined) return classifyHttp(status, detail, context, error);
+  const report = serverReport(error);
+  const detail = redact(report.message, context.secrets);
+  if (status !== undefined) return classifyHttp(status, report, detail, context, error);
   return new ProviderError(`${context.label} reported an error: ${detail}`, { cause: error });
 }
 
 function classifyHttp(
   status: number,
+  report: ServerReport,
   detail: string,
   context: ProviderErrorContext,
   cause: unknown,
 ): KeelError {
-  const lower = detail.toLowerCase();
-  if (status === 401 || status === 403) {
-    return new ProviderUnavailableError(
-      'credentials_rejected',
-      `credentials rejected by ${context.provider} (HTTP ${status})${
-        context.credentialsEnv
-          ? `; run \`keel auth login ${context.provider}\` or set ${context.credentialsEnv}`
-          : ''
-      }`,
-      { hint: context.credentialsHint, cause },
-    );
+  switch (causeOf(status, report)) {
+    case 'credentials':
+      return new ProviderUnavailableError(
+        'credentials_rejected',
+        `credentials rejected by ${context.provider} (HTTP ${status})${
+          context.credentialsEnv
+            ? `; run \`keel auth login ${context.provider}\` or set ${context.credentialsEnv}`
+            : ''
+        }`,
+        { hint: context.credentialsHint, cause },
+      );
+    case 'no-credit':
+      return new ProviderUnavailableError(
+        'credit_exhausted',
+        `${context.label} refused the request: the account has no credit or quota left (HTTP ${status}: ${detail})`,
+        { hint: context.creditHint ?? "add credit or check the account's plan with the provider", cause },
+      );
+    case 'no-tools':
+      return modelWithoutTools(context.modelId, context.provider, cause);
+    case 'unknown-model':
+      return new ModelUnsupportedError(
+        'model_not_found',
+        `model "${context.modelId}" not found at ${context.label} (${detail})`,
+        { hint: context.notFoundHint, cause },
+      );
+    default:
+      return new ProviderError(`${context.label} at ${context.baseUrl} answered HTTP ${status}: ${detail}`, {
+        hint: status === 404 ? 'check the base URL (--base-url)' : undefined,
+        cause,
+      });
   }
-  if (lower.includes('does not support tools')) return modelWithoutTools(context.modelId, cause);
-  if ((status === 404 || lower.includes('not found')) && lower.includes('model')) {
-    return new ModelUnsupportedError(
-      'model_not_found',
-      `model "${context.modelId}" not found at ${context.label} (${detail})`,
-      { hint: context.notFoundHint, cause },
-    );
-  }
-  return new ProviderError(`${context.label} at ${context.baseUrl} answered HTTP ${status}: ${detail}`, {
-    hint: status === 404 ? 'check the base URL (--base-url)' : undefined,
-    cause,
-  });
 }
 
 /** Walks cause chains (and AggregateError members, as Node's happy-eyeballs connect throws) for a socket error code. */
@@ -165,8 +179,9 @@ const transientNetworkCodes = new Set([
 
 /**
  * Whether a failed model call (as thrown, classified or not) may succeed if asked again: 408, 429, 5xx, a reset
- * or timed-out connection, a stream broken off or garbled. Aborts, credentials (401/403), other 4xx and errors
- * the server reports inside a stream are never retried.
+ * or timed-out connection, a stream broken off or garbled. Aborts, credentials (401/403), a 429 for an account out
+ * of quota, other 4xx and errors a server reports inside a stream without a status are never retried (Gemini's
+ * SDK and anthropic.ts give theirs the HTTP status they stand for).
  */
 export function retryableFailure(error: unknown, now = Date.now()): RetryableFailure | undefined {
   if (isAbortError(error)) return undefined;
@@ -178,12 +193,16 @@ export function retryableFailure(error: unknown, now = Date.now()): RetryableFai
   if (!http) return undefined;
   const status = http.statusCode;
   if (status !== 408 && status !== 429 && status < 500) return undefined;
+  // A 429 for an account out of quota (OpenAI's insufficient_quota) will never pass: not a rate limit.
+  if (causeOf(status, bodyReport(http.responseBody ?? '')) === 'no-credit') return undefined;
   const reason =
     status === 429
       ? 'rate limited (HTTP 429)'
       : status === 408
         ? 'request timed out (HTTP 408)'
-        : `server error (HTTP ${status})`;
+        : status === 529
+          ? 'server overloaded (HTTP 529)'
+          : `server error (HTTP ${status})`;
   const retryAfterMs = serverDelayMs(http.responseHeaders, http.responseBody, now);
   return retryAfterMs === undefined ? { reason } : { reason, retryAfterMs };
 }
@@ -253,46 +272,6 @@ function geminiRetryDelayMs(body: string | undefined): number | undefined {
 function statusOf(error: unknown): number | undefined {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' ? status : undefined;
-}
-
-/** The server's own words: the JSON error body if there is one, else the error's message. */
-function serverMessage(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (typeof error !== 'object' || error === null) return String(error);
-  const body = (error as { responseBody?: unknown }).responseBody;
-  if (typeof body === 'string' && body.trim() !== '') return messageFromBody(body);
-  // A mid-stream `{"error":...}` line that failed the SDK's schema arrives as a validation error holding it.
-  const value = (error as { value?: unknown }).value;
-  const fromValue = errorField(value);
-  if (fromValue) return fromValue;
-  const own = errorField({ error });
-  if (own) return own;
-  return error instanceof Error ? error.message : JSON.stringify(error);
-}
-
-function messageFromBody(body: string): string {
-  try {
-    return errorField(JSON.parse(body)) ?? truncate(body);
-  } catch {
-    return truncate(body);
-  }
-}
-
-function errorField(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const error =
-    (value as { error?: unknown; message?: unknown }).error ?? (value as { message?: unknown }).message;
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-  }
-  return undefined;
-}
-
-function truncate(text: string): string {
-  const trimmed = text.trim();
-  return clip(trimmed, 501);
 }
 
 function redact(text: string, secrets: string[] = []): string {

@@ -20,6 +20,14 @@ const labels: Record<HostedProvider, string> = {
   openai: 'OpenAI',
 };
 
+/** Where an account's credit is added and its plan checked (Gemini's billing is the Google Cloud project's). */
+const billingPages: Record<HostedProvider, string | undefined> = {
+  gemini: undefined,
+  openrouter: 'https://openrouter.ai/settings/credits',
+  anthropic: 'https://console.anthropic.com/settings/billing',
+  openai: 'https://platform.openai.com/settings/organization/billing',
+};
+
 /** The error for a hosted provider with no key anywhere: it names the variable to set and the login command. */
 export function missingKey(provider: HostedProvider): ProviderUnavailableError {
   return new ProviderUnavailableError('credentials_rejected', `no API key for ${provider}`, {
@@ -44,6 +52,7 @@ export function hostedErrorContext(
   baseUrl: string,
 ): ProviderErrorContext {
   const envVar = credentialEnvVar[provider];
+  const billing = billingPages[provider];
   return {
     label: labels[provider],
     provider,
@@ -52,7 +61,8 @@ export function hostedErrorContext(
     unreachableHint: `check your network and provider.${provider}.base_url / --base-url`,
     credentialsEnv: envVar,
     credentialsHint: `check that the key in ${envVar} (or stored by \`keel auth login ${provider}\`) is valid`,
-    notFoundHint: 'choose another model with --model',
+    notFoundHint: `choose another model with --model (\`keel models ${provider}\` lists them)`,
+    ...(billing ? { creditHint: `add credit or check the plan of the key's account at ${billing}` } : {}),
     secrets: [options.apiKey],
   };
 }

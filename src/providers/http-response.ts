@@ -1,10 +1,19 @@
 // The Response that src/providers/http-fetch.ts returns: status, headers and a web ReadableStream read from Node's
 // IncomingMessage with backpressure (a read resumes the socket, a full queue pauses it), decompressed when the
 // server compressed it anyway. Failures look like undici's: a broken body errors as TypeError('terminated').
+import { channel } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { type HeadersInput, LightHeaders } from './http-headers.js';
+
+/**
+ * Published with the request's AbortSignal for each chunk of a body read as a stream: bytes arriving are a live
+ * stream even when they parse to nothing (OpenRouter's `: OPENROUTER PROCESSING` comments), which ai-sdk.ts tells
+ * the retry wrapper's idle timer.
+ */
+export const bodyDataChannel = 'keel:http:body-data';
+const bodyData = channel(bodyDataChannel);
 
 export interface HttpResponseInit {
   status: number;
@@ -224,6 +233,7 @@ function bodyStream(source: Readable, signal: AbortSignal | undefined): Readable
         signal?.addEventListener('abort', onAbort, { once: true });
         source.on('data', (chunk: Buffer) => {
           if (settled) return;
+          if (signal && bodyData.hasSubscribers) bodyData.publish(signal);
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) source.pause();
         });

@@ -85,7 +85,7 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
       // auto and text describe the tools in the prompt instead (withToolProtocol); native cannot work.
       if (show?.tools === false && provider.ollama.tool_protocol === 'native') {
         const { modelWithoutTools } = await import('./errors.js');
-        throw modelWithoutTools(model);
+        throw modelWithoutTools(model, 'ollama');
       }
       return createOllamaModel({
         model,

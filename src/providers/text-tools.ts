@@ -35,8 +35,9 @@ export function textToolModel(inner: Model): Model {
 }
 
 /**
- * auto: native tool calling until the provider refuses it for this model (its 400 "does not support tools"),
- * then the text protocol for this and every later request. The refusal comes before anything streamed.
+ * auto: native tool calling until the provider refuses it for this model (model_without_tools: the wordings are in
+ * server-errors.ts), then the text protocol for this and every later request. The refusal comes before anything
+ * streamed.
  */
 export function autoToolModel(inner: Model): Model {
   const text = textToolModel(inner);

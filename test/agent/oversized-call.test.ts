@@ -1,9 +1,9 @@
 // A tool call whose arguments are over the size limit: refused with a message telling the model to write in parts,
-// and only a short stub of its arguments kept in the conversation.
+// and only a short stub of its arguments kept in the conversation. A call the output limit cut off: refused saying so.
 import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/agent/conversation.js';
 import { runLoop } from '../../src/agent/loop.js';
-import { boundedCall } from '../../src/agent/oversized-call.js';
+import { boundedCall, cutCall } from '../../src/agent/oversized-call.js';
 import type { Model } from '../../src/core/model.js';
 
 const big = JSON.stringify({ path: 'big.txt', content: 'x'.repeat(3 * 1024 * 1024) });
@@ -61,5 +61,63 @@ describe('runLoop with maxToolArgumentBytes', () => {
     expect(results).toEqual([expect.stringMatching(/write large content in parts/i)]);
     expect(requests[1]!.length).toBeLessThan(10_000);
     expect(JSON.stringify(conversation.messages).length).toBeLessThan(10_000);
+  });
+});
+
+describe('cutCall', () => {
+  it('passes a call whose arguments are whole, and refuses one cut mid-arguments saying why and what to do', () => {
+    const whole = { id: '1', name: 'read_file', input: '{"path":"a"}' };
+    expect(cutCall(whole)).toBe(whole);
+    const cut = cutCall({ id: '2', name: 'write_file', input: '{"path":"BIG.txt","content":"aaaa' });
+    expect(cut.refused).toMatch(/^this write_file call was cut off by the model's output limit/);
+    expect(cut.refused).toMatch(/append_file/);
+    expect(cut.refused).not.toMatch(/field names/);
+  });
+
+  it('refuses, in the loop, only the calls of a response that ended at the output limit', async () => {
+    const cut = { id: 'c1', name: 'write_file', input: '{"path":"BIG.txt","content":"aaaa' };
+    const ran: string[] = [];
+    let turn = 0;
+    const model: Model = {
+      provider: 'test',
+      modelId: 'scripted',
+      async *stream() {
+        turn++;
+        if (turn === 1) {
+          yield { type: 'tool-call', call: { id: 'c0', name: 'read_file', input: '{"path":"a"}' } };
+          yield { type: 'tool-call', call: cut };
+          yield { type: 'finish', reason: 'length' };
+        } else if (turn === 2) {
+          // Not at the limit: a broken call is the executor's to report (invalid JSON).
+          yield { type: 'tool-call', call: { ...cut, id: 'c2' } };
+          yield { type: 'finish', reason: 'tool-calls' };
+        } else yield { type: 'text', delta: 'done' };
+      },
+    };
+    const conversation = new Conversation('system', {
+      maxTokens: 100_000,
+      minRetainTurns: 5,
+      pruneThreshold: 0.8,
+    });
+    conversation.push({ role: 'user', content: 'goal' });
+    await runLoop(conversation, {
+      model,
+      executor: {
+        specs: () => [],
+        run: async (call) => {
+          ran.push(`${call.id}: ${call.refused ?? 'ran'}`);
+          return { content: call.refused ?? 'ran', isError: call.refused !== undefined };
+        },
+      },
+      emit: () => {},
+      workspace: '/ws',
+      maxTurns: 4,
+      signal: new AbortController().signal,
+    });
+    expect(ran).toEqual([
+      'c0: ran',
+      expect.stringMatching(/^c1: this write_file call was cut off by the model's output limit/),
+      'c2: ran',
+    ]);
   });
 });

@@ -186,6 +186,42 @@ describe('chat', () => {
   });
 });
 
+describe('chat errors', () => {
+  it('names the endpoint the token named, not the default one, in a server error', async () => {
+    const chat = await models([{ status: 500 }]);
+    const gh = await github({ githubToken: 'g', apiUrl: chat.openaiUrl });
+    const model = createCopilotModel({ model: 'm', githubToken: 'g', githubApiUrl: gh.url });
+    const error = await failure(model, request(ask('a')));
+    expect(error.message).toBe(`GitHub Copilot at ${chat.openaiUrl} answered HTTP 500: scripted error`);
+    expect(error.message).not.toContain('api.githubcopilot.com');
+  });
+
+  it("reads Copilot's 400 model_not_supported as an unknown model (exit 2)", async () => {
+    const chat = await models([
+      {
+        status: 400,
+        errorBody: {
+          error: {
+            message: 'The requested model is not supported.',
+            code: 'model_not_supported',
+            param: 'model',
+            type: 'invalid_request_error',
+          },
+        },
+      },
+    ]);
+    const gh = await github({ githubToken: 'g', apiUrl: chat.openaiUrl });
+    const model = createCopilotModel({ model: 'gpt-9', githubToken: 'g', githubApiUrl: gh.url });
+    const error = await failure(model, request(ask('a')));
+    expect(error).toMatchObject({
+      code: 'model_not_found',
+      exitCode: 2,
+      message: 'model "gpt-9" not found at GitHub Copilot (The requested model is not supported.)',
+    });
+    expect(error.hint).toContain('keel models copilot');
+  });
+});
+
 describe('model list', () => {
   it('keeps enabled chat models, one per family, with their limits', async () => {
     const gh = await github({ githubToken: 'g' });

@@ -48,7 +48,10 @@ describe('credentials file', () => {
     expect(first.source).toBe('file');
     expect(first.notice).toBe(`no OS keyring available; storing credentials in ${store.file} (mode 0600)`);
     expect((await stat(store.file)).mode & 0o777).toBe(0o600);
-    await store.store('copilot', 'ghu_CANARY');
+    // The file exists now: a later login (another process's too) says nothing more.
+    expect(await new CredentialStore({ env, keyring: null }).store('copilot', 'ghu_CANARY')).toEqual({
+      source: 'file',
+    });
     expect(await readFile(store.file, 'utf8')).toBe('openai: sk-CANARY-1\ncopilot: ghu_CANARY\n');
     // Written by rename: no temp files are left next to it.
     expect(await readdir(dirname(store.file))).toEqual(['credentials.yaml']);

@@ -11,8 +11,14 @@ import type { HostedModelOptions } from '../../src/providers/hosted.js';
 import { createModel } from '../../src/providers/index.js';
 import { createOpenAIModel } from '../../src/providers/openai.js';
 import { createOpenRouterModel } from '../../src/providers/openrouter.js';
+import { retryingModel } from '../../src/providers/retry.js';
 import { useModelServers } from '../support/cleanup.js';
-import type { ModelServer, ModelServerOptions, ReceivedRequest } from '../support/model-server.js';
+import type {
+  ModelServer,
+  ModelServerOptions,
+  ReceivedRequest,
+  ScriptedReply,
+} from '../support/model-server.js';
 import {
   ask,
   collect,
@@ -206,6 +212,166 @@ describe.each(cases)('$name provider', (provider) => {
     expect(m.provider).toBe(provider.name);
     expect(textOf(await collect(m.stream(request(ask('hi')))))).toBe('ok');
     expect(provider.authorised(s.requests[0]!)).toBe(true);
+  });
+});
+
+/** Each provider's documented error bodies: what they mean, and that none of them is asked again. */
+const documentedErrors: {
+  provider: HostedCase['name'];
+  what: string;
+  reply: ScriptedReply;
+  code: string;
+  exitCode: number;
+}[] = [
+  {
+    provider: 'gemini',
+    what: 'an invalid key: 400 INVALID_ARGUMENT, reason API_KEY_INVALID, the body a one-item list',
+    reply: {
+      status: 400,
+      errorBody: [
+        {
+          error: {
+            code: 400,
+            message: 'API key not valid. Please pass a valid API key.',
+            status: 'INVALID_ARGUMENT',
+            details: [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'API_KEY_INVALID',
+                domain: 'googleapis.com',
+              },
+            ],
+          },
+        },
+      ],
+    },
+    code: 'credentials_rejected',
+    exitCode: 3,
+  },
+  {
+    provider: 'gemini',
+    what: 'a model without function calling',
+    reply: {
+      status: 400,
+      errorBody: {
+        error: {
+          code: 400,
+          message: 'Function calling is not enabled for models/gemma-3-27b-it',
+          status: 'INVALID_ARGUMENT',
+        },
+      },
+    },
+    code: 'model_without_tools',
+    exitCode: 2,
+  },
+  {
+    provider: 'openrouter',
+    what: 'a model no endpoint serves with tools (404)',
+    reply: {
+      status: 404,
+      errorBody: {
+        error: {
+          message:
+            'No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing',
+          code: 404,
+        },
+      },
+    },
+    code: 'model_without_tools',
+    exitCode: 2,
+  },
+  {
+    provider: 'openrouter',
+    what: 'an unknown model (400 "is not a valid model ID")',
+    reply: {
+      status: 400,
+      errorBody: { error: { message: 'anthropic/claude-9 is not a valid model ID', code: 400 } },
+    },
+    code: 'model_not_found',
+    exitCode: 2,
+  },
+  {
+    provider: 'openrouter',
+    what: 'no credits left (402)',
+    reply: {
+      status: 402,
+      errorBody: {
+        error: { message: 'Insufficient credits. Add more using https://openrouter.ai/credits', code: 402 },
+      },
+    },
+    code: 'credit_exhausted',
+    exitCode: 3,
+  },
+  {
+    provider: 'openai',
+    what: 'a model without tools (400 "tools is not supported in this model")',
+    reply: {
+      status: 400,
+      errorBody: {
+        error: {
+          message:
+            'tools is not supported in this model. For a list of supported models, refer to https://platform.openai.com/docs/guides/function-calling#models-supporting-function-calling.',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
+    },
+    code: 'model_without_tools',
+    exitCode: 2,
+  },
+  {
+    provider: 'openai',
+    what: 'an account out of quota (429 insufficient_quota): not a rate limit',
+    reply: {
+      status: 429,
+      errorBody: {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      },
+    },
+    code: 'credit_exhausted',
+    exitCode: 3,
+  },
+  {
+    provider: 'anthropic',
+    what: 'a credit balance too low (400)',
+    reply: {
+      status: 400,
+      errorBody: {
+        type: 'error',
+        error: {
+          type: 'invalid_request_error',
+          message: 'Your credit balance is too low to access the Anthropic API.',
+        },
+      },
+    },
+    code: 'credit_exhausted',
+    exitCode: 3,
+  },
+];
+
+describe.each(documentedErrors)('$provider: $what', ({ provider, reply, code, exitCode }) => {
+  it(`fails at once as ${code} (exit ${exitCode})`, async () => {
+    const c = cases.find((each) => each.name === provider)!;
+    const s = await startServer({
+      script: [reply, { text: 'must not be asked' }],
+      openrouter: provider === 'openrouter',
+    });
+    const model = retryingModel(c.create({ model: 'test-model', baseUrl: c.url(s), apiKey: key }), {
+      retries: 3,
+      idleTimeoutMs: 10_000,
+      baseDelayMs: 5,
+    });
+    const error = await failure(model, request(ask('hi')));
+    expect(error).toBeInstanceOf(KeelError);
+    expect({ code: error.code, exitCode: (error as KeelError).exitCode }).toEqual({ code, exitCode });
+    expect(s.requests).toHaveLength(1);
+    if (code === 'credit_exhausted') expect(error.hint).toMatch(/credit|plan/);
   });
 });
 

@@ -221,6 +221,64 @@ describe.each(everyProvider)('broken streams over $name', (provider) => {
   });
 });
 
+describe('idle timeout', () => {
+  it("counts bytes that make no event as activity: OpenRouter's keep-alive comments keep a slow stream alive", async () => {
+    // Comments for twice the idle timeout, none of them a gap as long as it; then the answer.
+    const s = await start({
+      script: [{ text: 'slow answer', keepAlive: { count: 8, intervalMs: STALL_MS / 4 } }],
+      openrouter: true,
+    });
+    const inner = createOpenRouterModel({ model: 'm', baseUrl: s.openaiUrl, apiKey: 'k' });
+    const events = await collect(
+      retryingModel(inner, { ...fast, idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))),
+    );
+    expect(retries(events)).toEqual([]);
+    expect(textOf(events)).toBe('slow answer');
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('errors a server reports inside a stream', () => {
+  const anthropic = (s: ModelServer) =>
+    retryingModel(createAnthropicModel({ model: 'm', baseUrl: s.anthropicUrl, apiKey: 'k' }), fast);
+
+  it.each([
+    ['overloaded_error', 'server overloaded (HTTP 529)'],
+    ['api_error', 'server error (HTTP 500)'],
+  ])("retries Anthropic's in-stream %s as its HTTP form", async (type, reason) => {
+    const s = await start([
+      { text: 'partial', midStreamError: 'Overloaded', midStreamErrorType: type },
+      { text: 'recovered' },
+    ]);
+    const events = await collect(anthropic(s).stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ attempt: 1, reason }]);
+    expect(textOf(events.slice(events.findIndex((event) => event.type === 'retry')))).toBe('recovered');
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it("fails at once on Anthropic's in-stream invalid_request_error, with its message", async () => {
+    const s = await start([
+      { text: 'partial', midStreamError: 'prompt is too long', midStreamErrorType: 'invalid_request_error' },
+      { text: 'must not be asked' },
+    ]);
+    const error = await failure(anthropic(s), request(ask('hi')));
+    expect(error.code).toBe('provider_error');
+    expect(error.message).toContain('prompt is too long');
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("retries Gemini's in-stream UNAVAILABLE as a 503", async () => {
+    const s = await start([
+      { text: 'partial', midStreamError: 'The model is overloaded.' },
+      { text: 'recovered' },
+    ]);
+    const model = retryingModel(createGeminiModel({ model: 'm', baseUrl: s.geminiUrl, apiKey: 'k' }), fast);
+    const events = await collect(model.stream(request(ask('hi'))));
+    expect(retries(events)).toMatchObject([{ reason: 'server error (HTTP 503)' }]);
+    expect(s.requests).toHaveLength(2);
+  });
+});
+
 describe('retries in the agent loop', () => {
   it('discards the partial turn of a reset stream, so the answer is not doubled', async () => {
     const s = await start([{ text: 'The answer is', reset: true }, { text: 'The answer is 42.' }]);

@@ -26,8 +26,11 @@ export interface ScriptedReply {
   status?: number;
   errorBody?: unknown; // reply with this HTTP error instead
   midStreamError?: string; // start streaming, then send an in-stream error
+  midStreamErrorType?: string; // Anthropic: that error event's type (default overloaded_error)
   delayMs?: number; // wait before answering
   hang?: boolean; // never answer (until the client aborts / server closes)
+  // OpenAI route: before the reply, this many SSE comment lines (`: OPENROUTER PROCESSING`), one every intervalMs
+  keepAlive?: { count: number; intervalMs: number };
   citations?: { url: string; title?: string }[]; // OpenRouter url_citation annotations (openai route)
   // The provider's own web search ran: Anthropic's web_search_tool_result, Gemini's grounding chunks, the Responses
   // API's web_search_call with url_citation annotations.
@@ -297,6 +300,10 @@ async function openaiStream(
   });
   // OpenRouter keeps the connection alive with SSE comments before and while the model works.
   if (flags.openrouter) res.write(': OPENROUTER PROCESSING\n\n');
+  for (let i = 0; i < (reply.keepAlive?.count ?? 0); i++) {
+    await new Promise((resolve) => setTimeout(resolve, reply.keepAlive!.intervalMs));
+    res.write(': OPENROUTER PROCESSING\n\n');
+  }
   await send(chunk({ role: 'assistant', content: '' }));
   const reasoningField = flags.openrouter ? 'reasoning' : 'reasoning_content';
   for (const piece of pieces(reply.reasoning ?? '', flags.chunkText))

@@ -148,7 +148,8 @@ async function stream(
   if (await fault(res, reply, 'event: content_block_delta\ndata: {"type":"content_block_delta","ind\n\n'))
     return;
   if (reply.midStreamError !== undefined) {
-    await send('error', { error: { type: 'overloaded_error', message: reply.midStreamError } });
+    const type = reply.midStreamErrorType ?? 'overloaded_error';
+    await send('error', { error: { type, message: reply.midStreamError } });
     return void res.end();
   }
   for (const [i, call] of (reply.toolCalls ?? []).entries()) {
