@@ -37,9 +37,10 @@ it('a fill starts no job while a foreground call runs', async () => {
     let release = () => {};
     const call = inForeground(() => new Promise<void>((resolve) => (release = resolve)));
     let taken = 0;
-    const fill = runFill({ root, maxFileBytes: 1 << 20, level: 1 }, paths, (r) => void (taken += r.count), {
-      workers: 1,
-    });
+    const take = (result: { count: number }) => {
+      taken += result.count;
+    };
+    const fill = runFill({ root, maxFileBytes: 1 << 20, level: 1 }, paths, take, { workers: 1 });
     await tick();
     expect(taken).toBe(0);
     release();
