@@ -15,8 +15,11 @@ export type TextCall =
       raw: string;
     };
 
-/** Where the JSON was found: inside `<tool_call>` tags (always meant as a call), a fenced block, or bare. */
-export type CallSource = 'tag' | 'fence' | 'bare';
+/**
+ * Where the JSON was found: inside `<tool_call>` tags (always meant as a call), a fenced block, bare at a line's
+ * start, or inline (bare after other text on its line: a call only when it is a whole, valid call to an offered tool).
+ */
+export type CallSource = 'tag' | 'fence' | 'bare' | 'inline';
 
 /** The name a broken call gets when none could be read. */
 export const unnamedCall = 'invalid_tool_call';
@@ -31,7 +34,8 @@ const argumentKeyPattern = /"(?:arguments|args|parameters|input|params)"\s*:/;
 /**
  * The calls in a JSON text found at `source`, or undefined when it is not meant as a call (a code example, a
  * package.json): a fenced or bare object is a call only with a name key and either an arguments key or a known
- * tool's name. Inside tags anything unusable is a broken call.
+ * tool's name; an inline one only when it is valid JSON calling an offered tool with an arguments object, so a
+ * sentence quoting JSON never gets a correction. Inside tags anything unusable is a broken call.
  */
 export function classifyJson(
   body: string,
@@ -43,6 +47,7 @@ export function classifyJson(
   try {
     parsed = JSON.parse(body.trim());
   } catch (error) {
+    if (source === 'inline') return undefined;
     const named = nameKeyPattern.exec(body)?.[1];
     const meant =
       source === 'tag' || (named !== undefined && (tools.has(named) || argumentKeyPattern.test(body)));
@@ -56,7 +61,11 @@ export function classifyJson(
   if (source !== 'tag' && (items.length === 0 || !shapes.every(isCall))) return undefined;
   if (items.length === 0) return [broken(undefined, body.trim(), 'the block holds no call', raw)];
   // Several calls in one block share its raw text; only the first carries it back to the model.
-  return shapes.map((shape, i) => toCall(shape, tools, i === 0 ? raw : ''));
+  const calls = shapes.map((shape, i) => toCall(shape, tools, i === 0 ? raw : ''));
+  if (source === 'inline' && !calls.every((call, i) => call.kind === 'call' && shapes[i]!.hasArguments)) {
+    return undefined;
+  }
+  return calls;
 }
 
 interface CallShape {

@@ -1,5 +1,6 @@
 // Splits a streamed reply into the text the user reads and the tool calls written in it (text protocol): holds
-// back only what may still turn out to be a call (`<tool_call>` tags, JSON fences, `{` at a line start).
+// back only what may still turn out to be a call (`<tool_call>` tags, JSON fences at a line start, a `{` outside
+// inline code).
 import { type CallSource, classifyJson, type TextCall } from './text-call-shape.js';
 
 export type { TextCall };
@@ -27,8 +28,10 @@ export class ToolCallSplitter {
   private lineStart = true;
   /** Inside an ordinary fenced code block, where nothing is a call. */
   private inFence = false;
-  /** A call was just consumed: the newlines after it are dropped so no blank gap is left where it stood. */
+  /** A call was just consumed: the line break or spaces after it are dropped so no gap is left where it stood. */
   private afterCall = false;
+  /** Backticks shown so far on the current line: when odd, what follows is inside inline code. */
+  private lineTicks = 0;
 
   constructor(private readonly tools: ReadonlySet<string>) {}
 
@@ -48,7 +51,8 @@ export class ToolCallSplitter {
       let piece = this.buffer.slice(0, length);
       this.consume(length);
       if (this.afterCall) {
-        piece = piece.replace(/^[ \t]*\n+/, '');
+        // The line break after a call, or the spaces before the rest of its line ("I will call {…} now.").
+        piece = piece.replace(/^[ \t]*\n+|^[ \t]+(?=\S)/, '');
         if (piece.trim() !== '') this.afterCall = false;
         else piece = '';
       }
@@ -92,21 +96,29 @@ export class ToolCallSplitter {
     const consumed = this.buffer.slice(0, length);
     const newline = consumed.lastIndexOf('\n');
     this.lineStart = (newline !== -1 || this.lineStart) && /^[ \t]*$/.test(consumed.slice(newline + 1));
+    this.lineTicks = (newline === -1 ? this.lineTicks : 0) + ticks(consumed.slice(newline + 1));
     this.buffer = this.buffer.slice(length);
   }
 
-  /** The earliest place a call may begin: an opening tag anywhere, a fence or `{` at the start of a line. */
+  /**
+   * The earliest place a call may begin: an opening tag anywhere, a fence at the start of a line, a `{` anywhere
+   * but in inline code (`bare` at a line's start, else `inline`).
+   */
   private nextCandidate(): Candidate | undefined {
     const found: Candidate[] = [];
     let tag = this.buffer.indexOf(openTag);
     // `<tool_call>` quoted in backticks is prose about the syntax, not a call.
     while (tag > 0 && this.buffer[tag - 1] === '`') tag = this.buffer.indexOf(openTag, tag + 1);
     if (tag !== -1) found.push({ at: tag, source: 'tag' });
-    const line = /(^|\n)[ \t]*(```|\{)/g;
-    for (let match = line.exec(this.buffer); match; match = line.exec(this.buffer)) {
-      if (match.index === 0 && match[1] === '' && !this.lineStart) continue;
-      const at = match.index + match[0].length - match[2]!.length;
-      found.push({ at, source: match[2] === '{' ? 'bare' : 'fence' });
+    const fence = fenceLine(this.buffer, this.lineStart, 0);
+    if (fence !== -1) found.push({ at: fence, source: 'fence' });
+    for (let brace = this.buffer.indexOf('{'); brace !== -1; brace = this.buffer.indexOf('{', brace + 1)) {
+      const lineBegin = this.buffer.lastIndexOf('\n', brace - 1) + 1;
+      const before = this.buffer.slice(lineBegin, brace);
+      const carried = lineBegin === 0 ? this.lineTicks : 0;
+      if ((carried + ticks(before)) % 2 === 1) continue;
+      const atLineStart = (lineBegin > 0 || this.lineStart) && /^[ \t]*$/.test(before);
+      found.push({ at: brace, source: atLineStart ? 'bare' : 'inline' });
       break;
     }
     return found.sort((a, b) => a.at - b.at)[0];
@@ -145,7 +157,7 @@ export class ToolCallSplitter {
     if (close === 'not-json') return { kind: 'text', length: 1 };
     if (close === -1 && !final) return 'wait';
     const end = close === -1 ? b.length : close;
-    const calls = classifyJson(b.slice(0, end), 'bare', this.tools, b.slice(0, end));
+    const calls = classifyJson(b.slice(0, end), source, this.tools, b.slice(0, end));
     return calls ? { kind: 'calls', length: end, calls } : { kind: 'text', length: end };
   }
 }
@@ -207,6 +219,13 @@ function objectEnd(text: string): number | 'not-json' {
     }
   }
   return -1;
+}
+
+/** How many backticks `text` holds. */
+function ticks(text: string): number {
+  let count = 0;
+  for (const c of text) if (c === '`') count++;
+  return count;
 }
 
 /** A `<tool_call>` body wrapped in a code fence, as some models write it. */

@@ -101,10 +101,68 @@ describe('splitToolCalls', () => {
     for (const reply of [
       'Use {a, b} here.\n{ not json at all }\nok',
       'Write calls in `<tool_call>` tags, like the docs say.',
-      'an object { "name": "read_file", "arguments": {"path": "x"} } mid-line is prose',
     ]) {
       expect(split(reply), reply).toEqual({ text: reply, calls: [] });
     }
+  });
+
+  it.each([
+    [
+      'Bare: {"name": "read_file", "arguments": {"path": "x"}} and that is it.',
+      'Bare: and that is it.',
+      [call('read_file', { path: 'x' })],
+    ],
+    [
+      'I will call {"name": "read_file", "arguments": {"path": "x"}} now.',
+      'I will call now.',
+      [call('read_file', { path: 'x' })],
+    ],
+    [
+      'Run { "tool": "execute_command", "parameters": {"command": "ls"} }',
+      'Run ',
+      [call('execute_command', { command: 'ls' })],
+    ],
+    [
+      'First {"name": "read_file", "arguments": {"path": "a"}} then {"name": "read_file", "arguments": {"path": "b"}}.',
+      'First then .',
+      [call('read_file', { path: 'a' }), call('read_file', { path: 'b' })],
+    ],
+  ])('finds a call to an offered tool mid-line: %s', (reply, text, calls) => {
+    expect(split(reply)).toEqual({ text, calls });
+  });
+
+  it.each([
+    // JSON in prose that is not a whole, valid call to an offered tool: an example, a config, a broken one.
+    'The config is {"port": 80, "host": "a"} as usual.',
+    'package.json has {"name": "my-app", "version": "1.0.0"} at the top.',
+    'Unknown tools stay text: {"name": "delete_all", "arguments": {}} is not offered.',
+    'No arguments: {"name": "read_file"} alone is prose.',
+    'Arguments not an object: {"name": "read_file", "arguments": [1]} here.',
+    'Broken JSON mid-line {"name": "read_file", "arguments": {"path": "x"} is prose.',
+    // Quoted as inline code: talk about the syntax.
+    'Write `{"name": "read_file", "arguments": {"path": "x"}}` to read a file.',
+    'A call looks like `x = {"name": "read_file", "arguments": {}}` in the docs.',
+    'Sets use {a, b} and objects { "k": 1 } in prose.',
+  ])('leaves JSON mid-line that is not a call as text: %s', (reply) => {
+    expect(split(reply)).toEqual({ text: reply, calls: [] });
+  });
+
+  it('finds a mid-line call the same way whatever the stream chunking, after inline code on its line', () => {
+    const reply =
+      'Use `{"name": "read_file"}` form; I will call {"name": "read_file", "arguments": {"path": "a}`b"}} now.\nok';
+    const whole = split(reply);
+    expect(whole).toEqual({
+      text: 'Use `{"name": "read_file"}` form; I will call now.\nok',
+      calls: [call('read_file', { path: 'a}`b' })],
+    });
+    for (const size of [1, 2, 3, 5, 7, 11, 64]) expect(streamed(reply, size), `size ${size}`).toEqual(whole);
+  });
+
+  it('shows the text before a mid-line call as it arrives and holds only from the brace', () => {
+    const splitter = new ToolCallSplitter(tools);
+    expect(splitter.push('I will call {"name": "re').text).toBe('I will call ');
+    const done = splitter.push('ad_file", "arguments": {"path": "a"}} now.');
+    expect(done).toEqual({ text: 'now.', calls: [call('read_file', { path: 'a' })] });
   });
 
   it('reports a <tool_call> with invalid JSON as broken, with the raw text and what was wrong', () => {
@@ -181,6 +239,6 @@ describe('splitToolCalls', () => {
     expect(splitter.push('call>{"name": "read_file"').text).toBe('');
     const done = splitter.push(', "arguments": {"path": "a"}}</tool_call> after');
     expect(done.calls).toEqual([call('read_file', { path: 'a' })]);
-    expect(done.text).toBe(' after');
+    expect(done.text).toBe('after');
   });
 });
