@@ -3,6 +3,7 @@
 // model turn of its own).
 
 import type { Run } from '../runtime/assemble.js';
+import { printedOutput } from '../tools/command-text.js';
 import type { ToolResult } from '../tools/tool.js';
 import { sanitize } from '../ui/sanitize.js';
 
@@ -35,11 +36,7 @@ export class UserShell {
   }
 }
 
-/** What the command printed, from its result for the model: without the exit code line, stdout unlabelled when alone. */
+/** What the command printed, from its result for the model (`printedOutput`). */
 export function commandPrinted(result: ToolResult): string {
-  const lines = result.output.split('\n');
-  const body = (lines[0]?.startsWith('exit code:') ? lines.slice(1) : lines).join('\n').replace(/\n+$/, '');
-  return body.startsWith('stdout:\n') && !body.includes('\nstderr:\n')
-    ? body.slice('stdout:\n'.length)
-    : body;
+  return printedOutput(result.output);
 }

@@ -28,6 +28,18 @@ export function outputSections(
   return parts;
 }
 
+/**
+ * What a command printed, read back from its result's text: the `stdout:`/`stderr:` sections without the lines
+ * before them (the exit code, notes), stdout unlabelled when alone; empty when it printed nothing.
+ */
+export function printedOutput(output: string): string {
+  const lines = output.replace(/\n+$/, '').split('\n');
+  const first = lines.findIndex((line) => line === 'stdout:' || line === 'stderr:');
+  if (first === -1) return '';
+  const body = lines.slice(first);
+  return body[0] === 'stdout:' && !body.includes('stderr:') ? body.slice(1).join('\n') : body.join('\n');
+}
+
 /** What Keel did about processes a command left running; empty when there were none (never claimed). */
 export function leftoversNote(leftovers: Leftovers): string[] {
   const notes: string[] = [];

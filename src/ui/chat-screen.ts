@@ -7,6 +7,7 @@ import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { subagentRuns } from '../session/subagent-runs.js';
+import { printedOutput } from '../tools/command-text.js';
 import { createApprovalPrompt } from './approval-prompt.js';
 import type { CommandOutput } from './command-output.js';
 import { editText } from './editor.js';
@@ -77,12 +78,17 @@ export interface ChatScreen extends CommandOutput {
   close(): void;
 }
 
-/** The last `count` lines of a command result, indented and dim, with how many were left out. */
+/**
+ * The last `count` lines a command printed (its result without the exit code line and section labels the model
+ * reads), indented and dim, with how many printed lines were left out.
+ */
 export function outputTail(content: string, count: number, style: Style): string {
-  const lines = sanitize(content).replace(/\n+$/, '').split('\n');
-  if (lines.length === 1 && lines[0] === '') return '';
+  const printed = printedOutput(sanitize(content));
+  if (printed === '') return '';
+  const lines = printed.split('\n');
   const shown = lines.slice(-count).map((l) => `    ${style.dim(l)}`);
-  const hidden = lines.length - count;
+  // Both streams keep their labels: those above the tail are not lines the command printed.
+  const hidden = lines.slice(0, -count).filter((l) => l !== 'stdout:' && l !== 'stderr:').length;
   const more =
     hidden > 0
       ? [`    ${style.dim(`… ${hidden} more line${hidden === 1 ? '' : 's'} (/output shows all)`)}`]

@@ -140,7 +140,7 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(tools).toMatch(styled('31', '-world'));
       expect(tools).toMatch(styled('32', '\\+there'));
       expect(toolScreen).toMatch(/✓ execute_command command=seq 1 12 → /);
-      expect(toolScreen).toContain('more lines (/output shows all)');
+      expect(toolScreen).toContain('… 7 more lines (/output shows all)');
       expect(toolScreen).toMatch(/ {4}12\n/);
       expect(toolScreen).not.toMatch(/ {4}3\n/);
       await send(term, '/output');

@@ -146,7 +146,7 @@ describe('createChatScreen', () => {
 
   it("shows a command's last lines under its tool line at a terminal and keeps the whole for /output", () => {
     const { chat, stderr } = screen({ terminal: true });
-    const content = Array.from({ length: 9 }, (_, i) => `line ${i + 1}`).join('\n');
+    const content = `exit code: 0\nstdout:\n${Array.from({ length: 9 }, (_, i) => `line ${i + 1}`).join('\n')}`;
     chat.sink({ type: 'message', role: 'tool', tool_call_id: 'c1', tool_name: 'execute_command', content });
     expect(stderr()).toBe(
       [
@@ -186,8 +186,43 @@ describe('createChatScreen', () => {
 });
 
 describe('outputTail', () => {
-  it('shows a short output whole and nothing for an empty one', () => {
-    expect(outputTail('a\nb\n', 5, plain)).toBe('    a\n    b\n');
-    expect(outputTail('', 5, plain)).toBe('');
+  const numbers = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => String(from + i)).join('\n');
+  const tail = (lines: string[], more?: number) =>
+    [...(more ? [`… ${more} more line${more === 1 ? '' : 's'} (/output shows all)`] : []), ...lines]
+      .map((l) => `    ${l}\n`)
+      .join('');
+
+  it.each([
+    [
+      'a short output whole, without the exit code and label',
+      'exit code: 0\nstdout:\na\nb\n',
+      tail(['a', 'b']),
+    ],
+    ['nothing when nothing was printed', 'exit code: 0', ''],
+    ['nothing for an empty result', '', ''],
+    [
+      'seq 1 50: five lines and the 45 printed above them',
+      `exit code: 0\nstdout:\n${numbers(1, 50)}\n`,
+      tail(['46', '47', '48', '49', '50'], 45),
+    ],
+    ['six lines: one more', `exit code: 0\nstdout:\n${numbers(1, 6)}`, tail(['2', '3', '4', '5', '6'], 1)],
+    [
+      'a failed command: the error line and notes before the output are not counted',
+      `Error: command exited with code 2\nexit code: 2\n[1 process the command left running in the background was stopped]\nstdout:\n${numbers(1, 8)}`,
+      tail(['4', '5', '6', '7', '8'], 3),
+    ],
+    [
+      'both streams: labels kept, not counted',
+      `exit code: 1\nstdout:\n${numbers(1, 4)}\nstderr:\nwarn 1\nwarn 2`,
+      tail(['3', '4', 'stderr:', 'warn 1', 'warn 2'], 2),
+    ],
+    [
+      'a background command read with command_output',
+      `bg1: running\nstdout:\n${numbers(1, 7)}`,
+      tail(['3', '4', '5', '6', '7'], 2),
+    ],
+  ])('shows %s', (_, content, shown) => {
+    expect(outputTail(content, 5, plain)).toBe(shown);
   });
 });
