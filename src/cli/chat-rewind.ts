@@ -16,7 +16,7 @@ export interface RewindChat {
   sessionFile(): string | undefined;
   note(text: string): void;
   print(text: string): void;
-  /** Asks on a terminal; undefined when the chat reads piped input (nobody to ask). */
+  /** Asks on a terminal (null: Ctrl-C or the end of input); undefined when the chat reads piped input. */
   ask?: (prompt: string) => Promise<string | null>;
   /** The workspace back as it was at `time`; false when Keel changed nothing since. */
   restoreFilesAt(time: string): Promise<boolean>;
@@ -85,6 +85,14 @@ export function rewindList(turns: readonly UserTurn[]): string {
   return `your messages (newest last):\n${lines.join('\n')}\n`;
 }
 
+/** The answers to "the conversation only or the files too?". */
+const rewindScopes = new Map<string, 'conversation' | 'files'>([
+  ['c', 'conversation'],
+  ['conversation', 'conversation'],
+  ['f', 'files'],
+  ['files', 'files'],
+]);
+
 export async function rewind(chat: RewindChat, args: string): Promise<void> {
   const parsed = parseRewind(args);
   const usage = 'usage: /rewind [<n> [--files]] (n: a message of the list /rewind shows)\n';
@@ -95,17 +103,25 @@ export async function rewind(chat: RewindChat, args: string): Promise<void> {
   if (n === undefined) {
     chat.print(rewindList(turns));
     if (!chat.ask) return chat.note(usage);
-    const answer = (
-      await chat.ask(`go back to before which message? [1-${turns.length}, Enter: cancel] `)
-    )?.trim();
-    if (!answer) return chat.note('rewind cancelled\n');
-    if (!/^\d+$/.test(answer)) return chat.note(`not a message number: ${answer}\n`);
-    n = Number(answer);
-    const how = (await chat.ask('rewind the conversation only (c) or the conversation and files (f)? [c/f] '))
-      ?.trim()
-      .toLowerCase();
+    const picked = await askUntil(
+      chat,
+      `go back to before which message? [1-${turns.length}, Enter: cancel] `,
+      (answer) =>
+        /^\d+$/.test(answer) && Number(answer) >= 1 && Number(answer) <= turns.length
+          ? Number(answer)
+          : undefined,
+      `answer a message number from 1 to ${turns.length}, or Enter to cancel\n`,
+    );
+    if (picked === undefined) return chat.note('rewind cancelled\n');
+    n = picked;
+    const how = await askUntil(
+      chat,
+      'rewind the conversation only (c) or the conversation and files (f)? [c/f, Enter: cancel] ',
+      (answer) => rewindScopes.get(answer.toLowerCase()),
+      'answer c (the conversation only) or f (the files too), or Enter to cancel\n',
+    );
     if (how === undefined) return chat.note('rewind cancelled\n');
-    files = how === 'f' || how === 'files';
+    files = how === 'files';
   }
   const turn = turns[n - 1];
   if (!turn || n < 1) return chat.note(`no message ${n}: /rewind lists ${turns.length} (1 is the oldest)\n`);
@@ -114,4 +130,23 @@ export async function rewind(chat: RewindChat, args: string): Promise<void> {
     `rewound to before message ${n}${files ? ', files included' : ' (files unchanged)'}: ${turns.length - n + 1} of your messages taken back\n`,
   );
   chat.putBack(turn.text);
+}
+
+/**
+ * Asks until an answer reads as one of the choices, as the approval question does: an empty answer and Ctrl-C or
+ * the end of input (null) cancel (undefined); anything else is said and asked again.
+ */
+async function askUntil<T>(
+  chat: RewindChat,
+  prompt: string,
+  choice: (answer: string) => T | undefined,
+  again: string,
+): Promise<T | undefined> {
+  for (;;) {
+    const answer = (await chat.ask?.(prompt))?.trim();
+    if (!answer) return undefined;
+    const chosen = choice(answer);
+    if (chosen !== undefined) return chosen;
+    chat.note(again);
+  }
 }

@@ -150,6 +150,18 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       running = undefined;
     }
   };
+  /** A slash command's question at the terminal: Ctrl-C cancels it (null), as it answers an approval no. */
+  const question = async (prompt: string): Promise<string | null> => {
+    running = new AbortController();
+    try {
+      const answer = await reader.ask(prompt, running.signal);
+      // No line ended the question: end it, so the note that follows starts on its own line.
+      if (answer === null) screen.notice('\n');
+      return answer;
+    } finally {
+      running = undefined;
+    }
+  };
   const userShell = new UserShell(options.output === 'text' ? screen.print : undefined);
   const shell = async (command: string) => {
     if (!(await settled()) || !agent) return;
@@ -286,7 +298,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     sessionFile: () => a.session?.file,
     note: screen.notice,
     print: screen.print,
-    ...(interactive ? { ask: (prompt: string) => reader.read(prompt) } : {}),
+    ...(interactive ? { ask: question } : {}),
     restoreFilesAt: async (time) => (await import('./undo-command.js')).restoreFilesAt(time, current, screen),
     undoLastRun: async () => void (await chat.subcommand.undo()),
     putBack: (text) => {

@@ -6,7 +6,7 @@ import { modelSwitch } from '../../src/cli/chat-commands.js';
 import { parseRewind, type RewindChat, rewind, undoTurn } from '../../src/cli/chat-rewind.js';
 import type { AgentEvent } from '../../src/core/events.js';
 
-function fakeChat(answers: string[] = [], interactive = false) {
+function fakeChat(answers: (string | null)[] = [], interactive = false) {
   const conversation = new Conversation('sys', { maxTokens: 10_000, minRetainTurns: 2, pruneThreshold: 0.8 });
   for (const [user, reply] of [
     ['one', 'did one'],
@@ -27,7 +27,7 @@ function fakeChat(answers: string[] = [], interactive = false) {
     sessionFile: () => undefined,
     note: (t) => void said.push(t),
     print: (t) => void said.push(t),
-    ...(interactive ? { ask: async () => answers.shift() ?? null } : {}),
+    ...(interactive ? { ask: async () => (answers.length > 0 ? answers.shift()! : null) } : {}),
     restoreFilesAt: async (time) => {
       calls.push(`restore ${time}`);
       return true;
@@ -84,6 +84,58 @@ describe('/undo and /rewind', () => {
     await rewind(g.chat, '');
     expect(g.contents()).toHaveLength(7);
     expect(g.said.at(-1)).toBe('rewind cancelled\n');
+  });
+
+  it.each([
+    // answers in order → messages left, files restored, notes said after the list
+    [['2', 'c'], 3, false, []],
+    [['2', 'f'], 3, true, []],
+    [['2', 'FILES'], 3, true, []],
+    [
+      ['3', 'yes', 'f'],
+      5,
+      true,
+      ['answer c (the conversation only) or f (the files too), or Enter to cancel\n'],
+    ],
+    [
+      ['1', 'x', 'conversation'],
+      1,
+      false,
+      ['answer c (the conversation only) or f (the files too), or Enter to cancel\n'],
+    ],
+    [
+      ['0', 'two', '4', '1', 'c'],
+      1,
+      false,
+      Array(3).fill('answer a message number from 1 to 3, or Enter to cancel\n'),
+    ],
+    [['2', ''], 7, false, ['rewind cancelled\n']],
+    [
+      ['2', 'x', '  '],
+      7,
+      false,
+      ['answer c (the conversation only) or f (the files too), or Enter to cancel\n', 'rewind cancelled\n'],
+    ],
+    [
+      ['two', ''],
+      7,
+      false,
+      ['answer a message number from 1 to 3, or Enter to cancel\n', 'rewind cancelled\n'],
+    ],
+    // Ctrl-C or the end of input (null) cancels either question.
+    [[null], 7, false, ['rewind cancelled\n']],
+    [['1', null], 7, false, ['rewind cancelled\n']],
+  ] as const)('/rewind answered %j leaves %i messages, files %s', async (answers, left, files, notes) => {
+    const f = fakeChat([...answers], true);
+    await rewind(f.chat, '');
+    expect(f.contents()).toHaveLength(left);
+    expect(f.calls.some((c) => c.startsWith('restore') || c === 'undo last run')).toBe(false);
+    const said = f.said.slice(1);
+    if (left === 7) expect(said).toEqual(notes);
+    else {
+      expect(said.slice(0, notes.length)).toEqual(notes);
+      expect(said.at(-1)).toContain(files ? ', files included' : '(files unchanged)');
+    }
   });
 
   it('/rewind names a message out of range and a bad argument', async () => {

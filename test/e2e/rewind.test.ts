@@ -178,12 +178,22 @@ describe.skipIf(!hasTmux())('/rewind in a terminal', () => {
     await term.type('second');
     await term.keys('Enter');
     await term.waitFor('answer two');
+    // Ctrl-C at the question cancels the rewind, not the chat.
     await term.keys('Escape', 'Escape');
     await term.waitFor('go back to before which message?');
+    await term.keys('C-c');
+    await term.waitFor('rewind cancelled');
+    await term.waitFor((screen) => screen.trimEnd().split('\n').at(-1) === '›');
+    await term.keys('Escape', 'Escape');
+    await term.waitFor((screen) => screen.split('go back to before which message?').length === 3);
     expect(await term.screen()).toContain('  2  second');
     await term.type('2');
     await term.keys('Enter');
     await term.waitFor('the conversation and files (f)?');
+    // Anything but c or f asks again.
+    await term.type('y');
+    await term.keys('Enter');
+    await term.waitFor('answer c (the conversation only) or f (the files too)');
     await term.type('c');
     await term.keys('Enter');
     // The prompt's own line, not the earlier '› second' the message was first typed on (still on the screen).
