@@ -1,7 +1,7 @@
 // Compaction: the model summarises the conversation so far (one streamed call without tools), and the conversation
 // is replaced by the system prompt built again (context files read again from disk), the summary, the todo list
-// and the request still being worked on. The `compaction` event carries the edits, so a resumed session continues
-// from exactly the compacted list.
+// and, when a run compacts, the request it is working on. The `compaction` event carries the edits, so a resumed
+// session continues from exactly the compacted list.
 import { isAbortError, KeelError } from '../core/errors.js';
 import { type AgentEvent, messageEvent, usageEvent } from '../core/events.js';
 import { addUsage, emptyUsage, type Message, type Usage } from '../core/messages.js';
@@ -94,10 +94,7 @@ export async function compact(options: CompactorOptions, request: CompactRequest
     throw new CompactionError(`compaction failed: ${message}`, error);
   }
   if (!result.text) throw new CompactionError('compaction failed: the model returned no summary');
-  // The request still being worked on is the last user request, unless a final answer came after it.
-  const last = conversation.messages.at(-1);
-  const pending =
-    last?.role === 'assistant' && !last.toolCalls?.length ? undefined : lastRequest(conversation.messages);
+  const pending = request.trigger === 'auto' ? openRequest(conversation.messages) : undefined;
   const compacted: Message[] = [
     { role: 'system', content: await options.systemPrompt() },
     { role: 'user', content: summaryMessage(result.text, options.todos?.() ?? []) },
@@ -115,6 +112,17 @@ export async function compact(options: CompactorOptions, request: CompactRequest
     edits: [{ ...edit, messages: edit.messages.map(messageEvent) }],
   });
   return { summary: result.text, tokensBefore, tokensAfter, usage: result.usage };
+}
+
+/**
+ * The request a run is working on when it compacts: the last user request, unless a final answer came after it.
+ * Only a run compacting (auto) has one. Between turns (/compact) the user's next message is the next request: an
+ * interrupted or unfinished one is in the summary, and sent again after it would be answered as a new request
+ * (and be followed by the next message, two user messages in a row).
+ */
+function openRequest(messages: readonly Message[]): string | undefined {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' && !last.toolCalls?.length ? undefined : lastRequest(messages);
 }
 
 /** The user's last own message (not one of Keel's notes). */

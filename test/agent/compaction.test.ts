@@ -123,6 +123,51 @@ describe('compact', () => {
     expect(conversation.messages[1]!.content).not.toContain('todo list');
   });
 
+  it.each([
+    // how the conversation ends, who compacts → what follows the summary; the messages added to inProgress()
+    ['a tool result (work in progress)', 'auto', ['rename foo to bar'], []],
+    ['a tool result: /compact after a turn that hit the turn limit', 'manual', [], []],
+    [
+      'an interrupted turn: its request, no answer',
+      'manual',
+      [],
+      [{ role: 'user', content: 'now delete the old tests' }],
+    ],
+    [
+      'an interrupted turn with a partial answer',
+      'manual',
+      [],
+      [
+        { role: 'user', content: 'now delete the old tests' },
+        { role: 'assistant', content: 'I will start by' },
+      ],
+    ],
+    [
+      'an interrupted turn, then a run compacting before its first call',
+      'auto',
+      ['no, keep them; run them'],
+      [
+        { role: 'user', content: 'now delete the old tests' },
+        { role: 'user', content: 'no, keep them; run them' },
+      ],
+    ],
+  ] as [string, 'auto' | 'manual', string[], Message[]][])(
+    'after %s, compaction (%s) keeps %j after the summary',
+    async (_, trigger, kept, more) => {
+      const { model, requests } = scriptedModel([[text(SUMMARY)]]);
+      const conversation = inProgress();
+      for (const m of more) conversation.push(m);
+      await compact(
+        { model, conversation, systemPrompt: async () => 'sys', emit: () => {} },
+        { trigger, turn: trigger === 'auto' ? 2 : 0, signal: new AbortController().signal },
+      );
+      // Each of the user's messages reaches the summary once, in the transcript.
+      for (const m of more.filter((m) => m.role === 'user'))
+        expect(requests[0]!.messages[1]!.content.split(`### User\n${m.content}`)).toHaveLength(2);
+      expect(conversation.messages.slice(2).map((m) => m.content)).toEqual(kept);
+    },
+  );
+
   it('fails without touching the conversation when the model gives no summary', async () => {
     const { model } = scriptedModel([[text('  '), usage(10, 0)]]);
     const conversation = inProgress();

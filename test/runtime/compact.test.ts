@@ -76,4 +76,46 @@ describe('Run.compact (/compact [focus])', () => {
       await agent?.close();
     }
   });
+
+  it('after an interrupted turn, compacts its request into the summary and does not send it again', async () => {
+    const ws = await workspace({ 'a.ts': 'export const foo = 1;\n' });
+    const s = await server([
+      { text: 'foo is 1.' },
+      { text: 'Starting the rena', stall: true },
+      { text: SUMMARY },
+      { text: 'Tests run.' },
+    ]);
+    let agent: Run | undefined;
+    try {
+      agent = await assembleRun({
+        cwd: ws,
+        flags: { provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model' },
+        mode: () => 'restricted',
+        session: { save: true },
+      });
+      const signal = new AbortController().signal;
+      agent.conversation.push({ role: 'user', content: 'what is foo?' });
+      await agent.run(signal);
+      agent.conversation.push({ role: 'user', content: 'rename foo everywhere' });
+      const stop = new AbortController();
+      const interrupted = agent.run(stop.signal);
+      while (s.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      stop.abort();
+      expect((await interrupted).reason).toBe('interrupted');
+
+      await agent.compact!(undefined, signal);
+      expect(messagesOf(s.requests[2]!)[1]!.content).toContain('rename foo everywhere');
+      expect(agent.conversation.messages.map((m) => m.role)).toEqual(['system', 'user']);
+
+      agent.conversation.push({ role: 'user', content: 'run the tests' });
+      await agent.run(signal);
+      const next = messagesOf(s.requests[3]!);
+      expect(next.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+      expect(next[1]!.content).toContain(SUMMARY);
+      expect(next[2]!.content).toMatch(/^run the tests/);
+      expect(JSON.stringify(next)).not.toContain('rename foo everywhere');
+    } finally {
+      await agent?.close();
+    }
+  });
 });
