@@ -100,6 +100,14 @@ export function sessionMessages(record: SessionRecord): Message[] {
 
 /** The session `id` names: the whole id or (unless `exact`) a prefix of exactly one. */
 export async function findSession(dir: string, id: string, exact = false): Promise<string> {
+  // An empty id (`--resume ""`, a variable left unset) is a prefix of every id: it names no session.
+  if (id.trim() === '') {
+    throw new SessionError(
+      'a session id is needed, and the one given is empty',
+      'keel sessions list shows the ids (the first characters of one are enough)',
+      true,
+    );
+  }
   const names = (await readdir(dir).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.jsonl'))
     .map((n) => n.slice(0, -'.jsonl'.length));

@@ -106,6 +106,29 @@ describe('sessions', () => {
     expect(missing.stderr).toContain('no session');
   });
 
+  it('an empty session id is a usage error for show, export, rm, fork and --resume', async () => {
+    const ws = await workspace();
+    const { env } = await dirs();
+    const s = await server([{ text: 'one' }, { text: 'two' }]);
+    // Two sessions, of which "" is a prefix.
+    for (const goal of ['first', 'second']) expect((await run(s, ws, ['-p', goal], env)).code).toBe(0);
+    for (const args of [
+      ['sessions', 'show', ''],
+      ['sessions', 'export', '', '--format', 'md'],
+      ['sessions', 'rm', ''],
+      ['sessions', 'fork', ''],
+      ['run', '--base-url', s.ollamaUrl, '--resume', '', '-p', 'go on'],
+    ]) {
+      const r = await runCli([...args, '--cwd', ws], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain('a session id is needed, and the one given is empty');
+    }
+    expect(s.requests).toHaveLength(2);
+    expect(
+      JSON.parse((await runCli(['sessions', 'list', '--output', 'json', '--cwd', ws], { env })).stdout),
+    ).toHaveLength(2);
+  });
+
   it('the built binary lists sessions as the full CLI does, from sidecars or from the files', async () => {
     const ws = await workspace();
     const { env, data } = await dirs();

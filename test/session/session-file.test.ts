@@ -25,7 +25,9 @@ describe('findSession', () => {
 
   it.each([
     ['a prefix, when the whole id is asked for', '20261127-1111', true, /no session "20261127-1111"/],
-    ['an empty id, when the whole id is asked for', '', true, /no session ""/],
+    ['an empty id, when the whole id is asked for', '', true, /a session id is needed/],
+    ['an empty id, as a prefix', '', false, /a session id is needed, and the one given is empty/],
+    ['an id of spaces', '  ', false, /a session id is needed/],
     ['a prefix naming two', '20261127-10', false, /names 2 sessions/],
     ['a path', '../x', true, /no session/],
   ])('finds nothing for %s', async (_what, id, exact, message) => {
