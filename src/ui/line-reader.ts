@@ -28,6 +28,8 @@ export class LineReader {
   /** Set by Shift+Tab (ESC [ Z) until readline's own handling of it, which would complete the line, is skipped. */
   private shiftTab = false;
   private shiftTabHandler: (() => void) | undefined;
+  /** The Tab completion under way: a Tab typed before it ends completes the line as it leaves it. */
+  private completing: Promise<unknown> = Promise.resolve();
   /** Text to put in the input line at the next prompt (a message taken back by /rewind). */
   private initial: string | undefined;
   /** What Esc Esc at an empty message prompt submits, and when the last lone Esc came. */
@@ -69,9 +71,16 @@ export class LineReader {
                 this.shiftTab = false;
                 return done(null, [[], line]);
               }
-              void completer(line).then(
-                (result) => done(null, result),
-                () => done(null, [[], line]),
+              // Tabs typed together (Tab Tab, read at once) would each complete the same line: the second would
+              // insert the common prefix again. Each waits for the one before to be applied (readline applies it
+              // in the microtasks after `done`), then completes the line as it stands.
+              const result = this.completing
+                .then(() => new Promise((resolve) => setImmediate(resolve)))
+                .then(() => completer(this.rl.line.slice(0, this.rl.cursor)));
+              this.completing = result.catch(() => {});
+              result.then(
+                (found) => done(null, found),
+                () => done(null, [[], this.rl.line.slice(0, this.rl.cursor)]),
               );
             },
           }
@@ -82,7 +91,12 @@ export class LineReader {
       input.prependListener(
         'keypress',
         (_text: string | undefined, key: { name?: string; shift?: boolean }) => {
-          if (key?.name !== 'tab' || !key.shift) return;
+          if (key?.name !== 'tab') return;
+          // Readline takes keys read together for a paste and inserts their Tabs as text; a real paste comes
+          // bracketed here, so a Tab outside one was typed (Tab Tab, or keys typed ahead of a busy moment) and
+          // completes, as in GNU readline.
+          (this.rl as unknown as { isCompletionEnabled: boolean }).isCompletionEnabled = !this.pasting;
+          if (!key.shift) return;
           this.shiftTab = completer !== undefined;
           this.shiftTabHandler?.();
         },

@@ -151,6 +151,11 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       await term.keys('Tab');
       await term.waitFor('› /output ');
       await term.keys('C-u');
+      // An ambiguous prefix: Tab Tab (sent at once, as keys typed quickly arrive) lists the candidates.
+      await term.type('/co');
+      await term.keys('Tab', 'Tab');
+      await term.waitFor((screen) => /\/compact +\/cost/.test(screen));
+      await term.keys('C-u');
       await term.type('summarise @no');
       await term.keys('Tab');
       await term.waitFor('› summarise @notes.txt');

@@ -296,3 +296,80 @@ describe('LineReader.typedAhead', () => {
     expect(reader.typedAhead()).toBe('');
   });
 });
+
+describe('LineReader Tab completion', () => {
+  /** A terminal with the chat's slash command completion over a few names. */
+  function completing() {
+    const input = new PassThrough();
+    const output = Object.assign(new PassThrough({ encoding: 'utf8' }), { columns: 80 });
+    let written = '';
+    output.on('data', (chunk: string) => (written += chunk));
+    const names = ['/commit', '/compact', '/cost', '/help'];
+    reader = new LineReader(input, output, true, {
+      completer: async (line) => {
+        const matches = names.filter((name) => name.startsWith(line));
+        return [matches.length === 1 ? [`${matches[0]} `] : matches, line];
+      },
+    });
+    return { input, reader, written: () => written };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const listed = /\/commit +\/compact +\/cost/;
+
+  test.each([
+    ['one key at a time', ['/co', '\t', '\t']],
+    ['Tab Tab read at once', ['/co', '\t\t']],
+    ['the prefix and Tab Tab read at once', ['/co\t\t']],
+  ])('an ambiguous prefix: the second Tab lists the candidates (%s)', async (_, chunks) => {
+    const { input, reader, written } = completing();
+    const line = reader.read('› ');
+    for (const chunk of chunks) {
+      input.write(chunk);
+      await settle();
+    }
+    expect(plain(written())).toMatch(listed);
+    input.write('\r');
+    expect(await line).toBe('/co');
+  });
+
+  test.each([
+    ['one key at a time', ['/comp', '\t', '\t']],
+    ['Tab Tab read at once', ['/comp', '\t\t']],
+  ])('one candidate is completed once, however many Tabs (%s)', async (_, chunks) => {
+    const { input, reader } = completing();
+    const line = reader.read('› ');
+    for (const chunk of chunks) {
+      input.write(chunk);
+      await settle();
+    }
+    input.write('\r');
+    expect(await line).toBe('/compact ');
+  });
+
+  test('the first Tab completes the common prefix, the second lists what shares it', async () => {
+    const { input, reader, written } = completing();
+    const line = reader.read('› ');
+    input.write('/c');
+    await settle();
+    input.write('\t');
+    await settle();
+    expect(plain(written())).not.toMatch(listed);
+    input.write('\t');
+    await settle();
+    expect(plain(written())).toMatch(listed);
+    input.write('m\t');
+    await settle();
+    input.write('\r');
+    expect(await line).toBe('/com');
+  });
+
+  test('a Tab inside a bracketed paste is text, not a completion', async () => {
+    const { input, reader, written } = completing();
+    const line = reader.read('› ');
+    input.write('\x1b[200~/co\tx\x1b[201~');
+    await settle();
+    input.write('\r');
+    expect(await line).toBe('/co\tx');
+    expect(plain(written())).not.toMatch(listed);
+  });
+});
