@@ -137,7 +137,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
           showReasoning: Boolean(stderr.isTTY),
           ascii: asciiTerminal(env),
           // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
-          ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
+          ...(richTerminal(stdout, env) ? { markdown: { width: () => stdout.columns || 80 } } : {}),
           compactTools: rich,
           ...(columns ? { columns } : {}),
         })

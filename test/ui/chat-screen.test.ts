@@ -161,13 +161,14 @@ describe('createChatScreen', () => {
     chat.sink({ type: 'text_delta', turn: 1, delta: ' = 1;\n' });
     expect(stdout()).toBe('');
     expect(log).toEqual(['thinking', 'thinking', 'thinking']);
-    // The block closes: it shows, the spinner's line cleared before it is written, and the wait is over.
-    chat.sink({ type: 'text_delta', turn: 1, delta: '```\n' });
+    // The block closes and a paragraph starts: both show, the spinner's line cleared before either is written.
+    chat.sink({ type: 'text_delta', turn: 1, delta: '```\nOne long paragraph without' });
     expect(log[3]).toBe('stop');
     expect(log.slice(3)).not.toContain('thinking');
     expect(stdout()).toContain('const a = 1;');
-    // More text: no spinner in the middle of the answer.
-    chat.sink({ type: 'text_delta', turn: 1, delta: 'One long paragraph' });
+    expect(stdout()).toContain('One long paragraph without');
+    // More of the line: no spinner in the middle of the answer's text.
+    chat.sink({ type: 'text_delta', turn: 1, delta: ' any newline' });
     expect(log.includes('thinking', 3)).toBe(false);
   });
 
