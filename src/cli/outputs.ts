@@ -108,7 +108,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io:
     ascii: asciiTerminal(process.env),
     // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
     ...(printAnswer && streamText && richTerminal(stdout, process.env)
-      ? { markdown: { width: stdout.columns || 80 } }
+      ? { markdown: { width: () => stdout.columns || 80 } }
       : {}),
     // Tool lines and notes wrap at word boundaries on a terminal; a pipe gets them whole.
     ...(richTerminal(stderr, process.env) ? { columns: () => stderr.columns || 80 } : {}),

@@ -109,9 +109,21 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   const spinner =
     options.spinner ??
     (rich ? createSpinner(stderr, style.dim, () => sanitize(reader.typedAhead())) : noSpinner);
+  // Whatever the chat writes clears the spinner's line first, and counts as shown (see show()).
+  let printed = false;
+  const owned = (stream: NodeJS.WriteStream) =>
+    ({
+      write: (text: string) => {
+        spinner.stop();
+        printed = true;
+        return stream.write(text);
+      },
+    }) as unknown as NodeJS.WritableStream;
+  const out = owned(stdout);
+  const errOut = owned(stderr);
   // At a person's terminal, what the chat writes wraps at word boundaries to its width, read at each line.
   const columns = rich ? () => stderr.columns || 80 : undefined;
-  const notes = columns ? wrappingStream(stderr, columns) : stderr;
+  const notes = columns ? wrappingStream(errOut, columns) : errOut;
   const approve = createApprovalPrompt({
     reader,
     stderr: notes,
@@ -124,38 +136,40 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   const render =
     options.output === 'text'
       ? createTextRenderer({
-          stdout,
-          stderr,
+          stdout: out,
+          stderr: errOut,
           style,
           streamText: true,
           showReasoning: Boolean(stderr.isTTY),
           ascii: asciiTerminal(env),
           // TERM=dumb and a pipe get the answer exactly as the model wrote it (NO_COLOR only drops the colour).
-          ...(richTerminal(stdout, env) ? { markdown: { width: stdout.columns || 80 } } : {}),
+          ...(richTerminal(stdout, env) ? { markdown: { width: () => stdout.columns || 80 } } : {}),
           compactTools: rich,
           ...(columns ? { columns } : {}),
         })
       : undefined;
   let last: { tool: string; content: string } | undefined;
   let waiting: { label: string; since: number } | undefined;
-  // Anything written clears the spinner's line first; an event's wait brings it back below.
-  const err = (text: string) => {
-    spinner.stop();
-    notes.write(text);
-  };
+  const err = (text: string) => void notes.write(text);
 
+  // Anything an event prints clears the spinner's line first (owned()); the wait it leaves brings the spinner back
+  // below, or keeps it turning when nothing was printed.
   const show = (event: AgentEvent) => {
-    spinner.stop();
     const next = waitAfter(event);
-    if (next === null) waiting = undefined;
-    else if (next !== undefined) waiting = { label: next, since: Date.now() };
+    printed = false;
     render?.(event);
     if (event.type === 'message' && event.role === 'tool' && event.parent === undefined) {
       last = { tool: event.tool_name, content: event.content };
       if (render && rich && COMMAND_TOOLS.has(event.tool_name))
         notes.write(outputTail(event.content, OUTPUT_TAIL, style));
     }
+    // Streamed text the screen still holds (a table or code block until it closes) shows nothing: the wait goes on.
+    const held =
+      render !== undefined && !printed && (event.type === 'text_delta' || event.type === 'reasoning_delta');
+    if (next === null && !held) waiting = undefined;
+    else if (typeof next === 'string') waiting = { label: next, since: Date.now() };
     if (waiting) spinner.start(waiting.label, waiting.since);
+    else spinner.stop();
   };
   // An event while the prompt waits (a warning of the run assembled as the user types) goes above it.
   const sink = (event: AgentEvent) => reader.above(() => show(event));
@@ -166,10 +180,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     approve,
     askUser,
     notice: err,
-    print: (text) => {
-      spinner.stop();
-      stdout.write(text);
-    },
+    print: (text) => void out.write(text),
     banner: (model, workspace) => {
       err(`keel chat · ${sanitize(model)} · ${sanitize(workspace)}\n`);
       err(style.dim('/help for commands · @path attaches a file · Ctrl-D quits\n'));

@@ -1,7 +1,8 @@
-// Renders Markdown for a colour terminal as it streams in: each complete line of a paragraph, heading, list or
-// quote is written as soon as it ends; a code block (highlighted) and a table (aligned) when they close.
-// Text is sanitized before it is styled, so nothing the model writes can act as a terminal escape.
+// Renders Markdown for a colour terminal as it streams in: a paragraph, heading, list item or quote as it arrives
+// (its unfinished line drawn in place until it ends, live-line.ts); a code block (highlighted) and a table (aligned)
+// when they close. Text is sanitized before it is styled, so nothing the model writes can act as a terminal escape.
 import { highlightCode } from './highlight.js';
+import { createLiveLine } from './live-line.js';
 import { sanitize } from './sanitize.js';
 import type { Style } from './style.js';
 import { wrapLine } from './wrap.js';
@@ -11,12 +12,16 @@ export interface MarkdownStreamOptions {
   style: Style;
   /** Terminal columns, for rules and tables, and where lines wrap. */
   width: number;
+  /** The terminal's columns now: once they are no longer `width` (resized), a line is no longer redrawn in place. */
+  columns?: () => number;
 }
 
 export interface MarkdownStream {
   push(delta: string): void;
   /** Renders what is still held (a last line without its newline, an unclosed code block or table). */
   end(): void;
+  /** Takes the unfinished line off the screen before something else is written; the next push draws it again. */
+  lift(): void;
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
@@ -28,6 +33,8 @@ const QUOTE = /^\s*>\s?(.*)$/;
 const RULE = /^\s*([-*_])(\s*\1){2,}\s*$/;
 const TABLE_ROW = /^\s*\|.*\|?\s*$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
+/** The start of a line that may still turn out a code fence, a table row or a rule: it is not shown until it ends. */
+const UNDECIDED = /^\s*(`{0,2}|~{0,2}|\|.*|`{3,}.*|~{3,}.*|([-*_])(\s*\2)*\s*)$/;
 
 /** Inline Markdown of one line: code spans, bold, italic, strike-through, links. */
 export function renderInline(text: string, style: Style): string {
@@ -53,6 +60,21 @@ export function renderInline(text: string, style: Style): string {
     )
     .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, (_, inner: string) => style.dim(inner));
   return out.replace(/\uE000(\d+)\uE001/g, (_, i: string) => spans[Number(i)] ?? '');
+}
+
+/** What could close a span opened before it, each after a space (a code span's closer is added per backtick run). */
+const CLOSERS = ['x**', 'x__', 'x*', 'x_', 'x~~', 'x](u)', 'x")', '"x")'];
+
+/**
+ * Whether `text` leaves no inline span open that text after it (past a space) could close: then how it renders is
+ * final. Each closer is tried: a span it closes restyles what is already there.
+ */
+export function inlineSettled(text: string, style: Style): boolean {
+  const shown = renderInline(text, style);
+  const ticks = new Set(text.match(/`+/g) ?? []);
+  return [...CLOSERS, ...[...ticks].map((run) => `x${run}`)].every((closer) =>
+    renderInline(`${text} ${closer}`, style).startsWith(shown),
+  );
 }
 
 /** The cells of a table row: `| a | b |` → ['a', 'b']. Escaped pipes stay in their cell. */
@@ -150,7 +172,7 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       table = [raw];
       return;
     }
-    write(`${wrapLine(renderLine(raw), options.width, continuation(raw))}\n`);
+    live.finish(raw);
   };
 
   /** Where a wrapped line's continuation starts: under a list item's text, after a quote's bar. */
@@ -160,6 +182,16 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
     if (QUOTE.test(text)) return `${style.dim('│')} `;
     return undefined;
   };
+
+  /** The line as the terminal shows it: styled, wrapped. */
+  const layout = (text: string) => wrapLine(renderLine(text), options.width, continuation(text));
+  const live = createLiveLine({
+    write,
+    width: options.width,
+    ...(options.columns ? { columns: options.columns } : {}),
+    layout,
+    settled: (text) => inlineSettled(text, style),
+  });
 
   const renderLine = (text: string): string => {
     const heading = HEADING.exec(text);
@@ -193,6 +225,9 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
         line(pending.slice(0, nl).replace(/\r$/, ''));
         pending = pending.slice(nl + 1);
       }
+      // The line still arriving, once it is plain Markdown text (a fence or table waits for its end).
+      const raw = sanitize(pending.replace(/\r$/, ''));
+      if (!fence && !table && !UNDECIDED.test(raw)) live.update(raw);
     },
     end() {
       if (pending) line(pending);
@@ -204,5 +239,6 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       }
       flushTable();
     },
+    lift: () => live.lift(),
   };
 }

@@ -6,7 +6,10 @@ import type { AgentEvent, EventSink } from '../core/events.js';
 import { sanitize } from './sanitize.js';
 
 export interface Spinner {
-  /** Starts (or restarts) with this label; the elapsed time counts from `since` (default: now). */
+  /**
+   * Starts (or restarts) with this label; the elapsed time counts from `since` (default: now). Already turning with
+   * the same label and `since`, it turns on undisturbed (a restart would wait a tick before drawing again).
+   */
   start(label: string, since?: number): void;
   stop(): void;
 }
@@ -33,16 +36,20 @@ export function createSpinner(
 ): Spinner {
   let timer: NodeJS.Timeout | undefined;
   let drawn = false;
+  let turning = '';
   const stop = () => {
     if (timer) clearInterval(timer);
     timer = undefined;
+    turning = '';
     if (drawn) stream.write('\r\x1b[2K');
     drawn = false;
   };
   return {
     start(label, since) {
-      stop();
       const started = since ?? Date.now();
+      if (timer && turning === `${started} ${label}`) return;
+      stop();
+      turning = `${started} ${label}`;
       let frame = 0;
       timer = setInterval(() => {
         const glyph = FRAMES[frame++ % FRAMES.length];

@@ -20,8 +20,11 @@ export interface TextRendererOptions {
   showReasoning: boolean;
   /** Checklist marks in ASCII (`[x]`) rather than box glyphs (a dumb terminal). */
   ascii?: boolean;
-  /** Render the streamed answer as Markdown (a colour terminal); absent: plain text, as it came. */
-  markdown?: { width: number };
+  /**
+   * Render the streamed answer as Markdown (a colour terminal), wrapped to the terminal's width as each answer starts;
+   * absent: plain text, as it came.
+   */
+  markdown?: { width: () => number };
   /** The chat's form: one line per tool call, written when it ends, with a file change's diff coloured. */
   compactTools?: boolean;
   /** A terminal's width, read as each line is written: stderr's lines are wrapped at word boundaries to fit it. */
@@ -85,6 +88,11 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
     if (reasoningOpen) stderr.write('\n');
     reasoningOpen = false;
   };
+  /** A note while the answer streams: above the answer's unfinished line, which the next text draws again below it. */
+  const aside = (text: string) => {
+    markdown?.lift();
+    stderr.write(text);
+  };
   const endStreamedLine = () => {
     markdown?.end();
     markdown = undefined;
@@ -111,12 +119,10 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         continuing = false;
         break;
       case 'conversation_pruned':
-        stderr.write(
-          `${style.yellow('warning:')} conversation pruned to fit the context: ${event.summary}\n`,
-        );
+        aside(`${style.yellow('warning:')} conversation pruned to fit the context: ${event.summary}\n`);
         break;
       case 'compaction':
-        stderr.write(
+        aside(
           `${style.cyan('compacted:')} ${event.trigger === 'auto' ? 'the context was nearly full; ' : ''}the conversation is now a summary: ${event.tokens_before} → ${event.tokens_after} tokens\n`,
         );
         break;
@@ -127,7 +133,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
       case 'reasoning_delta':
         if (!options.showReasoning) break;
         reasoningOpen = true;
-        stderr.write(style.dim(sanitize(event.delta)));
+        aside(style.dim(sanitize(event.delta)));
         break;
       case 'text_delta':
         closeReasoning();
@@ -139,7 +145,8 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
               atLineStart = text.endsWith('\n');
             },
             style,
-            width: options.markdown.width,
+            width: options.markdown.width(),
+            columns: options.markdown.width,
           });
           markdown.push(event.delta);
         } else if (options.streamText && event.delta) {
@@ -204,10 +211,10 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         todos = event.todos;
         break;
       case 'warning':
-        stderr.write(`${style.yellow('warning:')} ${sanitize(event.message)}\n`);
+        aside(`${style.yellow('warning:')} ${sanitize(event.message)}\n`);
         break;
       case 'status':
-        stderr.write(`${style.dim(sanitize(event.message))}\n`);
+        aside(`${style.dim(sanitize(event.message))}\n`);
         break;
       case 'error':
         closeReasoning();

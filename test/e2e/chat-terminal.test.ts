@@ -1,6 +1,6 @@
 // End to end in a real terminal (tmux): the prompt drawn before the run is assembled (typed text kept and sent once
 // it is, an assembly failure then ending the chat with its error and exit code), the chat's Markdown, spinner, slash commands, Tab completion, @files,
-// pasted and continued input, Ctrl-C during a turn, modes (Shift+Tab, /mode) and kept approvals, /exit, the model's
+// pasted and continued input, a paragraph shown while it streams, Ctrl-C during a turn, modes (Shift+Tab, /mode) and kept approvals, /exit, the model's
 // ask_user question answered by number, and /plan (a plan-mode turn offers only what plans, the chat asks how to go
 // on, and "a" executes the plan in auto mode), against the scripted model server. Each chat is one conversation whose steps check one behaviour each: starting a
 // keel per check cost a second of CPU and more.
@@ -91,6 +91,10 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
           { text: 'about Paris' },
           { hang: true },
           { text: 'answer after the interrupt' },
+          {
+            text: 'A long paragraph streams without a newline and runs past the edge of the terminal, with **bold words** in it, then stalls here',
+            stall: true,
+          },
         ],
       });
       const ws = await workspace({
@@ -237,6 +241,16 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       // The turn's status line first: the prompt is drawn after it.
       await term.waitFor(after('answer after the interrupt', / in \/ \d+ out\n›/));
       expect(lastUser(s, 13)).toBe('again');
+      // A paragraph shows as it streams, before its line ends: the model stalls mid-line, the words are there, styled.
+      await send(term, 'para');
+      const streaming = await term.waitFor(after('› para', 'then stalls here'), { escapes: true });
+      expect(streaming).toMatch(styled('1', 'bold words'));
+      // Wrapped at the width (100): its first row final, the second drawn in place; no spinner in the text.
+      expect(await term.screen()).toMatch(
+        /› para\nA long paragraph .* with bold words\nin it, then stalls here\n/,
+      );
+      await term.keys('C-c');
+      await term.waitFor(after('then stalls here', 'interrupted'));
       // At the prompt: Ctrl-C clears a half-typed line, and on an empty one leaves the chat.
       await term.type('half typed');
       await term.waitFor('› half typed');

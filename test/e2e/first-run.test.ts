@@ -107,7 +107,7 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
     const term = await startTerminal(['--cwd', ws], { cwd: ws, env: { XDG_CONFIG_HOME: config } });
     track(term.close);
     // The hidden prompt itself (the notice before it names the provider too).
-    await term.waitFor('API key for openai (OPENAI_API_KEY): ');
+    await term.waitFor('API key for openai (OPENAI_API_KEY):');
     expect(await term.screen()).toContain('No API key for openai yet');
     await term.type('sk-later-unseen');
     await term.keys('Enter');

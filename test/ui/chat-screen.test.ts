@@ -144,6 +144,34 @@ describe('createChatScreen', () => {
     ]);
   });
 
+  it('keeps the spinner and its time while the answer shows nothing yet, and stops it at the first text shown', () => {
+    const log: string[] = [];
+    let first: number | undefined;
+    const spinner: Spinner = {
+      start: (label, since) => {
+        first ??= since;
+        log.push(`${label}${since === first ? '' : ' (time reset)'}`);
+      },
+      stop: () => void log.push('stop'),
+    };
+    const { chat, stdout } = screen({ spinner, terminal: true });
+    chat.sink({ type: 'turn_start', turn: 1 });
+    // A code block is drawn when it closes: until then nothing shows, and the wait goes on.
+    chat.sink({ type: 'text_delta', turn: 1, delta: '```ts\nconst a' });
+    chat.sink({ type: 'text_delta', turn: 1, delta: ' = 1;\n' });
+    expect(stdout()).toBe('');
+    expect(log).toEqual(['thinking', 'thinking', 'thinking']);
+    // The block closes and a paragraph starts: both show, the spinner's line cleared before either is written.
+    chat.sink({ type: 'text_delta', turn: 1, delta: '```\nOne long paragraph without' });
+    expect(log[3]).toBe('stop');
+    expect(log.slice(3)).not.toContain('thinking');
+    expect(stdout()).toContain('const a = 1;');
+    expect(stdout()).toContain('One long paragraph without');
+    // More of the line: no spinner in the middle of the answer's text.
+    chat.sink({ type: 'text_delta', turn: 1, delta: ' any newline' });
+    expect(log.includes('thinking', 3)).toBe(false);
+  });
+
   it("shows a command's last lines under its tool line at a terminal and keeps the whole for /output", () => {
     const { chat, stderr } = screen({ terminal: true });
     const content = `exit code: 0\nstdout:\n${Array.from({ length: 9 }, (_, i) => `line ${i + 1}`).join('\n')}`;

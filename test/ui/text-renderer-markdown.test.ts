@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
 import { createStyle } from '../../src/ui/style.js';
 import { createTextRenderer, type TextRendererOptions } from '../../src/ui/text-renderer.js';
+import { terminalScreen } from '../support/terminal-screen.js';
 
 function render(events: AgentEvent[], options: Partial<TextRendererOptions> = {}) {
   let stdout = '';
@@ -39,13 +40,42 @@ const answer = (deltas: string[]): AgentEvent[] => [
 
 describe('text renderer', () => {
   it('renders the streamed answer as Markdown when asked, ending its last line', () => {
-    const { stdout } = render(answer(['# Hi\n\nsome **bo', 'ld** text']), { markdown: { width: 80 } });
-    expect(stdout).toBe('\x1b[1m\x1b[4mHi\x1b[24m\x1b[22m\n\nsome \x1b[1mbold\x1b[22m text\n');
+    const { stdout } = render(answer(['# Hi\n\nsome **bo', 'ld** text']), { markdown: { width: () => 80 } });
+    expect(terminalScreen(stdout)).toBe(
+      terminalScreen('\x1b[1m\x1b[4mHi\x1b[24m\x1b[22m\n\nsome \x1b[1mbold\x1b[22m text\n'),
+    );
+    expect(stdout.endsWith('\n')).toBe(true);
+  });
+
+  it('writes a note that comes while a line streams above that line, which the next text draws again', () => {
+    let screen = '';
+    const terminal = {
+      write: (t: string) => {
+        screen += t;
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream;
+    const emit = createTextRenderer({
+      stdout: terminal,
+      stderr: terminal,
+      style: createStyle(false),
+      streamText: true,
+      showReasoning: true,
+      markdown: { width: () => 80 },
+    });
+    emit({ type: 'turn_start', turn: 1 });
+    emit({ type: 'text_delta', turn: 1, delta: 'Half a line' });
+    expect(terminalScreen(screen)).toBe('Half a line');
+    emit({ type: 'warning', message: 'slow down' });
+    expect(terminalScreen(screen)).toBe('warning: slow down');
+    emit({ type: 'text_delta', turn: 1, delta: ' and the rest' });
+    emit({ type: 'turn_end', turn: 1, tool_calls: 0 });
+    expect(terminalScreen(screen)).toBe('warning: slow down\nHalf a line and the rest');
   });
 
   it('under NO_COLOR (colour off) keeps the structure: no raw # or |---|, the table drawn', () => {
     const table = '# Plan\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
-    const { stdout } = render(answer([table]), { markdown: { width: 80 }, style: createStyle(false) });
+    const { stdout } = render(answer([table]), { markdown: { width: () => 80 }, style: createStyle(false) });
     expect(stdout).not.toContain('\x1b[');
     expect(stdout).not.toContain('# Plan');
     expect(stdout).not.toContain('|---|');
