@@ -740,6 +740,28 @@ test('build_dependency_graph reports an import cycle', async () => {
   expect(result.output).toContain('external: node:fs (1)');
 });
 
+test('build_dependency_graph lists real cycles of a group of files that import each other, never one loop through them all', async () => {
+  // c→d→e→c and d→e→f→d: f does not import c, so c → d → e → f → c is no cycle.
+  const files: Record<string, string[]> = { a: ['b'], b: ['a'], c: ['d', 'a'], d: ['e'], e: ['c', 'f'], f: ['d'] };
+  for (const [file, imports] of Object.entries(files))
+    await ws.write(
+      `src/${file}.ts`,
+      `${imports.map((i) => `import { ${i} } from './${i}';\n`).join('')}export const ${file} = 1;\n`,
+    );
+  const result = await run(buildDependencyGraphTool, {});
+  expect(result.metadata).toMatchObject({ cycles: 3, cyclic_groups: 2 });
+  expect(result.output).toContain(
+    [
+      'cycles (3, in 2 groups of files that import each other):',
+      '  src/a.ts → src/b.ts → src/a.ts',
+      '  4 files import each other in 2 cycles (src/c.ts, src/d.ts, src/e.ts, src/f.ts):',
+      '    src/c.ts → src/d.ts → src/e.ts → src/c.ts',
+      '    src/d.ts → src/e.ts → src/f.ts → src/d.ts',
+    ].join('\n'),
+  );
+  expect(result.output).not.toContain('src/f.ts → src/c.ts');
+});
+
 test('the tag cache parses only new or changed files on the next load', async () => {
   const cacheDir = path.join(ws.base, 'cache');
   await ws.write('a.ts', 'export const a = 1;\n');
