@@ -19,6 +19,12 @@ export interface ModuleGraph {
   cycles: CyclicGroup[];
 }
 
+/** A Dart package of the repository: pubspec.yaml's `name` and its folder (workspace-relative, '' for the root). */
+export interface DartPackage {
+  name: string;
+  root: string;
+}
+
 /** A folder a build writes (`lib/`, `dist/`): an import of a file there that the repository lacks names its source. */
 const BUILT_FOLDER = /(^|\/)(lib|dist|build|out|esm|cjs)(?=\/|$)/g;
 
@@ -40,7 +46,7 @@ export class ImportResolver {
   constructor(
     index: CodeIndex,
     private readonly goModule = index.project?.goModule,
-    private readonly options: { builtToSource?: boolean } = {},
+    private readonly options: { builtToSource?: boolean; dartPackage?: DartPackage } = {},
   ) {
     const project = index.project;
     this.packages = new Map([...(project?.packages ?? []), ...(project?.subpaths ?? [])]);
@@ -190,10 +196,13 @@ export class ImportResolver {
       }
       case 'dart': {
         if (m.startsWith('dart:')) return [];
-        const pkg = /^package:[^/]+\/(.+)$/.exec(m);
+        const pkg = /^package:([^/]+)\/(.+)$/.exec(m);
         if (pkg) {
-          const local = this.first([`lib/${pkg[1]}`]);
-          return local.length > 0 ? local : this.bySuffix([`lib/${pkg[1]}`]);
+          // The package known: its own URIs are files under its lib/, another package's none of the repository's.
+          const own = this.options.dartPackage;
+          if (own) return own.name === pkg[1] ? this.first([posix.join(own.root, 'lib', pkg[2]!)]) : [];
+          const local = this.first([`lib/${pkg[2]}`]);
+          return local.length > 0 ? local : this.bySuffix([`lib/${pkg[2]}`]);
         }
         return this.first([posix.join(dir, m)]);
       }

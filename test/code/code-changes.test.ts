@@ -1040,6 +1040,52 @@ test('organize_imports sorts Dart imports (dart:, package:, relative) and drops 
   );
 });
 
+test("organize_imports drops a Dart import of a file already imported by another URI, and the project's libraries none of whose names appears; says what it could not check (ws-dart)", async () => {
+  await ws.write('pubspec.yaml', "name: demo\nenvironment:\n  sdk: '>=3.0.0 <4.0.0'\n");
+  await ws.write(
+    'lib/src/counter.dart',
+    'class Counter {\n  int value = 0;\n  void increment() => value++;\n}\n\nint total(List<Counter> cs) => cs.length;\n',
+  );
+  await ws.write('lib/src/format.dart', "String label(int n) => '$n';\n");
+  // A barrel: its names are those it exports.
+  await ws.write('lib/src/src.dart', "export 'counter.dart' show Counter;\nexport 'format.dart';\n");
+  await ws.write(
+    'lib/src/view.dart',
+    [
+      "import 'dart:math';",
+      "import 'package:demo/src/counter.dart';",
+      "import 'dart:async';",
+      "import 'counter.dart';",
+      "import 'format.dart';",
+      "import 'package:collection/collection.dart';",
+      "import 'dart:io';",
+      '',
+      'void show() {',
+      '  final c = Counter();',
+      "  final Counter = 'Counter'; // shadowing local and a string",
+      '  print(max(1, total([c])));',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(organizeImportsTool, { path: 'lib/src/view.dart' });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('lib/src/view.dart')).toMatch(
+    /^import 'dart:async';\nimport 'dart:io';\nimport 'dart:math';\nimport 'package:collection\/collection.dart';\nimport 'package:demo\/src\/counter.dart';\n\nvoid show/,
+  );
+  expect(result.output.split('\n')).toEqual([
+    'organized imports of lib/src/view.dart',
+    "dropped 'counter.dart': the same file as 'package:demo/src/counter.dart'",
+    "dropped 'format.dart': unused (by name: none of the names it gives appears)",
+    "(imports checked for use by name, no Dart analysis server here: 'package:demo/src/counter.dart' is used; not checked: 'dart:math', 'dart:async', 'dart:io' (the SDK's), 'package:collection/collection.dart' (another package's))",
+  ]);
+  // Through a barrel: only what it exports counts (label, Counter; total is not shown).
+  await ws.write('lib/main.dart', "import 'src/src.dart';\n\nint n() => total([]);\n");
+  const barrel = await run(organizeImportsTool, { path: 'lib/main.dart' });
+  expect(await ws.read('lib/main.dart')).toBe('int n() => total([]);\n');
+  expect(barrel.output).toContain("dropped 'src/src.dart': unused");
+});
+
 test('create_barrel writes index.ts exporting the public modules of a directory', async () => {
   await ws.write('src/models/user.ts', 'export interface User { id: string }\n');
   await ws.write('src/models/order.ts', "import { x } from './user.js';\nexport class Order {}\n");
