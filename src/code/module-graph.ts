@@ -1,9 +1,10 @@
 // The module graph: imports resolved to files of the repository (TS/JS relative paths with extensions and index
 // files, Python packages, Dart package:/relative URIs, Go packages by go.mod, Rust crate/super/mod paths, Java
-// packages), and its cycles (Tarjan's strongly connected components).
+// packages), and its import cycles (import-cycles.ts).
 import { posix } from 'node:path';
 import type { CodeIndex } from './code-index.js';
 import type { PathAlias } from './entry-points.js';
+import { type CyclicGroup, findCycles } from './import-cycles.js';
 import { PYTHON_STDLIB } from './python-stdlib.js';
 import type { Import } from './tags.js';
 
@@ -14,8 +15,14 @@ export interface ModuleGraph {
   edges: Map<string, string[]>;
   /** Modules outside the repository (packages, the standard library) → how many files import them. */
   external: Map<string, number>;
-  /** Each cycle's files, in import order. */
-  cycles: string[][];
+  /** The groups of files that import each other, with their shortest cycles. */
+  cycles: CyclicGroup[];
+}
+
+/** A Dart package of the repository: pubspec.yaml's `name` and its folder (workspace-relative, '' for the root). */
+export interface DartPackage {
+  name: string;
+  root: string;
 }
 
 /** A folder a build writes (`lib/`, `dist/`): an import of a file there that the repository lacks names its source. */
@@ -39,7 +46,7 @@ export class ImportResolver {
   constructor(
     index: CodeIndex,
     private readonly goModule = index.project?.goModule,
-    private readonly options: { builtToSource?: boolean } = {},
+    private readonly options: { builtToSource?: boolean; dartPackage?: DartPackage } = {},
   ) {
     const project = index.project;
     this.packages = new Map([...(project?.packages ?? []), ...(project?.subpaths ?? [])]);
@@ -189,10 +196,13 @@ export class ImportResolver {
       }
       case 'dart': {
         if (m.startsWith('dart:')) return [];
-        const pkg = /^package:[^/]+\/(.+)$/.exec(m);
+        const pkg = /^package:([^/]+)\/(.+)$/.exec(m);
         if (pkg) {
-          const local = this.first([`lib/${pkg[1]}`]);
-          return local.length > 0 ? local : this.bySuffix([`lib/${pkg[1]}`]);
+          // The package known: its own URIs are files under its lib/, another package's none of the repository's.
+          const own = this.options.dartPackage;
+          if (own) return own.name === pkg[1] ? this.first([posix.join(own.root, 'lib', pkg[2]!)]) : [];
+          const local = this.first([`lib/${pkg[2]}`]);
+          return local.length > 0 ? local : this.bySuffix([`lib/${pkg[2]}`]);
         }
         return this.first([posix.join(dir, m)]);
       }
@@ -246,56 +256,6 @@ export class ImportResolver {
       if (dir === '.' || dir === '/') return 'src';
     }
   }
-}
-
-/** Tarjan's strongly connected components, iteratively (deep import chains must not overflow the stack). */
-export function findCycles(edges: Map<string, string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const cycles: string[][] = [];
-  let counter = 0;
-  for (const start of edges.keys()) {
-    if (index.has(start)) continue;
-    const work: { node: string; next: number }[] = [{ node: start, next: 0 }];
-    index.set(start, counter);
-    low.set(start, counter++);
-    stack.push(start);
-    onStack.add(start);
-    while (work.length > 0) {
-      const frame = work.at(-1)!;
-      const targets = edges.get(frame.node) ?? [];
-      if (frame.next < targets.length) {
-        const to = targets[frame.next++]!;
-        if (!index.has(to)) {
-          index.set(to, counter);
-          low.set(to, counter++);
-          stack.push(to);
-          onStack.add(to);
-          work.push({ node: to, next: 0 });
-        } else if (onStack.has(to)) {
-          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
-        }
-        continue;
-      }
-      work.pop();
-      const parent = work.at(-1);
-      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
-      if (low.get(frame.node) === index.get(frame.node)) {
-        const component: string[] = [];
-        let member: string;
-        do {
-          member = stack.pop()!;
-          onStack.delete(member);
-          component.push(member);
-        } while (member !== frame.node);
-        const selfLoop = component.length === 1 && (edges.get(member) ?? []).includes(member);
-        if (component.length > 1 || selfLoop) cycles.push(component.reverse());
-      }
-    }
-  }
-  return cycles;
 }
 
 /** The import graph of the files under `under` (a workspace-relative directory or file; '' for all). */

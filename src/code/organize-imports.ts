@@ -1,4 +1,5 @@
-// Organises a file's imports: sorted, duplicates merged, unused names dropped (TS/JS and Dart).
+// Organises a TS/JS file's imports: sorted, duplicates merged, unused names dropped, in the groups TypeScript's own
+// organizeImports keeps (imports apart by a blank line or a comment), a side-effect import staying where it is.
 import { type AstNode, findKinds, parseSource } from './ast-grep.js';
 import type { LanguageSpec } from './languages.js';
 
@@ -48,7 +49,7 @@ function detectedOrder(lists: readonly string[][]): Compare {
 }
 
 /** Names used in code outside the import statements. */
-function usedNames(lang: LanguageSpec, root: AstNode, imports: AstNode[]): Set<string> {
+export function usedNames(lang: LanguageSpec, root: AstNode, imports: AstNode[]): Set<string> {
   const ranges = imports.map((n) => [n.range().start.index, n.range().end.index] as const);
   const used = new Set<string>();
   for (const node of findKinds(lang, root, [...lang.identifiers, 'type_identifier'])) {
@@ -118,32 +119,22 @@ const sameImport = (a: TsImport, b: TsImport) =>
 /** Packages first, then relative paths; alphabetical within each. */
 const moduleOrder = (m: string) => (m.startsWith('.') ? 1 : 0);
 
-function organizeTs(
+interface TsContext {
+  used: ReadonlySet<string>;
+  layout: Layout;
+  order: Compare;
+}
+
+/** The file's imports and how their lines are written; undefined when one of them cannot be read (left alone). */
+function tsContext(
   lang: LanguageSpec,
   source: string,
   root: AstNode,
   nodes: AstNode[],
   style: ScriptImportStyle,
-): string[] {
-  const used = usedNames(lang, root, nodes);
-  const merged = new Map<string, TsImport>();
-  const written: TsImport[] = [];
-  for (const node of nodes) {
-    const text = node.text();
-    const imp = parseTsImport(text);
-    if (!imp) return [];
-    written.push(parseTsImport(text)!);
-    const key = `${imp.module}\0${imp.typeOnly}\0${imp.namespace ?? ''}`;
-    const into = merged.get(key);
-    if (!into) merged.set(key, { ...imp, text });
-    else {
-      delete into.text;
-      into.defaultName ??= imp.defaultName;
-      into.sideEffect &&= imp.sideEffect;
-      for (const spec of imp.named)
-        if (!into.named.some((s) => localName(s) === localName(spec))) into.named.push(spec);
-    }
-  }
+) {
+  const written = nodes.map((n) => parseTsImport(n.text()));
+  if (written.some((imp) => imp === undefined)) return undefined;
   const texts = nodes.map((n) => n.text());
   const wrapped = texts.filter((t) => /\{\s*\n/.test(t));
   const layout: Layout = {
@@ -154,18 +145,35 @@ function organizeTs(
     indent: /\{[ \t]*\n([ \t]+)/.exec(wrapped[0] ?? '')?.[1] ?? (/^\t/m.test(source) ? '\t' : '  '),
     trailingComma: wrapped.length === 0 || wrapped.some((t) => /,\s*\}/.test(t)),
   };
-  const order = detectedOrder(written.map((imp) => imp.named.map(localName)));
+  const order = detectedOrder(written.map((imp) => imp!.named.map(localName)));
+  return { used: usedNames(lang, root, nodes), layout, order };
+}
+
+/** One group's imports organised: merged by module, unused names dropped, sorted. */
+function organizeTs(nodes: AstNode[], { used, layout, order }: TsContext): string[] {
+  const merged = new Map<string, TsImport>();
+  for (const node of nodes) {
+    const text = node.text();
+    const imp = parseTsImport(text)!;
+    const key = `${imp.module}\0${imp.typeOnly}\0${imp.namespace ?? ''}`;
+    const into = merged.get(key);
+    if (!into) merged.set(key, { ...imp, text });
+    else {
+      delete into.text;
+      into.defaultName ??= imp.defaultName;
+      for (const spec of imp.named)
+        if (!into.named.some((s) => localName(s) === localName(spec))) into.named.push(spec);
+    }
+  }
   const kept: TsImport[] = [];
   for (const imp of merged.values()) {
     const before = { ...imp, named: [...imp.named] };
-    if (!imp.sideEffect) {
-      if (imp.defaultName && !used.has(imp.defaultName)) delete imp.defaultName;
-      if (imp.namespace && !used.has(imp.namespace)) delete imp.namespace;
-      imp.named = imp.named
-        .filter((s) => used.has(localName(s)))
-        .sort((a, b) => order(localName(a), localName(b)));
-      if (!imp.defaultName && !imp.namespace && imp.named.length === 0) continue;
-    }
+    if (imp.defaultName && !used.has(imp.defaultName)) delete imp.defaultName;
+    if (imp.namespace && !used.has(imp.namespace)) delete imp.namespace;
+    imp.named = imp.named
+      .filter((s) => used.has(localName(s)))
+      .sort((a, b) => order(localName(a), localName(b)));
+    if (!imp.defaultName && !imp.namespace && imp.named.length === 0) continue;
     if (imp.text !== undefined && !sameImport(before, imp)) delete imp.text;
     kept.push(imp);
   }
@@ -174,64 +182,87 @@ function organizeTs(
   return kept.map((imp) => imp.text ?? renderTs(imp, layout));
 }
 
-/** dart: first, then package:, then relative; an import with `as`/`show` whose names are unused is dropped. */
-function organizeDart(lang: LanguageSpec, root: AstNode, nodes: AstNode[]): string[] {
-  const used = usedNames(lang, root, nodes);
-  const seen = new Set<string>();
-  const kept: string[] = [];
+const isSideEffect = (node: AstNode) => parseTsImport(node.text())?.sideEffect === true;
+
+/**
+ * The groups organised apart, as TypeScript's organizeImports groups them: a blank line or a comment between two
+ * imports (or code) starts a new one. A side-effect import (`import './polyfill'`) is a group of its own: it runs
+ * its module at its place among the imports, so nothing is moved across it (biome and eslint's sorters keep it so;
+ * TypeScript's would sort it among the others).
+ */
+function importGroups(source: string, nodes: readonly AstNode[]): AstNode[][] {
+  const groups: AstNode[][] = [];
+  let previous: AstNode | undefined;
   for (const node of nodes) {
-    const text = node.text().replace(/\s+/g, ' ').trim();
-    if (seen.has(text)) continue;
-    seen.add(text);
-    const prefix = /\bas\s+(\w+)/.exec(text)?.[1];
-    if (prefix && !used.has(prefix)) continue;
-    const show = /\bshow\s+([\w\s,]+?)(?:\bhide\b|;)/.exec(text)?.[1];
-    if (show && !prefix) {
-      const names = show
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => used.has(s));
-      if (names.length === 0) continue;
-      kept.push(text.replace(/\bshow\s+[\w\s,]+?(?=\bhide\b|;)/, `show ${names.sort().join(', ')}`));
-      continue;
-    }
-    kept.push(text);
+    const gap = previous ? source.slice(previous.range().end.index, node.range().start.index) : '';
+    const apart =
+      !previous ||
+      isSideEffect(node) ||
+      isSideEffect(previous) ||
+      /\S/.test(gap) ||
+      (gap.match(/\n/g)?.length ?? 0) >= 2;
+    if (apart) groups.push([node]);
+    else groups.at(-1)!.push(node);
+    previous = node;
   }
-  const rank = (t: string) => (/['"]dart:/.test(t) ? 0 : /['"]package:/.test(t) ? 1 : 2);
-  const uri = (t: string) => /['"]([^'"]+)['"]/.exec(t)?.[1] ?? t;
-  return kept.sort((a, b) => rank(a) - rank(b) || uri(a).localeCompare(uri(b)));
+  return groups;
 }
 
-/** The file with its imports organised (unchanged when it has none); undefined for other languages. */
+/**
+ * The source with each group's imports replaced by its lines: written where the group's first import was, the
+ * other imports gone with the line each stood on; a group left empty takes a blank line around it along. A file
+ * with CRLF line ends keeps them.
+ */
+export function replaceImportGroups(
+  source: string,
+  groups: readonly { nodes: AstNode[]; lines: string[] }[],
+) {
+  const eol = source.includes('\r\n') ? '\r\n' : '\n';
+  let out = '';
+  let at = 0;
+  const lineEnd = (index: number) =>
+    source.startsWith('\r\n', index) ? index + 2 : source[index] === '\n' ? index + 1 : index;
+  for (const { nodes, lines } of groups) {
+    // Emptied between blank lines (or at the file's start or end): one of them goes too.
+    const last = lineEnd(nodes.at(-1)!.range().end.index);
+    const blankAfter = /^[ \t]*\r?\n/.exec(source.slice(last));
+    let blankBefore: RegExpExecArray | null = null;
+    if (lines.length === 0 && (blankAfter || last === source.length))
+      blankBefore = /(?:^|\n)([ \t]*\r?\n)$/.exec(source.slice(at, nodes[0]!.range().start.index));
+    const first = nodes[0]!.range().start.index === 0;
+    nodes.forEach((node, i) => {
+      let start = node.range().start.index;
+      let end = lineEnd(node.range().end.index);
+      if (i === 0 && blankBefore) start -= blankBefore[1]!.length;
+      if (i === nodes.length - 1 && lines.length === 0 && first && blankAfter) end += blankAfter[0].length;
+      out += source.slice(at, start);
+      if (i === 0 && lines.length > 0) out += `${lines.join('\n')}\n`.replace(/\r?\n/g, eol);
+      at = end;
+    });
+  }
+  return out + source.slice(at);
+}
+
+/** The TS/JS file with its imports organised (unchanged when it has none); undefined for other languages. */
 export function organizeImports(
   lang: LanguageSpec,
   source: string,
   style: ScriptImportStyle = {},
 ): string | undefined {
-  if (!['typescript', 'tsx', 'javascript', 'dart'].includes(lang.id)) return undefined;
+  if (!['typescript', 'tsx', 'javascript'].includes(lang.id)) return undefined;
   const root = parseSource(lang, source);
-  const dart = lang.id === 'dart';
-  const nodes = root
-    .children()
-    .filter((n) =>
-      dart ? n.kind() === 'import_or_export' && /^import\b/.test(n.text()) : n.kind() === 'import_statement',
-    );
+  const nodes = root.children().filter((n) => n.kind() === 'import_statement');
   if (nodes.length === 0) return source;
-  const lines = dart ? organizeDart(lang, root, nodes) : organizeTs(lang, source, root, nodes, style);
-  if (!dart && lines.length === 0 && nodes.some((n) => !parseTsImport(n.text()))) return source;
-  // The new block goes where the first import was; the other imports go, with the line each stood on. A file
-  // with CRLF line ends keeps them.
-  const eol = source.includes('\r\n') ? '\r\n' : '\n';
-  let out = '';
-  let at = 0;
-  nodes.forEach((node, i) => {
-    const start = node.range().start.index;
-    let end = node.range().end.index;
-    if (source.startsWith('\r\n', end)) end += 2;
-    else if (source[end] === '\n') end += 1;
-    out += source.slice(at, start);
-    if (i === 0 && lines.length > 0) out += `${lines.join('\n')}\n`.replace(/\r?\n/g, eol);
-    at = end;
+  const context = tsContext(lang, source, root, nodes, style);
+  if (!context) return source;
+  // A side-effect import stays as written; a later one of a module already run is dropped (it runs once).
+  const ran = new Set<string>();
+  const groups = importGroups(source, nodes).map((group) => {
+    if (!isSideEffect(group[0]!)) return { nodes: group, lines: organizeTs(group, context) };
+    const module = parseTsImport(group[0]!.text())!.module;
+    const lines = ran.has(module) ? [] : [group[0]!.text()];
+    ran.add(module);
+    return { nodes: group, lines };
   });
-  return out + source.slice(at);
+  return replaceImportGroups(source, groups);
 }

@@ -38,7 +38,7 @@ import {
   rustReceiverFits,
   rustSimpleType,
 } from './rust-references.js';
-import { type FileTags, type Import, referenceCount } from './tags.js';
+import { type Definition, type FileTags, type Import, referenceCount } from './tags.js';
 
 export interface Occurrence {
   /** 1-based line and column. */
@@ -304,12 +304,30 @@ export function findOccurrences(
   return { occurrences, shadowed };
 }
 
-/** The definitions named `name` (in `inFile` when given) and whether any is a member (method or field). */
+/** `Class.member` → the class and its member (the last two parts of a longer path); a plain name → itself. */
+export function qualifiedName(name: string): { owner?: string; member: string } {
+  const parts = name.split('.');
+  if (parts.length < 2 || parts.some((p) => p === '')) return { member: name };
+  return { owner: parts.at(-2)!, member: parts.at(-1)! };
+}
+
+/** The class, struct or type a definition is a member of: its container, or the receiver's type of a Go method. */
+export function ownerOf(def: Definition): string | undefined {
+  return def.container ?? (def.kind === 'method' ? goReceiverType(def.signature) : undefined);
+}
+
+/**
+ * The definitions named `name` (in `inFile` when given); `Class.member` names the members of that class (struct,
+ * impl, a Go method's receiver type) only. At `line`: see below.
+ */
 export function definitionsOf(index: CodeIndex, name: string, inFile?: string, line?: number) {
+  const { owner, member } = qualifiedName(name);
   const found = [];
   for (const [file, tags] of index.files) {
     if (inFile !== undefined && file !== inFile) continue;
-    for (const def of tags.definitions) if (def.name === name) found.push({ path: file, def });
+    for (const def of tags.definitions)
+      if (def.name === member && (owner === undefined || ownerOf(def) === owner))
+        found.push({ path: file, def });
   }
   // At a line: the definition there, and those of its type of that name (a Java method's overloads); none there,
   // all of them.

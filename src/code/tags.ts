@@ -95,11 +95,31 @@ function signatureOf(source: string, node: AstNode): string {
 
 const DOC_MARKERS = /^\s*(\/\*\*?|\*\/|\*|\/\/[/!]?|#)\s?|\s*\*\/\s*$/g;
 
+/** How far up a doc comment is followed: past this, the lines above are taken for no doc. */
+const MAX_DOC_LINES = 1000;
+
+/**
+ * A doc's beginning, its summary, in whole lines up to MAX_DOC characters, saying how many lines were left out (a
+ * long doc's end is examples and notes; its first lines say what the symbol does).
+ */
+export function docSummary(lines: readonly string[]): string | undefined {
+  const text = lines.map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  if (text.length === 0) return undefined;
+  let kept = 0;
+  let length = -1;
+  while (kept < text.length && length + 1 + text[kept]!.length <= MAX_DOC) length += 1 + text[kept++]!.length;
+  if (kept === text.length) return text.join(' ');
+  // A first line longer than the whole budget: its start.
+  const shown = kept > 0 ? text.slice(0, kept).join(' ') : `${text[0]!.slice(0, MAX_DOC - 1)}…`;
+  const left = text.length - Math.max(kept, 1);
+  return left > 0 ? `${shown} … (${left} more line${left === 1 ? '' : 's'})` : shown;
+}
+
 /** The comment lines right above the definition (decorators skipped), or a Python docstring. */
 function docOf(source: string, node: AstNode, lang: LanguageSpec): string | undefined {
   const lines: string[] = [];
   let at = lineStart(source, node.range().start.index);
-  while (at > 0 && lines.length < 20) {
+  while (at > 0 && lines.length < MAX_DOC_LINES) {
     const prevStart = lineStart(source, at - 1);
     const line = source.slice(prevStart, at - 1);
     if (/^\s*(@|#\[)/.test(line) && lines.length === 0) {
@@ -110,18 +130,12 @@ function docOf(source: string, node: AstNode, lang: LanguageSpec): string | unde
     lines.unshift(line);
     at = prevStart;
   }
-  let doc = lines
-    .map((l) => l.replace(DOC_MARKERS, '').trim())
-    .filter(Boolean)
-    .join(' ');
-  if (!doc && lang.id === 'python') {
-    const body = node.field('body');
-    const docstring =
-      body && /^\s*(?:"""|''')([\s\S]*?)(?:"""|''')/.exec(source.slice(body.range().start.index));
-    doc = docstring?.[1]?.trim().replace(/\s+/g, ' ') ?? '';
-  }
-  if (!doc) return undefined;
-  return doc.length > MAX_DOC ? `${doc.slice(0, MAX_DOC - 1)}…` : doc;
+  const doc = docSummary(lines.map((l) => l.replace(DOC_MARKERS, '')));
+  if (doc || lang.id !== 'python') return doc;
+  const body = node.field('body');
+  const docstring =
+    body && /^\s*(?:"""|''')([\s\S]*?)(?:"""|''')/.exec(source.slice(body.range().start.index));
+  return docstring?.[1] === undefined ? undefined : docSummary(docstring[1].split('\n'));
 }
 
 interface Found {
@@ -244,10 +258,13 @@ function placeInContainers(found: Found[], rust = false): Definition[] {
     if (LOCAL_KINDS.has(f.def.kind) && bodies.some((b) => inside(b, f))) continue;
     let owner: Found | undefined;
     for (const c of containers) if (inside(c, f) && (!owner || owner.start <= c.start)) owner = c;
-    // A body between the method and its innermost class: an object literal's method there.
-    if (f.def.kind === 'method' && bodies.some((b) => inside(b, f) && (!owner || owner.start < b.start)))
-      continue;
-    if (owner) {
+    // A body between the definition and its innermost class: the function's own, not the class's; an object
+    // literal's method there is none at all.
+    const local = bodies.some((b) => inside(b, f) && (!owner || owner.start < b.start));
+    if (f.def.kind === 'method' && local) continue;
+    // A function's own definitions (a decorator's `wrapper`, a method's helper) are no module's exports.
+    if (bodies.some((b) => inside(b, f))) f.def.exported = false;
+    if (owner && !local) {
       f.def.container = owner.def.name;
       if (f.def.kind === 'function') f.def.kind = 'method';
       if (f.def.kind === 'variable' || f.def.kind === 'constant') f.def.kind = 'field';

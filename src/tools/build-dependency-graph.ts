@@ -1,9 +1,27 @@
 // build_dependency_graph: the repository's module graph (imports resolved to files) with its import cycles.
 import { z } from 'zod';
 import { goModule } from '../code/go-module.js';
+import type { CyclicGroup } from '../code/import-cycles.js';
 import { buildModuleGraph } from '../code/module-graph.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, ok, readPreview } from './tool.js';
+
+const loop = (cycle: readonly string[]) => [...cycle, cycle[0]].join(' → ');
+
+/**
+ * A group that is one loop, as that loop; a group holding several, as its files and its shortest cycles, each along
+ * real imports (printed as one loop, its files would name imports that do not exist).
+ */
+function describeGroup(group: CyclicGroup): string[] {
+  if (group.count === 1 && !group.atLeast) return [`  ${loop(group.cycles[0]!)}`];
+  const count = `${group.atLeast ? 'at least ' : ''}${group.count}`;
+  const shown =
+    group.cycles.length < group.count || group.atLeast ? `; the ${group.cycles.length} shortest:` : ':';
+  return [
+    `  ${group.files.length} files import each other in ${count} cycles (${group.files.join(', ')})${shown}`,
+    ...group.cycles.map((cycle) => `    ${loop(cycle)}`),
+  ];
+}
 
 const schema = z.object({ path: z.string().optional().describe('limit to this directory or file') });
 
@@ -24,11 +42,23 @@ export const buildDependencyGraphTool = defineTool({
       if (targets.length > 0) lines.push(`${file} → ${targets.join(', ')}`);
     }
     if (lines.length === 0) lines.push('(no imports between files of the repository)');
-    lines.push(graph.cycles.length === 0 ? 'cycles: none' : `cycles (${graph.cycles.length}):`);
-    for (const cycle of graph.cycles) lines.push(`  ${[...cycle, cycle[0]].join(' → ')}`);
+    const cycles = graph.cycles.reduce((n, g) => n + g.count, 0);
+    const atLeast = graph.cycles.some((g) => g.atLeast) ? 'at least ' : '';
+    lines.push(
+      graph.cycles.length === 0
+        ? 'cycles: none'
+        : graph.cycles.every((g) => g.count === 1)
+          ? `cycles (${cycles}):`
+          : `cycles (${atLeast}${cycles}, in ${graph.cycles.length} group${graph.cycles.length === 1 ? '' : 's'} of files that import each other):`,
+    );
+    for (const group of graph.cycles) lines.push(...describeGroup(group));
     const external = [...graph.external].sort((a, b) => b[1] - a[1]).slice(0, 30);
     if (external.length > 0) lines.push(`external: ${external.map(([m, n]) => `${m} (${n})`).join(', ')}`);
-    const summary = `${graph.edges.size} files, ${edges} imports, ${graph.cycles.length} cycles`;
-    return ok(lines.join('\n'), { files: graph.edges.size, edges, cycles: graph.cycles.length }, summary);
+    const summary = `${graph.edges.size} files, ${edges} imports, ${atLeast}${cycles} cycles`;
+    return ok(
+      lines.join('\n'),
+      { files: graph.edges.size, edges, cycles, cyclic_groups: graph.cycles.length },
+      summary,
+    );
   },
 });

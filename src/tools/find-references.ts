@@ -54,7 +54,7 @@ export const findReferencesTool = defineTool({
       );
     }
     const index = await codeIndexOf(ctx);
-    const files = await findProjectReferences(index, args.name, target.definedIn, ctx.signal, target.line);
+    const files = await findProjectReferences(index, target.name, target.definedIn, ctx.signal, target.line);
     const lines: string[] = [];
     let count = 0;
     let shadowed = 0;
@@ -71,7 +71,7 @@ export const findReferencesTool = defineTool({
     }
     if (count > MAX_LINES) lines.push(`[${count - MAX_LINES} more references not shown]`);
     if (count === 0) lines.push(`(no references to ${args.name} in code)`);
-    if (shadowed > 0) lines.push(`(${shadowed} uses of local bindings that shadow ${args.name} left out)`);
+    if (shadowed > 0) lines.push(`(${shadowed} uses of local bindings that shadow ${target.name} left out)`);
     if (count > 0) lines.push(NAME_BASED);
     return ok(
       lines.join('\n'),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isSupportFile } from '../code/file-roles.js';
 import { bindingAt } from '../code/language/position.js';
 import { languageOf } from '../code/languages.js';
-import { definitionsOf, findProjectReferences } from '../code/references.js';
+import { definitionsOf, findProjectReferences, ownerOf, qualifiedName } from '../code/references.js';
 import type { Definition } from '../code/tags.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -68,30 +68,26 @@ export const inspectSymbolTool = defineTool({
   async execute(args, ctx) {
     const index = await codeIndexOf(ctx);
     const file = args.path === undefined ? undefined : await indexPath(ctx, args.path);
-    const [container, member] = args.name.includes('.') ? args.name.split('.', 2) : [undefined, args.name];
+    const { member } = qualifiedName(args.name);
     // The type or function before same-named methods (gin's Engine struct before a validator's Engine()), the
     // project's code before its tests.
     const order = (d: { path: string; def: Definition }) =>
       (d.def.container !== undefined || d.def.kind === 'method' ? 2 : 0) + (isSupportFile(d.path) ? 1 : 0);
-    const defs = definitionsOf(index, member!, file)
-      .filter((d) => !container || d.def.container === container)
-      .sort((a, b) => order(a) - order(b));
+    const defs = definitionsOf(index, args.name, file).sort((a, b) => order(a) - order(b));
     if (defs.length === 0)
       return fail(`no definition of ${args.name}${file ? ` in ${file}` : ''}; try search_code`);
-    const exact = await serviceUses(ctx, member!, defs.slice(0, 10));
+    const exact = await serviceUses(ctx, member, defs.slice(0, 10));
     let [uses, files] = exact ?? [-1, 0];
     if (uses < 0) {
-      const refs = await findProjectReferences(
-        index,
-        member!,
-        defs.length === 1 ? defs[0]!.path : file,
-        ctx.signal,
-      );
+      // One definition: its uses alone (Record's `args`, not RecordBuilder's in the same file).
+      const one = defs.length === 1 ? defs[0]! : undefined;
+      const refs = await findProjectReferences(index, member, one?.path ?? file, ctx.signal, one?.def.line);
       uses = refs.reduce((n, r) => n + r.occurrences.filter((o) => !o.definition).length, 0);
       files = refs.filter((r) => r.occurrences.some((o) => !o.definition)).length;
     }
     const blocks = defs.slice(0, 10).map(({ path, def }) => {
-      const owner = def.container ? ` (in ${def.container})` : '';
+      const container = ownerOf(def);
+      const owner = container ? ` (in ${container})` : '';
       const lines = [
         `${def.kind} ${def.name}${owner} at ${path}:${def.line}-${def.endLine}`,
         `  ${def.signature}`,

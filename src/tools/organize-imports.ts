@@ -3,10 +3,18 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { languageOf } from '../code/languages.js';
+import { type DartPackage, ImportResolver } from '../code/module-graph.js';
+import {
+  type DartOrganized,
+  dartImportUris,
+  dartLibraries,
+  organizeDartImports,
+} from '../code/organize-dart.js';
 import { organizeImports } from '../code/organize-imports.js';
 import { organizePythonImports, type PythonImportStyle } from '../code/organize-python.js';
 import { keyValue, prop, stripJsonComments, tomlSection } from '../project/scan.js';
 import { withNewErrors } from './after-change.js';
+import { codeIndexOf } from './code-index-of.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile } from './fs-util.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -19,6 +27,10 @@ async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
   const shown = ctx.workspace.relative(absolute);
   const lang = languageOf(absolute);
   const before = await readTextFile(absolute, shown, ctx.limits.maxFileReadSize);
+  if (lang?.id === 'dart') {
+    const organized = organizeDartImports(lang, before, await dartProject(ctx, absolute, before));
+    return { absolute, shown, before, after: organized.text, notes: dartNotes(organized) };
+  }
   const after =
     lang?.id === 'python'
       ? organizePythonImports(lang, before, {
@@ -28,7 +40,45 @@ async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
       : lang
         ? organizeImports(lang, before, { ...(await scriptLineWidth(ctx, absolute)) })
         : undefined;
-  return { absolute, shown, before, after };
+  return { absolute, shown, before, after, notes: [] as string[] };
+}
+
+/**
+ * The libraries a Dart file imports, from the code index: the file's package is the nearest pubspec.yaml's `name`
+ * (its `package:` URIs are files under its lib/, another package's are not the repository's).
+ */
+async function dartProject(ctx: ToolContext, absolute: string, source: string) {
+  const index = await codeIndexOf(ctx);
+  const root = ctx.workspace.root;
+  let dartPackage: DartPackage | undefined;
+  for (let dir = path.dirname(absolute); !dartPackage; dir = path.dirname(dir)) {
+    const pubspec = await fs.readFile(path.join(dir, 'pubspec.yaml'), 'utf8').catch(() => undefined);
+    const name = pubspec && /^name:\s*['"]?([\w]+)/m.exec(pubspec)?.[1];
+    if (name) dartPackage = { name, root: path.relative(root, dir).split(path.sep).join('/') };
+    if (dir === root || !dir.startsWith(`${root}${path.sep}`)) break;
+  }
+  const resolver = new ImportResolver(index, undefined, dartPackage ? { dartPackage } : {});
+  const file = ctx.workspace.relative(absolute).split(path.sep).join('/');
+  const read = (f: string) => fs.readFile(path.join(root, f), 'utf8').catch(() => undefined);
+  return dartLibraries(index, resolver, file, dartImportUris(source), read);
+}
+
+/** What a Dart organising dropped besides sorting, and what it could not check (no Dart analysis server here). */
+function dartNotes(organized: DartOrganized): string[] {
+  const notes = organized.dropped.map((d) => `dropped ${d}`);
+  const parts: string[] = [];
+  if (organized.checked.length > 0)
+    parts.push(`${organized.checked.join(', ')} ${organized.checked.length === 1 ? 'is' : 'are'} used`);
+  const why = new Map<string, string[]>();
+  for (const { uri, why: reason } of organized.unchecked)
+    why.set(reason, [...(why.get(reason) ?? []), `'${uri}'`]);
+  if (why.size > 0)
+    parts.push(
+      `not checked: ${[...why].map(([reason, uris]) => `${uris.join(', ')} (${reason})`).join(', ')}`,
+    );
+  if (parts.length > 0)
+    notes.push(`(imports checked for use by name, no Dart analysis server here: ${parts.join('; ')})`);
+  return notes;
 }
 
 /**
@@ -155,12 +205,13 @@ export const organizeImportsTool = defineTool({
     const p = await plan(args, ctx);
     if (p.after === undefined)
       return fail(`${p.shown}: organize_imports handles TS/JS, Python and Dart files only`);
-    if (p.after === p.before) return ok(`${p.shown}: imports already organized`, { changed: false });
+    const notes = p.notes.length > 0 ? `\n${p.notes.join('\n')}` : '';
+    if (p.after === p.before) return ok(`${p.shown}: imports already organized${notes}`, { changed: false });
     // Unchanged since the preview: the file is written only as shown.
     if ((await fs.readFile(p.absolute, 'utf8')) !== p.before) return fail(`${p.shown} changed; try again`);
     await writeFilesAtomic([{ absolute: p.absolute, before: p.before, after: p.after }], ctx);
     const result = ok(
-      `organized imports of ${p.shown}`,
+      `organized imports of ${p.shown}${notes}`,
       { changed: true },
       fileChangeDiff(p.shown, p.before, p.after),
     );

@@ -26,6 +26,8 @@ const CHECK_MS = 20_000;
 const MAX_LEFT = 20;
 
 interface Planned {
+  /** The name renamed: the member's of a `Class.member`. */
+  name: string;
   files: { path: string; before: string; after: string; count: number }[];
   service?: { service: LanguageService; at: SourcePosition };
 }
@@ -33,16 +35,18 @@ interface Planned {
 async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
   const target = await symbolTarget(ctx, args);
   if (target.kind === 'error') return target.error;
+  // `Class.member`: the member's name is what the files spell.
+  const name = target.name;
   if (target.kind === 'service') {
     const options = { keepPublicAlias: args.keep_alias === true };
     const files = await target.service.rename(target.at, args.new_name, options, ctx.signal);
     if (typeof files === 'string') return files;
     if (files.length === 0) return `nothing to rename at ${target.at.path}:${target.at.line}`;
-    return { files, service: target };
+    return { name, files, service: target };
   }
   const index = await codeIndexOf(ctx);
-  const files = await planRename(index, args.name, args.new_name, target.definedIn, ctx.signal, target.line);
-  return typeof files === 'string' ? files : { files };
+  const files = await planRename(index, name, args.new_name, target.definedIn, ctx.signal, target.line);
+  return typeof files === 'string' ? files : { name, files };
 }
 
 /**
@@ -63,7 +67,7 @@ async function check(
     // service's projects did not reach (another package's), which the rename would break.
     // A common name (a `get` method) is named by many files of their own: those are not checked, and the result
     // says how many there are.
-    const all = await wordSearch(ctx, [args.name], signal);
+    const all = await wordSearch(ctx, [planned.name], signal);
     const renamed = new Set(planned.files.map((f) => f.path));
     const naming: string[] = [];
     // Components (.vue, .svelte, .astro) no language service reads: named in the result, not renamed.
@@ -78,19 +82,19 @@ async function check(
     const suspects = paths.filter((p) => after.some((d) => d.path === p && d.severity === 'error'));
     const before =
       suspects.length > 0 ? await service.diagnostics(suspects, signal, undefined, deadline) : [];
-    const added = introducedErrors(before, after, { from: args.name, to: args.new_name });
+    const added = introducedErrors(before, after, { from: planned.name, to: args.new_name });
     if (added.length > 0) {
-      const head = `renaming ${args.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
+      const head = `renaming ${planned.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
       return { refuse: [head, ...formatDiagnostics(added)].join('\n') };
     }
     const notes: string[] = [];
     if (left.length < naming.length)
       notes.push(
-        `(${naming.length} files the rename did not change still name ${args.name}: too many to check; most likely same-named symbols of their own)`,
+        `(${naming.length} files the rename did not change still name ${planned.name}: too many to check; most likely same-named symbols of their own)`,
       );
     if (components.length > 0)
       notes.push(
-        `(not renamed in components, which no language service here reads: ${components.slice(0, 5).join(', ')}${components.length > 5 ? ` and ${components.length - 5} more` : ''} still name ${args.name}; update their uses)`,
+        `(not renamed in components, which no language service here reads: ${components.slice(0, 5).join(', ')}${components.length > 5 ? ` and ${components.length - 5} more` : ''} still name ${planned.name}; update their uses)`,
       );
     return notes.length > 0 ? { note: notes.join('\n') } : undefined;
   } catch (error) {
@@ -180,7 +184,7 @@ export const renameSymbolTool = defineTool({
     const planned = await plan(args, ctx);
     const summary = `rename ${args.name} to ${args.new_name}`;
     if (typeof planned === 'string') return { reads: [ctx.workspace.root], writes: [], summary };
-    const move = javaFileMove(planned.files, args.name, args.new_name);
+    const move = javaFileMove(planned.files, planned.name, args.new_name);
     const writes = await Promise.all(
       [...planned.files.map((f) => f.path), ...(move ? [move.to] : [])].map((p) => ctx.workspace.resolve(p)),
     );
@@ -194,7 +198,7 @@ export const renameSymbolTool = defineTool({
     if (checked && 'refuse' in checked) return fail(checked.refuse, { refused: true });
     const { files } = planned;
     // A Java type's file goes with it: written under the new name, the old one removed.
-    const move = javaFileMove(files, args.name, args.new_name);
+    const move = javaFileMove(files, planned.name, args.new_name);
     const moveTo = move ? await ctx.workspace.resolve(move.to) : undefined;
     if (
       move &&
@@ -205,7 +209,7 @@ export const renameSymbolTool = defineTool({
       ))
     )
       return fail(
-        `${move.to} already exists: the renamed ${args.name}.java cannot take its name; pick another name`,
+        `${move.to} already exists: the renamed ${planned.name}.java cannot take its name; pick another name`,
       );
     const changes = await Promise.all(
       files.map(async (f) => ({
@@ -220,7 +224,7 @@ export const renameSymbolTool = defineTool({
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
     const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
     const written = files.map((f) => (move && f.path === move.from ? { ...f, path: move.to } : f));
-    const left = await stillWritten(ctx, args.name, written, !planned.service);
+    const left = await stillWritten(ctx, planned.name, written, !planned.service);
     const moved = move ? `\nmoved ${move.from} to ${move.to}: a Java type's file is named after it` : '';
     const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');

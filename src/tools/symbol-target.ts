@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
-import { definitionsOf } from '../code/references.js';
+import { definitionsOf, ownerOf, qualifiedName } from '../code/references.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import type { ToolContext } from './tool.js';
 
@@ -20,17 +20,27 @@ export const bindingFields = {
 const bindingSchema = z.object(bindingFields);
 export type BindingArgs = z.infer<typeof bindingSchema>;
 
+/** Each target's `name` is the symbol's own, the member's of a `Class.member`: what the files spell at its uses. */
 export type SymbolTarget =
   /** `note`: which of several same-named definitions was taken (find_references' pick, see definingFile). */
-  | { kind: 'service'; service: LanguageService; at: SourcePosition; note?: string }
+  | { kind: 'service'; name: string; service: LanguageService; at: SourcePosition; note?: string }
   /**
-   * No service for the file: the name-based tools, limited to `definedIn` when the model named the file, and to
-   * the definition at `line` of it when the model gave one (Record's `args`, not RecordBuilder's beside it).
+   * No service for the file: the name-based tools, limited to `definedIn` when the model named the file (or a
+   * `Class.member` did), and to the definition at `line` of it when the position gave one (Record's `args`, not
+   * RecordBuilder's beside it).
    */
-  | { kind: 'names'; definedIn: string | undefined; line?: number }
+  | { kind: 'names'; name: string; definedIn: string | undefined; line?: number }
   | { kind: 'error'; error: string };
 
 const MEMBER_KINDS = new Set(['method', 'field']);
+
+type Defined = ReturnType<typeof definitionsOf>[number];
+
+/** `path:line (Class.name)`: a definition as a choice to give back. */
+const where = (d: Defined) => {
+  const owner = ownerOf(d.def);
+  return `${d.path}:${d.def.line}${owner ? ` (${owner}.${d.def.name})` : ''}`;
+};
 
 /**
  * The file and line of `name`'s one defining file, or why there is none to pick. `topLevel` (a search, never a
@@ -44,7 +54,7 @@ async function definingFile(ctx: ToolContext, name: string, topLevel: boolean) {
   // Several files define it: a language service needs the one meant, the name-based search takes them all.
   for (const file of files) {
     if (await ctx.languages?.forFile(file)) {
-      const where = defs.slice(0, 5).map((d) => `${d.path}:${d.def.line}`);
+      const places = defs.slice(0, 5).map((d) => `${d.path}:${d.def.line}`);
       const tops = defs.filter((d) => d.def.container === undefined && !MEMBER_KINDS.has(d.def.kind));
       if (topLevel && tops.length === 1) {
         const others = defs.filter((d) => d !== tops[0]).slice(0, 5);
@@ -57,10 +67,60 @@ async function definingFile(ctx: ToolContext, name: string, topLevel: boolean) {
           note: `(the module-level ${name} of ${tops[0]!.path}; also ${also.join(', ')}: give path and line for those)`,
         };
       }
-      return `${name} is defined in ${files.length} files (${where.join(', ')}); give path and line`;
+      return `${name} is defined in ${files.length} files (${places.join(', ')}); give path and line`;
     }
   }
   return undefined;
+}
+
+/**
+ * The one definition a `Class.member` names (`file`: in that file), or why there is none: the class's members of
+ * that name in one file (a Java method's overloads) are one.
+ */
+async function qualifiedDefinition(
+  ctx: ToolContext,
+  name: string,
+  file: string | undefined,
+): Promise<Defined | string> {
+  const defs = definitionsOf(await codeIndexOf(ctx), name, file);
+  if (defs.length === 0) return `no definition of ${name}${file ? ` in ${file}` : ''}; try search_code`;
+  const files = [...new Set(defs.map((d) => d.path))];
+  if (files.length > 1) {
+    const first = files.slice(0, 5).map((f) => `${f}:${defs.find((d) => d.path === f)!.def.line}`);
+    return `${name} is defined in ${files.length} files (${first.join(', ')}); give path`;
+  }
+  return defs[0]!;
+}
+
+/**
+ * The name-based target at `line` of `file` (given, or the line of the `occurrence`-th `name` there), as a
+ * definition there: the one on that line, else the file's only one (or its only class's). A line of a use among
+ * definitions of several classes is refused: by name the tools cannot tell which one it means, and taking them
+ * all renamed Record's `args` and RecordBuilder's alike.
+ */
+async function namesAt(
+  ctx: ToolContext,
+  name: string,
+  file: string,
+  at: { line?: number; occurrence?: number },
+): Promise<SymbolTarget> {
+  let line = at.line;
+  if (line === undefined) {
+    if (at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
+    const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
+    if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
+    const found = bindingAt(text, name, { occurrence: at.occurrence });
+    if ('error' in found) return { kind: 'error', error: `${file}: ${found.error}` };
+    line = found.line;
+  }
+  const defs = definitionsOf(await codeIndexOf(ctx), name, file);
+  const on = defs.some((d) => d.def.line <= line && line <= d.def.endLine);
+  if (!on && new Set(defs.map((d) => ownerOf(d.def) ?? '')).size > 1)
+    return {
+      kind: 'error',
+      error: `${file}:${line} is no definition of ${name}, and by name (no language service for this file) it cannot tell which of the file's ${defs.length} definitions it means: ${defs.slice(0, 6).map(where).join(', ')}; give the line of one, or name it Class.${name}`,
+    };
+  return { kind: 'names', name, definedIn: file, line };
 }
 
 export async function symbolTarget(
@@ -68,34 +128,46 @@ export async function symbolTarget(
   args: BindingArgs,
   options: { topLevel?: boolean } = {},
 ): Promise<SymbolTarget> {
-  let file: string;
+  const { owner, member: name } = qualifiedName(args.name);
+  let file: string | undefined = args.path === undefined ? undefined : await indexPath(ctx, args.path);
   let line = args.line;
   let note: string | undefined;
-  if (args.path !== undefined) {
-    file = await indexPath(ctx, args.path);
+  if (owner !== undefined) {
+    // `Class.member`: that class's definition, wherever it is; its line unless the call gave a position.
+    const defined = await qualifiedDefinition(ctx, args.name, file);
+    if (typeof defined === 'string') return { kind: 'error', error: defined };
+    file = defined.path;
+    if (args.occurrence === undefined) line ??= defined.def.line;
+  } else if (file !== undefined) {
     // Neither line nor occurrence: the name where the file defines it, not a mention in a comment above.
     if (line === undefined && args.occurrence === undefined && (await ctx.languages?.forFile(file))) {
-      line = definitionsOf(await codeIndexOf(ctx), args.name, file)[0]?.def.line;
+      line = definitionsOf(await codeIndexOf(ctx), name, file)[0]?.def.line;
     }
   } else {
-    const defined = ctx.languages ? await definingFile(ctx, args.name, options.topLevel === true) : undefined;
+    const defined = ctx.languages ? await definingFile(ctx, name, options.topLevel === true) : undefined;
     if (typeof defined === 'string') return { kind: 'error', error: defined };
-    if (!defined) return { kind: 'names', definedIn: undefined };
+    if (!defined) return { kind: 'names', name, definedIn: undefined };
     file = defined.path;
     note = 'note' in defined ? defined.note : undefined;
     if (args.occurrence === undefined) line ??= defined.line;
   }
   const service = await ctx.languages?.forFile(file);
-  if (!service)
-    return args.path === undefined
-      ? { kind: 'names', definedIn: undefined }
-      : { kind: 'names', definedIn: file, ...(args.line === undefined ? {} : { line: args.line }) };
+  if (!service) {
+    // By name, a file the model did not name is searched whole (every same-named definition), unless a
+    // `Class.member` named it.
+    if (args.path === undefined && owner === undefined) return { kind: 'names', name, definedIn: undefined };
+    return namesAt(ctx, name, file, {
+      line,
+      ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
+    });
+  }
   const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
   if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
-  const at = bindingAt(text, args.name, { line, column: args.column, occurrence: args.occurrence });
+  const at = bindingAt(text, name, { line, column: args.column, occurrence: args.occurrence });
   if ('error' in at) return { kind: 'error', error: `${file}: ${at.error}` };
   return {
     kind: 'service',
+    name,
     service,
     at: { path: file, line: at.line, column: at.column },
     ...(note ? { note } : {}),

@@ -6,6 +6,7 @@ import { cacheFileFor, loadCodeIndex } from '../../src/code/code-index.js';
 import { buildDependencyGraphTool } from '../../src/tools/build-dependency-graph.js';
 import { createBarrelTool } from '../../src/tools/create-barrel.js';
 import { findReferencesTool } from '../../src/tools/find-references.js';
+import { inspectSymbolTool } from '../../src/tools/inspect-symbol.js';
 import { organizeImportsTool } from '../../src/tools/organize-imports.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
@@ -721,6 +722,154 @@ test('rename_symbol by name of a Java method renames the calls in files naming i
   expect(await ws.read('src/TypeAdapter.java')).toBe('public abstract class TypeAdapter<T> {}\n');
 });
 
+/** Two types with a same-named member each, and a use of each: the shapes of mux, log and gson. */
+const qualifiedCases: {
+  lang: string;
+  files: Record<string, string>;
+  name: string;
+  inspect: string;
+  references: string[];
+  renamed: Record<string, string>;
+}[] = [
+  {
+    lang: 'go (mux)',
+    files: {
+      'go.mod': 'module example.com/mux\n\ngo 1.21\n',
+      'mux.go':
+        'package mux\n\ntype Router struct{}\n\ntype Route struct{}\n\nfunc (r *Router) Handle(path string) *Route {\n\treturn &Route{}\n}\n\nfunc (r *Route) Handle(path string) *Route {\n\treturn r\n}\n',
+      'use.go':
+        'package mux\n\nfunc use() {\n\tr := &Router{}\n\tvar rt *Route\n\trt = r.Handle("/")\n\trt.Handle("/x")\n}\n',
+    },
+    name: 'Router.Handle',
+    inspect: 'method Handle (in Router) at mux.go:7-9',
+    references: ['mux.go:7:18 (definition)', 'use.go:6:9'],
+    renamed: {
+      'mux.go':
+        'package mux\n\ntype Router struct{}\n\ntype Route struct{}\n\nfunc (r *Router) Register(path string) *Route {\n\treturn &Route{}\n}\n\nfunc (r *Route) Handle(path string) *Route {\n\treturn r\n}\n',
+      'use.go':
+        'package mux\n\nfunc use() {\n\tr := &Router{}\n\tvar rt *Route\n\trt = r.Register("/")\n\trt.Handle("/x")\n}\n',
+    },
+  },
+  {
+    lang: 'rust (log)',
+    files: {
+      'Cargo.toml': '[package]\nname = "log"\n',
+      'src/lib.rs':
+        "pub struct Record<'a> {\n    args: &'a str,\n}\npub struct RecordBuilder<'a> {\n    record: Record<'a>,\n}\nimpl<'a> Record<'a> {\n    pub fn args(&self) -> &'a str {\n        self.args\n    }\n}\nimpl<'a> RecordBuilder<'a> {\n    pub fn args(&mut self, args: &'a str) -> &mut RecordBuilder<'a> {\n        self\n    }\n}\npub fn show(r: &Record, b: &mut RecordBuilder) -> usize {\n    b.args(\"x\");\n    r.args().len()\n}\n",
+    },
+    name: 'Record.args',
+    inspect: 'method args (in Record) at src/lib.rs:8-10',
+    references: ['src/lib.rs:8:12 (definition)', 'src/lib.rs:19:7'],
+    renamed: {
+      'src/lib.rs':
+        "pub struct Record<'a> {\n    args: &'a str,\n}\npub struct RecordBuilder<'a> {\n    record: Record<'a>,\n}\nimpl<'a> Record<'a> {\n    pub fn Register(&self) -> &'a str {\n        self.args\n    }\n}\nimpl<'a> RecordBuilder<'a> {\n    pub fn args(&mut self, args: &'a str) -> &mut RecordBuilder<'a> {\n        self\n    }\n}\npub fn show(r: &Record, b: &mut RecordBuilder) -> usize {\n    b.args(\"x\");\n    r.Register().len()\n}\n",
+    },
+  },
+  {
+    lang: 'java (gson)',
+    files: {
+      'src/TypeAdapter.java':
+        'public abstract class TypeAdapter<T> {\n  public final TypeAdapter<T> nullSafe() {\n    return this;\n  }\n}\n',
+      'src/Other.java':
+        'public class Other {\n  public Other nullSafe() {\n    return this;\n  }\n  void use(TypeAdapter<String> a) {\n    a.nullSafe();\n    this.nullSafe();\n  }\n}\n',
+    },
+    name: 'TypeAdapter.nullSafe',
+    inspect: 'method nullSafe (in TypeAdapter) at src/TypeAdapter.java:2-4',
+    references: ['src/Other.java:6:7', 'src/TypeAdapter.java:2:31 (definition)'],
+    renamed: {
+      'src/TypeAdapter.java':
+        'public abstract class TypeAdapter<T> {\n  public final TypeAdapter<T> Register() {\n    return this;\n  }\n}\n',
+      'src/Other.java':
+        'public class Other {\n  public Other nullSafe() {\n    return this;\n  }\n  void use(TypeAdapter<String> a) {\n    a.Register();\n    this.nullSafe();\n  }\n}\n',
+    },
+  },
+];
+
+test.each(qualifiedCases)(
+  "Class.member names that type's member alone in inspect_symbol, find_references and rename_symbol, by name: $lang",
+  async ({ files, name, inspect, references, renamed }) => {
+    for (const [file, content] of Object.entries(files)) await ws.write(file, content);
+    const inspected = await run(inspectSymbolTool, { name });
+    expect(inspected.success, inspected.error).toBe(true);
+    expect(inspected.output.split('\n')[0]).toBe(inspect);
+    const found = await run(findReferencesTool, { name });
+    expect(found.success, found.error).toBe(true);
+    expect(
+      found.output
+        .split('\n')
+        .filter((l) => !l.startsWith('('))
+        .map((l) => l.split(': ')[0]),
+    ).toEqual(references);
+    const result = await run(renameSymbolTool, { name, new_name: 'Register' });
+    expect(result.success, result.error).toBe(true);
+    for (const [file, content] of Object.entries(renamed)) expect(await ws.read(file)).toBe(content);
+  },
+);
+
+test('Class.member: a type without that member, or two files defining it, is said so', async () => {
+  await ws.write('a.py', 'class Scaffold:\n    def get(self, rule):\n        return rule\n');
+  await ws.write('b.py', 'class Scaffold:\n    def get(self, rule):\n        return rule\n');
+  const missing = await run(findReferencesTool, { name: 'Scaffold.post' });
+  expect(missing.error).toBe('no definition of Scaffold.post; try search_code');
+  const two = await run(renameSymbolTool, { name: 'Scaffold.get', new_name: 'fetch' });
+  expect(two.error).toBe('Scaffold.get is defined in 2 files (a.py:2, b.py:2); give path');
+  const one = await run(renameSymbolTool, { name: 'Scaffold.get', path: 'b.py', new_name: 'fetch' });
+  expect(one.success, one.error).toBe(true);
+  expect(await ws.read('b.py')).toContain('def fetch(self, rule):');
+  expect(await ws.read('a.py')).toContain('def get(self, rule):');
+});
+
+test('occurrence picks the definition the nth occurrence is on, as line does; by name, one among several it cannot tell is refused (log)', async () => {
+  const lib = [
+    '//! A use in the docs: `record.args()`.',
+    "pub struct Record<'a> {",
+    "    args: &'a str,",
+    '}',
+    "pub struct RecordBuilder<'a> {",
+    "    record: Record<'a>,",
+    '}',
+    "impl<'a> Record<'a> {",
+    "    pub fn args(&self) -> &'a str {",
+    '        self.args',
+    '    }',
+    '}',
+    "impl<'a> RecordBuilder<'a> {",
+    "    pub fn args(&mut self, a: &'a str) -> &mut RecordBuilder<'a> {",
+    '        self',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+  await ws.write('Cargo.toml', '[package]\nname = "log"\n');
+  await ws.write('src/lib.rs', lib);
+  // The first occurrence is the docs' mention: no definition, and the file has two.
+  const first = await run(renameSymbolTool, {
+    name: 'args',
+    new_name: 'arguments',
+    path: 'src/lib.rs',
+    occurrence: 1,
+  });
+  expect(first.success).toBe(false);
+  expect(first.error).toBe(
+    "src/lib.rs:1 is no definition of args, and by name (no language service for this file) it cannot tell which of the file's 2 definitions it means: src/lib.rs:9 (Record.args), src/lib.rs:14 (RecordBuilder.args); give the line of one, or name it Class.args",
+  );
+  expect(await ws.read('src/lib.rs')).toBe(lib);
+  // The third is Record's `fn args`, on line 9: that one alone, as `line: 9` renames it.
+  const third = await run(renameSymbolTool, {
+    name: 'args',
+    new_name: 'arguments',
+    path: 'src/lib.rs',
+    occurrence: 3,
+  });
+  expect(third.success, third.error).toBe(true);
+  const after = await ws.read('src/lib.rs');
+  expect(after).toContain("    pub fn arguments(&self) -> &'a str {");
+  expect(after).toContain("    pub fn args(&mut self, a: &'a str) -> &mut RecordBuilder<'a> {");
+  await ws.write('src/lib.rs', lib);
+  await run(renameSymbolTool, { name: 'args', new_name: 'arguments', path: 'src/lib.rs', line: 9 });
+  expect(await ws.read('src/lib.rs')).toBe(after);
+});
+
 test('rename_symbol refuses a name that is already defined in a file it would change', async () => {
   await ws.write('a.ts', 'export function one() {}\nexport function two() { one(); }\n');
   const result = await run(renameSymbolTool, { name: 'one', new_name: 'two' });
@@ -738,6 +887,35 @@ test('build_dependency_graph reports an import cycle', async () => {
   expect(result.metadata.cycles).toBe(1);
   expect(result.output).toContain('src/a.ts → src/b.ts → src/c/index.ts → src/a.ts');
   expect(result.output).toContain('external: node:fs (1)');
+});
+
+test('build_dependency_graph lists real cycles of a group of files that import each other, never one loop through them all', async () => {
+  // c→d→e→c and d→e→f→d: f does not import c, so c → d → e → f → c is no cycle.
+  const files: Record<string, string[]> = {
+    a: ['b'],
+    b: ['a'],
+    c: ['d', 'a'],
+    d: ['e'],
+    e: ['c', 'f'],
+    f: ['d'],
+  };
+  for (const [file, imports] of Object.entries(files))
+    await ws.write(
+      `src/${file}.ts`,
+      `${imports.map((i) => `import { ${i} } from './${i}';\n`).join('')}export const ${file} = 1;\n`,
+    );
+  const result = await run(buildDependencyGraphTool, {});
+  expect(result.metadata).toMatchObject({ cycles: 3, cyclic_groups: 2 });
+  expect(result.output).toContain(
+    [
+      'cycles (3, in 2 groups of files that import each other):',
+      '  src/a.ts → src/b.ts → src/a.ts',
+      '  4 files import each other in 2 cycles (src/c.ts, src/d.ts, src/e.ts, src/f.ts):',
+      '    src/c.ts → src/d.ts → src/e.ts → src/c.ts',
+      '    src/d.ts → src/e.ts → src/f.ts → src/d.ts',
+    ].join('\n'),
+  );
+  expect(result.output).not.toContain('src/f.ts → src/c.ts');
 });
 
 test('the tag cache parses only new or changed files on the next load', async () => {
@@ -860,6 +1038,52 @@ test('organize_imports sorts Dart imports (dart:, package:, relative) and drops 
   expect(await ws.read('lib/a.dart')).toBe(
     "import 'dart:math';\nimport 'b.dart';\n\nint f() => max(1, 2);\n",
   );
+});
+
+test("organize_imports drops a Dart import of a file already imported by another URI, and the project's libraries none of whose names appears; says what it could not check (ws-dart)", async () => {
+  await ws.write('pubspec.yaml', "name: demo\nenvironment:\n  sdk: '>=3.0.0 <4.0.0'\n");
+  await ws.write(
+    'lib/src/counter.dart',
+    'class Counter {\n  int value = 0;\n  void increment() => value++;\n}\n\nint total(List<Counter> cs) => cs.length;\n',
+  );
+  await ws.write('lib/src/format.dart', "String label(int n) => '$n';\n");
+  // A barrel: its names are those it exports.
+  await ws.write('lib/src/src.dart', "export 'counter.dart' show Counter;\nexport 'format.dart';\n");
+  await ws.write(
+    'lib/src/view.dart',
+    [
+      "import 'dart:math';",
+      "import 'package:demo/src/counter.dart';",
+      "import 'dart:async';",
+      "import 'counter.dart';",
+      "import 'format.dart';",
+      "import 'package:collection/collection.dart';",
+      "import 'dart:io';",
+      '',
+      'void show() {',
+      '  final c = Counter();',
+      "  final Counter = 'Counter'; // shadowing local and a string",
+      '  print(max(1, total([c])));',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(organizeImportsTool, { path: 'lib/src/view.dart' });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('lib/src/view.dart')).toMatch(
+    /^import 'dart:async';\nimport 'dart:io';\nimport 'dart:math';\nimport 'package:collection\/collection.dart';\nimport 'package:demo\/src\/counter.dart';\n\nvoid show/,
+  );
+  expect(result.output.split('\n')).toEqual([
+    'organized imports of lib/src/view.dart',
+    "dropped 'counter.dart': the same file as 'package:demo/src/counter.dart'",
+    "dropped 'format.dart': unused (by name: none of the names it gives appears)",
+    "(imports checked for use by name, no Dart analysis server here: 'package:demo/src/counter.dart' is used; not checked: 'dart:math', 'dart:async', 'dart:io' (the SDK's), 'package:collection/collection.dart' (another package's))",
+  ]);
+  // Through a barrel: only what it exports counts (label, Counter; total is not shown).
+  await ws.write('lib/main.dart', "import 'src/src.dart';\n\nint n() => total([]);\n");
+  const barrel = await run(organizeImportsTool, { path: 'lib/main.dart' });
+  expect(await ws.read('lib/main.dart')).toBe('int n() => total([]);\n');
+  expect(barrel.output).toContain("dropped 'src/src.dart': unused");
 });
 
 test('create_barrel writes index.ts exporting the public modules of a directory', async () => {

@@ -234,7 +234,8 @@ test("inspect_symbol lists a type before same-named methods, and the project's c
   expect(heads).toEqual([
     'type Engine at gin.go:4-4',
     'type Engine at engine_test.go:3-3',
-    'method Engine at binding/validator.go:6-6',
+    // A Go method's type is its receiver's.
+    'method Engine (in defaultValidator) at binding/validator.go:6-6',
   ]);
 });
 

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { loadCodeIndex } from '../../src/code/code-index.js';
 import { languageOf } from '../../src/code/languages.js';
 import { prepareRank, rankScored } from '../../src/code/rank.js';
-import { extractTags, forEachReference, referenceCount } from '../../src/code/tags.js';
+import { docSummary, extractTags, forEachReference, referenceCount } from '../../src/code/tags.js';
 
 const tagsOf = (file: string, source: string) => extractTags(languageOf(file)!, source);
 
@@ -54,6 +54,91 @@ describe('definitions', () => {
       ['api', 'constant', undefined],
       ['get', 'method', undefined],
     ]);
+  });
+});
+
+describe('exports', () => {
+  test("a function's own definitions are no exports: a decorator's wrapper (flask's app.py), a nested helper", () => {
+    const py = [
+      'def setupmethod(f):',
+      '    def wrapper_func(self, *args):',
+      '        return f(self, *args)',
+      '    return wrapper_func',
+      '',
+      'class Flask:',
+      '    def route(self, rule):',
+      '        def decorator(f):',
+      '            return f',
+      '        return decorator',
+      '',
+      'def remove_ctx(f):',
+      '    return f',
+    ].join('\n');
+    expect(tagsOf('app.py', py).definitions.map((d) => [d.name, d.container, d.exported])).toEqual([
+      ['setupmethod', undefined, true],
+      ['wrapper_func', undefined, false],
+      ['Flask', undefined, true],
+      ['route', 'Flask', true],
+      ['decorator', undefined, false],
+      ['remove_ctx', undefined, true],
+    ]);
+    const js = 'export function outer() {\n  function inner() {}\n  return inner;\n}\n';
+    expect(tagsOf('a.js', js).definitions.map((d) => [d.name, d.exported])).toEqual([
+      ['outer', true],
+      ['inner', false],
+    ]);
+  });
+});
+
+describe('doc comments', () => {
+  const words = (n: number, word: string) => Array.from({ length: n }, () => word).join(' ');
+  test.each<[string, string[], string | undefined]>([
+    ['none', ['', '  '], undefined],
+    ['a short doc, whole', ['Adds one.', '', 'Returns the new value.'], 'Adds one. Returns the new value.'],
+    [
+      'a long doc: its first lines, and how many were left out',
+      ['The summary.', words(40, 'detail'), words(40, 'example'), 'last', 'line'],
+      `The summary. ${words(40, 'detail')} … (3 more lines)`,
+    ],
+    [
+      'a first line longer than the budget: its start',
+      [words(80, 'long'), 'more'],
+      `${words(80, 'long').slice(0, 299)}… … (1 more line)`,
+    ],
+  ])('%s', (_, lines, expected) => {
+    expect(docSummary(lines)).toBe(expected);
+  });
+
+  test("a long Javadoc keeps its beginning, not its last lines (gson's TypeAdapter.nullSafe)", () => {
+    const example = Array.from({ length: 25 }, (_, i) => `   *     line ${i} of the example;`);
+    const source = [
+      'public abstract class TypeAdapter<T> {',
+      '  /**',
+      '   * This wrapper method is used to make a type adapter null tolerant.',
+      '   *',
+      '   * <pre>{@code',
+      ...example,
+      '   * }</pre>',
+      '   * Note that we did not need to check for nulls.',
+      '   */',
+      '  public final TypeAdapter<T> nullSafe() {',
+      '    return this;',
+      '  }',
+      '}',
+    ].join('\n');
+    const doc = tagsOf('TypeAdapter.java', source).definitions.find((d) => d.name === 'nullSafe')!.doc!;
+    expect(doc).toMatch(
+      /^This wrapper method is used to make a type adapter null tolerant\. <pre>\{@code line 0/,
+    );
+    expect(doc).toMatch(/ … \(\d+ more lines\)$/);
+    expect(doc).not.toContain('Note that');
+  });
+
+  test('a long Python docstring keeps its summary', () => {
+    const source = `def get(self, rule):\n    """Shortcut for route.\n\n${Array.from({ length: 30 }, (_, i) => `    Detail ${i} of the options this takes.`).join('\n')}\n    """\n    return rule\n`;
+    const doc = tagsOf('a.py', source).definitions[0]!.doc!;
+    expect(doc).toMatch(/^Shortcut for route\. Detail 0 of/);
+    expect(doc).toMatch(/ … \(\d+ more lines\)$/);
   });
 });
 

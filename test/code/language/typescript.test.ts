@@ -214,6 +214,42 @@ describe('find_references and inspect_symbol through the TypeScript service', ()
     }
   });
 
+  test("Class.member names that class's member in find_references and rename_symbol, as in inspect_symbol (zod's ZodType.superRefine, _refinement)", async () => {
+    const files = {
+      'src/zod.ts':
+        'export class ZodType {\n  _refinement(check: () => boolean) {\n    return check;\n  }\n  superRefine(check: () => boolean) {\n    return this._refinement(check);\n  }\n}\nexport class ZodEffects {\n  superRefine() {\n    return 1;\n  }\n}\n',
+      'src/use-zod.ts':
+        "import { ZodEffects, ZodType } from './zod';\n\nexport const a = new ZodType().superRefine(() => true);\nexport const b = new ZodEffects().superRefine();\n",
+    };
+    await writeFiles(files);
+    try {
+      const refinement = await run(findReferencesTool, { name: 'ZodType._refinement' });
+      expect(refinement.success, refinement.error).toBe(true);
+      expect(refinement.output.split('\n').map((l) => l.split(': ')[0])).toEqual([
+        'src/zod.ts:2:3 (definition)',
+        'src/zod.ts:6:17',
+      ]);
+      const inspected = await run(inspectSymbolTool, { name: 'ZodType.superRefine' });
+      expect(inspected.output.split('\n')[0]).toBe('method superRefine (in ZodType) at src/zod.ts:5-7');
+      expect(inspected.output).toContain('references: 1 in 1 files');
+      const found = await run(findReferencesTool, { name: 'ZodType.superRefine' });
+      expect(found.output.split('\n').map((l) => l.split(': ')[0])).toEqual([
+        'src/use-zod.ts:3:32',
+        'src/zod.ts:5:3 (definition)',
+      ]);
+      const renamed = await run(renameSymbolTool, { name: 'ZodType.superRefine', new_name: 'refineWith' });
+      expect(renamed.success, renamed.error).toBe(true);
+      expect(await ws.read('src/use-zod.ts')).toBe(
+        "import { ZodEffects, ZodType } from './zod';\n\nexport const a = new ZodType().refineWith(() => true);\nexport const b = new ZodEffects().superRefine();\n",
+      );
+      expect(await ws.read('src/zod.ts')).toContain('  refineWith(check: () => boolean) {');
+      expect(await ws.read('src/zod.ts')).toContain('export class ZodEffects {\n  superRefine() {');
+    } finally {
+      for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
+      ctx.languages?.changed(Object.keys(files));
+    }
+  });
+
   test('inspect_symbol counts the uses the service finds', async () => {
     const result = await run(inspectSymbolTool, { name: 'buildThing', path: 'src/make.ts' });
     // The default import and the call; `factory.create` and same-named strings would not count.
