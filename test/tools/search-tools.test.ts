@@ -201,6 +201,50 @@ describe.each(backends)('grep (%s)', (backend, rgPath) => {
     expect(result.output).toBe(`${path.join(outside, 'lib.ts')}:1:export const helper = 1;`);
   });
 
+  test('a long line shows a window around its first match, counting the characters left out on each side', async () => {
+    // 2 MB: rg only says the line is too long, and the window is read from the file; 1,000 characters: cut in memory.
+    await ws.write('min/bundle.js', `var a=${'x'.repeat(2_000_000)};function needleFn(){}\n`);
+    await ws.write('min/mid.js', `${'y'.repeat(500)} needleFn ${'z'.repeat(500)}\n`);
+    const result = await run(grep, { pattern: 'needleFn', path: 'min' });
+    expect(result.output.split('\n')).toEqual([
+      `min/bundle.js:1:[… 1999628 characters before] ${'x'.repeat(378)};function needleFn(){}`,
+      `min/mid.js:1:[… 421 characters before] ${'y'.repeat(79)} needleFn ${'z'.repeat(311)} [… 189 characters after]`,
+    ]);
+    const context = await run(grep, { pattern: 'needleFn', path: 'min/mid.js', context: 1 });
+    expect(context.output).toContain('needleFn');
+    await ws.write('min/ctx.txt', `${'c'.repeat(3000)}\nneedle\n`);
+    const around = await run(grep, { pattern: 'needle', path: 'min/ctx.txt', context: 1 });
+    expect(around.output.split('\n')).toEqual([
+      `min/ctx.txt-1-${'c'.repeat(400)} [… 2600 characters after]`,
+      'min/ctx.txt:2:needle',
+    ]);
+  });
+
+  test("reads the forms of rg's regex syntax models write: (?i), \\p{Lu}, (?P<name>…), POSIX classes", async () => {
+    await ws.write('syntax.ts', 'export class HTTPException {}\nconst MAX_SIZE = 1;\n');
+    const cases: [string, string][] = [
+      ['(?i)httpexception', 'syntax.ts:1:export class HTTPException {}'],
+      ['\\p{Lu}{3,}_\\p{Lu}+', 'syntax.ts:2:const MAX_SIZE = 1;'],
+      ['(?P<kind>export) class', 'syntax.ts:1:export class HTTPException {}'],
+      ['[[:digit:]];$', 'syntax.ts:2:const MAX_SIZE = 1;'],
+    ];
+    for (const [pattern, line] of cases)
+      expect((await run(grep, { pattern, path: 'syntax.ts' })).output, pattern).toBe(line);
+  });
+
+  test('searches a file of any size', async () => {
+    const line = `${'filler '.repeat(20)}\n`;
+    await ws.write('big.log', `${line.repeat(130_000)}NEEDLE here\n${line.repeat(10)}NEEDLE again\n`);
+    expect((await fs.stat(path.join(ws.root, 'big.log'))).size).toBeGreaterThan(16 * 1024 * 1024);
+    const count = await run(grep, { pattern: 'NEEDLE', path: 'big.log', output: 'count' });
+    expect(count.output.split('\n')).toEqual(['big.log:2', 'total: 2 matching lines in 1 files']);
+    const shown = await run(grep, { pattern: 'again', path: 'big.log', context: 1 });
+    expect(shown.output.split('\n')).toEqual([
+      `big.log-130011-${line.slice(0, -1)}`,
+      'big.log:130012:NEEDLE again',
+    ]);
+  });
+
   test('a missing path is an error naming it', async () => {
     await expect(run(grep, { pattern: 'x', path: 'srcc' })).rejects.toThrow(
       /no such file or directory: srcc; did you mean src/,
@@ -353,12 +397,12 @@ describe('glob: ordered by time, or by path past maxDated', () => {
 });
 
 describe('grep past its cap', () => {
-  /** An rg that prints `n` matches of ./a.txt in its --heading form and then searches on (sleeps) for a minute. */
+  /** An rg that prints `n` matches of ./a.txt in its --heading form (line:column:offset:text) and then searches on (sleeps) for a minute. */
   async function slowRg(n: number, mode: 'content' | 'files' = 'content'): Promise<string> {
     const fake = path.join(ws.base, 'slow-rg');
     const print =
       mode === 'content'
-        ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:hit\\n' $i; i=$((i+1)); done`
+        ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:1:%s:hit\\n' $i $((i*4)); i=$((i+1)); done`
         : `i=1; while [ $i -le ${n} ]; do printf './f%s.txt\\n' $i; i=$((i+1)); done`;
     await fs.writeFile(fake, `#!/bin/sh\n${print}\nexec sleep 60\n`, { mode: 0o755 });
     return fake;
