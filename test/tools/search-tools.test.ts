@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openWorkspace } from '../../src/safety/workspace.js';
-import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
+import { createGlobTool, globDepth, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -273,13 +273,18 @@ describe.each(backends)('glob (%s)', (backend, rgPath) => {
     expect(lines).toContain('.github/workflow.yml');
   });
 
-  test('a pattern without a slash matches names at any depth; with one, paths below path', async () => {
-    const ts = await run(glob, { pattern: '*.ts' });
-    expect(ts.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts']);
+  test('a pattern is read as a shell reads it, relative to path: *.ts in path itself, **/*.ts at any depth', async () => {
+    await ws.write('top.ts', '');
+    const top = await run(glob, { pattern: '*.ts' });
+    expect(top.output).toBe('top.ts');
+    const inSrc = await run(glob, { pattern: '*.ts', path: 'src' });
+    expect(inSrc.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts']);
+    const any = await run(glob, { pattern: '**/*.ts' });
+    expect(any.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts', 'top.ts']);
     const deep = await run(glob, { pattern: 'deep/*.md', path: 'src' });
     expect(deep.output).toBe('src/deep/notes.md');
-    const none = await run(glob, { pattern: '*.py' });
-    expect(none.output).toBe('no files match *.py');
+    const none = await run(glob, { pattern: '*.md' });
+    expect(none.output).toBe('no files match *.md');
   });
 
   test('the list is capped with a note saying how many were left out', async () => {
@@ -346,6 +351,19 @@ describe('glob: rg prefiltering with its own --glob', () => {
     expect(rgNameFilter('+(a|b).ts')).toBeUndefined();
     expect(rgNameFilter('!*.ts')).toBeUndefined();
     expect(rgNameFilter('a/{b,c/d}.ts')).toBeUndefined();
+  });
+
+  test('rg walks only as deep as a pattern without ** can match', () => {
+    const cases: [string, number | undefined][] = [
+      ['*.ts', 1],
+      ['src/*.ts', 2],
+      ['{a,b}/*/x.ts', 3],
+      ['**/*.ts', undefined],
+      ['src/**', undefined],
+      ['a/{b,c/d}.ts', undefined],
+      ['+(a|b)/*.ts', undefined],
+    ];
+    for (const [pattern, depth] of cases) expect(globDepth(pattern), pattern).toBe(depth);
   });
 });
 
