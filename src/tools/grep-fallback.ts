@@ -67,14 +67,14 @@ class LineSearch {
 
 /**
  * Streams `file` through `search` a line at a time (without its `\n`, or `\r\n`); a binary file (a NUL in its
- * first bytes, as rg tells) is skipped. Stops early when the search is done or `stop` says so.
+ * first bytes, as rg tells) is skipped. Stops early when the search is done or `stopping` says so.
  */
 async function searchFile(
   file: string,
   search: LineSearch,
   buffer: Buffer,
   signal: AbortSignal,
-  stop: () => boolean,
+  stopping: () => boolean,
 ): Promise<void> {
   const handle = await fs.open(file, 'r');
   try {
@@ -83,7 +83,7 @@ async function searchFile(
     const take = (text: string) => search.push(index++, text.endsWith('\r') ? text.slice(0, -1) : text);
     for (let first = true; ; first = false) {
       signal.throwIfAborted();
-      if (search.done || stop()) return;
+      if (search.done || stopping()) return;
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
@@ -125,7 +125,8 @@ export async function grepWithJs(
   const buffer = Buffer.allocUnsafe(CHUNK);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const stop = () => {
+  // Whether to stop now; once enough is found, the clock starts.
+  const stopping = () => {
     if (timer === undefined && results.enough)
       timer = setTimeout(() => {
         stopped = true;
@@ -135,7 +136,7 @@ export async function grepWithJs(
   };
   try {
     for await (const file of walkFiles(root, start, ctx.signal)) {
-      if (stop()) break;
+      if (stopping()) break;
       if (include && !include(path.relative(root, file).split(path.sep).join('/'))) continue;
       const stat = await fs.stat(file).catch(() => undefined);
       if (!stat) continue;
@@ -144,7 +145,7 @@ export async function grepWithJs(
       const shown = ctx.workspace.relative(file);
       const search = new LineSearch(compiled.regex, results, shown, args.context ?? 0);
       try {
-        await searchFile(file, search, buffer, ctx.signal, stop);
+        await searchFile(file, search, buffer, ctx.signal, stopping);
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         results.note(`${shown}: not searched (${(error as NodeJS.ErrnoException).code ?? String(error)})`);

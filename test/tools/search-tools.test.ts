@@ -438,6 +438,19 @@ describe('grep past its cap', () => {
     expect(result.metadata.capped).toBe(true);
   });
 
+  test('the JS search stops counting past the cap too', async () => {
+    const lines = `${Array.from({ length: 300 }, (_, i) => `hit ${i}`).join('\n')}\n`;
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => ws.write(`many/f${String(i).padStart(2, '0')}.txt`, lines)),
+    );
+    const grep = createGrepTool({ rgPath: await unrunnableRg(), countPastCapMs: 0 }) as Tool;
+    const result = await run(grep, { pattern: 'hit', path: 'many' });
+    expect(result.metadata.backend).toBe('js');
+    expect(result.output.split('\n').at(-1)).toMatch(
+      /^\[over \d+ more matching lines left out.*counting stopped;/,
+    );
+  });
+
   test('stops listing files past the cap too, and says so', async () => {
     const grep = createGrepTool({ rgPath: await slowRg(300, 'files'), countPastCapMs: 20 }) as Tool;
     const result = await run(grep, { pattern: 'hit', output: 'files' });
