@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CommandRunner } from '../core/runner.js';
 import { packageJsonDependencies } from './dependencies.js';
+import { type EditorConfig, editorConfigFor, parseEditorConfig } from './editorconfig.js';
 import { keyValue, type ProjectScan, prop, tomlSection } from './scan.js';
 
 export interface Conventions {
@@ -109,12 +110,8 @@ async function settings(scan: ProjectScan, tool: string, file: string): Promise<
     push('single quotes', json?.singleQuote);
     push('semicolons', json?.semi);
   } else if (tool === 'editorconfig') {
-    const text = (await scan.read(file)) ?? '';
-    const all = /^\[\*\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text)?.[1] ?? '';
-    push('indent', keyValue(all, 'indent_style'));
-    push('indent width', keyValue(all, 'indent_size'));
-    push('line width', keyValue(all, 'max_line_length'));
-    push('end of line', keyValue(all, 'end_of_line'));
+    const described = editorconfigSettings(parseEditorConfig((await scan.read(file)) ?? ''), scan.files);
+    if (described) out.push(described);
   } else if (tool === 'ruff' || tool === 'rustfmt' || tool === 'flake8') {
     const text = (await scan.read(file)) ?? '';
     push(
@@ -124,6 +121,44 @@ async function settings(scan: ProjectScan, tool: string, file: string): Promise<
     push('indent width', keyValue(text, 'indent-width') ?? keyValue(text, 'tab_spaces'));
   }
   return out;
+}
+
+/** An .editorconfig's settings as the labels above: indentation, its width, line width, line endings. */
+function describeEditorconfig(props: Record<string, string>): string {
+  const width = props.indent_size === 'tab' ? props.tab_width : props.indent_size;
+  const labelled: [string, string | undefined][] = [
+    ['indent', props.indent_style],
+    ['indent width', width],
+    ['line width', props.max_line_length === 'off' ? undefined : props.max_line_length],
+    ['end of line', props.end_of_line],
+  ];
+  return labelled
+    .filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== '')
+    .map(([label, value]) => `${label} ${value}`)
+    .join(', ');
+}
+
+/**
+ * What an .editorconfig sets for the project's source files: for a file of each of its four most common languages,
+ * the sections matching it (`[*.go]` over `[*]`), languages set alike named together: `*.go: indent tab, indent
+ * width 4`. Without source files, what every file gets.
+ */
+function editorconfigSettings(config: EditorConfig, files: readonly string[]): string {
+  const firstOf = new Map<string, { file: string; count: number }>();
+  for (const file of files) {
+    const ext = SOURCE_FILE.exec(file)?.[1];
+    if (!ext) continue;
+    const seen = firstOf.get(ext);
+    firstOf.set(ext, { file: seen?.file ?? file, count: (seen?.count ?? 0) + 1 });
+  }
+  if (firstOf.size === 0) return describeEditorconfig(editorConfigFor(config, 'file'));
+  const languages = [...firstOf].sort((a, b) => b[1].count - a[1].count).slice(0, 4);
+  const alike = new Map<string, string[]>();
+  for (const [ext, { file }] of languages) {
+    const described = describeEditorconfig(editorConfigFor(config, file));
+    if (described) alike.set(described, [...(alike.get(described) ?? []), `*.${ext}`]);
+  }
+  return [...alike].map(([described, names]) => `${names.join(', ')}: ${described}`).join('; ');
 }
 
 type Naming = 'kebab-case' | 'snake_case' | 'camelCase' | 'PascalCase';

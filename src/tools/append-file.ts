@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { withNewErrors } from './after-change.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile, withFsErrors } from './fs-util.js';
-import { takeShape } from './text-shape.js';
+import { takeShape, toLf } from './text-shape.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.object({ path: z.string(), content: z.string() });
@@ -27,9 +27,11 @@ async function planAppend(args: z.infer<typeof schema>, ctx: ToolContext): Promi
   const before = stat?.isFile()
     ? await readTextFile(absolute, shown, ctx.limits.maxFileReadSize).catch(() => undefined)
     : undefined;
-  const crlf = before !== undefined && takeShape(before).shape.crlf;
-  const lf = args.content.replaceAll('\r\n', '\n');
-  const added = crlf ? lf.replaceAll('\n', '\r\n') : args.content;
+  const shape = before === undefined ? undefined : takeShape(before).shape;
+  const added =
+    shape === undefined || shape.eol === '\n'
+      ? args.content
+      : toLf(args.content, shape).replaceAll('\n', shape.eol);
   return { absolute, shown, before, exists: stat !== undefined, added };
 }
 
@@ -66,8 +68,8 @@ export const appendFileTool = defineTool({
     const joined =
       plan.before !== undefined &&
       plan.before !== '' &&
-      !plan.before.endsWith('\n') &&
-      !plan.added.startsWith('\n');
+      !/[\r\n]$/.test(plan.before) &&
+      !/^[\r\n]/.test(plan.added);
     const note = joined
       ? ' (the file did not end with a newline, so the content continues its last line)'
       : '';

@@ -55,7 +55,11 @@ async function planEdit(args: Args, ctx: ToolContext): Promise<PlannedEdit> {
     { old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all },
   ];
   const { body, shape } = takeShape(before);
-  const lf = edits.map((e) => ({ ...e, old_string: toLf(e.old_string), new_string: toLf(e.new_string) }));
+  const lf = edits.map((e) => ({
+    ...e,
+    old_string: toLf(e.old_string, shape),
+    new_string: toLf(e.new_string, shape),
+  }));
   const result = applyEdits(body, lf, syntaxCheckFor(absolute));
   if (!result.ok) throw new Error(`cannot edit ${shown}: ${result.error}`);
   const after = putShape(result.text, shape);

@@ -12,7 +12,7 @@ import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from
 import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 
 const schema = z.object({
-  pattern: z.string().describe('e.g. **/*.ts; relative to path'),
+  pattern: z.string().describe('relative to path: *.ts only in it, **/*.ts at any depth'),
   path: z.string().optional(),
 });
 
@@ -52,11 +52,22 @@ export function rgNameFilter(pattern: string): string | undefined {
   return name;
 }
 
+/**
+ * How deep below the start a match can be: a pattern without `**` has as many levels as segments (`*.ts` one,
+ * `src/*.ts` two), so rg need not walk further. Undefined when any depth may match or the syntax is not shared.
+ */
+export function globDepth(pattern: string): number | undefined {
+  if (pattern.includes('**') || UNSHARED.test(pattern)) return undefined;
+  return pattern.split('/').length;
+}
+
 /** rg's argv for a glob's listing of `target` (the bench runs rg with the same, to compare). */
 export function globArgv(pattern: string, target: string): string[] {
   const name = rgNameFilter(pattern);
   const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
-  return [...RG_BASE_ARGS, '--files', ...byName, `--threads=${walkThreads}`, '--', target];
+  const depth = globDepth(pattern);
+  const deep = depth === undefined ? [] : [`--max-depth=${depth}`];
+  return [...RG_BASE_ARGS, '--files', ...byName, ...deep, `--threads=${walkThreads}`, '--', target];
 }
 
 /** A listed file: its absolute path and its path from the glob's start, `/`-separated. */
@@ -133,10 +144,12 @@ export function createGlobTool(options: { rgPath?: string; maxDated?: number } =
       const info = await withFsErrors(shown, () => fs.stat(start), start);
       if (!info.isDirectory()) return fail(`${shown} is not a directory; glob searches a directory`);
       const pattern = args.pattern.replace(/^\.\//, '');
-      const matches = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
+      // As a shell reads it (and Claude Code's and Gemini CLI's glob tools): `*.ts` in the start folder alone.
+      const matches = picomatch(pattern, { dot: true });
 
-      // When rg listed only files whose name matches and the pattern is only that name, every file listed matches.
-      const nameDecides = rgNameFilter(pattern) !== undefined && /^(\*\*\/)?[^/]+$/.test(pattern);
+      // When rg listed only files whose name matches, at any depth, and the pattern is `**/` and that name, every
+      // file listed matches.
+      const nameDecides = rgNameFilter(pattern) !== undefined && /^\*\*\/[^/]+$/.test(pattern);
       const found: string[] = [];
       // Each match is dated as rg prints it, while rg walks on in its own process: on a cold cache (here the host
       // pages out what sat unused) the inode reads then overlap rg's directory reads instead of following them.

@@ -1,6 +1,7 @@
 // What grep is asked and what it gives the model, whichever backend found it: matching lines grouped by file (or file
 // names, or counts), capped in lines and bytes, with a note saying how much was left out.
 import { z } from 'zod';
+import { lineWindow, MAX_WINDOW_BYTES, WINDOW_NOTES_BYTES } from './grep-line-window.js';
 
 export const grepArgsSchema = z.object({
   pattern: z.string(),
@@ -21,14 +22,13 @@ export interface GrepCaps {
   maxBytes: number;
 }
 
-/** Longer lines (minified code) are cut: a match's place matters, not the whole line. */
-export const MAX_LINE_CHARS = 400;
+/** rg's own words about a file (shown after the results) are cut to this many characters. */
+const MAX_NOTE_CHARS = 400;
 
-function clipLine(text: string): string {
-  return text.length <= MAX_LINE_CHARS
+const clipNote = (text: string): string =>
+  text.length <= MAX_NOTE_CHARS
     ? text
-    : `${text.slice(0, MAX_LINE_CHARS)} [… ${text.length - MAX_LINE_CHARS} more characters]`;
-}
+    : `${text.slice(0, MAX_NOTE_CHARS)} [… ${text.length - MAX_NOTE_CHARS} more characters]`;
 
 export class GrepResults {
   private readonly groups = new Map<string, string[]>();
@@ -52,23 +52,46 @@ export class GrepResults {
     private readonly context: number,
   ) {}
 
-  /** A matching (or, with context, a neighbouring) line of `path`; a file's lines come together, in order. */
-  line(path: string, lineNumber: number, text: string, isMatch: boolean): void {
+  /**
+   * A matching (or, with context, a neighbouring) line of `path`; a file's lines come together, in order. A long line
+   * is shown as a window around `at`, its first match (0: its start).
+   */
+  line(path: string, lineNumber: number, text: string, isMatch: boolean, at = 0): void {
+    const shown = lineWindow(text, at);
+    this.add(path, lineNumber, isMatch, shown)?.(shown);
+  }
+
+  /**
+   * A line too long for the search to print: its window, read from the file afterwards, goes to the setter returned
+   * (undefined past the cap). The room it may take is kept for it now.
+   */
+  longLine(path: string, lineNumber: number, isMatch: boolean): ((window: string) => void) | undefined {
+    return this.add(path, lineNumber, isMatch, undefined);
+  }
+
+  /** Counts the line and keeps its place in the output when it fits; the setter fills in its text. */
+  private add(
+    path: string,
+    lineNumber: number,
+    isMatch: boolean,
+    text: string | undefined,
+  ): ((text: string) => void) | undefined {
     const newFile = path !== this.lastPath;
     this.lastPath = path;
     if (this.capped) {
       this.skipped(newFile, isMatch);
-      return;
+      return undefined;
     }
     if (isMatch) this.matches += 1;
     const mark = isMatch ? ':' : '-';
-    const formatted = `${path}${mark}${lineNumber}${mark}${clipLine(text)}`;
-    const size = Buffer.byteLength(formatted) + 1;
+    const head = `${path}${mark}${lineNumber}${mark}`;
+    const room = text === undefined ? MAX_WINDOW_BYTES + WINDOW_NOTES_BYTES : Buffer.byteLength(text);
+    const size = Buffer.byteLength(head) + room + 1;
     if (this.kept >= this.caps.maxLines || this.bytes + size > this.caps.maxBytes) {
       this.capped = true;
       if (isMatch) this.leftOutMatches += 1;
       if (newFile) this.leftOutFiles += 1;
-      return;
+      return undefined;
     }
     let lines = this.groups.get(path);
     if (!lines) {
@@ -76,9 +99,13 @@ export class GrepResults {
       this.groups.set(path, lines);
     } else if (this.pendingGap) lines.push('--');
     this.pendingGap = false;
-    lines.push(formatted);
+    const index = lines.push(head) - 1;
     this.kept += 1;
     this.bytes += size;
+    const group = lines;
+    return (shown) => {
+      group[index] = head + shown;
+    };
   }
 
   /** Past the cap lines are only counted, so a reader may skip decoding them. */
@@ -108,7 +135,7 @@ export class GrepResults {
 
   /** A remark of the search tool about a file, shown after the results (a few at most). */
   note(text: string): void {
-    if (this.notes.length < 5) this.notes.push(clipLine(text));
+    if (this.notes.length < 5) this.notes.push(clipNote(text));
   }
 
   /** A break between non-adjacent runs of lines of one file (rg's `--`). */

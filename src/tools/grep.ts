@@ -5,14 +5,8 @@ import path from 'node:path';
 import { isInside } from '../safety/workspace.js';
 import { withFsErrors } from './fs-util.js';
 import { grepWithJs } from './grep-fallback.js';
-import {
-  type GrepArgs,
-  type GrepCaps,
-  type GrepMode,
-  GrepResults,
-  grepArgsSchema,
-  MAX_LINE_CHARS,
-} from './grep-results.js';
+import { fillLongLines, type LongLine, MAX_LINE_CHARS } from './grep-line-window.js';
+import { type GrepArgs, type GrepCaps, type GrepMode, GrepResults, grepArgsSchema } from './grep-results.js';
 import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
 import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 
@@ -24,6 +18,11 @@ const MAX_GREP_BYTES = 32_000;
  * directory (gigabytes) would otherwise take as long as reading all of it. The note then says "over".
  */
 export const COUNT_PAST_CAP_MS = 1000;
+/**
+ * Lines up to this many bytes come whole from rg (every line of MAX_LINE_CHARS characters does); rg prints a longer
+ * one as a note, and its window is read from the file at the offsets rg gives, so a minified bundle is not piped.
+ */
+export const RG_MAX_COLUMNS = 4 * MAX_LINE_CHARS;
 
 /** rg's argv for a search of `target` (relative to the workspace root, where rg runs). */
 export function grepArgv(args: GrepArgs, target: string): string[] {
@@ -32,8 +31,9 @@ export function grepArgv(args: GrepArgs, target: string): string[] {
   if (mode === 'files') argv.push('--files-with-matches');
   else if (mode === 'count') argv.push('--count', '--with-filename', '--null');
   else {
-    argv.push('--line-number', '--with-filename', '--null', '--heading');
-    argv.push(`--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
+    // Each line with its byte offset in the file, and a match's with its first match's column (bytes, from 1).
+    argv.push('--line-number', '--column', '--byte-offset', '--with-filename', '--null', '--heading');
+    argv.push(`--max-columns=${RG_MAX_COLUMNS}`);
     if (args.context) argv.push(`--context=${args.context}`);
   }
   // `=` forms and `--`: text from the model is never read as a flag.
@@ -46,16 +46,29 @@ const stripDot = (p: string): string => (p.startsWith('./') ? p.slice(2) : p);
 
 const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 48 && byte <= 57;
 
+/** What rg prints instead of a line longer than --max-columns. */
+const OMITTED = /^\[Omitted long (line with \d+ matches|context line)\]$/;
+
+/** The decimal number at `data[at]`, and where it ends. */
+function numberAt(data: Buffer, at: number): { value: number; end: number } {
+  let end = at;
+  while (isDigit(data[end])) end++;
+  return { value: Number(data.toString('latin1', at, end)), end };
+}
+
 /**
  * Reads rg's output, a line at a time as bytes. Content comes in --heading form: `path\0` opens a file and runs
- * straight into its first line, then `N:text` (a match) or `N-text` (context), `--` between runs, an empty line
- * between files. Paths start with `./` or `/` (see rgTarget), never a digit, so a line starting with a digit is
- * always a numbered line. Past the cap, lines are only counted, never decoded. A file `hidden` names (a hard link
- * to a secret) is left out whole, its lines and counts too: nothing of it, not even that it matched.
+ * straight into its first line, then `N:COLUMN:OFFSET:text` (a match) or `N-OFFSET-text` (context), `--` between
+ * runs, an empty line between files. Paths start with `./` or `/` (see rgTarget), never a digit, so a line starting
+ * with a digit is always a numbered line. Past the cap, lines are only counted, never decoded. A line rg left out
+ * as too long is kept in `long`, to be read from the file. A file `hidden` names (a hard link to a secret) is left
+ * out whole, its lines and counts too: nothing of it, not even that it matched.
  */
 function rgLineReader(
   results: GrepResults,
   hidden: (file: string) => boolean,
+  long: LongLine[],
+  root: string,
 ): (data: Buffer, start: number, end: number) => void {
   let file = '';
   let hiding = false;
@@ -86,24 +99,42 @@ function rgLineReader(
       at = nul + 1;
     }
     if (hiding) return;
-    let i = at;
-    while (isDigit(data[i])) i++;
+    const line = numberAt(data, at);
     if (results.mode === 'count') {
-      results.count(file, Number(data.toString('latin1', at, i)));
+      results.count(file, line.value);
       return;
     }
-    const isMatch = data[i] === 58;
+    const isMatch = data[line.end] === 58;
     if (results.full) {
       results.skipped(newFile, isMatch);
       return;
     }
+    const column = isMatch ? numberAt(data, line.end + 1) : undefined;
+    const offset = numberAt(data, (column?.end ?? line.end) + 1);
+    const textStart = offset.end + 1;
     const textEnd = data[end - 1] === 13 ? end - 1 : end;
-    results.line(
-      file,
-      Number(data.toString('latin1', at, i)),
-      data.toString('utf8', i + 1, textEnd),
-      isMatch,
-    );
+    const firstMatch = column ? column.value - 1 : 0;
+    if (
+      data[textStart] === 91 &&
+      textEnd - textStart < 64 &&
+      OMITTED.test(data.toString('latin1', textStart, textEnd))
+    ) {
+      const set = results.longLine(file, line.value, isMatch);
+      if (set)
+        long.push({
+          file: path.resolve(root, file),
+          lineStart: offset.value,
+          matchAt: offset.value + firstMatch,
+          set,
+        });
+      return;
+    }
+    // Where the match starts in the text, in characters: needed only for a line that may be cut.
+    const matchChar =
+      firstMatch > 0 && textEnd - textStart > MAX_LINE_CHARS
+        ? data.toString('utf8', textStart, textStart + firstMatch).length
+        : 0;
+    results.line(file, line.value, data.toString('utf8', textStart, textEnd), isMatch, matchChar);
   };
 }
 
@@ -121,9 +152,12 @@ async function grepWithRg(
   try {
     const binary = rgPath ?? (await bundledRgPath());
     const { workspace } = ctx;
+    const long: LongLine[] = [];
     const read = rgLineReader(
       results,
       (file) => workspace.secretLink(path.resolve(workspace.root, file)) !== undefined,
+      long,
+      workspace.root,
     );
     const run = await runRipgrep(binary, grepArgv(args, target), {
       cwd: ctx.workspace.root,
@@ -142,6 +176,7 @@ async function grepWithRg(
       if (stop.signal.aborted && !ctx.signal.aborted) return { code: 0, stderr: '' };
       throw error;
     });
+    await fillLongLines(long, ctx.signal);
     if (run.code !== 2) return {};
     const first = run.stderr.trim().split('\n').slice(0, 12).join('\n');
     if (results.empty) return { error: `grep failed: ${first}` };
@@ -187,18 +222,19 @@ export function createGrepTool(options: { rgPath?: string; countPastCapMs?: numb
       const mode = args.output ?? 'content';
       let results = new GrepResults(mode, caps, args.context ?? 0);
       let backend = 'rg';
+      const countPastCapMs = options.countPastCapMs ?? COUNT_PAST_CAP_MS;
       const rg = await grepWithRg(
         options.rgPath,
         args,
         rgTarget(absolute, ctx),
         results,
         ctx,
-        options.countPastCapMs ?? COUNT_PAST_CAP_MS,
+        countPastCapMs,
       );
       if (rg === undefined) {
         backend = 'js';
         results = new GrepResults(mode, caps, args.context ?? 0);
-        const error = await grepWithJs(args, absolute, results, ctx);
+        const error = await grepWithJs(args, absolute, results, ctx, countPastCapMs);
         if (error) return fail(error);
       }
       if (rg?.error) return fail(rg.error);

@@ -12,6 +12,7 @@ import {
 } from '../code/organize-dart.js';
 import { organizeImports } from '../code/organize-imports.js';
 import { organizePythonImports, type PythonImportStyle } from '../code/organize-python.js';
+import { editorConfigFor, parseEditorConfig } from '../project/editorconfig.js';
 import { keyValue, prop, stripJsonComments, tomlSection } from '../project/scan.js';
 import { withNewErrors } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
@@ -118,9 +119,12 @@ async function scriptLineWidth(ctx: ToolContext, absolute: string): Promise<{ li
     const prettier = prop(pkg, 'prettier');
     if (typeof prettier === 'object' && prettier !== null)
       return width(prop(prettier, 'printWidth')) ?? { lineWidth: 80 };
+    // The sections matching this file, `[*.ts]` as well as `[*]`.
     const editorconfig = await read(path.join(dir, '.editorconfig'));
-    const all = editorconfig && /^\[\*\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(editorconfig)?.[1];
-    const max = all ? Number(keyValue(all, 'max_line_length')) : Number.NaN;
+    const relative = path.relative(dir, absolute).split(path.sep).join('/');
+    const settings =
+      editorconfig === undefined ? {} : editorConfigFor(parseEditorConfig(editorconfig), relative);
+    const max = Number(settings.max_line_length);
     if (Number.isInteger(max) && max > 0) return { lineWidth: max };
     // Up to the workspace root, never past it.
     if (dir === root || !dir.startsWith(`${root}${path.sep}`)) return {};

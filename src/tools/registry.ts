@@ -81,7 +81,7 @@ export function toSpec(tool: Tool): ToolSpec {
   return { name: tool.name, description: tool.description, inputSchema };
 }
 
-/** What validation alone enforces (bounds, lengths) or fills in (defaults): the model need not read it. */
+/** What validation alone enforces (bounds, lengths) or fills in (defaults): the model need not read it… */
 const VALIDATION_ONLY = new Set([
   'minimum',
   'maximum',
@@ -95,6 +95,18 @@ const VALIDATION_ONLY = new Set([
 ]);
 
 /**
+ * …unless it is a limit a sensible call could reach (a map's budget of 100 to 50,000 tokens, 20 lines of context): a
+ * model told only by the validation would learn it by failing. A minimum of 0 or 1 and a maximum of a million or more
+ * say nothing a model would not assume.
+ */
+function isReachableLimit(key: string, value: unknown): boolean {
+  if (typeof value !== 'number') return false;
+  if (key.startsWith('max') || key === 'exclusiveMaximum') return value < 1_000_000;
+  if (key.startsWith('min') || key === 'exclusiveMinimum') return value > 1;
+  return false;
+}
+
+/**
  * The schema as the model reads it, without what only the validation needs (a non-empty string, a line number
  * under a billion, a default the tool fills in): the validation still applies it, and every byte is paid on every
  * request. Property names are kept whatever they are called.
@@ -102,7 +114,7 @@ const VALIDATION_ONLY = new Set([
 function lean(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (VALIDATION_ONLY.has(key)) continue;
+    if (VALIDATION_ONLY.has(key) && !isReachableLimit(key, value)) continue;
     if (key === 'properties' && isObject(value)) {
       out[key] = Object.fromEntries(
         Object.entries(value).map(([name, v]) => [name, isObject(v) ? lean(v) : v]),

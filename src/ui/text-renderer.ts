@@ -176,10 +176,12 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
           calls.delete(event.id);
           break;
         }
-        // Multi-line displays (a diff) stay indented under their tool call.
-        if (event.success)
-          stderr.write(`  ${style.green('✓')} ${style.dim(indent(sanitize(event.display)))}\n`);
-        else stderr.write(`  ${style.red('✗')} ${indent(sanitize(event.error ?? event.display))}\n`);
+        // Multi-line displays (a file change's diff) stay indented under their tool call, coloured as in the chat.
+        if (event.success) {
+          const [first = '', ...rest] = sanitize(event.display).split('\n');
+          const body = rest.length > 0 ? `\n    ${indent(colourDiff(rest.join('\n'), style))}` : '';
+          stderr.write(`  ${style.green('✓')} ${style.dim(first)}${body}\n`);
+        } else stderr.write(`  ${style.red('✗')} ${indent(sanitize(event.error ?? event.display))}\n`);
         break;
       case 'turn_end':
         closeReasoning();

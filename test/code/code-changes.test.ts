@@ -1013,6 +1013,27 @@ test("organize_imports keeps the file's own layout: imports it does not change a
   ]);
 });
 
+test('organize_imports wraps past the width .editorconfig sets for the file, in the section matching it', async () => {
+  await ws.write(
+    'ec/.editorconfig',
+    'root = true\n\n[*]\nmax_line_length = 120\n\n[*.{ts,tsx}]\nmax_line_length = 40\n',
+  );
+  await ws.write(
+    'ec/src/g.ts',
+    "import { Delta, Alpha, Beta, Gamma, Unused } from './greek';\n\nexport const g = [Alpha, Beta, Gamma, Delta];\n",
+  );
+  await run(organizeImportsTool, { path: 'ec/src/g.ts' });
+  expect((await ws.read('ec/src/g.ts')).split('\n').slice(0, 7)).toEqual([
+    'import {',
+    '  Alpha,',
+    '  Beta,',
+    '  Delta,',
+    '  Gamma,',
+    "} from './greek';",
+    '',
+  ]);
+});
+
 test("organize_imports sorts a Python module's imports in sections, the project's own packages apart", async () => {
   await ws.write('pyproject.toml', '[project]\nname = "shop"\n\n[tool.ruff]\nline-length = 100\n');
   await ws.write('src/shop/__init__.py', '');

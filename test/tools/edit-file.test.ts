@@ -167,6 +167,27 @@ describe('edit_file', () => {
     expect(await ws.read('win.txt')).toBe('one\r\nTWO\r\nand a half\r\nthree\r\n');
   });
 
+  test('a CR-only file (classic Mac OS) stays CR, whichever line endings the model sent', async () => {
+    await ws.write('mac.txt', 'one\rtwo\rthree\r');
+    const result = await edit({ path: 'mac.txt', old_string: 'two', new_string: 'TWO\nTWO2' });
+    expect(result.success).toBe(true);
+    expect(await ws.read('mac.txt')).toBe('one\rTWO\rTWO2\rthree\r');
+    await edit({ path: 'mac.txt', old_string: 'one\rTWO', new_string: 'ONE\r\nTWO' });
+    expect(await ws.read('mac.txt')).toBe('ONE\rTWO\rTWO2\rthree\r');
+    await ws.write('bare-mac.txt', 'a\rb');
+    await edit({ path: 'bare-mac.txt', old_string: 'b', new_string: 'b\nc' });
+    expect(await ws.read('bare-mac.txt')).toBe('a\rb\rc');
+  });
+
+  test('a file with mixed line endings keeps each, a lone CR in an LF file stays a CR', async () => {
+    await ws.write('mixed.txt', 'one\r\ntwo\nthree\r\n');
+    await edit({ path: 'mixed.txt', old_string: 'two\nthree', new_string: 'TWO\nTHREE\nFOUR' });
+    expect(await ws.read('mixed.txt')).toBe('one\r\nTWO\nTHREE\nFOUR\r\n');
+    await ws.write('lf-cr.txt', 'a\rb\nc\n');
+    await edit({ path: 'lf-cr.txt', old_string: 'a\rb', new_string: 'A\rB' });
+    expect(await ws.read('lf-cr.txt')).toBe('A\rB\nc\n');
+  });
+
   test('a file without a final newline keeps none, one with it keeps it', async () => {
     await ws.write('bare.txt', 'a\nb');
     await edit({ path: 'bare.txt', old_string: 'b', new_string: 'c\n' });

@@ -68,6 +68,22 @@ describe('registry', () => {
     expect(registry.specs()).toBe(specs);
   });
 
+  test('states the limits a call could reach, and leaves out those only absurd values hit', () => {
+    const property = (tool: string, name: string) => {
+      const spec = registry.specs().find((s) => s.name === tool);
+      return (spec?.inputSchema.properties as Record<string, unknown> | undefined)?.[name];
+    };
+    expect(property('get_codebase_map', 'max_tokens')).toEqual({
+      type: 'integer',
+      minimum: 100,
+      maximum: 50000,
+    });
+    expect(property('grep', 'context')).toMatchObject({ type: 'integer', maximum: 20 });
+    expect(property('grep', 'context')).not.toHaveProperty('minimum');
+    expect(property('read_file', 'offset')).not.toHaveProperty('maximum');
+    expect(property('read_file', 'offset')).not.toHaveProperty('minimum');
+  });
+
   test('refuses two tools with one name', () => {
     const [tool] = defaultTools();
     expect(() => createRegistry([tool!, tool!])).toThrow(/two tools/);

@@ -250,6 +250,30 @@ describe('extract_conventions', () => {
     expect(again.output).toContain('prettier (.prettierrc)');
   });
 
+  it(".editorconfig: the sections matching each language's files (gorilla/mux's Go files take tabs)", async () => {
+    const mux = await project({
+      'go.mod': 'module github.com/gorilla/mux\n\ngo 1.20\n',
+      'mux.go': 'package mux\n',
+      'route.go': 'package mux\n',
+      'scripts/gen.py': 'print(1)\n',
+      '.editorconfig':
+        'root = true\n\n[*]\nindent_style = space\nindent_size = 2\n\n[{Makefile,go.mod,go.sum,*.go,.gitmodules}]\nindent_style = tab\nindent_size = 4\n\n[*.md]\nindent_size = 4\n',
+    });
+    const { output } = await extractConventionsTool.execute({ path: '.' }, mux.ctx);
+    expect(output).toContain(
+      'editorconfig (.editorconfig): *.go: indent tab, indent width 4; *.py: indent space, indent width 2',
+    );
+    const alike = await project({
+      'a.ts': '',
+      'b.js': '',
+      '.editorconfig': '[*]\nend_of_line = lf\n[*.{ts,js}]\nindent_style = space\nindent_size = 2\n',
+    });
+    const same = await extractConventionsTool.execute({ path: '.' }, alike.ctx);
+    expect(same.output).toMatch(
+      /editorconfig \(\.editorconfig\): \*\.(ts|js), \*\.(ts|js): indent space, indent width 2, end of line lf/,
+    );
+  });
+
   it('reads ruff from pyproject, snake_case names, tests/ and Makefile targets', async () => {
     const w = await project(pythonProject);
     const { output } = await extractConventionsTool.execute({ path: '.' }, w.ctx);

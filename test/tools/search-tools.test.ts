@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openWorkspace } from '../../src/safety/workspace.js';
-import { createGlobTool, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
+import { createGlobTool, globDepth, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
 import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
@@ -201,6 +201,50 @@ describe.each(backends)('grep (%s)', (backend, rgPath) => {
     expect(result.output).toBe(`${path.join(outside, 'lib.ts')}:1:export const helper = 1;`);
   });
 
+  test('a long line shows a window around its first match, counting the characters left out on each side', async () => {
+    // 2 MB: rg only says the line is too long, and the window is read from the file; 1,000 characters: cut in memory.
+    await ws.write('min/bundle.js', `var a=${'x'.repeat(2_000_000)};function needleFn(){}\n`);
+    await ws.write('min/mid.js', `${'y'.repeat(500)} needleFn ${'z'.repeat(500)}\n`);
+    const result = await run(grep, { pattern: 'needleFn', path: 'min' });
+    expect(result.output.split('\n')).toEqual([
+      `min/bundle.js:1:[… 1999628 characters before] ${'x'.repeat(378)};function needleFn(){}`,
+      `min/mid.js:1:[… 421 characters before] ${'y'.repeat(79)} needleFn ${'z'.repeat(311)} [… 189 characters after]`,
+    ]);
+    const context = await run(grep, { pattern: 'needleFn', path: 'min/mid.js', context: 1 });
+    expect(context.output).toContain('needleFn');
+    await ws.write('min/ctx.txt', `${'c'.repeat(3000)}\nneedle\n`);
+    const around = await run(grep, { pattern: 'needle', path: 'min/ctx.txt', context: 1 });
+    expect(around.output.split('\n')).toEqual([
+      `min/ctx.txt-1-${'c'.repeat(400)} [… 2600 characters after]`,
+      'min/ctx.txt:2:needle',
+    ]);
+  });
+
+  test("reads the forms of rg's regex syntax models write: (?i), \\p{Lu}, (?P<name>…), POSIX classes", async () => {
+    await ws.write('syntax.ts', 'export class HTTPException {}\nconst MAX_SIZE = 1;\n');
+    const cases: [string, string][] = [
+      ['(?i)httpexception', 'syntax.ts:1:export class HTTPException {}'],
+      ['\\p{Lu}{3,}_\\p{Lu}+', 'syntax.ts:2:const MAX_SIZE = 1;'],
+      ['(?P<kind>export) class', 'syntax.ts:1:export class HTTPException {}'],
+      ['[[:digit:]];$', 'syntax.ts:2:const MAX_SIZE = 1;'],
+    ];
+    for (const [pattern, line] of cases)
+      expect((await run(grep, { pattern, path: 'syntax.ts' })).output, pattern).toBe(line);
+  });
+
+  test('searches a file of any size', async () => {
+    const line = `${'filler '.repeat(20)}\n`;
+    await ws.write('big.log', `${line.repeat(130_000)}NEEDLE here\n${line.repeat(10)}NEEDLE again\n`);
+    expect((await fs.stat(path.join(ws.root, 'big.log'))).size).toBeGreaterThan(16 * 1024 * 1024);
+    const count = await run(grep, { pattern: 'NEEDLE', path: 'big.log', output: 'count' });
+    expect(count.output.split('\n')).toEqual(['big.log:2', 'total: 2 matching lines in 1 files']);
+    const shown = await run(grep, { pattern: 'again', path: 'big.log', context: 1 });
+    expect(shown.output.split('\n')).toEqual([
+      `big.log-130011-${line.slice(0, -1)}`,
+      'big.log:130012:NEEDLE again',
+    ]);
+  });
+
   test('a missing path is an error naming it', async () => {
     await expect(run(grep, { pattern: 'x', path: 'srcc' })).rejects.toThrow(
       /no such file or directory: srcc; did you mean src/,
@@ -229,13 +273,18 @@ describe.each(backends)('glob (%s)', (backend, rgPath) => {
     expect(lines).toContain('.github/workflow.yml');
   });
 
-  test('a pattern without a slash matches names at any depth; with one, paths below path', async () => {
-    const ts = await run(glob, { pattern: '*.ts' });
-    expect(ts.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts']);
+  test('a pattern is read as a shell reads it, relative to path: *.ts in path itself, **/*.ts at any depth', async () => {
+    await ws.write('top.ts', '');
+    const top = await run(glob, { pattern: '*.ts' });
+    expect(top.output).toBe('top.ts');
+    const inSrc = await run(glob, { pattern: '*.ts', path: 'src' });
+    expect(inSrc.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts']);
+    const any = await run(glob, { pattern: '**/*.ts' });
+    expect(any.output.split('\n').sort()).toEqual(['src/app.ts', 'src/util.ts', 'top.ts']);
     const deep = await run(glob, { pattern: 'deep/*.md', path: 'src' });
     expect(deep.output).toBe('src/deep/notes.md');
-    const none = await run(glob, { pattern: '*.py' });
-    expect(none.output).toBe('no files match *.py');
+    const none = await run(glob, { pattern: '*.md' });
+    expect(none.output).toBe('no files match *.md');
   });
 
   test('the list is capped with a note saying how many were left out', async () => {
@@ -303,6 +352,19 @@ describe('glob: rg prefiltering with its own --glob', () => {
     expect(rgNameFilter('!*.ts')).toBeUndefined();
     expect(rgNameFilter('a/{b,c/d}.ts')).toBeUndefined();
   });
+
+  test('rg walks only as deep as a pattern without ** can match', () => {
+    const cases: [string, number | undefined][] = [
+      ['*.ts', 1],
+      ['src/*.ts', 2],
+      ['{a,b}/*/x.ts', 3],
+      ['**/*.ts', undefined],
+      ['src/**', undefined],
+      ['a/{b,c/d}.ts', undefined],
+      ['+(a|b)/*.ts', undefined],
+    ];
+    for (const [pattern, depth] of cases) expect(globDepth(pattern), pattern).toBe(depth);
+  });
 });
 
 describe('glob: ordered by time, or by path past maxDated', () => {
@@ -353,12 +415,12 @@ describe('glob: ordered by time, or by path past maxDated', () => {
 });
 
 describe('grep past its cap', () => {
-  /** An rg that prints `n` matches of ./a.txt in its --heading form and then searches on (sleeps) for a minute. */
+  /** An rg that prints `n` matches of ./a.txt in its --heading form (line:column:offset:text) and then searches on (sleeps) for a minute. */
   async function slowRg(n: number, mode: 'content' | 'files' = 'content'): Promise<string> {
     const fake = path.join(ws.base, 'slow-rg');
     const print =
       mode === 'content'
-        ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:hit\\n' $i; i=$((i+1)); done`
+        ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:1:%s:hit\\n' $i $((i*4)); i=$((i+1)); done`
         : `i=1; while [ $i -le ${n} ]; do printf './f%s.txt\\n' $i; i=$((i+1)); done`;
     await fs.writeFile(fake, `#!/bin/sh\n${print}\nexec sleep 60\n`, { mode: 0o755 });
     return fake;
@@ -374,6 +436,19 @@ describe('grep past its cap', () => {
       /^\[over \d+ more matching lines left out, counting stopped; narrow the pattern, path or include\]$/,
     );
     expect(result.metadata.capped).toBe(true);
+  });
+
+  test('the JS search stops counting past the cap too', async () => {
+    const lines = `${Array.from({ length: 300 }, (_, i) => `hit ${i}`).join('\n')}\n`;
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => ws.write(`many/f${String(i).padStart(2, '0')}.txt`, lines)),
+    );
+    const grep = createGrepTool({ rgPath: await unrunnableRg(), countPastCapMs: 0 }) as Tool;
+    const result = await run(grep, { pattern: 'hit', path: 'many' });
+    expect(result.metadata.backend).toBe('js');
+    expect(result.output.split('\n').at(-1)).toMatch(
+      /^\[over \d+ more matching lines left out.*counting stopped;/,
+    );
   });
 
   test('stops listing files past the cap too, and says so', async () => {

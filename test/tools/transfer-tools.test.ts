@@ -171,6 +171,13 @@ describe('append_file', () => {
     expect(await ws.read('win.txt')).toBe('a\r\nbc\r\nd\r\n');
   });
 
+  test('appends to a CR-only file in CR line endings', async () => {
+    await ws.write('mac.txt', 'a\rb\r');
+    const result = await run(appendFileTool, { path: 'mac.txt', content: 'c\nd\r\n' });
+    expect(result.output).toBe('appended 4 bytes to mac.txt');
+    expect(await ws.read('mac.txt')).toBe('a\rb\rc\rd\r');
+  });
+
   test('the preview lists the file with a diff', async () => {
     await ws.write('log.txt', 'one\n');
     const p = await preview(appendFileTool, { path: 'log.txt', content: 'two\n' });

@@ -88,6 +88,24 @@ describe('text renderer output is sanitized', () => {
     expect(out.stderr).toBe('  ✓ line1\\x07\n    line2\\x1b[K\n  ✗ bad\\x08\\x08ok\n');
   });
 
+  test("a file change's diff under its tool call is coloured at a colour terminal, as the chat colours it", () => {
+    const display = 'edited a.txt (+1 -1)\n--- a.txt\n+++ a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three';
+    const out = render([{ type: 'tool_result', id: 'c1', success: true, display } as AgentEvent], {
+      color: true,
+    });
+    expect(out.stderr.split('\n')).toEqual([
+      '  \x1b[32m✓\x1b[39m \x1b[2medited a.txt (+1 -1)\x1b[22m',
+      '    \x1b[2m--- a.txt\x1b[22m',
+      '    \x1b[2m+++ a.txt\x1b[22m',
+      '    \x1b[36m@@ -1,3 +1,3 @@\x1b[39m',
+      '    \x1b[2m one\x1b[22m',
+      '    \x1b[31m-two\x1b[39m',
+      '    \x1b[32m+TWO\x1b[39m',
+      '    \x1b[2m three\x1b[22m',
+      '',
+    ]);
+  });
+
   test('warnings, errors, hints, retry reasons and cited sources are escaped', () => {
     const out = render([
       { type: 'turn_start', turn: 1 } as AgentEvent,
