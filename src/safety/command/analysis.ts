@@ -92,8 +92,10 @@ class Analyzer {
             this.connector = operator;
             this.statement(child, redirects);
             operator = ';';
-          } else if (child.type === '&') this.issue('background', node);
-          else if (!OPERATORS.has(child.type)) this.issue('parse_error', child);
+          } else if (child.type === '&') {
+            this.issue('background', node);
+            operator = '&';
+          } else if (!OPERATORS.has(child.type)) this.issue('parse_error', child);
           else operator = child.type;
         }
         return;

@@ -1,5 +1,6 @@
 // The directory each command of a command line runs in: `cd`, `pushd` and `popd` followed through the line, each
-// subshell keeping its own, a `cd` to a folder not made yet holding only after `&&`. The denylist and the read-only
+// subshell keeping its own, a `cd` to a folder not made yet holding only after `&&`, a backgrounded `cd x &` moving
+// nothing, and the command after `cd x ||` running where the line was. The denylist and the read-only
 // check both judge a command's relative paths from there.
 import { promises as fs } from 'node:fs';
 import { expandWord, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
@@ -51,7 +52,12 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
   return moved('real' in logical && logical.real === kernel.real ? kernel.real : undefined);
 }
 
-/** The shell each command runs in, in order: a `cd` moves its own scope and the subshells started after it. */
+/**
+ * The shell each command runs in, in order: a `cd` moves its own scope and the subshells started after it. Within an
+ * `&&`/`||` chain a `cd` may not have run: the command after `cd x ||` runs where the line was (only when the cd
+ * failed), and after a chain holding a `cd` that may have failed or been skipped the directory is unknown; a chain
+ * sent to the background (`cd x &`) moves nothing.
+ */
 export async function commandShells(
   commands: readonly SimpleCommand[],
   start: ShellState,
@@ -63,17 +69,47 @@ export async function commandShells(
       if (found) return found;
     }
   };
+  const unknown = (shell: ShellState): ShellState => ({ ...shell, cwd: undefined, tentative: false });
   const found: ShellState[] = [];
+  // Per scope: the shell where the current `&&`/`||` chain began, and whether a cd in it may not have run.
+  const chains = new Map<string, { start: ShellState; unsure: boolean }>();
+  // The command before, when it was a cd: its scope and the shell before it.
+  let lastCd: { scope: string; before: ShellState } | undefined;
   for (const command of commands) {
-    let shell = shellOf(command.scope);
-    if (shell.tentative && command.connector !== '&&') {
+    const { scope, connector } = command;
+    let shell = shellOf(scope);
+    const chain = chains.get(scope);
+    let afterThis: ShellState | undefined;
+    if (connector === '&&' || connector === '||') {
+      if (connector === '||' && chain && shell !== chain.start) {
+        // Runs only if what came before failed: right after `cd x`, where the line was; else either.
+        shell = lastCd?.scope === scope && lastCd.before === chain.start ? chain.start : unknown(chain.start);
+        shells.set(scope, shell);
+        afterThis = unknown(chain.start);
+        chain.unsure = true;
+      }
+    } else {
+      // A new chain. One sent to the background ran in a subshell; one with a cd that may not have run leaves the
+      // directory unknown.
+      if (chain && connector === '&') shell = chain.start;
+      else if (chain?.unsure) shell = unknown(shell);
+      shells.set(scope, shell);
+      chains.set(scope, { start: shell, unsure: false });
+    }
+    if (shell.tentative && connector !== '&&') {
       // `cd new; cat ../x`: if the cd failed, `..` is the old directory's parent. Neither is known.
       shell = { ...shell, cwd: undefined, tentative: false };
-      shells.set(command.scope, shell);
+      shells.set(scope, shell);
     }
     found.push(shell);
     const next = await shellAfter(wordsOf(command), shell);
-    if (next) shells.set(command.scope, next);
+    if (next) {
+      shells.set(scope, next);
+      // A cd after `&&` or `||` may not run (what came before failed, or succeeded).
+      const current = chains.get(scope);
+      if (current && (connector === '&&' || connector === '||')) current.unsure = true;
+    } else if (afterThis) shells.set(scope, afterThis);
+    lastCd = next ? { scope, before: shell } : undefined;
   }
   return found;
 }

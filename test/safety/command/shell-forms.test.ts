@@ -162,6 +162,14 @@ describe('a cd followed through the command line', () => {
     ['popd && ls', 'known only when the command runs'],
     ['cd sub && cat ../../x', 'outside the workspace'],
     ["bash -c 'cd .. && ls'", 'outside the workspace'],
+    // The command after `cd x ||` runs only if the cd failed: where the line was.
+    ['cd sub || cat ../a.txt', 'outside the workspace'],
+    // A cd sent to the background moves nothing.
+    ['cd sub & cat ../a.txt', 'outside the workspace'],
+    // A cd that may not have run leaves the directory unknown after its chain.
+    ['cd sub && ls || cat ../a.txt', 'known only when the command runs'],
+    ['true || cd sub; cat ../a.txt', 'known only when the command runs'],
+    ['false && cd sub; cat ../a.txt', 'known only when the command runs'],
   ])('%j is refused: %s', async (command, reason) => {
     await expectRefused(command);
     expect((await decide('restricted', command)).reason).toContain(reason);
