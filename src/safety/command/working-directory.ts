@@ -80,8 +80,9 @@ export async function commandShells(
     let shell = shellOf(scope);
     const chain = chains.get(scope);
     let afterThis: ShellState | undefined;
-    if (connector === '&&' || connector === '||') {
-      if (connector === '||' && chain && shell !== chain.start) {
+    // A scope's first command starts its chain, whatever operator came before the subshell (`ls && (cd x || y)`).
+    if (chain && (connector === '&&' || connector === '||')) {
+      if (connector === '||' && shell !== chain.start) {
         // Runs only if what came before failed: right after `cd x`, where the line was; else either.
         shell = lastCd?.scope === scope && lastCd.before === chain.start ? chain.start : unknown(chain.start);
         shells.set(scope, shell);

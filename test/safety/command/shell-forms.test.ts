@@ -164,6 +164,7 @@ describe('a cd followed through the command line', () => {
     ["bash -c 'cd .. && ls'", 'outside the workspace'],
     // The command after `cd x ||` runs only if the cd failed: where the line was.
     ['cd sub || cat ../a.txt', 'outside the workspace'],
+    ['ls && (cd sub || cat ../a.txt)', 'outside the workspace'],
     // A cd sent to the background moves nothing.
     ['cd sub & cat ../a.txt', 'outside the workspace'],
     // A cd that may not have run leaves the directory unknown after its chain.
