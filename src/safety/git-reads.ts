@@ -44,7 +44,7 @@ function gitOutput(
 }
 
 /** The `.git` git starts from: the nearest at or above `dir`. Undefined: git would find no repository here. */
-async function nearestDotGit(dir: string): Promise<string | undefined> {
+export async function nearestDotGit(dir: string): Promise<string | undefined> {
   for (let d = dir; ; d = path.dirname(d)) {
     const candidate = path.join(d, '.git');
     if (await fs.lstat(candidate).catch(() => undefined)) return candidate;

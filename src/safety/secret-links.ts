@@ -90,6 +90,15 @@ export function secretLinks(home: string, extraFiles: readonly string[] = []): S
     return known;
   };
   return (file) => {
+    // The link count first, from a plain stat (a search asks once per file it matched): the inode, exact only as a
+    // bigint, only for a file with another name.
+    let links: number;
+    try {
+      links = statSync(file, { throwIfNoEntry: false })?.nlink ?? 0;
+    } catch {
+      return undefined;
+    }
+    if (links < 2) return undefined;
     const stats = statOrUndefined(file);
     if (!stats?.isFile() || stats.nlink < 2n) return undefined;
     return secrets().get(inodeOf(stats));

@@ -1,6 +1,10 @@
 // git's global options in the read-only set: `-C <dir>`, `--no-pager`, and `-c` with a setting that runs nothing
 // (colours, `core.pager=cat`). Everything else before the subcommand (`--git-dir`, `--exec-path`, `-c core.pager=x`)
-// keeps the command out of the set, as does `git remote` beyond listing and `get-url`.
+// keeps the command out of the set, as does `git remote` beyond listing and `get-url`, and git in a repository
+// nested in the workspace.
+import path from 'node:path';
+import { nearestDotGit } from '../git-reads.js';
+import { isInside, type Workspace } from '../workspace.js';
 
 /** Global options that change only how git prints. */
 const PRINTING_OPTIONS = [
@@ -82,4 +86,21 @@ export function gitReflogProblem(args: readonly string[]): string | undefined {
     return `\`git reflog ${sub}\` changes the reflog; read-only: git reflog [show]`;
   }
   return undefined;
+}
+
+/**
+ * The repository git would use from `dir` when it is one nested in the workspace (a folder below the root holding
+ * `.git`: a clone, a submodule, or one a command unpacked): its settings are not the watched ones of the workspace's
+ * own repository. Undefined for the workspace's own repository, or none.
+ */
+export async function nestedRepository(workspace: Workspace, dir: string): Promise<string | undefined> {
+  const root = workspace.root;
+  let real: string;
+  try {
+    real = await workspace.resolve(dir);
+  } catch {
+    return undefined; // outside: the path checks say so
+  }
+  const repository = path.dirname((await nearestDotGit(real)) ?? root);
+  return repository !== root && isInside(root, repository) ? path.relative(root, repository) : undefined;
 }

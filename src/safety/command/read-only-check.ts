@@ -8,7 +8,7 @@ import { argumentRulesOf } from './argument-rules.js';
 import { syntaxOf } from './arguments.js';
 import { awkVerdict } from './awk-program.js';
 import { programName } from './denylist.js';
-import { gitGlobals, gitReflogProblem, gitRemoteProblem } from './git-read-only.js';
+import { gitGlobals, gitReflogProblem, gitRemoteProblem, nestedRepository } from './git-read-only.js';
 import { endOfOptions, expandGlobs, operandIndexes } from './operands.js';
 import { parseOptions } from './options.js';
 import type { ShellState } from './paths.js';
@@ -56,25 +56,6 @@ function pathPart(arg: string): string | undefined {
 
 /** A path as the kernel reads it from the command's directory: absolute as written, else below `cwd`. */
 const from = (cwd: string, p: string): string => (p.startsWith('/') ? p : `${cwd}/${p}`);
-
-/**
- * The repository git would use from `dir` when it is one nested in the workspace (a folder below the root holding
- * `.git`: a clone, a submodule, or one a command unpacked): its settings are not the watched ones of the workspace's
- * own repository. Undefined for the workspace's own repository, or none.
- */
-async function nestedRepository(workspace: Workspace, dir: string): Promise<string | undefined> {
-  const root = workspace.root;
-  let real: string;
-  try {
-    real = await workspace.resolve(dir);
-  } catch {
-    return undefined; // outside: the path checks say so
-  }
-  for (let at = real; at !== root && isInside(root, at); at = path.dirname(at)) {
-    if (await fs.lstat(path.join(at, '.git')).catch(() => undefined)) return path.relative(root, at);
-  }
-  return undefined;
-}
 
 /** Why a path argument may read outside the workspace, or undefined when it stays inside. */
 async function pathProblem(workspace: Workspace, arg: string, cwd: string): Promise<string | undefined> {
