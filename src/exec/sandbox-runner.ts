@@ -37,9 +37,10 @@ export const HIDDEN_HOME_FILES: readonly string[] = [
 /**
  * Paths inside the workspace that stay read-only when they exist: a command must not widen Keel's next run
  * (.keel.yaml, .keel/) or plant code git runs later (hooks; the files git reads settings from: config,
- * config.worktree, commondir, which points git at another repository's, and each linked worktree's in worktrees/).
- * One that does not exist cannot be mounted without creating it in the real workspace; the tripwire puts back
- * whatever a command creates there.
+ * config.worktree, commondir, which points git at another repository's). One that does not exist cannot be mounted
+ * without creating it in the real workspace; the tripwire puts back whatever a command creates there. Linked
+ * worktrees' files (`.git/worktrees/<name>/`) are left to the tripwire, which lets stand what `git worktree add` and
+ * `remove` do and puts back anything else: mounted read-only, they made both fail.
  */
 export const READ_ONLY_WORKSPACE_PATHS: readonly string[] = [
   '.keel.yaml',
@@ -48,7 +49,6 @@ export const READ_ONLY_WORKSPACE_PATHS: readonly string[] = [
   '.git/config',
   '.git/config.worktree',
   '.git/commondir',
-  '.git/worktrees',
 ];
 
 /** Namespaces and process rules of every sandboxed command (the probe uses the same). */

@@ -52,13 +52,24 @@ export function runRipgrep(
     let rest: Buffer | undefined;
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      const data = rest ? Buffer.concat([rest, chunk]) : chunk;
       let start = 0;
-      for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
-        options.onLine(data, start, end);
+      if (rest) {
+        // Only the line split between chunks is copied, not the whole chunk after it.
+        const end = chunk.indexOf(10);
+        if (end === -1) {
+          rest = Buffer.concat([rest, chunk]);
+          return;
+        }
+        const line = Buffer.concat([rest, chunk.subarray(0, end)]);
+        rest = undefined;
+        options.onLine(line, 0, line.length);
         start = end + 1;
       }
-      rest = start < data.length ? data.subarray(start) : undefined;
+      for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
+        options.onLine(chunk, start, end);
+        start = end + 1;
+      }
+      rest = start < chunk.length ? chunk.subarray(start) : undefined;
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');

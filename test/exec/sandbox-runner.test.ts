@@ -1,5 +1,6 @@
 // Tests for the bubblewrap sandbox with real bwrap: what a sandboxed command can write, read and reach, and that
 // nothing it starts survives. Skipped, with the reason in the suite name, where bubblewrap cannot run.
+import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
@@ -48,7 +49,7 @@ async function sandboxed(command: string, overrides: Partial<SandboxOptions> = {
   runner = createSandboxRunner(env, { ...options, ...overrides });
   return runner.run({
     command,
-    cwd: options.workspace,
+    cwd: overrides.workspace ?? options.workspace,
     timeoutMs: 20_000,
     signal: new AbortController().signal,
     maxStdoutBytes: 65536,
@@ -88,21 +89,43 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
     expect(existsSync(path.join(options.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
-  test("cannot change the files git reads settings from: config.worktree, commondir, a linked worktree's", async () => {
+  test('cannot change the files git reads settings from: config.worktree, commondir', async () => {
     const git = path.join(options.workspace, '.git');
-    await fs.mkdir(path.join(git, 'worktrees', 'wt'), { recursive: true });
     await fs.writeFile(path.join(git, 'config.worktree'), '[user]\n');
-    await fs.writeFile(path.join(git, 'worktrees', 'wt', 'commondir'), '../..\n');
+    await fs.writeFile(path.join(git, 'commondir'), '.\n');
     const outcome = await sandboxed(
       [
         'echo "[core] fsmonitor = x" >> .git/config.worktree || echo worktree-config-refused',
-        'echo ../evil > .git/worktrees/wt/commondir || echo commondir-refused',
-        'mkdir .git/worktrees/planted || echo worktrees-refused',
+        'echo ../evil > .git/commondir || echo commondir-refused',
       ].join('; '),
     );
-    expect(outcome.stdout.text).toBe('worktree-config-refused\ncommondir-refused\nworktrees-refused\n');
+    expect(outcome.stdout.text).toBe('worktree-config-refused\ncommondir-refused\n');
     expect(await fs.readFile(path.join(git, 'config.worktree'), 'utf8')).toBe('[user]\n');
-    expect(await fs.readFile(path.join(git, 'worktrees', 'wt', 'commondir'), 'utf8')).toBe('../..\n');
+    expect(await fs.readFile(path.join(git, 'commondir'), 'utf8')).toBe('.\n');
+    await fs.rm(path.join(git, 'config.worktree'));
+    await fs.rm(path.join(git, 'commondir'));
+  });
+
+  test('git worktree add and remove work beside an existing linked worktree (the tripwire guards its files)', async () => {
+    const repo = path.join(base, 'repo');
+    await fs.mkdir(repo);
+    try {
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-C', repo, '-c', 'user.name=k', '-c', 'user.email=k@k', ...args]);
+      git('init', '-q');
+      git('commit', '-q', '--allow-empty', '-m', 'first');
+      git('worktree', 'add', '-q', 'wt1');
+      const outcome = await sandboxed(
+        'git worktree add -q wt2 && git worktree remove wt1 && git worktree list | wc -l',
+        { workspace: repo },
+      );
+      expect(outcome.stderr.text).toBe('');
+      expect(outcome.stdout.text.trim()).toBe('2');
+      expect(existsSync(path.join(repo, '.git', 'worktrees', 'wt2', 'commondir'))).toBe(true);
+      expect(existsSync(path.join(repo, '.git', 'worktrees', 'wt1'))).toBe(false);
+    } finally {
+      await fs.rm(repo, { recursive: true, force: true });
+    }
   });
 
   test('has a private /tmp', async () => {
