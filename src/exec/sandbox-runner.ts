@@ -2,37 +2,18 @@
 // home secrets and Keel's own files hidden, a private /tmp, no network (unless allowed) and their own PID
 // namespace, which ends everything they started when they exit. A CommandRunner like the plain one: tools
 // cannot tell the difference.
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandRunner } from '../core/runner.js';
+import { HOME_SECRETS } from '../safety/home-secrets.js';
 import type { Launcher } from './command-process.js';
 import { createProcessRunner } from './process-runner.js';
 
-/** Directories under HOME hidden behind an empty tmpfs: credentials and keys of common tools. */
-export const HIDDEN_HOME_DIRS: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.password-store',
-  '.config/gcloud',
-  '.config/gh',
-  '.config/keel',
-  '.local/share/keyrings',
-  '.local/state/keel',
-];
-
-/** Files under HOME hidden behind an empty file: tokens and passwords of common tools. */
-export const HIDDEN_HOME_FILES: readonly string[] = [
-  '.netrc',
-  '.git-credentials',
-  '.npmrc',
-  '.pypirc',
-  '.pgpass',
-  '.vault-token',
-];
+/**
+ * Hidden under HOME besides the secrets (safety/home-secrets.ts): Docker's whole folder (its contexts name hosts and
+ * certificates), Keel's config and state.
+ */
+export const HIDDEN_HOME_EXTRAS: readonly string[] = ['.docker', '.config/keel', '.local/state/keel'];
 
 /**
  * Paths inside the workspace that stay read-only when they exist: a command must not widen Keel's next run
@@ -77,6 +58,14 @@ export interface SandboxOptions {
   network: boolean;
 }
 
+function statOrUndefined(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // unreadable or a loop: nothing to read through it either
+  }
+}
+
 const isInside = (path: string, dir: string): boolean => {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith('/'));
@@ -93,15 +82,21 @@ export function sandboxArgs(options: SandboxOptions, cwd: string): string[] {
     const path = join(options.workspace, rel);
     if (existsSync(path)) args.push('--ro-bind', path, path);
   }
-  const hiddenDirs = [...HIDDEN_HOME_DIRS.map((rel) => join(options.home, rel)), ...options.keelDirs];
-  for (const dir of new Set(hiddenDirs.map((d) => resolve(d)))) {
+  // Folders behind an empty tmpfs, then files behind an empty one, each only where it exists (and is not inside a
+  // hidden folder already): a mount point that does not exist would have to be created in the real home.
+  const hidden = [...HOME_SECRETS, ...HIDDEN_HOME_EXTRAS].map((rel) => join(options.home, rel));
+  const dirs: string[] = [];
+  const files: string[] = [];
+  for (const p of new Set([...hidden, ...options.keelDirs].map((d) => resolve(d)))) {
+    const stats = statOrUndefined(p);
     // Never hide the workspace itself (someone working inside ~/.config/keel, say).
-    if (existsSync(dir) && !isInside(options.workspace, dir)) args.push('--tmpfs', dir);
+    if (stats === undefined || isInside(options.workspace, p)) continue;
+    (stats.isDirectory() ? dirs : files).push(p);
   }
-  for (const rel of HIDDEN_HOME_FILES) {
-    const file = join(options.home, rel);
-    if (existsSync(file)) args.push('--ro-bind', '/dev/null', file);
-  }
+  const covered = (p: string, folders: readonly string[]) =>
+    folders.some((dir) => dir !== p && isInside(p, dir));
+  for (const dir of dirs) if (!covered(dir, dirs)) args.push('--tmpfs', dir);
+  for (const file of files) if (!covered(file, dirs)) args.push('--ro-bind', '/dev/null', file);
   args.push(...isolation(options.network), '--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
 }

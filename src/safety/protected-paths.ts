@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { once } from '../core/once.js';
+import { HOME_SECRETS } from './home-secrets.js';
 import { isInside } from './workspace.js';
 
 /** Workspace-relative globs, with why each is protected. */
@@ -33,36 +34,6 @@ export const SECRET_GLOBS: readonly string[] = [
 
 /** Example files that look like secrets but are meant to be shared. */
 const SECRET_EXCEPTIONS: readonly string[] = ['**/.env.example', '**/.env.sample', '**/.env.template'];
-
-/**
- * Home-relative locations of secrets: keys, cloud and cluster credentials, tokens of git hosts and package registries,
- * passwords. Writes there need an approval (when the workspace contains the home directory); the read jail refuses a
- * link into one and a hard link to a file in one (secret-links.ts). Directories are kept small: each is enumerated.
- */
-export const HOME_SECRETS: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.azure',
-  '.gnupg',
-  '.password-store',
-  '.local/share/keyrings',
-  '.config/gcloud',
-  '.config/gh',
-  '.config/git/credentials',
-  '.config/keel/credentials.yaml',
-  '.kube',
-  '.docker/config.json',
-  '.git-credentials',
-  '.netrc',
-  '.pgpass',
-  '.npmrc',
-  '.pypirc',
-  '.vault-token',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.gem/credentials',
-  '.terraform.d/credentials.tfrc.json',
-];
 
 export interface ProtectedPathsOptions {
   root: string;

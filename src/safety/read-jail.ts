@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { cacheDir, dataDir, stateDir, userConfigPath } from '../config/paths.js';
-import { HOME_SECRETS, SECRET_GLOBS } from './protected-paths.js';
+import { HOME_SECRETS } from './home-secrets.js';
+import { SECRET_GLOBS } from './protected-paths.js';
 import { userSecretLinks } from './secret-links.js';
 import { isInside } from './workspace.js';
 

@@ -6,7 +6,7 @@ import { type BigIntStats, type Dirent, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { userConfigPath } from '../config/paths.js';
-import { HOME_SECRETS } from './protected-paths.js';
+import { HOME_SECRETS } from './home-secrets.js';
 import { isInside, type SecretLinkOf } from './workspace.js';
 
 /** Files looked at in one secret location at most, nearest first: ~/.kube/cache can hold thousands, keys sit on top. */

@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { CommandOutcome, CommandRunner } from '../../src/core/runner.js';
 import { commandEnv } from '../../src/exec/command-env.js';
 import { chooseCommandRunner, probeBubblewrap } from '../../src/exec/sandbox-choice.js';
-import { createSandboxRunner, type SandboxOptions } from '../../src/exec/sandbox-runner.js';
+import { createSandboxRunner, type SandboxOptions, sandboxArgs } from '../../src/exec/sandbox-runner.js';
+import { HOME_SECRETS } from '../../src/safety/home-secrets.js';
 import { processesWith, uniqueDuration } from '../support/processes.js';
 
 const unavailable = await probeBubblewrap(false, commandEnv(process.env));
@@ -56,6 +57,38 @@ async function sandboxed(command: string, overrides: Partial<SandboxOptions> = {
     maxStderrBytes: 65536,
   });
 }
+
+test('the sandbox hides every home secret that exists, and nothing that does not', async () => {
+  const home = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'keel-sandbox-home-')));
+  try {
+    // Folders for the four that always are; every other made as a file (hidden either way); one left out.
+    const made = HOME_SECRETS.filter((rel) => rel !== '.pgpass');
+    for (const rel of made) {
+      const full = path.join(home, rel);
+      if (['.ssh', '.aws', '.gnupg', '.kube'].includes(rel)) await fs.mkdir(full, { recursive: true });
+      else {
+        await fs.mkdir(path.dirname(full), { recursive: true });
+        await fs.writeFile(full, 'SECRET');
+      }
+    }
+    const args = sandboxArgs(
+      { workspace: path.join(home, 'work'), home, keelDirs: [], network: false },
+      home,
+    );
+    const hidden = new Set<string>();
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === '--tmpfs') hidden.add(args[i + 1] as string);
+      if (args[i] === '--ro-bind' && args[i + 1] === '/dev/null') hidden.add(args[i + 2] as string);
+    }
+    // Only what is hidden in the home (the sandbox's private /tmp covers this temp home too).
+    const covered = (p: string) =>
+      [...hidden].some((h) => h.startsWith(`${home}/`) && (p === h || p.startsWith(`${h}/`)));
+    for (const rel of made) expect(covered(path.join(home, rel)), rel).toBe(true);
+    expect(covered(path.join(home, '.pgpass'))).toBe(false);
+  } finally {
+    await fs.rm(home, { recursive: true, force: true });
+  }
+});
 
 describe.skipIf(unavailable !== undefined)(suite, () => {
   test('can write in the workspace but not in HOME, /etc or the rest of the filesystem', async () => {

@@ -23,10 +23,19 @@ async function linesOf(parts: string[]): Promise<string[]> {
 describe('runRipgrep', () => {
   it.each([
     [['a\nb\n'], ['a', 'b']],
-    [['ab', 'c\nd', 'e\n'], ['abc', 'de']],
+    [
+      ['ab', 'c\nd', 'e\n'],
+      ['abc', 'de'],
+    ],
     [['a', 'b', 'c', '\n'], ['abc']],
-    [['one\ntw', 'o\nthr', 'ee'], ['one', 'two', 'three']],
-    [['x\n', '\n', 'y\n'], ['x', '', 'y']],
+    [
+      ['one\ntw', 'o\nthr', 'ee'],
+      ['one', 'two', 'three'],
+    ],
+    [
+      ['x\n', '\n', 'y\n'],
+      ['x', '', 'y'],
+    ],
     [['é', '\u00e8\n'], ['éè']],
   ])('%j gives the lines %j', async (parts, expected) => {
     expect(await linesOf(parts)).toEqual(expected);

@@ -1,5 +1,6 @@
 // The denylist of acts as data: which places are the system, the home directory's persistence points and secrets,
 // which programs power off or format, which git settings and variables run programs. command-acts.ts reads these.
+import { HOME_SECRETS } from '../home-secrets.js';
 
 /**
  * Directories whose recursive delete, chmod, chown or move breaks the system; an ancestor of one (`/usr` of
@@ -103,22 +104,7 @@ export const PERSISTENCE_POINTS = {
  */
 export const SECRET_LOCATIONS = {
   /** Relative to the home directory; a directory covers everything below it. */
-  home: [
-    '.ssh',
-    '.aws',
-    '.gnupg',
-    '.kube',
-    '.azure',
-    '.netrc',
-    '.git-credentials',
-    '.pgpass',
-    '.pypirc',
-    '.npmrc',
-    '.docker/config.json',
-    '.config/gh',
-    '.config/gcloud',
-    '.config/keel/credentials.yaml',
-  ],
+  home: HOME_SECRETS,
   /** Absolute globs. */
   system: ['/etc/shadow', '/etc/gshadow', '/proc/*/environ', '/proc/*/task/*/environ'],
   /** File names secret wherever they are (`.env`, `.env.local`), and the template names that are not. */

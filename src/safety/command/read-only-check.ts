@@ -1,7 +1,6 @@
 // The read-only check: a simple command is a read-only program of the allowlist, with its flag rules kept,
 // literal in-workspace path arguments and no writes. Returns why a command is not read-only, or undefined.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { isInside, PathEscapeError, SecretLinkError, type Workspace } from '../workspace.js';
 import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
 import { argumentRulesOf } from './argument-rules.js';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyzeCommand } from '../../../src/safety/command/analysis.js';
 import { type CommandContext, judgeCommand } from '../../../src/safety/command/denylist.js';
+import { HOME_SECRETS } from '../../../src/safety/home-secrets.js';
 import { openWorkspace } from '../../../src/safety/workspace.js';
 
 let base: string;
@@ -460,6 +461,13 @@ describe('allowed paths', () => {
     expect(tier).toBe('deny');
     expect(reasons).toContain('secret location');
     expect((await tierOf('cat ~/.ssh/id_rsa')).tier).toBe('deny');
+  });
+
+  test.each(HOME_SECRETS)('~/%s stays denied under an allowed glob over the whole home', async (secret) => {
+    const ctx = { ...context, allowedPaths: ['~/**'] };
+    const { tier, reasons } = await tierOf(`cat ~/${secret}`, ctx);
+    expect(tier).toBe('deny');
+    expect(reasons).toContain('secret location');
   });
 
   test('an allowed path that names a secret location itself allows it', async () => {
