@@ -27,7 +27,7 @@ const GIT_VARIABLES = [
 
 const INCLUDE = /^include(if\..+)?\.path$/;
 
-function gitOutput(
+export function gitOutput(
   cwd: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,

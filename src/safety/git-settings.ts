@@ -66,17 +66,22 @@ function changedKeys(before: readonly string[], after: readonly string[]): Set<s
 
 /**
  * Whether a command's change of `.git/config` (from `before`, undefined: the file did not exist) may stand: only
- * settings that run nothing changed. False when git is missing or cannot read either version.
+ * settings that run nothing changed. False when git is missing or cannot read either version. `submodule`: the file
+ * is a submodule's, where core.worktree names its checkout.
  */
 export async function gitConfigChangeIsBenign(
   before: string | undefined,
   after: string,
   env: NodeJS.ProcessEnv,
+  options: { submodule?: boolean } = {},
 ): Promise<boolean> {
   const [old, now] = await Promise.all([
     before === undefined ? Promise.resolve([]) : listSettings(before, env),
     listSettings(after, env),
   ]);
   if (!old || !now) return false;
-  return [...changedKeys(old, now)].every(benign);
+  // A submodule's settings name its checkout, as `git submodule add` and `absorbgitdirs` write them.
+  const allowed = (key: string) =>
+    benign(key) || (options.submodule === true && key.toLowerCase() === 'core.worktree');
+  return [...changedKeys(old, now)].every(allowed);
 }

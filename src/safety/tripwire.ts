@@ -7,6 +7,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { type GitReads, gitReadsLookup } from './git-reads.js';
 import { gitConfigChangeIsBenign } from './git-settings.js';
+import { type SubmoduleGits, submodulesLookup } from './git-submodules.js';
 import { kernelPath } from './real-path.js';
 import { isInside } from './workspace.js';
 
@@ -184,13 +185,29 @@ interface Watched {
   settings: string[];
   /** The hooks folder core.hooksPath names, when it is in the workspace. */
   trees: string[];
+  /** Submodules' git folders (their settings files and hooks) and gitlinks' `.git` files. */
+  submodules: SubmoduleGits;
 }
+
+/** A submodule's files watched: what git reads settings from there, and its hooks. */
+const submoduleFiles = (s: SubmoduleGits) => [
+  ...s.gitDirs.flatMap((dir) => [`${dir}/config`, `${dir}/config.worktree`]),
+  ...s.dotGitFiles,
+];
+const submoduleConfigs = (s: SubmoduleGits) => new Set(submoduleFiles(s).filter((f) => !f.endsWith('/.git')));
+const hooksTrees = (s: SubmoduleGits) => ['.git/hooks', ...s.gitDirs.map((dir) => `${dir}/hooks`)];
+
+/** Both lists of submodules: the call's new ones are watched beside those it started with. */
+const bothSubmodules = (a: SubmoduleGits, b: SubmoduleGits): SubmoduleGits => ({
+  gitDirs: [...new Set([...a.gitDirs, ...b.gitDirs])],
+  dotGitFiles: [...new Set([...a.dotGitFiles, ...b.dotGitFiles])],
+});
 
 /**
  * Husky's `.husky/_` holds stubs that run the file of the same name in `.husky`, so the folder above a hooks
  * folder named `_` is watched instead. The workspace itself is never one, nor `.git/hooks` (always watched).
  */
-async function watchedBy(root: string, reads: GitReads): Promise<Watched> {
+async function watchedBy(root: string, reads: GitReads, submodules: SubmoduleGits): Promise<Watched> {
   const settings = (await Promise.all(reads.settings.map((f) => inWorkspace(root, f)))).flat();
   const hooks = reads.hooks ? await inWorkspace(root, reads.hooks) : [];
   const trees = hooks.map((rel) =>
@@ -199,22 +216,29 @@ async function watchedBy(root: string, reads: GitReads): Promise<Watched> {
   return {
     settings: [...new Set(settings)],
     trees: [...new Set(trees)].filter((rel) => rel !== '.git/hooks'),
+    submodules,
   };
 }
 
 async function record(options: TripwireOptions, watched: Watched): Promise<Map<string, Entry>> {
   const state = new Map<string, Entry>();
-  const files = [...TRIPWIRE_FILES, ...(await worktreeFiles(options.root)), ...watched.settings];
+  const files = [
+    ...TRIPWIRE_FILES,
+    ...(await worktreeFiles(options.root)),
+    ...watched.settings,
+    ...submoduleFiles(watched.submodules),
+  ];
   for (const rel of new Set(files)) {
     const entry = await entryOf(path.join(options.root, rel));
     // `.git` as a directory is the repository itself: only a `.git` file (or link) is a setting.
     if (entry && !(rel === '.git' && entry.kind === 'dir')) state.set(rel, entry);
   }
-  for (const rel of [...TRIPWIRE_TREES, ...watched.trees]) {
+  const hooks = hooksTrees(watched.submodules);
+  for (const rel of [...TRIPWIRE_TREES, ...watched.trees, ...hooks.slice(1)]) {
     const found = new Map<string, Entry>();
     await walk(options.root, rel, found, { left: MAX_ENTRIES });
     // Git never runs a sample hook.
-    for (const [p, e] of found) if (!(rel === '.git/hooks' && p.endsWith('.sample'))) state.set(p, e);
+    for (const [p, e] of found) if (!(hooks.includes(rel) && p.endsWith('.sample'))) state.set(p, e);
   }
   for (const glob of options.globs) await matchGlob(options.root, glob, state);
   return state;
@@ -247,23 +271,45 @@ async function restore(root: string, absolute: string, before: Entry | undefined
   await fs.chmod(absolute, before.mode);
 }
 
+/** The submodule git folder `rel` is in, if any. */
+const submoduleDirOf = (rel: string, s: SubmoduleGits) => s.gitDirs.find((dir) => rel.startsWith(`${dir}/`));
+
 /**
  * Whether a change git itself makes in its normal work stands: a settings file changed only in what runs nothing,
- * the way back to this repository `git worktree add` writes, the files of a linked worktree git removed whole.
+ * the way back to this repository `git worktree add` writes, the files of a linked worktree git removed whole; a
+ * submodule's likewise (`git submodule add`, `update`, `deinit`; its folder named under `.git/modules`).
  */
 async function changeStands(
   root: string,
   rel: string,
-  change: { old: Entry | undefined; now: Entry | undefined; settings: readonly string[] },
+  change: {
+    old: Entry | undefined;
+    now: Entry | undefined;
+    settings: readonly string[];
+    submodules: SubmoduleGits;
+  },
   env: NodeJS.ProcessEnv,
 ): Promise<boolean> {
-  const { old, now } = change;
-  if (rel.startsWith('.git/worktrees/') && !now) {
-    return !(await fs.lstat(path.dirname(path.join(root, rel))).catch(() => undefined));
-  }
+  const { old, now, submodules } = change;
+  const gone = async (dir: string) => !(await fs.lstat(path.join(root, dir)).catch(() => undefined));
+  if (rel.startsWith('.git/worktrees/') && !now) return gone(path.dirname(rel));
+  // Nothing runs for a submodule that is no longer there: its `.git` file, or its folder removed whole.
+  if (!now && submodules.dotGitFiles.includes(rel)) return true;
+  const module = submoduleDirOf(rel, submodules);
+  if (!now && module !== undefined) return gone(module);
   if (now?.kind !== 'file' || !now.content || old?.kind === 'dir') return false;
+  const text = old?.kind === 'file' ? old.content?.toString('utf8') : undefined;
+  if (submoduleConfigs(submodules).has(rel)) {
+    // A submodule's settings name its checkout (core.worktree), as `git submodule` writes them.
+    return gitConfigChangeIsBenign(text, now.content.toString('utf8'), env, { submodule: true });
+  }
+  if (submodules.dotGitFiles.includes(rel)) {
+    const named = /^gitdir: (.+?)\r?\n?$/.exec(now.content.toString('utf8'));
+    const target = named?.[1] && (await resolved(path.dirname(path.join(root, rel)), named[1]));
+    const modules = await resolved(root, '.git/modules');
+    return Boolean(target && modules && isInside(modules, target) && target !== modules);
+  }
   if (GIT_CONFIG_FILE.test(rel) || change.settings.includes(rel)) {
-    const text = old?.kind === 'file' ? old.content?.toString('utf8') : undefined;
     return gitConfigChangeIsBenign(text, now.content.toString('utf8'), env);
   }
   if (WORKTREE_COMMONDIR.test(rel)) {
@@ -279,6 +325,7 @@ export function createTripwire(options: TripwireOptions): Tripwire {
   const { root } = options;
   let lingering: ArmedTripwire | undefined;
   const gitReads = gitReadsLookup(root, options.env);
+  const submodules = submodulesLookup(root, options.env);
   return {
     async linger() {
       lingering = await this.arm();
@@ -291,12 +338,14 @@ export function createTripwire(options: TripwireOptions): Tripwire {
     async arm(exempt = []) {
       // As git reads the repository now: a call that points git elsewhere (hooksPath, an include) has that
       // setting put back, so what the new place holds never runs.
-      const watched = await watchedBy(root, await gitReads());
+      const watched = await watchedBy(root, await gitReads(), await submodules());
       const before = await record(options, watched);
       const isExempt = (rel: string) => exempt.some((e) => isInside(e, path.join(root, rel)));
       return {
         async check() {
-          const after = await record(options, watched);
+          // Submodules the call made (`git submodule add`, a repository `git add`ed) are watched from now on.
+          const all = bothSubmodules(watched.submodules, await submodules());
+          const after = await record(options, { ...watched, submodules: all });
           const paths = [...new Set([...before.keys(), ...after.keys()])].filter(
             (p) => !same(before.get(p), after.get(p)) && !isExempt(p),
           );
@@ -316,8 +365,8 @@ export function createTripwire(options: TripwireOptions): Tripwire {
               await fs.rmdir(path.join(root, rel)).catch(() => {});
               continue;
             }
-            if (await changeStands(root, rel, { old, now, settings: watched.settings }, options.env))
-              continue;
+            const seen = { old, now, settings: watched.settings, submodules: all };
+            if (await changeStands(root, rel, seen, options.env)) continue;
             const change = !old ? 'created' : !now ? 'deleted' : 'changed';
             try {
               await restore(root, path.join(root, rel), old);

@@ -88,12 +88,13 @@ export const PERSISTENCE_POINTS = {
   ],
   /**
    * Anywhere, the workspace included: a repository's `.git/hooks/...`, the files git reads its settings from
-   * (`.git/config`, `config.worktree`, `commondir`, a linked worktree's in `.git/worktrees/<name>/`), and other
+   * (`.git/config`, `config.worktree`, `commondir`, a linked worktree's in `.git/worktrees/<name>/`), a submodule's
+   * (`.git/modules/<name>/config`, `hooks/`: `git status` runs git there), and other
    * agents' project settings (`.claude/settings.json` runs hooks).
    */
   anywhere: [
-    /(^|\/)\.git\/hooks(\/|$)/,
-    /(^|\/)\.git\/(worktrees\/[^/]+\/)?(config|config\.worktree|commondir)$/,
+    /(^|\/)\.git\/(modules\/.+\/)?hooks(\/|$)/,
+    /(^|\/)\.git\/(worktrees\/[^/]+\/|modules\/.+\/)?(config|config\.worktree|commondir)$/,
     /(^|\/)\.(claude|gemini|codex|cursor)(\/|$)/,
   ] as readonly RegExp[],
 } as const;
