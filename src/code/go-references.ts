@@ -223,3 +223,33 @@ export function goForeignMember(
     return goForeign(literal, imported);
   return false;
 }
+
+/**
+ * The names a Go file's imports bind (`localNames`: each path's alias, or its last element; `_` and `.` bind none):
+ * of `onlyPath` alone, or of every package but the standard library's (`errors`, `net/http`: never the project's).
+ */
+export function goPackageNames(imports: readonly Import[], onlyPath?: string): Set<string> {
+  const names = new Set<string>();
+  for (const imp of imports) {
+    if (onlyPath !== undefined ? imp.module !== onlyPath : !imp.module.split('/')[0]!.includes('.')) continue;
+    for (const name of localNames(imp, 'go')) if (name !== '_' && name !== '.') names.add(name);
+  }
+  return names;
+}
+
+/**
+ * How a Go name is qualified: `package` for `pkg.Name` (a selector or a qualified type) of an imported package in
+ * `packages`; `other` for a method's or a field's name (`x.Name` of anything else, a method declared or listed in an
+ * interface, a struct field, a composite literal's key) or another package's type; `none` for a bare name.
+ */
+export function goQualifier(node: AstNode, packages: ReadonlySet<string>): 'package' | 'other' | 'none' {
+  const parent = node.parent();
+  if (parent?.kind() === 'qualified_type' && sameNode(parent.field('name'), node)) {
+    const pkg = parent.field('package');
+    return pkg !== null && pkg !== undefined && packages.has(pkg.text()) ? 'package' : 'other';
+  }
+  if (node.kind() !== 'field_identifier') return 'none';
+  if (parent?.kind() !== 'selector_expression' || !sameNode(parent.field('field'), node)) return 'other';
+  const operand = parent.field('operand');
+  return operand?.kind() === 'identifier' && packages.has(operand.text()) ? 'package' : 'other';
+}

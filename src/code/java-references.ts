@@ -1,10 +1,10 @@
-// Java by name (no language service): the hierarchy of a method's classes, the types a receiver can be read to
-// have (declarations, casts, the project's field and method types), and what an import names. references.ts asks
-// these to leave out another type's method of the same name.
+// Java by name (no language service): the hierarchy of a method's classes and the types a receiver can be read to
+// have (declarations, casts, the project's field and method types from java-types.ts). references.ts asks these to
+// leave out another type's method of the same name.
 import type { NapiConfig } from '@ast-grep/napi';
 import { type AstNode, sameNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
-import { sourceLines, topLevelParts } from './source-text.js';
+import { elementType, type JavaMemberType, simpleType } from './java-types.js';
 
 /** The classes `names` with those extending or implementing them, all the way down (read from their signatures). */
 export function javaFamily(index: CodeIndex, names: readonly string[], method?: string): Set<string> {
@@ -48,152 +48,6 @@ export function javaFamily(index: CodeIndex, names: readonly string[], method?: 
       }
   }
   return family;
-}
-
-/**
- * A Java class member's declared type (a field's, a method's return) as written, type arguments too (`ArrayList<Element>`),
- * by class and member name; undefined if unknown.
- */
-export type JavaMemberType = (owner: string, member: string) => string | undefined;
-
-/** The member types of the index's Java classes, read from their signatures (`private final CodeBlock javadoc`). */
-export function javaMemberTypes(index: CodeIndex): JavaMemberType {
-  /** Per `Class.member`, where it is declared: the file and line its type is read from when first asked. */
-  let places: Map<string, { path: string; line: number }> | undefined;
-  const types = new Map<string, string | undefined>();
-  const linesOf = sourceLines(index.root);
-  /** Per class, the classes and interfaces it extends or implements. */
-  const parents = new Map<string, string[]>();
-  const parentsOf = (name: string) => parents.get(name) ?? [];
-  return (owner, member) => {
-    const key = `${owner}.${member}`;
-    if (types.has(key)) return types.get(key);
-    if (!places) {
-      places = new Map();
-      for (const [file, tags] of index.files) {
-        if (tags.language !== 'java') continue;
-        for (const d of tags.definitions) {
-          if (d.kind === 'class' || d.kind === 'interface') {
-            const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
-            parents.set(
-              d.name,
-              (heritage.replace(/<[^>]*>/g, '').match(/[A-Za-z_$][\w$]*/g) ?? []).filter(
-                (w) => w !== 'implements' && w !== 'extends',
-              ),
-            );
-          }
-          if (d.container && (d.kind === 'field' || d.kind === 'method')) {
-            const at = `${d.container}.${d.name}`;
-            if (!places.has(at)) places.set(at, { path: file, line: d.line });
-          }
-        }
-      }
-    }
-    // Declared here, or inherited: the nearest superclass declaring it (HtmlTreeBuilder.currentElement is
-    // TreeBuilder's).
-    let place = places.get(key);
-    if (!place) {
-      const seen = new Set<string>([owner]);
-      for (let level = parentsOf(owner); !place && level.length > 0; ) {
-        const next: string[] = [];
-        for (const parent of level) {
-          if (seen.has(parent)) continue;
-          seen.add(parent);
-          place ??= places.get(`${parent}.${member}`);
-          next.push(...parentsOf(parent));
-        }
-        level = next;
-      }
-    }
-    let type: string | undefined;
-    if (place) {
-      const text = linesOf(place.path);
-      // The declaration's line up to the name: `private final CodeBlock.Builder javadoc = …`.
-      const line = text[place.line - 1] ?? '';
-      const before = line
-        .slice(0, line.search(new RegExp(`\\b${member}\\b`)))
-        .replace(/@\w+(\([^)]*\))?/g, '');
-      type = lastTypeText(before);
-    }
-    types.set(key, type);
-    return type;
-  };
-}
-
-/** A Java type as written → its simple name: `Map.Entry<K, V>[]` → `Entry`. */
-const simpleType = (text: string | undefined): string | undefined =>
-  text
-    ?.replace(/<[\s\S]*$/, '')
-    .replace(/\[\]/g, '')
-    .split('.')
-    .pop()
-    ?.trim() || undefined;
-
-/** The type written last in `text`, type arguments and all (`private final ArrayList<Element> ` → `ArrayList<Element>`). */
-function lastTypeText(text: string): string | undefined {
-  let end = text.trimEnd().replace(/(\[\])+$/, '');
-  let at = end.length;
-  if (end.endsWith('>')) {
-    let depth = 0;
-    for (at = end.length - 1; at >= 0; at--) {
-      if (end[at] === '>') depth++;
-      else if (end[at] === '<' && --depth === 0) break;
-    }
-    if (at < 0) return undefined;
-  }
-  const name = /[A-Za-z_$][\w$.]*$/.exec(end.slice(0, at))?.[0];
-  if (!name) return undefined;
-  end = end.slice(at - name.length);
-  return end;
-}
-
-/** The type arguments of a type as written, top level only: `Map<String, List<Node>>` → `String`, `List<Node>`. */
-function typeArguments(text: string): string[] {
-  const open = text.indexOf('<');
-  return open < 0 || !text.endsWith('>') ? [] : topLevelParts(text.slice(open + 1, -1));
-}
-
-/** The JDK's containers by how many type arguments they take, and which of them their element accessors return. */
-const ONE_ELEMENT = new Set(
-  (
-    'List ArrayList LinkedList Vector Stack Deque ArrayDeque Queue PriorityQueue Collection Iterable Set SortedSet ' +
-    'NavigableSet TreeSet HashSet LinkedHashSet Optional Iterator ListIterator Supplier AtomicReference ThreadLocal ' +
-    'Future CompletableFuture Callable Reference WeakReference SoftReference BlockingQueue LinkedBlockingQueue ' +
-    'ArrayBlockingQueue ConcurrentLinkedQueue ConcurrentLinkedDeque CopyOnWriteArrayList'
-  ).split(' '),
-);
-const ELEMENT_METHODS = new Set(
-  (
-    'get getFirst getLast peek peekFirst peekLast pop poll pollFirst pollLast element first last next previous ' +
-    'removeFirst removeLast elementAt firstElement lastElement orElse orElseThrow orElseGet join take call floor ' +
-    'ceiling lower higher getAcquire getPlain'
-  ).split(' '),
-);
-const TWO_ELEMENTS = new Set(
-  'Map HashMap TreeMap LinkedHashMap SortedMap NavigableMap ConcurrentHashMap ConcurrentMap EnumMap IdentityHashMap WeakHashMap'.split(
-    ' ',
-  ),
-);
-const VALUE_METHODS = new Set(
-  'get getOrDefault remove put putIfAbsent replace compute computeIfAbsent computeIfPresent merge'.split(' '),
-);
-const KEY_METHODS = new Set('firstKey lastKey floorKey ceilingKey lowerKey higherKey'.split(' '));
-
-/**
- * What an element accessor of a JDK container returns (`stack.get(i)` of an `ArrayList<Element>`: `Element`), or
- * undefined: not such a call, or a type variable (`T`) or wildcard whose class is not written here.
- */
-function elementType(container: string, method: string): string | undefined {
-  const args = typeArguments(container);
-  const kind = simpleType(container);
-  if (!kind) return undefined;
-  let arg: string | undefined;
-  if (ONE_ELEMENT.has(kind) && args.length === 1 && ELEMENT_METHODS.has(method)) arg = args[0];
-  else if (TWO_ELEMENTS.has(kind) && args.length === 2)
-    arg = VALUE_METHODS.has(method) ? args[1] : KEY_METHODS.has(method) ? args[0] : undefined;
-  const bound = arg?.replace(/^\?\s+extends\s+/, '');
-  if (!bound || bound.startsWith('?') || /^[A-Z][A-Z0-9]?$/.test(bound)) return undefined;
-  return bound;
 }
 
 /** The simple type of a Java expression where it can be read: a variable, a class, a cast, `new T(…)`, a field or a call of a known type. */
@@ -319,29 +173,6 @@ export const JDK_METHODS = new Set(
   ).split(' '),
 );
 
-/** A package's name in a Java import or package declaration (`select` in `import org.jsoup.select.Collector`). */
-export function isJavaPackagePart(node: AstNode): boolean {
-  const declaration = node
-    .ancestors()
-    .find((a) => a.kind() === 'import_declaration' || a.kind() === 'package_declaration');
-  if (!declaration) return false;
-  if (declaration.kind() === 'package_declaration') return true;
-  // The last part is what is imported (`import static …Normalizer.lowerCase;`); a part before it that starts in
-  // lower case is a package.
-  return /^[a-z]/.test(node.text()) && !new RegExp(`\\.${node.text()}\\s*;\\s*$`).test(declaration.text());
-}
-
-/** Whether a Java file imports a type `name` from another package than `ours` (`import org.w3c.dom.Element;`). */
-export function javaImportsOther(source: string, name: string, ours: string | undefined): boolean {
-  for (const m of source.matchAll(/^\s*import\s+(?!static\b)([\w.]+)\s*;/gm)) {
-    const parts = m[1]!.split('.');
-    if (parts.at(-1) !== name) continue;
-    const from = parts.slice(0, -1).join('.');
-    if (ours === undefined || from !== ours) return true;
-  }
-  return false;
-}
-
 const JAVA_TYPES = ['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration'];
 
 /** The class a Java method is declared in: its class or interface, or an anonymous class's type. */
@@ -403,29 +234,4 @@ function javaDeclaredType(from: AstNode, variable: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * The package a Java name is written qualified with (`org.jsoup.nodes` in `org.jsoup.nodes.Element`), or its
- * class (`Outer` in `Outer.Inner`); undefined for a name standing alone. Imports are read apart (isJavaPackagePart).
- */
-export function javaQualifier(node: AstNode): string | undefined {
-  const parent = node.parent();
-  // In an import, the path before the name (`org.jsoup.nodes` in `import static org.jsoup.nodes.Document.X`).
-  const declaration = node.ancestors().find((a) => a.kind() === 'import_declaration');
-  if (declaration) {
-    const before = declaration.text().slice(0, node.range().start.index - declaration.range().start.index);
-    const path = before
-      .replace(/^\s*import\s+(static\s+)?/, '')
-      .replace(/\s+/g, '')
-      .replace(/\.$/, '');
-    return path === '' ? undefined : path;
-  }
-  if (!parent || !['scoped_type_identifier', 'scoped_identifier', 'field_access'].includes(parent.kind()))
-    return undefined;
-  const text = parent.text().replace(/\s+/g, '');
-  if (!text.endsWith(`.${node.text()}`)) return undefined;
-  const qualifier = text.slice(0, -node.text().length - 1);
-  // Only a dotted path of names: `a.b().c` is an expression, not a qualifier.
-  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(qualifier) ? qualifier : undefined;
 }

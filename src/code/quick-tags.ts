@@ -4,7 +4,8 @@
 import { isGeneratedText, isMinifiedText } from './file-roles.js';
 import type { ImportedName } from './imports.js';
 import type { LanguageSpec, SymbolKind } from './languages.js';
-import { type Definition, type FileTags, type Import, referencesWithImports } from './tags.js';
+import { referencesWithImports } from './name-uses.js';
+import type { Definition, FileTags, Import } from './tags.js';
 
 /** The languages a scan reads; the others are always parsed. */
 export const QUICK_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'tsx', 'javascript', 'python']);

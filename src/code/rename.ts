@@ -2,7 +2,8 @@
 import type { CodeIndex } from './code-index.js';
 import { goReceiverType } from './go-references.js';
 import { javaFamily } from './java-references.js';
-import { definitionsOf, findProjectReferences } from './references.js';
+import { findProjectReferences } from './references.js';
+import { definitionsOf } from './symbol-definitions.js';
 
 export interface RenamedFile {
   path: string;

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
-import { definitionsOf, ownerOf, qualifiedName } from '../code/references.js';
+import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import type { ToolContext } from './tool.js';
 

@@ -3,9 +3,9 @@
 // still naming them. By name only, so a note, never errors: the change is not reported clean when it broke callers.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { goPackageNames } from '../code/go-references.js';
 import { pathServers } from '../code/language/lsp-servers.js';
 import { indexLanguageOf, type LanguageSpec, languageOf } from '../code/languages.js';
-import { goPackageNames } from '../code/references.js';
 import { extractTags, type FileTags } from '../code/tags.js';
 import { SKIPPED_DIRS } from '../project/file-walk.js';
 import type { Changed } from './broken-imports.js';

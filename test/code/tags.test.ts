@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { loadCodeIndex } from '../../src/code/code-index.js';
 import { languageOf } from '../../src/code/languages.js';
 import { prepareRank, rankScored } from '../../src/code/rank.js';
-import { docSummary, extractTags, forEachReference, referenceCount } from '../../src/code/tags.js';
+import { docSummary } from '../../src/code/tag-definitions.js';
+import { extractTags, forEachReference, referenceCount } from '../../src/code/tags.js';
 
 const tagsOf = (file: string, source: string) => extractTags(languageOf(file)!, source);
 
