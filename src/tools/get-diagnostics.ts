@@ -5,8 +5,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../code/language/service.js';
 import { SKIPPED_DIRS, walkFiles } from '../project/file-walk.js';
-import { formatDiagnostics } from './after-change.js';
 import { indexPath } from './code-index-of.js';
+import { formatDiagnostics } from './diagnostics-diff.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.object({

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { bindingAt } from '../../../src/code/language/position.js';
 import type { Diagnostic } from '../../../src/code/language/service.js';
-import { introducedErrors } from '../../../src/tools/after-change.js';
+import { introducedErrors } from '../../../src/tools/diagnostics-diff.js';
 
 const text =
   'const total = 1;\nfunction f(total: number) {\n  return total + subtotal;\n}\nclass C { #total = 2 }\n';
