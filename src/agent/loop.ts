@@ -3,18 +3,20 @@
 // Every path ends with exactly one run_end event.
 
 import { usageCost } from '../core/cost.js';
-import { ExitCode, environmentError, isAbortError, KeelError } from '../core/errors.js';
-import { type AgentEvent, messageEvent, type RunEndReason, usageCounts, usageEvent } from '../core/events.js';
+import { isAbortError, type KeelError } from '../core/errors.js';
+import { type AgentEvent, messageEvent, type RunEndReason, usageCounts } from '../core/events.js';
 import { addUsage, emptyUsage, imagesFor, type ToolCall, type Usage } from '../core/messages.js';
-import type { FinishReason, Model, ToolSpec } from '../core/model.js';
+import type { Model, ToolSpec } from '../core/model.js';
 import { foldCodeTools, unfoldCodeCall } from './code-tool.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
 import { classifyIntent } from './intent.js';
+import { streamTurn } from './model-turn.js';
 import { OfferedTools } from './offered-tools.js';
-import { boundedCall, cutCall } from './oversized-call.js';
+import { cutCall } from './oversized-call.js';
 import { repeatedReadNote } from './repeated-read.js';
 import { RepetitionGuard } from './repetition.js';
+import { AnswerCutError, asKeelError, RunTimeoutError } from './run-errors.js';
 import { steeringNote } from './steering.js';
 import { type CallAssessment, runToolBatch, type ToolOutcome } from './tool-batch.js';
 import type { ToolOffer } from './tool-offer.js';
@@ -85,109 +87,9 @@ export interface LoopResult {
   error?: KeelError;
 }
 
-export class RunTimeoutError extends KeelError {
-  constructor(seconds: number) {
-    super('run_timeout', 1, `the run took longer than agent.timeout_seconds (${seconds} s) and was stopped`, {
-      hint: 'raise agent.timeout_seconds in your config, or split the task',
-    });
-  }
-}
-
-/** The model stopped because of its output limit more often than Keel continues it, or its filter stopped it. */
-export class AnswerCutError extends KeelError {
-  constructor(code: 'output_limit' | 'content_filter', message: string, hint: string) {
-    super(code, ExitCode.failed, message, { hint });
-  }
-}
-
-/** Anything that is not a KeelError (a bug, an unexpected library failure) still ends the run cleanly. */
-function asKeelError(error: unknown): KeelError {
-  if (error instanceof KeelError) return error;
-  // A full disk or an unwritable state dir is the environment's, not a bug: its path and the fix, no report.
-  const environment = environmentError(error);
-  if (environment) return environment;
-  const message = error instanceof Error ? error.message : String(error);
-  return new KeelError('internal_error', ExitCode.failed, `internal error: ${message}`, {
-    hint: 'run again with --debug for details, and report it if it persists',
-    cause: error,
-  });
-}
-
 /** The user-role message that asks for the rest of an answer cut off by the output limit. */
 export const CONTINUE_PROMPT =
   '[Keel: your answer was cut off by the output limit. Continue exactly where it stopped, without repeating anything.]';
-
-interface ModelTurn {
-  text: string;
-  reasoning: string;
-  calls: ToolCall[];
-  finish: FinishReason;
-}
-
-/** Streams one model response, emitting its deltas; a retry discards what the failed attempt streamed. */
-async function streamTurn(
-  conversation: Conversation,
-  options: LoopOptions,
-  turn: number,
-  signal: AbortSignal,
-  addTurnUsage: (usage: Usage) => void,
-  offered: OfferedTools,
-): Promise<ModelTurn> {
-  const { emit } = options;
-  const result: ModelTurn = { text: '', reasoning: '', calls: [], finish: 'stop' };
-  const tools = offeredSpecs(options);
-  offered.sent(tools);
-  for await (const event of options.model.stream({
-    messages: [...conversation.messages],
-    tools,
-    signal,
-  })) {
-    switch (event.type) {
-      case 'text':
-        result.text += event.delta;
-        emit({ type: 'text_delta', turn, delta: event.delta });
-        break;
-      case 'reasoning':
-        result.reasoning += event.delta;
-        emit({ type: 'reasoning_delta', turn, delta: event.delta });
-        break;
-      case 'tool-call':
-        result.calls.push(
-          options.maxToolArgumentBytes === undefined
-            ? event.call
-            : boundedCall(event.call, options.maxToolArgumentBytes),
-        );
-        break;
-      case 'citation':
-        emit({ type: 'citation', turn, url: event.url, ...(event.title ? { title: event.title } : {}) });
-        break;
-      case 'usage':
-        // The provider's count for exactly these messages makes the next estimate better than bytes alone.
-        conversation.calibrate(event.usage.inputTokens);
-        addTurnUsage(event.usage);
-        emit(usageEvent(turn, event.usage, options.model));
-        break;
-      case 'finish':
-        result.finish = event.reason;
-        break;
-      case 'retry':
-        // The whole request is sent again: what this attempt streamed would otherwise be doubled.
-        result.text = '';
-        result.reasoning = '';
-        result.calls.length = 0;
-        emit({
-          type: 'retry',
-          turn,
-          attempt: event.attempt,
-          max: event.max,
-          delay_ms: event.delayMs,
-          reason: event.reason,
-        });
-        break;
-    }
-  }
-  return result;
-}
 
 /** Text with Keel's notes after it, each on its own paragraph. */
 function withNotes(content: string, notes: readonly (string | undefined)[]): string {
@@ -287,21 +189,16 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       // Nothing lost: every message so far is on disk before the model sees it.
       await options.flush?.();
 
+      const tools = offeredSpecs(options);
+      offered.sent(tools);
       const {
         text,
         reasoning,
         calls: streamed,
         finish,
-      } = await streamTurn(
-        conversation,
-        options,
-        turn,
-        signal,
-        (u) => {
-          state.usage = addUsage(state.usage, u);
-        },
-        offered,
-      );
+      } = await streamTurn(conversation, options, tools, turn, signal, (u) => {
+        state.usage = addUsage(state.usage, u);
+      });
       const calls = finish === 'length' ? streamed.map(cutCall) : streamed;
       conversation.push({
         role: 'assistant',

@@ -1,16 +1,37 @@
 // How the chat's runs start: before the first prompt, a crashed session offered for resuming and the banner's facts
 // read from the config, so the prompt is drawn while the run is assembled (chat.ts awaits the run only when an input
-// needs it); after `/model`, the options of the next run.
-import { realpath } from 'node:fs/promises';
+// needs it); each run's options; after `/model`, a mode change or `/resume`, the next run and its options.
+import { realpath, stat } from 'node:fs/promises';
 import type { LoadedConfig } from '../config/load.js';
 import { dataDir } from '../config/paths.js';
+import type { Approve } from '../core/approval.js';
+import type { AskUser } from '../core/ask-user.js';
+import type { EventSink } from '../core/events.js';
 import { configuredModelName } from '../providers/index.js';
+import type { Run } from '../runtime/assemble.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { carryConversation } from '../runtime/conversation.js';
+import type { ApprovalMemory } from '../safety/approval-memory.js';
 import type { ExecutionMode } from '../safety/modes.js';
 import { crashedSessions, dismissCrashed } from '../session/marker.js';
 import { sessionDir } from '../session/session-list.js';
 import type { ChatScreen } from '../ui/chat-screen.js';
 import { modelSwitch } from './chat-commands.js';
+import type { GlobalOptions } from './global-options.js';
+import { type ModeFlags, resolveMode } from './mode-options.js';
+import { startRun } from './run-options.js';
+
+export interface ChatOptions extends GlobalOptions, ModeFlags {
+  dryRun?: boolean;
+  /** --sandbox / --no-sandbox. */
+  sandbox?: boolean;
+  /** False under --no-session. */
+  session?: boolean;
+  continue?: boolean;
+  resume?: string;
+  /** A first message, sent as if typed (`keel "…"`, `keel chat "…"`). */
+  message?: string[];
+}
 
 /**
  * A session whose process died (its active marker left behind) is reported once; on a terminal the user may
@@ -69,4 +90,73 @@ export function switchedOptions<T extends { provider?: string; model?: string; b
     return next.model === undefined ? current : { ...current, model: next.model };
   const { baseUrl: _, model: __, ...rest } = current;
   return { ...rest, provider: next.provider, ...(next.model ? { model: next.model } : {}) } as T;
+}
+
+/** What a chat's run asks and tells through the chat's screen: approvals, ask_user's questions, and its events. */
+export interface ChatRunIo {
+  approve: Approve;
+  askUser: AskUser;
+  follow: EventSink;
+}
+
+/**
+ * Starts one of the chat's runs. `approvals`: this session's "always" answers, kept when the conversation goes on;
+ * `known`: the config and mode already read for the banner.
+ */
+export type ChatRunStart = (
+  opts: ChatOptions,
+  session: { continue?: boolean; resume?: string },
+  approvals?: ApprovalMemory,
+  known?: { loaded: LoadedConfig; mode: ExecutionMode },
+) => Promise<Run>;
+
+export function startChatRun(
+  opts: ChatOptions,
+  io: ChatRunIo,
+  session: { continue?: boolean; resume?: string },
+  approvals?: ApprovalMemory,
+  known?: { loaded: LoadedConfig; mode: ExecutionMode },
+): Promise<Run> {
+  return startRun(opts, {
+    ...(known ? { loaded: known.loaded } : {}),
+    mode: async (loaded) => known?.mode ?? resolveMode(opts, loaded.config, 'interactive'),
+    ...(approvals ? { approvals } : {}),
+    allow: opts.allow,
+    streamText: opts.output === 'text',
+    approve: io.approve,
+    askUser: io.askUser,
+    dryRun: opts.dryRun,
+    sandbox: opts.sandbox,
+    session: { save: opts.session !== false, ...session },
+    // The screen prints the events; a json or stream-json chat prints them as machine output, the screen follows.
+    ...(opts.output === 'text' ? { output: io.follow } : { observe: io.follow }),
+  });
+}
+
+/**
+ * The run that takes the chat over after `change` (another model, mode or saved session; none: a new conversation),
+ * with the options it started from.
+ */
+export async function switchRun(
+  old: Run,
+  current: ChatOptions,
+  change: { model?: string; mode?: ExecutionMode; resume?: string },
+  start: ChatRunStart,
+): Promise<{ next: Run; options: ChatOptions }> {
+  let opts =
+    change.model === undefined ? current : switchedOptions(current, change.model, old.model.provider);
+  // --allow-dangerous means full: another mode replaces it.
+  if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
+  // Another model or mode continues the same conversation: the saved session (once it has a first line),
+  // or the messages in memory; this session's "always" answers stay.
+  const same = change.model !== undefined || change.mode !== undefined;
+  const saved =
+    old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
+  const resume = change.resume ?? (same ? saved?.id : undefined);
+  const next = await start(opts, resume === undefined ? {} : { resume }, same ? old.approvals : undefined);
+  if (same && !saved) {
+    next.conversation.restore(old.conversation.messages);
+    carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
+  }
+  return { next, options: opts };
 }

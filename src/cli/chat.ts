@@ -2,17 +2,14 @@
 // the chat's commands (chat-commands.ts), `@path` attaches a file. This file only wires: input → user turns and
 // commands, the agent's events → the chat's screen (ui/chat-screen.ts), which writes everything the chat shows.
 
-import { realpath, stat } from 'node:fs/promises';
-import type { LoadedConfig } from '../config/load.js';
+import { realpath } from 'node:fs/promises';
 import { stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import type { PromptCommand } from '../core/prompt-command.js';
 import { loadPromptCommands } from '../extend/prompt-commands.js';
 import type { Run } from '../runtime/assemble.js';
-import { carryConversation } from '../runtime/conversation.js';
-import type { ApprovalMemory } from '../safety/approval-memory.js';
-import { type ExecutionMode, nextMode } from '../safety/modes.js';
+import { nextMode } from '../safety/modes.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync } from '../session/marker.js';
 import { createChatScreen } from '../ui/chat-screen.js';
@@ -25,28 +22,22 @@ import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { afterPlan } from './chat-plan.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { UserShell } from './chat-shell.js';
-import { earlyHeadline, offerCrashed, switchedOptions } from './chat-start.js';
+import {
+  type ChatOptions,
+  type ChatRunStart,
+  earlyHeadline,
+  offerCrashed,
+  startChatRun,
+  switchRun,
+} from './chat-start.js';
 import { ChatUsage, contextUse, modelName, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import { restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
-import type { GlobalOptions } from './global-options.js';
-import { type ModeFlags, resolveMode } from './mode-options.js';
+import { resolveMode } from './mode-options.js';
 import { reportFailure } from './report.js';
-import { loadConfigFor, startRun } from './run-options.js';
+import { loadConfigFor } from './run-options.js';
 import { exitOnTermination } from './signals.js';
-
-export interface ChatOptions extends GlobalOptions, ModeFlags {
-  dryRun?: boolean;
-  /** --sandbox / --no-sandbox. */
-  sandbox?: boolean;
-  /** False under --no-session. */
-  session?: boolean;
-  continue?: boolean;
-  resume?: string;
-  /** A first message, sent as if typed (`keel "…"`, `keel chat "…"`). */
-  message?: string[];
-}
 
 const PROMPT = '› ';
 
@@ -102,27 +93,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     reader.close();
   });
 
-  const start = (
-    opts: ChatOptions,
-    session: { continue?: boolean; resume?: string },
-    approvals?: ApprovalMemory,
-    known?: { loaded: LoadedConfig; mode: ExecutionMode },
-  ) =>
-    startRun(opts, {
-      ...(known ? { loaded: known.loaded } : {}),
-      mode: async (loaded) => known?.mode ?? resolveMode(opts, loaded.config, 'interactive'),
-      ...(approvals ? { approvals } : {}),
-      allow: opts.allow,
-      streamText: opts.output === 'text',
-      // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
-      approve: screen.approve,
-      askUser: screen.askUser,
-      dryRun: opts.dryRun,
-      sandbox: opts.sandbox,
-      session: { save: opts.session !== false, ...session },
-      // The screen prints the events; a json or stream-json chat prints them as machine output, the screen follows.
-      ...(opts.output === 'text' ? { output: follow } : { observe: follow }),
-    });
+  // Ctrl-C while a question waits aborts `running`: the question answers no and the turn ends interrupted.
+  const io = { approve: screen.approve, askUser: screen.askUser, follow };
+  const start: ChatRunStart = (opts, session, approvals, known) =>
+    startChatRun(opts, io, session, approvals, known);
   /** Takes `next` in place of the current agent: the old one's commands end and its session closes cleanly. */
   const adopt = async (next: Run) => {
     const previous = agent;
@@ -230,26 +204,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     send,
     restart: async (change) => {
       if (!agent) return;
-      const old = agent;
-      let opts =
-        change.model === undefined ? current : switchedOptions(current, change.model, old.model.provider);
-      // --allow-dangerous means full: another mode replaces it.
-      if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
-      // Another model or mode continues the same conversation: the saved session (once it has a first line),
-      // or the messages in memory; this session's "always" answers stay.
-      const same = change.model !== undefined || change.mode !== undefined;
-      const saved =
-        old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
-      const resume = change.resume ?? (same ? saved?.id : undefined);
-      const next = await start(
-        opts,
-        resume === undefined ? {} : { resume },
-        same ? old.approvals : undefined,
-      );
-      if (same && !saved) {
-        next.conversation.restore(old.conversation.messages);
-        carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
-      }
+      const { next, options: opts } = await switchRun(agent, current, change, start);
       current = opts;
       await adopt(next);
       if (change.resume !== undefined) showResumed(next);
