@@ -1,4 +1,4 @@
-// The layer order of DESIGN.md, checked: every import in src/ points down or sideways, and none closes a cycle.
+// The layer order of docs/architecture.md, checked: every import in src/ points down or sideways, none closes a cycle.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
