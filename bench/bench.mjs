@@ -196,19 +196,21 @@ await rm(codeModule, { force: true });
 // grep: the tool's own code path (bundled from src, run in this process) over this repository's node_modules,
 // against rg spawned directly with the argv the tool builds; runs interleaved so both see the same load and cache.
 const grepHarness = join(root, 'dist', 'bench-grep.mjs');
-const { createGrepTool, grepArgv, bundledRgPath, openWorkspace } = await bundleModule({
+const { createGrepTool, grepArgv, bundledRgPath, openWorkspace, userSecretLinks } = await bundleModule({
   root,
   contents:
     "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
     "export { bundledRgPath } from './src/tools/ripgrep.ts';" +
-    "export { openWorkspace } from './src/safety/workspace.ts';",
+    "export { openWorkspace } from './src/safety/workspace.ts';" +
+    "export { userSecretLinks } from './src/safety/secret-links.ts';",
   outfile: grepHarness,
   packages: 'external',
 });
 const tree = join(root, 'node_modules');
 const grepTool = createGrepTool();
 const grepCtx = {
-  workspace: await openWorkspace(tree),
+  // With the home directory's secret links checked, as a run checks them.
+  workspace: await openWorkspace(tree, [], [], userSecretLinks(process.env)),
   signal: new AbortController().signal,
   emit: () => {},
   limits: { maxOutputSize: 1_048_576, maxFileReadSize: 1_048_576 },

@@ -137,7 +137,8 @@ async function benchFiles({ runs }) {
       "export { createGrepTool, grepArgv } from './src/tools/grep.ts';" +
       "export { createGlobTool, globArgv } from './src/tools/glob.ts';" +
       "export { bundledRgPath } from './src/tools/ripgrep.ts';" +
-      "export { openWorkspace } from './src/safety/workspace.ts';",
+      "export { openWorkspace } from './src/safety/workspace.ts';" +
+      "export { userSecretLinks } from './src/safety/secret-links.ts';",
     outfile: harness,
     packages: 'external',
   });
@@ -150,12 +151,13 @@ async function benchFiles({ runs }) {
     globArgv,
     bundledRgPath,
     openWorkspace,
+    userSecretLinks,
   } = await harnessModule;
   await rm(harness, { force: true });
   const rows = [];
   const rgPath = await bundledRgPath();
   const context = async (dir) => ({
-    workspace: await openWorkspace(dir),
+    workspace: await openWorkspace(dir, [], [], userSecretLinks(process.env)),
     signal: new AbortController().signal,
     emit: () => {},
     limits: { maxOutputSize: 1_048_576, maxFileReadSize: 10 * 1024 * 1024 },

@@ -1,5 +1,7 @@
 // What a user's message asks for, by a fast local classifier (CodeCraft §3.4): intent, scope, the paths and
 // symbols it names, and a confidence. Keywords are data; no model is called, so it costs well under a millisecond.
+import { asksForChanges } from './change-request.js';
+import { extractEntities, isPath } from './entities.js';
 
 export type Intent = 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'analyze';
 export type Scope = 'single_file' | 'multi_file' | 'whole_project';
@@ -203,56 +205,6 @@ export const SCOPE_KEYWORDS: ReadonlyArray<readonly [Scope, readonly string[]]> 
   ],
 ];
 
-/** Top-level folders that make `src/parser` a path rather than a phrase like `and/or`. */
-const SOURCE_DIRS = new Set([
-  'src',
-  'lib',
-  'test',
-  'tests',
-  'app',
-  'pkg',
-  'cmd',
-  'docs',
-  'internal',
-  'scripts',
-  'bin',
-]);
-/** A symbol: backticked, called (`parse()`), camelCase, PascalCase with an inner capital, or snake_case. */
-const SYMBOLS = [
-  /`([^`\s]+)`/g,
-  /\b([A-Za-z_$][\w$]*)\(\)/g,
-  /\b([a-z]+[A-Z][\w$]*)\b/g,
-  /\b([A-Z][a-z0-9]+[A-Z][\w$]*)\b/g,
-  /\b([a-z][a-z0-9]*_[a-z0-9_]+)\b/g,
-];
-
-export function isPath(token: string): boolean {
-  if (token === '' || /^https?:/.test(token) || /^[\d./-]+$/.test(token)) return false;
-  if (token.includes('/')) {
-    // `and/or`, `read/write`: two plain words are a phrase unless the first is a usual source folder.
-    const plain = /^[A-Za-z]+\/[A-Za-z]+$/.test(token);
-    return !plain || SOURCE_DIRS.has(token.split('/')[0]!.toLowerCase());
-  }
-  // A name with a file extension of letters: `a.ts`, `Makefile.am`; not `e.g` or `i.e`.
-  return /^[\w@-]+(\.[\w-]+)*\.[A-Za-z]\w{0,7}$/.test(token) && !/^(e\.g|i\.e|etc|vs)$/i.test(token);
-}
-
-/** Paths first, then symbols, each once. */
-export function extractEntities(message: string): string[] {
-  const found = new Set<string>();
-  for (const raw of message.split(/\s+/)) {
-    const token = raw.replace(/^[`'"(<[]+/, '').replace(/[`'")\]>,:;!?.]+$/, '');
-    if (isPath(token)) found.add(token);
-  }
-  for (const pattern of SYMBOLS) {
-    for (const match of message.matchAll(pattern)) {
-      const token = match[1]!;
-      if (![...found].some((f) => f.includes(token))) found.add(token);
-    }
-  }
-  return [...found].slice(0, 20);
-}
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const phrase = (words: readonly string[]) =>
   new RegExp(`(?:^|[^\\w'])(${words.map(escapeRegExp).join('|')})(?=$|[^\\w'])`, 'g');
@@ -283,6 +235,12 @@ function scopeOf(text: string, entities: readonly string[]): Scope {
   return paths.length >= 2 || paths.some((p) => p.endsWith('/')) ? 'multi_file' : 'single_file';
 }
 
+/** The intents whose steering note says to change nothing. */
+const READ_ONLY_INTENTS: ReadonlySet<Intent> = new Set(['explain', 'analyze']);
+
+/** A message asking for a file written, with no keyword saying which work: enough to steer as implement. */
+const MEANT_WORK = 0.5;
+
 /** What is classified of a long message (a plan, pasted output): the request is at its start. */
 const CLASSIFIED_CHARS = 4000;
 
@@ -291,7 +249,13 @@ export function classifyIntent(message: string): Classification {
   const text = head.toLowerCase();
   const entities = extractEntities(head);
   const scope = scopeOf(text, entities);
-  const ranked = [...scores(text)].sort((a, b) => b[1] - a[1]);
+  let ranked = [...scores(text)].sort((a, b) => b[1] - a[1]);
+  // A question or an analysis that also asks for a file written or changed ("find all TODOs and write tasks.md") is
+  // work: its intent is the best of the others, or implement when no other keyword says which work.
+  if (ranked[0] && READ_ONLY_INTENTS.has(ranked[0][0]) && asksForChanges(head)) {
+    ranked = ranked.filter(([intent]) => !READ_ONLY_INTENTS.has(intent));
+    if (ranked.length === 0) return { intent: 'implement', scope, entities, confidence: MEANT_WORK };
+  }
   const [top, second] = ranked;
   if (!top) {
     // No keyword: a question is most likely asking for an explanation, anything else for work to be done.

@@ -4,7 +4,8 @@
 // request: a one-file fix needs no rename, barrel or dependency graph. Tools that are not built in (MCP, custom) are
 // always offered. A first message the classifier cannot read with confidence gets every group.
 import type { ToolSpec } from '../core/model.js';
-import { type Classification, isPath } from './intent.js';
+import { isPath } from './entities.js';
+import type { Classification } from './intent.js';
 
 /** The code-intelligence tools: offered together, folded into one `code` tool (code-tool.ts). */
 export const CODE_TOOLS = [

@@ -24,16 +24,22 @@ function statOrUndefined(file: string): BigIntStats | undefined {
   }
 }
 
+/** A secret file: its name as shown, and where it was found (to see later whether it has another name). */
+interface Secret {
+  shown: string;
+  absolute: string;
+}
+
 /**
  * The inodes of the regular files in the secret locations, each with its name as shown. Links are followed to a file
  * (a key kept elsewhere and linked in is as secret) and from the location itself (`~/.ssh -> dotfiles/ssh`), never
  * into a directory below it.
  */
-function enumerate(locations: readonly { absolute: string; shown: string }[]): Map<string, string> {
-  const found = new Map<string, string>();
+function enumerate(locations: readonly { absolute: string; shown: string }[]): Map<string, Secret> {
+  const found = new Map<string, Secret>();
   for (const location of locations) {
     const top = statOrUndefined(location.absolute);
-    if (top?.isFile()) found.set(inodeOf(top), location.shown);
+    if (top?.isFile()) found.set(inodeOf(top), { shown: location.shown, absolute: location.absolute });
     if (!top?.isDirectory()) continue;
     let budget = MAX_FILES_PER_LOCATION;
     const queue = [{ dir: location.absolute, depth: 0 }];
@@ -55,7 +61,10 @@ function enumerate(locations: readonly { absolute: string; shown: string }[]): M
         if (--budget < 0) break;
         const stats = statOrUndefined(full);
         if (stats?.isFile()) {
-          found.set(inodeOf(stats), `${location.shown}${full.slice(location.absolute.length)}`);
+          found.set(inodeOf(stats), {
+            shown: `${location.shown}${full.slice(location.absolute.length)}`,
+            absolute: full,
+          });
         }
       }
     }
@@ -65,7 +74,33 @@ function enumerate(locations: readonly { absolute: string; shown: string }[]): M
 
 // One enumeration per process and set of locations: the jail, the workspace and every search of a run share it.
 // A secret made after it (a key generated mid-session) is not known until the next process.
-const enumerated = new Map<string, Map<string, string>>();
+const enumerated = new Map<string, Map<string, Secret>>();
+
+/** Of the secrets, those that have another name now (a link count over one, the same file still there). */
+function linkedNow(secrets: Map<string, Secret>): Map<string, Secret> {
+  const linked = new Map<string, Secret>();
+  for (const [inode, secret] of secrets) {
+    const stats = statOrUndefined(secret.absolute);
+    if (stats && stats.nlink > 1n && inodeOf(stats) === inode) linked.set(inode, secret);
+  }
+  return linked;
+}
+
+/** The secret, among `secrets`, the file is another name of. */
+function linkOf(file: string, secrets: () => Map<string, Secret>): string | undefined {
+  // The link count first, from a plain stat (a search asks once per file it matched): the inode, exact only as a
+  // bigint, only for a file with another name.
+  let links: number;
+  try {
+    links = statSync(file, { throwIfNoEntry: false })?.nlink ?? 0;
+  } catch {
+    return undefined;
+  }
+  if (links < 2) return undefined;
+  const stats = statOrUndefined(file);
+  if (!stats?.isFile() || stats.nlink < 2n) return undefined;
+  return secrets().get(inodeOf(stats))?.shown;
+}
 
 /**
  * The secret file (home-relative, `~/.ssh/id_rsa`) a file is another name of, among the secret locations under
@@ -81,7 +116,7 @@ export function secretLinks(home: string, extraFiles: readonly string[] = []): S
     })),
   ];
   const key = locations.map((l) => l.absolute).join('\0');
-  const secrets = (): Map<string, string> => {
+  const secrets = (): Map<string, Secret> => {
     let known = enumerated.get(key);
     if (known === undefined) {
       known = enumerate(locations);
@@ -89,20 +124,14 @@ export function secretLinks(home: string, extraFiles: readonly string[] = []): S
     }
     return known;
   };
-  return (file) => {
-    // The link count first, from a plain stat (a search asks once per file it matched): the inode, exact only as a
-    // bigint, only for a file with another name.
-    let links: number;
-    try {
-      links = statSync(file, { throwIfNoEntry: false })?.nlink ?? 0;
-    } catch {
-      return undefined;
-    }
-    if (links < 2) return undefined;
-    const stats = statOrUndefined(file);
-    if (!stats?.isFile() || stats.nlink < 2n) return undefined;
-    return secrets().get(inodeOf(stats));
+  const check = (file: string) => linkOf(file, secrets);
+  // A search of thousands of files: a file can be another name of a secret only if that secret has another name,
+  // which a stat of each secret (a few dozen) says. Usually none has, and no file of the search needs a stat.
+  check.search = () => {
+    const linked = linkedNow(secrets());
+    return linked.size === 0 ? undefined : (file: string) => linkOf(file, () => linked);
   };
+  return check;
 }
 
 /** The user's secret links: the home directory's secret locations and Keel's credentials file (wherever XDG puts it). */

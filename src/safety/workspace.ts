@@ -27,10 +27,18 @@ export interface Workspace {
    * whose files were found under a path that `resolve` checked, never each one named.
    */
   secretLink(absolute: string): string | undefined;
+  /**
+   * secretLink for the many files of one search, from the secrets as they are now; undefined when no secret file has
+   * another name at all, so none of them can be one and no file needs a stat.
+   */
+  secretLinkSearch(): ((absolute: string) => string | undefined) | undefined;
 }
 
 /** The secret file (as shown) that a file is another name of (a hard link), or undefined: secret-links.ts. */
-export type SecretLinkOf = (absolute: string) => string | undefined;
+export type SecretLinkOf = ((absolute: string) => string | undefined) & {
+  /** The check for one search: undefined when no secret has a second name now (secret-links.ts). */
+  search?: () => ((absolute: string) => string | undefined) | undefined;
+};
 
 /** A path that leads outside the workspace (or cannot be checked). Names the path, never file content. */
 export class PathEscapeError extends KeelError {
@@ -100,6 +108,12 @@ class JailedWorkspace implements Workspace {
 
   secretLink(absolute: string): string | undefined {
     return this.secretLinkOf?.(absolute);
+  }
+
+  secretLinkSearch(): ((absolute: string) => string | undefined) | undefined {
+    const of = this.secretLinkOf;
+    if (of === undefined) return undefined;
+    return of.search ? of.search() : of;
   }
 
   /** `real` unless it is a hard link to a secret file. */

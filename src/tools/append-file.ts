@@ -8,7 +8,7 @@ import { readTextFile, withFsErrors } from './fs-util.js';
 import { takeShape, toLf } from './text-shape.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-const schema = z.object({ path: z.string(), content: z.string() });
+const schema = z.strictObject({ path: z.string(), content: z.string() });
 
 interface PlannedAppend {
   absolute: string;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { NO_USER_ANSWER } from '../core/ask-user.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   question: z.string().trim().min(1),
   options: z.array(z.string().trim().min(1)).max(9).optional(),
 });

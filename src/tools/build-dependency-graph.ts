@@ -23,7 +23,7 @@ function describeGroup(group: CyclicGroup): string[] {
   ];
 }
 
-const schema = z.object({ path: z.string().optional().describe('limit to this directory or file') });
+const schema = z.strictObject({ path: z.string().optional().describe('limit to this directory or file') });
 
 export const buildDependencyGraphTool = defineTool({
   name: 'build_dependency_graph',

@@ -4,7 +4,7 @@ import type { BackgroundCommand } from '../core/runner.js';
 import { leftoversNote, outputSections, statusText } from './command-text.js';
 import { defineTool, fail, ok, type ToolContext, type ToolResult } from './tool.js';
 
-const schema = z.object({ id: z.string() });
+const schema = z.strictObject({ id: z.string() });
 
 /** The background command `id` of this run, or a failure naming the ones there are. */
 export function findBackground(id: string, ctx: ToolContext): BackgroundCommand | ToolResult {

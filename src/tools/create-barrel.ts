@@ -8,7 +8,7 @@ import { fileChangeDiff } from './file-diff.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { writeFilesAtomic } from './write-files-atomic.js';
 
-const schema = z.object({ dir: z.string() });
+const schema = z.strictObject({ dir: z.string() });
 
 async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
   const dir = await indexPath(ctx, args.dir);

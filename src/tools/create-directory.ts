@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
-const schema = z.object({ path: z.string(), recursive: z.boolean().default(true) });
+const schema = z.strictObject({ path: z.string(), recursive: z.boolean().default(true) });
 
 export const createDirectoryTool = defineTool({
   name: 'create_directory',

@@ -7,7 +7,7 @@ import { resolveEntry } from './entry-path.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-const schema = z.object({ path: z.string(), recursive: z.boolean().default(false) });
+const schema = z.strictObject({ path: z.string(), recursive: z.boolean().default(false) });
 
 export const deletePathTool = defineTool({
   name: 'delete_path',

@@ -4,7 +4,7 @@ import { detectProjectType, formatProjectType } from '../project/detect.js';
 import { projectScanOf } from './project-scan-of.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({ path: z.string().default('.') });
+const schema = z.strictObject({ path: z.string().default('.') });
 
 export const detectProjectTypeTool = defineTool({
   name: 'detect_project_type',

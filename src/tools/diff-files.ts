@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readTextFile } from './fs-util.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({ path_a: z.string(), path_b: z.string() });
+const schema = z.strictObject({ path_a: z.string(), path_b: z.string() });
 
 /** Diffs up to this size are also shown to the user; larger ones get a one-line summary. */
 const MAX_DISPLAY_BYTES = 8192;

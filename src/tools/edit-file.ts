@@ -10,14 +10,14 @@ import { editorText, readTextFile } from './fs-util.js';
 import { putShape, takeShape, toLf } from './text-shape.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-const edit = z.object({
+const edit = z.strictObject({
   old_string: z.string(),
   new_string: z.string(),
   replace_all: z.boolean().optional(),
 });
 
 const schema = z
-  .object({
+  .strictObject({
     path: z.string(),
     old_string: z.string().optional(),
     new_string: z.string().optional(),

@@ -11,7 +11,7 @@ export const BACKGROUND_BUFFER_BYTES = 64 * 1024;
 /** How long starting a background command waits before returning what it printed so far (less if it exits). */
 const BACKGROUND_FIRST_OUTPUT_MS = 300;
 
-const schema = z.object({
+const schema = z.strictObject({
   command: z.string(),
   timeout_seconds: z.number().positive().optional(),
   background: z.boolean().optional().describe('returns an id'),

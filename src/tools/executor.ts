@@ -71,6 +71,11 @@ function describeIssues(tool: Tool, error: z.ZodError, registry: ToolRegistry): 
     if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
       return `missing required field ${field} (${issue.expected})`;
     }
+    // Dropping it would run the call without what the model asked for (a filter, an option): it is told instead.
+    if (issue.code === 'unrecognized_keys') {
+      const where = issue.path.length > 0 ? ` in ${field}` : '';
+      return `unknown ${issue.keys.length === 1 ? 'field' : 'fields'} ${issue.keys.join(', ')}${where}`;
+    }
     return `${field}: ${issue.message}`;
   });
   const spec = registry.specs().find((s) => s.name === tool.name)?.inputSchema;

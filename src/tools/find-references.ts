@@ -8,7 +8,7 @@ import { codeIndexOf } from './code-index-of.js';
 import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-const schema = z.object(bindingFields);
+const schema = z.strictObject(bindingFields);
 
 const MAX_LINES = 200;
 

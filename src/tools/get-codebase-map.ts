@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { loadRepoMap } from '../code/map-cache.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   max_tokens: z.number().int().min(100).max(50_000).default(2000),
   focus: z.string().optional().describe('files or symbols to favour'),
 });

@@ -9,7 +9,7 @@ import { indexPath } from './code-index-of.js';
 import { formatDiagnostics } from './diagnostics-diff.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   paths: z.array(z.string()).optional().describe('default: files changed in this run'),
 });
 

@@ -6,7 +6,7 @@ import { ImportResolver } from '../code/module-graph.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, readPreview } from './tool.js';
 
-const schema = z.object({ path: z.string() });
+const schema = z.strictObject({ path: z.string() });
 
 const named = (b: ImportedName) => (b.alias ? `${b.name} as ${b.alias}` : b.name);
 

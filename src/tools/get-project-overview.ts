@@ -4,7 +4,7 @@ import { formatOverview, projectOverview } from '../project/overview.js';
 import { projectScanOf } from './project-scan-of.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({ path: z.string().default('.') });
+const schema = z.strictObject({ path: z.string().default('.') });
 
 /** Tokens of repo map in the overview: a glimpse of the key modules, not the whole map (get_codebase_map). */
 export const OVERVIEW_MAP_TOKENS = 600;

@@ -11,7 +11,7 @@ import { withFsErrors } from './fs-util.js';
 import { bundledRgPath, RG_BASE_ARGS, RipgrepUnavailableError, runRipgrep } from './ripgrep.js';
 import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   pattern: z.string().describe('relative to path: *.ts only in it, **/*.ts at any depth'),
   path: z.string().optional(),
 });

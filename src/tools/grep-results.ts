@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { lineWindow, MAX_WINDOW_BYTES, WINDOW_NOTES_BYTES } from './grep-line-window.js';
 
-export const grepArgsSchema = z.object({
+export const grepArgsSchema = z.strictObject({
   pattern: z.string(),
   path: z.string().optional(),
   include: z.string().optional().describe('file glob, e.g. *.ts'),

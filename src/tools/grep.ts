@@ -159,9 +159,10 @@ async function grepWithRg(
     const binary = rgPath ?? (await bundledRgPath());
     const { workspace } = ctx;
     const long: LongLine[] = [];
+    const secretLink = workspace.secretLinkSearch();
     const read = rgLineReader(
       results,
-      (file) => workspace.secretLink(path.resolve(workspace.root, file)) !== undefined,
+      secretLink ? (file) => secretLink(path.resolve(workspace.root, file)) !== undefined : () => false,
       long,
       workspace.root,
     );

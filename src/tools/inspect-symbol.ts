@@ -53,7 +53,7 @@ async function countUses(
   return [seen.size, files.size];
 }
 
-const schema = z.object({
+const schema = z.strictObject({
   name: z.string().min(1).describe('symbol, or Class.member'),
   path: z.string().optional(),
 });

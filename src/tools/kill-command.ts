@@ -5,7 +5,7 @@ import { findBackground } from './command-output.js';
 import { leftoversNote, outputSections, statusText } from './command-text.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({ id: z.string() });
+const schema = z.strictObject({ id: z.string() });
 
 export const killCommandTool = defineTool({
   name: 'kill_command',

@@ -7,7 +7,7 @@ import { walkEntries } from '../project/file-walk.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   path: z.string().default('.'),
   pattern: z.string().optional().describe('glob, e.g. *.ts'),
   recursive: z.boolean().default(false),
@@ -33,11 +33,13 @@ export const listFilesTool = defineTool({
 
     const pattern = args.pattern;
     const matches = pattern ? picomatch(pattern, { dot: true, basename: !pattern.includes('/') }) : undefined;
+    // `**/*.ts` or `src/*.ts` names entries below the folder: a top-level listing could never match them.
+    const recursive = args.recursive || (pattern !== undefined && /\*\*|\//.test(pattern));
     const lines: string[] = [];
     let capped = false;
     const entries = walkEntries(ctx.workspace.root, start, {
       signal: ctx.signal,
-      recursive: args.recursive,
+      recursive,
       // An unreadable directory fails the listing with the reason, rather than looking empty.
       unreadable: (dir, error) => withFsErrors(ctx.workspace.relative(dir), () => Promise.reject(error)),
     });

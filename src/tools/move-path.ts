@@ -7,7 +7,7 @@ import { fsErrorMessage, withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 import { checkTransfer, resolveTransfer } from './transfer.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   source: z.string(),
   destination: z.string(),
   overwrite: z.boolean().optional(),

@@ -21,7 +21,7 @@ import { readTextFile } from './fs-util.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { writeFilesAtomic } from './write-files-atomic.js';
 
-const schema = z.object({ path: z.string() });
+const schema = z.strictObject({ path: z.string() });
 
 async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
   const absolute = await ctx.workspace.resolve(args.path);

@@ -10,7 +10,7 @@ import { readLineRange } from './line-range.js';
 import { defineTool, fail, ok, readPreview, type ToolContext, type ToolResult } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   path: z.string(),
   offset: z.number().int().min(1).max(1e9).optional().describe('first line (1-based)'),
   limit: z.number().int().min(1).max(1e9).optional(),

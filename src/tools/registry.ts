@@ -115,6 +115,8 @@ function lean(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (VALIDATION_ONLY.has(key) && !isReachableLimit(key, value)) continue;
+    // The arguments' objects are strict: an unknown key is refused naming the fields, so the model need not read it.
+    if (key === 'additionalProperties' && value === false) continue;
     if (key === 'properties' && isObject(value)) {
       out[key] = Object.fromEntries(
         Object.entries(value).map(([name, v]) => [name, isObject(v) ? lean(v) : v]),

@@ -14,7 +14,7 @@ import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { writeFilesAtomic } from './write-files-atomic.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   ...bindingFields,
   new_name: z.string().min(1),
   keep_alias: z.boolean().optional().describe('old export name kept as alias'),

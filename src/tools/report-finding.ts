@@ -37,7 +37,7 @@ export interface Finding {
   message: string;
 }
 
-const schema = z.object({
+const schema = z.strictObject({
   path: z.string().trim().min(1).describe('workspace-relative file'),
   line: z.coerce.number().int().min(0).describe('1-based line in the new version; 0: whole file'),
   severity: z.preprocess((v) => severityOf(v) ?? v, z.enum(SEVERITIES)),

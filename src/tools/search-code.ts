@@ -7,7 +7,7 @@ import type { Definition } from '../code/tags.js';
 import { codeIndexOf } from './code-index-of.js';
 import { defineTool, ok } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   query: z.string().min(1),
   kind: z.enum(SYMBOL_KINDS as [SymbolKind, ...SymbolKind[]]).optional(),
 });

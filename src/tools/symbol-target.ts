@@ -17,7 +17,7 @@ export const bindingFields = {
   occurrence: z.number().int().optional().describe('nth in path'),
 };
 
-const bindingSchema = z.object(bindingFields);
+const bindingSchema = z.strictObject(bindingFields);
 export type BindingArgs = z.infer<typeof bindingSchema>;
 
 /** Each target's `name` is the symbol's own, the member's of a `Class.member`: what the files spell at its uses. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AgentSummary } from '../core/subagents.js';
 import { defineTool, fail, ok } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   description: z.string().min(1),
   prompt: z.string().min(1),
   agent: z.string().optional(),

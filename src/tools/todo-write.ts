@@ -5,9 +5,9 @@ import { todoCounts, todoProblems } from '../core/todo-board.js';
 import type { TodoItem } from '../core/todos.js';
 import { defineTool, fail, ok } from './tool.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   todos: z.array(
-    z.object({
+    z.strictObject({
       // Models often number their steps; a number is taken as its text.
       id: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().trim().min(1)),
       content: z.string().trim().min(1),

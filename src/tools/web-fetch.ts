@@ -12,7 +12,7 @@ import { bodyKind, decodeBody, htmlToMarkdown, imageResult } from './web-page.js
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const FETCH_TIMEOUT_MS = 30_000;
 
-const schema = z.object({
+const schema = z.strictObject({
   url: z.string().min(1).describe('http(s) URL'),
   prompt: z.string().min(1).optional(),
 });

@@ -7,7 +7,7 @@ import { formatHits, searchHits, searchRequest } from './search-endpoints.js';
 import { defineTool, fail, type NativeSearch, ok } from './tool.js';
 import { httpRequest, networkError } from './web-http.js';
 
-const schema = z.object({
+const schema = z.strictObject({
   query: z.string().min(1).describe('search query'),
   max_results: z.number().int().min(1).max(20).default(5).describe('default 5'),
 });

@@ -7,7 +7,7 @@ import { fileChangeDiff } from './file-diff.js';
 import { editorText } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
-const schema = z.object({ path: z.string(), content: z.string() });
+const schema = z.strictObject({ path: z.string(), content: z.string() });
 
 export const writeFileTool = defineTool({
   name: 'write_file',

@@ -1,7 +1,9 @@
 // The intent classifier: a table of messages and what they ask for, the entities they name, and its speed.
 import { describe, expect, it } from 'vitest';
-import { classifyIntent, extractEntities, type Intent, type Scope } from '../../src/agent/intent.js';
-import { steeringNote } from '../../src/agent/steering.js';
+import { extractEntities } from '../../src/agent/entities.js';
+import { classifyIntent, type Intent, type Scope } from '../../src/agent/intent.js';
+import { INTENT_GUIDANCE, steeringNote } from '../../src/agent/steering.js';
+import { planToPrompt } from '../../src/plan/prompt.js';
 
 const table: [string, Intent, Scope][] = [
   ['Fix the crash in src/parser.ts when the input is empty', 'debug', 'single_file'],
@@ -71,5 +73,77 @@ describe('steeringNote', () => {
   it('tells explain and analyze tasks not to change files', () => {
     expect(steeringNote(classifyIntent('Explain how `runLoop` works'), false)).toContain('change nothing');
     expect(steeringNote(classifyIntent('Review the architecture'), false)).toContain('change nothing');
+  });
+
+  it('keeps every note under 100 bytes, whatever the intent and scope', () => {
+    for (const intent of Object.keys(INTENT_GUIDANCE) as Intent[]) {
+      for (const scope of ['single_file', 'multi_file', 'whole_project'] as Scope[]) {
+        const note = steeringNote({ intent, scope, entities: [], confidence: 0.9 }, true)!;
+        expect(Buffer.byteLength(note), note).toBeLessThan(100);
+      }
+    }
+  });
+});
+
+/** Goals as a plan file gives them: the prompt is the plan's, boilerplate included. */
+const plan = (goal: string, instructions: string[]) =>
+  planToPrompt({ goal, context: [], instructions, file: 'plan.yaml' }, { tracked: true });
+
+/** Tasks that write a file or change code, whatever they read first: never told to change nothing. */
+const writes: string[] = [
+  'Find all TODO comments and write tasks.md',
+  'summarise README.md into SUMMARY.md',
+  'Scan the repository and generate a README',
+  'find all the deprecated calls and put them in deprecated.md',
+  'list the deps into deps.txt',
+  'review and fix',
+  'analyze then refactor',
+  'Analyze the dependencies and update the outdated ones',
+  'Summarize the architecture and save it to ARCHITECTURE.md',
+  'Explain the parser and write the explanation to docs/parser.md',
+  'Audit the codebase for secrets; report findings to audit.md',
+  'Please review the README and improve the wording',
+  'I want you to analyze the logs and write a report to report.md',
+  plan('Generate docs/api.md', ['List all API endpoint files', 'Extract function signatures']),
+  plan('Scan the repository and generate a README', [
+    'List all source files',
+    'Identify the main components',
+  ]),
+];
+
+/** Questions and analyses: still told to change nothing. */
+const questions: string[] = [
+  'Explain how `runLoop` works',
+  'Review the architecture of the whole project',
+  'Find all places where we read environment variables',
+  'Summarize README.md',
+  'How do I add a new provider?',
+  'Find all places where we create users',
+  'List all functions that write to disk',
+  'Explain the read and write paths in src/db.ts',
+  'Review src/auth.ts for security issues; do not change anything',
+  'Review the error handling in src/api/ and suggest improvements',
+  plan('Audit the authentication module', ['List the endpoints', 'Check how each one validates its input']),
+];
+
+describe('the read-only note', () => {
+  it.each(writes)('is not on a task that writes: %j', (message) => {
+    const c = classifyIntent(message);
+    expect(['explain', 'analyze']).not.toContain(c.intent);
+    expect(steeringNote(c, true) ?? '').not.toContain('change nothing');
+  });
+
+  it.each(questions)('is on a question or an analysis: %j', (message) => {
+    expect(steeringNote(classifyIntent(message), true)).toContain('change nothing');
+  });
+
+  it('reads a write with no other work word as implement, confidently enough to steer', () => {
+    const c = classifyIntent('summarise README.md into SUMMARY.md');
+    expect(c).toMatchObject({ intent: 'implement', confidence: 0.5 });
+    expect(steeringNote(c, false)).toBe(
+      '[Keel: implement. Follow local conventions; verify. List the steps first.]',
+    );
+    expect(classifyIntent('review and fix').intent).toBe('debug');
+    expect(classifyIntent('analyze then refactor').intent).toBe('refactor');
   });
 });

@@ -69,6 +69,22 @@ describe('secretLinks', () => {
     expect(secretLinks(home)(join(ws, 'f'))).toBe(expected);
   });
 
+  it.each(cases)('%s, in a search', async (_name, make, expected) => {
+    await make();
+    const search = secretLinks(home).search?.();
+    // No check at all (no file stat) unless some secret has a second name.
+    if (expected === undefined) expect(search).toBeUndefined();
+    else expect(search?.(join(ws, 'f'))).toBe(expected);
+  });
+
+  it('sees in a search a link made to a secret after the one before', async () => {
+    const of = secretLinks(home);
+    expect(of.search?.()).toBeUndefined();
+    await link(join(home, '.ssh', 'id_rsa'), join(ws, 'later'));
+    expect(of.search?.()?.(join(ws, 'later'))).toBe('~/.ssh/id_rsa');
+    expect(of.search?.()?.(join(ws, 'other'))).toBeUndefined();
+  });
+
   it('knows a directory, whose link count is its subdirectories, as no hard link', async () => {
     await mkdir(join(ws, 'src', 'a'), { recursive: true });
     expect(secretLinks(home)(join(ws, 'src'))).toBeUndefined();

@@ -11,7 +11,9 @@ import type { ExecutionMode } from '../../src/safety/policy.js';
 import { createTripwire } from '../../src/safety/tripwire.js';
 import { type ExecutorContext, executeToolCall, formatForModel } from '../../src/tools/executor.js';
 import { createOutputStore, removeOldOutputs } from '../../src/tools/output-cap.js';
-import { createRegistry, defaultTools } from '../../src/tools/registry.js';
+import { createRegistry, defaultTools, projectTools } from '../../src/tools/registry.js';
+import { reportFindingTool } from '../../src/tools/report-finding.js';
+import { taskTool } from '../../src/tools/task.js';
 import { defineJsonSchemaTool, defineTool, ok } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
@@ -190,6 +192,34 @@ describe('executeToolCall', () => {
     expect(result.error).toContain('offset:');
     expect(result.error).toContain('(fields: path, offset?, limit?)');
   });
+
+  test('an argument the tool does not take is refused by name, not dropped', async () => {
+    await ws.write('src/a.ts', '');
+    await ws.write('b.js', '');
+    const result = await exec(call('list_files', '{"path":".","glob":"*.ts","recursive":true}'), 1);
+    expect(result.success).toBe(false);
+    expect(result.error).toBe(
+      'invalid arguments for list_files: unknown field glob (fields: path?, pattern?, recursive?)',
+    );
+    const nested = await exec(
+      call('todo_write', '{"todos":[{"id":"1","content":"A","status":"pending","priority":"high"}]}'),
+      1,
+    );
+    expect(nested.error).toBe(
+      'invalid arguments for todo_write: unknown field priority in todos.0 (fields: todos)',
+    );
+  });
+
+  const everyTool = [...defaultTools(), ...projectTools(), taskTool([]), reportFindingTool(() => {})];
+  test.each(everyTool.map((tool) => [tool.name, tool] as const))(
+    '%s refuses unknown arguments, and its spec does not spend bytes saying so',
+    (name, tool) => {
+      const issues = tool.schema.safeParse({ not_an_argument: 1 }).error?.issues ?? [];
+      expect(issues.map((issue) => issue.code)).toContain('unrecognized_keys');
+      const spec = createRegistry([tool]).specs()[0]!;
+      expect(spec.inputSchema, name).not.toHaveProperty('additionalProperties');
+    },
+  );
 
   test('a policy denial is an error result with the reason', async () => {
     await useMode('restricted');

@@ -65,6 +65,20 @@ describe('list_files', () => {
     expect(none.output).toContain('matches *.py');
   });
 
+  test.each([
+    [{ pattern: '**/*.ts' }, ['src/a.ts', 'src/deep/c.ts']],
+    [{ path: 'src', pattern: '**/*.ts' }, ['src/a.ts', 'src/deep/c.ts']],
+    [{ pattern: 'src/*.ts' }, ['src/a.ts']],
+    [
+      { pattern: 'src/**' },
+      ['src/', 'src/a.ts', 'src/b.js', 'src/deep/', 'src/deep/.gitignore', 'src/deep/c.ts'],
+    ],
+    [{ pattern: '*.md' }, ['README.md']],
+  ])('a pattern naming subfolders (** or a /) lists them without recursive: %j', async (args, expected) => {
+    const result = await run(listFilesTool, args);
+    expect(result.output.split('\n')).toEqual(expected);
+  });
+
   test('listing a subdirectory still applies the root .gitignore', async () => {
     await ws.write('src/trace.log', '');
     const result = await run(listFilesTool, { path: 'src' });

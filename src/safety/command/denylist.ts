@@ -197,6 +197,7 @@ async function targetContext(context: CommandContext): Promise<TargetContext> {
     allowedPaths: await Promise.all(context.allowedPaths.map((g) => realGlob(g, home))),
     allowedAsWritten: context.allowedPaths.map(expand),
     protectedPaths: context.protectedPaths,
+    secretLink: (absolute) => context.workspace.secretLink(absolute),
   };
 }
 

@@ -30,6 +30,8 @@ export interface TargetContext {
   allowedAsWritten: readonly string[];
   /** `safety.protected_paths`, relative to the workspace. */
   protectedPaths: readonly string[];
+  /** The secret file a file is a hard link to (the workspace's secretLink). */
+  secretLink?: (absolute: string) => string | undefined;
 }
 
 /** A path a command names, as written and resolved. */
@@ -116,6 +118,12 @@ export function checkPath(t: Target, context: TargetContext, add: Add): void {
   }
   if (t.real === undefined) {
     add('deny', `\`${t.shown}\` cannot be checked (${t.problem ?? 'unknown'})`);
+    return;
+  }
+  // Another name of a secret file (a hard link in a dotfiles checkout) is the secret, wherever it is.
+  const linked = context.secretLink?.(t.real);
+  if (linked !== undefined) {
+    add('deny', `\`${t.shown}\` is a hard link to the secret file ${linked}`);
     return;
   }
   if (within(context.root, t.real)) return;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyzeCommand } from '../../../src/safety/command/analysis.js';
 import { type CommandContext, judgeCommand } from '../../../src/safety/command/denylist.js';
 import { HOME_SECRETS } from '../../../src/safety/home-secrets.js';
+import { secretLinks } from '../../../src/safety/secret-links.js';
 import { openWorkspace } from '../../../src/safety/workspace.js';
 
 let base: string;
@@ -468,6 +469,22 @@ describe('allowed paths', () => {
     const { tier, reasons } = await tierOf(`cat ~/${secret}`, ctx);
     expect(tier).toBe('deny');
     expect(reasons).toContain('secret location');
+  });
+
+  test('a hard link to a secret file is the secret, in the workspace too', async () => {
+    const root = context.workspace.root;
+    await fs.link(path.join(home, '.ssh', 'id_rsa'), path.join(root, 'hardkey'));
+    try {
+      const ctx = { ...context, workspace: await openWorkspace(root, [], [], secretLinks(home)) };
+      for (const command of ['cat hardkey', 'cp hardkey src/k', 'base64 < hardkey', 'grep -r x hardkey']) {
+        const { tier, reasons } = await tierOf(command, ctx);
+        expect(tier, command).toBe('deny');
+        expect(reasons).toContain('hard link to the secret file ~/.ssh/id_rsa');
+      }
+      expect((await tierOf('cat src/a.ts', ctx)).tier).toBe('none');
+    } finally {
+      await fs.rm(path.join(root, 'hardkey'));
+    }
   });
 
   test('an allowed path that names a secret location itself allows it', async () => {
