@@ -31,8 +31,11 @@ interface CollectedCall {
 /** Collects the run and prints one JSON object when it ends; a plan run's ends with each instruction's status. */
 export function createJsonOutput(
   stdout: NodeJS.WritableStream,
-  /** `planGoal`: a plan-mode run, whose object carries its goal and its plan (the last todo list) for --plan-file. */
-  info: { provider: string; model: string; plan?: readonly string[]; planGoal?: string },
+  /**
+   * `planGoal`: a plan-mode run, whose object carries its goal (read at the end: a piped goal is cut once the run is
+   * assembled) and its plan (the last todo list) for --plan-file.
+   */
+  info: { provider: string; model: string; plan?: readonly string[]; planGoal?: () => string },
 ): EventSink {
   const calls: CollectedCall[] = [];
   const plan = info.plan ? trackPlan(info.plan) : undefined;
@@ -81,7 +84,7 @@ export function createJsonOutput(
             ...(plan ? { plan: plan.steps() } : {}),
             ...(info.planGoal !== undefined && !plan
               ? {
-                  goal: info.planGoal,
+                  goal: info.planGoal(),
                   plan: planned.map((todo) => ({
                     id: todo.id,
                     instruction: todo.content,

@@ -216,6 +216,23 @@ describe('keel run safety and limits', () => {
     expect(r.stdout + r.stderr).not.toContain('canary');
   });
 
+  it('cuts a goal piped on stdin that is too large to head and tail, with a note and a warning', async () => {
+    const ws = await workspace({});
+    const s = await server([{ text: 'done' }]);
+    const goal = `FIRST ${'word '.repeat(80_000)}LAST`;
+    const r = await ollamaRun(s, ws, {}, { stdin: goal });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /warning: the piped input was capped: 400,010 bytes, of which the first [\d,]+ and the last/,
+    );
+    expect(s.requests).toHaveLength(1);
+    const sent = s.requests[0]!.body.messages.find((m: { role: string }) => m.role === 'user').content;
+    expect(sent).toMatch(/^\(the piped input was capped: 400,010 bytes, .*\)\nFIRST word/);
+    expect(sent).toContain('bytes left out …]');
+    expect(sent).toMatch(/LAST/);
+    expect(s.requests[0]!.rawBody.length).toBeLessThan(300_000);
+  });
+
   it('refuses --continue with --resume as a usage error (exit 2), sending nothing', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'never' }]);
