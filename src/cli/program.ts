@@ -78,7 +78,7 @@ Start it as you start other agents:
     )
     .option('--config <file>', 'config file to use instead of the user config')
     .option('--record <file>', 'save every model response of the run to a cassette')
-    .option('--cassette <file>', 'cassette to replay with --provider replay')
+    .option('--cassette <file>', 'cassette to replay (implies --provider replay)')
     .option('--debug', 'show stack traces and internal details');
 
   agentOptions(program.command('run'), 'continue')

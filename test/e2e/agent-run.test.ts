@@ -342,6 +342,22 @@ describe('record and replay', () => {
     expect(await readFile(join(ws2, 'tasks.md'), 'utf8')).toBe(await readFile(join(ws1, 'tasks.md'), 'utf8'));
   });
 
+  it('replays with --cassette alone, and warns when the goal is not the recorded one', async () => {
+    const s = await server([{ text: 'the answer' }]);
+    const ws = await workspace({});
+    const cassette = `${ws}.cassette.json`;
+    removeLater(cassette);
+    expect((await ollamaRun(s, ws, { record: cassette, prompt: 'what is 2+2?' })).code).toBe(0);
+    const same = await keelRun({ cassette, cwd: ws, prompt: 'what is 2+2?' });
+    expect(same).toMatchObject({ code: 0, stdout: 'the answer\n' });
+    expect(same.stderr).not.toContain('warning');
+    const other = await replay(cassette, ws, 'delete the database');
+    expect(other).toMatchObject({ code: 0, stdout: 'the answer\n' });
+    expect(other.stderr).toContain(
+      `warning: cassette ${cassette} was recorded for another goal than this run's: its responses play back as recorded`,
+    );
+  });
+
   it('fails clearly when the cassette no longer matches the run', async () => {
     const s = await server([
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
