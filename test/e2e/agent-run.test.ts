@@ -521,6 +521,15 @@ describe('chat', () => {
     expect(r.stdout).toContain('It says A.\nA\n');
   });
 
+  it('piped, ends at the first turn the provider refuses, with its exit code (3), telling it once', async () => {
+    const ws = await workspace({});
+    const s = await server([{ status: 401, errorBody: { error: 'unauthorized' } }, { text: 'never' }]);
+    const r = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { input: 'hello\nsecond\n' });
+    expect(r.code).toBe(3);
+    expect(s.requests).toHaveLength(1);
+    expect(r.stderr.match(/error: /g)).toHaveLength(1);
+  });
+
   it("/diff shows git's diff of the uncommitted changes and the new files; outside git, says so", async () => {
     const ws = await workspace({ 'a.txt': 'A\n' });
     const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
