@@ -32,7 +32,7 @@ import { restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
-import { reportFailure, runExitCode } from './report.js';
+import { reportFailure, runExitCode, runFailureJson } from './report.js';
 import { loadConfigFor, startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
@@ -403,7 +403,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   } catch (error) {
     return reportFailure(error, {
       debug: options.debug,
-      json: options.output !== 'text',
+      json: runFailureJson(options.output),
       out: screen,
     });
   } finally {

@@ -61,6 +61,8 @@ Start it as you start other agents:
     .version(version, '-V, --version', 'print the version')
     .exitOverride()
     .showSuggestionAfterError()
+    // `keel help [command]`: commander adds it by itself only to a program without an action (bare keel's chat).
+    .helpCommand(true)
     // Subcommands inherit this: `keel run --help` also lists --provider, --model, --cwd and the rest.
     .configureHelp({ showGlobalOptions: true })
     .option(

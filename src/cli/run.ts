@@ -25,7 +25,7 @@ import {
   readStdinIfPiped,
   withPipedInput,
 } from './piped-input.js';
-import { reportFailure, runExitCode } from './report.js';
+import { reportFailure, runExitCode, runFailureJson } from './report.js';
 import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
@@ -142,7 +142,7 @@ export async function customGoal(options: RunOptions): Promise<CommandGoal | und
 }
 
 export async function runCommand(options: RunOptions, io?: RunIo): Promise<number> {
-  const json = options.output !== 'text';
+  const json = runFailureJson(options.output);
   const { stdout, stderr } = io ?? { stdout: process.stdout, stderr: process.stderr };
   if (options.inputFormat === 'stream-json')
     return (await import('./stream-session.js')).streamSession(options);

@@ -20,6 +20,18 @@ export function createStreamJsonOutput(stdout: NodeJS.WritableStream): EventSink
   };
 }
 
+/** The object `--output json` ends a run with, for a run that failed before it started: nothing done, the error. */
+export function failedRunObject(error: { code: string; message: string; hint?: string }) {
+  return {
+    answer: '',
+    reason: 'failed',
+    turns: 0,
+    tool_calls: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+    error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+  };
+}
+
 interface CollectedCall {
   id: string;
   name: string;

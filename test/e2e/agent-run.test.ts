@@ -264,11 +264,21 @@ describe('keel run safety and limits', () => {
     expect(s.requests[0]!.rawBody).toContain('Error: boom at line 3');
   });
 
-  it('is a usage error (exit 2) to give no goal at all', async () => {
+  it('is a usage error (exit 2) to give no goal at all; --output json says so in the run object', async () => {
     const ws = await workspace({});
     const r = await keelRun({ cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--prompt/);
+    const json = await keelRun({ cwd: ws, output: 'json' });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({
+      answer: '',
+      reason: 'failed',
+      turns: 0,
+      tool_calls: [],
+      usage: { input_tokens: 0, output_tokens: 0 },
+      error: { code: 'usage', message: 'no goal given', hint: expect.stringContaining('--prompt') },
+    });
   });
 });
 
