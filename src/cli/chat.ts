@@ -32,7 +32,7 @@ import { restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
-import { reportFailure } from './report.js';
+import { reportFailure, runExitCode, runFailureJson } from './report.js';
 import { loadConfigFor, startRun } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
@@ -80,6 +80,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   let running: AbortController | undefined;
   let exiting = false;
+  /** A piped chat's last failed turn's exit code. */
+  let failedWith: number | undefined;
   const interrupt = () => {
     if (running?.signal.aborted) {
       // A second Ctrl-C while the turn is still stopping: kill what runs and leave, the shell's prompt on a line of its own.
@@ -187,7 +189,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     running = new AbortController();
     const lift = command?.allowedTools && restrictTools(agent.registry, command.allowedTools, agent.emit);
     try {
-      await agent.run(running.signal);
+      const result = await agent.run(running.signal);
+      // Piped, nobody sees the errors: the chat ends with the last one's exit code (and at once, unreachable).
+      if (!interactive && result.reason === 'failed') failedWith = runExitCode(result, options.debug);
     } finally {
       running = undefined;
       lift?.();
@@ -367,7 +371,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
     let firstMessage = options.message?.join(' ').trim() || undefined;
     if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
-    for (;;) {
+    // No later line can reach a provider that is down or refuses the credentials.
+    while (failedWith !== ExitCode.provider) {
       const line = firstMessage ?? (await reader.readMessage(PROMPT));
       firstMessage = undefined;
       if (failed) throw failed.error;
@@ -394,11 +399,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       }
       await send(text.startsWith('//') ? text.slice(1) : text);
     }
-    return ExitCode.ok;
+    return failedWith ?? ExitCode.ok;
   } catch (error) {
     return reportFailure(error, {
       debug: options.debug,
-      json: options.output !== 'text',
+      json: runFailureJson(options.output),
       out: screen,
     });
   } finally {
