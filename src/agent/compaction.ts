@@ -8,7 +8,7 @@ import { addUsage, emptyUsage, type Message, type Usage } from '../core/messages
 import type { Model } from '../core/model.js';
 import type { TodoItem } from '../core/todos.js';
 import { compactionRequest } from './compaction-prompt.js';
-import type { Conversation } from './conversation.js';
+import { type Conversation, estimateTokens } from './conversation.js';
 
 /** The summary message opens with this: the model, the session list and the user know it is not the user's. */
 export const SUMMARY_MARKER = '[Keel: summary of earlier work.';
@@ -40,9 +40,16 @@ export interface Compaction {
   usage: Usage;
 }
 
-/** The model gave no summary, or the call failed: the conversation is left as it was. */
+/**
+ * The model gave no summary, the call failed, or the summary would not make the conversation smaller: the
+ * conversation is left as it was. `usage`: what a summary call that completed spent.
+ */
 export class CompactionError extends KeelError {
-  constructor(message: string, cause?: unknown) {
+  constructor(
+    message: string,
+    cause?: unknown,
+    readonly usage?: Usage,
+  ) {
     super('compaction_failed', 1, message, {
       hint: 'try /compact again, or go on: Keel prunes old turns when the context fills up',
       cause,
@@ -93,13 +100,25 @@ export async function compact(options: CompactorOptions, request: CompactRequest
     const message = error instanceof Error ? error.message : String(error);
     throw new CompactionError(`compaction failed: ${message}`, error);
   }
-  if (!result.text) throw new CompactionError('compaction failed: the model returned no summary');
+  if (!result.text)
+    throw new CompactionError('compaction failed: the model returned no summary', undefined, result.usage);
   const pending = request.trigger === 'auto' ? openRequest(conversation.messages) : undefined;
   const compacted: Message[] = [
     { role: 'system', content: await options.systemPrompt() },
     { role: 'user', content: summaryMessage(result.text, options.todos?.() ?? []) },
     ...(pending === undefined ? [] : [{ role: 'user' as const, content: pending }]),
   ];
+  // A summary kept beside a request as large as everything else (a huge piped goal) saves nothing.
+  const projected = estimateTokens(compacted);
+  if (request.trigger === 'auto' && projected >= conversation.tokenCount) {
+    const kept = estimateTokens(compacted.slice(2));
+    const why = kept * 2 > projected ? ': the request being worked on is most of it' : '';
+    throw new CompactionError(
+      `compaction would not make the conversation smaller (${tokensBefore} → ${projected} tokens)${why}`,
+      undefined,
+      result.usage,
+    );
+  }
   const edit = conversation.replaceAll(compacted);
   const tokensAfter = conversation.estimate;
   options.emit({

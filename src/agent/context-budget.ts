@@ -8,6 +8,7 @@ import { isAbortError } from '../core/errors.js';
 import { type AgentEvent, messageEvent, type PruneEdit } from '../core/events.js';
 import type { Message, Usage } from '../core/messages.js';
 import { clip } from '../core/text.js';
+import { CompactionError } from './compaction.js';
 import { trimCandidates, trimmedOutput } from './context-priority.js';
 import { type Conversation, estimateTokens, type PrunedHistory } from './conversation.js';
 
@@ -87,7 +88,8 @@ export async function fitContext(
     const message = error instanceof Error ? error.message : String(error);
     emit({ type: 'warning', message: `${message}; pruning old turns instead` });
     reportPruning(emit, turn, pruneIfNeeded(conversation));
-    return { compactionFailed: true };
+    const usage = error instanceof CompactionError ? error.usage : undefined;
+    return { compactionFailed: true, ...(usage ? { usage } : {}) };
   }
 }
 

@@ -65,6 +65,9 @@ export async function streamTurn(
       case 'finish':
         result.finish = event.reason;
         break;
+      case 'warning':
+        emit({ type: 'warning', message: event.message });
+        break;
       case 'retry':
         // The whole request is sent again: what this attempt streamed would otherwise be doubled.
         result.text = '';

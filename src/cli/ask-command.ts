@@ -18,7 +18,7 @@ import { readOnlyTools } from '../tools/registry.js';
 import { attachImages, imagingOf } from './chat-attach.js';
 import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
-import { reportFailure, runExitCode } from './report.js';
+import { reportFailure, runExitCode, runFailureJson } from './report.js';
 import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
@@ -32,7 +32,7 @@ export interface AskOptions extends GlobalOptions {
 }
 
 export async function askCommand(words: string[], options: AskOptions): Promise<number> {
-  const json = options.output !== 'text';
+  const json = runFailureJson(options.output);
   try {
     const question = words.join(' ').trim();
     const directory = await resolveWorkspaceDir(options.cwd);

@@ -35,7 +35,7 @@ import { onOutputClosed } from './closed-output.js';
 import { restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
 import { resolveMode } from './mode-options.js';
-import { reportFailure } from './report.js';
+import { reportFailure, runExitCode, runFailureJson } from './report.js';
 import { loadConfigFor } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
@@ -71,6 +71,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   };
   let running: AbortController | undefined;
   let exiting = false;
+  /** A piped chat's last failed turn's exit code. */
+  let failedWith: number | undefined;
   const interrupt = () => {
     if (running?.signal.aborted) {
       // A second Ctrl-C while the turn is still stopping: kill what runs and leave, the shell's prompt on a line of its own.
@@ -161,7 +163,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     running = new AbortController();
     const lift = command?.allowedTools && restrictTools(agent.registry, command.allowedTools, agent.emit);
     try {
-      await agent.run(running.signal);
+      const result = await agent.run(running.signal);
+      // Piped, nobody sees the errors: the chat ends with the last one's exit code (and at once, unreachable).
+      if (!interactive && result.reason === 'failed') failedWith = runExitCode(result, options.debug);
     } finally {
       running = undefined;
       lift?.();
@@ -322,7 +326,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     }
     let firstMessage = options.message?.join(' ').trim() || undefined;
     if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
-    for (;;) {
+    // No later line can reach a provider that is down or refuses the credentials.
+    while (failedWith !== ExitCode.provider) {
       const line = firstMessage ?? (await reader.readMessage(PROMPT));
       firstMessage = undefined;
       if (failed) throw failed.error;
@@ -349,11 +354,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       }
       await send(text.startsWith('//') ? text.slice(1) : text);
     }
-    return ExitCode.ok;
+    return failedWith ?? ExitCode.ok;
   } catch (error) {
     return reportFailure(error, {
       debug: options.debug,
-      json: options.output !== 'text',
+      json: runFailureJson(options.output),
       out: screen,
     });
   } finally {

@@ -12,7 +12,7 @@ import { listOllamaTags, normalizeOllamaHost } from '../providers/ollama-api.js'
 import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { pickOllamaModel, providerChosen, type SetupFacts, setupStep } from './provider-setup.js';
-import { reportFailure } from './report.js';
+import { reportFailure, runFailureJson } from './report.js';
 import { loadConfigFor } from './run-options.js';
 
 /** How long a first run waits for Ollama's model list: on this machine it answers at once or not at all. */
@@ -85,7 +85,7 @@ export async function providerSetUp(
     if (stop !== undefined) return { stop };
     return loaded && !written.has(loaded) ? { loaded } : {};
   } catch (error) {
-    return { stop: reportFailure(error, { debug: options.debug, json: options.output !== 'text' }) };
+    return { stop: reportFailure(error, { debug: options.debug, json: runFailureJson(options.output) }) };
   }
 }
 

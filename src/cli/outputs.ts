@@ -31,8 +31,11 @@ export interface OutputChoice {
   summary?: boolean;
   /** A plan file's instructions: their statuses end the JSON object, and those not done are named on stderr. */
   plan?: readonly string[];
-  /** Plan mode: the goal; the answer is the plan and its rationale (JSON: `goal` and a `plan` array). */
-  planGoal?: string;
+  /**
+   * Plan mode: the goal, read when the run ends; the answer is the plan and its rationale (JSON: `goal` and a `plan`
+   * array).
+   */
+  planGoal?: () => string;
 }
 
 /**

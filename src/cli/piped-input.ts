@@ -1,6 +1,7 @@
-// Text piped to `keel ask` and `keel run -p` on stdin: read within a memory bound, capped to what the model's
-// context can spare (head and tail, with a note saying what was left out), and attached to the question. Binary
-// input is described, not sent (an image goes as an image to a model that reads them).
+// Text piped to `keel ask` and `keel run` on stdin: read within a memory bound, capped to what the model's context
+// can spare (head and tail, with a note saying what was left out), and attached to the question, or, without one
+// (`cat task.md | keel run`), the goal itself. Binary input is described, not sent (an image goes as an image to a
+// model that reads them).
 import { fstatSync } from 'node:fs';
 import { binaryKind, looksBinary } from '../core/binary.js';
 import { imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
@@ -66,6 +67,11 @@ export function stdinMayHoldText(fd = 0): boolean {
   } catch {
     return false;
   }
+}
+
+/** Nothing but whitespace was piped (an empty goal). */
+export function pipedBlank(piped: PipedInput): boolean {
+  return !piped.head.toString('utf8').trim() && !piped.tail.toString('utf8').trim();
 }
 
 /** stdin when something was piped or redirected to it, else undefined. */
@@ -148,4 +154,10 @@ export function withPipedInput(question: string, input: CappedInput): string {
   if (input.binary !== undefined) return `${question}\n\nInput piped to keel on stdin: ${input.binary}.`;
   const note = input.note ? `(${input.note})\n` : '';
   return `${question}\n\nInput piped to keel on stdin:\n${note}<stdin>\n${input.text.replace(/\n$/, '')}\n</stdin>`;
+}
+
+/** A goal piped without a question (`cat task.md | keel run`): the text itself, after the cap's note when it was cut. */
+export function pipedGoal(input: CappedInput): string {
+  if (input.binary !== undefined) return withPipedInput('', input).trimStart();
+  return input.note ? `(${input.note})\n${input.text}` : input.text;
 }

@@ -61,6 +61,8 @@ Start it as you start other agents:
     .version(version, '-V, --version', 'print the version')
     .exitOverride()
     .showSuggestionAfterError()
+    // `keel help [command]`: commander adds it by itself only to a program without an action (bare keel's chat).
+    .helpCommand(true)
     // Subcommands inherit this: `keel run --help` also lists --provider, --model, --cwd and the rest.
     .configureHelp({ showGlobalOptions: true })
     .option(
@@ -78,7 +80,7 @@ Start it as you start other agents:
     )
     .option('--config <file>', 'config file to use instead of the user config')
     .option('--record <file>', 'save every model response of the run to a cassette')
-    .option('--cassette <file>', 'cassette to replay with --provider replay')
+    .option('--cassette <file>', 'cassette to replay (implies --provider replay)')
     .option('--debug', 'show stack traces and internal details');
 
   agentOptions(program.command('run'), 'continue')

@@ -3,7 +3,7 @@
 import type { LoopResult } from '../agent/loop.js';
 import { ExitCode, environmentError, KeelError } from '../core/errors.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
-import { jsonLine } from '../ui/json-output.js';
+import { failedRunObject, jsonLine } from '../ui/json-output.js';
 import { sanitize } from '../ui/sanitize.js';
 
 /** Messages can quote a server's or a file's text, so they are printed sanitized. */
@@ -11,25 +11,22 @@ export function formatError(error: KeelError): string {
   return sanitize(`error: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ''}\n`);
 }
 
-/** `out`: where the message goes (default stdout and stderr; in a chat, its screen). */
+/**
+ * `out`: where the message goes (default stdout and stderr; in a chat, its screen). `json`: the error on stdout
+ * too, for machines: `'run'` as the object `--output json` ends a run with, `true` as an error event (stream-json,
+ * and commands whose JSON is a listing).
+ */
 export function reportFailure(
   error: unknown,
-  options: { debug?: boolean; json?: boolean; out?: CommandOutput },
+  options: { debug?: boolean; json?: boolean | 'run'; out?: CommandOutput },
 ): number {
   const out = options.out ?? processOutput;
   const write = out.notice;
   error = environmentError(error) ?? error;
   if (error instanceof KeelError) {
-    if (options.json) {
-      out.print(
-        jsonLine({
-          type: 'error',
-          code: error.code,
-          message: error.message,
-          ...(error.hint ? { hint: error.hint } : {}),
-        }),
-      );
-    }
+    const shown = { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+    if (options.json === 'run') out.print(jsonLine(failedRunObject(shown)));
+    else if (options.json) out.print(jsonLine({ type: 'error', ...shown }));
     write(formatError(error));
     if (options.debug && error.stack) write(`${error.stack}\n`);
     return error.exitCode;
@@ -39,6 +36,11 @@ export function reportFailure(
   if (options.debug && error instanceof Error && error.stack) write(`${error.stack}\n`);
   else write('  hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.failed;
+}
+
+/** How an agent command (run, ask, chat) prints a failure before its run starts, for its --output. */
+export function runFailureJson(output: string | undefined): boolean | 'run' {
+  return output === 'json' ? 'run' : output === 'stream-json';
 }
 
 /** Config warnings (an untrusted project file's ignored keys) for commands that have no event stream. */

@@ -18,12 +18,14 @@ import type { RunStreams } from './outputs.js';
 import {
   capPiped,
   type PipedInput,
+  pipedBlank,
   pipedBudget,
+  pipedGoal,
   readPiped,
   readStdinIfPiped,
   withPipedInput,
 } from './piped-input.js';
-import { reportFailure, runExitCode } from './report.js';
+import { reportFailure, runExitCode, runFailureJson } from './report.js';
 import { startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
@@ -67,12 +69,6 @@ function piped(io: RunIo | undefined): Promise<PipedInput | undefined> {
   return io.stdin === undefined ? Promise.resolve(undefined) : readPiped(textStream(io.stdin));
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * The plan file to read. One named outside the workspace is the user's own choice and read as given; one inside
  * it goes through the read jail, so a repository's `plan.md -> ~/.ssh/id_rsa` is refused, not sent.
@@ -93,11 +89,14 @@ export async function planPath(options: Pick<RunOptions, 'plan' | 'cwd'>): Promi
   return file;
 }
 
-/** The first prompt (a plan file's instructions tracked as todos), and input piped on stdin as its context. */
+/**
+ * The first prompt (a plan file's instructions tracked as todos), and input piped on stdin as its context; without
+ * a prompt, the piped input is the goal (`fromStdin`), cut to what the model takes as piped context is.
+ */
 async function goalText(
   options: RunOptions,
   io: RunIo | undefined,
-): Promise<{ text: string; plan?: string[]; piped?: PipedInput }> {
+): Promise<{ text: string; plan?: string[]; piped?: PipedInput; fromStdin?: boolean }> {
   if (options.prompt !== undefined && options.plan !== undefined) {
     throw new UsageError('give either --prompt or --plan, not both');
   }
@@ -116,14 +115,14 @@ async function goalText(
   }
   // `git diff | keel run -p "review this"`: the piped text is context for the prompt, not the goal.
   if (options.prompt?.trim()) return { text: options.prompt, piped: await piped(io) };
-  const stdin = io ? async () => io.stdin ?? '' : readStdin;
-  const text = options.prompt ?? (!io && process.stdin.isTTY ? '' : await stdin());
-  if (!text.trim()) {
+  // A blank --prompt is no goal, whatever is piped.
+  const input = options.prompt === undefined ? await piped(io) : undefined;
+  if (!input || pipedBlank(input)) {
     throw new UsageError('no goal given', {
       hint: 'use keel run --prompt "<text>", keel run --plan <file>, or pipe the goal on stdin',
     });
   }
-  return { text };
+  return { text: '', piped: input, fromStdin: true };
 }
 
 /** --command's expanded text, or undefined without --command; arguments without it are a usage error. */
@@ -143,7 +142,7 @@ export async function customGoal(options: RunOptions): Promise<CommandGoal | und
 }
 
 export async function runCommand(options: RunOptions, io?: RunIo): Promise<number> {
-  const json = options.output !== 'text';
+  const json = runFailureJson(options.output);
   const { stdout, stderr } = io ?? { stdout: process.stdout, stderr: process.stderr };
   if (options.inputFormat === 'stream-json')
     return (await import('./stream-session.js')).streamSession(options);
@@ -151,6 +150,7 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await piped(io) } : await goalText(options, io);
+    let text = goal.text;
     // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
     const { stop, loaded } = await providerSetUp(options, false);
     if (stop !== undefined) return stop;
@@ -167,7 +167,8 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
         summary: options.output === 'text',
         ...(options.agent === undefined ? {} : { agent: options.agent }),
         ...(goal.plan?.length ? { plan: goal.plan } : {}),
-        ...(options.mode === 'plan' ? { planGoal: goal.text } : {}),
+        // A piped goal is known once it is cut to what the model takes, after the run is assembled.
+        ...(options.mode === 'plan' ? { planGoal: () => text } : {}),
         ...(options.askUser === false ? { askUserTool: false } : {}),
       },
       io,
@@ -181,8 +182,9 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     const imaging = imagingOf(agent.model);
     const capped = goal.piped && capPiped(goal.piped, pipedBudget(agent.model.capabilities), imaging);
     if (capped?.note) agent.emit({ type: 'warning', message: capped.note });
-    const content = capped ? withPipedInput(goal.text, capped) : goal.text;
-    const images = await attachImages(goal.text, agent.workspace, createReadJail(process.env), imaging);
+    if (capped && goal.fromStdin) text = pipedGoal(capped);
+    const content = capped && !goal.fromStdin ? withPipedInput(text, capped) : text;
+    const images = await attachImages(text, agent.workspace, createReadJail(process.env), imaging);
     if (capped?.image) images.push(capped.image);
     agent.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
     const interrupt = io ? { signal: io.signal, dispose() {} } : interruptSignal(agent.runner);

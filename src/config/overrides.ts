@@ -48,8 +48,14 @@ export function envProvider(env: NodeJS.ProcessEnv): ProviderName | undefined {
   return asProvider(envValue(env, 'KEEL_PROVIDER'), 'KEEL_PROVIDER');
 }
 
+/** The provider the flags choose: --provider, or replay for --cassette alone (it means nothing to another). */
 export function flagProvider(flags: ConfigFlags): ProviderName | undefined {
-  return asProvider(flags.provider, '--provider');
+  const named = asProvider(flags.provider, '--provider');
+  if (flags.cassette === undefined || named === 'replay') return named;
+  if (named === undefined) return 'replay';
+  throw new ConfigError(`--cassette is for --provider replay, not ${named}`, {
+    hint: `drop --provider ${named} to replay the cassette, or drop --cassette (--record <file> records a run)`,
+  });
 }
 
 /** Ollama's own convention: OLLAMA_HOST may be `host`, `host:port` or a URL; http and port 11434 by default. */
@@ -128,8 +134,8 @@ export async function flagLayer(flags: ConfigFlags, selected: ProviderName): Pro
     }
     layer.set(key, await checkedEntry(key, value, flag, `flag ${flag}`));
   };
-  if (flags.provider !== undefined)
-    await set('provider.type', asProvider(flags.provider, '--provider'), '--provider');
+  const chosen = flagProvider(flags);
+  await set('provider.type', chosen, flags.provider === undefined ? '--cassette' : '--provider');
   await set(`provider.${selected}.model`, flags.model, '--model');
   await set(`provider.${selected}.base_url`, flags.baseUrl, '--base-url');
   await set('agent.max_turns', flags.maxTurns, '--max-turns');

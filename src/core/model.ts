@@ -67,7 +67,9 @@ export type ModelEvent =
    * The response failed and is asked again after delayMs (attempt of max). Everything this response streamed so
    * far is void: the consumer discards the partial turn. Only the retry wrapper yields it.
    */
-  | { type: 'retry'; attempt: number; max: number; delayMs: number; reason: string };
+  | { type: 'retry'; attempt: number; max: number; delayMs: number; reason: string }
+  /** Something the user should know about this response, not part of it (a replay of another run's cassette). */
+  | { type: 'warning'; message: string };
 
 export interface Model {
   /** Provider name as the user selects it (`ollama`, `openai-compatible`, `replay`). */

@@ -7,9 +7,11 @@
 //  - `images`: the SHA-256 of each image the request carried, when it carried any (a different screenshot is a
 //    different run; the bytes themselves stay out of the cassette, the hash is enough to tell).
 // Message text, the system prompt and the tools offered are left out, so rewording a prompt or adding a tool
-// keeps cassettes valid; replay separately refuses a recorded tool call whose tool this run does not offer.
+// keeps cassettes valid; replay separately refuses a recorded tool call whose tool this run does not offer, and
+// warns when the first user message (the goal) is not the recorded one (`goal`, its hash): a whole other run
+// would play back silently otherwise.
 import { createHash } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ImagePart, Message } from '../core/messages.js';
 import type { ResponseEvent } from '../core/model.js';
@@ -55,6 +57,8 @@ export const cassetteSchema = z.object({
   model: z.string(),
   /** The recorded model read images, so a replay sends them as it did (not their descriptions). */
   images: z.boolean().optional(),
+  /** The SHA-256 of the first user message the recorded run sent (absent in cassettes made before it was kept). */
+  goal: z.string().optional(),
   interactions: z.array(z.object({ request: fingerprintSchema, events: z.array(modelEventSchema) })),
 });
 export type Cassette = z.infer<typeof cassetteSchema>;
@@ -84,6 +88,12 @@ export function fingerprint(messages: Message[]): RequestFingerprint {
   return { messages: messages.length, toolResults, ...(images.length > 0 ? { images } : {}) };
 }
 
+/** The hash of the first user message (the goal a run starts from), if the request has one. */
+export function goalPrint(messages: readonly Message[]): string | undefined {
+  const goal = messages.find((message) => message.role === 'user');
+  return goal && createHash('sha256').update(goal.content).digest('hex');
+}
+
 /** An image's hash: the one it carries, else of its bytes, else of its path (bytes gone). */
 function imageHash(image: ImagePart): string {
   if (image.sha256) return image.sha256;
@@ -98,9 +108,17 @@ export function describeToolResults(results: RequestFingerprint['toolResults']):
   return results.map((result) => `${result.name} (${result.ok ? 'ok' : 'failed'})`).join(', ');
 }
 
-/** Writes the cassette atomically (temp file + rename) so a crash leaves the previous complete version. */
+/**
+ * Writes the cassette atomically (temp file + rename) so a crash leaves the previous complete version; a failed
+ * write leaves no temp file behind.
+ */
 export async function writeCassette(file: string, cassette: Cassette): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(cassette, null, 2)}\n`, 'utf8');
-  await rename(temp, file);
+  try {
+    await writeFile(temp, `${JSON.stringify(cassette, null, 2)}\n`, 'utf8');
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
 }

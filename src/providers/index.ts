@@ -21,14 +21,15 @@ export async function createModel(
   provider: KeelConfig['provider'],
   options: CreateModelOptions = {},
 ): Promise<Model> {
+  const { record } = options;
+  const recorder = record ? await import('./record.js') : undefined;
+  // Before the provider is asked anything (Ollama's /api/show included).
+  if (record && recorder) await recorder.checkRecordPath(record);
   let model = await baseModel(provider, options.env ?? {});
   // Providers other than Ollama make no request before the first chat: what Keel knows comes from its table.
   if (!model.capabilities && provider.type !== 'replay')
     model = withCapabilities(model, capabilitiesOf(model.modelId));
-  if (options.record) {
-    const { recordingModel } = await import('./record.js');
-    model = recordingModel(model, options.record, options.redact);
-  }
+  if (record && recorder) model = recorder.recordingModel(model, record, options.redact);
   // Retries wrap the recorder, so a cassette holds only the attempts that completed and no retry events.
   if (provider.type !== 'replay') {
     model = retryingModel(model, {

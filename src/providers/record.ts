@@ -1,16 +1,47 @@
 // Recording: wraps any model, passes its events through as they stream and saves each complete response to a cassette.
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CassetteError } from '../core/errors.js';
 import type { Model, ModelEvent, ModelRequest, ResponseEvent } from '../core/model.js';
 import { type Redactor, redactDeep, redactJsonText } from '../safety/redact.js';
-import { type Cassette, fingerprint, writeCassette } from './cassette.js';
+import { type Cassette, fingerprint, goalPrint, writeCassette } from './cassette.js';
 
 /** The event as the cassette keeps it: secrets the model echoed (a key it read, a token in a command) removed. */
 function redacted(event: ResponseEvent, redact: Redactor): ResponseEvent {
   if (event.type !== 'tool-call') return redactDeep(event, redact);
   // The arguments stay a JSON text that parses, so replay runs the same call with the secret left out.
   return { ...event, call: { ...event.call, input: redactJsonText(event.call.input, redact) } };
+}
+
+/** What is wrong with a --record path, and the fix; undefined when a cassette can be written there. */
+async function recordPathProblem(file: string): Promise<{ problem: string; hint: string } | undefined> {
+  if ((await stat(file).catch(() => undefined))?.isDirectory())
+    return { problem: 'it is a directory', hint: `name a file in it, such as ${join(file, 'run.json')}` };
+  const dir = dirname(file);
+  const parent = await stat(dir).catch(() => undefined);
+  if (!parent) return { problem: `${dir} does not exist`, hint: `create it first: mkdir -p ${dir}` };
+  if (!parent.isDirectory())
+    return { problem: `${dir} is not a directory`, hint: 'name a path in a directory' };
+  const writable = await access(dir, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  return writable
+    ? undefined
+    : { problem: `${dir} is not writable`, hint: 'name a path in a writable directory' };
+}
+
+/**
+ * Checked before the run's first request, so a bad --record path costs no model call. A missing directory is
+ * refused, not made, as most tools refuse an output file's (`curl -o`, `tee`): a typo would record elsewhere.
+ */
+export async function checkRecordPath(file: string): Promise<void> {
+  const found = await recordPathProblem(file);
+  if (found)
+    throw new CassetteError('cassette_invalid', `cannot record to ${file}: ${found.problem}`, {
+      hint: found.hint,
+    });
 }
 
 /** `redact`: the run's redactor (sessions and the audit log use the same); every recorded event passes it. */
@@ -27,7 +58,6 @@ export function recordingModel(inner: Model, file: string, redact: Redactor = (t
 
   async function save(snapshot: Cassette): Promise<void> {
     try {
-      await mkdir(dirname(file), { recursive: true });
       await writeCassette(file, snapshot);
     } catch (error) {
       throw new CassetteError(
@@ -43,10 +73,11 @@ export function recordingModel(inner: Model, file: string, redact: Redactor = (t
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const requestPrint = fingerprint(request.messages);
+    cassette.goal ??= goalPrint(request.messages);
     const events: ResponseEvent[] = [];
     for await (const event of inner.stream(request)) {
-      // Retries sit outside the recorder, so none reach it; a cassette holds responses only.
-      if (event.type !== 'retry') events.push(redacted(event, redact));
+      // Retries sit outside the recorder, so none reach it; a cassette holds responses only (no warnings).
+      if (event.type !== 'retry' && event.type !== 'warning') events.push(redacted(event, redact));
       yield event;
     }
     // Only complete responses are kept: a failed or abandoned one would not replay as the same run.

@@ -7,6 +7,7 @@ import {
   cassetteSchema,
   describeToolResults,
   fingerprint,
+  goalPrint,
   type RequestFingerprint,
 } from './cassette.js';
 import { abortError } from './errors.js';
@@ -44,6 +45,12 @@ export async function replayModel(file: string): Promise<Model> {
         `cassette ${file} no longer matches this run at response ${number}: ${problem}`,
         reRecord,
       );
+    }
+    if (number === 1 && cassette.goal !== undefined && goalPrint(request.messages) !== cassette.goal) {
+      yield {
+        type: 'warning',
+        message: `cassette ${file} was recorded for another goal than this run's: its responses play back as recorded`,
+      };
     }
     for (const event of interaction.events) {
       if (request.signal.aborted) throw abortError(request.signal);

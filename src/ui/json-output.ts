@@ -20,6 +20,18 @@ export function createStreamJsonOutput(stdout: NodeJS.WritableStream): EventSink
   };
 }
 
+/** The object `--output json` ends a run with, for a run that failed before it started: nothing done, the error. */
+export function failedRunObject(error: { code: string; message: string; hint?: string }) {
+  return {
+    answer: '',
+    reason: 'failed',
+    turns: 0,
+    tool_calls: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+    error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+  };
+}
+
 interface CollectedCall {
   id: string;
   name: string;
@@ -31,8 +43,11 @@ interface CollectedCall {
 /** Collects the run and prints one JSON object when it ends; a plan run's ends with each instruction's status. */
 export function createJsonOutput(
   stdout: NodeJS.WritableStream,
-  /** `planGoal`: a plan-mode run, whose object carries its goal and its plan (the last todo list) for --plan-file. */
-  info: { provider: string; model: string; plan?: readonly string[]; planGoal?: string },
+  /**
+   * `planGoal`: a plan-mode run, whose object carries its goal (read at the end: a piped goal is cut once the run is
+   * assembled) and its plan (the last todo list) for --plan-file.
+   */
+  info: { provider: string; model: string; plan?: readonly string[]; planGoal?: () => string },
 ): EventSink {
   const calls: CollectedCall[] = [];
   const plan = info.plan ? trackPlan(info.plan) : undefined;
@@ -81,7 +96,7 @@ export function createJsonOutput(
             ...(plan ? { plan: plan.steps() } : {}),
             ...(info.planGoal !== undefined && !plan
               ? {
-                  goal: info.planGoal,
+                  goal: info.planGoal(),
                   plan: planned.map((todo) => ({
                     id: todo.id,
                     instruction: todo.content,

@@ -40,7 +40,13 @@ export function summaryLine(
   ].join(' · ');
 }
 
-/** Counts the distinct paths file tools changed and prints the summary line when the run ends. */
+/** What only the model's answer brings: a run that failed before any (an unreachable provider) has no summary. */
+const fromModel = new Set<AgentEvent['type']>(['text_delta', 'reasoning_delta', 'tool_call', 'usage']);
+
+/**
+ * Counts the distinct paths file tools changed and prints the summary line when the run ends, unless it failed
+ * before the model answered anything: its error is then the one message.
+ */
 export function createRunSummary(options: {
   stderr: NodeJS.WritableStream;
   style: Style;
@@ -50,14 +56,16 @@ export function createRunSummary(options: {
   let started = now();
   const changed = new Set<string>();
   let refused = 0;
+  let answered = false;
   return (event) => {
+    if (fromModel.has(event.type)) answered = true;
     // A sub-agent's start and end are not the run's; the files it changed are.
     if (event.type === 'run_start' && event.parent === undefined) started = now();
     if (event.type === 'tool_result') {
       for (const path of event.changed ?? []) changed.add(path);
       if (event.metadata.policy === 'deny' || event.metadata.policy === 'declined') refused += 1;
     }
-    if (event.type === 'run_end' && event.parent === undefined) {
+    if (event.type === 'run_end' && event.parent === undefined && (answered || event.reason !== 'failed')) {
       const line = summaryLine(event, { elapsedMs: now() - started, filesChanged: changed.size, refused });
       options.stderr.write(`${options.style.dim(line)}\n`);
     }

@@ -40,7 +40,9 @@ function inProgress(): Conversation {
     content: 'Looking.',
     toolCalls: [{ id: 'c1', name: 'read_file', input: '{"path":"a.ts"}' }],
   });
-  c.push({ role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'export const foo = 1;' });
+  // A file long enough that a summary is smaller than the conversation, as it is when a run compacts.
+  const file = `export const foo = 1;\n${'export const other = 2;\n'.repeat(200)}`;
+  c.push({ role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: file });
   return c;
 }
 
@@ -279,5 +281,34 @@ describe('runLoop with automatic compaction', () => {
     });
     expect(events.some((e) => e.type === 'conversation_pruned')).toBe(true);
     expect(replayConversation(events)).toEqual(conversation.messages);
+  });
+
+  it('reports no compaction when the summary beside the open request would not be smaller, and counts its call', async () => {
+    const { model, requests } = scriptedModel([[text(SUMMARY), usage(900, 50)], [text('Done.')]]);
+    // The goal itself fills the window: the summary would be sent with it again.
+    const conversation = new Conversation('sys', {
+      maxTokens: 1_000,
+      minRetainTurns: 1,
+      pruneThreshold: 0.8,
+    });
+    conversation.push({ role: 'user', content: 'g'.repeat(3_600) });
+    const before = [...conversation.messages];
+    const events: AgentEvent[] = [];
+    const compactor = {
+      model,
+      conversation,
+      systemPrompt: async () => 'sys',
+      emit: events.push.bind(events),
+    };
+    const result = await runLoop(conversation, loopOptions(model, events, compactor));
+    expect(result).toMatchObject({ reason: 'done', usage: { inputTokens: 900, outputTokens: 50 } });
+    expect(events.some((e) => e.type === 'compaction')).toBe(false);
+    const warning = events.find((e) => e.type === 'warning');
+    expect(warning).toMatchObject({
+      message: expect.stringMatching(
+        /^compaction would not make the conversation smaller \(\d+ → \d+ tokens\): the request being worked on is most of it; pruning old turns instead$/,
+      ),
+    });
+    expect(requests[1]!.messages.slice(0, 2)).toEqual(before);
   });
 });

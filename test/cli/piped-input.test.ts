@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it, test } from 'vitest';
 import {
   capPiped,
+  pipedBlank,
   pipedBudget,
+  pipedGoal,
   readPiped,
   stdinMayHoldText,
   withPipedInput,
@@ -49,6 +51,16 @@ describe('piped input', () => {
     expect(pipedBudget(undefined)).toBe(65_536);
     expect(pipedBudget({ id: 'm', contextWindow: 8192, source: 'table' })).toBe(12_288);
     expect(pipedBudget({ id: 'm', contextWindow: 1_000_000, source: 'table' })).toBe(256 * 1024);
+  });
+
+  it('makes a goal piped without a question the message itself, the note first when it was cut', async () => {
+    expect(pipedGoal({ text: 'fix the build\n' })).toBe('fix the build\n');
+    expect(pipedGoal({ text: 'head\n[…]\ntail', note: 'capped' })).toBe('(capped)\nhead\n[…]\ntail');
+    expect(pipedGoal({ text: '', binary: 'a PNG image, 9 bytes, not shown', note: 'n' })).toBe(
+      'Input piped to keel on stdin: a PNG image, 9 bytes, not shown.',
+    );
+    expect(pipedBlank(await readPiped(chunks(' \n', '\t')))).toBe(true);
+    expect(pipedBlank(await readPiped(chunks(' \n', 'x')))).toBe(false);
   });
 
   it('puts the input after the question between stdin tags, with the note', () => {

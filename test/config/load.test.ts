@@ -134,6 +134,19 @@ describe('precedence', () => {
     expect(fromFlag.sources['provider.replay.cassette']).toBe('flag --cassette');
   });
 
+  test('--cassette alone chooses replay; with another --provider it is a config error naming the fix', async () => {
+    env.KEEL_PROVIDER = 'ollama';
+    const loaded = await loadConfig({ workspace, env, flags: { cassette: 'c.json' } });
+    expect(loaded.config.provider.type).toBe('replay');
+    expect(loaded.sources['provider.type']).toBe('flag --cassette');
+    expect(loaded.config.provider.replay.cassette).toBe('c.json');
+    const error = await loadError({ flags: { provider: 'ollama', cassette: 'c.json' } });
+    expect(error.message).toBe('--cassette is for --provider replay, not ollama');
+    expect(error.hint).toBe(
+      'drop --provider ollama to replay the cassette, or drop --cassette (--record <file> records a run)',
+    );
+  });
+
   test('--config replaces the user file', async () => {
     await writeUser('agent:\n  max_turns: 10\n  timeout_seconds: 11\n');
     const custom = join(root, 'custom.yaml');

@@ -216,6 +216,23 @@ describe('keel run safety and limits', () => {
     expect(r.stdout + r.stderr).not.toContain('canary');
   });
 
+  it('cuts a goal piped on stdin that is too large to head and tail, with a note and a warning', async () => {
+    const ws = await workspace({});
+    const s = await server([{ text: 'done' }]);
+    const goal = `FIRST ${'word '.repeat(80_000)}LAST`;
+    const r = await ollamaRun(s, ws, {}, { stdin: goal });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /warning: the piped input was capped: 400,010 bytes, of which the first [\d,]+ and the last/,
+    );
+    expect(s.requests).toHaveLength(1);
+    const sent = s.requests[0]!.body.messages.find((m: { role: string }) => m.role === 'user').content;
+    expect(sent).toMatch(/^\(the piped input was capped: 400,010 bytes, .*\)\nFIRST word/);
+    expect(sent).toContain('bytes left out …]');
+    expect(sent).toMatch(/LAST/);
+    expect(s.requests[0]!.rawBody.length).toBeLessThan(300_000);
+  });
+
   it('refuses --continue with --resume as a usage error (exit 2), sending nothing', async () => {
     const ws = await workspace({});
     const s = await server([{ text: 'never' }]);
@@ -247,11 +264,21 @@ describe('keel run safety and limits', () => {
     expect(s.requests[0]!.rawBody).toContain('Error: boom at line 3');
   });
 
-  it('is a usage error (exit 2) to give no goal at all', async () => {
+  it('is a usage error (exit 2) to give no goal at all; --output json says so in the run object', async () => {
     const ws = await workspace({});
     const r = await keelRun({ cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--prompt/);
+    const json = await keelRun({ cwd: ws, output: 'json' });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({
+      answer: '',
+      reason: 'failed',
+      turns: 0,
+      tool_calls: [],
+      usage: { input_tokens: 0, output_tokens: 0 },
+      error: { code: 'usage', message: 'no goal given', hint: expect.stringContaining('--prompt') },
+    });
   });
 });
 
@@ -323,6 +350,22 @@ describe('record and replay', () => {
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(recorded.stdout);
     expect(await readFile(join(ws2, 'tasks.md'), 'utf8')).toBe(await readFile(join(ws1, 'tasks.md'), 'utf8'));
+  });
+
+  it('replays with --cassette alone, and warns when the goal is not the recorded one', async () => {
+    const s = await server([{ text: 'the answer' }]);
+    const ws = await workspace({});
+    const cassette = `${ws}.cassette.json`;
+    removeLater(cassette);
+    expect((await ollamaRun(s, ws, { record: cassette, prompt: 'what is 2+2?' })).code).toBe(0);
+    const same = await keelRun({ cassette, cwd: ws, prompt: 'what is 2+2?' });
+    expect(same).toMatchObject({ code: 0, stdout: 'the answer\n' });
+    expect(same.stderr).not.toContain('warning');
+    const other = await replay(cassette, ws, 'delete the database');
+    expect(other).toMatchObject({ code: 0, stdout: 'the answer\n' });
+    expect(other.stderr).toContain(
+      `warning: cassette ${cassette} was recorded for another goal than this run's: its responses play back as recorded`,
+    );
   });
 
   it('fails clearly when the cassette no longer matches the run', async () => {
@@ -486,6 +529,15 @@ describe('chat', () => {
     expect(s.requests[2]!.rawBody).toContain('I ran `cat a.txt` myself:');
     // The user sees what the command printed, not only that it ran.
     expect(r.stdout).toContain('It says A.\nA\n');
+  });
+
+  it('piped, ends at the first turn the provider refuses, with its exit code (3), telling it once', async () => {
+    const ws = await workspace({});
+    const s = await server([{ status: 401, errorBody: { error: 'unauthorized' } }, { text: 'never' }]);
+    const r = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { input: 'hello\nsecond\n' });
+    expect(r.code).toBe(3);
+    expect(s.requests).toHaveLength(1);
+    expect(r.stderr.match(/error: /g)).toHaveLength(1);
   });
 
   it("/diff shows git's diff of the uncommitted changes and the new files; outside git, says so", async () => {

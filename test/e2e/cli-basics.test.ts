@@ -28,14 +28,17 @@ describe('keel cli basics', () => {
     expect(r.stdout).toMatch(/Usage: keel/);
   });
 
-  it.each([[['run', '--help']], [['chat', '--help']], [['config', 'show', '--help']]])(
-    'prints help for %j',
-    async (args) => {
-      const r = await parseHere(args);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/Usage: keel/);
-    },
-  );
+  it.each([
+    [['run', '--help'], 'keel run'],
+    [['chat', '--help'], 'keel chat'],
+    [['config', 'show', '--help'], 'keel config show'],
+    [['help'], 'keel'],
+    [['help', 'run'], 'keel run'],
+  ])('prints help for %j', async (args, usage) => {
+    const r = await parseHere(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^Usage: ${usage} \\[options\\]`));
+  });
 
   it('lists the global options in the help', async () => {
     const r = await help();

@@ -1,5 +1,5 @@
 // Record and replay: a recorded run replays identically, offline; divergence, exhaustion and bad files are clear errors.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { configSchema, type KeelConfig } from '../../src/config/schema.js';
 import { CassetteError, isAbortError } from '../../src/core/errors.js';
 import type { Message } from '../../src/core/messages.js';
 import type { Model, ModelEvent } from '../../src/core/model.js';
+import { writeCassette } from '../../src/providers/cassette.js';
 import { createModel } from '../../src/providers/index.js';
 import { recordingModel } from '../../src/providers/record.js';
 import { replayModel } from '../../src/providers/replay.js';
@@ -76,6 +77,22 @@ describe('record and replay', () => {
     expect(await run(replay)).toEqual(recorded);
   });
 
+  it('warns, and plays back all the same, when the run starts from another goal than the recorded one', async () => {
+    const file = join(dir, 'run.json');
+    await record(file);
+    const warnings = async (question: string) =>
+      (await collect((await replayModel(file)).stream(request(ask(question), tools)))).filter(
+        (event) => event.type === 'warning',
+      );
+    expect(await warnings('what is in a.txt?')).toEqual([]);
+    expect(await warnings('delete everything')).toEqual([
+      {
+        type: 'warning',
+        message: `cassette ${file} was recorded for another goal than this run's: its responses play back as recorded`,
+      },
+    ]);
+  });
+
   it('saves each response as soon as it is complete', async () => {
     const file = join(dir, 'partial.json');
     server = await startModelServer({ script: [{ text: 'one' }, { hang: true }] });
@@ -105,6 +122,37 @@ describe('record and replay', () => {
     expect(error).toBeInstanceOf(CassetteError);
     expect(error.code).toBe('cassette_invalid');
     expect(error.message).toContain(`cannot write cassette ${join(blocker, 'c.json')}`);
+  });
+
+  it.each([
+    ['a directory', (d: string) => d, 'it is a directory', 'name a file in it, such as DIR/run.json'],
+    [
+      'in a directory that does not exist',
+      (d: string) => join(d, 'missing', 'c.json'),
+      'DIR/missing does not exist',
+      'create it first: mkdir -p DIR/missing',
+    ],
+  ])('refuses a --record path that is %s before any request (exit 2)', async (_, path, problem, hint) => {
+    server = await startModelServer({ script: [{ text: 'one' }] });
+    const file = path(dir);
+    const config = providerConfig({ type: 'ollama', ollama: { base_url: server.ollamaUrl } });
+    const error = await createModel(config, { record: file }).then(
+      () => undefined,
+      (e: unknown) => e as CassetteError,
+    );
+    expect(error).toBeInstanceOf(CassetteError);
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe(`cannot record to ${file}: ${problem.replace('DIR', dir)}`);
+    expect(error?.hint).toBe(hint.replace('DIR', dir));
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('leaves no temp file behind when the cassette cannot be written', async () => {
+    const cassette = { version: 1 as const, provider: 'p', model: 'm', interactions: [] };
+    // The rename fails: a directory stands where the cassette goes.
+    await mkdir(join(dir, 'taken'));
+    await expect(writeCassette(join(dir, 'taken'), cassette)).rejects.toThrow();
+    expect(await readdir(dir)).toEqual(['taken']);
   });
 
   it('stops a replay with an AbortError when the signal has fired', async () => {

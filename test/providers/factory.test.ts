@@ -33,11 +33,11 @@ describe('createModel', () => {
     expect(server.requests[0]!.body.model).toBe('m1');
   });
 
-  it('records any provider when options.record is set, creating the directory', async () => {
+  it('records any provider when options.record is set', async () => {
     server = await startModelServer({ script: [{ text: 'recorded' }] });
     const dir = await mkdtemp(join(tmpdir(), 'keel-factory-'));
     dirs.push(dir);
-    const file = join(dir, 'nested', 'c.json');
+    const file = join(dir, 'c.json');
     const { provider } = configSchema.parse({
       provider: { type: 'openai-compatible', 'openai-compatible': { base_url: server.openaiUrl } },
     });

@@ -53,6 +53,13 @@ describe('the run summary line', () => {
     expect(summarise([refused, result(), two])).toContain('· 2 tool calls ·');
   });
 
+  it('prints nothing for a run that failed before the model answered, only its error', () => {
+    const failed = { ...runEnd(), reason: 'failed', turns: 1, tool_calls: 0 } as AgentEvent;
+    expect(summarise([{ type: 'turn_start', turn: 1 }, failed])).toBe('');
+    const usage = { type: 'usage', turn: 1, provider: 'p', model: 'm', input_tokens: 5, output_tokens: 1 };
+    expect(summarise([usage as AgentEvent, failed])).toMatch(/^1 turn · 0 tool calls/);
+  });
+
   it('counts turns, tool calls, tokens, cost, time and the distinct files file tools changed', () => {
     const line = summarise([result(['/w/a']), result(['/w/a', '/w/b']), result(), runEnd(0.0123)]);
     expect(line).toBe(
