@@ -206,7 +206,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A failure to load is the first call's to report; in the background it is left alone.
   const loadedLater = () => execution.load().catch(() => undefined);
   if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.prepare()));
-  if (Object.values(config.hooks).some((list) => list.length > 0))
+  if (options.session?.started !== true && Object.values(config.hooks).some((list) => list.length > 0))
     await (await execution.load()).hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
@@ -286,6 +286,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     emit,
     runner,
     ...(mcp ? { mcp } : {}),
+    sessionId: opened.id,
     ...(session ? { session } : {}),
     ...(resumed ? { resumed } : {}),
     ...(subagents ? { subagents } : {}),

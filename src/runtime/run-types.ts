@@ -93,6 +93,8 @@ export interface Run {
   runner: CommandRunner;
   /** The MCP servers of mcp.servers (their prompts are slash commands); undefined when none is enabled. */
   mcp?: McpServers;
+  /** The session's id (what hooks are told), saved or not. */
+  sessionId: string;
   /** Where this run or chat is saved; undefined under --no-session. */
   session?: SessionStore;
   /** The agents the task tool may run (built-in, user, project); undefined when the run offers no task tool. */
