@@ -107,8 +107,11 @@ export interface Run {
   run(signal: AbortSignal): Promise<LoopResult>;
   /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
   checkpoint(change: CheckpointChange): Promise<void>;
-  /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
-  compact(focus: string | undefined, signal: AbortSignal): Promise<void>;
+  /**
+   * `/compact [focus]`: the model summarises the conversation, which continues from the summary. false: nothing to
+   * compact (no message yet), nothing asked of the model.
+   */
+  compact(focus: string | undefined, signal: AbortSignal): Promise<boolean>;
   /** Slash commands that become a user message (MCP prompts; the chat adds custom command files). */
   promptCommands: () => PromptCommand[];
   /** Ends the run's commands and MCP servers and closes the session cleanly (its active marker goes). */
