@@ -70,3 +70,24 @@ export function switchedOptions<T extends { provider?: string; model?: string; b
   const { baseUrl: _, model: __, ...rest } = current;
   return { ...rest, provider: next.provider, ...(next.model ? { model: next.model } : {}) } as T;
 }
+
+/** What a restarted chat asks of its next run's session (the options' `session`). */
+export interface NextSession {
+  resume?: string;
+  id?: string;
+  /** The same session goes on: its session_start hooks ran already, and its usage counts on. */
+  started?: true;
+}
+
+/**
+ * The session after `/model` or a mode switch (the same one: taken up when saved, else kept under its id with the
+ * messages in memory), `/resume <id>` (that one) or `/clear` (a new one).
+ */
+export function nextSession(
+  change: { model?: string; mode?: ExecutionMode; resume?: string },
+  current: { id: string; saved: boolean },
+): NextSession {
+  if (change.resume !== undefined) return { resume: change.resume };
+  if (change.model === undefined && change.mode === undefined) return {};
+  return { ...(current.saved ? { resume: current.id } : { id: current.id }), started: true };
+}

@@ -25,7 +25,7 @@ import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { afterPlan } from './chat-plan.js';
 import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
 import { UserShell } from './chat-shell.js';
-import { earlyHeadline, offerCrashed, switchedOptions } from './chat-start.js';
+import { earlyHeadline, nextSession, offerCrashed, switchedOptions } from './chat-start.js';
 import { ChatUsage, contextUse, modelName, statusLine } from './chat-usage.js';
 import { onOutputClosed } from './closed-output.js';
 import { restrictTools } from './custom-command.js';
@@ -106,7 +106,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   const start = (
     opts: ChatOptions,
-    session: { continue?: boolean; resume?: string },
+    session: { continue?: boolean; resume?: string; id?: string; started?: true },
     approvals?: ApprovalMemory,
     known?: { loaded: LoadedConfig; mode: ExecutionMode },
   ) =>
@@ -241,21 +241,19 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
       // Another model or mode continues the same conversation: the saved session (once it has a first line),
       // or the messages in memory; this session's "always" answers stay.
-      const same = change.model !== undefined || change.mode !== undefined;
       const saved =
         old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
-      const resume = change.resume ?? (same ? saved?.id : undefined);
-      const next = await start(
-        opts,
-        resume === undefined ? {} : { resume },
-        same ? old.approvals : undefined,
-      );
+      const session = nextSession(change, { id: old.sessionId, saved: saved !== undefined });
+      const same = session.started === true;
+      const next = await start(opts, session, same ? old.approvals : undefined);
       if (same && !saved) {
         next.conversation.restore(old.conversation.messages);
         carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
       }
       current = opts;
       await adopt(next);
+      // Another session (/clear, /resume): /cost and the status line count its turns only.
+      if (!same) usage.clear();
       if (change.resume !== undefined) showResumed(next);
     },
     exit: () => {
