@@ -24,6 +24,8 @@ export interface OpenRequest {
   resume?: string;
   /** A new session's id: the one the editor already holds, when its mode changes before anything was saved. */
   id?: string;
+  /** The session goes on in another mode: its session_start hooks ran already. */
+  started?: boolean;
   approve: Approve;
   /** The "always" answers a session keeps when its mode changes. */
   approvals?: ApprovalMemory;
@@ -202,6 +204,7 @@ export class AcpSession {
       ...(this.terminal ? { terminal: this.terminal } : {}),
       ...(old.approvals ? { approvals: old.approvals } : {}),
       ...(saved ? { resume: this.id } : { id: this.id }),
+      started: true,
     });
     if (!saved) next.conversation.restore(old.conversation.messages);
     this.run = next;

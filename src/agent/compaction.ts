@@ -86,11 +86,16 @@ async function summarise(
   return { text: text.trim(), usage };
 }
 
-/** Compacts the conversation in place and emits the `compaction` event; throws CompactionError when it cannot. */
-export async function compact(options: CompactorOptions, request: CompactRequest): Promise<Compaction> {
+/**
+ * Compacts the conversation in place and emits the `compaction` event; undefined when there is nothing to compact
+ * (no message of the user's yet: no model call is made). Throws CompactionError when it cannot.
+ */
+export async function compact(
+  options: CompactorOptions,
+  request: CompactRequest,
+): Promise<Compaction | undefined> {
   const { conversation } = options;
-  if (!conversation.messages.some((m) => m.role === 'user'))
-    throw new CompactionError('nothing to compact yet: the conversation has no messages');
+  if (!conversation.messages.some((m) => m.role === 'user')) return undefined;
   const tokensBefore = conversation.estimate;
   let result: { text: string; usage: Usage };
   try {

@@ -80,6 +80,7 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
           save: true,
           ...(request.resume !== undefined ? { resume: request.resume, exact: true } : {}),
           ...(request.id !== undefined ? { id: request.id } : {}),
+          ...(request.started ? { started: true } : {}),
         },
         // Like every machine-readable output, the editor gets events through the run's redactor.
         outputs: (_model, redact) => redactingSink(request.sink, redact),

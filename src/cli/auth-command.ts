@@ -12,7 +12,7 @@ import {
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
-import { readSecret } from './secret-input.js';
+import { readSecret, type SecretIo } from './secret-input.js';
 import { interruptSignal } from './signals.js';
 
 export interface AuthLoginOptions extends GlobalOptions {
@@ -87,7 +87,7 @@ export async function logIn(
   options: { store: boolean } = { store: true },
 ): Promise<void> {
   const store = new CredentialStore({ env: process.env });
-  const secret = provider === 'copilot' ? await copilotLogin(githubUrl) : await apiKeyLogin(provider);
+  const secret = provider === 'copilot' ? await copilotLogin(githubUrl) : await readApiKey(provider);
   const result = await store.store(provider, secret, { noStore: !options.store });
   if (result.notice) process.stderr.write(`note: ${result.notice}\n`);
   process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
@@ -97,15 +97,35 @@ export async function logIn(
   }
 }
 
-async function apiKeyLogin(provider: CredentialProvider): Promise<string> {
+/** Why what was given cannot be an API key (empty, or not the key alone), or undefined. */
+export function apiKeyProblem(key: string): string | undefined {
+  if (key === '') return 'no key was given';
+  if (/\s/.test(key)) return 'that is not an API key: it has spaces in it';
+  if (/\p{Cc}/u.test(key))
+    return 'that is not an API key: it has control characters in it (an arrow key, Esc)';
+  return undefined;
+}
+
+/**
+ * The key typed at the hidden prompt, asked again while it cannot be one (Ctrl-C stops); piped, the input, or a
+ * usage error when it cannot be a key.
+ */
+export async function readApiKey(provider: CredentialProvider, io?: SecretIo): Promise<string> {
   const envVar = credentialEnvVar[provider];
-  const secret = await readSecret(`API key for ${provider} (${envVar}): `);
-  if (!secret) {
-    throw new UsageError(`no API key given for ${provider}`, {
-      hint: `paste it at the prompt, or pipe it in: printf %s "$${envVar}" | keel auth login ${provider}`,
-    });
+  const terminal = (io?.input ?? process.stdin).isTTY === true;
+  // Why the last one was refused: shown with the prompt, once what was typed before is dropped.
+  let refused = '';
+  for (;;) {
+    const key = await readSecret(`${refused}API key for ${provider} (${envVar}): `, io);
+    const problem = apiKeyProblem(key);
+    if (problem === undefined) return key;
+    if (!terminal) {
+      throw new UsageError(key === '' ? `no API key given for ${provider}` : `${problem} (for ${provider})`, {
+        hint: `paste it at the prompt, or pipe it in: printf %s "$${envVar}" | keel auth login ${provider}`,
+      });
+    }
+    refused = `${problem}; paste the ${provider} key alone (Ctrl-C stops)\n`;
   }
-  return secret;
 }
 
 async function copilotLogin(githubUrl: string): Promise<string> {

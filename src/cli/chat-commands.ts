@@ -26,7 +26,8 @@ export interface ChatContext {
   help(): string;
   cost(): string;
   lastOutput(): { tool: string; content: string } | undefined;
-  compact?: (focus: string | undefined, signal: AbortSignal) => Promise<void>;
+  /** false: nothing to compact yet. */
+  compact?: (focus: string | undefined, signal: AbortSignal) => Promise<boolean>;
   /** The current model, `provider/model`. */
   modelName(): string;
   /** The execution mode in force, and whether commands run in the sandbox. */
@@ -101,7 +102,8 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
     run: async (args, chat) => {
       const compact = chat.compact;
       if (!compact) return chat.note('compaction is unavailable in this build\n');
-      await chat.busy('compacting', (signal) => compact(args || undefined, signal));
+      const compacted = await chat.busy('compacting', (signal) => compact(args || undefined, signal));
+      if (!compacted) chat.note('nothing to compact yet: the conversation is empty\n');
     },
   },
   {

@@ -105,7 +105,7 @@ export interface ChatRunIo {
  */
 export type ChatRunStart = (
   opts: ChatOptions,
-  session: { continue?: boolean; resume?: string },
+  session: { continue?: boolean; resume?: string; id?: string; started?: true },
   approvals?: ApprovalMemory,
   known?: { loaded: LoadedConfig; mode: ExecutionMode },
 ) => Promise<Run>;
@@ -113,7 +113,7 @@ export type ChatRunStart = (
 export function startChatRun(
   opts: ChatOptions,
   io: ChatRunIo,
-  session: { continue?: boolean; resume?: string },
+  session: { continue?: boolean; resume?: string; id?: string; started?: true },
   approvals?: ApprovalMemory,
   known?: { loaded: LoadedConfig; mode: ExecutionMode },
 ): Promise<Run> {
@@ -142,21 +142,42 @@ export async function switchRun(
   current: ChatOptions,
   change: { model?: string; mode?: ExecutionMode; resume?: string },
   start: ChatRunStart,
-): Promise<{ next: Run; options: ChatOptions }> {
+): Promise<{ next: Run; options: ChatOptions; same: boolean }> {
   let opts =
     change.model === undefined ? current : switchedOptions(current, change.model, old.model.provider);
   // --allow-dangerous means full: another mode replaces it.
   if (change.mode !== undefined) opts = { ...opts, mode: change.mode, allowDangerous: false };
   // Another model or mode continues the same conversation: the saved session (once it has a first line),
   // or the messages in memory; this session's "always" answers stay.
-  const same = change.model !== undefined || change.mode !== undefined;
   const saved =
     old.session && (await stat(old.session.file).catch(() => undefined)) ? old.session : undefined;
-  const resume = change.resume ?? (same ? saved?.id : undefined);
-  const next = await start(opts, resume === undefined ? {} : { resume }, same ? old.approvals : undefined);
+  const session = nextSession(change, { id: old.sessionId, saved: saved !== undefined });
+  const same = session.started === true;
+  const next = await start(opts, session, same ? old.approvals : undefined);
   if (same && !saved) {
     next.conversation.restore(old.conversation.messages);
     carryConversation(next.conversation, old.model.provider, next.model.provider, next.emit);
   }
-  return { next, options: opts };
+  return { next, options: opts, same };
+}
+
+/** What a restarted chat asks of its next run's session (the options' `session`). */
+export interface NextSession {
+  resume?: string;
+  id?: string;
+  /** The same session goes on: its session_start hooks ran already, and its usage counts on. */
+  started?: true;
+}
+
+/**
+ * The session after `/model` or a mode switch (the same one: taken up when saved, else kept under its id with the
+ * messages in memory), `/resume <id>` (that one) or `/clear` (a new one).
+ */
+export function nextSession(
+  change: { model?: string; mode?: ExecutionMode; resume?: string },
+  current: { id: string; saved: boolean },
+): NextSession {
+  if (change.resume !== undefined) return { resume: change.resume };
+  if (change.model === undefined && change.mode === undefined) return {};
+  return { ...(current.saved ? { resume: current.id } : { id: current.id }), started: true };
 }

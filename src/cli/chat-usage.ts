@@ -72,6 +72,12 @@ export class ChatUsage {
   readonly turns: TurnUsage[] = [];
   private current: TurnUsage | undefined;
 
+  /** Another session began (/clear, /resume): its turns are counted from none. */
+  clear(): void {
+    this.turns.length = 0;
+    this.current = undefined;
+  }
+
   /** A new turn begins with the user's message. */
   begin(label: string, model: string): void {
     this.current = {
@@ -115,7 +121,7 @@ export class ChatUsage {
 
   /** /cost: one row per turn, then the session's total. */
   report(): string {
-    if (this.turns.length === 0) return 'no turns yet in this chat\n';
+    if (this.turns.length === 0) return 'no turns yet in this session\n';
     const rows = this.turns.map((t, i) => [
       `${i + 1}.`,
       `${formatTokens(t.input)} in`,

@@ -208,9 +208,13 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     send,
     restart: async (change) => {
       if (!agent) return;
-      const { next, options: opts } = await switchRun(agent, current, change, start);
+      const { next, options: opts, same } = await switchRun(agent, current, change, start);
       current = opts;
       await adopt(next);
+      // Another session (/clear, /resume): /cost and the status line count its turns only.
+      if (!same) usage.clear();
+      // Another session (/clear, /resume): /cost and the status line count its turns only.
+      if (!same) usage.clear();
       if (change.resume !== undefined) showResumed(next);
     },
     exit: () => {

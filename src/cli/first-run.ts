@@ -14,6 +14,7 @@ import type { GlobalOptions } from './global-options.js';
 import { pickOllamaModel, providerChosen, type SetupFacts, setupStep } from './provider-setup.js';
 import { reportFailure, runFailureJson } from './report.js';
 import { loadConfigFor } from './run-options.js';
+import { discardTypeAhead } from './secret-input.js';
 
 /** How long a first run waits for Ollama's model list: on this machine it answers at once or not at all. */
 const PROBE_MS = 1500;
@@ -39,8 +40,9 @@ async function foundCredentials(): Promise<CredentialProvider[]> {
   return rows.filter((row) => row.source !== 'none').map((row) => row.provider);
 }
 
-/** One line from the terminal; null on Ctrl-C or Ctrl-D. */
-function ask(prompt: string): Promise<string | null> {
+/** One line from the terminal, typed after the question showed; null on Ctrl-C or Ctrl-D. */
+async function ask(prompt: string): Promise<string | null> {
+  await discardTypeAhead();
   // Required here, not imported: only the first run's questions use readline, and loading it costs every start.
   const { createInterface } = createRequire(import.meta.url)(
     'node:readline',

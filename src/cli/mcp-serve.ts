@@ -5,7 +5,7 @@
 import { serveTools } from '../mcp/server.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { runStamp } from '../runtime/session.js';
-import { openToolHost } from '../runtime/tool-host.js';
+import { openToolHost, type ToolHost } from '../runtime/tool-host.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -37,20 +37,10 @@ export async function mcpServeCommand(
         },
       ],
     });
-    let calls = 0;
     await serveTools({
       version,
       tools: () => host.registry.specs(),
-      async runTool(name, args, signal) {
-        // Each call is one step `keel undo` can take back.
-        calls += 1;
-        host.checkpoints?.startRun(`${serveId}-${calls}`);
-        const call = { id: `mcp-${calls}`, name, input: JSON.stringify(args) };
-        const { content, isError } = await host.executor.run(call, calls, signal);
-        await host.checkpoints?.settle();
-        await host.events.flush();
-        return { text: content, isError };
-      },
+      runTool: servedCalls(host, serveId),
     });
     host.runner.killAll();
     await host.languages.close();
@@ -59,4 +49,52 @@ export async function mcpServeCommand(
   } catch (error) {
     return reportFailure(error, { debug: options.debug });
   }
+}
+
+/**
+ * How each call a client sends runs: one step `keel undo` can take back, with its own checkpoint. A client may send
+ * calls at once; those that may change files run one at a time, in the order they came — checkpoint, change, the
+ * state it left — or their checkpoints would interleave and one undo step would hold all their changes. Read-only
+ * ones run beside them, as a turn's do in the agent loop.
+ */
+export function servedCalls(
+  host: Pick<ToolHost, 'executor' | 'checkpoints' | 'events'>,
+  serveId: string,
+): (name: string, args: unknown, signal: AbortSignal) => Promise<{ text: string; isError: boolean }> {
+  let calls = 0;
+  // Settles when every call that came so far and may change files has finished.
+  let changing: Promise<void> = Promise.resolve();
+  return async (name, args, signal) => {
+    calls += 1;
+    const n = calls;
+    const call = { id: `mcp-${n}`, name, input: JSON.stringify(args) };
+    // The call's place in line is kept while it is assessed.
+    const before = changing;
+    let done = () => {};
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    changing = before.then(() => finished);
+    let outcome: { content: string; isError: boolean };
+    try {
+      const assessed = await host.executor.assess?.(call, n, signal);
+      if (assessed?.readOnly) {
+        done();
+        // Decided again as it runs: a change running beside it may have changed what the policy would say.
+        outcome = await host.executor.run(call, n, signal);
+      } else {
+        await before;
+        host.checkpoints?.startRun(`${serveId}-${n}`);
+        try {
+          outcome = await host.executor.run(call, n, signal);
+        } finally {
+          await host.checkpoints?.settle();
+        }
+      }
+    } finally {
+      done();
+    }
+    await host.events.flush();
+    return { text: outcome.content, isError: outcome.isError };
+  };
 }

@@ -10,6 +10,7 @@ import { OfferedTools } from '../agent/offered-tools.js';
 import { ToolOffer } from '../agent/tool-offer.js';
 import { ToolSpend } from '../agent/tool-spend.js';
 import { cacheDir } from '../config/paths.js';
+import { emptyUsage } from '../core/messages.js';
 import { TodoBoard } from '../core/todo-board.js';
 import { withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
@@ -206,7 +207,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   // A failure to load is the first call's to report; in the background it is left alone.
   const loadedLater = () => execution.load().catch(() => undefined);
   if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.prepare()));
-  if (Object.values(config.hooks).some((list) => list.length > 0))
+  if (options.session?.started !== true && Object.values(config.hooks).some((list) => list.length > 0))
     await (await execution.load()).hooks?.sessionStart();
   const buildSystemPrompt = promptBuilder({
     config,
@@ -264,7 +265,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
           autoCompact: {
             threshold: config.agent.conversation.compact_at,
             compact: async (turn: number, signal: AbortSignal) =>
-              (await compact(compactor, { trigger: 'auto', turn, signal })).usage,
+              (await compact(compactor, { trigger: 'auto', turn, signal }))?.usage ?? emptyUsage(),
           },
         }
       : {}),
@@ -286,6 +287,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     emit,
     runner,
     ...(mcp ? { mcp } : {}),
+    sessionId: opened.id,
     ...(session ? { session } : {}),
     ...(resumed ? { resumed } : {}),
     ...(subagents ? { subagents } : {}),
@@ -323,9 +325,10 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       await (await execution.load()).checkpoints?.take(change);
     },
     compact: async (focus, signal) => {
-      await compact(compactor, { trigger: 'manual', focus, turn: 0, signal });
+      if (!(await compact(compactor, { trigger: 'manual', focus, turn: 0, signal }))) return false;
       // The compacted conversation is on disk before the user's next message.
       await events.flush();
+      return true;
     },
     close: async () => {
       sent.dispose();

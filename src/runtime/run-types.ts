@@ -93,6 +93,8 @@ export interface Run {
   runner: CommandRunner;
   /** The MCP servers of mcp.servers (their prompts are slash commands); undefined when none is enabled. */
   mcp?: McpServers;
+  /** The session's id (what hooks are told), saved or not. */
+  sessionId: string;
   /** Where this run or chat is saved; undefined under --no-session. */
   session?: SessionStore;
   /** The agents the task tool may run (built-in, user, project); undefined when the run offers no task tool. */
@@ -105,8 +107,11 @@ export interface Run {
   run(signal: AbortSignal): Promise<LoopResult>;
   /** A checkpoint `keel undo` can go back to, before a change Keel makes outside a tool (keel init's write). */
   checkpoint(change: CheckpointChange): Promise<void>;
-  /** `/compact [focus]`: the model summarises the conversation, which continues from the summary. */
-  compact(focus: string | undefined, signal: AbortSignal): Promise<void>;
+  /**
+   * `/compact [focus]`: the model summarises the conversation, which continues from the summary. false: nothing to
+   * compact (no message yet), nothing asked of the model.
+   */
+  compact(focus: string | undefined, signal: AbortSignal): Promise<boolean>;
   /** Slash commands that become a user message (MCP prompts; the chat adds custom command files). */
   promptCommands: () => PromptCommand[];
   /** Ends the run's commands and MCP servers and closes the session cleanly (its active marker goes). */

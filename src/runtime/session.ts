@@ -33,10 +33,15 @@ export function newRunId(): string {
 export interface SessionRequest extends ResumeRequest {
   save: boolean;
   /**
-   * A new session's id instead of the run's: one a program already holds (keel acp's session, whose mode changed
-   * before anything was saved).
+   * A new session's id instead of the run's: one a program already holds (keel acp's session or the chat's, whose
+   * mode or model changed before anything was saved).
    */
   id?: string;
+  /**
+   * The session went on in this process before, in a run now replaced (the chat's /model or mode switch, keel acp's
+   * mode change): its session_start hooks ran then, so they do not run again.
+   */
+  started?: boolean;
 }
 
 export interface OpenedSession {

@@ -94,6 +94,7 @@ describe('compact', () => {
       'Current todo list ([x] done, [>] in progress, [ ] pending):\n- [x] 1: rename the definition\n- [>] 2: update callers\n- [ ] 3: run the tests',
     );
     expect(messages[2]!.content).toBe('rename foo to bar');
+    if (!result) throw new Error('nothing was compacted');
     expect(result.usage).toEqual({ inputTokens: 300, outputTokens: 40 });
 
     const event = events.find((e) => e.type === 'compaction');
@@ -170,6 +171,24 @@ describe('compact', () => {
     },
   );
 
+  it('has nothing to compact in a conversation without a message, and asks the model nothing', async () => {
+    const { model, requests } = scriptedModel([[text(SUMMARY), usage(300, 40)]]);
+    const conversation = new Conversation('sys', {
+      maxTokens: 1_000,
+      minRetainTurns: 1,
+      pruneThreshold: 0.8,
+    });
+    const events: AgentEvent[] = [];
+    const result = await compact(
+      { model, conversation, systemPrompt: async () => 'sys', emit: (e) => events.push(e) },
+      { trigger: 'manual', turn: 0, signal: new AbortController().signal },
+    );
+    expect(result).toBeUndefined();
+    expect(requests).toHaveLength(0);
+    expect(events).toEqual([]);
+    expect(conversation.messages.map((m) => m.role)).toEqual(['system']);
+  });
+
   it('fails without touching the conversation when the model gives no summary', async () => {
     const { model } = scriptedModel([[text('  '), usage(10, 0)]]);
     const conversation = inProgress();
@@ -211,7 +230,7 @@ describe('runLoop with automatic compaction', () => {
       autoCompact: {
         threshold: 0.85,
         compact: async (turn: number, signal: AbortSignal) =>
-          (await compact(compactor, { trigger: 'auto', turn, signal })).usage,
+          (await compact(compactor, { trigger: 'auto', turn, signal }))!.usage,
       },
     };
   }

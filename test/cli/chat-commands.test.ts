@@ -89,14 +89,21 @@ describe('the command table', () => {
 
   it('/compact calls the agent with its focus, or says compaction is unavailable', async () => {
     const focus: (string | undefined)[] = [];
-    const withCompact = fakeChat({ compact: async (f) => void focus.push(f) });
+    const withCompact = fakeChat({ compact: async (f) => focus.push(f) > 0 });
     await withCompact.run('/compact the parser');
     await withCompact.run('/compact');
     expect(focus).toEqual(['the parser', undefined]);
     expect(withCompact.calls).toContain('busy compacting');
+    expect(withCompact.said).toEqual([]);
     const without = fakeChat();
     await without.run('/compact');
     expect(without.said.join('')).toContain('compaction is unavailable');
+  });
+
+  it('/compact on an empty conversation says plainly there is nothing to compact', async () => {
+    const chat = fakeChat({ compact: async () => false });
+    await chat.run('/compact');
+    expect(chat.said).toEqual(['nothing to compact yet: the conversation is empty\n']);
   });
 
   it('/model lists without a name and switches with one; /resume needs an id; /clear restarts fresh', async () => {

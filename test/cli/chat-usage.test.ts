@@ -67,6 +67,19 @@ describe('chat usage', () => {
       'ollama/qwen3 · context 5% of 32.0k · 1.2k in / 300 out',
     );
   });
+
+  it('counts a new session from none: /cost and the status line leave out the one before /clear', () => {
+    const usage = new ChatUsage();
+    usage.begin('before', 'ollama/qwen3');
+    usage.add(usageEvent(1, { inputTokens: 1_200, outputTokens: 300 }, model('ollama', 'qwen3')));
+    usage.clear();
+    expect(usage.report()).toBe('no turns yet in this session\n');
+    usage.add(usageEvent(1, { inputTokens: 5, outputTokens: 5 }, model('ollama', 'qwen3')));
+    usage.begin('after', 'ollama/qwen3');
+    usage.add(usageEvent(1, { inputTokens: 100, outputTokens: 20 }, model('ollama', 'qwen3')));
+    expect(usage.total).toMatchObject({ input: 100, output: 20 });
+    expect(usage.report()).toMatch(/^ {3}1\. {2}100 in .* ollama\/qwen3 {2}after$/m);
+  });
 });
 
 describe('contextPercent', () => {

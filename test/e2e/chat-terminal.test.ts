@@ -110,6 +110,9 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
           '    weather:',
           '      command: node',
           `      args: [${JSON.stringify(promptsServer)}]`,
+          'hooks:',
+          '  session_start:',
+          '    - command: echo "$KEEL_SESSION_ID" >> "$XDG_CONFIG_HOME/starts.log"',
           '',
         ].join('\n'),
       });
@@ -193,6 +196,10 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(s.requests[7]!.body.model).toBe('other-model');
       expect(history(s, 7)).toContain('remember the word kestrel');
       expect(history(s, 7)).toContain('first answer');
+      // The same session goes on: its session_start hook ran once.
+      const starts = () =>
+        readFile(join(config, 'starts.log'), 'utf8').then((text) => text.trim().split('\n'));
+      expect(await starts()).toHaveLength(1);
 
       // A custom command file is a slash command with Tab completion; /compact summarises and the chat goes on.
       await term.type('/insp');
@@ -251,6 +258,14 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       );
       await term.keys('C-c');
       await term.waitFor(after('then stalls here', 'interrupted'));
+      // /clear starts a new session: its session_start hook runs, and /cost counts from none.
+      await send(term, '/clear');
+      await term.waitFor(after('› /clear', 'new session started'));
+      const [started, cleared, ...more] = await starts();
+      expect(more).toEqual([]);
+      expect(cleared).not.toBe(started);
+      await send(term, '/cost');
+      await term.waitFor(after('› /cost', 'no turns yet in this session'));
       // At the prompt: Ctrl-C clears a half-typed line, and on an empty one leaves the chat.
       await term.type('half typed');
       await term.waitFor('› half typed');

@@ -94,7 +94,7 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
     expect(saved).not.toContain('sk-typed-unseen');
   });
 
-  it('with a provider chosen but no key anywhere, takes the key unseen and goes on with it', async () => {
+  it('with a provider chosen but no key anywhere, takes the key unseen (not a line typed before it asked, not one with a space) and goes on with it', async () => {
     const s = await server([{ text: 'hello with a key' }]);
     const ws = await workspace();
     const config = await mkdtemp(join(tmpdir(), 'keel-first-config-'));
@@ -106,9 +106,15 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
     );
     const term = await startTerminal(['--cwd', ws], { cwd: ws, env: { XDG_CONFIG_HOME: config } });
     track(term.close);
+    // A message typed while Keel starts, before it asks: not the key.
+    await term.type('hello there');
+    await term.keys('Enter');
     // The hidden prompt itself (the notice before it names the provider too).
     await term.waitFor('API key for openai (OPENAI_API_KEY):');
     expect(await term.screen()).toContain('No API key for openai yet');
+    await term.type('sk later unseen');
+    await term.keys('Enter');
+    await term.waitFor('that is not an API key: it has spaces in it; paste the openai key alone');
     await term.type('sk-later-unseen');
     await term.keys('Enter');
     await term.waitFor('› ');

@@ -154,6 +154,27 @@ describe('hooks', () => {
     expect(await readFile(join(ws, 'schema.sql'), 'utf8')).toBe('y');
   });
 
+  it('runs session_start once per session: not again when a run takes over a session already started', async () => {
+    const ws = await workspace({});
+    const config = `${ws}-starts.yaml`;
+    const log = `${ws}-starts.log`;
+    removeLater(config);
+    removeLater(log);
+    await writeFile(config, `hooks:\n  session_start:\n    - command: echo "$KEEL_SESSION_ID" >> "${log}"\n`);
+    const s = await server([{ text: 'one' }, { text: 'two' }]);
+    const first = await runInProcess(s, ws, 'go', { config });
+    const id = first.run.sessionId;
+    expect(await readFile(log, 'utf8')).toBe(`${id}\n`);
+    // The chat's /model: the same session, reassembled for another model.
+    const next = await runInProcess(s, ws, 'go on', {
+      config,
+      session: { save: true, resume: id, started: true },
+    });
+    expect(next.result.reason).toBe('done');
+    expect(next.run.sessionId).toBe(id);
+    expect(await readFile(log, 'utf8')).toBe(`${id}\n`);
+  });
+
   it('lists the hooks in keel policy show', async () => {
     const { ws, config } = await setup();
     const show = async (options: { config?: string; json?: boolean }) => {
