@@ -1,8 +1,10 @@
 // Syntax problems of a source text, for checking an edit: tree-sitter's error nodes, its missing nodes near the
-// changed lines, and for Python the indentation errors CPython would report (the grammar tolerates those).
-import { napi } from './ast-grep.js';
+// changed lines, and for Python the indentation and placement errors CPython would report (the grammar tolerates
+// those: a `yield` dedented to class level).
+import { type AstNode, napi } from './ast-grep.js';
 import type { LanguageSpec } from './languages.js';
 import { pythonIndentProblems } from './python-indent.js';
+import { pythonStructureProblems } from './python-structure.js';
 
 export interface SyntaxProblem {
   /** 1-based. */
@@ -52,6 +54,7 @@ export function syntaxProblems(
     .findAll({ rule: { kind: 'ERROR' } })
     .map((node) => ({ line: node.range().start.line + 1, message: 'syntax error' }));
   missingNodes(root, from - 1, to - 1, problems);
-  if (lang.id === 'python') problems.push(...pythonIndentProblems(text));
+  if (lang.id === 'python')
+    problems.push(...pythonIndentProblems(text), ...pythonStructureProblems(root as unknown as AstNode));
   return problems.sort((a, b) => a.line - b.line);
 }

@@ -1,7 +1,7 @@
 // Applying edit_file's replacements to a text in memory: exact match first, then low-risk tolerances in order
 // (typographic punctuation, indentation with new_string re-based, whitespace, over-escaping), each named in the
 // result; an ambiguous or missing match is refused with the candidate or nearest regions.
-import { rebase } from './edit-indent.js';
+import { indentOf, rebase } from './edit-indent.js';
 import { nearestRegion } from './edit-nearest.js';
 import { newPlaceholders } from './edit-placeholders.js';
 import {
@@ -67,9 +67,24 @@ function offsetsOf(text: string, needle: string): number[] {
 const exact: Stage = (text, oldText, newText) => {
   const offsets = offsetsOf(text, oldText);
   if (offsets.length === 0) return undefined;
+  const spans = offsets.map((start) => ({ start, end: start + oldText.length, text: newText }));
+  // old_string copied without the line's indentation, new_string written with its own: matched after the
+  // indentation, new_string would add its own to it (`\t\treturn`). It takes the line's place instead; the other
+  // reading is left to the syntax check.
+  const own = indentOf(newText);
+  if (own === '' || indentOf(oldText) !== '') return { spans, notes: [] };
+  const lineStart = (offset: number) => text.lastIndexOf('\n', offset - 1) + 1;
+  const afterIndent = (offset: number) =>
+    offset > lineStart(offset) && text.slice(lineStart(offset), offset).trim() === '';
+  if (!offsets.every(afterIndent)) return { spans, notes: [] };
+  const shown = JSON.stringify(own);
   return {
-    spans: offsets.map((start) => ({ start, end: start + oldText.length, text: newText })),
-    notes: [],
+    spans: spans.map((s) => ({ ...s, start: lineStart(s.start) })),
+    notes: [
+      `old_string matched after the line's indentation and new_string starts with its own (${shown}): it replaced the line's, not added to it`,
+    ],
+    tolerance: 'indentation',
+    alternative: { spans, notes: [] },
   };
 };
 

@@ -520,6 +520,46 @@ const CASES: Case[] = [
     refused: 'the edit would leave a problem the file does not have now',
   },
   {
+    name: 'Python: a line dedented out of its method (a `yield` at class level) is refused, though it parses',
+    from: 'audit of issue 19 (httpx/_auth.py: BasicAuth.auth_flow, old_string at column 0)',
+    ext: 'py',
+    file: 'class BasicAuth(Auth):\n    def auth_flow(self, request):\n        request.headers["Authorization"] = self._auth_header\n        yield request\n\n    def _build_auth_header(self):\n        return "x"\n',
+    edits: one(
+      'request.headers["Authorization"] = self._auth_header\nyield request',
+      '        request.headers["Authorization"] = 1\n    yield request',
+    ),
+    refused: "'yield' outside function (line 4)",
+  },
+  {
+    name: 'old_string without the line’s indentation, new_string with it: the indentation is not doubled',
+    from: 'audit of issue 19 (ky source/utils/type-guards.ts: isHTTPError, leading tab missing)',
+    ext: 'ts',
+    file: 'export function isHTTPError(error: unknown): error is HTTPError {\n\treturn isErrorType(error, HTTPError);\n}\n',
+    edits: one(
+      'return isErrorType(error, HTTPError);\n}',
+      '\treturn isErrorType(error, HTTPError) && true;\n}',
+    ),
+    expected:
+      'export function isHTTPError(error: unknown): error is HTTPError {\n\treturn isErrorType(error, HTTPError) && true;\n}\n',
+    note: "it replaced the line's, not added to it",
+  },
+  {
+    name: 'Python: new_string’s own indentation replaces the line’s when old_string matched after it',
+    from: 'audit of issue 19 (an exact match mid-line after the indentation)',
+    ext: 'py',
+    file: 'def f():\n    x = 1\n    return x\n',
+    edits: one('x = 1', '    x = 2'),
+    expected: 'def f():\n    x = 2\n    return x\n',
+  },
+  {
+    name: 'old_string matched after other code on its line: new_string goes where it matched',
+    from: 'audit of issue 19 (only a match after nothing but indentation takes the line)',
+    ext: 'ts',
+    file: 'const a = 1; const b = 2;\n',
+    edits: one('const b = 2;', ' const b = 3;'),
+    expected: 'const a = 1;  const b = 3;\n',
+  },
+  {
     name: 'a file already broken elsewhere can still be edited',
     from: 'issue 19 (errors compared with before the edit)',
     ext: 'ts',
@@ -636,6 +676,35 @@ describe("Python's indentation rules", () => {
   ];
   test.each(cases)('%s', (_, source, expected) => {
     expect(pythonIndentProblems(source).map((p) => `${p.line}: ${p.message}`)).toEqual(expected);
+  });
+});
+
+describe("Python's placement rules (CPython's compiler, not its grammar)", () => {
+  const cases: [string, string, string[]][] = [
+    ['yield and return in a method', 'class A:\n    def f(self):\n        yield 1\n        return\n', []],
+    ['yield in a lambda', 'f = lambda: (yield)\n', []],
+    [
+      'yield at class level',
+      'class A:\n    def f(self):\n        pass\n    yield 1\n',
+      ["4: 'yield' outside function"],
+    ],
+    ['return at module level', 'x = 1\nreturn x\n', ["2: 'return' outside function"]],
+    ['await at module level', 'await g()\n', ["1: 'await' outside function"]],
+    [
+      'break in a loop, continue in a nested block',
+      'for a in b:\n    if a:\n        break\n    continue\n',
+      [],
+    ],
+    ['break in a loop’s else', 'while x:\n    pass\nelse:\n    break\n', ["4: 'break' outside loop"]],
+    [
+      'continue in a function defined in a loop',
+      'for a in b:\n    def f():\n        continue\n',
+      ["3: 'continue' not properly in loop"],
+    ],
+  ];
+  test.each(cases)('%s', (_, source, expected) => {
+    const problems = syntaxProblems(pythonSpec, source, 1, source.split('\n').length) ?? [];
+    expect(problems.map((p) => `${p.line}: ${p.message}`)).toEqual(expected);
   });
 });
 
