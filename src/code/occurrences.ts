@@ -7,6 +7,7 @@ import { isJavaPackagePart, javaImportsOther, javaQualifier } from './java-names
 import { javaReceiverFits } from './java-references.js';
 import type { JavaMemberType } from './java-types.js';
 import type { LanguageSpec } from './languages.js';
+import { attributeObject, isKeywordArgumentName, isPythonModulePath, mayNameMember } from './python-names.js';
 import { isForeignRustPath, isRustModulePath, rustBindingScope, rustQualifier } from './rust-names.js';
 
 export interface Occurrence {
@@ -29,6 +30,18 @@ export interface Occurrence {
 export interface GoPackage {
   same: boolean | undefined;
   aliases: ReadonlySet<string>;
+}
+
+/**
+ * The names a file binds to modules (`import requests`, `import * as errors`, `from . import sessions`): `all` of
+ * them, and those of the modules that carry the searched name (its own file, a barrel or package re-exporting it),
+ * through which `requests.Session` is a use of it.
+ */
+export interface ModuleNames {
+  all: ReadonlySet<string>;
+  carriers: ReadonlySet<string>;
+  /** Python: modules a `from … import` takes, as `<module> <name>` (`. auth` for `from . import auth as a`). */
+  imported: ReadonlySet<string>;
 }
 
 export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -68,6 +81,14 @@ function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | und
     if (body?.kind() === 'function_body') end = body.range().end.index;
   }
   return [range.start.index, end];
+}
+
+/** The object's text of a member access (`requests` in `requests.Session`), when the language names its field. */
+function objectText(lang: LanguageSpec, node: AstNode): string | undefined {
+  if (lang.id === 'python') return attributeObject(node);
+  const parent = node.parent();
+  if (parent?.kind() !== 'member_expression' || !sameNode(parent.field('property'), node)) return undefined;
+  return parent.field('object')?.text();
 }
 
 function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
@@ -120,9 +141,13 @@ export function findOccurrences(
    * `fieldNamed`: this file declares a struct field of the name, so a selector of unread type may be that field.
    */
   goMethod?: (node: AstNode, fieldNamed: boolean) => boolean,
+  /** TS/JS and Python: the names this file binds to modules (see ModuleNames). */
+  modules?: ModuleNames,
 ): { occurrences: Occurrence[]; shadowed: number } {
   const root = parseSource(lang, source);
-  const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
+  const throughModules = !members && (modules?.carriers.size ?? 0) > 0;
+  const kinds =
+    members || throughModules ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
   // Go writes another package's names as selectors too (`gin.New`): of a selector's fields, only those of an
   // imported package are the name itself when it is no method or field; a bare name outside the name's own
   // package is that package's own.
@@ -141,8 +166,22 @@ export function findOccurrences(
         inside: { kind: 'field_declaration' },
       },
     } as NapiConfig).length > 0;
+  // `errors.HTTPError`, `requests.Session`: a module carrying the name, reached through its binding.
+  const carried = (node: AstNode) => modules?.carriers.has(objectText(lang, node) ?? '\0') === true;
+  const python = lang.id === 'python';
+  // A file binding the name to a module (`from . import auth`) means that module by its bare name.
+  const moduleNamed = python && !members && modules?.all.has(name) === true;
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`)
     .filter((node) => !(lang.id === 'java' && isJavaPackagePart(node)))
+    .filter(
+      (node) => !(python && (isPythonModulePath(node, modules?.imported) || isKeywordArgumentName(node))),
+    )
+    .filter((node) => {
+      if (!python || !members) return !(moduleNamed && !carried(node));
+      // A member is reached through an object, never through a module (`requests.auth` is the module auth).
+      const object = attributeObject(node);
+      return object === undefined ? mayNameMember(node) : !modules?.all.has(object);
+    })
     .filter((node) => {
       if (lang.id !== 'java' || members) return true;
       const qualifier = javaQualifier(node);
@@ -160,7 +199,9 @@ export function findOccurrences(
           (!rustMethod || rustMethod(node)) &&
           !(goImported && goForeignMember(node, goImported, goResults)) &&
           (!goMethod || goMethod(node, goFieldNamed))
-        : !isMemberAccess(lang, node) &&
+        : (lang.memberIdentifiers.includes(node.kind()) || isMemberAccess(lang, node)
+            ? carried(node)
+            : true) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           !(rustThrough && !rustThrough(rustQualifier(node) ?? 'self')) &&
           (!ownItem || isForeignRustPath(node)) &&
@@ -195,7 +236,8 @@ export function findOccurrences(
     // A local shadows bare names only: `in.peek()` is no use of a local `peek`.
     if (
       shadows.some(([from, to]) => from <= start.index && start.index < to) &&
-      !(members && (isMemberAccess(lang, node) || lang.memberIdentifiers.includes(node.kind())))
+      !(members && (isMemberAccess(lang, node) || lang.memberIdentifiers.includes(node.kind()))) &&
+      !carried(node)
     ) {
       shadowed += 1;
       continue;

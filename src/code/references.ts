@@ -17,6 +17,7 @@ import { javaMemberTypes } from './java-types.js';
 import { languageOf, type SymbolKind } from './languages.js';
 import { ImportResolver } from './module-graph.js';
 import { escapeRegex, findOccurrences, type GoPackage, type Occurrence } from './occurrences.js';
+import { moduleReceivers, RESOLVED_LANGUAGES, reexportingFiles } from './reexports.js';
 import { RUST_STD_METHODS, rustReceiverFits } from './rust-references.js';
 import { RUST_TRAIT_IMPL, rustImplTrait, rustMemberTypes, rustSimpleType } from './rust-types.js';
 import { definitionsOf } from './symbol-definitions.js';
@@ -75,6 +76,18 @@ export async function findProjectReferences(
   const members = defs.length > 0 && defs.every((d) => MEMBER_KINDS.has(d.def.kind));
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
+  // The names importers take to reach it: its own, or a member's class's.
+  const carried = [...new Set(defs.map((d) => (members ? (d.def.container ?? name) : name)))];
+  let carriers: Set<string> | undefined;
+  const carriersOf = () => {
+    carriers ??= reexportingFiles(
+      index,
+      resolver,
+      definedIn === undefined ? [...new Set(defs.map((d) => d.path))] : [definedIn],
+      carried,
+    );
+    return carriers;
+  };
   // A Go package-level name defined in one package: its import path, so other packages' files count only where
   // they name it through an import of that path.
   const dirs = [...new Set(defs.map((d) => path.posix.dirname(d.path)))];
@@ -301,14 +314,13 @@ export async function findProjectReferences(
       )
     )
       continue;
-    if (
-      definedIn !== undefined &&
-      file !== definedIn &&
-      ['typescript', 'tsx', 'javascript', 'python', 'dart'].includes(tags.language)
-    ) {
-      const imports = tags.imports.some((imp) =>
-        resolver.resolve(file, imp, tags.language).includes(definedIn),
-      );
+    // Importers of its file, or of a barrel or package re-exporting it (`from requests import Session` through
+    // requests/__init__.py, ky's index.ts): the others cannot name it.
+    if (definedIn !== undefined && file !== definedIn && RESOLVED_LANGUAGES.has(tags.language)) {
+      const known = carriersOf();
+      const imports =
+        known.has(file) ||
+        tags.imports.some((imp) => resolver.resolve(file, imp, tags.language).some((t) => known.has(t)));
       if (!imports) continue;
     }
     signal?.throwIfAborted();
@@ -354,6 +366,9 @@ export async function findProjectReferences(
               goForeignImportNames(tags.imports, undefined),
               goResults,
             )
+        : undefined,
+      RESOLVED_LANGUAGES.has(lang.id)
+        ? moduleReceivers(file, tags.imports, lang.id, resolver, members ? undefined : carriersOf())
         : undefined,
     );
     if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });

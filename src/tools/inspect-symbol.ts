@@ -12,21 +12,21 @@ import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 /**
- * Uses (not declarations) of the definitions by their language service: [uses, files]; undefined without one, or
- * when it did not answer within the diagnostics budget (2 s: a big project's program still loading, which goes on
- * for the next call).
+ * Uses (not declarations) of the definitions by their language service: [uses, files]; undefined without one,
+ * 'late' when it did not answer within the diagnostics budget (2 s: a cold service still loading the project, which
+ * goes on for the next call).
  */
 async function serviceUses(
   ctx: ToolContext,
   name: string,
   defs: readonly { path: string; def: { line: number } }[],
-): Promise<[number, number] | undefined> {
+): Promise<[number, number] | 'late' | undefined> {
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.limits.diagnosticsMs ?? 2000)]);
   try {
     return await countUses(ctx, name, defs, signal);
   } catch (error) {
     if (ctx.signal.aborted || !signal.aborted) throw error;
-    return undefined;
+    return 'late';
   }
 }
 
@@ -77,10 +77,12 @@ export const inspectSymbolTool = defineTool({
     const defs = definitionsOf(index, args.name, file).sort((a, b) => order(a) - order(b));
     if (defs.length === 0)
       return fail(`no definition of ${args.name}${file ? ` in ${file}` : ''}; try search_code`);
-    const exact = await serviceUses(ctx, member, defs.slice(0, 10));
+    const counted = await serviceUses(ctx, member, defs.slice(0, 10));
+    const exact = Array.isArray(counted) ? counted : undefined;
     let [uses, files] = exact ?? [-1, 0];
     if (uses < 0) {
-      // One definition: its uses alone (Record's `args`, not RecordBuilder's in the same file).
+      // One definition: its uses alone (Record's `args`, not RecordBuilder's in the same file), in its file and the
+      // files importing it, directly or through a barrel or package re-exporting it.
       const one = defs.length === 1 ? defs[0]! : undefined;
       const refs = await findProjectReferences(index, member, one?.path ?? file, ctx.signal, one?.def.line);
       uses = refs.reduce((n, r) => n + r.occurrences.filter((o) => !o.definition).length, 0);
@@ -98,7 +100,11 @@ export const inspectSymbolTool = defineTool({
       return lines.join('\n');
     });
     if (defs.length > 10) blocks.push(`[${defs.length - 10} more definitions]`);
-    const how = exact ? '' : ', by name: same-named symbols may be counted';
+    const how = exact
+      ? ''
+      : counted === 'late'
+        ? ', by name (the language service was still loading; ask again for its count): same-named symbols may be counted'
+        : ', by name: same-named symbols may be counted';
     // A component's markup (a Vue template's `@click="inc"`) is not read: its uses there are not in the count.
     const markup = defs.some((d) => !languageOf(d.path))
       ? "; uses in components' markup are not counted"
