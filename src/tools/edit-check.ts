@@ -53,8 +53,17 @@ function introduced(
   });
 }
 
-/** The syntax check for edits of this file, or undefined when its language has no parser here. */
-export function syntaxCheckFor(file: string): SyntaxCheck | undefined {
+/**
+ * The syntax problems `after` has that `before` did not (changed lines first), for a file of this path; undefined
+ * when it cannot be checked (no parser for its language here, or over 512 KB).
+ */
+export function introducedProblems(file: string, before: string, after: string): SyntaxProblem[] | undefined {
+  return problemsOf(file)?.(before, after);
+}
+
+type Problems = (before: string, after: string) => SyntaxProblem[] | undefined;
+
+function problemsOf(file: string): Problems | undefined {
   const lang = languageOf(file);
   if (!lang || UNCHECKED.has(lang.id)) return undefined;
   const memo = new Map<string, SyntaxProblem[] | undefined>();
@@ -64,13 +73,25 @@ export function syntaxCheckFor(file: string): SyntaxCheck | undefined {
     return memo.get(key);
   };
   return (before, after) => {
-    if (before === after || after.length > MAX_CHECKED_CHARS) return undefined;
+    if (after.length > MAX_CHECKED_CHARS) return undefined;
+    if (before === after) return [];
     const changed = changedLines(before, after);
     const was = problems(before, changed.before);
     const is = problems(after, changed.after);
-    if (!was || !is || is.length <= was.length) return undefined;
+    if (!was || !is) return undefined;
+    if (is.length <= was.length) return [];
     const added = introduced(was, before, is, after);
-    const first = added.find((p) => p.line >= changed.after[0] && p.line <= changed.after[1]) ?? added[0];
+    const inside = (p: SyntaxProblem) => p.line >= changed.after[0] && p.line <= changed.after[1];
+    return [...added.filter(inside), ...added.filter((p) => !inside(p))];
+  };
+}
+
+/** The syntax check for edits of this file, or undefined when its language has no parser here. */
+export function syntaxCheckFor(file: string): SyntaxCheck | undefined {
+  const problems = problemsOf(file);
+  if (!problems) return undefined;
+  return (before, after) => {
+    const first = problems(before, after)?.[0];
     if (!first) return undefined;
     const region = numberedRegion(after.split('\n'), first.line, first.line);
     return (

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { SourceLocation } from '../code/language/service.js';
 import { findProjectReferences } from '../code/references.js';
 import { codeIndexOf } from './code-index-of.js';
+import { localNote } from './rename-by-name.js';
 import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
@@ -51,6 +52,20 @@ export const findReferencesTool = defineTool({
         lines.join('\n'),
         { references: locations.length, files },
         `${locations.length} references to ${args.name}`,
+      );
+    }
+    if (target.kind === 'local') {
+      const text = target.source.split('\n');
+      const { occurrences } = target.local;
+      const lines = occurrences.map(
+        (o) =>
+          `${target.path}:${o.line}:${o.column}${o.definition ? ' (definition)' : ''}: ${text[o.line - 1]!.trim().slice(0, 160)}`,
+      );
+      lines.push(localNote(target, false));
+      return ok(
+        lines.join('\n'),
+        { references: occurrences.length, files: 1, name_based: true },
+        `${occurrences.length} references to ${args.name}`,
       );
     }
     const index = await codeIndexOf(ctx);

@@ -9,6 +9,7 @@ import { withNewErrors } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
 import { formatDiagnostics, introducedErrors } from './diagnostics-diff.js';
 import { fileChangeDiff } from './file-diff.js';
+import { checkByName, localNote, renameLocal } from './rename-by-name.js';
 import { wordSearch } from './service-check.js';
 import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -32,6 +33,8 @@ interface Planned {
   name: string;
   files: { path: string; before: string; after: string; count: number }[];
   service?: { service: LanguageService; at: SourcePosition };
+  /** By name, a Python function's local or parameter: what the result says of it. */
+  local?: string;
 }
 
 async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
@@ -45,6 +48,10 @@ async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
     if (typeof files === 'string') return files;
     if (files.length === 0) return `nothing to rename at ${target.at.path}:${target.at.line}`;
     return { name, files, service: target };
+  }
+  if (target.kind === 'local') {
+    const renamed = renameLocal(target, args.new_name);
+    return typeof renamed === 'string' ? renamed : { name, files: [renamed], local: localNote(target, true) };
   }
   const index = await codeIndexOf(ctx);
   const files = await planRename(index, name, args.new_name, target.definedIn, ctx.signal, target.line);
@@ -196,7 +203,11 @@ export const renameSymbolTool = defineTool({
   async execute(args, ctx) {
     const planned = await plan(args, ctx);
     if (typeof planned === 'string') return fail(planned);
-    const checked = await check(planned, args, ctx);
+    // With a service, its diagnostics; by name, the changed files parse as before (and the result says what else
+    // was not checked).
+    const checked = planned.service
+      ? await check(planned, args, ctx)
+      : checkByName(planned.files, planned.name, args.new_name);
     if (checked && 'refuse' in checked) return fail(checked.refuse, { refused: true });
     const { files } = planned;
     // A Java type's file goes with it: written under the new name, the old one removed.
@@ -224,9 +235,13 @@ export const renameSymbolTool = defineTool({
     if (move) await fs.rm(await ctx.workspace.resolve(move.from), { force: true });
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
-    const how = planned.service ? (checked ? `\n${checked.note}` : '') : `\n${NAME_BASED}`;
+    const how = [planned.local ?? (planned.service ? undefined : NAME_BASED), checked?.note]
+      .filter((n) => n !== undefined)
+      .map((n) => `\n${n}`)
+      .join('');
     const written = files.map((f) => (move && f.path === move.from ? { ...f, path: move.to } : f));
-    const left = await stillWritten(ctx, planned.name, written, !planned.service);
+    // A local's other mentions in its file are other bindings or attributes; the rest of the project never had it.
+    const left = planned.local ? undefined : await stillWritten(ctx, planned.name, written, !planned.service);
     const moved = move ? `\nmoved ${move.from} to ${move.to}: a Java type's file is named after it` : '';
     const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');

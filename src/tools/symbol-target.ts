@@ -5,6 +5,8 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
+import { languageOf } from '../code/languages.js';
+import { type LocalBinding, localBindingAt } from '../code/python-locals.js';
 import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import type { ToolContext } from './tool.js';
@@ -30,6 +32,19 @@ export type SymbolTarget =
    * RecordBuilder's beside it).
    */
   | { kind: 'names'; name: string; definedIn: string | undefined; line?: number }
+  /**
+   * No service, and the position names a Python function's local variable or parameter: that binding alone, in
+   * that function (`source`: the file's text it was read from; `line`/`column`: the position given).
+   */
+  | {
+      kind: 'local';
+      name: string;
+      path: string;
+      source: string;
+      local: LocalBinding;
+      line: number;
+      column?: number;
+    }
   | { kind: 'error'; error: string };
 
 const MEMBER_KINDS = new Set(['method', 'field']);
@@ -102,17 +117,36 @@ async function namesAt(
   ctx: ToolContext,
   name: string,
   file: string,
-  at: { line?: number; occurrence?: number },
+  at: { line?: number; column?: number; occurrence?: number },
 ): Promise<SymbolTarget> {
   let line = at.line;
-  if (line === undefined) {
-    if (at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
-    const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
+  let column = at.column;
+  if (line === undefined && at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
+  const python = languageOf(file)?.id === 'python';
+  let text: string | undefined;
+  if (line === undefined || python) {
+    text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
     if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
-    const found = bindingAt(text, name, { occurrence: at.occurrence });
+  }
+  if (line === undefined) {
+    const found = bindingAt(text!, name, { occurrence: at.occurrence });
     if ('error' in found) return { kind: 'error', error: `${file}: ${found.error}` };
     line = found.line;
+    column = found.column;
   }
+  // A local variable or parameter there is that function's alone: by name, a search of the project would take
+  // every same-named attribute and module with it (requests' `auth` local renamed Session.auth and auth.py).
+  const local = python ? localBindingAt(text!, name, line, column) : undefined;
+  if (local)
+    return {
+      kind: 'local',
+      name,
+      path: file,
+      source: text!,
+      local,
+      line,
+      ...(column === undefined ? {} : { column }),
+    };
   const defs = definitionsOf(await codeIndexOf(ctx), name, file);
   const on = defs.some((d) => d.def.line <= line && line <= d.def.endLine);
   if (!on && new Set(defs.map((d) => ownerOf(d.def) ?? '')).size > 1)
@@ -158,6 +192,7 @@ export async function symbolTarget(
     if (args.path === undefined && owner === undefined) return { kind: 'names', name, definedIn: undefined };
     return namesAt(ctx, name, file, {
       line,
+      ...(args.column === undefined ? {} : { column: args.column }),
       ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
     });
   }

@@ -1,0 +1,123 @@
+// rename_symbol and find_references without a language service (pyright turned off): a position on a Python
+// function's local or parameter means that binding alone (requests' `auth` in Session.prepare_request), and every
+// rename by name is checked to parse before it is written, its result saying what was not checked.
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { findReferencesTool } from '../../src/tools/find-references.js';
+import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
+import type { Tool, ToolResult } from '../../src/tools/tool.js';
+import { makeWorkspace, type TestWorkspace } from './helpers.js';
+
+let ws: TestWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+
+const SESSIONS = [
+  'from .auth import _basic_auth_str',
+  '',
+  '',
+  'class Session:',
+  '    auth: object',
+  '',
+  '    def __init__(self):',
+  '        self.auth = None',
+  '',
+  '    def prepare_request(self, request):',
+  '        auth = request.auth',
+  '        if not auth and not self.auth:',
+  '            auth = _basic_auth_str("u", "p")',
+  '        return merge(auth=merge_setting(auth, self.auth))',
+  '',
+  '    def send(self, request, auth=None):',
+  '        return auth or self.auth',
+  '',
+].join('\n');
+
+const TESTS =
+  'import requests\n\n\ndef test_auth():\n    s = requests.Session()\n    s.auth = ("u", "p")\n    auth = s.auth\n    return auth\n';
+
+beforeEach(async () => {
+  await ws.write('src/requests/auth.py', 'def _basic_auth_str(u, p):\n    return u\n');
+  await ws.write('src/requests/sessions.py', SESSIONS);
+  await ws.write('src/requests/__init__.py', 'from .sessions import Session\n');
+  await ws.write('tests/test_requests.py', TESTS);
+});
+
+test("a line naming a Python local renames that binding in its function alone: never the module in an import, the class's field or another function's (requests' prepare_request `auth`)", async () => {
+  const result = await run(renameSymbolTool, {
+    name: 'auth',
+    new_name: 'merged_auth',
+    path: 'src/requests/sessions.py',
+    line: 11,
+  });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/requests/sessions.py')).toBe(
+    SESSIONS.replace('        auth = request.auth', '        merged_auth = request.auth')
+      .replace('if not auth and', 'if not merged_auth and')
+      .replace('            auth = _basic', '            merged_auth = _basic')
+      .replace('merge_setting(auth,', 'merge_setting(merged_auth,'),
+  );
+  expect(await ws.read('tests/test_requests.py')).toBe(TESTS);
+  expect(result.output).toContain('renamed auth to merged_auth: 4 occurrences in 1 files');
+  expect(result.output).toContain(
+    'the local variable auth of Session.prepare_request (src/requests/sessions.py:10-14), renamed in that function only',
+  );
+  expect(result.output).toContain('checked: the changed files parse as before');
+  expect(result.output).not.toContain('still written');
+});
+
+test('find_references at a local lists its uses in its function only', async () => {
+  const result = await run(findReferencesTool, { name: 'auth', path: 'src/requests/sessions.py', line: 12 });
+  const places = result.output.split('\n').filter((l) => /^\S+:\d+:\d+/.test(l));
+  expect(places.map((l) => l.split(': ')[0])).toEqual([
+    'src/requests/sessions.py:11:9 (definition)',
+    'src/requests/sessions.py:12:16',
+    'src/requests/sessions.py:13:13 (definition)',
+    'src/requests/sessions.py:14:41',
+  ]);
+});
+
+test('a parameter is renamed in its function, and the result says callers passing it by keyword are not', async () => {
+  const result = await run(renameSymbolTool, {
+    name: 'auth',
+    new_name: 'credentials',
+    path: 'src/requests/sessions.py',
+    line: 16,
+  });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/requests/sessions.py')).toContain(
+    '    def send(self, request, credentials=None):\n        return credentials or self.auth\n',
+  );
+  expect(result.output).toContain('calls passing it by keyword (`auth=…`) are not renamed: check them');
+});
+
+test('a local renamed to a name its function already uses is refused', async () => {
+  const result = await run(renameSymbolTool, {
+    name: 'auth',
+    new_name: 'request',
+    path: 'src/requests/sessions.py',
+    line: 11,
+  });
+  expect(result.success).toBe(false);
+  expect(result.error).toContain(
+    'request is already used in Session.prepare_request (src/requests/sessions.py:10)',
+  );
+  expect(await ws.read('src/requests/sessions.py')).toBe(SESSIONS);
+});
+
+test('a rename by name whose result would not parse is refused, and nothing is written', async () => {
+  const result = await run(renameSymbolTool, {
+    name: '_basic_auth_str',
+    new_name: 'lambda',
+    path: 'src/requests/auth.py',
+  });
+  expect(result.success).toBe(false);
+  expect(result.error).toContain('renaming _basic_auth_str to lambda would leave');
+  expect(result.error).toContain('nothing was written');
+  expect(await ws.read('src/requests/sessions.py')).toBe(SESSIONS);
+});
