@@ -5,10 +5,12 @@ import { z } from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { planRename } from '../code/rename.js';
+import { definitionsOf } from '../code/symbol-definitions.js';
 import { withNewErrors } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
 import { formatDiagnostics, introducedErrors } from './diagnostics-diff.js';
 import { fileChangeDiff } from './file-diff.js';
+import { withPythonAlias } from './rename-alias.js';
 import { checkByName, localNote, renameLocal } from './rename-by-name.js';
 import { wordSearch } from './service-check.js';
 import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
@@ -35,9 +37,27 @@ interface Planned {
   service?: { service: LanguageService; at: SourcePosition };
   /** By name, a Python function's local or parameter: what the result says of it. */
   local?: string;
+  /** keep_alias in Python: where the old name was kept. */
+  alias?: string;
 }
 
 async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
+  const planned = await planFiles(args, ctx);
+  if (typeof planned === 'string' || args.keep_alias !== true || planned.local) return planned;
+  // Python has no alias a rename could keep (pyright's renames every use): the old name is bound to the new one.
+  const definedIn =
+    planned.service?.at.path ??
+    planned.definedIn ??
+    (await (async () => {
+      const files = [...new Set(definitionsOf(await codeIndexOf(ctx), planned.name).map((d) => d.path))];
+      return files.length === 1 ? files[0] : undefined;
+    })());
+  if (definedIn === undefined || !/\.pyi?$/.test(definedIn)) return planned;
+  const kept = await withPythonAlias(ctx, planned.files, planned.name, args.new_name, definedIn);
+  return { ...planned, files: kept.files, alias: kept.note };
+}
+
+async function planFiles(args: Args, ctx: ToolContext): Promise<(Planned & { definedIn?: string }) | string> {
   const target = await symbolTarget(ctx, args);
   if (target.kind === 'error') return target.error;
   // `Class.member`: the member's name is what the files spell.
@@ -55,7 +75,8 @@ async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
   }
   const index = await codeIndexOf(ctx);
   const files = await planRename(index, name, args.new_name, target.definedIn, ctx.signal, target.line);
-  return typeof files === 'string' ? files : { name, files };
+  if (typeof files === 'string') return files;
+  return { name, files, ...(target.definedIn === undefined ? {} : { definedIn: target.definedIn }) };
 }
 
 /**
@@ -235,7 +256,7 @@ export const renameSymbolTool = defineTool({
     if (move) await fs.rm(await ctx.workspace.resolve(move.from), { force: true });
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
-    const how = [planned.local ?? (planned.service ? undefined : NAME_BASED), checked?.note]
+    const how = [planned.local ?? (planned.service ? undefined : NAME_BASED), checked?.note, planned.alias]
       .filter((n) => n !== undefined)
       .map((n) => `\n${n}`)
       .join('');

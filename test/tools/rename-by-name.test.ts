@@ -121,3 +121,39 @@ test('a rename by name whose result would not parse is refused, and nothing is w
   expect(result.error).toContain('nothing was written');
   expect(await ws.read('src/requests/sessions.py')).toBe(SESSIONS);
 });
+
+test("keep_alias in Python keeps the old name importable: bound after the class, in every __all__, imported beside the new one by the package (httpx's BasicAuth)", async () => {
+  await ws.write(
+    'httpx/_auth.py',
+    '__all__ = ["Auth", "BasicAuth"]\n\n\nclass Auth:\n    pass\n\n\nclass BasicAuth(Auth):\n    pass\n\n\nclass DigestAuth(Auth):\n    pass\n',
+  );
+  await ws.write(
+    'httpx/_client.py',
+    'from ._auth import Auth, BasicAuth\n\n\ndef make():\n    return BasicAuth()\n',
+  );
+  await ws.write('httpx/_api.py', 'from ._auth import BasicAuth\n\n__all__ = ["BasicAuth"]\n');
+  await ws.write(
+    'httpx/__init__.py',
+    'from ._auth import *\n\n__all__ = [\n    "Auth",\n    "BasicAuth",\n]\n',
+  );
+  const result = await run(renameSymbolTool, {
+    name: 'BasicAuth',
+    new_name: 'BasicAuthentication',
+    path: 'httpx/_auth.py',
+    keep_alias: true,
+  });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('httpx/_auth.py')).toBe(
+    '__all__ = ["Auth", "BasicAuth", "BasicAuthentication"]\n\n\nclass Auth:\n    pass\n\n\nclass BasicAuthentication(Auth):\n    pass\n\n\nBasicAuth = BasicAuthentication\n\n\nclass DigestAuth(Auth):\n    pass\n',
+  );
+  expect(await ws.read('httpx/_client.py')).toContain('return BasicAuthentication()');
+  expect(await ws.read('httpx/_api.py')).toBe(
+    'from ._auth import BasicAuthentication, BasicAuth\n\n__all__ = ["BasicAuth", "BasicAuthentication"]\n',
+  );
+  expect(await ws.read('httpx/__init__.py')).toBe(
+    'from ._auth import *\n\n__all__ = [\n    "Auth",\n    "BasicAuth",\n    "BasicAuthentication",\n]\n',
+  );
+  expect(result.output).toContain(
+    '(keep_alias: BasicAuth stays importable: BasicAuth = BasicAuthentication in httpx/_auth.py;',
+  );
+});

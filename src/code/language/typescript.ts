@@ -50,6 +50,8 @@ interface Span {
   definition: boolean;
   prefixText?: string;
   suffixText?: string;
+  /** A re-export kept under the old name (`export {New as Old}`): the new name is exported beside it. */
+  exportBoth?: boolean;
 }
 
 export class TypeScriptService implements LanguageService {
@@ -205,6 +207,11 @@ export class TypeScriptService implements LanguageService {
           definition: false,
           ...(l.prefixText ? { prefixText: l.prefixText } : {}),
           ...(l.suffixText ? { suffixText: l.suffixText } : {}),
+          // Kept as the old name, a barrel's export would no longer give the new one: both names are exported.
+          ...(l.suffixText?.startsWith(' as ') &&
+          this.#inExportList(service.getProgram()?.getSourceFile(l.fileName), l.textSpan.start)
+            ? { exportBoth: true }
+            : {}),
         })),
       );
       return { old, spans: this.#unique(spans) };
@@ -218,6 +225,18 @@ export class TypeScriptService implements LanguageService {
     if (outside)
       return `renaming ${found.old} would change ${outside.file}, outside the workspace or in node_modules; refused`;
     return this.#apply(found.spans, name);
+  }
+
+  /** Whether `offset` is in an `export {…}` list of the file's top level (a barrel's re-export, a module's export list). */
+  #inExportList(source: TS.SourceFile | undefined, offset: number): boolean {
+    const { ts } = this;
+    return (source?.statements ?? []).some(
+      (statement) =>
+        ts.isExportDeclaration(statement) &&
+        statement.exportClause !== undefined &&
+        ts.isNamedExports(statement.exportClause) &&
+        statement.exportClause.elements.some((e) => e.getStart(source) <= offset && offset < e.end),
+    );
   }
 
   /** An identifier that is not a reserved word (`type` and `of` are fine, `class` is not). */
@@ -239,7 +258,7 @@ export class TypeScriptService implements LanguageService {
       const before = this.#texts.text(file) ?? '';
       let after = before;
       for (const s of [...list].sort((a, b) => b.start - a.start)) {
-        const replacement = `${s.prefixText ?? ''}${name}${s.suffixText ?? ''}`;
+        const replacement = `${s.prefixText ?? ''}${name}${s.suffixText ?? ''}${s.exportBoth ? `, ${name}` : ''}`;
         after = after.slice(0, s.start) + replacement + after.slice(s.start + s.length);
       }
       if (after !== before) changes.push({ path: this.#relative(file), before, after, count: list.length });

@@ -66,7 +66,7 @@ describe('rename_symbol through the TypeScript service', () => {
     expect(await projectErrors()).toEqual([]);
   });
 
-  test('keep_alias keeps the old public name in the barrel', async () => {
+  test('keep_alias keeps the old public name in the barrel, and exports the new one beside it (ky’s HTTPError)', async () => {
     const result = await run(renameSymbolTool, {
       name: 'welcome',
       new_name: 'salute',
@@ -74,9 +74,14 @@ describe('rename_symbol through the TypeScript service', () => {
       keep_alias: true,
     });
     expect(result.success, result.error).toBe(true);
-    expect(await ws.read('src/index.ts')).toContain('export { salute as welcome }');
+    expect(await ws.read('src/index.ts')).toContain('export { salute as welcome, salute }');
     expect(await ws.read('src/app.ts')).toContain("welcome('you')");
     expect(await projectErrors()).toEqual([]);
+    // The new name is the package's too.
+    const service = (await ctx.languages!.forFile('src/app.ts'))!;
+    const user = "import { salute, welcome } from './index';\nsalute('a');\nwelcome('b');\n";
+    const overlay = new Map([['src/new-name.ts', user]]);
+    expect(await service.diagnostics(['src/new-name.ts'], signal, overlay)).toEqual([]);
   });
 
   test("a static method create is renamed without an unrelated object's create", async () => {
