@@ -47,19 +47,19 @@ export function attributeObject(node: AstNode): string | undefined {
 }
 
 /**
- * Whether a bare identifier can name a member (a method or field): its definition (`def get`), or a name in a class
- * body (`auth: AuthType`, a decorator's `@prop.setter`). In a function, a bare name is a local or a global, never
- * a member, which Python always reaches through an object (`self.auth`).
+ * Whether a bare identifier can name a member (a method or field): its definition in a class (`def get`), or a name
+ * in a class body (`auth: AuthType`, a decorator's `@prop.setter`). In a function, a bare name is a local or a
+ * global, never a member, which Python always reaches through an object (`self.auth`); a module's `def get` is no
+ * method.
  */
 export function mayNameMember(node: AstNode): boolean {
   const parent = node.parent();
-  if (
+  const named =
     (parent?.kind() === 'function_definition' || parent?.kind() === 'class_definition') &&
-    parent.field('name')?.range().start.index === node.range().start.index
-  )
-    return true;
+    parent.field('name')?.range().start.index === node.range().start.index;
+  const from = named && parent ? parent : node;
   return (
-    node
+    from
       .ancestors()
       .find((a) => SCOPES.has(a.kind()))
       ?.kind() === 'class_definition'

@@ -166,3 +166,21 @@ test('rename_symbol by name of a Python function named like a module: the module
     'from . import auth as auth_module\nfrom .tools import authorize\nfrom .auth import helper\nimport pkg.auth\n\n\ndef run():\n    return authorize(helper()) + pkg.auth.helper() + send(auth=1)\n',
   );
 });
+
+test("rename_symbol by name of a Python method never renames a module's function of that name (requests' api.get beside Session.get)", async () => {
+  await ws.write(
+    'src/requests/sessions.py',
+    'class Session:\n    def get(self, url):\n        return url\n\n\ndef session():\n    return Session()\n',
+  );
+  const api =
+    'from . import sessions\n\n\ndef get(url):\n    with sessions.Session() as s:\n        return s.get(url)\n';
+  await ws.write('src/requests/api.py', api);
+  const result = await run(renameSymbolTool, {
+    name: 'get',
+    new_name: 'fetch',
+    path: 'src/requests/sessions.py',
+    line: 2,
+  });
+  expect(result.success).toBe(true);
+  expect(await ws.read('src/requests/api.py')).toBe(api.replace('s.get(url)', 's.fetch(url)'));
+});
