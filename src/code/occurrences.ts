@@ -7,7 +7,13 @@ import { isJavaPackagePart, javaImportsOther, javaQualifier } from './java-names
 import { javaReceiverFits } from './java-references.js';
 import type { JavaMemberType } from './java-types.js';
 import type { LanguageSpec } from './languages.js';
-import { attributeObject, isKeywordArgumentName, isPythonModulePath, mayNameMember } from './python-names.js';
+import {
+  allEntriesNamed,
+  attributeObject,
+  isKeywordArgumentName,
+  isPythonModulePath,
+  mayNameMember,
+} from './python-names.js';
 import { isForeignRustPath, isRustModulePath, rustBindingScope, rustQualifier } from './rust-names.js';
 
 export interface Occurrence {
@@ -251,6 +257,10 @@ export function findOccurrences(
       definition: definitionLines.has(start.line + 1),
     });
   }
+  // A Python module's `__all__` names what it exports as strings: `from m import *` gives only those.
+  if (python && !members)
+    for (const entry of allEntriesNamed(root, name))
+      occurrences.push({ ...entry, shorthand: false, definition: false });
   // Go's examples are named for what they show (`ExampleRoute_Methods`): go vet, which go test runs, refuses one
   // naming a type, function or method that does not exist, so the name in theirs goes too.
   if (lang.id === 'go' && goPackage?.same !== false && /^func Example/m.test(source))

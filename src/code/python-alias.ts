@@ -4,6 +4,7 @@
 // old one beside it (`from .sessions import Client, Session`).
 import { type AstNode, parseSource } from './ast-grep.js';
 import { LANGUAGES } from './languages.js';
+import { allEntries, stringValue } from './python-names.js';
 
 const DEFINITIONS = new Set(['class_definition', 'function_definition']);
 
@@ -28,11 +29,6 @@ function definitionOf(root: AstNode, name: string): AstNode | undefined {
     .find((s) => s.kind() === 'expression_statement' && s.namedChildren()[0]?.field('left')?.text() === name);
 }
 
-/** The string's content without its quotes and prefix, or undefined for an f-string or a concatenation. */
-function stringValue(node: AstNode): string | undefined {
-  return /^[rRuU]?(['"])(\w+)\1$/.exec(node.text())?.[2];
-}
-
 /** Insert `text` as another entry after `entry` of a list: on a line of its own when the entry has one. */
 function entryAfter(source: string, entry: AstNode, text: string): Insert {
   const end = entry.range().end.index;
@@ -44,19 +40,6 @@ function entryAfter(source: string, entry: AstNode, text: string): Insert {
   return rest[1]
     ? { at: end + rest[0].length, text: `\n${indent}${text},` }
     : { at: end, text: `,\n${indent}${text}` };
-}
-
-/** `__all__ = [...]` / `(...)` / `+= [...]` at the top level: its string entries. */
-function allEntries(root: AstNode): AstNode[] {
-  const entries: AstNode[] = [];
-  for (const statement of root.children()) {
-    const assignment = statement.kind() === 'expression_statement' ? statement.namedChildren()[0] : undefined;
-    if (assignment?.field('left')?.text() !== '__all__') continue;
-    const value = assignment.field('right');
-    if (value?.kind() === 'list' || value?.kind() === 'tuple')
-      entries.push(...value.namedChildren().filter((c) => c.kind() === 'string'));
-  }
-  return entries;
 }
 
 /**

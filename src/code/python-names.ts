@@ -65,3 +65,40 @@ export function mayNameMember(node: AstNode): boolean {
       ?.kind() === 'class_definition'
   );
 }
+
+/** The string entries of a module's top-level `__all__` (a list or tuple, assigned or extended). */
+export function allEntries(root: AstNode): AstNode[] {
+  const entries: AstNode[] = [];
+  for (const statement of root.children()) {
+    const assignment = statement.kind() === 'expression_statement' ? statement.namedChildren()[0] : undefined;
+    if (assignment?.field('left')?.text() !== '__all__') continue;
+    const value = assignment.field('right');
+    if (value?.kind() === 'list' || value?.kind() === 'tuple')
+      entries.push(...value.namedChildren().filter((c) => c.kind() === 'string'));
+  }
+  return entries;
+}
+
+/** A plain string's content (`'BasicAuth'` → BasicAuth); undefined for an f-string, bytes or a concatenation. */
+export function stringValue(node: AstNode): string | undefined {
+  return /^[rRuU]?(['"])(\w+)\1$/.exec(node.text())?.[2];
+}
+
+/** The `__all__` entries that are `name`: the place of the name inside each string's quotes. */
+export function allEntriesNamed(
+  root: AstNode,
+  name: string,
+): { line: number; column: number; start: number; end: number }[] {
+  return allEntries(root)
+    .filter((entry) => stringValue(entry) === name)
+    .map((entry) => {
+      const { start } = entry.range();
+      const at = entry.text().indexOf(name);
+      return {
+        line: start.line + 1,
+        column: start.column + 1 + at,
+        start: start.index + at,
+        end: start.index + at + name.length,
+      };
+    });
+}

@@ -307,6 +307,8 @@ export async function findProjectReferences(
     if (
       referenceCount(tags, name) === 0 &&
       !namesInSyntax(tags, name) &&
+      // A Python module re-exporting it may name it only in its `__all__` (`from ._auth import *` in __init__.py).
+      !(tags.language === 'python' && !members && definedIn !== undefined && carriersOf().has(file)) &&
       // A Go test file whose examples are named for it (`ExampleRoute_HeadersRegexp`) and use it only through calls.
       !(
         tags.language === 'go' &&

@@ -184,3 +184,26 @@ test("rename_symbol by name of a Python method never renames a module's function
   expect(result.success).toBe(true);
   expect(await ws.read('src/requests/api.py')).toBe(api.replace('s.get(url)', 's.fetch(url)'));
 });
+
+test("rename_symbol by name renames a Python name's `__all__` entries, so `from m import *` still gives it (httpx's BasicAuth through __init__.py)", async () => {
+  await ws.write(
+    'httpx/_auth.py',
+    '__all__ = ["Auth", "BasicAuth"]\n\n\nclass Auth:\n    pass\n\n\nclass BasicAuth(Auth):\n    pass\n',
+  );
+  await ws.write(
+    'httpx/__init__.py',
+    'from ._auth import *\n\n__all__ = [\n    "Auth",\n    "BasicAuth",\n]\n',
+  );
+  await ws.write('tests/test_auth.py', 'import httpx\n\n\ndef test_basic():\n    return httpx.BasicAuth()\n');
+  const result = await run(renameSymbolTool, {
+    name: 'BasicAuth',
+    new_name: 'Basic',
+    path: 'httpx/_auth.py',
+  });
+  expect(result.success).toBe(true);
+  expect(await ws.read('httpx/_auth.py')).toContain('__all__ = ["Auth", "Basic"]\n');
+  expect(await ws.read('httpx/__init__.py')).toBe(
+    'from ._auth import *\n\n__all__ = [\n    "Auth",\n    "Basic",\n]\n',
+  );
+  expect(await ws.read('tests/test_auth.py')).toContain('return httpx.Basic()');
+});

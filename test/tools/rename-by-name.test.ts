@@ -144,14 +144,14 @@ test("keep_alias in Python keeps the old name importable: bound after the class,
   });
   expect(result.success, result.error).toBe(true);
   expect(await ws.read('httpx/_auth.py')).toBe(
-    '__all__ = ["Auth", "BasicAuth", "BasicAuthentication"]\n\n\nclass Auth:\n    pass\n\n\nclass BasicAuthentication(Auth):\n    pass\n\n\nBasicAuth = BasicAuthentication\n\n\nclass DigestAuth(Auth):\n    pass\n',
+    '__all__ = ["Auth", "BasicAuthentication", "BasicAuth"]\n\n\nclass Auth:\n    pass\n\n\nclass BasicAuthentication(Auth):\n    pass\n\n\nBasicAuth = BasicAuthentication\n\n\nclass DigestAuth(Auth):\n    pass\n',
   );
   expect(await ws.read('httpx/_client.py')).toContain('return BasicAuthentication()');
   expect(await ws.read('httpx/_api.py')).toBe(
-    'from ._auth import BasicAuthentication, BasicAuth\n\n__all__ = ["BasicAuth", "BasicAuthentication"]\n',
+    'from ._auth import BasicAuthentication, BasicAuth\n\n__all__ = ["BasicAuthentication", "BasicAuth"]\n',
   );
   expect(await ws.read('httpx/__init__.py')).toBe(
-    'from ._auth import *\n\n__all__ = [\n    "Auth",\n    "BasicAuth",\n    "BasicAuthentication",\n]\n',
+    'from ._auth import *\n\n__all__ = [\n    "Auth",\n    "BasicAuthentication",\n    "BasicAuth",\n]\n',
   );
   expect(result.output).toContain(
     '(keep_alias: BasicAuth stays importable: BasicAuth = BasicAuthentication in httpx/_auth.py;',
