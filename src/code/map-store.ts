@@ -6,7 +6,7 @@ import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'nod
 import type { RankInput, Scores } from './rank.js';
 
 const MAGIC = 'KMAP';
-const VERSION = 33;
+const VERSION = 34;
 
 /** What a map cache holds: the ranking input, its scores with nothing mentioned, and what the listing rests on. */
 export interface MapCache {
