@@ -19,6 +19,9 @@ export interface RankedFile {
   tier: number;
 }
 
+/** The tier of tests, fixtures, examples, docs, config, generated and vendored files: after the project's code. */
+export const SUPPORT_TIER = 3;
+
 /** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
 const SUPPORT_WEIGHT = 0.1;
 /** Teleport share of the support files a word only matched, against 1 for the files the text favours. */
@@ -83,7 +86,8 @@ export function rankScored(
       ? usable
       : personalised(input, personalisation(input, entries, favoured, lesser), usable);
   const { authority, hub } = scores;
-  const tierOf = (p: string, i: number) => (favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? 3 : 2);
+  const tierOf = (p: string, i: number) =>
+    favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? SUPPORT_TIER : 2;
   const ranked = paths
     .map((path, i) => ({ path, score: authority[i]! + HUB_SHARE * hub[i]!, tier: tierOf(path, i) }))
     .sort((a, b) => a.tier - b.tier || b.score - a.score || (a.path < b.path ? -1 : 1));

@@ -9,6 +9,8 @@ import { type CodeIndex, loadCodeIndex } from '../../src/code/code-index.js';
 import { isConfigFile, isSupportFile } from '../../src/code/file-roles.js';
 import { mentionedNames } from '../../src/code/mentions.js';
 import { rankFiles } from '../../src/code/rank.js';
+import { renderMap } from '../../src/code/repo-map.js';
+import type { Definition } from '../../src/code/tags.js';
 import { tsLibrary } from './rank-fixtures.js';
 
 describe('mentionedNames', () => {
@@ -99,4 +101,34 @@ describe('ranking with what the conversation says', () => {
     expect(ranked('look at test/hooks.ts')[0]).toBe('test/hooks.ts');
     expect(ranked('what is in conf.py?')[0]).toBe('docs/conf.py');
   });
+});
+
+test("a test, doc or example takes none of the room a project file's block did not fit in", () => {
+  const def = (name: string): Definition => ({
+    name,
+    kind: 'function',
+    line: 1,
+    endLine: 1,
+    signature: `export function ${name}()`,
+    exported: true,
+  });
+  const definitions: Record<string, Definition[]> = {
+    'src/index.ts': [def('main')],
+    'src/app.ts': Array.from({ length: 8 }, (_, i) => def(`handlerNumber${i}`)),
+    'tests/conftest.ts': [def('fixture')],
+  };
+  const ranked = [
+    { path: 'src/index.ts', score: 3, tier: 1 },
+    { path: 'src/app.ts', score: 2, tier: 2 },
+    { path: 'tests/conftest.ts', score: 1, tier: 3 },
+  ];
+  const map = renderMap(
+    ranked,
+    (p) => definitions[p]!.length,
+    (p) => definitions[p]!,
+    60,
+  );
+  expect(map.text.split('\n')[0]).toBe('src/index.ts:');
+  expect(map.text).not.toContain('tests/conftest.ts');
+  expect(map.text).toContain('(2 more files with definitions not shown');
 });
