@@ -186,7 +186,7 @@ export const LANGUAGES: readonly LanguageSpec[] = [
       { kind: 'impl_item', symbol: 'class', nameField: 'type', containerOnly: true },
     ],
     containers: ['impl_item', 'trait_item'],
-    imports: ['use_declaration', 'mod_item'],
+    imports: ['use_declaration', 'mod_item', 'extern_crate_declaration'],
     identifiers: ['identifier', 'type_identifier'],
     memberIdentifiers: ['field_identifier'],
     localBindings: ['parameter.pattern', 'let_declaration.pattern', '*closure_parameters'],
