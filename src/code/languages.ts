@@ -211,7 +211,12 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     // `calc.ComputeTotal`: another package's names are reached as selector fields.
     identifiers: ['identifier', 'type_identifier', 'package_identifier', 'field_identifier'],
     memberIdentifiers: [],
-    localBindings: ['parameter_declaration.name', '*expression_list<short_var_declaration', 'var_spec.name'],
+    localBindings: [
+      'parameter_declaration.name',
+      '*expression_list<short_var_declaration',
+      '*expression_list<range_clause',
+      'var_spec.name',
+    ],
     scopes: ['function_declaration', 'method_declaration', 'func_literal'],
     exportRule: 'capitalised',
     lexer: /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\.|[^"\\\n])*"|`[^`]*`|'(?:\\.|[^'\\\n])*'|([A-Za-z_]\w*)/g,
@@ -245,6 +250,11 @@ export const LANGUAGES: readonly LanguageSpec[] = [
       'variable_declarator.name',
       'enhanced_for_statement.name',
       'catch_formal_parameter.name',
+      // A lambda's parameters (`(json, type, context) -> …`, `x -> …`), a pattern's variable, a resource.
+      '*inferred_parameters',
+      'lambda_expression.parameters',
+      'instanceof_expression.name',
+      'resource.name',
     ],
     scopes: ['method_declaration', 'constructor_declaration', 'lambda_expression'],
     exportRule: 'public',

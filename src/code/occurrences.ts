@@ -33,7 +33,7 @@ export interface GoPackage {
 
 export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whether `node` is declared here by a local binding rule of the language (see LanguageSpec.localBindings). */
-function isBinding(lang: LanguageSpec, node: AstNode): boolean {
+export function isBinding(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   const kind = parent.kind();
@@ -57,7 +57,7 @@ function isBinding(lang: LanguageSpec, node: AstNode): boolean {
 }
 
 /** The source range a local binding covers: its nearest function-like ancestor (Dart: with the body after it). */
-function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | undefined {
+export function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | undefined {
   const scope = node.ancestors().find((a) => lang.scopes.includes(a.kind()));
   if (!scope) return undefined;
   const range = scope.range();
@@ -70,7 +70,22 @@ function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | und
   return [range.start.index, end];
 }
 
-function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
+/** A node as an occurrence of its name; an object literal's shorthand (`{ name }`, Rust's `S { name }`) marked. */
+export function occurrenceOf(node: AstNode, definition: boolean): Occurrence {
+  const { start, end } = node.range();
+  return {
+    line: start.line + 1,
+    column: start.column + 1,
+    start: start.index,
+    end: end.index,
+    shorthand:
+      node.kind() === 'shorthand_property_identifier' ||
+      node.parent()?.kind() === 'shorthand_field_initializer',
+    definition,
+  };
+}
+
+export function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   return (lang.memberAccess ?? []).some(
@@ -105,7 +120,7 @@ export function findOccurrences(
   /** The Java package the name is defined in (`org.jsoup.nodes`), when known. */
   javaPackageOfDefinition?: string,
   /** A Rust method's: whether a use is a call of it (rustReceiverFits), not of another type's of that name. */
-  rustMethod?: (node: AstNode) => boolean,
+  rustMethod?: (node: AstNode) => boolean | undefined,
   /**
    * A Rust item other modules define their own of: whether a path through module `m` (`imp::OnceCell`) may lead
    * to this one.
@@ -119,8 +134,8 @@ export function findOccurrences(
    * A Go method's: whether a use is it (goReceiverFits), not another type's method or a package's name;
    * `fieldNamed`: this file declares a struct field of the name, so a selector of unread type may be that field.
    */
-  goMethod?: (node: AstNode, fieldNamed: boolean) => boolean,
-): { occurrences: Occurrence[]; shadowed: number } {
+  goMethod?: (node: AstNode, fieldNamed: boolean) => boolean | undefined,
+): { occurrences: Occurrence[]; shadowed: number; undecided: Occurrence[] } {
   const root = parseSource(lang, source);
   const kinds = members ? [...lang.identifiers, ...lang.memberIdentifiers] : lang.identifiers;
   // Go writes another package's names as selectors too (`gin.New`): of a selector's fields, only those of an
@@ -141,6 +156,27 @@ export function findOccurrences(
         inside: { kind: 'field_declaration' },
       },
     } as NapiConfig).length > 0;
+  /**
+   * A member's use here: true, false, or undefined when it cannot be told (its receiver's type unread, and other
+   * types have a member of the name), which the result lists apart.
+   */
+  const memberVerdict = (node: AstNode): boolean | undefined => {
+    if (goImported && goForeignMember(node, goImported, goResults)) return false;
+    let verdict: boolean | undefined = true;
+    for (const judge of [
+      javaAllowed &&
+        (() => javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType, javaMethodsOnly)),
+      rustMethod && (() => rustMethod(node)),
+      goMethod && (() => goMethod(node, goFieldNamed)),
+    ]) {
+      if (!judge) continue;
+      const fits = judge();
+      if (fits === false) return false;
+      if (fits === undefined) verdict = undefined;
+    }
+    return verdict;
+  };
+  const undecidedNodes: AstNode[] = [];
   const nodes = findKinds(lang, root, kinds, `^${escapeRegex(name)}$`)
     .filter((node) => !(lang.id === 'java' && isJavaPackagePart(node)))
     .filter((node) => {
@@ -153,19 +189,21 @@ export function findOccurrences(
         qualifier === javaPackageOfDefinition
       );
     })
-    .filter((node) =>
-      members
-        ? (!javaAllowed ||
-            javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)) &&
-          (!rustMethod || rustMethod(node)) &&
-          !(goImported && goForeignMember(node, goImported, goResults)) &&
-          (!goMethod || goMethod(node, goFieldNamed))
-        : !isMemberAccess(lang, node) &&
+    .filter((node) => {
+      if (!members) return true;
+      const verdict = memberVerdict(node);
+      if (verdict === undefined) undecidedNodes.push(node);
+      return verdict === true;
+    })
+    .filter(
+      (node) =>
+        members ||
+        (!isMemberAccess(lang, node) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           !(rustThrough && !rustThrough(rustQualifier(node) ?? 'self')) &&
           (!ownItem || isForeignRustPath(node)) &&
           (!packages || goQualifier(node, packages) !== 'other') &&
-          (goPackage?.same !== false || goQualifier(node, packages!) === 'package'),
+          (goPackage?.same !== false || goQualifier(node, packages!) === 'package')),
     );
   const shadows: [number, number][] = [];
   /** The local bindings themselves (Rust's, whose scope may not hold them: `if let Some(x) = …`). */
@@ -187,7 +225,7 @@ export function findOccurrences(
   const occurrences: Occurrence[] = [];
   let shadowed = 0;
   for (const node of nodes) {
-    const { start, end } = node.range();
+    const { start } = node.range();
     if (bindings.has(start.index)) {
       shadowed += 1;
       continue;
@@ -200,14 +238,7 @@ export function findOccurrences(
       shadowed += 1;
       continue;
     }
-    occurrences.push({
-      line: start.line + 1,
-      column: start.column + 1,
-      start: start.index,
-      end: end.index,
-      shorthand: node.kind() === 'shorthand_property_identifier',
-      definition: definitionLines.has(start.line + 1),
-    });
+    occurrences.push(occurrenceOf(node, definitionLines.has(start.line + 1)));
   }
   // Go's examples are named for what they show (`ExampleRoute_Methods`): go vet, which go test runs, refuses one
   // naming a type, function or method that does not exist, so the name in theirs goes too.
@@ -231,5 +262,6 @@ export function findOccurrences(
         definition: false,
       });
     }
-  return { occurrences, shadowed };
+  const undecided = undecidedNodes.map((node) => occurrenceOf(node, false));
+  return { occurrences, shadowed, undecided };
 }

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
+import { localBindingIn } from '../code/local-binding.js';
 import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import type { ToolContext } from './tool.js';
@@ -29,7 +30,7 @@ export type SymbolTarget =
    * `Class.member` did), and to the definition at `line` of it when the position gave one (Record's `args`, not
    * RecordBuilder's beside it).
    */
-  | { kind: 'names'; name: string; definedIn: string | undefined; line?: number }
+  | { kind: 'names'; name: string; definedIn: string | undefined; line?: number; column?: number }
   | { kind: 'error'; error: string };
 
 const MEMBER_KINDS = new Set(['method', 'field']);
@@ -102,9 +103,10 @@ async function namesAt(
   ctx: ToolContext,
   name: string,
   file: string,
-  at: { line?: number; occurrence?: number },
+  at: { line?: number; column?: number; occurrence?: number },
 ): Promise<SymbolTarget> {
   let line = at.line;
+  let column = at.column;
   if (line === undefined) {
     if (at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
     const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
@@ -112,8 +114,13 @@ async function namesAt(
     const found = bindingAt(text, name, { occurrence: at.occurrence });
     if ('error' in found) return { kind: 'error', error: `${file}: ${found.error}` };
     line = found.line;
+    column = found.column;
   }
-  const defs = definitionsOf(await codeIndexOf(ctx), name, file);
+  const index = await codeIndexOf(ctx);
+  // A local variable or a parameter there (jsoup's `accum` in Element.text beside TextAccumulator's field): that one.
+  if (await localBindingIn(index, name, file, line, column))
+    return { kind: 'names', name, definedIn: file, line, ...(column === undefined ? {} : { column }) };
+  const defs = definitionsOf(index, name, file);
   const on = defs.some((d) => d.def.line <= line && line <= d.def.endLine);
   if (!on && new Set(defs.map((d) => ownerOf(d.def) ?? '')).size > 1)
     return {
@@ -158,6 +165,7 @@ export async function symbolTarget(
     if (args.path === undefined && owner === undefined) return { kind: 'names', name, definedIn: undefined };
     return namesAt(ctx, name, file, {
       line,
+      ...(args.column === undefined ? {} : { column: args.column }),
       ...(args.occurrence === undefined ? {} : { occurrence: args.occurrence }),
     });
   }
@@ -176,3 +184,26 @@ export async function symbolTarget(
 
 /** Said by every result of the name-based search. */
 export const NAME_BASED = '(name-based: no language service for this file; may include same-named symbols)';
+
+/** Said when a position named a local variable or a parameter: the tool kept to its scope. */
+export const localNote = (local: { path: string; line: number; from: number; to: number }, name: string) =>
+  `(the local binding ${name} declared at ${local.path}:${local.line}: only its scope, lines ${local.from}-${local.to}; no language service for this file)`;
+
+/** Most undecided uses named one by one. */
+const MAX_UNDECIDED = 10;
+
+/**
+ * Said when a name-based search met uses it could not judge: a member of the name called on a receiver whose type
+ * it could not read, while other types have a member of that name too. Each is named, never left unsaid.
+ */
+export function undecidedNote(
+  places: readonly { path: string; line: number }[],
+  name: string,
+  what: 'not renamed' | 'not listed',
+): string {
+  const at = [...new Set(places.map((p) => `${p.path}:${p.line}`))];
+  const list =
+    at.slice(0, MAX_UNDECIDED).join(', ') +
+    (at.length > MAX_UNDECIDED ? ` and ${at.length - MAX_UNDECIDED} more` : '');
+  return `(${what}: ${name} used where the receiver's type could not be read, and other types define ${name} too, so by name it cannot tell which: ${list}; ${what === 'not renamed' ? 'rename' : 'check'} those that mean this one)`;
+}
