@@ -41,6 +41,15 @@ export interface LoopExecutor {
   ): Promise<ToolOutcome>;
   /** What the policy says of a call before it runs; given, a turn's read-only calls run concurrently. */
   assess?(call: ToolCall, turn: number, signal: AbortSignal): Promise<CallAssessment>;
+  /**
+   * One turn's outcomes, in its calls' order, within what the model reads of a turn: each result is capped alone,
+   * but a turn may hold any number of them. Absent: the outcomes go back as they are.
+   */
+  capTurn?(
+    calls: readonly ToolCall[],
+    outcomes: readonly ToolOutcome[],
+    signal: AbortSignal,
+  ): Promise<ToolOutcome[]>;
 }
 
 export interface LoopOptions {
@@ -253,13 +262,14 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
       for (const call of calls) options.offer?.used(call.name, call.input);
       // A `code` call runs as the tool its action names; the conversation keeps the call as the model made it.
       const runs = calls.map(unfoldCodeCall);
-      const outcomes = await runToolBatch(runs, {
+      const ran = await runToolBatch(runs, {
         run: (call, concurrent) => executor.run(call, turn, signal, concurrent),
         ...(executor.assess ? { assess: (call) => executor.assess!(call, turn, signal) } : {}),
         emit,
         signal,
         workspace: options.workspace,
       });
+      const outcomes = executor.capTurn ? await executor.capTurn(runs, ran, signal) : ran;
       state.toolCalls += calls.length;
       // Notes for the next request ride on the turn's last tool result: never a user-role message between
       // turns, which pruning would count among the user's requests. An interrupted turn has no next request.

@@ -1,6 +1,7 @@
 // The system prompt: short on purpose, since every byte is paid again on every request.
 import { ALLOWED_PROGRAMS, HARMLESS_REDIRECT_TARGETS } from '../safety/command/program-rules.js';
 import type { ExecutionMode } from '../safety/modes.js';
+import { type CommandRule, heldBack } from '../safety/user-rules.js';
 import { type ContextFile, contextSection } from './context-files.js';
 
 export interface SystemPromptOptions {
@@ -8,8 +9,11 @@ export interface SystemPromptOptions {
   mode: ExecutionMode;
   /** Whether the shell tool is offered (safety.allow_command_execution). */
   commands?: boolean;
-  /** The user's allow rules (config and --allow), named so the model knows it may run them. */
-  allowRules?: readonly string[];
+  /**
+   * The user's command rules (config and --allow), parsed as the policy parses them: allow rules are named so the
+   * model knows it may run them; what a deny or ask rule holds back is named nowhere as running freely.
+   */
+  rules?: readonly CommandRule[];
   /** Commands run in the bubblewrap sandbox. */
   sandbox?: { network: boolean };
   /** --dry-run: changes only report what they would do. */
@@ -37,13 +41,17 @@ const SHOWN_GIT = ['status', 'diff', 'log', 'show', 'blame'];
 
 /**
  * The read-only set in short, for the system prompt, where every byte is paid again on every request: the common
- * programs, git's reading subcommands and printing sed/awk, each taken from the rules so none is named that is refused.
+ * programs, git's reading subcommands and printing sed/awk, each taken from the rules so none is named that is refused:
+ * neither by the read-only set nor by the user's deny and ask rules (`deny: ["git log"]` leaves out git log).
  */
-export function readOnlyExamples(): string {
-  const names = SHOWN_PROGRAMS.filter((name) => ALLOWED_PROGRAMS[name] !== undefined);
-  const git = SHOWN_GIT.filter((sub) => ALLOWED_PROGRAMS.git?.subcommands?.[sub] !== undefined);
+export function readOnlyExamples(rules: readonly CommandRule[] = []): string {
+  const free = (...argv: string[]) => heldBack(rules, argv) === undefined;
+  const names = SHOWN_PROGRAMS.filter((name) => ALLOWED_PROGRAMS[name] !== undefined && free(name));
+  const git = SHOWN_GIT.filter(
+    (sub) => ALLOWED_PROGRAMS.git?.subcommands?.[sub] !== undefined && free('git', sub),
+  );
   if (git.length > 0) names.push(`git ${git.join('/')}`);
-  const scripts = ['sed', 'awk'].filter((name) => ALLOWED_PROGRAMS[name]?.script !== undefined);
+  const scripts = ['sed', 'awk'].filter((name) => ALLOWED_PROGRAMS[name]?.script !== undefined && free(name));
   if (scripts.length > 0) names.push(`printing ${scripts.join('/')}`);
   return names.join(', ');
 }
@@ -52,9 +60,11 @@ export function readOnlyExamples(): string {
  * What execute_command may do in each mode, worded from the same rules data the policy enforces. The read-only set
  * is named by its common programs only: a command outside them is refused with a message that says why.
  */
-function commandRules(mode: ExecutionMode, allowRules: readonly string[], sandboxed: boolean): string {
-  const readOnly = `${readOnlyExamples()}, etc.`;
-  const also = allowRules.length > 0 ? ` (also: ${allowRules.join(', ')})` : '';
+function commandRules(mode: ExecutionMode, rules: readonly CommandRule[], sandboxed: boolean): string {
+  const readOnly = `${readOnlyExamples(rules)}, etc.`;
+  // Deny wins over ask and ask over allow, in the policy as here: an allow rule they override is not named.
+  const allowed = rules.filter((r) => r.kind === 'allow' && heldBack(rules, r.words) === undefined);
+  const also = allowed.length > 0 ? ` (also: ${allowed.map((r) => r.text).join(', ')})` : '';
   switch (mode) {
     case 'restricted':
       return `execute_command runs only read-only commands${also}: ${readOnly}; no redirection but to ${HARMLESS_REDIRECT_TARGETS.join(', ')}. Change files with the file tools; delete only files you created.`;
@@ -93,7 +103,7 @@ export function systemPrompt(options: SystemPromptOptions): string {
     'Act with tools, not descriptions. Read before changing; make the smallest change that works.',
     options.commands === false
       ? ''
-      : commandRules(options.mode, options.allowRules ?? [], options.sandbox !== undefined),
+      : commandRules(options.mode, options.rules ?? [], options.sandbox !== undefined),
     ...(options.dryRun ? [DRY_RUN] : []),
     ...(options.mode === 'plan' ? [PLAN_PROMPT] : []),
     ...sandboxRules(options.sandbox),

@@ -23,6 +23,8 @@ export interface ToolOutcome {
   content: string;
   isError: boolean;
   images?: ImagePart[];
+  /** Where the whole output was saved, and its size, when the per-result cap cut it. */
+  saved?: { path: string; size: number };
 }
 
 export interface BatchOptions {

@@ -15,6 +15,7 @@ import {
   saveAskHistory,
 } from '../session/ask-history.js';
 import { readOnlyTools } from '../tools/registry.js';
+import { writeUnstartedRunEnd } from '../ui/json-output.js';
 import { attachImages, imagingOf } from './chat-attach.js';
 import type { GlobalOptions } from './global-options.js';
 import { capPiped, pipedBudget, readStdinIfPiped, withPipedInput } from './piped-input.js';
@@ -97,6 +98,10 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       await agent.close().catch(() => {});
     }
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json });
+    const code = reportFailure(error, { debug: options.debug, json });
+    // The loop never throws (it ends every run it starts with run_end), nor does anything after it here: this
+    // failure came before the run started, and stream-json ends it with run_end too.
+    if (options.output === 'stream-json') writeUnstartedRunEnd(process.stdout);
+    return code;
   }
 }

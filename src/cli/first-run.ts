@@ -120,6 +120,8 @@ async function setUp(
     case 'go':
       return undefined;
     case 'fail':
+      // A provider an untrusted project file chose, ignored, may be why none is: its warning says so, and how to trust.
+      for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
       throw new KeelError('no_provider', ExitCode.provider, step.message, { hint: step.hint });
     case 'ollama':
       await (await configEditor()).setConfigValues(file, {

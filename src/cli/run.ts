@@ -7,6 +7,7 @@ import { resolveWorkspaceDir } from '../runtime/config.js';
 import { createReadJail } from '../safety/read-jail.js';
 import { isInside } from '../safety/workspace.js';
 import { subagentRuns } from '../session/subagent-runs.js';
+import { writeUnstartedRunEnd } from '../ui/json-output.js';
 import { renderHistory } from '../ui/session-history.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import { attachImages, imagingOf } from './chat-attach.js';
@@ -146,6 +147,12 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
   const { stdout, stderr } = io ?? { stdout: process.stdout, stderr: process.stderr };
   if (options.inputFormat === 'stream-json')
     return (await import('./stream-session.js')).streamSession(options);
+  // Once the loop starts it ends the run with run_end on every path; a failure before that ends it here.
+  let started = false;
+  const unstarted = (code: number) => {
+    if (!started && options.output === 'stream-json') writeUnstartedRunEnd(stdout);
+    return code;
+  };
   try {
     const custom = await customGoal(options);
     // `git diff | keel run --command review`: piped input is context for a command too.
@@ -153,7 +160,7 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     let text = goal.text;
     // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
     const { stop, loaded } = await providerSetUp(options, false);
-    if (stop !== undefined) return stop;
+    if (stop !== undefined) return unstarted(stop);
     const agent = await startRun(
       options,
       {
@@ -188,6 +195,7 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     if (capped?.image) images.push(capped.image);
     agent.conversation.push({ role: 'user', content, ...(images.length > 0 ? { images } : {}) });
     const interrupt = io ? { signal: io.signal, dispose() {} } : interruptSignal(agent.runner);
+    started = true;
     const result = await agent.run(interrupt.signal).finally(() => {
       interrupt.dispose();
       // Background commands end with the run.
@@ -205,6 +213,6 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
       print: (t: string) => void stdout.write(t),
       notice: (t: string) => void stderr.write(t),
     };
-    return reportFailure(error, { debug: options.debug, json, ...(out ? { out } : {}) });
+    return unstarted(reportFailure(error, { debug: options.debug, json, ...(out ? { out } : {}) }));
   }
 }

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, Approve } from '../core/approval.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Run } from '../runtime/assemble.js';
+import { writeUnstartedRunEnd } from '../ui/json-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure, runExitCode } from './report.js';
@@ -57,6 +58,8 @@ class PendingApprovals {
 }
 
 export async function streamSession(options: StreamSessionOptions): Promise<number> {
+  // Each turn's loop ends it with run_end; a session that fails before its first turn ends with one here.
+  let conversing = false;
   try {
     if (options.output !== 'stream-json') {
       throw new UsageError('--input-format stream-json needs --output stream-json', {
@@ -76,9 +79,12 @@ export async function streamSession(options: StreamSessionOptions): Promise<numb
       sandbox: options.sandbox,
       session: { save: options.session !== false, continue: options.continue, resume: options.resume },
     });
+    conversing = true;
     return await converse(agent, approvals, options);
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json: true });
+    const code = reportFailure(error, { debug: options.debug, json: true });
+    if (!conversing && options.output === 'stream-json') writeUnstartedRunEnd(process.stdout);
+    return code;
   }
 }
 

@@ -2,11 +2,12 @@
 // incrementally: a file whose path, mtime and size are unchanged is not even read; one whose hash is unchanged is
 // not parsed again.
 import * as crypto from 'node:crypto';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { napi, parseSourceAsync } from './ast-grep.js';
+import { cacheWrites, ownName, removeLeftovers, settleCache } from './cache-writes.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
 import { isMinifiedText, isSupportFile } from './file-roles.js';
 import { indexLanguageOf, indexSource, type LanguageSpec } from './languages.js';
@@ -15,7 +16,7 @@ import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 20;
+const CACHE_VERSION = 21;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 export const MAX_FILE_BYTES = 1_000_000;
 /** Files parsed on the thread pool at a time. */
@@ -71,7 +72,6 @@ async function readCache(file: string | undefined): Promise<CacheFile> {
   }
 }
 
-/** Written to a temp file and renamed, so a concurrent reader sees the old cache or the new one. */
 /**
  * The JSON text of an object in pieces of about a megabyte: the tags of 28k files as one string (and its copy as a
  * buffer) would add ~100 MB to the peak memory of a cold load.
@@ -101,30 +101,14 @@ function* jsonPieces(value: Record<string, unknown>): Generator<string> {
   yield `${piece}}`;
 }
 
-const pendingWrites = new Set<Promise<void>>();
-/** Caches larger than this many files are written after the answer (28k files' tags take a second to write). */
-const BACKGROUND_WRITE_FILES = 4000;
-
 /**
- * Writes a cache now, or for a large one in the background: the map or index is answered first. The next load in
- * this process waits for it (cacheWrites); Keel's exit does too, as a pending write keeps Node running.
+ * Written to a temp file of this process's and renamed, so a concurrent reader sees the old cache or the new one;
+ * what writers that are gone left is removed first.
  */
-export async function settleCache(write: () => Promise<void>, files: number): Promise<void> {
-  if (files <= BACKGROUND_WRITE_FILES) return write();
-  // Begun on the next turn of the event loop: begun now, its pieces would take turns with the answer at its awaits.
-  const pending = new Promise((resolve) => setImmediate(resolve)).then(write);
-  pendingWrites.add(pending);
-  void pending.finally(() => pendingWrites.delete(pending));
-}
-
-/** The cache writes still under way. */
-export async function cacheWrites(): Promise<void> {
-  await Promise.all(pendingWrites);
-}
-
 export async function writeCache(file: string, cache: object): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  await removeLeftovers(file);
+  const temp = ownName(file, 'tmp');
   try {
     const handle = await fs.open(temp, 'w', 0o600);
     try {

@@ -91,6 +91,18 @@ export function isSupportFile(path: string): boolean {
   return SUPPORT_FILES.some((pattern) => pattern.test(base));
 }
 
+/**
+ * Build and tool configuration (`vite.config.ts`, `eslint.config.js`, `setup.py`, `noxfile.py`): the project's
+ * settings, not its code. Not a support file where Keel tells the project's stack (it names its build tools).
+ */
+const CONFIG_FILES = [/\.config\.[cm]?[jt]sx?$/, /^(setup|noxfile)\.py$/, /^[Gg](runt|ulp)file\.[cm]?[jt]s$/];
+
+/** True for a workspace-relative path of a build or tool configuration file. */
+export function isConfigFile(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return CONFIG_FILES.some((pattern) => pattern.test(base));
+}
+
 /** True for a workspace-relative folder (with `/`; '' the root) in or under a test, example, doc… folder. */
 export function isSupportFolder(folder: string): boolean {
   return folder !== '' && folder.split('/').some(isSupportDir);

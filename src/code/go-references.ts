@@ -176,8 +176,8 @@ function goMadeType(expr: AstNode, results: (name: string) => readonly string[])
 
 /**
  * Whether a Go method's name here can be the method of the allowed receiver types: its declaration on one of them,
- * a selector on a value of one of them, or (its type unread) where no other type has a method of the name; never a
- * package's name (`binding.JSON`), a type or a variable of the name.
+ * a selector on a value of one of them, or (its type unread) where no other type has a method of the name, else
+ * undecided (undefined); never a package's name (`binding.JSON`), a type or a variable of the name.
  */
 export function goReceiverFits(
   node: AstNode,
@@ -185,21 +185,22 @@ export function goReceiverFits(
   unknownFits: boolean,
   packages: ReadonlySet<string>,
   results: (name: string) => readonly string[],
-): boolean {
+): boolean | undefined {
   const parent = node.parent();
+  const unread = unknownFits || undefined;
   if (parent?.kind() === 'method_declaration' && sameNode(parent.field('name'), node)) {
     const receiver = /\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)/.exec(parent.field('receiver')?.text() ?? '')?.[1];
     return receiver !== undefined && allowed.has(receiver);
   }
   // An interface's method of the name: renamed with it when nothing else has one.
-  if (parent?.kind() === 'method_elem' || parent?.kind() === 'method_spec') return unknownFits;
+  if (parent?.kind() === 'method_elem' || parent?.kind() === 'method_spec') return unread;
   if (parent?.kind() !== 'selector_expression' || !sameNode(parent.field('field'), node)) return false;
   const operand = parent.field('operand');
   if (!operand) return false;
   const type = goTypeOf(operand, results);
   if (type !== undefined) return allowed.has(type);
   if (operand.kind() === 'identifier' && packages.has(operand.text())) return false;
-  return unknownFits;
+  return unread;
 }
 
 /**

@@ -4,6 +4,7 @@
 // continuations inside an import are never taken for names.
 import type { AstNode } from './ast-grep.js';
 import type { LanguageSpec } from './languages.js';
+import { useTree } from './use-tree.js';
 
 export interface ImportedName {
   /** As the module spells it; `default` for a default import, `*` for all of a module. */
@@ -185,10 +186,27 @@ function pythonStatement(node: AstNode, found: FoundImports, line: number): void
   });
 }
 
-/** Rust `use a::b::{c as d, e};`, `use a::b as c;`, `use a::*;`, `mod x;`. */
+/** Rust `use a::b::{c as d, e};`, `use a::b as c;`, `use a::*;`, `mod x;`, `extern crate core as std;`. */
 function rustStatement(node: AstNode, found: FoundImports, line: number): void {
   const whole = flat(withoutComments(node.text()));
   const text = whole.slice(0, 200);
+  if (node.kind() === 'extern_crate_declaration') {
+    const crate = node.field('name')?.text();
+    const alias = node.field('alias')?.text();
+    if (!crate) return;
+    const range = node.range();
+    found.skip.push([range.start.index, range.end.index]);
+    found.imports.push({
+      module: crate,
+      names: [],
+      bindings: [],
+      line,
+      reexport: /^pub\b/.test(whole),
+      text,
+      ...(alias ? { alias } : {}),
+    });
+    return;
+  }
   if (node.kind() === 'mod_item') {
     // `mod x { … }` is an inline module, not a file.
     const mod = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/.exec(whole)?.[1];
@@ -217,43 +235,6 @@ function rustStatement(node: AstNode, found: FoundImports, line: number): void {
   const bindings = [m[2] ? named('*') : named(module.split('::').pop()!, m[3])];
   const names = bindings.map((b) => b.name).filter((n) => n !== '*');
   found.imports.push({ module, names, bindings, line, reexport, text });
-}
-
-/** The top-level items of a use group's inside, split at the commas outside nested braces. */
-function groupItems(inside: string): string[] {
-  const items: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < inside.length; i++) {
-    const char = inside[i];
-    if (char === '{') depth += 1;
-    else if (char === '}') depth -= 1;
-    else if (char === ',' && depth === 0) {
-      items.push(inside.slice(start, i));
-      start = i + 1;
-    }
-  }
-  items.push(inside.slice(start));
-  return items.map((item) => item.trim()).filter(Boolean);
-}
-
-/** Each name a Rust use tree binds, with the module path it comes from: `a::{b::{C, D as E}, self}`. */
-function useTree(path: string, prefix = ''): [string, ImportedName][] {
-  const join = (a: string, b: string) => (a && b ? `${a}::${b}` : a || b);
-  const brace = path.indexOf('{');
-  if (brace >= 0) {
-    const base = join(prefix, path.slice(0, brace).trim().replace(/::$/, ''));
-    const inside = path.slice(brace + 1, path.lastIndexOf('}'));
-    return groupItems(inside).flatMap((item) => useTree(item, base));
-  }
-  const m = /^([\w:]+|\*)(?:\s+as\s+(\w+))?$/.exec(path.trim());
-  if (!m) return [];
-  const parts = m[1]!.split('::');
-  const last = parts.pop()!;
-  const module = join(prefix, parts.join('::'));
-  // `self` in a group binds the module itself, by its last part.
-  if (last === 'self') return [[module, named(module.split('::').pop()!, m[2])]];
-  return [[module, last === '*' ? named('*') : named(last, m[2])]];
 }
 
 /** Go import specs, Java imports, Dart imports and exports: one module each. */

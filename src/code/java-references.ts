@@ -1,10 +1,10 @@
 // Java by name (no language service): the hierarchy of a method's classes and the types a receiver can be read to
 // have (declarations, casts, the project's field and method types from java-types.ts). references.ts asks these to
 // leave out another type's method of the same name.
-import type { NapiConfig } from '@ast-grep/napi';
 import { type AstNode, sameNode } from './ast-grep.js';
 import type { CodeIndex } from './code-index.js';
-import { elementType, type JavaMemberType, simpleType } from './java-types.js';
+import { javaDeclaredType } from './java-scopes.js';
+import { inheritedElementType, type JavaMemberType, javaHeritage, simpleType } from './java-types.js';
 
 /** The classes `names` with those extending or implementing them, all the way down (read from their signatures). */
 export function javaFamily(index: CodeIndex, names: readonly string[], method?: string): Set<string> {
@@ -14,8 +14,8 @@ export function javaFamily(index: CodeIndex, names: readonly string[], method?: 
     if (tags.language !== 'java') continue;
     for (const d of tags.definitions) {
       if (d.kind !== 'class' && d.kind !== 'interface') continue;
-      const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
-      heritages.push([d.name, heritage.match(/[A-Za-z_$][\w$]*/g) ?? []]);
+      const { supertypes } = javaHeritage(d.signature, d.name);
+      heritages.push([d.name, supertypes.map((t) => simpleType(t) ?? t)]);
     }
   }
   // Up to the supertypes declaring the method too: an override and what it overrides are one method (jsoup's
@@ -62,8 +62,8 @@ function javaTypeText(expr: AstNode, memberType: JavaMemberType, depth: number):
     case 'this':
       return javaOwners(expr)[0];
     case 'identifier': {
-      const declared = javaDeclaredType(expr, expr.text());
-      if (declared) return declared;
+      const declared = javaDeclaredType(expr, expr.text(), memberType);
+      if (declared !== undefined) return declared ?? undefined;
       // Not declared in the method or its class: a field it inherits (TreeBuilder's `stack` in HtmlTreeBuilder).
       if (/^[a-z_$]/.test(expr.text()))
         for (const owner of javaOwners(expr)) {
@@ -92,10 +92,12 @@ function javaTypeText(expr: AstNode, memberType: JavaMemberType, depth: number):
       if (owner) {
         const text = javaTypeText(owner, memberType, depth + 1);
         if (!text) return undefined;
-        const element = elementType(text, method);
-        if (element) return element;
+        // Its own method, else an element accessor of the JDK container it is or extends (`stack.get(i)` of an
+        // `ArrayList<Element>`, jsoup's `Elements extends Nodes<Element>`).
         const type = simpleType(text);
-        return type ? memberType(type, method) : undefined;
+        return (
+          (type ? memberType(type, method) : undefined) ?? inheritedElementType(memberType, text, method)
+        );
       }
       // A call on nothing: a method of an enclosing class, declared in this file (an anonymous class's too) or
       // known to the index.
@@ -108,7 +110,9 @@ function javaTypeText(expr: AstNode, memberType: JavaMemberType, depth: number):
         if (type) return type;
       }
       for (const enclosing of javaOwners(expr)) {
-        const type = enclosing ? memberType(enclosing, method) : undefined;
+        const type = enclosing
+          ? (memberType(enclosing, method) ?? inheritedElementType(memberType, enclosing, method))
+          : undefined;
         if (type) return type;
       }
       return undefined;
@@ -120,9 +124,10 @@ function javaTypeText(expr: AstNode, memberType: JavaMemberType, depth: number):
 
 /**
  * Whether a Java method's name here can be the allowed classes' method: a declaration inside one of them (or an
- * unknown class), a call on nothing or `this` inside one, or on a receiver whose type is one of them; a receiver
- * of another type is not it (`JsonReader in` for JsonWriter's beginObject, `Streams.write`); one whose type cannot
- * be read is it only when `unknownFits` (the name is no other class's, nor the JDK's).
+ * unknown class), a call or a reference (`Type::name`) on nothing or `this` inside one, or on a receiver whose type
+ * is one of them; a receiver of another type is not it (`JsonReader in` for JsonWriter's beginObject,
+ * `Streams.write`, `Element::text` for TextNode's). One whose type cannot be read is it when `unknownFits` (the name
+ * is no other class's, nor the JDK's), else undecided: undefined.
  */
 export function javaReceiverFits(
   node: AstNode,
@@ -130,26 +135,23 @@ export function javaReceiverFits(
   unknownFits: boolean,
   memberType: JavaMemberType,
   methodsOnly = false,
-): boolean {
+): boolean | undefined {
   const parent = node.parent();
+  const unread = unknownFits || undefined;
   if (parent?.kind() === 'method_declaration' && sameNode(parent.field('name'), node)) {
     const ownerName = javaOwner(node);
     return ownerName === undefined || allowed.has(ownerName);
   }
-  // A method is called, never read as a field (`start.tagName.value()` is Token's field).
   // A method is declared, called or referenced (`X::name`), never read as a field (`start.tagName.value()`),
   // declared as a variable (`String tagName`) or written as a package (`org.jsoup.select.Elements`).
-  if (methodsOnly) {
-    const kind = parent?.kind();
-    const named = kind === 'method_invocation' && sameNode(parent!.field('name'), node);
-    // `X::name`: the name is the reference's last part.
-    const referenced = kind === 'method_reference' && sameNode(parent!.namedChildren().at(-1), node);
-    if (!named && !referenced) return false;
-  }
-  if (parent?.kind() !== 'method_invocation' || !sameNode(parent.field('name'), node)) return true;
-  const object = parent.field('object');
-  // A call on nothing or `this` is the enclosing classes' (an inner class may call its outer's).
-  if (!object || object.kind() === 'this') {
+  const referenced = parent?.kind() === 'method_reference' && sameNode(parent.namedChildren().at(-1), node);
+  const called = parent?.kind() === 'method_invocation' && sameNode(parent.field('name'), node);
+  if (methodsOnly && !called && !referenced) return false;
+  if (!called && !referenced) return true;
+  // `X::name` is judged by X, as a call by its receiver: `Element::text` is Element's text, `this::text` ours.
+  const object = referenced ? parent!.namedChildren()[0] : parent!.field('object');
+  // A call on nothing, `this` or `super` is the enclosing classes' (an inner class may call its outer's).
+  if (!object || object.kind() === 'this' || object.kind() === 'super') {
     const owners = javaOwners(node);
     return owners.length === 0 || owners.some((o) => o === undefined || allowed.has(o));
   }
@@ -158,9 +160,16 @@ export function javaReceiverFits(
     const owner = object.field('object');
     if (owner?.kind() === 'identifier' && allowed.has(owner.text())) return true;
   }
-  const type = javaTypeOf(object, memberType);
-  if (type === undefined) return unknownFits;
-  return allowed.has(type) || (!/^[A-Z]/.test(type) && unknownFits);
+  // A type written before `::` (`Element::text`, `org.jsoup.nodes.Element::text`, `List<T>::size`).
+  const written =
+    referenced &&
+    (/type/.test(object.kind()) ||
+      (object.kind() !== 'identifier' && /^([a-z_$][\w$]*\.)+[A-Z][\w$]*$/.test(object.text())))
+      ? simpleType(object.text())
+      : undefined;
+  const type = written ?? javaTypeOf(object, memberType);
+  if (type === undefined || !/^[A-Z]/.test(type)) return unread;
+  return allowed.has(type);
 }
 
 /** Methods of the JDK's Object, String and collections: on a receiver of unknown type, most likely theirs. */
@@ -196,42 +205,4 @@ function javaOwners(node: AstNode): (string | undefined)[] {
       );
   }
   return owners;
-}
-
-/** The type a Java identifier is declared with in the enclosing method or class, as written (`JsonReader in`). */
-function javaDeclaredType(from: AstNode, variable: string): string | undefined {
-  for (const scope of from.ancestors()) {
-    if (
-      !['method_declaration', 'constructor_declaration', 'class_body', 'lambda_expression'].includes(
-        scope.kind(),
-      )
-    )
-      continue;
-    const kinds = [
-      'formal_parameter',
-      'local_variable_declaration',
-      'field_declaration',
-      'spread_parameter',
-      'enhanced_for_statement',
-      'catch_formal_parameter',
-    ];
-    for (const declarator of scope.findAll({
-      rule: { any: kinds.map((kind) => ({ kind })) },
-    } as NapiConfig)) {
-      const names =
-        declarator.kind() === 'formal_parameter' ||
-        declarator.kind() === 'enhanced_for_statement' ||
-        declarator.kind() === 'catch_formal_parameter'
-          ? [declarator.field('name')]
-          : declarator
-              .children()
-              .filter((c) => c.kind() === 'variable_declarator')
-              .map((c) => c.field('name'));
-      if (!names.some((n) => n?.text() === variable)) continue;
-      const type =
-        declarator.field('type') ?? declarator.children().find((c) => /type|identifier/.test(c.kind()));
-      return type?.text().trim();
-    }
-  }
-  return undefined;
 }

@@ -7,7 +7,46 @@ import { sourceLines, topLevelParts } from './source-text.js';
  * A Java class member's declared type (a field's, a method's return) as written, type arguments too (`ArrayList<Element>`),
  * by class and member name; undefined if unknown.
  */
-export type JavaMemberType = (owner: string, member: string) => string | undefined;
+export interface JavaMemberType {
+  (owner: string, member: string): string | undefined;
+  /**
+   * A project interface's one abstract method, the method a lambda given as that interface is: its parameters'
+   * types as written, and the interface's type parameters (`JsonDeserializer<T>`); undefined if not one.
+   */
+  lambdaParameters?(type: string): { parameters: string[]; typeParameters: string[] } | undefined;
+  /**
+   * A project class's type parameters and the types it extends or implements as written (jsoup's
+   * `Nodes<T extends Node> extends ArrayList<T>`: `T`, `ArrayList<T>`).
+   */
+  heritage?(type: string): { parameters: string[]; supertypes: string[] };
+}
+
+/**
+ * A class's or an interface's declaration read from its signature: the type parameters after its name
+ * (`Nodes<T extends Node>`: T) and the types it extends or implements, as written (`ArrayList<T>`).
+ */
+export function javaHeritage(
+  signature: string,
+  name: string,
+): { parameters: string[]; supertypes: string[] } {
+  const named = new RegExp(`\\b(?:class|interface|record|enum)\\s+${name}\\b\\s*`).exec(signature);
+  let at = named ? named.index + named[0].length : 0;
+  let parameters: string[] = [];
+  if (named && signature[at] === '<') {
+    const from = at + 1;
+    for (let depth = 0; at < signature.length; at++) {
+      depth += signature[at] === '<' ? 1 : signature[at] === '>' ? -1 : 0;
+      if (depth === 0) break;
+    }
+    parameters = topLevelParts(signature.slice(from, at)).map((p) => p.split(/\s/)[0]!);
+    at += 1;
+  }
+  const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(signature.slice(at))?.[1] ?? '';
+  const supertypes = topLevelParts(heritage.replace(/\b(?:extends|implements)\b/g, ',')).filter(
+    (t) => t !== '',
+  );
+  return { parameters, supertypes };
+}
 
 /** The member types of the index's Java classes, read from their signatures (`private final CodeBlock javadoc`). */
 export function javaMemberTypes(index: CodeIndex): JavaMemberType {
@@ -15,24 +54,24 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
   let places: Map<string, { path: string; line: number }> | undefined;
   const types = new Map<string, string | undefined>();
   const linesOf = sourceLines(index.root);
-  /** Per class, the classes and interfaces it extends or implements. */
+  /** Per class, the classes and interfaces it extends or implements, by simple name; and as written (javaHeritage). */
   const parents = new Map<string, string[]>();
+  const heritages = new Map<string, { parameters: string[]; supertypes: string[] }>();
+  const functional = new Map<string, ReturnType<typeof functionalMethod>>();
   const parentsOf = (name: string) => parents.get(name) ?? [];
-  return (owner, member) => {
-    const key = `${owner}.${member}`;
-    if (types.has(key)) return types.get(key);
+  /** The places and the parents, read from the index when first needed. */
+  const load = (): Map<string, { path: string; line: number }> => {
     if (!places) {
       places = new Map();
       for (const [file, tags] of index.files) {
         if (tags.language !== 'java') continue;
         for (const d of tags.definitions) {
           if (d.kind === 'class' || d.kind === 'interface') {
-            const heritage = /\b(?:extends|implements)\s+([^{]*)/.exec(d.signature)?.[1] ?? '';
+            const heritage = javaHeritage(d.signature, d.name);
+            heritages.set(d.name, heritage);
             parents.set(
               d.name,
-              (heritage.replace(/<[^>]*>/g, '').match(/[A-Za-z_$][\w$]*/g) ?? []).filter(
-                (w) => w !== 'implements' && w !== 'extends',
-              ),
+              heritage.supertypes.map((t) => simpleType(t) ?? t),
             );
           }
           if (d.container && (d.kind === 'field' || d.kind === 'method')) {
@@ -42,6 +81,12 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
         }
       }
     }
+    return places;
+  };
+  const memberType: JavaMemberType = (owner, member) => {
+    const key = `${owner}.${member}`;
+    if (types.has(key)) return types.get(key);
+    const places = load();
     // Declared here, or inherited: the nearest superclass declaring it (HtmlTreeBuilder.currentElement is
     // TreeBuilder's).
     let place = places.get(key);
@@ -61,8 +106,9 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
     let type: string | undefined;
     if (place) {
       const text = linesOf(place.path);
-      // The declaration's line up to the name: `private final CodeBlock.Builder javadoc = …`.
-      const line = text[place.line - 1] ?? '';
+      // The declaration up to the name: `private final CodeBlock.Builder javadoc = …`; from its first line, which
+      // may hold only an annotation (`@Override` above `public @Nullable Element first()`).
+      const line = text.slice(place.line - 1, place.line + 4).join('\n');
       const before = line
         .slice(0, line.search(new RegExp(`\\b${member}\\b`)))
         .replace(/@\w+(\([^)]*\))?/g, '');
@@ -71,6 +117,48 @@ export function javaMemberTypes(index: CodeIndex): JavaMemberType {
     types.set(key, type);
     return type;
   };
+  memberType.lambdaParameters = (type) => {
+    if (!functional.has(type)) functional.set(type, functionalMethod(index, linesOf, type));
+    return functional.get(type);
+  };
+  memberType.heritage = (type) => {
+    load();
+    return heritages.get(type) ?? { parameters: [], supertypes: [] };
+  };
+  return memberType;
+}
+
+/** The parameters of a Java interface's one abstract method, read from its declaration (see JavaMemberType). */
+function functionalMethod(
+  index: CodeIndex,
+  linesOf: (path: string) => string[],
+  type: string,
+): { parameters: string[]; typeParameters: string[] } | undefined {
+  for (const [file, tags] of index.files) {
+    if (tags.language !== 'java') continue;
+    const face = tags.definitions.find((d) => d.kind === 'interface' && d.name === type);
+    if (!face) continue;
+    const abstract = tags.definitions.filter(
+      (d) => d.kind === 'method' && d.container === type && !/\b(default|static|private)\b/.test(d.signature),
+    );
+    if (abstract.length !== 1) return undefined;
+    const method = abstract[0]!;
+    const text = linesOf(file)
+      .slice(method.line - 1, method.endLine ?? method.line)
+      .join(' ');
+    const params = new RegExp(`\\b${method.name}\\s*\\(([^)]*)\\)`).exec(text)?.[1]?.trim();
+    if (params === undefined) return undefined;
+    const parameters = (params === '' ? [] : topLevelParts(params)).map((p) =>
+      p
+        .replace(/@\w+(\([^)]*\))?\s*/g, '')
+        .replace(/\bfinal\s+/, '')
+        .replace(/\s*[A-Za-z_$][\w$]*\s*$/, '')
+        .trim(),
+    );
+    const typeParameters = javaHeritage(face.signature, type).parameters;
+    return { parameters, typeParameters };
+  }
+  return undefined;
 }
 
 /** A Java type as written → its simple name: `Map.Entry<K, V>[]` → `Entry`. */
@@ -131,6 +219,34 @@ const VALUE_METHODS = new Set(
   'get getOrDefault remove put putIfAbsent replace compute computeIfAbsent computeIfPresent merge'.split(' '),
 );
 const KEY_METHODS = new Set('firstKey lastKey floorKey ceilingKey lowerKey higherKey'.split(' '));
+
+/**
+ * What an element accessor returns on a type as written: a JDK container's (elementType), or one a project class
+ * extends (jsoup's `Elements extends Nodes<Element>`, `Nodes<T> extends ArrayList<T>`: `get` gives an Element).
+ */
+export function inheritedElementType(
+  memberType: JavaMemberType,
+  container: string,
+  method: string,
+  depth = 0,
+): string | undefined {
+  const direct = elementType(container, method);
+  const type = simpleType(container);
+  if (direct || !type || depth > 6 || !memberType.heritage) return direct;
+  const { parameters, supertypes } = memberType.heritage(type);
+  const args = typeArguments(container);
+  for (const supertype of supertypes) {
+    const bound = parameters.reduce(
+      (text, p, i) => (args[i] ? text.replace(new RegExp(`\\b${escapeWord(p)}\\b`, 'g'), args[i]!) : text),
+      supertype,
+    );
+    const found = inheritedElementType(memberType, bound, method, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const escapeWord = (word: string) => word.replace(/[$]/g, '\\$');
 
 /**
  * What an element accessor of a JDK container returns (`stack.get(i)` of an `ArrayList<Element>`: `Element`), or

@@ -2,10 +2,10 @@
 // kept under a fingerprint of the source files' paths, sizes and times (and the root manifests' and .gitignores'),
 // so a warm map stats the tree (walking it only when a directory changed) and reads neither the tags cache nor any
 // source file; it ranks from the kept scores and reads the definitions of only the files it shows.
-import { randomBytes } from 'node:crypto';
 import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { cacheFileFor, cacheWrites, type LoadOptions, loadCodeIndex, settleCache } from './code-index.js';
+import { cacheWrites, ownName, removeLeftovers, settleCache } from './cache-writes.js';
+import { cacheFileFor, type LoadOptions, loadCodeIndex } from './code-index.js';
 import { indexLanguageOf, indexSource } from './languages.js';
 import { cachedListing, type Listing, listedOf, walkListing } from './map-listing.js';
 import {
@@ -81,10 +81,10 @@ async function writeMapCache(
     offsets[i + 1] = offsets[i]! + t.length;
   });
   const previous = definitionsFileOf(file);
-  const id = path.basename(file, '.json');
-  const name = `${id}-${listing.fingerprint.slice(0, 12)}-${randomBytes(4).toString('hex')}.defs`;
+  const name = path.basename(ownName(file.replace(/\.json$/, ''), 'defs'));
   try {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await removeLeftovers(file, previous);
     await fs.writeFile(path.join(path.dirname(file), name), Buffer.concat(texts), { mode: 0o600 });
   } catch {
     return;
@@ -193,10 +193,14 @@ export async function loadRepoMap(
     }
     const defs = all;
     const baseOf = () => (personalised ? baseScores(input, scores) : scores);
-    await settleCache(() => writeMapCache(file, listing, input, quick, defs, baseOf), defs.length);
-  }
-  // The tags cache after the answer too: the next map after a change reads it rather than every file.
-  if (tagsWrite) await settleCache(tagsWrite, input.paths.length);
+    const tags = tagsWrite;
+    // The map cache first (the next map's), then the tags cache (the next map after a change reads it rather than
+    // every file): one after the other, so a run closing at once has the map's ready soonest.
+    await settleCache(async () => {
+      await writeMapCache(file, listing, input, quick, defs, baseOf);
+      await tags?.();
+    }, defs.length);
+  } else if (tagsWrite) await settleCache(tagsWrite, input.paths.length);
   return { map, files: input.paths.length, parsed, scanned };
 }
 

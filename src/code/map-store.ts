@@ -1,12 +1,12 @@
 // The map cache's file: a JSON header, then the ranking graph, the listing and the scores as raw typed arrays and
 // NUL-joined text, so a warm map reads one file and views its arrays in place (base64 in JSON cost a parse and a
 // copy of every array, ~80 ms on 28k files).
-import { randomBytes } from 'node:crypto';
 import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'node:fs';
+import { ownName } from './cache-writes.js';
 import type { RankInput, Scores } from './rank.js';
 
 const MAGIC = 'KMAP';
-const VERSION = 33;
+const VERSION = 34;
 
 /** What a map cache holds: the ranking input, its scores with nothing mentioned, and what the listing rests on. */
 export interface MapCache {
@@ -220,7 +220,7 @@ export function definitionsFileOf(file: string): string | undefined {
 
 /** Writes the cache to a temp file and renames it, so a concurrent reader sees the old cache or the new one. */
 export async function writeMapCacheFile(file: string, bytes: Buffer): Promise<void> {
-  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const temp = ownName(file, 'tmp');
   try {
     await fs.writeFile(temp, bytes, { mode: 0o600 });
     await fs.rename(temp, file);

@@ -52,7 +52,7 @@ export interface ModuleNames {
 
 export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whether `node` is declared here by a local binding rule of the language (see LanguageSpec.localBindings). */
-function isBinding(lang: LanguageSpec, node: AstNode): boolean {
+export function isBinding(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   const kind = parent.kind();
@@ -76,7 +76,7 @@ function isBinding(lang: LanguageSpec, node: AstNode): boolean {
 }
 
 /** The source range a local binding covers: its nearest function-like ancestor (Dart: with the body after it). */
-function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | undefined {
+export function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | undefined {
   const scope = node.ancestors().find((a) => lang.scopes.includes(a.kind()));
   if (!scope) return undefined;
   const range = scope.range();
@@ -89,6 +89,21 @@ function bindingScope(lang: LanguageSpec, node: AstNode): [number, number] | und
   return [range.start.index, end];
 }
 
+/** A node as an occurrence of its name; an object literal's shorthand (`{ name }`, Rust's `S { name }`) marked. */
+export function occurrenceOf(node: AstNode, definition: boolean): Occurrence {
+  const { start, end } = node.range();
+  return {
+    line: start.line + 1,
+    column: start.column + 1,
+    start: start.index,
+    end: end.index,
+    shorthand:
+      node.kind() === 'shorthand_property_identifier' ||
+      node.parent()?.kind() === 'shorthand_field_initializer',
+    definition,
+  };
+}
+
 /** The object's text of a member access (`requests` in `requests.Session`), when the language names its field. */
 function objectText(lang: LanguageSpec, node: AstNode): string | undefined {
   if (lang.id === 'python') return attributeObject(node);
@@ -97,7 +112,7 @@ function objectText(lang: LanguageSpec, node: AstNode): string | undefined {
   return parent.field('object')?.text();
 }
 
-function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
+export function isMemberAccess(lang: LanguageSpec, node: AstNode): boolean {
   const parent = node.parent();
   if (!parent) return false;
   return (lang.memberAccess ?? []).some(
@@ -132,7 +147,7 @@ export function findOccurrences(
   /** The Java package the name is defined in (`org.jsoup.nodes`), when known. */
   javaPackageOfDefinition?: string,
   /** A Rust method's: whether a use is a call of it (rustReceiverFits), not of another type's of that name. */
-  rustMethod?: (node: AstNode) => boolean,
+  rustMethod?: (node: AstNode) => boolean | undefined,
   /**
    * A Rust item other modules define their own of: whether a path through module `m` (`imp::OnceCell`) may lead
    * to this one.
@@ -146,10 +161,10 @@ export function findOccurrences(
    * A Go method's: whether a use is it (goReceiverFits), not another type's method or a package's name;
    * `fieldNamed`: this file declares a struct field of the name, so a selector of unread type may be that field.
    */
-  goMethod?: (node: AstNode, fieldNamed: boolean) => boolean,
+  goMethod?: (node: AstNode, fieldNamed: boolean) => boolean | undefined,
   /** TS/JS and Python: the names this file binds to modules (see ModuleNames). */
   modules?: ModuleNames,
-): { occurrences: Occurrence[]; shadowed: number } {
+): { occurrences: Occurrence[]; shadowed: number; undecided: Occurrence[] } {
   const root = parseSource(lang, source);
   const throughModules = !members && (modules?.carriers.size ?? 0) > 0;
   const kinds =
@@ -172,6 +187,27 @@ export function findOccurrences(
         inside: { kind: 'field_declaration' },
       },
     } as NapiConfig).length > 0;
+  /**
+   * A member's use here: true, false, or undefined when it cannot be told (its receiver's type unread, and other
+   * types have a member of the name), which the result lists apart.
+   */
+  const memberVerdict = (node: AstNode): boolean | undefined => {
+    if (goImported && goForeignMember(node, goImported, goResults)) return false;
+    let verdict: boolean | undefined = true;
+    for (const judge of [
+      javaAllowed &&
+        (() => javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType, javaMethodsOnly)),
+      rustMethod && (() => rustMethod(node)),
+      goMethod && (() => goMethod(node, goFieldNamed)),
+    ]) {
+      if (!judge) continue;
+      const fits = judge();
+      if (fits === false) return false;
+      if (fits === undefined) verdict = undefined;
+    }
+    return verdict;
+  };
+  const undecidedNodes: AstNode[] = [];
   // `errors.HTTPError`, `requests.Session`: a module carrying the name, reached through its binding.
   const carried = (node: AstNode) => modules?.carriers.has(objectText(lang, node) ?? '\0') === true;
   const python = lang.id === 'python';
@@ -198,21 +234,23 @@ export function findOccurrences(
         qualifier === javaPackageOfDefinition
       );
     })
-    .filter((node) =>
-      members
-        ? (!javaAllowed ||
-            javaReceiverFits(node, javaAllowed, javaUnknownFits, javaMemberType!, javaMethodsOnly)) &&
-          (!rustMethod || rustMethod(node)) &&
-          !(goImported && goForeignMember(node, goImported, goResults)) &&
-          (!goMethod || goMethod(node, goFieldNamed))
-        : (lang.memberIdentifiers.includes(node.kind()) || isMemberAccess(lang, node)
-            ? carried(node)
-            : true) &&
+    .filter((node) => {
+      if (!members) return true;
+      const verdict = memberVerdict(node);
+      if (verdict === undefined) undecidedNodes.push(node);
+      return verdict === true;
+    })
+    .filter(
+      (node) =>
+        members ||
+        ((lang.memberIdentifiers.includes(node.kind()) || isMemberAccess(lang, node)
+          ? carried(node)
+          : true) &&
           !(lang.id === 'rust' && (isRustModulePath(node) || (rustPrivate && isForeignRustPath(node)))) &&
           !(rustThrough && !rustThrough(rustQualifier(node) ?? 'self')) &&
           (!ownItem || isForeignRustPath(node)) &&
           (!packages || goQualifier(node, packages) !== 'other') &&
-          (goPackage?.same !== false || goQualifier(node, packages!) === 'package'),
+          (goPackage?.same !== false || goQualifier(node, packages!) === 'package')),
     );
   const shadows: [number, number][] = [];
   /** The local bindings themselves (Rust's, whose scope may not hold them: `if let Some(x) = …`). */
@@ -234,7 +272,7 @@ export function findOccurrences(
   const occurrences: Occurrence[] = [];
   let shadowed = 0;
   for (const node of nodes) {
-    const { start, end } = node.range();
+    const { start } = node.range();
     if (bindings.has(start.index)) {
       shadowed += 1;
       continue;
@@ -248,14 +286,7 @@ export function findOccurrences(
       shadowed += 1;
       continue;
     }
-    occurrences.push({
-      line: start.line + 1,
-      column: start.column + 1,
-      start: start.index,
-      end: end.index,
-      shorthand: node.kind() === 'shorthand_property_identifier',
-      definition: definitionLines.has(start.line + 1),
-    });
+    occurrences.push(occurrenceOf(node, definitionLines.has(start.line + 1)));
   }
   // A Python module's `__all__` names what it exports as strings: `from m import *` gives only those.
   if (python && !members)
@@ -283,5 +314,6 @@ export function findOccurrences(
         definition: false,
       });
     }
-  return { occurrences, shadowed };
+  const undecided = undecidedNodes.map((node) => occurrenceOf(node, false));
+  return { occurrences, shadowed, undecided };
 }

@@ -7,14 +7,12 @@ import { LANGUAGES } from './languages.js';
 import type { Occurrence } from './occurrences.js';
 import { attributeObject, isKeywordArgumentName, isPythonModulePath } from './python-names.js';
 
-export interface LocalBinding {
-  /** The function holding it (`Session.prepare_request`, `<lambda>`) and its lines. */
-  scope: { name: string; line: number; endLine: number };
+export interface PythonLocal {
+  /** The function holding it (`Session.prepare_request`, `<lambda>`): its lines and source offsets. */
+  scope: { name: string; line: number; endLine: number; start: number; end: number };
   parameter: boolean;
-  /** Its uses and bindings in the function, in order. */
+  /** Its uses and bindings in the function, in order (the first binding's line: where it is declared). */
   occurrences: Occurrence[];
-  /** Where the function already uses `taken` (see localBindingAt), when it does. */
-  takenAt?: number;
 }
 
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
@@ -101,15 +99,14 @@ function scopeName(scope: AstNode): string {
 /**
  * The local binding `name` is at `line` (1-based; at `column` when given) of a Python source: a variable or
  * parameter of the function it stands in, with its uses there; undefined when the name there is no local (a global,
- * a class's attribute, a member, or not there). `taken`: a new name, whose first use in that function is reported.
+ * a class's attribute, a member, or not there).
  */
-export function localBindingAt(
+export function pythonLocalAt(
   source: string,
   name: string,
   line: number,
   column?: number,
-  taken?: string,
-): LocalBinding | undefined {
+): PythonLocal | undefined {
   const root = parseSource(python(), source);
   const all = namesIn(root, name);
   const onLine = all.filter((n) => n.range().start.line + 1 === line);
@@ -142,12 +139,16 @@ export function localBindingAt(
         definition: binding(n) !== undefined,
       };
     });
-    const clash = taken === undefined ? undefined : namesIn(home, taken)[0];
     return {
-      scope: { name: scopeName(home), line: start.line + 1, endLine: end.line + 1 },
+      scope: {
+        name: scopeName(home),
+        line: start.line + 1,
+        endLine: end.line + 1,
+        start: start.index,
+        end: end.index,
+      },
       parameter: kinds.includes('parameter'),
       occurrences,
-      ...(clash ? { takenAt: clash.range().start.line + 1 } : {}),
     };
   }
   return undefined;

@@ -1,8 +1,9 @@
 // Ranks a repository's files by how much of the project depends on them: PageRank over resolved imports and over
 // names used in one file and defined in another, personalised toward the declared entry points and the files and
-// names the conversation mentions. Tests, fixtures, examples, docs, generated and vendored files come last.
+// names the conversation mentions. Tests, fixtures, examples, docs, config, generated and vendored files come last.
 import type { CodeIndex } from './code-index.js';
-import { isSupportFile } from './file-roles.js';
+import { isConfigFile, isSupportFile } from './file-roles.js';
+import { mentionedIn } from './mentions.js';
 import { pageRank, reversed } from './page-rank.js';
 import { buildGraph, type Graph } from './rank-graph.js';
 
@@ -14,27 +15,19 @@ export interface RankOptions {
 export interface RankedFile {
   path: string;
   score: number;
-  /** 0 mentioned, 1 declared entry point, 2 the project's code, 3 tests, fixtures, examples, generated, vendored. */
+  /** 0 mentioned, 1 declared entry point, 2 the project's code, 3 tests, fixtures, examples, config, generated, vendored. */
   tier: number;
 }
 
+/** The tier of tests, fixtures, examples, docs, config, generated and vendored files: after the project's code. */
+export const SUPPORT_TIER = 3;
+
 /** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
 const SUPPORT_WEIGHT = 0.1;
+/** Teleport share of the support files a word only matched, against 1 for the files the text favours. */
+const LESSER_SHARE = 0.1;
 /** How much depending on the project's files counts against being depended on. */
 const HUB_SHARE = 1;
-
-/** Files named in the text: by path, or by a base name of at least 4 characters as a whole word. */
-export function mentionedFiles(paths: Iterable<string>, text: string): Set<string> {
-  const found = new Set<string>();
-  if (!text) return found;
-  const words = new Set(text.split(/[^\w.\-/]+/));
-  for (const rel of paths) {
-    const base = rel.slice(rel.lastIndexOf('/') + 1);
-    const stem = base.replace(/\.[^.]*$/, '');
-    if (text.includes(rel) || words.has(base) || (stem.length >= 4 && words.has(stem))) found.add(rel);
-  }
-  return found;
-}
 
 /** All that ranking needs, apart from what the conversation mentions: kept in the map cache between runs. */
 export interface RankInput {
@@ -42,7 +35,7 @@ export interface RankInput {
   graph: Graph;
   /** Per file, its number of definitions. */
   sizes: Int32Array;
-  /** Per file, 1 for a test, fixture, example, doc, generated or vendored file. */
+  /** Per file, 1 for a test, fixture, example, doc, config, generated or vendored file. */
   support: Uint8Array;
   entryPoints: string[];
   packageEntryPoints: string[];
@@ -52,7 +45,7 @@ export interface RankInput {
 export function prepareRank(index: CodeIndex): RankInput {
   const paths = [...index.files.keys()];
   const support = Uint8Array.from(paths, (p) =>
-    isSupportFile(p) || index.files.get(p)!.generated === true ? 1 : 0,
+    isSupportFile(p) || isConfigFile(p) || index.files.get(p)!.generated === true ? 1 : 0,
   );
   return {
     paths,
@@ -84,32 +77,30 @@ export function rankScored(
   const n = paths.length;
   const none = new Float64Array(0);
   if (n === 0) return { ranked: [], scores: { authority: none, hub: none }, personalised: false };
-  const mentionedNames = new Set(mentions.match(/[A-Za-z_$][\w$]{3,}/g) ?? []);
-  const favoured = mentionedFiles(paths, mentions);
-  // A mentioned name defined in a few files favours them.
-  if (mentionedNames.size > 0)
-    graph.names.forEach((name, id) => {
-      const start = graph.nameOffsets[id]!;
-      const stop = graph.nameOffsets[id + 1]!;
-      if (mentionedNames.has(name.replace(/^\./, '')) && stop - start <= 5)
-        for (let d = start; d < stop; d++) favoured.add(paths[graph.definers[d]!]!);
-    });
+  // A support file only a word matched (a test's `code`, docs/conf.py's `project`) leads the support files, no more.
+  const { favoured, lesser } = mentionedIn(paths, support, graph, mentions);
   const entries = new Set(input.entryPoints);
   const usable = base && base.authority.length === n && base.hub.length === n ? base : undefined;
   const scores =
-    usable && favoured.size === 0
+    usable && favoured.size === 0 && lesser.size === 0
       ? usable
-      : personalised(input, personalisation(input, entries, favoured), usable);
+      : personalised(input, personalisation(input, entries, favoured, lesser), usable);
   const { authority, hub } = scores;
-  const tierOf = (p: string, i: number) => (favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? 3 : 2);
+  const tierOf = (p: string, i: number) =>
+    favoured.has(p) ? 0 : entries.has(p) ? 1 : support[i] ? SUPPORT_TIER : 2;
   const ranked = paths
     .map((path, i) => ({ path, score: authority[i]! + HUB_SHARE * hub[i]!, tier: tierOf(path, i) }))
     .sort((a, b) => a.tier - b.tier || b.score - a.score || (a.path < b.path ? -1 : 1));
-  return { ranked, scores, personalised: favoured.size > 0 };
+  return { ranked, scores, personalised: favoured.size > 0 || lesser.size > 0 };
 }
 
 /** The teleport vector: every file by its size, support files little, entry points and mentioned files more. */
-function personalisation(input: RankInput, entries: Set<string>, favoured: Set<string>): Float64Array {
+function personalisation(
+  input: RankInput,
+  entries: Set<string>,
+  favoured: Set<string>,
+  lesser = new Set<string>(),
+): Float64Array {
   const { paths, support } = input;
   const n = paths.length;
   const packageEntries = new Set(input.packageEntryPoints);
@@ -125,6 +116,7 @@ function personalisation(input: RankInput, entries: Set<string>, favoured: Set<s
   boost(entries, 0.3);
   boost(packageEntries, 0.2);
   boost(favoured, 1);
+  boost(lesser, LESSER_SHARE);
   let total = 0;
   for (let i = 0; i < n; i++) total += personal[i]!;
   for (let i = 0; i < n; i++) personal[i]! /= total;

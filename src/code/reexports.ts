@@ -71,6 +71,27 @@ export function reexportingFiles(
 }
 
 /**
+ * The files carrying a searched name (reexportingFiles), computed once when first asked: from `definedIn`, else from
+ * every file defining it; through the name, or a member's class's name.
+ */
+export function carriersFor(
+  index: CodeIndex,
+  resolver: ImportResolver,
+  defs: readonly { path: string; def: { container?: string } }[],
+  name: string,
+  members: boolean,
+  definedIn: string | undefined,
+): () => Set<string> {
+  let carriers: Set<string> | undefined;
+  return () => {
+    const names = [...new Set(defs.map((d) => (members ? (d.def.container ?? name) : name)))];
+    const from = definedIn === undefined ? [...new Set(defs.map((d) => d.path))] : [definedIn];
+    carriers ??= reexportingFiles(index, resolver, from, names);
+    return carriers;
+  };
+}
+
+/**
  * The names a file binds to whole modules among `carriers` (`import requests`, `import * as errors from
  * './errors'`, `from . import sessions`), as written before the `.` of a use: `requests.Session` is a use of the
  * Session those modules carry. `all`: every name the file binds to a module, of the project or not (an attribute of

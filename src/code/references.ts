@@ -15,9 +15,10 @@ import {
 import { JDK_METHODS, javaFamily } from './java-references.js';
 import { javaMemberTypes } from './java-types.js';
 import { languageOf, type SymbolKind } from './languages.js';
+import { type LocalBinding, localBindingIn } from './local-binding.js';
 import { ImportResolver } from './module-graph.js';
 import { escapeRegex, findOccurrences, type GoPackage, type Occurrence } from './occurrences.js';
-import { moduleReceivers, RESOLVED_LANGUAGES, reexportingFiles } from './reexports.js';
+import { carriersFor, moduleReceivers, RESOLVED_LANGUAGES } from './reexports.js';
 import { RUST_STD_METHODS, rustReceiverFits } from './rust-references.js';
 import { RUST_TRAIT_IMPL, rustImplTrait, rustMemberTypes, rustSimpleType } from './rust-types.js';
 import { definitionsOf } from './symbol-definitions.js';
@@ -29,6 +30,13 @@ export interface FileReferences {
   occurrences: Occurrence[];
   /** Occurrences left out because a local binding shadows the name there. */
   shadowed: number;
+  /**
+   * Uses of a member of the name whose receiver's type could not be read while other types have a member of that
+   * name: maybe this symbol, maybe another's; left out, for the result to name.
+   */
+  undecided: Occurrence[];
+  /** The local binding (parameter, local variable) the position pointed at: its occurrences are its scope's. */
+  local?: LocalBinding;
 }
 
 const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set(['method', 'field']);
@@ -60,7 +68,26 @@ export async function findProjectReferences(
   definedIn?: string,
   signal?: AbortSignal,
   line?: number,
+  /** With `line`: the column the position gives, to tell a local from a same-named definition on its line. */
+  column?: number,
 ): Promise<FileReferences[]> {
+  // A position at a local variable or a parameter (a `let identifier` beside a fn identifier): that binding alone.
+  if (definedIn !== undefined && line !== undefined) {
+    const local = await localBindingIn(index, name, definedIn, line, column);
+    if (local) {
+      const { source, ...binding } = local;
+      return [
+        {
+          path: definedIn,
+          source,
+          occurrences: local.occurrences,
+          shadowed: 0,
+          undecided: [],
+          local: binding,
+        },
+      ];
+    }
+  }
   const defs = definitionsOf(index, name, definedIn, line);
   // Files read before the search proper (the definitions' files, a trait's impls, interfaces) are read once: the
   // search takes each text from here, and lets it go.
@@ -76,18 +103,7 @@ export async function findProjectReferences(
   const members = defs.length > 0 && defs.every((d) => MEMBER_KINDS.has(d.def.kind));
   const resolver = new ImportResolver(index);
   const results: FileReferences[] = [];
-  // The names importers take to reach it: its own, or a member's class's.
-  const carried = [...new Set(defs.map((d) => (members ? (d.def.container ?? name) : name)))];
-  let carriers: Set<string> | undefined;
-  const carriersOf = () => {
-    carriers ??= reexportingFiles(
-      index,
-      resolver,
-      definedIn === undefined ? [...new Set(defs.map((d) => d.path))] : [definedIn],
-      carried,
-    );
-    return carriers;
-  };
+  const carriersOf = carriersFor(index, resolver, defs, name, members, definedIn);
   // A Go package-level name defined in one package: its import path, so other packages' files count only where
   // they name it through an import of that path.
   const dirs = [...new Set(defs.map((d) => path.posix.dirname(d.path)))];
@@ -147,7 +163,7 @@ export async function findProjectReferences(
     defs.every((d) => d.path.endsWith('.rs') && d.def.container)
       ? new Set<string>()
       : undefined;
-  let rustMethod: ((node: AstNode, file: string) => boolean) | undefined;
+  let rustMethod: ((node: AstNode, file: string) => boolean | undefined) | undefined;
   if (rustTypes) {
     const projectTypes = new Set<string>();
     for (const tags of index.files.values())
@@ -285,15 +301,15 @@ export async function findProjectReferences(
   };
   for (const [file, tags] of index.files) {
     if (privateTo(file, tags.language) === false) continue;
-    if (
-      javaClasses &&
+    // A Java file never naming the method's classes most likely calls another type's of that name: there a
+    // receiver of unread type is undecided, never taken for ours; one read to be of our classes still is.
+    const javaElsewhere =
+      javaClasses !== undefined &&
       file !== definedIn &&
       tags.language === 'java' &&
       ![...javaAllowed!].some(
         (c) => referenceCount(tags, c) > 0 || tags.definitions.some((d) => d.name === c),
-      )
-    )
-      continue;
+      );
     // Another file defining a top-level item of that name uses its own (ripgrep's core has a private hostname
     // beside grep_cli's public one): only a Rust path to ours (`grep_cli::hostname`) can be ours there.
     const ownItem =
@@ -341,7 +357,7 @@ export async function findProjectReferences(
       };
       if (goPackage.same === false && goPackage.aliases.size === 0) continue;
     }
-    const { occurrences, shadowed } = findOccurrences(
+    const { occurrences, shadowed, undecided } = findOccurrences(
       lang,
       source,
       name,
@@ -351,7 +367,7 @@ export async function findProjectReferences(
       lang.id === 'rust' && privateTo(file, 'rust') === true,
       ownItem,
       lang.id === 'java' ? javaAllowed : undefined,
-      javaUnknownFits,
+      javaUnknownFits && !javaElsewhere,
       memberTypes,
       defs.every((d) => d.def.kind === 'method'),
       javaPackage,
@@ -373,7 +389,8 @@ export async function findProjectReferences(
         ? moduleReceivers(file, tags.imports, lang.id, resolver, members ? undefined : carriersOf())
         : undefined,
     );
-    if (occurrences.length > 0 || shadowed > 0) results.push({ path: file, source, occurrences, shadowed });
+    if (occurrences.length > 0 || shadowed > 0 || undecided.length > 0)
+      results.push({ path: file, source, occurrences, shadowed, undecided });
   }
   return results;
 }

@@ -2,6 +2,8 @@
 import type { CodeIndex } from './code-index.js';
 import { goReceiverType } from './go-references.js';
 import { javaFamily } from './java-references.js';
+import { type LocalBinding, localBindingIn } from './local-binding.js';
+import { escapeRegex, type Occurrence } from './occurrences.js';
 import { findProjectReferences } from './references.js';
 import { definitionsOf } from './symbol-definitions.js';
 
@@ -10,6 +12,14 @@ export interface RenamedFile {
   before: string;
   after: string;
   count: number;
+}
+
+/** A name-based rename: the files' new texts, the uses it left undecided, the local binding it was limited to. */
+export interface RenamePlan {
+  files: RenamedFile[];
+  /** Uses of a member of the name whose receiver's type could not be read (FileReferences.undecided). */
+  undecided: { path: string; line: number }[];
+  local?: LocalBinding & { path: string };
 }
 
 export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -55,9 +65,15 @@ export async function planRename(
   signal?: AbortSignal,
   /** The line of `definedIn` holding the definition, when the model gave one. */
   line?: number,
-): Promise<RenamedFile[] | string> {
+  column?: number,
+): Promise<RenamePlan | string> {
   if (!IDENTIFIER.test(newName)) return `${newName} is not a valid identifier`;
   if (newName === name) return 'the new name is the same as the old one';
+  const local =
+    definedIn !== undefined && line !== undefined
+      ? await localBindingIn(index, name, definedIn, line, column)
+      : undefined;
+  if (local && definedIn !== undefined) return renameLocal(local, definedIn, name, newName);
   const defs = definitionsOf(index, name, definedIn, line);
   if (defs.length === 0)
     return `no definition of ${name}${definedIn ? ` in ${definedIn}` : ''}; try search_code`;
@@ -66,7 +82,7 @@ export async function planRename(
   const goInterface = GO_INTERFACE_METHODS.get(name);
   if (goInterface && defs.every((d) => d.path.endsWith('.go') && d.def.kind === 'method'))
     return `${name} is the method ${goInterface} names: renamed, the types defining it would stop being one, which a rename by name cannot check (no gopls here); rename it by hand where that is wanted`;
-  const files = await findProjectReferences(index, name, definedIn, signal, line);
+  const files = await findProjectReferences(index, name, definedIn, signal, line, column);
   // A definition of the new name in a file the rename changes would take its uses: one at the top level, or a
   // nested type (gson's MapTypeAdapterFactory.Adapter, had TypeAdapter become Adapter).
   const TYPES = new Set(['class', 'interface', 'enum', 'type']);
@@ -102,17 +118,45 @@ export async function planRename(
     if (taken)
       return `${newName} is already defined in ${file}${taken.container ? ` (${taken.container}.${newName})` : ''}; pick another name`;
   }
-  const renamed: RenamedFile[] = [];
-  for (const file of files) {
-    if (file.occurrences.length === 0) continue;
-    let after = '';
-    let at = 0;
-    for (const o of [...file.occurrences].sort((a, b) => a.start - b.start)) {
-      after += file.source.slice(at, o.start) + (o.shorthand ? `${name}: ${newName}` : newName);
-      at = o.end;
-    }
-    after += file.source.slice(at);
-    renamed.push({ path: file.path, before: file.source, after, count: file.occurrences.length });
+  const renamed = files
+    .filter((file) => file.occurrences.length > 0)
+    .map((file) => renamedFile(file.path, file.source, file.occurrences, name, newName));
+  const undecided = files.flatMap((file) => file.undecided.map((o) => ({ path: file.path, line: o.line })));
+  return { files: renamed, undecided };
+}
+
+/** One file's text with the occurrences renamed; a shorthand (`{ name }`) keeps its key. */
+function renamedFile(
+  file: string,
+  source: string,
+  occurrences: readonly Occurrence[],
+  name: string,
+  newName: string,
+): RenamedFile {
+  let after = '';
+  let at = 0;
+  for (const o of [...occurrences].sort((a, b) => a.start - b.start)) {
+    after += source.slice(at, o.start) + (o.shorthand ? `${name}: ${newName}` : newName);
+    at = o.end;
   }
-  return renamed;
+  after += source.slice(at);
+  return { path: file, before: source, after, count: occurrences.length };
+}
+
+/** A local binding renamed in its scope; refused when the new name is already used there (it would be captured). */
+function renameLocal(
+  local: LocalBinding & { source: string },
+  file: string,
+  name: string,
+  newName: string,
+): RenamePlan | string {
+  const { source, ...binding } = local;
+  const scope = source.slice(...local.scope);
+  if (new RegExp(`(?<![\\w$])${escapeRegex(newName)}(?![\\w$])`).test(scope))
+    return `${newName} is already used in the scope of the local ${name} (${file}:${local.from}-${local.to}); pick another name`;
+  return {
+    files: [renamedFile(file, source, local.occurrences, name, newName)],
+    undecided: [],
+    local: { ...binding, path: file },
+  };
 }

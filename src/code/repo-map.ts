@@ -1,6 +1,6 @@
 // The repository map: a signatures-only skeleton of the most important files, cut to a token budget.
 import type { CodeIndex } from './code-index.js';
-import { type RankedFile, rankFiles } from './rank.js';
+import { type RankedFile, rankFiles, SUPPORT_TIER } from './rank.js';
 import type { Definition, FileTags } from './tags.js';
 
 /** Rough tokens of text, as the conversation budget counts them. */
@@ -78,10 +78,12 @@ export function renderMap(
   let shown = 0;
   let full = false;
   let misses = 0;
+  /** Whether a file of the project's own did not fit: a test, doc or example then takes none of the room left. */
+  let ownMissed = false;
   for (const { path, tier } of ranked) {
     if (countOf(path) === 0) continue;
     total += 1;
-    if (full) continue;
+    if (full || (ownMissed && tier === SUPPORT_TIER)) continue;
     const definitions = definitionsOf(path);
     // A mentioned file is shown whole.
     const block = renderFile(path, { definitions }, tier === 0 ? Number.POSITIVE_INFINITY : limit);
@@ -90,6 +92,7 @@ export function renderMap(
       // A large file's block may not fit while smaller ones further down still do; but not for ever.
       misses += 1;
       full = maxTokens - used < 20 || misses >= MAX_MISSES;
+      ownMissed ||= tier < SUPPORT_TIER;
       continue;
     }
     blocks.push(block);

@@ -2,7 +2,12 @@
 // typed parameter or `let`, a constructor, a field or a method of a known type), so references.ts leaves out
 // another type's method of the same name (log's RecordBuilder::args beside Record::args, `str::is_empty`).
 import { type AstNode, sameNode } from './ast-grep.js';
+import { MAX_DEPTH, rustDeclaredType } from './rust-bindings.js';
 import { type RustMemberType, rustSimpleType } from './rust-types.js';
+
+/** The type `name` is declared with where `from` uses it (rust-bindings.ts), read with typeText. */
+const declaredType = (from: AstNode, name: string, memberType: RustMemberType, depth: number) =>
+  rustDeclaredType(from, name, (expr, at) => typeText(expr, memberType, at), depth);
 
 /** Methods of Rust's core and standard types: on a receiver of unknown type, most likely theirs. */
 export const RUST_STD_METHODS = new Set(
@@ -63,49 +68,6 @@ function enclosingImpl(node: AstNode): string | undefined {
   return undefined;
 }
 
-/** The type text `name` is declared with where `from` uses it: a parameter, or the nearest `let` before it. */
-function declaredType(
-  from: AstNode,
-  name: string,
-  memberType: RustMemberType,
-  depth: number,
-): string | undefined {
-  const at = from.range().start.index;
-  for (const scope of from.ancestors()) {
-    if (scope.kind() === 'block') {
-      let found: AstNode | undefined;
-      for (const statement of scope.children())
-        if (
-          statement.kind() === 'let_declaration' &&
-          statement.range().end.index <= at &&
-          statement.field('pattern')?.kind() === 'identifier' &&
-          statement.field('pattern')?.text() === name
-        )
-          found = statement;
-      if (found) {
-        const type = found.field('type')?.text();
-        if (type) return type;
-        const value = found.field('value');
-        return value ? typeText(value, memberType, depth + 1) : undefined;
-      }
-    }
-    if (scope.kind() === 'function_item' || scope.kind() === 'closure_expression') {
-      const params = scope.field('parameters');
-      for (const param of params?.children() ?? [])
-        if (
-          param.kind() === 'parameter' &&
-          param
-            .field('pattern')
-            ?.text()
-            .replace(/^mut\s+/, '') === name
-        )
-          return param.field('type')?.text();
-      if (scope.kind() === 'function_item') return undefined;
-    }
-  }
-  return undefined;
-}
-
 /**
  * The type a `let` in a macro's tokens gives `name` before `node` (`let mut vec = $crate::SmallVec::new();` in a
  * `macro_rules!` body): its annotation, or the type its value is made by (`Type::new(…)`, `Type { … }`).
@@ -127,7 +89,7 @@ function letInTokens(node: AstNode, name: string): string | undefined {
 
 /** The type of a Rust expression as written where it can be read, else undefined. */
 function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string | undefined {
-  if (depth > 6) return undefined;
+  if (depth > MAX_DEPTH) return undefined;
   switch (expr.kind()) {
     case 'self':
       return enclosingImpl(expr);
@@ -146,6 +108,13 @@ function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string 
     }
     case 'struct_expression':
       return expr.field('name')?.text();
+    case 'scoped_identifier': {
+      // An enum's variant (`Level::Error`): the enum. An associated constant (`Version::MAX`) may be of any type.
+      const owner = expr.field('path')?.text();
+      const name = expr.field('name')?.text() ?? '';
+      const type = owner === 'Self' ? enclosingImpl(expr) : rustSimpleType(owner);
+      return type && /^[A-Z]/.test(type) && /^[A-Z][a-z]/.test(name) ? type : undefined;
+    }
     case 'field_expression': {
       const owner = rustSimpleType(typeText(expr.field('value')!, memberType, depth + 1));
       const field = expr.field('field')?.text();
@@ -173,8 +142,10 @@ function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string 
         return memberType(owner, name) ?? (name === 'new' || name === 'default' ? owner : undefined);
       }
       if (fn.kind() === 'field_expression') {
-        const owner = rustSimpleType(typeText(fn.field('value')!, memberType, depth + 1));
         const name = fn.field('field')?.text();
+        // std's ToString, whatever the receiver (`"chashu".to_string()`).
+        if (name === 'to_string') return 'String';
+        const owner = rustSimpleType(typeText(fn.field('value')!, memberType, depth + 1));
         if (!owner || !name) return undefined;
         // A view of the receiver itself (`self.as_ref()` of a Box<T>: the T it holds).
         return memberType(owner, name) ?? (SAME_TYPE.has(name) ? owner : undefined);
@@ -191,8 +162,9 @@ function typeText(expr: AstNode, memberType: RustMemberType, depth = 0): string 
 /**
  * Whether a Rust method's name here can be the allowed types' method: its declaration in one of their `impl`s or
  * traits, a call on a receiver of one of them (`self`, a typed variable, a constructor, a field, a call of known
- * type), `Type::name` or `Self::name` of one of them. A receiver whose type cannot be read counts only when
- * `unknownFits` (no other type of the project, nor std, has the name); a bare call is a function's, not the method.
+ * type), `Type::name` or `Self::name` of one of them. A receiver whose type cannot be read counts when
+ * `unknownFits` (no other type of the project, nor std, has the name), else is undecided (undefined); a bare call
+ * is a function's, not the method.
  */
 export function rustReceiverFits(
   node: AstNode,
@@ -202,15 +174,16 @@ export function rustReceiverFits(
   memberType: RustMemberType,
   /** The file holds a definition the rename starts from. */
   definingFile = true,
-): boolean {
+): boolean | undefined {
   const parent = node.parent();
+  const unread = unknownFits || undefined;
   const fits = (type: string | undefined) => {
-    if (type === undefined) return unknownFits;
+    if (type === undefined) return unread;
     if (allowed.has(type)) return true;
     if (projectTypes.has(type) || STD_TYPES.has(type) || /^[a-z]/.test(type)) return false;
     // A type parameter (`L: Log`): whose method it is cannot be read. Any other type is another crate's
     // (`UnsafeCell`), whose method it is.
-    return isTypeParameter(node, type) && unknownFits;
+    return isTypeParameter(node, type) ? unread : false;
   };
   if (!parent) return false;
   if (
@@ -245,7 +218,7 @@ export function rustReceiverFits(
     if (!op || !before) return false;
     if (op.text() === '.') {
       if (before.kind() === 'self') return fits(enclosingImpl(node));
-      if (before.kind() !== 'identifier') return unknownFits;
+      if (before.kind() !== 'identifier') return unread;
       const declared = declaredType(node, before.text(), memberType, 0) ?? letInTokens(node, before.text());
       return fits(rustSimpleType(declared));
     }

@@ -10,6 +10,10 @@ export interface TrustRule {
 }
 
 export const trustRules: readonly TrustRule[] = [
+  // Which provider runs decides where the conversation goes (a local Ollama or a cloud API with the user's key).
+  { pattern: 'provider.type', what: 'the provider (where the conversation goes)' },
+  // A cassette is the model's output, tool calls included: a repository's would script what runs.
+  { pattern: 'provider.replay.', what: 'replayed model output (cassettes)' },
   { pattern: 'provider.*.base_url', what: 'provider base URLs' },
   { pattern: 'provider.*.api_key', what: 'API keys' },
   { pattern: 'provider.copilot.github_url', what: 'GitHub hosts' },

@@ -9,6 +9,7 @@ import { type LoopOptions, runLoop } from '../agent/loop.js';
 import { OfferedTools } from '../agent/offered-tools.js';
 import { ToolOffer } from '../agent/tool-offer.js';
 import { ToolSpend } from '../agent/tool-spend.js';
+import { cacheWrites } from '../code/cache-writes.js';
 import { cacheDir } from '../config/paths.js';
 import { emptyUsage } from '../core/messages.js';
 import { TodoBoard } from '../core/todo-board.js';
@@ -333,6 +334,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     close: async () => {
       sent.dispose();
       runner.killAll();
+      // The code map's caches, begun when the map was answered: a run exits when it closes (cli/main.ts), and a
+      // write cut short would make the next run's map cold.
+      const caches = cacheWrites().catch(() => {});
       await languages.close();
       const opened = await execution.started()?.catch(() => undefined);
       const checkpoints = opened?.checkpoints;
@@ -353,6 +357,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       }
       await events.flush().catch(() => {});
       await session?.close();
+      await caches;
     },
   };
 }

@@ -10,8 +10,9 @@ import type { Message } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { carryOver, carryOverNote } from '../providers/carry-over.js';
-import type { ExecutionMode } from '../safety/policy.js';
+import { type ExecutionMode, ruleSources } from '../safety/policy.js';
 import { createReadJail } from '../safety/read-jail.js';
+import { type CommandRule, parseRules } from '../safety/user-rules.js';
 import { resumedConversation } from '../session/resume.js';
 import type { SessionRecord } from '../session/session-file.js';
 
@@ -51,6 +52,12 @@ export function promptBuilder(options: PromptOptions): () => Promise<string> {
     warned.add(message);
   };
   const added = (prompt: string) => (options.addition ? `${prompt}\n\n${options.addition}` : prompt);
+  // Parsed once, when first needed (setup has already checked them: a bad rule never gets this far).
+  let parsed: Promise<CommandRule[]> | undefined;
+  const rules = () => {
+    parsed ??= parseRules(ruleSources({ config, allow: options.allow }));
+    return parsed;
+  };
   return async () =>
     options.replacement ??
     added(
@@ -58,7 +65,7 @@ export function promptBuilder(options: PromptOptions): () => Promise<string> {
         workspace: options.workspace,
         mode: options.mode,
         commands: config.safety.allow_command_execution,
-        allowRules: [...config.safety.commands.allow, ...(options.allow ?? [])],
+        rules: await rules(),
         sandbox,
         dryRun: options.dryRun,
         contextFiles: await findContextFiles({

@@ -21,7 +21,7 @@ import {
   formatForModel,
   type PreparedCall,
 } from '../tools/executor.js';
-import { createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
+import { capTurn, createOutputStore, removeOldOutputs } from '../tools/output-cap.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { ContextFor } from './tool-context.js';
@@ -49,11 +49,27 @@ export function createExecutor(held: ExecutorContext, contextFor: ContextFor): E
     async run(call, turn, signal, concurrent) {
       const ready = concurrent ? prepared.get(call) : undefined;
       const result = await executeToolCall(call, turn, held, contextFor(signal, concurrent?.emit), ready);
+      const { saved_output: path, original_size: size } = result.metadata;
       return {
         content: formatForModel(result),
         isError: !result.success,
         ...(result.images?.length ? { images: result.images } : {}),
+        ...(typeof path === 'string' && typeof size === 'number' ? { saved: { path, size } } : {}),
       };
+    },
+    async capTurn(calls, outcomes, signal) {
+      const limit = contextFor(signal).limits.maxTurnOutputSize;
+      if (limit === undefined) return [...outcomes];
+      const contents = await capTurn(
+        outcomes.map((outcome, i) => ({
+          callId: calls[i]!.id,
+          content: outcome.content,
+          ...(outcome.saved ? { saved: outcome.saved } : {}),
+        })),
+        limit,
+        held.saveOutput,
+      );
+      return outcomes.map((outcome, i) => ({ ...outcome, content: contents[i]! }));
     },
     execute: (call, turn, signal) => executeToolCall(call, turn, held, contextFor(signal)),
   };

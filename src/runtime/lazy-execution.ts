@@ -43,6 +43,10 @@ export function lazyExecution(options: ExecutionOptions): LazyExecution {
     },
     run: async (call, turn, signal, concurrent) =>
       (await load()).executor.run(call, turn, signal, concurrent),
+    capTurn: async (calls, outcomes, signal) => {
+      const { capTurn } = (await load()).executor;
+      return capTurn ? capTurn(calls, outcomes, signal) : [...outcomes];
+    },
     execute: async (call, turn, signal) => (await load()).executor.execute(call, turn, signal),
   };
   return {

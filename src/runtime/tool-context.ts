@@ -19,10 +19,20 @@ export function outputCap(configured: number, budgetTokens: number): number {
   return Math.min(configured, Math.max(4096, Math.floor(budgetTokens / 8) * 4));
 }
 
+/**
+ * What the model reads of one turn's results together: a quarter of the conversation budget (two results at the cap
+ * above), never less than one result's cap. The rest is the system prompt's, the tools' and the earlier turns'.
+ */
+export function turnOutputCap(resultCap: number, budgetTokens: number): number {
+  return Math.max(resultCap, Math.floor(budgetTokens / 4) * 4);
+}
+
 /** The tools' limits from config; `budgetTokens`: the conversation's budget (smaller when the model's window is). */
 export function toolLimits(config: KeelConfig, budgetTokens: number): ToolLimits {
+  const maxOutputSize = outputCap(config.agent.tools.max_output_size, budgetTokens);
   return {
-    maxOutputSize: outputCap(config.agent.tools.max_output_size, budgetTokens),
+    maxOutputSize,
+    maxTurnOutputSize: turnOutputCap(maxOutputSize, budgetTokens),
     maxFileReadSize: config.agent.tools.max_file_read_size,
     commandTimeoutMs: config.agent.terminal.timeout_seconds * 1000,
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,

@@ -78,7 +78,8 @@ function commandOf(args: unknown): string | undefined {
   return typeof args.command === 'string' ? args.command : undefined;
 }
 
-function ruleSources(options: PolicyOptions): RuleSources {
+/** The command rules of the config and --allow: the policy's, and those the system prompt names. */
+export function ruleSources(options: Pick<PolicyOptions, 'config' | 'allow'>): RuleSources {
   const commands = options.config?.safety.commands;
   return {
     allow: [...(commands?.allow ?? []), ...(options.allow ?? [])],

@@ -64,6 +64,18 @@ function matches(rule: CommandRule, argv: readonly string[]): boolean {
 /** The same argv with the program named by its basename (`/usr/bin/git` → `git`), for deny and ask rules. */
 const byName = (argv: readonly string[]): string[] => [programName(argv[0]), ...argv.slice(1)];
 
+/** The rule of `kind` matching this argv as written or by its program's basename. */
+const ruleOfKind = (rules: readonly CommandRule[], kind: RuleKind, argv: readonly string[]) =>
+  rules.find((r) => r.kind === kind && (matches(r, argv) || matches(r, byName(argv))));
+
+/**
+ * The deny rule, else the ask rule, that a plain command (literal words, no wrapper) falls under: what the system
+ * prompt leaves out of the commands it says run without asking.
+ */
+export function heldBack(rules: readonly CommandRule[], argv: readonly string[]): CommandRule | undefined {
+  return ruleOfKind(rules, 'deny', argv) ?? ruleOfKind(rules, 'ask', argv);
+}
+
 /** The `-c SCRIPT` of a shell, for deny and ask rules to look inside `bash -c "git push"`. */
 function shellScript(argv: readonly string[]): string | undefined {
   if (!SHELLS.includes(programName(argv[0]))) return undefined;
@@ -82,7 +94,7 @@ async function strictRule(
   depth = 0,
 ): Promise<CommandRule | undefined> {
   for (const inner of unwrap(argv)) {
-    const rule = rules.find((r) => r.kind === kind && (matches(r, inner) || matches(r, byName(inner))));
+    const rule = ruleOfKind(rules, kind, inner);
     if (rule) return rule;
     const script = shellScript(inner);
     if (script !== undefined && depth < 3) {

@@ -17,7 +17,10 @@ export type ErrorKind =
 
 interface KindRule {
   kind: ErrorKind;
-  /** Matches a failed result's error text. */
+  /**
+   * Matches the first line of a failed result's error: the tool's own statement. What follows quotes other things
+   * (a rename's compiler errors, "Property 'x' does not exist on type …", the nearest region of a file).
+   */
   error?: RegExp;
   /** Matches a failed result whose metadata has this key (and value): the policy's refusals carry `policy`. */
   metadata?: readonly [key: string, value?: string];
@@ -67,10 +70,18 @@ export const ERROR_KINDS: readonly KindRule[] = [
   },
   {
     kind: 'EDIT_CONFLICT',
-    error: /old_string (not found|matches \d+ times)|^cannot edit /,
+    error: /old_string not found/,
     hint: 'read_file the file again for its current text, then copy old_string exactly from it (with enough lines to be unique)',
     keelToolsOnly: true,
   },
+  {
+    kind: 'EDIT_CONFLICT',
+    error: /old_string matches \d+ times/,
+    hint: 'copy more of the lines around the change into old_string (read_file shows them) so it matches once, or pass replace_all: true to change every match',
+    keelToolsOnly: true,
+  },
+  // Any other refusal of an edit (a placeholder in new_string, a change that breaks the file) says its own fix.
+  { kind: 'EDIT_CONFLICT', error: /^cannot edit /, hint: '' },
   {
     kind: 'TIMEOUT',
     error: /timed out/,
@@ -107,6 +118,8 @@ const classified = (rule: KindRule): Classified => ({
   ...(rule.keelToolsOnly ? { keelToolsOnly: true } : {}),
 });
 
+const firstLine = (text: string) => text.split('\n', 1)[0]!;
+
 /** The kind of a failed result, or of a search that found nothing; undefined for an ordinary success. */
 export function classifyResult(result: ToolResult): Classified | undefined {
   for (const rule of ERROR_KINDS) {
@@ -114,7 +127,7 @@ export function classifyResult(result: ToolResult): Classified | undefined {
       if (rule.emptyOutput?.test(result.output)) return classified(rule);
       continue;
     }
-    const error = result.error ?? '';
+    const error = firstLine(result.error ?? '');
     if (rule.metadata) {
       const [key, value] = rule.metadata;
       if (key in result.metadata && (value === undefined || result.metadata[key] === value))

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { SourceLocation } from '../code/language/service.js';
 import { findProjectReferences } from '../code/references.js';
 import { codeIndexOf } from './code-index-of.js';
-import { localNote } from './rename-by-name.js';
-import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
+import { bindingFields, localNote, NAME_BASED, symbolTarget, undecidedNote } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 const schema = z.strictObject(bindingFields);
@@ -54,22 +53,15 @@ export const findReferencesTool = defineTool({
         `${locations.length} references to ${args.name}`,
       );
     }
-    if (target.kind === 'local') {
-      const text = target.source.split('\n');
-      const { occurrences } = target.local;
-      const lines = occurrences.map(
-        (o) =>
-          `${target.path}:${o.line}:${o.column}${o.definition ? ' (definition)' : ''}: ${text[o.line - 1]!.trim().slice(0, 160)}`,
-      );
-      lines.push(localNote(target, false));
-      return ok(
-        lines.join('\n'),
-        { references: occurrences.length, files: 1, name_based: true },
-        `${occurrences.length} references to ${args.name}`,
-      );
-    }
     const index = await codeIndexOf(ctx);
-    const files = await findProjectReferences(index, target.name, target.definedIn, ctx.signal, target.line);
+    const files = await findProjectReferences(
+      index,
+      target.name,
+      target.definedIn,
+      ctx.signal,
+      target.line,
+      target.column,
+    );
     const lines: string[] = [];
     let count = 0;
     let shadowed = 0;
@@ -87,10 +79,14 @@ export const findReferencesTool = defineTool({
     if (count > MAX_LINES) lines.push(`[${count - MAX_LINES} more references not shown]`);
     if (count === 0) lines.push(`(no references to ${args.name} in code)`);
     if (shadowed > 0) lines.push(`(${shadowed} uses of local bindings that shadow ${target.name} left out)`);
-    if (count > 0) lines.push(NAME_BASED);
+    const undecided = files.flatMap((f) => f.undecided.map((o) => ({ path: f.path, line: o.line })));
+    if (undecided.length > 0) lines.push(undecidedNote(undecided, target.name, 'not listed'));
+    const local = files[0]?.local;
+    if (local) lines.push(localNote({ ...local, path: files[0]!.path }, target.name));
+    else if (count > 0) lines.push(NAME_BASED);
     return ok(
       lines.join('\n'),
-      { references: count, files: files.length, shadowed, name_based: true },
+      { references: count, files: files.length, shadowed, undecided: undecided.length, name_based: true },
       `${count} references to ${args.name}`,
     );
   },

@@ -1,5 +1,5 @@
 // get_diagnostics: the current errors and warnings of files, from their language services (default: the files
-// changed in this run).
+// changed in this run); Go files no language server reads are checked with `go vet` when go is installed.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,7 +26,7 @@ async function filesOf(ctx: ToolContext, requested: string): Promise<string[]> {
   const skip = (name: string) => SKIPPED_DIRS.has(name);
   for await (const file of walkFiles(ctx.workspace.root, absolute, ctx.signal, skip)) {
     const shown = ctx.workspace.relative(file).split(path.sep).join('/');
-    if (await ctx.languages?.forFile(shown)) files.push(shown);
+    if (shown.endsWith('.go') || (await ctx.languages?.forFile(shown))) files.push(shown);
     if (files.length >= MAX_FILES) break;
   }
   return files;
@@ -49,18 +49,61 @@ export const getDiagnosticsTool = defineTool({
     if (paths.length === 0) return fail('no files changed in this run yet; give paths');
     const found: Diagnostic[] = [];
     const without: string[] = [];
+    let checked = 0;
     for (const path of paths) {
       const service = await ctx.languages.forFile(path);
       if (!service) without.push(path);
-      else found.push(...(await service.diagnostics([path], ctx.signal)));
+      else {
+        found.push(...(await service.diagnostics([path], ctx.signal)));
+        checked += 1;
+      }
+    }
+    const others = without.filter((p) => !p.endsWith('.go'));
+    const notes = others.length > 0 ? [`(no language service for ${listed(others)})`] : [];
+    const go = without.filter((p) => p.endsWith('.go'));
+    if (go.length > 0) {
+      const vetted = await vetGo(ctx, go);
+      found.push(...vetted.found);
+      checked += vetted.checked;
+      notes.push(...vetted.notes);
     }
     const errors = found.filter((d) => d.severity === 'error').length;
-    const checked = paths.length - without.length;
     const lines = [
       `${errors} errors, ${found.length - errors} warnings in ${checked} file${checked === 1 ? '' : 's'}`,
       ...formatDiagnostics(found, MAX_SHOWN),
+      ...notes,
     ];
-    if (without.length > 0) lines.push(`(no language service for ${without.join(', ')})`);
     return ok(lines.join('\n'), { errors, warnings: found.length - errors, files: checked });
   },
 });
+
+/** Files named in a note: the first few, then how many more. */
+const listed = (files: readonly string[]) =>
+  files.length <= 5 ? files.join(', ') : `${files.slice(0, 5).join(', ')} and ${files.length - 5} more`;
+
+/**
+ * Go files no language server reads (gopls is not on PATH), through `go vet` as the check after a change does
+ * (go-check.ts): its findings, how many files it checked, and notes saying which check ran and what it could not.
+ */
+async function vetGo(ctx: ToolContext, files: readonly string[]) {
+  const { goVetFiles } = await import('./go-check.js');
+  const report = await goVetFiles(ctx, files, ctx.limits.commandTimeoutMs);
+  if (!report)
+    return {
+      found: [],
+      checked: 0,
+      notes: [`(no language service for ${listed(files)}: install gopls, or the go command for go vet)`],
+    };
+  const notes: string[] = [];
+  if (report.checked.length > 0)
+    notes.push(`(checked with go vet, as gopls is not on PATH: ${listed(report.checked)})`);
+  const [first] = report.elsewhere;
+  if (first)
+    notes.push(
+      `(go vet also reports ${report.elsewhere.length} finding${report.elsewhere.length === 1 ? '' : 's'} in other files of the module, first ${first.path}:${first.line}: ${first.message}; give their paths to list them)`,
+    );
+  const reasons = new Map<string, string[]>();
+  for (const { path, why } of report.unchecked) reasons.set(why, [...(reasons.get(why) ?? []), path]);
+  for (const [why, paths] of reasons) notes.push(`(not checked, ${why}: ${listed(paths)})`);
+  return { found: report.found, checked: report.checked.length, notes };
+}

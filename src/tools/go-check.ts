@@ -1,5 +1,5 @@
-// The check after a change to Go files when gopls is missing but the go command is on PATH: `go vet ./...` over
-// the changed files' module, with the user's GOFLAGS (a vendored module's -mod=vendor; go.mod is read-only by default
+// Go files when gopls is missing but the go command is on PATH: `go vet ./...` over their module, for the check
+// after a change and for get_diagnostics, with the user's GOFLAGS (a vendored module's -mod=vendor; go.mod is read-only by default
 // since Go 1.16). Never a download (GOPROXY=off, GOTOOLCHAIN=local): a module whose dependencies are not in
 // the module cache, or a go too old for it, is not checked here (the by-name note is).
 import { spawn } from 'node:child_process';
@@ -103,4 +103,51 @@ export async function goVetErrors(
     errors: ours,
     note: `(go vet also reports ${others.length} error${others.length === 1 ? '' : 's'} this change may not have made, first ${first.path}:${first.line}: ${first.message})`,
   };
+}
+
+/** What go vet found in some Go files: their findings, the files it checked, and the others with why not. */
+export interface GoVetReport {
+  found: Diagnostic[];
+  /** Its findings in the modules' other files. */
+  elsewhere: Diagnostic[];
+  checked: string[];
+  unchecked: { path: string; why: string }[];
+}
+
+/**
+ * The findings of `go vet` in `files` (workspace-relative Go files no language service reads), one vet per module;
+ * undefined when the go command is not on PATH.
+ */
+export async function goVetFiles(
+  ctx: ToolContext,
+  files: readonly string[],
+  budgetMs: number,
+): Promise<GoVetReport | undefined> {
+  const go = findOnPath('go', process.env.PATH);
+  if (!go) return undefined;
+  const root = ctx.workspace.root;
+  const report: GoVetReport = { found: [], elsewhere: [], checked: [], unchecked: [] };
+  const byModule = new Map<string, string[]>();
+  for (const file of files) {
+    const cwd = await moduleRoot(root, file);
+    if (!cwd) report.unchecked.push({ path: file, why: 'no go.mod above it in the workspace' });
+    else byModule.set(cwd, [...(byModule.get(cwd) ?? []), file]);
+  }
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(budgetMs)]);
+  for (const [cwd, paths] of byModule) {
+    const lines = await vet(go, cwd, signal);
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    if (!lines) {
+      const why = signal.aborted
+        ? `go vet took over ${budgetMs / 1000} s`
+        : 'go vet could not build its module here (dependencies not downloaded?)';
+      report.unchecked.push(...paths.map((path) => ({ path, why })));
+      continue;
+    }
+    const wanted = new Set(paths);
+    for (const found of diagnostics(lines, root, cwd))
+      (wanted.has(found.path) ? report.found : report.elsewhere).push(found);
+    report.checked.push(...paths);
+  }
+  return report;
 }

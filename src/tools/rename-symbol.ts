@@ -4,16 +4,16 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
-import { planRename } from '../code/rename.js';
+import { planRename, type RenamePlan } from '../code/rename.js';
 import { definitionsOf } from '../code/symbol-definitions.js';
 import { withNewErrors } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
 import { formatDiagnostics, introducedErrors } from './diagnostics-diff.js';
 import { fileChangeDiff } from './file-diff.js';
 import { withPythonAlias } from './rename-alias.js';
-import { checkByName, localNote, renameLocal } from './rename-by-name.js';
+import { checkByName } from './rename-by-name.js';
 import { wordSearch } from './service-check.js';
-import { bindingFields, NAME_BASED, symbolTarget } from './symbol-target.js';
+import { bindingFields, localNote, NAME_BASED, symbolTarget, undecidedNote } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { writeFilesAtomic } from './write-files-atomic.js';
 
@@ -35,8 +35,9 @@ interface Planned {
   name: string;
   files: { path: string; before: string; after: string; count: number }[];
   service?: { service: LanguageService; at: SourcePosition };
-  /** By name, a Python function's local or parameter: what the result says of it. */
-  local?: string;
+  /** By name: the uses it could not judge, and the local binding it was limited to (RenamePlan). */
+  undecided?: RenamePlan['undecided'];
+  local?: RenamePlan['local'];
   /** keep_alias in Python: where the old name was kept. */
   alias?: string;
 }
@@ -69,14 +70,18 @@ async function planFiles(args: Args, ctx: ToolContext): Promise<(Planned & { def
     if (files.length === 0) return `nothing to rename at ${target.at.path}:${target.at.line}`;
     return { name, files, service: target };
   }
-  if (target.kind === 'local') {
-    const renamed = renameLocal(target, args.new_name);
-    return typeof renamed === 'string' ? renamed : { name, files: [renamed], local: localNote(target, true) };
-  }
   const index = await codeIndexOf(ctx);
-  const files = await planRename(index, name, args.new_name, target.definedIn, ctx.signal, target.line);
-  if (typeof files === 'string') return files;
-  return { name, files, ...(target.definedIn === undefined ? {} : { definedIn: target.definedIn }) };
+  const planned = await planRename(
+    index,
+    name,
+    args.new_name,
+    target.definedIn,
+    ctx.signal,
+    target.line,
+    target.column,
+  );
+  if (typeof planned === 'string') return planned;
+  return { name, ...planned, ...(target.definedIn === undefined ? {} : { definedIn: target.definedIn }) };
 }
 
 /**
@@ -168,6 +173,10 @@ async function stillWritten(
   name: string,
   files: readonly { path: string; after: string }[],
   nameBased: boolean,
+  /** `path:line`s a note of their own names (the undecided uses). */
+  named: ReadonlySet<string> = new Set(),
+  /** A local binding's rename: only its scope's lines can still mean it. */
+  local?: { from: number; to: number },
 ): Promise<string | undefined> {
   // A part of a path (`'../constructFrom/index.ts'`, date-fns' folder per function) names no symbol.
   const word = new RegExp(`(?<![\\w$/])${name.replace(/[$]/g, '\\$')}(?![\\w$/])`, 'g');
@@ -176,19 +185,22 @@ async function stillWritten(
     for (const match of file.after.matchAll(word)) {
       const line = file.after.slice(0, match.index).split('\n').length;
       const at = `${file.path}:${line}`;
-      if (lines.at(-1) !== at) lines.push(at);
+      if (local && (line < local.from || line > local.to)) continue;
+      if (lines.at(-1) !== at && !named.has(at)) lines.push(at);
     }
   let texts: string[] = [];
   let code: string[] = [];
-  try {
-    const renamed = new Set(files.map((f) => f.path));
-    const found = await wordSearch(ctx, [name], ctx.signal);
-    texts = found.filter((p) => !renamed.has(p) && !indexLanguageOf(p));
-    // By name, a file left alone may call it too: on a receiver whose type the search cannot tell.
-    if (nameBased) code = found.filter((p) => !renamed.has(p) && indexLanguageOf(p));
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-  }
+  // A local binding is named nowhere but in its scope.
+  if (!local)
+    try {
+      const renamed = new Set(files.map((f) => f.path));
+      const found = await wordSearch(ctx, [name], ctx.signal);
+      texts = found.filter((p) => !renamed.has(p) && !indexLanguageOf(p));
+      // By name, a file left alone may call it too: on a receiver whose type the search cannot tell.
+      if (nameBased) code = found.filter((p) => !renamed.has(p) && indexLanguageOf(p));
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+    }
   const notes: string[] = [];
   const list = (places: string[]) =>
     places.slice(0, MAX_STILL).join(', ') +
@@ -256,15 +268,28 @@ export const renameSymbolTool = defineTool({
     if (move) await fs.rm(await ctx.workspace.resolve(move.from), { force: true });
     const count = files.reduce((sum, f) => sum + f.count, 0);
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
-    const how = [planned.local ?? (planned.service ? undefined : NAME_BASED), checked?.note, planned.alias]
+    const how = [
+      planned.service ? undefined : planned.local ? localNote(planned.local, planned.name) : NAME_BASED,
+      checked?.note,
+      planned.alias,
+    ]
       .filter((n) => n !== undefined)
       .map((n) => `\n${n}`)
       .join('');
+    const undecided = planned.undecided?.length
+      ? `\n${undecidedNote(planned.undecided, planned.name, 'not renamed')}`
+      : '';
     const written = files.map((f) => (move && f.path === move.from ? { ...f, path: move.to } : f));
-    // A local's other mentions in its file are other bindings or attributes; the rest of the project never had it.
-    const left = planned.local ? undefined : await stillWritten(ctx, planned.name, written, !planned.service);
+    const left = await stillWritten(
+      ctx,
+      planned.name,
+      written,
+      !planned.service,
+      new Set(planned.undecided?.map((u) => `${u.path}:${u.line}`)),
+      planned.local,
+    );
     const moved = move ? `\nmoved ${move.from} to ${move.to}: a Java type's file is named after it` : '';
-    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${left ? `\n${left}` : ''}`;
+    const text = `renamed ${args.name} to ${args.new_name}: ${count} occurrences in ${files.length} files\n${list}${moved}${how}${undecided}${left ? `\n${left}` : ''}`;
     const display = files.map((f) => fileChangeDiff(f.path, f.before, f.after)).join('\n');
     const result = ok(
       text,

@@ -5,8 +5,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
-import { languageOf } from '../code/languages.js';
-import { type LocalBinding, localBindingAt } from '../code/python-locals.js';
+import { localBindingIn } from '../code/local-binding.js';
 import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import type { ToolContext } from './tool.js';
@@ -31,20 +30,7 @@ export type SymbolTarget =
    * `Class.member` did), and to the definition at `line` of it when the position gave one (Record's `args`, not
    * RecordBuilder's beside it).
    */
-  | { kind: 'names'; name: string; definedIn: string | undefined; line?: number }
-  /**
-   * No service, and the position names a Python function's local variable or parameter: that binding alone, in
-   * that function (`source`: the file's text it was read from; `line`/`column`: the position given).
-   */
-  | {
-      kind: 'local';
-      name: string;
-      path: string;
-      source: string;
-      local: LocalBinding;
-      line: number;
-      column?: number;
-    }
+  | { kind: 'names'; name: string; definedIn: string | undefined; line?: number; column?: number }
   | { kind: 'error'; error: string };
 
 const MEMBER_KINDS = new Set(['method', 'field']);
@@ -121,33 +107,20 @@ async function namesAt(
 ): Promise<SymbolTarget> {
   let line = at.line;
   let column = at.column;
-  if (line === undefined && at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
-  const python = languageOf(file)?.id === 'python';
-  let text: string | undefined;
-  if (line === undefined || python) {
-    text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
-    if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
-  }
   if (line === undefined) {
-    const found = bindingAt(text!, name, { occurrence: at.occurrence });
+    if (at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
+    const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
+    if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
+    const found = bindingAt(text, name, { occurrence: at.occurrence });
     if ('error' in found) return { kind: 'error', error: `${file}: ${found.error}` };
     line = found.line;
     column = found.column;
   }
-  // A local variable or parameter there is that function's alone: by name, a search of the project would take
-  // every same-named attribute and module with it (requests' `auth` local renamed Session.auth and auth.py).
-  const local = python ? localBindingAt(text!, name, line, column) : undefined;
-  if (local)
-    return {
-      kind: 'local',
-      name,
-      path: file,
-      source: text!,
-      local,
-      line,
-      ...(column === undefined ? {} : { column }),
-    };
-  const defs = definitionsOf(await codeIndexOf(ctx), name, file);
+  const index = await codeIndexOf(ctx);
+  // A local variable or a parameter there (jsoup's `accum` in Element.text beside TextAccumulator's field): that one.
+  if (await localBindingIn(index, name, file, line, column))
+    return { kind: 'names', name, definedIn: file, line, ...(column === undefined ? {} : { column }) };
+  const defs = definitionsOf(index, name, file);
   const on = defs.some((d) => d.def.line <= line && line <= d.def.endLine);
   if (!on && new Set(defs.map((d) => ownerOf(d.def) ?? '')).size > 1)
     return {
@@ -211,3 +184,34 @@ export async function symbolTarget(
 
 /** Said by every result of the name-based search. */
 export const NAME_BASED = '(name-based: no language service for this file; may include same-named symbols)';
+
+/** Said when a position named a local variable or a parameter: the tool kept to its scope. */
+export const localNote = (
+  local: { path: string; line: number; from: number; to: number; parameter?: boolean; function?: string },
+  name: string,
+) =>
+  `(the local binding ${name} declared at ${local.path}:${local.line}${local.function ? ` (in ${local.function})` : ''}: only its scope, lines ${local.from}-${local.to}; no language service for this file${
+    // A caller may pass a Python parameter by keyword (`prepare(auth=…)`): the function's body alone cannot say.
+    local.parameter
+      ? `; a parameter: calls passing it by keyword (\`${name}=…\`) are not changed or listed, check them`
+      : ''
+  })`;
+
+/** Most undecided uses named one by one. */
+const MAX_UNDECIDED = 10;
+
+/**
+ * Said when a name-based search met uses it could not judge: a member of the name called on a receiver whose type
+ * it could not read, while other types have a member of that name too. Each is named, never left unsaid.
+ */
+export function undecidedNote(
+  places: readonly { path: string; line: number }[],
+  name: string,
+  what: 'not renamed' | 'not listed',
+): string {
+  const at = [...new Set(places.map((p) => `${p.path}:${p.line}`))];
+  const list =
+    at.slice(0, MAX_UNDECIDED).join(', ') +
+    (at.length > MAX_UNDECIDED ? ` and ${at.length - MAX_UNDECIDED} more` : '');
+  return `(${what}: ${name} used where the receiver's type could not be read, and other types define ${name} too, so by name it cannot tell which: ${list}; ${what === 'not renamed' ? 'rename' : 'check'} those that mean this one)`;
+}

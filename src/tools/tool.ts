@@ -39,6 +39,8 @@ export interface ToolResult {
 export interface ToolLimits {
   /** Cap on what the model reads of one result, in bytes: agent.tools.max_output_size or less for small windows. */
   maxOutputSize: number;
+  /** Cap on what the model reads of one turn's results together, in bytes; absent: each result's cap only. */
+  maxTurnOutputSize?: number;
   /** Largest file read_file will read, in bytes (agent.tools.max_file_read_size). */
   maxFileReadSize: number;
   /** execute_command timeout in milliseconds (agent.terminal.timeout_seconds); a call may only shorten it. */

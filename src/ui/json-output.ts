@@ -115,3 +115,19 @@ export function createJsonOutput(
     }
   };
 }
+
+/**
+ * stream-json's last line for a run that failed before its loop started (a missing key, a cassette that does not
+ * load, no goal): after its `error` event, the `run_end` the loop ends every run it starts with.
+ */
+export function writeUnstartedRunEnd(stdout: NodeJS.WritableStream): void {
+  const end: AgentEvent = {
+    type: 'run_end',
+    reason: 'failed',
+    answer: '',
+    turns: 0,
+    tool_calls: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
+  stdout.write(jsonLine(end));
+}

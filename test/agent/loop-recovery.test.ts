@@ -77,6 +77,17 @@ describe('tool error kinds', () => {
     [fail('invalid arguments for read_file: missing required field path (string)'), 'INVALID_ARGS'],
     [fail('aborted'), 'INTERRUPTED'],
     [fail('something odd'), 'TOOL_ERROR'],
+    // What an error quotes after its first line is not what went wrong: a rename's compiler errors name no file.
+    [
+      fail(
+        "renaming isHTTPError to isKyError would introduce 16 errors; nothing was written:\n  source/core/Ky.ts:528:56: TS2339 Property 'response' does not exist on type 'KyError'.",
+      ),
+      'TOOL_ERROR',
+    ],
+    [
+      fail('cannot edit a.py: new_string has an omission placeholder that old_string does not'),
+      'EDIT_CONFLICT',
+    ],
     [ok('no matches for "x"'), 'NO_MATCHES'],
     [ok('no files match **/*.rs'), 'NO_MATCHES'],
   ])('%#: %o is %s', (result, kind) => {
@@ -85,6 +96,24 @@ describe('tool error kinds', () => {
 
   it('leaves an ordinary success unclassified', () => {
     expect(classifyResult(ok('a.ts:1: match'))).toBeUndefined();
+  });
+
+  it.each([
+    [
+      "renaming a to b would introduce 1 errors; nothing was written:\n  x.ts:1:1: TS2339 Property 'q' does not exist",
+      undefined,
+    ],
+    [
+      'cannot edit a.py: new_string has an omission placeholder that old_string does not: `# ...`.',
+      undefined,
+    ],
+    ['cannot edit a.py: old_string not found.\nnearest region: …', 'read_file the file again'],
+    ['cannot edit a.py: old_string matches 2 times:\n  line 3: x', 'pass replace_all: true'],
+    ['no such file or directory: src/x.ts', 'find the right path first'],
+  ])('the hint after %j fits its kind: %s', (error, hint) => {
+    const output = withRecoveryHint(fail(error)).output;
+    if (hint) expect(output).toContain(hint);
+    else expect(output).not.toContain('Hint:');
   });
 
   it("sends the model to Keel's file tools only after their own errors, not an MCP server's", () => {

@@ -77,6 +77,12 @@ describe('imports as written', () => {
     ['rust alias', 'a.rs', 'use std::io::Result as IoResult;\n', ['std::io::Result {Result as IoResult}']],
     ['rust pub use glob', 'a.rs', 'pub use self::x::*;\n', ['export self::x {*}']],
     [
+      'rust extern crates, aliased or not (no_std crates: `extern crate core as std`)',
+      'a.rs',
+      '#[macro_use]\nextern crate core as std;\nextern crate serde;\npub extern crate alloc;\n',
+      ['core as std', 'serde', 'export alloc'],
+    ],
+    [
       'rust nested use tree (ripgrep): one import per module reached',
       'a.rs',
       'use std::{\n    sync::{\n        atomic::{AtomicBool, Ordering},\n        mpsc,\n    },\n    thread,\n};\nuse crate::{flags::{HiArgs, SearchMode}, haystack::{self, Haystack}};\n',

@@ -2,7 +2,7 @@
 // Session.prepare_request `auth`), never the attribute, the keyword argument, a nested function's or a
 // comprehension's own, a global or a class attribute.
 import { describe, expect, test } from 'vitest';
-import { localBindingAt } from '../../src/code/python-locals.js';
+import { pythonLocalAt } from '../../src/code/python-locals.js';
 
 const SESSION = [
   'class Session:',
@@ -37,9 +37,9 @@ const SESSION = [
 ].join('\n');
 
 const lines = (source: string, name: string, line: number, column?: number) =>
-  localBindingAt(source, name, line, column)?.occurrences.map((o) => `${o.line}:${o.column}`);
+  pythonLocalAt(source, name, line, column)?.occurrences.map((o) => `${o.line}:${o.column}`);
 
-describe('localBindingAt', () => {
+describe('pythonLocalAt', () => {
   const cases: [string, string, number, number | undefined, string[] | undefined][] = [
     [
       'a local variable: its uses in the function, never the attributes or the keyword argument',
@@ -72,12 +72,10 @@ describe('localBindingAt', () => {
     expect(lines(SESSION, name, line, column)).toEqual(expected);
   });
 
-  test('names the function and whether it is a parameter, and where the function already uses a new name', () => {
-    const local = localBindingAt(SESSION, 'auth', 5, undefined, 'p');
-    expect(local?.scope).toEqual({ name: 'Session.prepare_request', line: 4, endLine: 10 });
+  test('names the function and its lines, and whether it is a parameter', () => {
+    const local = pythonLocalAt(SESSION, 'auth', 5);
+    expect(local?.scope).toMatchObject({ name: 'Session.prepare_request', line: 4, endLine: 10 });
     expect(local?.parameter).toBe(false);
-    expect(local?.takenAt).toBe(8);
-    expect(localBindingAt(SESSION, 'auth', 12)?.parameter).toBe(true);
-    expect(localBindingAt(SESSION, 'auth', 5, undefined, 'merged_auth')?.takenAt).toBeUndefined();
+    expect(pythonLocalAt(SESSION, 'auth', 12)?.parameter).toBe(true);
   });
 });

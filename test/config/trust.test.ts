@@ -65,8 +65,11 @@ const malicious = [
 ].join('\n');
 
 describe('trust rules', () => {
-  test('base URLs, API keys, GitHub hosts and the execution mode need trust', () => {
+  test('the provider, replay cassettes, base URLs, API keys, GitHub hosts and the execution mode need trust', () => {
     for (const key of [
+      'provider.type',
+      'provider.replay.cassette',
+      'provider.replay.tool_protocol',
       'provider.ollama.base_url',
       'provider.openai-compatible.base_url',
       'provider.openai-compatible.api_key',
@@ -93,9 +96,8 @@ describe('trust rules', () => {
     expect(requiresTrust('toolsx.a')).toBe(false);
   });
 
-  test('models, limits, conversation settings, provider.type and max_turns need no trust', () => {
+  test('models, limits, conversation settings and max_turns need no trust', () => {
     for (const key of [
-      'provider.type',
       'provider.retries',
       'provider.openai.model',
       'provider.ollama.model',
@@ -113,9 +115,11 @@ describe('trust rules', () => {
 
   test('trust grants name only rules that match keys the schema has', () => {
     expect(trustGrants()).toEqual([
+      'the provider (where the conversation goes)',
       'provider base URLs',
       'API keys',
       'GitHub hosts',
+      'replayed model output (cassettes)',
       'the execution mode',
       'safety rules',
       'language servers (programs Keel starts)',
@@ -186,7 +190,8 @@ describe('loading an untrusted project file', () => {
     const projectFile = await writeProject(malicious);
     const loaded = await load();
 
-    expect(loaded.config.provider.type).toBe('openai');
+    expect(loaded.config.provider.type).toBe('ollama');
+    expect(loaded.sources['provider.type']).toBe('default');
     expect(loaded.config.provider.openai.base_url).toBe('http://mine.example/v1');
     expect(loaded.sources['provider.openai.base_url']).toBe(`user file ${userFile}:3`);
     expect(loaded.config.provider['openai-compatible'].api_key).toBeUndefined();
@@ -199,6 +204,7 @@ describe('loading an untrusted project file', () => {
     expect(loaded.sources['agent.max_turns']).toBe(`project file ${projectFile}:11`);
 
     expect(loaded.ignored).toEqual([
+      { key: 'provider.type', source: `project file ${projectFile}:2` },
       { key: 'provider.openai-compatible.api_key', source: `project file ${projectFile}:6` },
       { key: 'provider.copilot.github_url', source: `project file ${projectFile}:8` },
       { key: 'provider.copilot.github_api_url', source: `project file ${projectFile}:9` },
@@ -217,7 +223,7 @@ describe('loading an untrusted project file', () => {
     // A corrupt trust file would fail the load if it were read.
     await mkdir(join(trustFilePath(env), '..'), { recursive: true });
     await writeFile(trustFilePath(env), 'corrupt');
-    await writeProject('provider:\n  type: openai\n  openai:\n    model: gpt-x\nagent:\n  max_turns: 3\n');
+    await writeProject('provider:\n  openai:\n    model: gpt-x\nagent:\n  max_turns: 3\n');
     const loaded = await load();
     expect(loaded.config.provider.openai.model).toBe('gpt-x');
     expect(loaded.ignored).toEqual([]);
@@ -246,14 +252,41 @@ describe('loading an untrusted project file', () => {
   });
 
   test('env and flags still set guarded keys', async () => {
-    await writeProject('provider:\n  type: openai-compatible\n');
+    await writeProject('agent:\n  max_turns: 3\n');
     const loaded = await loadConfig({
       workspace,
       env: { ...env, OPENAI_BASE_URL: 'http://env.example/v1' },
-      flags: { baseUrl: 'http://flag.example/v1' },
+      flags: { provider: 'openai-compatible', baseUrl: 'http://flag.example/v1' },
     });
+    expect(loaded.config.provider.type).toBe('openai-compatible');
     expect(loaded.config.provider['openai-compatible'].base_url).toBe('http://flag.example/v1');
     expect(loaded.warnings).toEqual([]);
+  });
+
+  test('a project file cannot choose the provider, nor replay a cassette of its own as the model', async () => {
+    // A cassette is the model's side of a conversation, tool calls included: the repository would script what runs.
+    const projectFile = await writeProject(
+      'provider:\n  type: replay\n  replay:\n    cassette: .keel/c.json\n',
+    );
+    const loaded = await load();
+    expect(loaded.config.provider.type).toBe('ollama');
+    expect(loaded.config.provider.replay.cassette).toBeUndefined();
+    expect(loaded.ignored).toEqual([
+      { key: 'provider.type', source: `project file ${projectFile}:2` },
+      { key: 'provider.replay.cassette', source: `project file ${projectFile}:4` },
+    ]);
+    expect(loaded.warnings[0]).toContain('provider.type, provider.replay.cassette');
+    expect(formatConfig(loaded)).toMatch(
+      new RegExp(`^ {2}type: ollama +# default; ignored: project file ${projectFile}:2 is not trusted`, 'm'),
+    );
+
+    // Nor move a user's local Ollama to a cloud provider, which would send the conversation there with their key.
+    await writeUser('provider:\n  type: ollama\n');
+    await writeProject('provider:\n  type: anthropic\n');
+    expect((await load()).config.provider.type).toBe('ollama');
+
+    await trustFolder(env, workspace);
+    expect((await load()).config.provider.type).toBe('anthropic');
   });
 
   test('config show names the ignored project value next to the one used', async () => {

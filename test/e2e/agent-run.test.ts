@@ -5,6 +5,7 @@ import { access, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configInitCommand, configShowCommand } from '../../src/cli/config-command.js';
+import type { RunOptions } from '../../src/cli/run.js';
 import { captureOutput } from '../support/agent-in-process.js';
 import { questions } from '../support/chat.js';
 import { runCli } from '../support/cli-in-process.js';
@@ -390,6 +391,92 @@ describe('record and replay', () => {
     const r = await replay(join(ws, 'nope.json'), ws, 'x');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nope.json');
+  });
+});
+
+describe('keel run --output stream-json before the run starts', () => {
+  /** The events of a stream-json output, one a line. */
+  const eventsOf = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: string });
+  const unstartedEnd = {
+    type: 'run_end',
+    reason: 'failed',
+    answer: '',
+    turns: 0,
+    tool_calls: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
+
+  it('a failure in setup (no key, a missing cassette, no goal) is an error event, then run_end; exit codes kept', async () => {
+    const ws = await workspace({});
+    const cases: [string, Partial<RunOptions>, number, string][] = [
+      ['no key', { provider: 'anthropic', prompt: 'x' }, 3, 'no API key for anthropic'],
+      [
+        'missing cassette',
+        { provider: 'replay', cassette: join(ws, 'nope.json'), prompt: 'x' },
+        2,
+        'nope.json',
+      ],
+      ['no goal', {}, 2, 'no goal given'],
+    ];
+    for (const [name, options, code, message] of cases) {
+      const r = await keelRun(
+        { cwd: ws, output: 'stream-json', ...options },
+        { env: { ANTHROPIC_API_KEY: undefined } },
+      );
+      expect(r.code, `${name}: ${r.stderr}`).toBe(code);
+      const events = eventsOf(r.stdout);
+      expect(
+        events.map((e) => e.type),
+        name,
+      ).toEqual(['error', 'run_end']);
+      expect(events[0]!.message, name).toContain(message);
+      expect(events[1], name).toEqual(unstartedEnd);
+    }
+  });
+
+  it('keel ask and a stream-json session end a failed setup with run_end too', async () => {
+    const ws = await workspace({});
+    const cassette = join(ws, 'nope.json');
+    const ask = await runCli(
+      ['ask', '--provider', 'replay', '--cassette', cassette, '--output', 'stream-json', 'x'],
+      {
+        cwd: ws,
+      },
+    );
+    expect(ask.code, ask.stderr).toBe(2);
+    expect(eventsOf(ask.stdout).map((e) => e.type)).toEqual(['error', 'run_end']);
+
+    const session = await runCli(
+      [
+        'run',
+        '--provider',
+        'replay',
+        '--cassette',
+        cassette,
+        '--input-format',
+        'stream-json',
+        '--output',
+        'stream-json',
+      ],
+      { cwd: ws, input: '' },
+    );
+    expect(session.code, session.stderr).toBe(2);
+    expect(eventsOf(session.stdout).at(-1)).toEqual(unstartedEnd);
+  });
+
+  it('a run whose loop started ends with exactly one run_end', async () => {
+    const ws = await workspace({});
+    const s = await server([{ status: 401, errorBody: { error: 'unauthorized' } }]);
+    const r = await ollamaRun(s, ws, { output: 'stream-json', prompt: 'x' });
+    expect(r.code).toBe(3);
+    const types = eventsOf(r.stdout).map((e) => e.type);
+    expect(types[0]).toBe('run_start');
+    expect(types.filter((t) => t === 'run_end')).toHaveLength(1);
+    expect(types.at(-1)).toBe('run_end');
   });
 });
 

@@ -144,6 +144,53 @@ describe('one tool result cannot overflow the context', () => {
   });
 });
 
+describe('one turn of many tool results cannot overflow the context', () => {
+  it('cuts the largest of 12 parallel results to share the turn cap, each naming its saved whole, and stays in budget', async () => {
+    const line = (file: number, i: number) =>
+      `file${file} line ${String(i).padStart(5, '0')} ${'z'.repeat(30)}\n`;
+    const files = Object.fromEntries(
+      Array.from({ length: 12 }, (_, f) => [
+        `big${f}.txt`,
+        Array.from({ length: 2000 }, (_, i) => line(f, i)).join(''),
+      ]),
+    );
+    const ws = await workspace({
+      ...files,
+      'keel.yaml': 'agent:\n  conversation:\n    max_tokens: 8000\n    auto_compact: false\n',
+    });
+    let saved = '';
+    const s = await server([
+      {
+        toolCalls: Array.from({ length: 12 }, (_, f) => ({
+          name: 'execute_command',
+          args: { command: `cat big${f}.txt` },
+        })),
+      },
+      (request) => {
+        saved = /saved in (\S+) \(/.exec(toolMessages(request.body)[5]!)?.[1] ?? '';
+        return { toolCalls: [{ name: 'read_file', args: { path: saved, offset: 1000, limit: 1 } }] };
+      },
+      { text: 'read them' },
+    ]);
+    const r = await ollamaRun(s, ws, { config: join(ws, 'keel.yaml'), prompt: 'read every big file' });
+    expect(r.code, r.stderr).toBe(0);
+    // Budget: 8000 tokens at about four characters each; the turn's results share a quarter of it.
+    for (const request of s.requests) expect(request.rawBody.length).toBeLessThan(8000 * 4);
+    const results = toolMessages(s.requests[1]!.body);
+    expect(results).toHaveLength(12);
+    expect(results.join('').length).toBeLessThan(8000 + 12 * 400);
+    for (const [f, text] of results.entries()) {
+      expect(text).toMatch(new RegExp(`^exit code: 0\nstdout:\nfile${f} line 00000`));
+      expect(text).toMatch(
+        /this turn's 12 results were over 8000 bytes together; the whole \d+ bytes are saved in /,
+      );
+    }
+    // Each was over the per-result cap, whose saved file (the whole output after its two header lines) is named.
+    expect(saved).toMatch(/tool-output/);
+    expect(toolMessages(s.requests[2]!.body).at(-1)).toContain(line(5, 997).trim());
+  });
+});
+
 describe('process safety', () => {
   const marker = `${1000 + Math.floor(Math.random() * 1000)}.123`;
   // Read from /proc, not pgrep: no process spawned to look.

@@ -28,6 +28,17 @@ describe('first run without a provider', () => {
     expect(r.stderr).toContain('keel auth login openai && keel config set provider.type openai');
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
+
+  it('headless, a provider only an untrusted .keel.yaml chose is named as ignored, with how to trust the folder', async () => {
+    const ws = await workspace({ '.keel.yaml': 'provider:\n  type: anthropic\n' });
+    const r = await runCli(['-p', 'hi', '--cwd', ws], { env: { OLLAMA_HOST: await deadUrl() } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      `warning: ignored provider.type from ${join(ws, '.keel.yaml')}: this folder is not trusted`,
+    );
+    expect(r.stderr).toContain(`keel trust --cwd ${ws}`);
+    expect(r.stderr).toMatch(/error: no provider is configured/);
+  });
 });
 
 describe.skipIf(!hasTmux())('first run in a terminal', () => {

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { createProcessRunner } from '../../src/exec/process-runner.js';
-import { outputCap, toolContexts, toolLimits } from '../../src/runtime/tool-context.js';
+import { outputCap, toolContexts, toolLimits, turnOutputCap } from '../../src/runtime/tool-context.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 
 describe('outputCap', () => {
@@ -21,6 +21,21 @@ describe('outputCap', () => {
   });
 });
 
+describe('turnOutputCap', () => {
+  test.each([
+    // result cap, budget tokens, turn cap: a quarter of the budget at 4 bytes a token, at least one result's cap
+    [50_000, 100_000, 100_000],
+    [4_096, 6_000, 6_000],
+    [4_096, 2_000, 4_096],
+    [2_000, 100_000, 100_000],
+  ])(
+    'results capped at %i bytes with a %i-token budget read at most %i bytes a turn',
+    (cap, budget, turn) => {
+      expect(turnOutputCap(cap, budget)).toBe(turn);
+    },
+  );
+});
+
 describe('toolLimits', () => {
   test('takes the file, command and output limits from config, the output capped by the budget', () => {
     const config = configSchema.parse({
@@ -28,6 +43,7 @@ describe('toolLimits', () => {
     });
     expect(toolLimits(config, 100_000)).toEqual({
       maxOutputSize: 50_000,
+      maxTurnOutputSize: 100_000,
       maxFileReadSize: 123,
       commandTimeoutMs: 7000,
       maxStdoutBytes: 9,

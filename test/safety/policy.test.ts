@@ -18,8 +18,8 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'src'), { recursive: true });
   await fs.writeFile(path.join(root, 'src', 'a.ts'), 'a');
   await fs.symlink('/etc', path.join(root, 'etc-link'));
-  // A link out to a secret, found only by walking the workspace; a hard link to a file outside it (pnpm's store) and
-  // one to the SSH key.
+  // A link out to a secret, found only by walking the workspace; a hard link to a file outside it, one in an installed
+  // package (pnpm's store) and one to the SSH key.
   const outside = path.join(base, 'outside');
   await fs.mkdir(outside);
   await fs.writeFile(path.join(outside, 'secret.txt'), 'secret');
@@ -31,6 +31,12 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'keys'));
   await fs.link(path.join(home, '.ssh', 'id_rsa'), path.join(root, 'keys', 'hardkey.txt'));
   await fs.mkdir(path.join(root, 'src', 'sub'));
+  await fs.mkdir(path.join(root, 'node_modules', '.pnpm', 'x'), { recursive: true });
+  await fs.writeFile(path.join(outside, 'store-file.js'), 'module.exports = 1;');
+  await fs.link(
+    path.join(outside, 'store-file.js'),
+    path.join(root, 'node_modules', '.pnpm', 'x', 'index.js'),
+  );
   ws = await openWorkspace(root, [], [], secretLinks(home));
 });
 
@@ -172,9 +178,20 @@ describe('restricted and hard links', () => {
     expect(await decide('restricted', 'cat keys/*.txt')).toMatchObject({ decision: 'deny' });
   });
 
-  test("allows a hard link to any other file, as pnpm's node_modules are", async () => {
-    expect(await decide('restricted', 'cat hardlinked.txt')).toMatchObject({ decision: 'allow' });
-    expect(await decide('restricted', 'cat *.txt')).toMatchObject({ decision: 'allow' });
+  test('refuses a hard link to a file outside: it may be one under a name inside', async () => {
+    const decision = await decide('restricted', 'cat hardlinked.txt');
+    expect(decision.decision).toBe('deny');
+    expect(decision.reason).toContain('has 2 hard links, so it may be a file outside the workspace');
+    expect(await decide('restricted', 'cat *.txt')).toMatchObject({ decision: 'deny' });
+  });
+
+  test("allows a hard link in an installed package, as pnpm's node_modules all are", async () => {
+    expect(await decide('restricted', 'cat node_modules/.pnpm/x/index.js')).toMatchObject({
+      decision: 'allow',
+    });
+    expect(await decide('restricted', 'head -5 node_modules/.pnpm/x/index.js')).toMatchObject({
+      decision: 'allow',
+    });
   });
 
   test('directories, whose link count is their subdirectories, are not hard links', async () => {

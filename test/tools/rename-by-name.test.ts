@@ -65,10 +65,9 @@ test("a line naming a Python local renames that binding in its function alone: n
   expect(await ws.read('tests/test_requests.py')).toBe(TESTS);
   expect(result.output).toContain('renamed auth to merged_auth: 4 occurrences in 1 files');
   expect(result.output).toContain(
-    'the local variable auth of Session.prepare_request (src/requests/sessions.py:10-14), renamed in that function only',
+    '(the local binding auth declared at src/requests/sessions.py:11 (in Session.prepare_request): only its scope, lines 10-14;',
   );
   expect(result.output).toContain('checked: the changed files parse as before');
-  expect(result.output).not.toContain('still written');
 });
 
 test('find_references at a local lists its uses in its function only', async () => {
@@ -93,7 +92,9 @@ test('a parameter is renamed in its function, and the result says callers passin
   expect(await ws.read('src/requests/sessions.py')).toContain(
     '    def send(self, request, credentials=None):\n        return credentials or self.auth\n',
   );
-  expect(result.output).toContain('calls passing it by keyword (`auth=…`) are not renamed: check them');
+  expect(result.output).toContain(
+    'a parameter: calls passing it by keyword (`auth=…`) are not changed or listed',
+  );
 });
 
 test('a local renamed to a name its function already uses is refused', async () => {
@@ -105,7 +106,7 @@ test('a local renamed to a name its function already uses is refused', async () 
   });
   expect(result.success).toBe(false);
   expect(result.error).toContain(
-    'request is already used in Session.prepare_request (src/requests/sessions.py:10)',
+    'request is already used in the scope of the local auth (src/requests/sessions.py:10-14)',
   );
   expect(await ws.read('src/requests/sessions.py')).toBe(SESSIONS);
 });

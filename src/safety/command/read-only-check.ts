@@ -1,7 +1,7 @@
 // The read-only check: a simple command is a read-only program of the allowlist, with its flag rules kept,
 // literal in-workspace path arguments and no writes. Returns why a command is not read-only, or undefined.
 import { promises as fs } from 'node:fs';
-import { isInside, PathEscapeError, SecretLinkError, type Workspace } from '../workspace.js';
+import { isInside, type Workspace } from '../workspace.js';
 import { analyzeCommand, type CommandAnalysis, type IssueKind, type SimpleCommand } from './analysis.js';
 import { argumentRulesOf } from './argument-rules.js';
 import { syntaxOf } from './arguments.js';
@@ -10,6 +10,7 @@ import { programName } from './denylist.js';
 import { gitGlobals, gitReflogProblem, gitRemoteProblem, nestedRepository } from './git-read-only.js';
 import { endOfOptions, expandGlobs, operandIndexes } from './operands.js';
 import { parseOptions } from './options.js';
+import { from, pathPart, pathProblem } from './path-problem.js';
 import type { ShellState } from './paths.js';
 import {
   ALLOWED_PROGRAMS,
@@ -43,31 +44,6 @@ const ISSUE_WORDS: Record<IssueKind, string> = {
   parse_error: 'syntax that does not parse',
   unsupported_syntax: 'unsupported shell syntax',
 };
-
-/** The path-like part of an argument: the value of `--opt=value`, or `-f/etc/x`'s `/etc/x`. */
-function pathPart(arg: string): string | undefined {
-  if (!arg.startsWith('-') || arg === '-') return arg;
-  const eq = arg.indexOf('=');
-  if (arg.startsWith('--')) return eq === -1 ? undefined : arg.slice(eq + 1);
-  const at = arg.search(/[/~.]/);
-  return at === -1 ? undefined : arg.slice(at);
-}
-
-/** A path as the kernel reads it from the command's directory: absolute as written, else below `cwd`. */
-const from = (cwd: string, p: string): string => (p.startsWith('/') ? p : `${cwd}/${p}`);
-
-/** Why a path argument may read outside the workspace, or undefined when it stays inside. */
-async function pathProblem(workspace: Workspace, arg: string, cwd: string): Promise<string | undefined> {
-  try {
-    // The jail refuses a hard link to a secret file; other hard links (pnpm's node_modules) are files like any.
-    await workspace.resolve(from(cwd, arg));
-  } catch (error) {
-    if (error instanceof SecretLinkError) return `is a hard link to the secret file ${error.secret}`;
-    if (error instanceof PathEscapeError) return 'is outside the workspace';
-    throw error;
-  }
-  return undefined;
-}
 
 /** The argument that makes the program follow links it finds (`-R`, `-lLR`, `--deref`, `--follow=x`), if any. */
 export function linkFollowingFlag(argv: readonly string[], rule: LinkFollowing): string | undefined {
