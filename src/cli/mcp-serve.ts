@@ -2,10 +2,14 @@
 // the workspace jail (--cwd), the user's pre_tool/post_tool hooks, checkpoints, the output cap and the audit log —
 // all from the run assembly (runtime/tool-host.ts). Nobody can approve over MCP, so a call the policy would ask
 // about is refused with the reason, as in a headless run. Only the protocol reaches stdout.
+
+import type { ToolSpec } from '../core/model.js';
 import { serveTools } from '../mcp/server.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { runStamp } from '../runtime/session.js';
 import { openToolHost, type ToolHost } from '../runtime/tool-host.js';
+import type { ExecutionMode } from '../safety/policy.js';
+import { offeredInPlanMode, type ToolRegistry } from '../tools/registry.js';
 import type { GlobalOptions } from './global-options.js';
 import { chooseMode, type ModeFlags } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -39,7 +43,7 @@ export async function mcpServeCommand(
     });
     await serveTools({
       version,
-      tools: () => host.registry.specs(),
+      tools: () => servedSpecs(host.registry, mode),
       runTool: servedCalls(host, serveId),
     });
     host.runner.killAll();
@@ -49,6 +53,15 @@ export async function mcpServeCommand(
   } catch (error) {
     return reportFailure(error, { debug: options.debug });
   }
+}
+
+/** The tools a client is offered: in plan mode only those that plan, as a run offers (the policy refuses the rest). */
+export function servedSpecs(registry: ToolRegistry, mode: ExecutionMode): ToolSpec[] {
+  const specs = registry.specs();
+  if (mode !== 'plan') return specs;
+  return specs.filter((spec) =>
+    offeredInPlanMode(registry.get(spec.name) ?? { name: spec.name, safety: 'dangerous' }),
+  );
 }
 
 /**

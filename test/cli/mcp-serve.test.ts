@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
-import { servedCalls } from '../../src/cli/mcp-serve.js';
+import { servedCalls, servedSpecs } from '../../src/cli/mcp-serve.js';
 import { defaultConfig } from '../../src/runtime/config.js';
 import { openToolHost, type ToolHost } from '../../src/runtime/tool-host.js';
 import { makeWorkspace } from '../support/cli.js';
@@ -68,5 +68,18 @@ describe('keel mcp serve: calls sent at once', () => {
     expect((await keel.undo(ws)).code).toBe(0);
     const contents = await Promise.all(['a.txt', 'b.txt', 'c.txt'].map((f) => readFile(join(ws, f), 'utf8')));
     expect(contents).toEqual(['a1\n', 'b1\n', 'c0\n']);
+  });
+});
+
+describe('keel mcp serve: the tools offered', () => {
+  it('offers in plan mode only the tools that plan, as a run does, and every tool otherwise', async () => {
+    await serve({ 'a.txt': 'a\n' });
+    const registry = (host as ToolHost).registry;
+    const all = servedSpecs(registry, 'auto').map((s) => s.name);
+    const planning = servedSpecs(registry, 'plan').map((s) => s.name);
+    expect(all).toEqual(expect.arrayContaining(['write_file', 'edit_file', 'execute_command', 'read_file']));
+    expect(planning).toEqual(expect.arrayContaining(['read_file', 'grep']));
+    for (const name of ['write_file', 'edit_file', 'delete_path']) expect(planning).not.toContain(name);
+    expect(planning.length).toBeLessThan(all.length);
   });
 });
