@@ -11,7 +11,7 @@ import { isInside } from './workspace.js';
 export interface SubmoduleGits {
   /** Workspace-relative git folders of submodules: each one's settings files and hooks are watched. */
   gitDirs: string[];
-  /** Workspace-relative `.git` files of gitlinks (`gitdir: …`): each points git at a folder. */
+  /** Workspace-relative `.git` files (`gitdir: …`) and links of gitlinks: each points git at a folder. */
   dotGitFiles: string[];
 }
 
@@ -81,7 +81,13 @@ export function submodulesLookup(root: string, env: NodeJS.ProcessEnv): () => Pr
       const dotGit = `${link}/.git`;
       const stat = await fs.lstat(path.join(root, dotGit)).catch(() => undefined);
       if (stat?.isDirectory()) gitDirs.add(dotGit);
-      else if (stat?.isFile()) {
+      else if (stat?.isSymbolicLink()) {
+        // git follows a `.git` link to the repository it names: the link is watched, and that folder when inside.
+        dotGitFiles.push(dotGit);
+        const target = await fs.realpath(path.join(root, dotGit)).catch(() => undefined);
+        if (target && isInside(root, target) && (await isFile(path.join(target, 'HEAD'))))
+          gitDirs.add(path.relative(root, target).split(path.sep).join('/'));
+      } else if (stat?.isFile()) {
         dotGitFiles.push(dotGit);
         // A folder it names elsewhere in the workspace is watched too (git's own are under .git/modules).
         const named = /^gitdir: (.+?)\r?\n?$/.exec(

@@ -81,6 +81,24 @@ describe('the tripwire and submodules', () => {
     expect(await statusRuns(root, marker)).toBe(false);
   });
 
+  it("removes a gitlink's .git made a link to a repository with planted settings", async () => {
+    const root = await repo();
+    await repo(join(root, 'lib'));
+    await git(root, 'add', 'lib');
+    await git(root, 'commit', '-q', '-m', 'lib');
+    const marker = join(root, 'ran');
+    await repo(join(root, 'evil'));
+    await fs.appendFile(join(root, 'evil/.git/config'), planted(marker));
+    const tripped = await around(root, async () => {
+      await fs.rename(join(root, 'lib/.git'), join(root, 'lib-git'));
+      await fs.symlink('../evil/.git', join(root, 'lib/.git'));
+    });
+    // The link goes, and the settings git would have read through it.
+    expect(tripped).toEqual(['evil/.git/config created', 'lib/.git created', 'lib/.git/config changed']);
+    expect((await fs.lstat(join(root, 'lib/.git'))).isSymbolicLink()).toBe(false);
+    expect(await statusRuns(root, marker)).toBe(false);
+  });
+
   it("puts back a submodule's settings and hooks under .git/modules, and its .git file pointed elsewhere", async () => {
     const source = await repo();
     const root = await repo();
