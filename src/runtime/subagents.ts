@@ -247,8 +247,12 @@ export function createSubagents(
   return {
     agents: summaries,
     readOnly(name) {
-      if (name !== undefined && !find(name)) return undefined;
-      const names = agentTools(find(name), parts.registry);
+      const agent = find(name);
+      if (name !== undefined && !agent) return undefined;
+      // A tool it names that has not joined yet (an MCP server's, `server__tool`) may change files once it has:
+      // tasks started then (past max_parallel_tasks) would change files at once, their checkpoints mixed.
+      if (agent?.tools?.some((n) => n.includes('__') && parts.registry.get(n) === undefined)) return false;
+      const names = agentTools(agent, parts.registry);
       return names.every((n) => n !== 'task' && parts.registry.get(n)?.safety === 'safe');
     },
     run: (request, call) => bounded(() => run(request, call)),

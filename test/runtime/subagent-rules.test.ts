@@ -10,7 +10,13 @@ import { configSchema } from '../../src/config/schema.js';
 import { trustFolder } from '../../src/config/trusted-folders.js';
 import { type AgentEvent, replayConversation } from '../../src/core/events.js';
 import { loadAgents, parseAgentFile } from '../../src/extend/agent-files.js';
-import { agentProvider, subagentMode, unknownToolsWarning } from '../../src/runtime/subagents.js';
+import {
+  agentProvider,
+  createSubagents,
+  type SubagentParts,
+  subagentMode,
+  unknownToolsWarning,
+} from '../../src/runtime/subagents.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import { createRegistry, defaultTools, toSpec } from '../../src/tools/registry.js';
 import { taskTool } from '../../src/tools/task.js';
@@ -159,6 +165,39 @@ describe('read-only tasks side by side', () => {
     ['a task that may write, then a read', [{ readOnly: false, reads: ['/w'], writes: [] }, task], []],
   ])('%s', (_case, assessments, ahead) => {
     expect([...concurrentCalls(assessments, '/w')]).toEqual(ahead);
+  });
+});
+
+describe('which tasks only read', () => {
+  const registry = createRegistry(defaultTools());
+  const agent = (name: string, tools: string[]) => ({
+    name,
+    description: '',
+    prompt: '',
+    source: 'user' as const,
+    tools,
+  });
+  const agents = [
+    agent('reader', ['read_file', 'grep']),
+    agent('writer', ['read_file', 'write_file']),
+    agent('typo', ['read_file', 'read_fil']),
+    agent('mcp', ['read_file', 'srv__write']),
+  ];
+  const subagents = createSubagents({
+    agents,
+    registry,
+    config: configSchema.parse({}),
+  } as unknown as SubagentParts);
+  it.each([
+    ['no agent (the read-only tools)', undefined, true],
+    ['an agent of read-only tools', 'reader', true],
+    ['an agent that writes', 'writer', false],
+    ['an agent naming a tool no run has (left out)', 'typo', true],
+    // Its tasks run alone: started once the server joined, two would change files at once (checkpoints mixed).
+    ['an agent naming an MCP tool not joined yet', 'mcp', false],
+    ['an unknown agent', 'nobody', undefined],
+  ])('%s', (_case, name, readOnly) => {
+    expect(subagents.readOnly(name)).toBe(readOnly);
   });
 });
 
