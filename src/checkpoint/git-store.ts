@@ -245,7 +245,11 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     const checkpoints: Checkpoint[] = [];
     commits.forEach((c, i) => {
       if (!c.meta) return;
-      const own = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
+      // A file the checkpoint named by size and hash (too big to hold) was there: "created" would be wrong.
+      const named = new Set(c.meta.large?.map((f) => f.path));
+      const own = (i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []))?.map(
+        (f): FileChange => (f.status === 'A' && named.has(f.path) ? { ...f, status: 'M' } : f),
+      );
       // The files of nested repositories the call wrote are held apart, not in the trees diffed: named as well.
       const nested = (c.meta.nested ?? []).map(
         (f): FileChange => ({ status: f.sha256 ? 'M' : 'A', path: f.path }),

@@ -214,9 +214,10 @@ export class McpConnection {
     // live client through ready()), so requests keep the same bytes.
     const key = JSON.stringify(tools.map((tool) => [tool.name, tool.description, tool.inputSchema]));
     if (key === this.toolsKey) return;
-    this.toolsKey = key;
     const offered = toolFilter(config);
+    // unregister() forgets the key: it is set after, or a cached list would be swapped (and reordered) when live.
     this.unregister();
+    this.toolsKey = key;
     this.state.tools = tools.map((tool) => {
       const info: McpToolInfo = {
         name: tool.name,

@@ -188,6 +188,16 @@ describe('files over checkpoints.max_file_mb', () => {
     // Not in the checkpoint, so left as it is: never deleted by the restore.
     expect((await fs.stat(join(t.root, 'big2.bin'))).size).toBe(big.length + 4);
   });
+
+  it('a file named by size and hash that shrinks under the limit is listed as modified, not created', async () => {
+    const t = await workspace({ 'small.txt': 'small\n' }, { maxFileMb: 1 });
+    await fs.writeFile(join(t.root, 'big.bin'), Buffer.alloc(1536 * 1024, 7));
+    t.checkpointer.startRun('run-1');
+    await t.take();
+    await fs.writeFile(join(t.root, 'big.bin'), 'now small\n');
+    const [newest] = await (await t.store()).list();
+    expect(newest?.changed).toEqual([{ status: 'M', path: 'big.bin' }]);
+  });
 });
 
 describe('the first checkpoint of a run', () => {

@@ -127,4 +127,31 @@ describe('MCP servers before the first request', () => {
     expect(toolMessages(started.s.requests[1]!.body).at(-1)).toBe('pong from gated');
     expect(warnings(started.events)).toEqual([]);
   });
+
+  it('keeps the tool list byte-stable when a cached server turns live (the prefix stays cacheable)', async () => {
+    const home = await workspace();
+    const gate = join(home, 'open');
+    const cached = { cached: gated(gate, 'ping') };
+    await writeFile(gate, '');
+    await runOnce(await start(home, cached, [{ text: 'first' }]));
+    const cacheDir = join(home, 'cache', 'keel', 'mcp-tools');
+    while (!existsSync(cacheDir) || (await readdir(cacheDir)).length === 0)
+      await new Promise((r) => setTimeout(r, 10));
+    await rm(gate);
+    // A new server (waited for) joins after the cached one; the cached one is live only once the model called it.
+    const other = join(home, 'other');
+    await writeFile(other, '');
+    const started = await start(
+      home,
+      { ...cached, fresh: gated(other, 'pong') },
+      [{ toolCalls: [{ name: 'cached__ping', args: {} }] }, { text: 'done' }],
+      (event) => {
+        if (event.type === 'tool_call') void writeFile(gate, '');
+      },
+    );
+    await runOnce(started);
+    const [first, second] = started.s.requests;
+    expect(offeredTools(first!)).toEqual(expect.arrayContaining(['cached__ping', 'fresh__pong']));
+    expect(JSON.stringify(second!.body.tools)).toBe(JSON.stringify(first!.body.tools));
+  });
 });
