@@ -1,7 +1,7 @@
 // Renames across files (TS, Python, Dart), cycles, the tag cache, organize_imports and create_barrel on real files.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { cacheFileFor, loadCodeIndex } from '../../src/code/code-index.js';
 import { buildDependencyGraphTool } from '../../src/tools/build-dependency-graph.js';
 import { createBarrelTool } from '../../src/tools/create-barrel.js';
@@ -9,19 +9,11 @@ import { findReferencesTool } from '../../src/tools/find-references.js';
 import { inspectSymbolTool } from '../../src/tools/inspect-symbol.js';
 import { organizeImportsTool } from '../../src/tools/organize-imports.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { useToolWorkspace } from '../tools/helpers.js';
 import { projects, symbolOf } from './fixtures.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 describe.each(['typescript', 'python', 'dart'])('rename_symbol in %s', (lang) => {
   test('renames the definition and its uses across files, never the comment, string or shadowing parameter', async () => {

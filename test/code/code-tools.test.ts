@@ -1,24 +1,16 @@
 // The code intelligence tools on small real projects in every language: map, search, inspect, imports, references.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { buildDependencyGraphTool } from '../../src/tools/build-dependency-graph.js';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { getCodebaseMapTool } from '../../src/tools/get-codebase-map.js';
 import { getImportsExportsTool } from '../../src/tools/get-imports-exports.js';
 import { inspectSymbolTool } from '../../src/tools/inspect-symbol.js';
 import { searchCodeTool } from '../../src/tools/search-code.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { useToolWorkspace } from '../tools/helpers.js';
 import { projects, symbolOf } from './fixtures.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 /** Lines of the user file that find_references reports, by language: never the comment, the string or the shadowing parameter. */
 const expectedUserLines: Record<string, number[]> = {

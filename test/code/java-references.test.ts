@@ -1,20 +1,12 @@
 // Java renames by name (no language service): a method reference is judged by its type as a call is, a lambda's
 // parameter by the interface it is given as, and a call the search cannot judge is named in the result.
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { useToolWorkspace } from '../tools/helpers.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 /** jsoup's shape: Node, its subclasses TextNode and Element with a text() each, and Elements of Element. */
 async function writeJsoup(): Promise<void> {

@@ -1,22 +1,14 @@
 // A position at a local variable or a parameter, by name (no language service): find_references and rename_symbol
 // keep to that binding in its scope, never a same-named function, field, struct key or another function's local.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { languageOf } from '../../src/code/languages.js';
 import { localBindingAt } from '../../src/code/local-binding.js';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { useToolWorkspace } from '../tools/helpers.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 /** semver's parse.rs: a `let identifier` beside the fn identifier, given to a struct by shorthand. */
 const PARSE_RS = [

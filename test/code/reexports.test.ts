@@ -1,22 +1,14 @@
 // References by name through re-exports: a barrel's `export {…} from`, `export *`, a Python package's `__init__`
 // imports and `module.Name` through them, as ky's and requests' importers reach their names; what a cold
 // inspect_symbol counts while the language service loads.
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { inspectSymbolTool } from '../../src/tools/inspect-symbol.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { useToolWorkspace } from '../tools/helpers.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 /** A context whose language service never answers within the budget: a cold service still loading the project. */
 const loadingCtx = () => {

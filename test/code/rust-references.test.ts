@@ -1,20 +1,12 @@
 // Rust renames by name (no rust-analyzer): a receiver's type read through a `for` loop's tuple pattern and a long
 // builder chain, and a call the search cannot judge named in the result (log).
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from '../tools/helpers.js';
+import { useToolWorkspace } from '../tools/helpers.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 /** log's shape: Level and LevelFilter both with an as_str, Record and its builder both with a level. */
 const LIB = [

@@ -2,13 +2,14 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
 import { commandEnv, createProcessRunner } from '../../src/exec/process-runner.js';
 import { createPolicy, type ExecutionMode } from '../../src/safety/policy.js';
 import { secretLinks } from '../../src/safety/secret-links.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import type { ExecutorContext } from '../../src/tools/executor.js';
-import type { ToolContext, ToolLimits } from '../../src/tools/tool.js';
+import type { Tool, ToolContext, ToolLimits, ToolResult } from '../../src/tools/tool.js';
 
 export interface TestWorkspace {
   base: string;
@@ -65,4 +66,24 @@ export async function makeWorkspace(
     read: (rel) => fs.readFile(path.join(root, rel), 'utf8'),
     cleanup: () => fs.rm(base, { recursive: true, force: true }),
   };
+}
+
+/** A test workspace and `run`: a tool called in it with its arguments parsed as the executor parses them. */
+export type ToolWorkspace = TestWorkspace & { run(tool: Tool, args: unknown): Promise<ToolResult> };
+
+/**
+ * A fresh workspace for each test of the calling file (made before it, removed after). The object stays the same
+ * from test to test; its fields are the current test's.
+ */
+export function useToolWorkspace(options: Parameters<typeof makeWorkspace>[0] = {}): ToolWorkspace {
+  const current = {
+    run: (tool: Tool, args: unknown) => tool.execute(tool.schema.parse(args), current.ctx),
+  } as ToolWorkspace;
+  beforeEach(async () => {
+    Object.assign(current, await makeWorkspace(options));
+  });
+  afterEach(async () => {
+    await current.cleanup();
+  });
+  return current;
 }

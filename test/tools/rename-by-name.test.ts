@@ -1,21 +1,13 @@
 // rename_symbol and find_references without a language service (pyright turned off): a position on a Python
 // function's local or parameter means that binding alone (requests' `auth` in Session.prepare_request), and every
 // rename by name is checked to parse before it is written, its result saying what was not checked.
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
-import type { Tool, ToolResult } from '../../src/tools/tool.js';
-import { makeWorkspace, type TestWorkspace } from './helpers.js';
+import { useToolWorkspace } from './helpers.js';
 
-let ws: TestWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
-
-const run = (tool: Tool, args: unknown): Promise<ToolResult> => tool.execute(tool.schema.parse(args), ws.ctx);
+const ws = useToolWorkspace();
+const { run } = ws;
 
 const SESSIONS = [
   'from .auth import _basic_auth_str',
