@@ -11,6 +11,8 @@ import { isInside, type SecretLinkOf } from './workspace.js';
 
 /** Files looked at in one secret location at most, nearest first: ~/.kube/cache can hold thousands, keys sit on top. */
 const MAX_FILES_PER_LOCATION = 2000;
+/** Secret files stat'ed again at each search at most; past it a search checks its own files (secretLinks). */
+const MAX_RESTATED_SECRETS = 200;
 /** Directory levels entered below a secret location. */
 const MAX_DEPTH = 4;
 
@@ -126,9 +128,12 @@ export function secretLinks(home: string, extraFiles: readonly string[] = []): S
   };
   const check = (file: string) => linkOf(file, secrets);
   // A search of thousands of files: a file can be another name of a secret only if that secret has another name,
-  // which a stat of each secret (a few dozen) says. Usually none has, and no file of the search needs a stat.
+  // which a stat of each secret (a few dozen) says. Usually none has, and no file of the search needs a stat. With
+  // many secret files (a big ~/.kube/cache), each file of the search is asked about instead.
   check.search = () => {
-    const linked = linkedNow(secrets());
+    const known = secrets();
+    if (known.size > MAX_RESTATED_SECRETS) return check;
+    const linked = linkedNow(known);
     return linked.size === 0 ? undefined : (file: string) => linkOf(file, () => linked);
   };
   return check;

@@ -85,6 +85,15 @@ describe('secretLinks', () => {
     expect(of.search?.()?.(join(ws, 'other'))).toBeUndefined();
   });
 
+  it('checks each file of a search itself when there are too many secret files to stat at each search', async () => {
+    await mkdir(join(home, '.kube', 'cache'), { recursive: true });
+    for (let i = 0; i < 205; i++) await writeFile(join(home, '.kube', 'cache', `c${i}.json`), '{}');
+    await link(join(home, '.ssh', 'id_rsa'), join(ws, 'f'));
+    const search = secretLinks(home).search?.();
+    expect(search?.(join(ws, 'f'))).toBe('~/.ssh/id_rsa');
+    expect(search?.(join(ws, 'missing'))).toBeUndefined();
+  });
+
   it('knows a directory, whose link count is its subdirectories, as no hard link', async () => {
     await mkdir(join(ws, 'src', 'a'), { recursive: true });
     expect(secretLinks(home)(join(ws, 'src'))).toBeUndefined();
