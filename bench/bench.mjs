@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   bundleModule,
+  keelLaunch,
   median,
   printRows,
   printSummary,
@@ -23,6 +24,8 @@ import { startupBench } from './startup.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const keel = join(root, 'dist/keel.js');
+// Keel as a user starts it: the `keel` command.
+const launch = keelLaunch(keel);
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const kb = (v) => `${v.toFixed(1)} KB`;
 
@@ -41,8 +44,19 @@ let everyToolKb = 0;
   const server = await startModelServer({ script: [{ text: 'hello' }] });
   try {
     const r = await runTimed(
-      process.execPath,
-      [keel, 'run', '--provider', 'ollama', '--base-url', server.ollamaUrl, '--cwd', ws, '--prompt', 'hello'],
+      launch.command,
+      [
+        ...launch.args,
+        'run',
+        '--provider',
+        'ollama',
+        '--base-url',
+        server.ollamaUrl,
+        '--cwd',
+        ws,
+        '--prompt',
+        'hello',
+      ],
       { cwd: ws },
     );
     if (r.code !== 0) throw new Error(`bench run failed (exit ${r.code}): ${r.stderr}`);
@@ -60,7 +74,7 @@ if (hasScript) {
   const ws = await mkdtemp(join(tmpdir(), 'keel-bench-chat-'));
   const home = await mkdtemp(join(tmpdir(), 'keel-bench-home-'));
   const quote = (a) => `'${a.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, keel, 'chat', '--base-url', server.ollamaUrl, '--cwd', ws]
+  const command = [launch.command, ...launch.args, 'chat', '--base-url', server.ollamaUrl, '--cwd', ws]
     .map(quote)
     .join(' ');
   try {

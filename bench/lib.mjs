@@ -1,7 +1,17 @@
 // What every bench script shares: medians, a process timed with its output, TypeScript bundled for a script, a checkpointer.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+
+/**
+ * How a user starts a Keel build: its `keel` command (dist/keel, the package's bin: a shell script that starts Node)
+ * where the build has one, else node on its dist/keel.js. { command, args } to spawn with the command line after args.
+ */
+export function keelLaunch(keelJs) {
+  const command = join(dirname(keelJs), 'keel');
+  return existsSync(command) ? { command, args: [] } : { command: process.execPath, args: [keelJs] };
+}
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;

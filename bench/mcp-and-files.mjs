@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundleModule, median, ratioRow, row, runTimed, seconds } from './lib.mjs';
+import { bundleModule, keelLaunch, median, ratioRow, row, runTimed, seconds } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const timed = runTimed;
@@ -40,10 +40,11 @@ async function benchMcp({ keel, runs, startModelServer }) {
         const cache = join(home, `cache-${i}`);
         const server = await startModelServer({ script: script() });
         try {
+          const launch = keelLaunch(keel);
           const r = await timed(
-            process.execPath,
+            launch.command,
             [
-              keel,
+              ...launch.args,
               'run',
               '--base-url',
               server.ollamaUrl,

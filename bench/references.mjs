@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { keelLaunch } from './lib.mjs';
 
 const lastLine = (text) => String(text).trim().split('\n').at(-1)?.slice(0, 160) ?? '';
 
@@ -19,9 +20,7 @@ export async function previousBuild(root) {
     readFileSync(join(root, 'bench/previous-build'), 'utf8').trim();
   if (spec.endsWith('.js')) {
     const keel = resolve(spec);
-    return existsSync(keel)
-      ? { command: process.execPath, args: [keel], label: spec }
-      : { missing: `${spec} not found` };
+    return existsSync(keel) ? { ...keelLaunch(keel), label: spec } : { missing: `${spec} not found` };
   }
   let sha;
   try {
@@ -37,7 +36,7 @@ export async function previousBuild(root) {
   const label = `${spec === sha ? sha.slice(0, 7) : spec}`;
   const cached = join(root, 'node_modules/.cache/keel-bench', `prev-${sha}`);
   const keel = join(cached, 'dist/keel.js');
-  if (existsSync(keel)) return { command: process.execPath, args: [keel], label };
+  if (existsSync(keel)) return { ...keelLaunch(keel), label };
   // Built in the temp dir; only dist/ (and package.json) is kept, under node_modules so its require() finds the
   // packages it keeps external.
   const src = await mkdtemp(join(tmpdir(), 'keel-bench-prev-'));
@@ -62,7 +61,7 @@ export async function previousBuild(root) {
     await cp(join(src, 'dist'), join(cached, 'dist'), { recursive: true });
     await cp(join(src, 'package.json'), join(cached, 'package.json'));
     await writeFile(join(cached, 'REF'), `${spec} ${sha}\n`);
-    return { command: process.execPath, args: [keel], label };
+    return { ...keelLaunch(keel), label };
   } finally {
     await rm(src, { recursive: true, force: true });
   }

@@ -5,10 +5,13 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleModule, median, runTimed } from './lib.mjs';
+import { bundleModule, keelLaunch, median, runTimed } from './lib.mjs';
 
 /** Runs dist/keel.js; `onSpawn` gets the child (its pid for /proc). */
-const keelRun = (keel, args, env, onSpawn) => runTimed(process.execPath, [keel, ...args], { env, onSpawn });
+const keelRun = (keel, args, env, onSpawn) => {
+  const launch = keelLaunch(keel);
+  return runTimed(launch.command, [...launch.args, ...args], { env, onSpawn });
+};
 
 /** The session directory Keel uses for `workspace` under `data` (src/session/session-list.ts's sessionDir). */
 async function sessionDirOf(root, data, workspace) {

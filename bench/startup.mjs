@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, ratioRow, row, seconds } from './lib.mjs';
+import { keelLaunch, median, ratioRow, row, seconds } from './lib.mjs';
 import { codexExecArgs, codexHome, codexScript, findCodex, previousBuild } from './references.mjs';
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -63,7 +63,7 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
   const codex = findCodex();
   const cxHome = codex.missing ? undefined : await codexHome(root);
   const programs = [
-    { name: 'keel', command: process.execPath, args: [keel], env: keelEnv, codex: false },
+    { name: 'keel', ...keelLaunch(keel), env: keelEnv, codex: false },
     { name: 'previous', ...previous, env: keelEnv, codex: false },
     { name: 'codex', ...codex, env: { ...keelEnv, HOME: cxHome, CODEX_HOME: cxHome }, codex: true },
   ];
@@ -71,7 +71,8 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
     programs.map((p) => [p.name, { version: [], first: [], whole: [], rss: [], firstKb: 0, totalKb: 0 }]),
   );
   const ask = { first: [], whole: [] };
-  // Node's own boot (`node -e 0`): the floor under every start-up row of Keel's, shown beside codex's.
+  // Node's own boot (`node -e 0`) as the keel command starts it (NODE_EXTRA_CA_CERTS handed over, not parsed at
+  // boot: scripts/launcher.sh): the floor under every start-up row of Keel's, shown beside codex's.
   const nodeBoot = [];
 
   /** One scripted run: `build(server, ws)` gives the argv; the task's file is checked unless `check` is false. */
@@ -148,7 +149,9 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
           into.firstKb = r.firstKb;
           into.totalKb = r.totalKb;
         });
-      const boot = await spawnTimed(process.execPath, ['-e', '0'], { env: keelEnv });
+      const boot = await spawnTimed(process.execPath, ['-e', '0'], {
+        env: { ...keelEnv, NODE_EXTRA_CA_CERTS: undefined },
+      });
       if (keep) nodeBoot.push(boot.ms);
       // keel ask with the task's prompt, answered at once: its launch → first request against run's above.
       const r = await scripted(

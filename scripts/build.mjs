@@ -240,6 +240,8 @@ if (listBytes > 100_000)
 // The launcher answers --version and --help itself: the version is written into it, the help rendered once here.
 const launcher = await readFile('scripts/launcher.cjs', 'utf8');
 await writeFile('dist/keel.js', launcher.replace('__KEEL_VERSION__', pkg.version));
+// The `keel` command (the package's bin): a shell script that starts Node on dist/keel.js (scripts/launcher.sh).
+await writeFile('dist/keel', await readFile('scripts/launcher.sh'), { mode: 0o755 });
 // Rendering the help and the warm-up run (below) start now, while the library may still be bundling.
 const help = runNode(['dist/keel.cjs', '--help'], { env: { ...process.env, NO_COLOR: '1' } });
 // Warm-up: a run whose provider URL is refused before any connection is made walks the whole start-up path
@@ -275,6 +277,7 @@ if (helpRun.status !== 0 || !helpRun.stdout.startsWith('Usage: keel'))
   throw new Error(`keel --help failed at build time: ${helpRun.stderr}`);
 await writeFile('dist/help.txt', helpRun.stdout);
 await chmod('dist/keel.js', 0o755);
+await chmod('dist/keel', 0o755);
 await warmUp;
 await chunked;
 await rm(workspace, { recursive: true, force: true });

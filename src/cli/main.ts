@@ -1,8 +1,11 @@
 // Keel's entry point: runs the process's command line (run-args.ts) and watches for a reader that closed stdout.
 import { outputClosed, watchClosedOutput } from './closed-output.js';
+import { restoreExtraCa } from './extra-ca.js';
 import { runArgs } from './run-args.js';
 
 async function main(argv: string[]): Promise<void> {
+  // Before anything reads the environment or connects: the launcher handed NODE_EXTRA_CA_CERTS over (extra-ca.ts).
+  restoreExtraCa();
   watchClosedOutput();
   const terminal = { stdin: Boolean(process.stdin.isTTY), stdout: Boolean(process.stdout.isTTY) };
   const ran = await runArgs(argv, terminal, () => {

@@ -39,6 +39,13 @@ export const SAFE_ENV_NAMES: readonly string[] = [
   'VIRTUAL_ENV',
   'CONDA_PREFIX',
   'CI',
+  // Where the trusted certificates are (a company's proxy): without them npm, pip, curl and git fail over TLS.
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'CURL_CA_BUNDLE',
+  'REQUESTS_CA_BUNDLE',
+  'GIT_SSL_CAINFO',
 ];
 
 /** Name prefixes of whole families of harmless variables. */
