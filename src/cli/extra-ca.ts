@@ -5,7 +5,7 @@
 // servers) gets it as the user set it, and Keel's own TLS connections trust those certificates as Node's would: they
 // are added to the default roots when the first connection is made. Run as `node dist/keel.js`, nothing was handed
 // over and Node did it all itself.
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Tls from 'node:tls';
 
@@ -76,14 +76,24 @@ export function beforeFirstTls(patch: () => void): void {
 export function restoreExtraCa(
   env: NodeJS.ProcessEnv = process.env,
   whenTls: (patch: () => void) => void = beforeFirstTls,
-  warn: (message: string) => void = (message) => process.emitWarning(message),
+  // Node's words, without the hint about --trace-warnings that emitWarning adds.
+  warn: (message: string) => void = (message) => process.stderr.write(`Warning: ${message}\n`),
 ): boolean {
   const file = env[handedOver];
   if (file === undefined) return false;
   delete env[handedOver];
   env.NODE_EXTRA_CA_CERTS = file;
   // Node ignores an empty value.
-  if (file) whenTls(() => addToDefaultRoots(load('node:tls') as typeof Tls, file, warn));
+  if (!file) return true;
+  // A file that cannot be read is said at start, as Node says it (a chat's screen is not drawn yet); one that reads
+  // but holds no certificate is said at the first connection, where it is parsed.
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    warn(loadFailed(file, error));
+    return true;
+  }
+  whenTls(() => addToDefaultRoots(load('node:tls') as typeof Tls, file, warn));
   return true;
 }
 
@@ -102,10 +112,7 @@ function addToDefaultRoots(tls: typeof Tls, file: string, warn: (message: string
       if (!pems) throw new Error('no PEM certificate in it');
       extra = pems.filter((pem) => !own.has(squeeze(pem))).join('\n');
     } catch (error) {
-      // What Node says at start-up, said at the first connection instead.
-      warn(
-        `Ignoring extra certs from \`${file}\`, load failed: ${error instanceof Error ? error.message : error}`,
-      );
+      warn(loadFailed(file, error));
       extra = '';
     }
     return extra;
@@ -126,6 +133,10 @@ function addToDefaultRoots(tls: typeof Tls, file: string, warn: (message: string
     return shared;
   };
 }
+
+/** What Node says of an extra certificates file it cannot use. */
+const loadFailed = (file: string, error: unknown): string =>
+  `Ignoring extra certs from \`${file}\`, load failed: ${error instanceof Error ? error.message : String(error)}`;
 
 /** A PEM without its line breaks, to compare certificates written with different wrapping. */
 const squeeze = (pem: string): string => pem.replace(/\s+/g, '');

@@ -243,7 +243,7 @@ const get = (options) => new Promise((done, fail) => require('node:https').get(u
     upstream = undefined;
   });
 
-  it('an unreadable file is the warning Node gives, and connections go on without it', async () => {
+  it('a file it cannot use is the warning Node gives, and connections go on without it', async () => {
     upstream = await startModelServer({ script: [] });
     const missing = join(dir, 'missing.pem');
     const { out, stderr } = await probe(
@@ -252,6 +252,14 @@ const get = (options) => new Promise((done, fail) => require('node:https').get(u
     );
     expect(out).toMatchObject({ restored: true, env: missing, fetch: expect.stringMatching(/^failed /) });
     expect(stderr).toContain(`Ignoring extra certs from \`${missing}\`, load failed`);
+    // One that reads but holds no certificate is said when it is first needed.
+    const garbage = join(dir, 'garbage.pem');
+    await writeFile(garbage, 'not a certificate\n');
+    const second = await probe(garbage, 'out.fetch = await outcome(fetch(url).then((r) => r.status));');
+    expect(second.out).toMatchObject({ restored: true, fetch: expect.stringMatching(/^failed /) });
+    expect(second.stderr).toBe(
+      `Warning: Ignoring extra certs from \`${garbage}\`, load failed: no PEM certificate in it\n`,
+    );
     await upstream.close();
     upstream = undefined;
   });
