@@ -17,6 +17,8 @@ export default defineConfig({
   test: {
     env: { PATH: path },
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // One temp directory for the run's files, removed at its end (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Measured on 2 cores: most of the unit tests' CPU went to evaluating the same modules (the AI SDK, zod
