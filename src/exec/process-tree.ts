@@ -85,14 +85,17 @@ const UNSURE_ROUNDS = 5;
 /** PF_KTHREAD in /proc/<pid>/stat's flags: kernel threads have no environment and are never ours. */
 const KERNEL_THREAD = 0x00200000;
 
-/** One buffer for every read: a scan reads two small files per process, often, so it must be cheap. */
-const scratch = Buffer.alloc(256 * 1024);
+// One buffer for every read: a scan reads two small files per process, often, so it must be cheap. Made at the
+// first scan, not at start-up (256 KB zeroed before the first request of every run); only what a read filled is used.
+let scratchBuffer: Buffer | undefined;
+const scratchOf = (): Buffer => (scratchBuffer ??= Buffer.allocUnsafe(256 * 1024));
 
 /** A /proc file's bytes; 'exiting' when the process is tearing down (ESRCH), undefined when unreadable. */
 function readProc(pid: string | number, file: string): Buffer | 'exiting' | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(`/proc/${pid}/${file}`, 'r');
+    const scratch = scratchOf();
     let size = 0;
     for (let n = 1; n > 0 && size < scratch.length; size += n)
       n = readSync(fd, scratch, size, scratch.length - size, null);

@@ -1,5 +1,6 @@
 // The session store: an event consumer appending the conversation and its usage to the session file. Each
-// event it keeps becomes one line; the lines of a burst go out in one O_APPEND write followed by fdatasync, and
+// event it keeps becomes one line; the lines of a burst go out in one write to a file opened to append in synchronous
+// mode (O_APPEND | O_SYNC: on disk when the write resolves), and
 // the sink returns that write's promise, so the loop's flush() before each model call waits until it is on disk.
 // It also keeps the session's running summary and rewrites its sidecar (session-sidecar.ts) at each turn's end.
 import { mkdir, open } from 'node:fs/promises';
@@ -59,19 +60,33 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     : undefined;
   let sidecarDue = false;
 
-  // Created on the first run, so a chat left before its first message leaves no empty session behind.
+  // Its folder now, off the first request's path (creating a new home's folders took over a millisecond there); the
+  // file on the first run, so a chat left before its first message leaves no empty session behind.
+  const folder = mkdir(dirname(options.file), { recursive: true, mode: 0o700 });
+  folder.catch(() => {}); // reported by the first write, which awaits it
   const handle = () => {
     opened ??= (async () => {
-      await mkdir(dirname(options.file), { recursive: true, mode: 0o700 });
-      await writeMarker(options.file);
-      const file = await open(options.file, 'a+', 0o600);
+      await folder;
+      // The marker and the file at once. Appends in synchronous mode (O_SYNC): a write is on disk when it resolves,
+      // one trip to the thread pool where a write and an fdatasync were two (the first request waits on them).
+      const [opening, marking] = await Promise.allSettled([
+        open(options.file, 'as+', 0o600),
+        writeMarker(options.file),
+      ]);
+      if (opening.status === 'rejected') throw opening.reason;
+      const file = opening.value;
+      if (marking.status === 'rejected') {
+        await file.close().catch(() => {});
+        throw marking.reason;
+      }
       // A crash may have cut the last line short: the next record starts on a line of its own.
       const { size } = await file.stat();
+      bytes = size;
       const last = Buffer.alloc(1);
       if (size > 0 && (await file.read(last, 0, 1, size - 1)).bytesRead === 1 && last[0] !== 0x0a) {
         await file.write('\n');
+        bytes += 1;
       }
-      bytes = (await file.stat()).size;
       return file;
     })();
     return opened;
@@ -90,7 +105,6 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       queue = [];
       await file.write(lines);
       bytes += Buffer.byteLength(lines);
-      await file.datasync();
     }
   };
 
