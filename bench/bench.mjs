@@ -12,6 +12,7 @@ import {
   bundleModule,
   keelLaunch,
   median,
+  ollamaRunArgs,
   printRows,
   printSummary,
   ratioRow,
@@ -45,18 +46,7 @@ let everyToolKb = 0;
   try {
     const r = await runTimed(
       launch.command,
-      [
-        ...launch.args,
-        'run',
-        '--provider',
-        'ollama',
-        '--base-url',
-        server.ollamaUrl,
-        '--cwd',
-        ws,
-        '--prompt',
-        'hello',
-      ],
+      [...launch.args, ...ollamaRunArgs(server.ollamaUrl, ws, 'hello')],
       { cwd: ws },
     );
     if (r.code !== 0) throw new Error(`bench run failed (exit ${r.code}): ${r.stderr}`);

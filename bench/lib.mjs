@@ -13,6 +13,19 @@ export function keelLaunch(keelJs) {
   return existsSync(command) ? { command, args: [] } : { command: process.execPath, args: [keelJs] };
 }
 
+/** `keel run`'s arguments for a prompt against a scripted Ollama at `url`, in `ws`. */
+export const ollamaRunArgs = (url, ws, prompt) => [
+  'run',
+  '--provider',
+  'ollama',
+  '--base-url',
+  url,
+  '--cwd',
+  ws,
+  '--prompt',
+  prompt,
+];
+
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const seconds = (ms) => `${(ms / 1000).toFixed(3)} s`;
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keelLaunch, median, ratioRow, row, seconds } from './lib.mjs';
+import { keelLaunch, median, ollamaRunArgs, ratioRow, row, seconds } from './lib.mjs';
 import { codexExecArgs, codexHome, codexScript, findCodex, previousBuild } from './references.mjs';
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -106,17 +106,7 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
   const task = (program) =>
     program.codex
       ? scripted(program, codexScript(), (server, ws) => codexExecArgs(server.url, ws, PROMPT))
-      : scripted(program, keelScript(), (server, ws) => [
-          'run',
-          '--provider',
-          'ollama',
-          '--base-url',
-          server.ollamaUrl,
-          '--cwd',
-          ws,
-          '--prompt',
-          PROMPT,
-        ]);
+      : scripted(program, keelScript(), (server, ws) => ollamaRunArgs(server.ollamaUrl, ws, PROMPT));
   /** A reference that fails is left out from then on, its rows n/a with why; Keel failing ends the bench. */
   const attempt = async (program, fn) => {
     if (program.missing) return;

@@ -103,6 +103,24 @@ async function keel(args: string[], env: Record<string, string | undefined>, cwd
   return { code, stdout, stderr };
 }
 
+/** `keel run` against the scripted model server behind the TLS server, as an OpenAI-compatible provider. */
+const tlsRun = (prompt: string, env: Record<string, string | undefined>, cwd: string) =>
+  keel(
+    [
+      'run',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      `${tlsUrl}/v1`,
+      '--model',
+      'm',
+      '--prompt',
+      prompt,
+    ],
+    env,
+    cwd,
+  );
+
 describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
   it('runs through the link npm makes to it, from anywhere', async () => {
     const bin = await mkdtemp(join(dir, 'bin-'));
@@ -130,21 +148,7 @@ describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
       ],
     });
     const ws = await mkdtemp(join(dir, 'ws-'));
-    const r = await keel(
-      [
-        'run',
-        '--provider',
-        'openai-compatible',
-        '--base-url',
-        `${tlsUrl}/v1`,
-        '--model',
-        'm',
-        '--prompt',
-        'env',
-      ],
-      { NODE_EXTRA_CA_CERTS: caFile },
-      ws,
-    );
+    const r = await tlsRun('env', { NODE_EXTRA_CA_CERTS: caFile }, ws);
     expect(r.stderr).not.toMatch(/certificate/i);
     expect(r.code).toBe(0);
     expect(upstream.requests).toHaveLength(2);
@@ -158,21 +162,7 @@ describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
   it('without the extra CA the same server is refused: the certificate is what made it work', async () => {
     upstream = await startModelServer({ script: [{ text: 'done' }] });
     const ws = await mkdtemp(join(dir, 'ws-'));
-    const r = await keel(
-      [
-        'run',
-        '--provider',
-        'openai-compatible',
-        '--base-url',
-        `${tlsUrl}/v1`,
-        '--model',
-        'm',
-        '--prompt',
-        'hi',
-      ],
-      { NODE_EXTRA_CA_CERTS: undefined, KEEL_RETRY_BASE_MS: '0' },
-      ws,
-    );
+    const r = await tlsRun('hi', { NODE_EXTRA_CA_CERTS: undefined, KEEL_RETRY_BASE_MS: '0' }, ws);
     expect(r.code).not.toBe(0);
     expect(upstream.requests).toHaveLength(0);
     await upstream.close();
