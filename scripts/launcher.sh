@@ -9,9 +9,17 @@ if [ -n "${NODE_EXTRA_CA_CERTS+set}" ]; then
   export KEEL_NODE_EXTRA_CA_CERTS
   unset NODE_EXTRA_CA_CERTS
 fi
-# npm links the command to this file: keel.js is found beside the file itself, not beside the link.
-self=$(readlink -f -- "$0" 2>/dev/null) || self=$0
+# npm links the command to this file: keel.js is found beside the file itself, not beside the link. Each link is
+# followed with plain readlink (macOS and the BSDs have no readlink -f); a file that is no link costs no process.
+self=$0
 case $self in */*) ;; *) self=./$self ;; esac
+while [ -h "$self" ]; do
+  target=$(readlink -- "$self") || break
+  case $target in
+    /*) self=$target ;;
+    *) self=${self%/*}/$target ;;
+  esac
+done
 command -v node >/dev/null 2>&1 || {
   echo 'keel: node was not found on PATH: Keel needs Node.js 20 or later (https://nodejs.org)' >&2
   exit 127

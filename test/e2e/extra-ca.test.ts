@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keelTestEnv } from '../support/cli.js';
@@ -122,9 +122,11 @@ const tlsRun = (prompt: string, env: Record<string, string | undefined>, cwd: st
   );
 
 describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
-  it('runs through the link npm makes to it, from anywhere', async () => {
+  it('runs through the links npm makes to it (relative, one to another), from anywhere', async () => {
+    const lib = await mkdtemp(join(dir, 'lib-'));
+    await symlink(keelCommand, join(lib, 'keel'));
     const bin = await mkdtemp(join(dir, 'bin-'));
-    await symlink(keelCommand, join(bin, 'keel'));
+    await symlink(join('..', basename(lib), 'keel'), join(bin, 'keel'));
     const r = await keel(['--version'], { PATH: `${bin}:${process.env.PATH}` }, dir);
     expect(r).toMatchObject({
       code: 0,
