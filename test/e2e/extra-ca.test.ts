@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keelTestEnv } from '../support/cli.js';
+import { keelCommand, keelTestEnv } from '../support/cli.js';
 import { toolMessages } from '../support/e2e.js';
 import { type ModelServer, startModelServer } from '../support/model-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const keelCommand = join(root, 'dist/keel');
 let dir: string;
 let caFile: string;
 let tls: Server;

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 export const keelBin = resolve(import.meta.dirname, '../../dist/keel.js');
+/** The `keel` command as npm installs it (scripts/launcher.sh), which starts node on keelBin. */
+export const keelCommand = resolve(import.meta.dirname, '../../dist/keel');
 
 export interface KeelRun {
   code: number | null;
@@ -76,7 +78,7 @@ export async function runKeel(args: string[], options: KeelRunOptions = {}): Pro
   const env = keelTestEnv(home, options);
   try {
     return await new Promise<KeelRun>((resolvePromise, reject) => {
-      const child = spawn(process.execPath, [keelBin, ...args], {
+      const child = spawn(keelCommand, args, {
         cwd: options.cwd ?? home,
         env,
         stdio: 'pipe',
