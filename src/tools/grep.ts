@@ -154,6 +154,8 @@ async function grepWithRg(
   countPastCapMs: number,
 ): Promise<{ warning?: string; error?: string } | undefined> {
   const stop = new AbortController();
+  // Read at every line: a plain flag (an AbortSignal's `aborted` getter checks its receiver each time).
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   try {
     const binary = rgPath ?? (await bundledRgPath());
@@ -170,11 +172,12 @@ async function grepWithRg(
       cwd: ctx.workspace.root,
       signal: AbortSignal.any([ctx.signal, stop.signal]),
       onLine: (data, start, end) => {
-        if (stop.signal.aborted) return;
+        if (stopped) return;
         read(data, start, end);
         if (timer === undefined && results.enough)
           timer = setTimeout(() => {
             results.stop();
+            stopped = true;
             stop.abort();
           }, countPastCapMs);
       },
