@@ -13,6 +13,9 @@ import { withStoredImages } from './session-images.js';
 import { writeSidecar } from './session-sidecar.js';
 import { type SessionSummary, SessionTally } from './session-summary.js';
 
+const isMissing = (error: unknown): boolean =>
+  (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+
 /** What a session keeps: the conversation, what was called and its outcome, usage, the todo list, and each run's bounds. */
 const kept = new Set<AgentEvent['type']>([
   'run_start',
@@ -62,17 +65,23 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
   // Its folder now, off the first request's path (creating a new home's folders took over a millisecond there); the
   // file on the first run, so a chat left before its first message leaves no empty session behind.
-  const folder = mkdir(dirname(options.file), { recursive: true, mode: 0o700 });
+  const makeFolder = () => mkdir(dirname(options.file), { recursive: true, mode: 0o700 });
+  const folder = makeFolder();
   folder.catch(() => {}); // reported by the first write, which awaits it
+  // The marker and the file at once. Appends in synchronous mode (O_SYNC): a write is on disk when it resolves, one
+  // trip to the thread pool where a write and an fdatasync were two (the first request waits on them).
+  const create = () =>
+    Promise.allSettled([open(options.file, 'as+', 0o600), writeMarker(options.file)] as const);
   const handle = () => {
     opened ??= (async () => {
       await folder;
-      // The marker and the file at once. Appends in synchronous mode (O_SYNC): a write is on disk when it resolves,
-      // one trip to the thread pool where a write and an fdatasync were two (the first request waits on them).
-      const [opening, marking] = await Promise.allSettled([
-        open(options.file, 'as+', 0o600),
-        writeMarker(options.file),
-      ]);
+      let [opening, marking] = await create();
+      // The folder went away since the session opened (a chat idle before its first message): made again.
+      if ([opening, marking].some((made) => made.status === 'rejected' && isMissing(made.reason))) {
+        if (opening.status === 'fulfilled') await opening.value.close().catch(() => {});
+        await makeFolder();
+        [opening, marking] = await create();
+      }
       if (opening.status === 'rejected') throw opening.reason;
       const file = opening.value;
       if (marking.status === 'rejected') {

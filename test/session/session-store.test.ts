@@ -1,8 +1,8 @@
 // The session store and file: lines written and synced per event, secrets redacted without breaking the JSON,
 // a cut-off last line ignored, and a resumed file continued on a line of its own.
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventStream } from '../../src/core/events.js';
 import { createRedactor } from '../../src/safety/redact.js';
@@ -35,6 +35,26 @@ async function store(resumed = false, file?: string) {
 }
 
 describe('session store', () => {
+  it('makes its folder when opened and the file at the first event, again if the folder went away meanwhile', async () => {
+    const { s, path, events } = await store();
+    await expect
+      .poll(() =>
+        access(dirname(path)).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
+    expect(await readdir(dirname(path))).toEqual([]);
+    await rm(dirname(path), { recursive: true });
+    events.emit({ type: 'run_start', provider: 'p', model: 'm', workspace: '/w' });
+    await events.flush();
+    expect(parseSession(await readFile(path, 'utf8'))?.events.map((e) => e.type)).toEqual(['run_start']);
+    expect((await readdir(dirname(path))).sort()).toEqual(['one.active', 'one.jsonl']);
+    await s.close();
+    expect(await readdir(dirname(path))).toEqual(['one.jsonl']);
+  });
+
   it('has every event on disk when flush resolves, secrets redacted inside valid JSON', async () => {
     const { s, path, events } = await store();
     events.emit({ type: 'run_start', provider: 'p', model: 'm', workspace: '/w' });
