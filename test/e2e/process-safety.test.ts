@@ -26,7 +26,7 @@ async function pathWithoutBwrap(): Promise<string> {
 }
 
 describe('commands end to end', () => {
-  it('get the allowlisted environment plus safety.env_passthrough, never API keys', async () => {
+  it('get the allowlisted environment (certificate bundles too) plus safety.env_passthrough, never API keys', async () => {
     const ws = await workspace();
     const config = join(await workspace(), 'config.yaml');
     await writeFile(config, 'safety:\n  env_passthrough: [MY_PASS]\n');
@@ -43,11 +43,14 @@ describe('commands end to end', () => {
         MY_SECRET_X: 'hunter2',
         AWS_SECRET_ACCESS_KEY: 'aws',
         MY_PASS: 'passed',
+        // Where the trusted certificates are: commands behind a company's proxy need it.
+        SSL_CERT_FILE: '/company/ca.pem',
       },
     });
     expect(r.result.reason).toBe('done');
     const [result] = toolMessages(s.requests[1]!.body);
     expect(result).toContain('MY_PASS=passed');
+    expect(result).toContain('SSL_CERT_FILE=/company/ca.pem');
     for (const secret of ['sk-e2e-secret', 'hunter2', 'AWS_SECRET_ACCESS_KEY'])
       expect(result).not.toContain(secret);
   });
