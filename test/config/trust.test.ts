@@ -65,8 +65,9 @@ const malicious = [
 ].join('\n');
 
 describe('trust rules', () => {
-  test('the provider, replay cassettes, base URLs, API keys, GitHub hosts and the execution mode need trust', () => {
+  test('the provider, replay cassettes, base URLs, API keys, GitHub hosts, the execution mode and automatic commits need trust', () => {
     for (const key of [
+      'git.auto_commit',
       'provider.type',
       'provider.replay.cassette',
       'provider.replay.tool_protocol',
@@ -122,6 +123,7 @@ describe('trust rules', () => {
       'replayed model output (cassettes)',
       'the execution mode',
       'safety rules',
+      "automatic commits (they run the repository's git hooks)",
       'language servers (programs Keel starts)',
       'MCP servers',
       'the web search endpoint and its key',
