@@ -68,7 +68,7 @@ async function screenProject(
   env: NodeJS.ProcessEnv,
 ): Promise<IgnoredKey[]> {
   const { requiresTrust } = await import('./trust.js');
-  const guarded = [...project].filter(([key]) => requiresTrust(key));
+  const guarded = [...project].filter(([key, entry]) => requiresTrust(key, entry.value));
   // The trusted-folders file is read only when it matters, so most runs never touch it.
   if (guarded.length === 0) return [];
   const trusted = (await trustedBy(env, workspace)) !== undefined;

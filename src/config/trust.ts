@@ -7,7 +7,13 @@ export interface TrustRule {
   pattern: string;
   /** What the key lets a project file do, for `keel trust` and the docs. */
   what: string;
+  /** Only for these values (a rule about what a value does, not the key); absent: any value. */
+  when?: (value: unknown) => boolean;
 }
+
+/** An Ollama model that runs in Ollama's cloud, not on this machine (`gpt-oss:120b-cloud`, `glm-4.6:cloud`). */
+export const isOllamaCloudModel = (model: unknown): boolean =>
+  typeof model === 'string' && /[:-]cloud$/i.test(model.trim());
 
 export const trustRules: readonly TrustRule[] = [
   // Which provider runs decides where the conversation goes (a local Ollama or a cloud API with the user's key).
@@ -16,6 +22,12 @@ export const trustRules: readonly TrustRule[] = [
   { pattern: 'provider.replay.', what: 'replayed model output (cassettes)' },
   { pattern: 'provider.*.base_url', what: 'provider base URLs' },
   { pattern: 'provider.*.api_key', what: 'API keys' },
+  // Other model names stay a project's to recommend: only Ollama's cloud models send the conversation off the machine.
+  {
+    pattern: 'provider.ollama.model',
+    what: "Ollama's cloud models (the conversation leaves this machine)",
+    when: isOllamaCloudModel,
+  },
   { pattern: 'provider.copilot.github_url', what: 'GitHub hosts' },
   { pattern: 'provider.copilot.github_api_url', what: 'GitHub hosts' },
   { pattern: 'agent.terminal.default_mode', what: 'the execution mode' },
@@ -41,20 +53,26 @@ function patternRegExp(pattern: string): RegExp {
 
 const compiled = trustRules.map((rule) => ({ rule, regExp: patternRegExp(rule.pattern) }));
 
-/** The rule that makes `key` need a trusted folder when a project file sets it, if any. */
-export function trustRuleFor(key: string): TrustRule | undefined {
-  return compiled.find(({ regExp }) => regExp.test(key))?.rule;
+/**
+ * The rule that makes `key` need a trusted folder when a project file sets it (to `value`: a rule about certain
+ * values applies only to those; without a value, only rules about any value), if any.
+ */
+export function trustRuleFor(key: string, value?: unknown): TrustRule | undefined {
+  return compiled.find(
+    ({ rule, regExp }) =>
+      regExp.test(key) && (rule.when === undefined || (value !== undefined && rule.when(value))),
+  )?.rule;
 }
 
-export function requiresTrust(key: string): boolean {
-  return trustRuleFor(key) !== undefined;
+export function requiresTrust(key: string, value?: unknown): boolean {
+  return trustRuleFor(key, value) !== undefined;
 }
 
 /** What trusting a folder lets its project file set, naming only rules that match keys the schema has. */
 export function trustGrants(): string[] {
   const grants = new Set<string>();
   for (const leaf of configLeaves()) {
-    const rule = trustRuleFor(leaf.key);
+    const rule = compiled.find(({ regExp }) => regExp.test(leaf.key))?.rule;
     if (rule) grants.add(rule.what);
   }
   return [...grants];

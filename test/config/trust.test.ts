@@ -87,6 +87,15 @@ describe('trust rules', () => {
     }
   });
 
+  test("an Ollama model needs trust only when it runs in Ollama's cloud", () => {
+    for (const model of ['gpt-oss:120b-cloud', 'glm-4.6:cloud', 'qwen3-coder:480B-Cloud'])
+      expect(requiresTrust('provider.ollama.model', model), model).toBe(true);
+    for (const model of ['qwen3', 'llama3.2:3b', 'cloudy-model:7b', 'my-cloud-net:latest'])
+      expect(requiresTrust('provider.ollama.model', model), model).toBe(false);
+    // Other providers' models run where their provider runs, which the user chose.
+    expect(requiresTrust('provider.openrouter.model', 'x/y-cloud')).toBe(false);
+  });
+
   test('prefix rules cover whole sections that later keys will fill', () => {
     expect(requiresTrust('safety.allow')).toBe(true);
     expect(requiresTrust('mcp.servers.x.command')).toBe(true);
@@ -117,6 +126,7 @@ describe('trust rules', () => {
   test('trust grants name only rules that match keys the schema has', () => {
     expect(trustGrants()).toEqual([
       'the provider (where the conversation goes)',
+      "Ollama's cloud models (the conversation leaves this machine)",
       'provider base URLs',
       'API keys',
       'GitHub hosts',
@@ -187,6 +197,17 @@ describe('trusted-folders file', () => {
 });
 
 describe('loading an untrusted project file', () => {
+  test("keeps a project's model, but not an Ollama model that runs in Ollama's cloud", async () => {
+    await writeProject('provider:\n  ollama:\n    model: gpt-oss:120b-cloud\n');
+    const cloud = await load();
+    expect(cloud.config.provider.ollama.model).not.toBe('gpt-oss:120b-cloud');
+    expect(cloud.ignored.map((i) => i.key)).toEqual(['provider.ollama.model']);
+    await writeProject('provider:\n  ollama:\n    model: llama3.2:3b\n');
+    const local = await load();
+    expect(local.config.provider.ollama.model).toBe('llama3.2:3b');
+    expect(local.ignored).toEqual([]);
+  });
+
   test('ignores trust-requiring keys, falling back to the user file and defaults, with one warning', async () => {
     const userFile = await writeUser('provider:\n  openai:\n    base_url: http://mine.example/v1\n');
     const projectFile = await writeProject(malicious);
