@@ -121,7 +121,7 @@ const tlsRun = (prompt: string, env: Record<string, string | undefined>, cwd: st
   );
 
 describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
-  it('runs through the links npm makes to it (relative, one to another), from anywhere', async () => {
+  it('runs through the links npm makes to it (relative, one to another), from anywhere, and as JavaScript', async () => {
     const lib = await mkdtemp(join(dir, 'lib-'));
     await symlink(keelCommand, join(lib, 'keel'));
     const bin = await mkdtemp(join(dir, 'bin-'));
@@ -139,6 +139,12 @@ describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
     linked.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     expect(await new Promise((done) => linked.on('close', done))).toBe(0);
     expect(out).toBe(r.stdout);
+    // The command is JavaScript too: `node dist/keel` (as a harness that runs a package's bin with node does) works.
+    const asJs = spawn(process.execPath, [join(bin, 'keel'), 'run', '--help'], { cwd: tmpdir() });
+    let help = '';
+    asJs.stdout.setEncoding('utf8').on('data', (d: string) => (help += d));
+    expect(await new Promise((done) => asJs.on('close', done))).toBe(0);
+    expect(help).toMatch(/^Usage: keel run/);
   });
 
   it('trusts the extra CA for the model over HTTPS, and commands get the variable as the user set it', async () => {
