@@ -70,6 +70,8 @@ export function addManageCommands(program: Command): void {
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--json', 'print {"decision": ..., "reasons": [...]}')
+    // `keel policy check rm -rf /`: the command's own flags read as keel's; the fix, said.
+    .showHelpAfterError('  hint: quote the command to check: keel policy check "rm -rf build"')
     .action(
       lazyAction(async () => {
         const { policyCheckCommand } = await import('./policy-command.js');

@@ -161,6 +161,13 @@ describe('keel policy check', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
     });
   });
+
+  it('a command given unquoted, its flags read as keel\'s, is a usage error that says to quote it', async () => {
+    const r = await runCli(['policy', 'check', '--cwd', ws, 'rm', '-rf', 'build']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '-rf'");
+    expect(r.stderr).toContain('hint: quote the command to check: keel policy check "rm -rf build"');
+  });
 });
 
 describe('keel policy show', () => {
