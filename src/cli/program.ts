@@ -110,6 +110,8 @@ Start it as you start other agents:
     .option('--continue', 'continue the last exchanges asked from this directory')
     .option('--clear', "forget this directory's ask history (alone, or before a new question)")
     .option('--no-reasoning', "hide the model's reasoning")
+    // A word of the question that starts with `-` reads as an option: the fix, said.
+    .showHelpAfterError('  hint: quote the question: keel ask "what does ls -la show?"')
     .action(lazyAction(async () => (await import('./ask-command.js')).askCommand));
 
   agentOptions(program.command('chat'), 'resume')
@@ -117,6 +119,7 @@ Start it as you start other agents:
       'the interactive chat (bare `keel` at a terminal too): /help lists its commands, Ctrl-D quits',
     )
     .argument('[message...]', 'a first message to send (quoting it is optional)')
+    .showHelpAfterError('  hint: quote the message: keel chat "why does make -j4 fail?"')
     .action(async (message: string[], options, command: Command) => {
       probeEarly(options);
       const { chatCommand } = await import('./chat.js');

@@ -207,6 +207,16 @@ describe('keel ask', () => {
     expect(r.stdout).toBe('Node 20 is LTS.\n\nSources:\n[1] Releases — https://nodejs.org/releases\n');
   });
 
+  it('says to quote an unquoted question whose word starts with a dash (read as an option)', async () => {
+    const s = await server([]);
+    const ws = await workspace();
+    const r = await ask(s, ws, ['what', 'does', 'ls', '-la', 'show?']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '-la'");
+    expect(r.stderr).toContain('hint: quote the question: keel ask "');
+    expect(s.requests).toHaveLength(0);
+  });
+
   it('refuses to run without a question or piped input', async () => {
     const s = await server([]);
     const ws = await workspace();

@@ -162,7 +162,7 @@ describe('keel policy check', () => {
     });
   });
 
-  it('a command given unquoted, its flags read as keel\'s, is a usage error that says to quote it', async () => {
+  it("a command given unquoted, its flags read as keel's, is a usage error that says to quote it", async () => {
     const r = await runCli(['policy', 'check', '--cwd', ws, 'rm', '-rf', 'build']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '-rf'");
