@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { collect, lazyAction, positiveInt } from './command-actions.js';
 import { allowOption, modeOption } from './mode-options.js';
 import type { PolicyCheckOptions } from './policy-command.js';
+import { quoteHint } from './quote-hint.js';
 
 /** Adds them to `program`, after the agent's own commands (the help lists them in this order). */
 export function addManageCommands(program: Command): void {
@@ -60,8 +61,7 @@ export function addManageCommands(program: Command): void {
     .description('print the modes table: each kind of action and what each mode does with it')
     .option('--json', 'print JSON')
     .action(lazyAction(async () => (await import('./policy-command.js')).policyShowCommand));
-  policy
-    .command('check')
+  quoteHint(policy.command('check'), 'keel policy check "rm -rf build"')
     .description('decide a command or a file tool call as the agent would: exit 0 allow, 1 ask, 2 deny')
     .argument('[command...]', 'the shell command to check, quoted: keel policy check "npm test"')
     .option('--command <cmd>', 'the shell command to check')
@@ -70,8 +70,6 @@ export function addManageCommands(program: Command): void {
     .addOption(modeOption())
     .addOption(allowOption())
     .option('--json', 'print {"decision": ..., "reasons": [...]}')
-    // `keel policy check rm -rf /`: the command's own flags read as keel's; the fix, said.
-    .showHelpAfterError('  hint: quote the command to check: keel policy check "rm -rf build"')
     .action(
       lazyAction(async () => {
         const { policyCheckCommand } = await import('./policy-command.js');

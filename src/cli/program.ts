@@ -5,6 +5,7 @@ import { lazyAction, positiveInt } from './command-actions.js';
 import type { GlobalOptions } from './global-options.js';
 import { addManageCommands } from './manage-commands.js';
 import { allowOption, type ModeFlags, modeOption, probeEarly } from './mode-options.js';
+import { quoteHint } from './quote-hint.js';
 
 declare const KEEL_VERSION: string;
 const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
@@ -102,24 +103,20 @@ Start it as you start other agents:
       });
     });
 
-  program
-    .command('ask')
+  quoteHint(program.command('ask'), 'keel ask "what does ls -la show?"')
     .description('answer one question on stdout; piped input is attached: git diff | keel ask "review this"')
     .argument('[question...]', 'the question (quoting it is optional)')
     .option('--tools', 'let the model read the workspace with the read-only tools')
     .option('--continue', 'continue the last exchanges asked from this directory')
     .option('--clear', "forget this directory's ask history (alone, or before a new question)")
     .option('--no-reasoning', "hide the model's reasoning")
-    // A word of the question that starts with `-` reads as an option: the fix, said.
-    .showHelpAfterError('  hint: quote the question: keel ask "what does ls -la show?"')
     .action(lazyAction(async () => (await import('./ask-command.js')).askCommand));
 
-  agentOptions(program.command('chat'), 'resume')
+  quoteHint(agentOptions(program.command('chat'), 'resume'), 'keel chat "why does make -j4 fail?"')
     .description(
       'the interactive chat (bare `keel` at a terminal too): /help lists its commands, Ctrl-D quits',
     )
     .argument('[message...]', 'a first message to send (quoting it is optional)')
-    .showHelpAfterError('  hint: quote the message: keel chat "why does make -j4 fail?"')
     .action(async (message: string[], options, command: Command) => {
       probeEarly(options);
       const { chatCommand } = await import('./chat.js');

@@ -213,7 +213,7 @@ describe('keel ask', () => {
     const r = await ask(s, ws, ['what', 'does', 'ls', '-la', 'show?']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '-la'");
-    expect(r.stderr).toContain('hint: quote the question: keel ask "');
+    expect(r.stderr).toContain('hint: quote it: keel ask "');
     expect(s.requests).toHaveLength(0);
   });
 

@@ -166,7 +166,7 @@ describe('keel policy check', () => {
     const r = await runCli(['policy', 'check', '--cwd', ws, 'rm', '-rf', 'build']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '-rf'");
-    expect(r.stderr).toContain('hint: quote the command to check: keel policy check "rm -rf build"');
+    expect(r.stderr).toContain('hint: quote it: keel policy check "rm -rf build"');
   });
 });
 
