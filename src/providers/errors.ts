@@ -89,9 +89,15 @@ export function classifyProviderError(
     return new ProviderError(message, { cause: error });
   }
   const network = findNetworkCode(error);
-  // The AI SDK reports other transport failures (e.g. a port fetch refuses to use) as "Cannot connect to API: …".
+  // The AI SDK reports other transport failures (e.g. a port fetch refuses to use) as "Cannot connect to API: …";
+  // fetch itself (a model list, /api/show) as "fetch failed" with the reason as its cause.
   const transport =
-    error instanceof Error ? /^Cannot connect to API: (.+)$/.exec(error.message)?.[1] : undefined;
+    error instanceof Error
+      ? (/^Cannot connect to API: (.+)$/.exec(error.message)?.[1] ??
+        (error instanceof TypeError && error.message === 'fetch failed' && error.cause instanceof Error
+          ? error.cause.message
+          : undefined))
+      : undefined;
   if (network || transport) {
     return new ProviderUnavailableError(
       'provider_unreachable',

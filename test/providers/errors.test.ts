@@ -41,6 +41,13 @@ describe('provider error classification', () => {
     expect(error.message).toBe('cannot reach Ollama at http://localhost:9 (bad port)');
   });
 
+  it("reports fetch's own refusal (a model list, /api/show: no AI SDK around it) as provider_unreachable", () => {
+    const refused = new TypeError('fetch failed', { cause: new Error('bad port') });
+    const error = classifyProviderError(refused, context) as KeelError;
+    expect(error.code).toBe('provider_unreachable');
+    expect(error.message).toBe('cannot reach Ollama at http://gpu-box:11434 (bad port)');
+  });
+
   it('keeps an abort an abort even if the provider wrapped it', () => {
     const controller = new AbortController();
     controller.abort();
