@@ -89,10 +89,17 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   // the run starts), so later ones find changes by stat alone.
   let refreshed = false;
   const stage = async (signal?: AbortSignal): Promise<Staged> => {
+    signal?.throwIfAborted();
     await git.ensure();
+    signal?.throwIfAborted();
     if (!refreshed) {
       refreshed = true;
-      if (!git.indexFresh) await git.run(['update-index', '-q', '--refresh']).catch(() => {});
+      // A preparation given up (the run ended, nothing changed) stops the refresh itself: on a big tree it is the
+      // slow part, and a run would otherwise wait for it to exit. The next stage refreshes instead.
+      if (!git.indexFresh)
+        await git.run(['update-index', '-q', '--refresh'], undefined, { signal }).catch(() => {
+          if (signal?.aborted) refreshed = false;
+        });
     }
     signal?.throwIfAborted();
     return stageNow(signal);

@@ -77,7 +77,11 @@ export interface ShadowGit {
    * store holds are written here too (the trees of a snapshot: a checkpoint must stay readable if the user's
    * repository prunes them).
    */
-  run(args: readonly string[], input?: string, options?: { local?: boolean }): Promise<string>;
+  run(
+    args: readonly string[],
+    input?: string,
+    options?: { local?: boolean; signal?: AbortSignal },
+  ): Promise<string>;
   /** Why the shadow index was not seeded from the user's (or undefined: it was, or it already existed). */
   readonly seedSkipped?: string;
   /** The index was made this process (seeded from the user's, or empty): its stat data is as fresh as it gets. */
@@ -140,18 +144,20 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 
 /**
  * Starts one git process in `cwd` with exactly `env`, `input` on its stdin. Resolves with its stdout; rejects with
- * GitCommandError (a non-zero exit) or GitMissingError (no git on PATH).
+ * GitCommandError (a non-zero exit) or GitMissingError (no git on PATH). `signal` ends it with SIGTERM, on which git
+ * removes the lock files it holds.
  */
 export type GitSpawn = (
   env: NodeJS.ProcessEnv,
   cwd: string,
   args: readonly string[],
   input?: string,
+  signal?: AbortSignal,
 ) => Promise<string>;
 
-export const spawnGit: GitSpawn = (env, cwd, args, input) =>
+export const spawnGit: GitSpawn = (env, cwd, args, input, signal) =>
   new Promise<string>((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: 'pipe' });
+    const child = spawn('git', args, { cwd, env, stdio: 'pipe', ...(signal ? { signal } : {}) });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -186,8 +192,11 @@ export function shadowGit(
   let childEnv = localEnv;
   let seedSkipped: string | undefined;
   let indexFresh = false;
-  const run = (args: readonly string[], input?: string, options: { local?: boolean } = {}) =>
-    startGit(options.local ? localEnv : childEnv, workTree, args, input);
+  const run = (
+    args: readonly string[],
+    input?: string,
+    options: { local?: boolean; signal?: AbortSignal } = {},
+  ) => startGit(options.local ? localEnv : childEnv, workTree, args, input, options.signal);
   const exists = () =>
     fs.stat(join(gitDir, 'HEAD')).then(
       () => true,

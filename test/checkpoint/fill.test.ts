@@ -6,11 +6,11 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
+import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
 import { fillIndex } from '../../src/checkpoint/fill.js';
 import { packIndex, packWriter } from '../../src/checkpoint/pack-writer.js';
-import { shadowGit } from '../../src/checkpoint/shadow-git.js';
+import { type GitSpawn, shadowGit, spawnGit } from '../../src/checkpoint/shadow-git.js';
 import { FILL_AT } from '../../src/checkpoint/stage.js';
 import { exec, shellCheckpointer, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
@@ -222,6 +222,52 @@ describe('a fill given up', () => {
     ).rejects.toThrow(/abort/i);
     expect(await fs.readdir(join(gitDir, 'objects', 'pack'))).toEqual([]);
     await expect(fs.stat(join(gitDir, 'index'))).rejects.toThrow();
+  });
+
+  it('a preparation given up stops its index refresh (git ended, its lock removed) and the next run refreshes', async () => {
+    const root = await tempDir('keel-prepare-refresh-');
+    const stateDir = await tempDir('keel-prepare-refresh-state-');
+    for (let i = 0; i < 50; i++) await fs.writeFile(join(root, `f${i}.txt`), `${i}\n`);
+    // A first run leaves a shadow index behind, so the next run's preparation refreshes it.
+    const first = shellCheckpointer(root, stateDir);
+    first.startRun('run-1');
+    await first.take({ callId: 'c0', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
+    await first.drained();
+    first.close();
+    // The refresh is held until the run has ended (drained), so it is surely under way when given up.
+    let started: () => void = () => {};
+    const refreshing = new Promise<void>((resolve) => (started = resolve));
+    const outcomes: Promise<unknown>[] = [];
+    const startGit: GitSpawn = (env, cwd, args, input, signal) => {
+      if (args[0] !== 'update-index' || !args.includes('--refresh')) return shellGit(env, cwd, args, input);
+      started();
+      const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
+        .then(() => spawnGit(env, cwd, args, input, signal))
+        .then(
+          () => 'finished',
+          (error: Error) => error.name,
+        );
+      outcomes.push(run);
+      return run.then(() => '');
+    };
+    const second = createCheckpointer({ root, stateDir, env: process.env, startGit, warn: () => {} });
+    second.startRun('run-2');
+    void second.prepare();
+    await refreshing;
+    await second.drained();
+    second.close();
+    expect(await Promise.all(outcomes)).toEqual(['AbortError']);
+    const gitDir = join(checkpointDir(stateDir, root), 'git');
+    await expect(fs.stat(join(gitDir, 'index.lock'))).rejects.toThrow();
+    // The next run refreshes and checkpoints as usual.
+    const third = shellCheckpointer(root, stateDir);
+    third.startRun('run-3');
+    await fs.writeFile(join(root, 'f3.txt'), 'changed\n');
+    await third.take({ callId: 'c1', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
+    await third.drained();
+    third.close();
+    const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
+    expect((await store.list()).length).toBe(2);
   });
 
   it('as a preparation no checkpoint waited for, when the run ends: the next checkpoint does it whole', async () => {
