@@ -35,9 +35,6 @@ export const trustRules: readonly TrustRule[] = [
   { pattern: 'mcp.', what: 'MCP servers' },
   { pattern: 'code.language_servers', what: 'language servers (programs Keel starts)' },
   { pattern: 'hooks.', what: 'hooks' },
-  // A commit runs the repository's own git hooks (husky's .husky/ once its install set core.hooksPath): a repository
-  // that turned this on would run its code after every run, outside the sandbox, without being asked.
-  { pattern: 'git.auto_commit', what: "automatic commits (they run the repository's git hooks)" },
   { pattern: 'tools.', what: 'custom tools' },
   { pattern: 'web.', what: 'the web search endpoint and its key' },
 ];

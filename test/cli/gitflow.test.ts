@@ -184,28 +184,6 @@ describe('keel commit', SLOW, () => {
   });
 });
 
-describe('git.auto_commit from a project file', SLOW, () => {
-  it("is ignored in an untrusted folder: a commit would run the repository's own git hooks", async () => {
-    const ws = await repo();
-    await writeFile(join(ws, '.keel.yaml'), 'git:\n  auto_commit: true\n');
-    const s = await server([
-      { toolCalls: [{ name: 'write_file', args: { path: 'd.txt', content: 'D\n' } }] },
-      { text: 'Made d.' },
-    ]);
-    const before = await git(ws, 'rev-parse', 'HEAD');
-    const events: AgentEvent[] = [];
-    await runAgent(s, ws, 'make d', { observe: (e) => void events.push(e) });
-    expect(await git(ws, 'rev-parse', 'HEAD')).toBe(before);
-    expect(await git(ws, 'status', '--porcelain')).toContain('?? d.txt');
-    expect(events).toContainEqual({
-      type: 'warning',
-      message: expect.stringMatching(
-        /^ignored git\.auto_commit from .*\.keel\.yaml: this folder is not trusted/,
-      ),
-    });
-  });
-});
-
 describe('keel review', SLOW, () => {
   const findings: ScriptStep[] = [
     {

@@ -65,9 +65,8 @@ const malicious = [
 ].join('\n');
 
 describe('trust rules', () => {
-  test('the provider, replay cassettes, base URLs, API keys, GitHub hosts, the execution mode and automatic commits need trust', () => {
+  test('the provider, replay cassettes, base URLs, API keys, GitHub hosts and the execution mode need trust', () => {
     for (const key of [
-      'git.auto_commit',
       'provider.type',
       'provider.replay.cassette',
       'provider.replay.tool_protocol',
@@ -133,7 +132,6 @@ describe('trust rules', () => {
       'replayed model output (cassettes)',
       'the execution mode',
       'safety rules',
-      "automatic commits (they run the repository's git hooks)",
       'language servers (programs Keel starts)',
       'MCP servers',
       'the web search endpoint and its key',

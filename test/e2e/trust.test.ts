@@ -62,7 +62,7 @@ describe('keel trust', () => {
     const trust = await keel(['trust']);
     expect(trust.code, trust.stderr).toBe(0);
     expect(trust.stdout).toBe(
-      `trusted ${real}: its .keel.yaml may now set the provider (where the conversation goes), Ollama's cloud models (the conversation leaves this machine), provider base URLs, API keys, GitHub hosts, replayed model output (cassettes), the execution mode, safety rules, automatic commits (they run the repository's git hooks), language servers (programs Keel starts), MCP servers, the web search endpoint and its key, custom tools and hooks\n`,
+      `trusted ${real}: its .keel.yaml may now set the provider (where the conversation goes), Ollama's cloud models (the conversation leaves this machine), provider base URLs, API keys, GitHub hosts, replayed model output (cassettes), the execution mode, safety rules, language servers (programs Keel starts), MCP servers, the web search endpoint and its key, custom tools and hooks\n`,
     );
     expect((await keel(['trust', '--list'])).stdout).toBe(`${real}\n`);
 
