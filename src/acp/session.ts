@@ -9,6 +9,7 @@ import type { AgentEvent, EventSink } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
 import type { CommandRunner } from '../core/runner.js';
 import type { Run } from '../runtime/assemble.js';
+import type { SessionRequest } from '../runtime/session.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
 import { type ExecutionMode, MODES } from '../safety/modes.js';
 import type { UserPrompt } from './prompt.js';
@@ -38,6 +39,16 @@ export interface OpenRequest {
 }
 
 export type OpenRun = (request: OpenRequest) => Promise<Run>;
+
+/** The saved session a request's run writes: always saved; the editor holds whole ids, so a load names one exactly. */
+export function sessionRequestOf(request: OpenRequest): SessionRequest {
+  return {
+    save: true,
+    ...(request.resume !== undefined ? { resume: request.resume, exact: true } : {}),
+    ...(request.id !== undefined ? { id: request.id } : {}),
+    ...(request.started ? { started: true } : {}),
+  };
+}
 
 /** What the session needs of the connection. */
 export interface SessionPeer {

@@ -3,7 +3,7 @@
 // protocol only: anything else written there goes to stderr instead.
 import { Readable } from 'node:stream';
 import { serveAcp } from '../acp/agent.js';
-import type { OpenRequest } from '../acp/session.js';
+import { type OpenRequest, sessionRequestOf } from '../acp/session.js';
 import { ExitCode } from '../core/errors.js';
 import { credentialEnvVar, isCredentialProvider, resolveCredential } from '../providers/credentials.js';
 import { assembleRun, type Run } from '../runtime/assemble.js';
@@ -75,13 +75,7 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
         ...(request.approvals ? { approvals: request.approvals } : {}),
         ...(request.files ? { files: request.files } : {}),
         ...(request.terminal ? { terminal: request.terminal } : {}),
-        // The editor holds whole ids: a load names one exactly, never a prefix of another.
-        session: {
-          save: true,
-          ...(request.resume !== undefined ? { resume: request.resume, exact: true } : {}),
-          ...(request.id !== undefined ? { id: request.id } : {}),
-          ...(request.started ? { started: true } : {}),
-        },
+        session: sessionRequestOf(request),
         // Like every machine-readable output, the editor gets events through the run's redactor.
         outputs: (_model, redact) => redactingSink(request.sink, redact),
         env,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { client, methods, ndJsonStream } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acpAgent } from '../../src/acp/agent.js';
-import type { OpenRequest } from '../../src/acp/session.js';
+import { type OpenRequest, sessionRequestOf } from '../../src/acp/session.js';
 import { assembleRun } from '../../src/runtime/assemble.js';
 import { redactingSink } from '../../src/safety/redact-stream.js';
 import { homeEnv, useE2E } from '../support/e2e.js';
@@ -42,12 +42,7 @@ describe('keel acp: a mode change', () => {
           flags: { provider: 'ollama', baseUrl: s.ollamaUrl, model: 'test-model' },
           mode: () => request.mode ?? 'interactive',
           approve: request.approve,
-          session: {
-            save: true,
-            ...(request.resume !== undefined ? { resume: request.resume, exact: true } : {}),
-            ...(request.id !== undefined ? { id: request.id } : {}),
-            ...(request.started ? { started: true } : {}),
-          },
+          session: sessionRequestOf(request),
           outputs: (_model, redact) => redactingSink(request.sink, redact),
         });
       },
