@@ -60,6 +60,9 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       tools: tools ? readOnlyTools() : [],
       systemPrompt: askSystemPrompt({ directory, tools, shell: process.env.SHELL }),
       session: { save: false },
+      // A short question alone needs nothing Ollama's /api/show tells (tool support, the exact context length), so
+      // it is not asked first; tools, piped input, an earlier exchange or an @file (an image?) still ask.
+      probeModel: tools || piped !== undefined || options.continue === true || question.includes('@'),
     });
     try {
       const previous: AskExchange[] = options.continue ? await loadAskHistory(historyFile) : [];

@@ -15,6 +15,11 @@ export interface CreateModelOptions {
   env?: NodeJS.ProcessEnv;
   /** Removes secrets from what the cassette keeps (the run's redactor). */
   redact?: Redactor;
+  /**
+   * false: no Ollama /api/show before the first request, which then needs neither the model's tool support nor its
+   * context length (one short question, no tools: keel ask); Keel's table tells what is known of the model.
+   */
+  probe?: boolean;
 }
 
 export async function createModel(
@@ -25,7 +30,7 @@ export async function createModel(
   const recorder = record ? await import('./record.js') : undefined;
   // Before the provider is asked anything (Ollama's /api/show included).
   if (record && recorder) await recorder.checkRecordPath(record);
-  let model = await baseModel(provider, options.env ?? {});
+  let model = await baseModel(provider, options.env ?? {}, options.probe !== false);
   // Providers other than Ollama make no request before the first chat: what Keel knows comes from its table.
   if (!model.capabilities && provider.type !== 'replay')
     model = withCapabilities(model, capabilitiesOf(model.modelId));
@@ -66,7 +71,11 @@ function retryBaseMs(env: NodeJS.ProcessEnv | undefined): number | undefined {
   return env?.KEEL_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEnv): Promise<Model> {
+async function baseModel(
+  provider: KeelConfig['provider'],
+  env: NodeJS.ProcessEnv,
+  probe: boolean,
+): Promise<Model> {
   switch (provider.type) {
     case 'gemini':
     case 'openrouter':
@@ -81,7 +90,7 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
       // /api/show is local and cheap; it runs while the SDK loads. Failing, it leaves the chat request to report.
       const [{ createOllamaModel }, show] = await Promise.all([
         import('./ollama.js'),
-        probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model, ollamaKey),
+        probe ? probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model, ollamaKey) : undefined,
       ]);
       // auto and text describe the tools in the prompt instead (withToolProtocol); native cannot work.
       if (show?.tools === false && provider.ollama.tool_protocol === 'native') {
@@ -91,7 +100,8 @@ async function baseModel(provider: KeelConfig['provider'], env: NodeJS.ProcessEn
       return createOllamaModel({
         model,
         baseUrl: provider.ollama.base_url,
-        capabilities: show && capabilitiesOf(model, show),
+        // Unasked, the table's context length still caps num_ctx.
+        capabilities: show || !probe ? capabilitiesOf(model, show) : undefined,
         ...(ollamaKey ? { apiKey: ollamaKey } : {}),
       });
     }

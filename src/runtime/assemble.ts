@@ -77,7 +77,12 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const provider = runAgent?.model ? agentProvider(config, runAgent.model) : config.provider;
   // The model is made (for Ollama, /api/show answered) while safety and the tools are set up, so its wait on the
   // server overlaps their work. A failure is reported where it is awaited, after theirs, as before.
-  const making = createModel(provider, { record: options.record, env, redact });
+  const making = createModel(provider, {
+    record: options.record,
+    env,
+    redact,
+    ...(options.probeModel === false ? { probe: false } : {}),
+  });
   making.catch(() => {});
   const { state, outputRoot, workspace, commands, policy, policyFor } = await openSafety(loaded, {
     dir,

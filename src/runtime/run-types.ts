@@ -47,6 +47,11 @@ export interface RunOptions extends RunSource {
   sandbox?: boolean;
   /** The tools offered (default: the built-in ones, the custom ones and the MCP servers'); keel init offers none. */
   tools?: Tool[];
+  /**
+   * false: the first request needs nothing the provider would be asked about first (Ollama's /api/show: tool support,
+   * context length), so it is not asked (a short question without tools, keel ask).
+   */
+  probeModel?: boolean;
   /** Replaces the coding agent's system prompt (keel init asks for a file's content, not actions). */
   systemPrompt?: string;
   /** Save the session (false: --no-session), and which saved one to continue. */

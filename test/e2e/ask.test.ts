@@ -45,6 +45,8 @@ describe('keel ask', () => {
     expect(user).toContain('what is big here?');
     expect(user).toContain('<stdin>\n-rw-r--r-- 1 me me 4294967296 big.iso\n</stdin>');
     expect(toolNames(s.requests[0]!)).toEqual([]);
+    // Piped input is budgeted by the model's context length, which /api/show tells first.
+    expect(s.routes).toEqual(['POST /api/show', 'POST /api/chat']);
     // The short ask prompt, not the coding agent's rules.
     const system = s.requests[0]!.body.messages[0].content as string;
     expect(system).toContain('answering one question');
@@ -57,6 +59,8 @@ describe('keel ask', () => {
     const r = await ask(s, ws, ['how', 'do', 'I', 'list', 'ports?']);
     expect(r.code).toBe(0);
     expect(lastUser(s.requests[0]!)).toBe('how do I list ports?');
+    // A question alone needs nothing /api/show tells: the chat request is the only one.
+    expect(s.routes).toEqual(['POST /api/chat']);
   });
 
   it('prints one JSON object with the answer and usage under --output json', async () => {

@@ -108,6 +108,25 @@ describe('ollama', () => {
     // The table's llama3 floor, and no refusal: only the server's word refuses a model.
     expect(model.capabilities).toMatchObject({ contextWindow: 8192, source: 'table' });
   });
+
+  it('createModel with probe false asks nothing first: the table tells what is known, nothing refuses', async () => {
+    const s = await server({ ollamaModels: models });
+    const model = await createModel(
+      providerConfig({
+        type: 'ollama',
+        ollama: { base_url: s.ollamaUrl, model: 'llama3:latest', tool_protocol: 'native' },
+      }),
+      { env, probe: false },
+    );
+    expect(s.routes).toEqual([]);
+    expect(model.capabilities).toMatchObject({ contextWindow: 8192, source: 'table' });
+    const unknown = await createModel(
+      providerConfig({ type: 'ollama', ollama: { base_url: s.ollamaUrl, model: 'mine:7b' } }),
+      { env, probe: false },
+    );
+    expect(unknown.capabilities).toEqual({ id: 'mine:7b', source: 'unknown' });
+    expect(s.routes).toEqual([]);
+  });
 });
 
 describe('hosted providers', () => {
