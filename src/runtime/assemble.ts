@@ -61,6 +61,22 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const env = options.env ?? process.env;
   const loaded = options.loaded ?? (await loadRunConfig(options, env));
   const { config } = loaded;
+  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
+  const redact = runRedactor(env, loaded);
+  // The model is made (for Ollama, /api/show answered) while the workspace, agents, safety and tools are set up, so
+  // its wait on the server overlaps their work: from here when the configured provider is the run's (no --agent,
+  // whose model may differ). A failure is reported where it is awaited, after theirs, as before.
+  const makeModel = (provider: typeof config.provider) => {
+    const made = createModel(provider, {
+      record: options.record,
+      env,
+      redact,
+      ...(options.probeModel === false ? { probe: false } : {}),
+    });
+    made.catch(() => {});
+    return made;
+  };
+  const early = options.agent === undefined ? makeModel(config.provider) : undefined;
   const dir = await resolveWorkspaceDir(options.cwd);
   const chosen = await openAgents({
     workspace: dir,
@@ -72,18 +88,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   });
   const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;
-  // One redactor for everything lasting or printed for machines: sessions, audit log, cassettes, JSON output.
-  const redact = runRedactor(env, loaded);
-  const provider = runAgent?.model ? agentProvider(config, runAgent.model) : config.provider;
-  // The model is made (for Ollama, /api/show answered) while safety and the tools are set up, so its wait on the
-  // server overlaps their work. A failure is reported where it is awaited, after theirs, as before.
-  const making = createModel(provider, {
-    record: options.record,
-    env,
-    redact,
-    ...(options.probeModel === false ? { probe: false } : {}),
-  });
-  making.catch(() => {});
+  const making = early ?? makeModel(runAgent?.model ? agentProvider(config, runAgent.model) : config.provider);
   const { state, outputRoot, workspace, commands, policy, policyFor } = await openSafety(loaded, {
     dir,
     mode,
