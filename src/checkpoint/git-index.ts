@@ -88,3 +88,64 @@ export function indexIntact(buf: Buffer): boolean {
     .digest()
     .equals(sum);
 }
+
+/**
+ * The index's cache tree (its TREE extension), which git keeps as it changes the index: the tree id of each folder
+ * whose entries have not changed since git last wrote or read its tree, by path (its bytes as a latin1 string, ''
+ * for the root). Folders git has invalidated are absent. Empty when there is no cache tree or it cannot be read:
+ * every tree is then built. `at` is where the extensions begin, after the last entry.
+ */
+export function cachedTrees(buf: Buffer, at: number): Map<string, Buffer> {
+  const trees = new Map<string, Buffer>();
+  const end = buf.length - 20;
+  while (at + 8 <= end) {
+    const size = buf.readUInt32BE(at + 4);
+    const body = at + 8;
+    if (body + size > end) return trees;
+    if (buf.toString('latin1', at, at + 4) === 'TREE') {
+      try {
+        readCacheTree(buf, body, body + size, trees);
+      } catch {
+        trees.clear();
+      }
+      return trees;
+    }
+    at = body + size;
+  }
+  return trees;
+}
+
+/** Each entry, parent before children: `name\0`, `<entries> <subtrees>\n`, then the id unless entries is -1. */
+function readCacheTree(buf: Buffer, at: number, end: number, trees: Map<string, Buffer>): void {
+  const open: { path: string; left: number }[] = [];
+  let rooted = false;
+  const number = (from: number, to: number) => {
+    const text = buf.toString('latin1', from, to);
+    if (!/^-?\d+$/.test(text)) throw new Error('a malformed cache tree');
+    return Number(text);
+  };
+  while (at < end) {
+    const nul = buf.indexOf(0, at);
+    const space = buf.indexOf(0x20, nul + 1);
+    const newline = buf.indexOf(0x0a, space + 1);
+    if (nul < 0 || space < 0 || newline < 0 || newline >= end) throw new Error('a truncated cache tree');
+    const entries = number(nul + 1, space);
+    const subtrees = number(space + 1, newline);
+    const parent = open[open.length - 1];
+    if (parent === undefined) {
+      if (rooted) throw new Error('a cache tree with two roots');
+      rooted = true;
+    }
+    const name = buf.toString('latin1', at, nul);
+    const path = parent === undefined ? '' : parent.path === '' ? name : `${parent.path}/${name}`;
+    at = newline + 1;
+    if (entries >= 0) {
+      if (at + 20 > end) throw new Error('a truncated cache tree');
+      trees.set(path, Buffer.from(buf.subarray(at, at + 20)));
+      at += 20;
+    }
+    if (parent) parent.left--;
+    open.push({ path, left: subtrees });
+    while (open.length > 0 && open[open.length - 1]!.left === 0) open.pop();
+  }
+}

@@ -81,7 +81,15 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   // Another Keel in this workspace stages into the same index and moves the same ref: one at a time.
   const locked = storeLock(git.gitDir);
   // The shadow index kept parsed, with its folders' trees: a snapshot after a few edits rebuilds only theirs.
-  const index = shadowIndex(git.gitDir);
+  const index = shadowIndex(git.gitDir, {
+    // One git process reads the store and the user's, its alternate, as a checkout would.
+    missing: async (ids) => {
+      const out = await git.run(['cat-file', '--batch-check=%(objectname)'], `${ids.join('\n')}\n`);
+      return new Set(
+        out.split('\n').flatMap((line) => (line.endsWith(' missing') ? [line.split(' ')[0]!] : [])),
+      );
+    },
+  });
   const stageNow = stager(git, options, options.watch, index);
   // Trees this process wrote or found in the store: a snapshot writes only those of folders that changed.
   const trees = new Set<string>();
@@ -111,7 +119,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     parent: string | undefined,
     old: string | undefined,
   ) => {
-    // Trees are written here even when the user's repository has them, so a checkpoint stays readable if it prunes.
+    // Trees are written to the store even when the user's repository has them, so a checkpoint stays readable if it
+    // prunes them: those of folders unchanged since the user's index (its cache tree) after the change, by after().
     const tree = await index.writeTrees(trees);
     const hash = await writeCommit(git.gitDir, {
       tree,
@@ -203,7 +212,11 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
 
   return {
     kind: 'git',
-    after: () => locked(recordAfter),
+    after: () =>
+      locked(async () => {
+        await recordAfter();
+        await index.copyTaken(trees);
+      }),
     async changedByLastCalls() {
       const newest = await head();
       const after = await head(AFTER_REF);
@@ -327,6 +340,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     changes.push(...(await restoreNested(options.root, nestedFolder, nested)));
     // Edits made after this undo are then told apart from it too.
     await recordAfter().catch(() => {});
+    // The undo's own checkpoint, readable whatever the user's repository prunes later.
+    await index.copyTaken(trees).catch(() => {});
     const large = target.large ? await largeNow(options.root, target.large) : [];
     return {
       undoId: current.slice(0, ID_LENGTH),

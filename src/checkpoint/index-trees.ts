@@ -18,6 +18,8 @@ export interface IndexEntries {
   modes: number[];
   oidAt: number[];
   buf: Buffer;
+  /** Where the index's extensions begin in `buf`, after its last entry. */
+  extensionsAt: number;
 }
 
 export const NO_ENTRIES: IndexEntries = {
@@ -28,6 +30,7 @@ export const NO_ENTRIES: IndexEntries = {
   modes: [],
   oidAt: [],
   buf: Buffer.alloc(0),
+  extensionsAt: 0,
 };
 
 const FLAG_EXTENDED = 0x4000;
@@ -48,7 +51,16 @@ export function readIndexEntries(buf: Buffer): IndexEntries {
   if (version < 2 || version > 4) throw new Error(`git index version ${version}`);
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20;
-  const out: IndexEntries = { count: 0, names: buf, start: [], end: [], modes: [], oidAt: [], buf };
+  const out: IndexEntries = {
+    count: 0,
+    names: buf,
+    start: [],
+    end: [],
+    modes: [],
+    oidAt: [],
+    buf,
+    extensionsAt: 0,
+  };
   // Version 4 compresses each path against the one before: they are rebuilt, one after another, here.
   const rebuilt: Buffer[] = [];
   let rebuiltLength = 0;
@@ -100,6 +112,7 @@ export function readIndexEntries(buf: Buffer): IndexEntries {
   }
   if (version === 4) out.names = Buffer.concat(rebuilt, rebuiltLength);
   out.count = out.start.length;
+  out.extensionsAt = at;
   return out;
 }
 

@@ -4,6 +4,8 @@
 // changed the index named every path it changed, starting from the index the trees were built from.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { cachedTrees } from './git-index.js';
+import { hasLooseObject, packedObjectIds } from './git-objects.js';
 import { folderTrees, type IndexEntries, NO_ENTRIES, readIndexEntries, storeTrees } from './index-trees.js';
 
 /** An index file's bytes, its entries, and its checksum (its last 20 bytes, hex). */
@@ -29,6 +31,11 @@ export interface ShadowIndex {
   changed(from: string, to: string, paths: readonly string[]): void;
   /** Writes the trees of the index the store lacks; resolves with the root tree's id. */
   writeTrees(known: Set<string>): Promise<string>;
+  /**
+   * Writes into the store the trees earlier builds took from the cache tree (they were read from the user's store),
+   * so the checkpoints naming them stay readable if the user's repository prunes them. Off the first change's path.
+   */
+  copyTaken(known: Set<string>): Promise<void>;
 }
 
 /** The last 20 bytes of a file, hex: one open and one read, however big the file. */
@@ -67,13 +74,25 @@ export function dirtyTest(paths: Iterable<string>): (dir: string) => boolean {
   };
 }
 
-export function shadowIndex(gitDir: string): ShadowIndex {
+export interface ShadowIndexOptions {
+  /**
+   * Which of these objects the store cannot read (the user's store, its alternate, included). Given, a first build
+   * takes the trees of the folders the index's cache tree says are unchanged instead of making them: a checkpoint
+   * of a big repository then writes only the trees above what differs from the user's index.
+   */
+  missing?: (ids: readonly string[]) => Promise<ReadonlySet<string>>;
+}
+
+export function shadowIndex(gitDir: string, options: ShadowIndexOptions = {}): ShadowIndex {
   const file = join(gitDir, 'index');
   let parsed: ParsedIndex | undefined;
   // The tree id of every folder of the index whose checksum is `treesOf`, less those below `dirty` paths.
   let folders = new Map<string, Buffer>();
   let treesOf: string | undefined;
   let dirty: Set<string> | undefined;
+  // Builds that took trees from the cache tree: their entries as they were (a later patch rewrites the index's
+  // bytes in place) and the ids taken, for copyTaken.
+  let taken: { entries: IndexEntries; ids: string[] }[] = [];
 
   const read = async (): Promise<ParsedIndex | undefined> => {
     const sum = await checksum(file);
@@ -108,12 +127,57 @@ export function shadowIndex(gitDir: string): ShadowIndex {
         for (const dir of folders.keys()) if (isDirty(dir)) folders.delete(dir);
         reuse = (dir) => folders.get(dir);
       } else folders = new Map();
-      const { made, folders: built } = folderTrees(index?.entries ?? NO_ENTRIES, reuse);
+      const entries = index?.entries ?? NO_ENTRIES;
+      // git's cache tree names the trees of folders it has not changed since it wrote or read them; the outermost
+      // ones taken must be readable (trees inside a readable tree are), else every tree is made as before.
+      const cached = reuse || !options.missing ? undefined : cachedTrees(entries.buf, entries.extensionsAt);
+      const ids: string[] = [];
+      if (cached && cached.size > 0) {
+        reuse = (dir) => {
+          const id = cached.get(dir);
+          if (id) ids.push(id.toString('hex'));
+          return id;
+        };
+      }
+      let { made, folders: built } = folderTrees(entries, reuse);
+      if (ids.length > 0 && options.missing && (await options.missing(ids)).size > 0)
+        ({ made, folders: built } = folderTrees(entries));
+      else if (ids.length > 0) taken.push({ entries: frozen(entries), ids });
       await storeTrees(gitDir, made, known);
       for (const [dir, id] of built) folders.set(dir, id);
       treesOf = sum;
       dirty = new Set();
       return (made[made.length - 1] as { oid: string }).oid;
     },
+    async copyTaken(known) {
+      const pending = taken;
+      taken = [];
+      if (pending.length === 0) return;
+      try {
+        const own = await packedObjectIds(gitDir);
+        const stored = async (id: string) =>
+          known.has(id) || own.has(id) || (await hasLooseObject(gitDir, id));
+        for (const { entries, ids } of pending) {
+          // The trees inside a tree the store holds were written with it: all there, nothing to build.
+          if ((await Promise.all(ids.map(stored))).every(Boolean)) continue;
+          for (const id of own) known.add(id);
+          await storeTrees(gitDir, folderTrees(entries).made, known);
+        }
+      } catch (error) {
+        taken = [...pending, ...taken]; // tried again at the next change
+        throw error;
+      }
+    },
+  };
+}
+
+/** Index entries that later in-place patches of the index (index-patch.ts) do not change: bytes and modes copied. */
+function frozen(entries: IndexEntries): IndexEntries {
+  const buf = Buffer.from(entries.buf);
+  return {
+    ...entries,
+    buf,
+    names: entries.names === entries.buf ? buf : entries.names,
+    modes: [...entries.modes],
   };
 }

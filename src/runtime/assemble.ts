@@ -88,7 +88,8 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   });
   const { agents, runAgent, mode } = chosen;
   const dryRun = options.dryRun === true;
-  const making = early ?? makeModel(runAgent?.model ? agentProvider(config, runAgent.model) : config.provider);
+  const making =
+    early ?? makeModel(runAgent?.model ? agentProvider(config, runAgent.model) : config.provider);
   const { state, outputRoot, workspace, commands, policy, policyFor } = await openSafety(loaded, {
     dir,
     mode,

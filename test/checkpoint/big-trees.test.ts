@@ -97,8 +97,13 @@ describe('a checkpoint in a git repository', () => {
     const edited = (await exec('git', ['hash-object', 'edit.txt'], { cwd: t.root })).trim();
     expect(own.has(edited)).toBe(true);
     // The index was seeded, so the shadow's tree names the repository's blobs for unchanged files.
+    // Read as the store reads itself: the repository's objects (its trees too) through its alternate.
     const tree = await exec('git', ['ls-tree', '-r', 'refs/keel/checkpoints', 'src/m0.ts'], {
-      env: { ...gitEnv, GIT_DIR: t.gitDir },
+      env: {
+        ...gitEnv,
+        GIT_DIR: t.gitDir,
+        GIT_ALTERNATE_OBJECT_DIRECTORIES: join(t.root, '.git', 'objects'),
+      },
     });
     expect(tree).toContain(await blobOf(t.root, 'src/m0.ts'));
 
@@ -131,6 +136,33 @@ describe('a checkpoint in a git repository', () => {
     expect((error as Error).message).toMatch(/cannot restore checkpoint .*\(a\.txt\).*nothing was changed/);
     expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('agent\n');
     expect(await fs.readFile(join(t.root, 'b.txt'), 'utf8')).toBe('agent b\n');
+  });
+});
+
+describe("a checkpoint naming the repository's trees", () => {
+  it('names them from its cache tree before the change and copies them after it, so a prune leaves undo working', async () => {
+    const t = await workspace(
+      { 'src/a.txt': 'committed\n', 'src/deep/c.txt': 'c\n', 'b.txt': 'b\n' },
+      { repo: true },
+    );
+    const before = await treeSnapshot(t.root, { skip: ['.git'] });
+    t.checkpointer.startRun('run-1');
+    const done = await t.take();
+    const trees = await Promise.all(['src', 'src/deep'].map((path) => blobOf(t.root, path)));
+    // On the change's path the repository's trees are named, not written...
+    const own = await t.ownObjects();
+    expect(trees.map((id) => own.has(id))).toEqual([false, false]);
+    await fs.writeFile(join(t.root, 'src/a.txt'), 'agent\n');
+    await done();
+    await t.checkpointer.settle();
+    // ...then written once the change is done, so the checkpoint no longer depends on the repository keeping them.
+    const after = await t.ownObjects();
+    expect(trees.map((id) => after.has(id))).toEqual([true, true]);
+    for (const id of trees)
+      await fs.rm(join(t.root, '.git', 'objects', id.slice(0, 2), id.slice(2)), { force: true });
+    const store = await t.store();
+    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
+    expect(await treeSnapshot(t.root, { skip: ['.git'] })).toEqual(before);
   });
 });
 
