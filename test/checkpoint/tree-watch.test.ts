@@ -223,6 +223,31 @@ describe('checkpoints the tree watch cannot vouch for', () => {
   });
 });
 
+describe('closing the watch', () => {
+  /** The kernel watches this process holds: one `inotify wd:` line each in its inotify descriptors' fdinfo. */
+  const kernelWatches = async () => {
+    let count = 0;
+    for (const fd of await fs.readdir('/proc/self/fdinfo')) {
+      const info = await fs.readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
+      count += info.split('\n').filter((line) => line.startsWith('inotify wd:')).length;
+    }
+    return count;
+  };
+
+  it('ends every kernel watch, a batch a turn after close returns', async () => {
+    const root = await tempDir('keel-watch-close-', track);
+    for (let i = 0; i < 1500; i++) await fs.mkdir(join(root, `d${i}`));
+    const before = await kernelWatches();
+    const watch = treeWatch(root);
+    await watch.start();
+    expect((await kernelWatches()) - before).toBe(1501);
+    watch.close();
+    expect(watch.has('d1')).toBe(false);
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(await kernelWatches()).toBe(before);
+  });
+});
+
 describe('how many directories are watched', () => {
   it.each([
     [undefined, 10_000], // no /proc: the old fixed limit
