@@ -1,8 +1,9 @@
-// `keel config show`, `keel config init` and `keel config set`.
+// `keel config show`, `keel config get`, `keel config init` and `keel config set`.
 import { resolve } from 'node:path';
-import { isSecretKey } from '../config/keys.js';
+import { configGroups, isSecretKey, unknownKey } from '../config/keys.js';
+import { findLeaf } from '../config/layer.js';
 import { projectConfigPath, userConfigPath } from '../config/paths.js';
-import { formatConfig } from '../config/show.js';
+import { formatConfig, formatValue } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
@@ -20,6 +21,28 @@ export async function configShowCommand(
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
     out.print(formatConfig(loaded));
+    return ExitCode.ok;
+  } catch (error) {
+    return reportFailure(error, { debug: options.debug, out });
+  }
+}
+
+/**
+ * `keel config get <key>`: a leaf's value alone (nothing for one not set, a secret masked), a group's keys as
+ * `keel config show` prints them, each with where its value came from.
+ */
+export async function configGetCommand(
+  key: string,
+  options: GlobalOptions,
+  out: CommandOutput = processOutput,
+): Promise<number> {
+  try {
+    const leaf = findLeaf(key);
+    const group = !leaf && configGroups().some((g) => g.key === key);
+    if (!leaf && !group) throw unknownKey(key);
+    const loaded = await loadConfigFor(options);
+    reportWarnings(loaded.warnings, out);
+    out.print(leaf ? formatValue(loaded, key, leaf.secret) : formatConfig(loaded, key));
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, { debug: options.debug, out });

@@ -14,6 +14,13 @@ export function addManageCommands(program: Command): void {
     .description('print the merged configuration and where each value came from')
     .action(lazyAction(async () => (await import('./config-command.js')).configShowCommand));
   config
+    .command('get')
+    .description(
+      "print one key's value (a group: its keys, with where each came from): keel config get provider.type",
+    )
+    .argument('<key>', 'a dotted key or group, as keel config show lists them')
+    .action(lazyAction(async () => (await import('./config-command.js')).configGetCommand));
+  config
     .command('init')
     .description('write a commented starter config file')
     .option('--project', 'write .keel.yaml in the workspace instead of the user config')

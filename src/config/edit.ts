@@ -5,7 +5,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Document, isMap, parseDocument } from 'yaml';
 import { ConfigError } from '../core/errors.js';
-import { configLeaves, describeExpected, describeValue } from './keys.js';
+import { describeExpected, describeValue, unknownKey } from './keys.js';
 import { findLeaf } from './layer.js';
 
 /** The file's document; a missing file is an empty one. */
@@ -45,15 +45,7 @@ export async function writeConfigDocument(file: string, document: Document): Pro
 export async function setConfigValues(file: string, values: Record<string, unknown>): Promise<void> {
   for (const [key, value] of Object.entries(values)) {
     const leaf = findLeaf(key);
-    if (!leaf) {
-      const near = configLeaves()
-        .map((l) => l.key)
-        .filter((k) => k.endsWith(`.${key}`) || k.startsWith(`${key}.`))
-        .slice(0, 5);
-      throw new ConfigError(`unknown config key \`${key}\``, {
-        hint: near.length > 0 ? `did you mean ${near.join(', ')}?` : 'keel config show lists every key',
-      });
-    }
+    if (!leaf) throw unknownKey(key);
     if (!leaf.schema.safeParse(value).success) {
       throw new ConfigError(
         `\`${key}\` must be ${describeExpected(leaf.schema)}, got ${describeValue(value, leaf.secret)}`,

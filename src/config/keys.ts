@@ -1,6 +1,8 @@
 // Walks the config schema: every leaf key with its default and description, the valid keys at each level,
 // and a plain-words description of what a key accepts. Loading, showing and the starter file all read it.
 import { z } from 'zod';
+import { ConfigError } from '../core/errors.js';
+import { editDistance } from '../core/text.js';
 import { type ConfigDefaults, isSecretKey, objectIn, schemaIn, setPath, unwrap } from './leaf-schema.js';
 import { configSchema } from './schema.js';
 
@@ -94,4 +96,30 @@ export function* configOutline(): Generator<OutlineItem> {
     open = parents;
     yield { kind: 'leaf', depth: parents.length, name: leaf.path.at(-1)!, leaf };
   }
+}
+
+/** Keys like one that is none: the leaves it ends or begins, else keys (or groups of keys) a typo or two away. */
+export function nearKeys(key: string): string[] {
+  const keys = leaves.map((l) => l.key);
+  const around = keys.filter((k) => k.endsWith(`.${key}`) || k.startsWith(`${key}.`));
+  if (around.length > 0) return around.slice(0, 5);
+  const groups = new Set<string>();
+  for (const k of keys) {
+    const parts = k.split('.');
+    for (let i = 1; i < parts.length; i++) groups.add(parts.slice(0, i).join('.'));
+  }
+  return [...keys, ...groups]
+    .map((k) => ({ k, distance: editDistance(key, k) }))
+    .filter(({ distance }) => distance <= 2)
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ k }) => k);
+}
+
+/** The error for a key the config does not have, naming those it may have meant. */
+export function unknownKey(key: string): ConfigError {
+  const near = nearKeys(key);
+  return new ConfigError(`unknown config key \`${key}\``, {
+    hint: near.length > 0 ? `did you mean ${near.join(', ')}?` : 'keel config show lists every key',
+  });
 }

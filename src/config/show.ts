@@ -24,12 +24,16 @@ function sourceComment(loaded: LoadedConfig, key: string): string | undefined {
   return ignored ? `${source}; ignored: ${ignored.source} is not trusted (keel trust)` : source;
 }
 
-export function formatConfig(loaded: LoadedConfig): string {
+/** The whole config, or only the keys of group `under` (`checkpoints`, `provider.ollama`), from its own depth. */
+export function formatConfig(loaded: LoadedConfig, under?: string): string {
   const rows: Array<{ text: string; comment?: string }> = [];
   const files = loaded.files.length > 0 ? loaded.files.join(', ') : 'none';
   rows.push({ text: `# config files read: ${files}` });
+  const depth = under === undefined ? 0 : under.split('.').length;
   for (const item of configOutline()) {
-    const indent = '  '.repeat(item.depth);
+    const key = item.kind === 'group' ? item.key : item.leaf.key;
+    if (under !== undefined && !key.startsWith(`${under}.`)) continue;
+    const indent = '  '.repeat(item.depth - depth);
     if (item.kind === 'group') {
       rows.push({ text: `${indent}${item.name}:` });
       continue;
@@ -40,4 +44,12 @@ export function formatConfig(loaded: LoadedConfig): string {
   const width = Math.max(...rows.filter((row) => row.comment).map((row) => row.text.length));
   const lines = rows.map((row) => (row.comment ? `${row.text.padEnd(width)}  # ${row.comment}` : row.text));
   return `${lines.join('\n')}\n`;
+}
+
+/** One leaf's value as `keel config get` prints it: the bare text of a string, YAML otherwise; secrets masked. */
+export function formatValue(loaded: LoadedConfig, key: string, secret: boolean): string {
+  const value = valueAt(loaded.config, key.split('.'));
+  if (value === undefined) return '';
+  if (secret) return `${mask}\n`;
+  return typeof value === 'string' ? `${value}\n` : `${stringify(value).trimEnd()}\n`;
 }

@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { looksBinary } from '../core/binary.js';
+import { editDistance } from '../core/text.js';
 import type { ToolContext, ToolLimits } from './tool.js';
 import { decodeUtf8 } from './utf8.js';
 
@@ -56,23 +57,6 @@ async function similarNames(absolute: string): Promise<string[]> {
     .sort((a, b) => a.distance - b.distance)
     .slice(0, 3)
     .map(({ name }) => name);
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /**

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setConfigValues } from '../../src/config/edit.js';
+import { nearKeys } from '../../src/config/keys.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -35,5 +36,20 @@ describe('setConfigValues', () => {
     const file = join(dir, 'refused.yaml');
     await expect(setConfigValues(file, values)).rejects.toThrow(message);
     await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('nearKeys', () => {
+  it.each([
+    ['checkpoint.max_file_mb', ['checkpoints.max_file_mb']], // a letter short
+    ['mcp.startup_timout_seconds', ['mcp.startup_timeout_seconds']],
+    ['chekpoints', ['checkpoints']], // a group
+    ['max_file_mb', ['checkpoints.max_file_mb']], // the end of a key
+    ['provider.ollama', ['provider.ollama.model', 'provider.ollama.base_url', 'provider.ollama.api_key']],
+    ['nothing.like.it', []],
+  ])('%s → %j', (key, expected) => {
+    const near = nearKeys(key);
+    for (const k of expected) expect(near).toContain(k);
+    if (expected.length === 0) expect(near).toEqual([]);
   });
 });
