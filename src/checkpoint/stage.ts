@@ -146,9 +146,10 @@ export function stager(
 
   const scan = async (signal?: AbortSignal): Promise<Staged> => {
     // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
+    // A preparation given up ends the walks themselves (they only read): on a big tree a run would wait for them.
     const [changedText, ignoredText] = await Promise.all([
-      git.run(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard']),
-      git.run(IGNORED_LS_ARGS),
+      git.run(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard'], undefined, { signal }),
+      git.run(IGNORED_LS_ARGS, undefined, { signal }),
     ]);
     signal?.throwIfAborted();
     const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));

@@ -270,6 +270,43 @@ describe('a fill given up', () => {
     expect((await store.list()).length).toBe(2);
   });
 
+  it('a preparation given up ends its scan (both git ls-files walks) and the next run checkpoints', async () => {
+    const root = await tempDir('keel-prepare-scan-');
+    const stateDir = await tempDir('keel-prepare-scan-state-');
+    for (let i = 0; i < 50; i++) await fs.writeFile(join(root, `f${i}.txt`), `${i}\n`);
+    // Each walk is held until the run has ended (drained), so both are surely under way when given up.
+    let walking = 0;
+    let bothStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => (bothStarted = resolve));
+    const outcomes: Promise<unknown>[] = [];
+    const startGit: GitSpawn = (env, cwd, args, input, signal) => {
+      if (args[0] !== 'ls-files') return shellGit(env, cwd, args, input);
+      if (++walking === 2) bothStarted();
+      const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
+        .then(() => spawnGit(env, cwd, args, input, signal))
+        .then(
+          () => 'finished',
+          (error: Error) => error.name,
+        );
+      outcomes.push(run);
+      return run.then(() => '');
+    };
+    const checkpointer = createCheckpointer({ root, stateDir, env: process.env, startGit, warn: () => {} });
+    checkpointer.startRun('run-1');
+    void checkpointer.prepare();
+    await started;
+    await checkpointer.drained();
+    checkpointer.close();
+    expect(await Promise.all(outcomes)).toEqual(['AbortError', 'AbortError']);
+    const next = shellCheckpointer(root, stateDir);
+    next.startRun('run-2');
+    await next.take({ callId: 'c1', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
+    await next.drained();
+    next.close();
+    const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
+    expect((await store.list()).length).toBe(1);
+  });
+
   it('as a preparation no checkpoint waited for, when the run ends: the next checkpoint does it whole', async () => {
     const root = await tempDir('keel-prepare-stop-');
     const stateDir = await tempDir('keel-prepare-stop-state-');
