@@ -145,7 +145,7 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 /**
  * Starts one git process in `cwd` with exactly `env`, `input` on its stdin. Resolves with its stdout; rejects with
  * GitCommandError (a non-zero exit) or GitMissingError (no git on PATH). `signal` ends it with SIGTERM, on which git
- * removes the lock files it holds.
+ * removes the lock files it holds, and rejects (AbortError) once it has exited.
  */
 export type GitSpawn = (
   env: NodeJS.ProcessEnv,
@@ -162,11 +162,15 @@ export const spawnGit: GitSpawn = (env, cwd, args, input, signal) =>
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new GitMissingError() : error),
-    );
+    // Ended by `signal`: rejected once git has exited, its lock files removed, so what comes next never finds one.
+    let aborted: Error | undefined;
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.name === 'AbortError' && child.pid !== undefined) aborted = error;
+      else reject(error.code === 'ENOENT' ? new GitMissingError() : error);
+    });
     child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      if (aborted) reject(aborted);
+      else if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else
         reject(
           new GitCommandError(

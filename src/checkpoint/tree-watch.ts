@@ -2,7 +2,7 @@
 // later checkpoint stages only the paths that changed instead of walking the whole tree. Whenever a change may
 // have gone unseen (not started yet, an error, a full event queue, too many changes, a platform without inotify)
 // it says so, and the caller scans the whole tree as without it: a missed change would be an undo losing work.
-import { type FSWatcher, promises as fs, watch as fsWatch, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, type FSWatcher, promises as fs, watch as fsWatch, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_TREES } from './ignored-files.js';
 
@@ -50,6 +50,9 @@ function maxUserWatches(): number | undefined {
     return undefined;
   }
 }
+/** The walk's work between turns of the loop. */
+const SLICE_MS = 1;
+
 /** More changed paths than this: a full scan costs less than naming them all. */
 export const MAX_PATHS = 2000;
 
@@ -115,27 +118,29 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
 
   /**
    * Watches a folder, then lists it: whatever is made in it before the watch is in the listing. Listed in this
-   * thread, a batch at a time with a turn of the loop between: an asynchronous readdir costs ~45 µs of this thread
-   * a folder in callbacks alone (0.6 s for babel's 13k), a synchronous one a third of that.
+   * thread, a slice of about a millisecond at a time with a turn of the loop between: an asynchronous readdir costs
+   * ~45 µs of this thread a folder in callbacks alone (0.6 s for babel's 13k), a synchronous one a third of that.
+   * Short slices keep the run's own work going meanwhile: a tool call awaits many turns (a grep in babel waited
+   * 450 ms behind slices of 256 folders).
    */
   const walk = async (mine: number): Promise<boolean> => {
     const queue = [''];
-    while (queue.length > 0) {
+    let next = 0;
+    while (next < queue.length) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (mine !== generation) return false;
-      const batch = queue.splice(0, 256);
-      const lists = batch.map((rel) => {
+      const sliceEnd = performance.now() + SLICE_MS;
+      do {
+        const rel = queue[next++] as string;
         const watched = watchDir(rel);
-        if (watched !== 'ok') return watched;
-        try {
-          return readdirSync(join(root, rel), { withFileTypes: true });
-        } catch {
-          // A folder removed after its watch was set: its parent's watch names it.
-          return 'gone' as const;
+        let entries: Dirent[] | 'gone' | 'failed' = watched === 'ok' ? 'gone' : watched;
+        if (watched === 'ok') {
+          try {
+            entries = readdirSync(join(root, rel), { withFileTypes: true });
+          } catch {
+            // A folder removed after its watch was set: its parent's watch names it.
+          }
         }
-      });
-      for (const [i, entries] of lists.entries()) {
-        const rel = batch[i] as string;
         if (entries === 'failed' || (entries === 'gone' && rel === '')) return false;
         if (entries === 'gone') continue;
         for (const entry of entries) {
@@ -152,8 +157,8 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
           }
           queue.push(child);
         }
-      }
-      if (watchers.size + queue.length > maxDirs) return false;
+        if (watchers.size + queue.length - next > maxDirs) return false;
+      } while (next < queue.length && performance.now() < sliceEnd);
     }
     return true;
   };
