@@ -1,6 +1,7 @@
 // Checkpoints as commits of a shadow git repository: the whole workspace (less what its .gitignore files ignore)
 // before each call, so changes made by shell commands can be undone too. Plumbing only (ls-files, update-index;
 // trees, the commit and its ref written directly) — no porcelain, no hooks; the user's own `.git` is only read from.
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import {
   type Checkpoint,
@@ -105,8 +106,12 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       // A preparation given up (the run ended, nothing changed) stops the refresh itself: on a big tree it is the
       // slow part, and a run would otherwise wait for it to exit. The next stage refreshes instead.
       if (!git.indexFresh)
-        await git.run(['update-index', '-q', '--refresh'], undefined, { signal }).catch(() => {
-          if (signal?.aborted) refreshed = false;
+        await git.run(['update-index', '-q', '--refresh'], undefined, { signal }).catch(async () => {
+          if (!signal?.aborted) return;
+          refreshed = false;
+          // git has exited (spawnGit waits): a lock left is one it made in the instant before it guards its locks
+          // against signals, and would refuse every later checkpoint. Nothing else writes this index meanwhile.
+          await fs.rm(join(git.gitDir, 'index.lock'), { force: true });
         });
     }
     signal?.throwIfAborted();

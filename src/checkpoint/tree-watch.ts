@@ -2,7 +2,14 @@
 // later checkpoint stages only the paths that changed instead of walking the whole tree. Whenever a change may
 // have gone unseen (not started yet, an error, a full event queue, too many changes, a platform without inotify)
 // it says so, and the caller scans the whole tree as without it: a missed change would be an undo losing work.
-import { type Dirent, type FSWatcher, promises as fs, watch as fsWatch, readdirSync, readFileSync } from 'node:fs';
+import {
+  type Dirent,
+  type FSWatcher,
+  promises as fs,
+  watch as fsWatch,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_TREES } from './ignored-files.js';
 
