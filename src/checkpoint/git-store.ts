@@ -19,6 +19,7 @@ import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
 import { type Staged, stager } from './stage.js';
+import { clearStaleIndexLock } from './stale-index-lock.js';
 import { storeLock } from './store-lock.js';
 import type { TreeWatch } from './tree-watch.js';
 import { readHead } from './user-repo.js';
@@ -100,6 +101,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
   const stage = async (signal?: AbortSignal): Promise<Staged> => {
     signal?.throwIfAborted();
     await git.ensure();
+    // A lock left by a git killed mid-write would refuse every checkpoint from here on (a stat when there is none).
+    await clearStaleIndexLock(git.gitDir);
     signal?.throwIfAborted();
     if (!refreshed) {
       refreshed = true;
