@@ -91,6 +91,13 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         out.split('\n').flatMap((line) => (line.endsWith(' missing') ? [line.split(' ')[0]!] : [])),
       );
     },
+    copy: async (ids) => {
+      const trees = await git.run(
+        ['rev-list', '--objects', '--filter=blob:none', '--no-object-names', '--stdin'],
+        `${ids.join('\n')}\n`,
+      );
+      await git.run(['pack-objects', '-q', join(git.gitDir, 'objects', 'pack', 'pack')], trees);
+    },
   });
   const stageNow = stager(git, options, options.watch, index);
   // Trees this process wrote or found in the store: a snapshot writes only those of folders that changed.

@@ -106,6 +106,40 @@ describe("a first checkpoint's trees", () => {
     expect(known).toEqual(new Set(await Promise.all(FOLDERS.map(treeOf))));
   });
 
+  it('are copied into the store after the change: by git when it can, else made here', async () => {
+    await git(root, 'write-tree');
+    // A store of its own (empty) seeded with the user's index, as the shadow repository is.
+    const store = await mkdtemp(join(tmpdir(), 'keel-cache-tree-store-'));
+    try {
+      await fs.mkdir(join(store, 'objects', 'pack'), { recursive: true });
+      await fs.copyFile(join(root, '.git', 'index'), join(store, 'index'));
+      const outermost = (await Promise.all(['a', 'b', 'café'].map(treeOf))).sort();
+      const copied: string[][] = [];
+      const byGit = shadowIndex(store, {
+        missing: async () => new Set(),
+        copy: async (ids) => {
+          copied.push([...ids].sort());
+        },
+      });
+      await byGit.writeTrees(new Set());
+      await byGit.copyTaken(new Set());
+      expect(copied).toEqual([outermost]);
+      // Where git cannot copy them (the recording copy above wrote nothing), they are made here, every one.
+      const failing = shadowIndex(store, {
+        missing: async () => new Set(),
+        copy: async () => {
+          throw new Error('git cannot');
+        },
+      });
+      const known = new Set<string>();
+      await failing.writeTrees(known);
+      await failing.copyTaken(known);
+      expect(known).toEqual(new Set(await Promise.all(FOLDERS.map(treeOf))));
+    } finally {
+      await rm(store, { recursive: true, force: true });
+    }
+  });
+
   it('are all made without a way to ask the store', async () => {
     const known = new Set<string>();
     expect(await shadowIndex(join(root, '.git')).writeTrees(known)).toBe(await treeOf(''));
