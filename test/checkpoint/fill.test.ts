@@ -34,6 +34,31 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
+/**
+ * git as the store starts it, but each command `held` picks waits for its preparation to be given up and only then
+ * starts (with the aborted signal): `started` once `count` of them are waiting; each one's outcome, `finished` or
+ * the error's name, in `outcomes`.
+ */
+function heldUntilGivenUp(held: (args: readonly string[]) => boolean, count: number) {
+  let waiting = 0;
+  let allWaiting: () => void = () => {};
+  const started = new Promise<void>((resolve) => (allWaiting = resolve));
+  const outcomes: Promise<unknown>[] = [];
+  const startGit: GitSpawn = (env, cwd, args, input, signal) => {
+    if (!held(args)) return shellGit(env, cwd, args, input);
+    if (++waiting === count) allWaiting();
+    const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
+      .then(() => spawnGit(env, cwd, args, input, signal))
+      .then(
+        () => 'finished',
+        (error: Error) => error.name,
+      );
+    outcomes.push(run);
+    return run.then(() => '');
+  };
+  return { startGit, started, outcomes };
+}
+
 const MAX = 64 * 1024;
 
 /** A tree of every kind git stores: folders, names git sorts specially, executables, symlinks, duplicates, empty. */
@@ -235,21 +260,11 @@ describe('a fill given up', () => {
     await first.drained();
     first.close();
     // The refresh is held until the run has ended (drained), so it is surely under way when given up.
-    let started: () => void = () => {};
-    const refreshing = new Promise<void>((resolve) => (started = resolve));
-    const outcomes: Promise<unknown>[] = [];
-    const startGit: GitSpawn = (env, cwd, args, input, signal) => {
-      if (args[0] !== 'update-index' || !args.includes('--refresh')) return shellGit(env, cwd, args, input);
-      started();
-      const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
-        .then(() => spawnGit(env, cwd, args, input, signal))
-        .then(
-          () => 'finished',
-          (error: Error) => error.name,
-        );
-      outcomes.push(run);
-      return run.then(() => '');
-    };
+    const {
+      startGit,
+      started: refreshing,
+      outcomes,
+    } = heldUntilGivenUp((args) => args[0] === 'update-index' && args.includes('--refresh'), 1);
     const second = createCheckpointer({ root, stateDir, env: process.env, startGit, warn: () => {} });
     second.startRun('run-2');
     void second.prepare();
@@ -275,22 +290,7 @@ describe('a fill given up', () => {
     const stateDir = await tempDir('keel-prepare-scan-state-');
     for (let i = 0; i < 50; i++) await fs.writeFile(join(root, `f${i}.txt`), `${i}\n`);
     // Each walk is held until the run has ended (drained), so both are surely under way when given up.
-    let walking = 0;
-    let bothStarted: () => void = () => {};
-    const started = new Promise<void>((resolve) => (bothStarted = resolve));
-    const outcomes: Promise<unknown>[] = [];
-    const startGit: GitSpawn = (env, cwd, args, input, signal) => {
-      if (args[0] !== 'ls-files') return shellGit(env, cwd, args, input);
-      if (++walking === 2) bothStarted();
-      const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
-        .then(() => spawnGit(env, cwd, args, input, signal))
-        .then(
-          () => 'finished',
-          (error: Error) => error.name,
-        );
-      outcomes.push(run);
-      return run.then(() => '');
-    };
+    const { startGit, started, outcomes } = heldUntilGivenUp((args) => args[0] === 'ls-files', 2);
     const checkpointer = createCheckpointer({ root, stateDir, env: process.env, startGit, warn: () => {} });
     checkpointer.startRun('run-1');
     void checkpointer.prepare();
