@@ -4,11 +4,15 @@ import { z } from 'zod';
 import type { AgentSummary } from '../core/subagents.js';
 import { defineTool, fail, ok } from './tool.js';
 
-const schema = z.strictObject({
-  description: z.string().min(1),
-  prompt: z.string().min(1),
-  agent: z.string().optional(),
-});
+// Built when a call is first validated: the model reads the JSON Schema below, so a run that never starts a task
+// (most) never builds it.
+const makeSchema = () =>
+  z.strictObject({
+    description: z.string().min(1),
+    prompt: z.string().min(1),
+    agent: z.string().optional(),
+  });
+let schema: ReturnType<typeof makeSchema> | undefined;
 
 /** The tool's description, naming the agents a task may ask for (one short line each: it is paid on every request). */
 export function taskDescription(agents: readonly AgentSummary[]): string {
@@ -37,7 +41,10 @@ export function taskTool(agents: readonly AgentSummary[]) {
   return defineTool({
     name: 'task',
     description: taskDescription(agents),
-    schema,
+    get schema() {
+      schema ??= makeSchema();
+      return schema;
+    },
     jsonSchema: inputSchema(agents),
     // The task itself changes nothing: each of its sub-agent's calls goes through the policy on its own.
     safety: 'safe',
