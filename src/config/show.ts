@@ -50,6 +50,5 @@ export function formatConfig(loaded: LoadedConfig, under?: string): string {
 export function formatValue(loaded: LoadedConfig, key: string, secret: boolean): string {
   const value = valueAt(loaded.config, key.split('.'));
   if (value === undefined) return '';
-  if (secret) return `${mask}\n`;
-  return typeof value === 'string' ? `${value}\n` : `${stringify(value).trimEnd()}\n`;
+  return `${typeof value === 'string' && !secret ? value : renderValue(value, secret)}\n`;
 }

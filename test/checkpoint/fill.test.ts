@@ -59,6 +59,19 @@ function heldUntilGivenUp(held: (args: readonly string[]) => boolean, count: num
   return { startGit, started, outcomes };
 }
 
+/** A run of one write_file call: its checkpoint taken, the run ended as a run ends. */
+async function oneWriteRun(root: string, stateDir: string, run: string) {
+  const checkpointer = shellCheckpointer(root, stateDir);
+  checkpointer.startRun(run);
+  await checkpointer.take({
+    callId: 'c0',
+    tool: 'write_file',
+    preview: { reads: [], writes: [], summary: 'w' },
+  });
+  await checkpointer.drained();
+  checkpointer.close();
+}
+
 const MAX = 64 * 1024;
 
 /** A tree of every kind git stores: folders, names git sorts specially, executables, symlinks, duplicates, empty. */
@@ -254,11 +267,7 @@ describe('a fill given up', () => {
     const stateDir = await tempDir('keel-prepare-refresh-state-');
     for (let i = 0; i < 50; i++) await fs.writeFile(join(root, `f${i}.txt`), `${i}\n`);
     // A first run leaves a shadow index behind, so the next run's preparation refreshes it.
-    const first = shellCheckpointer(root, stateDir);
-    first.startRun('run-1');
-    await first.take({ callId: 'c0', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
-    await first.drained();
-    first.close();
+    await oneWriteRun(root, stateDir, 'run-1');
     // The refresh is held until the run has ended (drained), so it is surely under way when given up.
     const {
       startGit,
@@ -275,12 +284,8 @@ describe('a fill given up', () => {
     const gitDir = join(checkpointDir(stateDir, root), 'git');
     await expect(fs.stat(join(gitDir, 'index.lock'))).rejects.toThrow();
     // The next run refreshes and checkpoints as usual.
-    const third = shellCheckpointer(root, stateDir);
-    third.startRun('run-3');
     await fs.writeFile(join(root, 'f3.txt'), 'changed\n');
-    await third.take({ callId: 'c1', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
-    await third.drained();
-    third.close();
+    await oneWriteRun(root, stateDir, 'run-3');
     const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
     expect((await store.list()).length).toBe(2);
   });
@@ -298,11 +303,7 @@ describe('a fill given up', () => {
     await checkpointer.drained();
     checkpointer.close();
     expect(await Promise.all(outcomes)).toEqual(['AbortError', 'AbortError']);
-    const next = shellCheckpointer(root, stateDir);
-    next.startRun('run-2');
-    await next.take({ callId: 'c1', tool: 'write_file', preview: { reads: [], writes: [], summary: 'w' } });
-    await next.drained();
-    next.close();
+    await oneWriteRun(root, stateDir, 'run-2');
     const store = await openCheckpointStore({ root, stateDir, env: process.env, startGit: shellGit });
     expect((await store.list()).length).toBe(1);
   });
