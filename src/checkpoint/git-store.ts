@@ -15,6 +15,7 @@ import {
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
 import { holdNested, nestedTargets, restoreNested } from './nested-files.js';
+import { holdsFilesUnder, keepNestedFolders } from './nested-repos.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
@@ -164,8 +165,12 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         ? { path: s.path, reason: s.reason, ...(userHead ? { head: userHead } : {}) }
         : s,
     );
-    // A file the call will write inside a nested repository (git sees a gitlink there): held apart.
-    const nested = await holdNested(options.root, nestedFolder, meta.paths, options.maxFileBytes);
+    // A file the call will write inside a nested repository whose files the tree does not hold (git could not
+    // list them; it sees a gitlink there): held apart.
+    const entries = meta.paths.length > 0 ? (await index.read())?.entries : undefined;
+    const nested = await holdNested(options.root, nestedFolder, meta.paths, options.maxFileBytes, (repo) =>
+      holdsFilesUnder(entries, repo),
+    );
     skipped.push(...nested.skipped);
     lastSkipped = skipped;
     const parent = await head();
@@ -314,7 +319,11 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       first: true,
     });
     const left = lastSkipped.filter((s) => s.reason === 'encoding').map((s) => s.path);
-    const full = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
+    const full = await keepNestedFolders(
+      (args, input) => git.run(args, input),
+      current,
+      (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim(),
+    );
     const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
     // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
     const { changes: all, missing } = await restoreDiff(git, current, full);

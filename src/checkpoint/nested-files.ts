@@ -1,6 +1,7 @@
-// Files a call writes inside a nested git repository (a submodule, a clone inside the workspace): the shadow index
-// sees such a folder as git does, a gitlink, so its files are not in a checkpoint's tree. A file tool names the files
-// it will write, so those are held apart instead: each one's content, by its SHA-256, in a folder of the store
+// Files a call writes inside a nested git repository (a submodule, a clone inside the workspace) whose files a
+// checkpoint's tree does not hold: one git could not list (nested-repos.ts), which the shadow index records as git
+// does, by its commit (a gitlink), and checkpoints made before nested files were taken in. A file tool names the
+// files it will write, so those are held apart instead: each one's content, by its SHA-256, in a folder of the store
 // (what the checkpoint records), or that it did not exist. Undo writes them back; a shell command's changes there
 // are not covered (it names no paths).
 import { createHash } from 'node:crypto';
@@ -16,12 +17,13 @@ export async function holdNested(
   folder: string,
   paths: readonly string[],
   maxFileBytes: number,
+  inTree: (repo: string) => boolean = () => false,
 ): Promise<{ held: NestedFile[]; skipped: SkippedPath[] }> {
   const held: NestedFile[] = [];
   const skipped: SkippedPath[] = [];
   for (const path of paths) {
     const repo = await nestedRepoOf(root, path);
-    if (!repo) continue;
+    if (!repo || inTree(repo)) continue;
     const file = join(root, path);
     const stat = await fs.lstat(file).catch(() => undefined);
     if (!stat) {

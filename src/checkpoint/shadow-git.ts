@@ -82,6 +82,14 @@ export interface ShadowGit {
     input?: string,
     options?: { local?: boolean; signal?: AbortSignal },
   ): Promise<string>;
+  /**
+   * Runs one git command on a repository nested in the workspace (`gitDir`, its work tree `workTree`) to read it:
+   * none of the user's or the system's configuration, no fsmonitor (the repository's own config could name a
+   * program to run), no optional locks.
+   */
+  runNested(gitDir: string, workTree: string, args: readonly string[], signal?: AbortSignal): Promise<string>;
+  /** Reads these object stores too (a nested repository's), in this process and every later one. */
+  shareObjects(dirs: readonly string[]): Promise<void>;
   /** Why the shadow index was not seeded from the user's (or undefined: it was, or it already existed). */
   readonly seedSkipped?: string;
   /** The index was made this process (seeded from the user's, or empty): its stat data is as fresh as it gets. */
@@ -314,6 +322,20 @@ export function shadowGit(
     seedSkipped = await seedIndex(repo.index, index);
   };
 
+  const shareObjects = async (dirs: readonly string[]) => {
+    const listed = ((await readText(join(gitDir, ALTERNATES_FILE))) ?? '')
+      .split('\n')
+      .filter((l) => l !== '');
+    const all = [...new Set([...listed, ...dirs])];
+    if (all.length > listed.length) await writeAtomic(join(gitDir, ALTERNATES_FILE), `${all.join('\n')}\n`);
+    childEnv = gitEnv(
+      env,
+      gitDir,
+      workTree,
+      all.filter((dir) => !dir.includes(':')),
+    );
+  };
+
   let maintaining: Promise<void> | undefined;
   const maintain = () => {
     // One repack at a time: two would each delete the packs the other is reading.
@@ -342,6 +364,15 @@ export function shadowGit(
     gitDir,
     exists,
     run,
+    shareObjects,
+    runNested: (nestedDir, nestedTree, args, signal) =>
+      startGit(
+        { ...gitEnv(env, nestedDir, nestedTree), GIT_OPTIONAL_LOCKS: '0' },
+        nestedTree,
+        ['-c', 'core.fsmonitor=false', ...args],
+        undefined,
+        signal,
+      ),
     maintain,
     get seedSkipped() {
       return seedSkipped;

@@ -12,11 +12,14 @@ import { fillIndex } from './fill.js';
 import {
   GENERATED_TREES,
   IGNORED_LS_ARGS,
+  type IgnoredListing,
   type IgnoredPlan,
   parseIgnoredListing,
   planIgnored,
 } from './ignored-files.js';
 import type { IndexEntries } from './index-trees.js';
+import { writeIndex } from './index-writer.js';
+import { listNested, nestedSeed, populatedGitlinks } from './nested-repos.js';
 import type { ShadowGit } from './shadow-git.js';
 import { type ShadowIndex, shadowIndex } from './shadow-index.js';
 import { type LastStage, listedIgnored, stageChanged } from './stage-changed.js';
@@ -46,6 +49,11 @@ const CHUNK = 8000;
  */
 export const FILL_AT = 100;
 const STAT_BATCH = 256;
+
+/** Modified and deleted tracked files (by stat, as git status finds them) and new ones: `? ` marks a new one. */
+const CHANGED_LS_ARGS = ['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard'];
+/** Rounds of repositories nested in nested repositories taken in by one stage. */
+const NESTED_ROUNDS = 8;
 
 const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 const literal = (path: string) => `:(top,literal)${path}`;
@@ -144,19 +152,81 @@ export function stager(
       );
   };
 
+  /**
+   * Nested repositories git named as folders (new ones) or the index holds as gitlinks (submodules, from the
+   * user's index) are taken in as files (nested-repos.ts): a submodule's index copied into the shadow's and what
+   * differs from it found by the shadow's own walks, just there; another's files listed by git inside it, added to
+   * `entries` as new. Those walks may find repositories nested in these: a round each. Resolves with the gitlinks
+   * to drop before the files under them are added.
+   */
+  const takeNested = async (
+    entries: Map<string, boolean>,
+    listing: IgnoredListing,
+    signal?: AbortSignal,
+  ): Promise<string[]> => {
+    const dropped: string[] = [];
+    const done = new Set<string>();
+    for (let round = 0; round < NESTED_ROUNDS; round++) {
+      const links = await populatedGitlinks(options.root, (await index.read())?.entries);
+      const folders = [...entries.keys()].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
+      const found = [...links, ...folders].filter((f) => !done.has(f));
+      if (found.length === 0) break;
+      for (const f of found) done.add(f);
+      const seeds = await Promise.all(found.map((f) => nestedSeed(options.root, f)));
+      const seeded = found.filter((_, i) => seeds[i]);
+      const hashed = found.filter((_, i) => !seeds[i]);
+      if (seeded.length > 0) {
+        const added = seeds.flatMap((seed) => seed?.entries ?? []);
+        await git.shareObjects(seeds.flatMap((seed) => (seed ? [seed.objects] : [])));
+        const touched = new Set([...seeded, ...added.map((e) => e.name.toString('utf8'))]);
+        await writeIndex(git.gitDir, added, touched);
+        const within = seeded.map((f) => literal(`${f}/`));
+        const [changed, ignored] = await Promise.all([
+          git.run([...CHANGED_LS_ARGS, '--', ...within], undefined, { signal }),
+          git.run([...IGNORED_LS_ARGS, '--', ...within], undefined, { signal }),
+        ]);
+        // Named as a folder (new) or as a gitlink (its commit moved): its files stand for it now.
+        for (const f of seeded) {
+          entries.delete(`${f}/`);
+          entries.delete(f);
+        }
+        for (const e of splitZ(changed))
+          if (!entries.has(e.slice(2))) entries.set(e.slice(2), !e.startsWith('? '));
+        const more = parseIgnoredListing(ignored);
+        listing.others.push(...more.others);
+        listing.cached.push(...more.cached);
+      }
+      if (hashed.length > 0) {
+        const nested = await listNested(options.root, hashed, git.runNested, signal);
+        const listed = new Set(nested.listed);
+        for (const folder of hashed.filter((f) => listed.has(f))) {
+          entries.delete(`${folder}/`);
+          entries.delete(folder);
+        }
+        dropped.push(...links.filter((link) => listed.has(link)));
+        for (const file of nested.files) if (!entries.has(file)) entries.set(file, false);
+        listing.others.push(...nested.ignored);
+      }
+    }
+    return dropped;
+  };
+
   const scan = async (signal?: AbortSignal): Promise<Staged> => {
     // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
     // A preparation given up ends the walks themselves (they only read): on a big tree a run would wait for them.
     const [changedText, ignoredText] = await Promise.all([
-      git.run(['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-standard'], undefined, { signal }),
+      git.run(CHANGED_LS_ARGS, undefined, { signal }),
       git.run(IGNORED_LS_ARGS, undefined, { signal }),
     ]);
     signal?.throwIfAborted();
-    const plan = await planIgnored(options.root, options.maxIgnoredBytes, parseIgnoredListing(ignoredText));
-    const large: LargeFile[] = [];
+    const listing = parseIgnoredListing(ignoredText);
     // A file listed twice (modified and deleted) is looked at once. A name that is not UTF-8 reads with U+FFFD in
     // it, which names no file: it cannot be held, and undo says so (it leaves such a file as it is).
     const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
+    const dropped = await takeNested(entries, listing, signal);
+    const plan = await planIgnored(options.root, options.maxIgnoredBytes, listing);
+    plan.untrack.push(...dropped);
+    const large: LargeFile[] = [];
     const unreadable: SkippedPath[] = [];
     for (const path of entries.keys())
       if (path.includes('\uFFFD')) {
@@ -167,7 +237,7 @@ export function stager(
     else await updateListed(entries, plan, large);
     large.sort((a, b) => (a.path < b.path ? -1 : 1));
     // Folders named like generated trees that git does not ignore hold files to keep: the watch takes them in.
-    const ignored = new Set(parseIgnoredListing(ignoredText).others);
+    const ignored = new Set(listing.others);
     for (const dir of watch?.unwatched() ?? []) if (!listedIgnored(dir, ignored)) watch?.keep(dir);
     return { skipped: [...plan.skipped, ...unreadable], large, how: 'scan' };
   };

@@ -151,7 +151,8 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
         if (entries === 'failed' || (entries === 'gone' && rel === '')) return false;
         if (entries === 'gone') continue;
         for (const entry of entries) {
-          // A repository nested in the workspace is recorded by its commit, which no event of ours reports.
+          // A repository nested in the workspace: every stage scans, which lists its files by git inside it
+          // (nested-repos.ts) or, where git cannot, records it by its commit, which no event of ours reports.
           if (entry.name === '.git') {
             if (rel !== '') return false;
             continue;

@@ -30,20 +30,36 @@ async function gitDirOf(dotGit: string): Promise<string | undefined> {
   return isAbsolute(match[1]) ? match[1] : resolve(dirname(dotGit), match[1]);
 }
 
+/** The repository whose `.git` is in `dir`: its git dir, its common dir (a linked worktree's is another's). */
+export interface RepoDirs {
+  gitDir: string;
+  commonDir: string;
+  /** `<commonDir>/objects`, or undefined when Keel cannot share them (none, or SHA-256 object ids). */
+  objects?: string;
+}
+
+/** The repository whose `.git` (a folder, or a file naming one) is in `dir`, or undefined. */
+export async function repoDirs(dir: string): Promise<RepoDirs | undefined> {
+  const gitDir = await gitDirOf(join(dir, '.git'));
+  if (!gitDir) return undefined;
+  const common = (await readText(join(gitDir, 'commondir')))?.trim();
+  const commonDir = common ? resolve(gitDir, common) : gitDir;
+  const config = (await readText(join(commonDir, 'config'))) ?? '';
+  const objects = join(commonDir, 'objects');
+  // A SHA-256 repository's objects cannot stand in for the shadow's SHA-1 ones.
+  const shared = !/^\s*objectformat\s*=\s*sha256/im.test(config) && (await isDir(objects));
+  return { gitDir, commonDir, ...(shared ? { objects } : {}) };
+}
+
 /** The repository holding `root` (its real path), or undefined: none, or one whose objects Keel cannot share. */
 export async function findUserRepo(root: string): Promise<UserRepo | undefined> {
   let dir = root;
   for (;;) {
-    const gitDir = await gitDirOf(join(dir, '.git'));
-    if (gitDir) {
-      const common = (await readText(join(gitDir, 'commondir')))?.trim();
-      const commonDir = common ? resolve(gitDir, common) : gitDir;
-      const config = (await readText(join(commonDir, 'config'))) ?? '';
-      // A SHA-256 repository's objects cannot stand in for the shadow's SHA-1 ones.
-      if (/^\s*objectformat\s*=\s*sha256/im.test(config)) return undefined;
-      const objects = join(commonDir, 'objects');
-      if (!(await isDir(objects))) return undefined;
-      return dir === root ? { objects, index: join(gitDir, 'index') } : { objects };
+    const repo = await repoDirs(dir);
+    if (repo) {
+      const { objects } = repo;
+      if (!objects) return undefined;
+      return dir === root ? { objects, index: join(repo.gitDir, 'index') } : { objects };
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -109,8 +125,8 @@ export async function readHead(root: string): Promise<string | undefined> {
 
 /**
  * The nested git repository (a submodule, a clone inside the workspace) holding `path`, as its workspace-relative
- * folder with a trailing `/`, or undefined. Its files are a gitlink to the shadow repository, as to git: a
- * checkpoint does not hold them.
+ * folder with a trailing `/`, or undefined. A checkpoint's tree holds its files unless git could not list them
+ * (nested-repos.ts); then the shadow index records it by its commit, as git does.
  */
 export async function nestedRepoOf(root: string, path: string): Promise<string | undefined> {
   const parts = path.split('/').slice(0, -1);

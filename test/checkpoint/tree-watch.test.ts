@@ -59,6 +59,8 @@ async function pair(
       exists: git.exists,
       maintain: git.maintain,
       indexFresh: false,
+      runNested: git.runNested,
+      shareObjects: git.shareObjects,
       run: (...args) => {
         if (count) processes++;
         return git.run(...args);

@@ -248,8 +248,49 @@ describe('files over checkpoints.max_file_mb', () => {
   });
 });
 
-describe('files written inside a nested git repository', () => {
-  it('are held apart and put back by undo, a file made there removed; undoing the undo brings the changes back', async () => {
+describe('files changed inside a nested git repository', () => {
+  it('by a shell command, in a submodule and in a clone inside it, are undone too; their .git is not touched', async () => {
+    const lib = await makeWorkspace({ 'lib.txt': 'lib\n', 'deep/d.txt': 'd\n', '.gitignore': '*.log\n' });
+    const commit = 'git -c user.name=t -c user.email=t@t commit -qm c';
+    await exec('sh', ['-c', `git init -q && git add -A && ${commit}`], { cwd: lib, env: gitEnv() });
+    const ws = await workspace({ 'top.txt': 'top\n' });
+    await exec(
+      'sh',
+      [
+        '-c',
+        [
+          `git init -q && git add -A && ${commit}`,
+          `git -c protocol.file.allow=always submodule add -q ${lib} sub && ${commit}`,
+          `git clone -q ${lib} clone && git init -q clone/inner`,
+          'echo mine > sub/untracked.txt && echo kept > clone/run.log && echo i > clone/inner/i.txt',
+        ].join(' && '),
+      ],
+      { cwd: ws, env: gitEnv() },
+    );
+    // Everything but the workspace's own .git: the nested repositories' .git folders must stay byte for byte.
+    const before = await treeSnapshot(ws, { skip: ['.git'] });
+    const command = [
+      'rm -r sub/deep sub/untracked.txt clone/run.log clone/inner/i.txt',
+      'echo z >> sub/lib.txt && echo n > clone/new.txt && echo t >> top.txt',
+    ].join(' && ');
+    const steps: ScriptStep[] = [
+      { toolCalls: [{ name: 'execute_command', args: { command } }] },
+      { text: 'done' },
+    ];
+    expect((await keel.run(await server(steps), ws, 'change them')).reasons).toEqual(['done']);
+    expect(await fs.readFile(join(ws, 'sub/lib.txt'), 'utf8')).toBe('lib\nz\n');
+    const u = await keel.undo(ws);
+    expect(u.code).toBe(0);
+    expect(u.stdout).toMatch(/brought back +sub\/deep\/d\.txt/);
+    expect(u.stdout).toMatch(/brought back +clone\/run\.log/);
+    expect(u.stdout).toMatch(/removed +clone\/new\.txt/);
+    expect(await treeSnapshot(ws, { skip: ['.git'] })).toEqual(before);
+    expect(await git(join(ws, 'sub'), 'status', '--porcelain')).toBe('?? untracked.txt\n');
+    await rm(ws, { recursive: true, force: true });
+    await rm(lib, { recursive: true, force: true });
+  });
+
+  it('by file tools are put back by undo, a file made there removed; undoing the undo brings the changes back', async () => {
     const ws = await makeWorkspace({ 'top.txt': 'top\n', 'vendor/lib/lib.txt': 'lib\n' });
     await git(join(ws, 'vendor/lib'), 'init', '-q');
     const s = await startModelServer({
