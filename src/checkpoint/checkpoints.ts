@@ -66,6 +66,11 @@ export const checkpointMetaSchema = once(() =>
     large: z.array(largeFileSchema()).optional(),
     /** Files the call wrote inside nested git repositories, held apart from the tree. */
     nested: z.array(nestedFileSchema()).optional(),
+    /**
+     * The tree holds the files of repositories nested in the workspace (a gitlink there is a folder with none).
+     * Checkpoints without it recorded each such folder by its commit alone.
+     */
+    nested_files: z.boolean().optional(),
   }),
 );
 export type CheckpointMeta = z.infer<ReturnType<typeof checkpointMetaSchema>>;

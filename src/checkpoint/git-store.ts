@@ -182,6 +182,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       ...(more > 0 ? { skipped_more: more } : {}),
       ...(large.length > 0 ? { large } : {}),
       ...(nested.held.length > 0 ? { nested: nested.held } : {}),
+      nested_files: true,
     };
     return commit(full, REF, parent, parent);
   };
@@ -319,11 +320,11 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       first: true,
     });
     const left = lastSkipped.filter((s) => s.reason === 'encoding').map((s) => s.path);
-    const full = await keepNestedFolders(
-      (args, input) => git.run(args, input),
-      current,
-      (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim(),
-    );
+    const commitId = (await git.run(['rev-parse', '--verify', `${target.id}^{commit}`])).trim();
+    // A checkpoint from before nested repositories' files were held: such a folder's files are kept as they are.
+    const full = target.nested_files
+      ? commitId
+      : await keepNestedFolders((args, input) => git.run(args, input), current, commitId);
     const hint = `the state before this undo is checkpoint ${current.slice(0, ID_LENGTH)}; keel undo ${current.slice(0, ID_LENGTH)} goes back to it`;
     // Refused before anything is written: a half-done restore would leave a workspace that is neither state.
     const { changes: all, missing } = await restoreDiff(git, current, full);

@@ -1,37 +1,21 @@
 // Repositories nested in the workspace (a submodule, a clone inside it). git's walks of the shadow index stop at
 // such a folder and would record it by its commit (a gitlink), so what a shell command changed inside one could not
-// be undone. Its files are taken in as any other's instead, after which the shadow's walks go into the folder by
-// themselves (git walks into any folder its index holds files under): a submodule's by copying the entries of its
-// own index, as the workspace's seeds the shadow's (nothing hashed; its objects read where git keeps them), others
-// listed once by git inside the repository and hashed.
+// be undone. Its files are taken in as any other's instead: git walks into any folder its index holds files under,
+// with the shadow's own rules (the .gitignore files). A submodule's index seeds those entries, as the workspace's
+// seeds the shadow's (nothing hashed, its objects read where git keeps them); another folder's first file does,
+// and the shadow's walk of the folder finds the rest. No git runs inside the nested repository, with its settings.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../safety/workspace.js';
 import { judgeIndex } from './git-index.js';
+import { GENERATED_TREES } from './ignored-files.js';
 import { type IndexEntries, readIndexEntries } from './index-trees.js';
 import { ENTRY_META, type IndexEntry } from './index-writer.js';
 import { repoDirs } from './user-repo.js';
 
 const GITLINK = 0o160000;
-/** Nested repositories inside nested repositories, at most this deep. */
-const MAX_DEPTH = 8;
-
-export interface NestedListing {
-  /** The nested repositories whose files were listed (workspace-relative, no trailing `/`). */
-  listed: string[];
-  /** Their files: tracked (present or not) and untracked, not ignored. */
-  files: string[];
-  /** Their ignored files and folders, as the shadow's own listing names them (a folder ends with `/`). */
-  ignored: string[];
-}
-
-/** Runs git on the repository `gitDir` with the work tree `workTree` (ShadowGit.runNested). */
-export type NestedGit = (
-  gitDir: string,
-  workTree: string,
-  args: readonly string[],
-  signal?: AbortSignal,
-) => Promise<string>;
+/** Folders a search for a nested repository's first file looks in, at most. */
+const MAX_SEARCHED = 64;
 
 const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 
@@ -114,65 +98,6 @@ export function holdsFilesUnder(entries: IndexEntries | undefined, folder: strin
   return false;
 }
 
-/**
- * Lists the files of the nested repositories at `folders` (workspace-relative) and of those nested in them, by git
- * in each (its repository and work tree named, so it never finds one above it) with only the .gitignore files for
- * rules: what it calls ignored, the shadow's walks call ignored too. A folder git cannot list is left out of
- * `listed`, recorded by its commit as before.
- */
-export async function listNested(
-  root: string,
-  folders: readonly string[],
-  runIn: NestedGit,
-  signal?: AbortSignal,
-): Promise<NestedListing> {
-  const out: NestedListing = { listed: [], files: [], ignored: [] };
-  /** False when git could not list the folder's repository. */
-  const visit = async (folder: string, depth: number): Promise<boolean> => {
-    const workTree = join(root, folder);
-    const repo = await repoDirs(workTree);
-    if (!repo) return false;
-    const git = (args: string[]) => runIn(repo.gitDir, workTree, ['ls-files', '-z', ...args], signal);
-    let listings: string[];
-    try {
-      listings = await Promise.all([
-        git(['--stage']),
-        git(['-o', '--exclude-per-directory=.gitignore']),
-        git(['-o', '-i', '--exclude-per-directory=.gitignore', '--directory']),
-      ]);
-    } catch {
-      signal?.throwIfAborted();
-      return false;
-    }
-    const [staged = '', others = '', ignored = ''] = listings;
-    const inner: string[] = [];
-    out.listed.push(folder);
-    for (const record of splitZ(staged)) {
-      // `<mode> <object> <stage>\t<path>`: a conflicted path is listed once a stage.
-      const tab = record.indexOf('\t');
-      const path = record.slice(tab + 1);
-      if (record.startsWith('160000 ')) inner.push(path);
-      else out.files.push(`${folder}/${path}`);
-    }
-    for (const path of splitZ(others)) {
-      if (path.endsWith('/')) inner.push(path.slice(0, -1));
-      else out.files.push(`${folder}/${path}`);
-    }
-    for (const path of splitZ(ignored)) out.ignored.push(`${folder}/${path}`);
-    for (const path of new Set(inner)) {
-      const child = `${folder}/${path}`;
-      // A submodule not checked out is an empty folder, nothing to hold; one git cannot list stays a folder the
-      // shadow records by its commit, as git does.
-      if (!(await fs.lstat(join(root, child, '.git')).catch(() => undefined))) continue;
-      if (depth >= MAX_DEPTH || !(await visit(child, depth + 1))) out.files.push(`${child}/`);
-    }
-    return true;
-  };
-  for (const folder of folders) await visit(folder, 0);
-  out.files = [...new Set(out.files)];
-  return out;
-}
-
 /** One git command on the shadow repository (ShadowGit.run). */
 type ShadowRun = (args: readonly string[], input?: string) => Promise<string>;
 
@@ -223,4 +148,29 @@ export async function keepNestedFolders(run: ShadowRun, current: string, target:
     tree = await replaceAt(run, tree, link.split('/'), folder);
   }
   return tree ?? target;
+}
+
+/**
+ * A file of the nested repository at `folder` to put in the shadow index first, so git's walks go into the folder:
+ * the smallest of the first folder, breadth first, that has one, outside `.git` and generated trees; undefined when
+ * there is none (an empty folder, a submodule not checked out: nothing to hold).
+ */
+export async function firstFile(root: string, folder: string): Promise<string | undefined> {
+  const queue = [folder];
+  for (let searched = 0; searched < queue.length && searched < MAX_SEARCHED; searched++) {
+    const dir = queue[searched] as string;
+    const entries = await fs.readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
+    let best: { path: string; size: number } | undefined;
+    for (const entry of entries) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git' && !GENERATED_TREES.has(entry.name)) queue.push(path);
+      } else if (entry.isFile() && entry.name !== '.git') {
+        const size = (await fs.lstat(join(root, path)).catch(() => undefined))?.size;
+        if (size !== undefined && (!best || size < best.size)) best = { path, size };
+      }
+    }
+    if (best) return best.path;
+  }
+  return undefined;
 }

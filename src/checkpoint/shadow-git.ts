@@ -82,12 +82,6 @@ export interface ShadowGit {
     input?: string,
     options?: { local?: boolean; signal?: AbortSignal },
   ): Promise<string>;
-  /**
-   * Runs one git command on a repository nested in the workspace (`gitDir`, its work tree `workTree`) to read it:
-   * none of the user's or the system's configuration, no fsmonitor (the repository's own config could name a
-   * program to run), no optional locks.
-   */
-  runNested(gitDir: string, workTree: string, args: readonly string[], signal?: AbortSignal): Promise<string>;
   /** Reads these object stores too (a nested repository's), in this process and every later one. */
   shareObjects(dirs: readonly string[]): Promise<void>;
   /** Why the shadow index was not seeded from the user's (or undefined: it was, or it already existed). */
@@ -365,14 +359,6 @@ export function shadowGit(
     exists,
     run,
     shareObjects,
-    runNested: (nestedDir, nestedTree, args, signal) =>
-      startGit(
-        { ...gitEnv(env, nestedDir, nestedTree), GIT_OPTIONAL_LOCKS: '0' },
-        nestedTree,
-        ['-c', 'core.fsmonitor=false', ...args],
-        undefined,
-        signal,
-      ),
     maintain,
     get seedSkipped() {
       return seedSkipped;

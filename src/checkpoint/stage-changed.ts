@@ -118,6 +118,14 @@ export async function stageChanged(
   const parsed = await ctx.index.read().catch(() => undefined);
   if (!parsed) return undefined;
   const index = indexLookup(parsed.entries);
+  // A path below an entry of the index (a nested repository recorded by its commit, a file become a folder): the
+  // scan decides.
+  const belowEntry = (path: string) => {
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1))
+      if (index.has(path.slice(0, at))) return true;
+    return false;
+  };
+  if (list.some(belowEntry)) return undefined;
   const members: string[] = [];
   const fresh: string[] = [];
   const freshDirs: string[] = [];

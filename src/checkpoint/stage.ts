@@ -19,7 +19,7 @@ import {
 } from './ignored-files.js';
 import type { IndexEntries } from './index-trees.js';
 import { writeIndex } from './index-writer.js';
-import { listNested, nestedSeed, populatedGitlinks } from './nested-repos.js';
+import { firstFile, nestedSeed, populatedGitlinks } from './nested-repos.js';
 import type { ShadowGit } from './shadow-git.js';
 import { type ShadowIndex, shadowIndex } from './shadow-index.js';
 import { type LastStage, listedIgnored, stageChanged } from './stage-changed.js';
@@ -153,67 +153,81 @@ export function stager(
   };
 
   /**
-   * Nested repositories git named as folders (new ones) or the index holds as gitlinks (submodules, from the
-   * user's index) are taken in as files (nested-repos.ts): a submodule's index copied into the shadow's and what
-   * differs from it found by the shadow's own walks, just there; another's files listed by git inside it, added to
-   * `entries` as new. Those walks may find repositories nested in these: a round each. Resolves with the gitlinks
-   * to drop before the files under them are added.
+   * Copies into the shadow index the entries of the nested repositories at `folders` whose own index can seed it
+   * (nested-repos.ts), their gitlinks dropped in the same write. Resolves with those seeded.
+   */
+  const seedNested = async (folders: readonly string[]): Promise<string[]> => {
+    const seeds = await Promise.all(folders.map((f) => nestedSeed(options.root, f)));
+    const seeded = folders.filter((_, i) => seeds[i]);
+    if (seeded.length === 0) return seeded;
+    const added = seeds.flatMap((seed) => seed?.entries ?? []);
+    await git.shareObjects(seeds.flatMap((seed) => (seed ? [seed.objects] : [])));
+    await writeIndex(git.gitDir, added, new Set([...seeded, ...added.map((e) => e.name.toString('utf8'))]));
+    return seeded;
+  };
+
+  /**
+   * The submodules: the index's gitlinks whose folders hold a repository, seeded before a scan's walks (which then
+   * go into them) and before the watch starts (which then knows their tracked folders named like generated trees).
+   */
+  const seedSubmodules = async () =>
+    seedNested(await populatedGitlinks(options.root, (await index.read())?.entries));
+
+  /**
+   * Nested repositories git named as folders (new ones), and gitlinks not seeded, are taken in as files: seeded
+   * where they can be, else their first file added (nested-repos.ts); then the shadow's own walks of just those
+   * folders find what differs or is new, into `entries` and `listing` as the whole scan's. Those walks may name
+   * repositories nested in these: a round each.
    */
   const takeNested = async (
     entries: Map<string, boolean>,
     listing: IgnoredListing,
     signal?: AbortSignal,
-  ): Promise<string[]> => {
-    const dropped: string[] = [];
+  ): Promise<void> => {
     const done = new Set<string>();
     for (let round = 0; round < NESTED_ROUNDS; round++) {
       const links = await populatedGitlinks(options.root, (await index.read())?.entries);
       const folders = [...entries.keys()].filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
-      const found = [...links, ...folders].filter((f) => !done.has(f));
-      if (found.length === 0) break;
+      const found = [...new Set([...links, ...folders])].filter((f) => !done.has(f));
+      if (found.length === 0) return;
       for (const f of found) done.add(f);
-      const seeds = await Promise.all(found.map((f) => nestedSeed(options.root, f)));
-      const seeded = found.filter((_, i) => seeds[i]);
-      const hashed = found.filter((_, i) => !seeds[i]);
-      if (seeded.length > 0) {
-        const added = seeds.flatMap((seed) => seed?.entries ?? []);
-        await git.shareObjects(seeds.flatMap((seed) => (seed ? [seed.objects] : [])));
-        const touched = new Set([...seeded, ...added.map((e) => e.name.toString('utf8'))]);
-        await writeIndex(git.gitDir, added, touched);
-        const within = seeded.map((f) => literal(`${f}/`));
-        const [changed, ignored] = await Promise.all([
-          git.run([...CHANGED_LS_ARGS, '--', ...within], undefined, { signal }),
-          git.run([...IGNORED_LS_ARGS, '--', ...within], undefined, { signal }),
-        ]);
-        // Named as a folder (new) or as a gitlink (its commit moved): its files stand for it now.
-        for (const f of seeded) {
-          entries.delete(`${f}/`);
-          entries.delete(f);
-        }
-        for (const e of splitZ(changed))
-          if (!entries.has(e.slice(2))) entries.set(e.slice(2), !e.startsWith('? '));
-        const more = parseIgnoredListing(ignored);
-        listing.others.push(...more.others);
-        listing.cached.push(...more.cached);
+      const seeded = await seedNested(found);
+      const rest = found.filter((f) => !seeded.includes(f));
+      const firsts = await Promise.all(rest.map((f) => firstFile(options.root, f)));
+      const started = rest.filter((_, i) => firsts[i]);
+      const taken = [...seeded, ...started];
+      if (taken.length === 0) return;
+      if (started.length > 0) {
+        // A gitlink goes before a file below it is added: git refuses that while the gitlink stands.
+        const dropped = started.filter((f) => links.includes(f));
+        if (dropped.length > 0)
+          await git.run(['update-index', '--force-remove', '-z', '--stdin'], `${dropped.join('\0')}\0`);
+        const files = firsts.filter((f): f is string => f !== undefined);
+        await git.run(['update-index', '--add', '-z', '--stdin'], `${files.join('\0')}\0`);
       }
-      if (hashed.length > 0) {
-        const nested = await listNested(options.root, hashed, git.runNested, signal);
-        const listed = new Set(nested.listed);
-        for (const folder of hashed.filter((f) => listed.has(f))) {
-          entries.delete(`${folder}/`);
-          entries.delete(folder);
-        }
-        dropped.push(...links.filter((link) => listed.has(link)));
-        for (const file of nested.files) if (!entries.has(file)) entries.set(file, false);
-        listing.others.push(...nested.ignored);
+      // Named as a folder (new) or as a gitlink (its commit moved): its files stand for it now.
+      for (const f of taken) {
+        entries.delete(`${f}/`);
+        entries.delete(f);
       }
+      const within = taken.map((f) => literal(`${f}/`));
+      const [changed, ignored] = await Promise.all([
+        git.run([...CHANGED_LS_ARGS, '--', ...within], undefined, { signal }),
+        git.run([...IGNORED_LS_ARGS, '--', ...within], undefined, { signal }),
+      ]);
+      for (const e of splitZ(changed))
+        if (!entries.has(e.slice(2))) entries.set(e.slice(2), !e.startsWith('? '));
+      const more = parseIgnoredListing(ignored);
+      listing.others.push(...more.others);
+      listing.cached.push(...more.cached);
     }
-    return dropped;
   };
 
   const scan = async (signal?: AbortSignal): Promise<Staged> => {
     // Modified and deleted tracked files (by stat, as git status finds them) and new ones; the ignored ones apart.
     // A preparation given up ends the walks themselves (they only read): on a big tree a run would wait for them.
+    await seedSubmodules();
+    signal?.throwIfAborted();
     const [changedText, ignoredText] = await Promise.all([
       git.run(CHANGED_LS_ARGS, undefined, { signal }),
       git.run(IGNORED_LS_ARGS, undefined, { signal }),
@@ -223,9 +237,8 @@ export function stager(
     // A file listed twice (modified and deleted) is looked at once. A name that is not UTF-8 reads with U+FFFD in
     // it, which names no file: it cannot be held, and undo says so (it leaves such a file as it is).
     const entries = new Map(splitZ(changedText).map((e) => [e.slice(2), !e.startsWith('? ')] as const));
-    const dropped = await takeNested(entries, listing, signal);
+    await takeNested(entries, listing, signal);
     const plan = await planIgnored(options.root, options.maxIgnoredBytes, listing);
-    plan.untrack.push(...dropped);
     const large: LargeFile[] = [];
     const unreadable: SkippedPath[] = [];
     for (const path of entries.keys())
@@ -319,8 +332,10 @@ export function stager(
       } else rewatch ||= !last;
       // Folders named like generated trees that hold tracked files (babel's test fixtures' node_modules, .yarn):
       // watched from the first start, where finding them after it made the next stage start again and walk all.
-      if (rewatch && !last)
+      if (rewatch && !last) {
+        await seedSubmodules();
         for (const dir of trackedGenerated((await index.read())?.entries)) watch.keep(dir);
+      }
       // Watched again before the walk: what changes during it is seen by one or the other.
       if (rewatch) await watch.start();
       const staged = await scan(signal);

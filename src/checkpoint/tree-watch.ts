@@ -151,12 +151,10 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
         if (entries === 'failed' || (entries === 'gone' && rel === '')) return false;
         if (entries === 'gone') continue;
         for (const entry of entries) {
-          // A repository nested in the workspace: every stage scans, which lists its files by git inside it
-          // (nested-repos.ts) or, where git cannot, records it by its commit, which no event of ours reports.
-          if (entry.name === '.git') {
-            if (rel !== '') return false;
-            continue;
-          }
+          // A repository's own folder: nothing in it is ever staged. One nested in the workspace is watched like
+          // any folder (its files are held too, nested-repos.ts); a change below one the shadow records by its
+          // commit makes that stage scan (stage-changed.ts).
+          if (entry.name === '.git') continue;
           if (!entry.isDirectory()) continue;
           const child = join2(rel, entry.name);
           if (GENERATED_TREES.has(entry.name) && !kept.has(child)) {
@@ -183,7 +181,7 @@ export function treeWatch(root: string, options: { maxDirs?: number } = {}): Tre
       const ok = await walk(mine);
       if (mine !== generation) return;
       if (!ok) {
-        // Too many folders, a nested repository, a folder that could not be watched: full scans from now on.
+        // Too many folders, a folder that could not be watched: full scans from now on.
         closeAll();
         state = 'off';
         return;

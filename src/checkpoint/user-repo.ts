@@ -125,8 +125,8 @@ export async function readHead(root: string): Promise<string | undefined> {
 
 /**
  * The nested git repository (a submodule, a clone inside the workspace) holding `path`, as its workspace-relative
- * folder with a trailing `/`, or undefined. A checkpoint's tree holds its files unless git could not list them
- * (nested-repos.ts); then the shadow index records it by its commit, as git does.
+ * folder with a trailing `/`, or undefined. A checkpoint's tree holds its files (nested-repos.ts) unless the shadow
+ * index still records it by its commit, as git does.
  */
 export async function nestedRepoOf(root: string, path: string): Promise<string | undefined> {
   const parts = path.split('/').slice(0, -1);

@@ -1,6 +1,6 @@
-// Repositories nested in the workspace, whose files checkpoints take in as any other's: listed by git inside each
-// (never the repository above it, never running a program its config names), and an undo to a checkpoint that
-// recorded one by its commit keeping the folder's files as they are.
+// Repositories nested in the workspace, whose files checkpoints take in as any other's: a submodule's index seeding
+// the shadow's, another's first file starting git's walk of it; an undo to a checkpoint that recorded one by its
+// commit keeps the folder's files as they are.
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,14 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readIndexEntries } from '../../src/checkpoint/index-trees.js';
 import {
+  firstFile,
   holdsFilesUnder,
   keepNestedFolders,
-  listNested,
   nestedSeed,
   populatedGitlinks,
 } from '../../src/checkpoint/nested-repos.js';
-import { shadowGit } from '../../src/checkpoint/shadow-git.js';
-import { exec, shellGit } from '../support/small-shell.js';
+import { exec } from '../support/small-shell.js';
 
 const gitEnv = {
   ...process.env,
@@ -40,44 +39,18 @@ beforeAll(async () => {
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-describe('listNested', () => {
-  it("lists a nested repository's files, ignored ones apart, and those of repositories inside it", async () => {
-    const root = join(base, 'ws');
-    await write('ws/lib/a.txt', 'a\n');
-    await write('ws/lib/gone.txt', 'gone\n');
-    await write('ws/lib/.gitignore', '*.log\nnode_modules/\n');
-    await git(join(root, 'lib'), 'init', '-q');
-    await git(join(root, 'lib'), 'add', '-A');
-    await commit(join(root, 'lib'));
-    await fs.rm(join(root, 'lib/gone.txt'));
-    await write('ws/lib/new/b.txt', 'b\n');
-    await write('ws/lib/run.log', 'log\n');
-    await write('ws/lib/node_modules/x/i.js', 'x\n');
-    // A repository inside it with no commit yet, and a `.git` that is no repository: a plain folder to git.
-    await write('ws/lib/inner/i.txt', 'i\n');
-    await git(join(root, 'lib/inner'), 'init', '-q');
-    await write('ws/lib/fake/.git/HEAD', 'ref: refs/heads/main\n');
-    await write('ws/lib/fake/f.txt', 'f\n');
-    // A program the nested repository's config names for fsmonitor: ls-files would run it.
-    const marker = join(base, 'fsmonitor-ran');
-    await write('hook.sh', `#!/bin/sh\ntouch ${marker}\n`);
-    await fs.chmod(join(base, 'hook.sh'), 0o755);
-    await git(join(root, 'lib'), 'config', 'core.fsmonitor', join(base, 'hook.sh'));
-
-    const shadow = shadowGit(join(base, 'shadow'), root, process.env, shellGit);
-    const listing = await listNested(root, ['lib', 'missing'], shadow.runNested);
-    expect(listing.listed).toEqual(['lib', 'lib/inner']);
-    // A tracked file deleted since is listed too: the shadow index drops it.
-    expect(listing.files.sort()).toEqual([
-      'lib/.gitignore',
-      'lib/a.txt',
-      'lib/fake/f.txt',
-      'lib/gone.txt',
-      'lib/inner/i.txt',
-      'lib/new/b.txt',
-    ]);
-    expect(listing.ignored.sort()).toEqual(['lib/node_modules/', 'lib/run.log']);
-    await expect(fs.access(marker)).rejects.toThrow();
+describe('nested repositories', () => {
+  it("names a nested repository's first file: the smallest of the first folder that has one, never in .git", async () => {
+    await write('ws/lib/.git/HEAD', 'ref: refs/heads/main\n');
+    await write('ws/lib/node_modules/x.js', 'x');
+    await write('ws/lib/src/deep/big.ts', 'a bigger file\n');
+    await write('ws/lib/src/small.ts', 's');
+    await write('ws/lib/src/more.ts', 'more\n');
+    expect(await firstFile(join(base, 'ws'), 'lib')).toBe('lib/src/small.ts');
+    await write('ws/lib/README', 'top\n');
+    expect(await firstFile(join(base, 'ws'), 'lib')).toBe('lib/README');
+    await fs.mkdir(join(base, 'ws/empty/.git'), { recursive: true });
+    expect(await firstFile(join(base, 'ws'), 'empty')).toBeUndefined();
   });
 
   it('finds the gitlinks of an index whose folders hold a repository, and which folders it holds files under', async () => {

@@ -59,7 +59,6 @@ async function pair(
       exists: git.exists,
       maintain: git.maintain,
       indexFresh: false,
-      runNested: git.runNested,
       shareObjects: git.shareObjects,
       run: (...args) => {
         if (count) processes++;
@@ -211,10 +210,25 @@ describe('checkpoints the tree watch cannot vouch for', () => {
     expect((await check()).how).toBe('scan');
   });
 
-  it('does not watch a repository nested in the workspace: every checkpoint scans', async () => {
-    const { root, check } = await pair({ 'a.txt': 'a', 'sub/.git/HEAD': 'ref: refs/heads/main\n' });
-    await sh(root, 'echo changed > a.txt');
+  it('watches the repositories nested in the workspace, whose files it holds', async () => {
+    const { root, check } = await pair({ 'a.txt': 'a' });
+    // lib: a clone with a commit; old: a repository git refuses to read (a format from the future); none: one with
+    // no file yet. Made elsewhere and moved in: a new folder holding a `.git` makes a stage scan.
+    const away = await tempDir('keel-watch-repos-', track);
+    const commit = 'git add -A && git -c user.name=t -c user.email=t@t commit -qm c';
+    await sh(away, 'mkdir lib old none && echo l > lib/l.txt && echo o > old/o.txt && git init -q none');
+    await sh(join(away, 'lib'), `git init -q && ${commit}`);
+    await sh(join(away, 'old'), `git init -q && ${commit} && git config core.repositoryformatversion 99`);
+    await sh(root, `mv ${away}/lib ${away}/old ${away}/none .`);
     expect((await check()).how).toBe('scan');
+    await sh(root, 'echo more >> lib/l.txt && echo n > lib/new.txt && echo changed > a.txt');
+    expect((await check()).how).toBe('watch');
+    await sh(root, 'rm lib/l.txt && mkdir lib/deep && echo d > lib/deep/d.txt && echo more >> old/o.txt');
+    expect((await check()).how).toBe('watch');
+    await sh(root, 'echo first > none/first.txt');
+    await check();
+    await sh(root, 'echo second >> none/first.txt');
+    expect((await check()).how).toBe('watch');
   });
 
   it('scans after the watch is closed', async () => {

@@ -290,6 +290,40 @@ describe('files changed inside a nested git repository', () => {
     await rm(lib, { recursive: true, force: true });
   });
 
+  it('in a submodule checked out during the run are undone: its files removed again, its .git file left', async () => {
+    const lib = await makeWorkspace({ 'lib.txt': 'lib\n' });
+    const commit = 'git -c user.name=t -c user.email=t@t commit -qm c';
+    await exec('sh', ['-c', `git init -q && git add -A && ${commit}`], { cwd: lib, env: gitEnv() });
+    const ws = await workspace({ 'top.txt': 'top\n' });
+    await exec(
+      'sh',
+      [
+        '-c',
+        `git init -q && git add -A && ${commit} && git -c protocol.file.allow=always submodule add -q ${lib} sub && ${commit} && git submodule deinit -q -f sub`,
+      ],
+      { cwd: ws, env: gitEnv() },
+    );
+    const update = 'git -c protocol.file.allow=always submodule update -q --init';
+    const steps: ScriptStep[] = [
+      { toolCalls: [{ name: 'execute_command', args: { command: `${update} && echo x >> sub/lib.txt` } }] },
+      {
+        toolCalls: [
+          { name: 'execute_command', args: { command: 'echo y >> sub/lib.txt && echo n > sub/n.txt' } },
+        ],
+      },
+      { text: 'done' },
+    ];
+    expect((await keel.run(await server(steps), ws, 'check it out')).reasons).toEqual(['done']);
+    expect(await fs.readFile(join(ws, 'sub/lib.txt'), 'utf8')).toBe('lib\nx\ny\n');
+    // The second call's checkpoint held the submodule's files as the first call left them.
+    const list = await keel.undo(ws, '--list');
+    expect(list.stdout).toMatch(/changed after: sub\/lib\.txt \(modified\), sub\/n\.txt \(created\)/);
+    expect((await keel.undo(ws)).code).toBe(0);
+    expect(await fs.readdir(join(ws, 'sub'))).toEqual(['.git']);
+    await rm(ws, { recursive: true, force: true });
+    await rm(lib, { recursive: true, force: true });
+  });
+
   it('by file tools are put back by undo, a file made there removed; undoing the undo brings the changes back', async () => {
     const ws = await makeWorkspace({ 'top.txt': 'top\n', 'vendor/lib/lib.txt': 'lib\n' });
     await git(join(ws, 'vendor/lib'), 'init', '-q');
