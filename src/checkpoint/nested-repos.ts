@@ -152,10 +152,15 @@ export async function keepNestedFolders(run: ShadowRun, current: string, target:
 
 /**
  * A file of the nested repository at `folder` to put in the shadow index first, so git's walks go into the folder:
- * the smallest of the first folder, breadth first, that has one, outside `.git` and generated trees; undefined when
- * there is none (an empty folder, a submodule not checked out: nothing to hold).
+ * the smallest of the first folder, breadth first, that has one (of at most `maxBytes`: checkpoints.max_file_mb),
+ * outside `.git` and generated trees; undefined when there is none (an empty folder, a submodule not checked out:
+ * nothing to hold).
  */
-export async function firstFile(root: string, folder: string): Promise<string | undefined> {
+export async function firstFile(
+  root: string,
+  folder: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<string | undefined> {
   const queue = [folder];
   for (let searched = 0; searched < queue.length && searched < MAX_SEARCHED; searched++) {
     const dir = queue[searched] as string;
@@ -167,7 +172,7 @@ export async function firstFile(root: string, folder: string): Promise<string | 
         if (entry.name !== '.git' && !GENERATED_TREES.has(entry.name)) queue.push(path);
       } else if (entry.isFile() && entry.name !== '.git') {
         const size = (await fs.lstat(join(root, path)).catch(() => undefined))?.size;
-        if (size !== undefined && (!best || size < best.size)) best = { path, size };
+        if (size !== undefined && size <= maxBytes && (!best || size < best.size)) best = { path, size };
       }
     }
     if (best) return best.path;

@@ -193,7 +193,7 @@ export function stager(
       for (const f of found) done.add(f);
       const seeded = await seedNested(found);
       const rest = found.filter((f) => !seeded.includes(f));
-      const firsts = await Promise.all(rest.map((f) => firstFile(options.root, f)));
+      const firsts = await Promise.all(rest.map((f) => firstFile(options.root, f, options.maxFileBytes)));
       const started = rest.filter((_, i) => firsts[i]);
       const taken = [...seeded, ...started];
       if (taken.length === 0) return;

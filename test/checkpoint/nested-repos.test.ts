@@ -49,6 +49,8 @@ describe('nested repositories', () => {
     expect(await firstFile(join(base, 'ws'), 'lib')).toBe('lib/src/small.ts');
     await write('ws/lib/README', 'top\n');
     expect(await firstFile(join(base, 'ws'), 'lib')).toBe('lib/README');
+    // None over checkpoints.max_file_mb.
+    expect(await firstFile(join(base, 'ws'), 'lib', 3)).toBe('lib/src/small.ts');
     await fs.mkdir(join(base, 'ws/empty/.git'), { recursive: true });
     expect(await firstFile(join(base, 'ws'), 'empty')).toBeUndefined();
   });
