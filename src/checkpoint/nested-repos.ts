@@ -11,7 +11,7 @@ import { judgeIndex } from './git-index.js';
 import { GENERATED_TREES } from './ignored-files.js';
 import { type IndexEntries, readIndexEntries } from './index-trees.js';
 import { ENTRY_META, type IndexEntry } from './index-writer.js';
-import { repoDirs } from './user-repo.js';
+import { repoDirs, smudgeConverted } from './user-repo.js';
 
 const GITLINK = 0o160000;
 /** Folders a search for a nested repository's first file looks in, at most. */
@@ -63,7 +63,9 @@ export async function nestedSeed(root: string, folder: string): Promise<NestedSe
   } catch {
     return undefined;
   }
-  if (!judgeIndex(buf).ok) return undefined;
+  // Entries of files checkout converts (Git LFS, CRLF) are smudged, so the shadow reads their bytes.
+  if (!judgeIndex(buf).ok || !(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir)))
+    return undefined;
   const index = readIndexEntries(buf);
   const prefix = Buffer.from(`${folder}/`, 'utf8');
   const entries: IndexEntry[] = [];

@@ -313,7 +313,7 @@ export function shadowGit(
       () => false,
     ));
     if (!indexFresh || !repo?.index || !usable.includes(repo.objects)) return;
-    seedSkipped = await seedIndex(repo.index, index);
+    seedSkipped = await seedIndex(repo, workTree, index);
   };
 
   const shareObjects = async (dirs: readonly string[]) => {

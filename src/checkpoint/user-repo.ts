@@ -1,15 +1,20 @@
 // The git repository a workspace belongs to, found by reading files only (no git process): its object store,
 // which the shadow repository reads tracked files' contents from (never writes), and its index, which seeds the
 // shadow's index when the workspace is the repository's top level, so tracked files are neither re-hashed nor copied.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { attributeFiles, checkoutConversions } from './checkout-conversions.js';
 import { judgeIndex } from './git-index.js';
+import { readIndexEntries } from './index-trees.js';
 
 export interface UserRepo {
   /** `<common git dir>/objects`: read as an alternate object store, never written. */
   objects: string;
   /** The repository's index, when the workspace is its top level (a linked worktree's own index included). */
   index?: string;
+  gitDir: string;
+  commonDir: string;
 }
 
 const readText = (path: string) => fs.readFile(path, 'utf8').catch(() => undefined);
@@ -59,7 +64,8 @@ export async function findUserRepo(root: string): Promise<UserRepo | undefined> 
     if (repo) {
       const { objects } = repo;
       if (!objects) return undefined;
-      return dir === root ? { objects, index: join(repo.gitDir, 'index') } : { objects };
+      const dirs = { objects, gitDir: repo.gitDir, commonDir: repo.commonDir };
+      return dir === root ? { ...dirs, index: join(repo.gitDir, 'index') } : dirs;
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -70,9 +76,17 @@ export async function findUserRepo(root: string): Promise<UserRepo | undefined> 
 /**
  * Copies the user's index to `target` when its entries can be trusted as they are (judgeIndex), keeping its mtime
  * rounded down: git re-reads an entry whose file changed within the index's last second ("racily clean"), and an
- * index that looked newer than it is would hide such a change. Resolves with why it did not, or undefined.
+ * index that looked newer than it is would hide such a change. Entries of files checkout converts (Git LFS, CRLF:
+ * checkout-conversions.ts) are smudged the same way, so their bytes are read; none is trusted when every text file
+ * is converted (core.autocrlf). Resolves with why it did not seed, or undefined.
  */
-export async function seedIndex(index: string, target: string): Promise<string | undefined> {
+export async function seedIndex(
+  repo: UserRepo,
+  workTree: string,
+  target: string,
+): Promise<string | undefined> {
+  const index = repo.index;
+  if (!index) return 'no index';
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(index, 'r');
@@ -90,11 +104,55 @@ export async function seedIndex(index: string, target: string): Promise<string |
   }
   const verdict = judgeIndex(buf);
   if (!verdict.ok) return verdict.why;
+  if (!(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir)))
+    return 'checkout converts every text file (core.autocrlf or core.eol)';
   const temp = `${target}.${process.pid}.seed`;
   await fs.writeFile(temp, buf);
   await fs.utimes(temp, mtime, mtime);
   await fs.rename(temp, target);
   return undefined;
+}
+
+/**
+ * Zeroes the size of each entry of the index in `buf` whose file checkout converts, and writes the index's checksum
+ * again; false when every text file may be converted, so no entry can be trusted.
+ */
+export async function smudgeConverted(
+  buf: Buffer,
+  workTree: string,
+  gitDir: string,
+  commonDir: string,
+): Promise<boolean> {
+  const entries = readIndexEntries(buf);
+  const pathAt = (i: number) => entries.names.toString('utf8', entries.start[i], entries.end[i]);
+  // Only names ending in .gitattributes are decoded to find those files: a big index has tens of thousands.
+  const tail = Buffer.from('.gitattributes');
+  const named: string[] = [];
+  for (let i = 0; i < entries.count; i++) {
+    const end = entries.end[i] as number;
+    if (
+      end - (entries.start[i] as number) >= tail.length &&
+      entries.names.compare(tail, 0, tail.length, end - tail.length, end) === 0
+    )
+      named.push(pathAt(i));
+  }
+  const conversions = await checkoutConversions(workTree, gitDir, commonDir, attributeFiles(named));
+  if (conversions.all) return false;
+  if (!conversions.some) return true;
+  let smudged = 0;
+  for (let i = 0; i < entries.count; i++) {
+    if (!conversions.converts(pathAt(i))) continue;
+    // The size field, the last of the stat data before the object id.
+    buf.writeUInt32BE(0, (entries.oidAt[i] as number) - 4);
+    smudged++;
+  }
+  const sum = buf.subarray(buf.length - 20);
+  if (smudged > 0 && !sum.every((byte) => byte === 0))
+    createHash('sha1')
+      .update(buf.subarray(0, buf.length - 20))
+      .digest()
+      .copy(sum);
+  return true;
 }
 
 /**

@@ -110,6 +110,35 @@ describe('keel undo (built binary) after a run', () => {
 });
 
 describe('keel undo', () => {
+  it('restores files checkout converts (a clean filter, CRLF) as the work tree had them, not as git stores them', async () => {
+    const ws = await workspace({
+      '.gitattributes': 'assets/*.dat filter=up\n*.txt text eol=crlf\n',
+      'assets/x.dat': 'hello\n',
+      'a.txt': 'line1\nline2\n',
+    });
+    // Stored upper case, checked out lower case; the index written well after the files (none racily clean).
+    const setup = [
+      'git init -q',
+      "git config filter.up.clean 'tr a-z A-Z' && git config filter.up.smudge 'tr A-Z a-z'",
+      'git add -A && git -c user.name=t -c user.email=t@t commit -qm init',
+      'rm assets/x.dat a.txt && git checkout -q -- .',
+      "touch -d '1 hour ago' assets/x.dat a.txt .gitattributes && git update-index -q --really-refresh",
+    ];
+    await exec('sh', ['-c', setup.join(' && ')], { cwd: ws, env: gitEnv() });
+    const before = await treeSnapshot(ws, { skip: ['.git'] });
+    expect(before['a.txt']).toBe('file 644 line1\r\nline2\r\n');
+    expect(before['assets/x.dat']).toBe('file 644 hello\n');
+    const command = 'echo more >> assets/x.dat && echo more >> a.txt';
+    const steps: ScriptStep[] = [
+      { toolCalls: [{ name: 'execute_command', args: { command } }] },
+      { text: 'done' },
+    ];
+    expect((await keel.run(await server(steps), ws, 'append')).reasons).toEqual(['done']);
+    expect((await keel.undo(ws)).code).toBe(0);
+    expect(await treeSnapshot(ws, { skip: ['.git'] })).toEqual(before);
+    await rm(ws, { recursive: true, force: true });
+  });
+
   it('restores a git repository without touching its .git: git status is as before the run', async () => {
     const ws = await workspace(files);
     await exec(
