@@ -4,7 +4,16 @@
 // git's Documentation/gitformat-index.txt.
 import { createHash } from 'node:crypto';
 
-export type IndexVerdict = { ok: true; entries: number } | { ok: false; why: string };
+export type IndexVerdict =
+  | {
+      ok: true;
+      entries: number;
+      /** The tracked `.gitattributes` files' paths; undefined for index v4, whose names are not read whole. */
+      attributes?: string[];
+    }
+  | { ok: false; why: string };
+
+const ATTRIBUTES = Buffer.from('.gitattributes');
 
 const FLAG_ASSUME_VALID = 0x8000;
 const FLAG_EXTENDED = 0x4000;
@@ -38,6 +47,7 @@ export function judgeIndex(buf: Buffer): IndexVerdict {
   if (version < 2 || version > 4) return { ok: false, why: `index version ${version}` };
   const count = buf.readUInt32BE(8);
   const end = buf.length - 20;
+  const attributes: string[] = [];
   let at = 12;
   for (let i = 0; i < count; i++) {
     if (at + FIXED > end) return { ok: false, why: 'a truncated index' };
@@ -60,6 +70,13 @@ export function judgeIndex(buf: Buffer): IndexVerdict {
       const length = flags & NAME_MASK;
       const nul = length < NAME_MASK ? next + length : buf.indexOf(0, next);
       if (nul < 0 || nul >= end) return { ok: false, why: 'a truncated index' };
+      const name = nul - next;
+      if (
+        name >= ATTRIBUTES.length &&
+        buf.compare(ATTRIBUTES, 0, ATTRIBUTES.length, nul - ATTRIBUTES.length, nul) === 0 &&
+        (name === ATTRIBUTES.length || buf[nul - ATTRIBUTES.length - 1] === 0x2f)
+      )
+        attributes.push(buf.toString('utf8', next, nul));
       // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
       at += Math.floor((nul - at + 8) / 8) * 8;
     }
@@ -70,7 +87,7 @@ export function judgeIndex(buf: Buffer): IndexVerdict {
     if (refused) return { ok: false, why: refused };
     at += 8 + buf.readUInt32BE(at + 4);
   }
-  return { ok: true, entries: count };
+  return { ok: true, entries: count, ...(version === 4 ? {} : { attributes }) };
 }
 
 /**

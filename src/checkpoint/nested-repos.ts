@@ -64,7 +64,9 @@ export async function nestedSeed(root: string, folder: string): Promise<NestedSe
     return undefined;
   }
   // Entries of files checkout converts (Git LFS, CRLF) are smudged, so the shadow reads their bytes.
-  if (!judgeIndex(buf).ok || !(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir)))
+  const verdict = judgeIndex(buf);
+  if (!verdict.ok) return undefined;
+  if (!(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir, verdict.attributes)))
     return undefined;
   const index = readIndexEntries(buf);
   const prefix = Buffer.from(`${folder}/`, 'utf8');

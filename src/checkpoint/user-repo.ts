@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { attributeFiles, checkoutConversions } from './checkout-conversions.js';
 import { judgeIndex } from './git-index.js';
-import { readIndexEntries } from './index-trees.js';
+import { type IndexEntries, readIndexEntries } from './index-trees.js';
 
 export interface UserRepo {
   /** `<common git dir>/objects`: read as an alternate object store, never written. */
@@ -104,7 +104,7 @@ export async function seedIndex(
   }
   const verdict = judgeIndex(buf);
   if (!verdict.ok) return verdict.why;
-  if (!(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir)))
+  if (!(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir, verdict.attributes)))
     return 'checkout converts every text file (core.autocrlf or core.eol)';
   const temp = `${target}.${process.pid}.seed`;
   await fs.writeFile(temp, buf);
@@ -122,23 +122,20 @@ export async function smudgeConverted(
   workTree: string,
   gitDir: string,
   commonDir: string,
+  attributes?: readonly string[],
 ): Promise<boolean> {
-  const entries = readIndexEntries(buf);
-  const pathAt = (i: number) => entries.names.toString('utf8', entries.start[i], entries.end[i]);
-  // Only names ending in .gitattributes are decoded to find those files: a big index has tens of thousands.
-  const tail = Buffer.from('.gitattributes');
-  const named: string[] = [];
-  for (let i = 0; i < entries.count; i++) {
-    const end = entries.end[i] as number;
-    if (
-      end - (entries.start[i] as number) >= tail.length &&
-      entries.names.compare(tail, 0, tail.length, end - tail.length, end) === 0
-    )
-      named.push(pathAt(i));
-  }
+  // The .gitattributes files among the entries: judgeIndex's walk names them, else (index v4) a parse.
+  let entries = attributes ? undefined : readIndexEntries(buf);
+  const pathAt = (i: number) => {
+    const e = entries as IndexEntries;
+    return e.names.toString('utf8', e.start[i], e.end[i]);
+  };
+  const named =
+    attributes ?? attributeFiles(Array.from({ length: entries?.count ?? 0 }, (_, i) => pathAt(i)));
   const conversions = await checkoutConversions(workTree, gitDir, commonDir, attributeFiles(named));
   if (conversions.all) return false;
   if (!conversions.some) return true;
+  entries ??= readIndexEntries(buf);
   let smudged = 0;
   for (let i = 0; i < entries.count; i++) {
     if (!conversions.converts(pathAt(i))) continue;
