@@ -105,6 +105,8 @@ export interface RestoreResult {
   large?: (LargeFile & { now: 'unchanged' | 'changed' | 'deleted' })[];
   /** Files whose names are not UTF-8 (shown with U+FFFD): in no checkpoint, so the restore left them as they are. */
   left?: string[];
+  /** Repositories made since the checkpoint, their files removed: folders left holding their `.git` alone. */
+  repositories?: string[];
 }
 
 /** Where one workspace's checkpoints are kept, and how: shared by the git store and the copy store. */

@@ -15,7 +15,7 @@ import {
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
 import { holdNested, nestedTargets, restoreNested } from './nested-files.js';
-import { holdsFilesUnder, keepNestedFolders } from './nested-repos.js';
+import { emptiedRepositories, holdsFilesUnder, keepNestedFolders } from './nested-repos.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
@@ -363,6 +363,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       );
     }
     changes.push(...(await restoreNested(options.root, nestedFolder, nested)));
+    const removed = changes.filter((c) => c.status === 'D').map((c) => c.path);
+    const repositories = removed.length > 0 ? await emptiedRepositories(options.root, removed) : [];
     // Edits made after this undo are then told apart from it too.
     await recordAfter().catch(() => {});
     // The undo's own checkpoint, readable whatever the user's repository prunes later.
@@ -374,6 +376,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       ...(handEdits ? { handEdits } : {}),
       ...(large.length > 0 ? { large } : {}),
       ...(left.length > 0 ? { left } : {}),
+      ...(repositories.length > 0 ? { repositories } : {}),
     };
   }
 }

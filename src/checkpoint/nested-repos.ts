@@ -183,3 +183,30 @@ export async function firstFile(
   }
   return undefined;
 }
+
+/**
+ * The nested repositories an undo left holding their `.git` alone, among the folders of the paths it removed: made
+ * since the checkpoint it went back to (a clone, `git init`), whose `.git` an undo never touches.
+ */
+export async function emptiedRepositories(root: string, removed: readonly string[]): Promise<string[]> {
+  const repos = new Set<string>();
+  const isRepo = new Map<string, boolean>();
+  for (const path of removed) {
+    const parts = path.split('/').slice(0, -1);
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const folder = parts.slice(0, depth).join('/');
+      let known = isRepo.get(folder);
+      if (known === undefined) {
+        known = Boolean(await fs.lstat(join(root, folder, '.git')).catch(() => undefined));
+        isRepo.set(folder, known);
+      }
+      if (known) repos.add(folder);
+    }
+  }
+  const emptied: string[] = [];
+  for (const folder of repos) {
+    const names = await fs.readdir(join(root, folder)).catch(() => [] as string[]);
+    if (names.length === 1 && names[0] === '.git') emptied.push(folder);
+  }
+  return emptied.sort();
+}

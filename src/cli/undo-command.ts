@@ -265,6 +265,10 @@ async function restore(
     lines.push('left as they are (their names are not UTF-8: no checkpoint can hold them):');
     for (const path of result.left) lines.push(`  ${shownPath(path)}`);
   }
+  for (const repo of result.repositories ?? [])
+    lines.push(
+      `left as it is: ${shownPath(`${repo}/.git`)}, a repository made since that checkpoint (undo never touches a .git; remove ${shownPath(repo)} if you do not want it)`,
+    );
   if (store.kind === 'copy') lines.push(`note: ${COPIES_NOTE}`);
   lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
   out.print(sanitize(`${lines.join('\n')}\n`));

@@ -319,7 +319,7 @@ describe('files changed inside a nested git repository', () => {
     await rm(lib, { recursive: true, force: true });
   });
 
-  it('in a submodule checked out during the run are undone: its files removed again, its .git file left', async () => {
+  it('in a submodule checked out during the run are undone: its files removed again, its .git file left and named', async () => {
     const lib = await makeWorkspace({ 'lib.txt': 'lib\n' });
     const commit = 'git -c user.name=t -c user.email=t@t commit -qm c';
     await exec('sh', ['-c', `git init -q && git add -A && ${commit}`], { cwd: lib, env: gitEnv() });
@@ -347,8 +347,12 @@ describe('files changed inside a nested git repository', () => {
     // The second call's checkpoint held the submodule's files as the first call left them.
     const list = await keel.undo(ws, '--list');
     expect(list.stdout).toMatch(/changed after: sub\/lib\.txt \(modified\), sub\/n\.txt \(created\)/);
-    expect((await keel.undo(ws)).code).toBe(0);
+    const u = await keel.undo(ws);
+    expect(u.code).toBe(0);
     expect(await fs.readdir(join(ws, 'sub'))).toEqual(['.git']);
+    expect(u.stdout).toContain(
+      'left as it is: sub/.git, a repository made since that checkpoint (undo never touches a .git; remove sub if you do not want it)\n',
+    );
     await rm(ws, { recursive: true, force: true });
     await rm(lib, { recursive: true, force: true });
   });
