@@ -165,8 +165,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         ? { path: s.path, reason: s.reason, ...(userHead ? { head: userHead } : {}) }
         : s,
     );
-    // A file the call will write inside a nested repository whose files the tree does not hold (git could not
-    // list them; it sees a gitlink there): held apart.
+    // A file the call will write inside a nested repository whose files the tree does not hold (the shadow records
+    // it by its commit, a gitlink): held apart.
     const entries = meta.paths.length > 0 ? (await index.read())?.entries : undefined;
     const nested = await holdNested(options.root, nestedFolder, meta.paths, options.maxFileBytes, (repo) =>
       holdsFilesUnder(entries, repo),

@@ -1,9 +1,8 @@
 // Files a call writes inside a nested git repository (a submodule, a clone inside the workspace) whose files a
 // checkpoint's tree does not hold: one the shadow index still records as git does, by its commit (a gitlink; a
-// folder it found no file in, nested-repos.ts). A file tool names the
-// files it will write, so those are held apart instead: each one's content, by its SHA-256, in a folder of the store
-// (what the checkpoint records), or that it did not exist. Undo writes them back; a shell command's changes there
-// are not covered (it names no paths).
+// folder it found no file in, nested-repos.ts). A file tool names the files it will write, so those are held apart
+// instead: each one's content, by its SHA-256, in a folder of the store (what the checkpoint records), or that it did
+// not exist. Undo writes them back; a shell command's changes there are not covered (it names no paths).
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
