@@ -15,7 +15,12 @@ import {
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
 import { holdNested, nestedTargets, restoreNested } from './nested-files.js';
-import { emptiedRepositories, holdsFilesUnder, keepNestedFolders } from './nested-repos.js';
+import {
+  emptiedRepositories,
+  holdsFilesUnder,
+  keepNestedFolders,
+  withoutNestedTransition,
+} from './nested-repos.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
@@ -288,7 +293,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       if (!c.meta) return;
       // A file the checkpoint named by size and hash (too big to hold) was there: "created" would be wrong.
       const named = new Set(c.meta.large?.map((f) => f.path));
-      const own = (i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []))?.map(
+      const after = i === 0 ? sinceNewest : (commits[i - 1]?.ownChanges ?? []);
+      // One from before nested repositories' files were held: that the next one holds them is no change.
+      const own = (after && !c.meta.nested_files ? withoutNestedTransition(after) : after)?.map(
         (f): FileChange => (f.status === 'A' && named.has(f.path) ? { ...f, status: 'M' } : f),
       );
       // The files of nested repositories the call wrote are held apart, not in the trees diffed: named as well.

@@ -210,3 +210,28 @@ export async function emptiedRepositories(root: string, removed: readonly string
   }
   return emptied.sort();
 }
+
+/**
+ * What changed after a checkpoint that recorded nested repositories by their commits, less what only says their
+ * files are held now: the gitlink "deleted", the files under it "created" (the next checkpoint holds them).
+ */
+export function withoutNestedTransition<T extends { status: string; path: string }>(
+  changes: readonly T[],
+): T[] {
+  const created = new Set<string>();
+  for (const c of changes) {
+    if (c.status !== 'A') continue;
+    for (let at = c.path.indexOf('/'); at >= 0; at = c.path.indexOf('/', at + 1))
+      created.add(c.path.slice(0, at));
+  }
+  const opened = new Set(changes.filter((c) => c.status === 'D' && created.has(c.path)).map((c) => c.path));
+  if (opened.size === 0) return [...changes];
+  const inOpened = (path: string) => {
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1))
+      if (opened.has(path.slice(0, at))) return true;
+    return false;
+  };
+  return changes.filter(
+    (c) => !(c.status === 'D' && opened.has(c.path)) && !(c.status === 'A' && inOpened(c.path)),
+  );
+}

@@ -13,6 +13,7 @@ import {
   keepNestedFolders,
   nestedSeed,
   populatedGitlinks,
+  withoutNestedTransition,
 } from '../../src/checkpoint/nested-repos.js';
 import { exec } from '../support/small-shell.js';
 
@@ -144,5 +145,24 @@ describe('keepNestedFolders', () => {
     ]);
     // No gitlink met by a folder: the target as it is.
     expect(await keepNestedFolders(run, target, current)).toBe(current);
+  });
+});
+
+describe('withoutNestedTransition', () => {
+  it('drops a gitlink "deleted" with the files "created" under it, and nothing else', () => {
+    const changes = [
+      { status: 'M', path: 'top.txt' },
+      { status: 'D', path: 'vendor/lib' },
+      { status: 'A', path: 'vendor/lib/a.txt' },
+      { status: 'A', path: 'vendor/lib/deep/b.txt' },
+      { status: 'D', path: 'gone.txt' },
+      { status: 'A', path: 'vendor/libx/c.txt' },
+    ];
+    expect(withoutNestedTransition(changes)).toEqual([
+      { status: 'M', path: 'top.txt' },
+      { status: 'D', path: 'gone.txt' },
+      { status: 'A', path: 'vendor/libx/c.txt' },
+    ]);
+    expect(withoutNestedTransition(changes.slice(0, 2))).toEqual(changes.slice(0, 2));
   });
 });
