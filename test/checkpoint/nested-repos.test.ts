@@ -64,26 +64,10 @@ describe('nested repositories', () => {
     await git(join(base, 'sublib'), 'add', '-A');
     await commit(join(base, 'sublib'));
     await git(root, 'init', '-q');
-    await git(
-      root,
-      '-c',
-      'protocol.file.allow=always',
-      'submodule',
-      'add',
-      '-q',
-      join(base, 'sublib'),
-      'mod',
-    );
-    await git(
-      root,
-      '-c',
-      'protocol.file.allow=always',
-      'submodule',
-      'add',
-      '-q',
-      join(base, 'sublib'),
-      'gone',
-    );
+    const addSubmodule = (path: string) =>
+      git(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', join(base, 'sublib'), path);
+    await addSubmodule('mod');
+    await addSubmodule('gone');
     await git(root, 'add', '-A');
     await commit(root);
     await git(root, 'submodule', 'deinit', '-q', '-f', 'gone');

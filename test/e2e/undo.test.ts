@@ -278,10 +278,16 @@ describe('files over checkpoints.max_file_mb', () => {
 });
 
 describe('files changed inside a nested git repository', () => {
+  const commit = 'git -c user.name=t -c user.email=t@t commit -qm c';
+  /** A repository of these files with one commit, to clone or add as a submodule. */
+  const committedRepo = async (files: Record<string, string>) => {
+    const repo = await makeWorkspace(files);
+    await exec('sh', ['-c', `git init -q && git add -A && ${commit}`], { cwd: repo, env: gitEnv() });
+    return repo;
+  };
+
   it('by a shell command, in a submodule and in a clone inside it, are undone too; their .git is not touched', async () => {
-    const lib = await makeWorkspace({ 'lib.txt': 'lib\n', 'deep/d.txt': 'd\n', '.gitignore': '*.log\n' });
-    const commit = 'git -c user.name=t -c user.email=t@t commit -qm c';
-    await exec('sh', ['-c', `git init -q && git add -A && ${commit}`], { cwd: lib, env: gitEnv() });
+    const lib = await committedRepo({ 'lib.txt': 'lib\n', 'deep/d.txt': 'd\n', '.gitignore': '*.log\n' });
     const ws = await workspace({ 'top.txt': 'top\n' });
     await exec(
       'sh',
@@ -320,9 +326,7 @@ describe('files changed inside a nested git repository', () => {
   });
 
   it('in a submodule checked out during the run are undone: its files removed again, its .git file left and named', async () => {
-    const lib = await makeWorkspace({ 'lib.txt': 'lib\n' });
-    const commit = 'git -c user.name=t -c user.email=t@t commit -qm c';
-    await exec('sh', ['-c', `git init -q && git add -A && ${commit}`], { cwd: lib, env: gitEnv() });
+    const lib = await committedRepo({ 'lib.txt': 'lib\n' });
     const ws = await workspace({ 'top.txt': 'top\n' });
     await exec(
       'sh',
