@@ -14,13 +14,9 @@ import {
   type SkippedPath,
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
+import { indexLookup } from './index-trees.js';
 import { holdNested, nestedTargets, restoreNested } from './nested-files.js';
-import {
-  emptiedRepositories,
-  holdsFilesUnder,
-  keepNestedFolders,
-  withoutNestedTransition,
-} from './nested-repos.js';
+import { emptiedRepositories, keepNestedFolders, withoutNestedTransition } from './nested-repos.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
 import { CHECKPOINT_REF, type ShadowGit } from './shadow-git.js';
 import { shadowIndex } from './shadow-index.js';
@@ -173,8 +169,9 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
     // A file the call will write inside a nested repository whose files the tree does not hold (the shadow records
     // it by its commit, a gitlink): held apart.
     const entries = meta.paths.length > 0 ? (await index.read())?.entries : undefined;
+    const lookup = entries && indexLookup(entries);
     const nested = await holdNested(options.root, nestedFolder, meta.paths, options.maxFileBytes, (repo) =>
-      holdsFilesUnder(entries, repo),
+      Boolean(lookup?.under(repo.replace(/\/$/, ''))),
     );
     skipped.push(...nested.skipped);
     lastSkipped = skipped;

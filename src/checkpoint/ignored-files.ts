@@ -55,7 +55,8 @@ const inGenerated = (rel: string) => {
   return index < 0 ? undefined : `${parts.slice(0, index + 1).join('/')}/`;
 };
 
-const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
+/** NUL-separated output (`git … -z`), without the empty ends. */
+export const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 
 /** The `git ls-files` of the shadow repository (its exclude rules: the workspace's .gitignore files and above). */
 export interface IgnoredListing {

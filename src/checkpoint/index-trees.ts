@@ -266,3 +266,32 @@ export async function storeTrees(gitDir: string, trees: readonly TreeObject[], k
     );
   }
 }
+
+/** Membership in the shadow index, by binary search over its entries (index order is byte order). */
+export function indexLookup(index: IndexEntries) {
+  const { names, start, end, count } = index;
+  const nameAt = (i: number) => names.subarray(start[i] as number, end[i] as number);
+  const lowerBound = (key: Buffer) => {
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (Buffer.compare(nameAt(mid), key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    has(path: string) {
+      const key = Buffer.from(path);
+      const i = lowerBound(key);
+      return i < count && nameAt(i).equals(key);
+    },
+    /** Whether the index holds a path below this folder. */
+    under(dir: string) {
+      const key = Buffer.from(`${dir}/`);
+      const i = lowerBound(key);
+      return i < count && nameAt(i).subarray(0, key.length).equals(key);
+    },
+  };
+}

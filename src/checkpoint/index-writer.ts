@@ -48,6 +48,18 @@ export function entryMeta(stat: EntryStat, mode: number, id: Buffer): Buffer {
   return meta;
 }
 
+/**
+ * An entry's meta bytes as written into an index whose entries are trusted from `since` (whole seconds): a file
+ * changed within that second may look unchanged by its stat data ("racily clean"), so its size is zeroed, as git's
+ * write_index does, and git compares its content. A copy when changed; the bytes themselves otherwise.
+ */
+export function smudgedIfRacy(meta: Buffer, since: number): Buffer {
+  if (meta.readUInt32BE(8) < since) return meta;
+  const copy = Buffer.from(meta);
+  copy.writeUInt32BE(0, 36);
+  return copy;
+}
+
 /** Entries in index order (bytewise by path), one per path. */
 function byPath(entries: IndexEntry[]): IndexEntry[] {
   return entries.sort((a, b) => Buffer.compare(a.name, b.name));
@@ -102,12 +114,7 @@ export async function writeIndex(
           const name = old.names.subarray(old.start[i], old.end[i]);
           if (touched.has(name.toString('utf8'))) continue;
           const at = (old.oidAt[i] as number) - 40;
-          let meta = old.buf.subarray(at, at + ENTRY_META);
-          if (meta.readUInt32BE(8) >= racyFrom) {
-            meta = Buffer.from(meta);
-            meta.writeUInt32BE(0, 36);
-          }
-          kept.push({ name, meta });
+          kept.push({ name, meta: smudgedIfRacy(old.buf.subarray(at, at + ENTRY_META), racyFrom) });
         }
       }
       // Both lists are in index order already (the old index's, the fill's sorted paths): one merge.

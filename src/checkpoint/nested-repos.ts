@@ -8,16 +8,15 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../safety/workspace.js';
 import { judgeIndex } from './git-index.js';
-import { GENERATED_TREES } from './ignored-files.js';
+import { GENERATED_TREES, splitZ } from './ignored-files.js';
 import { type IndexEntries, readIndexEntries } from './index-trees.js';
-import { ENTRY_META, type IndexEntry } from './index-writer.js';
-import { repoDirs, smudgeConverted } from './user-repo.js';
+import { ENTRY_META, type IndexEntry, smudgedIfRacy } from './index-writer.js';
+import { parseRaw } from './restore-checks.js';
+import { readIndexFile, repoDirs, smudgeConverted } from './user-repo.js';
 
 const GITLINK = 0o160000;
 /** Folders a search for a nested repository's first file looks in, at most. */
 const MAX_SEARCHED = 64;
-
-const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 
 /** The gitlinks of the shadow index (submodules, seeded from the user's index) whose folder holds a repository. */
 export async function populatedGitlinks(root: string, entries: IndexEntries | undefined): Promise<string[]> {
@@ -49,20 +48,9 @@ export async function nestedSeed(root: string, folder: string): Promise<NestedSe
   const repo = await repoDirs(workTree);
   // A path with a colon cannot be listed in GIT_ALTERNATE_OBJECT_DIRECTORIES.
   if (!repo?.objects || repo.objects.includes(':') || isInside(workTree, repo.commonDir)) return undefined;
-  let buf: Buffer;
-  let mtime: number;
-  try {
-    const handle = await fs.open(join(repo.gitDir, 'index'), 'r');
-    try {
-      // The stat of the file read: git replaces its index by renaming.
-      mtime = Math.floor((await handle.stat()).mtimeMs / 1000);
-      buf = await handle.readFile();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
+  const read = await readIndexFile(join(repo.gitDir, 'index'));
+  if (!read) return undefined;
+  const { buf, mtime } = read;
   // Entries of files checkout converts (Git LFS, CRLF) are smudged, so the shadow reads their bytes.
   const verdict = judgeIndex(buf);
   if (!verdict.ok) return undefined;
@@ -73,33 +61,14 @@ export async function nestedSeed(root: string, folder: string): Promise<NestedSe
   const entries: IndexEntry[] = [];
   for (let i = 0; i < index.count; i++) {
     const at = (index.oidAt[i] as number) - 40;
-    let meta = buf.subarray(at, at + ENTRY_META);
-    // Racily clean (changed within its index's last second, so its stat data may not tell): its size zeroed, as git
-    // does, so the shadow's walk compares its content.
-    if (meta.readUInt32BE(8) >= mtime) {
-      meta = Buffer.from(meta);
-      meta.writeUInt32BE(0, 36);
-    }
     const name = index.names.subarray(index.start[i], index.end[i]);
-    entries.push({ name: Buffer.concat([prefix, name]), meta });
+    // Racily clean ones as of its index's time: the shadow's walk compares their content.
+    entries.push({
+      name: Buffer.concat([prefix, name]),
+      meta: smudgedIfRacy(buf.subarray(at, at + ENTRY_META), mtime),
+    });
   }
   return { entries, objects: repo.objects };
-}
-
-/** Whether the shadow index holds files under `folder/`: a nested repository a checkpoint's trees hold whole. */
-export function holdsFilesUnder(entries: IndexEntries | undefined, folder: string): boolean {
-  if (!entries) return false;
-  const prefix = Buffer.from(folder.endsWith('/') ? folder : `${folder}/`, 'utf8');
-  for (let i = 0; i < entries.count; i++) {
-    const start = entries.start[i] as number;
-    const end = entries.end[i] as number;
-    if (
-      end - start > prefix.length &&
-      entries.names.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0
-    )
-      return true;
-  }
-  return false;
 }
 
 /** One git command on the shadow repository (ShadowGit.run). */
@@ -134,14 +103,10 @@ async function replaceAt(
  * then left them): the target's gitlink becomes the current folder's tree. `target` itself when there is none.
  */
 export async function keepNestedFolders(run: ShadowRun, current: string, target: string): Promise<string> {
-  const raw = await run(['diff-tree', '-r', '-z', '--no-renames', current, target]);
-  const tokens = raw.split('\0');
-  const links: string[] = [];
-  for (let i = 0; i + 1 < tokens.length; i += 2) {
-    // `:<src mode> <dst mode> <src> <dst> <status>` then the path: a gitlink the current tree does not have.
-    const match = /^:\d+ 160000 [0-9a-f]+ [0-9a-f]+ A$/.exec((tokens[i] ?? '').replace(/^\n+/, ''));
-    if (match) links.push(tokens[i + 1] ?? '');
-  }
+  // The gitlinks the target has where the current tree has none.
+  const links = parseRaw(await run(['diff-tree', '-r', '-z', '--no-renames', current, target]))
+    .filter((r) => r.status === 'A' && r.dstMode === '160000')
+    .map((r) => r.path);
   let tree: string | undefined;
   for (const link of links) {
     // `<mode> <type> <object>\t<path>`: the folder's tree in the current one, if a folder is there.

@@ -13,7 +13,7 @@ import {
   planIgnored,
 } from './ignored-files.js';
 import { patchIndex } from './index-patch.js';
-import type { IndexEntries } from './index-trees.js';
+import { indexLookup } from './index-trees.js';
 import type { ShadowGit } from './shadow-git.js';
 import type { ShadowIndex } from './shadow-index.js';
 import { MAX_PATHS, type TreeWatch } from './tree-watch.js';
@@ -37,35 +37,6 @@ export interface ChangedContext {
   update(paths: string[]): Promise<void>;
   /** Takes these paths out of the shadow index. */
   untrack(paths: string[]): Promise<void>;
-}
-
-/** Membership in the shadow index, by binary search over its entries (index order is byte order). */
-function indexLookup(index: IndexEntries) {
-  const { names, start, end, count } = index;
-  const nameAt = (i: number) => names.subarray(start[i] as number, end[i] as number);
-  const lowerBound = (key: Buffer) => {
-    let lo = 0;
-    let hi = count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (Buffer.compare(nameAt(mid), key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return {
-    has(path: string) {
-      const key = Buffer.from(path);
-      const i = lowerBound(key);
-      return i < count && nameAt(i).equals(key);
-    },
-    /** Whether the index holds a path below this folder. */
-    under(dir: string) {
-      const key = Buffer.from(`${dir}/`);
-      const i = lowerBound(key);
-      return i < count && nameAt(i).subarray(0, key.length).equals(key);
-    },
-  };
 }
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);

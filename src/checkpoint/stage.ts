@@ -16,6 +16,7 @@ import {
   type IgnoredPlan,
   parseIgnoredListing,
   planIgnored,
+  splitZ,
 } from './ignored-files.js';
 import type { IndexEntries } from './index-trees.js';
 import { writeIndex } from './index-writer.js';
@@ -55,7 +56,6 @@ const CHANGED_LS_ARGS = ['ls-files', '-z', '-t', '-m', '-d', '-o', '--exclude-st
 /** Rounds of repositories nested in nested repositories taken in by one stage. */
 const NESTED_ROUNDS = 8;
 
-const splitZ = (text: string) => text.split('\0').filter((t) => t !== '');
 const literal = (path: string) => `:(top,literal)${path}`;
 
 /** SHA-256 of a file, streamed: a large file is never held in memory. */

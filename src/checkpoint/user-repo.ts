@@ -74,6 +74,21 @@ export async function findUserRepo(root: string): Promise<UserRepo | undefined> 
 }
 
 /**
+ * An index file's bytes and its mtime in whole seconds (rounded down), from one open: git replaces its index by
+ * renaming, so the two always belong together. Undefined when there is none.
+ */
+export async function readIndexFile(path: string): Promise<{ buf: Buffer; mtime: number } | undefined> {
+  const handle = await fs.open(path, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const mtime = Math.floor((await handle.stat()).mtimeMs / 1000);
+    return { buf: await handle.readFile(), mtime };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Copies the user's index to `target` when its entries can be trusted as they are (judgeIndex), keeping its mtime
  * rounded down: git re-reads an entry whose file changed within the index's last second ("racily clean"), and an
  * index that looked newer than it is would hide such a change. Entries of files checkout converts (Git LFS, CRLF:
@@ -85,23 +100,9 @@ export async function seedIndex(
   workTree: string,
   target: string,
 ): Promise<string | undefined> {
-  const index = repo.index;
-  if (!index) return 'no index';
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(index, 'r');
-  } catch {
-    return 'no index';
-  }
-  let buf: Buffer;
-  let mtime: number;
-  try {
-    // The stat of the file read: git replaces its index by renaming, so the two always belong together.
-    mtime = Math.floor((await handle.stat()).mtimeMs / 1000);
-    buf = await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  const read = repo.index ? await readIndexFile(repo.index) : undefined;
+  if (!read) return 'no index';
+  const { buf, mtime } = read;
   const verdict = judgeIndex(buf);
   if (!verdict.ok) return verdict.why;
   if (!(await smudgeConverted(buf, workTree, repo.gitDir, repo.commonDir, verdict.attributes)))
@@ -132,7 +133,7 @@ export async function smudgeConverted(
   };
   const named =
     attributes ?? attributeFiles(Array.from({ length: entries?.count ?? 0 }, (_, i) => pathAt(i)));
-  const conversions = await checkoutConversions(workTree, gitDir, commonDir, attributeFiles(named));
+  const conversions = await checkoutConversions(workTree, gitDir, commonDir, named);
   if (conversions.all) return false;
   if (!conversions.some) return true;
   entries ??= readIndexEntries(buf);

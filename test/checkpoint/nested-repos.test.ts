@@ -6,10 +6,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readIndexEntries } from '../../src/checkpoint/index-trees.js';
+import { indexLookup, readIndexEntries } from '../../src/checkpoint/index-trees.js';
 import {
   firstFile,
-  holdsFilesUnder,
   keepNestedFolders,
   nestedSeed,
   populatedGitlinks,
@@ -84,12 +83,12 @@ describe('nested repositories', () => {
     );
     // A clone keeps its objects inside the folder, which a command removing it takes along: not seeded.
     expect(await nestedSeed(base, 'sublib')).toBeUndefined();
-    expect(holdsFilesUnder(entries, 'mod/')).toBe(false);
+    expect(indexLookup(entries).under('mod')).toBe(false);
     await git(root, 'rm', '-q', '--cached', 'mod');
     await git(root, 'update-index', '--add', 'mod/s.txt');
     const after = readIndexEntries(await fs.readFile(join(root, '.git/index')));
-    expect(holdsFilesUnder(after, 'mod/')).toBe(true);
-    expect(holdsFilesUnder(after, 'mo')).toBe(false);
+    expect(indexLookup(after).under('mod')).toBe(true);
+    expect(indexLookup(after).under('mo')).toBe(false);
   });
 });
 
