@@ -105,7 +105,7 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
     expect(saved).not.toContain('sk-typed-unseen');
   });
 
-  it('with a provider chosen but no key anywhere, takes the key unseen (not a line typed before it asked, not one with a space) and goes on with it', async () => {
+  it('with a provider chosen but no key anywhere, takes the key unseen (not a word typed before it asked, not one with a space) and goes on with it', async () => {
     const s = await server([{ text: 'hello with a key' }]);
     const ws = await workspace();
     const config = await mkdtemp(join(tmpdir(), 'keel-first-config-'));
@@ -115,11 +115,16 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
       join(config, 'keel', 'config.yaml'),
       `provider:\n  type: openai\n  openai:\n    base_url: ${s.openaiUrl}\n`,
     );
-    const term = await startTerminal(['--cwd', ws], { cwd: ws, env: { XDG_CONFIG_HOME: config } });
+    const term = await startTerminal(['--cwd', ws], {
+      cwd: ws,
+      env: { XDG_CONFIG_HOME: config },
+      held: true,
+    });
     track(term.close);
-    // A message typed while Keel starts, before it asks: not the key.
-    await term.type('hello there');
+    // A word typed before Keel asks (here before it starts, waiting in the terminal): not the key, though it could be one.
+    await term.type('typed-ahead');
     await term.keys('Enter');
+    await term.release();
     // The hidden prompt itself (the notice before it names the provider too).
     await term.waitFor('API key for openai (OPENAI_API_KEY):');
     expect(await term.screen()).toContain('No API key for openai yet');

@@ -3,7 +3,7 @@
 // Reads go through one tmux client in control mode, not a tmux process each: waiting for a screen re-reads it when
 // tmux says the pane printed something, where polling started a process every 100 ms.
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -107,6 +107,8 @@ export interface Terminal {
     test: string | ((screen: string) => boolean),
     options?: { escapes?: boolean; timeoutMs?: number },
   ): Promise<string>;
+  /** With `held`: starts keel (until then the pane's shell waits; what is typed waits in the terminal's buffer). */
+  release(): Promise<void>;
   /** Whether keel has exited (the pane stays, dead, to be read). */
   exited(): Promise<boolean>;
   close(): Promise<void>;
@@ -115,10 +117,11 @@ export interface Terminal {
 /**
  * Starts `keel ...args` in a 100×30 terminal with a temp HOME; colour on (no NO_COLOR). `exitStatus`: the shell that
  * starts keel prints `keel exited with <code>` when it ends (tmux itself may never learn a process's status).
+ * `held`: keel starts only at `release()`, so keys typed before it are type-ahead however slow tmux is under load.
  */
 export async function startTerminal(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; exitStatus?: boolean },
+  options: { cwd: string; env?: Record<string, string>; exitStatus?: boolean; held?: boolean },
 ): Promise<Terminal> {
   const home = await mkdtemp(join(tmpdir(), 'keel-tty-'));
   const socket = join(home, 'tmux.sock');
@@ -136,7 +139,12 @@ export async function startTerminal(
   };
   const tmux = (...argv: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...argv], { env });
   const quoted = [process.execPath, keelBin, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const command = options.exitStatus ? `${quoted}; echo "keel exited with $?"` : `exec ${quoted}`;
+  const started = options.exitStatus ? `${quoted}; echo "keel exited with $?"` : `exec ${quoted}`;
+  // The shell reads nothing while it waits, so typed lines stay in the terminal's input buffer for keel.
+  const go = join(home, 'go');
+  const command = options.held
+    ? `while [ ! -e '${go}' ]; do sleep 0.02; done; ${started}`
+    : started;
   await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, command);
   await tmux('set-option', '-g', 'remain-on-exit', 'on');
   await tmux('set-option', '-g', 'history-limit', '5000');
@@ -168,6 +176,7 @@ export async function startTerminal(
         await changed;
       }
     },
+    release: () => writeFile(go, ''),
     exited: async () => (await control.command("display-message -p '#{pane_dead}'"))[0]?.trim() === '1',
     async close() {
       control.close();
