@@ -142,9 +142,7 @@ export async function startTerminal(
   const started = options.exitStatus ? `${quoted}; echo "keel exited with $?"` : `exec ${quoted}`;
   // The shell reads nothing while it waits, so typed lines stay in the terminal's input buffer for keel.
   const go = join(home, 'go');
-  const command = options.held
-    ? `while [ ! -e '${go}' ]; do sleep 0.02; done; ${started}`
-    : started;
+  const command = options.held ? `while [ ! -e '${go}' ]; do sleep 0.02; done; ${started}` : started;
   await tmux('new-session', '-d', '-x', '100', '-y', '30', '-c', options.cwd, command);
   await tmux('set-option', '-g', 'remain-on-exit', 'on');
   await tmux('set-option', '-g', 'history-limit', '5000');
