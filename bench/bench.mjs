@@ -15,6 +15,7 @@ import {
   ollamaRunArgs,
   printRows,
   printSummary,
+  RG_SPEED_LIMIT,
   ratioRow,
   row,
   runTimed,
@@ -256,7 +257,7 @@ for (const [label, args] of [
   grepRows.push(
     ratioRow(`grep ${label} (${result.metadata.matches} lines)`, median(keelTimes), median(rgTimes), {
       name: 'rg',
-      limit: 1.1,
+      limit: RG_SPEED_LIMIT,
     }),
   );
 }

@@ -7,7 +7,16 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundleModule, keelLaunch, median, ratioRow, row, runTimed, seconds } from './lib.mjs';
+import {
+  bundleModule,
+  keelLaunch,
+  median,
+  RG_SPEED_LIMIT,
+  ratioRow,
+  row,
+  runTimed,
+  seconds,
+} from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const timed = runTimed;
@@ -246,7 +255,7 @@ async function benchFiles({ runs }) {
       undefined,
       true,
     );
-    rows.push(ratioRow('grep in 500 MB', grep.keel, grep.ref, { name: 'rg', limit: 1.1 }));
+    rows.push(ratioRow('grep in 500 MB', grep.keel, grep.ref, { name: 'rg', limit: RG_SPEED_LIMIT }));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -266,7 +275,12 @@ async function benchFiles({ runs }) {
       undefined,
       true,
     );
-    rows.push(ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, { name: 'rg', limit: 1.1 }));
+    rows.push(
+      ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, {
+        name: 'rg',
+        limit: RG_SPEED_LIMIT,
+      }),
+    );
   }
   return rows;
 }
