@@ -3,8 +3,9 @@
 // byte body, headers as a record, pairs or Headers) go here; anything else is handed to the global fetch unchanged.
 // Failures are shaped like undici's, so the AI SDK and providers/errors.ts classify them the same way.
 import { channel } from 'node:diagnostics_channel';
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Agent, AgentOptions, ClientRequest, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
 import { type HeadersInput, LightHeaders } from './http-headers.js';
 import { toResponse } from './http-response.js';
 
@@ -115,6 +116,109 @@ function plainRequest(
   return { url, method: standardMethods.has(upper) ? upper : method, headers, body, redirects: 0, announce };
 }
 
+// Preconnect: the connection to a provider (TCP, and TLS for https) is opened while the run is assembled, so the
+// first request is written at once instead of waiting for its handshakes. One socket an origin, taken by the first
+// request there (through the agents below) or closed after WARM_MS (the chat's first message may take a while); it
+// never keeps the process alive.
+const WARM_MS = 30_000;
+const warm = new Map<string, Socket>();
+/** Sockets opened by preconnect: a reset on one before any answer is retried once, as on a kept-alive one. */
+const preconnected = new WeakSet<object>();
+
+const originKey = (https: boolean, host: string, port: number) =>
+  `${https ? 'https' : 'http'}://${host}:${port}`;
+
+/**
+ * Opens the connection a request to `base` (a provider's http(s) URL) will use, unless one is open or waiting.
+ * Nothing is sent on it; a failure to connect is left for the request itself to meet and report.
+ */
+export function preconnect(base: string): void {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return;
+  }
+  const https = url.protocol === 'https:';
+  if ((!https && url.protocol !== 'http:') || url.username || url.password) return;
+  const port = Number(url.port || (https ? 443 : 80));
+  if (badPorts.has(port)) return;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const key = originKey(https, host, port);
+  if (warm.has(key) || connectedTo(https, host, port)) return;
+  const { isIP } = load('node:net') as typeof import('node:net');
+  const socket: Socket = https
+    ? (load('node:tls') as typeof import('node:tls')).connect({
+        host,
+        port,
+        // As Node's https agent names the server: by its host name, not an IP address.
+        ...(isIP(host) ? {} : { servername: host }),
+      })
+    : (load('node:net') as typeof import('node:net')).connect({ host, port });
+  socket.unref();
+  preconnected.add(socket);
+  warm.set(key, socket);
+  const drop = () => {
+    if (warm.get(key) !== socket) return;
+    warm.delete(key);
+    socket.destroy();
+  };
+  socket.once('error', drop);
+  socket.once('close', drop);
+  setTimeout(drop, WARM_MS).unref();
+}
+
+/** Whether the agent holds a connection to this origin already (a request's, or one kept alive after it). */
+function connectedTo(https: boolean, host: string, port: number): boolean {
+  const agent = agents[https ? 'https' : 'http'];
+  if (!agent) return false;
+  // The agent's names for its connections begin with host:port: (then the TLS options, for https).
+  const prefix = `${host}:${port}:`;
+  return [agent.sockets, agent.freeSockets].some((pool) =>
+    Object.keys(pool).some((name) => name.startsWith(prefix)),
+  );
+}
+
+/** The socket preconnect opened for this origin, if it is still usable; it is the caller's from here. */
+function takeWarm(https: boolean, host: string | null | undefined, port: unknown): Socket | undefined {
+  const key = originKey(https, host ?? 'localhost', Number(port));
+  const socket = warm.get(key);
+  if (!socket) return undefined;
+  warm.delete(key);
+  if (socket.destroyed || socket.readableEnded) return undefined;
+  socket.ref();
+  return socket;
+}
+
+// The agents model requests go through: Node's global agents' settings, and a preconnected socket taken first.
+const agents: { http?: Agent; https?: Agent } = {};
+
+function agentFor(https: boolean): Agent {
+  const name = https ? 'https' : 'http';
+  const existing = agents[name];
+  if (existing) return existing;
+  const Base = (load(`node:${name}`) as typeof import('node:http')).Agent;
+  class WarmAgent extends Base {
+    override createConnection(
+      options: { host?: string | null; port?: unknown },
+      callback?: (error: Error | null, socket: Socket) => void,
+    ): Socket {
+      const socket = takeWarm(https, options.host, options.port);
+      if (socket) return socket;
+      return (Base.prototype as unknown as WarmAgent).createConnection.call(this, options, callback);
+    }
+  }
+  // Node 20's global agents: kept alive, the most recently used socket first, idle ones closed after 5 s.
+  const options: AgentOptions & { scheduling: 'lifo' } = {
+    keepAlive: true,
+    scheduling: 'lifo',
+    timeout: 5000,
+  };
+  const agent = new WarmAgent(options);
+  agents[name] = agent;
+  return agent;
+}
+
 /** Sends the request, following redirects as fetch does. */
 async function send(outgoing: Outgoing, signal: AbortSignal | undefined) {
   let current = outgoing;
@@ -151,12 +255,12 @@ function exchange(
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const { request } = (
-      outgoing.url.protocol === 'https:' ? load('node:https') : load('node:http')
-    ) as typeof import('node:http');
+    const https = outgoing.url.protocol === 'https:';
+    const { request } = (https ? load('node:https') : load('node:http')) as typeof import('node:http');
     const req: ClientRequest = request(outgoing.url, {
       method: outgoing.method,
       headers: wireHeaders(outgoing),
+      agent: agentFor(https),
     });
     const onAbort = () => {
       reject(signal?.reason);
@@ -177,7 +281,8 @@ function exchange(
       if (signal?.aborted) return reject(signal.reason);
       // A kept-alive connection the server closed as we reused it: the request never reached it, so send it again
       // once on a fresh connection (Node's documented remedy; undici retries this case too).
-      if (!again && req.reusedSocket && error.code === 'ECONNRESET')
+      // The same for a connection preconnect opened, which the server may have closed unused.
+      if (!again && (req.reusedSocket || preconnected.has(req.socket ?? {})) && error.code === 'ECONNRESET')
         return resolve(exchange(outgoing, signal, true));
       reject(new TypeError('fetch failed', { cause: error }));
     });

@@ -5,6 +5,7 @@ import type { Model } from '../core/model.js';
 import type { Redactor } from '../safety/redact.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import type { HostedModelOptions, HostedProvider } from './hosted.js';
+import { preconnect } from './http-fetch.js';
 import { retryingModel } from './retry.js';
 import type { ToolProtocol } from './text-tools.js';
 
@@ -81,16 +82,23 @@ async function baseModel(
     case 'openrouter':
     case 'anthropic':
     case 'openai': {
-      const create = await hostedFactories[provider.type]();
-      return create({ ...hostedSettings(provider[provider.type]), apiKey: await apiKey(provider.type, env) });
+      const settings = hostedSettings(provider[provider.type]);
+      const loading = hostedFactories[provider.type]();
+      loading.catch(() => {});
+      const key = await apiKey(provider.type, env);
+      // With a key to send, the connection opens while the provider's code loads and the run is assembled.
+      preconnect(settings.baseUrl);
+      return (await loading)({ ...settings, apiKey: key });
     }
     case 'ollama': {
       const { model, api_key: ollamaKey } = provider.ollama;
       const { normalizeOllamaHost, probeOllamaModel } = await import('./ollama-api.js');
+      const root = normalizeOllamaHost(provider.ollama.base_url);
+      preconnect(root);
       // /api/show is local and cheap; it runs while the SDK loads. Failing, it leaves the chat request to report.
       const [{ createOllamaModel }, show] = await Promise.all([
         import('./ollama.js'),
-        probe ? probeOllamaModel(normalizeOllamaHost(provider.ollama.base_url), model, ollamaKey) : undefined,
+        probe ? probeOllamaModel(root, model, ollamaKey) : undefined,
       ]);
       // auto and text describe the tools in the prompt instead (withToolProtocol); native cannot work.
       if (show?.tools === false && provider.ollama.tool_protocol === 'native') {
@@ -107,6 +115,7 @@ async function baseModel(
     }
     case 'openai-compatible': {
       const settings = provider['openai-compatible'];
+      preconnect(settings.base_url);
       const { createOpenAICompatibleModel } = await import('./openai-compatible.js');
       return createOpenAICompatibleModel({
         model: settings.model,

@@ -19,6 +19,8 @@ let dir: string;
 let caFile: string;
 let tls: Server;
 let tlsUrl: string;
+/** TLS connections the server completed. */
+let tlsConnections = 0;
 let upstream: ModelServer | undefined;
 
 beforeAll(async () => {
@@ -75,6 +77,7 @@ beforeAll(async () => {
       req.pipe(forward);
     },
   );
+  tls.on('secureConnection', () => tlsConnections++);
   await new Promise<void>((done) => tls.listen(0, '127.0.0.1', done));
   tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
 });
@@ -155,10 +158,13 @@ describe('NODE_EXTRA_CA_CERTS through the keel command', () => {
       ],
     });
     const ws = await mkdtemp(join(dir, 'ws-'));
+    tlsConnections = 0;
     const r = await tlsRun('env', { NODE_EXTRA_CA_CERTS: caFile }, ws);
     expect(r.stderr).not.toMatch(/certificate/i);
     expect(r.code).toBe(0);
     expect(upstream.requests).toHaveLength(2);
+    // One connection, opened while the run was assembled (preconnect, with the extra CA) and kept for both requests.
+    expect(tlsConnections).toBe(1);
     const shown = toolMessages(upstream.requests[1]!.body).join('\n');
     expect(shown).toContain(`NODE_EXTRA_CA_CERTS=${caFile}`);
     expect(shown).not.toContain('KEEL_NODE_EXTRA_CA_CERTS');

@@ -1,9 +1,10 @@
 // httpFetch against a loopback node:http server: streaming, aborts, failures shaped like undici's, compressed
 // bodies, redirects, and the requests it hands to the global fetch.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { httpFetch } from '../../src/providers/http-fetch.js';
+import { httpFetch, preconnect } from '../../src/providers/http-fetch.js';
 import { freePort } from './helpers.js';
 
 let server: Server;
@@ -291,4 +292,93 @@ describe('httpFetch hands anything but a plain request to the global fetch', () 
     expect(await httpFetch(input, init)).toBe(answer);
     expect(spy).toHaveBeenCalledWith(input, init);
   });
+});
+
+describe('preconnect opens the connection a provider request then goes out on', () => {
+  /** A server of its own that counts connections; `greet` decides what each new connection meets. */
+  async function counting(greet: (socket: Socket, nth: number) => void = () => {}) {
+    let connections = 0;
+    const own = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end(`served on connection ${connections}`));
+    });
+    own.on('connection', (socket) => greet(socket, ++connections));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(own.address() as { port: number }).port}`;
+    return {
+      url,
+      connections: () => connections,
+      async close() {
+        own.closeAllConnections();
+        await new Promise((resolve) => own.close(resolve));
+      },
+    };
+  }
+  const until = async (holds: () => boolean) => {
+    for (let i = 0; i < 200 && !holds(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(holds()).toBe(true);
+  };
+
+  it('sends the first request on the connection opened ahead of it, and only one is opened however often asked', async () => {
+    const own = await counting();
+    try {
+      preconnect(`${own.url}/v1`);
+      preconnect(own.url);
+      await until(() => own.connections() === 1);
+      const response = await httpFetch(`${own.url}/v1/chat`, { method: 'POST', body: '{}' });
+      expect(await response.text()).toBe('served on connection 1');
+      expect(own.connections()).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('sends the request on a new connection when the server closed the one opened ahead, before or as it is used', async () => {
+    // Closed at once, unused: the request finds it gone. Reset as the request arrives: the request is sent again.
+    for (const drop of [
+      (socket: Socket) => socket.destroy(),
+      (socket: Socket) => socket.once('data', () => socket.resetAndDestroy()),
+    ]) {
+      const own = await counting((socket, nth) => nth === 1 && drop(socket));
+      try {
+        preconnect(own.url);
+        await until(() => own.connections() === 1);
+        const response = await httpFetch(`${own.url}/echo`);
+        expect(await response.text()).toBe('served on connection 2');
+      } finally {
+        await own.close();
+      }
+    }
+  });
+
+  it('opens nothing where a connection is kept alive already (a later model of the same run)', async () => {
+    const own = await counting();
+    try {
+      await (await httpFetch(`${own.url}/a`)).text();
+      preconnect(own.url);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await (await httpFetch(`${own.url}/b`)).text()).toBe('served on connection 1');
+      expect(own.connections()).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('leaves a refused connection for the request to report, as fetch reports it', async () => {
+    const port = await freePort();
+    preconnect(`http://127.0.0.1:${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(httpFetch(`http://127.0.0.1:${port}/x`)).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'ECONNREFUSED' },
+    });
+  });
+
+  it.each(['not a url', 'file:///etc/passwd', 'http://user:pw@127.0.0.1:1/', 'http://127.0.0.1:22/'])(
+    'opens nothing for %s',
+    (url) => {
+      expect(() => preconnect(url)).not.toThrow();
+    },
+  );
 });
