@@ -119,6 +119,12 @@ export const row = (what, value, note = '', holds = undefined) => [what, value, 
 /** Issue 20: grep and glob at ripgrep's speed, at least 0.9× rg's, that is in at most 1/0.9 of its time. */
 export const RG_SPEED_LIMIT = 1 / 0.9;
 
+/**
+ * Rounds for the rows compared with rg: each takes tens of milliseconds, and on this host one round's time swings by
+ * ±15%, so seven rounds' median can land either side of a limit only 11% away; at least 21 rounds steady it.
+ */
+export const rgRounds = (runs) => Math.max(runs, 21);
+
 export function ratioRow(what, ours, ref, { name, limit, format = seconds }) {
   if (typeof ref !== 'number' || !Number.isFinite(ref) || ref <= 0)
     return row(

@@ -13,6 +13,7 @@ import {
   median,
   RG_SPEED_LIMIT,
   ratioRow,
+  rgRounds,
   row,
   runTimed,
   seconds,
@@ -178,7 +179,7 @@ async function benchFiles({ runs }) {
    * runs once untimed before each round, as this host pages out file cache (DAMON) it does not see used, so a round
    * would otherwise time reads of the disk that differ from one side to the other.
    */
-  const compare = async (keelOnce, referenceOnce, secondOnce, rewarm = false) => {
+  const compare = async (keelOnce, referenceOnce, secondOnce, rewarm = false, rounds = runs) => {
     const keelTimes = [];
     const refTimes = [];
     const secondTimes = [];
@@ -187,7 +188,7 @@ async function benchFiles({ runs }) {
       await keelOnce();
       return performance.now() - started;
     };
-    for (let i = 0; i <= runs; i++) {
+    for (let i = 0; i <= rounds; i++) {
       if (rewarm && i > 0) await referenceOnce();
       const first = i % 2 === 1 ? await keelTimed() : undefined;
       const ref = await referenceOnce();
@@ -254,6 +255,7 @@ async function benchFiles({ runs }) {
       async () => (await timed(rgPath, grepArgv(args, '.'), { cwd: dir })).ms,
       undefined,
       true,
+      rgRounds(runs),
     );
     rows.push(ratioRow('grep in 500 MB', grep.keel, grep.ref, { name: 'rg', limit: RG_SPEED_LIMIT }));
   } finally {
@@ -274,6 +276,7 @@ async function benchFiles({ runs }) {
       async () => (await timed(rgPath, globArgv(pattern, '.'), { cwd: tree })).ms,
       undefined,
       true,
+      rgRounds(runs),
     );
     rows.push(
       ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, {
