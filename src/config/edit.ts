@@ -5,7 +5,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Document, isMap, parseDocument } from 'yaml';
 import { ConfigError } from '../core/errors.js';
-import { describeExpected, describeValue, unknownKey } from './keys.js';
+import { describeExpected, describeValue, entryKey, unknownKey } from './keys.js';
 import { findLeaf } from './layer.js';
 
 /** The file's document; a missing file is an empty one. */
@@ -41,18 +41,32 @@ export async function writeConfigDocument(file: string, document: Document): Pro
   }
 }
 
-/** Sets dotted leaf keys (`provider.type`), each value checked against its key's schema before anything is written. */
+/**
+ * Sets dotted leaf keys (`provider.type`), each value checked against its key's schema before anything is written.
+ * A key inside a named entry (`mcp.servers.fs.enabled`) is set only in an entry the file has: a lone key would
+ * make an entry of its own that is no server.
+ */
 export async function setConfigValues(file: string, values: Record<string, unknown>): Promise<void> {
+  const document = await readConfigDocument(file);
   for (const [key, value] of Object.entries(values)) {
-    const leaf = findLeaf(key);
+    const inEntry = findLeaf(key) ? undefined : entryKey(key);
+    const leaf = findLeaf(key) ?? inEntry?.leaf;
     if (!leaf) throw unknownKey(key);
+    if (inEntry && !isMap(document.getIn(inEntry.entry))) {
+      const entry = inEntry.entry.join('.');
+      throw new ConfigError(`${file} has no \`${entry}\` to set \`${key.slice(entry.length + 1)}\` in`, {
+        hint:
+          inEntry.entry[0] === 'mcp'
+            ? `add the server first (keel mcp add ${inEntry.entry.at(-1)} …), or write the entry in the file`
+            : 'write the entry in the file first',
+      });
+    }
     if (!leaf.schema.safeParse(value).success) {
       throw new ConfigError(
         `\`${key}\` must be ${describeExpected(leaf.schema)}, got ${describeValue(value, leaf.secret)}`,
       );
     }
   }
-  const document = await readConfigDocument(file);
   for (const [key, value] of Object.entries(values)) document.setIn(key.split('.'), value);
   await writeConfigDocument(file, document);
 }

@@ -33,6 +33,34 @@ export function schemaAt(path: readonly (string | number)[]): z.ZodType | undefi
   return schemaIn(configSchema, path);
 }
 
+/**
+ * A key inside an entry of a mapping whose entries the user names (`mcp.servers.<name>.enabled`): the entry's path
+ * (`['mcp', 'servers', '<name>']`) and the key's schema, or undefined when `key` is no such key. Keys holding
+ * mappings of their own (a server's `env`) are left to the file.
+ */
+export function entryKey(key: string): { entry: string[]; leaf: ConfigLeaf } | undefined {
+  const path = key.split('.');
+  const schema = schemaAt(path);
+  if (schema === undefined || schema instanceof z.ZodObject || schema instanceof z.ZodRecord)
+    return undefined;
+  for (let i = path.length - 2; i >= 1; i--) {
+    if (schemaAt(path.slice(0, i)) instanceof z.ZodRecord) {
+      const { defaultValue, description } = unwrap(schemaChild(path) ?? schema);
+      return {
+        entry: path.slice(0, i + 1),
+        leaf: { path, key, schema, defaultValue, description, secret: isSecretKey(key) },
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The key's own schema with its wrappers (default, description), as its parent object holds it. */
+function schemaChild(path: readonly string[]): z.ZodType | undefined {
+  const parent = objectIn(configSchema, path.slice(0, -1));
+  return parent ? (parent.shape as Record<string, z.ZodType>)[path.at(-1)!] : undefined;
+}
+
 /** The keys allowed in the mapping at `path`, in schema order. */
 export function validKeysAt(path: readonly (string | number)[]): string[] {
   const object = objectIn(configSchema, path);

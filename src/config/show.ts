@@ -6,7 +6,7 @@ import type { LoadedConfig } from './load.js';
 
 const mask = '********';
 
-function valueAt(root: unknown, path: readonly string[]): unknown {
+export function valueAt(root: unknown, path: readonly string[]): unknown {
   let current = root;
   for (const segment of path) current = (current as Record<string, unknown> | undefined)?.[segment];
   return current;

@@ -26,4 +26,16 @@ describe('keel config get', () => {
     expect(typo.stderr).toContain('unknown config key `checkpoint.max_file_mb`');
     expect(typo.stderr).toContain('did you mean checkpoints.max_file_mb?');
   });
+
+  it("prints a named MCP server's keys (set, defaulted, unset), and refuses one of a server not configured", async () => {
+    const ws = await workspace({
+      'user.yaml': 'mcp:\n  servers:\n    fs:\n      command: npx\n      startup_timeout_seconds: 20\n',
+    });
+    const get = (key: string) => runCli(['config', 'get', key, '--config', `${ws}/user.yaml`, '--cwd', ws]);
+    expect((await get('mcp.servers.fs.startup_timeout_seconds')).stdout).toBe('20\n');
+    expect((await get('mcp.servers.fs.timeout_seconds')).stdout).toBe('60\n');
+    const missing = await get('mcp.servers.api.enabled');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('the config has no `mcp.servers.api`');
+  });
 });

@@ -39,6 +39,52 @@ describe('setConfigValues', () => {
   });
 });
 
+describe('setConfigValues inside a named entry (mcp.servers.<name>)', () => {
+  const server = 'mcp:\n  servers:\n    fs:\n      command: npx # mine\n';
+
+  it("sets a server's own keys, a list too, where the file has the server", async () => {
+    const file = join(dir, 'server.yaml');
+    await writeFile(file, server);
+    await setConfigValues(file, {
+      'mcp.servers.fs.startup_timeout_seconds': 20,
+      'mcp.servers.fs.enabled': false,
+      'mcp.servers.fs.tools.allow': ['read_*'],
+    });
+    expect(await readFile(file, 'utf8')).toBe(
+      'mcp:\n  servers:\n    fs:\n      command: npx # mine\n      startup_timeout_seconds: 20\n' +
+        '      enabled: false\n      tools:\n        allow:\n          - read_*\n',
+    );
+  });
+
+  it.each([
+    [
+      'a server the file does not have',
+      { 'mcp.servers.api.enabled': false },
+      /has no `mcp.servers.api` to set `enabled` in/,
+    ],
+    [
+      'a value of the wrong kind',
+      { 'mcp.servers.fs.timeout_seconds': 0 },
+      /`mcp.servers.fs.timeout_seconds` must be a positive integer/,
+    ],
+    [
+      'a key servers do not have',
+      { 'mcp.servers.fs.timeout': 5 },
+      /unknown config key `mcp.servers.fs.timeout`/,
+    ],
+    [
+      'a mapping (env) as one value',
+      { 'mcp.servers.fs.env': 'X=1' },
+      /unknown config key `mcp.servers.fs.env`/,
+    ],
+  ])('refuses %s without writing', async (_name, values, message) => {
+    const file = join(dir, 'server-refused.yaml');
+    await writeFile(file, server);
+    await expect(setConfigValues(file, values)).rejects.toThrow(message);
+    expect(await readFile(file, 'utf8')).toBe(server);
+  });
+});
+
 describe('nearKeys', () => {
   it.each([
     ['checkpoint.max_file_mb', ['checkpoints.max_file_mb']], // a letter short
