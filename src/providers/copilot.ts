@@ -9,7 +9,7 @@ import { CopilotTokenSource, copilotEditorHeaders, copilotLoginHint } from './co
 import { resolveCredential } from './credentials.js';
 import type { ProviderErrorContext } from './errors.js';
 import { fetchJson } from './fetch-json.js';
-import { httpFetch } from './http-fetch.js';
+import { httpFetch, preconnect } from './http-fetch.js';
 import { type HeadersInput, LightHeaders } from './http-headers.js';
 
 type CopilotSettings = KeelConfig['provider']['copilot'];
@@ -36,9 +36,14 @@ export async function createCopilotModelFromConfig(
   settings: CopilotSettings,
   env: NodeJS.ProcessEnv,
 ): Promise<Model> {
+  const githubToken = await copilotGithubToken(env);
+  // The first request exchanges the GitHub token for a Copilot one: that connection opens now (http-fetch.ts), and
+  // a configured chat endpoint's too. (The token names its own endpoint only once it arrives.)
+  preconnect(settings.github_api_url);
+  if (settings.base_url) preconnect(settings.base_url);
   return createCopilotModel({
     model: settings.model,
-    githubToken: await copilotGithubToken(env),
+    githubToken,
     githubApiUrl: settings.github_api_url,
     baseUrl: settings.base_url,
   });
