@@ -47,14 +47,18 @@ function heldUntilGivenUp(held: (args: readonly string[]) => boolean, count: num
   const startGit: GitSpawn = (env, cwd, args, input, signal) => {
     if (!held(args)) return shellGit(env, cwd, args, input);
     if (++waiting === count) allWaiting();
-    const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()))
-      .then(() => spawnGit(env, cwd, args, input, signal))
-      .then(
+    // Started once given up, so it meets the aborted signal as a git under way would, and settles as spawnGit does
+    // (rejected with the AbortError once git has exited): the caller's clean-up after an abort runs as in a real run.
+    const run = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve())).then(() =>
+      spawnGit(env, cwd, args, input, signal),
+    );
+    outcomes.push(
+      run.then(
         () => 'finished',
         (error: Error) => error.name,
-      );
-    outcomes.push(run);
-    return run.then(() => '');
+      ),
+    );
+    return run;
   };
   return { startGit, started, outcomes };
 }
