@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { withNewErrors } from './after-change.js';
+import { replaceFileAtomic } from './atomic-write.js';
 import { fileChangeDiff } from './file-diff.js';
 import { readTextFile, withFsErrors } from './fs-util.js';
 import { takeShape, toLf } from './text-shape.js';
@@ -62,7 +63,21 @@ export const appendFileTool = defineTool({
     if (stat?.isDirectory()) return fail(`${plan.shown} is a directory; name a file inside it`);
     const dir = path.dirname(plan.absolute);
     await withFsErrors(ctx.workspace.relative(dir), () => fs.mkdir(dir, { recursive: true }));
-    await withFsErrors(plan.shown, () => fs.appendFile(plan.absolute, plan.added));
+    // A file with another name (a hard link: pnpm's node_modules, a file linked in from outside the workspace) is
+    // replaced by a copy with the text added, as edit_file and write_file replace files: appending in place would
+    // change the other name's file too, wherever it is.
+    const linked = stat !== undefined && stat.nlink > 1;
+    if (linked) {
+      await replaceFileAtomic(
+        plan.absolute,
+        async (temp) => {
+          await fs.copyFile(plan.absolute, temp);
+          await fs.appendFile(temp, plan.added);
+          await fs.chmod(temp, stat.mode & 0o7777);
+        },
+        ctx,
+      );
+    } else await withFsErrors(plan.shown, () => fs.appendFile(plan.absolute, plan.added));
     const bytes = Buffer.byteLength(plan.added);
     // The model may expect a new line; say so when the content continued the last one.
     const joined =
@@ -70,9 +85,9 @@ export const appendFileTool = defineTool({
       plan.before !== '' &&
       !/[\r\n]$/.test(plan.before) &&
       !/^[\r\n]/.test(plan.added);
-    const note = joined
-      ? ' (the file did not end with a newline, so the content continues its last line)'
-      : '';
+    const note =
+      (joined ? ' (the file did not end with a newline, so the content continues its last line)' : '') +
+      (linked ? ' (it had another name, a hard link, which keeps the text it had)' : '');
     const result = ok(`appended ${bytes} bytes to ${plan.shown}${plan.exists ? '' : ' (new file)'}${note}`, {
       path: plan.shown,
       bytes,

@@ -186,6 +186,20 @@ describe('append_file', () => {
     expect(p.summary).toBe('append 4 bytes to log.txt');
   });
 
+  test('a file with another name (a hard link to a file outside, as pnpm links node_modules) leaves that file as it was', async () => {
+    const outside = path.join(ws.base, 'store-file.sh');
+    await fs.writeFile(outside, '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    await fs.link(outside, path.join(ws.root, 'linked.sh'));
+    const result = await run(appendFileTool, { path: 'linked.sh', content: 'echo more\n' });
+    expect(result.output).toBe(
+      'appended 10 bytes to linked.sh (it had another name, a hard link, which keeps the text it had)',
+    );
+    expect(await ws.read('linked.sh')).toBe('#!/bin/sh\necho hi\necho more\n');
+    expect(await fs.readFile(outside, 'utf8')).toBe('#!/bin/sh\necho hi\n');
+    const stat = await fs.stat(path.join(ws.root, 'linked.sh'));
+    expect([stat.nlink, stat.mode & 0o777]).toEqual([1, 0o755]);
+  });
+
   test('refuses a path outside the workspace and a directory', async () => {
     await ws.write('d/x', '');
     await expect(run(appendFileTool, { path: '../out.txt', content: 'x' })).rejects.toThrow(
