@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { withNewErrors } from './after-change.js';
-import { replaceFileAtomic } from './atomic-write.js';
+import { replaceFileAtomic, writeFileAtomic } from './atomic-write.js';
 import { fileChangeDiff } from './file-diff.js';
-import { readTextFile, withFsErrors } from './fs-util.js';
+import { editorText, readTextFile, withFsErrors } from './fs-util.js';
 import { takeShape, toLf } from './text-shape.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
@@ -25,8 +25,10 @@ async function planAppend(args: z.infer<typeof schema>, ctx: ToolContext): Promi
   const absolute = await ctx.workspace.resolve(args.path);
   const shown = ctx.workspace.relative(absolute);
   const stat = await fs.stat(absolute).catch(() => undefined);
+  // An editor's unsaved buffer (keel acp) is the file's text, as edit_file reads it.
   const before = stat?.isFile()
-    ? await readTextFile(absolute, shown, ctx.limits.maxFileReadSize).catch(() => undefined)
+    ? ((await editorText(ctx, absolute)) ??
+      (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize).catch(() => undefined)))
     : undefined;
   const shape = before === undefined ? undefined : takeShape(before).shape;
   const added =
@@ -66,8 +68,11 @@ export const appendFileTool = defineTool({
     // A file with another name (a hard link: pnpm's node_modules, a file linked in from outside the workspace) is
     // replaced by a copy with the text added, as edit_file and write_file replace files: appending in place would
     // change the other name's file too, wherever it is.
-    const linked = stat !== undefined && stat.nlink > 1;
-    if (linked) {
+    // With an editor, the whole text goes through it (its buffer stays what the file holds), as edit_file's does.
+    const throughEditor = ctx.files?.writeText !== undefined && (plan.before !== undefined || !plan.exists);
+    const linked = !throughEditor && stat !== undefined && stat.nlink > 1;
+    if (throughEditor) await writeFileAtomic(plan.absolute, (plan.before ?? '') + plan.added, ctx);
+    else if (linked) {
       await replaceFileAtomic(
         plan.absolute,
         async (temp) => {

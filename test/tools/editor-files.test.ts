@@ -2,6 +2,7 @@
 // go through the editor, and a file the editor cannot give is read from disk.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FileAccess } from '../../src/core/file-access.js';
+import { appendFileTool } from '../../src/tools/append-file.js';
 import { editFileTool } from '../../src/tools/edit-file.js';
 import { readFileTool } from '../../src/tools/read-file.js';
 import { writeFileTool } from '../../src/tools/write-file.js';
@@ -44,6 +45,16 @@ describe('file tools with an editor', () => {
     expect(result.success).toBe(true);
     expect(written.at(-1)).toEqual([`${ws.root}/a.txt`, 'in the editor\n']);
     expect(await ws.read('a.txt')).toBe('on disk\n');
+  });
+
+  test('append_file adds to the buffer and writes through the editor, leaving the disk to it', async () => {
+    buffers.set(`${ws.root}/log.txt`, 'unsaved line\n');
+    await ws.write('log.txt', 'saved line\n');
+    const args = appendFileTool.schema.parse({ path: 'log.txt', content: 'added\n' });
+    const result = await appendFileTool.execute(args, ws.ctx);
+    expect(result.output).toBe('appended 6 bytes to log.txt');
+    expect(written.at(-1)).toEqual([`${ws.root}/log.txt`, 'unsaved line\nadded\n']);
+    expect(await ws.read('log.txt')).toBe('saved line\n');
   });
 
   test("write_file's preview diffs against the buffer", async () => {
