@@ -96,8 +96,8 @@ export async function restoreNested(
         .digest('hex');
       if (now === held.sha256) continue;
     }
-    // A link there now is replaced, never written through.
-    if (stat && !stat.isFile()) await fs.rm(target, { force: true });
+    // A link there now (symbolic, or a hard link: another name of a file elsewhere) is replaced, never written through.
+    if (stat && (!stat.isFile() || stat.nlink > 1)) await fs.rm(target, { force: true });
     await fs.mkdir(real, { recursive: true });
     await fs.writeFile(target, data, { mode: held.mode ?? 0o644 });
     changes.push({ status: stat ? 'M' : 'A', path });

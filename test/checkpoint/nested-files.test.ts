@@ -1,6 +1,7 @@
 // Files written inside nested git repositories, held apart and written back by undo: never through a folder
-// replaced by a link out of the workspace since, never over a folder that now stands where the file was.
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+// replaced by a link out of the workspace since, nor through a hard link, never over a folder that now stands where
+// the file was.
+import { link, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +56,19 @@ describe('nested files', () => {
     await writeFile(join(root, 'lib', 'a.txt', 'kept.txt'), 'kept\n');
     expect(await restoreNested(root, store, nestedTargets([{ nested: held }]))).toEqual([]);
     expect(await readFile(join(root, 'lib', 'a.txt', 'kept.txt'), 'utf8')).toBe('kept\n');
+  });
+
+  it('writes nothing through a file now another name of one outside (a hard link): it is replaced', async () => {
+    const { held } = await holdNested(root, store, ['lib/a.txt'], 1 << 20);
+    const outside = join(base, 'outside.txt');
+    await writeFile(outside, 'outside\n');
+    await rm(join(root, 'lib', 'a.txt'));
+    await link(outside, join(root, 'lib', 'a.txt'));
+    expect(await restoreNested(root, store, nestedTargets([{ nested: held }]))).toEqual([
+      { status: 'M', path: 'lib/a.txt' },
+    ]);
+    expect(await readFile(join(root, 'lib', 'a.txt'), 'utf8')).toBe('A\n');
+    expect(await readFile(outside, 'utf8')).toBe('outside\n');
   });
 
   it('takes for each path the oldest record from the target on', () => {
