@@ -155,6 +155,10 @@ export function preconnect(base: string): void {
         ...(isIP(host) ? {} : { servername: host }),
       })
     : (load('node:net') as typeof import('node:net')).connect({ host, port });
+  // As the agents make their own (net options noDelay and keepAlive): no Nagle delay between a request's head and
+  // its body, and TCP keep-alive probes on a long wait for an answer.
+  socket.setNoDelay(true);
+  socket.setKeepAlive(true);
   socket.unref();
   preconnected.add(socket);
   warm.set(key, socket);
