@@ -147,7 +147,8 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 /**
  * Starts one git process in `cwd` with exactly `env`, `input` on its stdin. Resolves with its stdout; rejects with
  * GitCommandError (a non-zero exit) or GitMissingError (no git on PATH). `signal` ends it with SIGTERM, on which git
- * removes the lock files it holds, and rejects (AbortError) once it has exited.
+ * removes the lock files it holds, and rejects (AbortError) once it has exited; a git still there `KILL_AFTER_MS`
+ * later gets SIGKILL (a lock it leaves is its caller's to remove).
  */
 export type GitSpawn = (
   env: NodeJS.ProcessEnv,
@@ -157,6 +158,9 @@ export type GitSpawn = (
   signal?: AbortSignal,
 ) => Promise<string>;
 
+/** How long a git told to end (SIGTERM) has to exit before it is killed. */
+const KILL_AFTER_MS = 1000;
+
 export const spawnGit: GitSpawn = (env, cwd, args, input, signal) =>
   new Promise<string>((resolve, reject) => {
     const child = spawn('git', args, { cwd, env, stdio: 'pipe', ...(signal ? { signal } : {}) });
@@ -165,12 +169,19 @@ export const spawnGit: GitSpawn = (env, cwd, args, input, signal) =>
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
     // Ended by `signal`: rejected once git has exited, its lock files removed, so what comes next never finds one.
+    // A SIGTERM landing while git is still setting up its handlers can leave it re-raising the signal to itself
+    // forever (seen here: an orphaned `update-index --refresh` spinning for twenty minutes, and the run waiting on it
+    // to exit): SIGKILL follows if it has not exited soon after.
     let aborted: Error | undefined;
+    let killer: NodeJS.Timeout | undefined;
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.name === 'AbortError' && child.pid !== undefined) aborted = error;
-      else reject(error.code === 'ENOENT' ? new GitMissingError() : error);
+      if (error.name === 'AbortError' && child.pid !== undefined) {
+        aborted = error;
+        killer ??= setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+      } else reject(error.code === 'ENOENT' ? new GitMissingError() : error);
     });
     child.on('close', (code) => {
+      clearTimeout(killer);
       if (aborted) reject(aborted);
       else if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else
