@@ -197,6 +197,13 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
       name: 'keel run',
       limit: 0.7,
     }),
+    // The same two past Node's own boot, which both pay alike (information beside the target, not a target).
+    ratioRow(
+      "keel ask past Node's boot",
+      median(ask.first) - median(nodeBoot),
+      our('first') - median(nodeBoot),
+      { name: "keel run's" },
+    ),
     row('keel ask: whole (one answer)', seconds(median(ask.whole)), ''),
     ratioRow('whole 3-step task', our('whole'), ref(previousProgram, 'whole'), vsPrev),
     ratioRow('whole 3-step task vs codex', our('whole'), ref(codexProgram, 'whole'), { name: 'codex' }),
