@@ -169,9 +169,9 @@ export const spawnGit: GitSpawn = (env, cwd, args, input, signal) =>
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
     // Ended by `signal`: rejected once git has exited, its lock files removed, so what comes next never finds one.
-    // A SIGTERM landing while git is still setting up its handlers can leave it re-raising the signal to itself
-    // forever (seen here: an orphaned `update-index --refresh` spinning for twenty minutes, and the run waiting on it
-    // to exit): SIGKILL follows if it has not exited soon after.
+    // git has been seen re-raising a SIGTERM to itself forever, its handler calling itself (strace: handler → tgkill
+    // → handler; an `update-index --refresh` told to end just after it started, found orphaned and spinning twenty
+    // minutes later, while what awaited it had hung): SIGKILL follows if it has not exited soon after.
     let aborted: Error | undefined;
     let killer: NodeJS.Timeout | undefined;
     child.on('error', (error: NodeJS.ErrnoException) => {
