@@ -1,7 +1,7 @@
 // `keel config show`, `keel config get`, `keel config init` and `keel config set`.
 import { resolve } from 'node:path';
-import { configGroups, entryKey, isSecretKey, unknownKey } from '../config/keys.js';
-import { findLeaf } from '../config/layer.js';
+import { configGroups, isSecretKey, unknownKey } from '../config/keys.js';
+import { namedKey } from '../config/layer.js';
 import { projectConfigPath, userConfigPath } from '../config/paths.js';
 import { formatConfig, formatValue, valueAt } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
@@ -37,15 +37,15 @@ export async function configGetCommand(
   out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
-    const inEntry = findLeaf(key) ? undefined : entryKey(key);
-    const leaf = findLeaf(key) ?? inEntry?.leaf;
+    const named = namedKey(key);
+    const leaf = named?.leaf;
     const group = !leaf && configGroups().some((g) => g.key === key);
     if (!leaf && !group) throw unknownKey(key);
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
     // A key of a named entry (mcp.servers.<name>.enabled) the config has no such entry for: say so, not nothing.
-    if (inEntry && valueAt(loaded.config, inEntry.entry) === undefined)
-      throw new ConfigError(`the config has no \`${inEntry.entry.join('.')}\``, {
+    if (named?.entry && valueAt(loaded.config, named.entry) === undefined)
+      throw new ConfigError(`the config has no \`${named.entry.join('.')}\``, {
         hint: 'keel config show lists what is set',
       });
     out.print(leaf ? formatValue(loaded, key, leaf.secret) : formatConfig(loaded, key));

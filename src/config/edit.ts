@@ -5,8 +5,8 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Document, isMap, parseDocument } from 'yaml';
 import { ConfigError } from '../core/errors.js';
-import { describeExpected, describeValue, entryKey, unknownKey } from './keys.js';
-import { findLeaf } from './layer.js';
+import { describeExpected, describeValue, unknownKey } from './keys.js';
+import { namedKey } from './layer.js';
 
 /** The file's document; a missing file is an empty one. */
 export async function readConfigDocument(file: string): Promise<Document> {
@@ -49,15 +49,15 @@ export async function writeConfigDocument(file: string, document: Document): Pro
 export async function setConfigValues(file: string, values: Record<string, unknown>): Promise<void> {
   const document = await readConfigDocument(file);
   for (const [key, value] of Object.entries(values)) {
-    const inEntry = findLeaf(key) ? undefined : entryKey(key);
-    const leaf = findLeaf(key) ?? inEntry?.leaf;
-    if (!leaf) throw unknownKey(key);
-    if (inEntry && !isMap(document.getIn(inEntry.entry))) {
-      const entry = inEntry.entry.join('.');
+    const named = namedKey(key);
+    if (!named) throw unknownKey(key);
+    const { leaf, entry: entryPath } = named;
+    if (entryPath && !isMap(document.getIn(entryPath))) {
+      const entry = entryPath.join('.');
       throw new ConfigError(`${file} has no \`${entry}\` to set \`${key.slice(entry.length + 1)}\` in`, {
         hint:
-          inEntry.entry[0] === 'mcp'
-            ? `add the server first (keel mcp add ${inEntry.entry.at(-1)} …), or write the entry in the file`
+          entryPath[0] === 'mcp'
+            ? `add the server first (keel mcp add ${entryPath.at(-1)} …), or write the entry in the file`
             : 'write the entry in the file first',
       });
     }

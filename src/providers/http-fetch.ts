@@ -146,15 +146,15 @@ export function preconnect(base: string): void {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const key = originKey(https, host, port);
   if (warm.has(key) || connectedTo(https, host, port)) return;
-  const { isIP } = load('node:net') as typeof import('node:net');
+  const net = load('node:net') as typeof import('node:net');
   const socket: Socket = https
     ? (load('node:tls') as typeof import('node:tls')).connect({
         host,
         port,
         // As Node's https agent names the server: by its host name, not an IP address.
-        ...(isIP(host) ? {} : { servername: host }),
+        ...(net.isIP(host) ? {} : { servername: host }),
       })
-    : (load('node:net') as typeof import('node:net')).connect({ host, port });
+    : net.connect({ host, port });
   // As the agents make their own (net options noDelay and keepAlive): no Nagle delay between a request's head and
   // its body, and TCP keep-alive probes on a long wait for an answer.
   socket.setNoDelay(true);

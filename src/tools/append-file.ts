@@ -1,5 +1,5 @@
 // append_file: adds text to the end of a file (created when missing), in the file's line endings.
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { withNewErrors } from './after-change.js';
@@ -17,6 +17,8 @@ interface PlannedAppend {
   /** The file's text when it could be read as text (undefined: missing, or too large or binary to diff). */
   before: string | undefined;
   exists: boolean;
+  /** The file's stat (following links), when it exists. */
+  stat: Stats | undefined;
   /** What is appended: the content in the file's line endings. */
   added: string;
 }
@@ -35,7 +37,7 @@ async function planAppend(args: z.infer<typeof schema>, ctx: ToolContext): Promi
     shape === undefined || shape.eol === '\n'
       ? args.content
       : toLf(args.content, shape).replaceAll('\n', shape.eol);
-  return { absolute, shown, before, exists: stat !== undefined, added };
+  return { absolute, shown, before, exists: stat !== undefined, stat, added };
 }
 
 export const appendFileTool = defineTool({
@@ -61,7 +63,7 @@ export const appendFileTool = defineTool({
   async execute(args, ctx) {
     const plan = await planAppend(args, ctx);
     if (plan.absolute === ctx.workspace.root) return fail('cannot append to the workspace root; name a file');
-    const stat = await fs.stat(plan.absolute).catch(() => undefined);
+    const { stat } = plan;
     if (stat?.isDirectory()) return fail(`${plan.shown} is a directory; name a file inside it`);
     const dir = path.dirname(plan.absolute);
     await withFsErrors(ctx.workspace.relative(dir), () => fs.mkdir(dir, { recursive: true }));
