@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { buildChunks, chunkImports } from './chunks.mjs';
-import { lazyBuiltinModules, lazyEventSourceStream, lightHeaders } from './startup-plugins.mjs';
+import {
+  lazyBuiltinModules,
+  lazyEventSourceStream,
+  lightHeaders,
+  zodNamespaceImports,
+} from './startup-plugins.mjs';
 
 // zod bundles error messages in ~40 languages behind one namespace export; Keel only uses English,
 // so the locale index is replaced by one that exports `en` alone (halves zod's share of the bundle).
@@ -202,6 +207,7 @@ const cli = await build({
     lazyBuiltinModules,
     lazyEventSourceStream,
     lightHeaders,
+    zodNamespaceImports,
   ],
   external,
   define: { ...builtIns, 'import.meta.url': '__keelModuleUrl' },

@@ -117,6 +117,7 @@ async function sharedSource(id) {
   const from = shared[id];
   let names;
   let itself = [];
+  const elsewhere = [];
   if (id === 'keel:light-headers') {
     const source = await readFile(from, 'utf8');
     names = [...source.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]);
@@ -129,14 +130,26 @@ async function sharedSource(id) {
     const same = (value) => value && typeof value === 'object' && others.every((n) => value[n] === module[n]);
     itself = ['z', 'default'].filter((n) => names.includes(n) && same(module[n]));
     names = names.filter((n) => !itself.includes(n));
+    // Another shared module re-exported as a namespace (zod's `core`, 312 exports): the object reads that module's
+    // own shared object when a chunk first uses it, rather than importing the namespace here.
+    for (const [other, specifier] of Object.entries(shared)) {
+      if (other === id || other.startsWith('keel:')) continue;
+      const namespace = await import(specifier);
+      for (const n of names) if (module[n] === namespace) elsewhere.push([n, other]);
+    }
+    names = names.filter((n) => !elsewhere.some(([name]) => name === n));
   }
   if (names.length === 0) throw new Error(`shared module ${id} exports nothing`);
   const alias = (i) => `s${i}`;
   return [
     `import { ${names.map((n, i) => `${JSON.stringify(n)} as ${alias(i)}`).join(', ')} } from ${JSON.stringify(from)};`,
-    'export default () => {',
+    'export default (sharedModule) => {',
     `  const exports = { __esModule: true, ${names.map((n, i) => `${JSON.stringify(n)}: ${alias(i)}`).join(', ')} };`,
     ...itself.map((n) => `  exports[${JSON.stringify(n)}] = exports;`),
+    ...elsewhere.map(
+      ([n, other]) =>
+        `  Object.defineProperty(exports, ${JSON.stringify(n)}, { get: () => sharedModule(${JSON.stringify(other)}), enumerable: true });`,
+    ),
     '  return exports;',
     '};',
   ].join('\n');
@@ -145,7 +158,10 @@ async function sharedSource(id) {
 /** The bundle's chunk loader: reads dist/chunks/<name>.cjs and its cache once, and runs it with the shared modules. */
 function loaderSource() {
   const entries = Object.keys(shared)
-    .map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(`keel:shared:${id}`)}).default(),`)
+    .map(
+      (id) =>
+        `  ${JSON.stringify(id)}: () => require(${JSON.stringify(`keel:shared:${id}`)}).default(sharedModule),`,
+    )
     .join('\n');
   return `const { readFileSync } = require('node:fs');
 const { createRequire } = require('node:module');

@@ -105,3 +105,26 @@ export const lightHeaders = {
     });
   },
 };
+
+// `import { z } from "zod/v4"` takes zod's `z`, a namespace object, as a value: esbuild then builds it at start-up,
+// one getter for each of its ~260 exports, and keeps every export it names in the bundle. `import * as z` reads
+// the same functions (z.object is zod's object either way) and lets esbuild refer to each one directly. Keel's own
+// files import zod that way; this rewrites the Ollama provider's imports (the one package zod's `z` reaches the
+// bundle through).
+const zodImportFiles = /[\\/]node_modules[\\/]ollama-ai-provider-v2[\\/]dist[\\/][^\\/]+\.mjs$/;
+const zodNamedImport = /^import \{ z(?: as (\w+))? \} from (["'])(zod(?:\/v4)?)\2;$/gm;
+
+export const zodNamespaceImports = {
+  name: 'zod-namespace-imports',
+  setup(build) {
+    build.onLoad({ filter: zodImportFiles }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (source.match(zodNamedImport) === null) return undefined;
+      const contents = source.replace(
+        zodNamedImport,
+        (_, alias, quote, specifier) => `import * as ${alias ?? 'z'} from ${quote}${specifier}${quote};`,
+      );
+      return { contents, loader: 'js' };
+    });
+  },
+};

@@ -1,6 +1,6 @@
 // A library caller's tool as a Keel tool: its schema offered to the model, its arguments validated, its calls run
 // through the executor like any other (policy, approval, hooks, audit log, output cap), its failures results.
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../core/errors.js';
 import { defineJsonSchemaTool, fail, ok, type Tool, type ToolResult } from '../tools/tool.js';
 import type { CustomTool, CustomToolOutput, ZodLike } from './types.js';

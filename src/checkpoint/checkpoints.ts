@@ -1,7 +1,7 @@
 // Checkpoints: what a snapshot of the workspace records, where a workspace's checkpoints live, which store holds
 // them (a shadow git repository, or file copies where git is missing), and which checkpoint `keel undo` goes to.
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { workspaceKey } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { once } from '../core/once.js';

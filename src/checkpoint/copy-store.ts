@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { once } from '../core/once.js';
 import {
   type Checkpoint,

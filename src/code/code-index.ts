@@ -5,7 +5,7 @@ import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { napi, parseSourceAsync } from './ast-grep.js';
 import { cacheWrites, ownName, removeLeftovers, settleCache } from './cache-writes.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';

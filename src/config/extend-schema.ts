@@ -1,6 +1,6 @@
 // The config keys that extend Keel without TypeScript: tools defined in config (`tools.custom`) and hooks.
 // A project file sets them only in a trusted folder (config/trust.ts: `tools.`, `hooks.`).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const parameterTypes = ['string', 'number', 'boolean', 'enum', 'path'] as const;
 

@@ -1,6 +1,6 @@
 // Walks the config schema: every leaf key with its default and description, the valid keys at each level,
 // and a plain-words description of what a key accepts. Loading, showing and the starter file all read it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { editDistance } from '../core/text.js';
 import { type ConfigDefaults, isSecretKey, objectIn, schemaIn, setPath, unwrap } from './leaf-schema.js';

@@ -1,6 +1,6 @@
 // `code.language_servers`: language servers Keel talks LSP to, by name. A name of a built-in server (pyright,
 // gopls, rust-analyzer, clangd, jdtls, dart) set to false turns it off; an entry replaces or adds a server.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const languageServerSchema = z
   .object({

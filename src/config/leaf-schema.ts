@@ -1,7 +1,7 @@
 // Config leaves without the schema they come from: a key's own schema inside a zod object (wrappers removed), the
 // words for what it accepts, and the shapes of leaves and layer entries. The whole schema (keys.ts) and the provider
 // block alone (overrides.ts: the flags and variables, checked without building the rest) both use it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { clip } from '../core/text.js';
 import type { KeelConfig } from './schema.js';

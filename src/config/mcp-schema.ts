@@ -1,6 +1,6 @@
 // The config of one MCP server (`mcp.servers.<name>`): a stdio command or a streamable HTTP URL, its limits and
 // which of its tools Keel offers. `${VAR}` in env values and headers is filled when the server starts (mcp/config.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const names = z.array(z.string().min(1)).default([]);
 

@@ -1,5 +1,5 @@
 // The environment and command-line layers: which variables and flags set which config keys.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import type { ConfigLayer } from './layer.js';
 import { checkValue, type LayerEntry, schemaIn, unwrap } from './leaf-schema.js';

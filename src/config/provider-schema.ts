@@ -1,7 +1,7 @@
 // The config's provider block (zod), apart from the rest of the schema: the flags and variables that set provider
 // keys (--provider, --model, --base-url, OLLAMA_HOST, ...) are checked against their own keys of it, built on first
 // use, without building the whole schema.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const providerNames = [
   'ollama',

@@ -1,5 +1,5 @@
 // The one config schema (zod): keys, types, defaults and one-line descriptions. Unknown keys are errors.
-import { z } from 'zod';
+import * as z from 'zod';
 import { customToolsSchema, hooksSchema } from './extend-schema.js';
 import { languageServersSchema } from './language-servers-schema.js';
 import { mcpServersSchema } from './mcp-schema.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { type ConfigLeaf, configGroups, configOutline } from './keys.js';
 

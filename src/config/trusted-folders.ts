@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { once } from '../core/once.js';
 import { stateDir } from './paths.js';

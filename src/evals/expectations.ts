@@ -1,6 +1,6 @@
 // Expected text of an eval, as data: exact, contains, not_contains, regex, or a JSON subset. Shared by the tool
 // evals (a tool's output or error) and the LLM evals (a tool call's parameters).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const strings = z.union([z.string(), z.array(z.string())]);
 

@@ -1,7 +1,7 @@
 // LLM eval cases (evals/llm/*.json): a prompt on a fixture workspace, the tool a good first move calls, acceptable
 // alternatives, forbidden tools, and checks of the call's parameters. Each case's `reference` call must pass them.
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EvalFileError, matchesFilter, readEvalFiles } from './eval-files.js';
 import { type ParameterCheck, parameterCheckSchema, runParameterChecks } from './llm-score.js';
 

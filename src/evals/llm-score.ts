@@ -1,6 +1,6 @@
 // Scoring a model's first move (CodeCraft's LLM eval metrics): which tool it called against the case's expected,
 // acceptable and forbidden tools, and the fraction of the parameter checks its arguments pass.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const parameterCheckSchema = z
   .object({

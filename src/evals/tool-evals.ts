@@ -4,7 +4,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolCall } from '../core/messages.js';
 import type { ToolResult } from '../tools/tool.js';
 import { matchesFilter, readEvalFiles } from './eval-files.js';

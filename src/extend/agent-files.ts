@@ -4,7 +4,7 @@
 // A project agent hides a user one of the same name, and both hide a built-in one.
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { userConfigPath } from '../config/paths.js';
 import { trustedBy } from '../config/trusted-folders.js';
 import { once } from '../core/once.js';

@@ -4,7 +4,7 @@
 // `$ARGUMENTS` and `$1`…`$9` filled and `@path` files included, becomes the user message.
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { userConfigPath } from '../config/paths.js';
 import { once } from '../core/once.js';
 import type { PromptCommand } from '../core/prompt-command.js';

@@ -1,6 +1,6 @@
 // JSON and YAML plan files: one zod schema for both, with errors pointing at the file and line.
 import { isMap } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keyLineOf, lineOf, parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { PlanError } from '../core/errors.js';
 import type { Plan, PlanContextEntry } from './plan.js';

@@ -12,7 +12,7 @@
 // would play back silently otherwise.
 import { createHash } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImagePart, Message } from '../core/messages.js';
 import type { ResponseEvent } from '../core/model.js';
 

@@ -1,5 +1,5 @@
 // GitHub's OAuth device flow (RFC 8628) with the Copilot app's client id: a code for the user, then polling.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderError, ProviderUnavailableError } from '../core/errors.js';
 
 /** The VS Code Copilot GitHub App, which every open-source Copilot client logs in as. */

@@ -1,5 +1,5 @@
 // Exchanges the long-lived GitHub token for Copilot's short-lived API token, and keeps a fresh one at hand.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderError, ProviderUnavailableError } from '../core/errors.js';
 import { learnSecret } from '../safety/redact.js';
 import { httpFetch } from './http-fetch.js';

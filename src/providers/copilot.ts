@@ -1,6 +1,6 @@
 // The GitHub Copilot provider: Copilot's OpenAI-compatible chat endpoint, with Keel's own token exchange and refresh.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KeelConfig } from '../config/schema.js';
 import { KeelError, ProviderError, ProviderUnavailableError } from '../core/errors.js';
 import type { Model } from '../core/model.js';

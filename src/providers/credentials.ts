@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { once } from '../core/once.js';
 import { learnSecret } from '../safety/redact.js';

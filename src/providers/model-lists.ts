@@ -1,5 +1,5 @@
 // `keel models`: each provider's model list (plain fetch, each API's own auth), merged with Keel's model table.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { KeelConfig } from '../config/schema.js';
 import { ProviderError } from '../core/errors.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';

@@ -1,6 +1,6 @@
 // Ollama's own REST endpoints beside chat: the host form OLLAMA_HOST takes, /api/tags (models) and /api/show
 // (context length, capabilities). Plain fetch: no SDK is needed to read two JSON documents.
-import { z } from 'zod';
+import * as z from 'zod';
 import { once } from '../core/once.js';
 import { capabilitiesOf, type ModelCapabilities, type ServerCapabilities } from './capabilities.js';
 import type { ProviderErrorContext } from './errors.js';

@@ -2,7 +2,7 @@
 // file under the data dir (cmd2ai's per-terminal session). Capped in count and size; secrets redacted before saving.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { workspaceKey } from '../config/paths.js';
 import type { Message } from '../core/messages.js';
 import { utf8Prefix } from '../core/text.js';

@@ -2,7 +2,7 @@
 // event. Reading tolerates a half-written last line (a crash mid-write). Summaries for listing: session-summary.ts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ExitCode, KeelError } from '../core/errors.js';
 import { type AgentEvent, replayConversation } from '../core/events.js';
 import type { Message } from '../core/messages.js';

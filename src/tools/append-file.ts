@@ -1,7 +1,7 @@
 // append_file: adds text to the end of a file (created when missing), in the file's line endings.
 import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { withNewErrors } from './after-change.js';
 import { replaceFileAtomic, writeFileAtomic } from './atomic-write.js';
 import { fileChangeDiff } from './file-diff.js';

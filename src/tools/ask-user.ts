@@ -1,7 +1,7 @@
 // ask_user: the model asks the user a question, free text or one of its options, when a task is ambiguous. The
 // entry point answers through ctx.askUser (the chat's prompt); without one (headless) the model is told to choose.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NO_USER_ANSWER } from '../core/ask-user.js';
 import { defineTool, ok } from './tool.js';
 

@@ -1,5 +1,5 @@
 // build_dependency_graph: the repository's module graph (imports resolved to files) with its import cycles.
-import { z } from 'zod';
+import * as z from 'zod';
 import { goModule } from '../code/go-module.js';
 import type { CyclicGroup } from '../code/import-cycles.js';
 import { buildModuleGraph } from '../code/module-graph.js';

@@ -1,5 +1,5 @@
 // command_output: what a background command wrote since the last look, and whether it still runs.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BackgroundCommand } from '../core/runner.js';
 import { leftoversNote, outputSections, statusText } from './command-text.js';
 import { defineTool, fail, ok, type ToolContext, type ToolResult } from './tool.js';

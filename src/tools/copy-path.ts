@@ -2,7 +2,7 @@
 // links only when they still point inside the workspace from their new place; others are skipped and named.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isInside } from '../safety/workspace.js';
 import { replaceFileAtomic } from './atomic-write.js';
 import { fsErrorMessage } from './fs-util.js';

@@ -1,6 +1,6 @@
 // create_barrel: writes a barrel file (index.ts, or <dir>.dart) exporting a directory's public modules.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { planBarrel } from '../code/barrel.js';
 import { withNewErrors } from './after-change.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';

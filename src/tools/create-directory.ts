@@ -1,6 +1,6 @@
 // create_directory: makes a directory (and, by default, its parents).
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 

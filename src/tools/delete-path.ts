@@ -1,6 +1,6 @@
 // delete_path: deletes a file, a symlink or a directory (recursive required when it is not empty).
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { walkFiles } from '../project/file-walk.js';
 import { checkedText, type Touched, withNewErrors } from './after-change.js';
 import { resolveEntry } from './entry-path.js';

@@ -1,5 +1,5 @@
 // detect_project_type: languages, package managers, build tools, frameworks, test frameworks and workspaces.
-import { z } from 'zod';
+import * as z from 'zod';
 import { detectProjectType, formatProjectType } from '../project/detect.js';
 import { projectScanOf } from './project-scan-of.js';
 import { defineTool, ok } from './tool.js';

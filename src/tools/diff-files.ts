@@ -1,6 +1,6 @@
 // diff_files: a unified diff between two text files in the workspace.
 import { createTwoFilesPatch } from 'diff';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readTextFile } from './fs-util.js';
 import { defineTool, ok } from './tool.js';
 

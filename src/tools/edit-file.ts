@@ -1,6 +1,6 @@
 // edit_file: replaces exact text in a file (one edit or several, all or none), keeping its line endings,
 // final newline and BOM; near-misses are tolerated and named, a result that breaks the syntax is refused.
-import { z } from 'zod';
+import * as z from 'zod';
 import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { syntaxCheckFor } from './edit-check.js';

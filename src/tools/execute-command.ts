@@ -1,7 +1,7 @@
 // execute_command: runs a bash command in the workspace through the context's runner (a plain process group
 // or a sandbox), with the configured timeout and capped output; or starts it in the background, for
 // command_output and kill_command.
-import { z } from 'zod';
+import * as z from 'zod';
 import { clip } from '../core/text.js';
 import { leftoversNote, outputSections, statusText } from './command-text.js';
 import { defineTool, fail, type ToolContext, type ToolResult } from './tool.js';

@@ -1,5 +1,5 @@
 // extract_conventions: formatter and linter settings, file naming, test layout, scripts, commit style.
-import { z } from 'zod';
+import * as z from 'zod';
 import { extractConventions, formatConventions } from '../project/conventions.js';
 import { projectScanOf } from './project-scan-of.js';
 import { defineTool, ok } from './tool.js';

@@ -1,7 +1,7 @@
 // find_references: every reference of one binding, as its language service sees it; without a service, a name-based
 // search of the syntax tree (code only, shadowing locals left out).
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SourceLocation } from '../code/language/service.js';
 import { findProjectReferences } from '../code/references.js';
 import { codeIndexOf } from './code-index-of.js';

@@ -1,6 +1,6 @@
 // get_codebase_map: the repository's signatures, its core first (entry points, what the project depends on), within
 // a token budget; the ranking graph is cached between runs.
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadRepoMap } from '../code/map-cache.js';
 import { defineTool, ok } from './tool.js';
 

@@ -2,7 +2,7 @@
 // changed in this run); Go files no language server reads are checked with `go vet` when go is installed.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Diagnostic } from '../code/language/service.js';
 import { SKIPPED_DIRS, walkFiles } from '../project/file-walk.js';
 import { indexPath } from './code-index-of.js';

@@ -1,5 +1,5 @@
 // get_imports_exports: what a file imports (resolved to repository files where possible) and what it exports.
-import { z } from 'zod';
+import * as z from 'zod';
 import { goModule } from '../code/go-module.js';
 import type { Import, ImportedName } from '../code/imports.js';
 import { ImportResolver } from '../code/module-graph.js';

@@ -1,5 +1,5 @@
 // get_project_overview: README opening, top-level layout, entry points and the key modules' signatures.
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatOverview, projectOverview } from '../project/overview.js';
 import { projectScanOf } from './project-scan-of.js';
 import { defineTool, ok } from './tool.js';

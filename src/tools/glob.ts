@@ -4,7 +4,7 @@ import { promises as fs, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import { walkFiles } from '../project/file-walk.js';
 import { isInside } from '../safety/workspace.js';
 import { withFsErrors } from './fs-util.js';

@@ -1,6 +1,6 @@
 // What grep is asked and what it gives the model, whichever backend found it: matching lines grouped by file (or file
 // names, or counts), capped in lines and bytes, with a note saying how much was left out.
-import { z } from 'zod';
+import * as z from 'zod';
 import { lineWindow, MAX_WINDOW_BYTES, WINDOW_NOTES_BYTES } from './grep-line-window.js';
 
 export const grepArgsSchema = z.strictObject({

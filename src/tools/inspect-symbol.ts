@@ -1,7 +1,7 @@
 // inspect_symbol: a symbol's definitions with signature, doc comment and place, and how often it is used (counted
 // by the file's language service when it has one, else by the name-based search).
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSupportFile } from '../code/file-roles.js';
 import { bindingAt } from '../code/language/position.js';
 import { languageOf } from '../code/languages.js';

@@ -1,6 +1,6 @@
 // kill_command: ends one of this run's background commands, with every process it started. Only ids this
 // run's runner handed out can be named, so no other process can be reached through it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { findBackground } from './command-output.js';
 import { leftoversNote, outputSections, statusText } from './command-text.js';
 import { defineTool, ok } from './tool.js';

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import { walkEntries } from '../project/file-walk.js';
 import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';

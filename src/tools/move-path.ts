@@ -1,7 +1,7 @@
 // move_path: moves or renames a file, symlink or directory inside the workspace.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkedText, withNewErrors } from './after-change.js';
 import { fsErrorMessage, withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';

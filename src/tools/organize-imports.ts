@@ -1,7 +1,7 @@
 // organize_imports: sorts a TS/JS, Python or Dart file's imports, merges duplicates and drops unused names.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageOf } from '../code/languages.js';
 import { type DartPackage, ImportResolver } from '../code/module-graph.js';
 import {

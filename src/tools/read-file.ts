@@ -2,7 +2,7 @@
 // (agent.tools.max_file_read_size) is read only in ranges, streamed: the lines up to the last one wanted. An
 // image (PNG, JPEG, GIF, WebP) comes back as an image part; the loop names it instead to a model without vision.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { IMAGE_EXTENSION, imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
 import { describeImage } from '../core/messages.js';
 import { editorText, readTextFile, withFsErrors } from './fs-util.js';

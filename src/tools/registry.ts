@@ -1,6 +1,6 @@
 // The tool registry: looks tools up by name and offers their specs (JSON Schema) to the model. Tools can be
 // added and removed while a run goes on (MCP servers, config tools); the loop asks for the specs every turn.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSpec } from '../core/model.js';
 import type { SafetyLevel } from '../core/safety-level.js';
 import { builtinTools, projectToolLoaders } from './builtins.js';

@@ -1,7 +1,7 @@
 // rename_symbol: renames one binding everywhere its language service sees it (importers through barrels included),
 // refused when the result would have new errors; without a service, a name-based rename. Written all or none.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
 import { planRename, type RenamePlan } from '../code/rename.js';

@@ -1,7 +1,7 @@
 // report_finding: how `keel review` receives findings — one validated call per problem (a malformed call is
 // refused with the reason, so the model corrects it), plus, for models that write them in their answer instead,
 // JSON lines read defensively. Severities are data: info < low < medium < high < critical.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, ok, type Tool } from './tool.js';
 
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;

@@ -1,5 +1,5 @@
 // search_code: fuzzy search over the repository's definitions (functions, classes, types, methods…).
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSupportFile } from '../code/file-roles.js';
 import { fuzzyScore } from '../code/fuzzy.js';
 import { SYMBOL_KINDS, type SymbolKind } from '../code/languages.js';

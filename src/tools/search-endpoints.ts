@@ -1,6 +1,6 @@
 // The search APIs web_search can use (web.search): how each is asked (Brave, Tavily, SearXNG) and its answer
 // read back through a zod schema into title, URL and snippet.
-import { z } from 'zod';
+import * as z from 'zod';
 import { once } from '../core/once.js';
 import type { SearchEndpoint } from './tool.js';
 import type { HttpRequest } from './web-http.js';

@@ -2,7 +2,7 @@
 // `name`, else the file that defines `name`; with a language service for that file the binding is exact, without
 // one the tools fall back to the name-based search.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { localBindingIn } from '../code/local-binding.js';

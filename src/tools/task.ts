@@ -1,6 +1,6 @@
 // task: runs a sub-agent with its own conversation on a self-contained task and gives the model only its final
 // answer. The sub-agent is the runtime's (ctx.subagents): same policy, checkpoints, audit and hooks as the run.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentSummary } from '../core/subagents.js';
 import { defineTool, fail, ok } from './tool.js';
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { once } from '../core/once.js';
 import { processAlive } from '../core/process-alive.js';
 

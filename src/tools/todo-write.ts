@@ -1,6 +1,6 @@
 // todo_write: the model's plan for multi-step work, kept as a list it rewrites whole with each change. It changes no
 // files (safety 'safe': the policy never asks, --dry-run still runs it); the board emits the list as a `todo` event.
-import { z } from 'zod';
+import * as z from 'zod';
 import { todoCounts, todoProblems } from '../core/todo-board.js';
 import type { TodoItem } from '../core/todos.js';
 import { defineTool, fail, ok } from './tool.js';

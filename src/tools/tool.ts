@@ -1,6 +1,6 @@
 // The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
 // outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
 import type { AskUser } from '../core/ask-user.js';

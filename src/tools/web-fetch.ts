@@ -1,6 +1,6 @@
 // web_fetch: an http(s) page as Markdown (text as is), or condensed by the model as a prompt asks with the whole
 // page saved; an image as an image part. The policy judges the URL's domain (preview.url); redirects are asked again and address-checked.
-import { z } from 'zod';
+import * as z from 'zod';
 import { imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import { utf8Prefix } from '../core/text.js';

@@ -2,7 +2,7 @@
 // citation listed under the answer; without one, through the provider's own search (Anthropic's web search tool,
 // OpenAI's in the Responses API, Gemini's Google Search grounding, OpenRouter's web plugin), its answer with the
 // sources it found. The policy judges the endpoint's (or the provider API's) domain like any web access.
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatHits, searchHits, searchRequest } from './search-endpoints.js';
 import { defineTool, fail, type NativeSearch, ok } from './tool.js';
 import { httpRequest, networkError } from './web-http.js';

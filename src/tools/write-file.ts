@@ -1,6 +1,6 @@
 // write_file: writes a whole file atomically (temp file in the same directory, then rename).
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { fileChangeDiff } from './file-diff.js';
