@@ -17,11 +17,11 @@ import {
   printSummary,
   RG_SPEED_LIMIT,
   ratioRow,
-  rgRounds,
   row,
   runTimed,
   seconds,
   startCheckpointer,
+  steadyRounds,
 } from './lib.mjs';
 import { startupBench } from './startup.mjs';
 
@@ -243,7 +243,7 @@ for (const [label, args] of [
     result = await grepTool.execute(args, grepCtx);
     return performance.now() - started;
   };
-  for (let i = 0; i <= rgRounds(runs); i++) {
+  for (let i = 0; i <= steadyRounds(runs); i++) {
     // Each goes first in every other round, so neither always meets the cache the other just warmed.
     const keelFirst = i % 2 === 1 ? await keelOnce() : undefined;
     const rgMs = await rgDirect(args);

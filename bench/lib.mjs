@@ -120,10 +120,11 @@ export const row = (what, value, note = '', holds = undefined) => [what, value, 
 export const RG_SPEED_LIMIT = 1 / 0.9;
 
 /**
- * Rounds for the rows compared with rg: each takes tens of milliseconds, and on this host one round's time swings by
- * ±15%, so seven rounds' median can land either side of a limit only 11% away; at least 21 rounds steady it.
+ * Rounds for the rows compared with rg, and for start-up: each takes tens of milliseconds, and on this host one
+ * round's time swings by ±15% (a start-up by ±20 ms of 0.1 s), so seven rounds' median can land either side of a
+ * limit only 10% away; at least 21 rounds steady it.
  */
-export const rgRounds = (runs) => Math.max(runs, 21);
+export const steadyRounds = (runs) => Math.max(runs, 21);
 
 export function ratioRow(what, ours, ref, { name, limit, format = seconds }) {
   if (typeof ref !== 'number' || !Number.isFinite(ref) || ref <= 0)

@@ -13,10 +13,10 @@ import {
   median,
   RG_SPEED_LIMIT,
   ratioRow,
-  rgRounds,
   row,
   runTimed,
   seconds,
+  steadyRounds,
 } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -255,7 +255,7 @@ async function benchFiles({ runs }) {
       async () => (await timed(rgPath, grepArgv(args, '.'), { cwd: dir })).ms,
       undefined,
       true,
-      rgRounds(runs),
+      steadyRounds(runs),
     );
     rows.push(ratioRow('grep in 500 MB', grep.keel, grep.ref, { name: 'rg', limit: RG_SPEED_LIMIT }));
   } finally {
@@ -276,7 +276,7 @@ async function benchFiles({ runs }) {
       async () => (await timed(rgPath, globArgv(pattern, '.'), { cwd: tree })).ms,
       undefined,
       true,
-      rgRounds(runs),
+      steadyRounds(runs),
     );
     rows.push(
       ratioRow(`glob ${pattern} (${files} files)`, glob.keel, glob.ref, {

@@ -1,6 +1,6 @@
 // Start-up against its references (issue 20, items 1, 2 and 8): `--version`, launch → first model request, the
 // whole scripted 3-step task (read notes.txt, write NOTES_UPPER.txt, done), its request sizes and peak RSS, for
-// Keel, the previous Keel build (bench/references.mjs) and codex, interleaved in every round (the order rotates;
+// Keel, the previous Keel build (bench/references.mjs) and codex, interleaved in every round (at least 21: steadyRounds; the order rotates;
 // round 0 warms caches and homes and is left out); and `keel ask` against `keel run` to the first model request.
 // All three run with the same empty home and the scripted model server on loopback. Returns table rows.
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keelLaunch, median, ollamaRunArgs, ratioRow, row, seconds } from './lib.mjs';
+import { keelLaunch, median, ollamaRunArgs, ratioRow, row, seconds, steadyRounds } from './lib.mjs';
 import { codexExecArgs, codexHome, codexScript, findCodex, previousBuild } from './references.mjs';
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
@@ -119,7 +119,7 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
   };
 
   try {
-    for (let round = 0; round <= runs; round++) {
+    for (let round = 0; round <= steadyRounds(runs); round++) {
       const keep = round > 0;
       const order = programs.map((_, k) => programs[(k + round) % programs.length]);
       for (const program of order)
