@@ -57,6 +57,18 @@ const ignoredInit = new Set([
 export const requestSentChannel = 'keel:http:request-sent';
 const requestSent = channel(requestSentChannel);
 
+/** Runs `work` once, when the next model request to `origin`'s server has been written out. */
+export function afterRequestSent(origin: string, work: () => void): void {
+  const server = new URL(origin).origin;
+  const once = (message: unknown) => {
+    const { url } = message as { url: string };
+    if (!URL.canParse(url) || new URL(url).origin !== server) return;
+    requestSent.unsubscribe(once);
+    work();
+  };
+  requestSent.subscribe(once);
+}
+
 /** fetch for model requests: each one sent is announced on requestSentChannel. */
 export const httpFetch: typeof fetch = (input, init) => fetchOver(input, init, true);
 

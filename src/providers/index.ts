@@ -5,7 +5,7 @@ import type { Model } from '../core/model.js';
 import type { Redactor } from '../safety/redact.js';
 import { capabilitiesOf, type ModelCapabilities } from './capabilities.js';
 import type { HostedModelOptions, HostedProvider } from './hosted.js';
-import { preconnect } from './http-fetch.js';
+import { afterRequestSent, preconnect } from './http-fetch.js';
 import { retryingModel } from './retry.js';
 import type { ToolProtocol } from './text-tools.js';
 
@@ -92,13 +92,26 @@ async function baseModel(
     }
     case 'ollama': {
       const { model, api_key: ollamaKey } = provider.ollama;
-      const { normalizeOllamaHost, probeOllamaModel } = await import('./ollama-api.js');
+      const [{ normalizeOllamaHost, probeOllamaModel }, { keepShow, keptShow }] = await Promise.all([
+        import('./ollama-api.js'),
+        import('./ollama-show-cache.js'),
+      ]);
       const root = normalizeOllamaHost(provider.ollama.base_url);
       preconnect(root);
-      // /api/show is local and cheap; it runs while the SDK loads. Failing, it leaves the chat request to report.
+      const ask = async () => {
+        const show = await probeOllamaModel(root, model, ollamaKey);
+        if (show) void keepShow(env, root, model, show);
+        return show;
+      };
+      // What /api/show said in an earlier run, unless it would refuse this one (no tools, and native asked for).
+      const kept = probe ? keptShow(env, root, model) : undefined;
+      const trusted = kept?.tools === false && provider.ollama.tool_protocol === 'native' ? undefined : kept;
+      // Asked again once the first chat request is out, for the next run; without a kept answer, asked now, while
+      // the SDK loads. Failing, it leaves the chat request to report.
+      if (trusted) afterRequestSent(root, () => void ask());
       const [{ createOllamaModel }, show] = await Promise.all([
         import('./ollama.js'),
-        probe ? probeOllamaModel(root, model, ollamaKey) : undefined,
+        trusted ?? (probe ? ask() : undefined),
       ]);
       // auto and text describe the tools in the prompt instead (withToolProtocol); native cannot work.
       if (show?.tools === false && provider.ollama.tool_protocol === 'native') {
