@@ -75,11 +75,23 @@ export async function startupBench({ root, keel, runs, startModelServer }) {
   // boot: scripts/launcher.sh): the floor under every start-up row of Keel's, shown beside codex's.
   const nodeBoot = [];
 
+  // Each program's model server keeps its address from round to round, as a user's Ollama does from run to run, so
+  // what a program keeps of its server between runs (Keel: /api/show's answer) is used as it would be; round 0,
+  // left out, is each one's first run against it.
+  const ports = new Map();
+  const serve = async (name, script) => {
+    const server = await startModelServer({ script, port: ports.get(name) }).catch(() =>
+      startModelServer({ script }),
+    );
+    ports.set(name, Number(new URL(server.url).port));
+    return server;
+  };
+
   /** One scripted run: `build(server, ws)` gives the argv; the task's file is checked unless `check` is false. */
   const scripted = async (program, script, build, check = true) => {
     const ws = await mkdtemp(join(tmpdir(), 'keel-bench-ws-'));
     await writeFile(join(ws, 'notes.txt'), 'buy milk\ncall bob\n');
-    const server = await startModelServer({ script });
+    const server = await serve(program.name, script);
     try {
       const r = await spawnTimed(program.command, [...program.args, ...build(server, ws)], {
         cwd: ws,

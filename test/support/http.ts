@@ -9,14 +9,20 @@ export interface LoopbackServer {
 }
 
 /** Serves handler on a free loopback port. close() destroys open sockets first, so hung and stalled replies end too. */
-export async function listenLoopback(handler: RequestListener): Promise<LoopbackServer> {
+export async function listenLoopback(handler: RequestListener, port = 0): Promise<LoopbackServer> {
   const server = createServer(handler);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>

@@ -85,6 +85,8 @@ export interface ModelServerOptions extends ModelListOptions {
   openrouter?: boolean;
   /** Ollama's /api/show answers once this settles: a chat's run held in its assembly (the model is created after it). */
   showAfter?: Promise<unknown>;
+  /** The loopback port to listen on (the bench keeps one server address across rounds); default: any free one. */
+  port?: number;
 }
 
 /** A further wire format (test/support/wire-*.ts), registered in `wires` below. */
@@ -190,7 +192,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       if (!res.headersSent) sendJson(res, 500, { error: `scripted model server: ${String(error)}` });
       else res.destroy();
     });
-  });
+  }, options.port);
   return {
     url,
     ollamaUrl: url,
