@@ -50,7 +50,8 @@ describe('the kept /api/show answers', () => {
   });
 
   it('keeps the 64 most recently asked models', async () => {
-    for (let i = 0; i < 70; i++) await keepShow(env, root, `m${i}`, { id: `m${i}`, streaming: true }, 1000 + i);
+    for (let i = 0; i < 70; i++)
+      await keepShow(env, root, `m${i}`, { id: `m${i}`, streaming: true }, 1000 + i);
     expect(keptShow(env, root, 'm5', 2000)).toBeUndefined();
     expect(keptShow(env, root, 'm6', 2000)).toEqual({ id: 'm6', streaming: true });
     expect(keptShow(env, root, 'm69', 2000)).toEqual({ id: 'm69', streaming: true });
