@@ -270,7 +270,7 @@ const section = (heading, rows) => {
 };
 const all = [];
 process.stdout.write(
-  `Keel bench: medians of ${runs} runs (round 0 left out), scripted model server on loopback\n`,
+  `Keel bench: medians of ${runs} runs (${steadyRounds(runs)} for start-up and the rows against rg; round 0 left out), scripted model server on loopback\n`,
 );
 section('Start-up, against codex and the previous Keel build in the same rounds', startupRows);
 section('Code map and grep', [

@@ -1,7 +1,8 @@
 // Start-up against its references (issue 20, items 1, 2 and 8): `--version`, launch → first model request, the
 // whole scripted 3-step task (read notes.txt, write NOTES_UPPER.txt, done), its request sizes and peak RSS, for
-// Keel, the previous Keel build (bench/references.mjs) and codex, interleaved in every round (at least 21: steadyRounds; the order rotates;
-// round 0 warms caches and homes and is left out); and `keel ask` against `keel run` to the first model request.
+// Keel, the previous Keel build (bench/references.mjs) and codex, interleaved in every round (at least 21 rounds,
+// steadyRounds; the order rotates; round 0 warms caches and homes and is left out); and `keel ask` against
+// `keel run` to the first model request.
 // All three run with the same empty home and the scripted model server on loopback. Returns table rows.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
