@@ -141,11 +141,26 @@ const REDIRECT = /(?:^|\s)>\s*(\S+)/;
 const QUESTION =
   /^(?:[-*\u2022]\s+)?(?:how|what|what's|whats|why|where|which|who|whose|when|does|do|did|is|are|was|were|has|have|should (?:i|we)|shall (?:i|we))\b/;
 
+/** A phrase's first run of word characters: "hook up" → "hook". */
+const firstWord = (phrase: string): string => phrase.split(/\W+/).find(Boolean) ?? phrase;
+const CHANGE_WORDS = new Set(CHANGE_VERBS.map(firstWord));
+const OUTPUT_WORDS = new Set(OUTPUT_VERBS.map(firstWord));
+const TARGET_WORDS = ['to', 'into', 'as'];
+
 function asksInSentence(sentence: string): boolean {
   if (QUESTION.test(sentence)) return false;
-  if (IMPERATIVE.test(sentence) || FILE_TARGET.test(sentence)) return true;
-  const targets = [OUTPUT_TO.exec(sentence)?.[1], REDIRECT.exec(sentence)?.[1]];
-  for (const match of sentence.matchAll(INTO)) targets.push(match[1]);
+  // Each expression below is tried only when the sentence holds, as a whole run of word characters, a word it
+  // cannot match without (its verb's first word, "file", "into"): most questions hold none, and compiling these
+  // expressions costs milliseconds before the first request.
+  const words = new Set(sentence.split(/\W+/));
+  const holds = (set: ReadonlySet<string>) => [...words].some((word) => set.has(word));
+  if (holds(CHANGE_WORDS) && IMPERATIVE.test(sentence)) return true;
+  if (words.has('file') && FILE_TARGET.test(sentence)) return true;
+  const targets: (string | undefined)[] = [];
+  if (holds(OUTPUT_WORDS) && TARGET_WORDS.some((word) => words.has(word)))
+    targets.push(OUTPUT_TO.exec(sentence)?.[1]);
+  if (sentence.includes('>')) targets.push(REDIRECT.exec(sentence)?.[1]);
+  if (words.has('into')) for (const match of sentence.matchAll(INTO)) targets.push(match[1]);
   return targets.some((target) => target !== undefined && isPath(bareWord(target)));
 }
 

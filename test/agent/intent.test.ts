@@ -1,7 +1,14 @@
 // The intent classifier: a table of messages and what they ask for, the entities they name, and its speed.
 import { describe, expect, it } from 'vitest';
 import { extractEntities } from '../../src/agent/entities.js';
-import { classifyIntent, type Intent, type Scope } from '../../src/agent/intent.js';
+import {
+  classifyIntent,
+  INTENT_KEYWORDS,
+  type Intent,
+  keywordHits,
+  SCOPE_KEYWORDS,
+  type Scope,
+} from '../../src/agent/intent.js';
 import { INTENT_GUIDANCE, steeringNote } from '../../src/agent/steering.js';
 import { planToPrompt } from '../../src/plan/prompt.js';
 
@@ -145,5 +152,33 @@ describe('the read-only note', () => {
     );
     expect(classifyIntent('review and fix').intent).toBe('debug');
     expect(classifyIntent('analyze then refactor').intent).toBe('refactor');
+  });
+});
+
+describe('keyword hits', () => {
+  // The regular expressions keywordHits stands for: the classifier's definition of a hit.
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = (words: readonly string[]) =>
+    new RegExp(`(?:^|[^\\w'])(${words.map(literal).join('|')})(?=$|[^\\w'])`, 'g');
+
+  it('counts exactly as the alternation of the keywords, on 3,000 messages made of keywords and edges', () => {
+    const lists = [...INTENT_KEYWORDS.map(([, words]) => words), ...SCOPE_KEYWORDS.map(([, words]) => words)];
+    const pieces = [...new Set(lists.flat())];
+    const glue = [' ', "'", '-', '.', ', ', '_', 'x', '\n', 'é', 's', '9', '', '  '];
+    let seed = 7;
+    const pick = <T>(items: readonly T[]): T => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return items[seed % items.length]!;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const parts: string[] = [];
+      for (let k = 0; k < 1 + (i % 9); k++)
+        parts.push(pick(glue), pick(pieces).slice(0, i % 5 === 0 ? 3 : undefined));
+      const text = parts.join('').toLowerCase();
+      for (const words of lists) {
+        expect(keywordHits(text, words), text).toBe([...text.matchAll(pattern(words))].length);
+        expect(keywordHits(text, words, true) > 0, text).toBe(pattern(words).test(text));
+      }
+    }
   });
 });
