@@ -2,7 +2,6 @@
 // load in this process and by the run's close (a `keel run` exits as soon as it closes, and a write cut short would
 // make the next run cold); each written to a temp file named for its process and renamed, temp files and
 // definitions files of processes that are gone removed. Kept apart from the index so the run's close loads no parser.
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../core/process-alive.js';
@@ -26,11 +25,6 @@ export async function settleCache(write: () => Promise<void>, files: number): Pr
 /** The cache writes still under way. */
 export async function cacheWrites(): Promise<void> {
   await Promise.all(pendingWrites);
-}
-
-/** A name beside `file` for this process's write of it: `<file>.<pid>-<random>.<suffix>`. */
-export function ownName(file: string, suffix: string): string {
-  return `${file}.${process.pid}-${randomBytes(4).toString('hex')}.${suffix}`;
 }
 
 /**

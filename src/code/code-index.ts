@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { replaceFile } from '../core/replace-file.js';
 import { napi, parseSourceAsync } from './ast-grep.js';
-import { cacheWrites, ownName, removeLeftovers, settleCache } from './cache-writes.js';
+import { cacheWrites, removeLeftovers, settleCache } from './cache-writes.js';
 import { findProjectEntries, type ProjectEntries } from './entry-points.js';
 import { isMinifiedText, isSupportFile } from './file-roles.js';
 import { indexLanguageOf, indexSource, type LanguageSpec } from './languages.js';
@@ -108,19 +109,8 @@ function* jsonPieces(value: Record<string, unknown>): Generator<string> {
 export async function writeCache(file: string, cache: object): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await removeLeftovers(file);
-  const temp = ownName(file, 'tmp');
-  try {
-    const handle = await fs.open(temp, 'w', 0o600);
-    try {
-      for (const piece of jsonPieces(cache as Record<string, unknown>)) await handle.write(piece);
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, file);
-  } catch {
-    // A cache that cannot be written only costs the next run a parse.
-    await fs.rm(temp, { force: true });
-  }
+  // A cache that cannot be written only costs the next run a parse.
+  await replaceFile(file, jsonPieces(cache as Record<string, unknown>)).catch(() => {});
 }
 
 /** crypto.hash where Node has it (20.12+): one call, no Hash object per file (28k of them cost ~0.3 s). */

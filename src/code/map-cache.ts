@@ -4,7 +4,8 @@
 // source file; it ranks from the kept scores and reads the definitions of only the files it shows.
 import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { cacheWrites, ownName, removeLeftovers, settleCache } from './cache-writes.js';
+import { ownName } from '../core/replace-file.js';
+import { cacheWrites, removeLeftovers, settleCache } from './cache-writes.js';
 import { cacheFileFor, type LoadOptions, loadCodeIndex } from './code-index.js';
 import { indexLanguageOf, indexSource } from './languages.js';
 import { cachedListing, type Listing, listedOf, walkListing } from './map-listing.js';

@@ -1,8 +1,8 @@
 // The map cache's file: a JSON header, then the ranking graph, the listing and the scores as raw typed arrays and
 // NUL-joined text, so a warm map reads one file and views its arrays in place (base64 in JSON cost a parse and a
 // copy of every array, ~80 ms on 28k files).
-import { closeSync, promises as fs, openSync, readFileSync, readSync } from 'node:fs';
-import { ownName } from './cache-writes.js';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { replaceFile } from '../core/replace-file.js';
 import type { RankInput, Scores } from './rank.js';
 
 const MAGIC = 'KMAP';
@@ -220,12 +220,6 @@ export function definitionsFileOf(file: string): string | undefined {
 
 /** Writes the cache to a temp file and renames it, so a concurrent reader sees the old cache or the new one. */
 export async function writeMapCacheFile(file: string, bytes: Buffer): Promise<void> {
-  const temp = ownName(file, 'tmp');
-  try {
-    await fs.writeFile(temp, bytes, { mode: 0o600 });
-    await fs.rename(temp, file);
-  } catch {
-    // A cache that cannot be written only costs the next map a walk and a ranking.
-    await fs.rm(temp, { force: true });
-  }
+  // A cache that cannot be written only costs the next map a walk and a ranking.
+  await replaceFile(file, bytes).catch(() => {});
 }

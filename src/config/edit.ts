@@ -1,10 +1,10 @@
 // Edits a config file through the yaml library's document model, so its comments and the order of its other keys
 // survive: `keel config set`, the first run's provider choice, and `keel mcp add/remove`.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { type Document, isMap, parseDocument } from 'yaml';
 import { ConfigError } from '../core/errors.js';
+import { replaceFile } from '../core/replace-file.js';
 import { describeExpected, describeValue, unknownKey } from './keys.js';
 import { namedKey } from './layer.js';
 
@@ -32,13 +32,7 @@ export async function readConfigDocument(file: string): Promise<Document> {
 export async function writeConfigDocument(file: string, document: Document): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const mode = (await stat(file).catch(() => undefined))?.mode ?? 0o600;
-  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temporary, document.toString(), { mode: mode & 0o777 });
-    await rename(temporary, file);
-  } finally {
-    await rm(temporary, { force: true });
-  }
+  await replaceFile(file, document.toString(), { mode: mode & 0o777 });
 }
 
 /**

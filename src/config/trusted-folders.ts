@@ -1,11 +1,11 @@
 // The folders the user trusts, kept in the state dir (`trusted-folders.json`), never in a workspace a
 // repository could write. A folder is trusted when it or an ancestor is recorded.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { once } from '../core/once.js';
+import { replaceFile } from '../core/replace-file.js';
 import { stateDir } from './paths.js';
 
 const trustFileSchema = once(() =>
@@ -58,16 +58,8 @@ export async function readTrustedFolders(env: NodeJS.ProcessEnv): Promise<string
 
 /** Written to a temp file and renamed over the old one, so a crash never leaves half a file. */
 async function writeTrustedFolders(env: NodeJS.ProcessEnv, folders: string[]): Promise<void> {
-  const file = trustFilePath(env);
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ version: 1, folders }, null, 2)}\n`, { mode: 0o600 });
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  const body = `${JSON.stringify({ version: 1, folders }, null, 2)}\n`;
+  await replaceFile(trustFilePath(env), body, { dirMode: 0o700 });
 }
 
 /** The folder as recorded: symlinks resolved, so a link cannot borrow another folder's trust. */

@@ -5,9 +5,9 @@
 // and seccomp state. A stale answer fails closed either way: "works" when it no longer does makes sandboxed commands
 // fail, "broken" when it works keeps the older default mode.
 import { accessSync, constants, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { cacheDir } from '../config/paths.js';
+import { replaceFile } from '../core/replace-file.js';
 import { sha256Hex } from '../core/sha256.js';
 
 /** The probe's answer: why bwrap cannot run, or undefined when it can. */
@@ -107,10 +107,7 @@ export async function keepAnswer(env: NodeJS.ProcessEnv, key: string, answer: Pr
       .filter(([k]) => k !== key)
       .slice(-3);
     const next = Object.fromEntries([...entries, [key, answer ?? null]]);
-    await mkdir(cacheDir(env), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(next), { mode: 0o600 });
-    await rename(temp, file);
+    await replaceFile(file, JSON.stringify(next), { dirMode: 0o700 });
   } catch {
     // A read-only cache directory: the next run probes again.
   }

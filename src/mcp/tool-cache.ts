@@ -2,9 +2,10 @@
 // slow server's tools can be offered before it is ready. A list that cannot be read is no list: the server is
 // waited for as if it were new. The file holds names, descriptions and schemas only, never the config's values.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { McpServerConfig } from '../config/mcp-schema.js';
+import { replaceFile } from '../core/replace-file.js';
 import type { McpToolInfo } from './tool-adapter.js';
 
 export interface ToolCache {
@@ -44,15 +45,8 @@ export function toolCache(dir: string): ToolCache {
       }
     },
     async write(config, tools) {
-      const target = file(config);
-      const temp = `${target}.${process.pid}.tmp`;
-      try {
-        await mkdir(dir, { recursive: true });
-        await writeFile(temp, JSON.stringify(tools));
-        await rename(temp, target);
-      } catch {
-        // A cache that cannot be written only costs the next run a wait.
-      }
+      // A cache that cannot be written only costs the next run a wait.
+      await replaceFile(file(config), JSON.stringify(tools), { dirMode: 0o700 }).catch(() => {});
     },
   };
 }

@@ -11,10 +11,10 @@
 // warns when the first user message (the goal) is not the recorded one (`goal`, its hash): a whole other run
 // would play back silently otherwise.
 import { createHash } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import * as z from 'zod';
 import type { ImagePart, Message } from '../core/messages.js';
 import type { ResponseEvent } from '../core/model.js';
+import { replaceFile } from '../core/replace-file.js';
 
 const fingerprintSchema = z.object({
   messages: z.number().int().nonnegative(),
@@ -113,12 +113,6 @@ export function describeToolResults(results: RequestFingerprint['toolResults']):
  * write leaves no temp file behind.
  */
 export async function writeCassette(file: string, cassette: Cassette): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(cassette, null, 2)}\n`, 'utf8');
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw error;
-  }
+  // The user's own file (often kept in a repository): made with the umask's mode, as any file they write.
+  await replaceFile(file, `${JSON.stringify(cassette, null, 2)}\n`, { mode: 0o666 });
 }

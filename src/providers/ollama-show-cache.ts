@@ -6,9 +6,9 @@
 // answered through the text protocol (text-tools.ts), and a "no tools" that would refuse a run (tool_protocol
 // native) is never taken from here (providers/index.ts asks first).
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDir } from '../config/paths.js';
+import { replaceFile } from '../core/replace-file.js';
 import { sha256Hex } from '../core/sha256.js';
 import type { ServerCapabilities } from './capabilities.js';
 
@@ -81,11 +81,8 @@ export async function keepShow(
       .sort(([, a], [, b]) => (b as Entry).at - (a as Entry).at)
       .slice(0, MAX_ENTRIES - 1);
     const kept = Object.fromEntries([[keyOf(root, model), entry], ...others]);
-    await mkdir(cacheDir(env), { recursive: true, mode: 0o700 });
     // Written aside and renamed: a run reading it meanwhile sees the old file or the new one, never half of one.
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(kept)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
+    await replaceFile(file, `${JSON.stringify(kept)}\n`, { dirMode: 0o700 });
   } catch {
     // A cache: the next run asks again.
   }

@@ -1,9 +1,10 @@
 // "Always in this workspace" answers (`A` at an approval): kept in Keel's state dir, one file per workspace (its
 // real path's key), never in the repository, which could otherwise grant itself approvals. `/permissions` lists
 // them and removes one.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { workspaceKey } from '../config/paths.js';
+import { replaceFile } from '../core/replace-file.js';
 
 /** What an answer covers (approval-memory.ts's binding): the key compared, the same in words. */
 interface Binding {
@@ -77,10 +78,7 @@ export class KeptApprovals {
   }
 
   private async write(approvals: KeptApproval[]): Promise<void> {
-    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.tmp`;
     const body: KeptFile = { workspace: this.root, approvals };
-    await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
-    await rename(temp, this.file);
+    await replaceFile(this.file, `${JSON.stringify(body, null, 2)}\n`, { dirMode: 0o700 });
   }
 }

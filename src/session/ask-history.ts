@@ -1,10 +1,11 @@
 // The short memory of `keel ask --continue`: the last few exchanges asked from one directory, in one small JSON
 // file under the data dir (cmd2ai's per-terminal session). Capped in count and size; secrets redacted before saving.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as z from 'zod';
 import { workspaceKey } from '../config/paths.js';
 import type { Message } from '../core/messages.js';
+import { replaceFile } from '../core/replace-file.js';
 import { utf8Prefix } from '../core/text.js';
 
 /** Exchanges kept: older ones drop off. */
@@ -57,10 +58,7 @@ export async function saveAskHistory(
     at: new Date().toISOString(),
   };
   const exchanges = [...previous, added].slice(-MAX_EXCHANGES);
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ directory, exchanges }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, file);
+  await replaceFile(file, `${JSON.stringify({ directory, exchanges }, null, 2)}\n`, { dirMode: 0o700 });
 }
 
 export async function clearAskHistory(file: string): Promise<void> {

@@ -2,8 +2,8 @@
 // (atomically) at each turn's end, so `keel sessions list` reads a few hundred bytes per session instead of the
 // whole history. A sidecar that is missing, unreadable or made for another size is rebuilt from the file, once.
 // Reading sidecars alone: session-list.ts.
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { replaceFile } from '../core/replace-file.js';
 import { parseSession } from './session-file.js';
 import { newestFirst, sidecarListing, sidecarOf } from './session-list.js';
 import { type SessionSummary, summarize } from './session-summary.js';
@@ -14,10 +14,7 @@ export async function writeSidecar(
   summary: SessionSummary,
   bytes: number,
 ): Promise<void> {
-  const target = sidecarOf(sessionFile);
-  const temp = `${target}.${randomUUID().slice(0, 8)}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ bytes, summary })}\n`, { mode: 0o600 });
-  await rename(temp, target);
+  await replaceFile(sidecarOf(sessionFile), `${JSON.stringify({ bytes, summary })}\n`);
 }
 
 /** A session's summary made from its file, its sidecar rewritten; undefined when the file cannot be read. */

@@ -4,8 +4,9 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ownName, removeLeftovers } from '../../src/code/cache-writes.js';
+import { removeLeftovers } from '../../src/code/cache-writes.js';
 import { writeCache } from '../../src/code/code-index.js';
+import { ownName } from '../../src/core/replace-file.js';
 
 let dir: string;
 beforeAll(async () => {
