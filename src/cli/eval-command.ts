@@ -1,7 +1,9 @@
 // `keel eval tools`: the deterministic tool evals (evals/tools/*.json), a table per tool, exit 1 on any failure.
 // `keel eval llm`: how well a model picks its first tool (evals/llm/*.json), CodeCraft's metrics and a JSON report.
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { loadLlmCases } from '../evals/llm-cases.js';
 import { runLlmEvals } from '../evals/llm-evals.js';
@@ -32,10 +34,28 @@ export interface EvalOptions extends GlobalOptions {
   report?: string;
 }
 
-/** `--dir`, relative to where keel was started, else `<workspace>/evals`. */
-export async function evalsDir(options: EvalOptions): Promise<string> {
+/**
+ * The evals Keel ships (the package's `evals/`, beside `dist/`; the repository's from the sources) that hold `kind`'s
+ * cases, or undefined.
+ */
+export function shippedEvalsDir(kind: 'tools' | 'llm'): string | undefined {
+  for (const relative of ['../evals', '../../evals']) {
+    const dir = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(join(dir, kind))) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * `--dir`, relative to where keel was started; else the workspace's `evals/` when it holds `kind`'s cases (a
+ * project's own evals, or Keel's repository); else the evals shipped with Keel, so an installed `keel eval llm`
+ * measures a model from any directory.
+ */
+export async function evalsDir(options: EvalOptions, kind: 'tools' | 'llm'): Promise<string> {
   if (options.dir !== undefined) return resolve(options.dir);
-  return resolve(await resolveWorkspaceDir(options.cwd), 'evals');
+  const workspace = resolve(await resolveWorkspaceDir(options.cwd), 'evals');
+  if (existsSync(join(workspace, kind))) return workspace;
+  return shippedEvalsDir(kind) ?? workspace;
 }
 
 export async function evalToolsCommand(
@@ -44,7 +64,7 @@ export async function evalToolsCommand(
 ): Promise<number> {
   const json = options.output !== 'text';
   try {
-    const dir = await evalsDir(options);
+    const dir = await evalsDir(options, 'tools');
     const cases = await loadToolCases(dir, options.filter);
     if (cases.length === 0)
       throw new UsageError(
@@ -76,7 +96,7 @@ export async function evalLlmCommand(
   const controller = new AbortController();
   const interrupted = controller.signal;
   try {
-    const dir = await evalsDir(options);
+    const dir = await evalsDir(options, 'llm');
     const cases = await loadLlmCases(dir, options.filter);
     if (cases.length === 0) {
       throw new UsageError(

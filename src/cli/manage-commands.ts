@@ -129,7 +129,7 @@ export function addManageCommands(program: Command): void {
     .command('tools')
     .description('run the tool evals (evals/tools/*.json) through the executor; exit 1 on any failure')
     .option('--filter <text>', 'only the cases whose tool or name contains this')
-    .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
+    .option('--dir <dir>', "the evals directory (default: the workspace's evals/, else Keel's own)")
     .action(lazyAction(async () => (await import('./eval-command.js')).evalToolsCommand));
 
   evals
@@ -138,7 +138,7 @@ export function addManageCommands(program: Command): void {
     .option('--repeat <n>', 'run each case n times (default 1)', positiveInt)
     .option('--filter <text>', 'only the cases whose id, intent or expected tool contains this')
     .option('--report <file>', 'write the JSON report (every run, the summary) to this file')
-    .option('--dir <dir>', 'the evals directory (default: evals in the workspace)')
+    .option('--dir <dir>', "the evals directory (default: the workspace's evals/, else Keel's own)")
     .action(lazyAction(async () => (await import('./eval-command.js')).evalLlmCommand));
 
   const mcp = program

@@ -16,7 +16,10 @@ export async function readEvalFiles<T>(
   schema: z.ZodType<T>,
 ): Promise<{ file: string; value: T }[]> {
   const names = await readdir(dir).catch(() => {
-    throw new EvalFileError(`eval directory not found: ${dir}`, 'run from the repository root or pass --dir');
+    throw new EvalFileError(
+      `eval directory not found: ${dir}`,
+      'pass --dir <evals dir> (it holds tools/ and llm/)',
+    );
   });
   const files: { file: string; value: T }[] = [];
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {

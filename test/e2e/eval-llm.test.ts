@@ -182,7 +182,7 @@ describe('keel eval llm', () => {
     );
   });
 
-  it("prints CodeCraft's metrics table, runs each case --repeat times, only those --filter names, and writes the --report file", async () => {
+  it("prints CodeCraft's metrics table, runs each case --repeat times, only those --filter names, and writes the --report file — from a directory without evals/, with the evals Keel ships", async () => {
     const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
     const file = join(cwd, 'report.json');
     const r = await runKeel(
@@ -195,8 +195,6 @@ describe('keel eval llm', () => {
         s.openaiUrl,
         '--model',
         'm',
-        '--dir',
-        evals,
         '--repeat',
         '2',
         '--filter',
