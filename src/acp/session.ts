@@ -11,7 +11,7 @@ import type { CommandRunner } from '../core/runner.js';
 import type { Run } from '../runtime/assemble.js';
 import type { SessionRequest } from '../runtime/session.js';
 import type { ApprovalMemory } from '../safety/approval-memory.js';
-import { type ExecutionMode, MODES } from '../safety/modes.js';
+import { type ExecutionMode, MODE_SUMMARY, MODES } from '../safety/modes.js';
 import type { UserPrompt } from './prompt.js';
 import { replacedText } from './replaced-text.js';
 import { eventUpdates, newFileCalls, planEntries, replayUpdates } from './updates.js';
@@ -62,18 +62,10 @@ export interface SessionPeer {
   log(message: string): void;
 }
 
-const MODE_TEXT: Record<ExecutionMode, string> = {
-  plan: 'reads and plans; changes nothing',
-  interactive: 'asks before edits and any command that is not read-only',
-  restricted: 'edits run; commands beyond the read-only set are refused',
-  auto: 'edits run; commands run in the sandbox; asks about the rest',
-  full: 'runs anything without asking, outside the sandbox',
-};
-
 export function modeState(current: ExecutionMode): SessionModeState {
   return {
     currentModeId: current,
-    availableModes: MODES.map((mode) => ({ id: mode, name: mode, description: MODE_TEXT[mode] })),
+    availableModes: MODES.map((mode) => ({ id: mode, name: mode, description: MODE_SUMMARY[mode] })),
   };
 }
 

@@ -36,6 +36,8 @@ const KINDS: Readonly<Record<string, ToolKind>> = {
   execute_command: 'execute',
   kill_command: 'execute',
   todo_write: 'think',
+  web_fetch: 'fetch',
+  web_search: 'fetch',
 };
 
 export function toolKind(name: string): ToolKind {
@@ -68,7 +70,7 @@ export function toolTitle(name: string, rawArgs: unknown): string {
   if (name === 'todo_write') return 'update the todo list';
   const [first, second] = namedPaths(args);
   if (first && second) return `${name} ${first} → ${second}`;
-  const subject = first ?? text(args.pattern) ?? text(args.query) ?? text(args.symbol);
+  const subject = first ?? text(args.pattern) ?? text(args.query) ?? text(args.symbol) ?? text(args.url);
   return subject ? `${name} ${subject}` : name;
 }
 

@@ -23,6 +23,31 @@ function zodJsonSchema(name: string, schema: ZodLike): Record<string, unknown> {
   }
 }
 
+/**
+ * A tool's arguments are named fields: providers refuse any other schema (HTTP 400 on every request), and one zod
+ * cannot read would check nothing. Said when the agent is created, rather than by the first request.
+ */
+function checkParameters(name: string, json: Record<string, unknown>, fromJson: boolean): void {
+  const hint =
+    "e.g. { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, or z.object({ … })";
+  if (json.type !== undefined && json.type !== 'object')
+    throw new UsageError(
+      `custom tool ${name}: parameters must describe an object of named arguments, not type ${JSON.stringify(json.type)}`,
+      { hint },
+    );
+  if (!fromJson) return;
+  try {
+    z.fromJSONSchema(json);
+  } catch (error) {
+    throw new UsageError(
+      `custom tool ${name}: its parameters are not a JSON Schema Keel can check arguments with`,
+      {
+        hint: `${error instanceof Error ? error.message : String(error)}; ${hint}`,
+      },
+    );
+  }
+}
+
 function result(output: CustomToolOutput): ToolResult {
   if (typeof output === 'string') return ok(output);
   if (output && typeof output.output === 'string')
@@ -54,16 +79,21 @@ export function customTool(custom: CustomTool): Tool {
     summary: `${name} ${JSON.stringify(args) ?? ''}`.slice(0, 200),
   });
   if (isZod(custom.parameters)) {
+    const jsonSchema = zodJsonSchema(name, custom.parameters);
+    checkParameters(name, jsonSchema, false);
     return {
       name,
       description,
       schema: custom.parameters as unknown as z.ZodType,
-      jsonSchema: zodJsonSchema(name, custom.parameters),
+      jsonSchema,
       safety,
       preview,
       execute,
     };
   }
+  if (typeof custom.parameters !== 'object' || custom.parameters === null || Array.isArray(custom.parameters))
+    throw new UsageError(`custom tool ${name}: parameters must be a JSON Schema object or a zod schema`);
+  checkParameters(name, custom.parameters, true);
   return defineJsonSchemaTool({
     name,
     description,

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { providerNames } from '../config/provider-schema.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
-import { CYCLE, type ExecutionMode, MODES } from '../safety/modes.js';
+import { CYCLE, type ExecutionMode, MODE_SUMMARY, MODES } from '../safety/modes.js';
 import { readSession } from '../session/session-file.js';
 import { taskRuns } from '../session/subagent-runs.js';
 import type { ChatGit, ChatGitContext } from './chat-git.js';
@@ -215,19 +215,10 @@ async function gitCommand(chat: ChatContext, command: keyof ChatGit, args: strin
   if (context) await (await import('./chat-git.js')).chatGit(context)[command](args);
 }
 
-/** What each mode does, in one line for /mode. */
-const MODE_LINES: Readonly<Record<ExecutionMode, string>> = {
-  plan: 'reads and plans: no edits or commands beyond the read-only set; then you choose how to execute',
-  interactive: 'asks before edits, deletes and commands beyond the read-only set',
-  restricted: 'edits run; commands beyond the read-only set and your allow rules are refused',
-  auto: 'edits run; other commands run in the sandbox without asking (asked where there is no sandbox)',
-  full: 'edits and commands run without asking, outside any sandbox unless bubblewrap works',
-};
-
 async function switchMode(args: string, chat: ChatContext): Promise<void> {
   const current = chat.mode();
   if (!args) {
-    const lines = MODES.map((m) => `${m === current ? '*' : ' '} ${m.padEnd(11)} ${MODE_LINES[m]}`);
+    const lines = MODES.map((m) => `${m === current ? '*' : ' '} ${m.padEnd(11)} ${MODE_SUMMARY[m]}`);
     const sandbox =
       current === 'auto' && !chat.sandboxed() ? ' (no sandbox here: commands are asked about)' : '';
     chat.note(

@@ -6,6 +6,15 @@ export type Verdict = 'allow' | 'ask' | 'deny';
 
 export const MODES: readonly ExecutionMode[] = ['plan', 'interactive', 'restricted', 'auto', 'full'];
 
+/** What each mode does, in one line: the chat's /mode and an editor's mode menu (ACP) show it. */
+export const MODE_SUMMARY: Readonly<Record<ExecutionMode, string>> = {
+  plan: 'reads and plans: no edits or commands beyond the read-only set; then you choose how to execute',
+  interactive: 'asks before edits, deletes and commands beyond the read-only set',
+  restricted: 'edits run; commands beyond the read-only set and your allow rules are refused',
+  auto: 'edits run; other commands run in the sandbox without asking (asked where there is no sandbox)',
+  full: 'edits and commands run without asking, in the sandbox where bubblewrap works (the confirm tier and protected files still ask)',
+};
+
 /**
  * The chat's Shift+Tab order, least to most autonomous, then round again: from auto (the default) the first
  * press asks more, never less (plan: nothing changes). Full is left out: it runs any command unsandboxed, so it

@@ -1,7 +1,7 @@
 // The executor's approval step for a call the policy asks about: an "always" remembered this session, or the
 // user's answer (once, always, an edit to put to the policy again, or no with feedback for the model).
 import { basename } from 'node:path';
-import type { ApprovalRequest, Approve } from '../core/approval.js';
+import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 import type { ToolCall } from '../core/messages.js';
 import { type ApprovalMemory, approvalBinding } from '../safety/approval-memory.js';
 import type { PolicyDecision } from '../safety/policy.js';
@@ -81,7 +81,11 @@ export async function askApproval(
     ...(asker.approvals?.kept && keepable ? { keep: true } : {}),
     ...(edit ? { edit: { kind: edit.field, text: edit.text, file: edit.file } } : {}),
   };
-  const answer = await asker.approve(request, ctx.signal);
+  const given = await asker.approve(request, ctx.signal);
+  // An edit that changes nothing approves the call as it stands: an edited call is asked about again, and a program
+  // answering that question with the same edit (canUseTool, a stream-json client) would otherwise be asked forever.
+  const answer: ApprovalAnswer =
+    given.decision === 'edit' && edit && given.edited === edit.text ? { decision: 'once' } : given;
   const edited =
     answer.decision === 'edit' && edit
       ? { ...(args as Record<string, unknown>), [edit.field]: answer.edited }

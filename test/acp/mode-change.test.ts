@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { client, methods, ndJsonStream } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acpAgent } from '../../src/acp/agent.js';
-import { type OpenRequest, sessionRequestOf } from '../../src/acp/session.js';
+import { modeState, type OpenRequest, sessionRequestOf } from '../../src/acp/session.js';
 import { assembleRun } from '../../src/runtime/assemble.js';
 import { redactingSink } from '../../src/safety/redact-stream.js';
 import { homeEnv, useE2E } from '../support/e2e.js';
@@ -17,6 +17,23 @@ beforeEach(async () => {
 });
 afterEach(() => {
   process.env = { ...saved };
+});
+
+describe('keel acp: the mode menu', () => {
+  it("describes each mode as the chat's /mode does: full runs in the sandbox where bubblewrap works", () => {
+    const menu = modeState('auto');
+    expect(menu.currentModeId).toBe('auto');
+    expect(menu.availableModes.map((m) => m.id)).toEqual([
+      'plan',
+      'interactive',
+      'restricted',
+      'auto',
+      'full',
+    ]);
+    const full = menu.availableModes.find((m) => m.id === 'full')?.description ?? '';
+    expect(full).toContain('in the sandbox where bubblewrap works');
+    expect(full).not.toContain('outside the sandbox');
+  });
 });
 
 describe('keel acp: a mode change', () => {

@@ -211,6 +211,8 @@ describe('tool calls as the editor sees them', () => {
     ['delete_path', {}, 'delete'],
     ['move_path', {}, 'move'],
     ['todo_write', {}, 'think'],
+    ['web_fetch', {}, 'fetch'],
+    ['web_search', {}, 'fetch'],
     ['github__create_issue', {}, 'other'],
   ])('%s is of kind %s', (name, _args, kind) => {
     expect(toolKind(name)).toBe(kind);
@@ -219,6 +221,8 @@ describe('tool calls as the editor sees them', () => {
   test.each([
     ['move_path', { source: 'a', destination: 'b' }, 'move_path a → b'],
     ['grep', { pattern: 'TODO' }, 'grep TODO'],
+    ['web_fetch', { url: 'https://example.com/a' }, 'web_fetch https://example.com/a'],
+    ['web_search', { query: 'acp spec' }, 'web_search acp spec'],
     ['todo_write', { todos: [] }, 'update the todo list'],
     ['get_project_overview', {}, 'get_project_overview'],
     ['read_file', 'not json', 'read_file'],

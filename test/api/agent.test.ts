@@ -80,6 +80,24 @@ describe('createAgent', () => {
     expect(() => createAgent({ tools: [tool] })).toThrow('custom tool name "a b" is not valid');
   });
 
+  it.each([
+    [
+      'a JSON Schema of a string',
+      { type: 'string' },
+      'parameters must describe an object of named arguments, not type "string"',
+    ],
+    ['a zod string', z.string(), 'parameters must describe an object of named arguments, not type "string"'],
+    [
+      'a JSON Schema zod cannot read',
+      { type: 'object', properties: { a: { type: 'text' } } },
+      'its parameters are not a JSON Schema',
+    ],
+    ['no schema at all', 'a, b', 'parameters must be a JSON Schema object or a zod schema'],
+  ])('refuses a custom tool whose parameters are %s at once, saying why', (_name, parameters, message) => {
+    const tool = { name: 'mine', description: 'd', parameters: parameters as never, run: () => '' };
+    expect(() => createAgent({ tools: [tool] })).toThrow(`custom tool mine: ${message}`);
+  });
+
   it('streams each run as events ending with run_end, and continues the conversation in the next run', async () => {
     const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
     const agent = kept(createAgent(await options(s)));

@@ -349,6 +349,27 @@ describe('executeToolCall', () => {
     );
   });
 
+  test('an answer repeating the same edit runs the edited call instead of asking forever', async () => {
+    await useMode('interactive');
+    await ws.write('a.txt', 'old\n');
+    let asks = 0;
+    // A program (canUseTool, a stream-json client) that answers every question with the same edit.
+    ws.held.approve = async () => {
+      asks++;
+      if (asks > 3) throw new Error('asked again and again');
+      return { decision: 'edit', edited: 'mine\n' };
+    };
+    const result = await exec(call('write_file', '{"path":"a.txt","content":"proposed\\n"}'), 1);
+    expect(asks).toBe(2);
+    expect(result.success).toBe(true);
+    expect(result.output).toContain('[the user edited the content before it was written]');
+    expect(await ws.read('a.txt')).toBe('mine\n');
+    expect(ws.events.filter((e) => e.type === 'approval_answered').map((e) => e.decision)).toEqual([
+      'edit',
+      'once',
+    ]);
+  });
+
   test('an edited command the policy refuses does not run, and the model hears both', async () => {
     await useMode('interactive', {
       approve: async () => ({ decision: 'edit', edited: 'rm -rf ~' }),
