@@ -3,6 +3,7 @@
 // the terminal's approval prompt.
 import { resolve } from 'node:path';
 import type { LoopResult } from '../agent/loop.js';
+import { asProvider } from '../config/overrides.js';
 import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -70,12 +71,16 @@ function runResult(ended: LoopResult, end: AgentEvent | undefined, sessionId: st
   };
 }
 
+const CLOSED =
+  'this agent is closed: agent.resume(sessionId) continues its conversation, createAgent() makes another';
+
 export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
   if (options.mode !== undefined && !MODES.includes(options.mode)) {
     throw new UsageError(`unknown mode ${JSON.stringify(options.mode)}`, {
       hint: `use one of ${MODES.join(', ')}`,
     });
   }
+  asProvider(options.provider, 'the provider option');
   const tools = (options.tools ?? []).map(customTool);
   const twice = tools.find((tool, index) => tools.findIndex((other) => other.name === tool.name) !== index);
   if (twice) throw new UsageError(`two custom tools are named ${twice.name}`);
@@ -83,6 +88,8 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
   let opened: Promise<Run> | undefined;
   let assembled: Run | undefined;
   let busy = false;
+  /** close() was called and no resume() since: a run would start a new conversation unasked. */
+  let closed = false;
   /** The run in progress: close() interrupts it and waits for its loop to end before closing what it runs on. */
   let running: { controller: AbortController; done: Promise<void> } | undefined;
   // Where the run's events go: the running call's queue; between runs they wait for the next one.
@@ -155,6 +162,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
   };
 
   async function* run(prompt: string, runOptions: { signal?: AbortSignal } = {}) {
+    if (closed) throw new Error(CLOSED);
     if (busy) throw new Error('this agent is already running: wait for its run() to end before the next');
     busy = true;
     const queue = new EventQueue();
@@ -202,7 +210,8 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
     }
   }
 
-  const close = async () => {
+  /** Ends the run in progress and closes what it runs on; the next run() opens the agent's run again. */
+  const shut = async () => {
     // A run in progress ends first (interrupted), so nothing runs on, or retries, over a closed run.
     const stopping = running;
     stopping?.controller.abort();
@@ -217,12 +226,16 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
     run,
     async resume(id: string) {
       if (busy) throw new Error('this agent is running: resume another session once its run() has ended');
-      await close();
+      await shut();
       resumeId = id;
+      closed = false;
     },
     get sessionId() {
       return assembled?.session?.id;
     },
-    close,
+    async close() {
+      closed = true;
+      await shut();
+    },
   };
 };

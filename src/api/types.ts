@@ -129,7 +129,7 @@ export interface Agent {
   resume(id: string): Promise<void>;
   /** The id the conversation is saved under; undefined before the first run() or when not saved. */
   readonly sessionId: string | undefined;
-  /** Ends the agent's commands and MCP servers and closes its session. */
+  /** Ends the agent's commands and MCP servers and closes its session; run() then throws until resume(). */
   close(): Promise<void>;
 }
 

@@ -183,7 +183,7 @@ export function addManageCommands(program: Command): void {
     .description("serve Keel's tools over stdio to an MCP client, under Keel's policy (default: restricted)")
     .addOption(modeOption())
     .addOption(allowOption())
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
 
@@ -199,7 +199,7 @@ export function addManageCommands(program: Command): void {
     .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
     .addOption(modeOption())
     .addOption(allowOption())
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in full mode where it works)')
+    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)')
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
 

@@ -32,7 +32,8 @@ function unknownProvider(name: string, origin: string): ConfigError {
   });
 }
 
-function asProvider(name: string | undefined, origin: string): ProviderName | undefined {
+/** `name` as a provider's, or undefined when not given; an unknown name is a config error naming `origin`. */
+export function asProvider(name: string | undefined, origin: string): ProviderName | undefined {
   if (name === undefined) return undefined;
   if ((providerNames as readonly string[]).includes(name)) return name as ProviderName;
   throw unknownProvider(name, origin);

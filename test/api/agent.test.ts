@@ -74,8 +74,12 @@ describe('approvalAnswer', () => {
 });
 
 describe('createAgent', () => {
-  it('refuses an unknown mode or a custom tool without a valid name at once, saying which', () => {
+  it('refuses an unknown mode or provider or a custom tool without a valid name at once, saying which', () => {
     expect(() => createAgent({ mode: 'yolo' as never })).toThrow('unknown mode "yolo"');
+    // In the library's words: the option, not the command line's --provider.
+    expect(() => createAgent({ provider: 'nope' as never })).toThrow(
+      'unknown provider "nope" in the provider option',
+    );
     const tool = { name: 'a b', description: '', parameters: {}, run: () => '' };
     expect(() => createAgent({ tools: [tool] })).toThrow('custom tool name "a b" is not valid');
   });
@@ -258,6 +262,9 @@ describe('createAgent', () => {
     await requested;
     await agent.close();
     expect((await events).at(-1)).toMatchObject({ type: 'run_end', reason: 'interrupted' });
+    expect(s.requests).toHaveLength(1);
+    // Closed: a run would start a new conversation unasked, so it is refused, saying how to go on.
+    await expect(collect(agent.run('and now?'))).rejects.toThrow(/this agent is closed: agent.resume/);
     expect(s.requests).toHaveLength(1);
   });
 
