@@ -442,6 +442,7 @@ describe('web_search', () => {
     expect(result.output).toMatch(
       /^1\. Node 20\n {3}https:\/\/nodejs\.org\/en\/blog\/20\n {3}The release\n2\. Second/,
     );
+    expect(result.display).toBe('2 results');
     expect(ws.events.filter((e) => e.type === 'citation')).toEqual([
       { type: 'citation', turn: 1, url: 'https://nodejs.org/en/blog/20', title: 'Node 20' },
       { type: 'citation', turn: 1, url: 'https://b.example/2', title: 'Second' },
@@ -457,6 +458,7 @@ describe('web_search', () => {
     expect(requests[0]).toMatchObject({ method: 'POST', body: '{"query":"q","max_results":5}' });
     expect(requests[0]?.headers.authorization).toBe('Bearer tv-1');
     expect(result.output).toContain('1. Tavily hit\n   https://t.example/1\n   from tavily');
+    expect(result.display).toBe('1 result');
   });
 
   test('searxng: its JSON format at /search, no key needed', async () => {
