@@ -76,7 +76,9 @@ function commandRules(mode: ExecutionMode, rules: readonly CommandRule[], sandbo
         ? `File edits and commands${also} run without asking.`
         : `File edits run without asking; commands beyond read-only ones${also} are asked about (no sandbox here).`;
     case 'plan':
-      return `Plan mode: change nothing. execute_command runs only read-only commands${also}: ${readOnly}.`;
+      // Plan mode offers no execute_command (registry.ts, offeredInPlanMode): naming it would send the model after a
+      // tool it does not have.
+      return 'Plan mode: change nothing; no commands are run, only the tools offered.';
     case 'interactive':
       return `execute_command asks the user before running anything beyond read-only commands${also}: ${readOnly}. Edits of existing files and deletes are asked too.`;
   }

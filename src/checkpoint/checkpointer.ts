@@ -3,6 +3,7 @@
 import { promises as fs, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ToolPreview } from '../core/approval.js';
+import { environmentError } from '../core/errors.js';
 import { CheckpointError, type CheckpointStore, checkpointDir } from './checkpoints.js';
 import { copyStore } from './copy-store.js';
 import { gitStore } from './git-store.js';
@@ -188,6 +189,10 @@ export function createCheckpointer(
         await store.take(meta, change.preview.writes);
       }
     } catch (error) {
+      // Keel's state dir unusable (a full disk, no permission, a file in its place): no call can change anything,
+      // so the run ends with the path and the fix rather than refusing every change one by one.
+      const environment = environmentError(error);
+      if (environment) throw environment;
       const why = error instanceof Error ? error.message : String(error);
       throw new CheckpointError(
         'checkpoint_failed',

@@ -9,6 +9,7 @@ import {
   credentialProviders,
   isCredentialProvider,
 } from '../providers/credentials.js';
+import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
@@ -89,7 +90,8 @@ export async function logIn(
   const store = new CredentialStore({ env: process.env });
   const secret = provider === 'copilot' ? await copilotLogin(githubUrl) : await readApiKey(provider);
   const result = await store.store(provider, secret, { noStore: !options.store });
-  if (result.notice) process.stderr.write(`note: ${result.notice}\n`);
+  if (result.notice)
+    process.stderr.write(`${wrapFor(`note: ${result.notice}`, terminalColumns(process.stderr), '  ')}\n`);
   process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
   const envVar = credentialEnvVar[provider];
   if (process.env[envVar]?.trim()) {

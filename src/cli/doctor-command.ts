@@ -155,13 +155,41 @@ async function providerChecks(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Pro
         : 'check the provider address with keel config show';
     checks.push(failed(`provider ${type}`, message, hint, true));
   }
-  // Other providers with a stored credential: said where it is, without asking them (no network).
+  // Other providers with a stored credential: said where it is, without asking them (no network). The search
+  // endpoints' keys are web_search's (webSearchCheck), not a model provider's.
   for (const other of credentialProviders) {
-    if (other === type) continue;
+    if (other === type || isSearchKey(other)) continue;
     const found = await store.lookup(other);
     if (found) checks.push(pass(`provider ${other}`, `credential found (${found.source}), not selected`));
   }
   return checks;
+}
+
+const isSearchKey = (name: string): name is 'brave' | 'tavily' => name === 'brave' || name === 'tavily';
+
+/** web_search's endpoint (web.search): the key it needs found, and where. Nothing configured: no line. */
+async function webSearchCheck(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const search = loaded.config.web.search;
+  if (!search) return [];
+  const name = `web search ${search.provider}`;
+  if (!isSearchKey(search.provider)) return [pass(name, `${search.url ?? ''} (no key needed)`)];
+  if (search.api_key) return [pass(name, 'key found (web.search.api_key)')];
+  const found = await new CredentialStore({ env }).lookup(search.provider);
+  if (!found)
+    return [
+      failed(
+        name,
+        'no API key found: web_search fails',
+        `keel auth login ${search.provider} (or set ${credentialEnvVar[search.provider]})`,
+      ),
+    ];
+  const where =
+    found.source === 'env'
+      ? credentialEnvVar[search.provider]
+      : found.source === 'file'
+        ? credentialsPath(env)
+        : found.source;
+  return [pass(name, `key found (${where})`)];
 }
 
 async function mcpChecks(loaded: LoadedConfig, cwd: string | undefined): Promise<Check[]> {
@@ -211,6 +239,7 @@ export async function collectChecks(options: GlobalOptions, env: NodeJS.ProcessE
     gitCheck().then((c) => [c]),
     ripgrepCheck().then((c) => [c]),
     providerChecks(loaded, env),
+    webSearchCheck(loaded, env),
     mcpChecks(loaded, options.cwd),
     Promise.all([
       dirCheck('config dir', configDir, false),

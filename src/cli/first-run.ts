@@ -121,24 +121,24 @@ async function setUp(
       return undefined;
     case 'fail':
       // A provider an untrusted project file chose, ignored, may be why none is: its warning says so, and how to trust.
-      for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+      for (const warning of loaded.warnings) say(`warning: ${warning}\n`);
       throw new KeelError('no_provider', ExitCode.provider, step.message, { hint: step.hint });
     case 'ollama':
       await (await configEditor()).setConfigValues(file, {
         'provider.type': 'ollama',
         'provider.ollama.model': step.model,
       });
-      process.stderr.write(
-        `${wrapFor(
-          `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)`,
-          terminalColumns(process.stderr),
-        )}\n`,
+      say(
+        `Found Ollama at ${ollama.url}: using ${step.model} (saved to ${file}; keel config set provider.ollama.model <name> changes it)\n`,
       );
       return undefined;
     case 'choose':
       return choose(loaded, file, facts, step.note);
   }
 }
+
+/** A message on stderr, wrapped at word boundaries on a terminal (a pipe gets it whole). */
+const say = (text: string) => process.stderr.write(wrapFor(text, terminalColumns(process.stderr)));
 
 const keyed: readonly string[] = ['anthropic', 'openai', 'gemini', 'openrouter'];
 
@@ -149,7 +149,7 @@ async function logInIfNoKey(loaded: LoadedConfig): Promise<number | undefined> {
   const { resolveCredential } = await import('../providers/credentials.js');
   if (await resolveCredential(provider, process.env)) return undefined;
   const name = provider as CredentialProvider;
-  process.stderr.write(
+  say(
     `No API key for ${provider} yet: paste one to store it as keel auth login ${provider} does (${credentialEnvVar[name]} in the environment also works; Ctrl-C stops)\n`,
   );
   try {
@@ -171,7 +171,7 @@ async function choose(
     const found = facts.credentials.includes(c.name as CredentialProvider) ? ' (credential found)' : '';
     return `  ${i + 1}) ${c.name.padEnd(11)}${c.text}${found}\n`;
   });
-  process.stderr.write(
+  say(
     `No provider is set up yet${note ? ` (${note})` : ''}. Which one should Keel use?\n${lines.join('')}` +
       '  (an OpenAI-compatible server: keel config set provider.type openai-compatible, then its base_url)\n',
   );
@@ -189,17 +189,17 @@ async function choose(
       ...(model ? { 'provider.ollama.model': model } : {}),
     });
     if (model) {
-      process.stderr.write(`using Ollama at ${again.url} with ${model} (saved to ${file})\n`);
+      say(`using Ollama at ${again.url} with ${model} (saved to ${file})\n`);
       return undefined;
     }
-    process.stderr.write(
+    say(
       `saved provider.type: ollama to ${file}; start Ollama (ollama serve), pull a model (ollama pull qwen3) and run keel again\n`,
     );
     return ExitCode.provider;
   }
   const provider = picked.name;
   if (!facts.credentials.includes(provider)) {
-    process.stderr.write(
+    say(
       provider === 'copilot'
         ? 'Logging in to GitHub Copilot (as keel auth login copilot does)\n'
         : `The key is stored as keel auth login ${provider} stores it (${credentialEnvVar[provider]} in the environment also works)\n`,
@@ -212,6 +212,6 @@ async function choose(
     }
   }
   await (await configEditor()).setConfigValues(file, { 'provider.type': provider });
-  process.stderr.write(`saved provider.type: ${provider} to ${file}\n`);
+  say(`saved provider.type: ${provider} to ${file}\n`);
   return undefined;
 }

@@ -10,6 +10,7 @@ import { createSpinner, spinningSink } from '../ui/spinner.js';
 import { colorEnabled, createStyle, richTerminal } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { asciiTerminal } from '../ui/todo-list.js';
+import { wrappingStream } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 
 /** Where a run prints: the process's own streams, or a caller's in the same process (the tests of `keel run`). */
@@ -51,13 +52,17 @@ export function outputSink(
 ): EventSink {
   const { stderr } = io;
   const sink = textSink(options, model, setup, io);
+  // The plan report and the summary wrap at word boundaries on a terminal, as the tool lines do; a pipe gets them whole.
+  const notes = richTerminal(stderr, process.env)
+    ? wrappingStream(stderr, () => stderr.columns || 80)
+    : stderr;
   const printed: EventSink = redact && options.output !== 'text' ? redactingSink(sink, redact) : sink;
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
     ? fanOut(
         printed,
         createPlanReport({
-          stderr,
+          stderr: notes,
           style: createStyle(colorEnabled(stderr, process.env)),
           instructions: setup.plan,
           ascii: asciiTerminal(process.env),
@@ -66,7 +71,7 @@ export function outputSink(
     : printed;
   if (options.output !== 'text') return text;
   const style = createStyle(colorEnabled(stderr, process.env));
-  const all = setup.summary ? fanOut(text, createRunSummary({ stderr, style })) : text;
+  const all = setup.summary ? fanOut(text, createRunSummary({ stderr: notes, style })) : text;
   // The chat's spinner while the run waits for the model or a tool: at a terminal only, never in a pipe or JSON.
   return richTerminal(stderr, process.env) ? spinningSink(all, createSpinner(stderr, style.dim)) : all;
 }

@@ -130,9 +130,11 @@ export async function policyShowCommand(
   const sandbox = await sandboxState(loaded.config);
   const defaults = await defaultModes(loaded.config, sandbox);
   if (options.json) {
+    // Every mode's verdict, plan mode's (derived, not in the table's rows) included.
     const actions = Object.entries(ACTIONS).map(([kind, row]) => ({
       kind: kind as ActionKind,
-      ...row,
+      label: row.label,
+      ...Object.fromEntries(MODES.map((mode) => [mode, verdictOf(kind as ActionKind, mode)])),
       hint: row.hint(CLI_WORDS),
     }));
     out.print(`${JSON.stringify({ modes: MODES, defaults, actions, sandbox, hooks }, null, 2)}\n`);

@@ -1,5 +1,5 @@
 // Typed errors with a stable code, a user-facing message, a fix hint and the exit code they map to.
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export const ExitCode = {
@@ -115,11 +115,15 @@ export function environmentError(error: unknown): KeelError | undefined {
       );
     case 'EROFS':
       return make(`${path} is on a read-only file system`, `mount it writable, ${placesHint}`);
-    case 'ENOTDIR':
+    case 'ENOTDIR': {
+      const file = fileInTheWay(path);
       return make(
-        `cannot use ${path}: a file stands where a directory should be`,
+        file
+          ? `cannot use ${path}: ${file} is a file where a directory should be`
+          : `cannot use ${path}: a file stands where a directory should be`,
         `move that file away, ${placesHint}`,
       );
+    }
     case 'ENOENT': {
       // Node's recursive mkdir says ENOENT where a parent cannot be written to (a read-only mount).
       if (syscall !== 'mkdir') return undefined;
@@ -132,6 +136,18 @@ export function environmentError(error: unknown): KeelError | undefined {
     default:
       return undefined;
   }
+}
+
+/** The file among `path`'s parents (ENOTDIR: one of them is not a directory), or undefined. */
+function fileInTheWay(path: string): string | undefined {
+  for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      if (statSync(dir).isFile()) return dir;
+    } catch {
+      // Not there (or not reachable): look further up.
+    }
+  }
+  return undefined;
 }
 
 /** The deepest folder of `path` that exists, when it is not writable; undefined otherwise. */

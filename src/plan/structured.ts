@@ -166,10 +166,12 @@ function planFromRunOutput(value: Record<string, unknown>, file: string): Plan |
       hint: 'make one with keel run --mode plan --output json -p "<goal>" > plan.json',
     });
   }
-  const { goal, answer, plan } = parsed.data;
+  const { goal, plan } = parsed.data;
+  // The prompt becomes `Rationale: …`: an answer that already opens with that word (often in bold) keeps it once.
+  const answer = parsed.data.answer.trim().replace(/^(?:[*_#\s]*)rationale[*_\s]*:[*_\s]*/i, '');
   return {
     goal,
-    context: answer.trim() ? [{ key: 'rationale', value: answer.trim() }] : [],
+    context: answer ? [{ key: 'rationale', value: answer }] : [],
     instructions: plan.map((step) => step.instruction),
     file,
   };

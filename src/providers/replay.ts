@@ -68,13 +68,18 @@ export async function replayModel(file: string): Promise<Model> {
   };
 }
 
-function compare(recorded: RequestFingerprint, actual: RequestFingerprint): string | undefined {
+/** How a run's request differs from the recorded one, or undefined when it matches. */
+export function compare(recorded: RequestFingerprint, actual: RequestFingerprint): string | undefined {
   const was = describeToolResults(recorded.toolResults);
   const now = describeToolResults(actual.toolResults);
   if (was !== now) return `it was recorded after ${was}, this run sent ${now}`;
   const images = (print: RequestFingerprint) => (print.images ?? []).join(',');
   if (images(recorded) !== images(actual)) {
-    return `it was recorded with ${recorded.images?.length ?? 0} image(s), this run sent ${actual.images?.length ?? 0} (or different ones)`;
+    const was = recorded.images?.length ?? 0;
+    const now = actual.images?.length ?? 0;
+    return was === now
+      ? `it was recorded with other image${was === 1 ? '' : 's'} than this run sent`
+      : `it was recorded with ${was} image(s), this run sent ${now}`;
   }
   if (recorded.messages !== actual.messages) {
     return `it was recorded after ${recorded.messages} messages, this run sent ${actual.messages}`;

@@ -248,8 +248,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     model,
     executor,
     toolSpend,
-    // keel init's own prompt asks for a file, not a task to steer.
-    intent: options.systemPrompt === undefined,
+    // keel init's own prompt asks for a file, not a task to steer; plan mode's prompt asks for a plan, which a note
+    // such as "implement. … verify" or "test. Run the tests; … fix failures" would contradict.
+    intent: options.systemPrompt === undefined && mode !== 'plan',
     // The state a turn's calls left is recorded as the next request goes out, while the model thinks: the run's end
     // then finds it recorded rather than waiting for it.
     emit: (event) => {

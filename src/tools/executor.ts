@@ -2,7 +2,7 @@
 // alike (built-in, MCP, config-defined). Never throws for a tool's failure: it becomes a result the model reads.
 import type { z } from 'zod';
 import type { Approve } from '../core/approval.js';
-import { isAbortError } from '../core/errors.js';
+import { isAbortError, KeelError } from '../core/errors.js';
 import { inForeground } from '../core/foreground.js';
 import type { ToolCall } from '../core/messages.js';
 import { clip } from '../core/text.js';
@@ -332,6 +332,7 @@ export async function executeToolCall(
   });
   const started = Date.now();
   let ran: RunResult;
+  let fatal: KeelError | undefined;
   try {
     // Refused before it got here (arguments over the size limit): nothing to parse, decide or run.
     ran =
@@ -339,7 +340,13 @@ export async function executeToolCall(
         ? fail(call.refused)
         : await run(call, turn, parsed, executor, ctx, prepared);
   } catch (error) {
-    ran = isAbortError(error) || ctx.signal.aborted ? fail('aborted') : fail(errorMessage(error));
+    // Keel's own files cannot be written (its checkpoint store on a full disk): the call fails, then the run ends.
+    if (error instanceof KeelError && error.code === 'environment') fatal = error;
+    ran = fatal
+      ? fail('not run: Keel cannot write its own files (the error below says where)')
+      : isAbortError(error) || ctx.signal.aborted
+        ? fail('aborted')
+        : fail(errorMessage(error));
   }
   const { changed, ...plain } = ran;
   // The recovery hint comes after the cap, so it is never the part cut off.
@@ -363,6 +370,7 @@ export async function executeToolCall(
   // A search's results are sources the answer may cite: listed under it (chat, keel run and ask, JSON output).
   for (const source of result.citations ?? [])
     ctx.emit({ type: 'citation', turn, url: source.url, ...(source.title ? { title: source.title } : {}) });
+  if (fatal) throw fatal;
   return result;
 }
 

@@ -61,7 +61,7 @@ export function htmlToMarkdown(html: string, url?: string): Page {
   });
   // Scripts, styles and forms are nothing the model can read.
   turndown.remove(['script', 'style', 'noscript', 'iframe', 'form', 'svg'] as never);
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(completeDocument(html));
   if (url) absoluteLinks(document, url);
   const title = document.querySelector('title')?.textContent?.trim() || undefined;
   let content: string | undefined;
@@ -78,6 +78,33 @@ export function htmlToMarkdown(html: string, url?: string): Page {
   }
   const markdown = turndown.turndown(content ?? document.body?.innerHTML ?? html).trim();
   return { ...(title ? { title } : {}), markdown };
+}
+
+/** What may stand before a page's content when its `<head>` and `<body>` tags are left out (HTML allows that). */
+const HEAD_PART =
+  /^(?:\s+|<!--[\s\S]*?-->|<(title|style|script|noscript|template)\b[^>]*>[\s\S]*?<\/\1\s*>|<(?:meta|link|base)\b[^>]*>)/i;
+
+/**
+ * The markup with its `<html>`, `<head>` and `<body>` written out. linkedom builds no implied elements: without
+ * both tags a page's content lies outside `document.body`, and Readability and the fallback read an empty page
+ * (`<!doctype html><title>…</title><p>…`, a minified page, an HTML fragment).
+ */
+export function completeDocument(html: string): string {
+  if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return html;
+  let rest = html.replace(/<!doctype[^>]*>/i, '').replace(/<\/?(?:html|head)\b[^>]*>/gi, '');
+  const bodyTag = /<body\b[^>]*>/i.exec(rest);
+  let head = '';
+  if (bodyTag) {
+    head = rest.slice(0, bodyTag.index);
+    rest = rest.slice(bodyTag.index);
+  } else {
+    for (let part = HEAD_PART.exec(rest); part?.[0]; part = HEAD_PART.exec(rest)) {
+      head += part[0];
+      rest = rest.slice(part[0].length);
+    }
+    rest = `<body>${rest}</body>`;
+  }
+  return `<!DOCTYPE html><html><head>${head}</head>${rest}</html>`;
 }
 
 /** Each link's and image's address resolved against the page's (or its `<base href>`); fragments stay as they are. */

@@ -75,7 +75,11 @@ export const webSearchTool = defineTool({
         `${search.provider} answered something other than its search results: ${text.slice(0, 200)}`,
       );
     }
-    const result = ok(formatHits(args.query, hits), { results: hits.length }, `${hits.length} results`);
+    const result = ok(
+      formatHits(args.query, hits),
+      { results: hits.length },
+      `${hits.length} result${hits.length === 1 ? '' : 's'}`,
+    );
     return { ...result, citations: hits.map((h) => ({ url: h.url, title: h.title })) };
   },
 });

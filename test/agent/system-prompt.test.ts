@@ -46,4 +46,14 @@ describe('the command rules of the system prompt', () => {
     expect(prompt).toContain('(also: npm test)');
     expect(prompt).not.toContain('git push');
   });
+
+  test('plan mode, which offers no execute_command, does not name it', async () => {
+    const prompt = systemPrompt({
+      workspace: '/w',
+      mode: 'plan',
+      rules: await rules({ allow: ['npm test'] }),
+    });
+    expect(prompt).toContain('Plan mode: change nothing');
+    expect(prompt).not.toContain('execute_command');
+  });
 });

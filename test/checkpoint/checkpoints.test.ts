@@ -13,6 +13,7 @@ import {
 } from '../../src/checkpoint/checkpointer.js';
 import { CheckpointError, undoTarget, workspaceKey } from '../../src/checkpoint/checkpoints.js';
 import { type GitSpawn, spawnGit } from '../../src/checkpoint/shadow-git.js';
+import type { KeelError } from '../../src/core/errors.js';
 import { useCleanup } from '../support/cleanup.js';
 import { exec, shellCheckpointer, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
@@ -205,14 +206,28 @@ describe('checkpoints in a shadow git repository', () => {
   });
 
   it('refuses the call with a clear error when the snapshot fails', async () => {
-    const t = await setup({ 'a.txt': 'A\n' });
-    // A file where the state directory should be: the shadow repository cannot be created.
-    await fs.writeFile(join(t.stateDir, 'checkpoints'), 'not a directory');
+    const broken: GitSpawn = async () => {
+      throw new Error('git: fatal: bad object');
+    };
+    const t = await setup({ 'a.txt': 'A\n' }, process.env, broken);
     t.checkpointer.startRun('run-1');
     const error = await t.take('write_file', ['a.txt']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointError);
     expect((error as Error).message).toMatch(/^refused: the checkpoint before this write_file call failed/);
     expect((error as Error).message).toContain('nothing was changed');
+  });
+
+  it('ends the run with the path and the fix when the state dir cannot be written', async () => {
+    const t = await setup({ 'a.txt': 'A\n' });
+    // A file where the state directory should be: the shadow repository cannot be created.
+    await fs.writeFile(join(t.stateDir, 'checkpoints'), 'not a directory');
+    t.checkpointer.startRun('run-1');
+    const error = await t.take('write_file', ['a.txt']).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'environment', exitCode: 1 });
+    expect((error as Error).message).toContain(
+      `${join(t.stateDir, 'checkpoints')} is a file where a directory should be`,
+    );
+    expect((error as KeelError).hint).toMatch(/^move that file away, or set XDG_STATE_HOME/);
   });
 });
 

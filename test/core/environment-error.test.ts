@@ -1,4 +1,7 @@
 // File system refusals from the environment become one message naming the path and the fix, never an internal error.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportFailure } from '../../src/cli/report.js';
 import { ExitCode, environmentError } from '../../src/core/errors.js';
@@ -26,6 +29,19 @@ describe('environmentError', () => {
     expect(error?.hint).toMatch(hint);
     expect(error?.hint).toContain('XDG_STATE_HOME');
     expect(error?.exitCode).toBe(ExitCode.failed);
+  });
+
+  it('ENOTDIR names the file that stands in the way', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keel-env-'));
+    try {
+      await writeFile(join(dir, 'state'), 'x');
+      const error = environmentError(fsError('ENOTDIR', join(dir, 'state', 'keel', 'store.lock')));
+      expect(error?.message).toBe(
+        `cannot use ${join(dir, 'state', 'keel', 'store.lock')}: ${join(dir, 'state')} is a file where a directory should be`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

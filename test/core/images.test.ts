@@ -11,6 +11,7 @@ import { type ImagePart, imagesFor } from '../../src/core/messages.js';
 import { contentImages } from '../../src/mcp/tool-adapter.js';
 import { capabilitiesOf } from '../../src/providers/capabilities.js';
 import { fingerprint } from '../../src/providers/cassette.js';
+import { compare } from '../../src/providers/replay.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
 import { parseSession, readSession, sessionMessages } from '../../src/session/session-file.js';
 import { imagesDir, loadSessionImages } from '../../src/session/session-images.js';
@@ -234,5 +235,11 @@ describe('images in sessions and cassettes', () => {
     expect(one.images).toHaveLength(1);
     expect(one.images).not.toEqual(other.images);
     expect(fingerprint([{ role: 'user', content: 'x' }]).images).toBeUndefined();
+    // A replay with another screenshot says so, not "1 image(s), this run sent 1".
+    expect(compare(one, other)).toBe('it was recorded with other image than this run sent');
+    expect(compare(one, fingerprint([{ role: 'user', content: 'x' }]))).toBe(
+      'it was recorded with 1 image(s), this run sent 0',
+    );
+    expect(compare(one, one)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // `keel doctor` checks what a run needs, one line each with a fix, and exits 1 when a run cannot work: its JSON in
 // process (test/support/cli-in-process.ts), its text from the built binary (with no MCP server that starts: each
 // start costs a node process).
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKeel } from '../support/cli.js';
@@ -60,5 +60,32 @@ describe('keel doctor', () => {
     expect(text.stdout).toMatch(/^✓ node: Node\.js \d+/m);
     expect(text.stdout).toMatch(/^! mcp broken: .*\n {4}fix: keel mcp list shows it/m);
     expect(text.stdout.trim().split('\n').at(-1)).toBe('ready to run');
+  });
+
+  it("checks web_search's endpoint key apart from the model providers', with the command that stores one", async () => {
+    const s = await server([]);
+    const ws = await workspace();
+    const config = join(ws, 'keel.yaml');
+    await writeFile(config, 'web:\n  search:\n    provider: brave\n');
+    const args = ['doctor', '--base-url', s.ollamaUrl, '--model', 'qwen3', '--config', config, '--cwd', ws];
+    const checksOf = async (env: Record<string, string>) => {
+      const r = await runCli([...args, '--output', 'json'], { env });
+      return (JSON.parse(r.stdout) as { checks: Check[] }).checks;
+    };
+    const without = await checksOf({});
+    expect(without.find((c) => c.name === 'web search brave')).toEqual({
+      name: 'web search brave',
+      ok: false,
+      required: false,
+      detail: 'no API key found: web_search fails',
+      fix: 'keel auth login brave (or set BRAVE_API_KEY)',
+    });
+    const withKey = await checksOf({ BRAVE_API_KEY: 'bk-1' });
+    expect(withKey.find((c) => c.name === 'web search brave')).toMatchObject({
+      ok: true,
+      detail: 'key found (BRAVE_API_KEY)',
+    });
+    // Never listed as a model provider that is "not selected".
+    expect(withKey.map((c) => c.name)).not.toContain('provider brave');
   });
 });

@@ -127,7 +127,8 @@ describe.skipIf(!hasTmux())('first run in a terminal', () => {
     await term.release();
     // The hidden prompt itself (the notice before it names the provider too).
     await term.waitFor('API key for openai (OPENAI_API_KEY):');
-    expect(await term.screen()).toContain('No API key for openai yet');
+    // Wider than the terminal's 100 columns, the notice wraps at a space (the screen is read with wrapped rows joined).
+    expect(await term.screen()).toMatch(/^No API key for openai yet: .{40,99}\n\S.* Ctrl-C stops\)$/m);
     await term.type('sk later unseen');
     await term.keys('Enter');
     await term.waitFor('that is not an API key: it has spaces in it; paste the openai key alone');

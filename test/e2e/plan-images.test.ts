@@ -56,6 +56,8 @@ describe('plan mode, headless', () => {
     expect(offered).not.toContain('write_file');
     expect(offered).not.toContain('execute_command');
     expect(JSON.stringify(s.requests[0]!.body.messages[0])).toContain('plan mode');
+    // The message goes as written: no intent note telling the model to implement and verify.
+    expect(s.requests[0]!.body.messages[1]).toMatchObject({ role: 'user', content: 'add a --json flag' });
 
     const file = join(ws, 'plan.json');
     await writeFile(file, planned.stdout);

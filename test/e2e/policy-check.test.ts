@@ -191,5 +191,12 @@ describe('keel policy show', () => {
     };
     expect(table.modes).toEqual(['plan', 'interactive', 'restricted', 'auto', 'full']);
     expect(table.actions.find((a) => a.kind === 'delete-other')).toMatchObject({ restricted: 'deny' });
+    // Each of the modes listed has its verdict in every row, plan mode's too.
+    for (const action of table.actions)
+      expect(Object.keys(action)).toEqual(expect.arrayContaining(table.modes));
+    expect(table.actions.find((a) => a.kind === 'delete-other')).toMatchObject({
+      plan: 'deny',
+      full: 'allow',
+    });
   });
 });

@@ -105,6 +105,14 @@ describe('plan mode', () => {
       file: 'plan.json',
     });
     expect(() => parsePlan(JSON.stringify({ answer: 'x', plan: [] }), 'p.json')).toThrow(/no plan in it/);
+    // An answer that names itself (as the prompt asks for "a short rationale") is not prefixed twice.
+    const named = JSON.stringify({
+      ...JSON.parse(output),
+      answer: '**Rationale:** Small steps keep the tests green.',
+    });
+    expect(parsePlan(named, 'plan.json').context).toEqual([
+      { key: 'rationale', value: 'Small steps keep the tests green.' },
+    ]);
   });
 
   it.each([

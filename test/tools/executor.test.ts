@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalAnswer } from '../../src/core/approval.js';
+import { environmentError } from '../../src/core/errors.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import type { ToolCall } from '../../src/core/messages.js';
 import { ApprovalMemory } from '../../src/safety/approval-memory.js';
@@ -450,6 +451,29 @@ describe('executeToolCall', () => {
     expect(result.success).toBe(false);
     expect(result.error).toBe('refused: the checkpoint failed; nothing was changed');
     expect(await ws.read('a.txt')).toBe('x');
+  });
+
+  test("Keel's own dir unusable at the checkpoint: the call fails with its result, then the run ends with the path and the fix", async () => {
+    const full = Object.assign(new Error("ENOSPC: no space left on device, open '/s/keel/store.lock'"), {
+      code: 'ENOSPC',
+      path: '/s/keel/store.lock',
+    });
+    await useMode('auto', {
+      beforeChange: async () => {
+        throw environmentError(full);
+      },
+    });
+    const running = exec(call('write_file', '{"path":"a.txt","content":"x"}'), 1);
+    await expect(running).rejects.toMatchObject({
+      code: 'environment',
+      message: 'no space left on the disk to write /s/keel/store.lock',
+    });
+    expect(types(ws.events)).toEqual(['tool_call', 'tool_result']);
+    expect(ws.events[1]).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^not run: Keel cannot write/),
+    });
+    await expect(ws.read('a.txt')).rejects.toThrow();
   });
 
   test('a path escape becomes an error result, not a crash', async () => {

@@ -16,7 +16,7 @@ import { createOutputStore } from '../../src/tools/output-cap.js';
 import { createRegistry } from '../../src/tools/registry.js';
 import type { SearchEndpoint, ToolContext, WebAccess } from '../../src/tools/tool.js';
 import { webFetchTool } from '../../src/tools/web-fetch.js';
-import { decodeBody } from '../../src/tools/web-page.js';
+import { decodeBody, htmlToMarkdown } from '../../src/tools/web-page.js';
 import { webSearchTool } from '../../src/tools/web-search.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
@@ -208,6 +208,32 @@ describe('a page body decoded as browsers decode it', () => {
     ['an unknown name: UTF-8', 'text/html; charset=x-nothing', Buffer.from('<p>caf\u00e9'), 'café'],
   ])('by %s', (_by, contentType, body, expected) => {
     expect(decodeBody(contentType, body)).toContain(expected);
+  });
+});
+
+describe('a page whose <html>, <head> or <body> tags are left out, as HTML allows', () => {
+  const text = 'The new API replaces connect() with open(), and every caller must change.';
+  test.each([
+    [
+      'a minified page',
+      `<!doctype html><html lang=en><meta charset=utf-8><title>Notes</title><p>${text}<p>Second`,
+    ],
+    ['no <html> tag', `<!doctype html><title>Notes</title><style>p{}</style><p>${text}</p><p>Second</p>`],
+    [
+      '<head> and <body> without <html>',
+      `<head><title>Notes</title></head><body><p>${text}</p><p>Second</p></body>`,
+    ],
+    ['a fragment', `<p>${text}</p>\n<p>Second</p>`],
+    [
+      'a whole document',
+      `<!doctype html><html><head><title>Notes</title></head><body><p>${text}</p><p>Second</p></body></html>`,
+    ],
+  ])('%s keeps its content', (_shape, html) => {
+    const page = htmlToMarkdown(html, 'http://example.com/notes');
+    expect(page.markdown).toContain(text);
+    expect(page.markdown).toContain('Second');
+    expect(page.markdown).not.toContain('p{}');
+    if (html.includes('<title>')) expect(page.title).toBe('Notes');
   });
 });
 
@@ -416,6 +442,7 @@ describe('web_search', () => {
     expect(result.output).toMatch(
       /^1\. Node 20\n {3}https:\/\/nodejs\.org\/en\/blog\/20\n {3}The release\n2\. Second/,
     );
+    expect(result.display).toBe('2 results');
     expect(ws.events.filter((e) => e.type === 'citation')).toEqual([
       { type: 'citation', turn: 1, url: 'https://nodejs.org/en/blog/20', title: 'Node 20' },
       { type: 'citation', turn: 1, url: 'https://b.example/2', title: 'Second' },
@@ -431,6 +458,7 @@ describe('web_search', () => {
     expect(requests[0]).toMatchObject({ method: 'POST', body: '{"query":"q","max_results":5}' });
     expect(requests[0]?.headers.authorization).toBe('Bearer tv-1');
     expect(result.output).toContain('1. Tavily hit\n   https://t.example/1\n   from tavily');
+    expect(result.display).toBe('1 result');
   });
 
   test('searxng: its JSON format at /search, no key needed', async () => {
