@@ -29,6 +29,8 @@ export interface PolicyCheckOptions extends GlobalOptions, ModeFlags {
   path?: string;
   tool?: string;
   json?: boolean;
+  /** --sandbox / --no-sandbox: judge as a run given that flag would (absent: only auto mode probes the sandbox). */
+  sandbox?: boolean;
 }
 
 /**
@@ -173,14 +175,15 @@ export async function policyCheckCommand(
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
     const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
-    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Only
-    // auto mode's decisions depend on the sandbox: it is probed there, as a run would (else left out).
+    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Without
+    // --sandbox or --no-sandbox only auto mode's decisions depend on the sandbox: it is probed there, as a run would
+    // (else left out); with one, the sandbox is as a run given it would have (--sandbox where none can be made fails).
     const host = await openToolHost({
       loaded,
       dir: await resolveWorkspaceDir(options.cwd),
       mode,
       allow: options.allow,
-      sandbox: mode === 'auto' ? undefined : false,
+      sandbox: options.sandbox ?? (mode === 'auto' ? undefined : false),
       env: process.env,
       runId: 'policy-check',
       guarded: false,
