@@ -91,7 +91,7 @@ export function formatSandbox(state: SandboxState): string {
     ? 'Auto and full modes run commands in it: only the workspace and /tmp are writable (not .git/hooks, .git/config, .keel), ' +
       'home secrets are hidden, and there is no network unless safety.sandbox_network is true.'
     : 'Auto mode asks about every command beyond the read-only set, and full mode runs commands WITHOUT a sandbox: it asks about commands whose paths or code it cannot see ' +
-      `($(...), loop variables, tar -P, prompt expansion). To get the sandbox: ${INSTALL_HINT}.`;
+      `($(...), loop variables, xargs, tar -P, prompt expansion). To get the sandbox: ${INSTALL_HINT}.`;
   return `Sandbox: ${found}; ${uses}.\n${full}`;
 }
 

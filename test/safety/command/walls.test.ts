@@ -98,6 +98,10 @@ describe('judgeCommand tiers', () => {
     ['rsync -a --delete packages/lib/ vendor/dep/', 'confirm'],
     ['rsync -a --delete --exclude=.git packages/lib/ vendor/dep/', 'none'],
     ['cat $(echo x)', 'unseen'],
+    // Paths read from input, as `while read f` reads them.
+    ['cat list.txt | xargs cat', 'unseen'],
+    ['find . -name "*.log" | xargs rm', 'unseen'],
+    ['xargs -n1 echo < list.txt', 'none'],
     ['cat "$f"', 'unseen'],
     ['cp a "$DEST"', 'unseen'],
     ['echo x > "$f"', 'unseen'],
