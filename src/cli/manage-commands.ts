@@ -76,6 +76,8 @@ export function addManageCommands(program: Command): void {
     .option('--tool <name>', 'the tool for --path: write_file, create_directory, delete_path, read_file, ...')
     .addOption(modeOption())
     .addOption(allowOption())
+    .option('--sandbox', 'judge as a run with --sandbox would: commands in the bubblewrap sandbox')
+    .option('--no-sandbox', 'judge as a run with --no-sandbox would: commands without the sandbox')
     .option('--json', 'print {"decision": ..., "reasons": [...]}')
     .action(
       lazyAction(async () => {

@@ -29,6 +29,8 @@ export interface PolicyCheckOptions extends GlobalOptions, ModeFlags {
   path?: string;
   tool?: string;
   json?: boolean;
+  /** --sandbox / --no-sandbox: judge as a run given that flag would (absent: only auto mode probes the sandbox). */
+  sandbox?: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export function formatSandbox(state: SandboxState): string {
     ? 'Auto and full modes run commands in it: only the workspace and /tmp are writable (not .git/hooks, .git/config, .keel), ' +
       'home secrets are hidden, and there is no network unless safety.sandbox_network is true.'
     : 'Auto mode asks about every command beyond the read-only set, and full mode runs commands WITHOUT a sandbox: it asks about commands whose paths or code it cannot see ' +
-      `($(...), loop variables, tar -P, prompt expansion). To get the sandbox: ${INSTALL_HINT}.`;
+      `($(...), loop variables, xargs, tar -P, prompt expansion). To get the sandbox: ${INSTALL_HINT}.`;
   return `Sandbox: ${found}; ${uses}.\n${full}`;
 }
 
@@ -175,14 +177,15 @@ export async function policyCheckCommand(
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
     const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
-    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Only
-    // auto mode's decisions depend on the sandbox: it is probed there, as a run would (else left out).
+    // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Without
+    // --sandbox or --no-sandbox only auto mode's decisions depend on the sandbox: it is probed there, as a run would
+    // (else left out); with one, the sandbox is as a run given it would have (--sandbox where none can be made fails).
     const host = await openToolHost({
       loaded,
       dir: await resolveWorkspaceDir(options.cwd),
       mode,
       allow: options.allow,
-      sandbox: mode === 'auto' ? undefined : false,
+      sandbox: options.sandbox ?? (mode === 'auto' ? undefined : false),
       env: process.env,
       runId: 'policy-check',
       guarded: false,

@@ -17,6 +17,7 @@ import {
   undoTarget,
 } from '../checkpoint/checkpoints.js';
 import { treeStamp } from '../checkpoint/ignored-files.js';
+import { largeNow } from '../checkpoint/restore-checks.js';
 import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import { restoreKeepingUserFiles } from '../checkpoint/user-files.js';
 import { readHead } from '../checkpoint/user-repo.js';
@@ -237,6 +238,8 @@ async function restore(
 ): Promise<void> {
   const { root, limitKb, state, store } = opened;
   const warnings = cannotRestore(root, target, limitKb, await readHead(root));
+  // Files too large to copy: said before acting too, with whether each is still as the checkpoint recorded it.
+  warnings.push(...largeLines(await largeNow(root, target.large ?? [])));
   if (session) warnings.push(session);
   if (warnings.length > 0) out.print(sanitize(`${warnings.join('\n')}\n`));
   const result = await restoreKeepingUserFiles(store, target, `undo-${stamp()}-${process.pid}`, {
@@ -260,7 +263,6 @@ async function restore(
     );
     for (const c of overwritten) lines.push(`  ${changeWord[c.status].padEnd(12)} ${shownPath(c.path)}`);
   }
-  lines.push(...largeLines(result.large ?? []));
   if (result.left && result.left.length > 0) {
     lines.push('left as they are (their names are not UTF-8: no checkpoint can hold them):');
     for (const path of result.left) lines.push(`  ${shownPath(path)}`);

@@ -6,16 +6,24 @@ export type LineSink = (line: string, controller: TransformStreamDefaultControll
 
 export function lineStream(onLine: LineSink): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
-  let buffer = '';
+  // The unfinished line's pieces: only each new chunk is searched for a line break, so a line of many megabytes
+  // (a tool call's arguments) arriving in thousands of chunks costs its length once, not once per chunk.
+  let pieces: string[] = [];
   return new TransformStream({
     transform(chunk, controller) {
-      buffer += decoder.decode(chunk, { stream: true });
-      const lines = buffer.split('\n');
-      buffer = lines.pop() ?? '';
-      for (const line of lines) onLine(line, controller);
+      const text = decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', start)) {
+        pieces.push(text.slice(start, at));
+        const line = pieces.join('');
+        pieces = [];
+        start = at + 1;
+        onLine(line, controller);
+      }
+      if (start < text.length) pieces.push(text.slice(start));
     },
     flush(controller) {
-      const rest = buffer + decoder.decode();
+      const rest = pieces.join('') + decoder.decode();
       if (rest !== '') onLine(rest, controller);
     },
   });

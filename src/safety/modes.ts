@@ -176,7 +176,7 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
   },
   'unseen-command': {
     label:
-      'command whose paths or code are known only when it runs ($(...), loop variables, tar -P, prompt expansion) without a sandbox',
+      'command whose paths or code are known only when it runs ($(...), loop variables, xargs, tar -P, prompt expansion) without a sandbox',
     interactive: 'ask',
     restricted: 'deny',
     auto: 'ask',

@@ -141,6 +141,17 @@ describe('keel policy check', () => {
     expect(jsonLine(r.stdout)).toMatchObject({ decision: 'allow', mode: 'full' });
   });
 
+  it('judges with or without the sandbox as a run given --sandbox or --no-sandbox would', async () => {
+    const args = ['policy', 'check', '--cwd', ws, '--config', configFile, 'cat $(echo src/a.ts)'];
+    // Without a sandbox a path known only when the command runs is asked about, in auto and full mode alike.
+    expect((await runCli([...args, '--mode', 'auto', '--no-sandbox'])).code).toBe(1);
+    expect((await runCli([...args, '--mode', 'full', '--no-sandbox'])).code).toBe(1);
+    // Asked for where bubblewrap is missing: refused as the run would be, with the way to get it.
+    const missing = await runCli([...args, '--mode', 'full', '--sandbox'], { env: { PATH: '/nonexistent' } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('the sandbox was asked for');
+  });
+
   it('answers bad input with one message and exit code 2, without a stack trace', async () => {
     const runs = [
       await check({}),

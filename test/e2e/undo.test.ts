@@ -272,6 +272,8 @@ describe('files over checkpoints.max_file_mb', () => {
     const u = await keel.undo(ws);
     expect(u.code).toBe(0);
     expect(u.stdout).toContain('big.bin (1.5 MB, deleted since then: NOT restored)');
+    // Said before the restore acts, with what it cannot bring back.
+    expect(u.stdout.indexOf('NOT restored')).toBeLessThan(u.stdout.indexOf('restored '));
     expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('A\n');
     await rm(ws, { recursive: true, force: true });
   });

@@ -73,6 +73,9 @@ function unwrap(
   return found;
 }
 
+/** Programs xargs may run on its input that name no file with it. */
+const XARGS_PATHLESS = ['echo', 'printf', 'true', 'false'];
+
 /** Programs whose `VAR=value` arguments set variables for what follows. */
 const ASSIGNING_PROGRAMS = ['env', 'sudo', 'export', 'declare', 'typeset', 'local', 'readonly'];
 
@@ -121,6 +124,12 @@ class Judge {
           this.add(
             'deny',
             `the program name in \`${command.text}\` comes from an expansion, so it cannot be checked`,
+          );
+        // `find . | xargs cat` reads what `while read f; do cat "$f"; done` does: paths known only when it runs.
+        if (inv.fromXargs && inv.program && !XARGS_PATHLESS.includes(inv.program))
+          this.add(
+            'unseen',
+            `\`xargs ${inv.program}\` takes its arguments from its input: the paths it touches are known only when it runs`,
           );
         await judgeInvocation(inv, scope);
         await this.wrapperExtras(inv, scope, depth);

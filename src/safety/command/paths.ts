@@ -21,6 +21,12 @@ export interface ShellState {
   /** The working directory; undefined after a `cd` to a place the checker cannot know. */
   cwd: string | undefined;
   oldCwd: string | undefined;
+  /**
+   * The directory as bash's `cd` keeps it in $PWD (logical: `cd link` leaves `…/link`, not where it leads), from
+   * which the next `cd` folds `..`; undefined: `cwd` (and `oldLogical`: `oldCwd`).
+   */
+  logical?: string | undefined;
+  oldLogical?: string | undefined;
   env: NodeJS.ProcessEnv;
   /**
    * The last `cd` went to a directory that does not exist yet: it holds only for commands run after `&&` (the
@@ -37,8 +43,9 @@ export function expandWord(word: Word, shell: ShellState): string | undefined {
   if (word.literal) return word.text;
   const known: Record<string, string | undefined> = {
     HOME: shell.home,
-    PWD: shell.cwd,
-    OLDPWD: shell.oldCwd,
+    // As bash keeps them: logical (`cd link` leaves `…/link`).
+    PWD: shell.logical ?? shell.cwd,
+    OLDPWD: shell.oldLogical ?? shell.oldCwd,
   };
   for (const name of ENV_VARIABLES) known[name] = shell.env[name];
   const expanded = word.text.replace(
@@ -56,8 +63,8 @@ export function expandTilde(text: string, shell: ShellState): string {
   const [, user = '', rest = ''] = match;
   let base: string | undefined;
   if (user === '') base = shell.home;
-  else if (user === '+') base = shell.cwd;
-  else if (user === '-') base = shell.oldCwd;
+  else if (user === '+') base = shell.logical ?? shell.cwd;
+  else if (user === '-') base = shell.oldLogical ?? shell.oldCwd;
   else if (user === 'root') base = '/root';
   else base = path.join(path.dirname(shell.home), user);
   return base === undefined ? text : `${base}${rest}`;

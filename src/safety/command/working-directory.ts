@@ -3,7 +3,8 @@
 // nothing, and the command after `cd x ||` running where the line was. The denylist and the read-only
 // check both judge a command's relative paths from there.
 import { promises as fs } from 'node:fs';
-import { expandWord, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
+import { isAbsolute, normalize, resolve } from 'node:path';
+import { expandTilde, expandWord, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
 import type { SimpleCommand } from './simple-command.js';
 
 const isDirectory = (p: string): Promise<boolean> =>
@@ -27,29 +28,47 @@ export const isCd = (words: readonly Word[]): boolean =>
 
 /**
  * The shell after `cd` / `pushd` / `popd`; undefined for any other command. Bash's `cd` folds `..` before
- * following links (logical), the kernel after: when the two disagree (`cd here/..` with `here -> .`) the directory
- * is unknown, unless `-P` says physical.
+ * following links (logical), from the logical directory it keeps in $PWD (after `cd link`, `cd ..` goes back to the
+ * link's folder, not to the parent of where it leads); the kernel follows each link first. When the two disagree
+ * (`cd here/..` with `here -> .`; `cd deep && cd ../..` with `deep -> a/b/c`) the directory is unknown, unless `-P`
+ * says physical.
  */
 export async function shellAfter(words: readonly Word[], shell: ShellState): Promise<ShellState | undefined> {
   if (!isCd(words)) return undefined;
   const [first, ...rest] = words as [Word, ...Word[]];
   const physical = rest.some((w) => /^-[LPe@]*P[LPe@]*$/.test(w.text));
   const arg = rest.find((w) => !/^-[LPe@]+$/.test(w.text) && w.text !== '--');
-  const moved = async (cwd: string | undefined): Promise<ShellState> => {
+  const here = shell.logical ?? shell.cwd;
+  const moved = async (cwd: string | undefined, logical?: string): Promise<ShellState> => {
     const resolved = cwd === undefined ? undefined : await resolvePath(cwd);
     const real = resolved && 'real' in resolved ? resolved.real : undefined;
     const exists = real !== undefined && (await isDirectory(real));
-    return { ...shell, cwd: real, oldCwd: shell.cwd, tentative: real !== undefined && !exists };
+    return {
+      ...shell,
+      cwd: real,
+      oldCwd: shell.cwd,
+      logical: real === undefined ? undefined : (logical ?? real),
+      oldLogical: here,
+      tentative: real !== undefined && !exists,
+    };
   };
   if (first.text === 'popd') return moved(undefined);
-  if (!arg) return moved(shell.home);
-  if (arg.text === '-' && arg.literal) return moved(shell.oldCwd);
+  if (!arg) return moved(shell.home, shell.home);
+  if (arg.text === '-' && arg.literal) return moved(shell.oldCwd, shell.oldLogical ?? shell.oldCwd);
   const text = expandWord(arg, shell);
   const kernel = text === undefined ? undefined : await resolveWord(text, shell);
-  if (kernel === undefined || !('real' in kernel)) return moved(undefined);
+  if (text === undefined || kernel === undefined || !('real' in kernel)) return moved(undefined);
   if (physical) return moved(kernel.real);
-  const logical = await resolvePath(kernel.lexical);
-  return moved('real' in logical && logical.real === kernel.real ? kernel.real : undefined);
+  const expanded = expandTilde(text, shell);
+  const lexical = isAbsolute(expanded)
+    ? normalize(expanded)
+    : here === undefined
+      ? undefined
+      : resolve(here, expanded);
+  const logical = lexical === undefined ? undefined : await resolvePath(lexical);
+  return logical && 'real' in logical && logical.real === kernel.real
+    ? moved(kernel.real, lexical)
+    : moved(undefined);
 }
 
 /**

@@ -22,6 +22,8 @@ beforeAll(async () => {
   await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), 'key');
   await fs.symlink('../.ssh', path.join(root, 'keys'));
   await fs.symlink('.', path.join(root, 'here'));
+  // A link to a folder deeper than itself: bash's `cd deep && cd ../..` folds `..` from `proj/deep`, leaving proj.
+  await fs.symlink('packages/lib', path.join(root, 'deep'));
   await fs.symlink('../../packages/lib', path.join(root, 'node_modules', '@acme', 'lib'));
   context = {
     workspace: await openWorkspace(root),
@@ -54,6 +56,15 @@ describe('judgeCommand tiers', () => {
     ['cat node_modules/@acme/lib/../../packages/lib/x', 'none'],
     ['cd here && cat ../.ssh/id_rsa', 'deny'],
     ['cd -P here/.. && ls', 'deny'],
+    // bash's $PWD after `cd deep` is proj/deep (logical): `cd ../..` goes to home, not to proj/packages.
+    ['cd deep && cd ../.. && echo x > notes.txt', 'deny'],
+    ['cd deep && cd ../.. && cat proj/../.ssh/id_rsa', 'deny'],
+    ['cd deep && cd "$PWD/../.." && echo x > notes.txt', 'deny'],
+    ['cd deep; cd ~+/../..; echo x > notes.txt', 'deny'],
+    ['cd deep && cd .. && echo x > notes.txt', 'deny'],
+    ['cd deep && echo x > notes.txt', 'none'],
+    ['cd packages && cd lib && cd .. && echo x > notes.txt', 'none'],
+    ['cd deep && cd - && echo x > notes.txt', 'none'],
     ['git -C packages add ../../.ssh/id_rsa', 'deny'],
     ['cd nope; cat ../.ssh/id_rsa', 'deny'],
     ['cd nope || cat ../x', 'deny'],
@@ -87,6 +98,10 @@ describe('judgeCommand tiers', () => {
     ['rsync -a --delete packages/lib/ vendor/dep/', 'confirm'],
     ['rsync -a --delete --exclude=.git packages/lib/ vendor/dep/', 'none'],
     ['cat $(echo x)', 'unseen'],
+    // Paths read from input, as `while read f` reads them.
+    ['cat list.txt | xargs cat', 'unseen'],
+    ['find . -name "*.log" | xargs rm', 'unseen'],
+    ['xargs -n1 echo < list.txt', 'none'],
     ['cat "$f"', 'unseen'],
     ['cp a "$DEST"', 'unseen'],
     ['echo x > "$f"', 'unseen'],
