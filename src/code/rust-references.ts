@@ -59,6 +59,31 @@ function isTypeParameter(node: AstNode, type: string): boolean {
     );
 }
 
+/**
+ * The traits a type parameter is bound by where `node` is: `<T: ByteOrder + Copy>` and `where T: ByteOrder` of the
+ * enclosing fns, impls and traits (`io::Read` as `Read`).
+ */
+function typeParameterBounds(node: AstNode, type: string): string[] {
+  const bounds: string[] = [];
+  for (const a of node.ancestors()) {
+    if (!['function_item', 'impl_item', 'trait_item'].includes(a.kind())) continue;
+    const declared = (a.field('type_parameters')?.namedChildren() ?? []).filter(
+      (c) => c.kind() === 'constrained_type_parameter',
+    );
+    const where = a.children().find((c) => c.kind() === 'where_clause');
+    const predicates = (where?.namedChildren() ?? []).filter((c) => c.kind() === 'where_predicate');
+    for (const holder of [...declared, ...predicates]) {
+      if (holder.namedChildren()[0]?.text() !== type) continue;
+      const traits = holder.children().find((c) => c.kind() === 'trait_bounds');
+      for (const bound of traits?.namedChildren() ?? []) {
+        const trait = rustSimpleType(bound.text());
+        if (trait) bounds.push(trait);
+      }
+    }
+  }
+  return bounds;
+}
+
 /** The type an `impl` (or a trait) around `node` is for: `impl<A: Array> SmallVec<A>` → `SmallVec`. */
 function enclosingImpl(node: AstNode): string | undefined {
   for (const a of node.ancestors()) {
@@ -181,9 +206,11 @@ export function rustReceiverFits(
     if (type === undefined) return unread;
     if (allowed.has(type)) return true;
     if (projectTypes.has(type) || STD_TYPES.has(type) || /^[a-z]/.test(type)) return false;
-    // A type parameter (`L: Log`): whose method it is cannot be read. Any other type is another crate's
+    // A type parameter bound by the method's trait (byteorder's `T::read_u16` with `T: ByteOrder`) is it;
+    // by others only (`L: Log`), whose method it is cannot be read. Any other type is another crate's
     // (`UnsafeCell`), whose method it is.
-    return isTypeParameter(node, type) ? unread : false;
+    if (!isTypeParameter(node, type)) return false;
+    return typeParameterBounds(node, type).some((trait) => allowed.has(trait)) || unread;
   };
   if (!parent) return false;
   if (

@@ -1,10 +1,15 @@
 // get_imports_exports: what a file imports (resolved to repository files where possible) and what it exports.
+import { promises as fs } from 'node:fs';
 import * as z from 'zod';
+import { parseSource } from '../code/ast-grep.js';
 import { goModule } from '../code/go-module.js';
 import type { Import, ImportedName } from '../code/imports.js';
+import { languageOf } from '../code/languages.js';
 import { ImportResolver } from '../code/module-graph.js';
+import { allEntries, stringValue } from '../code/python-names.js';
+import type { FileTags } from '../code/tags.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
-import { defineTool, fail, ok, readPreview } from './tool.js';
+import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 
 const schema = z.strictObject({ path: z.string() });
 
@@ -40,6 +45,18 @@ export const getImportsExportsTool = defineTool({
       if (imp.reexport) reexports.push(line);
       else lines.push(line);
     }
+    // A Python module that lists `__all__` exports those names, defined here or imported (a package's API).
+    const all = tags.language === 'python' ? await pythonAll(ctx, file) : undefined;
+    const listed = all?.names ?? [];
+    if (all && listed.length > 0) {
+      lines.push(`exports (${listed.length}, from __all__):`);
+      for (const name of listed) lines.push(`  ${pythonExport(tags, all, name)}`);
+      return ok(
+        lines.join('\n'),
+        { imports: tags.imports.length, exports: listed.length },
+        `${file}: ${tags.imports.length} imports, ${listed.length} exports`,
+      );
+    }
     const defaults = new Set((tags.exports ?? []).filter((e) => e.alias === 'default').map((e) => e.name));
     const exported = tags.definitions.filter((d) => d.exported && !d.container);
     const own = (tags.exports ?? []).filter(
@@ -57,3 +74,54 @@ export const getImportsExportsTool = defineTool({
     );
   },
 });
+
+/** A Python module's `__all__`: its names in order, and the lines of the module's assignments to each name. */
+interface PythonAll {
+  names: string[];
+  /** Every name a top-level assignment binds, a chained one's too (`s = attributes = attrs`). */
+  assigned: Map<string, number>;
+}
+
+/** A Python module's `__all__`; no names when it has none (or the file cannot be read). */
+async function pythonAll(ctx: ToolContext, file: string): Promise<PythonAll> {
+  const none = { names: [], assigned: new Map<string, number>() };
+  const lang = languageOf(file);
+  if (!lang) return none;
+  try {
+    const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8');
+    if (!text.includes('__all__')) return none;
+    const root = parseSource(lang, text);
+    const names = allEntries(root)
+      .map(stringValue)
+      .filter((n) => n !== undefined);
+    const assigned = new Map<string, number>();
+    for (const statement of root.children()) {
+      let assignment = statement.kind() === 'expression_statement' ? statement.namedChildren()[0] : undefined;
+      while (assignment?.kind() === 'assignment') {
+        const left = assignment.field('left');
+        if (left?.kind() === 'identifier' && !assigned.has(left.text()))
+          assigned.set(left.text(), left.range().start.line + 1);
+        assignment = assignment.field('right') ?? undefined;
+      }
+    }
+    return { names: [...new Set(names)], assigned };
+  } catch {
+    return none;
+  }
+}
+
+/** One `__all__` name: where the module defines it, or the import that binds it, or that it does neither. */
+function pythonExport(tags: FileTags, all: PythonAll, name: string): string {
+  const def = tags.definitions.find((d) => d.name === name && !d.container);
+  if (def) return `${def.line}: ${def.kind} ${name}`;
+  const line = all.assigned.get(name);
+  if (line !== undefined) return `${line}: variable ${name}`;
+  for (const imp of tags.imports) {
+    const binding = imp.bindings.find((b) => (b.alias ?? b.name) === name);
+    if (binding) return `${imp.line}: ${named(binding)} (from ${imp.module})`;
+    if (imp.alias === name || (imp.bindings.length === 0 && imp.module === name))
+      return `${imp.line}: import ${imp.module}${imp.alias ? ` as ${imp.alias}` : ''}`;
+  }
+  const lazy = all.assigned.has('__getattr__') || tags.definitions.some((d) => d.name === '__getattr__');
+  return `${name} (listed in __all__; ${lazy ? "the module's __getattr__ gives it" : 'neither defined nor imported here'})`;
+}

@@ -10,6 +10,7 @@ import { withNewErrors } from './after-change.js';
 import { codeIndexOf } from './code-index-of.js';
 import { formatDiagnostics, introducedErrors } from './diagnostics-diff.js';
 import { fileChangeDiff } from './file-diff.js';
+import { pythonOverrides } from './python-overrides.js';
 import { withPythonAlias } from './rename-alias.js';
 import { checkByName } from './rename-by-name.js';
 import { wordSearch } from './service-check.js';
@@ -40,6 +41,8 @@ interface Planned {
   local?: RenamePlan['local'];
   /** keep_alias in Python: where the old name was kept. */
   alias?: string;
+  /** A Python method's: the overrides renamed with it, or why some may be missing. */
+  hierarchy?: string;
 }
 
 async function plan(args: Args, ctx: ToolContext): Promise<Planned | string> {
@@ -64,11 +67,18 @@ async function planFiles(args: Args, ctx: ToolContext): Promise<(Planned & { def
   // `Class.member`: the member's name is what the files spell.
   const name = target.name;
   if (target.kind === 'service') {
-    const options = { keepPublicAlias: args.keep_alias === true };
+    // A Python method's overrides (and the base's it overrides) go with it: pyright renames one class's.
+    const overrides = await pythonOverrides(ctx, target.service, target.at, name, ctx.signal);
+    const options = { keepPublicAlias: args.keep_alias === true, together: overrides.positions };
     const files = await target.service.rename(target.at, args.new_name, options, ctx.signal);
     if (typeof files === 'string') return files;
     if (files.length === 0) return `nothing to rename at ${target.at.path}:${target.at.line}`;
-    return { name, files, service: target };
+    const with_ = overrides.positions.map((p) => `${p.owner}.${name} (${p.path}:${p.line})`);
+    const note = [
+      with_.length > 0 ? `(with the same method in its class hierarchy: ${with_.join(', ')})` : undefined,
+      overrides.incomplete ? `(${overrides.incomplete}: check the subclasses' ${name} yourself)` : undefined,
+    ].filter((n) => n !== undefined);
+    return { name, files, service: target, ...(note.length > 0 ? { hierarchy: note.join('\n') } : {}) };
   }
   const index = await codeIndexOf(ctx);
   const planned = await planRename(
@@ -270,6 +280,7 @@ export const renameSymbolTool = defineTool({
     const list = files.map((f) => `  ${f.path} (${f.count})`).join('\n');
     const how = [
       planned.service ? undefined : planned.local ? localNote(planned.local, planned.name) : NAME_BASED,
+      planned.hierarchy,
       checked?.note,
       planned.alias,
     ]

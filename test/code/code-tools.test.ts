@@ -284,3 +284,45 @@ test("a CommonJS project's requires are its imports: resolved, in the graph, and
   expect(map.output).toContain('function logerror(err)');
   expect(map.output).not.toContain("require('./view')");
 });
+
+test("get_imports_exports lists a Python module's __all__ as its exports: imported, defined, chained assignments and __getattr__'s (attrs' __init__.py)", async () => {
+  await ws.write('src/attr/_make.py', 'def attrib():\n    pass\n\n\ndef attrs():\n    pass\n');
+  await ws.write(
+    'src/attr/__init__.py',
+    [
+      'from . import exceptions',
+      'from ._make import (  # noqa: F401',
+      '    attrib,',
+      '    attrs as make_attrs,',
+      ')',
+      '',
+      's = attributes = make_attrs',
+      '',
+      '',
+      'class AttrsInstance:',
+      '    pass',
+      '',
+      '',
+      '__all__ = ["AttrsInstance", "attrib", "attributes", "exceptions", "make_attrs", "s", "validators"]',
+      '',
+      '',
+      'def __getattr__(name):',
+      '    raise AttributeError(name)',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(getImportsExportsTool, { path: 'src/attr/__init__.py' });
+  expect(result.output.split('\nexports')[1]).toBe(
+    [
+      ' (7, from __all__):',
+      '  10: class AttrsInstance',
+      '  2: attrib (from ._make)',
+      '  7: variable attributes',
+      '  1: exceptions (from .)',
+      '  2: attrs as make_attrs (from ._make)',
+      '  7: variable s',
+      "  validators (listed in __all__; the module's __getattr__ gives it)",
+    ].join('\n'),
+  );
+  expect(result.metadata.exports).toBe(7);
+});

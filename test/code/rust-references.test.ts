@@ -128,3 +128,44 @@ test("a builder chain's build() gives the built type, however long the chain (lo
   expect(lib).toContain('            .level(Level::Error)\n            .build();');
   expect(lib).toContain('pub fn level(&mut self, level: Level) -> &mut RecordBuilder {');
 });
+
+test("a call through a type parameter bound by the method's trait is renamed (byteorder's `T::read_u16` with `T: ByteOrder`), never one bound by another trait", async () => {
+  await ws.write('Cargo.toml', '[package]\nname = "bo"\nversion = "0.1.0"\nedition = "2021"\n');
+  await ws.write(
+    'src/lib.rs',
+    [
+      'pub trait ByteOrder {',
+      '    fn read_u16(buf: &[u8]) -> u16;',
+      '}',
+      'pub enum BigEndian {}',
+      'impl ByteOrder for BigEndian {',
+      '    fn read_u16(buf: &[u8]) -> u16 {',
+      '        u16::from(buf[0]) << 8 | u16::from(buf[1])',
+      '    }',
+      '}',
+      'pub trait ReadBytesExt {',
+      '    fn read_u16<T: ByteOrder>(&mut self) -> u16 {',
+      '        T::read_u16(&[0, 1])',
+      '    }',
+      '}',
+      'pub fn twice<T>(buf: &[u8]) -> u16',
+      'where',
+      '    T: ByteOrder + Copy,',
+      '{',
+      '    T::read_u16(buf) * 2',
+      '}',
+      'pub fn other<R: ReadBytesExt>(r: &mut R) -> u16 {',
+      '    r.read_u16::<BigEndian>()',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const result = await run(renameSymbolTool, { name: 'ByteOrder.read_u16', new_name: 'read_u16_at' });
+  expect(result.output).toContain('renamed ByteOrder.read_u16 to read_u16_at: 4 occurrences in 1 files');
+  expect(result.output).not.toContain('receiver');
+  const text = await ws.read('src/lib.rs');
+  expect(text).toContain('        T::read_u16_at(&[0, 1])');
+  expect(text).toContain('    T::read_u16_at(buf) * 2');
+  expect(text).toContain('    fn read_u16<T: ByteOrder>(&mut self) -> u16 {');
+  expect(text).toContain('    r.read_u16::<BigEndian>()');
+});

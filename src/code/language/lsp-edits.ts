@@ -105,6 +105,29 @@ export function withReferences(
 }
 
 /**
+ * Several renames' edits as one (a method's and its overrides'): an edit two of them make at the same place is
+ * made once; a string when one has file operations.
+ */
+export function mergeEdits(edits: readonly WorkspaceEdit[]): WorkspaceEdit | string {
+  if (edits.length === 1) return edits[0]!;
+  const merged = new Map<string, TextEdit[]>();
+  const seen = new Set<string>();
+  for (const edit of edits) {
+    const byUri = editsByUri(edit);
+    if (typeof byUri === 'string') return byUri;
+    for (const [uri, list] of byUri)
+      for (const one of list) {
+        const { start, end } = one.range;
+        const id = `${uri}\0${start.line}:${start.character}-${end.line}:${end.character}\0${one.newText}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        merged.set(uri, [...(merged.get(uri) ?? []), one]);
+      }
+  }
+  return { changes: Object.fromEntries(merged) };
+}
+
+/**
  * A WorkspaceEdit as whole-file changes of files inside `root` (symlink-free), texts read from `textOf` (the
  * server's view) or disk. A string says why it cannot be applied: a file outside the workspace, a file operation.
  */

@@ -14,7 +14,7 @@ import type {
 import { isInside, realpathDeepest } from '../../safety/workspace.js';
 import { duration, LspClient, type LspClientOptions, LspError, type LspServerSpec } from './lsp-client.js';
 import { LspDocuments } from './lsp-documents.js';
-import { uriPath, withReferences, workspaceEditChanges } from './lsp-edits.js';
+import { mergeEdits, uriPath, withReferences, workspaceEditChanges } from './lsp-edits.js';
 import { filesNaming, wordAt } from './lsp-mentions.js';
 import type {
   Diagnostic,
@@ -165,44 +165,24 @@ export class LspLanguageService implements LanguageService {
   rename(
     at: SourcePosition,
     newName: string,
-    _options: RenameOptions,
+    options: RenameOptions,
     signal: AbortSignal,
   ): Promise<FileChange[] | string> {
     // keepPublicAlias has no LSP counterpart: the server renames every use.
     return this.#serial(async () => {
       const file = await this.#file(at.path);
       const uri = await this.#documents.sync(file);
-      const params = { textDocument: { uri }, position: { line: at.line - 1, character: at.column - 1 } };
-      const provider = this.client.capabilities.renameProvider;
-      return this.#withMentions(file, params.position, signal, async () => {
+      const position = { line: at.line - 1, character: at.column - 1 };
+      return this.#withMentions(file, position, signal, async () => {
         try {
-          if (typeof provider === 'object' && provider.prepareProvider) {
-            const prepared = await this.client.request<PrepareRenameResult | null>(
-              'textDocument/prepareRename',
-              params,
-              signal,
-            );
-            if (!prepared) return `${this.id} cannot rename the symbol at ${at.path}:${at.line}:${at.column}`;
+          const edits: WorkspaceEdit[] = [];
+          for (const place of [at, ...(options.together ?? [])]) {
+            const placeUri = place === at ? uri : await this.#documents.sync(await this.#file(place.path));
+            const edit = await this.#renameAt(placeUri, place, newName, signal);
+            if (typeof edit === 'string') return edit;
+            edits.push(edit);
           }
-          const edit = await this.client.request<WorkspaceEdit | null>(
-            'textDocument/rename',
-            { ...params, newName },
-            signal,
-          );
-          if (!edit) return `${this.id} found nothing to rename at ${at.path}:${at.line}:${at.column}`;
-          const references = this.client.capabilities.referencesProvider
-            ? ((await this.client.request<Location[] | null>(
-                'textDocument/references',
-                { ...params, context: { includeDeclaration: true } },
-                signal,
-              )) ?? [])
-            : [];
-          // Only the workspace's own files; a library's are the server's rename to refuse.
-          const own = references.filter((r) => {
-            const file = uriPath(r.uri);
-            return file !== undefined && isInside(this.#root, file);
-          });
-          const whole = withReferences(edit, own, newName);
+          const whole = mergeEdits(edits);
           if (typeof whole === 'string') return whole;
           return await workspaceEditChanges(whole, this.#root, (file) => this.#documents.text(file));
         } catch (error) {
@@ -212,6 +192,44 @@ export class LspLanguageService implements LanguageService {
         }
       });
     });
+  }
+
+  /** The server's rename of the binding at `at` (in the document `uri`), with the references it left alone. */
+  async #renameAt(
+    uri: string,
+    at: SourcePosition,
+    newName: string,
+    signal: AbortSignal,
+  ): Promise<WorkspaceEdit | string> {
+    const params = { textDocument: { uri }, position: { line: at.line - 1, character: at.column - 1 } };
+    const provider = this.client.capabilities.renameProvider;
+    if (typeof provider === 'object' && provider.prepareProvider) {
+      const prepared = await this.client.request<PrepareRenameResult | null>(
+        'textDocument/prepareRename',
+        params,
+        signal,
+      );
+      if (!prepared) return `${this.id} cannot rename the symbol at ${at.path}:${at.line}:${at.column}`;
+    }
+    const edit = await this.client.request<WorkspaceEdit | null>(
+      'textDocument/rename',
+      { ...params, newName },
+      signal,
+    );
+    if (!edit) return `${this.id} found nothing to rename at ${at.path}:${at.line}:${at.column}`;
+    const references = this.client.capabilities.referencesProvider
+      ? ((await this.client.request<Location[] | null>(
+          'textDocument/references',
+          { ...params, context: { includeDeclaration: true } },
+          signal,
+        )) ?? [])
+      : [];
+    // Only the workspace's own files; a library's are the server's rename to refuse.
+    const own = references.filter((r) => {
+      const file = uriPath(r.uri);
+      return file !== undefined && isInside(this.#root, file);
+    });
+    return withReferences(edit, own, newName);
   }
 
   /**

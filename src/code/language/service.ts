@@ -40,6 +40,11 @@ export interface Diagnostic {
 export interface RenameOptions {
   /** Keep `export { newName as oldName }`-style aliases so a package's public name stays (default false: rename everywhere). */
   keepPublicAlias?: boolean;
+  /**
+   * Other bindings renamed with this one, as one change (a Python method's overrides: pyright renames one class's
+   * method). A language service that renames a hierarchy itself (TypeScript) has none given.
+   */
+  together?: readonly SourcePosition[];
 }
 
 export interface LanguageService {

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { lspFactories, serverDefinitions } from '../../../src/code/language/lsp-servers.js';
 import type { LanguageService, SourceLocation } from '../../../src/code/language/service.js';
+import { openWorkspace } from '../../../src/safety/workspace.js';
+import { pythonOverrides } from '../../../src/tools/python-overrides.js';
+import type { ToolContext } from '../../../src/tools/tool.js';
 
 const files: Record<string, string> = {
   'pkg/__init__.py': '',
@@ -48,6 +51,48 @@ const files: Record<string, string> = {
   // Pyright's program is `include` alone; the tests outside it still call Store.get.
   'pyproject.toml': '[tool.pyright]\ninclude = ["pkg"]\n',
   'tests/test_store.py': 'from pkg.store import Store\n\nStore().get("t")\n',
+  // A method overridden down a hierarchy across modules (starlette's BaseRoute.url_path_for), beside an unrelated
+  // class's method of the same name.
+  'pkg/routes.py': [
+    'class BaseRoute:',
+    '    def path_for(self, name: str) -> str:',
+    '        raise NotImplementedError()',
+    '',
+    '',
+    'class Mid(BaseRoute):',
+    '    pass',
+    '',
+    '',
+    'def first(routes: list[BaseRoute]) -> str:',
+    '    return routes[0].path_for("x")',
+    '',
+  ].join('\n'),
+  'pkg/route.py': [
+    'from . import routes',
+    'from .routes import Mid',
+    '',
+    '',
+    'class Route(Mid):',
+    '    def path_for(self, name: str) -> str:',
+    '        return name',
+    '',
+    '',
+    'class Other:',
+    '    def path_for(self, name: str) -> str:',
+    '        return ""',
+    '',
+    '',
+    'class Mount(routes.BaseRoute):',
+    '    @property',
+    '    def x(self) -> int:',
+    '        return 1',
+    '',
+    '    def path_for(self, name: str) -> str:',
+    '        return Other().path_for(name)',
+    '',
+  ].join('\n'),
+  'tests/test_route.py':
+    'from pkg.route import Route\n\n\nclass MyRoute(Route):\n    def path_for(self, name: str) -> str:\n        return "t"\n',
 };
 
 let root: string;
@@ -140,6 +185,46 @@ describe('pyright rename', () => {
     const overlay = new Map(changes.map((c) => [c.path, c.after]));
     expect(await service.diagnostics([...overlay.keys()], signal, overlay)).toEqual([]);
   });
+
+  test("a base class's method is renamed with its overrides down the hierarchy, across modules and in tests; never another class's of that name", async () => {
+    const ctx = { workspace: await openWorkspace(root, [], []), signal } as unknown as ToolContext;
+    const at = { path: 'pkg/routes.py', line: 2, column: 9 };
+    const overrides = await pythonOverrides(ctx, service, at, 'path_for', signal);
+    expect(overrides.positions.map((p) => `${p.owner} ${p.path}:${p.line}:${p.column}`).sort()).toEqual([
+      'Mount pkg/route.py:20:9',
+      'MyRoute tests/test_route.py:5:9',
+      'Route pkg/route.py:6:9',
+    ]);
+    // From an override, at a call: the base it overrides and the rest of the hierarchy.
+    const fromCall = await pythonOverrides(
+      ctx,
+      service,
+      { path: 'pkg/routes.py', line: 11, column: 22 },
+      'path_for',
+      signal,
+    );
+    expect(fromCall.positions.map((p) => p.owner).sort()).toEqual(['Mount', 'MyRoute', 'Route']);
+    const fromRoute = await pythonOverrides(
+      ctx,
+      service,
+      { path: 'pkg/route.py', line: 6, column: 9 },
+      'path_for',
+      signal,
+    );
+    expect(fromRoute.positions.map((p) => p.owner).sort()).toEqual(['BaseRoute', 'Mount', 'MyRoute']);
+    const changes = await service.rename(at, 'url_for', { together: overrides.positions }, signal);
+    if (typeof changes === 'string') throw new Error(changes);
+    const route = changes.find((c) => c.path === 'pkg/route.py')?.after ?? '';
+    expect(route.match(/def url_for/g)).toHaveLength(2);
+    expect(route).toContain('class Other:\n    def path_for(self');
+    expect(route).toContain('return Other().path_for(name)');
+    expect(changes.find((c) => c.path === 'pkg/routes.py')?.after).toContain('routes[0].url_for("x")');
+    expect(changes.find((c) => c.path === 'tests/test_route.py')?.after).toContain('def url_for(self');
+    // Not one.
+    expect(
+      await pythonOverrides(ctx, service, { path: 'pkg/route.py', line: 11, column: 9 }, 'path_for', signal),
+    ).toEqual({ positions: [] });
+  }, 60_000);
 
   test('a builtin cannot be renamed', async () => {
     const refused = await service.rename({ path: 'pkg/cli.py', line: 3, column: 1 }, 'show', {}, signal);

@@ -84,6 +84,35 @@ describe('rename_symbol through the TypeScript service', () => {
     expect(await service.diagnostics(['src/new-name.ts'], signal, overlay)).toEqual([]);
   });
 
+  test("keep_alias of a declaration its module exports itself, through `export *` barrels (zustand's createStore, StoreApi): the module exports the old name beside the new", async () => {
+    await writeFiles({
+      'src/store.ts':
+        'export interface StoreApi {\n  get(): number;\n}\nexport const createStore = (): StoreApi => ({ get: () => 1 });\n',
+      'src/all.ts': "export * from './store';\n",
+      'src/store-user.ts':
+        "import { createStore, type StoreApi } from './all';\nexport const api: StoreApi = createStore();\n",
+    });
+    const files = ['src/store.ts', 'src/all.ts', 'src/store-user.ts'];
+    const service = (await ctx.languages!.forFile('src/store.ts'))!;
+    for (const [name, new_name] of [
+      ['createStore', 'makeStore'],
+      ['StoreApi', 'Store'],
+    ] as const) {
+      const result = await run(renameSymbolTool, { name, new_name, path: 'src/store.ts', keep_alias: true });
+      expect(result.success, result.error).toBe(true);
+    }
+    expect(await ws.read('src/store.ts')).toBe(
+      'export interface Store {\n  get(): number;\n}\nexport const makeStore = (): Store => ({ get: () => 1 });\n' +
+        'export { makeStore as createStore };\nexport type { Store as StoreApi };\n',
+    );
+    expect(await ws.read('src/store-user.ts')).toContain('import { makeStore, type Store }');
+    // Both names are importable through the barrel.
+    const user =
+      "import { createStore, makeStore, type Store, type StoreApi } from './all';\nexport const a: StoreApi = createStore();\nexport const b: Store = makeStore();\n";
+    const overlay = new Map([['src/both-names.ts', user]]);
+    expect(await service.diagnostics([...files, 'src/both-names.ts'], signal, overlay)).toEqual([]);
+  });
+
   test("a static method create is renamed without an unrelated object's create", async () => {
     const result = await run(renameSymbolTool, {
       name: 'create',
