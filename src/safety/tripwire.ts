@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { HISTORY_GONE, hasHistory } from './git-history.js';
 import { type GitReads, gitReadsLookup } from './git-reads.js';
 import { gitConfigChangeIsBenign } from './git-settings.js';
 import { type SubmoduleGits, submodulesLookup } from './git-submodules.js';
@@ -340,6 +341,7 @@ export function createTripwire(options: TripwireOptions): Tripwire {
       // setting put back, so what the new place holds never runs.
       const watched = await watchedBy(root, await gitReads(), await submodules());
       const before = await record(options, watched);
+      const hadHistory = await hasHistory(root);
       const isExempt = (rel: string) => exempt.some((e) => isInside(e, path.join(root, rel)));
       return {
         async check() {
@@ -377,6 +379,9 @@ export function createTripwire(options: TripwireOptions): Tripwire {
               tripped.push({ path: rel, change, restored: false, error: why });
             }
           }
+          // Nothing puts a deleted history back; said, so the model and the user know what undo cannot do.
+          if (hadHistory && !(await hasHistory(root)))
+            tripped.push({ path: '.git', change: 'deleted', restored: false, error: HISTORY_GONE });
           return tripped;
         },
       };

@@ -287,7 +287,7 @@ function withTripwire(result: ToolResult, tool: string, tripped: Tripped[] | und
   ctx.emit({ type: 'warning', message: `tripwire: ${tool} changed protected files: ${what}` });
   const who = tool === 'a background command' ? 'a background command' : 'this call';
   const note =
-    `[tripwire] ${who} changed files that make later runs execute code, and Keel put them back: ${what}. ` +
+    `[tripwire] ${who} changed files that make later runs execute code${tripped.every((t) => t.restored) ? ', and Keel put them back' : ''}: ${what}. ` +
     "Git's config and hooks, Keel's config and other agents' settings are not changed by tools; " +
     'tell the user what you wanted to change there instead.';
   const output = result.output ? `${result.output}\n${note}` : note;

@@ -5,6 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HISTORY_GONE } from '../../src/safety/git-history.js';
 import { gitConfigChangeIsBenign } from '../../src/safety/git-settings.js';
 import { createTripwire, describeTripped } from '../../src/safety/tripwire.js';
 import { useCleanup } from '../support/cleanup.js';
@@ -133,7 +134,7 @@ describe('the tripwire', () => {
     await expect(fs.stat(join(root, '.claude'))).rejects.toThrow();
   });
 
-  it('leaves alone what the call was approved to write, and a removed repository', async () => {
+  it('leaves alone what the call was approved to write, and names a removed repository it cannot rebuild', async () => {
     const root = await workspace({ '.keel.yaml': 'old\n' });
     await git(root, 'init', '-q');
     const tripped = await around(
@@ -145,9 +146,21 @@ describe('the tripwire', () => {
       [],
       ['.keel.yaml'],
     );
-    expect(tripped).toEqual([]);
+    // Nothing of the repository is rebuilt, but the model and the user are told its history is gone.
+    expect(tripped).toEqual([{ path: '.git', change: 'deleted', restored: false, error: HISTORY_GONE }]);
     expect(await fs.readFile(join(root, '.keel.yaml'), 'utf8')).toBe('approved\n');
     await expect(fs.stat(join(root, '.git'))).rejects.toThrow();
+  });
+
+  it('names a repository a call emptied, its config and hooks kept (as the sandbox keeps them)', async () => {
+    const root = await workspace();
+    await git(root, 'init', '-q');
+    const tripped = await around(root, async () => {
+      for (const entry of ['HEAD', 'objects', 'refs'])
+        await fs.rm(join(root, '.git', entry), { recursive: true });
+    });
+    expect(tripped.map((t) => [t.path, t.change, t.restored])).toEqual([['.git', 'deleted', false]]);
+    expect(describeTripped(tripped)).toContain("git's history cannot be put back");
   });
 
   it('ignores sample hooks and files outside the protected set', async () => {
