@@ -11,6 +11,8 @@ export interface CommandRequest {
   signal: AbortSignal;
   maxStdoutBytes: number;
   maxStderrBytes: number;
+  /** A sandbox lets the command write the repository's `.git` (git runs it: exec/git-writes.ts); else read-only. */
+  gitWrites?: boolean;
 }
 
 export interface CapturedOutput {

@@ -26,7 +26,13 @@ export interface Launch {
 }
 
 /** `argv`, when given, is run as is instead of the command line: no shell parses it. */
-export type Launcher = (command: string, cwd: string, argv?: readonly string[]) => Launch;
+/** How to start a command; `gitWrites`: a sandbox leaves the repository's `.git` writable (CommandRequest). */
+export type Launcher = (
+  command: string,
+  cwd: string,
+  argv?: readonly string[],
+  gitWrites?: boolean,
+) => Launch;
 
 /** Plain bash, started directly; or the argv itself. */
 export const bashLauncher: Launcher = (command, _cwd, argv) =>

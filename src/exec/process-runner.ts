@@ -40,10 +40,11 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
     cwd: string,
     onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
     argv?: readonly string[],
+    gitWrites?: boolean,
   ): CommandProcess => {
     count += 1;
     const proc = new CommandProcess(
-      launch(command, cwd, argv),
+      launch(command, cwd, argv, gitWrites),
       { cwd, env, marker: `${runId()}-${count}` },
       onOutput,
     );
@@ -98,6 +99,7 @@ type SpawnCommand = (
   cwd: string,
   onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
   argv?: readonly string[],
+  gitWrites?: boolean,
 ) => CommandProcess;
 
 async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): Promise<CommandOutcome> {
@@ -108,6 +110,7 @@ async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): 
     request.cwd,
     (stream, chunk) => (stream === 'stdout' ? stdout : stderr).push(chunk),
     request.argv,
+    request.gitWrites,
   );
   let stopped: CommandOutcome['stopped'];
   const stop = (reason: NonNullable<CommandOutcome['stopped']>): void => {

@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandRunner } from '../core/runner.js';
 import { HOME_SECRETS } from '../safety/home-secrets.js';
 import type { Launcher } from './command-process.js';
+import { gitMayWrite } from './git-writes.js';
 import { createProcessRunner } from './process-runner.js';
 
 /**
@@ -72,12 +73,15 @@ const isInside = (path: string, dir: string): boolean => {
 };
 
 /** bwrap's arguments before the program: mounts in order (later ones cover earlier ones), then isolation. */
-export function sandboxArgs(options: SandboxOptions, cwd: string): string[] {
+export function sandboxArgs(options: SandboxOptions, cwd: string, gitWrites = false): string[] {
   const args = [...BASE_MOUNTS];
   // A HOME under /tmp (tests, throwaway accounts) would vanish under the private /tmp: show it read-only.
   if (isInside(options.home, '/tmp') && existsSync(options.home))
     args.push('--ro-bind', options.home, options.home);
   args.push('--bind', options.workspace, options.workspace);
+  // The history, read-only to every program but git (exec/git-writes.ts): undo brings files back, not commits.
+  const git = join(options.workspace, '.git');
+  if (!gitWrites && existsSync(git)) args.push('--ro-bind', git, git);
   for (const rel of READ_ONLY_WORKSPACE_PATHS) {
     const path = join(options.workspace, rel);
     if (existsSync(path)) args.push('--ro-bind', path, path);
@@ -118,10 +122,10 @@ echo $n >&3; exit $s`;
 const ARGV_WRAPPER = WRAPPER.replace('bash -c "$1"', '"$@"');
 
 export function sandboxLauncher(options: SandboxOptions): Launcher {
-  return (command, cwd, argv) => ({
+  return (command, cwd, argv, gitWrites) => ({
     file: 'bwrap',
     args: [
-      ...sandboxArgs(options, cwd),
+      ...sandboxArgs(options, cwd, gitWrites),
       'bash',
       '-c',
       ...(argv ? [ARGV_WRAPPER, 'keel-sandbox', ...argv] : [WRAPPER, 'keel-sandbox', command]),
@@ -130,9 +134,32 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
   });
 }
 
-/** A runner whose every command, background ones included, runs inside the sandbox. */
+/** Said after a command that failed on the read-only `.git`: how to get the same done. */
+export const READ_ONLY_GIT_NOTE =
+  '[keel: .git is read-only in the sandbox to every program but git, so no script or tool can delete the history; run the git commands on their own]';
+
+/**
+ * A runner whose every command, background ones included, runs inside the sandbox; `.git` is writable only to a
+ * command git runs (exec/git-writes.ts), so background commands see it read-only.
+ */
 export function createSandboxRunner(env: NodeJS.ProcessEnv, options: SandboxOptions): CommandRunner {
-  return createProcessRunner(env, sandboxLauncher(options));
+  const runner = createProcessRunner(env, sandboxLauncher(options));
+  return {
+    ...runner,
+    async run(request) {
+      const gitWrites = request.argv === undefined && (await gitMayWrite(request.command));
+      const outcome = await runner.run({ ...request, gitWrites });
+      const failedOnGit =
+        !gitWrites &&
+        outcome.exitCode !== 0 &&
+        /\.git\b[^\n]*Read-only file system|Read-only file system[^\n]*\.git\b/.test(outcome.stderr.text);
+      if (!failedOnGit) return outcome;
+      return {
+        ...outcome,
+        stderr: { ...outcome.stderr, text: `${outcome.stderr.text}\n${READ_ONLY_GIT_NOTE}` },
+      };
+    },
+  };
 }
 
 /** Keel's directories a sandbox hides: the config file's folder and the state directory. */

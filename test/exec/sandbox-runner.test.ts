@@ -161,6 +161,33 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
     }
   });
 
+  test('no program but git can write .git: a script cannot delete the history, git itself still commits', async () => {
+    const repo = path.join(base, 'history');
+    await fs.mkdir(repo);
+    try {
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-C', repo, '-c', 'user.name=k', '-c', 'user.email=k@k', ...args], {
+          encoding: 'utf8',
+        });
+      git('init', '-q');
+      git('commit', '-q', '--allow-empty', '-m', 'first');
+      await fs.writeFile(path.join(repo, 'clean.sh'), 'rm -rf .git\n');
+      const wiped = await sandboxed('bash clean.sh', { workspace: repo });
+      expect(wiped.exitCode).not.toBe(0);
+      expect(wiped.stderr.text).toContain('Read-only file system');
+      expect(wiped.stderr.text).toContain('.git is read-only in the sandbox to every program but git');
+      expect(git('log', '--format=%s')).toBe('first\n');
+      const committed = await sandboxed(
+        'git add clean.sh && git -c user.name=k -c user.email=k@k commit -q -m second && git log --format=%s | head -1',
+        { workspace: repo },
+      );
+      expect(committed.stderr.text).toBe('');
+      expect(committed.stdout.text).toBe('second\n');
+    } finally {
+      await fs.rm(repo, { recursive: true, force: true });
+    }
+  });
+
   test('has a private /tmp', async () => {
     const name = `keel-private-${process.pid}`;
     const outcome = await sandboxed(`echo x > /tmp/${name} && cat /tmp/${name}`);
