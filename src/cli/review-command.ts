@@ -11,6 +11,7 @@ import { reviewChange } from '../git/review-diff.js';
 import type { Run } from '../runtime/assemble.js';
 import { conversationBudget } from '../runtime/conversation.js';
 import { gitRunner } from '../runtime/git-work.js';
+import { isInside } from '../safety/workspace.js';
 import { readOnlyTools } from '../tools/registry.js';
 import {
   type Finding,
@@ -86,10 +87,11 @@ async function changeUnderReview(
   try {
     const git = await openGit(runner, agent.workspace.root, signal);
     const jailed = await Promise.all(paths.map((p) => agent.workspace.resolve(resolve(from, p))));
-    return await reviewChange(git, {
+    const change = await reviewChange(git, {
       ...(base !== undefined ? { base } : {}),
       pathspecs: jailed.map((p) => git.path(p)),
     });
+    return { ...change, scopes: jailed };
   } finally {
     runner.killAll();
   }
@@ -144,10 +146,15 @@ export async function reviewCommand(
     if (result.reason !== 'done') return runExitCode(result, options.debug);
     // Findings written in the answer count too (a model without tool calls, or one repeating itself).
     const written = findingsInText(result.answer);
-    const findings = [...found, ...written.findings].map((f) => ({
-      ...f,
-      path: workspacePath(root, f.path),
-    }));
+    const all = [...found, ...written.findings].map((f) => ({ ...f, path: workspacePath(root, f.path) }));
+    // Paths named: what the model found elsewhere (a file it read for context) is not this review's.
+    const inScope = (path: string) =>
+      change.scopes.length === 0 || change.scopes.some((scope) => isInside(scope, resolve(root, path)));
+    const findings = all.filter((f) => inScope(f.path));
+    if (findings.length < all.length)
+      out.notice(
+        `note: ${all.length - findings.length} finding(s) outside ${paths.join(', ')} left out: review those paths to see them\n`,
+      );
     if (findings.length === 0 && written.unreadable > 0) {
       out.notice(
         `error: the review's findings could not be read: ${written.unreadable} line(s) of the answer look like findings but are not {path, line, severity, message}\n`,

@@ -219,6 +219,17 @@ describe('keel review', SLOW, () => {
     ]);
   });
 
+  it('with paths, leaves out findings elsewhere and says so', async () => {
+    const ws = await repo();
+    await writeFile(join(ws, 'a.txt'), 'A changed\n');
+    await writeFile(join(ws, 'new.ts'), 'export const x = 1;\n');
+    const s = await server(findings);
+    const out = capture();
+    expect(await reviewCommand(['new.ts'], { ...options(s, ws), failOn: 'high' }, out)).toBe(0);
+    expect(out.out).toBe('new.ts:0 low no test\n');
+    expect(out.err).toContain('note: 1 finding(s) outside new.ts left out: review those paths to see them');
+  });
+
   it('exits 2 when the answer holds findings it cannot read, and for an unknown --fail-on', async () => {
     const ws = await repo();
     await writeFile(join(ws, 'a.txt'), 'A changed\n');
