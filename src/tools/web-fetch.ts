@@ -61,10 +61,12 @@ async function condensed(
     const why = error instanceof Error ? error.message : String(error);
     return `${text}\n\n[not condensed: the model failed (${why})]`;
   }
-  const where = saved
-    ? `; the whole page (${Buffer.byteLength(text)} bytes) is saved in ${saved}: read it with read_file`
-    : '';
-  return `${summary.trim()}\n\n[${url} condensed by the model for: ${JSON.stringify(prompt)}${where}]`;
+  const size = Buffer.byteLength(text);
+  const where = saved ? `; the whole page (${size} bytes) is saved in ${saved}: read it with read_file` : '';
+  // A page larger than the condensing request takes: the summary covers its start only, and says so.
+  const part =
+    input.length < text.length ? ` from its first ${Buffer.byteLength(input)} of ${size} bytes` : '';
+  return `${summary.trim()}\n\n[${url} condensed by the model${part} for: ${JSON.stringify(prompt)}${where}]`;
 }
 
 export const webFetchTool = defineTool({

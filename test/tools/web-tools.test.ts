@@ -325,6 +325,24 @@ describe('web_fetch', () => {
     expect(result.output).toMatch(/\[page cut: only its first 5 MB were read\]$/);
   });
 
+  test('condensing a page larger than the request takes says the summary covers its start only', async () => {
+    const seen: string[] = [];
+    const condense = async (text: string) => {
+      seen.push(text);
+      return 'All x.';
+    };
+    const result = await run(
+      'web_fetch',
+      { url: page('/huge'), prompt: 'what is it?' },
+      { ctx: { condense } },
+    );
+    // The test limits' maxOutputSize is 1 MB: the request takes 4 MB of the 5 MB read.
+    expect(seen[0]?.length).toBe(4 * 1_048_576);
+    expect(result.output).toMatch(
+      /^All x\.\n\n\[http:\/\/public\.test:\d+\/huge condensed by the model from its first 4194304 of \d+ bytes for: "what is it\?"/,
+    );
+  });
+
   test('refuses URLs other than http(s) before anything is fetched', async () => {
     const result = await run('web_fetch', { url: 'file:///etc/passwd' });
     expect(result.error).toMatch(/refused by policy: web_fetch needs an http\(s\) URL/);
