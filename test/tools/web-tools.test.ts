@@ -53,6 +53,12 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
   switch (url.pathname) {
     case '/page.html':
       return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    case '/app.html':
+      return res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<!doctype html><html><head><title>My App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+        );
     case '/gzip.html':
       return res
         .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
@@ -234,6 +240,13 @@ describe('a page whose <html>, <head> or <body> tags are left out, as HTML allow
     expect(page.markdown).toContain('Second');
     expect(page.markdown).not.toContain('p{}');
     if (html.includes('<title>')) expect(page.title).toBe('Notes');
+  });
+});
+
+describe('a page its scripts fill in', () => {
+  test('says it has no text without JavaScript, rather than a bare title', async () => {
+    const result = await run('web_fetch', { url: page('/app.html') });
+    expect(result.output).toMatch(/^# My App\n\n\[the page has no text without running its scripts/);
   });
 });
 
