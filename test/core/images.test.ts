@@ -13,6 +13,7 @@ import { capabilitiesOf } from '../../src/providers/capabilities.js';
 import { fingerprint } from '../../src/providers/cassette.js';
 import { compare } from '../../src/providers/replay.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
+import { exportSession } from '../../src/session/export.js';
 import { parseSession, readSession, sessionMessages } from '../../src/session/session-file.js';
 import { imagesDir, loadSessionImages } from '../../src/session/session-images.js';
 import { createSessionStore } from '../../src/session/session-store.js';
@@ -200,6 +201,12 @@ describe('images in sessions and cassettes', () => {
       const record = (await readSession(file))!;
       await loadSessionImages(record, file);
       expect(sessionMessages(record)[0]).toMatchObject({ images: [{ data: image.data, name: 'shot.png' }] });
+      // An export names the attached image (never its bytes).
+      for (const format of ['md', 'html'] as const) {
+        const doc = exportSession(record, format);
+        expect(doc).toMatch(/\[image: shot\.png \(image\/png/);
+        expect(doc).not.toContain(image.data);
+      }
 
       // The copy removed: the image comes back without bytes, and the model is told it is gone.
       await rm(imagesDir(file), { recursive: true });
