@@ -134,6 +134,11 @@ describe('@path images', () => {
     await expect(
       attachImages('@shot.png', ws.ctx.workspace, undefined, { readsImages: false, model: 'llama3' }),
     ).rejects.toThrow(/cannot attach @shot.png: .*llama3 cannot read images/);
+    // Over the limit: its size, and the limit as people say it.
+    await writeFile(join(ws.root, 'huge.png'), Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024)]));
+    await expect(attachImages('@huge.png', ws.ctx.workspace, undefined, vision)).rejects.toThrow(
+      /cannot attach @huge\.png: an image of \d+ bytes, over the 5 MB limit/,
+    );
   });
 
   it('a path with spaces, quoted or escaped as a terminal pastes it, and an image without its extension', async () => {
