@@ -134,6 +134,27 @@ export interface Checkpointer {
   close(): void;
 }
 
+/**
+ * A full disk or read-only mount met without a path (a write to an open file, git's own message) as met at the
+ * checkpoint store, the one place a checkpoint writes; any other error as it is.
+ */
+function atStore(error: unknown, dir: string): unknown {
+  const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof path === 'string') return error;
+  const text = error instanceof Error ? error.message : String(error);
+  const known =
+    code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS'
+      ? code
+      : /no space left on device/i.test(text)
+        ? 'ENOSPC'
+        : /disk quota exceeded/i.test(text)
+          ? 'EDQUOT'
+          : /read-only file system/i.test(text)
+            ? 'EROFS'
+            : undefined;
+  return known ? { code: known, syscall, path: dir } : error;
+}
+
 export function createCheckpointer(
   options: StoreOptions & {
     warn: (message: string) => void;
@@ -191,7 +212,7 @@ export function createCheckpointer(
     } catch (error) {
       // Keel's state dir unusable (a full disk, no permission, a file in its place): no call can change anything,
       // so the run ends with the path and the fix rather than refusing every change one by one.
-      const environment = environmentError(error);
+      const environment = environmentError(atStore(error, checkpointDir(options.stateDir, options.root)));
       if (environment) throw environment;
       const why = error instanceof Error ? error.message : String(error);
       throw new CheckpointError(

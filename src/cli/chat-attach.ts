@@ -110,7 +110,10 @@ export async function attachFiles(
           continue;
         }
         if (info.size > MAX_IMAGE_BYTES) {
-          skipped.push({ path: requested, reason: `an image over the ${MAX_IMAGE_BYTES}-byte limit` });
+          skipped.push({
+            path: requested,
+            reason: `an image of ${info.size} bytes, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit`,
+          });
           continue;
         }
         const image = imageFromBytes(await readFile(absolute), path);

@@ -138,6 +138,17 @@ export function environmentError(error: unknown): KeelError | undefined {
   }
 }
 
+/**
+ * A file system error met writing to an open file (`ENOSPC: no space left on device, write`) carries no path: it
+ * is given the file's, so environmentError can name it. Anything else passes as it is.
+ */
+export function atPath(error: unknown, path: string): unknown {
+  const errno = error as NodeJS.ErrnoException | undefined;
+  if (error instanceof Error && typeof errno?.code === 'string' && errno.path === undefined)
+    errno.path = path;
+  return error;
+}
+
 /** The file among `path`'s parents (ENOTDIR: one of them is not a directory), or undefined. */
 function fileInTheWay(path: string): string | undefined {
   for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {

@@ -1,6 +1,6 @@
 // A run's event stream: the caller's consumers first (what renders the run), then the audit log, then the durable
 // ones (the session store). Every command and file change, run or refused, is audited; read-only tools are not.
-import { environmentError } from '../core/errors.js';
+import { atPath, environmentError } from '../core/errors.js';
 import { createEventStream, type EventSink, type EventStream } from '../core/events.js';
 import { auditLogPath, createAuditLog } from '../safety/audit.js';
 import type { Redactor } from '../safety/redact.js';
@@ -27,7 +27,7 @@ export function runEvents(options: RunEventsOptions): EventStream {
           queueMicrotask(() =>
             events.emit({
               type: 'warning',
-              message: `audit log not written: ${environmentError(error)?.message ?? (error instanceof Error ? error.message : String(error))}`,
+              message: `audit log not written: ${environmentError(atPath(error, auditLogPath(audit.stateDir)))?.message ?? (error instanceof Error ? error.message : String(error))}`,
             }),
           ),
       })

@@ -3,7 +3,7 @@
 import { Marked, type Tokens } from 'marked';
 import { formatCost } from '../core/cost.js';
 import type { AgentEvent } from '../core/events.js';
-import type { Message } from '../core/messages.js';
+import { describeImage, type Message } from '../core/messages.js';
 import { type SessionRecord, sessionMessages } from './session-file.js';
 import { summarize } from './session-summary.js';
 import { subagentRuns } from './subagent-runs.js';
@@ -24,6 +24,12 @@ function displays(events: readonly AgentEvent[]): Map<string, string> {
   for (const e of events) if (e.type === 'tool_result' && e.parent === undefined) shown.set(e.id, e.display);
   return shown;
 }
+
+/** `[image: shot.png (image/png, 6 KB)]` per image a message carried (the bytes stay beside the session). */
+const imageNotes = (m: Message): string[] =>
+  m.role === 'user' || m.role === 'tool'
+    ? (m.images ?? []).map((image) => `[image: ${describeImage(image)}]`)
+    : [];
 
 const fence = (text: string, lang = '') => {
   const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -51,7 +57,7 @@ export function toMarkdown(record: SessionRecord): string {
         out.push('<details><summary>System prompt</summary>', '', fence(m.content), '', '</details>', '');
         break;
       case 'user':
-        out.push('## User', '', m.content, '');
+        out.push('## User', '', m.content, ...imageNotes(m).map((note) => `\n${note}`), '');
         break;
       case 'assistant':
         out.push('## Assistant', '');
@@ -64,7 +70,13 @@ export function toMarkdown(record: SessionRecord): string {
         }
         break;
       case 'tool':
-        out.push(`### Result of ${m.toolName}${m.isError ? ' (error)' : ''}`, '', fence(m.content), '');
+        out.push(
+          `### Result of ${m.toolName}${m.isError ? ' (error)' : ''}`,
+          '',
+          fence(m.content),
+          ...imageNotes(m),
+          '',
+        );
         break;
     }
   }
@@ -139,7 +151,7 @@ export function toHtml(record: SessionRecord): string {
       body.push(`<details><summary>System prompt</summary>${pre(m.content)}</details>`);
     } else if (m.role === 'user') {
       body.push(
-        `<div class="msg user"><div class="role">User</div><div class="text">${escapeHtml(m.content)}</div></div>`,
+        `<div class="msg user"><div class="role">User</div><div class="text">${escapeHtml([m.content, ...imageNotes(m)].join('\n'))}</div></div>`,
       );
     } else if (m.role === 'assistant') {
       const parts = [`<div class="role">Assistant</div>`];
@@ -153,7 +165,7 @@ export function toHtml(record: SessionRecord): string {
         const open = display && /^@@/m.test(display) ? ' open' : '';
         parts.push(
           `<details class="${result?.isError ? 'error' : ''}"${open}><summary>${escapeHtml(call.name)} ${escapeHtml(call.input.slice(0, 120))}</summary>` +
-            `${pre(call.input)}${sub ? pre(sub.join('\n')) : ''}${display ? pre(display) : ''}${result ? pre(result.content) : ''}</details>`,
+            `${pre(call.input)}${sub ? pre(sub.join('\n')) : ''}${display ? pre(display) : ''}${result ? pre([result.content, ...imageNotes(result)].join('\n')) : ''}</details>`,
         );
       }
       body.push(`<div class="msg assistant">${parts.join('')}</div>`);

@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { atPath } from '../core/errors.js';
 import { processAlive } from '../core/process-alive.js';
 
 const suffix = '.active';
@@ -11,7 +12,11 @@ const suffix = '.active';
 const markerOf = (sessionFile: string) => sessionFile.replace(/\.jsonl$/, suffix);
 
 export async function writeMarker(sessionFile: string): Promise<void> {
-  await writeFile(markerOf(sessionFile), `${process.pid}\n`, { mode: 0o600 });
+  const marker = markerOf(sessionFile);
+  await writeFile(marker, `${process.pid}\n`, { mode: 0o600 }).catch((error: unknown) => {
+    // A full disk fails the write with no path in the error: the marker's, for the message.
+    throw atPath(error, marker);
+  });
 }
 
 export async function clearMarker(sessionFile: string): Promise<void> {

@@ -5,6 +5,7 @@
 // It also keeps the session's running summary and rewrites its sidecar (session-sidecar.ts) at each turn's end.
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { atPath } from '../core/errors.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import { type Redactor, redactDeep } from '../safety/redact.js';
 import { clearMarker, writeMarker } from './marker.js';
@@ -112,7 +113,10 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       }
       const lines = queue.join('');
       queue = [];
-      await file.write(lines);
+      await file.write(lines).catch((error: unknown) => {
+        // A full disk: the session file is where it happened (environmentError names it and the fix).
+        throw atPath(error, options.file);
+      });
       bytes += Buffer.byteLength(lines);
     }
   };

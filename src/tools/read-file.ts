@@ -81,7 +81,9 @@ export const readFileTool = defineTool({
 /** An image file as an image part, or undefined when its bytes are not an image (read as text then). */
 async function readImage(absolute: string, shown: string, size: number): Promise<ToolResult | undefined> {
   if (size > MAX_IMAGE_BYTES)
-    return fail(`${shown} is an image of ${size} bytes, over the ${MAX_IMAGE_BYTES}-byte limit for images`);
+    return fail(
+      `${shown} is an image of ${size} bytes, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit for images`,
+    );
   const image = imageFromBytes(await withFsErrors(shown, () => fs.readFile(absolute), absolute), shown);
   if (!image) return undefined;
   const described = describeImage(image);

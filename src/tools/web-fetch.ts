@@ -19,6 +19,9 @@ const schema = z.strictObject({
 
 const ACCEPT = 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5';
 
+const NO_TEXT =
+  '[the page has no text without running its scripts, and web_fetch does not run JavaScript: look for the same content elsewhere (its docs, a raw file, an API)]';
+
 /** The page text, from its body's kind (an image: described, and its part for a model that sees); why not, for a binary. */
 function pageText(
   url: string,
@@ -39,7 +42,9 @@ function pageText(
   const decoded = decodeBody(contentType, body);
   if (kind === 'text') return { text: decoded, kind };
   const page = htmlToMarkdown(decoded, url);
-  return { text: page.title ? `# ${page.title}\n\n${page.markdown}` : page.markdown, kind };
+  // A page its scripts fill in (a single-page app) has no text here: said, rather than a bare title.
+  const markdown = page.markdown || NO_TEXT;
+  return { text: page.title ? `# ${page.title}\n\n${markdown}` : markdown, kind };
 }
 
 async function condensed(
@@ -61,10 +66,12 @@ async function condensed(
     const why = error instanceof Error ? error.message : String(error);
     return `${text}\n\n[not condensed: the model failed (${why})]`;
   }
-  const where = saved
-    ? `; the whole page (${Buffer.byteLength(text)} bytes) is saved in ${saved}: read it with read_file`
-    : '';
-  return `${summary.trim()}\n\n[${url} condensed by the model for: ${JSON.stringify(prompt)}${where}]`;
+  const size = Buffer.byteLength(text);
+  const where = saved ? `; the whole page (${size} bytes) is saved in ${saved}: read it with read_file` : '';
+  // A page larger than the condensing request takes: the summary covers its start only, and says so.
+  const part =
+    input.length < text.length ? ` from its first ${Buffer.byteLength(input)} of ${size} bytes` : '';
+  return `${summary.trim()}\n\n[${url} condensed by the model${part} for: ${JSON.stringify(prompt)}${where}]`;
 }
 
 export const webFetchTool = defineTool({
@@ -98,7 +105,7 @@ export const webFetchTool = defineTool({
     const page = pageText(url, contentType, body);
     if (typeof page === 'string') return fail(page, { status });
     if (status >= 400) {
-      const head = page.text.slice(0, 500);
+      const head = page.text.replace(NO_TEXT, '').slice(0, 500);
       return fail(`HTTP ${status} from ${url}${head.trim() ? `:\n${head}` : ''}`, { status });
     }
     const cut = truncated

@@ -217,6 +217,31 @@ describe('checkpoints in a shadow git repository', () => {
     expect((error as Error).message).toContain('nothing was changed');
   });
 
+  it.each([
+    ['git says so', new Error('git add: fatal: unable to write new index file: No space left on device')],
+    [
+      'a write without a path',
+      Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        syscall: 'write',
+      }),
+    ],
+  ])(
+    'a full disk met at the checkpoint (%s) ends the run naming the checkpoint store',
+    async (_how, thrown) => {
+      const full: GitSpawn = async () => {
+        throw thrown;
+      };
+      const t = await setup({ 'a.txt': 'A\n' }, process.env, full);
+      t.checkpointer.startRun('run-1');
+      const error = await t.take('write_file', ['a.txt']).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'environment', exitCode: 1 });
+      expect((error as Error).message).toBe(
+        `no space left on the disk to write ${join(t.stateDir, 'checkpoints', workspaceKey(t.root))}`,
+      );
+    },
+  );
+
   it('ends the run with the path and the fix when the state dir cannot be written', async () => {
     const t = await setup({ 'a.txt': 'A\n' });
     // A file where the state directory should be: the shadow repository cannot be created.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportFailure } from '../../src/cli/report.js';
-import { ExitCode, environmentError } from '../../src/core/errors.js';
+import { atPath, ExitCode, environmentError } from '../../src/core/errors.js';
 
 const fsError = (code: string, path?: string) =>
   Object.assign(new Error(`${code}: failed, mkdir '${path}'`), {
@@ -29,6 +29,23 @@ describe('environmentError', () => {
     expect(error?.hint).toMatch(hint);
     expect(error?.hint).toContain('XDG_STATE_HOME');
     expect(error?.exitCode).toBe(ExitCode.failed);
+  });
+
+  it('a write to an open file on a full disk (no path in the error) names the file it was given', () => {
+    const write = () =>
+      Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        syscall: 'write',
+      });
+    expect(environmentError(write())).toBeUndefined();
+    expect(environmentError(atPath(write(), '/d/keel/sessions/s.jsonl'))?.message).toBe(
+      'no space left on the disk to write /d/keel/sessions/s.jsonl',
+    );
+    // A path of its own is kept; what is not a file system error passes as it is.
+    expect(environmentError(atPath(fsError('ENOSPC', '/s/keel'), '/other'))?.message).toContain('/s/keel');
+    const plain = new Error('boom');
+    expect(atPath(plain, '/x')).toBe(plain);
+    expect((plain as NodeJS.ErrnoException).path).toBeUndefined();
   });
 
   it('ENOTDIR names the file that stands in the way', async () => {

@@ -13,6 +13,7 @@ import { capabilitiesOf } from '../../src/providers/capabilities.js';
 import { fingerprint } from '../../src/providers/cassette.js';
 import { compare } from '../../src/providers/replay.js';
 import { createReadJail } from '../../src/safety/read-jail.js';
+import { exportSession } from '../../src/session/export.js';
 import { parseSession, readSession, sessionMessages } from '../../src/session/session-file.js';
 import { imagesDir, loadSessionImages } from '../../src/session/session-images.js';
 import { createSessionStore } from '../../src/session/session-store.js';
@@ -133,6 +134,11 @@ describe('@path images', () => {
     await expect(
       attachImages('@shot.png', ws.ctx.workspace, undefined, { readsImages: false, model: 'llama3' }),
     ).rejects.toThrow(/cannot attach @shot.png: .*llama3 cannot read images/);
+    // Over the limit: its size, and the limit as people say it.
+    await writeFile(join(ws.root, 'huge.png'), Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024)]));
+    await expect(attachImages('@huge.png', ws.ctx.workspace, undefined, vision)).rejects.toThrow(
+      /cannot attach @huge\.png: an image of \d+ bytes, over the 5 MB limit/,
+    );
   });
 
   it('a path with spaces, quoted or escaped as a terminal pastes it, and an image without its extension', async () => {
@@ -200,6 +206,12 @@ describe('images in sessions and cassettes', () => {
       const record = (await readSession(file))!;
       await loadSessionImages(record, file);
       expect(sessionMessages(record)[0]).toMatchObject({ images: [{ data: image.data, name: 'shot.png' }] });
+      // An export names the attached image (never its bytes).
+      for (const format of ['md', 'html'] as const) {
+        const doc = exportSession(record, format);
+        expect(doc).toMatch(/\[image: shot\.png \(image\/png/);
+        expect(doc).not.toContain(image.data);
+      }
 
       // The copy removed: the image comes back without bytes, and the model is told it is gone.
       await rm(imagesDir(file), { recursive: true });

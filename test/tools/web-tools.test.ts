@@ -53,6 +53,12 @@ function route(req: http.IncomingMessage, res: http.ServerResponse, body: string
   switch (url.pathname) {
     case '/page.html':
       return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+    case '/app.html':
+      return res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<!doctype html><html><head><title>My App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+        );
     case '/gzip.html':
       return res
         .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
@@ -237,6 +243,13 @@ describe('a page whose <html>, <head> or <body> tags are left out, as HTML allow
   });
 });
 
+describe('a page its scripts fill in', () => {
+  test('says it has no text without JavaScript, rather than a bare title', async () => {
+    const result = await run('web_fetch', { url: page('/app.html') });
+    expect(result.output).toMatch(/^# My App\n\n\[the page has no text without running its scripts/);
+  });
+});
+
 describe('web_fetch', () => {
   test('turns an HTML page into Markdown: its title, article, code block and list, without scripts or navigation', async () => {
     const result = await run('web_fetch', { url: page('/page.html') });
@@ -323,6 +336,24 @@ describe('web_fetch', () => {
     expect(result.metadata.bytes).toBe(5 * 1024 * 1024);
     expect(result.metadata.body_truncated).toBe(true);
     expect(result.output).toMatch(/\[page cut: only its first 5 MB were read\]$/);
+  });
+
+  test('condensing a page larger than the request takes says the summary covers its start only', async () => {
+    const seen: string[] = [];
+    const condense = async (text: string) => {
+      seen.push(text);
+      return 'All x.';
+    };
+    const result = await run(
+      'web_fetch',
+      { url: page('/huge'), prompt: 'what is it?' },
+      { ctx: { condense } },
+    );
+    // The test limits' maxOutputSize is 1 MB: the request takes 4 MB of the 5 MB read.
+    expect(seen[0]?.length).toBe(4 * 1_048_576);
+    expect(result.output).toMatch(
+      /^All x\.\n\n\[http:\/\/public\.test:\d+\/huge condensed by the model from its first 4194304 of \d+ bytes for: "what is it\?"/,
+    );
   });
 
   test('refuses URLs other than http(s) before anything is fetched', async () => {
