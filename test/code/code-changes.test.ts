@@ -1114,6 +1114,29 @@ test('create_barrel writes index.ts exporting the public modules of a directory'
   );
 });
 
+test("create_barrel never replaces an index.ts with code of its own (p-queue's source/index.ts holds the PQueue class); a barrel of its own lines is refreshed, its header kept", async () => {
+  await ws.write('source/queue.ts', 'export interface Queue {\n  size: number;\n}\n');
+  await ws.write('source/options.ts', 'export type Options = { concurrency: number };\n');
+  const main =
+    "import type { Queue } from './queue.js';\n\nexport default class PQueue {\n  queue?: Queue;\n}\n";
+  await ws.write('source/index.ts', main);
+  const refused = await run(createBarrelTool, { dir: 'source' });
+  expect(refused.success).toBe(false);
+  expect(refused.error).toBe(
+    "source/index.ts already exists with more than `export *` lines (line 1: import type { Queue } from './queue.js';); create_barrel would replace it: add the exports it lacks with edit_file instead",
+  );
+  expect(await ws.read('source/index.ts')).toBe(main);
+  // An alias of its own is kept by refusing too.
+  await ws.write('source/index.ts', "export { Queue as Q } from './queue.js';\n");
+  expect((await run(createBarrelTool, { dir: 'source' })).success).toBe(false);
+  await ws.write('source/index.ts', "// SPDX-License-Identifier: MIT\n\nexport * from './queue.js';\n");
+  const refreshed = await run(createBarrelTool, { dir: 'source' });
+  expect(refreshed.success, refreshed.error).toBe(true);
+  expect(await ws.read('source/index.ts')).toBe(
+    "// SPDX-License-Identifier: MIT\n\nexport * from './options.js';\nexport * from './queue.js';\n",
+  );
+});
+
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {
   await ws.write('lib/src/models/user.dart', 'class User {}\n');
   await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');
