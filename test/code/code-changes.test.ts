@@ -1137,6 +1137,18 @@ test("create_barrel never replaces an index.ts with code of its own (p-queue's s
   );
 });
 
+test('create_barrel in a JavaScript directory writes index.js naming each file as it is, and never an index.ts beside an index.js', async () => {
+  await ws.write('lib/a.js', 'export function a() {}\n');
+  await ws.write('lib/b.mjs', 'export function b() {}\n');
+  const result = await run(createBarrelTool, { dir: 'lib' });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('lib/index.js')).toBe("export * from './a.js';\nexport * from './b.mjs';\n");
+  await ws.write('lib/index.js', "import { a } from './a.js';\nexport const main = () => a();\n");
+  await ws.write('lib/c.ts', 'export const c = 1;\n');
+  expect((await run(createBarrelTool, { dir: 'lib' })).error).toContain('lib/index.js already exists');
+  await expect(ws.read('lib/index.ts')).rejects.toThrow();
+});
+
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {
   await ws.write('lib/src/models/user.dart', 'class User {}\n');
   await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');
