@@ -1149,6 +1149,19 @@ test('create_barrel in a JavaScript directory writes index.js naming each file a
   await expect(ws.read('lib/index.ts')).rejects.toThrow();
 });
 
+test("organize_imports follows the project's lines-between-types (attrs' [tool.ruff.lint.isort]): `import x` lines, a blank line, then `from x import` lines", async () => {
+  await ws.write(
+    'pyproject.toml',
+    '[tool.ruff.lint.isort]\nlines-between-types = 1\nlines-after-imports = 2\n',
+  );
+  const source =
+    'import sys\nimport threading\n\nfrom collections.abc import Mapping\nfrom typing import Callable\n\nimport pytest\n\nfrom hypothesis import given\n\n\nx = (sys, threading, Mapping, Callable, pytest, given)\n';
+  await ws.write('src/attr/_compat.py', source);
+  const result = await run(organizeImportsTool, { path: 'src/attr/_compat.py' });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('src/attr/_compat.py')).toBe(source);
+});
+
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {
   await ws.write('lib/src/models/user.dart', 'class User {}\n');
   await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');
