@@ -19,9 +19,17 @@ export function planBarrel(index: CodeIndex, dir: string): Barrel | string {
   const dart =
     inDir.filter(([, t]) => t.language === 'dart').length >
     inDir.filter(([, t]) => TS_LIKE.has(t.language)).length;
+  // The directory's own index file, whatever its extension (never an index.ts beside an index.js); else index.js
+  // for a directory of JavaScript alone, index.ts for the rest.
+  const ownIndex = inDir
+    .map(([file]) => path.posix.basename(file))
+    .filter((base) => /^index\.[cm]?[jt]sx?$/.test(base))
+    .sort((a, b) => Number(!a.endsWith('.ts')) - Number(!b.endsWith('.ts')))[0];
+  const scripts = inDir.filter(([, t]) => TS_LIKE.has(t.language));
+  const javascript = scripts.length > 0 && scripts.every(([, t]) => t.language === 'javascript');
   const barrelName = dart
     ? `${path.posix.basename(dir || '.') === '.' ? 'index' : path.posix.basename(dir)}.dart`
-    : 'index.ts';
+    : (ownIndex ?? (javascript ? 'index.js' : 'index.ts'));
   const barrelPath = dir ? `${dir}/${barrelName}` : barrelName;
   const modules = inDir
     .filter(([file, tags]) => {
@@ -42,7 +50,8 @@ export function planBarrel(index: CodeIndex, dir: string): Barrel | string {
   const lines = modules.map((file) =>
     dart
       ? `export '${file}';`
-      : `export * from './${file.replace(/\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/, jsSuffix ? '.js' : '')}';`,
+      : // A JavaScript barrel names each file as it is: Node's ES modules need the extension.
+        `export * from './${/\.[cm]?jsx?$/.test(barrelName) ? file : file.replace(/\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/, jsSuffix ? '.js' : '')}';`,
   );
   return { path: barrelPath, content: `${lines.join('\n')}\n`, modules };
 }

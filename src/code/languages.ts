@@ -97,6 +97,8 @@ const TS_DEFINITIONS: DefinitionRule[] = [
   { kind: 'method_signature', symbol: 'method' },
   { kind: 'abstract_method_signature', symbol: 'method' },
   { kind: 'public_field_definition', symbol: 'field' },
+  // An interface's properties (zustand's `StoreApi.getInitialState: () => T`), never a type literal's.
+  { kind: 'property_signature', symbol: 'field', parents: ['interface_body'] },
   {
     kind: 'lexical_declaration',
     symbol: 'constant',

@@ -6,7 +6,7 @@ import { replaceFile } from '../core/replace-file.js';
 import type { RankInput, Scores } from './rank.js';
 
 const MAGIC = 'KMAP';
-const VERSION = 34;
+const VERSION = 35;
 
 /** What a map cache holds: the ranking input, its scores with nothing mentioned, and what the listing rests on. */
 export interface MapCache {

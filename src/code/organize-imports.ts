@@ -60,7 +60,11 @@ export function usedNames(lang: LanguageSpec, root: AstNode, imports: AstNode[])
 }
 
 function parseTsImport(text: string): TsImport | undefined {
-  const sideEffect = /^import\s*['"]([^'"]+)['"]/.exec(text);
+  // `import type {} from 'x'` names nothing: it is there for what the module declares (zustand's devtools takes
+  // the Window augmentation of '@redux-devtools/extension'), kept where it is as TypeScript's organizeImports keeps it.
+  const sideEffect =
+    /^import\s*['"]([^'"]+)['"]/.exec(text) ??
+    /^import\s+(?:type\s+)?\{\s*\}\s*from\s*['"]([^'"]+)['"]/.exec(text);
   if (sideEffect) return { module: sideEffect[1]!, typeOnly: false, named: [], sideEffect: true };
   const m = /^import\s+(type\s+)?([\s\S]*?)\s*from\s*['"]([^'"]+)['"]/.exec(text);
   if (!m) return undefined;

@@ -47,6 +47,8 @@ export interface PythonImportStyle {
   splitOnTrailingComma: boolean;
   knownFirstParty: readonly string[];
   knownThirdParty: readonly string[];
+  /** lines-between-types: blank lines between a section's `import x` lines and its `from x import` lines. */
+  linesBetweenTypes: number;
 }
 
 const DEFAULT_STYLE: PythonImportStyle = {
@@ -56,6 +58,7 @@ const DEFAULT_STYLE: PythonImportStyle = {
   splitOnTrailingComma: true,
   knownFirstParty: [],
   knownThirdParty: [],
+  linesBetweenTypes: 0,
 };
 
 const SECTION_FUTURE = 0;
@@ -310,7 +313,11 @@ export function organizePythonImports(
             (a.alias ?? '').localeCompare(b.alias ?? '') ||
             (a.names[0] && b.names[0] ? nameOrder(style.orderByType, a.names[0], b.names[0]) : 0),
         )
-        .map((s) => render(s, options.lineLength, style))
+        .map((s, i, list) => {
+          // attrs' `lines-between-types = 1`: `import sys` lines, a blank line, then `from … import` lines.
+          const apart = i > 0 && s.from && !list[i - 1]!.from ? '\n'.repeat(style.linesBetweenTypes) : '';
+          return apart + render(s, options.lineLength, style);
+        })
         .join('\n')
         .replace(/^\n+/, ''),
     );

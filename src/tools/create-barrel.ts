@@ -16,7 +16,28 @@ async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
   if (typeof barrel === 'string') return barrel;
   const absolute = await ctx.workspace.resolve(barrel.path);
   const before = await fs.readFile(absolute, 'utf8').catch(() => undefined);
-  return { ...barrel, absolute, before };
+  if (before === undefined) return { ...barrel, absolute, before };
+  // A file of its own (p-queue's source/index.ts holds the PQueue class; a barrel naming what it exports, with
+  // aliases) is never replaced by a list of `export *` lines.
+  const own = ownLine(before);
+  if (own !== undefined)
+    return `${barrel.path} already exists with more than \`export *\` lines (line ${own.line}: ${own.text}); create_barrel would replace it: add the exports it lacks with edit_file instead`;
+  // Its header comment (a license) stays.
+  const header = before.match(/^(?:[ \t]*(?:\/\/.*|\/\*.*|\*.*)?\r?\n)*/)?.[0] ?? '';
+  return { ...barrel, absolute, before, content: `${header}${barrel.content}` };
+}
+
+/** A barrel this tool may rewrite holds only `export * from '…'` (Dart: `export '…'`) lines, comments and blank lines. */
+const BARREL_LINE =
+  /^\s*(?:$|\/\/|\/\*|\*|export\s*\*\s*from\s*(['"])[^'"]+\1\s*;?\s*$|export\s+(['"])[^'"]+\2\s*;\s*$)/;
+
+/** The first line of `text` that is not one create_barrel writes, or undefined. */
+export function ownLine(text: string): { line: number; text: string } | undefined {
+  const lines = text.split(/\r?\n/);
+  const at = lines.findIndex((line) => !BARREL_LINE.test(line));
+  if (at < 0) return undefined;
+  const shown = lines[at]!.trim();
+  return { line: at + 1, text: shown.length > 80 ? `${shown.slice(0, 77)}...` : shown };
 }
 
 export const createBarrelTool = defineTool({

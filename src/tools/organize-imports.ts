@@ -183,6 +183,8 @@ async function pythonProject(
   assign('splitOnTrailingComma', flag('split-on-trailing-comma'));
   assign('knownFirstParty', list('known-first-party') ?? list('known_first_party'));
   assign('knownThirdParty', list('known-third-party') ?? list('known_third_party'));
+  const between = setting('lines-between-types')?.trim();
+  assign('linesBetweenTypes', between && /^\d$/.test(between) ? Number(between) : undefined);
   const length = setting('line-length') ?? /^\s*line-length\s*=\s*(\d+)/m.exec(pyproject)?.[1];
   return { firstParty, lineLength: length && /^\d+$/.test(length.trim()) ? Number(length) : 88, style };
 }

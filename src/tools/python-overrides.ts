@@ -102,12 +102,13 @@ export async function pythonOverrides(
     });
   let own = await ownAt(at);
   let ownPath = at.path;
-  // At a definition that is no method (a module's function): nothing to look up.
-  const atDefinition = async () => {
+  // A use of a method is an attribute (`route.url_path_for(…)`): anything else (a module's function, a class, a
+  // variable) has no overrides to look up.
+  const atAttribute = async () => {
     const lines = (await fs.readFile(await ctx.workspace.resolveForRead(at.path), 'utf8')).split('\n');
-    return /^\s*(?:async\s+)?def\s/.test(lines[at.line - 1] ?? '');
+    return /\.\s*$/.test((lines[at.line - 1] ?? '').slice(0, at.column - 1));
   };
-  if (!own && !(await atDefinition().catch(() => false)))
+  if (!own && (await atAttribute().catch(() => false)))
     for (const def of (await service.references(at, signal).catch(() => [])).filter((r) => r.definition)) {
       own = await ownAt(def);
       ownPath = def.path;

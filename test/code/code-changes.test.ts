@@ -1114,6 +1114,54 @@ test('create_barrel writes index.ts exporting the public modules of a directory'
   );
 });
 
+test("create_barrel never replaces an index.ts with code of its own (p-queue's source/index.ts holds the PQueue class); a barrel of its own lines is refreshed, its header kept", async () => {
+  await ws.write('source/queue.ts', 'export interface Queue {\n  size: number;\n}\n');
+  await ws.write('source/options.ts', 'export type Options = { concurrency: number };\n');
+  const main =
+    "import type { Queue } from './queue.js';\n\nexport default class PQueue {\n  queue?: Queue;\n}\n";
+  await ws.write('source/index.ts', main);
+  const refused = await run(createBarrelTool, { dir: 'source' });
+  expect(refused.success).toBe(false);
+  expect(refused.error).toBe(
+    "source/index.ts already exists with more than `export *` lines (line 1: import type { Queue } from './queue.js';); create_barrel would replace it: add the exports it lacks with edit_file instead",
+  );
+  expect(await ws.read('source/index.ts')).toBe(main);
+  // An alias of its own is kept by refusing too.
+  await ws.write('source/index.ts', "export { Queue as Q } from './queue.js';\n");
+  expect((await run(createBarrelTool, { dir: 'source' })).success).toBe(false);
+  await ws.write('source/index.ts', "// SPDX-License-Identifier: MIT\n\nexport * from './queue.js';\n");
+  const refreshed = await run(createBarrelTool, { dir: 'source' });
+  expect(refreshed.success, refreshed.error).toBe(true);
+  expect(await ws.read('source/index.ts')).toBe(
+    "// SPDX-License-Identifier: MIT\n\nexport * from './options.js';\nexport * from './queue.js';\n",
+  );
+});
+
+test('create_barrel in a JavaScript directory writes index.js naming each file as it is, and never an index.ts beside an index.js', async () => {
+  await ws.write('lib/a.js', 'export function a() {}\n');
+  await ws.write('lib/b.mjs', 'export function b() {}\n');
+  const result = await run(createBarrelTool, { dir: 'lib' });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('lib/index.js')).toBe("export * from './a.js';\nexport * from './b.mjs';\n");
+  await ws.write('lib/index.js', "import { a } from './a.js';\nexport const main = () => a();\n");
+  await ws.write('lib/c.ts', 'export const c = 1;\n');
+  expect((await run(createBarrelTool, { dir: 'lib' })).error).toContain('lib/index.js already exists');
+  await expect(ws.read('lib/index.ts')).rejects.toThrow();
+});
+
+test("organize_imports follows the project's lines-between-types (attrs' [tool.ruff.lint.isort]): `import x` lines, a blank line, then `from x import` lines", async () => {
+  await ws.write(
+    'pyproject.toml',
+    '[tool.ruff.lint.isort]\nlines-between-types = 1\nlines-after-imports = 2\n',
+  );
+  const source =
+    'import sys\nimport threading\n\nfrom collections.abc import Mapping\nfrom typing import Callable\n\nimport pytest\n\nfrom hypothesis import given\n\n\nx = (sys, threading, Mapping, Callable, pytest, given)\n';
+  await ws.write('src/attr/_compat.py', source);
+  const result = await run(organizeImportsTool, { path: 'src/attr/_compat.py' });
+  expect(result.success, result.error).toBe(true);
+  expect(await ws.read('src/attr/_compat.py')).toBe(source);
+});
+
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {
   await ws.write('lib/src/models/user.dart', 'class User {}\n');
   await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');

@@ -326,3 +326,17 @@ test("get_imports_exports lists a Python module's __all__ as its exports: import
   );
   expect(result.metadata.exports).toBe(7);
 });
+
+test("an interface's properties are its members (zustand's StoreApi.getInitialState: () => T), never a type literal's", async () => {
+  await ws.write(
+    'src/vanilla.ts',
+    'export interface StoreApi<T> {\n  getInitialState: () => T;\n  setState(v: T): void;\n}\nexport const read = (o: { getLocal: () => number }) => o.getLocal();\n',
+  );
+  const found = await run(searchCodeTool, { query: 'getInitialState' });
+  expect(found.output.split('\n')[0]).toBe(
+    'src/vanilla.ts:2 field StoreApi.getInitialState: getInitialState: () => T;',
+  );
+  expect((await run(searchCodeTool, { query: 'getLocal' })).output).toBe('(no symbol matches getLocal)');
+  const refs = await run(findReferencesTool, { name: 'StoreApi.getInitialState' });
+  expect(refs.output).toContain('src/vanilla.ts:2:3 (definition)');
+});

@@ -36,6 +36,24 @@ describe('TS/JS', () => {
       ["import './b-setup'", "import './a-setup'", "import { x } from './x'", 'x()'],
     ],
     [
+      // zustand's devtools.ts: the Window augmentation of '@redux-devtools/extension' types its options.
+      'an import naming nothing (`import type {} from`) is kept where it is, as TypeScript keeps it',
+      [
+        "import type {} from '@redux-devtools/extension'",
+        '',
+        "import type { StoreApi, Unused } from './vanilla'",
+        "import {} from './setup'",
+        'export type S = StoreApi',
+      ],
+      [
+        "import type {} from '@redux-devtools/extension'",
+        '',
+        "import type { StoreApi } from './vanilla'",
+        "import {} from './setup'",
+        'export type S = StoreApi',
+      ],
+    ],
+    [
       'groups apart by a blank line are sorted apart',
       [
         "import { b } from 'b'",

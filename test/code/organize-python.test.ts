@@ -152,6 +152,11 @@ describe('organizePythonImports', () => {
     expect(
       organize('import shop\nimport os\n\nprint(shop, os)\n', { style: { knownThirdParty: ['shop'] } }),
     ).toBe('import os\n\nimport shop\n\nprint(shop, os)\n');
+    expect(
+      organize('from typing import Any\nimport sys\n\nprint(Any, sys)\n', {
+        style: { linesBetweenTypes: 1 },
+      }),
+    ).toBe('import sys\n\nfrom typing import Any\n\nprint(Any, sys)\n');
   });
 
   test("a parenthesised import ending in a comma stays one name a line (black's magic comma), unless told not to", () => {
