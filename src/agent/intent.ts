@@ -269,8 +269,24 @@ const MEANT_WORK = 0.5;
 /** What is classified of a long message (a plan, pasted output): the request is at its start. */
 const CLASSIFIED_CHARS = 4000;
 
+/**
+ * Content the user attached rather than wrote: `@file` blocks (chat, custom commands), piped stdin, an editor's
+ * resources. Their words say nothing of what is asked ("what is in @package.json" is not a test request because the
+ * file has a test script), so they are left out of the classification.
+ */
+const ATTACHED = [
+  /<file path="[^"\n]*">\n[\s\S]*?\n<\/file>/g,
+  /(?:Input piped to keel on stdin:\n)?(?:\([^\n]*\)\n)?<stdin>\n[\s\S]*?\n<\/stdin>/g,
+  /<context ref="[^"\n]*">\n[\s\S]*?\n<\/context>/g,
+];
+
+/** The message without the content attached to it. */
+function requestOf(message: string): string {
+  return ATTACHED.reduce((text, block) => text.replace(block, ''), message);
+}
+
 export function classifyIntent(message: string): Classification {
-  const head = message.slice(0, CLASSIFIED_CHARS);
+  const head = requestOf(message).slice(0, CLASSIFIED_CHARS);
   const text = head.toLowerCase();
   const entities = extractEntities(head);
   const scope = scopeOf(text, entities);
