@@ -285,12 +285,20 @@ function requestOf(message: string): string {
   return ATTACHED.reduce((text, block) => text.replace(block, ''), message);
 }
 
+/**
+ * The lowercased message with the paths it names blanked out: words in a path say what the file is called, not what
+ * is asked ("summarize test/helpers/server.ts" is no test request, "add retries to src/fix-headers.ts" no bug fix).
+ */
+function withoutPaths(text: string, entities: readonly string[]): string {
+  return entities.filter(isPath).reduce((rest, path) => rest.split(path.toLowerCase()).join(' '), text);
+}
+
 export function classifyIntent(message: string): Classification {
   const head = requestOf(message).slice(0, CLASSIFIED_CHARS);
   const text = head.toLowerCase();
   const entities = extractEntities(head);
   const scope = scopeOf(text, entities);
-  let ranked = [...scores(text)].sort((a, b) => b[1] - a[1]);
+  let ranked = [...scores(withoutPaths(text, entities))].sort((a, b) => b[1] - a[1]);
   // A question or an analysis that also asks for a file written or changed ("find all TODOs and write tasks.md") is
   // work: its intent is the best of the others, or implement when no other keyword says which work.
   if (ranked[0] && READ_ONLY_INTENTS.has(ranked[0][0]) && asksForChanges(head)) {

@@ -204,3 +204,14 @@ describe('classifyIntent on a message with attached content', () => {
     expect(c.entities).not.toContain('vitest');
   });
 });
+
+describe('classifyIntent on a message naming paths', () => {
+  it.each([
+    ['summarize test/helpers/create-http-test-server.ts', 'analyze'],
+    ['Add retries to src/fix-headers.ts', 'implement'],
+    ['Explain source/errors/HTTPError.ts', 'explain'],
+    ['Fix the crash in test/parser.test.ts', 'debug'],
+  ])('%s → %s: the words of a path are not keywords', (message, intent) => {
+    expect(classifyIntent(message).intent).toBe(intent);
+  });
+});
