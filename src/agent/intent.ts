@@ -269,12 +269,36 @@ const MEANT_WORK = 0.5;
 /** What is classified of a long message (a plan, pasted output): the request is at its start. */
 const CLASSIFIED_CHARS = 4000;
 
+/**
+ * Content the user attached rather than wrote: `@file` blocks (chat, custom commands), piped stdin, an editor's
+ * resources. Their words say nothing of what is asked ("what is in @package.json" is not a test request because the
+ * file has a test script), so they are left out of the classification.
+ */
+const ATTACHED = [
+  /<file path="[^"\n]*">\n[\s\S]*?\n<\/file>/g,
+  /(?:Input piped to keel on stdin:\n)?(?:\([^\n]*\)\n)?<stdin>\n[\s\S]*?\n<\/stdin>/g,
+  /<context ref="[^"\n]*">\n[\s\S]*?\n<\/context>/g,
+];
+
+/** The message without the content attached to it. */
+function requestOf(message: string): string {
+  return ATTACHED.reduce((text, block) => text.replace(block, ''), message);
+}
+
+/**
+ * The lowercased message with the paths it names blanked out: words in a path say what the file is called, not what
+ * is asked ("summarize test/helpers/server.ts" is no test request, "add retries to src/fix-headers.ts" no bug fix).
+ */
+function withoutPaths(text: string, entities: readonly string[]): string {
+  return entities.filter(isPath).reduce((rest, path) => rest.split(path.toLowerCase()).join(' '), text);
+}
+
 export function classifyIntent(message: string): Classification {
-  const head = message.slice(0, CLASSIFIED_CHARS);
+  const head = requestOf(message).slice(0, CLASSIFIED_CHARS);
   const text = head.toLowerCase();
   const entities = extractEntities(head);
   const scope = scopeOf(text, entities);
-  let ranked = [...scores(text)].sort((a, b) => b[1] - a[1]);
+  let ranked = [...scores(withoutPaths(text, entities))].sort((a, b) => b[1] - a[1]);
   // A question or an analysis that also asks for a file written or changed ("find all TODOs and write tasks.md") is
   // work: its intent is the best of the others, or implement when no other keyword says which work.
   if (ranked[0] && READ_ONLY_INTENTS.has(ranked[0][0]) && asksForChanges(head)) {

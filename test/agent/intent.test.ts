@@ -182,3 +182,36 @@ describe('keyword hits', () => {
     }
   });
 });
+
+describe('classifyIntent on a message with attached content', () => {
+  const packageJson = '{\n  "scripts": { "test": "vitest run --fix failing tests" }\n}';
+  it.each([
+    [
+      'an @file block (chat, custom commands)',
+      `what is in @package.json?\n\n<file path="package.json">\n${packageJson}\n</file>`,
+    ],
+    [
+      'piped stdin',
+      `what does this do?\n\nInput piped to keel on stdin:\n(the piped input was capped: …)\n<stdin>\n${packageJson}\n</stdin>`,
+    ],
+    [
+      'an editor resource',
+      `what does this do?\n<context ref="file:///w/package.json">\n${packageJson}\n</context>\n`,
+    ],
+  ])('classifies the words the user wrote, not %s', (_, message) => {
+    const c = classifyIntent(message);
+    expect(c.intent).toBe('explain');
+    expect(c.entities).not.toContain('vitest');
+  });
+});
+
+describe('classifyIntent on a message naming paths', () => {
+  it.each([
+    ['summarize test/helpers/create-http-test-server.ts', 'analyze'],
+    ['Add retries to src/fix-headers.ts', 'implement'],
+    ['Explain source/errors/HTTPError.ts', 'explain'],
+    ['Fix the crash in test/parser.test.ts', 'debug'],
+  ])('%s → %s: the words of a path are not keywords', (message, intent) => {
+    expect(classifyIntent(message).intent).toBe(intent);
+  });
+});
