@@ -49,9 +49,13 @@ export const ERROR_CAUSES: readonly CauseRule[] = [
   { cause: 'unknown-model', status: [400], message: [/\bis not a valid model id\b/i] },
   // Copilot: 400 invalid_request_error, code model_not_supported, "The requested model is not supported."
   { cause: 'unknown-model', status: [400], code: 'model_not_supported' },
-  // A 404 naming a model: Ollama's "model 'x' not found", OpenAI's model_not_found, Gemini's "models/x is not
-  // found for API version v1beta", Anthropic's not_found_error "model: x".
-  { cause: 'unknown-model', status: [404], message: [/model/i] },
+  // A 404 saying a model is unknown: Ollama's "model 'x' not found", OpenAI's model_not_found ("The model `x` does
+  // not exist …"), Gemini's "models/x is not found for API version v1beta", Anthropic's not_found_error "model: x".
+  // Any other 404 (a base URL missing its /v1, a proxy's page, a server's "no route" naming itself a model server)
+  // is a wrong address, not a wrong model.
+  { cause: 'unknown-model', status: [404], code: 'model_not_found' },
+  { cause: 'unknown-model', status: [404], code: 'not_found_error', message: [/\bmodel\b/i] },
+  { cause: 'unknown-model', status: [404], message: [/\bmodels?\b.*\b(not found|does not exist)\b/is] },
   { cause: 'unknown-model', message: [/not found/i, /model/i] },
 ];
 

@@ -157,6 +157,33 @@ const classified: [string, number, unknown, string][] = [
   ],
   ["Ollama's unknown model", 404, { error: "model 'nope' not found" }, 'model_not_found'],
   [
+    "Gemini's unknown model",
+    404,
+    {
+      error: {
+        code: 404,
+        message:
+          'models/gemini-9 is not found for API version v1beta, or is not supported for generateContent.',
+        status: 'NOT_FOUND',
+      },
+    },
+    'model_not_found',
+  ],
+  [
+    "Anthropic's unknown model",
+    404,
+    { type: 'error', error: { type: 'not_found_error', message: 'model: claude-9' } },
+    'model_not_found',
+  ],
+  // A 404 that says nothing of an unknown model is a wrong address (a base URL without its /v1), not a wrong model.
+  ["a proxy's 404 page", 404, '<html><body><h1>404 Not Found</h1></body></html>', 'provider_error'],
+  [
+    'a model server with no such route',
+    404,
+    { error: 'scripted model server: no route POST /chat/completions' },
+    'provider_error',
+  ],
+  [
     "OpenAI's account out of quota",
     429,
     openai(
