@@ -212,7 +212,11 @@ export function createCheckpointer(
     } catch (error) {
       // Keel's state dir unusable (a full disk, no permission, a file in its place): no call can change anything,
       // so the run ends with the path and the fix rather than refusing every change one by one.
-      const environment = environmentError(atStore(error, checkpointDir(options.stateDir, options.root)));
+      // Only Keel's own files: a workspace file the copy store cannot read stays this call's refusal.
+      const located = atStore(error, checkpointDir(options.stateDir, options.root));
+      const where = (located as NodeJS.ErrnoException | undefined)?.path;
+      const ours = typeof where === 'string' && `${where}/`.startsWith(`${options.stateDir}/`);
+      const environment = ours ? environmentError(located) : undefined;
       if (environment) throw environment;
       const why = error instanceof Error ? error.message : String(error);
       throw new CheckpointError(

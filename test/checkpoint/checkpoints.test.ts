@@ -242,6 +242,22 @@ describe('checkpoints in a shadow git repository', () => {
     },
   );
 
+  it("a workspace file it cannot read refuses that call only: it is not Keel's own dir", async () => {
+    let root = '';
+    const unreadable: GitSpawn = async () => {
+      throw Object.assign(new Error('EACCES: permission denied, open'), {
+        code: 'EACCES',
+        syscall: 'open',
+        path: join(root, 'secret.txt'),
+      });
+    };
+    const t = await setup({ 'a.txt': 'A\n' }, process.env, unreadable);
+    root = t.root;
+    t.checkpointer.startRun('run-1');
+    const error = await t.take('write_file', ['a.txt']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointError);
+  });
+
   it('ends the run with the path and the fix when the state dir cannot be written', async () => {
     const t = await setup({ 'a.txt': 'A\n' });
     // A file where the state directory should be: the shadow repository cannot be created.
