@@ -109,7 +109,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     next.promptCommands = () => [...custom.commands, ...(fromServers?.() ?? [])];
     agent = next;
     offTermination();
-    offTermination = exitOnTermination(next.runner);
+    // The terminal closed (or SIGTERM) while the chat waited at its prompt: nothing was cut short, so the next chat
+    // does not offer the session as one that ended unexpectedly. Mid-turn, the marker stays and it does.
+    offTermination = exitOnTermination(next.runner, () => {
+      if (!running && agent?.session) clearMarkerSync(agent.session.file);
+    });
     await previous?.close().catch(() => {});
   };
   const showResumed = (a: Run) => {

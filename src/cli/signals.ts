@@ -4,12 +4,14 @@ import { onOutputClosed } from './closed-output.js';
 
 /**
  * SIGTERM and SIGHUP (the terminal closed) end Keel at once, killing every running command's process group
- * first so nothing it started is orphaned. Returns a function that removes the handlers.
+ * first so nothing it started is orphaned; `beforeExit` runs last (synchronously). Returns a function that removes
+ * the handlers.
  */
-export function exitOnTermination(runner: CommandRunner): () => void {
+export function exitOnTermination(runner: CommandRunner, beforeExit?: () => void): () => void {
   const handlers = (['SIGTERM', 'SIGHUP'] as const).map((name) => {
     const handler = () => {
       runner.killAll();
+      beforeExit?.();
       process.exit(128 + (name === 'SIGTERM' ? 15 : 1));
     };
     process.on(name, handler);

@@ -267,6 +267,28 @@ describe('sessions', () => {
     ]);
   });
 
+  it('a chat ended by its terminal closing (SIGHUP) while it waits for the next message is no crash', async () => {
+    const ws = await workspace();
+    const { env, data } = await dirs();
+    const s = await server([{ text: 'hello there' }]);
+    const hung = await runKeel(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      env,
+      openStdin: true,
+      onSpawn: (child) => {
+        child.stdin?.write('hi\n');
+        let printed = '';
+        child.stdout?.on('data', (d: Buffer) => {
+          printed += d.toString();
+          // Answered, and back to waiting for the next line: the terminal closes.
+          if (printed.includes('hello there')) setTimeout(() => child.kill('SIGHUP'), 300);
+        });
+      },
+    });
+    expect(hung.code).toBe(129);
+    const { dir } = await sessionFiles(data);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.active'))).toEqual([]);
+  });
+
   it('after kill -9 while a command runs, the unanswered call gets a result and nothing before is lost', async () => {
     const ws = await workspace();
     const { env, data } = await dirs();
