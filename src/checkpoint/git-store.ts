@@ -253,9 +253,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         signal?.throwIfAborted();
         // The trees too: a seeded index names the user's trees, which the shadow writes once here.
         await index.writeTrees(trees);
-        // And the contents it borrows, off the first call's path when the run gives the time (a run that changed
-        // nothing gives it up: the next checkpoint, of this run or a later one, copies them).
-        if (!signal?.aborted) await git.keepBorrowed(options.maxFileBytes).catch(() => {});
+        // And the contents it borrows, off the first call's path when the run gives the time.
+        await git.keepBorrowed(options.maxFileBytes).catch(() => {});
       }),
     take: (meta) =>
       locked(async () => {
