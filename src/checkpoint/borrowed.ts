@@ -17,25 +17,19 @@ const GITLINK = '160000';
 const missing = (out: string) =>
   out.split('\n').flatMap((line) => (line.endsWith(' missing') ? [line.split(' ')[0] as string] : []));
 
-/**
- * Copies the index's contents that only another store holds into a kept pack of this one; gone ones are left, and
- * so are those over `maxBytes` (checkpoints.max_file_mb: such files are never copied).
- */
-async function copyBorrowed(gitDir: string, run: StoreRun, maxBytes: number): Promise<void> {
+/** Copies the index's contents that only another store holds into a kept pack of this one; gone ones are left. */
+async function copyBorrowed(gitDir: string, run: StoreRun): Promise<void> {
   const ids = new Set<string>();
   for (const record of (await run(['ls-files', '-s', '-z'])).split('\0')) {
     const match = /^(\d+) ([0-9a-f]{40}) /.exec(record);
     if (match && match[1] !== GITLINK) ids.add(match[2] as string);
   }
   const check = (list: readonly string[], local: boolean) =>
-    run(['cat-file', '--batch-check=%(objectname) %(objectsize)'], `${list.join('\n')}\n`, { local });
+    run(['cat-file', '--batch-check=%(objectname)'], `${list.join('\n')}\n`, { local });
   const elsewhere = ids.size > 0 ? missing(await check([...ids], true)) : [];
-  // Those already gone from the other store too (pruned) cannot be copied; the rest can, up to the size limit.
-  const copy: string[] = [];
-  for (const line of elsewhere.length > 0 ? (await check(elsewhere, false)).split('\n') : []) {
-    const [id, size] = line.split(' ');
-    if (id && size !== 'missing' && Number(size) <= maxBytes) copy.push(id);
-  }
+  // Those already gone from the other store too (pruned) cannot be copied; the rest can.
+  const gone = new Set(elsewhere.length > 0 ? missing(await check(elsewhere, false)) : []);
+  const copy = elsewhere.filter((id) => !gone.has(id));
   if (copy.length === 0) return;
   const pack = join(gitDir, 'objects', 'pack', 'pack');
   const hash = (await run(['pack-objects', '-q', '--window=0', pack], `${copy.join('\n')}\n`)).trim();
@@ -59,13 +53,13 @@ export function borrowedContents(gitDir: string, run: StoreRun) {
       await fs.writeFile(marker, '');
       pending = true;
     },
-    async keep(maxBytes: number): Promise<void> {
+    async keep(): Promise<void> {
       if (pending === false) return;
       if (pending === undefined && !(await fs.stat(marker).catch(() => undefined))) {
         pending = false;
         return;
       }
-      await copyBorrowed(gitDir, run, maxBytes);
+      await copyBorrowed(gitDir, run);
       await fs.rm(marker, { force: true });
       pending = false;
     },

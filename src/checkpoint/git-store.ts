@@ -254,7 +254,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         // The trees too: a seeded index names the user's trees, which the shadow writes once here.
         await index.writeTrees(trees);
         // And the contents it borrows, off the first call's path when the run gives the time.
-        await git.keepBorrowed(options.maxFileBytes).catch(() => {});
+        await git.keepBorrowed().catch(() => {});
       }),
     take: (meta) =>
       locked(async () => {
@@ -262,7 +262,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         // Before the call runs, what the checkpoint borrows from the user's repository is made its own: a command
         // that deletes or empties `.git` would otherwise take the way back with it. Usually done by prepare already.
         await index.copyTaken(trees).catch(() => {});
-        await git.keepBorrowed(options.maxFileBytes).catch(() => {});
+        await git.keepBorrowed().catch(() => {});
         return id.slice(0, ID_LENGTH);
       }),
 

@@ -91,8 +91,11 @@ export interface ShadowGit {
   readonly indexFresh: boolean;
   /** Packs loose objects and rolls small packs up when they have piled up; never throws. */
   maintain(): Promise<void>;
-  /** Copies what the index borrows from another repository's store, up to `maxBytes` a file: borrowed.ts. */
-  keepBorrowed(maxBytes: number): Promise<void>;
+  /**
+   * Copies into this store the contents the index borrows from another repository's (seeded from it), once after
+   * each seed: a command that deletes or empties that repository's `.git` must not take the checkpoints with it.
+   */
+  keepBorrowed(): Promise<void>;
 }
 
 /** The object stores (the user's repository's) a shadow repository reads from: one path a line. */

@@ -131,18 +131,6 @@ describe('a checkpoint in a git repository', () => {
     expect(await git(t.root, 'status', '--porcelain')).toBe(' M edit.txt\n?? new.txt\n');
   });
 
-  it('copies no tracked file over checkpoints.max_file_mb from the repository: it stays shared', async () => {
-    const t = await workspace(
-      { 'small.txt': 'small\n', 'big.bin': 'x'.repeat(1536 * 1024) },
-      { repo: true, maxFileMb: 1 },
-    );
-    t.checkpointer.startRun('run-1');
-    await t.take();
-    const kept = await t.ownObjects('keep');
-    expect(kept.has(await blobOf(t.root, 'small.txt'))).toBe(true);
-    expect(kept.has(await blobOf(t.root, 'big.bin'))).toBe(false);
-  });
-
   it('refuses a restore whose contents the repository has pruned, naming the file, and changes nothing', async () => {
     const t = await workspace({ 'a.txt': 'committed\n', 'b.txt': 'b\n' }, { repo: true });
     t.checkpointer.startRun('run-1');
