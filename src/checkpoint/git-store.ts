@@ -253,18 +253,8 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
         signal?.throwIfAborted();
         // The trees too: a seeded index names the user's trees, which the shadow writes once here.
         await index.writeTrees(trees);
-        // And the contents it borrows, off the first call's path when the run gives the time.
-        await git.keepBorrowed().catch(() => {});
       }),
-    take: (meta) =>
-      locked(async () => {
-        const id = await snapshot(meta);
-        // Before the call runs, what the checkpoint borrows from the user's repository is made its own: a command
-        // that deletes or empties `.git` would otherwise take the way back with it. Usually done by prepare already.
-        await index.copyTaken(trees).catch(() => {});
-        await git.keepBorrowed().catch(() => {});
-        return id.slice(0, ID_LENGTH);
-      }),
+    take: (meta) => locked(async () => (await snapshot(meta)).slice(0, ID_LENGTH)),
 
     list: (options) => locked(() => listCheckpoints(options)),
 
@@ -347,7 +337,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
       throw new CheckpointError(
         'restore_failed',
-        `cannot restore checkpoint ${target.id}: the contents of ${missing.length} file${missing.length === 1 ? '' : 's'} it holds (${shown}${more}) are gone from the git repository it shared them with (pruned by git gc, or its .git deleted); nothing was changed`,
+        `cannot restore checkpoint ${target.id}: the contents of ${missing.length} file${missing.length === 1 ? '' : 's'} it holds (${shown}${more}) are gone from the git repository it shared them with (pruned by git gc); nothing was changed`,
         { hint },
       );
     }

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ancestorIgnores } from './ancestor-ignores.js';
-import { borrowedContents } from './borrowed.js';
 import { indexIntact } from './git-index.js';
 import { readRef } from './git-objects.js';
 import { findUserRepo, seedIndex } from './user-repo.js';
@@ -91,11 +90,6 @@ export interface ShadowGit {
   readonly indexFresh: boolean;
   /** Packs loose objects and rolls small packs up when they have piled up; never throws. */
   maintain(): Promise<void>;
-  /**
-   * Copies into this store the contents the index borrows from another repository's (seeded from it), once after
-   * each seed: a command that deletes or empties that repository's `.git` must not take the checkpoints with it.
-   */
-  keepBorrowed(): Promise<void>;
 }
 
 /** The object stores (the user's repository's) a shadow repository reads from: one path a line. */
@@ -311,7 +305,7 @@ export function shadowGit(
 
   /**
    * Reads the user's object store (every one this store ever used: old checkpoints may need them), and starts a
-   * new index from the user's, so tracked files are not hashed again (their contents are copied once: keepBorrowed).
+   * new index from the user's, so tracked files are neither hashed again nor copied.
    */
   const shareUserObjects = async () => {
     const repo = await findUserRepo(workTree);
@@ -331,10 +325,7 @@ export function shadowGit(
     ));
     if (!indexFresh || !repo?.index || !usable.includes(repo.objects)) return;
     seedSkipped = await seedIndex(repo, workTree, index);
-    if (seedSkipped === undefined) await borrowed.mark();
   };
-
-  const borrowed = borrowedContents(gitDir, run);
 
   const shareObjects = async (dirs: readonly string[]) => {
     const listed = ((await readText(join(gitDir, ALTERNATES_FILE))) ?? '')
@@ -342,8 +333,6 @@ export function shadowGit(
       .filter((l) => l !== '');
     const all = [...new Set([...listed, ...dirs])];
     if (all.length > listed.length) await writeAtomic(join(gitDir, ALTERNATES_FILE), `${all.join('\n')}\n`);
-    // A nested repository's index seeds the shadow's: its contents are borrowed too.
-    if (dirs.length > 0) await borrowed.mark();
     childEnv = gitEnv(
       env,
       gitDir,
@@ -382,7 +371,6 @@ export function shadowGit(
     run,
     shareObjects,
     maintain,
-    keepBorrowed: borrowed.keep,
     get seedSkipped() {
       return seedSkipped;
     },

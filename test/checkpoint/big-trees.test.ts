@@ -1,6 +1,5 @@
 // Checkpoints that cost little on big trees, on small real trees with real git: the shadow index seeded from the
-// user's (no tracked file hashed again; their contents copied once from the repository's packs, so a deleted .git
-// leaves undo working), undo from such a checkpoint, objects packed, files over
+// user's and their objects shared (never copied), undo from such a checkpoint, objects packed, files over
 // checkpoints.max_file_mb named by size and hash, and the first checkpoint's work started ahead of the first call.
 import { promises as fs } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
@@ -62,22 +61,14 @@ async function workspace(
       preview: { reads: [], writes: [], summary: 'cmd' },
     });
   const gitDir = join(checkpointDir(stateDir, root), 'git');
-  /**
-   * Every object the shadow repository holds itself (loose or packed), not those it reads from the user's; with
-   * 'keep', only those of its kept packs (`.keep`: the contents copied from the user's repository).
-   */
-  const ownObjects = async (only?: 'keep') => {
+  /** Every object the shadow repository holds itself (loose or packed), not those it reads from the user's. */
+  const ownObjects = async () => {
     const ids = new Set<string>();
     const objects = join(gitDir, 'objects');
-    if (!only)
-      for (const dir of await fs.readdir(objects)) {
-        if (/^[0-9a-f]{2}$/.test(dir)) for (const f of await fs.readdir(join(objects, dir))) ids.add(dir + f);
-      }
-    const names = await fs.readdir(join(objects, 'pack'));
-    const idxs = names.filter(
-      (f) => f.endsWith('.idx') && (!only || names.includes(f.replace(/\.idx$/, '.keep'))),
-    );
-    for (const idx of idxs) {
+    for (const dir of await fs.readdir(objects)) {
+      if (/^[0-9a-f]{2}$/.test(dir)) for (const f of await fs.readdir(join(objects, dir))) ids.add(dir + f);
+    }
+    for (const idx of (await fs.readdir(join(objects, 'pack'))).filter((f) => f.endsWith('.idx'))) {
       const out = await exec('git', ['show-index'], { input: await fs.readFile(join(objects, 'pack', idx)) });
       for (const line of out.split('\n')) if (line) ids.add(line.split(' ')[1] ?? '');
     }
@@ -89,7 +80,7 @@ async function workspace(
 const blobOf = async (cwd: string, path: string) => (await git(cwd, 'rev-parse', `HEAD:${path}`)).trim();
 
 describe('a checkpoint in a git repository', () => {
-  it('hashes no tracked file: their contents are copied once from the repository into a kept pack, and undo restores exactly', async () => {
+  it('copies no tracked file: the shadow store holds only what changed, and undo restores exactly', async () => {
     const files: Record<string, string> = { 'keep.txt': 'keep\n', 'edit.txt': 'before\n' };
     for (let i = 0; i < 40; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
     const t = await workspace(files, { repo: true });
@@ -99,11 +90,9 @@ describe('a checkpoint in a git repository', () => {
     t.checkpointer.startRun('run-1');
     await t.take();
 
-    // The tracked files' contents, copied from the repository's store into a pack git's repack leaves alone.
-    const kept = await t.ownObjects('keep');
-    for (const path of ['keep.txt', 'src/m0.ts', 'src/m39.ts'])
-      expect(kept.has(await blobOf(t.root, path))).toBe(true);
     const own = await t.ownObjects();
+    for (const path of ['keep.txt', 'src/m0.ts', 'src/m39.ts'])
+      expect(own.has(await blobOf(t.root, path))).toBe(false);
     // What differs from the index is stored here.
     const edited = (await exec('git', ['hash-object', 'edit.txt'], { cwd: t.root })).trim();
     expect(own.has(edited)).toBe(true);
@@ -138,12 +127,6 @@ describe('a checkpoint in a git repository', () => {
     await fs.writeFile(join(t.root, 'a.txt'), 'agent\n');
     await fs.writeFile(join(t.root, 'b.txt'), 'agent b\n');
     const blob = await blobOf(t.root, 'a.txt');
-    // A store made before contents were copied: the kept pack is not there.
-    const pack = join(t.gitDir, 'objects', 'pack');
-    for (const f of await fs.readdir(pack)) {
-      const base = f.replace(/\.keep$/, '');
-      if (base !== f) for (const ext of ['.keep', '.pack', '.idx']) await fs.rm(join(pack, base + ext));
-    }
     // As `git gc --prune` would after a rewrite: a.txt's committed contents are gone from the user's store.
     await fs.rm(join(t.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)), { force: true });
     const store = await t.store();
@@ -157,7 +140,7 @@ describe('a checkpoint in a git repository', () => {
 });
 
 describe("a checkpoint naming the repository's trees", () => {
-  it('names them from its cache tree and copies them before the call runs, so a prune or a deleted .git leaves undo working', async () => {
+  it('names them from its cache tree before the change and copies them after it, so a prune leaves undo working', async () => {
     const t = await workspace(
       { 'src/a.txt': 'committed\n', 'src/deep/c.txt': 'c\n', 'b.txt': 'b\n' },
       { repo: true },
@@ -166,13 +149,17 @@ describe("a checkpoint naming the repository's trees", () => {
     t.checkpointer.startRun('run-1');
     const done = await t.take();
     const trees = await Promise.all(['src', 'src/deep'].map((path) => blobOf(t.root, path)));
-    // Copied before the call runs (the call may delete `.git`): the checkpoint no longer depends on the repository.
+    // On the change's path the repository's trees are named, not written...
     const own = await t.ownObjects();
-    expect(trees.map((id) => own.has(id))).toEqual([true, true]);
+    expect(trees.map((id) => own.has(id))).toEqual([false, false]);
     await fs.writeFile(join(t.root, 'src/a.txt'), 'agent\n');
-    await fs.rm(join(t.root, '.git'), { recursive: true });
     await done();
     await t.checkpointer.settle();
+    // ...then written once the change is done, so the checkpoint no longer depends on the repository keeping them.
+    const after = await t.ownObjects();
+    expect(trees.map((id) => after.has(id))).toEqual([true, true]);
+    for (const id of trees)
+      await fs.rm(join(t.root, '.git', 'objects', id.slice(0, 2), id.slice(2)), { force: true });
     const store = await t.store();
     await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
     expect(await treeSnapshot(t.root, { skip: ['.git'] })).toEqual(before);

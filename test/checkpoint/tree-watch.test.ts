@@ -58,7 +58,6 @@ async function pair(
       ensure: git.ensure,
       exists: git.exists,
       maintain: git.maintain,
-      keepBorrowed: git.keepBorrowed,
       indexFresh: false,
       shareObjects: git.shareObjects,
       run: (...args) => {

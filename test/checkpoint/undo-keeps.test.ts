@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
 import { useCleanup } from '../support/cleanup.js';
-import { exec, git, shellCheckpointer, shellGit } from '../support/small-shell.js';
+import { exec, shellCheckpointer, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
 
 const track = useCleanup();
@@ -85,25 +85,6 @@ describe('git-ignored files in checkpoints', () => {
     // Restoring the first checkpoint still brings back the small version it kept.
     await (await t.store()).restore(undoTarget(list), 'undo-1');
     expect(await fs.readFile(join(t.root, 'grow.log'), 'utf8')).toBe('small\n');
-  });
-});
-
-describe("a command that deletes the user's .git", () => {
-  it('leaves the checkpoint able to bring back the tracked files it shared with that repository', async () => {
-    const t = await setup({ 'src/a.ts': 'a\n', 'README.md': 'readme\n' });
-    await git(t.root, ['init', '-q']);
-    await git(t.root, ['add', '.']);
-    await git(t.root, ['-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', 'one']);
-    t.checkpointer.startRun('run-1');
-    await t.take('execute_command');
-    // What `rm -rf .git src README.md` in a script does: the history goes, and with it the objects the index named.
-    await fs.rm(join(t.root, '.git'), { recursive: true });
-    await fs.rm(join(t.root, 'src'), { recursive: true });
-    await fs.rm(join(t.root, 'README.md'));
-    const store = await t.store();
-    await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
-    expect(await fs.readFile(join(t.root, 'src/a.ts'), 'utf8')).toBe('a\n');
-    expect(await fs.readFile(join(t.root, 'README.md'), 'utf8')).toBe('readme\n');
   });
 });
 
