@@ -217,8 +217,6 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       await adopt(next);
       // Another session (/clear, /resume): /cost and the status line count its turns only.
       if (!same) usage.clear();
-      // Another session (/clear, /resume): /cost and the status line count its turns only.
-      if (!same) usage.clear();
       if (change.resume !== undefined) showResumed(next);
     },
     exit: () => {
