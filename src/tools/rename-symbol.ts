@@ -144,8 +144,14 @@ async function check(
     return notes.length > 0 ? { note: notes.join('\n') } : undefined;
   } catch (error) {
     if (ctx.signal.aborted) throw error;
+    // A cold pyright on a loaded machine: say what to run, not the abort's own words.
+    const late = Date.now() >= deadline || (error instanceof Error && error.name === 'TimeoutError');
+    const files = planned.files.map((f) => f.path);
+    const shown = files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
     return {
-      note: `(not checked for new errors: ${error instanceof Error ? error.message : String(error)})`,
+      note: late
+        ? `(not checked for new errors: ${service.id} did not answer within ${CHECK_MS / 1000} s; get_diagnostics with the renamed files' paths checks them: ${shown})`
+        : `(not checked for new errors: ${error instanceof Error ? error.message : String(error)})`,
     };
   }
 }

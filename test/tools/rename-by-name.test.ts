@@ -1,7 +1,9 @@
 // rename_symbol and find_references without a language service (pyright turned off): a position on a Python
 // function's local or parameter means that binding alone (requests' `auth` in Session.prepare_request), and every
-// rename by name is checked to parse before it is written, its result saying what was not checked.
+// rename by name is checked to parse before it is written, its result saying what was not checked (as is a
+// service's rename whose check timed out).
 import { beforeEach, expect, test } from 'vitest';
+import { type LanguageService, LanguageServices } from '../../src/code/language/service.js';
 import { findReferencesTool } from '../../src/tools/find-references.js';
 import { renameSymbolTool } from '../../src/tools/rename-symbol.js';
 import { useToolWorkspace } from './helpers.js';
@@ -149,4 +151,34 @@ test("keep_alias in Python keeps the old name importable: bound after the class,
   expect(result.output).toContain(
     '(keep_alias: BasicAuth stays importable: BasicAuth = BasicAuthentication in httpx/_auth.py;',
   );
+});
+
+test('a rename whose check the language service does not finish in time lands with a note naming the files to check, not the abort', async () => {
+  await ws.write('pkg/a.py', 'def f():\n    return 1\n');
+  await ws.write('pkg/b.py', 'from .a import f\n\nf()\n');
+  // A cold server on a busy machine: its diagnostics time out.
+  const slow: LanguageService = {
+    id: 'pyright',
+    references: async () => [],
+    rename: async () => [
+      { path: 'pkg/a.py', before: 'def f():\n    return 1\n', after: 'def g():\n    return 1\n', count: 1 },
+      { path: 'pkg/b.py', before: 'from .a import f\n\nf()\n', after: 'from .a import g\n\ng()\n', count: 2 },
+    ],
+    diagnostics: async () => {
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    },
+    changed: () => {},
+    close: async () => {},
+  };
+  const factory = { id: 'pyright', handles: (p: string) => p.endsWith('.py'), start: async () => slow };
+  const ctx = { ...ws.ctx, languages: new LanguageServices(ws.root, [factory]) };
+  const result = await renameSymbolTool.execute(
+    renameSymbolTool.schema.parse({ name: 'f', new_name: 'g', path: 'pkg/a.py', line: 1 }),
+    ctx,
+  );
+  expect(result.success, result.error).toBe(true);
+  expect(result.output).toContain(
+    "(not checked for new errors: pyright did not answer within 20 s; get_diagnostics with the renamed files' paths checks them: pkg/a.py, pkg/b.py)",
+  );
+  expect(result.output).not.toContain('aborted');
 });

@@ -16,6 +16,7 @@ import type {
   SourceLocation,
   SourcePosition,
 } from './service.js';
+import { exportedDeclaration } from './ts-exports.js';
 import { SourceTexts } from './ts-files.js';
 import { type Cancellation, isTsFile, type Project, Projects } from './ts-projects.js';
 import { startRemoteTypeScript, tsWorkerFile } from './ts-remote.js';
@@ -221,7 +222,7 @@ export class TypeScriptService implements LanguageService {
         const service = home[0]!.service;
         for (const def of service.getDefinitionAtPosition(file, offset) ?? []) {
           const source = service.getProgram()?.getSourceFile(def.fileName);
-          const exported = source && this.#exportedDeclaration(source, def.textSpan.start);
+          const exported = source && exportedDeclaration(this.ts, source, def.textSpan.start);
           if (!source || !exported) continue;
           const text = source.text;
           spans.push({
@@ -247,33 +248,6 @@ export class TypeScriptService implements LanguageService {
     if (outside)
       return `renaming ${found.old} would change ${outside.file}, outside the workspace or in node_modules; refused`;
     return this.#apply(found.spans, name);
-  }
-
-  /**
-   * Whether the name at `offset` is declared by a top-level `export` statement of the file (`export const a`,
-   * `export function f`, `export interface I`, …; not `export default`), the module exporting it under that name:
-   * `type` for a type alone (an interface, a type alias), `value` for the rest, else undefined.
-   */
-  #exportedDeclaration(source: TS.SourceFile, offset: number): 'type' | 'value' | undefined {
-    const { ts } = this;
-    const at = (node: TS.Node | undefined) => node !== undefined && node.getStart(source) === offset;
-    for (const statement of source.statements) {
-      const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
-      if (!modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
-      if (modifiers.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) continue;
-      if (ts.isVariableStatement(statement)) {
-        if (statement.declarationList.declarations.some((d) => at(d.name))) return 'value';
-      } else if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) {
-        if (at(statement.name)) return 'type';
-      } else if (
-        ts.isFunctionDeclaration(statement) ||
-        ts.isClassDeclaration(statement) ||
-        ts.isEnumDeclaration(statement)
-      ) {
-        if (at(statement.name)) return 'value';
-      }
-    }
-    return undefined;
   }
 
   /** Whether `offset` is in an `export {…}` list of the file's top level (a barrel's re-export, a module's export list). */
