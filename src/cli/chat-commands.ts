@@ -1,10 +1,10 @@
 // The chat's slash commands as a table: name, arguments, what it does, and its handler. Which one a `/name` means,
 // prompt commands (custom command files, MCP prompts) beside them, and /help: chat-command-names.ts.
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { providerNames } from '../config/provider-schema.js';
 import type { KeptApprovals } from '../safety/kept-approvals.js';
 import { CYCLE, type ExecutionMode, MODE_SUMMARY, MODES } from '../safety/modes.js';
+import { exportFormatOf, writeExport } from '../session/export-file.js';
 import { readSession } from '../session/session-file.js';
 import { taskRuns } from '../session/subagent-runs.js';
 import type { ChatGit, ChatGitContext } from './chat-git.js';
@@ -276,14 +276,18 @@ async function saveSession(args: string, chat: ChatContext): Promise<void> {
   if (!args) return chat.note('usage: /save <file.md|file.html|file.json>\n');
   const file = chat.sessionFile();
   if (!file) return chat.note('nothing to save: this chat is not saved (--no-session)\n');
-  const format = /\.html?$/i.test(args) ? 'html' : /\.json$/i.test(args) ? 'json' : 'md';
+  const format = exportFormatOf(args);
+  if (!format)
+    return chat.note(
+      `/save writes Markdown, HTML or JSON by the extension: name a .md, .html or .json file\n`,
+    );
   // The loop flushed the session at the end of the last turn: the file holds all of it.
   const record = await readSession(file);
   if (!record) return chat.note('nothing to save yet: send a message first\n');
   const target = resolve(args);
   // The exporters (and the Markdown library) load only when a session is saved.
   const { exportSession } = await import('../session/export.js');
-  await writeFile(target, exportSession(record, format), { mode: 0o600 });
+  await writeExport(target, exportSession(record, format));
   await chat.wroteForUser(target);
   chat.note(`saved the session to ${target} (${format})\n`);
 }

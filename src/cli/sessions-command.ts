@@ -1,8 +1,9 @@
 // `keel sessions list | show <id> | export <id> --format md|html|json | rm <id>`: the saved sessions of a workspace.
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { ExportFormat } from '../session/export.js';
+import { writeExport } from '../session/export-file.js';
 import { clearMarker } from '../session/marker.js';
 import { findSession, readSession, SessionError, sessionPath } from '../session/session-file.js';
 import { removeSessionImages } from '../session/session-images.js';
@@ -69,7 +70,7 @@ export function sessionsExportCommand(
     const text = exportSession(record, options.format);
     if (options.out === undefined) process.stdout.write(text);
     else {
-      await writeFile(resolve(options.out), text, { mode: 0o600 });
+      await writeExport(resolve(options.out), text);
       process.stderr.write(`wrote ${resolve(options.out)}\n`);
     }
   });

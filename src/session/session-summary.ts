@@ -37,15 +37,24 @@ export function isKeelNote(content: string): boolean {
 
 /**
  * A user message on one line without what Keel appended to it (`…\n\n[Keel: …]` notes, the piped input after
- * `\n\nInput piped to keel on stdin` — see cli/piped-input.ts); empty for a note.
+ * `\n\nInput piped to keel on stdin` — see cli/piped-input.ts — and the chat's `@file` attachments, cli/chat-attach.ts);
+ * empty for a note.
  */
 export function titleOf(content: string): string {
+  // A plan run's first message (plan/prompt.ts) is titled by the plan's goal, not its preamble.
+  const goal = /^You are assisting with the following task:\n\nGOAL: (.*)/.exec(content)?.[1];
+  if (goal !== undefined) return oneLine(goal);
   const own = content
     .split(/\n\nInput piped to keel on stdin\b/)[0]!
+    .split(/\n\n<file path="/)[0]!
     .split(/\n\n(?=\[Keel:)/)
     .filter((part) => !isKeelNote(part))
     .join(' ');
-  const line = own.replace(/\s+/g, ' ').trim();
+  return oneLine(own);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 72 ? `${line.slice(0, 71)}…` : line;
 }
 

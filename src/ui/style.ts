@@ -45,10 +45,11 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
+/** Colour: on a TTY that is not TERM=dumb (a dumb terminal shows escape codes as text), unless NO_COLOR or FORCE_COLOR. */
 export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR) return true;
-  return Boolean(stream.isTTY);
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
 /**

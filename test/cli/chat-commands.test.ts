@@ -137,6 +137,14 @@ describe('the command table', () => {
       expect(await readFile(join(dir, 'out.html'), 'utf8')).toMatch(/<html[\s\S]*hello there/);
       expect(await readFile(join(dir, 'out.md'), 'utf8')).toContain('hello there');
       expect(said.join('')).toContain('(html)');
+      said.length = 0;
+      await run(`/save ${join(dir, 'out.pdf')}`);
+      expect(said.join('')).toContain('name a .md, .html or .json file');
+      await expect(readFile(join(dir, 'out.pdf'))).rejects.toThrow();
+      const missing = join(dir, 'no-such-dir', 'out.html');
+      await expect(run(`/save ${missing}`)).rejects.toThrow(
+        `cannot write the export to ${missing}: its directory does not exist`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -97,6 +97,20 @@ describe('sessions', () => {
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain('<details');
     expect(html.stdout).not.toMatch(/<script|<link|src="http/);
+    for (const [out, why] of [
+      [join(ws, 'no-such-dir', 'x.html'), 'its directory does not exist'],
+      [ws, 'it is a directory'],
+    ]) {
+      const r = await runCli(
+        ['sessions', 'export', meta.id, '--format', 'html', '--out', out!, '--cwd', ws],
+        {
+          env,
+        },
+      );
+      expect(r.code, out).toBe(2);
+      expect(r.stderr, out).toContain(`cannot write the export to ${out}: ${why}`);
+      expect(r.stderr, out).not.toContain('internal error');
+    }
 
     const rm = await runCli(['sessions', 'rm', meta.id, '--cwd', ws], { env });
     expect(rm.code).toBe(0);

@@ -37,6 +37,14 @@ describe('session titles', () => {
     ['x'.repeat(100), `${'x'.repeat(71)}…`],
     ['why?\n\nInput piped to keel on stdin:\n<stdin>\nCONTEXT\n</stdin>\n\n[Keel: debug task.]', 'why?'],
     ['what is it?\n\nInput piped to keel on stdin: an ELF executable, 5 bytes, not shown.', 'what is it?'],
+    [
+      'what is in @a.json?\n\n<file path="a.json">\n{"name": "a"}\n</file>\n\n[Keel: explain.]',
+      'what is in @a.json?',
+    ],
+    [
+      'You are assisting with the following task:\n\nGOAL: Document the errors module\n\nINSTRUCTIONS (follow as guidance):\n1. List them',
+      'Document the errors module',
+    ],
   ])('titleOf(%j) is %j', (content, title) => {
     expect(titleOf(content)).toBe(title);
   });
