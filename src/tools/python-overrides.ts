@@ -46,10 +46,12 @@ function methodIn(cls: AstNode, name: string): AstNode | undefined {
   return undefined;
 }
 
-/** The base classes as written: `Base`, `mod.Base` (its last name), never `metaclass=`. */
+/** The base classes as written: `Base`, `mod.Base` (its last name), `Base[T]`, never `metaclass=`. */
 function baseNames(cls: AstNode): AstNode[] {
   const bases: AstNode[] = [];
-  for (const arg of cls.field('superclasses')?.namedChildren() ?? []) {
+  for (const written of cls.field('superclasses')?.namedChildren() ?? []) {
+    // A generic base (starlette's `MultiDict(ImmutableMultiDict[Any, Any])`): the class subscripted.
+    const arg = written.kind() === 'subscript' ? (written.field('value') ?? written) : written;
     if (arg.kind() === 'identifier') bases.push(arg);
     else if (arg.kind() === 'attribute' && arg.field('attribute')) bases.push(arg.field('attribute')!);
   }

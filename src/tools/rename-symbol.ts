@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as z from 'zod';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { indexLanguageOf, languageOf } from '../code/languages.js';
+import { localBindingIn } from '../code/local-binding.js';
 import { planRename, type RenamePlan } from '../code/rename.js';
 import { definitionsOf } from '../code/symbol-definitions.js';
 import { withNewErrors } from './after-change.js';
@@ -78,7 +79,20 @@ async function planFiles(args: Args, ctx: ToolContext): Promise<(Planned & { def
       with_.length > 0 ? `(with the same method in its class hierarchy: ${with_.join(', ')})` : undefined,
       overrides.incomplete ? `(${overrides.incomplete}: check the subclasses' ${name} yourself)` : undefined,
     ].filter((n) => n !== undefined);
-    return { name, files, service: target, ...(note.length > 0 ? { hierarchy: note.join('\n') } : {}) };
+    // A function's local (starlette's `response` in request_response): no other file can name it, and the lines
+    // still naming it elsewhere in its file are other bindings. Not a parameter: callers name it as a keyword.
+    const binding =
+      files.every((f) => f.path === target.at.path) && overrides.positions.length === 0
+        ? await localBindingIn(await codeIndexOf(ctx), name, target.at.path, target.at.line, target.at.column)
+        : undefined;
+    const local = binding && !binding.parameter ? { ...binding, source: undefined } : undefined;
+    return {
+      name,
+      files,
+      service: target,
+      ...(note.length > 0 ? { hierarchy: note.join('\n') } : {}),
+      ...(local ? { local: { ...local, path: target.at.path } } : {}),
+    };
   }
   const index = await codeIndexOf(ctx);
   const planned = await planRename(
@@ -112,7 +126,7 @@ async function check(
     // service's projects did not reach (another package's), which the rename would break.
     // A common name (a `get` method) is named by many files of their own: those are not checked, and the result
     // says how many there are.
-    const all = await wordSearch(ctx, [planned.name], signal);
+    const all = planned.local ? [] : await wordSearch(ctx, [planned.name], signal);
     const renamed = new Set(planned.files.map((f) => f.path));
     const naming: string[] = [];
     // Components (.vue, .svelte, .astro) no language service reads: named in the result, not renamed.

@@ -91,6 +91,9 @@ const files: Record<string, string> = {
     '        return Other().path_for(name)',
     '',
   ].join('\n'),
+  // A generic base, subscripted in the subclass's base list (starlette's `MultiDict(ImmutableMultiDict[Any, Any])`).
+  'pkg/generic.py':
+    'from typing import Generic, TypeVar\n\nT = TypeVar("T")\n\n\nclass Box(Generic[T]):\n    def path_for(self, name: str) -> str:\n        return name\n\n\nclass Boxed(Box[int]):\n    def path_for(self, name: str) -> str:\n        return "b"\n',
   'tests/test_route.py':
     'from pkg.route import Route\n\n\nclass MyRoute(Route):\n    def path_for(self, name: str) -> str:\n        return "t"\n',
 };
@@ -220,6 +223,14 @@ describe('pyright rename', () => {
     expect(route).toContain('return Other().path_for(name)');
     expect(changes.find((c) => c.path === 'pkg/routes.py')?.after).toContain('routes[0].url_for("x")');
     expect(changes.find((c) => c.path === 'tests/test_route.py')?.after).toContain('def url_for(self');
+    const boxed = await pythonOverrides(
+      ctx,
+      service,
+      { path: 'pkg/generic.py', line: 7, column: 9 },
+      'path_for',
+      signal,
+    );
+    expect(boxed.positions.map((p) => `${p.owner} ${p.path}:${p.line}`)).toEqual(['Boxed pkg/generic.py:12']);
     // Not one.
     expect(
       await pythonOverrides(ctx, service, { path: 'pkg/route.py', line: 11, column: 9 }, 'path_for', signal),

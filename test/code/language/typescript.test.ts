@@ -113,6 +113,25 @@ describe('rename_symbol through the TypeScript service', () => {
     expect(await service.diagnostics([...files, 'src/both-names.ts'], signal, overlay)).toEqual([]);
   });
 
+  test("a function's local is renamed in its function, and the result names no other binding of its name (starlette's `response`)", async () => {
+    await writeFiles({
+      'src/local-a.ts':
+        'export function handle(): number {\n  const response = 1;\n  return response;\n}\nexport const response = 2;\n',
+      'src/local-b.ts': "import { response } from './local-a';\nexport const twice = response * 2;\n",
+    });
+    const result = await run(renameSymbolTool, {
+      name: 'response',
+      new_name: 'result',
+      path: 'src/local-a.ts',
+      line: 2,
+    });
+    expect(result.success, result.error).toBe(true);
+    expect(result.output).toBe('renamed response to result: 2 occurrences in 1 files\n  src/local-a.ts (2)');
+    expect(await ws.read('src/local-a.ts')).toContain(
+      '  const result = 1;\n  return result;\n}\nexport const response = 2;',
+    );
+  });
+
   test("a static method create is renamed without an unrelated object's create", async () => {
     const result = await run(renameSymbolTool, {
       name: 'create',
