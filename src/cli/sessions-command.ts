@@ -45,7 +45,11 @@ async function load(id: string, options: GlobalOptions) {
   const dir = await workspaceSessions(options.cwd);
   const found = await findSession(dir, id);
   const record = await readSession(sessionPath(dir, found));
-  if (!record) throw new SessionError(`session ${found} cannot be read`);
+  if (!record)
+    throw new SessionError(
+      `session ${found} cannot be read`,
+      `it holds no session record (cut short or not a session); keel sessions rm ${found} removes it`,
+    );
   return { dir, id: found, record };
 }
 
@@ -78,7 +82,9 @@ export function sessionsExportCommand(
 
 export function sessionsRmCommand(id: string, options: GlobalOptions): Promise<number> {
   return withFailure(options, async () => {
-    const { dir, id: found } = await load(id, options);
+    // Not read first: a session cut short before its first record, or damaged, can be removed too.
+    const dir = await workspaceSessions(options.cwd);
+    const found = await findSession(dir, id);
     const file = sessionPath(dir, found);
     await rm(file);
     await rm(sidecarOf(file), { force: true });

@@ -5,7 +5,7 @@ import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { syntaxCheckFor } from './edit-check.js';
 import { applyEdits, type Edit } from './edit-match.js';
-import { fileChangeDiff } from './file-diff.js';
+import { fileChangeDiff, MAX_DISPLAY_DIFF_LINES } from './file-diff.js';
 import { editorText, readTextFile } from './fs-util.js';
 import { putShape, takeShape, toLf } from './text-shape.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -32,9 +32,6 @@ const schema = z
   });
 
 type Args = z.infer<typeof schema>;
-
-/** Diffs up to this many lines are shown to the user in full; larger ones as a one-line summary. */
-const MAX_DISPLAY_DIFF_LINES = 40;
 
 interface PlannedEdit {
   absolute: string;

@@ -7,6 +7,9 @@ import { formatPatch, structuredPatch } from 'diff';
 const MAX_DIFF_CHARS = 1_000_000;
 const CONTEXT = 3;
 
+/** Diffs up to this many lines are shown to the user in full (edits, overwrites); larger ones as a one-line summary. */
+export const MAX_DISPLAY_DIFF_LINES = 40;
+
 /** Where the two texts stop sharing whole lines: the changed region of each, with `CONTEXT` lines around it. */
 interface Window {
   /** Lines before the window (the same count on both sides). */

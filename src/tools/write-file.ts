@@ -3,11 +3,14 @@ import { promises as fs } from 'node:fs';
 import * as z from 'zod';
 import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { fileChangeDiff } from './file-diff.js';
+import { fileChangeDiff, MAX_DISPLAY_DIFF_LINES } from './file-diff.js';
 import { editorText } from './fs-util.js';
 import { defineTool, fail, ok } from './tool.js';
 
 const schema = z.strictObject({ path: z.string(), content: z.string() });
+
+/** An overwritten file up to this size is read first, for the diff shown to the user. */
+const MAX_SHOWN_BEFORE_BYTES = 1_000_000;
 
 export const writeFileTool = defineTool({
   name: 'write_file',
@@ -33,13 +36,23 @@ export const writeFileTool = defineTool({
     if (absolute === ctx.workspace.root) return fail('cannot write to the workspace root; name a file');
     const existing = await fs.stat(absolute).catch(() => undefined);
     if (existing?.isDirectory()) return fail(`${shown} is a directory; name a file inside it`);
-    // The text before, for the errors this write introduces (only when a language service may check it).
+    // The text before: the user sees an overwrite's diff, and a language service the errors this write introduces.
     const before =
-      ctx.languages && existing ? await fs.readFile(absolute, 'utf8').catch(() => undefined) : undefined;
+      existing && (ctx.languages || existing.size <= MAX_SHOWN_BEFORE_BYTES)
+        ? await fs.readFile(absolute, 'utf8').catch(() => undefined)
+        : undefined;
     await writeFileAtomic(absolute, args.content, ctx);
     const bytes = Buffer.byteLength(args.content);
     const verb = existing ? 'overwrote' : 'created';
-    const result = ok(`${verb} ${shown} (${bytes} bytes)`, { path: shown, bytes, created: !existing });
+    const summary = `${verb} ${shown} (${bytes} bytes)`;
+    const diff =
+      before === undefined || before === args.content ? '' : fileChangeDiff(shown, before, args.content);
+    const shownDiff = diff !== '' && diff.split('\n').length <= MAX_DISPLAY_DIFF_LINES;
+    const result = ok(
+      summary,
+      { path: shown, bytes, created: !existing },
+      shownDiff ? `${summary}\n${diff}` : undefined,
+    );
     return withNewErrors(ctx, [{ absolute, before, after: args.content }], result);
   },
 });

@@ -82,6 +82,21 @@ export interface ChatScreen extends CommandOutput {
  * The last `count` lines a command printed (its result without the exit code line and section labels the model
  * reads), indented and dim, with how many printed lines were left out.
  */
+/**
+ * A tool result without the notes Keel appended to it for the model (`\n\n[Keel: …]`: turn warnings, loop notes),
+ * which are not what the tool printed; the chat shows turn warnings as warning lines of their own.
+ */
+export function withoutKeelNotes(content: string): string {
+  let text = content;
+  for (
+    let at = text.lastIndexOf('\n\n[Keel: ');
+    at >= 0 && text.endsWith(']');
+    at = text.lastIndexOf('\n\n[Keel: ')
+  )
+    text = text.slice(0, at);
+  return text;
+}
+
 export function outputTail(content: string, count: number, style: Style): string {
   const printed = printedOutput(sanitize(content));
   if (printed === '') return '';
@@ -159,9 +174,9 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     printed = false;
     render?.(event);
     if (event.type === 'message' && event.role === 'tool' && event.parent === undefined) {
-      last = { tool: event.tool_name, content: event.content };
+      last = { tool: event.tool_name, content: withoutKeelNotes(event.content) };
       if (render && rich && COMMAND_TOOLS.has(event.tool_name))
-        notes.write(outputTail(event.content, OUTPUT_TAIL, style));
+        notes.write(outputTail(last.content, OUTPUT_TAIL, style));
     }
     // Streamed text the screen still holds (a table or code block until it closes) shows nothing: the wait goes on.
     const held =

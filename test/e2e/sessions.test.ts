@@ -118,6 +118,14 @@ describe('sessions', () => {
     const missing = await runCli(['sessions', 'show', meta.id, '--cwd', ws], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no session');
+
+    // A session cut short before its first record (or damaged) cannot be shown, and can still be removed.
+    await writeFile(join(dir, '20260101-000000-1.jsonl'), '{"type":"sess');
+    const unreadable = await runCli(['sessions', 'show', '20260101', '--cwd', ws], { env });
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toContain('keel sessions rm 20260101-000000-1 removes it');
+    expect((await runCli(['sessions', 'rm', '20260101', '--cwd', ws], { env })).code).toBe(0);
+    expect((await sessionFiles(data)).files).toEqual([]);
   });
 
   it('an empty session id is a usage error for show, export, rm, fork and --resume', async () => {

@@ -238,6 +238,11 @@ describe('write_file', () => {
     expect(created.output).toBe('created a/b/c.txt (6 bytes)');
     const overwrote = await run(writeFileTool, { path: 'a/b/c.txt', content: 'bye' });
     expect(overwrote.output).toBe('overwrote a/b/c.txt (3 bytes)');
+    expect(created.display).toBeUndefined();
+    expect((await run(writeFileTool, { path: 'a/b/c.txt', content: 'bye' })).display).toBeUndefined();
+    expect(overwrote.display).toBe(
+      'overwrote a/b/c.txt (3 bytes)\n--- a/a/b/c.txt\n+++ b/a/b/c.txt\n@@ -1,1 +1,1 @@\n-héllo\n\\ No newline at end of file\n+bye\n\\ No newline at end of file',
+    );
     expect(await ws.read('a/b/c.txt')).toBe('bye');
     expect(await fs.readdir(path.join(ws.root, 'a', 'b'))).toEqual(['c.txt']);
   });

@@ -190,6 +190,15 @@ describe('createChatScreen', () => {
     expect(chat.lastOutput()).toEqual({ tool: 'execute_command', content });
   });
 
+  it("leaves Keel's notes to the model (turn warnings, loop notes) out of a command's tail and /output", () => {
+    const { chat, stderr } = screen({ terminal: true });
+    const output = 'exit code: 0\nstdout:\n38\n39\n40';
+    const content = `${output}\n\n[Keel: you have made the same call 3 times in a row.]\n\n[Keel: this is the last turn (turn 4 of 4).]`;
+    chat.sink({ type: 'message', role: 'tool', tool_call_id: 'c1', tool_name: 'execute_command', content });
+    expect(stderr()).toBe(['    38', '    39', '    40', ''].join('\n'));
+    expect(chat.lastOutput()).toEqual({ tool: 'execute_command', content: output });
+  });
+
   it("writes the chat's notes and errors to stderr and the output asked for to stdout", () => {
     const { chat, stdout, stderr } = screen();
     chat.notice('new session started\n');
