@@ -289,6 +289,26 @@ describe('sessions', () => {
     ]);
   });
 
+  it('offers only a crashed session it can resume, naming --resume when a later session is the latest', async () => {
+    const ws = await workspace();
+    const { env, data } = await dirs();
+    const s = await server([{ text: 'one' }, { text: 'two' }]);
+    expect((await run(s, ws, ['--prompt', 'first'], env)).code).toBe(0);
+    const { dir, files } = await sessionFiles(data);
+    const older = files[0]!.slice(0, -'.jsonl'.length);
+    expect((await run(s, ws, ['--prompt', 'second'], env)).code).toBe(0);
+    // The older one's process died; so did one that was cut short before its first record.
+    const dead = '999999999\n';
+    await writeFile(join(dir, `${older}.active`), dead);
+    await writeFile(join(dir, '20990101-000000-1.jsonl'), '{"type":"sess');
+    await writeFile(join(dir, '20990101-000000-1.active'), dead);
+    const chat = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { env, input: 'exit\n' });
+    expect(chat.stderr).toContain(
+      `the last session ended unexpectedly; resume it with keel chat --resume ${older} (session ${older})`,
+    );
+    expect(chat.stderr).not.toContain('20990101');
+  });
+
   it('after kill -9 while a command runs, the unanswered call gets a result and nothing before is lost', async () => {
     const ws = await workspace();
     const { env, data } = await dirs();
