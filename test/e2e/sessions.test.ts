@@ -97,6 +97,11 @@ describe('sessions', () => {
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain('<details');
     expect(html.stdout).not.toMatch(/<script|<link|src="http/);
+    const byExtension = join(ws, 'export.html');
+    expect(
+      (await runCli(['sessions', 'export', meta.id, '--out', byExtension, '--cwd', ws], { env })).code,
+    ).toBe(0);
+    expect(await readFile(byExtension, 'utf8')).toMatch(/^<!doctype html>/);
     for (const [out, why] of [
       [join(ws, 'no-such-dir', 'x.html'), 'its directory does not exist'],
       [ws, 'it is a directory'],
