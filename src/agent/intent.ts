@@ -1,5 +1,7 @@
 // What a user's message asks for, by a fast local classifier (CodeCraft §3.4): intent, scope, the paths and
 // symbols it names, and a confidence. Keywords are data; no model is called, so it costs well under a millisecond.
+
+import { PLAN_PROMPT_SENTENCES } from '../plan/prompt.js';
 import { asksForChanges } from './change-request.js';
 import { extractEntities, isPath } from './entities.js';
 
@@ -280,9 +282,10 @@ const ATTACHED = [
   /<context ref="[^"\n]*">\n[\s\S]*?\n<\/context>/g,
 ];
 
-/** The message without the content attached to it. */
+/** The message without the content attached to it, nor Keel's own sentences around a plan's words. */
 function requestOf(message: string): string {
-  return ATTACHED.reduce((text, block) => text.replace(block, ''), message);
+  const own = PLAN_PROMPT_SENTENCES.reduce((text, sentence) => text.split(sentence).join(''), message);
+  return ATTACHED.reduce((text, block) => text.replace(block, ''), own);
 }
 
 /**

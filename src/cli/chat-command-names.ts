@@ -85,7 +85,7 @@ export function helpText(prompts: readonly PromptCommand[], columns?: number): s
     ['Shift+Tab', `next mode (${CYCLE.join(' → ')})`],
     ['Up / Down', 'earlier messages, also from past chats'],
     ['Esc Esc', 'at an empty prompt: /rewind'],
-    ['Ctrl-C', 'cancel the turn (twice, or at the prompt: quit)'],
+    ['Ctrl-C', 'cancel the turn (twice: quit); at the prompt: clear the line, or quit on an empty one'],
     ['Ctrl-D', 'quit'],
   ];
   const keyWidth = Math.max(...keys.map((k) => (k[0] ?? '').length));

@@ -47,12 +47,17 @@ export async function offerCrashed(
   const crashed = await crashedSessions(dir);
   if (crashed.length === 0) return undefined;
   for (const id of crashed) await dismissCrashed(dir, id);
-  screen.notice(
-    `the last session ended unexpectedly; resume it with keel chat --continue (session ${crashed[0]})\n`,
-  );
+  // Only a session that can be read can be resumed: one cut short before its first record holds nothing.
+  const { listSessions } = await import('../session/session-sidecar.js');
+  const sessions = await listSessions(dir);
+  const id = crashed.find((c) => sessions.some((s) => s.id === c));
+  if (id === undefined) return undefined;
+  // --continue takes the latest session, which a later run may have made another one.
+  const how = sessions[0]?.id === id ? 'keel chat --continue' : `keel chat --resume ${id}`;
+  screen.notice(`the last session ended unexpectedly; resume it with ${how} (session ${id})\n`);
   if (!interactive) return undefined;
   const answer = await screen.reader.read('resume it now? [y/N] ');
-  return answer !== null && /^y(es)?$/i.test(answer.trim()) ? crashed[0] : undefined;
+  return answer !== null && /^y(es)?$/i.test(answer.trim()) ? id : undefined;
 }
 
 /** The banner's first line: `keel chat · <model> · <mode> mode · <workspace>` without the `keel chat`. */

@@ -108,7 +108,11 @@ export function addManageCommands(program: Command): void {
     .description('write a session as Markdown, HTML or JSON to stdout (or --out)')
     .argument('<id>', 'a session id, or a prefix of one')
     .addOption(
-      new Option('--format <format>', 'md, html or json').choices(['md', 'html', 'json']).default('md'),
+      new Option('--format <format>', "md, html or json (default: --out's extension, else md)").choices([
+        'md',
+        'html',
+        'json',
+      ]),
     )
     .option('--out <file>', 'write to this file instead of stdout')
     .action(lazyAction(async () => (await import('./sessions-command.js')).sessionsExportCommand));
@@ -185,7 +189,10 @@ export function addManageCommands(program: Command): void {
     .description("serve Keel's tools over stdio to an MCP client, under Keel's policy (default: restricted)")
     .addOption(modeOption())
     .addOption(allowOption())
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)')
+    .option(
+      '--sandbox',
+      'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)',
+    )
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./mcp-serve.js')).mcpServeCommand));
 
@@ -201,7 +208,10 @@ export function addManageCommands(program: Command): void {
     .description('serve Keel to an editor over the Agent Client Protocol on stdio (Zed, JetBrains, Neovim)')
     .addOption(modeOption())
     .addOption(allowOption())
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)')
+    .option(
+      '--sandbox',
+      'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)',
+    )
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .action(lazyAction(async () => (await import('./acp-command.js')).acpCommand));
 

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { ExportFormat } from '../session/export.js';
-import { writeExport } from '../session/export-file.js';
+import { exportFormatOf, writeExport } from '../session/export-file.js';
 import { clearMarker } from '../session/marker.js';
 import { findSession, readSession, SessionError, sessionPath } from '../session/session-file.js';
 import { removeSessionImages } from '../session/session-images.js';
@@ -66,12 +66,15 @@ export function sessionsShowCommand(id: string, options: GlobalOptions): Promise
 
 export function sessionsExportCommand(
   id: string,
-  options: GlobalOptions & { format: ExportFormat; out?: string },
+  options: GlobalOptions & { format?: ExportFormat; out?: string },
 ): Promise<number> {
   return withFailure(options, async () => {
     const { record } = await load(id, options);
     const { exportSession } = await import('../session/export.js');
-    const text = exportSession(record, options.format);
+    // `--out session.html` asks for HTML as /save does; Markdown when neither says.
+    const format =
+      options.format ?? (options.out === undefined ? undefined : exportFormatOf(options.out)) ?? 'md';
+    const text = exportSession(record, format);
     if (options.out === undefined) process.stdout.write(text);
     else {
       await writeExport(resolve(options.out), text);

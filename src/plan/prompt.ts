@@ -17,9 +17,14 @@ function indentContinuation(text: string, indent: string): string {
 const tracking =
   'Each instruction is on your todo list, its number as its id. Keep the list current with todo_write: mark an instruction in_progress when you start it and done when it is finished.';
 
+const preamble = 'You are assisting with the following task:';
+
+/** Keel's own sentences in a plan's prompt, not the plan's words (the intent classifier leaves them out). */
+export const PLAN_PROMPT_SENTENCES: readonly string[] = [preamble, tracking, closing];
+
 /** `tracked`: the instructions were seeded as todos (keel run), and the prompt says to keep them current. */
 export function planToPrompt(plan: Plan, options: { tracked?: boolean } = {}): string {
-  const sections = ['You are assisting with the following task:', `GOAL: ${plan.goal}`];
+  const sections = [preamble, `GOAL: ${plan.goal}`];
   if (plan.context.length > 0) {
     const lines = plan.context.map((entry) => {
       const text = entry.key === undefined ? entry.value : `${capitalise(entry.key)}: ${entry.value}`;

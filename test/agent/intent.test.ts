@@ -215,3 +215,20 @@ describe('classifyIntent on a message naming paths', () => {
     expect(classifyIntent(message).intent).toBe(intent);
   });
 });
+
+describe("classifyIntent on a plan's prompt", () => {
+  it("names the plan's entities, not those of Keel's sentences around it (todo_write, in_progress)", () => {
+    const c = classifyIntent(
+      planToPrompt(
+        {
+          goal: 'Collect the TODOs into TODO.md',
+          context: [],
+          instructions: ['Read src/a.ts'],
+          file: 'p.yaml',
+        },
+        { tracked: true },
+      ),
+    );
+    expect(c.entities).toEqual(['TODO.md', 'src/a.ts']);
+  });
+});

@@ -97,6 +97,11 @@ describe('sessions', () => {
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain('<details');
     expect(html.stdout).not.toMatch(/<script|<link|src="http/);
+    const byExtension = join(ws, 'export.html');
+    expect(
+      (await runCli(['sessions', 'export', meta.id, '--out', byExtension, '--cwd', ws], { env })).code,
+    ).toBe(0);
+    expect(await readFile(byExtension, 'utf8')).toMatch(/^<!doctype html>/);
     for (const [out, why] of [
       [join(ws, 'no-such-dir', 'x.html'), 'its directory does not exist'],
       [ws, 'it is a directory'],
@@ -309,6 +314,26 @@ describe('sessions', () => {
     expect(hung.code).toBe(129);
     const { dir } = await sessionFiles(data);
     expect((await readdir(dir)).filter((f) => f.endsWith('.active'))).toEqual([]);
+  });
+
+  it('offers only a crashed session it can resume, naming --resume when a later session is the latest', async () => {
+    const ws = await workspace();
+    const { env, data } = await dirs();
+    const s = await server([{ text: 'one' }, { text: 'two' }]);
+    expect((await run(s, ws, ['--prompt', 'first'], env)).code).toBe(0);
+    const { dir, files } = await sessionFiles(data);
+    const older = files[0]!.slice(0, -'.jsonl'.length);
+    expect((await run(s, ws, ['--prompt', 'second'], env)).code).toBe(0);
+    // The older one's process died; so did one that was cut short before its first record.
+    const dead = '999999999\n';
+    await writeFile(join(dir, `${older}.active`), dead);
+    await writeFile(join(dir, '20990101-000000-1.jsonl'), '{"type":"sess');
+    await writeFile(join(dir, '20990101-000000-1.active'), dead);
+    const chat = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { env, input: 'exit\n' });
+    expect(chat.stderr).toContain(
+      `the last session ended unexpectedly; resume it with keel chat --resume ${older} (session ${older})`,
+    );
+    expect(chat.stderr).not.toContain('20990101');
   });
 
   it('after kill -9 while a command runs, the unanswered call gets a result and nothing before is lost', async () => {
