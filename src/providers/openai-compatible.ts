@@ -2,6 +2,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
+import { chatStreamErrorAsHttp } from './chat-stream-error.js';
 import { compatibleFetch } from './compatible-fetch.js';
 
 export interface OpenAICompatibleModelOptions {
@@ -24,6 +25,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   });
   return aiSdkModel(provider.chatModel(options.model), {
     provider: 'openai-compatible',
+    streamError: (error) => chatStreamErrorAsHttp(error, `${baseUrl}/chat/completions`),
     errors: {
       label: 'the OpenAI-compatible server',
       provider: 'openai-compatible',

@@ -2,6 +2,7 @@
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
+import { chatStreamErrorAsHttp } from './chat-stream-error.js';
 import { type HostedModelOptions, hostedErrorContext, openRouterHeaders, trimBaseUrl } from './hosted.js';
 import { httpFetch } from './http-fetch.js';
 
@@ -18,6 +19,7 @@ export function createOpenRouterModel(options: HostedModelOptions): Model {
   // Usage accounting: without it the stream may end with no token counts (tokens and cost would show 0).
   return aiSdkModel(provider.chat(options.model, { usage: { include: true } }), {
     provider: 'openrouter',
+    streamError: (error) => chatStreamErrorAsHttp(error, `${baseUrl}/chat/completions`),
     // OpenRouter's web plugin: the same model with search results, cited as url_citation annotations.
     webSearch: {
       url: baseUrl,

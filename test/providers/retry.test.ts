@@ -267,6 +267,29 @@ describe('errors a server reports inside a stream', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it.each([
+    ['OpenRouter', (url: string) => createOpenRouterModel({ model: 'm', baseUrl: url, apiKey: 'k' }), true],
+    [
+      'an OpenAI-compatible server',
+      (url: string) => createOpenAICompatibleModel({ model: 'm', baseUrl: url }),
+      false,
+    ],
+  ] as const)(
+    "retries %s's in-stream server_error as a 500, dropping the partial answer",
+    async (_, make, openrouter) => {
+      const s = await start({
+        script: [
+          { text: 'partial', midStreamError: 'Provider disconnected unexpectedly' },
+          { text: 'recovered' },
+        ],
+        openrouter,
+      });
+      const events = await collect(retryingModel(make(s.openaiUrl), fast).stream(request(ask('hi'))));
+      expect(retries(events)).toMatchObject([{ reason: 'server error (HTTP 500)' }]);
+      expect(s.requests).toHaveLength(2);
+    },
+  );
+
   it("retries Gemini's in-stream UNAVAILABLE as a 503", async () => {
     const s = await start([
       { text: 'partial', midStreamError: 'The model is overloaded.' },
