@@ -17,7 +17,10 @@ function agentOptions(command: Command, verb: 'continue' | 'resume'): Command {
     .addOption(allowOption())
     .option('--allow-dangerous', 'the same as --mode full')
     .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
-    .option('--sandbox', 'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)')
+    .option(
+      '--sandbox',
+      'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)',
+    )
     .option('--no-sandbox', 'run shell commands without the sandbox')
     .addOption(new Option('--continue', `${verb} this workspace's latest session`).conflicts('resume'))
     .option('--resume <id>', `${verb} the session with this id (or a prefix of it)`)

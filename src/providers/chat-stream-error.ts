@@ -22,7 +22,8 @@ const KINDS: Readonly<Record<string, number>> = {
 export function streamErrorStatus(error: unknown): number | undefined {
   const { code, type } = (error ?? {}) as { code?: unknown; type?: unknown };
   if (typeof code === 'number' && code >= 400 && code <= 599) return code;
-  for (const kind of [code, type]) if (typeof kind === 'string' && KINDS[kind] !== undefined) return KINDS[kind];
+  for (const kind of [code, type])
+    if (typeof kind === 'string' && KINDS[kind] !== undefined) return KINDS[kind];
   return undefined;
 }
 

@@ -171,10 +171,12 @@ describe('keel run --provider openrouter specifics', () => {
     );
   });
 
-  it('reports an error sent inside the stream with the server message', async () => {
-    const { s, ws } = await setup(c, [{ text: 'partial', midStreamError: 'upstream provider overloaded' }]);
-    const r = await runHere(c, s, ws, { [c.envVar]: key }, 'hi', true);
+  it('retries an error sent inside the stream, then reports it with the server message', async () => {
+    const failing = { text: 'partial', midStreamError: 'upstream provider overloaded' };
+    const { s, ws } = await setup(c, [failing, failing, failing, failing]);
+    const r = await runHere(c, s, ws, { [c.envVar]: key, KEEL_RETRY_BASE_MS: '5' }, 'hi', true);
     expect(r.code).not.toBe(0);
+    expect(s.requests).toHaveLength(4);
     expect(r.stderr + r.stdout).toContain('upstream provider overloaded');
   });
 });
