@@ -1,14 +1,11 @@
 // The Anthropic provider: @ai-sdk/anthropic over the Messages API (streamed SSE events), with prompt caching.
 import { createAnthropic } from '@ai-sdk/anthropic';
-import {
-  APICallError,
-  type LanguageModelV3CallOptions,
-  type SharedV3ProviderOptions,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
 import { type HostedModelOptions, hostedErrorContext, trimBaseUrl } from './hosted.js';
 import { httpFetch } from './http-fetch.js';
+import { inStreamHttpError } from './stream-error.js';
 
 /**
  * max_tokens is required by the API. The SDK would otherwise ask for the model's full output limit (64k for
@@ -59,13 +56,7 @@ export function streamErrorAsHttp(error: unknown, url: string): unknown {
   const { type, message } = (error ?? {}) as { type?: unknown; message?: unknown };
   const statusCode = typeof type === 'string' ? errorStatus[type] : undefined;
   if (statusCode === undefined || typeof message !== 'string') return error;
-  return new APICallError({
-    message,
-    url,
-    requestBodyValues: {},
-    statusCode,
-    responseBody: JSON.stringify({ type: 'error', error }),
-  });
+  return inStreamHttpError(message, statusCode, url, { type: 'error', error });
 }
 
 export function createAnthropicModel(options: HostedModelOptions): Model {

@@ -2,8 +2,8 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
-import { chatStreamErrorAsHttp } from './chat-stream-error.js';
 import { compatibleFetch } from './compatible-fetch.js';
+import { chatStreamErrorAsHttp } from './stream-error.js';
 
 export interface OpenAICompatibleModelOptions {
   model: string;

@@ -2,9 +2,9 @@
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import type { Model } from '../core/model.js';
 import { aiSdkModel } from './ai-sdk.js';
-import { chatStreamErrorAsHttp } from './chat-stream-error.js';
 import { type HostedModelOptions, hostedErrorContext, openRouterHeaders, trimBaseUrl } from './hosted.js';
 import { httpFetch } from './http-fetch.js';
+import { chatStreamErrorAsHttp } from './stream-error.js';
 
 export { openRouterHeaders } from './hosted.js';
 

@@ -1,5 +1,5 @@
-// An error inside a Chat Completions stream (after the 200), as the HTTP error it stands for, so it is classified and
-// retried alike: OpenRouter reports an upstream failure mid-answer as `{"error": {"code": "server_error" | 502, …}}`,
+// An error inside a stream (after the 200), as the HTTP error it stands for, so it is classified and retried alike
+// (`inStreamHttpError`; Anthropic's error events: anthropic.ts). In a Chat Completions stream: OpenRouter reports an upstream failure mid-answer as `{"error": {"code": "server_error" | 502, …}}`,
 // vLLM and other servers as `{"error": {"type": "server_error", …}}`. The AI SDK passes the bare object on; the retry
 // then drops what the failed attempt streamed (retry.ts). An error naming no kind it can stand for stays as it is.
 import { APICallError } from '@ai-sdk/provider';
@@ -27,15 +27,25 @@ export function streamErrorStatus(error: unknown): number | undefined {
   return undefined;
 }
 
-export function chatStreamErrorAsHttp(error: unknown, url: string): unknown {
-  const statusCode = streamErrorStatus(error);
-  const message = (error as { message?: unknown } | undefined)?.message;
-  if (statusCode === undefined || typeof message !== 'string') return error;
+/** The HTTP error an in-stream error stands for, `body` its JSON as the server sent it. */
+export function inStreamHttpError(
+  message: string,
+  statusCode: number,
+  url: string,
+  body: unknown,
+): APICallError {
   return new APICallError({
     message,
     url,
     requestBodyValues: {},
     statusCode,
-    responseBody: JSON.stringify({ error }),
+    responseBody: JSON.stringify(body),
   });
+}
+
+export function chatStreamErrorAsHttp(error: unknown, url: string): unknown {
+  const statusCode = streamErrorStatus(error);
+  const message = (error as { message?: unknown } | undefined)?.message;
+  if (statusCode === undefined || typeof message !== 'string') return error;
+  return inStreamHttpError(message, statusCode, url, { error });
 }
