@@ -12,19 +12,22 @@ const version = typeof KEEL_VERSION === 'string' ? KEEL_VERSION : '0.0.0-dev';
 
 /** The options `run` and `chat` share: the mode and rules, dry run, sandbox, and which session to save or take up. */
 function agentOptions(command: Command, verb: 'continue' | 'resume'): Command {
-  return command
-    .addOption(modeOption())
-    .addOption(allowOption())
-    .option('--allow-dangerous', 'the same as --mode full')
-    .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
-    .option(
-      '--sandbox',
-      'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)',
-    )
-    .option('--no-sandbox', 'run shell commands without the sandbox')
-    .addOption(new Option('--continue', `${verb} this workspace's latest session`).conflicts('resume'))
-    .option('--resume <id>', `${verb} the session with this id (or a prefix of it)`)
-    .option('--no-session', 'do not save the session');
+  return (
+    command
+      .addOption(modeOption())
+      .addOption(allowOption())
+      .option('--allow-dangerous', 'the same as --mode full')
+      .option('--dry-run', 'report what each change would do (diffs, commands) without changing anything')
+      .option(
+        '--sandbox',
+        'run shell commands in the bubblewrap sandbox (default in auto and full mode where it works)',
+      )
+      .option('--no-sandbox', 'run shell commands without the sandbox')
+      .addOption(new Option('--continue', `${verb} this workspace's latest session`).conflicts('resume'))
+      .option('--resume <id>', `${verb} the session with this id (or a prefix of it)`)
+      // Resuming a session while saving none is two wishes at once: which one was meant is a guess.
+      .addOption(new Option('--no-session', 'do not save the session').conflicts(['continue', 'resume']))
+  );
 }
 
 export function buildProgram(): Command {

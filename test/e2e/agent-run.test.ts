@@ -251,6 +251,23 @@ describe('keel run safety and limits', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("'--continue' cannot be used with option '--resume <id>'");
     expect(s.requests).toHaveLength(0);
+    // Resuming a session while saving none: which was meant is a guess.
+    for (const resume of [['--continue'], ['--resume', 'abc']]) {
+      const both = await runCli([
+        'run',
+        '-p',
+        'hi',
+        '--no-session',
+        ...resume,
+        '--base-url',
+        s.ollamaUrl,
+        '--cwd',
+        ws,
+      ]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toContain("option '--no-session' cannot be used with option");
+    }
+    expect(s.requests).toHaveLength(0);
   });
 
   it('runs headless with keel -p, piped input attached as context', async () => {
