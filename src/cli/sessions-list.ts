@@ -38,7 +38,12 @@ function tokens(n: number): string {
       : String(n);
 }
 
-function formatList(sessions: SessionSummary[]): string {
+/** `text` cut to `room` characters, `…` last when cut. */
+const clipTo = (text: string, room: number): string =>
+  text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`;
+
+/** The table; on a terminal `columns` wide, each title is cut to what is left of its line, so no row wraps. */
+export function formatList(sessions: SessionSummary[], columns?: number): string {
   const rows = sessions.map((s) => [
     s.id,
     localTime(s.updated),
@@ -48,14 +53,17 @@ function formatList(sessions: SessionSummary[]): string {
     sanitize(s.title),
   ]);
   const widths = rows[0]!.slice(0, -1).map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return `${rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : cell)).join('  ')).join('\n')}\n`;
+  const before = widths.reduce((sum, width) => sum + width + 2, 0);
+  // Some of the title is always shown, however narrow the terminal.
+  const room = columns === undefined ? Number.POSITIVE_INFINITY : Math.max(12, columns - before);
+  return `${rows.map((r) => r.map((cell, i) => (i < widths.length ? cell.padEnd(widths[i]!) : clipTo(cell, room))).join('  ')).join('\n')}\n`;
 }
 
 /** The list as `keel sessions list` prints it: a table, or JSON for `--output json` / `stream-json`. */
 export function printList(sessions: SessionSummary[], output: Output, out: CommandOutput): void {
   if (output !== 'text') out.print(`${JSON.stringify(sessions, null, 2)}\n`);
   else if (sessions.length === 0) out.notice('no sessions in this workspace yet\n');
-  else out.print(formatList(sessions));
+  else out.print(formatList(sessions, process.stdout.isTTY ? process.stdout.columns || 80 : undefined));
 }
 
 const outputs: readonly string[] = ['text', 'json', 'stream-json'] satisfies Output[];

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listArgs, printList, sidecarSessions } from '../../src/cli/sessions-list.js';
+import { formatList, listArgs, printList, sidecarSessions } from '../../src/cli/sessions-list.js';
 import { sessionDir, sidecarOf } from '../../src/session/session-list.js';
 import type { SessionSummary } from '../../src/session/session-summary.js';
 
@@ -127,6 +127,17 @@ describe('printList', () => {
       .trimEnd()
       .split(/ {2,}/);
     expect(columns.at(-2)).toBe(shown);
+  });
+
+  it('on a terminal, cuts each title to what is left of its line, so no row wraps', () => {
+    const long = session('20261128-101010-1', {
+      title: 'Read the notes and write a summary of every one of them '.repeat(3),
+    });
+    const [row] = formatList([long], 80).split('\n');
+    expect(row).toHaveLength(80);
+    expect(row!.endsWith('…')).toBe(true);
+    expect(formatList([long], 20).split('\n')[0]).toMatch(/ {2}Read the no…$/);
+    expect(formatList([long]).split('\n')[0]).toContain(long.title);
   });
 
   it('--output json carries the same numbers', () => {
