@@ -77,6 +77,8 @@ export interface LoopOptions {
   maxToolArgumentBytes?: number;
   /** Waits (bounded, never throwing) for tools still starting, such as MCP servers', before the run's first request. */
   toolsReady?: (signal: AbortSignal) => Promise<void>;
+  /** Called right after `run_start`: what the run shows first (a plan's or resumed session's todo list). */
+  started?: () => void;
   /** The tools earlier requests of this conversation offered (kept across a chat's runs); a new one gets a note. */
   offered?: OfferedTools;
   /** Which built-in tools are offered (groups join as messages and calls need them); absent: every tool. */
@@ -175,6 +177,7 @@ export async function runLoop(conversation: Conversation, options: LoopOptions):
   };
 
   emit({ type: 'run_start', provider: model.provider, model: model.modelId, workspace: options.workspace });
+  options.started?.();
   await options.toolsReady?.(signal);
   const offered = options.offered ?? new OfferedTools();
   const classified = steerUserMessage(conversation, options, offered);

@@ -314,8 +314,12 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
       // Each change of this run is recorded under its id: set before any call runs, as calls wait for the loading.
       execution.whenOpen(({ checkpoints }) => checkpoints?.startRun(turnRun, session?.id));
       if (mayChange) sent.after(() => void loadedLater().then((opened) => opened?.checkpoints?.warm()));
-      if (runs === 1) todos.announce();
-      const result = runLoop(current, { ...loopOptions, signal }).then(async (ended) => {
+      const result = runLoop(current, {
+        ...loopOptions,
+        signal,
+        // The first run shows a plan's or a resumed session's list, after its run_start.
+        ...(runs === 1 ? { started: () => todos.announce() } : {}),
+      }).then(async (ended) => {
         // Loaded once the first request was out: a run that never sent one has nothing to settle.
         const checkpoints = (await execution.started()?.catch(() => undefined))?.checkpoints;
         await checkpoints?.settle();

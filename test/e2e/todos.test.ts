@@ -107,9 +107,11 @@ describe('todo_write', () => {
       { type: 'todo', todos: list },
       { type: 'todo', todos: [list[0], todo('2', 'Fix the bug', 'done')] },
     ]);
-    // The restored list came before the continued run's first model call.
+    // The restored list came before the continued run's first model call, and after its run_start (the first event
+    // of a run, for a consumer of the stream).
     const types = eventsOf(r.stdout).map((e) => e.type);
     expect(types.indexOf('todo')).toBeLessThan(types.indexOf('turn_start'));
+    expect(types.indexOf('run_start')).toBeLessThan(types.indexOf('todo'));
 
     // And a text-mode continuation shows it as a checklist.
     const third = await server([{ text: 'Nothing left.' }]);
