@@ -59,7 +59,14 @@ export const getDiagnosticsTool = defineTool({
       }
     }
     const others = without.filter((p) => !p.endsWith('.go'));
-    const notes = others.length > 0 ? [`(no language service for ${listed(others)})`] : [];
+    // A server that is there but failed to start (a broken install) is named, not passed off as missing.
+    const failures = new Set<string>();
+    for (const path of others) {
+      const why = await ctx.languages.failure(path);
+      if (why) failures.add(why);
+    }
+    const because = failures.size > 0 ? `: ${[...failures].join('; ')}` : '';
+    const notes = others.length > 0 ? [`(no language service for ${listed(others)}${because})`] : [];
     const go = without.filter((p) => p.endsWith('.go'));
     if (go.length > 0) {
       const vetted = await vetGo(ctx, go);

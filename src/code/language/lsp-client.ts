@@ -145,12 +145,17 @@ export class LspClient {
     child.stdin?.on('error', () => {}); // EPIPE after a crash; the exit handler reports it
     client.#listen();
     connection.listen();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       await spawned;
       await client.#initialize(startTimeoutMs);
     } catch (error) {
+      // A server that died at start fails the handshake with a broken pipe: why it exited (its last words on
+      // stderr) says more, once its exit is in.
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+      const why = client.#exited;
       client.kill();
-      throw error;
+      throw why ? new LspError(why) : error;
     }
     return client;
   }

@@ -92,6 +92,8 @@ export interface LanguageServiceFactory {
 /** The run's language services: one per factory, started on first use and kept warm until `close`. */
 export class LanguageServices {
   #started = new Map<string, Promise<LanguageService | undefined>>();
+  /** Why a factory's service failed to start (its server crashed at start, say), by factory id. */
+  #failures = new Map<string, string>();
   /** Files Keel's tools changed in this run (get_diagnostics lists their errors by default). */
   readonly #changed = new Set<string>();
   /** A view's close leaves the services to their owner. */
@@ -124,6 +126,7 @@ export class LanguageServices {
     const view = new LanguageServices(this.root, []);
     view.#factories = this.#factories;
     view.#started = this.#started;
+    view.#failures = this.#failures;
     view.#owner = false;
     return view;
   }
@@ -135,10 +138,21 @@ export class LanguageServices {
     if (!factory) return undefined;
     let service = this.#started.get(factory.id);
     if (!service) {
-      service = factory.start(this.root).catch(() => undefined);
+      service = factory.start(this.root).catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        this.#failures.set(factory.id, `${factory.id} did not start: ${why.split('\n')[0]!.slice(0, 200)}`);
+        return undefined;
+      });
       this.#started.set(factory.id, service);
     }
     return service;
+  }
+
+  /** Why the service for `path` is missing when its server failed to start (forFile answered undefined), if so. */
+  async failure(path: string): Promise<string | undefined> {
+    if (typeof this.#factories === 'function') this.#factories = this.#factories();
+    const factory = (await this.#factories).find((f) => f.handles(path));
+    return factory && this.#failures.get(factory.id);
   }
 
   /**

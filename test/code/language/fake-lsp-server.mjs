@@ -1,9 +1,14 @@
 // A tiny language server for the LSP client's tests: JSON-RPC over stdio, behaviour chosen by argv[2]
-// ('crash-at-start', 'linger' (ignores exit), 'slow-first' (the first diagnostics 600 ms late), anything else: normal). Positions name what it answers.
+// ('crash-at-start', 'dead-on-arrival', 'linger' (ignores exit), 'slow-first' (the first diagnostics 600 ms late), anything else: normal). Positions name what it answers.
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 
 const mode = process.argv[2] ?? 'normal';
+// 'dead-on-arrival': a broken install (rustup's proxy without the component) says why and exits before reading a byte.
+if (mode === 'dead-on-arrival') {
+  process.stderr.write('error: Unknown binary in official toolchain stable\n');
+  process.exit(1);
+}
 const connection = createMessageConnection(
   new StreamMessageReader(process.stdin),
   new StreamMessageWriter(process.stdout),

@@ -137,6 +137,19 @@ describe('a server that fails', () => {
     expect(await services.forFile('a.txt')).toBeUndefined();
   });
 
+  test('one that exits before reading a byte is named with its last words, not the broken pipe', async () => {
+    await expect(startLspService(spec('dead-on-arrival'), root, options)).rejects.toThrow(
+      new LspError('fake exited (code 1): error: Unknown binary in official toolchain stable'),
+    );
+    const services = new LanguageServices(root, [
+      { id: 'fake', handles: () => true, start: (r) => startLspService(spec('dead-on-arrival'), r, options) },
+    ]);
+    expect(await services.forFile('a.txt')).toBeUndefined();
+    expect(await services.failure('a.txt')).toBe(
+      'fake did not start: fake exited (code 1): error: Unknown binary in official toolchain stable',
+    );
+  });
+
   test('one that crashes on a request fails that request and is started again for the next', async () => {
     const crashing = await startLspService(spec('normal'), root, options);
     try {
