@@ -30,3 +30,24 @@ export function exportedDeclaration(
   }
   return undefined;
 }
+
+/**
+ * Whether the file ends its statements with semicolons, as most of its imports, exports, variables and expressions
+ * do (declarations of functions, classes and interfaces end with a brace either way); true when it has none.
+ */
+export function usesSemicolons(ts: typeof TS, source: TS.SourceFile): boolean {
+  let ended = 0;
+  let without = 0;
+  for (const statement of source.statements) {
+    const ends =
+      ts.isImportDeclaration(statement) ||
+      ts.isExportDeclaration(statement) ||
+      ts.isVariableStatement(statement) ||
+      ts.isExpressionStatement(statement) ||
+      ts.isTypeAliasDeclaration(statement);
+    if (!ends) continue;
+    if (statement.getText(source).endsWith(';')) ended += 1;
+    else without += 1;
+  }
+  return ended >= without;
+}

@@ -16,7 +16,7 @@ import type {
   SourceLocation,
   SourcePosition,
 } from './service.js';
-import { exportedDeclaration } from './ts-exports.js';
+import { exportedDeclaration, usesSemicolons } from './ts-exports.js';
 import { SourceTexts } from './ts-files.js';
 import { type Cancellation, isTsFile, type Project, Projects } from './ts-projects.js';
 import { startRemoteTypeScript, tsWorkerFile } from './ts-remote.js';
@@ -232,7 +232,7 @@ export class TypeScriptService implements LanguageService {
             definition: false,
             // A type's alias is `export type`, which verbatimModuleSyntax asks for.
             prefixText: `${text.endsWith('\n') || text.length === 0 ? '' : '\n'}export ${exported === 'type' ? 'type ' : ''}{ `,
-            suffixText: ` as ${old} };\n`,
+            suffixText: ` as ${old} }${usesSemicolons(this.ts, source) ? ';' : ''}\n`,
           });
           break;
         }

@@ -113,6 +113,24 @@ describe('rename_symbol through the TypeScript service', () => {
     expect(await service.diagnostics([...files, 'src/both-names.ts'], signal, overlay)).toEqual([]);
   });
 
+  test('keep_alias in a module written without semicolons writes its alias without one', async () => {
+    await writeFiles({
+      'src/plain.ts':
+        "const join = (a: string, b: string) => `${a}/${b}`\nexport const joined = join('a', 'b')\n",
+      'src/plain-user.ts': "import { joined } from './plain'\nexport const again = joined\n",
+    });
+    const result = await run(renameSymbolTool, {
+      name: 'joined',
+      new_name: 'combined',
+      path: 'src/plain.ts',
+      keep_alias: true,
+    });
+    expect(result.success, result.error).toBe(true);
+    expect(await ws.read('src/plain.ts')).toBe(
+      "const join = (a: string, b: string) => `${a}/${b}`\nexport const combined = join('a', 'b')\nexport { combined as joined }\n",
+    );
+  });
+
   test("a function's local is renamed in its function, and the result names no other binding of its name (starlette's `response`)", async () => {
     await writeFiles({
       'src/local-a.ts':
