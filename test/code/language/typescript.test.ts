@@ -116,7 +116,7 @@ describe('rename_symbol through the TypeScript service', () => {
   test('keep_alias in a module written without semicolons writes its alias without one', async () => {
     await writeFiles({
       'src/plain.ts':
-        "const join = (a: string, b: string) => `${a}/${b}`\nexport const joined = join('a', 'b')\n",
+        "const join = (a: string, b: string) => [a, b].join('/')\nexport const joined = join('a', 'b')\n",
       'src/plain-user.ts': "import { joined } from './plain'\nexport const again = joined\n",
     });
     const result = await run(renameSymbolTool, {
@@ -127,7 +127,7 @@ describe('rename_symbol through the TypeScript service', () => {
     });
     expect(result.success, result.error).toBe(true);
     expect(await ws.read('src/plain.ts')).toBe(
-      "const join = (a: string, b: string) => `${a}/${b}`\nexport const combined = join('a', 'b')\nexport { combined as joined }\n",
+      "const join = (a: string, b: string) => [a, b].join('/')\nexport const combined = join('a', 'b')\nexport { combined as joined }\n",
     );
   });
 
