@@ -110,6 +110,19 @@ async function pythonAll(ctx: ToolContext, file: string): Promise<PythonAll> {
   }
 }
 
+/** What Python gives every module, defined or not. */
+const MODULE_ATTRIBUTES = new Set([
+  '__doc__',
+  '__name__',
+  '__file__',
+  '__package__',
+  '__spec__',
+  '__loader__',
+  '__path__',
+  '__dict__',
+  '__builtins__',
+]);
+
 /** One `__all__` name: where the module defines it, or the import that binds it, or that it does neither. */
 function pythonExport(tags: FileTags, all: PythonAll, name: string): string {
   const def = tags.definitions.find((d) => d.name === name && !d.container);
@@ -122,6 +135,8 @@ function pythonExport(tags: FileTags, all: PythonAll, name: string): string {
     if (imp.alias === name || (imp.bindings.length === 0 && imp.module === name))
       return `${imp.line}: import ${imp.module}${imp.alias ? ` as ${imp.alias}` : ''}`;
   }
+  // A module's own attributes (__doc__: its docstring, __name__, __file__, …) are there without a definition.
+  if (MODULE_ATTRIBUTES.has(name)) return `${name} (listed in __all__; an attribute every module has)`;
   const lazy = all.assigned.has('__getattr__') || tags.definitions.some((d) => d.name === '__getattr__');
   return `${name} (listed in __all__; ${lazy ? "the module's __getattr__ gives it" : 'neither defined nor imported here'})`;
 }

@@ -303,7 +303,7 @@ test("get_imports_exports lists a Python module's __all__ as its exports: import
       '    pass',
       '',
       '',
-      '__all__ = ["AttrsInstance", "attrib", "attributes", "exceptions", "make_attrs", "s", "validators"]',
+      '__all__ = ["AttrsInstance", "attrib", "attributes", "exceptions", "make_attrs", "s", "validators", "__doc__"]',
       '',
       '',
       'def __getattr__(name):',
@@ -314,7 +314,7 @@ test("get_imports_exports lists a Python module's __all__ as its exports: import
   const result = await run(getImportsExportsTool, { path: 'src/attr/__init__.py' });
   expect(result.output.split('\nexports')[1]).toBe(
     [
-      ' (7, from __all__):',
+      ' (8, from __all__):',
       '  10: class AttrsInstance',
       '  2: attrib (from ._make)',
       '  7: variable attributes',
@@ -322,9 +322,10 @@ test("get_imports_exports lists a Python module's __all__ as its exports: import
       '  2: attrs as make_attrs (from ._make)',
       '  7: variable s',
       "  validators (listed in __all__; the module's __getattr__ gives it)",
+      '  __doc__ (listed in __all__; an attribute every module has)',
     ].join('\n'),
   );
-  expect(result.metadata.exports).toBe(7);
+  expect(result.metadata.exports).toBe(8);
 });
 
 test("an interface's properties are its members (zustand's StoreApi.getInitialState: () => T), never a type literal's", async () => {
