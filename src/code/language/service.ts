@@ -131,10 +131,15 @@ export class LanguageServices {
     return view;
   }
 
+  /** The factory handling `path` (its modules loaded on first ask), or undefined. */
+  async #factoryFor(path: string): Promise<LanguageServiceFactory | undefined> {
+    if (typeof this.#factories === 'function') this.#factories = this.#factories();
+    return (await this.#factories).find((f) => f.handles(path));
+  }
+
   /** The service for a file, or undefined when none handles it or it could not start. */
   async forFile(path: string): Promise<LanguageService | undefined> {
-    if (typeof this.#factories === 'function') this.#factories = this.#factories();
-    const factory = (await this.#factories).find((f) => f.handles(path));
+    const factory = await this.#factoryFor(path);
     if (!factory) return undefined;
     let service = this.#started.get(factory.id);
     if (!service) {
@@ -150,8 +155,7 @@ export class LanguageServices {
 
   /** Why the service for `path` is missing when its server failed to start (forFile answered undefined), if so. */
   async failure(path: string): Promise<string | undefined> {
-    if (typeof this.#factories === 'function') this.#factories = this.#factories();
-    const factory = (await this.#factories).find((f) => f.handles(path));
+    const factory = await this.#factoryFor(path);
     return factory && this.#failures.get(factory.id);
   }
 
@@ -174,8 +178,7 @@ export class LanguageServices {
     // A file outside the workspace (a read allowed there) loads no project of its own.
     if (!warming || warming.signal.aborted || path.startsWith('../') || path.startsWith('/')) return;
     void (async () => {
-      if (typeof this.#factories === 'function') this.#factories = this.#factories();
-      const factory = (await this.#factories).find((f) => f.handles(path));
+      const factory = await this.#factoryFor(path);
       if (!factory || this.#warmed.has(factory.id)) return;
       this.#warmed.add(factory.id);
       await (await this.forFile(path))?.prepare?.([path], warming.signal);
