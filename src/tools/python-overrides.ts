@@ -19,6 +19,11 @@ export interface Overrides {
   positions: (SourcePosition & { owner: string })[];
   /** Why the hierarchy may hold more than `positions` (too many classes). */
   incomplete?: string;
+  /**
+   * The bases of the method's class and of the project's classes above it that are defined outside the project (a
+   * library's, `logging.Handler`): a method of theirs of that name is overridden, and a rename stops overriding it.
+   */
+  outside: { owner: string; base: string }[];
 }
 
 interface ClassAt {
@@ -48,15 +53,24 @@ function methodIn(cls: AstNode, name: string): AstNode | undefined {
 
 /** The base classes as written: `Base`, `mod.Base` (its last name), `Base[T]`, never `metaclass=`. */
 function baseNames(cls: AstNode): AstNode[] {
-  const bases: AstNode[] = [];
+  return writtenBases(cls).map((b) => b.name);
+}
+
+/** Each base class's last name and the whole expression naming it (`logging.Handler`). */
+function writtenBases(cls: AstNode): { name: AstNode; written: AstNode }[] {
+  const bases: { name: AstNode; written: AstNode }[] = [];
   for (const written of cls.field('superclasses')?.namedChildren() ?? []) {
     // A generic base (starlette's `MultiDict(ImmutableMultiDict[Any, Any])`): the class subscripted.
     const arg = written.kind() === 'subscript' ? (written.field('value') ?? written) : written;
-    if (arg.kind() === 'identifier') bases.push(arg);
-    else if (arg.kind() === 'attribute' && arg.field('attribute')) bases.push(arg.field('attribute')!);
+    if (arg.kind() === 'identifier') bases.push({ name: arg, written: arg });
+    else if (arg.kind() === 'attribute' && arg.field('attribute'))
+      bases.push({ name: arg.field('attribute')!, written: arg });
   }
   return bases;
 }
+
+/** Bases with no method a rename could stop overriding (`object`'s are dunders, which nobody renames). */
+const BARE_BASES = new Set(['object', 'Generic', 'Protocol', 'ABC', 'NamedTuple', 'TypedDict']);
 
 /**
  * The definitions of the method `name` at `at` in the classes above and below its own (a base's it overrides, the
@@ -69,7 +83,7 @@ export async function pythonOverrides(
   name: string,
   signal: AbortSignal,
 ): Promise<Overrides> {
-  if (!isPython(at.path)) return { positions: [] };
+  if (!isPython(at.path)) return { positions: [], outside: [] };
   const trees = new Map<string, AstNode[] | undefined>();
   /** The class definitions of a file, parsed once. */
   const classesOf = async (path: string): Promise<AstNode[] | undefined> => {
@@ -116,7 +130,7 @@ export async function pythonOverrides(
       ownPath = def.path;
       if (own) break;
     }
-  if (!own) return { positions: [] };
+  if (!own) return { positions: [], outside: [] };
   const start = classAt(ownPath, own);
 
   let looked = 0;
@@ -146,11 +160,16 @@ export async function pythonOverrides(
     }
     return found;
   };
-  /** The project's classes `cls` names among its bases: same-named classes whose references include that base. */
+  const outside: Overrides['outside'] = [];
+  /**
+   * The project's classes `cls` names among its bases: same-named classes whose references include that base. A
+   * base that is none of them is defined outside the project (a library's): it joins `outside`.
+   */
   const bases = async (cls: ClassAt): Promise<ClassAt[]> => {
     const found: ClassAt[] = [];
     const index = await codeIndexOf(ctx);
-    for (const base of baseNames(cls.node)) {
+    for (const { name: base, written: expression } of writtenBases(cls.node)) {
+      const before = found.length;
       const written = { path: cls.at.path, ...startOf(base) };
       for (const def of definitionsOf(index, base.text())) {
         if (def.def.kind !== 'class' || !isPython(def.path)) continue;
@@ -162,6 +181,8 @@ export async function pythonOverrides(
         if ((await refsOf(candidate)).some((r) => r.path === written.path && sameStart(r, written)))
           found.push(candidate);
       }
+      if (found.length === before && !incomplete && !BARE_BASES.has(base.text()))
+        outside.push({ owner: cls.name, base: expression.text() });
     }
     return found;
   };
@@ -198,7 +219,7 @@ export async function pythonOverrides(
     const def = methodIn(cls.node, name);
     if (def) positions.push({ path: cls.at.path, ...startOf(def), owner: cls.name });
   }
-  return { positions, ...(incomplete ? { incomplete } : {}) };
+  return { positions, outside, ...(incomplete ? { incomplete } : {}) };
 }
 
 const sameStart = (a: { line: number; column: number }, b: { line: number; column: number }) =>

@@ -78,6 +78,11 @@ async function planFiles(args: Args, ctx: ToolContext): Promise<(Planned & { def
     const note = [
       with_.length > 0 ? `(with the same method in its class hierarchy: ${with_.join(', ')})` : undefined,
       overrides.incomplete ? `(${overrides.incomplete}: check the subclasses' ${name} yourself)` : undefined,
+      // pyright does not say whether a library's base defines the method, and nothing breaks visibly if it did.
+      ...overrides.outside.map(
+        ({ owner, base }) =>
+          `(${owner} derives from ${base}, outside the project: if ${base} defines ${name}, ${owner}.${name} overrode it and the new name no longer does — not checked)`,
+      ),
     ].filter((n) => n !== undefined);
     // A function's local (starlette's `response` in request_response): no other file can name it, and the lines
     // still naming it elsewhere in its file are other bindings. Not a parameter: callers name it as a keyword.

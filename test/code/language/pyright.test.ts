@@ -96,6 +96,9 @@ const files: Record<string, string> = {
     'from typing import Generic, TypeVar\n\nT = TypeVar("T")\n\n\nclass Box(Generic[T]):\n    def path_for(self, name: str) -> str:\n        return name\n\n\nclass Boxed(Box[int]):\n    def path_for(self, name: str) -> str:\n        return "b"\n',
   'tests/test_route.py':
     'from pkg.route import Route\n\n\nclass MyRoute(Route):\n    def path_for(self, name: str) -> str:\n        return "t"\n',
+  // A library's method overridden (logging.Handler.emit): renamed, it would stop being called, and no check says so.
+  'pkg/logs.py':
+    'import logging\n\n\nclass Quiet(logging.Handler):\n    def emit(self, record):\n        pass\n\n\nclass Quieter(Quiet):\n    def emit(self, record):\n        pass\n',
 };
 
 let root: string;
@@ -234,7 +237,22 @@ describe('pyright rename', () => {
     // Not one.
     expect(
       await pythonOverrides(ctx, service, { path: 'pkg/route.py', line: 11, column: 9 }, 'path_for', signal),
-    ).toEqual({ positions: [] });
+    ).toEqual({ positions: [], outside: [] });
+    // The project's classes alone have no base outside it (Generic is no class with methods to override).
+    expect([overrides.outside, boxed.outside]).toEqual([[], []]);
+  }, 60_000);
+
+  test("a method of a class deriving from a library's names that base: a rename may stop overriding its method", async () => {
+    const ctx = { workspace: await openWorkspace(root, [], []), signal } as unknown as ToolContext;
+    const fromSub = await pythonOverrides(
+      ctx,
+      service,
+      { path: 'pkg/logs.py', line: 10, column: 9 },
+      'emit',
+      signal,
+    );
+    expect(fromSub.positions.map((p) => p.owner)).toEqual(['Quiet']);
+    expect(fromSub.outside).toEqual([{ owner: 'Quiet', base: 'logging.Handler' }]);
   }, 60_000);
 
   test('a builtin cannot be renamed', async () => {
