@@ -36,7 +36,7 @@ import { restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
 import { resolveMode } from './mode-options.js';
 import { reportFailure, runExitCode, runFailureJson } from './report.js';
-import { loadConfigFor } from './run-options.js';
+import { checkResumeFlags, loadConfigFor } from './run-options.js';
 import { exitOnTermination } from './signals.js';
 
 const PROMPT = '› ';
@@ -45,6 +45,12 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   const env = process.env;
   const readJail = createReadJail(env);
   const interactive = Boolean(process.stdin.isTTY);
+  // A mistyped --resume id (or --continue with nothing saved) is a usage error, before a provider is needed.
+  const unresumable = await checkResumeFlags(options).then(
+    () => undefined,
+    (error: unknown) => reportFailure(error, { debug: options.debug, json: runFailureJson(options.output) }),
+  );
+  if (unresumable !== undefined) return unresumable;
   // No provider chosen yet: set one up before the chat's screen takes the terminal (headless: say how, and stop).
   const setup = await providerSetUp(options, interactive && Boolean(process.stdout.isTTY));
   if (setup.stop !== undefined) return setup.stop;

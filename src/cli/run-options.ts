@@ -1,10 +1,15 @@
 // The command line's side of a run: keel's flags as the runtime's RunSource (paths resolved against where keel was
 // started), and the outputs that render the run's events. The run itself is assembled by runtime/assemble.ts.
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
+import { dataDir } from '../config/paths.js';
 import type { EventSink } from '../core/events.js';
 import type { Run, RunOptions } from '../runtime/assemble.js';
 import { loadRunConfig, type RunSource } from '../runtime/config.js';
+import { resolveWorkspaceDir } from '../runtime/workspace-dir.js';
+import { checkResumable, type ResumeRequest } from '../session/resume.js';
+import { sessionDir } from '../session/session-list.js';
 import type { GlobalOptions } from './global-options.js';
 import { type OutputChoice, outputSink, type RunStreams } from './outputs.js';
 
@@ -27,6 +32,16 @@ export function runSource(options: GlobalOptions): RunSource {
 
 export function loadConfigFor(options: GlobalOptions): Promise<LoadedConfig> {
   return loadRunConfig(runSource(options), process.env);
+}
+
+/**
+ * --continue or --resume <id> name a session this workspace holds (else a usage error, exit 2): checked before a
+ * provider is set up or needed, so a mistyped id is not reported as a missing provider.
+ */
+export async function checkResumeFlags(options: GlobalOptions & ResumeRequest): Promise<void> {
+  if (options.resume === undefined && !options.continue) return;
+  const workspace = await realpath(await resolveWorkspaceDir(options.cwd));
+  await checkResumable(sessionDir(dataDir(process.env), workspace), options);
 }
 
 /** What a subcommand asks of its run: the runtime's options and how the CLI prints the events. */

@@ -27,7 +27,7 @@ import {
   withPipedInput,
 } from './piped-input.js';
 import { reportFailure, runExitCode, runFailureJson } from './report.js';
-import { startRun } from './run-options.js';
+import { checkResumeFlags, startRun } from './run-options.js';
 import { interruptSignal } from './signals.js';
 
 export interface RunOptions extends GlobalOptions, ModeFlags {
@@ -158,6 +158,7 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     // `git diff | keel run --command review`: piped input is context for a command too.
     const goal = custom ? { text: custom.text, piped: await piped(io) } : await goalText(options, io);
     let text = goal.text;
+    await checkResumeFlags(options);
     // A run never asks: without a provider chosen (and no Ollama to use) it names the command to run.
     const { stop, loaded } = await providerSetUp(options, false);
     if (stop !== undefined) return unstarted(stop);

@@ -4,8 +4,8 @@
 // chunk (ModelRequest.onActivity) and event; when it fires the attempt is aborted and counts as a retryable failure.
 // A stall is asked again once only, whatever `retries` says: a server that went silent twice is unlikely to answer
 // a third time, and each wait costs a whole idle timeout (so a dead provider fails in about two timeouts).
-// Before waiting, the wrapper yields a `retry` event: the consumer drops whatever the failed attempt streamed, since
-// the whole request is sent again. Delays: the server's ask (Retry-After, retry-after-ms, Gemini's retryDelay, capped
+// Before waiting, the wrapper yields a `retry` event, numbered n of provider.retries across every kind of failure: the
+// consumer drops whatever the failed attempt streamed, since the whole request is sent again. Delays: the server's ask (Retry-After, retry-after-ms, Gemini's retryDelay, capped
 // at maxServerDelayMs) or exponential backoff with ±20% jitter. The CLI sets baseDelayMs from the undocumented test
 // hook KEEL_RETRY_BASE_MS (see index.ts); nothing else reads it.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,8 +29,9 @@ export interface RetryOptions {
 }
 
 const defaults = { baseDelayMs: 1000, maxDelayMs: 30_000, maxServerDelayMs: 60_000 };
-/** Retries of an attempt that went silent (see the file comment). */
+/** Retries of an attempt that went silent (see the file comment), and how a retry event says so. */
 const maxStallRetries = 1;
+const stallLimit = 'a silent stream is retried once';
 
 export function retryingModel(inner: Model, options: RetryOptions): Model {
   const settings: Required<RetryOptions> = {
@@ -94,9 +95,15 @@ async function* streamWithRetries(
     if (!failure || attempt >= options.retries) throw exhausted(lastError, attempt);
     if (idle && ++stalls > maxStallRetries) throw exhausted(lastError, attempt);
     const { delayMs, reason } = delayFor(failure, attempt, options);
-    // A stall's retry is the last one if it stalls again: say so rather than promise `retries` of them.
-    const max = idle ? Math.min(options.retries, attempt + 1) : options.retries;
-    yield { type: 'retry', attempt: attempt + 1, max, delayMs, reason };
+    // One count per request, whatever failed: attempt n of at most `retries`. A stall's own limit is named in its
+    // reason, as a second stall ends the request however many retries are left.
+    yield {
+      type: 'retry',
+      attempt: attempt + 1,
+      max: options.retries,
+      delayMs,
+      reason: idle ? `${reason} (${stallLimit})` : reason,
+    };
     try {
       await sleep(delayMs, undefined, { signal: request.signal });
     } catch {

@@ -1,6 +1,7 @@
 // Picking the session to resume (--continue: the workspace's latest; --resume <id>: an id or its prefix) and the
 // messages it continues from: the saved conversation, with a result for any tool call a crash left unanswered,
 // and the todo list as it last stood.
+import { readdir } from 'node:fs/promises';
 import type { Message } from '../core/messages.js';
 import type { TodoItem } from '../core/todos.js';
 import { findSession, SessionError, type SessionRecord, sessionMessages } from './session-file.js';
@@ -13,13 +14,29 @@ export interface ResumeRequest {
   exact?: boolean;
 }
 
+/**
+ * Whether `request` names a session `dir` holds, with sessionToResume's errors, reading no session: the CLI asks
+ * before it needs a provider, so a mistyped id is reported as that, not as a provider that is missing.
+ */
+export async function checkResumable(dir: string, request: ResumeRequest): Promise<void> {
+  if (request.resume !== undefined) {
+    await findSession(dir, request.resume, request.exact);
+    return;
+  }
+  if (!request.continue) return;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  if (!names.some((name) => name.endsWith('.jsonl'))) throw noSessionToContinue();
+}
+
+const noSessionToContinue = () =>
+  new SessionError('no session to continue in this workspace', 'start one with keel chat', true);
+
 /** The id to resume in `dir`, or undefined for a new session. */
 export async function sessionToResume(dir: string, request: ResumeRequest): Promise<string | undefined> {
   if (request.resume !== undefined) return findSession(dir, request.resume, request.exact);
   if (!request.continue) return undefined;
   const latest = (await listSessions(dir))[0];
-  if (!latest)
-    throw new SessionError('no session to continue in this workspace', 'start one with keel chat', true);
+  if (!latest) throw noSessionToContinue();
   return latest.id;
 }
 

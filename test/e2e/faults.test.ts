@@ -104,7 +104,9 @@ describe('keel run fails clearly on faults it cannot recover from', () => {
     const ws = await workspace({ '.keel.yaml': 'provider:\n  idle_timeout_seconds: 1\n  retries: 5\n' });
     const r = await run(s, ws, ['--prompt', 'hi']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/no data for 1 s, retrying in [\d.]+ s \(1\/1\)/);
+    expect(r.stderr).toMatch(
+      /no data for 1 s \(a silent stream is retried once\), retrying in [\d.]+ s \(1\/5\)/,
+    );
     expect(r.stdout).not.toContain('hmm');
     expect(r.stderr).toMatch(
       /error: no data from openai-compatible for 1 s; the response stream stalled \(after 1 retry\)/,

@@ -29,6 +29,21 @@ describe('first run without a provider', () => {
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
+  it('a session that --resume or --continue cannot find is reported first, as a usage error (exit 2)', async () => {
+    const ollama = await deadUrl();
+    for (const [args, message] of [
+      [['run', '--resume', 'nosuch', '-p', 'hi'], 'no session "nosuch" in this workspace'],
+      [['chat', '--resume', 'nosuch'], 'no session "nosuch" in this workspace'],
+      [['run', '--continue', '-p', 'hi'], 'no session to continue in this workspace'],
+      [['chat', '--continue'], 'no session to continue in this workspace'],
+    ] as const) {
+      const r = await runCli([...args, '--cwd', await workspace()], { env: { OLLAMA_HOST: ollama } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(message);
+      expect(r.stderr, args.join(' ')).not.toContain('no provider is configured');
+    }
+  });
+
   it('headless, a provider only an untrusted .keel.yaml chose is named as ignored, with how to trust the folder', async () => {
     const ws = await workspace({ '.keel.yaml': 'provider:\n  type: anthropic\n' });
     const r = await runCli(['-p', 'hi', '--cwd', ws], { env: { OLLAMA_HOST: await deadUrl() } });

@@ -71,7 +71,9 @@ describe.each(providers)('retries over $name', (provider) => {
   it('aborts a stream silent for longer than the idle timeout and retries it once', async () => {
     const s = await start([{ text: 'thinking', stall: true }, { text: 'awake' }]);
     const events = await collect(wrapped(s, { idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))));
-    expect(retries(events)).toMatchObject([{ attempt: 1, max: 1, reason: 'no data for 0.2 s' }]);
+    expect(retries(events)).toMatchObject([
+      { attempt: 1, max: 3, reason: 'no data for 0.2 s (a silent stream is retried once)' },
+    ]);
     expect(textOf(events)).toBe('thinkingawake');
     expect(s.requests).toHaveLength(2);
   });
@@ -102,9 +104,19 @@ describe.each(providers)('retries over $name', (provider) => {
     const events = await collect(wrapped(s, { idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))));
     expect(retries(events).map((e) => e.type === 'retry' && `${e.reason} ${e.attempt}/${e.max}`)).toEqual([
       'rate limited (HTTP 429) 1/3',
-      'no data for 0.2 s 2/2',
+      'no data for 0.2 s (a silent stream is retried once) 2/3',
     ]);
     expect(textOf(events)).toBe('ok');
+  });
+
+  it('counts a stall and a server error after it as retries of one request, against one limit', async () => {
+    const s = await start([{ text: 'thinking', stall: true }, { status: 503 }, { text: 'ok' }]);
+    const events = await collect(wrapped(s, { idleTimeoutMs: STALL_MS }).stream(request(ask('hi'))));
+    expect(retries(events).map((e) => e.type === 'retry' && `${e.reason} ${e.attempt}/${e.max}`)).toEqual([
+      'no data for 0.2 s (a silent stream is retried once) 1/3',
+      'server error (HTTP 503) 2/3',
+    ]);
+    expect(textOf(events)).toBe('thinkingok');
   });
 
   it('never retries rejected credentials (HTTP 401)', async () => {
