@@ -5,7 +5,7 @@ import { PLAN_PROMPT_SENTENCES } from '../plan/prompt.js';
 import { asksForChanges } from './change-request.js';
 import { extractEntities, isPath } from './entities.js';
 
-export type Intent = 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'analyze';
+export type Intent = 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'document' | 'analyze';
 export type Scope = 'single_file' | 'multi_file' | 'whole_project';
 
 export interface Classification {
@@ -20,7 +20,7 @@ export interface Classification {
 /**
  * Words and phrases per intent, matched on word boundaries in the lowercased message. Order breaks ties: a
  * message scoring equally for debug and test ("the failing test") is debug, one for test and implement
- * ("add a test") is test.
+ * ("add a test") is test, one for documentation and explain ("update the README to describe …") is document.
  */
 export const INTENT_KEYWORDS: ReadonlyArray<readonly [Intent, readonly string[]]> = [
   [
@@ -70,6 +70,25 @@ export const INTENT_KEYWORDS: ReadonlyArray<readonly [Intent, readonly string[]]
       'pytest',
       'cargo test',
       'go test',
+    ],
+  ],
+  [
+    'document',
+    [
+      'document',
+      'documenting',
+      'documentation',
+      'docs',
+      'doc comment',
+      'doc comments',
+      'docstring',
+      'docstrings',
+      'jsdoc',
+      'tsdoc',
+      'javadoc',
+      'readme',
+      'changelog',
+      'comments',
     ],
   ],
   [
@@ -160,6 +179,45 @@ export const INTENT_KEYWORDS: ReadonlyArray<readonly [Intent, readonly string[]]
   ],
 ];
 
+/**
+ * Debug keywords that name a problem rather than ask for its fix: after another intent's verb they are what the
+ * work is about ("document the errors module", "add error handling", "explain the crash"), not a bug to fix.
+ */
+export const PROBLEM_NOUNS: ReadonlySet<string> = new Set([
+  'error',
+  'errors',
+  'bug',
+  'bugs',
+  'crash',
+  'exception',
+  'failure',
+  'regression',
+  'panic',
+  'stack trace',
+  'traceback',
+]);
+
+/** Politeness and filler before a request's verb ("please document …", "can you explain …"). */
+const LEAD_INS: readonly string[] = [
+  'please',
+  'kindly',
+  'can you',
+  'could you',
+  'would you',
+  'will you',
+  'i want you to',
+  'i need you to',
+  "i'd like you to",
+  'help me',
+  'go ahead and',
+  "let's",
+  'now',
+  'also',
+  'then',
+  'ok',
+  'okay',
+];
+
 /** Phrases that make a task span the whole project, then several files. */
 export const SCOPE_KEYWORDS: ReadonlyArray<readonly [Scope, readonly string[]]> = [
   [
@@ -241,14 +299,36 @@ export function keywordHits(text: string, words: readonly string[], first = fals
   return hits;
 }
 
+/** Whether `text` starts with `word`, on a word boundary. */
+function startsWithWord(text: string, word: string): boolean {
+  return text.startsWith(word) && (text.length === word.length || !wordish(text.charCodeAt(word.length)));
+}
+
+/** The request from its verb on: the lowercased message without the lead-ins before it. */
+function fromVerb(text: string): string {
+  let rest = text.trimStart();
+  for (;;) {
+    const lead = LEAD_INS.find((w) => startsWithWord(rest, w));
+    if (!lead) return rest;
+    rest = rest.slice(lead.length).replace(/^[\s,]+/, '');
+  }
+}
+
 /** How much one keyword hit counts: implement's verbs (add, make, update) also begin most other requests. */
 const INTENT_WEIGHT: Readonly<Partial<Record<Intent, number>>> = { implement: 0.5 };
 
-/** Weighted keyword hits of each intent; a keyword as the message's first word (its verb) counts half again. */
+/**
+ * Weighted keyword hits of each intent; a keyword as the request's first word (its verb) counts half again. A request
+ * opening with another intent's keyword has the problem nouns as its object: they count nothing for debug.
+ */
 function scores(text: string): Map<Intent, number> {
   const result = new Map<Intent, number>();
-  const first = text.trimStart().split(/[^\w'-]+/)[0] ?? '';
-  for (const [intent, words] of INTENT_KEYWORDS) {
+  const request = fromVerb(text);
+  const first = request.split(/[^\w'-]+/)[0] ?? '';
+  const lead = INTENT_KEYWORDS.find(([, words]) => words.some((w) => startsWithWord(request, w)))?.[0];
+  for (const [intent, all] of INTENT_KEYWORDS) {
+    const words =
+      intent === 'debug' && lead && lead !== 'debug' ? all.filter((w) => !PROBLEM_NOUNS.has(w)) : all;
     const hits = keywordHits(text, words);
     const bonus = words.includes(first) ? 0.5 : 0;
     if (hits > 0) result.set(intent, (hits + bonus) * (INTENT_WEIGHT[intent] ?? 1));

@@ -12,6 +12,7 @@ export const INTENT_GUIDANCE: Readonly<Record<Intent, string>> = {
   test: 'Run the tests; report or fix failures.',
   refactor: 'Keep behaviour; test before and after.',
   implement: 'Follow local conventions; verify.',
+  document: 'Write the docs from the code; keep behaviour.',
 };
 
 /** Below this confidence the classifier is guessing: the message goes to the model as the user wrote it. */

@@ -59,6 +59,8 @@ const BY_INTENT: Readonly<Record<Classification['intent'], readonly Group[]>> = 
   test: ['background'],
   refactor: ['files', 'code'],
   implement: [],
+  // Documenting a module reads its API: its definitions, signatures and exports.
+  document: ['code'],
 };
 
 const CONFIDENT = 0.5;

@@ -17,7 +17,7 @@ import { listSourceFiles } from './source-files.js';
 import { extractTags, type FileTags } from './tags.js';
 
 /** Bumped whenever the shape or meaning of cached tags changes: an old cache is then ignored. */
-const CACHE_VERSION = 22;
+const CACHE_VERSION = 23;
 /** Larger files are generated or minified; their tags would cost more than they tell. */
 export const MAX_FILE_BYTES = 1_000_000;
 /** Files parsed on the thread pool at a time. */

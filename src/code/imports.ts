@@ -11,6 +11,8 @@ export interface ImportedName {
   name: string;
   /** The name it is bound to here, when that differs. */
   alias?: string;
+  /** A name for the type checker only: `import { type A }`, or any name of an `import type` / `export type`. */
+  typeOnly?: boolean;
 }
 
 export interface Import {
@@ -37,6 +39,8 @@ export interface LocalExport {
   name: string;
   /** `default` for a default export. */
   alias?: string;
+  /** `export { type A }`, `export type { A }`. */
+  typeOnly?: boolean;
   line: number;
 }
 
@@ -56,11 +60,18 @@ const withoutComments = (text: string) => text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\
 const named = (name: string, alias?: string): ImportedName =>
   alias && alias !== name ? { name, alias } : { name };
 
+/** A node with a `type` keyword of its own: `import type …`, `export type { … }`, the specifier `type A`. */
+const typeMarked = (node: AstNode) => node.children().some((c) => c.kind() === 'type');
+
+/** The names of an import or export clause, an inline `type A` marked. */
 function specifiers(node: AstNode, kind: string): ImportedName[] {
   return node
     .children()
     .filter((c) => c.kind() === kind)
-    .map((s) => named(s.field('name')?.text() ?? s.text(), s.field('alias')?.text()));
+    .map((s) => {
+      const name = named(s.field('name')?.text() ?? s.text(), s.field('alias')?.text());
+      return typeMarked(s) ? { ...name, typeOnly: true } : name;
+    });
 }
 
 /** TypeScript and JavaScript `import` and `export` statements. */
@@ -68,7 +79,8 @@ function scriptStatement(node: AstNode, found: FoundImports, line: number): void
   const range = node.range();
   const source = node.field('source');
   const text = node.kind() === 'import_statement' || source ? node.text() : '';
-  const typeOnly = /^(import|export)\s+type\b/.test(text);
+  // `export type * from` parses as an error around `type`, hence the text as well.
+  const typeOnly = typeMarked(node) || /^(import|export)\s+type\s*[{*]/.test(text);
   const bindings: ImportedName[] = [];
   let alias: string | undefined;
   if (node.kind() === 'import_statement') {
@@ -89,7 +101,8 @@ function scriptStatement(node: AstNode, found: FoundImports, line: number): void
     if (!source) {
       const isDefault = node.children().some((c) => c.kind() === 'default');
       if (clause) {
-        for (const s of specifiers(clause, 'export_specifier')) found.exports.push({ ...s, line });
+        for (const s of specifiers(clause, 'export_specifier'))
+          found.exports.push({ ...s, ...(typeOnly ? { typeOnly } : {}), line });
         found.skip.push([range.start.index, range.end.index]);
       } else if (isDefault) {
         const value = node.field('declaration') ?? node.field('value') ?? node.children().at(-1);
@@ -118,6 +131,8 @@ function scriptStatement(node: AstNode, found: FoundImports, line: number): void
   }
   if (!source) return;
   found.skip.push([range.start.index, range.end.index]);
+  // Every name of an `import type` is type-only, as an inline `type` makes one.
+  if (typeOnly) for (const b of bindings) b.typeOnly = true;
   const module = unquote(source.text());
   found.imports.push({
     module,

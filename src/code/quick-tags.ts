@@ -44,7 +44,6 @@ const TS_KIND: Record<string, SymbolKind> = {
   var: 'variable',
 };
 
-/** The names an import or export clause binds, in the parse's order: default, namespace, then the braces. */
 /** An import of a module itself, no names taken (`import './a'`, Python `import a.b as c`); its line set later. */
 function wholeModule(module: string, statement: string, alias?: string): Import {
   const imp: Import = { module, names: [], bindings: [], line: 0, reexport: false, text: oneLine(statement) };
@@ -58,7 +57,11 @@ function inOrder(found: { index: number; imp: Import }[], line: (i: number) => n
   return found.map((f) => f.imp);
 }
 
-function tsBindings(clause: string): { bindings: ImportedName[]; alias?: string } {
+/**
+ * The names an import or export clause binds, in the parse's order: default, namespace, then the braces; all of an
+ * `import type`'s type-only, and an inline `type A`.
+ */
+function tsBindings(clause: string, typeOnly: boolean): { bindings: ImportedName[]; alias?: string } {
   const bindings: ImportedName[] = [];
   const braces = /\{([^}]*)\}/.exec(clause);
   const rest = braces ? clause.replace(braces[0], '') : clause;
@@ -67,16 +70,17 @@ function tsBindings(clause: string): { bindings: ImportedName[]; alias?: string 
   const star = /\*\s*(?:as\s+([\w$]+))?/.exec(rest);
   if (star) bindings.push(star[1] ? { name: '*', alias: star[1] } : { name: '*' });
   for (const part of braces?.[1]?.split(',') ?? []) {
-    const m = /^\s*(?:type\s+)?([\w$]+)(?:\s+as\s+([\w$]+))?\s*$/.exec(part);
-    if (m) bindings.push(named(m[1]!, m[2]));
+    const m = /^\s*(type\s+(?=[\w$]+(?:\s+as\s+[\w$]+)?\s*$))?([\w$]+)(?:\s+as\s+([\w$]+))?\s*$/.exec(part);
+    if (m) bindings.push(m[1] ? { ...named(m[2]!, m[3]), typeOnly: true } : named(m[2]!, m[3]));
   }
+  if (typeOnly) for (const b of bindings) b.typeOnly = true;
   return { bindings, ...(star?.[1] ? { alias: star[1] } : {}) };
 }
 
 function tsImports(source: string, line: (i: number) => number, skip: [number, number][]): Import[] {
   const found: { index: number; imp: Import }[] = [];
   for (const m of source.matchAll(TS_FROM)) {
-    const { bindings, alias } = tsBindings(m[3]!);
+    const { bindings, alias } = tsBindings(m[3]!, Boolean(m[2]));
     const imp: Import = {
       module: m[5]!,
       names: bindings.filter((b) => b.name !== 'default' && b.name !== '*').map((b) => b.name),

@@ -120,7 +120,7 @@ type RunEvent =
   /** What the user's message asks for, from a local classifier (no model call); it steers the system prompt. */
   | {
       type: 'intent';
-      intent: 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'analyze';
+      intent: 'explain' | 'implement' | 'refactor' | 'debug' | 'test' | 'document' | 'analyze';
       scope: 'single_file' | 'multi_file' | 'whole_project';
       /** Paths and symbols named in the message. */
       entities: string[];

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { EvalFileError, matchesFilter, readEvalFiles } from './eval-files.js';
 import { type ParameterCheck, parameterCheckSchema, runParameterChecks } from './llm-score.js';
 
-export const INTENTS = ['explain', 'implement', 'refactor', 'debug', 'test', 'analyze'] as const;
+export const INTENTS = ['explain', 'implement', 'refactor', 'debug', 'test', 'document', 'analyze'] as const;
 
 const caseSchema = z
   .object({

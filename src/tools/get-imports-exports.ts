@@ -14,11 +14,15 @@ import { defineTool, fail, ok, readPreview, type ToolContext } from './tool.js';
 const schema = z.strictObject({ path: z.string() });
 
 const named = (b: ImportedName) => (b.alias ? `${b.name} as ${b.alias}` : b.name);
+/** A name, `type` before it when it is for the type checker only (`export { type A }`). */
+const typed = (b: ImportedName) => `${b.typeOnly ? 'type ' : ''}${named(b)}`;
 
-/** An import as written: `./a {default as ky, b as c}`, `os.path as osp`, `* as ns`. */
+/** An import as written: `./a {default as ky, b as c}`, `os.path as osp`, `* as ns`, `./t {type T, v}`, `type ./t {T}`. */
 export function describeImport(imp: Import): string {
   const alias = imp.alias && !imp.bindings.some((b) => b.alias === imp.alias) ? ` as ${imp.alias}` : '';
-  const names = imp.bindings.length > 0 ? ` {${imp.bindings.map(named).join(', ')}}` : '';
+  // A whole `import type` says so once, before the module; otherwise each type-only name says so.
+  const names =
+    imp.bindings.length > 0 ? ` {${imp.bindings.map(imp.typeOnly ? named : typed).join(', ')}}` : '';
   return `${imp.typeOnly ? 'type ' : ''}${imp.module}${alias}${names}`;
 }
 
@@ -65,7 +69,7 @@ export const getImportsExportsTool = defineTool({
     lines.push(`exports (${exported.length + own.length + reexports.length}):`);
     for (const def of exported)
       lines.push(`  ${def.line}: ${defaults.has(def.name) ? 'default ' : ''}${def.kind} ${def.name}`);
-    for (const e of own) lines.push(`  ${e.line}: ${e.alias === 'default' ? `default ${e.name}` : named(e)}`);
+    for (const e of own) lines.push(`  ${e.line}: ${e.alias === 'default' ? `default ${e.name}` : typed(e)}`);
     if (reexports.length > 0) lines.push('  re-exports:', ...reexports.map((l) => `  ${l}`));
     return ok(
       lines.join('\n'),

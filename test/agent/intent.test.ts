@@ -6,6 +6,7 @@ import {
   INTENT_KEYWORDS,
   type Intent,
   keywordHits,
+  PROBLEM_NOUNS,
   SCOPE_KEYWORDS,
   type Scope,
 } from '../../src/agent/intent.js';
@@ -230,5 +231,64 @@ describe("classifyIntent on a plan's prompt", () => {
       ),
     );
     expect(c.entities).toEqual(['TODO.md', 'src/a.ts']);
+  });
+});
+
+describe('classifyIntent on a problem word as the object of another verb', () => {
+  // "errors", "bug", "crash" name what a request is about; only a message that is about fixing them is debug.
+  it.each([
+    ['Document the errors module', 'document'],
+    ['document the bug tracker integration', 'document'],
+    ['Write docs for the errors module', 'document'],
+    ['Write documentation for the crash reporter', 'document'],
+    ['Please document how errors are reported', 'document'],
+    ['Can you add docstrings to the exception classes?', 'document'],
+    ['Add JSDoc comments to src/errors.ts', 'document'],
+    ['Update the README with the new error codes', 'document'],
+    ['Generate API docs for the crash module', 'document'],
+    ['Document every error code and the bugs they point to', 'document'],
+    ['Write a README section on common errors', 'document'],
+    ['Explain the errors module', 'explain'],
+    ['What does the error handler do?', 'explain'],
+    ['Could you explain the bugs and crashes in the parser?', 'explain'],
+    ['Describe the exception hierarchy', 'explain'],
+    ['Add error handling to the parser', 'implement'],
+    ['Write tests for the error paths', 'test'],
+    ['Refactor the error handling in the client', 'refactor'],
+  ])('%s → %s', (message, intent) => {
+    const c = classifyIntent(message);
+    expect(c.intent).toBe(intent);
+    expect(c.confidence, 'confident enough to steer').toBeGreaterThanOrEqual(0.5);
+  });
+
+  it.each([
+    'Fix the errors in the module',
+    'fix the errors in the errors module',
+    'Please fix the errors in the documentation',
+    'Fix the bug in the docs generator',
+    'Fix the broken links in the docs',
+    'Debug the crash in the documentation build',
+    'The README generator crashes on empty input',
+    'There is a bug in the docs generator',
+    'Getting errors when I build the docs',
+    'The docs site fails to build',
+    'Errors everywhere after the upgrade, please fix',
+    'Explain the crash in the parser and fix it',
+    'Why does the doc build fail?',
+  ])('%s → debug', (message) => {
+    expect(classifyIntent(message).intent).toBe('debug');
+  });
+
+  it('takes the problem nouns from the debug keywords', () => {
+    const debug = INTENT_KEYWORDS.find(([intent]) => intent === 'debug')![1];
+    expect([...PROBLEM_NOUNS].filter((w) => !debug.includes(w))).toEqual([]);
+  });
+
+  it('tells a documentation task to write from the code and keep behaviour, in under 100 bytes', () => {
+    const note = steeringNote(classifyIntent('Document the errors module across the codebase'), true)!;
+    expect(note).toBe(
+      '[Keel: document. Write the docs from the code; keep behaviour. Plan first with todo_write.]',
+    );
+    expect(Buffer.byteLength(note)).toBeLessThan(100);
   });
 });

@@ -341,3 +341,37 @@ test("an interface's properties are its members (zustand's StoreApi.getInitialSt
   const refs = await run(findReferencesTool, { name: 'StoreApi.getInitialState' });
   expect(refs.output).toContain('src/vanilla.ts:2:3 (definition)');
 });
+
+test('get_imports_exports marks type-only names, inline `type` or a whole `import type`/`export type`, in imports, exports and re-exports', async () => {
+  await ws.write('src/x.ts', 'export interface Foo {}\nexport const bar = 1;\nexport type Baz = string;\n');
+  await ws.write(
+    'src/user.ts',
+    [
+      "import { type Foo, bar } from './x';",
+      "import type { Baz } from './x';",
+      'interface Own {}',
+      'const local = bar;',
+      'export { type Foo, local };',
+      'export type { Own, Baz };',
+      "export { type Foo as Renamed, bar as value } from './x';",
+      "export type { Baz as Alias } from './x';",
+      '',
+    ].join('\n'),
+  );
+  const result = await run(getImportsExportsTool, { path: 'src/user.ts' });
+  expect(result.output).toBe(
+    [
+      'imports (2):',
+      '  1: ./x {type Foo, bar} → src/x.ts',
+      '  2: type ./x {Baz} → src/x.ts',
+      'exports (6):',
+      '  5: type Foo',
+      '  5: local',
+      '  6: type Own',
+      '  6: type Baz',
+      '  re-exports:',
+      '    7: ./x {type Foo as Renamed, bar as value} → src/x.ts',
+      '    8: type ./x {Baz as Alias} → src/x.ts',
+    ].join('\n'),
+  );
+});

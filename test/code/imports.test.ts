@@ -18,7 +18,19 @@ describe('imports as written', () => {
       'ts default and named with alias',
       'a.ts',
       "import ky, {a as b, type C} from './x';",
-      ['./x {default as ky, a as b, C}'],
+      ['./x {default as ky, a as b, type C}'],
+    ],
+    [
+      'ts type-only default and namespace imports',
+      'a.ts',
+      "import type D from './d';\nimport type * as T from './t';",
+      ['type ./d {default as D}', 'type ./t {* as T}'],
+    ],
+    [
+      'ts names called `type` are values',
+      'a.ts',
+      "import { type } from './z';\nimport { type as tt, type u } from './w';",
+      ['./z {type}', './w {type as tt, type u}'],
     ],
     ['ts namespace', 'a.ts', "import * as ns from 'y';", ['y {* as ns}']],
     ['ts type-only', 'a.ts', "import type {T} from './t';", ['type ./t {T}']],
@@ -50,6 +62,13 @@ describe('imports as written', () => {
       ['export ./w {*}', 'export ./v {* as q}'],
     ],
     ['ts type re-export', 'a.ts', "export type {Options} from './o';", ['export type ./o {Options}']],
+    [
+      'ts inline type re-export',
+      'a.ts',
+      "export {type Options as O, make} from './o';",
+      ['export ./o {type Options as O, make}'],
+    ],
+    ['ts type re-export all', 'a.ts', "export type * from './o';", ['export type ./o {*}']],
     ['js default import', 'a.js', "import React from 'react';", ['react {default as React}']],
     ['ts text that only looks like an import', 'a.ts', 'export const s = \'import a from "b"\';', []],
     [
@@ -138,6 +157,23 @@ describe('exports as written', () => {
         { name: 'a', line: 2 },
       ],
     ],
+    [
+      'inline type in a local list',
+      'interface A {}\nconst b = 1;\nexport {type A, b};\n',
+      [
+        { name: 'A', typeOnly: true, line: 3 },
+        { name: 'b', line: 3 },
+      ],
+    ],
+    [
+      'type-only local list',
+      'interface A {}\ninterface C {}\nexport type {A, C as D};\n',
+      [
+        { name: 'A', typeOnly: true, line: 3 },
+        { name: 'C', alias: 'D', typeOnly: true, line: 3 },
+      ],
+    ],
+    ['a type alias declaration is no export list', 'export type T = string;\n', undefined],
   ])('%s', (_name, source, expected) => {
     expect(tagsOf('m.ts', source).exports).toEqual(expected);
   });
