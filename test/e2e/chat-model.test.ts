@@ -1,6 +1,7 @@
-// The chat's /model checks before it switches: a provider with no API key asks for one at the terminal (hidden,
-// stored as keel auth login stores it) or, piped, names the command. Piped chats run in process; the key's prompt
-// needs the built binary in a real terminal (tmux).
+// The chat's /model checks before it switches: a model name the provider's list lacks is refused with the closest
+// ones, a list that cannot be had leaves the name unchecked and says so, and a provider with no API key asks for
+// one at the terminal (hidden, stored as keel auth login stores it) or, piped, names the command. Piped chats run
+// in process; the key's prompt needs the built binary in a real terminal (tmux).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,51 @@ const { server, workspace, track } = useE2E();
 
 const ollamaModels = [{ name: 'qwen3:latest' }, { name: 'gemma3:4b' }];
 
+/** A port nothing listens on: a server's, closed. */
+async function deadUrl(): Promise<string> {
+  const s = await server([]);
+  await s.close();
+  return s.ollamaUrl;
+}
+
 describe('/model in a piped chat', () => {
+  it('refuses a name Ollama does not list, offering the closest, and switches to one it lists', async () => {
+    const s = await server({ script: [{ text: 'from qwen3' }, { text: 'from gemma3' }], ollamaModels });
+    const ws = await workspace();
+    const r = await runCli(['chat', '--base-url', s.ollamaUrl, '--model', 'qwen3', '--cwd', ws], {
+      input: '/model gemma3:2b\nfirst\n/model gemma3:4b\nsecond\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'ollama has no model gemma3:2b; did you mean gemma3:4b? (/model lists them); the chat stays on ollama/qwen3',
+    );
+    expect(r.stderr).toContain('model: ollama/gemma3:4b\n');
+    const chats = s.requests.filter((request) => request.path === '/api/chat');
+    expect(chats.map((request) => request.body.model)).toEqual(['qwen3', 'gemma3:4b']);
+  });
+
+  it('switches unchecked when the list cannot be had, and says why', async () => {
+    const s = await server([]);
+    const ws = await workspace();
+    const r = await runCli(
+      [
+        'chat',
+        '--provider',
+        'openai-compatible',
+        '--base-url',
+        s.openaiUrl,
+        '--model',
+        'gpt-4o-mini',
+        '--cwd',
+        ws,
+      ],
+      { input: '/model ollama/qwen3\n', env: { OLLAMA_HOST: await deadUrl() } },
+    );
+    expect(r.stderr).toMatch(
+      /model: ollama\/qwen3 \(the name is not checked: cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+/,
+    );
+  });
+
   it('without an API key for the provider, names keel auth login and stays on the current model', async () => {
     const s = await server({ script: [{ text: 'still ollama' }], ollamaModels });
     const ws = await workspace();
