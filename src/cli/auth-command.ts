@@ -9,6 +9,7 @@ import {
   credentialProviders,
   isCredentialProvider,
 } from '../providers/credentials.js';
+import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
@@ -86,16 +87,38 @@ export async function logIn(
   /** GitHub's address, for Copilot's device flow. */
   githubUrl: string,
   options: { store: boolean } = { store: true },
+  /** Where what it says goes (the chat's screen in the chat); the key's prompt is the terminal's. */
+  out: CommandOutput = processOutput,
 ): Promise<void> {
   const store = new CredentialStore({ env: process.env });
   const secret = provider === 'copilot' ? await copilotLogin(githubUrl) : await readApiKey(provider);
   const result = await store.store(provider, secret, { noStore: !options.store });
   if (result.notice)
-    process.stderr.write(`${wrapFor(`note: ${result.notice}`, terminalColumns(process.stderr), '  ')}\n`);
-  process.stdout.write(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
+    out.notice(`${wrapFor(`note: ${result.notice}`, terminalColumns(process.stderr), '  ')}\n`);
+  out.print(`logged in to ${provider}; credential kept in ${sourceText[result.source]}\n`);
   const envVar = credentialEnvVar[provider];
   if (process.env[envVar]?.trim()) {
-    process.stderr.write(`note: ${envVar} is set in the environment and takes precedence\n`);
+    out.notice(`note: ${envVar} is set in the environment and takes precedence\n`);
+  }
+}
+
+/**
+ * At a terminal, a provider's missing API key asked for at the hidden prompt and stored as `keel auth login` does
+ * (the first run with a provider chosen, the chat's `/model`): false when the person stopped (Ctrl-C).
+ */
+export async function logInForKey(
+  provider: CredentialProvider,
+  out: CommandOutput = processOutput,
+): Promise<boolean> {
+  out.notice(
+    `No API key for ${provider} yet: paste one to store it as keel auth login ${provider} does (${credentialEnvVar[provider]} in the environment also works; Ctrl-C stops)\n`,
+  );
+  try {
+    await logIn(provider, '', { store: true }, out);
+    return true;
+  } catch (error) {
+    if (isAbortError(error)) return false;
+    throw error;
   }
 }
 

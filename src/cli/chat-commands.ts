@@ -30,6 +30,11 @@ export interface ChatContext {
   compact?: (focus: string | undefined, signal: AbortSignal) => Promise<boolean>;
   /** The current model, `provider/model`. */
   modelName(): string;
+  /**
+   * What `/model <arg>` checks first (the provider's key, the model's name): undefined to stay on the current model
+   * (why already said), else what the line naming the new model adds ('' for nothing).
+   */
+  checkModel(arg: string): Promise<string | undefined>;
   /** The execution mode in force, and whether commands run in the sandbox. */
   mode(): ExecutionMode;
   sandboxed(): boolean;
@@ -117,8 +122,10 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
         await chat.subcommand.models();
         return;
       }
+      const checked = await chat.checkModel(args);
+      if (checked === undefined) return;
       await chat.restart({ model: args });
-      chat.note(`model: ${chat.modelName()}\n`);
+      chat.note(`model: ${chat.modelName()}${checked}\n`);
     },
   },
   {

@@ -235,6 +235,9 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
       return agent?.compact;
     },
     modelName: () => (agent ? modelName(agent) : ''),
+    checkModel: async (arg) =>
+      agent &&
+      (await import('./chat-model.js')).checkModelSwitch(arg, current, agent, { screen, interactive, busy }),
     mode: () => agent?.mode ?? 'interactive',
     sandboxed: () => agent?.sandboxed === true,
     status: showStatus,

@@ -7,7 +7,12 @@ import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { userConfigPath } from '../config/paths.js';
 import { ExitCode, KeelError } from '../core/errors.js';
-import { type CredentialProvider, CredentialStore, credentialEnvVar } from '../providers/credentials.js';
+import {
+  type CredentialProvider,
+  CredentialStore,
+  credentialEnvVar,
+  missingApiKey,
+} from '../providers/credentials.js';
 import { listOllamaTags, normalizeOllamaHost } from '../providers/ollama-api.js';
 import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
@@ -140,25 +145,13 @@ async function setUp(
 /** A message on stderr, wrapped at word boundaries on a terminal (a pipe gets it whole). */
 const say = (text: string) => process.stderr.write(wrapFor(text, terminalColumns(process.stderr)));
 
-const keyed: readonly string[] = ['anthropic', 'openai', 'gemini', 'openrouter'];
-
 /** At a terminal, a chosen provider whose key is nowhere (environment, keyring, credentials file): log in now. */
 async function logInIfNoKey(loaded: LoadedConfig): Promise<number | undefined> {
-  const provider = loaded.config.provider.type;
-  if (!keyed.includes(provider)) return undefined;
-  const { resolveCredential } = await import('../providers/credentials.js');
-  if (await resolveCredential(provider, process.env)) return undefined;
-  const name = provider as CredentialProvider;
-  say(
-    `No API key for ${provider} yet: paste one to store it as keel auth login ${provider} does (${credentialEnvVar[name]} in the environment also works; Ctrl-C stops)\n`,
-  );
-  try {
-    await (await import('./auth-command.js')).logIn(name, loaded.config.provider.copilot.github_url);
-  } catch (error) {
-    if (error instanceof Error && error.name === 'AbortError') return ExitCode.interrupted;
-    throw error;
-  }
-  return undefined;
+  const provider = await missingApiKey(loaded.config.provider.type, process.env);
+  if (provider === undefined) return undefined;
+  const out = { print: (text: string) => void process.stdout.write(text), notice: say };
+  const { logInForKey } = await import('./auth-command.js');
+  return (await logInForKey(provider, out)) ? undefined : ExitCode.interrupted;
 }
 
 async function choose(

@@ -239,3 +239,15 @@ export async function resolveCredential(
   const store = options.store ?? new CredentialStore({ env, keyring: options.keyring });
   return (await store.lookup(provider))?.value;
 }
+
+/** Model providers whose credential is an API key a person pastes (Copilot's comes from GitHub's login). */
+const apiKeyProviders: ReadonlySet<string> = new Set(['anthropic', 'openai', 'gemini', 'openrouter']);
+
+/** A model provider taking an API key that has none anywhere (environment, keyring, credentials file), or undefined. */
+export async function missingApiKey(
+  provider: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CredentialProvider | undefined> {
+  if (!apiKeyProviders.has(provider) || !isCredentialProvider(provider)) return undefined;
+  return (await resolveCredential(provider, env)) ? undefined : provider;
+}

@@ -293,17 +293,22 @@ export class LineReader {
   }
 
   /**
-   * Hands the terminal to another program (an editor) while `run` lasts: input is paused, so no keystroke is
-   * read twice, and a terminal leaves raw mode; both are restored afterwards.
+   * Hands the terminal to another program (an editor) or prompt (a hidden key's) while `run` lasts: input is
+   * paused and a terminal leaves raw mode; both are restored afterwards. Readline hears keys through the input's
+   * keypress events, paused or not, so those are cut off meanwhile: a key typed at a prompt reading the input
+   * itself must never also become the chat's next message.
    */
   async handOver<T>(run: () => Promise<T>): Promise<T> {
     const tty = this.input as NodeJS.ReadStream;
     const raw = this.interactive && tty.isTTY && tty.isRaw;
     this.rl.pause();
     if (raw) tty.setRawMode(false);
+    const keypress = this.input.listeners('keypress') as ((...args: unknown[]) => void)[];
+    this.input.removeAllListeners('keypress');
     try {
       return await run();
     } finally {
+      for (const listener of keypress) this.input.on('keypress', listener);
       if (raw) tty.setRawMode(true);
       if (!this.closed) this.rl.resume();
     }

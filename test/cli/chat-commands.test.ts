@@ -30,6 +30,7 @@ function fakeChat(overrides: Partial<ChatContext> = {}) {
     cost: () => 'COST',
     lastOutput: () => undefined,
     modelName: () => 'ollama/qwen3',
+    checkModel: async () => '',
     mode: () => 'auto',
     sandboxed: () => true,
     status: () => void calls.push('status'),
@@ -121,6 +122,16 @@ describe('the command table', () => {
       'restart {"resume":"abc"}',
       'restart {}',
     ]);
+  });
+
+  it('/model stays on the current model when its check refuses the switch, and says what the check adds', async () => {
+    const refused = fakeChat({ checkModel: async () => undefined });
+    await refused.run('/model nosuch');
+    expect(refused.calls).toEqual([]);
+    const unchecked = fakeChat({ checkModel: async () => ' (the name is not checked: why)' });
+    await unchecked.run('/model other');
+    expect(unchecked.calls).toEqual(['restart {"model":"other"}']);
+    expect(unchecked.said).toEqual(['model: ollama/qwen3 (the name is not checked: why)\n']);
   });
 
   it('/save exports the session in the format of the extension', async () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { toolMessages, useE2E } from '../support/e2e.js';
 import type { ModelServer } from '../support/model-server.js';
 import { hasTmux, startTerminal, type Terminal } from '../support/tmux.js';
+import { qwen3Spec } from '../support/wire-models.js';
 
 const { server, workspace, track } = useE2E();
 // A light MCP server with server-everything's args-prompt (test/mcp/manager.test.ts has the real one's prompts).
@@ -96,6 +97,8 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
             stall: true,
           },
         ],
+        // What /model other-model checks the name against.
+        ollamaModels: [qwen3Spec, { ...qwen3Spec, name: 'other-model:latest' }],
       });
       const ws = await workspace({
         'notes.txt': 'buy milk\ncall bob\n',

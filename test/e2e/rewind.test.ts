@@ -63,7 +63,7 @@ describe('a chat with /undo, /rewind and /model, then keel undo', () => {
       'write three',
       '/rewind',
       '/rewind 2',
-      '/model openai-compatible/test-model',
+      '/model openai-compatible/gpt-4o-mini',
       'what did you write',
       'exit',
     ];
@@ -111,13 +111,13 @@ describe('a chat with /undo, /rewind and /model, then keel undo', () => {
     expect(last).not.toContain('write three');
   });
 
-  it('/model openai-compatible/test-model switches wire format mid-session, the request carrying the history', () => {
-    expect(chat.stderr).toContain('model: openai-compatible/test-model');
+  it('/model openai-compatible/gpt-4o-mini switches wire format mid-session, the request carrying the history', () => {
+    expect(chat.stderr).toContain('model: openai-compatible/gpt-4o-mini');
     const first = s.requests[0]!;
     const switched = s.requests[6]!;
     expect(first.path).toBe('/api/chat');
     expect(switched.path).toBe('/v1/chat/completions');
-    expect(switched.body.model).toBe('test-model');
+    expect(switched.body.model).toBe('gpt-4o-mini');
     const history = sent(switched.body);
     expect(history).toContain('write one');
     expect(history).toContain('wrote one');
