@@ -79,6 +79,8 @@ export async function checkModelSwitch(
   if (check.known) return '';
   // The names come from the provider's server.
   const near = check.near.length > 0 ? `; did you mean ${check.near.map(sanitize).join(', ')}?` : '';
+  // A server that may answer names it does not list (llama.cpp answers any): switched, with what its list says.
+  if (!listed.binding) return ` (${provider.type} does not list ${model}${near} — switched anyway)`;
   screen.notice(`${provider.type} has no model ${model}${near} (/model lists them); ${stays}\n`);
   return undefined;
 }

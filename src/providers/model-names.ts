@@ -1,7 +1,8 @@
 // Whether a provider has a model of a given name, from the provider's own list where one request gets it and it names
 // every model the provider takes: Ollama's /api/tags (where `qwen3` is `qwen3:latest`), an OpenAI-compatible server's
-// /v1/models. Hosted providers also take names their lists leave out (Anthropic's aliases, OpenRouter's `:nitro`
-// variants), so they are not asked.
+// /v1/models — which some servers (llama.cpp, a proxy) do not hold to: they answer any name, so their list is
+// advice, not a refusal (`binding`). Hosted providers also take names their lists leave out (Anthropic's aliases,
+// OpenRouter's `:nitro` variants), so they are not asked.
 import type { KeelConfig } from '../config/schema.js';
 import { editDistance } from '../core/text.js';
 
@@ -15,12 +16,12 @@ export type ModelNameCheck = { known: true } | { known: false; near: string[] };
 export async function listedModelNames(
   provider: KeelConfig['provider'],
   options: { env: NodeJS.ProcessEnv; signal?: AbortSignal },
-): Promise<{ names: string[] } | { unasked: string }> {
+): Promise<{ names: string[]; binding: boolean } | { unasked: string }> {
   switch (provider.type) {
     case 'ollama': {
       const { listOllamaTags, normalizeOllamaHost } = await import('./ollama-api.js');
       const root = normalizeOllamaHost(provider.ollama.base_url);
-      return { names: await listOllamaTags(root, options.signal, provider.ollama.api_key) };
+      return { names: await listOllamaTags(root, options.signal, provider.ollama.api_key), binding: true };
     }
     case 'openai-compatible': {
       const { listProviderModels } = await import('./model-lists.js');
@@ -29,7 +30,7 @@ export async function listedModelNames(
         apiKey: () =>
           Promise.reject(new Error('an OpenAI-compatible server takes its key from its settings')),
       });
-      return { names: models.map((model) => model.id) };
+      return { names: models.map((model) => model.id), binding: false };
     }
     case 'replay':
       return { unasked: 'a replay answers with its cassette' };

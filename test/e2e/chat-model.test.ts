@@ -38,6 +38,32 @@ describe('/model in a piped chat', () => {
     expect(chats.map((request) => request.body.model)).toEqual(['qwen3', 'gemma3:4b']);
   });
 
+  it('switches to a name an OpenAI-compatible server does not list, saying so: some servers answer any name', async () => {
+    const s = await server({ script: [{ text: 'from the server' }] });
+    const ws = await workspace();
+    const r = await runCli(
+      [
+        'chat',
+        '--provider',
+        'openai-compatible',
+        '--base-url',
+        s.openaiUrl,
+        '--model',
+        'gpt-4o-mini',
+        '--cwd',
+        ws,
+      ],
+      { input: '/model gpt-4o-mimi\nhello\n' },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'model: openai-compatible/gpt-4o-mimi (openai-compatible does not list gpt-4o-mimi; did you mean gpt-4o-mini? — switched anyway)',
+    );
+    expect(s.requests.filter((q) => q.path === '/v1/chat/completions').map((q) => q.body.model)).toEqual([
+      'gpt-4o-mimi',
+    ]);
+  });
+
   it('switches unchecked when the list cannot be had, and says why', async () => {
     const s = await server([]);
     const ws = await workspace();

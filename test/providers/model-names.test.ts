@@ -47,13 +47,18 @@ describe('listedModelNames', () => {
       ollamaModels: [{ name: 'qwen3:latest' }, { name: 'gemma3:4b' }],
     });
     const ollama = providerConfig({ type: 'ollama', ollama: { base_url: s.ollamaUrl } });
-    expect(await listedModelNames(ollama, { env })).toEqual({ names: ['qwen3:latest', 'gemma3:4b'] });
+    expect(await listedModelNames(ollama, { env })).toEqual({
+      names: ['qwen3:latest', 'gemma3:4b'],
+      binding: true,
+    });
     const compatible = providerConfig({
       type: 'openai-compatible',
       'openai-compatible': { base_url: s.openaiUrl },
     });
     expect(await listedModelNames(compatible, { env })).toEqual({
       names: ['gpt-4o-mini', 'text-embedding-3-small'],
+      // llama.cpp answers any name: the list advises, it does not refuse.
+      binding: false,
     });
     expect(s.routes).toEqual(['GET /api/tags', 'GET /v1/models']);
     const anthropic = providerConfig({ type: 'anthropic' });
