@@ -1,15 +1,8 @@
 // The intent classifier: a table of messages and what they ask for, the entities they name, and its speed.
 import { describe, expect, it } from 'vitest';
 import { extractEntities } from '../../src/agent/entities.js';
-import {
-  classifyIntent,
-  INTENT_KEYWORDS,
-  type Intent,
-  keywordHits,
-  PROBLEM_NOUNS,
-  SCOPE_KEYWORDS,
-  type Scope,
-} from '../../src/agent/intent.js';
+import { classifyIntent, type Intent, keywordHits, type Scope } from '../../src/agent/intent.js';
+import { INTENT_KEYWORDS, PROBLEM_NOUNS, SCOPE_KEYWORDS } from '../../src/agent/intent-keywords.js';
 import { INTENT_GUIDANCE, steeringNote } from '../../src/agent/steering.js';
 import { planToPrompt } from '../../src/plan/prompt.js';
 
