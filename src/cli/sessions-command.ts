@@ -11,6 +11,7 @@ import { sidecarOf } from '../session/session-list.js';
 import { listSessions } from '../session/session-sidecar.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
+import { outputClosed } from './closed-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { printList, workspaceSessions } from './sessions-list.js';
@@ -45,23 +46,46 @@ async function load(id: string, options: GlobalOptions) {
   const dir = await workspaceSessions(options.cwd);
   const found = await findSession(dir, id);
   const record = await readSession(sessionPath(dir, found));
-  if (!record)
-    throw new SessionError(
-      `session ${found} cannot be read`,
-      `it holds no session record (cut short or not a session); keel sessions rm ${found} removes it`,
-    );
+  if (!record) throw unreadable(found);
   return { dir, id: found, record };
 }
 
+const unreadable = (id: string) =>
+  new SessionError(
+    `session ${id} cannot be read`,
+    `it holds no session record (cut short or not a session); keel sessions rm ${id} removes it`,
+  );
+
+/** Stdout as a session stream writes to it: each piece taken before the next is read (a slow pipe holds one). */
+const stdoutWrite =
+  (transform: (text: string) => string = (text) => text) =>
+  (text: string) =>
+    // A closed reader is watchClosedOutput's to handle (the writes go nowhere, and the stream stops at the signal).
+    new Promise<void>((done) => process.stdout.write(transform(text), () => done()));
+
+/**
+ * Writes session `id` to stdout as Markdown or JSON as it reads the file, never the whole of it in memory (an 87 MB
+ * session took 660 MB read at once).
+ */
+async function streamSession(id: string, options: GlobalOptions, format: 'md' | 'json', sanitized: boolean) {
+  const dir = await workspaceSessions(options.cwd);
+  const found = await findSession(dir, id);
+  const file = sessionPath(dir, found);
+  // The exporters (marked) load only for show and export, not for list.
+  const { scanSession, writeJson, writeMarkdown } = await import('../session/session-stream.js');
+  const scan = await scanSession(file);
+  if (!scan) throw unreadable(found);
+  const write = stdoutWrite(sanitized ? sanitize : undefined);
+  if (format === 'md') await writeMarkdown(file, scan, write, outputClosed);
+  else await writeJson(file, scan, write, outputClosed);
+}
+
 export function sessionsShowCommand(id: string, options: GlobalOptions): Promise<number> {
-  return withFailure(options, async () => {
-    const { record } = await load(id, options);
-    // Markdown rendering (marked) loads only for show and export, not for list.
-    const { exportSession, toMarkdown } = await import('../session/export.js');
-    process.stdout.write(
-      options.output === 'text' ? sanitize(toMarkdown(record)) : exportSession(record, 'json'),
-    );
-  });
+  return withFailure(options, () =>
+    options.output === 'text'
+      ? streamSession(id, options, 'md', true)
+      : streamSession(id, options, 'json', false),
+  );
 }
 
 export function sessionsExportCommand(
@@ -69,11 +93,12 @@ export function sessionsExportCommand(
   options: GlobalOptions & { format?: ExportFormat; out?: string },
 ): Promise<number> {
   return withFailure(options, async () => {
-    const { record } = await load(id, options);
-    const { exportSession } = await import('../session/export.js');
     // `--out session.html` asks for HTML as /save does; Markdown when neither says.
     const format =
       options.format ?? (options.out === undefined ? undefined : exportFormatOf(options.out)) ?? 'md';
+    if (options.out === undefined && format !== 'html') return streamSession(id, options, format, false);
+    const { record } = await load(id, options);
+    const { exportSession } = await import('../session/export.js');
     const text = exportSession(record, format);
     if (options.out === undefined) process.stdout.write(text);
     else {

@@ -355,18 +355,30 @@ export function withoutImageData(event: AgentEvent): AgentEvent {
 /** Rebuilds the conversation from a run's events: what a session store does on resume. */
 export function replayConversation(events: Iterable<AgentEvent>): Message[] {
   const messages: Message[] = [];
-  for (const event of events) {
-    // A sub-agent's conversation is its own: the parent read only the task's result.
-    if (event.parent !== undefined) continue;
-    if (event.type === 'message') messages.push(messageFromEvent(event));
-    else if (
-      event.type === 'conversation_pruned' ||
-      event.type === 'compaction' ||
-      event.type === 'conversation_edited'
-    ) {
-      for (const edit of event.edits)
-        messages.splice(edit.from, edit.count, ...edit.messages.map(messageFromEvent));
-    }
-  }
+  for (const event of events) replayEvent(messages, event, messageFromEvent);
   return messages;
+}
+
+/**
+ * One event's change to a conversation being rebuilt, each message as `take` makes it of its event: the message
+ * itself (`edit` undefined) or message `index` of the event's edit `edit`. What replayConversation does event by
+ * event, for a reader that keeps where each message is rather than the message (a session shown from its file).
+ */
+export function replayEvent<T>(
+  messages: T[],
+  event: AgentEvent,
+  take: (message: MessageEvent, edit?: number, index?: number) => T,
+): void {
+  // A sub-agent's conversation is its own: the parent read only the task's result.
+  if (event.parent !== undefined) return;
+  if (event.type === 'message') messages.push(take(event));
+  else if (
+    event.type === 'conversation_pruned' ||
+    event.type === 'compaction' ||
+    event.type === 'conversation_edited'
+  ) {
+    event.edits.forEach((edit, e) => {
+      messages.splice(edit.from, edit.count, ...edit.messages.map((m, index) => take(m, e, index)));
+    });
+  }
 }

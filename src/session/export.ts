@@ -5,7 +5,7 @@ import { formatCost } from '../core/cost.js';
 import type { AgentEvent } from '../core/events.js';
 import { describeImage, type Message } from '../core/messages.js';
 import { type SessionRecord, sessionMessages } from './session-file.js';
-import { summarize } from './session-summary.js';
+import { type SessionSummary, summarize } from './session-summary.js';
 import { subagentRuns } from './subagent-runs.js';
 
 export type ExportFormat = 'md' | 'html' | 'json';
@@ -36,8 +36,7 @@ const fence = (text: string, lang = '') => {
   return `${ticks}${lang}\n${text.replace(/\n$/, '')}\n${ticks}`;
 };
 
-function heading(record: SessionRecord): string[] {
-  const s = summarize(record);
+function heading(s: SessionSummary): [title: string, where: string, when: string] {
   const cost = s.cost === undefined ? '' : ` · ${formatCost(s.cost, s.cost_partial)}`;
   const cached = s.cache_read_tokens > 0 ? ` (${s.cache_read_tokens} cached)` : '';
   return [
@@ -48,39 +47,45 @@ function heading(record: SessionRecord): string[] {
 }
 
 export function toMarkdown(record: SessionRecord): string {
-  const [title, where, when] = heading(record);
-  const out = [`# ${title}`, '', `${where}  `, when, ''];
+  const out = markdownHeading(summarize(record));
   const subruns = subagentRuns(record.events);
-  for (const m of sessionMessages(record)) {
-    switch (m.role) {
-      case 'system':
-        out.push('<details><summary>System prompt</summary>', '', fence(m.content), '', '</details>', '');
-        break;
-      case 'user':
-        out.push('## User', '', m.content, ...imageNotes(m).map((note) => `\n${note}`), '');
-        break;
-      case 'assistant':
-        out.push('## Assistant', '');
-        if (m.reasoning) out.push(`> ${m.reasoning.replace(/\n/g, '\n> ')}`, '');
-        if (m.content.trim()) out.push(m.content, '');
-        for (const call of m.toolCalls ?? []) {
-          out.push(`**${call.name}** \`${call.id}\``, '', fence(call.input, 'json'), '');
-          const sub = subruns.get(call.id);
-          if (sub) out.push('Sub-agent:', '', fence(sub.join('\n')), '');
-        }
-        break;
-      case 'tool':
-        out.push(
-          `### Result of ${m.toolName}${m.isError ? ' (error)' : ''}`,
-          '',
-          fence(m.content),
-          ...imageNotes(m),
-          '',
-        );
-        break;
-    }
-  }
+  for (const m of sessionMessages(record)) out.push(...markdownMessage(m, subruns));
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** The Markdown's first lines: the title, where and when; joined by newlines, as each message's lines are. */
+export function markdownHeading(summary: SessionSummary): string[] {
+  const [title, where, when] = heading(summary);
+  return [`# ${title}`, '', `${where}  `, when, ''];
+}
+
+/** One message's lines in the Markdown, a blank one last; `subruns`: each task call's sub-agent work. */
+export function markdownMessage(m: Message, subruns: ReadonlyMap<string, readonly string[]>): string[] {
+  switch (m.role) {
+    case 'system':
+      return ['<details><summary>System prompt</summary>', '', fence(m.content), '', '</details>', ''];
+    case 'user':
+      return ['## User', '', m.content, ...imageNotes(m).map((note) => `\n${note}`), ''];
+    case 'assistant': {
+      const out = ['## Assistant', ''];
+      if (m.reasoning) out.push(`> ${m.reasoning.replace(/\n/g, '\n> ')}`, '');
+      if (m.content.trim()) out.push(m.content, '');
+      for (const call of m.toolCalls ?? []) {
+        out.push(`**${call.name}** \`${call.id}\``, '', fence(call.input, 'json'), '');
+        const sub = subruns.get(call.id);
+        if (sub) out.push('Sub-agent:', '', fence(sub.join('\n')), '');
+      }
+      return out;
+    }
+    case 'tool':
+      return [
+        `### Result of ${m.toolName}${m.isError ? ' (error)' : ''}`,
+        '',
+        fence(m.content),
+        ...imageNotes(m),
+        '',
+      ];
+  }
 }
 
 const escapeHtml = (text: string) =>
@@ -139,7 +144,7 @@ summary{cursor:pointer;font-family:ui-monospace,monospace}pre span{display:block
 .add{color:#116329;background:#dafbe1}.del{color:#82071e;background:#ffebe9}.hunk{color:#0550ae}.error summary{color:#a00}`;
 
 export function toHtml(record: SessionRecord): string {
-  const [title, where, when] = heading(record);
+  const [title, where, when] = heading(summarize(record));
   const shown = displays(record.events);
   const subruns = subagentRuns(record.events);
   const results = new Map<string, Extract<Message, { role: 'tool' }>>();

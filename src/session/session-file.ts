@@ -38,7 +38,7 @@ export type SessionMeta = z.infer<ReturnType<typeof sessionMetaSchema>>;
  * Every other line: an event as the stream carried it, with the time it was written. Checked by hand, not by a zod
  * looseObject: its per-key walk cost a resumed 10k-message session a tenth of a second before the first request.
  */
-function isEventLine(value: unknown): value is AgentEvent & { time: string } {
+export function isEventLine(value: unknown): value is AgentEvent & { time: string } {
   if (typeof value !== 'object' || value === null) return false;
   const line = value as { type?: unknown; time?: unknown };
   return typeof line.type === 'string' && typeof line.time === 'string';
@@ -63,6 +63,21 @@ export function sessionPath(dir: string, id: string): string {
   return join(dir, `${id}.jsonl`);
 }
 
+/** A parsed line as the metadata record that opens a session file, or undefined when it is not one. */
+export function metaOf(value: unknown): SessionMeta | undefined {
+  const parsed = sessionMetaSchema().safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A line's JSON, or undefined when it does not parse. */
+export function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses a session file's text; lines that do not parse are skipped, a cut-off last line included. */
 export function parseSession(text: string): SessionRecord | undefined {
   const lines = text.split('\n');
@@ -72,18 +87,10 @@ export function parseSession(text: string): SessionRecord | undefined {
   let meta: SessionMeta | undefined;
   const events: SessionRecord['events'] = [];
   for (const line of lines) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (meta === undefined) {
-      const parsed = sessionMetaSchema().safeParse(value);
-      if (parsed.success) meta = parsed.data;
-      continue;
-    }
-    if (isEventLine(value)) events.push(value);
+    const value = parseLine(line);
+    if (value === undefined) continue;
+    if (meta === undefined) meta = metaOf(value);
+    else if (isEventLine(value)) events.push(value);
   }
   return meta && { meta, events, truncated };
 }

@@ -6,19 +6,31 @@ import type { AgentEvent } from '../core/events.js';
  * …`), indented one step per nested task. Its conversation is not the session's, so it is shown only this way.
  */
 export function subagentRuns(events: readonly AgentEvent[]): Map<string, string[]> {
-  const runs = new Map<string, string[]>();
-  const inputs = new Map<string, string>();
-  for (const e of events) {
-    if (e.parent === undefined) continue;
+  const runs = new SubagentRuns();
+  for (const e of events) runs.add(e);
+  return runs.byTask;
+}
+
+/** The same, event by event (a session read line by line): `byTask` holds the runs of the events added so far. */
+export class SubagentRuns {
+  readonly byTask = new Map<string, string[]>();
+  /** Each sub-agent call's input, as shown, until its result comes. */
+  readonly #inputs = new Map<string, string>();
+
+  add(e: AgentEvent): void {
+    if (e.parent === undefined) return;
     const [top = e.parent, ...nested] = e.parent.split('/');
-    if (e.type === 'tool_call') inputs.set(`${e.parent} ${e.id}`, JSON.stringify(e.args) ?? '');
-    if (e.type !== 'tool_result') continue;
-    const input = (inputs.get(`${e.parent} ${e.id}`) ?? '').slice(0, 120);
+    // Only as much of an input as a line shows is kept (a write_file's may hold a whole file).
+    if (e.type === 'tool_call')
+      this.#inputs.set(`${e.parent} ${e.id}`, (JSON.stringify(e.args) ?? '').slice(0, 120));
+    if (e.type !== 'tool_result') return;
+    const input = this.#inputs.get(`${e.parent} ${e.id}`) ?? '';
     const outcome = (e.success ? e.display : (e.error ?? e.display)).split('\n')[0] ?? '';
     const line = `${'  '.repeat(nested.length)}${e.success ? '✓' : '✗'} ${e.name} ${input} → ${outcome}`;
-    runs.set(top, [...(runs.get(top) ?? []), line]);
+    const run = this.byTask.get(top);
+    if (run) run.push(line);
+    else this.byTask.set(top, [line]);
   }
-  return runs;
 }
 
 export interface TaskRun {
