@@ -1162,6 +1162,33 @@ test("organize_imports follows the project's lines-between-types (attrs' [tool.r
   expect(await ws.read('src/attr/_compat.py')).toBe(source);
 });
 
+test("create_barrel names modules as the project's imports do: `./base.ts` where they name the source (ofetch, NodeNext with allowImportingTsExtensions), no extension where they use none", async () => {
+  await ws.write(
+    'src/index.ts',
+    'import { createFetch } from "./base.ts";\nexport const f = createFetch();\n',
+  );
+  await ws.write('src/base.ts', 'import { x } from "./lib/a-one.ts";\nexport const createFetch = () => x;\n');
+  await ws.write('src/lib/a-one.ts', 'export const x = 1;\n');
+  await ws.write('src/lib/view.tsx', 'export const View = () => null;\n');
+  expect((await run(createBarrelTool, { dir: 'src/lib' })).success).toBe(true);
+  expect(await ws.read('src/lib/index.ts')).toBe(
+    "export * from './a-one.ts';\nexport * from './view.tsx';\n",
+  );
+  await ws.write(
+    'app/main.ts',
+    "import { y } from './y';\nimport { z } from './z';\nexport const m = y + z;\n",
+  );
+  await ws.write('app/y.ts', 'export const y = 1;\n');
+  await ws.write('app/z.ts', "import './styles.css';\nexport const z = 1;\n");
+  await ws.write('src/base.ts', 'export const createFetch = () => 1;\n');
+  await ws.write('src/index.ts', 'export const f = 1;\n');
+  await ws.write('src/lib/index.ts', 'export const i = 1;\n');
+  expect((await run(createBarrelTool, { dir: 'app' })).success).toBe(true);
+  expect(await ws.read('app/index.ts')).toBe(
+    "export * from './main';\nexport * from './y';\nexport * from './z';\n",
+  );
+});
+
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {
   await ws.write('lib/src/models/user.dart', 'class User {}\n');
   await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');
