@@ -1189,6 +1189,15 @@ test("create_barrel names modules as the project's imports do: `./base.ts` where
   );
 });
 
+test('create_barrel on a directory that is not there says so (and on a file, that it is one)', async () => {
+  await ws.write('src/a.ts', 'export const a = 1;\n');
+  const missing = await run(createBarrelTool, { dir: 'src/nope' });
+  expect(missing.error).toMatch(/^no such file or directory: src\/nope/);
+  expect((await run(createBarrelTool, { dir: 'src/a.ts' })).error).toBe(
+    'src/a.ts is a file; give the directory whose modules the barrel exports',
+  );
+});
+
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {
   await ws.write('lib/src/models/user.dart', 'class User {}\n');
   await ws.write('lib/src/models/_private.dart', 'class Hidden {}\n');
