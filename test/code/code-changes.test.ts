@@ -910,6 +910,38 @@ test('build_dependency_graph lists real cycles of a group of files that import e
   expect(result.output).not.toContain('src/f.ts → src/c.ts');
 });
 
+test("build_dependency_graph lists a cycle closed only by type-only imports apart, as none at run time (click's core.py ↔ exceptions.py under TYPE_CHECKING, changesets' `import type`)", async () => {
+  await ws.write('pkg/__init__.py', '');
+  await ws.write('pkg/core.py', 'from .exceptions import UsageError\n\nclass Command:\n    pass\n');
+  await ws.write(
+    'pkg/exceptions.py',
+    'import typing as t\n\nif t.TYPE_CHECKING:\n    from .core import Command\n\nclass UsageError(Exception):\n    pass\n',
+  );
+  await ws.write(
+    'src/plan.ts',
+    "import { tool } from './tool';\nexport type Entry = { n: number };\nexport const plan = tool;\n",
+  );
+  await ws.write(
+    'src/tool.ts',
+    "import type { Entry } from './plan';\nexport const tool = (e: Entry) => e.n;\n",
+  );
+  await ws.write('src/x.ts', "import { y } from './y';\nexport const x = () => y();\n");
+  await ws.write('src/y.ts', "import { x } from './x';\nexport const y = () => x();\n");
+  const result = await run(buildDependencyGraphTool, {});
+  expect(result.metadata).toMatchObject({ cycles: 1, type_only_cycles: 2 });
+  expect(result.output).toContain(
+    [
+      'cycles (1):',
+      '  src/x.ts → src/y.ts → src/x.ts',
+      'type-only cycles (2, closed by `import type` or `if TYPE_CHECKING:` imports, which do not run):',
+      '  pkg/core.py → pkg/exceptions.py → pkg/core.py',
+      '  src/plan.ts → src/tool.ts → src/plan.ts',
+    ].join('\n'),
+  );
+  // The graph itself still shows every import.
+  expect(result.output).toContain('pkg/exceptions.py → pkg/core.py');
+});
+
 test('the tag cache parses only new or changed files on the next load', async () => {
   const cacheDir = path.join(ws.base, 'cache');
   await ws.write('a.ts', 'export const a = 1;\n');
