@@ -43,15 +43,30 @@ export function planBarrel(index: CodeIndex, dir: string): Barrel | string {
     .map(([file]) => path.posix.basename(file))
     .sort();
   if (modules.length === 0) return `no public ${dart ? 'Dart' : 'TS/JS'} modules directly in ${dir || '.'}`;
-  // ESM TypeScript imports name the emitted .js file; follow what the project's own imports do.
-  const jsSuffix = [...index.files.values()].some((t) =>
-    t.imports.some((i) => /^\.\.?\/.*\.js$/.test(i.module)),
-  );
+  const suffix = importSuffix(index);
   const lines = modules.map((file) =>
     dart
       ? `export '${file}';`
       : // A JavaScript barrel names each file as it is: Node's ES modules need the extension.
-        `export * from './${/\.[cm]?jsx?$/.test(barrelName) ? file : file.replace(/\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/, jsSuffix ? '.js' : '')}';`,
+        `export * from './${/\.[cm]?jsx?$/.test(barrelName) || suffix === 'source' ? file : file.replace(/\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$/, suffix === 'js' ? '.js' : '')}';`,
   );
   return { path: barrelPath, content: `${lines.join('\n')}\n`, modules };
+}
+
+/**
+ * How the project's TypeScript names a relative import, by what most of its own imports do: the emitted `.js` file
+ * (ESM), the source file itself (`./base.ts`, allowImportingTsExtensions, where `./base` does not resolve under
+ * NodeNext), or no extension.
+ */
+function importSuffix(index: CodeIndex): 'js' | 'source' | 'none' {
+  const counts = { js: 0, source: 0, none: 0 };
+  for (const tags of index.files.values())
+    for (const { module } of tags.imports) {
+      if (!/^\.\.?\//.test(module)) continue;
+      if (/\.[cm]?jsx?$/.test(module)) counts.js += 1;
+      else if (/\.[cm]?tsx?$/.test(module) && !module.endsWith('.d.ts')) counts.source += 1;
+      else if (!/\.\w+$/.test(module)) counts.none += 1;
+    }
+  if (counts.js > 0 && counts.js >= counts.source) return 'js';
+  return counts.source > counts.none ? 'source' : 'none';
 }

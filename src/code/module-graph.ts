@@ -15,8 +15,13 @@ export interface ModuleGraph {
   edges: Map<string, string[]>;
   /** Modules outside the repository (packages, the standard library) → how many files import them. */
   external: Map<string, number>;
-  /** The groups of files that import each other, with their shortest cycles. */
+  /** The groups of files that import each other at run time, with their shortest cycles. */
   cycles: CyclicGroup[];
+  /**
+   * The further cycles only type-only imports close (`import type`, Python's `if TYPE_CHECKING:`), which do not run:
+   * how many (`atLeast` as a group's), and the shortest of them.
+   */
+  typeOnly: { count: number; atLeast: boolean; cycles: string[][] };
 }
 
 /** A Dart package of the repository: pubspec.yaml's `name` and its folder (workspace-relative, '' for the root). */
@@ -262,19 +267,50 @@ export class ImportResolver {
 export function buildModuleGraph(index: CodeIndex, under: string, goModule?: string): ModuleGraph {
   const resolver = new ImportResolver(index, goModule ?? index.project?.goModule);
   const edges = new Map<string, string[]>();
+  /** The edges of imports that run: not type-only ones. */
+  const running = new Map<string, string[]>();
   const external = new Map<string, number>();
   const inScope = (p: string) => under === '' || p === under || p.startsWith(`${under}/`);
   for (const [file, tags] of index.files) {
     if (!inScope(file)) continue;
     const targets = new Set<string>();
+    const run = new Set<string>();
     for (const imp of tags.imports) {
       const resolved = resolver.resolve(file, imp, tags.language);
       if (resolved.length === 0 && !/^\.|^(crate|super|self)\b/.test(imp.module)) {
         external.set(imp.module, (external.get(imp.module) ?? 0) + 1);
       }
-      for (const target of resolved) targets.add(target);
+      for (const target of resolved) {
+        targets.add(target);
+        if (!imp.typeOnly) run.add(target);
+      }
     }
     edges.set(file, [...targets].sort());
+    running.set(file, [...run].sort());
   }
-  return { edges, external, cycles: findCycles(edges) };
+  const cycles = findCycles(running);
+  return { edges, external, cycles, typeOnly: typeOnlyCycles(findCycles(edges), cycles, running) };
+}
+
+/** Most type-only cycles listed. */
+const LISTED_TYPE_ONLY = 3;
+
+/** The cycles of the whole graph (`all`) beyond those of the imports that run: each closed by a type-only import. */
+function typeOnlyCycles(
+  all: readonly CyclicGroup[],
+  runtime: readonly CyclicGroup[],
+  running: ReadonlyMap<string, readonly string[]>,
+): ModuleGraph['typeOnly'] {
+  const sum = (groups: readonly CyclicGroup[]) => groups.reduce((n, g) => n + g.count, 0);
+  const typed = (cycle: readonly string[]) =>
+    cycle.some((from, i) => !(running.get(from) ?? []).includes(cycle[(i + 1) % cycle.length]!));
+  const listed = all
+    .flatMap((g) => g.cycles.filter(typed))
+    .sort((a, b) => a.length - b.length)
+    .slice(0, LISTED_TYPE_ONLY);
+  return {
+    count: Math.max(sum(all) - sum(runtime), listed.length),
+    atLeast: all.some((g) => g.atLeast),
+    cycles: listed,
+  };
 }

@@ -85,8 +85,11 @@ export function renderMap(
     total += 1;
     if (full || (ownMissed && tier === SUPPORT_TIER)) continue;
     const definitions = definitionsOf(path);
-    // A mentioned file is shown whole.
-    const block = renderFile(path, { definitions }, tier === 0 ? Number.POSITIVE_INFINITY : limit);
+    // A mentioned file is shown whole; one too large for the room left, its most public definitions in half that
+    // room, the rest for the files around it. Dropped, the file the focus named was the one missing from the map.
+    let block = renderFile(path, { definitions }, tier === 0 ? Number.POSITIVE_INFINITY : limit);
+    if (tier === 0 && used + estimateTokens(block) + 1 > maxTokens)
+      block = largestFitting(path, definitions, Math.floor((maxTokens - used) / 2)) ?? block;
     const cost = estimateTokens(block) + 1;
     if (used + cost > maxTokens) {
       // A large file's block may not fit while smaller ones further down still do; but not for ever.
@@ -102,6 +105,22 @@ export function renderMap(
   const rest = total - shown;
   if (rest > 0) blocks.push(`(${rest} more files with definitions not shown; raise max_tokens or set focus)`);
   return { text: blocks.join('\n'), shown, total };
+}
+
+/** The file's block with as many of its definitions as fit in `room` tokens (at least one), or undefined. */
+function largestFitting(path: string, definitions: Definition[], room: number): string | undefined {
+  let fits: string | undefined;
+  let low = 1;
+  let high = definitions.length;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    const block = renderFile(path, { definitions }, middle);
+    if (estimateTokens(block) <= room) {
+      fits = block;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return fits;
 }
 
 export function buildRepoMap(index: CodeIndex, maxTokens: number, mentions: string): RepoMap {

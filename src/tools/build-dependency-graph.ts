@@ -52,12 +52,25 @@ export const buildDependencyGraphTool = defineTool({
           : `cycles (${atLeast}${cycles}, in ${graph.cycles.length} group${graph.cycles.length === 1 ? '' : 's'} of files that import each other):`,
     );
     for (const group of graph.cycles) lines.push(...describeGroup(group));
+    // Closed only by imports that never run: no cycle at run time, listed apart.
+    const typed = graph.typeOnly;
+    if (typed.count > 0)
+      lines.push(
+        `type-only cycles (${typed.atLeast ? 'at least ' : ''}${typed.count}, closed by \`import type\` or \`if TYPE_CHECKING:\` imports, which do not run)${typed.cycles.length < typed.count ? '; the shortest' : ''}:`,
+        ...typed.cycles.map((cycle) => `  ${loop(cycle)}`),
+      );
     const external = [...graph.external].sort((a, b) => b[1] - a[1]).slice(0, 30);
     if (external.length > 0) lines.push(`external: ${external.map(([m, n]) => `${m} (${n})`).join(', ')}`);
     const summary = `${graph.edges.size} files, ${edges} imports, ${atLeast}${cycles} cycles`;
     return ok(
       lines.join('\n'),
-      { files: graph.edges.size, edges, cycles, cyclic_groups: graph.cycles.length },
+      {
+        files: graph.edges.size,
+        edges,
+        cycles,
+        cyclic_groups: graph.cycles.length,
+        type_only_cycles: graph.typeOnly.count,
+      },
       summary,
     );
   },

@@ -5,6 +5,7 @@ import { planBarrel } from '../code/barrel.js';
 import { withNewErrors } from './after-change.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { fileChangeDiff } from './file-diff.js';
+import { withFsErrors } from './fs-util.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 import { writeFilesAtomic } from './write-files-atomic.js';
 
@@ -12,6 +13,14 @@ const schema = z.strictObject({ dir: z.string() });
 
 async function plan(args: z.infer<typeof schema>, ctx: ToolContext) {
   const dir = await indexPath(ctx, args.dir);
+  // A directory that is not there has no modules, but saying so hid the mistyped path.
+  const absoluteDir = await ctx.workspace.resolveForRead(args.dir);
+  const stat = await withFsErrors(args.dir, () => fs.stat(absoluteDir), absoluteDir).catch(
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  if (typeof stat === 'string') return stat;
+  if (!stat.isDirectory())
+    return `${args.dir} is a file; give the directory whose modules the barrel exports`;
   const barrel = planBarrel(await codeIndexOf(ctx), dir);
   if (typeof barrel === 'string') return barrel;
   const absolute = await ctx.workspace.resolve(barrel.path);

@@ -1,5 +1,6 @@
 // edit_file: replaces exact text in a file (one edit or several, all or none), keeping its line endings,
 // final newline and BOM; near-misses are tolerated and named, a result that breaks the syntax is refused.
+import { promises as fs } from 'node:fs';
 import * as z from 'zod';
 import { withNewErrors } from './after-change.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -46,11 +47,15 @@ interface PlannedEdit {
 async function planEdit(args: Args, ctx: ToolContext): Promise<PlannedEdit> {
   const absolute = await ctx.workspace.resolve(args.path);
   const shown = ctx.workspace.relative(absolute);
-  const before =
-    (await editorText(ctx, absolute)) ?? (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize));
   const edits: Edit[] = args.edits ?? [
     { old_string: args.old_string ?? '', new_string: args.new_string ?? '', replace_all: args.replace_all },
   ];
+  // An empty old_string for a file not there yet is a try at creating it: say which tool does that, rather than
+  // sending the model to look for a path it means to make.
+  const editorOpen = await editorText(ctx, absolute);
+  if (editorOpen === undefined && edits.every((e) => e.old_string === '') && !(await exists(absolute)))
+    throw new Error(`cannot edit ${shown}: there is no such file yet; use write_file to create it`);
+  const before = editorOpen ?? (await readTextFile(absolute, shown, ctx.limits.maxFileReadSize));
   const { body, shape } = takeShape(before);
   const lf = edits.map((e) => ({
     ...e,
@@ -62,6 +67,12 @@ async function planEdit(args: Args, ctx: ToolContext): Promise<PlannedEdit> {
   const after = putShape(result.text, shape);
   return { absolute, shown, before, after, replacements: result.replacements, notes: result.notes };
 }
+
+const exists = (absolute: string): Promise<boolean> =>
+  fs.lstat(absolute).then(
+    () => true,
+    () => false,
+  );
 
 function countChanges(diff: string): { added: number; removed: number } {
   let added = 0;

@@ -84,6 +84,7 @@ export const findReferencesTool = defineTool({
     const local = files[0]?.local;
     if (local) lines.push(localNote({ ...local, path: files[0]!.path }, target.name));
     else if (count > 0) lines.push(NAME_BASED);
+    if (target.note) lines.push(target.note);
     return ok(
       lines.join('\n'),
       { references: count, files: files.length, shadowed, undecided: undecided.length, name_based: true },

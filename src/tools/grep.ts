@@ -30,6 +30,10 @@ export const RG_MAX_COLUMNS = MAX_LINE_CHARS;
 export function grepArgv(args: GrepArgs, target: string): string[] {
   const mode: GrepMode = args.output ?? 'content';
   const argv = [...RG_BASE_ARGS, args.case_insensitive ? '--ignore-case' : '--case-sensitive'];
+  // Look-around and backreferences (which models write, used to JavaScript and PCRE) need PCRE2, which the bundled
+  // binary has: without it rg refused them with advice about a flag the model cannot pass. Other patterns keep rg's
+  // own engine, and a mistake in one its short error (--engine=auto would add PCRE2's beside it).
+  if (needsPcre2(args.pattern)) argv.push('--pcre2');
   if (mode === 'files') argv.push('--files-with-matches');
   else if (mode === 'count') argv.push('--count', '--with-filename', '--null');
   else {
@@ -42,6 +46,13 @@ export function grepArgv(args: GrepArgs, target: string): string[] {
   if (args.include) argv.push(`--glob=${args.include}`);
   argv.push(`--regexp=${args.pattern}`, '--', target);
   return argv;
+}
+
+/** Look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a backreference (`\1`, `\k<name>`): what rg's own engine lacks. */
+export function needsPcre2(pattern: string): boolean {
+  // Escaped backslashes first, so `\\1` (a backslash, then 1) is no backreference.
+  const bare = pattern.replace(/\\\\/g, '');
+  return /\(\?<?[=!]/.test(bare) || /\\[1-9]|\\k[<{']/.test(bare);
 }
 
 const stripDot = (p: string): string => (p.startsWith('./') ? p.slice(2) : p);

@@ -9,6 +9,7 @@ import { findProjectReferences } from '../code/references.js';
 import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
 import type { Definition } from '../code/tags.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
+import { membersLeftOut } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
 
 /**
@@ -80,6 +81,7 @@ export const inspectSymbolTool = defineTool({
     const counted = await serviceUses(ctx, member, defs.slice(0, 10));
     const exact = Array.isArray(counted) ? counted : undefined;
     let [uses, files] = exact ?? [-1, 0];
+    let leftOut: string | undefined;
     if (uses < 0) {
       // One definition: its uses alone (Record's `args`, not RecordBuilder's in the same file), in its file and the
       // files importing it, directly or through a barrel or package re-exporting it.
@@ -87,6 +89,7 @@ export const inspectSymbolTool = defineTool({
       const refs = await findProjectReferences(index, member, one?.path ?? file, ctx.signal, one?.def.line);
       uses = refs.reduce((n, r) => n + r.occurrences.filter((o) => !o.definition).length, 0);
       files = refs.filter((r) => r.occurrences.some((o) => !o.definition)).length;
+      if (!one) leftOut = membersLeftOut(defs, member);
     }
     const blocks = defs.slice(0, 10).map(({ path, def }) => {
       const container = ownerOf(def);
@@ -110,6 +113,7 @@ export const inspectSymbolTool = defineTool({
       ? "; uses in components' markup are not counted"
       : '';
     blocks.push(`references: ${uses} in ${files} files${how}${markup} (find_references lists them)`);
+    if (leftOut) blocks.push(leftOut);
     return ok(
       blocks.join('\n'),
       { definitions: defs.length, references: uses },

@@ -30,7 +30,15 @@ export type SymbolTarget =
    * `Class.member` did), and to the definition at `line` of it when the position gave one (Record's `args`, not
    * RecordBuilder's beside it).
    */
-  | { kind: 'names'; name: string; definedIn: string | undefined; line?: number; column?: number }
+  | {
+      kind: 'names';
+      name: string;
+      definedIn: string | undefined;
+      line?: number;
+      column?: number;
+      /** A search's: the same-named members it leaves out (membersLeftOut). */
+      note?: string;
+    }
   | { kind: 'error'; error: string };
 
 const MEMBER_KINDS = new Set(['method', 'field']);
@@ -139,6 +147,13 @@ export async function symbolTarget(
   let file: string | undefined = args.path === undefined ? undefined : await indexPath(ctx, args.path);
   let line = args.line;
   let note: string | undefined;
+  // By name, every file: a search says which same-named members it leaves out.
+  const everywhere = async (): Promise<SymbolTarget> => {
+    const left = options.topLevel
+      ? membersLeftOut(definitionsOf(await codeIndexOf(ctx), name), name)
+      : undefined;
+    return { kind: 'names', name, definedIn: undefined, ...(left ? { note: left } : {}) };
+  };
   if (owner !== undefined) {
     // `Class.member`: that class's definition, wherever it is; its line unless the call gave a position.
     const defined = await qualifiedDefinition(ctx, args.name, file);
@@ -153,7 +168,7 @@ export async function symbolTarget(
   } else {
     const defined = ctx.languages ? await definingFile(ctx, name, options.topLevel === true) : undefined;
     if (typeof defined === 'string') return { kind: 'error', error: defined };
-    if (!defined) return { kind: 'names', name, definedIn: undefined };
+    if (!defined) return everywhere();
     file = defined.path;
     note = 'note' in defined ? defined.note : undefined;
     if (args.occurrence === undefined) line ??= defined.line;
@@ -162,7 +177,7 @@ export async function symbolTarget(
   if (!service) {
     // By name, a file the model did not name is searched whole (every same-named definition), unless a
     // `Class.member` named it.
-    if (args.path === undefined && owner === undefined) return { kind: 'names', name, definedIn: undefined };
+    if (args.path === undefined && owner === undefined) return everywhere();
     return namesAt(ctx, name, file, {
       line,
       ...(args.column === undefined ? {} : { column: args.column }),
@@ -180,6 +195,25 @@ export async function symbolTarget(
     at: { path: file, line: at.line, column: at.column },
     ...(note ? { note } : {}),
   };
+}
+
+/**
+ * By name, a name that is both module-level and a member (Go's `Lookup` beside `FlagSet.Lookup`) is searched as the
+ * module-level one, whose uses are never member accesses: the note names the members whose uses are left out, and
+ * how to ask for them. Undefined when there are none.
+ */
+export function membersLeftOut(defs: readonly Defined[], name: string): string | undefined {
+  const members = defs.filter((d) => MEMBER_KINDS.has(d.def.kind));
+  if (members.length === 0 || members.length === defs.length) return undefined;
+  const named = members.slice(0, 5).map((d) => {
+    const owner = ownerOf(d.def);
+    return `${owner ? `${owner}.` : ''}${name} at ${d.path}:${d.def.line}`;
+  });
+  const more = members.length > 5 ? ` and ${members.length - 5} more` : '';
+  const owners = new Set(members.map((d) => ownerOf(d.def)));
+  const [owner] = owners;
+  const ask = owners.size === 1 && owner !== undefined ? `${owner}.${name}` : `Type.${name}`;
+  return `(uses of the module-level ${name} only, not of ${named.join(', ')}${more}: ask for ${ask}, or give path and line, for those)`;
 }
 
 /** Said by every result of the name-based search. */

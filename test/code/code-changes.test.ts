@@ -910,6 +910,38 @@ test('build_dependency_graph lists real cycles of a group of files that import e
   expect(result.output).not.toContain('src/f.ts → src/c.ts');
 });
 
+test("build_dependency_graph lists a cycle closed only by type-only imports apart, as none at run time (click's core.py ↔ exceptions.py under TYPE_CHECKING, changesets' `import type`)", async () => {
+  await ws.write('pkg/__init__.py', '');
+  await ws.write('pkg/core.py', 'from .exceptions import UsageError\n\nclass Command:\n    pass\n');
+  await ws.write(
+    'pkg/exceptions.py',
+    'import typing as t\n\nif t.TYPE_CHECKING:\n    from .core import Command\n\nclass UsageError(Exception):\n    pass\n',
+  );
+  await ws.write(
+    'src/plan.ts',
+    "import { tool } from './tool';\nexport type Entry = { n: number };\nexport const plan = tool;\n",
+  );
+  await ws.write(
+    'src/tool.ts',
+    "import type { Entry } from './plan';\nexport const tool = (e: Entry) => e.n;\n",
+  );
+  await ws.write('src/x.ts', "import { y } from './y';\nexport const x = () => y();\n");
+  await ws.write('src/y.ts', "import { x } from './x';\nexport const y = () => x();\n");
+  const result = await run(buildDependencyGraphTool, {});
+  expect(result.metadata).toMatchObject({ cycles: 1, type_only_cycles: 2 });
+  expect(result.output).toContain(
+    [
+      'cycles (1):',
+      '  src/x.ts → src/y.ts → src/x.ts',
+      'type-only cycles (2, closed by `import type` or `if TYPE_CHECKING:` imports, which do not run):',
+      '  pkg/core.py → pkg/exceptions.py → pkg/core.py',
+      '  src/plan.ts → src/tool.ts → src/plan.ts',
+    ].join('\n'),
+  );
+  // The graph itself still shows every import.
+  expect(result.output).toContain('pkg/exceptions.py → pkg/core.py');
+});
+
 test('the tag cache parses only new or changed files on the next load', async () => {
   const cacheDir = path.join(ws.base, 'cache');
   await ws.write('a.ts', 'export const a = 1;\n');
@@ -1160,6 +1192,42 @@ test("organize_imports follows the project's lines-between-types (attrs' [tool.r
   const result = await run(organizeImportsTool, { path: 'src/attr/_compat.py' });
   expect(result.success, result.error).toBe(true);
   expect(await ws.read('src/attr/_compat.py')).toBe(source);
+});
+
+test("create_barrel names modules as the project's imports do: `./base.ts` where they name the source (ofetch, NodeNext with allowImportingTsExtensions), no extension where they use none", async () => {
+  await ws.write(
+    'src/index.ts',
+    'import { createFetch } from "./base.ts";\nexport const f = createFetch();\n',
+  );
+  await ws.write('src/base.ts', 'import { x } from "./lib/a-one.ts";\nexport const createFetch = () => x;\n');
+  await ws.write('src/lib/a-one.ts', 'export const x = 1;\n');
+  await ws.write('src/lib/view.tsx', 'export const View = () => null;\n');
+  expect((await run(createBarrelTool, { dir: 'src/lib' })).success).toBe(true);
+  expect(await ws.read('src/lib/index.ts')).toBe(
+    "export * from './a-one.ts';\nexport * from './view.tsx';\n",
+  );
+  await ws.write(
+    'app/main.ts',
+    "import { y } from './y';\nimport { z } from './z';\nexport const m = y + z;\n",
+  );
+  await ws.write('app/y.ts', 'export const y = 1;\n');
+  await ws.write('app/z.ts', "import './styles.css';\nexport const z = 1;\n");
+  await ws.write('src/base.ts', 'export const createFetch = () => 1;\n');
+  await ws.write('src/index.ts', 'export const f = 1;\n');
+  await ws.write('src/lib/index.ts', 'export const i = 1;\n');
+  expect((await run(createBarrelTool, { dir: 'app' })).success).toBe(true);
+  expect(await ws.read('app/index.ts')).toBe(
+    "export * from './main';\nexport * from './y';\nexport * from './z';\n",
+  );
+});
+
+test('create_barrel on a directory that is not there says so (and on a file, that it is one)', async () => {
+  await ws.write('src/a.ts', 'export const a = 1;\n');
+  const missing = await run(createBarrelTool, { dir: 'src/nope' });
+  expect(missing.error).toMatch(/^no such file or directory: src\/nope/);
+  expect((await run(createBarrelTool, { dir: 'src/a.ts' })).error).toBe(
+    'src/a.ts is a file; give the directory whose modules the barrel exports',
+  );
 });
 
 test('create_barrel writes <dir>.dart for a Dart directory', async () => {

@@ -201,6 +201,36 @@ test("Go references by name: a package-level name's are bare in its package and 
   expect(made.output).not.toContain('binding/');
 });
 
+test("by name, a function beside a same-named method (pflag's Lookup and FlagSet.Lookup): find_references and inspect_symbol say the method's uses are left out, and how to ask for them", async () => {
+  await ws.write('go.mod', 'module example.com/pflag\n\ngo 1.22\n');
+  await ws.write(
+    'flag.go',
+    'package pflag\n\ntype FlagSet struct{}\n\nfunc (f *FlagSet) Lookup(name string) int {\n\treturn len(name)\n}\n\nvar CommandLine = &FlagSet{}\n\nfunc Lookup(name string) int {\n\treturn CommandLine.Lookup(name)\n}\n',
+  );
+  await ws.write(
+    'use.go',
+    'package pflag\n\nfunc use(f *FlagSet) int {\n\treturn f.Lookup("a") + Lookup("b")\n}\n',
+  );
+  const note =
+    '(uses of the module-level Lookup only, not of FlagSet.Lookup at flag.go:5: ask for FlagSet.Lookup, or give path and line, for those)';
+  const found = await run(findReferencesTool, { name: 'Lookup' });
+  expect(found.output.split('\n')).toEqual([
+    'flag.go:11:6 (definition): func Lookup(name string) int {',
+    'use.go:4:25: return f.Lookup("a") + Lookup("b")',
+    expect.stringMatching(/^\(name-based/),
+    note,
+  ]);
+  const inspected = await run(inspectSymbolTool, { name: 'Lookup' });
+  expect(inspected.output.split('\n').slice(-2)).toEqual([
+    'references: 1 in 1 files, by name: same-named symbols may be counted (find_references lists them)',
+    note,
+  ]);
+  // Asked for the method, or for a name only methods have: no note.
+  const method = await run(findReferencesTool, { name: 'FlagSet.Lookup' });
+  expect(method.output).toContain('use.go:4:11');
+  expect(method.output).not.toContain('module-level');
+});
+
 test("Java references by name count a varargs parameter's and an enhanced for's type: never a binding (gson's ExclusionStrategy...)", async () => {
   await ws.write('src/Strat.java', 'public interface Strat {\n  boolean skip();\n}\n');
   await ws.write(
@@ -222,7 +252,7 @@ test("inspect_symbol lists a type before same-named methods, and the project's c
   await ws.write('engine_test.go', 'package gin\n\ntype Engine struct{ fake bool }\n');
   await ws.write('gin.go', "package gin\n\n// Engine is the framework's instance.\ntype Engine struct{}\n");
   const result = await run(inspectSymbolTool, { name: 'Engine' });
-  const heads = result.output.split('\n').filter((line) => / at /.test(line));
+  const heads = result.output.split('\n').filter((line) => /^\w.* at /.test(line));
   expect(heads).toEqual([
     'type Engine at gin.go:4-4',
     'type Engine at engine_test.go:3-3',

@@ -132,3 +132,38 @@ test("a test, doc or example takes none of the room a project file's block did n
   expect(map.text).not.toContain('tests/conftest.ts');
   expect(map.text).toContain('(2 more files with definitions not shown');
 });
+
+test("a mentioned file too large to show whole shows its most public definitions first, in half the room left (click's core.py as the focus)", () => {
+  const def = (name: string, exported = true): Definition => ({
+    name,
+    kind: 'function',
+    line: 1,
+    endLine: 1,
+    signature: `${exported ? 'export ' : ''}function ${name}()`,
+    exported,
+  });
+  const definitions: Record<string, Definition[]> = {
+    'src/core.ts': [
+      ...Array.from({ length: 40 }, (_, i) => def(`internalHelper${i}`, false)),
+      def('Command'),
+    ],
+    'src/util.ts': [def('helper')],
+  };
+  const ranked = [
+    { path: 'src/core.ts', score: 1, tier: 0 },
+    { path: 'src/util.ts', score: 2, tier: 2 },
+  ];
+  const map = renderMap(
+    ranked,
+    (p) => definitions[p]!.length,
+    (p) => definitions[p]!,
+    120,
+  );
+  const lines = map.text.split('\n');
+  expect(lines[0]).toBe('src/core.ts:');
+  expect(map.text).toContain('export function Command()');
+  expect(map.text).toMatch(/\(\d+ more definitions\)/);
+  // Half the room for it, the rest for the files around it.
+  expect(map.text).toContain('src/util.ts:');
+  expect(Math.ceil(map.text.length / 4)).toBeLessThanOrEqual(120 + 20);
+});

@@ -226,6 +226,16 @@ describe('edit_file', () => {
     expect(editFileTool.schema.safeParse(both).success).toBe(false);
   });
 
+  test('a file that is not there: an empty old_string (a try at creating it) is sent to write_file, any other edit is told the file is missing', async () => {
+    const creating = await edit({ path: 'src/new.ts', old_string: '', new_string: 'export {};\n' });
+    expect(creating.error).toBe(
+      'cannot edit src/new.ts: there is no such file yet; use write_file to create it',
+    );
+    const missing = await edit({ path: 'src/new.ts', old_string: 'a', new_string: 'b' });
+    expect(missing.error).toMatch(/^no such file or directory: src\/new\.ts/);
+    await expect(ws.read('src/new.ts')).rejects.toThrow();
+  });
+
   test('refuses a path outside the workspace', async () => {
     const result = await edit({ path: '../outside.txt', old_string: 'a', new_string: 'b' });
     expect(result.error).toContain('is outside the workspace');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import { createGlobTool, globDepth, MAX_GLOB_FILES, rgNameFilter } from '../../src/tools/glob.js';
-import { createGrepTool, MAX_GREP_LINES } from '../../src/tools/grep.js';
+import { createGrepTool, MAX_GREP_LINES, needsPcre2 } from '../../src/tools/grep.js';
 import type { Tool, ToolResult } from '../../src/tools/tool.js';
 import { makeWorkspace, type TestWorkspace } from './helpers.js';
 
@@ -46,6 +46,24 @@ const backends: [string, () => Promise<string | undefined>][] = [
   ['rg', async () => undefined],
   ['js', unrunnableRg],
 ];
+
+describe('needsPcre2: the patterns rg searches with PCRE2', () => {
+  test.each([
+    ['export (?=function)', true],
+    ['(?!x)y', true],
+    ['(?<=return )helper', true],
+    ['(?<!export )function', true],
+    ['\\b(\\w+) \\1\\b', true],
+    ['(?<word>a)\\k<word>', true],
+    ['(?<word>a)b', false],
+    ['(?:a|b)+', false],
+    ['C:\\\\1', false],
+    ['fn \\w+\\(', false],
+    ['[unclosed', false],
+  ])('%j → %s', (pattern, expected) => {
+    expect(needsPcre2(pattern)).toBe(expected);
+  });
+});
 
 describe.each(backends)('grep (%s)', (backend, rgPath) => {
   let grep: Tool;
@@ -107,6 +125,21 @@ describe.each(backends)('grep (%s)', (backend, rgPath) => {
       'src/util.ts:1',
       'total: 4 matching lines in 3 files',
     ]);
+  });
+
+  test('look-around and backreferences, which models write, are searched (rg switches to PCRE2 for them)', async () => {
+    const ahead = await run(grep, { pattern: 'export (?=function main)', output: 'files' });
+    expect(ahead.success, ahead.output).toBe(true);
+    expect(ahead.output).toBe('src/app.ts');
+    const behind = await run(grep, { pattern: '(?<=return )helper', output: 'files' });
+    expect(behind.output).toBe('src/app.ts');
+    await ws.write('src/twice.txt', 'hello hello\nhello world\n');
+    const repeated = await run(grep, { pattern: '\\b(\\w+) \\1\\b', path: 'src' });
+    expect(repeated.output).toBe('src/twice.txt:1:hello hello');
+    // A mistake in a plain pattern: one engine's short error, not two.
+    const broken = await run(grep, { pattern: '[unclosed' });
+    expect(broken.success).toBe(false);
+    expect(broken.error).not.toContain('PCRE2');
   });
 
   test('no match is a plain answer, not an error', async () => {

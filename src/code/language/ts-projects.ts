@@ -283,29 +283,35 @@ export class Projects {
     let cache = ts.createModuleResolutionCache(project.dir, (name) => name, project.options);
     let cacheOf = texts.generation;
     const host: TS.LanguageServiceHost = {
-      // TypeScript's own resolution first; a workspace package it cannot find resolves to its source.
-      resolveModuleNames: (names, containing, _reused, redirected, options) => {
+      // TypeScript's own resolution first; a workspace package it cannot find resolves to its source. Each import
+      // in its own mode (an ES module's under NodeNext: `./fetch` without its extension does not resolve there, as
+      // tsc says); without the mode every import resolved as CommonJS.
+      resolveModuleNameLiterals: (literals, containing, redirected, options, sourceFile) => {
         if (cacheOf !== texts.generation) {
           cache = ts.createModuleResolutionCache(project.dir, (name) => name, project.options);
           cacheOf = texts.generation;
         }
-        return names.map((name) => {
-          const found = ts.resolveModuleName(
+        return literals.map((literal) => {
+          const name = literal.text;
+          const resolved = ts.resolveModuleName(
             name,
             containing,
             options,
             moduleHost,
             cache,
             redirected,
-          ).resolvedModule;
-          if (found) return found;
+            ts.getModeForUsageLocation(sourceFile, literal, options),
+          );
+          if (resolved.resolvedModule) return resolved;
           const source = packages.get(name);
           return source === undefined
-            ? undefined
+            ? resolved
             : {
-                resolvedFileName: source,
-                extension: extensionOf(ts, source),
-                isExternalLibraryImport: false,
+                resolvedModule: {
+                  resolvedFileName: source,
+                  extension: extensionOf(ts, source),
+                  isExternalLibraryImport: false,
+                },
               };
         });
       },

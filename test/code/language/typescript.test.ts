@@ -547,3 +547,38 @@ describe('a monorepo of many projects', () => {
     }
   });
 });
+
+test("an ES module under NodeNext resolves its imports as ESM: an import without its extension is the error tsc reports (ofetch's `./fetch` for `./fetch.ts`)", async () => {
+  const esm = await makeWorkspace();
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ type: 'module' }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        allowImportingTsExtensions: true,
+        noEmit: true,
+      },
+      include: ['src'],
+    }),
+    'src/fetch.ts': 'export const fetcher = 1;\n',
+    'src/base.ts': 'export * from "./fetch.ts";\n',
+  };
+  for (const [file, content] of Object.entries(files)) await esm.write(file, content);
+  const languages = new LanguageServices(esm.root, [typeScriptFactory]);
+  try {
+    const on = { ...esm.ctx, languages };
+    const clean = await run(getDiagnosticsTool, { paths: ['src/base.ts'] }, on);
+    expect(clean.output).not.toContain('TS');
+    const edited = await run(
+      editFileTool,
+      { path: 'src/base.ts', old_string: '"./fetch.ts"', new_string: '"./fetch"' },
+      on,
+    );
+    expect(edited.output).toMatch(/1 new error after this change:\n {2}src\/base\.ts:1:15: TS2835 /);
+  } finally {
+    await languages.close();
+    await esm.cleanup();
+  }
+});
