@@ -56,7 +56,9 @@ describe('McpManager with server-everything', () => {
     await manager.close();
     expect(manager.states()[0]?.status).toBe('failed');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^MCP server nope did not start: .*ENOENT.*; going on without it$/);
+    expect(warnings[0]).toBe(
+      'MCP server nope did not start: command not found: /nonexistent/mcp-server (install it, or give its full path in mcp.servers.nope.command); going on without it',
+    );
   });
 });
 
