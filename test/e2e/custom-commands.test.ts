@@ -167,7 +167,9 @@ describe('allowed-tools and the names of commands, in keel run and the chat', ()
     expect(userMessages(s.requests[0]!.body).at(-1)).toContain('Review src/a.ts with a focus on naming.');
     expect(offeredTools(s.requests[0]!).sort()).toEqual(['grep', 'read_file']);
     const help = r.stdout + r.stderr;
-    expect(help).toMatch(/\/project:review\s+Review a file \(project; \/review stays the built-in command\)/);
+    expect(help).toMatch(
+      /\/project:review <file> <focus>\s+Review a file \(project; \/review stays the built-in command\)/,
+    );
     expect(help.match(/^\s+\/review\b/gm)).toHaveLength(1);
   });
 });
