@@ -30,7 +30,7 @@ export interface CustomToolOptions {
 
 function configError(name: string, key: string, message: string): ConfigError {
   return new ConfigError(`tools.custom.${name}.${key}: ${message}`, {
-    hint: 'see "Tools defined in config" in the README',
+    hint: 'see "Custom tools" in the README',
   });
 }
 
