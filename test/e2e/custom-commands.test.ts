@@ -79,13 +79,16 @@ describe('keel run --command', () => {
     expect(goal?.allowedTools).toBeUndefined();
   });
 
-  it('refuses an unknown command with a usage error listing the available ones', async () => {
+  it('refuses an unknown command with a usage error listing the available ones, and names a near one', async () => {
     const { ws, env } = await setup();
     Object.assign(process.env, env);
     const refused = await refusal({ command: 'nope', cwd: ws });
     expect(refused.exitCode).toBe(2);
     expect(refused.message).toContain('unknown command "nope"');
     expect(refused.hint).toContain('available commands: escape, git:summary, review');
+    // A typo is answered with the command it most likely meant, as the chat does.
+    const typo = await refusal({ command: 'reveiw', cwd: ws });
+    expect(typo.message).toBe('unknown command "reveiw"; did you mean review?');
   });
 
   it('refuses an @file outside the workspace', async () => {
