@@ -86,5 +86,8 @@ export function callFailure(
   }
   if (isClosed(error))
     return `MCP server ${server} ${stopped ?? 'stopped'} during the call; its tools are gone`;
+  const network = config.url === undefined ? undefined : networkCode(error);
+  if (network)
+    return `MCP server ${server} could not be reached at ${config.url} (${network}); is it still running?`;
   return `MCP server ${server}: ${messageOf(error)}`;
 }

@@ -77,13 +77,17 @@ describe('why a server stopped, and a call it broke off', () => {
     expect(stoppedReason({ name: 'x', config: stdio })).toBe('stopped');
   });
 
-  it('says a call timed out after timeout_seconds, and that a closed connection took the tools with it', () => {
+  it('says a call timed out after timeout_seconds, that a closed connection took the tools with it, and that an HTTP server is gone', () => {
     expect(callFailure(coded('MCP error -32001: Request timed out', -32001), 'x', stdio, undefined)).toBe(
       'MCP server x did not answer within 5s (timeout_seconds); the call may still be running there',
     );
     const closed = coded('MCP error -32000: Connection closed', -32000);
     expect(callFailure(closed, 'x', stdio, 'stopped (stderr: out of memory)')).toBe(
       'MCP server x stopped (stderr: out of memory) during the call; its tools are gone',
+    );
+    const refused = new TypeError('fetch failed', { cause: coded('connect ECONNREFUSED', 'ECONNREFUSED') });
+    expect(callFailure(refused, 'api', http, undefined)).toBe(
+      'MCP server api could not be reached at https://mcp.example.com/mcp (ECONNREFUSED); is it still running?',
     );
     expect(callFailure(new Error('not available: failed'), 'x', stdio, undefined)).toBe(
       'MCP server x: not available: failed',
