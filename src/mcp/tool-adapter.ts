@@ -108,6 +108,8 @@ export function mcpTool({ server, config, connect, stopped, info }: AdapterOptio
         const images = contentImages(content, name);
         return { ...ok(text, metadata), ...(images.length > 0 ? { images } : {}) };
       } catch (error) {
+        // Cancelled (Ctrl-C, the run's end): the SDK words that as a timeout; the executor says it was aborted.
+        if (ctx.signal.aborted) throw error;
         return fail(callFailure(error, server, config, stopped?.()), { mcp_server: server });
       }
     },

@@ -1,8 +1,11 @@
 // Why an MCP server failed, as a user reads it: the mechanism's error (ENOENT, -32000, fetch failed, an HTTP status)
 // turned into what happened and which config key to check.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { mcpServerSchema } from '../../src/config/mcp-schema.js';
 import { callFailure, type FailureFacts, startFailure, stoppedReason } from '../../src/mcp/failure.js';
+import { mcpTool } from '../../src/mcp/tool-adapter.js';
+import type { ToolContext } from '../../src/tools/tool.js';
 
 const stdio = mcpServerSchema.parse({ command: 'mcp-thing', args: ['--x'], timeout_seconds: 5 });
 const http = mcpServerSchema.parse({ url: 'https://mcp.example.com/mcp' });
@@ -92,5 +95,26 @@ describe('why a server stopped, and a call it broke off', () => {
     expect(callFailure(new Error('not available: failed'), 'x', stdio, undefined)).toBe(
       'MCP server x: not available: failed',
     );
+  });
+});
+
+describe('an MCP tool call cancelled by the run', () => {
+  it('is not reported as a timeout: the abort goes to the executor, which says the call was aborted', async () => {
+    const controller = new AbortController();
+    const client = {
+      // What the SDK does on abort: the reason wrapped as a RequestTimeout McpError.
+      callTool: () => {
+        controller.abort();
+        return Promise.reject(coded('MCP error -32001: AbortError: This operation was aborted', -32001));
+      },
+    } as unknown as Client;
+    const tool = mcpTool({
+      server: 'ev',
+      config: stdio,
+      connect: async () => client,
+      info: { name: 'slow', inputSchema: { type: 'object' } },
+    });
+    const ctx = { signal: controller.signal } as ToolContext;
+    await expect(tool.execute({}, ctx)).rejects.toThrow(/AbortError/);
   });
 });
