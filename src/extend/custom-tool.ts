@@ -109,7 +109,9 @@ export async function customTool(
         throw error;
       }
       const timeoutMs = Math.min(ctx.limits.commandTimeoutMs, (def.timeout_seconds ?? Infinity) * 1000);
-      return runForeground({ command: shellQuote(argv), argv }, timeoutMs, ctx, {
+      // The script runs from beside the user's config too, a folder the sandbox hides: it is shown, read-only.
+      const readable = script === undefined ? {} : { readable: [script] };
+      return runForeground({ command: shellQuote(argv), argv, ...readable }, timeoutMs, ctx, {
         subject: name,
         display: name,
       });
