@@ -2,6 +2,8 @@
 // prompts, keep its tools in the registry while it lives, and report its end once. Never throws: a server
 // that fails is a state and one warning, and the run goes on without it. The tools it listed last time (tool-cache.ts)
 // are offered while it starts; a call to one waits for it.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
@@ -268,13 +270,17 @@ export class McpConnection {
   }
 
   private facts(): FailureFacts {
+    const { config, workspace } = this.options;
     const stderr = this.opened?.lastStderr();
     const stopReason = this.opened?.stopReason();
+    const cwd =
+      config.url === undefined && config.cwd !== undefined ? resolve(workspace, config.cwd) : undefined;
     return {
       name: this.options.name,
-      config: this.options.config,
+      config,
       ...(stderr ? { stderr } : {}),
       ...(stopReason ? { stopReason } : {}),
+      ...(cwd !== undefined && !existsSync(cwd) ? { missingCwd: cwd } : {}),
     };
   }
 }

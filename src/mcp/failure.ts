@@ -15,6 +15,8 @@ export interface FailureFacts {
   stderr?: string;
   /** Why Keel itself stopped the server (a message too large to read). */
   stopReason?: string;
+  /** A stdio server's working directory, when it does not exist (spawn says ENOENT for that too). */
+  missingCwd?: string;
 }
 
 const codeOf = (error: unknown): unknown =>
@@ -46,6 +48,9 @@ export function startFailure(error: unknown, facts: FailureFacts): string {
   if (isTimeout(error)) return `did not answer within ${config.timeout_seconds}s (timeout_seconds)`;
   const key = `mcp.servers.${name}`;
   if (config.url === undefined) {
+    if (codeOf(error) === 'ENOENT' && facts.missingCwd) {
+      return `did not start: its cwd ${facts.missingCwd} does not exist (check ${key}.cwd)`;
+    }
     if (codeOf(error) === 'ENOENT') {
       return `did not start: command not found: ${config.command ?? ''} (install it, or give its full path in ${key}.command)`;
     }

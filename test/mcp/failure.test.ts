@@ -22,6 +22,12 @@ describe('startFailure', () => {
       says: 'did not start: command not found: mcp-thing (install it, or give its full path in mcp.servers.x.command)',
     },
     {
+      name: 'a working directory that does not exist (spawn says ENOENT for it too)',
+      error: coded('spawn mcp-thing ENOENT', 'ENOENT'),
+      facts: { name: 'x', config: stdio, missingCwd: '/w/tools' },
+      says: 'did not start: its cwd /w/tools does not exist (check mcp.servers.x.cwd)',
+    },
+    {
       name: 'a file that is not executable',
       error: coded('spawn mcp-thing EACCES', 'EACCES'),
       facts: { name: 'x', config: stdio },
