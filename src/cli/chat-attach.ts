@@ -2,6 +2,7 @@
 // and capped, so the model need not spend a tool call reading what the user already pointed at. An image (PNG,
 // JPEG, GIF, WebP) goes as an image part to a model that reads images; `keel ask` and `keel run -p` attach images only.
 import { open, readFile, stat } from 'node:fs/promises';
+import { AT_PATH, atPathOf } from '../core/at-paths.js';
 import { looksBinary } from '../core/binary.js';
 import { UsageError } from '../core/errors.js';
 import { IMAGE_EXTENSION, imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
@@ -12,17 +13,6 @@ import type { Workspace } from '../safety/workspace.js';
 
 /** Attached text beyond this is cut (the model can read the rest with read_file). */
 export const ATTACH_MAX_BYTES = 100_000;
-
-/**
- * `@path` at the start or after whitespace (an e-mail address is not one); trailing punctuation is not part of it.
- * A path with spaces is quoted (`@"My shot.png"`) or has them escaped as a terminal pastes a dropped file
- * (`@Screenshot\ 2025-01-01.png`).
- */
-const MENTION = /(^|\s)@(?:"([^"\n]+)"|((?:\\.|[^\s@\\])+?))(?=[.,;:!?)]*(?:\s|$))/g;
-
-/** A mention's path: shell escapes (`\ `, `\(`) undone; other backslashes kept. */
-const mentionPath = (match: RegExpMatchArray): string =>
-  match[2] ?? (match[3] ?? '').replace(/\\([\s'"()[\]&;!$`])/g, '$1');
 
 /** Whether a file's first bytes are an image Keel sends, whatever its name. */
 async function sniffsAsImage(file: string): Promise<boolean> {
@@ -82,8 +72,8 @@ export async function attachFiles(
   const skipped: Attached['skipped'] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.matchAll(MENTION)) {
-    const requested = mentionPath(match);
+  for (const match of text.matchAll(AT_PATH)) {
+    const requested = atPathOf(match);
     if (seen.has(requested)) continue;
     seen.add(requested);
     // Images only (ask, run -p): a mention not named as an image counts only if it is an image file, and is left as

@@ -74,7 +74,8 @@ export function helpText(prompts: readonly PromptCommand[], columns?: number): s
   const rows = CHAT_COMMANDS.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.description]);
   for (const p of prompts) {
     const renamed = chatName(p) !== p.name ? `; /${p.name} stays the built-in command` : '';
-    rows.push([`/${chatName(p)}`, `${p.description} (${p.source}${renamed})`]);
+    const usage = `/${chatName(p)}${p.argumentHint ? ` ${p.argumentHint}` : ''}`;
+    rows.push([usage, `${p.description} (${p.source}${renamed})`]);
   }
   const width = Math.max(...rows.map((r) => (r[0] ?? '').length));
   const keys = [

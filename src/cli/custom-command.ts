@@ -47,7 +47,12 @@ export async function commandGoal(
     commands.find((c) => c.name === wanted) ?? commands.find((c) => `${c.source}:${c.name}` === wanted);
   if (!command) {
     const available = commands.map((c) => c.name).join(', ');
-    throw new UsageError(`unknown command "${name}"`, {
+    const { suggestCommand } = await import('./chat-command-names.js');
+    const guess = suggestCommand(
+      wanted,
+      commands.map((c) => c.name),
+    );
+    throw new UsageError(`unknown command "${name}"${guess ? `; did you mean ${guess}?` : ''}`, {
       hint: available
         ? `available commands: ${available}`
         : 'no commands found: add Markdown files to .keel/commands/ or to commands/ beside the user config',

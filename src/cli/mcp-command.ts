@@ -7,6 +7,7 @@ import { trustedBy } from '../config/trusted-folders.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import { clipLine } from '../core/text.js';
 import type { ServerState } from '../mcp/connection.js';
+import { argumentHint } from '../mcp/prompts.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
@@ -72,10 +73,7 @@ function formatState(state: ServerState): string {
     if (state.prompts.length > 0) {
       lines.push(`  prompts (${state.prompts.length}, slash commands in chat):`);
       for (const prompt of state.prompts) {
-        const args = (prompt.arguments ?? []).map((arg) =>
-          arg.required ? `<${arg.name}>` : `[${arg.name}]`,
-        );
-        const usage = [`/${state.name}__${prompt.name}`, ...args].join(' ');
+        const usage = `/${state.name}__${prompt.name} ${argumentHint(prompt)}`.trimEnd();
         lines.push(`    ${sanitize(usage)}  ${sanitize(clipLine(prompt.description ?? '', 80))}`);
       }
     }

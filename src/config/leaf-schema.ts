@@ -68,13 +68,18 @@ export function unwrap(schema: z.ZodType): Unwrapped {
   }
 }
 
-/** The mapping at `path` under `root` (a record's entries share its value schema), if it is one. */
+/** The mapping at `path` under `root` (a record's entries share its value schema, a list's items its element's), if it is one. */
 export function objectIn(root: z.ZodType, path: readonly (string | number)[]): z.ZodObject | undefined {
   let current: z.ZodType = root;
   for (const segment of path) {
     // A record's entries (mcp.servers.<name>) all share its value schema.
     if (current instanceof z.ZodRecord) {
       current = unwrap(current.valueType as z.ZodType).inner;
+      continue;
+    }
+    // A list's items (hooks.pre_tool.0) all share its element schema.
+    if (current instanceof z.ZodArray && typeof segment === 'number') {
+      current = unwrap(current.element as z.ZodType).inner;
       continue;
     }
     if (!(current instanceof z.ZodObject)) return undefined;

@@ -13,6 +13,11 @@ export interface CommandRequest {
   maxStderrBytes: number;
   /** A sandbox lets the command write the repository's `.git` (git runs it: exec/git-writes.ts); else read-only. */
   gitWrites?: boolean;
+  /**
+   * Files the command runs wherever they are (a config-defined tool's script beside the user config): a sandbox
+   * shows each one read-only, even inside a folder it hides.
+   */
+  readable?: readonly string[];
 }
 
 export interface CapturedOutput {

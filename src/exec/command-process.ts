@@ -26,12 +26,16 @@ export interface Launch {
 }
 
 /** `argv`, when given, is run as is instead of the command line: no shell parses it. */
-/** How to start a command; `gitWrites`: a sandbox leaves the repository's `.git` writable (CommandRequest). */
+/**
+ * How to start a command; `gitWrites`: a sandbox leaves the repository's `.git` writable; `readable`: files a sandbox
+ * shows read-only (CommandRequest).
+ */
 export type Launcher = (
   command: string,
   cwd: string,
   argv?: readonly string[],
   gitWrites?: boolean,
+  readable?: readonly string[],
 ) => Launch;
 
 /** Plain bash, started directly; or the argv itself. */

@@ -41,10 +41,11 @@ export function createProcessRunner(env: NodeJS.ProcessEnv, launch: Launcher = b
     onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
     argv?: readonly string[],
     gitWrites?: boolean,
+    readable?: readonly string[],
   ): CommandProcess => {
     count += 1;
     const proc = new CommandProcess(
-      launch(command, cwd, argv, gitWrites),
+      launch(command, cwd, argv, gitWrites, readable),
       { cwd, env, marker: `${runId()}-${count}` },
       onOutput,
     );
@@ -100,6 +101,7 @@ type SpawnCommand = (
   onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
   argv?: readonly string[],
   gitWrites?: boolean,
+  readable?: readonly string[],
 ) => CommandProcess;
 
 async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): Promise<CommandOutcome> {
@@ -111,6 +113,7 @@ async function runCommand(request: CommandRequest, spawnCommand: SpawnCommand): 
     (stream, chunk) => (stream === 'stdout' ? stdout : stderr).push(chunk),
     request.argv,
     request.gitWrites,
+    request.readable,
   );
   let stopped: CommandOutcome['stopped'];
   const stop = (reason: NonNullable<CommandOutcome['stopped']>): void => {

@@ -73,7 +73,12 @@ const isInside = (path: string, dir: string): boolean => {
 };
 
 /** bwrap's arguments before the program: mounts in order (later ones cover earlier ones), then isolation. */
-export function sandboxArgs(options: SandboxOptions, cwd: string, gitWrites = false): string[] {
+export function sandboxArgs(
+  options: SandboxOptions,
+  cwd: string,
+  gitWrites = false,
+  readable: readonly string[] = [],
+): string[] {
   const args = [...BASE_MOUNTS];
   // A HOME under /tmp (tests, throwaway accounts) would vanish under the private /tmp: show it read-only.
   if (isInside(options.home, '/tmp') && existsSync(options.home))
@@ -101,6 +106,8 @@ export function sandboxArgs(options: SandboxOptions, cwd: string, gitWrites = fa
     folders.some((dir) => dir !== p && isInside(p, dir));
   for (const dir of dirs) if (!covered(dir, dirs)) args.push('--tmpfs', dir);
   for (const file of files) if (!covered(file, dirs)) args.push('--ro-bind', '/dev/null', file);
+  // What the command itself runs (a config-defined tool's script), shown read-only wherever it is, hidden or not.
+  for (const file of readable) if (statOrUndefined(file)?.isFile()) args.push('--ro-bind', file, file);
   args.push(...isolation(options.network), '--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
 }
@@ -122,10 +129,10 @@ echo $n >&3; exit $s`;
 const ARGV_WRAPPER = WRAPPER.replace('bash -c "$1"', '"$@"');
 
 export function sandboxLauncher(options: SandboxOptions): Launcher {
-  return (command, cwd, argv, gitWrites) => ({
+  return (command, cwd, argv, gitWrites, readable) => ({
     file: 'bwrap',
     args: [
-      ...sandboxArgs(options, cwd, gitWrites),
+      ...sandboxArgs(options, cwd, gitWrites, readable),
       'bash',
       '-c',
       ...(argv ? [ARGV_WRAPPER, 'keel-sandbox', ...argv] : [WRAPPER, 'keel-sandbox', command]),

@@ -18,9 +18,10 @@ export async function addConfigTools(
   workspace: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  const file = definingFile(loaded.sources['tools.custom']);
+  const source = loaded.sources['tools.custom'];
+  const file = definingFile(source);
   // A project's scripts must stay in the workspace (a link out is skipped); the user's own config is exempt.
-  const jail = loaded.sources['tools.custom']?.startsWith('project file') ? createReadJail(env) : undefined;
+  const jail = source?.startsWith('project file') ? createReadJail(env) : undefined;
   const tools = await customTools(loaded.config.tools.custom, {
     scriptDirs: [...(file ? [dirname(file)] : []), workspace],
     ...(jail
@@ -33,13 +34,28 @@ export async function addConfigTools(
       : {}),
     // Emitted with the config's own warnings when the run's events start.
     warn: (message) => loaded.warnings.push(message),
+  }).catch((error: unknown) => {
+    throw inFile(error, file);
   });
   for (const tool of tools) {
     if (registry.get(tool.name)) {
-      throw new ConfigError(`tools.custom.${tool.name}: a built-in tool has that name`, {
-        hint: 'rename the tool',
-      });
+      throw inFile(
+        new ConfigError(`tools.custom.${tool.name}: a built-in tool has that name`, {
+          hint: 'rename the tool',
+        }),
+        file,
+      );
     }
     registry.add(tool);
   }
+}
+
+/** A tool's config error naming the file that defines it, as a config file's own errors do. */
+function inFile(error: unknown, file: string | undefined): unknown {
+  if (!(error instanceof ConfigError) || !file) return error;
+  const [key, ...rest] = error.message.split(': ');
+  return new ConfigError(`${key} in ${file}: ${rest.join(': ')}`, {
+    ...(error.hint ? { hint: error.hint } : {}),
+    cause: error,
+  });
 }

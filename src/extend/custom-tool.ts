@@ -30,7 +30,7 @@ export interface CustomToolOptions {
 
 function configError(name: string, key: string, message: string): ConfigError {
   return new ConfigError(`tools.custom.${name}.${key}: ${message}`, {
-    hint: 'see "Tools defined in config" in the README',
+    hint: 'see "Custom tools" in the README',
   });
 }
 
@@ -109,7 +109,9 @@ export async function customTool(
         throw error;
       }
       const timeoutMs = Math.min(ctx.limits.commandTimeoutMs, (def.timeout_seconds ?? Infinity) * 1000);
-      return runForeground({ command: shellQuote(argv), argv }, timeoutMs, ctx, {
+      // The script runs from beside the user's config too, a folder the sandbox hides: it is shown, read-only.
+      const readable = script === undefined ? {} : { readable: [script] };
+      return runForeground({ command: shellQuote(argv), argv, ...readable }, timeoutMs, ctx, {
         subject: name,
         display: name,
       });

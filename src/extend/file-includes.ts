@@ -1,7 +1,8 @@
-// `@path` in a custom command's text: the file, jailed to the workspace and cut at a size cap, appended to the
-// message. A path leading outside the workspace is an error; a word that names no file (`@decorator`) stays text, and
+// `@path` in a custom command's text (`@"a path"` or `@a\ path` with spaces, as in the chat): the file, jailed to the
+// workspace and cut at a size cap, appended to the message. A path leading outside the workspace is an error; a word that names no file (`@decorator`) stays text, and
 // so does a binary file's (an image goes as an image: cli/chat-attach.ts).
 import { open, stat } from 'node:fs/promises';
+import { AT_PATH, atPathOf } from '../core/at-paths.js';
 import { looksBinary } from '../core/binary.js';
 import { UsageError } from '../core/errors.js';
 import type { ReadJail } from '../safety/read-jail.js';
@@ -9,8 +10,6 @@ import { PathEscapeError, type Workspace } from '../safety/workspace.js';
 
 /** Bytes of one included file, at most. */
 export const INCLUDE_CAP = 100_000;
-
-const REFERENCE = /(^|\s)@([^\s]+)/g;
 
 /** The file's text, cut at the cap; undefined for a binary file (an image is attached as one by the caller). */
 async function readCapped(file: string): Promise<{ text: string; size: number } | undefined> {
@@ -28,9 +27,6 @@ async function readCapped(file: string): Promise<{ text: string; size: number } 
   }
 }
 
-/** The path a reference names, without punctuation that ends a sentence (`see @src/a.ts.`). */
-const trimmed = (reference: string): string => reference.replace(/[.,;:!?)\]}'"]+$/, '');
-
 export async function includeFiles(
   text: string,
   workspace: Workspace,
@@ -40,9 +36,9 @@ export async function includeFiles(
 ): Promise<string> {
   const blocks: string[] = [];
   const seen = new Set<string>();
-  for (const match of text.matchAll(REFERENCE)) {
+  for (const match of text.matchAll(AT_PATH)) {
     signal?.throwIfAborted();
-    const requested = trimmed(match[2]!);
+    const requested = atPathOf(match);
     if (!requested || seen.has(requested)) continue;
     let absolute: string;
     try {

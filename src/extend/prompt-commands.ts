@@ -76,13 +76,17 @@ export function argumentWords(args: string): string[] {
   return words;
 }
 
-/** The body with its placeholders filled; without any, the arguments follow the body. */
+/**
+ * The body with its placeholders filled; without any, the arguments follow the body. `@$1` naming a path with
+ * spaces is quoted (`@"my file.ts"`), so the file is still included.
+ */
 export function fillPlaceholders(body: string, args: string): string {
   const words = argumentWords(args);
   let used = false;
-  const filled = body.replace(/\$(ARGUMENTS|[1-9])\b/g, (_match, key: string) => {
+  const filled = body.replace(/(@?)\$(ARGUMENTS|[1-9])\b/g, (_match, at: string, key: string) => {
     used = true;
-    return key === 'ARGUMENTS' ? args : (words[Number(key) - 1] ?? '');
+    const value = key === 'ARGUMENTS' ? args : (words[Number(key) - 1] ?? '');
+    return at && /\s/.test(value) && !value.includes('"') ? `@"${value}"` : `${at}${value}`;
   });
   return used || args.trim() === '' ? filled : `${filled.trimEnd()}\n\n${args}`;
 }

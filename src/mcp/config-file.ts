@@ -11,7 +11,16 @@ const serversPath = ['mcp', 'servers'];
 export async function addServer(file: string, name: string, server: Record<string, unknown>): Promise<void> {
   const checked = mcpServerSchema.safeParse(server);
   if (!checked.success) {
-    throw new ConfigError(`MCP server ${name}: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+    const issue = checked.error.issues[0];
+    if (issue?.path[0] === 'url') {
+      throw new ConfigError(
+        `MCP server ${name}: --url must be an http(s) URL, got ${JSON.stringify(server.url)}`,
+        {
+          hint: `the server's streamable HTTP endpoint, e.g. keel mcp add ${name} --url https://host/mcp`,
+        },
+      );
+    }
+    throw new ConfigError(`MCP server ${name}: ${issue?.message ?? 'invalid'}`);
   }
   const document = await readDocument(file);
   if (document.hasIn([...serversPath, name])) {

@@ -2,11 +2,14 @@
 // prompts, keep its tools in the registry while it lives, and report its end once. Never throws: a server
 // that fails is a state and one warning, and the run goes on without it. The tools it listed last time (tool-cache.ts)
 // are offered while it starts; a call to one waits for it.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { describeTransport } from './config.js';
+import { type FailureFacts, startFailure, stoppedReason } from './failure.js';
 import type { ServerProcess } from './server-process.js';
 import { exposedName, isReadOnly, type McpToolInfo, mcpTool, toolFilter } from './tool-adapter.js';
 import type { ToolCache } from './tool-cache.js';
@@ -228,7 +231,15 @@ export class McpConnection {
       if (!offered(tool.name)) return listing;
       listing.exposedAs = exposedName(name, tool.name);
       if (registry && !registry.has(listing.exposedAs)) {
-        registry.add(mcpTool({ server: name, config, connect: (signal) => this.ready(signal), info }));
+        registry.add(
+          mcpTool({
+            server: name,
+            config,
+            connect: (signal) => this.ready(signal),
+            stopped: () => (this.state.status === 'stopped' ? this.state.error : undefined),
+            info,
+          }),
+        );
         this.registered.push(listing.exposedAs);
       }
       return listing;
@@ -246,8 +257,7 @@ export class McpConnection {
     const count = this.registered.length;
     this.unregister();
     this.state.status = 'stopped';
-    const stderr = this.opened?.lastStderr();
-    this.state.error = `stopped${stderr ? ` (stderr: ${stderr})` : ''}`;
+    this.state.error = stoppedReason(this.facts());
     const gone = count === 1 ? 'its tool is' : `its ${count} tools are`;
     this.options.warn(
       `MCP server ${this.options.name} ${this.state.error}: ${gone} gone; going on without it`,
@@ -256,12 +266,22 @@ export class McpConnection {
 
   /** Why the start failed, in words: a timeout names the limit, a crash its last line on stderr. */
   private failure(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/timed out|RequestTimeout|-32001/i.test(message)) {
-      return `did not answer within ${this.options.config.timeout_seconds}s (timeout_seconds)`;
-    }
+    return startFailure(error, this.facts());
+  }
+
+  private facts(): FailureFacts {
+    const { config, workspace } = this.options;
     const stderr = this.opened?.lastStderr();
-    return `did not start: ${message}${stderr && !message.includes(stderr) ? ` (stderr: ${stderr})` : ''}`;
+    const stopReason = this.opened?.stopReason();
+    const cwd =
+      config.url === undefined && config.cwd !== undefined ? resolve(workspace, config.cwd) : undefined;
+    return {
+      name: this.options.name,
+      config,
+      ...(stderr ? { stderr } : {}),
+      ...(stopReason ? { stopReason } : {}),
+      ...(cwd !== undefined && !existsSync(cwd) ? { missingCwd: cwd } : {}),
+    };
   }
 }
 

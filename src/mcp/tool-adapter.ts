@@ -8,6 +8,7 @@ import { imageFromBytes, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import { clip } from '../core/text.js';
 import { defineJsonSchemaTool, fail, ok, type Tool, type ToolResult } from '../tools/tool.js';
+import { callFailure } from './failure.js';
 
 /** What `tools/list` gives for one tool (the fields Keel reads). */
 export interface McpToolInfo {
@@ -79,10 +80,12 @@ export interface AdapterOptions {
   config: McpServerConfig;
   /** The server's client once it is ready (a tool offered from the cache waits for its server here). */
   connect: (signal: AbortSignal) => Promise<Client>;
+  /** Why the server stopped, once it has (a call it broke off says so). */
+  stopped?: () => string | undefined;
   info: McpToolInfo;
 }
 
-export function mcpTool({ server, config, connect, info }: AdapterOptions): Tool {
+export function mcpTool({ server, config, connect, stopped, info }: AdapterOptions): Tool {
   const name = exposedName(server, info.name);
   const description = clip(info.description?.trim() || `${info.name} (MCP server ${server})`, maxDescription);
   return defineJsonSchemaTool({
@@ -105,8 +108,9 @@ export function mcpTool({ server, config, connect, info }: AdapterOptions): Tool
         const images = contentImages(content, name);
         return { ...ok(text, metadata), ...(images.length > 0 ? { images } : {}) };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return fail(`MCP server ${server}: ${message}`, { mcp_server: server });
+        // Cancelled (Ctrl-C, the run's end): the SDK words that as a timeout; the executor says it was aborted.
+        if (ctx.signal.aborted) throw error;
+        return fail(callFailure(error, server, config, stopped?.()), { mcp_server: server });
       }
     },
   });

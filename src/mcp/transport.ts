@@ -19,6 +19,8 @@ export interface OpenedTransport {
   gone(): Promise<void>;
   /** The last line the stdio server wrote to stderr: why it failed, more often than not. */
   lastStderr(): string | undefined;
+  /** Why the transport itself stopped the server (a message too large to read). */
+  stopReason(): string | undefined;
 }
 
 export interface TransportOptions {
@@ -37,7 +39,8 @@ export function openTransport({ name, server, env, workspace, early }: Transport
     baselineWasmOnly(); // the SDK's transport uses fetch, whose HTTP parser is WebAssembly
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
     const gone = () => Promise.resolve();
-    return { transport, pid: () => null, kill: () => {}, gone, lastStderr: () => undefined };
+    const none = () => undefined;
+    return { transport, pid: () => null, kill: () => {}, gone, lastStderr: none, stopReason: none };
   }
   // The child gets the SDK's short list of safe variables (HOME, PATH, ...) plus its own env: not Keel's API keys.
   let open = () => early as ServerProcess;
@@ -55,5 +58,6 @@ export function openTransport({ name, server, env, workspace, early }: Transport
       const line = transport.stderrTail().trimEnd().split('\n').at(-1)?.trim();
       return line ? clip(line, 300) : undefined;
     },
+    stopReason: () => transport.stopReason,
   };
 }

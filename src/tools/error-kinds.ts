@@ -84,10 +84,12 @@ export const ERROR_KINDS: readonly KindRule[] = [
   { kind: 'EDIT_CONFLICT', error: /^cannot edit /, hint: '' },
   {
     kind: 'TIMEOUT',
-    error: /timed out/,
+    error: /^command timed out/,
     hint: 'narrow the command (fewer files, a filter), or start it with background: true and read its progress with command_output',
     keelToolsOnly: true,
   },
+  // Any other tool's timeout (a config-defined tool, a fetch): execute_command's ways out are not its own.
+  { kind: 'TIMEOUT', error: /timed out/, hint: '' },
   {
     kind: 'INTERRUPTED',
     error: /^(aborted|interrupted)|command aborted/,

@@ -69,7 +69,7 @@ export const executeCommandTool = defineTool({
  * and the tools defined in config (which pass an argv, never parsed by a shell).
  */
 export async function runForeground(
-  what: { command: string; argv?: string[] },
+  what: { command: string; argv?: string[]; readable?: readonly string[] },
   timeoutMs: number,
   ctx: ToolContext,
   words: { subject: string; display: string },

@@ -73,6 +73,7 @@ describe('tool error kinds', () => {
     [fail('cannot edit a.ts: old_string not found.\n…'), 'EDIT_CONFLICT'],
     [fail('refused by policy: `rm x` is not read-only', { policy: 'deny' }), 'PERMISSION_DENIED'],
     [fail('command timed out after 5s; it was killed'), 'TIMEOUT'],
+    [fail('find_todos timed out after 1s; it and the processes it started were killed'), 'TIMEOUT'],
     [fail('command exited with code 2'), 'COMMAND_FAILED'],
     [fail('invalid arguments for read_file: missing required field path (string)'), 'INVALID_ARGS'],
     [fail('aborted'), 'INTERRUPTED'],
@@ -110,6 +111,9 @@ describe('tool error kinds', () => {
     ['cannot edit a.py: old_string not found.\nnearest region: …', 'read_file the file again'],
     ['cannot edit a.py: old_string matches 2 times:\n  line 3: x', 'pass replace_all: true'],
     ['no such file or directory: src/x.ts', 'find the right path first'],
+    ['command timed out after 5s; it was killed', 'start it with background: true'],
+    // A config-defined tool has no background option: execute_command's advice is not for it.
+    ['find_todos timed out after 1s; it and the processes it started were killed', undefined],
   ])('the hint after %j fits its kind: %s', (error, hint) => {
     const output = withRecoveryHint(fail(error)).output;
     if (hint) expect(output).toContain(hint);

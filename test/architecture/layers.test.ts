@@ -1,12 +1,12 @@
 // The layer order of docs/architecture.md, checked: every import in src/ points down or sideways, none closes a cycle.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The layers of src/, top to bottom. A folder may import from its own layer and the layers below it,
- * never from a layer above. docs/architecture.md quotes this table; change both together.
+ * never from a layer above. docs/architecture.md shows this table (checked below); change both together.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['cli', 'acp', 'api'],
@@ -81,6 +81,16 @@ describe('layering of src/', () => {
       .filter((entry) => !entry.isDirectory() || !LAYERS.flat().includes(entry.name))
       .map((entry) => `src/${entry.name}`);
     expect(unplaced, 'entries of src/ in no layer of LAYERS').toEqual([]);
+  });
+
+  it('is the layer table docs/architecture.md shows, row for row', () => {
+    const doc = readFileSync(`${root}docs/architecture.md`, 'utf8');
+    const section = doc.slice(doc.indexOf('## Layers, checked'));
+    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| 1 |')));
+    const rows = [...table.matchAll(/^\| \d+ \| (.+) \|$/gm)].map((row) =>
+      [...(row[1] ?? '').matchAll(/`(\w+)`/g)].map((folder) => folder[1]),
+    );
+    expect(rows, "docs/architecture.md's layer table").toEqual(LAYERS.map((layer) => [...layer]));
   });
 
   it('sees the imports, type-only imports included', () => {

@@ -56,6 +56,20 @@ describe('/help', () => {
     expect(help).toContain('Ctrl-C');
   });
 
+  it("shows a prompt command's arguments after its name (argument-hint, an MCP prompt's arguments)", () => {
+    const hinted = [
+      { ...prompt('check', 'project', 'Review a file'), argumentHint: '<file> <concern>' },
+      { ...prompt('ev__weather', 'mcp:ev', 'the weather'), argumentHint: '<city> [state]' },
+    ];
+    const lines = helpText(hinted).split('\n');
+    expect(lines.find((l) => l.includes('/check'))).toMatch(
+      /\/check <file> <concern>\s+Review a file \(project\)/,
+    );
+    expect(lines.find((l) => l.includes('/ev__weather'))).toMatch(
+      /\/ev__weather <city> \[state\]\s+the weather/,
+    );
+  });
+
   it('names a command hidden by a built-in by the name that runs it, and says why', () => {
     const lines = helpText(prompts).split('\n');
     expect(lines.filter((l) => /^\s+\/review\b/.test(l))).toHaveLength(1);

@@ -312,6 +312,20 @@ describe('file errors name the file and line', () => {
     expect(error.message).toBe(`\`agent.conversation\` in ${file} line 2 must be a mapping, got 5`);
   });
 
+  test("a key in an item of a list (a hook) is named with what it must be, and its list item's valid keys", async () => {
+    const file = await writeUser('hooks:\n  pre_tool:\n    - command: echo hi\n      timeout_seconds: -1\n');
+    const error = await loadError();
+    expect(error.message).toBe(
+      `\`hooks.pre_tool.0.timeout_seconds\` in ${file} line 4 must be a positive integer, got -1`,
+    );
+    expect(error.hint).toBe('set `hooks.pre_tool.0.timeout_seconds` to a positive integer');
+    await writeUser('hooks:\n  stop:\n    - match: x\n');
+    expect((await loadError()).message).toContain('`hooks.stop.0.command` in');
+    expect((await loadError()).message).toMatch(/must be a non-empty string, got nothing$/);
+    await writeUser('hooks:\n  stop:\n    - command: x\n      timeout: 5\n');
+    expect((await loadError()).hint).toBe('valid keys under `hooks.stop.0`: match, command, timeout_seconds');
+  });
+
   test('a wrong-typed secret is not echoed', async () => {
     await writeProject('provider:\n  openai-compatible:\n    api_key: 123456789\n');
     const error = await loadError();

@@ -79,13 +79,16 @@ describe('keel run --command', () => {
     expect(goal?.allowedTools).toBeUndefined();
   });
 
-  it('refuses an unknown command with a usage error listing the available ones', async () => {
+  it('refuses an unknown command with a usage error listing the available ones, and names a near one', async () => {
     const { ws, env } = await setup();
     Object.assign(process.env, env);
     const refused = await refusal({ command: 'nope', cwd: ws });
     expect(refused.exitCode).toBe(2);
     expect(refused.message).toContain('unknown command "nope"');
     expect(refused.hint).toContain('available commands: escape, git:summary, review');
+    // A typo is answered with the command it most likely meant, as the chat does.
+    const typo = await refusal({ command: 'reveiw', cwd: ws });
+    expect(typo.message).toBe('unknown command "reveiw"; did you mean review?');
   });
 
   it('refuses an @file outside the workspace', async () => {
@@ -167,7 +170,9 @@ describe('allowed-tools and the names of commands, in keel run and the chat', ()
     expect(userMessages(s.requests[0]!.body).at(-1)).toContain('Review src/a.ts with a focus on naming.');
     expect(offeredTools(s.requests[0]!).sort()).toEqual(['grep', 'read_file']);
     const help = r.stdout + r.stderr;
-    expect(help).toMatch(/\/project:review\s+Review a file \(project; \/review stays the built-in command\)/);
+    expect(help).toMatch(
+      /\/project:review <file> <focus>\s+Review a file \(project; \/review stays the built-in command\)/,
+    );
     expect(help.match(/^\s+\/review\b/gm)).toHaveLength(1);
   });
 });

@@ -256,9 +256,11 @@ describe('tools defined in config', () => {
     const refused = await runInProcess(s, ws, 'x', { config }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(KeelError);
     expect((refused as KeelError).exitCode).toBe(2);
-    expect((refused as KeelError).message).toContain(
-      'tools.custom.bad.command: it must be one plain command',
+    // The file that defines it is named, and the hint points at the README's section.
+    expect((refused as KeelError).message).toBe(
+      `tools.custom.bad.command in ${config}: it must be one plain command (no ;, &&, |)`,
     );
+    expect((refused as KeelError).hint).toBe('see "Custom tools" in the README');
     expect(s.requests).toHaveLength(0);
   });
 });

@@ -150,7 +150,7 @@ describe('keel mcp add / remove', () => {
     expect(missing.err).toContain('no MCP server named api');
   });
 
-  it('refuses an add with neither or both of --url and a command', async () => {
+  it('refuses an add with neither or both of --url and a command, or a --url that is no URL', async () => {
     const ws = await workspace();
     const file = join(ws, 'user.yaml');
     const neither = captureOutput();
@@ -158,6 +158,13 @@ describe('keel mcp add / remove', () => {
     expect(neither.err).toContain('give either --url <url> or a command after --');
     const both = captureOutput();
     expect(await mcpAddCommand('x', ['cmd'], { ...addOptions(ws, file), url: 'http://h/mcp' }, both)).toBe(2);
+    // A URL that is none says what --url takes, with an example.
+    const bad = captureOutput();
+    expect(await mcpAddCommand('x', [], { ...addOptions(ws, file), url: 'localhost:3000' }, bad)).toBe(2);
+    expect(bad.err).toContain('error: MCP server x: --url must be an http(s) URL, got "localhost:3000"');
+    expect(bad.err).toContain(
+      "hint: the server's streamable HTTP endpoint, e.g. keel mcp add x --url https://host/mcp",
+    );
     await expect(readFile(file)).rejects.toThrow();
   });
 

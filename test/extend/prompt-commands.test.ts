@@ -67,6 +67,24 @@ describe('@path includes', () => {
   });
 });
 
+describe('@path includes of paths with spaces', () => {
+  it('includes @"a path", @a\\ path and @$1 filled with a path with spaces, as the chat attaches them', async () => {
+    const ws = await tree({
+      '.keel/commands/quoted.md': 'Read @"my notes.txt".\n',
+      '.keel/commands/escaped.md': 'Read @my\\ notes.txt\n',
+      '.keel/commands/arg.md': 'Review @$1 for $2\n',
+      'my notes.txt': 'SPACED\n',
+    });
+    const workspace = await openWorkspace(ws);
+    const { commands } = await loadPromptCommands({ workspace, env: { XDG_CONFIG_HOME: ws } });
+    const expand = (name: string, args = '') => commands.find((c) => c.name === name)!.expand(args);
+    const block = '<file path="my notes.txt">\nSPACED\n\n</file>';
+    expect(await expand('quoted')).toBe(`Read @"my notes.txt".\n\n${block}`);
+    expect(await expand('escaped')).toBe(`Read @my\\ notes.txt\n\n${block}`);
+    expect(await expand('arg', '"my notes.txt" typos')).toBe(`Review @"my notes.txt" for typos\n\n${block}`);
+  });
+});
+
 describe('placeholders', () => {
   it('splits arguments like a shell, quotes grouping words', () => {
     expect(argumentWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f\\', 'g']);
@@ -76,5 +94,10 @@ describe('placeholders', () => {
     expect(fillPlaceholders('$1-$2-$3 [$ARGUMENTS]', 'x "y z"')).toBe('x-y z- [x "y z"]');
     expect(fillPlaceholders('Do it.\n', 'now')).toBe('Do it.\n\nnow');
     expect(fillPlaceholders('Do it.\n', '')).toBe('Do it.\n');
+  });
+
+  it('quotes a value with spaces after @, so it still names one file', () => {
+    expect(fillPlaceholders('@$1 @$2', '"a b.ts" c.ts')).toBe('@"a b.ts" @c.ts');
+    expect(fillPlaceholders('$1', '"a b.ts"')).toBe('a b.ts');
   });
 });

@@ -35,6 +35,15 @@ describe('McpManager with server-everything', () => {
       const args = commands.find((command) => command.name === 'ev__args-prompt');
       expect(await args?.expand('Paris')).toContain('Paris');
       expect(await args?.expand('city=Lyon state=Rhone')).toMatch(/Lyon.*Rhone/s);
+      // Its arguments are shown after its name; one left out is a usage error saying which, not an internal error.
+      expect(args?.argumentHint).toBe('<city> [state]');
+      await expect(args?.expand('')).rejects.toMatchObject({
+        name: 'KeelError',
+        code: 'usage',
+        message: '/ev__args-prompt needs <city>',
+        hint: '/ev__args-prompt <city> [state]: words in order, or name=value pairs',
+      });
+      expect(simple?.argumentHint).toBeUndefined();
     } finally {
       await manager.close();
     }
@@ -56,7 +65,9 @@ describe('McpManager with server-everything', () => {
     await manager.close();
     expect(manager.states()[0]?.status).toBe('failed');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^MCP server nope did not start: .*ENOENT.*; going on without it$/);
+    expect(warnings[0]).toBe(
+      'MCP server nope did not start: command not found: /nonexistent/mcp-server (install it, or give its full path in mcp.servers.nope.command); going on without it',
+    );
   });
 });
 
