@@ -10,6 +10,8 @@ export interface LineRange {
   data: Buffer;
   /** How many lines `data` holds (a single line cut at the byte cap counts as one). */
   count: number;
+  /** The one line in `data` was longer than the byte cap: only its start is there, ending on a whole character. */
+  cut?: boolean;
   /** The file's line count, when the read reached its end. */
   total?: number;
   /** Whether the first 8 KB hold a NUL byte (a binary file): nothing else is read. */
@@ -96,9 +98,12 @@ export async function readLineRange(
         const end = newline === -1 ? bytesRead : newline + 1;
         if (doneBytes + partialBytes + (end - at) > maxBytes) {
           if (count === 0) {
-            // One line longer than the cap: its start is better than nothing.
-            const piece = Buffer.concat([...partial, chunk.subarray(at, end)]).subarray(0, maxBytes);
-            return { data: piece, count: 1, binary: false };
+            // One line longer than the cap: its start is better than nothing, cut before a character, not inside
+            // one (a line of non-ASCII text would otherwise read as invalid UTF-8).
+            const line = Buffer.concat([...partial, chunk.subarray(at, end)]);
+            let cut = maxBytes;
+            while (cut > 0 && (line[cut]! & 0xc0) === 0x80) cut--;
+            return { data: line.subarray(0, cut), count: 1, binary: false, cut: true };
           }
           return result();
         }

@@ -128,6 +128,15 @@ async function readBigRange(
     range.count < wanted && (range.total === undefined || end < range.total)
       ? `; continue with offset ${end + 1}`
       : '';
+  if (range.cut) {
+    // The model must not take the start of a long line (a minified bundle, a JSON dump) for all of it.
+    const header = `[${shown}: line ${offset}, only its first ${range.data.length} bytes (the line is longer than one result holds; search it with grep)${more}]`;
+    return ok(
+      `${header}\n${decodeUtf8(range.data, shown)}`,
+      { path: shown, lines: 1 },
+      `read ${shown} line ${offset} (cut)`,
+    );
+  }
   const lines = `${shown}: lines ${offset}-${end}${of}`;
   const header =
     wholeSize !== undefined && more

@@ -182,6 +182,26 @@ describe('read_file', () => {
     }
   });
 
+  test('a line over one result in a big file is cut before a character and said to be cut', async () => {
+    const small = await makeWorkspace({ limits: { maxFileReadSize: 10, maxOutputSize: 400 } });
+    try {
+      // 'x' then two-byte characters: the byte cap (400 - 200 header room) falls inside a character.
+      await small.write('long.txt', `start\nx${'é'.repeat(300)}\nend\n`);
+      const read = (args: object) => readFileTool.execute(readFileTool.schema.parse(args), small.ctx);
+      const first = await read({ path: 'long.txt', offset: 2, limit: 1 });
+      expect(first.success).toBe(true);
+      expect(first.output).toBe(
+        `[long.txt: line 2, only its first 199 bytes (the line is longer than one result holds; search it with grep)]\nx${'é'.repeat(99)}`,
+      );
+      const onward = await read({ path: 'long.txt', offset: 2, limit: 2 });
+      expect(onward.output).toMatch(
+        /^\[long\.txt: line 2, only its first 199 bytes .*; continue with offset 3\]\n/,
+      );
+    } finally {
+      await small.cleanup();
+    }
+  });
+
   test('a line range streamed in chunks matches the same lines split whole', async () => {
     const dir = await makeWorkspace();
     try {
