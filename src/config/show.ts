@@ -39,7 +39,15 @@ export function formatConfig(loaded: LoadedConfig, under?: string): string {
       continue;
     }
     const value = renderValue(valueAt(loaded.config, item.leaf.path), item.leaf.secret);
-    rows.push({ text: `${indent}${item.name}: ${value}`, comment: sourceComment(loaded, item.leaf.key) });
+    const comment = sourceComment(loaded, item.leaf.key);
+    if (!value.includes('\n')) {
+      rows.push({ text: `${indent}${item.name}: ${value}`, comment });
+      continue;
+    }
+    // A mapping or list (the MCP servers, an allow list) as a YAML block under its key, the source on the key's line:
+    // inline, its lines lost their indent and the longest set the padding of every comment.
+    rows.push({ text: `${indent}${item.name}:`, comment });
+    for (const line of value.split('\n')) rows.push({ text: `${indent}  ${line}` });
   }
   const width = Math.max(...rows.filter((row) => row.comment).map((row) => row.text.length));
   const lines = rows.map((row) => (row.comment ? `${row.text.padEnd(width)}  # ${row.comment}` : row.text));

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { configLeaves } from '../../src/config/keys.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -74,6 +75,31 @@ describe('formatConfig', () => {
     expect(text).toMatch(new RegExp(`^  max_turns: 9 +# project file ${join(root, '.keel.yaml')}:2$`, 'm'));
     expect(text).toMatch(/^ {4}cassette: \(not set\) +# default$/m);
     expect(text).toMatch(/^agent:$/m);
+  });
+
+  test('a mapping or a list is a YAML block under its key, the source on the key, other comments not pushed out', async () => {
+    await mkdir(join(root, 'home', '.config', 'keel'), { recursive: true });
+    await writeFile(
+      join(root, 'home', '.config', 'keel', 'config.yaml'),
+      'mcp:\n  servers:\n    slow:\n      command: node\n      args: [server.mjs]\n',
+    );
+    const loaded = await loadConfig({ workspace: root, env: { HOME: join(root, 'home') }, flags: {} });
+    const text = formatConfig(loaded, 'mcp');
+    const source = `# user file ${join(root, 'home', '.config', 'keel', 'config.yaml')}:2`;
+    expect(text).toMatch(
+      /^servers: + # user file .*:2\n {2}slow:\n {4}command: node\n {4}args:\n {6}- server\.mjs\n/m,
+    );
+    expect(text).toContain(source);
+    expect(text).toMatch(/^startup_timeout_seconds: 10 {2}# default$/m);
+    // What it shows reads back as the config it came from.
+    const shown = parse(
+      text
+        .split('\n')
+        .slice(1)
+        .join('\n')
+        .replace(/ {2}# .*$/gm, ''),
+    );
+    expect(shown.servers).toEqual(JSON.parse(JSON.stringify(loaded.config.mcp.servers)));
   });
 
   test('a secret from a file is masked too', async () => {
