@@ -10,6 +10,7 @@ import {
   type CheckpointStore,
   checkpointMetaSchema,
   type FileChange,
+  type LargeFile,
   type RestoreResult,
   type SkippedPath,
 } from './checkpoints.js';
@@ -64,6 +65,32 @@ function parseNameStatus(text: string): FileChange[] {
     else if (status === 'T') changes.push({ status: 'M', path });
   }
   return changes;
+}
+
+/**
+ * A checkpoint's "changed after" (`own`, from the tree diff) with the files over checkpoints.max_file_mb that changed
+ * between it (`before`) and the next state (`after`), told by their recorded hashes: such files are in no tree. A
+ * file that grew past the limit left the tree (a deletion to the diff) but is still there: modified.
+ */
+export function withLargeChanges(
+  own: readonly FileChange[],
+  before: readonly LargeFile[],
+  after: readonly LargeFile[],
+): FileChange[] {
+  const then = new Map(before.map((f) => [f.path, f.sha256]));
+  const now = new Map(after.map((f) => [f.path, f.sha256]));
+  const changes = own.map(
+    (f): FileChange => (f.status === 'D' && now.has(f.path) ? { ...f, status: 'M' } : f),
+  );
+  const listed = new Set(own.map((f) => f.path));
+  for (const [path, sha256] of then)
+    if (!listed.has(path) && now.get(path) !== sha256)
+      changes.push({ status: now.has(path) ? 'M' : 'D', path });
+  for (const path of now.keys())
+    if (!listed.has(path) && !then.has(path)) changes.push({ status: 'A', path });
+  return changes.length === own.length
+    ? changes
+    : changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Skipped paths kept in a checkpoint's meta; the rest are only counted. */
@@ -283,7 +310,7 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       });
     // A commit's own diff is what changed since the checkpoint before it: that checkpoint's "changed after".
     const withNewest = options?.newestChanged !== false;
-    if (withNewest) await stage();
+    const staged = withNewest ? await stage() : undefined;
     const sinceNewest = withNewest ? await diff('--cached', REF) : undefined;
     const checkpoints: Checkpoint[] = [];
     commits.forEach((c, i) => {
@@ -295,11 +322,14 @@ export function gitStore(git: ShadowGit, options: GitStoreOptions): CheckpointSt
       const own = (after && !c.meta.nested_files ? withoutNestedTransition(after) : after)?.map(
         (f): FileChange => (f.status === 'A' && named.has(f.path) ? { ...f, status: 'M' } : f),
       );
+      // Files too big to hold are in no tree: one changed after shows in the hashes the next state named.
+      const next = i === 0 ? staged : commits[i - 1]?.meta;
+      const withLarge = own && next ? withLargeChanges(own, c.meta.large ?? [], next.large ?? []) : own;
       // The files of nested repositories the call wrote are held apart, not in the trees diffed: named as well.
       const nested = (c.meta.nested ?? []).map(
         (f): FileChange => ({ status: f.sha256 ? 'M' : 'A', path: f.path }),
       );
-      const changed = own && nested.length > 0 ? [...own, ...nested] : own;
+      const changed = withLarge && nested.length > 0 ? [...withLarge, ...nested] : withLarge;
       checkpoints.push({ ...c.meta, id: c.hash.slice(0, ID_LENGTH), ...(changed ? { changed } : {}) });
     });
     return checkpoints;

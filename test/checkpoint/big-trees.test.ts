@@ -230,6 +230,32 @@ describe('files over checkpoints.max_file_mb', () => {
     const [newest] = await (await t.store()).list();
     expect(newest?.changed).toEqual([{ status: 'M', path: 'big.bin' }]);
   });
+
+  it('one changed, created, grown past the limit or deleted after a checkpoint is in its "changed after"', async () => {
+    const big = Buffer.alloc(1536 * 1024, 7);
+    const t = await workspace({ 'small.txt': 'small\n', 'grows.txt': 'small\n' }, { maxFileMb: 1 });
+    await fs.writeFile(join(t.root, 'edited.bin'), big);
+    await fs.writeFile(join(t.root, 'gone.bin'), big);
+    t.checkpointer.startRun('run-1');
+    await t.take();
+    await fs.appendFile(join(t.root, 'edited.bin'), 'more');
+    await fs.rm(join(t.root, 'gone.bin'));
+    await fs.writeFile(join(t.root, 'new.bin'), big);
+    await fs.writeFile(join(t.root, 'grows.txt'), big);
+    await fs.writeFile(join(t.root, 'small.txt'), 'edited\n');
+    const expected = [
+      { status: 'M', path: 'edited.bin' },
+      { status: 'D', path: 'gone.bin' },
+      { status: 'M', path: 'grows.txt' },
+      { status: 'A', path: 'new.bin' },
+      { status: 'M', path: 'small.txt' },
+    ];
+    // The newest checkpoint against the workspace now, and an older one against the checkpoint after it.
+    expect((await (await t.store()).list())[0]?.changed).toEqual(expected);
+    await t.take();
+    const [, older] = await (await t.store()).list({ newestChanged: false });
+    expect(older?.changed).toEqual(expected);
+  });
 });
 
 describe('the first checkpoint of a run', () => {
