@@ -4,8 +4,7 @@
 // paths into one pack — or, past FILL_AT paths (a first checkpoint of a tree without git), fill.ts writes the pack
 // and the index itself. Files over checkpoints.max_file_mb are hashed and named, never added.
 
-import { createHash } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LargeFile, SkippedPath } from './checkpoints.js';
 import { fillIndex } from './fill.js';
@@ -20,6 +19,7 @@ import {
 } from './ignored-files.js';
 import type { IndexEntries } from './index-trees.js';
 import { writeIndex } from './index-writer.js';
+import { type LargeStat, largeHashes } from './large-hashes.js';
 import { firstFile, nestedSeed, populatedGitlinks } from './nested-repos.js';
 import type { ShadowGit } from './shadow-git.js';
 import { type ShadowIndex, shadowIndex } from './shadow-index.js';
@@ -58,17 +58,6 @@ const NESTED_ROUNDS = 8;
 
 const literal = (path: string) => `:(top,literal)${path}`;
 
-/** SHA-256 of a file, streamed: a large file is never held in memory. */
-function sha256(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
-}
-
 /** Matches a path with a folder named like a generated tree: the cheap test before splitting it. */
 const GENERATED_SEGMENT = new RegExp(
   `(^|/)(${[...GENERATED_TREES].map((name) => name.replace(/\./g, '\\.')).join('|')})/`,
@@ -98,16 +87,9 @@ export function stager(
   watch?: TreeWatch,
   index: ShadowIndex = shadowIndex(git.gitDir),
 ) {
-  // A large file is hashed again only when its stat data says it changed.
-  const hashes = new Map<string, { key: string; sha256: string }>();
-  const largeFile = async (path: string, stat: { size: number; mtimeMs: number; ino: number }) => {
-    const key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-    const known = hashes.get(path);
-    if (known?.key === key) return { path, size: stat.size, sha256: known.sha256 };
-    const digest = await sha256(join(options.root, path));
-    hashes.set(path, { key, sha256: digest });
-    return { path, size: stat.size, sha256: digest };
-  };
+  // A large file is hashed again only when its stat data says it changed, in this run or since an earlier one.
+  const hashes = largeHashes(git.gitDir, options.root);
+  const largeFile = (path: string, stat: LargeStat) => hashes.of(path, stat);
 
   const untrackPaths = (paths: string[]) =>
     git.run(
@@ -318,6 +300,13 @@ export function stager(
 
   /** `signal`: a preparation given up (the run ended without a change) stops between jobs and rejects. */
   return async function stage(signal?: AbortSignal): Promise<Staged> {
+    const staged = await stageOnce(signal);
+    // A scan saw every large file there is: the hashes of those gone are dropped.
+    await hashes.save(staged.how === 'scan' ? staged.large : undefined);
+    return staged;
+  };
+
+  async function stageOnce(signal?: AbortSignal): Promise<Staged> {
     await git.ensure();
     if (!watch || !changedContext) return scan(signal);
     try {
@@ -346,5 +335,5 @@ export function stager(
       watch.invalidate();
       throw error;
     }
-  };
+  }
 }

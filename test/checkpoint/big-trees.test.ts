@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createCheckpointer, openCheckpointStore } from '../../src/checkpoint/checkpointer.js';
 import { checkpointDir, undoTarget } from '../../src/checkpoint/checkpoints.js';
 import { indexIntact, judgeIndex } from '../../src/checkpoint/git-index.js';
+import { LARGE_HASHES_FILE } from '../../src/checkpoint/large-hashes.js';
 import { parseRaw } from '../../src/checkpoint/restore-checks.js';
 import { modeMayChangeFiles } from '../../src/runtime/executor.js';
 import { useCleanup } from '../support/cleanup.js';
@@ -74,7 +75,7 @@ async function workspace(
     }
     return ids;
   };
-  return { root, gitDir, checkpointer, take, ownObjects, store: () => openCheckpointStore(store) };
+  return { root, stateDir, gitDir, checkpointer, take, ownObjects, store: () => openCheckpointStore(store) };
 }
 
 const blobOf = async (cwd: string, path: string) => (await git(cwd, 'rev-parse', `HEAD:${path}`)).trim();
@@ -229,6 +230,46 @@ describe('files over checkpoints.max_file_mb', () => {
     await fs.writeFile(join(t.root, 'big.bin'), 'now small\n');
     const [newest] = await (await t.store()).list();
     expect(newest?.changed).toEqual([{ status: 'M', path: 'big.bin' }]);
+  });
+
+  it("a later run's first checkpoint takes the hash kept in the store, and hashes again what changed", async () => {
+    const big = Buffer.alloc(1536 * 1024, 7);
+    const t = await workspace({ 'small.txt': 'small\n' }, { maxFileMb: 1 });
+    await fs.writeFile(join(t.root, 'kept.bin'), big);
+    await fs.writeFile(join(t.root, 'changes.bin'), big);
+    t.checkpointer.startRun('run-1');
+    await t.take();
+    const real = (await (await t.store()).list({ newestChanged: false }))[0]?.large?.[0]?.sha256;
+    // What the store kept is what a later run uses: planted here, it shows the file was not read again.
+    const file = join(t.gitDir, LARGE_HASHES_FILE);
+    const kept = JSON.parse(await fs.readFile(file, 'utf8'));
+    expect(Object.keys(kept).sort()).toEqual(['changes.bin', 'kept.bin']);
+    const planted = 'a'.repeat(64);
+    kept['kept.bin'].sha256 = planted;
+    kept['changes.bin'].sha256 = planted;
+    await fs.writeFile(file, JSON.stringify(kept));
+    await fs.appendFile(join(t.root, 'changes.bin'), 'more');
+
+    const later = createCheckpointer({
+      root: t.root,
+      stateDir: t.stateDir,
+      env: process.env,
+      startGit: shellGit,
+      maxFileMb: 1,
+      warn: () => {},
+    });
+    later.startRun('run-2');
+    await later.take({
+      callId: 'l1',
+      tool: 'execute_command',
+      preview: { reads: [], writes: [], summary: 'cmd' },
+    });
+    const [newest] = await (await t.store()).list({ newestChanged: false });
+    const hashes = Object.fromEntries((newest?.large ?? []).map((f) => [f.path, f.sha256]));
+    expect(hashes['kept.bin']).toBe(planted);
+    expect(hashes['changes.bin']).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashes['changes.bin']).not.toBe(planted);
+    expect(hashes['changes.bin']).not.toBe(real);
   });
 
   it('one changed, created, grown past the limit or deleted after a checkpoint is in its "changed after"', async () => {
