@@ -22,11 +22,11 @@ export interface LargeStat {
   ino: number;
 }
 
-/** SHA-256 of a file, streamed: a large file is never held in memory. */
-function sha256(path: string): Promise<string> {
+/** SHA-256 of a file, streamed: a large file is never held in memory; `signal` stops the read (and rejects). */
+function sha256(path: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(path)
+    createReadStream(path, signal ? { signal } : {})
       .on('data', (chunk) => hash.update(chunk))
       .on('error', reject)
       .on('end', () => resolve(hash.digest('hex')));
@@ -57,14 +57,18 @@ export function largeHashes(gitDir: string, root: string) {
   let known: Promise<Map<string, Hashed>> | undefined;
   let unsaved = false;
   return {
-    /** The file at `path` as a checkpoint names it: hashed now only when its stat data is not the kept one's. */
-    async of(path: string, stat: LargeStat): Promise<LargeFile> {
+    /**
+     * The file at `path` as a checkpoint names it: hashed now only when its stat data is not the kept one's.
+     * `signal`: the stage was given up (a run that changed nothing is ending), so a hash under way stops too.
+     */
+    async of(path: string, stat: LargeStat, signal?: AbortSignal): Promise<LargeFile> {
       const key = `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
       known ??= readHashes(file);
       const hashes = await known;
       const kept = hashes.get(path);
       if (kept?.key === key) return { path, size: stat.size, sha256: kept.sha256 };
-      const digest = await sha256(join(root, path));
+      signal?.throwIfAborted();
+      const digest = await sha256(join(root, path), signal);
       hashes.set(path, { key, sha256: digest });
       unsaved = true;
       return { path, size: stat.size, sha256: digest };

@@ -89,7 +89,10 @@ export function stager(
 ) {
   // A large file is hashed again only when its stat data says it changed, in this run or since an earlier one.
   const hashes = largeHashes(git.gitDir, options.root);
-  const largeFile = (path: string, stat: LargeStat) => hashes.of(path, stat);
+  // The signal of the stage under way (stages run one at a time): a given-up preparation stops mid-hash, where a
+  // 1 GB file kept a run that changed nothing from exiting for seconds.
+  let stageSignal: AbortSignal | undefined;
+  const largeFile = (path: string, stat: LargeStat) => hashes.of(path, stat, stageSignal);
 
   const untrackPaths = (paths: string[]) =>
     git.run(
@@ -300,10 +303,17 @@ export function stager(
 
   /** `signal`: a preparation given up (the run ended without a change) stops between jobs and rejects. */
   return async function stage(signal?: AbortSignal): Promise<Staged> {
-    const staged = await stageOnce(signal);
-    // A scan saw every large file there is: the hashes of those gone are dropped.
-    await hashes.save(staged.how === 'scan' ? staged.large : undefined);
-    return staged;
+    stageSignal = signal;
+    try {
+      const staged = await stageOnce(signal);
+      // A scan saw every large file there is: the hashes of those gone are dropped.
+      await hashes.save(staged.how === 'scan' ? staged.large : undefined);
+      return staged;
+    } finally {
+      stageSignal = undefined;
+      // What was hashed before a stop is kept all the same.
+      await hashes.save();
+    }
   };
 
   async function stageOnce(signal?: AbortSignal): Promise<Staged> {
