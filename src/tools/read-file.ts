@@ -130,7 +130,8 @@ async function readBigRange(
       : '';
   if (range.cut) {
     // The model must not take the start of a long line (a minified bundle, a JSON dump) for all of it.
-    const header = `[${shown}: line ${offset}, only its first ${range.data.length} bytes (the line is longer than one result holds; search it with grep)${more}]`;
+    const of = wholeSize === undefined ? '' : ` of a ${wholeSize}-byte file`;
+    const header = `[${shown}: line ${offset}${of}, only its first ${range.data.length} bytes (the line is longer than one result holds; search it with grep)${more}]`;
     return ok(
       `${header}\n${decodeUtf8(range.data, shown)}`,
       { path: shown, lines: 1 },

@@ -193,6 +193,11 @@ describe('read_file', () => {
       expect(first.output).toBe(
         `[long.txt: line 2, only its first 199 bytes (the line is longer than one result holds; search it with grep)]\nx${'é'.repeat(99)}`,
       );
+      // Asked for whole, a file whose first line is longer (a minified bundle): its start, and the file's size.
+      await small.write('min.js', `${'x'.repeat(500)}\n`);
+      expect((await read({ path: 'min.js' })).output).toMatch(
+        /^\[min\.js: line 1 of a 501-byte file, only its first 200 bytes \(the line is longer/,
+      );
       const onward = await read({ path: 'long.txt', offset: 2, limit: 2 });
       expect(onward.output).toMatch(
         /^\[long\.txt: line 2, only its first 199 bytes .*; continue with offset 3\]\n/,
