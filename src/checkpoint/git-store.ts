@@ -10,12 +10,12 @@ import {
   type CheckpointStore,
   checkpointMetaSchema,
   type FileChange,
-  type LargeFile,
   type RestoreResult,
   type SkippedPath,
 } from './checkpoints.js';
 import { looseCommitParent, readRef, updateRef, writeCommit } from './git-objects.js';
 import { indexLookup } from './index-trees.js';
+import { withLargeChanges } from './large-changes.js';
 import { holdNested, nestedTargets, restoreNested } from './nested-files.js';
 import { emptiedRepositories, keepNestedFolders, withoutNestedTransition } from './nested-repos.js';
 import { largeNow, restoreDiff } from './restore-checks.js';
@@ -65,32 +65,6 @@ function parseNameStatus(text: string): FileChange[] {
     else if (status === 'T') changes.push({ status: 'M', path });
   }
   return changes;
-}
-
-/**
- * A checkpoint's "changed after" (`own`, from the tree diff) with the files over checkpoints.max_file_mb that changed
- * between it (`before`) and the next state (`after`), told by their recorded hashes: such files are in no tree. A
- * file that grew past the limit left the tree (a deletion to the diff) but is still there: modified.
- */
-export function withLargeChanges(
-  own: readonly FileChange[],
-  before: readonly LargeFile[],
-  after: readonly LargeFile[],
-): FileChange[] {
-  const then = new Map(before.map((f) => [f.path, f.sha256]));
-  const now = new Map(after.map((f) => [f.path, f.sha256]));
-  const changes = own.map(
-    (f): FileChange => (f.status === 'D' && now.has(f.path) ? { ...f, status: 'M' } : f),
-  );
-  const listed = new Set(own.map((f) => f.path));
-  for (const [path, sha256] of then)
-    if (!listed.has(path) && now.get(path) !== sha256)
-      changes.push({ status: now.has(path) ? 'M' : 'D', path });
-  for (const path of now.keys())
-    if (!listed.has(path) && !then.has(path)) changes.push({ status: 'A', path });
-  return changes.length === own.length
-    ? changes
-    : changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Skipped paths kept in a checkpoint's meta; the rest are only counted. */
