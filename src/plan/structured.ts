@@ -3,6 +3,7 @@ import { isMap } from 'yaml';
 import * as z from 'zod';
 import { keyLineOf, lineOf, parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { PlanError } from '../core/errors.js';
+import { editDistance } from '../core/text.js';
 import type { Plan, PlanContextEntry } from './plan.js';
 
 const text = z.union([z.string(), z.number(), z.boolean()]).transform(String);
@@ -97,6 +98,14 @@ function toContext(value: z.infer<typeof planFileSchema>['context']): PlanContex
 
 function validate(raw: Record<string, unknown>, file: string, source: YamlSource | undefined): Plan {
   const keyLine = (key: string) => (source ? lineOf(source, [], key) : undefined);
+  // Before "no goal": a misspelt `goall:` is the reason there is no goal, and it has a line to point at.
+  const unknown = Object.keys(raw).find((key) => !Object.hasOwn(planFileSchema.shape, key));
+  if (unknown !== undefined) {
+    const near = Object.keys(planFileSchema.shape).find((key) => editDistance(key, unknown) <= 2);
+    throw new PlanError(`${where(file, keyLine(unknown))}: unknown key \`${unknown}\``, {
+      hint: `${near ? `did you mean \`${near}\`? ` : ''}plan keys: ${validKeys}`,
+    });
+  }
   if (raw.goal === undefined) {
     throw new PlanError(`${file}: no goal: add a \`goal:\` key`, {
       hint: 'e.g. `goal: Add a --json flag to the CLI`',
@@ -116,12 +125,6 @@ function validate(raw: Record<string, unknown>, file: string, source: YamlSource
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
-    if (issue.code === 'unrecognized_keys') {
-      const key = issue.keys[0] ?? '';
-      throw new PlanError(`${where(file, keyLine(key))}: unknown key \`${key}\``, {
-        hint: `plan keys: ${validKeys}`,
-      });
-    }
     const key = String(path[0]);
     const canonical = key === 'steps' ? 'instructions' : key === 'name' ? 'title' : key;
     const expected = expectations[canonical] ?? { must: 'is not valid', hint: issue.message };

@@ -189,6 +189,15 @@ describe('errors name the file and line', () => {
     expect(error.hint).toContain('instructions (or steps)');
   });
 
+  test('a misspelt goal key is reported as that unknown key, not as a missing goal', () => {
+    const yaml = planError('# plan\ngoall: Add a flag\nsteps: [a]\n', '/w/p.yaml');
+    expect(yaml.message).toBe('/w/p.yaml line 2: unknown key `goall`');
+    expect(yaml.hint).toContain('did you mean `goal`?');
+    const json = planError('{\n  "Goal": "x"\n}', '/w/p.json');
+    expect(json.message).toBe('/w/p.json line 2: unknown key `Goal`');
+    expect(planError('goal: x\nmilestones: []\n', '/w/p.yaml').hint).not.toContain('did you mean');
+  });
+
   test('both instructions and steps', () => {
     const error = planError('goal: x\ninstructions: [a]\nsteps: [b]\n', '/w/p.yaml');
     expect(error.message).toBe('/w/p.yaml line 3: use either `instructions` or `steps`, not both');
