@@ -121,7 +121,11 @@ async function prepare(
   const tool = registry.get(call.name);
   if (!tool) {
     const names = registry.list().map((t) => t.name);
-    return fail(`unknown tool "${call.name}"; available tools: ${names.join(', ')}`);
+    // A run that offers no tools (a plain `keel ask`) says so, rather than "available tools: " and nothing.
+    const offered = names.length
+      ? `available tools: ${names.join(', ')}`
+      : 'this run offers no tools: answer with text from what you were given';
+    return fail(`unknown tool "${call.name}"; ${offered}`);
   }
   const validated = tool.schema.safeParse(parsed.value);
   if (!validated.success) return fail(describeIssues(tool, validated.error, registry));

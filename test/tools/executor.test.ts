@@ -186,6 +186,15 @@ describe('executeToolCall', () => {
     expect(result.error).toBe('unknown tool "list_files"; available tools: read_file');
   });
 
+  test('a tool called in a run that offers none says no tools are offered', async () => {
+    const none = createRegistry(defaultTools());
+    none.restrict([]);
+    const result = await exec(call('read_file', '{"path":"a.txt"}'), 1, none);
+    expect(result.error).toBe(
+      'unknown tool "read_file"; this run offers no tools: answer with text from what you were given',
+    );
+  });
+
   test('schema violations name the bad fields', async () => {
     const result = await exec(call('read_file', '{"file":"a.txt","offset":0}'), 1);
     expect(result.error).toContain('invalid arguments for read_file');
