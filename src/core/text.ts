@@ -53,3 +53,44 @@ export function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+
+/** True when `prefix` fails to parse for a reason other than stopping early. */
+function failsBeforeEnd(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return false;
+  } catch (error) {
+    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+    return position !== undefined
+      ? Number(position) < prefix.length
+      : !/Unexpected end/.test((error as Error).message);
+  }
+}
+
+/** The offset of a JSON syntax error: from the message, or (Node 20 omits it for unexpected tokens) by search. */
+function jsonErrorOffset(message: string, text: string): number {
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return Number(position);
+  if (/Unexpected end/.test(message)) return text.length;
+  // Every prefix shorter than the bad character parses or merely ends early, so the first that fails is found
+  // by bisection.
+  let low = 1;
+  let high = text.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (failsBeforeEnd(text.slice(0, middle))) high = middle;
+    else low = middle + 1;
+  }
+  return low - 1;
+}
+
+/** Where JSON.parse failed on `text` (1-based line and column) and why, without Node's excerpt of the text. */
+export function jsonSyntaxProblem(
+  text: string,
+  error: unknown,
+): { line: number; column: number; reason: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const before = text.slice(0, jsonErrorOffset(message, text)).split('\n');
+  const reason = message.replace(/ in JSON at position \d+[\s\S]*$/, '').replace(/, (\.\.\.)?"[\s\S]*$/, '');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1, reason };
+}

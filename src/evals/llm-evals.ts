@@ -5,9 +5,8 @@ import { systemPrompt } from '../agent/system-prompt.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import type { ToolCall, Usage } from '../core/messages.js';
 import type { Model, ToolSpec } from '../core/model.js';
-import { createRegistry, defaultTools } from '../tools/registry.js';
 import { copyFixture, type FixtureCopy } from './fixture-workspace.js';
-import type { LlmCase } from './llm-cases.js';
+import { type LlmCase, offeredTools } from './llm-cases.js';
 import { type LlmCaseResult, outcomeOf, runParameterChecks } from './llm-score.js';
 
 export interface LlmEvalOptions {
@@ -17,11 +16,6 @@ export interface LlmEvalOptions {
   signal: AbortSignal;
   /** Called after each run, for progress. */
   onResult?: (result: LlmCaseResult) => void;
-}
-
-/** The tools a case's request offers, as a run's: web_search only with a search endpoint, which an eval has not. */
-export function offeredTools(): ToolSpec[] {
-  return createRegistry(defaultTools().filter((t) => t.name !== 'web_search')).specs();
 }
 
 /**

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import type { ToolCall } from '../core/messages.js';
 import type { ToolResult } from '../tools/tool.js';
-import { matchesFilter, readEvalFiles } from './eval-files.js';
+import { checkFixture, matchesFilter, readEvalFiles } from './eval-files.js';
 import { checkText, textExpectationSchema } from './expectations.js';
 import {
   copyFixture,
@@ -96,13 +96,23 @@ export interface CaseToolsOpener {
   close(): Promise<void>;
 }
 
+const caseFields =
+  'a tool eval file is {"tool", "fixture"?, "cases": [...]}; a case: name, args, expect (output or error, files?), ' +
+  'and optionally tool, fixture, setup, diagnostics';
+
 export async function loadToolCases(evalsDir: string, filter?: string): Promise<ToolEvalCase[]> {
-  const files = await readEvalFiles(join(evalsDir, 'tools'), toolEvalFileSchema);
-  return files.flatMap(({ file, value }) =>
-    value.cases
-      .map((c) => ({ ...c, tool: c.tool ?? value.tool, fixture: c.fixture ?? value.fixture, file }))
-      .filter((c) => matchesFilter(filter, c.tool, c.name)),
-  );
+  const files = await readEvalFiles(join(evalsDir, 'tools'), toolEvalFileSchema, caseFields);
+  const cases: ToolEvalCase[] = [];
+  for (const { file, value, at } of files) {
+    await checkFixture(evalsDir, value.fixture, at(['fixture']));
+    for (const [index, c] of value.cases.entries()) {
+      await checkFixture(evalsDir, c.fixture, at(['cases', index, 'fixture']));
+      const tool = c.tool ?? value.tool;
+      if (matchesFilter(filter, tool, c.name))
+        cases.push({ ...c, tool, fixture: c.fixture ?? value.fixture, file });
+    }
+  }
+  return cases;
 }
 
 /** One case on `workspace` (a copy of its fixture, as the fixture is). */

@@ -3,7 +3,7 @@ import { isMap } from 'yaml';
 import * as z from 'zod';
 import { keyLineOf, lineOf, parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { PlanError } from '../core/errors.js';
-import { editDistance } from '../core/text.js';
+import { editDistance, jsonSyntaxProblem } from '../core/text.js';
 import type { Plan, PlanContextEntry } from './plan.js';
 
 const text = z.union([z.string(), z.number(), z.boolean()]).transform(String);
@@ -44,42 +44,8 @@ function where(file: string, line: number | undefined): string {
   return line === undefined ? file : `${file} line ${line}`;
 }
 
-/** True when `prefix` fails to parse for a reason other than stopping early. */
-function failsBeforeEnd(prefix: string): boolean {
-  try {
-    JSON.parse(prefix);
-    return false;
-  } catch (error) {
-    const position = /at position (\d+)/.exec((error as Error).message);
-    return position ? Number(position[1]) < prefix.length : !/Unexpected end/.test((error as Error).message);
-  }
-}
-
-/** The offset of a JSON syntax error: from the message, or (Node 20 omits it for unexpected tokens) by search. */
-function jsonErrorOffset(message: string, body: string): number {
-  const position = /at position (\d+)/.exec(message);
-  if (position) return Number(position[1]);
-  if (/Unexpected end/.test(message)) return body.length;
-  // Every prefix shorter than the bad character parses or merely ends early, so the first that fails is found
-  // by bisection.
-  let low = 1;
-  let high = body.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (failsBeforeEnd(body.slice(0, middle))) high = middle;
-    else low = middle + 1;
-  }
-  return low - 1;
-}
-
 function jsonSyntaxError(error: Error, body: string, file: string): PlanError {
-  const offset = jsonErrorOffset(error.message, body);
-  const before = body.slice(0, offset).split('\n');
-  const line = before.length;
-  const column = (before.at(-1)?.length ?? 0) + 1;
-  const reason = error.message
-    .replace(/ in JSON at position \d+[\s\S]*$/, '')
-    .replace(/, (\.\.\.)?"[\s\S]*$/, '');
+  const { line, column, reason } = jsonSyntaxProblem(body, error);
   return new PlanError(`${file} line ${line}, column ${column}: invalid JSON: ${reason}`, {
     hint: 'check for a missing or extra comma, quote or bracket near that point',
   });
