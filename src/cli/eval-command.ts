@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ExitCode, UsageError } from '../core/errors.js';
+import { atPath, ExitCode, environmentError, UsageError } from '../core/errors.js';
+import { outputPathProblem } from '../core/output-path.js';
 import { loadLlmCases } from '../evals/llm-cases.js';
 import { runLlmEvals } from '../evals/llm-evals.js';
 import { summarize } from '../evals/llm-score.js';
@@ -12,6 +13,7 @@ import { loadToolCases, runToolEvals } from '../evals/tool-evals.js';
 import { createModel } from '../providers/index.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { caseToolsOpener } from '../runtime/tool-host.js';
+import type { CommandOutput } from '../ui/command-output.js';
 import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
 import { jsonLine } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
@@ -24,6 +26,12 @@ export interface EvalStreams {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
 }
+
+/** Errors go to the command's streams too, not past them to the process's. */
+const outputOf = ({ stdout, stderr }: EvalStreams): CommandOutput => ({
+  print: (text) => void stdout.write(text),
+  notice: (text) => void stderr.write(text),
+});
 
 export interface EvalOptions extends GlobalOptions {
   filter?: string;
@@ -60,8 +68,9 @@ export async function evalsDir(options: EvalOptions, kind: 'tools' | 'llm'): Pro
 
 export async function evalToolsCommand(
   options: EvalOptions,
-  { stdout }: EvalStreams = { stdout: process.stdout, stderr: process.stderr },
+  streams: EvalStreams = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  const { stdout } = streams;
   const json = options.output !== 'text';
   try {
     const dir = await evalsDir(options, 'tools');
@@ -84,14 +93,15 @@ export async function evalToolsCommand(
     }
     return failed === 0 ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, json });
+    return reportFailure(error, { debug: options.debug, json, out: outputOf(streams) });
   }
 }
 
 export async function evalLlmCommand(
   options: EvalOptions,
-  { stdout, stderr }: EvalStreams = { stdout: process.stdout, stderr: process.stderr },
+  streams: EvalStreams = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
+  const { stdout, stderr } = streams;
   const json = options.output !== 'text';
   const controller = new AbortController();
   const interrupted = controller.signal;
@@ -102,6 +112,14 @@ export async function evalLlmCommand(
       throw new UsageError(
         `no LLM eval case${options.filter ? ` matches "${options.filter}"` : ''} in ${dir}`,
       );
+    }
+    const report = options.report === undefined ? undefined : resolve(options.report);
+    // Before any model call: a report that cannot be written would otherwise fail after the whole (paid) run.
+    const unwritable = report === undefined ? undefined : await outputPathProblem(report);
+    if (unwritable) {
+      throw new UsageError(`cannot write the report to ${report}: ${unwritable.problem}`, {
+        hint: unwritable.hint,
+      });
     }
     const loaded = await loadConfigFor(options);
     const model = await createModel(loaded.config.provider, { env: process.env });
@@ -119,7 +137,7 @@ export async function evalLlmCommand(
       },
     }).finally(() => process.off('SIGINT', stop));
     const summary = summarize(results);
-    const report = {
+    const written = {
       provider: model.provider,
       model: model.modelId,
       started,
@@ -127,10 +145,12 @@ export async function evalLlmCommand(
       summary,
       results,
     };
-    if (options.report !== undefined) {
-      await writeFile(resolve(options.report), `${JSON.stringify(report, null, 2)}\n`);
+    if (report !== undefined) {
+      await writeFile(report, `${JSON.stringify(written, null, 2)}\n`).catch((error: unknown) => {
+        throw environmentError(atPath(error, report)) ?? error;
+      });
     }
-    if (json) stdout.write(jsonLine(report));
+    if (json) stdout.write(jsonLine(written));
     else stdout.write(formatLlmEvals(results, summary, createStyle(colorEnabled(stdout, process.env))));
     return ExitCode.ok;
   } catch (error) {
@@ -138,6 +158,6 @@ export async function evalLlmCommand(
       stderr.write('interrupted\n');
       return ExitCode.interrupted;
     }
-    return reportFailure(error, { debug: options.debug, json });
+    return reportFailure(error, { debug: options.debug, json, out: outputOf(streams) });
   }
 }

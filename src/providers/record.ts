@@ -1,9 +1,7 @@
 // Recording: wraps any model, passes its events through as they stream and saves each complete response to a cassette.
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { CassetteError } from '../core/errors.js';
 import type { Model, ModelEvent, ModelRequest, ResponseEvent } from '../core/model.js';
+import { outputPathProblem } from '../core/output-path.js';
 import { type Redactor, redactDeep, redactJsonText } from '../safety/redact.js';
 import { type Cassette, fingerprint, goalPrint, writeCassette } from './cassette.js';
 
@@ -14,30 +12,9 @@ function redacted(event: ResponseEvent, redact: Redactor): ResponseEvent {
   return { ...event, call: { ...event.call, input: redactJsonText(event.call.input, redact) } };
 }
 
-/** What is wrong with a --record path, and the fix; undefined when a cassette can be written there. */
-async function recordPathProblem(file: string): Promise<{ problem: string; hint: string } | undefined> {
-  if ((await stat(file).catch(() => undefined))?.isDirectory())
-    return { problem: 'it is a directory', hint: `name a file in it, such as ${join(file, 'run.json')}` };
-  const dir = dirname(file);
-  const parent = await stat(dir).catch(() => undefined);
-  if (!parent) return { problem: `${dir} does not exist`, hint: `create it first: mkdir -p ${dir}` };
-  if (!parent.isDirectory())
-    return { problem: `${dir} is not a directory`, hint: 'name a path in a directory' };
-  const writable = await access(dir, constants.W_OK).then(
-    () => true,
-    () => false,
-  );
-  return writable
-    ? undefined
-    : { problem: `${dir} is not writable`, hint: 'name a path in a writable directory' };
-}
-
-/**
- * Checked before the run's first request, so a bad --record path costs no model call. A missing directory is
- * refused, not made, as most tools refuse an output file's (`curl -o`, `tee`): a typo would record elsewhere.
- */
+/** Checked before the run's first request, so a bad --record path costs no model call. */
 export async function checkRecordPath(file: string): Promise<void> {
-  const found = await recordPathProblem(file);
+  const found = await outputPathProblem(file);
   if (found)
     throw new CassetteError('cassette_invalid', `cannot record to ${file}: ${found.problem}`, {
       hint: found.hint,

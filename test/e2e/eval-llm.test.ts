@@ -229,6 +229,35 @@ describe('keel eval llm', () => {
     expect(s.requests).toHaveLength(2 * analyze);
   });
 
+  it('refuses a --report path it cannot write before the first model request, exit 2', async () => {
+    const s = await server([{ text: 'never asked' }]);
+    for (const [report, problem] of [
+      [join(cwd, 'missing/report.json'), `${join(cwd, 'missing')} does not exist`],
+      [cwd, 'it is a directory'],
+    ] as const) {
+      const printed = { stdout: '', stderr: '' };
+      const code = await evalLlmCommand(
+        {
+          cwd,
+          dir: evals,
+          output: 'text',
+          provider: 'openai-compatible',
+          baseUrl: s.openaiUrl,
+          model: 'm',
+          report,
+        },
+        {
+          stdout: { write: (t: string) => (printed.stdout += t) },
+          stderr: { write: (t: string) => (printed.stderr += t) },
+        },
+      );
+      expect(code).toBe(2);
+      expect(printed.stderr).toContain(`cannot write the report to ${report}: ${problem}`);
+      expect(printed.stderr).not.toContain('internal error');
+    }
+    expect(s.requests).toHaveLength(0);
+  });
+
   it.each(wireProviders)('sends temperature 0 through $provider', async (p) => {
     // One case, answered as it expects: caseOf reads only the OpenAI-style body, which not every wire sends.
     const guide = cases.find((c) => c.id === 'explain-guide')!;
