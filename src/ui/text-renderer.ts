@@ -229,7 +229,7 @@ export function createTextRenderer(options: TextRendererOptions): EventSink {
         endStreamedLine();
         if (event.reason === 'turn-limit') {
           stderr.write(
-            `${style.red('error:')} stopped after ${event.turns} turns without a final answer (the turn limit)\n  ${style.dim('hint: raise it with --max-turns or agent.max_turns, or narrow the task')}\n`,
+            `${style.red('error:')} stopped after ${event.turns} turn${event.turns === 1 ? '' : 's'} without a final answer (the turn limit)\n  ${style.dim('hint: raise it with --max-turns or agent.max_turns, or narrow the task')}\n`,
           );
         } else if (event.reason === 'interrupted') {
           stderr.write(`${style.yellow('interrupted')}\n`);

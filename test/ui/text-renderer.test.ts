@@ -141,6 +141,13 @@ describe('text renderer sources', () => {
 });
 
 describe('text renderer notices', () => {
+  test('the turn limit names the turns run, one turn in the singular', () => {
+    const limit = (turns: number): AgentEvent =>
+      ({ type: 'run_end', reason: 'turn-limit', answer: '', turns, tool_calls: 0, usage: {} }) as AgentEvent;
+    expect(render([limit(1)]).stderr).toMatch(/^error: stopped after 1 turn without a final answer/);
+    expect(render([limit(3)]).stderr).toMatch(/^error: stopped after 3 turns without a final answer/);
+  });
+
   test('a compaction is one line on stderr with the tokens before and after, nothing on stdout', () => {
     const compaction = (trigger: 'auto' | 'manual'): AgentEvent => ({
       type: 'compaction',
