@@ -91,6 +91,11 @@ export async function evalToolsCommand(
     } else {
       stdout.write(formatToolEvals(results, createStyle(colorEnabled(stdout, process.env))));
     }
+    // Ctrl-C: the cases run before it are reported above, and the exit code says the run was cut short.
+    if (controller.signal.aborted) {
+      streams.stderr.write('interrupted\n');
+      return ExitCode.interrupted;
+    }
     return failed === 0 ? ExitCode.ok : ExitCode.failed;
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json, out: outputOf(streams) });

@@ -219,7 +219,10 @@ export async function runToolEvals(
         copies.set(key, used);
       }
       const { root, stateDir } = used.copy;
-      results.push(await runToolCase(c, { root, stateDir, restored }, signal, opener));
+      const result = await runToolCase(c, { root, stateDir, restored }, signal, opener);
+      // The case Ctrl-C cut short did not fail: it is left out of the report, as the cases after it are.
+      if (signal.aborted) break;
+      results.push(result);
     }
   } finally {
     await opener.close();

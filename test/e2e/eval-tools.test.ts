@@ -1,6 +1,7 @@
 // `keel eval tools` runs every tool eval through the executor, and all pass: in process, through the command
 // function the CLI calls (the TypeScript service and the lib files it parsed stay loaded between cases); the built
 // CLI for the text table with exit 1 on a failure; the command line in process for exit 2 naming an invalid case.
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,42 @@ describe('keel eval tools', () => {
     expect(r.stdout).toContain('expected it to contain "B"');
     expect(r.stdout).toContain('expected an error, got success');
     expect(r.stdout).toContain('2 failed: 1/3');
+  });
+
+  it('Ctrl-C reports the cases run before it, leaves out the one it cut short, and exits 130', async () => {
+    // The case's workspace is a copy under the run's temp directory: the test finds its marker there.
+    const tmp = await workspace();
+    const started = () => readdirSync(tmp).some((copy) => existsSync(join(tmp, copy, 'ws/started')));
+    const dir = await workspace({
+      'tools/run.json': JSON.stringify({
+        tool: 'execute_command',
+        cases: [
+          { name: 'echoes', args: { command: 'echo hi' }, expect: { output: { contains: 'hi' } } },
+          {
+            name: 'waits',
+            args: { command: 'touch started && sleep 30' },
+            expect: { output: { contains: 'never' } },
+          },
+          { name: 'never reached', args: { command: 'echo late' }, expect: { output: { contains: 'late' } } },
+        ],
+      }),
+    });
+    const r = await runKeel(['eval', 'tools', '--dir', dir], {
+      env: { TMPDIR: tmp },
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (started()) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 50);
+        child.once('exit', () => clearInterval(poll));
+      },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+    expect(r.stdout).toMatch(/^execute_command\s+1\s+1\s+0$/m);
+    expect(r.stdout).not.toContain('aborted');
   });
 
   it('runs only the cases the filter names', async () => {
