@@ -10,8 +10,8 @@ import { loadLlmCases } from '../evals/llm-cases.js';
 import { runLlmEvals } from '../evals/llm-evals.js';
 import { summarize } from '../evals/llm-score.js';
 import { loadToolCases, runToolEvals } from '../evals/tool-evals.js';
-import { createModel } from '../providers/index.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
+import { openModel } from '../runtime/git-work.js';
 import { caseToolsOpener } from '../runtime/tool-host.js';
 import type { CommandOutput } from '../ui/command-output.js';
 import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
@@ -19,7 +19,7 @@ import { jsonLine } from '../ui/json-output.js';
 import { colorEnabled, createStyle } from '../ui/style.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
-import { loadConfigFor } from './run-options.js';
+import { runSource } from './run-options.js';
 
 /** Where an eval command prints: the process's streams, or a test's capture of them. */
 export interface EvalStreams {
@@ -126,8 +126,8 @@ export async function evalLlmCommand(
         hint: unwritable.hint,
       });
     }
-    const loaded = await loadConfigFor(options);
-    const model = await createModel(loaded.config.provider, { env: process.env });
+    // As a run builds it: config, credentials, retries, and --record (a cassette --cassette replays offline).
+    const { model } = await openModel(runSource(options), process.env);
     const style = createStyle(colorEnabled(stderr, process.env));
     const stop = () => controller.abort();
     process.once('SIGINT', stop);

@@ -229,6 +229,29 @@ describe('keel eval llm', () => {
     expect(s.requests).toHaveLength(2 * analyze);
   });
 
+  it('--record saves the responses, and --cassette replays them offline to the same scores', async () => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const record = join(cwd, 'eval.cassette.json');
+    const live = await evalLlmJson({
+      provider: 'openai-compatible',
+      baseUrl: s.openaiUrl,
+      model: 'm',
+      filter: 'refactor',
+      record,
+    });
+    expect(live.summary.exact).toBeGreaterThan(0);
+    await s.close();
+    const replayed = await evalLlmJson({ cassette: record, filter: 'refactor' });
+    expect(replayed.summary).toMatchObject({
+      total: live.summary.total,
+      exact: live.summary.exact,
+      parameterQuality: live.summary.parameterQuality,
+    });
+    expect(replayed.results.map((r) => [r.id, r.outcome, r.tool])).toEqual(
+      live.results.map((r) => [r.id, r.outcome, r.tool]),
+    );
+  });
+
   it('refuses a --report path it cannot write before the first model request, exit 2', async () => {
     const s = await server([{ text: 'never asked' }]);
     for (const [report, problem] of [
