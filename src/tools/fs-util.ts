@@ -41,22 +41,43 @@ export async function withFsErrors<T>(
     const similar = missing && absolute ? await similarNames(absolute) : [];
     if (similar.length === 0) throw new Error(message);
     const dir = path.dirname(shown);
-    const names = similar.map((name) => (dir === '.' ? name : path.join(dir, name)));
-    throw new Error(`${message}; did you mean ${names.join(' or ')}?`);
+    const inDir = (name: string) => (dir === '.' ? name : path.join(dir, name));
+    // A name that is not UTF-8 reaches the model with U+FFFD in it, and that text names no file: say how to fix it
+    // rather than suggest the same text again.
+    const lossy = similar.find((s) => s.lossy && s.name === path.basename(shown));
+    if (lossy) {
+      const glob = inDir(lossy.name)
+        .replace(/[^\w./\-\uFFFD]/g, '\\$&')
+        .replace(/\uFFFD/g, '?');
+      throw new Error(
+        `${message}: its name on disk is not valid UTF-8, so no path a tool is given can name it; ` +
+          `rename it with a command, e.g. mv -- ${glob} <new name>`,
+      );
+    }
+    throw new Error(`${message}; did you mean ${similar.map((s) => inDir(s.name)).join(' or ')}?`);
   }
 }
 
-/** Up to three entries beside `absolute` whose name is close to its name (same stem, case, or a small edit). */
-async function similarNames(absolute: string): Promise<string[]> {
+/**
+ * Up to three entries beside `absolute` whose name is close to its name (same stem, case, or a small edit); `lossy`:
+ * the name's bytes are not UTF-8, so its text (with U+FFFD) names no file.
+ */
+async function similarNames(absolute: string): Promise<{ name: string; lossy: boolean }[]> {
   const wanted = path.basename(absolute).toLowerCase();
   const stem = (name: string) => name.replace(/\.[^.]*$/, '');
-  const entries = await fs.readdir(path.dirname(absolute)).catch(() => [] as string[]);
+  const entries = await fs
+    .readdir(path.dirname(absolute), { encoding: 'buffer' })
+    .catch(() => [] as Buffer[]);
   return entries
-    .map((name) => ({ name, distance: editDistance(wanted, name.toLowerCase()) }))
+    .map((bytes) => {
+      const name = bytes.toString('utf8');
+      const lossy = !Buffer.from(name, 'utf8').equals(bytes);
+      return { name, lossy, distance: editDistance(wanted, name.toLowerCase()) };
+    })
     .filter(({ name, distance }) => distance <= 2 || stem(name.toLowerCase()) === stem(wanted))
     .sort((a, b) => a.distance - b.distance)
     .slice(0, 3)
-    .map(({ name }) => name);
+    .map(({ name, lossy }) => ({ name, lossy }));
 }
 
 /**

@@ -244,6 +244,14 @@ describe('read_file', () => {
     );
   });
 
+  test('a file whose name is not UTF-8 is named as such, with how to rename it, not suggested again', async () => {
+    await fs.mkdir(path.join(ws.root, 'in'), { recursive: true });
+    await fs.writeFile(Buffer.from(`${path.join(ws.root, 'in')}/bad\xffname.txt`, 'latin1'), 'x');
+    await expect(run(readFileTool, { path: 'in/bad\uFFFDname.txt' })).rejects.toThrow(
+      'no such file or directory: in/bad\uFFFDname.txt: its name on disk is not valid UTF-8, so no path a tool is given can name it; rename it with a command, e.g. mv -- in/bad?name.txt <new name>',
+    );
+  });
+
   test('a missing file suggests the nearest names beside it', async () => {
     await fs.mkdir(path.join(ws.root, 'lib'), { recursive: true });
     await fs.writeFile(path.join(ws.root, 'lib/parser.tsx'), 'x');
