@@ -137,6 +137,7 @@ export async function evalLlmCommand(
       evalsDir: dir,
       repeat: options.repeat ?? 1,
       signal: controller.signal,
+      onWarning: (message) => stderr.write(`${style.yellow('warning:')} ${message}\n`),
       onResult: (r) => {
         if (!json) stderr.write(style.dim(`${r.id} #${r.run}: ${r.outcome} ${r.tool ?? ''}\n`));
       },

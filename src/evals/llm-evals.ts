@@ -16,6 +16,8 @@ export interface LlmEvalOptions {
   signal: AbortSignal;
   /** Called after each run, for progress. */
   onResult?: (result: LlmCaseResult) => void;
+  /** A warning from the model (a replayed cassette recorded for other cases), to show the user. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -48,6 +50,8 @@ export async function runLlmCase(
       else if (event.type === 'usage') {
         usage.inputTokens += event.usage.inputTokens;
         usage.outputTokens += event.usage.outputTokens;
+      } else if (event.type === 'warning') {
+        options.onWarning?.(event.message);
       } else if (event.type === 'retry') {
         call = undefined;
         usage.inputTokens = 0;

@@ -252,6 +252,29 @@ describe('keel eval llm', () => {
     );
   });
 
+  it('warns when a replayed cassette was recorded for other cases', async () => {
+    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const record = join(cwd, 'eval.cassette.json');
+    await evalLlmJson({
+      provider: 'openai-compatible',
+      baseUrl: s.openaiUrl,
+      model: 'm',
+      filter: 'refactor',
+      record,
+    });
+    const printed = { stdout: '', stderr: '' };
+    await evalLlmCommand(
+      { cwd, dir: evals, output: 'text', cassette: record, filter: 'debug' },
+      {
+        stdout: { write: (t: string) => (printed.stdout += t) },
+        stderr: { write: (t: string) => (printed.stderr += t) },
+      },
+    );
+    expect(printed.stderr).toContain(
+      `warning: cassette ${record} was recorded for another goal than this run's`,
+    );
+  });
+
   it('refuses a --report path it cannot write before the first model request, exit 2', async () => {
     const s = await server([{ text: 'never asked' }]);
     for (const [report, problem] of [
