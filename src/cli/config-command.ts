@@ -3,11 +3,12 @@ import { resolve } from 'node:path';
 import { configGroups, isSecretKey, unknownKey } from '../config/keys.js';
 import { namedKey } from '../config/layer.js';
 import { projectConfigPath, userConfigPath } from '../config/paths.js';
-import { formatConfig, formatValue, valueAt } from '../config/show.js';
+import { configJson, formatConfig, formatValue, valueAt } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, ExitCode, UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
+import { jsonLine } from '../ui/json-output.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
@@ -20,10 +21,18 @@ export async function configShowCommand(
   try {
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
-    out.print(formatConfig(loaded));
+    out.print(
+      options.output === 'text' || options.output === undefined
+        ? formatConfig(loaded)
+        : jsonLine(configJson(loaded)),
+    );
     return ExitCode.ok;
   } catch (error) {
-    return reportFailure(error, { debug: options.debug, out });
+    return reportFailure(error, {
+      debug: options.debug,
+      out,
+      json: options.output !== 'text' && options.output !== undefined,
+    });
   }
 }
 

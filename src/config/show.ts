@@ -60,3 +60,23 @@ export function formatValue(loaded: LoadedConfig, key: string, secret: boolean):
   if (value === undefined) return '';
   return `${typeof value === 'string' && !secret ? value : renderValue(value, secret)}\n`;
 }
+
+/**
+ * The merged config as data (`keel config show --output json`): the files read, and each key's value (secrets
+ * masked, null when not set) with where it came from.
+ */
+export function configJson(loaded: LoadedConfig): {
+  files: string[];
+  values: Record<string, { value: unknown; source: string | undefined }>;
+} {
+  const values: Record<string, { value: unknown; source: string | undefined }> = {};
+  for (const item of configOutline()) {
+    if (item.kind === 'group') continue;
+    const value = valueAt(loaded.config, item.leaf.path);
+    values[item.leaf.key] = {
+      value: value === undefined ? null : item.leaf.secret ? mask : value,
+      source: sourceComment(loaded, item.leaf.key),
+    };
+  }
+  return { files: loaded.files, values };
+}

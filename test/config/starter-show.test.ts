@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { configLeaves } from '../../src/config/keys.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
-import { formatConfig } from '../../src/config/show.js';
+import { configJson, formatConfig } from '../../src/config/show.js';
 import { starterConfig, writeStarterConfig } from '../../src/config/starter.js';
 import { ConfigError } from '../../src/core/errors.js';
 
@@ -100,6 +100,29 @@ describe('formatConfig', () => {
         .replace(/ {2}# .*$/gm, ''),
     );
     expect(shown.servers).toEqual(JSON.parse(JSON.stringify(loaded.config.mcp.servers)));
+  });
+
+  test('as JSON: every key with its value and source, secrets masked, unset keys null', async () => {
+    const secret = 'sk-do-not-print-me';
+    await writeFile(join(root, '.keel.yaml'), 'agent:\n  max_turns: 9\n');
+    const loaded = await loadConfig({
+      workspace: root,
+      env: { HOME: join(root, 'home'), OPENAI_API_KEY: secret },
+      flags: { model: 'llama3' },
+    });
+    const data = configJson(loaded);
+    expect(JSON.stringify(data)).not.toContain(secret);
+    expect(data.files).toEqual([join(root, '.keel.yaml')]);
+    expect(data.values['agent.max_turns']).toEqual({
+      value: 9,
+      source: `project file ${join(root, '.keel.yaml')}:2`,
+    });
+    expect(data.values['provider.openai-compatible.api_key']).toEqual({
+      value: '********',
+      source: 'env OPENAI_API_KEY',
+    });
+    expect(data.values['provider.replay.cassette']).toEqual({ value: null, source: 'default' });
+    expect(Object.keys(data.values)).toHaveLength(configLeaves().length);
   });
 
   test('a secret from a file is masked too', async () => {

@@ -67,6 +67,13 @@ describe('keel cli basics', () => {
     expect(typo.stderr).toContain('(Did you mean run?)');
   });
 
+  it('keel config show --output json prints the merged config as one JSON object', async () => {
+    const r = await runCli(['config', 'show', '--output', 'json'], { env: { KEEL_MODEL: 'from-env' } });
+    expect(r.code, r.stderr).toBe(0);
+    const shown = JSON.parse(r.stdout) as { values: Record<string, { value: unknown; source: string }> };
+    expect(shown.values['provider.ollama.model']).toEqual({ value: 'from-env', source: 'env KEEL_MODEL' });
+  });
+
   it('exits 2 when the workspace does not exist', async () => {
     const r = await keelRun({ cwd: '/nonexistent/keel-ws', prompt: 'x' });
     expect(r.code).toBe(2);
