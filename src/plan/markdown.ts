@@ -43,6 +43,22 @@ function pieces(tokens: readonly Token[]): string[] {
   });
 }
 
+/**
+ * A steps section's pieces, a ticked task item (`- [x] …`) apart: it is done, so it is context for the steps left,
+ * not a step to do again.
+ */
+function stepPieces(tokens: readonly Token[]): { steps: string[]; done: string[] } {
+  const done: string[] = [];
+  const kept = tokens.map((token) => {
+    if (token.type !== 'list') return token;
+    const list = token as Tokens.List;
+    const items = list.items.filter((item) => !(item.task && item.checked));
+    done.push(...list.items.filter((item) => item.task && item.checked).map((item) => item.text.trim()));
+    return { ...list, items } as Tokens.List;
+  });
+  return { steps: pieces(kept), done };
+}
+
 function blockText(tokens: readonly Token[]): string {
   return tokens
     .filter((token) => token.type !== 'space' && token.type !== 'def')
@@ -99,7 +115,9 @@ export function parseMarkdownPlan(text: string, file: string): Plan {
     } else if (section.kind === 'context') {
       context.push(...pieces(section.tokens).map((piece) => toEntry(piece)));
     } else if (section.kind === 'instructions') {
-      instructions.push(...pieces(section.tokens));
+      const { steps, done } = stepPieces(section.tokens);
+      instructions.push(...steps);
+      context.push(...done.map((value) => ({ key: 'Already done', value })));
     } else {
       context.push(...pieces(section.tokens).map((piece) => toEntry(piece, section.heading)));
     }

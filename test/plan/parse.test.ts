@@ -116,6 +116,15 @@ describe('markdown specifics', () => {
     expect(plan.title).toBeUndefined();
   });
 
+  test('a ticked task item is done: context for the steps left, not a step', () => {
+    const plan = parsePlan(
+      '## Goal\n\nShip it\n\n## Steps\n\n- [x] Set up CI\n- [ ] Write docs\n- Tag a release\n',
+      'p.md',
+    );
+    expect(plan.instructions).toEqual(['Write docs', 'Tag a release']);
+    expect(plan.context).toEqual([{ key: 'Already done', value: 'Set up CI' }]);
+  });
+
   test('no goal and no title is an error', () => {
     const error = planError('## Steps\n\n1. Do it\n', '/w/p.md');
     expect(error.message).toBe('/w/p.md: no goal: add a `## Goal` section');
