@@ -56,6 +56,8 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
   if (!arg) return moved(shell.home, shell.home);
   if (arg.text === '-' && arg.literal) return moved(shell.oldCwd, shell.oldLogical ?? shell.oldCwd);
   const text = expandWord(arg, shell);
+  // With CDPATH set, `cd name` looks in each of its folders first; only `/`, `.` and `..` paths bypass it.
+  if (shell.cdpath && text !== undefined && !/^(\/|~|\.\.?(\/|$))/.test(text)) return moved(undefined);
   const kernel = text === undefined ? undefined : await resolveWord(text, shell);
   if (text === undefined || kernel === undefined || !('real' in kernel)) return moved(undefined);
   if (physical) return moved(kernel.real);
@@ -71,6 +73,10 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
     : moved(undefined);
 }
 
+/** The command may set CDPATH (`CDPATH=x cd y`, `export CDPATH=x`, `read CDPATH`, `printf -v CDPATH`). */
+const setsCdpath = (command: SimpleCommand): boolean =>
+  command.assignments.some((a) => /^CDPATH\+?=/.test(a)) || command.argv.some((w) => /\bCDPATH\b/.test(w));
+
 /**
  * The shell each command runs in, in order: a `cd` moves its own scope and the subshells started after it. Within an
  * `&&`/`||` chain a `cd` may not have run: the command after `cd x ||` runs where the line was (only when the cd
@@ -79,8 +85,10 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
  */
 export async function commandShells(
   commands: readonly SimpleCommand[],
-  start: ShellState,
+  given: ShellState,
 ): Promise<ShellState[]> {
+  // Commands never inherit CDPATH (exec/command-env.ts passes an allowlist): only the line itself can set it.
+  const start = commands.some(setsCdpath) ? { ...given, cdpath: true } : given;
   const shells = new Map<string, ShellState>([['', start]]);
   const shellOf = (scope: string): ShellState => {
     for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {

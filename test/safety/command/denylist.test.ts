@@ -132,6 +132,12 @@ const catastrophic = [
   'find ~ | xargs chmod -R 000',
   'cd "$(dirname ~/x)" && rm -f .bashrc',
   'cd $SOMEWHERE && echo x >> .profile',
+  // CDPATH sends `cd name` to a folder of its list first: `cd alice` below runs in the home directory.
+  'CDPATH=/tmp cd alice && rm -rf *',
+  'CDPATH=../../..; cd alice && rm -rf ./*',
+  'export CDPATH=..; cd projects && rm -rf *',
+  'read CDPATH <<< ../../..; cd alice && rm -rf *',
+  "export CDPATH=../../..; bash -c 'cd alice && rm -rf *'",
 ];
 
 const persistence = [
@@ -425,6 +431,8 @@ const allowed = [
   'git commit -am "~ fix"',
   'git commit -am "/etc notes"',
   'git log -5 --author="~bob"',
+  'cd src && CDPATH= cat a.ts',
+  'CDPATH=/tmp cd ./src && rm -rf build',
 ];
 
 describe('denied in every mode', () => {
