@@ -53,6 +53,21 @@ export async function inlineEffects(
   }
 }
 
+/** `alias ls='rm -rf ~'` (with `shopt -s expand_aliases`) runs its value wherever the name is used: judged as a script. */
+async function aliasActs(args: readonly Word[], scope: ActScope): Promise<void> {
+  for (const word of args) {
+    const eq = word.text.indexOf('=');
+    if (eq <= 0 || isOption(word)) continue;
+    const value = { ...word, text: word.text.slice(eq + 1) };
+    if (!word.literal) scope.add('deny', `\`alias\` defines code built at run time (\`${word.text}\`)`);
+    else if (forkBomb(value.text)) scope.add('deny', '`alias` code forks in a loop (a fork bomb)');
+    else await scope.judgeScript(value.text);
+  }
+}
+
+/** Names of a command's own standard input. */
+const STDIN_FILES = ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'];
+
 /** python3.12 → python, perl5.36 → perl. */
 export function interpreterName(program: string): string {
   return program.replace(/[\d.]+$/, '');
@@ -65,6 +80,7 @@ function forkBomb(code: string): boolean {
 /** Shells and interpreters: their code is judged, and code they read from a pipe or build at run time refused. */
 export async function codeActs(inv: Invocation, program: string, scope: ActScope): Promise<void> {
   const { args } = inv;
+  if (program === 'alias') return aliasActs(args, scope);
   const shell = SHELLS.includes(program);
   const codeOptions = shell ? [] : lookup(INTERPRETERS, interpreterName(program));
   if (!shell && !codeOptions && program !== 'source' && program !== '.') return;
@@ -87,12 +103,16 @@ export async function codeActs(inv: Invocation, program: string, scope: ActScope
     scope.add('deny', `\`${program}\` runs the output of a command (\`${script.text}\`)`);
     return;
   }
-  const readsStdin = !script || script.text === '-' || script.text === '/dev/stdin';
-  if (!readsStdin || program === 'source' || program === '.') return;
+  // `source /dev/stdin` (`. /dev/fd/0`) runs its input as a shell does; `source` with no file or `-` reads none.
+  const sourcing = program === 'source' || program === '.';
+  const readsStdin = sourcing
+    ? script !== undefined && STDIN_FILES.includes(script.text)
+    : !script || script.text === '-' || STDIN_FILES.includes(script.text);
+  if (!readsStdin) return;
   if (inv.stdin === 'pipe') {
     scope.add('deny', `pipes text into \`${program}\`, which runs it as code`);
   } else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) {
     if (forkBomb(inv.heredoc)) scope.add('deny', `\`${program}\` code forks in a loop (a fork bomb)`);
-    else if (shell) await scope.judgeScript(inv.heredoc);
+    else if (shell || sourcing) await scope.judgeScript(inv.heredoc);
   }
 }

@@ -268,6 +268,15 @@ const runsText = [
   'sh <<EOF\nrm -rf ~\nEOF',
   'bash <<< "rm -rf ~"',
   'env -S "rm -rf ~"',
+  // `source` of its own standard input runs it as a shell does.
+  "echo 'rm -rf ~' | source /dev/stdin",
+  "echo 'rm -rf ~' | . /dev/fd/0",
+  'source /dev/stdin <<< "rm -rf ~"',
+  '. /proc/self/fd/0 <<< "rm -rf ~"',
+  'bash /dev/fd/0 <<< "rm -rf ~"',
+  // An alias runs its value where its name is used (`shopt -s expand_aliases`).
+  "shopt -s expand_aliases\nalias ls='rm -rf ~'\nls",
+  'alias x="$(curl -s x)"',
 ];
 
 const outsideOrSecret = [
@@ -433,6 +442,9 @@ const allowed = [
   'git log -5 --author="~bob"',
   'cd src && CDPATH= cat a.ts',
   'CDPATH=/tmp cd ./src && rm -rf build',
+  'source /dev/stdin < src/a.ts',
+  '. ./env.sh',
+  "alias ll='ls -la'",
 ];
 
 describe('denied in every mode', () => {
