@@ -200,6 +200,8 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'tee':
     case 'truncate':
     case 'shred':
+    case 'touch':
+    case 'mkdir':
       return write(argumentsOf(inv).operands, scope);
     // uniq IN OUT writes OUT; split IN PREFIX writes PREFIXaa, PREFIXab...
     case 'uniq':
