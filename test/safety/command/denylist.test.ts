@@ -316,6 +316,10 @@ const outsideOrSecret = [
   'mkdir -p /keel-new-top/a',
   'cp src/a.ts /keel-new-top',
   'touch /ｅtc/x',
+  // `ln -s` reads a relative target from the link's folder.
+  'ln -s ../../../../.bashrc src/rc',
+  'ln -s ../.. src/up',
+  'ln -sfn ../../shared homelink',
 ];
 
 const confirmed = [
@@ -450,6 +454,10 @@ const allowed = [
   'source /dev/stdin < src/a.ts',
   '. ./env.sh',
   "alias ll='ls -la'",
+  // npm links a workspace package this way: from node_modules/@acme the target is inside.
+  'mkdir -p node_modules/@acme && ln -s ../../src node_modules/@acme/src',
+  'ln -s ../a.ts src/b.ts',
+  'ln -s ../src build',
   'touch src/new.ts && mkdir -p out/x',
 ];
 
