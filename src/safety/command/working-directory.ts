@@ -85,11 +85,12 @@ const setsCdpath = (command: SimpleCommand): boolean =>
  */
 export async function commandShells(
   commands: readonly SimpleCommand[],
-  given: ShellState,
+  start: ShellState,
 ): Promise<ShellState[]> {
-  // Commands never inherit CDPATH (exec/command-env.ts passes an allowlist): only the line itself can set it.
-  const start = commands.some(setsCdpath) ? { ...given, cdpath: true } : given;
   const shells = new Map<string, ShellState>([['', start]]);
+  // Commands never inherit CDPATH (exec/command-env.ts passes an allowlist): only the line itself can set it, and
+  // from the command that does on, every cd may follow it.
+  let cdpath = start.cdpath === true;
   const shellOf = (scope: string): ShellState => {
     for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {
       const found = shells.get(s);
@@ -129,6 +130,8 @@ export async function commandShells(
       shell = { ...shell, cwd: undefined, tentative: false };
       shells.set(scope, shell);
     }
+    if (!cdpath && setsCdpath(command)) cdpath = true;
+    if (cdpath && !shell.cdpath) shell = { ...shell, cdpath: true };
     found.push(shell);
     const next = await shellAfter(wordsOf(command), shell);
     if (next) {
