@@ -1,6 +1,14 @@
 // Shells and interpreters as acts: inline code is judged (a `bash -c` script like the command itself, sed and awk
 // programs for the files and commands inside them), and code read from a pipe or built at run time is refused.
-import { FORK_IN_LOOP, INTERPRETERS, SHELLS } from './act-rules.js';
+import {
+  FORK_IN_LOOP,
+  GIT_COMMAND_OPERANDS,
+  GIT_X_RUNS,
+  INTERPRETERS,
+  SHELL_COMMAND_OPTIONS,
+  SHELLS,
+  STDIN_SCHEDULERS,
+} from './act-rules.js';
 import { type ScriptEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
@@ -65,6 +73,57 @@ async function aliasActs(args: readonly Word[], scope: ActScope): Promise<void> 
   }
 }
 
+/** A shell command line given as text to another program: judged as a script, refused when built at run time. */
+async function judgeCommandText(program: string, word: Word, scope: ActScope): Promise<void> {
+  if (!word.literal) scope.add('deny', `\`${program}\` runs a command built at run time (\`${word.text}\`)`);
+  else await scope.judgeScript(word.text);
+}
+
+/** The words of argv as one shell line, each quoted as needed. */
+const asLine = (words: readonly Word[]): string =>
+  words
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w.text) ? w.text : `'${w.text.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+
+/**
+ * Commands other programs run for us: option values (SHELL_COMMAND_OPTIONS), `git submodule foreach CMD`, and what
+ * `at` and `batch` read from a here-document or a pipe.
+ */
+async function commandValues(inv: Invocation, program: string, scope: ActScope): Promise<void> {
+  const { args } = inv;
+  const options = [...(lookup(SHELL_COMMAND_OPTIONS, program) ?? [])];
+  if (program === 'git' && args.some((w) => GIT_X_RUNS.includes(w.text))) options.push('-x');
+  for (const [i, word] of args.entries()) {
+    if (word.text === '--') break;
+    // `-c CMD`, a cluster ending in the letter (`script -qc CMD`, `su -lc CMD`), `--command CMD`, `--command=CMD`.
+    const short = (o: string) =>
+      /^-[A-Za-z]$/.test(o) && /^-[A-Za-z]+$/.test(word.text) && word.text.endsWith(o.slice(1));
+    const attached = (o: string) => o.startsWith('--') && word.text.startsWith(`${o}=`);
+    const option = options.find((o) => word.text === o || short(o) || attached(o));
+    if (!option) continue;
+    const value = attached(option) ? { ...word, text: word.text.slice(option.length + 1) } : args[i + 1];
+    if (value) await judgeCommandText(program, value, scope);
+  }
+  if (program === 'git') {
+    const words = args.map((w) => w.text);
+    for (const [sub, verb] of GIT_COMMAND_OPERANDS) {
+      const at = words.findIndex((w, i) => w === sub && words[i + 1] === verb);
+      if (at === -1) continue;
+      const rest = args.slice(at + 2).filter((w) => !/^--(recursive|quiet)$/.test(w.text));
+      if (rest.length === 0) continue;
+      if (rest.some((w) => !w.literal))
+        scope.add('deny', `\`git ${sub} ${verb}\` runs a command built at run time`);
+      // foreach takes one command line; bisect run a program and its arguments.
+      else await scope.judgeScript(verb === 'foreach' ? rest.map((w) => w.text).join(' ') : asLine(rest));
+    }
+  }
+  if (STDIN_SCHEDULERS.includes(program)) {
+    if (inv.stdin === 'pipe')
+      scope.add('deny', `pipes text into \`${program}\`, which runs it as commands later`);
+    else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) await scope.judgeScript(inv.heredoc);
+  }
+}
+
 /** Names of a command's own standard input. */
 const STDIN_FILES = ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'];
 
@@ -81,6 +140,7 @@ function forkBomb(code: string): boolean {
 export async function codeActs(inv: Invocation, program: string, scope: ActScope): Promise<void> {
   const { args } = inv;
   if (program === 'alias') return aliasActs(args, scope);
+  await commandValues(inv, program, scope);
   const shell = SHELLS.includes(program);
   const codeOptions = shell ? [] : lookup(INTERPRETERS, interpreterName(program));
   if (!shell && !codeOptions && program !== 'source' && program !== '.') return;

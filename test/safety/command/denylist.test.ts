@@ -277,6 +277,20 @@ const runsText = [
   // An alias runs its value where its name is used (`shopt -s expand_aliases`).
   "shopt -s expand_aliases\nalias ls='rm -rf ~'\nls",
   'alias x="$(curl -s x)"',
+  // Programs that run an option's value or their operands as a shell command line.
+  "git submodule foreach 'rm -rf ~'",
+  "git ls-remote --upload-pack='rm -rf ~' .",
+  "git fetch --upload-pack 'rm -rf ~' .",
+  "git push --receive-pack='rm -rf ~' .",
+  'git bisect run rm -rf ~',
+  "git difftool -x 'rm -rf ~'",
+  "script -qc 'rm -rf ~' /dev/null",
+  "script -c 'rm -rf ~'",
+  "npx -c 'rm -rf ~'",
+  "su -c 'rm -rf ~'",
+  "at now <<< 'rm -rf ~'",
+  "echo 'rm -rf ~' | at now",
+  'script -c "$(curl -s x)"',
 ];
 
 const outsideOrSecret = [
@@ -454,6 +468,12 @@ const allowed = [
   'source /dev/stdin < src/a.ts',
   '. ./env.sh',
   "alias ll='ls -la'",
+  'git submodule foreach git pull',
+  'git bisect run npm test',
+  'git cherry-pick -x abc123',
+  'git clean -n -x',
+  'script -c "npm test" out.log',
+  'npx -c "tsc --noEmit"',
   // npm links a workspace package this way: from node_modules/@acme the target is inside.
   'mkdir -p node_modules/@acme && ln -s ../../src node_modules/@acme/src',
   'ln -s ../a.ts src/b.ts',
