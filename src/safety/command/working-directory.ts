@@ -75,7 +75,22 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
 
 /** The command may set CDPATH (`CDPATH=x cd y`, `export CDPATH=x`, `read CDPATH`, `printf -v CDPATH`). */
 const setsCdpath = (command: SimpleCommand): boolean =>
-  command.assignments.some((a) => /^CDPATH\+?=/.test(a)) || command.argv.some((w) => /\bCDPATH\b/.test(w));
+  command.assignments.some((a) => /^CDPATH\+?=/.test(a)) ||
+  (SETTERS.includes(command.argv[0] ?? '') && command.argv.some((w) => /^CDPATH(\+?=|$)/.test(w)));
+/** Builtins that set a variable named in their arguments. */
+const SETTERS = [
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'read',
+  'printf',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'let',
+];
 
 /**
  * The shell each command runs in, in order: a `cd` moves its own scope and the subshells started after it. Within an

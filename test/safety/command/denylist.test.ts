@@ -464,6 +464,7 @@ const allowed = [
   'git commit -am "/etc notes"',
   'git log -5 --author="~bob"',
   'cd src && CDPATH= cat a.ts',
+  'grep -rn CDPATH src && cd src && rm -f a.ts',
   'CDPATH=/tmp cd ./src && rm -rf build',
   'source /dev/stdin < src/a.ts',
   '. ./env.sh',
