@@ -176,6 +176,8 @@ export function createCheckpointer(
   let queue: Promise<unknown> = Promise.resolve();
   // A change ran since the state it left was last recorded.
   let pendingAfter = false;
+  // A background command started: it may change files after its call returned, so every settle records the state.
+  let lingering = false;
   // The newest take: what settle waits for when no change ran since (never a prepare: a run that changed nothing
   // does not wait at its end for the hashing of a big tree).
   let lastTake: Promise<unknown> = Promise.resolve();
@@ -256,6 +258,7 @@ export function createCheckpointer(
       // A checkpoint builds on the preparation: it is no longer given up.
       preparing = undefined;
       pendingAfter = false;
+      if (change.preview.lingers) lingering = true;
       const next = queue.then(() => take(change));
       queue = next.catch(() => {});
       lastTake = queue;
@@ -264,7 +267,7 @@ export function createCheckpointer(
       });
     },
     settle() {
-      if (!pendingAfter) return Promise.all([lastTake, lastAfter]).then(() => {});
+      if (!pendingAfter && !lingering) return Promise.all([lastTake, lastAfter]).then(() => {});
       pendingAfter = false;
       // An undo then tells edits made after the run from the run's own; without it, it only says less.
       const after = queue.then(() => store.after?.()).catch(() => {});

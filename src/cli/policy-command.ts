@@ -7,7 +7,7 @@ import { commandEnv } from '../exec/process-runner.js';
 import { INSTALL_HINT, probeBubblewrap } from '../exec/sandbox-choice.js';
 import { formatHooks } from '../extend/hook-listing.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
-import { decideCall, openToolHost } from '../runtime/tool-host.js';
+import { decideCall, decidePath, openToolHost } from '../runtime/tool-host.js';
 import { ACTIONS, type ActionKind, CLI_WORDS, MODES, verdictOf } from '../safety/modes.js';
 import { COMMAND_TOOL, type PolicyDecision } from '../safety/policy.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
@@ -204,14 +204,12 @@ export async function policyCheckCommand(
         ? { command: options.command }
         : { path: options.path, ...(tool.name === 'write_file' ? { content: '' } : {}) };
     const parsed = tool.schema.safeParse(raw);
-    if (!parsed.success)
-      throw new UsageError(`${tool.name} does not take these arguments: ${parsed.error.message}`);
-    const decision = await decideCall(
-      tool,
-      parsed.data,
-      policy,
-      host.contextFor(new AbortController().signal),
-    );
+    const ctx = host.contextFor(new AbortController().signal);
+    let decision: PolicyDecision;
+    if (parsed.success) decision = await decideCall(tool, parsed.data, policy, ctx);
+    // edit_file, move_path, glob, ...: more than a path to make a call of, judged on the path alone.
+    else if (options.path !== undefined) decision = await decidePath(tool, options.path, policy, ctx);
+    else throw new UsageError(`${tool.name} does not take a command; name a command tool or use --path`);
     out.print(formatDecision(decision, mode, options.json === true));
     return EXIT_FOR[decision.decision];
   } catch (error) {

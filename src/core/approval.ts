@@ -19,6 +19,8 @@ export interface ToolPreview {
    * the turn's other calls, although the policy lets it start without asking.
    */
   sequential?: boolean;
+  /** The call starts something that goes on changing files after it returns (a background command). */
+  lingers?: boolean;
 }
 
 export interface ApprovalRequest {

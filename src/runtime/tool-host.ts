@@ -195,7 +195,33 @@ export async function decideCall(
       : { reads: [], writes: [], summary: tool.name };
     return await policy.decide({ tool: tool.name, safety: tool.safety, args, preview });
   } catch (error) {
-    if (!(error instanceof KeelError) || error.code !== 'path_escape') throw error;
-    return { decision: 'deny', reason: error.message, reasons: [error.message] };
+    return escapeDecision(error);
+  }
+}
+
+/** A path outside the workspace is a refusal like any other; every other failure is one. */
+function escapeDecision(error: unknown): PolicyDecision {
+  if (!(error instanceof KeelError) || error.code !== 'path_escape') throw error;
+  return { decision: 'deny', reason: error.message, reasons: [error.message] };
+}
+
+/**
+ * What the policy decides for any call of `tool` on `path`, for a tool that needs more than a path to preview a call
+ * (edit_file's old and new text, move_path's two ends): a read of it, and a write unless the tool is read-only.
+ */
+export async function decidePath(
+  tool: Tool,
+  path: string,
+  policy: Policy,
+  ctx: ToolContext,
+): Promise<PolicyDecision> {
+  try {
+    const absolute = await ctx.workspace.resolve(path);
+    const writes = tool.safety === 'safe' ? [] : [absolute];
+    const summary = `${tool.name} ${ctx.workspace.relative(absolute)}`;
+    const preview = { reads: [absolute], writes, summary };
+    return await policy.decide({ tool: tool.name, safety: tool.safety, args: { path }, preview });
+  } catch (error) {
+    return escapeDecision(error);
   }
 }

@@ -149,6 +149,8 @@ export function createPolicy(options: PolicyOptions): Policy {
     }
     const syntax = syntaxReason(analysis);
     const parts: Finding[] = [];
+    // Nothing in the line but words and plain leading assignments (an allow rule names those exactly).
+    const plain = analysis.issues.every((i) => i.kind === 'assignment');
     for (const [index, part] of analysis.commands.entries()) {
       // A lone command is shown whole, with its redirections (`cat < src/a.ts`).
       const text = analysis.commands.length === 1 ? shown : `\`${shorten(part.text)}\``;
@@ -160,7 +162,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         });
       } else if (rule?.kind === 'ask') {
         parts.push({ kind: 'user-ask-command', reason: `${text} matches your ask rule ${quote(rule.text)}` });
-      } else if (rule && analysis.issues.length === 0 && (await redirectsInside(part.redirects))) {
+      } else if (rule && plain && (await redirectsInside(part.redirects))) {
         parts.push({
           kind: 'user-allowed-command',
           reason: `${text} matches your allow rule ${quote(rule.text)}`,
@@ -171,8 +173,10 @@ export function createPolicy(options: PolicyOptions): Policy {
           reason: `${text}: the program name comes from an expansion, so it cannot be checked`,
         });
       } else if (!options.sandboxed && inlineCode(part, analysis)) {
-        const rulable = part.literal && analysis.issues.length === 0;
-        const rule = rulable ? `, or add ${quote(ruleText(part.argv))} to safety.commands.allow` : '';
+        const rulable = part.literal && plain;
+        const rule = rulable
+          ? `, or add ${quote(ruleText(part.argv, part.assignments))} to safety.commands.allow`
+          : '';
         parts.push({
           kind: 'inline-code',
           reason: `${text} runs inline ${inlineCode(part, analysis)} code that cannot be checked before it runs`,
@@ -192,13 +196,13 @@ export function createPolicy(options: PolicyOptions): Policy {
           parts.push({
             kind: 'sandboxed-command',
             reason: mode === 'auto' ? `auto mode runs ${text} in the sandbox (not read-only)` : why.reason,
-            rule: syntax ? undefined : ruleText(part.argv),
+            rule: syntax || part.argv.length === 0 ? undefined : ruleText(part.argv, part.assignments),
           });
         else
           parts.push({
             kind: 'other-command',
             reason: why.reason,
-            rule: syntax ? undefined : ruleText(part.argv),
+            rule: syntax || part.argv.length === 0 ? undefined : ruleText(part.argv, part.assignments),
           });
       }
     }

@@ -8,7 +8,7 @@ import { configSecrets } from '../config/secrets.js';
 export const REDACTED = '[REDACTED]';
 
 /** Variables whose values are secrets; their values are redacted wherever they appear. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|_PASS$|_PWD$/i;
 /** Shorter values (`KEEL_KEYRING=off`) are too common as plain words to replace everywhere. */
 const MIN_SECRET_VALUE = 8;
 
@@ -44,6 +44,11 @@ const RULES: { name: string; pattern: RegExp }[] = [
   {
     name: 'secret assignment',
     pattern: /\b([\w-]*(?:password|passwd|secret)[\w-]*\s*[=:]\s*)(?!\[REDACTED\])[^\s"'&;,]+/gi,
+  },
+  // `DB_PASS=x`, `MYSQL_PWD=x`, `SMTP_PASSPHRASE=x`: names that end in a short spelling of password.
+  {
+    name: 'password variable',
+    pattern: /\b(\w+_(?:pass|pwd|passphrase)\s*=\s*)(?!\[REDACTED\])[^\s"'&;,]+/gi,
   },
   {
     name: 'token assignment',

@@ -15,6 +15,8 @@ export interface CommandRule {
   /** The words to match; `rest` when the rule ended in a bare `*`. */
   words: string[];
   rest: boolean;
+  /** Leading `NAME=value` words (`CI=1 npm test`), which an allow rule needs written exactly as in the command. */
+  assignments: string[];
 }
 
 export interface RuleSources {
@@ -34,7 +36,9 @@ export class InvalidRuleError extends Error {
 async function parseRule(kind: RuleKind, text: string): Promise<CommandRule> {
   const analysis = await analyzeCommand(text);
   const [command, ...more] = analysis.commands;
-  if (!command || more.length > 0 || analysis.issues.length > 0 || command.redirects.length > 0) {
+  // Leading assignments of plain values are part of the command (`CI=1 npm test`); expansions are not.
+  const issues = analysis.issues.filter((i) => i.kind !== 'assignment');
+  if (!command || more.length > 0 || issues.length > 0 || command.redirects.length > 0) {
     throw new InvalidRuleError(text, 'is not a single simple command');
   }
   const last = command.argv.length - 1;
@@ -44,7 +48,7 @@ async function parseRule(kind: RuleKind, text: string): Promise<CommandRule> {
   if (command.globs.some((i) => i !== last || !rest)) {
     throw new InvalidRuleError(text, 'has a wildcard that is not a trailing *');
   }
-  return { kind, text: text.trim(), words, rest };
+  return { kind, text: text.trim(), words, rest, assignments: command.assignments };
 }
 
 /** Parses every rule once; throws InvalidRuleError naming the first bad one. */
@@ -109,7 +113,8 @@ async function strictRule(
 
 /**
  * The rule deciding one simple command: deny wins over ask, ask over allow. An allow rule matches only a fully
- * literal command exactly as written (no wrapper, no expansion): what runs is what the rule names.
+ * literal command exactly as written (no wrapper, no expansion, the same leading assignments in the same order):
+ * what runs is what the rule names. Deny and ask rules match the words whatever the assignments.
  */
 export async function ruleFor(
   rules: readonly CommandRule[],
@@ -119,13 +124,21 @@ export async function ruleFor(
   const strict =
     (await strictRule(rules, 'deny', command.argv)) ?? (await strictRule(rules, 'ask', command.argv));
   if (strict) return strict;
-  if (!command.literal || command.assignments.length > 0) return undefined;
-  return rules.find((r) => r.kind === 'allow' && matches(r, command.argv));
+  if (!command.literal) return undefined;
+  const sameAssignments = (r: CommandRule) =>
+    r.assignments.length === command.assignments.length &&
+    r.assignments.every((a, i) => a === command.assignments[i]);
+  return rules.find((r) => r.kind === 'allow' && sameAssignments(r) && matches(r, command.argv));
 }
 
-/** A rule that allows exactly this command, quoted so it parses back to the same words. */
-export function ruleText(argv: readonly string[]): string {
-  return argv
-    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))
-    .join(' ');
+const quoteWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** A rule that allows exactly this command (with its leading assignments), quoted so it parses back the same. */
+export function ruleText(argv: readonly string[], assignments: readonly string[] = []): string {
+  const quoteValue = (a: string) => {
+    const eq = a.indexOf('=');
+    return `${a.slice(0, eq + 1)}${a.slice(eq + 1) === '' ? '' : quoteWord(a.slice(eq + 1))}`;
+  };
+  return [...assignments.map(quoteValue), ...argv.map(quoteWord)].join(' ');
 }

@@ -50,7 +50,14 @@ export const executeCommandTool = defineTool({
   safety: 'dangerous',
   async preview(args) {
     const how = args.background ? 'start in the background' : 'run';
-    return { reads: [], writes: [], command: args.command, summary: `${how} \`${args.command}\`` };
+    const summary = `${how} \`${args.command}\``;
+    return {
+      reads: [],
+      writes: [],
+      command: args.command,
+      summary,
+      ...(args.background ? { lingers: true } : {}),
+    };
   },
   async execute(args, ctx): Promise<ToolResult> {
     if (args.background) return startInBackground(args.command, ctx);

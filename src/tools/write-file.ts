@@ -22,12 +22,14 @@ export const writeFileTool = defineTool({
     const shown = ctx.workspace.relative(absolute);
     const before =
       (await editorText(ctx, absolute)) ?? (await fs.readFile(absolute, 'utf8').catch(() => undefined));
-    const lines = args.content.split('\n').length;
+    // "a\nb\n" is two lines: a final newline ends the last line, it starts none.
+    const lines =
+      args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     return {
       reads: [],
       writes: [absolute],
       diff: fileChangeDiff(shown, before, args.content),
-      summary: `write ${shown} (${lines} lines${before === undefined ? ', new file' : ''})`,
+      summary: `write ${shown} (${lines} line${lines === 1 ? '' : 's'}${before === undefined ? ', new file' : ''})`,
     };
   },
   async execute(args, ctx) {

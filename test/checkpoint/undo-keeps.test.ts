@@ -113,6 +113,29 @@ describe('undo after edits by hand', () => {
     expect(await treeSnapshot(t.root)).toEqual(handState);
   });
 
+  it("names no hand edits for what a background command changed after its call returned: it is the run's", async () => {
+    const t = await setup({ 'a.txt': 'one\n' });
+    t.checkpointer.startRun('run-1');
+    const preview = { reads: [], writes: [], summary: 'start in the background', lingers: true };
+    const recordAfter = await t.checkpointer.take({
+      callId: 'c1',
+      tool: 'execute_command',
+      turn: 1,
+      preview,
+    });
+    await recordAfter();
+    // The turn ends with the command still running; it writes later, and the run then ends.
+    await t.checkpointer.settle();
+    await fs.writeFile(join(t.root, 'a.txt'), 'from the background\n');
+    await fs.writeFile(join(t.root, 'made.txt'), 'by the command\n');
+    await t.checkpointer.settle();
+    const store = await t.store();
+    const result = await store.restore(undoTarget(await store.list({ newestChanged: false })), 'undo-1');
+    expect(result.handEdits).toEqual([]);
+    expect(await fs.readFile(join(t.root, 'a.txt'), 'utf8')).toBe('one\n');
+    await expect(fs.stat(join(t.root, 'made.txt'))).rejects.toThrow();
+  });
+
   it('names no hand edits when nothing changed after the last call', async () => {
     const t = await setup({ 'a.txt': 'one\n' });
     t.checkpointer.startRun('run-1');

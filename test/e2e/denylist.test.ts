@@ -2,7 +2,7 @@
 // HOME are untouched and the secret never reaches the model — while an ordinary command runs. The built binary for
 // that; the confirm tier's refusal runs the command line in process (test/support/cli-in-process.ts).
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-in-process.js';
 import { runOllama, toolMessages, useE2E } from '../support/e2e.js';
@@ -29,6 +29,12 @@ describe('keel run --allow-dangerous and the denylist', () => {
       'cd .. && rm keep.txt',
       `r''m -rf ../`,
       'echo cm0gLXJmIH4K | base64 -d | sh',
+      // bash's cd looks in CDPATH first: this goes to the home directory, not to ./<its name>.
+      `CDPATH=${dirname(home)} cd ${basename(home)} && rm -rf *`,
+      "echo 'rm -f ../keep.txt' | source /dev/stdin",
+      ". /dev/fd/0 <<< 'rm -f ../keep.txt'",
+      "shopt -s expand_aliases\nalias ls='rm -f ../keep.txt'\nls",
+      'touch /keel-e2e-canary',
     ];
     const s = await server([
       {
@@ -50,6 +56,7 @@ describe('keel run --allow-dangerous and the denylist', () => {
     expect(await readFile(join(home, 'keep.txt'), 'utf8')).toBe('keep me\n');
     expect(await readFile(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe('CANARY-PRIVATE-KEY-7\n');
     expect((await stat(home)).mode).toBe(before);
+    await expect(stat('/keel-e2e-canary')).rejects.toThrow();
     for (const request of s.requests) expect(request.rawBody).not.toContain('CANARY-PRIVATE-KEY-7');
   });
 

@@ -133,6 +133,23 @@ describe('keel policy check', () => {
     expect(jsonLine(r.stdout)).toMatchObject({ decision: 'deny', mode: 'full' });
   });
 
+  it.each([
+    ['edit_file', 'src/a.ts', 'interactive', 1, 'changes the existing file src/a.ts'],
+    ['edit_file', 'src/a.ts', 'restricted', 0, 'changes the existing file src/a.ts'],
+    ['edit_file', '.keel/commands/x.md', 'full', 1, 'which is protected'],
+    ['edit_file', '../outside.txt', 'full', 2, 'outside the workspace'],
+    ['move_path', 'src/a.ts', 'interactive', 1, 'changes the existing file src/a.ts'],
+    ['glob', 'src', 'restricted', 0, 'glob is read-only'],
+  ] as const)(
+    'judges %s on --path %s (a tool that needs more than a path) in %s mode: exit %i',
+    async (tool, path, mode, code, reason) => {
+      const r = await check({ tool, path, mode, json: true });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(code);
+      expect(jsonLine(r.stdout).reasons.join('\n')).toContain(reason);
+    },
+  );
+
   it('takes the mode from agent.terminal.default_mode when no --mode is given', async () => {
     const full = join(base, 'full.yaml');
     await writeFile(full, 'agent:\n  terminal:\n    default_mode: full\n');

@@ -190,7 +190,7 @@ describe('keel undo', () => {
       expect(entries[0]).toMatch(
         /^[0-9a-f]{10} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}run \d{8}-\d{6}-\d+(-\d+)? turn 2 {2}execute_command: run `echo made > made.txt`$/,
       );
-      expect(entries[7]).toMatch(/turn 1 {2}write_file: write a\.txt \(2 lines\) {2}\[start of run\]$/);
+      expect(entries[7]).toMatch(/turn 1 {2}write_file: write a\.txt \(1 line\) {2}\[start of run\]$/);
       expect(l.stdout).toContain('changed after: made.txt (created)');
       expect(l.stdout).toContain('changed after: f.txt (deleted), g.txt (created)');
       expect(l.stdout).toContain('changed after: dir/c.txt (deleted), dir/sub/d.txt (deleted)');

@@ -158,8 +158,35 @@ describe('user command rules', () => {
     ['/usr/bin/npm test', 'allow rules name the program as written'],
     ['git commit -m a b', 'quoting in the rule is parsed: "a b" is one word'],
     ['timeout 5 npm test', 'a wrapper is not the command the rule names'],
+    ['PATH=/tmp; npm test', 'a line that changes PATH before the command'],
+    ['export NODE_OPTIONS=--require=./x.js; npm test', 'a line that exports a variable before the command'],
   ])('restricted refuses %s (%s)', async (command) => {
     expect(await decide('restricted', command, { config: rules })).toMatchObject({ decision: 'deny' });
+  });
+
+  test('a rule with leading assignments allows the command with exactly those assignments', async () => {
+    const withEnv = config({ commands: { allow: ["CI=1 FORCE_COLOR='0' npm test"] } });
+    const allowed = await decide('restricted', 'CI=1 FORCE_COLOR=0 npm test', { config: withEnv });
+    expect(allowed).toMatchObject({ decision: 'allow' });
+    for (const other of [
+      'npm test',
+      'CI=2 FORCE_COLOR=0 npm test',
+      'FORCE_COLOR=0 CI=1 npm test',
+      'CI=1 npm test',
+    ])
+      expect(await decide('restricted', other, { config: withEnv })).toMatchObject({ decision: 'deny' });
+    await expect(parseRules({ allow: ['CI=$X npm test'], ask: [], deny: [] })).rejects.toBeInstanceOf(
+      InvalidRuleError,
+    );
+  });
+
+  test('the hint for a command with leading assignments names a rule that allows it', async () => {
+    const refused = await decide('restricted', "CI=1 MSG='a b' npm test", { config: rules });
+    expect(refused.hint).toContain(`add "CI=1 MSG='a b' npm test" to safety.commands.allow`);
+    const allow = ["CI=1 MSG='a b' npm test"];
+    expect(await decide('restricted', "CI=1 MSG='a b' npm test", { allow })).toMatchObject({
+      decision: 'allow',
+    });
   });
 
   test('--allow rules count like config allow rules', async () => {

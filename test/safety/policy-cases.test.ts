@@ -153,6 +153,12 @@ const commands: CommandCase[] = [
   { command: 'perl -e \'system("id")\'', mode: 'full', expected: 'ask' },
   { command: 'awk \'BEGIN { system("id") }\'', mode: 'full', expected: 'ask' },
   { command: 'python3 <<EOF\nprint(1)\nEOF', mode: 'full', expected: 'ask' },
+  // Editors, debuggers and make run programs from their own command language.
+  { command: "vim -c '!rm -rf ~' x.txt", mode: 'full', expected: 'ask' },
+  { command: "gdb -batch -ex 'shell rm -rf ~'", mode: 'full', expected: 'ask' },
+  { command: "expect -c 'spawn sh'", mode: 'full', expected: 'ask' },
+  { command: "make --eval='x:;touch y' x", mode: 'full', expected: 'ask' },
+  { command: 'make test', mode: 'full', expected: 'allow' },
   { command: 'bash -c "$PAYLOAD"', mode: 'full', expected: 'deny' },
   { command: 'python3 -c "print(1)"', mode: 'restricted', expected: 'deny' },
   { command: 'python3 -c "print(1)"', mode: 'interactive', expected: 'ask' },

@@ -50,6 +50,8 @@ describe('redact', () => {
     ],
     ['./run --api-key 0123456789abcdef0123456789abcdef', './run --api-key [REDACTED]'],
     ['deploy secret=abc', 'deploy secret=[REDACTED]'],
+    ['DB_PASS=dbsecret77 MYSQL_PWD=pw2 npm start', 'DB_PASS=[REDACTED] MYSQL_PWD=[REDACTED] npm start'],
+    ['export SMTP_PASSPHRASE=open-sesame', 'export SMTP_PASSPHRASE=[REDACTED]'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -63,6 +65,8 @@ describe('redact', () => {
     'ssh -p 2222 host',
     'git log --format=%H -n 5',
     'echo 0123456789abcdef0123456789abcdef0123456789',
+    'cd "$OLDPWD" && echo PWD=/work',
+    'env_passthrough: [DATABASE_URL]',
   ])('leaves %j as it is', (input) => {
     expect(redact(input)).toBe(input);
   });
@@ -74,6 +78,8 @@ describe('redact', () => {
       DB_PASSWORD: 'correct horse battery',
       AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
       GIT_CREDENTIAL: 'credential-value',
+      SMTP_PASS: 'mailpass-123',
+      OLDPWD: '/home/olddir-9',
       KEEL_KEYRING: 'off',
       HOME: '/home/plainvalue123',
       PATH: '/usr/bin',
@@ -86,6 +92,7 @@ describe('redact', () => {
       'aws s3 ls --secret [REDACTED]',
     );
     expect(withEnv('git credential-value fill')).toBe('git [REDACTED] fill');
+    expect(withEnv('echo mailpass-123; cd /home/olddir-9')).toBe('echo [REDACTED]; cd /home/olddir-9');
     // Too short to replace everywhere (it would eat ordinary words), and names that are not secrets.
     expect(withEnv('set -o off; cd /usr/bin')).toBe('set -o off; cd /usr/bin');
   });

@@ -606,7 +606,7 @@ describe('the tool contract', () => {
     };
     await exec(call('write_file', '{"path":"a.txt","content":"new\\n"}'), 1);
     expect(decided).toEqual([
-      expect.objectContaining({ reads: [], writes: [`${ws.root}/a.txt`], summary: 'write a.txt (2 lines)' }),
+      expect.objectContaining({ reads: [], writes: [`${ws.root}/a.txt`], summary: 'write a.txt (1 line)' }),
     ]);
     expect(asked[0]?.diff).toContain('-old\n+new');
     expect(asked[0]?.signal).toBe(ws.ctx.signal);

@@ -193,6 +193,31 @@ export const INTERPRETERS: Readonly<Record<string, readonly string[]>> = {
   pwsh: ['-c', '-Command'],
 };
 
+/**
+ * Options whose value a program runs as a shell command line (`script -c 'rm -rf ~'`, `git fetch
+ * --upload-pack='rm -rf ~' .`): the value is judged like the command itself.
+ */
+export const SHELL_COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  script: ['-c', '--command'],
+  npx: ['-c', '--call'],
+  npm: ['-c', '--call'],
+  su: ['-c', '--command'],
+  runuser: ['-c', '--command'],
+  git: ['--upload-pack', '--receive-pack', '--exec', '--extcmd'],
+};
+
+/** git subcommands where `-x` is a command to run (elsewhere it is a flag: `git clean -x`, `git cherry-pick -x`). */
+export const GIT_X_RUNS: readonly string[] = ['rebase', 'difftool'];
+
+/** git subcommands whose operands are a command git runs: `git submodule foreach CMD`, `git bisect run CMD ARGS`. */
+export const GIT_COMMAND_OPERANDS: readonly (readonly string[])[] = [
+  ['submodule', 'foreach'],
+  ['bisect', 'run'],
+];
+
+/** Programs that read the commands they schedule from standard input (`at now <<< 'rm -rf ~'`). */
+export const STDIN_SCHEDULERS: readonly string[] = ['at', 'batch'];
+
 /** Inline code that forks in a loop: a fork bomb in any language (`perl -e 'fork while 1'`, `os.fork()` in a loop). */
 export const FORK_IN_LOOP = { fork: /\bfork\b/, loop: /\b(while|for|loop|until|repeat)\b|\bdo\b/ } as const;
 

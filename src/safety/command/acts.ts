@@ -1,6 +1,7 @@
 // What one program invocation does, judged as acts whatever the spelling: deleting, chmod-ing or moving the
 // system or home, writing persistence points and devices, powering off; plus the path rule for every path argument
 // and the confirm tier. Shells and interpreters are in code-acts.ts, git, containers and kill in program-acts.ts.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   CHMOD_OPEN_MODES,
@@ -90,9 +91,41 @@ async function argumentShells(inv: Invocation, shell: ShellState): Promise<(word
 async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<void> {
   const assigns = ASSIGNING.includes(inv.program ?? '');
   const shellFor = await argumentShells(inv, scope.shell);
+  const targets = await linkTargets(inv, scope.shell);
   for (const word of pathArguments(inv)) {
-    await checkPathArgument(word, assigns, { ...scope, shell: shellFor(word) });
+    await checkPathArgument(targets.get(word) ?? word, assigns, { ...scope, shell: shellFor(word) });
   }
+}
+
+/**
+ * `ln -s TARGET LINK`: a relative TARGET is read from the link's folder, not the command's
+ * (`ln -s ../../packages/a node_modules/@acme/a`, as npm links a workspace package); each such word maps to its
+ * path from there.
+ */
+async function linkTargets(inv: Invocation, shell: ShellState): Promise<Map<Word, Word>> {
+  const found = new Map<Word, Word>();
+  if (inv.program !== 'ln' || !hasFlag(inv.args, ['--symbolic'], 's')) return found;
+  const { sources, writes } = destinations(inv, 'ln');
+  const [dest] = writes;
+  const to = dest && expandWord(dest, shell);
+  if (to === undefined || dest?.glob) return found;
+  const resolved = await resolveWord(to, shell);
+  if (resolved === undefined) return found;
+  // `-n`/`-T`: a LINK that is a link to a folder is replaced, not entered.
+  const noDereference = hasFlag(inv.args, ['--no-dereference', '--no-target-directory'], 'nT');
+  const isDirectory = await (noDereference ? fs.lstat : fs.stat)(resolved.lexical).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  const toFolder = argumentsOf(inv).values.some((v) => v.name === '-t' || v.name === '--target-directory');
+  const intoFolder = isDirectory || toFolder || sources.length > 1;
+  const folder = intoFolder ? resolved.lexical : path.dirname(resolved.lexical);
+  for (const source of sources) {
+    if (!source.literal || /^[/~]/.test(source.text)) continue;
+    // Joined as written, not normalised: the kernel follows each link in it before the next `..`.
+    found.set(source, { ...source, text: `${folder}/${source.text}` });
+  }
+  return found;
 }
 
 async function checkPathArgument(word: Word, assigns: boolean, scope: ActScope): Promise<void> {
@@ -194,12 +227,20 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
       if (program === 'mv') await destroy(sources, 'move', false, scope);
       if (program === 'mv') await guardGit(sources, 'move', scope);
       // A link made to a persistence point is a way to write it later (`ln -s ~/.bashrc x && echo >> x`).
-      if (program === 'ln' && hasFlag(args, ['--symbolic'], 's')) await write(sources, scope);
+      if (program === 'ln' && hasFlag(args, ['--symbolic'], 's')) {
+        const targets = await linkTargets(inv, scope.shell);
+        await write(
+          sources.map((s) => targets.get(s) ?? s),
+          scope,
+        );
+      }
       return write(writes, scope);
     }
     case 'tee':
     case 'truncate':
     case 'shred':
+    case 'touch':
+    case 'mkdir':
       return write(argumentsOf(inv).operands, scope);
     // uniq IN OUT writes OUT; split IN PREFIX writes PREFIXaa, PREFIXab...
     case 'uniq':

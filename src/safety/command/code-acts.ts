@@ -1,6 +1,14 @@
 // Shells and interpreters as acts: inline code is judged (a `bash -c` script like the command itself, sed and awk
 // programs for the files and commands inside them), and code read from a pipe or built at run time is refused.
-import { FORK_IN_LOOP, INTERPRETERS, SHELLS } from './act-rules.js';
+import {
+  FORK_IN_LOOP,
+  GIT_COMMAND_OPERANDS,
+  GIT_X_RUNS,
+  INTERPRETERS,
+  SHELL_COMMAND_OPTIONS,
+  SHELLS,
+  STDIN_SCHEDULERS,
+} from './act-rules.js';
 import { type ScriptEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
@@ -53,6 +61,72 @@ export async function inlineEffects(
   }
 }
 
+/** `alias ls='rm -rf ~'` (with `shopt -s expand_aliases`) runs its value wherever the name is used: judged as a script. */
+async function aliasActs(args: readonly Word[], scope: ActScope): Promise<void> {
+  for (const word of args) {
+    const eq = word.text.indexOf('=');
+    if (eq <= 0 || isOption(word)) continue;
+    const value = { ...word, text: word.text.slice(eq + 1) };
+    if (!word.literal) scope.add('deny', `\`alias\` defines code built at run time (\`${word.text}\`)`);
+    else if (forkBomb(value.text)) scope.add('deny', '`alias` code forks in a loop (a fork bomb)');
+    else await scope.judgeScript(value.text);
+  }
+}
+
+/** A shell command line given as text to another program: judged as a script, refused when built at run time. */
+async function judgeCommandText(program: string, word: Word, scope: ActScope): Promise<void> {
+  if (!word.literal) scope.add('deny', `\`${program}\` runs a command built at run time (\`${word.text}\`)`);
+  else await scope.judgeScript(word.text);
+}
+
+/** The words of argv as one shell line, each quoted as needed. */
+const asLine = (words: readonly Word[]): string =>
+  words
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w.text) ? w.text : `'${w.text.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+
+/**
+ * Commands other programs run for us: option values (SHELL_COMMAND_OPTIONS), `git submodule foreach CMD`, and what
+ * `at` and `batch` read from a here-document or a pipe.
+ */
+async function commandValues(inv: Invocation, program: string, scope: ActScope): Promise<void> {
+  const { args } = inv;
+  const options = [...(lookup(SHELL_COMMAND_OPTIONS, program) ?? [])];
+  if (program === 'git' && args.some((w) => GIT_X_RUNS.includes(w.text))) options.push('-x');
+  for (const [i, word] of args.entries()) {
+    if (word.text === '--') break;
+    // `-c CMD`, a cluster ending in the letter (`script -qc CMD`, `su -lc CMD`), `--command CMD`, `--command=CMD`.
+    const short = (o: string) =>
+      /^-[A-Za-z]$/.test(o) && /^-[A-Za-z]+$/.test(word.text) && word.text.endsWith(o.slice(1));
+    const attached = (o: string) => o.startsWith('--') && word.text.startsWith(`${o}=`);
+    const option = options.find((o) => word.text === o || short(o) || attached(o));
+    if (!option) continue;
+    const value = attached(option) ? { ...word, text: word.text.slice(option.length + 1) } : args[i + 1];
+    if (value) await judgeCommandText(program, value, scope);
+  }
+  if (program === 'git') {
+    const words = args.map((w) => w.text);
+    for (const [sub, verb] of GIT_COMMAND_OPERANDS) {
+      const at = words.findIndex((w, i) => w === sub && words[i + 1] === verb);
+      if (at === -1) continue;
+      const rest = args.slice(at + 2).filter((w) => !/^--(recursive|quiet)$/.test(w.text));
+      if (rest.length === 0) continue;
+      if (rest.some((w) => !w.literal))
+        scope.add('deny', `\`git ${sub} ${verb}\` runs a command built at run time`);
+      // foreach takes one command line; bisect run a program and its arguments.
+      else await scope.judgeScript(verb === 'foreach' ? rest.map((w) => w.text).join(' ') : asLine(rest));
+    }
+  }
+  if (STDIN_SCHEDULERS.includes(program)) {
+    if (inv.stdin === 'pipe')
+      scope.add('deny', `pipes text into \`${program}\`, which runs it as commands later`);
+    else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) await scope.judgeScript(inv.heredoc);
+  }
+}
+
+/** Names of a command's own standard input. */
+const STDIN_FILES = ['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'];
+
 /** python3.12 → python, perl5.36 → perl. */
 export function interpreterName(program: string): string {
   return program.replace(/[\d.]+$/, '');
@@ -65,6 +139,8 @@ function forkBomb(code: string): boolean {
 /** Shells and interpreters: their code is judged, and code they read from a pipe or build at run time refused. */
 export async function codeActs(inv: Invocation, program: string, scope: ActScope): Promise<void> {
   const { args } = inv;
+  if (program === 'alias') return aliasActs(args, scope);
+  await commandValues(inv, program, scope);
   const shell = SHELLS.includes(program);
   const codeOptions = shell ? [] : lookup(INTERPRETERS, interpreterName(program));
   if (!shell && !codeOptions && program !== 'source' && program !== '.') return;
@@ -87,12 +163,16 @@ export async function codeActs(inv: Invocation, program: string, scope: ActScope
     scope.add('deny', `\`${program}\` runs the output of a command (\`${script.text}\`)`);
     return;
   }
-  const readsStdin = !script || script.text === '-' || script.text === '/dev/stdin';
-  if (!readsStdin || program === 'source' || program === '.') return;
+  // `source /dev/stdin` (`. /dev/fd/0`) runs its input as a shell does; `source` with no file or `-` reads none.
+  const sourcing = program === 'source' || program === '.';
+  const readsStdin = sourcing
+    ? script !== undefined && STDIN_FILES.includes(script.text)
+    : !script || script.text === '-' || STDIN_FILES.includes(script.text);
+  if (!readsStdin) return;
   if (inv.stdin === 'pipe') {
     scope.add('deny', `pipes text into \`${program}\`, which runs it as code`);
   } else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) {
     if (forkBomb(inv.heredoc)) scope.add('deny', `\`${program}\` code forks in a loop (a fork bomb)`);
-    else if (shell) await scope.judgeScript(inv.heredoc);
+    else if (shell || sourcing) await scope.judgeScript(inv.heredoc);
   }
 }

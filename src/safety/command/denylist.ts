@@ -10,7 +10,7 @@ import type { ActScope, Invocation } from './invocation.js';
 import { expandWord, realGlob, resolvePath, type ShellState, type Word } from './paths.js';
 import { lookup, WRAPPERS, wrappedStart } from './program-rules.js';
 import { type Add, checkPath, checkWrite, type TargetContext, targetOf } from './targets.js';
-import { commandShells, wordsOf } from './working-directory.js';
+import { commandShells, isCd, wordsOf } from './working-directory.js';
 
 export interface CommandContext {
   workspace: Workspace;
@@ -75,6 +75,8 @@ function unwrap(
 
 /** Programs xargs may run on its input that name no file with it. */
 const XARGS_PATHLESS = ['echo', 'printf', 'true', 'false'];
+/** Programs whose arguments name no file, wherever they run. */
+const CWD_FREE = [...XARGS_PATHLESS, 'pwd', 'sleep', 'exit', 'return'];
 
 /** Programs whose `VAR=value` arguments set variables for what follows. */
 const ASSIGNING_PROGRAMS = ['env', 'sudo', 'export', 'declare', 'typeset', 'local', 'readonly'];
@@ -109,6 +111,15 @@ class Judge {
       await this.redirects(command, shell);
       const words = wordsOf(command);
       if (words.length === 0) continue;
+      // After `cd "$DIR"` (or a cd through CDPATH) a relative name may point anywhere: `rm -f keep.txt` there
+      // names a file no static reading can place.
+      const program = words[0]?.literal ? words[0].text : undefined;
+      if (shell.cwd === undefined && words.length > 1 && !isCd(words) && !CWD_FREE.includes(program ?? '')) {
+        this.add(
+          'unseen',
+          `\`${command.text}\` runs in a directory known only when the command runs (after cd): its relative paths could be anywhere`,
+        );
+      }
       const heredoc = command.redirects.find((r) => r.operator === '<<' || r.operator === '<<<');
       const stdin = heredoc ? 'heredoc' : command.stdinPipe ? 'pipe' : 'other';
       const invocations = unwrap(words, shell, { stdin, heredoc: heredoc?.target });

@@ -5,6 +5,7 @@ import type { ShellState, Word } from './paths.js';
 import {
   type Add,
   checkDestruction,
+  checkPath,
   checkWrite,
   type Destruction,
   type TargetContext,
@@ -79,6 +80,9 @@ export async function write(words: readonly (Word | undefined)[], scope: ActScop
   for (const word of words) {
     if (!word) continue;
     const target = await targetOf(word, scope.shell, scope.add);
-    if (target !== 'unknown') checkWrite(target, scope.context, scope.add);
+    if (target === 'unknown') continue;
+    // What a program writes is a path even where no such folder exists yet (`touch /new`, `cp a /new`).
+    checkPath(target, scope.context, scope.add);
+    checkWrite(target, scope.context, scope.add);
   }
 }

@@ -33,6 +33,8 @@ export interface ShellState {
    * cd worked); after `;` or `||` the cd may have failed and left the shell elsewhere.
    */
   tentative?: boolean;
+  /** CDPATH may be set: `cd name` may go to a folder of its list instead of `./name`. */
+  cdpath?: boolean;
 }
 
 /** Variables expanded when a word is checked; any other expansion leaves the word unknown. */

@@ -254,6 +254,14 @@ export const INLINE_CODE_FLAGS: Readonly<Record<string, readonly string[]>> = {
   Rscript: ['-e'],
   osascript: ['-e'],
   pwsh: ['-c', '-Command', '-EncodedCommand'],
+  // Editors, debuggers and make run their own command language, where `!cmd`, `shell cmd` or a recipe runs programs.
+  vim: ['-c', '--cmd'],
+  vi: ['-c', '--cmd'],
+  nvim: ['-c', '--cmd'],
+  ex: ['-c', '--cmd'],
+  gdb: ['-ex', '--eval-command', '-iex', '--init-eval-command'],
+  expect: ['-c'],
+  make: ['--eval'],
 };
 
 /** awk and its variants: a program that calls system() or pipes to or from a command runs programs. */

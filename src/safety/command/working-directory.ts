@@ -56,6 +56,8 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
   if (!arg) return moved(shell.home, shell.home);
   if (arg.text === '-' && arg.literal) return moved(shell.oldCwd, shell.oldLogical ?? shell.oldCwd);
   const text = expandWord(arg, shell);
+  // With CDPATH set, `cd name` looks in each of its folders first; only `/`, `.` and `..` paths bypass it.
+  if (shell.cdpath && text !== undefined && !/^(\/|~|\.\.?(\/|$))/.test(text)) return moved(undefined);
   const kernel = text === undefined ? undefined : await resolveWord(text, shell);
   if (text === undefined || kernel === undefined || !('real' in kernel)) return moved(undefined);
   if (physical) return moved(kernel.real);
@@ -71,6 +73,25 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
     : moved(undefined);
 }
 
+/** The command may set CDPATH (`CDPATH=x cd y`, `export CDPATH=x`, `read CDPATH`, `printf -v CDPATH`). */
+const setsCdpath = (command: SimpleCommand): boolean =>
+  command.assignments.some((a) => /^CDPATH\+?=/.test(a)) ||
+  (SETTERS.includes(command.argv[0] ?? '') && command.argv.some((w) => /^CDPATH(\+?=|$)/.test(w)));
+/** Builtins that set a variable named in their arguments. */
+const SETTERS = [
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'read',
+  'printf',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'let',
+];
+
 /**
  * The shell each command runs in, in order: a `cd` moves its own scope and the subshells started after it. Within an
  * `&&`/`||` chain a `cd` may not have run: the command after `cd x ||` runs where the line was (only when the cd
@@ -82,6 +103,9 @@ export async function commandShells(
   start: ShellState,
 ): Promise<ShellState[]> {
   const shells = new Map<string, ShellState>([['', start]]);
+  // Commands never inherit CDPATH (exec/command-env.ts passes an allowlist): only the line itself can set it, and
+  // from the command that does on, every cd may follow it.
+  let cdpath = start.cdpath === true;
   const shellOf = (scope: string): ShellState => {
     for (let s = scope; ; s = s.slice(0, s.lastIndexOf('/'))) {
       const found = shells.get(s);
@@ -121,6 +145,8 @@ export async function commandShells(
       shell = { ...shell, cwd: undefined, tentative: false };
       shells.set(scope, shell);
     }
+    if (!cdpath && setsCdpath(command)) cdpath = true;
+    if (cdpath && !shell.cdpath) shell = { ...shell, cdpath: true };
     found.push(shell);
     const next = await shellAfter(wordsOf(command), shell);
     if (next) {
