@@ -88,7 +88,8 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
 
-    // Resume a 10,000-message session (4,950 model turns) headless: launch → first model request.
+    // Resume a 10,000-message session (4,950 model turns) headless: launch → first model request. Each resume saves
+    // its turn to the session, as a user's does (--no-session cannot resume).
     const resumeId = '20260101-000000-big';
     await writeFile(join(dir, `${resumeId}.jsonl`), sessionText(resumeId, ws, 4_950, 200));
     const resume = [];
@@ -105,7 +106,6 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
             ws,
             '--resume',
             resumeId,
-            '--no-session',
             '-p',
             'go on',
           ],
