@@ -60,17 +60,19 @@ const withoutComments = (text: string) => text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\
 const named = (name: string, alias?: string): ImportedName =>
   alias && alias !== name ? { name, alias } : { name };
 
-/** A node with a `type` keyword of its own: `import type …`, `export type { … }`, the specifier `type A`. */
-const typeMarked = (node: AstNode) => node.children().some((c) => c.kind() === 'type');
-
-/** The names of an import or export clause, an inline `type A` marked. */
+/**
+ * The names of an import or export clause, an inline `type A` marked: read from the specifier's text (a name called
+ * `type`, `{ type as t }`, is a value), as each child node the parser hands over costs an allocation across napi.
+ */
 function specifiers(node: AstNode, kind: string): ImportedName[] {
   return node
     .children()
     .filter((c) => c.kind() === kind)
     .map((s) => {
-      const name = named(s.field('name')?.text() ?? s.text(), s.field('alias')?.text());
-      return typeMarked(s) ? { ...name, typeOnly: true } : name;
+      const text = s.text();
+      const own = s.field('name')?.text() ?? text;
+      const name = named(own, s.field('alias')?.text());
+      return own !== 'type' && /^type\s/.test(text) ? { ...name, typeOnly: true } : name;
     });
 }
 
@@ -79,12 +81,14 @@ function scriptStatement(node: AstNode, found: FoundImports, line: number): void
   const range = node.range();
   const source = node.field('source');
   const text = node.kind() === 'import_statement' || source ? node.text() : '';
-  // `export type * from` parses as an error around `type`, hence the text as well.
-  const typeOnly = typeMarked(node) || /^(import|export)\s+type\s*[{*]/.test(text);
+  const children = node.children();
+  // A `type` keyword of the statement's own (`import type …`, `export type { … }`); `export type * from` parses as an
+  // error around `type`, hence the text as well.
+  const typeOnly = children.some((c) => c.kind() === 'type') || /^(import|export)\s+type\s*[{*]/.test(text);
   const bindings: ImportedName[] = [];
   let alias: string | undefined;
   if (node.kind() === 'import_statement') {
-    const clause = node.children().find((c) => c.kind() === 'import_clause');
+    const clause = children.find((c) => c.kind() === 'import_clause');
     for (const part of clause?.children() ?? []) {
       if (part.kind() === 'identifier') bindings.push(named('default', part.text()));
       else if (part.kind() === 'namespace_import') {
@@ -96,16 +100,16 @@ function scriptStatement(node: AstNode, found: FoundImports, line: number): void
       } else if (part.kind() === 'named_imports') bindings.push(...specifiers(part, 'import_specifier'));
     }
   } else {
-    const clause = node.children().find((c) => c.kind() === 'export_clause');
-    const star = node.children().find((c) => c.kind() === 'namespace_export' || c.kind() === '*');
+    const clause = children.find((c) => c.kind() === 'export_clause');
+    const star = children.find((c) => c.kind() === 'namespace_export' || c.kind() === '*');
     if (!source) {
-      const isDefault = node.children().some((c) => c.kind() === 'default');
+      const isDefault = children.some((c) => c.kind() === 'default');
       if (clause) {
         for (const s of specifiers(clause, 'export_specifier'))
           found.exports.push({ ...s, ...(typeOnly ? { typeOnly } : {}), line });
         found.skip.push([range.start.index, range.end.index]);
       } else if (isDefault) {
-        const value = node.field('declaration') ?? node.field('value') ?? node.children().at(-1);
+        const value = node.field('declaration') ?? node.field('value') ?? children.at(-1);
         const name =
           value?.field('name')?.text() ?? (value?.kind() === 'identifier' ? value.text() : undefined);
         const what =
