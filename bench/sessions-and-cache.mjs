@@ -98,17 +98,7 @@ export async function sessionsAndCacheBench({ root, keel, runs = 5 }) {
       try {
         const r = await keelRun(
           keel,
-          [
-            'run',
-            '--base-url',
-            server.ollamaUrl,
-            '--cwd',
-            ws,
-            '--resume',
-            resumeId,
-            '-p',
-            'go on',
-          ],
+          ['run', '--base-url', server.ollamaUrl, '--cwd', ws, '--resume', resumeId, '-p', 'go on'],
           env,
         );
         if (r.code !== 0 || server.requests.length === 0) throw new Error(`resume failed: ${r.stderr}`);
