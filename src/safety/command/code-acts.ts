@@ -20,6 +20,7 @@ import {
   optionValue,
   write,
 } from './invocation.js';
+import { screenActs, tmuxActs } from './multiplexer-acts.js';
 import type { Word } from './paths.js';
 import { lookup } from './program-rules.js';
 import { checkPath, targetOf } from './targets.js';
@@ -140,6 +141,8 @@ function forkBomb(code: string): boolean {
 export async function codeActs(inv: Invocation, program: string, scope: ActScope): Promise<void> {
   const { args } = inv;
   if (program === 'alias') return aliasActs(args, scope);
+  if (program === 'tmux') return tmuxActs(args, scope);
+  if (program === 'screen') return screenActs(args, scope);
   await commandValues(inv, program, scope);
   const shell = SHELLS.includes(program);
   const codeOptions = shell ? [] : lookup(INTERPRETERS, interpreterName(program));
