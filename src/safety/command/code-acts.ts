@@ -123,6 +123,27 @@ async function commandValues(inv: Invocation, program: string, scope: ActScope):
       scope.add('deny', `pipes text into \`${program}\`, which runs it as commands later`);
     else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) await scope.judgeScript(inv.heredoc);
   }
+  if ((program === 'make' || program === 'gmake') && readsMakefileFromStdin(args)) {
+    if (inv.stdin === 'pipe')
+      scope.add('deny', `pipes a makefile into \`${program}\`, whose recipes it runs`);
+    else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined)
+      // A recipe line is a tab-indented shell command (`@`, `-` and `+` before it only say how make runs it).
+      for (const recipe of inv.heredoc.split('\n').filter((l) => l.startsWith('\t')))
+        await scope.judgeScript(recipe.slice(1).replace(/^[@+-]+/, ''));
+  }
+}
+
+/**
+ * `make -f -`, `make --file=/dev/stdin`, `make -f/dev/fd/0`: the makefile is the command's standard input. (The
+ * parser hands `-f -` before a here-document over without its `-`: a `-f` with no value is read the same way.)
+ */
+function readsMakefileFromStdin(args: readonly Word[]): boolean {
+  return args.some((word, i) => {
+    const value = /^(-f|--file|--makefile)$/.test(word.text)
+      ? (args[i + 1]?.text ?? '-')
+      : /^(?:-f|--file=|--makefile=)(.+)$/.exec(word.text)?.[1];
+    return value !== undefined && (value === '-' || STDIN_FILES.includes(value));
+  });
 }
 
 /** Names of a command's own standard input. */
