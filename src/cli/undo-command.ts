@@ -305,6 +305,11 @@ export async function undoCommand(
     // stages it anyway, into the checkpoint it takes first).
     const checkpoints = await store.list({ newestChanged: options.list === true });
     if (options.list) {
+      // For scripts: the checkpoints as the store has them, newest first (a time is ISO 8601, UTC).
+      if (options.output === 'json' || options.output === 'stream-json') {
+        out.print(`${JSON.stringify({ workspace: root, checkpoints })}\n`);
+        return ExitCode.ok;
+      }
       if (checkpoints.length === 0) {
         out.print(`no checkpoints for ${sanitize(root)}: nothing to undo\n`);
         return ExitCode.ok;

@@ -194,6 +194,14 @@ describe('keel undo', () => {
       expect(l.stdout).toContain('changed after: made.txt (created)');
       expect(l.stdout).toContain('changed after: f.txt (deleted), g.txt (created)');
       expect(l.stdout).toContain('changed after: dir/c.txt (deleted), dir/sub/d.txt (deleted)');
+      // --output json: the same checkpoints, for scripts.
+      const json = JSON.parse((await keel.undo(ws, '--list', '--json')).stdout);
+      expect(json.workspace).toBe(ws);
+      expect(json.checkpoints.map((c: { id: string }) => c.id)).toEqual(entries.map((e) => e.slice(0, 10)));
+      expect(json.checkpoints[0]).toMatchObject({
+        tool: 'execute_command',
+        changed: [{ status: 'A', path: 'made.txt' }],
+      });
     });
 
     it('names an unknown id and changes nothing', async () => {

@@ -77,11 +77,12 @@ export function useUndoRuns() {
       }
       return { events, reasons };
     },
-    /** `keel undo [id] [--list] --cwd ws`, its exit code and what it printed on stdout and stderr. */
+    /** `keel undo [id] [--list] [--json: --output json] --cwd ws`, its exit code and what it printed on stdout and stderr. */
     async undo(ws: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
       const out = captureOutput();
-      const id = args.find((a) => a !== '--list');
-      const options = { cwd: ws, list: args.includes('--list'), output: 'text' as const, startGit: shellGit };
+      const id = args.find((a) => a !== '--list' && a !== '--json');
+      const output = args.includes('--json') ? ('json' as const) : ('text' as const);
+      const options = { cwd: ws, list: args.includes('--list'), output, startGit: shellGit };
       const code = await undoCommand(id, options, out);
       return { code, stdout: out.out, stderr: out.err };
     },
