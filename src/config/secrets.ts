@@ -21,3 +21,19 @@ export function configSecrets(config: unknown): string[] {
   walk(config, '');
   return found;
 }
+
+/** Keys a shown config masks the string values of: the secret words, and request headers that carry credentials. */
+const SHOWN_SECRET_KEY = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|^(proxy-)?authorization$|^cookie$/i;
+
+/**
+ * `value` with every string under a secret-looking key (an MCP server's `env.GITHUB_TOKEN`, its `Authorization`
+ * header) replaced by `mask`, for showing the config; a `${VAR}` reference is no secret and stays.
+ */
+export function maskSecrets(value: unknown, mask: string, key = ''): unknown {
+  if (typeof value === 'string')
+    return SHOWN_SECRET_KEY.test(key) && !/^\$\{\w+\}$/.test(value) ? mask : value;
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, mask, key));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, mask, k)]));
+  return value;
+}

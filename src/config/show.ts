@@ -3,6 +3,7 @@
 import { stringify } from 'yaml';
 import { configOutline } from './keys.js';
 import type { LoadedConfig } from './load.js';
+import { maskSecrets } from './secrets.js';
 
 const mask = '********';
 
@@ -15,7 +16,7 @@ export function valueAt(root: unknown, path: readonly string[]): unknown {
 function renderValue(value: unknown, secret: boolean): string {
   if (value === undefined) return '(not set)';
   if (secret) return mask;
-  return stringify(value).trimEnd();
+  return stringify(maskSecrets(value, mask)).trimEnd();
 }
 
 function sourceComment(loaded: LoadedConfig, key: string): string | undefined {
@@ -74,7 +75,7 @@ export function configJson(loaded: LoadedConfig): {
     if (item.kind === 'group') continue;
     const value = valueAt(loaded.config, item.leaf.path);
     values[item.leaf.key] = {
-      value: value === undefined ? null : item.leaf.secret ? mask : value,
+      value: value === undefined ? null : item.leaf.secret ? mask : maskSecrets(value, mask),
       source: sourceComment(loaded, item.leaf.key),
     };
   }

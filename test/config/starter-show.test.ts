@@ -136,4 +136,39 @@ describe('formatConfig', () => {
     expect(loaded.config.provider['openai-compatible'].api_key).toBe('file-secret');
     expect(formatConfig(loaded)).not.toContain('file-secret');
   });
+
+  test("an MCP server's token in env and Authorization header are masked, as text and as JSON; a variable's reference stays", async () => {
+    const reference = `\${MY_KEY}`;
+    await mkdir(join(root, 'home', '.config', 'keel'), { recursive: true });
+    await writeFile(
+      join(root, 'home', '.config', 'keel', 'config.yaml'),
+      [
+        'mcp:',
+        '  servers:',
+        '    gh:',
+        '      command: npx',
+        '      env:',
+        '        GITHUB_TOKEN: ghp_abcdefghijklmnopqrstuvwxyz0123',
+        `        API_KEY: ${reference}`,
+        '        LOG_LEVEL: debug',
+        '    web:',
+        '      url: https://x.example/mcp',
+        '      headers:',
+        '        Authorization: Bearer sk-abcdefghijklmnopqrstuv',
+        '',
+      ].join('\n'),
+    );
+    const loaded = await loadConfig({ workspace: root, env: { HOME: join(root, 'home') }, flags: {} });
+    for (const shown of [
+      formatConfig(loaded),
+      formatConfig(loaded, 'mcp'),
+      JSON.stringify(configJson(loaded)),
+    ]) {
+      expect(shown).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123');
+      expect(shown).not.toContain('sk-abcdefghijklmnopqrstuv');
+      expect(shown).toContain(reference);
+      expect(shown).toContain('debug');
+    }
+    expect(formatConfig(loaded, 'mcp')).toMatch(/GITHUB_TOKEN: "?\*{8}"?/);
+  });
 });
