@@ -12,10 +12,12 @@ import {
 import { type ScriptEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
+  asLine,
   hasFlag,
   hasSubstitution,
   type Invocation,
   isOption,
+  judgeCommandText,
   operandWords,
   optionValue,
   write,
@@ -74,18 +76,6 @@ async function aliasActs(args: readonly Word[], scope: ActScope): Promise<void> 
   }
 }
 
-/** A shell command line given as text to another program: judged as a script, refused when built at run time. */
-async function judgeCommandText(program: string, word: Word, scope: ActScope): Promise<void> {
-  if (!word.literal) scope.add('deny', `\`${program}\` runs a command built at run time (\`${word.text}\`)`);
-  else await scope.judgeScript(word.text);
-}
-
-/** The words of argv as one shell line, each quoted as needed. */
-const asLine = (words: readonly Word[]): string =>
-  words
-    .map((w) => (/^[\w@%+=:,./-]+$/.test(w.text) ? w.text : `'${w.text.replace(/'/g, `'\\''`)}'`))
-    .join(' ');
-
 /**
  * Commands other programs run for us: option values (SHELL_COMMAND_OPTIONS), `git submodule foreach CMD`, and what
  * `at` and `batch` read from a here-document or a pipe.
@@ -103,7 +93,7 @@ async function commandValues(inv: Invocation, program: string, scope: ActScope):
     const option = options.find((o) => word.text === o || short(o) || attached(o));
     if (!option) continue;
     const value = attached(option) ? { ...word, text: word.text.slice(option.length + 1) } : args[i + 1];
-    if (value) await judgeCommandText(program, value, scope);
+    if (value) await judgeCommandText(program, [value], scope);
   }
   if (program === 'git') {
     const words = args.map((w) => w.text);

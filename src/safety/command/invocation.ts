@@ -33,6 +33,27 @@ export interface ActScope {
   judgeScript(script: string, piped?: boolean): Promise<void>;
 }
 
+/** The words of argv as one shell line, each quoted as needed. */
+export const asLine = (words: readonly Word[]): string =>
+  words
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w.text) ? w.text : `'${w.text.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+
+/**
+ * A command line another program is handed (`script -c CMD`, `tmux new CMD`, `screen -dm CMD ARGS`): one word is a
+ * shell line, more an argv; judged as a script, refused when any of it is built at run time.
+ */
+export async function judgeCommandText(
+  program: string,
+  words: readonly Word[],
+  scope: ActScope,
+): Promise<void> {
+  if (words.length === 0) return;
+  const built = words.find((w) => !w.literal);
+  if (built) scope.add('deny', `\`${program}\` runs a command built at run time (\`${built.text}\`)`);
+  else await scope.judgeScript(words.length === 1 ? words[0]!.text : asLine(words));
+}
+
 export const isOption = (w: Word): boolean => w.text.startsWith('-') && w.text !== '-';
 export const hasFlag = (args: readonly Word[], long: readonly string[], letters = ''): boolean =>
   args.some(

@@ -1,7 +1,7 @@
 // tmux and screen run what they are given in a shell of their own, later and outside the command's process tree:
 // `tmux new -d 'rm -rf ~'`, `tmux send-keys -t s 'rm -rf ~' Enter`, `screen -dm rm -rf ~`. Each command line they
 // are handed is judged like the command itself; one built at run time is refused.
-import type { ActScope } from './invocation.js';
+import { type ActScope, judgeCommandText as judge } from './invocation.js';
 import type { Word } from './paths.js';
 
 /** tmux's commands that run a shell command (their operands), each with the options taking a value. */
@@ -35,21 +35,6 @@ const KEY_NAME =
 
 /** screen's options taking a value; `-X` takes a screen command (`stuff` types text). */
 const SCREEN_VALUES = 'cehpsStTX';
-
-/** A shell line of words, as the program hands them on: one word is a command line, more an argv. */
-const line = (words: readonly Word[]) =>
-  words.length === 1
-    ? words[0]!.text
-    : words
-        .map((w) => (/^[\w@%+=:,./-]+$/.test(w.text) ? w.text : `'${w.text.replace(/'/g, `'\\''`)}'`))
-        .join(' ');
-
-async function judge(program: string, words: readonly Word[], scope: ActScope): Promise<void> {
-  if (words.length === 0) return;
-  const built = words.find((w) => !w.literal);
-  if (built) scope.add('deny', `\`${program}\` runs a command built at run time (\`${built.text}\`)`);
-  else await scope.judgeScript(line(words));
-}
 
 /** The operands after a command's options (`-dPs name`: the last letter takes the next word). */
 function operands(words: readonly Word[], values: string): Word[] {
