@@ -22,8 +22,8 @@ export function configSecrets(config: unknown): string[] {
   return found;
 }
 
-/** Keys a shown config masks the string values of: the secret words, and request headers that carry credentials. */
-const SHOWN_SECRET_KEY = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|^(proxy-)?authorization$|^cookie$/i;
+/** Request headers that carry credentials: a shown config masks them beside the secret-looking keys. */
+const CREDENTIAL_HEADER = /^(proxy-)?authorization$|^cookie$/i;
 
 /**
  * `value` with every string under a secret-looking key (an MCP server's `env.GITHUB_TOKEN`, its `Authorization`
@@ -31,7 +31,7 @@ const SHOWN_SECRET_KEY = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|^(proxy-)?
  */
 export function maskSecrets(value: unknown, mask: string, key = ''): unknown {
   if (typeof value === 'string')
-    return SHOWN_SECRET_KEY.test(key) && !/^\$\{\w+\}$/.test(value) ? mask : value;
+    return (SECRET_KEY.test(key) || CREDENTIAL_HEADER.test(key)) && !/^\$\{\w+\}$/.test(value) ? mask : value;
   if (Array.isArray(value)) return value.map((item) => maskSecrets(item, mask, key));
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, mask, k)]));
