@@ -18,8 +18,8 @@ import type {
 } from './service.js';
 import { exportedDeclaration, usesSemicolons } from './ts-exports.js';
 import { SourceTexts } from './ts-files.js';
-import { flowingLiteralSpans, keyLiteralSpans } from './ts-key-literals.js';
 import { type Cancellation, isTsFile, type Project, Projects } from './ts-projects.js';
+import { flowingLiteralSpans, keyLiteralSpans } from './ts-property-uses.js';
 import { startRemoteTypeScript, tsWorkerFile } from './ts-remote.js';
 
 type TypeScript = typeof TS;

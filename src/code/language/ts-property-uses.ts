@@ -1,5 +1,5 @@
-// A property's name written as a string literal type beside the type it is a key of (`Pick<StoreApi<T>, 'subscribe'>`,
-// `Omit<Props, 'onChange'>`): TypeScript's rename leaves these, and the renamed Pick no longer type-checks.
+// Uses of a property that TypeScript's rename leaves, and the renamed code no longer type-checks without: its name as
+// a key beside its type (`Pick<StoreApi<T>, 'subscribe'>`), and an object literal of the type's shape given as it.
 import type * as TS from 'typescript';
 
 export interface KeySpan {
@@ -59,7 +59,7 @@ export function keyLiteralSpans(
 }
 
 /** The innermost node of `source` at `offset`. */
-function nodeAt(ts: typeof TS, source: TS.SourceFile, offset: number): TS.Node {
+function nodeAt(source: TS.SourceFile, offset: number): TS.Node {
   let node: TS.Node = source;
   for (;;) {
     const inner = node.forEachChild((c) => (c.getStart(source) <= offset && offset < c.end ? c : undefined));
@@ -98,7 +98,7 @@ export function flowingLiteralSpans(
         if (r.isDefinition || r.isWriteAccess) return false;
         const source = program.getSourceFile(r.fileName);
         if (!source) return false;
-        const use = nodeAt(ts, source, r.textSpan.start);
+        const use = nodeAt(source, r.textSpan.start);
         if (!ts.isExpression(use)) return false;
         const expected = checker.getContextualType(use);
         return expected !== undefined && declaredHere(expected);
