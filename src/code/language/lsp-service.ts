@@ -242,8 +242,11 @@ export class LspLanguageService implements LanguageService {
     if (fresh.length === 0) return;
     // Only diagnostics had count: a wait cut short (a cold pyright on a loaded host) is waited for again by the
     // next check's prepare, within its loading allowance, not left to the check's own short budget edit after edit.
-    if (await this.diagnostics(fresh, signal).then(() => true, () => false))
-      for (const p of fresh) this.#prepared.add(p);
+    const had = await this.diagnostics(fresh, signal).then(
+      () => true,
+      () => false,
+    );
+    if (had) for (const p of fresh) this.#prepared.add(p);
   }
 
   diagnostics(
