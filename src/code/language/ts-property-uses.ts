@@ -58,6 +58,9 @@ export function keyLiteralSpans(
   return found;
 }
 
+/** Most variables holding a literal with the property whose uses are searched. */
+const MAX_SEARCHES = 30;
+
 /** The innermost node of `source` at `offset`. */
 function nodeAt(source: TS.SourceFile, offset: number): TS.Node {
   let node: TS.Node = source;
@@ -105,6 +108,8 @@ export function flowingLiteralSpans(
       }),
     );
   const found: (KeySpan & { suffixText?: string })[] = [];
+  // Each candidate costs a reference search: a common name (`id`, `name`) in many literals is not followed past these.
+  let searches = MAX_SEARCHES;
   for (const source of program.getSourceFiles()) {
     if (!files(source.fileName) || !source.text.includes(name)) continue;
     const visit = (node: TS.Node): void => {
@@ -122,7 +127,7 @@ export function flowingLiteralSpans(
             ts.isIdentifier(p.name) &&
             p.name.text === name,
         );
-        if (property && flows(source.fileName, node.parent.name.getStart(source)))
+        if (property && searches-- > 0 && flows(source.fileName, node.parent.name.getStart(source)))
           found.push({
             file: source.fileName,
             start: property.name!.getStart(source),

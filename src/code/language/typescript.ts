@@ -42,6 +42,8 @@ function loadTypeScript(): CachedModule {
 
 /** How long a references or rename search may take before it is given up. */
 const SEARCH_MS = 30_000;
+/** The kinds of a class's or an interface's members, whose names other code may write as keys or literals' properties. */
+const MEMBER_KINDS: ReadonlySet<string> = new Set(['property', 'method', 'getter', 'setter', 'accessor']);
 /** Most `require` destructurings whose local's uses a reference search follows (each is a search of its own). */
 const MAX_REQUIRE_BINDINGS = 30;
 
@@ -217,12 +219,13 @@ export class TypeScriptService implements LanguageService {
         })),
       );
       // A property's name as a key beside its type (`Pick<StoreApi<T>, 'subscribe'>`), which the service leaves.
+      const member = MEMBER_KINDS.has(info.kind);
       const declared = new Set(
         (home[0]!.service.getDefinitionAtPosition(file, offset) ?? []).map(
           (d) => `${d.fileName}:${d.textSpan.start}`,
         ),
       );
-      for (const { service } of home) {
+      for (const { service } of member ? home : []) {
         const program = service.getProgram();
         if (!program) continue;
         const ours = (f: string) => this.#texts.inWorkspace(f);
