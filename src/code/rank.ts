@@ -96,7 +96,10 @@ export function rankScored(
   return { ranked, scores, personalised: favoured.size > 0 || lesser.size > 0 };
 }
 
-/** The teleport vector: every file by its size, support files little, platform shims less, entry points and mentioned files more. */
+/**
+ * The teleport vector: every file by its size, support files little, platform shims less, entry points and
+ * mentioned files more.
+ */
 function personalisation(
   input: RankInput,
   entries: Set<string>,
