@@ -103,6 +103,31 @@ export function isConfigFile(path: string): boolean {
   return CONFIG_FILES.some((pattern) => pattern.test(base));
 }
 
+/** Go's build-constraint suffixes (`conn_windows.go`, `sys_linux_amd64.go`): the file builds for that system only. */
+const GO_PLATFORM =
+  /_(windows|linux|darwin|freebsd|netbsd|openbsd|dragonfly|solaris|illumos|aix|plan9|android|ios|js|wasip1|zos)(_[a-z0-9]+)?\.go$/;
+/** Words naming one operating system wherever they stand in a file's name (`win32.py`, `term_darwin.ts`). */
+const PLATFORM_WORDS = new Set(
+  'win32 win64 winapi wincon winconsole winterm darwin macos osx cygwin mingw msvc linux'.split(' '),
+);
+/** Words that name a system in a private module's name only (`_windows.py`, `_posix.py`); elsewhere a window or a word. */
+const PRIVATE_PLATFORM_WORDS = new Set(['win', 'windows', 'nt', 'posix', 'unix']);
+
+/**
+ * A platform shim: a file for one operating system (click's `_winconsole.py`, rich's `_windows.py`, Go's
+ * `*_windows.go`). The code on every other system does without it, so what it is used by says less.
+ */
+export function isPlatformFile(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (GO_PLATFORM.test(base)) return true;
+  const stem = base.replace(/\..*$/, '');
+  const words = stem
+    .toLowerCase()
+    .split(/[_.-]+/)
+    .filter(Boolean);
+  return words.some((w) => PLATFORM_WORDS.has(w) || (stem.startsWith('_') && PRIVATE_PLATFORM_WORDS.has(w)));
+}
+
 /** True for a workspace-relative folder (with `/`; '' the root) in or under a test, example, doc… folder. */
 export function isSupportFolder(folder: string): boolean {
   return folder !== '' && folder.split('/').some(isSupportDir);

@@ -6,7 +6,7 @@ import { replaceFile } from '../core/replace-file.js';
 import type { RankInput, Scores } from './rank.js';
 
 const MAGIC = 'KMAP';
-const VERSION = 35;
+const VERSION = 36;
 
 /** What a map cache holds: the ranking input, its scores with nothing mentioned, and what the listing rests on. */
 export interface MapCache {

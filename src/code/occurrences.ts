@@ -286,7 +286,7 @@ export function findOccurrences(
       shadowed += 1;
       continue;
     }
-    occurrences.push(occurrenceOf(node, definitionLines.has(start.line + 1)));
+    occurrences.push(occurrenceOf(node, definitionLines.has(start.line + 1) && declaresName(lang, node)));
   }
   // A Python module's `__all__` names what it exports as strings: `from m import *` gives only those.
   if (python && !members)
@@ -314,6 +314,30 @@ export function findOccurrences(
         definition: false,
       });
     }
+  // A definition no declaration rule reads its name off (CommonJS's `exports.name = function`): the line's first.
+  for (const line of definitionLines) {
+    const onLine = occurrences.filter((o) => o.line === line);
+    if (onLine.length > 0 && !onLine.some((o) => o.definition)) onLine[0]!.definition = true;
+  }
   const undecided = undecidedNodes.map((node) => occurrenceOf(node, false));
   return { occurrences, shadowed, undecided };
+}
+
+/**
+ * Whether `node` is the name a definition rule of the language reads off a declaration (`def name`, `name = 1`,
+ * `func (r T) name`): the definition itself, not a use on its line (`def countdown(n): return countdown(n - 1)`).
+ */
+function declaresName(lang: LanguageSpec, node: AstNode): boolean {
+  const at = node.range().start.index;
+  let holder = node.parent();
+  for (let depth = 0; holder && depth < 2; depth += 1, holder = holder.parent()) {
+    const kind = holder.kind();
+    for (const rule of lang.definitions) {
+      if (rule.containerOnly || (rule.each ?? rule.kind) !== kind) continue;
+      const named =
+        holder.field(rule.nameField ?? 'name') ?? holder.children().find((c) => /identifier/.test(c.kind()));
+      if (named?.range().start.index === at) return true;
+    }
+  }
+  return false;
 }

@@ -4,6 +4,7 @@
 // A bare use reaches top-level definitions, a use as `x.name` the members of classes (`.name` is a node of its own);
 // an ES module's top-level names it does not export reach nothing outside it.
 import type { CodeIndex } from './code-index.js';
+import { isPlatformFile } from './file-roles.js';
 import { localNames } from './imports.js';
 import { ImportResolver } from './module-graph.js';
 import { type Definition, type FileTags, forEachReference } from './tags.js';
@@ -12,6 +13,11 @@ import { type Definition, type FileTags, forEachReference } from './tags.js';
 const IMPORT_WEIGHT = 10;
 /** What a member use passes on of its share when many files write the name as a property of their own records. */
 const COMMON_MEMBER_SHARE = 0.1;
+/**
+ * What a use of a platform shim (a file for one operating system) passes on of its share: the code does without it
+ * elsewhere. click's _compat.py, used by every module, imports only _winconsole.py, which had all its rank.
+ */
+const PLATFORM_SHARE = 0.1;
 /** How deep a name taken from a barrel is followed through its re-exports to the file defining it. */
 const MAX_REEXPORT_DEPTH = 4;
 
@@ -288,15 +294,22 @@ export function buildGraph(index: CodeIndex, paths: string[], supportFile: Uint8
       const properties = asProperty.get(name.slice(1)) ?? 0;
       if (definers <= 5 && definers + properties > 5) commonMember[id] = COMMON_MEMBER_SHARE;
     }
-  // Each file's uses share its rank; what a use of a common member name does not pass on leaks back by the
-  // personalisation (pageRank): a file reading only `d.line` and `d.file` must not hand it all to GrepResults.
+  const platform = Uint8Array.from(paths, (p) => (isPlatformFile(p) ? 1 : 0));
+  /** What edge `e` passes on of its share of the file's rank. */
+  const passes = (e: number) => {
+    const to = targets[e]!;
+    if (through[e]! >= 0) return commonMember[through[e]!]!;
+    return platform[to] ? PLATFORM_SHARE : 1;
+  };
+  // Each file's uses share its rank; what a use of a common member name or of a platform shim does not pass on leaks
+  // back by the personalisation (pageRank): a file reading only `d.line` and `d.file` must not hand it all to
+  // GrepResults.
   for (let from = 0; from < n; from++) {
     const start = offsets[from]!;
     const stop = offsets[from + 1]!;
     let total = 0;
     for (let e = start; e < stop; e++) total += weights[e]!;
-    for (let e = start; e < stop; e++)
-      weights[e] = (weights[e]! / total) * (through[e]! >= 0 ? commonMember[through[e]!]! : 1);
+    for (let e = start; e < stop; e++) weights[e] = (weights[e]! / total) * passes(e);
   }
   const nameOffsets = new Int32Array(definerLists.length + 1);
   definerLists.forEach((list, id) => {

@@ -2,7 +2,7 @@
 // names used in one file and defined in another, personalised toward the declared entry points and the files and
 // names the conversation mentions. Tests, fixtures, examples, docs, config, generated and vendored files come last.
 import type { CodeIndex } from './code-index.js';
-import { isConfigFile, isSupportFile } from './file-roles.js';
+import { isConfigFile, isPlatformFile, isSupportFile } from './file-roles.js';
 import { mentionedIn } from './mentions.js';
 import { pageRank, reversed } from './page-rank.js';
 import { buildGraph, type Graph } from './rank-graph.js';
@@ -24,6 +24,8 @@ export const SUPPORT_TIER = 3;
 
 /** Teleport weight of a support file, against 1 for the project's own code: its uses count, a little. */
 const SUPPORT_WEIGHT = 0.1;
+/** Teleport weight of a platform shim (`_winconsole.py`, `*_windows.go`): code the other systems do without. */
+const PLATFORM_WEIGHT = 0.3;
 /** Teleport share of the support files a word only matched, against 1 for the files the text favours. */
 const LESSER_SHARE = 0.1;
 /** How much depending on the project's files counts against being depended on. */
@@ -94,7 +96,10 @@ export function rankScored(
   return { ranked, scores, personalised: favoured.size > 0 || lesser.size > 0 };
 }
 
-/** The teleport vector: every file by its size, support files little, entry points and mentioned files more. */
+/**
+ * The teleport vector: every file by its size, support files little, platform shims less, entry points and
+ * mentioned files more.
+ */
 function personalisation(
   input: RankInput,
   entries: Set<string>,
@@ -107,8 +112,10 @@ function personalisation(
   const personal = new Float64Array(n);
   let base = 0;
   // Larger files hold more of the project: their share of the teleport grows with the root of their definitions.
-  for (let i = 0; i < n; i++)
-    base += personal[i] = (support[i] ? SUPPORT_WEIGHT : 1) * Math.sqrt(1 + input.sizes[i]!);
+  for (let i = 0; i < n; i++) {
+    const weight = support[i] ? SUPPORT_WEIGHT : isPlatformFile(paths[i]!) ? PLATFORM_WEIGHT : 1;
+    base += personal[i] = weight * Math.sqrt(1 + input.sizes[i]!);
+  }
   const boost = (set: Set<string>, share: number) => {
     if (set.size === 0) return;
     for (let i = 0; i < n; i++) if (set.has(paths[i]!)) personal[i]! += (base * share) / set.size;

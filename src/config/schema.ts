@@ -156,6 +156,13 @@ export const configSchema = z
           .boolean()
           .default(true)
           .describe('file tools report the errors a change introduced (TS/JS and language servers)'),
+        diagnostics_timeout_seconds: z
+          .number()
+          .positive()
+          .default(2)
+          .describe(
+            "how long the check after a change waits for a language service's errors; one still loading gets 5 times as long",
+          ),
         language_servers: languageServersSchema.describe(
           'LSP servers by name: {command: [...], extensions: [...]} adds or replaces one; false turns a built-in off',
         ),

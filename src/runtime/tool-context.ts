@@ -37,6 +37,7 @@ export function toolLimits(config: KeelConfig, budgetTokens: number): ToolLimits
     commandTimeoutMs: config.agent.terminal.timeout_seconds * 1000,
     maxStdoutBytes: config.agent.terminal.max_stdout_bytes,
     maxStderrBytes: config.agent.terminal.max_stderr_bytes,
+    diagnosticsMs: config.code.diagnostics_timeout_seconds * 1000,
   };
 }
 

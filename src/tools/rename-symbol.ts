@@ -149,7 +149,9 @@ async function check(
     const added = introducedErrors(before, after, { from: planned.name, to: args.new_name });
     if (added.length > 0) {
       const head = `renaming ${planned.name} to ${args.new_name} would introduce ${added.length} errors; nothing was written:`;
-      return { refuse: [head, ...formatDiagnostics(added)].join('\n') };
+      // What to do instead: the model otherwise retries the same rename or edits every file by hand blindly.
+      const instead = `(what to do: if ${args.new_name} is already taken where these errors are, pick another name; otherwise these places use ${planned.name} in ways the language service does not tie to it, such as a key written as a string or an object of the same shape: make the rename by hand with edit_file at these places and at those find_references lists)`;
+      return { refuse: [head, ...formatDiagnostics(added), instead].join('\n') };
     }
     const notes: string[] = [];
     if (left.length < naming.length)

@@ -105,7 +105,7 @@ export async function introduced(ctx: ToolContext, touched: readonly Relative[])
       const late = Date.now() > deadline;
       notes.push(
         late
-          ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors)`
+          ? `(diagnostics skipped: not ready within ${budget / 1000} s; get_diagnostics lists errors; code.diagnostics_timeout_seconds sets the wait)`
           : `(diagnostics skipped: ${error instanceof Error ? error.message : String(error)})`,
       );
       stalled = late ? `not checked within ${budget / 1000} s` : 'not checked';

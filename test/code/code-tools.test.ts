@@ -201,6 +201,21 @@ test("Go references by name: a package-level name's are bare in its package and 
   expect(made.output).not.toContain('binding/');
 });
 
+test('by name, only the declared name is the definition, not a use on its line (a one-line recursive function)', async () => {
+  await ws.write('go.mod', 'module example.com/calc\n\ngo 1.22\n');
+  await ws.write(
+    'calc.go',
+    'package calc\n\nfunc Countdown(n int) int { if n == 0 { return 0 }; return Countdown(n - 1) }\n\nvar Factor = 2\n\nfunc Scale() int { return Countdown(Factor) }\n',
+  );
+  const found = await run(findReferencesTool, { name: 'Countdown', path: 'calc.go' });
+  expect(
+    found.output
+      .split('\n')
+      .filter((l) => /^\S+:\d+:\d+/.test(l))
+      .map((l) => l.split(': ')[0]),
+  ).toEqual(['calc.go:3:6 (definition)', 'calc.go:3:60', 'calc.go:7:27']);
+});
+
 test("by name, a function beside a same-named method (pflag's Lookup and FlagSet.Lookup): find_references and inspect_symbol say the method's uses are left out, and how to ask for them", async () => {
   await ws.write('go.mod', 'module example.com/pflag\n\ngo 1.22\n');
   await ws.write(

@@ -11,7 +11,7 @@ import {
   pyprojectModules,
   resolveScriptEntry,
 } from '../../src/code/entry-points.js';
-import { isSupportFile } from '../../src/code/file-roles.js';
+import { isPlatformFile, isSupportFile } from '../../src/code/file-roles.js';
 import { loadRepoMap } from '../../src/code/map-cache.js';
 import { ImportResolver } from '../../src/code/module-graph.js';
 import { rankFiles } from '../../src/code/rank.js';
@@ -357,4 +357,59 @@ test("two files each the other's only importer do not top the map by handing the
   const ranked = rankFiles(await indexOf('trap', files)).map((r) => r.path);
   expect(ranked[0]).toBe('src/core.ts');
   expect(ranked.indexOf('standalone/tags.ts')).toBeGreaterThan(ranked.indexOf('standalone/index.ts'));
+});
+
+test("a platform shim that the compatibility layer everything uses imports ranks below the core modules (click's _winconsole.py)", async () => {
+  const files: Record<string, string> = {
+    'pyproject.toml': '[project]\nname = "clack"\n',
+    'src/clack/__init__.py':
+      'from .core import Command\nfrom .core import Context\nfrom .decorators import command\nfrom .decorators import option\n',
+    'src/clack/core.py': `from ._compat import term_len\nfrom ._compat import isatty\n\n\nclass Context:\n${Array.from(
+      { length: 12 },
+      (_, i) => `    def invoke${i}(self):\n        return term_len("a") + isatty()\n\n`,
+    ).join('')}\nclass Command:\n${Array.from(
+      { length: 12 },
+      (_, i) => `    def main${i}(self):\n        return Context().invoke${i}()\n\n`,
+    ).join('')}`,
+    'src/clack/decorators.py': `from .core import Command\nfrom ._compat import term_len\n\n\ndef command(f):\n    return Command()\n\n\ndef option(f):\n    return term_len(f)\n`,
+    // Used by every module; its only import of the project is the Windows console, under a platform check.
+    'src/clack/_compat.py': `import sys\n\n\ndef term_len(x):\n    return len(x)\n\n\ndef isatty():\n    return sys.stdout.isatty()\n\n\nif sys.platform.startswith("win"):\n    from ._winconsole import _get_windows_console_stream\n\n    def stream():\n        return _get_windows_console_stream()\n`,
+    'src/clack/_winconsole.py': `import sys\nimport msvcrt\nfrom ._compat import term_len\n\nassert sys.platform == "win32"\n\n${Array.from(
+      { length: 4 },
+      (_, i) => `class Console${i}:\n    def write${i}(self, text):\n        return term_len(text)\n\n\n`,
+    ).join('')}def _get_windows_console_stream():\n    return Console0()\n`,
+  };
+  for (let i = 0; i < 4; i++) {
+    files[`src/clack/part${i}.py`] =
+      `from ._compat import term_len\nfrom ._compat import isatty\n\n\ndef part${i}():\n    return term_len("x") + isatty()\n`;
+    files[`tests/test_part${i}.py`] =
+      `from clack.core import Command\n\n\ndef test_it():\n    Command().main()\n`;
+  }
+  const ranked = rankFiles(await indexOf('clack', files)).map((r) => r.path);
+  for (const core of ['src/clack/core.py', 'src/clack/decorators.py'])
+    expect(ranked.indexOf('src/clack/_winconsole.py'), `_winconsole.py below ${core}`).toBeGreaterThan(
+      ranked.indexOf(core),
+    );
+});
+
+describe('platform shims', () => {
+  test.each([
+    ['src/click/_winconsole.py', true],
+    ['rich/_windows.py', true],
+    ['rich/_win32_console.py', true],
+    ['colorama/win32.py', true],
+    ['internal/term/term_windows.go', true],
+    ['sys/unix/zsyscall_linux_amd64.go', true],
+    ['lib/posix/_posix.py', true],
+    ['src/darwin-keychain.ts', true],
+    // A window, not Windows; a public module that only says a word.
+    ['src/main/windows.ts', false],
+    ['src/unix.py', false],
+    ['src/click/_compat.py', false],
+    ['src/click/core.py', false],
+    ['pkg/js/parser.go', false],
+    ['cmd/winery/main.go', false],
+  ])('%s → %s', (file, expected) => {
+    expect(isPlatformFile(file)).toBe(expected);
+  });
 });

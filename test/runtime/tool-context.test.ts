@@ -37,9 +37,10 @@ describe('turnOutputCap', () => {
 });
 
 describe('toolLimits', () => {
-  test('takes the file, command and output limits from config, the output capped by the budget', () => {
+  test('takes the file, command, output and diagnostics limits from config, the output capped by the budget', () => {
     const config = configSchema.parse({
       agent: { tools: { max_file_read_size: 123 }, terminal: { timeout_seconds: 7, max_stdout_bytes: 9 } },
+      code: { diagnostics_timeout_seconds: 8 },
     });
     expect(toolLimits(config, 100_000)).toEqual({
       maxOutputSize: 50_000,
@@ -48,6 +49,7 @@ describe('toolLimits', () => {
       commandTimeoutMs: 7000,
       maxStdoutBytes: 9,
       maxStderrBytes: config.agent.terminal.max_stderr_bytes,
+      diagnosticsMs: 8000,
     });
   });
 });

@@ -214,7 +214,7 @@ test("the changed file's own check past its budget still names the files naming 
   expect(result.output).toBe(
     [
       'edited',
-      '(diagnostics skipped: not ready within 0.05 s; get_diagnostics lists errors)',
+      '(diagnostics skipped: not ready within 0.05 s; get_diagnostics lists errors; code.diagnostics_timeout_seconds sets the wait)',
       '(1 file naming cellLen, which this change no longer exports: not checked within 0.05 s; get_diagnostics with their paths checks them: layout.ts)',
       '1 new error after this change:',
       "  text.ts:1:10: './cells' (cells.ts) no longer exports cellLen; it exports cellWidth now",

@@ -240,8 +240,13 @@ export class LspLanguageService implements LanguageService {
   async prepare(paths: string[], signal: AbortSignal): Promise<void> {
     const fresh = paths.filter((p) => !this.#prepared.has(p));
     if (fresh.length === 0) return;
-    for (const p of fresh) this.#prepared.add(p);
-    await this.diagnostics(fresh, signal).catch(() => undefined);
+    // Only diagnostics had count: a wait cut short (a cold pyright on a loaded host) is waited for again by the
+    // next check's prepare, within its loading allowance, not left to the check's own short budget edit after edit.
+    const had = await this.diagnostics(fresh, signal).then(
+      () => true,
+      () => false,
+    );
+    if (had) for (const p of fresh) this.#prepared.add(p);
   }
 
   diagnostics(
@@ -292,6 +297,10 @@ export class LspLanguageService implements LanguageService {
           }
         }
         return found;
+      } catch (error) {
+        // Not had in time: the server is still busy with them, so the next check waits as for a first one.
+        for (const p of paths) this.#prepared.delete(p);
+        throw error;
       } finally {
         if (overlay && !this.client.exited)
           for (const file of files.values())

@@ -19,6 +19,7 @@ import type {
 import { exportedDeclaration, usesSemicolons } from './ts-exports.js';
 import { SourceTexts } from './ts-files.js';
 import { type Cancellation, isTsFile, type Project, Projects } from './ts-projects.js';
+import { flowingLiteralSpans, keyLiteralSpans } from './ts-property-uses.js';
 import { startRemoteTypeScript, tsWorkerFile } from './ts-remote.js';
 
 type TypeScript = typeof TS;
@@ -41,6 +42,8 @@ function loadTypeScript(): CachedModule {
 
 /** How long a references or rename search may take before it is given up. */
 const SEARCH_MS = 30_000;
+/** The kinds of a class's or an interface's members, whose names other code may write as keys or literals' properties. */
+const MEMBER_KINDS: ReadonlySet<string> = new Set(['property', 'method', 'getter', 'setter', 'accessor']);
 /** Most `require` destructurings whose local's uses a reference search follows (each is a search of its own). */
 const MAX_REQUIRE_BINDINGS = 30;
 
@@ -215,6 +218,24 @@ export class TypeScriptService implements LanguageService {
             : {}),
         })),
       );
+      // A property's name as a key beside its type (`Pick<StoreApi<T>, 'subscribe'>`), which the service leaves.
+      const member = MEMBER_KINDS.has(info.kind);
+      const declared = new Set(
+        (home[0]!.service.getDefinitionAtPosition(file, offset) ?? []).map(
+          (d) => `${d.fileName}:${d.textSpan.start}`,
+        ),
+      );
+      for (const { service } of member ? home : []) {
+        const program = service.getProgram();
+        if (!program) continue;
+        const ours = (f: string) => this.#texts.inWorkspace(f);
+        for (const key of keyLiteralSpans(this.ts, program, ours, old, declared))
+          spans.push({ ...key, definition: false });
+        // An object literal the service did not link to the type, given where it is expected through a variable.
+        const linked = new Set(spans.map((s) => `${s.file}:${s.start}`));
+        for (const key of flowingLiteralSpans(this.ts, service, ours, old, declared))
+          if (!linked.has(`${key.file}:${key.start}`)) spans.push({ ...key, definition: false });
+      }
       // Kept nowhere (the module exports the declaration itself, and barrels `export *` it): the module exports
       // the old name beside the new one, so `import { Old }` from it or its barrels still works.
       const aliased = spans.some((s) => s.suffixText?.startsWith(' as ') || s.prefixText?.endsWith(' as '));

@@ -63,6 +63,11 @@ connection.onNotification('textDocument/didChange', ({ textDocument, contentChan
 });
 connection.onNotification('textDocument/didClose', ({ textDocument }) => texts.delete(textDocument.uri));
 connection.onRequest('keel/text', ({ uri }) => texts.get(uri) ?? null);
+// A busy spell: no diagnostics for the next `ms` milliseconds.
+connection.onRequest('keel/slow', ({ ms }) => {
+  readyAt = Date.now() + ms;
+  return null;
+});
 
 // Line 0: answered; line 1: crash; line 2: never answered.
 connection.onRequest('textDocument/references', ({ textDocument, position }) => {

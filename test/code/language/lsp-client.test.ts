@@ -110,6 +110,38 @@ describe('diagnostics', () => {
     }
   });
 
+  test("a first wait cut short (a cold server on a loaded host) is waited for again by the next prepare, not left to the check's budget", async () => {
+    const cold = (await startLspService(spec('slow-first'), root, options)) as LspLanguageService;
+    try {
+      await cold.prepare(['b.txt'], AbortSignal.timeout(50));
+      await cold.prepare(['b.txt'], signal);
+      const found = await cold.diagnostics(
+        ['b.txt'],
+        AbortSignal.timeout(300),
+        new Map([['b.txt', 'bad\n']]),
+      );
+      expect(found.map((d) => d.message)).toEqual(['bad on line 1']);
+    } finally {
+      await cold.close();
+    }
+  });
+
+  test('a check cut short makes the next prepare wait for the server again', async () => {
+    const cold = (await startLspService(spec('slow-first'), root, options)) as LspLanguageService;
+    try {
+      await cold.prepare(['b.txt'], signal);
+      // The server turns slow again (a loaded host): the check gives up, and the next check waits as for a first.
+      await cold.client.request('keel/slow', { ms: 400 });
+      await expect(cold.diagnostics(['b.txt'], AbortSignal.timeout(50))).rejects.toThrow();
+      await cold.prepare(['b.txt'], signal);
+      expect(
+        await cold.diagnostics(['b.txt'], AbortSignal.timeout(300), new Map([['b.txt', 'bad\n']])),
+      ).toEqual([expect.objectContaining({ message: 'bad on line 1' })]);
+    } finally {
+      await cold.close();
+    }
+  });
+
   test('an overlay file not on disk (one a change removed) is checked from its overlay text, then closed', async () => {
     const found = await service.diagnostics(['gone.txt'], signal, new Map([['gone.txt', 'bad\n']]));
     expect(found.map((d) => `${d.path}:${d.line} ${d.message}`)).toEqual(['gone.txt:1 bad on line 1']);

@@ -220,6 +220,10 @@ describe('rename_symbol through the TypeScript service', () => {
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/would introduce \d+ errors; nothing was written/);
     expect(result.error).toContain('src/scale.ts:1:');
+    // It says what to do instead.
+    expect(result.error).toContain(
+      '(what to do: if times is already taken where these errors are, pick another name;',
+    );
     expect(await ws.read('src/scale.ts')).toBe(before);
   });
 });
@@ -315,6 +319,46 @@ describe('find_references and inspect_symbol through the TypeScript service', ()
       );
       expect(await ws.read('src/zod.ts')).toContain('  refineWith(check: () => boolean) {');
       expect(await ws.read('src/zod.ts')).toContain('export class ZodEffects {\n  superRefine() {');
+    } finally {
+      for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
+      ctx.languages?.changed(Object.keys(files));
+    }
+  });
+
+  test("rename_symbol of an exported interface's property renames it as a key (`Pick<StoreApi<T>, 'subscribe'>`) and in an object literal given as that interface through a variable (zustand's StoreApi.subscribe)", async () => {
+    const files = {
+      'src/vanilla.ts': [
+        'export interface StoreApi<T> {',
+        '  getState: () => T;',
+        '  subscribe: (listener: (state: T) => void) => () => void;',
+        '}',
+        "export type ReadonlyStoreApi<T> = Pick<StoreApi<T>, 'getState' | 'subscribe'>;",
+        "export type Unsubscribed<T> = Omit<StoreApi<T>, 'subscribe'>;",
+        'export function createStore<T>(state: T, init: (api: StoreApi<T>) => void): ReadonlyStoreApi<T> {',
+        '  const getState = () => state;',
+        "  const subscribe: StoreApi<T>['subscribe'] = () => () => undefined;",
+        '  const api = { getState, subscribe };',
+        '  init(api);',
+        '  return api;',
+        '}',
+        '',
+      ].join('\n'),
+      'src/use-store.ts':
+        "import { createStore } from './vanilla';\n\nexport const stop = createStore(1, () => undefined).subscribe(() => undefined);\n",
+    };
+    await writeFiles(files);
+    try {
+      const renamed = await run(renameSymbolTool, { name: 'StoreApi.subscribe', new_name: 'listen' });
+      expect(renamed.success, renamed.error).toBe(true);
+      const vanilla = await ws.read('src/vanilla.ts');
+      expect(vanilla).toContain('  listen: (listener: (state: T) => void) => () => void;');
+      expect(vanilla).toContain("Pick<StoreApi<T>, 'getState' | 'listen'>");
+      expect(vanilla).toContain("const subscribe: StoreApi<T>['listen']");
+      expect(vanilla).toContain('  const api = { getState, listen: subscribe };');
+      expect(vanilla).toContain("Omit<StoreApi<T>, 'listen'>");
+      expect(await ws.read('src/use-store.ts')).toContain('.listen(() => undefined)');
+      const service = (await ctx.languages!.forFile('src/vanilla.ts'))!;
+      expect(await service.diagnostics(Object.keys(files), signal)).toEqual([]);
     } finally {
       for (const file of Object.keys(files)) await fs.rm(path.join(ws.root, file));
       ctx.languages?.changed(Object.keys(files));
