@@ -120,6 +120,8 @@ async function prepare(
   const { registry } = executor;
   const tool = registry.get(call.name);
   if (!tool) {
+    const gone = registry.gone(call.name);
+    if (gone !== undefined) return fail(gone, { tool_gone: true });
     const names = registry.list().map((t) => t.name);
     // A run that offers no tools (a plain `keel ask`) says so, rather than "available tools: " and nothing.
     const offered = names.length
