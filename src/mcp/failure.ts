@@ -47,8 +47,9 @@ const last = (facts: FailureFacts): string =>
 /** Why the server did not start, after `MCP server <name> `: "did not start: …" or "did not answer …". */
 export function startFailure(error: unknown, facts: FailureFacts): string {
   const { name, config } = facts;
-  if (isTimeout(error)) return `did not answer within ${config.timeout_seconds}s (timeout_seconds)`;
   const key = `mcp.servers.${name}`;
+  if (isTimeout(error))
+    return `did not answer within ${config.timeout_seconds} s (raise ${key}.timeout_seconds if it needs longer)`;
   if (config.url === undefined) {
     if (codeOf(error) === 'ENOENT' && facts.missingCwd) {
       return `did not start: its cwd ${facts.missingCwd} does not exist (check ${key}.cwd)`;
@@ -104,7 +105,7 @@ export function callFailure(
   stopped: string | undefined,
 ): string {
   if (isTimeout(error)) {
-    return `MCP server ${server} did not answer within ${config.timeout_seconds}s (timeout_seconds); the call may still be running there`;
+    return `MCP server ${server} did not answer within ${config.timeout_seconds} s (mcp.servers.${server}.timeout_seconds); the call may still be running there`;
   }
   if (isClosed(error))
     return `MCP server ${server} ${stopped ?? 'stopped'} during the call; its tools are gone for the rest of this run (its config is mcp.servers.${server})`;

@@ -257,7 +257,7 @@ describe('MCP servers in a run', () => {
     expect(result.reason).toBe('done');
     expect(answerOf(events)).toBe('done without it');
     expect(warningsOf(events)).toEqual([
-      'MCP server silent did not answer within 1s (timeout_seconds); going on without it',
+      'MCP server silent did not answer within 1 s (raise mcp.servers.silent.timeout_seconds if it needs longer); going on without it',
     ]);
   });
 

@@ -49,7 +49,7 @@ describe('startFailure', () => {
       name: 'a server that never answers',
       error: coded('MCP error -32001: Request timed out', -32001),
       facts: { name: 'x', config: stdio },
-      says: 'did not answer within 5s (timeout_seconds)',
+      says: 'did not answer within 5 s (raise mcp.servers.x.timeout_seconds if it needs longer)',
     },
     {
       name: 'an endpoint refusing the credentials',
@@ -110,7 +110,7 @@ describe('why a server stopped, and a call it broke off', () => {
 
   it('says a call timed out after timeout_seconds, that a closed connection took the tools with it, and that an HTTP server is gone', () => {
     expect(callFailure(coded('MCP error -32001: Request timed out', -32001), 'x', stdio, undefined)).toBe(
-      'MCP server x did not answer within 5s (timeout_seconds); the call may still be running there',
+      'MCP server x did not answer within 5 s (mcp.servers.x.timeout_seconds); the call may still be running there',
     );
     const closed = coded('MCP error -32000: Connection closed', -32000);
     expect(callFailure(closed, 'x', stdio, 'stopped (stderr: out of memory)')).toBe(
