@@ -249,7 +249,7 @@ async function run(
     result.metadata.changed !== false;
   // Language services read the disk again: the files written, or anything after a command.
   if (mutating) {
-    const written = preview.writes.map((w) => ctx.workspace.relative(w).split('\\').join('/'));
+    const written = preview.writes.map((w) => ctx.workspace.pathOf(w).split('\\').join('/'));
     ctx.languages?.changed(preview.command === undefined ? written : []);
   }
   return fileChange ? { ...result, changed: preview.writes } : result;
