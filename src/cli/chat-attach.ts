@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { IMAGE_EXTENSION, imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import type { Model } from '../core/model.js';
+import { CONVERT_HINT, invalidUtf8Byte, invalidUtf8Offset } from '../core/utf8.js';
 import type { ReadJail } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -119,6 +120,15 @@ export async function attachFiles(
         continue;
       }
       const cut = data.length > maxBytes;
+      // Text in another encoding would reach the model as U+FFFD in place of each letter it cannot read.
+      const offset = invalidUtf8Offset(data.subarray(0, maxBytes));
+      if (offset !== undefined && (!cut || offset < maxBytes - 3)) {
+        skipped.push({
+          path: requested,
+          reason: `not UTF-8 text (${invalidUtf8Byte(data, offset)}); ${CONVERT_HINT}`,
+        });
+        continue;
+      }
       // Cut on a character boundary: a broken UTF-8 sequence at the end would show as U+FFFD.
       const content = new TextDecoder().decode(data.subarray(0, maxBytes)).replace(/\uFFFD$/, '');
       const note = cut ? `\n[cut at ${maxBytes} of ${data.length} bytes; read_file reads the rest]` : '';

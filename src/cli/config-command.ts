@@ -1,9 +1,10 @@
 // `keel config show`, `keel config get`, `keel config init` and `keel config set`.
 import { resolve } from 'node:path';
-import { configGroups, isSecretKey, unknownKey } from '../config/keys.js';
-import { namedKey } from '../config/layer.js';
+import { configGroups, isSecretKey, keyAt, unknownKey } from '../config/keys.js';
+import { findLeaf } from '../config/layer.js';
 import { projectConfigPath, userConfigPath } from '../config/paths.js';
-import { configJson, formatConfig, formatValue, valueAt } from '../config/show.js';
+import { maskSecrets } from '../config/secrets.js';
+import { configJson, formatConfig, formatEntryValue, formatValue, valueAt } from '../config/show.js';
 import { writeStarterConfig } from '../config/starter.js';
 import { ConfigError, ExitCode, UsageError } from '../core/errors.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
@@ -38,7 +39,8 @@ export async function configShowCommand(
 
 /**
  * `keel config get <key>`: a leaf's value alone (nothing for one not set, a secret masked), a group's keys as
- * `keel config show` prints them, each with where its value came from.
+ * `keel config show` prints them, each with where its value came from; a key in or under a named entry
+ * (`mcp.servers.fs`, `mcp.servers.fs.env.HOME`) as its value, secrets masked.
  */
 export async function configGetCommand(
   key: string,
@@ -46,18 +48,23 @@ export async function configGetCommand(
   out: CommandOutput = processOutput,
 ): Promise<number> {
   try {
-    const named = namedKey(key);
-    const leaf = named?.leaf;
+    const leaf = findLeaf(key);
     const group = !leaf && configGroups().some((g) => g.key === key);
-    if (!leaf && !group) throw unknownKey(key);
+    const at = keyAt(key);
+    if (!leaf && !group && !at) throw unknownKey(key);
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
-    // A key of a named entry (mcp.servers.<name>.enabled) the config has no such entry for: say so, not nothing.
-    if (named?.entry && valueAt(loaded.config, named.entry) === undefined)
-      throw new ConfigError(`the config has no \`${named.entry.join('.')}\``, {
-        hint: 'keel config show lists what is set',
-      });
-    out.print(leaf ? formatValue(loaded, key, leaf.secret) : formatConfig(loaded, key));
+    if (leaf) out.print(formatValue(loaded, key, leaf.secret));
+    else if (group) out.print(formatConfig(loaded, key));
+    else {
+      // A key of a named entry (mcp.servers.<name>.enabled) the config has no such entry for: say so, not nothing.
+      const missing = at?.entries.find((entry) => valueAt(loaded.config, entry) === undefined);
+      if (missing)
+        throw new ConfigError(`the config has no \`${missing.join('.')}\``, {
+          hint: 'keel config show lists what is set',
+        });
+      out.print(formatEntryValue(loaded, key));
+    }
     return ExitCode.ok;
   } catch (error) {
     return reportFailure(error, { debug: options.debug, out });
@@ -105,6 +112,17 @@ export async function configSetCommand(
     try {
       parsed = parse(value) ?? value;
     } catch {}
+    // A credential in a server's env or headers (`env.GITHUB_TOKEN`, `headers.Authorization`) would sit in the file
+    // as plain text: a `${VAR}` reference to it may be written.
+    if (JSON.stringify(maskSecrets(parsed, '', key.split('.').at(-1))) !== JSON.stringify(parsed)) {
+      throw new UsageError(
+        `\`${key}\` would write a secret into ${path}; keel config set does not write secrets`,
+        {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax.
+          hint: 'write a reference to an environment variable instead (`${NAME}`, quoted for the shell) and set that variable',
+        },
+      );
+    }
     await setConfigValues(path, { [key]: parsed });
     process.stdout.write(`set ${key} in ${path}\n`);
     return ExitCode.ok;

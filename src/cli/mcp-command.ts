@@ -26,13 +26,19 @@ export async function mcpListCommand(
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
     const servers = loaded.config.mcp.servers;
-    const states = await listServers(servers, await resolveWorkspaceDir(options.cwd));
+    const workspace = await resolveWorkspaceDir(options.cwd);
     if (options.output !== 'text') {
+      const states = await listServers(servers, workspace);
       out.print(`${JSON.stringify({ servers: states.map(jsonState) }, null, 2)}\n`);
-    } else if (states.length === 0) {
+    } else if (Object.keys(servers).length === 0) {
       out.print('no MCP servers configured; add one with `keel mcp add <name> -- <command> [args...]`\n');
     } else {
-      out.print(states.map(formatState).join('\n'));
+      // Each server as it answers: one that never does holds only its own line, up to its timeout_seconds.
+      let first = true;
+      await listServers(servers, workspace, (state) => {
+        out.print(`${first ? '' : '\n'}${formatState(state)}`);
+        first = false;
+      });
     }
     return ExitCode.ok;
   } catch (error) {
@@ -40,18 +46,25 @@ export async function mcpListCommand(
   }
 }
 
-/** Connects to every enabled server (in parallel, each within its timeout), lists it, and closes it again. */
+/**
+ * Connects to every enabled server (in parallel, each within its timeout_seconds), lists it, and closes them all
+ * again; `each` is told every server's state as soon as it is ready or has failed. The states come in config order.
+ */
 export async function listServers(
   servers: Record<string, McpServerConfig>,
   workspace: string,
+  each: (state: ServerState) => void = () => {},
 ): Promise<ServerState[]> {
   if (Object.keys(servers).length === 0) return [];
   const { McpManager } = await import('../mcp/manager.js');
   // A failure shows as the server's status, not as a warning besides.
   const manager = new McpManager({ servers, env: process.env, workspace, version, warn: () => {} });
   manager.start();
-  await manager.settled();
-  await manager.close();
+  try {
+    await manager.eachSettled(each);
+  } finally {
+    await manager.close();
+  }
   return manager.states();
 }
 

@@ -4,10 +4,12 @@
 // model that reads them).
 import { fstatSync } from 'node:fs';
 import { binaryKind, looksBinary } from '../core/binary.js';
+import { UsageError } from '../core/errors.js';
 import { imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { groupDigits, utf8Prefix, utf8Suffix } from '../core/text.js';
+import { CONVERT_HINT, invalidUtf8Byte, invalidUtf8Offset, utf16ToUtf8 } from '../core/utf8.js';
 import { promptBudget } from '../providers/capabilities.js';
 import type { ImageAttaching } from './chat-attach.js';
 
@@ -74,12 +76,48 @@ export function pipedBlank(piped: PipedInput): boolean {
   return !piped.head.toString('utf8').trim() && !piped.tail.toString('utf8').trim();
 }
 
-/** stdin when something was piped or redirected to it, else undefined. */
+/** stdin when something was piped or redirected to it, else undefined; text not in UTF-8 is refused (utf8Piped). */
 export async function readStdinIfPiped(): Promise<PipedInput | undefined> {
   // A terminal is a character device: never read here.
   if (!stdinMayHoldText()) return undefined;
   const piped = await readPiped(process.stdin);
-  return piped.totalBytes === 0 ? undefined : piped;
+  return piped.totalBytes === 0 ? undefined : utf8Piped(piped);
+}
+
+/**
+ * The piped input as UTF-8: UTF-16 with a byte-order mark converted; text in another encoding (Latin-1,
+ * Windows-1252) refused, saying where and how to convert it, as Codex does: decoded as UTF-8 it would reach the
+ * model as U+FFFD in place of each such letter. Binary input (an image, NUL bytes) is left for capPiped to describe.
+ */
+export function utf8Piped(piped: PipedInput): PipedInput {
+  const whole = piped.head.length + piped.tail.length === piped.totalBytes;
+  if (whole) {
+    const converted = utf16ToUtf8(Buffer.concat([piped.head, piped.tail]));
+    if (converted) return { head: converted, tail: Buffer.alloc(0), totalBytes: converted.length };
+  }
+  if (imageType(piped.head) !== undefined || looksBinary(piped.head)) return piped;
+  const problem = notUtf8(piped, whole);
+  if (problem) {
+    throw new UsageError(`stdin is not UTF-8 text: ${problem} is not valid UTF-8`, {
+      hint: `${CONVERT_HINT}, and pipe that to keel`,
+    });
+  }
+  return piped;
+}
+
+/** Where the piped bytes are not UTF-8; a character cut where only the head and tail of a long input were kept is no fault. */
+function notUtf8(piped: PipedInput, whole: boolean): string | undefined {
+  const head = whole ? Buffer.concat([piped.head, piped.tail]) : piped.head;
+  const inHead = invalidUtf8Offset(head);
+  if (inHead !== undefined && (whole || inHead < head.length - 3)) return invalidUtf8Byte(head, inHead);
+  if (whole) return undefined;
+  let skip = 0;
+  while (skip < 3 && (piped.tail[skip]! & 0xc0) === 0x80) skip++;
+  const tail = piped.tail.subarray(skip);
+  const inTail = invalidUtf8Offset(tail);
+  return inTail === undefined
+    ? undefined
+    : invalidUtf8Byte(tail, inTail, piped.totalBytes - piped.tail.length + skip);
 }
 
 /** Bytes of piped input one message may carry: half the prompt budget at 4 bytes a token, within sane bounds. */

@@ -24,6 +24,7 @@ import {
   pipedGoal,
   readPiped,
   readStdinIfPiped,
+  utf8Piped,
   withPipedInput,
 } from './piped-input.js';
 import { reportFailure, runExitCode, runFailureJson } from './report.js';
@@ -67,7 +68,9 @@ async function* textStream(text: string) {
 /** What was piped: the process's stdin, or an in-process run's text. */
 function piped(io: RunIo | undefined): Promise<PipedInput | undefined> {
   if (!io) return readStdinIfPiped();
-  return io.stdin === undefined ? Promise.resolve(undefined) : readPiped(textStream(io.stdin));
+  return io.stdin === undefined
+    ? Promise.resolve(undefined)
+    : readPiped(textStream(io.stdin)).then(utf8Piped);
 }
 
 /**

@@ -23,6 +23,7 @@ import { restoreKeepingUserFiles } from '../checkpoint/user-files.js';
 import { readHead } from '../checkpoint/user-repo.js';
 import { dataDir, stateDir } from '../config/paths.js';
 import { ExitCode } from '../core/errors.js';
+import { shownPath } from '../core/shown-path.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { turnAt } from '../session/message-times.js';
 import { readSession, sessionPath } from '../session/session-file.js';
@@ -50,14 +51,9 @@ function localTime(iso: string): string {
 
 const changeWord: Record<FileChange['status'], string> = { A: 'created', M: 'modified', D: 'deleted' };
 
-/** A path as the listing shows it: quoted, with escapes, when it holds a line break or another control character. */
-export const shownPath = (path: string): string =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
-  /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
-
 function changedLine(c: Checkpoint, gitMissing: boolean): string {
   if (c.changed === undefined) {
-    if (c.paths.length > 0) return `paths: ${c.paths.join(', ')}`;
+    if (c.paths.length > 0) return `paths: ${c.paths.map(shownPath).join(', ')}`;
     return gitMissing && c.tool !== 'undo' ? 'not covered: shell changes cannot be undone without git' : '';
   }
   if (c.changed.length === 0) return 'changed after: nothing';

@@ -3,7 +3,15 @@
 import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { editDistance } from '../core/text.js';
-import { type ConfigDefaults, isSecretKey, objectIn, schemaIn, setPath, unwrap } from './leaf-schema.js';
+import {
+  type ConfigDefaults,
+  isSecretKey,
+  objectIn,
+  schemaIn,
+  setPath,
+  type Unwrapped,
+  unwrap,
+} from './leaf-schema.js';
 import { configSchema } from './schema.js';
 
 export { describeExpected, describeValue, isSecretKey } from './leaf-schema.js';
@@ -33,32 +41,44 @@ export function schemaAt(path: readonly (string | number)[]): z.ZodType | undefi
   return schemaIn(configSchema, path);
 }
 
-/**
- * A key inside an entry of a mapping whose entries the user names (`mcp.servers.<name>.enabled`): the entry's path
- * (`['mcp', 'servers', '<name>']`) and the key's schema, or undefined when `key` is no such key. Keys holding
- * mappings of their own (a server's `env`) are left to the file.
- */
-export function entryKey(key: string): { entry: string[]; leaf: ConfigLeaf } | undefined {
-  const path = key.split('.');
-  const schema = schemaAt(path);
-  if (schema === undefined || schema instanceof z.ZodObject || schema instanceof z.ZodRecord)
-    return undefined;
-  for (let i = path.length - 2; i >= 1; i--) {
-    if (schemaAt(path.slice(0, i)) instanceof z.ZodRecord) {
-      const { defaultValue, description } = unwrap(schemaChild(path) ?? schema);
-      return {
-        entry: path.slice(0, i + 1),
-        leaf: { path, key, schema, defaultValue, description, secret: isSecretKey(key) },
-      };
-    }
-  }
-  return undefined;
+/** A key at any depth: through mappings and through the entries of mappings whose entries the user names. */
+export interface KeyAt {
+  path: string[];
+  /** The key's schema, wrappers removed. */
+  schema: z.ZodType;
+  defaultValue: unknown;
+  description?: string;
+  /**
+   * The named entries on the way, outermost first: `mcp.servers.fs.env.HOME` passes `mcp.servers.fs` and
+   * `mcp.servers.fs.env.HOME`. Empty for a key of the schema itself.
+   */
+  entries: string[][];
 }
 
-/** The key's own schema with its wrappers (default, description), as its parent object holds it. */
-function schemaChild(path: readonly string[]): z.ZodType | undefined {
-  const parent = objectIn(configSchema, path.slice(0, -1));
-  return parent ? (parent.shape as Record<string, z.ZodType>)[path.at(-1)!] : undefined;
+/**
+ * The key `keel config get/set` names, however deep (`mcp.servers.fs`, `mcp.servers.fs.command`,
+ * `mcp.servers.fs.env.HOME`), or undefined when the schema has no such key (a name its mapping refuses included).
+ */
+export function keyAt(key: string): KeyAt | undefined {
+  const path = key.split('.');
+  if (path.some((segment) => segment === '')) return undefined;
+  let current: Unwrapped = { inner: configSchema, defaultValue: undefined };
+  const entries: string[][] = [];
+  for (const [i, segment] of path.entries()) {
+    const schema = current.inner;
+    if (schema instanceof z.ZodRecord) {
+      if (!(schema.keyType as z.ZodType).safeParse(segment).success) return undefined;
+      entries.push(path.slice(0, i + 1));
+      current = unwrap(schema.valueType as z.ZodType);
+      continue;
+    }
+    if (!(schema instanceof z.ZodObject)) return undefined;
+    const child = (schema.shape as Record<string, z.ZodType>)[segment];
+    if (child === undefined) return undefined;
+    current = unwrap(child);
+  }
+  const { inner, defaultValue, description } = current;
+  return { path, schema: inner, defaultValue, entries, ...(description ? { description } : {}) };
 }
 
 /** The keys allowed in the mapping at `path`, in schema order. */
@@ -148,6 +168,23 @@ export function nearKeys(key: string): string[] {
 export function unknownKey(key: string): ConfigError {
   const near = nearKeys(key);
   return new ConfigError(`unknown config key \`${key}\``, {
-    hint: near.length > 0 ? `did you mean ${near.join(', ')}?` : 'keel config show lists every key',
+    hint:
+      near.length > 0
+        ? `did you mean ${near.join(', ')}?`
+        : (keysBeside(key) ?? 'keel config show lists every key'),
   });
+}
+
+/** For a key inside a named entry (`mcp.servers.fs.timeout`), the keys its mapping has: the leaves do not list them. */
+function keysBeside(key: string): string | undefined {
+  const path = key.split('.');
+  const parent = keyAt(path.slice(0, -1).join('.'));
+  if (!parent || parent.entries.length === 0 || !(parent.schema instanceof z.ZodObject)) return undefined;
+  const names = Object.keys(parent.schema.shape);
+  const last = path.at(-1)!;
+  const close = names.filter((name) => editDistance(last, name) <= 2 || name.startsWith(last));
+  const prefix = parent.path.join('.');
+  return close.length > 0
+    ? `did you mean ${close.map((name) => `${prefix}.${name}`).join(', ')}?`
+    : `the keys of ${prefix} are ${names.join(', ')}`;
 }

@@ -1,5 +1,5 @@
 // A config layer: leaf values from one place (a file, the environment, the flags), each with its source.
-import { type ConfigLeaf, configLeaves, entryKey } from './keys.js';
+import { type ConfigLeaf, configLeaves } from './keys.js';
 import { checkValue, type LayerEntry } from './leaf-schema.js';
 
 export type { LayerEntry } from './leaf-schema.js';
@@ -9,17 +9,6 @@ export type ConfigLayer = Map<string, LayerEntry>;
 
 export function findLeaf(key: string): ConfigLeaf | undefined {
   return configLeaves().find((leaf) => leaf.key === key);
-}
-
-/**
- * The key `keel config get/set` names: a leaf, or a key inside a named entry (`mcp.servers.<name>.enabled`, with
- * `entry` its entry's path); undefined when it is neither.
- */
-export function namedKey(key: string): { leaf: ConfigLeaf; entry?: string[] } | undefined {
-  const leaf = findLeaf(key);
-  if (leaf) return { leaf };
-  const inEntry = entryKey(key);
-  return inEntry && { leaf: inEntry.leaf, entry: inEntry.entry };
 }
 
 /**

@@ -44,7 +44,7 @@ export function isSecretKey(key: string): boolean {
   return secretPattern.test(key);
 }
 
-interface Unwrapped {
+export interface Unwrapped {
   inner: z.ZodType;
   defaultValue: unknown;
   description?: string;

@@ -1,7 +1,7 @@
 // Renders the merged config as YAML-like text, each value followed by where it came from; secrets are masked.
 // A project value ignored for want of trust is named next to the value used instead.
 import { stringify } from 'yaml';
-import { configOutline } from './keys.js';
+import { configOutline, isSecretKey } from './keys.js';
 import type { LoadedConfig } from './load.js';
 import { maskSecrets } from './secrets.js';
 
@@ -60,6 +60,17 @@ export function formatValue(loaded: LoadedConfig, key: string, secret: boolean):
   const value = valueAt(loaded.config, key.split('.'));
   if (value === undefined) return '';
   return `${typeof value === 'string' && !secret ? value : renderValue(value, secret)}\n`;
+}
+
+/**
+ * A value inside a named entry (`mcp.servers.fs`, its `command`, its `env.HOME`) as `keel config get` prints it: the
+ * bare text of a string, YAML otherwise; secrets masked as `keel config show` masks them.
+ */
+export function formatEntryValue(loaded: LoadedConfig, key: string): string {
+  const value = valueAt(loaded.config, key.split('.'));
+  if (value === undefined) return '';
+  const masked = isSecretKey(key) ? mask : maskSecrets(value, mask, key.split('.').at(-1));
+  return `${typeof masked === 'string' ? masked : stringify(masked).trimEnd()}\n`;
 }
 
 /**

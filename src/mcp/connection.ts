@@ -9,7 +9,7 @@ import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { describeTransport } from './config.js';
-import { type FailureFacts, startFailure, stoppedReason } from './failure.js';
+import { type FailureFacts, startFailure, stoppedReason, toolGone } from './failure.js';
 import type { ServerProcess } from './server-process.js';
 import { exposedName, isReadOnly, type McpToolInfo, mcpTool, toolFilter } from './tool-adapter.js';
 import type { ToolCache } from './tool-cache.js';
@@ -173,8 +173,8 @@ export class McpConnection {
       if (this.closing) return;
       this.state.status = 'failed';
       this.state.error = this.failure(error);
-      // Cached tools offered while it started go: a call waiting for one fails with the reason.
-      this.unregister();
+      // Cached tools offered while it started go: a call waiting for one fails with the reason, as does a later one.
+      this.unregister(this.state.error);
       this.options.warn(`MCP server ${name} ${this.state.error}; going on without it`);
       await this.client?.close().catch(() => {});
     }
@@ -246,8 +246,14 @@ export class McpConnection {
     });
   }
 
-  private unregister(): void {
-    for (const tool of this.registered) this.options.registry?.remove(tool);
+  /** Takes this server's tools out of the registry; `why` (after `MCP server <name> `) tells a later call to one. */
+  private unregister(why?: string): void {
+    for (const tool of this.registered) {
+      this.options.registry?.remove(
+        tool,
+        why === undefined ? undefined : toolGone(this.options.name, tool, why),
+      );
+    }
     this.registered = [];
     this.toolsKey = undefined;
   }
@@ -255,9 +261,9 @@ export class McpConnection {
   private stopped(): void {
     if (this.closing || this.state.status !== 'ready') return;
     const count = this.registered.length;
-    this.unregister();
     this.state.status = 'stopped';
     this.state.error = stoppedReason(this.facts());
+    this.unregister(this.state.error);
     const gone = count === 1 ? 'its tool is' : `its ${count} tools are`;
     this.options.warn(
       `MCP server ${this.options.name} ${this.state.error}: ${gone} gone; going on without it`,
@@ -273,6 +279,7 @@ export class McpConnection {
     const { config, workspace } = this.options;
     const stderr = this.opened?.lastStderr();
     const stopReason = this.opened?.stopReason();
+    const exit = this.opened?.exitStatus();
     const cwd =
       config.url === undefined && config.cwd !== undefined ? resolve(workspace, config.cwd) : undefined;
     return {
@@ -280,6 +287,7 @@ export class McpConnection {
       config,
       ...(stderr ? { stderr } : {}),
       ...(stopReason ? { stopReason } : {}),
+      ...(exit ? { exit } : {}),
       ...(cwd !== undefined && !existsSync(cwd) ? { missingCwd: cwd } : {}),
     };
   }

@@ -17,6 +17,8 @@ export interface FailureFacts {
   stopReason?: string;
   /** A stdio server's working directory, when it does not exist (spawn says ENOENT for that too). */
   missingCwd?: string;
+  /** How a stdio server's process ended, once it has: `exit code 3`, `signal SIGKILL`. */
+  exit?: string;
 }
 
 const codeOf = (error: unknown): unknown =>
@@ -45,8 +47,9 @@ const last = (facts: FailureFacts): string =>
 /** Why the server did not start, after `MCP server <name> `: "did not start: …" or "did not answer …". */
 export function startFailure(error: unknown, facts: FailureFacts): string {
   const { name, config } = facts;
-  if (isTimeout(error)) return `did not answer within ${config.timeout_seconds}s (timeout_seconds)`;
   const key = `mcp.servers.${name}`;
+  if (isTimeout(error))
+    return `did not answer within ${config.timeout_seconds} s (raise ${key}.timeout_seconds if it needs longer)`;
   if (config.url === undefined) {
     if (codeOf(error) === 'ENOENT' && facts.missingCwd) {
       return `did not start: its cwd ${facts.missingCwd} does not exist (check ${key}.cwd)`;
@@ -73,8 +76,23 @@ export function startFailure(error: unknown, facts: FailureFacts): string {
   return `did not start: ${message}${stderr}`;
 }
 
-/** Why the server stopped while it ran, after `MCP server <name> `. */
-export const stoppedReason = (facts: FailureFacts): string => `stopped${last(facts)}`;
+/** Why the server stopped while it ran, after `MCP server <name> `: "exited (exit code 3; stderr: …)". */
+export function stoppedReason(facts: FailureFacts): string {
+  if (facts.stopReason || !facts.exit) return `stopped${last(facts)}`;
+  return `exited (${facts.exit}${facts.stderr ? `; stderr: ${facts.stderr}` : ''})`;
+}
+
+/**
+ * What a call to a tool of a server that is gone reads instead of "unknown tool": which server, why, that no call
+ * to it will work again in this run, and what the user can do (`why`: after `MCP server <name> `).
+ */
+export function toolGone(server: string, tool: string, why: string): string {
+  return (
+    `${tool} is unavailable: MCP server ${server} ${why}, and it is not restarted during a run. ` +
+    `Don't call its tools again: do the task another way, or tell the user that the server needs fixing ` +
+    `(its config is mcp.servers.${server}; \`keel mcp list\` checks it) and a new run or chat starts it again.`
+  );
+}
 
 /**
  * A tool call's failure below the tool (the server's own errors are results): a timeout names the limit, a closed
@@ -87,10 +105,10 @@ export function callFailure(
   stopped: string | undefined,
 ): string {
   if (isTimeout(error)) {
-    return `MCP server ${server} did not answer within ${config.timeout_seconds}s (timeout_seconds); the call may still be running there`;
+    return `MCP server ${server} did not answer within ${config.timeout_seconds} s (mcp.servers.${server}.timeout_seconds); the call may still be running there`;
   }
   if (isClosed(error))
-    return `MCP server ${server} ${stopped ?? 'stopped'} during the call; its tools are gone`;
+    return `MCP server ${server} ${stopped ?? 'stopped'} during the call; its tools are gone for the rest of this run (its config is mcp.servers.${server})`;
   const network = config.url === undefined ? undefined : networkCode(error);
   if (network)
     return `MCP server ${server} could not be reached at ${config.url} (${network}); is it still running?`;

@@ -52,6 +52,13 @@ export class McpManager {
     return this.started ?? Promise.resolve();
   }
 
+  /** Each server's state once it is ready or has failed (disabled ones at once), in the order they settle. */
+  async eachSettled(each: (state: ServerState) => void): Promise<void> {
+    await Promise.all(
+      this.connections.map((connection) => connection.settled().then(() => each(connection.state))),
+    );
+  }
+
   /** How long the first request waits for this server, counted from start(), in ms. */
   private deadline(connection: McpConnection): number {
     const { config } = connection.options;

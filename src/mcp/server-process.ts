@@ -79,6 +79,8 @@ export class ServerProcess {
   /** The group's id (its leader's pid), kept after the end so an exit handler can still end what ignored SIGTERM. */
   private readonly group?: number;
   exited = false;
+  /** How the process ended, once it has: `exit code 3`, `signal SIGKILL`. */
+  exitStatus?: string;
   /** The server's pipes have closed (it exited, or they were closed by Keel). */
   closed = false;
   /** Keel ended it (end()). */
@@ -112,8 +114,9 @@ export class ServerProcess {
     });
     // A failed spawn is read by whoever adopts the process; until then it must not be an unhandled rejection.
     this.spawned.catch(() => {});
-    this.child.once('exit', () => {
+    this.child.once('exit', (code, signal) => {
       this.exited = true;
+      this.exitStatus = signal ? `signal ${signal}` : `exit code ${code ?? 0}`;
       onGone();
     });
     this.child.once('close', () => {

@@ -149,6 +149,11 @@ export class GroupStdioTransport implements Transport {
     return this.process?.stderrTail() ?? '';
   }
 
+  /** How the server process ended (`exit code 3`), once it has. */
+  exitStatus(): string | undefined {
+    return this.process?.exitStatus;
+  }
+
   private end(): void {
     if (this.ended) return;
     this.ended = true;

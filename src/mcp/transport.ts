@@ -21,6 +21,8 @@ export interface OpenedTransport {
   lastStderr(): string | undefined;
   /** Why the transport itself stopped the server (a message too large to read). */
   stopReason(): string | undefined;
+  /** How a stdio server's process ended (`exit code 3`, `signal SIGKILL`), once it has; undefined for HTTP. */
+  exitStatus(): string | undefined;
 }
 
 export interface TransportOptions {
@@ -40,7 +42,15 @@ export function openTransport({ name, server, env, workspace, early }: Transport
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
     const gone = () => Promise.resolve();
     const none = () => undefined;
-    return { transport, pid: () => null, kill: () => {}, gone, lastStderr: none, stopReason: none };
+    return {
+      transport,
+      pid: () => null,
+      kill: () => {},
+      gone,
+      lastStderr: none,
+      stopReason: none,
+      exitStatus: none,
+    };
   }
   // The child gets the SDK's short list of safe variables (HOME, PATH, ...) plus its own env: not Keel's API keys.
   let open = () => early as ServerProcess;
@@ -59,5 +69,6 @@ export function openTransport({ name, server, env, workspace, early }: Transport
       return line ? clip(line, 300) : undefined;
     },
     stopReason: () => transport.stopReason,
+    exitStatus: () => transport.exitStatus(),
   };
 }

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { PlanError } from '../core/errors.js';
+import { CONVERT_HINT, utf8Problem, utf16ToUtf8 } from '../core/utf8.js';
 import { parseMarkdownPlan } from './markdown.js';
 import type { Plan } from './plan.js';
 import { parseJsonPlan, parseYamlPlan } from './structured.js';
@@ -31,9 +32,9 @@ export function parsePlan(text: string, file: string): Plan {
 }
 
 export async function loadPlan(file: string): Promise<Plan> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -51,5 +52,12 @@ export async function loadPlan(file: string): Promise<Plan> {
       cause: error,
     });
   }
-  return parsePlan(text, file);
+  const utf8 = utf16ToUtf8(bytes) ?? bytes;
+  const problem = utf8Problem(utf8);
+  if (problem) {
+    throw new PlanError(`plan file ${file} is not UTF-8 text: ${problem} is not valid UTF-8`, {
+      hint: CONVERT_HINT,
+    });
+  }
+  return parsePlan(utf8.toString('utf8'), file);
 }

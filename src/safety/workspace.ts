@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, KeelError, UsageError } from '../core/errors.js';
+import { listedPath, shownPath } from '../core/shown-path.js';
 import { kernelPath } from './real-path.js';
 
 export interface Workspace {
@@ -20,8 +21,13 @@ export interface Workspace {
    * (where Keel saves tool output too large for one result) is allowed too.
    */
   resolveForRead(path: string): Promise<string>;
-  /** The path relative to the root, for display ("." for the root itself). */
+  /**
+   * The path relative to the root, for display ("." for the root itself): a name holding a control character (a line
+   * break) quoted with escapes, as every listing shows it (core/shown-path.ts); resolve takes that form back.
+   */
   relative(absolute: string): string;
+  /** The path relative to the root as it is ("." for the root itself): for keys and lookups, never shown. */
+  pathOf(absolute: string): string;
   /**
    * The secret file that the file at `absolute` is a hard link to (`~/.ssh/id_rsa`), or undefined: for a search,
    * whose files were found under a path that `resolve` checked, never each one named.
@@ -97,6 +103,17 @@ async function realpathFrom(
   return real;
 }
 
+/**
+ * The path a listing's quoted form (`"a\nb"`) stands for, unless a file is named with those very characters: the
+ * model gives back a path as a listing showed it.
+ */
+export async function unlisted(root: string, requested: string): Promise<string> {
+  const listed = listedPath(requested);
+  if (listed === undefined) return requested;
+  const literal = await fs.lstat(path.resolve(root, requested)).catch(() => undefined);
+  return literal ? requested : listed;
+}
+
 class JailedWorkspace implements Workspace {
   constructor(
     readonly root: string,
@@ -139,7 +156,8 @@ class JailedWorkspace implements Workspace {
     }
   }
 
-  async resolve(requested: string): Promise<string> {
+  async resolve(given: string): Promise<string> {
+    const requested = await unlisted(this.root, given);
     const fail = (detail?: string): never => {
       throw new PathEscapeError(requested, this.root, detail);
     };
@@ -163,6 +181,10 @@ class JailedWorkspace implements Workspace {
   }
 
   relative(absolute: string): string {
+    return shownPath(this.pathOf(absolute));
+  }
+
+  pathOf(absolute: string): string {
     // A read-only root's files are shown by their absolute path.
     return isInside(this.root, absolute) ? path.relative(this.root, absolute) || '.' : absolute;
   }

@@ -23,7 +23,7 @@ export async function checkedText(
   size: number,
 ): Promise<string | undefined> {
   if (!ctx.languages || ctx.diagnostics === false || size > MAX_CHECKED_CHARS) return undefined;
-  const path = ctx.workspace.relative(absolute).split('\\').join('/');
+  const path = ctx.workspace.pathOf(absolute).split('\\').join('/');
   if (!(await ctx.languages.forFile(path).catch(() => undefined))) return undefined;
   return fs.readFile(absolute, 'utf8').catch(() => undefined);
 }
@@ -40,7 +40,7 @@ export async function withNewErrors(
   options: { leftNamed?: boolean } = {},
 ): Promise<ToolResult> {
   if (!result.success || !ctx.languages || touched.length === 0) return result;
-  const relative = (absolute: string) => ctx.workspace.relative(absolute).split('\\').join('/');
+  const relative = (absolute: string) => ctx.workspace.pathOf(absolute).split('\\').join('/');
   const files = touched.map((t) => ({
     ...t,
     path: relative(t.absolute),

@@ -52,6 +52,6 @@ async function freshIndex(root: string, key: string, ctx: ToolContext): Promise<
 /** A workspace-relative path with `/`, as the index keys files ('' for the root). */
 export async function indexPath(ctx: ToolContext, requested: string): Promise<string> {
   const absolute = await ctx.workspace.resolveForRead(requested);
-  const rel = ctx.workspace.relative(absolute);
+  const rel = ctx.workspace.pathOf(absolute);
   return rel === '.' ? '' : rel.split('\\').join('/');
 }

@@ -37,6 +37,8 @@ interface KindRule {
 
 /** In order: the first match wins (a timed-out command is a TIMEOUT, not a COMMAND_FAILED). */
 export const ERROR_KINDS: readonly KindRule[] = [
+  // A tool offered earlier whose MCP server went away: its error says what to do instead.
+  { kind: 'TOOL_ERROR', metadata: ['tool_gone'], hint: '' },
   {
     kind: 'INVALID_ARGS',
     error: /^(invalid arguments for|arguments are not valid JSON|unknown tool)/,

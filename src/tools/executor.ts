@@ -120,6 +120,8 @@ async function prepare(
   const { registry } = executor;
   const tool = registry.get(call.name);
   if (!tool) {
+    const gone = registry.gone(call.name);
+    if (gone !== undefined) return fail(gone, { tool_gone: true });
     const names = registry.list().map((t) => t.name);
     // A run that offers no tools (a plain `keel ask`) says so, rather than "available tools: " and nothing.
     const offered = names.length
@@ -247,7 +249,7 @@ async function run(
     result.metadata.changed !== false;
   // Language services read the disk again: the files written, or anything after a command.
   if (mutating) {
-    const written = preview.writes.map((w) => ctx.workspace.relative(w).split('\\').join('/'));
+    const written = preview.writes.map((w) => ctx.workspace.pathOf(w).split('\\').join('/'));
     ctx.languages?.changed(preview.command === undefined ? written : []);
   }
   return fileChange ? { ...result, changed: preview.writes } : result;

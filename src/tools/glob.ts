@@ -67,7 +67,8 @@ export function globArgv(pattern: string, target: string): string[] {
   const byName = name ? [`--type-add=keelglob:${name}`, '--type=keelglob'] : [];
   const depth = globDepth(pattern);
   const deep = depth === undefined ? [] : [`--max-depth=${depth}`];
-  return [...RG_BASE_ARGS, '--files', ...byName, ...deep, `--threads=${walkThreads}`, '--', target];
+  // --null: each name ends in a NUL byte, as a name may hold a line break.
+  return [...RG_BASE_ARGS, '--files', '--null', ...byName, ...deep, `--threads=${walkThreads}`, '--', target];
 }
 
 /** A listed file: its absolute path and its path from the glob's start, `/`-separated. */
@@ -105,6 +106,7 @@ async function listWithRg(
     const run = await runRipgrep(binary, globArgv(pattern, target), {
       cwd: root,
       signal: ctx.signal,
+      separator: 0,
       onLine: (data, from, end) => {
         if (end <= from) return;
         listed++;

@@ -2,6 +2,7 @@
 // fallback when the binary cannot run; matching lines, file names or counts, capped with a note on the rest.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { shownPath } from '../core/shown-path.js';
 import { isInside } from '../safety/workspace.js';
 import { withFsErrors } from './fs-util.js';
 import { grepWithJs } from './grep-fallback.js';
@@ -34,7 +35,8 @@ export function grepArgv(args: GrepArgs, target: string): string[] {
   // binary has: without it rg refused them with advice about a flag the model cannot pass. Other patterns keep rg's
   // own engine, and a mistake in one its short error (--engine=auto would add PCRE2's beside it).
   if (needsPcre2(args.pattern)) argv.push('--pcre2');
-  if (mode === 'files') argv.push('--files-with-matches');
+  // --null: a name ends in a NUL byte, as it may hold a line break.
+  if (mode === 'files') argv.push('--files-with-matches', '--null');
   else if (mode === 'count') argv.push('--count', '--with-filename', '--null');
   else {
     // Each line with its byte offset in the file, and a match's with its first match's column (bytes, from 1).
@@ -84,33 +86,57 @@ function rgLineReader(
   hidden: (file: string) => boolean,
   long: LongLine[],
   root: string,
-): (data: Buffer, start: number, end: number) => void {
+): { read: (data: Buffer, start: number, end: number) => void; flush: () => void } {
   let file = '';
+  let shown = '';
   let hiding = false;
-  return (data, start, end) => {
-    if (start === end) return;
+  /**
+   * A line that is neither numbered nor a file's heading: rg's word on a file, or the start of a name holding a line
+   * break, whose heading (`rest\0`) comes next. Held until the next line tells.
+   */
+  let pending: string | undefined;
+  const flush = () => {
+    if (pending !== undefined && !hiding) results.note(shownPath(stripDot(pending.trimEnd())));
+    pending = undefined;
+  };
+  const read = (data: Buffer, start: number, end: number) => {
+    if (start === end && pending === undefined) return;
     if (results.mode === 'files') {
       const name = stripDot(data.toString('utf8', start, end));
-      if (!hidden(name)) results.file(name);
+      if (!hidden(name)) results.file(shownPath(name));
       return;
     }
     let at = start;
     let newFile = false;
-    if (!isDigit(data[at])) {
-      if (end - at === 2 && data[at] === 45 && data[at + 1] === 45) {
+    const nul = data.indexOf(0, at);
+    const heading = nul !== -1 && nul < end;
+    if (pending !== undefined) {
+      // Every path rg prints starts with `./` or `/` (rgTarget): a line that does is a file of its own.
+      const text = data.toString('utf8', at, heading ? nul : end);
+      if (isDigit(data[at]) || /^(--$|\.?\/)/.test(text)) flush();
+      else {
+        // The rest of a name: its heading when the NUL is here, else a line break more inside it.
+        pending = `${pending}\n${text}`;
+        if (!heading) return;
+      }
+    }
+    if (pending !== undefined || !isDigit(data[at])) {
+      if (pending === undefined && end - at === 2 && data[at] === 45 && data[at + 1] === 45) {
         if (!hiding) results.gap();
         return;
       }
-      const nul = data.indexOf(0, at);
-      if (nul === -1 || nul >= end) {
-        // rg's own word on a file ("binary file matches") rather than a line of it.
-        if (!hiding) results.note(stripDot(data.toString('utf8', at, end)));
+      if (pending === undefined && !heading) {
+        pending = data.toString('utf8', at, end);
         return;
       }
       newFile = true;
-      const name = stripDot(data.toString('utf8', at, nul));
+      const name = stripDot(pending ?? data.toString('utf8', at, nul));
+      pending = undefined;
       hiding = hidden(name);
-      if (!results.full) file = name;
+      if (!results.full) {
+        file = name;
+        shown = shownPath(name);
+      }
       at = nul + 1;
     }
     if (hiding) return;
@@ -122,7 +148,7 @@ function rgLineReader(
     }
     const line = numberAt(data, at);
     if (results.mode === 'count') {
-      results.count(file, line.value);
+      results.count(shown, line.value);
       return;
     }
     const isMatch = data[line.end] === 58;
@@ -136,7 +162,7 @@ function rgLineReader(
       textEnd - textStart < 64 &&
       OMITTED.test(data.toString('latin1', textStart, textEnd))
     ) {
-      const set = results.longLine(file, line.value, isMatch);
+      const set = results.longLine(shown, line.value, isMatch);
       if (set)
         long.push({
           file: path.resolve(root, file),
@@ -151,8 +177,9 @@ function rgLineReader(
       firstMatch > 0 && textEnd - textStart > MAX_LINE_CHARS
         ? data.toString('utf8', textStart, textStart + firstMatch).length
         : 0;
-    results.line(file, line.value, data.toString('utf8', textStart, textEnd), isMatch, matchChar);
+    results.line(shown, line.value, data.toString('utf8', textStart, textEnd), isMatch, matchChar);
   };
+  return { read, flush };
 }
 
 /** Runs the search with rg; undefined when rg cannot run here, an error for a failed search (bad regex, …). */
@@ -173,7 +200,7 @@ async function grepWithRg(
     const { workspace } = ctx;
     const long: LongLine[] = [];
     const secretLink = workspace.secretLinkSearch();
-    const read = rgLineReader(
+    const reader = rgLineReader(
       results,
       secretLink ? (file) => secretLink(path.resolve(workspace.root, file)) !== undefined : () => false,
       long,
@@ -182,9 +209,10 @@ async function grepWithRg(
     const run = await runRipgrep(binary, grepArgv(args, target), {
       cwd: ctx.workspace.root,
       signal: AbortSignal.any([ctx.signal, stop.signal]),
+      ...(results.mode === 'files' ? { separator: 0 as const } : {}),
       onLine: (data, start, end) => {
         if (stopped) return;
-        read(data, start, end);
+        reader.read(data, start, end);
         if (timer === undefined && results.enough)
           timer = setTimeout(() => {
             results.stop();
@@ -197,6 +225,7 @@ async function grepWithRg(
       if (stop.signal.aborted && !ctx.signal.aborted) return { code: 0, stderr: '' };
       throw error;
     });
+    reader.flush();
     await fillLongLines(long, ctx.signal);
     if (run.code !== 2) return {};
     const first = run.stderr.trim().split('\n').slice(0, 12).join('\n');

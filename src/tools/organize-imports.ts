@@ -59,7 +59,7 @@ async function dartProject(ctx: ToolContext, absolute: string, source: string) {
     if (dir === root || !dir.startsWith(`${root}${path.sep}`)) break;
   }
   const resolver = new ImportResolver(index, undefined, dartPackage ? { dartPackage } : {});
-  const file = ctx.workspace.relative(absolute).split(path.sep).join('/');
+  const file = ctx.workspace.pathOf(absolute).split(path.sep).join('/');
   const read = (f: string) => fs.readFile(path.join(root, f), 'utf8').catch(() => undefined);
   return dartLibraries(index, resolver, file, dartImportUris(source), read);
 }

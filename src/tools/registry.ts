@@ -12,7 +12,13 @@ export interface ToolRegistry {
   /** The specs offered to the model now; the same array until a tool is added or removed. */
   specs(): ToolSpec[];
   add(tool: Tool): void;
-  remove(name: string): boolean;
+  /**
+   * Takes a tool out. `gone` says why, for a tool the model was offered that will not come back in this run (its
+   * MCP server exited): a later call to it is told that, not "unknown tool".
+   */
+  remove(name: string, gone?: string): boolean;
+  /** Why a tool offered earlier in the run is gone (what remove was told), if it is. */
+  gone(name: string): string | undefined;
   /** Whether a tool of this name is held, offered or hidden by `restrict`. */
   has(name: string): boolean;
   /**
@@ -136,6 +142,7 @@ export function createRegistry(tools: Tool[]): ToolRegistry {
   const byName = new Map<string, Tool>();
   let specs: ToolSpec[] | undefined;
   let allowed: ReadonlySet<string> | undefined;
+  const goneReasons = new Map<string, string>();
   const offered = (name: string) => allowed === undefined || allowed.has(name);
   const registry: ToolRegistry = {
     get: (name) => (offered(name) ? byName.get(name) : undefined),
@@ -147,12 +154,15 @@ export function createRegistry(tools: Tool[]): ToolRegistry {
     add(tool) {
       if (byName.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
       byName.set(tool.name, tool);
+      goneReasons.delete(tool.name);
       specs = undefined;
     },
-    remove(name) {
+    remove(name, gone) {
       specs = undefined;
+      if (gone !== undefined && byName.has(name)) goneReasons.set(name, gone);
       return byName.delete(name);
     },
+    gone: (name) => (offered(name) && !byName.has(name) ? goneReasons.get(name) : undefined),
     has: (name) => byName.has(name),
     restrict(names) {
       const before = allowed;

@@ -34,14 +34,21 @@ export interface RgRun {
 
 /**
  * Runs `rg argv` in `cwd`, calling onLine with each output line as bytes `data[start, end)` (no newline), so a
- * caller past its cap can count lines without decoding them. Rejects with RipgrepUnavailableError when the binary
- * cannot be started, with an AbortError when aborted.
+ * caller past its cap can count lines without decoding them. `separator` 0 splits at NUL bytes instead, for
+ * `--null` listings of file names (a name may hold a line break). Rejects with RipgrepUnavailableError when the
+ * binary cannot be started, with an AbortError when aborted.
  */
 export function runRipgrep(
   rgPath: string,
   argv: readonly string[],
-  options: { cwd: string; signal: AbortSignal; onLine: (data: Buffer, start: number, end: number) => void },
+  options: {
+    cwd: string;
+    signal: AbortSignal;
+    onLine: (data: Buffer, start: number, end: number) => void;
+    separator?: 0 | 10;
+  },
 ): Promise<RgRun> {
+  const separator = options.separator ?? 10;
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, argv, {
       cwd: options.cwd,
@@ -55,7 +62,7 @@ export function runRipgrep(
       let start = 0;
       if (rest) {
         // Only the line split between chunks is copied, not the whole chunk after it.
-        const end = chunk.indexOf(10);
+        const end = chunk.indexOf(separator);
         if (end === -1) {
           rest = Buffer.concat([rest, chunk]);
           return;
@@ -65,7 +72,7 @@ export function runRipgrep(
         options.onLine(line, 0, line.length);
         start = end + 1;
       }
-      for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
+      for (let end = chunk.indexOf(separator, start); end !== -1; end = chunk.indexOf(separator, start)) {
         options.onLine(chunk, start, end);
         start = end + 1;
       }

@@ -72,16 +72,47 @@ describe('setConfigValues inside a named entry (mcp.servers.<name>)', () => {
       { 'mcp.servers.fs.timeout': 5 },
       /unknown config key `mcp.servers.fs.timeout`/,
     ],
+    ['a mapping (env) given as text', { 'mcp.servers.fs.env': 'X=1' }, /cannot set `mcp.servers.fs.env`/],
     [
-      'a mapping (env) as one value',
-      { 'mcp.servers.fs.env': 'X=1' },
-      /unknown config key `mcp.servers.fs.env`/,
+      'a whole server without command or url',
+      { 'mcp.servers.api': { args: ['x'] } },
+      /cannot set `mcp.servers.api`: give either `command` \(stdio\) or `url`/,
+    ],
+    [
+      'a whole server with a bad value inside',
+      { 'mcp.servers.api': { command: 'x', timeout_seconds: 0 } },
+      /`mcp.servers.api.timeout_seconds` must be a positive integer, got 0/,
     ],
   ])('refuses %s without writing', async (_name, values, message) => {
     const file = join(dir, 'server-refused.yaml');
     await writeFile(file, server);
     await expect(setConfigValues(file, values)).rejects.toThrow(message);
     expect(await readFile(file, 'utf8')).toBe(server);
+  });
+});
+
+describe('setConfigValues under a named entry: its mappings and the entry itself', () => {
+  it("sets a key of a server's env, and a whole new server", async () => {
+    const file = join(dir, 'deeper.yaml');
+    await writeFile(file, 'mcp:\n  servers:\n    fs:\n      command: npx # mine\n');
+    await setConfigValues(file, {
+      'mcp.servers.fs.env.ROOT': '/data',
+      'mcp.servers.api': { url: 'https://mcp.example.com/mcp' },
+    });
+    expect(await readFile(file, 'utf8')).toBe(
+      'mcp:\n  servers:\n    fs:\n      command: npx # mine\n      env:\n        ROOT: /data\n' +
+        '    api:\n      url: https://mcp.example.com/mcp\n',
+    );
+  });
+
+  it('names the keys a server has when one is unknown', async () => {
+    const file = join(dir, 'deeper-refused.yaml');
+    await writeFile(file, 'mcp:\n  servers:\n    fs:\n      command: npx\n');
+    const refused = setConfigValues(file, { 'mcp.servers.fs.colour': 'red' });
+    await expect(refused).rejects.toMatchObject({
+      message: 'unknown config key `mcp.servers.fs.colour`',
+      hint: expect.stringMatching(/^the keys of mcp\.servers\.fs are command, args, env, /),
+    });
   });
 });
 

@@ -213,10 +213,10 @@ describe('MCP servers in a run', () => {
     expect(audit).not.toContain('fs__read_text_file');
   });
 
-  it('warns once when a server dies mid-run, drops its tools and goes on', async () => {
+  it('warns once when a server dies mid-run, drops its tools, tells a later call why, and goes on', async () => {
     const ws = await workspace();
     const config = await mcpConfig(ws, { crash: { command: node, args: [fixture('crash-server.mjs')] } });
-    const watch = eventWatch(warningOf(/MCP server crash stopped/));
+    const watch = eventWatch(warningOf(/MCP server crash exited/));
     const s = await server(
       whenOffered('crash__once', [
         { toolCalls: [{ name: 'crash__once', args: {} }] },
@@ -231,11 +231,13 @@ describe('MCP servers in a run', () => {
     expect(result.reason).toBe('done');
     expect(answerOf(events)).toBe('went on without it');
     expect(warningsOf(events)).toEqual([
-      'MCP server crash stopped (stderr: crash fixture: exiting after the first call): its tool is gone; going on without it',
+      'MCP server crash exited (exit code 3; stderr: crash fixture: exiting after the first call): its tool is gone; going on without it',
     ]);
     const results = toolMessages(s.requests.at(-1)!.body);
     expect(results.at(-2)).toBe('first and last answer');
-    expect(results.at(-1)).toMatch(/unknown tool "crash__once"/);
+    expect(results.at(-1)).toMatch(
+      /^Error: crash__once is unavailable: MCP server crash exited \(exit code 3; stderr: crash fixture: exiting after the first call\), and it is not restarted during a run\..*mcp\.servers\.crash/s,
+    );
     expect(offeredTools(s.requests.at(-1)!)).not.toContain('crash__once');
   });
 
@@ -255,7 +257,7 @@ describe('MCP servers in a run', () => {
     expect(result.reason).toBe('done');
     expect(answerOf(events)).toBe('done without it');
     expect(warningsOf(events)).toEqual([
-      'MCP server silent did not answer within 1s (timeout_seconds); going on without it',
+      'MCP server silent did not answer within 1 s (raise mcp.servers.silent.timeout_seconds if it needs longer); going on without it',
     ]);
   });
 

@@ -42,8 +42,30 @@ describe('keel mcp list', () => {
     expect(r.stdout).toContain('    get-env (not offered: tools.allow / tools.deny)');
     expect(r.stdout).toMatch(/resources \(\d+\): demo:\/\//);
     expect(r.stdout).toContain('/everything__args-prompt <city> [state]');
-    expect(r.stdout).toContain('silent  failed: did not answer within 1s (timeout_seconds)');
+    expect(r.stdout).toContain(
+      'silent  failed: did not answer within 1 s (raise mcp.servers.silent.timeout_seconds if it needs longer)',
+    );
     expect(r.stdout).toMatch(/^off {2}disabled/m);
+  });
+
+  it('prints each server as it answers, not after the slowest: a silent server comes last, after its timeout', async () => {
+    const ws = await workspace();
+    const config = await mcpConfig(ws, {
+      silent: { command: node, args: [fixture('silent-server.mjs')], timeout_seconds: 1 },
+      tools: { command: node, args: [fixture('gated-server.mjs'), '--tools', 'echo'] },
+    });
+    const out = captureOutput();
+    const printed: string[] = [];
+    const print = out.print.bind(out);
+    out.print = (text: string) => {
+      printed.push(text);
+      print(text);
+    };
+    expect(await mcpListCommand({ cwd: ws, output: 'text', config }, out)).toBe(0);
+    expect(printed.map((text) => text.trimStart().split(' ', 1)[0])).toEqual(['tools', 'silent']);
+    expect(printed[1]).toMatch(
+      /^\nsilent {2}failed: did not answer within 1 s \(raise mcp\.servers\.silent\.timeout_seconds/,
+    );
   });
 
   it('prints JSON with --output json', async () => {

@@ -3,7 +3,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
 import { mcpServerSchema } from '../../src/config/mcp-schema.js';
-import { callFailure, type FailureFacts, startFailure, stoppedReason } from '../../src/mcp/failure.js';
+import {
+  callFailure,
+  type FailureFacts,
+  startFailure,
+  stoppedReason,
+  toolGone,
+} from '../../src/mcp/failure.js';
 import { mcpTool } from '../../src/mcp/tool-adapter.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 
@@ -43,7 +49,7 @@ describe('startFailure', () => {
       name: 'a server that never answers',
       error: coded('MCP error -32001: Request timed out', -32001),
       facts: { name: 'x', config: stdio },
-      says: 'did not answer within 5s (timeout_seconds)',
+      says: 'did not answer within 5 s (raise mcp.servers.x.timeout_seconds if it needs longer)',
     },
     {
       name: 'an endpoint refusing the credentials',
@@ -86,13 +92,29 @@ describe('why a server stopped, and a call it broke off', () => {
     expect(stoppedReason({ name: 'x', config: stdio })).toBe('stopped');
   });
 
+  it('says a stdio server exited, with its exit code or signal and last stderr line', () => {
+    expect(stoppedReason({ name: 'x', config: stdio, stderr: 'bye', exit: 'exit code 3' })).toBe(
+      'exited (exit code 3; stderr: bye)',
+    );
+    expect(stoppedReason({ name: 'x', config: stdio, exit: 'signal SIGKILL' })).toBe(
+      'exited (signal SIGKILL)',
+    );
+  });
+
+  it("tells a call to a gone server's tool which server, why, and the config key to fix it", () => {
+    const said = toolGone('db', 'db__query', 'exited (exit code 1)');
+    expect(said).toMatch(/^db__query is unavailable: MCP server db exited \(exit code 1\)/);
+    expect(said).toContain('not restarted during a run');
+    expect(said).toContain('mcp.servers.db');
+  });
+
   it('says a call timed out after timeout_seconds, that a closed connection took the tools with it, and that an HTTP server is gone', () => {
     expect(callFailure(coded('MCP error -32001: Request timed out', -32001), 'x', stdio, undefined)).toBe(
-      'MCP server x did not answer within 5s (timeout_seconds); the call may still be running there',
+      'MCP server x did not answer within 5 s (mcp.servers.x.timeout_seconds); the call may still be running there',
     );
     const closed = coded('MCP error -32000: Connection closed', -32000);
     expect(callFailure(closed, 'x', stdio, 'stopped (stderr: out of memory)')).toBe(
-      'MCP server x stopped (stderr: out of memory) during the call; its tools are gone',
+      'MCP server x stopped (stderr: out of memory) during the call; its tools are gone for the rest of this run (its config is mcp.servers.x)',
     );
     const refused = new TypeError('fetch failed', { cause: coded('connect ECONNREFUSED', 'ECONNREFUSED') });
     expect(callFailure(refused, 'api', http, undefined)).toBe(

@@ -186,6 +186,18 @@ describe('executeToolCall', () => {
     expect(result.error).toBe('unknown tool "list_files"; available tools: read_file');
   });
 
+  test('a tool removed with a reason (its MCP server exited) answers with that reason, not "unknown tool"', async () => {
+    const registry = createRegistry(defaultTools());
+    registry.remove('list_files', 'list_files is unavailable: its server exited');
+    const result = await exec(call('list_files', '{}'), 1, registry);
+    expect(result.error).toBe('list_files is unavailable: its server exited');
+    expect(registry.specs().map((spec) => spec.name)).not.toContain('list_files');
+    // Back again (a server that lists it anew): the reason is forgotten.
+    registry.add(defaultTools().find((tool) => tool.name === 'list_files')!);
+    registry.remove('list_files');
+    expect((await exec(call('list_files', '{}'), 1, registry)).error).toMatch(/^unknown tool "list_files"/);
+  });
+
   test('a tool called in a run that offers none says no tools are offered', async () => {
     const none = createRegistry(defaultTools());
     none.restrict([]);

@@ -454,7 +454,7 @@ describe('grep past its cap', () => {
     const print =
       mode === 'content'
         ? `printf './a.txt\\0'; i=1; while [ $i -le ${n} ]; do printf '%s:1:%s:hit\\n' $i $((i*4)); i=$((i+1)); done`
-        : `i=1; while [ $i -le ${n} ]; do printf './f%s.txt\\n' $i; i=$((i+1)); done`;
+        : `i=1; while [ $i -le ${n} ]; do printf './f%s.txt\\0' $i; i=$((i+1)); done`;
     await fs.writeFile(fake, `#!/bin/sh\n${print}\nexec sleep 60\n`, { mode: 0o755 });
     return fake;
   }
