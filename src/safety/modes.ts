@@ -65,6 +65,7 @@ export const nextMode = (mode: ExecutionMode): ExecutionMode =>
 
 export type ActionKind =
   | 'read'
+  | 'secret-read'
   | 'read-only-command'
   | 'user-allowed-command'
   | 'user-ask-command'
@@ -108,6 +109,16 @@ export const ACTIONS: Readonly<Record<ActionKind, ActionRow>> = {
     auto: 'allow',
     full: 'allow',
     hint: NONE,
+  },
+  'secret-read': {
+    label:
+      'read a secret file with a file tool (.env, keys, ~/.ssh, ...; searches skip them), as commands may not',
+    interactive: 'deny',
+    restricted: 'deny',
+    auto: 'deny',
+    full: 'deny',
+    hint: () =>
+      'no rule or mode lets Keel read it: ask the user for the values you need, or use a template such as .env.example',
   },
   'read-only-command': {
     label: 'read-only command (ls, cat, grep, git status, ...)',

@@ -16,6 +16,7 @@ import { combine, type Finding, type PolicyDecision, quote } from './decision.js
 import { CLI_WORDS, type ExecutionMode, type HintWords } from './modes.js';
 import { domainListed, hostOf } from './network.js';
 import { protectedPaths } from './protected-paths.js';
+import { secretLocation } from './secret-files.js';
 import { type CommandRule, parseRules, type RuleSources, ruleFor, ruleText } from './user-rules.js';
 import type { Workspace } from './workspace.js';
 
@@ -258,6 +259,16 @@ export function createPolicy(options: PolicyOptions): Policy {
 
   async function decideFileTool(request: PolicyRequest): Promise<PolicyDecision> {
     const { tool, preview } = request;
+    // What a command may not name, no file tool reads either (searches skip such files). A path the call also
+    // writes (an edit) is a secret write, asked below.
+    const secrets = preview.reads.flatMap((absolute) => {
+      if (preview.writes.includes(absolute)) return [];
+      const secret = secretLocation(absolute, home);
+      return secret
+        ? [`${tool} would read ${workspace.relative(absolute)}, a secret location (${secret.name})`]
+        : [];
+    });
+    if (secrets.length > 0) return judge(secrets.map((reason) => ({ kind: 'secret-read', reason })));
     if (preview.writes.length === 0) {
       if (request.safety === 'safe') return judge([{ kind: 'read', reason: `${tool} is read-only` }]);
       return judge([{ kind: 'other-tool', reason: `${tool} may change things` }]);

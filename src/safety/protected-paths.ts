@@ -5,6 +5,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { once } from '../core/once.js';
 import { HOME_SECRETS } from './home-secrets.js';
+import { isSecretFileName } from './secret-files.js';
 import { isInside } from './workspace.js';
 
 /** Workspace-relative globs, with why each is protected. */
@@ -16,24 +17,6 @@ export const PROTECTED_GLOBS: Readonly<Record<string, string>> = {
   '.keel': "Keel's project directory",
   '.keel/**': "Keel's project directory",
 };
-
-/** Workspace-relative globs of files that hold secrets. */
-export const SECRET_GLOBS: readonly string[] = [
-  '**/.env',
-  '**/.env.*',
-  '**/.envrc',
-  '**/*.pem',
-  '**/id_rsa*',
-  '**/id_ed25519*',
-  '**/.npmrc',
-  '**/.netrc',
-  '**/.pypirc',
-  '**/.pgpass',
-  '**/.git-credentials',
-];
-
-/** Example files that look like secrets but are meant to be shared. */
-const SECRET_EXCEPTIONS: readonly string[] = ['**/.env.example', '**/.env.sample', '**/.env.template'];
 
 export interface ProtectedPathsOptions {
   root: string;
@@ -54,8 +37,6 @@ const match = (globs: readonly string[]): ((path: string) => boolean) => {
 export function protectedPaths(options: ProtectedPathsOptions) {
   const builtin = Object.entries(PROTECTED_GLOBS).map(([glob, why]) => ({ isMatch: match([glob]), why }));
   const user = match(options.globs);
-  const secret = match(SECRET_GLOBS);
-  const example = match(SECRET_EXCEPTIONS);
   const homeSecrets = HOME_SECRETS.map((p) => path.join(options.home, p));
 
   function protectedWhy(absolute: string): string | undefined {
@@ -72,8 +53,9 @@ export function protectedPaths(options: ProtectedPathsOptions) {
   function secretWhy(absolute: string): string | undefined {
     if (homeSecrets.some((s) => isInside(s, absolute))) return 'a secret location in the home directory';
     if (!isInside(options.root, absolute)) return undefined;
-    const rel = path.relative(options.root, absolute);
-    return rel !== '' && secret(rel) && !example(rel) ? 'a file that holds secrets' : undefined;
+    return absolute !== options.root && isSecretFileName(path.basename(absolute))
+      ? 'a file that holds secrets'
+      : undefined;
   }
 
   return {

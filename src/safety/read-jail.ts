@@ -5,10 +5,9 @@
 import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { cacheDir, dataDir, stateDir, userConfigPath } from '../config/paths.js';
 import { HOME_SECRETS } from './home-secrets.js';
-import { SECRET_GLOBS } from './protected-paths.js';
+import { isSecretFileName } from './secret-files.js';
 import { userSecretLinks } from './secret-links.js';
 import { isInside } from './workspace.js';
 
@@ -23,13 +22,6 @@ export interface ReadJail {
 /** Keel's own directories (config, state, data, cache): never read on a repository's behalf, nor by a tool. */
 export function keelDirs(env: NodeJS.ProcessEnv): string[] {
   return [path.dirname(userConfigPath(env)), stateDir(env), dataDir(env), cacheDir(env)];
-}
-
-// Compiled on first use: most runs read no context file or plan, and compiling the globs costs start-up time.
-let secretMatcher: ((path: string) => boolean) | undefined;
-function isSecretName(relative: string): boolean {
-  secretMatcher ??= picomatch([...SECRET_GLOBS], { dot: true });
-  return secretMatcher(relative);
 }
 
 /** The real path of a directory, or the path itself when it does not exist (nothing can lead into it then). */
@@ -51,7 +43,7 @@ export function createReadJail(env: NodeJS.ProcessEnv): ReadJail {
     const [secrets, keel] = await guarded;
     if (keel.some((dir) => isInside(dir, real))) return "Keel's own directory";
     if (secrets.some((dir) => isInside(dir, real))) return 'a secret location in the home directory';
-    if (isInside(root, real) && isSecretName(path.relative(root, real))) return 'a file that holds secrets';
+    if (isInside(root, real) && isSecretFileName(path.basename(real))) return 'a file that holds secrets';
     return undefined;
   }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { looksBinary } from '../core/binary.js';
 import { walkFiles } from '../project/file-walk.js';
+import { isSecretFileName } from '../safety/secret-files.js';
 import { isInside } from '../safety/workspace.js';
 import { jsRegex } from './grep-regex.js';
 import type { GrepArgs, GrepResults } from './grep-results.js';
@@ -116,6 +117,8 @@ export async function grepWithJs(
   results: GrepResults,
   ctx: ToolContext,
   countPastCapMs: number,
+  /** Gets the files left out because they hold secrets (.env, keys). */
+  secrets: Set<string> = new Set(),
 ): Promise<string | undefined> {
   const compiled = jsRegex(args.pattern, args.case_insensitive === true);
   if ('error' in compiled) return compiled.error;
@@ -143,6 +146,10 @@ export async function grepWithJs(
       // A hard link to a secret file is left out without a word, as rg's results leave it out.
       if (stat.nlink > 1 && ctx.workspace.secretLink(file) !== undefined) continue;
       const shown = ctx.workspace.relative(file);
+      if (isSecretFileName(path.basename(file))) {
+        secrets.add(shown);
+        continue;
+      }
       const search = new LineSearch(compiled.regex, results, shown, args.context ?? 0);
       try {
         await searchFile(file, search, buffer, ctx.signal, stopping);

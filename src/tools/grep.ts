@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { shownPath } from '../core/shown-path.js';
+import { isSecretFileName } from '../safety/secret-files.js';
 import { isInside } from '../safety/workspace.js';
 import { withFsErrors } from './fs-util.js';
 import { grepWithJs } from './grep-fallback.js';
@@ -190,6 +191,7 @@ async function grepWithRg(
   results: GrepResults,
   ctx: ToolContext,
   countPastCapMs: number,
+  secrets: Set<string>,
 ): Promise<{ warning?: string; error?: string } | undefined> {
   const stop = new AbortController();
   // Read at every line: a plain flag (an AbortSignal's `aborted` getter checks its receiver each time).
@@ -200,12 +202,14 @@ async function grepWithRg(
     const { workspace } = ctx;
     const long: LongLine[] = [];
     const secretLink = workspace.secretLinkSearch();
-    const reader = rgLineReader(
-      results,
-      secretLink ? (file) => secretLink(path.resolve(workspace.root, file)) !== undefined : () => false,
-      long,
-      workspace.root,
-    );
+    const hidden = (file: string): boolean => {
+      if (isSecretFileName(path.basename(file))) {
+        secrets.add(file);
+        return true;
+      }
+      return secretLink !== undefined && secretLink(path.resolve(workspace.root, file)) !== undefined;
+    };
+    const reader = rgLineReader(results, hidden, long, workspace.root);
     const run = await runRipgrep(binary, grepArgv(args, target), {
       cwd: ctx.workspace.root,
       signal: AbortSignal.any([ctx.signal, stop.signal]),
@@ -237,6 +241,15 @@ async function grepWithRg(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The line naming the files a search left out because they hold secrets, or ''. */
+export function secretNote(secrets: ReadonlySet<string>): string {
+  if (secrets.size === 0) return '';
+  const names = [...secrets].sort().map(shownPath);
+  const shown =
+    names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
+  return `\n[not searched: ${shown} (files that hold secrets are never read by tools; ask the user for what you need)]`;
 }
 
 /**
@@ -273,6 +286,8 @@ export function createGrepTool(options: { rgPath?: string; countPastCapMs?: numb
       let results = new GrepResults(mode, caps, args.context ?? 0);
       let backend = 'rg';
       const countPastCapMs = options.countPastCapMs ?? COUNT_PAST_CAP_MS;
+      /** Files that hold secrets (.env, keys): never searched, as no command may name them; named in the result. */
+      const secrets = new Set<string>();
       const rg = await grepWithRg(
         options.rgPath,
         args,
@@ -280,16 +295,18 @@ export function createGrepTool(options: { rgPath?: string; countPastCapMs?: numb
         results,
         ctx,
         countPastCapMs,
+        secrets,
       );
       if (rg === undefined) {
         backend = 'js';
         results = new GrepResults(mode, caps, args.context ?? 0);
-        const error = await grepWithJs(args, absolute, results, ctx, countPastCapMs);
+        secrets.clear();
+        const error = await grepWithJs(args, absolute, results, ctx, countPastCapMs, secrets);
         if (error) return fail(error);
       }
       if (rg?.error) return fail(rg.error);
       const found = results.render(args.pattern);
-      const warning = rg?.warning ? `\n${rg.warning}` : '';
+      const warning = (rg?.warning ? `\n${rg.warning}` : '') + secretNote(secrets);
       const where = shown === '.' ? '' : ` in ${shown}`;
       return ok(
         found.output + warning,

@@ -234,3 +234,62 @@ describe('full mode without a sandbox asks about what it cannot see', () => {
     },
   );
 });
+
+describe('secret files: a file tool reads what a command may name, no more', () => {
+  const modes: ExecutionMode[] = ['interactive', 'restricted', 'auto', 'full'];
+  const fileDecisions = async (tool: string, reads: string[], writes: string[] = []) =>
+    Promise.all(
+      modes.map(
+        async (mode) =>
+          (
+            await createPolicy({
+              mode,
+              workspace: ws,
+              env: { HOME: home, PATH: process.env.PATH },
+              stateDir: path.join(base, 'state'),
+            }).decide({ tool, safety: 'safe', args: {}, preview: { reads, writes, summary: '' } })
+          ).decision,
+      ),
+    );
+
+  test.each(['.env', 'config/.env.local', 'prod.env', 'deploy/key.pem', 'id_rsa', '.npmrc'])(
+    'read_file %s is refused in every mode, as cat is',
+    async (file) => {
+      expect(await decisions(`cat ${file}`)).toEqual(DENY);
+      expect(await fileDecisions('read_file', [path.join(ws.root, file)])).toEqual([
+        'deny',
+        'deny',
+        'deny',
+        'deny',
+      ]);
+    },
+  );
+
+  test('a home secret reached from a workspace that holds the home is refused too', async () => {
+    expect(await fileDecisions('read_file', [path.join(home, '.ssh', 'id_rsa')])).toEqual([
+      'deny',
+      'deny',
+      'deny',
+      'deny',
+    ]);
+  });
+
+  test.each(['.env.example', 'env.ts', 'id_rsa.pub', 'a.txt'])(
+    'read_file %s is read as any file',
+    async (file) => {
+      expect(await fileDecisions('read_file', [path.join(ws.root, file)])).toEqual([
+        'allow',
+        'allow',
+        'allow',
+        'allow',
+      ]);
+    },
+  );
+
+  test('copying a secret file out is refused; editing one is a secret write, asked', async () => {
+    const env = path.join(ws.root, '.env');
+    const copy = await fileDecisions('copy_path', [env], [path.join(ws.root, 'env.txt')]);
+    expect(copy).toEqual(['deny', 'deny', 'deny', 'deny']);
+    expect(await fileDecisions('edit_file', [env], [env])).toEqual(['ask', 'ask', 'ask', 'ask']);
+  });
+});

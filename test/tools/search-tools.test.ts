@@ -225,6 +225,22 @@ describe.each(backends)('grep (%s)', (backend, rgPath) => {
     );
   });
 
+  test('skips files that hold secrets (.env, keys) in every output mode and names them, searching the rest', async () => {
+    await ws.write('.env', 'helper=CANARY-ENV\n');
+    await ws.write('config/deploy.pem', 'helper CANARY-PEM\n');
+    await ws.write('.env.example', 'helper=\n');
+    const content = await run(grep, { pattern: 'helper' });
+    expect(content.output).not.toContain('CANARY');
+    expect(content.output).toContain('.env.example:1:helper=');
+    expect(content.output).toContain('src/util.ts');
+    expect(content.output).toMatch(/\[not searched: \.env, config\/deploy\.pem \(files that hold secrets/);
+    for (const output of ['files', 'count'] as const) {
+      const result = await run(grep, { pattern: 'CANARY', output });
+      expect(result.output).not.toMatch(/^\.env|deploy\.pem:/m);
+      expect(result.output).toContain('[not searched: .env, config/deploy.pem');
+    }
+  });
+
   test('searches a read-only root, naming its files by absolute path', async () => {
     const outside = path.join(ws.base, 'outside');
     await fs.mkdir(outside);

@@ -1,6 +1,5 @@
-// The denylist of acts as data: which places are the system, the home directory's persistence points and secrets,
+// The denylist of acts as data: which places are the system and the home directory's persistence points (secrets: secret-files.ts),
 // which programs power off or format, which git settings and variables run programs. command-acts.ts reads these.
-import { HOME_SECRETS } from '../home-secrets.js';
 
 /**
  * Directories whose recursive delete, chmod, chown or move breaks the system; an ancestor of one (`/usr` of
@@ -97,20 +96,6 @@ export const PERSISTENCE_POINTS = {
     /(^|\/)\.git\/(worktrees\/[^/]+\/|modules\/.+\/)?(config|config\.worktree|commondir)$/,
     /(^|\/)\.(claude|gemini|codex|cursor)(\/|$)/,
   ] as readonly RegExp[],
-} as const;
-
-/**
- * Secret locations: never named by a command, even when an allowed path covers them, unless an allowed path
- * names them itself (`~/.ssh/known_hosts`, `~/.ssh/**`).
- */
-export const SECRET_LOCATIONS = {
-  /** Relative to the home directory; a directory covers everything below it. */
-  home: HOME_SECRETS,
-  /** Absolute globs. */
-  system: ['/etc/shadow', '/etc/gshadow', '/proc/*/environ', '/proc/*/task/*/environ'],
-  /** File names secret wherever they are (`.env`, `.env.local`), and the template names that are not. */
-  names: /^(\.env(\..+)?|.+\.env)$/,
-  templates: /^(\.env\.(example|sample|template|dist|defaults)|(example|sample|template)\.env)$/,
 } as const;
 
 /** Devices that are not disks: reading and writing them is harmless. */

@@ -3,6 +3,7 @@
 // and the confirm tier. Shells and interpreters are in code-acts.ts, git, containers and kill in program-acts.ts.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isSecretFileName } from '../secret-files.js';
 import {
   CHMOD_OPEN_MODES,
   CONTAINER_RUNNERS,
@@ -10,7 +11,6 @@ import {
   DENIED_PROGRAM_PREFIXES,
   DENIED_PROGRAMS,
   INTERPRETERS,
-  SECRET_LOCATIONS,
   SHELLS,
 } from './act-rules.js';
 import { type ArgumentRules, argumentRulesOf } from './argument-rules.js';
@@ -154,7 +154,7 @@ async function checkPathArgument(word: Word, assigns: boolean, scope: ActScope):
     }
   }
   // A secret file's name counts as a path even when no such file exists yet (`cat prod.env`).
-  const secretName = SECRET_LOCATIONS.names.test(path.basename(text));
+  const secretName = isSecretFileName(path.basename(text));
   if (!secretName && !(await isPathWord(text, scope.shell))) return;
   const target = await targetOf(word, scope.shell, scope.add);
   if (target !== 'unknown') checkPath(target, scope.context, scope.add);

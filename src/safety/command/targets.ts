@@ -3,13 +3,8 @@
 // on the system, the home directory or the whole workspace.
 import path from 'node:path';
 import picomatch from 'picomatch';
-import {
-  DEVICE_ROOTS,
-  HARMLESS_DEVICES,
-  PERSISTENCE_POINTS,
-  SECRET_LOCATIONS,
-  SYSTEM_DIRECTORIES,
-} from './act-rules.js';
+import { secretLocation } from '../secret-files.js';
+import { DEVICE_ROOTS, HARMLESS_DEVICES, PERSISTENCE_POINTS, SYSTEM_DIRECTORIES } from './act-rules.js';
 import {
   expandWord,
   globBase,
@@ -82,21 +77,6 @@ const both = (t: Target): string[] => (t.real && t.real !== t.lexical ? [t.lexic
 const show = (t: Target): string => (t.real && t.real !== t.shown ? `${t.shown} (${t.real})` : t.shown);
 const harmlessDevice = (p: string): boolean => HARMLESS_DEVICES.some((d) => d.test(p));
 
-function secretName(p: string, home: string): { root: string; name: string } | undefined {
-  for (const entry of SECRET_LOCATIONS.home) {
-    const root = path.join(home, entry);
-    if (within(root, p)) return { root, name: `~/${entry}` };
-  }
-  for (const glob of SECRET_LOCATIONS.system) {
-    if (picomatch(glob, { dot: true })(p)) return { root: p, name: glob };
-  }
-  const base = path.basename(p);
-  if (SECRET_LOCATIONS.names.test(base) && !SECRET_LOCATIONS.templates.test(base)) {
-    return { root: p, name: `${base} files` };
-  }
-  return undefined;
-}
-
 /** An allowed glob names a secret itself when its fixed part is inside the secret location (or names the file). */
 function namesSecret(secret: { root: string }, target: string, context: TargetContext): boolean {
   return context.allowedAsWritten.some((glob) => {
@@ -110,7 +90,7 @@ function namesSecret(secret: { root: string }, target: string, context: TargetCo
 export function checkPath(t: Target, context: TargetContext, add: Add): void {
   if (both(t).some(harmlessDevice)) return;
   for (const p of both(t)) {
-    const secret = secretName(p, context.home);
+    const secret = secretLocation(p, context.home);
     if (secret && !namesSecret(secret, p, context)) {
       add('deny', `\`${t.shown}\` is in a secret location (${secret.name})`);
       return;

@@ -387,7 +387,7 @@ const confirmed = [
   'cp x .keel/config.yaml',
   'echo x >> .git/info/exclude',
   'echo x > config/prod.yaml',
-  'cp key secrets/key.pem',
+  'cp key secrets/key.txt',
   'git -C . push -f',
   'timeout 60 npm publish',
   'git --no-pager push --force',
