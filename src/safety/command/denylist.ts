@@ -117,7 +117,7 @@ class Judge {
       if (shell.cwd === undefined && words.length > 1 && !isCd(words) && !CWD_FREE.includes(program ?? '')) {
         this.add(
           'unseen',
-          `\`${command.text}\` runs in a directory known only when the command runs (after cd): its relative paths could be anywhere`,
+          `\`${command.text}\` runs in a directory known only when the command runs (after cd or a sourced script): its relative paths could be anywhere`,
         );
       }
       const heredoc = command.redirects.find((r) => r.operator === '<<' || r.operator === '<<<');

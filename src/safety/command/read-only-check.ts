@@ -151,7 +151,7 @@ export interface ReadOnlyRefusal {
 /** Why the directory a command runs in keeps it out of the read-only set (outside the workspace, unknown). */
 function directoryProblem(workspace: Workspace, cwd: string | undefined, shown: string): string | undefined {
   if (cwd === undefined)
-    return `\`${shown}\` runs in a directory known only when the command runs (after cd)`;
+    return `\`${shown}\` runs in a directory known only when the command runs (after cd or a sourced script)`;
   if (isInside(workspace.root, cwd)) return undefined;
   return `\`${shown}\` runs in \`${cwd}\`, outside the workspace`;
 }

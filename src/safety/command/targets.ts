@@ -57,7 +57,10 @@ export async function targetOf(word: Word, shell: ShellState, add?: Add): Promis
     return 'unknown';
   }
   if (shell.cwd === undefined && !/^[/~]/.test(text)) {
-    add?.('deny', `\`${word.text}\` is relative to a directory known only when the command runs (after cd)`);
+    add?.(
+      'deny',
+      `\`${word.text}\` is relative to a directory known only when the command runs (after cd or a sourced script)`,
+    );
     return 'unknown';
   }
   let named = text;

@@ -1,4 +1,5 @@
-// The directory each command of a command line runs in: `cd`, `pushd` and `popd` followed through the line, each
+// The directory each command of a command line runs in: `cd`, `pushd` and `popd` followed through the line (after a
+// sourced script, unknown), each
 // subshell keeping its own, a `cd` to a folder not made yet holding only after `&&`, a backgrounded `cd x &` moving
 // nothing, and the command after `cd x ||` running where the line was. The denylist and the read-only
 // check both judge a command's relative paths from there.
@@ -72,6 +73,10 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
     ? moved(kernel.real, lexical)
     : moved(undefined);
 }
+
+/** A literal `source` or `.`: the script runs in this shell, and may `cd` (or set CDPATH) where no check sees. */
+const sources = (command: SimpleCommand): boolean =>
+  !command.nonLiteral.includes(0) && (command.argv[0] === 'source' || command.argv[0] === '.');
 
 /** The command may set CDPATH (`CDPATH=x cd y`, `export CDPATH=x`, `read CDPATH`, `printf -v CDPATH`). */
 const setsCdpath = (command: SimpleCommand): boolean =>
@@ -148,7 +153,10 @@ export async function commandShells(
     if (!cdpath && setsCdpath(command)) cdpath = true;
     if (cdpath && !shell.cdpath) shell = { ...shell, cdpath: true };
     found.push(shell);
-    const next = await shellAfter(wordsOf(command), shell);
+    // After a sourced script the directory is unknown, as after `cd "$DIR"`: it may have moved, and set CDPATH.
+    const next = sources(command)
+      ? { ...unknown(shell), cdpath: true }
+      : await shellAfter(wordsOf(command), shell);
     if (next) {
       shells.set(scope, next);
       // A cd after `&&` or `||` may not run (what came before failed, or succeeded).

@@ -518,21 +518,29 @@ describe('denied in every mode', () => {
 });
 
 describe('paths known only when the command runs', () => {
-  test.each(['cd "$DIR" && rm -f keep.txt', 'CDPATH=.. cd proj && rm -f a.ts', 'cd $(mktemp -d) && touch x'])(
-    '%j is unseen: asked about without a sandbox',
-    async (command) => {
-      const verdicts = await judgeCommand(await analyzeCommand(command), context);
-      expect(verdicts.map((v) => v.tier)).toContain('unseen');
-    },
-  );
+  test.each([
+    'cd "$DIR" && rm -f keep.txt',
+    'CDPATH=.. cd proj && rm -f a.ts',
+    'cd $(mktemp -d) && touch x',
+    // A sourced script runs in this shell: it may cd (or set CDPATH) where no check sees.
+    'source env.sh && rm -f a.ts',
+    '. ./env.sh; cat a.ts',
+    'source env.sh && cd src && rm -f a.ts',
+  ])('%j is unseen: asked about without a sandbox', async (command) => {
+    const verdicts = await judgeCommand(await analyzeCommand(command), context);
+    expect(verdicts.map((v) => v.tier)).toContain('unseen');
+  });
 
-  test.each(['cd "$DIR" && pwd', 'cd "$DIR" && echo done', 'cd src && rm -f a.ts'])(
-    '%j names no path that could be anywhere',
-    async (command) => {
-      const verdicts = await judgeCommand(await analyzeCommand(command), context);
-      expect(verdicts.filter((v) => v.reason.includes('runs in a directory known only'))).toEqual([]);
-    },
-  );
+  test.each([
+    'cd "$DIR" && pwd',
+    'cd "$DIR" && echo done',
+    'cd src && rm -f a.ts',
+    '(source env.sh); rm -f a.ts',
+    'source env.sh && cd /tmp && ls x',
+  ])('%j names no path that could be anywhere', async (command) => {
+    const verdicts = await judgeCommand(await analyzeCommand(command), context);
+    expect(verdicts.filter((v) => v.reason.includes('runs in a directory known only'))).toEqual([]);
+  });
 });
 
 describe('confirmed even in full mode', () => {
