@@ -24,9 +24,11 @@ import { globMatches, TOO_MANY } from './operands.js';
 import { expandWord, isPathWord, resolveWord, type ShellState, type Word } from './paths.js';
 import { archiveActs, containerActs, gitActs, killActs } from './program-acts.js';
 import { lookup } from './program-rules.js';
-import { type Add, checkPath, targetOf } from './targets.js';
+import { type Add, checkPath, linkItself, targetOf } from './targets.js';
 
 const DELETERS = ['rm', 'rmdir', 'unlink', 'shred'];
+/** Programs that remove a symbolic link operand itself (shred writes through it; rmdir refuses one). */
+const LINK_REMOVERS = ['rm', 'unlink'];
 /** Programs whose `NAME=value` arguments are variables, not paths. */
 const ASSIGNING = ['export', 'declare', 'typeset', 'local', 'readonly', 'env', 'alias'];
 
@@ -92,8 +94,12 @@ async function checkPathArguments(inv: Invocation, scope: ActScope): Promise<voi
   const assigns = ASSIGNING.includes(inv.program ?? '');
   const shellFor = await argumentShells(inv, scope.shell);
   const targets = await linkTargets(inv, scope.shell);
+  const removesLinks = LINK_REMOVERS.includes(inv.program ?? '');
   for (const word of pathArguments(inv)) {
-    await checkPathArgument(targets.get(word) ?? word, assigns, { ...scope, shell: shellFor(word) });
+    // `rm link` removes the link, not what it leads to: the link's own place is the path.
+    const link = removesLinks ? await linkItself(word, shellFor(word)) : undefined;
+    if (link) checkPath(link, scope.context, scope.add);
+    else await checkPathArgument(targets.get(word) ?? word, assigns, { ...scope, shell: shellFor(word) });
   }
 }
 
@@ -179,7 +185,8 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
       if (hasFlag(args, ['--no-preserve-root'])) scope.add('deny', 'rm --no-preserve-root');
       if (recursive && inv.fromXargs)
         scope.add('deny', 'recursive delete of paths read from input (xargs rm -r)');
-      if (recursive) await destroy(operandWords(args), 'recursive delete', true, scope);
+      if (recursive)
+        await destroy(await followed(operandWords(args), scope.shell), 'recursive delete', true, scope);
       return guardGit(operandWords(args), recursive ? 'recursive delete' : 'delete', scope);
     case 'unlink':
       return guardGit(operandWords(args), 'delete', scope);
@@ -265,6 +272,13 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'nawk':
       return inlineEffects(awkEffects, programTexts(args, [], ['-f', '--file']), scope);
   }
+}
+
+/** The words that do not name a link rm removes as itself (`rm -r link` deletes only the link). */
+async function followed(words: readonly Word[], shell: ShellState): Promise<Word[]> {
+  const kept: Word[] = [];
+  for (const word of words) if (!(await linkItself(word, shell))) kept.push(word);
+  return kept;
 }
 
 const dot: Word = { text: '.', literal: true, glob: false };

@@ -1,6 +1,7 @@
 // Judging the places a command touches: every path argument (outside the workspace, secret locations), writes
 // (persistence points, devices, protected paths) and destructive acts (recursive delete, chmod, chown, move)
 // on the system, the home directory or the whole workspace.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { secretLocation } from '../secret-files.js';
@@ -74,6 +75,23 @@ export async function targetOf(word: Word, shell: ShellState, add?: Add): Promis
   return 'real' in resolved
     ? { shown: word.text, lexical, real: resolved.real }
     : { shown: word.text, lexical, real: undefined, problem: resolved.problem };
+}
+
+/**
+ * The symbolic link a word names, not followed, when the program acts on the link itself (`rm link`, `unlink link`
+ * remove the link, wherever it leads): its folder resolved, the link kept. Undefined when the word names no link,
+ * or follows it: a trailing slash (`rm -r link/`), a glob, an expansion, or an unknown directory.
+ */
+export async function linkItself(word: Word, shell: ShellState): Promise<Target | undefined> {
+  const text = expandWord(word, shell);
+  if (text === undefined || word.glob || /\/\.?$/.test(text) || ['.', '..'].includes(path.basename(text)))
+    return undefined;
+  const folder = await resolveWord(path.dirname(text), shell);
+  const whole = await resolveWord(text, shell);
+  if (!folder || !whole || !('real' in folder)) return undefined;
+  const real = path.join(folder.real, path.basename(text));
+  const stat = await fs.lstat(real).catch(() => undefined);
+  return stat?.isSymbolicLink() ? { shown: word.text, lexical: whole.lexical, real } : undefined;
 }
 
 const both = (t: Target): string[] => (t.real && t.real !== t.lexical ? [t.lexical, t.real] : [t.lexical]);

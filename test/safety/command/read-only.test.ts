@@ -351,3 +351,21 @@ describe('the short read-only list the system prompt shows', () => {
     for (const command of commands) await expectReadOnly(command);
   });
 });
+
+describe('removing a link that leads out of the workspace', () => {
+  test.each(['rm sub/link', 'rm -f sub/link', 'unlink sub/link', 'rm -r sub/link'])(
+    '%s removes the link itself: judged by the mode, as rm of a file inside',
+    async (command) => {
+      await expectNotReadOnly(command);
+    },
+  );
+
+  test.each(['rm -r sub/link/', 'rm sub/link/core.py', 'rm -rf sub/link/*', 'shred sub/link/core.py'])(
+    '%s follows the link out: refused in every mode',
+    async (command) => {
+      const full = await decide('full', command);
+      expect(full.decision, full.reason).toBe('deny');
+      expect(full.reason).toContain('outside the workspace');
+    },
+  );
+});
