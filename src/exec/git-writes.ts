@@ -16,6 +16,7 @@ const BESIDE_GIT = new Set([
   ':',
   'test',
   '[',
+  '[[',
   'cat',
   'head',
   'tail',

@@ -5,6 +5,7 @@ import { clip } from '../../core/text.js';
 import { decodeAnsiC } from './ansi-c-string.js';
 import { bashParser } from './bash-parser.js';
 import { hiddenContinuation } from './continuation.js';
+import { CONTROL_FLOW, heredocTails, OPERATORS, restoreDropped, testCommand } from './grammar-shapes.js';
 import { codeExpansions, hasControlCharacter } from './shell-text.js';
 import {
   type CommandAnalysis,
@@ -18,21 +19,7 @@ import {
 
 export type { CommandAnalysis, CommandIssue, IssueKind, Redirect, SimpleCommand } from './simple-command.js';
 
-const OPERATORS = new Set([';', '&&', '||', '|', '|&', '&', '\n']);
-const CONTROL_FLOW = new Set([
-  'if_statement',
-  'while_statement',
-  'for_statement',
-  'c_style_for_statement',
-  'case_statement',
-]);
-
 const short = (text: string): string => clip(text, 80);
-
-/** The here-document's own parts: what is left (operators, commands, pipelines) follows the command. */
-const HEREDOC_PARTS = new Set(['<<', '<<-', 'heredoc_start', 'heredoc_body', 'heredoc_end']);
-const heredocTails = (node: Node): Node[] =>
-  node.children.filter((c) => !HEREDOC_PARTS.has(c.type) && !c.type.endsWith('_redirect'));
 
 class Analyzer {
   readonly commands: SimpleCommand[] = [];
@@ -115,6 +102,7 @@ class Analyzer {
           if (body) this.statement(body, all);
           // A bare `>file` still writes: record it as a command without a program.
           else this.push({ ...EMPTY_COMMAND, redirects: all, text: node.text });
+          if (!restoreDropped(node, body, this.commands)) this.issue('parse_error', node);
         };
         if (tails.some((t) => t.type === 'pipeline')) this.inScope(run);
         else run();
@@ -166,7 +154,7 @@ class Analyzer {
       }
       case 'test_command':
         this.issue('test_expression', node);
-        this.scanWords(node);
+        this.push({ ...testCommand(node, (n) => this.word(n)), redirects, assignments: [], text: node.text });
         return;
       case 'comment':
         return;
@@ -289,6 +277,12 @@ class Analyzer {
       case 'word': {
         const value = text.replace(/\\(\n|.)/gs, (_m, c: string) => (c === '\n' ? '' : c));
         return { value, literal: true, shape: text.replace(/\\(\n|.)/gs, '_') };
+      }
+      case 'regex': {
+        // `[[ x =~ re ]]`: text, unless bash expands something in it (kept whole by the parser: unseen).
+        const expands = /[`$]/.test(text);
+        if (expands) this.hidden.push({ text: short(text), why: 'a regular expression with expansions' });
+        return { value: text, literal: !expands, shape: '_' };
       }
       case 'number':
       case 'variable_name':

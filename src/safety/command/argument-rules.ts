@@ -191,6 +191,7 @@ export const ARGUMENT_RULES: Readonly<Record<string, ArgumentRules>> = {
   printf: NONE,
   test: NONE,
   '[': NONE,
+  '[[': NONE,
   expr: NONE,
   seq: NONE,
   tr: NONE,

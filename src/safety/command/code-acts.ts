@@ -124,8 +124,8 @@ async function commandValues(inv: Invocation, program: string, scope: ActScope):
 }
 
 /**
- * `make -f -`, `make --file=/dev/stdin`, `make -f/dev/fd/0`: the makefile is the command's standard input. (The
- * parser hands `-f -` before a here-document over without its `-`: a `-f` with no value is read the same way.)
+ * `make -f -`, `make --file=/dev/stdin`, `make -f/dev/fd/0`: the makefile is the command's standard input. (A `-f`
+ * with no value is read the same way, should a `-` ever go missing before a here-document: grammar-shapes.ts.)
  */
 function readsMakefileFromStdin(args: readonly Word[]): boolean {
   return args.some((word, i) => {

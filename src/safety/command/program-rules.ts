@@ -193,6 +193,10 @@ export const ALLOWED_PROGRAMS: Readonly<Record<string, AllowedProgram>> = {
   seq: { pathArgs: false },
   expr: { pathArgs: false },
   true: { pathArgs: false },
+  // File tests and comparisons: `test -f x`, `[ -d x ]`, `[[ -n x && -f y ]]` (the brackets are their own words).
+  test: { pathArgs: true },
+  '[': { pathArgs: true },
+  '[[': { pathArgs: true },
   false: { pathArgs: false },
   sleep: { pathArgs: false },
   whereis: { pathArgs: false },

@@ -16,6 +16,8 @@ export const JUDGED_SYNTAX: ReadonlySet<IssueKind> = new Set<IssueKind>([
   'heredoc',
   'assignment',
   'special_parameter',
+  // `[ -f x ]`, `[[ … ]]`: a command `[` (`[[`) of its own (analysis.ts), judged as `test`.
+  'test_expression',
 ]);
 
 /**

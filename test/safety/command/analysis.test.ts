@@ -90,6 +90,33 @@ describe('analyzeCommand', () => {
     expect(bomb.issues.map((i) => i.kind)).toEqual(expect.arrayContaining(['function', 'background']));
   });
 
+  test('keeps a `-` written just before a here-document, which the grammar drops', async () => {
+    const argv = async (command: string) => (await analyzeCommand(command)).commands.map((c) => c.argv);
+    expect(await argv("make -f - <<'EOF'\nall:\n\techo built\nEOF")).toEqual([['make', '-f', '-']]);
+    expect(await argv('cat - <<EOF\nx\nEOF')).toEqual([['cat', '-']]);
+    expect(await argv('cat -- - <<EOF\ny\nEOF\ndiff - b <<EOF\nx\nEOF')).toEqual([
+      ['cat', '--', '-'],
+      ['diff', '-', 'b'],
+    ]);
+    expect(await argv('cat $(echo a) - <<EOF\nx\nEOF')).toEqual([
+      ['echo', 'a'],
+      ['cat', '$(echo a)', '-'],
+    ]);
+    expect(await kinds("make -f - <<'EOF'\nall:\nEOF")).toEqual(['heredoc']);
+  });
+
+  test('reads `[ … ]` and `[[ … ]]` as the command `[` (`[[`) with the words of its expression', async () => {
+    const test = async (command: string) => (await analyzeCommand(command)).commands[0];
+    expect((await test('[ -f a.txt ]'))?.argv).toEqual(['[', '-f', 'a.txt', ']']);
+    expect((await test('[[ -f a && ! -d b ]]'))?.argv).toEqual(['[[', '-f', 'a', '&&', '!', '-d', 'b', ']]']);
+    expect(await test('[ -f *.ts ]')).toMatchObject({ globs: [2], literal: true });
+    expect(await test('[[ x == *.ts ]]')).toMatchObject({ globs: [], literal: true });
+    expect(await test('[ "$x" = y ]')).toMatchObject({ nonLiteral: [1], literal: false });
+    const regex = await analyzeCommand('[[ x =~ a`id`b ]]');
+    expect(regex.commands[0]).toMatchObject({ literal: false });
+    expect(regex.hidden.map((h) => h.why)).toEqual(['a regular expression with expansions']);
+  });
+
   test('flags parse errors and control characters', async () => {
     expect(await kinds("echo 'unterminated")).toContain('parse_error');
     expect(await kinds('ls\r rm x')).toContain('control_character');

@@ -352,6 +352,23 @@ describe('the short read-only list the system prompt shows', () => {
   });
 });
 
+describe('file tests: test, [ ] and [[ ]]', () => {
+  test.each([
+    'test -f a.txt',
+    '[ -f a.txt ]',
+    '[[ -f a.txt && -d sub ]]',
+    '[ -f a.txt ] && cat a.txt',
+    'test -d sub || echo none',
+    '[[ a.txt =~ ^a ]]',
+  ])('%s is read-only', async (command) => {
+    await expectReadOnly(command);
+  });
+
+  test.each(['[ -f ../x ]', '[[ x =~ a`id`b ]]', '[ -f "$F" ]'])('%s is not read-only', async (command) => {
+    expect((await decide('restricted', command)).decision).toBe('deny');
+  });
+});
+
 describe('removing a link that leads out of the workspace', () => {
   test.each(['rm sub/link', 'rm -f sub/link', 'unlink sub/link', 'rm -r sub/link'])(
     '%s removes the link itself: judged by the mode, as rm of a file inside',
