@@ -91,15 +91,24 @@ export async function resolveMode(
   fallback: ExecutionMode,
   probe: SandboxProbe = probeBubblewrap,
 ): Promise<ExecutionMode> {
+  return (await resolveModeChoice(flags, config, fallback, probe)).mode;
+}
+
+/** As resolveMode, with why the default was taken (`why` is absent when a flag chose the mode). */
+export async function resolveModeChoice(
+  flags: ModeFlags & { sandbox?: boolean },
+  config: KeelConfig,
+  fallback: ExecutionMode,
+  probe: SandboxProbe = probeBubblewrap,
+): Promise<{ mode: ExecutionMode; why?: string }> {
   const chosen = chooseMode(flags, undefined, fallback);
-  if (flags.mode !== undefined || flags.allowDangerous) return chosen;
+  if (flags.mode !== undefined || flags.allowDangerous) return { mode: chosen };
   const { safety } = config;
   const env = commandEnv(process.env, safety.env_passthrough);
-  const choice = await defaultMode({
+  return defaultMode({
     configured: config.agent.terminal.default_mode,
     sandbox: flags.sandbox ?? safety.sandbox,
     fallback,
     probe: () => probe(safety.sandbox_network, env),
   });
-  return choice.mode;
 }

@@ -14,7 +14,7 @@ import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import { terminalColumns, wrapFor, wrapText } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
-import { chooseMode, defaultMode, type ModeChoice, type ModeFlags } from './mode-options.js';
+import { defaultMode, type ModeChoice, type ModeFlags, resolveModeChoice } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
 
@@ -176,7 +176,9 @@ export async function policyCheckCommand(
     }
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
-    const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
+    // The mode `keel run` would take here: --mode, else agent.terminal.default_mode, else auto where the sandbox
+    // works (restricted where it does not).
+    const { mode, why } = await resolveModeChoice(options, loaded.config, 'restricted');
     // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Without
     // --sandbox or --no-sandbox only auto mode's decisions depend on the sandbox: it is probed there, as a run would
     // (else left out); with one, the sandbox is as a run given it would have (--sandbox where none can be made fails).
@@ -210,19 +212,27 @@ export async function policyCheckCommand(
     // edit_file, move_path, glob, ...: more than a path to make a call of, judged on the path alone.
     else if (options.path !== undefined) decision = await decidePath(tool, options.path, policy, ctx);
     else throw new UsageError(`${tool.name} does not take a command; name a command tool or use --path`);
-    out.print(formatDecision(decision, mode, options.json === true));
+    out.print(formatDecision(decision, mode, why, options.json === true));
     return EXIT_FOR[decision.decision];
   } catch (error) {
     return reportFailure(error, { debug: options.debug, json: options.json, out });
   }
 }
 
-function formatDecision(decision: PolicyDecision, mode: string, json: boolean): string {
+/** The decision as one JSON line or as text; `why`: the mode was not given, and is keel run's default here for it. */
+function formatDecision(
+  decision: PolicyDecision,
+  mode: string,
+  why: string | undefined,
+  json: boolean,
+): string {
   if (json) {
     const { decision: verdict, reasons, hint } = decision;
-    return `${JSON.stringify({ decision: verdict, reasons, ...(hint ? { hint } : {}), mode })}\n`;
+    const chosen = why ? { mode_reason: `keel run's default here: ${why}` } : {};
+    return `${JSON.stringify({ decision: verdict, reasons, ...(hint ? { hint } : {}), mode, ...chosen })}\n`;
   }
-  const lines = [`${decision.decision} (mode: ${mode})`, ...decision.reasons.map((r) => `  - ${r}`)];
+  const shown = why ? `${mode}, keel run's default here: ${why}` : mode;
+  const lines = [`${decision.decision} (mode: ${shown})`, ...decision.reasons.map((r) => `  - ${r}`)];
   if (decision.hint && decision.decision !== 'allow') lines.push(`to allow it: ${decision.hint}`);
   // Reasons quote the command, which may hold control characters: printed escaped.
   return sanitize(`${lines.join('\n')}\n`);

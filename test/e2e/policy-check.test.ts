@@ -63,6 +63,8 @@ describe('keel policy check', () => {
         'make',
         '--allow',
         'make',
+        '--mode',
+        'restricted',
         '--json',
       ],
       { timeoutMs: 60_000 },
@@ -102,8 +104,7 @@ describe('keel policy check', () => {
       mode: 'interactive',
       hint: expect.any(String),
     });
-    // No --mode and no default_mode in the config: restricted.
-    const denied = await check({ command: 'make', json: true });
+    const denied = await check({ command: 'make', mode: 'restricted', json: true });
     expect(denied.code).toBe(2);
     expect(jsonLine(denied.stdout)).toMatchObject({
       decision: 'deny',
@@ -149,6 +150,23 @@ describe('keel policy check', () => {
       expect(jsonLine(r.stdout).reasons.join('\n')).toContain(reason);
     },
   );
+
+  it('judges without --mode in the mode keel run takes here, naming it and why', async () => {
+    const out = captureOutput();
+    expect(await policyShowCommand({ output: 'text', json: true, cwd: ws, config: configFile }, out)).toBe(0);
+    const { defaults } = JSON.parse(out.out) as { defaults: { run: { mode: string; why: string } } };
+    const r = await check({ command: 'make', json: true });
+    expect(jsonLine(r.stdout)).toMatchObject({
+      mode: defaults.run.mode,
+      mode_reason: `keel run's default here: ${defaults.run.why}`,
+    });
+    // Without the sandbox a run here stays restricted, and so does the check.
+    const off = await check({ command: 'make', sandbox: false });
+    expect(off.code).toBe(2);
+    expect(off.stdout.split('\n')[0]).toBe(
+      "deny (mode: restricted, keel run's default here: the sandbox is turned off (--no-sandbox or safety.sandbox: false))",
+    );
+  });
 
   it('takes the mode from agent.terminal.default_mode when no --mode is given', async () => {
     const full = join(base, 'full.yaml');
