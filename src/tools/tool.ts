@@ -1,5 +1,6 @@
 // The tool contract: name, model-facing description, input schema (zod, or JSON Schema for tools defined
 // outside TypeScript), safety level, an optional preview of what a call will do, and execute(args, ctx).
+import path from 'node:path';
 import * as z from 'zod';
 import type { LanguageServices } from '../code/language/service.js';
 import type { ToolPreview } from '../core/approval.js';
@@ -12,6 +13,7 @@ import type { SafetyLevel } from '../core/safety-level.js';
 import type { Subagents } from '../core/subagents.js';
 import type { TodoBoard } from '../core/todo-board.js';
 import type { HostLookup } from '../safety/network.js';
+import { isSecretFileName } from '../safety/secret-files.js';
 import type { Workspace } from '../safety/workspace.js';
 import type { LineIndexes } from './line-index.js';
 
@@ -185,7 +187,10 @@ export async function readPreview(
   describe: (shown: string) => string,
 ): Promise<ToolPreview> {
   const absolute = await ctx.workspace.resolveForRead(requested);
-  return { reads: [absolute], writes: [], summary: describe(ctx.workspace.relative(absolute)) };
+  // A link named as a secret file (`.env -> settings.txt`) is judged by its name too, as `cat .env` is.
+  const named = path.resolve(ctx.workspace.root, requested);
+  const reads = named !== absolute && isSecretFileName(path.basename(named)) ? [absolute, named] : [absolute];
+  return { reads, writes: [], summary: describe(ctx.workspace.relative(absolute)) };
 }
 
 export function ok(output: string, metadata: ToolMetadata = {}, display?: string): ToolResult {

@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createPolicy } from '../../src/safety/policy.js';
 import { PathEscapeError } from '../../src/safety/workspace.js';
 import { createDirectoryTool } from '../../src/tools/create-directory.js';
 import { deletePathTool } from '../../src/tools/delete-path.js';
@@ -108,6 +109,19 @@ describe('read_file', () => {
     const result = await run(readFileTool, { path: 'a.txt' });
     expect(result.output).toBe('one\ntwo\nthree\n');
     expect(result.display).toBe('read a.txt (3 lines)');
+  });
+
+  test('a link named as a secret file is refused by its name, as `cat .env` is; its target read by its own is not', async () => {
+    await ws.write('settings.txt', 'DB=x\n');
+    await fs.symlink('settings.txt', path.join(ws.root, '.env'));
+    const policy = createPolicy({ mode: 'full', workspace: ws.ctx.workspace, env: { HOME: ws.base } });
+    const judge = async (file: string) => {
+      const args = readFileTool.schema.parse({ path: file });
+      const preview = await readFileTool.preview!(args, ws.ctx);
+      return (await policy.decide({ tool: 'read_file', safety: 'safe', args, preview })).decision;
+    };
+    expect(await judge('.env')).toBe('deny');
+    expect(await judge('settings.txt')).toBe('allow');
   });
 
   test('offset and limit select lines', async () => {
