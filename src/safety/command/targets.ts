@@ -110,7 +110,8 @@ function namesSecret(secret: { root: string }, target: string, context: TargetCo
 /** The path rule: names no secret location, and stays inside the workspace unless an allowed path covers it. */
 export function checkPath(t: Target, context: TargetContext, add: Add): void {
   if (both(t).some(harmlessDevice)) return;
-  for (const p of both(t)) {
+  // Where it leads first: `here/../.ssh/id_rsa` is in ~/.ssh, which says more than its name.
+  for (const p of both(t).reverse()) {
     const secret = secretLocation(p, context.home);
     if (secret && !namesSecret(secret, p, context)) {
       add('deny', `\`${t.shown}\` is in a secret location (${secret.name})`);
