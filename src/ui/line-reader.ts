@@ -107,6 +107,14 @@ export class LineReader {
         if (key?.name === 'paste-end') this.pasting = false;
         if (key?.name === 'escape') this.escape((key as { meta?: boolean }).meta === true);
       });
+      // The terminal went away (its window closed): reading it or switching its raw mode fails with EIO, which
+      // readline passes on as its own error. That is the end of input, as Ctrl-D is, not an error to crash on.
+      let gone = false;
+      this.rl.on('error', () => {
+        if (gone || this.closed) return;
+        gone = true;
+        this.rl.close();
+      });
       output.write(PASTE_ON);
       this.pasteMode = true;
       // However Keel exits, the terminal is not left wrapping pastes for the shell.

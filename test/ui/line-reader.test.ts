@@ -373,3 +373,23 @@ describe('LineReader Tab completion', () => {
     expect(plain(written())).not.toMatch(listed);
   });
 });
+
+describe('LineReader when the terminal goes away', () => {
+  test('a terminal that fails with EIO (its window closed) ends the input, as Ctrl-D does, instead of crashing', async () => {
+    // A closed terminal: reading gives end of input, and switching raw mode back fails, as node's tty reports it.
+    const input = Object.assign(new PassThrough(), {
+      isTTY: true,
+      isRaw: true,
+      setRawMode(this: PassThrough, on: boolean) {
+        if (!on) this.emit('error', Object.assign(new Error('setRawMode EIO'), { code: 'EIO' }));
+        return this;
+      },
+    });
+    const output = new PassThrough({ encoding: 'utf8' });
+    reader = new LineReader(input, output, true);
+    const message = reader.readMessage('› ');
+    input.end();
+    expect(await message).toBeNull();
+    expect(await reader.read('› ')).toBeNull();
+  });
+});
