@@ -93,6 +93,10 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   reader.onInterrupt(interrupt);
   // Esc Esc at an empty prompt: Claude Code's way back to an earlier message.
   reader.bindDoubleEscape('/rewind');
+  // Esc while a turn runs stops it, as the first Ctrl-C does (never the second's quit), as in Claude Code and Codex.
+  reader.onEscapeWhileBusy(() => {
+    if (running && !running.signal.aborted) running.abort();
+  });
   process.on('SIGINT', interrupt);
   let offTermination = () => {};
   // Nobody reads the answers any more: end the turn and the chat.

@@ -36,6 +36,8 @@ export class LineReader {
   private doubleEscape: string | undefined;
   private lastEscape = 0;
   private atMessagePrompt = false;
+  /** What Esc does while no prompt is up (a turn runs): the chat's interrupt. */
+  private escapeWhileBusy: (() => void) | undefined;
   /** Inside interject's write: text written there goes straight out, the prompt is drawn again once, after it. */
   private interjecting = false;
   /**
@@ -223,7 +225,16 @@ export class LineReader {
     this.doubleEscape = line;
   }
 
+  /** Esc while no prompt is up (a turn runs) calls `handler`: Claude Code's and Codex's key to stop a turn. */
+  onEscapeWhileBusy(handler: () => void): void {
+    this.escapeWhileBusy = handler;
+  }
+
   private escape(meta: boolean): void {
+    if (!this.prompting && !this.closed) {
+      this.escapeWhileBusy?.();
+      return;
+    }
     const line = this.doubleEscape;
     if (line === undefined || !this.atMessagePrompt || this.rl.line !== '') {
       this.lastEscape = 0;

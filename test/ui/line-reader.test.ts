@@ -393,3 +393,25 @@ describe('LineReader when the terminal goes away', () => {
     expect(await reader.read('› ')).toBeNull();
   });
 });
+
+describe('LineReader Esc', () => {
+  test('Esc while no prompt is up (a turn runs) calls the busy handler; at a prompt it does not', async () => {
+    const { input, reader } = setup(true);
+    let stops = 0;
+    reader.onEscapeWhileBusy(() => {
+      stops += 1;
+    });
+    // A lone Esc is told from the start of a key sequence by readline's short wait.
+    const esc = async () => {
+      input.write('\x1b');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    };
+    await esc();
+    expect(stops).toBe(1);
+    const line = reader.read('› ');
+    await esc();
+    expect(stops).toBe(1);
+    input.write('x\r');
+    expect(await line).toBe('x');
+  });
+});
