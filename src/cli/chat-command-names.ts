@@ -85,7 +85,7 @@ export function helpText(prompts: readonly PromptCommand[], columns?: number): s
     ['Tab', 'complete a /command or an @path'],
     ['Shift+Tab', `next mode (${CYCLE.join(' → ')})`],
     ['Up / Down', 'earlier messages, also from past chats'],
-    ['Esc', 'stop the turn (as Ctrl-C does)'],
+    ['Esc', 'stop the turn, or turn a question down (as Ctrl-C does)'],
     ['Esc Esc', 'at an empty prompt: /rewind'],
     ['Ctrl-C', 'cancel the turn (twice: quit); at the prompt: clear the line, or quit on an empty one'],
     ['Ctrl-D', 'quit'],

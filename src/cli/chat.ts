@@ -93,7 +93,8 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   reader.onInterrupt(interrupt);
   // Esc Esc at an empty prompt: Claude Code's way back to an earlier message.
   reader.bindDoubleEscape('/rewind');
-  // Esc while a turn runs stops it, as the first Ctrl-C does (never the second's quit), as in Claude Code and Codex.
+  // Esc while a turn runs stops it, as the first Ctrl-C does (never the second's quit), as in Claude Code and Codex;
+  // at an approval or a command's question it answers no, or cancels, as Ctrl-C does there.
   reader.onEscapeWhileBusy(() => {
     if (running && !running.signal.aborted) running.abort();
   });

@@ -36,7 +36,7 @@ export class LineReader {
   private doubleEscape: string | undefined;
   private lastEscape = 0;
   private atMessagePrompt = false;
-  /** What Esc does while no prompt is up (a turn runs): the chat's interrupt. */
+  /** What Esc does anywhere but the message prompt (a turn runs, a question waits): the chat's interrupt. */
   private escapeWhileBusy: (() => void) | undefined;
   /** Inside interject's write: text written there goes straight out, the prompt is drawn again once, after it. */
   private interjecting = false;
@@ -225,13 +225,16 @@ export class LineReader {
     this.doubleEscape = line;
   }
 
-  /** Esc while no prompt is up (a turn runs) calls `handler`: Claude Code's and Codex's key to stop a turn. */
+  /**
+   * Esc anywhere but the message prompt (a turn runs, an approval or a command's question waits) calls `handler`:
+   * Claude Code's and Codex's key to stop a turn or turn a question down.
+   */
   onEscapeWhileBusy(handler: () => void): void {
     this.escapeWhileBusy = handler;
   }
 
   private escape(meta: boolean): void {
-    if (!this.prompting && !this.closed) {
+    if (!this.atMessagePrompt && !this.closed) {
       this.escapeWhileBusy?.();
       return;
     }

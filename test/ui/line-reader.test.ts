@@ -395,7 +395,7 @@ describe('LineReader when the terminal goes away', () => {
 });
 
 describe('LineReader Esc', () => {
-  test('Esc while no prompt is up (a turn runs) calls the busy handler; at a prompt it does not', async () => {
+  test('Esc while no prompt is up (a turn runs) or at a question calls the busy handler; at the message prompt it does not', async () => {
     const { input, reader } = setup(true);
     let stops = 0;
     reader.onEscapeWhileBusy(() => {
@@ -408,9 +408,15 @@ describe('LineReader Esc', () => {
     };
     await esc();
     expect(stops).toBe(1);
-    const line = reader.read('› ');
+    const controller = new AbortController();
+    const answer = reader.ask('allow? [y/N] ', controller.signal);
     await esc();
-    expect(stops).toBe(1);
+    expect(stops).toBe(2);
+    controller.abort();
+    expect(await answer).toBeNull();
+    const line = reader.readMessage('› ');
+    await esc();
+    expect(stops).toBe(2);
     input.write('x\r');
     expect(await line).toBe('x');
   });
