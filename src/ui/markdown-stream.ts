@@ -117,13 +117,15 @@ function renderTable(rows: string[], style: Style): string {
   return `${out.join('\n')}\n`;
 }
 
-function renderCode(lines: string[], lang: string, indent: string, style: Style): string {
+function renderCode(lines: string[], lang: string, indent: string, style: Style, width: number): string {
   const code = lines.map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join('\n');
   const shown = highlightCode(code, lang, style) ?? code;
   const label = style.dim(`┌─${lang ? ` ${lang}` : ''}`);
+  // A line wider than the terminal goes on under the gutter, not at the terminal's first column.
+  const gutter = `${style.dim('│')} `;
   const body = shown
     .split('\n')
-    .map((l) => `${style.dim('│')} ${l}`)
+    .map((l) => wrapLine(`${gutter}${l}`, width, gutter))
     .join('\n');
   return `${label}\n${body}\n${style.dim('└─')}\n`;
 }
@@ -150,7 +152,7 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       // Closed by the same character, at least as many of it, and nothing after.
       const marker = close?.[2] ?? '';
       if (marker[0] === fence.marker[0] && marker.length >= fence.marker.length && !close?.[3]) {
-        write(renderCode(fence.lines, fence.lang, fence.indent, style));
+        write(renderCode(fence.lines, fence.lang, fence.indent, style, options.width));
         fence = undefined;
       } else fence.lines.push(raw);
       return;
@@ -234,7 +236,7 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       pending = '';
       if (fence) {
         // An answer that ends inside a code block: show the code anyway.
-        write(renderCode(fence.lines, fence.lang, fence.indent, style));
+        write(renderCode(fence.lines, fence.lang, fence.indent, style, options.width));
         fence = undefined;
       }
       flushTable();

@@ -105,6 +105,11 @@ describe('createMarkdownStream', () => {
     expect(unknown).toContain('│ plain <text> & more');
   });
 
+  it('goes on under the gutter where a code line is wider than the terminal', () => {
+    const { out } = render(['```\nresult = compute(first_argument, second_argument, third)\n```\n'], plain);
+    expect(out).toBe('┌─\n│ result = compute(first_argument,\n│ second_argument, third)\n└─\n');
+  });
+
   it('leaves Markdown inside a code block alone', () => {
     const { out } = render(['```\n# not a heading\n**not bold**\n```\n'], plain);
     expect(out).toContain('│ # not a heading\n│ **not bold**');
