@@ -83,7 +83,7 @@ export function helpText(prompts: readonly PromptCommand[], columns?: number): s
     ['\\ at the end', 'continue the message on the next line (a paste stays one message)'],
     ['@path', "attach a file's content (Tab completes paths)"],
     ['Tab', 'complete a /command or an @path'],
-    ['Shift+Tab', `next mode (${CYCLE.join(' → ')})`],
+    ['Shift+Tab', `next mode (${CYCLE.join(' → ')}); during a turn: once it is over`],
     ['Up / Down', 'earlier messages, also from past chats'],
     ['Esc', 'stop the turn, or turn a question down (as Ctrl-C does)'],
     ['Esc Esc', 'at an empty prompt: /rewind'],
