@@ -19,10 +19,15 @@ export function chatCompleter(
       // One match: a space after it, ready for arguments.
       return [matches.length === 1 ? [`${matches[0]} `] : matches, line];
     }
-    const mention = /(?:^|\s)@(\S*)$/.exec(line);
+    // The mention being typed, in the forms the chat reads (core/at-paths.ts): bare with shell escapes
+    // (`@odd\ dir/`), or quoted (`@"odd dir/`).
+    const mention = /(?:^|\s)@("[^"\n]*|(?:\\.|[^\s\\"])*\\?)$/.exec(line);
     const jail = workspace();
     if (!mention || !jail) return [[], line];
-    const typed = mention[1] ?? '';
+    const raw = mention[1] ?? '';
+    const quoted = raw.startsWith('"');
+    const typed = quoted ? raw.slice(1) : raw.replace(/\\(.)/g, '$1').replace(/\\$/, '');
+    const stem = raw.replace(/(^|[^\\])((?:\\\\)*)\\$/, '$1$2');
     const slash = typed.lastIndexOf('/');
     const dir = typed.slice(0, slash + 1);
     const prefix = typed.slice(slash + 1);
@@ -32,9 +37,19 @@ export function chatCompleter(
     const matches = entries
       .filter((e) => e.name.startsWith(prefix) && (prefix.startsWith('.') || !e.name.startsWith('.')))
       .filter((e) => e.name !== 'node_modules' || prefix !== '')
-      .map((e) => `@${dir}${e.name}${e.isDirectory() ? '/' : ''}`)
+      // Readline puts in what a candidate adds to the text typed: each starts with that text as typed.
+      .map((e) => `@${stem}${addition(e.name.slice(prefix.length), e.isDirectory(), quoted)}`)
       .sort()
       .slice(0, MAX_CANDIDATES);
-    return [matches, `@${typed}`];
+    return [matches, `@${raw}`];
   };
+}
+
+/**
+ * The rest of a completed `@path`, in the form the chat reads back as that path: in a quote begun by the user (closed
+ * after a file), or with the characters that would end or change it escaped as a terminal escapes a dropped file.
+ */
+function addition(rest: string, directory: boolean, quoted: boolean): string {
+  if (quoted) return `${rest}${directory ? '/' : '"'}`;
+  return `${rest.replace(/[\s'"()[\]&;!$`]/g, '\\$&')}${directory ? '/' : ''}`;
 }

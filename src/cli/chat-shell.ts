@@ -24,8 +24,7 @@ export class UserShell {
     const result = await agent.executor.execute(call, 0, signal);
     const printed = commandPrinted(result);
     if (printed && this.show) this.show(`${sanitize(printed)}\n`);
-    const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
-    this.pending.push(`I ran \`${command}\` myself:\n${output}`);
+    this.pending.push(...forTheModel(command, result, signal));
   }
 
   /** The typed message, after the outputs waiting for it. */
@@ -39,4 +38,17 @@ export class UserShell {
 /** What the command printed, from its result for the model (`printedOutput`). */
 export function commandPrinted(result: ToolResult): string {
   return printedOutput(result.output);
+}
+
+/**
+ * What the model hears of the user's own command: its output; that the policy refused it; nothing when the user
+ * turned their own command down at its approval (n, Ctrl-C, Esc), which is no news for the model, whose own calls
+ * a "declined" result would tell it to stop asking for.
+ */
+export function forTheModel(command: string, result: ToolResult, signal: AbortSignal): string[] {
+  if (result.metadata.policy === 'declined' || (signal.aborted && !result.success)) return [];
+  if (result.metadata.policy === 'deny')
+    return [`I tried to run \`${command}\` myself; ${result.error ?? 'refused'}`];
+  const output = result.success ? result.output : `${result.error ?? 'failed'}\n${result.output}`.trim();
+  return [`I ran \`${command}\` myself:\n${output}`];
 }

@@ -93,6 +93,11 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
   reader.onInterrupt(interrupt);
   // Esc Esc at an empty prompt: Claude Code's way back to an earlier message.
   reader.bindDoubleEscape('/rewind');
+  // Esc while a turn runs stops it, as the first Ctrl-C does (never the second's quit), as in Claude Code and Codex;
+  // at an approval or a command's question it answers no, or cancels, as Ctrl-C does there.
+  reader.onEscapeWhileBusy(() => {
+    if (running && !running.signal.aborted) running.abort();
+  });
   process.on('SIGINT', interrupt);
   let offTermination = () => {};
   // Nobody reads the answers any more: end the turn and the chat.
@@ -281,9 +286,23 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     },
   });
 
-  // Shift+Tab at the prompt: the next mode of the cycle, the conversation kept; ignored while a turn runs.
+  // Shift+Tab at the prompt: the next mode of the cycle, the conversation kept. While a turn runs (the run cannot
+  // change its mode mid-turn) each press moves the mode the chat switches to once the turn is over.
+  let modeAfterTurn: ReturnType<typeof nextMode> | undefined;
+  const switchAfterTurn = async () => {
+    const mode = modeAfterTurn;
+    modeAfterTurn = undefined;
+    if (mode === undefined || mode === agent?.mode) return;
+    await chat.restart({ mode }).then(showStatus, (error: unknown) => {
+      reportFailure(error, { debug: options.debug, out: screen });
+    });
+  };
   reader.onShiftTab(() => {
-    if (!agent || running || switching) return;
+    if (!agent || switching) return;
+    if (running) {
+      modeAfterTurn = nextMode(modeAfterTurn ?? agent.mode);
+      return;
+    }
     const mode = nextMode(agent.mode);
     switching = chat
       .restart({ mode })
@@ -343,6 +362,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (firstMessage && interactive) screen.print(`${PROMPT}${firstMessage}\n`);
     // No later line can reach a provider that is down or refuses the credentials.
     while (failedWith !== ExitCode.provider) {
+      if (modeAfterTurn !== undefined) await switchAfterTurn();
       const line = firstMessage ?? (await reader.readMessage(PROMPT));
       firstMessage = undefined;
       if (failed) throw failed.error;

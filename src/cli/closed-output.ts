@@ -1,5 +1,6 @@
-// When the reader of stdout or stderr goes away (`keel run --output stream-json | head -1`), Keel stops its work
-// like an interrupt (running commands are killed) and exits 0 without a word, instead of dying on EPIPE.
+// When the reader of stdout or stderr goes away (`keel run --output stream-json | head -1`, a closed terminal), Keel
+// stops its work like an interrupt (running commands are killed) and exits 0 without a word, instead of dying on
+// EPIPE or EIO.
 
 // One per process, like the two streams it watches.
 const closed = new AbortController();
@@ -11,7 +12,8 @@ export const outputClosed: AbortSignal = closed.signal;
 export function watchClosedOutput(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
   for (const stream of streams) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
+      // EPIPE: the pipe's reader left; EIO: the terminal was closed. Either way nobody sees what comes next.
+      if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
       if (closed.signal.aborted) return;
       // Nobody reads any more, so nothing more is said: not the rest of the events, not "interrupted".
       for (const each of streams) mute(each);

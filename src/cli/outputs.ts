@@ -53,9 +53,7 @@ export function outputSink(
   const { stderr } = io;
   const sink = textSink(options, model, setup, io);
   // The plan report and the summary wrap at word boundaries on a terminal, as the tool lines do; a pipe gets them whole.
-  const notes = richTerminal(stderr, process.env)
-    ? wrappingStream(stderr, () => stderr.columns || 80)
-    : stderr;
+  const notes = stderr.isTTY ? wrappingStream(stderr, () => stderr.columns || 80) : stderr;
   const printed: EventSink = redact && options.output !== 'text' ? redactingSink(sink, redact) : sink;
   // Whatever the output, a plan run that stops with steps left says which on stderr.
   const text = setup.plan
@@ -118,8 +116,8 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io:
     ...(printAnswer && streamText && richTerminal(stdout, process.env)
       ? { markdown: { width: () => stdout.columns || 80 } }
       : {}),
-    // Tool lines and notes wrap at word boundaries on a terminal; a pipe gets them whole.
-    ...(richTerminal(stderr, process.env) ? { columns: () => stderr.columns || 80 } : {}),
+    // Tool lines and notes wrap at word boundaries on a terminal, a dumb one too; a pipe gets them whole.
+    ...(stderr.isTTY ? { columns: () => stderr.columns || 80 } : {}),
     planAnswer,
   });
 }

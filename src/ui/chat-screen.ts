@@ -136,8 +136,9 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
     }) as unknown as NodeJS.WritableStream;
   const out = owned(stdout);
   const errOut = owned(stderr);
-  // At a person's terminal, what the chat writes wraps at word boundaries to its width, read at each line.
-  const columns = rich ? () => stderr.columns || 80 : undefined;
+  // At a person's terminal, what the chat writes wraps at word boundaries to its width, read at each line; a dumb
+  // terminal has a width too (only the answer is left as the model wrote it there).
+  const columns = interactive && stderr.isTTY ? () => stderr.columns || 80 : undefined;
   const notes = columns ? wrappingStream(errOut, columns) : errOut;
   const approve = createApprovalPrompt({
     reader,

@@ -36,6 +36,8 @@ export class LineReader {
   private doubleEscape: string | undefined;
   private lastEscape = 0;
   private atMessagePrompt = false;
+  /** What Esc does anywhere but the message prompt (a turn runs, a question waits): the chat's interrupt. */
+  private escapeWhileBusy: (() => void) | undefined;
   /** Inside interject's write: text written there goes straight out, the prompt is drawn again once, after it. */
   private interjecting = false;
   /**
@@ -106,6 +108,14 @@ export class LineReader {
         if (key?.name === 'paste-start') this.pasting = true;
         if (key?.name === 'paste-end') this.pasting = false;
         if (key?.name === 'escape') this.escape((key as { meta?: boolean }).meta === true);
+      });
+      // The terminal went away (its window closed): reading it or switching its raw mode fails with EIO, which
+      // readline passes on as its own error. That is the end of input, as Ctrl-D is, not an error to crash on.
+      let gone = false;
+      this.rl.on('error', () => {
+        if (gone || this.closed) return;
+        gone = true;
+        this.rl.close();
       });
       output.write(PASTE_ON);
       this.pasteMode = true;
@@ -215,7 +225,19 @@ export class LineReader {
     this.doubleEscape = line;
   }
 
+  /**
+   * Esc anywhere but the message prompt (a turn runs, an approval or a command's question waits) calls `handler`:
+   * Claude Code's and Codex's key to stop a turn or turn a question down.
+   */
+  onEscapeWhileBusy(handler: () => void): void {
+    this.escapeWhileBusy = handler;
+  }
+
   private escape(meta: boolean): void {
+    if (!this.atMessagePrompt && !this.closed) {
+      this.escapeWhileBusy?.();
+      return;
+    }
     const line = this.doubleEscape;
     if (line === undefined || !this.atMessagePrompt || this.rl.line !== '') {
       this.lastEscape = 0;

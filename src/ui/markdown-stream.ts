@@ -92,7 +92,45 @@ function visible(text: string): number {
   return [...text.replace(/\x1b\[[0-9;]*m/g, '')].length;
 }
 
-function renderTable(rows: string[], style: Style): string {
+/**
+ * Column widths that fit `room`: the widest column gives up a column at a time; undefined when even columns of
+ * MIN_CELL could not fit (the table is then left as wide as it is).
+ */
+const MIN_CELL = 4;
+export function fitWidths(natural: number[], room: number): number[] | undefined {
+  const widths = [...natural];
+  let total = widths.reduce((a, b) => a + b, 0);
+  while (total > room) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if ((widths[widest] ?? 0) <= MIN_CELL) return undefined;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+    total -= 1;
+  }
+  return widths;
+}
+
+/** Plain text in lines of at most `width` characters, broken at spaces, a longer word cut. */
+function wrapPlain(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/ +/).filter(Boolean)) {
+    let rest = [...word];
+    if (current && [...current].length + 1 + rest.length <= width) {
+      current += ` ${word}`;
+      continue;
+    }
+    if (current) lines.push(current);
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width).join(''));
+      rest = rest.slice(width);
+    }
+    current = rest.join('');
+  }
+  lines.push(current);
+  return lines;
+}
+
+function renderTable(rows: string[], style: Style, width: number): string {
   const [head = '', , ...body] = rows;
   const aligns = cells(rows[1] ?? '').map((c) =>
     c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : 'left',
@@ -101,9 +139,11 @@ function renderTable(rows: string[], style: Style): string {
     body.map((r) => cells(r).map((c) => renderInline(c, style))),
   );
   const columns = Math.max(...table.map((r) => r.length));
-  const widths = Array.from({ length: columns }, (_, i) =>
+  const natural = Array.from({ length: columns }, (_, i) =>
     Math.max(1, ...table.map((r) => visible(r[i] ?? ''))),
   );
+  // Wider than the terminal: the widest columns narrow and their cells wrap, rather than the terminal breaking rows.
+  const widths = fitWidths(natural, width - 3 * (columns - 1)) ?? natural;
   const pad = (text: string, i: number) => {
     const room = (widths[i] ?? 0) - visible(text);
     if (aligns[i] === 'right') return ' '.repeat(room) + text;
@@ -111,19 +151,35 @@ function renderTable(rows: string[], style: Style): string {
       return ' '.repeat(Math.floor(room / 2)) + text + ' '.repeat(Math.ceil(room / 2));
     return text + ' '.repeat(room);
   };
-  const line = (r: string[]) => widths.map((_, i) => pad(r[i] ?? '', i)).join(style.dim(' │ '));
+  // A cell that must wrap loses its inline styling (a header stays bold): each of its lines is styled whole.
+  const cellLines = (text: string, i: number, header: boolean): string[] => {
+    const w = widths[i] ?? 0;
+    if (visible(text) <= w) return [text];
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: our own escapes are taken out.
+    const lines = wrapPlain(text.replace(/\x1b\[[0-9;]*m/g, ''), w);
+    return header ? lines.map((l) => style.bold(l)) : lines;
+  };
+  const line = (r: string[], header = false) => {
+    const parts = widths.map((_, i) => cellLines(r[i] ?? '', i, header));
+    const height = Math.max(...parts.map((p) => p.length));
+    return Array.from({ length: height }, (_, k) =>
+      widths.map((_, i) => pad(parts[i]?.[k] ?? '', i)).join(style.dim(' │ ')),
+    ).join('\n');
+  };
   const rule = style.dim(widths.map((w) => '─'.repeat(w)).join('─┼─'));
-  const out = [line(table[0] ?? []), rule, ...table.slice(1).map(line)];
+  const out = [line(table[0] ?? [], true), rule, ...table.slice(1).map((r) => line(r))];
   return `${out.join('\n')}\n`;
 }
 
-function renderCode(lines: string[], lang: string, indent: string, style: Style): string {
+function renderCode(lines: string[], lang: string, indent: string, style: Style, width: number): string {
   const code = lines.map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join('\n');
   const shown = highlightCode(code, lang, style) ?? code;
   const label = style.dim(`┌─${lang ? ` ${lang}` : ''}`);
+  // A line wider than the terminal goes on under the gutter, not at the terminal's first column.
+  const gutter = `${style.dim('│')} `;
   const body = shown
     .split('\n')
-    .map((l) => `${style.dim('│')} ${l}`)
+    .map((l) => wrapLine(`${gutter}${l}`, width, gutter))
     .join('\n');
   return `${label}\n${body}\n${style.dim('└─')}\n`;
 }
@@ -138,7 +194,8 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
     if (!table) return;
     const rows = table;
     table = undefined;
-    if (rows.length >= 2 && TABLE_SEPARATOR.test(rows[1] ?? '')) write(renderTable(rows, style));
+    if (rows.length >= 2 && TABLE_SEPARATOR.test(rows[1] ?? ''))
+      write(renderTable(rows, style, options.width));
     else for (const row of rows) write(`${renderInline(row, style)}\n`);
   };
 
@@ -150,7 +207,7 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       // Closed by the same character, at least as many of it, and nothing after.
       const marker = close?.[2] ?? '';
       if (marker[0] === fence.marker[0] && marker.length >= fence.marker.length && !close?.[3]) {
-        write(renderCode(fence.lines, fence.lang, fence.indent, style));
+        write(renderCode(fence.lines, fence.lang, fence.indent, style, options.width));
         fence = undefined;
       } else fence.lines.push(raw);
       return;
@@ -234,7 +291,7 @@ export function createMarkdownStream(options: MarkdownStreamOptions): MarkdownSt
       pending = '';
       if (fence) {
         // An answer that ends inside a code block: show the code anyway.
-        write(renderCode(fence.lines, fence.lang, fence.indent, style));
+        write(renderCode(fence.lines, fence.lang, fence.indent, style, options.width));
         fence = undefined;
       }
       flushTable();

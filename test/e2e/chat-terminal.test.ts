@@ -280,7 +280,7 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
   );
 
   it(
-    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans, a line typed during its turn waits until its question is answered, and "a" executes the plan in auto mode',
+    'the prompt comes before the run is assembled, /help answers at once, a message typed meanwhile is sent once it is there (or dropped by Ctrl-C); Shift+Tab (also pressed during a turn: once it is over) and /mode switch the mode shown in the status line, /exit leaves; an A answer holds in the next chat, whose /help and /cost never reach the model; ask_user is answered by number; /plan plans, a line typed during its turn waits until its question is answered, and "a" executes the plan in auto mode',
     LONG,
     async () => {
       const command = { name: 'execute_command', args: { command: 'echo hi >> log.txt' } };
@@ -347,15 +347,17 @@ describe.skipIf(!hasTmux())('keel chat in a terminal', () => {
       expect(s.requests).toHaveLength(0);
       assemble();
       await first.waitFor('A: always in this workspace');
+      // Shift+Tab while the turn runs (its approval waits): the chat switches once the turn is over.
+      await first.keys('BTab');
       await send(first, 'A');
       await first.waitFor('first done');
       expect(lastUser(s, 0)).toBe('log it');
       expect(history(s, 1)).not.toContain('never sent');
-      await first.waitFor('interactive mode · ollama/');
+      await first.waitFor(after('first done', /interactive mode · ollama\/.*\nrestricted mode · ollama\//));
       await first.keys('BTab');
-      await first.waitFor('restricted mode · ollama/');
-      await send(first, '/mode auto');
       await first.waitFor('auto mode · ollama/');
+      await send(first, '/mode restricted');
+      await first.waitFor(after('› /mode restricted', 'restricted mode · ollama/'));
       await send(first, '/exit');
       await waitExit(first);
 

@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 /** A stream that keeps what is written; `tty` makes it look like a terminal. */
-function sink(tty = false) {
+function sink(tty = false, columns = 100) {
   let text = '';
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -23,21 +23,27 @@ function sink(tty = false) {
       done();
     },
   });
-  Object.assign(stream, { isTTY: tty, columns: 100 });
+  Object.assign(stream, { isTTY: tty, columns });
   // Colours and terminal modes stripped, so assertions read the text.
   return { stream: stream as NodeJS.WriteStream, text: () => stripVTControlCharacters(text) };
 }
 
 function screen(
-  options: { output?: 'text' | 'json' | 'stream-json'; terminal?: boolean; spinner?: Spinner } = {},
+  options: {
+    output?: 'text' | 'json' | 'stream-json';
+    terminal?: boolean;
+    spinner?: Spinner;
+    term?: string;
+    columns?: number;
+  } = {},
 ) {
-  const stdout = sink(options.terminal);
-  const stderr = sink(options.terminal);
+  const stdout = sink(options.terminal, options.columns);
+  const stderr = sink(options.terminal, options.columns);
   const chat = createChatScreen({
     stdin: new PassThrough(),
     stdout: stdout.stream,
     stderr: stderr.stream,
-    env: { TERM: 'xterm-256color' },
+    env: { TERM: options.term ?? 'xterm-256color' },
     interactive: options.terminal === true,
     output: options.output ?? 'text',
     ...(options.spinner ? { spinner: options.spinner } : {}),
@@ -98,6 +104,20 @@ describe('createChatScreen', () => {
       'todo list (0/2 done)\n  ◐ 1. read the code\n  ☐ 2. fix the bug\n  ☑ 1. read the code\n  ◐ 2. fix the bug\n',
     );
   });
+
+  it.each(['xterm-256color', 'dumb'])(
+    "at a terminal (TERM=%s) wraps the chat's notes at word boundaries to its width",
+    (term) => {
+      const { chat, stderr } = screen({ terminal: true, term, columns: 40 });
+      chat.notice('execute_command needs approval: `git push --force` asks for confirmation in every mode\n');
+      const lines = stderr().split('\n').filter(Boolean);
+      expect(lines).toEqual([
+        'execute_command needs approval: `git',
+        'push --force` asks for confirmation in',
+        'every mode',
+      ]);
+    },
+  );
 
   it('prints a compaction notice once', () => {
     const { chat, stderr } = screen();

@@ -373,3 +373,51 @@ describe('LineReader Tab completion', () => {
     expect(plain(written())).not.toMatch(listed);
   });
 });
+
+describe('LineReader when the terminal goes away', () => {
+  test('a terminal that fails with EIO (its window closed) ends the input, as Ctrl-D does, instead of crashing', async () => {
+    // A closed terminal: reading gives end of input, and switching raw mode back fails, as node's tty reports it.
+    const input = Object.assign(new PassThrough(), {
+      isTTY: true,
+      isRaw: true,
+      setRawMode(this: PassThrough, on: boolean) {
+        if (!on) this.emit('error', Object.assign(new Error('setRawMode EIO'), { code: 'EIO' }));
+        return this;
+      },
+    });
+    const output = new PassThrough({ encoding: 'utf8' });
+    reader = new LineReader(input, output, true);
+    const message = reader.readMessage('› ');
+    input.end();
+    expect(await message).toBeNull();
+    expect(await reader.read('› ')).toBeNull();
+  });
+});
+
+describe('LineReader Esc', () => {
+  test('Esc while no prompt is up (a turn runs) or at a question calls the busy handler; at the message prompt it does not', async () => {
+    const { input, reader } = setup(true);
+    let stops = 0;
+    reader.onEscapeWhileBusy(() => {
+      stops += 1;
+    });
+    // A lone Esc is told from the start of a key sequence by readline's short wait.
+    const esc = async () => {
+      input.write('\x1b');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    };
+    await esc();
+    expect(stops).toBe(1);
+    const controller = new AbortController();
+    const answer = reader.ask('allow? [y/N] ', controller.signal);
+    await esc();
+    expect(stops).toBe(2);
+    controller.abort();
+    expect(await answer).toBeNull();
+    const line = reader.readMessage('› ');
+    await esc();
+    expect(stops).toBe(2);
+    input.write('x\r');
+    expect(await line).toBe('x');
+  });
+});

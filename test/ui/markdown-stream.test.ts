@@ -105,6 +105,26 @@ describe('createMarkdownStream', () => {
     expect(unknown).toContain('│ plain <text> & more');
   });
 
+  it('narrows a table wider than the terminal, wrapping its widest cells inside their columns', () => {
+    const table =
+      '| option | meaning | default |\n|---|---|---|\n| --provider | which provider the model is asked through | ollama |\n';
+    const { out } = render([table], plain);
+    const lines = out.trimEnd().split('\n');
+    expect(lines.map((l) => l.trimEnd())).toEqual([
+      'option     │ meaning           │ default',
+      '───────────┼───────────────────┼────────',
+      '--provider │ which provider    │ ollama',
+      '           │ the model is      │',
+      '           │ asked through     │',
+    ]);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(40);
+  });
+
+  it('goes on under the gutter where a code line is wider than the terminal', () => {
+    const { out } = render(['```\nresult = compute(first_argument, second_argument, third)\n```\n'], plain);
+    expect(out).toBe('┌─\n│ result = compute(first_argument,\n│ second_argument, third)\n└─\n');
+  });
+
   it('leaves Markdown inside a code block alone', () => {
     const { out } = render(['```\n# not a heading\n**not bold**\n```\n'], plain);
     expect(out).toContain('│ # not a heading\n│ **not bold**');
