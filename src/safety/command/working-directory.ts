@@ -1,10 +1,11 @@
 // The directory each command of a command line runs in: `cd`, `pushd` and `popd` followed through the line (after a
-// sourced script, unknown), each
+// sourced script, unknown unless its text shows it stays), each
 // subshell keeping its own, a `cd` to a folder not made yet holding only after `&&`, a backgrounded `cd x &` moving
 // nothing, and the command after `cd x ||` running where the line was. The denylist and the read-only
 // check both judge a command's relative paths from there.
 import { promises as fs } from 'node:fs';
 import { isAbsolute, normalize, resolve } from 'node:path';
+import { analyzeCommand } from './analysis.js';
 import { expandTilde, expandWord, resolvePath, resolveWord, type ShellState, type Word } from './paths.js';
 import type { SimpleCommand } from './simple-command.js';
 
@@ -77,6 +78,42 @@ export async function shellAfter(words: readonly Word[], shell: ShellState): Pro
 /** A literal `source` or `.`: the script runs in this shell, and may `cd` (or set CDPATH) where no check sees. */
 const sources = (command: SimpleCommand): boolean =>
   !command.nonLiteral.includes(0) && (command.argv[0] === 'source' || command.argv[0] === '.');
+
+/** The most of a sourced script read to see whether it may move the shell. */
+const MAX_SOURCED_BYTES = 256 * 1024;
+/** Commands by which a sourced script may leave the shell elsewhere, or run text no check reads. */
+const MOVERS = new Set(['cd', 'pushd', 'popd', 'source', '.', 'eval', 'exec', 'builtin', 'command', 'trap', 'enable']);
+
+/**
+ * Whether the script `source path` / `. path` runs leaves the directory where it was: a literal path with a slash
+ * (without one bash may search PATH), read through the kernel's resolution, a regular file that parses and holds no
+ * command that moves the shell, sets CDPATH or names its command at run time. A virtualenv's `bin/activate` is one.
+ */
+async function sourcedStaysPut(command: SimpleCommand, shell: ShellState): Promise<boolean> {
+  const script = command.argv[1];
+  if (script === undefined || command.nonLiteral.includes(1) || !script.includes('/')) return false;
+  const resolved = await resolveWord(script, shell);
+  if (!resolved || !('real' in resolved)) return false;
+  let text: string;
+  try {
+    const handle = await fs.open(resolved.real, 'r');
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile() || stat.size > MAX_SOURCED_BYTES) return false;
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+  const analysis = await analyzeCommand(text);
+  if (analysis.issues.some((issue) => issue.kind === 'parse_error')) return false;
+  return !analysis.commands.some(
+    (c) =>
+      (c.argv.length > 0 && (c.nonLiteral.includes(0) || MOVERS.has(c.argv[0]!))) || setsCdpath(c),
+  );
+}
 
 /** The command may set CDPATH (`CDPATH=x cd y`, `export CDPATH=x`, `read CDPATH`, `printf -v CDPATH`). */
 const setsCdpath = (command: SimpleCommand): boolean =>
@@ -153,9 +190,12 @@ export async function commandShells(
     if (!cdpath && setsCdpath(command)) cdpath = true;
     if (cdpath && !shell.cdpath) shell = { ...shell, cdpath: true };
     found.push(shell);
-    // After a sourced script the directory is unknown, as after `cd "$DIR"`: it may have moved, and set CDPATH.
+    // After a sourced script the directory is unknown, as after `cd "$DIR"`: it may have moved, and set CDPATH —
+    // unless its text shows it cannot.
     const next = sources(command)
-      ? { ...unknown(shell), cdpath: true }
+      ? (await sourcedStaysPut(command, shell))
+        ? undefined
+        : { ...unknown(shell), cdpath: true }
       : await shellAfter(wordsOf(command), shell);
     if (next) {
       shells.set(scope, next);

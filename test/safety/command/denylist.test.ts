@@ -27,6 +27,36 @@ beforeAll(async () => {
   await fs.writeFile(path.join(root, 'src', 'a.ts'), 'a');
   await fs.writeFile(path.join(root, '.env'), 'KEY=1');
   await fs.writeFile(path.join(root, '.env.example'), 'KEY=');
+  // A virtualenv's activate (as python3 -m venv writes it, shortened): it sets variables, never moves the shell.
+  await fs.mkdir(path.join(root, '.venv', 'bin'), { recursive: true });
+  await fs.writeFile(
+    path.join(root, '.venv', 'bin', 'activate'),
+    [
+      '# This file must be used with "source bin/activate" *from bash*',
+      'deactivate () {',
+      '    if [ -n "${_OLD_VIRTUAL_PATH:-}" ] ; then',
+      '        PATH="${_OLD_VIRTUAL_PATH:-}"',
+      '        export PATH',
+      '        unset _OLD_VIRTUAL_PATH',
+      '    fi',
+      '    hash -r 2> /dev/null',
+      '    if [ ! "${1:-}" = "nondestructive" ] ; then',
+      '        unset -f deactivate',
+      '    fi',
+      '}',
+      'deactivate nondestructive',
+      'VIRTUAL_ENV="/srv/app/.venv"',
+      'export VIRTUAL_ENV',
+      '_OLD_VIRTUAL_PATH="$PATH"',
+      'PATH="$VIRTUAL_ENV/bin:$PATH"',
+      'export PATH',
+      'hash -r 2> /dev/null',
+      '',
+    ].join('\n'),
+  );
+  await fs.writeFile(path.join(root, 'moves.sh'), 'go() { cd /tmp; }\ngo\n');
+  await fs.writeFile(path.join(root, 'evals.sh'), 'eval "$SETUP"\n');
+  await fs.writeFile(path.join(root, 'cdpath.sh'), 'export CDPATH=/tmp\n');
   await fs.writeFile(path.join(home, '.bashrc'), '# canary');
   await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), 'secret');
   await fs.writeFile(path.join(shared, 'data.txt'), 'data');
@@ -526,6 +556,10 @@ describe('paths known only when the command runs', () => {
     'source env.sh && rm -f a.ts',
     '. ./env.sh; cat a.ts',
     'source env.sh && cd src && rm -f a.ts',
+    // A script whose text may move the shell: a cd in a function it calls, eval, CDPATH.
+    'source ./moves.sh && rm -f a.ts',
+    '. ./evals.sh; cat a.ts',
+    'source ./cdpath.sh && cd src && rm -f a.ts',
   ])('%j is unseen: asked about without a sandbox', async (command) => {
     const verdicts = await judgeCommand(await analyzeCommand(command), context);
     expect(verdicts.map((v) => v.tier)).toContain('unseen');
@@ -537,6 +571,9 @@ describe('paths known only when the command runs', () => {
     'cd src && rm -f a.ts',
     '(source env.sh); rm -f a.ts',
     'source env.sh && cd /tmp && ls x',
+    // Its text read: a virtualenv's activate sets variables only, so the directory stays known.
+    'source .venv/bin/activate && rm -f a.ts',
+    '. .venv/bin/activate; cat src/a.ts',
   ])('%j names no path that could be anywhere', async (command) => {
     const verdicts = await judgeCommand(await analyzeCommand(command), context);
     expect(verdicts.filter((v) => v.reason.includes('runs in a directory known only'))).toEqual([]);
