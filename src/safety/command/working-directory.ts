@@ -82,7 +82,19 @@ const sources = (command: SimpleCommand): boolean =>
 /** The most of a sourced script read to see whether it may move the shell. */
 const MAX_SOURCED_BYTES = 256 * 1024;
 /** Commands by which a sourced script may leave the shell elsewhere, or run text no check reads. */
-const MOVERS = new Set(['cd', 'pushd', 'popd', 'source', '.', 'eval', 'exec', 'builtin', 'command', 'trap', 'enable']);
+const MOVERS = new Set([
+  'cd',
+  'pushd',
+  'popd',
+  'source',
+  '.',
+  'eval',
+  'exec',
+  'builtin',
+  'command',
+  'trap',
+  'enable',
+]);
 
 /**
  * Whether the script `source path` / `. path` runs leaves the directory where it was: a literal path with a slash
@@ -110,8 +122,7 @@ async function sourcedStaysPut(command: SimpleCommand, shell: ShellState): Promi
   const analysis = await analyzeCommand(text);
   if (analysis.issues.some((issue) => issue.kind === 'parse_error')) return false;
   return !analysis.commands.some(
-    (c) =>
-      (c.argv.length > 0 && (c.nonLiteral.includes(0) || MOVERS.has(c.argv[0]!))) || setsCdpath(c),
+    (c) => (c.argv.length > 0 && (c.nonLiteral.includes(0) || MOVERS.has(c.argv[0]!))) || setsCdpath(c),
   );
 }
 
