@@ -14,7 +14,7 @@ import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
 import { terminalColumns, wrapFor, wrapText } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
-import { chooseMode, defaultMode, type ModeChoice, type ModeFlags } from './mode-options.js';
+import { defaultMode, type ModeChoice, type ModeFlags, resolveMode } from './mode-options.js';
 import { reportFailure, reportWarnings } from './report.js';
 import { loadConfigFor } from './run-options.js';
 
@@ -176,7 +176,8 @@ export async function policyCheckCommand(
     }
     const loaded = await loadConfigFor(options);
     reportWarnings(loaded.warnings, out);
-    const mode = chooseMode(options, loaded.config.agent.terminal.default_mode, 'restricted');
+    // Without --mode, the mode `keel run` would take here (auto where the sandbox works), not a default of its own.
+    const mode = await resolveMode(options, loaded.config, 'restricted');
     // The policy, jail and tools a run would open, its rules checked; nothing runs, so nothing is guarded. Without
     // --sandbox or --no-sandbox only auto mode's decisions depend on the sandbox: it is probed there, as a run would
     // (else left out); with one, the sandbox is as a run given it would have (--sandbox where none can be made fails).

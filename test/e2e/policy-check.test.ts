@@ -63,6 +63,7 @@ describe('keel policy check', () => {
         'make',
         '--allow',
         'make',
+        '--no-sandbox',
         '--json',
       ],
       { timeoutMs: 60_000 },
@@ -102,8 +103,7 @@ describe('keel policy check', () => {
       mode: 'interactive',
       hint: expect.any(String),
     });
-    // No --mode and no default_mode in the config: restricted.
-    const denied = await check({ command: 'make', json: true });
+    const denied = await check({ command: 'make', mode: 'restricted', json: true });
     expect(denied.code).toBe(2);
     expect(jsonLine(denied.stdout)).toMatchObject({
       decision: 'deny',
@@ -156,6 +156,18 @@ describe('keel policy check', () => {
     const r = await check({ command: 'make', json: true }, full);
     expect(r.code).toBe(0);
     expect(jsonLine(r.stdout)).toMatchObject({ decision: 'allow', mode: 'full' });
+  });
+
+  it('without --mode judges in the mode keel run takes here, as keel policy show names it', async () => {
+    const out = captureOutput();
+    expect(await policyShowCommand({ output: 'text', cwd: ws, config: configFile, json: true }, out)).toBe(0);
+    const runs = (JSON.parse(out.out) as { defaults: { run: { mode: string } } }).defaults.run.mode;
+    const r = await check({ command: 'make', json: true });
+    expect(jsonLine(r.stdout).mode).toBe(runs);
+    // Without the sandbox a run stays restricted, and so does the check.
+    expect(jsonLine((await check({ command: 'make', json: true, sandbox: false })).stdout).mode).toBe(
+      'restricted',
+    );
   });
 
   it('judges with or without the sandbox as a run given --sandbox or --no-sandbox would', async () => {
