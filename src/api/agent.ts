@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { assembleRun, type Run } from '../runtime/assemble.js';
 import { type HintWords, MODES } from '../safety/modes.js';
+import { redactingSink } from '../safety/redact-stream.js';
 import { customTool } from './custom-tools.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentOptions, CreateAgent, RunResult, ToolUse, ToolUseAnswer } from './types.js';
@@ -138,7 +139,8 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
         : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       session: { save: options.session !== false, ...(resumeId ? { resume: resumeId } : {}) },
-      observe,
+      // The events `--output stream-json` prints, so through the run's redactor as they are (and as keel acp's are).
+      outputs: (_model, redact) => redactingSink(observe, redact),
       env,
     });
     const taken = tools.find((tool) => run.registry.has(tool.name));
@@ -196,7 +198,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       const { agent, settled } = await started;
       yield* queue.drain();
       const ended = await settled;
-      return runResult(ended, last, agent.session?.id);
+      return runResult({ ...ended, answer: agent.redact(ended.answer) }, last, agent.session?.id);
     } finally {
       // Left early (break, return, a throw in the caller's loop): the run is interrupted and awaited, so the
       // conversation is whole before the next run.

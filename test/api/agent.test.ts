@@ -116,6 +116,23 @@ describe('createAgent', () => {
     expect(JSON.stringify(s.requests[1]!.body.messages)).toContain('first answer');
   });
 
+  it("hands over its events and answer through the run's redactor, as --output stream-json and keel acp print them", async () => {
+    const secret = 'sk-library1234567890abcdefghij';
+    const s = await server([{ text: `the key is ${secret}` }]);
+    const base = await options(s);
+    const agent = kept(createAgent({ ...base, env: { ...base.env, MY_SERVICE_API_KEY: secret } }));
+    const run = agent.run('what is the key?');
+    const events: AgentEvent[] = [];
+    let step = await run.next();
+    while (!step.done) {
+      events.push(step.value);
+      step = await run.next();
+    }
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', answer: 'the key is [REDACTED]' });
+    expect(step.value.answer).toBe('the key is [REDACTED]');
+  });
+
   it('asks canUseTool what the policy asks about, with the call and its diff, and obeys the answer', async () => {
     const write = (content: string) => ({
       toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content } }],
