@@ -8,6 +8,7 @@ import {
   agent,
   type ClientCapabilities,
   type InitializeResponse,
+  type McpServer,
   methods,
   ndJsonStream,
   PROTOCOL_VERSION,
@@ -18,6 +19,7 @@ import { KeelError } from '../core/errors.js';
 import { SessionError } from '../session/session-file.js';
 import { clientFiles } from './client-files.js';
 import { clientTerminalRunner } from './client-terminal.js';
+import { editorServers } from './mcp-servers.js';
 import { permissionAnswer, permissionOptions } from './permission.js';
 import { promptMessage } from './prompt.js';
 import { AcpSession, isMode, type OpenRun, type SessionPeer } from './session.js';
@@ -51,6 +53,8 @@ export function initializeResponse(
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      // The servers a session is given: stdio ones always, streamable HTTP ones too; SSE is not spoken.
+      mcpCapabilities: { http: true, sse: false },
     },
     authMethods: missing ? authMethods(missing) : [],
   };
@@ -112,7 +116,7 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     if (!session) throw RequestError.resourceNotFound(sessionId);
     return session;
   };
-  const start = async (cwd: string, resume?: string) => {
+  const start = async (cwd: string, resume?: string, given?: readonly McpServer[]) => {
     // ACP's paths are absolute: a relative one would be taken from wherever the editor started Keel.
     if (!isAbsolute(cwd))
       throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}`);
@@ -123,8 +127,11 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
       sessions.delete(resume);
       await open.close();
     }
+    const { servers, skipped } = editorServers(given);
+    for (const line of skipped) host.log(line);
+    const mcpServers = Object.keys(servers).length > 0 ? servers : undefined;
     try {
-      const session = await AcpSession.start(host.open, peer, cwd, resume);
+      const session = await AcpSession.start(host.open, peer, cwd, resume, mcpServers);
       sessions.set(session.id, session);
       return session;
     } catch (error) {
@@ -146,11 +153,11 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
       return {};
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      const session = await start(params.cwd);
+      const session = await start(params.cwd, undefined, params.mcpServers);
       return { sessionId: session.id, modes: session.modes };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      const session = await start(params.cwd, params.sessionId);
+      const session = await start(params.cwd, params.sessionId, params.mcpServers);
       return { modes: session.modes };
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {

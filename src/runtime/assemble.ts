@@ -129,7 +129,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const emit = events.emit;
   // MCP servers start now, in the background, their tools joining the registry when ready (the first request waits
   // for them, bounded: toolsReady); they end with the runner. Not for keel init and ask, which choose their tools.
-  const mcp = options.tools ? undefined : startRunMcp(loaded, registry, workspace.root, env, emit);
+  const mcp = options.tools
+    ? undefined
+    : startRunMcp(loaded, registry, workspace.root, env, emit, options.mcpServers);
   for (const message of [...loaded.warnings, ...chosen.warnings, ...(unknownTools ? [unknownTools] : [])])
     emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
