@@ -1,5 +1,6 @@
 // `keel acp`'s protocol side: Keel as an Agent Client Protocol agent, on the official SDK. Sessions are Keel
 // runs (session.ts); this file answers the protocol's requests and turns Keel's questions into the editor's.
+import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import {
   type AgentApp,
@@ -120,6 +121,9 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     // ACP's paths are absolute: a relative one would be taken from wherever the editor started Keel.
     if (!isAbsolute(cwd))
       throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}`);
+    // The editor's slip, said as such (not an internal error naming keel's --cwd flag).
+    if (!(await stat(cwd).catch(() => undefined))?.isDirectory())
+      throw RequestError.invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
     if (await host.missingCredential()) throw RequestError.authRequired();
     // Loading a session this connection has open starts it again from what was saved.
     const open = resume === undefined ? undefined : sessions.get(resume);

@@ -307,10 +307,17 @@ describe('keel acp', () => {
     }
   });
 
-  it('refuses a relative cwd and an empty prompt as invalid parameters, sending the model nothing', async () => {
+  it('refuses a relative or missing cwd and an empty prompt as invalid parameters, sending the model nothing', async () => {
     await expect(
       connection.agent.request(methods.agent.session.new, { cwd: 'relative/dir', mcpServers: [] }),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('absolute') });
+    const missing = join(await workspace(), 'missing');
+    await expect(
+      connection.agent.request(methods.agent.session.new, { cwd: missing, mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(`not an existing directory: ${missing}`),
+    });
     const sessionId = await newSession(await workspace());
     const sent = server.requests.length;
     for (const empty of [[], [{ type: 'text' as const, text: '  ' }]]) {
