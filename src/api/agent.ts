@@ -1,6 +1,7 @@
 // createAgent: the library API's agent over the shared run assembly (runtime/assemble.ts). Each run() is one user
 // turn of a conversation kept across runs, its events handed to the caller as they happen; canUseTool stands in for
 // the terminal's approval prompt.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LoopResult } from '../agent/loop.js';
 import { asProvider } from '../config/overrides.js';
@@ -115,6 +116,15 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
 
   const open = async (): Promise<Run> => {
     const env = (options.env ?? process.env) as NodeJS.ProcessEnv;
+    // Said in the library's words: the run assembly's own message names keel's --cwd flag.
+    if (
+      options.cwd !== undefined &&
+      !(await stat(resolve(options.cwd)).catch(() => undefined))?.isDirectory()
+    ) {
+      throw new UsageError(`the cwd option is not an existing directory: ${resolve(options.cwd)}`, {
+        hint: 'set cwd to the directory the agent works in',
+      });
+    }
     const run = await assembleRun({
       ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
       ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),

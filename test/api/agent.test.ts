@@ -102,6 +102,18 @@ describe('createAgent', () => {
     expect(() => createAgent({ tools: [tool] })).toThrow(`custom tool mine: ${message}`);
   });
 
+  it("refuses a cwd that is no directory in the library's words, not the command line's", async () => {
+    const s = await server([{ text: 'never sent' }]);
+    const base = await options(s);
+    const missing = join(base.cwd!, 'missing');
+    const agent = kept(createAgent({ ...base, cwd: missing }));
+    await expect(collect(agent.run('hello'))).rejects.toMatchObject({
+      message: `the cwd option is not an existing directory: ${missing}`,
+      hint: 'set cwd to the directory the agent works in',
+    });
+    expect(s.requests).toHaveLength(0);
+  });
+
   it('streams each run as events ending with run_end, and continues the conversation in the next run', async () => {
     const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
     const agent = kept(createAgent(await options(s)));
