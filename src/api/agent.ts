@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LoopResult } from '../agent/loop.js';
-import { asProvider } from '../config/overrides.js';
+import { asProvider, type FlagNames } from '../config/overrides.js';
 import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
@@ -14,6 +14,16 @@ import { redactingSink } from '../safety/redact-stream.js';
 import { customTool } from './custom-tools.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentOptions, CreateAgent, RunResult, ToolUse, ToolUseAnswer } from './types.js';
+
+/** A bad option value is named as the caller gave it (`baseUrl`), not as keel's flag (`--base-url`). */
+const LIBRARY_OPTIONS: FlagNames = {
+  provider: 'provider',
+  model: 'model',
+  baseUrl: 'baseUrl',
+  maxTurns: 'maxTurns',
+  cassette: 'cassette',
+  kind: 'option',
+};
 
 const DECISIONS = new Set(['once', 'always', 'keep', 'edit', 'deny']);
 
@@ -133,6 +143,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
         model: options.model,
         baseUrl: options.baseUrl,
         maxTurns: options.maxTurns,
+        names: LIBRARY_OPTIONS,
       },
       mode: (loaded) => options.mode ?? loaded.config.agent.terminal.default_mode ?? 'restricted',
       ...(options.allow ? { allow: options.allow } : {}),

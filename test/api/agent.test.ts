@@ -114,6 +114,21 @@ describe('createAgent', () => {
     expect(s.requests).toHaveLength(0);
   });
 
+  it.each([
+    [{ baseUrl: 'ftp://x' }, '`baseUrl` must be an http(s) URL, got "ftp://x"', 'baseUrl sets'],
+    [{ model: '' }, '`model` must be a non-empty string', 'model sets'],
+    [{ maxTurns: -1 }, '`maxTurns` must be a positive integer, got -1', 'maxTurns sets'],
+  ])("refuses %j naming the option, not keel's flag", async (bad, message, hint) => {
+    const s = await server([{ text: 'never sent' }]);
+    const agent = kept(createAgent({ ...(await options(s)), ...bad }));
+    const failure = await collect(agent.run('hello')).catch(
+      (error: { message: string; hint?: string }) => error,
+    );
+    expect(failure).toMatchObject({ message: expect.stringContaining(message) });
+    expect((failure as { hint?: string }).hint).toContain(hint);
+    expect(JSON.stringify(failure)).not.toContain('--');
+  });
+
   it('streams each run as events ending with run_end, and continues the conversation in the next run', async () => {
     const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
     const agent = kept(createAgent(await options(s)));
