@@ -45,7 +45,7 @@ export function inheritedEnvironment(env: NodeJS.ProcessEnv): Record<string, str
 export interface StdioServer {
   command: string;
   args: string[];
-  /** Its whole environment: the inherited variables of Keel's (HOME, PATH, ...) and its own config's. */
+  /** Its whole environment: the run's inherited variables (HOME, PATH, ...) and its own config's. */
   env: Record<string, string>;
   cwd: string;
 }
