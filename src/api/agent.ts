@@ -135,6 +135,14 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
         hint: 'set cwd to the directory the agent works in',
       });
     }
+    if (
+      options.config !== undefined &&
+      !(await stat(resolve(options.config)).catch(() => undefined))?.isFile()
+    ) {
+      throw new UsageError(`the config option is not a config file: ${resolve(options.config)}`, {
+        hint: 'set config to a YAML file (keel config init writes one), or leave it out for the user config',
+      });
+    }
     const run = await assembleRun({
       ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
       ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),

@@ -114,6 +114,16 @@ describe('createAgent', () => {
     expect(s.requests).toHaveLength(0);
   });
 
+  it("refuses a config option naming no file, in the library's words", async () => {
+    const s = await server([{ text: 'never sent' }]);
+    const base = await options(s);
+    const missing = join(base.cwd!, 'keel.yaml');
+    const agent = kept(createAgent({ ...base, config: missing }));
+    await expect(collect(agent.run('hello'))).rejects.toMatchObject({
+      message: `the config option is not a config file: ${missing}`,
+    });
+  });
+
   it.each([
     [{ baseUrl: 'ftp://x' }, '`baseUrl` must be an http(s) URL, got "ftp://x"', 'baseUrl sets'],
     [{ model: '' }, '`model` must be a non-empty string', 'model sets'],
