@@ -1,5 +1,6 @@
 // `keel acp`'s protocol side: Keel as an Agent Client Protocol agent, on the official SDK. Sessions are Keel
 // runs (session.ts); this file answers the protocol's requests and turns Keel's questions into the editor's.
+import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import {
   type AgentApp,
@@ -8,6 +9,7 @@ import {
   agent,
   type ClientCapabilities,
   type InitializeResponse,
+  type McpServer,
   methods,
   ndJsonStream,
   PROTOCOL_VERSION,
@@ -18,6 +20,7 @@ import { KeelError } from '../core/errors.js';
 import { SessionError } from '../session/session-file.js';
 import { clientFiles } from './client-files.js';
 import { clientTerminalRunner } from './client-terminal.js';
+import { editorServers } from './mcp-servers.js';
 import { permissionAnswer, permissionOptions } from './permission.js';
 import { promptMessage } from './prompt.js';
 import { AcpSession, isMode, type OpenRun, type SessionPeer } from './session.js';
@@ -51,6 +54,8 @@ export function initializeResponse(
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      // The servers a session is given: stdio ones always, streamable HTTP ones too; SSE is not spoken.
+      mcpCapabilities: { http: true, sse: false },
     },
     authMethods: missing ? authMethods(missing) : [],
   };
@@ -112,10 +117,13 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
     if (!session) throw RequestError.resourceNotFound(sessionId);
     return session;
   };
-  const start = async (cwd: string, resume?: string) => {
+  const start = async (cwd: string, resume?: string, given?: readonly McpServer[]) => {
     // ACP's paths are absolute: a relative one would be taken from wherever the editor started Keel.
     if (!isAbsolute(cwd))
       throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not ${JSON.stringify(cwd)}`);
+    // The editor's slip, said as such (not an internal error naming keel's --cwd flag).
+    if (!(await stat(cwd).catch(() => undefined))?.isDirectory())
+      throw RequestError.invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
     if (await host.missingCredential()) throw RequestError.authRequired();
     // Loading a session this connection has open starts it again from what was saved.
     const open = resume === undefined ? undefined : sessions.get(resume);
@@ -123,8 +131,11 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
       sessions.delete(resume);
       await open.close();
     }
+    const { servers, skipped } = editorServers(given);
+    for (const line of skipped) host.log(line);
+    const mcpServers = Object.keys(servers).length > 0 ? servers : undefined;
     try {
-      const session = await AcpSession.start(host.open, peer, cwd, resume);
+      const session = await AcpSession.start(host.open, peer, cwd, resume, mcpServers);
       sessions.set(session.id, session);
       return session;
     } catch (error) {
@@ -146,11 +157,11 @@ export function acpAgent(host: AcpHost): { app: AgentApp; closeAll(): Promise<vo
       return {};
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      const session = await start(params.cwd);
+      const session = await start(params.cwd, undefined, params.mcpServers);
       return { sessionId: session.id, modes: session.modes };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      const session = await start(params.cwd, params.sessionId);
+      const session = await start(params.cwd, params.sessionId, params.mcpServers);
       return { modes: session.modes };
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {

@@ -4,6 +4,7 @@
 import { stat } from 'node:fs/promises';
 import type { SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { LoopResult } from '../agent/loop.js';
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { Approve } from '../core/approval.js';
 import type { AgentEvent, EventSink } from '../core/events.js';
 import type { FileAccess } from '../core/file-access.js';
@@ -36,6 +37,8 @@ export interface OpenRequest {
   files?: FileAccess;
   /** The editor's terminals, when it offers them. */
   terminal?: CommandRunner;
+  /** The MCP servers the editor gave the session, beside mcp.servers. */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 export type OpenRun = (request: OpenRequest) => Promise<Run>;
@@ -93,6 +96,7 @@ export class AcpSession {
     private readonly cwd: string,
     private readonly open: OpenRun,
     private readonly peer: SessionPeer,
+    private readonly mcpServers: Record<string, McpServerConfig> | undefined,
   ) {
     this.root = run.workspace.root;
     this.files = peer.files(() => this.id);
@@ -100,7 +104,13 @@ export class AcpSession {
   }
 
   /** A new session, or (resume) a saved one whose conversation is shown again before this resolves. */
-  static async start(open: OpenRun, peer: SessionPeer, cwd: string, resume?: string): Promise<AcpSession> {
+  static async start(
+    open: OpenRun,
+    peer: SessionPeer,
+    cwd: string,
+    resume?: string,
+    mcpServers?: Record<string, McpServerConfig>,
+  ): Promise<AcpSession> {
     let session: AcpSession | undefined;
     const pending: AgentEvent[] = [];
     // Events raised while the run is assembled (warnings) wait for the session to know its id.
@@ -120,10 +130,11 @@ export class AcpSession {
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
       ...(resume !== undefined ? { resume } : {}),
+      ...(mcpServers ? { mcpServers } : {}),
     });
     // The id the editor holds (or is about to be given) stays the session's through loads and mode changes.
     sessionId = resume ?? run.session?.id ?? `${Date.now()}`;
-    session = new AcpSession(run, sessionId, cwd, open, peer);
+    session = new AcpSession(run, sessionId, cwd, open, peer, mcpServers);
     for (const event of pending) session.follow(event);
     if (resume !== undefined) {
       const newFiles = newFileCalls(run.resumed?.events ?? []);
@@ -206,6 +217,7 @@ export class AcpSession {
       ...(this.files ? { files: this.files } : {}),
       ...(this.terminal ? { terminal: this.terminal } : {}),
       ...(old.approvals ? { approvals: old.approvals } : {}),
+      ...(this.mcpServers ? { mcpServers: this.mcpServers } : {}),
       ...(saved ? { resume: this.id } : { id: this.id }),
       started: true,
     });

@@ -1,17 +1,29 @@
 // createAgent: the library API's agent over the shared run assembly (runtime/assemble.ts). Each run() is one user
 // turn of a conversation kept across runs, its events handed to the caller as they happen; canUseTool stands in for
 // the terminal's approval prompt.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LoopResult } from '../agent/loop.js';
-import { asProvider } from '../config/overrides.js';
+import { asProvider, type FlagNames } from '../config/overrides.js';
 import type { ApprovalAnswer, ApprovalRequest, Approve } from '../core/approval.js';
 import { UsageError } from '../core/errors.js';
 import type { AgentEvent } from '../core/events.js';
 import { assembleRun, type Run } from '../runtime/assemble.js';
 import { type HintWords, MODES } from '../safety/modes.js';
+import { redactingSink } from '../safety/redact-stream.js';
 import { customTool } from './custom-tools.js';
 import { EventQueue } from './event-queue.js';
 import type { AgentOptions, CreateAgent, RunResult, ToolUse, ToolUseAnswer } from './types.js';
+
+/** A bad option value is named as the caller gave it (`baseUrl`), not as keel's flag (`--base-url`). */
+const LIBRARY_OPTIONS: FlagNames = {
+  provider: 'provider',
+  model: 'model',
+  baseUrl: 'baseUrl',
+  maxTurns: 'maxTurns',
+  cassette: 'cassette',
+  kind: 'option',
+};
 
 const DECISIONS = new Set(['once', 'always', 'keep', 'edit', 'deny']);
 
@@ -114,6 +126,23 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
 
   const open = async (): Promise<Run> => {
     const env = (options.env ?? process.env) as NodeJS.ProcessEnv;
+    // Said in the library's words: the run assembly's own message names keel's --cwd flag.
+    if (
+      options.cwd !== undefined &&
+      !(await stat(resolve(options.cwd)).catch(() => undefined))?.isDirectory()
+    ) {
+      throw new UsageError(`the cwd option is not an existing directory: ${resolve(options.cwd)}`, {
+        hint: 'set cwd to the directory the agent works in',
+      });
+    }
+    if (
+      options.config !== undefined &&
+      !(await stat(resolve(options.config)).catch(() => undefined))?.isFile()
+    ) {
+      throw new UsageError(`the config option is not a config file: ${resolve(options.config)}`, {
+        hint: 'set config to a YAML file (keel config init writes one), or leave it out for the user config',
+      });
+    }
     const run = await assembleRun({
       ...(options.cwd !== undefined ? { cwd: resolve(options.cwd) } : {}),
       ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),
@@ -122,6 +151,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
         model: options.model,
         baseUrl: options.baseUrl,
         maxTurns: options.maxTurns,
+        names: LIBRARY_OPTIONS,
       },
       mode: (loaded) => options.mode ?? loaded.config.agent.terminal.default_mode ?? 'restricted',
       ...(options.allow ? { allow: options.allow } : {}),
@@ -138,7 +168,8 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
         : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       session: { save: options.session !== false, ...(resumeId ? { resume: resumeId } : {}) },
-      observe,
+      // The events `--output stream-json` prints, so through the run's redactor as they are (and as keel acp's are).
+      outputs: (_model, redact) => redactingSink(observe, redact),
       env,
     });
     const taken = tools.find((tool) => run.registry.has(tool.name));
@@ -196,7 +227,7 @@ export const createAgent: CreateAgent = (options: AgentOptions = {}) => {
       const { agent, settled } = await started;
       yield* queue.drain();
       const ended = await settled;
-      return runResult(ended, last, agent.session?.id);
+      return runResult({ ...ended, answer: agent.redact(ended.answer) }, last, agent.session?.id);
     } finally {
       // Left early (break, return, a throw in the caller's loop): the run is interrupted and awaited, so the
       // conversation is whole before the next run.

@@ -75,6 +75,7 @@ export async function acpCommand(options: AcpOptions): Promise<number> {
         ...(request.approvals ? { approvals: request.approvals } : {}),
         ...(request.files ? { files: request.files } : {}),
         ...(request.terminal ? { terminal: request.terminal } : {}),
+        ...(request.mcpServers ? { mcpServers: request.mcpServers } : {}),
         session: sessionRequestOf(request),
         // Like every machine-readable output, the editor gets events through the run's redactor.
         outputs: (_model, redact) => redactingSink(request.sink, redact),

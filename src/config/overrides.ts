@@ -11,7 +11,28 @@ export interface ConfigFlags {
   baseUrl?: string;
   maxTurns?: number;
   cassette?: string;
+  /** How the caller names these (a message about a bad value says it); default: keel's flags. */
+  names?: FlagNames;
 }
+
+/** What each value is called where it was given, and the word for that place ("flag", "option"). */
+export interface FlagNames {
+  provider: string;
+  model: string;
+  baseUrl: string;
+  maxTurns: string;
+  cassette: string;
+  kind: string;
+}
+
+export const CLI_FLAGS: FlagNames = {
+  provider: '--provider',
+  model: '--model',
+  baseUrl: '--base-url',
+  maxTurns: '--max-turns',
+  cassette: '--cassette',
+  kind: 'flag',
+};
 
 const ollamaDefaultPort = '11434';
 
@@ -51,7 +72,7 @@ export function envProvider(env: NodeJS.ProcessEnv): ProviderName | undefined {
 
 /** The provider the flags choose: --provider, or replay for --cassette alone (it means nothing to another). */
 export function flagProvider(flags: ConfigFlags): ProviderName | undefined {
-  const named = asProvider(flags.provider, '--provider');
+  const named = asProvider(flags.provider, (flags.names ?? CLI_FLAGS).provider);
   if (flags.cassette === undefined || named === 'replay') return named;
   if (named === undefined) return 'replay';
   throw new ConfigError(`--cassette is for --provider replay, not ${named}`, {
@@ -126,20 +147,21 @@ export async function envLayer(env: NodeJS.ProcessEnv, selected: ProviderName): 
 /** The flag layer; --model and --base-url apply to the provider finally chosen. */
 export async function flagLayer(flags: ConfigFlags, selected: ProviderName): Promise<ConfigLayer> {
   const layer: ConfigLayer = new Map();
+  const names = flags.names ?? CLI_FLAGS;
   const set = async (key: string, value: unknown, flag: string) => {
     if (value === undefined) return;
     if (!(await leafSchema(key))) {
       throw new ConfigError(`${flag} does not apply to the ${selected} provider`, {
-        hint: `remove ${flag}, or choose another provider with --provider`,
+        hint: `remove ${flag}, or choose another provider with ${names.provider}`,
       });
     }
-    layer.set(key, await checkedEntry(key, value, flag, `flag ${flag}`));
+    layer.set(key, await checkedEntry(key, value, flag, `${names.kind} ${flag}`));
   };
   const chosen = flagProvider(flags);
-  await set('provider.type', chosen, flags.provider === undefined ? '--cassette' : '--provider');
-  await set(`provider.${selected}.model`, flags.model, '--model');
-  await set(`provider.${selected}.base_url`, flags.baseUrl, '--base-url');
-  await set('agent.max_turns', flags.maxTurns, '--max-turns');
-  await set('provider.replay.cassette', flags.cassette, '--cassette');
+  await set('provider.type', chosen, flags.provider === undefined ? names.cassette : names.provider);
+  await set(`provider.${selected}.model`, flags.model, names.model);
+  await set(`provider.${selected}.base_url`, flags.baseUrl, names.baseUrl);
+  await set('agent.max_turns', flags.maxTurns, names.maxTurns);
+  await set('provider.replay.cassette', flags.cassette, names.cassette);
   return layer;
 }

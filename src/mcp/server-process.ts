@@ -33,7 +33,7 @@ const INHERITED =
     : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /** As the SDK's getDefaultEnvironment: the inherited variables that are set, shell functions left out. */
-export function inheritedEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function inheritedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const key of INHERITED) {
     const value = env[key];
@@ -45,7 +45,7 @@ export function inheritedEnvironment(env: NodeJS.ProcessEnv = process.env): Reco
 export interface StdioServer {
   command: string;
   args: string[];
-  /** Added to the inherited variables (HOME, PATH, ...). */
+  /** Its whole environment: the run's inherited variables (HOME, PATH, ...) and its own config's. */
   env: Record<string, string>;
   cwd: string;
 }
@@ -69,7 +69,8 @@ export function stdioServer(
   return {
     command: config.command ?? '',
     args: config.args,
-    env: expandAll(config.env, env, `mcp.servers.${name}.env`),
+    // Inherited from the run's environment (the library's env option), not this process's.
+    env: { ...inheritedEnvironment(env), ...expandAll(config.env, env, `mcp.servers.${name}.env`) },
     cwd,
   };
 }
@@ -94,7 +95,7 @@ export class ServerProcess {
 
   constructor(server: StdioServer) {
     this.child = spawn(server.command, server.args, {
-      env: { ...inheritedEnvironment(), ...server.env },
+      env: server.env,
       cwd: server.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,

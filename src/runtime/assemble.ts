@@ -11,7 +11,6 @@ import { ToolOffer } from '../agent/tool-offer.js';
 import { ToolSpend } from '../agent/tool-spend.js';
 import { cacheWrites } from '../code/cache-writes.js';
 import { cacheDir } from '../config/paths.js';
-import { emptyUsage } from '../core/messages.js';
 import { TodoBoard } from '../core/todo-board.js';
 import { withServers } from '../mcp/start.js';
 import { planTodos } from '../plan/progress.js';
@@ -24,6 +23,7 @@ import { summarize } from '../session/session-summary.js';
 import { cleanStaleTempFiles } from '../tools/temp-files.js';
 import { loadRunConfig, resolveWorkspaceDir } from './config.js';
 import {
+  autoCompaction,
   carryConversation,
   conversationBudget,
   conversationText,
@@ -129,7 +129,9 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
   const emit = events.emit;
   // MCP servers start now, in the background, their tools joining the registry when ready (the first request waits
   // for them, bounded: toolsReady); they end with the runner. Not for keel init and ask, which choose their tools.
-  const mcp = options.tools ? undefined : startRunMcp(loaded, registry, workspace.root, env, emit);
+  const mcp = options.tools
+    ? undefined
+    : startRunMcp(loaded, registry, workspace.root, env, emit, options.mcpServers);
   for (const message of [...loaded.warnings, ...chosen.warnings, ...(unknownTools ? [unknownTools] : [])])
     emit({ type: 'warning', message });
   // A plan's steps, else the resumed session's list; the first run shows it before its first request.
@@ -244,6 +246,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     todos: () => todos.items(),
     emit,
   };
+  const autoCompact = autoCompaction(config, compactor);
   const loopOptions: Omit<LoopOptions, 'signal'> = {
     model,
     executor,
@@ -273,15 +276,7 @@ export async function assembleRun(options: RunOptions): Promise<Run> {
     ...(mcp
       ? { toolsReady: (signal) => mcp.ready(signal, (message) => emit({ type: 'status', message })) }
       : {}),
-    ...(config.agent.conversation.auto_compact
-      ? {
-          autoCompact: {
-            threshold: config.agent.conversation.compact_at,
-            compact: async (turn: number, signal: AbortSignal) =>
-              (await compact(compactor, { trigger: 'auto', turn, signal }))?.usage ?? emptyUsage(),
-          },
-        }
-      : {}),
+    ...(autoCompact ? { autoCompact } : {}),
   };
   const runner = withServers(commands.runner, mcp);
   let runs = 0;

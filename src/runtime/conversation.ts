@@ -1,12 +1,14 @@
 // A run's conversation: the system prompt (rebuilt after compaction, so context files edited since start-up are
 // read again), the budget it is kept within, and a resumed session's messages exactly as the model read them.
+import { type CompactorOptions, compact } from '../agent/compaction.js';
+import type { AutoCompaction } from '../agent/context-budget.js';
 import { findContextFiles } from '../agent/context-files.js';
 import { Conversation } from '../agent/conversation.js';
 import { systemPrompt } from '../agent/system-prompt.js';
 import { userContextFilePath } from '../config/paths.js';
 import type { KeelConfig } from '../config/schema.js';
 import { type AgentEvent, messageEvent } from '../core/events.js';
-import type { Message } from '../core/messages.js';
+import { emptyUsage, type Message } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { promptBudget } from '../providers/capabilities.js';
 import { carryOver, carryOverNote } from '../providers/carry-over.js';
@@ -154,4 +156,18 @@ export function carryConversation(
     edits: [{ ...edit, messages: edit.messages.map(messageEvent) }],
   });
   emit({ type: 'warning', message: note });
+}
+
+/**
+ * The loop's automatic compaction near `agent.conversation.compact_at`, or none under `auto_compact: false`: the same
+ * for a run and for each of its sub-agents (whose `compaction` events carry their task's id).
+ */
+export function autoCompaction(config: KeelConfig, compactor: CompactorOptions): AutoCompaction | undefined {
+  const { auto_compact, compact_at } = config.agent.conversation;
+  if (!auto_compact) return undefined;
+  return {
+    threshold: compact_at,
+    compact: async (turn, signal) =>
+      (await compact(compactor, { trigger: 'auto', turn, signal }))?.usage ?? emptyUsage(),
+  };
 }

@@ -4,6 +4,7 @@ import type { LoopResult } from '../agent/loop.js';
 import type { CheckpointChange } from '../checkpoint/checkpointer.js';
 import type { GitSpawn } from '../checkpoint/shadow-git.js';
 import type { LoadedConfig } from '../config/load.js';
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import type { Approve } from '../core/approval.js';
 import type { AskUser } from '../core/ask-user.js';
 import type { AgentEvent, EventSink, EventStream } from '../core/events.js';
@@ -69,6 +70,8 @@ export interface RunOptions extends RunSource {
   /** An editor's view of the files (keel acp), which the file tools read and write through; default: the disk. */
   files?: FileAccess;
   terminal?: CommandRunner; // an editor's terminals (keel acp), for commands that would not run in the sandbox
+  /** MCP servers beside mcp.servers (those an editor gives a keel acp session); a configured name keeps its own. */
+  mcpServers?: Record<string, McpServerConfig>;
   /** keel run --agent: the run is this agent (its tools, model, mode never wider than the run's, and prompt). */
   agent?: string;
   /** How the checkpoint store's git processes start; default: spawned from this process. */

@@ -22,7 +22,13 @@ import { createOutputStore } from '../tools/output-cap.js';
 import { createRegistry, readOnlyTools, type ToolRegistry } from '../tools/registry.js';
 import { taskTool } from '../tools/task.js';
 import type { Tool } from '../tools/tool.js';
-import { conversationBudget, conversationText, openConversation, promptBuilder } from './conversation.js';
+import {
+  autoCompaction,
+  conversationBudget,
+  conversationText,
+  openConversation,
+  promptBuilder,
+} from './conversation.js';
 import { type ToolContextParts, toolContexts, toolLimits } from './tool-context.js';
 
 /** How deep sub-agents nest: the run's sub-agents (depth 1) may start their own (depth 2), those none. */
@@ -182,7 +188,7 @@ export function createSubagents(
     if (child) tools.push(taskTool(summaries) as Tool);
     const registry = createRegistry(tools);
     const budget = conversationBudget(parts.config, model.capabilities);
-    const base = await promptBuilder({
+    const basePrompt = promptBuilder({
       config: parts.config,
       workspace: parts.workspace,
       mode,
@@ -191,8 +197,10 @@ export function createSubagents(
       dryRun: parts.dryRun,
       env: parts.env,
       warn: (message) => emit({ type: 'warning', message }),
-    })();
-    const prompt = [base, SUBAGENT_NOTE, agent?.prompt].filter((p) => p?.trim()).join('\n\n');
+    });
+    // Built again after a compaction, as the run's is: context files edited since are read anew.
+    const systemPrompt = async () =>
+      [await basePrompt(), SUBAGENT_NOTE, agent?.prompt].filter((p) => p?.trim()).join('\n\n');
     let conversation: Conversation | undefined;
     const contextFor = toolContexts({
       ...parts.toolParts,
@@ -218,8 +226,10 @@ export function createSubagents(
       },
       contextFor,
     );
-    conversation = openConversation(prompt, parts.config, budget, undefined);
+    conversation = openConversation(await systemPrompt(), parts.config, budget, undefined);
     conversation.push({ role: 'user', content: request.prompt });
+    // agent.conversation.auto_compact holds for a sub-agent's conversation as for the run's.
+    const autoCompact = autoCompaction(parts.config, { model, conversation, systemPrompt, emit });
     const ended = await runLoop(conversation, {
       model,
       executor,
@@ -230,6 +240,7 @@ export function createSubagents(
       signal: call.signal,
       maxToolArgumentBytes: Math.min(parts.config.agent.max_tool_argument_kb * 1024, budget * 2),
       toolSpend: childSpend,
+      ...(autoCompact ? { autoCompact } : {}),
     });
     spend?.add(ended.usage, ended.costUsd);
     const outcome: TaskOutcome = {

@@ -1,6 +1,7 @@
 // The tools a run offers: the built-in ones (or the caller's own choice), less the shell tools when commands are
 // off, plus those defined in config (tools.custom). MCP servers' tools join later (assemble.ts starts them).
 import type { LoadedConfig } from '../config/load.js';
+import type { McpServerConfig } from '../config/mcp-schema.js';
 import { cacheDir } from '../config/paths.js';
 import type { AgentEvent } from '../core/events.js';
 import { type McpServers, startMcpServers } from '../mcp/start.js';
@@ -55,10 +56,12 @@ export function startRunMcp(
   workspace: string,
   env: NodeJS.ProcessEnv,
   emit: (event: AgentEvent) => void,
+  /** Servers given beside the config's (an editor's, keel acp); a configured name keeps its own server. */
+  extra: Record<string, McpServerConfig> = {},
 ): McpServers | undefined {
   const { config } = loaded;
   return startMcpServers({
-    servers: config.mcp.servers,
+    servers: { ...extra, ...config.mcp.servers },
     registry,
     env,
     workspace,

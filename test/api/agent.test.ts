@@ -102,6 +102,43 @@ describe('createAgent', () => {
     expect(() => createAgent({ tools: [tool] })).toThrow(`custom tool mine: ${message}`);
   });
 
+  it("refuses a cwd that is no directory in the library's words, not the command line's", async () => {
+    const s = await server([{ text: 'never sent' }]);
+    const base = await options(s);
+    const missing = join(base.cwd!, 'missing');
+    const agent = kept(createAgent({ ...base, cwd: missing }));
+    await expect(collect(agent.run('hello'))).rejects.toMatchObject({
+      message: `the cwd option is not an existing directory: ${missing}`,
+      hint: 'set cwd to the directory the agent works in',
+    });
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it("refuses a config option naming no file, in the library's words", async () => {
+    const s = await server([{ text: 'never sent' }]);
+    const base = await options(s);
+    const missing = join(base.cwd!, 'keel.yaml');
+    const agent = kept(createAgent({ ...base, config: missing }));
+    await expect(collect(agent.run('hello'))).rejects.toMatchObject({
+      message: `the config option is not a config file: ${missing}`,
+    });
+  });
+
+  it.each([
+    [{ baseUrl: 'ftp://x' }, '`baseUrl` must be an http(s) URL, got "ftp://x"', 'baseUrl sets'],
+    [{ model: '' }, '`model` must be a non-empty string', 'model sets'],
+    [{ maxTurns: -1 }, '`maxTurns` must be a positive integer, got -1', 'maxTurns sets'],
+  ])("refuses %j naming the option, not keel's flag", async (bad, message, hint) => {
+    const s = await server([{ text: 'never sent' }]);
+    const agent = kept(createAgent({ ...(await options(s)), ...bad }));
+    const failure = await collect(agent.run('hello')).catch(
+      (error: { message: string; hint?: string }) => error,
+    );
+    expect(failure).toMatchObject({ message: expect.stringContaining(message) });
+    expect((failure as { hint?: string }).hint).toContain(hint);
+    expect(JSON.stringify(failure)).not.toContain('--');
+  });
+
   it('streams each run as events ending with run_end, and continues the conversation in the next run', async () => {
     const s = await server([{ text: 'first answer' }, { text: 'second answer' }]);
     const agent = kept(createAgent(await options(s)));
@@ -114,6 +151,23 @@ describe('createAgent', () => {
     expect(step.value).toMatchObject({ reason: 'done', answer: 'second answer', sessionId: agent.sessionId });
     expect(userTexts(s.requests[1]!.body)).toEqual(['hello', 'and then?']);
     expect(JSON.stringify(s.requests[1]!.body.messages)).toContain('first answer');
+  });
+
+  it("hands over its events and answer through the run's redactor, as --output stream-json and keel acp print them", async () => {
+    const secret = 'sk-library1234567890abcdefghij';
+    const s = await server([{ text: `the key is ${secret}` }]);
+    const base = await options(s);
+    const agent = kept(createAgent({ ...base, env: { ...base.env, MY_SERVICE_API_KEY: secret } }));
+    const run = agent.run('what is the key?');
+    const events: AgentEvent[] = [];
+    let step = await run.next();
+    while (!step.done) {
+      events.push(step.value);
+      step = await run.next();
+    }
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', answer: 'the key is [REDACTED]' });
+    expect(step.value.answer).toBe('the key is [REDACTED]');
   });
 
   it('asks canUseTool what the policy asks about, with the call and its diff, and obeys the answer', async () => {

@@ -30,6 +30,11 @@ function reply(request: ReceivedRequest): ScriptedReply {
     hung.resolve();
     return { hang: true };
   }
+  if (user.includes('please echo')) {
+    return afterTool
+      ? { text: `echoed: ${messages.at(-1)?.content}` }
+      : { toolCalls: [{ name: 'echo__echo', args: { message: 'from the editor' } }] };
+  }
   if (user.includes('please fail'))
     return { status: 400, errorBody: { error: 'the model refused this request' } };
   if (user.includes('please overwrite')) {
@@ -187,6 +192,7 @@ describe('keel acp', () => {
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities?.loadSession).toBe(true);
     expect(init.agentCapabilities?.promptCapabilities?.embeddedContext).toBe(true);
+    expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
     expect(init.authMethods).toEqual([]);
   });
 
@@ -301,10 +307,17 @@ describe('keel acp', () => {
     }
   });
 
-  it('refuses a relative cwd and an empty prompt as invalid parameters, sending the model nothing', async () => {
+  it('refuses a relative or missing cwd and an empty prompt as invalid parameters, sending the model nothing', async () => {
     await expect(
       connection.agent.request(methods.agent.session.new, { cwd: 'relative/dir', mcpServers: [] }),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('absolute') });
+    const missing = join(await workspace(), 'missing');
+    await expect(
+      connection.agent.request(methods.agent.session.new, { cwd: missing, mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(`not an existing directory: ${missing}`),
+    });
     const sessionId = await newSession(await workspace());
     const sent = server.requests.length;
     for (const empty of [[], [{ type: 'text' as const, text: '  ' }]]) {
@@ -342,6 +355,17 @@ describe('keel acp', () => {
     expect(texts(updates.get(sessionId) ?? [], 'agent_message_chunk')).toMatch(
       /error: .*refused this request/,
     );
+  });
+
+  it("offers the tools of the MCP servers the editor gives the session, beside the config's", async () => {
+    const echo = join(import.meta.dirname, '../fixtures/mcp/echo-server.mjs');
+    answer = { outcome: 'selected', optionId: 'allow-once' }; // interactive mode asks about the MCP tool's call
+    const { sessionId } = await connection.agent.request(methods.agent.session.new, {
+      cwd: await workspace(),
+      mcpServers: [{ name: 'echo', command: process.execPath, args: [echo], env: [] }],
+    });
+    expect((await prompt(sessionId, 'please echo')).stopReason).toBe('end_turn');
+    expect(texts(updates.get(sessionId) ?? [], 'agent_message_chunk')).toBe('echoed: Echo: from the editor');
   });
 
   it('loads a saved session by replaying its conversation', async () => {

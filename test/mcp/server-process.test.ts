@@ -57,6 +57,29 @@ describe('stdio server processes', () => {
     await gone(Number(await readFile(pidFile, 'utf8')));
   });
 
+  it("inherit the run's environment, not Keel's process's (the library's env option)", async () => {
+    const home = await workspace();
+    const seen = join(home, 'seen');
+    const script = `require('fs').writeFileSync(${JSON.stringify(seen)}, String(process.env.HOME)); setInterval(() => {}, 1000);`;
+    const servers = startMcpServers({
+      servers: { env: mcpServerSchema.parse({ command: process.execPath, args: ['-e', script] }) },
+      registry: createRegistry([]),
+      env: { PATH: process.env.PATH, HOME: join(home, 'the-runs-home') },
+      workspace: home,
+      warn: () => {},
+    });
+    try {
+      let written = '';
+      while (!written) {
+        written = await readFile(seen, 'utf8').catch(() => '');
+        if (!written) await tick();
+      }
+      expect(written).toBe(join(home, 'the-runs-home'));
+    } finally {
+      await servers?.close();
+    }
+  });
+
   it('that ignore SIGTERM get SIGKILL after a grace period, in a process that outlives the run', async () => {
     const home = await workspace();
     const pidFile = join(home, 'stubborn.pid');

@@ -15,7 +15,7 @@ import { createRegistry, defaultTools } from '../../src/tools/registry.js';
 import { defineTool, ok } from '../../src/tools/tool.js';
 import { makeWorkspace } from '../support/cli.js';
 import { useE2E } from '../support/e2e.js';
-import type { ModelServer, ReceivedRequest, ScriptStep } from '../support/model-server.js';
+import type { ModelServer, ReceivedRequest, ScriptedReply, ScriptStep } from '../support/model-server.js';
 import { shellGit } from '../support/small-shell.js';
 
 const { server, workspace, track } = useE2E();
@@ -33,7 +33,14 @@ type Mode = 'interactive' | 'restricted' | 'auto' | 'full';
 async function startRun(
   s: ModelServer,
   ws: string,
-  options: { agents?: Record<string, string>; mode?: Mode; agent?: string; save?: boolean } = {},
+  options: {
+    agents?: Record<string, string>;
+    mode?: Mode;
+    agent?: string;
+    save?: boolean;
+    /** The user config file's text. */
+    config?: string;
+  } = {},
 ) {
   const home = await tempHome();
   const env = {
@@ -49,6 +56,7 @@ async function startRun(
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(options.agents ?? {}))
     await writeFile(join(dir, `${name}.md`), text);
+  if (options.config) await writeFile(join(home, 'config', 'keel', 'config.yaml'), options.config);
   const events: AgentEvent[] = [];
   const run = await assembleRun({
     cwd: ws,
@@ -149,6 +157,36 @@ describe('the task tool', () => {
     expect(shown[0]).toBe('1. summarise a (1 tool call)\n');
     expect(shown.slice(1, 3).join('')).toMatch(/^task 1: summarise a\n✓ read_file \{"path":"a\.ts"\}/);
     expect(shown[3]).toBe('usage: /tasks [n], n from 1 to 1\n');
+  });
+
+  it('compacts a sub-agent’s conversation near agent.conversation.compact_at, as the run’s', async () => {
+    // Ten files of about 250 tokens each under a 2,500-token budget: read one by one, they pass compact_at.
+    const files = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [`f${i}.txt`, `word${i} `.repeat(150)]),
+    );
+    const ws = await workspace(files);
+    const summary = '## Goal\nRead the files.\n## Open\nRead the rest.';
+    const isSummary = (r: ReceivedRequest) => r.rawBody.includes('You summarise a coding agent');
+    const replies: ScriptStep[] = [
+      { toolCalls: [task('t1', { description: 'read the files', prompt: 'Read f0.txt to f9.txt' })] },
+      ...Array.from({ length: 10 }, (_, i) => ({
+        toolCalls: [{ id: `r${i}`, name: 'read_file', args: { path: `f${i}.txt` } }],
+      })),
+      { text: 'SUB: each file repeats one word.' },
+      { text: 'Each file repeats one word.' },
+    ];
+    const step: ScriptStep = (r) => (isSummary(r) ? { text: summary } : (replies.shift() as ScriptedReply));
+    const s = await server(Array.from({ length: 30 }, () => step));
+    const config = 'agent:\n  conversation:\n    max_tokens: 2500\n    min_retain_turns: 1\n';
+    const { run, events } = await startRun(s, ws, { config });
+    const result = await ask(run, 'Explore the codebase: what do the files hold?');
+    expect(result.reason).toBe('done');
+    expect(s.requests.some(isSummary), 'no summary request').toBe(true);
+    expect(events.find((e) => e.type === 'compaction')).toMatchObject({
+      trigger: 'auto',
+      summary,
+      parent: 't1',
+    });
   });
 
   it('runs two read-only tasks of one turn side by side', async () => {
