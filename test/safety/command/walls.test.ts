@@ -52,6 +52,10 @@ async function tierOf(command: string): Promise<Tier> {
 describe('judgeCommand tiers', () => {
   test.each<[string, Tier]>([
     ['cat here/../.ssh/id_rsa', 'deny'],
+    // Words after a redirection's target are arguments: `< x` must not hide the key or `rm -rf ~`.
+    ['cat < packages/lib/x ../.ssh/id_rsa', 'deny'],
+    ['rm 2>x.log -rf ~', 'deny'],
+    ['cat > out.txt ../.ssh/id_rsa', 'deny'],
     ['cat node_modules/@acme/lib/../../../.ssh/id_rsa', 'deny'],
     ['cat node_modules/@acme/lib/../../packages/lib/x', 'none'],
     ['cd here && cat ../.ssh/id_rsa', 'deny'],
