@@ -102,6 +102,17 @@ describe('judgeCommand tiers', () => {
     ['rsync -a --delete packages/lib/ vendor/dep/', 'confirm'],
     ['rsync -a --delete --exclude=.git packages/lib/ vendor/dep/', 'none'],
     ['cat $(echo x)', 'unseen'],
+    // A sed or awk program is found in every spelling of its option, so a `w` into HOME is never missed.
+    ["sed --expression='1w ~/.bashrc' x", 'deny'],
+    ["sed --expr='1w ~/.bashrc' x", 'deny'],
+    ["sed -e'1w ~/.bashrc' x", 'deny'],
+    ["sed -ne '1w ~/.bashrc' x", 'deny'],
+    ['gawk --source=\'BEGIN{print 1 > "/etc/profile"}\'', 'deny'],
+    ['sed --expression=1p -n x', 'none'],
+    // An awk program writing to a computed file: the target is known only when it runs.
+    ["awk -v f=../.bashrc '{print > f}' x", 'unseen'],
+    ['awk \'{print > ENVIRON["HOME"]"/.bashrc"}\' x', 'unseen'],
+    ['awk \'{print $1 > "out.txt"}\' x', 'none'],
     // Paths read from input, as `while read f` reads them.
     ['cat list.txt | xargs cat', 'unseen'],
     ['find . -name "*.log" | xargs rm', 'unseen'],
