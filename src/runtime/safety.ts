@@ -68,6 +68,7 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
       home: env.HOME || homedir(),
       keelDirs: keelDirectories(userConfigPath(env), state),
       network: config.safety.sandbox_network,
+      runtimeDir: env.XDG_RUNTIME_DIR || undefined,
     },
   });
   const commands = options.terminal && !chosen.sandboxed ? { ...chosen, runner: options.terminal } : chosen;
