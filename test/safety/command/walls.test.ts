@@ -102,6 +102,13 @@ describe('judgeCommand tiers', () => {
     ['rsync -a --delete packages/lib/ vendor/dep/', 'confirm'],
     ['rsync -a --delete --exclude=.git packages/lib/ vendor/dep/', 'none'],
     ['cat $(echo x)', 'unseen'],
+    // Runners that start a command elsewhere or later: the command they run is judged like the command itself.
+    ["systemd-run --user sh -c 'cat ~/.ssh/id_rsa'", 'deny'],
+    ['systemd-run --user --on-active=1h --unit x rm -rf ~', 'deny'],
+    ["flock /tmp/lock sh -c 'echo x > ~/.bashrc'", 'deny'],
+    ["taskset 0x1 bash -c 'cat ../.ssh/id_rsa'", 'deny'],
+    ['watch -n 1 cat ../.ssh/id_rsa', 'deny'],
+    ['systemd-run --user --scope make', 'none'],
     // A sed or awk program is found in every spelling of its option, so a `w` into HOME is never missed.
     ["sed --expression='1w ~/.bashrc' x", 'deny'],
     ["sed --expr='1w ~/.bashrc' x", 'deny'],
