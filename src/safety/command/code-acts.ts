@@ -120,6 +120,9 @@ async function commandValues(inv: Invocation, program: string, scope: ActScope):
     if (inv.stdin === 'pipe')
       scope.add('deny', `pipes text into \`${program}\`, which runs it as commands later`);
     else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) await scope.judgeScript(inv.heredoc);
+    // `at now < job.sh`, `at -f job.sh now`: commands read from a file, run later outside Keel's reach.
+    else if (!args.some((w) => /^-[a-zA-Z]*[lrdcVh]/.test(w.text)))
+      scope.add('unseen', `\`${program}\` schedules commands read at run time, to run later outside Keel`);
   }
   if ((program === 'make' || program === 'gmake') && readsMakefileFromStdin(args)) {
     if (inv.stdin === 'pipe')

@@ -109,6 +109,10 @@ describe('judgeCommand tiers', () => {
     ["taskset 0x1 bash -c 'cat ../.ssh/id_rsa'", 'deny'],
     ['watch -n 1 cat ../.ssh/id_rsa', 'deny'],
     ['systemd-run --user --scope make', 'none'],
+    ['at now < job.sh', 'unseen'],
+    ['at -f job.sh now', 'unseen'],
+    ['at -l', 'none'],
+    ["at now <<'E'\nrm -rf ~\nE", 'deny'],
     // A sed or awk program is found in every spelling of its option, so a `w` into HOME is never missed.
     ["sed --expression='1w ~/.bashrc' x", 'deny'],
     ["sed --expr='1w ~/.bashrc' x", 'deny'],
