@@ -102,6 +102,10 @@ describe('judgeCommand tiers', () => {
     ['rsync -a --delete packages/lib/ vendor/dep/', 'confirm'],
     ['rsync -a --delete --exclude=.git packages/lib/ vendor/dep/', 'none'],
     ['cat $(echo x)', 'unseen'],
+    // `~-` is $OLDPWD (the user's previous directory, often the home): never read as a folder named `~-`.
+    ['cat ~-/.ssh/id_rsa', 'unseen'],
+    ['cd packages && cat ~-/../.ssh/id_rsa', 'deny'],
+    ['cd packages && cat ~-/x', 'none'],
     // Runners that start a command elsewhere or later: the command they run is judged like the command itself.
     ["systemd-run --user sh -c 'cat ~/.ssh/id_rsa'", 'deny'],
     ['systemd-run --user --on-active=1h --unit x rm -rf ~', 'deny'],
