@@ -60,6 +60,35 @@ describe('paths through workspace links', () => {
     expect(await readFile(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe(`${CANARY}\n`);
   });
 
+  it.each<[string, ExecutionMode, boolean | undefined]>([
+    ['restricted', 'restricted', undefined],
+    ['full without a sandbox', 'full', false],
+  ])(
+    'in %s mode words after a redirection, sed --expression and systemd-run hide nothing',
+    async (_n, mode, sandbox) => {
+      const { home, ws } = await homeWithLinks();
+      const s = await server([
+        {
+          toolCalls: [
+            command('cat < a.txt here/../.ssh/id_rsa'),
+            command('rm 2>rm.log -rf here/../.ssh'),
+            command("sed --expression='1w here/../.bashrc' a.txt"),
+            command("systemd-run --user sh -c 'cat ~/.ssh/id_rsa'"),
+          ],
+        },
+        { text: 'done' },
+      ]);
+      const r = await runAgent(s, ws, 'read the key', { mode, sandbox, env: { HOME: home } });
+      expect(r.result.reason).toBe('done');
+      const results = toolMessages(s.requests[1]!.body);
+      expect(results).toHaveLength(4);
+      for (const result of results) expect(result).toMatch(/^Error.*refused/s);
+      for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
+      expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe('# canary bashrc\n');
+      expect(await readFile(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe(`${CANARY}\n`);
+    },
+  );
+
   it('keel policy check denies cat here/../.ssh/id_rsa in restricted mode', async () => {
     const { home, ws } = await homeWithLinks();
     const out = captureOutput();
