@@ -7,6 +7,8 @@ import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyCheckCommand } from '../../src/cli/policy-command.js';
+import { commandEnv } from '../../src/exec/command-env.js';
+import { probeBubblewrap } from '../../src/exec/sandbox-choice.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { captureOutput, runAgent, withEnv } from '../support/agent-in-process.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
@@ -190,6 +192,27 @@ describe('full mode without a sandbox', () => {
     await expect(stat(join(ws, '.git', 'config.worktree'))).rejects.toThrow();
     await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
     await expect(stat(join(ws, 'leaked.txt'))).rejects.toThrow();
+    for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
+  });
+});
+
+const noSandbox = await probeBubblewrap(false, commandEnv(process.env));
+
+describe.skipIf(noSandbox !== undefined)('the sandbox of a run', () => {
+  it("hides every Keel dir from a project's script: other workspaces' sessions, saved outputs, the cache", async () => {
+    const { home, ws } = await homeWithLinks();
+    const dirs = ['data/keel/sessions/other', 'state/keel/tool-output/other', 'cache/keel', 'config/keel'];
+    for (const dir of dirs) {
+      await mkdir(join(home, dir), { recursive: true });
+      await writeFile(join(home, dir, 'canary.txt'), `${CANARY}\n`);
+    }
+    // A script the policy cannot read into: only the sandbox stands between it and the files.
+    const peek = dirs.map((dir) => `cat "$HOME/${dir}/canary.txt" 2>/dev/null`).join('; ');
+    await writeFile(join(ws, 'peek.sh'), `${peek}; echo peeked\n`);
+    const s = await server([{ toolCalls: [command('bash peek.sh')] }, { text: 'done' }]);
+    const r = await runAgent(s, ws, 'peek', { mode: 'full', sandbox: true, home });
+    expect(r.result.reason).toBe('done');
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('peeked');
     for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
   });
 });
