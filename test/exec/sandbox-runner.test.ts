@@ -124,6 +124,22 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
     expect(outcome.stdout.text).toBe('end\n');
   });
 
+  test("cannot read other agents' sign-in tokens or the shell history", async () => {
+    const files = [
+      '.codex/auth.json',
+      '.claude/.credentials.json',
+      '.gemini/oauth_creds.json',
+      '.bash_history',
+    ];
+    for (const rel of files) {
+      await fs.mkdir(path.dirname(path.join(options.home, rel)), { recursive: true });
+      await fs.writeFile(path.join(options.home, rel), 'AGENT-TOKEN-CANARY\n');
+    }
+    const outcome = await sandboxed(`${files.map((rel) => `cat ~/${rel}`).join('; ')}; echo end`);
+    expect(outcome.stdout.text + outcome.stderr.text).not.toContain('AGENT-TOKEN-CANARY');
+    expect(outcome.stdout.text).toBe('end\n');
+  });
+
   test("runs a config-defined tool's script from the hidden config folder, read-only, and shows nothing beside it", async () => {
     const script = path.join(options.home, '.config', 'keel', 'tools', 'hello.sh');
     await fs.mkdir(path.dirname(script), { recursive: true });
