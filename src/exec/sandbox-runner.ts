@@ -2,7 +2,7 @@
 // home secrets and Keel's own files hidden, a private /tmp, no network (unless allowed) and their own PID
 // namespace, which ends everything they started when they exit. A CommandRunner like the plain one: tools
 // cannot tell the difference.
-import { existsSync, type Stats, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { CommandRunner } from '../core/runner.js';
 import { HOME_SECRETS } from '../safety/home-secrets.js';
@@ -33,6 +33,13 @@ export const READ_ONLY_WORKSPACE_PATHS: readonly string[] = [
   '.git/commondir',
 ];
 
+/**
+ * Where the host keeps its service sockets (the D-Bus buses, docker.sock, database and agent sockets): a socket
+ * connects through a read-only mount and past the network namespace, so `systemd-run --user` or docker.sock would
+ * run code outside the sandbox. Covered by an empty tmpfs, with the user's XDG_RUNTIME_DIR.
+ */
+export const HOST_SOCKET_DIRS: readonly string[] = ['/run', '/var/run'];
+
 /** Namespaces and process rules of every sandboxed command (the probe uses the same). */
 function isolation(network: boolean): string[] {
   return [
@@ -57,6 +64,18 @@ export interface SandboxOptions {
   /** Keel's config and state directories (credentials, trust records, saved outputs): hidden. */
   keelDirs: string[];
   network: boolean;
+  /** The user's runtime folder (XDG_RUNTIME_DIR): its sockets are hidden like HOST_SOCKET_DIRS. */
+  runtimeDir?: string;
+}
+
+/** The real file /etc/resolv.conf names when it lives in a socket folder (systemd-resolved's stub): shown again. */
+function resolverFile(hiddenDirs: readonly string[]): string | undefined {
+  try {
+    const real = realpathSync('/etc/resolv.conf');
+    return hiddenDirs.some((dir) => isInside(real, dir)) ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function statOrUndefined(p: string): Stats | undefined {
@@ -64,6 +83,14 @@ function statOrUndefined(p: string): Stats | undefined {
     return statSync(p, { throwIfNoEntry: false });
   } catch {
     return undefined; // unreadable or a loop: nothing to read through it either
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 
@@ -106,6 +133,13 @@ export function sandboxArgs(
     folders.some((dir) => dir !== p && isInside(p, dir));
   for (const dir of dirs) if (!covered(dir, dirs)) args.push('--tmpfs', dir);
   for (const file of files) if (!covered(file, dirs)) args.push('--ro-bind', '/dev/null', file);
+  // Service sockets: real folders only (/var/run is usually a link to /run), never one holding the workspace.
+  const socketDirs = [...HOST_SOCKET_DIRS, ...(options.runtimeDir ? [options.runtimeDir] : [])].filter(
+    (dir) => lstatOrUndefined(dir)?.isDirectory() && !isInside(options.workspace, dir),
+  );
+  for (const dir of socketDirs) args.push('--tmpfs', dir);
+  const resolver = options.network ? resolverFile(socketDirs) : undefined;
+  if (resolver) args.push('--ro-bind', resolver, resolver);
   // What the command itself runs (a config-defined tool's script), shown read-only wherever it is, hidden or not.
   for (const file of readable) if (statOrUndefined(file)?.isFile()) args.push('--ro-bind', file, file);
   args.push(...isolation(options.network), '--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);

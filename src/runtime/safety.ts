@@ -66,8 +66,10 @@ export async function openSafety(loaded: LoadedConfig, options: SafetyOptions): 
     sandbox: {
       workspace: workspace.root,
       home: env.HOME || homedir(),
-      keelDirs: keelDirectories(userConfigPath(env), state),
+      // Every Keel dir: other workspaces' sessions (data) and saved outputs (state) are no command's business.
+      keelDirs: [...new Set([...keelDirectories(userConfigPath(env), state), ...keelDirs(env)])],
       network: config.safety.sandbox_network,
+      runtimeDir: env.XDG_RUNTIME_DIR || undefined,
     },
   });
   const commands = options.terminal && !chosen.sandboxed ? { ...chosen, runner: options.terminal } : chosen;

@@ -35,4 +35,15 @@ export const HOME_SECRETS: readonly string[] = [
   '.cargo/credentials.toml',
   '.gem/credentials',
   '.terraform.d/credentials.tfrc.json',
+  // Other coding agents' and model hubs' sign-in tokens: on the machines Keel runs on, the likeliest keys of all.
+  '.codex/auth.json',
+  '.claude/.credentials.json',
+  '.gemini/oauth_creds.json',
+  '.config/github-copilot/hosts.json',
+  '.config/github-copilot/apps.json',
+  '.huggingface/token',
+  '.cache/huggingface/token',
+  // Shell histories hold the tokens typed on a command line (`export GITHUB_TOKEN=…`).
+  '.bash_history',
+  '.zsh_history',
 ];

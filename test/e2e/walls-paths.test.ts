@@ -7,6 +7,8 @@ import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyCheckCommand } from '../../src/cli/policy-command.js';
+import { commandEnv } from '../../src/exec/command-env.js';
+import { probeBubblewrap } from '../../src/exec/sandbox-choice.js';
 import type { ExecutionMode } from '../../src/safety/policy.js';
 import { captureOutput, runAgent, withEnv } from '../support/agent-in-process.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
@@ -59,6 +61,35 @@ describe('paths through workspace links', () => {
     expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe('# canary bashrc\n');
     expect(await readFile(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe(`${CANARY}\n`);
   });
+
+  it.each<[string, ExecutionMode, boolean | undefined]>([
+    ['restricted', 'restricted', undefined],
+    ['full without a sandbox', 'full', false],
+  ])(
+    'in %s mode words after a redirection, sed --expression and systemd-run hide nothing',
+    async (_n, mode, sandbox) => {
+      const { home, ws } = await homeWithLinks();
+      const s = await server([
+        {
+          toolCalls: [
+            command('cat < a.txt here/../.ssh/id_rsa'),
+            command('rm 2>rm.log -rf here/../.ssh'),
+            command("sed --expression='1w here/../.bashrc' a.txt"),
+            command("systemd-run --user sh -c 'cat ~/.ssh/id_rsa'"),
+          ],
+        },
+        { text: 'done' },
+      ]);
+      const r = await runAgent(s, ws, 'read the key', { mode, sandbox, env: { HOME: home } });
+      expect(r.result.reason).toBe('done');
+      const results = toolMessages(s.requests[1]!.body);
+      expect(results).toHaveLength(4);
+      for (const result of results) expect(result).toMatch(/^Error.*refused/s);
+      for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
+      expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe('# canary bashrc\n');
+      expect(await readFile(join(home, '.ssh', 'id_rsa'), 'utf8')).toBe(`${CANARY}\n`);
+    },
+  );
 
   it('keel policy check denies cat here/../.ssh/id_rsa in restricted mode', async () => {
     const { home, ws } = await homeWithLinks();
@@ -161,6 +192,27 @@ describe('full mode without a sandbox', () => {
     await expect(stat(join(ws, '.git', 'config.worktree'))).rejects.toThrow();
     await expect(stat(join(ws, '.git', 'commondir'))).rejects.toThrow();
     await expect(stat(join(ws, 'leaked.txt'))).rejects.toThrow();
+    for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
+  });
+});
+
+const noSandbox = await probeBubblewrap(false, commandEnv(process.env));
+
+describe.skipIf(noSandbox !== undefined)('the sandbox of a run', () => {
+  it("hides every Keel dir from a project's script: other workspaces' sessions, saved outputs, the cache", async () => {
+    const { home, ws } = await homeWithLinks();
+    const dirs = ['data/keel/sessions/other', 'state/keel/tool-output/other', 'cache/keel', 'config/keel'];
+    for (const dir of dirs) {
+      await mkdir(join(home, dir), { recursive: true });
+      await writeFile(join(home, dir, 'canary.txt'), `${CANARY}\n`);
+    }
+    // A script the policy cannot read into: only the sandbox stands between it and the files.
+    const peek = dirs.map((dir) => `cat "$HOME/${dir}/canary.txt" 2>/dev/null`).join('; ');
+    await writeFile(join(ws, 'peek.sh'), `${peek}; echo peeked\n`);
+    const s = await server([{ toolCalls: [command('bash peek.sh')] }, { text: 'done' }]);
+    const r = await runAgent(s, ws, 'peek', { mode: 'full', sandbox: true, home });
+    expect(r.result.reason).toBe('done');
+    expect(toolMessages(s.requests[1]!.body)[0]).toContain('peeked');
     for (const request of s.requests) expect(request.rawBody).not.toContain(CANARY);
   });
 });

@@ -90,6 +90,17 @@ test('the sandbox hides every home secret that exists, and nothing that does not
   }
 });
 
+test('the host socket folders are covered by an empty tmpfs, the workspace never', () => {
+  const hidden = (args: string[]) => args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []));
+  const args = sandboxArgs(
+    { workspace: '/nowhere/work', home: '/nowhere', keelDirs: [], network: false },
+    '/',
+  );
+  if (existsSync('/run')) expect(hidden(args)).toContain('/run');
+  const inside = sandboxArgs({ workspace: '/run/w', home: '/nowhere', keelDirs: [], network: false }, '/');
+  expect(hidden(inside)).not.toContain('/run');
+});
+
 describe.skipIf(unavailable !== undefined)(suite, () => {
   test('can write in the workspace but not in HOME, /etc or the rest of the filesystem', async () => {
     const etcCanary = `/etc/keel-canary-${process.pid}`;
@@ -110,6 +121,22 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
     for (const canary of ['PRIVATE-KEY-CANARY', 'CREDENTIAL-CANARY', 'NPM-CANARY']) {
       expect(seen).not.toContain(canary);
     }
+    expect(outcome.stdout.text).toBe('end\n');
+  });
+
+  test("cannot read other agents' sign-in tokens or the shell history", async () => {
+    const files = [
+      '.codex/auth.json',
+      '.claude/.credentials.json',
+      '.gemini/oauth_creds.json',
+      '.bash_history',
+    ];
+    for (const rel of files) {
+      await fs.mkdir(path.dirname(path.join(options.home, rel)), { recursive: true });
+      await fs.writeFile(path.join(options.home, rel), 'AGENT-TOKEN-CANARY\n');
+    }
+    const outcome = await sandboxed(`${files.map((rel) => `cat ~/${rel}`).join('; ')}; echo end`);
+    expect(outcome.stdout.text + outcome.stderr.text).not.toContain('AGENT-TOKEN-CANARY');
     expect(outcome.stdout.text).toBe('end\n');
   });
 
@@ -240,6 +267,28 @@ describe.skipIf(unavailable !== undefined)(suite, () => {
       const outcome = await sandboxed(connect(), { network: true });
       expect(outcome.stdout.text).toBe('hello from the host\n');
     });
+  });
+
+  test("cannot reach the host's service sockets (the user's runtime folder, /run): no way out through a bus", async () => {
+    // A socket connects through a read-only mount and past the network namespace (systemd-run --user, docker.sock).
+    const runtimeDir = path.join(options.home, 'run-user');
+    await fs.mkdir(runtimeDir, { recursive: true });
+    const bus = path.join(runtimeDir, 'bus');
+    const server = createServer((socket) => socket.end('hello from the host bus\n'));
+    await new Promise<void>((resolve) => server.listen(bus, resolve));
+    try {
+      const dial = `require('net').connect(${JSON.stringify(bus)}).on('data', (d) => { process.stdout.write(d); process.exit(0); }).on('error', () => console.log('unreachable'))`;
+      const node = JSON.stringify(process.execPath);
+      const outcome = await sandboxed(`${node} -e ${JSON.stringify(dial)}; ls -A /run | wc -l`, {
+        runtimeDir,
+      });
+      expect(outcome.stdout.text).toBe('unreachable\n0\n');
+      // Without it the same socket answers: the test reaches what it means to.
+      const open = await sandboxed(`${node} -e ${JSON.stringify(dial)}`);
+      expect(open.stdout.text).toBe('hello from the host bus\n');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test('ends what a command left running, and says so', async () => {

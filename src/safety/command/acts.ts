@@ -254,7 +254,11 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'split':
       return write(argumentsOf(inv).operands.slice(1, 2), scope);
     case 'sed':
-      await inlineEffects(sedEffects, programTexts(args, ['-e', '--expression'], ['-f', '--file']), scope);
+      await inlineEffects(
+        sedEffects,
+        programTexts(argumentsOf(inv), ['-e', '--expression'], ['-f', '--file']),
+        scope,
+      );
       if (hasFlag(args, ['--in-place']) || args.some((w) => /^-[a-zA-Z]*i/.test(w.text))) {
         const { operands, values } = argumentsOf(inv);
         const scripted = values.some((v) => ['-e', '--expression', '-f', '--file'].includes(v.name));
@@ -270,7 +274,11 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'gawk':
     case 'mawk':
     case 'nawk':
-      return inlineEffects(awkEffects, programTexts(args, [], ['-f', '--file']), scope);
+      return inlineEffects(
+        awkEffects,
+        programTexts(argumentsOf(inv), ['-e', '--source'], ['-f', '--file']),
+        scope,
+      );
   }
 }
 

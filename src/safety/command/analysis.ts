@@ -16,6 +16,7 @@ import {
   type SimpleCommand,
   type WordValue,
 } from './simple-command.js';
+import { CONTROL_FLOW, heredocTails, lastSimpleCommand, OPERATORS } from './syntax-nodes.js';
 
 export type { CommandAnalysis, CommandIssue, IssueKind, Redirect, SimpleCommand } from './simple-command.js';
 
@@ -31,6 +32,8 @@ class Analyzer {
   private scopes = 0;
   private stdinPipe = false;
   private connector = ';';
+  /** Words the grammar put after a redirection's target, by the id of the command they are arguments of. */
+  private readonly trailingArguments = new Map<number, Node[]>();
 
   /** Runs `body` in a new subshell scope (and, for a pipeline part, with stdin from the pipe). */
   private inScope(body: () => void, stdinPipe = this.stdinPipe): void {
@@ -95,7 +98,12 @@ class Analyzer {
       case 'redirected_statement': {
         const body = node.childForFieldName('body');
         const own = node.namedChildren.filter((c) => body === null || c.id !== body.id);
-        const all = [...redirects, ...own.flatMap((r) => this.redirect(r))];
+        const extra: Node[] = [];
+        const all = [...redirects, ...own.flatMap((r) => this.redirect(r, extra))];
+        // `cat a > out ~/.ssh/id_rsa`: words after a redirection's target are the command's own arguments.
+        const owner = extra.length > 0 && body ? lastSimpleCommand(body) : undefined;
+        if (owner) this.trailingArguments.set(owner.id, extra);
+        else if (extra.length > 0) this.issue('parse_error', node);
         // The parser puts what follows `<<EOF` on its line (`| sh`, `&& rm x`) inside the here-document node.
         const tails = own.flatMap((r) => (r.type === 'heredoc_redirect' ? heredocTails(r) : []));
         const run = () => {
@@ -195,6 +203,14 @@ class Analyzer {
     const numeric: number[] = [];
     const assignments: string[] = [];
     const own: Redirect[] = [];
+    const argument = (target: Node, child: Node): void => {
+      const word = this.word(target);
+      if (/[*?[]/.test(word.shape)) globs.push(argv.length);
+      if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(word.shape)) this.issue('brace_expansion', child);
+      if (!word.literal) nonLiteral.push(argv.length);
+      if (word.numeric) numeric.push(argv.length);
+      argv.push(word.value);
+    };
     // `export`/`local`/`unset` keywords are anonymous tokens; they are the program name.
     if (node.type !== 'command') argv.push(node.children[0]?.text ?? '');
     for (const child of node.children) {
@@ -205,17 +221,15 @@ class Analyzer {
         continue;
       }
       if (child.type.endsWith('_redirect')) {
-        own.push(...this.redirect(child));
+        // `cat < a.txt ~/.ssh/id_rsa`: the grammar reads every word after `<` as its target; bash only the first.
+        const extra: Node[] = [];
+        own.push(...this.redirect(child, extra));
+        for (const word of extra) argument(word, word);
         continue;
       }
-      const target = child.type === 'command_name' ? (child.namedChildren[0] ?? child) : child;
-      const word = this.word(target);
-      if (/[*?[]/.test(word.shape)) globs.push(argv.length);
-      if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(word.shape)) this.issue('brace_expansion', child);
-      if (!word.literal) nonLiteral.push(argv.length);
-      if (word.numeric) numeric.push(argv.length);
-      argv.push(word.value);
+      argument(child.type === 'command_name' ? (child.namedChildren[0] ?? child) : child, child);
     }
+    for (const word of this.trailingArguments.get(node.id) ?? []) argument(word, word);
     const program = argv[0];
     for (const fn of this.openFunctions) if (fn.name === program) fn.recursive = true;
     const literal = nonLiteral.length === 0;
@@ -231,7 +245,8 @@ class Analyzer {
     });
   }
 
-  private redirect(node: Node): Redirect[] {
+  /** The redirections `node` makes; words after a target that are really arguments go to `extra`. */
+  private redirect(node: Node, extra: Node[]): Redirect[] {
     if (node.type === 'heredoc_redirect') {
       this.issue('heredoc', node);
       const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
@@ -241,7 +256,7 @@ class Analyzer {
       // `cat <<EOF > ~/.bashrc`: redirections written after the delimiter belong to the command too.
       const more = node.namedChildren
         .filter((c) => c.type.endsWith('_redirect'))
-        .flatMap((c) => this.redirect(c));
+        .flatMap((c) => this.redirect(c, extra));
       return [{ operator: '<<', target: body?.text ?? '', literal }, ...more];
     }
     if (node.type === 'herestring_redirect') {
@@ -261,14 +276,14 @@ class Analyzer {
     }
     let fd: string | undefined;
     let operator = '';
-    const targets: WordValue[] = [];
+    let target: WordValue | undefined;
     for (const child of node.children) {
       if (child.type === 'file_descriptor') fd = child.text;
       else if (!child.isNamed) operator += child.text;
-      else targets.push(this.word(child));
+      else if (target === undefined) target = this.word(child);
+      else extra.push(child);
     }
-    const target = targets.map((t) => t.value).join(' ');
-    return [{ operator, fd, target, literal: targets.every((t) => t.literal) }];
+    return [{ operator, fd, target: target?.value ?? '', literal: target?.literal ?? true }];
   }
 
   word(node: Node): WordValue {

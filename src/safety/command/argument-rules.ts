@@ -72,9 +72,9 @@ const SED: ArgumentRules = {
 
 const AWK: ArgumentRules = {
   paths: list('-f --file -i --include -l --load -E --exec'),
-  text: list('-v --assign -F --field-separator -W'),
+  text: list('-v --assign -F --field-separator -W -e --source'),
   leading: 1,
-  patternOptions: list('-f --file -E --exec'),
+  patternOptions: list('-f --file -E --exec -e --source'),
 };
 
 /** C compilers and linkers: every option a word of its own, `-o x` or `-ox`. */

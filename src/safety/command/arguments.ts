@@ -35,7 +35,8 @@ export function syntaxOf(rules: ArgumentRules): OptionSyntax {
   return {
     valued: lists(rules).filter((o) => !optional.includes(o)),
     optional,
-    abbreviated: paths.filter((o) => o.startsWith('--')),
+    // A pattern option's value is code or a pattern (`sed --expr=…` is `--expression`): never misread as an operand.
+    abbreviated: [...paths, ...(rules.patternOptions ?? [])].filter((o) => o.startsWith('--')),
     style: rules.style,
     oldStyle: rules.oldStyle,
   };

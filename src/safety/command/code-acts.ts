@@ -9,11 +9,12 @@ import {
   SHELLS,
   STDIN_SCHEDULERS,
 } from './act-rules.js';
+import type { ReadArguments } from './arguments.js';
+import { awkProgramIssue } from './awk-program.js';
 import { type ScriptEffects, sedEffects } from './inline-scripts.js';
 import {
   type ActScope,
   asLine,
-  hasFlag,
   hasSubstitution,
   type Invocation,
   isOption,
@@ -27,18 +28,19 @@ import type { Word } from './paths.js';
 import { lookup } from './program-rules.js';
 import { checkPath, targetOf } from './targets.js';
 
-/** The program text of sed or awk: the values of `-e`, else the first operand (none when read from a file). */
+/**
+ * The program text of sed or awk: the values of its program options in any spelling (`-e X`, `-eX`, `-ne X`,
+ * `--expression=X`, `--expr X`), else the first operand; none when the program is read from a file.
+ */
 export function programTexts(
-  args: readonly Word[],
+  read: ReadArguments,
   options: readonly string[],
   fileOptions: readonly string[],
 ): Word[] {
-  if (hasFlag(args, fileOptions)) return [];
-  const given = args.flatMap((w, i) =>
-    options.includes(w.text) && args[i + 1] ? [args[i + 1] as Word] : [],
-  );
+  if (read.values.some((v) => fileOptions.includes(v.name))) return [];
+  const given = read.values.filter((v) => options.includes(v.name)).map((v) => v.word);
   if (given.length > 0) return given;
-  const first = operandWords(args, [...options, '-v', '--assign', '-F', '-l', '--line-length'])[0];
+  const first = read.operands[0];
   return first ? [first] : [];
 }
 
@@ -60,6 +62,12 @@ export async function inlineEffects(
     for (const command of effects.pipes) await scope.judgeScript(command, true);
     if (effects.opaque && effectsOf === sedEffects) {
       scope.add('deny', `the sed program \`${program.text}\` runs text as a shell command`);
+    } else if (effects.opaque && awkProgramIssue(program.text)) {
+      // `print > f`, `system(cmd)` on a variable: the file or command is known only when the program runs.
+      scope.add(
+        'unseen',
+        `the awk program \`${program.text}\` writes to or runs what it computes at run time`,
+      );
     }
   }
 }
@@ -112,6 +120,9 @@ async function commandValues(inv: Invocation, program: string, scope: ActScope):
     if (inv.stdin === 'pipe')
       scope.add('deny', `pipes text into \`${program}\`, which runs it as commands later`);
     else if (inv.stdin === 'heredoc' && inv.heredoc !== undefined) await scope.judgeScript(inv.heredoc);
+    // `at now < job.sh`, `at -f job.sh now`: commands read from a file, run later outside Keel's reach.
+    else if (!args.some((w) => /^-[a-zA-Z]*[lrdcVh]/.test(w.text)))
+      scope.add('unseen', `\`${program}\` schedules commands read at run time, to run later outside Keel`);
   }
   if ((program === 'make' || program === 'gmake') && readsMakefileFromStdin(args)) {
     if (inv.stdin === 'pipe')

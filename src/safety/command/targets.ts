@@ -57,6 +57,11 @@ export async function targetOf(word: Word, shell: ShellState, add?: Add): Promis
     add?.('unseen', `\`${word.text}\` names a path known only when the command runs`);
     return 'unknown';
   }
+  // `~-` is $OLDPWD: a directory the command's environment may name (an editor's terminal), unknown here.
+  if (/^~-(\/|$)/.test(text) && (shell.oldLogical ?? shell.oldCwd) === undefined) {
+    add?.('unseen', `\`${word.text}\` names $OLDPWD, a directory known only when the command runs`);
+    return 'unknown';
+  }
   if (shell.cwd === undefined && !/^[/~]/.test(text)) {
     add?.(
       'deny',

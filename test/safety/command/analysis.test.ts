@@ -121,4 +121,28 @@ describe('analyzeCommand', () => {
     expect(await kinds("echo 'unterminated")).toContain('parse_error');
     expect(await kinds('ls\r rm x')).toContain('control_character');
   });
+
+  test('reads the words after a redirection target as arguments, as bash does', async () => {
+    const argvs = async (command: string) => {
+      const analysis = await analyzeCommand(command);
+      return analysis.commands.map((c) => [c.argv, c.redirects.map((r) => r.target)]);
+    };
+    expect(await argvs('cat < a.txt ~/.ssh/id_rsa')).toEqual([[['cat', '~/.ssh/id_rsa'], ['a.txt']]]);
+    expect(await argvs('rm 2>x.log -rf ~ b')).toEqual([[['rm', '-rf', '~', 'b'], ['x.log']]]);
+    expect(await argvs('cat a > out "$HOME/.ssh/id_rsa"')).toEqual([
+      [['cat', 'a', '$HOME/.ssh/id_rsa'], ['out']],
+    ]);
+    expect(await argvs('ls | tee > out ~/.bashrc')).toEqual([
+      [['ls'], ['out']],
+      [['tee', '~/.bashrc'], ['out']],
+    ]);
+    expect(await argvs('cat <<EOF > out ~/.ssh/id_rsa\nx\nEOF')).toEqual([
+      [
+        ['cat', '~/.ssh/id_rsa'],
+        ['x\n', 'out'],
+      ],
+    ]);
+    // bash refuses a word after a group's redirection: a parse error, never a silent drop.
+    expect(await kinds('{ cat; } > out ~/.ssh/id_rsa')).toContain('parse_error');
+  });
 });

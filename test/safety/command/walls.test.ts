@@ -52,6 +52,10 @@ async function tierOf(command: string): Promise<Tier> {
 describe('judgeCommand tiers', () => {
   test.each<[string, Tier]>([
     ['cat here/../.ssh/id_rsa', 'deny'],
+    // Words after a redirection's target are arguments: `< x` must not hide the key or `rm -rf ~`.
+    ['cat < packages/lib/x ../.ssh/id_rsa', 'deny'],
+    ['rm 2>x.log -rf ~', 'deny'],
+    ['cat > out.txt ../.ssh/id_rsa', 'deny'],
     ['cat node_modules/@acme/lib/../../../.ssh/id_rsa', 'deny'],
     ['cat node_modules/@acme/lib/../../packages/lib/x', 'none'],
     ['cd here && cat ../.ssh/id_rsa', 'deny'],
@@ -98,6 +102,32 @@ describe('judgeCommand tiers', () => {
     ['rsync -a --delete packages/lib/ vendor/dep/', 'confirm'],
     ['rsync -a --delete --exclude=.git packages/lib/ vendor/dep/', 'none'],
     ['cat $(echo x)', 'unseen'],
+    // `~-` is $OLDPWD (the user's previous directory, often the home): never read as a folder named `~-`.
+    ['cat ~-/.ssh/id_rsa', 'unseen'],
+    ['cd packages && cat ~-/../.ssh/id_rsa', 'deny'],
+    ['cd packages && cat ~-/x', 'none'],
+    // Runners that start a command elsewhere or later: the command they run is judged like the command itself.
+    ["systemd-run --user sh -c 'cat ~/.ssh/id_rsa'", 'deny'],
+    ['systemd-run --user --on-active=1h --unit x rm -rf ~', 'deny'],
+    ["flock /tmp/lock sh -c 'echo x > ~/.bashrc'", 'deny'],
+    ["taskset 0x1 bash -c 'cat ../.ssh/id_rsa'", 'deny'],
+    ['watch -n 1 cat ../.ssh/id_rsa', 'deny'],
+    ['systemd-run --user --scope make', 'none'],
+    ['at now < job.sh', 'unseen'],
+    ['at -f job.sh now', 'unseen'],
+    ['at -l', 'none'],
+    ["at now <<'E'\nrm -rf ~\nE", 'deny'],
+    // A sed or awk program is found in every spelling of its option, so a `w` into HOME is never missed.
+    ["sed --expression='1w ~/.bashrc' x", 'deny'],
+    ["sed --expr='1w ~/.bashrc' x", 'deny'],
+    ["sed -e'1w ~/.bashrc' x", 'deny'],
+    ["sed -ne '1w ~/.bashrc' x", 'deny'],
+    ['gawk --source=\'BEGIN{print 1 > "/etc/profile"}\'', 'deny'],
+    ['sed --expression=1p -n x', 'none'],
+    // An awk program writing to a computed file: the target is known only when it runs.
+    ["awk -v f=../.bashrc '{print > f}' x", 'unseen'],
+    ['awk \'{print > ENVIRON["HOME"]"/.bashrc"}\' x', 'unseen'],
+    ['awk \'{print $1 > "out.txt"}\' x', 'none'],
     // Paths read from input, as `while read f` reads them.
     ['cat list.txt | xargs cat', 'unseen'],
     ['find . -name "*.log" | xargs rm', 'unseen'],
