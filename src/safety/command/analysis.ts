@@ -5,7 +5,14 @@ import { clip } from '../../core/text.js';
 import { decodeAnsiC } from './ansi-c-string.js';
 import { bashParser } from './bash-parser.js';
 import { hiddenContinuation } from './continuation.js';
-import { CONTROL_FLOW, heredocTails, OPERATORS, restoreDropped, testCommand } from './grammar-shapes.js';
+import {
+  CONTROL_FLOW,
+  heredocTails,
+  lastSimpleCommand,
+  OPERATORS,
+  restoreDropped,
+  testCommand,
+} from './grammar-shapes.js';
 import { codeExpansions, hasControlCharacter } from './shell-text.js';
 import {
   type CommandAnalysis,
@@ -16,7 +23,6 @@ import {
   type SimpleCommand,
   type WordValue,
 } from './simple-command.js';
-import { CONTROL_FLOW, heredocTails, lastSimpleCommand, OPERATORS } from './syntax-nodes.js';
 
 export type { CommandAnalysis, CommandIssue, IssueKind, Redirect, SimpleCommand } from './simple-command.js';
 

@@ -96,3 +96,14 @@ export const heredocTails = (node: Node): Node[] =>
 
 const textBetween = (node: Node, start: number, end: number): string =>
   node.text.slice(start - node.startIndex, end - node.startIndex);
+
+/** The simple command a redirection written after `body` belongs to (the last of a pipeline); none for a group. */
+export function lastSimpleCommand(body: Node): Node | undefined {
+  if (body.type === 'command' || body.type === 'declaration_command' || body.type === 'unset_command')
+    return body;
+  if (body.type === 'pipeline') {
+    const last = body.namedChildren.at(-1);
+    return last ? lastSimpleCommand(last) : undefined;
+  }
+  return undefined;
+}
