@@ -184,6 +184,23 @@ export const PROBLEM_NOUNS: ReadonlySet<string> = new Set([
   'traceback',
 ]);
 
+/**
+ * Document keywords that name documentation rather than ask for it written: after a reading verb ("read the README",
+ * "summarize the changelog", "what do the docs say") they are what is read, not docs to write.
+ */
+export const READING_VERBS: readonly string[] = ['read', 'reread', 'show me', 'look at', 'open', 'check'];
+export const DOCUMENT_NOUNS: ReadonlySet<string> = new Set([
+  'docs',
+  'documentation',
+  'doc comment',
+  'doc comments',
+  'docstring',
+  'docstrings',
+  'readme',
+  'changelog',
+  'comments',
+]);
+
 /** Politeness and filler before a request's verb ("please document …", "can you explain …"). */
 export const LEAD_INS: readonly string[] = [
   'please',

@@ -5,10 +5,12 @@ import { PLAN_PROMPT_SENTENCES } from '../plan/prompt.js';
 import { asksForChanges } from './change-request.js';
 import { extractEntities, isPath } from './entities.js';
 import {
+  DOCUMENT_NOUNS,
   INTENT_KEYWORDS,
   type Intent,
   LEAD_INS,
   PROBLEM_NOUNS,
+  READING_VERBS,
   SCOPE_KEYWORDS,
   type Scope,
 } from './intent-keywords.js';
@@ -78,16 +80,25 @@ const INTENT_WEIGHT: Readonly<Partial<Record<Intent, number>>> = { implement: 0.
 
 /**
  * Weighted keyword hits of each intent; a keyword as the request's first word (its verb) counts half again. A request
- * opening with another intent's keyword has the problem nouns as its object: they count nothing for debug.
+ * opening with another intent's keyword has the problem nouns as its object: they count nothing for debug. One opening
+ * with a reading verb (read, or explain's and analyze's) has the documentation nouns as its object: they count
+ * nothing for document ("read the README", "summarize the changelog").
  */
 function scores(text: string): Map<Intent, number> {
   const result = new Map<Intent, number>();
   const request = fromVerb(text);
   const first = request.split(/[^\w'-]+/)[0] ?? '';
   const lead = INTENT_KEYWORDS.find(([, words]) => words.some((w) => startsWithWord(request, w)))?.[0];
+  const reads =
+    (lead !== undefined && READ_ONLY_INTENTS.has(lead)) ||
+    READING_VERBS.some((w) => startsWithWord(request, w));
   for (const [intent, all] of INTENT_KEYWORDS) {
     const words =
-      intent === 'debug' && lead && lead !== 'debug' ? all.filter((w) => !PROBLEM_NOUNS.has(w)) : all;
+      intent === 'debug' && lead && lead !== 'debug'
+        ? all.filter((w) => !PROBLEM_NOUNS.has(w))
+        : intent === 'document' && reads
+          ? all.filter((w) => !DOCUMENT_NOUNS.has(w))
+          : all;
     const hits = keywordHits(text, words);
     const bonus = words.includes(first) ? 0.5 : 0;
     if (hits > 0) result.set(intent, (hits + bonus) * (INTENT_WEIGHT[intent] ?? 1));

@@ -24,6 +24,9 @@ const table: [string, Intent, Scope][] = [
   ['Review the architecture of the whole project', 'analyze', 'whole_project'],
   ['Find all places where we read environment variables', 'analyze', 'single_file'],
   ['Summarize the dependencies of every file in src/', 'analyze', 'whole_project'],
+  // Documentation named after a reading verb is what is read, not docs to write.
+  ['Summarize the changelog', 'analyze', 'single_file'],
+  ['Document the errors module', 'document', 'single_file'],
 ];
 
 describe('classifyIntent', () => {
@@ -35,7 +38,8 @@ describe('classifyIntent', () => {
   });
 
   it('gives a message without keywords a low confidence and no steering note', () => {
-    for (const message of ['go on', 'more', 'hello there']) {
+    // Documentation read is not documentation to write: "read readme" gets no "write the docs" note.
+    for (const message of ['go on', 'more', 'hello there', 'read readme', 'look at the docs']) {
       const c = classifyIntent(message);
       expect(c.confidence, message).toBeLessThan(0.5);
       expect(steeringNote(c, true), message).toBeUndefined();
