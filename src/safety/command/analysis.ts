@@ -13,6 +13,7 @@ import {
   restoreDropped,
   testCommand,
 } from './grammar-shapes.js';
+import { readRedirect, type WordReader } from './redirects.js';
 import { codeExpansions, hasControlCharacter } from './shell-text.js';
 import {
   type CommandAnalysis,
@@ -28,7 +29,7 @@ export type { CommandAnalysis, CommandIssue, IssueKind, Redirect, SimpleCommand 
 
 const short = (text: string): string => clip(text, 80);
 
-class Analyzer {
+class Analyzer implements WordReader {
   readonly commands: SimpleCommand[] = [];
   readonly issues: CommandIssue[] = [];
   readonly functions: { name: string; recursive: boolean }[] = [];
@@ -62,7 +63,7 @@ class Analyzer {
     });
   }
 
-  private issue(kind: IssueKind, node: Node): void {
+  issue(kind: IssueKind, node: Node): void {
     this.issues.push({ kind, text: short(node.text) });
   }
 
@@ -105,7 +106,7 @@ class Analyzer {
         const body = node.childForFieldName('body');
         const own = node.namedChildren.filter((c) => body === null || c.id !== body.id);
         const extra: Node[] = [];
-        const all = [...redirects, ...own.flatMap((r) => this.redirect(r, extra))];
+        const all = [...redirects, ...own.flatMap((r) => readRedirect(r, extra, this))];
         // `cat a > out ~/.ssh/id_rsa`: words after a redirection's target are the command's own arguments.
         const owner = extra.length > 0 && body ? lastSimpleCommand(body) : undefined;
         if (owner) this.trailingArguments.set(owner.id, extra);
@@ -195,7 +196,7 @@ class Analyzer {
   }
 
   /** Finds substitutions anywhere below a node whose words are not otherwise evaluated. */
-  private scanWords(node: Node): void {
+  scanWords(node: Node): void {
     for (const child of node.namedChildren) {
       if (child.type === 'command_substitution' || child.type === 'process_substitution') this.word(child);
       else this.scanWords(child);
@@ -229,7 +230,7 @@ class Analyzer {
       if (child.type.endsWith('_redirect')) {
         // `cat < a.txt ~/.ssh/id_rsa`: the grammar reads every word after `<` as its target; bash only the first.
         const extra: Node[] = [];
-        own.push(...this.redirect(child, extra));
+        own.push(...readRedirect(child, extra, this));
         for (const word of extra) argument(word, word);
         continue;
       }
@@ -249,47 +250,6 @@ class Analyzer {
       assignments,
       text: node.text,
     });
-  }
-
-  /** The redirections `node` makes; words after a target that are really arguments go to `extra`. */
-  private redirect(node: Node, extra: Node[]): Redirect[] {
-    if (node.type === 'heredoc_redirect') {
-      this.issue('heredoc', node);
-      const body = node.namedChildren.find((c) => c.type === 'heredoc_body');
-      if (body) this.scanWords(body);
-      const quoted = /^['"\\]/.test(node.namedChildren.find((c) => c.type === 'heredoc_start')?.text ?? '');
-      const literal = quoted || (body?.namedChildren.length ?? 0) === 0;
-      // `cat <<EOF > ~/.bashrc`: redirections written after the delimiter belong to the command too.
-      const more = node.namedChildren
-        .filter((c) => c.type.endsWith('_redirect'))
-        .flatMap((c) => this.redirect(c, extra));
-      return [{ operator: '<<', target: body?.text ?? '', literal }, ...more];
-    }
-    if (node.type === 'herestring_redirect') {
-      this.issue('heredoc', node);
-      const words = node.namedChildren.map((c) => this.word(c));
-      return [
-        {
-          operator: '<<<',
-          target: words.map((w) => w.value).join(' '),
-          literal: words.every((w) => w.literal),
-        },
-      ];
-    }
-    if (node.type !== 'file_redirect') {
-      this.issue('unsupported_syntax', node);
-      return [];
-    }
-    let fd: string | undefined;
-    let operator = '';
-    let target: WordValue | undefined;
-    for (const child of node.children) {
-      if (child.type === 'file_descriptor') fd = child.text;
-      else if (!child.isNamed) operator += child.text;
-      else if (target === undefined) target = this.word(child);
-      else extra.push(child);
-    }
-    return [{ operator, fd, target: target?.value ?? '', literal: target?.literal ?? true }];
   }
 
   word(node: Node): WordValue {
