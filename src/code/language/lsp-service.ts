@@ -12,10 +12,11 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { isInside, realpathDeepest } from '../../safety/workspace.js';
-import { duration, LspClient, type LspClientOptions, LspError, type LspServerSpec } from './lsp-client.js';
+import { LspClient, type LspClientOptions, LspError, type LspServerSpec } from './lsp-client.js';
 import { LspDocuments } from './lsp-documents.js';
 import { mergeEdits, uriPath, withReferences, workspaceEditChanges } from './lsp-edits.js';
 import { filesNaming, wordAt } from './lsp-mentions.js';
+import { publishedDiagnostics } from './lsp-published.js';
 import type {
   Diagnostic,
   FileChange,
@@ -282,7 +283,14 @@ export class LspLanguageService implements LanguageService {
           const document = wanted.get(relative) as { uri: string; version: number };
           const items = this.client.pullsDiagnostics
             ? await this.#pull(document.uri, signal)
-            : await this.#published(document, since, signal);
+            : await publishedDiagnostics(
+                this.client,
+                this.id,
+                document,
+                since,
+                signal,
+                this.options.diagnosticsTimeoutMs ?? 10_000,
+              );
           for (const item of items) {
             const severity = severities[item.severity ?? 1];
             if (!severity) continue;
@@ -344,41 +352,6 @@ export class LspLanguageService implements LanguageService {
       this.options.diagnosticsTimeoutMs ?? 10_000,
     );
     return report.items ?? [];
-  }
-
-  /** Waits for diagnostics published for `version` (or, from a server that sends no versions, after `since`). */
-  #published(
-    document: { uri: string; version: number },
-    since: number,
-    signal: AbortSignal,
-  ): Promise<LspDiagnostic[]> {
-    const limit = this.options.diagnosticsTimeoutMs ?? 10_000;
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (this.client.exited) return done(() => reject(new LspError(this.client.exited as string)));
-        const got = this.client.published.get(document.uri);
-        if (!got) return;
-        const version = got.params.version;
-        const fresh =
-          version === undefined || version === null ? got.sequence > since : version >= document.version;
-        if (fresh) done(() => resolve(got.params.diagnostics));
-      };
-      const timer = setTimeout(
-        () =>
-          done(() => reject(new LspError(`${this.id} published no diagnostics within ${duration(limit)}`))),
-        limit,
-      );
-      const abort = () => done(() => reject(signal.reason));
-      const unsubscribe = this.client.onChange(check);
-      signal.addEventListener('abort', abort, { once: true });
-      const done = (finish: () => void) => {
-        clearTimeout(timer);
-        unsubscribe();
-        signal.removeEventListener('abort', abort);
-        finish();
-      };
-      check();
-    });
   }
 
   changed(paths: string[]): void {
