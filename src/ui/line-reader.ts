@@ -2,9 +2,10 @@
 // offers Tab completion, a history, and keeps a bracketed paste of several lines together as one. Keys typed while
 // no prompt is up (a turn runs) edit the line and queue lines unseen: the turn owns the screen until the next prompt.
 import { createInterface, type Interface } from 'node:readline';
+import { type Completer, gated, queuedCompleter } from './line-reader-io.js';
 
 /** Tab completion: the candidates for the line so far, and the part of the line they replace. */
-export type Completer = (line: string) => Promise<[string[], string]>;
+export type { Completer } from './line-reader-io.js';
 
 export interface LineReaderOptions {
   completer?: Completer;
@@ -29,7 +30,6 @@ export class LineReader {
   private shiftTab = false;
   private shiftTabHandler: (() => void) | undefined;
   /** The Tab completion under way: a Tab typed before it ends completes the line as it leaves it. */
-  private completing: Promise<unknown> = Promise.resolve();
   /** Text to put in the input line at the next prompt (a message taken back by /rewind). */
   private initial: string | undefined;
   /** What Esc Esc at an empty message prompt submits, and when the last lone Esc came. */
@@ -67,24 +67,16 @@ export class LineReader {
       ...(interactive ? { removeHistoryDuplicates: true } : {}),
       ...(interactive && completer
         ? {
-            completer: (line: string, done: (error: Error | null, result: [string[], string]) => void) => {
+            completer: queuedCompleter(
+              completer,
+              () => this.rl.line.slice(0, this.rl.cursor),
               // Readline takes Shift+Tab for Tab: no completion for it.
-              if (this.shiftTab) {
+              () => {
+                const skip = this.shiftTab;
                 this.shiftTab = false;
-                return done(null, [[], line]);
-              }
-              // Tabs typed together (Tab Tab, read at once) would each complete the same line: the second would
-              // insert the common prefix again. Each waits for the one before to be applied (readline applies it
-              // in the microtasks after `done`), then completes the line as it stands.
-              const result = this.completing
-                .then(() => new Promise((resolve) => setImmediate(resolve)))
-                .then(() => completer(this.rl.line.slice(0, this.rl.cursor)));
-              this.completing = result.catch(() => {});
-              result.then(
-                (found) => done(null, found),
-                () => done(null, [[], this.rl.line.slice(0, this.rl.cursor)]),
-              );
-            },
+                return skip;
+              },
+            ),
           }
         : {}),
     });
@@ -398,24 +390,4 @@ export class LineReader {
     process.off('exit', this.pasteOff);
     this.rl.close();
   }
-}
-
-/**
- * The terminal as readline sees it: its size and events are the terminal's, its writes (the echo of keys, the
- * line redrawn) go through only while `open()` holds.
- */
-function gated(output: NodeJS.WritableStream, open: () => boolean): NodeJS.WritableStream {
-  const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-    if (open()) return (output.write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-    if (done) process.nextTick(done);
-    return true;
-  };
-  return new Proxy(output, {
-    get(target, key) {
-      if (key === 'write') return write;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
