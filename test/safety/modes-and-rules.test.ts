@@ -337,6 +337,10 @@ describe('inline interpreter code', () => {
     'awk \'{ system("id") }\' src/a.ts',
     'timeout 5 python3 -c x',
     'python3 <<EOF\nprint(1)\nEOF',
+    // Standard input named as the script runs the here-document too.
+    "python3 /dev/stdin <<'EOF'\nprint(1)\nEOF",
+    "perl /dev/fd/0 <<'EOF'\nprint 1\nEOF",
+    "node - <<'EOF'\nconsole.log(1)\nEOF",
   ])('full mode without a sandbox asks about %j', async (command) => {
     const decision = await decide('full', command);
     expect(decision.decision).toBe('ask');

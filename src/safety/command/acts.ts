@@ -256,7 +256,7 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'sed':
       await inlineEffects(
         sedEffects,
-        programTexts(argumentsOf(inv), ['-e', '--expression'], ['-f', '--file']),
+        programTexts(argumentsOf(inv), ['-e', '--expression'], ['-f', '--file'], inv, scope),
         scope,
       );
       if (hasFlag(args, ['--in-place']) || args.some((w) => /^-[a-zA-Z]*i/.test(w.text))) {
@@ -276,7 +276,7 @@ async function fileActs(inv: Invocation, program: string, scope: ActScope): Prom
     case 'nawk':
       return inlineEffects(
         awkEffects,
-        programTexts(argumentsOf(inv), ['-e', '--source'], ['-f', '--file']),
+        programTexts(argumentsOf(inv), ['-e', '--source'], ['-f', '--file'], inv, scope),
         scope,
       );
   }

@@ -30,14 +30,24 @@ import { checkPath, targetOf } from './targets.js';
 
 /**
  * The program text of sed or awk: the values of its program options in any spelling (`-e X`, `-eX`, `-ne X`,
- * `--expression=X`, `--expr X`), else the first operand; none when the program is read from a file.
+ * `--expression=X`, `--expr X`), else the first operand; none when the program is read from a file. A program read
+ * from standard input is a here-document's text, or known only when it runs (reported through `scope`).
  */
 export function programTexts(
   read: ReadArguments,
   options: readonly string[],
   fileOptions: readonly string[],
+  inv: Pick<Invocation, 'program' | 'stdin' | 'heredoc'>,
+  scope: Pick<ActScope, 'add'>,
 ): Word[] {
-  if (read.values.some((v) => fileOptions.includes(v.name))) return [];
+  const files = read.values.filter((v) => fileOptions.includes(v.name));
+  if (files.some((v) => v.word.text === '-' || STDIN_FILES.includes(v.word.text))) {
+    if (inv.stdin === 'heredoc' && inv.heredoc !== undefined)
+      return [{ text: inv.heredoc, literal: !/[$`]/.test(inv.heredoc), glob: false }];
+    scope.add('unseen', `\`${inv.program}\` reads its program from standard input, known only when it runs`);
+    return [];
+  }
+  if (files.length > 0) return [];
   const given = read.values.filter((v) => options.includes(v.name)).map((v) => v.word);
   if (given.length > 0) return given;
   const first = read.operands[0];

@@ -23,6 +23,15 @@ function hasCodeFlag(args: readonly string[], flags: readonly string[]): boolean
   return false;
 }
 
+/** Standard input by name: `python3 /dev/stdin <<E` runs the here-document as `python3 - <<E` does. */
+const STDIN_NAMES = ['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'];
+
+/** Only options, or options and standard input named as the script: the program is what stdin holds. */
+function readsStdinScript(args: readonly string[]): boolean {
+  const script = args.findIndex((a) => !a.startsWith('-'));
+  return script === -1 || STDIN_NAMES.includes(args[script] as string);
+}
+
 /** The interpreter whose inline code the command runs (`python3`, `awk`, `bash`), or undefined. */
 export function inlineCode(command: SimpleCommand, analysis: CommandAnalysis): string | undefined {
   const heredoc = analysis.issues.some((i) => i.kind === 'heredoc');
@@ -30,7 +39,7 @@ export function inlineCode(command: SimpleCommand, analysis: CommandAnalysis): s
     const program = programName(argv[0]);
     const args = argv.slice(1);
     const flags = lookup(INLINE_CODE_FLAGS, program);
-    if (flags && (hasCodeFlag(args, flags) || (heredoc && args.every((a) => a.startsWith('-'))))) {
+    if (flags && (hasCodeFlag(args, flags) || (heredoc && readsStdinScript(args)))) {
       return program;
     }
     // Judged on the tokenised program: `|` or `system` inside a string or a regular expression runs nothing.

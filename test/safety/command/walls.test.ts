@@ -124,6 +124,11 @@ describe('judgeCommand tiers', () => {
     ["sed -ne '1w ~/.bashrc' x", 'deny'],
     ['gawk --source=\'BEGIN{print 1 > "/etc/profile"}\'', 'deny'],
     ['sed --expression=1p -n x', 'none'],
+    // A program read from standard input: a here-document's text is judged, a pipe's is known only when it runs.
+    ["sed -f /dev/stdin x <<'E'\n1w ../.bashrc\nE", 'deny'],
+    ['awk -f - x <<\'E\'\n{print > "../.bashrc"}\nE', 'deny'],
+    ["echo '1w ../.bashrc' | sed -f - x", 'unseen'],
+    ["sed -f - x <<'E'\n1p\nE", 'none'],
     // An awk program writing to a computed file: the target is known only when it runs.
     ["awk -v f=../.bashrc '{print > f}' x", 'unseen'],
     ['awk \'{print > ENVIRON["HOME"]"/.bashrc"}\' x', 'unseen'],
