@@ -4,6 +4,7 @@
 import type { Conversation } from '../agent/conversation.js';
 import { preview, rewindConversation, type UserTurn, userTurns } from '../agent/rewind.js';
 import type { AgentEvent } from '../core/events.js';
+import type { Run } from '../runtime/run-types.js';
 import { messageTimes } from '../session/message-times.js';
 import { readSession } from '../session/session-file.js';
 
@@ -25,6 +26,19 @@ export interface RewindChat {
   /** The message back in the input line for editing. */
   putBack(text: string): void;
 }
+
+/** The parts of a RewindChat that come from the run (its conversation, events and session) and the screen. */
+export const runRewindParts = (
+  run: Run,
+  screen: { notice(text: string): void; print(text: string): void },
+): Pick<RewindChat, 'conversation' | 'emit' | 'flush' | 'sessionFile' | 'note' | 'print'> => ({
+  conversation: run.conversation,
+  emit: run.emit,
+  flush: run.events.flush,
+  sessionFile: () => run.session?.file,
+  note: screen.notice,
+  print: screen.print,
+});
 
 /** When the message at `index` was recorded, from the session (in step with the conversation after a flush). */
 async function sentAt(chat: RewindChat, index: number): Promise<string | undefined> {

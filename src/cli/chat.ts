@@ -20,7 +20,7 @@ import { type ChatContext, parseCommand } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
 import { historyPath, loadHistory, saveHistory } from './chat-history.js';
 import { afterPlan } from './chat-plan.js';
-import { type RewindChat, rewind, undoTurn } from './chat-rewind.js';
+import { type RewindChat, rewind, runRewindParts, undoTurn } from './chat-rewind.js';
 import { UserShell } from './chat-shell.js';
 import {
   type ChatOptions,
@@ -131,37 +131,31 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     if (!a.resumed || options.output !== 'text') return;
     screen.resumed(a.resumed.meta.id, a.conversation.messages, a.resumed.events);
   };
-  const busy = async <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  /** Runs `work` as what Ctrl-C stops (`running`). */
+  const stoppable = async <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     running = new AbortController();
-    screen.wait(label);
     try {
       return await work(running.signal);
     } finally {
-      screen.idle();
       running = undefined;
     }
   };
+  const busy = <T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    screen.wait(label);
+    return stoppable(work).finally(() => screen.idle());
+  };
   /** A slash command's question at the terminal: Ctrl-C cancels it (null), as it answers an approval no. */
-  const question = async (prompt: string): Promise<string | null> => {
-    running = new AbortController();
-    try {
-      const answer = await reader.ask(prompt, running.signal);
+  const question = (prompt: string): Promise<string | null> =>
+    stoppable(async (signal) => {
+      const answer = await reader.ask(prompt, signal);
       // No line ended the question: end it, so the note that follows starts on its own line.
       if (answer === null) screen.notice('\n');
       return answer;
-    } finally {
-      running = undefined;
-    }
-  };
+    });
   const userShell = new UserShell(options.output === 'text' ? screen.print : undefined);
   const shell = async (command: string) => {
-    if (!(await settled()) || !agent) return;
-    running = new AbortController();
-    try {
-      await userShell.run(agent, command, running.signal);
-    } finally {
-      running = undefined;
-    }
+    const at = (await settled()) ? agent : undefined;
+    if (at) await stoppable((signal) => userShell.run(at, command, signal));
   };
   /** A user turn; `command`: the prompt command `typed` is the expansion of, its allowed-tools for this turn. */
   const send = async (typed: string, command?: PromptCommand) => {
@@ -271,19 +265,14 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
 
   /** What /undo and /rewind need of the current agent and the screen. */
   const rewindChat = (a: Run): RewindChat => ({
-    conversation: a.conversation,
-    emit: a.emit,
-    flush: a.events.flush,
-    sessionFile: () => a.session?.file,
-    note: screen.notice,
-    print: screen.print,
+    ...runRewindParts(a, screen),
     ...(interactive ? { ask: question } : {}),
     restoreFilesAt: async (time) => (await import('./undo-command.js')).restoreFilesAt(time, current, screen),
     undoLastRun: async () => void (await chat.subcommand.undo()),
-    putBack: (text) => {
-      if (interactive && !text.includes('\n')) reader.prefill(text);
-      else screen.notice(`your message was:\n${text}\n`);
-    },
+    putBack: (text) =>
+      interactive && !text.includes('\n')
+        ? reader.prefill(text)
+        : screen.notice(`your message was:\n${text}\n`),
   });
 
   // Shift+Tab at the prompt: the next mode of the cycle, the conversation kept. While a turn runs (the run cannot
