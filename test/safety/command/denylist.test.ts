@@ -31,6 +31,7 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, '.venv', 'bin'), { recursive: true });
   await fs.writeFile(
     path.join(root, '.venv', 'bin', 'activate'),
+    // biome-ignore-start lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template
     [
       '# This file must be used with "source bin/activate" *from bash*',
       'deactivate () {',
@@ -53,6 +54,7 @@ beforeAll(async () => {
       'hash -r 2> /dev/null',
       '',
     ].join('\n'),
+    // biome-ignore-end lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template
   );
   await fs.writeFile(path.join(root, 'moves.sh'), 'go() { cd /tmp; }\ngo\n');
   await fs.writeFile(path.join(root, 'evals.sh'), 'eval "$SETUP"\n');
