@@ -109,8 +109,11 @@ function rgLineReader(
     }
     let at = start;
     let newFile = false;
-    const nul = data.indexOf(0, at);
-    const heading = nul !== -1 && nul < end;
+    // A numbered line of the file being read (nearly every line) is no heading: no NUL is looked for in it, and the
+    // look is bounded by the line (unbounded, it ran on to the next file's heading at every line).
+    const found = pending === undefined && isDigit(data[at]) ? -1 : data.subarray(at, end).indexOf(0);
+    const nul = found === -1 ? -1 : at + found;
+    const heading = nul !== -1;
     if (pending !== undefined) {
       // Every path rg prints starts with `./` or `/` (rgTarget): a line that does is a file of its own.
       const text = data.toString('utf8', at, heading ? nul : end);
