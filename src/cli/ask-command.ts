@@ -46,6 +46,7 @@ export async function askCommand(words: string[], options: AskOptions): Promise<
       }
     }
     const piped = await readStdinIfPiped();
+    if (piped?.note) process.stderr.write(`warning: ${piped.note}\n`);
     if (!question && piped === undefined) {
       throw new UsageError('no question given', {
         hint: 'use keel ask "<question>", and pipe a command\'s output to ask about it: git diff | keel ask "review this"',

@@ -4,12 +4,11 @@
 // model that reads them).
 import { fstatSync } from 'node:fs';
 import { binaryKind, looksBinary } from '../core/binary.js';
-import { UsageError } from '../core/errors.js';
 import { imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import type { ModelCapabilities } from '../core/model.js';
 import { groupDigits, utf8Prefix, utf8Suffix } from '../core/text.js';
-import { CONVERT_HINT, invalidUtf8Byte, invalidUtf8Offset, utf16ToUtf8 } from '../core/utf8.js';
+import { invalidUtf8Byte, invalidUtf8Offset, latinBytesToUtf8, utf16ToUtf8 } from '../core/utf8.js';
 import { promptBudget } from '../providers/capabilities.js';
 import type { ImageAttaching } from './chat-attach.js';
 
@@ -18,6 +17,8 @@ export interface PipedInput {
   head: Buffer;
   tail: Buffer;
   totalBytes: number;
+  /** Said on stderr before the run: bytes that were not UTF-8 and how they were read (utf8Piped). */
+  note?: string;
 }
 
 /** Kept of each end while reading, so an endless or huge pipe never fills memory. */
@@ -76,7 +77,7 @@ export function pipedBlank(piped: PipedInput): boolean {
   return !piped.head.toString('utf8').trim() && !piped.tail.toString('utf8').trim();
 }
 
-/** stdin when something was piped or redirected to it, else undefined; text not in UTF-8 is refused (utf8Piped). */
+/** stdin when something was piped or redirected to it, else undefined; text not all UTF-8 is made so (utf8Piped). */
 export async function readStdinIfPiped(): Promise<PipedInput | undefined> {
   // A terminal is a character device: never read here.
   if (!stdinMayHoldText()) return undefined;
@@ -85,9 +86,10 @@ export async function readStdinIfPiped(): Promise<PipedInput | undefined> {
 }
 
 /**
- * The piped input as UTF-8: UTF-16 with a byte-order mark converted; text in another encoding (Latin-1,
- * Windows-1252) refused, saying where and how to convert it, as Codex does: decoded as UTF-8 it would reach the
- * model as U+FFFD in place of each such letter. Binary input (an image, NUL bytes) is left for capPiped to describe.
+ * The piped input as UTF-8: UTF-16 with a byte-order mark converted; each byte that is not UTF-8 (a Latin-1 or
+ * Windows-1252 letter) read as Windows-1252, saying so in `note`: decoded as UTF-8 it would reach the model as
+ * U+FFFD, and refusing the whole input would lose a diff that mixes a Latin-1 file with UTF-8 ones. Binary input (an
+ * image, NUL bytes) is left for capPiped to describe.
  */
 export function utf8Piped(piped: PipedInput): PipedInput {
   const whole = piped.head.length + piped.tail.length === piped.totalBytes;
@@ -96,28 +98,32 @@ export function utf8Piped(piped: PipedInput): PipedInput {
     if (converted) return { head: converted, tail: Buffer.alloc(0), totalBytes: converted.length };
   }
   if (imageType(piped.head) !== undefined || looksBinary(piped.head)) return piped;
-  const problem = notUtf8(piped, whole);
-  if (problem) {
-    throw new UsageError(`stdin is not UTF-8 text: ${problem} is not valid UTF-8`, {
-      hint: `${CONVERT_HINT}, and pipe that to keel`,
-    });
-  }
-  return piped;
-}
-
-/** Where the piped bytes are not UTF-8; a character cut where only the head and tail of a long input were kept is no fault. */
-function notUtf8(piped: PipedInput, whole: boolean): string | undefined {
   const head = whole ? Buffer.concat([piped.head, piped.tail]) : piped.head;
-  const inHead = invalidUtf8Offset(head);
-  if (inHead !== undefined && (whole || inHead < head.length - 3)) return invalidUtf8Byte(head, inHead);
-  if (whole) return undefined;
+  const first = invalidUtf8Offset(head);
+  // A character cut where only the head and tail of a long input were kept is no fault.
   let skip = 0;
-  while (skip < 3 && (piped.tail[skip]! & 0xc0) === 0x80) skip++;
-  const tail = piped.tail.subarray(skip);
-  const inTail = invalidUtf8Offset(tail);
-  return inTail === undefined
-    ? undefined
-    : invalidUtf8Byte(tail, inTail, piped.totalBytes - piped.tail.length + skip);
+  while (!whole && skip < 3 && (piped.tail[skip]! & 0xc0) === 0x80) skip++;
+  const tail = whole ? Buffer.alloc(0) : piped.tail.subarray(skip);
+  const inTail = whole ? undefined : invalidUtf8Offset(tail);
+  const headFixed = latinBytesToUtf8(head, !whole);
+  const tailFixed = latinBytesToUtf8(tail);
+  if (!headFixed && !tailFixed) return piped;
+  const where =
+    headFixed && first !== undefined
+      ? invalidUtf8Byte(head, first)
+      : invalidUtf8Byte(tail, inTail ?? 0, piped.totalBytes - piped.tail.length + skip);
+  const count = (headFixed?.count ?? 0) + (tailFixed?.count ?? 0);
+  const newHead = headFixed?.bytes ?? head;
+  const newTail = whole
+    ? Buffer.alloc(0)
+    : Buffer.concat([piped.tail.subarray(0, skip), tailFixed?.bytes ?? tail]);
+  return {
+    head: newHead,
+    tail: newTail,
+    totalBytes:
+      piped.totalBytes + (newHead.length - head.length) + (whole ? 0 : newTail.length - piped.tail.length),
+    note: `stdin is not all UTF-8: ${count === 1 ? '' : `${count} bytes, the first `}${where}, read as Windows-1252 (Latin-1); if the text is in another encoding, convert it first (iconv -f <encoding> -t UTF-8)`,
+  };
 }
 
 /** Bytes of piped input one message may carry: half the prompt budget at 4 bytes a token, within sane bounds. */

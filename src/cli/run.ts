@@ -66,11 +66,14 @@ async function* textStream(text: string) {
 }
 
 /** What was piped: the process's stdin, or an in-process run's text. */
-function piped(io: RunIo | undefined): Promise<PipedInput | undefined> {
-  if (!io) return readStdinIfPiped();
-  return io.stdin === undefined
-    ? Promise.resolve(undefined)
-    : readPiped(textStream(io.stdin)).then(utf8Piped);
+async function piped(io: RunIo | undefined): Promise<PipedInput | undefined> {
+  const input = !io
+    ? await readStdinIfPiped()
+    : io.stdin === undefined
+      ? undefined
+      : utf8Piped(await readPiped(textStream(io.stdin)));
+  if (input?.note) (io?.stderr ?? process.stderr).write(`warning: ${input.note}\n`);
+  return input;
 }
 
 /**

@@ -1,6 +1,7 @@
-// Whether bytes given as text (piped on stdin, a plan file, an @file) are UTF-8, and where they stop being: Keel
-// refuses text in another encoding with one clear message, as Codex does, rather than showing U+FFFD for each
-// byte it cannot read (`printf 'caf\xe9' | keel ask …`). UTF-16 with a byte-order mark is decoded.
+// Whether bytes given as text (piped on stdin, a plan file, an @file) are UTF-8, and where they stop being: a file in
+// another encoding is refused with one clear message rather than shown as U+FFFD for each byte Keel cannot read;
+// piped text has each such byte read as Windows-1252 (`git diff` of a Latin-1 file among UTF-8 ones keeps every
+// letter). UTF-16 with a byte-order mark is decoded.
 
 /**
  * The offset of the first byte that does not start a well-formed UTF-8 sequence (Unicode table 3-7: no overlong
@@ -70,4 +71,44 @@ export function utf16ToUtf8(bytes: Uint8Array): Buffer | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Windows-1252's characters for the bytes 0x80–0x9F (WHATWG's index; the five it leaves undefined stay C1 controls,
+ * as the Encoding Standard maps them); above, it is Latin-1. Node 20's TextDecoder('windows-1252') decodes as
+ * Latin-1 (curly quotes become C1 controls), so the table is here.
+ */
+const CP1252_80_9F = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+];
+const windows1252 = (byte: number): string =>
+  String.fromCodePoint(byte >= 0x80 && byte <= 0x9f ? CP1252_80_9F[byte - 0x80]! : byte);
+
+/**
+ * `bytes` as UTF-8, each byte that starts no well-formed UTF-8 sequence read as Windows-1252 (Latin-1's superset),
+ * with how many such bytes there were; undefined when all of `bytes` is UTF-8. `cutEnd`: a sequence in the last
+ * three bytes is left as it is (the input was cut there).
+ */
+export function latinBytesToUtf8(
+  bytes: Uint8Array,
+  cutEnd = false,
+): { bytes: Buffer; count: number } | undefined {
+  let offset = invalidUtf8Offset(bytes);
+  if (offset === undefined) return undefined;
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  let count = 0;
+  while (offset !== undefined) {
+    const at = from + offset;
+    if (cutEnd && at >= bytes.length - 3) break;
+    parts.push(bytes.subarray(from, at), Buffer.from(windows1252(bytes[at]!)));
+    count += 1;
+    from = at + 1;
+    offset = invalidUtf8Offset(bytes.subarray(from));
+  }
+  if (count === 0) return undefined;
+  parts.push(bytes.subarray(from));
+  return { bytes: Buffer.concat(parts), count };
 }

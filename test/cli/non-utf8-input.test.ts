@@ -1,13 +1,12 @@
-// Text that is not UTF-8 (Latin-1, Windows-1252), given on stdin, as a plan file or as an @file: refused with where
-// and how to convert it, never sent as U+FFFD; UTF-16 with a byte-order mark is converted. The built CLI shows the
-// refusal of `printf 'caf\xe9' | keel ask` before any model request.
+// Text that is not UTF-8 (Latin-1, Windows-1252): piped on stdin, each such byte is read as Windows-1252 with one
+// warning (a diff mixing a Latin-1 file with UTF-8 ones keeps every letter); a plan file or an @file is refused with
+// where and how to convert it. Never sent as U+FFFD; UTF-16 with a byte-order mark is converted.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachFiles } from '../../src/cli/chat-attach.js';
 import { type PipedInput, utf8Piped } from '../../src/cli/piped-input.js';
-import { UsageError } from '../../src/core/errors.js';
 import { loadPlan } from '../../src/plan/parse.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import { runKeel } from '../support/cli.js';
@@ -21,17 +20,19 @@ const whole = (bytes: Buffer): PipedInput => ({
 const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // "café" in Latin-1
 
 describe('utf8Piped', () => {
-  it('refuses Latin-1 naming the byte, its offset and line, and how to convert it', () => {
-    const bytes = Buffer.concat([Buffer.from('line one\n'), latin1]);
-    expect(() => utf8Piped(whole(bytes))).toThrow(UsageError);
-    try {
-      utf8Piped(whole(bytes));
-    } catch (error) {
-      expect((error as UsageError).message).toBe(
-        'stdin is not UTF-8 text: byte 0xE9 at offset 12 (line 2) is not valid UTF-8',
-      );
-      expect((error as UsageError).hint).toContain('iconv -f WINDOWS-1252 -t UTF-8');
-    }
+  it('reads each byte that is not UTF-8 as Windows-1252, keeping the UTF-8 around it, and says where', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('line ✓ one\n'),
+      latin1,
+      Buffer.from(' – “ok”\n'),
+      Buffer.from([0x93, 0x94]),
+    ]);
+    const read = utf8Piped(whole(bytes));
+    expect(read.head.toString('utf8')).toBe('line ✓ one\ncafé – “ok”\n“”');
+    expect(read.totalBytes).toBe(read.head.length);
+    expect(read.note).toBe(
+      'stdin is not all UTF-8: 3 bytes, the first byte 0xE9 at offset 16 (line 2), read as Windows-1252 (Latin-1); if the text is in another encoding, convert it first (iconv -f <encoding> -t UTF-8)',
+    );
   });
 
   it('passes UTF-8 through, and binary input (left for capPiped to describe)', () => {
@@ -63,7 +64,12 @@ describe('utf8Piped', () => {
       tail: Buffer.concat([Buffer.from('xy'), latin1]),
       totalBytes: 100,
     };
-    expect(() => utf8Piped(bad)).toThrow(/byte 0xE9 at offset 99 is not valid UTF-8$/);
+    const read = utf8Piped(bad);
+    expect(read.tail.toString('utf8')).toBe('xycafé');
+    expect(read.totalBytes).toBe(101);
+    expect(read.note).toMatch(
+      /^stdin is not all UTF-8: byte 0xE9 at offset 99, read as Windows-1252/,
+    );
   });
 });
 
@@ -100,17 +106,16 @@ describe('files given as text', () => {
 const { server, workspace } = useE2E();
 
 describe('keel ask with Latin-1 piped in', () => {
-  it('exits 2 with one message on stderr before asking the model anything', async () => {
+  it('asks with the letters read as Windows-1252 and one warning on stderr', async () => {
     const ws = await workspace();
-    const s = await server([{ text: 'never asked' }]);
+    const s = await server([{ text: 'coffee' }]);
     const r = await runKeel(['ask', 'translate', '--base-url', s.ollamaUrl, '--cwd', ws], {
       input: latin1 as unknown as string,
     });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      'error: stdin is not UTF-8 text: byte 0xE9 at offset 3 (line 1) is not valid UTF-8',
-    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: stdin is not all UTF-8: byte 0xE9 at offset 3 (line 1)');
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect(s.requests).toHaveLength(0);
+    expect(JSON.stringify(s.requests[0]!.body)).toContain('café');
+    expect(JSON.stringify(s.requests[0]!.body)).not.toContain('\\ufffd');
   });
 });
