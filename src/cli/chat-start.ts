@@ -54,7 +54,9 @@ export async function offerCrashed(
   if (id === undefined) return undefined;
   // --continue takes the latest session, which a later run may have made another one.
   const how = sessions[0]?.id === id ? 'keel chat --continue' : `keel chat --resume ${id}`;
-  screen.notice(`the last session ended unexpectedly; resume it with ${how} (session ${id})\n`);
+  // --resume names the session already; --continue does not.
+  const which = how === 'keel chat --continue' ? ` (session ${id})` : '';
+  screen.notice(`the last session ended unexpectedly; resume it with ${how}${which}\n`);
   if (!interactive) return undefined;
   const answer = await screen.reader.read('resume it now? [y/N] ');
   return answer !== null && /^y(es)?$/i.test(answer.trim()) ? id : undefined;

@@ -231,6 +231,8 @@ async function restore(
   out: CommandOutput,
   /** Said after what cannot be restored, before the restore: whose turn this is. */
   session?: string,
+  /** How to take the undo back, from where it was asked. */
+  reverse = (undoId: string) => `to reverse this undo, run keel undo again (or keel undo ${undoId})`,
 ): Promise<void> {
   const { root, limitKb, state, store } = opened;
   const warnings = cannotRestore(root, target, limitKb, await readHead(root));
@@ -268,7 +270,7 @@ async function restore(
       `left as it is: ${shownPath(`${repo}/.git`)}, a repository made since that checkpoint (undo never touches a .git; remove ${shownPath(repo)} if you do not want it)`,
     );
   if (store.kind === 'copy') lines.push(`note: ${COPIES_NOTE}`);
-  lines.push(`to reverse this undo, run keel undo again (or keel undo ${result.undoId})`);
+  lines.push(reverse(result.undoId));
   out.print(sanitize(`${lines.join('\n')}\n`));
 }
 
@@ -285,7 +287,16 @@ export async function restoreFilesAt(
   // What changed after the newest is only listed, never restored from: not staged for here.
   const target = checkpointSince(await opened.store.list({ newestChanged: false }), time);
   if (!target) return false;
-  await restore(opened, target, 'before that message', out);
+  // In the chat, /undo again takes back the turn before: the files come back by the checkpoint this undo made.
+  await restore(
+    opened,
+    target,
+    'before that message',
+    out,
+    undefined,
+    (undoId) =>
+      `to reverse this undo, run keel undo ${undoId} in a shell (/undo again takes back the turn before)`,
+  );
   return true;
 }
 

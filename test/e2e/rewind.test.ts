@@ -92,6 +92,12 @@ describe('a chat with /undo, /rewind and /model, then keel undo', () => {
 
   it('/undo restores the last turn and removes it from what the model reads; a /save export is kept', async () => {
     expect(chat.stderr).toContain('undid the turn "write two"');
+    // /undo again would take back the turn before: the way back is keel undo with this undo's checkpoint.
+    const said = chat.stdout + chat.stderr;
+    expect(said).toMatch(
+      /to reverse this undo, run keel undo \S+ in a shell \(\/undo again takes back the turn before\)/,
+    );
+    expect(said).not.toContain('run keel undo again');
     expect(seen[0]).toBe('one\n');
     expect(await fs.readFile(join(ws, 'export.md'), 'utf8')).toContain('write two');
     const next = sent(s.requests[4]!.body);

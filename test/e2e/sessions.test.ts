@@ -331,7 +331,7 @@ describe('sessions', () => {
     await writeFile(join(dir, '20990101-000000-1.active'), dead);
     const chat = await runCli(['chat', '--base-url', s.ollamaUrl, '--cwd', ws], { env, input: 'exit\n' });
     expect(chat.stderr).toContain(
-      `the last session ended unexpectedly; resume it with keel chat --resume ${older} (session ${older})`,
+      `the last session ended unexpectedly; resume it with keel chat --resume ${older}\n`,
     );
     expect(chat.stderr).not.toContain('20990101');
   });
