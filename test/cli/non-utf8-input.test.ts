@@ -67,9 +67,7 @@ describe('utf8Piped', () => {
     const read = utf8Piped(bad);
     expect(read.tail.toString('utf8')).toBe('xycafé');
     expect(read.totalBytes).toBe(101);
-    expect(read.note).toMatch(
-      /^stdin is not all UTF-8: byte 0xE9 at offset 99, read as Windows-1252/,
-    );
+    expect(read.note).toMatch(/^stdin is not all UTF-8: byte 0xE9 at offset 99, read as Windows-1252/);
   });
 });
 

@@ -87,7 +87,7 @@ describe('every change since the cache shows in the next map', () => {
 
 describe('a source file too large to rank', () => {
   test('is kept in the cache as listed, so a warm map finds its listing unchanged and does not walk the tree', async () => {
-    const big = 'export const data = [\n' + '  1,\n'.repeat(MAX_FILE_BYTES / 4) + '];\n';
+    const big = `export const data = [\n${'  1,\n'.repeat(MAX_FILE_BYTES / 4)}];\n`;
     await writeFile(path.join(root, 'source/generated-data.ts'), big);
     await map();
     await cacheWrites();
