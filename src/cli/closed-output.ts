@@ -2,24 +2,38 @@
 // stops its work like an interrupt (running commands are killed) and exits 0 without a word, instead of dying on
 // EPIPE or EIO.
 
+/** A watch of output streams: `signal` aborts once one of them has been closed by its reader. */
+export function closedOutputWatch(): {
+  signal: AbortSignal;
+  watch(streams: NodeJS.WriteStream[]): void;
+} {
+  const closed = new AbortController();
+  return {
+    signal: closed.signal,
+    watch(streams) {
+      for (const stream of streams) {
+        stream.on('error', (error: NodeJS.ErrnoException) => {
+          // EPIPE: the pipe's reader left; EIO: the terminal was closed. Either way nobody sees what comes next.
+          if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
+          if (closed.signal.aborted) return;
+          // Nobody reads any more, so nothing more is said: not the rest of the events, not "interrupted".
+          for (const each of streams) mute(each);
+          closed.abort();
+        });
+      }
+    },
+  };
+}
+
 // One per process, like the two streams it watches.
-const closed = new AbortController();
+const processOutput = closedOutputWatch();
 
 /** Aborted once stdout or stderr has been closed by its reader. */
-export const outputClosed: AbortSignal = closed.signal;
+export const outputClosed: AbortSignal = processOutput.signal;
 
 /** Installed once at start-up, before any command writes. Other stream errors still fail loudly. */
 export function watchClosedOutput(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
-  for (const stream of streams) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      // EPIPE: the pipe's reader left; EIO: the terminal was closed. Either way nobody sees what comes next.
-      if (error.code !== 'EPIPE' && error.code !== 'EIO') throw error;
-      if (closed.signal.aborted) return;
-      // Nobody reads any more, so nothing more is said: not the rest of the events, not "interrupted".
-      for (const each of streams) mute(each);
-      closed.abort();
-    });
-  }
+  processOutput.watch(streams);
 }
 
 /** Calls handler when output closes (at once if it already has); returns the function that stops listening. */

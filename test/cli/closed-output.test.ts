@@ -2,11 +2,13 @@
 // still fail loudly. (test/e2e/closed-output.test.ts covers the pipe end to end.)
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { outputClosed, watchClosedOutput } from '../../src/cli/closed-output.js';
+import { closedOutputWatch } from '../../src/cli/closed-output.js';
 
 const fail = (code: string) => Object.assign(new Error(`write ${code}`), { code });
 
-describe('watchClosedOutput', () => {
+// A watch of its own: the process's (outputClosed) is shared by every test file this worker runs, and once aborted it
+// would end their in-process runs as interrupted.
+describe('closedOutputWatch', () => {
   it('takes EIO from a closed terminal as the output closing: the work stops and nothing more is written', () => {
     const written: string[] = [];
     const stream = () =>
@@ -17,12 +19,13 @@ describe('watchClosedOutput', () => {
         },
       }) as unknown as NodeJS.WriteStream;
     const [stdout, stderr] = [stream(), stream()];
-    watchClosedOutput([stdout, stderr]);
+    const watch = closedOutputWatch();
+    watch.watch([stdout, stderr]);
     // Another error is not a closed reader: it still fails, and nothing stops.
     expect(() => stderr.emit('error', fail('ENOSPC'))).toThrow('ENOSPC');
-    expect(outputClosed.aborted).toBe(false);
+    expect(watch.signal.aborted).toBe(false);
     stderr.emit('error', fail('EIO'));
-    expect(outputClosed.aborted).toBe(true);
+    expect(watch.signal.aborted).toBe(true);
     stdout.write('interrupted\n');
     expect(written).toEqual([]);
   });
