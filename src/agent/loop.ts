@@ -10,7 +10,7 @@ import type { Model, ToolSpec } from '../core/model.js';
 import { foldCodeTools, unfoldCodeCall } from './code-tool.js';
 import { type AutoCompaction, fitContext } from './context-budget.js';
 import type { Conversation } from './conversation.js';
-import { classifyIntent } from './intent.js';
+import { type Classification, classifyIntent } from './intent.js';
 import { streamTurn } from './model-turn.js';
 import { OfferedTools } from './offered-tools.js';
 import { cutCall } from './oversized-call.js';
@@ -103,7 +103,7 @@ export const CONTINUE_PROMPT =
   '[Keel: your answer was cut off by the output limit. Continue exactly where it stopped, without repeating anything.]';
 
 /** Text with Keel's notes after it, each on its own paragraph. */
-function withNotes(content: string, notes: readonly (string | undefined)[]): string {
+export function withNotes(content: string, notes: readonly (string | undefined)[]): string {
   const given = notes.filter((n): n is string => n !== undefined);
   return given.length === 0 ? content : [content, ...given].join('\n\n');
 }
@@ -124,20 +124,25 @@ function steerUserMessage(conversation: Conversation, options: LoopOptions, offe
   options.offer?.message(last.content, classified);
   const tools = offeredSpecs(options);
   const toolsNote = offered.note(tools);
-  const note =
-    classified &&
-    steeringNote(
-      classified,
-      tools.some((t) => t.name === 'todo_write'),
-    );
+  const note = classified && noteFor(classified, tools);
   if (note || toolsNote) conversation.amendLast(withNotes(last.content, [note, toolsNote]));
   return classified;
 }
 
-/** The tools a request offers: the executor's, narrowed by the offer when there is one. */
+/** The steering note for a classified user message, given the tools offered with it. */
+export const noteFor = (classified: Classification, tools: readonly ToolSpec[]): string | undefined =>
+  steeringNote(
+    classified,
+    tools.some((t) => t.name === 'todo_write'),
+  );
+
+/** The tools a request offers of `specs`: narrowed by the offer when there is one, the code tools folded. */
+export const offerOf = (specs: readonly ToolSpec[], offer: ToolOffer | undefined): ToolSpec[] =>
+  foldCodeTools(offer ? offer.select(specs) : specs);
+
+/** The tools a request offers: the executor's, through offerOf. */
 function offeredSpecs(options: LoopOptions): ToolSpec[] {
-  const specs = options.executor.specs();
-  return foldCodeTools(options.offer ? options.offer.select(specs) : specs);
+  return offerOf(options.executor.specs(), options.offer);
 }
 
 /** Runs the loop on a conversation that already ends with the user's message. */

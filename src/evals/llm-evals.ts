@@ -1,7 +1,12 @@
-// LLM evals: each case's first model turn, as the agent would send it (system prompt, the prompt, every default
-// tool), at temperature 0; the first tool call is scored, never run.
+// LLM evals: each case's first model turn, as the agent would send it (system prompt; the prompt with the intent's
+// steering note; the tools a run's first request offers for it, the code tools folded into `code`), at temperature 0;
+// the first tool call is scored as the tool it runs (`code` with an action as that tool), never run.
 import { join } from 'node:path';
+import { unfoldCodeCall } from '../agent/code-tool.js';
+import { classifyIntent } from '../agent/intent.js';
+import { noteFor, offerOf, withNotes } from '../agent/loop.js';
 import { systemPrompt } from '../agent/system-prompt.js';
+import { ToolOffer } from '../agent/tool-offer.js';
 import { ExitCode, KeelError } from '../core/errors.js';
 import type { ToolCall, Usage } from '../core/messages.js';
 import type { Model, ToolSpec } from '../core/model.js';
@@ -21,6 +26,21 @@ export interface LlmEvalOptions {
 }
 
 /**
+ * What a run's first request carries for `prompt`: the tools its offer selects of `specs` (the code tools folded) and
+ * the prompt with the steering note, as the loop makes them (agent/loop.ts).
+ */
+export function firstTurn(
+  prompt: string,
+  specs: readonly ToolSpec[],
+): { tools: ToolSpec[]; content: string } {
+  const offer = new ToolOffer();
+  const classified = classifyIntent(prompt);
+  offer.message(prompt, classified);
+  const tools = offerOf(specs, offer);
+  return { tools, content: withNotes(prompt, [noteFor(classified, tools)]) };
+}
+
+/**
  * Asks the model for its first move on one case, in the workspace `root` (its fixture's copy), and scores it.
  * `tools`: offeredTools(), made once for all the cases (from source, each tool's schema is converted anew).
  */
@@ -37,16 +57,17 @@ export async function runLlmCase(
   const base = { id: c.id, intent: c.intent, run, checks: [] };
   try {
     const system = systemPrompt({ workspace: root, mode: 'restricted', commands: true });
+    const first = firstTurn(c.prompt, tools);
     for await (const event of options.model.stream({
       messages: [
         { role: 'system', content: system },
-        { role: 'user', content: c.prompt },
+        { role: 'user', content: first.content },
       ],
-      tools,
+      tools: first.tools,
       signal: options.signal,
       temperature: 0,
     })) {
-      if (event.type === 'tool-call') call ??= event.call;
+      if (event.type === 'tool-call') call ??= unfoldCodeCall(event.call);
       else if (event.type === 'usage') {
         usage.inputTokens += event.usage.inputTokens;
         usage.outputTokens += event.usage.outputTokens;
@@ -72,7 +93,8 @@ export async function runLlmCase(
   const durationMs = Date.now() - started;
   if (call === undefined) return { ...base, outcome: 'none', ...tokens(usage), durationMs };
   let args: unknown;
-  let detail: string | undefined;
+  // A `code` call without a known action: scored as `code`, which no case expects, with the reason.
+  let detail: string | undefined = call.refused;
   try {
     args = call.input.trim() === '' ? {} : JSON.parse(call.input);
   } catch {

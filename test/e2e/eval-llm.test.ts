@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CODE_TOOLS } from '../../src/agent/tool-offer.js';
 import { type EvalOptions, evalLlmCommand } from '../../src/cli/eval-command.js';
 import type { Model, ModelEvent } from '../../src/core/model.js';
 import { type LlmCase, loadLlmCases } from '../../src/evals/llm-cases.js';
@@ -40,12 +41,25 @@ interface Report {
   results: LlmCaseResult[];
 }
 
+/** The case a user message asks about: its prompt, perhaps with Keel's notes after it. */
+function caseFor(content: unknown): LlmCase {
+  const text = String(content);
+  const found = cases.find((c) => text === c.prompt || text.startsWith(`${c.prompt}\n\n[Keel: `));
+  if (!found) throw new Error(`no case has the prompt ${text}`);
+  return found;
+}
+
 /** The case a request asks about, found by its prompt. */
 function caseOf(request: ReceivedRequest): LlmCase {
   const user = (request.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user');
-  const found = cases.find((c) => c.prompt === user?.content);
-  if (!found) throw new Error(`no case has the prompt ${user?.content}`);
-  return found;
+  return caseFor(user?.content);
+}
+
+/** A call of `tool` with `args` as a run's request offers it: a code-intelligence tool through `code`. */
+function callAsOffered(tool: string, args: unknown): { name: string; args: unknown } {
+  return (CODE_TOOLS as readonly string[]).includes(tool)
+    ? { name: 'code', args: { action: tool, ...(args as Record<string, unknown>) } }
+    : { name: tool, args };
 }
 
 /** A server answering every request with `answer(case)`. */
@@ -83,9 +97,7 @@ async function scoreInMemory(answer: (c: LlmCase) => Answer): Promise<Report> {
     provider: 'scripted',
     modelId: 'm',
     async *stream(request): AsyncIterable<ModelEvent> {
-      const prompt = request.messages.find((m) => m.role === 'user')?.content;
-      const c = cases.find((x) => x.prompt === prompt);
-      if (!c) throw new Error(`no case has the prompt ${String(prompt)}`);
+      const c = caseFor(request.messages.find((m) => m.role === 'user')?.content);
       const a = answer(c);
       if ('text' in a) yield { type: 'text', delta: a.text };
       else yield { type: 'tool-call', call: { id: 'c1', name: a.tool, input: JSON.stringify(a.args) } };
@@ -102,8 +114,12 @@ async function scoreInMemory(answer: (c: LlmCase) => Answer): Promise<Report> {
 }
 
 const usage = { input: 100, output: 10 };
-// The built-in tools less web_search (no search endpoint configured).
-const DEFAULT_TOOLS = 28;
+/** The names of the tools a request offered (OpenAI-style body). */
+const toolNames = (request: ReceivedRequest): string[] =>
+  (request.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+/** The user message a request sent (OpenAI-style body). */
+const userContent = (request: ReceivedRequest): string =>
+  (request.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')!.content;
 
 describe('keel eval llm', () => {
   it('has at least 60 cases, ten or more for every intent', () => {
@@ -114,7 +130,7 @@ describe('keel eval llm', () => {
   });
 
   it('scores a script answering every case with its expected tool and reference arguments 100 % exact', async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const s = await scripted((c) => ({ toolCalls: [callAsOffered(c.expected_tool, c.reference)], usage }));
     const { report } = await evalLlm(s);
     expect(report.summary).toMatchObject({
       total: cases.length,
@@ -133,9 +149,22 @@ describe('keel eval llm', () => {
     expect(s.requests).toHaveLength(cases.length);
     for (const request of s.requests) {
       expect(request.body.temperature).toBe(0);
-      expect(request.body.tools).toHaveLength(DEFAULT_TOOLS);
       expect(request.body.messages[0].role).toBe('system');
+      // As a run's first request: the basic tools, the code-intelligence tools folded into `code`.
+      expect(toolNames(request)).toEqual(
+        expect.arrayContaining(['read_file', 'edit_file', 'grep', 'execute_command']),
+      );
+      for (const tool of CODE_TOOLS) expect(toolNames(request)).not.toContain(tool);
     }
+    // The groups join as each prompt calls for them, not every tool for every case.
+    expect(s.requests.some((r) => toolNames(r).includes('code'))).toBe(true);
+    expect(s.requests.some((r) => !toolNames(r).includes('code'))).toBe(true);
+    // A prompt read with confidence carries the intent's steering note.
+    const guide = s.requests.find((r) => caseOf(r).id === 'explain-guide')!;
+    expect(toolNames(guide)).toContain('code');
+    expect(userContent(guide)).toBe(
+      `${caseOf(guide).prompt}\n\n[Keel: analyze. Report what you find; change nothing.]`,
+    );
   });
 
   it('scores calls of forbidden tools as forbidden, and plain text answers as none', async () => {
@@ -172,6 +201,17 @@ describe('keel eval llm', () => {
     });
   });
 
+  it('scores a call of `code` as the tool its action names, and one without a known action as wrong', async () => {
+    const folded = await scoreInMemory((c) => {
+      const call = callAsOffered(c.expected_tool, c.reference);
+      return { tool: call.name, args: call.args as Record<string, unknown> };
+    });
+    expect(folded.summary).toMatchObject({ exact: cases.length, parameterQuality: 1 });
+    const unknown = await scoreInMemory(() => ({ tool: 'code', args: { action: 'frobnicate' } }));
+    expect(unknown.summary).toMatchObject({ exact: 0, acceptable: 0, wrong: cases.length });
+    expect(unknown.results[0]!.detail).toContain('code: "frobnicate" is not one of its actions');
+  });
+
   it('scores the right tool with missing arguments 0 % parameter quality', async () => {
     const report = await scoreInMemory((c) => ({ tool: c.expected_tool, args: {} }));
     expect(report.summary.exact).toBe(cases.length);
@@ -183,7 +223,7 @@ describe('keel eval llm', () => {
   });
 
   it("prints CodeCraft's metrics table, runs each case --repeat times, only those --filter names, and writes the --report file — from a directory without evals/, with the evals Keel ships", async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const s = await scripted((c) => ({ toolCalls: [callAsOffered(c.expected_tool, c.reference)], usage }));
     const file = join(cwd, 'report.json');
     const r = await runKeel(
       [
@@ -230,7 +270,15 @@ describe('keel eval llm', () => {
   });
 
   it('--record saves the responses, and --cassette replays them offline to the same scores', async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    // Only tools the request offers (a replay refuses a call of another): the expected one, else grep.
+    const s = await server(
+      Array.from({ length: 50 }, () => (request: ReceivedRequest) => {
+        const c = caseOf(request);
+        const call = callAsOffered(c.expected_tool, c.reference);
+        const offered = toolNames(request).includes(call.name);
+        return { toolCalls: [offered ? call : { name: 'grep', args: { pattern: 'x' } }], usage };
+      }),
+    );
     const record = join(cwd, 'eval.cassette.json');
     const live = await evalLlmJson({
       provider: 'openai-compatible',
@@ -253,7 +301,7 @@ describe('keel eval llm', () => {
   });
 
   it('warns when a replayed cassette was recorded for other cases', async () => {
-    const s = await scripted((c) => ({ toolCalls: [{ name: c.expected_tool, args: c.reference }], usage }));
+    const s = await scripted((c) => ({ toolCalls: [callAsOffered(c.expected_tool, c.reference)], usage }));
     const record = join(cwd, 'eval.cassette.json');
     await evalLlmJson({
       provider: 'openai-compatible',
@@ -307,7 +355,7 @@ describe('keel eval llm', () => {
   it.each(wireProviders)('sends temperature 0 through $provider', async (p) => {
     // One case, answered as it expects: caseOf reads only the OpenAI-style body, which not every wire sends.
     const guide = cases.find((c) => c.id === 'explain-guide')!;
-    const s = await server([{ toolCalls: [{ name: guide.expected_tool, args: guide.reference }] }]);
+    const s = await server([{ toolCalls: [callAsOffered(guide.expected_tool, guide.reference)] }]);
     if (p.envVar) process.env[p.envVar] = 'sk-scripted-test';
     const report = await evalLlmJson({
       provider: p.provider,
