@@ -94,6 +94,8 @@ export class ToolOffer {
     for (const group of BY_INTENT[classified.intent]) this.#joined.add(group);
     if (planWorthy(classified) || plan) this.#joined.add('plan');
     if (classified.scope === 'whole_project') this.#joined.add('delegate');
+    // A symbol named (computeTotal, MathUtil.computeTotal): the tools that find and change symbols by what they are.
+    if (classified.entities.some((entity) => !isPath(entity))) this.#joined.add('code');
     const lower = text.toLowerCase();
     for (const [group, words] of Object.entries(ASKED_BY) as [Group, RegExp][]) {
       if (words.test(lower)) this.#joined.add(group);

@@ -17,6 +17,14 @@ function offered(...messages: string[]): string[] {
 
 describe('ToolOffer', () => {
   it.each([
+    'computeTotal returns wrong totals for a Cart. Show me how Cart uses it.',
+    'Before I change its signature, show me every place that calls MathUtil.computeTotal.',
+  ])('%s → the code tools: a symbol is named', (message) => {
+    expect(offered(message)).toContain('find_references');
+    expect(offered(message)).toContain('inspect_symbol');
+  });
+
+  it.each([
     'Fix the crash in src/parser.ts',
     'Search src/ for the function that parses flags and fix the crash in it',
   ])('%s → no web tools', (message) => {
