@@ -1,5 +1,4 @@
 // The repository map: a signatures-only skeleton of the most important files, cut to a token budget.
-
 import { shownPath } from '../core/shown-path.js';
 import type { CodeIndex } from './code-index.js';
 import { type RankedFile, rankFiles, SUPPORT_TIER } from './rank.js';
