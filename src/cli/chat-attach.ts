@@ -8,7 +8,8 @@ import { UsageError } from '../core/errors.js';
 import { IMAGE_EXTENSION, imageFromBytes, imageType, MAX_IMAGE_BYTES } from '../core/images.js';
 import type { ImagePart } from '../core/messages.js';
 import type { Model } from '../core/model.js';
-import { CONVERT_HINT, invalidUtf8Byte, invalidUtf8Offset } from '../core/utf8.js';
+import type { PromptCommand } from '../core/prompt-command.js';
+import { notUtf8Reason } from '../core/utf8.js';
 import type { ReadJail } from '../safety/read-jail.js';
 import type { Workspace } from '../safety/workspace.js';
 
@@ -121,12 +122,9 @@ export async function attachFiles(
       }
       const cut = data.length > maxBytes;
       // Text in another encoding would reach the model as U+FFFD in place of each letter it cannot read.
-      const offset = invalidUtf8Offset(data.subarray(0, maxBytes));
-      if (offset !== undefined && (!cut || offset < maxBytes - 3)) {
-        skipped.push({
-          path: requested,
-          reason: `not UTF-8 text (${invalidUtf8Byte(data, offset)}); ${CONVERT_HINT}`,
-        });
+      const notUtf8 = notUtf8Reason(data.subarray(0, maxBytes), cut);
+      if (notUtf8) {
+        skipped.push({ path: requested, reason: notUtf8 });
         continue;
       }
       // Cut on a character boundary: a broken UTF-8 sequence at the end would show as U+FFFD.
@@ -208,4 +206,24 @@ export async function chatMessage(
     imaging,
   );
   return named ? { ...attached, message: forAgent(named.agent, attached.message) } : attached;
+}
+
+/**
+ * A prompt command's message for `args`, expanded while the chat shows it waits (`busy`): each @file of a command file
+ * left as text (not UTF-8) is said as the chat says its own (extend/file-includes.ts).
+ */
+export async function expandCommand(
+  prompt: PromptCommand,
+  typed: { name: string; args: string },
+  chat: {
+    busy: (label: string, work: (signal: AbortSignal) => Promise<string>) => Promise<string>;
+    screen: { attachments(attached: readonly Attachment[], skipped: Attached['skipped']): void };
+  },
+): Promise<string> {
+  const skipped: Attached['skipped'] = [];
+  const text = await chat.busy(`expanding /${typed.name}`, (signal) =>
+    prompt.expand(typed.args, signal, (skip) => skipped.push(skip)),
+  );
+  chat.screen.attachments([], skipped);
+  return text;
 }

@@ -8,7 +8,7 @@ import type { Run } from '../runtime/assemble.js';
 import { draftCommit, gitRunner } from '../runtime/git-work.js';
 import type { ChatScreen } from '../ui/chat-screen.js';
 import { sanitize } from '../ui/sanitize.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
+import { streamStyle } from '../ui/style.js';
 import { colourDiff } from '../ui/text-renderer.js';
 import { approveCommit, commitFiles, NOTHING_TO_COMMIT } from './commit-command.js';
 import { forkSessionFile } from './fork-command.js';
@@ -88,7 +88,7 @@ export function chatGit({ agent, options, screen, busy, interactive }: ChatGitCo
         });
         if (!change.diff.trim() && change.untracked.length === 0)
           return screen.notice('no uncommitted changes\n');
-        const style = createStyle(colorEnabled(process.stdout, env));
+        const style = streamStyle(process.stdout, env);
         if (change.diff.trim()) screen.print(`${colourDiff(sanitize(change.diff.trimEnd()), style)}\n`);
         if (change.untracked.length > 0)
           screen.notice(`new files git does not track yet: ${sanitize(change.untracked.join(', '))}\n`);

@@ -14,7 +14,7 @@ import { createReadJail } from '../safety/read-jail.js';
 import { clearMarkerSync } from '../session/marker.js';
 import { createChatScreen } from '../ui/chat-screen.js';
 import { terminalColumns } from '../ui/wrap.js';
-import { chatMessage, imagingOf } from './chat-attach.js';
+import { chatMessage, expandCommand, imagingOf } from './chat-attach.js';
 import { commandNames, findCommand, helpText } from './chat-command-names.js';
 import { type ChatContext, parseCommand } from './chat-commands.js';
 import { chatCompleter } from './chat-complete.js';
@@ -311,7 +311,7 @@ export async function chatCommand(options: ChatOptions): Promise<number> {
     const { builtin, prompt, guess } = findCommand(name, prompts());
     try {
       if (builtin) await builtin.run(args, chat);
-      else if (prompt) await send(await busy(`expanding /${name}`, (s) => prompt.expand(args, s)), prompt);
+      else if (prompt) await send(await expandCommand(prompt, { name, args }, { busy, screen }), prompt);
       else
         screen.notice(
           `unknown command /${name}${guess ? `; did you mean /${guess}?` : ''} (/help lists them; start with // to send a message beginning with /)\n`,

@@ -8,6 +8,7 @@ import { keelDirs } from '../safety/read-jail.js';
 import { userSecretLinks } from '../safety/secret-links.js';
 import { openWorkspace } from '../safety/workspace.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { sanitize } from '../ui/sanitize.js';
 import { reportWarnings } from './report.js';
 
 export interface CommandGoal {
@@ -58,7 +59,11 @@ export async function commandGoal(
         : 'no commands found: add Markdown files to .keel/commands/ or to commands/ beside the user config',
     });
   }
-  const text = await command.expand(argumentLine(args));
+  const skipped: string[] = [];
+  const text = await command.expand(argumentLine(args), undefined, (s) =>
+    skipped.push(`@${sanitize(s.path)}: ${sanitize(s.reason)}; sent as text`),
+  );
+  reportWarnings(skipped);
   return { text, ...(command.allowedTools ? { allowedTools: command.allowedTools } : {}) };
 }
 

@@ -21,7 +21,7 @@ import { listModels } from '../providers/index.js';
 import { resolveWorkspaceDir } from '../runtime/config.js';
 import { type CommandOutput, processOutput } from '../ui/command-output.js';
 import { sanitize } from '../ui/sanitize.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
+import { streamStyle } from '../ui/style.js';
 import { terminalColumns, wrapFor } from '../ui/wrap.js';
 import type { GlobalOptions } from './global-options.js';
 import { listServers } from './mcp-command.js';
@@ -262,7 +262,7 @@ export async function doctorCommand(
     if (json) {
       out.print(`${JSON.stringify({ ok: !broken, checks }, null, 2)}\n`);
     } else {
-      const style = createStyle(colorEnabled(process.stdout, process.env));
+      const style = streamStyle(process.stdout, process.env);
       const columns = terminalColumns(process.stdout);
       for (const c of checks) {
         const mark = c.ok ? style.green('✓') : c.required ? style.red('✗') : style.yellow('!');

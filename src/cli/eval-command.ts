@@ -16,7 +16,7 @@ import { caseToolsOpener } from '../runtime/tool-host.js';
 import type { CommandOutput } from '../ui/command-output.js';
 import { formatLlmEvals, formatToolEvals } from '../ui/eval-report.js';
 import { jsonLine } from '../ui/json-output.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
+import { streamStyle } from '../ui/style.js';
 import type { GlobalOptions } from './global-options.js';
 import { reportFailure } from './report.js';
 import { runSource } from './run-options.js';
@@ -89,7 +89,7 @@ export async function evalToolsCommand(
     if (json) {
       stdout.write(jsonLine({ cases: results.length, passed: results.length - failed, failed, results }));
     } else {
-      stdout.write(formatToolEvals(results, createStyle(colorEnabled(stdout, process.env))));
+      stdout.write(formatToolEvals(results, streamStyle(stdout, process.env)));
     }
     // Ctrl-C: the cases run before it are reported above, and the exit code says the run was cut short.
     if (controller.signal.aborted) {
@@ -128,7 +128,7 @@ export async function evalLlmCommand(
     }
     // As a run builds it: config, credentials, retries, and --record (a cassette --cassette replays offline).
     const { model } = await openModel(runSource(options), process.env);
-    const style = createStyle(colorEnabled(stderr, process.env));
+    const style = streamStyle(stderr, process.env);
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
     const started = new Date().toISOString();
@@ -157,7 +157,7 @@ export async function evalLlmCommand(
       });
     }
     if (json) stdout.write(jsonLine(written));
-    else stdout.write(formatLlmEvals(results, summary, createStyle(colorEnabled(stdout, process.env))));
+    else stdout.write(formatLlmEvals(results, summary, streamStyle(stdout, process.env)));
     return ExitCode.ok;
   } catch (error) {
     if (interrupted.aborted) {

@@ -7,7 +7,7 @@ import { createJsonOutput, createStreamJsonOutput } from '../ui/json-output.js';
 import { createPlanReport } from '../ui/plan-report.js';
 import { createRunSummary } from '../ui/run-summary.js';
 import { createSpinner, spinningSink } from '../ui/spinner.js';
-import { colorEnabled, createStyle, richTerminal } from '../ui/style.js';
+import { richTerminal, streamStyle } from '../ui/style.js';
 import { createTextRenderer } from '../ui/text-renderer.js';
 import { asciiTerminal } from '../ui/todo-list.js';
 import { wrappingStream } from '../ui/wrap.js';
@@ -61,14 +61,14 @@ export function outputSink(
         printed,
         createPlanReport({
           stderr: notes,
-          style: createStyle(colorEnabled(stderr, process.env)),
+          style: streamStyle(stderr, process.env),
           instructions: setup.plan,
           ascii: asciiTerminal(process.env),
         }),
       )
     : printed;
   if (options.output !== 'text') return text;
-  const style = createStyle(colorEnabled(stderr, process.env));
+  const style = streamStyle(stderr, process.env);
   const all = setup.summary ? fanOut(text, createRunSummary({ stderr: notes, style })) : text;
   // The chat's spinner while the run waits for the model or a tool: at a terminal only, never in a pipe or JSON.
   return richTerminal(stderr, process.env) ? spinningSink(all, createSpinner(stderr, style.dim)) : all;
@@ -83,7 +83,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io:
   if (options.output === 'stream-json') return createStreamJsonOutput(stdout);
   if (options.output === 'json') {
     // Humans still see errors on stderr; stdout carries only the JSON object.
-    const style = createStyle(colorEnabled(stderr, process.env));
+    const style = streamStyle(stderr, process.env);
     const text = createTextRenderer({
       stdout: devNull,
       stderr,
@@ -104,7 +104,7 @@ function textSink(options: GlobalOptions, model: Model, setup: OutputChoice, io:
       },
     );
   }
-  const style = createStyle(colorEnabled(stderr, process.env));
+  const style = streamStyle(stderr, process.env);
   return createTextRenderer({
     stdout: printAnswer ? stdout : devNull,
     stderr,

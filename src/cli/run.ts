@@ -9,7 +9,7 @@ import { isInside } from '../safety/workspace.js';
 import { subagentRuns } from '../session/subagent-runs.js';
 import { writeUnstartedRunEnd } from '../ui/json-output.js';
 import { renderHistory } from '../ui/session-history.js';
-import { colorEnabled, createStyle } from '../ui/style.js';
+import { streamStyle } from '../ui/style.js';
 import { attachImages, imagingOf } from './chat-attach.js';
 import { type CommandGoal, commandGoal, restrictTools } from './custom-command.js';
 import { providerSetUp } from './first-run.js';
@@ -189,7 +189,7 @@ export async function runCommand(options: RunOptions, io?: RunIo): Promise<numbe
     );
     if (custom?.allowedTools) restrictTools(agent.registry, custom.allowedTools, agent.emit);
     if (agent.resumed && options.output === 'text') {
-      const style = createStyle(colorEnabled(stderr, process.env));
+      const style = streamStyle(stderr, process.env);
       stderr.write(`resuming session ${agent.resumed.meta.id}\n`);
       stderr.write(renderHistory(agent.conversation.messages, style, subagentRuns(agent.resumed.events)));
     }

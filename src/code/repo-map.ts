@@ -1,4 +1,5 @@
 // The repository map: a signatures-only skeleton of the most important files, cut to a token budget.
+import { shownPath } from '../core/shown-path.js';
 import type { CodeIndex } from './code-index.js';
 import { type RankedFile, rankFiles, SUPPORT_TIER } from './rank.js';
 import type { Definition, FileTags } from './tags.js';
@@ -49,7 +50,7 @@ export function renderFile(
     );
     shown = shown.filter((def) => kept.has(def));
   }
-  const lines = [`${path}:`];
+  const lines = [`${shownPath(path)}:`];
   for (const def of shown) {
     const indent = def.container ? '    ' : '  ';
     const signature =

@@ -13,6 +13,13 @@ export interface PromptCommand {
   argumentHint?: string;
   /** Its expansion appends the `@path` files it names (a custom command file's): the chat attaches none again. */
   includesFiles?: boolean;
-  /** The user message for these arguments (placeholders filled, @files included). */
-  expand(args: string, signal?: AbortSignal): Promise<string>;
+  /**
+   * The user message for these arguments (placeholders filled, @files included); `skipped` is told of each @file
+   * left as text and why (not UTF-8), for the user.
+   */
+  expand(
+    args: string,
+    signal?: AbortSignal,
+    skipped?: (skip: { path: string; reason: string }) => void,
+  ): Promise<string>;
 }

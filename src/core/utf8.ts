@@ -56,6 +56,16 @@ export function utf8Problem(bytes: Uint8Array): string | undefined {
 export const CONVERT_HINT =
   'it may be Latin-1 or Windows-1252: convert it to UTF-8 first, e.g. with `iconv -f WINDOWS-1252 -t UTF-8`';
 
+/**
+ * Why a file's first bytes (`head`, the file cut there when `cut`) cannot be sent as text, or undefined when they are
+ * UTF-8: an @file in the chat or in a command file is skipped with this reason. A sequence broken by the cut is fine.
+ */
+export function notUtf8Reason(head: Uint8Array, cut: boolean): string | undefined {
+  const offset = invalidUtf8Offset(head);
+  if (offset === undefined || (cut && offset >= head.length - 3)) return undefined;
+  return `not UTF-8 text (${invalidUtf8Byte(head, offset)}); ${CONVERT_HINT}`;
+}
+
 /** UTF-16 text with a byte-order mark as UTF-8 bytes (a Windows editor's or PowerShell's), else undefined. */
 export function utf16ToUtf8(bytes: Uint8Array): Buffer | undefined {
   const encoding =

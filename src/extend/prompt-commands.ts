@@ -114,7 +114,8 @@ async function commandFrom(
     ...(front['allowed-tools'] ? { allowedTools: front['allowed-tools'] } : {}),
     ...(front['argument-hint'] ? { argumentHint: front['argument-hint'] } : {}),
     includesFiles: true,
-    expand: (args, signal) => includeFiles(fillPlaceholders(body, args), workspace, signal, jail),
+    expand: (args, signal, skipped) =>
+      includeFiles(fillPlaceholders(body, args), workspace, signal, jail, skipped),
   };
 }
 

@@ -3,10 +3,11 @@ import * as z from 'zod';
 import { goModule } from '../code/go-module.js';
 import type { CyclicGroup } from '../code/import-cycles.js';
 import { buildModuleGraph } from '../code/module-graph.js';
+import { shownPath } from '../core/shown-path.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { defineTool, ok, readPreview } from './tool.js';
 
-const loop = (cycle: readonly string[]) => [...cycle, cycle[0]].join(' → ');
+const loop = (cycle: readonly string[]) => [...cycle, cycle[0]!].map(shownPath).join(' → ');
 
 /**
  * A group that is one loop, as that loop; a group holding several, as its files and its shortest cycles, each along
@@ -18,7 +19,7 @@ function describeGroup(group: CyclicGroup): string[] {
   const shown =
     group.cycles.length < group.count || group.atLeast ? `; the ${group.cycles.length} shortest:` : ':';
   return [
-    `  ${group.files.length} files import each other in ${count} cycles (${group.files.join(', ')})${shown}`,
+    `  ${group.files.length} files import each other in ${count} cycles (${group.files.map(shownPath).join(', ')})${shown}`,
     ...group.cycles.map((cycle) => `    ${loop(cycle)}`),
   ];
 }
@@ -39,7 +40,7 @@ export const buildDependencyGraphTool = defineTool({
     let edges = 0;
     for (const [file, targets] of graph.edges) {
       edges += targets.length;
-      if (targets.length > 0) lines.push(`${file} → ${targets.join(', ')}`);
+      if (targets.length > 0) lines.push(`${shownPath(file)} → ${targets.map(shownPath).join(', ')}`);
     }
     if (lines.length === 0) lines.push('(no imports between files of the repository)');
     const cycles = graph.cycles.reduce((n, g) => n + g.count, 0);

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as z from 'zod';
 import type { SourceLocation } from '../code/language/service.js';
 import { findProjectReferences } from '../code/references.js';
+import { shownPath } from '../core/shown-path.js';
 import { codeIndexOf } from './code-index-of.js';
 import { bindingFields, localNote, NAME_BASED, symbolTarget, undecidedNote } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -23,7 +24,7 @@ async function serviceLines(ctx: ToolContext, locations: readonly SourceLocation
     }
     const text = texts.get(l.path)![l.line - 1] ?? '';
     const kind = l.definition ? ' (definition)' : '';
-    lines.push(`${l.path}:${l.line}:${l.column}${kind}: ${text.trim().slice(0, 160)}`);
+    lines.push(`${shownPath(l.path)}:${l.line}:${l.column}${kind}: ${text.trim().slice(0, 160)}`);
   }
   if (locations.length > MAX_LINES) lines.push(`[${locations.length - MAX_LINES} more references not shown]`);
   return lines;
@@ -72,7 +73,9 @@ export const findReferencesTool = defineTool({
         count += 1;
         if (lines.length < MAX_LINES) {
           const kind = o.definition ? ' (definition)' : '';
-          lines.push(`${file.path}:${o.line}:${o.column}${kind}: ${text[o.line - 1]!.trim().slice(0, 160)}`);
+          lines.push(
+            `${shownPath(file.path)}:${o.line}:${o.column}${kind}: ${text[o.line - 1]!.trim().slice(0, 160)}`,
+          );
         }
       }
     }

@@ -8,6 +8,7 @@ import { languageOf } from '../code/languages.js';
 import { findProjectReferences } from '../code/references.js';
 import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
 import type { Definition } from '../code/tags.js';
+import { shownPath } from '../core/shown-path.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import { membersLeftOut } from './symbol-target.js';
 import { defineTool, fail, ok, type ToolContext } from './tool.js';
@@ -77,7 +78,7 @@ export const inspectSymbolTool = defineTool({
       (d.def.container !== undefined || d.def.kind === 'method' ? 2 : 0) + (isSupportFile(d.path) ? 1 : 0);
     const defs = definitionsOf(index, args.name, file).sort((a, b) => order(a) - order(b));
     if (defs.length === 0)
-      return fail(`no definition of ${args.name}${file ? ` in ${file}` : ''}; try search_code`);
+      return fail(`no definition of ${args.name}${file ? ` in ${shownPath(file)}` : ''}; try search_code`);
     const counted = await serviceUses(ctx, member, defs.slice(0, 10));
     const exact = Array.isArray(counted) ? counted : undefined;
     let [uses, files] = exact ?? [-1, 0];
@@ -95,7 +96,7 @@ export const inspectSymbolTool = defineTool({
       const container = ownerOf(def);
       const owner = container ? ` (in ${container})` : '';
       const lines = [
-        `${def.kind} ${def.name}${owner} at ${path}:${def.line}-${def.endLine}`,
+        `${def.kind} ${def.name}${owner} at ${shownPath(path)}:${def.line}-${def.endLine}`,
         `  ${def.signature}`,
       ];
       if (def.doc) lines.push(`  doc: ${def.doc}`);

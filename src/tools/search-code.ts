@@ -4,6 +4,7 @@ import { isSupportFile } from '../code/file-roles.js';
 import { fuzzyScore } from '../code/fuzzy.js';
 import { SYMBOL_KINDS, type SymbolKind } from '../code/languages.js';
 import type { Definition } from '../code/tags.js';
+import { shownPath } from '../core/shown-path.js';
 import { codeIndexOf } from './code-index-of.js';
 import { defineTool, ok } from './tool.js';
 
@@ -134,7 +135,7 @@ export const searchCodeTool = defineTool({
     all.sort(order);
     some.sort(order);
     const line = ({ path, def }: Hit) =>
-      `${path}:${def.line} ${def.kind} ${def.container ? `${def.container}.` : ''}${def.name}: ${def.signature}`;
+      `${shownPath(path)}:${def.line} ${def.kind} ${def.container ? `${def.container}.` : ''}${def.name}: ${def.signature}`;
     const lines = all.slice(0, MAX_RESULTS).map(line);
     // Few names match every word: the best of those matching some follow, marked (what was meant may lack a word).
     const room =

@@ -7,6 +7,7 @@ import { bindingAt } from '../code/language/position.js';
 import type { LanguageService, SourcePosition } from '../code/language/service.js';
 import { localBindingIn } from '../code/local-binding.js';
 import { definitionsOf, ownerOf, qualifiedName } from '../code/symbol-definitions.js';
+import { shownPath } from '../core/shown-path.js';
 import { codeIndexOf, indexPath } from './code-index-of.js';
 import type { ToolContext } from './tool.js';
 
@@ -48,7 +49,7 @@ type Defined = ReturnType<typeof definitionsOf>[number];
 /** `path:line (Class.name)`: a definition as a choice to give back. */
 const where = (d: Defined) => {
   const owner = ownerOf(d.def);
-  return `${d.path}:${d.def.line}${owner ? ` (${owner}.${d.def.name})` : ''}`;
+  return `${shownPath(d.path)}:${d.def.line}${owner ? ` (${owner}.${d.def.name})` : ''}`;
 };
 
 /**
@@ -63,17 +64,18 @@ async function definingFile(ctx: ToolContext, name: string, topLevel: boolean) {
   // Several files define it: a language service needs the one meant, the name-based search takes them all.
   for (const file of files) {
     if (await ctx.languages?.forFile(file)) {
-      const places = defs.slice(0, 5).map((d) => `${d.path}:${d.def.line}`);
+      const places = defs.slice(0, 5).map((d) => `${shownPath(d.path)}:${d.def.line}`);
       const tops = defs.filter((d) => d.def.container === undefined && !MEMBER_KINDS.has(d.def.kind));
       if (topLevel && tops.length === 1) {
         const others = defs.filter((d) => d !== tops[0]).slice(0, 5);
         const also = others.map(
-          (d) => `${d.def.container ? `${d.def.container}.` : ''}${name} at ${d.path}:${d.def.line}`,
+          (d) =>
+            `${d.def.container ? `${d.def.container}.` : ''}${name} at ${shownPath(d.path)}:${d.def.line}`,
         );
         return {
           path: tops[0]!.path,
           line: tops[0]!.def.line,
-          note: `(the module-level ${name} of ${tops[0]!.path}; also ${also.join(', ')}: give path and line for those)`,
+          note: `(the module-level ${name} of ${shownPath(tops[0]!.path)}; also ${also.join(', ')}: give path and line for those)`,
         };
       }
       return `${name} is defined in ${files.length} files (${places.join(', ')}); give path and line`;
@@ -92,10 +94,11 @@ async function qualifiedDefinition(
   file: string | undefined,
 ): Promise<Defined | string> {
   const defs = definitionsOf(await codeIndexOf(ctx), name, file);
-  if (defs.length === 0) return `no definition of ${name}${file ? ` in ${file}` : ''}; try search_code`;
+  if (defs.length === 0)
+    return `no definition of ${name}${file ? ` in ${shownPath(file)}` : ''}; try search_code`;
   const files = [...new Set(defs.map((d) => d.path))];
   if (files.length > 1) {
-    const first = files.slice(0, 5).map((f) => `${f}:${defs.find((d) => d.path === f)!.def.line}`);
+    const first = files.slice(0, 5).map((f) => `${shownPath(f)}:${defs.find((d) => d.path === f)!.def.line}`);
     return `${name} is defined in ${files.length} files (${first.join(', ')}); give path`;
   }
   return defs[0]!;
@@ -118,9 +121,9 @@ async function namesAt(
   if (line === undefined) {
     if (at.occurrence === undefined) return { kind: 'names', name, definedIn: file };
     const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
-    if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
+    if (text === undefined) return { kind: 'error', error: `cannot read ${shownPath(file)}` };
     const found = bindingAt(text, name, { occurrence: at.occurrence });
-    if ('error' in found) return { kind: 'error', error: `${file}: ${found.error}` };
+    if ('error' in found) return { kind: 'error', error: `${shownPath(file)}: ${found.error}` };
     line = found.line;
     column = found.column;
   }
@@ -133,7 +136,7 @@ async function namesAt(
   if (!on && new Set(defs.map((d) => ownerOf(d.def) ?? '')).size > 1)
     return {
       kind: 'error',
-      error: `${file}:${line} is no definition of ${name}, and by name (no language service for this file) it cannot tell which of the file's ${defs.length} definitions it means: ${defs.slice(0, 6).map(where).join(', ')}; give the line of one, or name it Class.${name}`,
+      error: `${shownPath(file)}:${line} is no definition of ${name}, and by name (no language service for this file) it cannot tell which of the file's ${defs.length} definitions it means: ${defs.slice(0, 6).map(where).join(', ')}; give the line of one, or name it Class.${name}`,
     };
   return { kind: 'names', name, definedIn: file, line };
 }
@@ -185,9 +188,9 @@ export async function symbolTarget(
     });
   }
   const text = await fs.readFile(await ctx.workspace.resolveForRead(file), 'utf8').catch(() => undefined);
-  if (text === undefined) return { kind: 'error', error: `cannot read ${file}` };
+  if (text === undefined) return { kind: 'error', error: `cannot read ${shownPath(file)}` };
   const at = bindingAt(text, name, { line, column: args.column, occurrence: args.occurrence });
-  if ('error' in at) return { kind: 'error', error: `${file}: ${at.error}` };
+  if ('error' in at) return { kind: 'error', error: `${shownPath(file)}: ${at.error}` };
   return {
     kind: 'service',
     name,
@@ -207,7 +210,7 @@ export function membersLeftOut(defs: readonly Defined[], name: string): string |
   if (members.length === 0 || members.length === defs.length) return undefined;
   const named = members.slice(0, 5).map((d) => {
     const owner = ownerOf(d.def);
-    return `${owner ? `${owner}.` : ''}${name} at ${d.path}:${d.def.line}`;
+    return `${owner ? `${owner}.` : ''}${name} at ${shownPath(d.path)}:${d.def.line}`;
   });
   const more = members.length > 5 ? ` and ${members.length - 5} more` : '';
   const owners = new Set(members.map((d) => ownerOf(d.def)));
@@ -224,7 +227,7 @@ export const localNote = (
   local: { path: string; line: number; from: number; to: number; parameter?: boolean; function?: string },
   name: string,
 ) =>
-  `(the local binding ${name} declared at ${local.path}:${local.line}${local.function ? ` (in ${local.function})` : ''}: only its scope, lines ${local.from}-${local.to}; no language service for this file${
+  `(the local binding ${name} declared at ${shownPath(local.path)}:${local.line}${local.function ? ` (in ${local.function})` : ''}: only its scope, lines ${local.from}-${local.to}; no language service for this file${
     // A caller may pass a Python parameter by keyword (`prepare(auth=…)`): the function's body alone cannot say.
     local.parameter
       ? `; a parameter: calls passing it by keyword (\`${name}=…\`) are not changed or listed, check them`
@@ -243,7 +246,7 @@ export function undecidedNote(
   name: string,
   what: 'not renamed' | 'not listed',
 ): string {
-  const at = [...new Set(places.map((p) => `${p.path}:${p.line}`))];
+  const at = [...new Set(places.map((p) => `${shownPath(p.path)}:${p.line}`))];
   const list =
     at.slice(0, MAX_UNDECIDED).join(', ') +
     (at.length > MAX_UNDECIDED ? ` and ${at.length - MAX_UNDECIDED} more` : '');

@@ -16,7 +16,7 @@ import { createQuestionPrompt } from './question-prompt.js';
 import { sanitize } from './sanitize.js';
 import { renderHistory } from './session-history.js';
 import { createSpinner, noSpinner, type Spinner, waitAfter } from './spinner.js';
-import { colorEnabled, createStyle, richTerminal, type Style } from './style.js';
+import { richTerminal, type Style, streamStyle } from './style.js';
 import { createTextRenderer } from './text-renderer.js';
 import { asciiTerminal } from './todo-list.js';
 import { wrappingStream } from './wrap.js';
@@ -115,7 +115,7 @@ export function createChatScreen(options: ChatScreenOptions): ChatScreen {
   const { stdout, stderr, env, interactive } = options;
   // The chat's own look (spinner, compact tool lines, output tails) needs a person at a capable terminal.
   const rich = interactive && richTerminal(stderr, env);
-  const style = createStyle(colorEnabled(stderr, env));
+  const style = streamStyle(stderr, env);
   const reader = new LineReader(options.stdin, stderr, interactive, {
     ...(options.completer ? { completer: options.completer } : {}),
     ...(options.history ? { history: options.history } : {}),

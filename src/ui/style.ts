@@ -1,4 +1,5 @@
-// Minimal ANSI styling for the terminal renderer; off when the stream is not a TTY or NO_COLOR is set.
+// Minimal ANSI styling for the terminal renderer: colour at a colour terminal, bold/underline/dim/italic only under
+// NO_COLOR, nothing when the stream is not a TTY or TERM=dumb.
 
 export interface Style {
   dim(text: string): string;
@@ -15,8 +16,11 @@ export interface Style {
 
 const wrap = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
 
-export function createStyle(enabled: boolean): Style {
-  if (!enabled) {
+/** What a stream is styled with: colours and attributes, attributes only (NO_COLOR at a terminal), or nothing. */
+export type StyleLevel = 'color' | 'attributes' | 'none';
+
+export function createStyle(level: boolean | StyleLevel): Style {
+  if (level === false || level === 'none') {
     const same = (text: string) => text;
     return {
       dim: same,
@@ -31,7 +35,7 @@ export function createStyle(enabled: boolean): Style {
       blue: same,
     };
   }
-  return {
+  const styled = {
     dim: wrap(2, 22),
     red: wrap(31, 39),
     green: wrap(32, 39),
@@ -43,6 +47,10 @@ export function createStyle(enabled: boolean): Style {
     magenta: wrap(35, 39),
     blue: wrap(34, 39),
   };
+  if (level !== 'attributes') return styled;
+  // no-color.org asks only that no colour is added: bold, underline, dim and italic still mark headings and asides.
+  const same = (text: string) => text;
+  return { ...styled, red: same, green: same, yellow: same, cyan: same, magenta: same, blue: same };
 }
 
 /** Colour: on a TTY that is not TERM=dumb (a dumb terminal shows escape codes as text), unless NO_COLOR or FORCE_COLOR. */
@@ -50,6 +58,20 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR) return true;
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
+}
+
+/**
+ * How to style a stream: colour where colorEnabled says so; under NO_COLOR, at a terminal that shows escape codes as
+ * styling (a TTY that is not TERM=dumb), bold, underline, dim and italic without colour; otherwise nothing.
+ */
+export function styleLevel(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): StyleLevel {
+  if (colorEnabled(stream, env)) return 'color';
+  return env.NO_COLOR && stream.isTTY && env.TERM !== 'dumb' ? 'attributes' : 'none';
+}
+
+/** The style for what is written to `stream` (see styleLevel). */
+export function streamStyle(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
+  return createStyle(styleLevel(stream, env));
 }
 
 /**

@@ -1,12 +1,13 @@
 // Text that is not UTF-8 (Latin-1, Windows-1252): piped on stdin, each such byte is read as Windows-1252 with one
-// warning (a diff mixing a Latin-1 file with UTF-8 ones keeps every letter); a plan file or an @file is refused with
-// where and how to convert it. Never sent as U+FFFD; UTF-16 with a byte-order mark is converted.
+// warning (a diff mixing a Latin-1 file with UTF-8 ones keeps every letter); a plan file or an @file (the chat's, a
+// command file's) is refused with where and how to convert it. Never sent as U+FFFD; UTF-16 with a byte-order mark is converted.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachFiles } from '../../src/cli/chat-attach.js';
+import { attachFiles, expandCommand } from '../../src/cli/chat-attach.js';
 import { type PipedInput, utf8Piped } from '../../src/cli/piped-input.js';
+import { includeFiles, type SkippedInclude } from '../../src/extend/file-includes.js';
 import { loadPlan } from '../../src/plan/parse.js';
 import { openWorkspace } from '../../src/safety/workspace.js';
 import { runKeel } from '../support/cli.js';
@@ -98,6 +99,67 @@ describe('files given as text', () => {
     ]);
     expect(attached.message).toContain('<file path="fine.txt">\ncafé\n</file>');
     expect(attached.message).not.toContain('\uFFFD');
+  });
+
+  it("skips a command file's @file in Latin-1 as the chat does, saying why, and includes a UTF-8 one", async () => {
+    await writeFile(join(dir, 'latin.txt'), latin1);
+    await writeFile(join(dir, 'fine.txt'), 'café\n');
+    const skipped: SkippedInclude[] = [];
+    const text = await includeFiles(
+      'see @latin.txt and @fine.txt',
+      await openWorkspace(dir),
+      undefined,
+      undefined,
+      (s) => skipped.push(s),
+    );
+    expect(skipped).toEqual([
+      {
+        path: 'latin.txt',
+        reason: expect.stringMatching(/^not UTF-8 text \(byte 0xE9 at offset 3 \(line 1\)\); .*iconv/),
+      },
+    ]);
+    expect(text).toBe('see @latin.txt and @fine.txt\n\n<file path="fine.txt">\ncafé\n\n</file>');
+  });
+
+  it('includes a long UTF-8 file cut inside a character, and one whose Latin-1 byte lies past the cap', async () => {
+    // 99,999 bytes, then é (two bytes): the cap at 100,000 splits it.
+    await writeFile(join(dir, 'split.txt'), `${'a'.repeat(99_999)}é and more`);
+    await writeFile(join(dir, 'late.txt'), Buffer.concat([Buffer.from('b'.repeat(100_010)), latin1]));
+    const skipped: SkippedInclude[] = [];
+    const text = await includeFiles(
+      '@split.txt @late.txt',
+      await openWorkspace(dir),
+      undefined,
+      undefined,
+      (s) => skipped.push(s),
+    );
+    expect(skipped).toEqual([]);
+    expect(text).toContain('<file path="split.txt">');
+    expect(text).toContain('<file path="late.txt">');
+    expect(text).not.toContain('\uFFFD');
+  });
+
+  it("in the chat, a command's skipped @file is said as the chat's own are", async () => {
+    const shown: { path: string; reason: string }[][] = [];
+    const command = {
+      name: 'look',
+      description: '',
+      source: 'project',
+      expand: async (_args: string, _signal?: AbortSignal, skipped?: (s: SkippedInclude) => void) => {
+        skipped?.({ path: 'latin.txt', reason: 'not UTF-8 text' });
+        return 'look';
+      },
+    };
+    const text = await expandCommand(
+      command,
+      { name: 'look', args: '' },
+      {
+        busy: (_label, work) => work(new AbortController().signal),
+        screen: { attachments: (_attached, skipped) => void shown.push([...skipped]) },
+      },
+    );
+    expect(text).toBe('look');
+    expect(shown).toEqual([[{ path: 'latin.txt', reason: 'not UTF-8 text' }]]);
   });
 });
 

@@ -164,6 +164,28 @@ describe('allowed-tools and the names of commands, in keel run and the chat', ()
     expect(message.match(/DBMARK/g)).toHaveLength(1);
   });
 
+  it("in the chat and keel run: a command's @file that is not UTF-8 is skipped, saying why", async () => {
+    const ws = await workspace({ '.keel/commands/latin.md': 'Read @latin.txt\n' });
+    await writeFile(join(ws, 'latin.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const s = await server([{ text: 'read' }, { text: 'read again' }]);
+    const chat = await runCli(['chat', '--mode', 'interactive', '--base-url', s.ollamaUrl, '--cwd', ws], {
+      input: '/latin\nexit\n',
+    });
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stderr).toMatch(
+      /@latin\.txt: not UTF-8 text \(byte 0xE9 at offset 3 \(line 1\)\); .*; sent as text/,
+    );
+    const run = await runCli(['run', '--base-url', s.ollamaUrl, '--cwd', ws, '--command', 'latin']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/warning: @latin\.txt: not UTF-8 text \(byte 0xE9 at offset 3 \(line 1\)\)/);
+    for (const request of s.requests) {
+      const message = userMessages(request.body).at(-1)!;
+      expect(message).toMatch(/^Read @latin\.txt\b/);
+      expect(message).not.toContain('<file path="latin.txt">');
+      expect(message).not.toContain('\uFFFD');
+    }
+  });
+
   it('in the chat: /review stays the built-in, the review.md command is /project:review, and /help says so', async () => {
     const { s, r } = await chatWith(['/project:review src/a.ts naming', '/help']);
     expect(r.code, r.stderr).toBe(0);

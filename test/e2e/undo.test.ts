@@ -6,12 +6,13 @@ import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkpointDir } from '../../src/checkpoint/checkpoints.js';
+import { restoreFilesAt } from '../../src/cli/undo-command.js';
 import { makeWorkspace, runKeel } from '../support/cli.js';
 import { toolMessages, useE2E } from '../support/e2e.js';
 import { type ScriptStep, startModelServer } from '../support/model-server.js';
-import { exec } from '../support/small-shell.js';
+import { exec, shellGit } from '../support/small-shell.js';
 import { treeSnapshot } from '../support/tree-snapshot.js';
-import { useUndoRuns } from '../support/undo-runs.js';
+import { captureOutput, useUndoRuns } from '../support/undo-runs.js';
 
 const { server, workspace } = useE2E();
 const keel = useUndoRuns();
@@ -496,5 +497,27 @@ describe('--dry-run', () => {
     const r = await keel.run(s, ws, 'read', { dryRun: true, mode: () => 'restricted' });
     expect(r.reasons).toEqual(['done']);
     expect(toolMessages(s.requests[1]!.body)[0]).toContain('read me');
+  });
+});
+
+describe("the chat's /undo", () => {
+  it('names the keel undo that takes it back (not /undo again, which takes back the turn before), and that works', async () => {
+    const ws = await workspace({ 'a.txt': 'zero\n' });
+    const s = await server([
+      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'one\n' } }] },
+      { text: 'wrote one' },
+    ]);
+    const sent = new Date().toISOString();
+    await keel.run(s, ws, 'write one');
+    const out = captureOutput();
+    expect(await restoreFilesAt(sent, { cwd: ws, output: 'text', startGit: shellGit }, out)).toBe(true);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('zero\n');
+    const id = out.out.match(
+      /to reverse this undo, run keel undo (\S+) in a shell \(\/undo again takes back/,
+    )?.[1];
+    expect(id, out.out).toBeDefined();
+    const back = await keel.undo(ws, id!);
+    expect(back.code, back.stderr).toBe(0);
+    expect(await fs.readFile(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
   });
 });

@@ -73,14 +73,24 @@ describe('text renderer', () => {
     expect(terminalScreen(screen)).toBe('warning: slow down\nHalf a line and the rest');
   });
 
-  it('under NO_COLOR (colour off) keeps the structure: no raw # or |---|, the table drawn', () => {
-    const table = '# Plan\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
-    const { stdout } = render(answer([table]), { markdown: { width: () => 80 }, style: createStyle(false) });
-    expect(stdout).not.toContain('\x1b[');
+  it('under NO_COLOR (colour off) keeps the structure and bold headings: no raw # or |---|, no colour', () => {
+    const table = '# Plan\n\nsome **bold** and `code`\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+    const { stdout } = render(answer([table]), {
+      markdown: { width: () => 80 },
+      style: createStyle('attributes'),
+    });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the escapes written are what is checked
+    const sgr = /\x1b\[([\d;]*)m/g;
+    // No colour: no foreground (30–39, 90–97) or background (40–49, 100–107) code, 256-colour or truecolour.
+    const codes = [...stdout.matchAll(sgr)].flatMap((m) => (m[1] ?? '').split(';'));
+    expect(codes.filter((c) => /^(3\d|4\d|9\d|10\d)$/.test(c) && c !== '39')).toEqual([]);
+    expect(stdout).toContain('\x1b[1m\x1b[4mPlan\x1b[24m\x1b[22m');
+    expect(stdout).toContain('\x1b[1mbold\x1b[22m');
     expect(stdout).not.toContain('# Plan');
     expect(stdout).not.toContain('|---|');
-    expect(stdout).toMatch(/^Plan\n/);
-    expect(stdout).toMatch(/a +│ b/);
+    const plain = stdout.replace(sgr, '');
+    expect(plain).toMatch(/^Plan\n/);
+    expect(plain).toMatch(/a +│ b/);
   });
 
   it('without Markdown prints the answer exactly as the model wrote it', () => {
