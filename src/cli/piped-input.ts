@@ -99,7 +99,6 @@ export function utf8Piped(piped: PipedInput): PipedInput {
   }
   if (imageType(piped.head) !== undefined || looksBinary(piped.head)) return piped;
   const head = whole ? Buffer.concat([piped.head, piped.tail]) : piped.head;
-  const first = invalidUtf8Offset(head);
   // A character cut where only the head and tail of a long input were kept is no fault.
   let skip = 0;
   while (!whole && skip < 3 && (piped.tail[skip]! & 0xc0) === 0x80) skip++;
@@ -108,10 +107,9 @@ export function utf8Piped(piped: PipedInput): PipedInput {
   const headFixed = latinBytesToUtf8(head, !whole);
   const tailFixed = latinBytesToUtf8(tail);
   if (!headFixed && !tailFixed) return piped;
-  const where =
-    headFixed && first !== undefined
-      ? invalidUtf8Byte(head, first)
-      : invalidUtf8Byte(tail, inTail ?? 0, piped.totalBytes - piped.tail.length + skip);
+  const where = headFixed
+    ? invalidUtf8Byte(head, headFixed.first)
+    : invalidUtf8Byte(tail, inTail ?? 0, piped.totalBytes - piped.tail.length + skip);
   const count = (headFixed?.count ?? 0) + (tailFixed?.count ?? 0);
   const newHead = headFixed?.bytes ?? head;
   const newTail = whole

@@ -98,15 +98,16 @@ const windows1252 = (byte: number): string =>
 
 /**
  * `bytes` as UTF-8, each byte that starts no well-formed UTF-8 sequence read as Windows-1252 (Latin-1's superset),
- * with how many such bytes there were; undefined when all of `bytes` is UTF-8. `cutEnd`: a sequence in the last
+ * with how many such bytes there were and the first one's offset; undefined when all of `bytes` is UTF-8. `cutEnd`: a sequence in the last
  * three bytes is left as it is (the input was cut there).
  */
 export function latinBytesToUtf8(
   bytes: Uint8Array,
   cutEnd = false,
-): { bytes: Buffer; count: number } | undefined {
+): { bytes: Buffer; count: number; first: number } | undefined {
   let offset = invalidUtf8Offset(bytes);
   if (offset === undefined) return undefined;
+  const first = offset;
   const parts: Uint8Array[] = [];
   let from = 0;
   let count = 0;
@@ -120,5 +121,5 @@ export function latinBytesToUtf8(
   }
   if (count === 0) return undefined;
   parts.push(bytes.subarray(from));
-  return { bytes: Buffer.concat(parts), count };
+  return { bytes: Buffer.concat(parts), count, first };
 }
